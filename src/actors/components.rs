@@ -1,0 +1,210 @@
+//! Components that carry the rules' own names and hold what the level file gives them.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::dice::DiceExpr;
+use crate::grid::GridPos;
+use crate::level::schema::{
+    ConditionKind, DoorMaterial, DoorState, Gear, LightKind, Lock, Proficiency, RawArmor,
+    RawShield, SaveCategory, Size, TrapKind,
+};
+use crate::level::{AbilityScores, DoorDef, SpeedBasis, TrapDef, TrapTriggerDef, WeaponDef};
+use crate::time::ROUNDS_PER_TURN;
+
+/// Everything spawned from a level; despawned when another level replaces it.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct LevelEntity;
+
+/// A creature: an adventurer or a monster.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Creature;
+
+/// The square an entity stands on.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position(pub GridPos);
+
+/// Index into the level's [`Factions`](super::Factions).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Faction(pub usize);
+
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct ClassLevel {
+    pub class: Option<String>,
+    pub level: u32,
+}
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abilities(pub AbilityScores);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitPoints {
+    pub current: i32,
+    pub max: i32,
+}
+
+/// Ascending armour class (RULINGS › Armor class and attacks).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArmorClass(pub i32);
+
+/// What a creature's speeds come from: encumbrance in stone, or an explicit speed
+/// (RULINGS › Encumbrance and speed).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Encumbrance(pub SpeedBasis);
+
+/// A creature's proficiencies and its class throw values (target numbers) for them.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Proficiencies {
+    pub list: Vec<Proficiency>,
+    pub throws: BTreeMap<Proficiency, i32>,
+}
+
+impl Proficiencies {
+    pub fn new(list: &[Proficiency], throws: &BTreeMap<Proficiency, i32>) -> Self {
+        Self {
+            list: list.to_vec(),
+            throws: throws.clone(),
+        }
+    }
+
+    pub fn has(&self, p: Proficiency) -> bool {
+        self.list.contains(&p)
+    }
+}
+
+/// Saving throw targets by category.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavingThrows(pub BTreeMap<SaveCategory, i32>);
+
+/// Gear the rules read (poles, crowbars, thieves' tools, keys, …).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Equipment(pub Vec<Gear>);
+
+impl Equipment {
+    pub fn has(&self, g: &Gear) -> bool {
+        self.0.contains(g)
+    }
+}
+
+/// Man-sized or not, for dungeonbashing.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodySize(pub Size);
+
+/// Lightless vision range and shadowy senses (Dungeon Delves › Light and Darkness).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Vision {
+    pub lightless_vision_feet: u32,
+    pub shadowy_senses: bool,
+}
+
+/// What a creature fights with.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Combatant {
+    pub attack_bonus: i32,
+    pub initiative_modifier: Option<i32>,
+    pub weapons: Vec<WeaponDef>,
+    pub armor: Option<RawArmor>,
+    pub shield: Option<RawShield>,
+}
+
+/// A condition a creature is under and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ActiveCondition {
+    pub kind: ConditionKind,
+    pub source: String,
+}
+
+/// The conditions a creature is under. The level may start a creature under some.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conditions(pub Vec<ActiveCondition>);
+
+impl Conditions {
+    pub fn from_level(kinds: &[ConditionKind]) -> Self {
+        Self(
+            kinds
+                .iter()
+                .map(|&kind| ActiveCondition {
+                    kind,
+                    source: "level file".into(),
+                })
+                .collect(),
+        )
+    }
+
+    pub fn has(&self, kind: ConditionKind) -> bool {
+        self.0.iter().any(|c| c.kind == kind)
+    }
+}
+
+/// A door (Dungeon Delves › Doors and Dungeonbashing).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Door {
+    pub material: DoorMaterial,
+    pub state: DoorState,
+    pub lock: Lock,
+    pub stuck: bool,
+    pub secret: bool,
+    pub evil: bool,
+    pub spikes: u8,
+}
+
+impl From<&DoorDef> for Door {
+    fn from(d: &DoorDef) -> Self {
+        Self {
+            material: d.material,
+            state: d.state,
+            lock: d.lock.clone(),
+            stuck: d.stuck,
+            secret: d.secret,
+            evil: d.evil,
+            spikes: d.spikes,
+        }
+    }
+}
+
+/// A trap (Dungeon Delves › Traps and Trapbreaking).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    pub kind: TrapKind,
+    pub damage: DiceExpr,
+    pub trigger: TrapTriggerDef,
+    pub hidden: bool,
+    pub search_modifier: i32,
+}
+
+impl From<&TrapDef> for Trap {
+    fn from(t: &TrapDef) -> Self {
+        Self {
+            kind: t.kind.clone(),
+            damage: t.damage,
+            trigger: t.trigger,
+            hidden: t.hidden,
+            search_modifier: t.search_modifier,
+        }
+    }
+}
+
+/// A light source (Dungeon Delves › Light and Darkness), placed or carried.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LightSource {
+    pub kind: LightKind,
+    pub lit: bool,
+    /// Rounds of fuel left; `None` burns until doused.
+    pub fuel_rounds: Option<u64>,
+}
+
+impl LightSource {
+    pub fn new(kind: LightKind, lit: bool, fuel_turns: Option<u32>) -> Self {
+        Self {
+            kind,
+            lit,
+            fuel_rounds: fuel_turns.map(|t| t as u64 * ROUNDS_PER_TURN),
+        }
+    }
+}
+
+/// A light carried by a creature: it moves with its bearer.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CarriedBy(pub Entity);

@@ -1,0 +1,148 @@
+//! Creatures, doors, traps and lights as entities, the [`Command`]s actors give, and putting a
+//! level into a world.
+
+pub mod command;
+pub mod components;
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+pub use command::{Command, PendingCommands, ScriptedCommand};
+pub use components::*;
+
+use crate::dice::Dice;
+use crate::level::Level;
+use crate::log::{Event, EventLog};
+use crate::time::{Clock, DelveMode};
+
+/// What the level is, for systems and panels: its name, file and earshot environment.
+#[derive(Resource, Clone, Debug)]
+pub struct LevelInfo {
+    pub name: String,
+    pub source: String,
+    pub environment: crate::level::schema::Environment,
+}
+
+/// The factions of the level, indexed by [`Faction`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Factions(pub Vec<crate::level::FactionDef>);
+
+impl Factions {
+    pub fn name(&self, f: Faction) -> &str {
+        self.0.get(f.0).map_or("?", |d| d.name.as_str())
+    }
+
+    pub fn hostile(&self, a: Faction, b: Faction) -> bool {
+        let h =
+            |x: Faction, y: Faction| self.0.get(x.0).is_some_and(|d| d.hostile_to.contains(&y.0));
+        h(a, b) || h(b, a)
+    }
+}
+
+/// Creatures by name, for commands that name their actor.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CreatureIndex(pub BTreeMap<String, Entity>);
+
+/// Replaces whatever delve the world holds with a fresh one on `level`, seeded with `seed`:
+/// resources reset, every entity of the old level despawned, the new level's spawned.
+pub fn install_level(world: &mut World, level: &Level, seed: u64) {
+    let old: Vec<Entity> = world
+        .query_filtered::<Entity, With<LevelEntity>>()
+        .iter(world)
+        .collect();
+    for e in old {
+        world.despawn(e);
+    }
+    world.insert_resource(level.grid.clone());
+    world.insert_resource(Factions(level.factions.clone()));
+    world.insert_resource(LevelInfo {
+        name: level.name.clone(),
+        source: level.source.clone(),
+        environment: level.environment,
+    });
+    world.insert_resource(Clock::default());
+    world.insert_resource(DelveMode::default());
+    world.insert_resource(Dice::seeded(seed));
+    world.insert_resource(PendingCommands::default());
+    let mut log = EventLog::default();
+    log.push(
+        0,
+        Event::DelveBegan {
+            level: level.name.clone(),
+            seed,
+        },
+    );
+    world.insert_resource(log);
+
+    for d in &level.doors {
+        world.spawn((LevelEntity, Position(d.at), Door::from(d)));
+    }
+    for t in &level.traps {
+        world.spawn((LevelEntity, Position(t.at), Trap::from(t)));
+    }
+    for l in &level.lights {
+        world.spawn((
+            LevelEntity,
+            Position(l.at),
+            LightSource::new(l.kind, l.lit, l.fuel_turns),
+        ));
+    }
+    let mut index = CreatureIndex::default();
+    for c in &level.creatures {
+        let e = world.spawn(creature_bundle(c)).id();
+        world.entity_mut(e).insert((
+            Vision {
+                lightless_vision_feet: c.lightless_vision_feet,
+                shadowy_senses: c.shadowy_senses,
+            },
+            Combatant {
+                attack_bonus: c.attack_bonus,
+                initiative_modifier: c.initiative_modifier,
+                weapons: c.weapons.clone(),
+                armor: c.armor.clone(),
+                shield: c.shield.clone(),
+            },
+        ));
+        for l in &c.carries {
+            world.spawn((
+                LevelEntity,
+                CarriedBy(e),
+                Position(c.at),
+                LightSource::new(l.kind, l.lit, l.fuel_turns),
+            ));
+        }
+        index.0.insert(c.name.clone(), e);
+    }
+    world.insert_resource(index);
+}
+
+fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
+    (
+        (
+            LevelEntity,
+            Creature,
+            Name::new(c.name.clone()),
+            Position(c.at),
+            Faction(c.faction),
+            ClassLevel {
+                class: c.class.clone(),
+                level: c.level,
+            },
+            Abilities(c.abilities),
+            HitPoints {
+                current: c.hp,
+                max: c.hp,
+            },
+            ArmorClass(c.ac),
+        ),
+        (
+            Encumbrance(c.speed),
+            Proficiencies::new(&c.proficiencies, &c.throws),
+            SavingThrows(c.saves.clone()),
+            Equipment(c.gear.clone()),
+            Conditions::from_level(&c.conditions),
+            BodySize(c.size),
+        ),
+    )
+}

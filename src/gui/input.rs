@@ -1,0 +1,300 @@
+//! Keyboard and mouse as leafwing actions. Input only writes intents: camera moves, a selection,
+//! [`Command`]s for the simulation, or a request to play rounds.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::map::RedrawSet;
+use super::{ShownLevel, world_to_square};
+use crate::actors::{Command, Creature, PendingCommands, Position};
+use crate::grid::DungeonGrid;
+use crate::rules::movement::Pace;
+use crate::sim::SimRound;
+use crate::time::ROUNDS_PER_TURN;
+
+/// Everything the window's user can do.
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+pub enum DelveAction {
+    /// Move the camera.
+    #[actionlike(DualAxis)]
+    Pan,
+    /// Zoom the camera in (positive) or out.
+    #[actionlike(Axis)]
+    Zoom,
+    /// Select the next creature.
+    NextCreature,
+    /// Select the creature under the pointer.
+    Select,
+    /// Send the selected creature to the square under the pointer.
+    MoveHere,
+    /// Play one round.
+    AdvanceRound,
+    /// Play one turn (10 rounds).
+    AdvanceTurn,
+    /// Centre the camera on the selection, or fit the whole map.
+    Recentre,
+    /// Show or hide the key help.
+    ToggleHelp,
+}
+
+/// The default bindings and their descriptions, in the order the help line lists them.
+pub const KEY_HELP: &[(&str, &str)] = &[
+    ("WASD/arrows", "pan"),
+    ("Q/E, wheel", "zoom"),
+    ("Tab", "next creature"),
+    ("left click", "select"),
+    ("right click", "move there"),
+    ("Space", "play 1 round"),
+    ("T", "play 1 turn"),
+    ("C", "centre"),
+    ("F1", "hide help"),
+];
+
+pub fn default_input_map() -> InputMap<DelveAction> {
+    InputMap::default()
+        .with_dual_axis(DelveAction::Pan, VirtualDPad::wasd())
+        .with_dual_axis(DelveAction::Pan, VirtualDPad::arrow_keys())
+        .with_axis(
+            DelveAction::Zoom,
+            VirtualAxis::new(KeyCode::KeyQ, KeyCode::KeyE),
+        )
+        .with_axis(DelveAction::Zoom, MouseScrollAxis::Y)
+        .with(DelveAction::NextCreature, KeyCode::Tab)
+        .with(DelveAction::Select, MouseButton::Left)
+        .with(DelveAction::MoveHere, MouseButton::Right)
+        .with(DelveAction::AdvanceRound, KeyCode::Space)
+        .with(DelveAction::AdvanceTurn, KeyCode::KeyT)
+        .with(DelveAction::Recentre, KeyCode::KeyC)
+        .with(DelveAction::ToggleHelp, KeyCode::F1)
+}
+
+/// The selected creature.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Selected(pub Option<Entity>);
+
+/// Whether the key help is shown, and the last thing the user was told.
+#[derive(Resource, Clone, Debug)]
+pub struct UiState {
+    pub show_help: bool,
+    pub notice: String,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        Self {
+            show_help: true,
+            notice: String::new(),
+        }
+    }
+}
+
+/// Rounds the user asked to play this frame.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct RoundsRequested(pub u64);
+
+pub struct InputPlugin;
+
+impl Plugin for InputPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(InputManagerPlugin::<DelveAction>::default())
+            .init_resource::<Selected>()
+            .init_resource::<UiState>()
+            .init_resource::<RoundsRequested>()
+            .add_systems(Startup, spawn_camera)
+            .add_systems(
+                Update,
+                (
+                    fit_camera_on_redraw.before(RedrawSet),
+                    (pan_and_zoom, select, move_here, request_rounds, toggle_help).after(RedrawSet),
+                    play_rounds.after(request_rounds),
+                ),
+            );
+    }
+}
+
+/// The camera carries the input map: leafwing keeps the action state beside it.
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, default_input_map()));
+}
+
+/// Frames the whole map when a level is (re)drawn.
+fn fit_camera_on_redraw(
+    shown: Res<ShownLevel>,
+    grid: Res<DungeonGrid>,
+    windows: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut selected: ResMut<Selected>,
+) {
+    if !shown.redraw {
+        return;
+    }
+    selected.0 = None;
+    fit(&grid, &windows, &mut camera);
+}
+
+fn fit(
+    grid: &DungeonGrid,
+    windows: &Query<&Window>,
+    camera: &mut Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let t = super::art::TILE_PX as f32;
+    let (w, h) = (grid.width() as f32 * t, grid.height() as f32 * t);
+    let (ww, wh) = windows
+        .iter()
+        .next()
+        .map_or((1280.0, 800.0), |w| (w.width(), w.height()));
+    for (mut tf, mut proj) in camera.iter_mut() {
+        tf.translation.x = (w - t) / 2.0;
+        // Leave room for the panels at the top and bottom.
+        tf.translation.y = (h - t) / 2.0 - 20.0;
+        if let Projection::Orthographic(o) = &mut *proj {
+            o.scale = (w / (ww - 460.0).max(200.0))
+                .max(h / (wh - 140.0).max(200.0))
+                .max(0.25)
+                * 1.02;
+        }
+    }
+}
+
+fn pan_and_zoom(
+    time: Res<Time>,
+    actions: Single<&ActionState<DelveAction>>,
+    selected: Res<Selected>,
+    grid: Res<DungeonGrid>,
+    positions: Query<&Position>,
+    windows: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let pan = actions.clamped_axis_pair(&DelveAction::Pan);
+    let zoom = actions.value(&DelveAction::Zoom);
+    if actions.just_pressed(&DelveAction::Recentre) {
+        match selected.0.and_then(|e| positions.get(e).ok()) {
+            Some(p) => {
+                let at = super::square_to_world(grid.height(), p.0.x, p.0.y);
+                for (mut tf, _) in camera.iter_mut() {
+                    tf.translation.x = at.x;
+                    tf.translation.y = at.y;
+                }
+            }
+            None => fit(&grid, &windows, &mut camera),
+        }
+    }
+    for (mut tf, mut proj) in camera.iter_mut() {
+        let Projection::Orthographic(o) = &mut *proj else {
+            continue;
+        };
+        tf.translation += (pan * 700.0 * o.scale * time.delta_secs()).extend(0.0);
+        if zoom != 0.0 {
+            let factor =
+                (1.0 - zoom.clamp(-3.0, 3.0) * 2.0 * time.delta_secs().max(0.05)).clamp(0.5, 2.0);
+            o.scale = (o.scale * factor).clamp(0.1, 20.0);
+        }
+    }
+}
+
+/// The square under the mouse pointer, if any.
+fn pointed_square(
+    windows: &Query<&Window>,
+    cameras: &Query<(&Camera, &GlobalTransform)>,
+    grid: &DungeonGrid,
+) -> Option<crate::grid::GridPos> {
+    let cursor = windows.iter().next()?.cursor_position()?;
+    let (camera, at) = cameras.iter().next()?;
+    let world = camera.viewport_to_world_2d(at, cursor).ok()?;
+    let p = world_to_square(grid.height(), world);
+    grid.in_bounds(p).then_some(p)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn select(
+    actions: Single<&ActionState<DelveAction>>,
+    windows: Query<&Window>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    grid: Res<DungeonGrid>,
+    creatures: Query<(Entity, &Position, &Name), With<Creature>>,
+    mut selected: ResMut<Selected>,
+    mut ui: ResMut<UiState>,
+) {
+    if actions.just_pressed(&DelveAction::NextCreature) {
+        let mut all: Vec<(Entity, String)> = creatures
+            .iter()
+            .map(|(e, _, n)| (e, n.to_string()))
+            .collect();
+        all.sort_by(|a, b| a.1.cmp(&b.1));
+        let next = match selected
+            .0
+            .and_then(|s| all.iter().position(|(e, _)| *e == s))
+        {
+            Some(i) => all.get((i + 1) % all.len().max(1)),
+            None => all.first(),
+        };
+        selected.0 = next.map(|(e, _)| *e);
+    }
+    if actions.just_pressed(&DelveAction::Select)
+        && let Some(p) = pointed_square(&windows, &cameras, &grid)
+    {
+        selected.0 = creatures
+            .iter()
+            .find(|(_, pos, _)| pos.0 == p)
+            .map(|(e, _, _)| e);
+        if selected.0.is_none() {
+            ui.notice = format!("{p}: {:?}", grid.terrain(p).expect("in bounds"));
+        }
+    }
+}
+
+/// Right click: the selected creature is told to walk there (given at the next round).
+fn move_here(
+    actions: Single<&ActionState<DelveAction>>,
+    windows: Query<&Window>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    grid: Res<DungeonGrid>,
+    selected: Res<Selected>,
+    names: Query<&Name>,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+) {
+    if !actions.just_pressed(&DelveAction::MoveHere) {
+        return;
+    }
+    let Some(who) = selected.0.and_then(|e| names.get(e).ok()) else {
+        ui.notice = "select a creature first (Tab or left click)".into();
+        return;
+    };
+    let Some(to) = pointed_square(&windows, &cameras, &grid) else {
+        return;
+    };
+    let command = Command::Move {
+        who: who.to_string(),
+        to: (to.x, to.y),
+        pace: Pace::Exploration,
+    };
+    ui.notice = format!("{who}: {command} — press Space to play rounds");
+    pending.push(command);
+}
+
+fn request_rounds(
+    actions: Single<&ActionState<DelveAction>>,
+    mut requested: ResMut<RoundsRequested>,
+) {
+    if actions.just_pressed(&DelveAction::AdvanceRound) {
+        requested.0 += 1;
+    }
+    if actions.just_pressed(&DelveAction::AdvanceTurn) {
+        requested.0 += ROUNDS_PER_TURN;
+    }
+}
+
+/// Plays the rounds asked for, in the headless schedule.
+fn play_rounds(world: &mut World) {
+    let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
+    for _ in 0..n {
+        world.run_schedule(SimRound);
+    }
+}
+
+fn toggle_help(actions: Single<&ActionState<DelveAction>>, mut ui: ResMut<UiState>) {
+    if actions.just_pressed(&DelveAction::ToggleHelp) {
+        ui.show_help = !ui.show_help;
+    }
+}

@@ -1,0 +1,178 @@
+//! The level as a tilemap, with the Judge's markers for traps and light sources.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+
+use super::art::{self, TILE_PX, TileArt};
+use super::{ShownLevel, square_to_world, tokens};
+use crate::actors::{CarriedBy, Door, LightSource, Position, Trap};
+use crate::grid::{DungeonGrid, GridPos};
+
+/// Everything drawn for the current level; despawned when the level is drawn anew.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct MapView;
+
+/// The painted images.
+#[derive(Resource, Clone, Debug)]
+pub struct Art {
+    pub tileset: Handle<Image>,
+    pub token: Handle<Image>,
+    pub ring: Handle<Image>,
+}
+
+/// The systems that draw the map; token and panel systems run after them.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RedrawSet;
+
+/// Draws the map whenever the shown level changes, and keeps door tiles in step with doors.
+pub struct MapViewPlugin;
+
+impl Plugin for MapViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, paint_art)
+            .add_systems(Update, (redraw, sync_door_tiles).chain().in_set(RedrawSet));
+    }
+}
+
+fn paint_art(
+    mut commands: Commands,
+    mut images: ResMut<Assets<Image>>,
+    array_texture_loader: Res<ArrayTextureLoader>,
+) {
+    let tileset = images.add(art::tileset_image());
+    let tile_size = TilemapTileSize {
+        x: TILE_PX as f32,
+        y: TILE_PX as f32,
+    };
+    array_texture_loader.add(TilemapArrayTexture {
+        texture: TilemapTexture::Single(tileset.clone()),
+        tile_size,
+        filter: Some(bevy::render::render_resource::FilterMode::Nearest),
+        ..default()
+    });
+    commands.insert_resource(Art {
+        tileset,
+        token: images.add(art::token_image(64)),
+        ring: images.add(art::ring_image(64)),
+    });
+}
+
+/// Draws the level anew when [`ShownLevel::redraw`] is set: tiles, markers and tokens.
+#[allow(clippy::too_many_arguments)]
+fn redraw(
+    mut commands: Commands,
+    mut shown: ResMut<ShownLevel>,
+    art: Res<Art>,
+    grid: Res<DungeonGrid>,
+    old: Query<Entity, With<MapView>>,
+    doors: Query<(&Position, &Door)>,
+    traps: Query<(&Position, &Trap)>,
+    lights: Query<(&Position, &LightSource), Without<CarriedBy>>,
+    creatures: Query<tokens::TokenSource>,
+    factions: Res<crate::actors::Factions>,
+) {
+    if !shown.redraw {
+        return;
+    }
+    shown.redraw = false;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let (w, h) = (grid.width(), grid.height());
+    let map_size = TilemapSize { x: w, y: h };
+    let tilemap = commands.spawn(MapView).id();
+    let mut storage = TileStorage::empty(map_size);
+    let door_at: HashMap<GridPos, &Door> = doors.iter().map(|(p, d)| (p.0, d)).collect();
+    for (p, t) in grid.squares() {
+        let door = door_at.get(&p).map(|d| (&d.state, &d.lock, d.secret));
+        let pos = TilePos {
+            x: p.x as u32,
+            y: h - 1 - p.y as u32,
+        };
+        let tile = commands
+            .spawn((
+                MapView,
+                TileBundle {
+                    position: pos,
+                    tilemap_id: TilemapId(tilemap),
+                    texture_index: TileTextureIndex(TileArt::for_square(t, door) as u32),
+                    ..default()
+                },
+            ))
+            .id();
+        storage.set(&pos, tile);
+    }
+    let tile_size = TilemapTileSize {
+        x: TILE_PX as f32,
+        y: TILE_PX as f32,
+    };
+    commands.entity(tilemap).insert(TilemapBundle {
+        grid_size: tile_size.into(),
+        map_type: TilemapType::Square,
+        size: map_size,
+        storage,
+        texture: TilemapTexture::Single(art.tileset.clone()),
+        tile_size,
+        anchor: TilemapAnchor::None,
+        ..default()
+    });
+    // The Judge's markers: traps as red rings, placed lights as flames.
+    for (p, _) in &traps {
+        let at = square_to_world(h, p.0.x, p.0.y);
+        commands.spawn((
+            MapView,
+            Sprite {
+                image: art.ring.clone(),
+                color: Color::srgb(0.95, 0.15, 0.1),
+                custom_size: Some(Vec2::splat(22.0)),
+                ..default()
+            },
+            Transform::from_xyz(at.x, at.y, 5.0),
+        ));
+    }
+    for (p, l) in &lights {
+        let at = square_to_world(h, p.0.x, p.0.y);
+        let color = if l.lit {
+            Color::srgb(1.0, 0.75, 0.2)
+        } else {
+            Color::srgb(0.35, 0.3, 0.25)
+        };
+        commands.spawn((
+            MapView,
+            Sprite {
+                image: art.token.clone(),
+                color,
+                custom_size: Some(Vec2::splat(12.0)),
+                ..default()
+            },
+            Transform::from_xyz(at.x, at.y, 5.0),
+        ));
+    }
+    tokens::spawn_tokens(&mut commands, &art, h, &creatures, &factions);
+}
+
+/// Keeps door tiles in step with the doors (opened, closed, unlocked, found).
+fn sync_door_tiles(
+    grid: Res<DungeonGrid>,
+    doors: Query<(&Position, &Door), Changed<Door>>,
+    storages: Query<&TileStorage>,
+    mut tiles: Query<&mut TileTextureIndex>,
+) {
+    let Ok(storage) = storages.single() else {
+        return;
+    };
+    for (p, d) in &doors {
+        let pos = TilePos {
+            x: p.0.x as u32,
+            y: grid.height() - 1 - p.0.y as u32,
+        };
+        if let Some(tile) = storage.get(&pos)
+            && let Ok(mut index) = tiles.get_mut(tile)
+            && let Some(t) = grid.terrain(p.0)
+        {
+            index.0 = TileArt::for_square(t, Some((&d.state, &d.lock, d.secret))) as u32;
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The window (feature `gui`): the level drawn with bevy_ecs_tilemap, creatures as tokens, the
+//! clock, the selection and the log in panels, keyboard and mouse through leafwing actions.
+//!
+//! The window only reads simulation state and writes [`Command`](crate::actors::Command)s; the
+//! rules run in the headless `SimRound` schedule, one run per round the Judge advances.
+
+pub mod art;
+pub mod input;
+pub mod map;
+pub mod panels;
+pub mod reload;
+pub mod screenshot;
+pub mod tokens;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::app::{AppExit, PluginGroupBuilder};
+use bevy::prelude::*;
+use bevy::window::{PresentMode, WindowResolution};
+use bevy_ecs_tilemap::TilemapPlugin;
+
+use crate::actors::install_level;
+use crate::level::{self, Diagnostics, Level};
+use crate::sim::SimPlugins;
+
+/// What `delve [LEVEL]` asks of the window.
+#[derive(Clone, Debug, Default)]
+pub struct WindowOptions {
+    /// The level file; the embedded crypt when `None`.
+    pub level: Option<PathBuf>,
+    pub seed: u64,
+    /// Save a screenshot here and exit.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// The level shown, where it came from, and problems from the last attempt to (re)load it.
+#[derive(Resource, Clone, Debug)]
+pub struct ShownLevel {
+    pub path: Option<PathBuf>,
+    pub seed: u64,
+    pub level: Level,
+    /// Problems of the last reload that failed; the previous level stays in place meanwhile.
+    pub problems: Option<Diagnostics>,
+    /// Warnings of the level shown.
+    pub warnings: Diagnostics,
+    /// Set when the map and tokens must be drawn anew.
+    pub redraw: bool,
+}
+
+/// Everything the window adds on top of `SimPlugins`.
+pub struct GuiPlugins;
+
+impl PluginGroup for GuiPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        PluginGroupBuilder::start::<Self>()
+            .add(TilemapPlugin)
+            .add(map::MapViewPlugin)
+            .add(tokens::TokensPlugin)
+            .add(input::InputPlugin)
+            .add(panels::PanelsPlugin)
+            .add(reload::ReloadPlugin)
+    }
+}
+
+/// Opens the window and runs until it is closed (or the screenshot is saved).
+pub fn run(options: WindowOptions) -> ExitCode {
+    let loaded = match &options.level {
+        Some(path) => level::load_level_file(path),
+        None => level::load_default_level(),
+    };
+    let loaded = match loaded {
+        Ok(l) => l,
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(1);
+        }
+    };
+    eprint!("{}", loaded.warnings);
+    let title = format!("Delve — {}", loaded.level.name);
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title,
+                    resolution: WindowResolution::new(1280, 800),
+                    present_mode: PresentMode::AutoVsync,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(ImagePlugin::default_nearest()),
+    )
+    .add_plugins((SimPlugins, GuiPlugins));
+    install_level(app.world_mut(), &loaded.level, options.seed);
+    app.insert_resource(ShownLevel {
+        path: options.level.clone(),
+        seed: options.seed,
+        level: loaded.level,
+        problems: None,
+        warnings: loaded.warnings,
+        redraw: true,
+    });
+    if let Some(path) = options.screenshot {
+        app.add_plugins(screenshot::ScreenshotPlugin { path });
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Where a square's centre is in the world: one tile is [`art::TILE_PX`] units, row 0 on top.
+pub fn square_to_world(grid_height: u32, x: i32, y: i32) -> Vec2 {
+    let t = art::TILE_PX as f32;
+    Vec2::new(x as f32 * t, (grid_height as i32 - 1 - y) as f32 * t)
+}
+
+/// The square under a world point.
+pub fn world_to_square(grid_height: u32, p: Vec2) -> crate::grid::GridPos {
+    let t = art::TILE_PX as f32;
+    let x = (p.x / t).round() as i32;
+    let y = grid_height as i32 - 1 - (p.y / t).round() as i32;
+    crate::grid::GridPos::new(x, y)
+}

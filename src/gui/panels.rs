@@ -1,0 +1,231 @@
+//! Panels: the level and clock with the selected creature (top left), the event log (right), the
+//! key help (bottom), and the problems of a reload that failed (top, in red).
+
+use bevy::prelude::*;
+
+use super::ShownLevel;
+use super::input::{KEY_HELP, Selected, UiState};
+use super::map::RedrawSet;
+use crate::actors::{
+    ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Position,
+};
+use crate::level::SpeedBasis;
+use crate::log::EventLog;
+use crate::rules::movement::{Speeds, Walking};
+use crate::time::{Clock, DelveMode};
+
+#[derive(Component)]
+struct InfoPanel;
+#[derive(Component)]
+struct LogPanel;
+#[derive(Component)]
+struct HelpLine;
+#[derive(Component)]
+struct ProblemsPanel;
+
+/// Log lines shown in the log panel.
+const LOG_LINES: usize = 16;
+
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_panels)
+            .add_systems(Update, (info, log, help, problems).after(RedrawSet));
+    }
+}
+
+fn panel(node: Node) -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+            ..node
+        },
+        BackgroundColor(Color::srgba(0.04, 0.04, 0.06, 0.82)),
+        TextFont::from_font_size(14.0),
+        TextColor(Color::srgb(0.92, 0.9, 0.85)),
+    )
+}
+
+fn spawn_panels(mut commands: Commands) {
+    commands.spawn((
+        InfoPanel,
+        Text::default(),
+        panel(Node {
+            left: Val::Px(8.0),
+            top: Val::Px(8.0),
+            max_width: Val::Px(520.0),
+            ..default()
+        }),
+    ));
+    commands.spawn((
+        LogPanel,
+        Text::default(),
+        panel(Node {
+            right: Val::Px(8.0),
+            top: Val::Px(8.0),
+            width: Val::Px(430.0),
+            ..default()
+        }),
+    ));
+    commands.spawn((
+        HelpLine,
+        Text::default(),
+        panel(Node {
+            left: Val::Px(8.0),
+            bottom: Val::Px(8.0),
+            ..default()
+        }),
+    ));
+    commands.spawn((
+        ProblemsPanel,
+        Text::default(),
+        panel(Node {
+            left: Val::Px(8.0),
+            top: Val::Px(170.0),
+            max_width: Val::Px(760.0),
+            ..default()
+        }),
+        BackgroundColor(Color::srgba(0.35, 0.02, 0.02, 0.92)),
+        Visibility::Hidden,
+    ));
+}
+
+type CreatureInfo = (
+    &'static Name,
+    &'static Faction,
+    &'static ClassLevel,
+    &'static HitPoints,
+    &'static ArmorClass,
+    &'static Position,
+    &'static Encumbrance,
+    &'static Conditions,
+    Option<&'static Walking>,
+);
+
+#[allow(clippy::too_many_arguments)]
+fn info(
+    shown: Res<ShownLevel>,
+    clock: Res<Clock>,
+    mode: Res<DelveMode>,
+    selected: Res<Selected>,
+    factions: Res<Factions>,
+    ui: Res<UiState>,
+    creatures: Query<CreatureInfo>,
+    mut panel: Query<&mut Text, With<InfoPanel>>,
+) {
+    let Ok(mut text) = panel.single_mut() else {
+        return;
+    };
+    let l = &shown.level;
+    let mut s = format!(
+        "{} — Judge's view\n{} · {:?} · seed {}",
+        l.name, *clock, *mode, shown.seed
+    );
+    match selected.0.and_then(|e| creatures.get(e).ok()) {
+        None => s.push_str("\nNo creature selected (Tab, or click a token)"),
+        Some((name, faction, class, hp, ac, pos, enc, conditions, walking)) => {
+            let class = match &class.class {
+                Some(c) => format!("{c} {}", class.level),
+                None => "monster".into(),
+            };
+            s.push_str(&format!(
+                "\n{name} ({}) {class} · HP {}/{} · AC {} · at {}",
+                factions.name(*faction),
+                hp.current,
+                hp.max,
+                ac.0,
+                pos.0
+            ));
+            let basis = match enc.0 {
+                SpeedBasis::Encumbrance { stone } => format!("{stone} stone"),
+                SpeedBasis::Explicit { feet } => format!("speed {feet}'"),
+            };
+            match Speeds::from_basis(enc.0) {
+                Some(sp) => s.push_str(&format!(
+                    "\n{basis}: exploration {}'/turn · combat {}'/round · running {}'/round",
+                    sp.exploration, sp.combat, sp.running
+                )),
+                None => s.push_str(&format!("\n{basis}: too encumbered to move")),
+            }
+            let list: Vec<String> = conditions
+                .0
+                .iter()
+                .map(|c| format!("{:?}", c.kind))
+                .collect();
+            s.push_str(&format!(
+                "\nconditions: {}",
+                if list.is_empty() {
+                    "none".into()
+                } else {
+                    list.join(", ")
+                }
+            ));
+            if let Some(w) = walking
+                && let Some(to) = w.destination()
+            {
+                s.push_str(&format!("\nwalking to {to} at {} speed", w.pace));
+            }
+        }
+    }
+    if !ui.notice.is_empty() {
+        s.push_str(&format!("\n› {}", ui.notice));
+    }
+    text.0 = s;
+}
+
+fn log(log: Res<EventLog>, mut panel: Query<&mut Text, With<LogPanel>>) {
+    if !log.is_changed() {
+        return;
+    }
+    let Ok(mut text) = panel.single_mut() else {
+        return;
+    };
+    let entries = log.entries();
+    let start = entries.len().saturating_sub(LOG_LINES);
+    let mut s = String::from("Log");
+    for e in &entries[start..] {
+        s.push('\n');
+        s.push_str(&e.to_string());
+    }
+    text.0 = s;
+}
+
+fn help(ui: Res<UiState>, mut panel: Query<&mut Text, With<HelpLine>>) {
+    if !ui.is_changed() {
+        return;
+    }
+    let Ok(mut text) = panel.single_mut() else {
+        return;
+    };
+    text.0 = if ui.show_help {
+        KEY_HELP
+            .iter()
+            .map(|(k, what)| format!("{k}: {what}"))
+            .collect::<Vec<_>>()
+            .join("  ·  ")
+    } else {
+        "F1: show keys".into()
+    };
+}
+
+fn problems(
+    shown: Res<ShownLevel>,
+    mut panel: Query<(&mut Text, &mut Visibility), With<ProblemsPanel>>,
+) {
+    if !shown.is_changed() {
+        return;
+    }
+    let Ok((mut text, mut vis)) = panel.single_mut() else {
+        return;
+    };
+    match &shown.problems {
+        Some(p) => {
+            text.0 =
+                format!("The level file has problems; still showing the last good version.\n{p}");
+            *vis = Visibility::Visible;
+        }
+        None => *vis = Visibility::Hidden,
+    }
+}

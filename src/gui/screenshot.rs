@@ -1,0 +1,74 @@
+//! `delve LEVEL --screenshot FILE.png`: render the level in a real window, save the image, exit.
+
+use std::path::PathBuf;
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+/// Frames rendered before the picture is taken, so the tilemap and text are in place.
+const SETTLE_FRAMES: u32 = 20;
+/// Frames to wait for the picture before giving up.
+const GIVE_UP_FRAMES: u32 = 2000;
+
+pub struct ScreenshotPlugin {
+    pub path: PathBuf,
+}
+
+#[derive(Resource, Debug)]
+struct Plan {
+    path: PathBuf,
+    frames: u32,
+    requested: bool,
+    /// `Some(Ok)` once saved, `Some(Err)` when saving failed.
+    outcome: Option<Result<(), String>>,
+}
+
+impl Plugin for ScreenshotPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Plan {
+            path: self.path.clone(),
+            frames: 0,
+            requested: false,
+            outcome: None,
+        })
+        .add_systems(Last, take_and_exit);
+    }
+}
+
+fn take_and_exit(mut commands: Commands, mut plan: ResMut<Plan>, mut exit: MessageWriter<AppExit>) {
+    plan.frames += 1;
+    match &plan.outcome {
+        Some(Ok(())) => {
+            info!("screenshot saved to {}", plan.path.display());
+            exit.write(AppExit::Success);
+            return;
+        }
+        Some(Err(e)) => {
+            error!("{e}");
+            exit.write(AppExit::from_code(1));
+            return;
+        }
+        None => {}
+    }
+    if plan.frames >= SETTLE_FRAMES && !plan.requested {
+        plan.requested = true;
+        commands.spawn(Screenshot::primary_window()).observe(save);
+    }
+    if plan.frames > GIVE_UP_FRAMES {
+        error!("no screenshot after {GIVE_UP_FRAMES} frames");
+        exit.write(AppExit::from_code(1));
+    }
+}
+
+fn save(captured: On<ScreenshotCaptured>, mut plan: ResMut<Plan>) {
+    let path = plan.path.clone();
+    let outcome = match captured.image.clone().try_into_dynamic() {
+        Ok(img) => img
+            .to_rgb8()
+            .save(&path)
+            .map_err(|e| format!("cannot save {}: {e}", path.display())),
+        Err(e) => Err(format!("cannot convert the screenshot: {e}")),
+    };
+    plan.outcome = Some(outcome);
+}

@@ -1,0 +1,197 @@
+//! Level files (LEVEL_FORMAT.md): the RON schema, loading, validation and diagnostics.
+//!
+//! [`schema::RawLevel`] mirrors the file; [`load_level_str`] validates it once into a [`Level`],
+//! the types the simulation uses, or returns every problem found with its file, line and column.
+
+pub mod bestiary;
+pub mod diagnostic;
+pub mod generate;
+pub mod schema;
+pub mod spans;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use diagnostic::{Diagnostic, Diagnostics, Severity, SourcePos};
+use schema::*;
+
+use crate::dice::DiceExpr;
+use crate::grid::{DungeonGrid, GridPos};
+pub use validate::{load_level_file, load_level_str, ron_options};
+
+/// The default level, embedded so the binary works from any directory.
+pub const DEFAULT_LEVEL: &str = include_str!("../../levels/crypt.ron");
+/// The name the embedded default level is reported under.
+pub const DEFAULT_LEVEL_NAME: &str = "levels/crypt.ron";
+
+/// A validated level, ready to be spawned into a simulation.
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub name: String,
+    pub description: String,
+    /// The file it came from, as given (for messages).
+    pub source: String,
+    pub environment: Environment,
+    pub grid: DungeonGrid,
+    pub doors: Vec<DoorDef>,
+    pub traps: Vec<TrapDef>,
+    pub lights: Vec<LightDef>,
+    pub factions: Vec<FactionDef>,
+    pub creatures: Vec<CreatureDef>,
+}
+
+impl Level {
+    pub fn door_at(&self, p: GridPos) -> Option<&DoorDef> {
+        self.doors.iter().find(|d| d.at == p)
+    }
+
+    pub fn creature(&self, name: &str) -> Option<&CreatureDef> {
+        self.creatures.iter().find(|c| c.name == name)
+    }
+}
+
+/// A door (Dungeon Delves › Doors and Dungeonbashing). Every `Door` square has one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DoorDef {
+    pub at: GridPos,
+    pub material: DoorMaterial,
+    pub state: DoorState,
+    pub lock: Lock,
+    pub stuck: bool,
+    pub secret: bool,
+    pub evil: bool,
+    pub spikes: u8,
+}
+
+impl DoorDef {
+    /// A door square with no entry: a closed, unlocked, wooden door.
+    pub fn plain(at: GridPos) -> Self {
+        Self {
+            at,
+            material: DoorMaterial::Wooden,
+            state: DoorState::Closed,
+            lock: Lock::Unlocked,
+            stuck: false,
+            secret: false,
+            evil: false,
+            spikes: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TrapTriggerDef {
+    Step,
+    OpenDoor(GridPos),
+    Touch,
+}
+
+/// A trap (Dungeon Delves › Traps and Trapbreaking).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrapDef {
+    pub at: GridPos,
+    pub kind: TrapKind,
+    /// Damage dice: 1d6 per 10' fallen for a pit, the file's dice for a custom trap.
+    pub damage: DiceExpr,
+    pub trigger: TrapTriggerDef,
+    pub hidden: bool,
+    pub search_modifier: i32,
+}
+
+/// A light source placed in the level (carried ones are on their creature).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LightDef {
+    pub at: GridPos,
+    pub kind: LightKind,
+    pub lit: bool,
+    /// Turns of fuel left; `None` burns until doused.
+    pub fuel_turns: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FactionDef {
+    pub name: String,
+    /// Indices into [`Level::factions`].
+    pub hostile_to: Vec<usize>,
+    pub color: [u8; 3],
+}
+
+/// The six ability scores, 3–18.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct AbilityScores {
+    pub str: i32,
+    pub int: i32,
+    pub wis: i32,
+    pub dex: i32,
+    pub con: i32,
+    pub cha: i32,
+}
+
+/// Where a creature's speeds come from (RULINGS › Encumbrance and speed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum SpeedBasis {
+    /// Encumbrance in stone, read against the speed table.
+    Encumbrance { stone: f32 },
+    /// An explicit exploration and running speed in feet; combat speed is a third of it.
+    Explicit { feet: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WeaponDef {
+    pub name: String,
+    pub damage: DiceExpr,
+    pub damage_type: DamageType,
+    pub range_feet: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CarriedLightDef {
+    pub kind: LightKind,
+    pub lit: bool,
+    pub fuel_turns: Option<u32>,
+}
+
+/// A creature with its template applied and every field checked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CreatureDef {
+    pub name: String,
+    pub template: Option<String>,
+    /// Index into [`Level::factions`].
+    pub faction: usize,
+    pub at: GridPos,
+    pub level: u32,
+    pub class: Option<String>,
+    pub abilities: AbilityScores,
+    pub hp: i32,
+    pub ac: i32,
+    pub speed: SpeedBasis,
+    pub proficiencies: Vec<Proficiency>,
+    pub throws: BTreeMap<Proficiency, i32>,
+    pub saves: BTreeMap<SaveCategory, i32>,
+    pub carries: Vec<CarriedLightDef>,
+    pub gear: Vec<Gear>,
+    pub lightless_vision_feet: u32,
+    pub shadowy_senses: bool,
+    pub size: Size,
+    pub attack_bonus: i32,
+    pub initiative_modifier: Option<i32>,
+    pub weapons: Vec<WeaponDef>,
+    pub armor: Option<RawArmor>,
+    pub shield: Option<RawShield>,
+    pub conditions: Vec<ConditionKind>,
+}
+
+/// A level and the warnings found while loading it.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub level: Level,
+    pub warnings: Diagnostics,
+}
+
+/// Loads the embedded default level.
+pub fn load_default_level() -> Result<Loaded, Diagnostics> {
+    load_level_str(DEFAULT_LEVEL, DEFAULT_LEVEL_NAME, Some(Path::new("levels")))
+}

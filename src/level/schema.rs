@@ -1,0 +1,513 @@
+//! The level file as written (LEVEL_FORMAT.md): serde types that mirror the RON text one to one.
+//! `validate` turns a [`RawLevel`] into the [`Level`](super::Level) the simulation uses.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A square's coordinates as written in the file: `(x, y)`, x the column, y the row, from 0.
+pub type RawPos = (i64, i64);
+
+/// The earshot column of the level (Dungeon Delves › Listening: quiet, normal, loud
+/// environments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Environment {
+    Quiet,
+    #[default]
+    Normal,
+    Loud,
+}
+
+/// What a legend character stands for (LEVEL_FORMAT.md › Terrain).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    Floor,
+    /// Difficult terrain.
+    Rubble,
+    Water(WaterDepth),
+    /// A door; its properties are in `doors`.
+    Door,
+    Chasm {
+        depth_feet: u32,
+    },
+    /// A chokepoint or squeeze (Dungeon Delves › Squeezing).
+    Squeeze,
+    Wall(WallMaterial),
+    /// Unexcavated rock: never passable, blocks sight, light and sound.
+    Rock,
+}
+
+/// How deep water stands (Situational Penalties › Being in Water). `Deep` is over the head and
+/// needs swimming.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WaterDepth {
+    Knee,
+    Waist,
+    Chest,
+    Deep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WallMaterial {
+    Stone,
+    Wood,
+}
+
+/// The legend, in file order. Kept as a list so that a character given twice is reported rather
+/// than silently overwritten.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Legend(pub Vec<(char, Terrain)>);
+
+impl<'de> Deserialize<'de> for Legend {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct LegendVisitor;
+        impl<'de> Visitor<'de> for LegendVisitor {
+            type Value = Legend;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map from characters to terrain, like { '#': Wall(Stone) }")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Legend, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<char, Terrain>()? {
+                    entries.push(entry);
+                }
+                Ok(Legend(entries))
+            }
+        }
+        d.deserialize_map(LegendVisitor)
+    }
+}
+
+/// Door materials with the AC and structural hit points of the doors table
+/// (Dungeon Delves › Doors and Dungeonbashing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DoorMaterial {
+    #[default]
+    Wooden,
+    IronBanded,
+    SolidIron,
+    IronBandedStone,
+    Stone,
+    IronTrapDoor,
+    LeadGlassWindow,
+}
+
+impl DoorMaterial {
+    /// AC on the doors table's own 0-based scale. RULINGS › Armor class: add 10 for the
+    /// ascending scale (a wooden door is AC 11).
+    pub fn table_ac(self) -> i32 {
+        match self {
+            DoorMaterial::IronBandedStone
+            | DoorMaterial::Stone
+            | DoorMaterial::SolidIron
+            | DoorMaterial::IronTrapDoor => 6,
+            DoorMaterial::IronBanded => 3,
+            DoorMaterial::Wooden => 1,
+            DoorMaterial::LeadGlassWindow => 0,
+        }
+    }
+
+    /// Ascending AC (RULINGS › Armor class and attacks).
+    pub fn ac(self) -> i32 {
+        self.table_ac() + 10
+    }
+
+    /// Structural hit points from the doors table; `None` for the lead glass window ("–").
+    /// A plain `Stone` door is taken as the small iron-banded stone door (8' × 3' × 6.25").
+    pub fn structural_hp(self) -> Option<u32> {
+        match self {
+            DoorMaterial::IronBandedStone | DoorMaterial::Stone => Some(2),
+            DoorMaterial::SolidIron
+            | DoorMaterial::IronTrapDoor
+            | DoorMaterial::IronBanded
+            | DoorMaterial::Wooden => Some(1),
+            DoorMaterial::LeadGlassWindow => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DoorState {
+    Open,
+    #[default]
+    Closed,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lock {
+    #[default]
+    Unlocked,
+    Locked {
+        #[serde(default)]
+        key: Option<String>,
+    },
+    /// A lock with a broken pick in it: it cannot be picked any more.
+    Jammed,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDoor {
+    pub at: RawPos,
+    #[serde(default)]
+    pub material: DoorMaterial,
+    #[serde(default)]
+    pub state: DoorState,
+    #[serde(default)]
+    pub lock: Lock,
+    #[serde(default)]
+    pub stuck: bool,
+    #[serde(default)]
+    pub secret: bool,
+    #[serde(default)]
+    pub evil: bool,
+    #[serde(default)]
+    pub spikes: u8,
+}
+
+/// The saving throw categories of a stat block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum SaveCategory {
+    Paralysis,
+    Death,
+    Blast,
+    Implements,
+    Spells,
+}
+
+/// What a successful save against a trap does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SaveEffect {
+    #[default]
+    Negates,
+    Half,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrapSave {
+    pub throw: SaveCategory,
+    #[serde(default)]
+    pub on_success: SaveEffect,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrapKind {
+    /// Dungeon Delves › Traps: 1d6 bludgeoning per 10' fallen.
+    Pit { depth_feet: u32 },
+    Custom {
+        name: String,
+        damage: String,
+        #[serde(default)]
+        save: Option<TrapSave>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TrapTrigger {
+    /// Entering the trap's square.
+    #[default]
+    Step,
+    /// Opening the door at `at`.
+    OpenDoor {
+        at: RawPos,
+    },
+    Touch,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrap {
+    pub at: RawPos,
+    pub kind: TrapKind,
+    #[serde(default)]
+    pub trigger: TrapTrigger,
+    /// Found only by searching. Traps are hidden unless the file says otherwise.
+    #[serde(default = "yes")]
+    pub hidden: bool,
+    #[serde(default)]
+    pub search_modifier: i32,
+}
+
+/// Light sources (Dungeon Delves › Light and Darkness).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LightKind {
+    Candle,
+    Torch,
+    Lantern,
+    Custom { bright_feet: u32, dim_feet: u32 },
+}
+
+impl LightKind {
+    /// Bright radius in feet: candles 5', torches and lanterns 15'.
+    pub fn bright_feet(self) -> u32 {
+        match self {
+            LightKind::Candle => 5,
+            LightKind::Torch | LightKind::Lantern => 15,
+            LightKind::Custom { bright_feet, .. } => bright_feet,
+        }
+    }
+
+    /// Dim light reaches this far in total: candles 10', torches and lanterns 30'.
+    pub fn dim_feet(self) -> u32 {
+        match self {
+            LightKind::Candle => 10,
+            LightKind::Torch | LightKind::Lantern => 30,
+            LightKind::Custom { dim_feet, .. } => dim_feet,
+        }
+    }
+
+    /// Default fuel: torches 6 turns, a lantern 24 turns per flask of oil. The rules give no
+    /// burning time for candles or custom sources: they burn until doused unless the file gives
+    /// `fuel_turns`.
+    pub fn default_fuel_turns(self) -> Option<u32> {
+        match self {
+            LightKind::Torch => Some(6),
+            LightKind::Lantern => Some(24),
+            LightKind::Candle | LightKind::Custom { .. } => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLight {
+    pub at: RawPos,
+    pub kind: LightKind,
+    #[serde(default = "yes")]
+    pub lit: bool,
+    #[serde(default)]
+    pub fuel_turns: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCarriedLight {
+    pub kind: LightKind,
+    #[serde(default)]
+    pub lit: bool,
+    #[serde(default)]
+    pub fuel_turns: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFaction {
+    pub name: String,
+    #[serde(default)]
+    pub hostile_to: Vec<String>,
+    /// Token colour, `"#rrggbb"`. Factions without one get a colour from a fixed palette.
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// Proficiencies the rules read (Dungeon Delves, Tactical Combat). Every adventurer also has
+/// Adventuring, which needs no entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Proficiency {
+    Acrobatics,
+    Alertness,
+    CatBurglary,
+    Climbing,
+    CombatReflexes,
+    Contortionism,
+    Endurance,
+    Gunsmithing,
+    Hiding,
+    Listening,
+    Lockpicking,
+    Mapping,
+    Mountaineering,
+    Searching,
+    Sneaking,
+    Swimming,
+    Trapbreaking,
+    UseMagicDevice,
+}
+
+/// Gear the rules read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Gear {
+    TenFootPole,
+    Crowbar,
+    ThievesTools,
+    Axe,
+    Rope,
+    GrapplingHook,
+    MountaineeringGear,
+    /// Iron spikes, by count.
+    Spikes(u32),
+    /// Flasks of oil, by count.
+    Oil(u32),
+    /// A named key, matching a door's `Locked(key: Some(..))`.
+    Key(String),
+}
+
+/// Creature size, for dungeonbashing (±8 per size category from man-sized).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum Size {
+    Tiny,
+    Small,
+    #[default]
+    Medium,
+    Large,
+    Huge,
+    Gargantuan,
+}
+
+impl Size {
+    /// Size categories above (positive) or below (negative) man-sized.
+    pub fn categories_from_man_sized(self) -> i32 {
+        self as i32 - Size::Medium as i32
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DamageType {
+    Bludgeoning,
+    Piercing,
+    Slashing,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWeapon {
+    pub name: String,
+    /// Damage dice, like `"1d8"` or `"2d4+1"`.
+    pub damage: String,
+    pub damage_type: DamageType,
+    /// Range increment in feet for missile weapons; melee weapons have none.
+    #[serde(default)]
+    pub range_feet: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArmorWeight {
+    Light,
+    Medium,
+    Heavy,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawArmor {
+    pub name: String,
+    pub weight: ArmorWeight,
+    pub ac_bonus: i32,
+    #[serde(default)]
+    pub enhancement: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShieldWeight {
+    Light,
+    Heavy,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawShield {
+    pub weight: ShieldWeight,
+    pub ac_bonus: i32,
+}
+
+/// The conditions the rules name (Dungeon Delves, Situational Penalties, Tactical Combat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ConditionKind {
+    Blinded,
+    Bloodied,
+    Deafened,
+    Disordered,
+    Drowning,
+    FlatFooted,
+    Prone,
+    Staggered,
+    Stuck,
+    Vulnerable,
+    Winded,
+}
+
+/// A creature as written: every field optional so that a `template` from a bestiary can supply
+/// what the entry leaves out.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCreature {
+    pub name: Option<String>,
+    pub template: Option<String>,
+    pub faction: Option<String>,
+    pub at: Option<RawPos>,
+    pub level: Option<u32>,
+    pub class: Option<String>,
+    pub str: Option<i32>,
+    pub int: Option<i32>,
+    pub wis: Option<i32>,
+    pub dex: Option<i32>,
+    pub con: Option<i32>,
+    pub cha: Option<i32>,
+    pub hp: Option<i32>,
+    pub ac: Option<i32>,
+    pub encumbrance_stone: Option<f32>,
+    pub speed_feet: Option<u32>,
+    pub proficiencies: Option<Vec<Proficiency>>,
+    /// Class throw values by proficiency (a thief's Lockpicking 14+ is `{ Lockpicking: 14 }`).
+    pub throws: Option<BTreeMap<Proficiency, i32>>,
+    pub saves: Option<BTreeMap<SaveCategory, i32>>,
+    pub carries: Option<Vec<RawCarriedLight>>,
+    pub gear: Option<Vec<Gear>>,
+    pub lightless_vision_feet: Option<u32>,
+    pub shadowy_senses: Option<bool>,
+    pub size: Option<Size>,
+    pub attack_bonus: Option<i32>,
+    pub initiative_modifier: Option<i32>,
+    pub weapons: Option<Vec<RawWeapon>>,
+    pub armor: Option<RawArmor>,
+    pub shield: Option<RawShield>,
+    pub conditions: Option<Vec<ConditionKind>>,
+}
+
+fn default_scale() -> u32 {
+    5
+}
+
+/// A level file as written.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLevel {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "default_scale")]
+    pub scale_feet: u32,
+    #[serde(default)]
+    pub environment: Environment,
+    /// Bestiary files, relative to the level file, searched before the built-in bestiary.
+    #[serde(default)]
+    pub bestiary: Vec<String>,
+    pub legend: Legend,
+    pub map: Vec<String>,
+    #[serde(default)]
+    pub doors: Vec<RawDoor>,
+    #[serde(default)]
+    pub traps: Vec<RawTrap>,
+    #[serde(default)]
+    pub lights: Vec<RawLight>,
+    #[serde(default)]
+    pub factions: Vec<RawFaction>,
+    #[serde(default)]
+    pub creatures: Vec<RawCreature>,
+}
+
+/// A bestiary file: templates by name.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBestiary {
+    pub templates: BTreeMap<String, RawCreature>,
+}

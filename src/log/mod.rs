@@ -1,0 +1,195 @@
+//! The structured event log: every rule resolution and every change of state is an [`Event`],
+//! stamped with its round. People read it as text, tools as JSON lines; the window's log panel,
+//! `delve sim`, batch runs and tests all read the same entries.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Throw;
+use crate::grid::GridPos;
+use crate::time::{Clock, DelveMode};
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The delve began on a level with a seed.
+    DelveBegan { level: String, seed: u64 },
+    /// A command was accepted.
+    CommandAccepted { who: String, command: String },
+    /// A command was refused; nothing changed.
+    CommandRefused {
+        who: String,
+        command: String,
+        reason: String,
+    },
+    /// A creature walked this round.
+    Moved {
+        who: String,
+        from: GridPos,
+        to: GridPos,
+        feet: u32,
+    },
+    /// A creature reached the end of its walk.
+    Arrived { who: String, at: GridPos },
+    /// A creature stopped short of its destination.
+    Halted {
+        who: String,
+        at: GridPos,
+        reason: String,
+    },
+    /// A throw with its die, modifiers and outcome.
+    Threw { who: String, throw: Throw },
+    /// A turn (10 rounds) ended.
+    TurnEnded { turn: u64 },
+    /// An hour (6 turns) ended.
+    HourEnded { hour: u64 },
+    /// Exploration gave way to an encounter, or back.
+    ModeChanged { mode: DelveMode },
+}
+
+/// One entry: the round it happened in and the event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub round: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+impl LogEntry {
+    /// One line of JSON (a JSON-lines record).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("log entries serialize")
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::DelveBegan { level, seed } => {
+                write!(f, "the delve begins in {level} (seed {seed})")
+            }
+            Event::CommandAccepted { who, command } => write!(f, "{who}: {command}"),
+            Event::CommandRefused {
+                who,
+                command,
+                reason,
+            } => write!(f, "{who} cannot {command}: {reason}"),
+            Event::Moved {
+                who,
+                from,
+                to,
+                feet,
+            } => write!(f, "{who} moves {from} → {to}, {feet}'"),
+            Event::Arrived { who, at } => write!(f, "{who} arrives at {at}"),
+            Event::Halted { who, at, reason } => write!(f, "{who} halts at {at}: {reason}"),
+            Event::Threw { who, throw } => write!(f, "{who} throws {throw}"),
+            Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
+            Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
+            Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),
+        }
+    }
+}
+
+impl fmt::Display for LogEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = Clock { rounds: self.round };
+        write!(
+            f,
+            "[h{} t{} r{}] {}",
+            c.hours(),
+            c.turn_of_hour(),
+            c.round_of_turn(),
+            self.event
+        )
+    }
+}
+
+/// The log of one delve, in order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct EventLog {
+    entries: Vec<LogEntry>,
+}
+
+impl EventLog {
+    pub fn push(&mut self, round: u64, event: Event) {
+        self.entries.push(LogEntry { round, event });
+    }
+
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The whole log as JSON lines.
+    pub fn to_json_lines(&self) -> String {
+        let mut s = String::new();
+        for e in &self.entries {
+            s.push_str(&e.to_json());
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The whole log as text for people.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for e in &self.entries {
+            s.push_str(&e.to_string());
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Writes to the log stamped with the current round.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Logger<'w> {
+    log: ResMut<'w, EventLog>,
+    clock: Res<'w, Clock>,
+}
+
+impl Logger<'_> {
+    pub fn log(&mut self, event: Event) {
+        let round = self.clock.rounds;
+        self.log.push(round, event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_through_json() {
+        let e = LogEntry {
+            round: 12,
+            event: Event::Moved {
+                who: "Brannoc".into(),
+                from: GridPos::new(1, 1),
+                to: GridPos::new(3, 1),
+                feet: 10,
+            },
+        };
+        let json = e.to_json();
+        assert_eq!(
+            json,
+            r#"{"round":12,"event":"moved","who":"Brannoc","from":{"x":1,"y":1},"to":{"x":3,"y":1},"feet":10}"#
+        );
+        let back: LogEntry = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, e);
+        assert_eq!(
+            e.to_string(),
+            "[h0 t1 r2] Brannoc moves (1, 1) → (3, 1), 10'"
+        );
+    }
+}

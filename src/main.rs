@@ -1,0 +1,313 @@
+//! `delve`: open a level in the window, check levels, run delves headless, answer a Judge's
+//! questions.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use delve::actors::ScriptedCommand;
+use delve::grid::GridPos;
+use delve::level::{self, Diagnostics, Loaded, SourcePos};
+use delve::{query, sim};
+
+#[derive(Parser)]
+#[command(
+    name = "delve",
+    version,
+    about = "A grid-based dungeon simulator for the dungeon-delve rules",
+    long_about = "A grid-based dungeon simulator for the dungeon-delve rules.\n\n\
+                  With no subcommand, opens LEVEL (or the built-in Crypt of the Ash Kings) in a window.",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    /// Level file to open in the window; the built-in crypt when left out.
+    level: Option<PathBuf>,
+    /// Render the level in a real window, save the image to this PNG file, and exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// Seed for the dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check level files: print every problem with file, line and column. Exits 1 if any is an
+    /// error.
+    Check {
+        #[arg(required = true, value_name = "LEVEL")]
+        levels: Vec<PathBuf>,
+    },
+    /// Run a delve headless and print its event log.
+    Sim {
+        level: PathBuf,
+        /// Seed for the dice: the same level, seed and commands give the same log.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Rounds to play (10 rounds make a turn).
+        #[arg(long)]
+        rounds: u64,
+        /// A RON script of commands: [(round: 0, command: Move(who: "Sera", to: (5, 3))), …]
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
+        /// Also write the log as JSON lines to this file.
+        #[arg(long, value_name = "FILE.jsonl")]
+        log: Option<PathBuf>,
+        /// Print the log as JSON lines instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a new rooms-and-corridors level (RON) to start a design from.
+    Generate {
+        /// The level's name.
+        #[arg(long, default_value = "Generated Halls")]
+        name: String,
+        #[arg(long, default_value_t = 64)]
+        width: usize,
+        #[arg(long, default_value_t = 64)]
+        height: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Answer a Judge's question about a level without running a delve.
+    Query {
+        level: PathBuf,
+        #[command(subcommand)]
+        question: Question,
+        /// Answer as one JSON object (stable field names; see the README).
+        #[arg(long, global = true)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum Question {
+    /// Is there line of sight between two squares, and how far apart are they (5-10-5 feet)?
+    Los {
+        #[arg(long, value_name = "X,Y")]
+        from: GridPos,
+        #[arg(long, value_name = "X,Y")]
+        to: GridPos,
+    },
+    /// The shortest walk between two squares and its length in feet.
+    Path {
+        #[arg(long, value_name = "X,Y")]
+        from: GridPos,
+        #[arg(long, value_name = "X,Y")]
+        to: GridPos,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => window(cli.level, cli.seed, cli.screenshot),
+        Some(Cmd::Check { levels }) => check(&levels),
+        Some(Cmd::Sim {
+            level,
+            seed,
+            rounds,
+            commands,
+            log,
+            json,
+        }) => run_sim(
+            &level,
+            seed,
+            rounds,
+            commands.as_deref(),
+            log.as_deref(),
+            json,
+        ),
+        Some(Cmd::Query {
+            level,
+            question,
+            json,
+        }) => run_query(&level, question, json),
+        Some(Cmd::Generate {
+            name,
+            width,
+            height,
+            seed,
+        }) => {
+            print!(
+                "{}",
+                delve::level::generate::rooms_and_corridors(&name, width, height, seed)
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+#[cfg(feature = "gui")]
+fn window(level: Option<PathBuf>, seed: u64, screenshot: Option<PathBuf>) -> ExitCode {
+    delve::gui::run(delve::gui::WindowOptions {
+        level,
+        seed,
+        screenshot,
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "delve was built without the window (feature `gui`); use `delve check`, `delve sim` or `delve query`"
+    );
+    ExitCode::from(2)
+}
+
+/// Loads a level, printing its warnings, or prints its errors and returns `None`.
+fn load(path: &Path) -> Option<Loaded> {
+    match level::load_level_file(path) {
+        Ok(loaded) => {
+            eprint!("{}", loaded.warnings);
+            Some(loaded)
+        }
+        Err(problems) => {
+            eprint!("{problems}");
+            None
+        }
+    }
+}
+
+fn check(levels: &[PathBuf]) -> ExitCode {
+    let mut failed = 0;
+    for path in levels {
+        match level::load_level_file(path) {
+            Ok(loaded) => {
+                print!("{}", loaded.warnings);
+                let l = &loaded.level;
+                println!(
+                    "{}: ok: \"{}\", {}×{} squares, {} doors, {} traps, {} lights, {} creatures, {} warning(s)",
+                    path.display(),
+                    l.name,
+                    l.grid.width(),
+                    l.grid.height(),
+                    l.doors.len(),
+                    l.traps.len(),
+                    l.lights.len(),
+                    l.creatures.len(),
+                    loaded.warnings.0.len()
+                );
+            }
+            Err(problems) => {
+                failed += 1;
+                print!("{problems}");
+                println!(
+                    "{}: {} error(s), {} warning(s)",
+                    path.display(),
+                    problems.errors().count(),
+                    problems.warnings().count()
+                );
+            }
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
+    let file = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostics(vec![level::Diagnostic::error(
+            &file,
+            SourcePos::START,
+            format!("cannot read command script: {e}"),
+        )])
+    })?;
+    level::ron_options()
+        .from_str::<Vec<ScriptedCommand>>(&src)
+        .map_err(|e| {
+            Diagnostics(vec![level::Diagnostic::error(
+                &file,
+                SourcePos::new(e.span.start.line, e.span.start.col),
+                format!("{} (while reading a command script)", e.code),
+            )])
+        })
+}
+
+fn run_sim(
+    path: &Path,
+    seed: u64,
+    rounds: u64,
+    commands: Option<&Path>,
+    log_file: Option<&Path>,
+    json: bool,
+) -> ExitCode {
+    let Some(loaded) = load(path) else {
+        return ExitCode::from(1);
+    };
+    let mut script = match commands.map(load_script).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(1);
+        }
+    };
+    for c in script.iter().filter(|c| c.round >= rounds) {
+        eprintln!(
+            "warning: the command for round {} ({}) comes after the last round played ({})",
+            c.round,
+            c.command,
+            rounds.saturating_sub(1)
+        );
+    }
+    script.sort_by_key(|c| c.round);
+    let mut app = sim::sim_app(&loaded.level, seed);
+    let world = app.world_mut();
+    let mut next = 0;
+    for round in 0..rounds {
+        while let Some(c) = script.get(next).filter(|c| c.round == round) {
+            sim::give(world, c.command.clone());
+            next += 1;
+        }
+        sim::run_round(world);
+    }
+    let log = world.resource::<delve::log::EventLog>();
+    if json {
+        print!("{}", log.to_json_lines());
+    } else {
+        print!("{}", log.to_text());
+    }
+    if let Some(file) = log_file
+        && let Err(e) = std::fs::write(file, log.to_json_lines())
+    {
+        eprintln!("{}: cannot write the log: {e}", file.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
+    let Some(loaded) = load(path) else {
+        return ExitCode::from(1);
+    };
+    let level = &loaded.level;
+    let answer: Result<(String, String), String> = match question {
+        Question::Los { from, to } => {
+            query::los(level, from, to).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Path { from, to } => {
+            query::path(level, from, to).map(|a| (a.to_string(), to_json(&a)))
+        }
+    };
+    match answer {
+        Ok((text, json_text)) => {
+            println!("{}", if json { json_text } else { text });
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn to_json(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v).expect("answers serialize")
+}

@@ -1,0 +1,3 @@
+//! One module and one plugin per rule area.
+
+pub mod movement;

@@ -1,0 +1,233 @@
+//! The command line: `check`, `sim` and `query` as a level designer and a Judge use them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn delve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("delve runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn check_passes_the_sample_levels() {
+    let o = delve(&[
+        "check",
+        "levels/crypt.ron",
+        "levels/cave.ron",
+        "levels/undercroft.ron",
+    ]);
+    assert!(
+        o.status.success(),
+        "{}{}",
+        stdout(&o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout(&o).contains("levels/crypt.ron: ok: \"Crypt of the Ash Kings\""));
+}
+
+#[test]
+fn check_reports_every_problem_of_every_file_and_fails() {
+    let bad = scratch("bad.ron");
+    std::fs::write(
+        &bad,
+        "(\n    name: \"bad\",\n    legend: { '.': Floor },\n    map: [\n        \"..\",\n        \".x\",\n    ],\n    factions: [(name: \"a\")],\n    creatures: [(name: \"z\", faction: \"b\", at: (0, 0), hp: 1, ac: 10, speed_feet: 30)],\n)\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    let o = delve(&["check", bad, "levels/crypt.ron"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("{bad}:6:11: error: unknown legend character 'x'")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{bad}:9:38: error: unknown faction `b`")),
+        "{out}"
+    );
+    assert!(
+        out.contains("levels/crypt.ron: ok"),
+        "the other file is still checked: {out}"
+    );
+}
+
+#[test]
+fn query_los_answers_in_json() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "los",
+        "--from",
+        "2,2",
+        "--to",
+        "5,5",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["question"], "los");
+    assert_eq!(v["from"]["x"], 2);
+    assert_eq!(v["line_of_sight"], true);
+    assert_eq!(v["distance_feet"], 20);
+    // Through the wall between the entry hall and the pillared hall.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "los",
+        "--from",
+        "2,2",
+        "--to",
+        "9,2",
+    ]);
+    assert!(
+        stdout(&o).starts_with("there is no line of sight from (2, 2) to (9, 2); 35' apart"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn query_path_gives_the_walk_and_its_length() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "path",
+        "--from",
+        "2,2",
+        "--to",
+        "12,3",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["found"], true);
+    assert_eq!(v["squares"][0]["x"], 2);
+    assert!(v["feet"].as_u64().unwrap() >= 50);
+    // The locked iron door stands closed between the pillared hall and the passage.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "path",
+        "--from",
+        "20,4",
+        "--to",
+        "25,4",
+    ]);
+    assert!(stdout(&o).contains("no path"), "{}", stdout(&o));
+}
+
+#[test]
+fn query_rejects_squares_off_the_map() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "los",
+        "--from",
+        "2,2",
+        "--to",
+        "500,5",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside the map"));
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "los",
+        "--from",
+        "2;2",
+        "--to",
+        "5,5",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a malformed square is a usage error"
+    );
+}
+
+#[test]
+fn sim_runs_a_script_and_writes_json_lines() {
+    let script = scratch("script.ron");
+    std::fs::write(
+        &script,
+        "[\n    (round: 0, command: Move(who: \"Sera\", to: (5, 2))),\n    (round: 3, command: Move(who: \"Nobody\", to: (1, 1))),\n]\n",
+    )
+    .unwrap();
+    let log = scratch("log.jsonl");
+    let args = [
+        "sim",
+        "levels/crypt.ron",
+        "--seed",
+        "5",
+        "--rounds",
+        "12",
+        "--commands",
+        script.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ];
+    let o = delve(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert!(text.contains("Sera arrives at (5, 2)"), "{text}");
+    assert!(text.contains("Nobody cannot move to (1, 1)"), "{text}");
+    assert!(text.contains("turn 1 ends"), "{text}");
+    let lines = std::fs::read_to_string(&log).unwrap();
+    for line in lines.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["round"].is_u64() && v["event"].is_string(), "{line}");
+    }
+    let again = delve(&args);
+    assert_eq!(stdout(&again), text, "same seed and script, same log");
+}
+
+#[test]
+fn sim_reports_a_broken_script_at_its_line() {
+    let script = scratch("broken.ron");
+    std::fs::write(
+        &script,
+        "[\n    (round: 0, command: Fly(who: \"Sera\")),\n]\n",
+    )
+    .unwrap();
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--rounds",
+        "1",
+        "--commands",
+        script.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}:2:", script.display())) && err.contains("Fly"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["sim", "--help"],
+        &["query", "x", "los", "--help"],
+    ] {
+        let o = delve(args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(stdout(&o).contains("Usage"), "{args:?}");
+    }
+}
