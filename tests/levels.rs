@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, Schedules};
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use delve::actors::{Command, Position};
 use delve::grid::GridPos;
@@ -221,8 +221,7 @@ fn the_round_schedule_has_no_ambiguities() {
     let level = load("crypt.ron");
     let mut app = sim_app(&level, 1);
     let world = app.world_mut();
-    world.resource_scope(|world, mut schedules: Mut<Schedules>| {
-        let schedule = schedules.get_mut(SimRound).unwrap();
+    world.schedule_scope(SimRound, |world, schedule| {
         schedule.set_build_settings(ScheduleBuildSettings {
             ambiguity_detection: LogLevel::Error,
             ..default()

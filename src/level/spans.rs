@@ -419,11 +419,11 @@ mod tests {
         );
         assert_eq!(
             ix.key_pos(&[Seg::Field("legend")], 1),
-            SourcePos::new(7, 34)
+            SourcePos::new(7, 33)
         );
         assert_eq!(
             ix.pos(&[Seg::Field("doors"), Seg::Index(0), Seg::Field("at")]),
-            SourcePos::new(8, 18)
+            SourcePos::new(8, 19)
         );
         // A missing step falls back to the deepest value found.
         assert_eq!(
