@@ -180,7 +180,7 @@ fn check(levels: &[PathBuf]) -> ExitCode {
                 print!("{}", loaded.warnings);
                 let l = &loaded.level;
                 println!(
-                    "{}: ok: \"{}\", {}×{} squares, {} doors, {} traps, {} lights, {} creatures, {} warning(s)",
+                    "{}: ok: \"{}\", {}x{} squares, {} doors, {} traps, {} lights, {} creatures, {} warning(s)",
                     path.display(),
                     l.name,
                     l.grid.width(),

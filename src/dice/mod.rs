@@ -179,7 +179,7 @@ impl fmt::Display for Throw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: d20 {}", self.what, self.natural)?;
         for m in &self.modifiers {
-            let sign = if m.value < 0 { '−' } else { '+' };
+            let sign = if m.value < 0 { '-' } else { '+' };
             write!(f, " {sign}{} ({})", m.value.abs(), m.source)?;
         }
         write!(

@@ -44,8 +44,8 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("Tab", "next creature"),
     ("left click", "select"),
     ("right click", "move there"),
-    ("Space", "play 1 round"),
-    ("T", "play 1 turn"),
+    ("Space", "+1 round"),
+    ("T", "+1 turn"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -269,7 +269,7 @@ fn move_here(
         to: (to.x, to.y),
         pace: Pace::Exploration,
     };
-    ui.notice = format!("{who}: {command} — press Space to play rounds");
+    ui.notice = format!("{who}: {command} - press Space to play rounds");
     pending.push(command);
 }
 

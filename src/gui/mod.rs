@@ -77,7 +77,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         }
     };
     eprint!("{}", loaded.warnings);
-    let title = format!("Delve — {}", loaded.level.name);
+    let title = format!("Delve - {}", loaded.level.name);
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins

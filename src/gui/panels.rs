@@ -35,14 +35,16 @@ impl Plugin for PanelsPlugin {
     }
 }
 
-fn panel(node: Node) -> impl Bundle {
+const PANEL_BACKGROUND: Color = Color::srgba(0.04, 0.04, 0.06, 0.82);
+
+fn panel(node: Node, background: Color) -> impl Bundle {
     (
         Node {
             position_type: PositionType::Absolute,
             padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
             ..node
         },
-        BackgroundColor(Color::srgba(0.04, 0.04, 0.06, 0.82)),
+        BackgroundColor(background),
         TextFont::from_font_size(14.0),
         TextColor(Color::srgb(0.92, 0.9, 0.85)),
     )
@@ -52,42 +54,53 @@ fn spawn_panels(mut commands: Commands) {
     commands.spawn((
         InfoPanel,
         Text::default(),
-        panel(Node {
-            left: Val::Px(8.0),
-            top: Val::Px(8.0),
-            max_width: Val::Px(520.0),
-            ..default()
-        }),
+        panel(
+            Node {
+                left: Val::Px(8.0),
+                top: Val::Px(8.0),
+                max_width: Val::Px(520.0),
+                ..default()
+            },
+            PANEL_BACKGROUND,
+        ),
     ));
     commands.spawn((
         LogPanel,
         Text::default(),
-        panel(Node {
-            right: Val::Px(8.0),
-            top: Val::Px(8.0),
-            width: Val::Px(430.0),
-            ..default()
-        }),
+        panel(
+            Node {
+                right: Val::Px(8.0),
+                top: Val::Px(8.0),
+                width: Val::Px(430.0),
+                ..default()
+            },
+            PANEL_BACKGROUND,
+        ),
     ));
     commands.spawn((
         HelpLine,
         Text::default(),
-        panel(Node {
-            left: Val::Px(8.0),
-            bottom: Val::Px(8.0),
-            ..default()
-        }),
+        panel(
+            Node {
+                left: Val::Px(8.0),
+                bottom: Val::Px(8.0),
+                ..default()
+            },
+            PANEL_BACKGROUND,
+        ),
     ));
     commands.spawn((
         ProblemsPanel,
         Text::default(),
-        panel(Node {
-            left: Val::Px(8.0),
-            top: Val::Px(170.0),
-            max_width: Val::Px(760.0),
-            ..default()
-        }),
-        BackgroundColor(Color::srgba(0.35, 0.02, 0.02, 0.92)),
+        panel(
+            Node {
+                left: Val::Px(8.0),
+                top: Val::Px(170.0),
+                max_width: Val::Px(760.0),
+                ..default()
+            },
+            Color::srgba(0.35, 0.02, 0.02, 0.92),
+        ),
         Visibility::Hidden,
     ));
 }
@@ -120,7 +133,7 @@ fn info(
     };
     let l = &shown.level;
     let mut s = format!(
-        "{} — Judge's view\n{} · {:?} · seed {}",
+        "{} - Judge's view\n{} | {:?} | seed {}",
         l.name, *clock, *mode, shown.seed
     );
     match selected.0.and_then(|e| creatures.get(e).ok()) {
@@ -131,7 +144,7 @@ fn info(
                 None => "monster".into(),
             };
             s.push_str(&format!(
-                "\n{name} ({}) {class} · HP {}/{} · AC {} · at {}",
+                "\n{name} ({}) {class} | HP {}/{} | AC {} | at {}",
                 factions.name(*faction),
                 hp.current,
                 hp.max,
@@ -144,7 +157,7 @@ fn info(
             };
             match Speeds::from_basis(enc.0) {
                 Some(sp) => s.push_str(&format!(
-                    "\n{basis}: exploration {}'/turn · combat {}'/round · running {}'/round",
+                    "\n{basis}: exploration {}'/turn, combat {}'/round, running {}'/round",
                     sp.exploration, sp.combat, sp.running
                 )),
                 None => s.push_str(&format!("\n{basis}: too encumbered to move")),
@@ -170,7 +183,7 @@ fn info(
         }
     }
     if !ui.notice.is_empty() {
-        s.push_str(&format!("\n› {}", ui.notice));
+        s.push_str(&format!("\n> {}", ui.notice));
     }
     text.0 = s;
 }
@@ -204,7 +217,7 @@ fn help(ui: Res<UiState>, mut panel: Query<&mut Text, With<HelpLine>>) {
             .iter()
             .map(|(k, what)| format!("{k}: {what}"))
             .collect::<Vec<_>>()
-            .join("  ·  ")
+            .join("   ")
     } else {
         "F1: show keys".into()
     };

@@ -179,7 +179,7 @@ impl Validator<'_> {
             self.error(
                 at,
                 format!(
-                    "the map is {width}×{} squares; at most {MAX_MAP_SIDE} squares a side are accepted",
+                    "the map is {width}x{} squares; at most {MAX_MAP_SIDE} squares a side are accepted",
                     rows.len()
                 ),
             );
@@ -263,7 +263,7 @@ impl Validator<'_> {
             self.error(
                 pos,
                 format!(
-                    "{what} at ({x}, {y}) is outside the map, which is {} wide and {} high (x 0–{}, y 0–{})",
+                    "{what} at ({x}, {y}) is outside the map, which is {} wide and {} high (x 0-{}, y 0-{})",
                     grid.width(),
                     grid.height(),
                     grid.width() - 1,
@@ -603,7 +603,7 @@ impl Validator<'_> {
                 (None, None) => {
                     self.error(
                         here,
-                        format!("creature `{name}` needs `speed_feet` or `encumbrance_stone` to move (RULINGS › Encumbrance and speed)"),
+                        format!("creature `{name}` needs `speed_feet` or `encumbrance_stone` to move (RULINGS: Encumbrance and speed)"),
                     );
                     continue;
                 }
@@ -627,7 +627,7 @@ impl Validator<'_> {
                     let pos = self.at(path!["creatures", i, field]);
                     self.error(
                         pos,
-                        format!("`{field}` {v} is outside the ability score range 3–18"),
+                        format!("`{field}` {v} is outside the ability score range 3-18"),
                     );
                 }
                 scores[k] = v;

@@ -82,7 +82,7 @@ impl fmt::Display for Event {
                 from,
                 to,
                 feet,
-            } => write!(f, "{who} moves {from} → {to}, {feet}'"),
+            } => write!(f, "{who} moves {from} -> {to}, {feet}'"),
             Event::Arrived { who, at } => write!(f, "{who} arrives at {at}"),
             Event::Halted { who, at, reason } => write!(f, "{who} halts at {at}: {reason}"),
             Event::Threw { who, throw } => write!(f, "{who} throws {throw}"),
@@ -189,7 +189,7 @@ mod tests {
         assert_eq!(back, e);
         assert_eq!(
             e.to_string(),
-            "[h0 t1 r2] Brannoc moves (1, 1) → (3, 1), 10'"
+            "[h0 t1 r2] Brannoc moves (1, 1) -> (3, 1), 10'"
         );
     }
 }

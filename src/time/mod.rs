@@ -50,7 +50,7 @@ impl fmt::Display for Clock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "hour {} · turn {} · round {}",
+            "hour {}, turn {}, round {}",
             self.hours(),
             self.turn_of_hour(),
             self.round_of_turn()
@@ -84,6 +84,6 @@ mod tests {
         let c = Clock { rounds: 60 };
         assert_eq!((c.hours(), c.turns(), c.turn_of_hour()), (1, 6, 0));
         let c = Clock { rounds: 137 };
-        assert_eq!(c.to_string(), "hour 2 · turn 1 · round 7");
+        assert_eq!(c.to_string(), "hour 2, turn 1, round 7");
     }
 }
