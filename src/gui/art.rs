@@ -110,20 +110,25 @@ fn shade(c: Rgb, d: i32) -> Rgb {
 fn floor_px(x: u32, y: u32) -> Rgb {
     let base = [78, 72, 66];
     // Flagstones: 16×16 slabs with dark grout, a little grain.
-    let grout = x % 16 == 0 || y % 16 == 0;
+    let grout = x.is_multiple_of(16) || y.is_multiple_of(16);
     if grout {
         return [44, 40, 37];
     }
     shade(
         base,
-        (noise(x, y, 1) % 9) as i32 - 4 + if (x / 16 + y / 16) % 2 == 0 { 3 } else { -3 },
+        (noise(x, y, 1) % 9) as i32 - 4
+            + if (x / 16 + y / 16).is_multiple_of(2) {
+                3
+            } else {
+                -3
+            },
     )
 }
 
 fn stone_px(x: u32, y: u32) -> Rgb {
     let row = y / 8;
-    let offset = if row % 2 == 0 { 0 } else { 8 };
-    let mortar = y % 8 == 0 || (x + offset) % 16 == 0;
+    let offset = if row.is_multiple_of(2) { 0 } else { 8 };
+    let mortar = y.is_multiple_of(8) || (x + offset).is_multiple_of(16);
     if mortar {
         [58, 56, 54]
     } else {
@@ -180,7 +185,7 @@ pub fn tileset_image() -> Image {
         }
     });
     c.fill(TileArt::Rock as u32, |x, y| {
-        if noise(x, y, 5) % 23 == 0 {
+        if noise(x, y, 5).is_multiple_of(23) {
             [40, 37, 36]
         } else {
             [18, 17, 17]
@@ -229,7 +234,7 @@ pub fn tileset_image() -> Image {
         let centre = 16 + ((y as i32 - 16) / 5);
         if (x as i32 - centre).abs() <= 3 {
             floor_px(x, y)
-        } else if noise(x, y, 6) % 19 == 0 {
+        } else if noise(x, y, 6).is_multiple_of(19) {
             [40, 37, 36]
         } else {
             [24, 22, 21]

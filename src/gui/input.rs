@@ -192,25 +192,28 @@ fn pan_and_zoom(
     }
 }
 
-/// The square under the mouse pointer, if any.
-fn pointed_square(
-    windows: &Query<&Window>,
-    cameras: &Query<(&Camera, &GlobalTransform)>,
-    grid: &DungeonGrid,
-) -> Option<crate::grid::GridPos> {
-    let cursor = windows.iter().next()?.cursor_position()?;
-    let (camera, at) = cameras.iter().next()?;
-    let world = camera.viewport_to_world_2d(at, cursor).ok()?;
-    let p = world_to_square(grid.height(), world);
-    grid.in_bounds(p).then_some(p)
+/// Where the mouse pointer is on the map.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Pointer<'w, 's> {
+    windows: Query<'w, 's, &'static Window>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
+    grid: Res<'w, DungeonGrid>,
 }
 
-#[allow(clippy::too_many_arguments)]
+impl Pointer<'_, '_> {
+    /// The square under the mouse pointer, if it is on the map.
+    pub fn square(&self) -> Option<crate::grid::GridPos> {
+        let cursor = self.windows.iter().next()?.cursor_position()?;
+        let (camera, at) = self.cameras.iter().next()?;
+        let world = camera.viewport_to_world_2d(at, cursor).ok()?;
+        let p = world_to_square(self.grid.height(), world);
+        self.grid.in_bounds(p).then_some(p)
+    }
+}
+
 fn select(
     actions: Single<&ActionState<DelveAction>>,
-    windows: Query<&Window>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
-    grid: Res<DungeonGrid>,
+    pointer: Pointer,
     creatures: Query<(Entity, &Position, &Name), With<Creature>>,
     mut selected: ResMut<Selected>,
     mut ui: ResMut<UiState>,
@@ -231,14 +234,16 @@ fn select(
         selected.0 = next.map(|(e, _)| *e);
     }
     if actions.just_pressed(&DelveAction::Select)
-        && let Some(p) = pointed_square(&windows, &cameras, &grid)
+        && let Some(p) = pointer.square()
     {
         selected.0 = creatures
             .iter()
             .find(|(_, pos, _)| pos.0 == p)
             .map(|(e, _, _)| e);
-        if selected.0.is_none() {
-            ui.notice = format!("{p}: {:?}", grid.terrain(p).expect("in bounds"));
+        if selected.0.is_none()
+            && let Some(t) = pointer.grid.terrain(p)
+        {
+            ui.notice = format!("{p}: {t:?}");
         }
     }
 }
@@ -246,9 +251,7 @@ fn select(
 /// Right click: the selected creature is told to walk there (given at the next round).
 fn move_here(
     actions: Single<&ActionState<DelveAction>>,
-    windows: Query<&Window>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
-    grid: Res<DungeonGrid>,
+    pointer: Pointer,
     selected: Res<Selected>,
     names: Query<&Name>,
     mut pending: ResMut<PendingCommands>,
@@ -261,7 +264,7 @@ fn move_here(
         ui.notice = "select a creature first (Tab or left click)".into();
         return;
     };
-    let Some(to) = pointed_square(&windows, &cameras, &grid) else {
+    let Some(to) = pointer.square() else {
         return;
     };
     let command = Command::Move {

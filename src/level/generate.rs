@@ -57,23 +57,19 @@ pub fn rooms_and_corridors(name: &str, width: usize, height: usize, seed: u64) -
                 0 => {
                     // A pool, deepening to the middle.
                     let (mx, my) = room.centre();
-                    for y in room.y0 + 2..room.y1 - 1 {
-                        for x in room.x0 + 2..room.x1 - 1 {
-                            let d = mx.abs_diff(x).max(my.abs_diff(y));
-                            map[y][x] = match d {
-                                0 => '=',
-                                1 => '~',
-                                _ => '-',
-                            };
-                        }
+                    for (x, y) in area(room.x0 + 2..room.x1 - 1, room.y0 + 2..room.y1 - 1) {
+                        map[y][x] = match mx.abs_diff(x).max(my.abs_diff(y)) {
+                            0 => '=',
+                            1 => '~',
+                            _ => '-',
+                        };
                     }
                 }
                 1 => {
-                    for y in room.y0 + 1..room.y1 {
-                        for x in room.x0 + 1..room.x0 + 1 + (room.x1 - room.x0) / 2 {
-                            if rng.random_range(0..3) > 0 {
-                                map[y][x] = ':';
-                            }
+                    let half = room.x0 + 1..room.x0 + 1 + (room.x1 - room.x0) / 2;
+                    for (x, y) in area(half, room.y0 + 1..room.y1) {
+                        if rng.random_range(0..3) > 0 {
+                            map[y][x] = ':';
                         }
                     }
                 }
@@ -197,16 +193,19 @@ pub fn rooms_and_corridors(name: &str, width: usize, height: usize, seed: u64) -
     s
 }
 
+/// Every (x, y) of a rectangle, row by row.
+fn area(
+    xs: std::ops::Range<usize>,
+    ys: std::ops::Range<usize>,
+) -> impl Iterator<Item = (usize, usize)> {
+    ys.flat_map(move |y| xs.clone().map(move |x| (x, y)))
+}
+
 /// A floor square in a room, for a light.
 fn free_square(map: &[Vec<char>], r: &Room) -> (usize, usize) {
-    for y in r.y0 + 1..r.y1 {
-        for x in r.x0 + 1..r.x1 {
-            if map[y][x] == '.' {
-                return (x, y);
-            }
-        }
-    }
-    r.centre()
+    area(r.x0 + 1..r.x1, r.y0 + 1..r.y1)
+        .find(|&(x, y)| map[y][x] == '.')
+        .unwrap_or_else(|| r.centre())
 }
 
 fn dig_h(map: &mut [Vec<char>], a: &Room, b: &Room, y: usize, doors: &mut Vec<(usize, usize)>) {
