@@ -205,6 +205,6 @@ impl LightSource {
     }
 }
 
-/// A light carried by a creature: it moves with its bearer.
+/// A light carried by a creature. It has no [`Position`] of its own: it is where its bearer is.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CarriedBy(pub Entity);

@@ -108,7 +108,6 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
             world.spawn((
                 LevelEntity,
                 CarriedBy(e),
-                Position(c.at),
                 LightSource::new(l.kind, l.lit, l.fuel_turns),
             ));
         }

@@ -146,18 +146,17 @@ pub fn line_of_sight(grid: &DungeonGrid, from: GridPos, to: GridPos) -> bool {
     seen
 }
 
-/// Every square seen from `origin` within `radius_feet` (5-10-5 distance), as a bitmap indexed
-/// like the grid.
-pub fn field_of_view(grid: &DungeonGrid, origin: GridPos, radius_feet: u32) -> Vec<bool> {
-    let mut seen = vec![false; (grid.width() * grid.height()) as usize];
+/// Every square seen from `origin` within `radius_feet` (5-10-5 distance), sorted row by row.
+pub fn field_of_view(grid: &DungeonGrid, origin: GridPos, radius_feet: u32) -> Vec<GridPos> {
+    let mut seen = Vec::new();
     let radius_squares = (radius_feet / grid.scale_feet().max(1)) as i32;
     shadowcast(grid, origin, radius_squares, |p| {
-        if grid.distance_feet(origin, p) <= radius_feet
-            && let Some(i) = grid.index(p)
-        {
-            seen[i] = true;
+        if grid.distance_feet(origin, p) <= radius_feet {
+            seen.push(p);
         }
     });
+    seen.sort_unstable_by_key(|p| (p.y, p.x));
+    seen.dedup();
     seen
 }
 
@@ -184,10 +183,7 @@ mod tests {
     fn open_room_is_all_visible() {
         let g = grid(&["#####", "#...#", "#...#", "#...#", "#####"]);
         let fov = field_of_view(&g, GridPos::new(2, 2), 100);
-        assert!(
-            fov.iter().all(|&v| v),
-            "every square of a lit room, walls too"
-        );
+        assert_eq!(fov.len(), 25, "every square of a lit room, walls too");
     }
 
     #[test]
@@ -226,6 +222,7 @@ mod tests {
     fn radius_limits_the_field() {
         let g = grid(&[".........................."]);
         let fov = field_of_view(&g, GridPos::new(0, 0), 50);
-        assert_eq!(fov.iter().filter(|&&v| v).count(), 11);
+        assert_eq!(fov.len(), 11);
+        assert_eq!(fov.last(), Some(&GridPos::new(10, 0)));
     }
 }

@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{self, TILE_PX, TileArt};
 use super::{ShownLevel, square_to_world, tokens};
-use crate::actors::{CarriedBy, Door, LightSource, Position, Trap};
+use crate::actors::{Door, LightSource, Position, Trap};
 use crate::grid::{DungeonGrid, GridPos};
 
 /// Everything drawn for the current level; despawned when the level is drawn anew.
@@ -69,7 +69,7 @@ fn redraw(
     old: Query<Entity, With<MapView>>,
     doors: Query<(&Position, &Door)>,
     traps: Query<(&Position, &Trap)>,
-    lights: Query<(&Position, &LightSource), Without<CarriedBy>>,
+    lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
     factions: Res<crate::actors::Factions>,
 ) {

@@ -69,3 +69,74 @@ fn reload_when_changed(world: &mut World) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bevy::time::TimeUpdateStrategy;
+
+    use super::*;
+    use crate::level::Diagnostics;
+    use crate::sim::sim_app;
+
+    const LEVEL: &str = r#"(name: "before", legend: { '.': Floor, 'X': Wall(Stone) }, map: ["XXXXX", "X...X", "XXXXX"])"#;
+
+    fn touch(path: &Path, text: &str, seconds: u64) {
+        std::fs::write(path, text).unwrap();
+        let f = std::fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + seconds))
+            .unwrap();
+    }
+
+    #[test]
+    fn editing_the_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level() {
+        let dir = std::env::temp_dir().join(format!("delve-reload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("level.ron");
+        touch(&path, LEVEL, 0);
+        let level = level::load_level_file(&path).unwrap().level;
+        let mut app = sim_app(&level, 1);
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            300,
+        )))
+        .insert_resource(ShownLevel {
+            path: Some(path.clone()),
+            seed: 1,
+            level,
+            problems: None,
+            warnings: Diagnostics::default(),
+            redraw: false,
+        })
+        .add_plugins(ReloadPlugin);
+        app.update();
+        app.update();
+
+        touch(&path, &LEVEL.replace("before", "after"), 10);
+        for _ in 0..4 {
+            app.update();
+        }
+        let shown = app.world().resource::<ShownLevel>();
+        assert_eq!(shown.level.name, "after");
+        assert!(shown.redraw && shown.problems.is_none());
+        assert_eq!(
+            app.world().resource::<crate::actors::LevelInfo>().name,
+            "after"
+        );
+
+        touch(&path, &LEVEL.replace("X...X", "X..?X"), 20);
+        for _ in 0..4 {
+            app.update();
+        }
+        let shown = app.world().resource::<ShownLevel>();
+        assert_eq!(shown.level.name, "after", "the last good level stays");
+        let problems = shown.problems.as_ref().expect("the problems are shown");
+        assert!(
+            problems
+                .to_string()
+                .contains("unknown legend character '?'"),
+            "{problems}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
