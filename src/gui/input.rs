@@ -301,3 +301,72 @@ fn toggle_help(actions: Single<&ActionState<DelveAction>>, mut ui: ResMut<UiStat
         ui.show_help = !ui.show_help;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::input::InputPlugin as BevyInputPlugin;
+
+    use super::*;
+    use crate::level::{Diagnostics, load_default_level};
+    use crate::sim::sim_app;
+    use crate::time::Clock;
+
+    /// A headless app with the window's input plugin: keys are pressed the way leafwing's own
+    /// tests press them.
+    fn app() -> App {
+        let level = load_default_level().unwrap().level;
+        let mut app = sim_app(&level, 1);
+        app.add_plugins((BevyInputPlugin, InputPlugin))
+            .insert_resource(ShownLevel {
+                path: None,
+                seed: 1,
+                level,
+                problems: None,
+                warnings: Diagnostics::default(),
+                redraw: false,
+            });
+        app.update();
+        app
+    }
+
+    fn press(app: &mut App, key: KeyCode) {
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+        app.update();
+    }
+
+    fn selected_name(app: &mut App) -> Option<String> {
+        let e = app.world().resource::<Selected>().0?;
+        Some(app.world().get::<Name>(e)?.to_string())
+    }
+
+    #[test]
+    fn tab_selects_creatures_in_name_order() {
+        let mut app = app();
+        assert_eq!(selected_name(&mut app), None);
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(selected_name(&mut app).as_deref(), Some("Aldric"));
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(selected_name(&mut app).as_deref(), Some("Ashmaw"));
+    }
+
+    #[test]
+    fn space_plays_a_round_and_t_a_turn() {
+        let mut app = app();
+        press(&mut app, KeyCode::Space);
+        assert_eq!(app.world().resource::<Clock>().rounds, 1);
+        press(&mut app, KeyCode::KeyT);
+        assert_eq!(app.world().resource::<Clock>().rounds, 11);
+    }
+
+    #[test]
+    fn f1_hides_and_shows_the_key_help() {
+        let mut app = app();
+        assert!(app.world().resource::<UiState>().show_help);
+        press(&mut app, KeyCode::F1);
+        assert!(!app.world().resource::<UiState>().show_help);
+        press(&mut app, KeyCode::F1);
+        assert!(app.world().resource::<UiState>().show_help);
+    }
+}
