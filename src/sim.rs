@@ -35,23 +35,6 @@ pub enum RoundSet {
     Log,
 }
 
-impl RoundSet {
-    pub const ALL: [RoundSet; 12] = [
-        RoundSet::Commands,
-        RoundSet::Initiative,
-        RoundSet::Movement,
-        RoundSet::Traps,
-        RoundSet::Light,
-        RoundSet::Vision,
-        RoundSet::Sound,
-        RoundSet::Hearing,
-        RoundSet::Combat,
-        RoundSet::Conditions,
-        RoundSet::Clock,
-        RoundSet::Log,
-    ];
-}
-
 /// The schedule, its phases and the clock.
 pub struct SimCorePlugin;
 

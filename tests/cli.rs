@@ -21,6 +21,13 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// A file in the scratch folder with this text.
+fn scratch_file(name: &str, text: &str) -> PathBuf {
+    let path = scratch(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[test]
 fn check_passes_the_sample_levels() {
     let o = delve(&[
@@ -40,12 +47,10 @@ fn check_passes_the_sample_levels() {
 
 #[test]
 fn check_reports_every_problem_of_every_file_and_fails() {
-    let bad = scratch("bad.ron");
-    std::fs::write(
-        &bad,
+    let bad = scratch_file(
+        "bad.ron",
         "(\n    name: \"bad\",\n    legend: { '.': Floor },\n    map: [\n        \"..\",\n        \".x\",\n    ],\n    factions: [(name: \"a\")],\n    creatures: [(name: \"z\", faction: \"b\", at: (0, 0), hp: 1, ac: 10, speed_feet: 30)],\n)\n",
-    )
-    .unwrap();
+    );
     let bad = bad.to_str().unwrap();
     let o = delve(&["check", bad, "levels/crypt.ron"]);
     assert_eq!(o.status.code(), Some(1));
@@ -160,12 +165,10 @@ fn query_rejects_squares_off_the_map() {
 
 #[test]
 fn sim_runs_a_script_and_writes_json_lines() {
-    let script = scratch("script.ron");
-    std::fs::write(
-        &script,
+    let script = scratch_file(
+        "script.ron",
         "[\n    (round: 0, command: Move(who: \"Sera\", to: (5, 2))),\n    (round: 3, command: Move(who: \"Nobody\", to: (1, 1))),\n]\n",
-    )
-    .unwrap();
+    );
     let log = scratch("log.jsonl");
     let args = [
         "sim",
@@ -196,12 +199,10 @@ fn sim_runs_a_script_and_writes_json_lines() {
 
 #[test]
 fn sim_reports_a_broken_script_at_its_line() {
-    let script = scratch("broken.ron");
-    std::fs::write(
-        &script,
+    let script = scratch_file(
+        "broken.ron",
         "[\n    (round: 0, command: Fly(who: \"Sera\")),\n]\n",
-    )
-    .unwrap();
+    );
     let o = delve(&[
         "sim",
         "levels/crypt.ron",

@@ -57,7 +57,7 @@ fn the_embedded_default_level_is_the_crypt() {
     let l = delve::level::load_default_level().unwrap().level;
     assert_eq!(l.name, "Crypt of the Ash Kings");
     assert!(
-        l.doors.iter().any(|d| d.secret),
+        l.doors.iter().any(|d| d.door.secret),
         "the crypt has a secret door"
     );
 }

@@ -11,7 +11,7 @@ use crate::level::schema::{
     ConditionKind, DoorMaterial, DoorState, Gear, LightKind, Lock, Proficiency, RawArmor,
     RawShield, SaveCategory, Size, TrapKind,
 };
-use crate::level::{AbilityScores, DoorDef, SpeedBasis, TrapDef, TrapTriggerDef, WeaponDef};
+use crate::level::{AbilityScores, SpeedBasis, TrapTriggerDef, WeaponDef};
 use crate::time::ROUNDS_PER_TURN;
 
 /// Everything spawned from a level; despawned when another level replaces it.
@@ -150,20 +150,6 @@ pub struct Door {
     pub spikes: u8,
 }
 
-impl From<&DoorDef> for Door {
-    fn from(d: &DoorDef) -> Self {
-        Self {
-            material: d.material,
-            state: d.state,
-            lock: d.lock.clone(),
-            stuck: d.stuck,
-            secret: d.secret,
-            evil: d.evil,
-            spikes: d.spikes,
-        }
-    }
-}
-
 /// A trap (Dungeon Delves › Traps and Trapbreaking).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct Trap {
@@ -172,18 +158,6 @@ pub struct Trap {
     pub trigger: TrapTriggerDef,
     pub hidden: bool,
     pub search_modifier: i32,
-}
-
-impl From<&TrapDef> for Trap {
-    fn from(t: &TrapDef) -> Self {
-        Self {
-            kind: t.kind.clone(),
-            damage: t.damage,
-            trigger: t.trigger,
-            hidden: t.hidden,
-            search_modifier: t.search_modifier,
-        }
-    }
 }
 
 /// A light source (Dungeon Delves › Light and Darkness), placed or carried.

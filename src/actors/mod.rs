@@ -76,10 +76,10 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(log);
 
     for d in &level.doors {
-        world.spawn((LevelEntity, Position(d.at), Door::from(d)));
+        world.spawn((LevelEntity, Position(d.at), d.door.clone()));
     }
     for t in &level.traps {
-        world.spawn((LevelEntity, Position(t.at), Trap::from(t)));
+        world.spawn((LevelEntity, Position(t.at), t.trap.clone()));
     }
     for l in &level.lights {
         world.spawn((

@@ -199,3 +199,19 @@ impl DungeonGrid {
         distance_feet(a, b, self.scale_feet)
     }
 }
+
+/// A grid from rows of `#` (stone wall), `+` (closed door) and anything else (floor), 5' squares.
+#[cfg(test)]
+pub(crate) fn test_grid(rows: &[&str]) -> DungeonGrid {
+    let w = rows[0].len() as u32;
+    let terrain = rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|c| match c {
+            '#' => Terrain::Wall(WallMaterial::Stone),
+            '+' => Terrain::Door,
+            _ => Terrain::Floor,
+        })
+        .collect();
+    DungeonGrid::new(w, rows.len() as u32, 5, terrain)
+}

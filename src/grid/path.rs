@@ -91,21 +91,8 @@ pub fn find_path_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::schema::{Terrain, WallMaterial};
 
-    fn grid(rows: &[&str]) -> DungeonGrid {
-        let w = rows[0].len() as u32;
-        let terrain = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| match c {
-                '#' => Terrain::Wall(WallMaterial::Stone),
-                '+' => Terrain::Door,
-                _ => Terrain::Floor,
-            })
-            .collect();
-        DungeonGrid::new(w, rows.len() as u32, 5, terrain)
-    }
+    use crate::grid::test_grid as grid;
 
     #[test]
     fn open_floor_path_matches_the_distance() {

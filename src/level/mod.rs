@@ -18,6 +18,7 @@ use serde::Serialize;
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, SourcePos};
 use schema::*;
 
+use crate::actors::{Door, Trap};
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
 pub use validate::{load_level_file, load_level_str, ron_options};
@@ -53,17 +54,11 @@ impl Level {
     }
 }
 
-/// A door (Dungeon Delves › Doors and Dungeonbashing). Every `Door` square has one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A door and its square. Every `Door` square has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DoorDef {
     pub at: GridPos,
-    pub material: DoorMaterial,
-    pub state: DoorState,
-    pub lock: Lock,
-    pub stuck: bool,
-    pub secret: bool,
-    pub evil: bool,
-    pub spikes: u8,
+    pub door: Door,
 }
 
 impl DoorDef {
@@ -71,13 +66,15 @@ impl DoorDef {
     pub fn plain(at: GridPos) -> Self {
         Self {
             at,
-            material: DoorMaterial::Wooden,
-            state: DoorState::Closed,
-            lock: Lock::Unlocked,
-            stuck: false,
-            secret: false,
-            evil: false,
-            spikes: 0,
+            door: Door {
+                material: DoorMaterial::Wooden,
+                state: DoorState::Closed,
+                lock: Lock::Unlocked,
+                stuck: false,
+                secret: false,
+                evil: false,
+                spikes: 0,
+            },
         }
     }
 }
@@ -89,16 +86,11 @@ pub enum TrapTriggerDef {
     Touch,
 }
 
-/// A trap (Dungeon Delves › Traps and Trapbreaking).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A trap and its square.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrapDef {
     pub at: GridPos,
-    pub kind: TrapKind,
-    /// Damage dice: 1d6 per 10' fallen for a pit, the file's dice for a custom trap.
-    pub damage: DiceExpr,
-    pub trigger: TrapTriggerDef,
-    pub hidden: bool,
-    pub search_modifier: i32,
+    pub trap: Trap,
 }
 
 /// A light source placed in the level (carried ones are on their creature).

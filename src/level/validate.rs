@@ -10,6 +10,7 @@ use super::diagnostic::{Diagnostic, Diagnostics, SourcePos};
 use super::schema::*;
 use super::spans::{Seg, SpanIndex};
 use super::*;
+use crate::actors::{Door, Trap};
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
 
@@ -123,7 +124,7 @@ impl Validator<'_> {
         let doors = self.doors(&raw.doors, &grid);
         let mut grid = grid;
         for d in &doors {
-            grid.set_door(d.at, d.state);
+            grid.set_door(d.at, d.door.state);
         }
         let traps = self.traps(&raw.traps, &grid);
         let lights = self.lights(&raw.lights, &grid);
@@ -307,13 +308,15 @@ impl Validator<'_> {
             }
             doors.push(DoorDef {
                 at,
-                material: d.material,
-                state: d.state,
-                lock: d.lock.clone(),
-                stuck: d.stuck,
-                secret: d.secret,
-                evil: d.evil,
-                spikes: d.spikes.min(4),
+                door: Door {
+                    material: d.material,
+                    state: d.state,
+                    lock: d.lock.clone(),
+                    stuck: d.stuck,
+                    secret: d.secret,
+                    evil: d.evil,
+                    spikes: d.spikes.min(4),
+                },
             });
         }
         for (p, t) in grid.squares() {
@@ -377,11 +380,13 @@ impl Validator<'_> {
             };
             traps.push(TrapDef {
                 at,
-                kind: t.kind.clone(),
-                damage,
-                trigger,
-                hidden: t.hidden,
-                search_modifier: t.search_modifier,
+                trap: Trap {
+                    kind: t.kind.clone(),
+                    damage,
+                    trigger,
+                    hidden: t.hidden,
+                    search_modifier: t.search_modifier,
+                },
             });
         }
         traps
@@ -708,7 +713,7 @@ impl Validator<'_> {
             })
             .collect();
         for d in doors {
-            if let Lock::Locked { key: Some(k) } = &d.lock
+            if let Lock::Locked { key: Some(k) } = &d.door.lock
                 && !held.contains(k.as_str())
             {
                 let i = raw
