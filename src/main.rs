@@ -92,6 +92,11 @@ enum Question {
         #[arg(long, value_name = "X,Y")]
         to: GridPos,
     },
+    /// A creature's exploration, combat and running speeds, and why.
+    Speeds {
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
     /// The shortest walk between two squares and its length in feet.
     Path {
         #[arg(long, value_name = "X,Y")]
@@ -294,6 +299,9 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Path { from, to } => {
             query::path(level, from, to).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Speeds { who } => {
+            query::speeds(level, &who).map(|a| (a.to_string().trim_end().to_owned(), to_json(&a)))
         }
     };
     match answer {

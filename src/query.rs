@@ -125,3 +125,112 @@ impl fmt::Display for PathAnswer {
         }
     }
 }
+
+/// `speeds --who NAME`: exploration, combat and running speed, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpeedsAnswer {
+    pub question: &'static str,
+    pub who: String,
+    /// Encumbrance in stone, when the speeds come from it.
+    pub encumbrance_stone: Option<f32>,
+    /// The stat block's explicit speed, when it gives one.
+    pub speed_feet: Option<u32>,
+    pub can_move: bool,
+    pub blinded: bool,
+    pub exploration_feet_per_turn: Option<f32>,
+    pub exploration_feet_per_round: Option<f32>,
+    pub combat_feet_per_round: Option<f32>,
+    pub running_feet_per_round: Option<f32>,
+    /// Each reason, in words.
+    pub why: Vec<String>,
+}
+
+pub fn speeds(level: &Level, who: &str) -> Result<SpeedsAnswer, String> {
+    use crate::level::SpeedBasis;
+    use crate::level::schema::{ConditionKind, Terrain};
+    use crate::rules::conditions::Conditions;
+    use crate::rules::movement::{Pace, Speeds, terrain_cost};
+
+    let c = level.creature(who).ok_or_else(|| {
+        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
+        format!(
+            "there is no creature named `{who}` (there are: {})",
+            names.join(", ")
+        )
+    })?;
+    let conditions = Conditions::from_level(&c.conditions);
+    let speeds = Speeds::of(c.speed, &conditions);
+    let mut why = Vec::new();
+    let (stone, feet) = match c.speed {
+        SpeedBasis::Encumbrance { stone } => {
+            let band = match stone {
+                s if s <= 5.0 => "up to 5 stone",
+                s if s <= 7.0 => "over 5, up to 7 stone",
+                s if s <= 10.0 => "over 7, up to 10 stone",
+                s if s <= 20.0 => "over 10, up to 20 stone",
+                _ => "over 20 stone: cannot move",
+            };
+            why.push(format!(
+                "encumbrance {stone} stone: {band} (RULINGS speed table)"
+            ));
+            (Some(stone), None)
+        }
+        SpeedBasis::Explicit { feet } => {
+            why.push(format!(
+                "explicit speed {feet}': exploration and running speed, a third of it as combat speed"
+            ));
+            (None, Some(feet))
+        }
+    };
+    let blinded = conditions.has(ConditionKind::Blinded);
+    if blinded {
+        why.push("blinded: one third speed".into());
+    }
+    if let Some(t) = level.grid.terrain(c.at) {
+        match terrain_cost(t) {
+            1 => {}
+            n => why.push(format!(
+                "standing in {t:?}: each square of it costs {n} times its width"
+            )),
+        }
+        if let Terrain::Water(d) = t {
+            why.push(format!("in {d:?} water"));
+        }
+    }
+    why.push("difficult terrain (rubble) costs double; water over the head four times (swimming at one quarter)".into());
+    Ok(SpeedsAnswer {
+        question: "speeds",
+        who: c.name.clone(),
+        encumbrance_stone: stone,
+        speed_feet: feet,
+        can_move: speeds.is_some(),
+        blinded,
+        exploration_feet_per_turn: speeds.map(|s| s.rated(Pace::Exploration)),
+        exploration_feet_per_round: speeds.map(|s| s.feet_per_round(Pace::Exploration)),
+        combat_feet_per_round: speeds.map(|s| s.rated(Pace::Combat)),
+        running_feet_per_round: speeds.map(|s| s.rated(Pace::Running)),
+        why,
+    })
+}
+
+impl fmt::Display for SpeedsAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (
+            self.exploration_feet_per_turn,
+            self.combat_feet_per_round,
+            self.running_feet_per_round,
+        ) {
+            (Some(e), Some(c), Some(r)) => writeln!(
+                f,
+                "{}: exploration {e}' per turn ({}' per round), combat {c}' per round, running {r}' per round",
+                self.who,
+                self.exploration_feet_per_round.unwrap_or(0.0)
+            )?,
+            _ => writeln!(f, "{}: cannot move", self.who)?,
+        }
+        for w in &self.why {
+            writeln!(f, "  because {w}")?;
+        }
+        Ok(())
+    }
+}

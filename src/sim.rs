@@ -8,10 +8,15 @@ use bevy::app::PluginGroupBuilder;
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
+use crate::actors::command::dispatch_commands;
+use crate::actors::party::PartyPlugin;
 use crate::actors::{Command, PendingCommands, install_level};
 use crate::level::Level;
 use crate::log::{Event, EventLog};
+use crate::rules::conditions::ConditionsPlugin;
 use crate::rules::movement::MovementPlugin;
+use crate::rules::penalties::SituationalPenalties;
+use crate::rules::rest::RestPlugin;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 
 /// One run of this schedule plays one round.
@@ -63,6 +68,7 @@ impl Plugin for SimCorePlugin {
             .init_resource::<Clock>()
             .init_resource::<EventLog>()
             .init_resource::<PendingCommands>()
+            .add_systems(SimRound, dispatch_commands.in_set(RoundSet::Commands))
             .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock));
     }
 }
@@ -96,7 +102,11 @@ impl PluginGroup for SimPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
             .add(SimCorePlugin)
+            .add(ConditionsPlugin)
             .add(MovementPlugin)
+            .add(PartyPlugin)
+            .add(RestPlugin)
+            .add(SituationalPenalties)
     }
 }
 

@@ -7,9 +7,13 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::CreatureIndex;
+use crate::grid::GridPos;
+use crate::log::{Event, EventLog};
 use crate::rules::movement::Pace;
+use crate::time::Clock;
 
-/// What an actor wants to do. Actors are named as in the level (names are unique).
+/// What an actor wants to do. Creatures and parties are named as in the level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// Walk to a square along the cheapest path, at a pace.
@@ -21,12 +25,37 @@ pub enum Command {
     },
     /// Stop walking.
     Halt { who: String },
+    /// Rest: a full turn of rest ends winded and resets the count of turns without rest.
+    Rest { who: String },
+    /// Stand up from prone.
+    StandUp { who: String },
+    /// The party walks to a square behind its leader, in formation.
+    MoveParty {
+        party: String,
+        to: (i32, i32),
+        #[serde(default)]
+        pace: Pace,
+    },
+    /// The whole party rests.
+    RestParty { party: String },
+    /// Sets the party's marching order (every member, once).
+    MarchingOrder { party: String, order: Vec<String> },
+    /// Designates the party's mapper, or none.
+    Mapper { party: String, who: Option<String> },
 }
 
 impl Command {
+    /// The creature or party that acts.
     pub fn who(&self) -> &str {
         match self {
-            Command::Move { who, .. } | Command::Halt { who } => who,
+            Command::Move { who, .. }
+            | Command::Halt { who }
+            | Command::Rest { who }
+            | Command::StandUp { who } => who,
+            Command::MoveParty { party, .. }
+            | Command::RestParty { party }
+            | Command::MarchingOrder { party, .. }
+            | Command::Mapper { party, .. } => party,
         }
     }
 }
@@ -34,10 +63,17 @@ impl Command {
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Move { to, pace, .. } => {
+            Command::Move { to, pace, .. } | Command::MoveParty { to, pace, .. } => {
                 write!(f, "move to ({}, {}) at {pace} speed", to.0, to.1)
             }
             Command::Halt { .. } => write!(f, "halt"),
+            Command::Rest { .. } | Command::RestParty { .. } => write!(f, "rest"),
+            Command::StandUp { .. } => write!(f, "stand up"),
+            Command::MarchingOrder { order, .. } => {
+                write!(f, "march in the order {}", order.join(", "))
+            }
+            Command::Mapper { who: Some(w), .. } => write!(f, "have {w} map"),
+            Command::Mapper { who: None, .. } => write!(f, "stop mapping"),
         }
     }
 }
@@ -58,4 +94,106 @@ impl PendingCommands {
 pub struct ScriptedCommand {
     pub round: u64,
     pub command: Command,
+}
+
+/// Takes the round's commands in order and hands each to the rule that carries it out; the log
+/// says whether it was accepted (and what it means) or refused (and why).
+pub fn dispatch_commands(world: &mut World) {
+    let pending = std::mem::take(&mut world.resource_mut::<PendingCommands>().0);
+    for command in pending {
+        let round = world.resource::<Clock>().rounds;
+        let event = match carry_out(world, &command) {
+            Ok(detail) => Event::CommandAccepted {
+                who: command.who().to_owned(),
+                command: detail,
+            },
+            Err(reason) => Event::CommandRefused {
+                who: command.who().to_owned(),
+                command: command.to_string(),
+                reason,
+            },
+        };
+        world.resource_mut::<EventLog>().push(round, event);
+    }
+}
+
+fn creature(world: &World, name: &str) -> Result<Entity, String> {
+    world
+        .resource::<CreatureIndex>()
+        .0
+        .get(name)
+        .copied()
+        .filter(|&e| world.get_entity(e).is_ok())
+        .ok_or_else(|| format!("there is no creature named `{name}`"))
+}
+
+fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
+    use crate::rules::{conditions, movement, rest};
+    let at = |(x, y): (i32, i32)| GridPos::new(x, y);
+    match command {
+        Command::Move { who, to, pace } => {
+            let e = creature(world, who)?;
+            movement::order_move(world, e, at(*to), *pace)
+        }
+        Command::Halt { who } => {
+            let e = creature(world, who)?;
+            world
+                .entity_mut(e)
+                .take::<movement::Walking>()
+                .map(|_| "halt".to_owned())
+                .ok_or_else(|| "it is not walking".to_owned())
+        }
+        Command::Rest { who } => {
+            let e = creature(world, who)?;
+            rest::begin_rest(world, e)
+        }
+        Command::StandUp { who } => {
+            let e = creature(world, who)?;
+            let round = world.resource::<Clock>().rounds;
+            let mut c = world
+                .get_mut::<conditions::Conditions>(e)
+                .ok_or("it has no conditions")?;
+            conditions::stand_up(&mut c, round)
+        }
+        Command::MoveParty { party, to, pace } => {
+            super::party::order_party_move(world, party, at(*to), *pace)
+        }
+        Command::RestParty { party } => {
+            let members = world
+                .resource::<super::Parties>()
+                .get(party)
+                .map(|p| p.marching_order.clone())
+                .ok_or_else(|| format!("there is no party named `{party}`"))?;
+            if let Some(p) = world.resource_mut::<super::Parties>().get_mut(party) {
+                p.pace = None;
+            }
+            // Dungeon Delves › Rest: those with Endurance need no rest and keep watch.
+            let mut watch = Vec::new();
+            for e in members {
+                let endurance = world
+                    .get::<super::Proficiencies>(e)
+                    .is_some_and(|p| !rest::needs_rest(p));
+                if endurance {
+                    world.entity_mut(e).remove::<movement::Walking>();
+                    watch.push(
+                        world
+                            .get::<Name>(e)
+                            .map(|n| n.to_string())
+                            .unwrap_or_default(),
+                    );
+                } else {
+                    rest::begin_rest(world, e).ok();
+                }
+            }
+            Ok(if watch.is_empty() {
+                "the party rests".into()
+            } else {
+                format!("the party rests; {} keeps watch", watch.join(" and "))
+            })
+        }
+        Command::MarchingOrder { party, order } => {
+            super::party::set_marching_order(world, party, order)
+        }
+        Command::Mapper { party, who } => super::party::set_mapper(world, party, who.as_deref()),
+    }
 }

@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::dice::DiceExpr;
 use crate::grid::GridPos;
 use crate::level::schema::{
-    ConditionKind, DoorMaterial, DoorState, Gear, LightKind, Lock, Proficiency, RawArmor,
-    RawShield, SaveCategory, Size, TrapKind,
+    DoorMaterial, DoorState, Gear, LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory,
+    Size, TrapKind,
 };
 use crate::level::{AbilityScores, SpeedBasis, TrapTriggerDef, WeaponDef};
 use crate::time::ROUNDS_PER_TURN;
@@ -107,35 +107,6 @@ pub struct Combatant {
     pub weapons: Vec<WeaponDef>,
     pub armor: Option<RawArmor>,
     pub shield: Option<RawShield>,
-}
-
-/// A condition a creature is under and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ActiveCondition {
-    pub kind: ConditionKind,
-    pub source: String,
-}
-
-/// The conditions a creature is under. The level may start a creature under some.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Conditions(pub Vec<ActiveCondition>);
-
-impl Conditions {
-    pub fn from_level(kinds: &[ConditionKind]) -> Self {
-        Self(
-            kinds
-                .iter()
-                .map(|&kind| ActiveCondition {
-                    kind,
-                    source: "level file".into(),
-                })
-                .collect(),
-        )
-    }
-
-    pub fn has(&self, kind: ConditionKind) -> bool {
-        self.0.iter().any(|c| c.kind == kind)
-    }
 }
 
 /// A door (Dungeon Delves › Doors and Dungeonbashing).

@@ -3,13 +3,16 @@
 
 pub mod command;
 pub mod components;
+pub mod party;
 
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
+pub use crate::rules::conditions::Conditions;
 pub use command::{Command, PendingCommands, ScriptedCommand};
 pub use components::*;
+pub use party::{Parties, Party, PartyMember};
 
 use crate::dice::Dice;
 use crate::level::Level;
@@ -89,8 +92,10 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         ));
     }
     let mut index = CreatureIndex::default();
+    let mut spawned = Vec::new();
     for c in &level.creatures {
         let e = world.spawn(creature_bundle(c)).id();
+        spawned.push(e);
         world.entity_mut(e).insert((
             Vision {
                 lightless_vision_feet: c.lightless_vision_feet,
@@ -114,6 +119,37 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         index.0.insert(c.name.clone(), e);
     }
     world.insert_resource(index);
+    let mut parties = Parties::default();
+    for f in level
+        .factions
+        .iter()
+        .filter(|f| !f.marching_order.is_empty())
+    {
+        let order: Vec<Entity> = f.marching_order.iter().map(|&k| spawned[k]).collect();
+        for (i, &e) in order.iter().enumerate() {
+            world.entity_mut(e).insert(PartyMember);
+            if i > 0 {
+                world.entity_mut(e).insert(party::Following::default());
+            }
+        }
+        parties.0.push(Party {
+            name: f.name.clone(),
+            marching_order: order,
+            mapper: None,
+            formation: party::Formation::default(),
+            trail: Vec::new(),
+            pace: None,
+        });
+    }
+    world.insert_resource(parties);
+    for f in &level.factions {
+        if let Some(m) = f.mapper {
+            party::make_mapper(world, spawned[m]);
+            if let Some(p) = world.resource_mut::<Parties>().get_mut(&f.name) {
+                p.mapper = Some(spawned[m]);
+            }
+        }
+    }
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
@@ -142,6 +178,12 @@ fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
             Equipment(c.gear.clone()),
             Conditions::from_level(&c.conditions),
             BodySize(c.size),
+        ),
+        (
+            crate::rules::movement::MovedThisRound::default(),
+            crate::rules::movement::ExplorationBenefits::default(),
+            crate::rules::movement::RunningTally::default(),
+            crate::rules::rest::Fatigue::default(),
         ),
     )
 }

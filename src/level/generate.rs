@@ -151,7 +151,7 @@ pub fn rooms_and_corridors(name: &str, width: usize, height: usize, seed: u64) -
         let _ = writeln!(s, "        (at: ({x}, {y}), kind: {kind}, lit: true),");
     }
     s.push_str(
-        "    ],\n    factions: [\n        (name: \"party\"),\n        (name: \"goblins\", hostile_to: [\"party\"]),\n        (name: \"the dead\", hostile_to: [\"party\", \"goblins\"]),\n    ],\n    creatures: [\n",
+        "    ],\n    factions: [\n        (name: \"party\", marching_order: [\"Kestrel\", \"Dunmore\", \"Isolde\", \"Pip\"], mapper: \"Isolde\"),\n        (name: \"goblins\", hostile_to: [\"party\"]),\n        (name: \"the dead\", hostile_to: [\"party\", \"goblins\"]),\n    ],\n    creatures: [\n",
     );
     let first = &rooms[0];
     let party = [
@@ -163,7 +163,7 @@ pub fn rooms_and_corridors(name: &str, width: usize, height: usize, seed: u64) -
     for (i, (n, class, stone)) in party.iter().enumerate() {
         let _ = writeln!(
             s,
-            "        (name: \"{n}\", faction: \"party\", at: ({}, {}), level: 2, class: \"{class}\", hp: 10, ac: 14, encumbrance_stone: {stone:.1}{}),",
+            "        (name: \"{n}\", faction: \"party\", at: ({}, {}), level: 2, class: \"{class}\", hp: 10, ac: 14, encumbrance_stone: {stone:.1}, saves: {{ Paralysis: 14, Death: 13, Blast: 15, Implements: 15, Spells: 16 }}{}),",
             first.x0 + 1 + i % 2,
             first.y0 + 1 + i / 2,
             if i == 0 {

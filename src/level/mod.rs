@@ -109,6 +109,10 @@ pub struct FactionDef {
     /// Indices into [`Level::factions`].
     pub hostile_to: Vec<usize>,
     pub color: [u8; 3],
+    /// For a party: its members in marching order, as indices into [`Level::creatures`].
+    pub marching_order: Vec<usize>,
+    /// For a party: its mapper, an index into [`Level::creatures`].
+    pub mapper: Option<usize>,
 }
 
 /// The six ability scores, 3–18.

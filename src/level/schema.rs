@@ -305,6 +305,12 @@ pub struct RawFaction {
     /// Token colour, `"#rrggbb"`. Factions without one get a colour from a fixed palette.
     #[serde(default)]
     pub color: Option<String>,
+    /// A faction with a marching order is a party: its members walk in this order.
+    #[serde(default)]
+    pub marching_order: Vec<String>,
+    /// The party's mapper.
+    #[serde(default)]
+    pub mapper: Option<String>,
 }
 
 /// Proficiencies the rules read (Dungeon Delves, Tactical Combat). Every adventurer also has

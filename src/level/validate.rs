@@ -131,6 +131,7 @@ impl Validator<'_> {
         let factions = self.factions(&raw.factions);
         let bestiary = self.bestiary(&raw.bestiary, base_dir);
         let creatures = self.creatures(&raw.creatures, &grid, &factions, &bestiary);
+        let factions = self.parties(&raw.factions, factions, &creatures);
         self.keys(&raw.doors, &doors, &creatures);
         Some(Level {
             name: raw.name,
@@ -469,6 +470,8 @@ impl Validator<'_> {
                 name: f.name.clone(),
                 hostile_to,
                 color,
+                marching_order: Vec::new(),
+                mapper: None,
             });
         }
         out
@@ -700,6 +703,71 @@ impl Validator<'_> {
             });
         }
         out
+    }
+
+    /// Marching orders and mappers name creatures of their own faction, each member once.
+    fn parties(
+        &mut self,
+        raw: &[RawFaction],
+        mut factions: Vec<FactionDef>,
+        creatures: &[CreatureDef],
+    ) -> Vec<FactionDef> {
+        for (i, (f, def)) in raw.iter().zip(factions.iter_mut()).enumerate() {
+            let member = |name: &str| {
+                creatures
+                    .iter()
+                    .position(|c| c.name == name && c.faction == i)
+            };
+            for (j, name) in f.marching_order.iter().enumerate() {
+                match member(name) {
+                    Some(k) if def.marching_order.contains(&k) => {
+                        let pos = self.at(path!["factions", i, "marching_order", j]);
+                        self.error(pos, format!("`{name}` is in the marching order twice"));
+                    }
+                    Some(k) => def.marching_order.push(k),
+                    None => {
+                        let pos = self.at(path!["factions", i, "marching_order", j]);
+                        self.error(
+                            pos,
+                            format!(
+                                "`{name}` in the marching order is not a creature of faction `{}`",
+                                f.name
+                            ),
+                        );
+                    }
+                }
+            }
+            if !f.marching_order.is_empty() {
+                let missing: Vec<&str> = creatures
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, c)| c.faction == i && !def.marching_order.contains(k))
+                    .map(|(_, c)| c.name.as_str())
+                    .collect();
+                if !missing.is_empty() {
+                    let pos = self.at(path!["factions", i, "marching_order"]);
+                    self.error(
+                        pos,
+                        format!("the marching order leaves out {}", missing.join(", ")),
+                    );
+                }
+            }
+            if let Some(m) = &f.mapper {
+                match member(m) {
+                    Some(k) if f.marching_order.is_empty() || def.marching_order.contains(&k) => {
+                        def.mapper = Some(k)
+                    }
+                    _ => {
+                        let pos = self.at(path!["factions", i, "mapper"]);
+                        self.error(
+                            pos,
+                            format!("mapper `{m}` is not a member of party `{}`", f.name),
+                        );
+                    }
+                }
+            }
+        }
+        factions
     }
 
     /// A key for a door that no one can ever hold is worth a warning.

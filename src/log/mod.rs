@@ -7,8 +7,10 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::actors::party::Formation;
 use crate::dice::Throw;
 use crate::grid::GridPos;
+use crate::level::schema::ConditionKind;
 use crate::time::{Clock, DelveMode};
 
 /// What happened.
@@ -42,6 +44,25 @@ pub enum Event {
     },
     /// A throw with its die, modifiers and outcome.
     Threw { who: String, throw: Throw },
+    /// A creature came under a condition.
+    ConditionGained {
+        who: String,
+        condition: ConditionKind,
+        source: String,
+        ends: String,
+    },
+    /// A condition ended.
+    ConditionLost {
+        who: String,
+        condition: ConditionKind,
+        why: String,
+    },
+    /// A party's formation changed with the width of the passage.
+    FormationChanged { party: String, formation: Formation },
+    /// A creature began to rest.
+    RestBegan { who: String },
+    /// A creature rested a full turn.
+    Rested { who: String },
     /// A turn (10 rounds) ended.
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
@@ -86,6 +107,22 @@ impl fmt::Display for Event {
             Event::Arrived { who, at } => write!(f, "{who} arrives at {at}"),
             Event::Halted { who, at, reason } => write!(f, "{who} halts at {at}: {reason}"),
             Event::Threw { who, throw } => write!(f, "{who} throws {throw}"),
+            Event::ConditionGained {
+                who,
+                condition,
+                source,
+                ends,
+            } => write!(f, "{who} is {condition:?} ({source}; {ends})"),
+            Event::ConditionLost {
+                who,
+                condition,
+                why,
+            } => write!(f, "{who} is no longer {condition:?}: {why}"),
+            Event::FormationChanged { party, formation } => {
+                write!(f, "the {party} goes on in {formation}")
+            }
+            Event::RestBegan { who } => write!(f, "{who} rests"),
+            Event::Rested { who } => write!(f, "{who} has rested a turn"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
             Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),

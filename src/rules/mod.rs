@@ -1,3 +1,7 @@
 //! One module and one plugin per rule area.
 
+pub mod abilities;
+pub mod conditions;
 pub mod movement;
+pub mod penalties;
+pub mod rest;

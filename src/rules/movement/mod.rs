@@ -1,23 +1,35 @@
 //! Movement (Dungeon Delves › Speed and Distance; RULINGS › Encumbrance and speed, Time).
 //!
-//! Speeds come from encumbrance in stone or an explicit speed. A `Move` command walks the
-//! cheapest path at a pace; in each round a walker gains that pace's feet per round (one tenth of
-//! exploration speed when exploring) and spends them on 5-10-5 steps, carrying what is left over
-//! to the next round, so 120' per turn is exactly 120' per turn.
+//! Speeds come from encumbrance in stone or an explicit speed; blinded creatures move at one
+//! third. A walk follows the cheapest path at a pace: each round a walker gains that pace's feet
+//! (one tenth of exploration speed when exploring) and spends them on 5-10-5 steps, difficult
+//! terrain costing double and deep water four times (swimming is at one quarter), carrying what
+//! is left to the next round, so 120' per turn is exactly 120' per turn.
+//!
+//! Running: a straight line or gentle curve; the runner is disordered until its next initiative;
+//! running into difficult terrain needs a Paralysis save (class level added with Acrobatics) or
+//! the runner falls prone half-way; after 10 ± CON modifier rounds of running, a Paralysis save
+//! each further round (+4 with Endurance) or it is winded, and winded creatures cannot run.
 
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::actors::{Command, CreatureIndex, Encumbrance, PendingCommands, Position};
+use crate::actors::{
+    Abilities, ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows,
+};
+use crate::dice::{Dice, Modifier};
 use crate::grid::distance::step_feet;
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
-use crate::log::{Event, Logger};
+use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory, Terrain, WaterDepth};
+use crate::log::{Event, EventLog};
+use crate::rules::abilities::delve_modifier;
+use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
 use crate::sim::{RoundSet, SimRound};
-use crate::time::ROUNDS_PER_TURN;
+use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -41,7 +53,21 @@ impl fmt::Display for Pace {
     }
 }
 
-/// A creature's three speeds in feet.
+impl Pace {
+    pub const ALL: [Pace; 3] = [Pace::Exploration, Pace::Combat, Pace::Running];
+
+    /// The next pace, for a key that cycles through them.
+    pub fn next(self) -> Pace {
+        match self {
+            Pace::Exploration => Pace::Combat,
+            Pace::Combat => Pace::Running,
+            Pace::Running => Pace::Exploration,
+        }
+    }
+}
+
+/// A creature's three speeds in feet (exploration per turn, combat and running per round),
+/// after blindness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Speeds {
     /// Feet per turn.
@@ -50,6 +76,8 @@ pub struct Speeds {
     pub combat: u32,
     /// Feet per round.
     pub running: u32,
+    /// Blinded creatures move at one third speed (Dungeon Delves › Light and Darkness).
+    pub blinded: bool,
 }
 
 impl Speeds {
@@ -57,42 +85,72 @@ impl Speeds {
     /// speed used as exploration and running speed with a third of it as combat speed.
     /// `None` when the creature cannot move (over 20 stone).
     pub fn from_basis(basis: SpeedBasis) -> Option<Speeds> {
-        match basis {
-            SpeedBasis::Explicit { feet } => Some(Speeds {
-                exploration: feet,
-                combat: feet / 3,
-                running: feet,
-            }),
-            SpeedBasis::Encumbrance { stone } => {
-                let (exploration, combat, running) = if stone <= 5.0 {
-                    (120, 40, 120)
-                } else if stone <= 7.0 {
-                    (90, 30, 90)
-                } else if stone <= 10.0 {
-                    (60, 20, 60)
-                } else if stone <= 20.0 {
-                    (30, 10, 30)
-                } else {
-                    return None;
-                };
-                Some(Speeds {
-                    exploration,
-                    combat,
-                    running,
-                })
-            }
-        }
+        let (exploration, combat, running) = match basis {
+            SpeedBasis::Explicit { feet } => (feet, feet / 3, feet),
+            SpeedBasis::Encumbrance { stone } if stone <= 5.0 => (120, 40, 120),
+            SpeedBasis::Encumbrance { stone } if stone <= 7.0 => (90, 30, 90),
+            SpeedBasis::Encumbrance { stone } if stone <= 10.0 => (60, 20, 60),
+            SpeedBasis::Encumbrance { stone } if stone <= 20.0 => (30, 10, 30),
+            SpeedBasis::Encumbrance { .. } => return None,
+        };
+        Some(Speeds {
+            exploration,
+            combat,
+            running,
+            blinded: false,
+        })
+    }
+
+    /// The speeds of a creature under its conditions.
+    pub fn of(basis: SpeedBasis, conditions: &Conditions) -> Option<Speeds> {
+        Speeds::from_basis(basis).map(|s| Speeds {
+            blinded: conditions.has(ConditionKind::Blinded),
+            ..s
+        })
     }
 
     /// Tenths of a foot gained per round at a pace: exploration moves one tenth of its per-turn
-    /// speed each round.
+    /// speed each round; blindness divides by three.
     pub fn tenths_per_round(&self, pace: Pace) -> u32 {
-        match pace {
+        let tenths = match pace {
             Pace::Exploration => self.exploration * 10 / ROUNDS_PER_TURN as u32,
             Pace::Combat => self.combat * 10,
             Pace::Running => self.running * 10,
-        }
+        };
+        if self.blinded { tenths / 3 } else { tenths }
     }
+
+    /// Feet per round at a pace, as a number for people (blinded speeds are thirds).
+    pub fn feet_per_round(&self, pace: Pace) -> f32 {
+        self.tenths_per_round(pace) as f32 / 10.0
+    }
+
+    /// Feet per turn at exploration pace, per round at the others, after blindness.
+    pub fn rated(&self, pace: Pace) -> f32 {
+        let base = match pace {
+            Pace::Exploration => self.exploration,
+            Pace::Combat => self.combat,
+            Pace::Running => self.running,
+        } as f32;
+        if self.blinded { base / 3.0 } else { base }
+    }
+}
+
+/// How many times its width entering a square costs: difficult terrain (rubble) double
+/// (RULINGS › Encumbrance and speed); water over the head four times, since swimming is at
+/// one quarter of the normal rate (Dungeon Delves › Swimming). The rules give no slowing for
+/// wading, so shallower water costs its width.
+pub fn terrain_cost(t: Terrain) -> u32 {
+    match t {
+        Terrain::Rubble => 2,
+        Terrain::Water(WaterDepth::Deep) => 4,
+        _ => 1,
+    }
+}
+
+/// Is this difficult terrain (for running)?
+pub fn is_difficult(t: Terrain) -> bool {
+    t == Terrain::Rubble
 }
 
 /// A walk in progress.
@@ -106,154 +164,488 @@ pub struct Walking {
     pub banked_tenths: u32,
     /// Whether an odd number of diagonal steps has been taken (5-10-5).
     pub odd_diagonals: bool,
+    /// A party's leader walks no faster than its slowest member: tenths of a foot per round.
+    pub cap_tenths: Option<u32>,
 }
 
 impl Walking {
+    pub fn new(path: Vec<GridPos>, pace: Pace) -> Self {
+        Self {
+            path,
+            next: 1,
+            pace,
+            banked_tenths: 0,
+            odd_diagonals: false,
+            cap_tenths: None,
+        }
+    }
+
     pub fn destination(&self) -> Option<GridPos> {
         self.path.last().copied()
     }
+
+    /// Feet of path still ahead, by the 5-10-5 rule (terrain costs not counted).
+    pub fn feet_left(&self, scale_feet: u32) -> u32 {
+        let mut odd = self.odd_diagonals;
+        let mut feet = 0;
+        for w in self.path[self.next.saturating_sub(1)..].windows(2) {
+            let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
+            feet += step_feet(diagonal, odd, scale_feet);
+            odd ^= diagonal;
+        }
+        feet
+    }
 }
 
-/// Movement: `Move` and `Halt` commands, and walking each round.
+/// How far a creature moved this round and at what pace (Situational Penalties › Movement reads
+/// it). Reset at the start of every round.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovedThisRound {
+    pub feet: u32,
+    pub pace: Option<Pace>,
+}
+
+/// Consecutive rounds of running since the creature last rested a turn.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunningTally {
+    pub rounds: u32,
+}
+
+/// What moving at exploration speed allows this round (Dungeon Delves › Speed and Distance).
+/// Later rule areas read these flags; a creature not exploring this round has none.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ExplorationBenefits {
+    /// Probing ahead with a 10' pole.
+    pub probing_with_pole: bool,
+    /// Mapping (the party's mapper; bright light is needed too).
+    pub mapping: bool,
+    /// Concentrating to maintain a spell or effect.
+    pub concentrating: bool,
+    /// Hastily searching the squares passed (proficient in Searching).
+    pub hasty_searching: bool,
+    /// Making much less noise.
+    pub quiet: bool,
+}
+
+/// Marks the party's mapper (set by the party rules), and whether it has the Mapping
+/// proficiency (accurate measurements, a chance to notice its own errors).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mapper {
+    pub proficient: bool,
+}
+
+/// The steps a budget pays for along a path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Steps {
+    /// Each square entered, the feet the step counts (5-10-5), and whether it was diagonal.
+    pub steps: Vec<(GridPos, u32, bool)>,
+    /// Why the walk cannot go on, if a square ahead is blocked.
+    pub blocked: Option<String>,
+}
+
+/// Spends `banked` tenths of a foot on the steps of `path` from index `next`: 5-10-5 feet per
+/// step times the terrain cost of the square entered. Stops at the first step it cannot pay for
+/// or that is blocked. `odd_diagonals` is updated with the steps taken.
+pub fn take_steps(
+    grid: &DungeonGrid,
+    path: &[GridPos],
+    next: usize,
+    banked: &mut u32,
+    odd_diagonals: &mut bool,
+) -> Steps {
+    let scale = grid.scale_feet();
+    let mut out = Steps::default();
+    let Some(&start) = path.get(next.wrapping_sub(1)) else {
+        return out;
+    };
+    let mut at = start;
+    for &p in path.iter().skip(next) {
+        let diagonal = p.x != at.x && p.y != at.y;
+        let step = step_feet(diagonal, *odd_diagonals, scale);
+        let cost = step * 10 * terrain_cost(grid.terrain(p).unwrap_or(Terrain::Rock));
+        if *banked < cost {
+            break;
+        }
+        if !grid.is_passable(p) {
+            out.blocked = Some(format!("{p} is blocked"));
+            break;
+        }
+        *banked -= cost;
+        *odd_diagonals ^= diagonal;
+        out.steps.push((p, step, diagonal));
+        at = p;
+    }
+    out
+}
+
+/// Starts a walk for `e`, or says why it cannot. Interrupts a rest.
+pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<String, String> {
+    let pos = world.get::<Position>(e).ok_or("it has no square")?.0;
+    let enc = world.get::<Encumbrance>(e).ok_or("it cannot move")?.0;
+    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
+    let saves = world.get::<SavingThrows>(e).cloned().unwrap_or_default();
+    let grid = world.resource::<DungeonGrid>();
+    let path = plan_walk(
+        grid,
+        pos,
+        to,
+        pace,
+        Speeds::of(enc, &conditions),
+        &conditions,
+        &saves,
+    )?;
+    let feet = path.feet;
+    world.entity_mut(e).insert(Walking::new(path.squares, pace));
+    world.entity_mut(e).remove::<crate::rules::rest::Resting>();
+    Ok(format!(
+        "move to {to} at {pace} speed, {feet}' by the shortest path"
+    ))
+}
+
+/// Movement: walking each round, running's costs, and the round's records.
 pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            SimRound,
-            accept_movement_commands.in_set(RoundSet::Commands),
-        )
-        .add_systems(SimRound, walk.in_set(RoundSet::Movement));
+        app.add_systems(SimRound, start_round.in_set(RoundSet::Initiative))
+            .add_systems(SimRound, walk.in_set(RoundSet::Movement))
+            .add_systems(
+                SimRound,
+                record_exploration_benefits
+                    .in_set(RoundSet::Movement)
+                    .after(walk)
+                    .after(crate::actors::party::keep_formation),
+            )
+            .add_systems(SimRound, long_runs.in_set(RoundSet::Conditions));
     }
 }
 
-/// Takes `Move` and `Halt` commands off the queue and starts or stops walks.
-pub fn accept_movement_commands(
-    mut pending: ResMut<PendingCommands>,
-    index: Res<CreatureIndex>,
-    grid: Res<DungeonGrid>,
-    creatures: Query<(&Position, &Encumbrance)>,
-    mut commands: Commands,
-    mut log: Logger,
-) {
-    for command in std::mem::take(&mut pending.0) {
-        let who = command.who().to_owned();
-        let refuse = |log: &mut Logger, reason: String| {
-            log.log(Event::CommandRefused {
-                who: who.clone(),
-                command: command.to_string(),
-                reason,
-            })
-        };
-        let Some((&entity, (pos, enc))) = index
-            .0
-            .get(&who)
-            .and_then(|e| Some((e, creatures.get(*e).ok()?)))
-        else {
-            refuse(&mut log, format!("there is no creature named `{who}`"));
-            continue;
-        };
-        match &command {
-            Command::Move { to, pace, .. } => {
-                let to = GridPos::new(to.0, to.1);
-                let Some(speeds) = Speeds::from_basis(enc.0) else {
-                    refuse(
-                        &mut log,
-                        "over 20 stone of encumbrance, it cannot move".into(),
-                    );
-                    continue;
-                };
-                if speeds.tenths_per_round(*pace) == 0 {
-                    refuse(&mut log, format!("its {pace} speed is 0'"));
-                    continue;
-                }
-                if !grid.in_bounds(to) {
-                    refuse(&mut log, format!("{to} is outside the map"));
-                    continue;
-                }
-                match find_path(&grid, pos.0, to) {
-                    None => refuse(
-                        &mut log,
-                        format!("there is no open path from {} to {to}", pos.0),
-                    ),
-                    Some(path) => {
-                        log.log(Event::CommandAccepted {
-                            who: who.clone(),
-                            command: format!("{command}, {}' by the shortest path", path.feet),
-                        });
-                        commands.entity(entity).insert(Walking {
-                            path: path.squares,
-                            next: 1,
-                            pace: *pace,
-                            banked_tenths: 0,
-                            odd_diagonals: false,
-                        });
-                    }
-                }
-            }
-            Command::Halt { .. } => {
-                commands.entity(entity).remove::<Walking>();
-                log.log(Event::CommandAccepted {
-                    who: who.clone(),
-                    command: command.to_string(),
-                });
-            }
-        }
+fn start_round(mut q: Query<&mut MovedThisRound>, mut explorers: Query<&mut ExplorationBenefits>) {
+    for mut m in &mut q {
+        *m = MovedThisRound::default();
+    }
+    for mut b in &mut explorers {
+        *b = ExplorationBenefits::default();
     }
 }
+
+/// Why a walk cannot start, or `Ok` with the path.
+pub fn plan_walk(
+    grid: &DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+    pace: Pace,
+    speeds: Option<Speeds>,
+    conditions: &Conditions,
+    saves: &SavingThrows,
+) -> Result<crate::grid::path::Path, String> {
+    let Some(speeds) = speeds else {
+        return Err("over 20 stone of encumbrance, it cannot move".into());
+    };
+    if speeds.tenths_per_round(pace) == 0 {
+        return Err(format!("its {pace} speed is 0'"));
+    }
+    if conditions.has(ConditionKind::Stuck) {
+        return Err("it is stuck".into());
+    }
+    if pace == Pace::Running {
+        if conditions.has(ConditionKind::Winded) {
+            return Err("winded creatures cannot run until they rest a turn".into());
+        }
+        if !saves.0.contains_key(&SaveCategory::Paralysis) {
+            return Err("running calls for Paralysis saves, and its stat block gives none".into());
+        }
+    }
+    if !grid.in_bounds(to) {
+        return Err(format!("{to} is outside the map"));
+    }
+    let path = find_path(grid, from, to)
+        .ok_or_else(|| format!("there is no open path from {from} to {to}"))?;
+    if pace == Pace::Running
+        && let Some(bend) = sharp_turn(&path.squares)
+    {
+        return Err(format!(
+            "runners keep to a straight line or gentle curve, and this path turns sharply at {bend}"
+        ));
+    }
+    Ok(path)
+}
+
+/// The first square where a path turns by more than 45°, if any: running must be "a straight
+/// line or gentle curve".
+pub fn sharp_turn(path: &[GridPos]) -> Option<GridPos> {
+    // The eight compass directions in turning order; a gentle curve moves to a neighbour.
+    const OCTANTS: [(i32, i32); 8] = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+    let octant = |a: GridPos, b: GridPos| {
+        let d = ((b.x - a.x).signum(), (b.y - a.y).signum());
+        OCTANTS.iter().position(|&o| o == d).unwrap_or(0) as i32
+    };
+    for (i, w) in path.windows(3).enumerate() {
+        let turn = (octant(w[1], w[2]) - octant(w[0], w[1])).rem_euclid(8);
+        if turn > 1 && turn < 7 {
+            return Some(path[i + 1]);
+        }
+    }
+    None
+}
+
+type Walker<'a> = (
+    Entity,
+    &'a Name,
+    &'a mut Position,
+    &'a mut Walking,
+    &'a Encumbrance,
+    &'a mut Conditions,
+    &'a mut MovedThisRound,
+    &'a SavingThrows,
+    &'a Proficiencies,
+    &'a ClassLevel,
+);
 
 /// Each round, every walker spends its pace's feet on steps along its path.
 pub fn walk(
     grid: Res<DungeonGrid>,
-    mut walkers: Query<(Entity, &Name, &mut Position, &mut Walking, &Encumbrance)>,
+    clock: Res<Clock>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+    mut walkers: Query<Walker>,
+    mut tallies: Query<&mut RunningTally>,
     mut commands: Commands,
-    mut log: Logger,
 ) {
-    let scale = grid.scale_feet();
-    for (entity, name, mut pos, mut w, enc) in &mut walkers {
-        let Some(speeds) = Speeds::from_basis(enc.0) else {
+    let round = clock.rounds;
+    for (entity, name, mut pos, mut w, enc, mut conditions, mut moved, saves, profs, class) in
+        &mut walkers
+    {
+        let Some(speeds) = Speeds::of(enc.0, &conditions) else {
             continue;
         };
-        w.banked_tenths += speeds.tenths_per_round(w.pace);
+        if w.pace == Pace::Running && conditions.has(ConditionKind::Winded) {
+            log.push(
+                round,
+                Event::Halted {
+                    who: name.to_string(),
+                    at: pos.0,
+                    reason: "winded: it cannot run".into(),
+                },
+            );
+            commands.entity(entity).remove::<Walking>();
+            continue;
+        }
+        let gain = speeds.tenths_per_round(w.pace);
+        let mut banked = w.banked_tenths + w.cap_tenths.map_or(gain, |cap| gain.min(cap));
+        let mut odd = w.odd_diagonals;
+        let Steps { mut steps, blocked } =
+            take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
+        // Dungeon Delves › Running: difficult terrain needs a Paralysis save, or the runner falls
+        // prone at the half-way point of its movement.
+        let mut fell = false;
+        if w.pace == Pace::Running
+            && steps
+                .iter()
+                .any(|(p, ..)| grid.terrain(*p).is_some_and(is_difficult))
+            && let Some(&target) = saves.0.get(&SaveCategory::Paralysis)
+        {
+            let mut mods = Vec::new();
+            if profs.has(Proficiency::Acrobatics) && class.level > 0 {
+                mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
+            }
+            let throw = dice.throw("Paralysis save, running in difficult terrain", mods, target);
+            let success = throw.success;
+            log.push(
+                round,
+                Event::Threw {
+                    who: name.to_string(),
+                    throw,
+                },
+            );
+            if !success {
+                let total: u32 = steps.iter().map(|s| s.1).sum();
+                let mut walked = 0;
+                let keep = steps
+                    .iter()
+                    .take_while(|s| {
+                        walked += s.1;
+                        walked * 2 <= total
+                    })
+                    .count();
+                steps.truncate(keep);
+                fell = true;
+            }
+        }
         let from = pos.0;
         let mut feet = 0;
-        let mut halted = None;
-        while let Some(&next) = w.path.get(w.next) {
-            let diagonal = next.x != pos.0.x && next.y != pos.0.y;
-            let cost = step_feet(diagonal, w.odd_diagonals, scale) * 10;
-            if w.banked_tenths < cost {
-                break;
-            }
-            if !grid.is_passable(next) {
-                halted = Some(format!("{next} is blocked"));
-                break;
-            }
-            w.banked_tenths -= cost;
-            w.odd_diagonals ^= diagonal;
+        for &(next, step, diagonal) in &steps {
             pos.0 = next;
             w.next += 1;
-            feet += cost / 10;
+            w.odd_diagonals ^= diagonal;
+            feet += step;
         }
+        w.banked_tenths = if fell { 0 } else { banked };
+        moved.feet += feet;
+        moved.pace = Some(w.pace);
         if feet > 0 {
-            log.log(Event::Moved {
-                who: name.to_string(),
-                from,
-                to: pos.0,
-                feet,
-            });
+            log.push(
+                round,
+                Event::Moved {
+                    who: name.to_string(),
+                    from,
+                    to: pos.0,
+                    feet,
+                },
+            );
         }
-        if let Some(reason) = halted {
-            log.log(Event::Halted {
-                who: name.to_string(),
-                at: pos.0,
-                reason,
-            });
+        if w.pace == Pace::Running && feet > 0 {
+            gain_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Disordered,
+                "running",
+                ConditionEnd::StartOfNextInitiative,
+            );
+            match tallies.get_mut(entity) {
+                Ok(mut t) => t.rounds += 1,
+                Err(_) => {
+                    commands.entity(entity).insert(RunningTally { rounds: 1 });
+                }
+            }
+        }
+        if fell {
+            gain_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Prone,
+                "fell running in difficult terrain",
+                ConditionEnd::StandingUp,
+            );
+            log.push(
+                round,
+                Event::Halted {
+                    who: name.to_string(),
+                    at: pos.0,
+                    reason: "fell prone half-way".into(),
+                },
+            );
+            commands.entity(entity).remove::<Walking>();
+        } else if let Some(reason) = blocked {
+            log.push(
+                round,
+                Event::Halted {
+                    who: name.to_string(),
+                    at: pos.0,
+                    reason,
+                },
+            );
             commands.entity(entity).remove::<Walking>();
         } else if w.next >= w.path.len() {
-            log.log(Event::Arrived {
+            log.push(
+                round,
+                Event::Arrived {
+                    who: name.to_string(),
+                    at: pos.0,
+                },
+            );
+            commands.entity(entity).remove::<Walking>();
+        }
+    }
+}
+
+/// Dungeon Delves › Speed and Distance: what moving at exploration speed allows, for every
+/// creature that explored this round (leaders and followers alike).
+fn record_exploration_benefits(
+    mut q: Query<(
+        &MovedThisRound,
+        &Equipment,
+        &Proficiencies,
+        Option<&Mapper>,
+        &mut ExplorationBenefits,
+    )>,
+) {
+    for (moved, gear, profs, mapper, mut b) in &mut q {
+        if moved.pace == Some(Pace::Exploration) {
+            *b = ExplorationBenefits {
+                probing_with_pole: gear.has(&Gear::TenFootPole),
+                mapping: mapper.is_some(),
+                concentrating: true,
+                hasty_searching: profs.has(Proficiency::Searching),
+                quiet: true,
+            };
+        }
+    }
+}
+
+/// Rounds of running before the Paralysis saves start: 10 ± CON modifier (delve table).
+pub fn rounds_before_saves(con: i32) -> u32 {
+    (10 + delve_modifier(con)).max(0) as u32
+}
+
+type Runner<'a> = (
+    Entity,
+    &'a Name,
+    &'a RunningTally,
+    &'a MovedThisRound,
+    &'a Abilities,
+    &'a SavingThrows,
+    &'a Proficiencies,
+    &'a mut Conditions,
+);
+
+/// Dungeon Delves › Running: after 10 ± CON modifier rounds of running, and each round run
+/// after that, a Paralysis save (+4 with Endurance) or the runner is winded.
+pub fn long_runs(
+    clock: Res<Clock>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+    mut runners: Query<Runner>,
+    mut commands: Commands,
+) {
+    let round = clock.rounds;
+    for (entity, name, tally, moved, abilities, saves, profs, mut conditions) in &mut runners {
+        if moved.pace != Some(Pace::Running) || moved.feet == 0 {
+            continue;
+        }
+        if tally.rounds < rounds_before_saves(abilities.0.con) {
+            continue;
+        }
+        let Some(&target) = saves.0.get(&SaveCategory::Paralysis) else {
+            continue;
+        };
+        let mut mods = Vec::new();
+        if profs.has(Proficiency::Endurance) {
+            mods.push(Modifier::new(4, "Endurance"));
+        }
+        let what = format!("Paralysis save after {} rounds of running", tally.rounds);
+        let throw = dice.throw(what, mods, target);
+        let success = throw.success;
+        log.push(
+            round,
+            Event::Threw {
                 who: name.to_string(),
-                at: pos.0,
-            });
+                throw,
+            },
+        );
+        if !success {
+            gain_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Winded,
+                "running too long",
+                ConditionEnd::RestingATurn,
+            );
             commands.entity(entity).remove::<Walking>();
         }
     }
@@ -274,13 +666,16 @@ mod tests {
                 exploration: e,
                 combat: c,
                 running: r,
+                blinded: false,
             })
         };
         assert_eq!(speeds(0.0), s(120, 40, 120));
         assert_eq!(speeds(5.0), s(120, 40, 120));
         assert_eq!(speeds(5.5), s(90, 30, 90));
         assert_eq!(speeds(7.0), s(90, 30, 90));
+        assert_eq!(speeds(7.5), s(60, 20, 60));
         assert_eq!(speeds(10.0), s(60, 20, 60));
+        assert_eq!(speeds(10.5), s(30, 10, 30));
         assert_eq!(speeds(20.0), s(30, 10, 30));
         assert_eq!(speeds(20.5), None);
     }
@@ -297,5 +692,54 @@ mod tests {
         assert_eq!(s.tenths_per_round(Pace::Exploration), 120);
         assert_eq!(s.tenths_per_round(Pace::Combat), 400);
         assert_eq!(s.tenths_per_round(Pace::Running), 1200);
+    }
+
+    #[test]
+    fn blinded_creatures_move_at_one_third() {
+        let blind = Conditions::from_level(&[ConditionKind::Blinded]);
+        let s = Speeds::of(SpeedBasis::Encumbrance { stone: 3.0 }, &blind).unwrap();
+        assert_eq!(s.tenths_per_round(Pace::Exploration), 40);
+        assert_eq!(s.tenths_per_round(Pace::Combat), 133);
+        assert_eq!(s.rated(Pace::Running), 40.0);
+    }
+
+    #[test]
+    fn terrain_costs() {
+        assert_eq!(terrain_cost(Terrain::Floor), 1);
+        assert_eq!(terrain_cost(Terrain::Rubble), 2);
+        assert_eq!(terrain_cost(Terrain::Water(WaterDepth::Waist)), 1);
+        assert_eq!(terrain_cost(Terrain::Water(WaterDepth::Deep)), 4);
+    }
+
+    #[test]
+    fn saves_start_after_ten_rounds_plus_or_minus_con() {
+        assert_eq!(rounds_before_saves(7), 9, "CON modifier −1");
+        assert_eq!(rounds_before_saves(10), 10, "CON modifier 0");
+        assert_eq!(rounds_before_saves(16), 12, "CON modifier +2");
+    }
+
+    #[test]
+    fn gentle_curves_and_sharp_turns() {
+        let p = |v: &[(i32, i32)]| {
+            v.iter()
+                .map(|&(x, y)| GridPos::new(x, y))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sharp_turn(&p(&[(0, 0), (1, 0), (2, 0), (3, 0)])), None);
+        assert_eq!(
+            sharp_turn(&p(&[(0, 0), (1, 0), (2, 1), (3, 2), (4, 2)])),
+            None,
+            "45° bends"
+        );
+        assert_eq!(
+            sharp_turn(&p(&[(0, 0), (1, 0), (1, 1), (1, 2)])),
+            Some(GridPos::new(1, 0)),
+            "a right angle"
+        );
+        assert_eq!(
+            sharp_turn(&p(&[(0, 0), (1, 0), (0, 0)])),
+            Some(GridPos::new(1, 0)),
+            "turning back"
+        );
     }
 }

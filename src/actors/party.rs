@@ -1,0 +1,528 @@
+//! The party moves as a party (Dungeon Delves › Marching and Mapping): a marching order, single
+//! file in corridors 5' wide or less, two columns where they are 6' or wider, the party following
+//! its leader along the path and keeping formation, at the pace of its slowest member, and a
+//! designated mapper (both hands busy, vulnerable from distraction, mapping only in bright light).
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{CreatureIndex, Encumbrance, Position};
+use crate::grid::path::find_path;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, Proficiency};
+use crate::log::{Event, EventLog};
+use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, take_steps};
+use crate::sim::{RoundSet, SimRound};
+use crate::time::Clock;
+
+/// Marks a creature that belongs to a party (an adventurer).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartyMember;
+
+/// How the party walks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Formation {
+    /// One behind another: corridors 5' wide or less.
+    #[default]
+    SingleFile,
+    /// Side by side in pairs: passages 6' wide or wider.
+    TwoColumns,
+}
+
+impl fmt::Display for Formation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Formation::SingleFile => "single file",
+            Formation::TwoColumns => "two columns",
+        })
+    }
+}
+
+/// A party: its members in marching order, its mapper, and its march if it is moving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Party {
+    pub name: String,
+    pub marching_order: Vec<Entity>,
+    pub mapper: Option<Entity>,
+    pub formation: Formation,
+    /// The squares the leader has stood on during the march, oldest first.
+    pub trail: Vec<GridPos>,
+    /// The pace of the march, while the leader walks.
+    pub pace: Option<Pace>,
+}
+
+impl Party {
+    pub fn leader(&self) -> Option<Entity> {
+        self.marching_order.first().copied()
+    }
+}
+
+/// Every party of the level, by name.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Parties(pub Vec<Party>);
+
+impl Parties {
+    pub fn get(&self, name: &str) -> Option<&Party> {
+        self.0.iter().find(|p| p.name == name)
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Party> {
+        self.0.iter_mut().find(|p| p.name == name)
+    }
+
+    /// The party a creature belongs to.
+    pub fn of(&self, e: Entity) -> Option<&Party> {
+        self.0.iter().find(|p| p.marching_order.contains(&e))
+    }
+}
+
+/// A follower's walk toward its place in the formation.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Following {
+    pub banked_tenths: u32,
+}
+
+pub struct PartyPlugin;
+
+impl Plugin for PartyPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Parties>().add_systems(
+            SimRound,
+            keep_formation
+                .in_set(RoundSet::Movement)
+                .after(crate::rules::movement::walk),
+        );
+    }
+}
+
+/// Width in feet of the passage at `at`, across the direction of travel `dir`: the square itself
+/// and the passable squares on either side of it, up to two each way.
+pub fn passage_width_feet(grid: &DungeonGrid, at: GridPos, dir: (i32, i32)) -> u32 {
+    let across = (-dir.1, dir.0);
+    let mut squares = 1;
+    for sign in [1, -1] {
+        for k in 1..=2 {
+            let p = GridPos::new(at.x + sign * k * across.0, at.y + sign * k * across.1);
+            if !grid.is_passable(p) {
+                break;
+            }
+            squares += 1;
+        }
+    }
+    squares * grid.scale_feet()
+}
+
+/// Single file where the passage is 5' or less, two columns where it is 6' or more.
+pub fn formation_for(width_feet: u32) -> Formation {
+    if width_feet >= 6 {
+        Formation::TwoColumns
+    } else {
+        Formation::SingleFile
+    }
+}
+
+/// The slowest member's speeds set the party's pace.
+pub fn party_tenths_per_round(
+    members: &[Entity],
+    pace: Pace,
+    speeds: impl Fn(Entity) -> Option<Speeds>,
+) -> Option<u32> {
+    members
+        .iter()
+        .map(|&e| speeds(e).map(|s| s.tenths_per_round(pace)))
+        .collect::<Option<Vec<u32>>>()?
+        .into_iter()
+        .min()
+}
+
+/// Where each follower (marching order from the second member on) should stand.
+pub fn formation_slots(
+    grid: &DungeonGrid,
+    trail: &[GridPos],
+    followers: usize,
+    formation: Formation,
+) -> Vec<Option<GridPos>> {
+    let back = |k: usize| trail.len().checked_sub(1 + k).map(|i| trail[i]);
+    (1..=followers)
+        .map(|k| match formation {
+            Formation::SingleFile => back(k),
+            Formation::TwoColumns => {
+                let rank = k / 2;
+                let base = back(rank)?;
+                if k % 2 == 0 {
+                    return Some(base);
+                }
+                // Beside the rank's square, across the direction of travel.
+                let ahead = if rank == 0 { base } else { back(rank - 1)? };
+                let from = back(rank + 1).unwrap_or(base);
+                let dir = ((ahead.x - from.x).signum(), (ahead.y - from.y).signum());
+                let dir = if dir == (0, 0) { (1, 0) } else { dir };
+                let across = (-dir.1, dir.0);
+                [1, -1]
+                    .into_iter()
+                    .map(|s| GridPos::new(base.x + s * across.0, base.y + s * across.1))
+                    .find(|&p| grid.is_passable(p) && !trail.contains(&p))
+                    .or_else(|| back(k))
+            }
+        })
+        .collect()
+}
+
+type Member<'a> = (
+    &'a Name,
+    &'a mut Position,
+    &'a Encumbrance,
+    &'a Conditions,
+    &'a mut MovedThisRound,
+    &'a mut Following,
+);
+
+/// After the leader has walked, the followers take their places behind it.
+pub fn keep_formation(
+    grid: Res<DungeonGrid>,
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+    mut parties: ResMut<Parties>,
+    leaders: Query<(&Position, Option<&Walking>), Without<Following>>,
+    mut members: Query<Member>,
+) {
+    let round = clock.rounds;
+    for party in &mut parties.0 {
+        let (Some(pace), Some(leader)) = (party.pace, party.leader()) else {
+            continue;
+        };
+        let Ok((at, walking)) = leaders.get(leader) else {
+            continue;
+        };
+        // The leader's steps this round extend the trail.
+        if party.trail.last() != Some(&at.0) {
+            if let Some(walk) = walking {
+                let done = &walk.path[..walk.next.min(walk.path.len())];
+                let start = done
+                    .iter()
+                    .rposition(|p| Some(p) == party.trail.last())
+                    .map_or(0, |i| i + 1);
+                party.trail.extend_from_slice(&done[start..]);
+            }
+            if party.trail.last() != Some(&at.0) {
+                party.trail.push(at.0);
+            }
+        }
+        let n = party.trail.len();
+        let dir = if n >= 2 {
+            let (a, b) = (party.trail[n - 2], party.trail[n - 1]);
+            ((b.x - a.x).signum(), (b.y - a.y).signum())
+        } else {
+            (1, 0)
+        };
+        let formation = formation_for(passage_width_feet(&grid, at.0, dir));
+        if formation != party.formation {
+            party.formation = formation;
+            log.push(
+                round,
+                Event::FormationChanged {
+                    party: party.name.clone(),
+                    formation,
+                },
+            );
+        }
+        let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.2.0, m.3));
+        let Some(budget) = party_tenths_per_round(&party.marching_order[1..], pace, speeds) else {
+            continue;
+        };
+        let slots = formation_slots(
+            &grid,
+            &party.trail,
+            party.marching_order.len() - 1,
+            formation,
+        );
+        let mut taken: Vec<GridPos> = vec![at.0];
+        for (&e, slot) in party.marching_order[1..].iter().zip(slots) {
+            let Ok((name, mut pos, _, _, mut moved, mut follow)) = members.get_mut(e) else {
+                continue;
+            };
+            let Some(slot) = slot.filter(|s| !taken.contains(s)) else {
+                taken.push(pos.0);
+                continue;
+            };
+            follow.banked_tenths += budget;
+            if slot == pos.0 {
+                follow.banked_tenths = 0;
+                taken.push(pos.0);
+                continue;
+            }
+            let Some(path) = find_path(&grid, pos.0, slot) else {
+                taken.push(pos.0);
+                continue;
+            };
+            let mut odd = false;
+            let steps = take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd);
+            let from = pos.0;
+            let feet: u32 = steps.steps.iter().map(|s| s.1).sum();
+            if let Some(&(last, ..)) = steps.steps.last() {
+                pos.0 = last;
+            }
+            if pos.0 == slot {
+                follow.banked_tenths = 0;
+            }
+            moved.feet += feet;
+            moved.pace = Some(pace);
+            if feet > 0 {
+                log.push(
+                    round,
+                    Event::Moved {
+                        who: name.to_string(),
+                        from,
+                        to: pos.0,
+                        feet,
+                    },
+                );
+            }
+            taken.push(pos.0);
+        }
+        if walking.is_none() {
+            // The leader has arrived or stopped: the march ends once everyone has closed up.
+            party.pace = None;
+            party.trail = vec![at.0];
+        }
+    }
+}
+
+/// `MoveParty`: the leader walks the path at the slowest member's pace; the others follow.
+pub fn order_party_move(
+    world: &mut World,
+    party_name: &str,
+    to: GridPos,
+    pace: Pace,
+) -> Result<String, String> {
+    let party = world
+        .resource::<Parties>()
+        .get(party_name)
+        .cloned()
+        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
+    let leader = party.leader().ok_or("the party has no members")?;
+    let mut speeds = Vec::new();
+    for &m in &party.marching_order {
+        let enc = world.get::<Encumbrance>(m).ok_or("a member is gone")?;
+        let cond = world.get::<Conditions>(m).ok_or("a member is gone")?;
+        speeds.push(Speeds::of(enc.0, cond));
+    }
+    let slowest = party_tenths_per_round(&party.marching_order, pace, |e| {
+        party
+            .marching_order
+            .iter()
+            .position(|&m| m == e)
+            .and_then(|i| speeds[i])
+    })
+    .ok_or("a member is too encumbered to move")?;
+    let leader_name = world
+        .get::<Name>(leader)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let detail = crate::rules::movement::order_move(world, leader, to, pace)?;
+    if let Some(mut w) = world.get_mut::<Walking>(leader) {
+        w.cap_tenths = Some(slowest);
+    }
+    let at = world
+        .get::<Position>(leader)
+        .map(|p| p.0)
+        .ok_or("the leader is gone")?;
+    for &m in &party.marching_order[1..] {
+        world.entity_mut(m).remove::<Walking>();
+        world.entity_mut(m).remove::<crate::rules::rest::Resting>();
+    }
+    let p = world
+        .resource_mut::<Parties>()
+        .get_mut(party_name)
+        .map(|p| {
+            p.pace = Some(pace);
+            p.trail = vec![at];
+        });
+    debug_assert!(p.is_some());
+    Ok(format!(
+        "the party marches behind {leader_name} at {:.0}' per round: {detail}",
+        slowest as f32 / 10.0
+    ))
+}
+
+/// Sets the marching order; every member of the party must be named once.
+pub fn set_marching_order(
+    world: &mut World,
+    party_name: &str,
+    order: &[String],
+) -> Result<String, String> {
+    let index = world.resource::<CreatureIndex>().clone();
+    let mut parties = world.resource_mut::<Parties>();
+    let party = parties
+        .get_mut(party_name)
+        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
+    let mut entities = Vec::new();
+    for n in order {
+        let e = *index
+            .0
+            .get(n)
+            .ok_or_else(|| format!("there is no creature named `{n}`"))?;
+        if !party.marching_order.contains(&e) {
+            return Err(format!("`{n}` is not in the party"));
+        }
+        if entities.contains(&e) {
+            return Err(format!("`{n}` is named twice"));
+        }
+        entities.push(e);
+    }
+    if entities.len() != party.marching_order.len() {
+        return Err(format!(
+            "name all {} members of the party",
+            party.marching_order.len()
+        ));
+    }
+    party.marching_order = entities;
+    Ok(format!("marching order: {}", order.join(", ")))
+}
+
+/// Designates the mapper (or none): both hands busy and vulnerable while mapping.
+pub fn set_mapper(
+    world: &mut World,
+    party_name: &str,
+    who: Option<&str>,
+) -> Result<String, String> {
+    let index = world.resource::<CreatureIndex>().clone();
+    let party = world
+        .resource::<Parties>()
+        .get(party_name)
+        .cloned()
+        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
+    let new = match who {
+        None => None,
+        Some(n) => {
+            let e = *index
+                .0
+                .get(n)
+                .ok_or_else(|| format!("there is no creature named `{n}`"))?;
+            if !party.marching_order.contains(&e) {
+                return Err(format!("`{n}` is not in the party"));
+            }
+            Some(e)
+        }
+    };
+    if let Some(old) = party.mapper {
+        unmake_mapper(world, old);
+    }
+    if let Some(e) = new {
+        make_mapper(world, e);
+    }
+    if let Some(p) = world.resource_mut::<Parties>().get_mut(party_name) {
+        p.mapper = new;
+    }
+    Ok(match who {
+        Some(n) => format!("{n} maps"),
+        None => "no one maps".into(),
+    })
+}
+
+/// The mapper's marker and its vulnerability.
+pub fn make_mapper(world: &mut World, e: Entity) {
+    let round = world.resource::<Clock>().rounds;
+    let proficient = world
+        .get::<super::Proficiencies>(e)
+        .is_some_and(|p| p.has(Proficiency::Mapping));
+    let name = world
+        .get::<Name>(e)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    world
+        .entity_mut(e)
+        .insert(crate::rules::movement::Mapper { proficient });
+    world.resource_scope(|world, mut log: Mut<EventLog>| {
+        if let Some(mut c) = world.get_mut::<Conditions>(e) {
+            gain_condition(
+                &mut log,
+                round,
+                &name,
+                &mut c,
+                ConditionKind::Vulnerable,
+                "mapping: both hands busy",
+                ConditionEnd::UntilRemoved,
+            );
+        }
+    });
+}
+
+fn unmake_mapper(world: &mut World, e: Entity) {
+    let round = world.resource::<Clock>().rounds;
+    let name = world
+        .get::<Name>(e)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    world
+        .entity_mut(e)
+        .remove::<crate::rules::movement::Mapper>();
+    world.resource_scope(|world, mut log: Mut<EventLog>| {
+        if let Some(mut c) = world.get_mut::<Conditions>(e)
+            && c.get(ConditionKind::Vulnerable)
+                .is_some_and(|v| v.source.starts_with("mapping"))
+        {
+            lose_condition(
+                &mut log,
+                round,
+                &name,
+                &mut c,
+                ConditionKind::Vulnerable,
+                "no longer mapping",
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::test_grid;
+
+    #[test]
+    fn width_decides_the_formation() {
+        let g = test_grid(&[
+            "#########",
+            "#.......#",
+            "#.......#",
+            "####.####",
+            "####.####",
+        ]);
+        // In the corridor (one square wide), going south.
+        assert_eq!(passage_width_feet(&g, GridPos::new(4, 4), (0, 1)), 5);
+        assert_eq!(formation_for(5), Formation::SingleFile);
+        // In the room, going east: two squares across.
+        assert_eq!(passage_width_feet(&g, GridPos::new(3, 1), (1, 0)), 10);
+        assert_eq!(formation_for(10), Formation::TwoColumns);
+        assert_eq!(formation_for(6), Formation::TwoColumns);
+    }
+
+    #[test]
+    fn slots_single_file_and_two_columns() {
+        let g = test_grid(&[
+            "#########",
+            "#.......#",
+            "#.......#",
+            "#.......#",
+            "#########",
+        ]);
+        let trail: Vec<GridPos> = (1..=6).map(|x| GridPos::new(x, 2)).collect();
+        let single = formation_slots(&g, &trail, 3, Formation::SingleFile);
+        assert_eq!(
+            single,
+            vec![
+                Some(GridPos::new(5, 2)),
+                Some(GridPos::new(4, 2)),
+                Some(GridPos::new(3, 2))
+            ]
+        );
+        let two = formation_slots(&g, &trail, 3, Formation::TwoColumns);
+        // Beside the leader, then the second rank and its partner.
+        assert_eq!(two[0].map(|p| (p.x, (p.y - 2).abs())), Some((6, 1)));
+        assert_eq!(two[1], Some(GridPos::new(5, 2)));
+        assert_eq!(two[2].map(|p| (p.x, (p.y - 2).abs())), Some((5, 1)));
+    }
+}

@@ -1,0 +1,278 @@
+//! Situational penalties to checks (situational-penalties.md; module `SituationalPenalties`, on
+//! by default): being prone, moving, and standing in water. Each penalty is a named modifier in
+//! the throw's breakdown. Without the plugin no situational penalty applies.
+//!
+//! Units (RULINGS › Units in the situational penalties): "movement speed" is the creature's
+//! combat speed; "reach (5 meters)" is 15 feet.
+
+use bevy::prelude::*;
+
+use crate::actors::{Encumbrance, Position};
+use crate::dice::Modifier;
+use crate::grid::DungeonGrid;
+use crate::level::schema::{ConditionKind, Terrain, WaterDepth};
+use crate::rules::conditions::Conditions;
+use crate::rules::movement::{MovedThisRound, Pace, Speeds};
+
+/// Reach: 5 meters, taken as 15 feet.
+pub const REACH_FEET: f32 = 15.0;
+
+/// What kind of check is made: the penalties treat them differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// Resistance checks (saving throws): no prone or water penalty.
+    Resistance,
+    /// Intelligence checks: no prone or water penalty.
+    Intelligence,
+    /// A melee attack or any other action check (proficiency throws, ability checks).
+    Action,
+    /// A ranged attack.
+    RangedAttack,
+    /// Casting a spell.
+    Spellcasting,
+    /// A spell maintenance check.
+    SpellMaintenance,
+}
+
+/// Where the creature stands and what it has done this round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Situation {
+    pub prone: bool,
+    /// Feet moved this round.
+    pub moved_feet: f32,
+    /// Combat speed in feet per round ("movement speed").
+    pub movement_speed: f32,
+    /// The depth of water the creature stands in, if any.
+    pub water: Option<WaterDepth>,
+}
+
+/// The situational modifiers for a check, or why the action cannot be attempted at all.
+pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modifier>, String> {
+    let mut mods = Vec::new();
+    let exempt = matches!(kind, CheckKind::Resistance | CheckKind::Intelligence);
+    // Penalty from Being Prone: −4 on all checks but resistance and intelligence checks.
+    if s.prone && !exempt {
+        mods.push(Modifier::new(-4, "prone"));
+    }
+    // Penalty from Movement, by distance moved against movement speed.
+    let moved = s.moved_feet;
+    let speed = s.movement_speed.max(0.0);
+    let times = |n: f32| moved <= n * speed;
+    let movement = match kind {
+        CheckKind::Resistance | CheckKind::Intelligence => None,
+        CheckKind::Action => match () {
+            _ if times(1.0) => None,
+            _ if times(2.0) => Some(-4),
+            _ => Some(-8),
+        },
+        // After moving at all: −4; after running up to twice movement speed: −8; farther: none.
+        CheckKind::RangedAttack => match () {
+            _ if moved <= 0.0 => None,
+            _ if times(1.0) => Some(-4),
+            _ if times(2.0) => Some(-8),
+            _ => {
+                return Err(format!(
+                    "no ranged attack after moving {moved}', more than twice its movement speed of {speed}'"
+                ));
+            }
+        },
+        // Farther than reach: −4 up to movement speed, −8 up to twice it, no spell beyond.
+        CheckKind::Spellcasting => match () {
+            _ if moved <= REACH_FEET => None,
+            _ if times(1.0) => Some(-4),
+            _ if times(2.0) => Some(-8),
+            _ => {
+                return Err(format!(
+                    "no spell after moving {moved}', more than twice its movement speed of {speed}'"
+                ));
+            }
+        },
+        // Farther than reach: −4; running up to twice movement speed: −8; beyond, it ends.
+        CheckKind::SpellMaintenance => match () {
+            _ if moved <= REACH_FEET => None,
+            _ if times(1.0) => Some(-4),
+            _ if times(2.0) => Some(-8),
+            _ => {
+                return Err(format!(
+                    "the spell cannot be maintained after moving {moved}'; it ends"
+                ));
+            }
+        },
+    };
+    if let Some(v) = movement {
+        mods.push(Modifier::new(
+            v,
+            format!("moved {moved}' this round (movement speed {speed}')"),
+        ));
+    }
+    // Penalties from Being in Water: all checks but resistance and intelligence checks.
+    if let Some(depth) = s.water.filter(|_| !exempt) {
+        let (v, what) = match depth {
+            WaterDepth::Knee => (-2, "in water up to the knees"),
+            WaterDepth::Waist => (-4, "in water up to the waist"),
+            WaterDepth::Chest => (-6, "in water up to the chest"),
+            WaterDepth::Deep => (-8, "fully submerged"),
+        };
+        mods.push(Modifier::new(v, what));
+    }
+    Ok(mods)
+}
+
+/// Switches the situational penalties on.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct SituationalPenaltiesOn;
+
+/// The module: with it, [`penalties_for`] applies the penalties; without it, none.
+pub struct SituationalPenalties;
+
+impl Plugin for SituationalPenalties {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SituationalPenaltiesOn>();
+    }
+}
+
+/// The situational modifiers for `e` making a check of `kind` now.
+pub fn penalties_for(world: &World, e: Entity, kind: CheckKind) -> Result<Vec<Modifier>, String> {
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
+        return Ok(Vec::new());
+    }
+    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
+    let moved = world.get::<MovedThisRound>(e).copied().unwrap_or_default();
+    let speed = world
+        .get::<Encumbrance>(e)
+        .and_then(|enc| Speeds::of(enc.0, &conditions))
+        .map_or(0.0, |s| s.rated(Pace::Combat));
+    let water =
+        world
+            .get::<Position>(e)
+            .and_then(|p| match world.resource::<DungeonGrid>().terrain(p.0) {
+                Some(Terrain::Water(d)) => Some(d),
+                _ => None,
+            });
+    situational_modifiers(
+        kind,
+        &Situation {
+            prone: conditions.has(ConditionKind::Prone),
+            moved_feet: moved.feet as f32,
+            movement_speed: speed,
+            water,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn still() -> Situation {
+        Situation {
+            prone: false,
+            moved_feet: 0.0,
+            movement_speed: 30.0,
+            water: None,
+        }
+    }
+
+    fn total(kind: CheckKind, s: Situation) -> i32 {
+        situational_modifiers(kind, &s)
+            .unwrap()
+            .iter()
+            .map(|m| m.value)
+            .sum()
+    }
+
+    #[test]
+    fn prone_is_minus_four_except_on_resistance_and_intelligence() {
+        let s = Situation {
+            prone: true,
+            ..still()
+        };
+        assert_eq!(total(CheckKind::Action, s), -4);
+        assert_eq!(total(CheckKind::RangedAttack, s), -4);
+        assert_eq!(total(CheckKind::Resistance, s), 0);
+        assert_eq!(total(CheckKind::Intelligence, s), 0);
+        let m = situational_modifiers(CheckKind::Action, &s).unwrap();
+        assert_eq!(m[0].source, "prone");
+    }
+
+    #[test]
+    fn movement_bands_against_movement_speed() {
+        let moved = |feet| Situation {
+            moved_feet: feet,
+            ..still()
+        };
+        assert_eq!(total(CheckKind::Action, moved(30.0)), 0, "up to 1×");
+        assert_eq!(total(CheckKind::Action, moved(35.0)), -4);
+        assert_eq!(total(CheckKind::Action, moved(60.0)), -4, "up to 2×");
+        assert_eq!(total(CheckKind::Action, moved(65.0)), -8);
+        assert_eq!(total(CheckKind::Action, moved(120.0)), -8, "up to 4×");
+        assert_eq!(total(CheckKind::Resistance, moved(120.0)), 0);
+    }
+
+    #[test]
+    fn ranged_attacks_after_moving() {
+        let moved = |feet| Situation {
+            moved_feet: feet,
+            ..still()
+        };
+        assert_eq!(total(CheckKind::RangedAttack, moved(0.0)), 0);
+        assert_eq!(
+            total(CheckKind::RangedAttack, moved(5.0)),
+            -4,
+            "even within movement speed"
+        );
+        assert_eq!(total(CheckKind::RangedAttack, moved(60.0)), -8);
+        assert!(situational_modifiers(CheckKind::RangedAttack, &moved(65.0)).is_err());
+    }
+
+    #[test]
+    fn spells_after_moving_beyond_reach() {
+        let moved = |feet| Situation {
+            moved_feet: feet,
+            ..still()
+        };
+        assert_eq!(
+            total(CheckKind::Spellcasting, moved(15.0)),
+            0,
+            "within reach"
+        );
+        assert_eq!(total(CheckKind::Spellcasting, moved(20.0)), -4);
+        assert_eq!(total(CheckKind::Spellcasting, moved(60.0)), -8);
+        assert!(situational_modifiers(CheckKind::Spellcasting, &moved(61.0)).is_err());
+        assert_eq!(total(CheckKind::SpellMaintenance, moved(15.0)), 0);
+        assert_eq!(total(CheckKind::SpellMaintenance, moved(20.0)), -4);
+        assert_eq!(total(CheckKind::SpellMaintenance, moved(45.0)), -8);
+        assert!(situational_modifiers(CheckKind::SpellMaintenance, &moved(61.0)).is_err());
+    }
+
+    #[test]
+    fn water_by_depth() {
+        let wet = |d| Situation {
+            water: Some(d),
+            ..still()
+        };
+        assert_eq!(total(CheckKind::Action, wet(WaterDepth::Knee)), -2);
+        assert_eq!(total(CheckKind::Action, wet(WaterDepth::Waist)), -4);
+        assert_eq!(total(CheckKind::Action, wet(WaterDepth::Chest)), -6);
+        assert_eq!(total(CheckKind::Action, wet(WaterDepth::Deep)), -8);
+        assert_eq!(total(CheckKind::Resistance, wet(WaterDepth::Deep)), 0);
+        // Prone in waist-deep water after a hustle: every penalty named.
+        let s = Situation {
+            prone: true,
+            moved_feet: 40.0,
+            water: Some(WaterDepth::Waist),
+            ..still()
+        };
+        let m = situational_modifiers(CheckKind::Action, &s).unwrap();
+        let names: Vec<&str> = m.iter().map(|m| m.source.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "prone",
+                "moved 40' this round (movement speed 30')",
+                "in water up to the waist"
+            ]
+        );
+        assert_eq!(m.iter().map(|m| m.value).sum::<i32>(), -12);
+    }
+}

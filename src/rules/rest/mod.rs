@@ -1,0 +1,171 @@
+//! Rest and Recuperation (Dungeon Delves): one turn of rest for every five turns of exploration
+//! and combat, or the adventurer becomes winded; a turn of rest ends winded. Adventurers with
+//! Endurance need no rest and can keep watch meanwhile.
+//!
+//! Adventurers (party members) count every round of the delve; other creatures count the
+//! rounds in which they move, since a monster waiting in its lair is neither exploring nor
+//! fighting.
+
+use bevy::prelude::*;
+
+use crate::actors::{PartyMember, Proficiencies};
+use crate::level::schema::{ConditionKind, Proficiency};
+use crate::log::{Event, EventLog};
+use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::movement::{MovedThisRound, RunningTally};
+use crate::sim::{RoundSet, SimRound};
+use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// Turns of exploration and combat allowed between rests.
+pub const TURNS_BETWEEN_RESTS: u64 = 5;
+
+/// Rounds of exploration and combat since the creature last rested a full turn.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fatigue {
+    pub rounds_without_rest: u64,
+}
+
+impl Fatigue {
+    /// Whole turns left before the creature must rest (0 once it is overdue).
+    pub fn turns_until_rest(&self) -> u64 {
+        (TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN).saturating_sub(self.rounds_without_rest)
+            / ROUNDS_PER_TURN
+    }
+}
+
+/// A creature resting, and for how many rounds so far.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resting {
+    pub rounds: u64,
+}
+
+/// Does this creature need rest at all? Endurance exempts it.
+pub fn needs_rest(profs: &Proficiencies) -> bool {
+    !profs.has(Proficiency::Endurance)
+}
+
+/// Begins a rest: the creature stops walking and rests until it has rested a full turn (or a
+/// command moves it on).
+pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
+    if world.get::<Resting>(e).is_some() {
+        return Err("it is already resting".into());
+    }
+    if world
+        .get::<Conditions>(e)
+        .is_some_and(|c| c.has(ConditionKind::Stuck))
+    {
+        return Err("it is stuck".into());
+    }
+    let name = world
+        .get::<Name>(e)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let round = world.resource::<Clock>().rounds;
+    world
+        .entity_mut(e)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Resting::default());
+    world
+        .resource_mut::<EventLog>()
+        .push(round, Event::RestBegan { who: name });
+    Ok("rest for a turn".into())
+}
+
+pub struct RestPlugin;
+
+impl Plugin for RestPlugin {
+    fn build(&self, app: &mut App) {
+        // After the long-run saves of this round, before conditions that end with the round.
+        app.add_systems(
+            SimRound,
+            rest_and_fatigue
+                .in_set(RoundSet::Conditions)
+                .after(crate::rules::movement::long_runs),
+        );
+    }
+}
+
+type Restful<'a> = (
+    Entity,
+    &'a Name,
+    &'a Proficiencies,
+    &'a mut Fatigue,
+    Option<&'a mut Resting>,
+    &'a MovedThisRound,
+    Has<PartyMember>,
+    &'a mut Conditions,
+    Option<&'a mut RunningTally>,
+);
+
+pub fn rest_and_fatigue(
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+    mut q: Query<Restful>,
+    mut commands: Commands,
+) {
+    let round = clock.rounds;
+    for (entity, name, profs, mut fatigue, resting, moved, adventurer, mut conditions, tally) in
+        &mut q
+    {
+        if let Some(mut resting) = resting {
+            resting.rounds += 1;
+            if resting.rounds >= ROUNDS_PER_TURN {
+                log.push(
+                    round,
+                    Event::Rested {
+                        who: name.to_string(),
+                    },
+                );
+                fatigue.rounds_without_rest = 0;
+                if let Some(mut t) = tally {
+                    t.rounds = 0;
+                }
+                lose_condition(
+                    &mut log,
+                    round,
+                    name,
+                    &mut conditions,
+                    ConditionKind::Winded,
+                    "rested a turn",
+                );
+                commands.entity(entity).remove::<Resting>();
+            }
+            continue;
+        }
+        if !needs_rest(profs) || !(adventurer || moved.feet > 0) {
+            continue;
+        }
+        fatigue.rounds_without_rest += 1;
+        if fatigue.rounds_without_rest > TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN {
+            gain_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Winded,
+                "more than 5 turns without rest",
+                ConditionEnd::RestingATurn,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_until_rest_counts_down() {
+        let f = |r| {
+            Fatigue {
+                rounds_without_rest: r,
+            }
+            .turns_until_rest()
+        };
+        assert_eq!(f(0), 5);
+        assert_eq!(f(9), 4);
+        assert_eq!(f(10), 4);
+        assert_eq!(f(49), 0);
+        assert_eq!(f(60), 0);
+    }
+}

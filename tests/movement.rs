@@ -1,0 +1,498 @@
+//! Movement, time and the party: the numbers of Dungeon Delves › Speed and Distance, Marching and
+//! Mapping, Rest and Recuperation, and the prone rule of the situational penalties.
+
+use bevy::prelude::*;
+use delve::actors::{Command, CreatureIndex, Position};
+use delve::grid::GridPos;
+use delve::level::load_level_str;
+use delve::level::schema::ConditionKind;
+use delve::log::{Event, EventLog};
+use delve::rules::conditions::{Conditions, effective_ac};
+use delve::rules::movement::Pace;
+use delve::rules::penalties::{CheckKind, penalties_for};
+use delve::sim::{give, run_round, run_rounds, sim_app};
+
+/// A level from map rows and creature entries, with a `party` and a `foes` faction.
+fn level(rows: &[&str], creatures: &str, party: &str) -> delve::level::Level {
+    let map = rows
+        .iter()
+        .map(|r| format!("\"{r}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let src = format!(
+        "(name: \"test\", legend: {{ 'X': Wall(Stone), '.': Floor, ':': Rubble }}, map: [{map}],\n\
+         factions: [(name: \"party\"{party}), (name: \"foes\")],\n creatures: [{creatures}])"
+    );
+    load_level_str(&src, "test.ron", None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .level
+}
+
+fn entity(app: &App, name: &str) -> Entity {
+    app.world().resource::<CreatureIndex>().0[name]
+}
+
+fn conditions(app: &App, name: &str) -> Conditions {
+    app.world()
+        .get::<Conditions>(entity(app, name))
+        .unwrap()
+        .clone()
+}
+
+fn at(app: &App, name: &str) -> GridPos {
+    app.world().get::<Position>(entity(app, name)).unwrap().0
+}
+
+fn events(app: &App) -> Vec<Event> {
+    app.world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .map(|e| e.event.clone())
+        .collect()
+}
+
+fn runner(con: i32, paralysis: i32, extra: &str) -> String {
+    format!(
+        "(name: \"Runner\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, con: {con}, encumbrance_stone: 2.0, \
+         saves: {{ Paralysis: {paralysis} }}{extra})"
+    )
+}
+
+fn long_corridor() -> Vec<String> {
+    let wall = "X".repeat(400);
+    let floor = format!("X{}X", ".".repeat(398));
+    vec![wall.clone(), floor, wall]
+}
+
+fn rows(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn running_disorders_until_the_next_initiative() {
+    let corridor = long_corridor();
+    let l = level(&rows(&corridor), &runner(10, 1, ""), "");
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Runner".into(),
+            to: (300, 1),
+            pace: Pace::Running,
+        },
+    );
+    run_round(app.world_mut());
+    assert_eq!(
+        at(&app, "Runner"),
+        GridPos::new(25, 1),
+        "120' = 24 squares in a round"
+    );
+    let c = conditions(&app, "Runner");
+    assert!(c.has(ConditionKind::Disordered));
+    assert_eq!(effective_ac(12, &c).0, 10, "disordered: −2 AC");
+    // At the start of its next initiative the disorder ends; running again renews it.
+    give(
+        app.world_mut(),
+        Command::Halt {
+            who: "Runner".into(),
+        },
+    );
+    run_round(app.world_mut());
+    assert!(!conditions(&app, "Runner").has(ConditionKind::Disordered));
+    assert!(events(&app).iter().any(|e| matches!(
+        e,
+        Event::ConditionLost {
+            condition: ConditionKind::Disordered,
+            ..
+        }
+    )));
+}
+
+/// Dungeon Delves › Running: saves start after 10 ± CON modifier rounds of running.
+#[test]
+fn long_run_saves_start_after_ten_rounds_plus_or_minus_con() {
+    for (con, first_save_after) in [(7, 9), (10, 10), (16, 12)] {
+        let corridor = long_corridor();
+        let l = level(&rows(&corridor), &runner(con, 1, ""), "");
+        let mut app = sim_app(&l, 3);
+        give(
+            app.world_mut(),
+            Command::Move {
+                who: "Runner".into(),
+                to: (398, 1),
+                pace: Pace::Running,
+            },
+        );
+        run_rounds(app.world_mut(), 14);
+        let saves: Vec<String> = events(&app)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Threw { throw, .. } => Some(throw.what),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            saves.first().map(String::as_str),
+            Some(format!("Paralysis save after {first_save_after} rounds of running").as_str()),
+            "CON {con}: {saves:?}"
+        );
+        assert_eq!(
+            saves.len() as u32,
+            14 - first_save_after + 1,
+            "CON {con}: one save each further round"
+        );
+    }
+}
+
+#[test]
+fn a_failed_long_run_save_winds_and_a_turn_of_rest_ends_it() {
+    let corridor = long_corridor();
+    // Paralysis 25: every save fails.
+    let l = level(&rows(&corridor), &runner(10, 25, ""), "");
+    let mut app = sim_app(&l, 3);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Runner".into(),
+            to: (398, 1),
+            pace: Pace::Running,
+        },
+    );
+    run_rounds(app.world_mut(), 10);
+    let c = conditions(&app, "Runner");
+    assert!(
+        c.has(ConditionKind::Winded),
+        "winded after the save of round 10"
+    );
+    assert_eq!(
+        c.get(ConditionKind::Winded).unwrap().source,
+        "running too long"
+    );
+    // Winded creatures cannot run.
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Runner".into(),
+            to: (398, 1),
+            pace: Pace::Running,
+        },
+    );
+    run_round(app.world_mut());
+    assert!(
+        events(&app).iter().any(
+            |e| matches!(e, Event::CommandRefused { reason, .. } if reason.contains("winded"))
+        )
+    );
+    // A turn of rest ends it.
+    give(
+        app.world_mut(),
+        Command::Rest {
+            who: "Runner".into(),
+        },
+    );
+    run_rounds(app.world_mut(), 9);
+    assert!(
+        conditions(&app, "Runner").has(ConditionKind::Winded),
+        "nine rounds are not a turn"
+    );
+    run_round(app.world_mut());
+    assert!(!conditions(&app, "Runner").has(ConditionKind::Winded));
+    assert!(
+        events(&app)
+            .iter()
+            .any(|e| matches!(e, Event::Rested { who } if who == "Runner"))
+    );
+}
+
+#[test]
+fn running_into_difficult_terrain_without_the_save_falls_prone_half_way() {
+    let l = level(
+        &[
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+            "X.........::::::::::..............X",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ],
+        &runner(10, 25, ""),
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Runner".into(),
+            to: (33, 1),
+            pace: Pace::Running,
+        },
+    );
+    run_round(app.world_mut());
+    // 120' pays for 8 squares of floor (40') and 8 of rubble (80' at double cost): 16 squares,
+    // 80' of ground in all. Falling half-way, it lies 40' from the start.
+    assert_eq!(at(&app, "Runner"), GridPos::new(9, 1));
+    let c = conditions(&app, "Runner");
+    assert!(c.has(ConditionKind::Prone));
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Paralysis save, running in difficult terrain"),
+        "{log}"
+    );
+    assert!(log.contains("fell prone half-way"), "{log}");
+}
+
+#[test]
+fn running_needs_a_straight_line_or_gentle_curve() {
+    let l = level(
+        &["XXXXXX", "X....X", "XXXX.X", "XXXX.X", "XXXXXX"],
+        &runner(10, 10, ""),
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Runner".into(),
+            to: (4, 3),
+            pace: Pace::Running,
+        },
+    );
+    run_round(app.world_mut());
+    assert!(events(&app).iter().any(
+        |e| matches!(e, Event::CommandRefused { reason, .. } if reason.contains("turns sharply"))
+    ));
+    assert_eq!(at(&app, "Runner"), GridPos::new(1, 1));
+}
+
+/// Dungeon Delves › Rest: more than 5 turns without rest winds an adventurer; Endurance exempts.
+#[test]
+fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
+    let creatures = "(name: \"Tired\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
+                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Endurance])";
+    let l = level(
+        &["XXXXX", "X...X", "XXXXX"],
+        creatures,
+        ", marching_order: [\"Tired\", \"Tough\"]",
+    );
+    let mut app = sim_app(&l, 1);
+    run_rounds(app.world_mut(), 50);
+    assert!(
+        !conditions(&app, "Tired").has(ConditionKind::Winded),
+        "five turns are allowed"
+    );
+    run_round(app.world_mut());
+    assert!(
+        conditions(&app, "Tired").has(ConditionKind::Winded),
+        "the sixth turn winds"
+    );
+    assert!(
+        !conditions(&app, "Tough").has(ConditionKind::Winded),
+        "Endurance needs no rest"
+    );
+    // The party rests; the one with Endurance keeps watch.
+    give(
+        app.world_mut(),
+        Command::RestParty {
+            party: "party".into(),
+        },
+    );
+    run_rounds(app.world_mut(), 10);
+    assert!(!conditions(&app, "Tired").has(ConditionKind::Winded));
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("Tough keeps watch"), "{log}");
+}
+
+#[test]
+fn monsters_idling_in_their_lair_do_not_tire() {
+    let l = level(
+        &["XXXXX", "X...X", "XXXXX"],
+        "(name: \"Ghoul\", faction: \"foes\", at: (1, 1), hp: 5, ac: 12, speed_feet: 90)",
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    run_rounds(app.world_mut(), 80);
+    assert!(!conditions(&app, "Ghoul").has(ConditionKind::Winded));
+}
+
+/// Situational Penalties › Prone: the penalty lasts to the end of the round of standing up.
+#[test]
+fn prone_penalty_still_applies_in_the_round_the_creature_stood_up() {
+    let l = level(
+        &["XXXXX", "X...X", "XXXXX"],
+        "(name: \"Down\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, conditions: [Prone])",
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    let e = entity(&app, "Down");
+    let penalty = |app: &App, kind| {
+        penalties_for(app.world(), e, kind)
+            .unwrap()
+            .iter()
+            .map(|m| m.value)
+            .sum::<i32>()
+    };
+    assert_eq!(penalty(&app, CheckKind::Action), -4);
+    assert_eq!(penalty(&app, CheckKind::Resistance), 0);
+    give(app.world_mut(), Command::StandUp { who: "Down".into() });
+    // Run the round up to its conditions phase: commands are taken, the creature stands.
+    delve::actors::command::dispatch_commands(app.world_mut());
+    assert!(conditions(&app, "Down").has(ConditionKind::Prone));
+    assert_eq!(
+        penalty(&app, CheckKind::Action),
+        -4,
+        "still −4 in the round it stood up"
+    );
+    run_round(app.world_mut());
+    assert!(
+        !conditions(&app, "Down").has(ConditionKind::Prone),
+        "gone when the round ends"
+    );
+    assert_eq!(penalty(&app, CheckKind::Action), 0);
+}
+
+/// Dungeon Delves › Marching and Mapping: single file in corridors 5' wide, two columns where
+/// wider, the party following its leader at the pace of the slowest member.
+#[test]
+fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens() {
+    let map = [
+        "XXXXXXXXXXXXXXXXXXXXXXXX",
+        "X..XXXXXXXXXXXXXXXXXXXXX",
+        "X.................XXXXXX",
+        "X..XXXXXXXXX......XXXXXX",
+        "XXXXXXXXXXXX......XXXXXX",
+        "XXXXXXXXXXXXXXXXXXXXXXXX",
+    ];
+    // The corridor on row 2 is one square (5') wide from x = 3 to x = 11; the hall beyond it is
+    // three squares wide.
+    let creatures = "(name: \"Lead\", faction: \"party\", at: (2, 2), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
+                     (name: \"Second\", faction: \"party\", at: (1, 2), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
+                     (name: \"Third\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 8.0),\n\
+                     (name: \"Fourth\", faction: \"party\", at: (1, 3), hp: 5, ac: 12, encumbrance_stone: 2.0)";
+    let l = level(
+        &map,
+        creatures,
+        ", marching_order: [\"Lead\", \"Second\", \"Third\", \"Fourth\"], mapper: \"Third\"",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::MoveParty {
+            party: "party".into(),
+            to: (16, 3),
+            pace: Pace::Combat,
+        },
+    );
+    let mut formations = Vec::new();
+    let mut corridor_checked = false;
+    for _ in 0..12 {
+        run_round(app.world_mut());
+        let lead = at(&app, "Lead");
+        if (6..=10).contains(&lead.x) && lead.y == 2 && !corridor_checked {
+            // In the corridor everyone is on row 2, in marching order.
+            let xs: Vec<i32> = ["Lead", "Second", "Third", "Fourth"]
+                .iter()
+                .map(|n| at(&app, n).x)
+                .collect();
+            assert!(xs.windows(2).all(|w| w[0] > w[1]), "single file: {xs:?}");
+            corridor_checked = true;
+        }
+        for e in events(&app) {
+            if let Event::FormationChanged { formation, .. } = e
+                && formations.last() != Some(&formation)
+            {
+                formations.push(formation);
+            }
+        }
+    }
+    assert!(
+        corridor_checked,
+        "the leader passed through the corridor\n{}",
+        app.world().resource::<EventLog>().to_text()
+    );
+    use delve::actors::party::Formation;
+    assert_eq!(
+        formations.last(),
+        Some(&Formation::TwoColumns),
+        "{formations:?}"
+    );
+    assert!(formations.contains(&Formation::TwoColumns));
+    // In the hall, the second member walks beside the leader.
+    let (lead, second) = (at(&app, "Lead"), at(&app, "Second"));
+    assert_eq!(
+        lead.x.abs_diff(second.x).max(lead.y.abs_diff(second.y)),
+        1,
+        "side by side (across a diagonal heading, diagonally): {lead} and {second}"
+    );
+    // The slowest member (8 stone: 20' a round) sets the pace.
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("the party marches behind Lead at 20' per round"),
+        "{log}"
+    );
+    // The mapper is vulnerable.
+    let third = conditions(&app, "Third");
+    assert_eq!(
+        third
+            .get(ConditionKind::Vulnerable)
+            .map(|c| c.source.as_str()),
+        Some("mapping: both hands busy")
+    );
+}
+
+#[test]
+fn exploring_records_its_benefits() {
+    use delve::rules::movement::ExplorationBenefits;
+    let l = level(
+        &["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"],
+        "(name: \"Thief\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Searching], gear: [TenFootPole])",
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Thief".into(),
+            to: (10, 1),
+            pace: Pace::Exploration,
+        },
+    );
+    run_round(app.world_mut());
+    let b = *app
+        .world()
+        .get::<ExplorationBenefits>(entity(&app, "Thief"))
+        .unwrap();
+    assert!(b.probing_with_pole && b.hasty_searching && b.quiet && b.concentrating && !b.mapping);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Thief".into(),
+            to: (1, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_round(app.world_mut());
+    let b = *app
+        .world()
+        .get::<ExplorationBenefits>(entity(&app, "Thief"))
+        .unwrap();
+    assert_eq!(b, ExplorationBenefits::default(), "combat speed loses them");
+}
+
+#[test]
+fn difficult_terrain_costs_double() {
+    let l = level(
+        &["XXXXXXXXXXXX", "X::::::::::X", "XXXXXXXXXXXX"],
+        "(name: \"Slow\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0)",
+        "",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Slow".into(),
+            to: (10, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_round(app.world_mut());
+    // 40' of combat speed buys 4 squares of rubble at 10' each.
+    assert_eq!(at(&app, "Slow"), GridPos::new(5, 1));
+}
