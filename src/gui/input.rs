@@ -6,7 +6,7 @@ use leafwing_input_manager::prelude::*;
 
 use super::map::RedrawSet;
 use super::{ShownLevel, world_to_square};
-use crate::actors::{Command, Creature, PendingCommands, Position};
+use crate::actors::{Command, Creature, Parties, PendingCommands, Position};
 use crate::grid::DungeonGrid;
 use crate::rules::movement::Pace;
 use crate::sim::SimRound;
@@ -35,6 +35,14 @@ pub enum DelveAction {
     Recentre,
     /// Show or hide the key help.
     ToggleHelp,
+    /// Cycle the pace for the next move: exploration, combat, running.
+    CyclePace,
+    /// Give orders to the selected creature's whole party, or to the creature alone.
+    TogglePartyOrders,
+    /// The selection (or its party) rests a turn.
+    Rest,
+    /// The selected creature stands up.
+    StandUp,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -46,6 +54,10 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("right click", "move there"),
     ("Space", "+1 round"),
     ("T", "+1 turn"),
+    ("P", "pace"),
+    ("G", "party/single"),
+    ("R", "rest"),
+    ("U", "stand up"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -66,17 +78,25 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::AdvanceTurn, KeyCode::KeyT)
         .with(DelveAction::Recentre, KeyCode::KeyC)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
+        .with(DelveAction::CyclePace, KeyCode::KeyP)
+        .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
+        .with(DelveAction::Rest, KeyCode::KeyR)
+        .with(DelveAction::StandUp, KeyCode::KeyU)
 }
 
 /// The selected creature.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct Selected(pub Option<Entity>);
 
-/// Whether the key help is shown, and the last thing the user was told.
+/// Whether the key help is shown, the last thing the user was told, and how orders are given.
 #[derive(Resource, Clone, Debug)]
 pub struct UiState {
     pub show_help: bool,
     pub notice: String,
+    /// The pace of the next move order.
+    pub pace: Pace,
+    /// Orders go to the selected creature's whole party.
+    pub whole_party: bool,
 }
 
 impl Default for UiState {
@@ -84,8 +104,22 @@ impl Default for UiState {
         Self {
             show_help: true,
             notice: String::new(),
+            pace: Pace::Exploration,
+            whole_party: true,
         }
     }
+}
+
+/// The party the orders go to: the selected creature's, when orders go to whole parties.
+pub fn ordered_party(
+    world_parties: &Parties,
+    ui: &UiState,
+    selected: Option<Entity>,
+) -> Option<String> {
+    let e = selected?;
+    ui.whole_party
+        .then(|| world_parties.of(e).map(|p| p.name.clone()))
+        .flatten()
 }
 
 /// Rounds the user asked to play this frame.
@@ -105,7 +139,15 @@ impl Plugin for InputPlugin {
                 Update,
                 (
                     fit_camera_on_redraw.before(RedrawSet),
-                    (pan_and_zoom, select, move_here, request_rounds, toggle_help).after(RedrawSet),
+                    (
+                        pan_and_zoom,
+                        select,
+                        move_here,
+                        request_rounds,
+                        toggle_help,
+                        orders,
+                    )
+                        .after(RedrawSet),
                     play_rounds.after(request_rounds),
                 ),
             );
@@ -197,7 +239,7 @@ fn pan_and_zoom(
 pub struct Pointer<'w, 's> {
     windows: Query<'w, 's, &'static Window>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
-    grid: Res<'w, DungeonGrid>,
+    pub grid: Res<'w, DungeonGrid>,
 }
 
 impl Pointer<'_, '_> {
@@ -254,6 +296,7 @@ fn move_here(
     pointer: Pointer,
     selected: Res<Selected>,
     names: Query<&Name>,
+    parties: Res<Parties>,
     mut pending: ResMut<PendingCommands>,
     mut ui: ResMut<UiState>,
 ) {
@@ -267,13 +310,63 @@ fn move_here(
     let Some(to) = pointer.square() else {
         return;
     };
-    let command = Command::Move {
-        who: who.to_string(),
-        to: (to.x, to.y),
-        pace: Pace::Exploration,
+    let command = match ordered_party(&parties, &ui, selected.0) {
+        Some(party) => Command::MoveParty {
+            party,
+            to: (to.x, to.y),
+            pace: ui.pace,
+        },
+        None => Command::Move {
+            who: who.to_string(),
+            to: (to.x, to.y),
+            pace: ui.pace,
+        },
     };
-    ui.notice = format!("{who}: {command} - press Space to play rounds");
+    ui.notice = format!("{}: {command} - press Space to play rounds", command.who());
     pending.push(command);
+}
+
+/// P, G, R, U: pace, party orders, rest, stand up.
+fn orders(
+    actions: Single<&ActionState<DelveAction>>,
+    selected: Res<Selected>,
+    names: Query<&Name>,
+    parties: Res<Parties>,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+) {
+    if actions.just_pressed(&DelveAction::CyclePace) {
+        ui.pace = ui.pace.next();
+        ui.notice = format!("moves at {} speed", ui.pace);
+    }
+    if actions.just_pressed(&DelveAction::TogglePartyOrders) {
+        ui.whole_party = !ui.whole_party;
+        ui.notice = if ui.whole_party {
+            "orders go to the whole party".into()
+        } else {
+            "orders go to the selected creature alone".into()
+        };
+    }
+    let who = selected
+        .0
+        .and_then(|e| names.get(e).ok())
+        .map(|n| n.to_string());
+    for (action, make) in [(DelveAction::Rest, true), (DelveAction::StandUp, false)] {
+        if !actions.just_pressed(&action) {
+            continue;
+        }
+        let Some(who) = who.clone() else {
+            ui.notice = "select a creature first (Tab or left click)".into();
+            continue;
+        };
+        let command = match (make, ordered_party(&parties, &ui, selected.0)) {
+            (true, Some(party)) => Command::RestParty { party },
+            (true, None) => Command::Rest { who },
+            (false, _) => Command::StandUp { who },
+        };
+        ui.notice = format!("{}: {command} - press Space to play rounds", command.who());
+        pending.push(command);
+    }
 }
 
 fn request_rounds(
@@ -358,6 +451,36 @@ mod tests {
         assert_eq!(app.world().resource::<Clock>().rounds, 1);
         press(&mut app, KeyCode::KeyT);
         assert_eq!(app.world().resource::<Clock>().rounds, 11);
+    }
+
+    #[test]
+    fn p_cycles_the_pace_g_switches_party_orders_and_r_rests() {
+        let mut app = app();
+        assert_eq!(app.world().resource::<UiState>().pace, Pace::Exploration);
+        press(&mut app, KeyCode::KeyP);
+        assert_eq!(app.world().resource::<UiState>().pace, Pace::Combat);
+        press(&mut app, KeyCode::Tab); // Aldric, of the party
+        press(&mut app, KeyCode::KeyR);
+        let pending = app.world().resource::<PendingCommands>().0.clone();
+        assert_eq!(
+            pending,
+            vec![Command::RestParty {
+                party: "party".into()
+            }]
+        );
+        press(&mut app, KeyCode::KeyG);
+        assert!(!app.world().resource::<UiState>().whole_party);
+        press(&mut app, KeyCode::KeyR);
+        let pending = app.world().resource::<PendingCommands>().0.clone();
+        assert_eq!(
+            pending.last(),
+            Some(&Command::Rest {
+                who: "Aldric".into()
+            })
+        );
+        // Space plays the round: the commands are carried out.
+        press(&mut app, KeyCode::Space);
+        assert!(app.world().resource::<PendingCommands>().0.is_empty());
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod art;
 pub mod input;
 pub mod map;
 pub mod panels;
+pub mod preview;
 pub mod reload;
 pub mod screenshot;
 pub mod tokens;
@@ -59,6 +60,7 @@ impl PluginGroup for GuiPlugins {
             .add(tokens::TokensPlugin)
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
+            .add(preview::PreviewPlugin)
             .add(reload::ReloadPlugin)
     }
 }

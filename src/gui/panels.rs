@@ -7,11 +7,13 @@ use super::ShownLevel;
 use super::input::{KEY_HELP, Selected, UiState};
 use super::map::RedrawSet;
 use crate::actors::{
-    ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Position,
+    ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Parties,
+    Position, Proficiencies,
 };
 use crate::level::SpeedBasis;
 use crate::log::EventLog;
 use crate::rules::movement::{Speeds, Walking};
+use crate::rules::rest::{Fatigue, Resting, needs_rest};
 use crate::time::{Clock, DelveMode};
 
 #[derive(Component)]
@@ -106,6 +108,8 @@ fn spawn_panels(mut commands: Commands) {
 }
 
 type CreatureInfo = (
+    &'static Fatigue,
+    Option<&'static Resting>,
     &'static Name,
     &'static Faction,
     &'static ClassLevel,
@@ -117,6 +121,15 @@ type CreatureInfo = (
     Option<&'static Walking>,
 );
 
+fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, profs_exempt: bool) -> String {
+    match (resting, profs_exempt) {
+        (Some(r), _) => format!("resting, {} of 10 rounds", r.rounds),
+        (None, true) => "needs no rest (Endurance)".into(),
+        (None, false) if fatigue.rounds_without_rest > 50 => "overdue for rest".into(),
+        (None, false) => format!("rest due in {} turn(s)", fatigue.turns_until_rest()),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn info(
     shown: Res<ShownLevel>,
@@ -124,8 +137,11 @@ fn info(
     mode: Res<DelveMode>,
     selected: Res<Selected>,
     factions: Res<Factions>,
+    parties: Res<Parties>,
     ui: Res<UiState>,
     creatures: Query<CreatureInfo>,
+    profs: Query<&Proficiencies>,
+    names: Query<&Name>,
     mut panel: Query<&mut Text, With<InfoPanel>>,
 ) {
     let Ok(mut text) = panel.single_mut() else {
@@ -138,7 +154,7 @@ fn info(
     );
     match selected.0.and_then(|e| creatures.get(e).ok()) {
         None => s.push_str("\nNo creature selected (Tab, or click a token)"),
-        Some((name, faction, class, hp, ac, pos, enc, conditions, walking)) => {
+        Some((fatigue, resting, name, faction, class, hp, ac, pos, enc, conditions, walking)) => {
             let class = match &class.class {
                 Some(c) => format!("{c} {}", class.level),
                 None => "monster".into(),
@@ -162,10 +178,15 @@ fn info(
                 )),
                 None => s.push_str(&format!("\n{basis}: too encumbered to move")),
             }
+            let exempt = selected
+                .0
+                .and_then(|e| profs.get(e).ok())
+                .is_some_and(|p| !needs_rest(p));
+            s.push_str(&format!("\n{}", rest_clock(fatigue, resting, exempt)));
             let list: Vec<String> = conditions
                 .0
                 .iter()
-                .map(|c| format!("{:?}", c.kind))
+                .map(|c| format!("{:?} ({}; {})", c.kind, c.source, c.ends))
                 .collect();
             s.push_str(&format!(
                 "\nconditions: {}",
@@ -181,6 +202,24 @@ fn info(
                 s.push_str(&format!("\nwalking to {to} at {} speed", w.pace));
             }
         }
+    }
+    let name_of = |e: Entity| names.get(e).map_or("?".to_owned(), |n| n.to_string());
+    let party = selected.0.and_then(|e| parties.of(e));
+    match (party, ui.whole_party) {
+        (Some(p), true) => {
+            let order: Vec<String> = p.marching_order.iter().map(|&e| name_of(e)).collect();
+            s.push_str(&format!(
+                "\nOrders: the {} ({}), {} speed\nmarching order: {}{}",
+                p.name,
+                p.formation,
+                ui.pace,
+                order.join(", "),
+                p.mapper
+                    .map(|m| format!("; mapper {}", name_of(m)))
+                    .unwrap_or_default()
+            ));
+        }
+        _ => s.push_str(&format!("\nOrders: this creature alone, {} speed", ui.pace)),
     }
     if !ui.notice.is_empty() {
         s.push_str(&format!("\n> {}", ui.notice));

@@ -1,0 +1,153 @@
+//! The path preview: with a creature selected, the square under the pointer shows the walk there,
+//! its length in feet and how many rounds it takes at the chosen pace (for a party, the leader's
+//! walk at the pace of its slowest member).
+
+use bevy::prelude::*;
+use bevy::sprite::Text2dShadow;
+
+use super::input::{Pointer, Selected, UiState, ordered_party};
+use super::map::{Art, RedrawSet};
+use super::square_to_world;
+use crate::actors::{Encumbrance, Parties, Position};
+use crate::grid::GridPos;
+use crate::grid::distance::step_feet;
+use crate::grid::path::find_path;
+use crate::rules::conditions::Conditions;
+use crate::rules::movement::{Pace, Speeds, sharp_turn, terrain_cost};
+use crate::time::ROUNDS_PER_TURN;
+
+/// What the preview shows now: mover's square, target, pace, whole party.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+struct Shown(Option<(GridPos, GridPos, Pace, bool)>);
+
+#[derive(Component)]
+struct PreviewMark;
+
+pub struct PreviewPlugin;
+
+impl Plugin for PreviewPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Shown>()
+            .add_systems(Update, preview.after(RedrawSet));
+    }
+}
+
+/// Tenths of a foot a round for the mover: the slowest member for a party.
+fn budget(
+    movers: &[Entity],
+    pace: Pace,
+    q: &Query<(&Position, &Encumbrance, &Conditions)>,
+) -> Option<u32> {
+    movers
+        .iter()
+        .map(|&e| {
+            q.get(e)
+                .ok()
+                .and_then(|(_, enc, c)| Speeds::of(enc.0, c))
+                .map(|s| s.tenths_per_round(pace))
+        })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .min()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn preview(
+    mut commands: Commands,
+    pointer: Pointer,
+    selected: Res<Selected>,
+    ui: Res<UiState>,
+    parties: Res<Parties>,
+    art: Option<Res<Art>>,
+    creatures: Query<(&Position, &Encumbrance, &Conditions)>,
+    marks: Query<Entity, With<PreviewMark>>,
+    mut shown: ResMut<Shown>,
+) {
+    let Some(art) = art else {
+        return;
+    };
+    let party = ordered_party(&parties, &ui, selected.0).and_then(|n| parties.get(&n).cloned());
+    let movers: Vec<Entity> = match (&party, selected.0) {
+        (Some(p), _) => p.marching_order.clone(),
+        (None, Some(e)) => vec![e],
+        (None, None) => Vec::new(),
+    };
+    let from = movers
+        .first()
+        .and_then(|&e| creatures.get(e).ok())
+        .map(|c| c.0.0);
+    let key = match (from, pointer.square()) {
+        (Some(f), Some(t)) if f != t => Some((f, t, ui.pace, party.is_some())),
+        _ => None,
+    };
+    if shown.0 == key {
+        return;
+    }
+    shown.0 = key;
+    for e in &marks {
+        commands.entity(e).despawn();
+    }
+    let Some((from, to, pace, _)) = key else {
+        return;
+    };
+    let grid = &pointer.grid;
+    let h = grid.height();
+    let label = match find_path(grid, from, to) {
+        None => "no open path".to_owned(),
+        Some(path) => {
+            let mut odd = false;
+            let mut cost = 0;
+            for w in path.squares.windows(2) {
+                let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
+                cost += step_feet(diagonal, odd, grid.scale_feet())
+                    * 10
+                    * terrain_cost(grid.terrain(w[1]).expect("on the map"));
+                odd ^= diagonal;
+            }
+            for &p in &path.squares[1..] {
+                let at = square_to_world(h, p.x, p.y);
+                commands.spawn((
+                    PreviewMark,
+                    Sprite {
+                        image: art.token.clone(),
+                        color: Color::srgba(1.0, 0.95, 0.6, 0.75),
+                        custom_size: Some(Vec2::splat(8.0)),
+                        ..default()
+                    },
+                    Transform::from_xyz(at.x, at.y, 8.0),
+                ));
+            }
+            let time = match budget(&movers, pace, &creatures) {
+                None | Some(0) => "cannot move".to_owned(),
+                Some(per_round) => {
+                    let rounds = cost.div_ceil(per_round);
+                    if pace == Pace::Exploration && rounds >= ROUNDS_PER_TURN as u32 {
+                        format!(
+                            "{rounds} rounds ({:.1} turns)",
+                            rounds as f32 / ROUNDS_PER_TURN as f32
+                        )
+                    } else {
+                        format!("{rounds} round{}", if rounds == 1 { "" } else { "s" })
+                    }
+                }
+            };
+            let running = match (pace, sharp_turn(&path.squares)) {
+                (Pace::Running, Some(bend)) => format!("\ncannot run: sharp turn at {bend}"),
+                _ => String::new(),
+            };
+            format!("{}' - {time} at {pace} speed{running}", path.feet)
+        }
+    };
+    let at = square_to_world(h, to.x, to.y);
+    commands.spawn((
+        PreviewMark,
+        Text2d::new(label),
+        TextFont::from_font_size(13.0),
+        TextColor(Color::srgb(1.0, 0.95, 0.6)),
+        Text2dShadow {
+            offset: Vec2::new(1.0, -1.0),
+            color: Color::BLACK,
+        },
+        Transform::from_xyz(at.x, at.y - 22.0, 12.0),
+    ));
+}
