@@ -232,3 +232,66 @@ fn every_subcommand_has_help() {
         assert!(stdout(&o).contains("Usage"), "{args:?}");
     }
 }
+
+#[test]
+fn query_speeds_gives_the_three_speeds_and_why() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "speeds",
+        "--who",
+        "Mirela",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["encumbrance_stone"], 7.5);
+    assert_eq!(v["exploration_feet_per_turn"], 60.0);
+    assert_eq!(v["exploration_feet_per_round"], 6.0);
+    assert_eq!(v["combat_feet_per_round"], 20.0);
+    assert_eq!(v["running_feet_per_round"], 60.0);
+    assert!(
+        v["why"][0]
+            .as_str()
+            .unwrap()
+            .contains("over 7, up to 10 stone")
+    );
+    let o = delve(&["query", "levels/crypt.ron", "speeds", "--who", "Gnawbone"]);
+    let text = stdout(&o);
+    assert!(text.starts_with("Gnawbone: exploration 90' per turn (9' per round), combat 30' per round, running 90' per round"), "{text}");
+    assert!(text.contains("explicit speed 90'"), "{text}");
+    let o = delve(&["query", "levels/crypt.ron", "speeds", "--who", "Nobody"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("there is no creature named `Nobody` (there are: Brannoc")
+    );
+}
+
+#[test]
+fn sim_marches_the_party_in_formation() {
+    let script = scratch_file(
+        "party.ron",
+        "[(round: 0, command: MoveParty(party: \"party\", to: (17, 4), pace: Combat))]",
+    );
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--rounds",
+        "8",
+        "--commands",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    // Mirela, at 7.5 stone, sets the pace: 20' a round.
+    assert!(
+        text.contains("the party marches behind Brannoc at 20' per round"),
+        "{text}"
+    );
+    assert!(text.contains("Brannoc arrives at (17, 4)"), "{text}");
+    assert!(
+        text.contains("Aldric is Vulnerable (mapping: both hands busy"),
+        "{text}"
+    );
+}
