@@ -175,12 +175,7 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
                     .is_some_and(|p| !rest::needs_rest(p));
                 if endurance {
                     world.entity_mut(e).remove::<movement::Walking>();
-                    watch.push(
-                        world
-                            .get::<Name>(e)
-                            .map(|n| n.to_string())
-                            .unwrap_or_default(),
-                    );
+                    watch.push(crate::actors::name_of(world, e));
                 } else {
                     rest::begin_rest(world, e).ok();
                 }

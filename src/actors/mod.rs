@@ -43,6 +43,14 @@ impl Factions {
     }
 }
 
+/// An entity's name, or an empty string.
+pub fn name_of(world: &World, e: Entity) -> String {
+    world
+        .get::<Name>(e)
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
 /// Creatures by name, for commands that name their actor.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CreatureIndex(pub BTreeMap<String, Entity>);

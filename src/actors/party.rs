@@ -14,7 +14,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::{Event, EventLog};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
-use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, take_steps};
+use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, record_move, take_steps};
 use crate::sim::{RoundSet, SimRound};
 use crate::time::Clock;
 
@@ -268,19 +268,7 @@ pub fn keep_formation(
             if pos.0 == slot {
                 follow.banked_tenths = 0;
             }
-            moved.feet += feet;
-            moved.pace = Some(pace);
-            if feet > 0 {
-                log.push(
-                    round,
-                    Event::Moved {
-                        who: name.to_string(),
-                        from,
-                        to: pos.0,
-                        feet,
-                    },
-                );
-            }
+            record_move(&mut log, round, name, &mut moved, pace, from, pos.0, feet);
             taken.push(pos.0);
         }
         if walking.is_none() {
@@ -318,10 +306,7 @@ pub fn order_party_move(
             .and_then(|i| speeds[i])
     })
     .ok_or("a member is too encumbered to move")?;
-    let leader_name = world
-        .get::<Name>(leader)
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    let leader_name = super::name_of(world, leader);
     let detail = crate::rules::movement::order_move(world, leader, to, pace)?;
     if let Some(mut w) = world.get_mut::<Walking>(leader) {
         w.cap_tenths = Some(slowest);
@@ -429,10 +414,7 @@ pub fn make_mapper(world: &mut World, e: Entity) {
     let proficient = world
         .get::<super::Proficiencies>(e)
         .is_some_and(|p| p.has(Proficiency::Mapping));
-    let name = world
-        .get::<Name>(e)
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    let name = super::name_of(world, e);
     world
         .entity_mut(e)
         .insert(crate::rules::movement::Mapper { proficient });
@@ -453,10 +435,7 @@ pub fn make_mapper(world: &mut World, e: Entity) {
 
 fn unmake_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
-    let name = world
-        .get::<Name>(e)
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    let name = super::name_of(world, e);
     world
         .entity_mut(e)
         .remove::<crate::rules::movement::Mapper>();

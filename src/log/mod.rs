@@ -188,6 +188,29 @@ impl EventLog {
     }
 }
 
+/// Makes a throw with the simulation's dice and logs it with its breakdown; returns whether it
+/// succeeded.
+pub fn throw_logged(
+    dice: &mut crate::dice::Dice,
+    log: &mut EventLog,
+    round: u64,
+    who: &str,
+    what: impl Into<String>,
+    modifiers: Vec<crate::dice::Modifier>,
+    target: i32,
+) -> bool {
+    let throw = dice.throw(what, modifiers, target);
+    let success = throw.success;
+    log.push(
+        round,
+        Event::Threw {
+            who: who.to_owned(),
+            throw,
+        },
+    );
+    success
+}
+
 /// Writes to the log stamped with the current round.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Logger<'w> {

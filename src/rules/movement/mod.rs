@@ -25,7 +25,7 @@ use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory, Terrain, WaterDepth};
-use crate::log::{Event, EventLog};
+use crate::log::{Event, EventLog, throw_logged};
 use crate::rules::abilities::delve_modifier;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
 use crate::sim::{RoundSet, SimRound};
@@ -278,6 +278,33 @@ pub fn take_steps(
     out
 }
 
+/// Notes a creature's movement this round and logs it.
+#[allow(clippy::too_many_arguments)]
+pub fn record_move(
+    log: &mut EventLog,
+    round: u64,
+    who: &str,
+    moved: &mut MovedThisRound,
+    pace: Pace,
+    from: GridPos,
+    to: GridPos,
+    feet: u32,
+) {
+    moved.feet += feet;
+    moved.pace = Some(pace);
+    if feet > 0 {
+        log.push(
+            round,
+            Event::Moved {
+                who: who.to_owned(),
+                from,
+                to,
+                feet,
+            },
+        );
+    }
+}
+
 /// Starts a walk for `e`, or says why it cannot. Interrupts a rest.
 pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<String, String> {
     let pos = world.get::<Position>(e).ok_or("it has no square")?.0;
@@ -458,16 +485,8 @@ pub fn walk(
             if profs.has(Proficiency::Acrobatics) && class.level > 0 {
                 mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
             }
-            let throw = dice.throw("Paralysis save, running in difficult terrain", mods, target);
-            let success = throw.success;
-            log.push(
-                round,
-                Event::Threw {
-                    who: name.to_string(),
-                    throw,
-                },
-            );
-            if !success {
+            let what = "Paralysis save, running in difficult terrain";
+            if !throw_logged(&mut dice, &mut log, round, name, what, mods, target) {
                 let total: u32 = steps.iter().map(|s| s.1).sum();
                 let mut walked = 0;
                 let keep = steps
@@ -490,19 +509,7 @@ pub fn walk(
             feet += step;
         }
         w.banked_tenths = if fell { 0 } else { banked };
-        moved.feet += feet;
-        moved.pace = Some(w.pace);
-        if feet > 0 {
-            log.push(
-                round,
-                Event::Moved {
-                    who: name.to_string(),
-                    from,
-                    to: pos.0,
-                    feet,
-                },
-            );
-        }
+        record_move(&mut log, round, name, &mut moved, w.pace, from, pos.0, feet);
         if w.pace == Pace::Running && feet > 0 {
             gain_condition(
                 &mut log,
@@ -627,16 +634,7 @@ pub fn long_runs(
             mods.push(Modifier::new(4, "Endurance"));
         }
         let what = format!("Paralysis save after {} rounds of running", tally.rounds);
-        let throw = dice.throw(what, mods, target);
-        let success = throw.success;
-        log.push(
-            round,
-            Event::Threw {
-                who: name.to_string(),
-                throw,
-            },
-        );
-        if !success {
+        if !throw_logged(&mut dice, &mut log, round, name, what, mods, target) {
             gain_condition(
                 &mut log,
                 round,

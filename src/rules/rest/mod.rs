@@ -56,10 +56,7 @@ pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
     {
         return Err("it is stuck".into());
     }
-    let name = world
-        .get::<Name>(e)
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    let name = crate::actors::name_of(world, e);
     let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(e)
