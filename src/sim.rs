@@ -106,6 +106,7 @@ impl PluginGroup for SimPlugins {
             .add(MovementPlugin)
             .add(PartyPlugin)
             .add(RestPlugin)
+            .add(crate::rules::light::LightPlugin)
             .add(SituationalPenalties)
     }
 }

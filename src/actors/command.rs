@@ -29,6 +29,16 @@ pub enum Command {
     Rest { who: String },
     /// Stand up from prone.
     StandUp { who: String },
+    /// Lights a carried torch, lantern or candle that has fuel.
+    LightUp { who: String },
+    /// Douses the lights it carries.
+    Douse { who: String },
+    /// Drops a carried light on its square.
+    DropLight { who: String },
+    /// Picks up a light lying on its square.
+    PickUpLight { who: String },
+    /// Fills a carried lantern from a flask of oil.
+    Refuel { who: String },
     /// The party walks to a square behind its leader, in formation.
     MoveParty {
         party: String,
@@ -51,7 +61,12 @@ impl Command {
             Command::Move { who, .. }
             | Command::Halt { who }
             | Command::Rest { who }
-            | Command::StandUp { who } => who,
+            | Command::StandUp { who }
+            | Command::LightUp { who }
+            | Command::Douse { who }
+            | Command::DropLight { who }
+            | Command::PickUpLight { who }
+            | Command::Refuel { who } => who,
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
             | Command::MarchingOrder { party, .. }
@@ -69,6 +84,11 @@ impl fmt::Display for Command {
             Command::Halt { .. } => write!(f, "halt"),
             Command::Rest { .. } | Command::RestParty { .. } => write!(f, "rest"),
             Command::StandUp { .. } => write!(f, "stand up"),
+            Command::LightUp { .. } => write!(f, "light a light"),
+            Command::Douse { .. } => write!(f, "douse its lights"),
+            Command::DropLight { .. } => write!(f, "drop a light"),
+            Command::PickUpLight { .. } => write!(f, "pick up a light"),
+            Command::Refuel { .. } => write!(f, "refuel a lantern"),
             Command::MarchingOrder { order, .. } => {
                 write!(f, "march in the order {}", order.join(", "))
             }
@@ -128,7 +148,7 @@ fn creature(world: &World, name: &str) -> Result<Entity, String> {
 }
 
 fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
-    use crate::rules::{conditions, movement, rest};
+    use crate::rules::{conditions, light, movement, rest};
     let at = |(x, y): (i32, i32)| GridPos::new(x, y);
     match command {
         Command::Move { who, to, pace } => {
@@ -155,6 +175,11 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
                 .ok_or("it has no conditions")?;
             conditions::stand_up(&mut c, round)
         }
+        Command::LightUp { who } => light::light_up(world, creature(world, who)?),
+        Command::Douse { who } => light::douse(world, creature(world, who)?),
+        Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
+        Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
+        Command::Refuel { who } => light::refuel(world, creature(world, who)?),
         Command::MoveParty { party, to, pace } => {
             super::party::order_party_move(world, party, at(*to), *pace)
         }

@@ -66,6 +66,17 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         world.despawn(e);
     }
     world.insert_resource(level.grid.clone());
+    let mut light = crate::rules::light::LightMap::new(&level.grid);
+    for &(centre, radius) in &level.magical_darkness {
+        light.set_magical_darkness(
+            level
+                .grid
+                .squares()
+                .filter(|&(p, _)| level.grid.distance_feet(centre, p) <= radius)
+                .filter_map(|(p, _)| level.grid.index(p)),
+        );
+    }
+    world.insert_resource(light);
     world.insert_resource(Factions(level.factions.clone()));
     world.insert_resource(LevelInfo {
         name: level.name.clone(),

@@ -40,6 +40,8 @@ pub struct Level {
     pub doors: Vec<DoorDef>,
     pub traps: Vec<TrapDef>,
     pub lights: Vec<LightDef>,
+    /// Areas of magical darkness: centre and radius in feet.
+    pub magical_darkness: Vec<(GridPos, u32)>,
     pub factions: Vec<FactionDef>,
     pub creatures: Vec<CreatureDef>,
 }

@@ -483,6 +483,14 @@ fn default_scale() -> u32 {
     5
 }
 
+/// An area of magical darkness: every square within `radius_feet` of `at`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDarkness {
+    pub at: RawPos,
+    pub radius_feet: u32,
+}
+
 /// A level file as written.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -505,6 +513,8 @@ pub struct RawLevel {
     pub traps: Vec<RawTrap>,
     #[serde(default)]
     pub lights: Vec<RawLight>,
+    #[serde(default)]
+    pub magical_darkness: Vec<RawDarkness>,
     #[serde(default)]
     pub factions: Vec<RawFaction>,
     #[serde(default)]

@@ -128,6 +128,20 @@ impl Validator<'_> {
         }
         let traps = self.traps(&raw.traps, &grid);
         let lights = self.lights(&raw.lights, &grid);
+        let magical_darkness = raw
+            .magical_darkness
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| {
+                self.square(
+                    d.at,
+                    path!["magical_darkness", i, "at"],
+                    &grid,
+                    "magical darkness",
+                )
+                .map(|p| (p, d.radius_feet))
+            })
+            .collect();
         let factions = self.factions(&raw.factions);
         let bestiary = self.bestiary(&raw.bestiary, base_dir);
         let creatures = self.creatures(&raw.creatures, &grid, &factions, &bestiary);
@@ -142,6 +156,7 @@ impl Validator<'_> {
             doors,
             traps,
             lights,
+            magical_darkness,
             factions,
             creatures,
         })

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::actors::party::Formation;
 use crate::dice::Throw;
 use crate::grid::GridPos;
-use crate::level::schema::ConditionKind;
+use crate::level::schema::{ConditionKind, LightKind};
 use crate::time::{Clock, DelveMode};
 
 /// What happened.
@@ -63,6 +63,11 @@ pub enum Event {
     RestBegan { who: String },
     /// A creature rested a full turn.
     Rested { who: String },
+    /// A light source ran out of fuel and went out.
+    LightBurnedOut {
+        kind: LightKind,
+        bearer: Option<String>,
+    },
     /// A turn (10 rounds) ended.
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
@@ -123,6 +128,10 @@ impl fmt::Display for Event {
             }
             Event::RestBegan { who } => write!(f, "{who} rests"),
             Event::Rested { who } => write!(f, "{who} has rested a turn"),
+            Event::LightBurnedOut { kind, bearer } => match bearer {
+                Some(b) => write!(f, "{b}'s {kind:?} burns out"),
+                None => write!(f, "a {kind:?} burns out"),
+            },
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
             Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),

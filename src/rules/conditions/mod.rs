@@ -202,7 +202,7 @@ fn start_of_initiative(
     }
 }
 
-fn end_of_round(
+pub fn end_of_round(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut q: Query<(&Name, &mut Conditions)>,
