@@ -107,6 +107,7 @@ impl PluginGroup for SimPlugins {
             .add(PartyPlugin)
             .add(RestPlugin)
             .add(crate::rules::light::LightPlugin)
+            .add(crate::rules::vision::VisionPlugin)
             .add(SituationalPenalties)
     }
 }

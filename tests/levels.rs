@@ -191,7 +191,8 @@ fn exploration_walks_exactly_120_feet_in_a_turn() {
     let src = format!(
         r#"(name: "corridor", legend: {{ '.': Floor }}, map: ["{corridor}"],
             factions: [(name: "party")],
-            creatures: [(name: "Ada", faction: "party", at: (0, 0), hp: 5, ac: 10, encumbrance_stone: 4.0)])"#
+            creatures: [(name: "Ada", faction: "party", at: (0, 0), hp: 5, ac: 10, encumbrance_stone: 4.0,
+                          carries: [(kind: Torch, lit: true)])])"#
     );
     let level = load_level_str(&src, "corridor.ron", None).unwrap().level;
     let mut app = sim_app(&level, 1);

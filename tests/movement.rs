@@ -54,7 +54,7 @@ fn events(app: &App) -> Vec<Event> {
 
 fn runner(con: i32, paralysis: i32, extra: &str) -> String {
     format!(
-        "(name: \"Runner\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, con: {con}, encumbrance_stone: 2.0, \
+        "(name: \"Runner\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], con: {con}, encumbrance_stone: 2.0, \
          saves: {{ Paralysis: {paralysis} }}{extra})"
     )
 }
@@ -265,8 +265,8 @@ fn running_needs_a_straight_line_or_gentle_curve() {
 /// Dungeon Delves › Rest: more than 5 turns without rest winds an adventurer; Endurance exempts.
 #[test]
 fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
-    let creatures = "(name: \"Tired\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
-                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Endurance])";
+    let creatures = "(name: \"Tired\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0),\n\
+                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, proficiencies: [Endurance])";
     let l = level(
         &["XXXXX", "X...X", "XXXXX"],
         creatures,
@@ -304,7 +304,7 @@ fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
 fn monsters_idling_in_their_lair_do_not_tire() {
     let l = level(
         &["XXXXX", "X...X", "XXXXX"],
-        "(name: \"Ghoul\", faction: \"foes\", at: (1, 1), hp: 5, ac: 12, speed_feet: 90)",
+        "(name: \"Ghoul\", faction: \"foes\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], speed_feet: 90)",
         "",
     );
     let mut app = sim_app(&l, 1);
@@ -317,7 +317,7 @@ fn monsters_idling_in_their_lair_do_not_tire() {
 fn prone_penalty_still_applies_in_the_round_the_creature_stood_up() {
     let l = level(
         &["XXXXX", "X...X", "XXXXX"],
-        "(name: \"Down\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, conditions: [Prone])",
+        "(name: \"Down\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, conditions: [Prone])",
         "",
     );
     let mut app = sim_app(&l, 1);
@@ -362,10 +362,10 @@ fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens(
     ];
     // The corridor on row 2 is one square (5') wide from x = 3 to x = 11; the hall beyond it is
     // three squares wide.
-    let creatures = "(name: \"Lead\", faction: \"party\", at: (2, 2), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
-                     (name: \"Second\", faction: \"party\", at: (1, 2), hp: 5, ac: 12, encumbrance_stone: 2.0),\n\
-                     (name: \"Third\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 8.0),\n\
-                     (name: \"Fourth\", faction: \"party\", at: (1, 3), hp: 5, ac: 12, encumbrance_stone: 2.0)";
+    let creatures = "(name: \"Lead\", faction: \"party\", at: (2, 2), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0),\n\
+                     (name: \"Second\", faction: \"party\", at: (1, 2), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0),\n\
+                     (name: \"Third\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 8.0),\n\
+                     (name: \"Fourth\", faction: \"party\", at: (1, 3), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0)";
     let l = level(
         &map,
         creatures,
@@ -442,7 +442,7 @@ fn exploring_records_its_benefits() {
     use delve::rules::movement::ExplorationBenefits;
     let l = level(
         &["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"],
-        "(name: \"Thief\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Searching], gear: [TenFootPole])",
+        "(name: \"Thief\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, proficiencies: [Searching], gear: [TenFootPole])",
         "",
     );
     let mut app = sim_app(&l, 1);
@@ -480,7 +480,7 @@ fn exploring_records_its_benefits() {
 fn difficult_terrain_costs_double() {
     let l = level(
         &["XXXXXXXXXXXX", "X::::::::::X", "XXXXXXXXXXXX"],
-        "(name: \"Slow\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0)",
+        "(name: \"Slow\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0)",
         "",
     );
     let mut app = sim_app(&l, 1);

@@ -203,6 +203,7 @@ fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
             crate::rules::movement::ExplorationBenefits::default(),
             crate::rules::movement::RunningTally::default(),
             crate::rules::rest::Fatigue::default(),
+            crate::rules::vision::Sight::default(),
         ),
     )
 }

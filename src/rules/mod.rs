@@ -6,3 +6,4 @@ pub mod light;
 pub mod movement;
 pub mod penalties;
 pub mod rest;
+pub mod vision;

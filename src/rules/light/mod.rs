@@ -510,8 +510,16 @@ mod tests {
         assert_eq!(map.level(&g, GridPos::new(5, 1)), LightLevel::Dark);
         g.set_door(GridPos::new(4, 1), crate::level::schema::DoorState::Open);
         map.recompute(&g, [(1, GridPos::new(2, 1), LightKind::Torch)]);
-        assert_eq!(map.level(&g, GridPos::new(5, 1)), LightLevel::Bright, "15' away");
-        assert_eq!(map.level(&g, GridPos::new(6, 1)), LightLevel::Dim, "20' away");
+        assert_eq!(
+            map.level(&g, GridPos::new(5, 1)),
+            LightLevel::Bright,
+            "15' away"
+        );
+        assert_eq!(
+            map.level(&g, GridPos::new(6, 1)),
+            LightLevel::Dim,
+            "20' away"
+        );
     }
 
     #[test]

@@ -1,0 +1,384 @@
+//! Vision (Dungeon Delves › Light and Darkness; RULINGS › Light and vision).
+//!
+//! A creature sees a square it has line of sight to when the square is lit, bright or dim, or
+//! when the square is within its lightless vision, or (at exploration or combat speed, not
+//! deafened, not in magical darkness) within the 30' of its shadowy senses; those show the square
+//! as dim. A creature that sees nothing is blinded. A lit creature is seen from as far as there
+//! is line of sight to it, so carrying a light gives a party away before it sees anyone.
+//!
+//! Each faction remembers the squares its members have seen (fog of war); a party's map grows
+//! only where its mapper stands in bright light.
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::actors::{Faction, Factions, Parties, Position, Vision};
+use crate::grid::los::shadowcast;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::ConditionKind;
+use crate::log::EventLog;
+use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::light::{LightLevel, LightMap};
+use crate::rules::movement::{Mapper, MovedThisRound, Pace};
+use crate::sim::{RoundSet, SimRound};
+use crate::time::Clock;
+
+/// Shadowy senses "see" as a light shedding dim light in a 30' radius.
+pub const SHADOWY_SENSES_FEET: u32 = 30;
+
+/// Why a creature is blinded when it sees nothing at all.
+pub const SEES_NOTHING: &str = "sees nothing";
+
+/// What a creature sees now: each square, and as how lit (dim for lightless vision and shadowy
+/// senses).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sight {
+    pub seen: Vec<(GridPos, LightLevel)>,
+    key: Option<(GridPos, u64, bool, bool)>,
+}
+
+impl Sight {
+    pub fn sees(&self, p: GridPos) -> bool {
+        self.seen
+            .binary_search_by_key(&(p.y, p.x), |(q, _)| (q.y, q.x))
+            .is_ok()
+    }
+}
+
+/// How a creature can see.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Senses {
+    pub lightless_vision_feet: u32,
+    /// Shadowy senses are working (it has them, is not running, not deafened, and not in
+    /// magical darkness).
+    pub shadowy_senses: bool,
+    /// Blind for some reason other than darkness.
+    pub blinded: bool,
+}
+
+/// The squares seen from `at`, sorted row by row.
+pub fn sight_of(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    at: GridPos,
+    senses: Senses,
+) -> Vec<(GridPos, LightLevel)> {
+    if senses.blinded {
+        return Vec::new();
+    }
+    let radius = grid.width().max(grid.height()) as i32;
+    let mut seen = Vec::new();
+    shadowcast(grid, at, radius, |p| {
+        let how = match light.level(grid, p) {
+            LightLevel::Bright => Some(LightLevel::Bright),
+            LightLevel::Dim => Some(LightLevel::Dim),
+            LightLevel::MagicalDarkness => None,
+            LightLevel::Dark => {
+                let d = grid.distance_feet(at, p);
+                let lightless =
+                    senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
+                let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
+                (lightless || shadowy).then_some(LightLevel::Dim)
+            }
+        };
+        if let Some(how) = how {
+            seen.push((p, how));
+        }
+    });
+    seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
+    seen.dedup_by_key(|(p, _)| *p);
+    seen
+}
+
+/// Are a creature's shadowy senses working? Not when running, deafened, or in magical darkness.
+pub fn shadowy_senses_work(
+    vision: &Vision,
+    conditions: &Conditions,
+    moved: &MovedThisRound,
+    in_magical_darkness: bool,
+) -> bool {
+    vision.shadowy_senses
+        && moved.pace != Some(Pace::Running)
+        && !conditions.has(ConditionKind::Deafened)
+        && !in_magical_darkness
+}
+
+/// Blind for a reason other than seeing nothing (a dazzling light, the level file).
+pub fn blinded_otherwise(conditions: &Conditions) -> bool {
+    conditions
+        .get(ConditionKind::Blinded)
+        .is_some_and(|c| c.source != SEES_NOTHING)
+}
+
+/// The squares each faction has seen, for fog of war.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct FactionMemory {
+    /// One bitmap per faction, indexed like the grid.
+    pub seen: Vec<Vec<bool>>,
+}
+
+/// A party's map: the squares seen while its mapper stood in bright light.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartyMap {
+    pub party: String,
+    pub mapped: Vec<bool>,
+    /// Whether the mapper has the Mapping proficiency (accurate measurements).
+    pub proficient: bool,
+}
+
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PartyMaps(pub Vec<PartyMap>);
+
+pub struct VisionPlugin;
+
+impl Plugin for VisionPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<FactionMemory>()
+            .init_resource::<PartyMaps>()
+            .add_systems(
+                SimRound,
+                (look, remember, map_where_bright)
+                    .chain()
+                    .in_set(RoundSet::Vision),
+            );
+    }
+}
+
+type Looker<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Vision,
+    &'a mut Conditions,
+    &'a MovedThisRound,
+    &'a mut Sight,
+);
+
+/// Every creature looks again when it moved, the light changed, or its senses did.
+pub fn look(
+    grid: Res<DungeonGrid>,
+    light: Res<LightMap>,
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+    mut q: Query<Looker>,
+) {
+    for (name, pos, vision, mut conditions, moved, mut sight) in &mut q {
+        let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness;
+        let senses = Senses {
+            lightless_vision_feet: vision.lightless_vision_feet,
+            shadowy_senses: shadowy_senses_work(vision, &conditions, moved, dark_magic),
+            blinded: blinded_otherwise(&conditions),
+        };
+        let key = Some((
+            pos.0,
+            light.generation,
+            senses.shadowy_senses,
+            senses.blinded,
+        ));
+        if sight.key == key {
+            continue;
+        }
+        sight.seen = sight_of(&grid, &light, pos.0, senses);
+        sight.key = key;
+        let sees_nothing = sight.seen.is_empty();
+        let round = clock.rounds;
+        if sees_nothing && !conditions.has(ConditionKind::Blinded) {
+            gain_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Blinded,
+                SEES_NOTHING,
+                ConditionEnd::UntilRemoved,
+            );
+        } else if !sees_nothing
+            && conditions
+                .get(ConditionKind::Blinded)
+                .is_some_and(|c| c.source == SEES_NOTHING)
+        {
+            lose_condition(
+                &mut log,
+                round,
+                name,
+                &mut conditions,
+                ConditionKind::Blinded,
+                "it sees again",
+            );
+        }
+    }
+}
+
+fn remember(
+    grid: Res<DungeonGrid>,
+    factions: Res<Factions>,
+    mut memory: ResMut<FactionMemory>,
+    q: Query<(&Faction, &Sight)>,
+) {
+    let n = (grid.width() * grid.height()) as usize;
+    if memory.seen.len() != factions.0.len() || memory.seen.first().is_some_and(|m| m.len() != n) {
+        memory.seen = vec![vec![false; n]; factions.0.len()];
+    }
+    for (f, sight) in &q {
+        if let Some(m) = memory.seen.get_mut(f.0) {
+            for (p, _) in &sight.seen {
+                if let Some(i) = grid.index(*p) {
+                    m[i] = true;
+                }
+            }
+        }
+    }
+}
+
+/// Dungeon Delves › Marching and Mapping: the mapper maps what it sees while it stands in bright
+/// light.
+fn map_where_bright(
+    grid: Res<DungeonGrid>,
+    light: Res<LightMap>,
+    parties: Res<Parties>,
+    mut maps: ResMut<PartyMaps>,
+    mappers: Query<(&Position, &Sight, &Mapper)>,
+) {
+    let n = (grid.width() * grid.height()) as usize;
+    for party in &parties.0 {
+        let Some((pos, sight, mapper)) = party.mapper.and_then(|m| mappers.get(m).ok()) else {
+            continue;
+        };
+        if light.level(&grid, pos.0) != LightLevel::Bright {
+            continue;
+        }
+        let i = match maps.0.iter().position(|m| m.party == party.name) {
+            Some(i) => i,
+            None => {
+                maps.0.push(PartyMap {
+                    party: party.name.clone(),
+                    mapped: vec![false; n],
+                    proficient: mapper.proficient,
+                });
+                maps.0.len() - 1
+            }
+        };
+        let map = &mut maps.0[i];
+        map.proficient = mapper.proficient;
+        for (p, _) in &sight.seen {
+            if let Some(k) = grid.index(*p) {
+                map.mapped[k] = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::test_grid;
+    use crate::level::schema::LightKind;
+
+    fn room() -> DungeonGrid {
+        test_grid(&[
+            "###########",
+            "#.........#",
+            "#.........#",
+            "#.........#",
+            "###########",
+        ])
+    }
+
+    #[test]
+    fn a_dark_room_shows_nothing_without_senses() {
+        let g = room();
+        let light = LightMap::new(&g);
+        assert!(sight_of(&g, &light, GridPos::new(1, 1), Senses::default()).is_empty());
+    }
+
+    #[test]
+    fn lightless_vision_shows_dim_within_its_range() {
+        let g = room();
+        let light = LightMap::new(&g);
+        let senses = Senses {
+            lightless_vision_feet: 10,
+            ..Senses::default()
+        };
+        let seen = sight_of(&g, &light, GridPos::new(5, 2), senses);
+        assert!(
+            seen.iter().all(|(_, how)| *how == LightLevel::Dim),
+            "no colours: dim only"
+        );
+        assert!(seen.iter().any(|(p, _)| *p == GridPos::new(7, 2)));
+        assert!(
+            !seen.iter().any(|(p, _)| *p == GridPos::new(8, 2)),
+            "15' is beyond 10'"
+        );
+    }
+
+    #[test]
+    fn a_lit_creature_is_seen_from_the_dark_across_the_room() {
+        let g = room();
+        let mut light = LightMap::new(&g);
+        light.place(&g, 1, Some((GridPos::new(9, 2), LightKind::Candle)));
+        // From the far end, in the dark, the candle-bearer's square is seen bright.
+        let seen = sight_of(&g, &light, GridPos::new(1, 2), Senses::default());
+        assert!(seen.contains(&(GridPos::new(9, 2), LightLevel::Bright)));
+        assert!(
+            !seen.iter().any(|(p, _)| *p == GridPos::new(1, 2)),
+            "but not its own dark square"
+        );
+    }
+
+    #[test]
+    fn sight_is_symmetric_in_lit_rooms() {
+        let g = room();
+        let mut light = LightMap::new(&g);
+        light.place(&g, 1, Some((GridPos::new(5, 2), LightKind::Lantern)));
+        for a in [GridPos::new(1, 1), GridPos::new(9, 3), GridPos::new(4, 2)] {
+            for b in [GridPos::new(2, 3), GridPos::new(8, 1), GridPos::new(6, 2)] {
+                let ab = sight_of(&g, &light, a, Senses::default())
+                    .iter()
+                    .any(|(p, _)| *p == b);
+                let ba = sight_of(&g, &light, b, Senses::default())
+                    .iter()
+                    .any(|(p, _)| *p == a);
+                assert_eq!(ab, ba, "{a} and {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn shadowy_senses_switch_off_when_running_or_deafened() {
+        let v = Vision {
+            lightless_vision_feet: 0,
+            shadowy_senses: true,
+        };
+        let still = MovedThisRound::default();
+        let running = MovedThisRound {
+            feet: 60,
+            pace: Some(Pace::Running),
+        };
+        let combat = MovedThisRound {
+            feet: 30,
+            pace: Some(Pace::Combat),
+        };
+        let fine = Conditions::default();
+        let deaf = Conditions::from_level(&[ConditionKind::Deafened]);
+        assert!(shadowy_senses_work(&v, &fine, &still, false));
+        assert!(shadowy_senses_work(&v, &fine, &combat, false));
+        assert!(!shadowy_senses_work(&v, &fine, &running, false));
+        assert!(!shadowy_senses_work(&v, &deaf, &still, false));
+        assert!(
+            !shadowy_senses_work(&v, &fine, &still, true),
+            "magical darkness"
+        );
+        let g = room();
+        let light = LightMap::new(&g);
+        let senses = Senses {
+            shadowy_senses: true,
+            ..Senses::default()
+        };
+        let seen = sight_of(&g, &light, GridPos::new(1, 2), senses);
+        assert!(seen.iter().any(|(p, _)| *p == GridPos::new(7, 2)), "30'");
+        assert!(!seen.iter().any(|(p, _)| *p == GridPos::new(8, 2)), "35'");
+        assert!(
+            seen.iter().all(|(_, how)| *how == LightLevel::Dim),
+            "never bright"
+        );
+    }
+}
