@@ -1,0 +1,192 @@
+//! Light and vision: the numbers of Dungeon Delves › Light and Darkness.
+
+use bevy::prelude::*;
+use delve::actors::{Command, CreatureIndex, LightSource};
+use delve::grid::GridPos;
+use delve::level::load_level_str;
+use delve::level::schema::ConditionKind;
+use delve::log::{Event, EventLog};
+use delve::rules::conditions::Conditions;
+use delve::rules::light::{LightLevel, LightMap};
+use delve::rules::vision::Sight;
+use delve::sim::{give, run_round, run_rounds, sim_app};
+
+fn app(x: i32, creature_extra: &str, level_extra: &str) -> App {
+    let src = format!(
+        r#"(name: "light", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+            map: ["XXXXXXXXXXXXXXX", "X......+......X", "XXXXXXXXXXXXXXX"],
+            factions: [(name: "party")],
+            creatures: [(name: "Ada", faction: "party", at: ({x}, 1), hp: 5, ac: 10, encumbrance_stone: 2.0{creature_extra})]
+            {level_extra})"#
+    );
+    let level = load_level_str(&src, "light.ron", None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .level;
+    sim_app(&level, 1)
+}
+
+fn ada(app: &App) -> Entity {
+    app.world().resource::<CreatureIndex>().0["Ada"]
+}
+
+fn carried_light(app: &mut App) -> LightSource {
+    let world = app.world_mut();
+    *world.query::<&LightSource>().single(world).unwrap()
+}
+
+fn level_at(app: &App, x: i32, y: i32) -> LightLevel {
+    let grid = app.world().resource::<delve::grid::DungeonGrid>();
+    app.world()
+        .resource::<LightMap>()
+        .level(grid, GridPos::new(x, y))
+}
+
+fn burned_out_at(app: &App) -> Option<u64> {
+    app.world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .find(|e| matches!(e.event, Event::LightBurnedOut { .. }))
+        .map(|e| e.round)
+}
+
+#[test]
+fn a_torch_lit_at_round_zero_goes_out_at_round_sixty() {
+    let mut app = app(1, ", carries: [(kind: Torch, lit: true)]", "");
+    run_rounds(app.world_mut(), 60);
+    assert!(carried_light(&mut app).lit, "lit through round 59");
+    assert_eq!(level_at(&app, 1, 1), LightLevel::Bright);
+    run_round(app.world_mut());
+    assert!(!carried_light(&mut app).lit);
+    assert_eq!(burned_out_at(&app), Some(60));
+    assert_eq!(level_at(&app, 1, 1), LightLevel::Dark);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("Ada's Torch burns out"), "{log}");
+}
+
+#[test]
+fn a_lantern_with_two_flasks_lasts_forty_eight_turns() {
+    let mut app = app(
+        1,
+        ", carries: [(kind: Lantern, lit: false, fuel_turns: 24)], gear: [Oil(1)]",
+        "",
+    );
+    give(app.world_mut(), Command::Refuel { who: "Ada".into() });
+    give(app.world_mut(), Command::LightUp { who: "Ada".into() });
+    run_rounds(app.world_mut(), 480);
+    assert!(carried_light(&mut app).lit, "lit for 48 turns");
+    run_round(app.world_mut());
+    assert_eq!(burned_out_at(&app), Some(480));
+    // No oil left for another flask.
+    give(app.world_mut(), Command::Refuel { who: "Ada".into() });
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Ada cannot refuel a lantern: it has no flask of oil"),
+        "{log}"
+    );
+}
+
+#[test]
+fn light_stops_at_a_closed_door_and_passes_when_it_opens() {
+    let mut app = app(5, ", carries: [(kind: Torch, lit: true)]", "");
+    run_round(app.world_mut());
+    assert_eq!(level_at(&app, 7, 1), LightLevel::Bright, "the door is lit");
+    assert_eq!(level_at(&app, 8, 1), LightLevel::Dark, "nothing beyond it");
+    app.world_mut()
+        .resource_mut::<delve::grid::DungeonGrid>()
+        .set_door(GridPos::new(7, 1), delve::level::schema::DoorState::Open);
+    run_round(app.world_mut());
+    assert_eq!(level_at(&app, 8, 1), LightLevel::Bright, "15' away");
+    assert_eq!(level_at(&app, 9, 1), LightLevel::Dim, "20' away");
+}
+
+#[test]
+fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
+    let mut app = app(1, ", carries: [(kind: Torch, lit: true)]", "");
+    run_round(app.world_mut());
+    assert!(
+        !app.world()
+            .get::<Conditions>(ada(&app))
+            .unwrap()
+            .has(ConditionKind::Blinded)
+    );
+    give(app.world_mut(), Command::Douse { who: "Ada".into() });
+    run_round(app.world_mut());
+    let c = app.world().get::<Conditions>(ada(&app)).unwrap();
+    assert_eq!(
+        c.get(ConditionKind::Blinded).map(|c| c.source.as_str()),
+        Some("sees nothing")
+    );
+    // 120' a turn is 12' a round; a third is 4': a square every round and a quarter.
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Ada".into(),
+            to: (6, 1),
+            pace: Default::default(),
+        },
+    );
+    run_rounds(app.world_mut(), 5);
+    let at = app
+        .world()
+        .get::<delve::actors::Position>(ada(&app))
+        .unwrap()
+        .0;
+    assert_eq!(at, GridPos::new(5, 1), "20' in 5 rounds");
+    // Lighting up again ends it.
+    give(app.world_mut(), Command::LightUp { who: "Ada".into() });
+    run_round(app.world_mut());
+    assert!(
+        !app.world()
+            .get::<Conditions>(ada(&app))
+            .unwrap()
+            .has(ConditionKind::Blinded)
+    );
+}
+
+#[test]
+fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
+    let mut app = app(2, ", carries: [(kind: Torch, lit: true)]", "");
+    give(app.world_mut(), Command::DropLight { who: "Ada".into() });
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Ada".into(),
+            to: (6, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        },
+    );
+    run_rounds(app.world_mut(), 2);
+    assert_eq!(
+        level_at(&app, 2, 1),
+        LightLevel::Bright,
+        "the torch lies at (2, 1)"
+    );
+    assert_eq!(level_at(&app, 6, 1), LightLevel::Dim, "20' from it");
+    give(app.world_mut(), Command::PickUpLight { who: "Ada".into() });
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Ada cannot pick up a light: there is no light at (6, 1)"),
+        "{log}"
+    );
+}
+
+#[test]
+fn lightless_vision_sees_in_the_dark_and_magical_darkness_hides_everything() {
+    let mut app = app(
+        1,
+        ", lightless_vision_feet: 20",
+        ", magical_darkness: [(at: (5, 1), radius_feet: 5)]",
+    );
+    run_round(app.world_mut());
+    let sight = app.world().get::<Sight>(ada(&app)).unwrap();
+    assert!(sight.sees(GridPos::new(1, 1)) && sight.sees(GridPos::new(3, 1)));
+    assert!(!sight.sees(GridPos::new(4, 1)), "magical darkness at 15'");
+    assert!(
+        sight.seen.iter().all(|(_, how)| *how == LightLevel::Dim),
+        "lightless vision shows dim only"
+    );
+    assert_eq!(level_at(&app, 5, 1), LightLevel::MagicalDarkness);
+}
