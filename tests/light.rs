@@ -190,3 +190,72 @@ fn lightless_vision_sees_in_the_dark_and_magical_darkness_hides_everything() {
     );
     assert_eq!(level_at(&app, 5, 1), LightLevel::MagicalDarkness);
 }
+
+/// Situational Penalties › Distractions: failing the Strength-resistance throw against a torch
+/// (9) blinds for exactly three rounds.
+#[test]
+fn light_distraction_blinds_for_exactly_three_rounds() {
+    let src = r#"(name: "glare", legend: { 'X': Wall(Stone), '.': Floor },
+        map: ["XXXXXXXXXXXXXXXXXX", "X................X", "XXXXXXXXXXXXXXXXXX"],
+        factions: [(name: "party"), (name: "foes")],
+        creatures: [
+            (name: "Ada", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+             carries: [(kind: Torch, lit: true)]),
+            (name: "Gob", faction: "foes", at: (14, 1), hp: 5, ac: 10, speed_feet: 60, str: 10),
+        ])"#;
+    let level = load_level_str(src, "glare.ron", None).unwrap().level;
+    let (mut failed, mut resisted) = (false, false);
+    for seed in 1..60 {
+        let mut app = sim_app(&level, seed);
+        run_round(app.world_mut()); // Gob sees the torch from the dark.
+        give(
+            app.world_mut(),
+            Command::Dazzle {
+                who: "Ada".into(),
+                target: "Gob".into(),
+                focused: false,
+            },
+        );
+        run_round(app.world_mut()); // round 1
+        let gob = app.world().resource::<CreatureIndex>().0["Gob"];
+        let blinded = |app: &App| {
+            app.world()
+                .get::<Conditions>(gob)
+                .unwrap()
+                .has(ConditionKind::Blinded)
+        };
+        let log = app.world().resource::<EventLog>().to_text();
+        assert!(
+            log.contains("Strength resistance against a Torch's glare: d20"),
+            "{log}"
+        );
+        assert!(log.contains("vs 9+"), "{log}");
+        if blinded(&app) {
+            failed = true;
+            run_round(app.world_mut()); // round 2
+            assert!(blinded(&app));
+            run_round(app.world_mut()); // round 3: the third round ends
+            assert!(!blinded(&app), "blinded for rounds 1, 2 and 3 only");
+        } else {
+            resisted = true;
+        }
+    }
+    assert!(failed && resisted, "both outcomes happen over the seeds");
+}
+
+#[test]
+fn dazzling_needs_a_target_in_the_dark() {
+    let mut app = app(1, ", carries: [(kind: Torch, lit: true)]", "");
+    run_round(app.world_mut());
+    give(
+        app.world_mut(),
+        Command::Dazzle {
+            who: "Ada".into(),
+            target: "Ada".into(),
+            focused: true,
+        },
+    );
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("does not stand in the dark"), "{log}");
+}

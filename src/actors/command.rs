@@ -39,6 +39,13 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Turns a carried light on a creature standing in the dark (light distraction).
+    Dazzle {
+        who: String,
+        target: String,
+        #[serde(default)]
+        focused: bool,
+    },
     /// The party walks to a square behind its leader, in formation.
     MoveParty {
         party: String,
@@ -66,7 +73,8 @@ impl Command {
             | Command::Douse { who }
             | Command::DropLight { who }
             | Command::PickUpLight { who }
-            | Command::Refuel { who } => who,
+            | Command::Refuel { who }
+            | Command::Dazzle { who, .. } => who,
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
             | Command::MarchingOrder { party, .. }
@@ -89,6 +97,7 @@ impl fmt::Display for Command {
             Command::DropLight { .. } => write!(f, "drop a light"),
             Command::PickUpLight { .. } => write!(f, "pick up a light"),
             Command::Refuel { .. } => write!(f, "refuel a lantern"),
+            Command::Dazzle { target, .. } => write!(f, "dazzle {target}"),
             Command::MarchingOrder { order, .. } => {
                 write!(f, "march in the order {}", order.join(", "))
             }
@@ -180,6 +189,14 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::Dazzle {
+            who,
+            target,
+            focused,
+        } => {
+            let (who, target) = (creature(world, who)?, creature(world, target)?);
+            crate::rules::penalties::dazzle(world, who, target, *focused)
+        }
         Command::MoveParty { party, to, pace } => {
             super::party::order_party_move(world, party, at(*to), *pace)
         }

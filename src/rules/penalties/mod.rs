@@ -10,8 +10,9 @@ use bevy::prelude::*;
 use crate::actors::{Encumbrance, Position};
 use crate::dice::Modifier;
 use crate::grid::DungeonGrid;
-use crate::level::schema::{ConditionKind, Terrain, WaterDepth};
+use crate::level::schema::{ConditionKind, LightKind, Terrain, WaterDepth};
 use crate::rules::conditions::Conditions;
+use crate::rules::light::LightLevel;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 
 /// Reach: 5 meters, taken as 15 feet.
@@ -116,6 +117,107 @@ pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modif
         mods.push(Modifier::new(v, what));
     }
     Ok(mods)
+}
+
+/// Penalty from Poor Vision (RULINGS › Light and vision): a check that needs sight of a target
+/// takes the penalty of the target's square: dim −2, dark −4 (when the creature can still act
+/// on it, by sound), magical darkness −8. Blindness (−4) and poor vision do not stack: the worse
+/// applies.
+pub fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier> {
+    let light = match target_square {
+        LightLevel::Bright => None,
+        LightLevel::Dim => Some(Modifier::new(-2, "target in dim light")),
+        LightLevel::Dark => Some(Modifier::new(-4, "target in darkness")),
+        LightLevel::MagicalDarkness => Some(Modifier::new(-8, "target in magical darkness")),
+    };
+    let blind = blinded.then(|| Modifier::new(-4, "blinded"));
+    match (light, blind) {
+        (Some(l), Some(b)) => Some(if l.value <= b.value { l } else { b }),
+        (l, b) => l.or(b),
+    }
+}
+
+/// Light distraction targets (Situational Penalties › Distractions): a torch 9, a lantern or
+/// lamp 11, magical light 13, sunlight reflected by a mirror 15; +2 when focused on the victim.
+/// The rules give no number for a candle or a light of another kind.
+pub fn distraction_target(kind: LightKind, focused: bool) -> Option<i32> {
+    let base = match kind {
+        LightKind::Torch => 9,
+        LightKind::Lantern => 11,
+        LightKind::Candle | LightKind::Custom { .. } => return None,
+    };
+    Some(base + if focused { 2 } else { 0 })
+}
+
+/// Rounds a failed distraction throw blinds for.
+pub const DISTRACTION_BLINDS_ROUNDS: u64 = 3;
+
+/// `Dazzle`: `who` turns a lit light it carries on `target`, who stands in the dark and sees it.
+/// The target makes a Strength-resistance throw (d20 + its Strength modifier) against the light's
+/// number; failing, it cannot see for three rounds.
+pub fn dazzle(
+    world: &mut World,
+    who: Entity,
+    target: Entity,
+    focused: bool,
+) -> Result<String, String> {
+    use crate::actors::{Abilities, CarriedBy, LightSource};
+    use crate::log::{EventLog, throw_logged};
+    use crate::rules::conditions::{ConditionEnd, gain_condition};
+    use crate::rules::light::LightMap;
+    use crate::rules::vision::Sight;
+
+    let mut q = world.query::<(&LightSource, &CarriedBy)>();
+    let kind = q
+        .iter(world)
+        .find(|(l, c)| c.0 == who && l.lit)
+        .map(|(l, _)| l.kind)
+        .ok_or("it carries no lit light")?;
+    let number = distraction_target(kind, focused)
+        .ok_or_else(|| format!("the rules give no distraction number for a {kind:?}"))?;
+    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+    let target_at = world
+        .get::<Position>(target)
+        .ok_or("the target has no square")?
+        .0;
+    let grid = world.resource::<DungeonGrid>();
+    if world.resource::<LightMap>().level(grid, target_at) != LightLevel::Dark {
+        return Err("the target does not stand in the dark".into());
+    }
+    if !world.get::<Sight>(target).is_some_and(|s| s.sees(at)) {
+        return Err("the target cannot see the light".into());
+    }
+    let str_mod = world
+        .get::<Abilities>(target)
+        .map_or(0, |a| crate::rules::abilities::delve_modifier(a.0.str));
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let name = crate::actors::name_of(world, target);
+    let what = format!("Strength resistance against a {kind:?}'s glare");
+    let mods = vec![Modifier::new(str_mod, "Strength")];
+    let resisted = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+        let mut log = world.resource_mut::<EventLog>();
+        throw_logged(&mut dice, &mut log, round, &name, what, mods, number)
+    });
+    if resisted {
+        return Ok(format!("dazzles {name}, who looks away in time"));
+    }
+    let ends = ConditionEnd::EndOfRound(round + DISTRACTION_BLINDS_ROUNDS - 1);
+    world.resource_scope(|world, mut log: Mut<EventLog>| {
+        if let Some(mut c) = world.get_mut::<Conditions>(target) {
+            gain_condition(
+                &mut log,
+                round,
+                &name,
+                &mut c,
+                ConditionKind::Blinded,
+                "dazzled by a light",
+                ends,
+            );
+        }
+    });
+    Ok(format!(
+        "dazzles {name}: blinded for {DISTRACTION_BLINDS_ROUNDS} rounds"
+    ))
 }
 
 /// Switches the situational penalties on.
@@ -243,6 +345,42 @@ mod tests {
         assert_eq!(total(CheckKind::SpellMaintenance, moved(20.0)), -4);
         assert_eq!(total(CheckKind::SpellMaintenance, moved(45.0)), -8);
         assert!(situational_modifiers(CheckKind::SpellMaintenance, &moved(61.0)).is_err());
+    }
+
+    #[test]
+    fn poor_vision_bands_and_no_stacking_with_blindness() {
+        assert_eq!(poor_vision(LightLevel::Bright, false), None);
+        assert_eq!(poor_vision(LightLevel::Dim, false).unwrap().value, -2);
+        assert_eq!(poor_vision(LightLevel::Dark, false).unwrap().value, -4);
+        assert_eq!(
+            poor_vision(LightLevel::MagicalDarkness, false)
+                .unwrap()
+                .value,
+            -8
+        );
+        assert_eq!(
+            poor_vision(LightLevel::Dim, true).unwrap().value,
+            -4,
+            "the worse: blinded"
+        );
+        assert_eq!(
+            poor_vision(LightLevel::MagicalDarkness, true)
+                .unwrap()
+                .value,
+            -8
+        );
+    }
+
+    #[test]
+    fn distraction_numbers() {
+        assert_eq!(distraction_target(LightKind::Torch, false), Some(9));
+        assert_eq!(distraction_target(LightKind::Lantern, false), Some(11));
+        assert_eq!(
+            distraction_target(LightKind::Torch, true),
+            Some(11),
+            "+2 focused"
+        );
+        assert_eq!(distraction_target(LightKind::Candle, false), None);
     }
 
     #[test]
