@@ -1,4 +1,5 @@
-"""Fails unless the PNG exists and has more than one colour (a blank window is one colour)."""
+"""Fails unless each PNG exists and has more than one colour (a blank window is one colour),
+and, given several, unless they differ from each other (two views of one level)."""
 import struct
 import sys
 import zlib
@@ -48,19 +49,31 @@ def pixels(path):
     return width, height, bpp, rows
 
 
-def main():
-    path = sys.argv[1]
+def sample(path):
     try:
         width, height, bpp, rows = pixels(path)
     except FileNotFoundError:
         sys.exit(f"{path}: no screenshot was written")
     colours = set()
+    picks = []
     for row in rows[:: max(1, height // 200)]:
         for x in range(0, width * bpp, bpp * max(1, width // 200)):
             colours.add(row[x:x + 3])
+            picks.append(row[x:x + 3])
     print(f"{path}: {width}x{height}, {len(colours)} distinct colours in a 200x200 sample")
     if width == 0 or height == 0 or len(colours) < 2:
         sys.exit(f"{path}: the image is blank")
+    return picks
+
+
+def main():
+    samples = [sample(p) for p in sys.argv[1:]]
+    for i in range(len(samples)):
+        for j in range(i + 1, len(samples)):
+            differing = sum(a != b for a, b in zip(samples[i], samples[j]))
+            print(f"{sys.argv[1 + i]} and {sys.argv[1 + j]}: {differing} of {len(samples[i])} sampled pixels differ")
+            if differing < len(samples[i]) // 100:
+                sys.exit("the images are (nearly) the same")
 
 
 main()

@@ -31,6 +31,15 @@ struct Cli {
     /// Seed for the dice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The view the window opens in: the Judge's (everything) or the party's.
+    #[arg(long, value_enum, default_value_t = View::Judge)]
+    view: View,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum View {
+    Judge,
+    Party,
 }
 
 #[derive(Subcommand)]
@@ -97,6 +106,16 @@ enum Question {
         #[arg(long, value_name = "NAME")]
         who: String,
     },
+    /// The light level of a square, or of the whole map as text.
+    Light {
+        #[arg(long, value_name = "X,Y")]
+        at: Option<GridPos>,
+    },
+    /// The squares a creature sees, as the level stands.
+    Sees {
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
     /// The shortest walk between two squares and its length in feet.
     Path {
         #[arg(long, value_name = "X,Y")]
@@ -109,7 +128,7 @@ enum Question {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => window(cli.level, cli.seed, cli.screenshot),
+        None => window(cli.level, cli.seed, cli.screenshot, cli.view),
         Some(Cmd::Check { levels }) => check(&levels),
         Some(Cmd::Sim {
             level,
@@ -147,16 +166,21 @@ fn main() -> ExitCode {
 }
 
 #[cfg(feature = "gui")]
-fn window(level: Option<PathBuf>, seed: u64, screenshot: Option<PathBuf>) -> ExitCode {
+fn window(level: Option<PathBuf>, seed: u64, screenshot: Option<PathBuf>, view: View) -> ExitCode {
+    use delve::gui::lighting::ViewMode;
     delve::gui::run(delve::gui::WindowOptions {
         level,
         seed,
         screenshot,
+        view: match view {
+            View::Judge => ViewMode::Judge,
+            View::Party => ViewMode::Party,
+        },
     })
 }
 
 #[cfg(not(feature = "gui"))]
-fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>) -> ExitCode {
+fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>, _: View) -> ExitCode {
     eprintln!(
         "delve was built without the window (feature `gui`); use `delve check`, `delve sim` or `delve query`"
     );
@@ -303,6 +327,8 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         Question::Speeds { who } => {
             query::speeds(level, &who).map(|a| (a.to_string().trim_end().to_owned(), to_json(&a)))
         }
+        Question::Light { at } => query::light(level, at).map(|a| (a.to_string(), to_json(&a))),
+        Question::Sees { who } => query::sees(level, &who).map(|a| (a.to_string(), to_json(&a))),
     };
     match answer {
         Ok((text, json_text)) => {

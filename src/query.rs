@@ -234,3 +234,142 @@ impl fmt::Display for SpeedsAnswer {
         Ok(())
     }
 }
+
+/// `light [--at X,Y]`: the light level of a square, or of every square.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LightAnswer {
+    pub question: &'static str,
+    /// The square asked about, if one was.
+    pub at: Option<GridPos>,
+    /// Its light level: `Bright`, `Dim`, `Dark` or `MagicalDarkness`.
+    pub light: Option<crate::rules::light::LightLevel>,
+    /// Without `--at`: one string per row, one character per square
+    /// (`*` bright, `:` dim, `.` dark, `X` magical darkness).
+    pub rows: Vec<String>,
+}
+
+pub fn light(level: &Level, at: Option<GridPos>) -> Result<LightAnswer, String> {
+    let map = crate::rules::light::level_light_map(level);
+    match at {
+        Some(p) => {
+            check_square(level, p, "at")?;
+            Ok(LightAnswer {
+                question: "light",
+                at: Some(p),
+                light: Some(map.level(&level.grid, p)),
+                rows: Vec::new(),
+            })
+        }
+        None => Ok(LightAnswer {
+            question: "light",
+            at: None,
+            light: None,
+            rows: map.to_text().lines().map(str::to_owned).collect(),
+        }),
+    }
+}
+
+impl fmt::Display for LightAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.at, self.light) {
+            (Some(p), Some(l)) => write!(f, "{p} is {l:?}"),
+            _ => {
+                writeln!(f, "light (* bright, : dim, . dark, X magical darkness):")?;
+                write!(f, "{}", self.rows.join("\n"))
+            }
+        }
+    }
+}
+
+/// One square a creature sees, and as how lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SeenSquare {
+    pub x: i32,
+    pub y: i32,
+    pub light: crate::rules::light::LightLevel,
+}
+
+/// `sees --who NAME`: the squares a creature sees as the level stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeesAnswer {
+    pub question: &'static str,
+    pub who: String,
+    pub at: GridPos,
+    /// It sees nothing, so it is blinded.
+    pub blinded: bool,
+    pub seen: Vec<SeenSquare>,
+    /// The view as text: `@` the creature, `*` seen bright, `:` seen dim, blank unseen.
+    pub rows: Vec<String>,
+}
+
+pub fn sees(level: &Level, who: &str) -> Result<SeesAnswer, String> {
+    use crate::rules::conditions::Conditions;
+    use crate::rules::movement::MovedThisRound;
+    use crate::rules::vision::{Senses, blinded_otherwise, shadowy_senses_work, sight_of};
+    let c = level.creature(who).ok_or_else(|| {
+        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
+        format!(
+            "there is no creature named `{who}` (there are: {})",
+            names.join(", ")
+        )
+    })?;
+    let map = crate::rules::light::level_light_map(level);
+    let conditions = Conditions::from_level(&c.conditions);
+    let vision = crate::actors::Vision {
+        lightless_vision_feet: c.lightless_vision_feet,
+        shadowy_senses: c.shadowy_senses,
+    };
+    let dark_magic =
+        map.level(&level.grid, c.at) == crate::rules::light::LightLevel::MagicalDarkness;
+    let senses = Senses {
+        lightless_vision_feet: c.lightless_vision_feet,
+        shadowy_senses: shadowy_senses_work(
+            &vision,
+            &conditions,
+            &MovedThisRound::default(),
+            dark_magic,
+        ),
+        blinded: blinded_otherwise(&conditions),
+    };
+    let seen = sight_of(&level.grid, &map, c.at, senses);
+    let g = &level.grid;
+    let mut rows = vec![vec![' '; g.width() as usize]; g.height() as usize];
+    for (p, how) in &seen {
+        rows[p.y as usize][p.x as usize] = how.symbol();
+    }
+    rows[c.at.y as usize][c.at.x as usize] = '@';
+    Ok(SeesAnswer {
+        question: "sees",
+        who: c.name.clone(),
+        at: c.at,
+        blinded: seen.is_empty(),
+        seen: seen
+            .iter()
+            .map(|&(p, light)| SeenSquare {
+                x: p.x,
+                y: p.y,
+                light,
+            })
+            .collect(),
+        rows: rows
+            .into_iter()
+            .map(|r| r.into_iter().collect::<String>().trim_end().to_owned())
+            .collect(),
+    })
+}
+
+impl fmt::Display for SeesAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.blinded {
+            return write!(f, "{} at {} sees nothing: blinded", self.who, self.at);
+        }
+        writeln!(
+            f,
+            "{} at {} sees {} squares (@ it, * bright, : dim):",
+            self.who,
+            self.at,
+            self.seen.len()
+        )?;
+        write!(f, "{}", self.rows.join("\n").trim_end())
+    }
+}

@@ -295,3 +295,68 @@ fn sim_marches_the_party_in_formation() {
         "{text}"
     );
 }
+
+#[test]
+fn query_light_at_a_square_and_as_a_map() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "light",
+        "--at",
+        "16,4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["light"], "Bright", "the brazier's square");
+    let o = delve(&["query", "levels/crypt.ron", "light", "--at", "35,12"]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "(35, 12) is Dark",
+        "the ghouls keep no light"
+    );
+    let o = delve(&["query", "levels/crypt.ron", "light", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 17);
+    assert!(
+        rows.iter()
+            .all(|r| r.as_str().unwrap().chars().count() == 41)
+    );
+    assert_eq!(rows[4].as_str().unwrap().chars().nth(16), Some('*'));
+}
+
+#[test]
+fn query_sees_lists_the_squares_a_creature_sees() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "sees",
+        "--who",
+        "Gnawbone",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["blinded"], false);
+    let seen = v["seen"].as_array().unwrap();
+    assert!(
+        seen.iter().all(|s| s["light"] == "Dim"),
+        "lightless vision: dim only"
+    );
+    assert!(seen.iter().any(|s| s["x"] == 35 && s["y"] == 12));
+    assert!(
+        !seen.iter().any(|s| s["x"] == 2 && s["y"] == 2),
+        "not the party behind the walls"
+    );
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "sees",
+        "--who",
+        "Warden of Ash",
+    ]);
+    assert!(
+        stdout(&o).starts_with("Warden of Ash at (5, 13) sees"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -66,16 +66,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         world.despawn(e);
     }
     world.insert_resource(level.grid.clone());
-    let mut light = crate::rules::light::LightMap::new(&level.grid);
-    for &(centre, radius) in &level.magical_darkness {
-        light.set_magical_darkness(
-            level
-                .grid
-                .squares()
-                .filter(|&(p, _)| level.grid.distance_feet(centre, p) <= radius)
-                .filter_map(|(p, _)| level.grid.index(p)),
-        );
-    }
+    let light = crate::rules::light::level_light_map(level);
     world.insert_resource(light);
     world.insert_resource(Factions(level.factions.clone()));
     world.insert_resource(LevelInfo {
@@ -161,6 +152,8 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         });
     }
     world.insert_resource(parties);
+    world.insert_resource(crate::rules::vision::FactionMemory::default());
+    world.insert_resource(crate::rules::vision::PartyMaps::default());
     for f in &level.factions {
         if let Some(m) = f.mapper {
             party::make_mapper(world, spawned[m]);
@@ -169,6 +162,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
             }
         }
     }
+    crate::rules::vision::first_look(world);
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {

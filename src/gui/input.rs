@@ -43,6 +43,8 @@ pub enum DelveAction {
     Rest,
     /// The selected creature stands up.
     StandUp,
+    /// Switch between the Judge's view and the party's.
+    ToggleView,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -58,6 +60,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("G", "party/single"),
     ("R", "rest"),
     ("U", "stand up"),
+    ("V", "Judge/party view"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -82,6 +85,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
         .with(DelveAction::Rest, KeyCode::KeyR)
         .with(DelveAction::StandUp, KeyCode::KeyU)
+        .with(DelveAction::ToggleView, KeyCode::KeyV)
 }
 
 /// The selected creature.
@@ -389,9 +393,23 @@ fn play_rounds(world: &mut World) {
     }
 }
 
-fn toggle_help(actions: Single<&ActionState<DelveAction>>, mut ui: ResMut<UiState>) {
+fn toggle_help(
+    actions: Single<&ActionState<DelveAction>>,
+    mut ui: ResMut<UiState>,
+    view: Option<ResMut<super::lighting::ViewMode>>,
+) {
     if actions.just_pressed(&DelveAction::ToggleHelp) {
         ui.show_help = !ui.show_help;
+    }
+    if actions.just_pressed(&DelveAction::ToggleView)
+        && let Some(mut view) = view
+    {
+        use super::lighting::ViewMode;
+        *view = match *view {
+            ViewMode::Judge => ViewMode::Party,
+            ViewMode::Party => ViewMode::Judge,
+        };
+        ui.notice = format!("{:?} view", *view);
     }
 }
 

@@ -123,6 +123,10 @@ fn redraw(
         let at = square_to_world(h, p.0.x, p.0.y);
         commands.spawn((
             MapView,
+            super::lighting::Marker {
+                at: p.0,
+                trap: true,
+            },
             Sprite {
                 image: art.ring.clone(),
                 color: Color::srgb(0.95, 0.15, 0.1),
@@ -141,6 +145,10 @@ fn redraw(
         };
         commands.spawn((
             MapView,
+            super::lighting::Marker {
+                at: p.0,
+                trap: false,
+            },
             Sprite {
                 image: art.token.clone(),
                 color,

@@ -6,6 +6,7 @@
 
 pub mod art;
 pub mod input;
+pub mod lighting;
 pub mod map;
 pub mod panels;
 pub mod preview;
@@ -33,6 +34,8 @@ pub struct WindowOptions {
     pub seed: u64,
     /// Save a screenshot here and exit.
     pub screenshot: Option<PathBuf>,
+    /// The view to open in.
+    pub view: lighting::ViewMode,
 }
 
 /// The level shown, where it came from, and problems from the last attempt to (re)load it.
@@ -61,6 +64,7 @@ impl PluginGroup for GuiPlugins {
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
             .add(preview::PreviewPlugin)
+            .add(lighting::LightingPlugin)
             .add(reload::ReloadPlugin)
     }
 }
@@ -104,6 +108,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         warnings: loaded.warnings,
         redraw: true,
     });
+    app.insert_resource(options.view);
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
     }

@@ -142,6 +142,7 @@ fn info(
     creatures: Query<CreatureInfo>,
     profs: Query<&Proficiencies>,
     names: Query<&Name>,
+    view: Option<Res<super::lighting::ViewMode>>,
     mut panel: Query<&mut Text, With<InfoPanel>>,
 ) {
     let Ok(mut text) = panel.single_mut() else {
@@ -149,8 +150,15 @@ fn info(
     };
     let l = &shown.level;
     let mut s = format!(
-        "{} - Judge's view\n{} | {:?} | seed {}",
-        l.name, *clock, *mode, shown.seed
+        "{} - {} view\n{} | {:?} | seed {}",
+        l.name,
+        match view.as_deref() {
+            Some(super::lighting::ViewMode::Party) => "party's",
+            _ => "Judge's",
+        },
+        *clock,
+        *mode,
+        shown.seed
     );
     match selected.0.and_then(|e| creatures.get(e).ok()) {
         None => s.push_str("\nNo creature selected (Tab, or click a token)"),

@@ -196,6 +196,11 @@ impl LightMap {
         self.generation += 1;
     }
 
+    /// Each lit source's footprint.
+    pub fn footprints(&self) -> impl Iterator<Item = &Footprint> {
+        self.footprints.values()
+    }
+
     /// Ids of the sources currently shown.
     pub fn sources(&self) -> impl Iterator<Item = u64> + '_ {
         self.footprints.keys().copied()
@@ -212,6 +217,38 @@ impl LightMap {
         }
         s
     }
+}
+
+/// The light of a level as the file sets it: placed and carried lights that are lit, and its
+/// areas of magical darkness.
+pub fn level_light_map(level: &crate::level::Level) -> LightMap {
+    let grid = &level.grid;
+    let mut map = LightMap::new(grid);
+    for &(centre, radius) in &level.magical_darkness {
+        map.set_magical_darkness(
+            grid.squares()
+                .filter(|&(p, _)| grid.distance_feet(centre, p) <= radius)
+                .filter_map(|(p, _)| grid.index(p)),
+        );
+    }
+    let placed = level
+        .lights
+        .iter()
+        .filter(|l| l.lit)
+        .map(|l| (l.at, l.kind));
+    let carried = level.creatures.iter().flat_map(|c| {
+        c.carries
+            .iter()
+            .filter(|l| l.lit)
+            .map(move |l| (c.at, l.kind))
+    });
+    let sources: Vec<_> = placed
+        .chain(carried)
+        .enumerate()
+        .map(|(i, (p, k))| (i as u64, p, k))
+        .collect();
+    map.recompute(grid, sources);
+    map
 }
 
 /// Where a source is and whether it sheds light: its own square, or its bearer's.

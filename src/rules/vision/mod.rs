@@ -144,6 +144,20 @@ impl Plugin for VisionPlugin {
     }
 }
 
+/// Everyone looks around once, as a delve begins (before the first round is played).
+pub fn first_look(world: &mut World) {
+    use bevy::ecs::system::RunSystemOnce;
+    world.init_resource::<FactionMemory>();
+    world.init_resource::<PartyMaps>();
+    for result in [
+        world.run_system_once(look),
+        world.run_system_once(remember),
+        world.run_system_once(map_where_bright),
+    ] {
+        debug_assert!(result.is_ok(), "{result:?}");
+    }
+}
+
 type Looker<'a> = (
     &'a Name,
     &'a Position,

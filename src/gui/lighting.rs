@@ -1,0 +1,187 @@
+//! The two views: the Judge's (everything, with light shaded from bright to dim to dark by each
+//! source's distance) and the party's (only what the party sees now, what it remembers greyed,
+//! darkness black; secret doors look like wall, traps and unseen creatures are hidden).
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+
+use super::art::TileArt;
+use super::map::{Art, MapView, RedrawSet};
+use super::tokens::Token;
+use crate::actors::{Door, Faction, Parties, Position};
+use crate::grid::DungeonGrid;
+use crate::rules::light::{LightLevel, LightMap};
+use crate::rules::vision::{FactionMemory, Sight};
+
+/// Which view the window shows.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ViewMode {
+    #[default]
+    Judge,
+    Party,
+}
+
+/// Marks trap and light markers, hidden in the party's view unless seen.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Marker {
+    pub at: crate::grid::GridPos,
+    pub trap: bool,
+}
+
+pub struct LightingPlugin;
+
+impl Plugin for LightingPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ViewMode>()
+            .init_resource::<Shaded>()
+            .add_systems(Update, shade.after(RedrawSet));
+    }
+}
+
+/// What was last shaded, so that tiles are recoloured only when something changed.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+struct Shaded(Option<(u64, ViewMode, u64)>);
+
+/// Brightness of each square for the Judge's view: 1 at a source, easing to 0.85 at the edge of
+/// its bright light, down to 0.5 at the edge of its dim light; darkness 0.28.
+pub fn brightness(grid: &DungeonGrid, light: &LightMap) -> Vec<f32> {
+    let mut b = vec![0.28f32; (grid.width() * grid.height()) as usize];
+    for fp in light.footprints() {
+        let Some(kind) = fp.kind else { continue };
+        let (bright, dim) = (kind.bright_feet() as f32, kind.dim_feet().max(1) as f32);
+        for &(i, _) in &fp.squares {
+            let d = grid.distance_feet(fp.origin, grid.pos_of(i as usize)) as f32;
+            let v = if d <= bright {
+                1.0 - 0.15 * d / bright.max(1.0)
+            } else {
+                0.85 - 0.35 * (d - bright) / (dim - bright).max(1.0)
+            };
+            b[i as usize] = b[i as usize].max(v);
+        }
+    }
+    b
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shade(
+    view: Res<ViewMode>,
+    grid: Res<DungeonGrid>,
+    light: Res<LightMap>,
+    memory: Res<FactionMemory>,
+    parties: Res<Parties>,
+    mut shaded: ResMut<Shaded>,
+    sights: Query<(&Faction, &Sight, Ref<Sight>)>,
+    storages: Query<Ref<TileStorage>, With<MapView>>,
+    mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
+    doors: Query<(&Position, &Door)>,
+    mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
+    creatures: Query<&Position>,
+    mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
+    art: Option<Res<Art>>,
+) {
+    let Ok(storage) = storages.single() else {
+        return;
+    };
+    if art.is_none() {
+        return;
+    }
+    let sight_tick = sights.iter().filter(|s| s.2.is_changed()).count() as u64;
+    let key = Some((light.generation, *view, sight_tick));
+    if shaded.0 == key && sight_tick == 0 && !storage.is_changed() {
+        return;
+    }
+    shaded.0 = key;
+    let n = (grid.width() * grid.height()) as usize;
+    // The party: the first party of the level.
+    let party_faction = parties
+        .0
+        .first()
+        .and_then(|p| p.leader())
+        .and_then(|l| sights.get(l).ok())
+        .map(|(f, ..)| *f);
+    let mut seen_now: Vec<Option<LightLevel>> = vec![None; n];
+    if let Some(pf) = party_faction {
+        for (f, sight, _) in &sights {
+            if *f == pf {
+                for &(p, how) in &sight.seen {
+                    if let Some(i) = grid.index(p) {
+                        seen_now[i] = seen_now[i].max(Some(how));
+                    }
+                }
+            }
+        }
+    }
+    let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
+    let bright = brightness(&grid, &light);
+    let secret: Vec<crate::grid::GridPos> = doors
+        .iter()
+        .filter(|(_, d)| d.secret)
+        .map(|(p, _)| p.0)
+        .collect();
+    for (p, t) in grid.squares() {
+        let Some(i) = grid.index(p) else { continue };
+        let pos = TilePos {
+            x: p.x as u32,
+            y: grid.height() - 1 - p.y as u32,
+        };
+        let Some(tile) = storage.get(&pos) else {
+            continue;
+        };
+        let Ok((mut color, mut index)) = tiles.get_mut(tile) else {
+            continue;
+        };
+        let door = doors.iter().find(|(dp, _)| dp.0 == p).map(|(_, d)| d);
+        let judge_art = TileArt::for_square(t, door.map(|d| (&d.state, &d.lock, d.secret))) as u32;
+        let c = match *view {
+            ViewMode::Judge => {
+                index.0 = judge_art;
+                match light.level_at(i) {
+                    LightLevel::MagicalDarkness => Color::srgb(0.16, 0.08, 0.22),
+                    _ => Color::srgb(bright[i], bright[i], bright[i] * 0.95),
+                }
+            }
+            ViewMode::Party => {
+                index.0 = if secret.contains(&p) {
+                    TileArt::WallStone as u32
+                } else {
+                    judge_art
+                };
+                match (seen_now[i], remembered.is_some_and(|m| m[i])) {
+                    (Some(LightLevel::Bright), _) => Color::WHITE,
+                    (Some(_), _) => Color::srgb(0.55, 0.55, 0.6),
+                    (None, true) => Color::srgb(0.2, 0.2, 0.22),
+                    (None, false) => Color::BLACK,
+                }
+            }
+        };
+        if color.0 != c {
+            color.0 = c;
+        }
+    }
+    let visible = |p: crate::grid::GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
+    for (token, mut vis) in &mut tokens {
+        let show = match (*view, creatures.get(token.creature)) {
+            (ViewMode::Judge, _) => true,
+            (ViewMode::Party, Ok(p)) => {
+                visible(p.0)
+                    || sights
+                        .get(token.creature)
+                        .is_ok_and(|s| Some(*s.0) == party_faction)
+            }
+            (ViewMode::Party, Err(_)) => false,
+        };
+        *vis = if show {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+    }
+    for (m, mut vis) in &mut markers {
+        let show = *view == ViewMode::Judge || (!m.trap && visible(m.at));
+        *vis = if show {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+    }
+}
