@@ -331,7 +331,8 @@ pub fn sees(level: &Level, who: &str) -> Result<SeesAnswer, String> {
         ),
         blinded: blinded_otherwise(&conditions),
     };
-    let seen = sight_of(&level.grid, &map, c.at, senses);
+    let mut seen = sight_of(&level.grid, &map, c.at, senses);
+    seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
     let g = &level.grid;
     let mut rows = vec![vec![' '; g.width() as usize]; g.height() as usize];
     for (p, how) in &seen {

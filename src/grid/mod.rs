@@ -83,6 +83,8 @@ pub struct DungeonGrid {
     passable: Vec<bool>,
     opaque: Vec<bool>,
     sound_cost: Vec<u16>,
+    /// Bumped whenever a door opens or closes, so that cached lines of sight know to renew.
+    generation: u64,
 }
 
 impl DungeonGrid {
@@ -98,6 +100,7 @@ impl DungeonGrid {
             passable: vec![false; n],
             opaque: vec![true; n],
             sound_cost: vec![SOUND_BLOCKED; n],
+            generation: 0,
         };
         for i in 0..n {
             grid.derive(i, DoorState::Closed);
@@ -183,7 +186,13 @@ impl DungeonGrid {
             && self.terrain[i] == Terrain::Door
         {
             self.derive(i, state);
+            self.generation += 1;
         }
+    }
+
+    /// Changes whenever what blocks sight, light, movement or sound changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// All squares, row by row.

@@ -35,13 +35,15 @@ pub const SEES_NOTHING: &str = "sees nothing";
 pub struct Sight {
     pub seen: Vec<(GridPos, LightLevel)>,
     key: Option<(GridPos, u64, bool, bool)>,
+    /// Every square in line of sight with its distance in feet, lit or not; kept while the
+    /// creature stays put and the walls do not change.
+    los: Vec<(GridPos, u32)>,
+    los_key: Option<(GridPos, u64)>,
 }
 
 impl Sight {
     pub fn sees(&self, p: GridPos) -> bool {
-        self.seen
-            .binary_search_by_key(&(p.y, p.x), |(q, _)| (q.y, q.x))
-            .is_ok()
+        self.seen.iter().any(|(q, _)| *q == p)
     }
 }
 
@@ -56,7 +58,37 @@ pub struct Senses {
     pub blinded: bool,
 }
 
-/// The squares seen from `at`, sorted row by row.
+/// Every square in line of sight of `at`, once each, with its distance in feet. `stamp` is
+/// scratch space the size of the grid (reused between calls; its contents do not matter).
+pub fn line_of_sight_field(
+    grid: &DungeonGrid,
+    at: GridPos,
+    stamp: &mut Vec<u32>,
+) -> Vec<(GridPos, u32)> {
+    let n = (grid.width() * grid.height()) as usize;
+    if stamp.len() != n + 1 {
+        *stamp = vec![0; n + 1];
+    }
+    // The last slot holds the current stamp value.
+    let now = stamp[n].wrapping_add(1).max(1);
+    if now == 1 {
+        stamp[..n].iter_mut().for_each(|s| *s = 0);
+    }
+    stamp[n] = now;
+    let radius = grid.width().max(grid.height()) as i32;
+    let mut field = Vec::new();
+    shadowcast(grid, at, radius, |p| {
+        if let Some(i) = grid.index(p)
+            && stamp[i] != now
+        {
+            stamp[i] = now;
+            field.push((p, grid.distance_feet(at, p)));
+        }
+    });
+    field
+}
+
+/// The squares seen from `at`.
 pub fn sight_of(
     grid: &DungeonGrid,
     light: &LightMap,
@@ -66,15 +98,31 @@ pub fn sight_of(
     if senses.blinded {
         return Vec::new();
     }
-    let radius = grid.width().max(grid.height()) as i32;
-    let mut seen = Vec::new();
-    shadowcast(grid, at, radius, |p| {
+    seen_in(
+        grid,
+        light,
+        &line_of_sight_field(grid, at, &mut Vec::new()),
+        senses,
+    )
+}
+
+/// Of the squares in line of sight (with their distances), those seen, and as how lit.
+pub fn seen_in(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    field: &[(GridPos, u32)],
+    senses: Senses,
+) -> Vec<(GridPos, LightLevel)> {
+    if senses.blinded {
+        return Vec::new();
+    }
+    let mut seen = Vec::with_capacity(field.len());
+    for &(p, d) in field {
         let how = match light.level(grid, p) {
             LightLevel::Bright => Some(LightLevel::Bright),
             LightLevel::Dim => Some(LightLevel::Dim),
             LightLevel::MagicalDarkness => None,
             LightLevel::Dark => {
-                let d = grid.distance_feet(at, p);
                 let lightless =
                     senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
                 let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
@@ -84,9 +132,7 @@ pub fn sight_of(
         if let Some(how) = how {
             seen.push((p, how));
         }
-    });
-    seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
-    seen.dedup_by_key(|(p, _)| *p);
+    }
     seen
 }
 
@@ -174,6 +220,7 @@ pub fn look(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut q: Query<Looker>,
+    mut stamp: Local<Vec<u32>>,
 ) {
     for (name, pos, vision, mut conditions, moved, mut sight) in &mut q {
         let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness;
@@ -191,7 +238,12 @@ pub fn look(
         if sight.key == key {
             continue;
         }
-        sight.seen = sight_of(&grid, &light, pos.0, senses);
+        let los_key = Some((pos.0, grid.generation()));
+        if sight.los_key != los_key {
+            sight.los = line_of_sight_field(&grid, pos.0, &mut stamp);
+            sight.los_key = los_key;
+        }
+        sight.seen = seen_in(&grid, &light, &sight.los, senses);
         sight.key = key;
         let sees_nothing = sight.seen.is_empty();
         let round = clock.rounds;
