@@ -259,3 +259,46 @@ fn dazzling_needs_a_target_in_the_dark() {
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("does not stand in the dark"), "{log}");
 }
+
+/// Dungeon Delves › Light and Darkness: those proficient in Hiding can hide from lightless vision.
+#[test]
+fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
+    use delve::rules::vision::{Hiding, Senses, sees_creature};
+    let src = r#"(name: "hide", legend: { 'X': Wall(Stone), '.': Floor },
+        map: ["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"],
+        factions: [(name: "party"), (name: "foes")],
+        creatures: [
+            (name: "Wren", faction: "party", at: (2, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+             proficiencies: [Hiding], throws: { Hiding: 1 }),
+            (name: "Ghoul", faction: "foes", at: (8, 1), hp: 9, ac: 13, speed_feet: 90,
+             lightless_vision_feet: 60),
+        ])"#;
+    let level = load_level_str(src, "hide.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    let index = app.world().resource::<CreatureIndex>().0.clone();
+    let (wren, ghoul) = (index["Wren"], index["Ghoul"]);
+    let ghoul_sees_wren = |app: &App| {
+        let w = app.world();
+        let grid = w.resource::<delve::grid::DungeonGrid>();
+        let light = w.resource::<LightMap>();
+        let senses = Senses { lightless_vision_feet: 60, ..Senses::default() };
+        let wren_at = w.get::<delve::actors::Position>(wren).unwrap().0;
+        let hiding = w.get::<Hiding>(wren).is_some();
+        sees_creature(grid, light, GridPos::new(8, 1), w.get::<Sight>(ghoul).unwrap(), senses, wren_at, hiding)
+    };
+    run_round(app.world_mut());
+    assert!(ghoul_sees_wren(&app), "lightless vision finds her in the dark");
+    give(app.world_mut(), Command::Hide { who: "Wren".into() });
+    run_round(app.world_mut());
+    assert!(app.world().get::<Hiding>(wren).is_some());
+    assert!(!ghoul_sees_wren(&app), "hidden from lightless vision");
+    give(app.world_mut(), Command::Move { who: "Wren".into(), to: (1, 1), pace: Default::default() });
+    run_rounds(app.world_mut(), 2);
+    assert!(app.world().get::<Hiding>(wren).is_none(), "moving ends hiding");
+    assert!(ghoul_sees_wren(&app));
+    // Without the proficiency there is no hiding.
+    give(app.world_mut(), Command::Hide { who: "Ghoul".into() });
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("Ghoul cannot hide: only those proficient in Hiding"), "{log}");
+}

@@ -39,6 +39,8 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Hides (proficient in Hiding): unseen by lightless vision until it moves.
+    Hide { who: String },
     /// Turns a carried light on a creature standing in the dark (light distraction).
     Dazzle {
         who: String,
@@ -74,7 +76,8 @@ impl Command {
             | Command::DropLight { who }
             | Command::PickUpLight { who }
             | Command::Refuel { who }
-            | Command::Dazzle { who, .. } => who,
+            | Command::Dazzle { who, .. }
+            | Command::Hide { who } => who,
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
             | Command::MarchingOrder { party, .. }
@@ -98,6 +101,7 @@ impl fmt::Display for Command {
             Command::PickUpLight { .. } => write!(f, "pick up a light"),
             Command::Refuel { .. } => write!(f, "refuel a lantern"),
             Command::Dazzle { target, .. } => write!(f, "dazzle {target}"),
+            Command::Hide { .. } => write!(f, "hide"),
             Command::MarchingOrder { order, .. } => {
                 write!(f, "march in the order {}", order.join(", "))
             }
@@ -189,6 +193,7 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::Hide { who } => crate::rules::vision::hide(world, creature(world, who)?),
         Command::Dazzle {
             who,
             target,

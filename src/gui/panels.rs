@@ -7,8 +7,8 @@ use super::ShownLevel;
 use super::input::{KEY_HELP, Selected, UiState};
 use super::map::RedrawSet;
 use crate::actors::{
-    ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Parties,
-    Position, Proficiencies,
+    ArmorClass, CarriedBy, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints,
+    LightSource, Parties, Position, Proficiencies,
 };
 use crate::level::SpeedBasis;
 use crate::log::EventLog;
@@ -143,6 +143,7 @@ fn info(
     profs: Query<&Proficiencies>,
     names: Query<&Name>,
     view: Option<Res<super::lighting::ViewMode>>,
+    lights: Query<(&LightSource, Option<&CarriedBy>, Option<&Position>)>,
     mut panel: Query<&mut Text, With<InfoPanel>>,
 ) {
     let Ok(mut text) = panel.single_mut() else {
@@ -228,6 +229,26 @@ fn info(
             ));
         }
         _ => s.push_str(&format!("\nOrders: this creature alone, {} speed", ui.pace)),
+    }
+    // The Judge sees every lit source's remaining fuel.
+    if view.as_deref() != Some(&super::lighting::ViewMode::Party) {
+        let mut fuel: Vec<String> = lights
+            .iter()
+            .filter(|(l, ..)| l.lit)
+            .filter_map(|(l, bearer, at)| {
+                let left = l.fuel_rounds?;
+                let whose = match (bearer.map(|b| name_of(b.0)), at) {
+                    (Some(n), _) => format!("{n}'s"),
+                    (None, Some(p)) => format!("at {}", p.0),
+                    (None, None) => String::new(),
+                };
+                Some(format!("{whose} {:?} {}r", l.kind, left))
+            })
+            .collect();
+        fuel.sort();
+        if !fuel.is_empty() {
+            s.push_str(&format!("\nlights (rounds of fuel): {}", fuel.join(", ")));
+        }
     }
     if !ui.notice.is_empty() {
         s.push_str(&format!("\n> {}", ui.notice));

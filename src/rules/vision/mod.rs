@@ -156,6 +156,77 @@ pub fn blinded_otherwise(conditions: &Conditions) -> bool {
         .is_some_and(|c| c.source != SEES_NOTHING)
 }
 
+/// A creature hiding (Dungeon Delves › Light and Darkness: those proficient in Hiding can hide
+/// from lightless vision). It stops hiding when it moves.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hiding;
+
+/// Does a viewer see a creature standing at `target`? It must see the square; a hiding creature
+/// on a square no light reaches is not seen by lightless vision, only by shadowy senses (which
+/// rely on hearing, scent and touch).
+pub fn sees_creature(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    viewer_at: GridPos,
+    viewer: &Sight,
+    viewer_senses: Senses,
+    target: GridPos,
+    target_hiding: bool,
+) -> bool {
+    if !viewer.sees(target) {
+        return false;
+    }
+    if !target_hiding || light.level(grid, target) != LightLevel::Dark {
+        return true;
+    }
+    viewer_senses.shadowy_senses && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
+}
+
+/// `Hide`: a creature proficient in Hiding tries to hide, with its class throw for Hiding.
+pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
+    use crate::actors::Proficiencies;
+    use crate::level::schema::Proficiency;
+    let profs = world
+        .get::<Proficiencies>(who)
+        .ok_or("it has no proficiencies")?;
+    if !profs.has(Proficiency::Hiding) {
+        return Err("only those proficient in Hiding can hide from lightless vision".into());
+    }
+    let target = *profs
+        .throws
+        .get(&Proficiency::Hiding)
+        .ok_or("its stat block gives no Hiding throw")?;
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::actors::name_of(world, who);
+    let hidden = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+        let mut log = world.resource_mut::<EventLog>();
+        crate::log::throw_logged(
+            &mut dice,
+            &mut log,
+            round,
+            &name,
+            "Hiding",
+            Vec::new(),
+            target,
+        )
+    });
+    if hidden {
+        world.entity_mut(who).insert(Hiding);
+        Ok("hides".into())
+    } else {
+        Ok("tries to hide, and fails".into())
+    }
+}
+
+/// A hider that moves is no longer hidden.
+fn moving_ends_hiding(mut commands: Commands, q: Query<(Entity, &MovedThisRound), With<Hiding>>) {
+    for (e, moved) in &q {
+        if moved.feet > 0 {
+            commands.entity(e).remove::<Hiding>();
+        }
+    }
+}
+
 /// The squares each faction has seen, for fog of war.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct FactionMemory {
@@ -183,7 +254,7 @@ impl Plugin for VisionPlugin {
             .init_resource::<PartyMaps>()
             .add_systems(
                 SimRound,
-                (look, remember, map_where_bright)
+                (moving_ends_hiding, look, remember, map_where_bright)
                     .chain()
                     .in_set(RoundSet::Vision),
             );
