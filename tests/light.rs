@@ -281,24 +281,56 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
         let w = app.world();
         let grid = w.resource::<delve::grid::DungeonGrid>();
         let light = w.resource::<LightMap>();
-        let senses = Senses { lightless_vision_feet: 60, ..Senses::default() };
+        let senses = Senses {
+            lightless_vision_feet: 60,
+            ..Senses::default()
+        };
         let wren_at = w.get::<delve::actors::Position>(wren).unwrap().0;
         let hiding = w.get::<Hiding>(wren).is_some();
-        sees_creature(grid, light, GridPos::new(8, 1), w.get::<Sight>(ghoul).unwrap(), senses, wren_at, hiding)
+        sees_creature(
+            grid,
+            light,
+            GridPos::new(8, 1),
+            w.get::<Sight>(ghoul).unwrap(),
+            senses,
+            wren_at,
+            hiding,
+        )
     };
     run_round(app.world_mut());
-    assert!(ghoul_sees_wren(&app), "lightless vision finds her in the dark");
+    assert!(
+        ghoul_sees_wren(&app),
+        "lightless vision finds her in the dark"
+    );
     give(app.world_mut(), Command::Hide { who: "Wren".into() });
     run_round(app.world_mut());
     assert!(app.world().get::<Hiding>(wren).is_some());
     assert!(!ghoul_sees_wren(&app), "hidden from lightless vision");
-    give(app.world_mut(), Command::Move { who: "Wren".into(), to: (1, 1), pace: Default::default() });
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Wren".into(),
+            to: (1, 1),
+            pace: Default::default(),
+        },
+    );
     run_rounds(app.world_mut(), 2);
-    assert!(app.world().get::<Hiding>(wren).is_none(), "moving ends hiding");
+    assert!(
+        app.world().get::<Hiding>(wren).is_none(),
+        "moving ends hiding"
+    );
     assert!(ghoul_sees_wren(&app));
     // Without the proficiency there is no hiding.
-    give(app.world_mut(), Command::Hide { who: "Ghoul".into() });
+    give(
+        app.world_mut(),
+        Command::Hide {
+            who: "Ghoul".into(),
+        },
+    );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("Ghoul cannot hide: only those proficient in Hiding"), "{log}");
+    assert!(
+        log.contains("Ghoul cannot hide: only those proficient in Hiding"),
+        "{log}"
+    );
 }
