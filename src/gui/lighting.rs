@@ -75,6 +75,7 @@ fn shade(
     mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
+    hiding: Query<(), With<crate::rules::vision::Hiding>>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
     art: Option<Res<Art>>,
@@ -163,10 +164,13 @@ fn shade(
         let show = match (*view, creatures.get(token.creature)) {
             (ViewMode::Judge, _) => true,
             (ViewMode::Party, Ok(p)) => {
-                visible(p.0)
-                    || sights
-                        .get(token.creature)
-                        .is_ok_and(|s| Some(*s.0) == party_faction)
+                let own = sights
+                    .get(token.creature)
+                    .is_ok_and(|s| Some(*s.0) == party_faction);
+                // A hider on a square no light reaches is not seen by lightless vision.
+                let hidden = hiding.get(token.creature).is_ok()
+                    && light.level(&grid, p.0) == LightLevel::Dark;
+                own || (visible(p.0) && !hidden)
             }
             (ViewMode::Party, Err(_)) => false,
         };

@@ -156,6 +156,16 @@ pub fn blinded_otherwise(conditions: &Conditions) -> bool {
         .is_some_and(|c| c.source != SEES_NOTHING)
 }
 
+/// Dungeon Delves › Light and Darkness: blinded creatures "cannot claim line of sight on any
+/// targets and cannot make missile attacks".
+pub fn missile_attack_allowed(conditions: &Conditions) -> Result<(), String> {
+    if conditions.has(ConditionKind::Blinded) {
+        Err("blinded creatures cannot make missile attacks".into())
+    } else {
+        Ok(())
+    }
+}
+
 /// A creature hiding (Dungeon Delves › Light and Darkness: those proficient in Hiding can hide
 /// from lightless vision). It stops hiding when it moves.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -477,6 +487,13 @@ mod tests {
                 assert_eq!(ab, ba, "{a} and {b}");
             }
         }
+    }
+
+    #[test]
+    fn blinded_creatures_make_no_missile_attacks() {
+        assert!(missile_attack_allowed(&Conditions::default()).is_ok());
+        let blind = Conditions::from_level(&[ConditionKind::Blinded]);
+        assert!(missile_attack_allowed(&blind).is_err());
     }
 
     #[test]
