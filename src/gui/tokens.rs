@@ -17,6 +17,20 @@ pub struct Token {
     pub creature: Entity,
 }
 
+/// A token's name label.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct TokenLabel;
+
+/// Labels sit above the token on one colour of a checkerboard and below it on the other, so
+/// the names of creatures standing next to each other do not overlap.
+fn label_offset(p: crate::grid::GridPos) -> f32 {
+    if (p.x + p.y).rem_euclid(2) == 0 {
+        21.0
+    } else {
+        -21.0
+    }
+}
+
 /// The ring shown around the selected creature.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct SelectionRing;
@@ -52,6 +66,7 @@ pub fn spawn_tokens(
     factions: &Factions,
 ) {
     for c in creatures {
+        let label_y = label_offset(c.position.0);
         let at = square_to_world(grid_height, c.position.0.x, c.position.0.y);
         let [r, g, b] = factions
             .0
@@ -68,6 +83,7 @@ pub fn spawn_tokens(
             },
             Transform::from_xyz(at.x, at.y, 10.0),
             children![(
+                TokenLabel,
                 Text2d::new(c.name.to_string()),
                 TextFont::from_font_size(13.0),
                 TextColor(Color::WHITE),
@@ -75,7 +91,7 @@ pub fn spawn_tokens(
                     offset: Vec2::new(1.0, -1.0),
                     color: Color::BLACK,
                 },
-                Transform::from_xyz(0.0, 21.0, 1.0),
+                Transform::from_xyz(0.0, label_y, 1.0),
             )],
         ));
     }
@@ -92,17 +108,28 @@ pub fn spawn_tokens(
     ));
 }
 
-/// Tokens stand on their creature's square.
+/// Tokens stand on their creature's square; labels keep to their checkerboard side.
 fn follow_creatures(
     grid: Res<DungeonGrid>,
     positions: Query<&Position>,
-    mut tokens: Query<(&Token, &mut Transform)>,
+    mut tokens: Query<(&Token, &mut Transform), Without<TokenLabel>>,
+    mut labels: Query<(&ChildOf, &mut Transform), With<TokenLabel>>,
 ) {
     for (token, mut tf) in &mut tokens {
         if let Ok(p) = positions.get(token.creature) {
             let at = square_to_world(grid.height(), p.0.x, p.0.y);
             tf.translation.x = at.x;
             tf.translation.y = at.y;
+        }
+    }
+    for (parent, mut tf) in &mut labels {
+        if let Ok((token, _)) = tokens.get(parent.parent())
+            && let Ok(p) = positions.get(token.creature)
+        {
+            let y = label_offset(p.0);
+            if tf.translation.y != y {
+                tf.translation.y = y;
+            }
         }
     }
 }
