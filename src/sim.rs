@@ -108,6 +108,7 @@ impl PluginGroup for SimPlugins {
             .add(RestPlugin)
             .add(crate::rules::light::LightPlugin)
             .add(crate::rules::vision::VisionPlugin)
+            .add(crate::rules::sound::hearing::HearingPlugin)
             .add(SituationalPenalties)
     }
 }

@@ -39,6 +39,14 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Listens actively for a round (once per turn while its party moves).
+    Listen { who: String },
+    /// The Judge makes a noise of any row of the earshot table at a square.
+    MakeNoise {
+        at: (i32, i32),
+        sound: crate::rules::sound::SoundRow,
+        what: String,
+    },
     /// Hides (proficient in Hiding): unseen by lightless vision until it moves.
     Hide { who: String },
     /// Turns a carried light on a creature standing in the dark (light distraction).
@@ -77,7 +85,9 @@ impl Command {
             | Command::PickUpLight { who }
             | Command::Refuel { who }
             | Command::Dazzle { who, .. }
-            | Command::Hide { who } => who,
+            | Command::Hide { who }
+            | Command::Listen { who } => who,
+            Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
             | Command::MarchingOrder { party, .. }
@@ -102,6 +112,10 @@ impl fmt::Display for Command {
             Command::Refuel { .. } => write!(f, "refuel a lantern"),
             Command::Dazzle { target, .. } => write!(f, "dazzle {target}"),
             Command::Hide { .. } => write!(f, "hide"),
+            Command::Listen { .. } => write!(f, "listen"),
+            Command::MakeNoise { sound, at, .. } => {
+                write!(f, "make a {sound} noise at ({}, {})", at.0, at.1)
+            }
             Command::MarchingOrder { order, .. } => {
                 write!(f, "march in the order {}", order.join(", "))
             }
@@ -193,6 +207,12 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::Listen { who } => {
+            crate::rules::sound::hearing::listen(world, creature(world, who)?)
+        }
+        Command::MakeNoise { at: p, sound, what } => {
+            crate::rules::sound::hearing::make_noise(world, at(*p), *sound, what)
+        }
         Command::Hide { who } => crate::rules::vision::hide(world, creature(world, who)?),
         Command::Dazzle {
             who,

@@ -78,6 +78,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(DelveMode::default());
     world.insert_resource(Dice::seeded(seed));
     world.insert_resource(PendingCommands::default());
+    world.insert_resource(crate::rules::sound::hearing::Noises::default());
     let mut log = EventLog::default();
     log.push(
         0,
@@ -198,6 +199,7 @@ fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
             crate::rules::movement::RunningTally::default(),
             crate::rules::rest::Fatigue::default(),
             crate::rules::vision::Sight::default(),
+            crate::rules::sound::hearing::Listened::default(),
         ),
     )
 }

@@ -68,6 +68,14 @@ pub enum Event {
         kind: LightKind,
         bearer: Option<String>,
     },
+    /// A creature heard a noise, and roughly from where.
+    Heard {
+        who: String,
+        sound: crate::rules::sound::SoundRow,
+        what: String,
+        roughly_at: GridPos,
+        how: String,
+    },
     /// A turn (10 rounds) ended.
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
@@ -132,6 +140,16 @@ impl fmt::Display for Event {
                 Some(b) => write!(f, "{b}'s {kind:?} burns out"),
                 None => write!(f, "a {kind:?} burns out"),
             },
+            Event::Heard {
+                who,
+                sound,
+                what,
+                roughly_at,
+                how,
+            } => write!(
+                f,
+                "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"
+            ),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
             Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),

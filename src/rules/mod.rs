@@ -6,4 +6,5 @@ pub mod light;
 pub mod movement;
 pub mod penalties;
 pub mod rest;
+pub mod sound;
 pub mod vision;

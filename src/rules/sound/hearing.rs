@@ -1,0 +1,298 @@
+//! Hearing (Dungeon Delves › Listening; RULINGS › Noise and hearing).
+//!
+//! Every round's noises travel to every listener. Within the first number of the earshot table a
+//! listener hears automatically; within the second, only the closest member of each faction
+//! throws Listening (18+, 14+ with Alertness, or its class value), and a creature listens
+//! passively at most once per turn; one that is running does not listen passively; deafened
+//! creatures hear nothing. Active listening (`Listen`) makes the throw for every noise of the
+//! round, once per turn while its party moves. The Judge's log shows every throw; the party
+//! learns only what it heard and roughly where.
+//!
+//! Monsters hear by the same rules, and a monster that hears a noise it did not make goes to look,
+//! at combat speed.
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use super::{Earshot, SoundRow, Verdict, bound, verdict};
+use crate::actors::{
+    Command, Creature, Faction, Factions, LevelInfo, PartyMember, PendingCommands, Position,
+    Proficiencies,
+};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, Proficiency};
+use crate::log::{Event, EventLog, throw_logged};
+use crate::rules::conditions::Conditions;
+use crate::rules::movement::{MovedThisRound, Pace, Walking};
+use crate::sim::{RoundSet, SimRound};
+use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// A noise made this round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Noise {
+    pub at: GridPos,
+    pub sound: SoundRow,
+    pub what: String,
+    /// The creature that made it, if any (it does not "hear" itself).
+    #[serde(skip)]
+    pub maker: Option<Entity>,
+}
+
+/// This round's noises.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Noises(pub Vec<Noise>);
+
+/// The propagation buffers, reused round after round.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct EarshotField(pub Earshot);
+
+/// The turn of a creature's last Listening throw.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Listened {
+    pub turn: Option<u64>,
+}
+
+/// Listening actively this round.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListeningActively;
+
+/// RULINGS › Noise and hearing: moving at exploration speed is quiet, at combat speed normal,
+/// running loud.
+pub fn movement_noise(pace: Pace) -> SoundRow {
+    match pace {
+        Pace::Exploration => SoundRow::Quiet,
+        Pace::Combat => SoundRow::Normal,
+        Pace::Running => SoundRow::Loud,
+    }
+}
+
+/// The Listening target: the class value if the stat block gives one, else 14 with Alertness,
+/// else 18 (Adventuring).
+pub fn listening_target(profs: &Proficiencies) -> (i32, &'static str) {
+    if let Some(&t) = profs.throws.get(&Proficiency::Listening) {
+        (t, "class value")
+    } else if profs.has(Proficiency::Alertness) {
+        (14, "Adventuring + Alertness")
+    } else {
+        (18, "Adventuring")
+    }
+}
+
+/// Roughly where a noise came from: its square, to the nearest 10'.
+pub fn roughly(p: GridPos) -> GridPos {
+    GridPos::new(p.x - p.x.rem_euclid(2), p.y - p.y.rem_euclid(2))
+}
+
+pub struct HearingPlugin;
+
+impl Plugin for HearingPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Noises>()
+            .init_resource::<EarshotField>()
+            .add_systems(SimRound, footsteps.in_set(RoundSet::Sound))
+            .add_systems(SimRound, hear.in_set(RoundSet::Hearing));
+    }
+}
+
+/// Moving makes noise by pace.
+fn footsteps(mut noises: ResMut<Noises>, q: Query<(Entity, &Name, &Position, &MovedThisRound)>) {
+    for (e, name, pos, moved) in &q {
+        if let (Some(pace), true) = (moved.pace, moved.feet > 0) {
+            noises.0.push(Noise {
+                at: pos.0,
+                sound: movement_noise(pace),
+                what: format!("{name} moving at {pace} speed"),
+                maker: Some(e),
+            });
+        }
+    }
+}
+
+type Listener<'a> = (
+    Entity,
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Proficiencies,
+    &'a Conditions,
+    &'a MovedThisRound,
+    &'a mut Listened,
+    Has<ListeningActively>,
+    Has<PartyMember>,
+    Has<Walking>,
+);
+
+/// Every noise of the round reaches whoever can hear it.
+#[allow(clippy::too_many_arguments)]
+pub fn hear(
+    grid: Res<DungeonGrid>,
+    info: Res<LevelInfo>,
+    clock: Res<Clock>,
+    factions: Res<Factions>,
+    mut noises: ResMut<Noises>,
+    mut field: ResMut<EarshotField>,
+    mut dice: ResMut<crate::dice::Dice>,
+    mut log: ResMut<EventLog>,
+    mut pending: ResMut<PendingCommands>,
+    mut listeners: Query<Listener, With<Creature>>,
+    makers: Query<&Faction>,
+    mut commands: Commands,
+) {
+    let round = clock.rounds;
+    let turn = round / ROUNDS_PER_TURN;
+    let env = info.environment;
+    let mut going_to_look: Vec<(Entity, String, GridPos)> = Vec::new();
+    for noise in std::mem::take(&mut noises.0) {
+        field.0.propagate(&grid, noise.at, bound(noise.sound, env));
+        let maker_faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();
+        // Listeners in reach, closest first (ties by name, for a fixed order).
+        let mut reach: Vec<(u32, Entity, String, Faction, Verdict)> = Vec::new();
+        for (e, name, pos, faction, _, conditions, ..) in &listeners {
+            if Some(e) == noise.maker || conditions.has(ConditionKind::Deafened) {
+                continue;
+            }
+            let d = field.0.half_feet(&grid, pos.0);
+            let v = verdict(noise.sound, env, d);
+            if v != Verdict::Inaudible {
+                reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v));
+            }
+        }
+        reach.sort_by(|a, b| (a.0, &a.2).cmp(&(b.0, &b.2)));
+        let mut faction_threw: Vec<Faction> = Vec::new();
+        for (d, e, name, faction, v) in reach {
+            let Ok((_, _, _, _, profs, _, moved, mut listened, active, _, _)) =
+                listeners.get_mut(e)
+            else {
+                continue;
+            };
+            let heard = match v {
+                Verdict::Automatic => Some("automatically"),
+                Verdict::Throw => {
+                    let passive = !faction_threw.contains(&faction)
+                        && listened.turn != Some(turn)
+                        && moved.pace != Some(Pace::Running);
+                    if !(active || passive) {
+                        None
+                    } else {
+                        faction_threw.push(faction);
+                        listened.turn = Some(turn);
+                        let (target, why) = listening_target(profs);
+                        let what = format!(
+                            "Listening ({why}) for {} {} away",
+                            noise.what,
+                            super::feet(d)
+                        );
+                        throw_logged(&mut dice, &mut log, round, &name, what, Vec::new(), target)
+                            .then_some("with a throw")
+                    }
+                }
+                Verdict::Inaudible => None,
+            };
+            if let Some(how) = heard {
+                log.push(
+                    round,
+                    Event::Heard {
+                        who: name.clone(),
+                        sound: noise.sound,
+                        what: noise.what.clone(),
+                        roughly_at: roughly(noise.at),
+                        how: how.to_owned(),
+                    },
+                );
+                let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
+                if hostile {
+                    going_to_look.push((e, name, noise.at));
+                }
+            }
+        }
+    }
+    for (e, _, _, _, _, _, _, _, active, _, _) in &listeners {
+        if active {
+            commands.entity(e).remove::<ListeningActively>();
+        }
+    }
+    // Monsters that heard something go to look, at combat speed.
+    going_to_look.sort_by_key(|(e, ..)| *e);
+    going_to_look.dedup_by_key(|(e, ..)| *e);
+    for (e, name, at) in going_to_look {
+        let Ok((.., in_party, walking)) = listeners.get(e) else {
+            continue;
+        };
+        if in_party || walking {
+            continue;
+        }
+        let rough = roughly(at);
+        let to = if grid.is_passable(rough) { rough } else { at };
+        pending.push(Command::Move {
+            who: name,
+            to: (to.x, to.y),
+            pace: Pace::Combat,
+        });
+    }
+}
+
+/// `Listen`: one round of active listening, once per turn while the party moves.
+pub fn listen(world: &mut World, who: Entity) -> Result<String, String> {
+    let turn = world.resource::<Clock>().rounds / ROUNDS_PER_TURN;
+    if world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Deafened))
+    {
+        return Err("deafened creatures hear nothing".into());
+    }
+    let moving = world
+        .resource::<crate::actors::Parties>()
+        .of(who)
+        .is_some_and(|p| p.pace.is_some())
+        || world.get::<Walking>(who).is_some();
+    if moving
+        && world
+            .get::<Listened>(who)
+            .is_some_and(|l| l.turn == Some(turn))
+    {
+        return Err("it has listened this turn already, and the party is moving".into());
+    }
+    world.entity_mut(who).insert(ListeningActively);
+    Ok("listens".into())
+}
+
+/// `MakeNoise`: the Judge (or a script) makes a noise of any row at any square.
+pub fn make_noise(
+    world: &mut World,
+    at: GridPos,
+    sound: SoundRow,
+    what: &str,
+) -> Result<String, String> {
+    if !world.resource::<DungeonGrid>().in_bounds(at) {
+        return Err(format!("{at} is outside the map"));
+    }
+    world.resource_mut::<Noises>().0.push(Noise {
+        at,
+        sound,
+        what: what.to_owned(),
+        maker: None,
+    });
+    Ok(format!("a {sound} noise at {at}: {what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_by_pace() {
+        assert_eq!(movement_noise(Pace::Exploration), SoundRow::Quiet);
+        assert_eq!(movement_noise(Pace::Combat), SoundRow::Normal);
+        assert_eq!(movement_noise(Pace::Running), SoundRow::Loud);
+    }
+
+    #[test]
+    fn alertness_changes_18_to_14_and_a_class_value_wins() {
+        let mut p = Proficiencies::default();
+        assert_eq!(listening_target(&p).0, 18);
+        p.list.push(Proficiency::Alertness);
+        assert_eq!(listening_target(&p).0, 14);
+        p.throws.insert(Proficiency::Listening, 11);
+        assert_eq!(listening_target(&p).0, 11);
+    }
+}

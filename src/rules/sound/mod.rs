@@ -1,0 +1,376 @@
+//! Noise (Dungeon Delves › Listening; RULINGS › Noise and hearing; LEVEL_FORMAT.md › Terrain).
+//!
+//! Earshot distance is the cheapest path from a noise to a listener, where crossing a square
+//! counts as its width, +5' for a closed door (secret ones too) or a wooden wall, 10' per foot of
+//! stone in place of its width, and rock stops sound. A diagonal step counts one and a half
+//! times (the 5-10-5 rule on average). Distances are kept in half-feet so that the loud
+//! environment's 2.5' is exact.
+//!
+//! Propagation is Dial's algorithm: a bucket queue over integer distances, bounded by the
+//! farthest distance that can matter, resetting only the squares it touched.
+
+pub mod hearing;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::grid::{DungeonGrid, GridPos, SOUND_BLOCKED};
+use crate::level::schema::Environment;
+
+/// The rows of the Earshot by Sound and Environment table.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
+pub enum SoundRow {
+    /// Exploring, quiet spellcasting, sneaking, whispering.
+    Quiet,
+    /// Spellcasting, talking, walking.
+    Normal,
+    /// Fighting, hustling, shouting, singing.
+    Loud,
+    /// A blast spell.
+    Blast,
+    /// A deafening blast spell.
+    #[value(name = "deafening")]
+    DeafeningBlast,
+}
+
+impl fmt::Display for SoundRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SoundRow::Quiet => "quiet",
+            SoundRow::Normal => "normal",
+            SoundRow::Loud => "loud",
+            SoundRow::Blast => "blast",
+            SoundRow::DeafeningBlast => "deafening",
+        })
+    }
+}
+
+const MILE: u32 = 5280;
+
+/// The table in half-feet: (heard automatically within, heard with a Listening throw within).
+/// `None` for "NA".
+pub fn earshot_half_feet(row: SoundRow, env: Environment) -> (Option<u32>, u32) {
+    use Environment as E;
+    use SoundRow as S;
+    let (auto, throw) = match (row, env) {
+        (S::Quiet, E::Quiet) => (None, 20),
+        (S::Quiet, E::Normal) => (None, 10),
+        (S::Quiet, E::Loud) => (None, 5),
+        (S::Normal, E::Quiet) => (Some(20), 160),
+        (S::Normal, E::Normal) => (Some(10), 40),
+        (S::Normal, E::Loud) => (Some(5), 20),
+        (S::Loud, E::Quiet) => (Some(180), 1440),
+        (S::Loud, E::Normal) => (Some(90), 360),
+        (S::Loud, E::Loud) => (Some(60), 240),
+        (S::Blast, E::Quiet) => (Some(360), 2400),
+        (S::Blast, E::Normal) => (Some(180), 720),
+        (S::Blast, E::Loud) => (Some(90), 360),
+        (S::DeafeningBlast, E::Quiet) => (Some(8 * MILE), 30 * MILE),
+        (S::DeafeningBlast, E::Normal) => (Some(2 * MILE), 8 * MILE),
+        (S::DeafeningBlast, E::Loud) => (Some(2400), 2 * MILE),
+    };
+    (auto, throw)
+}
+
+/// How a noise reaches a listener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Heard without a throw.
+    Automatic,
+    /// Heard only with a Listening throw.
+    Throw,
+    Inaudible,
+}
+
+impl Verdict {
+    pub fn symbol(self) -> char {
+        match self {
+            Verdict::Automatic => 'A',
+            Verdict::Throw => 't',
+            Verdict::Inaudible => '.',
+        }
+    }
+}
+
+/// The verdict for a noise of `row` heard at an earshot distance (half-feet) in `env`.
+pub fn verdict(row: SoundRow, env: Environment, half_feet: Option<u32>) -> Verdict {
+    let Some(d) = half_feet else {
+        return Verdict::Inaudible;
+    };
+    let (auto, throw) = earshot_half_feet(row, env);
+    match auto {
+        Some(a) if d <= a => Verdict::Automatic,
+        _ if d <= throw => Verdict::Throw,
+        _ => Verdict::Inaudible,
+    }
+}
+
+const UNREACHED: u32 = u32::MAX;
+
+/// Earshot distances from one noise, kept between noises so that only touched squares are reset.
+#[derive(Clone, Debug, Default)]
+pub struct Earshot {
+    dist: Vec<u32>,
+    touched: Vec<u32>,
+    buckets: Vec<Vec<u32>>,
+    width: u32,
+}
+
+impl Earshot {
+    fn cost(grid: &DungeonGrid, p: GridPos) -> Option<u32> {
+        let c = grid.sound_cost(p);
+        (c != SOUND_BLOCKED).then_some(c as u32 * 2)
+    }
+
+    /// Earshot distances from `source` to every square within `bound` half-feet.
+    pub fn propagate(&mut self, grid: &DungeonGrid, source: GridPos, bound: u32) {
+        let n = (grid.width() * grid.height()) as usize;
+        if self.dist.len() != n {
+            self.dist = vec![UNREACHED; n];
+            self.touched.clear();
+        }
+        for &i in &self.touched {
+            self.dist[i as usize] = UNREACHED;
+        }
+        self.touched.clear();
+        self.width = grid.width();
+        let Some(s) = grid.index(source) else {
+            return;
+        };
+        // The largest step: a diagonal into stone, 1.5 × 10 × scale feet, in half-feet.
+        let max_step = (grid.scale_feet() * 10 * 2 * 3).div_ceil(2) as usize + 1;
+        if self.buckets.len() < max_step + 1 {
+            self.buckets = vec![Vec::new(); max_step + 1];
+        }
+        let nb = self.buckets.len();
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.dist[s] = 0;
+        self.touched.push(s as u32);
+        self.buckets[0].push(s as u32);
+        let mut pending = 1usize;
+        let mut d = 0u32;
+        while pending > 0 && d <= bound {
+            let slot = d as usize % nb;
+            while let Some(i) = self.buckets[slot].pop() {
+                pending -= 1;
+                if self.dist[i as usize] != d {
+                    continue;
+                }
+                let p = grid.pos_of(i as usize);
+                for (k, q) in p.neighbours().into_iter().enumerate() {
+                    let Some(j) = grid.index(q) else { continue };
+                    let Some(c) = Self::cost(grid, q) else {
+                        continue;
+                    };
+                    let diagonal = k >= 4;
+                    if diagonal
+                        && Self::cost(grid, GridPos::new(q.x, p.y)).is_none()
+                        && Self::cost(grid, GridPos::new(p.x, q.y)).is_none()
+                    {
+                        continue;
+                    }
+                    let step = if diagonal { c * 3 / 2 } else { c };
+                    let nd = d + step;
+                    if nd > bound || nd >= self.dist[j] {
+                        continue;
+                    }
+                    if self.dist[j] == UNREACHED {
+                        self.touched.push(j as u32);
+                    }
+                    self.dist[j] = nd;
+                    self.buckets[nd as usize % nb].push(j as u32);
+                    pending += 1;
+                }
+            }
+            d += 1;
+        }
+    }
+
+    /// The earshot distance in half-feet to a square, if the last noise reached it.
+    pub fn half_feet(&self, grid: &DungeonGrid, p: GridPos) -> Option<u32> {
+        grid.index(p)
+            .and_then(|i| self.dist.get(i).copied())
+            .filter(|&d| d != UNREACHED)
+    }
+
+    /// How many squares the last propagation touched.
+    pub fn touched(&self) -> usize {
+        self.touched.len()
+    }
+}
+
+/// The farthest a noise of this row can matter in this environment (its throw distance).
+pub fn bound(row: SoundRow, env: Environment) -> u32 {
+    earshot_half_feet(row, env).1
+}
+
+/// Formats half-feet as feet: `15'` or `2.5'`.
+pub fn feet(half_feet: u32) -> String {
+    if half_feet.is_multiple_of(2) {
+        format!("{}'", half_feet / 2)
+    } else {
+        format!("{}.5'", half_feet / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::test_grid;
+    use crate::level::schema::{Terrain, WallMaterial};
+
+    #[test]
+    fn every_cell_of_the_earshot_table() {
+        use Environment::{Loud, Normal, Quiet};
+        let mi = 5280;
+        // (row, environment, automatic within, throw within), in half-feet: the book × 2.
+        let table: [(SoundRow, Environment, Option<u32>, u32); 15] = [
+            (SoundRow::Quiet, Quiet, None, 20),
+            (SoundRow::Quiet, Normal, None, 10),
+            (SoundRow::Quiet, Loud, None, 5),
+            (SoundRow::Normal, Quiet, Some(20), 160),
+            (SoundRow::Normal, Normal, Some(10), 40),
+            (SoundRow::Normal, Loud, Some(5), 20),
+            (SoundRow::Loud, Quiet, Some(180), 1440),
+            (SoundRow::Loud, Normal, Some(90), 360),
+            (SoundRow::Loud, Loud, Some(60), 240),
+            (SoundRow::Blast, Quiet, Some(360), 2400),
+            (SoundRow::Blast, Normal, Some(180), 720),
+            (SoundRow::Blast, Loud, Some(90), 360),
+            (SoundRow::DeafeningBlast, Quiet, Some(8 * mi), 30 * mi),
+            (SoundRow::DeafeningBlast, Normal, Some(2 * mi), 8 * mi),
+            (SoundRow::DeafeningBlast, Loud, Some(2400), 2 * mi),
+        ];
+        for (row, env, auto, throw) in table {
+            assert_eq!(
+                earshot_half_feet(row, env),
+                (auto, throw),
+                "{row} in {env:?}"
+            );
+            // At each boundary the verdict changes.
+            if let Some(a) = auto {
+                assert_eq!(verdict(row, env, Some(a)), Verdict::Automatic);
+                assert_eq!(verdict(row, env, Some(a + 1)), Verdict::Throw);
+            } else {
+                assert_eq!(
+                    verdict(row, env, Some(0)),
+                    Verdict::Throw,
+                    "NA: never automatic"
+                );
+            }
+            assert_eq!(verdict(row, env, Some(throw)), Verdict::Throw);
+            assert_eq!(verdict(row, env, Some(throw + 1)), Verdict::Inaudible);
+        }
+        // The book's numbers, in feet: talking 5'/20' in a normal dungeon, whispering NA/2.5'
+        // in a loud one.
+        assert_eq!(feet(earshot_half_feet(SoundRow::Normal, Normal).1), "20'");
+        assert_eq!(feet(earshot_half_feet(SoundRow::Quiet, Loud).1), "2.5'");
+    }
+
+    fn distance(rows: &[&str], from: (i32, i32), to: (i32, i32)) -> Option<u32> {
+        let g = test_grid(rows);
+        let mut e = Earshot::default();
+        e.propagate(&g, GridPos::new(from.0, from.1), 10_000);
+        e.half_feet(&g, GridPos::new(to.0, to.1)).map(|d| d / 2)
+    }
+
+    #[test]
+    fn a_closed_door_adds_five_feet_and_opening_it_removes_them() {
+        assert_eq!(distance(&["....."], (0, 0), (4, 0)), Some(20));
+        assert_eq!(distance(&["..+.."], (0, 0), (4, 0)), Some(25));
+        // Talking behind one closed door in a normal dungeon: heard with a throw up to 15' of
+        // true distance (20' of earshot), not at 20'.
+        let g = test_grid(&["#######", "#..+..#", "#######"]);
+        let mut e = Earshot::default();
+        e.propagate(&g, GridPos::new(1, 1), 10_000);
+        let v = |x| {
+            verdict(
+                SoundRow::Normal,
+                Environment::Normal,
+                e.half_feet(&g, GridPos::new(x, 1)),
+            )
+        };
+        assert_eq!(
+            v(4),
+            Verdict::Throw,
+            "15' of true distance: 5' + 10' (door) + 5' = 20'"
+        );
+        assert_eq!(
+            v(5),
+            Verdict::Inaudible,
+            "20' of true distance: 25' of earshot"
+        );
+        let mut open = g.clone();
+        open.set_door(GridPos::new(3, 1), crate::level::schema::DoorState::Open);
+        e.propagate(&open, GridPos::new(1, 1), 10_000);
+        assert_eq!(
+            e.half_feet(&open, GridPos::new(5, 1)),
+            Some(40),
+            "20' once it opens"
+        );
+    }
+
+    #[test]
+    fn walls_and_rock() {
+        let wood = Terrain::Wall(WallMaterial::Wood);
+        let stone = Terrain::Wall(WallMaterial::Stone);
+        let line = |t: Terrain| DungeonGrid::new(3, 1, 5, vec![Terrain::Floor, t, Terrain::Floor]);
+        for (t, expect) in [(wood, Some(15)), (stone, Some(55)), (Terrain::Rock, None)] {
+            let g = line(t);
+            let mut e = Earshot::default();
+            e.propagate(&g, GridPos::new(0, 0), 10_000);
+            assert_eq!(
+                e.half_feet(&g, GridPos::new(2, 0)).map(|d| d / 2),
+                expect,
+                "{t:?}"
+            );
+        }
+        // One square of 5'-thick stone counts 50': talking never crosses it in a normal dungeon,
+        // fighting does (with a throw).
+        let g = line(stone);
+        let mut e = Earshot::default();
+        e.propagate(&g, GridPos::new(0, 0), 10_000);
+        let d = e.half_feet(&g, GridPos::new(2, 0));
+        assert_eq!(
+            verdict(SoundRow::Normal, Environment::Normal, d),
+            Verdict::Inaudible
+        );
+        assert_eq!(
+            verdict(SoundRow::Loud, Environment::Normal, d),
+            Verdict::Throw
+        );
+    }
+
+    #[test]
+    fn the_bound_stops_the_flood_and_reuse_resets_only_what_was_touched() {
+        let row = ".".repeat(200);
+        let g = test_grid(&[row.as_str()]);
+        let mut e = Earshot::default();
+        e.propagate(&g, GridPos::new(0, 0), 40);
+        assert_eq!(e.touched(), 5, "0', 5', 10', 15', 20'");
+        assert_eq!(e.half_feet(&g, GridPos::new(5, 0)), None);
+        e.propagate(&g, GridPos::new(199, 0), 40);
+        assert_eq!(
+            e.half_feet(&g, GridPos::new(0, 0)),
+            None,
+            "the old noise is gone"
+        );
+        assert_eq!(e.half_feet(&g, GridPos::new(197, 0)), Some(20));
+    }
+}
