@@ -168,13 +168,17 @@ pub fn hear(
             let heard = match v {
                 Verdict::Automatic => Some("automatically"),
                 Verdict::Throw => {
-                    let passive = !faction_threw.contains(&faction)
-                        && listened.turn != Some(turn)
-                        && moved.pace != Some(Pace::Running);
+                    // Only the faction's closest member who is not running listens passively,
+                    // and only once a turn; one listening actively always throws.
+                    let closest =
+                        !faction_threw.contains(&faction) && moved.pace != Some(Pace::Running);
+                    if closest {
+                        faction_threw.push(faction);
+                    }
+                    let passive = closest && listened.turn != Some(turn);
                     if !(active || passive) {
                         None
                     } else {
-                        faction_threw.push(faction);
                         listened.turn = Some(turn);
                         let (target, why) = listening_target(profs);
                         let what = format!(
@@ -215,19 +219,27 @@ pub fn hear(
     going_to_look.sort_by_key(|(e, ..)| *e);
     going_to_look.dedup_by_key(|(e, ..)| *e);
     for (e, name, at) in going_to_look {
-        let Ok((.., in_party, walking)) = listeners.get(e) else {
+        let Ok((_, _, pos, .., in_party, walking)) = listeners.get(e) else {
             continue;
         };
         if in_party || walking {
             continue;
         }
+        // The nearest reachable square at the noise: roughly where it was, or beside it.
         let rough = roughly(at);
-        let to = if grid.is_passable(rough) { rough } else { at };
-        pending.push(Command::Move {
-            who: name,
-            to: (to.x, to.y),
-            pace: Pace::Combat,
-        });
+        let candidates = std::iter::once(rough)
+            .chain(std::iter::once(at))
+            .chain(at.neighbours());
+        let best = candidates
+            .filter_map(|c| crate::grid::path::find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
+            .min_by_key(|&(feet, c)| (feet, c));
+        if let Some((_, to)) = best {
+            pending.push(Command::Move {
+                who: name,
+                to: (to.x, to.y),
+                pace: Pace::Combat,
+            });
+        }
     }
 }
 

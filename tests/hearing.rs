@@ -1,0 +1,196 @@
+//! Noise and hearing: Dungeon Delves › Listening and the Earshot by Sound and Environment table.
+
+use bevy::prelude::*;
+use delve::actors::{Command, CreatureIndex, Position};
+use delve::grid::GridPos;
+use delve::level::load_level_str;
+use delve::log::{Event, EventLog};
+use delve::rules::movement::Pace;
+use delve::rules::sound::SoundRow;
+use delve::sim::{give, run_round, run_rounds, sim_app};
+
+fn throws(app: &App) -> Vec<(String, String)> {
+    app.world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Threw { who, throw } if throw.what.starts_with("Listening") => {
+                Some((who.clone(), throw.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn noise(at: (i32, i32), sound: SoundRow, what: &str) -> Command {
+    Command::MakeNoise {
+        at,
+        sound,
+        what: what.into(),
+    }
+}
+
+const CORRIDOR: &str = r#"(name: "hall", environment: Normal,
+    legend: { 'X': Wall(Stone), '.': Floor },
+    map: ["XXXXXXXXXXXXXXX", "X.............X", "XXXXXXXXXXXXXXX"],
+    factions: [(name: "party", marching_order: ["Near", "Far"])],
+    creatures: [
+        (name: "Near", faction: "party", at: (3, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+         carries: [(kind: Torch, lit: true)]),
+        (name: "Far", faction: "party", at: (4, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+         proficiencies: [Alertness]),
+    ])"#;
+
+/// Talking (normal) in a normal dungeon: heard automatically within 5', with a throw within 20'.
+/// Only the party member closest to the sound throws.
+#[test]
+fn only_the_closest_party_member_throws() {
+    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "voices"));
+    run_round(app.world_mut());
+    let t = throws(&app);
+    assert_eq!(t.len(), 1, "{t:?}");
+    assert_eq!(t[0].0, "Near", "10' away beats 15'");
+    assert!(t[0].1.contains("vs 18+"), "Adventuring: {}", t[0].1);
+    // A noise nearer Far: Far throws, at 14+ with Alertness.
+    give(app.world_mut(), noise((7, 1), SoundRow::Normal, "voices"));
+    run_round(app.world_mut());
+    let t = throws(&app);
+    assert_eq!(t.len(), 2, "{t:?}");
+    assert_eq!(t[1].0, "Far");
+    assert!(
+        t[1].1.contains("Adventuring + Alertness") && t[1].1.contains("vs 14+"),
+        "{}",
+        t[1].1
+    );
+}
+
+#[test]
+fn automatic_within_the_first_number_and_nothing_beyond_the_second() {
+    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(app.world_mut(), noise((2, 1), SoundRow::Normal, "a cough"));
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Near hears a normal noise near (2, 0) (automatically): a cough"),
+        "{log}"
+    );
+    give(
+        app.world_mut(),
+        noise((13, 1), SoundRow::Normal, "far voices"),
+    );
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        !log.contains("hears a normal noise near (12, 0)"),
+        "40' is beyond 20': {log}"
+    );
+    assert!(!log.contains("for far voices"), "no throw either: {log}");
+}
+
+/// Passive listening is once per turn; active listening too while the party moves.
+#[test]
+fn listening_is_once_per_turn_while_the_party_moves() {
+    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "first"));
+    run_round(app.world_mut());
+    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "second"));
+    run_round(app.world_mut());
+    assert_eq!(
+        throws(&app).len(),
+        1,
+        "the closest member has listened this turn: {:?}",
+        throws(&app)
+    );
+    // Active listening while the party moves: once per turn.
+    give(
+        app.world_mut(),
+        Command::MoveParty {
+            party: "party".into(),
+            to: (6, 1),
+            pace: Pace::Exploration,
+        },
+    );
+    give(app.world_mut(), Command::Listen { who: "Near".into() });
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Near cannot listen: it has listened this turn already"),
+        "{log}"
+    );
+    // The next turn it may.
+    run_rounds(app.world_mut(), 8);
+    give(app.world_mut(), Command::Listen { who: "Near".into() });
+    give(app.world_mut(), noise((9, 1), SoundRow::Normal, "third"));
+    run_round(app.world_mut());
+    let t = throws(&app);
+    assert!(
+        t.iter()
+            .any(|(w, what)| w == "Near" && what.contains("third")),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn deafened_creatures_hear_nothing() {
+    let src = CORRIDOR.replace(
+        "proficiencies: [Alertness]",
+        "proficiencies: [Alertness], conditions: [Deafened]",
+    );
+    let level = load_level_str(&src, "hall.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(app.world_mut(), noise((5, 1), SoundRow::Loud, "a shout"));
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("Near hears a loud noise"), "{log}");
+    assert!(!log.contains("Far hears"), "{log}");
+}
+
+/// A monster hears the party bashing a door two rooms away and comes to look; one in a pocket
+/// behind solid rock hears nothing and stays.
+#[test]
+fn a_monster_hears_bashing_two_rooms_away_and_arrives_but_not_through_rock() {
+    let src = r#"(name: "rooms", environment: Quiet,
+        legend: { ' ': Rock, 'X': Wall(Stone), '.': Floor, '+': Door },
+        map: [
+            "                         ",
+            " XXXXXXXXXXXXXXXXX       ",
+            " X.....X.....X...X   ... ",
+            " X.....+.....+...X   ... ",
+            " X.....X.....X...X   ... ",
+            " XXXXXXXXXXXXXXXXX       ",
+            "                         ",
+        ],
+        doors: [(at: (7, 3)), (at: (13, 3), state: Open)],
+        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+        creatures: [
+            (name: "Basher", faction: "party", at: (6, 3), hp: 9, ac: 12, encumbrance_stone: 4.0,
+             carries: [(kind: Torch, lit: true)]),
+            (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (15, 3)),
+            (name: "Hermit", template: "ghoul", faction: "ghouls", at: (22, 3)),
+        ])"#;
+    let level = load_level_str(src, "rooms.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(
+        app.world_mut(),
+        noise((7, 3), SoundRow::Loud, "Basher bashing the door"),
+    );
+    run_rounds(app.world_mut(), 6);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains(
+            "Ghoul hears a loud noise near (6, 2) (automatically): Basher bashing the door"
+        ),
+        "{log}"
+    );
+    let index = app.world().resource::<CreatureIndex>().0.clone();
+    let at = |n: &str| app.world().get::<Position>(index[n]).unwrap().0;
+    assert_eq!(at("Ghoul").x, 8, "at the door, on its own side: {log}");
+    assert!(log.contains("Ghoul arrives at"), "{log}");
+    assert!(!log.contains("Hermit hears"), "{log}");
+    assert_eq!(at("Hermit"), GridPos::new(22, 3));
+}
