@@ -111,6 +111,19 @@ enum Question {
         #[arg(long, value_name = "X,Y")]
         at: Option<GridPos>,
     },
+    /// How far a noise carries: earshot distance and verdict at a square, or a map of verdicts.
+    Hear {
+        #[arg(long, value_name = "X,Y")]
+        from: GridPos,
+        /// The earshot table's row.
+        #[arg(long, value_enum)]
+        sound: delve::rules::sound::SoundRow,
+        #[arg(long, value_name = "X,Y")]
+        at: Option<GridPos>,
+        /// The table's column; the level's environment when left out.
+        #[arg(long, value_enum)]
+        environment: Option<delve::level::schema::Environment>,
+    },
     /// The squares a creature sees, as the level stands.
     Sees {
         #[arg(long, value_name = "NAME")]
@@ -329,6 +342,12 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Light { at } => query::light(level, at).map(|a| (a.to_string(), to_json(&a))),
         Question::Sees { who } => query::sees(level, &who).map(|a| (a.to_string(), to_json(&a))),
+        Question::Hear {
+            from,
+            sound,
+            at,
+            environment,
+        } => query::hear(level, from, sound, at, environment).map(|a| (a.to_string(), to_json(&a))),
     };
     match answer {
         Ok((text, json_text)) => {

@@ -374,3 +374,95 @@ impl fmt::Display for SeesAnswer {
         write!(f, "{}", self.rows.join("\n").trim_end())
     }
 }
+
+/// `hear --from X,Y --sound ROW [--at X,Y] [--environment E]`: earshot distance and verdict.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HearAnswer {
+    pub question: &'static str,
+    pub from: GridPos,
+    pub sound: crate::rules::sound::SoundRow,
+    pub environment: crate::level::schema::Environment,
+    /// The square asked about, if one was.
+    pub at: Option<GridPos>,
+    /// Earshot distance in feet to it (`null` when sound cannot reach it within earshot).
+    pub earshot_feet: Option<f32>,
+    /// `automatic`, `throw` or `inaudible`.
+    pub verdict: Option<crate::rules::sound::Verdict>,
+    /// Without `--at`: one string per row (`A` automatic, `t` with a throw, `.` inaudible).
+    pub rows: Vec<String>,
+}
+
+pub fn hear(
+    level: &Level,
+    from: GridPos,
+    sound: crate::rules::sound::SoundRow,
+    at: Option<GridPos>,
+    environment: Option<crate::level::schema::Environment>,
+) -> Result<HearAnswer, String> {
+    use crate::rules::sound::{Earshot, bound, verdict};
+    check_square(level, from, "from")?;
+    let env = environment.unwrap_or(level.environment);
+    let g = &level.grid;
+    let mut e = Earshot::default();
+    e.propagate(g, from, bound(sound, env));
+    let mut answer = HearAnswer {
+        question: "hear",
+        from,
+        sound,
+        environment: env,
+        at,
+        earshot_feet: None,
+        verdict: None,
+        rows: Vec::new(),
+    };
+    match at {
+        Some(p) => {
+            check_square(level, p, "at")?;
+            let d = e.half_feet(g, p);
+            answer.earshot_feet = d.map(|d| d as f32 / 2.0);
+            answer.verdict = Some(verdict(sound, env, d));
+        }
+        None => {
+            answer.rows = (0..g.height() as i32)
+                .map(|y| {
+                    (0..g.width() as i32)
+                        .map(|x| verdict(sound, env, e.half_feet(g, GridPos::new(x, y))).symbol())
+                        .collect()
+                })
+                .collect();
+        }
+    }
+    Ok(answer)
+}
+
+impl fmt::Display for HearAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.at, self.verdict) {
+            (Some(p), Some(v)) => {
+                let d = self
+                    .earshot_feet
+                    .map_or("out of earshot".to_owned(), |d| format!("{d}' of earshot"));
+                write!(
+                    f,
+                    "a {} noise at {} in a {:?} environment reaches {p}: {d}, {}",
+                    self.sound,
+                    self.from,
+                    self.environment,
+                    match v {
+                        crate::rules::sound::Verdict::Automatic => "heard automatically",
+                        crate::rules::sound::Verdict::Throw => "heard with a Listening throw",
+                        crate::rules::sound::Verdict::Inaudible => "inaudible",
+                    }
+                )
+            }
+            _ => {
+                writeln!(
+                    f,
+                    "a {} noise at {} in a {:?} environment (A automatic, t with a throw, . inaudible):",
+                    self.sound, self.from, self.environment
+                )?;
+                write!(f, "{}", self.rows.join("\n"))
+            }
+        }
+    }
+}

@@ -360,3 +360,69 @@ fn query_sees_lists_the_squares_a_creature_sees() {
         stdout(&o)
     );
 }
+
+#[test]
+fn query_hear_gives_the_earshot_distance_and_verdict() {
+    // The crypt is a quiet environment: talking is heard with a throw out to 80'.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "hear",
+        "--from",
+        "2,2",
+        "--sound",
+        "normal",
+        "--at",
+        "2,5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["earshot_feet"], 15.0);
+    assert_eq!(v["verdict"], "throw");
+    assert_eq!(v["environment"], "Quiet");
+    // In a loud environment talking carries only 10' with a throw.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "hear",
+        "--from",
+        "2,2",
+        "--sound",
+        "normal",
+        "--at",
+        "2,5",
+        "--environment",
+        "loud",
+    ]);
+    assert!(
+        stdout(&o).contains("out of earshot, inaudible"),
+        "{}",
+        stdout(&o)
+    );
+    // The whole map as verdicts.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "hear",
+        "--from",
+        "7,3",
+        "--sound",
+        "loud",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.lines().nth(4).unwrap().starts_with("tAAAAAAAAAAA"),
+        "{text}"
+    );
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "hear",
+        "--from",
+        "7,3",
+        "--sound",
+        "thunder",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "an unknown row is a usage error");
+}

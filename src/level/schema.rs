@@ -12,7 +12,9 @@ pub type RawPos = (i64, i64);
 
 /// The earshot column of the level (Dungeon Delves › Listening: quiet, normal, loud
 /// environments).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 pub enum Environment {
     Quiet,
     #[default]
