@@ -411,8 +411,10 @@ fn query_hear_gives_the_earshot_distance_and_verdict() {
         "loud",
     ]);
     let text = stdout(&o);
+    assert_eq!(text.lines().count(), 18, "a header and 17 rows: {text}");
+    let row3 = text.lines().nth(4).unwrap();
     assert!(
-        text.lines().nth(4).unwrap().starts_with("tAAAAAAAAAAA"),
+        row3.starts_with("AAAAAAAAAAAA") && row3.contains('t'),
         "{text}"
     );
     let o = delve(&[
