@@ -109,6 +109,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::light::LightPlugin)
             .add(crate::rules::vision::VisionPlugin)
             .add(crate::rules::sound::hearing::HearingPlugin)
+            .add(crate::actors::ai::MonsterAiPlugin)
             .add(SituationalPenalties)
     }
 }

@@ -194,3 +194,40 @@ fn a_monster_hears_bashing_two_rooms_away_and_arrives_but_not_through_rock() {
     assert!(!log.contains("Hermit hears"), "{log}");
     assert_eq!(at("Hermit"), GridPos::new(22, 3));
 }
+
+/// A monster that sees a light comes toward it; one that cannot see it stays.
+#[test]
+fn a_monster_that_sees_a_light_comes_toward_it() {
+    let src = r#"(name: "lamplight", environment: Loud,
+        legend: { ' ': Rock, 'X': Wall(Stone), '.': Floor },
+        map: [
+            "XXXXXXXXXXXXXXXXXXXX",
+            "X..................X",
+            "XXXXXXXXXXXXXXXXXX.X",
+            "                 X.X",
+            "                 X.X",
+            "                 XXX",
+        ],
+        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+        creatures: [
+            (name: "Bearer", faction: "party", at: (1, 1), hp: 9, ac: 12, encumbrance_stone: 4.0,
+             carries: [(kind: Lantern, lit: true)]),
+            (name: "Seer", template: "ghoul", faction: "ghouls", at: (16, 1)),
+            (name: "Blind Corner", template: "ghoul", faction: "ghouls", at: (18, 4)),
+        ])"#;
+    let level = load_level_str(src, "lamplight.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    run_rounds(app.world_mut(), 3);
+    let index = app.world().resource::<CreatureIndex>().0.clone();
+    let at = |app: &App, n: &str| app.world().get::<Position>(index[n]).unwrap().0;
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        at(&app, "Seer").x < 16,
+        "it comes toward the lantern: {log}"
+    );
+    assert_eq!(
+        at(&app, "Blind Corner"),
+        GridPos::new(18, 4),
+        "round the corner it sees nothing: {log}"
+    );
+}

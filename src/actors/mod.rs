@@ -1,6 +1,7 @@
 //! Creatures, doors, traps and lights as entities, the [`Command`]s actors give, and putting a
 //! level into a world.
 
+pub mod ai;
 pub mod command;
 pub mod components;
 pub mod party;

@@ -1,0 +1,68 @@
+//! Monster behaviour that reads the rules' results and writes commands, like any other actor.
+//!
+//! So far: a monster that sees a light carried by a creature hostile to it comes toward it, at
+//! combat speed (RULINGS › Noise and hearing; Dungeon Delves › Light and Darkness: carrying a
+//! light gives a party away). Monsters that hear a noise go to look (in the hearing rules).
+
+use bevy::prelude::*;
+
+use super::{
+    CarriedBy, Command, Faction, Factions, LightSource, PartyMember, PendingCommands, Position,
+};
+use crate::rules::movement::{Pace, Walking};
+use crate::rules::vision::Sight;
+use crate::sim::{RoundSet, SimRound};
+
+pub struct MonsterAiPlugin;
+
+impl Plugin for MonsterAiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            SimRound,
+            approach_lights
+                .in_set(RoundSet::Hearing)
+                .after(crate::rules::sound::hearing::hear),
+        );
+    }
+}
+
+type Monster<'a> = (&'a Name, &'a Position, &'a Faction, &'a Sight);
+
+/// A monster that is not already on its way toward something walks to the nearest lit bearer of
+/// a hostile faction that it sees.
+pub fn approach_lights(
+    factions: Res<Factions>,
+    mut pending: ResMut<PendingCommands>,
+    monsters: Query<Monster, (Without<PartyMember>, Without<Walking>)>,
+    lights: Query<(&LightSource, &CarriedBy)>,
+    bearers: Query<(&Position, &Faction)>,
+) {
+    let lit_bearers: Vec<(Position, Faction)> = lights
+        .iter()
+        .filter(|(l, _)| l.lit)
+        .filter_map(|(_, c)| bearers.get(c.0).ok().map(|(p, f)| (*p, *f)))
+        .collect();
+    let mut orders: Vec<(String, (i32, i32))> = Vec::new();
+    for (name, at, faction, sight) in &monsters {
+        if pending.0.iter().any(|c| c.who() == name.as_str()) {
+            continue;
+        }
+        let target = lit_bearers
+            .iter()
+            .filter(|(p, f)| factions.hostile(*faction, *f) && sight.sees(p.0))
+            .min_by_key(|(p, _)| (at.0.x.abs_diff(p.0.x).max(at.0.y.abs_diff(p.0.y)), p.0));
+        if let Some((p, _)) = target
+            && p.0 != at.0
+        {
+            orders.push((name.to_string(), (p.0.x, p.0.y)));
+        }
+    }
+    orders.sort();
+    for (who, to) in orders {
+        pending.push(Command::Move {
+            who,
+            to,
+            pace: Pace::Combat,
+        });
+    }
+}
