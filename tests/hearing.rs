@@ -231,3 +231,49 @@ fn a_monster_that_sees_a_light_comes_toward_it() {
         "round the corner it sees nothing: {log}"
     );
 }
+
+/// Earshot table footnote: a proficient character succeeding on a Sneaking throw makes no noise.
+#[test]
+fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
+    let src = |sneaking: i32| {
+        format!(
+            r#"(name: "sneak", environment: Quiet, legend: {{ 'X': Wall(Stone), '.': Floor }},
+            map: ["XXXXXXXXXX", "X........X", "XXXXXXXXXX"],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Wren", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+                 proficiencies: [Sneaking], throws: {{ Sneaking: {sneaking} }}, shadowy_senses: true),
+                (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (5, 1)),
+            ])"#
+        )
+    };
+    for (target, heard) in [(1, false), (21, true)] {
+        let level = load_level_str(&src(target), "sneak.ron", None)
+            .unwrap()
+            .level;
+        let mut app = sim_app(&level, 1);
+        give(
+            app.world_mut(),
+            Command::Sneak {
+                who: "Wren".into(),
+                on: true,
+            },
+        );
+        give(
+            app.world_mut(),
+            Command::Move {
+                who: "Wren".into(),
+                to: (3, 1),
+                pace: Pace::Exploration,
+            },
+        );
+        run_rounds(app.world_mut(), 3);
+        let log = app.world().resource::<EventLog>().to_text();
+        assert!(log.contains("Wren throws Sneaking"), "{log}");
+        assert_eq!(
+            log.contains("Ghoul throws Listening (Adventuring) for Wren moving"),
+            heard,
+            "Sneaking {target}+: {log}"
+        );
+    }
+}

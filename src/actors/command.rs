@@ -39,6 +39,8 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Starts (`on: true`) or stops moving silently (proficient in Sneaking).
+    Sneak { who: String, on: bool },
     /// Listens actively for a round (once per turn while its party moves).
     Listen { who: String },
     /// The Judge makes a noise of any row of the earshot table at a square.
@@ -86,7 +88,8 @@ impl Command {
             | Command::Refuel { who }
             | Command::Dazzle { who, .. }
             | Command::Hide { who }
-            | Command::Listen { who } => who,
+            | Command::Listen { who }
+            | Command::Sneak { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -113,6 +116,8 @@ impl fmt::Display for Command {
             Command::Dazzle { target, .. } => write!(f, "dazzle {target}"),
             Command::Hide { .. } => write!(f, "hide"),
             Command::Listen { .. } => write!(f, "listen"),
+            Command::Sneak { on: true, .. } => write!(f, "sneak"),
+            Command::Sneak { on: false, .. } => write!(f, "stop sneaking"),
             Command::MakeNoise { sound, at, .. } => {
                 write!(f, "make a {sound} noise at ({}, {})", at.0, at.1)
             }
@@ -207,6 +212,9 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::Sneak { who, on } => {
+            crate::rules::sound::hearing::sneak(world, creature(world, who)?, *on)
+        }
         Command::Listen { who } => {
             crate::rules::sound::hearing::listen(world, creature(world, who)?)
         }

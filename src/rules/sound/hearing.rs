@@ -94,18 +94,69 @@ impl Plugin for HearingPlugin {
     }
 }
 
-/// Moving makes noise by pace.
-fn footsteps(mut noises: ResMut<Noises>, q: Query<(Entity, &Name, &Position, &MovedThisRound)>) {
-    for (e, name, pos, moved) in &q {
-        if let (Some(pace), true) = (moved.pace, moved.feet > 0) {
-            noises.0.push(Noise {
-                at: pos.0,
-                sound: movement_noise(pace),
-                what: format!("{name} moving at {pace} speed"),
-                maker: Some(e),
-            });
+/// A creature trying to move silently.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sneaking;
+
+/// Moving makes noise by pace. A creature sneaking at exploration speed throws Sneaking each
+/// round it moves: proficient and successful, it makes no noise; otherwise a quiet one.
+fn footsteps(
+    clock: Res<Clock>,
+    mut dice: ResMut<crate::dice::Dice>,
+    mut log: ResMut<EventLog>,
+    mut noises: ResMut<Noises>,
+    q: Query<(
+        Entity,
+        &Name,
+        &Position,
+        &MovedThisRound,
+        &Proficiencies,
+        Has<Sneaking>,
+    )>,
+) {
+    for (e, name, pos, moved, profs, sneaking) in &q {
+        let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
+            continue;
+        };
+        if sneaking
+            && pace == Pace::Exploration
+            && profs.has(Proficiency::Sneaking)
+            && let Some(&target) = profs.throws.get(&Proficiency::Sneaking)
+            && throw_logged(
+                &mut dice,
+                &mut log,
+                clock.rounds,
+                name,
+                "Sneaking",
+                Vec::new(),
+                target,
+            )
+        {
+            continue;
         }
+        noises.0.push(Noise {
+            at: pos.0,
+            sound: movement_noise(pace),
+            what: format!("{name} moving at {pace} speed"),
+            maker: Some(e),
+        });
     }
+}
+
+/// `Sneak`: start or stop moving silently.
+pub fn sneak(world: &mut World, who: Entity, on: bool) -> Result<String, String> {
+    if !on {
+        world.entity_mut(who).remove::<Sneaking>();
+        return Ok("stops sneaking".into());
+    }
+    let profs = world
+        .get::<Proficiencies>(who)
+        .ok_or("it has no proficiencies")?;
+    if !profs.has(Proficiency::Sneaking) || !profs.throws.contains_key(&Proficiency::Sneaking) {
+        return Err("only those proficient in Sneaking, with a Sneaking throw in their stat block, move silently".into());
+    }
+    world.entity_mut(who).insert(Sneaking);
+    Ok("sneaks (at exploration speed)".into())
 }
 
 type Listener<'a> = (
