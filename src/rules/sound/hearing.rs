@@ -98,6 +98,15 @@ impl Plugin for HearingPlugin {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sneaking;
 
+type Walker<'a> = (
+    Entity,
+    &'a Name,
+    &'a Position,
+    &'a MovedThisRound,
+    &'a Proficiencies,
+    Has<Sneaking>,
+);
+
 /// Moving makes noise by pace. A creature sneaking at exploration speed throws Sneaking each
 /// round it moves: proficient and successful, it makes no noise; otherwise a quiet one.
 fn footsteps(
@@ -105,14 +114,7 @@ fn footsteps(
     mut dice: ResMut<crate::dice::Dice>,
     mut log: ResMut<EventLog>,
     mut noises: ResMut<Noises>,
-    q: Query<(
-        Entity,
-        &Name,
-        &Position,
-        &MovedThisRound,
-        &Proficiencies,
-        Has<Sneaking>,
-    )>,
+    q: Query<Walker>,
 ) {
     for (e, name, pos, moved, profs, sneaking) in &q {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
