@@ -45,6 +45,8 @@ pub enum DelveAction {
     StandUp,
     /// Switch between the Judge's view and the party's.
     ToggleView,
+    /// Make a loud noise at the pointer (the Judge's doing).
+    MakeNoise,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -61,6 +63,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("R", "rest"),
     ("U", "stand up"),
     ("V", "Judge/party view"),
+    ("N", "noise at pointer"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -86,6 +89,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::Rest, KeyCode::KeyR)
         .with(DelveAction::StandUp, KeyCode::KeyU)
         .with(DelveAction::ToggleView, KeyCode::KeyV)
+        .with(DelveAction::MakeNoise, KeyCode::KeyN)
 }
 
 /// The selected creature.

@@ -8,6 +8,7 @@ pub mod art;
 pub mod input;
 pub mod lighting;
 pub mod map;
+pub mod noise;
 pub mod panels;
 pub mod preview;
 pub mod reload;
@@ -65,6 +66,7 @@ impl PluginGroup for GuiPlugins {
             .add(panels::PanelsPlugin)
             .add(preview::PreviewPlugin)
             .add(lighting::LightingPlugin)
+            .add(noise::NoiseViewPlugin)
             .add(reload::ReloadPlugin)
     }
 }

@@ -42,6 +42,10 @@ pub struct Noise {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Noises(pub Vec<Noise>);
 
+/// The noises of the last round played, for the window and tools to show.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct LastRoundNoises(pub Vec<Noise>);
+
 /// The propagation buffers, reused round after round.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct EarshotField(pub Earshot);
@@ -89,6 +93,7 @@ impl Plugin for HearingPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Noises>()
             .init_resource::<EarshotField>()
+            .init_resource::<LastRoundNoises>()
             .add_systems(SimRound, footsteps.in_set(RoundSet::Sound))
             .add_systems(SimRound, hear.in_set(RoundSet::Hearing));
     }
@@ -187,6 +192,7 @@ pub fn hear(
     mut dice: ResMut<crate::dice::Dice>,
     mut log: ResMut<EventLog>,
     mut pending: ResMut<PendingCommands>,
+    mut last: ResMut<LastRoundNoises>,
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
     mut commands: Commands,
@@ -195,6 +201,7 @@ pub fn hear(
     let turn = round / ROUNDS_PER_TURN;
     let env = info.environment;
     let mut going_to_look: Vec<(Entity, String, GridPos)> = Vec::new();
+    last.0 = noises.0.clone();
     for noise in std::mem::take(&mut noises.0) {
         field.0.propagate(&grid, noise.at, bound(noise.sound, env));
         let maker_faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();

@@ -1,0 +1,108 @@
+//! Noise in the Judge's view: when a noise of normal loudness or more happens, the squares where
+//! it is heard automatically glow orange and those where it takes a Listening throw glow blue,
+//! fading over a few seconds. N makes a loud noise at the pointer.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::input::{DelveAction, Pointer, UiState};
+use super::lighting::ViewMode;
+use super::map::RedrawSet;
+use super::square_to_world;
+use crate::actors::{Command, LevelInfo, PendingCommands};
+use crate::grid::DungeonGrid;
+use crate::rules::sound::hearing::LastRoundNoises;
+use crate::rules::sound::{Earshot, SoundRow, Verdict, bound, verdict};
+
+/// Seconds an overlay takes to fade.
+const FADE_SECONDS: f32 = 3.0;
+
+#[derive(Component, Clone, Copy, Debug)]
+struct NoiseMark {
+    age: f32,
+    alpha: f32,
+}
+
+pub struct NoiseViewPlugin;
+
+impl Plugin for NoiseViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            Update,
+            (make_noise, show_noises, fade).chain().after(RedrawSet),
+        );
+    }
+}
+
+fn make_noise(
+    actions: Single<&ActionState<DelveAction>>,
+    pointer: Pointer,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+) {
+    if !actions.just_pressed(&DelveAction::MakeNoise) {
+        return;
+    }
+    let Some(at) = pointer.square() else {
+        return;
+    };
+    let command = Command::MakeNoise {
+        at: (at.x, at.y),
+        sound: SoundRow::Loud,
+        what: "a crash the Judge made".into(),
+    };
+    ui.notice = format!("{command} - press Space to play the round");
+    pending.push(command);
+}
+
+fn show_noises(
+    mut commands: Commands,
+    noises: Res<LastRoundNoises>,
+    view: Res<ViewMode>,
+    grid: Res<DungeonGrid>,
+    info: Res<LevelInfo>,
+    mut earshot: Local<Earshot>,
+) {
+    if !noises.is_changed() || *view != ViewMode::Judge {
+        return;
+    }
+    let h = grid.height();
+    for noise in noises.0.iter().filter(|n| n.sound >= SoundRow::Normal) {
+        earshot.propagate(&grid, noise.at, bound(noise.sound, info.environment));
+        for (p, _) in grid.squares() {
+            let v = verdict(noise.sound, info.environment, earshot.half_feet(&grid, p));
+            let (color, alpha) = match v {
+                Verdict::Automatic => (Color::srgb(1.0, 0.55, 0.1), 0.45),
+                Verdict::Throw => (Color::srgb(0.3, 0.6, 1.0), 0.3),
+                Verdict::Inaudible => continue,
+            };
+            let at = square_to_world(h, p.x, p.y);
+            commands.spawn((
+                NoiseMark { age: 0.0, alpha },
+                Sprite {
+                    color: color.with_alpha(alpha),
+                    custom_size: Some(Vec2::splat(super::art::TILE_PX as f32)),
+                    ..default()
+                },
+                Transform::from_xyz(at.x, at.y, 7.0),
+            ));
+        }
+    }
+}
+
+fn fade(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut marks: Query<(Entity, &mut NoiseMark, &mut Sprite)>,
+) {
+    for (e, mut m, mut sprite) in &mut marks {
+        m.age += time.delta_secs();
+        if m.age >= FADE_SECONDS {
+            commands.entity(e).despawn();
+        } else {
+            sprite
+                .color
+                .set_alpha(m.alpha * (1.0 - m.age / FADE_SECONDS));
+        }
+    }
+}
