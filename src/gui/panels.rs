@@ -256,17 +256,45 @@ fn info(
     text.0 = s;
 }
 
-fn log(log: Res<EventLog>, mut panel: Query<&mut Text, With<LogPanel>>) {
-    if !log.is_changed() {
+/// The Judge's log in the Judge's view; in the party's view, only what the party learns.
+fn log(
+    log: Res<EventLog>,
+    view: Option<Res<super::lighting::ViewMode>>,
+    parties: Res<Parties>,
+    names: Query<&Name>,
+    mut panel: Query<&mut Text, With<LogPanel>>,
+) {
+    let view_changed = view.as_ref().is_some_and(|v| v.is_changed());
+    if !log.is_changed() && !view_changed {
         return;
     }
     let Ok(mut text) = panel.single_mut() else {
         return;
     };
-    let entries = log.entries();
-    let start = entries.len().saturating_sub(LOG_LINES);
-    let mut s = String::from("Log");
-    for e in &entries[start..] {
+    let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+    let party = parties.0.first();
+    let members: Vec<String> = party
+        .map(|p| {
+            p.marching_order
+                .iter()
+                .filter_map(|&e| names.get(e).ok().map(|n| n.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let members: Vec<&str> = members.iter().map(String::as_str).collect();
+    let party_name = party.map_or("", |p| p.name.as_str());
+    let shown: Vec<&crate::log::LogEntry> = log
+        .entries()
+        .iter()
+        .filter(|e| !party_view || e.event.known_to_party(&members, party_name))
+        .collect();
+    let start = shown.len().saturating_sub(LOG_LINES);
+    let mut s = String::from(if party_view {
+        "What the party knows"
+    } else {
+        "Log (the Judge's)"
+    });
+    for e in &shown[start..] {
         s.push('\n');
         s.push_str(&e.to_string());
     }

@@ -84,6 +84,42 @@ pub enum Event {
     ModeChanged { mode: DelveMode },
 }
 
+impl Event {
+    /// The creature (or party) the event is about, if any.
+    pub fn who(&self) -> Option<&str> {
+        match self {
+            Event::CommandAccepted { who, .. }
+            | Event::CommandRefused { who, .. }
+            | Event::Moved { who, .. }
+            | Event::Arrived { who, .. }
+            | Event::Halted { who, .. }
+            | Event::Threw { who, .. }
+            | Event::ConditionGained { who, .. }
+            | Event::ConditionLost { who, .. }
+            | Event::RestBegan { who }
+            | Event::Rested { who }
+            | Event::Heard { who, .. } => Some(who),
+            Event::FormationChanged { party, .. } => Some(party),
+            Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
+            Event::DelveBegan { .. }
+            | Event::TurnEnded { .. }
+            | Event::HourEnded { .. }
+            | Event::ModeChanged { .. } => None,
+        }
+    }
+
+    /// Does the party learn of this? The Judge's throws are secret; of the rest the party knows
+    /// what happens to its own members and the passing of time.
+    pub fn known_to_party(&self, members: &[&str], party: &str) -> bool {
+        match self {
+            Event::Threw { .. } => false,
+            _ => self
+                .who()
+                .is_none_or(|w| w == party || members.contains(&w)),
+        }
+    }
+}
+
 /// One entry: the round it happened in and the event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {
@@ -255,6 +291,36 @@ impl Logger<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_party_learns_what_it_heard_but_not_the_judges_throws() {
+        let members = ["Sera", "Brannoc"];
+        let heard = Event::Heard {
+            who: "Sera".into(),
+            sound: crate::rules::sound::SoundRow::Loud,
+            what: "a crash".into(),
+            roughly_at: GridPos::new(18, 4),
+            how: "with a throw".into(),
+        };
+        assert!(heard.known_to_party(&members, "party"));
+        let ghoul_heard = Event::Heard {
+            who: "Gnawbone".into(),
+            ..heard.clone()
+        };
+        assert!(
+            !ghoul_heard.known_to_party(&members, "party"),
+            "what monsters hear is the Judge's"
+        );
+        let throw = Event::Threw {
+            who: "Sera".into(),
+            throw: crate::dice::Throw::resolve("Listening".into(), 19, vec![], 18),
+        };
+        assert!(
+            !throw.known_to_party(&members, "party"),
+            "the Judge rolls in secret"
+        );
+        assert!(Event::TurnEnded { turn: 1 }.known_to_party(&members, "party"));
+    }
 
     #[test]
     fn entries_round_trip_through_json() {
