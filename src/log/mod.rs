@@ -305,7 +305,10 @@ mod tests {
         assert!(heard.known_to_party(&members, "party"));
         let ghoul_heard = Event::Heard {
             who: "Gnawbone".into(),
-            ..heard.clone()
+            sound: crate::rules::sound::SoundRow::Loud,
+            what: "a crash".into(),
+            roughly_at: GridPos::new(18, 4),
+            how: "automatically".into(),
         };
         assert!(
             !ghoul_heard.known_to_party(&members, "party"),
