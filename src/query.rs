@@ -401,10 +401,28 @@ pub fn hear(
 ) -> Result<HearAnswer, String> {
     use crate::rules::sound::{Earshot, bound, verdict};
     check_square(level, from, "from")?;
-    let env = environment.unwrap_or(level.environment);
+    use crate::level::environment_at;
+    let regions: &[_] = if environment.is_some() {
+        &[]
+    } else {
+        &level.environment_regions
+    };
+    let base = environment.unwrap_or(level.environment);
+    let env_at = |p: GridPos| environment_at(base, regions, p);
+    let widest = regions
+        .iter()
+        .map(|r| r.2)
+        .chain(std::iter::once(base))
+        .map(|e| bound(sound, e))
+        .max()
+        .unwrap_or(0);
+    let env = match at {
+        Some(p) => env_at(p),
+        None => base,
+    };
     let g = &level.grid;
     let mut e = Earshot::default();
-    e.propagate(g, from, bound(sound, env));
+    e.propagate(g, from, widest);
     let mut answer = HearAnswer {
         question: "hear",
         from,
@@ -426,7 +444,10 @@ pub fn hear(
             answer.rows = (0..g.height() as i32)
                 .map(|y| {
                     (0..g.width() as i32)
-                        .map(|x| verdict(sound, env, e.half_feet(g, GridPos::new(x, y))).symbol())
+                        .map(|x| {
+                            let p = GridPos::new(x, y);
+                            verdict(sound, env_at(p), e.half_feet(g, p)).symbol()
+                        })
                         .collect()
                 })
                 .collect();

@@ -428,3 +428,45 @@ fn query_hear_gives_the_earshot_distance_and_verdict() {
     ]);
     assert_eq!(o.status.code(), Some(2), "an unknown row is a usage error");
 }
+
+#[test]
+fn query_hear_uses_the_listeners_region() {
+    // Around the cave's pool the water is loud: talking 10' away takes a throw there ...
+    let o = delve(&[
+        "query",
+        "levels/cave.ron",
+        "hear",
+        "--from",
+        "27,8",
+        "--sound",
+        "normal",
+        "--at",
+        "29,8",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["environment"].as_str(), v["verdict"].as_str()),
+        (Some("Loud"), Some("throw")),
+        "{v}"
+    );
+    // ... while in the quiet caves 10' is heard without one.
+    let o = delve(&[
+        "query",
+        "levels/cave.ron",
+        "hear",
+        "--from",
+        "4,3",
+        "--sound",
+        "normal",
+        "--at",
+        "6,3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["environment"].as_str(), v["verdict"].as_str()),
+        (Some("Quiet"), Some("automatic")),
+        "{v}"
+    );
+}

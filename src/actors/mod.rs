@@ -26,6 +26,31 @@ pub struct LevelInfo {
     pub name: String,
     pub source: String,
     pub environment: crate::level::schema::Environment,
+    pub environment_regions: Vec<(
+        crate::grid::GridPos,
+        crate::grid::GridPos,
+        crate::level::schema::Environment,
+    )>,
+}
+
+impl LevelInfo {
+    /// The earshot environment at a square.
+    pub fn environment_at(&self, p: crate::grid::GridPos) -> crate::level::schema::Environment {
+        crate::level::environment_at(self.environment, &self.environment_regions, p)
+    }
+
+    /// The environment in which noises carry farthest anywhere on the level.
+    pub fn widest_environment(&self) -> crate::level::schema::Environment {
+        use crate::level::schema::Environment;
+        let all =
+            std::iter::once(self.environment).chain(self.environment_regions.iter().map(|r| r.2));
+        all.min_by_key(|e| match e {
+            Environment::Quiet => 0,
+            Environment::Normal => 1,
+            Environment::Loud => 2,
+        })
+        .unwrap_or(self.environment)
+    }
 }
 
 /// The factions of the level, indexed by [`Faction`].
@@ -74,6 +99,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         name: level.name.clone(),
         source: level.source.clone(),
         environment: level.environment,
+        environment_regions: level.environment_regions.clone(),
     });
     world.insert_resource(Clock::default());
     world.insert_resource(DelveMode::default());

@@ -68,9 +68,17 @@ fn show_noises(
     }
     let h = grid.height();
     for noise in noises.0.iter().filter(|n| n.sound >= SoundRow::Normal) {
-        earshot.propagate(&grid, noise.at, bound(noise.sound, info.environment));
+        earshot.propagate(
+            &grid,
+            noise.at,
+            bound(noise.sound, info.widest_environment()),
+        );
         for (p, _) in grid.squares() {
-            let v = verdict(noise.sound, info.environment, earshot.half_feet(&grid, p));
+            let v = verdict(
+                noise.sound,
+                info.environment_at(p),
+                earshot.half_feet(&grid, p),
+            );
             let (color, alpha) = match v {
                 Verdict::Automatic => (Color::srgb(1.0, 0.55, 0.1), 0.45),
                 Verdict::Throw => (Color::srgb(0.3, 0.6, 1.0), 0.3),

@@ -36,6 +36,8 @@ pub struct Level {
     /// The file it came from, as given (for messages).
     pub source: String,
     pub environment: Environment,
+    /// Rectangles with their own environment; a later one wins where they overlap.
+    pub environment_regions: Vec<(GridPos, GridPos, Environment)>,
     pub grid: DungeonGrid,
     pub doors: Vec<DoorDef>,
     pub traps: Vec<TrapDef>,
@@ -44,6 +46,22 @@ pub struct Level {
     pub magical_darkness: Vec<(GridPos, u32)>,
     pub factions: Vec<FactionDef>,
     pub creatures: Vec<CreatureDef>,
+}
+
+/// The earshot environment at a square: the last region that holds it, or the level's.
+pub fn environment_at(
+    level: Environment,
+    regions: &[(GridPos, GridPos, Environment)],
+    p: GridPos,
+) -> Environment {
+    regions
+        .iter()
+        .rev()
+        .find(|(a, b, _)| {
+            (a.x.min(b.x)..=a.x.max(b.x)).contains(&p.x)
+                && (a.y.min(b.y)..=a.y.max(b.y)).contains(&p.y)
+        })
+        .map_or(level, |r| r.2)
 }
 
 impl Level {

@@ -485,6 +485,16 @@ fn default_scale() -> u32 {
     5
 }
 
+/// A rectangle of the map (corners included) with its own earshot environment: a roaring
+/// waterfall's cave, a silent tomb.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRegion {
+    pub from: RawPos,
+    pub to: RawPos,
+    pub environment: Environment,
+}
+
 /// An area of magical darkness: every square within `radius_feet` of `at`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -517,6 +527,8 @@ pub struct RawLevel {
     pub lights: Vec<RawLight>,
     #[serde(default)]
     pub magical_darkness: Vec<RawDarkness>,
+    #[serde(default)]
+    pub environment_regions: Vec<RawRegion>,
     #[serde(default)]
     pub factions: Vec<RawFaction>,
     #[serde(default)]

@@ -128,6 +128,26 @@ impl Validator<'_> {
         }
         let traps = self.traps(&raw.traps, &grid);
         let lights = self.lights(&raw.lights, &grid);
+        let environment_regions = raw
+            .environment_regions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let from = self.square(
+                    r.from,
+                    path!["environment_regions", i, "from"],
+                    &grid,
+                    "region corner",
+                )?;
+                let to = self.square(
+                    r.to,
+                    path!["environment_regions", i, "to"],
+                    &grid,
+                    "region corner",
+                )?;
+                Some((from, to, r.environment))
+            })
+            .collect();
         let magical_darkness = raw
             .magical_darkness
             .iter()
@@ -152,6 +172,7 @@ impl Validator<'_> {
             description: raw.description,
             source: self.file.to_owned(),
             environment: raw.environment,
+            environment_regions,
             grid,
             doors,
             traps,

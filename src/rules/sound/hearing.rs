@@ -199,11 +199,15 @@ pub fn hear(
 ) {
     let round = clock.rounds;
     let turn = round / ROUNDS_PER_TURN;
-    let env = info.environment;
+    // Noises carry as far as the quietest part of the level lets them; each listener hears by
+    // the environment where it stands.
+    let widest = info.widest_environment();
     let mut going_to_look: Vec<(Entity, String, GridPos)> = Vec::new();
     last.0 = noises.0.clone();
     for noise in std::mem::take(&mut noises.0) {
-        field.0.propagate(&grid, noise.at, bound(noise.sound, env));
+        field
+            .0
+            .propagate(&grid, noise.at, bound(noise.sound, widest));
         let maker_faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();
         // Listeners in reach, closest first (ties by name, for a fixed order).
         let mut reach: Vec<(u32, Entity, String, Faction, Verdict)> = Vec::new();
@@ -212,7 +216,7 @@ pub fn hear(
                 continue;
             }
             let d = field.0.half_feet(&grid, pos.0);
-            let v = verdict(noise.sound, env, d);
+            let v = verdict(noise.sound, info.environment_at(pos.0), d);
             if v != Verdict::Inaudible {
                 reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v));
             }
