@@ -277,3 +277,28 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
         );
     }
 }
+
+#[test]
+fn creatures_make_the_noise_of_what_they_do() {
+    use delve::rules::sound::NoisyAction;
+    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(
+        app.world_mut(),
+        Command::Noise {
+            who: "Far".into(),
+            action: NoisyAction::Talking,
+        },
+    );
+    run_round(app.world_mut());
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("Far: makes a normal noise (Talking)"), "{log}");
+    assert!(
+        log.contains("Near hears a normal noise near (4, 0) (automatically): Far talking"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("Far hears"),
+        "one does not hear oneself: {log}"
+    );
+}

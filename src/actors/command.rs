@@ -39,6 +39,11 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
+    Noise {
+        who: String,
+        action: crate::rules::sound::NoisyAction,
+    },
     /// Starts (`on: true`) or stops moving silently (proficient in Sneaking).
     Sneak { who: String, on: bool },
     /// Listens actively for a round (once per turn while its party moves).
@@ -89,7 +94,8 @@ impl Command {
             | Command::Dazzle { who, .. }
             | Command::Hide { who }
             | Command::Listen { who }
-            | Command::Sneak { who, .. } => who,
+            | Command::Sneak { who, .. }
+            | Command::Noise { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -116,6 +122,7 @@ impl fmt::Display for Command {
             Command::Dazzle { target, .. } => write!(f, "dazzle {target}"),
             Command::Hide { .. } => write!(f, "hide"),
             Command::Listen { .. } => write!(f, "listen"),
+            Command::Noise { action, .. } => write!(f, "make noise ({action:?})"),
             Command::Sneak { on: true, .. } => write!(f, "sneak"),
             Command::Sneak { on: false, .. } => write!(f, "stop sneaking"),
             Command::MakeNoise { sound, at, .. } => {
@@ -212,6 +219,9 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::Noise { who, action } => {
+            crate::rules::sound::hearing::creature_noise(world, creature(world, who)?, *action)
+        }
         Command::Sneak { who, on } => {
             crate::rules::sound::hearing::sneak(world, creature(world, who)?, *on)
         }

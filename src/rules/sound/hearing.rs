@@ -332,6 +332,25 @@ pub fn listen(world: &mut World, who: Entity) -> Result<String, String> {
     Ok("listens".into())
 }
 
+/// `Noise`: a creature makes the noise of an action (talking, shouting, screaming, …) at its
+/// square.
+pub fn creature_noise(
+    world: &mut World,
+    who: Entity,
+    action: super::NoisyAction,
+) -> Result<String, String> {
+    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+    let name = crate::actors::name_of(world, who);
+    let what = format!("{name} {}", format!("{action:?}").to_lowercase());
+    world.resource_mut::<Noises>().0.push(Noise {
+        at,
+        sound: action.row(),
+        what,
+        maker: Some(who),
+    });
+    Ok(format!("makes a {} noise ({action:?})", action.row()))
+}
+
 /// `MakeNoise`: the Judge (or a script) makes a noise of any row at any square.
 pub fn make_noise(
     world: &mut World,

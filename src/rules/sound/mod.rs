@@ -58,6 +58,41 @@ impl fmt::Display for SoundRow {
     }
 }
 
+/// What makes noise (RULINGS › Noise and hearing, the earshot table's rows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NoisyAction {
+    Whispering,
+    QuietSpellcasting,
+    Talking,
+    Spellcasting,
+    Walking,
+    Fighting,
+    Shouting,
+    Singing,
+    Screaming,
+    BashingADoor,
+    BatteringADoor,
+    ATrapGoingOff,
+    AFall,
+    BlastSpell,
+    DeafeningBlastSpell,
+}
+
+impl NoisyAction {
+    /// The earshot table's row for the action.
+    pub fn row(self) -> SoundRow {
+        use NoisyAction::*;
+        match self {
+            Whispering | QuietSpellcasting => SoundRow::Quiet,
+            Talking | Spellcasting | Walking => SoundRow::Normal,
+            Fighting | Shouting | Singing | Screaming | BashingADoor | BatteringADoor
+            | ATrapGoingOff | AFall => SoundRow::Loud,
+            BlastSpell => SoundRow::Blast,
+            DeafeningBlastSpell => SoundRow::DeafeningBlast,
+        }
+    }
+}
+
 const MILE: u32 = 5280;
 
 /// The table in half-feet: (heard automatically within, heard with a Listening throw within).
@@ -234,6 +269,31 @@ mod tests {
     use super::*;
     use crate::grid::test_grid;
     use crate::level::schema::{Terrain, WallMaterial};
+
+    #[test]
+    fn actions_make_the_noise_of_their_row() {
+        use NoisyAction::*;
+        for a in [Whispering, QuietSpellcasting] {
+            assert_eq!(a.row(), SoundRow::Quiet);
+        }
+        for a in [Talking, Spellcasting, Walking] {
+            assert_eq!(a.row(), SoundRow::Normal);
+        }
+        for a in [
+            Fighting,
+            Shouting,
+            Singing,
+            Screaming,
+            BashingADoor,
+            BatteringADoor,
+            ATrapGoingOff,
+            AFall,
+        ] {
+            assert_eq!(a.row(), SoundRow::Loud, "{a:?}");
+        }
+        assert_eq!(BlastSpell.row(), SoundRow::Blast);
+        assert_eq!(DeafeningBlastSpell.row(), SoundRow::DeafeningBlast);
+    }
 
     #[test]
     fn every_cell_of_the_earshot_table() {
