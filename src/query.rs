@@ -33,6 +33,17 @@ pub struct PathAnswer {
     pub reason: Option<String>,
 }
 
+/// The creature named `who`, or a message listing the names there are.
+fn creature<'a>(level: &'a Level, who: &str) -> Result<&'a crate::level::CreatureDef, String> {
+    level.creature(who).ok_or_else(|| {
+        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
+        format!(
+            "there is no creature named `{who}` (there are: {})",
+            names.join(", ")
+        )
+    })
+}
+
 fn check_square(level: &Level, p: GridPos, what: &str) -> Result<(), String> {
     let g = &level.grid;
     if g.in_bounds(p) {
@@ -151,13 +162,7 @@ pub fn speeds(level: &Level, who: &str) -> Result<SpeedsAnswer, String> {
     use crate::rules::conditions::Conditions;
     use crate::rules::movement::{Pace, Speeds, terrain_cost};
 
-    let c = level.creature(who).ok_or_else(|| {
-        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
-        format!(
-            "there is no creature named `{who}` (there are: {})",
-            names.join(", ")
-        )
-    })?;
+    let c = creature(level, who)?;
     let conditions = Conditions::from_level(&c.conditions);
     let speeds = Speeds::of(c.speed, &conditions);
     let mut why = Vec::new();
@@ -306,13 +311,7 @@ pub fn sees(level: &Level, who: &str) -> Result<SeesAnswer, String> {
     use crate::rules::conditions::Conditions;
     use crate::rules::movement::MovedThisRound;
     use crate::rules::vision::{Senses, blinded_otherwise, shadowy_senses_work, sight_of};
-    let c = level.creature(who).ok_or_else(|| {
-        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
-        format!(
-            "there is no creature named `{who}` (there are: {})",
-            names.join(", ")
-        )
-    })?;
+    let c = creature(level, who)?;
     let map = crate::rules::light::level_light_map(level);
     let conditions = Conditions::from_level(&c.conditions);
     let vision = crate::actors::Vision {
