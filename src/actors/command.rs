@@ -39,6 +39,23 @@ pub enum Command {
     PickUpLight { who: String },
     /// Fills a carried lantern from a flask of oil.
     Refuel { who: String },
+    /// Opens the door at a square next to it.
+    OpenDoor { who: String, at: (i32, i32) },
+    /// Closes the door at a square next to it.
+    CloseDoor { who: String, at: (i32, i32) },
+    /// Unlocks a door with its key (one round).
+    Unlock { who: String, at: (i32, i32) },
+    /// Picks a lock hastily (one round, thieves' tools, a Lockpicking throw).
+    PickLock { who: String, at: (i32, i32) },
+    /// Bashes a stuck or spiked door open (one round), with a helper if one is named.
+    Bash {
+        who: String,
+        at: (i32, i32),
+        #[serde(default)]
+        helper: Option<String>,
+    },
+    /// Drives a spike into a closed door (one round).
+    Spike { who: String, at: (i32, i32) },
     /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
     Noise {
         who: String,
@@ -95,7 +112,13 @@ impl Command {
             | Command::Hide { who }
             | Command::Listen { who }
             | Command::Sneak { who, .. }
-            | Command::Noise { who, .. } => who,
+            | Command::Noise { who, .. }
+            | Command::OpenDoor { who, .. }
+            | Command::CloseDoor { who, .. }
+            | Command::Unlock { who, .. }
+            | Command::PickLock { who, .. }
+            | Command::Bash { who, .. }
+            | Command::Spike { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -123,6 +146,12 @@ impl fmt::Display for Command {
             Command::Hide { .. } => write!(f, "hide"),
             Command::Listen { .. } => write!(f, "listen"),
             Command::Noise { action, .. } => write!(f, "make noise ({action:?})"),
+            Command::OpenDoor { at, .. } => write!(f, "open the door at ({}, {})", at.0, at.1),
+            Command::CloseDoor { at, .. } => write!(f, "close the door at ({}, {})", at.0, at.1),
+            Command::Unlock { at, .. } => write!(f, "unlock the door at ({}, {})", at.0, at.1),
+            Command::PickLock { at, .. } => write!(f, "pick the lock at ({}, {})", at.0, at.1),
+            Command::Bash { at, .. } => write!(f, "bash the door at ({}, {})", at.0, at.1),
+            Command::Spike { at, .. } => write!(f, "spike the door at ({}, {})", at.0, at.1),
             Command::Sneak { on: true, .. } => write!(f, "sneak"),
             Command::Sneak { on: false, .. } => write!(f, "stop sneaking"),
             Command::MakeNoise { sound, at, .. } => {
@@ -219,6 +248,28 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         Command::DropLight { who } => light::drop_light(world, creature(world, who)?),
         Command::PickUpLight { who } => light::pick_up_light(world, creature(world, who)?),
         Command::Refuel { who } => light::refuel(world, creature(world, who)?),
+        Command::OpenDoor { who, at: p } => {
+            crate::rules::doors::open(world, creature(world, who)?, at(*p))
+        }
+        Command::CloseDoor { who, at: p } => {
+            crate::rules::doors::close(world, creature(world, who)?, at(*p))
+        }
+        Command::Unlock { who, at: p } => {
+            crate::rules::doors::unlock(world, creature(world, who)?, at(*p))
+        }
+        Command::PickLock { who, at: p } => {
+            crate::rules::doors::pick_hastily(world, creature(world, who)?, at(*p))
+        }
+        Command::Bash { who, at: p, helper } => {
+            let helper = match helper {
+                Some(h) => Some(creature(world, h)?),
+                None => None,
+            };
+            crate::rules::doors::bash(world, creature(world, who)?, helper, at(*p))
+        }
+        Command::Spike { who, at: p } => {
+            crate::rules::doors::spike(world, creature(world, who)?, at(*p))
+        }
         Command::Noise { who, action } => {
             crate::rules::sound::hearing::creature_noise(world, creature(world, who)?, *action)
         }

@@ -2,6 +2,7 @@
 
 pub mod abilities;
 pub mod conditions;
+pub mod doors;
 pub mod light;
 pub mod movement;
 pub mod penalties;

@@ -341,7 +341,7 @@ pub fn creature_noise(
 ) -> Result<String, String> {
     let at = world.get::<Position>(who).ok_or("it has no square")?.0;
     let name = crate::actors::name_of(world, who);
-    let what = format!("{name} {}", format!("{action:?}").to_lowercase());
+    let what = format!("{name} {}", action.words());
     world.resource_mut::<Noises>().0.push(Noise {
         at,
         sound: action.row(),

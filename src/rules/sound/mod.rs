@@ -79,6 +79,28 @@ pub enum NoisyAction {
 }
 
 impl NoisyAction {
+    /// The action in words: "bashing a door".
+    pub fn words(self) -> &'static str {
+        use NoisyAction::*;
+        match self {
+            Whispering => "whispering",
+            QuietSpellcasting => "casting a spell quietly",
+            Talking => "talking",
+            Spellcasting => "casting a spell",
+            Walking => "walking",
+            Fighting => "fighting",
+            Shouting => "shouting",
+            Singing => "singing",
+            Screaming => "screaming",
+            BashingADoor => "bashing a door",
+            BatteringADoor => "battering a door",
+            ATrapGoingOff => "setting off a trap",
+            AFall => "falling",
+            BlastSpell => "casting a blast spell",
+            DeafeningBlastSpell => "casting a deafening blast",
+        }
+    }
+
     /// The earshot table's row for the action.
     pub fn row(self) -> SoundRow {
         use NoisyAction::*;

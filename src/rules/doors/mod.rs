@@ -1,0 +1,368 @@
+//! Doors and Dungeonbashing (Dungeon Delves): opening and closing, unlocking with the key,
+//! picking a lock hastily, bashing a stuck or spiked door open, spiking a door shut.
+//!
+//! Bashing is a Dungeonbashing throw of 18+, modified by ±4 per point of Strength adjustment (the
+//! stronger of a pair, +4 for the pair), +2 with a crowbar, ±8 per size category from man-sized,
+//! and −4 for each spike after the first; an unmodified 1 deals the basher 1 point of
+//! bludgeoning damage. Bashing makes a loud noise.
+
+use bevy::prelude::*;
+
+use crate::actors::{
+    Abilities, BodySize, ClassLevel, Door, Equipment, HitPoints, Position, Proficiencies,
+};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
+use crate::log::EventLog;
+use crate::rules::abilities::delve_modifier;
+use crate::rules::sound::NoisyAction;
+use crate::time::Clock;
+
+/// The most spikes a door can take.
+pub const MAX_SPIKES: u8 = 4;
+
+/// The Dungeonbashing modifiers for a basher (and a helper), a door, and the gear at hand.
+pub fn bashing_modifiers(
+    strength: i32,
+    helper_strength: Option<i32>,
+    crowbar: bool,
+    size_categories: i32,
+    spikes: u8,
+) -> Vec<Modifier> {
+    let mut mods = Vec::new();
+    let (str_score, pair) = match helper_strength {
+        Some(h) => (strength.max(h), true),
+        None => (strength, false),
+    };
+    let adj = delve_modifier(str_score);
+    if adj != 0 {
+        mods.push(Modifier::new(
+            4 * adj,
+            format!("Strength {str_score} ({adj:+} × 4)"),
+        ));
+    }
+    if pair {
+        mods.push(Modifier::new(4, "a pair bashing together"));
+    }
+    if crowbar {
+        mods.push(Modifier::new(2, "crowbar"));
+    }
+    if size_categories != 0 {
+        mods.push(Modifier::new(8 * size_categories, "size"));
+    }
+    if spikes > 1 {
+        mods.push(Modifier::new(
+            -4 * (spikes as i32 - 1),
+            format!("{spikes} spikes"),
+        ));
+    }
+    mods
+}
+
+/// The door a creature stands next to at `at`, with its entity.
+fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
+    let mut q = world.query::<(Entity, &Position, &Door)>();
+    q.iter(world)
+        .find(|(_, p, _)| p.0 == at)
+        .map(|(e, _, d)| (e, d.clone()))
+}
+
+/// The door at `door`, if `who` stands next to it.
+fn reach_door(world: &mut World, who: Entity, door: GridPos) -> Result<(Entity, Door), String> {
+    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+    let (e, d) = door_at(world, door).ok_or_else(|| format!("there is no door at {door}"))?;
+    if at.x.abs_diff(door.x).max(at.y.abs_diff(door.y)) != 1 {
+        return Err(format!("it must stand next to the door at {door}"));
+    }
+    // A secret door is found only by searching, which is not built yet: until then no one uses it.
+    if d.secret {
+        return Err(format!("there is no door it knows of at {door}"));
+    }
+    Ok((e, d))
+}
+
+fn set_state(world: &mut World, e: Entity, at: GridPos, state: DoorState) {
+    if let Some(mut d) = world.get_mut::<Door>(e) {
+        d.state = state;
+    }
+    world.resource_mut::<DungeonGrid>().set_door(at, state);
+}
+
+/// Opens a door that is neither locked, stuck nor spiked.
+pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    match (&d.state, &d.lock, d.stuck, d.spikes) {
+        (DoorState::Open, ..) => Err("it is open already".into()),
+        (_, Lock::Locked { .. } | Lock::Jammed, ..) => Err("it is locked".into()),
+        (_, _, true, _) => Err("it is stuck: bash it open".into()),
+        (_, _, _, s) if s > 0 => Err(format!("it is spiked shut ({s} spike(s)): bash it open")),
+        _ => {
+            set_state(world, e, at, DoorState::Open);
+            Ok(format!("opens the door at {at}"))
+        }
+    }
+}
+
+/// Closes an open door (not one someone stands in).
+pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    if d.state == DoorState::Closed {
+        return Err("it is closed already".into());
+    }
+    let mut q = world.query_filtered::<&Position, With<crate::actors::Creature>>();
+    if q.iter(world).any(|p| p.0 == at) {
+        return Err("someone stands in the doorway".into());
+    }
+    set_state(world, e, at, DoorState::Closed);
+    Ok(format!("closes the door at {at}"))
+}
+
+/// Unlocks a locked door with its key (one round).
+pub fn unlock(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    let Lock::Locked { key } = &d.lock else {
+        return Err(match d.lock {
+            Lock::Jammed => "the lock is jammed: it cannot be unlocked".into(),
+            _ => "it is not locked".into(),
+        });
+    };
+    let Some(key) = key else {
+        return Err("no key fits this lock".into());
+    };
+    let held = world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::Key(key.clone())));
+    if !held {
+        return Err(format!("it does not carry the {key}"));
+    }
+    let key = key.clone();
+    if let Some(mut door) = world.get_mut::<Door>(e) {
+        door.lock = Lock::Unlocked;
+    }
+    Ok(format!("unlocks the door at {at} with the {key}"))
+}
+
+/// Hasty picks that failed: (door square, the thief's level then). No hasty retry of that lock
+/// until the thief's level rises.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FailedHastyPicks(pub Vec<(GridPos, u32)>);
+
+/// Picks a lock hastily (one round): a Lockpicking throw with thieves' tools; an unmodified 1–3
+/// on a failure jams the lock.
+pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    match d.lock {
+        Lock::Unlocked => return Err("it is not locked".into()),
+        Lock::Jammed => return Err("the lock is jammed: it cannot be picked".into()),
+        Lock::Locked { .. } => {}
+    }
+    let profs = world
+        .get::<Proficiencies>(who)
+        .ok_or("it has no proficiencies")?;
+    let target = *profs
+        .throws
+        .get(&Proficiency::Lockpicking)
+        .filter(|_| profs.has(Proficiency::Lockpicking))
+        .ok_or("only those proficient in Lockpicking, with a Lockpicking throw, pick locks")?;
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::ThievesTools))
+    {
+        return Err("picking a lock needs thieves' tools".into());
+    }
+    let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+    if world
+        .get::<FailedHastyPicks>(who)
+        .is_some_and(|f| f.0.contains(&(at, level)))
+    {
+        return Err("it failed to pick this lock hastily at this level, and cannot try hastily again until its level rises".into());
+    }
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::actors::name_of(world, who);
+    let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+        let t = dice.throw("Lockpicking (hasty)", Vec::new(), target);
+        world.resource_mut::<EventLog>().push(
+            round,
+            crate::log::Event::Threw {
+                who: name.clone(),
+                throw: t.clone(),
+            },
+        );
+        t
+    });
+    if throw.success {
+        if let Some(mut door) = world.get_mut::<Door>(e) {
+            door.lock = Lock::Unlocked;
+        }
+        return Ok(format!("picks the lock of the door at {at}"));
+    }
+    if throw.natural <= 3 {
+        if let Some(mut door) = world.get_mut::<Door>(e) {
+            door.lock = Lock::Jammed;
+        }
+        return Ok(format!(
+            "breaks its pick in the lock at {at}: the lock is jammed"
+        ));
+    }
+    let mut failed = world
+        .get::<FailedHastyPicks>(who)
+        .cloned()
+        .unwrap_or_default();
+    failed.0.push((at, level));
+    world.entity_mut(who).insert(failed);
+    Ok(format!(
+        "cannot figure out how to open the lock at {at} quickly"
+    ))
+}
+
+/// Bashes a stuck or spiked door (one round), alone or with a helper.
+pub fn bash(
+    world: &mut World,
+    who: Entity,
+    helper: Option<Entity>,
+    at: GridPos,
+) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    if let Some(h) = helper {
+        reach_door(world, h, at).map_err(|why| format!("the helper: {why}"))?;
+    }
+    if d.state == DoorState::Open {
+        return Err("it is open".into());
+    }
+    if matches!(d.lock, Lock::Locked { .. } | Lock::Jammed) {
+        return Err("bashing opens stuck and spiked doors; a locked one must be unlocked, picked or battered down".into());
+    }
+    if !d.stuck && d.spikes == 0 {
+        return Err("it is neither stuck nor spiked: just open it".into());
+    }
+    let strength = |e: Entity| world.get::<Abilities>(e).map_or(10, |a| a.0.str);
+    let mods = bashing_modifiers(
+        strength(who),
+        helper.map(strength),
+        world
+            .get::<Equipment>(who)
+            .is_some_and(|g| g.has(&Gear::Crowbar)),
+        world
+            .get::<BodySize>(who)
+            .map_or(0, |s| s.0.categories_from_man_sized()),
+        d.spikes,
+    );
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::actors::name_of(world, who);
+    crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
+    let (success, natural) = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+        let t = dice.throw("Dungeonbashing", mods, 18);
+        let r = (t.success, t.natural);
+        world.resource_mut::<EventLog>().push(
+            round,
+            crate::log::Event::Threw {
+                who: name.clone(),
+                throw: t,
+            },
+        );
+        r
+    });
+    if success {
+        if let Some(mut door) = world.get_mut::<Door>(e) {
+            door.stuck = false;
+            door.spikes = 0;
+        }
+        set_state(world, e, at, DoorState::Open);
+        return Ok(format!("bashes the door at {at} open"));
+    }
+    if natural == 1 {
+        for b in std::iter::once(who).chain(helper) {
+            if let Some(mut hp) = world.get_mut::<HitPoints>(b) {
+                hp.current -= 1;
+            }
+        }
+        return Ok("bounces off the door with a painful grunt: 1 bludgeoning damage".into());
+    }
+    Ok("bounces off the door with a grunt and a thud".into())
+}
+
+/// Drives a spike into a closed door (one round per spike, at most four).
+pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (e, d) = reach_door(world, who, at)?;
+    if d.state == DoorState::Open {
+        return Err("it is open: close it first".into());
+    }
+    if d.spikes >= MAX_SPIKES {
+        return Err(format!("a door takes at most {MAX_SPIKES} spikes"));
+    }
+    let mut gear = world
+        .get_mut::<Equipment>(who)
+        .ok_or("it carries nothing")?;
+    let spikes = gear
+        .0
+        .iter_mut()
+        .find_map(|g| match g {
+            Gear::Spikes(n) if *n > 0 => Some(n),
+            _ => None,
+        })
+        .ok_or("it has no spikes")?;
+    *spikes -= 1;
+    let mut door = world.get_mut::<Door>(e).ok_or("the door is gone")?;
+    door.spikes += 1;
+    Ok(format!(
+        "spikes the door at {at} ({} spike(s) now)",
+        door.spikes
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(mods: &[Modifier]) -> i32 {
+        mods.iter().map(|m| m.value).sum()
+    }
+
+    #[test]
+    fn strength_18_bashes_on_6_plus() {
+        let m = bashing_modifiers(18, None, false, 0, 0);
+        assert_eq!(18 - total(&m), 6);
+        assert_eq!(
+            18 - total(&bashing_modifiers(10, None, false, 0, 0)),
+            18,
+            "no adjustment: 18+"
+        );
+        assert_eq!(
+            18 - total(&bashing_modifiers(7, None, false, 0, 0)),
+            22,
+            "−1 adjustment: 22+"
+        );
+    }
+
+    #[test]
+    fn a_pair_uses_the_stronger_plus_four_and_a_crowbar_adds_two() {
+        let m = bashing_modifiers(13, Some(16), false, 0, 0);
+        assert_eq!(total(&m), 8 + 4, "Strength 16 (+2 × 4) and +4 for the pair");
+        assert_eq!(total(&bashing_modifiers(10, None, true, 0, 0)), 2);
+    }
+
+    #[test]
+    fn size_and_spikes() {
+        assert_eq!(
+            total(&bashing_modifiers(10, None, false, 1, 0)),
+            8,
+            "one size larger"
+        );
+        assert_eq!(
+            total(&bashing_modifiers(10, None, false, -1, 0)),
+            -8,
+            "one size smaller"
+        );
+        assert_eq!(
+            total(&bashing_modifiers(10, None, false, 0, 1)),
+            0,
+            "the first spike is free"
+        );
+        assert_eq!(
+            total(&bashing_modifiers(10, None, false, 0, 3)),
+            -8,
+            "three spikes give −8"
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! Doors and Dungeonbashing: the "Opening Doors" table's one-round actions.
+
+use bevy::prelude::*;
+use delve::actors::{Command, CreatureIndex, Door, HitPoints};
+use delve::grid::{DungeonGrid, GridPos};
+use delve::level::load_level_str;
+use delve::level::schema::{DoorState, Lock};
+use delve::log::{Event, EventLog};
+use delve::sim::{give, run_round, sim_app};
+
+fn app(door: &str, ada: &str, seed: u64) -> App {
+    let src = format!(
+        r#"(name: "door", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+            map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+            doors: [(at: (4, 1){door})],
+            factions: [(name: "party")],
+            creatures: [
+                (name: "Ada", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 2.0,
+                 carries: [(kind: Torch, lit: true)]{ada}),
+                (name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0, str: 16),
+            ])"#
+    );
+    let level = load_level_str(&src, "door.ron", None).unwrap_or_else(|e| panic!("{e}"));
+    sim_app(&level.level, seed)
+}
+
+fn door(app: &mut App) -> Door {
+    let world = app.world_mut();
+    world.query::<&Door>().single(world).unwrap().clone()
+}
+
+fn text(app: &App) -> String {
+    app.world().resource::<EventLog>().to_text()
+}
+
+fn act(app: &mut App, c: Command) {
+    give(app.world_mut(), c);
+    run_round(app.world_mut());
+}
+
+const AT: (i32, i32) = (4, 1);
+
+#[test]
+fn open_and_close_change_what_blocks() {
+    let mut app = app("", "", 1);
+    let passable = |app: &App| {
+        app.world()
+            .resource::<DungeonGrid>()
+            .is_passable(GridPos::new(4, 1))
+    };
+    assert!(!passable(&app));
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert_eq!(door(&mut app).state, DoorState::Open);
+    assert!(passable(&app));
+    act(
+        &mut app,
+        Command::CloseDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert_eq!(door(&mut app).state, DoorState::Closed);
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Bo".into(),
+            at: AT,
+        },
+    );
+    assert!(
+        text(&app).contains("Bo cannot open the door at (4, 1): it must stand next to the door"),
+        "{}",
+        text(&app)
+    );
+}
+
+#[test]
+fn a_key_unlocks_its_door_in_a_round() {
+    let mut app = app(
+        ", lock: Locked(key: Some(\"brass key\"))",
+        ", gear: [Key(\"brass key\")]",
+        1,
+    );
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert!(text(&app).contains("it is locked"));
+    act(
+        &mut app,
+        Command::Unlock {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert_eq!(door(&mut app).lock, Lock::Unlocked);
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert_eq!(door(&mut app).state, DoorState::Open);
+}
+
+#[test]
+fn without_the_key_no_unlocking() {
+    let mut app = app(", lock: Locked(key: Some(\"brass key\"))", "", 1);
+    act(
+        &mut app,
+        Command::Unlock {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert!(
+        text(&app).contains("it does not carry the brass key"),
+        "{}",
+        text(&app)
+    );
+}
+
+/// Hastily pick: success opens the lock; a failure on 1–3 jams it; another failure bars hasty
+/// retries at that level.
+#[test]
+fn hasty_picking_succeeds_jams_or_bars_a_retry() {
+    let thief = ", level: 3, proficiencies: [Lockpicking], throws: { Lockpicking: 12 }, gear: [ThievesTools]";
+    let (mut opened, mut jammed, mut barred) = (false, false, false);
+    for seed in 1..80 {
+        let mut app = app(", lock: Locked(key: None)", thief, seed);
+        act(
+            &mut app,
+            Command::PickLock {
+                who: "Ada".into(),
+                at: AT,
+            },
+        );
+        let natural = app
+            .world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .find_map(|e| match &e.event {
+                Event::Threw { throw, .. } => Some(throw.natural),
+                _ => None,
+            });
+        let natural = natural.expect("a Lockpicking throw");
+        match door(&mut app).lock {
+            Lock::Unlocked => {
+                assert!(natural >= 12);
+                opened = true;
+            }
+            Lock::Jammed => {
+                assert!(natural <= 3);
+                jammed = true;
+            }
+            Lock::Locked { .. } => {
+                assert!((4..12).contains(&natural));
+                act(
+                    &mut app,
+                    Command::PickLock {
+                        who: "Ada".into(),
+                        at: AT,
+                    },
+                );
+                assert!(
+                    text(&app).contains("cannot try hastily again until its level rises"),
+                    "{}",
+                    text(&app)
+                );
+                barred = true;
+            }
+        }
+    }
+    assert!(opened && jammed && barred);
+}
+
+/// Strength 18 bashes doors on 6+: the throw succeeds exactly when the die shows 6 or more.
+#[test]
+fn strength_18_bashes_a_stuck_door_on_6_plus() {
+    let mut outcomes = [false; 2];
+    for seed in 1..40 {
+        let mut app = app(", stuck: true", ", str: 18", seed);
+        act(
+            &mut app,
+            Command::Bash {
+                who: "Ada".into(),
+                at: AT,
+                helper: None,
+            },
+        );
+        let throw = app
+            .world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .find_map(|e| match &e.event {
+                Event::Threw { throw, .. } => Some(throw.clone()),
+                _ => None,
+            });
+        let throw = throw.expect("a Dungeonbashing throw");
+        assert_eq!(throw.to_string().split(':').next(), Some("Dungeonbashing"));
+        assert!(
+            throw.to_string().contains("+12 (Strength 18 (+3 × 4))"),
+            "{throw}"
+        );
+        let open = door(&mut app).state == DoorState::Open;
+        assert_eq!(open, throw.natural >= 6, "{throw}");
+        outcomes[open as usize] = true;
+        if throw.natural == 1 {
+            let ada = app.world().resource::<CreatureIndex>().0["Ada"];
+            assert_eq!(
+                app.world().get::<HitPoints>(ada).unwrap().current,
+                5,
+                "a painful grunt: 1 damage"
+            );
+        }
+        assert!(
+            text(&app)
+                .contains("Bo hears a loud noise near (2, 0) (automatically): Ada bashing a door"),
+            "bashing is loud: {}",
+            text(&app)
+        );
+    }
+    assert!(outcomes[0] && outcomes[1]);
+}
+
+#[test]
+fn three_spikes_give_minus_8_and_a_pair_bashes_with_the_stronger_plus_4() {
+    let mut app = app("", ", gear: [Spikes(3)]", 1);
+    for _ in 0..3 {
+        act(
+            &mut app,
+            Command::Spike {
+                who: "Ada".into(),
+                at: AT,
+            },
+        );
+    }
+    assert_eq!(door(&mut app).spikes, 3);
+    act(
+        &mut app,
+        Command::Spike {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert!(text(&app).contains("it has no spikes"), "{}", text(&app));
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    assert!(text(&app).contains("spiked shut"), "{}", text(&app));
+    // Bo (Strength 16) helps Ada (10): +8 for Strength 16, +4 for the pair, −8 for 3 spikes.
+    // Bo stands at (2, 1), not next to the door: first he steps up beside Ada... he cannot, the
+    // corridor is one square wide, so he is refused.
+    act(
+        &mut app,
+        Command::Bash {
+            who: "Ada".into(),
+            at: AT,
+            helper: Some("Bo".into()),
+        },
+    );
+    assert!(
+        text(&app).contains("the helper: it must stand next to the door"),
+        "{}",
+        text(&app)
+    );
+    act(
+        &mut app,
+        Command::Bash {
+            who: "Ada".into(),
+            at: AT,
+            helper: None,
+        },
+    );
+    let log = text(&app);
+    assert!(log.contains("-8 (3 spikes)"), "{log}");
+}
