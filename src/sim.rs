@@ -110,6 +110,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::vision::VisionPlugin)
             .add(crate::rules::sound::hearing::HearingPlugin)
             .add(crate::actors::ai::MonsterAiPlugin)
+            .add(crate::rules::doors::DoorsPlugin)
             .add(SituationalPenalties)
     }
 }

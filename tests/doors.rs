@@ -291,3 +291,67 @@ fn three_spikes_give_minus_8_and_a_pair_bashes_with_the_stronger_plus_4() {
     let log = text(&app);
     assert!(log.contains("-8 (3 spikes)"), "{log}");
 }
+
+/// Evil doors swing shut when released, unless wedged open, and open easily for monsters.
+#[test]
+fn evil_doors_swing_shut_and_yield_to_monsters() {
+    let mut app = app(", evil: true", ", class: \"thief\", gear: [Spikes(1)]", 1);
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    let log = text(&app);
+    assert!(log.contains("Ada: opens the door at (4, 1)"), "{log}");
+    assert!(
+        log.contains("the door at (4, 1) swings shut by itself"),
+        "released, it shuts: {log}"
+    );
+    assert_eq!(door(&mut app).state, DoorState::Closed);
+    // Opened and wedged with a spike in the same round, it stays open.
+    give(
+        app.world_mut(),
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    give(
+        app.world_mut(),
+        Command::Spike {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    run_round(app.world_mut());
+    assert_eq!(door(&mut app).state, DoorState::Open);
+    assert!(
+        text(&app).contains("wedges the door at (4, 1) open"),
+        "{}",
+        text(&app)
+    );
+
+    // A monster opens a stuck evil door without bashing.
+    let src = r#"(name: "evil", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
+        map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+        doors: [(at: (4, 1), evil: true, stuck: true)],
+        factions: [(name: "ghouls")],
+        creatures: [(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1))])"#;
+    let level = load_level_str(src, "evil.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    give(
+        app.world_mut(),
+        Command::OpenDoor {
+            who: "Ghoul".into(),
+            at: AT,
+        },
+    );
+    run_round(app.world_mut());
+    assert!(
+        text(&app).contains("opens the evil door at (4, 1), which yields to it easily"),
+        "{}",
+        text(&app)
+    );
+}

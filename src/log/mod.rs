@@ -76,6 +76,8 @@ pub enum Event {
         roughly_at: GridPos,
         how: String,
     },
+    /// An evil door, released, swung shut.
+    DoorSwungShut { at: GridPos },
     /// A turn (10 rounds) ended.
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
@@ -102,6 +104,7 @@ impl Event {
             Event::FormationChanged { party, .. } => Some(party),
             Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
             Event::DelveBegan { .. }
+            | Event::DoorSwungShut { .. }
             | Event::TurnEnded { .. }
             | Event::HourEnded { .. }
             | Event::ModeChanged { .. } => None,
@@ -186,6 +189,7 @@ impl fmt::Display for Event {
                 f,
                 "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"
             ),
+            Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
             Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),

@@ -92,6 +92,18 @@ fn set_state(world: &mut World, e: Entity, at: GridPos, state: DoorState) {
 /// Opens a door that is neither locked, stuck nor spiked.
 pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, d) = reach_door(world, who, at)?;
+    // Evil doors always open easily for monsters, unless spiked shut.
+    // Monsters: creatures of no party and no class (adventurers have classes).
+    let monster = world.get::<crate::actors::PartyMember>(who).is_none()
+        && world
+            .get::<ClassLevel>(who)
+            .is_none_or(|c| c.class.is_none());
+    if d.evil && monster && d.state == DoorState::Closed && d.spikes == 0 {
+        set_state(world, e, at, DoorState::Open);
+        return Ok(format!(
+            "opens the evil door at {at}, which yields to it easily"
+        ));
+    }
     match (&d.state, &d.lock, d.stuck, d.spikes) {
         (DoorState::Open, ..) => Err("it is open already".into()),
         (_, Lock::Locked { .. } | Lock::Jammed, ..) => Err("it is locked".into()),
@@ -285,9 +297,6 @@ pub fn bash(
 /// Drives a spike into a closed door (one round per spike, at most four).
 pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, d) = reach_door(world, who, at)?;
-    if d.state == DoorState::Open {
-        return Err("it is open: close it first".into());
-    }
     if d.spikes >= MAX_SPIKES {
         return Err(format!("a door takes at most {MAX_SPIKES} spikes"));
     }
@@ -305,10 +314,48 @@ pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
     *spikes -= 1;
     let mut door = world.get_mut::<Door>(e).ok_or("the door is gone")?;
     door.spikes += 1;
-    Ok(format!(
-        "spikes the door at {at} ({} spike(s) now)",
-        door.spikes
-    ))
+    Ok(match door.state {
+        DoorState::Open => format!("wedges the door at {at} open with a spike"),
+        DoorState::Closed => format!(
+            "spikes the door at {at} shut ({} spike(s) now)",
+            door.spikes
+        ),
+    })
+}
+
+/// Evil doors swing shut when released: at the end of each round an open evil door that no one
+/// stands in, and that is not spiked or wedged open, closes.
+pub fn evil_doors_swing_shut(
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+    mut grid: ResMut<DungeonGrid>,
+    mut doors: Query<(&Position, &mut Door)>,
+    creatures: Query<&Position, (With<crate::actors::Creature>, Without<Door>)>,
+) {
+    for (at, mut d) in &mut doors {
+        if d.evil
+            && d.state == DoorState::Open
+            && d.spikes == 0
+            && !creatures.iter().any(|c| c.0 == at.0)
+        {
+            d.state = DoorState::Closed;
+            grid.set_door(at.0, DoorState::Closed);
+            log.push(clock.rounds, crate::log::Event::DoorSwungShut { at: at.0 });
+        }
+    }
+}
+
+pub struct DoorsPlugin;
+
+impl Plugin for DoorsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            crate::sim::SimRound,
+            evil_doors_swing_shut
+                .in_set(crate::sim::RoundSet::Conditions)
+                .before(crate::rules::movement::long_runs),
+        );
+    }
 }
 
 #[cfg(test)]
