@@ -355,3 +355,106 @@ fn evil_doors_swing_shut_and_yield_to_monsters() {
         text(&app)
     );
 }
+
+/// Batter down: a wooden door takes one turn with an axe, an iron-banded one three; stone cannot
+/// be battered. Battering is loud.
+#[test]
+fn battering_down_takes_turns_by_material() {
+    for (material, turns) in [
+        ("Wooden", Some(1)),
+        ("IronBanded", Some(3)),
+        ("Stone", None),
+    ] {
+        let mut app = app(
+            &format!(", material: {material}, lock: Locked(key: None)"),
+            ", gear: [Axe]",
+            1,
+        );
+        act(
+            &mut app,
+            Command::Batter {
+                who: "Ada".into(),
+                at: AT,
+            },
+        );
+        let Some(turns) = turns else {
+            assert!(
+                text(&app).contains("cannot be battered down"),
+                "{}",
+                text(&app)
+            );
+            continue;
+        };
+        delve::sim::run_rounds(app.world_mut(), turns * 10 - 2);
+        assert_eq!(
+            door(&mut app).state,
+            DoorState::Closed,
+            "{material}: not yet"
+        );
+        run_round(app.world_mut());
+        let d = door(&mut app);
+        assert!(
+            d.broken && d.state == DoorState::Open,
+            "{material} after {turns} turn(s)"
+        );
+        assert!(
+            text(&app).contains("Bo hears a loud noise"),
+            "battering is loud"
+        );
+        act(
+            &mut app,
+            Command::CloseDoor {
+                who: "Ada".into(),
+                at: AT,
+            },
+        );
+        assert!(text(&app).contains("battered down: it will not close"));
+    }
+}
+
+/// Methodically pick: one turn and +4; a natural 1 jams the lock; other failures may retry.
+#[test]
+fn methodical_picking_takes_a_turn_at_plus_4() {
+    let thief = ", level: 3, proficiencies: [Lockpicking], throws: { Lockpicking: 14 }, gear: [ThievesTools]";
+    let mut app = app(", lock: Locked(key: None)", thief, 3);
+    act(
+        &mut app,
+        Command::PickLockMethodically {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    delve::sim::run_rounds(app.world_mut(), 8);
+    assert!(
+        !text(&app).contains("Lockpicking (methodical)"),
+        "not before the turn is up"
+    );
+    run_round(app.world_mut());
+    let log = text(&app);
+    assert!(log.contains("Lockpicking (methodical): d20"), "{log}");
+    assert!(log.contains("+4 (methodical)"), "{log}");
+    // Moving abandons the work.
+    drop(app);
+    let mut app2 = self::app(", lock: Locked(key: None)", thief, 3);
+    act(
+        &mut app2,
+        Command::PickLockMethodically {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    act(
+        &mut app2,
+        Command::Move {
+            who: "Ada".into(),
+            to: (1, 1),
+            pace: Default::default(),
+        },
+    );
+    delve::sim::run_rounds(app2.world_mut(), 12);
+    assert!(
+        !text(&app2).contains("Lockpicking (methodical)"),
+        "{}",
+        text(&app2)
+    );
+}

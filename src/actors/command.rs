@@ -54,7 +54,11 @@ pub enum Command {
         #[serde(default)]
         helper: Option<String>,
     },
-    /// Drives a spike into a closed door (one round).
+    /// Picks a lock methodically (one turn, +4).
+    PickLockMethodically { who: String, at: (i32, i32) },
+    /// Batters a door down with an axe (a wooden door one turn, an iron-banded one three).
+    Batter { who: String, at: (i32, i32) },
+    /// Drives a spike into a door (one round): shut if closed, wedged open if open.
     Spike { who: String, at: (i32, i32) },
     /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
     Noise {
@@ -118,7 +122,9 @@ impl Command {
             | Command::Unlock { who, .. }
             | Command::PickLock { who, .. }
             | Command::Bash { who, .. }
-            | Command::Spike { who, .. } => who,
+            | Command::Spike { who, .. }
+            | Command::PickLockMethodically { who, .. }
+            | Command::Batter { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -152,6 +158,10 @@ impl fmt::Display for Command {
             Command::PickLock { at, .. } => write!(f, "pick the lock at ({}, {})", at.0, at.1),
             Command::Bash { at, .. } => write!(f, "bash the door at ({}, {})", at.0, at.1),
             Command::Spike { at, .. } => write!(f, "spike the door at ({}, {})", at.0, at.1),
+            Command::PickLockMethodically { at, .. } => {
+                write!(f, "pick the lock at ({}, {}) methodically", at.0, at.1)
+            }
+            Command::Batter { at, .. } => write!(f, "batter down the door at ({}, {})", at.0, at.1),
             Command::Sneak { on: true, .. } => write!(f, "sneak"),
             Command::Sneak { on: false, .. } => write!(f, "stop sneaking"),
             Command::MakeNoise { sound, at, .. } => {
@@ -266,6 +276,12 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
                 None => None,
             };
             crate::rules::doors::bash(world, creature(world, who)?, helper, at(*p))
+        }
+        Command::PickLockMethodically { who, at: p } => {
+            crate::rules::doors::pick_methodically(world, creature(world, who)?, at(*p))
+        }
+        Command::Batter { who, at: p } => {
+            crate::rules::doors::batter(world, creature(world, who)?, at(*p))
         }
         Command::Spike { who, at: p } => {
             crate::rules::doors::spike(world, creature(world, who)?, at(*p))

@@ -119,6 +119,8 @@ pub struct Door {
     pub secret: bool,
     pub evil: bool,
     pub spikes: u8,
+    /// Battered down: it stands open for good.
+    pub broken: bool,
 }
 
 /// A trap (Dungeon Delves › Traps and Trapbreaking).

@@ -94,6 +94,7 @@ impl DoorDef {
                 secret: false,
                 evil: false,
                 spikes: 0,
+                broken: false,
             },
         }
     }

@@ -353,6 +353,7 @@ impl Validator<'_> {
                     secret: d.secret,
                     evil: d.evil,
                     spikes: d.spikes.min(4),
+                    broken: false,
                 },
             });
         }

@@ -119,6 +119,9 @@ pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, Strin
 /// Closes an open door (not one someone stands in).
 pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, d) = reach_door(world, who, at)?;
+    if d.broken {
+        return Err("it is battered down: it will not close".into());
+    }
     if d.state == DoorState::Closed {
         return Err("it is closed already".into());
     }
@@ -345,6 +348,188 @@ pub fn evil_doors_swing_shut(
     }
 }
 
+/// Door work that takes turns: picking a lock methodically (one turn) or battering a door down
+/// with an axe (a wooden door one turn, an iron-banded one three). Moving abandons it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DoorWork {
+    pub kind: DoorWorkKind,
+    pub door: GridPos,
+    pub rounds_left: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DoorWorkKind {
+    PickMethodically,
+    Batter,
+}
+
+/// Rounds of battering with an axe: a wooden door one turn, an iron-banded one three; solid
+/// metal and stone doors cannot be battered down.
+pub fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<u64> {
+    use crate::level::schema::DoorMaterial::*;
+    match material {
+        Wooden => Some(crate::time::ROUNDS_PER_TURN),
+        IronBanded => Some(3 * crate::time::ROUNDS_PER_TURN),
+        SolidIron | IronBandedStone | Stone | IronTrapDoor | LeadGlassWindow => None,
+    }
+}
+
+/// Begins picking a lock methodically: one turn, then a Lockpicking throw at +4.
+pub fn pick_methodically(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (_, d) = reach_door(world, who, at)?;
+    match d.lock {
+        Lock::Unlocked => return Err("it is not locked".into()),
+        Lock::Jammed => return Err("the lock is jammed: it cannot be picked".into()),
+        Lock::Locked { .. } => {}
+    }
+    lockpicking_target(world, who)?;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(DoorWork {
+            kind: DoorWorkKind::PickMethodically,
+            door: at,
+            rounds_left: crate::time::ROUNDS_PER_TURN,
+        });
+    Ok(format!(
+        "sets to picking the lock at {at} methodically (a turn)"
+    ))
+}
+
+/// Begins battering a door down with an axe.
+pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (_, d) = reach_door(world, who, at)?;
+    if d.state == DoorState::Open {
+        return Err("it is open".into());
+    }
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::Axe))
+    {
+        return Err("battering a door down needs an axe".into());
+    }
+    let rounds = battering_rounds(d.material).ok_or_else(|| {
+        format!(
+            "a {:?} door cannot be battered down without heavy equipment",
+            d.material
+        )
+    })?;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(DoorWork {
+            kind: DoorWorkKind::Batter,
+            door: at,
+            rounds_left: rounds,
+        });
+    Ok(format!(
+        "sets to battering the door at {at} down ({} turn(s))",
+        rounds / crate::time::ROUNDS_PER_TURN
+    ))
+}
+
+fn lockpicking_target(world: &World, who: Entity) -> Result<i32, String> {
+    let profs = world
+        .get::<Proficiencies>(who)
+        .ok_or("it has no proficiencies")?;
+    let target = *profs
+        .throws
+        .get(&Proficiency::Lockpicking)
+        .filter(|_| profs.has(Proficiency::Lockpicking))
+        .ok_or("only those proficient in Lockpicking, with a Lockpicking throw, pick locks")?;
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::ThievesTools))
+    {
+        return Err("picking a lock needs thieves' tools".into());
+    }
+    Ok(target)
+}
+
+/// Each round of door work; when it is done, the outcome. Battering is loud every round.
+pub fn do_door_work(world: &mut World) {
+    let mut q = world.query::<(Entity, &DoorWork)>();
+    let mut workers: Vec<(Entity, DoorWork)> = q.iter(world).map(|(e, w)| (e, *w)).collect();
+    workers.sort_by_key(|(e, _)| *e);
+    let round = world.resource::<Clock>().rounds;
+    for (who, mut work) in workers {
+        // Moving abandons the work.
+        if world
+            .get::<crate::rules::movement::MovedThisRound>(who)
+            .is_some_and(|m| m.feet > 0)
+        {
+            world.entity_mut(who).remove::<DoorWork>();
+            continue;
+        }
+        if work.kind == DoorWorkKind::Batter {
+            let _ = crate::rules::sound::hearing::creature_noise(
+                world,
+                who,
+                NoisyAction::BatteringADoor,
+            );
+        }
+        work.rounds_left = work.rounds_left.saturating_sub(1);
+        if work.rounds_left > 0 {
+            world.entity_mut(who).insert(work);
+            continue;
+        }
+        world.entity_mut(who).remove::<DoorWork>();
+        let name = crate::actors::name_of(world, who);
+        let Some((e, _)) = door_at(world, work.door) else {
+            continue;
+        };
+        let outcome = match work.kind {
+            DoorWorkKind::Batter => {
+                if let Some(mut d) = world.get_mut::<Door>(e) {
+                    d.broken = true;
+                    d.lock = Lock::Unlocked;
+                    d.stuck = false;
+                    d.spikes = 0;
+                }
+                set_state(world, e, work.door, DoorState::Open);
+                format!("batters the door at {} down", work.door)
+            }
+            DoorWorkKind::PickMethodically => {
+                let Ok(target) = lockpicking_target(world, who) else {
+                    continue;
+                };
+                let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+                    let t = dice.throw(
+                        "Lockpicking (methodical)",
+                        vec![Modifier::new(4, "methodical")],
+                        target,
+                    );
+                    world.resource_mut::<EventLog>().push(
+                        round,
+                        crate::log::Event::Threw {
+                            who: name.clone(),
+                            throw: t.clone(),
+                        },
+                    );
+                    t
+                });
+                let mut d = world.get_mut::<Door>(e).expect("the door is there");
+                if throw.success {
+                    d.lock = Lock::Unlocked;
+                    format!("picks the lock at {}", work.door)
+                } else if throw.natural == 1 {
+                    d.lock = Lock::Jammed;
+                    format!("breaks its pick in the lock at {}: jammed", work.door)
+                } else {
+                    format!("fails to pick the lock at {}, but may try again", work.door)
+                }
+            }
+        };
+        world.resource_mut::<EventLog>().push(
+            round,
+            crate::log::Event::CommandAccepted {
+                who: name,
+                command: outcome,
+            },
+        );
+    }
+}
+
 pub struct DoorsPlugin;
 
 impl Plugin for DoorsPlugin {
@@ -354,6 +539,12 @@ impl Plugin for DoorsPlugin {
             evil_doors_swing_shut
                 .in_set(crate::sim::RoundSet::Conditions)
                 .before(crate::rules::movement::long_runs),
+        )
+        .add_systems(
+            crate::sim::SimRound,
+            do_door_work
+                .in_set(crate::sim::RoundSet::Movement)
+                .after(crate::rules::movement::walk),
         );
     }
 }

@@ -571,7 +571,7 @@ pub fn walk(
 
 /// Dungeon Delves › Speed and Distance: what moving at exploration speed allows, for every
 /// creature that explored this round (leaders and followers alike).
-fn record_exploration_benefits(
+pub fn record_exploration_benefits(
     mut q: Query<(
         &MovedThisRound,
         &Equipment,
