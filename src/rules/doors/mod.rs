@@ -544,7 +544,7 @@ impl Plugin for DoorsPlugin {
             crate::sim::SimRound,
             do_door_work
                 .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::rules::movement::walk),
+                .after(crate::rules::movement::record_exploration_benefits),
         );
     }
 }
