@@ -54,6 +54,10 @@ pub enum Command {
         #[serde(default)]
         helper: Option<String>,
     },
+    /// Searches the squares around methodically (one turn).
+    Search { who: String },
+    /// Searches the squares around hastily (one round; proficient in Searching).
+    SearchHastily { who: String },
     /// Picks a lock methodically (one turn, +4).
     PickLockMethodically { who: String, at: (i32, i32) },
     /// Batters a door down with an axe (a wooden door one turn, an iron-banded one three).
@@ -124,7 +128,9 @@ impl Command {
             | Command::Bash { who, .. }
             | Command::Spike { who, .. }
             | Command::PickLockMethodically { who, .. }
-            | Command::Batter { who, .. } => who,
+            | Command::Batter { who, .. }
+            | Command::Search { who }
+            | Command::SearchHastily { who } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -161,6 +167,8 @@ impl fmt::Display for Command {
             Command::PickLockMethodically { at, .. } => {
                 write!(f, "pick the lock at ({}, {}) methodically", at.0, at.1)
             }
+            Command::Search { .. } => write!(f, "search methodically"),
+            Command::SearchHastily { .. } => write!(f, "search hastily"),
             Command::Batter { at, .. } => write!(f, "batter down the door at ({}, {})", at.0, at.1),
             Command::Sneak { on: true, .. } => write!(f, "sneak"),
             Command::Sneak { on: false, .. } => write!(f, "stop sneaking"),
@@ -276,6 +284,12 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
                 None => None,
             };
             crate::rules::doors::bash(world, creature(world, who)?, helper, at(*p))
+        }
+        Command::Search { who } => {
+            crate::rules::search::search_methodically(world, creature(world, who)?)
+        }
+        Command::SearchHastily { who } => {
+            crate::rules::search::search_hastily(world, creature(world, who)?)
         }
         Command::PickLockMethodically { who, at: p } => {
             crate::rules::doors::pick_methodically(world, creature(world, who)?, at(*p))

@@ -76,6 +76,12 @@ pub enum Event {
         roughly_at: GridPos,
         how: String,
     },
+    /// A search found a hidden feature.
+    Found {
+        who: String,
+        feature: String,
+        at: GridPos,
+    },
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
     /// A turn (10 rounds) ended.
@@ -100,7 +106,8 @@ impl Event {
             | Event::ConditionLost { who, .. }
             | Event::RestBegan { who }
             | Event::Rested { who }
-            | Event::Heard { who, .. } => Some(who),
+            | Event::Heard { who, .. }
+            | Event::Found { who, .. } => Some(who),
             Event::FormationChanged { party, .. } => Some(party),
             Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
             Event::DelveBegan { .. }
@@ -189,6 +196,7 @@ impl fmt::Display for Event {
                 f,
                 "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"
             ),
+            Event::Found { who, feature, at } => write!(f, "{who} finds {feature} at {at}"),
             Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),

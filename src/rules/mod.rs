@@ -7,5 +7,6 @@ pub mod light;
 pub mod movement;
 pub mod penalties;
 pub mod rest;
+pub mod search;
 pub mod sound;
 pub mod vision;

@@ -1,0 +1,334 @@
+//! Searching (Dungeon Delves › Searching and Listening).
+//!
+//! A methodical search takes a turn and covers the squares within 5' (10' with a pole): a
+//! Searching throw of 18+ (14+ with Alertness), or the class value +4 for those proficient in
+//! Searching. A hasty search takes a round, is for those proficient in Searching only, at the
+//! class value, and cannot be repeated on the same area until the searcher's level rises. A
+//! thief moving at exploration speed searches hastily, by itself, every hidden feature that comes
+//! within its reach. Each hidden feature's own search modifier applies. The Judge throws in
+//! secret: the log (the Judge's) shows every throw; the party learns only what is found.
+
+use bevy::prelude::*;
+
+use crate::actors::{ClassLevel, Door, Equipment, Position, Proficiencies, Trap};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{Gear, Proficiency};
+use crate::log::{Event, EventLog};
+use crate::rules::movement::{MovedThisRound, Pace};
+use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// How far a search reaches: 5', or 10' with a pole.
+pub fn reach_feet(gear: Option<&Equipment>) -> u32 {
+    if gear.is_some_and(|g| g.has(&Gear::TenFootPole)) {
+        10
+    } else {
+        5
+    }
+}
+
+/// The Searching target and its bonus: methodical searches by those proficient add +4 to the
+/// class value; others throw 18+ (14+ with Alertness); hasty searches need the proficiency.
+pub fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec<Modifier>)> {
+    let class = profs
+        .throws
+        .get(&Proficiency::Searching)
+        .filter(|_| profs.has(Proficiency::Searching))
+        .copied();
+    match (class, methodical) {
+        (Some(t), true) => Some((t, vec![Modifier::new(4, "methodical search")])),
+        (Some(t), false) => Some((t, Vec::new())),
+        (None, true) if profs.has(Proficiency::Alertness) => Some((14, Vec::new())),
+        (None, true) => Some((18, Vec::new())),
+        (None, false) => None,
+    }
+}
+
+/// A hidden feature: a secret door or a hidden trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hidden {
+    entity: Entity,
+    at: GridPos,
+    modifier: i32,
+    door: bool,
+}
+
+fn hidden_features(world: &mut World) -> Vec<Hidden> {
+    let mut out = Vec::new();
+    let mut doors = world.query::<(Entity, &Position, &Door)>();
+    for (e, p, d) in doors.iter(world) {
+        if d.secret {
+            out.push(Hidden {
+                entity: e,
+                at: p.0,
+                modifier: 0,
+                door: true,
+            });
+        }
+    }
+    let mut traps = world.query::<(Entity, &Position, &Trap)>();
+    for (e, p, t) in traps.iter(world) {
+        if t.hidden {
+            out.push(Hidden {
+                entity: e,
+                at: p.0,
+                modifier: t.search_modifier,
+                door: false,
+            });
+        }
+    }
+    out.sort_by_key(|h| (h.at.y, h.at.x, h.entity));
+    out
+}
+
+/// Throws for every hidden feature within reach of `at`; reveals those found. Returns how many.
+fn search_around(
+    world: &mut World,
+    who: Entity,
+    at: GridPos,
+    target: i32,
+    mods: &[Modifier],
+    what: &str,
+    only: Option<&[GridPos]>,
+) -> usize {
+    let reach = reach_feet(world.get::<Equipment>(who));
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::actors::name_of(world, who);
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    let features: Vec<Hidden> = hidden_features(world)
+        .into_iter()
+        .filter(|h| crate::grid::distance_feet(at, h.at, scale) <= reach)
+        .filter(|h| only.is_none_or(|o| o.contains(&h.at)))
+        .collect();
+    let mut found = 0;
+    for h in features {
+        let mut m = mods.to_vec();
+        if h.modifier != 0 {
+            m.push(Modifier::new(h.modifier, "how well it is hidden"));
+        }
+        let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
+            let t = dice.throw(what, m, target);
+            world.resource_mut::<EventLog>().push(
+                round,
+                Event::Threw {
+                    who: name.clone(),
+                    throw: t.clone(),
+                },
+            );
+            t
+        });
+        if throw.success {
+            found += 1;
+            if h.door {
+                if let Some(mut d) = world.get_mut::<Door>(h.entity) {
+                    d.secret = false;
+                }
+            } else if let Some(mut t) = world.get_mut::<Trap>(h.entity) {
+                t.hidden = false;
+            }
+            let feature = if h.door {
+                "a secret door"
+            } else {
+                "a hidden trap"
+            };
+            world.resource_mut::<EventLog>().push(
+                round,
+                Event::Found {
+                    who: name.clone(),
+                    feature: feature.into(),
+                    at: h.at,
+                },
+            );
+        }
+    }
+    found
+}
+
+/// A methodical search under way.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchingMethodically {
+    pub rounds_left: u64,
+}
+
+/// Areas searched hastily (centre, searcher's level): not again until the level rises.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct HastilySearched(pub Vec<(GridPos, u32)>);
+
+/// `Search`: a methodical search of the squares around (a turn).
+pub fn search_methodically(world: &mut World, who: Entity) -> Result<String, String> {
+    world.get::<Position>(who).ok_or("it has no square")?;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(SearchingMethodically {
+            rounds_left: ROUNDS_PER_TURN,
+        });
+    let reach = reach_feet(world.get::<Equipment>(who));
+    Ok(format!("searches methodically within {reach}' (a turn)"))
+}
+
+/// `SearchHastily`: a hasty search of the squares around (a round; proficient in Searching).
+pub fn search_hastily(world: &mut World, who: Entity) -> Result<String, String> {
+    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+    let profs = world
+        .get::<Proficiencies>(who)
+        .ok_or("it has no proficiencies")?;
+    let (target, mods) = searching_target(profs, false)
+        .ok_or("only those proficient in Searching, with a Searching throw, search hastily")?;
+    let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+    let mut searched = world
+        .get::<HastilySearched>(who)
+        .cloned()
+        .unwrap_or_default();
+    if searched.0.contains(&(at, level)) {
+        return Err(
+            "it has searched here hastily at this level: it cannot again until its level rises"
+                .into(),
+        );
+    }
+    searched.0.push((at, level));
+    world.entity_mut(who).insert(searched);
+    search_around(world, who, at, target, &mods, "Searching (hasty)", None);
+    // The searcher learns only what it finds: the count stays with the Judge.
+    Ok("searches hastily".into())
+}
+
+/// Each round: methodical searches go on, and thieves exploring search hastily whatever hidden
+/// feature comes within their reach (once per feature and level).
+pub fn searching(world: &mut World) {
+    let mut q = world.query::<(Entity, &SearchingMethodically)>();
+    let mut busy: Vec<(Entity, u64)> = q.iter(world).map(|(e, s)| (e, s.rounds_left)).collect();
+    busy.sort();
+    for (who, left) in busy {
+        if world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0) {
+            world.entity_mut(who).remove::<SearchingMethodically>();
+            continue;
+        }
+        if left > 1 {
+            world.entity_mut(who).insert(SearchingMethodically {
+                rounds_left: left - 1,
+            });
+            continue;
+        }
+        world.entity_mut(who).remove::<SearchingMethodically>();
+        let (Some(at), Some(profs)) = (
+            world.get::<Position>(who).map(|p| p.0),
+            world.get::<Proficiencies>(who).cloned(),
+        ) else {
+            continue;
+        };
+        if let Some((target, mods)) = searching_target(&profs, true) {
+            search_around(
+                world,
+                who,
+                at,
+                target,
+                &mods,
+                "Searching (methodical)",
+                None,
+            );
+        }
+    }
+    // The thief's automatic hasty search while exploring.
+    let mut explorers = world.query::<(Entity, &Position, &MovedThisRound, &Proficiencies)>();
+    let mut thieves: Vec<(Entity, GridPos)> = explorers
+        .iter(world)
+        .filter(|(_, _, m, p)| {
+            m.pace == Some(Pace::Exploration) && m.feet > 0 && searching_target(p, false).is_some()
+        })
+        .map(|(e, p, ..)| (e, p.0))
+        .collect();
+    thieves.sort();
+    for (who, at) in thieves {
+        let reach = reach_feet(world.get::<Equipment>(who));
+        let scale = world.resource::<DungeonGrid>().scale_feet();
+        let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+        let searched = world
+            .get::<HastilySearched>(who)
+            .cloned()
+            .unwrap_or_default();
+        let fresh: Vec<GridPos> = hidden_features(world)
+            .into_iter()
+            .map(|h| h.at)
+            .filter(|&p| {
+                crate::grid::distance_feet(at, p, scale) <= reach
+                    && !searched.0.contains(&(p, level))
+            })
+            .collect();
+        if fresh.is_empty() {
+            continue;
+        }
+        let mut searched = searched;
+        searched.0.extend(fresh.iter().map(|&p| (p, level)));
+        world.entity_mut(who).insert(searched);
+        let Some((target, mods)) = world
+            .get::<Proficiencies>(who)
+            .and_then(|p| searching_target(p, false))
+        else {
+            continue;
+        };
+        search_around(
+            world,
+            who,
+            at,
+            target,
+            &mods,
+            "Searching (hasty, while exploring)",
+            Some(&fresh),
+        );
+    }
+}
+
+pub struct SearchPlugin;
+
+impl Plugin for SearchPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            crate::sim::SimRound,
+            searching
+                .in_set(crate::sim::RoundSet::Movement)
+                .after(crate::rules::doors::do_door_work),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searching_targets_by_the_table() {
+        let mut p = Proficiencies::default();
+        assert_eq!(
+            searching_target(&p, true).map(|t| t.0),
+            Some(18),
+            "Adventuring: methodical 18+"
+        );
+        assert_eq!(
+            searching_target(&p, false),
+            None,
+            "Adventuring: no hasty search"
+        );
+        p.list.push(Proficiency::Alertness);
+        assert_eq!(
+            searching_target(&p, true).map(|t| t.0),
+            Some(14),
+            "with Alertness 14+"
+        );
+        p.list.push(Proficiency::Searching);
+        p.throws.insert(Proficiency::Searching, 15);
+        let (t, m) = searching_target(&p, true).unwrap();
+        assert_eq!((t, m[0].value), (15, 4), "class value, +4 methodical");
+        assert_eq!(
+            searching_target(&p, false).map(|t| t.0),
+            Some(15),
+            "hasty: the class value"
+        );
+    }
+
+    #[test]
+    fn a_pole_reaches_ten_feet() {
+        assert_eq!(reach_feet(None), 5);
+        assert_eq!(reach_feet(Some(&Equipment(vec![Gear::TenFootPole]))), 10);
+    }
+}

@@ -1,0 +1,178 @@
+//! Searching: Dungeon Delves › Searching and the "Searching & Listening" table.
+
+use bevy::prelude::*;
+use delve::actors::{Command, CreatureIndex, Door, Position, Trap};
+use delve::level::load_level_str;
+use delve::log::{Event, EventLog};
+use delve::rules::movement::Pace;
+use delve::sim::{give, run_round, run_rounds, sim_app};
+
+fn app(extra: &str, features: &str) -> App {
+    let src = format!(
+        r#"(name: "search", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+            map: ["XXXXXXXXXXXX", "X..........X", "XXX+XXXXXXXX"],
+            {features}
+            factions: [(name: "party")],
+            creatures: [(name: "Sera", faction: "party", at: (1, 1), hp: 6, ac: 12, encumbrance_stone: 2.0,
+                         class: "thief", level: 3, carries: [(kind: Torch, lit: true)]{extra})])"#
+    );
+    sim_app(
+        &load_level_str(&src, "search.ron", None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .level,
+        1,
+    )
+}
+
+fn text(app: &App) -> String {
+    app.world().resource::<EventLog>().to_text()
+}
+
+const SECRET: &str = "doors: [(at: (3, 2), secret: true)],";
+const SURE: &str = ", proficiencies: [Searching], throws: { Searching: 1 }";
+
+/// A methodical search covers 5', or 10' with a pole: the secret door is 10' from (1, 1).
+#[test]
+fn a_methodical_search_with_a_pole_covers_ten_feet() {
+    for (pole, found) in [("", false), (", gear: [TenFootPole]", true)] {
+        let mut app = app(&format!("{SURE}{pole}"), SECRET);
+        give(app.world_mut(), Command::Search { who: "Sera".into() });
+        run_rounds(app.world_mut(), 9);
+        assert!(!text(&app).contains("finds"), "a turn is ten rounds");
+        run_round(app.world_mut());
+        let log = text(&app);
+        assert_eq!(
+            log.contains("Sera finds a secret door at (3, 2)"),
+            found,
+            "pole {pole:?}: {log}"
+        );
+        if found {
+            assert!(
+                log.contains("Searching (methodical): d20")
+                    && log.contains("+4 (methodical search)"),
+                "{log}"
+            );
+        }
+    }
+}
+
+/// A found secret door works like any other door.
+#[test]
+fn a_found_secret_door_can_be_opened() {
+    let mut app = app(&format!("{SURE}, gear: [TenFootPole]"), SECRET);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Sera".into(),
+            to: (2, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_round(app.world_mut());
+    give(
+        app.world_mut(),
+        Command::OpenDoor {
+            who: "Sera".into(),
+            at: (3, 2),
+        },
+    );
+    run_round(app.world_mut());
+    assert!(
+        text(&app).contains("there is no door it knows of at (3, 2)"),
+        "{}",
+        text(&app)
+    );
+    give(app.world_mut(), Command::Search { who: "Sera".into() });
+    run_rounds(app.world_mut(), 10);
+    give(
+        app.world_mut(),
+        Command::OpenDoor {
+            who: "Sera".into(),
+            at: (3, 2),
+        },
+    );
+    run_round(app.world_mut());
+    let world = app.world_mut();
+    let door = world.query::<&Door>().single(world).unwrap().clone();
+    assert!(!door.secret && door.state == delve::level::schema::DoorState::Open);
+}
+
+/// A thief exploring past a hidden pit searches for it by itself, and finds it before it
+/// reaches the pit's square.
+#[test]
+fn a_thief_exploring_past_a_pit_finds_it_before_stepping_on_it() {
+    let pit = "traps: [(at: (6, 1), kind: Pit(depth_feet: 20))],";
+    let mut app = app(SURE, pit);
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Sera".into(),
+            to: (10, 1),
+            pace: Pace::Exploration,
+        },
+    );
+    let sera = app.world().resource::<CreatureIndex>().0["Sera"];
+    let mut found_at = None;
+    for _ in 0..6 {
+        run_round(app.world_mut());
+        let found = app
+            .world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .any(|e| matches!(e.event, Event::Found { .. }));
+        if found && found_at.is_none() {
+            found_at = Some(app.world().get::<Position>(sera).unwrap().0);
+        }
+    }
+    let at = found_at.unwrap_or_else(|| panic!("{}", text(&app)));
+    assert!(at.x < 6, "found from {at}, before the pit");
+    assert!(text(&app).contains("Searching (hasty, while exploring)"));
+    let world = app.world_mut();
+    assert!(!world.query::<&Trap>().single(world).unwrap().hidden);
+}
+
+#[test]
+fn hasty_searches_are_for_thieves_and_once_per_level() {
+    let mut app = app("", SECRET);
+    give(
+        app.world_mut(),
+        Command::SearchHastily { who: "Sera".into() },
+    );
+    run_round(app.world_mut());
+    assert!(
+        text(&app).contains("only those proficient in Searching"),
+        "{}",
+        text(&app)
+    );
+    let mut app = self::app(
+        ", proficiencies: [Searching], throws: { Searching: 25 }",
+        SECRET,
+    );
+    give(
+        app.world_mut(),
+        Command::Move {
+            who: "Sera".into(),
+            to: (2, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_round(app.world_mut());
+    give(
+        app.world_mut(),
+        Command::SearchHastily { who: "Sera".into() },
+    );
+    run_round(app.world_mut());
+    give(
+        app.world_mut(),
+        Command::SearchHastily { who: "Sera".into() },
+    );
+    run_round(app.world_mut());
+    let log = text(&app);
+    assert!(log.contains("Searching (hasty): d20"), "{log}");
+    assert!(log.contains("cannot again until its level rises"), "{log}");
+    assert!(
+        !log.contains("finds"),
+        "a failed search reveals nothing: {log}"
+    );
+}
