@@ -54,6 +54,15 @@ pub enum Command {
         #[serde(default)]
         helper: Option<String>,
     },
+    /// Disarms (or, with `discharge`, sets off harmlessly) a known trap hastily (one round).
+    DisarmTrap {
+        who: String,
+        at: (i32, i32),
+        #[serde(default)]
+        discharge: bool,
+    },
+    /// Re-arms a disarmed trap.
+    RearmTrap { who: String, at: (i32, i32) },
     /// Searches the squares around methodically (one turn).
     Search { who: String },
     /// Searches the squares around hastily (one round; proficient in Searching).
@@ -130,7 +139,9 @@ impl Command {
             | Command::PickLockMethodically { who, .. }
             | Command::Batter { who, .. }
             | Command::Search { who }
-            | Command::SearchHastily { who } => who,
+            | Command::SearchHastily { who }
+            | Command::DisarmTrap { who, .. }
+            | Command::RearmTrap { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -168,6 +179,8 @@ impl fmt::Display for Command {
                 write!(f, "pick the lock at ({}, {}) methodically", at.0, at.1)
             }
             Command::Search { .. } => write!(f, "search methodically"),
+            Command::DisarmTrap { at, .. } => write!(f, "disable the trap at ({}, {})", at.0, at.1),
+            Command::RearmTrap { at, .. } => write!(f, "re-arm the trap at ({}, {})", at.0, at.1),
             Command::SearchHastily { .. } => write!(f, "search hastily"),
             Command::Batter { at, .. } => write!(f, "batter down the door at ({}, {})", at.0, at.1),
             Command::Sneak { on: true, .. } => write!(f, "sneak"),
@@ -284,6 +297,14 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
                 None => None,
             };
             crate::rules::doors::bash(world, creature(world, who)?, helper, at(*p))
+        }
+        Command::DisarmTrap {
+            who,
+            at: p,
+            discharge,
+        } => crate::rules::traps::disarm_hastily(world, creature(world, who)?, at(*p), *discharge),
+        Command::RearmTrap { who, at: p } => {
+            crate::rules::traps::rearm(world, creature(world, who)?, at(*p))
         }
         Command::Search { who } => {
             crate::rules::search::search_methodically(world, creature(world, who)?)

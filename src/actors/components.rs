@@ -131,6 +131,18 @@ pub struct Trap {
     pub trigger: TrapTriggerDef,
     pub hidden: bool,
     pub search_modifier: i32,
+    pub state: TrapState,
+}
+
+/// Whether a trap can go off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum TrapState {
+    #[default]
+    Armed,
+    /// Made safe, and can be re-armed.
+    Disarmed,
+    /// Set off harmlessly, or gone off: spent.
+    Discharged,
 }
 
 /// A light source (Dungeon Delves › Light and Darkness), placed or carried.

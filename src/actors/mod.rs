@@ -224,6 +224,7 @@ fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
             crate::rules::movement::MovedThisRound::default(),
             crate::rules::movement::ExplorationBenefits::default(),
             crate::rules::movement::RunningTally::default(),
+            crate::rules::movement::Footsteps::default(),
             crate::rules::rest::Fatigue::default(),
             crate::rules::vision::Sight::default(),
             crate::rules::sound::hearing::Listened::default(),

@@ -172,6 +172,7 @@ pub fn formation_slots(
 }
 
 type Member<'a> = (
+    &'a mut crate::rules::movement::Footsteps,
     &'a Name,
     &'a mut Position,
     &'a Encumbrance,
@@ -229,7 +230,7 @@ pub fn keep_formation(
                 },
             );
         }
-        let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.2.0, m.3));
+        let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.3.0, m.4));
         let Some(budget) = party_tenths_per_round(&party.marching_order[1..], pace, speeds) else {
             continue;
         };
@@ -241,7 +242,9 @@ pub fn keep_formation(
         );
         let mut taken: Vec<GridPos> = vec![at.0];
         for (&e, slot) in party.marching_order[1..].iter().zip(slots) {
-            let Ok((name, mut pos, _, _, mut moved, mut follow)) = members.get_mut(e) else {
+            let Ok((mut footsteps, name, mut pos, _, _, mut moved, mut follow)) =
+                members.get_mut(e)
+            else {
                 continue;
             };
             let Some(slot) = slot.filter(|s| !taken.contains(s)) else {
@@ -262,6 +265,7 @@ pub fn keep_formation(
             let steps = take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd);
             let from = pos.0;
             let feet: u32 = steps.steps.iter().map(|s| s.1).sum();
+            footsteps.0.extend(steps.steps.iter().map(|s| s.0));
             if let Some(&(last, ..)) = steps.steps.last() {
                 pos.0 = last;
             }

@@ -424,6 +424,7 @@ impl Validator<'_> {
                     trigger,
                     hidden: t.hidden,
                     search_modifier: t.search_modifier,
+                    state: crate::actors::TrapState::Armed,
                 },
             });
         }

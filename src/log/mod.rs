@@ -82,6 +82,22 @@ pub enum Event {
         feature: String,
         at: GridPos,
     },
+    /// The Judge's secret 1d6 for a trap a creature might set off (1–2 sets it off).
+    TrapChance {
+        who: String,
+        at: GridPos,
+        d6: u32,
+        sprung: bool,
+    },
+    /// A trap went off.
+    TrapSprung {
+        who: String,
+        trap: String,
+        at: GridPos,
+        dice: Vec<u32>,
+        damage: i32,
+        saved: Option<bool>,
+    },
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
     /// A turn (10 rounds) ended.
@@ -107,10 +123,12 @@ impl Event {
             | Event::RestBegan { who }
             | Event::Rested { who }
             | Event::Heard { who, .. }
-            | Event::Found { who, .. } => Some(who),
+            | Event::Found { who, .. }
+            | Event::TrapSprung { who, .. } => Some(who),
             Event::FormationChanged { party, .. } => Some(party),
             Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
             Event::DelveBegan { .. }
+            | Event::TrapChance { .. }
             | Event::DoorSwungShut { .. }
             | Event::TurnEnded { .. }
             | Event::HourEnded { .. }
@@ -122,7 +140,7 @@ impl Event {
     /// what happens to its own members and the passing of time.
     pub fn known_to_party(&self, members: &[&str], party: &str) -> bool {
         match self {
-            Event::Threw { .. } => false,
+            Event::Threw { .. } | Event::TrapChance { .. } => false,
             _ => self
                 .who()
                 .is_none_or(|w| w == party || members.contains(&w)),
@@ -197,6 +215,34 @@ impl fmt::Display for Event {
                 "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"
             ),
             Event::Found { who, feature, at } => write!(f, "{who} finds {feature} at {at}"),
+            Event::TrapChance {
+                who,
+                at,
+                d6,
+                sprung,
+            } => write!(
+                f,
+                "{who} might set off the trap at {at}: 1d6 {d6}, {}",
+                if *sprung {
+                    "it goes off"
+                } else {
+                    "it does not"
+                }
+            ),
+            Event::TrapSprung {
+                who,
+                trap,
+                at,
+                dice,
+                damage,
+                saved,
+            } => {
+                write!(f, "{trap} at {at} goes off on {who}: dice {dice:?}")?;
+                if let Some(s) = saved {
+                    write!(f, ", save {}", if *s { "made" } else { "failed" })?;
+                }
+                write!(f, ", {damage} damage")
+            }
             Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),

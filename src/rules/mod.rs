@@ -9,4 +9,5 @@ pub mod penalties;
 pub mod rest;
 pub mod search;
 pub mod sound;
+pub mod traps;
 pub mod vision;

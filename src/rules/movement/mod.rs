@@ -205,6 +205,10 @@ pub struct MovedThisRound {
     pub pace: Option<Pace>,
 }
 
+/// The squares a creature entered this round, in order (traps read them). Reset every round.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footsteps(pub Vec<GridPos>);
+
 /// Consecutive rounds of running since the creature last rested a turn.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunningTally {
@@ -347,9 +351,13 @@ impl Plugin for MovementPlugin {
     }
 }
 
-fn start_round(mut q: Query<&mut MovedThisRound>, mut explorers: Query<&mut ExplorationBenefits>) {
-    for mut m in &mut q {
+fn start_round(
+    mut q: Query<(&mut MovedThisRound, &mut Footsteps)>,
+    mut explorers: Query<&mut ExplorationBenefits>,
+) {
+    for (mut m, mut f) in &mut q {
         *m = MovedThisRound::default();
+        f.0.clear();
     }
     for mut b in &mut explorers {
         *b = ExplorationBenefits::default();
@@ -436,6 +444,7 @@ type Walker<'a> = (
     &'a SavingThrows,
     &'a Proficiencies,
     &'a ClassLevel,
+    &'a mut Footsteps,
 );
 
 /// Each round, every walker spends its pace's feet on steps along its path.
@@ -449,8 +458,19 @@ pub fn walk(
     mut commands: Commands,
 ) {
     let round = clock.rounds;
-    for (entity, name, mut pos, mut w, enc, mut conditions, mut moved, saves, profs, class) in
-        &mut walkers
+    for (
+        entity,
+        name,
+        mut pos,
+        mut w,
+        enc,
+        mut conditions,
+        mut moved,
+        saves,
+        profs,
+        class,
+        mut footsteps,
+    ) in &mut walkers
     {
         let Some(speeds) = Speeds::of(enc.0, &conditions) else {
             continue;
@@ -503,6 +523,7 @@ pub fn walk(
         let from = pos.0;
         let mut feet = 0;
         for &(next, step, diagonal) in &steps {
+            footsteps.0.push(next);
             pos.0 = next;
             w.next += 1;
             w.odd_diagonals ^= diagonal;
