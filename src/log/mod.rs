@@ -332,6 +332,28 @@ pub fn throw_logged(
     success
 }
 
+/// Makes a throw with the world's dice, logs it at the current round, and returns it.
+pub fn throw_in(
+    world: &mut World,
+    who: &str,
+    what: impl Into<String>,
+    modifiers: Vec<crate::dice::Modifier>,
+    target: i32,
+) -> Throw {
+    let round = world.resource::<Clock>().rounds;
+    let throw = world
+        .resource_mut::<crate::dice::Dice>()
+        .throw(what, modifiers, target);
+    world.resource_mut::<EventLog>().push(
+        round,
+        Event::Threw {
+            who: who.to_owned(),
+            throw: throw.clone(),
+        },
+    );
+    throw
+}
+
 /// Writes to the log stamped with the current round.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Logger<'w> {

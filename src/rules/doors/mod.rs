@@ -193,19 +193,8 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
     {
         return Err("it failed to pick this lock hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
-    let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let t = dice.throw("Lockpicking (hasty)", Vec::new(), target);
-        world.resource_mut::<EventLog>().push(
-            round,
-            crate::log::Event::Threw {
-                who: name.clone(),
-                throw: t.clone(),
-            },
-        );
-        t
-    });
+    let throw = crate::log::throw_in(world, &name, "Lockpicking (hasty)", Vec::new(), target);
     if throw.success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.lock = Lock::Unlocked;
@@ -263,21 +252,10 @@ pub fn bash(
             .map_or(0, |s| s.0.categories_from_man_sized()),
         d.spikes,
     );
-    let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
-    let (success, natural) = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let t = dice.throw("Dungeonbashing", mods, 18);
-        let r = (t.success, t.natural);
-        world.resource_mut::<EventLog>().push(
-            round,
-            crate::log::Event::Threw {
-                who: name.clone(),
-                throw: t,
-            },
-        );
-        r
-    });
+    let throw = crate::log::throw_in(world, &name, "Dungeonbashing", mods, 18);
+    let (success, natural) = (throw.success, throw.natural);
     if success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.stuck = false;
@@ -493,21 +471,13 @@ pub fn do_door_work(world: &mut World) {
                 let Ok(target) = lockpicking_target(world, who) else {
                     continue;
                 };
-                let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-                    let t = dice.throw(
-                        "Lockpicking (methodical)",
-                        vec![Modifier::new(4, "methodical")],
-                        target,
-                    );
-                    world.resource_mut::<EventLog>().push(
-                        round,
-                        crate::log::Event::Threw {
-                            who: name.clone(),
-                            throw: t.clone(),
-                        },
-                    );
-                    t
-                });
+                let throw = crate::log::throw_in(
+                    world,
+                    &name,
+                    "Lockpicking (methodical)",
+                    vec![Modifier::new(4, "methodical")],
+                    target,
+                );
                 let mut d = world.get_mut::<Door>(e).expect("the door is there");
                 if throw.success {
                     d.lock = Lock::Unlocked;

@@ -162,7 +162,7 @@ pub fn dazzle(
     focused: bool,
 ) -> Result<String, String> {
     use crate::actors::{Abilities, CarriedBy, LightSource};
-    use crate::log::{EventLog, throw_logged};
+    use crate::log::EventLog;
     use crate::rules::conditions::{ConditionEnd, gain_condition};
     use crate::rules::light::LightMap;
     use crate::rules::vision::Sight;
@@ -194,10 +194,7 @@ pub fn dazzle(
     let name = crate::actors::name_of(world, target);
     let what = format!("Strength resistance against a {kind:?}'s glare");
     let mods = vec![Modifier::new(str_mod, "Strength")];
-    let resisted = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let mut log = world.resource_mut::<EventLog>();
-        throw_logged(&mut dice, &mut log, round, &name, what, mods, number)
-    });
+    let resisted = crate::log::throw_in(world, &name, what, mods, number).success;
     if resisted {
         return Ok(format!("dazzles {name}, who looks away in time"));
     }

@@ -106,17 +106,7 @@ fn search_around(
         if h.modifier != 0 {
             m.push(Modifier::new(h.modifier, "how well it is hidden"));
         }
-        let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-            let t = dice.throw(what, m, target);
-            world.resource_mut::<EventLog>().push(
-                round,
-                Event::Threw {
-                    who: name.clone(),
-                    throw: t.clone(),
-                },
-            );
-            t
-        });
+        let throw = crate::log::throw_in(world, &name, what, m, target);
         if throw.success {
             found += 1;
             if h.door {

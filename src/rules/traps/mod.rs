@@ -69,10 +69,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             .and_then(|s| s.0.get(&save.throw))
     {
         let what = format!("{:?} save against {}", save.throw, trap_name(&t));
-        let ok = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-            let mut log = world.resource_mut::<EventLog>();
-            crate::log::throw_logged(&mut dice, &mut log, round, &who, what, Vec::new(), target)
-        });
+        let ok = crate::log::throw_in(world, &who, what, Vec::new(), target).success;
         if ok {
             damage = match save.on_success {
                 SaveEffect::Negates => 0,
@@ -207,19 +204,8 @@ pub fn disarm_hastily(
     {
         return Err("it failed to disable this trap hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
-    let throw = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let t = dice.throw("Trapbreaking (hasty)", Vec::new(), target);
-        world.resource_mut::<EventLog>().push(
-            round,
-            Event::Threw {
-                who: name.clone(),
-                throw: t.clone(),
-            },
-        );
-        t
-    });
+    let throw = crate::log::throw_in(world, &name, "Trapbreaking (hasty)", Vec::new(), target);
     if throw.success {
         let state = if discharge {
             TrapState::Discharged
@@ -254,13 +240,9 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
         return Err("only a disarmed trap can be re-armed".into());
     }
     let target = trapbreaking_target(world, who)?;
-    let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
-    let ok = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let mut log = world.resource_mut::<EventLog>();
-        let what = "Trapbreaking (re-arm)";
-        crate::log::throw_logged(&mut dice, &mut log, round, &name, what, Vec::new(), target)
-    });
+    let ok =
+        crate::log::throw_in(world, &name, "Trapbreaking (re-arm)", Vec::new(), target).success;
     if ok && let Some(mut t) = world.get_mut::<Trap>(e) {
         t.state = TrapState::Armed;
     }

@@ -206,20 +206,8 @@ pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
         .throws
         .get(&Proficiency::Hiding)
         .ok_or("its stat block gives no Hiding throw")?;
-    let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
-    let hidden = world.resource_scope(|world, mut dice: Mut<crate::dice::Dice>| {
-        let mut log = world.resource_mut::<EventLog>();
-        crate::log::throw_logged(
-            &mut dice,
-            &mut log,
-            round,
-            &name,
-            "Hiding",
-            Vec::new(),
-            target,
-        )
-    });
+    let hidden = crate::log::throw_in(world, &name, "Hiding", Vec::new(), target).success;
     if hidden {
         world.entity_mut(who).insert(Hiding);
         Ok("hides".into())
