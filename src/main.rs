@@ -124,6 +124,13 @@ enum Question {
         #[arg(long, value_enum)]
         environment: Option<delve::level::schema::Environment>,
     },
+    /// The ways a creature can get through a door, each with its time and chance.
+    Door {
+        #[arg(long, value_name = "X,Y")]
+        at: GridPos,
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
     /// The squares a creature sees, as the level stands.
     Sees {
         #[arg(long, value_name = "NAME")]
@@ -342,6 +349,9 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Light { at } => query::light(level, at).map(|a| (a.to_string(), to_json(&a))),
         Question::Sees { who } => query::sees(level, &who).map(|a| (a.to_string(), to_json(&a))),
+        Question::Door { at, who } => {
+            query::door(level, at, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
         Question::Hear {
             from,
             sound,

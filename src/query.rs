@@ -486,3 +486,161 @@ impl fmt::Display for HearAnswer {
         }
     }
 }
+
+/// One way through a door.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WayThrough {
+    /// `open`, `unlock`, `pick hastily`, `pick methodically`, `bash`, `batter down`.
+    pub way: String,
+    /// `1 round`, `1 turn`, `3 turns`.
+    pub time: String,
+    /// The throw's target on d20, if a throw is needed.
+    pub target: Option<i32>,
+    /// Chance of success per attempt, 0–1.
+    pub chance: f32,
+    pub note: String,
+}
+
+/// `door --at X,Y --who NAME`: the ways that creature can get through that door.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DoorAnswer {
+    pub question: &'static str,
+    pub at: GridPos,
+    pub who: String,
+    pub ways: Vec<WayThrough>,
+    /// Why there is no way, when there is none.
+    pub none_because: Option<String>,
+}
+
+/// Chance that d20 + 0 ≥ target.
+fn d20_chance(target: i32) -> f32 {
+    ((21 - target).clamp(0, 20)) as f32 / 20.0
+}
+
+pub fn door(level: &Level, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
+    use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
+    use crate::rules::doors::{bashing_modifiers, battering_rounds};
+    check_square(level, at, "at")?;
+    let c = creature(level, who)?;
+    let d = level
+        .door_at(at)
+        .ok_or_else(|| format!("there is no door at {at}"))?
+        .door
+        .clone();
+    let has = |g: &Gear| c.gear.contains(g);
+    let mut ways = Vec::new();
+    let way = |way: &str, time: &str, target: Option<i32>, note: &str| WayThrough {
+        way: way.into(),
+        time: time.into(),
+        target,
+        chance: target.map_or(1.0, d20_chance),
+        note: note.into(),
+    };
+    let mut none_because = None;
+    if d.secret {
+        none_because = Some("it is a secret door: it must be found by searching first".to_owned());
+    } else if d.state == DoorState::Open {
+        none_because = Some("it is open".to_owned());
+    } else {
+        let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
+        if !locked && !d.stuck && d.spikes == 0 {
+            ways.push(way("open", "1 round", None, ""));
+        }
+        if let Lock::Locked { key: Some(k) } = &d.lock
+            && has(&Gear::Key(k.clone()))
+        {
+            ways.push(way("unlock", "1 round", None, &format!("with the {k}")));
+        }
+        if let Lock::Locked { .. } = d.lock
+            && c.proficiencies.contains(&Proficiency::Lockpicking)
+            && has(&Gear::ThievesTools)
+            && let Some(&t) = c.throws.get(&Proficiency::Lockpicking)
+        {
+            ways.push(way(
+                "pick hastily",
+                "1 round",
+                Some(t),
+                "a 1-3 on a failure jams the lock",
+            ));
+            ways.push(way(
+                "pick methodically",
+                "1 turn",
+                Some(t - 4),
+                "+4; a 1 jams the lock",
+            ));
+        }
+        if (d.stuck || d.spikes > 0) && !locked {
+            let mods = bashing_modifiers(
+                c.abilities.str,
+                None,
+                has(&Gear::Crowbar),
+                c.size.categories_from_man_sized(),
+                d.spikes,
+            );
+            let target = 18 - mods.iter().map(|m| m.value).sum::<i32>();
+            let why: Vec<String> = mods
+                .iter()
+                .map(|m| format!("{:+} {}", m.value, m.source))
+                .collect();
+            ways.push(way("bash", "1 round", Some(target), &why.join(", ")));
+        }
+        if has(&Gear::Axe)
+            && let Some(rounds) = battering_rounds(d.material)
+        {
+            let turns = rounds / crate::time::ROUNDS_PER_TURN;
+            ways.push(way(
+                "batter down",
+                &format!("{turns} turn(s)"),
+                None,
+                "with an axe; loud",
+            ));
+        }
+        if ways.is_empty() {
+            none_because = Some(match d.lock {
+                Lock::Jammed => "the lock is jammed, and it has no axe".to_owned(),
+                _ => "it has neither the key, the skill and tools to pick the lock, nor an axe"
+                    .to_owned(),
+            });
+        }
+    }
+    Ok(DoorAnswer {
+        question: "door",
+        at,
+        who: c.name.clone(),
+        ways,
+        none_because,
+    })
+}
+
+impl fmt::Display for DoorAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at the door at {}:", self.who, self.at)?;
+        if let Some(why) = &self.none_because {
+            return write!(f, " no way through: {why}");
+        }
+        for w in &self.ways {
+            match w.target {
+                Some(t) => write!(
+                    f,
+                    "\n  {}: {} {t}+, {:.0}% per attempt ({})",
+                    w.way,
+                    w.time,
+                    w.chance * 100.0,
+                    w.note
+                )?,
+                None => write!(
+                    f,
+                    "\n  {}: {}, certain{}",
+                    w.way,
+                    w.time,
+                    if w.note.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", w.note)
+                    }
+                )?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -470,3 +470,50 @@ fn query_hear_uses_the_listeners_region() {
         "{v}"
     );
 }
+
+#[test]
+fn query_door_lists_the_ways_through_with_their_chances() {
+    // Brannoc, Strength 16 with a crowbar, at the crypt's stuck door: 18 − 8 − 2 = 8+, 65%.
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "door",
+        "--at",
+        "27,4",
+        "--who",
+        "Brannoc",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["ways"][0]["way"], "bash");
+    assert_eq!(v["ways"][0]["target"], 8);
+    assert_eq!(v["ways"][0]["chance"], 0.65);
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "door",
+        "--at",
+        "10,12",
+        "--who",
+        "Sera",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("pick hastily: 1 round 14+, 35% per attempt"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pick methodically: 1 turn 10+, 55% per attempt"),
+        "{text}"
+    );
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "door",
+        "--at",
+        "22,12",
+        "--who",
+        "Sera",
+    ]);
+    assert!(stdout(&o).contains("secret door: it must be found by searching first"));
+}
