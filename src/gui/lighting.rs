@@ -76,6 +76,7 @@ fn shade(
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
     hiding: Query<(), With<crate::rules::vision::Hiding>>,
+    traps: Query<(&Position, &crate::actors::Trap)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
     art: Option<Res<Art>>,
@@ -180,8 +181,10 @@ fn shade(
             Visibility::Hidden
         };
     }
+    let found_trap = |at: crate::grid::GridPos| traps.iter().any(|(p, t)| p.0 == at && !t.hidden);
     for (m, mut vis) in &mut markers {
-        let show = *view == ViewMode::Judge || (!m.trap && visible(m.at));
+        // The party sees lights it can see, and traps once found.
+        let show = *view == ViewMode::Judge || (visible(m.at) && (!m.trap || found_trap(m.at)));
         *vis = if show {
             Visibility::Inherited
         } else {
