@@ -172,20 +172,7 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
         Lock::Jammed => return Err("the lock is jammed: it cannot be picked".into()),
         Lock::Locked { .. } => {}
     }
-    let profs = world
-        .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
-    let target = *profs
-        .throws
-        .get(&Proficiency::Lockpicking)
-        .filter(|_| profs.has(Proficiency::Lockpicking))
-        .ok_or("only those proficient in Lockpicking, with a Lockpicking throw, pick locks")?;
-    if !world
-        .get::<Equipment>(who)
-        .is_some_and(|g| g.has(&Gear::ThievesTools))
-    {
-        return Err("picking a lock needs thieves' tools".into());
-    }
+    let target = lockpicking_target(world, who)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     if world
         .get::<FailedHastyPicks>(who)
