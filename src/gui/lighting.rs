@@ -168,9 +168,10 @@ fn shade(
                 let own = sights
                     .get(token.creature)
                     .is_ok_and(|s| Some(*s.0) == party_faction);
-                // A hider on a square no light reaches is not seen by lightless vision.
-                let hidden = hiding.get(token.creature).is_ok()
-                    && light.level(&grid, p.0) == LightLevel::Dark;
+                let hidden = crate::rules::vision::hidden_from_lightless_vision(
+                    light.level(&grid, p.0),
+                    hiding.get(token.creature).is_ok(),
+                );
                 own || (visible(p.0) && !hidden)
             }
             (ViewMode::Party, Err(_)) => false,

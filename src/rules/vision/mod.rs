@@ -171,6 +171,11 @@ pub fn missile_attack_allowed(conditions: &Conditions) -> Result<(), String> {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hiding;
 
+/// A hiding creature on a square no light reaches is hidden from lightless vision.
+pub fn hidden_from_lightless_vision(square: LightLevel, hiding: bool) -> bool {
+    hiding && square == LightLevel::Dark
+}
+
 /// Does a viewer see a creature standing at `target`? It must see the square; a hiding creature
 /// on a square no light reaches is not seen by lightless vision, only by shadowy senses (which
 /// rely on hearing, scent and touch).
@@ -186,7 +191,7 @@ pub fn sees_creature(
     if !viewer.sees(target) {
         return false;
     }
-    if !target_hiding || light.level(grid, target) != LightLevel::Dark {
+    if !hidden_from_lightless_vision(light.level(grid, target), target_hiding) {
         return true;
     }
     viewer_senses.shadowy_senses && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
