@@ -111,6 +111,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::sound::hearing::HearingPlugin)
             .add(crate::actors::ai::MonsterAiPlugin)
             .add(crate::rules::doors::DoorsPlugin)
+            .add(crate::actors::task::TaskPlugin)
             .add(crate::rules::search::SearchPlugin)
             .add(crate::rules::traps::TrapsPlugin)
             .add(SituationalPenalties)

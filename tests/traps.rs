@@ -216,3 +216,389 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("it knows of no trap at (4, 1)"), "{log}");
 }
+
+fn script(app: &mut App, faces: &[u32]) {
+    app.world_mut()
+        .resource_mut::<Dice>()
+        .script(faces.iter().copied());
+}
+
+fn act(app: &mut App, c: Command) {
+    give(app.world_mut(), c);
+    run_rounds(app.world_mut(), 1);
+}
+
+fn state(app: &mut App) -> TrapState {
+    let w = app.world_mut();
+    w.query::<&Trap>().single(w).unwrap().state
+}
+
+fn hp(app: &App, who: &str) -> i32 {
+    let e = app.world().resource::<CreatureIndex>().0[who];
+    app.world().get::<HitPoints>(e).unwrap().current
+}
+
+/// The throws the log shows: (what, natural, total, target, success).
+fn throws(app: &App) -> Vec<(String, u32, i32, i32, bool)> {
+    events(app)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Threw { throw, .. } => Some((
+                throw.what.clone(),
+                throw.natural,
+                throw.total,
+                throw.target,
+                throw.success,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+const NEEDLE: &str = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden: false";
+/// A thief whose Trapbreaking throw is 15+.
+const THIEF_15: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 15 }, gear: [ThievesTools]";
+
+fn next_to_the_trap(trap: &str, ada: &str) -> App {
+    let mut app = app(trap, ada, 1);
+    act(
+        &mut app,
+        Command::Move {
+            who: "Ada".into(),
+            to: (3, 1),
+            pace: Pace::Combat,
+        },
+    );
+    app
+}
+
+fn disarm_methodically(app: &mut App) {
+    give(
+        app.world_mut(),
+        Command::DisarmTrapMethodically {
+            who: "Ada".into(),
+            at: (4, 1),
+            discharge: false,
+        },
+    );
+}
+
+/// Disabling Traps › Methodical Trapbreaking, using Trapbreaking: a turn, the class value +4.
+#[test]
+fn a_thief_disarms_methodically_in_a_turn_at_plus_four() {
+    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
+    disarm_methodically(&mut app);
+    script(&mut app, &[11]);
+    run_rounds(app.world_mut(), 9);
+    assert_eq!(state(&mut app), TrapState::Armed, "a turn is ten rounds");
+    assert!(throws(&app).is_empty());
+    run_rounds(app.world_mut(), 1);
+    assert_eq!(state(&mut app), TrapState::Disarmed);
+    let t = throws(&app);
+    assert_eq!(
+        t,
+        vec![("Trapbreaking (methodical)".into(), 11, 15, 15, true)]
+    );
+}
+
+/// A natural 1 on a methodical attempt sets the trap off; any other failure may be tried again.
+#[test]
+fn methodical_trapbreaking_botches_only_on_a_natural_one() {
+    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
+    disarm_methodically(&mut app);
+    script(&mut app, &[10]);
+    run_rounds(app.world_mut(), 10);
+    assert_eq!(state(&mut app), TrapState::Armed);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("fails to disable the trap at (4, 1), but may try again"),
+        "{log}"
+    );
+    disarm_methodically(&mut app);
+    script(&mut app, &[1, 3]);
+    run_rounds(app.world_mut(), 10);
+    assert_eq!(state(&mut app), TrapState::Discharged, "gone off");
+    assert_eq!(hp(&app, "Ada"), 30 - 3, "the needle's 1d4 came up 3");
+    assert!(
+        events(&app)
+            .iter()
+            .any(|e| matches!(e, Event::TrapSprung { who, .. } if who == "Ada"))
+    );
+}
+
+/// Disabling Traps › Using Adventuring: hasty not permitted, methodical 18+, no tools needed.
+#[test]
+fn anyone_may_disarm_methodically_at_eighteen() {
+    let mut app = next_to_the_trap(NEEDLE, "");
+    disarm_methodically(&mut app);
+    script(&mut app, &[17]);
+    run_rounds(app.world_mut(), 10);
+    assert_eq!(state(&mut app), TrapState::Armed);
+    disarm_methodically(&mut app);
+    script(&mut app, &[18]);
+    run_rounds(app.world_mut(), 10);
+    assert_eq!(state(&mut app), TrapState::Disarmed);
+    let t = throws(&app);
+    assert_eq!(
+        t,
+        vec![
+            ("Trapbreaking (methodical)".into(), 17, 17, 18, false),
+            ("Trapbreaking (methodical)".into(), 18, 18, 18, true),
+        ]
+    );
+}
+
+/// Hasty Trapbreaking: a natural 1–3 on a failure sets the trap off; another failure bars a
+/// hasty retry at that level, though a methodical attempt is still allowed.
+#[test]
+fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
+    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
+    script(&mut app, &[3, 2]);
+    act(
+        &mut app,
+        Command::DisarmTrap {
+            who: "Ada".into(),
+            at: (4, 1),
+            discharge: false,
+        },
+    );
+    assert_eq!(
+        state(&mut app),
+        TrapState::Discharged,
+        "a natural 3 sets it off"
+    );
+    assert_eq!(hp(&app, "Ada"), 28);
+
+    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
+    script(&mut app, &[4]);
+    let hasty = Command::DisarmTrap {
+        who: "Ada".into(),
+        at: (4, 1),
+        discharge: true,
+    };
+    act(&mut app, hasty.clone());
+    assert_eq!(state(&mut app), TrapState::Armed, "a natural 4 just fails");
+    act(&mut app, hasty);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("cannot try hastily again until its level rises"),
+        "{log}"
+    );
+    disarm_methodically(&mut app);
+    run_rounds(app.world_mut(), 1);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("sets to disabling the trap at (4, 1) methodically"),
+        "{log}"
+    );
+}
+
+#[test]
+fn walking_away_abandons_methodical_trapbreaking() {
+    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
+    disarm_methodically(&mut app);
+    run_rounds(app.world_mut(), 3);
+    act(
+        &mut app,
+        Command::Move {
+            who: "Ada".into(),
+            to: (1, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_rounds(app.world_mut(), 10);
+    assert_eq!(state(&mut app), TrapState::Armed);
+    assert!(throws(&app).is_empty());
+}
+
+fn door_app(trap: &str) -> App {
+    let src = format!(
+        r#"(name: "door trap", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+            map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+            traps: [{trap}],
+            factions: [(name: "party")],
+            creatures: [(name: "Ada", faction: "party", at: (3, 1), hp: 30, ac: 10,
+                         encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])])"#
+    );
+    sim_app(
+        &load_level_str(&src, "door-trap.ron", None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .level,
+        1,
+    )
+}
+
+fn open_door(app: &mut App) {
+    act(
+        app,
+        Command::OpenDoor {
+            who: "Ada".into(),
+            at: (4, 1),
+        },
+    );
+}
+
+/// A trap triggered by opening a door: the opener risks it on 1–2 of 1d6.
+#[test]
+fn opening_a_trapped_door_risks_the_trap() {
+    let blade = "(at: (4, 1), kind: Custom(name: \"scything blade\", damage: \"1d8\"), trigger: OpenDoor(at: (4, 1)))";
+    let mut app = door_app(blade);
+    script(&mut app, &[3]);
+    open_door(&mut app);
+    assert_eq!(state(&mut app), TrapState::Armed, "a 3 misses it");
+    assert!(
+        events(&app).iter().any(
+            |e| matches!(e, Event::TrapChance { who, d6: 3, sprung: false, .. } if who == "Ada")
+        )
+    );
+    let mut app = door_app(blade);
+    script(&mut app, &[2, 5]);
+    open_door(&mut app);
+    assert_eq!(state(&mut app), TrapState::Discharged);
+    assert_eq!(hp(&app, "Ada"), 25);
+    let log = app.world().resource::<EventLog>().to_text();
+    let opens = log.find("opens the door").unwrap();
+    let blade = log
+        .find("scything blade at (4, 1) goes off on Ada")
+        .unwrap();
+    assert!(opens < blade, "{log}");
+}
+
+/// A pit that opens with the door, with no one over it, goes off harmlessly and is revealed.
+#[test]
+fn a_door_pit_with_no_one_over_it_just_opens() {
+    let mut app =
+        door_app("(at: (5, 1), kind: Pit(depth_feet: 10), trigger: OpenDoor(at: (4, 1)))");
+    script(&mut app, &[1]);
+    open_door(&mut app);
+    assert_eq!(hp(&app, "Ada"), 30);
+    let w = app.world_mut();
+    let t = w.query::<&Trap>().single(w).unwrap().clone();
+    assert!(!t.hidden, "revealed");
+    assert!(
+        events(&app)
+            .iter()
+            .any(|e| matches!(e, Event::TrapSprungHarmlessly { .. }))
+    );
+}
+
+const POLE: &str = ", gear: [TenFootPole]";
+
+/// Touch traps go off on 1–2 when handled; by hand on the toucher, by pole on no one; out of
+/// reach is refused.
+#[test]
+fn touching_a_touch_trap() {
+    let glyph = ", kind: Custom(name: \"glyph\", damage: \"2d4\"), trigger: Touch";
+    let mut app = next_to_the_trap(glyph, "");
+    script(&mut app, &[2, 1, 1]);
+    act(
+        &mut app,
+        Command::Touch {
+            who: "Ada".into(),
+            at: (4, 1),
+        },
+    );
+    assert_eq!(hp(&app, "Ada"), 28);
+
+    let mut app = self::app(glyph, POLE, 1);
+    act(
+        &mut app,
+        Command::Move {
+            who: "Ada".into(),
+            to: (2, 1),
+            pace: Pace::Combat,
+        },
+    );
+    script(&mut app, &[1]);
+    act(
+        &mut app,
+        Command::Touch {
+            who: "Ada".into(),
+            at: (4, 1),
+        },
+    );
+    assert_eq!(hp(&app, "Ada"), 30, "10' away, at the end of the pole");
+    assert_eq!(state(&mut app), TrapState::Discharged);
+
+    let mut app = self::app(glyph, "", 1);
+    act(
+        &mut app,
+        Command::Touch {
+            who: "Ada".into(),
+            at: (4, 1),
+        },
+    );
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("out of reach"), "{log}");
+}
+
+/// A probing pole is an adventurer 5' ahead of its bearer: it risks the hidden pit first, and
+/// if the pit opens the bearer stops at its edge unhurt.
+#[test]
+fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
+    let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
+    act(
+        &mut app,
+        Command::Probe {
+            who: "Ada".into(),
+            on: true,
+        },
+    );
+    script(&mut app, &[1]);
+    act(
+        &mut app,
+        Command::Move {
+            who: "Ada".into(),
+            to: (8, 1),
+            pace: Pace::Combat,
+        },
+    );
+    run_rounds(app.world_mut(), 1);
+    let chances: Vec<(String, u32)> = events(&app)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::TrapChance { who, d6, .. } => Some((who, d6)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chances, vec![("Ada's 10' pole".to_owned(), 1)]);
+    assert_eq!(hp(&app, "Ada"), 30);
+    let ada = app.world().resource::<CreatureIndex>().0["Ada"];
+    assert_eq!(
+        app.world().get::<Position>(ada).unwrap().0,
+        GridPos::new(3, 1),
+        "stopped at the pit's edge"
+    );
+
+    // When the pole misses it, the bearer still risks it stepping on.
+    let mut app = app_with_probe();
+    script(&mut app, &[5, 6]);
+    act(
+        &mut app,
+        Command::Move {
+            who: "Ada".into(),
+            to: (8, 1),
+            pace: Pace::Combat,
+        },
+    );
+    let chances: Vec<String> = events(&app)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::TrapChance { who, .. } => Some(who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chances, vec!["Ada's 10' pole".to_owned(), "Ada".to_owned()]);
+}
+
+fn app_with_probe() -> App {
+    let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
+    act(
+        &mut app,
+        Command::Probe {
+            who: "Ada".into(),
+            on: true,
+        },
+    );
+    app
+}

@@ -61,6 +61,18 @@ pub enum Command {
         #[serde(default)]
         discharge: bool,
     },
+    /// Disarms (or, with `discharge`, sets off harmlessly) a known trap methodically (one turn;
+    /// +4 for a thief, 18+ by Adventuring for anyone else).
+    DisarmTrapMethodically {
+        who: String,
+        at: (i32, i32),
+        #[serde(default)]
+        discharge: bool,
+    },
+    /// Touches what is on a square: by hand next to it, or with a 10' pole within 10'.
+    Touch { who: String, at: (i32, i32) },
+    /// Starts (`on: true`) or stops probing the floor ahead with a 10' pole while walking.
+    Probe { who: String, on: bool },
     /// Re-arms a disarmed trap.
     RearmTrap { who: String, at: (i32, i32) },
     /// Searches the squares around methodically (one turn).
@@ -141,7 +153,10 @@ impl Command {
             | Command::Search { who }
             | Command::SearchHastily { who }
             | Command::DisarmTrap { who, .. }
-            | Command::RearmTrap { who, .. } => who,
+            | Command::RearmTrap { who, .. }
+            | Command::DisarmTrapMethodically { who, .. }
+            | Command::Touch { who, .. }
+            | Command::Probe { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -180,6 +195,12 @@ impl fmt::Display for Command {
             }
             Command::Search { .. } => write!(f, "search methodically"),
             Command::DisarmTrap { at, .. } => write!(f, "disable the trap at ({}, {})", at.0, at.1),
+            Command::DisarmTrapMethodically { at, .. } => {
+                write!(f, "disable the trap at ({}, {}) methodically", at.0, at.1)
+            }
+            Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
+            Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
+            Command::Probe { on: false, .. } => write!(f, "stop probing ahead"),
             Command::RearmTrap { at, .. } => write!(f, "re-arm the trap at ({}, {})", at.0, at.1),
             Command::SearchHastily { .. } => write!(f, "search hastily"),
             Command::Batter { at, .. } => write!(f, "batter down the door at ({}, {})", at.0, at.1),
@@ -303,6 +324,20 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
             at: p,
             discharge,
         } => crate::rules::traps::disarm_hastily(world, creature(world, who)?, at(*p), *discharge),
+        Command::DisarmTrapMethodically {
+            who,
+            at: p,
+            discharge,
+        } => crate::rules::traps::disarm_methodically(
+            world,
+            creature(world, who)?,
+            at(*p),
+            *discharge,
+        ),
+        Command::Touch { who, at: p } => {
+            crate::rules::traps::touch(world, creature(world, who)?, at(*p))
+        }
+        Command::Probe { who, on } => crate::rules::traps::probe(world, creature(world, who)?, *on),
         Command::RearmTrap { who, at: p } => {
             crate::rules::traps::rearm(world, creature(world, who)?, at(*p))
         }

@@ -5,6 +5,7 @@ pub mod ai;
 pub mod command;
 pub mod components;
 pub mod party;
+pub mod task;
 
 use std::collections::BTreeMap;
 

@@ -265,9 +265,9 @@ pub fn keep_formation(
             let steps = take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd);
             let from = pos.0;
             let feet: u32 = steps.steps.iter().map(|s| s.1).sum();
-            footsteps.0.extend(steps.steps.iter().map(|s| s.0));
-            if let Some(&(last, ..)) = steps.steps.last() {
-                pos.0 = last;
+            for &(next, ..) in &steps.steps {
+                footsteps.step(pos.0, next);
+                pos.0 = next;
             }
             if pos.0 == slot {
                 follow.banked_tenths = 0;

@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 pub struct Dice {
     seed: u64,
     rng: ChaCha8Rng,
+    /// Faces to come up before the generator is asked, in order (a scripted die).
+    script: std::collections::VecDeque<u32>,
 }
 
 impl Dice {
@@ -21,7 +23,15 @@ impl Dice {
         Self {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            script: Default::default(),
         }
+    }
+
+    /// The next dice rolled show these faces, in order, whatever their sides (a face larger
+    /// than the die wraps round, so a roll stays on the die); then the seeded generator goes on.
+    /// For tests and worked examples that need an exact outcome.
+    pub fn script(&mut self, faces: impl IntoIterator<Item = u32>) {
+        self.script.extend(faces);
     }
 
     pub fn seed(&self) -> u64 {
@@ -30,7 +40,11 @@ impl Dice {
 
     /// One die of `sides` faces: 1..=sides.
     pub fn roll(&mut self, sides: u32) -> u32 {
-        self.rng.random_range(1..=sides.max(1))
+        let sides = sides.max(1);
+        match self.script.pop_front() {
+            Some(face) => (face.max(1) - 1) % sides + 1,
+            None => self.rng.random_range(1..=sides),
+        }
     }
 
     /// Rolls a dice expression, keeping each die.
@@ -218,6 +232,15 @@ mod tests {
             seen[r] = true;
         }
         assert!(seen[1..].iter().all(|&s| s), "every face comes up");
+    }
+
+    #[test]
+    fn a_scripted_die_shows_its_faces_then_the_seed_goes_on() {
+        let mut d = Dice::seeded(7);
+        d.script([20, 1, 9]);
+        assert_eq!((d.roll(20), d.roll(6), d.roll(6)), (20, 1, 3));
+        let mut plain = Dice::seeded(7);
+        assert_eq!(d.roll(20), plain.roll(20));
     }
 
     #[test]

@@ -98,6 +98,12 @@ pub enum Event {
         damage: i32,
         saved: Option<bool>,
     },
+    /// A trap went off with no one in its way (set off by a pole, or a door opened from afar).
+    TrapSprungHarmlessly {
+        who: String,
+        trap: String,
+        at: GridPos,
+    },
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
     /// A turn (10 rounds) ended.
@@ -124,7 +130,8 @@ impl Event {
             | Event::Rested { who }
             | Event::Heard { who, .. }
             | Event::Found { who, .. }
-            | Event::TrapSprung { who, .. } => Some(who),
+            | Event::TrapSprung { who, .. }
+            | Event::TrapSprungHarmlessly { who, .. } => Some(who),
             Event::FormationChanged { party, .. } => Some(party),
             Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
             Event::DelveBegan { .. }
@@ -243,6 +250,10 @@ impl fmt::Display for Event {
                 }
                 write!(f, ", {damage} damage")
             }
+            Event::TrapSprungHarmlessly { who, trap, at } => write!(
+                f,
+                "{trap} at {at} goes off, set off by {who}, with no one in its way"
+            ),
             Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),

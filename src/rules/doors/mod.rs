@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 
+use crate::actors::task::{self, TaskKind};
 use crate::actors::{
     Abilities, BodySize, ClassLevel, Door, Equipment, HitPoints, Position, Proficiencies,
 };
@@ -89,6 +90,17 @@ fn set_state(world: &mut World, e: Entity, at: GridPos, state: DoorState) {
     world.resource_mut::<DungeonGrid>().set_door(at, state);
 }
 
+/// The doors opened this round and who opened them; traps set to go off when a door opens read
+/// them (Dungeon Delves › Traps) after the round's actions.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DoorsOpened(pub Vec<(Entity, GridPos)>);
+
+/// `who` opens the door `e` at `at` (by hand, by bashing or by battering).
+fn swing_open(world: &mut World, who: Entity, e: Entity, at: GridPos) {
+    set_state(world, e, at, DoorState::Open);
+    world.resource_mut::<DoorsOpened>().0.push((who, at));
+}
+
 /// Opens a door that is neither locked, stuck nor spiked.
 pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, d) = reach_door(world, who, at)?;
@@ -99,7 +111,7 @@ pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, Strin
             .get::<ClassLevel>(who)
             .is_none_or(|c| c.class.is_none());
     if d.evil && monster && d.state == DoorState::Closed && d.spikes == 0 {
-        set_state(world, e, at, DoorState::Open);
+        swing_open(world, who, e, at);
         return Ok(format!(
             "opens the evil door at {at}, which yields to it easily"
         ));
@@ -110,7 +122,7 @@ pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, Strin
         (_, _, true, _) => Err("it is stuck: bash it open".into()),
         (_, _, _, s) if s > 0 => Err(format!("it is spiked shut ({s} spike(s)): bash it open")),
         _ => {
-            set_state(world, e, at, DoorState::Open);
+            swing_open(world, who, e, at);
             Ok(format!("opens the door at {at}"))
         }
     }
@@ -248,7 +260,7 @@ pub fn bash(
             door.stuck = false;
             door.spikes = 0;
         }
-        set_state(world, e, at, DoorState::Open);
+        swing_open(world, who, e, at);
         return Ok(format!("bashes the door at {at} open"));
     }
     if natural == 1 {
@@ -313,21 +325,6 @@ pub fn evil_doors_swing_shut(
     }
 }
 
-/// Door work that takes turns: picking a lock methodically (one turn) or battering a door down
-/// with an axe (a wooden door one turn, an iron-banded one three). Moving abandons it.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DoorWork {
-    pub kind: DoorWorkKind,
-    pub door: GridPos,
-    pub rounds_left: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DoorWorkKind {
-    PickMethodically,
-    Batter,
-}
-
 /// Rounds of battering with an axe: a wooden door one turn, an iron-banded one three; solid
 /// metal and stone doors cannot be battered down.
 pub fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<u64> {
@@ -348,14 +345,12 @@ pub fn pick_methodically(world: &mut World, who: Entity, at: GridPos) -> Result<
         Lock::Locked { .. } => {}
     }
     lockpicking_target(world, who)?;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(DoorWork {
-            kind: DoorWorkKind::PickMethodically,
-            door: at,
-            rounds_left: crate::time::ROUNDS_PER_TURN,
-        });
+    task::begin(
+        world,
+        who,
+        TaskKind::PickLock { door: at },
+        crate::time::ROUNDS_PER_TURN,
+    );
     Ok(format!(
         "sets to picking the lock at {at} methodically (a turn)"
     ))
@@ -379,14 +374,7 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
             d.material
         )
     })?;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(DoorWork {
-            kind: DoorWorkKind::Batter,
-            door: at,
-            rounds_left: rounds,
-        });
+    task::begin(world, who, TaskKind::BatterDoor { door: at }, rounds);
     Ok(format!(
         "sets to battering the door at {at} down ({} turn(s))",
         rounds / crate::time::ROUNDS_PER_TURN
@@ -411,97 +399,56 @@ fn lockpicking_target(world: &World, who: Entity) -> Result<i32, String> {
     Ok(target)
 }
 
-/// Each round of door work; when it is done, the outcome. Battering is loud every round.
-pub fn do_door_work(world: &mut World) {
-    let mut q = world.query::<(Entity, &DoorWork)>();
-    let mut workers: Vec<(Entity, DoorWork)> = q.iter(world).map(|(e, w)| (e, *w)).collect();
-    workers.sort_by_key(|(e, _)| *e);
-    let round = world.resource::<Clock>().rounds;
-    for (who, mut work) in workers {
-        // Moving abandons the work.
-        if world
-            .get::<crate::rules::movement::MovedThisRound>(who)
-            .is_some_and(|m| m.feet > 0)
-        {
-            world.entity_mut(who).remove::<DoorWork>();
-            continue;
-        }
-        if work.kind == DoorWorkKind::Batter {
-            let _ = crate::rules::sound::hearing::creature_noise(
-                world,
-                who,
-                NoisyAction::BatteringADoor,
-            );
-        }
-        work.rounds_left = work.rounds_left.saturating_sub(1);
-        if work.rounds_left > 0 {
-            world.entity_mut(who).insert(work);
-            continue;
-        }
-        world.entity_mut(who).remove::<DoorWork>();
-        let name = crate::actors::name_of(world, who);
-        let Some((e, _)) = door_at(world, work.door) else {
-            continue;
-        };
-        let outcome = match work.kind {
-            DoorWorkKind::Batter => {
-                if let Some(mut d) = world.get_mut::<Door>(e) {
-                    d.broken = true;
-                    d.lock = Lock::Unlocked;
-                    d.stuck = false;
-                    d.spikes = 0;
-                }
-                set_state(world, e, work.door, DoorState::Open);
-                format!("batters the door at {} down", work.door)
-            }
-            DoorWorkKind::PickMethodically => {
-                let Ok(target) = lockpicking_target(world, who) else {
-                    continue;
-                };
-                let throw = crate::log::throw_in(
-                    world,
-                    &name,
-                    "Lockpicking (methodical)",
-                    vec![Modifier::new(4, "methodical")],
-                    target,
-                );
-                let mut d = world.get_mut::<Door>(e).expect("the door is there");
-                if throw.success {
-                    d.lock = Lock::Unlocked;
-                    format!("picks the lock at {}", work.door)
-                } else if throw.natural == 1 {
-                    d.lock = Lock::Jammed;
-                    format!("breaks its pick in the lock at {}: jammed", work.door)
-                } else {
-                    format!("fails to pick the lock at {}, but may try again", work.door)
-                }
-            }
-        };
-        world.resource_mut::<EventLog>().push(
-            round,
-            crate::log::Event::CommandAccepted {
-                who: name,
-                command: outcome,
-            },
-        );
+/// The end of a turn of methodical lockpicking: a Lockpicking throw at +4; an unmodified 1
+/// jams the lock, and any other failure may be tried again.
+pub fn finish_picking(world: &mut World, who: Entity, at: GridPos) -> Option<String> {
+    let target = lockpicking_target(world, who).ok()?;
+    let (e, d) = door_at(world, at)?;
+    if !matches!(d.lock, Lock::Locked { .. }) {
+        return None;
     }
+    let name = crate::actors::name_of(world, who);
+    let throw = crate::log::throw_in(
+        world,
+        &name,
+        "Lockpicking (methodical)",
+        vec![Modifier::new(4, "methodical")],
+        target,
+    );
+    let mut d = world.get_mut::<Door>(e)?;
+    Some(if throw.success {
+        d.lock = Lock::Unlocked;
+        format!("picks the lock at {at}")
+    } else if throw.natural == 1 {
+        d.lock = Lock::Jammed;
+        format!("breaks its pick in the lock at {at}: jammed")
+    } else {
+        format!("fails to pick the lock at {at}, but may try again")
+    })
+}
+
+/// The end of battering: the door is broken and stays open.
+pub fn finish_battering(world: &mut World, who: Entity, at: GridPos) -> Option<String> {
+    let (e, _) = door_at(world, at)?;
+    if let Some(mut d) = world.get_mut::<Door>(e) {
+        d.broken = true;
+        d.lock = Lock::Unlocked;
+        d.stuck = false;
+        d.spikes = 0;
+    }
+    swing_open(world, who, e, at);
+    Some(format!("batters the door at {at} down"))
 }
 
 pub struct DoorsPlugin;
 
 impl Plugin for DoorsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
+        app.init_resource::<DoorsOpened>().add_systems(
             crate::sim::SimRound,
             evil_doors_swing_shut
                 .in_set(crate::sim::RoundSet::Conditions)
                 .before(crate::rules::movement::long_runs),
-        )
-        .add_systems(
-            crate::sim::SimRound,
-            do_door_work
-                .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::rules::movement::record_exploration_benefits),
         );
     }
 }

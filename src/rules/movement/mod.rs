@@ -205,9 +205,29 @@ pub struct MovedThisRound {
     pub pace: Option<Pace>,
 }
 
-/// The squares a creature entered this round, in order (traps read them). Reset every round.
+/// The squares a creature entered this round, in order, and the square it set out from (traps
+/// read them). Reset every round.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Footsteps(pub Vec<GridPos>);
+pub struct Footsteps {
+    pub from: Option<GridPos>,
+    pub entered: Vec<GridPos>,
+}
+
+impl Footsteps {
+    /// A step from one square into the next.
+    pub fn step(&mut self, from: GridPos, to: GridPos) {
+        self.from.get_or_insert(from);
+        self.entered.push(to);
+    }
+
+    /// The square the creature stood on before entering its `i`th square this round.
+    pub fn before(&self, i: usize) -> Option<GridPos> {
+        match i {
+            0 => self.from,
+            _ => self.entered.get(i - 1).copied(),
+        }
+    }
+}
 
 /// Consecutive rounds of running since the creature last rested a turn.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -357,7 +377,7 @@ fn start_round(
 ) {
     for (mut m, mut f) in &mut q {
         *m = MovedThisRound::default();
-        f.0.clear();
+        *f = Footsteps::default();
     }
     for mut b in &mut explorers {
         *b = ExplorationBenefits::default();
@@ -523,7 +543,7 @@ pub fn walk(
         let from = pos.0;
         let mut feet = 0;
         for &(next, step, diagonal) in &steps {
-            footsteps.0.push(next);
+            footsteps.step(pos.0, next);
             pos.0 = next;
             w.next += 1;
             w.odd_diagonals ^= diagonal;

@@ -134,12 +134,6 @@ fn search_around(
     found
 }
 
-/// A methodical search under way.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchingMethodically {
-    pub rounds_left: u64,
-}
-
 /// Areas searched hastily (centre, searcher's level): not again until the level rises.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct HastilySearched(pub Vec<(GridPos, u32)>);
@@ -147,12 +141,12 @@ pub struct HastilySearched(pub Vec<(GridPos, u32)>);
 /// `Search`: a methodical search of the squares around (a turn).
 pub fn search_methodically(world: &mut World, who: Entity) -> Result<String, String> {
     world.get::<Position>(who).ok_or("it has no square")?;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(SearchingMethodically {
-            rounds_left: ROUNDS_PER_TURN,
-        });
+    crate::actors::task::begin(
+        world,
+        who,
+        crate::actors::task::TaskKind::Search,
+        ROUNDS_PER_TURN,
+    );
     let reach = reach_feet(world.get::<Equipment>(who));
     Ok(format!("searches methodically within {reach}' (a turn)"))
 }
@@ -183,42 +177,31 @@ pub fn search_hastily(world: &mut World, who: Entity) -> Result<String, String> 
     Ok("searches hastily".into())
 }
 
-/// Each round: methodical searches go on, and thieves exploring search hastily whatever hidden
-/// feature comes within their reach (once per feature and level).
-pub fn searching(world: &mut World) {
-    let mut q = world.query::<(Entity, &SearchingMethodically)>();
-    let mut busy: Vec<(Entity, u64)> = q.iter(world).map(|(e, s)| (e, s.rounds_left)).collect();
-    busy.sort();
-    for (who, left) in busy {
-        if world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0) {
-            world.entity_mut(who).remove::<SearchingMethodically>();
-            continue;
-        }
-        if left > 1 {
-            world.entity_mut(who).insert(SearchingMethodically {
-                rounds_left: left - 1,
-            });
-            continue;
-        }
-        world.entity_mut(who).remove::<SearchingMethodically>();
-        let (Some(at), Some(profs)) = (
-            world.get::<Position>(who).map(|p| p.0),
-            world.get::<Proficiencies>(who).cloned(),
-        ) else {
-            continue;
-        };
-        if let Some((target, mods)) = searching_target(&profs, true) {
-            search_around(
-                world,
-                who,
-                at,
-                target,
-                &mods,
-                "Searching (methodical)",
-                None,
-            );
-        }
+/// The end of a turn of methodical searching: the Judge's secret throw for every hidden feature
+/// within reach.
+pub fn finish_methodical_search(world: &mut World, who: Entity) {
+    let (Some(at), Some(profs)) = (
+        world.get::<Position>(who).map(|p| p.0),
+        world.get::<Proficiencies>(who).cloned(),
+    ) else {
+        return;
+    };
+    if let Some((target, mods)) = searching_target(&profs, true) {
+        search_around(
+            world,
+            who,
+            at,
+            target,
+            &mods,
+            "Searching (methodical)",
+            None,
+        );
     }
+}
+
+/// Each round: thieves exploring search hastily whatever hidden feature comes within their
+/// reach (once per feature and level).
+pub fn searching(world: &mut World) {
     // The thief's automatic hasty search while exploring.
     let mut explorers = world.query::<(Entity, &Position, &MovedThisRound, &Proficiencies)>();
     let mut thieves: Vec<(Entity, GridPos)> = explorers
@@ -277,7 +260,7 @@ impl Plugin for SearchPlugin {
             crate::sim::SimRound,
             searching
                 .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::rules::doors::do_door_work),
+                .after(crate::actors::task::carry_on_tasks),
         );
     }
 }

@@ -1,14 +1,20 @@
 //! Traps and Trapbreaking (Dungeon Delves).
 //!
-//! Whenever a creature takes an action that might set a trap off (for a trap triggered by
-//! stepping, entering its square) the Judge rolls 1d6 in secret: on 1–2 the trap goes off. A
-//! trap the creature's side has found is stepped around and not rolled for (a ruling: the rules
-//! leave known traps to the Judge). A pit deals 1d6 bludgeoning damage per 10' fallen; other
-//! traps deal their dice, and may offer a saving throw.
+//! Whenever a creature takes an action that might set a trap off, the Judge rolls 1d6 in secret:
+//! on 1–2 the trap goes off. A step trap is risked by entering its square, an open-door trap by
+//! opening its door, a touch trap by touching what is on its square. A 10' pole probing ahead
+//! enters each square one step before its bearer, as if an adventurer walked 5' ahead; it sets
+//! off step and touch traps, and whatever goes off, goes off where the pole is. A trap the
+//! creature's side has found is stepped around and not rolled for (a ruling: the rules leave
+//! known traps to the Judge); opening a door or touching something on purpose is risked whether
+//! the trap is known or not. A pit deals 1d6 bludgeoning damage per 10' fallen; other traps deal
+//! their dice, and may offer a saving throw.
 //!
 //! Trapbreaking: a thief with thieves' tools disarms (or discharges) a trap hastily in a round
-//! with a Trapbreaking throw; an unmodified 1–3 on a failure sets it off, and another failure
-//! bars a hasty retry until the thief's level rises. A disarmed trap can be re-armed with a
+//! with a Trapbreaking throw, where an unmodified 1–3 on a failure sets it off and another
+//! failure bars a hasty retry until the thief's level rises; or methodically in a turn at +4,
+//! where only an unmodified 1 sets it off and retries are allowed. Anyone else may try
+//! methodically only, by Adventuring at 18+. A disarmed trap can be re-armed by a thief with a
 //! successful throw.
 
 use bevy::prelude::*;
@@ -17,13 +23,14 @@ use crate::actors::{
     ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows, Trap,
     TrapState,
 };
+use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::TrapTriggerDef;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
 use crate::log::{Event, EventLog};
-use crate::rules::movement::Footsteps;
+use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
 use crate::rules::sound::NoisyAction;
-use crate::time::Clock;
+use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// Dungeon Delves › Traps: a roll of 1–2 on 1d6 sets the trap off.
 pub fn sets_off(d6: u32) -> bool {
@@ -43,6 +50,15 @@ fn trap_at(world: &mut World, at: GridPos) -> Option<(Entity, Trap)> {
     q.iter(world)
         .find(|(_, p, _)| p.0 == at)
         .map(|(e, _, t)| (e, t.clone()))
+}
+
+/// The creature standing on a square, if any (the lowest entity, for determinism).
+fn creature_on(world: &mut World, at: GridPos) -> Option<Entity> {
+    let mut q = world.query_filtered::<(Entity, &Position), With<Creature>>();
+    q.iter(world)
+        .filter(|(_, p)| p.0 == at)
+        .map(|(e, _)| e)
+        .min()
 }
 
 /// A trap goes off on `victim`: damage (with a save if the trap offers one), noise, and the trap
@@ -81,12 +97,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
     if let Some(mut hp) = world.get_mut::<HitPoints>(victim) {
         hp.current -= damage;
     }
-    if let Some(mut t) = world.get_mut::<Trap>(trap) {
-        t.hidden = false;
-        if !matches!(t.kind, TrapKind::Pit { .. }) {
-            t.state = TrapState::Discharged;
-        }
-    }
+    go_off(world, trap);
     let noise = if matches!(t.kind, TrapKind::Pit { .. }) {
         world
             .entity_mut(victim)
@@ -111,67 +122,248 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
     );
 }
 
-/// Each round: every square a creature entered that holds an armed step trap it does not know
-/// of is a 1d6 roll.
-pub fn step_on_traps(world: &mut World) {
-    let mut q = world.query_filtered::<(Entity, &Footsteps), With<Creature>>();
-    let mut walkers: Vec<(Entity, Vec<GridPos>)> = q
-        .iter(world)
-        .filter(|(_, f)| !f.0.is_empty())
-        .map(|(e, f)| (e, f.0.clone()))
-        .collect();
-    walkers.sort_by_key(|(e, _)| *e);
+/// The trap is known once it has gone off, and spent unless it is a pit (a pit stays open).
+fn go_off(world: &mut World, trap: Entity) {
+    if let Some(mut t) = world.get_mut::<Trap>(trap) {
+        t.hidden = false;
+        if !matches!(t.kind, TrapKind::Pit { .. }) {
+            t.state = TrapState::Discharged;
+        }
+    }
+}
+
+/// A trap goes off with no one in its way (set off by a pole, or by a door opened from afar):
+/// it is revealed, and its noise is heard.
+fn spring_on_no_one(world: &mut World, trap: Entity, set_off_by: &str) {
+    let Some(t) = world.get::<Trap>(trap).cloned() else {
+        return;
+    };
+    let at = world
+        .get::<Position>(trap)
+        .map_or(GridPos::default(), |p| p.0);
+    go_off(world, trap);
+    let what = format!("{} going off", trap_name(&t));
+    // The trap's square is on the map, so the noise is always made.
+    let _ = crate::rules::sound::hearing::make_noise(
+        world,
+        at,
+        NoisyAction::ATrapGoingOff.row(),
+        &what,
+    );
     let round = world.resource::<Clock>().rounds;
-    for (who, squares) in walkers {
-        for at in squares {
+    world.resource_mut::<EventLog>().push(
+        round,
+        Event::TrapSprungHarmlessly {
+            who: set_off_by.to_owned(),
+            trap: trap_name(&t),
+            at,
+        },
+    );
+}
+
+/// The Judge's secret 1d6 for an action of `who` (with its pole, if `pole`) that might set
+/// `trap` off; on 1–2 it goes off on `victim`, or on no one.
+fn risk(
+    world: &mut World,
+    trap: Entity,
+    at: GridPos,
+    (who, pole): (&str, bool),
+    victim: Option<Entity>,
+) -> bool {
+    let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
+    let sprung = sets_off(d6);
+    let round = world.resource::<Clock>().rounds;
+    world.resource_mut::<EventLog>().push(
+        round,
+        Event::TrapChance {
+            who: if pole {
+                format!("{who}'s 10' pole")
+            } else {
+                who.to_owned()
+            },
+            at,
+            d6,
+            sprung,
+        },
+    );
+    if sprung {
+        match victim {
+            Some(v) => spring(world, trap, v),
+            None => spring_on_no_one(world, trap, who),
+        }
+    }
+    sprung
+}
+
+/// Probing with a 10' pole ahead as it walks (Dungeon Delves › Traps): the pole enters each
+/// square one step before its bearer. The bearer needs a pole and must not be running.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Probing;
+
+/// `Probe`: starts or stops probing ahead with a 10' pole.
+pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<String, String> {
+    if !on {
+        world.entity_mut(who).remove::<Probing>();
+        return Ok("stops probing ahead".into());
+    }
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::TenFootPole))
+    {
+        return Err("probing ahead needs a 10' pole".into());
+    }
+    world.entity_mut(who).insert(Probing);
+    Ok("probes the floor ahead with its 10' pole".into())
+}
+
+/// Each round: every square a creature entered that holds an armed step trap it does not know
+/// of is a 1d6 roll; a probing pole rolls for the hidden step and touch traps of each square
+/// just before its bearer enters it, and a trap the pole sets off stops the bearer short of it.
+pub fn step_on_traps(world: &mut World) {
+    let mut q = world.query_filtered::<(Entity, &Footsteps, &MovedThisRound), With<Creature>>();
+    let mut walkers: Vec<(Entity, Footsteps, bool)> = q
+        .iter(world)
+        .filter(|(_, f, _)| !f.entered.is_empty())
+        .map(|(e, f, m)| (e, f.clone(), m.pace != Some(Pace::Running)))
+        .collect();
+    walkers.sort_by_key(|(e, ..)| *e);
+    for (who, steps, careful) in walkers {
+        let probing = careful
+            && world.get::<Probing>(who).is_some()
+            && world
+                .get::<Equipment>(who)
+                .is_some_and(|g| g.has(&Gear::TenFootPole));
+        let name = crate::actors::name_of(world, who);
+        for (i, &at) in steps.entered.iter().enumerate() {
             let Some((trap, t)) = trap_at(world, at) else {
                 continue;
             };
-            if t.state != TrapState::Armed || t.trigger != TrapTriggerDef::Step || !t.hidden {
+            if t.state != TrapState::Armed || !t.hidden {
                 continue;
             }
-            let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
-            let sprung = sets_off(d6);
-            let name = crate::actors::name_of(world, who);
-            world.resource_mut::<EventLog>().push(
-                round,
-                Event::TrapChance {
-                    who: name,
-                    at,
-                    d6,
-                    sprung,
-                },
-            );
-            if sprung {
-                spring(world, trap, who);
+            if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
+                let victim = creature_on(world, at).filter(|&v| v != who);
+                if risk(world, trap, at, (&name, true), victim) {
+                    if let Some(back) = steps.before(i) {
+                        world
+                            .entity_mut(who)
+                            .remove::<crate::rules::movement::Walking>()
+                            .insert(Position(back));
+                    }
+                    break;
+                }
+            }
+            if t.trigger == TrapTriggerDef::Step && risk(world, trap, at, (&name, false), Some(who))
+            {
                 break;
             }
         }
     }
 }
 
+/// Each round: every door opened this round risks every armed trap set to go off when it
+/// opens.
+pub fn doors_opened(world: &mut World) {
+    let opened = std::mem::take(&mut world.resource_mut::<crate::rules::doors::DoorsOpened>().0);
+    for (opener, door) in opened {
+        door_opened(world, opener, door);
+    }
+}
+
+/// Opening a door risks every armed trap set to go off when it opens, known or not. A pit goes
+/// off under whoever stands on it; any other trap on the one who opened the door.
+pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
+    let mut q = world.query::<(Entity, &Position, &Trap)>();
+    let mut traps: Vec<(Entity, GridPos, bool)> = q
+        .iter(world)
+        .filter(|(_, _, t)| {
+            t.state == TrapState::Armed && t.trigger == TrapTriggerDef::OpenDoor(door)
+        })
+        .map(|(e, p, t)| (e, p.0, matches!(t.kind, TrapKind::Pit { .. })))
+        .collect();
+    traps.sort_by_key(|(e, ..)| *e);
+    let name = crate::actors::name_of(world, opener);
+    for (trap, at, pit) in traps {
+        let victim = if pit {
+            creature_on(world, at)
+        } else {
+            Some(opener)
+        };
+        risk(world, trap, at, (&name, false), victim);
+    }
+}
+
+/// `Touch`: handles what is on a square by hand (on it or next to it), or prods it with a 10'
+/// pole (within 10'). A touch trap there is risked, known or not; a pole also risks a step
+/// trap, as if an adventurer stepped there. What goes off by hand goes off on the toucher; what
+/// goes off at the end of a pole, on whoever stands on the square.
+pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let here = world.get::<Position>(who).ok_or("it has no square")?.0;
+    let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+    let by_hand = here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) <= 1;
+    let pole = world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::TenFootPole));
+    let by_pole = pole && crate::grid::distance_feet(here, at, scale) <= 10;
+    if !(by_hand || by_pole) {
+        return Err(format!(
+            "{at} is out of reach: next to it by hand, or within 10' with a 10' pole"
+        ));
+    }
+    let name = crate::actors::name_of(world, who);
+    let (how, victim, risky): (&str, Option<Entity>, &[TrapTriggerDef]) = if by_hand {
+        ("touches", Some(who), &[TrapTriggerDef::Touch])
+    } else {
+        (
+            "prods with its pole",
+            creature_on(world, at),
+            &[TrapTriggerDef::Touch, TrapTriggerDef::Step],
+        )
+    };
+    if let Some((trap, t)) = trap_at(world, at)
+        && t.state == TrapState::Armed
+        && risky.contains(&t.trigger)
+    {
+        risk(world, trap, at, (&name, !by_hand), victim);
+    }
+    Ok(format!("{how} {at}"))
+}
+
 /// Hasty disarms that failed: (trap square, level then).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FailedHastyDisarms(pub Vec<(GridPos, u32)>);
 
-fn trapbreaking_target(world: &World, who: Entity) -> Result<i32, String> {
-    let profs = world
-        .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
-    let target = *profs
-        .throws
-        .get(&Proficiency::Trapbreaking)
-        .filter(|_| profs.has(Proficiency::Trapbreaking))
-        .ok_or(
-            "hasty trapbreaking is for those proficient in Trapbreaking, with a Trapbreaking throw",
-        )?;
-    if !world
-        .get::<Equipment>(who)
-        .is_some_and(|g| g.has(&Gear::ThievesTools))
-    {
-        return Err("disabling a trap needs thieves' tools".into());
+/// The Trapbreaking throw by the "Disabling Traps" table: those proficient in Trapbreaking, with
+/// thieves' tools, throw their class value (+4 methodically); anyone else may disable a trap
+/// methodically only, at 18+ by Adventuring.
+pub fn trapbreaking_target(
+    profs: Option<&Proficiencies>,
+    gear: Option<&Equipment>,
+    methodical: bool,
+) -> Result<(i32, Vec<Modifier>), String> {
+    let class = profs
+        .filter(|p| p.has(Proficiency::Trapbreaking))
+        .and_then(|p| p.throws.get(&Proficiency::Trapbreaking))
+        .copied();
+    let tools = gear.is_some_and(|g| g.has(&Gear::ThievesTools));
+    match (class, tools, methodical) {
+        (Some(t), true, true) => Ok((t, vec![Modifier::new(4, "methodical trapbreaking")])),
+        (Some(t), true, false) => Ok((t, Vec::new())),
+        (Some(_), false, false) => Err("hasty trapbreaking needs thieves' tools".into()),
+        (None, _, false) => Err(
+            "hasty trapbreaking is for those proficient in Trapbreaking, with a Trapbreaking throw"
+                .into(),
+        ),
+        (_, _, true) => Ok((18, Vec::new())),
     }
-    Ok(target)
+}
+
+fn target_of(world: &World, who: Entity, methodical: bool) -> Result<(i32, Vec<Modifier>), String> {
+    trapbreaking_target(
+        world.get::<Proficiencies>(who),
+        world.get::<Equipment>(who),
+        methodical,
+    )
 }
 
 fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Trap), String> {
@@ -185,6 +377,20 @@ fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Tr
     Ok((e, t))
 }
 
+/// A successful Trapbreaking throw: the trap is disarmed, or discharged harmlessly.
+fn disable(world: &mut World, trap: Entity, at: GridPos, discharge: bool) -> String {
+    let state = if discharge {
+        TrapState::Discharged
+    } else {
+        TrapState::Disarmed
+    };
+    if let Some(mut t) = world.get_mut::<Trap>(trap) {
+        t.state = state;
+    }
+    let done = if discharge { "discharges" } else { "disarms" };
+    format!("{done} the trap at {at}")
+}
+
 /// `DisarmTrap`: a hasty attempt (one round) to disarm, or to discharge harmlessly.
 pub fn disarm_hastily(
     world: &mut World,
@@ -196,7 +402,7 @@ pub fn disarm_hastily(
     if t.state != TrapState::Armed {
         return Err("it is not armed".into());
     }
-    let target = trapbreaking_target(world, who)?;
+    let (target, mods) = target_of(world, who, false)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     if world
         .get::<FailedHastyDisarms>(who)
@@ -205,18 +411,9 @@ pub fn disarm_hastily(
         return Err("it failed to disable this trap hastily at this level, and cannot try hastily again until its level rises".into());
     }
     let name = crate::actors::name_of(world, who);
-    let throw = crate::log::throw_in(world, &name, "Trapbreaking (hasty)", Vec::new(), target);
+    let throw = crate::log::throw_in(world, &name, "Trapbreaking (hasty)", mods, target);
     if throw.success {
-        let state = if discharge {
-            TrapState::Discharged
-        } else {
-            TrapState::Disarmed
-        };
-        if let Some(mut t) = world.get_mut::<Trap>(e) {
-            t.state = state;
-        }
-        let done = if discharge { "discharges" } else { "disarms" };
-        return Ok(format!("{done} the trap at {at}"));
+        return Ok(disable(world, e, at, discharge));
     }
     if throw.natural <= 3 {
         spring(world, e, who);
@@ -233,16 +430,67 @@ pub fn disarm_hastily(
     ))
 }
 
-/// `RearmTrap`: re-arms a disarmed (not discharged) trap with a Trapbreaking throw.
+/// `DisarmTrapMethodically`: sets to disabling a known trap methodically (a turn).
+pub fn disarm_methodically(
+    world: &mut World,
+    who: Entity,
+    at: GridPos,
+    discharge: bool,
+) -> Result<String, String> {
+    let (_, t) = reach_trap(world, who, at)?;
+    if t.state != TrapState::Armed {
+        return Err("it is not armed".into());
+    }
+    let (target, _) = target_of(world, who, true)?;
+    crate::actors::task::begin(
+        world,
+        who,
+        crate::actors::task::TaskKind::BreakTrap {
+            trap: at,
+            discharge,
+        },
+        ROUNDS_PER_TURN,
+    );
+    Ok(format!(
+        "sets to disabling the trap at {at} methodically (a turn, {target}+)"
+    ))
+}
+
+/// The end of a turn of methodical trapbreaking: the throw (+4 for the proficient); an
+/// unmodified 1 sets the trap off, and any other failure may be tried again.
+pub fn finish_methodical_trapbreaking(
+    world: &mut World,
+    who: Entity,
+    at: GridPos,
+    discharge: bool,
+) -> Option<String> {
+    let (e, t) = trap_at(world, at)?;
+    if t.state != TrapState::Armed {
+        return None;
+    }
+    let (target, mods) = target_of(world, who, true).ok()?;
+    let name = crate::actors::name_of(world, who);
+    let throw = crate::log::throw_in(world, &name, "Trapbreaking (methodical)", mods, target);
+    Some(if throw.success {
+        disable(world, e, at, discharge)
+    } else if throw.natural == 1 {
+        spring(world, e, who);
+        format!("sets off the trap at {at}")
+    } else {
+        format!("fails to disable the trap at {at}, but may try again")
+    })
+}
+
+/// `RearmTrap`: a thief re-arms a disarmed (not discharged) trap with a Trapbreaking throw.
 pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, t) = reach_trap(world, who, at)?;
     if t.state != TrapState::Disarmed {
         return Err("only a disarmed trap can be re-armed".into());
     }
-    let target = trapbreaking_target(world, who)?;
+    let (target, mods) = target_of(world, who, false)
+        .map_err(|_| "re-arming a trap is for a thief, with thieves' tools".to_owned())?;
     let name = crate::actors::name_of(world, who);
-    let ok =
-        crate::log::throw_in(world, &name, "Trapbreaking (re-arm)", Vec::new(), target).success;
+    let ok = crate::log::throw_in(world, &name, "Trapbreaking (re-arm)", mods, target).success;
     if ok && let Some(mut t) = world.get_mut::<Trap>(e) {
         t.state = TrapState::Armed;
     }
@@ -259,7 +507,9 @@ impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             crate::sim::SimRound,
-            step_on_traps.in_set(crate::sim::RoundSet::Traps),
+            (doors_opened, step_on_traps)
+                .chain()
+                .in_set(crate::sim::RoundSet::Traps),
         );
     }
 }
@@ -267,6 +517,40 @@ impl Plugin for TrapsPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The "Disabling Traps" table's throws.
+    #[test]
+    fn trapbreaking_targets_by_the_table() {
+        let mut thief = Proficiencies::default();
+        thief.list.push(Proficiency::Trapbreaking);
+        thief.throws.insert(Proficiency::Trapbreaking, 13);
+        let tools = Equipment(vec![Gear::ThievesTools]);
+        let total = |r: Result<(i32, Vec<Modifier>), String>| {
+            r.map(|(t, m)| (t, m.iter().map(|m| m.value).sum::<i32>()))
+        };
+        // Using Trapbreaking: hasty by class level, methodical by class level +4.
+        assert_eq!(
+            total(trapbreaking_target(Some(&thief), Some(&tools), false)),
+            Ok((13, 0))
+        );
+        assert_eq!(
+            total(trapbreaking_target(Some(&thief), Some(&tools), true)),
+            Ok((13, 4))
+        );
+        // Using Adventuring: hasty not permitted, methodical 18+.
+        let anyone = Proficiencies::default();
+        assert!(trapbreaking_target(Some(&anyone), None, false).is_err());
+        assert_eq!(
+            total(trapbreaking_target(Some(&anyone), None, true)),
+            Ok((18, 0))
+        );
+        // A thief without tools cannot work hastily, and falls back on Adventuring.
+        assert!(trapbreaking_target(Some(&thief), None, false).is_err());
+        assert_eq!(
+            total(trapbreaking_target(Some(&thief), None, true)),
+            Ok((18, 0))
+        );
+    }
 
     #[test]
     fn one_or_two_on_a_d6_sets_a_trap_off() {
