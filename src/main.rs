@@ -34,6 +34,9 @@ struct Cli {
     /// The view the window opens in: the Judge's (everything) or the party's.
     #[arg(long, value_enum, default_value_t = View::Judge)]
     view: View,
+    /// The creature selected when the window opens.
+    #[arg(long, value_name = "NAME")]
+    select: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -148,7 +151,7 @@ enum Question {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => window(cli.level, cli.seed, cli.screenshot, cli.view),
+        None => window(cli.level, cli.seed, cli.screenshot, cli.view, cli.select),
         Some(Cmd::Check { levels }) => check(&levels),
         Some(Cmd::Sim {
             level,
@@ -186,12 +189,19 @@ fn main() -> ExitCode {
 }
 
 #[cfg(feature = "gui")]
-fn window(level: Option<PathBuf>, seed: u64, screenshot: Option<PathBuf>, view: View) -> ExitCode {
+fn window(
+    level: Option<PathBuf>,
+    seed: u64,
+    screenshot: Option<PathBuf>,
+    view: View,
+    select: Option<String>,
+) -> ExitCode {
     use delve::gui::lighting::ViewMode;
     delve::gui::run(delve::gui::WindowOptions {
         level,
         seed,
         screenshot,
+        select,
         view: match view {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,
@@ -200,7 +210,7 @@ fn window(level: Option<PathBuf>, seed: u64, screenshot: Option<PathBuf>, view: 
 }
 
 #[cfg(not(feature = "gui"))]
-fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>, _: View) -> ExitCode {
+fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>, _: View, _: Option<String>) -> ExitCode {
     eprintln!(
         "delve was built without the window (feature `gui`); use `delve check`, `delve sim` or `delve query`"
     );

@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::actors::command::Choice;
 use crate::grid::GridPos;
 use crate::grid::los::line_of_sight;
 use crate::grid::path::find_path;
@@ -487,122 +488,38 @@ impl fmt::Display for HearAnswer {
     }
 }
 
-/// One way through a door.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct WayThrough {
-    /// `open`, `unlock`, `pick hastily`, `pick methodically`, `bash`, `batter down`.
-    pub way: String,
-    /// `1 round`, `1 turn`, `3 turns`.
-    pub time: String,
-    /// The throw's target on d20, if a throw is needed.
-    pub target: Option<i32>,
-    /// Chance of success per attempt, 0–1.
-    pub chance: f32,
-    pub note: String,
-}
-
 /// `door --at X,Y --who NAME`: the ways that creature can get through that door.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DoorAnswer {
     pub question: &'static str,
     pub at: GridPos,
     pub who: String,
-    pub ways: Vec<WayThrough>,
+    pub ways: Vec<Choice>,
     /// Why there is no way, when there is none.
     pub none_because: Option<String>,
 }
 
-/// Chance that d20 + 0 ≥ target.
-fn d20_chance(target: i32) -> f32 {
-    ((21 - target).clamp(0, 20)) as f32 / 20.0
-}
-
 pub fn door(level: &Level, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
-    use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
-    use crate::rules::doors::{bashing_modifiers, battering_rounds};
     check_square(level, at, "at")?;
     let c = creature(level, who)?;
-    let d = level
+    let d = &level
         .door_at(at)
         .ok_or_else(|| format!("there is no door at {at}"))?
-        .door
-        .clone();
-    let has = |g: &Gear| c.gear.contains(g);
-    let mut ways = Vec::new();
-    let way = |way: &str, time: &str, target: Option<i32>, note: &str| WayThrough {
-        way: way.into(),
-        time: time.into(),
-        target,
-        chance: target.map_or(1.0, d20_chance),
-        note: note.into(),
+        .door;
+    let profs = crate::actors::Proficiencies::new(&c.proficiencies, &c.throws);
+    let gear = crate::actors::Equipment(c.gear.clone());
+    let worker = crate::rules::doors::DoorWorker {
+        name: &c.name,
+        strength: c.abilities.str,
+        profs: &profs,
+        gear: &gear,
+        size_categories: c.size.categories_from_man_sized(),
+        hasty_pick_barred: false,
     };
-    let mut none_because = None;
-    if d.secret {
-        none_because = Some("it is a secret door: it must be found by searching first".to_owned());
-    } else if d.state == DoorState::Open {
-        none_because = Some("it is open".to_owned());
-    } else {
-        let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
-        if !locked && !d.stuck && d.spikes == 0 {
-            ways.push(way("open", "1 round", None, ""));
-        }
-        if let Lock::Locked { key: Some(k) } = &d.lock
-            && has(&Gear::Key(k.clone()))
-        {
-            ways.push(way("unlock", "1 round", None, &format!("with the {k}")));
-        }
-        if let Lock::Locked { .. } = d.lock
-            && c.proficiencies.contains(&Proficiency::Lockpicking)
-            && has(&Gear::ThievesTools)
-            && let Some(&t) = c.throws.get(&Proficiency::Lockpicking)
-        {
-            ways.push(way(
-                "pick hastily",
-                "1 round",
-                Some(t),
-                "a 1-3 on a failure jams the lock",
-            ));
-            ways.push(way(
-                "pick methodically",
-                "1 turn",
-                Some(t - 4),
-                "+4; a 1 jams the lock",
-            ));
-        }
-        if (d.stuck || d.spikes > 0) && !locked {
-            let mods = bashing_modifiers(
-                c.abilities.str,
-                None,
-                has(&Gear::Crowbar),
-                c.size.categories_from_man_sized(),
-                d.spikes,
-            );
-            let target = 18 - mods.iter().map(|m| m.value).sum::<i32>();
-            let why: Vec<String> = mods
-                .iter()
-                .map(|m| format!("{:+} {}", m.value, m.source))
-                .collect();
-            ways.push(way("bash", "1 round", Some(target), &why.join(", ")));
-        }
-        if has(&Gear::Axe)
-            && let Some(rounds) = battering_rounds(d.material)
-        {
-            let turns = rounds / crate::time::ROUNDS_PER_TURN;
-            ways.push(way(
-                "batter down",
-                &format!("{turns} turn(s)"),
-                None,
-                "with an axe; loud",
-            ));
-        }
-        if ways.is_empty() {
-            none_because = Some(match d.lock {
-                Lock::Jammed => "the lock is jammed, and it has no axe".to_owned(),
-                _ => "it has neither the key, the skill and tools to pick the lock, nor an axe"
-                    .to_owned(),
-            });
-        }
-    }
+    let (ways, none_because) = match crate::rules::doors::ways_through(d, at, &worker) {
+        Ok(ways) => (ways, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
     Ok(DoorAnswer {
         question: "door",
         at,
@@ -619,27 +536,7 @@ impl fmt::Display for DoorAnswer {
             return write!(f, " no way through: {why}");
         }
         for w in &self.ways {
-            match w.target {
-                Some(t) => write!(
-                    f,
-                    "\n  {}: {} {t}+, {:.0}% per attempt ({})",
-                    w.way,
-                    w.time,
-                    w.chance * 100.0,
-                    w.note
-                )?,
-                None => write!(
-                    f,
-                    "\n  {}: {}, certain{}",
-                    w.way,
-                    w.time,
-                    if w.note.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", w.note)
-                    }
-                )?,
-            }
+            write!(f, "\n  {w}")?;
         }
         Ok(())
     }

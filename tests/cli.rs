@@ -517,3 +517,15 @@ fn query_door_lists_the_ways_through_with_their_chances() {
     ]);
     assert!(stdout(&o).contains("secret door: it must be found by searching first"));
 }
+
+/// The window refuses an unknown `--select`, naming the creatures it could have been, before it
+/// opens anything.
+#[cfg(feature = "gui")]
+#[test]
+fn the_window_names_the_creatures_when_select_misses() {
+    let o = delve(&["levels/crypt.ron", "--select", "Nobody"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no creature named \"Nobody\""), "{err}");
+    assert!(err.contains("\"Brannoc\""), "{err}");
+}

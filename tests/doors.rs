@@ -211,7 +211,7 @@ fn strength_18_bashes_a_stuck_door_on_6_plus() {
         let throw = throw.expect("a Dungeonbashing throw");
         assert_eq!(throw.to_string().split(':').next(), Some("Dungeonbashing"));
         assert!(
-            throw.to_string().contains("+12 (Strength 18 (+3 × 4))"),
+            throw.to_string().contains("+12 (Strength 18 (+3 x 4))"),
             "{throw}"
         );
         let open = door(&mut app).state == DoorState::Open;

@@ -124,6 +124,57 @@ pub enum Command {
     Mapper { party: String, who: Option<String> },
 }
 
+/// An action open to a creature, with its time and its chance of success: what `delve query`
+/// and the window offer before anyone commits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// `open`, `bash`, `disarm methodically`, …
+    pub way: String,
+    /// `1 round`, `1 turn`, `3 turns`.
+    pub time: String,
+    /// The throw's target on d20 after modifiers, if a throw is needed.
+    pub target: Option<i32>,
+    /// Chance of success per attempt, 0–1.
+    pub chance: f32,
+    /// Modifiers, risks, tools.
+    pub note: String,
+    /// The command that takes it.
+    #[serde(skip)]
+    pub command: Command,
+}
+
+impl Choice {
+    pub fn new(way: &str, time: &str, target: Option<i32>, note: &str, command: Command) -> Self {
+        Self {
+            way: way.into(),
+            time: time.into(),
+            target,
+            chance: target.map_or(1.0, crate::dice::d20_chance),
+            note: note.into(),
+            command,
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.target {
+            Some(t) => write!(
+                f,
+                "{}: {} {t}+, {:.0}% per attempt",
+                self.way,
+                self.time,
+                self.chance * 100.0
+            )?,
+            None => write!(f, "{}: {}, certain", self.way, self.time)?,
+        }
+        if !self.note.is_empty() {
+            write!(f, " ({})", self.note)?;
+        }
+        Ok(())
+    }
+}
+
 impl Command {
     /// The creature or party that acts.
     pub fn who(&self) -> &str {

@@ -65,6 +65,11 @@ impl Dice {
     }
 }
 
+/// The chance that d20 comes up at or above `target` (a throw's target less its modifiers).
+pub fn d20_chance(target: i32) -> f32 {
+    (21 - target).clamp(0, 20) as f32 / 20.0
+}
+
 /// `NdS+B`: N dice of S sides plus a bonus (which may be negative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceExpr {

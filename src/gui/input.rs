@@ -47,6 +47,8 @@ pub enum DelveAction {
     ToggleView,
     /// Make a loud noise at the pointer (the Judge's doing).
     MakeNoise,
+    /// Take the selected creature's choice of this number (0 is key 1); see `gui::actions`.
+    Choose(u8),
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -64,6 +66,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("U", "stand up"),
     ("V", "Judge/party view"),
     ("N", "noise at pointer"),
+    ("1-9", "door, trap and search actions"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -90,6 +93,22 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::StandUp, KeyCode::KeyU)
         .with(DelveAction::ToggleView, KeyCode::KeyV)
         .with(DelveAction::MakeNoise, KeyCode::KeyN)
+        .with_multiple(
+            [
+                KeyCode::Digit1,
+                KeyCode::Digit2,
+                KeyCode::Digit3,
+                KeyCode::Digit4,
+                KeyCode::Digit5,
+                KeyCode::Digit6,
+                KeyCode::Digit7,
+                KeyCode::Digit8,
+                KeyCode::Digit9,
+            ]
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| (DelveAction::Choose(i as u8), k)),
+        )
 }
 
 /// The selected creature.
@@ -174,11 +193,15 @@ fn fit_camera_on_redraw(
     windows: Query<&Window>,
     mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
     mut selected: ResMut<Selected>,
+    creatures: Query<(), With<Creature>>,
 ) {
     if !shown.redraw {
         return;
     }
-    selected.0 = None;
+    // A reloaded level has new creatures: a selection of the old level's is dropped.
+    if selected.0.is_some_and(|e| !creatures.contains(e)) {
+        selected.0 = None;
+    }
     fit(&grid, &windows, &mut camera);
 }
 
@@ -390,7 +413,7 @@ fn request_rounds(
 }
 
 /// Plays the rounds asked for, in the headless schedule.
-fn play_rounds(world: &mut World) {
+pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
     for _ in 0..n {
         world.run_schedule(SimRound);

@@ -31,8 +31,12 @@ pub struct MapViewPlugin;
 
 impl Plugin for MapViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, paint_art)
-            .add_systems(Update, (redraw, sync_door_tiles).chain().in_set(RedrawSet));
+        app.add_systems(Startup, paint_art).add_systems(
+            Update,
+            (redraw, sync_door_tiles, sync_trap_rings)
+                .chain()
+                .in_set(RedrawSet),
+        );
     }
 }
 
@@ -119,7 +123,7 @@ fn redraw(
         ..default()
     });
     // The Judge's markers: traps as red rings, placed lights as flames.
-    for (p, _) in &traps {
+    for (p, t) in &traps {
         let at = square_to_world(h, p.0.x, p.0.y);
         commands.spawn((
             MapView,
@@ -129,7 +133,7 @@ fn redraw(
             },
             Sprite {
                 image: art.ring.clone(),
-                color: Color::srgb(0.95, 0.15, 0.1),
+                color: trap_color(t),
                 custom_size: Some(Vec2::splat(22.0)),
                 ..default()
             },
@@ -159,6 +163,31 @@ fn redraw(
         ));
     }
     tokens::spawn_tokens(&mut commands, &art, h, &creatures, &factions);
+}
+
+/// A trap's ring by its state: red while hidden and armed, orange once found, grey-blue when
+/// disarmed, dark grey when spent.
+pub fn trap_color(t: &Trap) -> Color {
+    match (t.state, t.hidden) {
+        (crate::actors::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
+        (crate::actors::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
+        (crate::actors::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
+        (crate::actors::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
+    }
+}
+
+/// Keeps trap rings in step with the traps (found, disarmed, gone off).
+fn sync_trap_rings(
+    traps: Query<(&Position, &Trap), Changed<Trap>>,
+    mut rings: Query<(&super::lighting::Marker, &mut Sprite)>,
+) {
+    for (p, t) in &traps {
+        for (m, mut sprite) in &mut rings {
+            if m.trap && m.at == p.0 {
+                sprite.color = trap_color(t);
+            }
+        }
+    }
 }
 
 /// Keeps door tiles in step with the doors (opened, closed, unlocked, found).

@@ -4,6 +4,7 @@
 //! The window only reads simulation state and writes [`Command`](crate::actors::Command)s; the
 //! rules run in the headless `SimRound` schedule, one run per round the Judge advances.
 
+pub mod actions;
 pub mod art;
 pub mod input;
 pub mod lighting;
@@ -37,6 +38,8 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// The view to open in.
     pub view: lighting::ViewMode,
+    /// The creature selected at the start.
+    pub select: Option<String>,
 }
 
 /// The level shown, where it came from, and problems from the last attempt to (re)load it.
@@ -64,6 +67,7 @@ impl PluginGroup for GuiPlugins {
             .add(tokens::TokensPlugin)
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
+            .add(actions::ActionsPlugin)
             .add(preview::PreviewPlugin)
             .add(lighting::LightingPlugin)
             .add(noise::NoiseViewPlugin)
@@ -85,6 +89,22 @@ pub fn run(options: WindowOptions) -> ExitCode {
         }
     };
     eprint!("{}", loaded.warnings);
+    if let Some(name) = &options.select
+        && loaded.level.creature(name).is_none()
+    {
+        let mut known: Vec<&String> = loaded.level.creatures.iter().map(|c| &c.name).collect();
+        known.sort();
+        eprintln!("--select: no creature named {name:?} in this level (it has: {known:?})");
+        return ExitCode::from(2);
+    }
+    // The window is built for X11 only (no Wayland): without a display it cannot open.
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        eprintln!(
+            "no display to open the window on (DISPLAY is not set): run it under X11, or headless \
+             under `xvfb-run -a`; `delve check`, `delve sim` and `delve query` need no display"
+        );
+        return ExitCode::from(2);
+    }
     let title = format!("Delve - {}", loaded.level.name);
     let mut app = App::new();
     app.add_plugins(
@@ -102,6 +122,15 @@ pub fn run(options: WindowOptions) -> ExitCode {
     )
     .add_plugins((SimPlugins, GuiPlugins));
     install_level(app.world_mut(), &loaded.level, options.seed);
+    if let Some(name) = &options.select {
+        let chosen = app
+            .world()
+            .resource::<crate::actors::CreatureIndex>()
+            .0
+            .get(name)
+            .copied();
+        app.insert_resource(input::Selected(chosen));
+    }
     app.insert_resource(ShownLevel {
         path: options.level.clone(),
         seed: options.seed,

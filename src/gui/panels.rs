@@ -143,6 +143,8 @@ fn info(
     profs: Query<&Proficiencies>,
     names: Query<&Name>,
     view: Option<Res<super::lighting::ViewMode>>,
+    offered: Res<super::actions::Offered>,
+    under: Res<super::actions::UnderPointer>,
     lights: Query<(&LightSource, Option<&CarriedBy>, Option<&Position>)>,
     mut panel: Query<&mut Text, With<InfoPanel>>,
 ) {
@@ -230,6 +232,8 @@ fn info(
         }
         _ => s.push_str(&format!("\nOrders: this creature alone, {} speed", ui.pace)),
     }
+    s.push_str(&super::actions::describe(&offered));
+    s.push_str(&under.0);
     // The Judge sees every lit source's remaining fuel.
     if view.as_deref() != Some(&super::lighting::ViewMode::Party) {
         let mut fuel: Vec<String> = lights

@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 
+use crate::actors::command::{Choice, Command};
 use crate::actors::task::{self, TaskKind};
 use crate::actors::{
     Abilities, BodySize, ClassLevel, Door, Equipment, HitPoints, Position, Proficiencies,
@@ -40,7 +41,7 @@ pub fn bashing_modifiers(
     if adj != 0 {
         mods.push(Modifier::new(
             4 * adj,
-            format!("Strength {str_score} ({adj:+} × 4)"),
+            format!("Strength {str_score} ({adj:+} x 4)"),
         ));
     }
     if pair {
@@ -88,6 +89,165 @@ fn set_state(world: &mut World, e: Entity, at: GridPos, state: DoorState) {
         d.state = state;
     }
     world.resource_mut::<DungeonGrid>().set_door(at, state);
+}
+
+/// What a creature brings to a door: its name, Strength, proficiencies, gear and size, and
+/// whether a hasty pick of this lock failed at its level.
+pub struct DoorWorker<'a> {
+    pub name: &'a str,
+    pub strength: i32,
+    pub profs: &'a Proficiencies,
+    pub gear: &'a Equipment,
+    pub size_categories: i32,
+    pub hasty_pick_barred: bool,
+}
+
+/// The ways through a closed door open to a worker, each with its time and chance (the
+/// "Opening Doors" table); or why there is none.
+pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>, String> {
+    if d.secret {
+        return Err("it is a secret door: it must be found by searching first".into());
+    }
+    if d.state == DoorState::Open {
+        return Err("it is open".into());
+    }
+    let who = w.name.to_owned();
+    let xy = (at.x, at.y);
+    let has = |g: &Gear| w.gear.has(g);
+    let mut ways = Vec::new();
+    let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
+    if !locked && !d.stuck && d.spikes == 0 {
+        let open = Command::OpenDoor {
+            who: who.clone(),
+            at: xy,
+        };
+        ways.push(Choice::new("open", "1 round", None, "", open));
+    }
+    if let Lock::Locked { key: Some(k) } = &d.lock
+        && has(&Gear::Key(k.clone()))
+    {
+        let unlock = Command::Unlock {
+            who: who.clone(),
+            at: xy,
+        };
+        ways.push(Choice::new(
+            "unlock",
+            "1 round",
+            None,
+            &format!("with the {k}"),
+            unlock,
+        ));
+    }
+    if let Lock::Locked { .. } = d.lock
+        && w.profs.has(Proficiency::Lockpicking)
+        && has(&Gear::ThievesTools)
+        && let Some(&t) = w.profs.throws.get(&Proficiency::Lockpicking)
+    {
+        if !w.hasty_pick_barred {
+            let pick = Command::PickLock {
+                who: who.clone(),
+                at: xy,
+            };
+            let note = "a 1-3 on a failure jams the lock";
+            ways.push(Choice::new("pick hastily", "1 round", Some(t), note, pick));
+        }
+        let pick = Command::PickLockMethodically {
+            who: who.clone(),
+            at: xy,
+        };
+        let note = "+4; a 1 jams the lock";
+        ways.push(Choice::new(
+            "pick methodically",
+            "1 turn",
+            Some(t - 4),
+            note,
+            pick,
+        ));
+    }
+    if (d.stuck || d.spikes > 0) && !locked {
+        let mods = bashing_modifiers(
+            w.strength,
+            None,
+            has(&Gear::Crowbar),
+            w.size_categories,
+            d.spikes,
+        );
+        let target = 18 - mods.iter().map(|m| m.value).sum::<i32>();
+        let why: Vec<String> = mods
+            .iter()
+            .map(|m| format!("{:+} {}", m.value, m.source))
+            .collect();
+        let bash = Command::Bash {
+            who: who.clone(),
+            at: xy,
+            helper: None,
+        };
+        ways.push(Choice::new(
+            "bash",
+            "1 round",
+            Some(target),
+            &why.join(", "),
+            bash,
+        ));
+    }
+    if has(&Gear::Axe)
+        && let Some(rounds) = battering_rounds(d.material)
+    {
+        let turns = rounds / crate::time::ROUNDS_PER_TURN;
+        let batter = Command::Batter {
+            who: who.clone(),
+            at: xy,
+        };
+        let time = format!("{turns} turn(s)");
+        ways.push(Choice::new(
+            "batter down",
+            &time,
+            None,
+            "with an axe; loud",
+            batter,
+        ));
+    }
+    if ways.is_empty() {
+        return Err(match d.lock {
+            Lock::Jammed => "the lock is jammed, and it has no axe".to_owned(),
+            _ => "it has neither the key, the skill and tools to pick the lock, nor an axe"
+                .to_owned(),
+        });
+    }
+    Ok(ways)
+}
+
+/// Everything a worker can do at a door it can see: the ways through a closed one, closing an
+/// open one, and driving a spike.
+pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
+    if d.secret {
+        return Vec::new();
+    }
+    let who = w.name.to_owned();
+    let xy = (at.x, at.y);
+    let mut out = ways_through(d, at, w).unwrap_or_default();
+    if d.state == DoorState::Open && !d.broken {
+        let close = Command::CloseDoor {
+            who: who.clone(),
+            at: xy,
+        };
+        out.push(Choice::new("close", "1 round", None, "", close));
+    }
+    let spikes = w
+        .gear
+        .0
+        .iter()
+        .any(|g| matches!(g, Gear::Spikes(n) if *n > 0));
+    if spikes && d.spikes < MAX_SPIKES && !d.broken {
+        let what = if d.state == DoorState::Open {
+            "wedge open"
+        } else {
+            "spike shut"
+        };
+        let spike = Command::Spike { who, at: xy };
+        out.push(Choice::new(what, "1 round", None, "with a spike", spike));
+    }
+    out
 }
 
 /// The doors opened this round and who opened them; traps set to go off when a door opens read

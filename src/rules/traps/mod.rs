@@ -19,6 +19,7 @@
 
 use bevy::prelude::*;
 
+use crate::actors::command::{Choice, Command};
 use crate::actors::{
     ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows, Trap,
     TrapState,
@@ -358,6 +359,73 @@ pub fn trapbreaking_target(
     }
 }
 
+/// What a creature can do about a trap it knows of, each with its time and chance (the
+/// "Disabling Traps" table): disarm or discharge hastily (unless a hasty try failed at its
+/// level) or methodically, or re-arm a disarmed trap.
+pub fn trap_choices(
+    t: &Trap,
+    at: GridPos,
+    who: &str,
+    profs: Option<&Proficiencies>,
+    gear: Option<&Equipment>,
+    hasty_barred: bool,
+) -> Vec<Choice> {
+    let mut out = Vec::new();
+    if t.hidden {
+        return out;
+    }
+    let xy = (at.x, at.y);
+    let net =
+        |(target, mods): (i32, Vec<Modifier>)| target - mods.iter().map(|m| m.value).sum::<i32>();
+    match t.state {
+        TrapState::Armed => {
+            if let Ok(hasty) = trapbreaking_target(profs, gear, false).map(net)
+                && !hasty_barred
+            {
+                for (way, discharge) in [("disarm hastily", false), ("discharge hastily", true)] {
+                    let command = Command::DisarmTrap {
+                        who: who.into(),
+                        at: xy,
+                        discharge,
+                    };
+                    let note = "a 1-3 on a failure sets it off";
+                    out.push(Choice::new(way, "1 round", Some(hasty), note, command));
+                }
+            }
+            if let Ok(methodical) = trapbreaking_target(profs, gear, true) {
+                let note = if methodical.1.is_empty() {
+                    "by Adventuring; a 1 sets it off"
+                } else {
+                    "+4; a 1 sets it off"
+                };
+                let target = net(methodical);
+                for (way, discharge) in [
+                    ("disarm methodically", false),
+                    ("discharge methodically", true),
+                ] {
+                    let command = Command::DisarmTrapMethodically {
+                        who: who.into(),
+                        at: xy,
+                        discharge,
+                    };
+                    out.push(Choice::new(way, "1 turn", Some(target), note, command));
+                }
+            }
+        }
+        TrapState::Disarmed => {
+            if let Ok(target) = trapbreaking_target(profs, gear, false).map(net) {
+                let command = Command::RearmTrap {
+                    who: who.into(),
+                    at: xy,
+                };
+                out.push(Choice::new("re-arm", "1 round", Some(target), "", command));
+            }
+        }
+        TrapState::Discharged => {}
+    }
+    out
+}
+
 fn target_of(world: &World, who: Entity, methodical: bool) -> Result<(i32, Vec<Modifier>), String> {
     trapbreaking_target(
         world.get::<Proficiencies>(who),
@@ -550,6 +618,66 @@ mod tests {
             total(trapbreaking_target(Some(&thief), None, true)),
             Ok((18, 0))
         );
+    }
+
+    #[test]
+    fn a_thief_is_offered_hasty_and_methodical_ways_and_anyone_else_methodical_only() {
+        let t = Trap {
+            kind: TrapKind::Pit { depth_feet: 10 },
+            damage: crate::dice::DiceExpr::new(1, 6, 0),
+            trigger: TrapTriggerDef::Step,
+            hidden: false,
+            search_modifier: 0,
+            state: TrapState::Armed,
+        };
+        let at = GridPos::new(4, 1);
+        let mut thief = Proficiencies::default();
+        thief.list.push(Proficiency::Trapbreaking);
+        thief.throws.insert(Proficiency::Trapbreaking, 13);
+        let tools = Equipment(vec![Gear::ThievesTools]);
+        let offered = |c: Vec<Choice>| -> Vec<(String, Option<i32>)> {
+            c.into_iter().map(|c| (c.way, c.target)).collect()
+        };
+        assert_eq!(
+            offered(trap_choices(
+                &t,
+                at,
+                "Sera",
+                Some(&thief),
+                Some(&tools),
+                false
+            )),
+            vec![
+                ("disarm hastily".into(), Some(13)),
+                ("discharge hastily".into(), Some(13)),
+                ("disarm methodically".into(), Some(9)),
+                ("discharge methodically".into(), Some(9)),
+            ]
+        );
+        assert_eq!(
+            offered(trap_choices(
+                &t,
+                at,
+                "Sera",
+                Some(&thief),
+                Some(&tools),
+                true
+            ))
+            .len(),
+            2,
+            "no hasty ways once a hasty try failed at this level"
+        );
+        let c = trap_choices(&t, at, "Bo", None, None, false);
+        assert_eq!(
+            offered(c.clone()),
+            vec![
+                ("disarm methodically".into(), Some(18)),
+                ("discharge methodically".into(), Some(18)),
+            ]
+        );
+        assert_eq!(c[0].chance, 0.15);
+        let hidden = Trap { hidden: true, ..t };
+        assert!(trap_choices(&hidden, at, "Bo", None, None, false).is_empty());
     }
 
     #[test]

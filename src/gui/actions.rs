@@ -1,0 +1,286 @@
+//! What the selected creature can do where it stands: its choices at the doors next to it and
+//! the traps it knows of within reach (Dungeon Delves › Doors, › Traps), and its searches
+//! (› Searching). Each is listed in the info panel with its key (1–9), its time and its chance
+//! of success; the key gives the command, played at the next round.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::input::{DelveAction, Selected, UiState};
+use crate::actors::command::Choice;
+use crate::actors::{
+    Abilities, BodySize, ClassLevel, Command, Door, Equipment, PendingCommands, Position,
+    Proficiencies, Trap,
+};
+use crate::grid::GridPos;
+use crate::rules::doors::{DoorWorker, FailedHastyPicks, door_choices};
+use crate::rules::search::{HastilySearched, searching_target};
+use crate::rules::traps::{FailedHastyDisarms, trap_choices};
+
+/// The most choices offered at once: one per number key.
+pub const MAX_CHOICES: usize = 9;
+
+/// The selected creature's choices, each with what it concerns ("door (27, 4)", "here").
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Offered(pub Vec<(String, Choice)>);
+
+/// The creature's side of its choices.
+type Chooser<'a> = (
+    &'a Name,
+    &'a Position,
+    Option<&'a Abilities>,
+    Option<&'a Proficiencies>,
+    Option<&'a Equipment>,
+    Option<&'a BodySize>,
+    Option<&'a ClassLevel>,
+    Option<&'a FailedHastyPicks>,
+    Option<&'a FailedHastyDisarms>,
+    Option<&'a HastilySearched>,
+);
+
+fn within_a_step(a: GridPos, b: GridPos) -> bool {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) <= 1
+}
+
+/// Works out the selected creature's choices afresh.
+fn offer(
+    selected: Res<Selected>,
+    creatures: Query<Chooser>,
+    doors: Query<(&Position, &Door)>,
+    traps: Query<(&Position, &Trap)>,
+    mut offered: ResMut<Offered>,
+) {
+    let mut out = Vec::new();
+    if let Some((name, pos, abilities, profs, gear, size, class, picks, disarms, searched)) =
+        selected.0.and_then(|e| creatures.get(e).ok())
+    {
+        let here = pos.0;
+        let level = class.map_or(0, |c| c.level);
+        let no_profs = Proficiencies::default();
+        let no_gear = Equipment::default();
+        let profs = profs.unwrap_or(&no_profs);
+        let gear = gear.unwrap_or(&no_gear);
+        let mut near_doors: Vec<(GridPos, &Door)> = doors
+            .iter()
+            .filter(|(p, _)| p.0 != here && within_a_step(p.0, here))
+            .map(|(p, d)| (p.0, d))
+            .collect();
+        near_doors.sort_by_key(|(p, _)| (p.y, p.x));
+        for (at, d) in near_doors {
+            let worker = DoorWorker {
+                name,
+                strength: abilities.map_or(10, |a| a.0.str),
+                profs,
+                gear,
+                size_categories: size.map_or(0, |s| s.0.categories_from_man_sized()),
+                hasty_pick_barred: picks.is_some_and(|f| f.0.contains(&(at, level))),
+            };
+            for c in door_choices(d, at, &worker) {
+                out.push((format!("door {at}"), c));
+            }
+        }
+        let mut near_traps: Vec<(GridPos, &Trap)> = traps
+            .iter()
+            .filter(|(p, _)| within_a_step(p.0, here))
+            .map(|(p, t)| (p.0, t))
+            .collect();
+        near_traps.sort_by_key(|(p, _)| (p.y, p.x));
+        for (at, t) in near_traps {
+            let barred = disarms.is_some_and(|f| f.0.contains(&(at, level)));
+            for c in trap_choices(t, at, name, Some(profs), Some(gear), barred) {
+                out.push((format!("trap {at}"), c));
+            }
+        }
+        let who = name.to_string();
+        if let Some((target, mods)) = searching_target(profs, true) {
+            let net = target - mods.iter().map(|m| m.value).sum::<i32>();
+            let search = Command::Search { who: who.clone() };
+            let reach = crate::rules::search::reach_feet(Some(gear));
+            let note = format!("within {reach}'");
+            let c = Choice::new("search methodically", "1 turn", Some(net), &note, search);
+            out.push(("here".into(), c));
+        }
+        if let Some((target, _)) = searching_target(profs, false)
+            && !searched.is_some_and(|s| s.0.contains(&(here, level)))
+        {
+            let search = Command::SearchHastily { who };
+            let c = Choice::new("search hastily", "1 round", Some(target), "", search);
+            out.push(("here".into(), c));
+        }
+    }
+    out.truncate(MAX_CHOICES);
+    if offered.0 != out {
+        offered.0 = out;
+    }
+}
+
+/// A number key takes the choice of that number.
+fn choose(
+    actions: Single<&ActionState<DelveAction>>,
+    offered: Res<Offered>,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+) {
+    for (i, (what, c)) in offered.0.iter().enumerate() {
+        if actions.just_pressed(&DelveAction::Choose(i as u8)) {
+            ui.notice = format!(
+                "{}: {} at the {what} - press Space to play rounds",
+                c.command.who(),
+                c.way
+            );
+            pending.push(c.command.clone());
+        }
+    }
+}
+
+/// The info panel's lines for the choices: `1 door (27, 4): bash: 1 round 8+, 65% per attempt`.
+pub fn describe(offered: &Offered) -> String {
+    if offered.0.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nActions (number keys):");
+    for (i, (what, c)) in offered.0.iter().enumerate() {
+        s.push_str(&format!("\n {} {what}: {c}", i + 1));
+    }
+    s
+}
+
+/// What the square under the pointer holds: its door and trap with their state, as far as the
+/// view may tell (the party's view keeps unfound secret doors and traps hidden).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnderPointer(pub String);
+
+/// A door's state in words: `secret iron-banded door, closed, locked (key "brass"), 2 spikes`.
+pub fn describe_door(d: &Door) -> String {
+    use crate::level::schema::Lock;
+    let mut words = vec![format!(
+        "{}{:?} door, {:?}",
+        if d.secret { "secret " } else { "" },
+        d.material,
+        d.state
+    )];
+    match &d.lock {
+        Lock::Unlocked => {}
+        Lock::Locked { key: Some(k) } => words.push(format!("locked (key {k:?})")),
+        Lock::Locked { key: None } => words.push("locked (no key)".into()),
+        Lock::Jammed => words.push("jammed".into()),
+    }
+    for (on, what) in [
+        (d.stuck, "stuck"),
+        (d.evil, "evil"),
+        (d.broken, "battered down"),
+    ] {
+        if on {
+            words.push(what.into());
+        }
+    }
+    if d.spikes > 0 {
+        words.push(format!("{} spike(s)", d.spikes));
+    }
+    words.join(", ").to_lowercase()
+}
+
+/// A trap's state in words: `a 20' pit, Step trigger, hidden, armed, search -2`.
+pub fn describe_trap(t: &Trap) -> String {
+    use crate::level::schema::TrapKind;
+    let kind = match &t.kind {
+        TrapKind::Pit { depth_feet } => format!("a {depth_feet}' pit"),
+        TrapKind::Custom { name, .. } => name.clone(),
+    };
+    let mut s = format!(
+        "{kind} ({}), {:?} trigger, {}, {:?}",
+        t.damage,
+        t.trigger,
+        if t.hidden { "hidden" } else { "found" },
+        t.state
+    );
+    if t.search_modifier != 0 {
+        s.push_str(&format!(", search {:+}", t.search_modifier));
+    }
+    s
+}
+
+fn under_pointer(
+    pointer: super::input::Pointer,
+    view: Option<Res<super::lighting::ViewMode>>,
+    doors: Query<(&Position, &Door)>,
+    traps: Query<(&Position, &Trap)>,
+    mut under: ResMut<UnderPointer>,
+) {
+    let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+    let mut s = String::new();
+    if let Some(p) = pointer.square() {
+        for (_, d) in doors.iter().filter(|(at, _)| at.0 == p) {
+            if !(party_view && d.secret) {
+                s.push_str(&format!("\n{p}: {}", describe_door(d)));
+            }
+        }
+        for (_, t) in traps.iter().filter(|(at, _)| at.0 == p) {
+            if !(party_view && t.hidden) {
+                s.push_str(&format!("\n{p}: trap: {}", describe_trap(t)));
+            }
+        }
+    }
+    if under.0 != s {
+        under.0 = s;
+    }
+}
+
+pub struct ActionsPlugin;
+
+impl Plugin for ActionsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Offered>()
+            .init_resource::<UnderPointer>()
+            .add_systems(Update, under_pointer.after(super::map::RedrawSet))
+            .add_systems(
+                Update,
+                (offer, choose)
+                    .chain()
+                    .after(super::map::RedrawSet)
+                    .before(super::input::play_rounds),
+            );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::load_level_str;
+
+    fn app() -> App {
+        let src = r#"(name: "door", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
+            map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+            doors: [(at: (4, 1), stuck: true)],
+            traps: [(at: (2, 1), kind: Pit(depth_feet: 10), hidden: false)],
+            factions: [(name: "party")],
+            creatures: [(name: "Bo", faction: "party", at: (3, 1), hp: 6, ac: 10,
+                         encumbrance_stone: 2.0, str: 18, gear: [Crowbar])])"#;
+        let level = load_level_str(src, "door.ron", None).unwrap().level;
+        let mut app = crate::sim::sim_app(&level, 1);
+        app.init_resource::<Offered>().add_systems(Update, offer);
+        let bo = app.world().resource::<crate::actors::CreatureIndex>().0["Bo"];
+        app.insert_resource(Selected(Some(bo)));
+        app
+    }
+
+    /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the known pit can be disabled
+    /// methodically at 18+; the search is 18+.
+    #[test]
+    fn the_selected_creature_is_offered_its_choices_with_their_chances() {
+        let mut app = app();
+        app.update();
+        let offered = app.world().resource::<Offered>().0.clone();
+        let lines: Vec<String> = offered.iter().map(|(w, c)| format!("{w}: {c}")).collect();
+        assert_eq!(
+            lines,
+            vec![
+                "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
+                "trap (2, 1): disarm methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
+                "trap (2, 1): discharge methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
+                "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
+            ]
+        );
+        assert!(matches!(offered[0].1.command, Command::Bash { .. }));
+    }
+}
