@@ -489,6 +489,30 @@ mod tests {
         assert_eq!(selected_name(&mut app).as_deref(), Some("Ashmaw"));
     }
 
+    /// The number keys take the listed actions: Sera, a thief, is offered a methodical search
+    /// as her first.
+    #[test]
+    fn a_number_key_takes_that_action() {
+        let mut app = app();
+        app.add_plugins(crate::gui::actions::ActionsPlugin);
+        for _ in 0..7 {
+            press(&mut app, KeyCode::Tab);
+        }
+        assert_eq!(selected_name(&mut app).as_deref(), Some("Sera"));
+        let first = app.world().resource::<crate::gui::actions::Offered>().0[0]
+            .1
+            .way
+            .clone();
+        assert_eq!(first, "search methodically");
+        press(&mut app, KeyCode::Digit1);
+        press(&mut app, KeyCode::Space);
+        let log = app.world().resource::<crate::log::EventLog>().to_text();
+        assert!(
+            log.contains("Sera: searches methodically within 10'"),
+            "{log}"
+        );
+    }
+
     #[test]
     fn space_plays_a_round_and_t_a_turn() {
         let mut app = app();
