@@ -515,6 +515,7 @@ pub fn door(level: &Level, at: GridPos, who: &str) -> Result<DoorAnswer, String>
         gear: &gear,
         size_categories: c.size.categories_from_man_sized(),
         hasty_pick_barred: false,
+        armed: !c.weapons.is_empty(),
     };
     let (ways, none_because) = match crate::rules::doors::ways_through(d, at, &worker) {
         Ok(ways) => (ways, None),

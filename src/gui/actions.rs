@@ -9,8 +9,8 @@ use leafwing_input_manager::prelude::*;
 use super::input::{DelveAction, Selected, UiState};
 use crate::actors::command::Choice;
 use crate::actors::{
-    Abilities, BodySize, ClassLevel, Command, Door, Equipment, PendingCommands, Position,
-    Proficiencies, Trap,
+    Abilities, BodySize, ClassLevel, Combatant, Command, Door, Equipment, PendingCommands,
+    Position, Proficiencies, Trap,
 };
 use crate::grid::GridPos;
 use crate::rules::doors::{DoorWorker, FailedHastyPicks, door_choices};
@@ -36,6 +36,7 @@ type Chooser<'a> = (
     Option<&'a FailedHastyPicks>,
     Option<&'a FailedHastyDisarms>,
     Option<&'a HastilySearched>,
+    Option<&'a Combatant>,
 );
 
 fn within_a_step(a: GridPos, b: GridPos) -> bool {
@@ -51,7 +52,7 @@ fn offer(
     mut offered: ResMut<Offered>,
 ) {
     let mut out = Vec::new();
-    if let Some((name, pos, abilities, profs, gear, size, class, picks, disarms, searched)) =
+    if let Some((name, pos, abilities, profs, gear, size, class, picks, disarms, searched, armed)) =
         selected.0.and_then(|e| creatures.get(e).ok())
     {
         let here = pos.0;
@@ -74,6 +75,7 @@ fn offer(
                 gear,
                 size_categories: size.map_or(0, |s| s.0.categories_from_man_sized()),
                 hasty_pick_barred: picks.is_some_and(|f| f.0.contains(&(at, level))),
+                armed: armed.is_some_and(|c| !c.weapons.is_empty()),
             };
             for c in door_choices(d, at, &worker) {
                 out.push((format!("door {at}"), c));

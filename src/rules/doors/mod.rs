@@ -100,6 +100,8 @@ pub struct DoorWorker<'a> {
     pub gear: &'a Equipment,
     pub size_categories: i32,
     pub hasty_pick_barred: bool,
+    /// It carries a weapon (enough to break a lead glass window).
+    pub armed: bool,
 }
 
 /// The ways through a closed door open to a worker, each with its time and chance (the
@@ -190,20 +192,22 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
             bash,
         ));
     }
-    if has(&Gear::Axe)
+    if can_batter(d.material, has(&Gear::Axe), w.armed)
         && let Some(rounds) = battering_rounds(d.material)
     {
-        let turns = rounds / crate::time::ROUNDS_PER_TURN;
         let batter = Command::Batter {
             who: who.clone(),
             at: xy,
         };
-        let time = format!("{turns} turn(s)");
         ways.push(Choice::new(
             "batter down",
-            &time,
+            &time_words(rounds),
             None,
-            "with an axe; loud",
+            if has(&Gear::Axe) {
+                "with an axe; loud"
+            } else {
+                "with a weapon; loud"
+            },
             batter,
         ));
     }
@@ -485,14 +489,33 @@ pub fn evil_doors_swing_shut(
     }
 }
 
-/// Rounds of battering with an axe: a wooden door one turn, an iron-banded one three; solid
+/// Rounds of battering down (the doors table): a wooden door one turn with an axe, an
+/// iron-banded one three; a lead glass window breaks open in one round with any weapon; solid
 /// metal and stone doors cannot be battered down.
 pub fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<u64> {
     use crate::level::schema::DoorMaterial::*;
     match material {
         Wooden => Some(crate::time::ROUNDS_PER_TURN),
         IronBanded => Some(3 * crate::time::ROUNDS_PER_TURN),
-        SolidIron | IronBandedStone | Stone | IronTrapDoor | LeadGlassWindow => None,
+        LeadGlassWindow => Some(1),
+        SolidIron | IronBandedStone | Stone | IronTrapDoor => None,
+    }
+}
+
+/// Whether a creature has what battering this door down takes: an axe, or for a lead glass
+/// window any weapon.
+fn can_batter(material: crate::level::schema::DoorMaterial, axe: bool, armed: bool) -> bool {
+    axe || (material == crate::level::schema::DoorMaterial::LeadGlassWindow && armed)
+}
+
+/// `1 round`, `1 turn`, `3 turns`.
+pub fn time_words(rounds: u64) -> String {
+    let turn = crate::time::ROUNDS_PER_TURN;
+    match rounds {
+        1 => "1 round".into(),
+        r if r % turn == 0 && r / turn == 1 => "1 turn".into(),
+        r if r % turn == 0 => format!("{} turns", r / turn),
+        r => format!("{r} rounds"),
     }
 }
 
@@ -522,11 +545,20 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
     if d.state == DoorState::Open {
         return Err("it is open".into());
     }
-    if !world
+    let axe = world
         .get::<Equipment>(who)
-        .is_some_and(|g| g.has(&Gear::Axe))
-    {
-        return Err("battering a door down needs an axe".into());
+        .is_some_and(|g| g.has(&Gear::Axe));
+    let armed = world
+        .get::<crate::actors::Combatant>(who)
+        .is_some_and(|c| !c.weapons.is_empty());
+    if !can_batter(d.material, axe, armed) {
+        return Err(
+            if d.material == crate::level::schema::DoorMaterial::LeadGlassWindow {
+                "breaking a window needs a weapon".into()
+            } else {
+                "battering a door down needs an axe".into()
+            },
+        );
     }
     let rounds = battering_rounds(d.material).ok_or_else(|| {
         format!(
@@ -536,8 +568,8 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
     })?;
     task::begin(world, who, TaskKind::BatterDoor { door: at }, rounds);
     Ok(format!(
-        "sets to battering the door at {at} down ({} turn(s))",
-        rounds / crate::time::ROUNDS_PER_TURN
+        "sets to battering the door at {at} down ({})",
+        time_words(rounds)
     ))
 }
 
@@ -619,6 +651,41 @@ mod tests {
 
     fn total(mods: &[Modifier]) -> i32 {
         mods.iter().map(|m| m.value).sum()
+    }
+
+    /// The doors table: AC (its own scale, +10 ascending), structural hit points, battering.
+    #[test]
+    fn the_doors_table() {
+        use crate::level::schema::DoorMaterial::*;
+        let rows: Vec<(i32, Option<u32>, Option<u64>)> = [
+            IronBandedStone,
+            SolidIron,
+            IronTrapDoor,
+            IronBanded,
+            Wooden,
+            LeadGlassWindow,
+        ]
+        .into_iter()
+        .map(|m| (m.table_ac(), m.structural_hp(), battering_rounds(m)))
+        .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (6, Some(2), None),
+                (6, Some(1), None),
+                (6, Some(1), None),
+                (3, Some(1), Some(30)),
+                (1, Some(1), Some(10)),
+                (0, None, Some(1)),
+            ]
+        );
+        assert_eq!(Wooden.ac(), 11);
+        assert!(can_batter(LeadGlassWindow, false, true));
+        assert!(!can_batter(Wooden, false, true), "a wooden door needs an axe");
+        assert_eq!(
+            (time_words(1), time_words(10), time_words(30)),
+            ("1 round".into(), "1 turn".into(), "3 turns".into())
+        );
     }
 
     #[test]
