@@ -445,6 +445,15 @@ fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Tr
     Ok((e, t))
 }
 
+/// A known, armed trap within reach: what disabling needs.
+fn reach_armed_trap(world: &mut World, who: Entity, at: GridPos) -> Result<Entity, String> {
+    let (e, t) = reach_trap(world, who, at)?;
+    if t.state != TrapState::Armed {
+        return Err("it is not armed".into());
+    }
+    Ok(e)
+}
+
 /// A successful Trapbreaking throw: the trap is disarmed, or discharged harmlessly.
 fn disable(world: &mut World, trap: Entity, at: GridPos, discharge: bool) -> String {
     let state = if discharge {
@@ -466,10 +475,7 @@ pub fn disarm_hastily(
     at: GridPos,
     discharge: bool,
 ) -> Result<String, String> {
-    let (e, t) = reach_trap(world, who, at)?;
-    if t.state != TrapState::Armed {
-        return Err("it is not armed".into());
-    }
+    let e = reach_armed_trap(world, who, at)?;
     let (target, mods) = target_of(world, who, false)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     if world
@@ -505,10 +511,7 @@ pub fn disarm_methodically(
     at: GridPos,
     discharge: bool,
 ) -> Result<String, String> {
-    let (_, t) = reach_trap(world, who, at)?;
-    if t.state != TrapState::Armed {
-        return Err("it is not armed".into());
-    }
+    reach_armed_trap(world, who, at)?;
     let (target, _) = target_of(world, who, true)?;
     crate::actors::task::begin(
         world,
