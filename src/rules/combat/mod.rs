@@ -1,0 +1,5 @@
+//! Encounters and combat (Tactical Combat, RULINGS › Faction initiative): battles begin when a
+//! creature becomes aware of a hostile one and end when none has been for a round; factions act
+//! in initiative order; attacks, damage and the tactical rules.
+
+pub mod tactical;
