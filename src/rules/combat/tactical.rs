@@ -173,9 +173,21 @@ mod tests {
     fn armor_dr_by_weight_and_enhancement() {
         use DamageType::*;
         assert_eq!(armor_dr(&breastplate(0), Piercing), 2);
-        assert_eq!(armor_dr(&breastplate(1), Slashing), 3, "+1 breastplate: DR 3");
-        assert_eq!(armor_dr(&breastplate(3), Piercing), 4, "+3 breastplate: DR 4");
-        assert_eq!(armor_dr(&breastplate(5), Piercing), 5, "+5 breastplate: DR 5");
+        assert_eq!(
+            armor_dr(&breastplate(1), Slashing),
+            3,
+            "+1 breastplate: DR 3"
+        );
+        assert_eq!(
+            armor_dr(&breastplate(3), Piercing),
+            4,
+            "+3 breastplate: DR 4"
+        );
+        assert_eq!(
+            armor_dr(&breastplate(5), Piercing),
+            5,
+            "+5 breastplate: DR 5"
+        );
         assert_eq!(armor_dr(&breastplate(5), Bludgeoning), 0);
         let leather = RawArmor {
             name: "leather".into(),

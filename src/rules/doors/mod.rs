@@ -681,7 +681,10 @@ mod tests {
         );
         assert_eq!(Wooden.ac(), 11);
         assert!(can_batter(LeadGlassWindow, false, true));
-        assert!(!can_batter(Wooden, false, true), "a wooden door needs an axe");
+        assert!(
+            !can_batter(Wooden, false, true),
+            "a wooden door needs an axe"
+        );
         assert_eq!(
             (time_words(1), time_words(10), time_words(30)),
             ("1 round".into(), "1 turn".into(), "3 turns".into())
