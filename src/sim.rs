@@ -112,6 +112,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::actors::ai::MonsterAiPlugin)
             .add(crate::rules::doors::DoorsPlugin)
             .add(crate::actors::task::TaskPlugin)
+            .add(crate::rules::combat::battle::BattlePlugin)
             .add(crate::rules::search::SearchPlugin)
             .add(crate::rules::traps::TrapsPlugin)
             .add(SituationalPenalties)

@@ -90,6 +90,11 @@ fn sample_levels_run_a_hundred_rounds_headless() {
             .max()
             .map(|(_, q)| q)
             .unwrap();
+        // The player walks it: if a battle begins, the fighting behaviour leaves it alone.
+        let e = app.world().resource::<delve::actors::CreatureIndex>().0[&walker.name];
+        app.world_mut()
+            .entity_mut(e)
+            .insert(delve::rules::combat::battle::Controlled);
         give(
             app.world_mut(),
             Command::Move {

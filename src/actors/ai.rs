@@ -3,6 +3,7 @@
 //! So far: a monster that sees a light carried by a creature hostile to it comes toward it, at
 //! combat speed (RULINGS › Noise and hearing; Dungeon Delves › Light and Darkness: carrying a
 //! light gives a party away). Monsters that hear a noise go to look (in the hearing rules).
+//! In a battle, the fighting behaviour (`rules::combat::behaviour`) takes over.
 
 use bevy::prelude::*;
 
@@ -36,6 +37,7 @@ pub fn approach_lights(
     monsters: Query<Monster, (Without<PartyMember>, Without<Walking>)>,
     lights: Query<(&LightSource, &CarriedBy)>,
     bearers: Query<(&Position, &Faction)>,
+    battle: Option<Res<crate::rules::combat::battle::Battle>>,
 ) {
     let lit_bearers: Vec<(Position, Faction)> = lights
         .iter()
@@ -45,6 +47,13 @@ pub fn approach_lights(
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, sight) in &monsters {
         if pending.0.iter().any(|c| c.who() == name.as_str()) {
+            continue;
+        }
+        // In a battle, the fighting behaviour decides instead.
+        if battle
+            .as_ref()
+            .is_some_and(|b| b.result_of(faction.0).is_some())
+        {
             continue;
         }
         let target = lit_bearers

@@ -109,6 +109,14 @@ pub enum Command {
         #[serde(default)]
         focused: bool,
     },
+    /// Attacks a creature each round in the faction's turn, with a named weapon or the first
+    /// that can reach it.
+    Attack {
+        who: String,
+        target: String,
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// The party walks to a square behind its leader, in formation.
     MoveParty {
         party: String,
@@ -207,7 +215,8 @@ impl Command {
             | Command::RearmTrap { who, .. }
             | Command::DisarmTrapMethodically { who, .. }
             | Command::Touch { who, .. }
-            | Command::Probe { who, .. } => who,
+            | Command::Probe { who, .. }
+            | Command::Attack { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -249,6 +258,7 @@ impl fmt::Display for Command {
             Command::DisarmTrapMethodically { at, .. } => {
                 write!(f, "disable the trap at ({}, {}) methodically", at.0, at.1)
             }
+            Command::Attack { target, .. } => write!(f, "attack {target}"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
             Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
             Command::Probe { on: false, .. } => write!(f, "stop probing ahead"),
@@ -321,6 +331,13 @@ fn creature(world: &World, name: &str) -> Result<Entity, String> {
 fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
     use crate::rules::{conditions, light, movement, rest};
     let at = |(x, y): (i32, i32)| GridPos::new(x, y);
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
+        && world
+            .get::<conditions::Conditions>(e)
+            .is_some_and(crate::rules::combat::battle::is_down)
+    {
+        return Err("it is down (dying or dead) and can do nothing".into());
+    }
     match command {
         Command::Move { who, to, pace } => {
             let e = creature(world, who)?;
@@ -385,6 +402,14 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
             at(*p),
             *discharge,
         ),
+        Command::Attack {
+            who,
+            target,
+            weapon,
+        } => {
+            let (who, target) = (creature(world, who)?, creature(world, target)?);
+            crate::rules::combat::battle::order_attack(world, who, target, weapon.as_deref())
+        }
         Command::Touch { who, at: p } => {
             crate::rules::traps::touch(world, creature(world, who)?, at(*p))
         }

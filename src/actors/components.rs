@@ -107,6 +107,10 @@ pub struct Combatant {
     pub weapons: Vec<WeaponDef>,
     pub armor: Option<RawArmor>,
     pub shield: Option<RawShield>,
+    pub fortitude: Option<i32>,
+    pub touch_ac: Option<i32>,
+    pub mythic: bool,
+    pub flees_when_bloodied: bool,
 }
 
 /// A door (Dungeon Delves › Doors and Dungeonbashing).

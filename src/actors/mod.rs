@@ -146,6 +146,10 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
                 weapons: c.weapons.clone(),
                 armor: c.armor.clone(),
                 shield: c.shield.clone(),
+                fortitude: c.fortitude,
+                touch_ac: c.touch_ac,
+                mythic: c.mythic,
+                flees_when_bloodied: c.flees_when_bloodied,
             },
         ));
         for l in &c.carries {

@@ -162,6 +162,8 @@ pub struct WeaponDef {
     pub damage: DiceExpr,
     pub damage_type: DamageType,
     pub range_feet: Option<u32>,
+    pub critical: crate::level::schema::Critical,
+    pub kind: Option<crate::level::schema::WeaponKind>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -199,6 +201,10 @@ pub struct CreatureDef {
     pub armor: Option<RawArmor>,
     pub shield: Option<RawShield>,
     pub conditions: Vec<ConditionKind>,
+    pub fortitude: Option<i32>,
+    pub touch_ac: Option<i32>,
+    pub mythic: bool,
+    pub flees_when_bloodied: bool,
 }
 
 /// A level and the warnings found while loading it.

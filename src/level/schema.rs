@@ -395,6 +395,41 @@ pub struct RawWeapon {
     /// Range increment in feet for missile weapons; melee weapons have none.
     #[serde(default)]
     pub range_feet: Option<u32>,
+    /// Critical threat range and multiplier: `(threat: 19, multiplier: 2)` threatens on 19–20
+    /// and deals ×2. Default 20, ×2.
+    #[serde(default)]
+    pub critical: Option<Critical>,
+    /// Crossbows and firearms have their own tactical rules; other weapons leave it out.
+    #[serde(default)]
+    pub kind: Option<WeaponKind>,
+}
+
+/// A weapon's critical threat range (the lowest natural roll that threatens) and multiplier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Critical {
+    pub threat: u32,
+    pub multiplier: u32,
+}
+
+impl Default for Critical {
+    fn default() -> Self {
+        Self {
+            threat: 20,
+            multiplier: 2,
+        }
+    }
+}
+
+/// Weapons with rules of their own (Tactical Combat › Armor as DR, Shields, Firearm Misfires).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WeaponKind {
+    Crossbow,
+    /// A firearm misfires on a natural roll up to `misfire`; an advanced one then jams.
+    Firearm {
+        misfire: u32,
+        advanced: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -438,6 +473,9 @@ pub enum ConditionKind {
     FlatFooted,
     Prone,
     Staggered,
+    /// At 0 hit points or fewer: down and out of the fight; more damage kills.
+    Dying,
+    Dead,
     Stuck,
     Vulnerable,
     Winded,
@@ -479,6 +517,15 @@ pub struct RawCreature {
     pub armor: Option<RawArmor>,
     pub shield: Option<RawShield>,
     pub conditions: Option<Vec<ConditionKind>>,
+    /// Fortitude save bonus for the tactical rules' saves (massive trauma and damage); the
+    /// tactical Constitution modifier when left out.
+    pub fortitude: Option<i32>,
+    /// Touch AC (firearms); AC less armor and shield bonuses when left out.
+    pub touch_ac: Option<i32>,
+    /// Mythic creatures are immune to massive trauma and massive damage.
+    pub mythic: Option<bool>,
+    /// Flees once bloodied, in the simulator's monster behaviour.
+    pub flees_when_bloodied: Option<bool>,
 }
 
 fn default_scale() -> u32 {

@@ -686,6 +686,8 @@ impl Validator<'_> {
                         damage,
                         damage_type: w.damage_type,
                         range_feet: w.range_feet,
+                        critical: w.critical.unwrap_or_default(),
+                        kind: w.kind,
                     }),
                     Err(e) => {
                         let pos = self.at(path!["creatures", i, "weapons", j, "damage"]);
@@ -738,6 +740,10 @@ impl Validator<'_> {
                 armor: c.armor.clone(),
                 shield: c.shield.clone(),
                 conditions: c.conditions.clone().unwrap_or_default(),
+                fortitude: c.fortitude,
+                touch_ac: c.touch_ac,
+                mythic: c.mythic.unwrap_or(false),
+                flees_when_bloodied: c.flees_when_bloodied.unwrap_or(false),
             });
         }
         out
@@ -900,7 +906,11 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         weapons,
         armor,
         shield,
-        conditions
+        conditions,
+        fortitude,
+        touch_ac,
+        mythic,
+        flees_when_bloodied
     );
     c.name = entry
         .name

@@ -104,6 +104,25 @@ pub enum Event {
         trap: String,
         at: GridPos,
     },
+    /// A faction rolled initiative (at the start of a battle, or on joining one).
+    Initiative {
+        roll: crate::rules::combat::initiative::FactionRoll,
+    },
+    /// The factions' acting order, highest first.
+    ActingOrder { order: Vec<String> },
+    /// An attack: the throw with every modifier, and the damage of a hit.
+    Attacked {
+        who: String,
+        target: String,
+        throw: Throw,
+        /// The second throw that confirms a critical threat.
+        confirmation: Option<Throw>,
+        /// A natural 1, a misfire, a sacrificed shield.
+        note: Option<String>,
+        damage: Option<crate::rules::combat::battle::Damage>,
+    },
+    /// No hostile creature was aware of another for a full round.
+    BattleEnded,
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
     /// A turn (10 rounds) ended.
@@ -131,9 +150,11 @@ impl Event {
             | Event::Heard { who, .. }
             | Event::Found { who, .. }
             | Event::TrapSprung { who, .. }
+            | Event::Attacked { who, .. }
             | Event::TrapSprungHarmlessly { who, .. } => Some(who),
             Event::FormationChanged { party, .. } => Some(party),
             Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
+            Event::Initiative { .. } | Event::ActingOrder { .. } | Event::BattleEnded => None,
             Event::DelveBegan { .. }
             | Event::TrapChance { .. }
             | Event::DoorSwungShut { .. }
@@ -148,6 +169,10 @@ impl Event {
     pub fn known_to_party(&self, members: &[&str], party: &str) -> bool {
         match self {
             Event::Threw { .. } | Event::TrapChance { .. } => false,
+            // An attack on a member is felt, whoever makes it.
+            Event::Attacked { who, target, .. } => {
+                members.contains(&who.as_str()) || members.contains(&target.as_str())
+            }
             _ => self
                 .who()
                 .is_none_or(|w| w == party || members.contains(&w)),
@@ -254,6 +279,60 @@ impl fmt::Display for Event {
                 f,
                 "{trap} at {at} goes off, set off by {who}, with no one in its way"
             ),
+            Event::Initiative { roll } => {
+                write!(
+                    f,
+                    "initiative for the {}: d20 {} {:+} (average of {}, rounded up) = {}",
+                    roll.name,
+                    roll.roll,
+                    roll.modifier,
+                    roll.members
+                        .iter()
+                        .map(|(n, m)| format!("{n} {m:+}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    roll.result
+                )?;
+                if !roll.roll_offs.is_empty() {
+                    write!(f, ", tie broken by roll-offs {:?}", roll.roll_offs)?;
+                }
+                Ok(())
+            }
+            Event::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
+            Event::Attacked {
+                throw,
+                confirmation,
+                note,
+                damage,
+                ..
+            } => {
+                write!(f, "{throw}")?;
+                if let Some(c) = confirmation {
+                    write!(f, " [threat; {c}]")?;
+                }
+                if let Some(n) = note {
+                    write!(f, " ({n})")?;
+                }
+                if let Some(d) = damage {
+                    write!(
+                        f,
+                        "; {}{} damage (dice {:?} {:+}",
+                        if d.critical { "critical hit: " } else { "" },
+                        d.total,
+                        d.dice,
+                        d.bonus
+                    )?;
+                    if d.critical {
+                        write!(f, ", base dice at maximum")?;
+                    }
+                    if d.reduced_by > 0 {
+                        write!(f, ", armor DR {}", d.reduced_by)?;
+                    }
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
+            Event::BattleEnded => write!(f, "the battle ends: no one is aware of an enemy"),
             Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
             Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             Event::HourEnded { hour } => write!(f, "hour {hour} ends"),

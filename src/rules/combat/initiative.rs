@@ -6,7 +6,7 @@
 //! a roll-off. Before its faction has acted, a creature is flat-footed only against factions
 //! whose result beats its own by 5 or more.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 
@@ -23,7 +23,7 @@ pub fn faction_modifier(members: &[i32]) -> i32 {
 }
 
 /// One faction's place in the battle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FactionRoll {
     /// Index into the level's factions.
     pub faction: usize,
@@ -38,6 +38,10 @@ pub struct FactionRoll {
     pub roll_offs: Vec<u32>,
 }
 
+/// A faction entering a battle: its index in the level, its name, and its members with their
+/// initiative modifiers.
+pub type Entrant = (usize, String, Vec<(String, i32)>);
+
 /// The acting order: highest result first; ties by the higher modifier, then by roll-offs.
 fn sort(order: &mut [FactionRoll]) {
     order.sort_by(|a, b| {
@@ -49,10 +53,7 @@ fn sort(order: &mut [FactionRoll]) {
 
 /// Rolls initiative for factions `(index, name, members with their modifiers)` and orders
 /// them, rolling off ties of result and modifier until they part.
-pub fn roll_initiative(
-    dice: &mut Dice,
-    factions: Vec<(usize, String, Vec<(String, i32)>)>,
-) -> Vec<FactionRoll> {
+pub fn roll_initiative(dice: &mut Dice, factions: Vec<Entrant>) -> Vec<FactionRoll> {
     let mut order: Vec<FactionRoll> = factions
         .into_iter()
         .map(|(faction, name, members)| {

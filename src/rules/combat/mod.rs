@@ -2,5 +2,7 @@
 //! creature becomes aware of a hostile one and end when none has been for a round; factions act
 //! in initiative order; attacks, damage and the tactical rules.
 
+pub mod battle;
+pub mod behaviour;
 pub mod initiative;
 pub mod tactical;

@@ -195,6 +195,7 @@ pub fn hear(
     mut last: ResMut<LastRoundNoises>,
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
+    battle: Option<Res<crate::rules::combat::battle::Battle>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -212,7 +213,10 @@ pub fn hear(
         // Listeners in reach, closest first (ties by name, for a fixed order).
         let mut reach: Vec<(u32, Entity, String, Faction, Verdict)> = Vec::new();
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
-            if Some(e) == noise.maker || conditions.has(ConditionKind::Deafened) {
+            if Some(e) == noise.maker
+                || conditions.has(ConditionKind::Deafened)
+                || crate::rules::combat::battle::is_down(conditions)
+            {
                 continue;
             }
             let d = field.0.half_feet(&grid, pos.0);
@@ -229,8 +233,14 @@ pub fn hear(
             else {
                 continue;
             };
+            // RULINGS › Noise and hearing: those fighting do not listen passively; what they
+            // hear automatically makes them aware without a line in the log for every blow.
+            let fighting = battle
+                .as_ref()
+                .is_some_and(|b| b.result_of(faction.0).is_some());
             let heard = match v {
                 Verdict::Automatic => Some("automatically"),
+                Verdict::Throw if fighting && !active => None,
                 Verdict::Throw => {
                     // Only the faction's closest member who is not running listens passively,
                     // and only once a turn; one listening actively always throws.
@@ -257,6 +267,15 @@ pub fn hear(
                 Verdict::Inaudible => None,
             };
             if let Some(how) = heard {
+                let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
+                if fighting {
+                    if hostile && maker_faction.is_some() {
+                        commands
+                            .entity(e)
+                            .insert(crate::rules::combat::battle::HeardHostileAt(noise.at));
+                    }
+                    continue;
+                }
                 log.push(
                     round,
                     Event::Heard {
@@ -269,6 +288,13 @@ pub fn hear(
                 );
                 let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
                 if hostile {
+                    if maker_faction.is_some() {
+                        // It knows where that enemy is: aware of it (RULINGS › Faction
+                        // initiative).
+                        commands
+                            .entity(e)
+                            .insert(crate::rules::combat::battle::HeardHostileAt(noise.at));
+                    }
                     going_to_look.push((e, name, noise.at));
                 }
             }

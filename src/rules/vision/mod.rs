@@ -45,6 +45,23 @@ impl Sight {
     pub fn sees(&self, p: GridPos) -> bool {
         self.seen.iter().any(|(q, _)| *q == p)
     }
+
+    /// Does it see a creature standing at `target` (see [`sees_creature`]), with the senses it
+    /// looked with?
+    pub fn sees_creature(
+        &self,
+        grid: &DungeonGrid,
+        light: &LightMap,
+        viewer_at: GridPos,
+        target: GridPos,
+        hiding: bool,
+    ) -> bool {
+        let senses = Senses {
+            shadowy_senses: self.key.is_some_and(|k| k.2),
+            ..Senses::default()
+        };
+        sees_creature(grid, light, viewer_at, self, senses, target, hiding)
+    }
 }
 
 /// How a creature can see.

@@ -1,0 +1,908 @@
+//! Battles: when they begin and end, faction turns, attacks and their damage.
+//!
+//! RULINGS › Faction initiative: a battle begins when a creature becomes aware of a hostile one
+//! (it sees it, or hears it and so knows where it is); the simulation switches to encounter
+//! mode and the factions involved roll initiative; a faction that joins later rolls then and
+//! takes its place in the order. It ends when no hostile creature has been aware of another for
+//! a full round. Each round, factions act from the highest result to the lowest: each member
+//! with an attack order attacks.
+//!
+//! An attack is d20 + attack bonus ≥ AC (RULINGS › Armor class and attacks), with every
+//! modifier named in the log: the situational penalties, blinded (−4 melee, no missiles),
+//! bloodied (−2), range increments beyond the first (−2 each, at most ten increments), the
+//! target's disorder (−2 AC) and flat-footedness (no Dexterity bonus), a natural 20 (+10) and a
+//! natural 1 (a miss). Damage is the weapon's dice, less the target's armor DR against its
+//! damage type (crossbows and firearms bypass it in their first increment); a natural-20 threat
+//! is confirmed by a second throw and deals the tactical critical. At 0 hit points a creature is
+//! dying, out of the fight; any more damage kills it (a ruling: the sources leave dying to the
+//! Judge). One attack dealing half the total hit points or more calls for the massive trauma
+//! (min. 25, DC 10 Fortitude) and massive damage (min. 50, DC 15 Fortitude) saves.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::initiative::{FactionRoll, flat_footed_against, roll_initiative};
+use super::tactical::{self, TacticalCombat};
+use crate::actors::{
+    Abilities, ArmorClass, Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
+};
+use crate::dice::{Modifier, Throw};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::WeaponDef;
+use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
+use crate::log::{Event, EventLog};
+use crate::rules::conditions::{ConditionEnd, gain_condition};
+use crate::rules::light::LightMap;
+use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
+use crate::rules::vision::{Hiding, Sight};
+use crate::time::{Clock, DelveMode};
+
+/// The battle under way, if any.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Battle {
+    pub active: bool,
+    /// The round it began.
+    pub began: u64,
+    /// Factions in acting order.
+    pub order: Vec<FactionRoll>,
+    /// Factions that have acted at least once in this battle.
+    pub acted: Vec<usize>,
+    /// The faction acting now (while the round's attacks are resolved).
+    pub acting: Option<usize>,
+}
+
+impl Battle {
+    /// A faction's initiative result, if it is in the battle.
+    pub fn result_of(&self, faction: usize) -> Option<i32> {
+        self.order
+            .iter()
+            .find(|f| f.faction == faction)
+            .map(|f| f.result)
+    }
+}
+
+/// A standing order to attack a creature with one of its weapons, each round it can.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackOrder {
+    pub target: Entity,
+    pub weapon: usize,
+}
+
+/// Under the player's control: the fighting behaviour leaves it to the player's orders.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Controlled;
+
+/// Where a creature heard a hostile noise this round: it knows where that enemy is.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeardHostileAt(pub GridPos);
+
+/// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShieldState {
+    pub broken: bool,
+    pub destroyed: bool,
+}
+
+/// Firearm Misfires: an advanced firearm that misfired is jammed until cleared.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Jammed;
+
+/// The damage of a hit, as the log tells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Damage {
+    /// The dice rolled (for a critical, the extra dice; the base dice count at maximum).
+    pub dice: Vec<u32>,
+    pub bonus: i32,
+    pub critical: bool,
+    /// Armor damage reduction that applied.
+    pub reduced_by: i32,
+    pub total: i32,
+}
+
+/// Is this creature out of the fight (dying or dead)?
+pub fn is_down(conditions: &Conditions) -> bool {
+    conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)
+}
+
+/// A creature's initiative modifier: its stat block's, or the tactical Dexterity modifier.
+pub fn initiative_modifier(combatant: Option<&Combatant>, abilities: Option<&Abilities>) -> i32 {
+    combatant
+        .and_then(|c| c.initiative_modifier)
+        .unwrap_or_else(|| {
+            crate::rules::abilities::tactical_modifier(abilities.map_or(10, |a| a.0.dex))
+        })
+}
+
+/// Who is aware of whom this round: (aware, of) pairs of creatures of hostile factions, both
+/// up, where the first sees the second or heard it this round. Worked out once a round by
+/// [`notice_hostiles`]; the fighting behaviour reads it.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Awareness(pub Vec<(Entity, Entity)>);
+
+/// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees.
+pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
+    let mut q = world.query_filtered::<(
+        Entity,
+        &Position,
+        &Faction,
+        &Conditions,
+        Option<&Sight>,
+        Option<&HeardHostileAt>,
+        Has<Hiding>,
+    ), With<Creature>>();
+    let up: Vec<_> = q
+        .iter(world)
+        .filter(|c| !is_down(c.3))
+        .map(|(e, p, f, _, s, h, hiding)| (e, p.0, *f, s, h.map(|h| h.0), hiding))
+        .collect();
+    let grid = world.resource::<DungeonGrid>();
+    let light = world.resource::<LightMap>();
+    let factions = world.resource::<Factions>();
+    let mut at: std::collections::HashMap<GridPos, Vec<usize>> = Default::default();
+    for (i, c) in up.iter().enumerate() {
+        at.entry(c.1).or_default().push(i);
+    }
+    let mut pairs = Vec::new();
+    for (e, here, f, sight, heard, _) in &up {
+        let mut seen: Vec<usize> = Vec::new();
+        if let Some(sight) = sight {
+            for (p, _) in &sight.seen {
+                seen.extend(at.get(p).into_iter().flatten().copied());
+            }
+        }
+        if let Some(h) = heard {
+            for (i, c) in up.iter().enumerate() {
+                if grid.distance_feet(*h, c.1) <= 10 {
+                    seen.push(i);
+                }
+            }
+        }
+        seen.sort();
+        seen.dedup();
+        for i in seen {
+            let (o, o_at, of, _, _, o_hiding) = &up[i];
+            if e == o || !factions.hostile(*f, *of) {
+                continue;
+            }
+            let sees = sight.is_some_and(|s| s.sees_creature(grid, light, *here, *o_at, *o_hiding));
+            let heard_it = heard.is_some_and(|h| grid.distance_feet(h, *o_at) <= 10);
+            if sees || heard_it {
+                pairs.push((*e, *o));
+            }
+        }
+    }
+    pairs.sort();
+    pairs
+}
+
+/// The members of a faction that are up, with their initiative modifiers, by name.
+fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
+    let mut q = world.query_filtered::<(
+        &Name,
+        &Faction,
+        &Conditions,
+        Option<&Combatant>,
+        Option<&Abilities>,
+    ), With<Creature>>();
+    let mut out: Vec<(String, i32)> = q
+        .iter(world)
+        .filter(|(_, f, c, ..)| f.0 == faction && !is_down(c))
+        .map(|(n, _, _, c, a)| (n.to_string(), initiative_modifier(c, a)))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Each round: battles begin when a creature becomes aware of a hostile one, factions join as
+/// they become involved, and the battle ends after a full round in which no one was aware of a
+/// hostile creature.
+pub fn notice_hostiles(world: &mut World) {
+    let pairs = awareness(world);
+    world.resource_mut::<Awareness>().0 = pairs.clone();
+    let mut heard = world.query_filtered::<Entity, With<HeardHostileAt>>();
+    let heard: Vec<Entity> = heard.iter(world).collect();
+    for e in heard {
+        world.entity_mut(e).remove::<HeardHostileAt>();
+    }
+    let round = world.resource::<Clock>().rounds;
+    let mut involved: Vec<usize> = pairs
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .filter_map(|e| world.get::<Faction>(e).map(|f| f.0))
+        .collect();
+    involved.sort();
+    involved.dedup();
+    let mut battle = world.resource::<Battle>().clone();
+    if pairs.is_empty() {
+        if battle.active {
+            *world.resource_mut::<Battle>() = Battle::default();
+            *world.resource_mut::<DelveMode>() = DelveMode::Exploration;
+            let mut log = world.resource_mut::<EventLog>();
+            log.push(round, Event::BattleEnded);
+            log.push(
+                round,
+                Event::ModeChanged {
+                    mode: DelveMode::Exploration,
+                },
+            );
+        }
+        return;
+    }
+    let joining: Vec<usize> = involved
+        .into_iter()
+        .filter(|f| battle.result_of(*f).is_none())
+        .collect();
+    if joining.is_empty() {
+        return;
+    }
+    let names = world.resource::<Factions>().clone();
+    let entries: Vec<super::initiative::Entrant> = joining
+        .iter()
+        .map(|&f| {
+            (
+                f,
+                names.name(Faction(f)).to_owned(),
+                faction_members(world, f),
+            )
+        })
+        .collect();
+    let rolls = {
+        let mut dice = world.resource_mut::<crate::dice::Dice>();
+        roll_initiative(&mut dice, entries)
+    };
+    let began = !battle.active;
+    battle.order.extend(rolls.iter().cloned());
+    {
+        let mut dice = world.resource_mut::<crate::dice::Dice>();
+        super::initiative::roll_off_ties(&mut dice, &mut battle.order);
+    }
+    if began {
+        battle.active = true;
+        battle.began = round;
+        // RULINGS › Time: actions that take a turn are interrupted by an encounter.
+        let mut busy = world.query_filtered::<(Entity, &Faction), Or<(
+            With<crate::actors::task::Task>,
+            With<crate::rules::rest::Resting>,
+        )>>();
+        let busy: Vec<Entity> = busy
+            .iter(world)
+            .filter(|(_, f)| battle.result_of(f.0).is_some())
+            .map(|(e, _)| e)
+            .collect();
+        for e in busy {
+            world
+                .entity_mut(e)
+                .remove::<crate::actors::task::Task>()
+                .remove::<crate::rules::rest::Resting>();
+        }
+        *world.resource_mut::<DelveMode>() = DelveMode::Encounter;
+    }
+    let order = battle.order.clone();
+    *world.resource_mut::<Battle>() = battle;
+    let mut log = world.resource_mut::<EventLog>();
+    if began {
+        log.push(
+            round,
+            Event::ModeChanged {
+                mode: DelveMode::Encounter,
+            },
+        );
+    }
+    for r in rolls {
+        log.push(round, Event::Initiative { roll: r });
+    }
+    let order: Vec<String> = order.iter().map(|f| f.name.clone()).collect();
+    log.push(round, Event::ActingOrder { order });
+}
+
+/// Each round of a battle: the factions act in initiative order, each member with an attack
+/// order attacking.
+pub fn fight(world: &mut World) {
+    let battle = world.resource::<Battle>().clone();
+    if !battle.active {
+        return;
+    }
+    for faction in battle.order.iter().map(|f| f.faction) {
+        world.resource_mut::<Battle>().acting = Some(faction);
+        let mut q = world.query::<(Entity, &Name, &Faction, &AttackOrder, &Conditions)>();
+        let mut attackers: Vec<(String, Entity, AttackOrder)> = q
+            .iter(world)
+            .filter(|(_, _, f, _, c)| f.0 == faction && !is_down(c))
+            .map(|(e, n, _, o, _)| (n.to_string(), e, *o))
+            .collect();
+        attackers.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, who, order) in attackers {
+            if let Err(why) = attack(world, who, order.target, order.weapon) {
+                // The order lapses when the target cannot be attacked; the behaviour or the
+                // player gives a new one.
+                world.entity_mut(who).remove::<AttackOrder>();
+                let round = world.resource::<Clock>().rounds;
+                let name = crate::actors::name_of(world, who);
+                world.resource_mut::<EventLog>().push(
+                    round,
+                    Event::CommandRefused {
+                        who: name,
+                        command: "attack".into(),
+                        reason: why,
+                    },
+                );
+            }
+        }
+        let mut b = world.resource_mut::<Battle>();
+        if !b.acted.contains(&faction) {
+            b.acted.push(faction);
+        }
+    }
+    world.resource_mut::<Battle>().acting = None;
+}
+
+/// The squares strictly between two squares on a straight line (Bresenham).
+fn between(a: GridPos, b: GridPos) -> Vec<GridPos> {
+    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let (mut x, mut y, mut err) = (a.x, a.y, dx + dy);
+    let mut out = Vec::new();
+    while (x, y) != (b.x, b.y) {
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+        if (x, y) != (b.x, b.y) {
+            out.push(GridPos::new(x, y));
+        }
+    }
+    out
+}
+
+/// Range increments at `feet` for a missile weapon of `increment` feet: 1 within the first.
+pub fn range_increment(feet: u32, increment: u32) -> u32 {
+    feet.div_ceil(increment.max(1)).max(1)
+}
+
+/// The most range increments a missile reaches (a ruling after the d20 convention).
+pub const MAX_RANGE_INCREMENTS: u32 = 10;
+
+/// Everything an attack needs to know about one side.
+struct Side {
+    name: String,
+    at: GridPos,
+    faction: usize,
+    conditions: Conditions,
+    combatant: Combatant,
+    dex_modifier: i32,
+}
+
+fn side(world: &World, e: Entity) -> Option<Side> {
+    Some(Side {
+        name: crate::actors::name_of(world, e),
+        at: world.get::<Position>(e)?.0,
+        faction: world.get::<Faction>(e)?.0,
+        conditions: world.get::<Conditions>(e).cloned().unwrap_or_default(),
+        combatant: world.get::<Combatant>(e)?.clone(),
+        dex_modifier: crate::rules::abilities::tactical_modifier(
+            world.get::<Abilities>(e).map_or(10, |a| a.0.dex),
+        ),
+    })
+}
+
+/// Whether the attacker could attack the target with the weapon now, and at what range
+/// increment (1 for melee).
+pub fn can_attack(
+    world: &World,
+    who: Entity,
+    target: Entity,
+    weapon: usize,
+) -> Result<u32, String> {
+    let a = side(world, who).ok_or("it cannot fight")?;
+    let t = side(world, target).ok_or("that is not something to fight")?;
+    if is_down(&a.conditions) {
+        return Err("it is down".into());
+    }
+    if is_down(&t.conditions) {
+        return Err(format!("{} is down", t.name));
+    }
+    let w = a
+        .combatant
+        .weapons
+        .get(weapon)
+        .ok_or("it has no such weapon")?;
+    if world.get::<Jammed>(who).is_some() && matches!(w.kind, Some(WeaponKind::Firearm { .. })) {
+        return Err(format!("its {} is jammed", w.name));
+    }
+    let adjacent = a.at.x.abs_diff(t.at.x).max(a.at.y.abs_diff(t.at.y)) == 1;
+    match w.range_feet {
+        None if adjacent => Ok(1),
+        None => Err(format!("{} is out of reach of its {}", t.name, w.name)),
+        Some(increment) => {
+            crate::rules::vision::missile_attack_allowed(&a.conditions)?;
+            let grid = world.resource::<DungeonGrid>();
+            if !crate::grid::los::line_of_sight(grid, a.at, t.at) {
+                return Err(format!("it has no line of sight to {}", t.name));
+            }
+            let mut q = world
+                .try_query::<(&Position, &Conditions)>()
+                .ok_or("no creatures")?;
+            let line = between(a.at, t.at);
+            if q.iter(world)
+                .any(|(p, c)| !is_down(c) && line.contains(&p.0))
+            {
+                return Err(format!("someone stands in the way to {}", t.name));
+            }
+            let feet = grid.distance_feet(a.at, t.at);
+            let n = range_increment(feet, increment);
+            if n > MAX_RANGE_INCREMENTS {
+                return Err(format!("{} is beyond its {}'s range", t.name, w.name));
+            }
+            Ok(n)
+        }
+    }
+}
+
+/// The armor class an attack must beat, and the attacker-side modifiers that stand for the
+/// target's condition (so the log shows each).
+fn defence(
+    world: &World,
+    a: &Side,
+    t: &Side,
+    target: Entity,
+    w: &WeaponDef,
+    increment: u32,
+) -> (i32, Vec<Modifier>) {
+    let rules = *world.resource::<TacticalCombat>();
+    let base = world.get::<ArmorClass>(target).map_or(10, |ac| ac.0);
+    let shield = t.combatant.shield.as_ref().filter(|_| {
+        world
+            .get::<ShieldState>(target)
+            .is_none_or(|s| !s.destroyed)
+    });
+    let shield_bonus = shield.map_or(0, |s| s.ac_bonus);
+    let mut mods = Vec::new();
+    let mut ac = base;
+    // Shields › firearms within their first increment go against touch AC + shield.
+    if let Some(WeaponKind::Firearm { .. }) = w.kind
+        && increment == 1
+    {
+        let armor = t
+            .combatant
+            .armor
+            .as_ref()
+            .map_or(0, |a| a.ac_bonus + a.enhancement);
+        let touch = t.combatant.touch_ac.unwrap_or(base - armor - shield_bonus);
+        ac = touch + if rules.shields { shield_bonus } else { 0 };
+    }
+    if t.conditions.has(ConditionKind::Disordered) {
+        mods.push(Modifier::new(2, format!("{} disordered (-2 AC)", t.name)));
+    }
+    if rules.faction_initiative {
+        let battle = world.resource::<Battle>();
+        if let (Some(mine), Some(theirs)) =
+            (battle.result_of(a.faction), battle.result_of(t.faction))
+            && flat_footed_against(theirs, mine, battle.acted.contains(&t.faction))
+            && t.dex_modifier > 0
+        {
+            mods.push(Modifier::new(
+                t.dex_modifier,
+                format!("{} flat-footed (no Dex bonus)", t.name),
+            ));
+        }
+    }
+    // Shield walls: +1 per adjacent ally with a heavy shield, for a heavy-shield bearer.
+    if rules.shields && shield.is_some_and(|s| s.weight == ShieldWeight::Heavy) {
+        let mut q = world
+            .try_query::<(Entity, &Position, &Faction, &Combatant, &Conditions)>()
+            .expect("creatures are registered");
+        let wall = q
+            .iter(world)
+            .filter(|(e, p, f, c, cond)| {
+                *e != target
+                    && f.0 == t.faction
+                    && !is_down(cond)
+                    && p.0.x.abs_diff(t.at.x).max(p.0.y.abs_diff(t.at.y)) == 1
+                    && c.shield
+                        .as_ref()
+                        .is_some_and(|s| s.weight == ShieldWeight::Heavy)
+            })
+            .count() as u32;
+        let bonus = tactical::shield_wall_bonus(wall, false);
+        if bonus > 0 {
+            mods.push(Modifier::new(
+                -bonus,
+                format!("{} in a shield wall", t.name),
+            ));
+        }
+    }
+    (ac, mods)
+}
+
+/// One attack, logged with every modifier: hit or miss, damage, and what follows.
+pub fn attack(world: &mut World, who: Entity, target: Entity, weapon: usize) -> Result<(), String> {
+    let increment = can_attack(world, who, target, weapon)?;
+    let rules = *world.resource::<TacticalCombat>();
+    let a = side(world, who).ok_or("it cannot fight")?;
+    let t = side(world, target).ok_or("that is not something to fight")?;
+    let w = a.combatant.weapons[weapon].clone();
+    let melee = w.range_feet.is_none();
+    let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
+    let kind = if melee {
+        CheckKind::Action
+    } else {
+        CheckKind::RangedAttack
+    };
+    mods.extend(penalties_for(world, who, kind)?);
+    if melee && a.conditions.has(ConditionKind::Blinded) {
+        mods.push(Modifier::new(-4, "blinded"));
+    } else if world
+        .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
+        .is_some()
+    {
+        let grid = world.resource::<DungeonGrid>();
+        let light = world.resource::<LightMap>();
+        if let Some(m) = poor_vision(light.level(grid, t.at), false) {
+            mods.push(m);
+        }
+    }
+    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
+        mods.push(tactical::bloodied_modifier());
+    }
+    if increment > 1 {
+        mods.push(Modifier::new(
+            -2 * (increment as i32 - 1),
+            format!("range increment {increment}"),
+        ));
+    }
+    let (ac, ac_mods) = defence(world, &a, &t, target, &w, increment);
+    mods.extend(ac_mods);
+    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
+    if rules.natural_20_and_1
+        && let Some(m) = tactical::natural_20_modifier(natural)
+    {
+        mods.push(m);
+    }
+    let what = format!("{} attacks {} with {}", a.name, t.name, w.name);
+    let mut throw = Throw::resolve(what, natural, mods.clone(), ac);
+    let mut note = None;
+    if natural == 1 {
+        throw.success = false;
+        note = Some("a natural 1 misses".to_owned());
+    } else if natural == 20 && !rules.natural_20_and_1 {
+        throw.success = true;
+    }
+    if rules.firearm_misfires
+        && let Some(WeaponKind::Firearm { misfire, advanced }) = w.kind
+        && natural <= misfire
+    {
+        throw.success = false;
+        note = Some(if advanced {
+            world.entity_mut(who).insert(Jammed);
+            format!("misfire: the {} jams", w.name)
+        } else {
+            "misfire".to_owned()
+        });
+    }
+    let round = world.resource::<Clock>().rounds;
+    // Fighting is loud (RULINGS › Noise and hearing).
+    let _ = crate::rules::sound::hearing::creature_noise(
+        world,
+        who,
+        crate::rules::sound::NoisyAction::Fighting,
+    );
+    if !throw.success {
+        world.resource_mut::<EventLog>().push(
+            round,
+            Event::Attacked {
+                who: a.name,
+                target: t.name,
+                throw,
+                confirmation: None,
+                note,
+                damage: None,
+            },
+        );
+        return Ok(());
+    }
+    // A threat is confirmed by a second throw that would hit.
+    let mut critical = false;
+    let mut confirmation = None;
+    if rules.critical_hits && natural >= w.critical.threat {
+        let confirm = world.resource_mut::<crate::dice::Dice>().roll(20);
+        let mut cmods: Vec<Modifier> = mods
+            .iter()
+            .filter(|m| m.source != "natural 20")
+            .cloned()
+            .collect();
+        if let Some(m) = tactical::natural_20_modifier(confirm) {
+            cmods.push(m);
+        }
+        let confirmed = Throw::resolve("confirming the critical".into(), confirm, cmods, ac);
+        critical = confirmed.success && confirm != 1;
+        confirmation = Some(confirmed);
+        // Shields › a shield may be sacrificed to turn a critical into a normal hit: the
+        // defender does so when the critical could put it down.
+        if critical && rules.shields && t.combatant.shield.is_some() {
+            let hp = world.get::<HitPoints>(target).map_or(0, |h| h.current);
+            let most =
+                (w.damage.count * w.damage.sides * w.critical.multiplier) as i32 + w.damage.bonus;
+            let state = world
+                .get::<ShieldState>(target)
+                .copied()
+                .unwrap_or_default();
+            if most >= hp && !state.destroyed {
+                let now = ShieldState {
+                    broken: true,
+                    destroyed: state.broken,
+                };
+                world.entity_mut(target).insert(now);
+                critical = false;
+                note = Some(if now.destroyed {
+                    format!("{} sacrifices its broken shield: destroyed", t.name)
+                } else {
+                    format!("{} sacrifices its shield: broken", t.name)
+                });
+            }
+        }
+    }
+    let damage = roll_damage(world, &w, critical, &t, increment, rules);
+    world.resource_mut::<EventLog>().push(
+        round,
+        Event::Attacked {
+            who: a.name.clone(),
+            target: t.name.clone(),
+            throw,
+            confirmation,
+            note,
+            damage: Some(damage.clone()),
+        },
+    );
+    take_damage(world, target, damage.total, rules);
+    Ok(())
+}
+
+fn roll_damage(
+    world: &mut World,
+    w: &WeaponDef,
+    critical: bool,
+    t: &Side,
+    increment: u32,
+    rules: TacticalCombat,
+) -> Damage {
+    let (dice, raw) = if critical {
+        let n = tactical::critical_extra_dice(&w.damage, w.critical.multiplier);
+        let extra: Vec<u32> = {
+            let mut d = world.resource_mut::<crate::dice::Dice>();
+            (0..n).map(|_| d.roll(w.damage.sides)).collect()
+        };
+        let total = tactical::weapon_critical(&w.damage, &extra);
+        (extra, total)
+    } else {
+        let r = world
+            .resource_mut::<crate::dice::Dice>()
+            .roll_expr(&w.damage);
+        (r.dice, r.total)
+    };
+    let bypass = increment == 1
+        && matches!(
+            w.kind,
+            Some(WeaponKind::Crossbow | WeaponKind::Firearm { .. })
+        );
+    let reduced_by = if rules.armor_as_damage_reduction && !bypass {
+        let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
+        tactical::worn_dr(&worn, w.damage_type).min(raw.max(0))
+    } else {
+        0
+    };
+    Damage {
+        dice,
+        bonus: w.damage.bonus,
+        critical,
+        reduced_by,
+        total: (raw - reduced_by).max(0),
+    }
+}
+
+fn condition(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::actors::name_of(world, who);
+    let Some(mut c) = world.get::<Conditions>(who).cloned() else {
+        return;
+    };
+    gain_condition(
+        &mut world.resource_mut::<EventLog>(),
+        round,
+        &name,
+        &mut c,
+        kind,
+        source,
+        ConditionEnd::UntilRemoved,
+    );
+    world.entity_mut(who).insert(c);
+}
+
+/// A Fortitude save (tactical rules): d20 + Fortitude bonus (the tactical Constitution modifier
+/// when the stat block gives none) against a DC, with natural 20 +10.
+fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
+    let bonus = world
+        .get::<Combatant>(who)
+        .and_then(|c| c.fortitude)
+        .unwrap_or_else(|| {
+            crate::rules::abilities::tactical_modifier(
+                world.get::<Abilities>(who).map_or(10, |a| a.0.con),
+            )
+        });
+    let mut mods = vec![Modifier::new(bonus, "Fortitude")];
+    if world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Bloodied))
+    {
+        mods.push(tactical::bloodied_modifier());
+    }
+    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
+    if let Some(m) = tactical::natural_20_modifier(natural) {
+        mods.push(m);
+    }
+    let name = crate::actors::name_of(world, who);
+    let throw = Throw::resolve(format!("Fortitude save against {what}"), natural, mods, dc);
+    let round = world.resource::<Clock>().rounds;
+    let ok = throw.success;
+    world
+        .resource_mut::<EventLog>()
+        .push(round, Event::Threw { who: name, throw });
+    ok
+}
+
+/// One attack's damage lands: hit points, bloodied, dying and death, massive trauma and
+/// massive damage.
+pub fn take_damage(world: &mut World, who: Entity, damage: i32, rules: TacticalCombat) {
+    let Some(hp) = world.get::<HitPoints>(who).copied() else {
+        return;
+    };
+    let was_dying = world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Dying));
+    let mut now = hp.current - damage;
+    if let Some(mut h) = world.get_mut::<HitPoints>(who) {
+        h.current = now;
+    }
+    let mythic = world.get::<Combatant>(who).is_some_and(|c| c.mythic);
+    if now > 0 && !mythic {
+        if rules.massive_damage
+            && tactical::massive_damage_applies(damage, hp.max)
+            && !fortitude_save(world, who, 15, "massive damage")
+        {
+            condition(world, who, ConditionKind::Dead, "massive damage");
+            return;
+        }
+        if rules.massive_trauma
+            && tactical::massive_trauma_applies(damage, hp.max)
+            && !fortitude_save(world, who, 10, "massive trauma")
+        {
+            now = 0;
+            if let Some(mut h) = world.get_mut::<HitPoints>(who) {
+                h.current = 0;
+            }
+            condition(world, who, ConditionKind::Staggered, "massive trauma");
+        }
+    }
+    if rules.bloodied && damage > 0 && tactical::is_bloodied(now, hp.max) {
+        condition(
+            world,
+            who,
+            ConditionKind::Bloodied,
+            "below half its hit points",
+        );
+    }
+    if now <= 0 {
+        if was_dying && damage > 0 {
+            condition(world, who, ConditionKind::Dead, "wounded while dying");
+        } else {
+            condition(world, who, ConditionKind::Dying, "0 hit points");
+            condition(world, who, ConditionKind::Prone, "dying");
+        }
+        world
+            .entity_mut(who)
+            .remove::<AttackOrder>()
+            .remove::<crate::rules::movement::Walking>()
+            .remove::<crate::actors::task::Task>();
+    }
+}
+
+/// `Attack`: a standing order to attack a creature with a weapon (by name, or the first that
+/// can reach), carried out in the faction's turn.
+pub fn order_attack(
+    world: &mut World,
+    who: Entity,
+    target: Entity,
+    weapon: Option<&str>,
+) -> Result<String, String> {
+    let c = world.get::<Combatant>(who).ok_or("it cannot fight")?;
+    let weapons = c.weapons.clone();
+    if weapons.is_empty() {
+        return Err("it has no weapon".into());
+    }
+    let index = match weapon {
+        Some(name) => weapons.iter().position(|w| w.name == name).ok_or_else(|| {
+            let names: Vec<&str> = weapons.iter().map(|w| w.name.as_str()).collect();
+            format!("it has no weapon named {name:?} (it has {names:?})")
+        })?,
+        None => (0..weapons.len())
+            .find(|&i| can_attack(world, who, target, i).is_ok())
+            .unwrap_or(0),
+    };
+    let target_name = crate::actors::name_of(world, target);
+    world.entity_mut(who).insert(AttackOrder {
+        target,
+        weapon: index,
+    });
+    Ok(format!(
+        "will attack {target_name} with its {}",
+        weapons[index].name
+    ))
+}
+
+/// The chance that an attack hits now, for the window's targeting: (chance, target number on
+/// the d20), from the same modifiers the attack would use, natural 20 and 1 aside.
+pub fn chance_to_hit(
+    world: &World,
+    who: Entity,
+    target: Entity,
+    weapon: usize,
+) -> Option<(f32, i32)> {
+    let increment = can_attack(world, who, target, weapon).ok()?;
+    let a = side(world, who)?;
+    let t = side(world, target)?;
+    let w = a.combatant.weapons.get(weapon)?.clone();
+    let rules = *world.resource::<TacticalCombat>();
+    let mut total = a.combatant.attack_bonus;
+    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
+        total -= 2;
+    }
+    if increment > 1 {
+        total -= 2 * (increment as i32 - 1);
+    }
+    let (ac, mods) = defence(world, &a, &t, target, &w, increment);
+    total += mods.iter().map(|m| m.value).sum::<i32>();
+    let need = (ac - total).clamp(2, 20);
+    Some((crate::dice::d20_chance(need), need))
+}
+
+pub struct BattlePlugin;
+
+impl Plugin for BattlePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Battle>()
+            .init_resource::<Awareness>()
+            .init_resource::<TacticalCombat>()
+            .add_systems(
+                crate::sim::SimRound,
+                (notice_hostiles, fight, super::behaviour::fighting_behaviour)
+                    .chain()
+                    .in_set(crate::sim::RoundSet::Combat),
+            );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_increments() {
+        assert_eq!(range_increment(30, 50), 1);
+        assert_eq!(range_increment(50, 50), 1);
+        assert_eq!(range_increment(55, 50), 2);
+        assert_eq!(range_increment(0, 50), 1);
+    }
+
+    #[test]
+    fn the_line_between_two_squares() {
+        assert_eq!(
+            between(GridPos::new(0, 0), GridPos::new(3, 0)),
+            vec![GridPos::new(1, 0), GridPos::new(2, 0)]
+        );
+        assert!(between(GridPos::new(0, 0), GridPos::new(1, 1)).is_empty());
+    }
+}

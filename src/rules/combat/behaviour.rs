@@ -1,0 +1,193 @@
+//! How creatures fight when no one commands them: a simple, readable behaviour shared by
+//! monsters and by party members not under the player's control, so a whole battle runs
+//! headless. Each round of a battle, a creature that is up:
+//! 1. flees, if its stat block says it flees when bloodied and it is bloodied: it walks to the
+//!    square within a few steps that is farthest from its enemies;
+//! 2. otherwise picks the nearest enemy it is aware of (one that sees nothing and hears nothing
+//!    of the fight waits where it is);
+//! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
+//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest.
+//!
+//! Orders go through the command queue like a player's, so they are logged and given at the
+//! next round.
+
+use bevy::prelude::*;
+
+use super::battle::{AttackOrder, Awareness, Battle, Controlled, can_attack, is_down};
+use crate::actors::{Combatant, Command, Conditions, Creature, Faction, PendingCommands, Position};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::ConditionKind;
+use crate::rules::movement::{Pace, Walking};
+
+/// How far a fleeing creature looks for somewhere safer, in squares.
+const FLIGHT_SQUARES: i32 = 4;
+
+fn chebyshev(a: GridPos, b: GridPos) -> u32 {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
+}
+
+/// Each round of a battle: every creature not under the player's control decides what to do.
+pub fn fighting_behaviour(world: &mut World) {
+    if !world.resource::<Battle>().active {
+        return;
+    }
+    let aware = world.resource::<Awareness>().0.clone();
+    let mut q = world.query_filtered::<(
+        Entity,
+        &Name,
+        &Position,
+        &Faction,
+        &Conditions,
+        &Combatant,
+        Option<&AttackOrder>,
+        Option<&Walking>,
+    ), (With<Creature>, Without<Controlled>)>();
+    let mut fighters: Vec<_> = q
+        .iter(world)
+        .filter(|c| !is_down(c.4) && !c.5.weapons.is_empty())
+        .map(|(e, n, p, f, c, k, o, w)| {
+            (
+                e,
+                n.to_string(),
+                p.0,
+                *f,
+                c.has(ConditionKind::Bloodied) && k.flees_when_bloodied,
+                o.copied(),
+                w.and_then(|w| w.destination()),
+            )
+        })
+        .collect();
+    fighters.sort_by_key(|f| f.0);
+    let mut everyone =
+        world.query_filtered::<(Entity, &Position, &Faction, &Conditions), With<Creature>>();
+    let up: Vec<(Entity, GridPos, Faction)> = everyone
+        .iter(world)
+        .filter(|c| !is_down(c.3))
+        .map(|(e, p, f, _)| (e, p.0, *f))
+        .collect();
+    // Squares taken: where creatures stand and where walkers are going.
+    let mut claimed: Vec<GridPos> = up.iter().map(|u| u.1).collect();
+    claimed.extend(fighters.iter().filter_map(|f| f.6));
+    let mut orders: Vec<Command> = Vec::new();
+    let busy: Vec<String> = world
+        .resource::<PendingCommands>()
+        .0
+        .iter()
+        .map(|c| c.who().to_owned())
+        .collect();
+    for (e, name, at, _, fleeing, order, heading) in fighters {
+        if busy.contains(&name) {
+            continue;
+        }
+        let known: Vec<Entity> = aware.iter().filter(|(a, _)| *a == e).map(|p| p.1).collect();
+        let enemies: Vec<(Entity, GridPos)> = up
+            .iter()
+            .filter(|u| known.contains(&u.0))
+            .map(|u| (u.0, u.1))
+            .collect();
+        if enemies.is_empty() {
+            continue;
+        }
+        if fleeing {
+            world.entity_mut(e).remove::<AttackOrder>();
+            if heading.is_none()
+                && let Some(to) = refuge(world.resource::<DungeonGrid>(), at, &enemies, &claimed)
+            {
+                claimed.push(to);
+                orders.push(Command::Move {
+                    who: name,
+                    to: (to.x, to.y),
+                    pace: Pace::Combat,
+                });
+            }
+            continue;
+        }
+        let Some(&(target, target_at)) =
+            enemies.iter().min_by_key(|(o, p)| (chebyshev(at, *p), *o))
+        else {
+            continue;
+        };
+        if let Some(o) = order
+            && o.target == target
+            && can_attack(world, e, o.target, o.weapon).is_ok()
+        {
+            continue;
+        }
+        let weapons = world.get::<Combatant>(e).map_or(0, |c| c.weapons.len());
+        let melee_first = |i: &usize| {
+            world
+                .get::<Combatant>(e)
+                .is_some_and(|c| c.weapons[*i].range_feet.is_some())
+        };
+        let mut usable: Vec<usize> = (0..weapons)
+            .filter(|&i| can_attack(world, e, target, i).is_ok())
+            .collect();
+        usable.sort_by_key(melee_first);
+        if let Some(&w) = usable.first() {
+            let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
+            orders.push(Command::Attack {
+                who: name,
+                target: crate::actors::name_of(world, target),
+                weapon,
+            });
+            continue;
+        }
+        // Close in, unless already on the way to a square next to it.
+        if heading.is_some_and(|h| chebyshev(h, target_at) == 1) {
+            continue;
+        }
+        let grid = world.resource::<DungeonGrid>();
+        let free = |p: &GridPos| grid.is_passable(*p) && !claimed.contains(p);
+        if let Some(to) = target_at
+            .neighbours()
+            .into_iter()
+            .filter(free)
+            .min_by_key(|p| (grid.distance_feet(at, *p), *p))
+        {
+            claimed.push(to);
+            orders.push(Command::Move {
+                who: name,
+                to: (to.x, to.y),
+                pace: Pace::Combat,
+            });
+        } else if heading.is_some() {
+            // Nowhere free next to it: wait rather than walk into someone.
+            orders.push(Command::Halt { who: name });
+        }
+    }
+    let mut pending = world.resource_mut::<PendingCommands>();
+    for c in orders {
+        pending.push(c);
+    }
+}
+
+/// The free square within a few steps that is farthest from the nearest enemy.
+fn refuge(
+    grid: &DungeonGrid,
+    at: GridPos,
+    enemies: &[(Entity, GridPos)],
+    claimed: &[GridPos],
+) -> Option<GridPos> {
+    let danger = |p: GridPos| {
+        enemies
+            .iter()
+            .map(|(_, e)| chebyshev(p, *e))
+            .min()
+            .unwrap_or(0)
+    };
+    let mut candidates: Vec<(u32, std::cmp::Reverse<GridPos>)> = Vec::new();
+    for dy in -FLIGHT_SQUARES..=FLIGHT_SQUARES {
+        for dx in -FLIGHT_SQUARES..=FLIGHT_SQUARES {
+            let p = GridPos::new(at.x + dx, at.y + dy);
+            if grid.is_passable(p) && !claimed.contains(&p) && danger(p) > danger(at) {
+                candidates.push((danger(p), std::cmp::Reverse(p)));
+            }
+        }
+    }
+    // Safest first; the first that can be reached.
+    candidates.sort_by(|a, b| b.cmp(a));
+    candidates
+        .into_iter()
+        .map(|(_, std::cmp::Reverse(p))| p)
+        .find(|&p| crate::grid::path::find_path(grid, at, p).is_some())
+}
