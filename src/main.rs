@@ -134,6 +134,12 @@ enum Question {
         #[arg(long, value_name = "NAME")]
         who: String,
     },
+    /// Faction initiative as if every faction met: members, modifiers, rolls, results, order.
+    Initiative {
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The squares a creature sees, as the level stands.
     Sees {
         #[arg(long, value_name = "NAME")]
@@ -359,6 +365,9 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Light { at } => query::light(level, at).map(|a| (a.to_string(), to_json(&a))),
         Question::Sees { who } => query::sees(level, &who).map(|a| (a.to_string(), to_json(&a))),
+        Question::Initiative { seed } => {
+            query::initiative(level, seed).map(|a| (a.to_string(), to_json(&a)))
+        }
         Question::Door { at, who } => {
             query::door(level, at, &who).map(|a| (a.to_string(), to_json(&a)))
         }

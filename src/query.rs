@@ -542,3 +542,75 @@ impl fmt::Display for DoorAnswer {
         Ok(())
     }
 }
+
+/// `initiative --seed N`: each faction's members and modifiers, its roll and result, and the
+/// acting order, as if every faction of the level met in one battle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InitiativeAnswer {
+    pub question: &'static str,
+    pub seed: u64,
+    /// In acting order, highest first.
+    pub factions: Vec<crate::rules::combat::initiative::FactionRoll>,
+}
+
+pub fn initiative(level: &Level, seed: u64) -> Result<InitiativeAnswer, String> {
+    use crate::rules::abilities::tactical_modifier;
+    let entrants: Vec<crate::rules::combat::initiative::Entrant> = level
+        .factions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let mut members: Vec<(String, i32)> = level
+                .creatures
+                .iter()
+                .filter(|c| c.faction == i)
+                .map(|c| {
+                    let m = c
+                        .initiative_modifier
+                        .unwrap_or_else(|| tactical_modifier(c.abilities.dex));
+                    (c.name.clone(), m)
+                })
+                .collect();
+            members.sort();
+            (!members.is_empty()).then(|| (i, f.name.clone(), members))
+        })
+        .collect();
+    if entrants.len() < 2 {
+        return Err("the level has fewer than two factions with creatures: no battle".into());
+    }
+    let mut dice = crate::dice::Dice::seeded(seed);
+    let factions = crate::rules::combat::initiative::roll_initiative(&mut dice, entrants);
+    Ok(InitiativeAnswer {
+        question: "initiative",
+        seed,
+        factions,
+    })
+}
+
+impl fmt::Display for InitiativeAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "faction initiative, seed {}:", self.seed)?;
+        for (i, r) in self.factions.iter().enumerate() {
+            let members: Vec<String> = r
+                .members
+                .iter()
+                .map(|(n, m)| format!("{n} {m:+}"))
+                .collect();
+            write!(
+                f,
+                "\n  {}. {}: d20 {} {:+} = {} (modifier: average of {}, rounded up)",
+                i + 1,
+                r.name,
+                r.roll,
+                r.modifier,
+                r.result,
+                members.join(", ")
+            )?;
+            if !r.roll_offs.is_empty() {
+                write!(f, "; tie broken by roll-offs {:?}", r.roll_offs)?;
+            }
+        }
+        let order: Vec<&str> = self.factions.iter().map(|r| r.name.as_str()).collect();
+        write!(f, "\norder: {}", order.join(", "))
+    }
+}

@@ -529,3 +529,51 @@ fn the_window_names_the_creatures_when_select_misses() {
     assert!(err.contains("no creature named \"Nobody\""), "{err}");
     assert!(err.contains("\"Brannoc\""), "{err}");
 }
+
+/// `query initiative`: each faction's members, modifier (the average rounded up), roll, result
+/// and the order; the same seed gives the same answer.
+#[test]
+fn query_initiative_lists_factions_in_order() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "initiative",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let factions = v["factions"].as_array().unwrap();
+    assert_eq!(factions.len(), 3);
+    let party = factions.iter().find(|f| f["name"] == "party").unwrap();
+    // Aldric +1, Brannoc +1, Mirela +0, Sera +3: 5 / 4 rounds up to 2.
+    assert_eq!(party["modifier"], 2);
+    assert_eq!(
+        party["result"].as_i64().unwrap(),
+        party["roll"].as_i64().unwrap() + 2
+    );
+    let results: Vec<i64> = factions
+        .iter()
+        .map(|f| f["result"].as_i64().unwrap())
+        .collect();
+    assert!(results.windows(2).all(|w| w[0] >= w[1]), "highest first");
+    let text = stdout(&delve(&[
+        "query",
+        "levels/crypt.ron",
+        "initiative",
+        "--seed",
+        "3",
+    ]));
+    assert!(text.contains("order: "), "{text}");
+    assert_eq!(
+        text,
+        stdout(&delve(&[
+            "query",
+            "levels/crypt.ron",
+            "initiative",
+            "--seed",
+            "3"
+        ]))
+    );
+}

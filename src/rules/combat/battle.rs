@@ -72,9 +72,10 @@ pub struct AttackOrder {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Controlled;
 
-/// Where a creature heard a hostile noise this round: it knows where that enemy is.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeardHostileAt(pub GridPos);
+/// Who heard a hostile noise this round, and where: each knows where that enemy is. Written
+/// by hearing, read and cleared by [`notice_hostiles`].
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeardHostiles(pub Vec<(Entity, GridPos)>);
 
 /// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,10 +117,36 @@ pub fn initiative_modifier(combatant: Option<&Combatant>, abilities: Option<&Abi
 /// Who is aware of whom this round: (aware, of) pairs of creatures of hostile factions, both
 /// up, where the first sees the second or heard it this round. Worked out once a round by
 /// [`notice_hostiles`]; the fighting behaviour reads it.
+/// Sorted, so that one creature's pairs are found by a binary search ([`Awareness::of`]).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Awareness(pub Vec<(Entity, Entity)>);
+pub struct Awareness {
+    pub pairs: Vec<(Entity, Entity)>,
+    /// What the pairs were worked out from: when nothing of it changed (an engaged battle where
+    /// no one moves), the same pairs hold.
+    looked: Vec<Look>,
+}
 
-/// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees.
+impl Awareness {
+    /// The creatures `who` is aware of.
+    pub fn of(&self, who: Entity) -> &[(Entity, Entity)] {
+        let start = self.pairs.partition_point(|p| p.0 < who);
+        let end = self.pairs.partition_point(|p| p.0 <= who);
+        &self.pairs[start..end]
+    }
+}
+
+/// One creature as awareness sees it: where it is, what its sight was worked out from, whether
+/// it hides, and where it heard an enemy.
+type Look = (
+    Entity,
+    GridPos,
+    Option<crate::rules::vision::SightKey>,
+    bool,
+    Option<GridPos>,
+);
+
+/// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees,
+/// and those near where it heard an enemy. Unchanged inputs reuse the last answer.
 pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
     let mut q = world.query_filtered::<(
         Entity,
@@ -127,51 +154,81 @@ pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
         &Faction,
         &Conditions,
         Option<&Sight>,
-        Option<&HeardHostileAt>,
         Has<Hiding>,
     ), With<Creature>>();
+    let heard = world
+        .get_resource::<HeardHostiles>()
+        .map(|h| h.0.clone())
+        .unwrap_or_default();
+    let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
     let up: Vec<_> = q
         .iter(world)
         .filter(|c| !is_down(c.3))
-        .map(|(e, p, f, _, s, h, hiding)| (e, p.0, *f, s, h.map(|h| h.0), hiding))
+        .map(|(e, p, f, _, s, hiding)| (e, p.0, *f, s, heard_by(e), hiding))
         .collect();
+    let looked: Vec<Look> = up
+        .iter()
+        .map(|(e, p, _, s, h, hiding)| (*e, *p, s.and_then(|s| s.key()), *hiding, *h))
+        .collect();
+    if let Some(last) = world.get_resource::<Awareness>()
+        && last.looked == looked
+        && !looked.is_empty()
+    {
+        return last.pairs.clone();
+    }
     let grid = world.resource::<DungeonGrid>();
     let light = world.resource::<LightMap>();
     let factions = world.resource::<Factions>();
-    let mut at: std::collections::HashMap<GridPos, Vec<usize>> = Default::default();
+    // Who stands where: the first creature on each square, and a chain to the next.
+    let mut first = vec![u32::MAX; (grid.width() * grid.height()) as usize];
+    let mut next = vec![u32::MAX; up.len()];
     for (i, c) in up.iter().enumerate() {
-        at.entry(c.1).or_default().push(i);
+        if let Some(k) = grid.index(c.1) {
+            next[i] = first[k];
+            first[k] = i as u32;
+        }
     }
     let mut pairs = Vec::new();
+    // (creature, on a square it sees) for each creature it might be aware of.
+    let mut noticed: Vec<(usize, bool)> = Vec::new();
     for (e, here, f, sight, heard, _) in &up {
-        let mut seen: Vec<usize> = Vec::new();
+        noticed.clear();
         if let Some(sight) = sight {
             for (p, _) in &sight.seen {
-                seen.extend(at.get(p).into_iter().flatten().copied());
+                let mut i = grid.index(*p).map_or(u32::MAX, |k| first[k]);
+                while i != u32::MAX {
+                    noticed.push((i as usize, true));
+                    i = next[i as usize];
+                }
             }
         }
         if let Some(h) = heard {
             for (i, c) in up.iter().enumerate() {
                 if grid.distance_feet(*h, c.1) <= 10 {
-                    seen.push(i);
+                    noticed.push((i, false));
                 }
             }
         }
-        seen.sort();
-        seen.dedup();
-        for i in seen {
+        noticed.sort_by(|a, b| (a.0, !a.1).cmp(&(b.0, !b.1)));
+        noticed.dedup_by_key(|n| n.0);
+        for &(i, on_seen_square) in &noticed {
             let (o, o_at, of, _, _, o_hiding) = &up[i];
             if e == o || !factions.hostile(*f, *of) {
                 continue;
             }
-            let sees = sight.is_some_and(|s| s.sees_creature(grid, light, *here, *o_at, *o_hiding));
-            let heard_it = heard.is_some_and(|h| grid.distance_feet(h, *o_at) <= 10);
-            if sees || heard_it {
+            // A hiding creature on a seen square may still go unseen.
+            let sees = on_seen_square
+                && (!*o_hiding
+                    || sight.is_some_and(|s| s.sees_creature(grid, light, *here, *o_at, true)));
+            if sees || !on_seen_square {
                 pairs.push((*e, *o));
             }
         }
     }
     pairs.sort();
+    if let Some(mut a) = world.get_resource_mut::<Awareness>() {
+        a.looked = looked;
+    }
     pairs
 }
 
@@ -198,12 +255,8 @@ fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
 /// hostile creature.
 pub fn notice_hostiles(world: &mut World) {
     let pairs = awareness(world);
-    world.resource_mut::<Awareness>().0 = pairs.clone();
-    let mut heard = world.query_filtered::<Entity, With<HeardHostileAt>>();
-    let heard: Vec<Entity> = heard.iter(world).collect();
-    for e in heard {
-        world.entity_mut(e).remove::<HeardHostileAt>();
-    }
+    world.resource_mut::<Awareness>().pairs = pairs.clone();
+    world.resource_mut::<HeardHostiles>().0.clear();
     let round = world.resource::<Clock>().rounds;
     let mut involved: Vec<usize> = pairs
         .iter()
@@ -212,9 +265,8 @@ pub fn notice_hostiles(world: &mut World) {
         .collect();
     involved.sort();
     involved.dedup();
-    let mut battle = world.resource::<Battle>().clone();
     if pairs.is_empty() {
-        if battle.active {
+        if world.resource::<Battle>().active {
             *world.resource_mut::<Battle>() = Battle::default();
             *world.resource_mut::<DelveMode>() = DelveMode::Exploration;
             let mut log = world.resource_mut::<EventLog>();
@@ -228,13 +280,17 @@ pub fn notice_hostiles(world: &mut World) {
         }
         return;
     }
-    let joining: Vec<usize> = involved
-        .into_iter()
-        .filter(|f| battle.result_of(*f).is_none())
-        .collect();
+    let joining: Vec<usize> = {
+        let battle = world.resource::<Battle>();
+        involved
+            .into_iter()
+            .filter(|f| battle.result_of(*f).is_none())
+            .collect()
+    };
     if joining.is_empty() {
         return;
     }
+    let mut battle = world.resource::<Battle>().clone();
     let names = world.resource::<Factions>().clone();
     let entries: Vec<super::initiative::Entrant> = joining
         .iter()
@@ -298,11 +354,12 @@ pub fn notice_hostiles(world: &mut World) {
 /// Each round of a battle: the factions act in initiative order, each member with an attack
 /// order attacking.
 pub fn fight(world: &mut World) {
-    let battle = world.resource::<Battle>().clone();
+    let battle = world.resource::<Battle>();
     if !battle.active {
         return;
     }
-    for faction in battle.order.iter().map(|f| f.faction) {
+    let order: Vec<usize> = battle.order.iter().map(|f| f.faction).collect();
+    for faction in order {
         world.resource_mut::<Battle>().acting = Some(faction);
         let mut q = world.query::<(Entity, &Name, &Faction, &AttackOrder, &Conditions)>();
         let mut attackers: Vec<(String, Entity, AttackOrder)> = q
@@ -398,45 +455,54 @@ pub fn can_attack(
     target: Entity,
     weapon: usize,
 ) -> Result<u32, String> {
-    let a = side(world, who).ok_or("it cannot fight")?;
-    let t = side(world, target).ok_or("that is not something to fight")?;
-    if is_down(&a.conditions) {
+    let (Some(a_at), Some(a_cond), Some(c)) = (
+        world.get::<Position>(who),
+        world.get::<Conditions>(who),
+        world.get::<Combatant>(who),
+    ) else {
+        return Err("it cannot fight".into());
+    };
+    let (Some(t_at), Some(t_cond)) = (
+        world.get::<Position>(target),
+        world.get::<Conditions>(target),
+    ) else {
+        return Err("that is not something to fight".into());
+    };
+    let (a_at, t_at) = (a_at.0, t_at.0);
+    let name = || crate::actors::name_of(world, target);
+    if is_down(a_cond) {
         return Err("it is down".into());
     }
-    if is_down(&t.conditions) {
-        return Err(format!("{} is down", t.name));
+    if is_down(t_cond) {
+        return Err(format!("{} is down", name()));
     }
-    let w = a
-        .combatant
-        .weapons
-        .get(weapon)
-        .ok_or("it has no such weapon")?;
+    let w = c.weapons.get(weapon).ok_or("it has no such weapon")?;
     if world.get::<Jammed>(who).is_some() && matches!(w.kind, Some(WeaponKind::Firearm { .. })) {
         return Err(format!("its {} is jammed", w.name));
     }
-    let adjacent = a.at.x.abs_diff(t.at.x).max(a.at.y.abs_diff(t.at.y)) == 1;
+    let adjacent = a_at.x.abs_diff(t_at.x).max(a_at.y.abs_diff(t_at.y)) == 1;
     match w.range_feet {
         None if adjacent => Ok(1),
-        None => Err(format!("{} is out of reach of its {}", t.name, w.name)),
+        None => Err(format!("{} is out of reach of its {}", name(), w.name)),
         Some(increment) => {
-            crate::rules::vision::missile_attack_allowed(&a.conditions)?;
+            crate::rules::vision::missile_attack_allowed(a_cond)?;
             let grid = world.resource::<DungeonGrid>();
-            if !crate::grid::los::line_of_sight(grid, a.at, t.at) {
-                return Err(format!("it has no line of sight to {}", t.name));
+            if !crate::grid::los::line_of_sight(grid, a_at, t_at) {
+                return Err(format!("it has no line of sight to {}", name()));
             }
             let mut q = world
                 .try_query::<(&Position, &Conditions)>()
                 .ok_or("no creatures")?;
-            let line = between(a.at, t.at);
+            let line = between(a_at, t_at);
             if q.iter(world)
                 .any(|(p, c)| !is_down(c) && line.contains(&p.0))
             {
-                return Err(format!("someone stands in the way to {}", t.name));
+                return Err(format!("someone stands in the way to {}", name()));
             }
-            let feet = grid.distance_feet(a.at, t.at);
+            let feet = grid.distance_feet(a_at, t_at);
             let n = range_increment(feet, increment);
             if n > MAX_RANGE_INCREMENTS {
-                return Err(format!("{} is beyond its {}'s range", t.name, w.name));
+                return Err(format!("{} is beyond its {}'s range", name(), w.name));
             }
             Ok(n)
         }
@@ -875,6 +941,7 @@ impl Plugin for BattlePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
+            .init_resource::<HeardHostiles>()
             .init_resource::<TacticalCombat>()
             .add_systems(
                 crate::sim::SimRound,

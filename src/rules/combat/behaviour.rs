@@ -31,7 +31,7 @@ pub fn fighting_behaviour(world: &mut World) {
     if !world.resource::<Battle>().active {
         return;
     }
-    let aware = world.resource::<Awareness>().0.clone();
+    let aware = world.resource::<Awareness>().clone();
     let mut q = world.query_filtered::<(
         Entity,
         &Name,
@@ -79,7 +79,7 @@ pub fn fighting_behaviour(world: &mut World) {
         if busy.contains(&name) {
             continue;
         }
-        let known: Vec<Entity> = aware.iter().filter(|(a, _)| *a == e).map(|p| p.1).collect();
+        let known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
         let enemies: Vec<(Entity, GridPos)> = up
             .iter()
             .filter(|u| known.contains(&u.0))

@@ -94,6 +94,7 @@ impl Plugin for HearingPlugin {
         app.init_resource::<Noises>()
             .init_resource::<EarshotField>()
             .init_resource::<LastRoundNoises>()
+            .init_resource::<crate::rules::combat::battle::HeardHostiles>()
             .add_systems(SimRound, footsteps.in_set(RoundSet::Sound))
             .add_systems(SimRound, hear.in_set(RoundSet::Hearing));
     }
@@ -196,6 +197,7 @@ pub fn hear(
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
     battle: Option<Res<crate::rules::combat::battle::Battle>>,
+    mut heard_hostiles: ResMut<crate::rules::combat::battle::HeardHostiles>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -205,29 +207,53 @@ pub fn hear(
     let widest = info.widest_environment();
     let mut going_to_look: Vec<(Entity, String, GridPos)> = Vec::new();
     last.0 = noises.0.clone();
+    // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
+    // row for them all, and each listener hears the nearest. Other noises go one by one.
+    let in_battle = |n: &Noise| {
+        n.maker
+            .and_then(|m| makers.get(m).ok())
+            .is_some_and(|f| battle.as_ref().is_some_and(|b| b.result_of(f.0).is_some()))
+    };
+    let mut groups: Vec<Vec<Noise>> = Vec::new();
     for noise in std::mem::take(&mut noises.0) {
+        let faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();
+        match groups.iter_mut().find(|g| {
+            in_battle(&noise)
+                && in_battle(&g[0])
+                && g[0].sound == noise.sound
+                && g[0].maker.and_then(|m| makers.get(m).ok()).copied() == faction
+        }) {
+            Some(g) => g.push(noise),
+            None => groups.push(vec![noise]),
+        }
+    }
+    for group in groups {
+        let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
         field
             .0
-            .propagate(&grid, noise.at, bound(noise.sound, widest));
-        let maker_faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();
-        // Listeners in reach, closest first (ties by name, for a fixed order).
-        let mut reach: Vec<(u32, Entity, String, Faction, Verdict)> = Vec::new();
+            .propagate_many(&grid, &sources, bound(group[0].sound, widest));
+        let maker_faction = group[0].maker.and_then(|m| makers.get(m).ok()).copied();
+        // Listeners in reach, closest first (ties by name, for a fixed order), each with the
+        // noise nearest to it.
+        let mut reach: Vec<(u32, Entity, String, Faction, Verdict, usize)> = Vec::new();
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
-            if Some(e) == noise.maker
+            if group.iter().any(|n| n.maker == Some(e))
                 || conditions.has(ConditionKind::Deafened)
                 || crate::rules::combat::battle::is_down(conditions)
             {
                 continue;
             }
             let d = field.0.half_feet(&grid, pos.0);
-            let v = verdict(noise.sound, info.environment_at(pos.0), d);
+            let v = verdict(group[0].sound, info.environment_at(pos.0), d);
             if v != Verdict::Inaudible {
-                reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v));
+                let k = field.0.nearest_source(&grid, pos.0).unwrap_or(0);
+                reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v, k));
             }
         }
         reach.sort_by(|a, b| (a.0, &a.2).cmp(&(b.0, &b.2)));
         let mut faction_threw: Vec<Faction> = Vec::new();
-        for (d, e, name, faction, v) in reach {
+        for (d, e, name, faction, v, k) in reach {
+            let noise = &group[k.min(group.len() - 1)];
             let Ok((_, _, _, _, profs, _, moved, mut listened, active, _, _)) =
                 listeners.get_mut(e)
             else {
@@ -270,9 +296,7 @@ pub fn hear(
                 let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
                 if fighting {
                     if hostile && maker_faction.is_some() {
-                        commands
-                            .entity(e)
-                            .insert(crate::rules::combat::battle::HeardHostileAt(noise.at));
+                        heard_hostiles.0.push((e, noise.at));
                     }
                     continue;
                 }
@@ -291,9 +315,7 @@ pub fn hear(
                     if maker_faction.is_some() {
                         // It knows where that enemy is: aware of it (RULINGS › Faction
                         // initiative).
-                        commands
-                            .entity(e)
-                            .insert(crate::rules::combat::battle::HeardHostileAt(noise.at));
+                        heard_hostiles.0.push((e, noise.at));
                     }
                     going_to_look.push((e, name, noise.at));
                 }

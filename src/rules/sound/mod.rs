@@ -182,6 +182,8 @@ const UNREACHED: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct Earshot {
     dist: Vec<u32>,
+    /// For each square reached, which source (by index) is nearest.
+    origin: Vec<u16>,
     touched: Vec<u32>,
     buckets: Vec<Vec<u32>>,
     width: u32,
@@ -195,9 +197,16 @@ impl Earshot {
 
     /// Earshot distances from `source` to every square within `bound` half-feet.
     pub fn propagate(&mut self, grid: &DungeonGrid, source: GridPos, bound: u32) {
+        self.propagate_many(grid, &[source], bound);
+    }
+
+    /// Earshot distances from the nearest of several sources of the same noise row (the blows
+    /// of one side in a battle), with which source is nearest: one flood for them all.
+    pub fn propagate_many(&mut self, grid: &DungeonGrid, sources: &[GridPos], bound: u32) {
         let n = (grid.width() * grid.height()) as usize;
         if self.dist.len() != n {
             self.dist = vec![UNREACHED; n];
+            self.origin = vec![0; n];
             self.touched.clear();
         }
         for &i in &self.touched {
@@ -205,9 +214,6 @@ impl Earshot {
         }
         self.touched.clear();
         self.width = grid.width();
-        let Some(s) = grid.index(source) else {
-            return;
-        };
         // The largest step: a diagonal into stone, 1.5 × 10 × scale feet, in half-feet.
         let max_step = (grid.scale_feet() * 10 * 2 * 3).div_ceil(2) as usize + 1;
         if self.buckets.len() < max_step + 1 {
@@ -217,10 +223,20 @@ impl Earshot {
         for b in &mut self.buckets {
             b.clear();
         }
-        self.dist[s] = 0;
-        self.touched.push(s as u32);
-        self.buckets[0].push(s as u32);
-        let mut pending = 1usize;
+        let mut pending = 0usize;
+        for (k, &source) in sources.iter().enumerate() {
+            let Some(s) = grid.index(source) else {
+                continue;
+            };
+            if self.dist[s] == 0 {
+                continue;
+            }
+            self.dist[s] = 0;
+            self.origin[s] = k as u16;
+            self.touched.push(s as u32);
+            self.buckets[0].push(s as u32);
+            pending += 1;
+        }
         let mut d = 0u32;
         while pending > 0 && d <= bound {
             let slot = d as usize % nb;
@@ -251,6 +267,7 @@ impl Earshot {
                         self.touched.push(j as u32);
                     }
                     self.dist[j] = nd;
+                    self.origin[j] = self.origin[i as usize];
                     self.buckets[nd as usize % nb].push(j as u32);
                     pending += 1;
                 }
@@ -264,6 +281,12 @@ impl Earshot {
         grid.index(p)
             .and_then(|i| self.dist.get(i).copied())
             .filter(|&d| d != UNREACHED)
+    }
+
+    /// Which source of the last propagation is nearest to a square it reached.
+    pub fn nearest_source(&self, grid: &DungeonGrid, p: GridPos) -> Option<usize> {
+        self.half_feet(grid, p)?;
+        grid.index(p).map(|i| self.origin[i] as usize)
     }
 
     /// How many squares the last propagation touched.

@@ -34,14 +34,23 @@ pub const SEES_NOTHING: &str = "sees nothing";
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sight {
     pub seen: Vec<(GridPos, LightLevel)>,
-    key: Option<(GridPos, u64, bool, bool)>,
+    key: Option<SightKey>,
     /// Every square in line of sight with its distance in feet, lit or not; kept while the
     /// creature stays put and the walls do not change.
     los: Vec<(GridPos, u32)>,
     los_key: Option<(GridPos, u64)>,
 }
 
+/// What a sight was worked out from: the square, the light map's generation, and whether
+/// shadowy senses worked and the creature was blinded. The same key, the same sight.
+pub type SightKey = (GridPos, u64, bool, bool);
+
 impl Sight {
+    /// What this sight was worked out from, if it has been.
+    pub fn key(&self) -> Option<SightKey> {
+        self.key
+    }
+
     pub fn sees(&self, p: GridPos) -> bool {
         self.seen.iter().any(|(q, _)| *q == p)
     }
