@@ -146,8 +146,8 @@ type Look = (
 );
 
 /// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees,
-/// and those near where it heard an enemy. Unchanged inputs reuse the last answer.
-pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
+/// and those near where it heard an enemy. Unchanged inputs keep the last answer.
+pub fn awareness(world: &mut World) {
     let mut q = world.query_filtered::<(
         Entity,
         &Position,
@@ -174,7 +174,7 @@ pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
         && last.looked == looked
         && !looked.is_empty()
     {
-        return last.pairs.clone();
+        return;
     }
     let grid = world.resource::<DungeonGrid>();
     let light = world.resource::<LightMap>();
@@ -226,10 +226,9 @@ pub fn awareness(world: &mut World) -> Vec<(Entity, Entity)> {
         }
     }
     pairs.sort();
-    if let Some(mut a) = world.get_resource_mut::<Awareness>() {
-        a.looked = looked;
-    }
-    pairs
+    let mut a = world.resource_mut::<Awareness>();
+    a.looked = looked;
+    a.pairs = pairs;
 }
 
 /// The members of a faction that are up, with their initiative modifiers, by name.
@@ -254,18 +253,21 @@ fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
 /// they become involved, and the battle ends after a full round in which no one was aware of a
 /// hostile creature.
 pub fn notice_hostiles(world: &mut World) {
-    let pairs = awareness(world);
-    world.resource_mut::<Awareness>().pairs = pairs.clone();
+    awareness(world);
     world.resource_mut::<HeardHostiles>().0.clear();
     let round = world.resource::<Clock>().rounds;
-    let mut involved: Vec<usize> = pairs
-        .iter()
-        .flat_map(|&(a, b)| [a, b])
+    let pairs = &world.resource::<Awareness>().pairs;
+    let none = pairs.is_empty();
+    let mut involved: Vec<Entity> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+    involved.sort();
+    involved.dedup();
+    let mut involved: Vec<usize> = involved
+        .into_iter()
         .filter_map(|e| world.get::<Faction>(e).map(|f| f.0))
         .collect();
     involved.sort();
     involved.dedup();
-    if pairs.is_empty() {
+    if none {
         if world.resource::<Battle>().active {
             *world.resource_mut::<Battle>() = Battle::default();
             *world.resource_mut::<DelveMode>() = DelveMode::Exploration;

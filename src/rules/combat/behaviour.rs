@@ -31,7 +31,8 @@ pub fn fighting_behaviour(world: &mut World) {
     if !world.resource::<Battle>().active {
         return;
     }
-    let aware = world.resource::<Awareness>().clone();
+    // Taken out while the world is used, and put back at the end.
+    let aware = std::mem::take(&mut *world.resource_mut::<Awareness>());
     let mut q = world.query_filtered::<(
         Entity,
         &Name,
@@ -155,6 +156,7 @@ pub fn fighting_behaviour(world: &mut World) {
             orders.push(Command::Halt { who: name });
         }
     }
+    *world.resource_mut::<Awareness>() = aware;
     let mut pending = world.resource_mut::<PendingCommands>();
     for c in orders {
         pending.push(c);

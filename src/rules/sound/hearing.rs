@@ -46,9 +46,40 @@ pub struct Noises(pub Vec<Noise>);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct LastRoundNoises(pub Vec<Noise>);
 
-/// The propagation buffers, reused round after round.
+/// The propagation buffers, reused round after round. The last few floods are kept with what
+/// they were made from: the same sources, bound and walls give the same flood (the din of a
+/// battle where no one moves), so it is not made again.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct EarshotField(pub Earshot);
+pub struct EarshotField {
+    floods: Vec<(FloodKey, Earshot)>,
+}
+
+/// What a flood was made from: its sources, its bound, and the walls' generation.
+type FloodKey = (Vec<GridPos>, u32, u64);
+
+/// How many floods are kept.
+const KEPT_FLOODS: usize = 4;
+
+impl EarshotField {
+    /// The earshot field of `sources` within `bound`, made now or kept from before.
+    pub fn flood(&mut self, grid: &DungeonGrid, sources: &[GridPos], bound: u32) -> &Earshot {
+        let key = (sources.to_vec(), bound, grid.generation());
+        if let Some(i) = self.floods.iter().position(|(k, _)| *k == key) {
+            // Most recently used last.
+            let kept = self.floods.remove(i);
+            self.floods.push(kept);
+        } else {
+            let mut field = if self.floods.len() >= KEPT_FLOODS {
+                self.floods.remove(0).1
+            } else {
+                Earshot::default()
+            };
+            field.propagate_many(grid, sources, bound);
+            self.floods.push((key, field));
+        }
+        &self.floods.last().expect("just pushed").1
+    }
+}
 
 /// The turn of a creature's last Listening throw.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -229,9 +260,7 @@ pub fn hear(
     }
     for group in groups {
         let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
-        field
-            .0
-            .propagate_many(&grid, &sources, bound(group[0].sound, widest));
+        let field = field.flood(&grid, &sources, bound(group[0].sound, widest));
         let maker_faction = group[0].maker.and_then(|m| makers.get(m).ok()).copied();
         // Listeners in reach, closest first (ties by name, for a fixed order), each with the
         // noise nearest to it.
@@ -243,10 +272,10 @@ pub fn hear(
             {
                 continue;
             }
-            let d = field.0.half_feet(&grid, pos.0);
+            let d = field.half_feet(&grid, pos.0);
             let v = verdict(group[0].sound, info.environment_at(pos.0), d);
             if v != Verdict::Inaudible {
-                let k = field.0.nearest_source(&grid, pos.0).unwrap_or(0);
+                let k = field.nearest_source(&grid, pos.0).unwrap_or(0);
                 reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v, k));
             }
         }
