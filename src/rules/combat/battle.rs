@@ -209,7 +209,7 @@ pub fn awareness(world: &mut World) {
                 }
             }
         }
-        noticed.sort_by(|a, b| (a.0, !a.1).cmp(&(b.0, !b.1)));
+        noticed.sort_by_key(|n| (n.0, !n.1));
         noticed.dedup_by_key(|n| n.0);
         for &(i, on_seen_square) in &noticed {
             let (o, o_at, of, _, _, o_hiding) = &up[i];
