@@ -84,3 +84,276 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
     assert_eq!(*w.resource::<DelveMode>(), DelveMode::Exploration);
     assert!(!w.resource::<Battle>().active);
 }
+
+use delve::actors::CreatureIndex;
+use delve::dice::Dice;
+use delve::level::load_level_str;
+use delve::level::schema::ConditionKind;
+use delve::rules::combat::battle::{Damage, attack, take_damage};
+use delve::rules::combat::initiative::FactionRoll;
+use delve::rules::combat::tactical::TacticalCombat;
+
+/// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
+/// (AC 13, 9 hp, claws); `ghoul` and `more` add fields and creatures.
+fn arena(ghoul: &str, more: &str) -> App {
+    let src = format!(
+        r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
+            map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
+            lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
+                 encumbrance_stone: 6.0, attack_bonus: 3,
+                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+                 armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4))),
+                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1){ghoul}),
+                {more}
+            ])"#
+    );
+    sim_app(
+        &load_level_str(&src, "arena.ron", None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .level,
+        1,
+    )
+}
+
+fn e(app: &App, name: &str) -> Entity {
+    app.world().resource::<CreatureIndex>().0[name]
+}
+
+fn script(app: &mut App, faces: &[u32]) {
+    app.world_mut()
+        .resource_mut::<Dice>()
+        .script(faces.iter().copied());
+}
+
+/// The last attack in the log: its throw's natural, modifiers by source, total and target, and
+/// its damage.
+fn last_attack(app: &App) -> (u32, Vec<(String, i32)>, i32, i32, bool, Option<Damage>) {
+    app.world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.event {
+            Event::Attacked { throw, damage, .. } => Some((
+                throw.natural,
+                throw
+                    .modifiers
+                    .iter()
+                    .map(|m| (m.source.clone(), m.value))
+                    .collect(),
+                throw.total,
+                throw.target,
+                throw.success,
+                damage.clone(),
+            )),
+            _ => None,
+        })
+        .expect("an attack")
+}
+
+fn hp(app: &App, name: &str) -> i32 {
+    app.world().get::<HitPoints>(e(app, name)).unwrap().current
+}
+
+fn has(app: &App, name: &str, c: ConditionKind) -> bool {
+    app.world().get::<Conditions>(e(app, name)).unwrap().has(c)
+}
+
+/// d20 + attack bonus ≥ AC; the weapon's dice for damage; below half: bloodied.
+#[test]
+fn an_attack_hits_by_d20_plus_bonus_against_ac_and_deals_its_dice() {
+    let mut app = arena("", "");
+    script(&mut app, &[10, 6]);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let (natural, mods, total, target, hit, damage) = last_attack(&app);
+    assert_eq!((natural, total, target, hit), (10, 13, 13, true));
+    assert_eq!(mods, vec![("attack bonus".to_owned(), 3)]);
+    assert_eq!(damage.unwrap().total, 6);
+    assert_eq!(hp(&app, "Gnawbone"), 3);
+    assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
+    // 9 misses by one.
+    script(&mut app, &[9]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    assert!(!last_attack(&app).4);
+}
+
+/// Armor as DR: chain mail (medium) takes 2 from a slashing claw.
+#[test]
+fn medium_armor_reduces_slashing_damage_by_two() {
+    let mut app = arena("", "");
+    script(&mut app, &[18, 3]);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    assert_eq!((d.dice.clone(), d.reduced_by, d.total), (vec![3], 2, 1));
+    assert_eq!(hp(&app, "Brannoc"), 17);
+    // With the rule off, all 3 land.
+    app.world_mut()
+        .resource_mut::<TacticalCombat>()
+        .armor_as_damage_reduction = false;
+    script(&mut app, &[18, 3]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    assert_eq!(hp(&app, "Brannoc"), 14);
+}
+
+/// Natural 20: +10, a threat; confirmed, the critical is the base die at its maximum plus the
+/// rolled extra die (a sword ×2: 8 + 1d8).
+#[test]
+fn a_confirmed_natural_20_is_a_critical_at_maximum_plus_a_rolled_die() {
+    let mut app = arena(", hp: 40", "");
+    script(&mut app, &[20, 12, 5]);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let (_, mods, total, ..) = last_attack(&app);
+    assert!(mods.contains(&("natural 20".to_owned(), 10)));
+    assert_eq!(total, 33);
+    let d = last_attack(&app).5.unwrap();
+    assert!(d.critical);
+    assert_eq!((d.dice.clone(), d.total), (vec![5], 13));
+    // Unconfirmed (the second throw misses): a normal hit.
+    script(&mut app, &[20, 2, 4]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    assert!(!d.critical);
+    assert_eq!(d.total, 4);
+}
+
+/// Natural 1 on an attack roll always misses, whatever the total.
+#[test]
+fn a_natural_1_misses_even_an_easy_target() {
+    let mut app = arena(", ac: 2", "");
+    script(&mut app, &[1]);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let (natural, _, total, target, hit, _) = last_attack(&app);
+    assert_eq!(natural, 1);
+    assert!(total >= target && !hit);
+}
+
+/// Before its faction acts, a creature is flat-footed (no Dexterity bonus) only against a
+/// faction that beat its result by 5 or more.
+#[test]
+fn flat_footed_only_against_a_faction_five_ahead() {
+    for (party, ghouls, flat) in [(20, 15, true), (19, 15, false)] {
+        let mut app = arena(", dex: 16", "");
+        let roll = |faction: usize, name: &str, result: i32| FactionRoll {
+            faction,
+            name: name.into(),
+            members: Vec::new(),
+            modifier: 0,
+            roll: result as u32,
+            result,
+            roll_offs: Vec::new(),
+        };
+        *app.world_mut().resource_mut::<Battle>() = Battle {
+            active: true,
+            began: 0,
+            order: vec![roll(0, "party", party), roll(1, "ghouls", ghouls)],
+            acted: Vec::new(),
+            acting: Some(0),
+        };
+        script(&mut app, &[10, 1]);
+        let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+        attack(app.world_mut(), b, g, 0).unwrap();
+        let mods = last_attack(&app).1;
+        let flat_footed = mods.contains(&("Gnawbone flat-footed (no Dex bonus)".to_owned(), 3));
+        assert_eq!(
+            flat_footed, flat,
+            "party {party} against ghouls {ghouls}: {mods:?}"
+        );
+    }
+}
+
+/// Massive trauma: one blow of half the total hit points (at least 25) calls for a DC 10
+/// Fortitude save; failed, 0 hit points and staggered. Several smaller blows do not.
+#[test]
+fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
+    let mut app = arena(", hp: 60", "");
+    let g = e(&app, "Gnawbone");
+    let rules = TacticalCombat::default();
+    take_damage(app.world_mut(), g, 20, rules);
+    take_damage(app.world_mut(), g, 20, rules);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(!log.contains("Fortitude"), "{log}");
+    assert_eq!(hp(&app, "Gnawbone"), 20);
+
+    let mut app = arena(", hp: 60", "");
+    let g = e(&app, "Gnawbone");
+    script(&mut app, &[5]);
+    take_damage(app.world_mut(), g, 30, rules);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains("Fortitude save against massive trauma: d20 5"),
+        "{log}"
+    );
+    assert_eq!(hp(&app, "Gnawbone"), 0);
+    assert!(has(&app, "Gnawbone", ConditionKind::Staggered));
+
+    // Massive damage: half and at least 50, DC 15 or death; mythic creatures are immune.
+    let mut app = arena(", hp: 100", "");
+    let g = e(&app, "Gnawbone");
+    script(&mut app, &[5]);
+    take_damage(app.world_mut(), g, 50, rules);
+    assert!(has(&app, "Gnawbone", ConditionKind::Dead));
+    let mut app = arena(", hp: 100, mythic: Some(true)", "");
+    let g = e(&app, "Gnawbone");
+    take_damage(app.world_mut(), g, 50, rules);
+    assert!(!has(&app, "Gnawbone", ConditionKind::Dead));
+    assert_eq!(hp(&app, "Gnawbone"), 50);
+}
+
+/// At 0 hit points a creature is dying and out of the fight; more damage kills it.
+#[test]
+fn dying_at_zero_and_dead_on_more_damage() {
+    let mut app = arena("", "");
+    let g = e(&app, "Gnawbone");
+    let rules = TacticalCombat::default();
+    take_damage(app.world_mut(), g, 9, rules);
+    assert!(has(&app, "Gnawbone", ConditionKind::Dying));
+    let b = e(&app, "Brannoc");
+    assert!(attack(app.world_mut(), b, g, 0).is_err(), "it is down");
+    take_damage(app.world_mut(), g, 1, rules);
+    assert!(has(&app, "Gnawbone", ConditionKind::Dead));
+}
+
+/// Missiles: range increments beyond the first cost −2 each; no line through another creature.
+#[test]
+fn missiles_take_range_penalties_and_need_a_free_path() {
+    let slinger = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 12,
+        encumbrance_stone: 2.0,
+        weapons: [(name: "sling", damage: "1d4", damage_type: Bludgeoning, range_feet: 20)])"#;
+    let mut app = arena("", slinger);
+    let (w, g) = (e(&app, "Wren"), e(&app, "Gnawbone"));
+    // Brannoc stands between Wren (1, 1) and the ghoul (3, 1).
+    assert!(
+        attack(app.world_mut(), w, g, 0)
+            .unwrap_err()
+            .contains("in the way")
+    );
+    // The ghoul steps to (14, 1), 65' off: the fourth increment of 20', −6.
+    let put = |app: &mut App, who: Entity, x: i32| {
+        app.world_mut()
+            .entity_mut(who)
+            .insert(delve::actors::Position(delve::grid::GridPos::new(x, 1)));
+    };
+    let b = e(&app, "Brannoc");
+    put(&mut app, g, 14);
+    put(&mut app, b, 8);
+    assert!(
+        attack(app.world_mut(), w, g, 0)
+            .unwrap_err()
+            .contains("in the way")
+    );
+    put(&mut app, b, 15);
+    script(&mut app, &[19, 2]);
+    attack(app.world_mut(), w, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("range increment 4".to_owned(), -6)),
+        "{mods:?}"
+    );
+}

@@ -602,3 +602,23 @@ fn app_with_probe() -> App {
     );
     app
 }
+
+/// Tactical Combat › Natural 20 and Natural 1: a natural 1 on the save doubles a trap's damage;
+/// a natural 20 on a save for half takes none.
+#[test]
+fn a_natural_1_on_a_save_doubles_a_traps_damage() {
+    let blades = ", kind: Custom(name: \"blades\", damage: \"1d4\", save: Some((throw: Death, on_success: Half)))";
+    for (save, damage) in [(1, 6), (20, 0), (15, 1), (5, 3)] {
+        let mut app = app(blades, ", saves: { Death: 12 }", 1);
+        script(&mut app, &[1, 3, save]);
+        act(
+            &mut app,
+            Command::Move {
+                who: "Ada".into(),
+                to: (8, 1),
+                pace: Pace::Combat,
+            },
+        );
+        assert_eq!(30 - hp(&app, "Ada"), damage, "a save of {save} against 3");
+    }
+}

@@ -86,14 +86,28 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             .and_then(|s| s.0.get(&save.throw))
     {
         let what = format!("{:?} save against {}", save.throw, trap_name(&t));
-        let ok = crate::log::throw_in(world, &who, what, Vec::new(), target).success;
-        if ok {
-            damage = match save.on_success {
-                SaveEffect::Negates => 0,
-                SaveEffect::Half => damage / 2,
-            };
-        }
-        saved = Some(ok);
+        let throw = crate::log::throw_in(world, &who, what, Vec::new(), target);
+        let half = save.on_success == SaveEffect::Half;
+        // Tactical Combat › Natural 20 and Natural 1: a natural 1 on a save doubles the damage;
+        // a natural 20 on a save for half takes none.
+        let tactical = world
+            .get_resource::<crate::rules::combat::tactical::TacticalCombat>()
+            .is_some_and(|t| t.natural_20_and_1);
+        damage = if tactical {
+            crate::rules::combat::tactical::damage_after_save(
+                damage,
+                throw.natural,
+                throw.success,
+                half,
+            )
+        } else {
+            match (throw.success, half) {
+                (true, true) => damage / 2,
+                (true, false) => 0,
+                (false, _) => damage,
+            }
+        };
+        saved = Some(throw.success);
     }
     if let Some(mut hp) = world.get_mut::<HitPoints>(victim) {
         hp.current -= damage;
