@@ -130,7 +130,9 @@ fn script(app: &mut App, faces: &[u32]) {
 
 /// The last attack in the log: its throw's natural, modifiers by source, total and target, and
 /// its damage.
-fn last_attack(app: &App) -> (u32, Vec<(String, i32)>, i32, i32, bool, Option<Damage>) {
+type SeenAttack = (u32, Vec<(String, i32)>, i32, i32, bool, Option<Damage>);
+
+fn last_attack(app: &App) -> SeenAttack {
     app.world()
         .resource::<EventLog>()
         .entries()
