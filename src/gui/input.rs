@@ -49,6 +49,10 @@ pub enum DelveAction {
     MakeNoise,
     /// Take the selected creature's choice of this number (0 is key 1); see `gui::actions`.
     Choose(u8),
+    /// The selected creature attacks the creature under the pointer.
+    Attack,
+    /// The party fights by itself, or waits for orders.
+    PartyFightsAlone,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -67,6 +71,8 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("V", "Judge/party view"),
     ("N", "noise at pointer"),
     ("1-9", "door, trap and search actions"),
+    ("F", "attack at pointer"),
+    ("B", "party fights alone"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -93,6 +99,8 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::StandUp, KeyCode::KeyU)
         .with(DelveAction::ToggleView, KeyCode::KeyV)
         .with(DelveAction::MakeNoise, KeyCode::KeyN)
+        .with(DelveAction::Attack, KeyCode::KeyF)
+        .with(DelveAction::PartyFightsAlone, KeyCode::KeyB)
         .with_multiple(
             [
                 KeyCode::Digit1,

@@ -6,6 +6,7 @@
 
 pub mod actions;
 pub mod art;
+pub mod battle;
 pub mod input;
 pub mod lighting;
 pub mod map;
@@ -68,6 +69,7 @@ impl PluginGroup for GuiPlugins {
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
             .add(actions::ActionsPlugin)
+            .add(battle::BattleViewPlugin)
             .add(preview::PreviewPlugin)
             .add(lighting::LightingPlugin)
             .add(noise::NoiseViewPlugin)

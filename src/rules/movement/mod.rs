@@ -465,19 +465,68 @@ type Walker<'a> = (
     &'a Proficiencies,
     &'a ClassLevel,
     &'a mut Footsteps,
+    Option<&'a crate::actors::Faction>,
 );
 
+/// A creature not walking, as walkers see it.
+type Standing<'a> = (
+    Entity,
+    &'a Position,
+    Option<&'a crate::actors::Faction>,
+    &'a Conditions,
+);
+
+/// Who stands where, as walkers move: a creature that is up (not dying or dead) and its faction.
+type Occupant = (Entity, GridPos, Option<crate::actors::Faction>);
+
+/// Why a creature may not step into a square: a hostile creature stands there, or anyone does
+/// and it is where the walk would end (creatures pass their allies but do not share a square).
+fn barred(
+    occupants: &[Occupant],
+    factions: &crate::actors::Factions,
+    who: Entity,
+    mine: Option<crate::actors::Faction>,
+    to: GridPos,
+    last: bool,
+) -> Option<String> {
+    occupants
+        .iter()
+        .find(|(e, p, f)| {
+            *e != who
+                && *p == to
+                && (last || matches!((mine, f), (Some(a), Some(b)) if factions.hostile(a, *b)))
+        })
+        .map(|_| format!("someone stands at {to}"))
+}
+
 /// Each round, every walker spends its pace's feet on steps along its path.
+#[allow(clippy::too_many_arguments)]
 pub fn walk(
     grid: Res<DungeonGrid>,
     clock: Res<Clock>,
+    factions: Option<Res<crate::actors::Factions>>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut walkers: Query<Walker>,
+    standing: Query<Standing, (With<crate::actors::Creature>, Without<Walking>)>,
     mut tallies: Query<&mut RunningTally>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
+    let no_factions = crate::actors::Factions::default();
+    let factions = factions.as_deref().unwrap_or(&no_factions);
+    let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);
+    let mut occupants: Vec<Occupant> = standing
+        .iter()
+        .filter(|(.., c)| up(c))
+        .map(|(e, p, f, _)| (e, p.0, f.copied()))
+        .collect();
+    occupants.extend(
+        walkers
+            .iter()
+            .filter(|w| up(w.5))
+            .map(|w| (w.0, w.2.0, w.11.copied())),
+    );
     for (
         entity,
         name,
@@ -490,6 +539,7 @@ pub fn walk(
         profs,
         class,
         mut footsteps,
+        faction,
     ) in &mut walkers
     {
         let Some(speeds) = Speeds::of(enc.0, &conditions) else {
@@ -510,8 +560,27 @@ pub fn walk(
         let gain = speeds.tenths_per_round(w.pace);
         let mut banked = w.banked_tenths + w.cap_tenths.map_or(gain, |cap| gain.min(cap));
         let mut odd = w.odd_diagonals;
-        let Steps { mut steps, blocked } =
-            take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
+        let Steps {
+            mut steps,
+            mut blocked,
+        } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
+        // Creatures in the way stop the walk short of them.
+        if let Some(i) = steps.iter().enumerate().position(|(i, (p, ..))| {
+            let last = w.next + i + 1 == w.path.len();
+            barred(&occupants, factions, entity, faction.copied(), *p, last).is_some()
+        }) {
+            let to = steps[i].0;
+            let last = w.next + i + 1 == w.path.len();
+            blocked = barred(&occupants, factions, entity, faction.copied(), to, last);
+            steps.truncate(i);
+            // Nor does it stop on an ally's square: it stops before.
+            while steps
+                .last()
+                .is_some_and(|(p, ..)| occupants.iter().any(|o| o.0 != entity && o.1 == *p))
+            {
+                steps.pop();
+            }
+        }
         // Dungeon Delves › Running: difficult terrain needs a Paralysis save, or the runner falls
         // prone at the half-way point of its movement.
         let mut fell = false;
@@ -545,6 +614,9 @@ pub fn walk(
         for &(next, step, diagonal) in &steps {
             footsteps.step(pos.0, next);
             pos.0 = next;
+            if let Some(o) = occupants.iter_mut().find(|o| o.0 == entity) {
+                o.1 = next;
+            }
             w.next += 1;
             w.odd_diagonals ^= diagonal;
             feet += step;

@@ -1,0 +1,267 @@
+//! The battle in the window: the initiative panel (factions in acting order, whose turn it is,
+//! each creature's hit points and conditions), attack targeting (the chance to hit the creature
+//! under the pointer, shown before committing; F gives the order), and who fights by itself.
+//!
+//! In the window the player commands the party: its members are `Controlled` and wait for
+//! orders, unless B lets them fight by themselves with the behaviour the monsters use.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::input::{DelveAction, Pointer, Selected, UiState};
+use crate::actors::{
+    Combatant, Command, Conditions, Creature, Faction, Factions, HitPoints, Parties,
+    PendingCommands, Position,
+};
+use crate::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
+
+/// The party fights by itself (B); otherwise its members wait for the player's orders.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartyFightsAlone(pub bool);
+
+/// The selected creature's attack on the creature under the pointer, as offered.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct AttackOffer {
+    /// The command F gives, if an attack is possible.
+    pub command: Option<Command>,
+    /// What the panel says: the chance with each weapon, or why not.
+    pub text: String,
+}
+
+#[derive(Component)]
+struct BattlePanel;
+
+/// Party members are `Controlled` unless the party fights by itself.
+fn party_control(
+    alone: Res<PartyFightsAlone>,
+    parties: Res<Parties>,
+    mut commands: Commands,
+    controlled: Query<Has<Controlled>, With<Creature>>,
+) {
+    for party in &parties.0 {
+        for &e in &party.marching_order {
+            match controlled.get(e) {
+                Ok(true) if alone.0 => {
+                    commands.entity(e).remove::<Controlled>();
+                }
+                Ok(false) if !alone.0 => {
+                    commands.entity(e).insert(Controlled);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Works out the attack on the creature under the pointer: each weapon's chance to hit.
+fn offer_attack(world: &mut World) {
+    let mut state = bevy::ecs::system::SystemState::<(Pointer, Res<Selected>)>::new(world);
+    let Ok((pointer, selected)) = state.get(world) else {
+        return;
+    };
+    let (square, who) = (pointer.square(), selected.0);
+    let mut offer = AttackOffer::default();
+    if let (Some(p), Some(who)) = (square, who) {
+        let mut q = world.query_filtered::<(Entity, &Position, &Faction), With<Creature>>();
+        let target = q.iter(world).find(|(e, pos, _)| pos.0 == p && *e != who);
+        let mine = world.get::<Faction>(who).copied();
+        if let (Some((target, _, tf)), Some(mine)) = (target, mine)
+            && world.resource::<Factions>().hostile(mine, *tf)
+        {
+            let name = crate::actors::name_of(world, target);
+            let weapons = world
+                .get::<Combatant>(who)
+                .map(|c| c.weapons.clone())
+                .unwrap_or_default();
+            let mut best: Option<(f32, String)> = None;
+            let mut lines = Vec::new();
+            for (i, w) in weapons.iter().enumerate() {
+                match chance_to_hit(world, who, target, i) {
+                    Some((chance, need)) => {
+                        lines.push(format!("{}: {need}+, {:.0}%", w.name, chance * 100.0));
+                        if best.as_ref().is_none_or(|b| chance > b.0) {
+                            best = Some((chance, w.name.clone()));
+                        }
+                    }
+                    None => {
+                        let why = crate::rules::combat::battle::can_attack(world, who, target, i)
+                            .err()
+                            .unwrap_or_default();
+                        lines.push(format!("{}: {why}", w.name));
+                    }
+                }
+            }
+            offer.text = format!("attack {name}? {}", lines.join("; "));
+            if let Some((_, weapon)) = best {
+                offer
+                    .text
+                    .push_str(&format!(" - F attacks with the {weapon}"));
+                offer.command = Some(Command::Attack {
+                    who: crate::actors::name_of(world, who),
+                    target: name,
+                    weapon: Some(weapon),
+                });
+            }
+        }
+    }
+    if *world.resource::<AttackOffer>() != offer {
+        world.insert_resource(offer);
+    }
+}
+
+/// F: the offered attack.
+fn attack_key(
+    actions: Single<&ActionState<DelveAction>>,
+    offer: Res<AttackOffer>,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+    mut alone: ResMut<PartyFightsAlone>,
+) {
+    if actions.just_pressed(&DelveAction::Attack) {
+        match &offer.command {
+            Some(c) => {
+                ui.notice = format!("{}: {c} - press Space to play rounds", c.who());
+                pending.push(c.clone());
+            }
+            None => ui.notice = "point at an enemy the selected creature can attack".into(),
+        }
+    }
+    if actions.just_pressed(&DelveAction::PartyFightsAlone) {
+        alone.0 = !alone.0;
+        ui.notice = if alone.0 {
+            "the party fights by itself".into()
+        } else {
+            "the party waits for your orders".into()
+        };
+    }
+}
+
+/// The initiative panel: the factions in acting order with each member's hit points and
+/// conditions, the one acting marked; and the attack offered under the pointer.
+#[allow(clippy::too_many_arguments)]
+fn battle_panel(
+    battle: Res<Battle>,
+    offer: Res<AttackOffer>,
+    alone: Res<PartyFightsAlone>,
+    view: Option<Res<super::lighting::ViewMode>>,
+    creatures: Query<(
+        &Name,
+        &Faction,
+        &HitPoints,
+        &Conditions,
+        Option<&AttackOrder>,
+    )>,
+    names: Query<&Name>,
+    mut panel: Query<(&mut Text, &mut Visibility), With<BattlePanel>>,
+) {
+    let Ok((mut text, mut vis)) = panel.single_mut() else {
+        return;
+    };
+    let mut s = String::new();
+    if battle.active {
+        s.push_str(&format!(
+            "Battle since round {} - initiative order{}:",
+            battle.began,
+            if alone.0 {
+                " (the party fights by itself: B)"
+            } else {
+                " (the party waits for orders: B)"
+            }
+        ));
+        let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+        for (i, f) in battle.order.iter().enumerate() {
+            let first = if battle.acted.contains(&f.faction) {
+                ""
+            } else {
+                " (not yet acted)"
+            };
+            s.push_str(&format!("\n{}. {} {}{first}", i + 1, f.name, f.result));
+            let mut members: Vec<String> = creatures
+                .iter()
+                .filter(|(_, fa, ..)| fa.0 == f.faction)
+                .map(|(n, _, hp, c, order)| {
+                    let conds: Vec<String> = c.0.iter().map(|c| format!("{:?}", c.kind)).collect();
+                    let hp = if party_view && f.faction != 0 {
+                        if is_down(c) {
+                            "down".to_owned()
+                        } else {
+                            "?".to_owned()
+                        }
+                    } else {
+                        format!("{}/{}", hp.current, hp.max)
+                    };
+                    let target = order
+                        .and_then(|o| names.get(o.target).ok())
+                        .map(|t| format!(" -> {t}"))
+                        .unwrap_or_default();
+                    format!(
+                        "   {n} HP {hp}{}{target}",
+                        if conds.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" [{}]", conds.join(", "))
+                        }
+                    )
+                })
+                .collect();
+            members.sort();
+            for m in members {
+                s.push('\n');
+                s.push_str(&m);
+            }
+        }
+    }
+    if !offer.text.is_empty() {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&offer.text);
+    }
+    let show = if s.is_empty() {
+        Visibility::Hidden
+    } else {
+        Visibility::Inherited
+    };
+    if *vis != show {
+        *vis = show;
+    }
+    if text.0 != s {
+        text.0 = s;
+    }
+}
+
+fn spawn_panel(mut commands: Commands) {
+    commands.spawn((
+        BattlePanel,
+        Text::default(),
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
+            left: Val::Px(8.0),
+            bottom: Val::Px(70.0),
+            max_width: Val::Px(520.0),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.12, 0.03, 0.03, 0.85)),
+        TextFont::from_font_size(14.0),
+        TextColor(Color::srgb(0.95, 0.88, 0.85)),
+        Visibility::Hidden,
+    ));
+}
+
+pub struct BattleViewPlugin;
+
+impl Plugin for BattleViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PartyFightsAlone>()
+            .init_resource::<AttackOffer>()
+            .add_systems(Startup, spawn_panel)
+            .add_systems(
+                Update,
+                (party_control, offer_attack, attack_key, battle_panel)
+                    .chain()
+                    .after(super::map::RedrawSet)
+                    .before(super::input::play_rounds),
+            );
+    }
+}
