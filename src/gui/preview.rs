@@ -62,6 +62,7 @@ fn preview(
     creatures: Query<(&Position, &Encumbrance, &Conditions)>,
     marks: Query<Entity, With<PreviewMark>>,
     mut shown: ResMut<Shown>,
+    attack: Option<Res<super::battle::AttackOffer>>,
 ) {
     let Some(art) = art else {
         return;
@@ -76,8 +77,10 @@ fn preview(
         .first()
         .and_then(|&e| creatures.get(e).ok())
         .map(|c| c.0.0);
+    // Pointing at an enemy offers an attack instead of a walk.
+    let attacking = attack.is_some_and(|a| !a.text.is_empty());
     let key = match (from, pointer.square()) {
-        (Some(f), Some(t)) if f != t => Some((f, t, ui.pace, party.is_some())),
+        (Some(f), Some(t)) if f != t && !attacking => Some((f, t, ui.pace, party.is_some())),
         _ => None,
     };
     if shown.0 == key {
