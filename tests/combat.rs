@@ -359,3 +359,121 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
         "{mods:?}"
     );
 }
+
+/// Brannoc, under the player's control, in a battle with the ghoul next to him.
+fn engaged(ghoul: &str) -> App {
+    let mut app = arena(ghoul, "");
+    let b = e(&app, "Brannoc");
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::rules::combat::battle::Controlled);
+    run_round(app.world_mut());
+    assert!(app.world().resource::<Battle>().active);
+    app
+}
+
+/// The attacks of opportunity in the log: (attacker, modifiers).
+fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
+    app.world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Attacked { who, throw, .. } if throw.what.contains("attack of opportunity") => {
+                Some((
+                    who.clone(),
+                    throw
+                        .modifiers
+                        .iter()
+                        .map(|m| (m.source.clone(), m.value))
+                        .collect(),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn give_now(app: &mut App, c: delve::actors::Command) {
+    delve::sim::give(app.world_mut(), c);
+    run_round(app.world_mut());
+}
+
+/// Stepping away from a hostile creature provokes its attack of opportunity; moving cautiously
+/// (half speed) does not, unless it has Combat Reflexes, and then at −4.
+#[test]
+fn moving_away_provokes_and_cautious_movement_does_not() {
+    let away = |cautious: bool| {
+        if cautious {
+            delve::actors::Command::MoveCautiously {
+                who: "Brannoc".into(),
+                to: (1, 1),
+            }
+        } else {
+            delve::actors::Command::Move {
+                who: "Brannoc".into(),
+                to: (1, 1),
+                pace: delve::rules::movement::Pace::Combat,
+            }
+        }
+    };
+    let mut app = engaged("");
+    give_now(&mut app, away(false));
+    let aoo = opportunities(&app);
+    assert_eq!(aoo.len(), 1, "{aoo:?}");
+    assert_eq!(aoo[0].0, "Gnawbone");
+
+    let mut app = engaged("");
+    give_now(&mut app, away(true));
+    assert!(opportunities(&app).is_empty());
+
+    let mut app = engaged(", proficiencies: [CombatReflexes], dex: 18");
+    give_now(&mut app, away(true));
+    let aoo = opportunities(&app);
+    assert_eq!(aoo.len(), 1);
+    assert!(
+        aoo[0]
+            .1
+            .contains(&("against cautious movement (Combat Reflexes)".to_owned(), -4))
+    );
+}
+
+/// Disengaging from a creature makes the first 5' away from it safe.
+#[test]
+fn disengaging_makes_the_first_step_safe() {
+    let mut app = engaged("");
+    delve::sim::give(
+        app.world_mut(),
+        delve::actors::Command::Disengage {
+            who: "Brannoc".into(),
+            from: "Gnawbone".into(),
+        },
+    );
+    give_now(
+        &mut app,
+        delve::actors::Command::Move {
+            who: "Brannoc".into(),
+            to: (1, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        },
+    );
+    assert!(opportunities(&app).is_empty());
+    // Disengaging does not combine with cautious movement.
+    let mut app = engaged("");
+    delve::sim::give(
+        app.world_mut(),
+        delve::actors::Command::Disengage {
+            who: "Brannoc".into(),
+            from: "Gnawbone".into(),
+        },
+    );
+    give_now(
+        &mut app,
+        delve::actors::Command::MoveCautiously {
+            who: "Brannoc".into(),
+            to: (1, 1),
+        },
+    );
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("does not combine"), "{log}");
+}

@@ -117,6 +117,11 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Walks at half combat speed through threatened squares without provoking attacks of
+    /// opportunity (Tactical Combat › Cautious Movement).
+    MoveCautiously { who: String, to: (i32, i32) },
+    /// This round, the first 5' away from a creature provokes no attack of opportunity from it.
+    Disengage { who: String, from: String },
     /// The party walks to a square behind its leader, in formation.
     MoveParty {
         party: String,
@@ -216,7 +221,9 @@ impl Command {
             | Command::DisarmTrapMethodically { who, .. }
             | Command::Touch { who, .. }
             | Command::Probe { who, .. }
-            | Command::Attack { who, .. } => who,
+            | Command::Attack { who, .. }
+            | Command::MoveCautiously { who, .. }
+            | Command::Disengage { who, .. } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -259,6 +266,10 @@ impl fmt::Display for Command {
                 write!(f, "disable the trap at ({}, {}) methodically", at.0, at.1)
             }
             Command::Attack { target, .. } => write!(f, "attack {target}"),
+            Command::MoveCautiously { to, .. } => {
+                write!(f, "move cautiously to ({}, {})", to.0, to.1)
+            }
+            Command::Disengage { from, .. } => write!(f, "disengage from {from}"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
             Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
             Command::Probe { on: false, .. } => write!(f, "stop probing ahead"),
@@ -409,6 +420,15 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         } => {
             let (who, target) = (creature(world, who)?, creature(world, target)?);
             crate::rules::combat::battle::order_attack(world, who, target, weapon.as_deref())
+        }
+        Command::MoveCautiously { who, to } => crate::rules::combat::opportunity::move_cautiously(
+            world,
+            creature(world, who)?,
+            at(*to),
+        ),
+        Command::Disengage { who, from } => {
+            let (who, from) = (creature(world, who)?, creature(world, from)?);
+            crate::rules::combat::opportunity::disengage(world, who, from)
         }
         Command::Touch { who, at: p } => {
             crate::rules::traps::touch(world, creature(world, who)?, at(*p))

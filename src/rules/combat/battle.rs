@@ -589,13 +589,41 @@ fn defence(
 
 /// One attack, logged with every modifier: hit or miss, damage, and what follows.
 pub fn attack(world: &mut World, who: Entity, target: Entity, weapon: usize) -> Result<(), String> {
-    let increment = can_attack(world, who, target, weapon)?;
+    strike(world, who, target, weapon, None)
+}
+
+/// An attack; `opportunity` makes it an attack of opportunity with these extra modifiers,
+/// against a creature that was next to the attacker when it provoked.
+pub fn strike(
+    world: &mut World,
+    who: Entity,
+    target: Entity,
+    weapon: usize,
+    opportunity: Option<Vec<Modifier>>,
+) -> Result<(), String> {
+    let increment = match &opportunity {
+        None => can_attack(world, who, target, weapon)?,
+        Some(_) => {
+            let down = |e: Entity| world.get::<Conditions>(e).is_none_or(is_down);
+            if down(who) || down(target) {
+                return Err("it is down, or its target is".into());
+            }
+            1
+        }
+    };
     let rules = *world.resource::<TacticalCombat>();
     let a = side(world, who).ok_or("it cannot fight")?;
     let t = side(world, target).ok_or("that is not something to fight")?;
-    let w = a.combatant.weapons[weapon].clone();
+    let w = a
+        .combatant
+        .weapons
+        .get(weapon)
+        .ok_or("it has no such weapon")?
+        .clone();
     let melee = w.range_feet.is_none();
     let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
+    let opportunist = opportunity.is_some();
+    mods.extend(opportunity.into_iter().flatten().filter(|m| m.value != 0));
     let kind = if melee {
         CheckKind::Action
     } else {
@@ -631,7 +659,14 @@ pub fn attack(world: &mut World, who: Entity, target: Entity, weapon: usize) -> 
     {
         mods.push(m);
     }
-    let what = format!("{} attacks {} with {}", a.name, t.name, w.name);
+    let what = if opportunist {
+        format!(
+            "{} attacks {} with {} (attack of opportunity)",
+            a.name, t.name, w.name
+        )
+    } else {
+        format!("{} attacks {} with {}", a.name, t.name, w.name)
+    };
     let mut throw = Throw::resolve(what, natural, mods.clone(), ac);
     let mut note = None;
     if natural == 1 {
@@ -944,12 +979,25 @@ impl Plugin for BattlePlugin {
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
             .init_resource::<HeardHostiles>()
+            .init_resource::<super::opportunity::Provoked>()
             .init_resource::<TacticalCombat>()
             .add_systems(
                 crate::sim::SimRound,
-                (notice_hostiles, fight, super::behaviour::fighting_behaviour)
+                (
+                    notice_hostiles,
+                    super::opportunity::opportunity_attacks,
+                    fight,
+                    super::behaviour::fighting_behaviour,
+                )
                     .chain()
                     .in_set(crate::sim::RoundSet::Combat),
+            )
+            .add_systems(
+                crate::sim::SimRound,
+                super::opportunity::ready_opportunities
+                    .in_set(crate::sim::RoundSet::Initiative)
+                    .after(crate::rules::movement::start_round)
+                    .after(crate::rules::conditions::start_of_initiative),
             );
     }
 }

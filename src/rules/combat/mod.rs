@@ -5,4 +5,5 @@
 pub mod battle;
 pub mod behaviour;
 pub mod initiative;
+pub mod opportunity;
 pub mod tactical;

@@ -183,7 +183,7 @@ impl Plugin for ConditionsPlugin {
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next
 /// initiative". Without faction initiative yet, every creature's initiative starts its round.
-fn start_of_initiative(
+pub fn start_of_initiative(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut q: Query<(&Name, &mut Conditions)>,

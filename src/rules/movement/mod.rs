@@ -166,6 +166,9 @@ pub struct Walking {
     pub odd_diagonals: bool,
     /// A party's leader walks no faster than its slowest member: tenths of a foot per round.
     pub cap_tenths: Option<u32>,
+    /// Tactical Combat › Cautious Movement: half combat speed (rounded down to 5'), and moving
+    /// through threatened squares provokes no attacks of opportunity.
+    pub cautious: bool,
 }
 
 impl Walking {
@@ -177,6 +180,7 @@ impl Walking {
             banked_tenths: 0,
             odd_diagonals: false,
             cap_tenths: None,
+            cautious: false,
         }
     }
 
@@ -371,7 +375,7 @@ impl Plugin for MovementPlugin {
     }
 }
 
-fn start_round(
+pub fn start_round(
     mut q: Query<(&mut MovedThisRound, &mut Footsteps)>,
     mut explorers: Query<&mut ExplorationBenefits>,
 ) {
@@ -477,7 +481,7 @@ type Standing<'a> = (
 );
 
 /// Who stands where, as walkers move: a creature that is up (not dying or dead) and its faction.
-type Occupant = (Entity, GridPos, Option<crate::actors::Faction>);
+pub type Occupant = (Entity, GridPos, Option<crate::actors::Faction>);
 
 /// Why a creature may not step into a square: a hostile creature stands there, or anyone does
 /// and it is where the walk would end (creatures pass their allies but do not share a square).
@@ -510,6 +514,7 @@ pub fn walk(
     mut walkers: Query<Walker>,
     standing: Query<Standing, (With<crate::actors::Creature>, Without<Walking>)>,
     mut tallies: Query<&mut RunningTally>,
+    mut provoked: Option<ResMut<crate::rules::combat::opportunity::Provoked>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -557,7 +562,11 @@ pub fn walk(
             commands.entity(entity).remove::<Walking>();
             continue;
         }
-        let gain = speeds.tenths_per_round(w.pace);
+        let gain = if w.cautious {
+            crate::rules::combat::tactical::cautious_feet(speeds.combat) * 10
+        } else {
+            speeds.tenths_per_round(w.pace)
+        };
         let mut banked = w.banked_tenths + w.cap_tenths.map_or(gain, |cap| gain.min(cap));
         let mut odd = w.odd_diagonals;
         let Steps {
@@ -612,6 +621,17 @@ pub fn walk(
         let from = pos.0;
         let mut feet = 0;
         for &(next, step, diagonal) in &steps {
+            if let Some(p) = provoked.as_deref_mut() {
+                p.leaving(
+                    entity,
+                    pos.0,
+                    next,
+                    w.cautious,
+                    faction.copied(),
+                    &occupants,
+                    factions,
+                );
+            }
             footsteps.step(pos.0, next);
             pos.0 = next;
             if let Some(o) = occupants.iter_mut().find(|o| o.0 == entity) {

@@ -1,0 +1,215 @@
+//! Attacks of opportunity from movement (Tactical Combat › Cautious Movement, Combat Reflexes,
+//! Disengage).
+//!
+//! In a battle, a creature that steps out of a square next to a hostile creature able to fight
+//! in melee provokes an attack of opportunity from it (once per mover and threatener a round),
+//! unless it moves cautiously (half combat speed, rounded down to 5'). Each creature makes one
+//! attack of opportunity a round, or with Combat Reflexes one per +2 of its Dexterity modifier;
+//! only those with Combat Reflexes attack cautious movers, at −4. Disengaging from one creature
+//! (not with cautious movement) makes the first 5' of movement away from it safe from it.
+//!
+//! Movement records the provocations as creatures step; the attacks are made after movement, at
+//! the start of the round's combat, each against where the mover was.
+
+use bevy::prelude::*;
+
+use super::battle::{Battle, is_down, strike};
+use super::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
+use crate::actors::{Abilities, Combatant, Conditions, Creature, Faction, Factions, Proficiencies};
+use crate::dice::Modifier;
+use crate::grid::GridPos;
+use crate::level::schema::Proficiency;
+use crate::rules::movement::Occupant;
+use crate::time::Clock;
+
+/// One step that provoked: who moved, who may strike, and whether the mover was cautious.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Provocation {
+    pub mover: Entity,
+    pub threatener: Entity,
+    pub cautious: bool,
+}
+
+/// This round's provocations, and what movement needs to find them.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Provoked {
+    /// A battle is on: only then does movement provoke.
+    pub active: bool,
+    /// Creatures that threaten the squares around them (up, with a melee weapon).
+    pub threatening: Vec<Entity>,
+    /// Creatures disengaging this round, and from whom.
+    pub disengaging: Vec<(Entity, Entity)>,
+    /// Movers that have already taken a step this round.
+    pub stepped: Vec<Entity>,
+    pub provocations: Vec<Provocation>,
+}
+
+impl Provoked {
+    /// `mover` steps from `from` to `to`: every hostile threatening `from` may strike.
+    #[allow(clippy::too_many_arguments)]
+    pub fn leaving(
+        &mut self,
+        mover: Entity,
+        from: GridPos,
+        _to: GridPos,
+        cautious: bool,
+        mine: Option<Faction>,
+        occupants: &[Occupant],
+        factions: &Factions,
+    ) {
+        if !self.active {
+            return;
+        }
+        let first_step = !self.stepped.contains(&mover);
+        if first_step {
+            self.stepped.push(mover);
+        }
+        for &(threatener, at, theirs) in occupants {
+            let next_to = at.x.abs_diff(from.x).max(at.y.abs_diff(from.y)) == 1;
+            let hostile = matches!((mine, theirs), (Some(a), Some(b)) if factions.hostile(a, b));
+            if threatener == mover
+                || !next_to
+                || !hostile
+                || !self.threatening.contains(&threatener)
+            {
+                continue;
+            }
+            if first_step && self.disengaging.contains(&(mover, threatener)) {
+                continue;
+            }
+            if self
+                .provocations
+                .iter()
+                .any(|p| p.mover == mover && p.threatener == threatener)
+            {
+                continue;
+            }
+            self.provocations.push(Provocation {
+                mover,
+                threatener,
+                cautious,
+            });
+        }
+    }
+}
+
+/// Disengaging from one creature this round (a swift action).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Disengaging {
+    pub from: Entity,
+    pub round: u64,
+}
+
+/// Attacks of opportunity made this round.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpportunitiesTaken {
+    pub round: u64,
+    pub count: u32,
+}
+
+/// Before movement: who threatens, who disengages, and a fresh list.
+pub fn ready_opportunities(world: &mut World) {
+    let active =
+        world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
+    let round = world.resource::<Clock>().rounds;
+    let mut q = world.query_filtered::<(Entity, &Conditions, &Combatant), With<Creature>>();
+    let threatening: Vec<Entity> = q
+        .iter(world)
+        .filter(|(_, c, k)| !is_down(c) && k.weapons.iter().any(|w| w.range_feet.is_none()))
+        .map(|(e, ..)| e)
+        .collect();
+    let mut d = world.query::<(Entity, &Disengaging)>();
+    let disengaging: Vec<(Entity, Entity)> = d
+        .iter(world)
+        .filter(|(_, g)| g.round == round)
+        .map(|(e, g)| (e, g.from))
+        .collect();
+    *world.resource_mut::<Provoked>() = Provoked {
+        active,
+        threatening,
+        disengaging,
+        ..Provoked::default()
+    };
+}
+
+/// After movement: each provocation is an attack of opportunity, while the threatener has some
+/// left this round (and, against a cautious mover, only with Combat Reflexes, at −4).
+pub fn opportunity_attacks(world: &mut World) {
+    let provocations = std::mem::take(&mut world.resource_mut::<Provoked>().provocations);
+    let rules = *world.resource::<TacticalCombat>();
+    let round = world.resource::<Clock>().rounds;
+    for p in provocations {
+        let reflexes = rules.combat_reflexes
+            && world
+                .get::<Proficiencies>(p.threatener)
+                .is_some_and(|pr| pr.has(Proficiency::CombatReflexes));
+        if p.cautious && !reflexes {
+            continue;
+        }
+        let dex = crate::rules::abilities::tactical_modifier(
+            world.get::<Abilities>(p.threatener).map_or(10, |a| a.0.dex),
+        );
+        let allowed = attacks_of_opportunity(dex, reflexes);
+        let taken = world
+            .get::<OpportunitiesTaken>(p.threatener)
+            .copied()
+            .filter(|t| t.round == round)
+            .unwrap_or(OpportunitiesTaken { round, count: 0 });
+        if taken.count >= allowed {
+            continue;
+        }
+        let Some(weapon) = world
+            .get::<Combatant>(p.threatener)
+            .and_then(|c| c.weapons.iter().position(|w| w.range_feet.is_none()))
+        else {
+            continue;
+        };
+        let mut mods = vec![Modifier::new(0, "attack of opportunity")];
+        if p.cautious {
+            mods.push(Modifier::new(
+                CAUTIOUS_AOO_PENALTY,
+                "against cautious movement (Combat Reflexes)",
+            ));
+        }
+        if strike(world, p.threatener, p.mover, weapon, Some(mods)).is_ok() {
+            world.entity_mut(p.threatener).insert(OpportunitiesTaken {
+                round,
+                count: taken.count + 1,
+            });
+        }
+    }
+}
+
+/// `Disengage`: the first 5' of this round's movement away from one creature provokes no
+/// attack of opportunity from it; not with cautious movement.
+pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<String, String> {
+    if world
+        .get::<crate::rules::movement::Walking>(who)
+        .is_some_and(|w| w.cautious)
+    {
+        return Err("it moves cautiously: disengaging does not combine with it".into());
+    }
+    let round = world.resource::<Clock>().rounds;
+    world.entity_mut(who).insert(Disengaging { from, round });
+    let name = crate::actors::name_of(world, from);
+    Ok(format!("disengages from {name}"))
+}
+
+/// `MoveCautiously`: walks at half combat speed through threatened squares without provoking.
+pub fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Result<String, String> {
+    if !world.resource::<TacticalCombat>().cautious_movement {
+        return Err("the cautious movement rule is off".into());
+    }
+    if world
+        .get::<Disengaging>(who)
+        .is_some_and(|d| d.round == world.resource::<Clock>().rounds)
+    {
+        return Err("it disengages this round: cautious movement does not combine with it".into());
+    }
+    let said =
+        crate::rules::movement::order_move(world, who, to, crate::rules::movement::Pace::Combat)?;
+    if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
+        w.cautious = true;
+    }
+    Ok(format!("{said}, cautiously (half speed)"))
+}
