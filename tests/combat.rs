@@ -477,3 +477,102 @@ fn disengaging_makes_the_first_step_safe() {
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("does not combine"), "{log}");
 }
+
+const GUNNER: &str = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 12,
+    encumbrance_stone: 2.0,
+    weapons: [(name: "pistol", damage: "1d8", damage_type: Piercing, range_feet: 20,
+               kind: Some(Firearm(misfire: 2, advanced: true)))])"#;
+
+/// Firearms: within the first increment, against touch AC (+ shield) and through armor's DR; a
+/// natural roll within the misfire value misses and jams an advanced firearm until cleared.
+#[test]
+fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
+    let mut app = arena("", GUNNER);
+    let (w, b, g) = (e(&app, "Wren"), e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    // Wren shoots the ghoul over no one: put Brannoc out of the line.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::actors::Position(delve::grid::GridPos::new(9, 1)));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::actors::Position(delve::grid::GridPos::new(3, 1)));
+    script(&mut app, &[10]);
+    attack(app.world_mut(), w, g, 0).unwrap();
+    let (_, _, _, target, hit, damage) = last_attack(&app);
+    // The ghoul wears no armor and bears no shield: touch AC is its AC, 13.
+    assert_eq!((target, hit), (13, false));
+    assert!(damage.is_none());
+    script(&mut app, &[2]);
+    attack(app.world_mut(), w, g, 0).unwrap();
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("misfire: the pistol jams"), "{log}");
+    assert!(
+        attack(app.world_mut(), w, g, 0)
+            .unwrap_err()
+            .contains("jammed")
+    );
+    give_now(
+        &mut app,
+        delve::actors::Command::ClearJam { who: "Wren".into() },
+    );
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("spends the round clearing the jam"), "{log}");
+    assert!(delve::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
+}
+
+/// Against chain mail (AC 16, armor +4): a pistol in its first increment goes against touch AC
+/// 12 and its damage is not reduced.
+#[test]
+fn a_pistol_shot_at_chain_mail() {
+    let ghoul_gun = r#", weapons: [(name: "pistol", damage: "1d8", damage_type: Piercing,
+        range_feet: 20, kind: Some(Firearm(misfire: 1, advanced: false)))]"#;
+    let mut app = arena(ghoul_gun, "");
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::actors::Position(delve::grid::GridPos::new(5, 1)));
+    script(&mut app, &[10, 5]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let (_, _, _, target, hit, damage) = last_attack(&app);
+    assert_eq!((target, hit), (12, true));
+    let d = damage.unwrap();
+    assert_eq!((d.reduced_by, d.total), (0, 5));
+}
+
+/// Shields: forgoing the shield for a free hand gives up its bonus until the next turn; a
+/// critical that could put the bearer down is turned into a normal hit by breaking the shield.
+#[test]
+fn shields_forgone_and_sacrificed() {
+    let shield = ", shield: Some((weight: Heavy, ac_bonus: 1))";
+    let mut app = arena(shield, "");
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    give_now(
+        &mut app,
+        delve::actors::Command::ForgoShield {
+            who: "Gnawbone".into(),
+        },
+    );
+    script(&mut app, &[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone without its shield (forgone)".to_owned(), 1)),
+        "{mods:?}"
+    );
+
+    let mut app = arena(shield, "");
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    script(&mut app, &[20, 15, 4]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    assert!(!d.critical, "turned into a normal hit");
+    assert_eq!(d.total, 4);
+    let state = app
+        .world()
+        .get::<delve::rules::combat::battle::ShieldState>(g)
+        .copied()
+        .unwrap();
+    assert!(state.broken && !state.destroyed);
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(log.contains("sacrifices its shield: broken"), "{log}");
+}

@@ -122,6 +122,10 @@ pub enum Command {
     MoveCautiously { who: String, to: (i32, i32) },
     /// This round, the first 5' away from a creature provokes no attack of opportunity from it.
     Disengage { who: String, from: String },
+    /// Clears a jammed firearm: a full round, or a standard action with Gunsmithing.
+    ClearJam { who: String },
+    /// Forgoes the shield's bonuses for a free hand until its next turn.
+    ForgoShield { who: String },
     /// The party walks to a square behind its leader, in formation.
     MoveParty {
         party: String,
@@ -223,7 +227,9 @@ impl Command {
             | Command::Probe { who, .. }
             | Command::Attack { who, .. }
             | Command::MoveCautiously { who, .. }
-            | Command::Disengage { who, .. } => who,
+            | Command::Disengage { who, .. }
+            | Command::ClearJam { who }
+            | Command::ForgoShield { who } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
@@ -270,6 +276,8 @@ impl fmt::Display for Command {
                 write!(f, "move cautiously to ({}, {})", to.0, to.1)
             }
             Command::Disengage { from, .. } => write!(f, "disengage from {from}"),
+            Command::ClearJam { .. } => write!(f, "clear the jam"),
+            Command::ForgoShield { .. } => write!(f, "forgo the shield"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
             Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
             Command::Probe { on: false, .. } => write!(f, "stop probing ahead"),
@@ -426,6 +434,12 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
             creature(world, who)?,
             at(*to),
         ),
+        Command::ClearJam { who } => {
+            crate::rules::combat::battle::clear_jam(world, creature(world, who)?)
+        }
+        Command::ForgoShield { who } => {
+            crate::rules::combat::battle::forgo_shield(world, creature(world, who)?)
+        }
         Command::Disengage { who, from } => {
             let (who, from) = (creature(world, who)?, creature(world, from)?);
             crate::rules::combat::opportunity::disengage(world, who, from)

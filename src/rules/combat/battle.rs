@@ -88,6 +88,47 @@ pub struct ShieldState {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Jammed;
 
+/// Shields: the shield's bonuses forgone for a free hand, until the start of the creature's
+/// next turn (the round after `round`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShieldForgone {
+    pub round: u64,
+}
+
+/// `ClearJam`: a jammed firearm takes a full round to clear (the creature neither moves nor
+/// attacks this round), or a standard action with Gunsmithing, which leaves it its move.
+pub fn clear_jam(world: &mut World, who: Entity) -> Result<String, String> {
+    if world.get::<Jammed>(who).is_none() {
+        return Err("its firearm is not jammed".into());
+    }
+    world.entity_mut(who).remove::<Jammed>();
+    let gunsmith = world
+        .get::<crate::actors::Proficiencies>(who)
+        .is_some_and(|p| p.has(crate::level::schema::Proficiency::Gunsmithing));
+    if gunsmith {
+        return Ok("clears the jam (a standard action, with Gunsmithing)".into());
+    }
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .remove::<AttackOrder>();
+    Ok("spends the round clearing the jam".into())
+}
+
+/// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
+pub fn forgo_shield(world: &mut World, who: Entity) -> Result<String, String> {
+    if world
+        .get::<Combatant>(who)
+        .and_then(|c| c.shield.as_ref())
+        .is_none()
+    {
+        return Err("it has no shield".into());
+    }
+    let round = world.resource::<Clock>().rounds;
+    world.entity_mut(who).insert(ShieldForgone { round });
+    Ok("forgoes its shield for a free hand until its next turn".into())
+}
+
 /// The damage of a hit, as the log tells it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Damage {
@@ -530,6 +571,26 @@ fn defence(
     });
     let shield_bonus = shield.map_or(0, |s| s.ac_bonus);
     let mut mods = Vec::new();
+    // Its stat block's AC counts the shield: one forgone, or destroyed, no longer does.
+    let round = world.resource::<Clock>().rounds;
+    let forgone = rules.shields
+        && world
+            .get::<ShieldForgone>(target)
+            .is_some_and(|f| round <= f.round + 1);
+    let destroyed = t.combatant.shield.is_some() && shield.is_none();
+    if let Some(s) = t.combatant.shield.as_ref()
+        && (forgone || destroyed)
+    {
+        mods.push(Modifier::new(
+            s.ac_bonus,
+            format!(
+                "{} without its shield ({})",
+                t.name,
+                if destroyed { "destroyed" } else { "forgone" }
+            ),
+        ));
+    }
+    let shield = shield.filter(|_| !forgone);
     let mut ac = base;
     // Shields › firearms within their first increment go against touch AC + shield.
     if let Some(WeaponKind::Firearm { .. }) = w.kind
