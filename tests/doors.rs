@@ -458,3 +458,50 @@ fn methodical_picking_takes_a_turn_at_plus_4() {
         text(&app2)
     );
 }
+
+/// With the tactical rules, a natural 20 adds +10 to a check (three spikes and Strength 8 make
+/// bashing 30+: only a natural 20 can do it), and a bloodied basher takes −2.
+#[test]
+fn a_natural_20_adds_ten_and_bloodied_takes_two() {
+    let bash = || Command::Bash {
+        who: "Ada".into(),
+        at: AT,
+        helper: None,
+    };
+    let last_throw = |app: &App| {
+        app.world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.event {
+                Event::Threw { throw, .. } => Some(throw.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let mut app = app(", spikes: 3", ", str: 8", 1);
+    app.world_mut()
+        .resource_mut::<delve::dice::Dice>()
+        .script([20]);
+    act(&mut app, bash());
+    let t = last_throw(&app);
+    assert_eq!((t.natural, t.total, t.target), (20, 20 - 4 - 8 + 10, 18));
+    assert!(t.success);
+    assert_eq!(door(&mut app).state, DoorState::Open);
+
+    let mut app = self::app(", stuck: true", ", str: 18, conditions: [Bloodied]", 1);
+    app.world_mut()
+        .resource_mut::<delve::dice::Dice>()
+        .script([7]);
+    act(&mut app, bash());
+    let t = last_throw(&app);
+    assert!(
+        t.modifiers
+            .iter()
+            .any(|m| m.source == "bloodied" && m.value == -2),
+        "{t}"
+    );
+    // 7 + 12 would open it; bloodied, 17 falls short of 18.
+    assert_eq!((t.total, t.success), (7 + 12 - 2, false));
+}

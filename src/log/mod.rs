@@ -422,22 +422,41 @@ pub fn throw_logged(
     success
 }
 
-/// Makes a throw with the world's dice, logs it at the current round, and returns it.
+/// A creature's throw with the world's dice, logged at the current round: d20 + modifiers ≥
+/// target, with the tactical rules' natural 20 (+10) and bloodied (−2) where they are on
+/// (Tactical Combat › Natural 20 and Natural 1, › Bloodied; RULINGS › Dice and throws).
 pub fn throw_in(
     world: &mut World,
-    who: &str,
+    who: Entity,
     what: impl Into<String>,
-    modifiers: Vec<crate::dice::Modifier>,
+    mut modifiers: Vec<crate::dice::Modifier>,
     target: i32,
 ) -> Throw {
+    use crate::rules::combat::tactical;
+    let rules = world
+        .get_resource::<tactical::TacticalCombat>()
+        .copied()
+        .unwrap_or_default();
+    if rules.bloodied
+        && world
+            .get::<crate::actors::Conditions>(who)
+            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Bloodied))
+    {
+        modifiers.push(tactical::bloodied_modifier());
+    }
+    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
+    if rules.natural_20_and_1
+        && let Some(m) = tactical::natural_20_modifier(natural)
+    {
+        modifiers.push(m);
+    }
+    let throw = Throw::resolve(what.into(), natural, modifiers, target);
     let round = world.resource::<Clock>().rounds;
-    let throw = world
-        .resource_mut::<crate::dice::Dice>()
-        .throw(what, modifiers, target);
+    let name = crate::actors::name_of(world, who);
     world.resource_mut::<EventLog>().push(
         round,
         Event::Threw {
-            who: who.to_owned(),
+            who: name,
             throw: throw.clone(),
         },
     );

@@ -356,8 +356,7 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
     {
         return Err("it failed to pick this lock hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let name = crate::actors::name_of(world, who);
-    let throw = crate::log::throw_in(world, &name, "Lockpicking (hasty)", Vec::new(), target);
+    let throw = crate::log::throw_in(world, who, "Lockpicking (hasty)", Vec::new(), target);
     if throw.success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.lock = Lock::Unlocked;
@@ -415,9 +414,8 @@ pub fn bash(
             .map_or(0, |s| s.0.categories_from_man_sized()),
         d.spikes,
     );
-    let name = crate::actors::name_of(world, who);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
-    let throw = crate::log::throw_in(world, &name, "Dungeonbashing", mods, 18);
+    let throw = crate::log::throw_in(world, who, "Dungeonbashing", mods, 18);
     let (success, natural) = (throw.success, throw.natural);
     if success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
@@ -599,10 +597,9 @@ pub fn finish_picking(world: &mut World, who: Entity, at: GridPos) -> Option<Str
     if !matches!(d.lock, Lock::Locked { .. }) {
         return None;
     }
-    let name = crate::actors::name_of(world, who);
     let throw = crate::log::throw_in(
         world,
-        &name,
+        who,
         "Lockpicking (methodical)",
         vec![Modifier::new(4, "methodical")],
         target,

@@ -194,7 +194,7 @@ pub fn dazzle(
     let name = crate::actors::name_of(world, target);
     let what = format!("Strength resistance against a {kind:?}'s glare");
     let mods = vec![Modifier::new(str_mod, "Strength")];
-    let resisted = crate::log::throw_in(world, &name, what, mods, number).success;
+    let resisted = crate::log::throw_in(world, target, what, mods, number).success;
     if resisted {
         return Ok(format!("dazzles {name}, who looks away in time"));
     }

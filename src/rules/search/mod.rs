@@ -106,7 +106,7 @@ fn search_around(
         if h.modifier != 0 {
             m.push(Modifier::new(h.modifier, "how well it is hidden"));
         }
-        let throw = crate::log::throw_in(world, &name, what, m, target);
+        let throw = crate::log::throw_in(world, who, what, m, target);
         if throw.success {
             found += 1;
             if h.door {

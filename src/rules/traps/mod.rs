@@ -86,7 +86,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             .and_then(|s| s.0.get(&save.throw))
     {
         let what = format!("{:?} save against {}", save.throw, trap_name(&t));
-        let throw = crate::log::throw_in(world, &who, what, Vec::new(), target);
+        let throw = crate::log::throw_in(world, victim, what, Vec::new(), target);
         let half = save.on_success == SaveEffect::Half;
         // Tactical Combat › Natural 20 and Natural 1: a natural 1 on a save doubles the damage;
         // a natural 20 on a save for half takes none.
@@ -498,8 +498,7 @@ pub fn disarm_hastily(
     {
         return Err("it failed to disable this trap hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let name = crate::actors::name_of(world, who);
-    let throw = crate::log::throw_in(world, &name, "Trapbreaking (hasty)", mods, target);
+    let throw = crate::log::throw_in(world, who, "Trapbreaking (hasty)", mods, target);
     if throw.success {
         return Ok(disable(world, e, at, discharge));
     }
@@ -554,8 +553,7 @@ pub fn finish_methodical_trapbreaking(
         return None;
     }
     let (target, mods) = target_of(world, who, true).ok()?;
-    let name = crate::actors::name_of(world, who);
-    let throw = crate::log::throw_in(world, &name, "Trapbreaking (methodical)", mods, target);
+    let throw = crate::log::throw_in(world, who, "Trapbreaking (methodical)", mods, target);
     Some(if throw.success {
         disable(world, e, at, discharge)
     } else if throw.natural == 1 {
@@ -574,8 +572,7 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
     }
     let (target, mods) = target_of(world, who, false)
         .map_err(|_| "re-arming a trap is for a thief, with thieves' tools".to_owned())?;
-    let name = crate::actors::name_of(world, who);
-    let ok = crate::log::throw_in(world, &name, "Trapbreaking (re-arm)", mods, target).success;
+    let ok = crate::log::throw_in(world, who, "Trapbreaking (re-arm)", mods, target).success;
     if ok && let Some(mut t) = world.get_mut::<Trap>(e) {
         t.state = TrapState::Armed;
     }

@@ -237,8 +237,7 @@ pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
         .throws
         .get(&Proficiency::Hiding)
         .ok_or("its stat block gives no Hiding throw")?;
-    let name = crate::actors::name_of(world, who);
-    let hidden = crate::log::throw_in(world, &name, "Hiding", Vec::new(), target).success;
+    let hidden = crate::log::throw_in(world, who, "Hiding", Vec::new(), target).success;
     if hidden {
         world.entity_mut(who).insert(Hiding);
         Ok("hides".into())
