@@ -404,11 +404,25 @@ pub fn fight(world: &mut World) {
     let order: Vec<usize> = battle.order.iter().map(|f| f.faction).collect();
     for faction in order {
         world.resource_mut::<Battle>().acting = Some(faction);
-        let mut q = world.query::<(Entity, &Name, &Faction, &AttackOrder, &Conditions)>();
+        let mut q = world.query::<(
+            Entity,
+            &Name,
+            &Faction,
+            &AttackOrder,
+            &Conditions,
+            Option<&Combatant>,
+            Has<Controlled>,
+        )>();
         let mut attackers: Vec<(String, Entity, AttackOrder)> = q
             .iter(world)
-            .filter(|(_, _, f, _, c)| f.0 == faction && !is_down(c))
-            .map(|(e, n, _, o, _)| (n.to_string(), e, *o))
+            .filter(|(_, _, f, _, c, k, controlled)| {
+                // One that flees once bloodied strikes no more (the fighting behaviour).
+                let fleeing = !controlled
+                    && c.has(ConditionKind::Bloodied)
+                    && k.is_some_and(|k| k.flees_when_bloodied);
+                f.0 == faction && !is_down(c) && !fleeing
+            })
+            .map(|(e, n, _, o, ..)| (n.to_string(), e, *o))
             .collect();
         attackers.sort_by(|a, b| a.0.cmp(&b.0));
         for (_, who, order) in attackers {
