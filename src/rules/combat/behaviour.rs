@@ -61,11 +61,12 @@ pub fn fighting_behaviour(world: &mut World) {
     fighters.sort_by_key(|f| f.0);
     let mut everyone =
         world.query_filtered::<(Entity, &Position, &Faction, &Conditions), With<Creature>>();
-    let up: Vec<(Entity, GridPos, Faction)> = everyone
+    let mut up: Vec<(Entity, GridPos, Faction)> = everyone
         .iter(world)
         .filter(|c| !is_down(c.3))
         .map(|(e, p, f, _)| (e, p.0, *f))
         .collect();
+    up.sort_by_key(|u| u.0);
     // Squares taken: where creatures stand and where walkers are going.
     let mut claimed: Vec<GridPos> = up.iter().map(|u| u.1).collect();
     claimed.extend(fighters.iter().filter_map(|f| f.6));
@@ -81,10 +82,10 @@ pub fn fighting_behaviour(world: &mut World) {
             continue;
         }
         let known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
-        let enemies: Vec<(Entity, GridPos)> = up
+        let enemies: Vec<(Entity, GridPos)> = known
             .iter()
-            .filter(|u| known.contains(&u.0))
-            .map(|u| (u.0, u.1))
+            .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
+            .map(|i| (up[i].0, up[i].1))
             .collect();
         if enemies.is_empty() {
             continue;
