@@ -605,3 +605,50 @@ fn a_bloodied_monster_that_flees_runs_away() {
         .count();
     assert_eq!(attacks_before, attacks_after);
 }
+
+/// Acrobatics: full speed through threatened squares; a successful check (here a Paralysis save
+/// with the class level added) avoids the attack of opportunity, a failed one still provokes.
+#[test]
+fn tumbling_past_with_acrobatics() {
+    for (die, provokes) in [(11, false), (10, true)] {
+        let src_brannoc = ", proficiencies: [Acrobatics], level: 3, saves: { Paralysis: 14 }";
+        // The arena, with Brannoc proficient in Acrobatics.
+        let level_src = format!(
+            r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
+                map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
+                lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
+                factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+                creatures: [
+                    (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                     encumbrance_stone: 6.0, attack_bonus: 3{src_brannoc},
+                     weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
+                    (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
+                ])"#
+        );
+        let mut app = sim_app(
+            &load_level_str(&level_src, "arena.ron", None)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .level,
+            1,
+        );
+        let b = e(&app, "Brannoc");
+        app.world_mut()
+            .entity_mut(b)
+            .insert(delve::rules::combat::battle::Controlled);
+        run_round(app.world_mut());
+        script(&mut app, &[die]);
+        give_now(
+            &mut app,
+            delve::actors::Command::MoveAcrobatically {
+                who: "Brannoc".into(),
+                to: (1, 1),
+            },
+        );
+        let log = app.world().resource::<EventLog>().to_text();
+        assert!(
+            log.contains("Acrobatics (Paralysis save) to tumble past Gnawbone"),
+            "{log}"
+        );
+        assert_eq!(!opportunities(&app).is_empty(), provokes, "a {die}: {log}");
+    }
+}

@@ -120,6 +120,9 @@ pub enum Command {
     /// Walks at half combat speed through threatened squares without provoking attacks of
     /// opportunity (Tactical Combat › Cautious Movement).
     MoveCautiously { who: String, to: (i32, i32) },
+    /// Walks at full combat speed through threatened squares, tumbling past each threatener
+    /// with an Acrobatics check (proficient in Acrobatics).
+    MoveAcrobatically { who: String, to: (i32, i32) },
     /// This round, the first 5' away from a creature provokes no attack of opportunity from it.
     Disengage { who: String, from: String },
     /// Clears a jammed firearm: a full round, or a standard action with Gunsmithing.
@@ -227,6 +230,7 @@ impl Command {
             | Command::Probe { who, .. }
             | Command::Attack { who, .. }
             | Command::MoveCautiously { who, .. }
+            | Command::MoveAcrobatically { who, .. }
             | Command::Disengage { who, .. }
             | Command::ClearJam { who }
             | Command::ForgoShield { who } => who,
@@ -276,6 +280,9 @@ impl fmt::Display for Command {
                 write!(f, "move cautiously to ({}, {})", to.0, to.1)
             }
             Command::Disengage { from, .. } => write!(f, "disengage from {from}"),
+            Command::MoveAcrobatically { to, .. } => {
+                write!(f, "tumble to ({}, {})", to.0, to.1)
+            }
             Command::ClearJam { .. } => write!(f, "clear the jam"),
             Command::ForgoShield { .. } => write!(f, "forgo the shield"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
@@ -439,6 +446,13 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         }
         Command::ForgoShield { who } => {
             crate::rules::combat::battle::forgo_shield(world, creature(world, who)?)
+        }
+        Command::MoveAcrobatically { who, to } => {
+            crate::rules::combat::opportunity::move_acrobatically(
+                world,
+                creature(world, who)?,
+                at(*to),
+            )
         }
         Command::Disengage { who, from } => {
             let (who, from) = (creature(world, who)?, creature(world, from)?);

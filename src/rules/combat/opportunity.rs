@@ -28,6 +28,8 @@ pub struct Provocation {
     pub mover: Entity,
     pub threatener: Entity,
     pub cautious: bool,
+    /// Moving at full speed with Acrobatics: a successful check avoids the attack.
+    pub acrobatic: bool,
 }
 
 /// This round's provocations, and what movement needs to find them.
@@ -52,7 +54,7 @@ impl Provoked {
         mover: Entity,
         from: GridPos,
         _to: GridPos,
-        cautious: bool,
+        (cautious, acrobatic): (bool, bool),
         mine: Option<Faction>,
         occupants: &[Occupant],
         factions: &Factions,
@@ -88,6 +90,7 @@ impl Provoked {
                 mover,
                 threatener,
                 cautious,
+                acrobatic,
             });
         }
     }
@@ -158,6 +161,9 @@ pub fn opportunity_attacks(world: &mut World) {
         if taken.count >= allowed {
             continue;
         }
+        if p.acrobatic && tumbles_past(world, p.mover, p.threatener) {
+            continue;
+        }
         let Some(weapon) = world
             .get::<Combatant>(p.threatener)
             .and_then(|c| c.weapons.iter().position(|w| w.range_feet.is_none()))
@@ -178,6 +184,47 @@ pub fn opportunity_attacks(world: &mut World) {
             });
         }
     }
+}
+
+/// The Acrobatics check to move past a threatener without provoking: the rules defer to "the
+/// standard rules"; here (a ruling, as for running over difficult terrain in the delve rules)
+/// it is a Paralysis saving throw with the class level added for Acrobatics.
+fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
+    let Some(&target) = world
+        .get::<crate::actors::SavingThrows>(mover)
+        .and_then(|s| s.0.get(&crate::level::schema::SaveCategory::Paralysis))
+    else {
+        return false;
+    };
+    let level = world
+        .get::<crate::actors::ClassLevel>(mover)
+        .map_or(0, |c| c.level as i32);
+    let past = crate::actors::name_of(world, threatener);
+    crate::log::throw_in(
+        world,
+        mover,
+        format!("Acrobatics (Paralysis save) to tumble past {past}"),
+        vec![Modifier::new(level, "Acrobatics: class level")],
+        target,
+    )
+    .success
+}
+
+/// `MoveAcrobatically`: full speed through threatened squares (Acrobatics); each threatener's
+/// attack of opportunity is avoided by a successful check.
+pub fn move_acrobatically(world: &mut World, who: Entity, to: GridPos) -> Result<String, String> {
+    if !world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Acrobatics))
+    {
+        return Err("moving through threatened squares at full speed needs Acrobatics".into());
+    }
+    let said =
+        crate::rules::movement::order_move(world, who, to, crate::rules::movement::Pace::Combat)?;
+    if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
+        w.acrobatic = true;
+    }
+    Ok(format!("{said}, tumbling past threats (Acrobatics)"))
 }
 
 /// `Disengage`: the first 5' of this round's movement away from one creature provokes no

@@ -169,6 +169,9 @@ pub struct Walking {
     /// Tactical Combat › Cautious Movement: half combat speed (rounded down to 5'), and moving
     /// through threatened squares provokes no attacks of opportunity.
     pub cautious: bool,
+    /// Tactical Combat › Cautious Movement: full speed through threatened squares with
+    /// Acrobatics; each threatener's attack of opportunity is avoided by a successful check.
+    pub acrobatic: bool,
 }
 
 impl Walking {
@@ -181,6 +184,7 @@ impl Walking {
             odd_diagonals: false,
             cap_tenths: None,
             cautious: false,
+            acrobatic: false,
         }
     }
 
@@ -626,7 +630,7 @@ pub fn walk(
                     entity,
                     pos.0,
                     next,
-                    w.cautious,
+                    (w.cautious, w.acrobatic),
                     faction.copied(),
                     &occupants,
                     factions,
