@@ -652,3 +652,42 @@ fn tumbling_past_with_acrobatics() {
         assert_eq!(!opportunities(&app).is_empty(), provokes, "a {die}: {log}");
     }
 }
+
+/// Shield walls: +1 per adjacent ally with a heavy shield; doubled when the whole wall takes
+/// total defense (which also gives +4 AC of its own).
+#[test]
+fn shield_walls_and_total_defense() {
+    let shield = ", shield: Some((weight: Heavy, ac_bonus: 1))";
+    let second = r#"(name: "Ashmaw", template: "ghoul", faction: "ghouls", at: (4, 1),
+        shield: Some((weight: Heavy, ac_bonus: 1)))"#;
+    let mut app = arena(shield, second);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    script(&mut app, &[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone in a shield wall".to_owned(), -1)),
+        "{mods:?}"
+    );
+
+    let mut app = arena(shield, second);
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    for who in ["Gnawbone", "Ashmaw"] {
+        delve::sim::give(
+            app.world_mut(),
+            delve::actors::Command::TotalDefense { who: who.into() },
+        );
+    }
+    delve::actors::command::dispatch_commands(app.world_mut());
+    script(&mut app, &[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone in total defense".to_owned(), -4)),
+        "{mods:?}"
+    );
+    assert!(
+        mods.contains(&("Gnawbone in a shield wall (total defense)".to_owned(), -2)),
+        "{mods:?}"
+    );
+}

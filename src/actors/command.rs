@@ -127,6 +127,9 @@ pub enum Command {
     Disengage { who: String, from: String },
     /// Clears a jammed firearm: a full round, or a standard action with Gunsmithing.
     ClearJam { who: String },
+    /// Total defense for the round: +4 AC, no attacks; a shield wall all in total defense
+    /// doubles its bonus.
+    TotalDefense { who: String },
     /// Forgoes the shield's bonuses for a free hand until its next turn.
     ForgoShield { who: String },
     /// The party walks to a square behind its leader, in formation.
@@ -233,6 +236,7 @@ impl Command {
             | Command::MoveAcrobatically { who, .. }
             | Command::Disengage { who, .. }
             | Command::ClearJam { who }
+            | Command::TotalDefense { who }
             | Command::ForgoShield { who } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
@@ -284,6 +288,7 @@ impl fmt::Display for Command {
                 write!(f, "tumble to ({}, {})", to.0, to.1)
             }
             Command::ClearJam { .. } => write!(f, "clear the jam"),
+            Command::TotalDefense { .. } => write!(f, "total defense"),
             Command::ForgoShield { .. } => write!(f, "forgo the shield"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
             Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
@@ -443,6 +448,9 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         ),
         Command::ClearJam { who } => {
             crate::rules::combat::battle::clear_jam(world, creature(world, who)?)
+        }
+        Command::TotalDefense { who } => {
+            crate::rules::combat::battle::total_defense(world, creature(world, who)?)
         }
         Command::ForgoShield { who } => {
             crate::rules::combat::battle::forgo_shield(world, creature(world, who)?)

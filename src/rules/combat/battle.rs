@@ -115,6 +115,28 @@ pub fn clear_jam(world: &mut World, who: Entity) -> Result<String, String> {
     Ok("spends the round clearing the jam".into())
 }
 
+/// The standard rules' total defense: +4 to AC for the round, and no attacks.
+pub const TOTAL_DEFENSE_AC: i32 = 4;
+
+/// Taking the total defense action this round (no attacks; +4 AC; doubles a shield wall's
+/// bonus when the whole wall does).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TotalDefense {
+    pub round: u64,
+}
+
+/// `TotalDefense`: this round, +4 AC and no attacks.
+pub fn total_defense(world: &mut World, who: Entity) -> Result<String, String> {
+    let round = world.resource::<Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<AttackOrder>()
+        .insert(TotalDefense { round });
+    Ok(format!(
+        "takes total defense (+{TOTAL_DEFENSE_AC} AC this round, no attacks)"
+    ))
+}
+
 /// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
 pub fn forgo_shield(world: &mut World, who: Entity) -> Result<String, String> {
     if world
@@ -634,12 +656,26 @@ fn defence(
             ));
         }
     }
-    // Shield walls: +1 per adjacent ally with a heavy shield, for a heavy-shield bearer.
-    if rules.shields && shield.is_some_and(|s| s.weight == ShieldWeight::Heavy) {
-        let mut q = world
-            .try_query::<(Entity, &Position, &Faction, &Combatant, &Conditions)>()
-            .expect("creatures are registered");
-        let wall = q
+    let round = world.resource::<Clock>().rounds;
+    let defending = |e: Entity| {
+        world
+            .get::<TotalDefense>(e)
+            .is_some_and(|d| d.round == round)
+    };
+    if defending(target) {
+        mods.push(Modifier::new(
+            -TOTAL_DEFENSE_AC,
+            format!("{} in total defense", t.name),
+        ));
+    }
+    // Shield walls: +1 per adjacent ally with a heavy shield, for a heavy-shield bearer;
+    // doubled when the whole wall takes total defense.
+    if rules.shields
+        && shield.is_some_and(|s| s.weight == ShieldWeight::Heavy)
+        && let Some(mut q) =
+            world.try_query::<(Entity, &Position, &Faction, &Combatant, &Conditions)>()
+    {
+        let wall: Vec<Entity> = q
             .iter(world)
             .filter(|(e, p, f, c, cond)| {
                 *e != target
@@ -650,12 +686,18 @@ fn defence(
                         .as_ref()
                         .is_some_and(|s| s.weight == ShieldWeight::Heavy)
             })
-            .count() as u32;
-        let bonus = tactical::shield_wall_bonus(wall, false);
+            .map(|(e, ..)| e)
+            .collect();
+        let all_defend = defending(target) && wall.iter().all(|&e| defending(e));
+        let bonus = tactical::shield_wall_bonus(wall.len() as u32, all_defend);
         if bonus > 0 {
             mods.push(Modifier::new(
                 -bonus,
-                format!("{} in a shield wall", t.name),
+                format!(
+                    "{} in a shield wall{}",
+                    t.name,
+                    if all_defend { " (total defense)" } else { "" }
+                ),
             ));
         }
     }
