@@ -691,3 +691,54 @@ fn shield_walls_and_total_defense() {
         "{mods:?}"
     );
 }
+
+/// Activating a weapon's enchantment: a move action with a base attack bonus of 1+ and Use
+/// Magic Device, otherwise a standard action (no attack that round); its extra damage is added
+/// to each hit, past armor.
+#[test]
+fn activating_a_weapon_enchantment() {
+    use delve::rules::combat::battle::activation_is_a_move_action;
+    assert!(activation_is_a_move_action(1, true));
+    assert!(!activation_is_a_move_action(0, true));
+    assert!(!activation_is_a_move_action(3, false));
+
+    let flaming = r#", weapons: [(name: "claw", damage: "1d3", damage_type: Slashing,
+        enchantment: Some((name: "flaming", damage: "1d6")))]"#;
+    let mut app = engaged(flaming);
+    give_now(
+        &mut app,
+        delve::actors::Command::ActivateEnchantment {
+            who: "Gnawbone".into(),
+            weapon: "claw".into(),
+        },
+    );
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains(
+            "activates its claw's flaming enchantment (a standard action: no attack this round)"
+        ),
+        "{log}"
+    );
+    let round = app.world().resource::<delve::time::Clock>().rounds - 1;
+    let struck = app
+        .world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .any(|e| {
+            e.round == round && matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone")
+        });
+    assert!(
+        !struck,
+        "no attack in the round of a standard-action activation: {log}"
+    );
+    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    script(&mut app, &[18, 3, 4]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    // 3 slashing less chain mail's DR 2, and 4 fire.
+    assert_eq!(
+        (d.reduced_by, d.enchantment.clone(), d.total),
+        (2, Some(("flaming".into(), vec![4])), 5)
+    );
+}

@@ -130,6 +130,9 @@ pub enum Command {
     /// Total defense for the round: +4 AC, no attacks; a shield wall all in total defense
     /// doubles its bonus.
     TotalDefense { who: String },
+    /// Activates a weapon's enchantment: a move action with base attack bonus 1+ and Use Magic
+    /// Device, a standard action otherwise.
+    ActivateEnchantment { who: String, weapon: String },
     /// Forgoes the shield's bonuses for a free hand until its next turn.
     ForgoShield { who: String },
     /// The party walks to a square behind its leader, in formation.
@@ -237,6 +240,7 @@ impl Command {
             | Command::Disengage { who, .. }
             | Command::ClearJam { who }
             | Command::TotalDefense { who }
+            | Command::ActivateEnchantment { who, .. }
             | Command::ForgoShield { who } => who,
             Command::MakeNoise { .. } => "the Judge",
             Command::MoveParty { party, .. }
@@ -289,6 +293,9 @@ impl fmt::Display for Command {
             }
             Command::ClearJam { .. } => write!(f, "clear the jam"),
             Command::TotalDefense { .. } => write!(f, "total defense"),
+            Command::ActivateEnchantment { weapon, .. } => {
+                write!(f, "activate the {weapon}'s enchantment")
+            }
             Command::ForgoShield { .. } => write!(f, "forgo the shield"),
             Command::Touch { at, .. } => write!(f, "touch ({}, {})", at.0, at.1),
             Command::Probe { on: true, .. } => write!(f, "probe ahead with a pole"),
@@ -448,6 +455,9 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         ),
         Command::ClearJam { who } => {
             crate::rules::combat::battle::clear_jam(world, creature(world, who)?)
+        }
+        Command::ActivateEnchantment { who, weapon } => {
+            crate::rules::combat::battle::activate_enchantment(world, creature(world, who)?, weapon)
         }
         Command::TotalDefense { who } => {
             crate::rules::combat::battle::total_defense(world, creature(world, who)?)

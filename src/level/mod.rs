@@ -164,6 +164,8 @@ pub struct WeaponDef {
     pub range_feet: Option<u32>,
     pub critical: crate::level::schema::Critical,
     pub kind: Option<crate::level::schema::WeaponKind>,
+    /// An enchantment to activate: its name and extra damage on a hit.
+    pub enchantment: Option<(String, DiceExpr)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -402,6 +402,18 @@ pub struct RawWeapon {
     /// Crossbows and firearms have their own tactical rules; other weapons leave it out.
     #[serde(default)]
     pub kind: Option<WeaponKind>,
+    /// A magical enchantment that must be activated, like flaming: its extra damage on a hit.
+    #[serde(default)]
+    pub enchantment: Option<RawEnchantment>,
+}
+
+/// A weapon enchantment activated in play (Tactical Combat › Activating Weapon Enchantments):
+/// `(name: "flaming", damage: "1d6")`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnchantment {
+    pub name: String,
+    pub damage: String,
 }
 
 /// A weapon's critical threat range (the lowest natural roll that threatens) and multiplier.

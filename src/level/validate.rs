@@ -680,6 +680,24 @@ impl Validator<'_> {
             }
             let mut weapons = Vec::new();
             for (j, w) in c.weapons.iter().flatten().enumerate() {
+                let enchantment = match &w.enchantment {
+                    None => None,
+                    Some(e) => match DiceExpr::parse(&e.damage) {
+                        Ok(d) => Some((e.name.clone(), d)),
+                        Err(why) => {
+                            let pos = self.at(path![
+                                "creatures",
+                                i,
+                                "weapons",
+                                j,
+                                "enchantment",
+                                "damage"
+                            ]);
+                            self.error(pos, why);
+                            None
+                        }
+                    },
+                };
                 match DiceExpr::parse(&w.damage) {
                     Ok(damage) => weapons.push(WeaponDef {
                         name: w.name.clone(),
@@ -688,6 +706,7 @@ impl Validator<'_> {
                         range_feet: w.range_feet,
                         critical: w.critical.unwrap_or_default(),
                         kind: w.kind,
+                        enchantment,
                     }),
                     Err(e) => {
                         let pos = self.at(path!["creatures", i, "weapons", j, "damage"]);

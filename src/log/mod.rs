@@ -328,6 +328,9 @@ impl fmt::Display for Event {
                     if d.reduced_by > 0 {
                         write!(f, ", armor DR {}", d.reduced_by)?;
                     }
+                    if let Some((name, dice)) = &d.enchantment {
+                        write!(f, ", {name} {dice:?}")?;
+                    }
                     write!(f, ")")?;
                 }
                 Ok(())

@@ -160,6 +160,10 @@ pub struct Damage {
     pub critical: bool,
     /// Armor damage reduction that applied.
     pub reduced_by: i32,
+    /// An active enchantment's extra damage: its name and dice (never multiplied, never
+    /// reduced by armor).
+    #[serde(default)]
+    pub enchantment: Option<(String, Vec<u32>)>,
     pub total: i32,
 }
 
@@ -434,15 +438,18 @@ pub fn fight(world: &mut World) {
             &Conditions,
             Option<&Combatant>,
             Has<Controlled>,
+            Option<&AttackForgone>,
         )>();
+        let round = world.resource::<Clock>().rounds;
         let mut attackers: Vec<(String, Entity, AttackOrder)> = q
             .iter(world)
-            .filter(|(_, _, f, _, c, k, controlled)| {
+            .filter(|(_, _, f, _, c, k, controlled, forgone)| {
                 // One that flees once bloodied strikes no more (the fighting behaviour).
                 let fleeing = !controlled
                     && c.has(ConditionKind::Bloodied)
                     && k.is_some_and(|k| k.flees_when_bloodied);
-                f.0 == faction && !is_down(c) && !fleeing
+                let busy = forgone.is_some_and(|f| f.round == round);
+                f.0 == faction && !is_down(c) && !fleeing && !busy
             })
             .map(|(e, n, _, o, ..)| (n.to_string(), e, *o))
             .collect();
@@ -866,7 +873,10 @@ pub fn strike(
             }
         }
     }
-    let damage = roll_damage(world, &w, critical, &t, increment, rules);
+    let active = world
+        .get::<ActiveEnchantments>(who)
+        .is_some_and(|a| a.0.contains(&weapon));
+    let damage = roll_damage(world, &w, critical, &t, increment, rules, active);
     world.resource_mut::<EventLog>().push(
         round,
         Event::Attacked {
@@ -882,6 +892,7 @@ pub fn strike(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn roll_damage(
     world: &mut World,
     w: &WeaponDef,
@@ -889,6 +900,7 @@ fn roll_damage(
     t: &Side,
     increment: u32,
     rules: TacticalCombat,
+    active: bool,
 ) -> Damage {
     let (dice, raw) = if critical {
         let n = tactical::critical_extra_dice(&w.damage, w.critical.multiplier);
@@ -915,13 +927,90 @@ fn roll_damage(
     } else {
         0
     };
+    let mut total = (raw - reduced_by).max(0);
+    let enchantment = match &w.enchantment {
+        Some((name, extra)) if active => {
+            let r = world.resource_mut::<crate::dice::Dice>().roll_expr(extra);
+            total += r.total.max(0);
+            Some((name.clone(), r.dice))
+        }
+        _ => None,
+    };
     Damage {
         dice,
         bonus: w.damage.bonus,
         critical,
         reduced_by,
-        total: (raw - reduced_by).max(0),
+        enchantment,
+        total,
     }
+}
+
+/// Weapons whose enchantment is active (by index in the creature's weapons).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActiveEnchantments(pub Vec<usize>);
+
+/// The round a creature spent its standard action on something other than attacking.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackForgone {
+    pub round: u64,
+}
+
+/// Activating Weapon Enchantments: a move action for one with a base attack bonus of at least
+/// 1 and a rank in Use Magic Device; otherwise a standard action.
+pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: bool) -> bool {
+    base_attack_bonus >= 1 && use_magic_device
+}
+
+/// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
+/// walking this round; as a standard action it does not attack this round.
+pub fn activate_enchantment(
+    world: &mut World,
+    who: Entity,
+    weapon: &str,
+) -> Result<String, String> {
+    let c = world.get::<Combatant>(who).ok_or("it has no weapons")?;
+    let i = c
+        .weapons
+        .iter()
+        .position(|w| w.name == weapon)
+        .ok_or_else(|| format!("it has no weapon named {weapon:?}"))?;
+    let (name, _) = c.weapons[i]
+        .enchantment
+        .clone()
+        .ok_or_else(|| format!("its {weapon} has no enchantment to activate"))?;
+    // The stat block's attack bonus stands for its base attack bonus.
+    let bab = c.attack_bonus;
+    let umd = world
+        .get::<crate::actors::Proficiencies>(who)
+        .is_some_and(|p| p.has(crate::level::schema::Proficiency::UseMagicDevice));
+    let mut active = world
+        .get::<ActiveEnchantments>(who)
+        .cloned()
+        .unwrap_or_default();
+    if active.0.contains(&i) {
+        return Err(format!(
+            "its {weapon}'s {name} enchantment is already active"
+        ));
+    }
+    active.0.push(i);
+    let round = world.resource::<Clock>().rounds;
+    let move_action = activation_is_a_move_action(bab, umd);
+    let mut e = world.entity_mut(who);
+    e.insert(active);
+    if move_action {
+        e.remove::<crate::rules::movement::Walking>();
+    } else {
+        e.insert(AttackForgone { round });
+    }
+    Ok(format!(
+        "activates its {weapon}'s {name} enchantment ({})",
+        if move_action {
+            "a move action: no walking this round"
+        } else {
+            "a standard action: no attack this round"
+        }
+    ))
 }
 
 fn condition(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
