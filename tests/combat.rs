@@ -441,39 +441,30 @@ fn moving_away_provokes_and_cautious_movement_does_not() {
 /// Disengaging from a creature makes the first 5' away from it safe.
 #[test]
 fn disengaging_makes_the_first_step_safe() {
-    let mut app = engaged("");
-    delve::sim::give(
-        app.world_mut(),
-        delve::actors::Command::Disengage {
-            who: "Brannoc".into(),
-            from: "Gnawbone".into(),
-        },
-    );
-    give_now(
-        &mut app,
-        delve::actors::Command::Move {
-            who: "Brannoc".into(),
-            to: (1, 1),
-            pace: delve::rules::movement::Pace::Combat,
-        },
-    );
+    // Brannoc disengages from the ghoul, then steps away as told.
+    let disengaged_then = |step: delve::actors::Command| {
+        let mut app = engaged("");
+        delve::sim::give(
+            app.world_mut(),
+            delve::actors::Command::Disengage {
+                who: "Brannoc".into(),
+                from: "Gnawbone".into(),
+            },
+        );
+        give_now(&mut app, step);
+        app
+    };
+    let app = disengaged_then(delve::actors::Command::Move {
+        who: "Brannoc".into(),
+        to: (1, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
     assert!(opportunities(&app).is_empty());
     // Disengaging does not combine with cautious movement.
-    let mut app = engaged("");
-    delve::sim::give(
-        app.world_mut(),
-        delve::actors::Command::Disengage {
-            who: "Brannoc".into(),
-            from: "Gnawbone".into(),
-        },
-    );
-    give_now(
-        &mut app,
-        delve::actors::Command::MoveCautiously {
-            who: "Brannoc".into(),
-            to: (1, 1),
-        },
-    );
+    let app = disengaged_then(delve::actors::Command::MoveCautiously {
+        who: "Brannoc".into(),
+        to: (1, 1),
+    });
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("does not combine"), "{log}");
 }
