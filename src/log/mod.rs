@@ -402,23 +402,68 @@ impl EventLog {
     }
 }
 
-/// Makes a throw with the simulation's dice and logs it with its breakdown; returns whether it
-/// succeeded.
+/// Who makes a throw, as the tactical rules see it.
+#[derive(Clone, Copy, Debug)]
+pub struct Thrower<'a> {
+    pub name: &'a str,
+    pub bloodied: bool,
+    pub rules: crate::rules::combat::tactical::TacticalCombat,
+}
+
+impl<'a> Thrower<'a> {
+    /// A creature of these conditions, under these rules (all on when there are none).
+    pub fn new(
+        name: &'a str,
+        conditions: &crate::actors::Conditions,
+        rules: Option<&crate::rules::combat::tactical::TacticalCombat>,
+    ) -> Self {
+        Self {
+            name,
+            bloodied: conditions.has(crate::level::schema::ConditionKind::Bloodied),
+            rules: rules.copied().unwrap_or_default(),
+        }
+    }
+}
+
+/// A throw: d20 + modifiers ≥ target, with the tactical rules' bloodied (−2) and natural 20
+/// (+10) where they are on (Tactical Combat › Bloodied, › Natural 20 and Natural 1).
+pub fn tactical_throw(
+    dice: &mut crate::dice::Dice,
+    bloodied: bool,
+    rules: crate::rules::combat::tactical::TacticalCombat,
+    what: impl Into<String>,
+    mut modifiers: Vec<crate::dice::Modifier>,
+    target: i32,
+) -> Throw {
+    use crate::rules::combat::tactical;
+    if rules.bloodied && bloodied {
+        modifiers.push(tactical::bloodied_modifier());
+    }
+    let natural = dice.roll(20);
+    if rules.natural_20_and_1
+        && let Some(m) = tactical::natural_20_modifier(natural)
+    {
+        modifiers.push(m);
+    }
+    Throw::resolve(what.into(), natural, modifiers, target)
+}
+
+/// A creature's throw from inside a system (dice and log at hand), logged; its success.
 pub fn throw_logged(
     dice: &mut crate::dice::Dice,
     log: &mut EventLog,
     round: u64,
-    who: &str,
+    who: Thrower,
     what: impl Into<String>,
     modifiers: Vec<crate::dice::Modifier>,
     target: i32,
 ) -> bool {
-    let throw = dice.throw(what, modifiers, target);
+    let throw = tactical_throw(dice, who.bloodied, who.rules, what, modifiers, target);
     let success = throw.success;
     log.push(
         round,
         Event::Threw {
-            who: who.to_owned(),
+            who: who.name.to_owned(),
             throw,
         },
     );
@@ -432,28 +477,24 @@ pub fn throw_in(
     world: &mut World,
     who: Entity,
     what: impl Into<String>,
-    mut modifiers: Vec<crate::dice::Modifier>,
+    modifiers: Vec<crate::dice::Modifier>,
     target: i32,
 ) -> Throw {
-    use crate::rules::combat::tactical;
     let rules = world
-        .get_resource::<tactical::TacticalCombat>()
+        .get_resource::<crate::rules::combat::tactical::TacticalCombat>()
         .copied()
         .unwrap_or_default();
-    if rules.bloodied
-        && world
-            .get::<crate::actors::Conditions>(who)
-            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Bloodied))
-    {
-        modifiers.push(tactical::bloodied_modifier());
-    }
-    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
-    if rules.natural_20_and_1
-        && let Some(m) = tactical::natural_20_modifier(natural)
-    {
-        modifiers.push(m);
-    }
-    let throw = Throw::resolve(what.into(), natural, modifiers, target);
+    let bloodied = world
+        .get::<crate::actors::Conditions>(who)
+        .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Bloodied));
+    let throw = tactical_throw(
+        &mut world.resource_mut::<crate::dice::Dice>(),
+        bloodied,
+        rules,
+        what,
+        modifiers,
+        target,
+    );
     let round = world.resource::<Clock>().rounds;
     let name = crate::actors::name_of(world, who);
     world.resource_mut::<EventLog>().push(

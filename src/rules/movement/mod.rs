@@ -519,6 +519,7 @@ pub fn walk(
     standing: Query<Standing, (With<crate::actors::Creature>, Without<Walking>)>,
     mut tallies: Query<&mut RunningTally>,
     mut provoked: Option<ResMut<crate::rules::combat::opportunity::Provoked>>,
+    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -608,7 +609,8 @@ pub fn walk(
                 mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
             }
             let what = "Paralysis save, running in difficult terrain";
-            if !throw_logged(&mut dice, &mut log, round, name, what, mods, target) {
+            let thrower = crate::log::Thrower::new(name, &conditions, tactical.as_deref());
+            if !throw_logged(&mut dice, &mut log, round, thrower, what, mods, target) {
                 let total: u32 = steps.iter().map(|s| s.1).sum();
                 let mut walked = 0;
                 let keep = steps
@@ -753,6 +755,7 @@ pub fn long_runs(
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut runners: Query<Runner>,
+    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -771,7 +774,8 @@ pub fn long_runs(
             mods.push(Modifier::new(4, "Endurance"));
         }
         let what = format!("Paralysis save after {} rounds of running", tally.rounds);
-        if !throw_logged(&mut dice, &mut log, round, name, what, mods, target) {
+        let thrower = crate::log::Thrower::new(name, &conditions, tactical.as_deref());
+        if !throw_logged(&mut dice, &mut log, round, thrower, what, mods, target) {
             gain_condition(
                 &mut log,
                 round,

@@ -142,6 +142,7 @@ type Walker<'a> = (
     &'a MovedThisRound,
     &'a Proficiencies,
     Has<Sneaking>,
+    &'a Conditions,
 );
 
 /// Moving makes noise by pace. A creature sneaking at exploration speed throws Sneaking each
@@ -152,8 +153,9 @@ fn footsteps(
     mut log: ResMut<EventLog>,
     mut noises: ResMut<Noises>,
     q: Query<Walker>,
+    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
 ) {
-    for (e, name, pos, moved, profs, sneaking) in &q {
+    for (e, name, pos, moved, profs, sneaking, conditions) in &q {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
             continue;
         };
@@ -165,7 +167,7 @@ fn footsteps(
                 &mut dice,
                 &mut log,
                 clock.rounds,
-                name,
+                crate::log::Thrower::new(name, conditions, tactical.as_deref()),
                 "Sneaking",
                 Vec::new(),
                 target,
@@ -228,6 +230,7 @@ pub fn hear(
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
     battle: Option<Res<crate::rules::combat::battle::Battle>>,
+    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
     mut heard_hostiles: ResMut<crate::rules::combat::battle::HeardHostiles>,
     mut commands: Commands,
 ) {
@@ -283,7 +286,7 @@ pub fn hear(
         let mut faction_threw: Vec<Faction> = Vec::new();
         for (d, e, name, faction, v, k) in reach {
             let noise = &group[k.min(group.len() - 1)];
-            let Ok((_, _, _, _, profs, _, moved, mut listened, active, _, _)) =
+            let Ok((_, _, _, _, profs, listener_conditions, moved, mut listened, active, _, _)) =
                 listeners.get_mut(e)
             else {
                 continue;
@@ -315,8 +318,21 @@ pub fn hear(
                             noise.what,
                             super::feet(d)
                         );
-                        throw_logged(&mut dice, &mut log, round, &name, what, Vec::new(), target)
-                            .then_some("with a throw")
+                        let thrower = crate::log::Thrower::new(
+                            &name,
+                            listener_conditions,
+                            tactical.as_deref(),
+                        );
+                        throw_logged(
+                            &mut dice,
+                            &mut log,
+                            round,
+                            thrower,
+                            what,
+                            Vec::new(),
+                            target,
+                        )
+                        .then_some("with a throw")
                     }
                 }
                 Verdict::Inaudible => None,
