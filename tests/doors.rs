@@ -505,3 +505,48 @@ fn a_natural_20_adds_ten_and_bloodied_takes_two() {
     // 7 + 12 would open it; bloodied, 17 falls short of 18.
     assert_eq!((t.total, t.success), (7 + 12 - 2, false));
 }
+
+/// An evil door held shut does not yield to a monster: it must be bashed open.
+#[test]
+fn an_evil_door_held_shut_does_not_yield() {
+    let src = r#"(name: "evil", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
+        map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+        doors: [(at: (4, 1), evil: true)],
+        factions: [(name: "party"), (name: "ghouls")],
+        creatures: [
+            (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1)),
+            (name: "Ada", faction: "party", at: (5, 1), hp: 6, ac: 10, encumbrance_stone: 2.0),
+        ])"#;
+    let level = load_level_str(src, "evil.ron", None).unwrap().level;
+    let mut app = sim_app(&level, 1);
+    act(
+        &mut app,
+        Command::HoldShut {
+            who: "Ada".into(),
+            at: AT,
+        },
+    );
+    act(
+        &mut app,
+        Command::OpenDoor {
+            who: "Ghoul".into(),
+            at: AT,
+        },
+    );
+    assert_eq!(door(&mut app).state, DoorState::Closed);
+    assert!(
+        text(&app).contains("Ada holds it shut: bash it open"),
+        "{}",
+        text(&app)
+    );
+    // Bashing works against it, as against a stuck door.
+    act(
+        &mut app,
+        Command::Bash {
+            who: "Ghoul".into(),
+            at: AT,
+            helper: None,
+        },
+    );
+    assert!(text(&app).contains("Dungeonbashing"), "{}", text(&app));
+}

@@ -43,6 +43,9 @@ pub enum Command {
     OpenDoor { who: String, at: (i32, i32) },
     /// Closes the door at a square next to it.
     CloseDoor { who: String, at: (i32, i32) },
+    /// Holds a closed door shut from beside it: it must be bashed open, and an evil one no
+    /// longer yields to monsters.
+    HoldShut { who: String, at: (i32, i32) },
     /// Unlocks a door with its key (one round).
     Unlock { who: String, at: (i32, i32) },
     /// Picks a lock hastily (one round, thieves' tools, a Lockpicking throw).
@@ -222,6 +225,7 @@ impl Command {
             | Command::OpenDoor { who, .. }
             | Command::CloseDoor { who, .. }
             | Command::Unlock { who, .. }
+            | Command::HoldShut { who, .. }
             | Command::PickLock { who, .. }
             | Command::Bash { who, .. }
             | Command::Spike { who, .. }
@@ -271,6 +275,9 @@ impl fmt::Display for Command {
             Command::Noise { action, .. } => write!(f, "make noise ({action:?})"),
             Command::OpenDoor { at, .. } => write!(f, "open the door at ({}, {})", at.0, at.1),
             Command::CloseDoor { at, .. } => write!(f, "close the door at ({}, {})", at.0, at.1),
+            Command::HoldShut { at, .. } => {
+                write!(f, "hold the door at ({}, {}) shut", at.0, at.1)
+            }
             Command::Unlock { at, .. } => write!(f, "unlock the door at ({}, {})", at.0, at.1),
             Command::PickLock { at, .. } => write!(f, "pick the lock at ({}, {})", at.0, at.1),
             Command::Bash { at, .. } => write!(f, "bash the door at ({}, {})", at.0, at.1),
@@ -411,6 +418,9 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
         }
         Command::CloseDoor { who, at: p } => {
             crate::rules::doors::close(world, creature(world, who)?, at(*p))
+        }
+        Command::HoldShut { who, at: p } => {
+            crate::rules::doors::hold_shut(world, creature(world, who)?, at(*p))
         }
         Command::Unlock { who, at: p } => {
             crate::rules::doors::unlock(world, creature(world, who)?, at(*p))

@@ -265,10 +265,44 @@ fn swing_open(world: &mut World, who: Entity, e: Entity, at: GridPos) {
     world.resource_mut::<DoorsOpened>().0.push((who, at));
 }
 
+/// Holding a closed door shut from beside it: it does not yield, not even an evil door to a
+/// monster, while the holder stays next to it and up.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HoldingShut(pub GridPos);
+
+/// Who holds the door at `at` shut, if anyone still does.
+fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
+    let mut q = world.query::<(Entity, &HoldingShut, &Position, &crate::actors::Conditions)>();
+    q.iter(world)
+        .filter(|(_, h, p, c)| {
+            h.0 == at
+                && p.0.x.abs_diff(at.x).max(p.0.y.abs_diff(at.y)) == 1
+                && !crate::rules::combat::battle::is_down(c)
+        })
+        .map(|(e, ..)| e)
+        .min()
+}
+
+/// `HoldShut`: holds a closed door shut from beside it (until it moves away or lets go).
+pub fn hold_shut(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+    let (_, d) = reach_door(world, who, at)?;
+    if d.state == DoorState::Open {
+        return Err("it is open: close it first".into());
+    }
+    world.entity_mut(who).insert(HoldingShut(at));
+    Ok(format!("holds the door at {at} shut"))
+}
+
 /// Opens a door that is neither locked, stuck nor spiked.
 pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
     let (e, d) = reach_door(world, who, at)?;
-    // Evil doors always open easily for monsters, unless spiked shut.
+    if let Some(holder) = held_by(world, at)
+        && holder != who
+    {
+        let name = crate::actors::name_of(world, holder);
+        return Err(format!("{name} holds it shut: bash it open"));
+    }
+    // Evil doors always open easily for monsters, unless spiked or held shut.
     // Monsters: creatures of no party and no class (adventurers have classes).
     let monster = world.get::<crate::actors::PartyMember>(who).is_none()
         && world
@@ -382,7 +416,7 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
     ))
 }
 
-/// Bashes a stuck or spiked door (one round), alone or with a helper.
+/// Bashes a stuck, spiked or held door (one round), alone or with a helper.
 pub fn bash(
     world: &mut World,
     who: Entity,
@@ -399,8 +433,9 @@ pub fn bash(
     if matches!(d.lock, Lock::Locked { .. } | Lock::Jammed) {
         return Err("bashing opens stuck and spiked doors; a locked one must be unlocked, picked or battered down".into());
     }
-    if !d.stuck && d.spikes == 0 {
-        return Err("it is neither stuck nor spiked: just open it".into());
+    let held = held_by(world, at).is_some_and(|h| h != who);
+    if !d.stuck && d.spikes == 0 && !held {
+        return Err("it is neither stuck, spiked nor held: just open it".into());
     }
     let strength = |e: Entity| world.get::<Abilities>(e).map_or(10, |a| a.0.str);
     let mods = bashing_modifiers(
@@ -421,6 +456,9 @@ pub fn bash(
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.stuck = false;
             door.spikes = 0;
+        }
+        if let Some(holder) = held_by(world, at) {
+            world.entity_mut(holder).remove::<HoldingShut>();
         }
         swing_open(world, who, e, at);
         return Ok(format!("bashes the door at {at} open"));
