@@ -733,3 +733,41 @@ fn activating_a_weapon_enchantment() {
         (2, Some(("flaming".into(), vec![4])), 5)
     );
 }
+
+/// Poor vision by how the attacker sees the target's square: a ghoul's lightless vision shows
+/// the dark as dim (−2); Brannoc, with no light and no such vision, attacks into darkness (−4).
+#[test]
+fn attacks_in_the_dark_by_how_the_attacker_sees() {
+    let src = r#"(name: "dark", legend: { 'X': Wall(Stone), '.': Floor },
+        map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+        creatures: [
+            (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, encumbrance_stone: 6.0,
+             attack_bonus: 3, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
+            (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
+        ])"#;
+    let mut app = sim_app(&load_level_str(src, "dark.ron", None).unwrap().level, 1);
+    let b = e(&app, "Brannoc");
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::rules::combat::battle::Controlled);
+    run_round(app.world_mut());
+    let g = e(&app, "Gnawbone");
+    script(&mut app, &[10, 1]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("target in dim light".to_owned(), -2)),
+        "{mods:?}"
+    );
+    script(&mut app, &[10, 1]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("target in darkness".to_owned(), -4)),
+        "{mods:?}"
+    );
+    // The window's chance to hit counts the same modifiers: 3 - 4 against AC 13 needs 14+.
+    let (chance, need) = delve::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
+    assert_eq!((need, chance), (14, 0.35));
+}

@@ -711,6 +711,62 @@ fn defence(
     (ac, mods)
 }
 
+/// The AC an attack must reach and the attacker's modifiers, each with its source: attack
+/// bonus, the situational penalties, how it sees the target's square (lightless vision sees
+/// darkness as dim; an unseen square is dark; blindness and poor vision do not stack),
+/// bloodied, range, and the target's condition. The natural 20 comes with the roll.
+fn attack_modifiers(
+    world: &World,
+    (who, a): (Entity, &Side),
+    (target, t): (Entity, &Side),
+    w: &WeaponDef,
+    increment: u32,
+) -> Result<(i32, Vec<Modifier>), String> {
+    let rules = *world.resource::<TacticalCombat>();
+    let melee = w.range_feet.is_none();
+    let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
+    let kind = if melee {
+        CheckKind::Action
+    } else {
+        CheckKind::RangedAttack
+    };
+    mods.extend(penalties_for(world, who, kind)?);
+    let blinded = melee && a.conditions.has(ConditionKind::Blinded);
+    if world
+        .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
+        .is_some()
+    {
+        let grid = world.resource::<DungeonGrid>();
+        let light = world.resource::<LightMap>();
+        let seen = world
+            .get::<Sight>(who)
+            .and_then(|s| s.seen.iter().find(|(p, _)| *p == t.at).map(|(_, l)| *l));
+        let level = seen.unwrap_or(match light.level(grid, t.at) {
+            crate::rules::light::LightLevel::MagicalDarkness => {
+                crate::rules::light::LightLevel::MagicalDarkness
+            }
+            _ => crate::rules::light::LightLevel::Dark,
+        });
+        if let Some(m) = poor_vision(level, blinded) {
+            mods.push(m);
+        }
+    } else if blinded {
+        mods.push(Modifier::new(-4, "blinded"));
+    }
+    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
+        mods.push(tactical::bloodied_modifier());
+    }
+    if increment > 1 {
+        mods.push(Modifier::new(
+            -2 * (increment as i32 - 1),
+            format!("range increment {increment}"),
+        ));
+    }
+    let (ac, ac_mods) = defence(world, a, t, target, w, increment);
+    mods.extend(ac_mods);
+    Ok((ac, mods))
+}
+
 /// One attack, logged with every modifier: hit or miss, damage, and what follows.
 pub fn attack(world: &mut World, who: Entity, target: Entity, weapon: usize) -> Result<(), String> {
     strike(world, who, target, weapon, None)
@@ -744,39 +800,12 @@ pub fn strike(
         .get(weapon)
         .ok_or("it has no such weapon")?
         .clone();
-    let melee = w.range_feet.is_none();
-    let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
     let opportunist = opportunity.is_some();
-    mods.extend(opportunity.into_iter().flatten().filter(|m| m.value != 0));
-    let kind = if melee {
-        CheckKind::Action
-    } else {
-        CheckKind::RangedAttack
-    };
-    mods.extend(penalties_for(world, who, kind)?);
-    if melee && a.conditions.has(ConditionKind::Blinded) {
-        mods.push(Modifier::new(-4, "blinded"));
-    } else if world
-        .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
-        .is_some()
-    {
-        let grid = world.resource::<DungeonGrid>();
-        let light = world.resource::<LightMap>();
-        if let Some(m) = poor_vision(light.level(grid, t.at), false) {
-            mods.push(m);
-        }
-    }
-    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
-        mods.push(tactical::bloodied_modifier());
-    }
-    if increment > 1 {
-        mods.push(Modifier::new(
-            -2 * (increment as i32 - 1),
-            format!("range increment {increment}"),
-        ));
-    }
-    let (ac, ac_mods) = defence(world, &a, &t, target, &w, increment);
-    mods.extend(ac_mods);
+    let (ac, mut mods) = attack_modifiers(world, (who, &a), (target, &t), &w, increment)?;
+    mods.splice(
+        1..1,
+        opportunity.into_iter().flatten().filter(|m| m.value != 0),
+    );
     let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
     if rules.natural_20_and_1
         && let Some(m) = tactical::natural_20_modifier(natural)
@@ -1164,18 +1193,19 @@ pub fn chance_to_hit(
     let a = side(world, who)?;
     let t = side(world, target)?;
     let w = a.combatant.weapons.get(weapon)?.clone();
+    let (ac, mods) = attack_modifiers(world, (who, &a), (target, &t), &w, increment).ok()?;
+    let total: i32 = mods.iter().map(|m| m.value).sum();
     let rules = *world.resource::<TacticalCombat>();
-    let mut total = a.combatant.attack_bonus;
-    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
-        total -= 2;
-    }
-    if increment > 1 {
-        total -= 2 * (increment as i32 - 1);
-    }
-    let (ac, mods) = defence(world, &a, &t, target, &w, increment);
-    total += mods.iter().map(|m| m.value).sum::<i32>();
-    let need = (ac - total).clamp(2, 20);
-    Some((crate::dice::d20_chance(need), need))
+    // A natural 1 always misses; a natural 20 adds 10 (or, without the tactical rule, hits).
+    let hits = |n: i32| match n {
+        1 => false,
+        20 if !rules.natural_20_and_1 => true,
+        20 => n + 10 + total >= ac,
+        _ => n + total >= ac,
+    };
+    let wins = (1..=20).filter(|&n| hits(n)).count();
+    let need = (1..=20).find(|&n| hits(n)).unwrap_or(21);
+    Some((wins as f32 / 20.0, need))
 }
 
 pub struct BattlePlugin;
