@@ -265,3 +265,49 @@ impl Plugin for BattleViewPlugin {
             );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::load_default_level;
+
+    /// The party comes down to the ghouls; once the battle begins, the panel lists the factions
+    /// in order with their members' hit points, and the party waits for orders.
+    #[test]
+    fn the_initiative_panel_lists_the_factions_in_order() {
+        let mut level = load_default_level().unwrap().level;
+        for (name, at) in [
+            ("Brannoc", (33, 10)),
+            ("Mirela", (33, 9)),
+            ("Sera", (33, 8)),
+            ("Aldric", (34, 11)),
+        ] {
+            let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
+            c.at = crate::grid::GridPos::new(at.0, at.1);
+        }
+        let mut app = crate::sim::sim_app(&level, 7);
+        app.add_plugins(BattleViewPlugin);
+        app.update();
+        crate::sim::run_round(app.world_mut());
+        app.update();
+        let w = app.world_mut();
+        let text = w
+            .query_filtered::<&Text, With<BattlePanel>>()
+            .single(w)
+            .unwrap()
+            .0
+            .clone();
+        assert!(
+            text.contains("initiative order (the party waits for orders: B)"),
+            "{text}"
+        );
+        let party = text.find("party").unwrap();
+        let ghouls = text.find("ghouls").unwrap();
+        let first = w.resource::<Battle>().order[0].name.clone();
+        assert_eq!(party < ghouls, first == "party", "{text}");
+        assert!(text.contains("Brannoc HP 18/18"), "{text}");
+        // The party's members wait for orders in the window.
+        let brannoc = w.resource::<crate::actors::CreatureIndex>().0["Brannoc"];
+        assert!(w.get::<Controlled>(brannoc).is_some());
+    }
+}
