@@ -520,6 +520,7 @@ pub fn walk(
     mut tallies: Query<&mut RunningTally>,
     mut provoked: Option<ResMut<crate::rules::combat::opportunity::Provoked>>,
     tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
+    battle: Option<Res<crate::rules::combat::battle::Battle>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -537,21 +538,34 @@ pub fn walk(
             .filter(|w| up(w.5))
             .map(|w| (w.0, w.2.0, w.11.copied())),
     );
-    for (
-        entity,
-        name,
-        mut pos,
-        mut w,
-        enc,
-        mut conditions,
-        mut moved,
-        saves,
-        profs,
-        class,
-        mut footsteps,
-        faction,
-    ) in &mut walkers
-    {
+    // In a battle, factions move in their acting order (the others after them).
+    let place = |f: Option<&crate::actors::Faction>| {
+        battle
+            .as_ref()
+            .zip(f)
+            .and_then(|(b, f)| b.order.iter().position(|r| r.faction == f.0))
+            .unwrap_or(usize::MAX)
+    };
+    let mut order: Vec<(usize, Entity)> = walkers.iter().map(|w| (place(w.11), w.0)).collect();
+    order.sort();
+    for (_, e) in order {
+        let Ok((
+            entity,
+            name,
+            mut pos,
+            mut w,
+            enc,
+            mut conditions,
+            mut moved,
+            saves,
+            profs,
+            class,
+            mut footsteps,
+            faction,
+        )) = walkers.get_mut(e)
+        else {
+            continue;
+        };
         let Some(speeds) = Speeds::of(enc.0, &conditions) else {
             continue;
         };
