@@ -575,26 +575,21 @@ fn a_bloodied_monster_that_flees_runs_away() {
     let g = e(&app, "Gnawbone");
     take_damage(app.world_mut(), g, 5, TacticalCombat::default());
     assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
-    let attacks_before = app
-        .world()
-        .resource::<EventLog>()
-        .entries()
-        .iter()
-        .filter(|e| matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone"))
-        .count();
+    let attacks = |app: &App| {
+        app.world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .filter(|e| matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone"))
+            .count()
+    };
+    let attacks_before = attacks(&app);
     for _ in 0..3 {
         run_round(app.world_mut());
     }
     let at = app.world().get::<delve::actors::Position>(g).unwrap().0;
     assert!(at.x >= 6, "it got away from Brannoc at (2, 1): {at}");
-    let attacks_after = app
-        .world()
-        .resource::<EventLog>()
-        .entries()
-        .iter()
-        .filter(|e| matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone"))
-        .count();
-    assert_eq!(attacks_before, attacks_after);
+    assert_eq!(attacks_before, attacks(&app));
 }
 
 /// Acrobatics: full speed through threatened squares; a successful check (here a Paralysis save

@@ -9,12 +9,12 @@ use leafwing_input_manager::prelude::*;
 use super::input::{DelveAction, Selected, UiState};
 use crate::actors::command::Choice;
 use crate::actors::{
-    Abilities, BodySize, ClassLevel, Combatant, Command, Door, Equipment, PendingCommands,
-    Position, Proficiencies, Trap,
+    Abilities, BodySize, ClassLevel, Combatant, Door, Equipment, PendingCommands, Position,
+    Proficiencies, Trap,
 };
 use crate::grid::GridPos;
 use crate::rules::doors::{DoorWorker, FailedHastyPicks, door_choices};
-use crate::rules::search::{HastilySearched, searching_target};
+use crate::rules::search::{HastilySearched, search_choices};
 use crate::rules::traps::{FailedHastyDisarms, trap_choices};
 
 /// The most choices offered at once: one per number key.
@@ -93,20 +93,8 @@ fn offer(
                 out.push((format!("trap {at}"), c));
             }
         }
-        let who = name.to_string();
-        if let Some((target, mods)) = searching_target(profs, true) {
-            let net = target - mods.iter().map(|m| m.value).sum::<i32>();
-            let search = Command::Search { who: who.clone() };
-            let reach = crate::rules::search::reach_feet(Some(gear));
-            let note = format!("within {reach}'");
-            let c = Choice::new("search methodically", "1 turn", Some(net), &note, search);
-            out.push(("here".into(), c));
-        }
-        if let Some((target, _)) = searching_target(profs, false)
-            && !searched.is_some_and(|s| s.0.contains(&(here, level)))
-        {
-            let search = Command::SearchHastily { who };
-            let c = Choice::new("search hastily", "1 round", Some(target), "", search);
+        let searched_here = searched.is_some_and(|s| s.0.contains(&(here, level)));
+        for c in search_choices(name, profs, gear, searched_here) {
             out.push(("here".into(), c));
         }
     }
@@ -248,6 +236,7 @@ impl Plugin for ActionsPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actors::Command;
     use crate::level::load_level_str;
 
     fn app() -> App {

@@ -44,6 +44,44 @@ pub fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32,
     }
 }
 
+/// The searches open to a creature where it stands, each with its time and chance: methodical
+/// (a turn; 5', 10' with a pole), and hasty (a round; proficient, and not already searched here
+/// hastily at its level).
+pub fn search_choices(
+    who: &str,
+    profs: &Proficiencies,
+    gear: &Equipment,
+    searched_here_hastily: bool,
+) -> Vec<crate::actors::command::Choice> {
+    use crate::actors::command::{Choice, Command};
+    let mut out = Vec::new();
+    if let Some((target, mods)) = searching_target(profs, true) {
+        let net = target - mods.iter().map(|m| m.value).sum::<i32>();
+        let note = format!("within {}'", reach_feet(Some(gear)));
+        let search = Command::Search { who: who.into() };
+        out.push(Choice::new(
+            "search methodically",
+            "1 turn",
+            Some(net),
+            &note,
+            search,
+        ));
+    }
+    if let Some((target, _)) = searching_target(profs, false)
+        && !searched_here_hastily
+    {
+        let search = Command::SearchHastily { who: who.into() };
+        out.push(Choice::new(
+            "search hastily",
+            "1 round",
+            Some(target),
+            "",
+            search,
+        ));
+    }
+    out
+}
+
 /// A hidden feature: a secret door or a hidden trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Hidden {
