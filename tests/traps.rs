@@ -119,57 +119,40 @@ const THIEF: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking]
 #[test]
 fn a_thief_disarms_re_arms_and_discharges() {
     let custom = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden: false";
-    let mut app = app(custom, THIEF, 1);
-    give(
-        app.world_mut(),
-        Command::Move {
-            who: "Ada".into(),
-            to: (3, 1),
-            pace: Pace::Combat,
-        },
-    );
-    run_rounds(app.world_mut(), 1);
-    let state = |app: &mut App| {
-        let w = app.world_mut();
-        w.query::<&Trap>().single(w).unwrap().state
-    };
-    give(
-        app.world_mut(),
+    let mut app = next_to_the_trap(custom, THIEF);
+    act(
+        &mut app,
         Command::DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
         },
     );
-    run_rounds(app.world_mut(), 1);
     assert_eq!(state(&mut app), TrapState::Disarmed);
-    give(
-        app.world_mut(),
+    act(
+        &mut app,
         Command::RearmTrap {
             who: "Ada".into(),
             at: (4, 1),
         },
     );
-    run_rounds(app.world_mut(), 1);
     assert_eq!(state(&mut app), TrapState::Armed);
-    give(
-        app.world_mut(),
+    act(
+        &mut app,
         Command::DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: true,
         },
     );
-    run_rounds(app.world_mut(), 1);
     assert_eq!(state(&mut app), TrapState::Discharged);
-    give(
-        app.world_mut(),
+    act(
+        &mut app,
         Command::RearmTrap {
             who: "Ada".into(),
             at: (4, 1),
         },
     );
-    run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
         log.contains("only a disarmed trap can be re-armed"),

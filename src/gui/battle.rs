@@ -54,8 +54,11 @@ fn party_control(
 }
 
 /// Works out the attack on the creature under the pointer: each weapon's chance to hit.
-fn offer_attack(world: &mut World) {
-    let mut state = bevy::ecs::system::SystemState::<(Pointer, Res<Selected>)>::new(world);
+type PointerState =
+    bevy::ecs::system::SystemState<(Pointer<'static, 'static>, Res<'static, Selected>)>;
+
+fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
+    let state = state.get_or_insert_with(|| PointerState::new(world));
     let Ok((pointer, selected)) = state.get(world) else {
         return;
     };
