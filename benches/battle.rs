@@ -7,7 +7,9 @@
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use delve::level::load_level_str;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::combat::CombatEvent;
+
 use delve::sim::{run_round, sim_app};
 
 const SIDE: usize = 25;
@@ -64,7 +66,10 @@ fn battle(c: &mut Criterion) {
             .resource::<EventLog>()
             .entries()
             .iter()
-            .filter(|e| matches!(e.event, Event::Attacked { .. }))
+            .filter(|e| {
+                e.get::<CombatEvent>()
+                    .is_some_and(|ev| matches!(ev, CombatEvent::Attacked { .. }))
+            })
             .count()
     };
     let before = attacks(&app);

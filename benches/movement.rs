@@ -6,11 +6,13 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::actors::command::dispatch_commands;
-use delve::actors::{Command, Door, Position};
+use delve::command::Command;
+use delve::command::dispatch_commands;
+use delve::creature::Position;
 use delve::grid::DungeonGrid;
 use delve::level::load_level_str;
 use delve::level::schema::DoorState;
+use delve::rules::doors::Door;
 use delve::rules::movement::{Pace, Walking};
 use delve::sim::{give, run_round, sim_app};
 
@@ -31,7 +33,7 @@ fn send_walkers(world: &mut World, names: &[String], targets: &[(i32, i32)], pac
         // Alternate between two far targets so nobody stands still for long.
         let to = targets[(i + WALKERS / 2) % WALKERS];
         let here = {
-            let e = world.resource::<delve::actors::CreatureIndex>().0[&names[i]];
+            let e = world.resource::<delve::creature::CreatureIndex>().0[&names[i]];
             world.get::<Position>(e).unwrap().0
         };
         let to = if (here.x, here.y) == to {

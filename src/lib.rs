@@ -1,13 +1,15 @@
 //! Delve: a grid-based dungeon simulator that runs the dungeon-delve rules on tile maps.
 //!
 //! The simulation is headless ([`sim::SimPlugins`], tested with `MinimalPlugins`); the window
-//! (`gui` feature) only reads its state and writes [`actors::Command`]s.
+//! (`gui` feature) only reads its state and writes [`command::Command`]s.
 
-pub mod actors;
+pub mod command;
+pub mod creature;
 pub mod dice;
 pub mod grid;
 pub mod level;
 pub mod log;
+pub mod policy;
 pub mod query;
 pub mod rules;
 pub mod sim;

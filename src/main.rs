@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use delve::actors::ScriptedCommand;
+use delve::command::ScriptedCommand;
 use delve::grid::GridPos;
 use delve::level::{self, Diagnostics, Loaded, SourcePos};
 use delve::{query, sim};
@@ -37,6 +37,10 @@ struct Cli {
     /// The creature selected when the window opens.
     #[arg(long, value_name = "NAME")]
     select: Option<String>,
+    /// Write the journal of the session to FILE after every round played: a command script
+    /// that `delve sim LEVEL --seed N --rounds R --commands FILE` replays with the same log.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -157,7 +161,7 @@ enum Question {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => window(cli.level, cli.seed, cli.screenshot, cli.view, cli.select),
+        None => window(cli),
         Some(Cmd::Check { levels }) => check(&levels),
         Some(Cmd::Sim {
             level,
@@ -195,20 +199,15 @@ fn main() -> ExitCode {
 }
 
 #[cfg(feature = "gui")]
-fn window(
-    level: Option<PathBuf>,
-    seed: u64,
-    screenshot: Option<PathBuf>,
-    view: View,
-    select: Option<String>,
-) -> ExitCode {
+fn window(cli: Cli) -> ExitCode {
     use delve::gui::lighting::ViewMode;
     delve::gui::run(delve::gui::WindowOptions {
-        level,
-        seed,
-        screenshot,
-        select,
-        view: match view {
+        level: cli.level,
+        seed: cli.seed,
+        screenshot: cli.screenshot,
+        select: cli.select,
+        journal: cli.journal,
+        view: match cli.view {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,
         },
@@ -216,7 +215,7 @@ fn window(
 }
 
 #[cfg(not(feature = "gui"))]
-fn window(_: Option<PathBuf>, _: u64, _: Option<PathBuf>, _: View, _: Option<String>) -> ExitCode {
+fn window(_: Cli) -> ExitCode {
     eprintln!(
         "delve was built without the window (feature `gui`); use `delve check`, `delve sim` or `delve query`"
     );
@@ -307,7 +306,7 @@ fn run_sim(
     let Some(loaded) = load(path) else {
         return ExitCode::from(1);
     };
-    let mut script = match commands.map(load_script).transpose() {
+    let script = match commands.map(load_script).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {
             eprint!("{problems}");
@@ -322,17 +321,8 @@ fn run_sim(
             rounds.saturating_sub(1)
         );
     }
-    script.sort_by_key(|c| c.round);
-    let mut app = sim::sim_app(&loaded.level, seed);
-    let world = app.world_mut();
-    let mut next = 0;
-    for round in 0..rounds {
-        while let Some(c) = script.get(next).filter(|c| c.round == round) {
-            sim::give(world, c.command.clone());
-            next += 1;
-        }
-        sim::run_round(world);
-    }
+    let app = sim::play(&loaded.level, seed, &script, rounds);
+    let world = app.world();
     let log = world.resource::<delve::log::EventLog>();
     if json {
         print!("{}", log.to_json_lines());

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::actors::command::Choice;
+use crate::command::Choice;
 use crate::grid::GridPos;
 use crate::grid::los::line_of_sight;
 use crate::grid::path::find_path;
@@ -315,7 +315,7 @@ pub fn sees(level: &Level, who: &str) -> Result<SeesAnswer, String> {
     let c = creature(level, who)?;
     let map = crate::rules::light::level_light_map(level);
     let conditions = Conditions::from_level(&c.conditions);
-    let vision = crate::actors::Vision {
+    let vision = crate::creature::Vision {
         lightless_vision_feet: c.lightless_vision_feet,
         shadowy_senses: c.shadowy_senses,
     };
@@ -502,12 +502,14 @@ pub struct DoorAnswer {
 pub fn door(level: &Level, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
     check_square(level, at, "at")?;
     let c = creature(level, who)?;
-    let d = &level
-        .door_at(at)
-        .ok_or_else(|| format!("there is no door at {at}"))?
-        .door;
-    let profs = crate::actors::Proficiencies::new(&c.proficiencies, &c.throws);
-    let gear = crate::actors::Equipment(c.gear.clone());
+    let d = &crate::rules::doors::Door::from(
+        &level
+            .door_at(at)
+            .ok_or_else(|| format!("there is no door at {at}"))?
+            .door,
+    );
+    let profs = crate::creature::Proficiencies::new(&c.proficiencies, &c.throws);
+    let gear = crate::creature::Equipment(c.gear.clone());
     let worker = crate::rules::doors::DoorWorker {
         name: &c.name,
         strength: c.abilities.str,

@@ -8,16 +8,48 @@ use bevy::app::PluginGroupBuilder;
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
-use crate::actors::command::dispatch_commands;
-use crate::actors::party::PartyPlugin;
-use crate::actors::{Command, PendingCommands, install_level};
+use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatch_commands};
+use crate::creature::*;
+use crate::dice::Dice;
 use crate::level::Level;
-use crate::log::{Event, EventLog};
+use crate::log::{EventLog, LogEvent};
 use crate::rules::conditions::ConditionsPlugin;
+use crate::rules::doors::Door;
+use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::MovementPlugin;
+use crate::rules::party::{Parties, Party, PartyMember, PartyPlugin};
 use crate::rules::penalties::SituationalPenalties;
 use crate::rules::rest::RestPlugin;
+use crate::rules::traps::Trap;
+use crate::time::DelveMode;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
+use serde::Serialize;
+
+/// The delve itself in the log: its beginning and the passing of time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum DelveEvent {
+    /// The delve began on a level with a seed.
+    DelveBegan { level: String, seed: u64 },
+    /// A turn (10 rounds) ended.
+    TurnEnded { turn: u64 },
+    /// An hour (6 turns) ended.
+    HourEnded { hour: u64 },
+}
+
+impl LogEvent for DelveEvent {}
+
+impl std::fmt::Display for DelveEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DelveEvent::DelveBegan { level, seed } => {
+                write!(f, "the delve begins in {level} (seed {seed})")
+            }
+            DelveEvent::TurnEnded { turn } => write!(f, "turn {turn} ends"),
+            DelveEvent::HourEnded { hour } => write!(f, "hour {hour} ends"),
+        }
+    }
+}
 
 /// One run of this schedule plays one round.
 #[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,6 +100,7 @@ impl Plugin for SimCorePlugin {
             .init_resource::<Clock>()
             .init_resource::<EventLog>()
             .init_resource::<PendingCommands>()
+            .init_resource::<Journal>()
             .add_systems(SimRound, dispatch_commands.in_set(RoundSet::Commands))
             .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock));
     }
@@ -80,7 +113,7 @@ pub fn advance_clock(mut clock: ResMut<Clock>, mut log: ResMut<EventLog>) {
     if clock.rounds.is_multiple_of(ROUNDS_PER_TURN) {
         log.push(
             round,
-            Event::TurnEnded {
+            DelveEvent::TurnEnded {
                 turn: clock.rounds / ROUNDS_PER_TURN,
             },
         );
@@ -88,7 +121,7 @@ pub fn advance_clock(mut clock: ResMut<Clock>, mut log: ResMut<EventLog>) {
     if clock.rounds.is_multiple_of(ROUNDS_PER_HOUR) {
         log.push(
             round,
-            Event::HourEnded {
+            DelveEvent::HourEnded {
                 hour: clock.rounds / ROUNDS_PER_HOUR,
             },
         );
@@ -109,9 +142,9 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::light::LightPlugin)
             .add(crate::rules::vision::VisionPlugin)
             .add(crate::rules::sound::hearing::HearingPlugin)
-            .add(crate::actors::ai::MonsterAiPlugin)
+            .add(crate::policy::monsters::MonsterAiPlugin)
             .add(crate::rules::doors::DoorsPlugin)
-            .add(crate::actors::task::TaskPlugin)
+            .add(crate::rules::task::TaskPlugin)
             .add(crate::rules::combat::battle::BattlePlugin)
             .add(crate::rules::search::SearchPlugin)
             .add(crate::rules::traps::TrapsPlugin)
@@ -139,7 +172,205 @@ pub fn run_rounds(world: &mut World, n: u64) {
     }
 }
 
-/// Queues a command for the next round.
+/// Queues a command for the next round, as a player or a script gives it (it goes into the
+/// journal).
 pub fn give(world: &mut World, command: Command) {
     world.resource_mut::<PendingCommands>().push(command);
+}
+
+/// Plays a delve headless: `level` with dice seeded by `seed`, each scripted command given at
+/// the start of its round, for `rounds` rounds. Commands for later rounds are not given.
+pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -> App {
+    let mut app = sim_app(level, seed);
+    let mut script: Vec<&ScriptedCommand> = script.iter().collect();
+    script.sort_by_key(|c| c.round);
+    let world = app.world_mut();
+    let mut next = script.iter().peekable();
+    for round in 0..rounds {
+        while let Some(c) = next.next_if(|c| c.round == round) {
+            give(world, c.command.clone());
+        }
+        run_round(world);
+    }
+    app
+}
+
+/// The journal as a command script for `delve sim --commands`, headed by the command line that
+/// replays it: the window writes this after every round it plays (`--journal FILE`).
+pub fn journal_script(world: &World) -> String {
+    let journal = world.resource::<Journal>();
+    let source = &world.resource::<LevelInfo>().source;
+    let seed = world.resource::<Dice>().seed();
+    let rounds = world.resource::<crate::time::Clock>().rounds;
+    let body = ron::ser::to_string_pretty(&journal.0, ron::ser::PrettyConfig::default())
+        .expect("commands serialize");
+    format!(
+        "// The journal of a delve: `delve sim {source} --seed {seed} --rounds {rounds} --commands THIS_FILE`\n\
+         // replays it with the same log.\n{body}\n"
+    )
+}
+
+/// Replays a delve from its journal: the same level, seed and journal, played for as many
+/// rounds as the delve had, give the same log byte for byte (DESIGN.md › Principles: commands
+/// in, typed events out).
+pub fn replay(level: &Level, seed: u64, journal: &Journal, rounds: u64) -> App {
+    play(level, seed, &journal.0, rounds)
+}
+
+/// Replaces whatever delve the world holds with a fresh one on `level`, seeded with `seed`:
+/// resources reset, every entity of the old level despawned, the new level's spawned.
+pub fn install_level(world: &mut World, level: &Level, seed: u64) {
+    let old: Vec<Entity> = world
+        .query_filtered::<Entity, With<LevelEntity>>()
+        .iter(world)
+        .collect();
+    for e in old {
+        world.despawn(e);
+    }
+    world.insert_resource(level.grid.clone());
+    let light = crate::rules::light::level_light_map(level);
+    world.insert_resource(light);
+    world.insert_resource(Factions(level.factions.clone()));
+    world.insert_resource(LevelInfo {
+        name: level.name.clone(),
+        source: level.source.clone(),
+        environment: level.environment,
+        environment_regions: level.environment_regions.clone(),
+    });
+    world.insert_resource(Clock::default());
+    world.insert_resource(DelveMode::default());
+    world.insert_resource(Dice::seeded(seed));
+    world.insert_resource(PendingCommands::default());
+    world.insert_resource(Journal::default());
+    world.insert_resource(crate::rules::sound::hearing::Noises::default());
+    let mut log = EventLog::default();
+    log.push(
+        0,
+        DelveEvent::DelveBegan {
+            level: level.name.clone(),
+            seed,
+        },
+    );
+    world.insert_resource(log);
+
+    for d in &level.doors {
+        world.spawn((LevelEntity, Position(d.at), Door::from(&d.door)));
+    }
+    for t in &level.traps {
+        world.spawn((LevelEntity, Position(t.at), Trap::from(&t.trap)));
+    }
+    for l in &level.lights {
+        world.spawn((
+            LevelEntity,
+            Position(l.at),
+            LightSource::new(l.kind, l.lit, l.fuel_turns),
+        ));
+    }
+    let mut index = CreatureIndex::default();
+    let mut spawned = Vec::new();
+    for c in &level.creatures {
+        let e = world.spawn(creature_bundle(c)).id();
+        spawned.push(e);
+        world.entity_mut(e).insert((
+            Vision {
+                lightless_vision_feet: c.lightless_vision_feet,
+                shadowy_senses: c.shadowy_senses,
+            },
+            Combatant {
+                attack_bonus: c.attack_bonus,
+                initiative_modifier: c.initiative_modifier,
+                weapons: c.weapons.clone(),
+                armor: c.armor.clone(),
+                shield: c.shield.clone(),
+                fortitude: c.fortitude,
+                touch_ac: c.touch_ac,
+                mythic: c.mythic,
+                flees_when_bloodied: c.flees_when_bloodied,
+            },
+        ));
+        for l in &c.carries {
+            world.spawn((
+                LevelEntity,
+                CarriedBy(e),
+                LightSource::new(l.kind, l.lit, l.fuel_turns),
+            ));
+        }
+        index.0.insert(c.name.clone(), e);
+    }
+    world.insert_resource(index);
+    let mut parties = Parties::default();
+    for f in level
+        .factions
+        .iter()
+        .filter(|f| !f.marching_order.is_empty())
+    {
+        let order: Vec<Entity> = f.marching_order.iter().map(|&k| spawned[k]).collect();
+        for (i, &e) in order.iter().enumerate() {
+            world.entity_mut(e).insert(PartyMember);
+            if i > 0 {
+                world
+                    .entity_mut(e)
+                    .insert(crate::rules::party::Following::default());
+            }
+        }
+        parties.0.push(Party {
+            name: f.name.clone(),
+            marching_order: order,
+            mapper: None,
+            formation: crate::rules::party::Formation::default(),
+            trail: Vec::new(),
+            pace: None,
+        });
+    }
+    world.insert_resource(parties);
+    world.insert_resource(crate::rules::vision::FactionMemory::default());
+    world.insert_resource(crate::rules::vision::PartyMaps::default());
+    for f in &level.factions {
+        if let Some(m) = f.mapper {
+            crate::rules::party::make_mapper(world, spawned[m]);
+            if let Some(p) = world.resource_mut::<Parties>().get_mut(&f.name) {
+                p.mapper = Some(spawned[m]);
+            }
+        }
+    }
+    crate::rules::vision::first_look(world);
+}
+
+fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
+    (
+        (
+            LevelEntity,
+            Creature,
+            Name::new(c.name.clone()),
+            Position(c.at),
+            Faction(c.faction),
+            ClassLevel {
+                class: c.class.clone(),
+                level: c.level,
+            },
+            Abilities(c.abilities),
+            HitPoints {
+                current: c.hp,
+                max: c.hp,
+            },
+            ArmorClass(c.ac),
+        ),
+        (
+            Encumbrance(c.speed),
+            Proficiencies::new(&c.proficiencies, &c.throws),
+            SavingThrows(c.saves.clone()),
+            Equipment(c.gear.clone()),
+            Conditions::from_level(&c.conditions),
+            BodySize(c.size),
+        ),
+        (
+            crate::rules::movement::MovedThisRound::default(),
+            crate::rules::movement::ExplorationBenefits::default(),
+            crate::rules::movement::RunningTally::default(),
+            crate::rules::movement::Footsteps::default(),
+            crate::rules::rest::Fatigue::default(),
+            crate::rules::vision::Sight::default(),
+            crate::rules::sound::hearing::Listened::default(),
+        ),
+    )
 }

@@ -1,9 +1,11 @@
 //! Encounters and combat: faction initiative, attacks and their breakdowns, a whole battle.
 
 use bevy::prelude::*;
-use delve::actors::{Conditions, Faction, HitPoints};
+use delve::creature::{Conditions, Faction, HitPoints};
 use delve::level::load_default_level;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::combat::CombatEvent;
+
 use delve::rules::combat::battle::{Battle, is_down};
 use delve::sim::{run_round, sim_app};
 use delve::time::DelveMode;
@@ -25,11 +27,10 @@ fn crypt_battle(seed: u64) -> (App, String) {
     for _ in 0..400 {
         run_round(app.world_mut());
         let w = app.world_mut();
-        let battle_over = w
-            .resource::<EventLog>()
-            .entries()
-            .iter()
-            .any(|e| matches!(e.event, Event::BattleEnded));
+        let battle_over = w.resource::<EventLog>().entries().iter().any(|e| {
+            e.get::<CombatEvent>()
+                .is_some_and(|ev| matches!(ev, CombatEvent::BattleEnded))
+        });
         if battle_over {
             break;
         }
@@ -85,7 +86,7 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
     assert!(!w.resource::<Battle>().active);
 }
 
-use delve::actors::CreatureIndex;
+use delve::creature::CreatureIndex;
 use delve::dice::Dice;
 use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
@@ -138,8 +139,8 @@ fn last_attack(app: &App) -> SeenAttack {
         .entries()
         .iter()
         .rev()
-        .find_map(|e| match &e.event {
-            Event::Attacked { throw, damage, .. } => Some((
+        .find_map(|e| match e.get::<CombatEvent>()? {
+            CombatEvent::Attacked { throw, damage, .. } => Some((
                 throw.natural,
                 throw
                     .modifiers
@@ -340,7 +341,7 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
     let put = |app: &mut App, who: Entity, x: i32| {
         app.world_mut()
             .entity_mut(who)
-            .insert(delve::actors::Position(delve::grid::GridPos::new(x, 1)));
+            .insert(delve::creature::Position(delve::grid::GridPos::new(x, 1)));
     };
     let b = e(&app, "Brannoc");
     put(&mut app, g, 14);
@@ -378,8 +379,10 @@ fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
         .resource::<EventLog>()
         .entries()
         .iter()
-        .filter_map(|e| match &e.event {
-            Event::Attacked { who, throw, .. } if throw.what.contains("attack of opportunity") => {
+        .filter_map(|e| match e.get::<CombatEvent>()? {
+            CombatEvent::Attacked { who, throw, .. }
+                if throw.what.contains("attack of opportunity") =>
+            {
                 Some((
                     who.clone(),
                     throw
@@ -394,7 +397,7 @@ fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
         .collect()
 }
 
-fn give_now(app: &mut App, c: delve::actors::Command) {
+fn give_now(app: &mut App, c: delve::command::Command) {
     delve::sim::give(app.world_mut(), c);
     run_round(app.world_mut());
 }
@@ -405,12 +408,12 @@ fn give_now(app: &mut App, c: delve::actors::Command) {
 fn moving_away_provokes_and_cautious_movement_does_not() {
     let away = |cautious: bool| {
         if cautious {
-            delve::actors::Command::MoveCautiously {
+            delve::command::Command::MoveCautiously {
                 who: "Brannoc".into(),
                 to: (1, 1),
             }
         } else {
-            delve::actors::Command::Move {
+            delve::command::Command::Move {
                 who: "Brannoc".into(),
                 to: (1, 1),
                 pace: delve::rules::movement::Pace::Combat,
@@ -442,11 +445,11 @@ fn moving_away_provokes_and_cautious_movement_does_not() {
 #[test]
 fn disengaging_makes_the_first_step_safe() {
     // Brannoc disengages from the ghoul, then steps away as told.
-    let disengaged_then = |step: delve::actors::Command| {
+    let disengaged_then = |step: delve::command::Command| {
         let mut app = engaged("");
         delve::sim::give(
             app.world_mut(),
-            delve::actors::Command::Disengage {
+            delve::command::Command::Disengage {
                 who: "Brannoc".into(),
                 from: "Gnawbone".into(),
             },
@@ -454,14 +457,14 @@ fn disengaging_makes_the_first_step_safe() {
         give_now(&mut app, step);
         app
     };
-    let app = disengaged_then(delve::actors::Command::Move {
+    let app = disengaged_then(delve::command::Command::Move {
         who: "Brannoc".into(),
         to: (1, 1),
         pace: delve::rules::movement::Pace::Combat,
     });
     assert!(opportunities(&app).is_empty());
     // Disengaging does not combine with cautious movement.
-    let app = disengaged_then(delve::actors::Command::MoveCautiously {
+    let app = disengaged_then(delve::command::Command::MoveCautiously {
         who: "Brannoc".into(),
         to: (1, 1),
     });
@@ -483,10 +486,10 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     // Wren shoots the ghoul over no one: put Brannoc out of the line.
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::actors::Position(delve::grid::GridPos::new(9, 1)));
+        .insert(delve::creature::Position(delve::grid::GridPos::new(9, 1)));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::actors::Position(delve::grid::GridPos::new(3, 1)));
+        .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
     script(&mut app, &[10]);
     attack(app.world_mut(), w, g, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
@@ -504,7 +507,7 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     );
     give_now(
         &mut app,
-        delve::actors::Command::ClearJam { who: "Wren".into() },
+        delve::command::Command::ClearJam { who: "Wren".into() },
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("spends the round clearing the jam"), "{log}");
@@ -521,7 +524,7 @@ fn a_pistol_shot_at_chain_mail() {
     let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::actors::Position(delve::grid::GridPos::new(5, 1)));
+        .insert(delve::creature::Position(delve::grid::GridPos::new(5, 1)));
     script(&mut app, &[10, 5]);
     attack(app.world_mut(), g, b, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
@@ -539,7 +542,7 @@ fn shields_forgone_and_sacrificed() {
     let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
     give_now(
         &mut app,
-        delve::actors::Command::ForgoShield {
+        delve::command::Command::ForgoShield {
             who: "Gnawbone".into(),
         },
     );
@@ -580,14 +583,18 @@ fn a_bloodied_monster_that_flees_runs_away() {
             .resource::<EventLog>()
             .entries()
             .iter()
-            .filter(|e| matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone"))
+            .filter(|e| {
+                e.get::<CombatEvent>().is_some_and(
+                    |ev| matches!(ev, CombatEvent::Attacked { who, .. } if who == "Gnawbone"),
+                )
+            })
             .count()
     };
     let attacks_before = attacks(&app);
     for _ in 0..3 {
         run_round(app.world_mut());
     }
-    let at = app.world().get::<delve::actors::Position>(g).unwrap().0;
+    let at = app.world().get::<delve::creature::Position>(g).unwrap().0;
     assert!(at.x >= 6, "it got away from Brannoc at (2, 1): {at}");
     assert_eq!(attacks_before, attacks(&app));
 }
@@ -625,7 +632,7 @@ fn tumbling_past_with_acrobatics() {
         script(&mut app, &[die]);
         give_now(
             &mut app,
-            delve::actors::Command::MoveAcrobatically {
+            delve::command::Command::MoveAcrobatically {
                 who: "Brannoc".into(),
                 to: (1, 1),
             },
@@ -661,10 +668,10 @@ fn shield_walls_and_total_defense() {
     for who in ["Gnawbone", "Ashmaw"] {
         delve::sim::give(
             app.world_mut(),
-            delve::actors::Command::TotalDefense { who: who.into() },
+            delve::command::Command::TotalDefense { who: who.into() },
         );
     }
-    delve::actors::command::dispatch_commands(app.world_mut());
+    delve::command::dispatch_commands(app.world_mut());
     script(&mut app, &[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
@@ -693,7 +700,7 @@ fn activating_a_weapon_enchantment() {
     let mut app = engaged(flaming);
     give_now(
         &mut app,
-        delve::actors::Command::ActivateEnchantment {
+        delve::command::Command::ActivateEnchantment {
             who: "Gnawbone".into(),
             weapon: "claw".into(),
         },
@@ -712,7 +719,10 @@ fn activating_a_weapon_enchantment() {
         .entries()
         .iter()
         .any(|e| {
-            e.round == round && matches!(&e.event, Event::Attacked { who, .. } if who == "Gnawbone")
+            e.round == round
+                && e.get::<CombatEvent>().is_some_and(
+                    |ev| matches!(ev, CombatEvent::Attacked { who, .. } if who == "Gnawbone"),
+                )
         });
     assert!(
         !struck,

@@ -1,11 +1,15 @@
 //! Doors and Dungeonbashing: the "Opening Doors" table's one-round actions.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, Door, HitPoints};
+use delve::command::Command;
+use delve::creature::{CreatureIndex, HitPoints};
 use delve::grid::{DungeonGrid, GridPos};
 use delve::level::load_level_str;
 use delve::level::schema::{DoorState, Lock};
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::doors::Door;
+use delve::rules::throws::ThrowEvent;
+
 use delve::sim::{give, run_round, sim_app};
 
 fn app(door: &str, ada: &str, seed: u64) -> App {
@@ -150,9 +154,8 @@ fn hasty_picking_succeeds_jams_or_bars_a_retry() {
             .resource::<EventLog>()
             .entries()
             .iter()
-            .find_map(|e| match &e.event {
-                Event::Threw { throw, .. } => Some(throw.natural),
-                _ => None,
+            .find_map(|e| match e.get::<ThrowEvent>()? {
+                ThrowEvent::Threw { throw, .. } => Some(throw.natural),
             });
         let natural = natural.expect("a Lockpicking throw");
         match door(&mut app).lock {
@@ -204,9 +207,8 @@ fn strength_18_bashes_a_stuck_door_on_6_plus() {
             .resource::<EventLog>()
             .entries()
             .iter()
-            .find_map(|e| match &e.event {
-                Event::Threw { throw, .. } => Some(throw.clone()),
-                _ => None,
+            .find_map(|e| match e.get::<ThrowEvent>()? {
+                ThrowEvent::Threw { throw, .. } => Some(throw.clone()),
             });
         let throw = throw.expect("a Dungeonbashing throw");
         assert_eq!(throw.to_string().split(':').next(), Some("Dungeonbashing"));
@@ -474,9 +476,8 @@ fn a_natural_20_adds_ten_and_bloodied_takes_two() {
             .entries()
             .iter()
             .rev()
-            .find_map(|e| match &e.event {
-                Event::Threw { throw, .. } => Some(throw.clone()),
-                _ => None,
+            .find_map(|e| match e.get::<ThrowEvent>()? {
+                ThrowEvent::Threw { throw, .. } => Some(throw.clone()),
             })
             .unwrap()
     };

@@ -1,10 +1,13 @@
 //! Noise and hearing: Dungeon Delves › Listening and the Earshot by Sound and Environment table.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, Position};
+use delve::command::Command;
+use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_str;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::throws::ThrowEvent;
+
 use delve::rules::movement::Pace;
 use delve::rules::sound::SoundRow;
 use delve::sim::{give, run_round, run_rounds, sim_app};
@@ -14,8 +17,8 @@ fn throws(app: &App) -> Vec<(String, String)> {
         .resource::<EventLog>()
         .entries()
         .iter()
-        .filter_map(|e| match &e.event {
-            Event::Threw { who, throw } if throw.what.starts_with("Listening") => {
+        .filter_map(|e| match e.get::<ThrowEvent>()? {
+            ThrowEvent::Threw { who, throw } if throw.what.starts_with("Listening") => {
                 Some((who.clone(), throw.to_string()))
             }
             _ => None,

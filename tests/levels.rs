@@ -4,12 +4,16 @@ use std::path::{Path, PathBuf};
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
-use delve::actors::{Command, Position};
+use delve::command::Command;
+use delve::creature::Position;
 use delve::grid::GridPos;
 use delve::grid::los::line_of_sight;
 use delve::grid::path::find_path;
 use delve::level::{Level, load_level_file, load_level_str};
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::movement::MovementEvent;
+use delve::sim::DelveEvent;
+
 use delve::rules::movement::Pace;
 use delve::sim::{SimRound, give, run_rounds, sim_app};
 use delve::time::Clock;
@@ -91,7 +95,7 @@ fn sample_levels_run_a_hundred_rounds_headless() {
             .map(|(_, q)| q)
             .unwrap();
         // The player walks it: if a battle begins, the fighting behaviour leaves it alone.
-        let e = app.world().resource::<delve::actors::CreatureIndex>().0[&walker.name];
+        let e = app.world().resource::<delve::creature::CreatureIndex>().0[&walker.name];
         app.world_mut()
             .entity_mut(e)
             .insert(delve::rules::combat::battle::Controlled);
@@ -110,13 +114,16 @@ fn sample_levels_run_a_hundred_rounds_headless() {
         let turns = log
             .entries()
             .iter()
-            .filter(|e| matches!(e.event, Event::TurnEnded { .. }))
+            .filter(|e| {
+                e.get::<DelveEvent>()
+                    .is_some_and(|ev| matches!(ev, DelveEvent::TurnEnded { .. }))
+            })
             .count();
         assert_eq!(turns, 10, "{}", p.display());
         assert!(
             log.entries()
                 .iter()
-                .any(|e| matches!(&e.event, Event::Arrived { who, at } if *who == walker.name && *at == target)),
+                .any(|e| e.get::<MovementEvent>().is_some_and(|ev| matches!(ev, MovementEvent::Arrived { who, at } if *who == walker.name && *at == target))),
             "{}: {} reaches {target}\n{}",
             p.display(),
             walker.name,

@@ -1,11 +1,15 @@
 //! Light and vision: the numbers of Dungeon Delves › Light and Darkness.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, LightSource};
+use delve::command::Command;
+use delve::creature::CreatureIndex;
 use delve::grid::GridPos;
 use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::light::LightEvent;
+use delve::rules::light::LightSource;
+
 use delve::rules::conditions::Conditions;
 use delve::rules::light::{LightLevel, LightMap};
 use delve::rules::vision::Sight;
@@ -46,7 +50,10 @@ fn burned_out_at(app: &App) -> Option<u64> {
         .resource::<EventLog>()
         .entries()
         .iter()
-        .find(|e| matches!(e.event, Event::LightBurnedOut { .. }))
+        .find(|e| {
+            e.get::<LightEvent>()
+                .is_some_and(|ev| matches!(ev, LightEvent::LightBurnedOut { .. }))
+        })
         .map(|e| e.round)
 }
 
@@ -130,7 +137,7 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
     run_rounds(app.world_mut(), 5);
     let at = app
         .world()
-        .get::<delve::actors::Position>(ada(&app))
+        .get::<delve::creature::Position>(ada(&app))
         .unwrap()
         .0;
     assert_eq!(at, GridPos::new(5, 1), "20' in 5 rounds");
@@ -285,7 +292,7 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
             lightless_vision_feet: 60,
             ..Senses::default()
         };
-        let wren_at = w.get::<delve::actors::Position>(wren).unwrap().0;
+        let wren_at = w.get::<delve::creature::Position>(wren).unwrap().0;
         let hiding = w.get::<Hiding>(wren).is_some();
         sees_creature(
             grid,

@@ -2,11 +2,18 @@
 //! Mapping, Rest and Recuperation, and the prone rule of the situational penalties.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, Position};
+use delve::command::Command;
+use delve::command::CommandEvent;
+use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::conditions::ConditionEvent;
+use delve::rules::party::PartyEvent;
+use delve::rules::rest::RestEvent;
+use delve::rules::throws::ThrowEvent;
+
 use delve::rules::conditions::{Conditions, effective_ac};
 use delve::rules::movement::Pace;
 use delve::rules::penalties::{CheckKind, penalties_for};
@@ -43,12 +50,12 @@ fn at(app: &App, name: &str) -> GridPos {
     app.world().get::<Position>(entity(app, name)).unwrap().0
 }
 
-fn events(app: &App) -> Vec<Event> {
+/// Every event of one type in the log, in order.
+fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
     app.world()
         .resource::<EventLog>()
-        .entries()
-        .iter()
-        .map(|e| e.event.clone())
+        .of::<T>()
+        .cloned()
         .collect()
 }
 
@@ -102,7 +109,7 @@ fn running_disorders_until_the_next_initiative() {
     assert!(!conditions(&app, "Runner").has(ConditionKind::Disordered));
     assert!(events(&app).iter().any(|e| matches!(
         e,
-        Event::ConditionLost {
+        ConditionEvent::ConditionLost {
             condition: ConditionKind::Disordered,
             ..
         }
@@ -127,10 +134,7 @@ fn long_run_saves_start_after_ten_rounds_plus_or_minus_con() {
         run_rounds(app.world_mut(), 14);
         let saves: Vec<String> = events(&app)
             .into_iter()
-            .filter_map(|e| match e {
-                Event::Threw { throw, .. } => Some(throw.what),
-                _ => None,
-            })
+            .map(|ThrowEvent::Threw { throw, .. }: ThrowEvent| throw.what)
             .collect();
         assert_eq!(
             saves.first().map(String::as_str),
@@ -179,11 +183,9 @@ fn a_failed_long_run_save_winds_and_a_turn_of_rest_ends_it() {
         },
     );
     run_round(app.world_mut());
-    assert!(
-        events(&app).iter().any(
-            |e| matches!(e, Event::CommandRefused { reason, .. } if reason.contains("winded"))
-        )
-    );
+    assert!(events(&app).iter().any(
+        |e| matches!(e, CommandEvent::CommandRefused { reason, .. } if reason.contains("winded"))
+    ));
     // A turn of rest ends it.
     give(
         app.world_mut(),
@@ -201,7 +203,7 @@ fn a_failed_long_run_save_winds_and_a_turn_of_rest_ends_it() {
     assert!(
         events(&app)
             .iter()
-            .any(|e| matches!(e, Event::Rested { who } if who == "Runner"))
+            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Runner"))
     );
 }
 
@@ -257,7 +259,7 @@ fn running_needs_a_straight_line_or_gentle_curve() {
     );
     run_round(app.world_mut());
     assert!(events(&app).iter().any(
-        |e| matches!(e, Event::CommandRefused { reason, .. } if reason.contains("turns sharply"))
+        |e| matches!(e, CommandEvent::CommandRefused { reason, .. } if reason.contains("turns sharply"))
     ));
     assert_eq!(at(&app, "Runner"), GridPos::new(1, 1));
 }
@@ -333,7 +335,7 @@ fn prone_penalty_still_applies_in_the_round_the_creature_stood_up() {
     assert_eq!(penalty(&app, CheckKind::Resistance), 0);
     give(app.world_mut(), Command::StandUp { who: "Down".into() });
     // Run the round up to its conditions phase: commands are taken, the creature stands.
-    delve::actors::command::dispatch_commands(app.world_mut());
+    delve::command::dispatch_commands(app.world_mut());
     assert!(conditions(&app, "Down").has(ConditionKind::Prone));
     assert_eq!(
         penalty(&app, CheckKind::Action),
@@ -395,7 +397,7 @@ fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens(
             corridor_checked = true;
         }
         for e in events(&app) {
-            if let Event::FormationChanged { formation, .. } = e
+            if let PartyEvent::FormationChanged { formation, .. } = e
                 && formations.last() != Some(&formation)
             {
                 formations.push(formation);
@@ -407,7 +409,7 @@ fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens(
         "the leader passed through the corridor\n{}",
         app.world().resource::<EventLog>().to_text()
     );
-    use delve::actors::party::Formation;
+    use delve::rules::party::Formation;
     assert_eq!(
         formations.last(),
         Some(&Formation::TwoColumns),

@@ -3,11 +3,17 @@
 //! picks its lock, and opens it.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, Door, Position};
+use delve::command::Command;
+use delve::command::CommandEvent;
+use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_file;
 use delve::level::schema::{DoorState, Lock};
-use delve::log::{Event, EventLog};
+use delve::log::{EventLog, LogEntry};
+use delve::rules::doors::Door;
+use delve::rules::search::SearchEvent;
+use delve::rules::traps::TrapEvent;
+
 use delve::rules::movement::{Pace, Walking};
 use delve::sim::{give, run_round, sim_app};
 
@@ -23,7 +29,7 @@ fn door_at(app: &mut App, at: GridPos) -> Door {
 }
 
 /// Plays the scenario with a seed; returns the log if the story was told to its end.
-fn play(seed: u64) -> Option<Vec<Event>> {
+fn play(seed: u64) -> Option<EventLog> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/crypt.ron");
     let level = load_level_file(&path).unwrap().level;
     let mut app = sim_app(&level, seed);
@@ -134,7 +140,7 @@ fn play(seed: u64) -> Option<Vec<Event>> {
                     return None;
                 }
                 let log = app.world().resource::<EventLog>();
-                return Some(log.entries().iter().map(|e| e.event.clone()).collect());
+                return Some(log.clone());
             }
             _ => {}
         }
@@ -148,13 +154,16 @@ fn play(seed: u64) -> Option<Vec<Event>> {
 fn the_party_finds_the_secret_door_picks_its_lock_and_someone_falls_into_the_pit() {
     let story = (1..200)
         .filter_map(play)
-        .find(|ev| ev.iter().any(|e| matches!(e, Event::TrapSprung { .. })))
+        .find(|log| {
+            log.of::<TrapEvent>()
+                .any(|e| matches!(e, TrapEvent::TrapSprung { .. }))
+        })
         .expect("some seed tells the whole story");
-    let index = |f: &dyn Fn(&Event) -> bool| story.iter().position(f);
-    let fell = index(&|e| matches!(e, Event::TrapSprung { trap, at, .. } if trap == "a 20' pit" && *at == GridPos::new(15, 10))).unwrap();
-    let found = index(&|e| matches!(e, Event::Found { who, feature, at } if who == "Sera" && feature == "a secret door" && *at == SECRET)).unwrap();
-    let picked = index(&|e| matches!(e, Event::CommandAccepted { who, command } if who == "Sera" && command.starts_with("picks the lock at (22, 12)"))).unwrap();
-    let opened = index(&|e| matches!(e, Event::CommandAccepted { who, command } if who == "Sera" && command == "opens the door at (22, 12)")).unwrap();
+    let index = |f: &dyn Fn(&LogEntry) -> bool| story.entries().iter().position(f);
+    let fell = index(&|e| e.get::<TrapEvent>().is_some_and(|e| matches!(e, TrapEvent::TrapSprung { trap, at, .. } if trap == "a 20' pit" && *at == GridPos::new(15, 10)))).unwrap();
+    let found = index(&|e| e.get::<SearchEvent>().is_some_and(|e| matches!(e, SearchEvent::Found { who, feature, at } if who == "Sera" && feature == "a secret door" && *at == SECRET))).unwrap();
+    let picked = index(&|e| e.get::<CommandEvent>().is_some_and(|e| matches!(e, CommandEvent::CommandAccepted { who, command } if who == "Sera" && command.starts_with("picks the lock at (22, 12)")))).unwrap();
+    let opened = index(&|e| e.get::<CommandEvent>().is_some_and(|e| matches!(e, CommandEvent::CommandAccepted { who, command } if who == "Sera" && command == "opens the door at (22, 12)"))).unwrap();
     assert!(
         fell < found && found < picked && picked < opened,
         "in order: {fell} {found} {picked} {opened}"

@@ -1,9 +1,14 @@
 //! Searching: Dungeon Delves › Searching and the "Searching & Listening" table.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, Door, Position, Trap};
+use delve::command::Command;
+use delve::creature::{CreatureIndex, Position};
 use delve::level::load_level_str;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::doors::Door;
+use delve::rules::search::SearchEvent;
+use delve::rules::traps::Trap;
+
 use delve::rules::movement::Pace;
 use delve::sim::{give, run_round, run_rounds, sim_app};
 
@@ -120,7 +125,10 @@ fn a_thief_exploring_past_a_pit_finds_it_before_stepping_on_it() {
             .resource::<EventLog>()
             .entries()
             .iter()
-            .any(|e| matches!(e.event, Event::Found { .. }));
+            .any(|e| {
+                e.get::<SearchEvent>()
+                    .is_some_and(|ev| matches!(ev, SearchEvent::Found { .. }))
+            });
         if found && found_at.is_none() {
             found_at = Some(app.world().get::<Position>(sera).unwrap().0);
         }

@@ -1,11 +1,16 @@
 //! Traps: Dungeon Delves › Traps and Trapbreaking.
 
 use bevy::prelude::*;
-use delve::actors::{Command, CreatureIndex, HitPoints, Position, Trap, TrapState};
+use delve::command::Command;
+use delve::creature::{CreatureIndex, HitPoints, Position};
 use delve::dice::Dice;
 use delve::grid::GridPos;
 use delve::level::load_level_str;
-use delve::log::{Event, EventLog};
+use delve::log::EventLog;
+use delve::rules::throws::ThrowEvent;
+use delve::rules::traps::TrapEvent;
+use delve::rules::traps::{Trap, TrapState};
+
 use delve::rules::movement::Pace;
 use delve::rules::traps::sets_off;
 use delve::sim::{give, run_rounds, sim_app};
@@ -37,12 +42,12 @@ fn app(trap: &str, ada: &str, seed: u64) -> App {
     )
 }
 
-fn events(app: &App) -> Vec<Event> {
+/// Every event of one type in the log, in order.
+fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
     app.world()
         .resource::<EventLog>()
-        .entries()
-        .iter()
-        .map(|e| e.event.clone())
+        .of::<T>()
+        .cloned()
         .collect()
 }
 
@@ -64,7 +69,7 @@ fn a_twenty_foot_pit_deals_two_d6() {
         run_rounds(app.world_mut(), 2);
         let ev = events(&app);
         let chance = ev.iter().find_map(|e| match e {
-            Event::TrapChance { d6, sprung, .. } => Some((*d6, *sprung)),
+            TrapEvent::TrapChance { d6, sprung, .. } => Some((*d6, *sprung)),
             _ => None,
         });
         let (d6, sprung) = chance.expect("the Judge rolls for the hidden pit");
@@ -76,7 +81,7 @@ fn a_twenty_foot_pit_deals_two_d6() {
             let (dice, damage) = ev
                 .iter()
                 .find_map(|e| match e {
-                    Event::TrapSprung { dice, damage, .. } => Some((dice.clone(), *damage)),
+                    TrapEvent::TrapSprung { dice, damage, .. } => Some((dice.clone(), *damage)),
                     _ => None,
                 })
                 .unwrap();
@@ -110,7 +115,7 @@ fn a_known_trap_is_stepped_around() {
     assert!(
         !events(&app)
             .iter()
-            .any(|e| matches!(e, Event::TrapChance { .. }))
+            .any(|e| matches!(e, TrapEvent::TrapChance { .. }))
     );
 }
 
@@ -225,15 +230,14 @@ fn hp(app: &App, who: &str) -> i32 {
 fn throws(app: &App) -> Vec<(String, u32, i32, i32, bool)> {
     events(app)
         .into_iter()
-        .filter_map(|e| match e {
-            Event::Threw { throw, .. } => Some((
-                throw.what.clone(),
+        .map(|ThrowEvent::Threw { throw, .. }: ThrowEvent| {
+            (
+                throw.what,
                 throw.natural,
                 throw.total,
                 throw.target,
                 throw.success,
-            )),
-            _ => None,
+            )
         })
         .collect()
 }
@@ -305,7 +309,7 @@ fn methodical_trapbreaking_botches_only_on_a_natural_one() {
     assert!(
         events(&app)
             .iter()
-            .any(|e| matches!(e, Event::TrapSprung { who, .. } if who == "Ada"))
+            .any(|e| matches!(e, TrapEvent::TrapSprung { who, .. } if who == "Ada"))
     );
 }
 
@@ -429,11 +433,9 @@ fn opening_a_trapped_door_risks_the_trap() {
     script(&mut app, &[3]);
     open_door(&mut app);
     assert_eq!(state(&mut app), TrapState::Armed, "a 3 misses it");
-    assert!(
-        events(&app).iter().any(
-            |e| matches!(e, Event::TrapChance { who, d6: 3, sprung: false, .. } if who == "Ada")
-        )
-    );
+    assert!(events(&app).iter().any(
+        |e| matches!(e, TrapEvent::TrapChance { who, d6: 3, sprung: false, .. } if who == "Ada")
+    ));
     let mut app = door_app(blade);
     script(&mut app, &[2, 5]);
     open_door(&mut app);
@@ -461,7 +463,7 @@ fn a_door_pit_with_no_one_over_it_just_opens() {
     assert!(
         events(&app)
             .iter()
-            .any(|e| matches!(e, Event::TrapSprungHarmlessly { .. }))
+            .any(|e| matches!(e, TrapEvent::TrapSprungHarmlessly { .. }))
     );
 }
 
@@ -540,7 +542,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     let chances: Vec<(String, u32)> = events(&app)
         .into_iter()
         .filter_map(|e| match e {
-            Event::TrapChance { who, d6, .. } => Some((who, d6)),
+            TrapEvent::TrapChance { who, d6, .. } => Some((who, d6)),
             _ => None,
         })
         .collect();
@@ -567,7 +569,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     let chances: Vec<String> = events(&app)
         .into_iter()
         .filter_map(|e| match e {
-            Event::TrapChance { who, .. } => Some(who),
+            TrapEvent::TrapChance { who, .. } => Some(who),
             _ => None,
         })
         .collect();

@@ -184,7 +184,7 @@ mod tests {
         );
         assert!(!line_of_sight(&g, a, GridPos::new(4, 2)));
         let mut open = g.clone();
-        open.set_door(GridPos::new(3, 2), crate::level::schema::DoorState::Open);
+        open.set_door(GridPos::new(3, 2), crate::grid::DoorState::Open);
         assert!(line_of_sight(&open, a, GridPos::new(5, 2)));
     }
 

@@ -4,13 +4,14 @@
 pub mod distance;
 pub mod los;
 pub mod path;
+pub mod terrain;
 
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::level::schema::{DoorState, Terrain, WallMaterial};
+pub use terrain::{DoorState, Terrain, WallMaterial, WaterDepth};
 
 pub use distance::distance_feet;
 

@@ -113,7 +113,7 @@ mod tests {
         let g = grid(&["#######", "#..#..#", "#..+..#", "#..#..#", "#######"]);
         assert_eq!(find_path(&g, GridPos::new(1, 1), GridPos::new(5, 1)), None);
         let mut open = g.clone();
-        open.set_door(GridPos::new(3, 2), crate::level::schema::DoorState::Open);
+        open.set_door(GridPos::new(3, 2), crate::grid::DoorState::Open);
         let p = find_path(&open, GridPos::new(1, 1), GridPos::new(5, 1)).unwrap();
         assert!(p.squares.contains(&GridPos::new(3, 2)));
         // (1,1) → (2,2)? No: the corner at (3,1)/(2,1) … the walk is 1,1 → 2,2 (5') → 3,2 (5')

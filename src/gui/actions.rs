@@ -7,14 +7,16 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Selected, UiState};
-use crate::actors::command::Choice;
-use crate::actors::{
-    Abilities, BodySize, ClassLevel, Combatant, Door, Equipment, PendingCommands, Position,
-    Proficiencies, Trap,
+use crate::command::Choice;
+use crate::command::PendingCommands;
+use crate::creature::{
+    Abilities, BodySize, ClassLevel, Combatant, Equipment, Position, Proficiencies,
 };
 use crate::grid::GridPos;
+use crate::rules::doors::Door;
 use crate::rules::doors::{DoorWorker, FailedHastyPicks, door_choices};
 use crate::rules::search::{HastilySearched, search_choices};
+use crate::rules::traps::Trap;
 use crate::rules::traps::{FailedHastyDisarms, trap_choices};
 
 /// The most choices offered at once: one per number key.
@@ -236,7 +238,7 @@ impl Plugin for ActionsPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::actors::Command;
+    use crate::command::Command;
     use crate::level::load_level_str;
 
     fn app() -> App {
@@ -250,7 +252,7 @@ mod tests {
         let level = load_level_str(src, "door.ron", None).unwrap().level;
         let mut app = crate::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
-        let bo = app.world().resource::<crate::actors::CreatureIndex>().0["Bo"];
+        let bo = app.world().resource::<crate::creature::CreatureIndex>().0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app
     }

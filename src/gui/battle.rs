@@ -9,11 +9,10 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Pointer, Selected, UiState};
-use crate::actors::{
-    Combatant, Command, Conditions, Creature, Faction, Factions, HitPoints, Parties,
-    PendingCommands, Position,
-};
+use crate::command::{Command, PendingCommands};
+use crate::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
 use crate::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
+use crate::rules::party::Parties;
 
 /// The party fights by itself (B); otherwise its members wait for the player's orders.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,24 +30,25 @@ pub struct AttackOffer {
 #[derive(Component)]
 struct BattlePanel;
 
-/// Party members are `Controlled` unless the party fights by itself.
+/// The window's wish for each party (its members wait for orders unless the party fights by
+/// itself) becomes a `WaitForOrders` command whenever the simulation differs from it: the window
+/// changes the simulation only through commands, so a replay of its journal does the same.
 fn party_control(
     alone: Res<PartyFightsAlone>,
     parties: Res<Parties>,
-    mut commands: Commands,
+    mut pending: ResMut<PendingCommands>,
     controlled: Query<Has<Controlled>, With<Creature>>,
 ) {
     for party in &parties.0 {
-        for &e in &party.marching_order {
-            match controlled.get(e) {
-                Ok(true) if alone.0 => {
-                    commands.entity(e).remove::<Controlled>();
-                }
-                Ok(false) if !alone.0 => {
-                    commands.entity(e).insert(Controlled);
-                }
-                _ => {}
-            }
+        let Some(&leader) = party.marching_order.first() else {
+            continue;
+        };
+        let waits = controlled.get(leader).unwrap_or(false);
+        if waits == alone.0 && !pending.waiting_for(&party.name) {
+            pending.push(Command::WaitForOrders {
+                party: party.name.clone(),
+                on: !alone.0,
+            });
         }
     }
 }
@@ -71,7 +71,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
         if let (Some((target, _, tf)), Some(mine)) = (target, mine)
             && world.resource::<Factions>().hostile(mine, *tf)
         {
-            let name = crate::actors::name_of(world, target);
+            let name = crate::creature::name_of(world, target);
             let weapons = world
                 .get::<Combatant>(who)
                 .map(|c| c.weapons.clone())
@@ -100,7 +100,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                     .text
                     .push_str(&format!(" - F attacks with the {weapon}"));
                 offer.command = Some(Command::Attack {
-                    who: crate::actors::name_of(world, who),
+                    who: crate::creature::name_of(world, who),
                     target: name,
                     weapon: Some(weapon),
                 });
@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(party < ghouls, first == "party", "{text}");
         assert!(text.contains("Brannoc HP 18/18"), "{text}");
         // The party's members wait for orders in the window.
-        let brannoc = w.resource::<crate::actors::CreatureIndex>().0["Brannoc"];
+        let brannoc = w.resource::<crate::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
     }
 }

@@ -6,9 +6,11 @@ use leafwing_input_manager::prelude::*;
 
 use super::map::RedrawSet;
 use super::{ShownLevel, world_to_square};
-use crate::actors::{Command, Creature, Parties, PendingCommands, Position};
+use crate::command::{Command, PendingCommands};
+use crate::creature::{Creature, Position};
 use crate::grid::DungeonGrid;
 use crate::rules::movement::Pace;
+use crate::rules::party::Parties;
 use crate::sim::SimRound;
 use crate::time::ROUNDS_PER_TURN;
 
@@ -420,11 +422,21 @@ fn request_rounds(
     }
 }
 
-/// Plays the rounds asked for, in the headless schedule.
+/// Plays the rounds asked for, in the headless schedule; then writes the journal if asked to.
 pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
     for _ in 0..n {
         world.run_schedule(SimRound);
+    }
+    let file = world
+        .get_resource::<super::JournalFile>()
+        .and_then(|f| f.0.clone());
+    if n > 0
+        && let Some(path) = file
+        && let Err(e) = std::fs::write(&path, crate::sim::journal_script(world))
+    {
+        world.resource_mut::<UiState>().notice =
+            format!("cannot write the journal to {}: {e}", path.display());
     }
 }
 
@@ -538,7 +550,7 @@ mod tests {
         assert_eq!(app.world().resource::<UiState>().pace, Pace::Combat);
         press(&mut app, KeyCode::Tab); // Aldric, of the party
         press(&mut app, KeyCode::KeyR);
-        let pending = app.world().resource::<PendingCommands>().0.clone();
+        let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending,
             vec![Command::RestParty {
@@ -548,7 +560,7 @@ mod tests {
         press(&mut app, KeyCode::KeyG);
         assert!(!app.world().resource::<UiState>().whole_party);
         press(&mut app, KeyCode::KeyR);
-        let pending = app.world().resource::<PendingCommands>().0.clone();
+        let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending.last(),
             Some(&Command::Rest {
@@ -557,7 +569,47 @@ mod tests {
         );
         // Space plays the round: the commands are carried out.
         press(&mut app, KeyCode::Space);
-        assert!(app.world().resource::<PendingCommands>().0.is_empty());
+        assert!(app.world().resource::<PendingCommands>().is_empty());
+    }
+
+    /// DESIGN.md › Principles: the window changes the simulation only through commands, and
+    /// every command it gives is journaled, so replaying the journal gives the identical log.
+    #[test]
+    fn a_window_sessions_journal_replays_to_the_same_log() {
+        let mut app = app();
+        app.add_plugins((
+            crate::gui::actions::ActionsPlugin,
+            crate::gui::battle::BattleViewPlugin,
+        ));
+        for _ in 0..7 {
+            press(&mut app, KeyCode::Tab);
+        }
+        assert_eq!(selected_name(&mut app).as_deref(), Some("Sera"));
+        press(&mut app, KeyCode::Digit1); // a methodical search
+        press(&mut app, KeyCode::KeyT);
+        press(&mut app, KeyCode::KeyP); // combat pace
+        press(&mut app, KeyCode::KeyR); // the party rests
+        press(&mut app, KeyCode::KeyB); // the party fights by itself
+        press(&mut app, KeyCode::KeyT);
+        press(&mut app, KeyCode::Space);
+        let world = app.world();
+        let journal = world.resource::<crate::command::Journal>().clone();
+        assert!(
+            journal.0.len() >= 4,
+            "the search, the rest and the orders: {journal:?}"
+        );
+        let rounds = world.resource::<Clock>().rounds;
+        let level = load_default_level().unwrap().level;
+        let replayed = crate::sim::replay(&level, 1, &journal, rounds);
+        let log = world.resource::<crate::log::EventLog>();
+        let again = replayed.world().resource::<crate::log::EventLog>();
+        assert_eq!(again.to_text(), log.to_text());
+        assert_eq!(again.to_json_lines(), log.to_json_lines());
+        // The journal the window writes is a command script for `delve sim`.
+        let script = crate::sim::journal_script(app.world());
+        let parsed: Vec<crate::command::ScriptedCommand> =
+            crate::level::ron_options().from_str(&script).unwrap();
+        assert_eq!(parsed, journal.0);
     }
 
     #[test]

@@ -8,9 +8,11 @@ use bevy_ecs_tilemap::prelude::*;
 use super::art::TileArt;
 use super::map::{Art, MapView, RedrawSet};
 use super::tokens::Token;
-use crate::actors::{Door, Faction, Parties, Position};
+use crate::creature::{Faction, Position};
 use crate::grid::DungeonGrid;
+use crate::rules::doors::Door;
 use crate::rules::light::{LightLevel, LightMap};
+use crate::rules::party::Parties;
 use crate::rules::vision::{FactionMemory, Sight};
 
 /// Which view the window shows.
@@ -76,7 +78,7 @@ fn shade(
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
     hiding: Query<(), With<crate::rules::vision::Hiding>>,
-    traps: Query<(&Position, &crate::actors::Trap)>,
+    traps: Query<(&Position, &crate::rules::traps::Trap)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
     art: Option<Res<Art>>,

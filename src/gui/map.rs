@@ -7,8 +7,11 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{self, TILE_PX, TileArt};
 use super::{ShownLevel, square_to_world, tokens};
-use crate::actors::{Door, LightSource, Position, Trap};
+use crate::creature::Position;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::rules::doors::Door;
+use crate::rules::light::LightSource;
+use crate::rules::traps::Trap;
 
 /// Everything drawn for the current level; despawned when the level is drawn anew.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -75,7 +78,7 @@ fn redraw(
     traps: Query<(&Position, &Trap)>,
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
-    factions: Res<crate::actors::Factions>,
+    factions: Res<crate::creature::Factions>,
 ) {
     if !shown.redraw {
         return;
@@ -169,10 +172,10 @@ fn redraw(
 /// disarmed, dark grey when spent.
 pub fn trap_color(t: &Trap) -> Color {
     match (t.state, t.hidden) {
-        (crate::actors::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
-        (crate::actors::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
-        (crate::actors::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
-        (crate::actors::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
+        (crate::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
+        (crate::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
+        (crate::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
+        (crate::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The window (feature `gui`): the level drawn with bevy_ecs_tilemap, creatures as tokens, the
 //! clock, the selection and the log in panels, keyboard and mouse through leafwing actions.
 //!
-//! The window only reads simulation state and writes [`Command`](crate::actors::Command)s; the
+//! The window only reads simulation state and writes [`Command`](crate::command::Command)s; the
 //! rules run in the headless `SimRound` schedule, one run per round the Judge advances.
 
 pub mod actions;
@@ -25,9 +25,9 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 
-use crate::actors::install_level;
 use crate::level::{self, Diagnostics, Level};
 use crate::sim::SimPlugins;
+use crate::sim::install_level;
 
 /// What `delve [LEVEL]` asks of the window.
 #[derive(Clone, Debug, Default)]
@@ -41,7 +41,14 @@ pub struct WindowOptions {
     pub view: lighting::ViewMode,
     /// The creature selected at the start.
     pub select: Option<String>,
+    /// Write the journal here after every round played (a command script that `delve sim`
+    /// replays with the same log).
+    pub journal: Option<PathBuf>,
 }
+
+/// Where the window writes its journal, if anywhere.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct JournalFile(pub Option<PathBuf>);
 
 /// The level shown, where it came from, and problems from the last attempt to (re)load it.
 #[derive(Resource, Clone, Debug)]
@@ -127,7 +134,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     if let Some(name) = &options.select {
         let chosen = app
             .world()
-            .resource::<crate::actors::CreatureIndex>()
+            .resource::<crate::creature::CreatureIndex>()
             .0
             .get(name)
             .copied();
@@ -142,6 +149,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         redraw: true,
     });
     app.insert_resource(options.view);
+    app.insert_resource(JournalFile(options.journal));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
     }

@@ -6,13 +6,15 @@ use bevy::prelude::*;
 use super::ShownLevel;
 use super::input::{KEY_HELP, Selected, UiState};
 use super::map::RedrawSet;
-use crate::actors::{
-    ArmorClass, CarriedBy, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints,
-    LightSource, Parties, Position, Proficiencies,
+use crate::creature::{
+    ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Position,
+    Proficiencies,
 };
 use crate::level::SpeedBasis;
 use crate::log::EventLog;
+use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Speeds, Walking};
+use crate::rules::party::Parties;
 use crate::rules::rest::{Fatigue, Resting, needs_rest};
 use crate::time::{Clock, DelveMode};
 
@@ -290,7 +292,7 @@ fn log(
     let shown: Vec<&crate::log::LogEntry> = log
         .entries()
         .iter()
-        .filter(|e| !party_view || e.event.known_to_party(&members, party_name))
+        .filter(|e| !party_view || e.event().known_to_party(&members, party_name))
         .collect();
     let start = shown.len().saturating_sub(LOG_LINES);
     let mut s = String::from(if party_view {

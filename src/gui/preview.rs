@@ -8,12 +8,13 @@ use bevy::sprite::Text2dShadow;
 use super::input::{Pointer, Selected, UiState, ordered_party};
 use super::map::{Art, RedrawSet};
 use super::square_to_world;
-use crate::actors::{Encumbrance, Parties, Position};
+use crate::creature::{Encumbrance, Position};
 use crate::grid::GridPos;
 use crate::grid::distance::step_feet;
 use crate::grid::path::find_path;
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{Pace, Speeds, sharp_turn, terrain_cost};
+use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
 
 /// What the preview shows now: mover's square, target, pace, whole party.

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use bevy::prelude::*;
 
 use super::ShownLevel;
-use crate::actors::install_level;
 use crate::level;
+use crate::sim::install_level;
 
 /// When the file was last seen modified, and when to look again.
 #[derive(Resource, Debug)]
@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(shown.level.name, "after");
         assert!(shown.redraw && shown.problems.is_none());
         assert_eq!(
-            app.world().resource::<crate::actors::LevelInfo>().name,
+            app.world().resource::<crate::creature::LevelInfo>().name,
             "after"
         );
 

@@ -8,7 +8,7 @@ use bevy::sprite::Text2dShadow;
 use super::input::Selected;
 use super::map::{Art, MapView};
 use super::square_to_world;
-use crate::actors::{Creature, Faction, Factions, Position};
+use crate::creature::{Creature, Faction, Factions, Position};
 use crate::grid::DungeonGrid;
 
 /// A token drawn for a creature.

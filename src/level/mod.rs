@@ -18,7 +18,6 @@ use serde::Serialize;
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, SourcePos};
 use schema::*;
 
-use crate::actors::{Door, Trap};
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
 pub use validate::{load_level_file, load_level_str, ron_options};
@@ -78,7 +77,19 @@ impl Level {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DoorDef {
     pub at: GridPos,
-    pub door: Door,
+    pub door: DoorSpec,
+}
+
+/// A door as the level file describes it (Dungeon Delves › Doors and Dungeonbashing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoorSpec {
+    pub material: DoorMaterial,
+    pub state: DoorState,
+    pub lock: Lock,
+    pub stuck: bool,
+    pub secret: bool,
+    pub evil: bool,
+    pub spikes: u8,
 }
 
 impl DoorDef {
@@ -86,7 +97,7 @@ impl DoorDef {
     pub fn plain(at: GridPos) -> Self {
         Self {
             at,
-            door: Door {
+            door: DoorSpec {
                 material: DoorMaterial::Wooden,
                 state: DoorState::Closed,
                 lock: Lock::Unlocked,
@@ -94,7 +105,6 @@ impl DoorDef {
                 secret: false,
                 evil: false,
                 spikes: 0,
-                broken: false,
             },
         }
     }
@@ -111,7 +121,17 @@ pub enum TrapTriggerDef {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrapDef {
     pub at: GridPos,
-    pub trap: Trap,
+    pub trap: TrapSpec,
+}
+
+/// A trap as the level file describes it (Dungeon Delves › Traps and Trapbreaking).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrapSpec {
+    pub kind: TrapKind,
+    pub damage: DiceExpr,
+    pub trigger: TrapTriggerDef,
+    pub hidden: bool,
+    pub search_modifier: i32,
 }
 
 /// A light source placed in the level (carried ones are on their creature).

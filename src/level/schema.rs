@@ -22,40 +22,7 @@ pub enum Environment {
     Loud,
 }
 
-/// What a legend character stands for (LEVEL_FORMAT.md › Terrain).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Terrain {
-    Floor,
-    /// Difficult terrain.
-    Rubble,
-    Water(WaterDepth),
-    /// A door; its properties are in `doors`.
-    Door,
-    Chasm {
-        depth_feet: u32,
-    },
-    /// A chokepoint or squeeze (Dungeon Delves › Squeezing).
-    Squeeze,
-    Wall(WallMaterial),
-    /// Unexcavated rock: never passable, blocks sight, light and sound.
-    Rock,
-}
-
-/// How deep water stands (Situational Penalties › Being in Water). `Deep` is over the head and
-/// needs swimming.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum WaterDepth {
-    Knee,
-    Waist,
-    Chest,
-    Deep,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum WallMaterial {
-    Stone,
-    Wood,
-}
+pub use crate::grid::terrain::{DoorState, Terrain, WallMaterial, WaterDepth};
 
 /// The legend, in file order. Kept as a list so that a character given twice is reported rather
 /// than silently overwritten.
@@ -128,13 +95,6 @@ impl DoorMaterial {
             DoorMaterial::LeadGlassWindow => None,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum DoorState {
-    Open,
-    #[default]
-    Closed,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

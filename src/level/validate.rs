@@ -10,7 +10,6 @@ use super::diagnostic::{Diagnostic, Diagnostics, SourcePos};
 use super::schema::*;
 use super::spans::{Seg, SpanIndex};
 use super::*;
-use crate::actors::{Door, Trap};
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
 
@@ -345,7 +344,7 @@ impl Validator<'_> {
             }
             doors.push(DoorDef {
                 at,
-                door: Door {
+                door: DoorSpec {
                     material: d.material,
                     state: d.state,
                     lock: d.lock.clone(),
@@ -353,7 +352,6 @@ impl Validator<'_> {
                     secret: d.secret,
                     evil: d.evil,
                     spikes: d.spikes.min(4),
-                    broken: false,
                 },
             });
         }
@@ -418,13 +416,12 @@ impl Validator<'_> {
             };
             traps.push(TrapDef {
                 at,
-                trap: Trap {
+                trap: TrapSpec {
                     kind: t.kind.clone(),
                     damage,
                     trigger,
                     hidden: t.hidden,
                     search_modifier: t.search_modifier,
-                    state: crate::actors::TrapState::Armed,
                 },
             });
         }

@@ -1,346 +1,134 @@
-//! The structured event log: every rule resolution and every change of state is an [`Event`],
-//! stamped with its round. People read it as text, tools as JSON lines; the window's log panel,
-//! `delve sim`, batch runs and tests all read the same entries.
+//! The structured event log: every rule resolution and every change of state is an event,
+//! stamped with its round. Each rule area defines its own event types (an enum tagged `event`
+//! in snake case, implementing [`LogEvent`]); the log stores them as data and knows no rule.
+//! People read it as text, tools as JSON lines; the window's log panel, `delve sim`, batch runs
+//! and tests all read the same entries, and tests ask for them by type ([`EventLog::of`]).
 
+use std::any::Any;
 use std::fmt;
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::actors::party::Formation;
-use crate::dice::Throw;
-use crate::grid::GridPos;
-use crate::level::schema::{ConditionKind, LightKind};
-use crate::time::{Clock, DelveMode};
+use crate::time::Clock;
 
-/// What happened.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
-    /// The delve began on a level with a seed.
-    DelveBegan { level: String, seed: u64 },
-    /// A command was accepted.
-    CommandAccepted { who: String, command: String },
-    /// A command was refused; nothing changed.
-    CommandRefused {
-        who: String,
-        command: String,
-        reason: String,
-    },
-    /// A creature walked this round.
-    Moved {
-        who: String,
-        from: GridPos,
-        to: GridPos,
-        feet: u32,
-    },
-    /// A creature reached the end of its walk.
-    Arrived { who: String, at: GridPos },
-    /// A creature stopped short of its destination.
-    Halted {
-        who: String,
-        at: GridPos,
-        reason: String,
-    },
-    /// A throw with its die, modifiers and outcome.
-    Threw { who: String, throw: Throw },
-    /// A creature came under a condition.
-    ConditionGained {
-        who: String,
-        condition: ConditionKind,
-        source: String,
-        ends: String,
-    },
-    /// A condition ended.
-    ConditionLost {
-        who: String,
-        condition: ConditionKind,
-        why: String,
-    },
-    /// A party's formation changed with the width of the passage.
-    FormationChanged { party: String, formation: Formation },
-    /// A creature began to rest.
-    RestBegan { who: String },
-    /// A creature rested a full turn.
-    Rested { who: String },
-    /// A light source ran out of fuel and went out.
-    LightBurnedOut {
-        kind: LightKind,
-        bearer: Option<String>,
-    },
-    /// A creature heard a noise, and roughly from where.
-    Heard {
-        who: String,
-        sound: crate::rules::sound::SoundRow,
-        what: String,
-        roughly_at: GridPos,
-        how: String,
-    },
-    /// A search found a hidden feature.
-    Found {
-        who: String,
-        feature: String,
-        at: GridPos,
-    },
-    /// The Judge's secret 1d6 for a trap a creature might set off (1–2 sets it off).
-    TrapChance {
-        who: String,
-        at: GridPos,
-        d6: u32,
-        sprung: bool,
-    },
-    /// A trap went off.
-    TrapSprung {
-        who: String,
-        trap: String,
-        at: GridPos,
-        dice: Vec<u32>,
-        damage: i32,
-        saved: Option<bool>,
-    },
-    /// A trap went off with no one in its way (set off by a pole, or a door opened from afar).
-    TrapSprungHarmlessly {
-        who: String,
-        trap: String,
-        at: GridPos,
-    },
-    /// A faction rolled initiative (at the start of a battle, or on joining one).
-    Initiative {
-        roll: crate::rules::combat::initiative::FactionRoll,
-    },
-    /// The factions' acting order, highest first.
-    ActingOrder { order: Vec<String> },
-    /// An attack: the throw with every modifier, and the damage of a hit.
-    Attacked {
-        who: String,
-        target: String,
-        throw: Throw,
-        /// The second throw that confirms a critical threat.
-        confirmation: Option<Throw>,
-        /// A natural 1, a misfire, a sacrificed shield.
-        note: Option<String>,
-        damage: Option<crate::rules::combat::battle::Damage>,
-    },
-    /// No hostile creature was aware of another for a full round.
-    BattleEnded,
-    /// An evil door, released, swung shut.
-    DoorSwungShut { at: GridPos },
-    /// A turn (10 rounds) ended.
-    TurnEnded { turn: u64 },
-    /// An hour (6 turns) ended.
-    HourEnded { hour: u64 },
-    /// Exploration gave way to an encounter, or back.
-    ModeChanged { mode: DelveMode },
-}
-
-impl Event {
+/// An event a rule area records. Implement it on the area's event enum (which also derives
+/// `Serialize` with `#[serde(tag = "event", rename_all = "snake_case")]`, `Clone`, `PartialEq`
+/// and `Debug`, and says itself in words with `Display`).
+pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
     /// The creature (or party) the event is about, if any.
-    pub fn who(&self) -> Option<&str> {
-        match self {
-            Event::CommandAccepted { who, .. }
-            | Event::CommandRefused { who, .. }
-            | Event::Moved { who, .. }
-            | Event::Arrived { who, .. }
-            | Event::Halted { who, .. }
-            | Event::Threw { who, .. }
-            | Event::ConditionGained { who, .. }
-            | Event::ConditionLost { who, .. }
-            | Event::RestBegan { who }
-            | Event::Rested { who }
-            | Event::Heard { who, .. }
-            | Event::Found { who, .. }
-            | Event::TrapSprung { who, .. }
-            | Event::Attacked { who, .. }
-            | Event::TrapSprungHarmlessly { who, .. } => Some(who),
-            Event::FormationChanged { party, .. } => Some(party),
-            Event::LightBurnedOut { bearer, .. } => bearer.as_deref(),
-            Event::Initiative { .. } | Event::ActingOrder { .. } | Event::BattleEnded => None,
-            Event::DelveBegan { .. }
-            | Event::TrapChance { .. }
-            | Event::DoorSwungShut { .. }
-            | Event::TurnEnded { .. }
-            | Event::HourEnded { .. }
-            | Event::ModeChanged { .. } => None,
-        }
+    fn who(&self) -> Option<&str> {
+        None
     }
 
-    /// Does the party learn of this? The Judge's throws are secret; of the rest the party knows
-    /// what happens to its own members and the passing of time.
-    pub fn known_to_party(&self, members: &[&str], party: &str) -> bool {
-        match self {
-            Event::Threw { .. } | Event::TrapChance { .. } => false,
-            // An attack on a member is felt, whoever makes it.
-            Event::Attacked { who, target, .. } => {
-                members.contains(&who.as_str()) || members.contains(&target.as_str())
-            }
-            _ => self
-                .who()
-                .is_none_or(|w| w == party || members.contains(&w)),
+    /// Another creature the event happens to (an attack's target): it learns of it too.
+    fn also_concerns(&self) -> Option<&str> {
+        None
+    }
+
+    /// The Judge's secret: throws made behind the screen, which the players never see.
+    fn secret(&self) -> bool {
+        false
+    }
+
+    /// Does the party learn of this? Of what is not secret the party knows what happens to its
+    /// own members and to no one in particular (the passing of time).
+    fn known_to_party(&self, members: &[&str], party: &str) -> bool {
+        if self.secret() {
+            return false;
         }
+        let ours = |w: &str| w == party || members.contains(&w);
+        match (self.who(), self.also_concerns()) {
+            (None, None) => true,
+            (who, other) => who.is_some_and(ours) || other.is_some_and(ours),
+        }
+    }
+}
+
+/// What the log needs of an event beyond [`LogEvent`]: JSON, cloning, comparing, and its type.
+/// Every `LogEvent` that is `Serialize + Clone + PartialEq` has it.
+pub trait RecordedEvent: LogEvent {
+    /// The event as one JSON object (without its round).
+    fn to_json(&self) -> String;
+    fn as_any(&self) -> &dyn Any;
+    fn clone_boxed(&self) -> Box<dyn RecordedEvent>;
+    fn same_as(&self, other: &dyn RecordedEvent) -> bool;
+}
+
+impl<T: LogEvent + Serialize + Clone + PartialEq> RecordedEvent for T {
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("log events serialize")
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_boxed(&self) -> Box<dyn RecordedEvent> {
+        Box::new(self.clone())
+    }
+
+    fn same_as(&self, other: &dyn RecordedEvent) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
     }
 }
 
 /// One entry: the round it happened in and the event.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {
     pub round: u64,
-    #[serde(flatten)]
-    pub event: Event,
+    event: Box<dyn RecordedEvent>,
 }
 
 impl LogEntry {
-    /// One line of JSON (a JSON-lines record).
+    pub fn new(round: u64, event: impl RecordedEvent) -> Self {
+        Self {
+            round,
+            event: Box::new(event),
+        }
+    }
+
+    /// The event, whatever its type.
+    pub fn event(&self) -> &dyn RecordedEvent {
+        self.event.as_ref()
+    }
+
+    /// The event, if it is of type `T`.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.event.as_any().downcast_ref()
+    }
+
+    /// One line of JSON (a JSON-lines record): `round` first, then the event's own fields.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("log entries serialize")
+        let event = self.event.to_json();
+        let fields = event
+            .strip_prefix('{')
+            .expect("a log event serializes as a JSON object");
+        if fields == "}" {
+            format!("{{\"round\":{}}}", self.round)
+        } else {
+            format!("{{\"round\":{},{fields}", self.round)
+        }
     }
 }
 
-impl fmt::Display for Event {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::DelveBegan { level, seed } => {
-                write!(f, "the delve begins in {level} (seed {seed})")
-            }
-            Event::CommandAccepted { who, command } => write!(f, "{who}: {command}"),
-            Event::CommandRefused {
-                who,
-                command,
-                reason,
-            } => write!(f, "{who} cannot {command}: {reason}"),
-            Event::Moved {
-                who,
-                from,
-                to,
-                feet,
-            } => write!(f, "{who} moves {from} -> {to}, {feet}'"),
-            Event::Arrived { who, at } => write!(f, "{who} arrives at {at}"),
-            Event::Halted { who, at, reason } => write!(f, "{who} halts at {at}: {reason}"),
-            Event::Threw { who, throw } => write!(f, "{who} throws {throw}"),
-            Event::ConditionGained {
-                who,
-                condition,
-                source,
-                ends,
-            } => write!(f, "{who} is {condition:?} ({source}; {ends})"),
-            Event::ConditionLost {
-                who,
-                condition,
-                why,
-            } => write!(f, "{who} is no longer {condition:?}: {why}"),
-            Event::FormationChanged { party, formation } => {
-                write!(f, "the {party} goes on in {formation}")
-            }
-            Event::RestBegan { who } => write!(f, "{who} rests"),
-            Event::Rested { who } => write!(f, "{who} has rested a turn"),
-            Event::LightBurnedOut { kind, bearer } => match bearer {
-                Some(b) => write!(f, "{b}'s {kind:?} burns out"),
-                None => write!(f, "a {kind:?} burns out"),
-            },
-            Event::Heard {
-                who,
-                sound,
-                what,
-                roughly_at,
-                how,
-            } => write!(
-                f,
-                "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"
-            ),
-            Event::Found { who, feature, at } => write!(f, "{who} finds {feature} at {at}"),
-            Event::TrapChance {
-                who,
-                at,
-                d6,
-                sprung,
-            } => write!(
-                f,
-                "{who} might set off the trap at {at}: 1d6 {d6}, {}",
-                if *sprung {
-                    "it goes off"
-                } else {
-                    "it does not"
-                }
-            ),
-            Event::TrapSprung {
-                who,
-                trap,
-                at,
-                dice,
-                damage,
-                saved,
-            } => {
-                write!(f, "{trap} at {at} goes off on {who}: dice {dice:?}")?;
-                if let Some(s) = saved {
-                    write!(f, ", save {}", if *s { "made" } else { "failed" })?;
-                }
-                write!(f, ", {damage} damage")
-            }
-            Event::TrapSprungHarmlessly { who, trap, at } => write!(
-                f,
-                "{trap} at {at} goes off, set off by {who}, with no one in its way"
-            ),
-            Event::Initiative { roll } => {
-                write!(
-                    f,
-                    "initiative for the {}: d20 {} {:+} (average of {}, rounded up) = {}",
-                    roll.name,
-                    roll.roll,
-                    roll.modifier,
-                    roll.members
-                        .iter()
-                        .map(|(n, m)| format!("{n} {m:+}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    roll.result
-                )?;
-                if !roll.roll_offs.is_empty() {
-                    write!(f, ", tie broken by roll-offs {:?}", roll.roll_offs)?;
-                }
-                Ok(())
-            }
-            Event::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
-            Event::Attacked {
-                throw,
-                confirmation,
-                note,
-                damage,
-                ..
-            } => {
-                write!(f, "{throw}")?;
-                if let Some(c) = confirmation {
-                    write!(f, " [threat; {c}]")?;
-                }
-                if let Some(n) = note {
-                    write!(f, " ({n})")?;
-                }
-                if let Some(d) = damage {
-                    write!(
-                        f,
-                        "; {}{} damage (dice {:?} {:+}",
-                        if d.critical { "critical hit: " } else { "" },
-                        d.total,
-                        d.dice,
-                        d.bonus
-                    )?;
-                    if d.critical {
-                        write!(f, ", base dice at maximum")?;
-                    }
-                    if d.reduced_by > 0 {
-                        write!(f, ", armor DR {}", d.reduced_by)?;
-                    }
-                    if let Some((name, dice)) = &d.enchantment {
-                        write!(f, ", {name} {dice:?}")?;
-                    }
-                    write!(f, ")")?;
-                }
-                Ok(())
-            }
-            Event::BattleEnded => write!(f, "the battle ends: no one is aware of an enemy"),
-            Event::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
-            Event::TurnEnded { turn } => write!(f, "turn {turn} ends"),
-            Event::HourEnded { hour } => write!(f, "hour {hour} ends"),
-            Event::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),
+impl Clone for LogEntry {
+    fn clone(&self) -> Self {
+        Self {
+            round: self.round,
+            event: self.event.clone_boxed(),
         }
+    }
+}
+
+impl PartialEq for LogEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.round == other.round && self.event.same_as(other.event.as_ref())
+    }
+}
+
+impl fmt::Debug for LogEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[round {}] {:?}", self.round, self.event)
     }
 }
 
@@ -359,18 +147,30 @@ impl fmt::Display for LogEntry {
 }
 
 /// The log of one delve, in order.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct EventLog {
     entries: Vec<LogEntry>,
 }
 
 impl EventLog {
-    pub fn push(&mut self, round: u64, event: Event) {
-        self.entries.push(LogEntry { round, event });
+    pub fn push(&mut self, round: u64, event: impl RecordedEvent) {
+        self.entries.push(LogEntry::new(round, event));
     }
 
     pub fn entries(&self) -> &[LogEntry] {
         &self.entries
+    }
+
+    /// Every event of type `T`, in order.
+    pub fn of<T: 'static>(&self) -> impl Iterator<Item = &T> {
+        self.entries.iter().filter_map(LogEntry::get)
+    }
+
+    /// Every event of type `T` with its round, in order.
+    pub fn of_with_round<T: 'static>(&self) -> impl Iterator<Item = (u64, &T)> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.get().map(|ev| (e.round, ev)))
     }
 
     pub fn len(&self) -> usize {
@@ -402,111 +202,6 @@ impl EventLog {
     }
 }
 
-/// Who makes a throw, as the tactical rules see it.
-#[derive(Clone, Copy, Debug)]
-pub struct Thrower<'a> {
-    pub name: &'a str,
-    pub bloodied: bool,
-    pub rules: crate::rules::combat::tactical::TacticalCombat,
-}
-
-impl<'a> Thrower<'a> {
-    /// A creature of these conditions, under these rules (all on when there are none).
-    pub fn new(
-        name: &'a str,
-        conditions: &crate::actors::Conditions,
-        rules: Option<&crate::rules::combat::tactical::TacticalCombat>,
-    ) -> Self {
-        Self {
-            name,
-            bloodied: conditions.has(crate::level::schema::ConditionKind::Bloodied),
-            rules: rules.copied().unwrap_or_default(),
-        }
-    }
-}
-
-/// A throw: d20 + modifiers ≥ target, with the tactical rules' bloodied (−2) and natural 20
-/// (+10) where they are on (Tactical Combat › Bloodied, › Natural 20 and Natural 1).
-pub fn tactical_throw(
-    dice: &mut crate::dice::Dice,
-    bloodied: bool,
-    rules: crate::rules::combat::tactical::TacticalCombat,
-    what: impl Into<String>,
-    mut modifiers: Vec<crate::dice::Modifier>,
-    target: i32,
-) -> Throw {
-    use crate::rules::combat::tactical;
-    if rules.bloodied && bloodied {
-        modifiers.push(tactical::bloodied_modifier());
-    }
-    let natural = dice.roll(20);
-    if rules.natural_20_and_1
-        && let Some(m) = tactical::natural_20_modifier(natural)
-    {
-        modifiers.push(m);
-    }
-    Throw::resolve(what.into(), natural, modifiers, target)
-}
-
-/// A creature's throw from inside a system (dice and log at hand), logged; its success.
-pub fn throw_logged(
-    dice: &mut crate::dice::Dice,
-    log: &mut EventLog,
-    round: u64,
-    who: Thrower,
-    what: impl Into<String>,
-    modifiers: Vec<crate::dice::Modifier>,
-    target: i32,
-) -> bool {
-    let throw = tactical_throw(dice, who.bloodied, who.rules, what, modifiers, target);
-    let success = throw.success;
-    log.push(
-        round,
-        Event::Threw {
-            who: who.name.to_owned(),
-            throw,
-        },
-    );
-    success
-}
-
-/// A creature's throw with the world's dice, logged at the current round: d20 + modifiers ≥
-/// target, with the tactical rules' natural 20 (+10) and bloodied (−2) where they are on
-/// (Tactical Combat › Natural 20 and Natural 1, › Bloodied; RULINGS › Dice and throws).
-pub fn throw_in(
-    world: &mut World,
-    who: Entity,
-    what: impl Into<String>,
-    modifiers: Vec<crate::dice::Modifier>,
-    target: i32,
-) -> Throw {
-    let rules = world
-        .get_resource::<crate::rules::combat::tactical::TacticalCombat>()
-        .copied()
-        .unwrap_or_default();
-    let bloodied = world
-        .get::<crate::actors::Conditions>(who)
-        .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Bloodied));
-    let throw = tactical_throw(
-        &mut world.resource_mut::<crate::dice::Dice>(),
-        bloodied,
-        rules,
-        what,
-        modifiers,
-        target,
-    );
-    let round = world.resource::<Clock>().rounds;
-    let name = crate::actors::name_of(world, who);
-    world.resource_mut::<EventLog>().push(
-        round,
-        Event::Threw {
-            who: name,
-            throw: throw.clone(),
-        },
-    );
-    throw
-}
-
 /// Writes to the log stamped with the current round.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Logger<'w> {
@@ -515,70 +210,89 @@ pub struct Logger<'w> {
 }
 
 impl Logger<'_> {
-    pub fn log(&mut self, event: Event) {
+    pub fn log(&mut self, event: impl RecordedEvent) {
         let round = self.clock.rounds;
         self.log.push(round, event);
     }
+}
+
+/// Pushes an event to a world's log at the current round.
+pub fn log_in(world: &mut World, event: impl RecordedEvent) {
+    let round = world.resource::<Clock>().rounds;
+    world.resource_mut::<EventLog>().push(round, event);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_party_learns_what_it_heard_but_not_the_judges_throws() {
-        let members = ["Sera", "Brannoc"];
-        let heard = Event::Heard {
-            who: "Sera".into(),
-            sound: crate::rules::sound::SoundRow::Loud,
-            what: "a crash".into(),
-            roughly_at: GridPos::new(18, 4),
-            how: "with a throw".into(),
-        };
-        assert!(heard.known_to_party(&members, "party"));
-        let ghoul_heard = Event::Heard {
-            who: "Gnawbone".into(),
-            sound: crate::rules::sound::SoundRow::Loud,
-            what: "a crash".into(),
-            roughly_at: GridPos::new(18, 4),
-            how: "automatically".into(),
-        };
-        assert!(
-            !ghoul_heard.known_to_party(&members, "party"),
-            "what monsters hear is the Judge's"
-        );
-        let throw = Event::Threw {
-            who: "Sera".into(),
-            throw: crate::dice::Throw::resolve("Listening".into(), 19, vec![], 18),
-        };
-        assert!(
-            !throw.known_to_party(&members, "party"),
-            "the Judge rolls in secret"
-        );
-        assert!(Event::TurnEnded { turn: 1 }.known_to_party(&members, "party"));
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    enum Sample {
+        Walked { who: String, feet: u32 },
+        Secret { who: String },
+        Tolled,
+    }
+
+    impl LogEvent for Sample {
+        fn who(&self) -> Option<&str> {
+            match self {
+                Sample::Walked { who, .. } | Sample::Secret { who } => Some(who),
+                Sample::Tolled => None,
+            }
+        }
+
+        fn secret(&self) -> bool {
+            matches!(self, Sample::Secret { .. })
+        }
+    }
+
+    impl fmt::Display for Sample {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self {
+                Sample::Walked { who, feet } => write!(f, "{who} walks {feet}'"),
+                Sample::Secret { who } => write!(f, "a secret about {who}"),
+                Sample::Tolled => write!(f, "a bell tolls"),
+            }
+        }
     }
 
     #[test]
-    fn entries_round_trip_through_json() {
-        let e = LogEntry {
-            round: 12,
-            event: Event::Moved {
+    fn entries_are_data_with_text_and_json_views() {
+        let mut log = EventLog::default();
+        log.push(
+            12,
+            Sample::Walked {
                 who: "Brannoc".into(),
-                from: GridPos::new(1, 1),
-                to: GridPos::new(3, 1),
                 feet: 10,
             },
+        );
+        log.push(13, Sample::Tolled);
+        assert_eq!(
+            log.to_json_lines(),
+            "{\"round\":12,\"event\":\"walked\",\"who\":\"Brannoc\",\"feet\":10}\n\
+             {\"round\":13,\"event\":\"tolled\"}\n"
+        );
+        assert_eq!(log.entries()[0].to_string(), "[h0 t1 r2] Brannoc walks 10'");
+        assert_eq!(
+            log.of::<Sample>().count(),
+            2,
+            "events are found by their type"
+        );
+        assert_eq!(log.of::<String>().count(), 0);
+        assert_eq!(log.clone(), log);
+    }
+
+    #[test]
+    fn the_party_learns_of_its_own_but_not_the_judges_secrets() {
+        let members = ["Sera", "Brannoc"];
+        let walked = |who: &str| Sample::Walked {
+            who: who.into(),
+            feet: 5,
         };
-        let json = e.to_json();
-        assert_eq!(
-            json,
-            r#"{"round":12,"event":"moved","who":"Brannoc","from":{"x":1,"y":1},"to":{"x":3,"y":1},"feet":10}"#
-        );
-        let back: LogEntry = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, e);
-        assert_eq!(
-            e.to_string(),
-            "[h0 t1 r2] Brannoc moves (1, 1) -> (3, 1), 10'"
-        );
+        assert!(walked("Sera").known_to_party(&members, "party"));
+        assert!(!walked("Gnawbone").known_to_party(&members, "party"));
+        assert!(!Sample::Secret { who: "Sera".into() }.known_to_party(&members, "party"));
+        assert!(Sample::Tolled.known_to_party(&members, "party"));
     }
 }

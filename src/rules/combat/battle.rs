@@ -18,19 +18,23 @@
 //! Judge). One attack dealing half the total hit points or more calls for the massive trauma
 //! (min. 25, DC 10 Fortitude) and massive damage (min. 50, DC 15 Fortitude) saves.
 
+use crate::command::CommandEvent;
+use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
+
+use crate::rules::throws::{self, ThrowKind, Thrower};
 use serde::{Deserialize, Serialize};
 
 use super::initiative::{FactionRoll, flat_footed_against, roll_initiative};
 use super::tactical::{self, TacticalCombat};
-use crate::actors::{
+use crate::creature::{
     Abilities, ArmorClass, Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
 };
-use crate::dice::{Modifier, Throw};
+use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::WeaponDef;
 use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, gain_condition};
 use crate::rules::light::LightMap;
 use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
@@ -103,7 +107,7 @@ pub fn clear_jam(world: &mut World, who: Entity) -> Result<String, String> {
     }
     world.entity_mut(who).remove::<Jammed>();
     let gunsmith = world
-        .get::<crate::actors::Proficiencies>(who)
+        .get::<crate::creature::Proficiencies>(who)
         .is_some_and(|p| p.has(crate::level::schema::Proficiency::Gunsmithing));
     if gunsmith {
         return Ok("clears the jam (a standard action, with Gunsmithing)".into());
@@ -339,10 +343,10 @@ pub fn notice_hostiles(world: &mut World) {
             *world.resource_mut::<Battle>() = Battle::default();
             *world.resource_mut::<DelveMode>() = DelveMode::Exploration;
             let mut log = world.resource_mut::<EventLog>();
-            log.push(round, Event::BattleEnded);
+            log.push(round, CombatEvent::BattleEnded);
             log.push(
                 round,
-                Event::ModeChanged {
+                CombatEvent::ModeChanged {
                     mode: DelveMode::Exploration,
                 },
             );
@@ -386,7 +390,7 @@ pub fn notice_hostiles(world: &mut World) {
         battle.began = round;
         // RULINGS › Time: actions that take a turn are interrupted by an encounter.
         let mut busy = world.query_filtered::<(Entity, &Faction), Or<(
-            With<crate::actors::task::Task>,
+            With<crate::rules::task::Task>,
             With<crate::rules::rest::Resting>,
         )>>();
         let busy: Vec<Entity> = busy
@@ -397,7 +401,7 @@ pub fn notice_hostiles(world: &mut World) {
         for e in busy {
             world
                 .entity_mut(e)
-                .remove::<crate::actors::task::Task>()
+                .remove::<crate::rules::task::Task>()
                 .remove::<crate::rules::rest::Resting>();
         }
         *world.resource_mut::<DelveMode>() = DelveMode::Encounter;
@@ -408,16 +412,16 @@ pub fn notice_hostiles(world: &mut World) {
     if began {
         log.push(
             round,
-            Event::ModeChanged {
+            CombatEvent::ModeChanged {
                 mode: DelveMode::Encounter,
             },
         );
     }
     for r in rolls {
-        log.push(round, Event::Initiative { roll: r });
+        log.push(round, CombatEvent::Initiative { roll: r });
     }
     let order: Vec<String> = order.iter().map(|f| f.name.clone()).collect();
-    log.push(round, Event::ActingOrder { order });
+    log.push(round, CombatEvent::ActingOrder { order });
 }
 
 /// Each round of a battle: the factions act in initiative order, each member with an attack
@@ -460,10 +464,10 @@ pub fn fight(world: &mut World) {
                 // player gives a new one.
                 world.entity_mut(who).remove::<AttackOrder>();
                 let round = world.resource::<Clock>().rounds;
-                let name = crate::actors::name_of(world, who);
+                let name = crate::creature::name_of(world, who);
                 world.resource_mut::<EventLog>().push(
                     round,
-                    Event::CommandRefused {
+                    CommandEvent::CommandRefused {
                         who: name,
                         command: "attack".into(),
                         reason: why,
@@ -522,7 +526,7 @@ struct Side {
 
 fn side(world: &World, e: Entity) -> Option<Side> {
     Some(Side {
-        name: crate::actors::name_of(world, e),
+        name: crate::creature::name_of(world, e),
         at: world.get::<Position>(e)?.0,
         faction: world.get::<Faction>(e)?.0,
         conditions: world.get::<Conditions>(e).cloned().unwrap_or_default(),
@@ -555,7 +559,7 @@ pub fn can_attack(
         return Err("that is not something to fight".into());
     };
     let (a_at, t_at) = (a_at.0, t_at.0);
-    let name = || crate::actors::name_of(world, target);
+    let name = || crate::creature::name_of(world, target);
     if is_down(a_cond) {
         return Err("it is down".into());
     }
@@ -722,7 +726,6 @@ fn attack_modifiers(
     w: &WeaponDef,
     increment: u32,
 ) -> Result<(i32, Vec<Modifier>), String> {
-    let rules = *world.resource::<TacticalCombat>();
     let melee = w.range_feet.is_none();
     let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
     let kind = if melee {
@@ -753,9 +756,6 @@ fn attack_modifiers(
     } else if blinded {
         mods.push(Modifier::new(-4, "blinded"));
     }
-    if rules.bloodied && a.conditions.has(ConditionKind::Bloodied) {
-        mods.push(tactical::bloodied_modifier());
-    }
     if increment > 1 {
         mods.push(Modifier::new(
             -2 * (increment as i32 - 1),
@@ -765,6 +765,28 @@ fn attack_modifiers(
     let (ac, ac_mods) = defence(world, a, t, target, w, increment);
     mods.extend(ac_mods);
     Ok((ac, mods))
+}
+
+/// `WaitForOrders`: in a battle the party's members wait for their player's orders (`on`), or
+/// fight by themselves like every other creature (`off`).
+pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<String, String> {
+    let members = world
+        .resource::<crate::rules::party::Parties>()
+        .get(party)
+        .map(|p| p.marching_order.clone())
+        .ok_or_else(|| format!("there is no party named `{party}`"))?;
+    for e in members {
+        if on {
+            world.entity_mut(e).insert(Controlled);
+        } else {
+            world.entity_mut(e).remove::<Controlled>();
+        }
+    }
+    Ok(if on {
+        "waits for orders in battle".into()
+    } else {
+        "fights by itself".into()
+    })
 }
 
 /// One attack, logged with every modifier: hit or miss, damage, and what follows.
@@ -806,12 +828,6 @@ pub fn strike(
         1..1,
         opportunity.into_iter().flatten().filter(|m| m.value != 0),
     );
-    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
-    if rules.natural_20_and_1
-        && let Some(m) = tactical::natural_20_modifier(natural)
-    {
-        mods.push(m);
-    }
     let what = if opportunist {
         format!(
             "{} attacks {} with {} (attack of opportunity)",
@@ -820,14 +836,15 @@ pub fn strike(
     } else {
         format!("{} attacks {} with {}", a.name, t.name, w.name)
     };
-    let mut throw = Throw::resolve(what, natural, mods.clone(), ac);
-    let mut note = None;
-    if natural == 1 {
-        throw.success = false;
-        note = Some("a natural 1 misses".to_owned());
-    } else if natural == 20 && !rules.natural_20_and_1 {
-        throw.success = true;
-    }
+    let thrower = Thrower::new(&a.name, &a.conditions, Some(&rules));
+    let kind = ThrowKind::Attack {
+        ranged: w.range_feet.is_some(),
+    };
+    let mut throw = world.resource_scope(|_, mut dice: Mut<crate::dice::Dice>| {
+        throws::throw(&mut dice, &thrower, kind, what, mods.clone(), ac)
+    });
+    let natural = throw.natural;
+    let mut note = (natural == 1).then(|| "a natural 1 misses".to_owned());
     if rules.firearm_misfires
         && let Some(WeaponKind::Firearm { misfire, advanced }) = w.kind
         && natural <= misfire
@@ -850,7 +867,7 @@ pub fn strike(
     if !throw.success {
         world.resource_mut::<EventLog>().push(
             round,
-            Event::Attacked {
+            CombatEvent::Attacked {
                 who: a.name,
                 target: t.name,
                 throw,
@@ -865,16 +882,17 @@ pub fn strike(
     let mut critical = false;
     let mut confirmation = None;
     if rules.critical_hits && natural >= w.critical.threat {
-        let confirm = world.resource_mut::<crate::dice::Dice>().roll(20);
-        let mut cmods: Vec<Modifier> = mods
-            .iter()
-            .filter(|m| m.source != "natural 20")
-            .cloned()
-            .collect();
-        if let Some(m) = tactical::natural_20_modifier(confirm) {
-            cmods.push(m);
-        }
-        let confirmed = Throw::resolve("confirming the critical".into(), confirm, cmods, ac);
+        let confirmed = world.resource_scope(|_, mut dice: Mut<crate::dice::Dice>| {
+            throws::throw(
+                &mut dice,
+                &thrower,
+                kind,
+                "confirming the critical",
+                mods,
+                ac,
+            )
+        });
+        let confirm = confirmed.natural;
         critical = confirmed.success && confirm != 1;
         confirmation = Some(confirmed);
         // Shields › a shield may be sacrificed to turn a critical into a normal hit: the
@@ -908,7 +926,7 @@ pub fn strike(
     let damage = roll_damage(world, &w, critical, &t, increment, rules, active);
     world.resource_mut::<EventLog>().push(
         round,
-        Event::Attacked {
+        CombatEvent::Attacked {
             who: a.name.clone(),
             target: t.name.clone(),
             throw,
@@ -1011,7 +1029,7 @@ pub fn activate_enchantment(
     // The stat block's attack bonus stands for its base attack bonus.
     let bab = c.attack_bonus;
     let umd = world
-        .get::<crate::actors::Proficiencies>(who)
+        .get::<crate::creature::Proficiencies>(who)
         .is_some_and(|p| p.has(crate::level::schema::Proficiency::UseMagicDevice));
     let mut active = world
         .get::<ActiveEnchantments>(who)
@@ -1044,7 +1062,7 @@ pub fn activate_enchantment(
 
 fn condition(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
     let round = world.resource::<Clock>().rounds;
-    let name = crate::actors::name_of(world, who);
+    let name = crate::creature::name_of(world, who);
     let Some(mut c) = world.get::<Conditions>(who).cloned() else {
         return;
     };
@@ -1071,25 +1089,9 @@ fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
                 world.get::<Abilities>(who).map_or(10, |a| a.0.con),
             )
         });
-    let mut mods = vec![Modifier::new(bonus, "Fortitude")];
-    if world
-        .get::<Conditions>(who)
-        .is_some_and(|c| c.has(ConditionKind::Bloodied))
-    {
-        mods.push(tactical::bloodied_modifier());
-    }
-    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
-    if let Some(m) = tactical::natural_20_modifier(natural) {
-        mods.push(m);
-    }
-    let name = crate::actors::name_of(world, who);
-    let throw = Throw::resolve(format!("Fortitude save against {what}"), natural, mods, dc);
-    let round = world.resource::<Clock>().rounds;
-    let ok = throw.success;
-    world
-        .resource_mut::<EventLog>()
-        .push(round, Event::Threw { who: name, throw });
-    ok
+    let mods = vec![Modifier::new(bonus, "Fortitude")];
+    let what = format!("Fortitude save against {what}");
+    throws::throw_in(world, who, ThrowKind::Save, what, mods, dc).success
 }
 
 /// One attack's damage lands: hit points, bloodied, dying and death, massive trauma and
@@ -1144,7 +1146,7 @@ pub fn take_damage(world: &mut World, who: Entity, damage: i32, rules: TacticalC
             .entity_mut(who)
             .remove::<AttackOrder>()
             .remove::<crate::rules::movement::Walking>()
-            .remove::<crate::actors::task::Task>();
+            .remove::<crate::rules::task::Task>();
     }
 }
 
@@ -1170,7 +1172,7 @@ pub fn order_attack(
             .find(|&i| can_attack(world, who, target, i).is_ok())
             .unwrap_or(0),
     };
-    let target_name = crate::actors::name_of(world, target);
+    let target_name = crate::creature::name_of(world, target);
     world.entity_mut(who).insert(AttackOrder {
         target,
         weapon: index,

@@ -14,7 +14,8 @@
 use bevy::prelude::*;
 
 use super::battle::{AttackOrder, Awareness, Battle, Controlled, can_attack, is_down};
-use crate::actors::{Combatant, Command, Conditions, Creature, Faction, PendingCommands, Position};
+use crate::command::{Command, PendingCommands};
+use crate::creature::{Combatant, Conditions, Creature, Faction, Position};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::ConditionKind;
 use crate::rules::movement::{Pace, Walking};
@@ -71,11 +72,11 @@ pub fn fighting_behaviour(world: &mut World) {
     let mut claimed: Vec<GridPos> = up.iter().map(|u| u.1).collect();
     claimed.extend(fighters.iter().filter_map(|f| f.6));
     let mut orders: Vec<Command> = Vec::new();
-    let busy: Vec<String> = world
-        .resource::<PendingCommands>()
-        .0
+    let pending = world.resource::<PendingCommands>();
+    let busy: Vec<String> = fighters
         .iter()
-        .map(|c| c.who().to_owned())
+        .map(|f| f.1.clone())
+        .filter(|name| pending.waiting_for(name))
         .collect();
     for (e, name, at, _, fleeing, order, heading) in fighters {
         if busy.contains(&name) {
@@ -129,7 +130,7 @@ pub fn fighting_behaviour(world: &mut World) {
             let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
             orders.push(Command::Attack {
                 who: name,
-                target: crate::actors::name_of(world, target),
+                target: crate::creature::name_of(world, target),
                 weapon,
             });
             continue;
@@ -160,7 +161,7 @@ pub fn fighting_behaviour(world: &mut World) {
     *world.resource_mut::<Awareness>() = aware;
     let mut pending = world.resource_mut::<PendingCommands>();
     for c in orders {
-        pending.push(c);
+        pending.push_derived(c);
     }
 }
 

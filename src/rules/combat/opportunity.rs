@@ -13,9 +13,13 @@
 
 use bevy::prelude::*;
 
+use crate::rules::throws::ThrowKind;
+
 use super::battle::{Battle, is_down, strike};
 use super::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
-use crate::actors::{Abilities, Combatant, Conditions, Creature, Faction, Factions, Proficiencies};
+use crate::creature::{
+    Abilities, Combatant, Conditions, Creature, Faction, Factions, Proficiencies,
+};
 use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::schema::Proficiency;
@@ -191,18 +195,19 @@ pub fn opportunity_attacks(world: &mut World) {
 /// it is a Paralysis saving throw with the class level added for Acrobatics.
 fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
     let Some(&target) = world
-        .get::<crate::actors::SavingThrows>(mover)
+        .get::<crate::creature::SavingThrows>(mover)
         .and_then(|s| s.0.get(&crate::level::schema::SaveCategory::Paralysis))
     else {
         return false;
     };
     let level = world
-        .get::<crate::actors::ClassLevel>(mover)
+        .get::<crate::creature::ClassLevel>(mover)
         .map_or(0, |c| c.level as i32);
-    let past = crate::actors::name_of(world, threatener);
-    crate::log::throw_in(
+    let past = crate::creature::name_of(world, threatener);
+    crate::rules::throws::throw_in(
         world,
         mover,
+        ThrowKind::Save,
         format!("Acrobatics (Paralysis save) to tumble past {past}"),
         vec![Modifier::new(level, "Acrobatics: class level")],
         target,
@@ -238,7 +243,7 @@ pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<String,
     }
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(Disengaging { from, round });
-    let name = crate::actors::name_of(world, from);
+    let name = crate::creature::name_of(world, from);
     Ok(format!("disengages from {name}"))
 }
 

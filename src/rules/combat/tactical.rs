@@ -280,26 +280,6 @@ mod tests {
         assert!(!massive_damage_applies(40, 60), "under 50");
     }
 
-    /// Every creature's throw, in a rule command or inside a system, takes bloodied and the
-    /// natural 20 the same way.
-    #[test]
-    fn throws_take_bloodied_and_natural_20() {
-        let mut dice = crate::dice::Dice::seeded(1);
-        dice.script([20, 20, 12]);
-        let on = TacticalCombat::default();
-        let t = crate::log::tactical_throw(&mut dice, true, on, "Listening", Vec::new(), 18);
-        assert_eq!(t.total, 20 - 2 + 10);
-        let off = TacticalCombat {
-            natural_20_and_1: false,
-            bloodied: false,
-            ..on
-        };
-        let t = crate::log::tactical_throw(&mut dice, true, off, "Listening", Vec::new(), 18);
-        assert_eq!(t.total, 20);
-        let t = crate::log::tactical_throw(&mut dice, false, on, "Listening", Vec::new(), 18);
-        assert_eq!((t.total, t.success), (12, false));
-    }
-
     #[test]
     fn shield_walls() {
         assert_eq!(shield_wall_bonus(2, false), 2);

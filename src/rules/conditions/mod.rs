@@ -2,124 +2,16 @@
 //! component per creature holding every condition it is under, each with its source and what
 //! ends it. Gaining and losing a condition is an event in the log.
 
-use std::fmt;
+pub mod events;
+pub use events::ConditionEvent;
 
 use bevy::prelude::*;
-use serde::Serialize;
 
+pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
 use crate::level::schema::ConditionKind;
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::sim::{RoundSet, SimRound};
 use crate::time::Clock;
-
-/// What ends a condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ConditionEnd {
-    /// Lasts until something removes it (a rule, a command, the level file's say-so).
-    UntilRemoved,
-    /// Ends at the start of the creature's next initiative (running's disorder).
-    StartOfNextInitiative,
-    /// Ends at the end of the given round (a prone creature that stood up keeps the penalty to
-    /// the end of that round).
-    EndOfRound(u64),
-    /// Ends when the creature stands up.
-    StandingUp,
-    /// Ends when the creature has rested for one turn.
-    RestingATurn,
-}
-
-impl fmt::Display for ConditionEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConditionEnd::UntilRemoved => f.write_str("until removed"),
-            ConditionEnd::StartOfNextInitiative => f.write_str("until its next initiative"),
-            ConditionEnd::EndOfRound(r) => write!(f, "until the end of round {r}"),
-            ConditionEnd::StandingUp => f.write_str("until it stands up"),
-            ConditionEnd::RestingATurn => f.write_str("until it rests a turn"),
-        }
-    }
-}
-
-/// A condition a creature is under, where it came from, and what ends it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ActiveCondition {
-    pub kind: ConditionKind,
-    pub source: String,
-    pub ends: ConditionEnd,
-}
-
-/// The conditions a creature is under.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Conditions(pub Vec<ActiveCondition>);
-
-impl Conditions {
-    /// Conditions the level file starts a creature under: they last until removed, or, for the
-    /// ones the rules end in a set way, as the rules say.
-    pub fn from_level(kinds: &[ConditionKind]) -> Self {
-        Self(
-            kinds
-                .iter()
-                .map(|&kind| ActiveCondition {
-                    kind,
-                    source: "level file".into(),
-                    ends: match kind {
-                        ConditionKind::Prone => ConditionEnd::StandingUp,
-                        ConditionKind::Winded => ConditionEnd::RestingATurn,
-                        _ => ConditionEnd::UntilRemoved,
-                    },
-                })
-                .collect(),
-        )
-    }
-
-    pub fn has(&self, kind: ConditionKind) -> bool {
-        self.0.iter().any(|c| c.kind == kind)
-    }
-
-    pub fn get(&self, kind: ConditionKind) -> Option<&ActiveCondition> {
-        self.0.iter().find(|c| c.kind == kind)
-    }
-
-    /// Adds a condition, or replaces the source and end of one already held. Returns whether it
-    /// is new.
-    pub fn gain(
-        &mut self,
-        kind: ConditionKind,
-        source: impl Into<String>,
-        ends: ConditionEnd,
-    ) -> bool {
-        let source = source.into();
-        match self.0.iter_mut().find(|c| c.kind == kind) {
-            Some(c) => {
-                c.source = source;
-                c.ends = ends;
-                false
-            }
-            None => {
-                self.0.push(ActiveCondition { kind, source, ends });
-                true
-            }
-        }
-    }
-
-    /// Removes a condition; returns it if it was held.
-    pub fn lose(&mut self, kind: ConditionKind) -> Option<ActiveCondition> {
-        let i = self.0.iter().position(|c| c.kind == kind)?;
-        Some(self.0.remove(i))
-    }
-
-    /// Removes every condition that `ends` matches, returning them.
-    pub fn lose_where(
-        &mut self,
-        mut ends: impl FnMut(&ActiveCondition) -> bool,
-    ) -> Vec<ActiveCondition> {
-        let (gone, kept) = std::mem::take(&mut self.0)
-            .into_iter()
-            .partition(|c| ends(c));
-        self.0 = kept;
-        gone
-    }
-}
 
 /// Gives `who` a condition and logs it (only when it is new).
 pub fn gain_condition(
@@ -134,7 +26,7 @@ pub fn gain_condition(
     if conditions.gain(kind, source, ends) {
         log.push(
             round,
-            Event::ConditionGained {
+            ConditionEvent::ConditionGained {
                 who: who.to_owned(),
                 condition: kind,
                 source: source.to_owned(),
@@ -156,7 +48,7 @@ pub fn lose_condition(
     if conditions.lose(kind).is_some() {
         log.push(
             round,
-            Event::ConditionLost {
+            ConditionEvent::ConditionLost {
                 who: who.to_owned(),
                 condition: kind,
                 why: why.to_owned(),
@@ -188,11 +80,11 @@ pub fn start_of_initiative(
     mut log: ResMut<EventLog>,
     mut q: Query<(&Name, &mut Conditions)>,
 ) {
-    for (name, mut c) in &mut q {
+    for (name, mut c) in q.iter_mut().sort::<Entity>() {
         for gone in c.lose_where(|c| c.ends == ConditionEnd::StartOfNextInitiative) {
             log.push(
                 clock.rounds,
-                Event::ConditionLost {
+                ConditionEvent::ConditionLost {
                     who: name.to_string(),
                     condition: gone.kind,
                     why: "its next initiative began".into(),
@@ -208,11 +100,11 @@ pub fn end_of_round(
     mut q: Query<(&Name, &mut Conditions)>,
 ) {
     let round = clock.rounds;
-    for (name, mut c) in &mut q {
+    for (name, mut c) in q.iter_mut().sort::<Entity>() {
         for gone in c.lose_where(|c| matches!(c.ends, ConditionEnd::EndOfRound(r) if r <= round)) {
             log.push(
                 round,
-                Event::ConditionLost {
+                ConditionEvent::ConditionLost {
                     who: name.to_string(),
                     condition: gone.kind,
                     why: format!("round {round} ended"),

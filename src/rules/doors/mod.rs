@@ -6,20 +6,55 @@
 //! and −4 for each spike after the first; an unmodified 1 deals the basher 1 point of
 //! bludgeoning damage. Bashing makes a loud noise.
 
+pub mod events;
+pub use events::DoorEvent;
+
 use bevy::prelude::*;
 
-use crate::actors::command::{Choice, Command};
-use crate::actors::task::{self, TaskKind};
-use crate::actors::{
-    Abilities, BodySize, ClassLevel, Door, Equipment, HitPoints, Position, Proficiencies,
+use crate::rules::throws::ThrowKind;
+
+use crate::command::{Choice, Command};
+use crate::creature::{
+    Abilities, BodySize, ClassLevel, Equipment, HitPoints, Position, Proficiencies,
 };
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
+use crate::level::schema::{DoorMaterial, DoorState, Gear, Lock, Proficiency};
 use crate::log::EventLog;
 use crate::rules::abilities::delve_modifier;
 use crate::rules::sound::NoisyAction;
+use crate::rules::task::{self, TaskKind};
 use crate::time::Clock;
+
+/// A door (Dungeon Delves › Doors and Dungeonbashing).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Door {
+    pub material: DoorMaterial,
+    pub state: DoorState,
+    pub lock: Lock,
+    pub stuck: bool,
+    pub secret: bool,
+    pub evil: bool,
+    pub spikes: u8,
+    /// Battered down: it stands open for good.
+    pub broken: bool,
+}
+
+impl From<&crate::level::DoorSpec> for Door {
+    /// The door as the level file describes it, not yet battered down.
+    fn from(d: &crate::level::DoorSpec) -> Self {
+        Self {
+            material: d.material,
+            state: d.state,
+            lock: d.lock.clone(),
+            stuck: d.stuck,
+            secret: d.secret,
+            evil: d.evil,
+            spikes: d.spikes,
+            broken: false,
+        }
+    }
+}
 
 /// The most spikes a door can take.
 pub const MAX_SPIKES: u8 = 4;
@@ -272,7 +307,12 @@ pub struct HoldingShut(pub GridPos);
 
 /// Who holds the door at `at` shut, if anyone still does.
 fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
-    let mut q = world.query::<(Entity, &HoldingShut, &Position, &crate::actors::Conditions)>();
+    let mut q = world.query::<(
+        Entity,
+        &HoldingShut,
+        &Position,
+        &crate::creature::Conditions,
+    )>();
     q.iter(world)
         .filter(|(_, h, p, c)| {
             h.0 == at
@@ -299,12 +339,12 @@ pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, Strin
     if let Some(holder) = held_by(world, at)
         && holder != who
     {
-        let name = crate::actors::name_of(world, holder);
+        let name = crate::creature::name_of(world, holder);
         return Err(format!("{name} holds it shut: bash it open"));
     }
     // Evil doors always open easily for monsters, unless spiked or held shut.
     // Monsters: creatures of no party and no class (adventurers have classes).
-    let monster = world.get::<crate::actors::PartyMember>(who).is_none()
+    let monster = world.get::<crate::rules::party::PartyMember>(who).is_none()
         && world
             .get::<ClassLevel>(who)
             .is_none_or(|c| c.class.is_none());
@@ -335,7 +375,7 @@ pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
     if d.state == DoorState::Closed {
         return Err("it is closed already".into());
     }
-    let mut q = world.query_filtered::<&Position, With<crate::actors::Creature>>();
+    let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
     if q.iter(world).any(|p| p.0 == at) {
         return Err("someone stands in the doorway".into());
     }
@@ -390,7 +430,14 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
     {
         return Err("it failed to pick this lock hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let throw = crate::log::throw_in(world, who, "Lockpicking (hasty)", Vec::new(), target);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        "Lockpicking (hasty)",
+        Vec::new(),
+        target,
+    );
     if throw.success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.lock = Lock::Unlocked;
@@ -450,7 +497,8 @@ pub fn bash(
         d.spikes,
     );
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
-    let throw = crate::log::throw_in(world, who, "Dungeonbashing", mods, 18);
+    let throw =
+        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Dungeonbashing", mods, 18);
     let (success, natural) = (throw.success, throw.natural);
     if success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
@@ -510,9 +558,9 @@ pub fn evil_doors_swing_shut(
     mut log: ResMut<EventLog>,
     mut grid: ResMut<DungeonGrid>,
     mut doors: Query<(&Position, &mut Door)>,
-    creatures: Query<&Position, (With<crate::actors::Creature>, Without<Door>)>,
+    creatures: Query<&Position, (With<crate::creature::Creature>, Without<Door>)>,
 ) {
-    for (at, mut d) in &mut doors {
+    for (at, mut d) in doors.iter_mut().sort::<Entity>() {
         if d.evil
             && d.state == DoorState::Open
             && d.spikes == 0
@@ -520,7 +568,7 @@ pub fn evil_doors_swing_shut(
         {
             d.state = DoorState::Closed;
             grid.set_door(at.0, DoorState::Closed);
-            log.push(clock.rounds, crate::log::Event::DoorSwungShut { at: at.0 });
+            log.push(clock.rounds, DoorEvent::DoorSwungShut { at: at.0 });
         }
     }
 }
@@ -585,7 +633,7 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::Axe));
     let armed = world
-        .get::<crate::actors::Combatant>(who)
+        .get::<crate::creature::Combatant>(who)
         .is_some_and(|c| !c.weapons.is_empty());
     if !can_batter(d.material, axe, armed) {
         return Err(
@@ -635,9 +683,10 @@ pub fn finish_picking(world: &mut World, who: Entity, at: GridPos) -> Option<Str
     if !matches!(d.lock, Lock::Locked { .. }) {
         return None;
     }
-    let throw = crate::log::throw_in(
+    let throw = crate::rules::throws::throw_in(
         world,
         who,
+        ThrowKind::Check,
         "Lockpicking (methodical)",
         vec![Modifier::new(4, "methodical")],
         target,

@@ -9,18 +9,44 @@
 //! and each source's footprint, so that a moved, lit or doused source updates only its own
 //! squares. A change in the walls (a door opening) recomputes everything.
 
+pub mod events;
+pub use events::LightEvent;
+
 use std::collections::HashMap;
 
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::actors::{CarriedBy, Equipment, LightSource, Position};
+use crate::creature::{Equipment, Position};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{Gear, LightKind};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::sim::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// A light source (Dungeon Delves › Light and Darkness), placed or carried.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LightSource {
+    pub kind: LightKind,
+    pub lit: bool,
+    /// Rounds of fuel left; `None` burns until doused.
+    pub fuel_rounds: Option<u64>,
+}
+
+impl LightSource {
+    pub fn new(kind: LightKind, lit: bool, fuel_turns: Option<u32>) -> Self {
+        Self {
+            kind,
+            lit,
+            fuel_rounds: fuel_turns.map(|t| t as u64 * ROUNDS_PER_TURN),
+        }
+    }
+}
+
+/// A light carried by a creature. It has no [`Position`] of its own: it is where its bearer is.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CarriedBy(pub Entity);
 
 /// How lit a square is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -285,7 +311,7 @@ fn burn_out(
     mut lights: Query<(&mut LightSource, Option<&CarriedBy>)>,
     names: Query<&Name>,
 ) {
-    for (mut l, carried) in &mut lights {
+    for (mut l, carried) in lights.iter_mut().sort::<Entity>() {
         if l.lit && l.fuel_rounds == Some(0) {
             l.lit = false;
             let bearer = carried
@@ -293,7 +319,7 @@ fn burn_out(
                 .map(|n| n.to_string());
             log.push(
                 clock.rounds,
-                Event::LightBurnedOut {
+                LightEvent::LightBurnedOut {
                     kind: l.kind,
                     bearer,
                 },
@@ -304,7 +330,7 @@ fn burn_out(
 
 /// Every lit source burns a round of fuel.
 fn burn_fuel(mut lights: Query<&mut LightSource>) {
-    for mut l in &mut lights {
+    for mut l in lights.iter_mut().sort::<Entity>() {
         if l.lit
             && let Some(f) = l.fuel_rounds.as_mut()
         {

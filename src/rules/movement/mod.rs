@@ -11,12 +11,15 @@
 //! the runner falls prone half-way; after 10 ± CON modifier rounds of running, a Paralysis save
 //! each further round (+4 with Endurance) or it is winded, and winded creatures cannot run.
 
+pub mod events;
+pub use events::MovementEvent;
+
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::actors::{
+use crate::creature::{
     Abilities, ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows,
 };
 use crate::dice::{Dice, Modifier};
@@ -25,9 +28,10 @@ use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory, Terrain, WaterDepth};
-use crate::log::{Event, EventLog, throw_logged};
+use crate::log::EventLog;
 use crate::rules::abilities::delve_modifier;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
+use crate::rules::throws::{ThrowKind, throw_logged};
 use crate::sim::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -327,7 +331,7 @@ pub fn record_move(
     if feet > 0 {
         log.push(
             round,
-            Event::Moved {
+            MovementEvent::Moved {
                 who: who.to_owned(),
                 from,
                 to,
@@ -373,7 +377,7 @@ impl Plugin for MovementPlugin {
                 record_exploration_benefits
                     .in_set(RoundSet::Movement)
                     .after(walk)
-                    .after(crate::actors::party::keep_formation),
+                    .after(crate::rules::party::keep_formation),
             )
             .add_systems(SimRound, long_runs.in_set(RoundSet::Conditions));
     }
@@ -473,27 +477,27 @@ type Walker<'a> = (
     &'a Proficiencies,
     &'a ClassLevel,
     &'a mut Footsteps,
-    Option<&'a crate::actors::Faction>,
+    Option<&'a crate::creature::Faction>,
 );
 
 /// A creature not walking, as walkers see it.
 type Standing<'a> = (
     Entity,
     &'a Position,
-    Option<&'a crate::actors::Faction>,
+    Option<&'a crate::creature::Faction>,
     &'a Conditions,
 );
 
 /// Who stands where, as walkers move: a creature that is up (not dying or dead) and its faction.
-pub type Occupant = (Entity, GridPos, Option<crate::actors::Faction>);
+pub type Occupant = (Entity, GridPos, Option<crate::creature::Faction>);
 
 /// Why a creature may not step into a square: a hostile creature stands there, or anyone does
 /// and it is where the walk would end (creatures pass their allies but do not share a square).
 fn barred(
     occupants: &[Occupant],
-    factions: &crate::actors::Factions,
+    factions: &crate::creature::Factions,
     who: Entity,
-    mine: Option<crate::actors::Faction>,
+    mine: Option<crate::creature::Faction>,
     to: GridPos,
     last: bool,
 ) -> Option<String> {
@@ -512,11 +516,11 @@ fn barred(
 pub fn walk(
     grid: Res<DungeonGrid>,
     clock: Res<Clock>,
-    factions: Option<Res<crate::actors::Factions>>,
+    factions: Option<Res<crate::creature::Factions>>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut walkers: Query<Walker>,
-    standing: Query<Standing, (With<crate::actors::Creature>, Without<Walking>)>,
+    standing: Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
     mut tallies: Query<&mut RunningTally>,
     mut provoked: Option<ResMut<crate::rules::combat::opportunity::Provoked>>,
     tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
@@ -524,7 +528,7 @@ pub fn walk(
     mut commands: Commands,
 ) {
     let round = clock.rounds;
-    let no_factions = crate::actors::Factions::default();
+    let no_factions = crate::creature::Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
     let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);
     let mut occupants: Vec<Occupant> = standing
@@ -539,7 +543,7 @@ pub fn walk(
             .map(|w| (w.0, w.2.0, w.11.copied())),
     );
     // In a battle, factions move in their acting order (the others after them).
-    let place = |f: Option<&crate::actors::Faction>| {
+    let place = |f: Option<&crate::creature::Faction>| {
         battle
             .as_ref()
             .zip(f)
@@ -572,7 +576,7 @@ pub fn walk(
         if w.pace == Pace::Running && conditions.has(ConditionKind::Winded) {
             log.push(
                 round,
-                Event::Halted {
+                MovementEvent::Halted {
                     who: name.to_string(),
                     at: pos.0,
                     reason: "winded: it cannot run".into(),
@@ -623,8 +627,18 @@ pub fn walk(
                 mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
             }
             let what = "Paralysis save, running in difficult terrain";
-            let thrower = crate::log::Thrower::new(name, &conditions, tactical.as_deref());
-            if !throw_logged(&mut dice, &mut log, round, thrower, what, mods, target) {
+            let thrower =
+                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
+            if !throw_logged(
+                &mut dice,
+                &mut log,
+                round,
+                thrower,
+                ThrowKind::Save,
+                what,
+                mods,
+                target,
+            ) {
                 let total: u32 = steps.iter().map(|s| s.1).sum();
                 let mut walked = 0;
                 let keep = steps
@@ -692,7 +706,7 @@ pub fn walk(
             );
             log.push(
                 round,
-                Event::Halted {
+                MovementEvent::Halted {
                     who: name.to_string(),
                     at: pos.0,
                     reason: "fell prone half-way".into(),
@@ -702,7 +716,7 @@ pub fn walk(
         } else if let Some(reason) = blocked {
             log.push(
                 round,
-                Event::Halted {
+                MovementEvent::Halted {
                     who: name.to_string(),
                     at: pos.0,
                     reason,
@@ -712,7 +726,7 @@ pub fn walk(
         } else if w.next >= w.path.len() {
             log.push(
                 round,
-                Event::Arrived {
+                MovementEvent::Arrived {
                     who: name.to_string(),
                     at: pos.0,
                 },
@@ -773,7 +787,9 @@ pub fn long_runs(
     mut commands: Commands,
 ) {
     let round = clock.rounds;
-    for (entity, name, tally, moved, abilities, saves, profs, mut conditions) in &mut runners {
+    for (entity, name, tally, moved, abilities, saves, profs, mut conditions) in
+        runners.iter_mut().sort::<Entity>()
+    {
         if moved.pace != Some(Pace::Running) || moved.feet == 0 {
             continue;
         }
@@ -788,8 +804,17 @@ pub fn long_runs(
             mods.push(Modifier::new(4, "Endurance"));
         }
         let what = format!("Paralysis save after {} rounds of running", tally.rounds);
-        let thrower = crate::log::Thrower::new(name, &conditions, tactical.as_deref());
-        if !throw_logged(&mut dice, &mut log, round, thrower, what, mods, target) {
+        let thrower = crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
+        if !throw_logged(
+            &mut dice,
+            &mut log,
+            round,
+            thrower,
+            ThrowKind::Save,
+            what,
+            mods,
+            target,
+        ) {
             gain_condition(
                 &mut log,
                 round,

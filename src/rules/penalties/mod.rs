@@ -7,7 +7,9 @@
 
 use bevy::prelude::*;
 
-use crate::actors::{Encumbrance, Position};
+use crate::rules::throws::ThrowKind;
+
+use crate::creature::{Encumbrance, Position};
 use crate::dice::Modifier;
 use crate::grid::DungeonGrid;
 use crate::level::schema::{ConditionKind, LightKind, Terrain, WaterDepth};
@@ -161,10 +163,11 @@ pub fn dazzle(
     target: Entity,
     focused: bool,
 ) -> Result<String, String> {
-    use crate::actors::{Abilities, CarriedBy, LightSource};
+    use crate::creature::Abilities;
     use crate::log::EventLog;
     use crate::rules::conditions::{ConditionEnd, gain_condition};
     use crate::rules::light::LightMap;
+    use crate::rules::light::{CarriedBy, LightSource};
     use crate::rules::vision::Sight;
 
     let mut q = world.query::<(&LightSource, &CarriedBy)>();
@@ -191,10 +194,11 @@ pub fn dazzle(
         .get::<Abilities>(target)
         .map_or(0, |a| crate::rules::abilities::delve_modifier(a.0.str));
     let round = world.resource::<crate::time::Clock>().rounds;
-    let name = crate::actors::name_of(world, target);
+    let name = crate::creature::name_of(world, target);
     let what = format!("Strength resistance against a {kind:?}'s glare");
     let mods = vec![Modifier::new(str_mod, "Strength")];
-    let resisted = crate::log::throw_in(world, target, what, mods, number).success;
+    let resisted =
+        crate::rules::throws::throw_in(world, target, ThrowKind::Save, what, mods, number).success;
     if resisted {
         return Ok(format!("dazzles {name}, who looks away in time"));
     }

@@ -6,13 +6,17 @@
 //! rounds in which they move, since a monster waiting in its lair is neither exploring nor
 //! fighting.
 
+pub mod events;
+pub use events::RestEvent;
+
 use bevy::prelude::*;
 
-use crate::actors::{PartyMember, Proficiencies};
+use crate::creature::Proficiencies;
 use crate::level::schema::{ConditionKind, Proficiency};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, RunningTally};
+use crate::rules::party::PartyMember;
 use crate::sim::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -56,7 +60,7 @@ pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
     {
         return Err("it is stuck".into());
     }
-    let name = crate::actors::name_of(world, e);
+    let name = crate::creature::name_of(world, e);
     let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(e)
@@ -64,7 +68,7 @@ pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
         .insert(Resting::default());
     world
         .resource_mut::<EventLog>()
-        .push(round, Event::RestBegan { who: name });
+        .push(round, RestEvent::RestBegan { who: name });
     Ok("rest for a turn".into())
 }
 
@@ -102,14 +106,14 @@ pub fn rest_and_fatigue(
 ) {
     let round = clock.rounds;
     for (entity, name, profs, mut fatigue, resting, moved, adventurer, mut conditions, tally) in
-        &mut q
+        q.iter_mut().sort::<Entity>()
     {
         if let Some(mut resting) = resting {
             resting.rounds += 1;
             if resting.rounds >= ROUNDS_PER_TURN {
                 log.push(
                     round,
-                    Event::Rested {
+                    RestEvent::Rested {
                         who: name.to_string(),
                     },
                 );

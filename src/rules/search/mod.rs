@@ -8,14 +8,21 @@
 //! within its reach. Each hidden feature's own search modifier applies. The Judge throws in
 //! secret: the log (the Judge's) shows every throw; the party learns only what is found.
 
+pub mod events;
+pub use events::SearchEvent;
+
 use bevy::prelude::*;
 
-use crate::actors::{ClassLevel, Door, Equipment, Position, Proficiencies, Trap};
+use crate::rules::throws::ThrowKind;
+
+use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{Gear, Proficiency};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
+use crate::rules::doors::Door;
 use crate::rules::movement::{MovedThisRound, Pace};
+use crate::rules::traps::Trap;
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// How far a search reaches: 5', or 10' with a pole.
@@ -52,8 +59,8 @@ pub fn search_choices(
     profs: &Proficiencies,
     gear: &Equipment,
     searched_here_hastily: bool,
-) -> Vec<crate::actors::command::Choice> {
-    use crate::actors::command::{Choice, Command};
+) -> Vec<crate::command::Choice> {
+    use crate::command::{Choice, Command};
     let mut out = Vec::new();
     if let Some((target, mods)) = searching_target(profs, true) {
         let net = target - mods.iter().map(|m| m.value).sum::<i32>();
@@ -131,7 +138,7 @@ fn search_around(
 ) -> usize {
     let reach = reach_feet(world.get::<Equipment>(who));
     let round = world.resource::<Clock>().rounds;
-    let name = crate::actors::name_of(world, who);
+    let name = crate::creature::name_of(world, who);
     let scale = world.resource::<DungeonGrid>().scale_feet();
     let features: Vec<Hidden> = hidden_features(world)
         .into_iter()
@@ -144,7 +151,7 @@ fn search_around(
         if h.modifier != 0 {
             m.push(Modifier::new(h.modifier, "how well it is hidden"));
         }
-        let throw = crate::log::throw_in(world, who, what, m, target);
+        let throw = crate::rules::throws::throw_in(world, who, ThrowKind::Check, what, m, target);
         if throw.success {
             found += 1;
             if h.door {
@@ -161,7 +168,7 @@ fn search_around(
             };
             world.resource_mut::<EventLog>().push(
                 round,
-                Event::Found {
+                SearchEvent::Found {
                     who: name.clone(),
                     feature: feature.into(),
                     at: h.at,
@@ -179,10 +186,10 @@ pub struct HastilySearched(pub Vec<(GridPos, u32)>);
 /// `Search`: a methodical search of the squares around (a turn).
 pub fn search_methodically(world: &mut World, who: Entity) -> Result<String, String> {
     world.get::<Position>(who).ok_or("it has no square")?;
-    crate::actors::task::begin(
+    crate::rules::task::begin(
         world,
         who,
-        crate::actors::task::TaskKind::Search,
+        crate::rules::task::TaskKind::Search,
         ROUNDS_PER_TURN,
     );
     let reach = reach_feet(world.get::<Equipment>(who));
@@ -298,7 +305,7 @@ impl Plugin for SearchPlugin {
             crate::sim::SimRound,
             searching
                 .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::actors::task::carry_on_tasks),
+                .after(crate::rules::task::carry_on_tasks),
         );
     }
 }

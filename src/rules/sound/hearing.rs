@@ -12,18 +12,20 @@
 //! at combat speed.
 
 use bevy::prelude::*;
+
+use super::HearingEvent;
 use serde::Serialize;
 
 use super::{Earshot, SoundRow, Verdict, bound, verdict};
-use crate::actors::{
-    Command, Creature, Faction, Factions, LevelInfo, PartyMember, PendingCommands, Position,
-    Proficiencies,
-};
+use crate::command::{Command, PendingCommands};
+use crate::creature::{Creature, Faction, Factions, LevelInfo, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
-use crate::log::{Event, EventLog, throw_logged};
+use crate::log::EventLog;
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
+use crate::rules::party::PartyMember;
+use crate::rules::throws::{ThrowKind, throw_logged};
 use crate::sim::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -155,7 +157,7 @@ fn footsteps(
     q: Query<Walker>,
     tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
 ) {
-    for (e, name, pos, moved, profs, sneaking, conditions) in &q {
+    for (e, name, pos, moved, profs, sneaking, conditions) in q.iter().sort::<Entity>() {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
             continue;
         };
@@ -167,7 +169,8 @@ fn footsteps(
                 &mut dice,
                 &mut log,
                 clock.rounds,
-                crate::log::Thrower::new(name, conditions, tactical.as_deref()),
+                crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref()),
+                ThrowKind::Check,
                 "Sneaking",
                 Vec::new(),
                 target,
@@ -318,7 +321,7 @@ pub fn hear(
                             noise.what,
                             super::feet(d)
                         );
-                        let thrower = crate::log::Thrower::new(
+                        let thrower = crate::rules::throws::Thrower::new(
                             &name,
                             listener_conditions,
                             tactical.as_deref(),
@@ -328,6 +331,7 @@ pub fn hear(
                             &mut log,
                             round,
                             thrower,
+                            ThrowKind::Check,
                             what,
                             Vec::new(),
                             target,
@@ -347,7 +351,7 @@ pub fn hear(
                 }
                 log.push(
                     round,
-                    Event::Heard {
+                    HearingEvent::Heard {
                         who: name.clone(),
                         sound: noise.sound,
                         what: noise.what.clone(),
@@ -391,7 +395,7 @@ pub fn hear(
             .filter_map(|c| crate::grid::path::find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
             .min_by_key(|&(feet, c)| (feet, c));
         if let Some((_, to)) = best {
-            pending.push(Command::Move {
+            pending.push_derived(Command::Move {
                 who: name,
                 to: (to.x, to.y),
                 pace: Pace::Combat,
@@ -410,7 +414,7 @@ pub fn listen(world: &mut World, who: Entity) -> Result<String, String> {
         return Err("deafened creatures hear nothing".into());
     }
     let moving = world
-        .resource::<crate::actors::Parties>()
+        .resource::<crate::rules::party::Parties>()
         .of(who)
         .is_some_and(|p| p.pace.is_some())
         || world.get::<Walking>(who).is_some();
@@ -433,7 +437,7 @@ pub fn creature_noise(
     action: super::NoisyAction,
 ) -> Result<String, String> {
     let at = world.get::<Position>(who).ok_or("it has no square")?.0;
-    let name = crate::actors::name_of(world, who);
+    let name = crate::creature::name_of(world, who);
     let what = format!("{name} {}", action.words());
     world.resource_mut::<Noises>().0.push(Noise {
         at,

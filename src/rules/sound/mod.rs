@@ -9,6 +9,9 @@
 //! Propagation is Dial's algorithm: a bucket queue over integer distances, bounded by the
 //! farthest distance that can matter, resetting only the squares it touched.
 
+pub mod events;
+pub use events::HearingEvent;
+
 pub mod hearing;
 
 use std::fmt;

@@ -17,21 +17,62 @@
 //! methodically only, by Adventuring at 18+. A disarmed trap can be re-armed by a thief with a
 //! successful throw.
 
-use bevy::prelude::*;
+pub mod events;
+pub use events::TrapEvent;
 
-use crate::actors::command::{Choice, Command};
-use crate::actors::{
-    ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows, Trap,
-    TrapState,
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::rules::throws::ThrowKind;
+
+use crate::command::{Choice, Command};
+use crate::creature::{
+    ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows,
 };
-use crate::dice::Modifier;
+use crate::dice::{DiceExpr, Modifier};
 use crate::grid::GridPos;
 use crate::level::TrapTriggerDef;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
 use crate::rules::sound::NoisyAction;
 use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// A trap (Dungeon Delves › Traps and Trapbreaking).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    pub kind: TrapKind,
+    pub damage: DiceExpr,
+    pub trigger: TrapTriggerDef,
+    pub hidden: bool,
+    pub search_modifier: i32,
+    pub state: TrapState,
+}
+
+/// Whether a trap can go off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum TrapState {
+    #[default]
+    Armed,
+    /// Made safe, and can be re-armed.
+    Disarmed,
+    /// Set off harmlessly, or gone off: spent.
+    Discharged,
+}
+
+impl From<&crate::level::TrapSpec> for Trap {
+    /// The trap as the level file describes it, armed.
+    fn from(t: &crate::level::TrapSpec) -> Self {
+        Self {
+            kind: t.kind.clone(),
+            damage: t.damage,
+            trigger: t.trigger,
+            hidden: t.hidden,
+            search_modifier: t.search_modifier,
+            state: TrapState::Armed,
+        }
+    }
+}
 
 /// Dungeon Delves › Traps: a roll of 1–2 on 1d6 sets the trap off.
 pub fn sets_off(d6: u32) -> bool {
@@ -72,7 +113,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         .get::<Position>(trap)
         .map_or(GridPos::default(), |p| p.0);
     let round = world.resource::<Clock>().rounds;
-    let who = crate::actors::name_of(world, victim);
+    let who = crate::creature::name_of(world, victim);
     let roll = world
         .resource_mut::<crate::dice::Dice>()
         .roll_expr(&t.damage);
@@ -86,7 +127,14 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             .and_then(|s| s.0.get(&save.throw))
     {
         let what = format!("{:?} save against {}", save.throw, trap_name(&t));
-        let throw = crate::log::throw_in(world, victim, what, Vec::new(), target);
+        let throw = crate::rules::throws::throw_in(
+            world,
+            victim,
+            ThrowKind::Save,
+            what,
+            Vec::new(),
+            target,
+        );
         let half = save.on_success == SaveEffect::Half;
         // Tactical Combat › Natural 20 and Natural 1: a natural 1 on a save doubles the damage;
         // a natural 20 on a save for half takes none.
@@ -126,7 +174,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
     let _ = crate::rules::sound::hearing::creature_noise(world, victim, noise);
     world.resource_mut::<EventLog>().push(
         round,
-        Event::TrapSprung {
+        TrapEvent::TrapSprung {
             who,
             trap: trap_name(&t),
             at,
@@ -168,7 +216,7 @@ fn spring_on_no_one(world: &mut World, trap: Entity, set_off_by: &str) {
     let round = world.resource::<Clock>().rounds;
     world.resource_mut::<EventLog>().push(
         round,
-        Event::TrapSprungHarmlessly {
+        TrapEvent::TrapSprungHarmlessly {
             who: set_off_by.to_owned(),
             trap: trap_name(&t),
             at,
@@ -190,7 +238,7 @@ fn risk(
     let round = world.resource::<Clock>().rounds;
     world.resource_mut::<EventLog>().push(
         round,
-        Event::TrapChance {
+        TrapEvent::TrapChance {
             who: if pole {
                 format!("{who}'s 10' pole")
             } else {
@@ -248,7 +296,7 @@ pub fn step_on_traps(world: &mut World) {
             && world
                 .get::<Equipment>(who)
                 .is_some_and(|g| g.has(&Gear::TenFootPole));
-        let name = crate::actors::name_of(world, who);
+        let name = crate::creature::name_of(world, who);
         for (i, &at) in steps.entered.iter().enumerate() {
             let Some((trap, t)) = trap_at(world, at) else {
                 continue;
@@ -297,7 +345,7 @@ pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
         .map(|(e, p, t)| (e, p.0, matches!(t.kind, TrapKind::Pit { .. })))
         .collect();
     traps.sort_by_key(|(e, ..)| *e);
-    let name = crate::actors::name_of(world, opener);
+    let name = crate::creature::name_of(world, opener);
     for (trap, at, pit) in traps {
         let victim = if pit {
             creature_on(world, at)
@@ -325,7 +373,7 @@ pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
             "{at} is out of reach: next to it by hand, or within 10' with a 10' pole"
         ));
     }
-    let name = crate::actors::name_of(world, who);
+    let name = crate::creature::name_of(world, who);
     let (how, victim, risky): (&str, Option<Entity>, &[TrapTriggerDef]) = if by_hand {
         ("touches", Some(who), &[TrapTriggerDef::Touch])
     } else {
@@ -498,7 +546,14 @@ pub fn disarm_hastily(
     {
         return Err("it failed to disable this trap hastily at this level, and cannot try hastily again until its level rises".into());
     }
-    let throw = crate::log::throw_in(world, who, "Trapbreaking (hasty)", mods, target);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        "Trapbreaking (hasty)",
+        mods,
+        target,
+    );
     if throw.success {
         return Ok(disable(world, e, at, discharge));
     }
@@ -526,10 +581,10 @@ pub fn disarm_methodically(
 ) -> Result<String, String> {
     reach_armed_trap(world, who, at)?;
     let (target, _) = target_of(world, who, true)?;
-    crate::actors::task::begin(
+    crate::rules::task::begin(
         world,
         who,
-        crate::actors::task::TaskKind::BreakTrap {
+        crate::rules::task::TaskKind::BreakTrap {
             trap: at,
             discharge,
         },
@@ -553,7 +608,14 @@ pub fn finish_methodical_trapbreaking(
         return None;
     }
     let (target, mods) = target_of(world, who, true).ok()?;
-    let throw = crate::log::throw_in(world, who, "Trapbreaking (methodical)", mods, target);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        "Trapbreaking (methodical)",
+        mods,
+        target,
+    );
     Some(if throw.success {
         disable(world, e, at, discharge)
     } else if throw.natural == 1 {
@@ -572,7 +634,15 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
     }
     let (target, mods) = target_of(world, who, false)
         .map_err(|_| "re-arming a trap is for a thief, with thieves' tools".to_owned())?;
-    let ok = crate::log::throw_in(world, who, "Trapbreaking (re-arm)", mods, target).success;
+    let ok = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        "Trapbreaking (re-arm)",
+        mods,
+        target,
+    )
+    .success;
     if ok && let Some(mut t) = world.get_mut::<Trap>(e) {
         t.state = TrapState::Armed;
     }

@@ -10,9 +10,11 @@
 //! only where its mapper stands in bright light.
 
 use bevy::prelude::*;
+
+use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
-use crate::actors::{Faction, Factions, Parties, Position, Vision};
+use crate::creature::{Faction, Factions, Position, Vision};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::ConditionKind;
@@ -20,6 +22,7 @@ use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::movement::{Mapper, MovedThisRound, Pace};
+use crate::rules::party::Parties;
 use crate::sim::{RoundSet, SimRound};
 use crate::time::Clock;
 
@@ -225,7 +228,7 @@ pub fn sees_creature(
 
 /// `Hide`: a creature proficient in Hiding tries to hide, with its class throw for Hiding.
 pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
-    use crate::actors::Proficiencies;
+    use crate::creature::Proficiencies;
     use crate::level::schema::Proficiency;
     let profs = world
         .get::<Proficiencies>(who)
@@ -237,7 +240,9 @@ pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
         .throws
         .get(&Proficiency::Hiding)
         .ok_or("its stat block gives no Hiding throw")?;
-    let hidden = crate::log::throw_in(world, who, "Hiding", Vec::new(), target).success;
+    let hidden =
+        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Hiding", Vec::new(), target)
+            .success;
     if hidden {
         world.entity_mut(who).insert(Hiding);
         Ok("hides".into())
@@ -321,7 +326,7 @@ pub fn look(
     mut q: Query<Looker>,
     mut stamp: Local<Vec<u32>>,
 ) {
-    for (name, pos, vision, mut conditions, moved, mut sight) in &mut q {
+    for (name, pos, vision, mut conditions, moved, mut sight) in q.iter_mut().sort::<Entity>() {
         let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness;
         let senses = Senses {
             lightless_vision_feet: vision.lightless_vision_feet,

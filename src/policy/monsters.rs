@@ -7,10 +7,11 @@
 
 use bevy::prelude::*;
 
-use super::{
-    CarriedBy, Command, Faction, Factions, LightSource, PartyMember, PendingCommands, Position,
-};
+use crate::command::{Command, PendingCommands};
+use crate::creature::{Faction, Factions, Position};
+use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
+use crate::rules::party::PartyMember;
 use crate::rules::vision::Sight;
 use crate::sim::{RoundSet, SimRound};
 
@@ -46,7 +47,7 @@ pub fn approach_lights(
         .collect();
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, sight) in &monsters {
-        if pending.0.iter().any(|c| c.who() == name.as_str()) {
+        if pending.waiting_for(name.as_str()) {
             continue;
         }
         // In a battle, the fighting behaviour decides instead.
@@ -68,7 +69,7 @@ pub fn approach_lights(
     }
     orders.sort();
     for (who, to) in orders {
-        pending.push(Command::Move {
+        pending.push_derived(Command::Move {
             who,
             to,
             pace: Pace::Combat,

@@ -3,16 +3,19 @@
 //! its leader along the path and keeping formation, at the pace of its slowest member, and a
 //! designated mapper (both hands busy, vulnerable from distraction, mapping only in bright light).
 
+pub mod events;
+pub use events::PartyEvent;
+
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{CreatureIndex, Encumbrance, Position};
+use crate::creature::{CreatureIndex, Encumbrance, Position};
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, record_move, take_steps};
 use crate::sim::{RoundSet, SimRound};
@@ -224,7 +227,7 @@ pub fn keep_formation(
             party.formation = formation;
             log.push(
                 round,
-                Event::FormationChanged {
+                PartyEvent::FormationChanged {
                     party: party.name.clone(),
                     formation,
                 },
@@ -310,7 +313,7 @@ pub fn order_party_move(
             .and_then(|i| speeds[i])
     })
     .ok_or("a member is too encumbered to move")?;
-    let leader_name = super::name_of(world, leader);
+    let leader_name = crate::creature::name_of(world, leader);
     let detail = crate::rules::movement::order_move(world, leader, to, pace)?;
     if let Some(mut w) = world.get_mut::<Walking>(leader) {
         w.cap_tenths = Some(slowest);
@@ -416,9 +419,9 @@ pub fn set_mapper(
 pub fn make_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
     let proficient = world
-        .get::<super::Proficiencies>(e)
+        .get::<crate::creature::Proficiencies>(e)
         .is_some_and(|p| p.has(Proficiency::Mapping));
-    let name = super::name_of(world, e);
+    let name = crate::creature::name_of(world, e);
     world
         .entity_mut(e)
         .insert(crate::rules::movement::Mapper { proficient });
@@ -439,7 +442,7 @@ pub fn make_mapper(world: &mut World, e: Entity) {
 
 fn unmake_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
-    let name = super::name_of(world, e);
+    let name = crate::creature::name_of(world, e);
     world
         .entity_mut(e)
         .remove::<crate::rules::movement::Mapper>();

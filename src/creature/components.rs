@@ -5,14 +5,9 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::dice::DiceExpr;
 use crate::grid::GridPos;
-use crate::level::schema::{
-    DoorMaterial, DoorState, Gear, LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory,
-    Size, TrapKind,
-};
-use crate::level::{AbilityScores, SpeedBasis, TrapTriggerDef, WeaponDef};
-use crate::time::ROUNDS_PER_TURN;
+use crate::level::schema::{Gear, Proficiency, RawArmor, RawShield, SaveCategory, Size};
+use crate::level::{AbilityScores, SpeedBasis, WeaponDef};
 
 /// Everything spawned from a level; despawned when another level replaces it.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -112,62 +107,3 @@ pub struct Combatant {
     pub mythic: bool,
     pub flees_when_bloodied: bool,
 }
-
-/// A door (Dungeon Delves › Doors and Dungeonbashing).
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct Door {
-    pub material: DoorMaterial,
-    pub state: DoorState,
-    pub lock: Lock,
-    pub stuck: bool,
-    pub secret: bool,
-    pub evil: bool,
-    pub spikes: u8,
-    /// Battered down: it stands open for good.
-    pub broken: bool,
-}
-
-/// A trap (Dungeon Delves › Traps and Trapbreaking).
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct Trap {
-    pub kind: TrapKind,
-    pub damage: DiceExpr,
-    pub trigger: TrapTriggerDef,
-    pub hidden: bool,
-    pub search_modifier: i32,
-    pub state: TrapState,
-}
-
-/// Whether a trap can go off.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub enum TrapState {
-    #[default]
-    Armed,
-    /// Made safe, and can be re-armed.
-    Disarmed,
-    /// Set off harmlessly, or gone off: spent.
-    Discharged,
-}
-
-/// A light source (Dungeon Delves › Light and Darkness), placed or carried.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LightSource {
-    pub kind: LightKind,
-    pub lit: bool,
-    /// Rounds of fuel left; `None` burns until doused.
-    pub fuel_rounds: Option<u64>,
-}
-
-impl LightSource {
-    pub fn new(kind: LightKind, lit: bool, fuel_turns: Option<u32>) -> Self {
-        Self {
-            kind,
-            lit,
-            fuel_rounds: fuel_turns.map(|t| t as u64 * ROUNDS_PER_TURN),
-        }
-    }
-}
-
-/// A light carried by a creature. It has no [`Position`] of its own: it is where its bearer is.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CarriedBy(pub Entity);

@@ -7,9 +7,9 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::CreatureIndex;
+use crate::creature::CreatureIndex;
 use crate::grid::GridPos;
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::movement::Pace;
 use crate::time::Clock;
 
@@ -151,6 +151,9 @@ pub enum Command {
     MarchingOrder { party: String, order: Vec<String> },
     /// Designates the party's mapper, or none.
     Mapper { party: String, who: Option<String> },
+    /// In a battle the party's members wait for their player's orders (`on`), or fight by
+    /// themselves (`off`, as every party does headless).
+    WaitForOrders { party: String, on: bool },
 }
 
 /// An action open to a creature, with its time and its chance of success: what `delve query`
@@ -250,7 +253,8 @@ impl Command {
             Command::MoveParty { party, .. }
             | Command::RestParty { party }
             | Command::MarchingOrder { party, .. }
-            | Command::Mapper { party, .. } => party,
+            | Command::Mapper { party, .. }
+            | Command::WaitForOrders { party, .. } => party,
         }
     }
 }
@@ -320,21 +324,90 @@ impl fmt::Display for Command {
             }
             Command::Mapper { who: Some(w), .. } => write!(f, "have {w} map"),
             Command::Mapper { who: None, .. } => write!(f, "stop mapping"),
+            Command::WaitForOrders { on: true, .. } => write!(f, "wait for orders in battle"),
+            Command::WaitForOrders { on: false, .. } => write!(f, "fight by itself"),
         }
     }
 }
 
-/// Commands waiting for the next round, in the order given.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct PendingCommands(pub Vec<Command>);
+/// What the command dispatcher puts in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CommandEvent {
+    /// A command was accepted.
+    CommandAccepted { who: String, command: String },
+    /// A command was refused; nothing changed.
+    CommandRefused {
+        who: String,
+        command: String,
+        reason: String,
+    },
+}
 
-impl PendingCommands {
-    pub fn push(&mut self, c: Command) {
-        self.0.push(c);
+impl crate::log::LogEvent for CommandEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            CommandEvent::CommandAccepted { who, .. }
+            | CommandEvent::CommandRefused { who, .. } => Some(who),
+        }
     }
 }
 
-/// A command in a script file for `delve sim --commands`: given at the start of `round`.
+impl fmt::Display for CommandEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandEvent::CommandAccepted { who, command } => write!(f, "{who}: {command}"),
+            CommandEvent::CommandRefused {
+                who,
+                command,
+                reason,
+            } => write!(f, "{who} cannot {command}: {reason}"),
+        }
+    }
+}
+
+/// Commands waiting for the next round. Those given from outside the simulation (a player, a
+/// script, the window) go into the journal when they are carried out; those a mind inside it
+/// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
+/// they are not journaled. A round carries out the derived ones first, then the given ones, each
+/// in the order given.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingCommands {
+    given: Vec<Command>,
+    derived: Vec<Command>,
+}
+
+impl PendingCommands {
+    /// A command from outside the simulation: a player, a script, the window.
+    pub fn push(&mut self, c: Command) {
+        self.given.push(c);
+    }
+
+    /// A command from a mind inside the simulation.
+    pub fn push_derived(&mut self, c: Command) {
+        self.derived.push(c);
+    }
+
+    /// The commands given from outside, in order.
+    pub fn given(&self) -> &[Command] {
+        &self.given
+    }
+
+    /// Is a command waiting for this creature or party?
+    pub fn waiting_for(&self, who: &str) -> bool {
+        self.derived
+            .iter()
+            .chain(&self.given)
+            .any(|c| c.who() == who)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty() && self.derived.is_empty()
+    }
+}
+
+/// A command given at the start of `round`: a line of a script for `delve sim --commands`, and
+/// of the journal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptedCommand {
@@ -342,18 +415,31 @@ pub struct ScriptedCommand {
     pub command: Command,
 }
 
+/// Every command given from outside the simulation, with the round it was carried out in: the
+/// level, the seed and the journal replay the delve exactly ([`crate::sim::replay`]).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Journal(pub Vec<ScriptedCommand>);
+
 /// Takes the round's commands in order and hands each to the rule that carries it out; the log
-/// says whether it was accepted (and what it means) or refused (and why).
+/// says whether it was accepted (and what it means) or refused (and why). Commands given from
+/// outside go into the journal, refused or not: a replay gives them again.
 pub fn dispatch_commands(world: &mut World) {
-    let pending = std::mem::take(&mut world.resource_mut::<PendingCommands>().0);
-    for command in pending {
-        let round = world.resource::<Clock>().rounds;
+    let pending = std::mem::take(&mut *world.resource_mut::<PendingCommands>());
+    let round = world.resource::<Clock>().rounds;
+    let given = pending.given.into_iter().map(|c| (c, true));
+    for (command, journaled) in pending.derived.into_iter().map(|c| (c, false)).chain(given) {
+        if journaled {
+            world.resource_mut::<Journal>().0.push(ScriptedCommand {
+                round,
+                command: command.clone(),
+            });
+        }
         let event = match carry_out(world, &command) {
-            Ok(detail) => Event::CommandAccepted {
+            Ok(detail) => CommandEvent::CommandAccepted {
                 who: command.who().to_owned(),
                 command: detail,
             },
-            Err(reason) => Event::CommandRefused {
+            Err(reason) => CommandEvent::CommandRefused {
                 who: command.who().to_owned(),
                 command: command.to_string(),
                 reason,
@@ -530,26 +616,29 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
             crate::rules::penalties::dazzle(world, who, target, *focused)
         }
         Command::MoveParty { party, to, pace } => {
-            super::party::order_party_move(world, party, at(*to), *pace)
+            crate::rules::party::order_party_move(world, party, at(*to), *pace)
         }
         Command::RestParty { party } => {
             let members = world
-                .resource::<super::Parties>()
+                .resource::<crate::rules::party::Parties>()
                 .get(party)
                 .map(|p| p.marching_order.clone())
                 .ok_or_else(|| format!("there is no party named `{party}`"))?;
-            if let Some(p) = world.resource_mut::<super::Parties>().get_mut(party) {
+            if let Some(p) = world
+                .resource_mut::<crate::rules::party::Parties>()
+                .get_mut(party)
+            {
                 p.pace = None;
             }
             // Dungeon Delves › Rest: those with Endurance need no rest and keep watch.
             let mut watch = Vec::new();
             for e in members {
                 let endurance = world
-                    .get::<super::Proficiencies>(e)
+                    .get::<crate::creature::Proficiencies>(e)
                     .is_some_and(|p| !rest::needs_rest(p));
                 if endurance {
                     world.entity_mut(e).remove::<movement::Walking>();
-                    watch.push(crate::actors::name_of(world, e));
+                    watch.push(crate::creature::name_of(world, e));
                 } else {
                     rest::begin_rest(world, e).ok();
                 }
@@ -561,8 +650,13 @@ fn carry_out(world: &mut World, command: &Command) -> Result<String, String> {
             })
         }
         Command::MarchingOrder { party, order } => {
-            super::party::set_marching_order(world, party, order)
+            crate::rules::party::set_marching_order(world, party, order)
         }
-        Command::Mapper { party, who } => super::party::set_mapper(world, party, who.as_deref()),
+        Command::WaitForOrders { party, on } => {
+            crate::rules::combat::battle::wait_for_orders(world, party, *on)
+        }
+        Command::Mapper { party, who } => {
+            crate::rules::party::set_mapper(world, party, who.as_deref())
+        }
     }
 }

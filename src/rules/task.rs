@@ -4,10 +4,11 @@
 //! goes on round by round while the creature stays put, and moving abandons it. When the time
 //! is up, the rule area that owns the action settles the outcome.
 
+use crate::command::CommandEvent;
 use bevy::prelude::*;
 
 use crate::grid::GridPos;
-use crate::log::{Event, EventLog};
+use crate::log::EventLog;
 use crate::rules::movement::MovedThisRound;
 use crate::time::Clock;
 
@@ -107,10 +108,10 @@ pub fn carry_on_tasks(world: &mut World) {
         }
         world.entity_mut(who).remove::<Task>();
         if let Some(outcome) = finish(world, who, task.kind) {
-            let name = crate::actors::name_of(world, who);
+            let name = crate::creature::name_of(world, who);
             world.resource_mut::<EventLog>().push(
                 round,
-                Event::CommandAccepted {
+                CommandEvent::CommandAccepted {
                     who: name,
                     command: outcome,
                 },

@@ -1,0 +1,75 @@
+//! Creatures below the rules: the components that carry the rules' own names (position,
+//! faction, abilities, hit points, proficiencies, gear, conditions), creatures by name, the
+//! level's factions, and what the level is. Every rule area reads these; none of them imports a
+//! rule.
+
+pub mod components;
+pub mod conditions;
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+pub use components::*;
+pub use conditions::{ActiveCondition, ConditionEnd, Conditions};
+
+/// What the level is, for systems and panels: its name, file and earshot environment.
+#[derive(Resource, Clone, Debug)]
+pub struct LevelInfo {
+    pub name: String,
+    pub source: String,
+    pub environment: crate::level::schema::Environment,
+    pub environment_regions: Vec<(
+        crate::grid::GridPos,
+        crate::grid::GridPos,
+        crate::level::schema::Environment,
+    )>,
+}
+
+impl LevelInfo {
+    /// The earshot environment at a square.
+    pub fn environment_at(&self, p: crate::grid::GridPos) -> crate::level::schema::Environment {
+        crate::level::environment_at(self.environment, &self.environment_regions, p)
+    }
+
+    /// The environment in which noises carry farthest anywhere on the level.
+    pub fn widest_environment(&self) -> crate::level::schema::Environment {
+        use crate::level::schema::Environment;
+        let all =
+            std::iter::once(self.environment).chain(self.environment_regions.iter().map(|r| r.2));
+        all.min_by_key(|e| match e {
+            Environment::Quiet => 0,
+            Environment::Normal => 1,
+            Environment::Loud => 2,
+        })
+        .unwrap_or(self.environment)
+    }
+}
+
+/// The factions of the level, indexed by [`Faction`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Factions(pub Vec<crate::level::FactionDef>);
+
+impl Factions {
+    pub fn name(&self, f: Faction) -> &str {
+        self.0.get(f.0).map_or("?", |d| d.name.as_str())
+    }
+
+    pub fn hostile(&self, a: Faction, b: Faction) -> bool {
+        let h =
+            |x: Faction, y: Faction| self.0.get(x.0).is_some_and(|d| d.hostile_to.contains(&y.0));
+        h(a, b) || h(b, a)
+    }
+}
+
+/// An entity's name, or an empty string.
+pub fn name_of(world: &World, e: Entity) -> String {
+    world
+        .get::<Name>(e)
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
+/// Creatures by name, for commands that name their actor.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CreatureIndex(pub BTreeMap<String, Entity>);

@@ -1,0 +1,117 @@
+//! What battles put in the log.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::battle::Damage;
+use super::initiative::FactionRoll;
+use crate::dice::Throw;
+use crate::log::LogEvent;
+use crate::time::DelveMode;
+
+/// Encounters and Combat: initiative, attacks, the start and end of a battle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CombatEvent {
+    /// A faction rolled initiative (at the start of a battle, or on joining one).
+    Initiative { roll: FactionRoll },
+    /// The factions' acting order, highest first.
+    ActingOrder { order: Vec<String> },
+    /// An attack: the throw with every modifier, and the damage of a hit.
+    Attacked {
+        who: String,
+        target: String,
+        throw: Throw,
+        /// The second throw that confirms a critical threat.
+        confirmation: Option<Throw>,
+        /// A natural 1, a misfire, a sacrificed shield.
+        note: Option<String>,
+        damage: Option<Damage>,
+    },
+    /// No hostile creature was aware of another for a full round.
+    BattleEnded,
+    /// Exploration gave way to an encounter, or back.
+    ModeChanged { mode: DelveMode },
+}
+
+impl LogEvent for CombatEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            CombatEvent::Attacked { who, .. } => Some(who),
+            _ => None,
+        }
+    }
+
+    fn also_concerns(&self) -> Option<&str> {
+        match self {
+            CombatEvent::Attacked { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for CombatEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombatEvent::Initiative { roll } => {
+                write!(
+                    f,
+                    "initiative for the {}: d20 {} {:+} (average of {}, rounded up) = {}",
+                    roll.name,
+                    roll.roll,
+                    roll.modifier,
+                    roll.members
+                        .iter()
+                        .map(|(n, m)| format!("{n} {m:+}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    roll.result
+                )?;
+                if !roll.roll_offs.is_empty() {
+                    write!(f, ", tie broken by roll-offs {:?}", roll.roll_offs)?;
+                }
+                Ok(())
+            }
+            CombatEvent::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
+            CombatEvent::Attacked {
+                throw,
+                confirmation,
+                note,
+                damage,
+                ..
+            } => {
+                write!(f, "{throw}")?;
+                if let Some(c) = confirmation {
+                    write!(f, " [threat; {c}]")?;
+                }
+                if let Some(n) = note {
+                    write!(f, " ({n})")?;
+                }
+                if let Some(d) = damage {
+                    write!(
+                        f,
+                        "; {}{} damage (dice {:?} {:+}",
+                        if d.critical { "critical hit: " } else { "" },
+                        d.total,
+                        d.dice,
+                        d.bonus
+                    )?;
+                    if d.critical {
+                        write!(f, ", base dice at maximum")?;
+                    }
+                    if d.reduced_by > 0 {
+                        write!(f, ", armor DR {}", d.reduced_by)?;
+                    }
+                    if let Some((name, dice)) = &d.enchantment {
+                        write!(f, ", {name} {dice:?}")?;
+                    }
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
+            CombatEvent::BattleEnded => write!(f, "the battle ends: no one is aware of an enemy"),
+            CombatEvent::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),
+        }
+    }
+}

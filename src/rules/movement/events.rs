@@ -1,0 +1,54 @@
+//! What walking and running put in the log.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::grid::GridPos;
+use crate::log::LogEvent;
+
+/// Dungeon Delves › Speed and Distance: a creature's walk, round by round.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum MovementEvent {
+    /// A creature walked this round.
+    Moved {
+        who: String,
+        from: GridPos,
+        to: GridPos,
+        feet: u32,
+    },
+    /// A creature reached the end of its walk.
+    Arrived { who: String, at: GridPos },
+    /// A creature stopped short of its destination.
+    Halted {
+        who: String,
+        at: GridPos,
+        reason: String,
+    },
+}
+
+impl LogEvent for MovementEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            MovementEvent::Moved { who, .. }
+            | MovementEvent::Arrived { who, .. }
+            | MovementEvent::Halted { who, .. } => Some(who),
+        }
+    }
+}
+
+impl fmt::Display for MovementEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MovementEvent::Moved {
+                who,
+                from,
+                to,
+                feet,
+            } => write!(f, "{who} moves {from} -> {to}, {feet}'"),
+            MovementEvent::Arrived { who, at } => write!(f, "{who} arrives at {at}"),
+            MovementEvent::Halted { who, at, reason } => write!(f, "{who} halts at {at}: {reason}"),
+        }
+    }
+}

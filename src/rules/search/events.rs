@@ -1,0 +1,36 @@
+//! What searching puts in the log.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::grid::GridPos;
+use crate::log::LogEvent;
+
+/// Dungeon Delves › Searching.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SearchEvent {
+    /// A search found a hidden feature.
+    Found {
+        who: String,
+        feature: String,
+        at: GridPos,
+    },
+}
+
+impl LogEvent for SearchEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            SearchEvent::Found { who, .. } => Some(who),
+        }
+    }
+}
+
+impl fmt::Display for SearchEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchEvent::Found { who, feature, at } => write!(f, "{who} finds {feature} at {at}"),
+        }
+    }
+}

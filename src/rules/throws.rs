@@ -1,0 +1,248 @@
+//! Throws (RULINGS › Dice and throws): d20 + modifiers ≥ target, with the tactical rules'
+//! natural 20 and bloodied where they are on, logged with the die, each modifier and its source,
+//! the target and the outcome.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::creature::Conditions;
+use crate::dice::{Dice, Modifier, Throw};
+use crate::level::schema::ConditionKind;
+use crate::log::{EventLog, LogEvent};
+use crate::rules::combat::tactical::{self, TacticalCombat};
+use crate::rules::penalties::CheckKind;
+use crate::time::Clock;
+
+/// A throw in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ThrowEvent {
+    /// A throw with its die, modifiers and outcome.
+    Threw { who: String, throw: Throw },
+}
+
+impl LogEvent for ThrowEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            ThrowEvent::Threw { who, .. } => Some(who),
+        }
+    }
+
+    /// The Judge rolls behind the screen: the party learns what a throw led to, not the throw.
+    fn secret(&self) -> bool {
+        true
+    }
+}
+
+impl fmt::Display for ThrowEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ThrowEvent::Threw { who, throw } => write!(f, "{who} throws {throw}"),
+        }
+    }
+}
+
+/// What kind of throw is made (RULINGS › Dice and throws): the kinds take different rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ThrowKind {
+    /// A melee or missile attack throw: a natural 1 misses (Tactical Combat › Natural 20 and
+    /// Natural 1), and without the tactical rules a natural 20 hits.
+    Attack { ranged: bool },
+    /// A saving throw or other resistance check: no prone, movement or water penalty.
+    Save,
+    /// A proficiency throw or ability check (Dungeonbashing, Lockpicking, Searching, Listening,
+    /// Trapbreaking, Hiding, …).
+    Check,
+}
+
+impl ThrowKind {
+    /// How the situational penalties see this throw.
+    pub fn check_kind(self) -> CheckKind {
+        match self {
+            ThrowKind::Attack { ranged: false } | ThrowKind::Check => CheckKind::Action,
+            ThrowKind::Attack { ranged: true } => CheckKind::RangedAttack,
+            ThrowKind::Save => CheckKind::Resistance,
+        }
+    }
+}
+
+/// Who makes a throw, as the tactical rules see it: its name, whether it is bloodied, and the
+/// tactical rules in force (`None` when the `TacticalCombat` module is off).
+#[derive(Clone, Copy, Debug)]
+pub struct Thrower<'a> {
+    pub name: &'a str,
+    pub bloodied: bool,
+    pub tactical: Option<TacticalCombat>,
+}
+
+impl<'a> Thrower<'a> {
+    /// A creature of these conditions, under these tactical rules (`None`: the module is off).
+    pub fn new(name: &'a str, conditions: &Conditions, tactical: Option<&TacticalCombat>) -> Self {
+        Self {
+            name,
+            bloodied: conditions.has(ConditionKind::Bloodied),
+            tactical: tactical.copied(),
+        }
+    }
+}
+
+/// The one throw: d20 + modifiers ≥ target (RULINGS › Dice and throws). With the tactical rules
+/// on, a bloodied thrower takes −2 (Tactical Combat › Bloodied) and a natural 20 adds +10 to the
+/// total (› Natural 20 and Natural 1); an attack's natural 1 misses, and without the tactical
+/// rules an attack's natural 20 hits. Every modifier stays in the throw's breakdown.
+pub fn throw(
+    dice: &mut Dice,
+    who: &Thrower,
+    kind: ThrowKind,
+    what: impl Into<String>,
+    mut modifiers: Vec<Modifier>,
+    target: i32,
+) -> Throw {
+    let natural_20_and_1 = who.tactical.is_some_and(|t| t.natural_20_and_1);
+    if who.bloodied && who.tactical.is_some_and(|t| t.bloodied) {
+        modifiers.push(tactical::bloodied_modifier());
+    }
+    let natural = dice.roll(20);
+    if natural_20_and_1 && let Some(m) = tactical::natural_20_modifier(natural) {
+        modifiers.push(m);
+    }
+    let mut throw = Throw::resolve(what.into(), natural, modifiers, target);
+    if let ThrowKind::Attack { .. } = kind {
+        if natural == 1 {
+            throw.success = false;
+        } else if natural == 20 && !natural_20_and_1 {
+            throw.success = true;
+        }
+    }
+    throw
+}
+
+/// A creature's throw from inside a system (dice and log at hand), logged; its success.
+#[allow(clippy::too_many_arguments)]
+pub fn throw_logged(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    round: u64,
+    who: Thrower,
+    kind: ThrowKind,
+    what: impl Into<String>,
+    modifiers: Vec<Modifier>,
+    target: i32,
+) -> bool {
+    let throw = throw(dice, &who, kind, what, modifiers, target);
+    let success = throw.success;
+    log.push(
+        round,
+        ThrowEvent::Threw {
+            who: who.name.to_owned(),
+            throw,
+        },
+    );
+    success
+}
+
+/// A creature's throw with the world's dice, logged at the current round: [`throw`] with the
+/// creature's conditions and the tactical rules in force.
+pub fn throw_in(
+    world: &mut World,
+    who: Entity,
+    kind: ThrowKind,
+    what: impl Into<String>,
+    modifiers: Vec<Modifier>,
+    target: i32,
+) -> Throw {
+    let name = crate::creature::name_of(world, who);
+    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
+    let thrower = Thrower::new(&name, &conditions, world.get_resource::<TacticalCombat>());
+    let throw = world.resource_scope(|_, mut dice: Mut<Dice>| {
+        throw(&mut dice, &thrower, kind, what, modifiers, target)
+    });
+    let round = world.resource::<Clock>().rounds;
+    world.resource_mut::<EventLog>().push(
+        round,
+        ThrowEvent::Threw {
+            who: name,
+            throw: throw.clone(),
+        },
+    );
+    throw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every creature's throw takes bloodied and the natural 20 the same way, and neither
+    /// without the tactical rules.
+    #[test]
+    fn throws_take_bloodied_and_natural_20_by_the_switches() {
+        let mut dice = Dice::seeded(1);
+        dice.script([20, 20, 12, 20]);
+        let on = TacticalCombat::default();
+        let who = |bloodied, tactical| Thrower {
+            name: "Ada",
+            bloodied,
+            tactical,
+        };
+        let t = throw(
+            &mut dice,
+            &who(true, Some(on)),
+            ThrowKind::Check,
+            "Listening",
+            vec![],
+            18,
+        );
+        assert_eq!(t.total, 20 - 2 + 10);
+        let off = TacticalCombat {
+            natural_20_and_1: false,
+            bloodied: false,
+            ..on
+        };
+        let t = throw(
+            &mut dice,
+            &who(true, Some(off)),
+            ThrowKind::Save,
+            "Fortitude",
+            vec![],
+            18,
+        );
+        assert_eq!(t.total, 20);
+        let t = throw(
+            &mut dice,
+            &who(false, Some(on)),
+            ThrowKind::Check,
+            "Listening",
+            vec![],
+            18,
+        );
+        assert_eq!((t.total, t.success), (12, false));
+        let t = throw(
+            &mut dice,
+            &who(true, None),
+            ThrowKind::Check,
+            "Listening",
+            vec![],
+            18,
+        );
+        assert_eq!(t.total, 20, "no tactical rules: no bloodied, no +10");
+    }
+
+    /// Tactical Combat › Natural 20 and Natural 1: an attack's natural 1 misses whatever the
+    /// total; without the tactical rules a natural 20 hits.
+    #[test]
+    fn an_attacks_natural_1_misses_and_without_tactical_rules_its_natural_20_hits() {
+        let mut dice = Dice::seeded(1);
+        dice.script([1, 20]);
+        let who = Thrower {
+            name: "Ada",
+            bloodied: false,
+            tactical: None,
+        };
+        let attack = ThrowKind::Attack { ranged: false };
+        let big = vec![Modifier::new(30, "attack bonus")];
+        assert!(!throw(&mut dice, &who, attack, "a swing", big, 10).success);
+        assert!(throw(&mut dice, &who, attack, "a swing", vec![], 40).success);
+    }
+}
