@@ -5,7 +5,6 @@
 //! single-threaded executor with chained system sets, so the order of every draw is fixed.
 
 use bevy::app::PluginGroupBuilder;
-use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
 use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatch_commands};
@@ -51,51 +50,14 @@ impl std::fmt::Display for DelveEvent {
     }
 }
 
-/// One run of this schedule plays one round.
-#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SimRound;
-
-/// The phases of a round, in order. Each rule area puts its systems in its phase.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoundSet {
-    Commands,
-    Initiative,
-    Movement,
-    Traps,
-    Light,
-    Vision,
-    Sound,
-    Hearing,
-    Combat,
-    Conditions,
-    Clock,
-    Log,
-}
+pub use crate::schedule::{RoundSet, SimRound};
 
 /// The schedule, its phases and the clock.
 pub struct SimCorePlugin;
 
 impl Plugin for SimCorePlugin {
     fn build(&self, app: &mut App) {
-        let mut schedule = Schedule::new(SimRound);
-        schedule.set_executor(SingleThreadedExecutor::new());
-        schedule.configure_sets(
-            (
-                RoundSet::Commands,
-                RoundSet::Initiative,
-                RoundSet::Movement,
-                RoundSet::Traps,
-                RoundSet::Light,
-                RoundSet::Vision,
-                RoundSet::Sound,
-                RoundSet::Hearing,
-                RoundSet::Combat,
-                RoundSet::Conditions,
-                RoundSet::Clock,
-                RoundSet::Log,
-            )
-                .chain(),
-        );
+        let schedule = crate::schedule::round_schedule();
         app.add_schedule(schedule)
             .init_resource::<Clock>()
             .init_resource::<EventLog>()

@@ -13,18 +13,13 @@ use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
 use crate::rules::party::PartyMember;
 use crate::rules::vision::Sight;
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 
 pub struct MonsterAiPlugin;
 
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            SimRound,
-            approach_lights
-                .in_set(RoundSet::Hearing)
-                .after(crate::rules::sound::hearing::hear),
-        );
+        app.add_systems(SimRound, approach_lights.in_set(RoundSet::Minds));
     }
 }
 

@@ -125,10 +125,8 @@ pub struct TaskPlugin;
 impl Plugin for TaskPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
-            crate::sim::SimRound,
-            carry_on_tasks
-                .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::rules::movement::record_exploration_benefits),
+            crate::schedule::SimRound,
+            carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
         );
     }
 }

@@ -1220,7 +1220,7 @@ impl Plugin for BattlePlugin {
             .init_resource::<super::opportunity::Provoked>()
             .init_resource::<TacticalCombat>()
             .add_systems(
-                crate::sim::SimRound,
+                crate::schedule::SimRound,
                 (
                     notice_hostiles,
                     super::opportunity::opportunity_attacks,
@@ -1228,14 +1228,12 @@ impl Plugin for BattlePlugin {
                     super::behaviour::fighting_behaviour,
                 )
                     .chain()
-                    .in_set(crate::sim::RoundSet::Combat),
+                    .in_set(crate::schedule::RoundSet::Combat),
             )
             .add_systems(
-                crate::sim::SimRound,
+                crate::schedule::SimRound,
                 super::opportunity::ready_opportunities
-                    .in_set(crate::sim::RoundSet::Initiative)
-                    .after(crate::rules::movement::start_round)
-                    .after(crate::rules::conditions::start_of_initiative),
+                    .in_set(crate::schedule::RoundSet::Readiness),
             );
     }
 }

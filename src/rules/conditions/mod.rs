@@ -10,7 +10,7 @@ use bevy::prelude::*;
 pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
 use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
 /// Gives `who` a condition and logs it (only when it is new).
@@ -63,13 +63,8 @@ pub struct ConditionsPlugin;
 
 impl Plugin for ConditionsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(SimRound, start_of_initiative.in_set(RoundSet::Initiative))
-            .add_systems(
-                SimRound,
-                end_of_round
-                    .in_set(RoundSet::Conditions)
-                    .after(crate::rules::rest::rest_and_fatigue),
-            );
+        app.add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
+            .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
     }
 }
 

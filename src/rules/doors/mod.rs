@@ -721,10 +721,8 @@ pub struct DoorsPlugin;
 impl Plugin for DoorsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<DoorsOpened>().add_systems(
-            crate::sim::SimRound,
-            evil_doors_swing_shut
-                .in_set(crate::sim::RoundSet::Conditions)
-                .before(crate::rules::movement::long_runs),
+            crate::schedule::SimRound,
+            evil_doors_swing_shut.in_set(crate::schedule::RoundSet::Doors),
         );
     }
 }

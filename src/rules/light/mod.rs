@@ -22,7 +22,7 @@ use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{Gear, LightKind};
 use crate::log::EventLog;
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// A light source (Dungeon Delves › Light and Darkness), placed or carried.
@@ -295,12 +295,7 @@ impl Plugin for LightPlugin {
             SimRound,
             (burn_out, update_light_map).chain().in_set(RoundSet::Light),
         )
-        .add_systems(
-            SimRound,
-            burn_fuel
-                .in_set(RoundSet::Conditions)
-                .after(crate::rules::conditions::end_of_round),
-        );
+        .add_systems(SimRound, burn_fuel.in_set(RoundSet::Fuel));
     }
 }
 

@@ -32,7 +32,7 @@ use crate::log::EventLog;
 use crate::rules::abilities::delve_modifier;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
 use crate::rules::throws::{ThrowKind, throw_logged};
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).
@@ -370,16 +370,13 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(SimRound, start_round.in_set(RoundSet::Initiative))
-            .add_systems(SimRound, walk.in_set(RoundSet::Movement))
+        app.add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
+            .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
                 SimRound,
-                record_exploration_benefits
-                    .in_set(RoundSet::Movement)
-                    .after(walk)
-                    .after(crate::rules::party::keep_formation),
+                record_exploration_benefits.in_set(RoundSet::ExplorationBenefits),
             )
-            .add_systems(SimRound, long_runs.in_set(RoundSet::Conditions));
+            .add_systems(SimRound, long_runs.in_set(RoundSet::Running));
     }
 }
 

@@ -18,7 +18,7 @@ use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, record_move, take_steps};
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
 /// Marks a creature that belongs to a party (an adventurer).
@@ -92,12 +92,8 @@ pub struct PartyPlugin;
 
 impl Plugin for PartyPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Parties>().add_systems(
-            SimRound,
-            keep_formation
-                .in_set(RoundSet::Movement)
-                .after(crate::rules::movement::walk),
-        );
+        app.init_resource::<Parties>()
+            .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation));
     }
 }
 

@@ -17,7 +17,7 @@ use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, RunningTally};
 use crate::rules::party::PartyMember;
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// Turns of exploration and combat allowed between rests.
@@ -77,12 +77,7 @@ pub struct RestPlugin;
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
         // After the long-run saves of this round, before conditions that end with the round.
-        app.add_systems(
-            SimRound,
-            rest_and_fatigue
-                .in_set(RoundSet::Conditions)
-                .after(crate::rules::movement::long_runs),
-        );
+        app.add_systems(SimRound, rest_and_fatigue.in_set(RoundSet::Rest));
     }
 }
 

@@ -302,10 +302,8 @@ pub struct SearchPlugin;
 impl Plugin for SearchPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
-            crate::sim::SimRound,
-            searching
-                .in_set(crate::sim::RoundSet::Movement)
-                .after(crate::rules::task::carry_on_tasks),
+            crate::schedule::SimRound,
+            searching.in_set(crate::schedule::RoundSet::Searching),
         );
     }
 }

@@ -26,7 +26,7 @@ use crate::rules::conditions::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
 use crate::rules::party::PartyMember;
 use crate::rules::throws::{ThrowKind, throw_logged};
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// A noise made this round.

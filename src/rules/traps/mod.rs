@@ -658,10 +658,10 @@ pub struct TrapsPlugin;
 impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
-            crate::sim::SimRound,
+            crate::schedule::SimRound,
             (doors_opened, step_on_traps)
                 .chain()
-                .in_set(crate::sim::RoundSet::Traps),
+                .in_set(crate::schedule::RoundSet::Traps),
         );
     }
 }

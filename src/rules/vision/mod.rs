@@ -23,7 +23,7 @@ use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_co
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::movement::{Mapper, MovedThisRound, Pace};
 use crate::rules::party::Parties;
-use crate::sim::{RoundSet, SimRound};
+use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
 /// Shadowy senses "see" as a light shedding dim light in a 30' radius.

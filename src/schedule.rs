@@ -1,0 +1,99 @@
+//! The order of a round, in one place (DESIGN.md › Principles: rounds are the tick). One run of
+//! [`SimRound`] plays one round; its phases run in the order listed in [`RoundSet`], each rule
+//! area's systems in their phase, and no area orders itself against another's systems. The
+//! schedule runs on the single-threaded executor, so the order of every die is fixed; a test
+//! builds it with ambiguity detection.
+
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+
+/// One run of this schedule plays one round.
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SimRound;
+
+/// The phases of a round, in the order they run.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundSet {
+    /// The round's commands are carried out (and journaled).
+    Commands,
+    /// What ends or resets when a round begins: last round's movement, disorder.
+    StartOfRound,
+    /// Who threatens whom before anyone moves (attacks of opportunity).
+    Readiness,
+    /// Walking and running, square by square.
+    Walking,
+    /// Followers take their places behind the party's leader.
+    Formation,
+    /// What exploring at exploration speed allows this round (mapping, probing).
+    ExplorationBenefits,
+    /// Actions that take turns go on, or are settled.
+    Tasks,
+    /// Searching, and the exploring thief's automatic search.
+    Searching,
+    /// Traps risked by those who moved or opened doors.
+    Traps,
+    /// Fuel runs out; the light map is brought up to date.
+    Light,
+    /// What each creature sees; fog of war; the party's map.
+    Vision,
+    /// The noises of the round: footsteps and the rest.
+    Sound,
+    /// Who hears what.
+    Hearing,
+    /// Minds that react to what was seen and heard give their commands.
+    Minds,
+    /// Battles begin and end; attacks; the fighting behaviour.
+    Combat,
+    /// Evil doors swing shut.
+    Doors,
+    /// Long runs wind the runners.
+    Running,
+    /// Rest, and fatigue for those who have not rested.
+    Rest,
+    /// Conditions that last to the end of the round end.
+    EndOfRound,
+    /// Lights burn their fuel.
+    Fuel,
+    /// The clock moves on.
+    Clock,
+}
+
+/// Builds the round's schedule with its phases chained in the order of [`RoundSet`].
+pub fn round_schedule() -> Schedule {
+    let mut schedule = Schedule::new(SimRound);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    // Two chains (a tuple holds at most twenty), joined at `Hearing`.
+    schedule.configure_sets(
+        (
+            RoundSet::Commands,
+            RoundSet::StartOfRound,
+            RoundSet::Readiness,
+            RoundSet::Walking,
+            RoundSet::Formation,
+            RoundSet::ExplorationBenefits,
+            RoundSet::Tasks,
+            RoundSet::Searching,
+            RoundSet::Traps,
+            RoundSet::Light,
+            RoundSet::Vision,
+            RoundSet::Sound,
+            RoundSet::Hearing,
+        )
+            .chain(),
+    );
+    schedule.configure_sets(
+        (
+            RoundSet::Hearing,
+            RoundSet::Minds,
+            RoundSet::Combat,
+            RoundSet::Doors,
+            RoundSet::Running,
+            RoundSet::Rest,
+            RoundSet::EndOfRound,
+            RoundSet::Fuel,
+            RoundSet::Clock,
+        )
+            .chain(),
+    );
+    schedule
+}
