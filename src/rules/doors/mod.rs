@@ -19,38 +19,29 @@ use crate::creature::{
 };
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::{DoorMaterial, DoorState, Gear, Lock, Proficiency};
+use crate::level::DoorSpec;
+use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
 use crate::log::EventLog;
 use crate::rules::abilities::delve_modifier;
 use crate::rules::sound::NoisyAction;
 use crate::rules::task::{self, TaskKind};
 use crate::time::Clock;
 
-/// A door (Dungeon Delves › Doors and Dungeonbashing).
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+/// A door (Dungeon Delves › Doors and Dungeonbashing): as the level file describes it (its
+/// fields are read through it: `door.lock`, `door.spikes`), and whether it was battered down.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Deref, DerefMut)]
 pub struct Door {
-    pub material: DoorMaterial,
-    pub state: DoorState,
-    pub lock: Lock,
-    pub stuck: bool,
-    pub secret: bool,
-    pub evil: bool,
-    pub spikes: u8,
+    #[deref]
+    pub spec: DoorSpec,
     /// Battered down: it stands open for good.
     pub broken: bool,
 }
 
-impl From<&crate::level::DoorSpec> for Door {
+impl From<&DoorSpec> for Door {
     /// The door as the level file describes it, not yet battered down.
-    fn from(d: &crate::level::DoorSpec) -> Self {
+    fn from(spec: &DoorSpec) -> Self {
         Self {
-            material: d.material,
-            state: d.state,
-            lock: d.lock.clone(),
-            stuck: d.stuck,
-            secret: d.secret,
-            evil: d.evil,
-            spikes: d.spikes,
+            spec: spec.clone(),
             broken: false,
         }
     }

@@ -29,23 +29,21 @@ use crate::command::{Choice, Command};
 use crate::creature::{
     ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows,
 };
-use crate::dice::{DiceExpr, Modifier};
+use crate::dice::Modifier;
 use crate::grid::GridPos;
-use crate::level::TrapTriggerDef;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
+use crate::level::{TrapSpec, TrapTriggerDef};
 use crate::log::EventLog;
 use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
 use crate::rules::sound::NoisyAction;
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
-/// A trap (Dungeon Delves › Traps and Trapbreaking).
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+/// A trap (Dungeon Delves › Traps and Trapbreaking): as the level file describes it (its
+/// fields are read through it: `trap.kind`, `trap.hidden`), and whether it can go off.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Deref, DerefMut)]
 pub struct Trap {
-    pub kind: TrapKind,
-    pub damage: DiceExpr,
-    pub trigger: TrapTriggerDef,
-    pub hidden: bool,
-    pub search_modifier: i32,
+    #[deref]
+    pub spec: TrapSpec,
     pub state: TrapState,
 }
 
@@ -60,15 +58,11 @@ pub enum TrapState {
     Discharged,
 }
 
-impl From<&crate::level::TrapSpec> for Trap {
+impl From<&TrapSpec> for Trap {
     /// The trap as the level file describes it, armed.
-    fn from(t: &crate::level::TrapSpec) -> Self {
+    fn from(spec: &TrapSpec) -> Self {
         Self {
-            kind: t.kind.clone(),
-            damage: t.damage,
-            trigger: t.trigger,
-            hidden: t.hidden,
-            search_modifier: t.search_modifier,
+            spec: spec.clone(),
             state: TrapState::Armed,
         }
     }
@@ -706,14 +700,13 @@ mod tests {
 
     #[test]
     fn a_thief_is_offered_hasty_and_methodical_ways_and_anyone_else_methodical_only() {
-        let t = Trap {
+        let t = Trap::from(&TrapSpec {
             kind: TrapKind::Pit { depth_feet: 10 },
             damage: crate::dice::DiceExpr::new(1, 6, 0),
             trigger: TrapTriggerDef::Step,
             hidden: false,
             search_modifier: 0,
-            state: TrapState::Armed,
-        };
+        });
         let at = GridPos::new(4, 1);
         let mut thief = Proficiencies::default();
         thief.list.push(Proficiency::Trapbreaking);
@@ -760,7 +753,8 @@ mod tests {
             ]
         );
         assert_eq!(c[0].chance, 0.15);
-        let hidden = Trap { hidden: true, ..t };
+        let mut hidden = t;
+        hidden.hidden = true;
         assert!(trap_choices(&hidden, at, "Bo", None, None, false).is_empty());
     }
 
