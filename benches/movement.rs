@@ -2,6 +2,7 @@
 //! Fifty creatures of the 128×128 sample level walk paths across it (every door open), and the
 //! whole `SimRound` schedule runs; walkers that arrive are sent on again outside the timing.
 
+use delve::command::acts::Move;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
@@ -43,11 +44,11 @@ fn send_walkers(world: &mut World, names: &[String], targets: &[(i32, i32)], pac
         };
         give(
             world,
-            Command::Move {
+            Command::Move(Move {
                 who: names[i].clone(),
                 to,
                 pace,
-            },
+            }),
         );
     }
 }

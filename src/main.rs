@@ -284,7 +284,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
             format!("cannot read command script: {e}"),
         )])
     })?;
-    level::ron_options()
+    delve::command::script_options()
         .from_str::<Vec<ScriptedCommand>>(&src)
         .map_err(|e| {
             Diagnostics(vec![level::Diagnostic::error(

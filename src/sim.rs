@@ -164,8 +164,9 @@ pub fn journal_script(world: &World) -> String {
     let source = &world.resource::<LevelInfo>().source;
     let seed = world.resource::<Dice>().seed();
     let rounds = world.resource::<crate::time::Clock>().rounds;
-    let body = ron::ser::to_string_pretty(&journal.0, ron::ser::PrettyConfig::default())
-        .expect("commands serialize");
+    let pretty = ron::ser::PrettyConfig::default()
+        .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+    let body = ron::ser::to_string_pretty(&journal.0, pretty).expect("commands serialize");
     format!(
         "// The journal of a delve: `delve sim {source} --seed {seed} --rounds {rounds} --commands THIS_FILE`\n\
          // replays it with the same log.\n{body}\n"

@@ -1,6 +1,10 @@
 //! Encounters and combat: faction initiative, attacks and their breakdowns, a whole battle.
 
 use bevy::prelude::*;
+use delve::command::acts::{
+    ActivateEnchantment, ClearJam, Disengage, ForgoShield, Move, MoveAcrobatically, MoveCautiously,
+    TotalDefense,
+};
 use delve::creature::{Conditions, Faction, HitPoints};
 use delve::level::load_default_level;
 use delve::log::EventLog;
@@ -90,6 +94,7 @@ use delve::creature::CreatureIndex;
 use delve::dice::Dice;
 use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
+use delve::rules::combat::AttackRefusal;
 use delve::rules::combat::battle::{Damage, attack, take_damage};
 use delve::rules::combat::initiative::FactionRoll;
 use delve::rules::combat::tactical::TacticalCombat;
@@ -332,10 +337,11 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
     let mut app = arena("", slinger);
     let (w, g) = (e(&app, "Wren"), e(&app, "Gnawbone"));
     // Brannoc stands between Wren (1, 1) and the ghoul (3, 1).
-    assert!(
-        attack(app.world_mut(), w, g, 0)
-            .unwrap_err()
-            .contains("in the way")
+    assert_eq!(
+        attack(app.world_mut(), w, g, 0),
+        Err(AttackRefusal::InTheWay {
+            target: "Gnawbone".into()
+        })
     );
     // The ghoul steps to (14, 1), 65' off: the fourth increment of 20', −6.
     let put = |app: &mut App, who: Entity, x: i32| {
@@ -346,10 +352,11 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
     let b = e(&app, "Brannoc");
     put(&mut app, g, 14);
     put(&mut app, b, 8);
-    assert!(
-        attack(app.world_mut(), w, g, 0)
-            .unwrap_err()
-            .contains("in the way")
+    assert_eq!(
+        attack(app.world_mut(), w, g, 0),
+        Err(AttackRefusal::InTheWay {
+            target: "Gnawbone".into()
+        })
     );
     put(&mut app, b, 15);
     script(&mut app, &[19, 2]);
@@ -408,16 +415,16 @@ fn give_now(app: &mut App, c: delve::command::Command) {
 fn moving_away_provokes_and_cautious_movement_does_not() {
     let away = |cautious: bool| {
         if cautious {
-            delve::command::Command::MoveCautiously {
+            delve::command::Command::MoveCautiously(MoveCautiously {
                 who: "Brannoc".into(),
                 to: (1, 1),
-            }
+            })
         } else {
-            delve::command::Command::Move {
+            delve::command::Command::Move(Move {
                 who: "Brannoc".into(),
                 to: (1, 1),
                 pace: delve::rules::movement::Pace::Combat,
-            }
+            })
         }
     };
     let mut app = engaged("");
@@ -449,25 +456,25 @@ fn disengaging_makes_the_first_step_safe() {
         let mut app = engaged("");
         delve::sim::give(
             app.world_mut(),
-            delve::command::Command::Disengage {
+            delve::command::Command::Disengage(Disengage {
                 who: "Brannoc".into(),
                 from: "Gnawbone".into(),
-            },
+            }),
         );
         give_now(&mut app, step);
         app
     };
-    let app = disengaged_then(delve::command::Command::Move {
+    let app = disengaged_then(delve::command::Command::Move(Move {
         who: "Brannoc".into(),
         to: (1, 1),
         pace: delve::rules::movement::Pace::Combat,
-    });
+    }));
     assert!(opportunities(&app).is_empty());
     // Disengaging does not combine with cautious movement.
-    let app = disengaged_then(delve::command::Command::MoveCautiously {
+    let app = disengaged_then(delve::command::Command::MoveCautiously(MoveCautiously {
         who: "Brannoc".into(),
         to: (1, 1),
-    });
+    }));
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("does not combine"), "{log}");
 }
@@ -500,17 +507,26 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     attack(app.world_mut(), w, g, 0).unwrap();
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("misfire: the pistol jams"), "{log}");
-    assert!(
-        attack(app.world_mut(), w, g, 0)
-            .unwrap_err()
-            .contains("jammed")
+    assert_eq!(
+        attack(app.world_mut(), w, g, 0),
+        Err(AttackRefusal::Jammed {
+            weapon: "pistol".into()
+        })
     );
     give_now(
         &mut app,
-        delve::command::Command::ClearJam { who: "Wren".into() },
+        delve::command::Command::ClearJam(ClearJam { who: "Wren".into() }),
     );
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("spends the round clearing the jam"), "{log}");
+    let log = app.world().resource::<EventLog>();
+    let cleared = CombatEvent::JamCleared {
+        who: "Wren".into(),
+        whole_round: true,
+    };
+    assert!(
+        log.of::<CombatEvent>().any(|e| *e == cleared),
+        "{}",
+        log.to_text()
+    );
     assert!(delve::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
 }
 
@@ -542,9 +558,9 @@ fn shields_forgone_and_sacrificed() {
     let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
     give_now(
         &mut app,
-        delve::command::Command::ForgoShield {
+        delve::command::Command::ForgoShield(ForgoShield {
             who: "Gnawbone".into(),
-        },
+        }),
     );
     script(&mut app, &[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
@@ -632,10 +648,10 @@ fn tumbling_past_with_acrobatics() {
         script(&mut app, &[die]);
         give_now(
             &mut app,
-            delve::command::Command::MoveAcrobatically {
+            delve::command::Command::MoveAcrobatically(MoveAcrobatically {
                 who: "Brannoc".into(),
                 to: (1, 1),
-            },
+            }),
         );
         let log = app.world().resource::<EventLog>().to_text();
         assert!(
@@ -668,7 +684,7 @@ fn shield_walls_and_total_defense() {
     for who in ["Gnawbone", "Ashmaw"] {
         delve::sim::give(
             app.world_mut(),
-            delve::command::Command::TotalDefense { who: who.into() },
+            delve::command::Command::TotalDefense(TotalDefense { who: who.into() }),
         );
     }
     delve::command::dispatch_commands(app.world_mut());
@@ -700,10 +716,10 @@ fn activating_a_weapon_enchantment() {
     let mut app = engaged(flaming);
     give_now(
         &mut app,
-        delve::command::Command::ActivateEnchantment {
+        delve::command::Command::ActivateEnchantment(ActivateEnchantment {
             who: "Gnawbone".into(),
             weapon: "claw".into(),
-        },
+        }),
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(

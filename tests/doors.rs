@@ -1,13 +1,21 @@
 //! Doors and Dungeonbashing: the "Opening Doors" table's one-round actions.
 
 use bevy::prelude::*;
-use delve::command::Command;
+use delve::command::acts::{
+    Bash, Batter, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically, Spike,
+    Unlock,
+};
+use delve::command::{Command, Refusal, refusals};
 use delve::creature::{CreatureIndex, HitPoints};
+use delve::dice::Throw;
 use delve::grid::{DungeonGrid, GridPos};
 use delve::level::load_level_str;
+use delve::level::schema::DoorMaterial;
 use delve::level::schema::{DoorState, Lock};
 use delve::log::EventLog;
 use delve::rules::doors::Door;
+use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
+use delve::rules::sound::{HearingEvent, SoundRow};
 use delve::rules::throws::ThrowEvent;
 
 use delve::sim::{give, run_round, sim_app};
@@ -28,6 +36,27 @@ fn app(door: &str, ada: &str, seed: u64) -> App {
     sim_app(&level.level, seed)
 }
 
+/// Every throw in the log.
+fn throws(app: &App) -> Vec<Throw> {
+    let log = app.world().resource::<EventLog>();
+    log.of::<ThrowEvent>()
+        .map(|e| match e {
+            ThrowEvent::Threw { throw, .. } => throw.clone(),
+        })
+        .collect()
+}
+
+/// The Lockpicking throws in the log.
+fn lockpicking(app: &App) -> Vec<Throw> {
+    let mut t = throws(app);
+    t.retain(|t| t.what.starts_with("Lockpicking"));
+    t
+}
+
+fn last_throw(app: &App) -> Throw {
+    throws(app).pop().expect("a throw")
+}
+
 fn door(app: &mut App) -> Door {
     let world = app.world_mut();
     world.query::<&Door>().single(world).unwrap().clone()
@@ -35,6 +64,34 @@ fn door(app: &mut App) -> Door {
 
 fn text(app: &App) -> String {
     app.world().resource::<EventLog>().to_text()
+}
+
+/// The reason the last refused command was refused.
+fn refusal(app: &App) -> Refusal {
+    refusals(app.world().resource::<EventLog>())
+        .last()
+        .map(|(_, r)| r.clone())
+        .expect("a refusal")
+}
+
+fn door_events(app: &App) -> Vec<DoorEvent> {
+    let log = app.world().resource::<EventLog>();
+    log.of::<DoorEvent>().cloned().collect()
+}
+
+fn heard_by(app: &App, who: &str) -> Vec<(SoundRow, String)> {
+    let log = app.world().resource::<EventLog>();
+    log.of::<HearingEvent>()
+        .filter_map(|e| match e {
+            HearingEvent::Heard {
+                who: listener,
+                sound,
+                what,
+                ..
+            } if listener == who => Some((*sound, what.clone())),
+            HearingEvent::Heard { .. } => None,
+        })
+        .collect()
 }
 
 fn act(app: &mut App, c: Command) {
@@ -55,30 +112,32 @@ fn open_and_close_change_what_blocks() {
     assert!(!passable(&app));
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     assert_eq!(door(&mut app).state, DoorState::Open);
     assert!(passable(&app));
     act(
         &mut app,
-        Command::CloseDoor {
+        Command::CloseDoor(CloseDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     assert_eq!(door(&mut app).state, DoorState::Closed);
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Bo".into(),
             at: AT,
-        },
+        }),
     );
     assert!(
-        text(&app).contains("Bo cannot open the door at (4, 1): it must stand next to the door"),
+        refusal(&app).is(&DoorRefusal::NotNextTo {
+            at: GridPos::new(4, 1)
+        }),
         "{}",
         text(&app)
     );
@@ -93,26 +152,26 @@ fn a_key_unlocks_its_door_in_a_round() {
     );
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
-    assert!(text(&app).contains("it is locked"));
+    assert!(refusal(&app).is(&DoorRefusal::Locked));
     act(
         &mut app,
-        Command::Unlock {
+        Command::Unlock(Unlock {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     assert_eq!(door(&mut app).lock, Lock::Unlocked);
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     assert_eq!(door(&mut app).state, DoorState::Open);
 }
@@ -122,16 +181,14 @@ fn without_the_key_no_unlocking() {
     let mut app = app(", lock: Locked(key: Some(\"brass key\"))", "", 1);
     act(
         &mut app,
-        Command::Unlock {
+        Command::Unlock(Unlock {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
-    assert!(
-        text(&app).contains("it does not carry the brass key"),
-        "{}",
-        text(&app)
-    );
+    assert!(refusal(&app).is(&DoorRefusal::KeyNotCarried {
+        key: "brass key".into()
+    }));
 }
 
 /// Hastily pick: success opens the lock; a failure on 1–3 jams it; another failure bars hasty
@@ -144,10 +201,10 @@ fn hasty_picking_succeeds_jams_or_bars_a_retry() {
         let mut app = app(", lock: Locked(key: None)", thief, seed);
         act(
             &mut app,
-            Command::PickLock {
+            Command::PickLock(PickLock {
                 who: "Ada".into(),
                 at: AT,
-            },
+            }),
         );
         let natural = app
             .world()
@@ -171,13 +228,13 @@ fn hasty_picking_succeeds_jams_or_bars_a_retry() {
                 assert!((4..12).contains(&natural));
                 act(
                     &mut app,
-                    Command::PickLock {
+                    Command::PickLock(PickLock {
                         who: "Ada".into(),
                         at: AT,
-                    },
+                    }),
                 );
                 assert!(
-                    text(&app).contains("cannot try hastily again until its level rises"),
+                    refusal(&app).is(&DoorRefusal::HastyPickBarred),
                     "{}",
                     text(&app)
                 );
@@ -196,11 +253,11 @@ fn strength_18_bashes_a_stuck_door_on_6_plus() {
         let mut app = app(", stuck: true", ", str: 18", seed);
         act(
             &mut app,
-            Command::Bash {
+            Command::Bash(Bash {
                 who: "Ada".into(),
                 at: AT,
                 helper: None,
-            },
+            }),
         );
         let throw = app
             .world()
@@ -227,9 +284,9 @@ fn strength_18_bashes_a_stuck_door_on_6_plus() {
                 "a painful grunt: 1 damage"
             );
         }
-        assert!(
-            text(&app)
-                .contains("Bo hears a loud noise near (2, 0) (automatically): Ada bashing a door"),
+        assert_eq!(
+            heard_by(&app, "Bo"),
+            vec![(SoundRow::Loud, "Ada bashing a door".into())],
             "bashing is loud: {}",
             text(&app)
         );
@@ -243,55 +300,67 @@ fn three_spikes_give_minus_8_and_a_pair_bashes_with_the_stronger_plus_4() {
     for _ in 0..3 {
         act(
             &mut app,
-            Command::Spike {
+            Command::Spike(Spike {
                 who: "Ada".into(),
                 at: AT,
-            },
+            }),
         );
     }
     assert_eq!(door(&mut app).spikes, 3);
     act(
         &mut app,
-        Command::Spike {
+        Command::Spike(Spike {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
-    assert!(text(&app).contains("it has no spikes"), "{}", text(&app));
+    assert!(refusal(&app).is(&DoorRefusal::NoSpikes), "{}", text(&app));
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
-    assert!(text(&app).contains("spiked shut"), "{}", text(&app));
+    assert!(
+        refusal(&app).is(&DoorRefusal::SpikedShut { spikes: 3 }),
+        "{}",
+        text(&app)
+    );
     // Bo (Strength 16) helps Ada (10): +8 for Strength 16, +4 for the pair, −8 for 3 spikes.
     // Bo stands at (2, 1), not next to the door: first he steps up beside Ada... he cannot, the
     // corridor is one square wide, so he is refused.
     act(
         &mut app,
-        Command::Bash {
+        Command::Bash(Bash {
             who: "Ada".into(),
             at: AT,
             helper: Some("Bo".into()),
-        },
+        }),
     );
     assert!(
-        text(&app).contains("the helper: it must stand next to the door"),
+        refusal(&app).is(&DoorRefusal::Helper {
+            why: DoorRefusal::NotNextTo {
+                at: GridPos::new(4, 1)
+            }
+            .to_string()
+        }),
         "{}",
         text(&app)
     );
     act(
         &mut app,
-        Command::Bash {
+        Command::Bash(Bash {
             who: "Ada".into(),
             at: AT,
             helper: None,
-        },
+        }),
     );
-    let log = text(&app);
-    assert!(log.contains("-8 (3 spikes)"), "{log}");
+    let spikes = last_throw(&app)
+        .modifiers
+        .into_iter()
+        .find(|m| m.source == "3 spikes");
+    assert_eq!(spikes.map(|m| m.value), Some(-8));
 }
 
 /// Evil doors swing shut when released, unless wedged open, and open easily for monsters.
@@ -300,40 +369,48 @@ fn evil_doors_swing_shut_and_yield_to_monsters() {
     let mut app = app(", evil: true", ", class: \"thief\", gear: [Spikes(1)]", 1);
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
-    let log = text(&app);
-    assert!(log.contains("Ada: opens the door at (4, 1)"), "{log}");
-    assert!(
-        log.contains("the door at (4, 1) swings shut by itself"),
-        "released, it shuts: {log}"
+    let at = GridPos::new(4, 1);
+    assert_eq!(
+        door_events(&app),
+        vec![
+            DoorEvent::DoorOpened {
+                who: "Ada".into(),
+                at,
+                how: DoorOpening::ByHand
+            },
+            DoorEvent::DoorSwungShut { at }
+        ],
+        "released, it shuts"
     );
     assert_eq!(door(&mut app).state, DoorState::Closed);
     // Opened and wedged with a spike in the same round, it stays open.
     give(
         app.world_mut(),
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     give(
         app.world_mut(),
-        Command::Spike {
+        Command::Spike(Spike {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     run_round(app.world_mut());
     assert_eq!(door(&mut app).state, DoorState::Open);
-    assert!(
-        text(&app).contains("wedges the door at (4, 1) open"),
-        "{}",
-        text(&app)
-    );
+    assert!(door_events(&app).contains(&DoorEvent::DoorSpiked {
+        who: "Ada".into(),
+        at,
+        spikes: 1,
+        wedged_open: true
+    }));
 
     // A monster opens a stuck evil door without bashing.
     let src = r#"(name: "evil", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
@@ -345,16 +422,19 @@ fn evil_doors_swing_shut_and_yield_to_monsters() {
     let mut app = sim_app(&level, 1);
     give(
         app.world_mut(),
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ghoul".into(),
             at: AT,
-        },
+        }),
     );
     run_round(app.world_mut());
-    assert!(
-        text(&app).contains("opens the evil door at (4, 1), which yields to it easily"),
-        "{}",
-        text(&app)
+    assert_eq!(
+        door_events(&app)[0],
+        DoorEvent::DoorOpened {
+            who: "Ghoul".into(),
+            at,
+            how: DoorOpening::YieldedToEvil
+        }
     );
 }
 
@@ -374,14 +454,16 @@ fn battering_down_takes_turns_by_material() {
         );
         act(
             &mut app,
-            Command::Batter {
+            Command::Batter(Batter {
                 who: "Ada".into(),
                 at: AT,
-            },
+            }),
         );
         let Some(turns) = turns else {
             assert!(
-                text(&app).contains("cannot be battered down"),
+                refusal(&app).is(&DoorRefusal::TooStrongToBatter {
+                    material: DoorMaterial::Stone
+                }),
                 "{}",
                 text(&app)
             );
@@ -400,17 +482,18 @@ fn battering_down_takes_turns_by_material() {
             "{material} after {turns} turn(s)"
         );
         assert!(
-            text(&app).contains("Bo hears a loud noise"),
-            "battering is loud"
+            heard_by(&app, "Bo").contains(&(SoundRow::Loud, "Ada battering a door".into())),
+            "battering is loud: {:?}",
+            heard_by(&app, "Bo")
         );
         act(
             &mut app,
-            Command::CloseDoor {
+            Command::CloseDoor(CloseDoor {
                 who: "Ada".into(),
                 at: AT,
-            },
+            }),
         );
-        assert!(text(&app).contains("battered down: it will not close"));
+        assert!(refusal(&app).is(&DoorRefusal::BatteredDown));
     }
 }
 
@@ -421,65 +504,56 @@ fn methodical_picking_takes_a_turn_at_plus_4() {
     let mut app = app(", lock: Locked(key: None)", thief, 3);
     act(
         &mut app,
-        Command::PickLockMethodically {
+        Command::PickLockMethodically(PickLockMethodically {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     delve::sim::run_rounds(app.world_mut(), 8);
-    assert!(
-        !text(&app).contains("Lockpicking (methodical)"),
-        "not before the turn is up"
-    );
+    assert!(lockpicking(&app).is_empty(), "not before the turn is up");
     run_round(app.world_mut());
-    let log = text(&app);
-    assert!(log.contains("Lockpicking (methodical): d20"), "{log}");
-    assert!(log.contains("+4 (methodical)"), "{log}");
+    let t = last_throw(&app);
+    assert_eq!(t.what, "Lockpicking (methodical)");
+    assert_eq!(
+        t.modifiers
+            .iter()
+            .map(|m| (m.value, m.source.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(4, "methodical")]
+    );
+    assert_eq!(t.target, 14);
     // Moving abandons the work.
     drop(app);
     let mut app2 = self::app(", lock: Locked(key: None)", thief, 3);
     act(
         &mut app2,
-        Command::PickLockMethodically {
+        Command::PickLockMethodically(PickLockMethodically {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     act(
         &mut app2,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (1, 1),
             pace: Default::default(),
-        },
+        }),
     );
     delve::sim::run_rounds(app2.world_mut(), 12);
-    assert!(
-        !text(&app2).contains("Lockpicking (methodical)"),
-        "{}",
-        text(&app2)
-    );
+    assert!(lockpicking(&app2).is_empty(), "{}", text(&app2));
 }
 
 /// With the tactical rules, a natural 20 adds +10 to a check (three spikes and Strength 8 make
 /// bashing 30+: only a natural 20 can do it), and a bloodied basher takes −2.
 #[test]
 fn a_natural_20_adds_ten_and_bloodied_takes_two() {
-    let bash = || Command::Bash {
-        who: "Ada".into(),
-        at: AT,
-        helper: None,
-    };
-    let last_throw = |app: &App| {
-        app.world()
-            .resource::<EventLog>()
-            .entries()
-            .iter()
-            .rev()
-            .find_map(|e| match e.get::<ThrowEvent>()? {
-                ThrowEvent::Threw { throw, .. } => Some(throw.clone()),
-            })
-            .unwrap()
+    let bash = || {
+        Command::Bash(Bash {
+            who: "Ada".into(),
+            at: AT,
+            helper: None,
+        })
     };
     let mut app = app(", spikes: 3", ", str: 8", 1);
     app.world_mut()
@@ -522,32 +596,32 @@ fn an_evil_door_held_shut_does_not_yield() {
     let mut app = sim_app(&level, 1);
     act(
         &mut app,
-        Command::HoldShut {
+        Command::HoldShut(HoldShut {
             who: "Ada".into(),
             at: AT,
-        },
+        }),
     );
     act(
         &mut app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ghoul".into(),
             at: AT,
-        },
+        }),
     );
     assert_eq!(door(&mut app).state, DoorState::Closed);
     assert!(
-        text(&app).contains("Ada holds it shut: bash it open"),
+        refusal(&app).is(&DoorRefusal::HeldShut { by: "Ada".into() }),
         "{}",
         text(&app)
     );
     // Bashing works against it, as against a stuck door.
     act(
         &mut app,
-        Command::Bash {
+        Command::Bash(Bash {
             who: "Ghoul".into(),
             at: AT,
             helper: None,
-        },
+        }),
     );
-    assert!(text(&app).contains("Dungeonbashing"), "{}", text(&app));
+    assert_eq!(last_throw(&app).what, "Dungeonbashing", "{}", text(&app));
 }

@@ -1,5 +1,6 @@
 //! The sample levels load, run headless, and keep the grid's promises.
 
+use delve::command::acts::Move;
 use std::path::{Path, PathBuf};
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
@@ -101,11 +102,11 @@ fn sample_levels_run_a_hundred_rounds_headless() {
             .insert(delve::rules::combat::battle::Controlled);
         give(
             app.world_mut(),
-            Command::Move {
+            Command::Move(Move {
                 who: walker.name.clone(),
                 to: (target.x, target.y),
                 pace: Pace::Combat,
-            },
+            }),
         );
         run_rounds(app.world_mut(), 100);
         let world = app.world_mut();
@@ -169,19 +170,19 @@ fn scripted_run(seed: u64) -> String {
     let mut app = sim_app(&level, seed);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Sera".into(),
             to: (20, 6),
             pace: Pace::Exploration,
-        },
+        }),
     );
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Brannoc".into(),
             to: (99, 99),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 30);
     app.world().resource::<EventLog>().to_json_lines()
@@ -210,11 +211,11 @@ fn exploration_walks_exactly_120_feet_in_a_turn() {
     let mut app = sim_app(&level, 1);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (39, 0),
             pace: Pace::Exploration,
-        },
+        }),
     );
     let world = app.world_mut();
     let mut per_round = Vec::new();

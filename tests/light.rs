@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 use delve::command::Command;
+use delve::command::acts::{Dazzle, Douse, DropLight, Hide, LightUp, Move, PickUpLight, Refuel};
 use delve::creature::CreatureIndex;
 use delve::grid::GridPos;
 use delve::level::load_level_str;
@@ -78,14 +79,23 @@ fn a_lantern_with_two_flasks_lasts_forty_eight_turns() {
         ", carries: [(kind: Lantern, lit: false, fuel_turns: 24)], gear: [Oil(1)]",
         "",
     );
-    give(app.world_mut(), Command::Refuel { who: "Ada".into() });
-    give(app.world_mut(), Command::LightUp { who: "Ada".into() });
+    give(
+        app.world_mut(),
+        Command::Refuel(Refuel { who: "Ada".into() }),
+    );
+    give(
+        app.world_mut(),
+        Command::LightUp(LightUp { who: "Ada".into() }),
+    );
     run_rounds(app.world_mut(), 480);
     assert!(carried_light(&mut app).lit, "lit for 48 turns");
     run_round(app.world_mut());
     assert_eq!(burned_out_at(&app), Some(480));
     // No oil left for another flask.
-    give(app.world_mut(), Command::Refuel { who: "Ada".into() });
+    give(
+        app.world_mut(),
+        Command::Refuel(Refuel { who: "Ada".into() }),
+    );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
@@ -118,7 +128,7 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
             .unwrap()
             .has(ConditionKind::Blinded)
     );
-    give(app.world_mut(), Command::Douse { who: "Ada".into() });
+    give(app.world_mut(), Command::Douse(Douse { who: "Ada".into() }));
     run_round(app.world_mut());
     let c = app.world().get::<Conditions>(ada(&app)).unwrap();
     assert_eq!(
@@ -128,11 +138,11 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
     // 120' a turn is 12' a round; a third is 4': a square every round and a quarter.
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (6, 1),
             pace: Default::default(),
-        },
+        }),
     );
     run_rounds(app.world_mut(), 5);
     let at = app
@@ -142,7 +152,10 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
         .0;
     assert_eq!(at, GridPos::new(5, 1), "20' in 5 rounds");
     // Lighting up again ends it.
-    give(app.world_mut(), Command::LightUp { who: "Ada".into() });
+    give(
+        app.world_mut(),
+        Command::LightUp(LightUp { who: "Ada".into() }),
+    );
     run_round(app.world_mut());
     assert!(
         !app.world()
@@ -155,14 +168,17 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
 #[test]
 fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
     let mut app = app(2, ", carries: [(kind: Torch, lit: true)]", "");
-    give(app.world_mut(), Command::DropLight { who: "Ada".into() });
     give(
         app.world_mut(),
-        Command::Move {
+        Command::DropLight(DropLight { who: "Ada".into() }),
+    );
+    give(
+        app.world_mut(),
+        Command::Move(Move {
             who: "Ada".into(),
             to: (6, 1),
             pace: delve::rules::movement::Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 2);
     assert_eq!(
@@ -171,7 +187,10 @@ fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
         "the torch lies at (2, 1)"
     );
     assert_eq!(level_at(&app, 6, 1), LightLevel::Dim, "20' from it");
-    give(app.world_mut(), Command::PickUpLight { who: "Ada".into() });
+    give(
+        app.world_mut(),
+        Command::PickUpLight(PickUpLight { who: "Ada".into() }),
+    );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
@@ -217,11 +236,11 @@ fn light_distraction_blinds_for_exactly_three_rounds() {
         run_round(app.world_mut()); // Gob sees the torch from the dark.
         give(
             app.world_mut(),
-            Command::Dazzle {
+            Command::Dazzle(Dazzle {
                 who: "Ada".into(),
                 target: "Gob".into(),
                 focused: false,
-            },
+            }),
         );
         run_round(app.world_mut()); // round 1
         let gob = app.world().resource::<CreatureIndex>().0["Gob"];
@@ -256,11 +275,11 @@ fn dazzling_needs_a_target_in_the_dark() {
     run_round(app.world_mut());
     give(
         app.world_mut(),
-        Command::Dazzle {
+        Command::Dazzle(Dazzle {
             who: "Ada".into(),
             target: "Ada".into(),
             focused: true,
-        },
+        }),
     );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
@@ -309,17 +328,17 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
         ghoul_sees_wren(&app),
         "lightless vision finds her in the dark"
     );
-    give(app.world_mut(), Command::Hide { who: "Wren".into() });
+    give(app.world_mut(), Command::Hide(Hide { who: "Wren".into() }));
     run_round(app.world_mut());
     assert!(app.world().get::<Hiding>(wren).is_some());
     assert!(!ghoul_sees_wren(&app), "hidden from lightless vision");
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Wren".into(),
             to: (1, 1),
             pace: Default::default(),
-        },
+        }),
     );
     run_rounds(app.world_mut(), 2);
     assert!(
@@ -330,9 +349,9 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
     // Without the proficiency there is no hiding.
     give(
         app.world_mut(),
-        Command::Hide {
+        Command::Hide(Hide {
             who: "Ghoul".into(),
-        },
+        }),
     );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();

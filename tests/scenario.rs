@@ -4,13 +4,14 @@
 
 use bevy::prelude::*;
 use delve::command::Command;
-use delve::command::CommandEvent;
+use delve::command::acts::{MarchingOrder, MoveParty, OpenDoor, PickLockMethodically, Search};
 use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_file;
 use delve::level::schema::{DoorState, Lock};
 use delve::log::{EventLog, LogEntry};
 use delve::rules::doors::Door;
+use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 use delve::rules::search::SearchEvent;
 use delve::rules::traps::TrapEvent;
 
@@ -40,10 +41,10 @@ fn play(seed: u64) -> Option<EventLog> {
         .to_vec();
     give(
         app.world_mut(),
-        Command::MarchingOrder {
+        Command::MarchingOrder(MarchingOrder {
             party: "party".into(),
             order,
-        },
+        }),
     );
     let mut phase = 0;
     let mut wait: u32 = 0;
@@ -53,29 +54,29 @@ fn play(seed: u64) -> Option<EventLog> {
             0 => {
                 give(
                     app.world_mut(),
-                    Command::MoveParty {
+                    Command::MoveParty(MoveParty {
                         party: "party".into(),
                         to: (15, 7),
                         pace: Pace::Combat,
-                    },
+                    }),
                 );
                 phase = 1;
             }
             1 if at(&app) == GridPos::new(15, 7) => {
                 give(
                     app.world_mut(),
-                    Command::OpenDoor {
+                    Command::OpenDoor(OpenDoor {
                         who: "Sera".into(),
                         at: (15, 8),
-                    },
+                    }),
                 );
                 give(
                     app.world_mut(),
-                    Command::MoveParty {
+                    Command::MoveParty(MoveParty {
                         party: "party".into(),
                         to: (21, 12),
                         pace: Pace::Combat,
-                    },
+                    }),
                 );
                 phase = 2;
             }
@@ -83,29 +84,35 @@ fn play(seed: u64) -> Option<EventLog> {
                 let to = if phase == 1 { (15, 7) } else { (21, 12) };
                 give(
                     app.world_mut(),
-                    Command::MoveParty {
+                    Command::MoveParty(MoveParty {
                         party: "party".into(),
                         to,
                         pace: Pace::Combat,
-                    },
+                    }),
                 );
             }
             2 if at(&app) == GridPos::new(21, 12) => {
-                give(app.world_mut(), Command::Search { who: "Sera".into() });
+                give(
+                    app.world_mut(),
+                    Command::Search(Search { who: "Sera".into() }),
+                );
                 phase = 3;
                 wait = 11;
             }
             3 if wait == 0 => {
                 if door_at(&mut app, SECRET).secret {
-                    give(app.world_mut(), Command::Search { who: "Sera".into() });
+                    give(
+                        app.world_mut(),
+                        Command::Search(Search { who: "Sera".into() }),
+                    );
                     wait = 11;
                 } else {
                     give(
                         app.world_mut(),
-                        Command::PickLockMethodically {
+                        Command::PickLockMethodically(PickLockMethodically {
                             who: "Sera".into(),
                             at: (22, 12),
-                        },
+                        }),
                     );
                     phase = 4;
                     wait = 11;
@@ -115,10 +122,10 @@ fn play(seed: u64) -> Option<EventLog> {
                 Lock::Unlocked => {
                     give(
                         app.world_mut(),
-                        Command::OpenDoor {
+                        Command::OpenDoor(OpenDoor {
                             who: "Sera".into(),
                             at: (22, 12),
-                        },
+                        }),
                     );
                     phase = 5;
                 }
@@ -126,10 +133,10 @@ fn play(seed: u64) -> Option<EventLog> {
                 Lock::Locked { .. } => {
                     give(
                         app.world_mut(),
-                        Command::PickLockMethodically {
+                        Command::PickLockMethodically(PickLockMethodically {
                             who: "Sera".into(),
                             at: (22, 12),
-                        },
+                        }),
                     );
                     wait = 11;
                 }
@@ -162,8 +169,9 @@ fn the_party_finds_the_secret_door_picks_its_lock_and_someone_falls_into_the_pit
     let index = |f: &dyn Fn(&LogEntry) -> bool| story.entries().iter().position(f);
     let fell = index(&|e| e.get::<TrapEvent>().is_some_and(|e| matches!(e, TrapEvent::TrapSprung { trap, at, .. } if trap == "a 20' pit" && *at == GridPos::new(15, 10)))).unwrap();
     let found = index(&|e| e.get::<SearchEvent>().is_some_and(|e| matches!(e, SearchEvent::Found { who, feature, at } if who == "Sera" && feature == "a secret door" && *at == SECRET))).unwrap();
-    let picked = index(&|e| e.get::<CommandEvent>().is_some_and(|e| matches!(e, CommandEvent::CommandAccepted { who, command } if who == "Sera" && command.starts_with("picks the lock at (22, 12)")))).unwrap();
-    let opened = index(&|e| e.get::<CommandEvent>().is_some_and(|e| matches!(e, CommandEvent::CommandAccepted { who, command } if who == "Sera" && command == "opens the door at (22, 12)"))).unwrap();
+    let lock = GridPos::new(22, 12);
+    let picked = index(&|e| e.get::<DoorEvent>().is_some_and(|e| matches!(e, DoorEvent::LockOpened { who, at, by: LockOpening::Picked } if who == "Sera" && *at == lock))).unwrap();
+    let opened = index(&|e| e.get::<DoorEvent>().is_some_and(|e| matches!(e, DoorEvent::DoorOpened { who, at, how: DoorOpening::ByHand } if who == "Sera" && *at == lock))).unwrap();
     assert!(
         fell < found && found < picked && picked < opened,
         "in order: {fell} {found} {picked} {opened}"

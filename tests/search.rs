@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 use delve::command::Command;
+use delve::command::acts::{Move, OpenDoor, Search, SearchHastily};
 use delve::creature::{CreatureIndex, Position};
 use delve::level::load_level_str;
 use delve::log::EventLog;
@@ -41,7 +42,10 @@ const SURE: &str = ", proficiencies: [Searching], throws: { Searching: 1 }";
 fn a_methodical_search_with_a_pole_covers_ten_feet() {
     for (pole, found) in [("", false), (", gear: [TenFootPole]", true)] {
         let mut app = app(&format!("{SURE}{pole}"), SECRET);
-        give(app.world_mut(), Command::Search { who: "Sera".into() });
+        give(
+            app.world_mut(),
+            Command::Search(Search { who: "Sera".into() }),
+        );
         run_rounds(app.world_mut(), 9);
         assert!(!text(&app).contains("finds"), "a turn is ten rounds");
         run_round(app.world_mut());
@@ -67,19 +71,19 @@ fn a_found_secret_door_can_be_opened() {
     let mut app = app(&format!("{SURE}, gear: [TenFootPole]"), SECRET);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Sera".into(),
             to: (2, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_round(app.world_mut());
     give(
         app.world_mut(),
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Sera".into(),
             at: (3, 2),
-        },
+        }),
     );
     run_round(app.world_mut());
     assert!(
@@ -87,14 +91,17 @@ fn a_found_secret_door_can_be_opened() {
         "{}",
         text(&app)
     );
-    give(app.world_mut(), Command::Search { who: "Sera".into() });
+    give(
+        app.world_mut(),
+        Command::Search(Search { who: "Sera".into() }),
+    );
     run_rounds(app.world_mut(), 10);
     give(
         app.world_mut(),
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Sera".into(),
             at: (3, 2),
-        },
+        }),
     );
     run_round(app.world_mut());
     let world = app.world_mut();
@@ -110,11 +117,11 @@ fn a_thief_exploring_past_a_pit_finds_it_before_stepping_on_it() {
     let mut app = app(SURE, pit);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Sera".into(),
             to: (10, 1),
             pace: Pace::Exploration,
-        },
+        }),
     );
     let sera = app.world().resource::<CreatureIndex>().0["Sera"];
     let mut found_at = None;
@@ -145,7 +152,7 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     let mut app = app("", SECRET);
     give(
         app.world_mut(),
-        Command::SearchHastily { who: "Sera".into() },
+        Command::SearchHastily(SearchHastily { who: "Sera".into() }),
     );
     run_round(app.world_mut());
     assert!(
@@ -159,21 +166,21 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     );
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Sera".into(),
             to: (2, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_round(app.world_mut());
     give(
         app.world_mut(),
-        Command::SearchHastily { who: "Sera".into() },
+        Command::SearchHastily(SearchHastily { who: "Sera".into() }),
     );
     run_round(app.world_mut());
     give(
         app.world_mut(),
-        Command::SearchHastily { who: "Sera".into() },
+        Command::SearchHastily(SearchHastily { who: "Sera".into() }),
     );
     run_round(app.world_mut());
     let log = text(&app);

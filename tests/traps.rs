@@ -1,14 +1,19 @@
 //! Traps: Dungeon Delves › Traps and Trapbreaking.
 
 use bevy::prelude::*;
-use delve::command::Command;
+use delve::command::acts::{
+    DisarmTrap, DisarmTrapMethodically, Move, OpenDoor, Probe, RearmTrap, Touch,
+};
+use delve::command::{Command, refusals};
 use delve::creature::{CreatureIndex, HitPoints, Position};
 use delve::dice::Dice;
 use delve::grid::GridPos;
 use delve::level::load_level_str;
 use delve::log::EventLog;
+use delve::rules::task::TaskEvent;
 use delve::rules::throws::ThrowEvent;
 use delve::rules::traps::TrapEvent;
+use delve::rules::traps::TrapRefusal;
 use delve::rules::traps::{Trap, TrapState};
 
 use delve::rules::movement::Pace;
@@ -60,11 +65,11 @@ fn a_twenty_foot_pit_deals_two_d6() {
         let mut app = app(", kind: Pit(depth_feet: 20)", "", seed);
         give(
             app.world_mut(),
-            Command::Move {
+            Command::Move(Move {
                 who: "Ada".into(),
                 to: (8, 1),
                 pace: Pace::Combat,
-            },
+            }),
         );
         run_rounds(app.world_mut(), 2);
         let ev = events(&app);
@@ -105,11 +110,11 @@ fn a_known_trap_is_stepped_around() {
     let mut app = app(", kind: Pit(depth_feet: 20), hidden: false", "", 1);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (8, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 2);
     assert!(
@@ -127,36 +132,36 @@ fn a_thief_disarms_re_arms_and_discharges() {
     let mut app = next_to_the_trap(custom, THIEF);
     act(
         &mut app,
-        Command::DisarmTrap {
+        Command::DisarmTrap(DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
-        },
+        }),
     );
     assert_eq!(state(&mut app), TrapState::Disarmed);
     act(
         &mut app,
-        Command::RearmTrap {
+        Command::RearmTrap(RearmTrap {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
     assert_eq!(state(&mut app), TrapState::Armed);
     act(
         &mut app,
-        Command::DisarmTrap {
+        Command::DisarmTrap(DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: true,
-        },
+        }),
     );
     assert_eq!(state(&mut app), TrapState::Discharged);
     act(
         &mut app,
-        Command::RearmTrap {
+        Command::RearmTrap(RearmTrap {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
@@ -170,20 +175,20 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     let mut app = app(", kind: Pit(depth_feet: 10), hidden: false", "", 1);
     give(
         app.world_mut(),
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (3, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 1);
     give(
         app.world_mut(),
-        Command::DisarmTrap {
+        Command::DisarmTrap(DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
@@ -194,11 +199,11 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     let mut app = self::app(", kind: Pit(depth_feet: 10)", THIEF, 1);
     give(
         app.world_mut(),
-        Command::DisarmTrap {
+        Command::DisarmTrap(DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
@@ -250,11 +255,11 @@ fn next_to_the_trap(trap: &str, ada: &str) -> App {
     let mut app = app(trap, ada, 1);
     act(
         &mut app,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (3, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     app
 }
@@ -262,11 +267,11 @@ fn next_to_the_trap(trap: &str, ada: &str) -> App {
 fn disarm_methodically(app: &mut App) {
     give(
         app.world_mut(),
-        Command::DisarmTrapMethodically {
+        Command::DisarmTrapMethodically(DisarmTrapMethodically {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
-        },
+        }),
     );
 }
 
@@ -343,11 +348,11 @@ fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
     script(&mut app, &[3, 2]);
     act(
         &mut app,
-        Command::DisarmTrap {
+        Command::DisarmTrap(DisarmTrap {
             who: "Ada".into(),
             at: (4, 1),
             discharge: false,
-        },
+        }),
     );
     assert_eq!(
         state(&mut app),
@@ -358,25 +363,28 @@ fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
 
     let mut app = next_to_the_trap(NEEDLE, THIEF_15);
     script(&mut app, &[4]);
-    let hasty = Command::DisarmTrap {
+    let hasty = Command::DisarmTrap(DisarmTrap {
         who: "Ada".into(),
         at: (4, 1),
         discharge: true,
-    };
+    });
     act(&mut app, hasty.clone());
     assert_eq!(state(&mut app), TrapState::Armed, "a natural 4 just fails");
     act(&mut app, hasty);
-    let log = app.world().resource::<EventLog>().to_text();
+    let log = app.world().resource::<EventLog>();
     assert!(
-        log.contains("cannot try hastily again until its level rises"),
-        "{log}"
+        refusals(log).any(|(_, why)| why.is(&TrapRefusal::HastyBarred)),
+        "{}",
+        log.to_text()
     );
     disarm_methodically(&mut app);
     run_rounds(app.world_mut(), 1);
-    let log = app.world().resource::<EventLog>().to_text();
+    let log = app.world().resource::<EventLog>();
     assert!(
-        log.contains("sets to disabling the trap at (4, 1) methodically"),
-        "{log}"
+        log.of::<TaskEvent>()
+            .any(|e| matches!(e, TaskEvent::TaskBegun { who, rounds: 10, .. } if who == "Ada")),
+        "{}",
+        log.to_text()
     );
 }
 
@@ -387,11 +395,11 @@ fn walking_away_abandons_methodical_trapbreaking() {
     run_rounds(app.world_mut(), 3);
     act(
         &mut app,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (1, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 10);
     assert_eq!(state(&mut app), TrapState::Armed);
@@ -418,10 +426,10 @@ fn door_app(trap: &str) -> App {
 fn open_door(app: &mut App) {
     act(
         app,
-        Command::OpenDoor {
+        Command::OpenDoor(OpenDoor {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
 }
 
@@ -478,29 +486,29 @@ fn touching_a_touch_trap() {
     script(&mut app, &[2, 1, 1]);
     act(
         &mut app,
-        Command::Touch {
+        Command::Touch(Touch {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
     assert_eq!(hp(&app, "Ada"), 28);
 
     let mut app = self::app(glyph, POLE, 1);
     act(
         &mut app,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (2, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     script(&mut app, &[1]);
     act(
         &mut app,
-        Command::Touch {
+        Command::Touch(Touch {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
     assert_eq!(hp(&app, "Ada"), 30, "10' away, at the end of the pole");
     assert_eq!(state(&mut app), TrapState::Discharged);
@@ -508,10 +516,10 @@ fn touching_a_touch_trap() {
     let mut app = self::app(glyph, "", 1);
     act(
         &mut app,
-        Command::Touch {
+        Command::Touch(Touch {
             who: "Ada".into(),
             at: (4, 1),
-        },
+        }),
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("out of reach"), "{log}");
@@ -524,19 +532,19 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
     act(
         &mut app,
-        Command::Probe {
+        Command::Probe(Probe {
             who: "Ada".into(),
             on: true,
-        },
+        }),
     );
     script(&mut app, &[1]);
     act(
         &mut app,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (8, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     run_rounds(app.world_mut(), 1);
     let chances: Vec<(String, u32)> = events(&app)
@@ -560,11 +568,11 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     script(&mut app, &[5, 6]);
     act(
         &mut app,
-        Command::Move {
+        Command::Move(Move {
             who: "Ada".into(),
             to: (8, 1),
             pace: Pace::Combat,
-        },
+        }),
     );
     let chances: Vec<String> = events(&app)
         .into_iter()
@@ -580,10 +588,10 @@ fn app_with_probe() -> App {
     let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
     act(
         &mut app,
-        Command::Probe {
+        Command::Probe(Probe {
             who: "Ada".into(),
             on: true,
-        },
+        }),
     );
     app
 }
@@ -598,11 +606,11 @@ fn a_natural_1_on_a_save_doubles_a_traps_damage() {
         script(&mut app, &[1, 3, save]);
         act(
             &mut app,
-            Command::Move {
+            Command::Move(Move {
                 who: "Ada".into(),
                 to: (8, 1),
                 pace: Pace::Combat,
-            },
+            }),
         );
         assert_eq!(30 - hp(&app, "Ada"), damage, "a save of {save} against 3");
     }

@@ -274,6 +274,6 @@ mod tests {
                 "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
             ]
         );
-        assert!(matches!(offered[0].1.command, Command::Bash { .. }));
+        assert!(matches!(offered[0].1.command, Command::Bash(_)));
     }
 }

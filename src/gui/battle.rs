@@ -5,6 +5,7 @@
 //! In the window the player commands the party: its members are `Controlled` and wait for
 //! orders, unless B lets them fight by themselves with the behaviour the monsters use.
 
+use crate::command::acts::{Attack, WaitForOrders};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -45,10 +46,10 @@ fn party_control(
         };
         let waits = controlled.get(leader).unwrap_or(false);
         if waits == alone.0 && !pending.waiting_for(&party.name) {
-            pending.push(Command::WaitForOrders {
+            pending.push(Command::WaitForOrders(WaitForOrders {
                 party: party.name.clone(),
                 on: !alone.0,
-            });
+            }));
         }
     }
 }
@@ -89,6 +90,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                     None => {
                         let why = crate::rules::combat::battle::can_attack(world, who, target, i)
                             .err()
+                            .map(|why| why.to_string())
                             .unwrap_or_default();
                         lines.push(format!("{}: {why}", w.name));
                     }
@@ -99,11 +101,11 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                 offer
                     .text
                     .push_str(&format!(" - F attacks with the {weapon}"));
-                offer.command = Some(Command::Attack {
+                offer.command = Some(Command::Attack(Attack {
                     who: crate::creature::name_of(world, who),
                     target: name,
                     weapon: Some(weapon),
-                });
+                }));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Keyboard and mouse as leafwing actions. Input only writes intents: camera moves, a selection,
 //! [`Command`]s for the simulation, or a request to play rounds.
 
+use crate::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -352,16 +353,16 @@ fn move_here(
         return;
     };
     let command = match ordered_party(&parties, &ui, selected.0) {
-        Some(party) => Command::MoveParty {
+        Some(party) => Command::MoveParty(MoveParty {
             party,
             to: (to.x, to.y),
             pace: ui.pace,
-        },
-        None => Command::Move {
+        }),
+        None => Command::Move(Move {
             who: who.to_string(),
             to: (to.x, to.y),
             pace: ui.pace,
-        },
+        }),
     };
     ui.notice = format!("{}: {command} - press Space to play rounds", command.who());
     pending.push(command);
@@ -401,9 +402,9 @@ fn orders(
             continue;
         };
         let command = match (make, ordered_party(&parties, &ui, selected.0)) {
-            (true, Some(party)) => Command::RestParty { party },
-            (true, None) => Command::Rest { who },
-            (false, _) => Command::StandUp { who },
+            (true, Some(party)) => Command::RestParty(RestParty { party }),
+            (true, None) => Command::Rest(Rest { who }),
+            (false, _) => Command::StandUp(StandUp { who }),
         };
         ui.notice = format!("{}: {command} - press Space to play rounds", command.who());
         pending.push(command);
@@ -526,10 +527,16 @@ mod tests {
         assert_eq!(first, "search methodically");
         press(&mut app, KeyCode::Digit1);
         press(&mut app, KeyCode::Space);
-        let log = app.world().resource::<crate::log::EventLog>().to_text();
+        let log = app.world().resource::<crate::log::EventLog>();
         assert!(
-            log.contains("Sera: searches methodically within 10'"),
-            "{log}"
+            log.of::<crate::rules::task::TaskEvent>().any(|e| *e
+                == crate::rules::task::TaskEvent::TaskBegun {
+                    who: "Sera".into(),
+                    task: "searching methodically within 10'".into(),
+                    rounds: 10
+                }),
+            "{}",
+            log.to_text()
         );
     }
 
@@ -553,9 +560,9 @@ mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending,
-            vec![Command::RestParty {
+            vec![Command::RestParty(RestParty {
                 party: "party".into()
-            }]
+            })]
         );
         press(&mut app, KeyCode::KeyG);
         assert!(!app.world().resource::<UiState>().whole_party);
@@ -563,9 +570,9 @@ mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending.last(),
-            Some(&Command::Rest {
+            Some(&Command::Rest(Rest {
                 who: "Aldric".into()
-            })
+            }))
         );
         // Space plays the round: the commands are carried out.
         press(&mut app, KeyCode::Space);
@@ -608,7 +615,7 @@ mod tests {
         // The journal the window writes is a command script for `delve sim`.
         let script = crate::sim::journal_script(app.world());
         let parsed: Vec<crate::command::ScriptedCommand> =
-            crate::level::ron_options().from_str(&script).unwrap();
+            crate::command::script_options().from_str(&script).unwrap();
         assert_eq!(parsed, journal.0);
     }
 

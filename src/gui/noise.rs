@@ -2,6 +2,7 @@
 //! it is heard automatically glow orange and those where it takes a Listening throw glow blue,
 //! fading over a few seconds. N makes a loud noise at the pointer.
 
+use crate::command::acts::MakeNoise;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -47,11 +48,11 @@ fn make_noise(
     let Some(at) = pointer.square() else {
         return;
     };
-    let command = Command::MakeNoise {
+    let command = Command::MakeNoise(MakeNoise {
         at: (at.x, at.y),
         sound: SoundRow::Loud,
         what: "a crash the Judge made".into(),
-    };
+    });
     ui.notice = format!("{command} - press Space to play the round");
     pending.push(command);
 }

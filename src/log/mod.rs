@@ -157,6 +157,12 @@ impl EventLog {
         self.entries.push(LogEntry::new(round, event));
     }
 
+    /// Puts an event before the entry at `index`: a command's acceptance goes before the
+    /// outcome its rule logged while carrying it out.
+    pub fn insert(&mut self, index: usize, round: u64, event: impl RecordedEvent) {
+        self.entries.insert(index, LogEntry::new(round, event));
+    }
+
     pub fn entries(&self) -> &[LogEntry] {
         &self.entries
     }

@@ -5,6 +5,7 @@
 //! light gives a party away). Monsters that hear a noise go to look (in the hearing rules).
 //! In a battle, the fighting behaviour (`rules::combat::behaviour`) takes over.
 
+use crate::command::acts::Move;
 use bevy::prelude::*;
 
 use crate::command::{Command, PendingCommands};
@@ -64,10 +65,10 @@ pub fn approach_lights(
     }
     orders.sort();
     for (who, to) in orders {
-        pending.push_derived(Command::Move {
+        pending.push_derived(Command::Move(Move {
             who,
             to,
             pace: Pace::Combat,
-        });
+        }));
     }
 }

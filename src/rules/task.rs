@@ -2,121 +2,107 @@
 //! (10 minutes)" or more: searching methodically, picking a lock or disabling a trap
 //! methodically, battering a door down with an axe. A creature has at most one such task; it
 //! goes on round by round while the creature stays put, and moving abandons it. When the time
-//! is up, the rule area that owns the action settles the outcome.
+//! is up, the rule area that owns the action settles the outcome: each area defines its work
+//! ([`Work`]) beside its commands.
 
-use crate::command::CommandEvent;
+use std::fmt;
+use std::sync::Arc;
+
 use bevy::prelude::*;
+use serde::Serialize;
 
-use crate::grid::GridPos;
-use crate::log::EventLog;
+use crate::log::LogEvent;
 use crate::rules::movement::MovedThisRound;
-use crate::time::Clock;
+
+/// A rule area's work that takes rounds: what it does each round, and how it ends.
+pub trait Work: fmt::Display + fmt::Debug + Send + Sync + 'static {
+    /// What the work does each round it goes on (battering a door is loud every round).
+    fn each_round(&self, _world: &mut World, _who: Entity) {}
+
+    /// The time is up: the area settles the outcome and logs it.
+    fn finish(&self, world: &mut World, who: Entity);
+}
 
 /// The action in progress and the rounds it still needs.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Debug)]
 pub struct Task {
-    pub kind: TaskKind,
+    pub work: Arc<dyn Work>,
     pub rounds_left: u64,
 }
 
-/// What a creature is busy with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskKind {
-    /// Dungeon Delves › Searching: a methodical search of the squares around.
-    Search,
-    /// Dungeon Delves › Doors: picking the lock of the door at a square methodically.
-    PickLock { door: GridPos },
-    /// Dungeon Delves › Doors: battering the door at a square down with an axe.
-    BatterDoor { door: GridPos },
-    /// Dungeon Delves › Traps: disabling the trap at a square methodically.
-    BreakTrap { trap: GridPos, discharge: bool },
+/// What tasks put in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum TaskEvent {
+    /// A creature set to work that takes `rounds` rounds.
+    TaskBegun {
+        who: String,
+        task: String,
+        rounds: u64,
+    },
 }
 
-impl std::fmt::Display for TaskKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl LogEvent for TaskEvent {
+    fn who(&self) -> Option<&str> {
         match self {
-            TaskKind::Search => write!(f, "searching methodically"),
-            TaskKind::PickLock { door } => write!(f, "picking the lock at {door}"),
-            TaskKind::BatterDoor { door } => write!(f, "battering the door at {door}"),
-            TaskKind::BreakTrap {
-                trap,
-                discharge: false,
-            } => write!(f, "disarming the trap at {trap}"),
-            TaskKind::BreakTrap {
-                trap,
-                discharge: true,
-            } => write!(f, "discharging the trap at {trap}"),
+            TaskEvent::TaskBegun { who, .. } => Some(who),
         }
     }
 }
 
-/// Sets `who` to a task of `rounds`: it stops walking, and any task it had is dropped.
-pub fn begin(world: &mut World, who: Entity, kind: TaskKind, rounds: u64) {
+impl fmt::Display for TaskEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TaskEvent::TaskBegun { who, task, rounds } => {
+                write!(f, "{who} sets to {task} ({})", time_words(*rounds))
+            }
+        }
+    }
+}
+
+/// `1 round`, `1 turn`, `3 turns`.
+pub fn time_words(rounds: u64) -> String {
+    let turn = crate::time::ROUNDS_PER_TURN;
+    match rounds {
+        1 => "1 round".into(),
+        r if r % turn == 0 && r / turn == 1 => "1 turn".into(),
+        r if r % turn == 0 => format!("{} turns", r / turn),
+        r => format!("{r} rounds"),
+    }
+}
+
+/// Sets `who` to work for `rounds`: it stops walking, and any task it had is dropped.
+pub fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64) {
+    let task = work.to_string();
     world
         .entity_mut(who)
         .remove::<crate::rules::movement::Walking>()
         .insert(Task {
-            kind,
+            work: Arc::new(work),
             rounds_left: rounds,
         });
-}
-
-/// What a task does each round it goes on: battering is loud every round.
-fn each_round(world: &mut World, who: Entity, kind: TaskKind) {
-    if let TaskKind::BatterDoor { .. } = kind {
-        // A creature at work has a square, so the noise is always made.
-        let _ = crate::rules::sound::hearing::creature_noise(
-            world,
-            who,
-            crate::rules::sound::NoisyAction::BatteringADoor,
-        );
-    }
-}
-
-/// The outcome of a finished task, told by the rule area that owns it; `None` when that area
-/// logs the outcome itself (the Judge's secret search throws) or there is nothing left to do.
-fn finish(world: &mut World, who: Entity, kind: TaskKind) -> Option<String> {
-    match kind {
-        TaskKind::Search => {
-            crate::rules::search::finish_methodical_search(world, who);
-            None
-        }
-        TaskKind::PickLock { door } => crate::rules::doors::finish_picking(world, who, door),
-        TaskKind::BatterDoor { door } => crate::rules::doors::finish_battering(world, who, door),
-        TaskKind::BreakTrap { trap, discharge } => {
-            crate::rules::traps::finish_methodical_trapbreaking(world, who, trap, discharge)
-        }
-    }
+    let who = crate::creature::name_of(world, who);
+    crate::log::log_in(world, TaskEvent::TaskBegun { who, task, rounds });
 }
 
 /// Each round: tasks go on, are abandoned by those who moved, and are settled when done.
 pub fn carry_on_tasks(world: &mut World) {
     let mut q = world.query::<(Entity, &Task)>();
-    let mut busy: Vec<(Entity, Task)> = q.iter(world).map(|(e, t)| (e, *t)).collect();
+    let mut busy: Vec<(Entity, Task)> = q.iter(world).map(|(e, t)| (e, t.clone())).collect();
     busy.sort_by_key(|(e, _)| *e);
-    let round = world.resource::<Clock>().rounds;
     for (who, mut task) in busy {
         if world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0) {
             world.entity_mut(who).remove::<Task>();
             continue;
         }
-        each_round(world, who, task.kind);
+        task.work.each_round(world, who);
         task.rounds_left = task.rounds_left.saturating_sub(1);
         if task.rounds_left > 0 {
             world.entity_mut(who).insert(task);
             continue;
         }
         world.entity_mut(who).remove::<Task>();
-        if let Some(outcome) = finish(world, who, task.kind) {
-            let name = crate::creature::name_of(world, who);
-            world.resource_mut::<EventLog>().push(
-                round,
-                CommandEvent::CommandAccepted {
-                    who: name,
-                    command: outcome,
-                },
-            );
-        }
+        task.work.finish(world, who);
     }
 }
 

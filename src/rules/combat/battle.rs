@@ -18,7 +18,9 @@
 //! Judge). One attack dealing half the total hit points or more calls for the massive trauma
 //! (min. 25, DC 10 Fortitude) and massive damage (min. 50, DC 15 Fortitude) saves.
 
-use crate::command::CommandEvent;
+use super::commands::{AttackRefusal, CombatRefusal};
+use crate::command::{Refusal, Unable};
+use crate::log::log_in;
 use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
 
@@ -101,22 +103,29 @@ pub struct ShieldForgone {
 
 /// `ClearJam`: a jammed firearm takes a full round to clear (the creature neither moves nor
 /// attacks this round), or a standard action with Gunsmithing, which leaves it its move.
-pub fn clear_jam(world: &mut World, who: Entity) -> Result<String, String> {
+pub fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
     if world.get::<Jammed>(who).is_none() {
-        return Err("its firearm is not jammed".into());
+        return Err(CombatRefusal::NotJammed.into());
     }
     world.entity_mut(who).remove::<Jammed>();
     let gunsmith = world
         .get::<crate::creature::Proficiencies>(who)
         .is_some_and(|p| p.has(crate::level::schema::Proficiency::Gunsmithing));
-    if gunsmith {
-        return Ok("clears the jam (a standard action, with Gunsmithing)".into());
+    if !gunsmith {
+        world
+            .entity_mut(who)
+            .remove::<crate::rules::movement::Walking>()
+            .remove::<AttackOrder>();
     }
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .remove::<AttackOrder>();
-    Ok("spends the round clearing the jam".into())
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CombatEvent::JamCleared {
+            who: name,
+            whole_round: !gunsmith,
+        },
+    );
+    Ok(())
 }
 
 /// The standard rules' total defense: +4 to AC for the round, and no attacks.
@@ -130,29 +139,27 @@ pub struct TotalDefense {
 }
 
 /// `TotalDefense`: this round, +4 AC and no attacks.
-pub fn total_defense(world: &mut World, who: Entity) -> Result<String, String> {
+pub fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(who)
         .remove::<AttackOrder>()
         .insert(TotalDefense { round });
-    Ok(format!(
-        "takes total defense (+{TOTAL_DEFENSE_AC} AC this round, no attacks)"
-    ))
+    Ok(())
 }
 
 /// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
-pub fn forgo_shield(world: &mut World, who: Entity) -> Result<String, String> {
+pub fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
     if world
         .get::<Combatant>(who)
         .and_then(|c| c.shield.as_ref())
         .is_none()
     {
-        return Err("it has no shield".into());
+        return Err(CombatRefusal::NoShield.into());
     }
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(ShieldForgone { round });
-    Ok("forgoes its shield for a free hand until its next turn".into())
+    Ok(())
 }
 
 /// The damage of a hit, as the log tells it.
@@ -171,10 +178,7 @@ pub struct Damage {
     pub total: i32,
 }
 
-/// Is this creature out of the fight (dying or dead)?
-pub fn is_down(conditions: &Conditions) -> bool {
-    conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)
-}
+pub use crate::rules::conditions::is_down;
 
 /// A creature's initiative modifier: its stat block's, or the tactical Dexterity modifier.
 pub fn initiative_modifier(combatant: Option<&Combatant>, abilities: Option<&Abilities>) -> i32 {
@@ -463,14 +467,14 @@ pub fn fight(world: &mut World) {
                 // The order lapses when the target cannot be attacked; the behaviour or the
                 // player gives a new one.
                 world.entity_mut(who).remove::<AttackOrder>();
-                let round = world.resource::<Clock>().rounds;
                 let name = crate::creature::name_of(world, who);
-                world.resource_mut::<EventLog>().push(
-                    round,
-                    CommandEvent::CommandRefused {
+                let target = crate::creature::name_of(world, order.target);
+                log_in(
+                    world,
+                    CombatEvent::AttackOrderLapsed {
                         who: name,
-                        command: "attack".into(),
-                        reason: why,
+                        target,
+                        reason: why.into(),
                     },
                 );
             }
@@ -544,55 +548,65 @@ pub fn can_attack(
     who: Entity,
     target: Entity,
     weapon: usize,
-) -> Result<u32, String> {
+) -> Result<u32, AttackRefusal> {
     let (Some(a_at), Some(a_cond), Some(c)) = (
         world.get::<Position>(who),
         world.get::<Conditions>(who),
         world.get::<Combatant>(who),
     ) else {
-        return Err("it cannot fight".into());
+        return Err(AttackRefusal::CannotFight);
     };
     let (Some(t_at), Some(t_cond)) = (
         world.get::<Position>(target),
         world.get::<Conditions>(target),
     ) else {
-        return Err("that is not something to fight".into());
+        return Err(AttackRefusal::NotAFoe);
     };
     let (a_at, t_at) = (a_at.0, t_at.0);
-    let name = || crate::creature::name_of(world, target);
+    let target = || crate::creature::name_of(world, target);
     if is_down(a_cond) {
-        return Err("it is down".into());
+        return Err(AttackRefusal::Down);
     }
     if is_down(t_cond) {
-        return Err(format!("{} is down", name()));
+        return Err(AttackRefusal::TargetDown { target: target() });
     }
-    let w = c.weapons.get(weapon).ok_or("it has no such weapon")?;
+    let w = c.weapons.get(weapon).ok_or(AttackRefusal::NoSuchWeapon)?;
+    let weapon = || w.name.clone();
     if world.get::<Jammed>(who).is_some() && matches!(w.kind, Some(WeaponKind::Firearm { .. })) {
-        return Err(format!("its {} is jammed", w.name));
+        return Err(AttackRefusal::Jammed { weapon: weapon() });
     }
     let adjacent = a_at.x.abs_diff(t_at.x).max(a_at.y.abs_diff(t_at.y)) == 1;
     match w.range_feet {
         None if adjacent => Ok(1),
-        None => Err(format!("{} is out of reach of its {}", name(), w.name)),
+        None => Err(AttackRefusal::OutOfReach {
+            target: target(),
+            weapon: weapon(),
+        }),
         Some(increment) => {
-            crate::rules::vision::missile_attack_allowed(a_cond)?;
+            if !crate::rules::vision::missile_attack_allowed(a_cond) {
+                return Err(AttackRefusal::BlindedMissile);
+            }
             let grid = world.resource::<DungeonGrid>();
             if !crate::grid::los::line_of_sight(grid, a_at, t_at) {
-                return Err(format!("it has no line of sight to {}", name()));
+                return Err(AttackRefusal::NoLineOfSight { target: target() });
             }
-            let mut q = world
-                .try_query::<(&Position, &Conditions)>()
-                .ok_or("no creatures")?;
             let line = between(a_at, t_at);
-            if q.iter(world)
-                .any(|(p, c)| !is_down(c) && line.contains(&p.0))
-            {
-                return Err(format!("someone stands in the way to {}", name()));
+            let in_the_way = world
+                .try_query::<(&Position, &Conditions)>()
+                .is_some_and(|mut q| {
+                    q.iter(world)
+                        .any(|(p, c)| !is_down(c) && line.contains(&p.0))
+                });
+            if in_the_way {
+                return Err(AttackRefusal::InTheWay { target: target() });
             }
             let feet = grid.distance_feet(a_at, t_at);
             let n = range_increment(feet, increment);
             if n > MAX_RANGE_INCREMENTS {
-                return Err(format!("{} is beyond its {}'s range", name(), w.name));
+                return Err(AttackRefusal::BeyondRange {
+                    target: target(),
+                    weapon: weapon(),
+                });
             }
             Ok(n)
         }
@@ -725,7 +739,7 @@ fn attack_modifiers(
     (target, t): (Entity, &Side),
     w: &WeaponDef,
     increment: u32,
-) -> Result<(i32, Vec<Modifier>), String> {
+) -> Result<(i32, Vec<Modifier>), AttackRefusal> {
     let melee = w.range_feet.is_none();
     let mut mods = vec![Modifier::new(a.combatant.attack_bonus, "attack bonus")];
     let kind = if melee {
@@ -733,7 +747,7 @@ fn attack_modifiers(
     } else {
         CheckKind::RangedAttack
     };
-    mods.extend(penalties_for(world, who, kind)?);
+    mods.extend(penalties_for(world, who, kind).map_err(AttackRefusal::Moved)?);
     let blinded = melee && a.conditions.has(ConditionKind::Blinded);
     if world
         .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
@@ -769,12 +783,14 @@ fn attack_modifiers(
 
 /// `WaitForOrders`: in a battle the party's members wait for their player's orders (`on`), or
 /// fight by themselves like every other creature (`off`).
-pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<String, String> {
+pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), Refusal> {
     let members = world
         .resource::<crate::rules::party::Parties>()
         .get(party)
         .map(|p| p.marching_order.clone())
-        .ok_or_else(|| format!("there is no party named `{party}`"))?;
+        .ok_or_else(|| Unable::NoParty {
+            name: party.to_owned(),
+        })?;
     for e in members {
         if on {
             world.entity_mut(e).insert(Controlled);
@@ -782,15 +798,16 @@ pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<Strin
             world.entity_mut(e).remove::<Controlled>();
         }
     }
-    Ok(if on {
-        "waits for orders in battle".into()
-    } else {
-        "fights by itself".into()
-    })
+    Ok(())
 }
 
 /// One attack, logged with every modifier: hit or miss, damage, and what follows.
-pub fn attack(world: &mut World, who: Entity, target: Entity, weapon: usize) -> Result<(), String> {
+pub fn attack(
+    world: &mut World,
+    who: Entity,
+    target: Entity,
+    weapon: usize,
+) -> Result<(), AttackRefusal> {
     strike(world, who, target, weapon, None)
 }
 
@@ -802,25 +819,25 @@ pub fn strike(
     target: Entity,
     weapon: usize,
     opportunity: Option<Vec<Modifier>>,
-) -> Result<(), String> {
+) -> Result<(), AttackRefusal> {
     let increment = match &opportunity {
         None => can_attack(world, who, target, weapon)?,
         Some(_) => {
             let down = |e: Entity| world.get::<Conditions>(e).is_none_or(is_down);
             if down(who) || down(target) {
-                return Err("it is down, or its target is".into());
+                return Err(AttackRefusal::Down);
             }
             1
         }
     };
     let rules = *world.resource::<TacticalCombat>();
-    let a = side(world, who).ok_or("it cannot fight")?;
-    let t = side(world, target).ok_or("that is not something to fight")?;
+    let a = side(world, who).ok_or(AttackRefusal::CannotFight)?;
+    let t = side(world, target).ok_or(AttackRefusal::NotAFoe)?;
     let w = a
         .combatant
         .weapons
         .get(weapon)
-        .ok_or("it has no such weapon")?
+        .ok_or(AttackRefusal::NoSuchWeapon)?
         .clone();
     let opportunist = opportunity.is_some();
     let (ac, mut mods) = attack_modifiers(world, (who, &a), (target, &t), &w, increment)?;
@@ -1011,21 +1028,23 @@ pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: boo
 
 /// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
 /// walking this round; as a standard action it does not attack this round.
-pub fn activate_enchantment(
-    world: &mut World,
-    who: Entity,
-    weapon: &str,
-) -> Result<String, String> {
-    let c = world.get::<Combatant>(who).ok_or("it has no weapons")?;
+pub fn activate_enchantment(world: &mut World, who: Entity, weapon: &str) -> Result<(), Refusal> {
+    let c = world.get::<Combatant>(who).ok_or(CombatRefusal::NoWeapon)?;
     let i = c
         .weapons
         .iter()
         .position(|w| w.name == weapon)
-        .ok_or_else(|| format!("it has no weapon named {weapon:?}"))?;
-    let (name, _) = c.weapons[i]
-        .enchantment
-        .clone()
-        .ok_or_else(|| format!("its {weapon} has no enchantment to activate"))?;
+        .ok_or_else(|| CombatRefusal::NoWeaponNamed {
+            weapon: weapon.to_owned(),
+            has: c.weapons.iter().map(|w| w.name.clone()).collect(),
+        })?;
+    let (enchantment, _) =
+        c.weapons[i]
+            .enchantment
+            .clone()
+            .ok_or_else(|| CombatRefusal::NoEnchantment {
+                weapon: weapon.to_owned(),
+            })?;
     // The stat block's attack bonus stands for its base attack bonus.
     let bab = c.attack_bonus;
     let umd = world
@@ -1036,9 +1055,11 @@ pub fn activate_enchantment(
         .cloned()
         .unwrap_or_default();
     if active.0.contains(&i) {
-        return Err(format!(
-            "its {weapon}'s {name} enchantment is already active"
-        ));
+        return Err(CombatRefusal::EnchantmentActive {
+            weapon: weapon.to_owned(),
+            enchantment,
+        }
+        .into());
     }
     active.0.push(i);
     let round = world.resource::<Clock>().rounds;
@@ -1050,14 +1071,17 @@ pub fn activate_enchantment(
     } else {
         e.insert(AttackForgone { round });
     }
-    Ok(format!(
-        "activates its {weapon}'s {name} enchantment ({})",
-        if move_action {
-            "a move action: no walking this round"
-        } else {
-            "a standard action: no attack this round"
-        }
-    ))
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CombatEvent::EnchantmentActivated {
+            who,
+            weapon: weapon.to_owned(),
+            enchantment,
+            move_action,
+        },
+    );
+    Ok(())
 }
 
 fn condition(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
@@ -1157,30 +1181,43 @@ pub fn order_attack(
     who: Entity,
     target: Entity,
     weapon: Option<&str>,
-) -> Result<String, String> {
-    let c = world.get::<Combatant>(who).ok_or("it cannot fight")?;
+) -> Result<(), Refusal> {
+    let c = world
+        .get::<Combatant>(who)
+        .ok_or(AttackRefusal::CannotFight)?;
     let weapons = c.weapons.clone();
     if weapons.is_empty() {
-        return Err("it has no weapon".into());
+        return Err(CombatRefusal::NoWeapon.into());
     }
     let index = match weapon {
         Some(name) => weapons.iter().position(|w| w.name == name).ok_or_else(|| {
-            let names: Vec<&str> = weapons.iter().map(|w| w.name.as_str()).collect();
-            format!("it has no weapon named {name:?} (it has {names:?})")
+            CombatRefusal::NoWeaponNamed {
+                weapon: name.to_owned(),
+                has: weapons.iter().map(|w| w.name.clone()).collect(),
+            }
         })?,
         None => (0..weapons.len())
             .find(|&i| can_attack(world, who, target, i).is_ok())
             .unwrap_or(0),
     };
-    let target_name = crate::creature::name_of(world, target);
     world.entity_mut(who).insert(AttackOrder {
         target,
         weapon: index,
     });
-    Ok(format!(
-        "will attack {target_name} with its {}",
-        weapons[index].name
-    ))
+    let (who, target) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, target),
+    );
+    let weapon = weapons[index].name.clone();
+    log_in(
+        world,
+        CombatEvent::AttackOrdered {
+            who,
+            target,
+            weapon,
+        },
+    );
+    Ok(())
 }
 
 /// The chance that an attack hits now, for the window's targeting: (chance, target number on

@@ -11,6 +11,7 @@
 //! Orders go through the command queue like a player's, so they are logged and given at the
 //! next round.
 
+use crate::command::acts::{Attack, Halt, Move};
 use bevy::prelude::*;
 
 use super::battle::{AttackOrder, Awareness, Battle, Controlled, can_attack, is_down};
@@ -97,11 +98,11 @@ pub fn fighting_behaviour(world: &mut World) {
                 && let Some(to) = refuge(world.resource::<DungeonGrid>(), at, &enemies, &claimed)
             {
                 claimed.push(to);
-                orders.push(Command::Move {
+                orders.push(Command::Move(Move {
                     who: name,
                     to: (to.x, to.y),
                     pace: Pace::Combat,
-                });
+                }));
             }
             continue;
         }
@@ -128,11 +129,11 @@ pub fn fighting_behaviour(world: &mut World) {
         usable.sort_by_key(melee_first);
         if let Some(&w) = usable.first() {
             let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
-            orders.push(Command::Attack {
+            orders.push(Command::Attack(Attack {
                 who: name,
                 target: crate::creature::name_of(world, target),
                 weapon,
-            });
+            }));
             continue;
         }
         // Close in, unless already on the way to a square next to it.
@@ -148,14 +149,14 @@ pub fn fighting_behaviour(world: &mut World) {
             .min_by_key(|p| (grid.distance_feet(at, *p), *p))
         {
             claimed.push(to);
-            orders.push(Command::Move {
+            orders.push(Command::Move(Move {
                 who: name,
                 to: (to.x, to.y),
                 pace: Pace::Combat,
-            });
+            }));
         } else if heading.is_some() {
             // Nowhere free next to it: wait rather than walk into someone.
-            orders.push(Command::Halt { who: name });
+            orders.push(Command::Halt(Halt { who: name }));
         }
     }
     *world.resource_mut::<Awareness>() = aware;

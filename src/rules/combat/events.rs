@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::battle::Damage;
 use super::initiative::FactionRoll;
+use crate::command::Refusal;
 use crate::dice::Throw;
 use crate::log::LogEvent;
 use crate::time::DelveMode;
@@ -29,6 +30,28 @@ pub enum CombatEvent {
         note: Option<String>,
         damage: Option<Damage>,
     },
+    /// A creature was ordered to attack a target with a weapon, in its faction's turn.
+    AttackOrdered {
+        who: String,
+        target: String,
+        weapon: String,
+    },
+    /// An attack order lapsed: the target could no longer be attacked.
+    AttackOrderLapsed {
+        who: String,
+        target: String,
+        reason: Refusal,
+    },
+    /// A jammed firearm was cleared: a whole round, or a standard action with Gunsmithing.
+    JamCleared { who: String, whole_round: bool },
+    /// A weapon's enchantment was activated: a move action (no walking this round) or a
+    /// standard action (no attack this round).
+    EnchantmentActivated {
+        who: String,
+        weapon: String,
+        enchantment: String,
+        move_action: bool,
+    },
     /// No hostile creature was aware of another for a full round.
     BattleEnded,
     /// Exploration gave way to an encounter, or back.
@@ -38,7 +61,11 @@ pub enum CombatEvent {
 impl LogEvent for CombatEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            CombatEvent::Attacked { who, .. } => Some(who),
+            CombatEvent::Attacked { who, .. }
+            | CombatEvent::AttackOrdered { who, .. }
+            | CombatEvent::AttackOrderLapsed { who, .. }
+            | CombatEvent::JamCleared { who, .. }
+            | CombatEvent::EnchantmentActivated { who, .. } => Some(who),
             _ => None,
         }
     }
@@ -74,6 +101,38 @@ impl fmt::Display for CombatEvent {
                 Ok(())
             }
             CombatEvent::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
+            CombatEvent::AttackOrdered {
+                who,
+                target,
+                weapon,
+            } => write!(f, "{who} will attack {target} with its {weapon}"),
+            CombatEvent::AttackOrderLapsed {
+                who,
+                target,
+                reason,
+            } => write!(f, "{who} cannot attack {target}: {reason}"),
+            CombatEvent::JamCleared {
+                who,
+                whole_round: true,
+            } => write!(f, "{who} spends the round clearing the jam"),
+            CombatEvent::JamCleared { who, .. } => write!(
+                f,
+                "{who} clears the jam (a standard action, with Gunsmithing)"
+            ),
+            CombatEvent::EnchantmentActivated {
+                who,
+                weapon,
+                enchantment,
+                move_action,
+            } => write!(
+                f,
+                "{who} activates its {weapon}'s {enchantment} enchantment ({})",
+                if *move_action {
+                    "a move action: no walking this round"
+                } else {
+                    "a standard action: no attack this round"
+                }
+            ),
             CombatEvent::Attacked {
                 throw,
                 confirmation,

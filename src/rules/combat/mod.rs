@@ -2,7 +2,9 @@
 //! creature becomes aware of a hostile one and end when none has been for a round; factions act
 //! in initiative order; attacks, damage and the tactical rules.
 
+pub mod commands;
 pub mod events;
+pub use commands::*;
 pub use events::CombatEvent;
 
 pub mod battle;

@@ -13,6 +13,8 @@
 
 use bevy::prelude::*;
 
+use super::commands::CombatRefusal;
+use crate::command::Refusal;
 use crate::rules::throws::ThrowKind;
 
 use super::battle::{Battle, is_down, strike};
@@ -217,51 +219,48 @@ fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
 
 /// `MoveAcrobatically`: full speed through threatened squares (Acrobatics); each threatener's
 /// attack of opportunity is avoided by a successful check.
-pub fn move_acrobatically(world: &mut World, who: Entity, to: GridPos) -> Result<String, String> {
+pub fn move_acrobatically(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     if !world
         .get::<Proficiencies>(who)
         .is_some_and(|p| p.has(Proficiency::Acrobatics))
     {
-        return Err("moving through threatened squares at full speed needs Acrobatics".into());
+        return Err(CombatRefusal::NeedsAcrobatics.into());
     }
-    let said =
-        crate::rules::movement::order_move(world, who, to, crate::rules::movement::Pace::Combat)?;
+    crate::rules::movement::begin_walk(world, who, to, crate::rules::movement::Pace::Combat)?;
     if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
         w.acrobatic = true;
     }
-    Ok(format!("{said}, tumbling past threats (Acrobatics)"))
+    Ok(())
 }
 
 /// `Disengage`: the first 5' of this round's movement away from one creature provokes no
 /// attack of opportunity from it; not with cautious movement.
-pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<String, String> {
+pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
     if world
         .get::<crate::rules::movement::Walking>(who)
         .is_some_and(|w| w.cautious)
     {
-        return Err("it moves cautiously: disengaging does not combine with it".into());
+        return Err(CombatRefusal::CautiousCannotDisengage.into());
     }
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(Disengaging { from, round });
-    let name = crate::creature::name_of(world, from);
-    Ok(format!("disengages from {name}"))
+    Ok(())
 }
 
 /// `MoveCautiously`: walks at half combat speed through threatened squares without provoking.
-pub fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Result<String, String> {
+pub fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     if !world.resource::<TacticalCombat>().cautious_movement {
-        return Err("the cautious movement rule is off".into());
+        return Err(CombatRefusal::CautiousMovementOff.into());
     }
     if world
         .get::<Disengaging>(who)
         .is_some_and(|d| d.round == world.resource::<Clock>().rounds)
     {
-        return Err("it disengages this round: cautious movement does not combine with it".into());
+        return Err(CombatRefusal::DisengagingCannotBeCautious.into());
     }
-    let said =
-        crate::rules::movement::order_move(world, who, to, crate::rules::movement::Pace::Combat)?;
+    crate::rules::movement::begin_walk(world, who, to, crate::rules::movement::Pace::Combat)?;
     if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
         w.cautious = true;
     }
-    Ok(format!("{said}, cautiously (half speed)"))
+    Ok(())
 }

@@ -6,12 +6,19 @@ pub mod events;
 pub use events::ConditionEvent;
 
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use crate::command::{Act, Reason, Refusal, creature};
 pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
 use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
+
+/// Is this creature out of the fight (dying or dead)?
+pub fn is_down(conditions: &Conditions) -> bool {
+    conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)
+}
 
 /// Gives `who` a condition and logs it (only when it is new).
 pub fn gain_condition(
@@ -121,21 +128,64 @@ pub fn effective_ac(base: i32, conditions: &Conditions) -> (i32, Vec<crate::dice
 
 /// Standing up (Situational Penalties › Prone): free in combat, but the prone penalty lasts
 /// until the end of the round in which the creature stood up.
-pub fn stand_up(conditions: &mut Conditions, round: u64) -> Result<String, String> {
+pub fn stand_up(conditions: &mut Conditions, round: u64) -> Result<(), StandUpRefusal> {
     match conditions
         .0
         .iter_mut()
         .find(|c| c.kind == ConditionKind::Prone)
     {
-        None => Err("it is not prone".into()),
+        None => Err(StandUpRefusal::NotProne),
         Some(c) if matches!(c.ends, ConditionEnd::EndOfRound(_)) => {
-            Err("it is already standing up".into())
+            Err(StandUpRefusal::AlreadyStandingUp)
         }
         Some(c) => {
             c.ends = ConditionEnd::EndOfRound(round);
-            Ok(format!(
-                "stands up (the prone penalty lasts to the end of round {round})"
-            ))
+            Ok(())
+        }
+    }
+}
+
+/// Stand up from prone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandUp {
+    pub who: String,
+}
+
+impl std::fmt::Display for StandUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "stand up")
+    }
+}
+
+impl Act for StandUp {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let e = creature(world, &self.who)?;
+        let round = world.resource::<Clock>().rounds;
+        let mut c = world
+            .get_mut::<Conditions>(e)
+            .ok_or(StandUpRefusal::NotProne)?;
+        Ok(stand_up(&mut c, round)?)
+    }
+}
+
+/// Why a creature cannot stand up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StandUpRefusal {
+    NotProne,
+    AlreadyStandingUp,
+}
+
+impl Reason for StandUpRefusal {}
+
+impl std::fmt::Display for StandUpRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StandUpRefusal::NotProne => write!(f, "it is not prone"),
+            StandUpRefusal::AlreadyStandingUp => write!(f, "it is already standing up"),
         }
     }
 }

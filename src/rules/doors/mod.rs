@@ -6,14 +6,16 @@
 //! and −4 for each spike after the first; an unmodified 1 deals the basher 1 point of
 //! bludgeoning damage. Bashing makes a loud noise.
 
+pub mod commands;
 pub mod events;
-pub use events::DoorEvent;
+pub use commands::*;
+pub use events::{DoorEvent, DoorOpening, LockOpening};
 
 use bevy::prelude::*;
 
 use crate::rules::throws::ThrowKind;
 
-use crate::command::{Choice, Command};
+use crate::command::{Choice, Command, Refusal, Unable, square_of};
 use crate::creature::{
     Abilities, BodySize, ClassLevel, Equipment, HitPoints, Position, Proficiencies,
 };
@@ -21,10 +23,10 @@ use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::DoorSpec;
 use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
-use crate::log::EventLog;
+use crate::log::{EventLog, log_in};
 use crate::rules::abilities::delve_modifier;
 use crate::rules::sound::NoisyAction;
-use crate::rules::task::{self, TaskKind};
+use crate::rules::task::{self, Work, time_words};
 use crate::time::Clock;
 
 /// A door (Dungeon Delves › Doors and Dungeonbashing): as the level file describes it (its
@@ -97,15 +99,15 @@ fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
 }
 
 /// The door at `door`, if `who` stands next to it.
-fn reach_door(world: &mut World, who: Entity, door: GridPos) -> Result<(Entity, Door), String> {
-    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
-    let (e, d) = door_at(world, door).ok_or_else(|| format!("there is no door at {door}"))?;
+fn reach_door(world: &mut World, who: Entity, door: GridPos) -> Result<(Entity, Door), Refusal> {
+    let at = square_of(world, who)?;
+    let (e, d) = door_at(world, door).ok_or(DoorRefusal::NoDoor { at: door })?;
     if at.x.abs_diff(door.x).max(at.y.abs_diff(door.y)) != 1 {
-        return Err(format!("it must stand next to the door at {door}"));
+        return Err(DoorRefusal::NotNextTo { at: door }.into());
     }
-    // A secret door is found only by searching, which is not built yet: until then no one uses it.
+    // A secret door is used only once searching has found it (and made it an ordinary one).
     if d.secret {
-        return Err(format!("there is no door it knows of at {door}"));
+        return Err(DoorRefusal::NoKnownDoor { at: door }.into());
     }
     Ok((e, d))
 }
@@ -145,19 +147,19 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
     let mut ways = Vec::new();
     let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
     if !locked && !d.stuck && d.spikes == 0 {
-        let open = Command::OpenDoor {
+        let open = Command::from(OpenDoor {
             who: who.clone(),
             at: xy,
-        };
+        });
         ways.push(Choice::new("open", "1 round", None, "", open));
     }
     if let Lock::Locked { key: Some(k) } = &d.lock
         && has(&Gear::Key(k.clone()))
     {
-        let unlock = Command::Unlock {
+        let unlock = Command::from(Unlock {
             who: who.clone(),
             at: xy,
-        };
+        });
         ways.push(Choice::new(
             "unlock",
             "1 round",
@@ -172,17 +174,17 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
         && let Some(&t) = w.profs.throws.get(&Proficiency::Lockpicking)
     {
         if !w.hasty_pick_barred {
-            let pick = Command::PickLock {
+            let pick = Command::from(PickLock {
                 who: who.clone(),
                 at: xy,
-            };
+            });
             let note = "a 1-3 on a failure jams the lock";
             ways.push(Choice::new("pick hastily", "1 round", Some(t), note, pick));
         }
-        let pick = Command::PickLockMethodically {
+        let pick = Command::from(PickLockMethodically {
             who: who.clone(),
             at: xy,
-        };
+        });
         let note = "+4; a 1 jams the lock";
         ways.push(Choice::new(
             "pick methodically",
@@ -205,11 +207,11 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
             .iter()
             .map(|m| format!("{:+} {}", m.value, m.source))
             .collect();
-        let bash = Command::Bash {
+        let bash = Command::from(Bash {
             who: who.clone(),
             at: xy,
             helper: None,
-        };
+        });
         ways.push(Choice::new(
             "bash",
             "1 round",
@@ -221,10 +223,10 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
     if can_batter(d.material, has(&Gear::Axe), w.armed)
         && let Some(rounds) = battering_rounds(d.material)
     {
-        let batter = Command::Batter {
+        let batter = Command::from(Batter {
             who: who.clone(),
             at: xy,
-        };
+        });
         ways.push(Choice::new(
             "batter down",
             &time_words(rounds),
@@ -257,10 +259,10 @@ pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
     let xy = (at.x, at.y);
     let mut out = ways_through(d, at, w).unwrap_or_default();
     if d.state == DoorState::Open && !d.broken {
-        let close = Command::CloseDoor {
+        let close = Command::from(CloseDoor {
             who: who.clone(),
             at: xy,
-        };
+        });
         out.push(Choice::new("close", "1 round", None, "", close));
     }
     let spikes = w
@@ -274,7 +276,7 @@ pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
         } else {
             "spike shut"
         };
-        let spike = Command::Spike { who, at: xy };
+        let spike = Command::from(Spike { who, at: xy });
         out.push(Choice::new(what, "1 round", None, "with a spike", spike));
     }
     out
@@ -286,9 +288,11 @@ pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
 pub struct DoorsOpened(pub Vec<(Entity, GridPos)>);
 
 /// `who` opens the door `e` at `at` (by hand, by bashing or by battering).
-fn swing_open(world: &mut World, who: Entity, e: Entity, at: GridPos) {
+fn swing_open(world: &mut World, who: Entity, e: Entity, at: GridPos, how: DoorOpening) {
     set_state(world, e, at, DoorState::Open);
     world.resource_mut::<DoorsOpened>().0.push((who, at));
+    let who = crate::creature::name_of(world, who);
+    log_in(world, DoorEvent::DoorOpened { who, at, how });
 }
 
 /// Holding a closed door shut from beside it: it does not yield, not even an evil door to a
@@ -308,95 +312,100 @@ fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
         .filter(|(_, h, p, c)| {
             h.0 == at
                 && p.0.x.abs_diff(at.x).max(p.0.y.abs_diff(at.y)) == 1
-                && !crate::rules::combat::battle::is_down(c)
+                && !crate::rules::conditions::is_down(c)
         })
         .map(|(e, ..)| e)
         .min()
 }
 
 /// `HoldShut`: holds a closed door shut from beside it (until it moves away or lets go).
-pub fn hold_shut(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+pub fn hold_shut(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (_, d) = reach_door(world, who, at)?;
     if d.state == DoorState::Open {
-        return Err("it is open: close it first".into());
+        return Err(DoorRefusal::CloseItFirst.into());
     }
     world.entity_mut(who).insert(HoldingShut(at));
-    Ok(format!("holds the door at {at} shut"))
+    Ok(())
 }
 
-/// Opens a door that is neither locked, stuck nor spiked.
-pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `OpenDoor`: opens a door that is neither locked, stuck nor spiked. Evil doors always open
+/// easily for monsters, unless spiked or held shut.
+pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     if let Some(holder) = held_by(world, at)
         && holder != who
     {
-        let name = crate::creature::name_of(world, holder);
-        return Err(format!("{name} holds it shut: bash it open"));
+        let by = crate::creature::name_of(world, holder);
+        return Err(DoorRefusal::HeldShut { by }.into());
     }
-    // Evil doors always open easily for monsters, unless spiked or held shut.
     // Monsters: creatures of no party and no class (adventurers have classes).
     let monster = world.get::<crate::rules::party::PartyMember>(who).is_none()
         && world
             .get::<ClassLevel>(who)
             .is_none_or(|c| c.class.is_none());
     if d.evil && monster && d.state == DoorState::Closed && d.spikes == 0 {
-        swing_open(world, who, e, at);
-        return Ok(format!(
-            "opens the evil door at {at}, which yields to it easily"
-        ));
+        swing_open(world, who, e, at, DoorOpening::YieldedToEvil);
+        return Ok(());
     }
     match (&d.state, &d.lock, d.stuck, d.spikes) {
-        (DoorState::Open, ..) => Err("it is open already".into()),
-        (_, Lock::Locked { .. } | Lock::Jammed, ..) => Err("it is locked".into()),
-        (_, _, true, _) => Err("it is stuck: bash it open".into()),
-        (_, _, _, s) if s > 0 => Err(format!("it is spiked shut ({s} spike(s)): bash it open")),
+        (DoorState::Open, ..) => Err(DoorRefusal::OpenAlready.into()),
+        (_, Lock::Locked { .. } | Lock::Jammed, ..) => Err(DoorRefusal::Locked.into()),
+        (_, _, true, _) => Err(DoorRefusal::Stuck.into()),
+        (_, _, _, spikes) if spikes > 0 => Err(DoorRefusal::SpikedShut { spikes }.into()),
         _ => {
-            swing_open(world, who, e, at);
-            Ok(format!("opens the door at {at}"))
+            swing_open(world, who, e, at, DoorOpening::ByHand);
+            Ok(())
         }
     }
 }
 
-/// Closes an open door (not one someone stands in).
-pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `CloseDoor`: closes an open door (not one someone stands in).
+pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     if d.broken {
-        return Err("it is battered down: it will not close".into());
+        return Err(DoorRefusal::BatteredDown.into());
     }
     if d.state == DoorState::Closed {
-        return Err("it is closed already".into());
+        return Err(DoorRefusal::ClosedAlready.into());
     }
     let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
     if q.iter(world).any(|p| p.0 == at) {
-        return Err("someone stands in the doorway".into());
+        return Err(DoorRefusal::DoorwayOccupied.into());
     }
     set_state(world, e, at, DoorState::Closed);
-    Ok(format!("closes the door at {at}"))
+    Ok(())
 }
 
-/// Unlocks a locked door with its key (one round).
-pub fn unlock(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `Unlock`: unlocks a locked door with its key (one round).
+pub fn unlock(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     let Lock::Locked { key } = &d.lock else {
         return Err(match d.lock {
-            Lock::Jammed => "the lock is jammed: it cannot be unlocked".into(),
-            _ => "it is not locked".into(),
-        });
+            Lock::Jammed => DoorRefusal::Jammed,
+            _ => DoorRefusal::NotLocked,
+        }
+        .into());
     };
-    let Some(key) = key else {
-        return Err("no key fits this lock".into());
-    };
+    let key = key.clone().ok_or(DoorRefusal::NoKeyFits)?;
     let held = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::Key(key.clone())));
     if !held {
-        return Err(format!("it does not carry the {key}"));
+        return Err(DoorRefusal::KeyNotCarried { key }.into());
     }
-    let key = key.clone();
     if let Some(mut door) = world.get_mut::<Door>(e) {
         door.lock = Lock::Unlocked;
     }
-    Ok(format!("unlocks the door at {at} with the {key}"))
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        DoorEvent::LockOpened {
+            who,
+            at,
+            by: LockOpening::Key(key),
+        },
+    );
+    Ok(())
 }
 
 /// Hasty picks that failed: (door square, the thief's level then). No hasty retry of that lock
@@ -404,22 +413,27 @@ pub fn unlock(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FailedHastyPicks(pub Vec<(GridPos, u32)>);
 
-/// Picks a lock hastily (one round): a Lockpicking throw with thieves' tools; an unmodified 1–3
-/// on a failure jams the lock.
-pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
-    let (e, d) = reach_door(world, who, at)?;
+/// A lock that can be picked: locked, not jammed.
+fn pickable(d: &Door) -> Result<(), DoorRefusal> {
     match d.lock {
-        Lock::Unlocked => return Err("it is not locked".into()),
-        Lock::Jammed => return Err("the lock is jammed: it cannot be picked".into()),
-        Lock::Locked { .. } => {}
+        Lock::Unlocked => Err(DoorRefusal::NotLocked),
+        Lock::Jammed => Err(DoorRefusal::Jammed),
+        Lock::Locked { .. } => Ok(()),
     }
+}
+
+/// `PickLock`: picks a lock hastily (one round): a Lockpicking throw with thieves' tools; an
+/// unmodified 1–3 on a failure jams the lock.
+pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+    let (e, d) = reach_door(world, who, at)?;
+    pickable(&d)?;
     let target = lockpicking_target(world, who)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     if world
         .get::<FailedHastyPicks>(who)
         .is_some_and(|f| f.0.contains(&(at, level)))
     {
-        return Err("it failed to pick this lock hastily at this level, and cannot try hastily again until its level rises".into());
+        return Err(DoorRefusal::HastyPickBarred.into());
     }
     let throw = crate::rules::throws::throw_in(
         world,
@@ -429,51 +443,80 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<Strin
         Vec::new(),
         target,
     );
-    if throw.success {
-        if let Some(mut door) = world.get_mut::<Door>(e) {
-            door.lock = Lock::Unlocked;
-        }
-        return Ok(format!("picks the lock of the door at {at}"));
+    if !throw.success && throw.natural > 3 {
+        let mut failed = world
+            .get::<FailedHastyPicks>(who)
+            .cloned()
+            .unwrap_or_default();
+        failed.0.push((at, level));
+        world.entity_mut(who).insert(failed);
     }
-    if throw.natural <= 3 {
-        if let Some(mut door) = world.get_mut::<Door>(e) {
-            door.lock = Lock::Jammed;
-        }
-        return Ok(format!(
-            "breaks its pick in the lock at {at}: the lock is jammed"
-        ));
-    }
-    let mut failed = world
-        .get::<FailedHastyPicks>(who)
-        .cloned()
-        .unwrap_or_default();
-    failed.0.push((at, level));
-    world.entity_mut(who).insert(failed);
-    Ok(format!(
-        "cannot figure out how to open the lock at {at} quickly"
-    ))
+    settle_pick(world, who, e, at, throw.success, throw.natural <= 3, false);
+    Ok(())
 }
 
-/// Bashes a stuck, spiked or held door (one round), alone or with a helper.
+/// The outcome of a Lockpicking throw: the lock opens, jams, or holds (methodically, the thief
+/// may try again).
+fn settle_pick(
+    world: &mut World,
+    who: Entity,
+    e: Entity,
+    at: GridPos,
+    success: bool,
+    jams: bool,
+    may_retry: bool,
+) {
+    let lock = if success {
+        Lock::Unlocked
+    } else if jams {
+        Lock::Jammed
+    } else {
+        Lock::Locked { key: None }
+    };
+    let name = crate::creature::name_of(world, who);
+    let event = match lock {
+        Lock::Unlocked => DoorEvent::LockOpened {
+            who: name,
+            at,
+            by: LockOpening::Picked,
+        },
+        Lock::Jammed => DoorEvent::LockJammed { who: name, at },
+        Lock::Locked { .. } => DoorEvent::PickFailed {
+            who: name,
+            at,
+            may_retry,
+        },
+    };
+    if !matches!(lock, Lock::Locked { .. })
+        && let Some(mut door) = world.get_mut::<Door>(e)
+    {
+        door.lock = lock;
+    }
+    log_in(world, event);
+}
+
+/// `Bash`: bashes a stuck, spiked or held door (one round), alone or with a helper.
 pub fn bash(
     world: &mut World,
     who: Entity,
     helper: Option<Entity>,
     at: GridPos,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     if let Some(h) = helper {
-        reach_door(world, h, at).map_err(|why| format!("the helper: {why}"))?;
+        reach_door(world, h, at).map_err(|why| DoorRefusal::Helper {
+            why: why.to_string(),
+        })?;
     }
     if d.state == DoorState::Open {
-        return Err("it is open".into());
+        return Err(DoorRefusal::Open.into());
     }
     if matches!(d.lock, Lock::Locked { .. } | Lock::Jammed) {
-        return Err("bashing opens stuck and spiked doors; a locked one must be unlocked, picked or battered down".into());
+        return Err(DoorRefusal::LockedNotBashable.into());
     }
     let held = held_by(world, at).is_some_and(|h| h != who);
     if !d.stuck && d.spikes == 0 && !held {
-        return Err("it is neither stuck, spiked nor held: just open it".into());
+        return Err(DoorRefusal::NothingToBash.into());
     }
     let strength = |e: Entity| world.get::<Abilities>(e).map_or(10, |a| a.0.str);
     let mods = bashing_modifiers(
@@ -490,8 +533,7 @@ pub fn bash(
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
     let throw =
         crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Dungeonbashing", mods, 18);
-    let (success, natural) = (throw.success, throw.natural);
-    if success {
+    if throw.success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.stuck = false;
             door.spikes = 0;
@@ -499,29 +541,32 @@ pub fn bash(
         if let Some(holder) = held_by(world, at) {
             world.entity_mut(holder).remove::<HoldingShut>();
         }
-        swing_open(world, who, e, at);
-        return Ok(format!("bashes the door at {at} open"));
+        swing_open(world, who, e, at, DoorOpening::Bashed);
+        return Ok(());
     }
-    if natural == 1 {
+    let hurt = throw.natural == 1;
+    if hurt {
         for b in std::iter::once(who).chain(helper) {
             if let Some(mut hp) = world.get_mut::<HitPoints>(b) {
                 hp.current -= 1;
             }
         }
-        return Ok("bounces off the door with a painful grunt: 1 bludgeoning damage".into());
     }
-    Ok("bounces off the door with a grunt and a thud".into())
+    let who = crate::creature::name_of(world, who);
+    log_in(world, DoorEvent::BashFailed { who, at, hurt });
+    Ok(())
 }
 
-/// Drives a spike into a closed door (one round per spike, at most four).
-pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `Spike`: drives a spike into a door (one round per spike, at most four): a closed door is
+/// spiked shut, an open one wedged open.
+pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     if d.spikes >= MAX_SPIKES {
-        return Err(format!("a door takes at most {MAX_SPIKES} spikes"));
+        return Err(DoorRefusal::FullOfSpikes.into());
     }
     let mut gear = world
         .get_mut::<Equipment>(who)
-        .ok_or("it carries nothing")?;
+        .ok_or(Unable::CarriesNothing)?;
     let spikes = gear
         .0
         .iter_mut()
@@ -529,17 +574,24 @@ pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
             Gear::Spikes(n) if *n > 0 => Some(n),
             _ => None,
         })
-        .ok_or("it has no spikes")?;
+        .ok_or(DoorRefusal::NoSpikes)?;
     *spikes -= 1;
-    let mut door = world.get_mut::<Door>(e).ok_or("the door is gone")?;
+    let mut door = world.get_mut::<Door>(e).ok_or(Unable::Gone {
+        what: "the door".into(),
+    })?;
     door.spikes += 1;
-    Ok(match door.state {
-        DoorState::Open => format!("wedges the door at {at} open with a spike"),
-        DoorState::Closed => format!(
-            "spikes the door at {at} shut ({} spike(s) now)",
-            door.spikes
-        ),
-    })
+    let (spikes, wedged_open) = (door.spikes, door.state == DoorState::Open);
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        DoorEvent::DoorSpiked {
+            who,
+            at,
+            spikes,
+            wedged_open,
+        },
+    );
+    Ok(())
 }
 
 /// Evil doors swing shut when released: at the end of each round an open evil door that no one
@@ -583,42 +635,26 @@ fn can_batter(material: crate::level::schema::DoorMaterial, axe: bool, armed: bo
     axe || (material == crate::level::schema::DoorMaterial::LeadGlassWindow && armed)
 }
 
-/// `1 round`, `1 turn`, `3 turns`.
-pub fn time_words(rounds: u64) -> String {
-    let turn = crate::time::ROUNDS_PER_TURN;
-    match rounds {
-        1 => "1 round".into(),
-        r if r % turn == 0 && r / turn == 1 => "1 turn".into(),
-        r if r % turn == 0 => format!("{} turns", r / turn),
-        r => format!("{r} rounds"),
-    }
-}
-
-/// Begins picking a lock methodically: one turn, then a Lockpicking throw at +4.
-pub fn pick_methodically(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `PickLockMethodically`: sets to picking a lock methodically: one turn, then a Lockpicking
+/// throw at +4.
+pub fn pick_methodically(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (_, d) = reach_door(world, who, at)?;
-    match d.lock {
-        Lock::Unlocked => return Err("it is not locked".into()),
-        Lock::Jammed => return Err("the lock is jammed: it cannot be picked".into()),
-        Lock::Locked { .. } => {}
-    }
+    pickable(&d)?;
     lockpicking_target(world, who)?;
     task::begin(
         world,
         who,
-        TaskKind::PickLock { door: at },
+        PickingLock { door: at },
         crate::time::ROUNDS_PER_TURN,
     );
-    Ok(format!(
-        "sets to picking the lock at {at} methodically (a turn)"
-    ))
+    Ok(())
 }
 
-/// Begins battering a door down with an axe.
-pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+/// `Batter`: sets to battering a door down with an axe (a lead glass window with any weapon).
+pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (_, d) = reach_door(world, who, at)?;
     if d.state == DoorState::Open {
-        return Err("it is open".into());
+        return Err(DoorRefusal::Open.into());
     }
     let axe = world
         .get::<Equipment>(who)
@@ -629,82 +665,109 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<String, Str
     if !can_batter(d.material, axe, armed) {
         return Err(
             if d.material == crate::level::schema::DoorMaterial::LeadGlassWindow {
-                "breaking a window needs a weapon".into()
+                DoorRefusal::WindowNeedsWeapon
             } else {
-                "battering a door down needs an axe".into()
-            },
+                DoorRefusal::NeedsAxe
+            }
+            .into(),
         );
     }
-    let rounds = battering_rounds(d.material).ok_or_else(|| {
-        format!(
-            "a {:?} door cannot be battered down without heavy equipment",
-            d.material
-        )
+    let rounds = battering_rounds(d.material).ok_or(DoorRefusal::TooStrongToBatter {
+        material: d.material,
     })?;
-    task::begin(world, who, TaskKind::BatterDoor { door: at }, rounds);
-    Ok(format!(
-        "sets to battering the door at {at} down ({})",
-        time_words(rounds)
-    ))
+    task::begin(world, who, Battering { door: at }, rounds);
+    Ok(())
 }
 
-fn lockpicking_target(world: &World, who: Entity) -> Result<i32, String> {
+fn lockpicking_target(world: &World, who: Entity) -> Result<i32, Refusal> {
     let profs = world
         .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
+        .ok_or(Unable::NoProficiencies)?;
     let target = *profs
         .throws
         .get(&Proficiency::Lockpicking)
         .filter(|_| profs.has(Proficiency::Lockpicking))
-        .ok_or("only those proficient in Lockpicking, with a Lockpicking throw, pick locks")?;
+        .ok_or(DoorRefusal::NotALockpicker)?;
     if !world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::ThievesTools))
     {
-        return Err("picking a lock needs thieves' tools".into());
+        return Err(DoorRefusal::NoThievesTools.into());
     }
     Ok(target)
 }
 
-/// The end of a turn of methodical lockpicking: a Lockpicking throw at +4; an unmodified 1
-/// jams the lock, and any other failure may be tried again.
-pub fn finish_picking(world: &mut World, who: Entity, at: GridPos) -> Option<String> {
-    let target = lockpicking_target(world, who).ok()?;
-    let (e, d) = door_at(world, at)?;
-    if !matches!(d.lock, Lock::Locked { .. }) {
-        return None;
-    }
-    let throw = crate::rules::throws::throw_in(
-        world,
-        who,
-        ThrowKind::Check,
-        "Lockpicking (methodical)",
-        vec![Modifier::new(4, "methodical")],
-        target,
-    );
-    let mut d = world.get_mut::<Door>(e)?;
-    Some(if throw.success {
-        d.lock = Lock::Unlocked;
-        format!("picks the lock at {at}")
-    } else if throw.natural == 1 {
-        d.lock = Lock::Jammed;
-        format!("breaks its pick in the lock at {at}: jammed")
-    } else {
-        format!("fails to pick the lock at {at}, but may try again")
-    })
+/// Picking a lock methodically (Dungeon Delves › Doors): a turn's work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PickingLock {
+    pub door: GridPos,
 }
 
-/// The end of battering: the door is broken and stays open.
-pub fn finish_battering(world: &mut World, who: Entity, at: GridPos) -> Option<String> {
-    let (e, _) = door_at(world, at)?;
-    if let Some(mut d) = world.get_mut::<Door>(e) {
-        d.broken = true;
-        d.lock = Lock::Unlocked;
-        d.stuck = false;
-        d.spikes = 0;
+impl std::fmt::Display for PickingLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "picking the lock at {} methodically", self.door)
     }
-    swing_open(world, who, e, at);
-    Some(format!("batters the door at {at} down"))
+}
+
+impl Work for PickingLock {
+    /// The end of a turn of methodical lockpicking: a Lockpicking throw at +4; an unmodified 1
+    /// jams the lock, and any other failure may be tried again.
+    fn finish(&self, world: &mut World, who: Entity) {
+        let at = self.door;
+        let Ok(target) = lockpicking_target(world, who) else {
+            return;
+        };
+        let Some((e, d)) = door_at(world, at) else {
+            return;
+        };
+        if !matches!(d.lock, Lock::Locked { .. }) {
+            return;
+        }
+        let throw = crate::rules::throws::throw_in(
+            world,
+            who,
+            ThrowKind::Check,
+            "Lockpicking (methodical)",
+            vec![Modifier::new(4, "methodical")],
+            target,
+        );
+        settle_pick(world, who, e, at, throw.success, throw.natural == 1, true);
+    }
+}
+
+/// Battering a door down (Dungeon Delves › Doors): loud every round; at the end the door is
+/// broken and stays open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Battering {
+    pub door: GridPos,
+}
+
+impl std::fmt::Display for Battering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "battering the door at {} down", self.door)
+    }
+}
+
+impl Work for Battering {
+    fn each_round(&self, world: &mut World, who: Entity) {
+        // A creature at work has a square, so the noise is always made.
+        let _ =
+            crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BatteringADoor);
+    }
+
+    fn finish(&self, world: &mut World, who: Entity) {
+        let at = self.door;
+        let Some((e, _)) = door_at(world, at) else {
+            return;
+        };
+        if let Some(mut d) = world.get_mut::<Door>(e) {
+            d.broken = true;
+            d.lock = Lock::Unlocked;
+            d.stuck = false;
+            d.spikes = 0;
+        }
+        swing_open(world, who, e, at, DoorOpening::BatteredDown);
+    }
 }
 
 pub struct DoorsPlugin;

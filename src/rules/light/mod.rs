@@ -9,19 +9,22 @@
 //! and each source's footprint, so that a moved, lit or doused source updates only its own
 //! squares. A change in the walls (a door opening) recomputes everything.
 
+pub mod commands;
 pub mod events;
-pub use events::LightEvent;
+pub use commands::*;
+pub use events::{LightDescription, LightEvent};
 
 use std::collections::HashMap;
 
 use bevy::prelude::*;
 use serde::Serialize;
 
+use crate::command::{Refusal, Unable, square_of};
 use crate::creature::{Equipment, Position};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{Gear, LightKind};
-use crate::log::EventLog;
+use crate::log::{EventLog, log_in};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -380,61 +383,72 @@ fn carried(world: &mut World, bearer: Entity) -> Vec<Entity> {
     v
 }
 
-fn describe(l: &LightSource) -> String {
-    let kind = match l.kind {
-        LightKind::Custom { .. } => "light".to_owned(),
-        k => format!("{k:?}").to_lowercase(),
-    };
-    match l.fuel_rounds {
-        Some(r) => format!(
-            "{kind} ({} turn(s) of fuel left)",
-            r.div_ceil(ROUNDS_PER_TURN)
-        ),
-        None => kind,
+/// A light as the log tells it: its kind and the turns of fuel it has left.
+fn described(l: &LightSource) -> LightDescription {
+    LightDescription {
+        kind: l.kind,
+        turns_left: l.fuel_rounds.map(|r| r.div_ceil(ROUNDS_PER_TURN)),
     }
 }
 
-/// Lights the first unlit carried source that has fuel.
-pub fn light_up(world: &mut World, who: Entity) -> Result<String, String> {
+fn gone() -> Unable {
+    Unable::Gone {
+        what: "its light".into(),
+    }
+}
+
+/// `LightUp`: lights the first unlit carried source that has fuel.
+pub fn light_up(world: &mut World, who: Entity) -> Result<(), Refusal> {
     for e in carried(world, who) {
-        let mut l = world.get_mut::<LightSource>(e).ok_or("its light is gone")?;
+        let mut l = world.get_mut::<LightSource>(e).ok_or_else(gone)?;
         if !l.lit && l.fuel_rounds != Some(0) {
             l.lit = true;
-            return Ok(format!("lights a {}", describe(&l)));
+            let light = described(&l);
+            let who = crate::creature::name_of(world, who);
+            log_in(world, LightEvent::LightLit { who, light });
+            return Ok(());
         }
     }
-    Err("it carries no unlit light with fuel".into())
+    Err(LightRefusal::NoUnlitLight.into())
 }
 
-/// Douses every lit source it carries.
-pub fn douse(world: &mut World, who: Entity) -> Result<String, String> {
-    let mut doused = Vec::new();
+/// `Douse`: douses every lit source it carries.
+pub fn douse(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let mut lights = Vec::new();
     for e in carried(world, who) {
-        let mut l = world.get_mut::<LightSource>(e).ok_or("its light is gone")?;
+        let mut l = world.get_mut::<LightSource>(e).ok_or_else(gone)?;
         if l.lit {
             l.lit = false;
-            doused.push(describe(&l));
+            lights.push(described(&l));
         }
     }
-    if doused.is_empty() {
-        Err("it carries no lit light".into())
-    } else {
-        Ok(format!("douses {}", doused.join(" and ")))
+    if lights.is_empty() {
+        return Err(LightRefusal::NoLitLight.into());
     }
+    let who = crate::creature::name_of(world, who);
+    log_in(world, LightEvent::LightsDoused { who, lights });
+    Ok(())
 }
 
-/// Drops a carried source on its square, lit or not: it stays where it falls.
-pub fn drop_light(world: &mut World, who: Entity) -> Result<String, String> {
-    let at = *world.get::<Position>(who).ok_or("it has no square")?;
-    let e = *carried(world, who).first().ok_or("it carries no light")?;
-    world.entity_mut(e).remove::<CarriedBy>().insert(at);
-    let l = world.get::<LightSource>(e).ok_or("its light is gone")?;
-    Ok(format!("drops a {} at {}", describe(l), at.0))
+/// `DropLight`: drops a carried source on its square, lit or not: it stays where it falls.
+pub fn drop_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let at = square_of(world, who)?;
+    let e = *carried(world, who)
+        .first()
+        .ok_or(LightRefusal::CarriesNoLight)?;
+    world
+        .entity_mut(e)
+        .remove::<CarriedBy>()
+        .insert(Position(at));
+    let light = described(world.get::<LightSource>(e).ok_or_else(gone)?);
+    let who = crate::creature::name_of(world, who);
+    log_in(world, LightEvent::LightDropped { who, light, at });
+    Ok(())
 }
 
-/// Picks up a source lying on its square.
-pub fn pick_up_light(world: &mut World, who: Entity) -> Result<String, String> {
-    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+/// `PickUpLight`: picks up a source lying on its square.
+pub fn pick_up_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let at = square_of(world, who)?;
     let mut q =
         world.query_filtered::<(Entity, &Position), (With<LightSource>, Without<CarriedBy>)>();
     let mut here: Vec<Entity> = q
@@ -443,19 +457,19 @@ pub fn pick_up_light(world: &mut World, who: Entity) -> Result<String, String> {
         .map(|(e, _)| e)
         .collect();
     here.sort();
-    let e = *here
-        .first()
-        .ok_or_else(|| format!("there is no light at {at}"))?;
+    let e = *here.first().ok_or(LightRefusal::NoLightHere { at })?;
     world
         .entity_mut(e)
         .remove::<Position>()
         .insert(CarriedBy(who));
-    let l = world.get::<LightSource>(e).ok_or("its light is gone")?;
-    Ok(format!("picks up a {}", describe(l)))
+    let light = described(world.get::<LightSource>(e).ok_or_else(gone)?);
+    let who = crate::creature::name_of(world, who);
+    log_in(world, LightEvent::LightPickedUp { who, light });
+    Ok(())
 }
 
-/// Fills a carried lantern from a flask of oil: 24 more turns of light.
-pub fn refuel(world: &mut World, who: Entity) -> Result<String, String> {
+/// `Refuel`: fills a carried lantern from a flask of oil: 24 more turns of light.
+pub fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let lantern = carried(world, who)
         .into_iter()
         .find(|&e| {
@@ -463,10 +477,10 @@ pub fn refuel(world: &mut World, who: Entity) -> Result<String, String> {
                 .get::<LightSource>(e)
                 .is_some_and(|l| l.kind == LightKind::Lantern)
         })
-        .ok_or("it carries no lantern")?;
+        .ok_or(LightRefusal::NoLantern)?;
     let mut gear = world
         .get_mut::<Equipment>(who)
-        .ok_or("it carries nothing")?;
+        .ok_or(Unable::CarriesNothing)?;
     let flask = gear
         .0
         .iter_mut()
@@ -474,18 +488,23 @@ pub fn refuel(world: &mut World, who: Entity) -> Result<String, String> {
             Gear::Oil(n) if *n > 0 => Some(n),
             _ => None,
         })
-        .ok_or("it has no flask of oil")?;
+        .ok_or(LightRefusal::NoOil)?;
     *flask -= 1;
-    let left = *flask;
-    let mut l = world
-        .get_mut::<LightSource>(lantern)
-        .ok_or("its lantern is gone")?;
+    let flasks_left = *flask;
+    let mut l = world.get_mut::<LightSource>(lantern).ok_or_else(gone)?;
     l.fuel_rounds =
         Some(l.fuel_rounds.unwrap_or(0) + LANTERN_TURNS_PER_FLASK as u64 * ROUNDS_PER_TURN);
-    Ok(format!(
-        "fills a lantern: {}; {left} flask(s) of oil left",
-        describe(&l)
-    ))
+    let light = described(&l);
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        LightEvent::LanternFilled {
+            who,
+            light,
+            flasks_left,
+        },
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,11 +6,19 @@ use serde::Serialize;
 
 use crate::grid::GridPos;
 use crate::log::LogEvent;
+use crate::rules::movement::Pace;
 
 /// Dungeon Delves › Speed and Distance: a creature's walk, round by round.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum MovementEvent {
+    /// A creature set off on a walk of `feet` by the shortest path.
+    WalkBegun {
+        who: String,
+        to: GridPos,
+        pace: Pace,
+        feet: u32,
+    },
     /// A creature walked this round.
     Moved {
         who: String,
@@ -31,7 +39,8 @@ pub enum MovementEvent {
 impl LogEvent for MovementEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            MovementEvent::Moved { who, .. }
+            MovementEvent::WalkBegun { who, .. }
+            | MovementEvent::Moved { who, .. }
             | MovementEvent::Arrived { who, .. }
             | MovementEvent::Halted { who, .. } => Some(who),
         }
@@ -41,6 +50,15 @@ impl LogEvent for MovementEvent {
 impl fmt::Display for MovementEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MovementEvent::WalkBegun {
+                who,
+                to,
+                pace,
+                feet,
+            } => write!(
+                f,
+                "{who} sets off for {to} at {pace} speed, {feet}' by the shortest path"
+            ),
             MovementEvent::Moved {
                 who,
                 from,

@@ -11,7 +11,9 @@
 //! the runner falls prone half-way; after 10 ± CON modifier rounds of running, a Paralysis save
 //! each further round (+4 with Endurance) or it is winded, and winded creatures cannot run.
 
+pub mod commands;
 pub mod events;
+pub use commands::*;
 pub use events::MovementEvent;
 
 use std::fmt;
@@ -19,6 +21,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::command::{Refusal, square_of};
 use crate::creature::{
     Abilities, ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows,
 };
@@ -341,10 +344,14 @@ pub fn record_move(
     }
 }
 
-/// Starts a walk for `e`, or says why it cannot. Interrupts a rest.
-pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<String, String> {
-    let pos = world.get::<Position>(e).ok_or("it has no square")?.0;
-    let enc = world.get::<Encumbrance>(e).ok_or("it cannot move")?.0;
+/// Starts a walk for `e`, or says why it cannot; gives the walk's length in feet. Interrupts a
+/// rest.
+pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<u32, Refusal> {
+    let pos = square_of(world, e)?;
+    let enc = world
+        .get::<Encumbrance>(e)
+        .ok_or(MoveRefusal::CannotMove)?
+        .0;
     let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
     let saves = world.get::<SavingThrows>(e).cloned().unwrap_or_default();
     let grid = world.resource::<DungeonGrid>();
@@ -360,9 +367,23 @@ pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Resu
     let feet = path.feet;
     world.entity_mut(e).insert(Walking::new(path.squares, pace));
     world.entity_mut(e).remove::<crate::rules::rest::Resting>();
-    Ok(format!(
-        "move to {to} at {pace} speed, {feet}' by the shortest path"
-    ))
+    Ok(feet)
+}
+
+/// Starts a walk for `e` and logs it ([`MovementEvent::WalkBegun`]), or says why it cannot.
+pub fn begin_walk(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<(), Refusal> {
+    let feet = order_move(world, e, to, pace)?;
+    let who = crate::creature::name_of(world, e);
+    crate::log::log_in(
+        world,
+        MovementEvent::WalkBegun {
+            who,
+            to,
+            pace,
+            feet,
+        },
+    );
+    Ok(())
 }
 
 /// Movement: walking each round, running's costs, and the round's records.
@@ -402,35 +423,32 @@ pub fn plan_walk(
     speeds: Option<Speeds>,
     conditions: &Conditions,
     saves: &SavingThrows,
-) -> Result<crate::grid::path::Path, String> {
+) -> Result<crate::grid::path::Path, MoveRefusal> {
     let Some(speeds) = speeds else {
-        return Err("over 20 stone of encumbrance, it cannot move".into());
+        return Err(MoveRefusal::OverEncumbered);
     };
     if speeds.tenths_per_round(pace) == 0 {
-        return Err(format!("its {pace} speed is 0'"));
+        return Err(MoveRefusal::NoSpeed { pace });
     }
     if conditions.has(ConditionKind::Stuck) {
-        return Err("it is stuck".into());
+        return Err(MoveRefusal::Stuck);
     }
     if pace == Pace::Running {
         if conditions.has(ConditionKind::Winded) {
-            return Err("winded creatures cannot run until they rest a turn".into());
+            return Err(MoveRefusal::WindedCannotRun);
         }
         if !saves.0.contains_key(&SaveCategory::Paralysis) {
-            return Err("running calls for Paralysis saves, and its stat block gives none".into());
+            return Err(MoveRefusal::NoParalysisSave);
         }
     }
     if !grid.in_bounds(to) {
-        return Err(format!("{to} is outside the map"));
+        return Err(MoveRefusal::OutsideTheMap { at: to });
     }
-    let path = find_path(grid, from, to)
-        .ok_or_else(|| format!("there is no open path from {from} to {to}"))?;
+    let path = find_path(grid, from, to).ok_or(MoveRefusal::NoPath { from, to })?;
     if pace == Pace::Running
         && let Some(bend) = sharp_turn(&path.squares)
     {
-        return Err(format!(
-            "runners keep to a straight line or gentle curve, and this path turns sharply at {bend}"
-        ));
+        return Err(MoveRefusal::SharpTurn { at: bend });
     }
     Ok(path)
 }

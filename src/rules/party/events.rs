@@ -5,7 +5,9 @@ use std::fmt;
 use serde::Serialize;
 
 use super::Formation;
+use crate::grid::GridPos;
 use crate::log::LogEvent;
+use crate::rules::movement::Pace;
 
 /// Dungeon Delves › Marching Order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -13,12 +15,25 @@ use crate::log::LogEvent;
 pub enum PartyEvent {
     /// A party's formation changed with the width of the passage.
     FormationChanged { party: String, formation: Formation },
+    /// A party set off behind its leader at its slowest member's pace.
+    MarchBegun {
+        party: String,
+        leader: String,
+        to: GridPos,
+        pace: Pace,
+        feet_per_round: f32,
+        feet: u32,
+    },
+    /// A party rested; those with Endurance keep watch.
+    PartyRests { party: String, watch: Vec<String> },
 }
 
 impl LogEvent for PartyEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            PartyEvent::FormationChanged { party, .. } => Some(party),
+            PartyEvent::FormationChanged { party, .. }
+            | PartyEvent::MarchBegun { party, .. }
+            | PartyEvent::PartyRests { party, .. } => Some(party),
         }
     }
 }
@@ -28,6 +43,25 @@ impl fmt::Display for PartyEvent {
         match self {
             PartyEvent::FormationChanged { party, formation } => {
                 write!(f, "the {party} goes on in {formation}")
+            }
+            PartyEvent::MarchBegun {
+                party,
+                leader,
+                to,
+                pace,
+                feet_per_round,
+                feet,
+            } => write!(
+                f,
+                "the {party} marches behind {leader} at {feet_per_round:.0}' per round \
+                 ({pace} speed) to {to}, {feet}' by the shortest path"
+            ),
+            PartyEvent::PartyRests { party, watch } => {
+                write!(f, "the {party} rests")?;
+                if !watch.is_empty() {
+                    write!(f, "; {} keeps watch", watch.join(" and "))?;
+                }
+                Ok(())
             }
         }
     }

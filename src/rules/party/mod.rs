@@ -3,7 +3,9 @@
 //! its leader along the path and keeping formation, at the pace of its slowest member, and a
 //! designated mapper (both hands busy, vulnerable from distraction, mapping only in bright light).
 
+pub mod commands;
 pub mod events;
+pub use commands::*;
 pub use events::PartyEvent;
 
 use std::fmt;
@@ -11,11 +13,12 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::command::{Refusal, Unable};
 use crate::creature::{CreatureIndex, Encumbrance, Position};
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
-use crate::log::EventLog;
+use crate::log::{EventLog, log_in};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, record_move, take_steps};
 use crate::schedule::{RoundSet, SimRound};
@@ -288,17 +291,20 @@ pub fn order_party_move(
     party_name: &str,
     to: GridPos,
     pace: Pace,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     let party = world
         .resource::<Parties>()
         .get(party_name)
         .cloned()
-        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
-    let leader = party.leader().ok_or("the party has no members")?;
+        .ok_or_else(|| no_party(party_name))?;
+    let leader = party.leader().ok_or(PartyRefusal::NoMembers)?;
     let mut speeds = Vec::new();
     for &m in &party.marching_order {
-        let enc = world.get::<Encumbrance>(m).ok_or("a member is gone")?;
-        let cond = world.get::<Conditions>(m).ok_or("a member is gone")?;
+        let gone = || Unable::Gone {
+            what: "a member".into(),
+        };
+        let enc = world.get::<Encumbrance>(m).ok_or_else(gone)?;
+        let cond = world.get::<Conditions>(m).ok_or_else(gone)?;
         speeds.push(Speeds::of(enc.0, cond));
     }
     let slowest = party_tenths_per_round(&party.marching_order, pace, |e| {
@@ -308,16 +314,16 @@ pub fn order_party_move(
             .position(|&m| m == e)
             .and_then(|i| speeds[i])
     })
-    .ok_or("a member is too encumbered to move")?;
+    .ok_or(PartyRefusal::MemberTooEncumbered)?;
     let leader_name = crate::creature::name_of(world, leader);
-    let detail = crate::rules::movement::order_move(world, leader, to, pace)?;
+    let feet = crate::rules::movement::order_move(world, leader, to, pace)?;
     if let Some(mut w) = world.get_mut::<Walking>(leader) {
         w.cap_tenths = Some(slowest);
     }
     let at = world
         .get::<Position>(leader)
         .map(|p| p.0)
-        .ok_or("the leader is gone")?;
+        .ok_or(Unable::NoSquare)?;
     for &m in &party.marching_order[1..] {
         world.entity_mut(m).remove::<Walking>();
         world.entity_mut(m).remove::<crate::rules::rest::Resting>();
@@ -330,10 +336,53 @@ pub fn order_party_move(
             p.trail = vec![at];
         });
     debug_assert!(p.is_some());
-    Ok(format!(
-        "the party marches behind {leader_name} at {:.0}' per round: {detail}",
-        slowest as f32 / 10.0
-    ))
+    log_in(
+        world,
+        PartyEvent::MarchBegun {
+            party: party_name.to_owned(),
+            leader: leader_name,
+            to,
+            pace,
+            feet_per_round: slowest as f32 / 10.0,
+            feet,
+        },
+    );
+    Ok(())
+}
+
+fn no_party(name: &str) -> Unable {
+    Unable::NoParty {
+        name: name.to_owned(),
+    }
+}
+
+/// `RestParty`: the whole party rests (Dungeon Delves › Rest); those with Endurance need no
+/// rest and keep watch.
+pub fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> {
+    let members = world
+        .resource::<Parties>()
+        .get(party)
+        .map(|p| p.marching_order.clone())
+        .ok_or_else(|| no_party(party))?;
+    if let Some(p) = world.resource_mut::<Parties>().get_mut(party) {
+        p.pace = None;
+    }
+    let mut watch = Vec::new();
+    for e in members {
+        let endurance = world
+            .get::<crate::creature::Proficiencies>(e)
+            .is_some_and(|p| !crate::rules::rest::needs_rest(p));
+        if endurance {
+            world.entity_mut(e).remove::<Walking>();
+            watch.push(crate::creature::name_of(world, e));
+        } else {
+            // A member already resting goes on resting; a stuck one cannot.
+            crate::rules::rest::begin_rest(world, e).ok();
+        }
+    }
+    let party = party.to_owned();
+    log_in(world, PartyEvent::PartyRests { party, watch });
+    Ok(())
 }
 
 /// Sets the marching order; every member of the party must be named once.
@@ -341,57 +390,48 @@ pub fn set_marching_order(
     world: &mut World,
     party_name: &str,
     order: &[String],
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     let index = world.resource::<CreatureIndex>().clone();
     let mut parties = world.resource_mut::<Parties>();
     let party = parties
         .get_mut(party_name)
-        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
+        .ok_or_else(|| no_party(party_name))?;
     let mut entities = Vec::new();
     for n in order {
-        let e = *index
-            .0
-            .get(n)
-            .ok_or_else(|| format!("there is no creature named `{n}`"))?;
+        let name = n.clone();
+        let e = *index.0.get(n).ok_or(Unable::NoCreature { name })?;
         if !party.marching_order.contains(&e) {
-            return Err(format!("`{n}` is not in the party"));
+            return Err(PartyRefusal::NotInParty { name: n.clone() }.into());
         }
         if entities.contains(&e) {
-            return Err(format!("`{n}` is named twice"));
+            return Err(PartyRefusal::NamedTwice { name: n.clone() }.into());
         }
         entities.push(e);
     }
     if entities.len() != party.marching_order.len() {
-        return Err(format!(
-            "name all {} members of the party",
-            party.marching_order.len()
-        ));
+        let members = party.marching_order.len();
+        return Err(PartyRefusal::NameEveryMember { members }.into());
     }
     party.marching_order = entities;
-    Ok(format!("marching order: {}", order.join(", ")))
+    Ok(())
 }
 
 /// Designates the mapper (or none): both hands busy and vulnerable while mapping.
-pub fn set_mapper(
-    world: &mut World,
-    party_name: &str,
-    who: Option<&str>,
-) -> Result<String, String> {
+pub fn set_mapper(world: &mut World, party_name: &str, who: Option<&str>) -> Result<(), Refusal> {
     let index = world.resource::<CreatureIndex>().clone();
     let party = world
         .resource::<Parties>()
         .get(party_name)
         .cloned()
-        .ok_or_else(|| format!("there is no party named `{party_name}`"))?;
+        .ok_or_else(|| no_party(party_name))?;
     let new = match who {
         None => None,
         Some(n) => {
-            let e = *index
-                .0
-                .get(n)
-                .ok_or_else(|| format!("there is no creature named `{n}`"))?;
+            let name = n.to_owned();
+            let e = *index.0.get(n).ok_or(Unable::NoCreature { name })?;
             if !party.marching_order.contains(&e) {
-                return Err(format!("`{n}` is not in the party"));
+                let name = n.to_owned();
+                return Err(PartyRefusal::NotInParty { name }.into());
             }
             Some(e)
         }
@@ -405,10 +445,7 @@ pub fn set_mapper(
     if let Some(p) = world.resource_mut::<Parties>().get_mut(party_name) {
         p.mapper = new;
     }
-    Ok(match who {
-        Some(n) => format!("{n} maps"),
-        None => "no one maps".into(),
-    })
+    Ok(())
 }
 
 /// The mapper's marker and its vulnerability.

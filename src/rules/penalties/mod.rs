@@ -5,8 +5,12 @@
 //! Units (RULINGS › Units in the situational penalties): "movement speed" is the creature's
 //! combat speed; "reach (5 meters)" is 15 feet.
 
+pub mod events;
+pub use events::PenaltyEvent;
+
 use bevy::prelude::*;
 
+use crate::command::{Act, Reason, Refusal, creature, square_of};
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{Encumbrance, Position};
@@ -50,7 +54,10 @@ pub struct Situation {
 }
 
 /// The situational modifiers for a check, or why the action cannot be attempted at all.
-pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modifier>, String> {
+pub fn situational_modifiers(
+    kind: CheckKind,
+    s: &Situation,
+) -> Result<Vec<Modifier>, PenaltyRefusal> {
     let mut mods = Vec::new();
     let exempt = matches!(kind, CheckKind::Resistance | CheckKind::Intelligence);
     // Penalty from Being Prone: −4 on all checks but resistance and intelligence checks.
@@ -74,9 +81,7 @@ pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modif
             _ if times(1.0) => Some(-4),
             _ if times(2.0) => Some(-8),
             _ => {
-                return Err(format!(
-                    "no ranged attack after moving {moved}', more than twice its movement speed of {speed}'"
-                ));
+                return Err(PenaltyRefusal::NoRangedAttack { moved, speed });
             }
         },
         // Farther than reach: −4 up to movement speed, −8 up to twice it, no spell beyond.
@@ -85,9 +90,7 @@ pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modif
             _ if times(1.0) => Some(-4),
             _ if times(2.0) => Some(-8),
             _ => {
-                return Err(format!(
-                    "no spell after moving {moved}', more than twice its movement speed of {speed}'"
-                ));
+                return Err(PenaltyRefusal::NoSpell { moved, speed });
             }
         },
         // Farther than reach: −4; running up to twice movement speed: −8; beyond, it ends.
@@ -96,9 +99,7 @@ pub fn situational_modifiers(kind: CheckKind, s: &Situation) -> Result<Vec<Modif
             _ if times(1.0) => Some(-4),
             _ if times(2.0) => Some(-8),
             _ => {
-                return Err(format!(
-                    "the spell cannot be maintained after moving {moved}'; it ends"
-                ));
+                return Err(PenaltyRefusal::SpellEnds { moved });
             }
         },
     };
@@ -162,7 +163,7 @@ pub fn dazzle(
     who: Entity,
     target: Entity,
     focused: bool,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     use crate::creature::Abilities;
     use crate::log::EventLog;
     use crate::rules::conditions::{ConditionEnd, gain_condition};
@@ -175,20 +176,16 @@ pub fn dazzle(
         .iter(world)
         .find(|(l, c)| c.0 == who && l.lit)
         .map(|(l, _)| l.kind)
-        .ok_or("it carries no lit light")?;
-    let number = distraction_target(kind, focused)
-        .ok_or_else(|| format!("the rules give no distraction number for a {kind:?}"))?;
-    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
-    let target_at = world
-        .get::<Position>(target)
-        .ok_or("the target has no square")?
-        .0;
+        .ok_or(DazzleRefusal::NoLitLight)?;
+    let number = distraction_target(kind, focused).ok_or(DazzleRefusal::NoNumber { kind })?;
+    let at = square_of(world, who)?;
+    let target_at = square_of(world, target)?;
     let grid = world.resource::<DungeonGrid>();
     if world.resource::<LightMap>().level(grid, target_at) != LightLevel::Dark {
-        return Err("the target does not stand in the dark".into());
+        return Err(DazzleRefusal::TargetNotInTheDark.into());
     }
     if !world.get::<Sight>(target).is_some_and(|s| s.sees(at)) {
-        return Err("the target cannot see the light".into());
+        return Err(DazzleRefusal::TargetCannotSee.into());
     }
     let str_mod = world
         .get::<Abilities>(target)
@@ -199,8 +196,17 @@ pub fn dazzle(
     let mods = vec![Modifier::new(str_mod, "Strength")];
     let resisted =
         crate::rules::throws::throw_in(world, target, ThrowKind::Save, what, mods, number).success;
+    let dazzler = crate::creature::name_of(world, who);
+    crate::log::log_in(
+        world,
+        PenaltyEvent::Dazzled {
+            who: dazzler,
+            target: name.clone(),
+            blinded: !resisted,
+        },
+    );
     if resisted {
-        return Ok(format!("dazzles {name}, who looks away in time"));
+        return Ok(());
     }
     let ends = ConditionEnd::EndOfRound(round + DISTRACTION_BLINDS_ROUNDS - 1);
     world.resource_scope(|world, mut log: Mut<EventLog>| {
@@ -216,9 +222,90 @@ pub fn dazzle(
             );
         }
     });
-    Ok(format!(
-        "dazzles {name}: blinded for {DISTRACTION_BLINDS_ROUNDS} rounds"
-    ))
+    Ok(())
+}
+
+/// Turns a carried light on a creature standing in the dark (light distraction).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Dazzle {
+    pub who: String,
+    pub target: String,
+    #[serde(default)]
+    pub focused: bool,
+}
+
+impl std::fmt::Display for Dazzle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "dazzle {}", self.target)
+    }
+}
+
+impl Act for Dazzle {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let (who, target) = (creature(world, &self.who)?, creature(world, &self.target)?);
+        dazzle(world, who, target, self.focused)
+    }
+}
+
+/// Why a light cannot dazzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DazzleRefusal {
+    NoLitLight,
+    NoNumber { kind: LightKind },
+    TargetNotInTheDark,
+    TargetCannotSee,
+}
+
+impl Reason for DazzleRefusal {}
+
+impl std::fmt::Display for DazzleRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DazzleRefusal::NoLitLight => write!(f, "it carries no lit light"),
+            DazzleRefusal::NoNumber { kind } => {
+                write!(f, "the rules give no distraction number for a {kind:?}")
+            }
+            DazzleRefusal::TargetNotInTheDark => write!(f, "the target does not stand in the dark"),
+            DazzleRefusal::TargetCannotSee => write!(f, "the target cannot see the light"),
+        }
+    }
+}
+
+/// What moving too far rules out (Situational Penalties › Penalty from Movement).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PenaltyRefusal {
+    /// No ranged attack after moving more than twice the movement speed.
+    NoRangedAttack { moved: f32, speed: f32 },
+    /// No spell after moving more than twice the movement speed.
+    NoSpell { moved: f32, speed: f32 },
+    /// A maintained spell ends after moving more than twice the movement speed.
+    SpellEnds { moved: f32 },
+}
+
+impl Reason for PenaltyRefusal {}
+
+impl std::fmt::Display for PenaltyRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PenaltyRefusal::NoRangedAttack { moved, speed } => write!(
+                f,
+                "no ranged attack after moving {moved}', more than twice its movement speed of \
+                 {speed}'"
+            ),
+            PenaltyRefusal::NoSpell { moved, speed } => write!(
+                f,
+                "no spell after moving {moved}', more than twice its movement speed of {speed}'"
+            ),
+            PenaltyRefusal::SpellEnds { moved } => write!(
+                f,
+                "the spell cannot be maintained after moving {moved}'; it ends"
+            ),
+        }
+    }
 }
 
 /// Switches the situational penalties on.
@@ -235,7 +322,11 @@ impl Plugin for SituationalPenalties {
 }
 
 /// The situational modifiers for `e` making a check of `kind` now.
-pub fn penalties_for(world: &World, e: Entity, kind: CheckKind) -> Result<Vec<Modifier>, String> {
+pub fn penalties_for(
+    world: &World,
+    e: Entity,
+    kind: CheckKind,
+) -> Result<Vec<Modifier>, PenaltyRefusal> {
     if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         return Ok(Vec::new());
     }

@@ -10,7 +10,9 @@ pub mod events;
 pub use events::RestEvent;
 
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use crate::command::{Act, Reason, Refusal, creature};
 use crate::creature::Proficiencies;
 use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
@@ -50,15 +52,15 @@ pub fn needs_rest(profs: &Proficiencies) -> bool {
 
 /// Begins a rest: the creature stops walking and rests until it has rested a full turn (or a
 /// command moves it on).
-pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
+pub fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     if world.get::<Resting>(e).is_some() {
-        return Err("it is already resting".into());
+        return Err(RestRefusal::AlreadyResting.into());
     }
     if world
         .get::<Conditions>(e)
         .is_some_and(|c| c.has(ConditionKind::Stuck))
     {
-        return Err("it is stuck".into());
+        return Err(RestRefusal::Stuck.into());
     }
     let name = crate::creature::name_of(world, e);
     let round = world.resource::<Clock>().rounds;
@@ -69,7 +71,47 @@ pub fn begin_rest(world: &mut World, e: Entity) -> Result<String, String> {
     world
         .resource_mut::<EventLog>()
         .push(round, RestEvent::RestBegan { who: name });
-    Ok("rest for a turn".into())
+    Ok(())
+}
+
+/// Rest: a full turn of rest ends winded and resets the count of turns without rest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rest {
+    pub who: String,
+}
+
+impl std::fmt::Display for Rest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rest")
+    }
+}
+
+impl Act for Rest {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        begin_rest(world, creature(world, &self.who)?)
+    }
+}
+
+/// Why a creature cannot begin a rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestRefusal {
+    AlreadyResting,
+    Stuck,
+}
+
+impl Reason for RestRefusal {}
+
+impl std::fmt::Display for RestRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RestRefusal::AlreadyResting => write!(f, "it is already resting"),
+            RestRefusal::Stuck => write!(f, "it is stuck"),
+        }
+    }
 }
 
 pub struct RestPlugin;

@@ -12,7 +12,9 @@ pub mod events;
 pub use events::SearchEvent;
 
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use crate::command::{Act, Reason, Refusal, Unable, creature, square_of};
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
@@ -65,7 +67,7 @@ pub fn search_choices(
     if let Some((target, mods)) = searching_target(profs, true) {
         let net = target - mods.iter().map(|m| m.value).sum::<i32>();
         let note = format!("within {}'", reach_feet(Some(gear)));
-        let search = Command::Search { who: who.into() };
+        let search = Command::Search(Search { who: who.into() });
         out.push(Choice::new(
             "search methodically",
             "1 turn",
@@ -77,7 +79,7 @@ pub fn search_choices(
     if let Some((target, _)) = searching_target(profs, false)
         && !searched_here_hastily
     {
-        let search = Command::SearchHastily { who: who.into() };
+        let search = Command::SearchHastily(SearchHastily { who: who.into() });
         out.push(Choice::new(
             "search hastily",
             "1 round",
@@ -184,63 +186,139 @@ fn search_around(
 pub struct HastilySearched(pub Vec<(GridPos, u32)>);
 
 /// `Search`: a methodical search of the squares around (a turn).
-pub fn search_methodically(world: &mut World, who: Entity) -> Result<String, String> {
-    world.get::<Position>(who).ok_or("it has no square")?;
-    crate::rules::task::begin(
-        world,
-        who,
-        crate::rules::task::TaskKind::Search,
-        ROUNDS_PER_TURN,
-    );
-    let reach = reach_feet(world.get::<Equipment>(who));
-    Ok(format!("searches methodically within {reach}' (a turn)"))
+pub fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    square_of(world, who)?;
+    let reach_feet = reach_feet(world.get::<Equipment>(who));
+    crate::rules::task::begin(world, who, Searching { reach_feet }, ROUNDS_PER_TURN);
+    Ok(())
 }
 
 /// `SearchHastily`: a hasty search of the squares around (a round; proficient in Searching).
-pub fn search_hastily(world: &mut World, who: Entity) -> Result<String, String> {
-    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+pub fn search_hastily(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let at = square_of(world, who)?;
     let profs = world
         .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
-    let (target, mods) = searching_target(profs, false)
-        .ok_or("only those proficient in Searching, with a Searching throw, search hastily")?;
+        .ok_or(Unable::NoProficiencies)?;
+    let (target, mods) = searching_target(profs, false).ok_or(SearchRefusal::NotASearcher)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     let mut searched = world
         .get::<HastilySearched>(who)
         .cloned()
         .unwrap_or_default();
     if searched.0.contains(&(at, level)) {
-        return Err(
-            "it has searched here hastily at this level: it cannot again until its level rises"
-                .into(),
-        );
+        return Err(SearchRefusal::SearchedHereHastily.into());
     }
     searched.0.push((at, level));
     world.entity_mut(who).insert(searched);
     search_around(world, who, at, target, &mods, "Searching (hasty)", None);
     // The searcher learns only what it finds: the count stays with the Judge.
-    Ok("searches hastily".into())
+    Ok(())
 }
 
-/// The end of a turn of methodical searching: the Judge's secret throw for every hidden feature
-/// within reach.
-pub fn finish_methodical_search(world: &mut World, who: Entity) {
-    let (Some(at), Some(profs)) = (
-        world.get::<Position>(who).map(|p| p.0),
-        world.get::<Proficiencies>(who).cloned(),
-    ) else {
-        return;
-    };
-    if let Some((target, mods)) = searching_target(&profs, true) {
-        search_around(
-            world,
-            who,
-            at,
-            target,
-            &mods,
-            "Searching (methodical)",
-            None,
-        );
+/// A methodical search of the squares within reach (Dungeon Delves › Searching): a turn's work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searching {
+    pub reach_feet: u32,
+}
+
+impl std::fmt::Display for Searching {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "searching methodically within {}'", self.reach_feet)
+    }
+}
+
+impl crate::rules::task::Work for Searching {
+    /// The end of a turn of methodical searching: the Judge's secret throw for every hidden
+    /// feature within reach.
+    fn finish(&self, world: &mut World, who: Entity) {
+        let (Some(at), Some(profs)) = (
+            world.get::<Position>(who).map(|p| p.0),
+            world.get::<Proficiencies>(who).cloned(),
+        ) else {
+            return;
+        };
+        if let Some((target, mods)) = searching_target(&profs, true) {
+            search_around(
+                world,
+                who,
+                at,
+                target,
+                &mods,
+                "Searching (methodical)",
+                None,
+            );
+        }
+    }
+}
+
+/// Search the squares around methodically (one turn).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Search {
+    pub who: String,
+}
+
+/// Search the squares around hastily (one round; proficient in Searching).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchHastily {
+    pub who: String,
+}
+
+impl std::fmt::Display for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "search methodically")
+    }
+}
+
+impl Act for Search {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        search_methodically(world, creature(world, &self.who)?)
+    }
+}
+
+impl std::fmt::Display for SearchHastily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "search hastily")
+    }
+}
+
+impl Act for SearchHastily {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        search_hastily(world, creature(world, &self.who)?)
+    }
+}
+
+/// Why a search is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchRefusal {
+    /// Hasty searches are for those proficient in Searching.
+    NotASearcher,
+    /// Searched here hastily at this level already.
+    SearchedHereHastily,
+}
+
+impl Reason for SearchRefusal {}
+
+impl std::fmt::Display for SearchRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchRefusal::NotASearcher => write!(
+                f,
+                "only those proficient in Searching, with a Searching throw, search hastily"
+            ),
+            SearchRefusal::SearchedHereHastily => write!(
+                f,
+                "it has searched here hastily at this level: it cannot again until its level \
+                 rises"
+            ),
+        }
     }
 }
 

@@ -16,8 +16,9 @@ use bevy::prelude::*;
 use super::HearingEvent;
 use serde::Serialize;
 
+use super::SoundRefusal;
 use super::{Earshot, SoundRow, Verdict, bound, verdict};
-use crate::command::{Command, PendingCommands};
+use crate::command::{Command, PendingCommands, Refusal, Unable, square_of};
 use crate::creature::{Creature, Faction, Factions, LevelInfo, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
@@ -188,19 +189,19 @@ fn footsteps(
 }
 
 /// `Sneak`: start or stop moving silently.
-pub fn sneak(world: &mut World, who: Entity, on: bool) -> Result<String, String> {
+pub fn sneak(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
     if !on {
         world.entity_mut(who).remove::<Sneaking>();
-        return Ok("stops sneaking".into());
+        return Ok(());
     }
     let profs = world
         .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
+        .ok_or(Unable::NoProficiencies)?;
     if !profs.has(Proficiency::Sneaking) || !profs.throws.contains_key(&Proficiency::Sneaking) {
-        return Err("only those proficient in Sneaking, with a Sneaking throw in their stat block, move silently".into());
+        return Err(SoundRefusal::NotASneak.into());
     }
     world.entity_mut(who).insert(Sneaking);
-    Ok("sneaks (at exploration speed)".into())
+    Ok(())
 }
 
 type Listener<'a> = (
@@ -274,7 +275,7 @@ pub fn hear(
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
             if group.iter().any(|n| n.maker == Some(e))
                 || conditions.has(ConditionKind::Deafened)
-                || crate::rules::combat::battle::is_down(conditions)
+                || crate::rules::conditions::is_down(conditions)
             {
                 continue;
             }
@@ -395,23 +396,23 @@ pub fn hear(
             .filter_map(|c| crate::grid::path::find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
             .min_by_key(|&(feet, c)| (feet, c));
         if let Some((_, to)) = best {
-            pending.push_derived(Command::Move {
+            pending.push_derived(Command::from(crate::rules::movement::Move {
                 who: name,
                 to: (to.x, to.y),
                 pace: Pace::Combat,
-            });
+            }));
         }
     }
 }
 
 /// `Listen`: one round of active listening, once per turn while the party moves.
-pub fn listen(world: &mut World, who: Entity) -> Result<String, String> {
+pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let turn = world.resource::<Clock>().rounds / ROUNDS_PER_TURN;
     if world
         .get::<Conditions>(who)
         .is_some_and(|c| c.has(ConditionKind::Deafened))
     {
-        return Err("deafened creatures hear nothing".into());
+        return Err(SoundRefusal::Deafened.into());
     }
     let moving = world
         .resource::<crate::rules::party::Parties>()
@@ -423,10 +424,10 @@ pub fn listen(world: &mut World, who: Entity) -> Result<String, String> {
             .get::<Listened>(who)
             .is_some_and(|l| l.turn == Some(turn))
     {
-        return Err("it has listened this turn already, and the party is moving".into());
+        return Err(SoundRefusal::ListenedThisTurn.into());
     }
     world.entity_mut(who).insert(ListeningActively);
-    Ok("listens".into())
+    Ok(())
 }
 
 /// `Noise`: a creature makes the noise of an action (talking, shouting, screaming, …) at its
@@ -435,8 +436,8 @@ pub fn creature_noise(
     world: &mut World,
     who: Entity,
     action: super::NoisyAction,
-) -> Result<String, String> {
-    let at = world.get::<Position>(who).ok_or("it has no square")?.0;
+) -> Result<(), Refusal> {
+    let at = square_of(world, who)?;
     let name = crate::creature::name_of(world, who);
     let what = format!("{name} {}", action.words());
     world.resource_mut::<Noises>().0.push(Noise {
@@ -445,7 +446,7 @@ pub fn creature_noise(
         what,
         maker: Some(who),
     });
-    Ok(format!("makes a {} noise ({action:?})", action.row()))
+    Ok(())
 }
 
 /// `MakeNoise`: the Judge (or a script) makes a noise of any row at any square.
@@ -454,9 +455,9 @@ pub fn make_noise(
     at: GridPos,
     sound: SoundRow,
     what: &str,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     if !world.resource::<DungeonGrid>().in_bounds(at) {
-        return Err(format!("{at} is outside the map"));
+        return Err(SoundRefusal::OutsideTheMap { at }.into());
     }
     world.resource_mut::<Noises>().0.push(Noise {
         at,
@@ -464,7 +465,7 @@ pub fn make_noise(
         what: what.to_owned(),
         maker: None,
     });
-    Ok(format!("a {sound} noise at {at}: {what}"))
+    Ok(())
 }
 
 #[cfg(test)]

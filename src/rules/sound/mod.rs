@@ -9,7 +9,9 @@
 //! Propagation is Dial's algorithm: a bucket queue over integer distances, bounded by the
 //! farthest distance that can matter, resetting only the squares it touched.
 
+pub mod commands;
 pub mod events;
+pub use commands::*;
 pub use events::HearingEvent;
 
 pub mod hearing;

@@ -33,15 +33,43 @@ pub enum TrapEvent {
         trap: String,
         at: GridPos,
     },
+    /// A creature touched what is on a square, by hand or with a 10' pole.
+    Touched {
+        who: String,
+        at: GridPos,
+        with_pole: bool,
+    },
+    /// A Trapbreaking throw succeeded: the trap is disarmed, or discharged harmlessly.
+    TrapDisabled {
+        who: String,
+        at: GridPos,
+        discharged: bool,
+    },
+    /// A Trapbreaking throw failed and set nothing off: methodically it may be tried again,
+    /// hastily not until the thief's level rises.
+    DisablingFailed {
+        who: String,
+        at: GridPos,
+        may_retry: bool,
+    },
+    /// A thief tried to re-arm a disarmed trap.
+    Rearming {
+        who: String,
+        at: GridPos,
+        rearmed: bool,
+    },
 }
 
 impl LogEvent for TrapEvent {
     fn who(&self) -> Option<&str> {
         match self {
             TrapEvent::TrapChance { .. } => None,
-            TrapEvent::TrapSprung { who, .. } | TrapEvent::TrapSprungHarmlessly { who, .. } => {
-                Some(who)
-            }
+            TrapEvent::TrapSprung { who, .. }
+            | TrapEvent::TrapSprungHarmlessly { who, .. }
+            | TrapEvent::Touched { who, .. }
+            | TrapEvent::TrapDisabled { who, .. }
+            | TrapEvent::DisablingFailed { who, .. }
+            | TrapEvent::Rearming { who, .. } => Some(who),
         }
     }
 
@@ -85,6 +113,41 @@ impl fmt::Display for TrapEvent {
                 f,
                 "{trap} at {at} goes off, set off by {who}, with no one in its way"
             ),
+            TrapEvent::Touched { who, at, with_pole } => {
+                if *with_pole {
+                    write!(f, "{who} prods {at} with its pole")
+                } else {
+                    write!(f, "{who} touches {at}")
+                }
+            }
+            TrapEvent::TrapDisabled {
+                who,
+                at,
+                discharged,
+            } => {
+                let done = if *discharged { "discharges" } else { "disarms" };
+                write!(f, "{who} {done} the trap at {at}")
+            }
+            TrapEvent::DisablingFailed {
+                who,
+                at,
+                may_retry: true,
+            } => write!(
+                f,
+                "{who} fails to disable the trap at {at}, but may try again"
+            ),
+            TrapEvent::DisablingFailed { who, at, .. } => write!(
+                f,
+                "{who} cannot see how to disable the trap at {at} quickly, and cannot try \
+                 hastily again until its level rises"
+            ),
+            TrapEvent::Rearming { who, at, rearmed } => {
+                if *rearmed {
+                    write!(f, "{who} re-arms the trap at {at}")
+                } else {
+                    write!(f, "{who} fails to re-arm the trap at {at}")
+                }
+            }
         }
     }
 }

@@ -17,7 +17,9 @@
 //! methodically only, by Adventuring at 18+. A disarmed trap can be re-armed by a thief with a
 //! successful throw.
 
+pub mod commands;
 pub mod events;
+pub use commands::*;
 pub use events::TrapEvent;
 
 use bevy::prelude::*;
@@ -25,7 +27,7 @@ use serde::Serialize;
 
 use crate::rules::throws::ThrowKind;
 
-use crate::command::{Choice, Command};
+use crate::command::{Choice, Command, Refusal, square_of};
 use crate::creature::{
     ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows,
 };
@@ -33,7 +35,7 @@ use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
 use crate::level::{TrapSpec, TrapTriggerDef};
-use crate::log::EventLog;
+use crate::log::{EventLog, log_in};
 use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
 use crate::rules::sound::NoisyAction;
 use crate::time::{Clock, ROUNDS_PER_TURN};
@@ -258,19 +260,19 @@ fn risk(
 pub struct Probing;
 
 /// `Probe`: starts or stops probing ahead with a 10' pole.
-pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<String, String> {
+pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
     if !on {
         world.entity_mut(who).remove::<Probing>();
-        return Ok("stops probing ahead".into());
+        return Ok(());
     }
     if !world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole))
     {
-        return Err("probing ahead needs a 10' pole".into());
+        return Err(TrapRefusal::NeedsPole.into());
     }
     world.entity_mut(who).insert(Probing);
-    Ok("probes the floor ahead with its 10' pole".into())
+    Ok(())
 }
 
 /// Each round: every square a creature entered that holds an armed step trap it does not know
@@ -354,8 +356,8 @@ pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
 /// pole (within 10'). A touch trap there is risked, known or not; a pole also risks a step
 /// trap, as if an adventurer stepped there. What goes off by hand goes off on the toucher; what
 /// goes off at the end of a pole, on whoever stands on the square.
-pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
-    let here = world.get::<Position>(who).ok_or("it has no square")?.0;
+pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+    let here = square_of(world, who)?;
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
     let by_hand = here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) <= 1;
     let pole = world
@@ -363,16 +365,21 @@ pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
         .is_some_and(|g| g.has(&Gear::TenFootPole));
     let by_pole = pole && crate::grid::distance_feet(here, at, scale) <= 10;
     if !(by_hand || by_pole) {
-        return Err(format!(
-            "{at} is out of reach: next to it by hand, or within 10' with a 10' pole"
-        ));
+        return Err(TrapRefusal::OutOfReach { at }.into());
     }
     let name = crate::creature::name_of(world, who);
-    let (how, victim, risky): (&str, Option<Entity>, &[TrapTriggerDef]) = if by_hand {
-        ("touches", Some(who), &[TrapTriggerDef::Touch])
+    log_in(
+        world,
+        TrapEvent::Touched {
+            who: name.clone(),
+            at,
+            with_pole: !by_hand,
+        },
+    );
+    let (victim, risky): (Option<Entity>, &[TrapTriggerDef]) = if by_hand {
+        (Some(who), &[TrapTriggerDef::Touch])
     } else {
         (
-            "prods with its pole",
             creature_on(world, at),
             &[TrapTriggerDef::Touch, TrapTriggerDef::Step],
         )
@@ -383,7 +390,7 @@ pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
     {
         risk(world, trap, at, (&name, !by_hand), victim);
     }
-    Ok(format!("{how} {at}"))
+    Ok(())
 }
 
 /// Hasty disarms that failed: (trap square, level then).
@@ -397,7 +404,7 @@ pub fn trapbreaking_target(
     profs: Option<&Proficiencies>,
     gear: Option<&Equipment>,
     methodical: bool,
-) -> Result<(i32, Vec<Modifier>), String> {
+) -> Result<(i32, Vec<Modifier>), TrapRefusal> {
     let class = profs
         .filter(|p| p.has(Proficiency::Trapbreaking))
         .and_then(|p| p.throws.get(&Proficiency::Trapbreaking))
@@ -406,11 +413,8 @@ pub fn trapbreaking_target(
     match (class, tools, methodical) {
         (Some(t), true, true) => Ok((t, vec![Modifier::new(4, "methodical trapbreaking")])),
         (Some(t), true, false) => Ok((t, Vec::new())),
-        (Some(_), false, false) => Err("hasty trapbreaking needs thieves' tools".into()),
-        (None, _, false) => Err(
-            "hasty trapbreaking is for those proficient in Trapbreaking, with a Trapbreaking throw"
-                .into(),
-        ),
+        (Some(_), false, false) => Err(TrapRefusal::HastyNeedsTools),
+        (None, _, false) => Err(TrapRefusal::HastyNotProficient),
         (_, _, true) => Ok((18, Vec::new())),
     }
 }
@@ -439,11 +443,11 @@ pub fn trap_choices(
                 && !hasty_barred
             {
                 for (way, discharge) in [("disarm hastily", false), ("discharge hastily", true)] {
-                    let command = Command::DisarmTrap {
+                    let command = Command::from(DisarmTrap {
                         who: who.into(),
                         at: xy,
                         discharge,
-                    };
+                    });
                     let note = "a 1-3 on a failure sets it off";
                     out.push(Choice::new(way, "1 round", Some(hasty), note, command));
                 }
@@ -459,21 +463,21 @@ pub fn trap_choices(
                     ("disarm methodically", false),
                     ("discharge methodically", true),
                 ] {
-                    let command = Command::DisarmTrapMethodically {
+                    let command = Command::from(DisarmTrapMethodically {
                         who: who.into(),
                         at: xy,
                         discharge,
-                    };
+                    });
                     out.push(Choice::new(way, "1 turn", Some(target), note, command));
                 }
             }
         }
         TrapState::Disarmed => {
             if let Ok(target) = trapbreaking_target(profs, gear, false).map(net) {
-                let command = Command::RearmTrap {
+                let command = Command::from(RearmTrap {
                     who: who.into(),
                     at: xy,
-                };
+                });
                 out.push(Choice::new("re-arm", "1 round", Some(target), "", command));
             }
         }
@@ -482,7 +486,11 @@ pub fn trap_choices(
     out
 }
 
-fn target_of(world: &World, who: Entity, methodical: bool) -> Result<(i32, Vec<Modifier>), String> {
+fn target_of(
+    world: &World,
+    who: Entity,
+    methodical: bool,
+) -> Result<(i32, Vec<Modifier>), TrapRefusal> {
     trapbreaking_target(
         world.get::<Proficiencies>(who),
         world.get::<Equipment>(who),
@@ -490,28 +498,28 @@ fn target_of(world: &World, who: Entity, methodical: bool) -> Result<(i32, Vec<M
     )
 }
 
-fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Trap), String> {
-    let here = world.get::<Position>(who).ok_or("it has no square")?.0;
+fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Trap), Refusal> {
+    let here = square_of(world, who)?;
     let (e, t) = trap_at(world, at)
         .filter(|(_, t)| !t.hidden)
-        .ok_or_else(|| format!("it knows of no trap at {at}"))?;
+        .ok_or(TrapRefusal::NoKnownTrap { at })?;
     if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) > 1 {
-        return Err(format!("it must stand at or next to the trap at {at}"));
+        return Err(TrapRefusal::NotNextTo { at }.into());
     }
     Ok((e, t))
 }
 
 /// A known, armed trap within reach: what disabling needs.
-fn reach_armed_trap(world: &mut World, who: Entity, at: GridPos) -> Result<Entity, String> {
+fn reach_armed_trap(world: &mut World, who: Entity, at: GridPos) -> Result<Entity, Refusal> {
     let (e, t) = reach_trap(world, who, at)?;
     if t.state != TrapState::Armed {
-        return Err("it is not armed".into());
+        return Err(TrapRefusal::NotArmed.into());
     }
     Ok(e)
 }
 
 /// A successful Trapbreaking throw: the trap is disarmed, or discharged harmlessly.
-fn disable(world: &mut World, trap: Entity, at: GridPos, discharge: bool) -> String {
+fn disable(world: &mut World, who: Entity, trap: Entity, at: GridPos, discharge: bool) {
     let state = if discharge {
         TrapState::Discharged
     } else {
@@ -520,8 +528,22 @@ fn disable(world: &mut World, trap: Entity, at: GridPos, discharge: bool) -> Str
     if let Some(mut t) = world.get_mut::<Trap>(trap) {
         t.state = state;
     }
-    let done = if discharge { "discharges" } else { "disarms" };
-    format!("{done} the trap at {at}")
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        TrapEvent::TrapDisabled {
+            who,
+            at,
+            discharged: discharge,
+        },
+    );
+}
+
+/// A failed Trapbreaking throw that set nothing off: methodically it may be tried again,
+/// hastily not until the thief's level rises.
+fn failed_to_disable(world: &mut World, who: Entity, at: GridPos, may_retry: bool) {
+    let who = crate::creature::name_of(world, who);
+    log_in(world, TrapEvent::DisablingFailed { who, at, may_retry });
 }
 
 /// `DisarmTrap`: a hasty attempt (one round) to disarm, or to discharge harmlessly.
@@ -530,7 +552,7 @@ pub fn disarm_hastily(
     who: Entity,
     at: GridPos,
     discharge: bool,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     let e = reach_armed_trap(world, who, at)?;
     let (target, mods) = target_of(world, who, false)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
@@ -538,7 +560,7 @@ pub fn disarm_hastily(
         .get::<FailedHastyDisarms>(who)
         .is_some_and(|f| f.0.contains(&(at, level)))
     {
-        return Err("it failed to disable this trap hastily at this level, and cannot try hastily again until its level rises".into());
+        return Err(TrapRefusal::HastyBarred.into());
     }
     let throw = crate::rules::throws::throw_in(
         world,
@@ -549,21 +571,19 @@ pub fn disarm_hastily(
         target,
     );
     if throw.success {
-        return Ok(disable(world, e, at, discharge));
-    }
-    if throw.natural <= 3 {
+        disable(world, who, e, at, discharge);
+    } else if throw.natural <= 3 {
         spring(world, e, who);
-        return Ok(format!("sets off the trap at {at}"));
+    } else {
+        let mut failed = world
+            .get::<FailedHastyDisarms>(who)
+            .cloned()
+            .unwrap_or_default();
+        failed.0.push((at, level));
+        world.entity_mut(who).insert(failed);
+        failed_to_disable(world, who, at, false);
     }
-    let mut failed = world
-        .get::<FailedHastyDisarms>(who)
-        .cloned()
-        .unwrap_or_default();
-    failed.0.push((at, level));
-    world.entity_mut(who).insert(failed);
-    Ok(format!(
-        "cannot see how to disable the trap at {at} quickly"
-    ))
+    Ok(())
 }
 
 /// `DisarmTrapMethodically`: sets to disabling a known trap methodically (a turn).
@@ -572,63 +592,80 @@ pub fn disarm_methodically(
     who: Entity,
     at: GridPos,
     discharge: bool,
-) -> Result<String, String> {
+) -> Result<(), Refusal> {
     reach_armed_trap(world, who, at)?;
-    let (target, _) = target_of(world, who, true)?;
+    target_of(world, who, true)?;
     crate::rules::task::begin(
         world,
         who,
-        crate::rules::task::TaskKind::BreakTrap {
+        BreakingTrap {
             trap: at,
             discharge,
         },
         ROUNDS_PER_TURN,
     );
-    Ok(format!(
-        "sets to disabling the trap at {at} methodically (a turn, {target}+)"
-    ))
+    Ok(())
 }
 
-/// The end of a turn of methodical trapbreaking: the throw (+4 for the proficient); an
-/// unmodified 1 sets the trap off, and any other failure may be tried again.
-pub fn finish_methodical_trapbreaking(
-    world: &mut World,
-    who: Entity,
-    at: GridPos,
-    discharge: bool,
-) -> Option<String> {
-    let (e, t) = trap_at(world, at)?;
-    if t.state != TrapState::Armed {
-        return None;
+/// Disabling a trap methodically (Dungeon Delves › Traps): a turn's work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BreakingTrap {
+    pub trap: GridPos,
+    pub discharge: bool,
+}
+
+impl std::fmt::Display for BreakingTrap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = if self.discharge {
+            "discharging"
+        } else {
+            "disarming"
+        };
+        write!(f, "{how} the trap at {} methodically", self.trap)
     }
-    let (target, mods) = target_of(world, who, true).ok()?;
-    let throw = crate::rules::throws::throw_in(
-        world,
-        who,
-        ThrowKind::Check,
-        "Trapbreaking (methodical)",
-        mods,
-        target,
-    );
-    Some(if throw.success {
-        disable(world, e, at, discharge)
-    } else if throw.natural == 1 {
-        spring(world, e, who);
-        format!("sets off the trap at {at}")
-    } else {
-        format!("fails to disable the trap at {at}, but may try again")
-    })
+}
+
+impl crate::rules::task::Work for BreakingTrap {
+    /// The end of a turn of methodical trapbreaking: the throw (+4 for the proficient); an
+    /// unmodified 1 sets the trap off, and any other failure may be tried again.
+    fn finish(&self, world: &mut World, who: Entity) {
+        let at = self.trap;
+        let Some((e, t)) = trap_at(world, at) else {
+            return;
+        };
+        if t.state != TrapState::Armed {
+            return;
+        }
+        let Ok((target, mods)) = target_of(world, who, true) else {
+            return;
+        };
+        let throw = crate::rules::throws::throw_in(
+            world,
+            who,
+            ThrowKind::Check,
+            "Trapbreaking (methodical)",
+            mods,
+            target,
+        );
+        if throw.success {
+            disable(world, who, e, at, self.discharge);
+        } else if throw.natural == 1 {
+            spring(world, e, who);
+        } else {
+            failed_to_disable(world, who, at, true);
+        }
+    }
 }
 
 /// `RearmTrap`: a thief re-arms a disarmed (not discharged) trap with a Trapbreaking throw.
-pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, String> {
+pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, t) = reach_trap(world, who, at)?;
     if t.state != TrapState::Disarmed {
-        return Err("only a disarmed trap can be re-armed".into());
+        return Err(TrapRefusal::NotDisarmed.into());
     }
-    let (target, mods) = target_of(world, who, false)
-        .map_err(|_| "re-arming a trap is for a thief, with thieves' tools".to_owned())?;
-    let ok = crate::rules::throws::throw_in(
+    let (target, mods) =
+        target_of(world, who, false).map_err(|_| TrapRefusal::RearmingIsForThieves)?;
+    let rearmed = crate::rules::throws::throw_in(
         world,
         who,
         ThrowKind::Check,
@@ -637,14 +674,12 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<String, Stri
         target,
     )
     .success;
-    if ok && let Some(mut t) = world.get_mut::<Trap>(e) {
+    if rearmed && let Some(mut t) = world.get_mut::<Trap>(e) {
         t.state = TrapState::Armed;
     }
-    Ok(if ok {
-        format!("re-arms the trap at {at}")
-    } else {
-        format!("fails to re-arm the trap at {at}")
-    })
+    let who = crate::creature::name_of(world, who);
+    log_in(world, TrapEvent::Rearming { who, at, rearmed });
+    Ok(())
 }
 
 pub struct TrapsPlugin;
@@ -671,7 +706,7 @@ mod tests {
         thief.list.push(Proficiency::Trapbreaking);
         thief.throws.insert(Proficiency::Trapbreaking, 13);
         let tools = Equipment(vec![Gear::ThievesTools]);
-        let total = |r: Result<(i32, Vec<Modifier>), String>| {
+        let total = |r: Result<(i32, Vec<Modifier>), TrapRefusal>| {
             r.map(|(t, m)| (t, m.iter().map(|m| m.value).sum::<i32>()))
         };
         // Using Trapbreaking: hasty by class level, methodical by class level +4.
@@ -685,13 +720,19 @@ mod tests {
         );
         // Using Adventuring: hasty not permitted, methodical 18+.
         let anyone = Proficiencies::default();
-        assert!(trapbreaking_target(Some(&anyone), None, false).is_err());
+        assert_eq!(
+            trapbreaking_target(Some(&anyone), None, false),
+            Err(TrapRefusal::HastyNotProficient)
+        );
         assert_eq!(
             total(trapbreaking_target(Some(&anyone), None, true)),
             Ok((18, 0))
         );
         // A thief without tools cannot work hastily, and falls back on Adventuring.
-        assert!(trapbreaking_target(Some(&thief), None, false).is_err());
+        assert_eq!(
+            trapbreaking_target(Some(&thief), None, false),
+            Err(TrapRefusal::HastyNeedsTools)
+        );
         assert_eq!(
             total(trapbreaking_target(Some(&thief), None, true)),
             Ok((18, 0))

@@ -9,8 +9,12 @@
 //! Each faction remembers the squares its members have seen (fog of war); a party's map grows
 //! only where its mapper stands in bright light.
 
+pub mod events;
+pub use events::VisionEvent;
+
 use bevy::prelude::*;
 
+use crate::command::{Act, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
@@ -187,12 +191,8 @@ pub fn blinded_otherwise(conditions: &Conditions) -> bool {
 
 /// Dungeon Delves › Light and Darkness: blinded creatures "cannot claim line of sight on any
 /// targets and cannot make missile attacks".
-pub fn missile_attack_allowed(conditions: &Conditions) -> Result<(), String> {
-    if conditions.has(ConditionKind::Blinded) {
-        Err("blinded creatures cannot make missile attacks".into())
-    } else {
-        Ok(())
-    }
+pub fn missile_attack_allowed(conditions: &Conditions) -> bool {
+    !conditions.has(ConditionKind::Blinded)
 }
 
 /// A creature hiding (Dungeon Delves › Light and Darkness: those proficient in Hiding can hide
@@ -227,27 +227,70 @@ pub fn sees_creature(
 }
 
 /// `Hide`: a creature proficient in Hiding tries to hide, with its class throw for Hiding.
-pub fn hide(world: &mut World, who: Entity) -> Result<String, String> {
+pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
     use crate::creature::Proficiencies;
     use crate::level::schema::Proficiency;
     let profs = world
         .get::<Proficiencies>(who)
-        .ok_or("it has no proficiencies")?;
+        .ok_or(Unable::NoProficiencies)?;
     if !profs.has(Proficiency::Hiding) {
-        return Err("only those proficient in Hiding can hide from lightless vision".into());
+        return Err(HideRefusal::NotAHider.into());
     }
     let target = *profs
         .throws
         .get(&Proficiency::Hiding)
-        .ok_or("its stat block gives no Hiding throw")?;
+        .ok_or(HideRefusal::NoHidingThrow)?;
     let hidden =
         crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Hiding", Vec::new(), target)
             .success;
     if hidden {
         world.entity_mut(who).insert(Hiding);
-        Ok("hides".into())
-    } else {
-        Ok("tries to hide, and fails".into())
+    }
+    let who = crate::creature::name_of(world, who);
+    crate::log::log_in(world, VisionEvent::HideAttempted { who, hidden });
+    Ok(())
+}
+
+/// Hides (proficient in Hiding): unseen by lightless vision until it moves.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
+pub struct Hide {
+    pub who: String,
+}
+
+impl std::fmt::Display for Hide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "hide")
+    }
+}
+
+impl Act for Hide {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        hide(world, creature(world, &self.who)?)
+    }
+}
+
+/// Why a creature cannot hide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HideRefusal {
+    NotAHider,
+    NoHidingThrow,
+}
+
+impl Reason for HideRefusal {}
+
+impl std::fmt::Display for HideRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HideRefusal::NotAHider => write!(
+                f,
+                "only those proficient in Hiding can hide from lightless vision"
+            ),
+            HideRefusal::NoHidingThrow => write!(f, "its stat block gives no Hiding throw"),
+        }
     }
 }
 
@@ -514,9 +557,9 @@ mod tests {
 
     #[test]
     fn blinded_creatures_make_no_missile_attacks() {
-        assert!(missile_attack_allowed(&Conditions::default()).is_ok());
+        assert!(missile_attack_allowed(&Conditions::default()));
         let blind = Conditions::from_level(&[ConditionKind::Blinded]);
-        assert!(missile_attack_allowed(&blind).is_err());
+        assert!(!missile_attack_allowed(&blind));
     }
 
     #[test]

@@ -1,0 +1,323 @@
+//! Commands: everything an actor can do, from any source (keyboard, monster AI, a script, a
+//! replay). Each rule area defines its own commands ([`Act`]) in its `commands.rs`; the one
+//! list below gathers them into [`Command`]. Each is accepted, with its outcome as the area's
+//! typed events, or refused with a typed reason ([`Refusal`]); a refused command changes
+//! nothing.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub mod act;
+pub use act::{Act, Reason, Refusal, Unable, at, creature, square_of};
+
+use crate::creature::CreatureIndex;
+use crate::log::EventLog;
+use crate::time::Clock;
+
+/// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
+/// the area's `commands.rs`): this is the one place a new command is added besides its area.
+/// It makes the [`Command`] enum (written in scripts and journals as `OpenDoor(who: "Sera",
+/// at: (15, 8))`), [`acts`] (every command struct in one module) and `From` each struct.
+macro_rules! commands {
+    ($($area:ident :: $act:ident),* $(,)?) => {
+        /// Every command struct, for scripts and tests: `use delve::command::acts::*`.
+        pub mod acts {
+            $(pub use crate::rules::$area::$act;)*
+        }
+
+        /// What an actor wants to do. Creatures and parties are named as in the level.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub enum Command {
+            $($act(crate::rules::$area::$act),)*
+        }
+
+        impl Command {
+            /// The command as its rule area defines it.
+            pub fn act(&self) -> &dyn Act {
+                match self {
+                    $(Command::$act(a) => a,)*
+                }
+            }
+        }
+
+        $(impl From<crate::rules::$area::$act> for Command {
+            fn from(a: crate::rules::$area::$act) -> Self {
+                Command::$act(a)
+            }
+        })*
+    };
+}
+
+commands! {
+    movement::Move,
+    movement::Halt,
+    rest::Rest,
+    conditions::StandUp,
+    light::LightUp,
+    light::Douse,
+    light::DropLight,
+    light::PickUpLight,
+    light::Refuel,
+    doors::OpenDoor,
+    doors::CloseDoor,
+    doors::HoldShut,
+    doors::Unlock,
+    doors::PickLock,
+    doors::PickLockMethodically,
+    doors::Bash,
+    doors::Batter,
+    doors::Spike,
+    traps::DisarmTrap,
+    traps::DisarmTrapMethodically,
+    traps::Touch,
+    traps::Probe,
+    traps::RearmTrap,
+    search::Search,
+    search::SearchHastily,
+    sound::Noise,
+    sound::Sneak,
+    sound::Listen,
+    sound::MakeNoise,
+    vision::Hide,
+    penalties::Dazzle,
+    combat::Attack,
+    combat::MoveCautiously,
+    combat::MoveAcrobatically,
+    combat::Disengage,
+    combat::ClearJam,
+    combat::TotalDefense,
+    combat::ActivateEnchantment,
+    combat::ForgoShield,
+    combat::WaitForOrders,
+    party::MoveParty,
+    party::RestParty,
+    party::MarchingOrder,
+    party::Mapper,
+}
+
+/// The RON options for command scripts and journals: a command's fields sit directly in its
+/// parentheses, `OpenDoor(who: "Sera", at: (15, 8))`.
+pub fn script_options() -> ron::Options {
+    crate::level::ron_options()
+        .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES)
+}
+
+/// An action open to a creature, with its time and its chance of success: what `delve query`
+/// and the window offer before anyone commits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// `open`, `bash`, `disarm methodically`, …
+    pub way: String,
+    /// `1 round`, `1 turn`, `3 turns`.
+    pub time: String,
+    /// The throw's target on d20 after modifiers, if a throw is needed.
+    pub target: Option<i32>,
+    /// Chance of success per attempt, 0–1.
+    pub chance: f32,
+    /// Modifiers, risks, tools.
+    pub note: String,
+    /// The command that takes it.
+    #[serde(skip)]
+    pub command: Command,
+}
+
+impl Choice {
+    pub fn new(way: &str, time: &str, target: Option<i32>, note: &str, command: Command) -> Self {
+        Self {
+            way: way.into(),
+            time: time.into(),
+            target,
+            chance: target.map_or(1.0, crate::dice::d20_chance),
+            note: note.into(),
+            command,
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.target {
+            Some(t) => write!(
+                f,
+                "{}: {} {t}+, {:.0}% per attempt",
+                self.way,
+                self.time,
+                self.chance * 100.0
+            )?,
+            None => write!(f, "{}: {}, certain", self.way, self.time)?,
+        }
+        if !self.note.is_empty() {
+            write!(f, " ({})", self.note)?;
+        }
+        Ok(())
+    }
+}
+
+impl Command {
+    /// The creature or party that acts.
+    pub fn who(&self) -> &str {
+        self.act().who()
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.act(), f)
+    }
+}
+
+/// What the command dispatcher puts in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CommandEvent {
+    /// A command was accepted; the rule area logs its outcome after it.
+    CommandAccepted {
+        who: String,
+        #[serde(serialize_with = "in_words")]
+        command: Command,
+    },
+    /// A command was refused; nothing changed.
+    CommandRefused {
+        who: String,
+        #[serde(serialize_with = "in_words")]
+        command: Command,
+        reason: Refusal,
+    },
+}
+
+impl crate::log::LogEvent for CommandEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            CommandEvent::CommandAccepted { who, .. }
+            | CommandEvent::CommandRefused { who, .. } => Some(who),
+        }
+    }
+}
+
+impl fmt::Display for CommandEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandEvent::CommandAccepted { who, command } => write!(f, "{who}: {command}"),
+            CommandEvent::CommandRefused {
+                who,
+                command,
+                reason,
+            } => write!(f, "{who} cannot {command}: {reason}"),
+        }
+    }
+}
+
+/// Every refusal in a log, in order: who was refused, and why.
+pub fn refusals(log: &EventLog) -> impl Iterator<Item = (&str, &Refusal)> {
+    log.of::<CommandEvent>().filter_map(|e| match e {
+        CommandEvent::CommandRefused { who, reason, .. } => Some((who.as_str(), reason)),
+        CommandEvent::CommandAccepted { .. } => None,
+    })
+}
+
+/// The log's JSON gives a command in words, as the text log does.
+fn in_words<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(c)
+}
+
+/// Commands waiting for the next round. Those given from outside the simulation (a player, a
+/// script, the window) go into the journal when they are carried out; those a mind inside it
+/// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
+/// they are not journaled. A round carries out the derived ones first, then the given ones, each
+/// in the order given.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingCommands {
+    given: Vec<Command>,
+    derived: Vec<Command>,
+}
+
+impl PendingCommands {
+    /// A command from outside the simulation: a player, a script, the window.
+    pub fn push(&mut self, c: Command) {
+        self.given.push(c);
+    }
+
+    /// A command from a mind inside the simulation.
+    pub fn push_derived(&mut self, c: Command) {
+        self.derived.push(c);
+    }
+
+    /// The commands given from outside, in order.
+    pub fn given(&self) -> &[Command] {
+        &self.given
+    }
+
+    /// Is a command waiting for this creature or party?
+    pub fn waiting_for(&self, who: &str) -> bool {
+        self.derived
+            .iter()
+            .chain(&self.given)
+            .any(|c| c.who() == who)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty() && self.derived.is_empty()
+    }
+}
+
+/// A command given at the start of `round`: a line of a script for `delve sim --commands`, and
+/// of the journal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedCommand {
+    pub round: u64,
+    pub command: Command,
+}
+
+/// Every command given from outside the simulation, with the round it was carried out in: the
+/// level, the seed and the journal replay the delve exactly ([`crate::sim::replay`]).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Journal(pub Vec<ScriptedCommand>);
+
+/// Takes the round's commands in order and hands each to its rule area; the log says it was
+/// accepted, followed by what came of it, or refused, and why. Commands given from outside go
+/// into the journal, refused or not: a replay gives them again.
+pub fn dispatch_commands(world: &mut World) {
+    let pending = std::mem::take(&mut *world.resource_mut::<PendingCommands>());
+    let round = world.resource::<Clock>().rounds;
+    let given = pending.given.into_iter().map(|c| (c, true));
+    for (command, journaled) in pending.derived.into_iter().map(|c| (c, false)).chain(given) {
+        if journaled {
+            world.resource_mut::<Journal>().0.push(ScriptedCommand {
+                round,
+                command: command.clone(),
+            });
+        }
+        let before = world.resource::<EventLog>().len();
+        let who = command.who().to_owned();
+        match carry_out(world, &command) {
+            Ok(()) => world.resource_mut::<EventLog>().insert(
+                before,
+                round,
+                CommandEvent::CommandAccepted { who, command },
+            ),
+            Err(reason) => world.resource_mut::<EventLog>().push(
+                round,
+                CommandEvent::CommandRefused {
+                    who,
+                    command,
+                    reason,
+                },
+            ),
+        }
+    }
+}
+
+/// Carries a command out, unless the one who gives it is down.
+fn carry_out(world: &mut World, command: &Command) -> Result<(), Refusal> {
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
+        && world
+            .get::<crate::rules::conditions::Conditions>(e)
+            .is_some_and(crate::rules::conditions::is_down)
+    {
+        return Err(Unable::Down.into());
+    }
+    command.act().carry_out(world)
+}

@@ -1,0 +1,77 @@
+//! The light commands (Dungeon Delves › Light and Darkness) and why one is refused.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::command::{Act, Reason, Refusal, creature};
+use crate::grid::GridPos;
+
+/// Each light command: a creature acting on the lights it carries or stands over.
+macro_rules! light_commands {
+    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+            pub struct $act {
+                pub who: String,
+            }
+
+            impl fmt::Display for $act {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    write!(f, $words)
+                }
+            }
+
+            impl Act for $act {
+                fn who(&self) -> &str {
+                    &self.who
+                }
+
+                fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+                    $rule(world, creature(world, &self.who)?)
+                }
+            }
+        )*
+    };
+}
+
+light_commands! {
+    /// Lights a carried torch, lantern or candle that has fuel.
+    LightUp: "light a light" => super::light_up;
+    /// Douses the lights it carries.
+    Douse: "douse its lights" => super::douse;
+    /// Drops a carried light on its square.
+    DropLight: "drop a light" => super::drop_light;
+    /// Picks up a light lying on its square.
+    PickUpLight: "pick up a light" => super::pick_up_light;
+    /// Fills a carried lantern from a flask of oil.
+    Refuel: "refuel a lantern" => super::refuel;
+}
+
+/// Why a light command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LightRefusal {
+    NoUnlitLight,
+    NoLitLight,
+    CarriesNoLight,
+    NoLightHere { at: GridPos },
+    NoLantern,
+    NoOil,
+}
+
+impl Reason for LightRefusal {}
+
+impl fmt::Display for LightRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LightRefusal::NoUnlitLight => write!(f, "it carries no unlit light with fuel"),
+            LightRefusal::NoLitLight => write!(f, "it carries no lit light"),
+            LightRefusal::CarriesNoLight => write!(f, "it carries no light"),
+            LightRefusal::NoLightHere { at } => write!(f, "there is no light at {at}"),
+            LightRefusal::NoLantern => write!(f, "it carries no lantern"),
+            LightRefusal::NoOil => write!(f, "it has no flask of oil"),
+        }
+    }
+}

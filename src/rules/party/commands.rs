@@ -1,0 +1,139 @@
+//! The party's commands (Dungeon Delves › Marching Order, Rest, Mapping) and why one is
+//! refused.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::command::{Act, Reason, Refusal, at};
+use crate::rules::movement::Pace;
+
+/// The party walks to a square behind its leader, in formation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveParty {
+    pub party: String,
+    pub to: (i32, i32),
+    #[serde(default)]
+    pub pace: Pace,
+}
+
+/// The whole party rests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestParty {
+    pub party: String,
+}
+
+/// Sets the party's marching order (every member, once).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarchingOrder {
+    pub party: String,
+    pub order: Vec<String>,
+}
+
+/// Designates the party's mapper, or none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mapper {
+    pub party: String,
+    pub who: Option<String>,
+}
+
+impl fmt::Display for MoveParty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move to {} at {} speed", at(self.to), self.pace)
+    }
+}
+
+impl Act for MoveParty {
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::order_party_move(world, &self.party, at(self.to), self.pace)
+    }
+}
+
+impl fmt::Display for RestParty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rest")
+    }
+}
+
+impl Act for RestParty {
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::rest_party(world, &self.party)
+    }
+}
+
+impl fmt::Display for MarchingOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "march in the order {}", self.order.join(", "))
+    }
+}
+
+impl Act for MarchingOrder {
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::set_marching_order(world, &self.party, &self.order)
+    }
+}
+
+impl fmt::Display for Mapper {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.who {
+            Some(w) => write!(f, "have {w} map"),
+            None => write!(f, "stop mapping"),
+        }
+    }
+}
+
+impl Act for Mapper {
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::set_mapper(world, &self.party, self.who.as_deref())
+    }
+}
+
+/// Why a party command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartyRefusal {
+    NoMembers,
+    MemberTooEncumbered,
+    NotInParty {
+        name: String,
+    },
+    NamedTwice {
+        name: String,
+    },
+    /// A marching order names every member once.
+    NameEveryMember {
+        members: usize,
+    },
+}
+
+impl Reason for PartyRefusal {}
+
+impl fmt::Display for PartyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartyRefusal::NoMembers => write!(f, "the party has no members"),
+            PartyRefusal::MemberTooEncumbered => write!(f, "a member is too encumbered to move"),
+            PartyRefusal::NotInParty { name } => write!(f, "`{name}` is not in the party"),
+            PartyRefusal::NamedTwice { name } => write!(f, "`{name}` is named twice"),
+            PartyRefusal::NameEveryMember { members } => {
+                write!(f, "name all {members} members of the party")
+            }
+        }
+    }
+}
