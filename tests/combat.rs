@@ -9,6 +9,7 @@ use delve::creature::{Conditions, Faction, HitPoints};
 use delve::level::load_default_level;
 use delve::log::EventLog;
 use delve::rules::combat::CombatEvent;
+use delve::rules::combat::CombatRefusal;
 
 use delve::rules::combat::battle::{Battle, is_down};
 use delve::sim::{run_round, sim_app};
@@ -476,7 +477,14 @@ fn disengaging_makes_the_first_step_safe() {
         to: (1, 1),
     }));
     let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("does not combine"), "{log}");
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Brannoc",
+            &CombatRefusal::DisengagingCannotBeCautious
+        ),
+        "{log}"
+    );
 }
 
 const GUNNER: &str = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 12,

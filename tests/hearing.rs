@@ -7,6 +7,7 @@ use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_str;
 use delve::log::EventLog;
+use delve::rules::sound::SoundRefusal;
 use delve::rules::throws::ThrowEvent;
 
 use delve::rules::movement::Pace;
@@ -126,7 +127,11 @@ fn listening_is_once_per_turn_while_the_party_moves() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("Near cannot listen: it has listened this turn already"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Near",
+            &SoundRefusal::ListenedThisTurn
+        ),
         "{log}"
     );
     // The next turn it may.

@@ -9,7 +9,10 @@ use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
 use delve::log::EventLog;
 use delve::rules::light::LightEvent;
+use delve::rules::light::LightRefusal;
 use delve::rules::light::LightSource;
+use delve::rules::penalties::DazzleRefusal;
+use delve::rules::vision::HideRefusal;
 
 use delve::rules::conditions::Conditions;
 use delve::rules::light::{LightLevel, LightMap};
@@ -99,7 +102,11 @@ fn a_lantern_with_two_flasks_lasts_forty_eight_turns() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("Ada cannot refuel a lantern: it has no flask of oil"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &LightRefusal::NoOil
+        ),
         "{log}"
     );
 }
@@ -194,7 +201,13 @@ fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("Ada cannot pick up a light: there is no light at (6, 1)"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &LightRefusal::NoLightHere {
+                at: GridPos::new(6, 1)
+            }
+        ),
         "{log}"
     );
 }
@@ -283,7 +296,14 @@ fn dazzling_needs_a_target_in_the_dark() {
     );
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("does not stand in the dark"), "{log}");
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &DazzleRefusal::TargetNotInTheDark
+        ),
+        "{log}"
+    );
 }
 
 /// Dungeon Delves › Light and Darkness: those proficient in Hiding can hide from lightless vision.
@@ -356,7 +376,11 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("Ghoul cannot hide: only those proficient in Hiding"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ghoul",
+            &HideRefusal::NotAHider
+        ),
         "{log}"
     );
 }

@@ -4,10 +4,13 @@ use bevy::prelude::*;
 use delve::command::Command;
 use delve::command::acts::{Move, OpenDoor, Search, SearchHastily};
 use delve::creature::{CreatureIndex, Position};
+use delve::grid::GridPos;
 use delve::level::load_level_str;
 use delve::log::EventLog;
 use delve::rules::doors::Door;
+use delve::rules::doors::DoorRefusal;
 use delve::rules::search::SearchEvent;
+use delve::rules::search::SearchRefusal;
 use delve::rules::traps::Trap;
 
 use delve::rules::movement::Pace;
@@ -87,7 +90,13 @@ fn a_found_secret_door_can_be_opened() {
     );
     run_round(app.world_mut());
     assert!(
-        text(&app).contains("there is no door it knows of at (3, 2)"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Sera",
+            &DoorRefusal::NoKnownDoor {
+                at: GridPos::new(3, 2)
+            }
+        ),
         "{}",
         text(&app)
     );
@@ -156,7 +165,11 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     );
     run_round(app.world_mut());
     assert!(
-        text(&app).contains("only those proficient in Searching"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Sera",
+            &SearchRefusal::NotASearcher
+        ),
         "{}",
         text(&app)
     );
@@ -185,7 +198,14 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     run_round(app.world_mut());
     let log = text(&app);
     assert!(log.contains("Searching (hasty): d20"), "{log}");
-    assert!(log.contains("cannot again until its level rises"), "{log}");
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Sera",
+            &SearchRefusal::SearchedHereHastily
+        ),
+        "{log}"
+    );
     assert!(
         !log.contains("finds"),
         "a failed search reveals nothing: {log}"

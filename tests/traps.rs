@@ -165,7 +165,11 @@ fn a_thief_disarms_re_arms_and_discharges() {
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("only a disarmed trap can be re-armed"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &TrapRefusal::NotDisarmed
+        ),
         "{log}"
     );
 }
@@ -193,7 +197,11 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("hasty trapbreaking is for those proficient in Trapbreaking"),
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &TrapRefusal::HastyNotProficient
+        ),
         "{log}"
     );
     let mut app = self::app(", kind: Pit(depth_feet: 10)", THIEF, 1);
@@ -207,7 +215,16 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     );
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("it knows of no trap at (4, 1)"), "{log}");
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &TrapRefusal::NoKnownTrap {
+                at: GridPos::new(4, 1)
+            }
+        ),
+        "{log}"
+    );
 }
 
 fn script(app: &mut App, faces: &[u32]) {
@@ -303,7 +320,15 @@ fn methodical_trapbreaking_botches_only_on_a_natural_one() {
     assert_eq!(state(&mut app), TrapState::Armed);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        log.contains("fails to disable the trap at (4, 1), but may try again"),
+        app.world()
+            .resource::<EventLog>()
+            .of::<TrapEvent>()
+            .any(|e| *e
+                == TrapEvent::DisablingFailed {
+                    who: "Ada".into(),
+                    at: GridPos::new(4, 1),
+                    may_retry: true
+                }),
         "{log}"
     );
     disarm_methodically(&mut app);
@@ -522,7 +547,16 @@ fn touching_a_touch_trap() {
         }),
     );
     let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("out of reach"), "{log}");
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Ada",
+            &TrapRefusal::OutOfReach {
+                at: GridPos::new(4, 1)
+            }
+        ),
+        "{log}"
+    );
 }
 
 /// A probing pole is an adventurer 5' ahead of its bearer: it risks the hidden pit first, and

@@ -217,6 +217,11 @@ pub fn refusals(log: &EventLog) -> impl Iterator<Item = (&str, &Refusal)> {
     })
 }
 
+/// Was `who` refused a command for this reason?
+pub fn was_refused<T: PartialEq + 'static>(log: &EventLog, who: &str, reason: &T) -> bool {
+    refusals(log).any(|(w, r)| w == who && r.is(reason))
+}
+
 /// The log's JSON gives a command in words, as the text log does.
 fn in_words<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(c)
