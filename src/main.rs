@@ -49,6 +49,13 @@ enum View {
     Party,
 }
 
+/// The optional rule modules (the level file's `modules`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Module {
+    Combat,
+    SituationalPenalties,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Check level files: print every problem with file, line and column. Exits 1 if any is an
@@ -75,6 +82,9 @@ enum Cmd {
         /// Print the log as JSON lines instead of text.
         #[arg(long)]
         json: bool,
+        /// Play without an optional rule module, whatever the level file says (repeatable).
+        #[arg(long, value_enum, value_name = "MODULE")]
+        without: Vec<Module>,
     },
     /// Write a new rooms-and-corridors level (RON) to start a design from.
     Generate {
@@ -170,6 +180,7 @@ fn main() -> ExitCode {
             commands,
             log,
             json,
+            without,
         }) => run_sim(
             &level,
             seed,
@@ -177,6 +188,7 @@ fn main() -> ExitCode {
             commands.as_deref(),
             log.as_deref(),
             json,
+            &without,
         ),
         Some(Cmd::Query {
             level,
@@ -302,10 +314,17 @@ fn run_sim(
     commands: Option<&Path>,
     log_file: Option<&Path>,
     json: bool,
+    without: &[Module],
 ) -> ExitCode {
-    let Some(loaded) = load(path) else {
+    let Some(mut loaded) = load(path) else {
         return ExitCode::from(1);
     };
+    for module in without {
+        match module {
+            Module::Combat => loaded.level.modules.combat = false,
+            Module::SituationalPenalties => loaded.level.modules.situational_penalties = false,
+        }
+    }
     let script = match commands.map(load_script).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {

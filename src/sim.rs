@@ -11,6 +11,7 @@ use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatc
 use crate::creature::*;
 use crate::dice::Dice;
 use crate::level::Level;
+use crate::level::schema::Modules;
 use crate::log::{EventLog, LogEvent};
 use crate::rules::conditions::ConditionsPlugin;
 use crate::rules::doors::Door;
@@ -114,10 +115,25 @@ impl PluginGroup for SimPlugins {
     }
 }
 
-/// A headless app running `level` with dice seeded by `seed`: `MinimalPlugins` + `SimPlugins`.
+impl SimPlugins {
+    /// The rule plugins with the optional modules the level leaves out switched off.
+    pub fn with(modules: Modules) -> PluginGroupBuilder {
+        let mut group = SimPlugins.build();
+        if !modules.combat {
+            group = group.disable::<crate::rules::combat::battle::BattlePlugin>();
+        }
+        if !modules.situational_penalties {
+            group = group.disable::<SituationalPenalties>();
+        }
+        group
+    }
+}
+
+/// A headless app running `level` with dice seeded by `seed`: `MinimalPlugins` + the rule
+/// plugins of the modules the level runs with.
 pub fn sim_app(level: &Level, seed: u64) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SimPlugins));
+    app.add_plugins((MinimalPlugins, SimPlugins::with(level.modules)));
     install_level(app.world_mut(), level, seed);
     app
 }

@@ -577,3 +577,43 @@ fn query_initiative_lists_factions_in_order() {
         ]))
     );
 }
+
+/// `--without combat` plays a level with no battle, whatever its file says.
+#[test]
+fn sim_without_combat_plays_no_battle() {
+    let level = scratch_file(
+        "arena.ron",
+        r#"(name: "arena", legend: { 'X': Wall(Stone), '.': Floor },
+            map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+            lights: [(at: (3, 1), kind: Custom(bright_feet: 30, dim_feet: 40), lit: true)],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                 encumbrance_stone: 6.0, attack_bonus: 3,
+                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
+                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
+            ])"#,
+    );
+    let level = level.to_str().unwrap();
+    let events = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["sim", level, "--rounds", "12", "--json"];
+        args.extend(extra);
+        let o = delve(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["event"].as_str().unwrap_or_default().to_owned()
+            })
+            .collect()
+    };
+    let with = events(&[]);
+    assert!(with.iter().any(|e| e == "attacked"), "{with:?}");
+    let without = events(&["--without", "combat"]);
+    assert!(without.len() > 1);
+    assert!(
+        without.iter().all(|e| e != "initiative" && e != "attacked"),
+        "{without:?}"
+    );
+}

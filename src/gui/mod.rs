@@ -129,7 +129,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
             })
             .set(ImagePlugin::default_nearest()),
     )
-    .add_plugins((SimPlugins, GuiPlugins));
+    .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins));
     install_level(app.world_mut(), &loaded.level, options.seed);
     if let Some(name) = &options.select {
         let chosen = app

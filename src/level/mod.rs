@@ -45,6 +45,8 @@ pub struct Level {
     pub magical_darkness: Vec<(GridPos, u32)>,
     pub factions: Vec<FactionDef>,
     pub creatures: Vec<CreatureDef>,
+    /// The optional rule modules it runs with.
+    pub modules: crate::level::schema::Modules,
 }
 
 /// The earshot environment at a square: the last region that holds it, or the level's.

@@ -522,6 +522,26 @@ pub struct RawDarkness {
     pub radius_feet: u32,
 }
 
+/// The optional rule modules a delve runs with: both on unless the level file (`modules:
+/// (combat: false)`) or the command line (`--without combat`) switches one off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Modules {
+    /// Tactical Combat: battles, initiative, attacks (and their commands).
+    pub combat: bool,
+    /// Situational Penalties: prone, movement, poor vision and the rest on throws.
+    pub situational_penalties: bool,
+}
+
+impl Default for Modules {
+    fn default() -> Self {
+        Self {
+            combat: true,
+            situational_penalties: true,
+        }
+    }
+}
+
 /// A level file as written.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -552,6 +572,9 @@ pub struct RawLevel {
     pub factions: Vec<RawFaction>,
     #[serde(default)]
     pub creatures: Vec<RawCreature>,
+    /// The optional rule modules, all on when left out.
+    #[serde(default)]
+    pub modules: Modules,
 }
 
 /// A bestiary file: templates by name.

@@ -179,6 +179,7 @@ impl Validator<'_> {
             magical_darkness,
             factions,
             creatures,
+            modules: raw.modules,
         })
     }
 

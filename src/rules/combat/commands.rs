@@ -94,6 +94,7 @@ impl Act for Attack {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         let (who, target) = (creature(world, &self.who)?, creature(world, &self.target)?);
         battle::order_attack(world, who, target, self.weapon.as_deref())
     }
@@ -111,6 +112,7 @@ impl Act for MoveCautiously {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         opportunity::move_cautiously(world, creature(world, &self.who)?, at(self.to))
     }
 }
@@ -127,6 +129,7 @@ impl Act for MoveAcrobatically {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         opportunity::move_acrobatically(world, creature(world, &self.who)?, at(self.to))
     }
 }
@@ -143,6 +146,7 @@ impl Act for Disengage {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         let (who, from) = (creature(world, &self.who)?, creature(world, &self.from)?);
         opportunity::disengage(world, who, from)
     }
@@ -160,6 +164,7 @@ impl Act for ClearJam {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         battle::clear_jam(world, creature(world, &self.who)?)
     }
 }
@@ -180,6 +185,7 @@ impl Act for TotalDefense {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         battle::total_defense(world, creature(world, &self.who)?)
     }
 }
@@ -196,6 +202,7 @@ impl Act for ActivateEnchantment {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         battle::activate_enchantment(world, creature(world, &self.who)?, &self.weapon)
     }
 }
@@ -212,6 +219,7 @@ impl Act for ForgoShield {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         battle::forgo_shield(world, creature(world, &self.who)?)
     }
 }
@@ -232,19 +240,39 @@ impl Act for WaitForOrders {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
         battle::wait_for_orders(world, &self.party, self.on)
+    }
+}
+
+/// Battle commands need the combat module ([`battle::BattlePlugin`]).
+fn combat_on(world: &World) -> Result<(), CombatRefusal> {
+    if world.contains_resource::<battle::Battle>() {
+        Ok(())
+    } else {
+        Err(CombatRefusal::CombatOff)
     }
 }
 
 /// Why a battle command is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CombatRefusal {
+    /// The level or the command line switched the combat module off.
+    CombatOff,
     NoWeapon,
-    NoWeaponNamed { weapon: String, has: Vec<String> },
+    NoWeaponNamed {
+        weapon: String,
+        has: Vec<String>,
+    },
     NotJammed,
     NoShield,
-    NoEnchantment { weapon: String },
-    EnchantmentActive { weapon: String, enchantment: String },
+    NoEnchantment {
+        weapon: String,
+    },
+    EnchantmentActive {
+        weapon: String,
+        enchantment: String,
+    },
     NeedsAcrobatics,
     CautiousMovementOff,
     CautiousCannotDisengage,
@@ -257,6 +285,7 @@ impl fmt::Display for CombatRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CombatRefusal::*;
         match self {
+            CombatOff => write!(f, "this delve is played without the combat rules"),
             NoWeapon => write!(f, "it has no weapon"),
             NoWeaponNamed { weapon, has } => {
                 write!(f, "it has no weapon named {weapon:?} (it has {has:?})")

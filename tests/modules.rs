@@ -1,0 +1,101 @@
+//! The optional rule modules: combat and the situational penalties can be switched off from the
+//! level file (`modules: (…)`) or the command line (`delve sim --without …`), and a delve runs
+//! without them.
+
+use bevy::prelude::*;
+use delve::command::acts::Attack;
+use delve::command::{Command, was_refused};
+use delve::dice::Throw;
+use delve::level::load_level_str;
+use delve::log::EventLog;
+use delve::rules::combat::{CombatEvent, CombatRefusal};
+use delve::sim::{give, run_rounds, sim_app};
+
+/// Brannoc and a ghoul face each other in a lit hall; the level's `modules` as given.
+fn arena(modules: &str, brannoc: &str) -> App {
+    let src = format!(
+        r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
+            map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
+            lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
+                 encumbrance_stone: 6.0, attack_bonus: 3,
+                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]{brannoc}),
+                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
+            ]{modules})"#
+    );
+    sim_app(
+        &load_level_str(&src, "arena.ron", None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .level,
+        1,
+    )
+}
+
+fn attack(app: &mut App) {
+    give(
+        app.world_mut(),
+        Command::Attack(Attack {
+            who: "Brannoc".into(),
+            target: "Gnawbone".into(),
+            weapon: None,
+        }),
+    );
+    run_rounds(app.world_mut(), 3);
+}
+
+/// Brannoc's attack throws.
+fn attacks(app: &App) -> Vec<Throw> {
+    let log = app.world().resource::<EventLog>();
+    log.of::<CombatEvent>()
+        .filter_map(|e| match e {
+            CombatEvent::Attacked { who, throw, .. } if who == "Brannoc" => Some(throw.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn with_combat_on_foes_face_to_face_fight() {
+    let mut app = arena("", "");
+    attack(&mut app);
+    assert!(!attacks(&app).is_empty());
+}
+
+#[test]
+fn a_delve_without_combat_has_no_battle_and_refuses_attacks() {
+    let mut app = arena(", modules: (combat: false)", "");
+    attack(&mut app);
+    let log = app.world().resource::<EventLog>();
+    assert_eq!(log.of::<CombatEvent>().count(), 0, "{}", log.to_text());
+    assert!(was_refused(log, "Brannoc", &CombatRefusal::CombatOff));
+    // The rest of the rules go on: the clock, hearing, light.
+    assert!(log.len() > 1);
+}
+
+/// Situational Penalties › Prone: −4 on an attack; without the module, no situational modifier.
+#[test]
+fn a_delve_without_situational_penalties_throws_without_them() {
+    let prone = ", conditions: [Prone]";
+    let mut app = arena("", prone);
+    attack(&mut app);
+    let with = attacks(&app);
+    assert!(
+        with[0]
+            .modifiers
+            .iter()
+            .any(|m| m.source == "prone" && m.value == -4),
+        "{}",
+        with[0]
+    );
+    let mut app = arena(", modules: (situational_penalties: false)", prone);
+    attack(&mut app);
+    let without = attacks(&app);
+    assert!(!without.is_empty());
+    assert!(
+        without[0].modifiers.iter().all(|m| m.source != "prone"),
+        "{}",
+        without[0]
+    );
+}
