@@ -127,7 +127,7 @@ fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, profs_exempt: bool) 
     match (resting, profs_exempt) {
         (Some(r), _) => format!("resting, {} of 10 rounds", r.rounds),
         (None, true) => "needs no rest (Endurance)".into(),
-        (None, false) if fatigue.rounds_without_rest > 50 => "overdue for rest".into(),
+        (None, false) if fatigue.overdue() => "overdue for rest".into(),
         (None, false) => format!("rest due in {} turn(s)", fatigue.turns_until_rest()),
     }
 }

@@ -10,10 +10,9 @@ use super::map::{Art, RedrawSet};
 use super::square_to_world;
 use crate::creature::{Encumbrance, Position};
 use crate::grid::GridPos;
-use crate::grid::distance::step_feet;
 use crate::grid::path::find_path;
 use crate::rules::conditions::Conditions;
-use crate::rules::movement::{Pace, Speeds, sharp_turn, terrain_cost};
+use crate::rules::movement::{Pace, Speeds, path_cost, sharp_turn};
 use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
 
@@ -99,15 +98,7 @@ fn preview(
     let label = match find_path(grid, from, to) {
         None => "no open path".to_owned(),
         Some(path) => {
-            let mut odd = false;
-            let mut cost = 0;
-            for w in path.squares.windows(2) {
-                let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
-                cost += step_feet(diagonal, odd, grid.scale_feet())
-                    * 10
-                    * terrain_cost(grid.terrain(w[1]).expect("on the map"));
-                odd ^= diagonal;
-            }
+            let cost = path_cost(grid, &path.squares);
             for &p in &path.squares[1..] {
                 let at = square_to_world(h, p.x, p.y);
                 commands.spawn((

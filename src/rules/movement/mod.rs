@@ -155,6 +155,25 @@ pub fn terrain_cost(t: Terrain) -> u32 {
     }
 }
 
+/// What a step of `step` feet into `to` costs, in tenths of a foot of movement: its length
+/// times the terrain's cost.
+pub fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32) -> u32 {
+    step * 10 * terrain_cost(grid.terrain(to).unwrap_or(Terrain::Rock))
+}
+
+/// What walking a whole path costs, in tenths of a foot of movement (the 5-10-5 rule for
+/// diagonals, the terrain's cost for each square entered): what [`take_steps`] spends.
+pub fn path_cost(grid: &DungeonGrid, path: &[GridPos]) -> u32 {
+    let mut odd = false;
+    let mut cost = 0;
+    for w in path.windows(2) {
+        let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
+        cost += step_cost(grid, w[1], step_feet(diagonal, odd, grid.scale_feet()));
+        odd ^= diagonal;
+    }
+    cost
+}
+
 /// Is this difficult terrain (for running)?
 pub fn is_difficult(t: Terrain) -> bool {
     t == Terrain::Rubble
@@ -301,7 +320,7 @@ pub fn take_steps(
     for &p in path.iter().skip(next) {
         let diagonal = p.x != at.x && p.y != at.y;
         let step = step_feet(diagonal, *odd_diagonals, scale);
-        let cost = step * 10 * terrain_cost(grid.terrain(p).unwrap_or(Terrain::Rock));
+        let cost = step_cost(grid, p, step);
         if *banked < cost {
             break;
         }
@@ -847,6 +866,20 @@ pub fn long_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Speed and Distance: 5-10-5 diagonals; rubble costs double (the path's cost is what a
+    /// walker spends, and what the window's preview shows).
+    #[test]
+    fn a_paths_cost_counts_diagonals_5_10_5_and_rubble_double() {
+        let floor = DungeonGrid::new(4, 4, 5, vec![Terrain::Floor; 16]);
+        let diagonal: Vec<GridPos> = (0..4).map(|i| GridPos::new(i, i)).collect();
+        assert_eq!(path_cost(&floor, &diagonal), (5 + 10 + 5) * 10);
+        let mut terrain = vec![Terrain::Floor; 16];
+        terrain[1] = Terrain::Rubble;
+        let rubble = DungeonGrid::new(4, 4, 5, terrain);
+        let straight: Vec<GridPos> = (0..3).map(|x| GridPos::new(x, 0)).collect();
+        assert_eq!(path_cost(&rubble, &straight), (10 + 5) * 10);
+    }
 
     fn speeds(stone: f32) -> Option<Speeds> {
         Speeds::from_basis(SpeedBasis::Encumbrance { stone })

@@ -37,6 +37,11 @@ impl Fatigue {
         (TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN).saturating_sub(self.rounds_without_rest)
             / ROUNDS_PER_TURN
     }
+
+    /// More than five turns without rest: it is winded (or, with Endurance, would be).
+    pub fn overdue(&self) -> bool {
+        self.rounds_without_rest > TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN
+    }
 }
 
 /// A creature resting, and for how many rounds so far.
@@ -174,7 +179,7 @@ pub fn rest_and_fatigue(
             continue;
         }
         fatigue.rounds_without_rest += 1;
-        if fatigue.rounds_without_rest > TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN {
+        if fatigue.overdue() {
             gain_condition(
                 &mut log,
                 round,
