@@ -71,8 +71,16 @@ fn a_torch_lit_at_round_zero_goes_out_at_round_sixty() {
     assert!(!carried_light(&mut app).lit);
     assert_eq!(burned_out_at(&app), Some(60));
     assert_eq!(level_at(&app, 1, 1), LightLevel::Dark);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("Ada's Torch burns out"), "{log}");
+    let log = app.world().resource::<EventLog>();
+    let burned = LightEvent::LightBurnedOut {
+        kind: delve::level::schema::LightKind::Torch,
+        bearer: Some("Ada".into()),
+    };
+    assert!(
+        log.of::<LightEvent>().any(|e| *e == burned),
+        "{}",
+        log.to_text()
+    );
 }
 
 #[test]
