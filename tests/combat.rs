@@ -98,7 +98,7 @@ use delve::level::schema::ConditionKind;
 use delve::rules::combat::AttackRefusal;
 use delve::rules::combat::battle::{Damage, attack, take_damage};
 use delve::rules::combat::initiative::FactionRoll;
-use delve::rules::combat::tactical::TacticalCombat;
+use delve::rules::tactical::TacticalCombat;
 
 /// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
 /// (AC 13, 9 hp, claws); `ghoul` and `more` add fields and creatures.

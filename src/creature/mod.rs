@@ -62,6 +62,25 @@ impl Factions {
     }
 }
 
+/// The factions in a battle, in the order they act (RULINGS › Faction initiative); empty when
+/// no battle is on. The combat module keeps it; the core rules read it without knowing combat:
+/// walkers move in this order, and the noises of a fighting faction are one din its members do
+/// not listen to passively.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActingOrder(pub Vec<usize>);
+
+impl ActingOrder {
+    /// Where a faction acts in the battle, if it is in it.
+    pub fn place(&self, f: Faction) -> Option<usize> {
+        self.0.iter().position(|&g| g == f.0)
+    }
+
+    /// Whether a faction is in the battle.
+    pub fn fighting(&self, f: Faction) -> bool {
+        self.place(f).is_some()
+    }
+}
+
 /// An entity's name, or an empty string.
 pub fn name_of(world: &World, e: Entity) -> String {
     world

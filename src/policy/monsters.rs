@@ -2,17 +2,21 @@
 //!
 //! So far: a monster that sees a light carried by a creature hostile to it comes toward it, at
 //! combat speed (RULINGS › Noise and hearing; Dungeon Delves › Light and Darkness: carrying a
-//! light gives a party away). Monsters that hear a noise go to look (in the hearing rules).
-//! In a battle, the fighting behaviour (`rules::combat::behaviour`) takes over.
+//! light gives a party away); a monster that hears a noise made by no one or by a hostile creature
+//! goes to look, at combat speed. In a battle, the fighting behaviour (`rules::combat::behaviour`)
+//! takes over.
 
 use crate::command::acts::Move;
 use bevy::prelude::*;
 
 use crate::command::{Command, PendingCommands};
-use crate::creature::{Faction, Factions, Position};
+use crate::creature::{ActingOrder, Faction, Factions, Position};
+use crate::grid::path::find_path;
+use crate::grid::{DungeonGrid, GridPos};
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
 use crate::rules::party::PartyMember;
+use crate::rules::sound::hearing::{HeardThisRound, roughly};
 use crate::rules::vision::Sight;
 use crate::schedule::{RoundSet, SimRound};
 
@@ -20,7 +24,52 @@ pub struct MonsterAiPlugin;
 
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(SimRound, approach_lights.in_set(RoundSet::Minds));
+        app.init_resource::<ActingOrder>()
+            .init_resource::<HeardThisRound>()
+            .add_systems(
+                SimRound,
+                (go_to_look, approach_lights)
+                    .chain()
+                    .in_set(RoundSet::Minds),
+            );
+    }
+}
+
+/// A monster that heard something this round (outside a battle) and is not on its way somewhere
+/// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
+pub fn go_to_look(
+    grid: Res<DungeonGrid>,
+    heard: Res<HeardThisRound>,
+    mut pending: ResMut<PendingCommands>,
+    monsters: Query<(&Name, &Position), (Without<PartyMember>, Without<Walking>)>,
+) {
+    let mut looking: Vec<(Entity, GridPos)> = heard
+        .0
+        .iter()
+        .filter(|h| h.hostile && !h.fighting)
+        .map(|h| (h.listener, h.at))
+        .collect();
+    // The first noise each heard.
+    looking.sort_by_key(|(e, _)| *e);
+    looking.dedup_by_key(|(e, _)| *e);
+    for (e, at) in looking {
+        let Ok((name, pos)) = monsters.get(e) else {
+            continue;
+        };
+        let rough = roughly(at);
+        let candidates = std::iter::once(rough)
+            .chain(std::iter::once(at))
+            .chain(at.neighbours());
+        let best = candidates
+            .filter_map(|c| find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
+            .min_by_key(|&(feet, c)| (feet, c));
+        if let Some((_, to)) = best {
+            pending.push_derived(Command::Move(Move {
+                who: name.to_string(),
+                to: (to.x, to.y),
+                pace: Pace::Combat,
+            }));
+        }
     }
 }
 
@@ -34,7 +83,7 @@ pub fn approach_lights(
     monsters: Query<Monster, (Without<PartyMember>, Without<Walking>)>,
     lights: Query<(&LightSource, &CarriedBy)>,
     bearers: Query<(&Position, &Faction)>,
-    battle: Option<Res<crate::rules::combat::battle::Battle>>,
+    acting: Res<ActingOrder>,
 ) {
     let lit_bearers: Vec<(Position, Faction)> = lights
         .iter()
@@ -47,10 +96,7 @@ pub fn approach_lights(
             continue;
         }
         // In a battle, the fighting behaviour decides instead.
-        if battle
-            .as_ref()
-            .is_some_and(|b| b.result_of(faction.0).is_some())
-        {
+        if acting.fighting(*faction) {
             continue;
         }
         let target = lit_bearers

@@ -11,6 +11,7 @@ pub mod penalties;
 pub mod rest;
 pub mod search;
 pub mod sound;
+pub mod tactical;
 pub mod task;
 pub mod throws;
 pub mod traps;

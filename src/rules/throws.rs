@@ -11,8 +11,8 @@ use crate::creature::Conditions;
 use crate::dice::{Dice, Modifier, Throw};
 use crate::level::schema::ConditionKind;
 use crate::log::{EventLog, LogEvent};
-use crate::rules::combat::tactical::{self, TacticalCombat};
 use crate::rules::penalties::CheckKind;
+use crate::rules::tactical::{self, TacticalCombat};
 use crate::time::Clock;
 
 /// A throw in the log.

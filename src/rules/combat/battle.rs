@@ -28,7 +28,6 @@ use crate::rules::throws::{self, ThrowKind, Thrower};
 use serde::{Deserialize, Serialize};
 
 use super::initiative::{FactionRoll, flat_footed_against, roll_initiative};
-use super::tactical::{self, TacticalCombat};
 use crate::creature::{
     Abilities, ArmorClass, Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
 };
@@ -40,6 +39,7 @@ use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, gain_condition};
 use crate::rules::light::LightMap;
 use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
+use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::vision::{Hiding, Sight};
 use crate::time::{Clock, DelveMode};
 
@@ -77,11 +77,6 @@ pub struct AttackOrder {
 /// Under the player's control: the fighting behaviour leaves it to the player's orders.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Controlled;
-
-/// Who heard a hostile noise this round, and where: each knows where that enemy is. Written
-/// by hearing, read and cleared by [`notice_hostiles`].
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct HeardHostiles(pub Vec<(Entity, GridPos)>);
 
 /// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -231,9 +226,10 @@ pub fn awareness(world: &mut World) {
         Option<&Sight>,
         Has<Hiding>,
     ), With<Creature>>();
-    let heard = world
-        .get_resource::<HeardHostiles>()
-        .map(|h| h.0.clone())
+    // Who heard an enemy this round knows where it is (RULINGS › Faction initiative).
+    let heard: Vec<(Entity, GridPos)> = world
+        .get_resource::<crate::rules::sound::hearing::HeardThisRound>()
+        .map(|h| h.hostile_makers().collect())
         .unwrap_or_default();
     let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
     let up: Vec<_> = q
@@ -329,7 +325,6 @@ fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
 /// hostile creature.
 pub fn notice_hostiles(world: &mut World) {
     awareness(world);
-    world.resource_mut::<HeardHostiles>().0.clear();
     let round = world.resource::<Clock>().rounds;
     let pairs = &world.resource::<Awareness>().pairs;
     let none = pairs.is_empty();
@@ -1247,13 +1242,22 @@ pub fn chance_to_hit(
     Some((wins as f32 / 20.0, need))
 }
 
+/// Tells the core rules which factions are fighting, in the order they act
+/// ([`ActingOrder`](crate::creature::ActingOrder)), as the round begins.
+pub fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creature::ActingOrder>) {
+    let now = battle.order.iter().map(|r| r.faction);
+    if !acting.0.iter().copied().eq(now.clone()) {
+        acting.0 = now.collect();
+    }
+}
+
 pub struct BattlePlugin;
 
 impl Plugin for BattlePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
-            .init_resource::<HeardHostiles>()
+            .init_resource::<crate::creature::ActingOrder>()
             .init_resource::<super::opportunity::Provoked>()
             .init_resource::<TacticalCombat>()
             .add_systems(
@@ -1269,7 +1273,11 @@ impl Plugin for BattlePlugin {
             )
             .add_systems(
                 crate::schedule::SimRound,
-                super::opportunity::ready_opportunities
+                (
+                    publish_acting_order,
+                    super::opportunity::ready_opportunities,
+                )
+                    .chain()
                     .in_set(crate::schedule::RoundSet::Readiness),
             );
     }

@@ -11,4 +11,3 @@ pub mod battle;
 pub mod behaviour;
 pub mod initiative;
 pub mod opportunity;
-pub mod tactical;

@@ -8,8 +8,9 @@
 //! only those with Combat Reflexes attack cautious movers, at −4. Disengaging from one creature
 //! (not with cautious movement) makes the first 5' of movement away from it safe from it.
 //!
-//! Movement records the provocations as creatures step; the attacks are made after movement, at
-//! the start of the round's combat, each against where the mover was.
+//! Movement records the steps taken ([`StepsTaken`]); at the start of the round's combat they are
+//! walked again here to find the provocations, and the attacks are made, each against where the
+//! mover was.
 
 use bevy::prelude::*;
 
@@ -18,14 +19,14 @@ use crate::command::Refusal;
 use crate::rules::throws::ThrowKind;
 
 use super::battle::{Battle, is_down, strike};
-use super::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
 use crate::creature::{
     Abilities, Combatant, Conditions, Creature, Faction, Factions, Proficiencies,
 };
 use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::schema::Proficiency;
-use crate::rules::movement::Occupant;
+use crate::rules::movement::{Occupant, StepsTaken};
+use crate::rules::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
 use crate::time::Clock;
 
 /// One step that provoked: who moved, who may strike, and whether the mover was cautious.
@@ -141,9 +142,38 @@ pub fn ready_opportunities(world: &mut World) {
     };
 }
 
+/// The round's steps, walked again from where everyone stood: who provoked whom.
+pub fn find_provocations(world: &mut World) {
+    if !world.resource::<Provoked>().active {
+        return;
+    }
+    let Some(taken) = world.get_resource::<StepsTaken>() else {
+        return;
+    };
+    let mut occupants = taken.start.clone();
+    let steps = taken.steps.clone();
+    let factions = world.resource::<Factions>().clone();
+    let mut provoked = world.resource_mut::<Provoked>();
+    for s in steps {
+        provoked.leaving(
+            s.who,
+            s.from,
+            s.to,
+            (s.cautious, s.acrobatic),
+            s.faction,
+            &occupants,
+            &factions,
+        );
+        if let Some(o) = occupants.iter_mut().find(|o| o.0 == s.who) {
+            o.1 = s.to;
+        }
+    }
+}
+
 /// After movement: each provocation is an attack of opportunity, while the threatener has some
 /// left this round (and, against a cautious mover, only with Combat Reflexes, at −4).
 pub fn opportunity_attacks(world: &mut World) {
+    find_provocations(world);
     let provocations = std::mem::take(&mut world.resource_mut::<Provoked>().provocations);
     let rules = *world.resource::<TacticalCombat>();
     let round = world.resource::<Clock>().rounds;

@@ -410,7 +410,9 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
+        app.init_resource::<StepsTaken>()
+            .init_resource::<crate::creature::ActingOrder>()
+            .add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
                 SimRound,
@@ -525,6 +527,27 @@ type Standing<'a> = (
 /// Who stands where, as walkers move: a creature that is up (not dying or dead) and its faction.
 pub type Occupant = (Entity, GridPos, Option<crate::creature::Faction>);
 
+/// One square's step of a walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub who: Entity,
+    pub faction: Option<crate::creature::Faction>,
+    pub from: GridPos,
+    pub to: GridPos,
+    /// Walking cautiously, or acrobatically (Tactical Combat › Cautious Movement).
+    pub cautious: bool,
+    pub acrobatic: bool,
+}
+
+/// This round's walking as other rules see it: who stood where when the walkers set off, and
+/// every step taken, in the order taken. Tactical Combat's attacks of opportunity are found from
+/// it (`combat::opportunity`) without movement knowing of them.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StepsTaken {
+    pub start: Vec<Occupant>,
+    pub steps: Vec<Step>,
+}
+
 /// Why a creature may not step into a square: a hostile creature stands there, or anyone does
 /// and it is where the walk would end (creatures pass their allies but do not share a square).
 fn barred(
@@ -556,9 +579,9 @@ pub fn walk(
     mut walkers: Query<Walker>,
     standing: Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
     mut tallies: Query<&mut RunningTally>,
-    mut provoked: Option<ResMut<crate::rules::combat::opportunity::Provoked>>,
-    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
-    battle: Option<Res<crate::rules::combat::battle::Battle>>,
+    mut taken: ResMut<StepsTaken>,
+    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
+    acting: Res<crate::creature::ActingOrder>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -576,13 +599,11 @@ pub fn walk(
             .filter(|w| up(w.5))
             .map(|w| (w.0, w.2.0, w.11.copied())),
     );
+    taken.start.clone_from(&occupants);
+    taken.steps.clear();
     // In a battle, factions move in their acting order (the others after them).
     let place = |f: Option<&crate::creature::Faction>| {
-        battle
-            .as_ref()
-            .zip(f)
-            .and_then(|(b, f)| b.order.iter().position(|r| r.faction == f.0))
-            .unwrap_or(usize::MAX)
+        f.and_then(|f| acting.place(*f)).unwrap_or(usize::MAX)
     };
     let mut order: Vec<(usize, Entity)> = walkers.iter().map(|w| (place(w.11), w.0)).collect();
     order.sort();
@@ -620,7 +641,7 @@ pub fn walk(
             continue;
         }
         let gain = if w.cautious {
-            crate::rules::combat::tactical::cautious_feet(speeds.combat) * 10
+            crate::rules::tactical::cautious_feet(speeds.combat) * 10
         } else {
             speeds.tenths_per_round(w.pace)
         };
@@ -689,17 +710,14 @@ pub fn walk(
         let from = pos.0;
         let mut feet = 0;
         for &(next, step, diagonal) in &steps {
-            if let Some(p) = provoked.as_deref_mut() {
-                p.leaving(
-                    entity,
-                    pos.0,
-                    next,
-                    (w.cautious, w.acrobatic),
-                    faction.copied(),
-                    &occupants,
-                    factions,
-                );
-            }
+            taken.steps.push(Step {
+                who: entity,
+                faction: faction.copied(),
+                from: pos.0,
+                to: next,
+                cautious: w.cautious,
+                acrobatic: w.acrobatic,
+            });
             footsteps.step(pos.0, next);
             pos.0 = next;
             if let Some(o) = occupants.iter_mut().find(|o| o.0 == entity) {
@@ -817,7 +835,7 @@ pub fn long_runs(
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut runners: Query<Runner>,
-    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
+    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;

@@ -18,14 +18,15 @@ use serde::Serialize;
 
 use super::SoundRefusal;
 use super::{Earshot, SoundRow, Verdict, bound, verdict};
-use crate::command::{Command, PendingCommands, Refusal, Unable, square_of};
-use crate::creature::{Creature, Faction, Factions, LevelInfo, Position, Proficiencies};
+use crate::command::{Refusal, Unable, square_of};
+use crate::creature::{
+    ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
+};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
-use crate::rules::party::PartyMember;
 use crate::rules::throws::{ThrowKind, throw_logged};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
@@ -128,9 +129,38 @@ impl Plugin for HearingPlugin {
         app.init_resource::<Noises>()
             .init_resource::<EarshotField>()
             .init_resource::<LastRoundNoises>()
-            .init_resource::<crate::rules::combat::battle::HeardHostiles>()
+            .init_resource::<HeardThisRound>()
+            .init_resource::<ActingOrder>()
             .add_systems(SimRound, footsteps.in_set(RoundSet::Sound))
             .add_systems(SimRound, hear.in_set(RoundSet::Hearing));
+    }
+}
+
+/// A noise a creature heard this round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeardNoise {
+    pub listener: Entity,
+    pub at: GridPos,
+    /// The faction of whoever made it (none for a noise of the dungeon's).
+    pub maker: Option<Faction>,
+    /// Made by someone hostile to the listener, or by no one.
+    pub hostile: bool,
+    /// The listener was fighting: it heard the din without a line in the log.
+    pub fighting: bool,
+}
+
+/// Every noise heard this round, by whom, in the order heard: what the minds and the battle
+/// react to (a monster goes to look; a creature that heard an enemy knows where it is).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct HeardThisRound(pub Vec<HeardNoise>);
+
+impl HeardThisRound {
+    /// Who heard a hostile creature, and where it was.
+    pub fn hostile_makers(&self) -> impl Iterator<Item = (Entity, GridPos)> + '_ {
+        self.0
+            .iter()
+            .filter(|h| h.hostile && h.maker.is_some())
+            .map(|h| (h.listener, h.at))
     }
 }
 
@@ -156,7 +186,7 @@ fn footsteps(
     mut log: ResMut<EventLog>,
     mut noises: ResMut<Noises>,
     q: Query<Walker>,
-    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
+    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
 ) {
     for (e, name, pos, moved, profs, sneaking, conditions) in q.iter().sort::<Entity>() {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
@@ -214,8 +244,6 @@ type Listener<'a> = (
     &'a MovedThisRound,
     &'a mut Listened,
     Has<ListeningActively>,
-    Has<PartyMember>,
-    Has<Walking>,
 );
 
 /// Every noise of the round reaches whoever can hear it.
@@ -229,13 +257,12 @@ pub fn hear(
     mut field: ResMut<EarshotField>,
     mut dice: ResMut<crate::dice::Dice>,
     mut log: ResMut<EventLog>,
-    mut pending: ResMut<PendingCommands>,
     mut last: ResMut<LastRoundNoises>,
+    mut heard_now: ResMut<HeardThisRound>,
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
-    battle: Option<Res<crate::rules::combat::battle::Battle>>,
-    tactical: Option<Res<crate::rules::combat::tactical::TacticalCombat>>,
-    mut heard_hostiles: ResMut<crate::rules::combat::battle::HeardHostiles>,
+    acting: Res<ActingOrder>,
+    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -243,14 +270,14 @@ pub fn hear(
     // Noises carry as far as the quietest part of the level lets them; each listener hears by
     // the environment where it stands.
     let widest = info.widest_environment();
-    let mut going_to_look: Vec<(Entity, String, GridPos)> = Vec::new();
+    heard_now.0.clear();
     last.0 = noises.0.clone();
     // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
     // row for them all, and each listener hears the nearest. Other noises go one by one.
     let in_battle = |n: &Noise| {
         n.maker
             .and_then(|m| makers.get(m).ok())
-            .is_some_and(|f| battle.as_ref().is_some_and(|b| b.result_of(f.0).is_some()))
+            .is_some_and(|f| acting.fighting(*f))
     };
     let mut groups: Vec<Vec<Noise>> = Vec::new();
     for noise in std::mem::take(&mut noises.0) {
@@ -290,16 +317,14 @@ pub fn hear(
         let mut faction_threw: Vec<Faction> = Vec::new();
         for (d, e, name, faction, v, k) in reach {
             let noise = &group[k.min(group.len() - 1)];
-            let Ok((_, _, _, _, profs, listener_conditions, moved, mut listened, active, _, _)) =
+            let Ok((_, _, _, _, profs, listener_conditions, moved, mut listened, active)) =
                 listeners.get_mut(e)
             else {
                 continue;
             };
             // RULINGS › Noise and hearing: those fighting do not listen passively; what they
             // hear automatically makes them aware without a line in the log for every blow.
-            let fighting = battle
-                .as_ref()
-                .is_some_and(|b| b.result_of(faction.0).is_some());
+            let fighting = acting.fighting(faction);
             let heard = match v {
                 Verdict::Automatic => Some("automatically"),
                 Verdict::Throw if fighting && !active => None,
@@ -343,64 +368,31 @@ pub fn hear(
                 Verdict::Inaudible => None,
             };
             if let Some(how) = heard {
-                let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
-                if fighting {
-                    if hostile && maker_faction.is_some() {
-                        heard_hostiles.0.push((e, noise.at));
-                    }
-                    continue;
-                }
-                log.push(
-                    round,
-                    HearingEvent::Heard {
-                        who: name.clone(),
-                        sound: noise.sound,
-                        what: noise.what.clone(),
-                        roughly_at: roughly(noise.at),
-                        how: how.to_owned(),
-                    },
-                );
-                let hostile = maker_faction.is_none_or(|m| factions.hostile(m, faction));
-                if hostile {
-                    if maker_faction.is_some() {
-                        // It knows where that enemy is: aware of it (RULINGS › Faction
-                        // initiative).
-                        heard_hostiles.0.push((e, noise.at));
-                    }
-                    going_to_look.push((e, name, noise.at));
+                heard_now.0.push(HeardNoise {
+                    listener: e,
+                    at: noise.at,
+                    maker: maker_faction,
+                    hostile: maker_faction.is_none_or(|m| factions.hostile(m, faction)),
+                    fighting,
+                });
+                if !fighting {
+                    log.push(
+                        round,
+                        HearingEvent::Heard {
+                            who: name.clone(),
+                            sound: noise.sound,
+                            what: noise.what.clone(),
+                            roughly_at: roughly(noise.at),
+                            how: how.to_owned(),
+                        },
+                    );
                 }
             }
         }
     }
-    for (e, _, _, _, _, _, _, _, active, _, _) in &listeners {
+    for (e, _, _, _, _, _, _, _, active) in &listeners {
         if active {
             commands.entity(e).remove::<ListeningActively>();
-        }
-    }
-    // Monsters that heard something go to look, at combat speed.
-    going_to_look.sort_by_key(|(e, ..)| *e);
-    going_to_look.dedup_by_key(|(e, ..)| *e);
-    for (e, name, at) in going_to_look {
-        let Ok((_, _, pos, .., in_party, walking)) = listeners.get(e) else {
-            continue;
-        };
-        if in_party || walking {
-            continue;
-        }
-        // The nearest reachable square at the noise: roughly where it was, or beside it.
-        let rough = roughly(at);
-        let candidates = std::iter::once(rough)
-            .chain(std::iter::once(at))
-            .chain(at.neighbours());
-        let best = candidates
-            .filter_map(|c| crate::grid::path::find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
-            .min_by_key(|&(feet, c)| (feet, c));
-        if let Some((_, to)) = best {
-            pending.push_derived(Command::from(crate::rules::movement::Move {
-                who: name,
-                to: (to.x, to.y),
-                pace: Pace::Combat,
-            }));
         }
     }
 }

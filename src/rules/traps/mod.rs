@@ -135,15 +135,10 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         // Tactical Combat › Natural 20 and Natural 1: a natural 1 on a save doubles the damage;
         // a natural 20 on a save for half takes none.
         let tactical = world
-            .get_resource::<crate::rules::combat::tactical::TacticalCombat>()
+            .get_resource::<crate::rules::tactical::TacticalCombat>()
             .is_some_and(|t| t.natural_20_and_1);
         damage = if tactical {
-            crate::rules::combat::tactical::damage_after_save(
-                damage,
-                throw.natural,
-                throw.success,
-                half,
-            )
+            crate::rules::tactical::damage_after_save(damage, throw.natural, throw.success, half)
         } else {
             match (throw.success, half) {
                 (true, true) => damage / 2,

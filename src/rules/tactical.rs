@@ -1,7 +1,8 @@
 //! The tactical combat rules (`tactical-combat.md`, module `TacticalCombat`), each switchable:
 //! the numbers of armor as damage reduction, Combat Reflexes, bloodied, natural 20 and natural 1,
-//! critical hits, massive trauma and massive damage, shield walls. The battle systems read
-//! [`TacticalCombat`] to know which apply.
+//! critical hits, massive trauma and massive damage, shield walls, cautious movement. The
+//! switches and the numbers only: throws, movement, traps and the battle read [`TacticalCombat`]
+//! to know which apply. The combat module installs it; without combat, none applies.
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
