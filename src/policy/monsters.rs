@@ -35,13 +35,16 @@ impl Plugin for MonsterAiPlugin {
     }
 }
 
+/// A monster at rest: not in the party and not on its way somewhere.
+type Idle = (Without<PartyMember>, Without<Walking>);
+
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
 pub fn go_to_look(
     grid: Res<DungeonGrid>,
     heard: Res<HeardThisRound>,
     mut pending: ResMut<PendingCommands>,
-    monsters: Query<(&Name, &Position), (Without<PartyMember>, Without<Walking>)>,
+    monsters: Query<(&Name, &Position), Idle>,
 ) {
     let mut looking: Vec<(Entity, GridPos)> = heard
         .0
@@ -80,7 +83,7 @@ type Monster<'a> = (&'a Name, &'a Position, &'a Faction, &'a Sight);
 pub fn approach_lights(
     factions: Res<Factions>,
     mut pending: ResMut<PendingCommands>,
-    monsters: Query<Monster, (Without<PartyMember>, Without<Walking>)>,
+    monsters: Query<Monster, Idle>,
     lights: Query<(&LightSource, &CarriedBy)>,
     bearers: Query<(&Position, &Faction)>,
     acting: Res<ActingOrder>,
