@@ -12,6 +12,7 @@ pub mod log;
 pub mod policy;
 pub mod query;
 pub mod rules;
+pub mod scenario;
 pub mod schedule;
 pub mod sim;
 pub mod time;

@@ -361,31 +361,33 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
     let Some(loaded) = load(path) else {
         return ExitCode::from(1);
     };
-    let level = &loaded.level;
+    // The delve as it stands before the first round: the questions are asked of its world.
+    let mut app = delve::sim::sim_app(&loaded.level, 1);
+    let world = app.world_mut();
     let answer: Result<(String, String), String> = match question {
         Question::Los { from, to } => {
-            query::los(level, from, to).map(|a| (a.to_string(), to_json(&a)))
+            query::los(world, from, to).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Path { from, to } => {
-            query::path(level, from, to).map(|a| (a.to_string(), to_json(&a)))
+            query::path(world, from, to).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Speeds { who } => {
-            query::speeds(level, &who).map(|a| (a.to_string().trim_end().to_owned(), to_json(&a)))
+            query::speeds(world, &who).map(|a| (a.to_string().trim_end().to_owned(), to_json(&a)))
         }
-        Question::Light { at } => query::light(level, at).map(|a| (a.to_string(), to_json(&a))),
-        Question::Sees { who } => query::sees(level, &who).map(|a| (a.to_string(), to_json(&a))),
+        Question::Light { at } => query::light(world, at).map(|a| (a.to_string(), to_json(&a))),
+        Question::Sees { who } => query::sees(world, &who).map(|a| (a.to_string(), to_json(&a))),
         Question::Initiative { seed } => {
-            query::initiative(level, seed).map(|a| (a.to_string(), to_json(&a)))
+            query::initiative(world, seed).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Door { at, who } => {
-            query::door(level, at, &who).map(|a| (a.to_string(), to_json(&a)))
+            query::door(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Hear {
             from,
             sound,
             at,
             environment,
-        } => query::hear(level, from, sound, at, environment).map(|a| (a.to_string(), to_json(&a))),
+        } => query::hear(world, from, sound, at, environment).map(|a| (a.to_string(), to_json(&a))),
     };
     match answer {
         Ok((text, json_text)) => {

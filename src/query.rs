@@ -1,16 +1,20 @@
-//! Questions a Judge asks of a level without running a delve. Each answer is a serde struct: the
-//! command line prints it as text, or with `--json` as one JSON object whose field names are
-//! stable (documented in the README).
+//! Questions a Judge asks of a delve: of a level as it is loaded (`delve query`, which sets up
+//! the delve and asks before the first round) or of a simulation world in the middle of a
+//! delve. Every answer is worked out from the world by the rules' own functions. Each answer is
+//! a serde struct: the command line prints it as text, or with `--json` as one JSON object whose
+//! field names are stable (documented in the README).
 
 use std::fmt;
 
+use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::command::Choice;
-use crate::grid::GridPos;
+use crate::creature::{CreatureIndex, LevelInfo, Position};
 use crate::grid::los::line_of_sight;
 use crate::grid::path::find_path;
-use crate::level::Level;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::rules::conditions::Conditions;
 
 /// `los --from X,Y --to X,Y`: is there line of sight, and how far apart are the squares.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -35,9 +39,10 @@ pub struct PathAnswer {
 }
 
 /// The creature named `who`, or a message listing the names there are.
-fn creature<'a>(level: &'a Level, who: &str) -> Result<&'a crate::level::CreatureDef, String> {
-    level.creature(who).ok_or_else(|| {
-        let names: Vec<&str> = level.creatures.iter().map(|c| c.name.as_str()).collect();
+fn creature(world: &World, who: &str) -> Result<Entity, String> {
+    let index = world.resource::<CreatureIndex>();
+    index.0.get(who).copied().ok_or_else(|| {
+        let names: Vec<&str> = index.0.keys().map(String::as_str).collect();
         format!(
             "there is no creature named `{who}` (there are: {})",
             names.join(", ")
@@ -45,38 +50,39 @@ fn creature<'a>(level: &'a Level, who: &str) -> Result<&'a crate::level::Creatur
     })
 }
 
-fn check_square(level: &Level, p: GridPos, what: &str) -> Result<(), String> {
-    let g = &level.grid;
-    if g.in_bounds(p) {
+fn check_square(grid: &DungeonGrid, p: GridPos, what: &str) -> Result<(), String> {
+    if grid.in_bounds(p) {
         Ok(())
     } else {
         Err(format!(
             "--{what} {p} is outside the map, which is {} wide and {} high",
-            g.width(),
-            g.height()
+            grid.width(),
+            grid.height()
         ))
     }
 }
 
-pub fn los(level: &Level, from: GridPos, to: GridPos) -> Result<LosAnswer, String> {
-    check_square(level, from, "from")?;
-    check_square(level, to, "to")?;
+pub fn los(world: &World, from: GridPos, to: GridPos) -> Result<LosAnswer, String> {
+    let grid = world.resource::<DungeonGrid>();
+    check_square(grid, from, "from")?;
+    check_square(grid, to, "to")?;
     Ok(LosAnswer {
         question: "los",
         from,
         to,
-        line_of_sight: line_of_sight(&level.grid, from, to),
-        distance_feet: level.grid.distance_feet(from, to),
+        line_of_sight: line_of_sight(grid, from, to),
+        distance_feet: grid.distance_feet(from, to),
     })
 }
 
-pub fn path(level: &Level, from: GridPos, to: GridPos) -> Result<PathAnswer, String> {
-    check_square(level, from, "from")?;
-    check_square(level, to, "to")?;
-    let found = find_path(&level.grid, from, to);
-    let reason = match (&found, level.grid.terrain(to)) {
+pub fn path(world: &World, from: GridPos, to: GridPos) -> Result<PathAnswer, String> {
+    let grid = world.resource::<DungeonGrid>();
+    check_square(grid, from, "from")?;
+    check_square(grid, to, "to")?;
+    let found = find_path(grid, from, to);
+    let reason = match (&found, grid.terrain(to)) {
         (Some(_), _) => None,
-        (None, Some(t)) if !level.grid.is_passable(to) => {
+        (None, Some(t)) if !grid.is_passable(to) => {
             Some(format!("{to} is {t:?}, where no one can stand"))
         }
         (None, _) => Some(format!(
@@ -157,25 +163,27 @@ pub struct SpeedsAnswer {
     pub why: Vec<String>,
 }
 
-pub fn speeds(level: &Level, who: &str) -> Result<SpeedsAnswer, String> {
+pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
+    use crate::creature::Encumbrance;
     use crate::level::SpeedBasis;
     use crate::level::schema::{ConditionKind, Terrain};
-    use crate::rules::conditions::Conditions;
-    use crate::rules::movement::{Pace, Speeds, terrain_cost};
+    use crate::rules::movement::{Pace, Speeds, encumbrance_band, terrain_cost};
 
-    let c = creature(level, who)?;
-    let conditions = Conditions::from_level(&c.conditions);
-    let speeds = Speeds::of(c.speed, &conditions);
+    let e = creature(world, who)?;
+    let (Some(basis), Some(conditions), Some(at)) = (
+        world.get::<Encumbrance>(e).map(|b| b.0),
+        world.get::<Conditions>(e),
+        world.get::<Position>(e).map(|p| p.0),
+    ) else {
+        return Err(format!(
+            "`{who}` has no speed: it is not a creature that moves"
+        ));
+    };
+    let speeds = Speeds::of(basis, conditions);
     let mut why = Vec::new();
-    let (stone, feet) = match c.speed {
+    let (stone, feet) = match basis {
         SpeedBasis::Encumbrance { stone } => {
-            let band = match stone {
-                s if s <= 5.0 => "up to 5 stone",
-                s if s <= 7.0 => "over 5, up to 7 stone",
-                s if s <= 10.0 => "over 7, up to 10 stone",
-                s if s <= 20.0 => "over 10, up to 20 stone",
-                _ => "over 20 stone: cannot move",
-            };
+            let band = encumbrance_band(stone).map_or("over 20 stone: cannot move", |b| b.words);
             why.push(format!(
                 "encumbrance {stone} stone: {band} (RULINGS speed table)"
             ));
@@ -192,7 +200,7 @@ pub fn speeds(level: &Level, who: &str) -> Result<SpeedsAnswer, String> {
     if blinded {
         why.push("blinded: one third speed".into());
     }
-    if let Some(t) = level.grid.terrain(c.at) {
+    if let Some(t) = world.resource::<DungeonGrid>().terrain(at) {
         match terrain_cost(t) {
             1 => {}
             n => why.push(format!(
@@ -206,7 +214,7 @@ pub fn speeds(level: &Level, who: &str) -> Result<SpeedsAnswer, String> {
     why.push("difficult terrain (rubble) costs double; water over the head four times (swimming at one quarter)".into());
     Ok(SpeedsAnswer {
         question: "speeds",
-        who: c.name.clone(),
+        who: who.to_owned(),
         encumbrance_stone: stone,
         speed_feet: feet,
         can_move: speeds.is_some(),
@@ -254,15 +262,16 @@ pub struct LightAnswer {
     pub rows: Vec<String>,
 }
 
-pub fn light(level: &Level, at: Option<GridPos>) -> Result<LightAnswer, String> {
-    let map = crate::rules::light::level_light_map(level);
+pub fn light(world: &World, at: Option<GridPos>) -> Result<LightAnswer, String> {
+    let grid = world.resource::<DungeonGrid>();
+    let map = world.resource::<crate::rules::light::LightMap>();
     match at {
         Some(p) => {
-            check_square(level, p, "at")?;
+            check_square(grid, p, "at")?;
             Ok(LightAnswer {
                 question: "light",
                 at: Some(p),
-                light: Some(map.level(&level.grid, p)),
+                light: Some(map.level(grid, p)),
                 rows: Vec::new(),
             })
         }
@@ -308,41 +317,28 @@ pub struct SeesAnswer {
     pub rows: Vec<String>,
 }
 
-pub fn sees(level: &Level, who: &str) -> Result<SeesAnswer, String> {
-    use crate::rules::conditions::Conditions;
-    use crate::rules::movement::MovedThisRound;
-    use crate::rules::vision::{Senses, blinded_otherwise, shadowy_senses_work, sight_of};
-    let c = creature(level, who)?;
-    let map = crate::rules::light::level_light_map(level);
-    let conditions = Conditions::from_level(&c.conditions);
-    let vision = crate::creature::Vision {
-        lightless_vision_feet: c.lightless_vision_feet,
-        shadowy_senses: c.shadowy_senses,
+/// What the creature saw when it last looked (the vision rules look again each round, and once
+/// as the delve begins).
+pub fn sees(world: &World, who: &str) -> Result<SeesAnswer, String> {
+    let e = creature(world, who)?;
+    let (Some(sight), Some(at)) = (
+        world.get::<crate::rules::vision::Sight>(e),
+        world.get::<Position>(e).map(|p| p.0),
+    ) else {
+        return Err(format!("`{who}` does not see: it has no eyes to look with"));
     };
-    let dark_magic =
-        map.level(&level.grid, c.at) == crate::rules::light::LightLevel::MagicalDarkness;
-    let senses = Senses {
-        lightless_vision_feet: c.lightless_vision_feet,
-        shadowy_senses: shadowy_senses_work(
-            &vision,
-            &conditions,
-            &MovedThisRound::default(),
-            dark_magic,
-        ),
-        blinded: blinded_otherwise(&conditions),
-    };
-    let mut seen = sight_of(&level.grid, &map, c.at, senses);
+    let mut seen = sight.seen.clone();
     seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
-    let g = &level.grid;
+    let g = world.resource::<DungeonGrid>();
     let mut rows = vec![vec![' '; g.width() as usize]; g.height() as usize];
     for (p, how) in &seen {
         rows[p.y as usize][p.x as usize] = how.symbol();
     }
-    rows[c.at.y as usize][c.at.x as usize] = '@';
+    rows[at.y as usize][at.x as usize] = '@';
     Ok(SeesAnswer {
         question: "sees",
-        who: c.name.clone(),
-        at: c.at,
+        who: who.to_owned(),
+        at,
         blinded: seen.is_empty(),
         seen: seen
             .iter()
@@ -392,42 +388,31 @@ pub struct HearAnswer {
     pub rows: Vec<String>,
 }
 
+/// With `environment`, every square is taken to be in it; otherwise each listener's square is in
+/// the level's environment for it.
 pub fn hear(
-    level: &Level,
+    world: &World,
     from: GridPos,
     sound: crate::rules::sound::SoundRow,
     at: Option<GridPos>,
     environment: Option<crate::level::schema::Environment>,
 ) -> Result<HearAnswer, String> {
-    use crate::rules::sound::{Earshot, bound, verdict};
-    check_square(level, from, "from")?;
-    use crate::level::environment_at;
-    let regions: &[_] = if environment.is_some() {
-        &[]
-    } else {
-        &level.environment_regions
-    };
-    let base = environment.unwrap_or(level.environment);
-    let env_at = |p: GridPos| environment_at(base, regions, p);
-    let widest = regions
-        .iter()
-        .map(|r| r.2)
-        .chain(std::iter::once(base))
-        .map(|e| bound(sound, e))
-        .max()
-        .unwrap_or(0);
-    let env = match at {
-        Some(p) => env_at(p),
-        None => base,
-    };
-    let g = &level.grid;
-    let mut e = Earshot::default();
-    e.propagate(g, from, widest);
+    use crate::rules::sound::{Earshot, verdicts_from};
+    let g = world.resource::<DungeonGrid>();
+    let info = world.resource::<LevelInfo>();
+    check_square(g, from, "from")?;
+    if let Some(p) = at {
+        check_square(g, p, "at")?;
+    }
+    let env_at = |p: GridPos| environment.unwrap_or_else(|| info.environment_at(p));
+    let widest = environment.unwrap_or_else(|| info.widest_environment());
+    let mut earshot = Earshot::default();
+    let verdicts = verdicts_from(g, &mut earshot, from, sound, widest, env_at);
     let mut answer = HearAnswer {
         question: "hear",
         from,
         sound,
-        environment: env,
+        environment: at.map_or(environment.unwrap_or(info.environment), env_at),
         at,
         earshot_feet: None,
         verdict: None,
@@ -435,21 +420,13 @@ pub fn hear(
     };
     match at {
         Some(p) => {
-            check_square(level, p, "at")?;
-            let d = e.half_feet(g, p);
-            answer.earshot_feet = d.map(|d| d as f32 / 2.0);
-            answer.verdict = Some(verdict(sound, env, d));
+            answer.earshot_feet = earshot.half_feet(g, p).map(|d| d as f32 / 2.0);
+            answer.verdict = g.index(p).map(|i| verdicts[i]);
         }
         None => {
-            answer.rows = (0..g.height() as i32)
-                .map(|y| {
-                    (0..g.width() as i32)
-                        .map(|x| {
-                            let p = GridPos::new(x, y);
-                            verdict(sound, env_at(p), e.half_feet(g, p)).symbol()
-                        })
-                        .collect()
-                })
+            answer.rows = verdicts
+                .chunks(g.width() as usize)
+                .map(|row| row.iter().map(|v| v.symbol()).collect())
                 .collect();
         }
     }
@@ -499,34 +476,26 @@ pub struct DoorAnswer {
     pub none_because: Option<String>,
 }
 
-pub fn door(level: &Level, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
-    check_square(level, at, "at")?;
-    let c = creature(level, who)?;
-    let d = &crate::rules::doors::Door::from(
-        &level
-            .door_at(at)
-            .ok_or_else(|| format!("there is no door at {at}"))?
-            .door,
-    );
-    let profs = crate::creature::Proficiencies::new(&c.proficiencies, &c.throws);
-    let gear = crate::creature::Equipment(c.gear.clone());
-    let worker = crate::rules::doors::DoorWorker {
-        name: &c.name,
-        strength: c.abilities.str,
-        profs: &profs,
-        gear: &gear,
-        size_categories: c.size.categories_from_man_sized(),
-        hasty_pick_barred: false,
-        armed: !c.weapons.is_empty(),
-    };
-    let (ways, none_because) = match crate::rules::doors::ways_through(d, at, &worker) {
+pub fn door(world: &mut World, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
+    use crate::rules::doors::{Door, DoorWorker, ways_through};
+    check_square(world.resource::<DungeonGrid>(), at, "at")?;
+    let e = creature(world, who)?;
+    let door = world
+        .query::<(&Position, &Door)>()
+        .iter(world)
+        .find(|(p, _)| p.0 == at)
+        .map(|(_, d)| d.clone())
+        .ok_or_else(|| format!("there is no door at {at}"))?;
+    let worker = DoorWorker::of(world, e, at)
+        .ok_or_else(|| format!("`{who}` cannot work a door: it has no hands to try"))?;
+    let (ways, none_because) = match ways_through(&door, at, &worker) {
         Ok(ways) => (ways, None),
         Err(why) => (Vec::new(), Some(why)),
     };
     Ok(DoorAnswer {
         question: "door",
         at,
-        who: c.name.clone(),
+        who: who.to_owned(),
         ways,
         none_because,
     })
@@ -555,33 +524,23 @@ pub struct InitiativeAnswer {
     pub factions: Vec<crate::rules::combat::initiative::FactionRoll>,
 }
 
-pub fn initiative(level: &Level, seed: u64) -> Result<InitiativeAnswer, String> {
-    use crate::rules::abilities::tactical_modifier;
-    let entrants: Vec<crate::rules::combat::initiative::Entrant> = level
-        .factions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let mut members: Vec<(String, i32)> = level
-                .creatures
-                .iter()
-                .filter(|c| c.faction == i)
-                .map(|c| {
-                    let m = c
-                        .initiative_modifier
-                        .unwrap_or_else(|| tactical_modifier(c.abilities.dex));
-                    (c.name.clone(), m)
-                })
-                .collect();
-            members.sort();
-            (!members.is_empty()).then(|| (i, f.name.clone(), members))
+/// Every faction with creatures up, as `battle` would enter them, rolled with dice of their own
+/// seeded by `seed` (the delve's dice are not touched).
+pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, String> {
+    use crate::rules::combat::battle::faction_members;
+    use crate::rules::combat::initiative::{Entrant, roll_initiative};
+    let factions = world.resource::<crate::creature::Factions>().clone();
+    let entrants: Vec<Entrant> = (0..factions.0.len())
+        .filter_map(|i| {
+            let members = faction_members(world, i);
+            (!members.is_empty()).then(|| (i, factions.0[i].name.clone(), members))
         })
         .collect();
     if entrants.len() < 2 {
         return Err("the level has fewer than two factions with creatures: no battle".into());
     }
     let mut dice = crate::dice::Dice::seeded(seed);
-    let factions = crate::rules::combat::initiative::roll_initiative(&mut dice, entrants);
+    let factions = roll_initiative(&mut dice, entrants);
     Ok(InitiativeAnswer {
         question: "initiative",
         seed,

@@ -264,7 +264,7 @@ fn query_speeds_gives_the_three_speeds_and_why() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("there is no creature named `Nobody` (there are: Brannoc")
+            .contains("there is no creature named `Nobody` (there are: Aldric, Ashmaw, Brannoc")
     );
 }
 

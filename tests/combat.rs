@@ -12,6 +12,7 @@ use delve::rules::combat::CombatEvent;
 use delve::rules::combat::CombatRefusal;
 
 use delve::rules::combat::battle::{Battle, is_down};
+use delve::scenario::{Delve, Scenario};
 use delve::sim::{run_round, sim_app};
 use delve::time::DelveMode;
 
@@ -91,9 +92,6 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
     assert!(!w.resource::<Battle>().active);
 }
 
-use delve::creature::CreatureIndex;
-use delve::dice::Dice;
-use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
 use delve::rules::combat::AttackRefusal;
 use delve::rules::combat::battle::{Damage, attack, take_damage};
@@ -102,37 +100,21 @@ use delve::rules::tactical::TacticalCombat;
 
 /// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
 /// (AC 13, 9 hp, claws); `ghoul` and `more` add fields and creatures.
-fn arena(ghoul: &str, more: &str) -> App {
-    let src = format!(
-        r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
-            map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
-            lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
-            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-            creatures: [
-                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
-                 encumbrance_stone: 6.0, attack_bonus: 3,
-                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
-                 armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4))),
-                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1){ghoul}),
-                {more}
-            ])"#
-    );
-    sim_app(
-        &load_level_str(&src, "arena.ron", None)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .level,
-        1,
-    )
-}
-
-fn e(app: &App, name: &str) -> Entity {
-    app.world().resource::<CreatureIndex>().0[name]
-}
-
-fn script(app: &mut App, faces: &[u32]) {
-    app.world_mut()
-        .resource_mut::<Dice>()
-        .script(faces.iter().copied());
+fn arena(ghoul: &str, more: &str) -> Delve {
+    let mut scenario = Scenario::lit_corridor(15)
+        .creature(
+            r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
+                encumbrance_stone: 6.0, attack_bonus: 3,
+                weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+                armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)))"#,
+        )
+        .creature(&format!(
+            r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1){ghoul})"#
+        ));
+    if !more.is_empty() {
+        scenario = scenario.creature(more.trim().trim_end_matches(','));
+    }
+    scenario.build()
 }
 
 /// The last attack in the log: its throw's natural, modifiers by source, total and target, and
@@ -163,20 +145,20 @@ fn last_attack(app: &App) -> SeenAttack {
         .expect("an attack")
 }
 
-fn hp(app: &App, name: &str) -> i32 {
-    app.world().get::<HitPoints>(e(app, name)).unwrap().current
+fn hp(app: &Delve, name: &str) -> i32 {
+    app.get::<HitPoints>(name).unwrap().current
 }
 
-fn has(app: &App, name: &str, c: ConditionKind) -> bool {
-    app.world().get::<Conditions>(e(app, name)).unwrap().has(c)
+fn has(app: &Delve, name: &str, c: ConditionKind) -> bool {
+    app.get::<Conditions>(name).unwrap().has(c)
 }
 
 /// d20 + attack bonus ≥ AC; the weapon's dice for damage; below half: bloodied.
 #[test]
 fn an_attack_hits_by_d20_plus_bonus_against_ac_and_deals_its_dice() {
     let mut app = arena("", "");
-    script(&mut app, &[10, 6]);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    app.script_dice(&[10, 6]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     attack(app.world_mut(), b, g, 0).unwrap();
     let (natural, mods, total, target, hit, damage) = last_attack(&app);
     assert_eq!((natural, total, target, hit), (10, 13, 13, true));
@@ -185,7 +167,7 @@ fn an_attack_hits_by_d20_plus_bonus_against_ac_and_deals_its_dice() {
     assert_eq!(hp(&app, "Gnawbone"), 3);
     assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
     // 9 misses by one.
-    script(&mut app, &[9]);
+    app.script_dice(&[9]);
     attack(app.world_mut(), b, g, 0).unwrap();
     assert!(!last_attack(&app).4);
 }
@@ -194,8 +176,8 @@ fn an_attack_hits_by_d20_plus_bonus_against_ac_and_deals_its_dice() {
 #[test]
 fn medium_armor_reduces_slashing_damage_by_two() {
     let mut app = arena("", "");
-    script(&mut app, &[18, 3]);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    app.script_dice(&[18, 3]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     attack(app.world_mut(), g, b, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     assert_eq!((d.dice.clone(), d.reduced_by, d.total), (vec![3], 2, 1));
@@ -204,7 +186,7 @@ fn medium_armor_reduces_slashing_damage_by_two() {
     app.world_mut()
         .resource_mut::<TacticalCombat>()
         .armor_as_damage_reduction = false;
-    script(&mut app, &[18, 3]);
+    app.script_dice(&[18, 3]);
     attack(app.world_mut(), g, b, 0).unwrap();
     assert_eq!(hp(&app, "Brannoc"), 14);
 }
@@ -214,8 +196,8 @@ fn medium_armor_reduces_slashing_damage_by_two() {
 #[test]
 fn a_confirmed_natural_20_is_a_critical_at_maximum_plus_a_rolled_die() {
     let mut app = arena(", hp: 40", "");
-    script(&mut app, &[20, 12, 5]);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    app.script_dice(&[20, 12, 5]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     attack(app.world_mut(), b, g, 0).unwrap();
     let (_, mods, total, ..) = last_attack(&app);
     assert!(mods.contains(&("natural 20".to_owned(), 10)));
@@ -224,7 +206,7 @@ fn a_confirmed_natural_20_is_a_critical_at_maximum_plus_a_rolled_die() {
     assert!(d.critical);
     assert_eq!((d.dice.clone(), d.total), (vec![5], 13));
     // Unconfirmed (the second throw misses): a normal hit.
-    script(&mut app, &[20, 2, 4]);
+    app.script_dice(&[20, 2, 4]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     assert!(!d.critical);
@@ -235,8 +217,8 @@ fn a_confirmed_natural_20_is_a_critical_at_maximum_plus_a_rolled_die() {
 #[test]
 fn a_natural_1_misses_even_an_easy_target() {
     let mut app = arena(", ac: 2", "");
-    script(&mut app, &[1]);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    app.script_dice(&[1]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     attack(app.world_mut(), b, g, 0).unwrap();
     let (natural, _, total, target, hit, _) = last_attack(&app);
     assert_eq!(natural, 1);
@@ -265,8 +247,8 @@ fn flat_footed_only_against_a_faction_five_ahead() {
             acted: Vec::new(),
             acting: Some(0),
         };
-        script(&mut app, &[10, 1]);
-        let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+        app.script_dice(&[10, 1]);
+        let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
         attack(app.world_mut(), b, g, 0).unwrap();
         let mods = last_attack(&app).1;
         let flat_footed = mods.contains(&("Gnawbone flat-footed (no Dex bonus)".to_owned(), 3));
@@ -282,7 +264,7 @@ fn flat_footed_only_against_a_faction_five_ahead() {
 #[test]
 fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     let mut app = arena(", hp: 60", "");
-    let g = e(&app, "Gnawbone");
+    let g = app.entity("Gnawbone");
     let rules = TacticalCombat::default();
     take_damage(app.world_mut(), g, 20, rules);
     take_damage(app.world_mut(), g, 20, rules);
@@ -291,8 +273,8 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     assert_eq!(hp(&app, "Gnawbone"), 20);
 
     let mut app = arena(", hp: 60", "");
-    let g = e(&app, "Gnawbone");
-    script(&mut app, &[5]);
+    let g = app.entity("Gnawbone");
+    app.script_dice(&[5]);
     take_damage(app.world_mut(), g, 30, rules);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
@@ -304,12 +286,12 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
 
     // Massive damage: half and at least 50, DC 15 or death; mythic creatures are immune.
     let mut app = arena(", hp: 100", "");
-    let g = e(&app, "Gnawbone");
-    script(&mut app, &[5]);
+    let g = app.entity("Gnawbone");
+    app.script_dice(&[5]);
     take_damage(app.world_mut(), g, 50, rules);
     assert!(has(&app, "Gnawbone", ConditionKind::Dead));
     let mut app = arena(", hp: 100, mythic: Some(true)", "");
-    let g = e(&app, "Gnawbone");
+    let g = app.entity("Gnawbone");
     take_damage(app.world_mut(), g, 50, rules);
     assert!(!has(&app, "Gnawbone", ConditionKind::Dead));
     assert_eq!(hp(&app, "Gnawbone"), 50);
@@ -319,11 +301,11 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
 #[test]
 fn dying_at_zero_and_dead_on_more_damage() {
     let mut app = arena("", "");
-    let g = e(&app, "Gnawbone");
+    let g = app.entity("Gnawbone");
     let rules = TacticalCombat::default();
     take_damage(app.world_mut(), g, 9, rules);
     assert!(has(&app, "Gnawbone", ConditionKind::Dying));
-    let b = e(&app, "Brannoc");
+    let b = app.entity("Brannoc");
     assert!(attack(app.world_mut(), b, g, 0).is_err(), "it is down");
     take_damage(app.world_mut(), g, 1, rules);
     assert!(has(&app, "Gnawbone", ConditionKind::Dead));
@@ -336,7 +318,7 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
         encumbrance_stone: 2.0,
         weapons: [(name: "sling", damage: "1d4", damage_type: Bludgeoning, range_feet: 20)])"#;
     let mut app = arena("", slinger);
-    let (w, g) = (e(&app, "Wren"), e(&app, "Gnawbone"));
+    let (w, g) = (app.entity("Wren"), app.entity("Gnawbone"));
     // Brannoc stands between Wren (1, 1) and the ghoul (3, 1).
     assert_eq!(
         attack(app.world_mut(), w, g, 0),
@@ -350,7 +332,7 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
             .entity_mut(who)
             .insert(delve::creature::Position(delve::grid::GridPos::new(x, 1)));
     };
-    let b = e(&app, "Brannoc");
+    let b = app.entity("Brannoc");
     put(&mut app, g, 14);
     put(&mut app, b, 8);
     assert_eq!(
@@ -360,7 +342,7 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
         })
     );
     put(&mut app, b, 15);
-    script(&mut app, &[19, 2]);
+    app.script_dice(&[19, 2]);
     attack(app.world_mut(), w, g, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(
@@ -370,9 +352,9 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
 }
 
 /// Brannoc, under the player's control, in a battle with the ghoul next to him.
-fn engaged(ghoul: &str) -> App {
+fn engaged(ghoul: &str) -> Delve {
     let mut app = arena(ghoul, "");
-    let b = e(&app, "Brannoc");
+    let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
         .insert(delve::rules::combat::battle::Controlled);
@@ -497,7 +479,11 @@ const GUNNER: &str = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 
 #[test]
 fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     let mut app = arena("", GUNNER);
-    let (w, b, g) = (e(&app, "Wren"), e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    let (w, b, g) = (
+        app.entity("Wren"),
+        app.entity("Brannoc"),
+        app.entity("Gnawbone"),
+    );
     // Wren shoots the ghoul over no one: put Brannoc out of the line.
     app.world_mut()
         .entity_mut(b)
@@ -505,13 +491,13 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     app.world_mut()
         .entity_mut(g)
         .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
-    script(&mut app, &[10]);
+    app.script_dice(&[10]);
     attack(app.world_mut(), w, g, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
     // The ghoul wears no armor and bears no shield: touch AC is its AC, 13.
     assert_eq!((target, hit), (13, false));
     assert!(damage.is_none());
-    script(&mut app, &[2]);
+    app.script_dice(&[2]);
     attack(app.world_mut(), w, g, 0).unwrap();
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("misfire: the pistol jams"), "{log}");
@@ -545,11 +531,11 @@ fn a_pistol_shot_at_chain_mail() {
     let ghoul_gun = r#", weapons: [(name: "pistol", damage: "1d8", damage_type: Piercing,
         range_feet: 20, kind: Some(Firearm(misfire: 1, advanced: false)))]"#;
     let mut app = arena(ghoul_gun, "");
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     app.world_mut()
         .entity_mut(g)
         .insert(delve::creature::Position(delve::grid::GridPos::new(5, 1)));
-    script(&mut app, &[10, 5]);
+    app.script_dice(&[10, 5]);
     attack(app.world_mut(), g, b, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
     assert_eq!((target, hit), (12, true));
@@ -563,14 +549,14 @@ fn a_pistol_shot_at_chain_mail() {
 fn shields_forgone_and_sacrificed() {
     let shield = ", shield: Some((weight: Heavy, ac_bonus: 1))";
     let mut app = arena(shield, "");
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     give_now(
         &mut app,
         delve::command::Command::ForgoShield(ForgoShield {
             who: "Gnawbone".into(),
         }),
     );
-    script(&mut app, &[10, 3]);
+    app.script_dice(&[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(
@@ -579,8 +565,8 @@ fn shields_forgone_and_sacrificed() {
     );
 
     let mut app = arena(shield, "");
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
-    script(&mut app, &[20, 15, 4]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[20, 15, 4]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     assert!(!d.critical, "turned into a normal hit");
@@ -599,7 +585,7 @@ fn shields_forgone_and_sacrificed() {
 #[test]
 fn a_bloodied_monster_that_flees_runs_away() {
     let mut app = engaged(", flees_when_bloodied: Some(true)");
-    let g = e(&app, "Gnawbone");
+    let g = app.entity("Gnawbone");
     take_damage(app.world_mut(), g, 5, TacticalCombat::default());
     assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
     let attacks = |app: &App| {
@@ -629,31 +615,21 @@ fn a_bloodied_monster_that_flees_runs_away() {
 fn tumbling_past_with_acrobatics() {
     for (die, provokes) in [(11, false), (10, true)] {
         let src_brannoc = ", proficiencies: [Acrobatics], level: 3, saves: { Paralysis: 14 }";
-        // The arena, with Brannoc proficient in Acrobatics.
-        let level_src = format!(
-            r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
-                map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
-                lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
-                factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-                creatures: [
-                    (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
-                     encumbrance_stone: 6.0, attack_bonus: 3{src_brannoc},
-                     weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
-                    (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
-                ])"#
-        );
-        let mut app = sim_app(
-            &load_level_str(&level_src, "arena.ron", None)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .level,
-            1,
-        );
-        let b = e(&app, "Brannoc");
+        // The arena, with Brannoc proficient in Acrobatics (and no armor).
+        let mut app = Scenario::lit_corridor(15)
+            .creature(&format!(
+                r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                    encumbrance_stone: 6.0, attack_bonus: 3{src_brannoc},
+                    weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#
+            ))
+            .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+            .build();
+        let b = app.entity("Brannoc");
         app.world_mut()
             .entity_mut(b)
             .insert(delve::rules::combat::battle::Controlled);
         run_round(app.world_mut());
-        script(&mut app, &[die]);
+        app.script_dice(&[die]);
         give_now(
             &mut app,
             delve::command::Command::MoveAcrobatically(MoveAcrobatically {
@@ -678,8 +654,8 @@ fn shield_walls_and_total_defense() {
     let second = r#"(name: "Ashmaw", template: "ghoul", faction: "ghouls", at: (4, 1),
         shield: Some((weight: Heavy, ac_bonus: 1)))"#;
     let mut app = arena(shield, second);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
-    script(&mut app, &[10, 3]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(
@@ -688,7 +664,7 @@ fn shield_walls_and_total_defense() {
     );
 
     let mut app = arena(shield, second);
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     for who in ["Gnawbone", "Ashmaw"] {
         delve::sim::give(
             app.world_mut(),
@@ -696,7 +672,7 @@ fn shield_walls_and_total_defense() {
         );
     }
     delve::command::dispatch_commands(app.world_mut());
-    script(&mut app, &[10, 3]);
+    app.script_dice(&[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(
@@ -752,8 +728,8 @@ fn activating_a_weapon_enchantment() {
         !struck,
         "no attack in the round of a standard-action activation: {log}"
     );
-    let (b, g) = (e(&app, "Brannoc"), e(&app, "Gnawbone"));
-    script(&mut app, &[18, 3, 4]);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[18, 3, 4]);
     attack(app.world_mut(), g, b, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     // 3 slashing less chain mail's DR 2, and 4 fire.
@@ -767,29 +743,29 @@ fn activating_a_weapon_enchantment() {
 /// the dark as dim (−2); Brannoc, with no light and no such vision, attacks into darkness (−4).
 #[test]
 fn attacks_in_the_dark_by_how_the_attacker_sees() {
-    let src = r#"(name: "dark", legend: { 'X': Wall(Stone), '.': Floor },
-        map: ["XXXXXXX", "X.....X", "XXXXXXX"],
-        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-        creatures: [
-            (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, encumbrance_stone: 6.0,
-             attack_bonus: 3, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
-            (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
-        ])"#;
-    let mut app = sim_app(&load_level_str(src, "dark.ron", None).unwrap().level, 1);
-    let b = e(&app, "Brannoc");
+    let mut app = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, encumbrance_stone: 6.0,
+                attack_bonus: 3, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#,
+        )
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+        .build();
+    let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
         .insert(delve::rules::combat::battle::Controlled);
     run_round(app.world_mut());
-    let g = e(&app, "Gnawbone");
-    script(&mut app, &[10, 1]);
+    let g = app.entity("Gnawbone");
+    app.script_dice(&[10, 1]);
     attack(app.world_mut(), g, b, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(
         mods.contains(&("target in dim light".to_owned(), -2)),
         "{mods:?}"
     );
-    script(&mut app, &[10, 1]);
+    app.script_dice(&[10, 1]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
     assert!(

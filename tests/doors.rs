@@ -5,11 +5,10 @@ use delve::command::acts::{
     Bash, Batter, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically, Spike,
     Unlock,
 };
-use delve::command::{Command, Refusal, refusals};
+use delve::command::{Command, Refusal};
 use delve::creature::{CreatureIndex, HitPoints};
 use delve::dice::Throw;
 use delve::grid::{DungeonGrid, GridPos};
-use delve::level::load_level_str;
 use delve::level::schema::DoorMaterial;
 use delve::level::schema::{DoorState, Lock};
 use delve::log::EventLog;
@@ -18,46 +17,45 @@ use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
 use delve::rules::sound::{HearingEvent, SoundRow};
 use delve::rules::throws::ThrowEvent;
 
-use delve::sim::{give, run_round, sim_app};
+use delve::scenario::{Delve, Scenario};
+use delve::sim::{give, run_round};
 
-fn app(door: &str, ada: &str, seed: u64) -> App {
-    let src = format!(
-        r#"(name: "door", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
-            map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
-            doors: [(at: (4, 1){door})],
-            factions: [(name: "party")],
-            creatures: [
-                (name: "Ada", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 2.0,
-                 carries: [(kind: Torch, lit: true)]{ada}),
-                (name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0, str: 16),
-            ])"#
-    );
-    let level = load_level_str(&src, "door.ron", None).unwrap_or_else(|e| panic!("{e}"));
-    sim_app(&level.level, seed)
+fn app(door: &str, ada: &str, seed: u64) -> Delve {
+    door_hall()
+        .door(&format!("(at: (4, 1){door})"))
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 2.0,
+                carries: [(kind: Torch, lit: true)]{ada})"#
+        ))
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0, str: 16)"#,
+        )
+        .seed(seed)
+        .build()
 }
 
-/// Every throw in the log.
-fn throws(app: &App) -> Vec<Throw> {
-    let log = app.world().resource::<EventLog>();
-    log.of::<ThrowEvent>()
-        .map(|e| match e {
-            ThrowEvent::Threw { throw, .. } => throw.clone(),
-        })
-        .collect()
+/// A hall with a door in its middle, at (4, 1).
+fn door_hall() -> Scenario {
+    Scenario::new(&["XXXXXXXXX", "X...+...X", "XXXXXXXXX"]).legend("'+': Door")
+}
+
+fn throws(app: &Delve) -> Vec<Throw> {
+    app.throws()
 }
 
 /// The Lockpicking throws in the log.
-fn lockpicking(app: &App) -> Vec<Throw> {
+fn lockpicking(app: &Delve) -> Vec<Throw> {
     let mut t = throws(app);
     t.retain(|t| t.what.starts_with("Lockpicking"));
     t
 }
 
-fn last_throw(app: &App) -> Throw {
+fn last_throw(app: &Delve) -> Throw {
     throws(app).pop().expect("a throw")
 }
 
-fn door(app: &mut App) -> Door {
+fn door(app: &mut Delve) -> Door {
     let world = app.world_mut();
     world.query::<&Door>().single(world).unwrap().clone()
 }
@@ -67,16 +65,12 @@ fn text(app: &App) -> String {
 }
 
 /// The reason the last refused command was refused.
-fn refusal(app: &App) -> Refusal {
-    refusals(app.world().resource::<EventLog>())
-        .last()
-        .map(|(_, r)| r.clone())
-        .expect("a refusal")
+fn refusal(app: &Delve) -> Refusal {
+    app.last_refusal().expect("a refusal")
 }
 
-fn door_events(app: &App) -> Vec<DoorEvent> {
-    let log = app.world().resource::<EventLog>();
-    log.of::<DoorEvent>().cloned().collect()
+fn door_events(app: &Delve) -> Vec<DoorEvent> {
+    app.events::<DoorEvent>()
 }
 
 fn heard_by(app: &App, who: &str) -> Vec<(SoundRow, String)> {
@@ -94,9 +88,8 @@ fn heard_by(app: &App, who: &str) -> Vec<(SoundRow, String)> {
         .collect()
 }
 
-fn act(app: &mut App, c: Command) {
-    give(app.world_mut(), c);
-    run_round(app.world_mut());
+fn act(app: &mut Delve, c: Command) {
+    app.act(c);
 }
 
 const AT: (i32, i32) = (4, 1);
@@ -413,13 +406,11 @@ fn evil_doors_swing_shut_and_yield_to_monsters() {
     }));
 
     // A monster opens a stuck evil door without bashing.
-    let src = r#"(name: "evil", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
-        map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
-        doors: [(at: (4, 1), evil: true, stuck: true)],
-        factions: [(name: "ghouls")],
-        creatures: [(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1))])"#;
-    let level = load_level_str(src, "evil.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
+    let mut app = door_hall()
+        .door("(at: (4, 1), evil: true, stuck: true)")
+        .faction(r#"(name: "ghouls")"#)
+        .creature(r#"(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+        .build();
     give(
         app.world_mut(),
         Command::OpenDoor(OpenDoor {
@@ -584,16 +575,15 @@ fn a_natural_20_adds_ten_and_bloodied_takes_two() {
 /// An evil door held shut does not yield to a monster: it must be bashed open.
 #[test]
 fn an_evil_door_held_shut_does_not_yield() {
-    let src = r#"(name: "evil", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
-        map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
-        doors: [(at: (4, 1), evil: true)],
-        factions: [(name: "party"), (name: "ghouls")],
-        creatures: [
-            (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1)),
-            (name: "Ada", faction: "party", at: (5, 1), hp: 6, ac: 10, encumbrance_stone: 2.0),
-        ])"#;
-    let level = load_level_str(src, "evil.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
+    let mut app = door_hall()
+        .door("(at: (4, 1), evil: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls")"#)
+        .creature(r#"(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (5, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .build();
     act(
         &mut app,
         Command::HoldShut(HoldShut {

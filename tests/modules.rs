@@ -6,31 +6,24 @@ use bevy::prelude::*;
 use delve::command::acts::Attack;
 use delve::command::{Command, was_refused};
 use delve::dice::Throw;
-use delve::level::load_level_str;
 use delve::log::EventLog;
 use delve::rules::combat::{CombatEvent, CombatRefusal};
-use delve::sim::{give, run_rounds, sim_app};
+use delve::scenario::{Delve, Scenario};
+use delve::sim::{give, run_rounds};
 
 /// Brannoc and a ghoul face each other in a lit hall; the level's `modules` as given.
-fn arena(modules: &str, brannoc: &str) -> App {
-    let src = format!(
-        r#"(name: "arena", legend: {{ 'X': Wall(Stone), '.': Floor }},
-            map: ["XXXXXXXXXXXXXXXXX", "X...............X", "XXXXXXXXXXXXXXXXX"],
-            lights: [(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)],
-            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-            creatures: [
-                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
-                 encumbrance_stone: 6.0, attack_bonus: 3,
-                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]{brannoc}),
-                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
-            ]{modules})"#
-    );
-    sim_app(
-        &load_level_str(&src, "arena.ron", None)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .level,
-        1,
-    )
+fn arena(modules: &str, brannoc: &str) -> Delve {
+    let mut scenario = Scenario::lit_corridor(15)
+        .creature(&format!(
+            r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
+                encumbrance_stone: 6.0, attack_bonus: 3,
+                weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]{brannoc})"#
+        ))
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1))"#);
+    if let Some(field) = modules.strip_prefix(", ") {
+        scenario = scenario.field(field);
+    }
+    scenario.build()
 }
 
 fn attack(app: &mut App) {

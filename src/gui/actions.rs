@@ -9,12 +9,10 @@ use leafwing_input_manager::prelude::*;
 use super::input::{DelveAction, Selected, UiState};
 use crate::command::Choice;
 use crate::command::PendingCommands;
-use crate::creature::{
-    Abilities, BodySize, ClassLevel, Combatant, Equipment, Position, Proficiencies,
-};
+use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
 use crate::grid::GridPos;
 use crate::rules::doors::Door;
-use crate::rules::doors::{DoorWorker, FailedHastyPicks, door_choices};
+use crate::rules::doors::{DoorWorker, door_choices};
 use crate::rules::search::{HastilySearched, search_choices};
 use crate::rules::traps::Trap;
 use crate::rules::traps::{FailedHastyDisarms, trap_choices};
@@ -26,83 +24,63 @@ pub const MAX_CHOICES: usize = 9;
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Offered(pub Vec<(String, Choice)>);
 
-/// The creature's side of its choices.
-type Chooser<'a> = (
-    &'a Name,
-    &'a Position,
-    Option<&'a Abilities>,
-    Option<&'a Proficiencies>,
-    Option<&'a Equipment>,
-    Option<&'a BodySize>,
-    Option<&'a ClassLevel>,
-    Option<&'a FailedHastyPicks>,
-    Option<&'a FailedHastyDisarms>,
-    Option<&'a HastilySearched>,
-    Option<&'a Combatant>,
-);
-
 fn within_a_step(a: GridPos, b: GridPos) -> bool {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) <= 1
 }
 
-/// Works out the selected creature's choices afresh.
-fn offer(
-    selected: Res<Selected>,
-    creatures: Query<Chooser>,
-    doors: Query<(&Position, &Door)>,
-    traps: Query<(&Position, &Trap)>,
-    mut offered: ResMut<Offered>,
-) {
+/// Works out the selected creature's choices afresh, as the rules offer them.
+fn offer(world: &mut World) {
     let mut out = Vec::new();
-    if let Some((name, pos, abilities, profs, gear, size, class, picks, disarms, searched, armed)) =
-        selected.0.and_then(|e| creatures.get(e).ok())
+    let selected = world.resource::<Selected>().0;
+    if let Some(e) = selected
+        && let Some(here) = world.get::<Position>(e).map(|p| p.0)
     {
-        let here = pos.0;
-        let level = class.map_or(0, |c| c.level);
-        let no_profs = Proficiencies::default();
-        let no_gear = Equipment::default();
-        let profs = profs.unwrap_or(&no_profs);
-        let gear = gear.unwrap_or(&no_gear);
-        let mut near_doors: Vec<(GridPos, &Door)> = doors
-            .iter()
+        let name = crate::creature::name_of(world, e);
+        let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
+        let mut near_doors: Vec<(GridPos, Door)> = world
+            .query::<(&Position, &Door)>()
+            .iter(world)
             .filter(|(p, _)| p.0 != here && within_a_step(p.0, here))
-            .map(|(p, d)| (p.0, d))
+            .map(|(p, d)| (p.0, d.clone()))
             .collect();
         near_doors.sort_by_key(|(p, _)| (p.y, p.x));
         for (at, d) in near_doors {
-            let worker = DoorWorker {
-                name,
-                strength: abilities.map_or(10, |a| a.0.str),
-                profs,
-                gear,
-                size_categories: size.map_or(0, |s| s.0.categories_from_man_sized()),
-                hasty_pick_barred: picks.is_some_and(|f| f.0.contains(&(at, level))),
-                armed: armed.is_some_and(|c| !c.weapons.is_empty()),
+            let Some(worker) = DoorWorker::of(world, e, at) else {
+                continue;
             };
-            for c in door_choices(d, at, &worker) {
+            for c in door_choices(&d, at, &worker) {
                 out.push((format!("door {at}"), c));
             }
         }
-        let mut near_traps: Vec<(GridPos, &Trap)> = traps
-            .iter()
+        let mut near_traps: Vec<(GridPos, Trap)> = world
+            .query::<(&Position, &Trap)>()
+            .iter(world)
             .filter(|(p, _)| within_a_step(p.0, here))
-            .map(|(p, t)| (p.0, t))
+            .map(|(p, t)| (p.0, t.clone()))
             .collect();
         near_traps.sort_by_key(|(p, _)| (p.y, p.x));
+        let no_profs = Proficiencies::default();
+        let no_gear = Equipment::default();
+        let profs = world.get::<Proficiencies>(e).unwrap_or(&no_profs);
+        let gear = world.get::<Equipment>(e).unwrap_or(&no_gear);
         for (at, t) in near_traps {
-            let barred = disarms.is_some_and(|f| f.0.contains(&(at, level)));
-            for c in trap_choices(t, at, name, Some(profs), Some(gear), barred) {
+            let barred = world
+                .get::<FailedHastyDisarms>(e)
+                .is_some_and(|f| f.0.contains(&(at, level)));
+            for c in trap_choices(&t, at, &name, Some(profs), Some(gear), barred) {
                 out.push((format!("trap {at}"), c));
             }
         }
-        let searched_here = searched.is_some_and(|s| s.0.contains(&(here, level)));
-        for c in search_choices(name, profs, gear, searched_here) {
+        let searched_here = world
+            .get::<HastilySearched>(e)
+            .is_some_and(|s| s.0.contains(&(here, level)));
+        for c in search_choices(&name, profs, gear, searched_here) {
             out.push(("here".into(), c));
         }
     }
     out.truncate(MAX_CHOICES);
-    if offered.0 != out {
-        offered.0 = out;
+    if world.resource::<Offered>().0 != out {
+        world.resource_mut::<Offered>().0 = out;
     }
 }
 

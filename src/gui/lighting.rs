@@ -13,7 +13,7 @@ use crate::grid::DungeonGrid;
 use crate::rules::doors::Door;
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::party::Parties;
-use crate::rules::vision::{FactionMemory, Sight};
+use crate::rules::vision::{FactionMemory, Sight, faction_sees, faction_sees_creature};
 
 /// Which view the window shows.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,7 +72,7 @@ fn shade(
     memory: Res<FactionMemory>,
     parties: Res<Parties>,
     mut shaded: ResMut<Shaded>,
-    sights: Query<(&Faction, &Sight, Ref<Sight>)>,
+    sights: Query<(&Faction, &Sight, Ref<Sight>, &Position)>,
     storages: Query<Ref<TileStorage>, With<MapView>>,
     mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
     doors: Query<(&Position, &Door)>,
@@ -95,7 +95,6 @@ fn shade(
         return;
     }
     shaded.0 = key;
-    let n = (grid.width() * grid.height()) as usize;
     // The party: the first party of the level.
     let party_faction = parties
         .0
@@ -103,18 +102,12 @@ fn shade(
         .and_then(|p| p.leader())
         .and_then(|l| sights.get(l).ok())
         .map(|(f, ..)| *f);
-    let mut seen_now: Vec<Option<LightLevel>> = vec![None; n];
-    if let Some(pf) = party_faction {
-        for (f, sight, _) in &sights {
-            if *f == pf {
-                for &(p, how) in &sight.seen {
-                    if let Some(i) = grid.index(p) {
-                        seen_now[i] = seen_now[i].max(Some(how));
-                    }
-                }
-            }
-        }
-    }
+    let members: Vec<(crate::grid::GridPos, &Sight)> = sights
+        .iter()
+        .filter(|(f, ..)| Some(**f) == party_faction)
+        .map(|(_, s, _, p)| (p.0, s))
+        .collect();
+    let seen_now = faction_sees(&grid, members.iter().map(|m| m.1));
     let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
     let bright = brightness(&grid, &light);
     let secret: Vec<crate::grid::GridPos> = doors
@@ -170,11 +163,8 @@ fn shade(
                 let own = sights
                     .get(token.creature)
                     .is_ok_and(|s| Some(*s.0) == party_faction);
-                let hidden = crate::rules::vision::hidden_from_lightless_vision(
-                    light.level(&grid, p.0),
-                    hiding.get(token.creature).is_ok(),
-                );
-                own || (visible(p.0) && !hidden)
+                let hiding = hiding.get(token.creature).is_ok();
+                own || faction_sees_creature(&grid, &light, members.iter().copied(), p.0, hiding)
             }
             (ViewMode::Party, Err(_)) => false,
         };

@@ -14,7 +14,7 @@ use crate::command::{Command, PendingCommands};
 use crate::creature::LevelInfo;
 use crate::grid::DungeonGrid;
 use crate::rules::sound::hearing::LastRoundNoises;
-use crate::rules::sound::{Earshot, SoundRow, Verdict, bound, verdict};
+use crate::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
 
 /// Seconds an overlay takes to fade.
 const FADE_SECONDS: f32 = 3.0;
@@ -70,17 +70,15 @@ fn show_noises(
     }
     let h = grid.height();
     for noise in noises.0.iter().filter(|n| n.sound >= SoundRow::Normal) {
-        earshot.propagate(
+        let verdicts = verdicts_from(
             &grid,
+            &mut earshot,
             noise.at,
-            bound(noise.sound, info.widest_environment()),
+            noise.sound,
+            info.widest_environment(),
+            |p| info.environment_at(p),
         );
-        for (p, _) in grid.squares() {
-            let v = verdict(
-                noise.sound,
-                info.environment_at(p),
-                earshot.half_feet(&grid, p),
-            );
+        for ((p, _), v) in grid.squares().zip(verdicts) {
             let (color, alpha) = match v {
                 Verdict::Automatic => (Color::srgb(1.0, 0.55, 0.1), 0.45),
                 Verdict::Throw => (Color::srgb(0.3, 0.6, 1.0), 0.3),

@@ -303,7 +303,7 @@ pub fn awareness(world: &mut World) {
 }
 
 /// The members of a faction that are up, with their initiative modifiers, by name.
-fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
+pub fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
     let mut q = world.query_filtered::<(
         &Name,
         &Faction,

@@ -132,6 +132,29 @@ pub struct DoorWorker<'a> {
     pub armed: bool,
 }
 
+impl<'a> DoorWorker<'a> {
+    /// A creature at a door, as the world has it: `None` if it has no proficiencies or gear
+    /// to bring (not a creature that works doors).
+    pub fn of(world: &'a World, who: Entity, at: GridPos) -> Option<DoorWorker<'a>> {
+        let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+        Some(DoorWorker {
+            name: world.get::<Name>(who)?.as_str(),
+            strength: world.get::<Abilities>(who).map_or(10, |a| a.0.str),
+            profs: world.get::<Proficiencies>(who)?,
+            gear: world.get::<Equipment>(who)?,
+            size_categories: world
+                .get::<BodySize>(who)
+                .map_or(0, |s| s.0.categories_from_man_sized()),
+            hasty_pick_barred: world
+                .get::<FailedHastyPicks>(who)
+                .is_some_and(|f| f.0.contains(&(at, level))),
+            armed: world
+                .get::<crate::creature::Combatant>(who)
+                .is_some_and(|c| !c.weapons.is_empty()),
+        })
+    }
+}
+
 /// The ways through a closed door open to a worker, each with its time and chance (the
 /// "Opening Doors" table); or why there is none.
 pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>, String> {

@@ -94,11 +94,10 @@ impl Speeds {
     pub fn from_basis(basis: SpeedBasis) -> Option<Speeds> {
         let (exploration, combat, running) = match basis {
             SpeedBasis::Explicit { feet } => (feet, feet / 3, feet),
-            SpeedBasis::Encumbrance { stone } if stone <= 5.0 => (120, 40, 120),
-            SpeedBasis::Encumbrance { stone } if stone <= 7.0 => (90, 30, 90),
-            SpeedBasis::Encumbrance { stone } if stone <= 10.0 => (60, 20, 60),
-            SpeedBasis::Encumbrance { stone } if stone <= 20.0 => (30, 10, 30),
-            SpeedBasis::Encumbrance { .. } => return None,
+            SpeedBasis::Encumbrance { stone } => {
+                let band = encumbrance_band(stone)?;
+                (band.exploration, band.combat, band.running)
+            }
         };
         Some(Speeds {
             exploration,
@@ -141,6 +140,58 @@ impl Speeds {
         } as f32;
         if self.blinded { base / 3.0 } else { base }
     }
+}
+
+/// A row of the speed table (RULINGS › Encumbrance and speed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EncumbranceBand {
+    /// The most stone carried in this row.
+    pub most_stone: f32,
+    /// Feet per turn.
+    pub exploration: u32,
+    /// Feet per round.
+    pub combat: u32,
+    /// Feet per round.
+    pub running: u32,
+    /// The row in words.
+    pub words: &'static str,
+}
+
+/// The speed table: over 20 stone, a creature cannot move.
+pub const SPEED_TABLE: [EncumbranceBand; 4] = [
+    EncumbranceBand {
+        most_stone: 5.0,
+        exploration: 120,
+        combat: 40,
+        running: 120,
+        words: "up to 5 stone",
+    },
+    EncumbranceBand {
+        most_stone: 7.0,
+        exploration: 90,
+        combat: 30,
+        running: 90,
+        words: "over 5, up to 7 stone",
+    },
+    EncumbranceBand {
+        most_stone: 10.0,
+        exploration: 60,
+        combat: 20,
+        running: 60,
+        words: "over 7, up to 10 stone",
+    },
+    EncumbranceBand {
+        most_stone: 20.0,
+        exploration: 30,
+        combat: 10,
+        running: 30,
+        words: "over 10, up to 20 stone",
+    },
+];
+
+/// The speed table's row for a load, or `None` over 20 stone (it cannot move).
+pub fn encumbrance_band(stone: f32) -> Option<&'static EncumbranceBand> {
+    SPEED_TABLE.iter().find(|b| stone <= b.most_stone)
 }
 
 /// How many times its width entering a square costs: difficult terrain (rubble) double

@@ -305,6 +305,24 @@ pub fn bound(row: SoundRow, env: Environment) -> u32 {
     earshot_half_feet(row, env).1
 }
 
+/// How a noise of `row` at `from` reaches every square of the grid (indexed like it): heard
+/// automatically, with a Listening throw, or not at all, each by the earshot environment where
+/// a listener there would stand (Dungeon Delves › Listening). `widest` is the environment in
+/// which noises carry farthest anywhere on the level. The earshot field is left in `earshot`.
+pub fn verdicts_from(
+    grid: &DungeonGrid,
+    earshot: &mut Earshot,
+    from: GridPos,
+    row: SoundRow,
+    widest: Environment,
+    environment_at: impl Fn(GridPos) -> Environment,
+) -> Vec<Verdict> {
+    earshot.propagate(grid, from, bound(row, widest));
+    grid.squares()
+        .map(|(p, _)| verdict(row, environment_at(p), earshot.half_feet(grid, p)))
+        .collect()
+}
+
 /// Formats half-feet as feet: `15'` or `2.5'`.
 pub fn feet(half_feet: u32) -> String {
     if half_feet.is_multiple_of(2) {

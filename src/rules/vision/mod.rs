@@ -226,6 +226,37 @@ pub fn sees_creature(
     viewer_senses.shadowy_senses && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
 }
 
+/// What a faction sees now: each square any member sees, in the best light it is seen in
+/// (indexed like the grid; `None` unseen). The party's view in the window is this.
+pub fn faction_sees<'a>(
+    grid: &DungeonGrid,
+    members: impl IntoIterator<Item = &'a Sight>,
+) -> Vec<Option<LightLevel>> {
+    let mut seen = vec![None; (grid.width() * grid.height()) as usize];
+    for sight in members {
+        for &(p, how) in &sight.seen {
+            if let Some(i) = grid.index(p) {
+                seen[i] = seen[i].max(Some(how));
+            }
+        }
+    }
+    seen
+}
+
+/// Does any of a faction's members (each where it stands, with its sight) see a creature
+/// standing at `target`? See [`sees_creature`].
+pub fn faction_sees_creature<'a>(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    members: impl IntoIterator<Item = (GridPos, &'a Sight)>,
+    target: GridPos,
+    target_hiding: bool,
+) -> bool {
+    members
+        .into_iter()
+        .any(|(at, sight)| sight.sees_creature(grid, light, at, target, target_hiding))
+}
+
 /// `Hide`: a creature proficient in Hiding tries to hide, with its class throw for Hiding.
 pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
     use crate::creature::Proficiencies;
