@@ -7,7 +7,6 @@ use delve::command::CommandEvent;
 use delve::command::acts::{Halt, Move, MoveParty, Rest, RestParty, StandUp};
 use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
-use delve::level::load_level_str;
 use delve::level::schema::ConditionKind;
 use delve::log::EventLog;
 use delve::rules::conditions::ConditionEvent;
@@ -15,26 +14,23 @@ use delve::rules::movement::MoveRefusal;
 use delve::rules::party::PartyEvent;
 use delve::rules::rest::RestEvent;
 use delve::rules::throws::ThrowEvent;
+use delve::scenario::Scenario;
 
 use delve::rules::conditions::{Conditions, effective_ac};
 use delve::rules::movement::Pace;
 use delve::rules::penalties::{CheckKind, penalties_for};
 use delve::sim::{give, run_round, run_rounds, sim_app};
 
-/// A level from map rows and creature entries, with a `party` and a `foes` faction.
+/// A level from map rows (`:` is rubble) and creature entries, with a `party` faction (its
+/// other fields in `party`) and a `foes` faction.
 fn level(rows: &[&str], creatures: &str, party: &str) -> delve::level::Level {
-    let map = rows
-        .iter()
-        .map(|r| format!("\"{r}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let src = format!(
-        "(name: \"test\", legend: {{ 'X': Wall(Stone), '.': Floor, ':': Rubble }}, map: [{map}],\n\
-         factions: [(name: \"party\"{party}), (name: \"foes\")],\n creatures: [{creatures}])"
-    );
-    load_level_str(&src, "test.ron", None)
+    Scenario::new(rows)
+        .legend("':': Rubble")
+        .faction(&format!(r#"(name: "party"{party})"#))
+        .faction(r#"(name: "foes")"#)
+        .creature(creatures)
+        .level()
         .unwrap_or_else(|e| panic!("{e}"))
-        .level
 }
 
 fn entity(app: &App, name: &str) -> Entity {

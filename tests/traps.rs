@@ -8,7 +8,6 @@ use delve::command::{Command, refusals};
 use delve::creature::{CreatureIndex, HitPoints, Position};
 use delve::dice::Dice;
 use delve::grid::GridPos;
-use delve::level::load_level_str;
 use delve::log::EventLog;
 use delve::rules::task::TaskEvent;
 use delve::rules::throws::ThrowEvent;
@@ -18,7 +17,8 @@ use delve::rules::traps::{Trap, TrapState};
 
 use delve::rules::movement::Pace;
 use delve::rules::traps::sets_off;
-use delve::sim::{give, run_rounds, sim_app};
+use delve::scenario::{Delve, Scenario};
+use delve::sim::{give, run_rounds};
 
 /// A trap goes off on 1–2 of 1d6: about a third of the time over many seeded rolls.
 #[test]
@@ -30,30 +30,16 @@ fn traps_go_off_on_one_or_two_in_six() {
     assert!((share - 1.0 / 3.0).abs() < 0.01, "{share}");
 }
 
-fn app(trap: &str, ada: &str, seed: u64) -> App {
-    let src = format!(
-        r#"(name: "traps", legend: {{ 'X': Wall(Stone), '.': Floor }},
-            map: ["XXXXXXXXXX", "X........X", "XXXXXXXXXX"],
-            traps: [(at: (4, 1){trap})],
-            factions: [(name: "party")],
-            creatures: [(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
-                         carries: [(kind: Torch, lit: true)]{ada})])"#
-    );
-    sim_app(
-        &load_level_str(&src, "traps.ron", None)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .level,
-        seed,
-    )
-}
-
-/// Every event of one type in the log, in order.
-fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
-    app.world()
-        .resource::<EventLog>()
-        .of::<T>()
-        .cloned()
-        .collect()
+fn app(trap: &str, ada: &str, seed: u64) -> Delve {
+    Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+        .trap(&format!("(at: (4, 1){trap})"))
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
+                carries: [(kind: Torch, lit: true)]{ada})"#
+        ))
+        .seed(seed)
+        .build()
 }
 
 /// A 20' pit deals 2d6 to whoever falls in, and stops its walk there.
@@ -72,7 +58,7 @@ fn a_twenty_foot_pit_deals_two_d6() {
             }),
         );
         run_rounds(app.world_mut(), 2);
-        let ev = events(&app);
+        let ev = app.events();
         let chance = ev.iter().find_map(|e| match e {
             TrapEvent::TrapChance { d6, sprung, .. } => Some((*d6, *sprung)),
             _ => None,
@@ -118,7 +104,7 @@ fn a_known_trap_is_stepped_around() {
     );
     run_rounds(app.world_mut(), 2);
     assert!(
-        !events(&app)
+        !app.events()
             .iter()
             .any(|e| matches!(e, TrapEvent::TrapChance { .. }))
     );
@@ -227,30 +213,22 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     );
 }
 
-fn script(app: &mut App, faces: &[u32]) {
-    app.world_mut()
-        .resource_mut::<Dice>()
-        .script(faces.iter().copied());
+fn act(app: &mut Delve, c: Command) {
+    app.act(c);
 }
 
-fn act(app: &mut App, c: Command) {
-    give(app.world_mut(), c);
-    run_rounds(app.world_mut(), 1);
-}
-
-fn state(app: &mut App) -> TrapState {
+fn state(app: &mut Delve) -> TrapState {
     let w = app.world_mut();
     w.query::<&Trap>().single(w).unwrap().state
 }
 
-fn hp(app: &App, who: &str) -> i32 {
-    let e = app.world().resource::<CreatureIndex>().0[who];
-    app.world().get::<HitPoints>(e).unwrap().current
+fn hp(app: &Delve, who: &str) -> i32 {
+    app.get::<HitPoints>(who).unwrap().current
 }
 
 /// The throws the log shows: (what, natural, total, target, success).
-fn throws(app: &App) -> Vec<(String, u32, i32, i32, bool)> {
-    events(app)
+fn throws(app: &Delve) -> Vec<(String, u32, i32, i32, bool)> {
+    app.events()
         .into_iter()
         .map(|ThrowEvent::Threw { throw, .. }: ThrowEvent| {
             (
@@ -268,7 +246,7 @@ const NEEDLE: &str = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden:
 /// A thief whose Trapbreaking throw is 15+.
 const THIEF_15: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 15 }, gear: [ThievesTools]";
 
-fn next_to_the_trap(trap: &str, ada: &str) -> App {
+fn next_to_the_trap(trap: &str, ada: &str) -> Delve {
     let mut app = app(trap, ada, 1);
     act(
         &mut app,
@@ -281,7 +259,7 @@ fn next_to_the_trap(trap: &str, ada: &str) -> App {
     app
 }
 
-fn disarm_methodically(app: &mut App) {
+fn disarm_methodically(app: &mut Delve) {
     give(
         app.world_mut(),
         Command::DisarmTrapMethodically(DisarmTrapMethodically {
@@ -297,7 +275,7 @@ fn disarm_methodically(app: &mut App) {
 fn a_thief_disarms_methodically_in_a_turn_at_plus_four() {
     let mut app = next_to_the_trap(NEEDLE, THIEF_15);
     disarm_methodically(&mut app);
-    script(&mut app, &[11]);
+    app.script_dice(&[11]);
     run_rounds(app.world_mut(), 9);
     assert_eq!(state(&mut app), TrapState::Armed, "a turn is ten rounds");
     assert!(throws(&app).is_empty());
@@ -315,7 +293,7 @@ fn a_thief_disarms_methodically_in_a_turn_at_plus_four() {
 fn methodical_trapbreaking_botches_only_on_a_natural_one() {
     let mut app = next_to_the_trap(NEEDLE, THIEF_15);
     disarm_methodically(&mut app);
-    script(&mut app, &[10]);
+    app.script_dice(&[10]);
     run_rounds(app.world_mut(), 10);
     assert_eq!(state(&mut app), TrapState::Armed);
     let log = app.world().resource::<EventLog>().to_text();
@@ -332,12 +310,12 @@ fn methodical_trapbreaking_botches_only_on_a_natural_one() {
         "{log}"
     );
     disarm_methodically(&mut app);
-    script(&mut app, &[1, 3]);
+    app.script_dice(&[1, 3]);
     run_rounds(app.world_mut(), 10);
     assert_eq!(state(&mut app), TrapState::Discharged, "gone off");
     assert_eq!(hp(&app, "Ada"), 30 - 3, "the needle's 1d4 came up 3");
     assert!(
-        events(&app)
+        app.events()
             .iter()
             .any(|e| matches!(e, TrapEvent::TrapSprung { who, .. } if who == "Ada"))
     );
@@ -348,11 +326,11 @@ fn methodical_trapbreaking_botches_only_on_a_natural_one() {
 fn anyone_may_disarm_methodically_at_eighteen() {
     let mut app = next_to_the_trap(NEEDLE, "");
     disarm_methodically(&mut app);
-    script(&mut app, &[17]);
+    app.script_dice(&[17]);
     run_rounds(app.world_mut(), 10);
     assert_eq!(state(&mut app), TrapState::Armed);
     disarm_methodically(&mut app);
-    script(&mut app, &[18]);
+    app.script_dice(&[18]);
     run_rounds(app.world_mut(), 10);
     assert_eq!(state(&mut app), TrapState::Disarmed);
     let t = throws(&app);
@@ -370,7 +348,7 @@ fn anyone_may_disarm_methodically_at_eighteen() {
 #[test]
 fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
     let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    script(&mut app, &[3, 2]);
+    app.script_dice(&[3, 2]);
     act(
         &mut app,
         Command::DisarmTrap(DisarmTrap {
@@ -387,7 +365,7 @@ fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
     assert_eq!(hp(&app, "Ada"), 28);
 
     let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    script(&mut app, &[4]);
+    app.script_dice(&[4]);
     let hasty = Command::DisarmTrap(DisarmTrap {
         who: "Ada".into(),
         at: (4, 1),
@@ -431,24 +409,19 @@ fn walking_away_abandons_methodical_trapbreaking() {
     assert!(throws(&app).is_empty());
 }
 
-fn door_app(trap: &str) -> App {
-    let src = format!(
-        r#"(name: "door trap", legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
-            map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
-            traps: [{trap}],
-            factions: [(name: "party")],
-            creatures: [(name: "Ada", faction: "party", at: (3, 1), hp: 30, ac: 10,
-                         encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])])"#
-    );
-    sim_app(
-        &load_level_str(&src, "door-trap.ron", None)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .level,
-        1,
-    )
+fn door_app(trap: &str) -> Delve {
+    Scenario::new(&["XXXXXXXXX", "X...+...X", "XXXXXXXXX"])
+        .legend("'+': Door")
+        .trap(trap)
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 30, ac: 10,
+                encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])"#,
+        )
+        .build()
 }
 
-fn open_door(app: &mut App) {
+fn open_door(app: &mut Delve) {
     act(
         app,
         Command::OpenDoor(OpenDoor {
@@ -463,14 +436,14 @@ fn open_door(app: &mut App) {
 fn opening_a_trapped_door_risks_the_trap() {
     let blade = "(at: (4, 1), kind: Custom(name: \"scything blade\", damage: \"1d8\"), trigger: OpenDoor(at: (4, 1)))";
     let mut app = door_app(blade);
-    script(&mut app, &[3]);
+    app.script_dice(&[3]);
     open_door(&mut app);
     assert_eq!(state(&mut app), TrapState::Armed, "a 3 misses it");
-    assert!(events(&app).iter().any(
+    assert!(app.events().iter().any(
         |e| matches!(e, TrapEvent::TrapChance { who, d6: 3, sprung: false, .. } if who == "Ada")
     ));
     let mut app = door_app(blade);
-    script(&mut app, &[2, 5]);
+    app.script_dice(&[2, 5]);
     open_door(&mut app);
     assert_eq!(state(&mut app), TrapState::Discharged);
     assert_eq!(hp(&app, "Ada"), 25);
@@ -487,14 +460,14 @@ fn opening_a_trapped_door_risks_the_trap() {
 fn a_door_pit_with_no_one_over_it_just_opens() {
     let mut app =
         door_app("(at: (5, 1), kind: Pit(depth_feet: 10), trigger: OpenDoor(at: (4, 1)))");
-    script(&mut app, &[1]);
+    app.script_dice(&[1]);
     open_door(&mut app);
     assert_eq!(hp(&app, "Ada"), 30);
     let w = app.world_mut();
     let t = w.query::<&Trap>().single(w).unwrap().clone();
     assert!(!t.hidden, "revealed");
     assert!(
-        events(&app)
+        app.events()
             .iter()
             .any(|e| matches!(e, TrapEvent::TrapSprungHarmlessly { .. }))
     );
@@ -508,7 +481,7 @@ const POLE: &str = ", gear: [TenFootPole]";
 fn touching_a_touch_trap() {
     let glyph = ", kind: Custom(name: \"glyph\", damage: \"2d4\"), trigger: Touch";
     let mut app = next_to_the_trap(glyph, "");
-    script(&mut app, &[2, 1, 1]);
+    app.script_dice(&[2, 1, 1]);
     act(
         &mut app,
         Command::Touch(Touch {
@@ -527,7 +500,7 @@ fn touching_a_touch_trap() {
             pace: Pace::Combat,
         }),
     );
-    script(&mut app, &[1]);
+    app.script_dice(&[1]);
     act(
         &mut app,
         Command::Touch(Touch {
@@ -571,7 +544,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
             on: true,
         }),
     );
-    script(&mut app, &[1]);
+    app.script_dice(&[1]);
     act(
         &mut app,
         Command::Move(Move {
@@ -581,7 +554,8 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
         }),
     );
     run_rounds(app.world_mut(), 1);
-    let chances: Vec<(String, u32)> = events(&app)
+    let chances: Vec<(String, u32)> = app
+        .events()
         .into_iter()
         .filter_map(|e| match e {
             TrapEvent::TrapChance { who, d6, .. } => Some((who, d6)),
@@ -599,7 +573,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
 
     // When the pole misses it, the bearer still risks it stepping on.
     let mut app = app_with_probe();
-    script(&mut app, &[5, 6]);
+    app.script_dice(&[5, 6]);
     act(
         &mut app,
         Command::Move(Move {
@@ -608,7 +582,8 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
             pace: Pace::Combat,
         }),
     );
-    let chances: Vec<String> = events(&app)
+    let chances: Vec<String> = app
+        .events()
         .into_iter()
         .filter_map(|e| match e {
             TrapEvent::TrapChance { who, .. } => Some(who),
@@ -618,7 +593,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     assert_eq!(chances, vec!["Ada's 10' pole".to_owned(), "Ada".to_owned()]);
 }
 
-fn app_with_probe() -> App {
+fn app_with_probe() -> Delve {
     let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
     act(
         &mut app,
@@ -637,7 +612,7 @@ fn a_natural_1_on_a_save_doubles_a_traps_damage() {
     let blades = ", kind: Custom(name: \"blades\", damage: \"1d4\", save: Some((throw: Death, on_success: Half)))";
     for (save, damage) in [(1, 6), (20, 0), (15, 1), (5, 3)] {
         let mut app = app(blades, ", saves: { Death: 12 }", 1);
-        script(&mut app, &[1, 3, save]);
+        app.script_dice(&[1, 3, save]);
         act(
             &mut app,
             Command::Move(Move {
