@@ -8,8 +8,8 @@ use delve::command::acts::{
 use delve::creature::{Conditions, Faction, HitPoints};
 use delve::level::load_default_level;
 use delve::log::EventLog;
-use delve::rules::combat::CombatEvent;
 use delve::rules::combat::CombatRefusal;
+use delve::rules::combat::{AttackNote, CombatEvent};
 
 use delve::rules::combat::battle::{Battle, is_down};
 use delve::scenario::{Delve, Scenario};
@@ -51,24 +51,55 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
     let (_, again) = crypt_battle(7);
     assert_eq!(log, again, "same seed, same battle");
     // The story in order: the encounter, initiative, blows, the end.
-    let at = |what: &str| {
-        log.find(what)
-            .unwrap_or_else(|| panic!("no {what:?} in\n{log}"))
+    let events: Vec<CombatEvent> = app
+        .world()
+        .resource::<EventLog>()
+        .of::<CombatEvent>()
+        .cloned()
+        .collect();
+    let at = |what: &str, is: &dyn Fn(&CombatEvent) -> bool| {
+        events
+            .iter()
+            .position(is)
+            .unwrap_or_else(|| panic!("no {what} in\n{log}"))
     };
-    let begins = at("now in Encounter mode");
-    let party = at("initiative for the party");
-    let ghouls = at("initiative for the ghouls");
-    let order = at("acting order:");
-    let first_blow = at(" attacks ");
-    let ends = at("the battle ends");
+    let begins = at("encounter", &|e| {
+        matches!(
+            e,
+            CombatEvent::ModeChanged {
+                mode: DelveMode::Encounter
+            }
+        )
+    });
+    let party = at(
+        "party's initiative",
+        &|e| matches!(e, CombatEvent::Initiative { roll } if roll.name == "party"),
+    );
+    let ghouls = at(
+        "ghouls' initiative",
+        &|e| matches!(e, CombatEvent::Initiative { roll } if roll.name == "ghouls"),
+    );
+    let order = at("acting order", &|e| {
+        matches!(e, CombatEvent::ActingOrder { .. })
+    });
+    let first_blow = at("attack", &|e| matches!(e, CombatEvent::Attacked { .. }));
+    let ends = at("end", &|e| matches!(e, CombatEvent::BattleEnded));
+    let exploring = at("exploration", &|e| {
+        matches!(
+            e,
+            CombatEvent::ModeChanged {
+                mode: DelveMode::Exploration
+            }
+        )
+    });
     assert!(
         begins < party
             && party < order
             && ghouls < order
             && order < first_blow
             && first_blow < ends
+            && ends <= exploring
     );
-    assert!(log.contains("now in Exploration mode"));
     // One side is down: every creature of one of the two factions is dying or dead.
     let w = app.world_mut();
     let mut q = w.query::<(&Name, &Faction, &Conditions, &HitPoints)>();
@@ -143,6 +174,18 @@ fn last_attack(app: &App) -> SeenAttack {
             _ => None,
         })
         .expect("an attack")
+}
+
+/// The note of the last attack: a natural 1, a misfire, a sacrificed shield.
+fn last_note(app: &Delve) -> Option<AttackNote> {
+    app.events::<CombatEvent>()
+        .into_iter()
+        .rev()
+        .find_map(|e| match e {
+            CombatEvent::Attacked { note, .. } => Some(note),
+            _ => None,
+        })
+        .flatten()
 }
 
 fn hp(app: &Delve, name: &str) -> i32 {
@@ -268,19 +311,22 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     let rules = TacticalCombat::default();
     take_damage(app.world_mut(), g, 20, rules);
     take_damage(app.world_mut(), g, 20, rules);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(!log.contains("Fortitude"), "{log}");
+    assert!(
+        !app.throws().iter().any(|t| t.what.starts_with("Fortitude")),
+        "below half its hit points: no save"
+    );
     assert_eq!(hp(&app, "Gnawbone"), 20);
 
     let mut app = arena(", hp: 60", "");
     let g = app.entity("Gnawbone");
     app.script_dice(&[5]);
     take_damage(app.world_mut(), g, 30, rules);
-    let log = app.world().resource::<EventLog>().to_text();
+    let save = app.throws().pop().expect("the Fortitude save");
     assert!(
-        log.contains("Fortitude save against massive trauma: d20 5"),
-        "{log}"
+        save.what
+            .starts_with("Fortitude save against massive trauma")
     );
+    assert_eq!((save.natural, save.success), (5, false));
     assert_eq!(hp(&app, "Gnawbone"), 0);
     assert!(has(&app, "Gnawbone", ConditionKind::Staggered));
 
@@ -499,8 +545,13 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     assert!(damage.is_none());
     app.script_dice(&[2]);
     attack(app.world_mut(), w, g, 0).unwrap();
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("misfire: the pistol jams"), "{log}");
+    assert_eq!(
+        last_note(&app),
+        Some(AttackNote::Misfire {
+            weapon: "pistol".into(),
+            jammed: true
+        })
+    );
     assert_eq!(
         attack(app.world_mut(), w, g, 0),
         Err(AttackRefusal::Jammed {
@@ -577,8 +628,13 @@ fn shields_forgone_and_sacrificed() {
         .copied()
         .unwrap();
     assert!(state.broken && !state.destroyed);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("sacrifices its shield: broken"), "{log}");
+    assert_eq!(
+        last_note(&app),
+        Some(AttackNote::ShieldSacrificed {
+            who: "Gnawbone".into(),
+            destroyed: false
+        })
+    );
 }
 
 /// A monster whose stat block says so flees once bloodied, and stops attacking.
@@ -637,12 +693,13 @@ fn tumbling_past_with_acrobatics() {
                 to: (1, 1),
             }),
         );
-        let log = app.world().resource::<EventLog>().to_text();
         assert!(
-            log.contains("Acrobatics (Paralysis save) to tumble past Gnawbone"),
-            "{log}"
+            app.throws()
+                .iter()
+                .any(|t| t.what == "Acrobatics (Paralysis save) to tumble past Gnawbone"),
+            "the tumble is a Paralysis save"
         );
-        assert_eq!(!opportunities(&app).is_empty(), provokes, "a {die}: {log}");
+        assert_eq!(!opportunities(&app).is_empty(), provokes, "a {die}");
     }
 }
 

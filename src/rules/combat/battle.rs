@@ -21,7 +21,7 @@
 use super::commands::{AttackRefusal, CombatRefusal};
 use crate::command::{Refusal, Unable};
 use crate::log::log_in;
-use crate::rules::combat::CombatEvent;
+use crate::rules::combat::{AttackNote, CombatEvent};
 use bevy::prelude::*;
 
 use crate::rules::throws::{self, ThrowKind, Thrower};
@@ -856,17 +856,18 @@ pub fn strike(
         throws::throw(&mut dice, &thrower, kind, what, mods.clone(), ac)
     });
     let natural = throw.natural;
-    let mut note = (natural == 1).then(|| "a natural 1 misses".to_owned());
+    let mut note = (natural == 1).then_some(AttackNote::NaturalOne);
     if rules.firearm_misfires
         && let Some(WeaponKind::Firearm { misfire, advanced }) = w.kind
         && natural <= misfire
     {
         throw.success = false;
-        note = Some(if advanced {
+        if advanced {
             world.entity_mut(who).insert(Jammed);
-            format!("misfire: the {} jams", w.name)
-        } else {
-            "misfire".to_owned()
+        }
+        note = Some(AttackNote::Misfire {
+            weapon: w.name.clone(),
+            jammed: advanced,
         });
     }
     let round = world.resource::<Clock>().rounds;
@@ -924,10 +925,9 @@ pub fn strike(
                 };
                 world.entity_mut(target).insert(now);
                 critical = false;
-                note = Some(if now.destroyed {
-                    format!("{} sacrifices its broken shield: destroyed", t.name)
-                } else {
-                    format!("{} sacrifices its shield: broken", t.name)
+                note = Some(AttackNote::ShieldSacrificed {
+                    who: t.name.clone(),
+                    destroyed: now.destroyed,
                 });
             }
         }

@@ -27,7 +27,7 @@ pub enum CombatEvent {
         /// The second throw that confirms a critical threat.
         confirmation: Option<Throw>,
         /// A natural 1, a misfire, a sacrificed shield.
-        note: Option<String>,
+        note: Option<AttackNote>,
         damage: Option<Damage>,
     },
     /// A creature was ordered to attack a target with a weapon, in its faction's turn.
@@ -74,6 +74,40 @@ impl LogEvent for CombatEvent {
         match self {
             CombatEvent::Attacked { target, .. } => Some(target),
             _ => None,
+        }
+    }
+}
+
+/// What else happened in an attack (Tactical Combat › Natural 20 and Natural 1, Firearms,
+/// Shields).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AttackNote {
+    /// A natural 1 misses.
+    NaturalOne,
+    /// A firearm misfired; an advanced firearm jams.
+    Misfire { weapon: String, jammed: bool },
+    /// The target sacrificed its shield to the blow: broken, or destroyed if it was broken.
+    ShieldSacrificed { who: String, destroyed: bool },
+}
+
+impl fmt::Display for AttackNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AttackNote::NaturalOne => write!(f, "a natural 1 misses"),
+            AttackNote::Misfire {
+                weapon,
+                jammed: true,
+            } => write!(f, "misfire: the {weapon} jams"),
+            AttackNote::Misfire { jammed: false, .. } => write!(f, "misfire"),
+            AttackNote::ShieldSacrificed {
+                who,
+                destroyed: true,
+            } => write!(f, "{who} sacrifices its broken shield: destroyed"),
+            AttackNote::ShieldSacrificed {
+                who,
+                destroyed: false,
+            } => write!(f, "{who} sacrifices its shield: broken"),
         }
     }
 }

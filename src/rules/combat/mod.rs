@@ -5,7 +5,7 @@
 pub mod commands;
 pub mod events;
 pub use commands::*;
-pub use events::CombatEvent;
+pub use events::{AttackNote, CombatEvent};
 
 pub mod battle;
 pub mod behaviour;
