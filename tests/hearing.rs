@@ -296,7 +296,22 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
 #[test]
 fn creatures_make_the_noise_of_what_they_do() {
     use delve::rules::sound::NoisyAction;
-    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
+    // Near is of another faction: no one listens for its own faction's noises.
+    let level = load_level_str(
+        &CORRIDOR
+            .replace(
+                r#"factions: [(name: "party", marching_order: ["Near", "Far"])]"#,
+                r#"factions: [(name: "party"), (name: "hermits")]"#,
+            )
+            .replace(
+                r#"(name: "Near", faction: "party""#,
+                r#"(name: "Near", faction: "hermits""#,
+            ),
+        "hall.ron",
+        None,
+    )
+    .unwrap()
+    .level;
     let mut app = sim_app(&level, 1);
     give(
         app.world_mut(),
@@ -323,5 +338,61 @@ fn creatures_make_the_noise_of_what_they_do() {
     assert!(
         !log.contains("Far hears"),
         "one does not hear oneself: {log}"
+    );
+}
+
+/// RULINGS › Noise and hearing: a creature does not listen for the noises of its own faction.
+/// A party walking together at combat speed (a normal noise each round) hears none of its own
+/// steps and throws no Listening for them; a ghoul of another faction nearby hears them.
+#[test]
+fn a_party_does_not_listen_to_its_own_footsteps() {
+    let mut delve = delve::scenario::Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXX",
+        "X..................X",
+        "XXXXXXXXXXXXXXXXXXXX",
+    ])
+    .field("environment: Normal")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls")"#)
+    .creature(
+        r#"(name: "Ada", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+            carries: [(kind: Torch, lit: true)])"#,
+    )
+    .creature(
+        r#"(name: "Bo", faction: "party", at: (2, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#,
+    )
+    .creature(r#"(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (15, 1))"#)
+    .build();
+    for (who, to) in [("Ada", (11, 1)), ("Bo", (12, 1))] {
+        delve.give(Move {
+            who: who.into(),
+            to,
+            pace: Pace::Combat,
+        });
+    }
+    delve.run(3);
+    let heard = delve.events::<delve::rules::sound::HearingEvent>();
+    assert!(
+        !heard.iter().any(|e| matches!(
+            e,
+            delve::rules::sound::HearingEvent::Heard { who, .. } if who == "Ada" || who == "Bo"
+        )),
+        "{heard:?}"
+    );
+    let listening: Vec<String> = delve
+        .log()
+        .of::<ThrowEvent>()
+        .filter(|ThrowEvent::Threw { throw, .. }| throw.what.starts_with("Listening"))
+        .map(|ThrowEvent::Threw { who, .. }| who.clone())
+        .collect();
+    assert!(listening.iter().all(|w| w == "Ghoul"), "{listening:?}");
+    // The ghoul, of another faction, does listen: with a throw, or hearing it outright.
+    let ghoul_heard = heard.iter().any(
+        |e| matches!(e, delve::rules::sound::HearingEvent::Heard { who, .. } if who == "Ghoul"),
+    );
+    assert!(
+        ghoul_heard || !listening.is_empty(),
+        "{}",
+        delve.log().to_text()
     );
 }

@@ -300,7 +300,10 @@ pub fn hear(
         // noise nearest to it.
         let mut reach: Vec<(u32, Entity, String, Faction, Verdict, usize)> = Vec::new();
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
+            // RULINGS › Noise and hearing: a creature does not listen for its own faction's
+            // noises (no throw, no Listening chance used, no line in the log).
             if group.iter().any(|n| n.maker == Some(e))
+                || maker_faction == Some(*faction)
                 || conditions.has(ConditionKind::Deafened)
                 || crate::rules::conditions::is_down(conditions)
             {
