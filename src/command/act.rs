@@ -162,3 +162,38 @@ pub fn square_of(world: &World, who: Entity) -> Result<crate::grid::GridPos, Una
 pub fn at((x, y): (i32, i32)) -> crate::grid::GridPos {
     crate::grid::GridPos::new(x, y)
 }
+
+/// Commands whose only field is who acts, each carried out by a rule function taking that
+/// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse; }`
+/// writes the struct, its words and its [`Act`].
+#[macro_export]
+macro_rules! creature_commands {
+    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+            pub struct $act {
+                pub who: String,
+            }
+
+            impl std::fmt::Display for $act {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    write!(f, $words)
+                }
+            }
+
+            impl $crate::command::Act for $act {
+                fn who(&self) -> &str {
+                    &self.who
+                }
+
+                fn carry_out(
+                    &self,
+                    world: &mut bevy::prelude::World,
+                ) -> Result<(), $crate::command::Refusal> {
+                    $rule(world, $crate::command::creature(world, &self.who)?)
+                }
+            }
+        )*
+    };
+}

@@ -3,41 +3,12 @@
 use std::fmt;
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, creature};
+use crate::command::Reason;
 use crate::grid::GridPos;
 
-/// Each light command: a creature acting on the lights it carries or stands over.
-macro_rules! light_commands {
-    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path;)*) => {
-        $(
-            $(#[$doc])*
-            #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-            pub struct $act {
-                pub who: String,
-            }
-
-            impl fmt::Display for $act {
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    write!(f, $words)
-                }
-            }
-
-            impl Act for $act {
-                fn who(&self) -> &str {
-                    &self.who
-                }
-
-                fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-                    $rule(world, creature(world, &self.who)?)
-                }
-            }
-        )*
-    };
-}
-
-light_commands! {
+// Each light command: a creature acting on the lights it carries or stands over.
+crate::creature_commands! {
     /// Lights a carried torch, lantern or candle that has fuel.
     LightUp: "light a light" => super::light_up;
     /// Douses the lights it carries.

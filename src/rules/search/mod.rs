@@ -12,9 +12,8 @@ pub mod events;
 pub use events::SearchEvent;
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, Unable, creature, square_of};
+use crate::command::{Reason, Refusal, Unable, square_of};
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
@@ -251,48 +250,11 @@ impl crate::rules::task::Work for Searching {
     }
 }
 
-/// Search the squares around methodically (one turn).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Search {
-    pub who: String,
-}
-
-/// Search the squares around hastily (one round; proficient in Searching).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchHastily {
-    pub who: String,
-}
-
-impl std::fmt::Display for Search {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "search methodically")
-    }
-}
-
-impl Act for Search {
-    fn who(&self) -> &str {
-        &self.who
-    }
-
-    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-        search_methodically(world, creature(world, &self.who)?)
-    }
-}
-
-impl std::fmt::Display for SearchHastily {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "search hastily")
-    }
-}
-
-impl Act for SearchHastily {
-    fn who(&self) -> &str {
-        &self.who
-    }
-
-    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-        search_hastily(world, creature(world, &self.who)?)
-    }
+crate::creature_commands! {
+    /// Search the squares around methodically (one turn).
+    Search: "search methodically" => search_methodically;
+    /// Search the squares around hastily (one round; proficient in Searching).
+    SearchHastily: "search hastily" => search_hastily;
 }
 
 /// Why a search is refused.
