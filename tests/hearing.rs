@@ -1,294 +1,365 @@
-//! Noise and hearing: Dungeon Delves › Listening and the Earshot by Sound and Environment table.
+//! Noise and hearing: Dungeon Delves › Listening, the Earshot by Sound and Environment table, and
+//! RULINGS › Noise and hearing.
 
-use bevy::prelude::*;
+use delve::command::CommandEvent;
 use delve::command::acts::{Listen, MakeNoise, Move, MoveParty, Noise, Sneak};
-use delve::command::{Command, CommandEvent};
-use delve::creature::{CreatureIndex, Position};
+use delve::dice::Throw;
 use delve::grid::GridPos;
-use delve::level::load_level_str;
-use delve::log::EventLog;
-use delve::rules::sound::SoundRefusal;
+use delve::rules::movement::{MovementEvent, Pace};
+use delve::rules::sound::{HearingEvent, HowHeard, SoundRefusal, SoundRow};
 use delve::rules::throws::ThrowEvent;
+use delve::scenario::{Delve, Scenario};
 
-use delve::rules::movement::Pace;
-use delve::rules::sound::SoundRow;
-use delve::sim::{give, run_round, run_rounds, sim_app};
-
-fn throws(app: &App) -> Vec<(String, String)> {
-    app.world()
-        .resource::<EventLog>()
-        .entries()
-        .iter()
-        .filter_map(|e| match e.get::<ThrowEvent>()? {
-            ThrowEvent::Threw { who, throw } if throw.what.starts_with("Listening") => {
-                Some((who.clone(), throw.to_string()))
-            }
-            _ => None,
-        })
+/// Every Listening throw, by whom.
+fn listening(delve: &Delve) -> Vec<(String, Throw)> {
+    delve
+        .log()
+        .of::<ThrowEvent>()
+        .filter(|ThrowEvent::Threw { throw, .. }| throw.what.starts_with("Listening"))
+        .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.clone()))
         .collect()
 }
 
-fn noise(at: (i32, i32), sound: SoundRow, what: &str) -> Command {
-    Command::MakeNoise(MakeNoise {
+/// Every noise heard: who heard what, how.
+fn heard(delve: &Delve) -> Vec<(String, String, HowHeard)> {
+    delve
+        .events::<HearingEvent>()
+        .into_iter()
+        .map(|HearingEvent::Heard { who, what, how, .. }| (who, what, how))
+        .collect()
+}
+
+fn noise(at: (i32, i32), sound: SoundRow, what: &str) -> MakeNoise {
+    MakeNoise {
         at,
         sound,
         what: what.into(),
-    })
+    }
 }
 
-const CORRIDOR: &str = r#"(name: "hall", environment: Normal,
-    legend: { 'X': Wall(Stone), '.': Floor },
-    map: ["XXXXXXXXXXXXXXX", "X.............X", "XXXXXXXXXXXXXXX"],
-    factions: [(name: "party", marching_order: ["Near", "Far"])],
-    creatures: [
-        (name: "Near", faction: "party", at: (3, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
-         carries: [(kind: Torch, lit: true)]),
-        (name: "Far", faction: "party", at: (4, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
-         proficiencies: [Alertness]),
-    ])"#;
+/// A corridor 13 squares long in a dungeon of the given environment; Near at (3, 1) with a
+/// torch, Far at (4, 1) with Alertness, both of the party.
+fn corridor(environment: &str) -> Scenario {
+    Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXXXXXXX",
+        "X.......................X",
+        "XXXXXXXXXXXXXXXXXXXXXXXXX",
+    ])
+    .field(&format!("environment: {environment}"))
+    .faction(r#"(name: "party", marching_order: ["Near", "Far"])"#)
+    .creature(
+        r#"(name: "Near", faction: "party", at: (3, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+                carries: [(kind: Torch, lit: true)])"#,
+    )
+    .creature(
+        r#"(name: "Far", faction: "party", at: (4, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+                proficiencies: [Alertness])"#,
+    )
+}
 
 /// Talking (normal) in a normal dungeon: heard automatically within 5', with a throw within 20'.
-/// Only the party member closest to the sound throws.
+/// Only the party member closest to the sound throws: 18+ by Adventuring, 14+ with Alertness.
 #[test]
 fn only_the_closest_party_member_throws() {
-    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "voices"));
-    run_round(app.world_mut());
-    let t = throws(&app);
+    let mut delve = corridor("Normal").build();
+    delve.act(noise((1, 1), SoundRow::Normal, "voices"));
+    let t = listening(&delve);
     assert_eq!(t.len(), 1, "{t:?}");
     assert_eq!(t[0].0, "Near", "10' away beats 15'");
-    assert!(t[0].1.contains("vs 18+"), "Adventuring: {}", t[0].1);
-    // A noise nearer Far: Far throws, at 14+ with Alertness.
-    give(app.world_mut(), noise((7, 1), SoundRow::Normal, "voices"));
-    run_round(app.world_mut());
-    let t = throws(&app);
+    assert_eq!(t[0].1.target, 18, "Adventuring");
+    // A noise nearer Far: Far throws, at 14+ with Alertness (the party stands still: it may
+    // listen again this round).
+    delve.act(noise((7, 1), SoundRow::Normal, "voices"));
+    let t = listening(&delve);
     assert_eq!(t.len(), 2, "{t:?}");
     assert_eq!(t[1].0, "Far");
-    assert!(
-        t[1].1.contains("Adventuring + Alertness") && t[1].1.contains("vs 14+"),
-        "{}",
-        t[1].1
-    );
+    assert_eq!(t[1].1.target, 14, "Adventuring + Alertness");
 }
 
 #[test]
 fn automatic_within_the_first_number_and_nothing_beyond_the_second() {
-    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    give(app.world_mut(), noise((2, 1), SoundRow::Normal, "a cough"));
-    run_round(app.world_mut());
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        log.contains("Near hears a normal noise near (2, 0) (automatically): a cough"),
-        "{log}"
+    let mut delve = corridor("Normal").build();
+    delve.act(noise((2, 1), SoundRow::Normal, "a cough"));
+    assert_eq!(
+        delve.events::<HearingEvent>(),
+        vec![HearingEvent::Heard {
+            who: "Near".into(),
+            sound: SoundRow::Normal,
+            what: "a cough".into(),
+            roughly_at: GridPos::new(2, 0),
+            how: HowHeard::Automatically,
+        }]
     );
-    give(
-        app.world_mut(),
-        noise((13, 1), SoundRow::Normal, "far voices"),
-    );
-    run_round(app.world_mut());
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        !log.contains("hears a normal noise near (12, 0)"),
-        "40' is beyond 20': {log}"
-    );
-    assert!(!log.contains("for far voices"), "no throw either: {log}");
+    assert!(listening(&delve).is_empty(), "heard outright: no throw");
+    delve.act(noise((13, 1), SoundRow::Normal, "far voices"));
+    assert_eq!(heard(&delve).len(), 1, "40' is beyond 20'");
+    assert!(listening(&delve).is_empty(), "no throw either");
 }
 
-/// Passive listening is once per turn; active listening too while the party moves.
+/// Dungeon Delves › Listening: "If the throw succeeds, the adventurer hears any noises in
+/// earshot" — one throw covers every noise in earshot that round (RULINGS › Noise and hearing).
+#[test]
+fn one_listening_throw_covers_every_noise_in_earshot() {
+    for (face, hears) in [(18, true), (17, false)] {
+        let mut delve = corridor("Normal").build();
+        delve.script_dice(&[face]);
+        delve.give(noise((1, 1), SoundRow::Normal, "voices"));
+        delve.act(noise((2, 1), SoundRow::Quiet, "a whisper"));
+        let t = listening(&delve);
+        assert_eq!(t.len(), 1, "one throw for both: {t:?}");
+        assert_eq!((t[0].0.as_str(), t[0].1.natural), ("Near", face));
+        let heard = heard(&delve);
+        if hears {
+            assert_eq!(
+                heard,
+                vec![
+                    ("Near".into(), "voices".into(), HowHeard::WithAThrow),
+                    ("Near".into(), "a whisper".into(), HowHeard::WithAThrow),
+                ]
+            );
+        } else {
+            assert!(heard.is_empty(), "{heard:?}");
+        }
+    }
+}
+
+/// Dungeon Delves › Listening: the adventurer must be the closest creature in the party to the
+/// sound. A closest member who heard it automatically counts as the one who listened: no one
+/// else throws for it.
+#[test]
+fn only_the_closest_listens_and_hearing_it_outright_counts() {
+    let mut delve = corridor("Normal").build();
+    // 5' from Near (automatic), 10' from Far (a throw, were Far the closest).
+    delve.act(noise((2, 1), SoundRow::Normal, "a cough"));
+    assert!(listening(&delve).is_empty(), "{:?}", listening(&delve));
+    assert_eq!(
+        heard(&delve),
+        vec![("Near".into(), "a cough".into(), HowHeard::Automatically)]
+    );
+    // Far listening actively, but Near is the closer: Far throws (the Judge throws in secret)
+    // and hears nothing, whatever its die.
+    delve.script_dice(&[20, 20]);
+    delve.give(Listen { who: "Far".into() });
+    delve.act(noise((1, 1), SoundRow::Normal, "voices"));
+    let t = listening(&delve);
+    assert!(t.iter().any(|(w, th)| w == "Far" && th.success), "{t:?}");
+    assert_eq!(
+        heard(&delve)[1..],
+        [("Near".into(), "voices".into(), HowHeard::WithAThrow)]
+    );
+}
+
+/// Dungeon Delves › Listening: listening "can only be undertaken once per turn if the party is
+/// moving at all"; a party standing still may listen every round (RULINGS).
+#[test]
+fn a_party_standing_still_listens_every_round() {
+    let mut delve = corridor("Normal").build();
+    for k in 0..3 {
+        delve.act(noise((1, 1), SoundRow::Normal, &format!("voices {k}")));
+    }
+    let near: Vec<_> = listening(&delve)
+        .into_iter()
+        .filter(|(w, _)| w == "Near")
+        .collect();
+    assert_eq!(near.len(), 3, "{near:?}");
+}
+
 #[test]
 fn listening_is_once_per_turn_while_the_party_moves() {
-    let level = load_level_str(CORRIDOR, "hall.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "first"));
-    run_round(app.world_mut());
-    give(app.world_mut(), noise((1, 1), SoundRow::Normal, "second"));
-    run_round(app.world_mut());
+    // A quiet crypt: talking is heard with a throw up to 80'.
+    let mut delve = corridor("Quiet").build();
+    delve.give(MoveParty {
+        party: "party".into(),
+        to: (8, 1),
+        pace: Pace::Exploration,
+    });
+    for k in 0..3 {
+        delve.act(noise((23, 1), SoundRow::Normal, &format!("voices {k}")));
+    }
+    let t = listening(&delve);
+    assert_eq!(t.len(), 1, "the party is moving: {t:?}");
+    // Active listening while the party moves: once per turn too. Far has not listened this
+    // turn: it may, once.
+    delve.act(Listen { who: "Far".into() });
+    assert!(!delve.was_refused("Far", &SoundRefusal::ListenedThisTurn));
+    assert_eq!(listening(&delve).len(), 2);
+    delve.act(Listen { who: "Far".into() });
+    assert!(delve.was_refused("Far", &SoundRefusal::ListenedThisTurn));
+    // The next turn the closest listens again, and the throw covers the noise of that round.
+    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    delve.run(10 - round % 10);
+    delve.act(noise((23, 1), SoundRow::Normal, "third"));
+    let t = listening(&delve);
+    assert_eq!(t.len(), 3, "{t:?}");
+    assert!(t[2].1.what.contains("third"), "{t:?}");
+}
+
+/// RULINGS › Noise and hearing: diagonal steps count 5-10-5 for sound as for walking, so talking
+/// beside someone diagonally is heard outright (5'), not with a throw.
+#[test]
+fn talking_diagonally_beside_someone_is_heard_outright() {
+    let mut delve = Scenario::new(&["XXXXX", "X...X", "X...X", "X...X", "XXXXX"])
+        .field("environment: Normal")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "hermits")"#)
+        .creature(r#"(name: "Ada", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#)
+        .creature(r#"(name: "Hob", faction: "hermits", at: (2, 2), hp: 5, ac: 10, encumbrance_stone: 2.0)"#)
+        .build();
+    delve.act(Noise {
+        who: "Hob".into(),
+        action: delve::rules::sound::NoisyAction::Talking,
+    });
     assert_eq!(
-        throws(&app).len(),
-        1,
-        "the closest member has listened this turn: {:?}",
-        throws(&app)
+        heard(&delve),
+        vec![("Ada".into(), "Hob talking".into(), HowHeard::Automatically)]
     );
-    // Active listening while the party moves: once per turn.
-    give(
-        app.world_mut(),
-        Command::MoveParty(MoveParty {
-            party: "party".into(),
-            to: (6, 1),
-            pace: Pace::Exploration,
-        }),
-    );
-    give(
-        app.world_mut(),
-        Command::Listen(Listen { who: "Near".into() }),
-    );
-    run_round(app.world_mut());
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Near",
-            &SoundRefusal::ListenedThisTurn
-        ),
-        "{log}"
-    );
-    // The next turn it may.
-    run_rounds(app.world_mut(), 8);
-    give(
-        app.world_mut(),
-        Command::Listen(Listen { who: "Near".into() }),
-    );
-    give(app.world_mut(), noise((9, 1), SoundRow::Normal, "third"));
-    run_round(app.world_mut());
-    let t = throws(&app);
-    assert!(
-        t.iter()
-            .any(|(w, what)| w == "Near" && what.contains("third")),
-        "{t:?}"
-    );
+    assert!(listening(&delve).is_empty());
 }
 
 #[test]
 fn deafened_creatures_hear_nothing() {
-    let src = CORRIDOR.replace(
-        "proficiencies: [Alertness]",
-        "proficiencies: [Alertness], conditions: [Deafened]",
-    );
-    let level = load_level_str(&src, "hall.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    give(app.world_mut(), noise((5, 1), SoundRow::Loud, "a shout"));
-    run_round(app.world_mut());
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("Near hears a loud noise"), "{log}");
-    assert!(!log.contains("Far hears"), "{log}");
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "XXXXXXXXX"])
+        .field("environment: Normal")
+        .faction(r#"(name: "party")"#)
+        .creature(r#"(name: "Near", faction: "party", at: (3, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#)
+        .creature(
+            r#"(name: "Far", faction: "party", at: (4, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+                conditions: [Deafened])"#,
+        )
+        .build();
+    delve.act(noise((5, 1), SoundRow::Loud, "a shout"));
+    let who: Vec<String> = heard(&delve).into_iter().map(|(w, ..)| w).collect();
+    assert_eq!(who, vec!["Near".to_owned()]);
 }
 
 /// A monster hears the party bashing a door two rooms away and comes to look; one in a pocket
 /// behind solid rock hears nothing and stays.
 #[test]
 fn a_monster_hears_bashing_two_rooms_away_and_arrives_but_not_through_rock() {
-    let src = r#"(name: "rooms", environment: Quiet,
-        legend: { ' ': Rock, 'X': Wall(Stone), '.': Floor, '+': Door },
-        map: [
-            "                         ",
-            " XXXXXXXXXXXXXXXXX       ",
-            " X.....X.....X...X   ... ",
-            " X.....+.....+...X   ... ",
-            " X.....X.....X...X   ... ",
-            " XXXXXXXXXXXXXXXXX       ",
-            "                         ",
-        ],
-        doors: [(at: (7, 3)), (at: (13, 3), state: Open)],
-        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-        creatures: [
-            (name: "Basher", faction: "party", at: (6, 3), hp: 9, ac: 12, encumbrance_stone: 4.0,
-             carries: [(kind: Torch, lit: true)]),
-            (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (15, 3)),
-            (name: "Hermit", template: "ghoul", faction: "ghouls", at: (22, 3)),
-        ])"#;
-    let level = load_level_str(src, "rooms.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    give(
-        app.world_mut(),
-        noise((7, 3), SoundRow::Loud, "Basher bashing the door"),
-    );
-    run_rounds(app.world_mut(), 6);
-    let log = app.world().resource::<EventLog>().to_text();
+    let mut delve = Scenario::new(&[
+        "                         ",
+        " XXXXXXXXXXXXXXXXX       ",
+        " X.....X.....X...X   ... ",
+        " X.....+.....+...X   ... ",
+        " X.....X.....X...X   ... ",
+        " XXXXXXXXXXXXXXXXX       ",
+        "                         ",
+    ])
+    .legend("' ': Rock")
+    .legend("'+': Door")
+    .field("environment: Quiet")
+    .door("(at: (7, 3))")
+    .door("(at: (13, 3), state: Open)")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Basher", faction: "party", at: (6, 3), hp: 9, ac: 12, encumbrance_stone: 4.0,
+            carries: [(kind: Torch, lit: true)])"#,
+    )
+    .creature(r#"(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (15, 3))"#)
+    .creature(r#"(name: "Hermit", template: "ghoul", faction: "ghouls", at: (22, 3))"#)
+    .build();
+    delve.give(noise((7, 3), SoundRow::Loud, "Basher bashing the door"));
+    delve.run(6);
+    let heard = delve.events::<HearingEvent>();
     assert!(
-        log.contains(
-            "Ghoul hears a loud noise near (6, 2) (automatically): Basher bashing the door"
-        ),
-        "{log}"
+        heard.contains(&HearingEvent::Heard {
+            who: "Ghoul".into(),
+            sound: SoundRow::Loud,
+            what: "Basher bashing the door".into(),
+            roughly_at: GridPos::new(6, 2),
+            how: HowHeard::Automatically,
+        }),
+        "{heard:?}"
     );
-    let index = app.world().resource::<CreatureIndex>().0.clone();
-    let at = |n: &str| app.world().get::<Position>(index[n]).unwrap().0;
-    assert_eq!(at("Ghoul").x, 8, "at the door, on its own side: {log}");
-    assert!(log.contains("Ghoul arrives at"), "{log}");
-    assert!(!log.contains("Hermit hears"), "{log}");
-    assert_eq!(at("Hermit"), GridPos::new(22, 3));
+    assert_eq!(delve.at("Ghoul").x, 8, "at the door, on its own side");
+    assert!(
+        delve
+            .events::<MovementEvent>()
+            .iter()
+            .any(|e| matches!(e, MovementEvent::Arrived { who, .. } if who == "Ghoul"))
+    );
+    assert!(
+        !heard
+            .iter()
+            .any(|HearingEvent::Heard { who, .. }| who == "Hermit")
+    );
+    assert_eq!(delve.at("Hermit"), GridPos::new(22, 3));
 }
 
 /// A monster that sees a light comes toward it; one that cannot see it stays.
 #[test]
 fn a_monster_that_sees_a_light_comes_toward_it() {
-    let src = r#"(name: "lamplight", environment: Loud,
-        legend: { ' ': Rock, 'X': Wall(Stone), '.': Floor },
-        map: [
-            "XXXXXXXXXXXXXXXXXXXX",
-            "X..................X",
-            "XXXXXXXXXXXXXXXXXX.X",
-            "                 X.X",
-            "                 X.X",
-            "                 XXX",
-        ],
-        factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-        creatures: [
-            (name: "Bearer", faction: "party", at: (1, 1), hp: 9, ac: 12, encumbrance_stone: 4.0,
-             carries: [(kind: Lantern, lit: true)]),
-            (name: "Seer", template: "ghoul", faction: "ghouls", at: (16, 1)),
-            (name: "Blind Corner", template: "ghoul", faction: "ghouls", at: (18, 4)),
-        ])"#;
-    let level = load_level_str(src, "lamplight.ron", None).unwrap().level;
-    let mut app = sim_app(&level, 1);
-    run_rounds(app.world_mut(), 3);
-    let index = app.world().resource::<CreatureIndex>().0.clone();
-    let at = |app: &App, n: &str| app.world().get::<Position>(index[n]).unwrap().0;
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        at(&app, "Seer").x < 16,
-        "it comes toward the lantern: {log}"
-    );
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXX",
+        "X..................X",
+        "XXXXXXXXXXXXXXXXXX.X",
+        "                 X.X",
+        "                 X.X",
+        "                 XXX",
+    ])
+    .legend("' ': Rock")
+    .field("environment: Loud")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Bearer", faction: "party", at: (1, 1), hp: 9, ac: 12, encumbrance_stone: 4.0,
+            carries: [(kind: Lantern, lit: true)])"#,
+    )
+    .creature(r#"(name: "Seer", template: "ghoul", faction: "ghouls", at: (16, 1))"#)
+    .creature(r#"(name: "Blind Corner", template: "ghoul", faction: "ghouls", at: (18, 4))"#)
+    .build();
+    delve.run(3);
+    assert!(delve.at("Seer").x < 16, "it comes toward the lantern");
     assert_eq!(
-        at(&app, "Blind Corner"),
+        delve.at("Blind Corner"),
         GridPos::new(18, 4),
-        "round the corner it sees nothing: {log}"
+        "round the corner it sees nothing"
     );
 }
 
 /// Earshot table footnote: a proficient character succeeding on a Sneaking throw makes no noise.
 #[test]
 fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
-    let src = |sneaking: i32| {
-        format!(
-            r#"(name: "sneak", environment: Quiet, legend: {{ 'X': Wall(Stone), '.': Floor }},
-            map: ["XXXXXXXXXX", "X........X", "XXXXXXXXXX"],
-            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
-            creatures: [
-                (name: "Wren", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
-                 proficiencies: [Sneaking], throws: {{ Sneaking: {sneaking} }}, shadowy_senses: true),
-                (name: "Ghoul", template: "ghoul", faction: "ghouls", at: (5, 1)),
-            ])"#
-        )
-    };
     for (target, heard) in [(1, false), (21, true)] {
-        let level = load_level_str(&src(target), "sneak.ron", None)
-            .unwrap()
-            .level;
-        let mut app = sim_app(&level, 1);
-        give(
-            app.world_mut(),
-            Command::Sneak(Sneak {
-                who: "Wren".into(),
-                on: true,
-            }),
+        let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+            .field("environment: Quiet")
+            .faction(r#"(name: "party")"#)
+            .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+            .creature(&format!(
+                r#"(name: "Wren", faction: "party", at: (1, 1), hp: 5, ac: 10,
+                    encumbrance_stone: 2.0, proficiencies: [Sneaking],
+                    throws: {{ Sneaking: {target} }}, shadowy_senses: true)"#
+            ))
+            .creature(r#"(name: "Ghoul", template: "ghoul", faction: "ghouls", at: (5, 1))"#)
+            .build();
+        delve.give(Sneak {
+            who: "Wren".into(),
+            on: true,
+        });
+        delve.give(Move {
+            who: "Wren".into(),
+            to: (3, 1),
+            pace: Pace::Exploration,
+        });
+        delve.run(3);
+        let throws: Vec<(String, Throw)> = delve
+            .log()
+            .of::<ThrowEvent>()
+            .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.clone()))
+            .collect();
+        assert!(
+            throws
+                .iter()
+                .any(|(w, t)| w == "Wren" && t.what == "Sneaking"),
+            "{throws:?}"
         );
-        give(
-            app.world_mut(),
-            Command::Move(Move {
-                who: "Wren".into(),
-                to: (3, 1),
-                pace: Pace::Exploration,
-            }),
-        );
-        run_rounds(app.world_mut(), 3);
-        let log = app.world().resource::<EventLog>().to_text();
-        assert!(log.contains("Wren throws Sneaking"), "{log}");
         assert_eq!(
-            log.contains("Ghoul throws Listening (Adventuring) for Wren moving"),
+            listening(&delve)
+                .iter()
+                .any(|(w, t)| w == "Ghoul" && t.what.contains("Wren moving")),
             heard,
-            "Sneaking {target}+: {log}"
+            "Sneaking {target}+: {throws:?}"
         );
     }
 }
@@ -297,47 +368,34 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
 fn creatures_make_the_noise_of_what_they_do() {
     use delve::rules::sound::NoisyAction;
     // Near is of another faction: no one listens for its own faction's noises.
-    let level = load_level_str(
-        &CORRIDOR
-            .replace(
-                r#"factions: [(name: "party", marching_order: ["Near", "Far"])]"#,
-                r#"factions: [(name: "party"), (name: "hermits")]"#,
-            )
-            .replace(
-                r#"(name: "Near", faction: "party""#,
-                r#"(name: "Near", faction: "hermits""#,
-            ),
-        "hall.ron",
-        None,
-    )
-    .unwrap()
-    .level;
-    let mut app = sim_app(&level, 1);
-    give(
-        app.world_mut(),
-        Command::Noise(Noise {
-            who: "Far".into(),
-            action: NoisyAction::Talking,
-        }),
-    );
-    run_round(app.world_mut());
-    let talk = Command::Noise(Noise {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "XXXXXXXXX"])
+        .field("environment: Normal")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "hermits")"#)
+        .creature(r#"(name: "Near", faction: "hermits", at: (3, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#)
+        .creature(r#"(name: "Far", faction: "party", at: (4, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#)
+        .build();
+    let talk = Noise {
         who: "Far".into(),
         action: NoisyAction::Talking,
-    });
+    };
+    delve.act(talk.clone());
+    let talk = delve::command::Command::Noise(talk);
     assert!(
-        app.world().resource::<EventLog>().of::<CommandEvent>().any(
+        delve.log().of::<CommandEvent>().any(
             |e| matches!(e, CommandEvent::CommandAccepted { command, .. } if *command == talk)
         )
     );
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        log.contains("Near hears a normal noise near (4, 0) (automatically): Far talking"),
-        "{log}"
-    );
-    assert!(
-        !log.contains("Far hears"),
-        "one does not hear oneself: {log}"
+    assert_eq!(
+        delve.events::<HearingEvent>(),
+        vec![HearingEvent::Heard {
+            who: "Near".into(),
+            sound: SoundRow::Normal,
+            what: "Far talking".into(),
+            roughly_at: GridPos::new(4, 0),
+            how: HowHeard::Automatically,
+        }],
+        "one does not hear oneself"
     );
 }
 
@@ -346,7 +404,7 @@ fn creatures_make_the_noise_of_what_they_do() {
 /// steps and throws no Listening for them; a ghoul of another faction nearby hears them.
 #[test]
 fn a_party_does_not_listen_to_its_own_footsteps() {
-    let mut delve = delve::scenario::Scenario::new(&[
+    let mut delve = Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXX",
         "X..................X",
         "XXXXXXXXXXXXXXXXXXXX",
@@ -371,28 +429,13 @@ fn a_party_does_not_listen_to_its_own_footsteps() {
         });
     }
     delve.run(3);
-    let heard = delve.events::<delve::rules::sound::HearingEvent>();
+    let heard = heard(&delve);
     assert!(
-        !heard.iter().any(|e| matches!(
-            e,
-            delve::rules::sound::HearingEvent::Heard { who, .. } if who == "Ada" || who == "Bo"
-        )),
+        !heard.iter().any(|(w, ..)| w == "Ada" || w == "Bo"),
         "{heard:?}"
     );
-    let listening: Vec<String> = delve
-        .log()
-        .of::<ThrowEvent>()
-        .filter(|ThrowEvent::Threw { throw, .. }| throw.what.starts_with("Listening"))
-        .map(|ThrowEvent::Threw { who, .. }| who.clone())
-        .collect();
-    assert!(listening.iter().all(|w| w == "Ghoul"), "{listening:?}");
+    let listening = listening(&delve);
+    assert!(listening.iter().all(|(w, _)| w == "Ghoul"), "{listening:?}");
     // The ghoul, of another faction, does listen: with a throw, or hearing it outright.
-    let ghoul_heard = heard.iter().any(
-        |e| matches!(e, delve::rules::sound::HearingEvent::Heard { who, .. } if who == "Ghoul"),
-    );
-    assert!(
-        ghoul_heard || !listening.is_empty(),
-        "{}",
-        delve.log().to_text()
-    );
+    assert!(heard.iter().any(|(w, ..)| w == "Ghoul") || !listening.is_empty());
 }

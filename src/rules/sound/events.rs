@@ -18,8 +18,27 @@ pub enum HearingEvent {
         sound: SoundRow,
         what: String,
         roughly_at: GridPos,
-        how: String,
+        how: HowHeard,
     },
+}
+
+/// How a noise was heard (Dungeon Delves › Listening).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HowHeard {
+    /// Within the first number of the earshot table.
+    Automatically,
+    /// Within the second, with a successful Listening throw.
+    WithAThrow,
+}
+
+impl fmt::Display for HowHeard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HowHeard::Automatically => "automatically",
+            HowHeard::WithAThrow => "with a throw",
+        })
+    }
 }
 
 impl LogEvent for HearingEvent {

@@ -1,19 +1,21 @@
 //! Hearing (Dungeon Delves › Listening; RULINGS › Noise and hearing).
 //!
 //! Every round's noises travel to every listener. Within the first number of the earshot table a
-//! listener hears automatically; within the second, only the closest member of each faction
-//! throws Listening (18+, 14+ with Alertness, or its class value), and a creature listens
-//! passively at most once per turn; one that is running does not listen passively; deafened
-//! creatures hear nothing. Active listening (`Listen`) makes the throw for every noise of the
-//! round, once per turn while its party moves. The Judge's log shows every throw; the party
-//! learns only what it heard and roughly where.
+//! listener hears automatically; within the second, only the faction's member closest to the
+//! noise may hear it, with a Listening throw (18+, 14+ with Alertness, or its class value). One
+//! throw a round covers every noise in earshot. Passive listening is once per turn while the
+//! party moves and every round while it stands still, and not for one running or fighting;
+//! deafened creatures hear nothing; no one listens for its own faction's noises. Active listening
+//! (`Listen`) throws whatever there is to hear, once per turn while the party moves. The Judge's
+//! log shows every throw; the party learns only what it heard and roughly where.
 //!
-//! Monsters hear by the same rules, and a monster that hears a noise it did not make goes to look,
-//! at combat speed.
+//! Monsters hear by the same rules; what they hear drives their minds (`policy::monsters`).
 
 use bevy::prelude::*;
 
-use super::HearingEvent;
+use std::collections::HashMap;
+
+use super::{HearingEvent, HowHeard};
 use serde::Serialize;
 
 use super::SoundRefusal;
@@ -130,6 +132,7 @@ impl Plugin for HearingPlugin {
             .init_resource::<EarshotField>()
             .init_resource::<LastRoundNoises>()
             .init_resource::<HeardThisRound>()
+            .init_resource::<PartyMoved>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, footsteps.in_set(RoundSet::Sound))
             .add_systems(SimRound, hear.in_set(RoundSet::Hearing));
@@ -246,7 +249,42 @@ type Listener<'a> = (
     Has<ListeningActively>,
 );
 
-/// Every noise of the round reaches whoever can hear it.
+/// The turn in which each faction last moved at all (RULINGS › Noise and hearing: listening is
+/// once per turn while the party moves; a party standing still may listen every round).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PartyMoved(pub HashMap<Faction, u64>);
+
+impl PartyMoved {
+    /// Whether any member of the faction has moved during this turn.
+    pub fn this_turn(&self, faction: Faction, turn: u64) -> bool {
+        self.0.get(&faction) == Some(&turn)
+    }
+}
+
+/// One noise (or one side's din) within a listener's earshot this round.
+struct InEarshot {
+    group: usize,
+    listener: Entity,
+    name: String,
+    faction: Faction,
+    half_feet: u32,
+    verdict: Verdict,
+    /// Which of the group's noises is nearest the listener.
+    source: usize,
+    /// The listener is its faction's member closest to the noise: the only one who may throw
+    /// for it (Dungeon Delves › Listening).
+    closest: bool,
+}
+
+/// Every noise of the round reaches whoever can hear it (Dungeon Delves › Listening; RULINGS ›
+/// Noise and hearing):
+/// - within the first number of the earshot table a listener hears automatically;
+/// - within the second, only its faction's member closest to the noise may hear it, with a
+///   Listening throw; a closest member who heard it automatically counts as the one who listened;
+/// - one throw a round covers every noise in the listener's earshot: a success hears them all;
+/// - passive listening is not for one running or fighting, and is once per turn while the party
+///   moves at all; a party standing still listens every round; active listening (`Listen`)
+///   always throws, in secret, whether or not there is anything to hear.
 #[allow(clippy::too_many_arguments)]
 pub fn hear(
     grid: Res<DungeonGrid>,
@@ -259,6 +297,7 @@ pub fn hear(
     mut log: ResMut<EventLog>,
     mut last: ResMut<LastRoundNoises>,
     mut heard_now: ResMut<HeardThisRound>,
+    mut party_moved: ResMut<PartyMoved>,
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
     acting: Res<ActingOrder>,
@@ -267,41 +306,42 @@ pub fn hear(
 ) {
     let round = clock.rounds;
     let turn = round / ROUNDS_PER_TURN;
+    for (_, _, _, faction, _, _, moved, ..) in &listeners {
+        if moved.feet > 0 {
+            party_moved.0.insert(*faction, turn);
+        }
+    }
     // Noises carry as far as the quietest part of the level lets them; each listener hears by
     // the environment where it stands.
     let widest = info.widest_environment();
     heard_now.0.clear();
     last.0 = noises.0.clone();
+    let faction_of = |n: &Noise| n.maker.and_then(|m| makers.get(m).ok()).copied();
     // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
     // row for them all, and each listener hears the nearest. Other noises go one by one.
-    let in_battle = |n: &Noise| {
-        n.maker
-            .and_then(|m| makers.get(m).ok())
-            .is_some_and(|f| acting.fighting(*f))
-    };
+    let in_battle = |n: &Noise| faction_of(n).is_some_and(|f| acting.fighting(f));
     let mut groups: Vec<Vec<Noise>> = Vec::new();
     for noise in std::mem::take(&mut noises.0) {
-        let faction = noise.maker.and_then(|m| makers.get(m).ok()).copied();
         match groups.iter_mut().find(|g| {
             in_battle(&noise)
                 && in_battle(&g[0])
                 && g[0].sound == noise.sound
-                && g[0].maker.and_then(|m| makers.get(m).ok()).copied() == faction
+                && faction_of(&g[0]) == faction_of(&noise)
         }) {
             Some(g) => g.push(noise),
             None => groups.push(vec![noise]),
         }
     }
-    for group in groups {
+    // Who has each noise in earshot, closest first (ties by name, for a fixed order).
+    let mut in_earshot: Vec<InEarshot> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
         let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
         let field = field.flood(&grid, &sources, bound(group[0].sound, widest));
-        let maker_faction = group[0].maker.and_then(|m| makers.get(m).ok()).copied();
-        // Listeners in reach, closest first (ties by name, for a fixed order), each with the
-        // noise nearest to it.
-        let mut reach: Vec<(u32, Entity, String, Faction, Verdict, usize)> = Vec::new();
+        let maker_faction = faction_of(&group[0]);
+        let first = in_earshot.len();
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
-            // RULINGS › Noise and hearing: a creature does not listen for its own faction's
-            // noises (no throw, no Listening chance used, no line in the log).
+            // A creature does not listen for its own faction's noises (no throw, no Listening
+            // chance used, no line in the log).
             if group.iter().any(|n| n.maker == Some(e))
                 || maker_faction == Some(*faction)
                 || conditions.has(ConditionKind::Deafened)
@@ -310,93 +350,124 @@ pub fn hear(
                 continue;
             }
             let d = field.half_feet(&grid, pos.0);
-            let v = verdict(group[0].sound, info.environment_at(pos.0), d);
-            if v != Verdict::Inaudible {
-                let k = field.nearest_source(&grid, pos.0).unwrap_or(0);
-                reach.push((d.unwrap_or(0), e, name.to_string(), *faction, v, k));
+            let verdict = verdict(group[0].sound, info.environment_at(pos.0), d);
+            if verdict != Verdict::Inaudible {
+                in_earshot.push(InEarshot {
+                    group: g,
+                    listener: e,
+                    name: name.to_string(),
+                    faction: *faction,
+                    half_feet: d.unwrap_or(0),
+                    verdict,
+                    source: field.nearest_source(&grid, pos.0).unwrap_or(0),
+                    closest: false,
+                });
             }
         }
-        reach.sort_by(|a, b| (a.0, &a.2).cmp(&(b.0, &b.2)));
-        let mut faction_threw: Vec<Faction> = Vec::new();
-        for (d, e, name, faction, v, k) in reach {
-            let noise = &group[k.min(group.len() - 1)];
-            let Ok((_, _, _, _, profs, listener_conditions, moved, mut listened, active)) =
-                listeners.get_mut(e)
-            else {
-                continue;
-            };
-            // RULINGS › Noise and hearing: those fighting do not listen passively; what they
-            // hear automatically makes them aware without a line in the log for every blow.
-            let fighting = acting.fighting(faction);
-            let heard = match v {
-                Verdict::Automatic => Some("automatically"),
-                Verdict::Throw if fighting && !active => None,
-                Verdict::Throw => {
-                    // Only the faction's closest member who is not running listens passively,
-                    // and only once a turn; one listening actively always throws.
-                    let closest =
-                        !faction_threw.contains(&faction) && moved.pace != Some(Pace::Running);
-                    if closest {
-                        faction_threw.push(faction);
-                    }
-                    let passive = closest && listened.turn != Some(turn);
-                    if !(active || passive) {
-                        None
-                    } else {
-                        listened.turn = Some(turn);
-                        let (target, why) = listening_target(profs);
-                        let what = format!(
-                            "Listening ({why}) for {} {} away",
-                            noise.what,
-                            super::feet(d)
-                        );
-                        let thrower = crate::rules::throws::Thrower::new(
-                            &name,
-                            listener_conditions,
-                            tactical.as_deref(),
-                        );
-                        throw_logged(
-                            &mut dice,
-                            &mut log,
-                            round,
-                            thrower,
-                            ThrowKind::Check,
-                            what,
-                            Vec::new(),
-                            target,
-                        )
-                        .then_some("with a throw")
-                    }
-                }
-                Verdict::Inaudible => None,
-            };
-            if let Some(how) = heard {
-                heard_now.0.push(HeardNoise {
-                    listener: e,
-                    at: noise.at,
-                    maker: maker_faction,
-                    hostile: maker_faction.is_none_or(|m| factions.hostile(m, faction)),
-                    fighting,
-                });
-                if !fighting {
-                    log.push(
-                        round,
-                        HearingEvent::Heard {
-                            who: name.clone(),
-                            sound: noise.sound,
-                            what: noise.what.clone(),
-                            roughly_at: roughly(noise.at),
-                            how: how.to_owned(),
-                        },
-                    );
-                }
-            }
+        let reach = &mut in_earshot[first..];
+        reach.sort_by(|a, b| (a.half_feet, &a.name).cmp(&(b.half_feet, &b.name)));
+        let mut seen: Vec<Faction> = Vec::new();
+        for entry in reach {
+            entry.closest = !seen.contains(&entry.faction);
+            seen.push(entry.faction);
         }
     }
-    for (e, _, _, _, _, _, _, _, active) in &listeners {
-        if active {
-            commands.entity(e).remove::<ListeningActively>();
+    let active: Vec<Entity> = listeners
+        .iter()
+        .sort::<Entity>()
+        .filter(|l| l.8)
+        .map(|l| l.0)
+        .collect();
+    // Each listener's one throw for the round, if it listens.
+    let mut listened: Vec<(Entity, bool)> = Vec::new();
+    let mut throw_for = |e: Entity, for_what: &[&InEarshot], listened: &mut Vec<(Entity, bool)>| {
+        let Ok((_, name, _, faction, profs, conditions, moved, mut last_listened, active)) =
+            listeners.get_mut(e)
+        else {
+            return;
+        };
+        let passive = !acting.fighting(*faction)
+            && moved.pace != Some(Pace::Running)
+            && (last_listened.turn != Some(turn) || !party_moved.this_turn(*faction, turn));
+        if !(active || passive) {
+            listened.push((e, false));
+            return;
         }
+        last_listened.turn = Some(turn);
+        let (target, why) = listening_target(profs);
+        let mut what = format!("Listening ({why})");
+        for (k, entry) in for_what.iter().enumerate() {
+            let noise = &groups[entry.group][entry.source.min(groups[entry.group].len() - 1)];
+            what += if k == 0 { " for " } else { "; " };
+            what += &format!("{} {} away", noise.what, super::feet(entry.half_feet));
+        }
+        let thrower = crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref());
+        let success = throw_logged(
+            &mut dice,
+            &mut log,
+            round,
+            thrower,
+            ThrowKind::Check,
+            what,
+            Vec::new(),
+            target,
+        );
+        listened.push((e, success));
+    };
+    for entry in &in_earshot {
+        if entry.verdict != Verdict::Throw
+            || !entry.closest
+            || listened.iter().any(|(e, _)| *e == entry.listener)
+        {
+            continue;
+        }
+        let for_what: Vec<&InEarshot> = in_earshot
+            .iter()
+            .filter(|x| x.listener == entry.listener && x.closest && x.verdict == Verdict::Throw)
+            .collect();
+        throw_for(entry.listener, &for_what, &mut listened);
+    }
+    // One listening actively throws even with nothing in earshot: the Judge throws in secret.
+    for &e in &active {
+        if !listened.iter().any(|(l, _)| *l == e) {
+            throw_for(e, &[], &mut listened);
+        }
+    }
+    for entry in &in_earshot {
+        let how = match entry.verdict {
+            Verdict::Automatic => HowHeard::Automatically,
+            Verdict::Throw if entry.closest && listened.contains(&(entry.listener, true)) => {
+                HowHeard::WithAThrow
+            }
+            _ => continue,
+        };
+        let group = &groups[entry.group];
+        let noise = &group[entry.source.min(group.len() - 1)];
+        let maker = faction_of(noise);
+        // Those fighting hear the din without a line in the log for every blow.
+        let fighting = acting.fighting(entry.faction);
+        heard_now.0.push(HeardNoise {
+            listener: entry.listener,
+            at: noise.at,
+            maker,
+            hostile: maker.is_none_or(|m| factions.hostile(m, entry.faction)),
+            fighting,
+        });
+        if !fighting {
+            log.push(
+                round,
+                HearingEvent::Heard {
+                    who: entry.name.clone(),
+                    sound: noise.sound,
+                    what: noise.what.clone(),
+                    roughly_at: roughly(noise.at),
+                    how,
+                },
+            );
+        }
+    }
+    for e in active {
+        commands.entity(e).remove::<ListeningActively>();
     }
 }
 
@@ -413,7 +484,10 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
         .resource::<crate::rules::party::Parties>()
         .of(who)
         .is_some_and(|p| p.pace.is_some())
-        || world.get::<Walking>(who).is_some();
+        || world.get::<Walking>(who).is_some()
+        || world
+            .get::<Faction>(who)
+            .is_some_and(|f| world.resource::<PartyMoved>().this_turn(*f, turn));
     if moving
         && world
             .get::<Listened>(who)

@@ -2,17 +2,19 @@
 //!
 //! Earshot distance is the cheapest path from a noise to a listener, where crossing a square
 //! counts as its width, +5' for a closed door (secret ones too) or a wooden wall, 10' per foot of
-//! stone in place of its width, and rock stops sound. A diagonal step counts one and a half
-//! times (the 5-10-5 rule on average). Distances are kept in half-feet so that the loud
-//! environment's 2.5' is exact.
+//! stone in place of its width, and rock stops sound. Diagonal steps count 5-10-5 as for walking
+//! (RULINGS › Noise and hearing): every second diagonal adds one more square's width. Distances
+//! are kept in half-feet so that the loud environment's 2.5' is exact.
 //!
 //! Propagation is Dial's algorithm: a bucket queue over integer distances, bounded by the
-//! farthest distance that can matter, resetting only the squares it touched.
+//! farthest distance that can matter, resetting only what it touched. Because a diagonal's cost
+//! depends on how many diagonals came before, the search state is a square and the parity of the
+//! diagonals taken to reach it (as in `grid::path`).
 
 pub mod commands;
 pub mod events;
 pub use commands::*;
-pub use events::HearingEvent;
+pub use events::{HearingEvent, HowHeard};
 
 pub mod hearing;
 
@@ -183,11 +185,13 @@ pub fn verdict(row: SoundRow, env: Environment, half_feet: Option<u32>) -> Verdi
 
 const UNREACHED: u32 = u32::MAX;
 
-/// Earshot distances from one noise, kept between noises so that only touched squares are reset.
+/// Earshot distances from one noise, kept between noises so that only touched states are reset.
+/// A state is a square and the parity of the diagonal steps taken to reach it: index
+/// `2 × square + parity`.
 #[derive(Clone, Debug, Default)]
 pub struct Earshot {
     dist: Vec<u32>,
-    /// For each square reached, which source (by index) is nearest.
+    /// For each state reached, which source (by index) it was reached from.
     origin: Vec<u16>,
     touched: Vec<u32>,
     buckets: Vec<Vec<u32>>,
@@ -208,7 +212,7 @@ impl Earshot {
     /// Earshot distances from the nearest of several sources of the same noise row (the blows
     /// of one side in a battle), with which source is nearest: one flood for them all.
     pub fn propagate_many(&mut self, grid: &DungeonGrid, sources: &[GridPos], bound: u32) {
-        let n = (grid.width() * grid.height()) as usize;
+        let n = 2 * (grid.width() * grid.height()) as usize;
         if self.dist.len() != n {
             self.dist = vec![UNREACHED; n];
             self.origin = vec![0; n];
@@ -219,8 +223,11 @@ impl Earshot {
         }
         self.touched.clear();
         self.width = grid.width();
-        // The largest step: a diagonal into stone, 1.5 × 10 × scale feet, in half-feet.
-        let max_step = (grid.scale_feet() * 10 * 2 * 3).div_ceil(2) as usize + 1;
+        // A second diagonal adds one square's width (5-10-5), in half-feet.
+        let second_diagonal = grid.scale_feet() * 2;
+        // The largest step: a second diagonal into stone, 10' per foot of a square's width plus
+        // the width, in half-feet.
+        let max_step = (grid.scale_feet() * 10 * 2 + second_diagonal) as usize + 1;
         if self.buckets.len() < max_step + 1 {
             self.buckets = vec![Vec::new(); max_step + 1];
         }
@@ -233,6 +240,7 @@ impl Earshot {
             let Some(s) = grid.index(source) else {
                 continue;
             };
+            let s = 2 * s;
             if self.dist[s] == 0 {
                 continue;
             }
@@ -245,12 +253,13 @@ impl Earshot {
         let mut d = 0u32;
         while pending > 0 && d <= bound {
             let slot = d as usize % nb;
-            while let Some(i) = self.buckets[slot].pop() {
+            while let Some(state) = self.buckets[slot].pop() {
                 pending -= 1;
-                if self.dist[i as usize] != d {
+                if self.dist[state as usize] != d {
                     continue;
                 }
-                let p = grid.pos_of(i as usize);
+                let odd = state & 1;
+                let p = grid.pos_of(state as usize / 2);
                 for (k, q) in p.neighbours().into_iter().enumerate() {
                     let Some(j) = grid.index(q) else { continue };
                     let Some(c) = Self::cost(grid, q) else {
@@ -263,17 +272,22 @@ impl Earshot {
                     {
                         continue;
                     }
-                    let step = if diagonal { c * 3 / 2 } else { c };
+                    let (step, parity) = match (diagonal, odd) {
+                        (false, _) => (c, odd),
+                        (true, 0) => (c, 1),
+                        (true, _) => (c + second_diagonal, 0),
+                    };
                     let nd = d + step;
-                    if nd > bound || nd >= self.dist[j] {
+                    let next = 2 * j + parity as usize;
+                    if nd > bound || nd >= self.dist[next] {
                         continue;
                     }
-                    if self.dist[j] == UNREACHED {
-                        self.touched.push(j as u32);
+                    if self.dist[next] == UNREACHED {
+                        self.touched.push(next as u32);
                     }
-                    self.dist[j] = nd;
-                    self.origin[j] = self.origin[i as usize];
-                    self.buckets[nd as usize % nb].push(j as u32);
+                    self.dist[next] = nd;
+                    self.origin[next] = self.origin[state as usize];
+                    self.buckets[nd as usize % nb].push(next as u32);
                     pending += 1;
                 }
             }
@@ -281,20 +295,25 @@ impl Earshot {
         }
     }
 
+    /// The nearer of a square's two states, if the last noise reached it.
+    fn nearest_state(&self, grid: &DungeonGrid, p: GridPos) -> Option<usize> {
+        let i = 2 * grid.index(p)?;
+        let (even, odd) = (*self.dist.get(i)?, *self.dist.get(i + 1)?);
+        let s = if odd < even { i + 1 } else { i };
+        (self.dist[s] != UNREACHED).then_some(s)
+    }
+
     /// The earshot distance in half-feet to a square, if the last noise reached it.
     pub fn half_feet(&self, grid: &DungeonGrid, p: GridPos) -> Option<u32> {
-        grid.index(p)
-            .and_then(|i| self.dist.get(i).copied())
-            .filter(|&d| d != UNREACHED)
+        self.nearest_state(grid, p).map(|s| self.dist[s])
     }
 
     /// Which source of the last propagation is nearest to a square it reached.
     pub fn nearest_source(&self, grid: &DungeonGrid, p: GridPos) -> Option<usize> {
-        self.half_feet(grid, p)?;
-        grid.index(p).map(|i| self.origin[i] as usize)
+        self.nearest_state(grid, p).map(|s| self.origin[s] as usize)
     }
 
-    /// How many squares the last propagation touched.
+    /// How many states (square and diagonal parity) the last propagation touched.
     pub fn touched(&self) -> usize {
         self.touched.len()
     }
@@ -451,6 +470,34 @@ mod tests {
             e.half_feet(&open, GridPos::new(5, 1)),
             Some(40),
             "20' once it opens"
+        );
+    }
+
+    /// RULINGS › Noise and hearing: diagonal steps count 5-10-5 for sound as for walking. A
+    /// diagonal neighbour is 5' away, so talking beside someone diagonally in a normal dungeon is
+    /// heard automatically (within 5').
+    #[test]
+    fn diagonals_count_five_ten_five() {
+        let open = [".....", ".....", ".....", ".....", "....."];
+        assert_eq!(distance(&open, (0, 0), (1, 1)), Some(5));
+        assert_eq!(distance(&open, (0, 0), (2, 2)), Some(15));
+        assert_eq!(distance(&open, (0, 0), (3, 3)), Some(20));
+        assert_eq!(distance(&open, (0, 0), (4, 4)), Some(30));
+        assert_eq!(
+            distance(&open, (0, 0), (4, 2)),
+            Some(25),
+            "2 straight + 2 diagonal"
+        );
+        let g = test_grid(&open);
+        let mut e = Earshot::default();
+        e.propagate(&g, GridPos::new(0, 0), 10_000);
+        assert_eq!(
+            verdict(
+                SoundRow::Normal,
+                Environment::Normal,
+                e.half_feet(&g, GridPos::new(1, 1))
+            ),
+            Verdict::Automatic
         );
     }
 
