@@ -3,9 +3,17 @@
 //! area's systems in their phase, and no area orders itself against another's systems. The
 //! schedule runs on the single-threaded executor, so the order of every die is fixed; a test
 //! builds it with ambiguity detection.
+//!
+//! In a battle the round's acting is done faction by faction (RULINGS › The battle round): in the
+//! [`RoundSet::FactionTurns`] phase the [`FactionTurn`] schedule runs once for each fighting
+//! faction, in initiative order, with [`ActingOrder::turn`] naming it; each area's systems for a
+//! turn act only for that faction's members. Creatures whose faction is not in the battle act in
+//! the round's own phases.
 
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
+
+use crate::creature::ActingOrder;
 
 /// One run of this schedule plays one round.
 #[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +28,8 @@ pub enum RoundSet {
     StartOfRound,
     /// Who threatens whom before anyone moves (attacks of opportunity).
     Readiness,
+    /// In a battle, each fighting faction's turn, in initiative order ([`FactionTurn`]).
+    FactionTurns,
     /// Walking and running, square by square.
     Walking,
     /// Followers take their places behind the party's leader.
@@ -58,6 +68,66 @@ pub enum RoundSet {
     Clock,
 }
 
+/// One faction's turn in a battle: its members decide, move and attack before the next
+/// faction moves (RULINGS › The battle round).
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FactionTurn;
+
+/// The phases of a faction's turn, in the order they run.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TurnSet {
+    /// The battle notes whose turn it is; a shield forgone returns.
+    BeginTurn,
+    /// Conditions that last until the start of the creature's next initiative end: disorder.
+    StartOfTurn,
+    /// The minds of the faction's members give their orders.
+    Minds,
+    /// Those orders are carried out at once: they take effect in this turn.
+    Orders,
+    /// Attacks made before moving (the mover may then move only within reach).
+    AttacksFirst,
+    /// The faction's walkers walk.
+    Walking,
+    /// Its parties' followers take their places.
+    Formation,
+    /// Lights carried along are brought up to date.
+    Light,
+    /// Attacks of opportunity against its movers, then its members' attacks.
+    Attacks,
+}
+
+/// Builds a faction turn's schedule, its phases chained in the order of [`TurnSet`].
+pub fn turn_schedule() -> Schedule {
+    let mut schedule = Schedule::new(FactionTurn);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.configure_sets(
+        (
+            TurnSet::BeginTurn,
+            TurnSet::StartOfTurn,
+            TurnSet::Minds,
+            TurnSet::Orders,
+            TurnSet::AttacksFirst,
+            TurnSet::Walking,
+            TurnSet::Formation,
+            TurnSet::Light,
+            TurnSet::Attacks,
+        )
+            .chain(),
+    );
+    schedule
+}
+
+/// The faction turns of a battle round: each fighting faction in acting order takes its turn
+/// ([`FactionTurn`]); outside a battle there are none.
+pub fn play_faction_turns(world: &mut World) {
+    let order = world.resource::<ActingOrder>().order.clone();
+    for faction in order {
+        world.resource_mut::<ActingOrder>().turn = Some(faction);
+        world.run_schedule(FactionTurn);
+    }
+    world.resource_mut::<ActingOrder>().turn = None;
+}
+
 /// Builds the round's schedule with its phases chained in the order of [`RoundSet`].
 pub fn round_schedule() -> Schedule {
     let mut schedule = Schedule::new(SimRound);
@@ -68,6 +138,7 @@ pub fn round_schedule() -> Schedule {
             RoundSet::Commands,
             RoundSet::StartOfRound,
             RoundSet::Readiness,
+            RoundSet::FactionTurns,
             RoundSet::Walking,
             RoundSet::Formation,
             RoundSet::ExplorationBenefits,

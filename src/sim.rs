@@ -58,8 +58,17 @@ pub struct SimCorePlugin;
 
 impl Plugin for SimCorePlugin {
     fn build(&self, app: &mut App) {
-        let schedule = crate::schedule::round_schedule();
-        app.add_schedule(schedule)
+        app.add_schedule(crate::schedule::round_schedule())
+            .add_schedule(crate::schedule::turn_schedule())
+            .init_resource::<ActingOrder>()
+            .add_systems(
+                SimRound,
+                crate::schedule::play_faction_turns.in_set(RoundSet::FactionTurns),
+            )
+            .add_systems(
+                crate::schedule::FactionTurn,
+                dispatch_commands.in_set(crate::schedule::TurnSet::Orders),
+            )
             .init_resource::<Clock>()
             .init_resource::<EventLog>()
             .init_resource::<PendingCommands>()

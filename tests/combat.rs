@@ -289,6 +289,7 @@ fn flat_footed_only_against_a_faction_five_ahead() {
             order: vec![roll(0, "party", party), roll(1, "ghouls", ghouls)],
             acted: Vec::new(),
             acting: Some(0),
+            struck_first: Vec::new(),
         };
         app.script_dice(&[10, 1]);
         let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
@@ -832,4 +833,198 @@ fn attacks_in_the_dark_by_how_the_attacker_sees() {
     // The window's chance to hit counts the same modifiers: 3 - 4 against AC 13 needs 14+.
     let (chance, need) = delve::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
     assert_eq!((need, chance), (14, 0.35));
+}
+
+/// What moved and who attacked, in log order: (round, who, what).
+fn moves_and_blows(app: &Delve) -> Vec<(u64, String, &'static str)> {
+    app.log()
+        .entries()
+        .iter()
+        .filter_map(|e| {
+            if let Some(delve::rules::movement::MovementEvent::Moved { who, .. }) = e.get() {
+                Some((e.round, who.clone(), "moves"))
+            } else if let Some(CombatEvent::Attacked { who, .. }) = e.get() {
+                Some((e.round, who.clone(), "attacks"))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// A lit corridor with Ada (party; 2 stone: 40' a round at combat speed, 120' running) and the
+/// ghoul Gnawbone; `ada` and `ghoul` add fields.
+fn duel(ada_x: i32, ada: &str, ghoul_x: i32, ghoul: &str) -> Delve {
+    Scenario::lit_corridor(15)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: ({ada_x}, 1), hp: 30, ac: 12,
+                encumbrance_stone: 2.0, attack_bonus: 2{ada})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: ({ghoul_x}, 1), hp: 30{ghoul})"#
+        ))
+        .build()
+}
+
+/// The factions of the battle, in acting order.
+fn acting_order(app: &Delve) -> Vec<usize> {
+    let battle = app.world().resource::<Battle>();
+    battle.order.iter().map(|f| f.faction).collect()
+}
+
+const SWORD: &str = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]"#;
+const SWORD_AND_SLING: &str = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing),
+    (name: "sling", damage: "1d4", damage_type: Bludgeoning, range_feet: 50)]"#;
+
+/// Orders the named creature's player gives (the fighting behaviour leaves it alone).
+fn control(app: &mut Delve, name: &str) {
+    let e = app.entity(name);
+    app.world_mut()
+        .entity_mut(e)
+        .insert(delve::rules::combat::battle::Controlled);
+}
+
+/// RULINGS › The battle round: each faction moves and attacks before the next faction moves,
+/// and orders given to the AI take effect in the faction's own turn. The party acts first: Ada
+/// closes in on the ghoul in the party's turn; in the ghouls' turn of the same round the ghoul,
+/// finding her beside it, attacks her where she now stands.
+#[test]
+fn each_faction_moves_and_attacks_before_the_next_moves() {
+    let mut app = duel(1, &format!("{SWORD}, initiative_modifier: 20"), 8, "");
+    app.run(1);
+    assert!(app.world().resource::<Battle>().active);
+    assert_eq!(acting_order(&app), vec![0, 1], "party, then ghouls");
+    app.run(2);
+    let seen = moves_and_blows(&app);
+    assert_eq!(
+        seen,
+        vec![
+            (1, "Ada".into(), "moves"),
+            (1, "Gnawbone".into(), "attacks"),
+            (2, "Ada".into(), "attacks"),
+            (2, "Gnawbone".into(), "attacks"),
+        ],
+        "{}",
+        app.log().to_text()
+    );
+    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(7, 1));
+    assert_eq!(
+        app.at("Gnawbone"),
+        delve::grid::GridPos::new(8, 1),
+        "it never moved"
+    );
+}
+
+/// Dungeon Delves › Running speed: a runner is disordered until its next initiative; RULINGS ›
+/// The battle round: until the start of its faction's next turn. The ghouls act first: Ada runs
+/// up to the ghoul in the party's turn; in the next round the ghoul, acting before her faction,
+/// attacks her still disordered (−2 AC); the party's turn ends it.
+#[test]
+fn disordered_until_the_runners_faction_acts_again() {
+    let mut app = duel(
+        1,
+        &format!("{SWORD}, saves: {{ Paralysis: 14 }}"),
+        8,
+        ", initiative_modifier: 20",
+    );
+    control(&mut app, "Ada");
+    control(&mut app, "Gnawbone");
+    app.run(1);
+    assert_eq!(acting_order(&app), vec![1, 0], "ghouls, then party");
+    app.act(Move {
+        who: "Ada".into(),
+        to: (7, 1),
+        pace: delve::rules::movement::Pace::Running,
+    });
+    assert!(
+        has(&app, "Ada", ConditionKind::Disordered),
+        "{}",
+        app.log().to_text()
+    );
+    app.act(delve::command::acts::Attack {
+        who: "Gnawbone".into(),
+        target: "Ada".into(),
+        weapon: None,
+    });
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Ada disordered (-2 AC)".to_owned(), 2)),
+        "still disordered before the party's turn: {mods:?}"
+    );
+    assert!(
+        !has(&app, "Ada", ConditionKind::Disordered),
+        "the party's turn began"
+    );
+    app.run(1);
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.iter().any(|(m, _)| m.contains("disordered")),
+        "{mods:?}"
+    );
+}
+
+/// Tactical Combat › Shields; RULINGS › The battle round: a forgone shield returns at the start of
+/// its bearer's faction's next turn. The ghouls act first: Gnawbone forgoes its shield; Ada
+/// attacks it without its shield in that round, and with it the next (its turn came first).
+#[test]
+fn a_forgone_shield_returns_at_the_start_of_its_bearers_next_turn() {
+    let mut app = duel(
+        1,
+        SWORD,
+        2,
+        ", initiative_modifier: 20, shield: Some((weight: Heavy, ac_bonus: 1))",
+    );
+    control(&mut app, "Ada");
+    control(&mut app, "Gnawbone");
+    app.run(1);
+    app.give(ForgoShield {
+        who: "Gnawbone".into(),
+    });
+    app.act(delve::command::acts::Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: Some("sword".into()),
+    });
+    let forgone = ("Gnawbone without its shield (forgone)".to_owned(), 1);
+    assert!(last_attack(&app).1.contains(&forgone));
+    app.run(1);
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.contains(&forgone),
+        "its faction's turn came: {mods:?}"
+    );
+}
+
+/// Situational Penalties › Penalty to ranged attacks from movement: "if the character performs
+/// the ranged attack first, then moves, they can only move within their reach" (15'). Ada, told
+/// to shoot and to walk 30' away, shoots first (no movement penalty) and moves 15'.
+#[test]
+fn one_that_attacks_first_moves_only_within_reach() {
+    let mut app = duel(
+        7,
+        &format!("{SWORD_AND_SLING}, initiative_modifier: 20"),
+        12,
+        "",
+    );
+    control(&mut app, "Ada");
+    control(&mut app, "Gnawbone");
+    app.run(1);
+    app.give(delve::command::acts::Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: Some("sling".into()),
+    });
+    app.act(Move {
+        who: "Ada".into(),
+        to: (1, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    let seen = moves_and_blows(&app);
+    assert_eq!(
+        seen[seen.len() - 2..],
+        [(1, "Ada".into(), "attacks"), (1, "Ada".into(), "moves")]
+    );
+    let mods = last_attack(&app).1;
+    assert!(!mods.iter().any(|(m, _)| m.contains("mov")), "{mods:?}");
+    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(4, 1), "15' of 30'");
 }

@@ -62,22 +62,39 @@ impl Factions {
     }
 }
 
-/// The factions in a battle, in the order they act (RULINGS › Faction initiative); empty when
-/// no battle is on. The combat module keeps it; the core rules read it without knowing combat:
-/// walkers move in this order, and the noises of a fighting faction are one din its members do
-/// not listen to passively.
+/// The factions in a battle, in the order they act (RULINGS › Faction initiative), and whose
+/// turn it is (RULINGS › The battle round); empty when no battle is on. The combat module keeps
+/// the order; the round's faction turns set the turn; the core rules read both without knowing
+/// combat: a fighting faction's members walk in their faction's turn, and the noises of a
+/// fighting faction are one din its members do not listen to passively.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct ActingOrder(pub Vec<usize>);
+pub struct ActingOrder {
+    /// Factions, by index, in acting order.
+    pub order: Vec<usize>,
+    /// The faction whose turn it is, while the battle's factions take their turns.
+    pub turn: Option<usize>,
+}
 
 impl ActingOrder {
     /// Where a faction acts in the battle, if it is in it.
     pub fn place(&self, f: Faction) -> Option<usize> {
-        self.0.iter().position(|&g| g == f.0)
+        self.order.iter().position(|&g| g == f.0)
     }
 
     /// Whether a faction is in the battle.
     pub fn fighting(&self, f: Faction) -> bool {
         self.place(f).is_some()
+    }
+
+    /// Whether a creature of this faction acts now: in its faction's turn when its faction is
+    /// in the battle, in the round's own phases when it is not.
+    pub fn acts_now(&self, f: Option<Faction>) -> bool {
+        match (self.turn, f) {
+            (Some(turn), Some(f)) => f.0 == turn,
+            (Some(_), None) => false,
+            (None, Some(f)) => !self.fighting(f),
+            (None, None) => true,
+        }
     }
 }
 

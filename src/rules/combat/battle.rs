@@ -41,6 +41,7 @@ use crate::rules::light::LightMap;
 use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::vision::{Hiding, Sight};
+use crate::schedule::TurnSet;
 use crate::time::{Clock, DelveMode};
 
 /// The battle under way, if any.
@@ -53,8 +54,10 @@ pub struct Battle {
     pub order: Vec<FactionRoll>,
     /// Factions that have acted at least once in this battle.
     pub acted: Vec<usize>,
-    /// The faction acting now (while the round's attacks are resolved).
+    /// The faction whose turn it is.
     pub acting: Option<usize>,
+    /// Those of the acting faction that attacked before moving this turn.
+    pub struck_first: Vec<Entity>,
 }
 
 impl Battle {
@@ -89,8 +92,8 @@ pub struct ShieldState {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Jammed;
 
-/// Shields: the shield's bonuses forgone for a free hand, until the start of the creature's
-/// next turn (the round after `round`).
+/// Shields: the shield's bonuses forgone for a free hand in `round`, until the start of its
+/// bearer's faction's next turn (RULINGS › The battle round), or the next round outside a battle.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShieldForgone {
     pub round: u64,
@@ -423,63 +426,128 @@ pub fn notice_hostiles(world: &mut World) {
     log.push(round, CombatEvent::ActingOrder { order });
 }
 
-/// Each round of a battle: the factions act in initiative order, each member with an attack
-/// order attacking.
-pub fn fight(world: &mut World) {
-    let battle = world.resource::<Battle>();
-    if !battle.active {
+/// The faction whose turn it is in the battle, if any.
+fn turn_of(world: &World) -> Option<usize> {
+    world.resource::<crate::creature::ActingOrder>().turn
+}
+
+/// RULINGS › The battle round: the start of a faction's turn. A forgone shield returns at the
+/// start of its bearer's faction's next turn (Tactical Combat › Shields); outside a battle, at
+/// the start of the next round.
+pub fn begin_turn(world: &mut World) {
+    let turn = turn_of(world);
+    let mut battle = world.resource_mut::<Battle>();
+    battle.acting = turn;
+    battle.struck_first.clear();
+    shields_return(world);
+}
+
+/// Shields forgone before this turn (or, outside a battle, this round) return to their bearers.
+pub fn shields_return(world: &mut World) {
+    let round = world.resource::<Clock>().rounds;
+    let acting = world.resource::<crate::creature::ActingOrder>().clone();
+    let mut q = world.query::<(Entity, &ShieldForgone, Option<&Faction>)>();
+    let back: Vec<Entity> = q
+        .iter(world)
+        .filter(|(_, f, faction)| f.round < round && acting.acts_now(faction.copied()))
+        .map(|(e, ..)| e)
+        .collect();
+    for e in back {
+        world.entity_mut(e).remove::<ShieldForgone>();
+    }
+}
+
+/// Members of the acting faction with an attack order, by name: those that may attack now (up,
+/// not fleeing once bloodied, not having spent their action on something else).
+fn attackers(world: &mut World, faction: usize) -> Vec<(String, Entity, AttackOrder)> {
+    let round = world.resource::<Clock>().rounds;
+    let mut q = world.query::<(
+        Entity,
+        &Name,
+        &Faction,
+        &AttackOrder,
+        &Conditions,
+        Option<&Combatant>,
+        Has<Controlled>,
+        Option<&AttackForgone>,
+    )>();
+    let mut attackers: Vec<(String, Entity, AttackOrder)> = q
+        .iter(world)
+        .filter(|(_, _, f, _, c, k, controlled, forgone)| {
+            // One that flees once bloodied strikes no more (the fighting behaviour).
+            let fleeing = !controlled
+                && c.has(ConditionKind::Bloodied)
+                && k.is_some_and(|k| k.flees_when_bloodied);
+            let busy = forgone.is_some_and(|f| f.round == round);
+            f.0 == faction && !is_down(c) && !fleeing && !busy
+        })
+        .map(|(e, n, _, o, ..)| (n.to_string(), e, *o))
+        .collect();
+    attackers.sort_by(|a, b| a.0.cmp(&b.0));
+    attackers
+}
+
+/// Carries out one attack order; an order whose target cannot be attacked lapses (the behaviour
+/// or the player gives a new one).
+fn attack_as_ordered(world: &mut World, who: Entity, order: AttackOrder) {
+    if let Err(why) = attack(world, who, order.target, order.weapon) {
+        world.entity_mut(who).remove::<AttackOrder>();
+        let name = crate::creature::name_of(world, who);
+        let target = crate::creature::name_of(world, order.target);
+        log_in(
+            world,
+            CombatEvent::AttackOrderLapsed {
+                who: name,
+                target,
+                reason: why.into(),
+            },
+        );
+    }
+}
+
+/// Situational Penalties › Penalty to ranged attacks from movement: "if the character performs
+/// the ranged attack first, then moves, they can only move within their reach". A member of the
+/// acting faction with both an attack order and a walk under way, whose target it can attack
+/// before moving, attacks first; then it moves no more than its reach (15', RULINGS › Units).
+pub fn attacks_first(world: &mut World) {
+    let Some(faction) = turn_of(world) else {
         return;
-    }
-    let order: Vec<usize> = battle.order.iter().map(|f| f.faction).collect();
-    for faction in order {
-        world.resource_mut::<Battle>().acting = Some(faction);
-        let mut q = world.query::<(
-            Entity,
-            &Name,
-            &Faction,
-            &AttackOrder,
-            &Conditions,
-            Option<&Combatant>,
-            Has<Controlled>,
-            Option<&AttackForgone>,
-        )>();
-        let round = world.resource::<Clock>().rounds;
-        let mut attackers: Vec<(String, Entity, AttackOrder)> = q
-            .iter(world)
-            .filter(|(_, _, f, _, c, k, controlled, forgone)| {
-                // One that flees once bloodied strikes no more (the fighting behaviour).
-                let fleeing = !controlled
-                    && c.has(ConditionKind::Bloodied)
-                    && k.is_some_and(|k| k.flees_when_bloodied);
-                let busy = forgone.is_some_and(|f| f.round == round);
-                f.0 == faction && !is_down(c) && !fleeing && !busy
-            })
-            .map(|(e, n, _, o, ..)| (n.to_string(), e, *o))
-            .collect();
-        attackers.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, who, order) in attackers {
-            if let Err(why) = attack(world, who, order.target, order.weapon) {
-                // The order lapses when the target cannot be attacked; the behaviour or the
-                // player gives a new one.
-                world.entity_mut(who).remove::<AttackOrder>();
-                let name = crate::creature::name_of(world, who);
-                let target = crate::creature::name_of(world, order.target);
-                log_in(
-                    world,
-                    CombatEvent::AttackOrderLapsed {
-                        who: name,
-                        target,
-                        reason: why.into(),
-                    },
-                );
-            }
+    };
+    let round = world.resource::<Clock>().rounds;
+    for (_, who, order) in attackers(world, faction) {
+        if world.get::<crate::rules::movement::Walking>(who).is_none()
+            || can_attack(world, who, order.target, order.weapon).is_err()
+        {
+            continue;
         }
-        let mut b = world.resource_mut::<Battle>();
-        if !b.acted.contains(&faction) {
-            b.acted.push(faction);
+        attack_as_ordered(world, who, order);
+        world
+            .entity_mut(who)
+            .insert(crate::rules::movement::MoveLimit {
+                round,
+                feet: crate::rules::penalties::REACH_FEET as u32,
+            });
+        world.resource_mut::<Battle>().struck_first.push(who);
+    }
+}
+
+/// RULINGS › The battle round: after its members have moved, each member of the acting faction
+/// with an attack order (that has not attacked first) attacks.
+pub fn faction_attacks(world: &mut World) {
+    let Some(faction) = turn_of(world) else {
+        return;
+    };
+    let struck = world.resource::<Battle>().struck_first.clone();
+    for (_, who, order) in attackers(world, faction) {
+        if !struck.contains(&who) {
+            attack_as_ordered(world, who, order);
         }
     }
-    world.resource_mut::<Battle>().acting = None;
+    let mut b = world.resource_mut::<Battle>();
+    if !b.acted.contains(&faction) {
+        b.acted.push(faction);
+    }
+    b.acting = None;
 }
 
 /// The squares strictly between two squares on a straight line (Bresenham).
@@ -628,11 +696,7 @@ fn defence(
     let shield_bonus = shield.map_or(0, |s| s.ac_bonus);
     let mut mods = Vec::new();
     // Its stat block's AC counts the shield: one forgone, or destroyed, no longer does.
-    let round = world.resource::<Clock>().rounds;
-    let forgone = rules.shields
-        && world
-            .get::<ShieldForgone>(target)
-            .is_some_and(|f| round <= f.round + 1);
+    let forgone = rules.shields && world.get::<ShieldForgone>(target).is_some();
     let destroyed = t.combatant.shield.is_some() && shield.is_none();
     if let Some(s) = t.combatant.shield.as_ref()
         && (forgone || destroyed)
@@ -1246,8 +1310,8 @@ pub fn chance_to_hit(
 /// ([`ActingOrder`](crate::creature::ActingOrder)), as the round begins.
 pub fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creature::ActingOrder>) {
     let now = battle.order.iter().map(|r| r.faction);
-    if !acting.0.iter().copied().eq(now.clone()) {
-        acting.0 = now.collect();
+    if !acting.order.iter().copied().eq(now.clone()) {
+        acting.order = now.collect();
     }
 }
 
@@ -1262,12 +1326,7 @@ impl Plugin for BattlePlugin {
             .init_resource::<TacticalCombat>()
             .add_systems(
                 crate::schedule::SimRound,
-                (
-                    notice_hostiles,
-                    super::opportunity::opportunity_attacks,
-                    fight,
-                    super::behaviour::fighting_behaviour,
-                )
+                (notice_hostiles, super::opportunity::opportunity_attacks)
                     .chain()
                     .in_set(crate::schedule::RoundSet::Combat),
             )
@@ -1276,9 +1335,21 @@ impl Plugin for BattlePlugin {
                 (
                     publish_acting_order,
                     super::opportunity::ready_opportunities,
+                    shields_return,
                 )
                     .chain()
                     .in_set(crate::schedule::RoundSet::Readiness),
+            )
+            .add_systems(
+                crate::schedule::FactionTurn,
+                (
+                    begin_turn.in_set(TurnSet::BeginTurn),
+                    super::behaviour::fighting_behaviour.in_set(TurnSet::Minds),
+                    attacks_first.in_set(TurnSet::AttacksFirst),
+                    (super::opportunity::opportunity_attacks, faction_attacks)
+                        .chain()
+                        .in_set(TurnSet::Attacks),
+                ),
             );
     }
 }

@@ -8,8 +8,9 @@
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
 //! 4. or else closes in: walks at combat speed to the free square next to it that is nearest.
 //!
-//! Orders go through the command queue like a player's, so they are logged and given at the
-//! next round.
+//! It runs in each faction's turn for that faction's members (RULINGS › The battle round: orders
+//! given to the AI take effect in the faction's own turn). Orders go through the command queue
+//! like a player's, so they are logged, and are carried out at once, before the faction moves.
 
 use crate::command::acts::{Attack, Halt, Move};
 use bevy::prelude::*;
@@ -28,8 +29,12 @@ fn chebyshev(a: GridPos, b: GridPos) -> u32 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
-/// Each round of a battle: every creature not under the player's control decides what to do.
+/// In its faction's turn: every creature of the faction not under the player's control decides
+/// what to do.
 pub fn fighting_behaviour(world: &mut World) {
+    let Some(turn) = world.resource::<crate::creature::ActingOrder>().turn else {
+        return;
+    };
     if !world.resource::<Battle>().active {
         return;
     }
@@ -47,7 +52,7 @@ pub fn fighting_behaviour(world: &mut World) {
     ), (With<Creature>, Without<Controlled>)>();
     let mut fighters: Vec<_> = q
         .iter(world)
-        .filter(|c| !is_down(c.4) && !c.5.weapons.is_empty())
+        .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
         .map(|(e, n, p, f, c, k, o, w)| {
             (
                 e,

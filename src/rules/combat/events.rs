@@ -118,7 +118,7 @@ impl fmt::Display for CombatEvent {
             CombatEvent::Initiative { roll } => {
                 write!(
                     f,
-                    "initiative for the {}: d20 {} {:+} (average of {}, rounded up) = {}",
+                    "initiative for {}: d20 {} {:+} (average of {}, rounded up) = {}",
                     roll.name,
                     roll.roll,
                     roll.modifier,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, creature};
 pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
+use crate::creature::{ActingOrder, Faction};
 use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
 use crate::schedule::{RoundSet, SimRound};
@@ -65,24 +66,35 @@ pub fn lose_condition(
 }
 
 /// Ends conditions when their time comes: disorder at the start of the creature's next
-/// initiative, and whatever lasts to the end of a round when that round ends.
+/// initiative (its faction's next turn in a battle, the next round outside one), and whatever
+/// lasts to the end of a round when that round ends.
 pub struct ConditionsPlugin;
 
 impl Plugin for ConditionsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
+        app.init_resource::<ActingOrder>()
+            .add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
+            .add_systems(
+                crate::schedule::FactionTurn,
+                start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
+            )
             .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
     }
 }
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next
-/// initiative". Without faction initiative yet, every creature's initiative starts its round.
+/// initiative"; RULINGS › The battle round: until the start of the runner's faction's next turn.
+/// Outside a battle a creature's initiative starts each round; in one, its faction's turn does.
 pub fn start_of_initiative(
     clock: Res<Clock>,
+    acting: Res<ActingOrder>,
     mut log: ResMut<EventLog>,
-    mut q: Query<(&Name, &mut Conditions)>,
+    mut q: Query<(&Name, &mut Conditions, Option<&Faction>)>,
 ) {
-    for (name, mut c) in q.iter_mut().sort::<Entity>() {
+    for (name, mut c, faction) in q.iter_mut().sort::<Entity>() {
+        if !acting.acts_now(faction.copied()) {
+            continue;
+        }
         for gone in c.lose_where(|c| c.ends == ConditionEnd::StartOfNextInitiative) {
             log.push(
                 clock.rounds,

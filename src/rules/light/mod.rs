@@ -298,7 +298,12 @@ impl Plugin for LightPlugin {
             SimRound,
             (burn_out, update_light_map).chain().in_set(RoundSet::Light),
         )
-        .add_systems(SimRound, burn_fuel.in_set(RoundSet::Fuel));
+        .add_systems(SimRound, burn_fuel.in_set(RoundSet::Fuel))
+        // In a battle, lights carried along are where their bearers are before anyone attacks.
+        .add_systems(
+            crate::schedule::FactionTurn,
+            update_light_map.in_set(crate::schedule::TurnSet::Light),
+        );
     }
 }
 

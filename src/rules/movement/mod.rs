@@ -282,6 +282,15 @@ impl Walking {
     }
 }
 
+/// This round the creature may move no farther than `feet` (Situational Penalties › Penalty
+/// to ranged attacks from movement: one that attacked before moving may then move only within
+/// its reach).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLimit {
+    pub round: u64,
+    pub feet: u32,
+}
+
 /// How far a creature moved this round and at what pace (Situational Penalties › Movement reads
 /// it). Reset at the start of every round.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -466,6 +475,10 @@ impl Plugin for MovementPlugin {
             .add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
+                crate::schedule::FactionTurn,
+                walk.in_set(crate::schedule::TurnSet::Walking),
+            )
+            .add_systems(
                 SimRound,
                 record_exploration_benefits.in_set(RoundSet::ExplorationBenefits),
             )
@@ -565,6 +578,7 @@ type Walker<'a> = (
     &'a ClassLevel,
     &'a mut Footsteps,
     Option<&'a crate::creature::Faction>,
+    Option<&'a MoveLimit>,
 );
 
 /// A creature not walking, as walkers see it.
@@ -652,13 +666,15 @@ pub fn walk(
     );
     taken.start.clone_from(&occupants);
     taken.steps.clear();
-    // In a battle, factions move in their acting order (the others after them).
-    let place = |f: Option<&crate::creature::Faction>| {
-        f.and_then(|f| acting.place(*f)).unwrap_or(usize::MAX)
-    };
-    let mut order: Vec<(usize, Entity)> = walkers.iter().map(|w| (place(w.11), w.0)).collect();
+    // RULINGS › The battle round: in a battle each faction walks in its own turn; outside its
+    // turn, only those whose faction is not fighting walk.
+    let mut order: Vec<Entity> = walkers
+        .iter()
+        .filter(|w| acting.acts_now(w.11.copied()))
+        .map(|w| w.0)
+        .collect();
     order.sort();
-    for (_, e) in order {
+    for e in order {
         let Ok((
             entity,
             name,
@@ -672,6 +688,7 @@ pub fn walk(
             class,
             mut footsteps,
             faction,
+            limit,
         )) = walkers.get_mut(e)
         else {
             continue;
@@ -697,6 +714,9 @@ pub fn walk(
             speeds.tenths_per_round(w.pace)
         };
         let mut banked = w.banked_tenths + w.cap_tenths.map_or(gain, |cap| gain.min(cap));
+        if let Some(limit) = limit.filter(|l| l.round == round) {
+            banked = banked.min(limit.feet * 10);
+        }
         let mut odd = w.odd_diagonals;
         let Steps {
             mut steps,
@@ -711,13 +731,14 @@ pub fn walk(
             let last = w.next + i + 1 == w.path.len();
             blocked = barred(&occupants, factions, entity, faction.copied(), to, last);
             steps.truncate(i);
-            // Nor does it stop on an ally's square: it stops before.
-            while steps
-                .last()
-                .is_some_and(|(p, ..)| occupants.iter().any(|o| o.0 != entity && o.1 == *p))
-            {
-                steps.pop();
-            }
+        }
+        // It passes its allies but does not end its move on another's square: it stops before,
+        // and keeps the feet for the next round.
+        while let Some(&(p, step, _)) = steps.last()
+            && occupants.iter().any(|o| o.0 != entity && o.1 == p)
+        {
+            steps.pop();
+            banked += step_cost(&grid, p, step);
         }
         // Dungeon Delves › Running: difficult terrain needs a Paralysis save, or the runner falls
         // prone at the half-way point of its movement.

@@ -14,7 +14,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Refusal, Unable};
-use crate::creature::{CreatureIndex, Encumbrance, Position};
+use crate::creature::{ActingOrder, CreatureIndex, Encumbrance, Faction, Position};
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency};
@@ -96,7 +96,12 @@ pub struct PartyPlugin;
 impl Plugin for PartyPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Parties>()
-            .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation));
+            .init_resource::<ActingOrder>()
+            .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
+            .add_systems(
+                crate::schedule::FactionTurn,
+                keep_formation.in_set(crate::schedule::TurnSet::Formation),
+            );
     }
 }
 
@@ -183,23 +188,31 @@ type Member<'a> = (
     &'a mut Following,
 );
 
+/// A party's leader, as its followers see it.
+type Leader<'a> = (&'a Position, Option<&'a Walking>, Option<&'a Faction>);
+
 /// After the leader has walked, the followers take their places behind it.
 pub fn keep_formation(
     grid: Res<DungeonGrid>,
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut parties: ResMut<Parties>,
-    leaders: Query<(&Position, Option<&Walking>), Without<Following>>,
+    leaders: Query<Leader, Without<Following>>,
     mut members: Query<Member>,
+    acting: Res<ActingOrder>,
 ) {
     let round = clock.rounds;
     for party in &mut parties.0 {
         let (Some(pace), Some(leader)) = (party.pace, party.leader()) else {
             continue;
         };
-        let Ok((at, walking)) = leaders.get(leader) else {
+        let Ok((at, walking, faction)) = leaders.get(leader) else {
             continue;
         };
+        // In a battle the followers close up in their faction's turn, after the leader.
+        if !acting.acts_now(faction.copied()) {
+            continue;
+        }
         // The leader's steps this round extend the trail.
         if party.trail.last() != Some(&at.0) {
             if let Some(walk) = walking {
