@@ -434,20 +434,22 @@ fn turn_of(world: &World) -> Option<usize> {
 /// RULINGS › The battle round: the start of a faction's turn. A forgone shield returns at the
 /// start of its bearer's faction's next turn (Tactical Combat › Shields); outside a battle, at
 /// the start of the next round.
-pub fn begin_turn(world: &mut World) {
+pub fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
     let turn = turn_of(world);
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
     battle.struck_first.clear();
-    shields_return(world);
+    shields_return(world, forgone);
 }
 
+/// A shield forgone, and whose it is.
+type Forgone<'a> = (Entity, &'a ShieldForgone, Option<&'a Faction>);
+
 /// Shields forgone before this turn (or, outside a battle, this round) return to their bearers.
-pub fn shields_return(world: &mut World) {
+pub fn shields_return(world: &mut World, forgone: &mut QueryState<Forgone>) {
     let round = world.resource::<Clock>().rounds;
-    let acting = world.resource::<crate::creature::ActingOrder>().clone();
-    let mut q = world.query::<(Entity, &ShieldForgone, Option<&Faction>)>();
-    let back: Vec<Entity> = q
+    let acting = world.resource::<crate::creature::ActingOrder>();
+    let back: Vec<Entity> = forgone
         .iter(world)
         .filter(|(_, f, faction)| f.round < round && acting.acts_now(faction.copied()))
         .map(|(e, ..)| e)
@@ -457,20 +459,26 @@ pub fn shields_return(world: &mut World) {
     }
 }
 
+/// A creature with an attack order, as the battle sees it.
+type Attacker<'a> = (
+    Entity,
+    &'a Name,
+    &'a Faction,
+    &'a AttackOrder,
+    &'a Conditions,
+    Option<&'a Combatant>,
+    Has<Controlled>,
+    Option<&'a AttackForgone>,
+);
+
 /// Members of the acting faction with an attack order, by name: those that may attack now (up,
 /// not fleeing once bloodied, not having spent their action on something else).
-fn attackers(world: &mut World, faction: usize) -> Vec<(String, Entity, AttackOrder)> {
+fn attackers(
+    world: &mut World,
+    q: &mut QueryState<Attacker>,
+    faction: usize,
+) -> Vec<(String, Entity, AttackOrder)> {
     let round = world.resource::<Clock>().rounds;
-    let mut q = world.query::<(
-        Entity,
-        &Name,
-        &Faction,
-        &AttackOrder,
-        &Conditions,
-        Option<&Combatant>,
-        Has<Controlled>,
-        Option<&AttackForgone>,
-    )>();
     let mut attackers: Vec<(String, Entity, AttackOrder)> = q
         .iter(world)
         .filter(|(_, _, f, _, c, k, controlled, forgone)| {
@@ -509,12 +517,12 @@ fn attack_as_ordered(world: &mut World, who: Entity, order: AttackOrder) {
 /// the ranged attack first, then moves, they can only move within their reach". A member of the
 /// acting faction with both an attack order and a walk under way, whose target it can attack
 /// before moving, attacks first; then it moves no more than its reach (15', RULINGS › Units).
-pub fn attacks_first(world: &mut World) {
+pub fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
     };
     let round = world.resource::<Clock>().rounds;
-    for (_, who, order) in attackers(world, faction) {
+    for (_, who, order) in attackers(world, q, faction) {
         if world.get::<crate::rules::movement::Walking>(who).is_none()
             || can_attack(world, who, order.target, order.weapon).is_err()
         {
@@ -533,12 +541,12 @@ pub fn attacks_first(world: &mut World) {
 
 /// RULINGS › The battle round: after its members have moved, each member of the acting faction
 /// with an attack order (that has not attacked first) attacks.
-pub fn faction_attacks(world: &mut World) {
+pub fn faction_attacks(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
     };
     let struck = world.resource::<Battle>().struck_first.clone();
-    for (_, who, order) in attackers(world, faction) {
+    for (_, who, order) in attackers(world, q, faction) {
         if !struck.contains(&who) {
             attack_as_ordered(world, who, order);
         }

@@ -29,9 +29,34 @@ fn chebyshev(a: GridPos, b: GridPos) -> u32 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
+/// A creature that fights by itself, as the behaviour sees it.
+type Fighter<'a> = (
+    Entity,
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    &'a Combatant,
+    Option<&'a AttackOrder>,
+    Option<&'a Walking>,
+);
+
+/// Any creature, as the behaviour sees it: where it is and where it is going.
+type Anyone<'a> = (
+    Entity,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    Option<&'a Walking>,
+);
+
 /// In its faction's turn: every creature of the faction not under the player's control decides
 /// what to do.
-pub fn fighting_behaviour(world: &mut World) {
+pub fn fighting_behaviour(
+    world: &mut World,
+    fighters: &mut QueryState<Fighter, (With<Creature>, Without<Controlled>)>,
+    everyone: &mut QueryState<Anyone, With<Creature>>,
+) {
     let Some(turn) = world.resource::<crate::creature::ActingOrder>().turn else {
         return;
     };
@@ -40,17 +65,7 @@ pub fn fighting_behaviour(world: &mut World) {
     }
     // Taken out while the world is used, and put back at the end.
     let aware = std::mem::take(&mut *world.resource_mut::<Awareness>());
-    let mut q = world.query_filtered::<(
-        Entity,
-        &Name,
-        &Position,
-        &Faction,
-        &Conditions,
-        &Combatant,
-        Option<&AttackOrder>,
-        Option<&Walking>,
-    ), (With<Creature>, Without<Controlled>)>();
-    let mut fighters: Vec<_> = q
+    let mut fighters: Vec<_> = fighters
         .iter(world)
         .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
         .map(|(e, n, p, f, c, k, o, w)| {
@@ -66,17 +81,17 @@ pub fn fighting_behaviour(world: &mut World) {
         })
         .collect();
     fighters.sort_by_key(|f| f.0);
-    let mut everyone =
-        world.query_filtered::<(Entity, &Position, &Faction, &Conditions), With<Creature>>();
-    let mut up: Vec<(Entity, GridPos, Faction)> = everyone
-        .iter(world)
-        .filter(|c| !is_down(c.3))
-        .map(|(e, p, f, _)| (e, p.0, *f))
-        .collect();
-    up.sort_by_key(|u| u.0);
+    let mut up: Vec<(Entity, GridPos, Faction)> = Vec::new();
     // Squares taken: where creatures stand and where walkers are going.
-    let mut claimed: Vec<GridPos> = up.iter().map(|u| u.1).collect();
-    claimed.extend(fighters.iter().filter_map(|f| f.6));
+    let mut claimed: Vec<GridPos> = Vec::new();
+    for (e, p, f, c, w) in everyone.iter(world) {
+        if !is_down(c) {
+            up.push((e, p.0, *f));
+            claimed.push(p.0);
+        }
+        claimed.extend(w.and_then(|w| w.destination()));
+    }
+    up.sort_by_key(|u| u.0);
     let mut orders: Vec<Command> = Vec::new();
     let pending = world.resource::<PendingCommands>();
     let busy: Vec<String> = fighters

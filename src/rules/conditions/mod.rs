@@ -89,12 +89,23 @@ pub fn start_of_initiative(
     clock: Res<Clock>,
     acting: Res<ActingOrder>,
     mut log: ResMut<EventLog>,
-    mut q: Query<(&Name, &mut Conditions, Option<&Faction>)>,
+    mut q: Query<(Entity, &Name, &mut Conditions, Option<&Faction>)>,
 ) {
-    for (name, mut c, faction) in q.iter_mut().sort::<Entity>() {
-        if !acting.acts_now(faction.copied()) {
+    let mut ending: Vec<Entity> = q
+        .iter()
+        .filter(|(_, _, c, f)| {
+            acting.acts_now(f.copied())
+                && c.0
+                    .iter()
+                    .any(|c| c.ends == ConditionEnd::StartOfNextInitiative)
+        })
+        .map(|(e, ..)| e)
+        .collect();
+    ending.sort();
+    for e in ending {
+        let Ok((_, name, mut c, _)) = q.get_mut(e) else {
             continue;
-        }
+        };
         for gone in c.lose_where(|c| c.ends == ConditionEnd::StartOfNextInitiative) {
             log.push(
                 clock.rounds,

@@ -452,17 +452,24 @@ pub fn look(
     }
 }
 
+/// Each faction remembers what its members see. A sight that has not changed since the last
+/// round is remembered already.
 fn remember(
     grid: Res<DungeonGrid>,
     factions: Res<Factions>,
     mut memory: ResMut<FactionMemory>,
-    q: Query<(&Faction, &Sight)>,
+    q: Query<(&Faction, Ref<Sight>)>,
 ) {
     let n = (grid.width() * grid.height()) as usize;
-    if memory.seen.len() != factions.0.len() || memory.seen.first().is_some_and(|m| m.len() != n) {
+    let fresh =
+        memory.seen.len() != factions.0.len() || memory.seen.first().is_some_and(|m| m.len() != n);
+    if fresh {
         memory.seen = vec![vec![false; n]; factions.0.len()];
     }
     for (f, sight) in &q {
+        if !fresh && !sight.is_changed() {
+            continue;
+        }
         if let Some(m) = memory.seen.get_mut(f.0) {
             for (p, _) in &sight.seen {
                 if let Some(i) = grid.index(*p) {
