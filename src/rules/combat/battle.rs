@@ -439,6 +439,10 @@ pub fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
     battle.struck_first.clear();
+    if let Some(f) = turn {
+        let faction = world.resource::<Factions>().name(Faction(f)).to_owned();
+        log_in(world, CombatEvent::TurnBegan { faction });
+    }
     shields_return(world, forgone);
 }
 

@@ -19,6 +19,8 @@ pub enum CombatEvent {
     Initiative { roll: FactionRoll },
     /// The factions' acting order, highest first.
     ActingOrder { order: Vec<String> },
+    /// A faction's turn in the battle round begins (RULINGS › The battle round).
+    TurnBegan { faction: String },
     /// An attack: the throw with every modifier, and the damage of a hit.
     Attacked {
         who: String,
@@ -135,6 +137,7 @@ impl fmt::Display for CombatEvent {
                 Ok(())
             }
             CombatEvent::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
+            CombatEvent::TurnBegan { faction } => write!(f, "{faction}'s turn"),
             CombatEvent::AttackOrdered {
                 who,
                 target,
