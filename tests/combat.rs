@@ -125,8 +125,9 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
 
 use delve::level::schema::ConditionKind;
 use delve::rules::combat::AttackRefusal;
-use delve::rules::combat::battle::{Damage, attack, take_damage};
+use delve::rules::combat::battle::{Damage, attack};
 use delve::rules::combat::initiative::FactionRoll;
+use delve::rules::damage::take_damage;
 use delve::rules::tactical::TacticalCombat;
 
 /// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
@@ -304,14 +305,14 @@ fn flat_footed_only_against_a_faction_five_ahead() {
 }
 
 /// Massive trauma: one blow of half the total hit points (at least 25) calls for a DC 10
-/// Fortitude save; failed, 0 hit points and staggered. Several smaller blows do not.
+/// Fortitude save; failed, 0 hit points and staggered, not dying (RULINGS › Conditions …); any
+/// more damage makes it dying. Several smaller blows do not call for the save.
 #[test]
 fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     let mut app = arena(", hp: 60", "");
     let g = app.entity("Gnawbone");
-    let rules = TacticalCombat::default();
-    take_damage(app.world_mut(), g, 20, rules);
-    take_damage(app.world_mut(), g, 20, rules);
+    take_damage(app.world_mut(), g, 20);
+    take_damage(app.world_mut(), g, 20);
     assert!(
         !app.throws().iter().any(|t| t.what.starts_with("Fortitude")),
         "below half its hit points: no save"
@@ -321,7 +322,7 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     let mut app = arena(", hp: 60", "");
     let g = app.entity("Gnawbone");
     app.script_dice(&[5]);
-    take_damage(app.world_mut(), g, 30, rules);
+    take_damage(app.world_mut(), g, 30);
     let save = app.throws().pop().expect("the Fortitude save");
     assert!(
         save.what
@@ -330,16 +331,24 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
     assert_eq!((save.natural, save.success), (5, false));
     assert_eq!(hp(&app, "Gnawbone"), 0);
     assert!(has(&app, "Gnawbone", ConditionKind::Staggered));
+    assert!(
+        !has(&app, "Gnawbone", ConditionKind::Dying),
+        "staggered, not dying (Tactical Combat › Massive Trauma)"
+    );
+    // Any further damage makes it dying.
+    take_damage(app.world_mut(), g, 1);
+    assert!(has(&app, "Gnawbone", ConditionKind::Dying));
+    assert!(!has(&app, "Gnawbone", ConditionKind::Staggered));
 
     // Massive damage: half and at least 50, DC 15 or death; mythic creatures are immune.
     let mut app = arena(", hp: 100", "");
     let g = app.entity("Gnawbone");
     app.script_dice(&[5]);
-    take_damage(app.world_mut(), g, 50, rules);
+    take_damage(app.world_mut(), g, 50);
     assert!(has(&app, "Gnawbone", ConditionKind::Dead));
     let mut app = arena(", hp: 100, mythic: Some(true)", "");
     let g = app.entity("Gnawbone");
-    take_damage(app.world_mut(), g, 50, rules);
+    take_damage(app.world_mut(), g, 50);
     assert!(!has(&app, "Gnawbone", ConditionKind::Dead));
     assert_eq!(hp(&app, "Gnawbone"), 50);
 }
@@ -349,12 +358,11 @@ fn massive_trauma_at_exactly_half_and_not_for_smaller_blows() {
 fn dying_at_zero_and_dead_on_more_damage() {
     let mut app = arena("", "");
     let g = app.entity("Gnawbone");
-    let rules = TacticalCombat::default();
-    take_damage(app.world_mut(), g, 9, rules);
+    take_damage(app.world_mut(), g, 9);
     assert!(has(&app, "Gnawbone", ConditionKind::Dying));
     let b = app.entity("Brannoc");
     assert!(attack(app.world_mut(), b, g, 0).is_err(), "it is down");
-    take_damage(app.world_mut(), g, 1, rules);
+    take_damage(app.world_mut(), g, 1);
     assert!(has(&app, "Gnawbone", ConditionKind::Dead));
 }
 
@@ -643,7 +651,7 @@ fn shields_forgone_and_sacrificed() {
 fn a_bloodied_monster_that_flees_runs_away() {
     let mut app = engaged(", flees_when_bloodied: Some(true)");
     let g = app.entity("Gnawbone");
-    take_damage(app.world_mut(), g, 5, TacticalCombat::default());
+    take_damage(app.world_mut(), g, 5);
     assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
     let attacks = |app: &App| {
         app.world()
@@ -1027,4 +1035,123 @@ fn one_that_attacks_first_moves_only_within_reach() {
     let mods = last_attack(&app).1;
     assert!(!mods.iter().any(|(m, _)| m.contains("mov")), "{mods:?}");
     assert_eq!(app.at("Ada"), delve::grid::GridPos::new(4, 1), "15' of 30'");
+}
+
+/// RULINGS › Conditions …: staggered, a creature may move or attack in a round, not both. Having
+/// moved, its attack is refused; having attacked first, it does not move.
+#[test]
+fn staggered_may_move_or_attack_not_both() {
+    let mut app = duel(1, SWORD, 3, ", initiative_modifier: 20");
+    control(&mut app, "Ada");
+    control(&mut app, "Gnawbone");
+    app.run(1);
+    let ada = app.entity("Ada");
+    delve::rules::conditions::gain_condition_in(
+        app.world_mut(),
+        ada,
+        ConditionKind::Staggered,
+        "massive trauma",
+        delve::rules::conditions::ConditionEnd::UntilRemoved,
+    );
+    // Moving next to the ghoul, then attacking: the attack is refused.
+    app.give(Move {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    app.act(delve::command::acts::Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: None,
+    });
+    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(2, 1));
+    assert!(
+        app.events::<CombatEvent>().iter().any(|e| matches!(
+            e,
+            CombatEvent::AttackOrderLapsed { who, reason, .. }
+                if who == "Ada" && reason.is(&AttackRefusal::StaggeredMoved)
+        )),
+        "{}",
+        app.log().to_text()
+    );
+    assert!(
+        !moves_and_blows(&app)
+            .iter()
+            .any(|(_, w, what)| w == "Ada" && *what == "attacks")
+    );
+    // Attacking first, then told to walk away: it attacks and stays.
+    app.give(delve::command::acts::Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: None,
+    });
+    app.act(Move {
+        who: "Ada".into(),
+        to: (1, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    let last = moves_and_blows(&app).pop().unwrap();
+    assert_eq!((last.1.as_str(), last.2), ("Ada", "attacks"));
+    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(2, 1));
+}
+
+/// RULINGS › Conditions …: attack throws against a vulnerable creature gain +2, and a vulnerable
+/// creature makes no attacks of opportunity.
+#[test]
+fn the_vulnerable_are_easier_to_hit_and_make_no_attacks_of_opportunity() {
+    let mut app = engaged(", conditions: [Vulnerable]");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[10, 1]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone vulnerable".to_owned(), 2)),
+        "{mods:?}"
+    );
+    // Brannoc steps away from the vulnerable ghoul: no attack of opportunity.
+    let before = opportunities(&app).len();
+    give_now(
+        &mut app,
+        delve::command::Command::Move(Move {
+            who: "Brannoc".into(),
+            to: (1, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        }),
+    );
+    assert_eq!(app.at("Brannoc"), delve::grid::GridPos::new(1, 1));
+    assert_eq!(opportunities(&app).len(), before, "{}", app.log().to_text());
+}
+
+/// RULINGS › Dice and throws: the Fortitude save of massive trauma is a saving throw like any
+/// other: a natural 20 adds +10 only with the tactical rule on, and bloodied takes −2.
+#[test]
+fn the_fortitude_save_takes_the_tactical_switches() {
+    let fortitude = |natural_20_and_1: bool, bloodied: bool| {
+        let mut app = arena(", hp: 60, fortitude: -15", "");
+        let g = app.entity("Gnawbone");
+        app.world_mut()
+            .resource_mut::<TacticalCombat>()
+            .natural_20_and_1 = natural_20_and_1;
+        if bloodied {
+            delve::rules::conditions::gain_condition_in(
+                app.world_mut(),
+                g,
+                ConditionKind::Bloodied,
+                "a test",
+                delve::rules::conditions::ConditionEnd::UntilRemoved,
+            );
+        }
+        app.script_dice(&[20]);
+        take_damage(app.world_mut(), g, 30);
+        app.throws()
+            .into_iter()
+            .find(|t| t.what.starts_with("Fortitude"))
+            .unwrap()
+    };
+    let on = fortitude(true, false);
+    assert_eq!((on.total, on.success), (15, true), "20 + 10 − 15 ≥ 10");
+    let off = fortitude(false, false);
+    assert_eq!((off.total, off.success), (5, false), "20 − 15 < 10");
+    let bloodied = fortitude(true, true);
+    assert_eq!(bloodied.total, 13, "bloodied: −2");
 }

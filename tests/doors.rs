@@ -610,3 +610,32 @@ fn an_evil_door_held_shut_does_not_yield() {
     );
     assert_eq!(last_throw(&app).what, "Dungeonbashing", "{}", text(&app));
 }
+
+/// RULINGS › Conditions …: the botched bash's point of damage goes through the one damage path:
+/// Ada, at 1 hit point, grunts on a natural 1 and is dying.
+#[test]
+fn a_botched_bash_wounds_through_the_one_damage_path() {
+    let mut app = door_hall()
+        .door("(at: (4, 1), stuck: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 1, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .build();
+    app.script_dice(&[1]);
+    act(
+        &mut app,
+        Command::Bash(Bash {
+            who: "Ada".into(),
+            at: AT,
+            helper: None,
+        }),
+    );
+    assert!(
+        app.events::<DoorEvent>()
+            .iter()
+            .any(|e| matches!(e, DoorEvent::BashFailed { hurt: true, .. }))
+    );
+    let conditions = app.get::<delve::creature::Conditions>("Ada").unwrap();
+    assert!(conditions.has(delve::level::schema::ConditionKind::Dying));
+}

@@ -624,3 +624,34 @@ fn a_natural_1_on_a_save_doubles_a_traps_damage() {
         assert_eq!(30 - hp(&app, "Ada"), damage, "a save of {save} against 3");
     }
 }
+
+/// RULINGS › Conditions …: a trap's damage goes through the one damage path. A pit that takes
+/// Ada's last hit points leaves her dying in it (not walking on); one that takes her below half
+/// leaves her bloodied.
+#[test]
+fn a_pits_damage_goes_through_the_one_damage_path() {
+    use delve::level::schema::ConditionKind;
+    for (hp, faces, condition) in [
+        (4, [1, 3, 3], ConditionKind::Dying),
+        (20, [1, 6, 5], ConditionKind::Bloodied),
+    ] {
+        let mut app = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+            .trap("(at: (4, 1), kind: Pit(depth_feet: 20))")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Ada", faction: "party", at: (1, 1), hp: {hp}, ac: 10,
+                    encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])"#
+            ))
+            .build();
+        app.script_dice(&faces);
+        app.give(Move {
+            who: "Ada".into(),
+            to: (8, 1),
+            pace: Pace::Combat,
+        });
+        app.run(3);
+        let conditions = app.get::<delve::creature::Conditions>("Ada").unwrap();
+        assert!(conditions.has(condition), "{}", app.log().to_text());
+        assert_eq!(app.at("Ada"), GridPos::new(4, 1), "in the pit");
+    }
+}

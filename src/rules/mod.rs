@@ -3,6 +3,7 @@
 pub mod abilities;
 pub mod combat;
 pub mod conditions;
+pub mod damage;
 pub mod doors;
 pub mod light;
 pub mod movement;

@@ -44,6 +44,25 @@ impl Default for TacticalCombat {
     }
 }
 
+impl TacticalCombat {
+    /// Every tactical rule off: the level's `modules` leave the combat module out.
+    pub fn off() -> Self {
+        Self {
+            cautious_movement: false,
+            combat_reflexes: false,
+            armor_as_damage_reduction: false,
+            shields: false,
+            bloodied: false,
+            natural_20_and_1: false,
+            critical_hits: false,
+            firearm_misfires: false,
+            faction_initiative: false,
+            massive_trauma: false,
+            massive_damage: false,
+        }
+    }
+}
+
 /// Armor as Damage Reduction: light armor DR 1 (only if its base AC bonus is 2 or more), medium
 /// 2, heavy 3, against piercing and slashing; +1 at the first enhancement, again at +3 and +5.
 /// A gambeson (light armor named "gambeson") gives DR 3 against bludgeoning only.

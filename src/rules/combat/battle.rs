@@ -13,10 +13,8 @@
 //! target's disorder (−2 AC) and flat-footedness (no Dexterity bonus), a natural 20 (+10) and a
 //! natural 1 (a miss). Damage is the weapon's dice, less the target's armor DR against its
 //! damage type (crossbows and firearms bypass it in their first increment); a natural-20 threat
-//! is confirmed by a second throw and deals the tactical critical. At 0 hit points a creature is
-//! dying, out of the fight; any more damage kills it (a ruling: the sources leave dying to the
-//! Judge). One attack dealing half the total hit points or more calls for the massive trauma
-//! (min. 25, DC 10 Fortitude) and massive damage (min. 50, DC 15 Fortitude) saves.
+//! is confirmed by a second throw and deals the tactical critical. The damage lands through the
+//! one damage path (`rules::damage`: bloodied, dying, massive trauma and damage).
 
 use super::commands::{AttackRefusal, CombatRefusal};
 use crate::command::{Refusal, Unable};
@@ -36,7 +34,6 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::WeaponDef;
 use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
 use crate::log::EventLog;
-use crate::rules::conditions::{ConditionEnd, gain_condition};
 use crate::rules::light::LightMap;
 use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
 use crate::rules::tactical::{self, TacticalCombat};
@@ -533,12 +530,18 @@ pub fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
             continue;
         }
         attack_as_ordered(world, who, order);
+        // Staggered, it may not move at all once it has attacked.
+        let staggered = world
+            .get::<Conditions>(who)
+            .is_some_and(|c| c.has(ConditionKind::Staggered));
+        let feet = if staggered {
+            0
+        } else {
+            crate::rules::penalties::REACH_FEET as u32
+        };
         world
             .entity_mut(who)
-            .insert(crate::rules::movement::MoveLimit {
-                round,
-                feet: crate::rules::penalties::REACH_FEET as u32,
-            });
+            .insert(crate::rules::movement::MoveLimit { round, feet });
         world.resource_mut::<Battle>().struck_first.push(who);
     }
 }
@@ -641,6 +644,14 @@ pub fn can_attack(
     let target = || crate::creature::name_of(world, target);
     if is_down(a_cond) {
         return Err(AttackRefusal::Down);
+    }
+    // RULINGS › Conditions …: a staggered creature may move or attack in a round, not both.
+    if a_cond.has(ConditionKind::Staggered)
+        && world
+            .get::<crate::rules::movement::MovedThisRound>(who)
+            .is_some_and(|m| m.feet > 0)
+    {
+        return Err(AttackRefusal::StaggeredMoved);
     }
     if is_down(t_cond) {
         return Err(AttackRefusal::TargetDown { target: target() });
@@ -847,6 +858,13 @@ fn attack_modifiers(
             format!("range increment {increment}"),
         ));
     }
+    // RULINGS › Conditions …: attack throws against a vulnerable creature gain +2.
+    if t.conditions.has(ConditionKind::Vulnerable) {
+        mods.push(Modifier::new(
+            crate::rules::conditions::VULNERABLE_ATTACK_BONUS,
+            format!("{} vulnerable", t.name),
+        ));
+    }
     let (ac, ac_mods) = defence(world, a, t, target, w, increment);
     mods.extend(ac_mods);
     Ok((ac, mods))
@@ -1023,7 +1041,10 @@ pub fn strike(
             damage: Some(damage.clone()),
         },
     );
-    take_damage(world, target, damage.total, rules);
+    crate::rules::damage::take_damage(world, target, damage.total);
+    if world.get::<Conditions>(target).is_some_and(is_down) {
+        world.entity_mut(target).remove::<AttackOrder>();
+    }
     Ok(())
 }
 
@@ -1153,96 +1174,6 @@ pub fn activate_enchantment(world: &mut World, who: Entity, weapon: &str) -> Res
         },
     );
     Ok(())
-}
-
-fn condition(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
-    let round = world.resource::<Clock>().rounds;
-    let name = crate::creature::name_of(world, who);
-    let Some(mut c) = world.get::<Conditions>(who).cloned() else {
-        return;
-    };
-    gain_condition(
-        &mut world.resource_mut::<EventLog>(),
-        round,
-        &name,
-        &mut c,
-        kind,
-        source,
-        ConditionEnd::UntilRemoved,
-    );
-    world.entity_mut(who).insert(c);
-}
-
-/// A Fortitude save (tactical rules): d20 + Fortitude bonus (the tactical Constitution modifier
-/// when the stat block gives none) against a DC, with natural 20 +10.
-fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
-    let bonus = world
-        .get::<Combatant>(who)
-        .and_then(|c| c.fortitude)
-        .unwrap_or_else(|| {
-            crate::rules::abilities::tactical_modifier(
-                world.get::<Abilities>(who).map_or(10, |a| a.0.con),
-            )
-        });
-    let mods = vec![Modifier::new(bonus, "Fortitude")];
-    let what = format!("Fortitude save against {what}");
-    throws::throw_in(world, who, ThrowKind::Save, what, mods, dc).success
-}
-
-/// One attack's damage lands: hit points, bloodied, dying and death, massive trauma and
-/// massive damage.
-pub fn take_damage(world: &mut World, who: Entity, damage: i32, rules: TacticalCombat) {
-    let Some(hp) = world.get::<HitPoints>(who).copied() else {
-        return;
-    };
-    let was_dying = world
-        .get::<Conditions>(who)
-        .is_some_and(|c| c.has(ConditionKind::Dying));
-    let mut now = hp.current - damage;
-    if let Some(mut h) = world.get_mut::<HitPoints>(who) {
-        h.current = now;
-    }
-    let mythic = world.get::<Combatant>(who).is_some_and(|c| c.mythic);
-    if now > 0 && !mythic {
-        if rules.massive_damage
-            && tactical::massive_damage_applies(damage, hp.max)
-            && !fortitude_save(world, who, 15, "massive damage")
-        {
-            condition(world, who, ConditionKind::Dead, "massive damage");
-            return;
-        }
-        if rules.massive_trauma
-            && tactical::massive_trauma_applies(damage, hp.max)
-            && !fortitude_save(world, who, 10, "massive trauma")
-        {
-            now = 0;
-            if let Some(mut h) = world.get_mut::<HitPoints>(who) {
-                h.current = 0;
-            }
-            condition(world, who, ConditionKind::Staggered, "massive trauma");
-        }
-    }
-    if rules.bloodied && damage > 0 && tactical::is_bloodied(now, hp.max) {
-        condition(
-            world,
-            who,
-            ConditionKind::Bloodied,
-            "below half its hit points",
-        );
-    }
-    if now <= 0 {
-        if was_dying && damage > 0 {
-            condition(world, who, ConditionKind::Dead, "wounded while dying");
-        } else {
-            condition(world, who, ConditionKind::Dying, "0 hit points");
-            condition(world, who, ConditionKind::Prone, "dying");
-        }
-        world
-            .entity_mut(who)
-            .remove::<AttackOrder>()
-            .remove::<crate::rules::movement::Walking>()
-            .remove::<crate::rules::task::Task>();
-    }
 }
 
 /// `Attack`: a standing order to attack a creature with a weapon (by name, or the first that

@@ -348,6 +348,8 @@ pub enum AttackRefusal {
     },
     /// Moved too far for a ranged attack (Situational Penalties › Penalty from Movement).
     Moved(PenaltyRefusal),
+    /// Staggered, it moved this round: it may move or attack, not both (RULINGS › Conditions …).
+    StaggeredMoved,
 }
 
 impl Reason for AttackRefusal {}
@@ -368,6 +370,7 @@ impl fmt::Display for AttackRefusal {
             InTheWay { target } => write!(f, "someone stands in the way to {target}"),
             BeyondRange { target, weapon } => write!(f, "{target} is beyond its {weapon}'s range"),
             Moved(why) => write!(f, "{why}"),
+            StaggeredMoved => write!(f, "staggered, it moved this round: it may not attack too"),
         }
     }
 }

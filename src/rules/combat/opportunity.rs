@@ -24,7 +24,7 @@ use crate::creature::{
 };
 use crate::dice::Modifier;
 use crate::grid::GridPos;
-use crate::level::schema::Proficiency;
+use crate::level::schema::{ConditionKind, Proficiency};
 use crate::rules::movement::{Occupant, StepsTaken};
 use crate::rules::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
 use crate::time::Clock;
@@ -123,9 +123,14 @@ pub fn ready_opportunities(world: &mut World) {
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
     let round = world.resource::<Clock>().rounds;
     let mut q = world.query_filtered::<(Entity, &Conditions, &Combatant), With<Creature>>();
+    // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
     let threatening: Vec<Entity> = q
         .iter(world)
-        .filter(|(_, c, k)| !is_down(c) && k.weapons.iter().any(|w| w.range_feet.is_none()))
+        .filter(|(_, c, k)| {
+            !is_down(c)
+                && !c.has(ConditionKind::Vulnerable)
+                && k.weapons.iter().any(|w| w.range_feet.is_none())
+        })
         .map(|(e, ..)| e)
         .collect();
     let mut d = world.query::<(Entity, &Disengaging)>();

@@ -16,6 +16,10 @@ use crate::log::EventLog;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
+/// RULINGS › Conditions the sources name without defining: attack throws against a vulnerable
+/// creature gain +2 (and it makes no attacks of opportunity). Being vulnerable never stacks.
+pub const VULNERABLE_ATTACK_BONUS: i32 = 2;
+
 /// Is this creature out of the fight (dying or dead)?
 pub fn is_down(conditions: &Conditions) -> bool {
     conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)
@@ -42,6 +46,49 @@ pub fn gain_condition(
             },
         );
     }
+}
+
+/// Gives the creature `who` a condition in the world, and logs it (only when it is new).
+pub fn gain_condition_in(
+    world: &mut World,
+    who: Entity,
+    kind: ConditionKind,
+    source: &str,
+    ends: ConditionEnd,
+) {
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::creature::name_of(world, who);
+    let Some(mut c) = world.get::<Conditions>(who).cloned() else {
+        return;
+    };
+    gain_condition(
+        &mut world.resource_mut::<EventLog>(),
+        round,
+        &name,
+        &mut c,
+        kind,
+        source,
+        ends,
+    );
+    world.entity_mut(who).insert(c);
+}
+
+/// Takes a condition from the creature `who` in the world, and logs why.
+pub fn lose_condition_in(world: &mut World, who: Entity, kind: ConditionKind, why: &str) {
+    let round = world.resource::<Clock>().rounds;
+    let name = crate::creature::name_of(world, who);
+    let Some(mut c) = world.get::<Conditions>(who).cloned() else {
+        return;
+    };
+    lose_condition(
+        &mut world.resource_mut::<EventLog>(),
+        round,
+        &name,
+        &mut c,
+        kind,
+        why,
+    );
+    world.entity_mut(who).insert(c);
 }
 
 /// Takes a condition from `who` and logs why.

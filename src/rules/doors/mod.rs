@@ -16,9 +16,7 @@ use bevy::prelude::*;
 use crate::rules::throws::ThrowKind;
 
 use crate::command::{Choice, Command, Refusal, Unable, square_of};
-use crate::creature::{
-    Abilities, BodySize, ClassLevel, Equipment, HitPoints, Position, Proficiencies,
-};
+use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::DoorSpec;
@@ -568,15 +566,21 @@ pub fn bash(
         return Ok(());
     }
     let hurt = throw.natural == 1;
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        DoorEvent::BashFailed {
+            who: name,
+            at,
+            hurt,
+        },
+    );
     if hurt {
+        // RULINGS › Conditions …: the botched bash's point goes through the one damage path.
         for b in std::iter::once(who).chain(helper) {
-            if let Some(mut hp) = world.get_mut::<HitPoints>(b) {
-                hp.current -= 1;
-            }
+            crate::rules::damage::take_damage(world, b, 1);
         }
     }
-    let who = crate::creature::name_of(world, who);
-    log_in(world, DoorEvent::BashFailed { who, at, hurt });
     Ok(())
 }
 

@@ -28,9 +28,7 @@ use serde::Serialize;
 use crate::rules::throws::ThrowKind;
 
 use crate::command::{Choice, Command, Refusal, square_of};
-use crate::creature::{
-    ClassLevel, Creature, Equipment, HitPoints, Position, Proficiencies, SavingThrows,
-};
+use crate::creature::{ClassLevel, Creature, Equipment, Position, Proficiencies, SavingThrows};
 use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
@@ -148,9 +146,6 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         };
         saved = Some(throw.success);
     }
-    if let Some(mut hp) = world.get_mut::<HitPoints>(victim) {
-        hp.current -= damage;
-    }
     go_off(world, trap);
     let noise = if matches!(t.kind, TrapKind::Pit { .. }) {
         world
@@ -174,6 +169,8 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             saved,
         },
     );
+    // RULINGS › Conditions …: a trap's damage goes through the one damage path.
+    crate::rules::damage::take_damage(world, victim, damage);
 }
 
 /// The trap is known once it has gone off, and spent unless it is a pit (a pit stays open).

@@ -1,0 +1,115 @@
+//! Damage (RULINGS › Conditions the sources name without defining): damage from any source —
+//! attacks, traps, falls, a botched bash, drowning — goes through one path, so that bloodied,
+//! dying, death, massive trauma and massive damage apply to all of it.
+//!
+//! - Tactical Combat › Bloodied: below half its hit points a creature is bloodied.
+//! - At 0 hit points or fewer a creature is dying, out of the fight; any more damage kills it
+//!   (a ruling: the sources leave dying to the Judge).
+//! - Tactical Combat › Massive Trauma: one blow of half the total hit points (at least 25) calls
+//!   for a DC 10 Fortitude save; failed, the creature is left at 0 hit points and **staggered**,
+//!   not dying: each round it may move or attack, not both, and any further damage makes it
+//!   dying.
+//! - Tactical Combat › Massive Damage: half and at least 50, a DC 15 Fortitude save or death.
+//!   Mythic creatures are immune to both.
+
+use bevy::prelude::*;
+
+use crate::creature::{Abilities, Combatant, HitPoints};
+use crate::dice::Modifier;
+use crate::level::schema::ConditionKind;
+use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition_in, lose_condition_in};
+use crate::rules::tactical::{self, TacticalCombat};
+use crate::rules::throws::{ThrowKind, throw_in};
+
+/// `damage` points land on `who`: its hit points, and what follows from them. The tactical
+/// rules' parts (bloodied, massive trauma and damage) apply where the level has them on.
+pub fn take_damage(world: &mut World, who: Entity, damage: i32) {
+    let Some(hp) = world.get::<HitPoints>(who).copied() else {
+        return;
+    };
+    let rules = world
+        .get_resource::<TacticalCombat>()
+        .copied()
+        .unwrap_or_else(TacticalCombat::off);
+    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
+    let was_dying = conditions.has(ConditionKind::Dying);
+    let was_staggered = conditions.has(ConditionKind::Staggered);
+    let mut now = hp.current - damage;
+    set_hit_points(world, who, now);
+    let mythic = world.get::<Combatant>(who).is_some_and(|c| c.mythic);
+    let mut staggered_now = false;
+    if now > 0 && !mythic {
+        if rules.massive_damage
+            && tactical::massive_damage_applies(damage, hp.max)
+            && !fortitude_save(world, who, 15, "massive damage")
+        {
+            gain(world, who, ConditionKind::Dead, "massive damage");
+            return;
+        }
+        if rules.massive_trauma
+            && tactical::massive_trauma_applies(damage, hp.max)
+            && !fortitude_save(world, who, 10, "massive trauma")
+        {
+            now = 0;
+            set_hit_points(world, who, 0);
+            gain(world, who, ConditionKind::Staggered, "massive trauma");
+            staggered_now = true;
+        }
+    }
+    if rules.bloodied && damage > 0 && tactical::is_bloodied(now, hp.max) {
+        gain(
+            world,
+            who,
+            ConditionKind::Bloodied,
+            "below half its hit points",
+        );
+    }
+    if now > 0 || staggered_now || damage <= 0 {
+        return;
+    }
+    if was_dying {
+        gain(world, who, ConditionKind::Dead, "wounded while dying");
+        return;
+    }
+    if was_staggered {
+        lose_condition_in(
+            world,
+            who,
+            ConditionKind::Staggered,
+            "wounded while staggered",
+        );
+    }
+    gain(world, who, ConditionKind::Dying, "0 hit points");
+    gain(world, who, ConditionKind::Prone, "dying");
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .remove::<crate::rules::task::Task>();
+}
+
+fn set_hit_points(world: &mut World, who: Entity, current: i32) {
+    if let Some(mut h) = world.get_mut::<HitPoints>(who) {
+        h.current = current;
+    }
+}
+
+fn gain(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
+    gain_condition_in(world, who, kind, source, ConditionEnd::UntilRemoved);
+}
+
+/// A Fortitude save (Tactical Combat › Massive Trauma): d20 + Fortitude bonus (the tactical
+/// Constitution modifier when the stat block gives none) against a DC; a saving throw like any
+/// other (RULINGS › Dice and throws), under the tactical switches in force.
+pub fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
+    let bonus = world
+        .get::<Combatant>(who)
+        .and_then(|c| c.fortitude)
+        .unwrap_or_else(|| {
+            crate::rules::abilities::tactical_modifier(
+                world.get::<Abilities>(who).map_or(10, |a| a.0.con),
+            )
+        });
+    let mods = vec![Modifier::new(bonus, "Fortitude")];
+    let what = format!("Fortitude save against {what}");
+    throw_in(world, who, ThrowKind::Save, what, mods, dc).success
+}
