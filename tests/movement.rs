@@ -180,6 +180,15 @@ fn a_failed_long_run_save_winds_and_a_turn_of_rest_ends_it() {
             pace: Pace::Running,
         }),
     );
+    // It walks on at combat speed instead: this turn is not one of rest.
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Runner".into(),
+            to: (398, 1),
+            pace: Pace::Combat,
+        }),
+    );
     run_round(app.world_mut());
     assert!(events(&app).iter().any(
         |e| matches!(e, CommandEvent::CommandRefused { reason, .. } if reason.is(&MoveRefusal::WindedCannotRun))
@@ -262,17 +271,27 @@ fn running_needs_a_straight_line_or_gentle_curve() {
     assert_eq!(at(&app, "Runner"), GridPos::new(1, 1));
 }
 
-/// Dungeon Delves › Rest: more than 5 turns without rest winds an adventurer; Endurance exempts.
+/// Dungeon Delves › Rest: more than 5 turns of exploration without rest winds an adventurer;
+/// Endurance exempts.
 #[test]
 fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
+    let corridor = long_corridor();
     let creatures = "(name: \"Tired\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0),\n\
                      (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, proficiencies: [Endurance])";
     let l = level(
-        &["XXXXX", "X...X", "XXXXX"],
+        &rows(&corridor),
         creatures,
         ", marching_order: [\"Tired\", \"Tough\"]",
     );
     let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::MoveParty(MoveParty {
+            party: "party".into(),
+            to: (398, 1),
+            pace: Pace::Exploration,
+        }),
+    );
     run_rounds(app.world_mut(), 50);
     assert!(
         !conditions(&app, "Tired").has(ConditionKind::Winded),
@@ -298,6 +317,48 @@ fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
     assert!(!conditions(&app, "Tired").has(ConditionKind::Winded));
     let log = app.world().resource::<EventLog>().to_text();
     assert!(log.contains("Tough keeps watch"), "{log}");
+}
+
+/// RULINGS › Rest: a turn in which an adventurer neither moved nor acted is a turn of rest. A
+/// party that stands still for six turns is not winded; a winded adventurer who then stands
+/// still through a turn of the clock has rested.
+#[test]
+fn standing_still_is_rest() {
+    let creatures = "(name: \"Idle\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0)";
+    let l = level(&["XXXXX", "X...X", "XXXXX"], creatures, "");
+    let mut app = sim_app(&l, 1);
+    run_rounds(app.world_mut(), 70);
+    assert!(!conditions(&app, "Idle").has(ConditionKind::Winded));
+
+    let corridor = long_corridor();
+    let mut app = sim_app(&level(&rows(&corridor), creatures, ""), 1);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Idle".into(),
+            to: (398, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_rounds(app.world_mut(), 51);
+    assert!(conditions(&app, "Idle").has(ConditionKind::Winded));
+    give(app.world_mut(), Command::Halt(Halt { who: "Idle".into() }));
+    // Round 51 is in the sixth turn, which it began walking; the seventh (rounds 60–69) is
+    // still, and rest.
+    run_rounds(app.world_mut(), 9);
+    assert!(conditions(&app, "Idle").has(ConditionKind::Winded));
+    run_rounds(app.world_mut(), 9);
+    assert!(
+        conditions(&app, "Idle").has(ConditionKind::Winded),
+        "not yet"
+    );
+    run_round(app.world_mut());
+    assert!(!conditions(&app, "Idle").has(ConditionKind::Winded));
+    assert!(
+        events(&app)
+            .iter()
+            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Idle"))
+    );
 }
 
 #[test]

@@ -298,11 +298,21 @@ pub fn dispatch_commands(world: &mut World) {
         let before = world.resource::<EventLog>().len();
         let who = command.who().to_owned();
         match carry_out(world, &command) {
-            Ok(()) => world.resource_mut::<EventLog>().insert(
-                before,
-                round,
-                CommandEvent::CommandAccepted { who, command },
-            ),
+            Ok(()) => {
+                // RULINGS › Rest: what the creature did this round counts against its rest.
+                if crate::rules::rest::exerts(&command)
+                    && let Some(&e) = world.resource::<CreatureIndex>().0.get(&who)
+                {
+                    world
+                        .entity_mut(e)
+                        .insert(crate::creature::Exerted { round });
+                }
+                world.resource_mut::<EventLog>().insert(
+                    before,
+                    round,
+                    CommandEvent::CommandAccepted { who, command },
+                )
+            }
             Err(reason) => world.resource_mut::<EventLog>().push(
                 round,
                 CommandEvent::CommandRefused {

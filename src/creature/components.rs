@@ -17,6 +17,13 @@ pub struct LevelEntity;
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Creature;
 
+/// The last round in which the creature exerted itself by a command it gave (opening, searching,
+/// fighting, …); keeping watch, talking and listening are rest (RULINGS › Rest).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exerted {
+    pub round: u64,
+}
+
 /// The square an entity stands on.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position(pub GridPos);

@@ -2,9 +2,10 @@
 //! and combat, or the adventurer becomes winded; a turn of rest ends winded. Adventurers with
 //! Endurance need no rest and can keep watch meanwhile.
 //!
-//! Adventurers (party members) count every round of the delve; other creatures count the
-//! rounds in which they move, since a monster waiting in its lair is neither exploring nor
-//! fighting.
+//! RULINGS › Rest: only turns of exploration and combat count. A turn (of the clock) in which a
+//! creature neither moved nor took an action — opening, searching, fighting, a task under way —
+//! is a turn of rest, as is a turn of `Rest`; keeping watch, talking and listening are rest. A
+//! turn in which it did any of these counts whole. A monster waiting in its lair rests.
 
 pub mod events;
 pub use events::RestEvent;
@@ -13,22 +14,28 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, creature};
-use crate::creature::Proficiencies;
+use crate::creature::{ActingOrder, Exerted, Faction, Proficiencies};
 use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, RunningTally};
-use crate::rules::party::PartyMember;
+use crate::rules::task::Task;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// Turns of exploration and combat allowed between rests.
 pub const TURNS_BETWEEN_RESTS: u64 = 5;
 
-/// Rounds of exploration and combat since the creature last rested a full turn.
+/// Exploration and combat since the creature last rested a full turn.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fatigue {
+    /// Rounds of the turns of exploration and combat since the last rest (a turn with any
+    /// exertion counts from its first round).
     pub rounds_without_rest: u64,
+    /// Whole turns of exploration and combat since the last rest.
+    pub turns_without_rest: u64,
+    /// The creature moved or acted in the turn under way.
+    pub exerted_this_turn: bool,
 }
 
 impl Fatigue {
@@ -53,6 +60,32 @@ pub struct Resting {
 /// Does this creature need rest at all? Endurance exempts it.
 pub fn needs_rest(profs: &Proficiencies) -> bool {
     !profs.has(Proficiency::Endurance)
+}
+
+/// RULINGS › Rest: does carrying out this command exert the creature? Keeping watch, talking,
+/// listening, resting, halting, handling its lights and the party's arrangements are rest; the
+/// rest (moving, opening, searching, fighting, …) is not.
+pub fn exerts(command: &crate::command::Command) -> bool {
+    use crate::command::Command::*;
+    !matches!(
+        command,
+        Halt(_)
+            | Rest(_)
+            | RestParty(_)
+            | StandUp(_)
+            | LightUp(_)
+            | Douse(_)
+            | DropLight(_)
+            | PickUpLight(_)
+            | Refuel(_)
+            | Noise(_)
+            | Sneak(_)
+            | Listen(_)
+            | MakeNoise(_)
+            | WaitForOrders(_)
+            | MarchingOrder(_)
+            | Mapper(_)
+    )
 }
 
 /// Begins a rest: the creature stops walking and rests until it has rested a full turn (or a
@@ -124,7 +157,8 @@ pub struct RestPlugin;
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
         // After the long-run saves of this round, before conditions that end with the round.
-        app.add_systems(SimRound, rest_and_fatigue.in_set(RoundSet::Rest));
+        app.init_resource::<ActingOrder>()
+            .add_systems(SimRound, rest_and_fatigue.in_set(RoundSet::Rest));
     }
 }
 
@@ -135,21 +169,43 @@ type Restful<'a> = (
     &'a mut Fatigue,
     Option<&'a mut Resting>,
     &'a MovedThisRound,
-    Has<PartyMember>,
+    (Option<&'a Exerted>, Has<Task>, Option<&'a Faction>),
     &'a mut Conditions,
     Option<&'a mut RunningTally>,
 );
 
+/// Each round: resting goes on; exertion counts toward the five turns, and more winds the
+/// creature; at the end of a turn (of the clock) without exertion, the creature has rested.
 pub fn rest_and_fatigue(
     clock: Res<Clock>,
+    acting: Res<ActingOrder>,
     mut log: ResMut<EventLog>,
     mut q: Query<Restful>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
-    for (entity, name, profs, mut fatigue, resting, moved, adventurer, mut conditions, tally) in
+    let round_in_turn = round % ROUNDS_PER_TURN;
+    let turn_ends = round_in_turn == ROUNDS_PER_TURN - 1;
+    for (entity, name, profs, mut fatigue, resting, moved, doing, mut conditions, mut tally) in
         q.iter_mut().sort::<Entity>()
     {
+        let rested = |fatigue: &mut Fatigue,
+                      tally: &mut Option<Mut<RunningTally>>,
+                      conditions: &mut Conditions,
+                      log: &mut EventLog| {
+            *fatigue = Fatigue::default();
+            if let Some(t) = tally {
+                t.rounds = 0;
+            }
+            lose_condition(
+                log,
+                round,
+                name,
+                conditions,
+                ConditionKind::Winded,
+                "rested a turn",
+            );
+        };
         if let Some(mut resting) = resting {
             resting.rounds += 1;
             if resting.rounds >= ROUNDS_PER_TURN {
@@ -159,36 +215,50 @@ pub fn rest_and_fatigue(
                         who: name.to_string(),
                     },
                 );
-                fatigue.rounds_without_rest = 0;
-                if let Some(mut t) = tally {
-                    t.rounds = 0;
-                }
-                lose_condition(
+                rested(&mut fatigue, &mut tally, &mut conditions, &mut log);
+                commands.entity(entity).remove::<Resting>();
+            }
+            continue;
+        }
+        if !needs_rest(profs) {
+            continue;
+        }
+        let (exerted, task, faction) = doing;
+        let fighting = faction.is_some_and(|f| acting.fighting(*f));
+        if moved.feet > 0 || task || fighting || exerted.is_some_and(|x| x.round == round) {
+            fatigue.exerted_this_turn = true;
+        }
+        if fatigue.exerted_this_turn {
+            fatigue.rounds_without_rest =
+                fatigue.turns_without_rest * ROUNDS_PER_TURN + round_in_turn + 1;
+            if fatigue.overdue() {
+                gain_condition(
                     &mut log,
                     round,
                     name,
                     &mut conditions,
                     ConditionKind::Winded,
-                    "rested a turn",
+                    "more than 5 turns without rest",
+                    ConditionEnd::RestingATurn,
                 );
-                commands.entity(entity).remove::<Resting>();
             }
-            continue;
         }
-        if !needs_rest(profs) || !(adventurer || moved.feet > 0) {
-            continue;
-        }
-        fatigue.rounds_without_rest += 1;
-        if fatigue.overdue() {
-            gain_condition(
-                &mut log,
-                round,
-                name,
-                &mut conditions,
-                ConditionKind::Winded,
-                "more than 5 turns without rest",
-                ConditionEnd::RestingATurn,
-            );
+        if turn_ends {
+            if fatigue.exerted_this_turn {
+                fatigue.turns_without_rest += 1;
+                fatigue.exerted_this_turn = false;
+            } else if fatigue.turns_without_rest > 0
+                || conditions.has(ConditionKind::Winded)
+                || tally.as_ref().is_some_and(|t| t.rounds > 0)
+            {
+                log.push(
+                    round,
+                    RestEvent::Rested {
+                        who: name.to_string(),
+                    },
+                );
+                rested(&mut fatigue, &mut tally, &mut conditions, &mut log);
+            }
         }
     }
 }
@@ -202,6 +272,7 @@ mod tests {
         let f = |r| {
             Fatigue {
                 rounds_without_rest: r,
+                ..Fatigue::default()
             }
             .turns_until_rest()
         };
