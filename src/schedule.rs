@@ -58,6 +58,8 @@ pub enum RoundSet {
     Doors,
     /// Long runs wind the runners.
     Running,
+    /// A party with a member who can no longer run stops running.
+    PartyPace,
     /// Rest, and fatigue for those who have not rested.
     Rest,
     /// Conditions that last to the end of the round end.
@@ -159,6 +161,7 @@ pub fn round_schedule() -> Schedule {
             RoundSet::Combat,
             RoundSet::Doors,
             RoundSet::Running,
+            RoundSet::PartyPace,
             RoundSet::Rest,
             RoundSet::EndOfRound,
             RoundSet::Fuel,

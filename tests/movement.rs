@@ -561,3 +561,126 @@ fn difficult_terrain_costs_double() {
     // 40' of combat speed buys 4 squares of rubble at 10' each.
     assert_eq!(at(&app, "Slow"), GridPos::new(5, 1));
 }
+
+/// Dungeon Delves › Running: every member of a running party runs by the running rules, not only
+/// its leader — each is disordered, counts its rounds of running toward the 10 ± CON saves, and
+/// saves for difficult terrain; a winded member cannot run, so neither can the party.
+#[test]
+fn every_member_of_a_running_party_runs_by_the_running_rules() {
+    let corridor = long_corridor();
+    let member = |name: &str, x: i32, paralysis: i32| {
+        format!(
+            "(name: \"{name}\", faction: \"party\", at: ({x}, 1), hp: 5, ac: 12, con: 10, \
+             carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, \
+             saves: {{ Paralysis: {paralysis} }})"
+        )
+    };
+    let creatures = format!("{},\n{}", member("Lead", 2, 1), member("Follow", 1, 25));
+    let l = level(
+        &rows(&corridor),
+        &creatures,
+        ", marching_order: [\"Lead\", \"Follow\"]",
+    );
+    let mut app = sim_app(&l, 1);
+    let run = Command::MoveParty(MoveParty {
+        party: "party".into(),
+        to: (398, 1),
+        pace: Pace::Running,
+    });
+    give(app.world_mut(), run.clone());
+    run_round(app.world_mut());
+    assert!(conditions(&app, "Follow").has(ConditionKind::Disordered));
+    run_rounds(app.world_mut(), 9);
+    // CON 10: saves from the tenth round of running; Paralysis 25 always fails.
+    assert!(conditions(&app, "Follow").has(ConditionKind::Winded));
+    assert!(!conditions(&app, "Lead").has(ConditionKind::Winded));
+    assert!(events(&app).iter().any(|e| matches!(
+        e,
+        PartyEvent::StoppedRunning { winded, .. } if winded == "Follow"
+    )));
+    let stopped = at(&app, "Lead");
+    run_rounds(app.world_mut(), 2);
+    assert_eq!(at(&app, "Lead"), stopped, "the party stopped running");
+    give(app.world_mut(), run);
+    run_round(app.world_mut());
+    assert!(events(&app).iter().any(|e| matches!(
+        e,
+        CommandEvent::CommandRefused { reason, .. }
+            if reason.get::<delve::rules::party::PartyRefusal>().is_some_and(|r| matches!(
+                r,
+                delve::rules::party::PartyRefusal::MemberCannot { name, why: MoveRefusal::WindedCannotRun }
+                    if name == "Follow"
+            ))
+    )));
+
+    // Rubble ahead: the leader makes its save, the follower fails and falls prone half-way.
+    let l = level(
+        &[
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+            "X.....::::::::::::::..............X",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ],
+        &creatures,
+        ", marching_order: [\"Lead\", \"Follow\"]",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::MoveParty(MoveParty {
+            party: "party".into(),
+            to: (33, 1),
+            pace: Pace::Running,
+        }),
+    );
+    run_rounds(app.world_mut(), 2);
+    assert!(conditions(&app, "Follow").has(ConditionKind::Prone));
+    assert!(!conditions(&app, "Lead").has(ConditionKind::Prone));
+    let saves: Vec<(String, bool)> = events::<ThrowEvent>(&app)
+        .iter()
+        .filter(|ThrowEvent::Threw { throw, .. }| {
+            throw.what == "Paralysis save, running in difficult terrain"
+        })
+        .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.success))
+        .collect();
+    assert!(saves.contains(&("Follow".to_owned(), false)), "{saves:?}");
+}
+
+/// Dungeon Delves › Combat speed: a party exploring at combat speed "loses the ability to … map".
+/// The mapper carries a torch down a dark corridor: at exploration speed its map grows with what
+/// it sees; at combat speed nothing new is mapped.
+#[test]
+fn at_combat_speed_the_mapper_does_not_map() {
+    let corridor = long_corridor();
+    let mapped_after = |pace: Pace| {
+        let l = level(
+            &rows(&corridor),
+            "(name: \"Scribe\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, \
+             carries: [(kind: Torch, lit: true)], encumbrance_stone: 2.0)",
+            ", marching_order: [\"Scribe\"], mapper: \"Scribe\"",
+        );
+        let mut app = sim_app(&l, 1);
+        let mapped = |app: &App| {
+            let maps = app.world().resource::<delve::rules::vision::PartyMaps>();
+            maps.0
+                .iter()
+                .find(|m| m.party == "party")
+                .map_or(0, |m| m.mapped.iter().filter(|&&b| b).count())
+        };
+        let before = mapped(&app);
+        give(
+            app.world_mut(),
+            Command::MoveParty(MoveParty {
+                party: "party".into(),
+                to: (398, 1),
+                pace,
+            }),
+        );
+        run_rounds(app.world_mut(), 10);
+        assert!(at(&app, "Scribe").x > 10, "{pace} moved it on");
+        (before, mapped(&app))
+    };
+    let (before, exploring) = mapped_after(Pace::Exploration);
+    assert!(before > 0 && exploring > before, "{before} → {exploring}");
+    let (before, hurrying) = mapped_after(Pace::Combat);
+    assert_eq!(hurrying, before, "nothing mapped at combat speed");
+}

@@ -550,10 +550,10 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
         Command::Move(Move {
             who: "Ada".into(),
             to: (8, 1),
-            pace: Pace::Combat,
+            pace: Pace::Exploration,
         }),
     );
-    run_rounds(app.world_mut(), 1);
+    run_rounds(app.world_mut(), 3);
     let chances: Vec<(String, u32)> = app
         .events()
         .into_iter()
@@ -579,6 +579,32 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
         Command::Move(Move {
             who: "Ada".into(),
             to: (8, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_rounds(app.world_mut(), 3);
+    let chances: Vec<String> = app
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            TrapEvent::TrapChance { who, .. } => Some(who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chances, vec!["Ada's 10' pole".to_owned(), "Ada".to_owned()]);
+}
+
+/// Dungeon Delves › Combat speed: a party exploring at combat speed "loses the ability to use
+/// 10' poles": probing at combat speed, the pole finds nothing and the bearer risks the pit.
+#[test]
+fn at_combat_speed_the_pole_is_not_used() {
+    let mut app = app_with_probe();
+    app.script_dice(&[6]);
+    act(
+        &mut app,
+        Command::Move(Move {
+            who: "Ada".into(),
+            to: (8, 1),
             pace: Pace::Combat,
         }),
     );
@@ -590,7 +616,7 @@ fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
             _ => None,
         })
         .collect();
-    assert_eq!(chances, vec!["Ada's 10' pole".to_owned(), "Ada".to_owned()]);
+    assert_eq!(chances, vec!["Ada".to_owned()]);
 }
 
 fn app_with_probe() -> Delve {

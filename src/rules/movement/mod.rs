@@ -396,6 +396,69 @@ pub fn take_steps(
     out
 }
 
+/// Dungeon Delves › Running: running into difficult terrain calls for a Paralysis save (the
+/// class level added with Acrobatics), or the runner falls prone at the half-way point of its
+/// movement. `steps` are the round's steps of a runner; on a failed save they are cut at
+/// half-way, and the answer is that it fell.
+pub fn falls_running_into_difficult_terrain(
+    grid: &DungeonGrid,
+    (dice, log, round): (&mut Dice, &mut EventLog, u64),
+    thrower: crate::rules::throws::Thrower,
+    (saves, profs, class): (&SavingThrows, &Proficiencies, &ClassLevel),
+    steps: &mut Vec<(GridPos, u32, bool)>,
+) -> bool {
+    let Some(&target) = saves.0.get(&SaveCategory::Paralysis) else {
+        return false;
+    };
+    if !steps
+        .iter()
+        .any(|(p, ..)| grid.terrain(*p).is_some_and(is_difficult))
+    {
+        return false;
+    }
+    let mut mods = Vec::new();
+    if profs.has(Proficiency::Acrobatics) && class.level > 0 {
+        mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
+    }
+    let what = "Paralysis save, running in difficult terrain";
+    if throw_logged(
+        dice,
+        log,
+        round,
+        thrower,
+        ThrowKind::Save,
+        what,
+        mods,
+        target,
+    ) {
+        return false;
+    }
+    let total: u32 = steps.iter().map(|s| s.1).sum();
+    let mut walked = 0;
+    let keep = steps
+        .iter()
+        .take_while(|s| {
+            walked += s.1;
+            walked * 2 <= total
+        })
+        .count();
+    steps.truncate(keep);
+    true
+}
+
+/// Dungeon Delves › Running: a runner is disordered until its next initiative.
+pub fn disordered_by_running(log: &mut EventLog, round: u64, who: &str, c: &mut Conditions) {
+    gain_condition(
+        log,
+        round,
+        who,
+        c,
+        ConditionKind::Disordered,
+        "running",
+        ConditionEnd::StartOfNextInitiative,
+    );
+}
+
 /// Notes a creature's movement this round and logs it.
 #[allow(clippy::too_many_arguments)]
 pub fn record_move(
@@ -643,7 +706,6 @@ pub fn walk(
     mut log: ResMut<EventLog>,
     mut walkers: Query<Walker>,
     standing: Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
-    mut tallies: Query<&mut RunningTally>,
     mut taken: ResMut<StepsTaken>,
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     acting: Res<crate::creature::ActingOrder>,
@@ -740,45 +802,14 @@ pub fn walk(
             steps.pop();
             banked += step_cost(&grid, p, step);
         }
-        // Dungeon Delves › Running: difficult terrain needs a Paralysis save, or the runner falls
-        // prone at the half-way point of its movement.
-        let mut fell = false;
-        if w.pace == Pace::Running
-            && steps
-                .iter()
-                .any(|(p, ..)| grid.terrain(*p).is_some_and(is_difficult))
-            && let Some(&target) = saves.0.get(&SaveCategory::Paralysis)
-        {
-            let mut mods = Vec::new();
-            if profs.has(Proficiency::Acrobatics) && class.level > 0 {
-                mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
-            }
-            let what = "Paralysis save, running in difficult terrain";
-            let thrower =
-                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
-            if !throw_logged(
-                &mut dice,
-                &mut log,
-                round,
-                thrower,
-                ThrowKind::Save,
-                what,
-                mods,
-                target,
-            ) {
-                let total: u32 = steps.iter().map(|s| s.1).sum();
-                let mut walked = 0;
-                let keep = steps
-                    .iter()
-                    .take_while(|s| {
-                        walked += s.1;
-                        walked * 2 <= total
-                    })
-                    .count();
-                steps.truncate(keep);
-                fell = true;
-            }
-        }
+        let fell = w.pace == Pace::Running
+            && falls_running_into_difficult_terrain(
+                &grid,
+                (&mut dice, &mut log, round),
+                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref()),
+                (saves, profs, class),
+                &mut steps,
+            );
         let from = pos.0;
         let mut feet = 0;
         for &(next, step, diagonal) in &steps {
@@ -802,21 +833,7 @@ pub fn walk(
         w.banked_tenths = if fell { 0 } else { banked };
         record_move(&mut log, round, name, &mut moved, w.pace, from, pos.0, feet);
         if w.pace == Pace::Running && feet > 0 {
-            gain_condition(
-                &mut log,
-                round,
-                name,
-                &mut conditions,
-                ConditionKind::Disordered,
-                "running",
-                ConditionEnd::StartOfNextInitiative,
-            );
-            match tallies.get_mut(entity) {
-                Ok(mut t) => t.rounds += 1,
-                Err(_) => {
-                    commands.entity(entity).insert(RunningTally { rounds: 1 });
-                }
-            }
+            disordered_by_running(&mut log, round, name, &mut conditions);
         }
         if fell {
             gain_condition(
@@ -892,7 +909,7 @@ pub fn rounds_before_saves(con: i32) -> u32 {
 type Runner<'a> = (
     Entity,
     &'a Name,
-    &'a RunningTally,
+    Option<&'a mut RunningTally>,
     &'a MovedThisRound,
     &'a Abilities,
     &'a SavingThrows,
@@ -917,7 +934,18 @@ pub fn long_runs(
         if moved.pace != Some(Pace::Running) || moved.feet == 0 {
             continue;
         }
-        if tally.rounds < rounds_before_saves(abilities.0.con) {
+        // Every runner counts its rounds of running: a party's followers as well as its leader.
+        let rounds = match tally {
+            Some(mut t) => {
+                t.rounds += 1;
+                t.rounds
+            }
+            None => {
+                commands.entity(entity).insert(RunningTally { rounds: 1 });
+                1
+            }
+        };
+        if rounds < rounds_before_saves(abilities.0.con) {
             continue;
         }
         let Some(&target) = saves.0.get(&SaveCategory::Paralysis) else {
@@ -927,7 +955,7 @@ pub fn long_runs(
         if profs.has(Proficiency::Endurance) {
             mods.push(Modifier::new(4, "Endurance"));
         }
-        let what = format!("Paralysis save after {} rounds of running", tally.rounds);
+        let what = format!("Paralysis save after {rounds} rounds of running");
         let thrower = crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
         if !throw_logged(
             &mut dice,

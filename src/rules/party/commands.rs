@@ -120,6 +120,12 @@ pub enum PartyRefusal {
     NameEveryMember {
         members: usize,
     },
+    /// A member cannot move at the party's pace: a winded member cannot run, so neither can
+    /// the party (Dungeon Delves › Running).
+    MemberCannot {
+        name: String,
+        why: crate::rules::movement::MoveRefusal,
+    },
 }
 
 impl Reason for PartyRefusal {}
@@ -134,6 +140,7 @@ impl fmt::Display for PartyRefusal {
             PartyRefusal::NameEveryMember { members } => {
                 write!(f, "name all {members} members of the party")
             }
+            PartyRefusal::MemberCannot { name, why } => write!(f, "{name}: {why}"),
         }
     }
 }

@@ -26,6 +26,8 @@ pub enum PartyEvent {
     },
     /// A party rested; those with Endurance keep watch.
     PartyRests { party: String, watch: Vec<String> },
+    /// A running party stopped: a member is winded and cannot run.
+    StoppedRunning { party: String, winded: String },
 }
 
 impl LogEvent for PartyEvent {
@@ -33,7 +35,8 @@ impl LogEvent for PartyEvent {
         match self {
             PartyEvent::FormationChanged { party, .. }
             | PartyEvent::MarchBegun { party, .. }
-            | PartyEvent::PartyRests { party, .. } => Some(party),
+            | PartyEvent::PartyRests { party, .. }
+            | PartyEvent::StoppedRunning { party, .. } => Some(party),
         }
     }
 }
@@ -62,6 +65,9 @@ impl fmt::Display for PartyEvent {
                     write!(f, "; {} keeps watch", watch.join(" and "))?;
                 }
                 Ok(())
+            }
+            PartyEvent::StoppedRunning { party, winded } => {
+                write!(f, "the {party} stops running: {winded} is winded")
             }
         }
     }

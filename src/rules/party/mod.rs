@@ -14,13 +14,22 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Refusal, Unable};
-use crate::creature::{ActingOrder, CreatureIndex, Encumbrance, Faction, Position};
+use crate::creature::{
+    ActingOrder, ClassLevel, CreatureIndex, Encumbrance, Faction, Position, Proficiencies,
+    SavingThrows,
+};
+use crate::dice::Dice;
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::{ConditionKind, Proficiency};
+use crate::level::schema::{ConditionKind, Proficiency, SaveCategory};
 use crate::log::{EventLog, log_in};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
-use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, record_move, take_steps};
+use crate::rules::movement::{
+    MovedThisRound, Pace, Speeds, Walking, disordered_by_running,
+    falls_running_into_difficult_terrain, record_move, take_steps,
+};
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::Thrower;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
@@ -98,6 +107,10 @@ impl Plugin for PartyPlugin {
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
+            .add_systems(
+                SimRound,
+                winded_parties_stop_running.in_set(RoundSet::PartyPace),
+            )
             .add_systems(
                 crate::schedule::FactionTurn,
                 keep_formation.in_set(crate::schedule::TurnSet::Formation),
@@ -183,23 +196,27 @@ type Member<'a> = (
     &'a Name,
     &'a mut Position,
     &'a Encumbrance,
-    &'a Conditions,
+    &'a mut Conditions,
     &'a mut MovedThisRound,
     &'a mut Following,
+    (&'a SavingThrows, &'a Proficiencies, &'a ClassLevel),
 );
 
 /// A party's leader, as its followers see it.
 type Leader<'a> = (&'a Position, Option<&'a Walking>, Option<&'a Faction>);
 
 /// After the leader has walked, the followers take their places behind it.
+#[allow(clippy::too_many_arguments)]
 pub fn keep_formation(
     grid: Res<DungeonGrid>,
     clock: Res<Clock>,
+    mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut parties: ResMut<Parties>,
     leaders: Query<Leader, Without<Following>>,
     mut members: Query<Member>,
     acting: Res<ActingOrder>,
+    tactical: Option<Res<TacticalCombat>>,
 ) {
     let round = clock.rounds;
     for party in &mut parties.0 {
@@ -257,12 +274,16 @@ pub fn keep_formation(
         );
         let mut taken: Vec<GridPos> = vec![at.0];
         for (&e, slot) in party.marching_order[1..].iter().zip(slots) {
-            let Ok((mut footsteps, name, mut pos, _, _, mut moved, mut follow)) =
+            let Ok((mut footsteps, name, mut pos, _, mut conditions, mut moved, mut follow, rolls)) =
                 members.get_mut(e)
             else {
                 continue;
             };
-            let Some(slot) = slot.filter(|s| !taken.contains(s)) else {
+            // One that fell stays down until it stands up.
+            let Some(slot) = slot
+                .filter(|s| !taken.contains(s))
+                .filter(|_| !conditions.has(ConditionKind::Prone))
+            else {
                 taken.push(pos.0);
                 continue;
             };
@@ -277,17 +298,42 @@ pub fn keep_formation(
                 continue;
             };
             let mut odd = false;
-            let steps = take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd);
+            let mut steps =
+                take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd).steps;
+            // Followers run by the running rules as their leader does (Dungeon Delves ›
+            // Running): difficult terrain calls for the save, and a runner is disordered.
+            let fell = pace == Pace::Running
+                && falls_running_into_difficult_terrain(
+                    &grid,
+                    (&mut dice, &mut log, round),
+                    Thrower::new(name, &conditions, tactical.as_deref()),
+                    rolls,
+                    &mut steps,
+                );
             let from = pos.0;
-            let feet: u32 = steps.steps.iter().map(|s| s.1).sum();
-            for &(next, ..) in &steps.steps {
+            let feet: u32 = steps.iter().map(|s| s.1).sum();
+            for &(next, ..) in &steps {
                 footsteps.step(pos.0, next);
                 pos.0 = next;
             }
-            if pos.0 == slot {
+            if pos.0 == slot || fell {
                 follow.banked_tenths = 0;
             }
             record_move(&mut log, round, name, &mut moved, pace, from, pos.0, feet);
+            if pace == Pace::Running && feet > 0 {
+                disordered_by_running(&mut log, round, name, &mut conditions);
+            }
+            if fell {
+                gain_condition(
+                    &mut log,
+                    round,
+                    name,
+                    &mut conditions,
+                    ConditionKind::Prone,
+                    "fell running in difficult terrain",
+                    ConditionEnd::StandingUp,
+                );
+            }
             taken.push(pos.0);
         }
         if walking.is_none() {
@@ -295,6 +341,44 @@ pub fn keep_formation(
             party.pace = None;
             party.trail = vec![at.0];
         }
+    }
+}
+
+/// Dungeon Delves › Running: a winded creature cannot run, so a running party with a winded
+/// member stops where its leader stands; it may go on at combat speed.
+pub fn winded_parties_stop_running(
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+    mut parties: ResMut<Parties>,
+    members: Query<(&Name, &Conditions, &Position)>,
+    mut commands: Commands,
+) {
+    for party in &mut parties.0 {
+        if party.pace != Some(Pace::Running) {
+            continue;
+        }
+        let Some(winded) = party
+            .marching_order
+            .iter()
+            .filter_map(|&m| members.get(m).ok())
+            .find(|(_, c, _)| c.has(ConditionKind::Winded))
+        else {
+            continue;
+        };
+        if let Some(leader) = party.leader() {
+            commands.entity(leader).remove::<Walking>();
+            if let Ok((_, _, at)) = members.get(leader) {
+                party.trail = vec![at.0];
+            }
+        }
+        party.pace = None;
+        log.push(
+            clock.rounds,
+            PartyEvent::StoppedRunning {
+                party: party.name.clone(),
+                winded: winded.0.to_string(),
+            },
+        );
     }
 }
 
@@ -319,6 +403,22 @@ pub fn order_party_move(
         let enc = world.get::<Encumbrance>(m).ok_or_else(gone)?;
         let cond = world.get::<Conditions>(m).ok_or_else(gone)?;
         speeds.push(Speeds::of(enc.0, cond));
+        // Every member runs by the running rules: a winded one cannot run, nor one without the
+        // Paralysis save running calls for.
+        if pace == Pace::Running {
+            let saves = world.get::<crate::creature::SavingThrows>(m);
+            let why = if cond.has(ConditionKind::Winded) {
+                Some(crate::rules::movement::MoveRefusal::WindedCannotRun)
+            } else if !saves.is_some_and(|s| s.0.contains_key(&SaveCategory::Paralysis)) {
+                Some(crate::rules::movement::MoveRefusal::NoParalysisSave)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let name = crate::creature::name_of(world, m);
+                return Err(PartyRefusal::MemberCannot { name, why }.into());
+            }
+        }
     }
     let slowest = party_tenths_per_round(&party.marching_order, pace, |e| {
         party

@@ -247,7 +247,8 @@ fn risk(
 }
 
 /// Probing with a 10' pole ahead as it walks (Dungeon Delves › Traps): the pole enters each
-/// square one step before its bearer. The bearer needs a pole and must not be running.
+/// square one step before its bearer. The bearer needs a pole and must be exploring: at combat
+/// or running speed the pole is lost (Dungeon Delves › Combat speed).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Probing;
 
@@ -275,7 +276,8 @@ pub fn step_on_traps(world: &mut World) {
     let mut walkers: Vec<(Entity, Footsteps, bool)> = q
         .iter(world)
         .filter(|(_, f, _)| !f.entered.is_empty())
-        .map(|(e, f, m)| (e, f.clone(), m.pace != Some(Pace::Running)))
+        // Dungeon Delves › Combat speed: at combat or running speed a party loses its 10' poles.
+        .map(|(e, f, m)| (e, f.clone(), m.pace == Some(Pace::Exploration)))
         .collect();
     walkers.sort_by_key(|(e, ..)| *e);
     for (who, steps, careful) in walkers {

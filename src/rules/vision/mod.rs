@@ -481,20 +481,24 @@ fn remember(
 }
 
 /// Dungeon Delves › Marching and Mapping: the mapper maps what it sees while it stands in bright
-/// light.
+/// light; moving at combat or running speed, it cannot map (Dungeon Delves › Combat speed).
 fn map_where_bright(
     grid: Res<DungeonGrid>,
     light: Res<LightMap>,
     parties: Res<Parties>,
     mut maps: ResMut<PartyMaps>,
-    mappers: Query<(&Position, &Sight, &Mapper)>,
+    mappers: Query<(&Position, &Sight, &Mapper, &MovedThisRound)>,
 ) {
     let n = (grid.width() * grid.height()) as usize;
     for party in &parties.0 {
-        let Some((pos, sight, mapper)) = party.mapper.and_then(|m| mappers.get(m).ok()) else {
+        let Some((pos, sight, mapper, moved)) = party.mapper.and_then(|m| mappers.get(m).ok())
+        else {
             continue;
         };
         if light.level(&grid, pos.0) != LightLevel::Bright {
+            continue;
+        }
+        if moved.feet > 0 && moved.pace != Some(crate::rules::movement::Pace::Exploration) {
             continue;
         }
         let i = match maps.0.iter().position(|m| m.party == party.name) {
