@@ -83,11 +83,14 @@ fn a_torch_lit_at_round_zero_goes_out_at_round_sixty() {
     );
 }
 
+/// Dungeon Delves › Light: a flask of oil keeps a lantern lit 24 turns; RULINGS › Fuel: a lantern
+/// holds one flask — a full one takes no more, and one half burnt is filled to 24 turns, not
+/// beyond. With a second flask poured in when the first burns out, it lasts 48 turns.
 #[test]
-fn a_lantern_with_two_flasks_lasts_forty_eight_turns() {
+fn a_lantern_holds_one_flask() {
     let mut app = app(
         1,
-        ", carries: [(kind: Lantern, lit: false, fuel_turns: 24)], gear: [Oil(1)]",
+        ", carries: [(kind: Lantern, lit: false, fuel_turns: 24)], gear: [Oil(2)]",
         "",
     );
     give(
@@ -98,25 +101,44 @@ fn a_lantern_with_two_flasks_lasts_forty_eight_turns() {
         app.world_mut(),
         Command::LightUp(LightUp { who: "Ada".into() }),
     );
-    run_rounds(app.world_mut(), 480);
-    assert!(carried_light(&mut app).lit, "lit for 48 turns");
     run_round(app.world_mut());
-    assert_eq!(burned_out_at(&app), Some(480));
-    // No oil left for another flask.
+    assert!(delve::command::was_refused(
+        app.world().resource::<EventLog>(),
+        "Ada",
+        &LightRefusal::LanternFull
+    ));
+    run_rounds(app.world_mut(), 239);
+    assert!(carried_light(&mut app).lit, "lit for 24 turns");
+    run_round(app.world_mut());
+    assert_eq!(burned_out_at(&app), Some(240));
+    give(
+        app.world_mut(),
+        Command::Refuel(Refuel { who: "Ada".into() }),
+    );
+    give(
+        app.world_mut(),
+        Command::LightUp(LightUp { who: "Ada".into() }),
+    );
+    run_rounds(app.world_mut(), 240);
+    assert!(
+        carried_light(&mut app).lit,
+        "48 turns with the second flask"
+    );
+    run_round(app.world_mut());
+    assert!(!carried_light(&mut app).lit);
+
+    // Half burnt: filled to 24 turns, not 36.
+    let mut app = self::app(
+        1,
+        ", carries: [(kind: Lantern, lit: true, fuel_turns: 12)], gear: [Oil(1)]",
+        "",
+    );
     give(
         app.world_mut(),
         Command::Refuel(Refuel { who: "Ada".into() }),
     );
     run_round(app.world_mut());
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Ada",
-            &LightRefusal::NoOil
-        ),
-        "{log}"
-    );
+    assert_eq!(carried_light(&mut app).fuel_rounds, Some(240 - 1));
 }
 
 #[test]

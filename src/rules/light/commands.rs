@@ -27,9 +27,13 @@ pub enum LightRefusal {
     NoUnlitLight,
     NoLitLight,
     CarriesNoLight,
-    NoLightHere { at: GridPos },
+    NoLightHere {
+        at: GridPos,
+    },
     NoLantern,
     NoOil,
+    /// RULINGS › Fuel: a lantern holds one flask.
+    LanternFull,
 }
 
 impl Reason for LightRefusal {}
@@ -43,6 +47,7 @@ impl fmt::Display for LightRefusal {
             LightRefusal::NoLightHere { at } => write!(f, "there is no light at {at}"),
             LightRefusal::NoLantern => write!(f, "it carries no lantern"),
             LightRefusal::NoOil => write!(f, "it has no flask of oil"),
+            LightRefusal::LanternFull => write!(f, "its lantern is full: it holds one flask"),
         }
     }
 }

@@ -473,7 +473,9 @@ pub fn pick_up_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// `Refuel`: fills a carried lantern from a flask of oil: 24 more turns of light.
+/// `Refuel`: fills a carried lantern from a flask of oil (RULINGS › Fuel): a lantern holds one
+/// flask, so it is filled to 24 turns of light and oil beyond that is not used; a full lantern
+/// takes no more.
 pub fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let lantern = carried(world, who)
         .into_iter()
@@ -483,6 +485,14 @@ pub fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
                 .is_some_and(|l| l.kind == LightKind::Lantern)
         })
         .ok_or(LightRefusal::NoLantern)?;
+    // RULINGS › Fuel: a lantern holds one flask.
+    let full = LANTERN_TURNS_PER_FLASK as u64 * ROUNDS_PER_TURN;
+    if world
+        .get::<LightSource>(lantern)
+        .is_some_and(|l| l.fuel_rounds.is_some_and(|f| f >= full))
+    {
+        return Err(LightRefusal::LanternFull.into());
+    }
     let mut gear = world
         .get_mut::<Equipment>(who)
         .ok_or(Unable::CarriesNothing)?;
@@ -497,8 +507,7 @@ pub fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
     *flask -= 1;
     let flasks_left = *flask;
     let mut l = world.get_mut::<LightSource>(lantern).ok_or_else(gone)?;
-    l.fuel_rounds =
-        Some(l.fuel_rounds.unwrap_or(0) + LANTERN_TURNS_PER_FLASK as u64 * ROUNDS_PER_TURN);
+    l.fuel_rounds = Some(full);
     let light = described(&l);
     let who = crate::creature::name_of(world, who);
     log_in(
