@@ -216,3 +216,106 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
         "a failed search reveals nothing: {log}"
     );
 }
+
+/// The hasty Searching throws in the log.
+fn hasty_throws(app: &App) -> usize {
+    app.world()
+        .resource::<EventLog>()
+        .of::<delve::rules::throws::ThrowEvent>()
+        .filter(|delve::rules::throws::ThrowEvent::Threw { throw, .. }| {
+            throw.what.starts_with("Searching (hasty")
+        })
+        .count()
+}
+
+/// Dungeon Delves › Searching: a thief "cannot repeat the attempt to hastily search the same area
+/// again until he reaches a higher experience level" — a secret door missed in a hasty search is
+/// not searched for hastily again from the next square either.
+#[test]
+fn a_missed_feature_is_not_searched_for_hastily_again_from_another_square() {
+    let mut app = app(
+        ", proficiencies: [Searching], throws: { Searching: 25 }",
+        SECRET,
+    );
+    for x in [2, 4] {
+        give(
+            app.world_mut(),
+            Command::Move(Move {
+                who: "Sera".into(),
+                to: (x, 1),
+                pace: Pace::Combat,
+            }),
+        );
+        run_round(app.world_mut());
+        give(
+            app.world_mut(),
+            Command::SearchHastily(SearchHastily { who: "Sera".into() }),
+        );
+        run_round(app.world_mut());
+    }
+    assert_eq!(hasty_throws(&app), 1, "{}", text(&app));
+    assert!(!delve::command::was_refused(
+        app.world().resource::<EventLog>(),
+        "Sera",
+        &SearchRefusal::SearchedHereHastily
+    ));
+}
+
+/// Dungeon Delves › Searching: the exploring thief's search by itself counts as a failed hasty
+/// search of what it missed; and it checks every square it passes in a round, not only the one
+/// where the round ends.
+#[test]
+fn the_exploring_thiefs_search_covers_every_square_passed_and_counts_as_hasty() {
+    // 300' a turn: 30' a round, from (1, 1) to (7, 1); the door at (3, 2) is within 5' only of
+    // (2, 1), (3, 1) and (4, 1).
+    let explorer = |searching: i32| {
+        app(
+            &format!(
+                ", speed_feet: 300, proficiencies: [Searching], throws: {{ Searching: {searching} }}"
+            )
+            .replace("encumbrance_stone: 2.0, ", ""),
+            SECRET,
+        )
+    };
+    let mut app = explorer(1);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Sera".into(),
+            to: (10, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_round(app.world_mut());
+    let sera = app.world().resource::<CreatureIndex>().0["Sera"];
+    assert_eq!(
+        app.world().get::<Position>(sera).unwrap().0,
+        GridPos::new(7, 1)
+    );
+    assert!(
+        app.world()
+            .resource::<EventLog>()
+            .of::<SearchEvent>()
+            .any(|e| matches!(e, SearchEvent::Found { at, .. } if *at == GridPos::new(3, 2))),
+        "{}",
+        text(&app)
+    );
+    // Missed while exploring: a hasty search from beside it throws nothing for it.
+    let mut app = explorer(25);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Sera".into(),
+            to: (3, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_round(app.world_mut());
+    assert_eq!(hasty_throws(&app), 1);
+    give(
+        app.world_mut(),
+        Command::SearchHastily(SearchHastily { who: "Sera".into() }),
+    );
+    run_round(app.world_mut());
+    assert_eq!(hasty_throws(&app), 1, "{}", text(&app));
+}

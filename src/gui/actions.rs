@@ -73,7 +73,7 @@ fn offer(world: &mut World) {
         }
         let searched_here = world
             .get::<HastilySearched>(e)
-            .is_some_and(|s| s.0.contains(&(here, level)));
+            .is_some_and(|s| s.area(here, level));
         for c in search_choices(&name, profs, gear, searched_here) {
             out.push(("here".into(), c));
         }

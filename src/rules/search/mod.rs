@@ -3,10 +3,12 @@
 //! A methodical search takes a turn and covers the squares within 5' (10' with a pole): a
 //! Searching throw of 18+ (14+ with Alertness), or the class value +4 for those proficient in
 //! Searching. A hasty search takes a round, is for those proficient in Searching only, at the
-//! class value, and cannot be repeated on the same area until the searcher's level rises. A
-//! thief moving at exploration speed searches hastily, by itself, every hidden feature that comes
-//! within its reach. Each hidden feature's own search modifier applies. The Judge throws in
-//! secret: the log (the Judge's) shows every throw; the party learns only what is found.
+//! class value, and cannot be repeated on the same area until the searcher's level rises; nor is
+//! a hidden feature searched for hastily again once it was missed, from whatever square. A thief
+//! moving at exploration speed searches hastily, by itself, every hidden feature that comes
+//! within its reach of any square it passes; that counts as a failed hasty search of a feature it
+//! misses. Each hidden feature's own search modifier applies. The Judge throws in secret: the log
+//! (the Judge's) shows every throw; the party learns only what is found.
 
 pub mod events;
 pub use events::SearchEvent;
@@ -22,7 +24,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{Gear, Proficiency};
 use crate::log::EventLog;
 use crate::rules::doors::Door;
-use crate::rules::movement::{MovedThisRound, Pace};
+use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
 use crate::rules::traps::Trap;
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -127,26 +129,31 @@ fn hidden_features(world: &mut World) -> Vec<Hidden> {
     out
 }
 
-/// Throws for every hidden feature within reach of `at`; reveals those found. Returns how many.
-fn search_around(
+/// The hidden features within reach of any of `squares` (a searcher's reach).
+fn within_reach(world: &mut World, who: Entity, squares: &[GridPos]) -> Vec<Hidden> {
+    let reach = reach_feet(world.get::<Equipment>(who));
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    hidden_features(world)
+        .into_iter()
+        .filter(|h| {
+            squares
+                .iter()
+                .any(|&at| crate::grid::distance_feet(at, h.at, scale) <= reach)
+        })
+        .collect()
+}
+
+/// Throws for each of `features`; reveals those found.
+fn search_for(
     world: &mut World,
     who: Entity,
-    at: GridPos,
+    features: Vec<Hidden>,
     target: i32,
     mods: &[Modifier],
     what: &str,
-    only: Option<&[GridPos]>,
-) -> usize {
-    let reach = reach_feet(world.get::<Equipment>(who));
+) {
     let round = world.resource::<Clock>().rounds;
     let name = crate::creature::name_of(world, who);
-    let scale = world.resource::<DungeonGrid>().scale_feet();
-    let features: Vec<Hidden> = hidden_features(world)
-        .into_iter()
-        .filter(|h| crate::grid::distance_feet(at, h.at, scale) <= reach)
-        .filter(|h| only.is_none_or(|o| o.contains(&h.at)))
-        .collect();
-    let mut found = 0;
     for h in features {
         let mut m = mods.to_vec();
         if h.modifier != 0 {
@@ -154,7 +161,6 @@ fn search_around(
         }
         let throw = crate::rules::throws::throw_in(world, who, ThrowKind::Check, what, m, target);
         if throw.success {
-            found += 1;
             if h.door {
                 if let Some(mut d) = world.get_mut::<Door>(h.entity) {
                     d.secret = false;
@@ -177,12 +183,48 @@ fn search_around(
             );
         }
     }
-    found
 }
 
-/// Areas searched hastily (centre, searcher's level): not again until the level rises.
+/// What a searcher has searched hastily, at which of its levels: the areas (the squares it
+/// searched from) and the hidden features (Dungeon Delves › Searching: "cannot repeat the
+/// attempt to hastily search the same area again until he reaches a higher experience level").
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct HastilySearched(pub Vec<(GridPos, u32)>);
+pub struct HastilySearched {
+    pub areas: Vec<(GridPos, u32)>,
+    pub features: Vec<(Entity, u32)>,
+}
+
+impl HastilySearched {
+    /// Has it searched hastily from this square at this level?
+    pub fn area(&self, at: GridPos, level: u32) -> bool {
+        self.areas.contains(&(at, level))
+    }
+}
+
+/// A hasty search of `squares`' surroundings: a throw for each hidden feature within reach not
+/// already searched for hastily at the searcher's level, each then counted as searched.
+fn search_hastily_around(world: &mut World, who: Entity, squares: &[GridPos], what: &str) {
+    let Some((target, mods)) = world
+        .get::<Proficiencies>(who)
+        .and_then(|p| searching_target(p, false))
+    else {
+        return;
+    };
+    let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+    let mut searched = world
+        .get::<HastilySearched>(who)
+        .cloned()
+        .unwrap_or_default();
+    let fresh: Vec<Hidden> = within_reach(world, who, squares)
+        .into_iter()
+        .filter(|h| !searched.features.contains(&(h.entity, level)))
+        .collect();
+    searched
+        .features
+        .extend(fresh.iter().map(|h| (h.entity, level)));
+    world.entity_mut(who).insert(searched);
+    search_for(world, who, fresh, target, &mods, what);
+}
 
 /// `Search`: a methodical search of the squares around (a turn).
 pub fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal> {
@@ -198,19 +240,19 @@ pub fn search_hastily(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let profs = world
         .get::<Proficiencies>(who)
         .ok_or(Unable::NoProficiencies)?;
-    let (target, mods) = searching_target(profs, false).ok_or(SearchRefusal::NotASearcher)?;
+    searching_target(profs, false).ok_or(SearchRefusal::NotASearcher)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     let mut searched = world
         .get::<HastilySearched>(who)
         .cloned()
         .unwrap_or_default();
-    if searched.0.contains(&(at, level)) {
+    if searched.area(at, level) {
         return Err(SearchRefusal::SearchedHereHastily.into());
     }
-    searched.0.push((at, level));
+    searched.areas.push((at, level));
     world.entity_mut(who).insert(searched);
-    search_around(world, who, at, target, &mods, "Searching (hasty)", None);
-    // The searcher learns only what it finds: the count stays with the Judge.
+    // The searcher learns only what it finds: what there was to find stays with the Judge.
+    search_hastily_around(world, who, &[at], "Searching (hasty)");
     Ok(())
 }
 
@@ -237,14 +279,14 @@ impl crate::rules::task::Work for Searching {
             return;
         };
         if let Some((target, mods)) = searching_target(&profs, true) {
-            search_around(
+            let features = within_reach(world, who, &[at]);
+            search_for(
                 world,
                 who,
-                at,
+                features,
                 target,
                 &mods,
                 "Searching (methodical)",
-                None,
             );
         }
     }
@@ -285,55 +327,19 @@ impl std::fmt::Display for SearchRefusal {
 }
 
 /// Each round: thieves exploring search hastily whatever hidden feature comes within their
-/// reach (once per feature and level).
+/// reach of any square they pass (once per feature and level).
 pub fn searching(world: &mut World) {
-    // The thief's automatic hasty search while exploring.
-    let mut explorers = world.query::<(Entity, &Position, &MovedThisRound, &Proficiencies)>();
-    let mut thieves: Vec<(Entity, GridPos)> = explorers
+    let mut explorers = world.query::<(Entity, &Footsteps, &MovedThisRound, &Proficiencies)>();
+    let mut thieves: Vec<(Entity, Vec<GridPos>)> = explorers
         .iter(world)
         .filter(|(_, _, m, p)| {
             m.pace == Some(Pace::Exploration) && m.feet > 0 && searching_target(p, false).is_some()
         })
-        .map(|(e, p, ..)| (e, p.0))
+        .map(|(e, f, ..)| (e, f.from.into_iter().chain(f.entered.clone()).collect()))
         .collect();
     thieves.sort();
-    for (who, at) in thieves {
-        let reach = reach_feet(world.get::<Equipment>(who));
-        let scale = world.resource::<DungeonGrid>().scale_feet();
-        let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
-        let searched = world
-            .get::<HastilySearched>(who)
-            .cloned()
-            .unwrap_or_default();
-        let fresh: Vec<GridPos> = hidden_features(world)
-            .into_iter()
-            .map(|h| h.at)
-            .filter(|&p| {
-                crate::grid::distance_feet(at, p, scale) <= reach
-                    && !searched.0.contains(&(p, level))
-            })
-            .collect();
-        if fresh.is_empty() {
-            continue;
-        }
-        let mut searched = searched;
-        searched.0.extend(fresh.iter().map(|&p| (p, level)));
-        world.entity_mut(who).insert(searched);
-        let Some((target, mods)) = world
-            .get::<Proficiencies>(who)
-            .and_then(|p| searching_target(p, false))
-        else {
-            continue;
-        };
-        search_around(
-            world,
-            who,
-            at,
-            target,
-            &mods,
-            "Searching (hasty, while exploring)",
-            Some(&fresh),
-        );
+    for (who, passed) in thieves {
+        search_hastily_around(world, who, &passed, "Searching (hasty, while exploring)");
     }
 }
 
