@@ -446,17 +446,37 @@ pub fn falls_running_into_difficult_terrain(
     true
 }
 
-/// Dungeon Delves › Running: a runner is disordered until its next initiative.
-pub fn disordered_by_running(log: &mut EventLog, round: u64, who: &str, c: &mut Conditions) {
-    gain_condition(
-        log,
-        round,
-        who,
-        c,
-        ConditionKind::Disordered,
-        "running",
-        ConditionEnd::StartOfNextInitiative,
-    );
+/// Dungeon Delves › Running: a runner that moved is disordered until its next initiative, and
+/// one that fell running in difficult terrain lies prone.
+pub fn after_running(
+    log: &mut EventLog,
+    round: u64,
+    who: &str,
+    c: &mut Conditions,
+    (pace, feet, fell): (Pace, u32, bool),
+) {
+    if pace == Pace::Running && feet > 0 {
+        gain_condition(
+            log,
+            round,
+            who,
+            c,
+            ConditionKind::Disordered,
+            "running",
+            ConditionEnd::StartOfNextInitiative,
+        );
+    }
+    if fell {
+        gain_condition(
+            log,
+            round,
+            who,
+            c,
+            ConditionKind::Prone,
+            "fell running in difficult terrain",
+            ConditionEnd::StandingUp,
+        );
+    }
 }
 
 /// Notes a creature's movement this round and logs it.
@@ -832,19 +852,8 @@ pub fn walk(
         }
         w.banked_tenths = if fell { 0 } else { banked };
         record_move(&mut log, round, name, &mut moved, w.pace, from, pos.0, feet);
-        if w.pace == Pace::Running && feet > 0 {
-            disordered_by_running(&mut log, round, name, &mut conditions);
-        }
+        after_running(&mut log, round, name, &mut conditions, (w.pace, feet, fell));
         if fell {
-            gain_condition(
-                &mut log,
-                round,
-                name,
-                &mut conditions,
-                ConditionKind::Prone,
-                "fell running in difficult terrain",
-                ConditionEnd::StandingUp,
-            );
             log.push(
                 round,
                 MovementEvent::Halted {

@@ -25,8 +25,8 @@ use crate::level::schema::{ConditionKind, Proficiency, SaveCategory};
 use crate::log::{EventLog, log_in};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{
-    MovedThisRound, Pace, Speeds, Walking, disordered_by_running,
-    falls_running_into_difficult_terrain, record_move, take_steps,
+    MovedThisRound, Pace, Speeds, Walking, after_running, falls_running_into_difficult_terrain,
+    record_move, take_steps,
 };
 use crate::rules::tactical::TacticalCombat;
 use crate::rules::throws::Thrower;
@@ -320,20 +320,7 @@ pub fn keep_formation(
                 follow.banked_tenths = 0;
             }
             record_move(&mut log, round, name, &mut moved, pace, from, pos.0, feet);
-            if pace == Pace::Running && feet > 0 {
-                disordered_by_running(&mut log, round, name, &mut conditions);
-            }
-            if fell {
-                gain_condition(
-                    &mut log,
-                    round,
-                    name,
-                    &mut conditions,
-                    ConditionKind::Prone,
-                    "fell running in difficult terrain",
-                    ConditionEnd::StandingUp,
-                );
-            }
+            after_running(&mut log, round, name, &mut conditions, (pace, feet, fell));
             taken.push(pos.0);
         }
         if walking.is_none() {
