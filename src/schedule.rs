@@ -46,6 +46,8 @@ pub enum RoundSet {
     Light,
     /// What each creature sees; fog of war; the party's map.
     Vision,
+    /// What each faction learns from what its members see: traps in plain sight.
+    Knowledge,
     /// The noises of the round: footsteps and the rest.
     Sound,
     /// Who hears what.
@@ -149,6 +151,7 @@ pub fn round_schedule() -> Schedule {
             RoundSet::Traps,
             RoundSet::Light,
             RoundSet::Vision,
+            RoundSet::Knowledge,
             RoundSet::Sound,
             RoundSet::Hearing,
         )

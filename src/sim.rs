@@ -322,6 +322,12 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         }
     }
     crate::rules::vision::first_look(world);
+    // What everyone sees as the delve begins: traps in plain sight are known from the start.
+    {
+        use bevy::ecs::system::RunSystemOnce;
+        let learned = world.run_system_once(crate::rules::traps::learn_traps_in_sight);
+        debug_assert!(learned.is_ok(), "{learned:?}");
+    }
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {

@@ -681,3 +681,82 @@ fn a_pits_damage_goes_through_the_one_damage_path() {
         assert_eq!(app.at("Ada"), GridPos::new(4, 1), "in the pit");
     }
 }
+
+/// RULINGS › Knowledge: a trap written `hidden: false` is in plain sight, but only those who see
+/// it know it; Ada, walking without a light, does not see the pit and risks it.
+#[test]
+fn a_trap_in_plain_sight_goes_off_for_those_who_do_not_know_it() {
+    let mut app = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+        .trap("(at: (4, 1), kind: Pit(depth_feet: 20), hidden: false)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .build();
+    app.give(Move {
+        who: "Ada".into(),
+        to: (8, 1),
+        pace: Pace::Combat,
+    });
+    app.run(2);
+    assert!(
+        app.events::<TrapEvent>()
+            .iter()
+            .any(|e| matches!(e, TrapEvent::TrapChance { who, .. } if who == "Ada"))
+    );
+}
+
+/// RULINGS › Knowledge: a found trap is known to the faction that found it. The thief finds the
+/// pit and steps around it; a hermit of another faction, round the corner when it was found,
+/// walks onto it and risks it.
+#[test]
+fn monsters_do_not_step_around_a_trap_only_the_party_found() {
+    let mut app = Scenario::new(&[
+        "XXXXXXXXX",
+        "X.......X",
+        "XXXXXXX.X",
+        "XXXXXXX.X",
+        "XXXXXXX.X",
+        "XXXXXXXXX",
+    ])
+    .trap("(at: (4, 1), kind: Pit(depth_feet: 20))")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "hermits")"#)
+    .creature(
+        r#"(name: "Sera", faction: "party", at: (3, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
+            carries: [(kind: Torch, lit: true)], proficiencies: [Searching],
+            throws: { Searching: 1 })"#,
+    )
+    .creature(
+        r#"(name: "Hob", faction: "hermits", at: (7, 4), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
+    )
+    .build();
+    app.act(delve::command::acts::SearchHastily { who: "Sera".into() });
+    let trap = |app: &mut Delve| {
+        let world = app.world_mut();
+        world.query::<&Trap>().single(world).unwrap().clone()
+    };
+    assert_eq!(trap(&mut app).known_to, vec![delve::creature::Faction(0)]);
+    // Sera walks across: she knows it, and steps around it.
+    app.give(Move {
+        who: "Sera".into(),
+        to: (6, 1),
+        pace: Pace::Combat,
+    });
+    app.run(1);
+    let chances = |app: &Delve, name: &str| {
+        app.events::<TrapEvent>()
+            .iter()
+            .filter(|e| matches!(e, TrapEvent::TrapChance { who, .. } if who == name))
+            .count()
+    };
+    assert_eq!(chances(&app, "Sera"), 0);
+    // Hob did not see it found: walking over it, it risks it.
+    app.give(Move {
+        who: "Hob".into(),
+        to: (1, 1),
+        pace: Pace::Combat,
+    });
+    app.run(3);
+    assert_eq!(chances(&app, "Hob"), 1, "{}", app.log().to_text());
+}

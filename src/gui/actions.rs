@@ -52,10 +52,12 @@ fn offer(world: &mut World) {
                 out.push((format!("door {at}"), c));
             }
         }
+        // Only the traps its faction knows (RULINGS › Knowledge).
+        let faction = world.get::<crate::creature::Faction>(e).copied();
         let mut near_traps: Vec<(GridPos, Trap)> = world
             .query::<(&Position, &Trap)>()
             .iter(world)
-            .filter(|(p, _)| within_a_step(p.0, here))
+            .filter(|(p, t)| within_a_step(p.0, here) && t.known_to(faction))
             .map(|(p, t)| (p.0, t.clone()))
             .collect();
         near_traps.sort_by_key(|(p, _)| (p.y, p.x));
@@ -226,7 +228,8 @@ mod tests {
             traps: [(at: (2, 1), kind: Pit(depth_feet: 10), hidden: false)],
             factions: [(name: "party")],
             creatures: [(name: "Bo", faction: "party", at: (3, 1), hp: 6, ac: 10,
-                         encumbrance_stone: 2.0, str: 18, gear: [Crowbar])])"#;
+                         encumbrance_stone: 2.0, str: 18, gear: [Crowbar],
+                         carries: [(kind: Torch, lit: true)])])"#;
         let level = load_level_str(src, "door.ron", None).unwrap().level;
         let mut app = crate::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
@@ -235,8 +238,8 @@ mod tests {
         app
     }
 
-    /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the known pit can be disabled
-    /// methodically at 18+; the search is 18+.
+    /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the pit in plain sight, seen by
+    /// torchlight and so known, can be disabled methodically at 18+; the search is 18+.
     #[test]
     fn the_selected_creature_is_offered_its_choices_with_their_chances() {
         let mut app = app();

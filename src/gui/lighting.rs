@@ -174,9 +174,14 @@ fn shade(
             Visibility::Hidden
         };
     }
-    let found_trap = |at: crate::grid::GridPos| traps.iter().any(|(p, t)| p.0 == at && !t.hidden);
+    // RULINGS › Knowledge: the traps the party's faction knows.
+    let found_trap = |at: crate::grid::GridPos| {
+        traps
+            .iter()
+            .any(|(p, t)| p.0 == at && t.known_to(party_faction))
+    };
     for (m, mut vis) in &mut markers {
-        // The party sees lights it can see, and traps once found.
+        // The party sees lights it can see, and the traps it knows.
         let show = *view == ViewMode::Judge || (visible(m.at) && (!m.trap || found_trap(m.at)));
         *vis = if show {
             Visibility::Inherited

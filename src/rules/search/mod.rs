@@ -165,8 +165,18 @@ fn search_for(
                 if let Some(mut d) = world.get_mut::<Door>(h.entity) {
                     d.secret = false;
                 }
-            } else if let Some(mut t) = world.get_mut::<Trap>(h.entity) {
-                t.hidden = false;
+            } else {
+                // RULINGS › Knowledge: known to the finder's faction and to those who saw it
+                // found.
+                let faction = world.get::<crate::creature::Faction>(who).copied();
+                let witnesses = crate::rules::traps::witnesses(world, h.at);
+                if let Some(mut t) = world.get_mut::<Trap>(h.entity) {
+                    t.hidden = false;
+                    t.learned_by(faction);
+                    for w in witnesses {
+                        t.learned_by(Some(w));
+                    }
+                }
             }
             let feature = if h.door {
                 "a secret door"

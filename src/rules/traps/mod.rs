@@ -28,7 +28,9 @@ use serde::Serialize;
 use crate::rules::throws::ThrowKind;
 
 use crate::command::{Choice, Command, Refusal, square_of};
-use crate::creature::{ClassLevel, Creature, Equipment, Position, Proficiencies, SavingThrows};
+use crate::creature::{
+    ClassLevel, Creature, Equipment, Faction, Position, Proficiencies, SavingThrows,
+};
 use crate::dice::Modifier;
 use crate::grid::GridPos;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
@@ -45,6 +47,28 @@ pub struct Trap {
     #[deref]
     pub spec: TrapSpec,
     pub state: TrapState,
+    /// The factions that know the trap (RULINGS › Knowledge): its finder's and its victim's,
+    /// those who saw it found, and, while it is in plain sight, any whose member sees it. They
+    /// step around it; others risk it.
+    pub known_to: Vec<Faction>,
+    /// In plain sight: written `hidden: false`, or a pit that has opened.
+    pub plain_sight: bool,
+}
+
+impl Trap {
+    /// Does a creature of this faction know the trap?
+    pub fn known_to(&self, faction: Option<Faction>) -> bool {
+        faction.is_some_and(|f| self.known_to.contains(&f))
+    }
+
+    /// The faction learns of the trap.
+    pub fn learned_by(&mut self, faction: Option<Faction>) {
+        if let Some(f) = faction
+            && !self.known_to.contains(&f)
+        {
+            self.known_to.push(f);
+        }
+    }
 }
 
 /// Whether a trap can go off.
@@ -64,6 +88,8 @@ impl From<&TrapSpec> for Trap {
         Self {
             spec: spec.clone(),
             state: TrapState::Armed,
+            known_to: Vec::new(),
+            plain_sight: !spec.hidden,
         }
     }
 }
@@ -169,15 +195,22 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             saved,
         },
     );
+    let faction = world.get::<Faction>(victim).copied();
+    if let Some(mut t) = world.get_mut::<Trap>(trap) {
+        t.learned_by(faction);
+    }
     // RULINGS › Conditions …: a trap's damage goes through the one damage path.
     crate::rules::damage::take_damage(world, victim, damage);
 }
 
-/// The trap is known once it has gone off, and spent unless it is a pit (a pit stays open).
+/// The trap is in plain sight once it has gone off (known to whoever sees it), and spent unless
+/// it is a pit (a pit stays open).
 fn go_off(world: &mut World, trap: Entity) {
     if let Some(mut t) = world.get_mut::<Trap>(trap) {
         t.hidden = false;
-        if !matches!(t.kind, TrapKind::Pit { .. }) {
+        if matches!(t.kind, TrapKind::Pit { .. }) {
+            t.plain_sight = true;
+        } else {
             t.state = TrapState::Discharged;
         }
     }
@@ -272,15 +305,24 @@ pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
 /// of is a 1d6 roll; a probing pole rolls for the hidden step and touch traps of each square
 /// just before its bearer enters it, and a trap the pole sets off stops the bearer short of it.
 pub fn step_on_traps(world: &mut World) {
-    let mut q = world.query_filtered::<(Entity, &Footsteps, &MovedThisRound), With<Creature>>();
-    let mut walkers: Vec<(Entity, Footsteps, bool)> = q
+    let mut q = world
+        .query_filtered::<(Entity, &Footsteps, &MovedThisRound, Option<&Faction>), With<Creature>>(
+        );
+    let mut walkers: Vec<(Entity, Footsteps, bool, Option<Faction>)> = q
         .iter(world)
-        .filter(|(_, f, _)| !f.entered.is_empty())
+        .filter(|(_, f, ..)| !f.entered.is_empty())
         // Dungeon Delves › Combat speed: at combat or running speed a party loses its 10' poles.
-        .map(|(e, f, m)| (e, f.clone(), m.pace == Some(Pace::Exploration)))
+        .map(|(e, f, m, faction)| {
+            (
+                e,
+                f.clone(),
+                m.pace == Some(Pace::Exploration),
+                faction.copied(),
+            )
+        })
         .collect();
     walkers.sort_by_key(|(e, ..)| *e);
-    for (who, steps, careful) in walkers {
+    for (who, steps, careful, faction) in walkers {
         let probing = careful
             && world.get::<Probing>(who).is_some()
             && world
@@ -291,7 +333,9 @@ pub fn step_on_traps(world: &mut World) {
             let Some((trap, t)) = trap_at(world, at) else {
                 continue;
             };
-            if t.state != TrapState::Armed || !t.hidden {
+            // RULINGS › Knowledge: creatures step around the traps their faction knows; others
+            // risk them, hidden or not.
+            if t.state != TrapState::Armed || t.known_to(faction) {
                 continue;
             }
             if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
@@ -494,8 +538,9 @@ fn target_of(
 
 fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Trap), Refusal> {
     let here = square_of(world, who)?;
+    let faction = world.get::<Faction>(who).copied();
     let (e, t) = trap_at(world, at)
-        .filter(|(_, t)| !t.hidden)
+        .filter(|(_, t)| t.known_to(faction))
         .ok_or(TrapRefusal::NoKnownTrap { at })?;
     if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) > 1 {
         return Err(TrapRefusal::NotNextTo { at }.into());
@@ -676,6 +721,37 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
     Ok(())
 }
 
+/// RULINGS › Knowledge: a trap in plain sight (written `hidden: false`, or an opened pit)
+/// becomes known to every faction with a member who sees its square.
+pub fn learn_traps_in_sight(
+    mut traps: Query<(&Position, &mut Trap)>,
+    seers: Query<(&Faction, &crate::rules::vision::Sight)>,
+) {
+    for (at, mut trap) in traps.iter_mut().sort::<Entity>() {
+        if !trap.plain_sight {
+            continue;
+        }
+        for (faction, sight) in &seers {
+            if !trap.known_to.contains(faction) && sight.sees(at.0) {
+                trap.known_to.push(*faction);
+            }
+        }
+    }
+}
+
+/// The factions with a member who sees the square now: those who see a trap found.
+pub fn witnesses(world: &mut World, at: GridPos) -> Vec<Faction> {
+    let mut q = world.query::<(&Faction, &crate::rules::vision::Sight)>();
+    let mut out: Vec<Faction> = q
+        .iter(world)
+        .filter(|(_, s)| s.sees(at))
+        .map(|(f, _)| *f)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 pub struct TrapsPlugin;
 
 impl Plugin for TrapsPlugin {
@@ -685,6 +761,10 @@ impl Plugin for TrapsPlugin {
             (doors_opened, step_on_traps)
                 .chain()
                 .in_set(crate::schedule::RoundSet::Traps),
+        )
+        .add_systems(
+            crate::schedule::SimRound,
+            learn_traps_in_sight.in_set(crate::schedule::RoundSet::Knowledge),
         );
     }
 }
