@@ -966,7 +966,7 @@ fn disordered_until_the_runners_faction_acts_again() {
     app.run(1);
     let mods = last_attack(&app).1;
     assert!(
-        !mods.iter().any(|(m, _)| m.contains("disordered")),
+        !mods.contains(&("Ada disordered (-2 AC)".to_owned(), 2)),
         "{mods:?}"
     );
 }
@@ -1017,6 +1017,7 @@ fn one_that_attacks_first_moves_only_within_reach() {
     control(&mut app, "Ada");
     control(&mut app, "Gnawbone");
     app.run(1);
+    app.script_dice(&[5]);
     app.give(delve::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
@@ -1033,7 +1034,11 @@ fn one_that_attacks_first_moves_only_within_reach() {
         [(1, "Ada".into(), "attacks"), (1, "Ada".into(), "moves")]
     );
     let mods = last_attack(&app).1;
-    assert!(!mods.iter().any(|(m, _)| m.contains("mov")), "{mods:?}");
+    assert_eq!(
+        mods,
+        vec![("attack bonus".to_owned(), 2)],
+        "no penalty from movement: it had not moved"
+    );
     assert_eq!(app.at("Ada"), delve::grid::GridPos::new(4, 1), "15' of 30'");
 }
 

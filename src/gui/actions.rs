@@ -177,9 +177,18 @@ fn under_pointer(
     view: Option<Res<super::lighting::ViewMode>>,
     doors: Query<(&Position, &Door)>,
     traps: Query<(&Position, &Trap)>,
+    parties: Res<crate::rules::party::Parties>,
+    factions: Query<&crate::creature::Faction>,
     mut under: ResMut<UnderPointer>,
 ) {
     let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+    // The party's view tells only of the traps the party knows (RULINGS › Knowledge).
+    let party = parties
+        .0
+        .first()
+        .and_then(|p| p.leader())
+        .and_then(|l| factions.get(l).ok())
+        .copied();
     let mut s = String::new();
     if let Some(p) = pointer.square() {
         for (_, d) in doors.iter().filter(|(at, _)| at.0 == p) {
@@ -188,7 +197,7 @@ fn under_pointer(
             }
         }
         for (_, t) in traps.iter().filter(|(at, _)| at.0 == p) {
-            if !(party_view && t.hidden) {
+            if !party_view || t.known_to(party) {
                 s.push_str(&format!("\n{p}: trap: {}", describe_trap(t)));
             }
         }

@@ -78,7 +78,7 @@ fn shade(
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
     hiding: Query<(), With<crate::rules::vision::Hiding>>,
-    traps: Query<(&Position, &crate::rules::traps::Trap)>,
+    traps: Query<(&Position, Ref<crate::rules::traps::Trap>)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
     art: Option<Res<Art>>,
@@ -90,8 +90,10 @@ fn shade(
         return;
     }
     let sight_tick = sights.iter().filter(|s| s.2.is_changed()).count() as u64;
+    // A trap found, sprung or learned of changes what the party's view shows.
+    let trap_tick = traps.iter().filter(|(_, t)| t.is_changed()).count() as u64;
     let key = Some((light.generation, *view, sight_tick));
-    if shaded.0 == key && sight_tick == 0 && !storage.is_changed() {
+    if shaded.0 == key && sight_tick == 0 && trap_tick == 0 && !storage.is_changed() {
         return;
     }
     shaded.0 = key;
