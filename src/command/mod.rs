@@ -69,6 +69,7 @@ commands! {
     doors::Bash,
     doors::Batter,
     doors::Spike,
+    doors::AttackDoor,
     traps::DisarmTrap,
     traps::DisarmTrapMethodically,
     traps::Touch,

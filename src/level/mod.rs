@@ -188,6 +188,26 @@ pub struct WeaponDef {
     pub kind: Option<crate::level::schema::WeaponKind>,
     /// An enchantment to activate: its name and extra damage on a hit.
     pub enchantment: Option<(String, DiceExpr)>,
+    /// Structural damage on a hit against wood and (if any) stone structures.
+    pub structural: Option<StructuralDamage>,
+}
+
+/// The structural hit points a weapon deals on a hit (Dungeon Delves › Doors: doors are
+/// "harmed as" wood or stone structures).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StructuralDamage {
+    pub wood: DiceExpr,
+    pub stone: Option<DiceExpr>,
+}
+
+impl StructuralDamage {
+    /// The dice against a structure of this kind, if the weapon can harm it.
+    pub fn against(&self, structure: schema::Structure) -> Option<&DiceExpr> {
+        match structure {
+            schema::Structure::Wood => Some(&self.wood),
+            schema::Structure::Stone => self.stone.as_ref(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

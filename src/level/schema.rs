@@ -57,7 +57,11 @@ pub enum DoorMaterial {
     Wooden,
     IronBanded,
     SolidIron,
+    /// The iron-banded stone door of 8' × 3' × 6¼" (3,200 lbs).
     IronBandedStone,
+    /// The great iron-banded stone door of 10' × 10' × 3½' (50,000 lbs).
+    GreatIronBandedStone,
+    /// Plain stone: taken as the 8' × 3' iron-banded stone door.
     Stone,
     IronTrapDoor,
     LeadGlassWindow,
@@ -69,6 +73,7 @@ impl DoorMaterial {
     pub fn table_ac(self) -> i32 {
         match self {
             DoorMaterial::IronBandedStone
+            | DoorMaterial::GreatIronBandedStone
             | DoorMaterial::Stone
             | DoorMaterial::SolidIron
             | DoorMaterial::IronTrapDoor => 6,
@@ -87,6 +92,7 @@ impl DoorMaterial {
     /// A plain `Stone` door is taken as the small iron-banded stone door (8' × 3' × 6.25").
     pub fn structural_hp(self) -> Option<u32> {
         match self {
+            DoorMaterial::GreatIronBandedStone => Some(25),
             DoorMaterial::IronBandedStone | DoorMaterial::Stone => Some(2),
             DoorMaterial::SolidIron
             | DoorMaterial::IronTrapDoor
@@ -95,6 +101,25 @@ impl DoorMaterial {
             DoorMaterial::LeadGlassWindow => None,
         }
     }
+
+    /// What the doors table's notes harm it as: stone and metal doors as stone structures,
+    /// wooden ones (and glass) as wood structures.
+    pub fn harmed_as(self) -> Structure {
+        match self {
+            DoorMaterial::Wooden | DoorMaterial::IronBanded | DoorMaterial::LeadGlassWindow => {
+                Structure::Wood
+            }
+            _ => Structure::Stone,
+        }
+    }
+}
+
+/// The two kinds of structure the doors table harms doors as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Structure {
+    Wood,
+    Stone,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -365,6 +390,21 @@ pub struct RawWeapon {
     /// A magical enchantment that must be activated, like flaming: its extra damage on a hit.
     #[serde(default)]
     pub enchantment: Option<RawEnchantment>,
+    /// Structural damage on a hit against a structure, such as a door (Dungeon Delves › Doors:
+    /// "harmed as wood structure", "as stone structure"): `(wood: "1d10", stone: "1d2")`.
+    /// Weapons without it cannot harm structures.
+    #[serde(default)]
+    pub structural_damage: Option<RawStructuralDamage>,
+}
+
+/// Structural hit points a weapon deals to wood and to stone structures; no `stone` means it
+/// cannot harm stone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStructuralDamage {
+    pub wood: String,
+    #[serde(default)]
+    pub stone: Option<String>,
 }
 
 /// A weapon enchantment activated in play (Tactical Combat › Activating Weapon Enchantments):

@@ -696,6 +696,34 @@ impl Validator<'_> {
                         }
                     },
                 };
+                let mut structural_dice = |field: &'static str, dice: &str| match DiceExpr::parse(
+                    dice,
+                ) {
+                    Ok(d) => Some(d),
+                    Err(why) => {
+                        let pos = self.at(path![
+                            "creatures",
+                            i,
+                            "weapons",
+                            j,
+                            "structural_damage",
+                            field
+                        ]);
+                        self.error(pos, why);
+                        None
+                    }
+                };
+                let structural = w.structural_damage.as_ref().and_then(|s| {
+                    let wood = structural_dice("wood", &s.wood);
+                    let stone = s.stone.as_ref().map(|d| structural_dice("stone", d));
+                    Some(crate::level::StructuralDamage {
+                        wood: wood?,
+                        stone: match stone {
+                            Some(d) => Some(d?),
+                            None => None,
+                        },
+                    })
+                });
                 match DiceExpr::parse(&w.damage) {
                     Ok(damage) => weapons.push(WeaponDef {
                         name: w.name.clone(),
@@ -705,6 +733,7 @@ impl Validator<'_> {
                         critical: w.critical.unwrap_or_default(),
                         kind: w.kind,
                         enchantment,
+                        structural,
                     }),
                     Err(e) => {
                         let pos = self.at(path!["creatures", i, "weapons", j, "damage"]);

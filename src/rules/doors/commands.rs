@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
-use crate::level::schema::DoorMaterial;
+use crate::level::schema::{DoorMaterial, Structure};
 
 /// Opens the door at a square next to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,37 @@ pub struct Batter {
 pub struct Spike {
     pub who: String,
     pub at: (i32, i32),
+}
+
+/// Strikes a closed door with a weapon that deals structural damage (the one named, or the
+/// first that can harm it), until its structural hit points are gone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackDoor {
+    pub who: String,
+    pub at: (i32, i32),
+    #[serde(default)]
+    pub weapon: Option<String>,
+}
+
+impl fmt::Display for AttackDoor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "strike the door at {}", at(self.at))?;
+        if let Some(w) = &self.weapon {
+            write!(f, " with the {w}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Act for AttackDoor {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::attack_door(world, who, at(self.at), self.weapon.as_deref())
+    }
 }
 
 /// Each door command: its words and the rule that carries it out.
@@ -178,6 +209,16 @@ pub enum DoorRefusal {
     NothingToBash,
     FullOfSpikes,
     NoSpikes,
+    /// Spiking takes a round per spike.
+    OneSpikeARound,
+    /// None of its weapons (or not the one named) deals structural damage to this kind of
+    /// structure.
+    CannotHarmStructure {
+        structure: Structure,
+    },
+    NoSuchWeapon {
+        weapon: String,
+    },
     WindowNeedsWeapon,
     NeedsAxe,
     TooStrongToBatter {
@@ -229,6 +270,17 @@ impl fmt::Display for DoorRefusal {
             NothingToBash => write!(f, "it is neither stuck, spiked nor held: just open it"),
             FullOfSpikes => write!(f, "a door takes at most {} spikes", super::MAX_SPIKES),
             NoSpikes => write!(f, "it has no spikes"),
+            OneSpikeARound => write!(f, "it has driven a spike this round: one a round"),
+            CannotHarmStructure { structure } => write!(
+                f,
+                "a door is harmed as a {} structure, and no melee weapon it names deals \
+                 structural damage to one (heavy equipment does)",
+                match structure {
+                    Structure::Wood => "wood",
+                    Structure::Stone => "stone",
+                }
+            ),
+            NoSuchWeapon { weapon } => write!(f, "it has no weapon named `{weapon}`"),
             WindowNeedsWeapon => write!(f, "breaking a window needs a weapon"),
             NeedsAxe => write!(f, "battering a door down needs an axe"),
             TooStrongToBatter { material } => write!(

@@ -19,6 +19,8 @@ pub enum DoorOpening {
     Bashed,
     /// Battered down: it stays open for good.
     BatteredDown,
+    /// Broken by structural damage: it stays open for good.
+    Broken,
 }
 
 /// How a lock came open.
@@ -71,6 +73,16 @@ pub enum DoorEvent {
     },
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
+    /// Closing a door wedged open knocked its spikes out.
+    WedgeRemoved { who: String, at: GridPos, spikes: u8 },
+    /// A door was struck (the attack throw is logged before): on a hit, the structural damage
+    /// dealt and the structural hit points left (none for a window).
+    DoorStruck {
+        who: String,
+        at: GridPos,
+        structural_damage: Option<u32>,
+        structural_hp_left: Option<u32>,
+    },
 }
 
 impl LogEvent for DoorEvent {
@@ -81,7 +93,9 @@ impl LogEvent for DoorEvent {
             | DoorEvent::LockJammed { who, .. }
             | DoorEvent::PickFailed { who, .. }
             | DoorEvent::BashFailed { who, .. }
-            | DoorEvent::DoorSpiked { who, .. } => Some(who),
+            | DoorEvent::DoorSpiked { who, .. }
+            | DoorEvent::WedgeRemoved { who, .. }
+            | DoorEvent::DoorStruck { who, .. } => Some(who),
             DoorEvent::DoorSwungShut { .. } => None,
         }
     }
@@ -97,6 +111,7 @@ impl fmt::Display for DoorEvent {
                 }
                 DoorOpening::Bashed => write!(f, "{who} bashes the door at {at} open"),
                 DoorOpening::BatteredDown => write!(f, "{who} batters the door at {at} down"),
+                DoorOpening::Broken => write!(f, "{who} breaks the door at {at} down"),
             },
             DoorEvent::LockOpened { who, at, by } => match by {
                 LockOpening::Key(key) => {
@@ -145,6 +160,28 @@ impl fmt::Display for DoorEvent {
                 )
             }
             DoorEvent::DoorSwungShut { at } => write!(f, "the door at {at} swings shut by itself"),
+            DoorEvent::WedgeRemoved { who, at, spikes } => write!(
+                f,
+                "{who} knocks the {spikes} spike(s) wedging the door at {at} out and closes it"
+            ),
+            DoorEvent::DoorStruck {
+                who,
+                at,
+                structural_damage: None,
+                ..
+            } => write!(f, "{who} strikes the door at {at} and does it no harm"),
+            DoorEvent::DoorStruck {
+                who,
+                at,
+                structural_damage: Some(d),
+                structural_hp_left,
+            } => {
+                write!(f, "{who} deals the door at {at} {d} structural damage")?;
+                match structural_hp_left {
+                    Some(hp) => write!(f, " ({hp} SHP left)"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }

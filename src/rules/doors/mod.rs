@@ -33,8 +33,10 @@ use crate::time::Clock;
 pub struct Door {
     #[deref]
     pub spec: DoorSpec,
-    /// Battered down: it stands open for good.
+    /// Battered or broken down: it stands open for good.
     pub broken: bool,
+    /// Structural hit points it has lost to attacks (the doors table's SHP).
+    pub structural_damage: u32,
 }
 
 impl From<&DoorSpec> for Door {
@@ -43,7 +45,18 @@ impl From<&DoorSpec> for Door {
         Self {
             spec: spec.clone(),
             broken: false,
+            structural_damage: 0,
         }
+    }
+}
+
+impl Door {
+    /// Structural hit points left; `None` for a door the table gives none (a lead glass
+    /// window: any damaging hit breaks it).
+    pub fn structural_hp_left(&self) -> Option<u32> {
+        self.material
+            .structural_hp()
+            .map(|hp| hp.saturating_sub(self.structural_damage))
     }
 }
 
@@ -128,6 +141,9 @@ pub struct DoorWorker<'a> {
     pub hasty_pick_barred: bool,
     /// It carries a weapon (enough to break a lead glass window).
     pub armed: bool,
+    /// Its weapons and attack bonus, for striking a door as a structure.
+    pub weapons: &'a [crate::level::WeaponDef],
+    pub attack_bonus: i32,
 }
 
 impl<'a> DoorWorker<'a> {
@@ -149,6 +165,12 @@ impl<'a> DoorWorker<'a> {
             armed: world
                 .get::<crate::creature::Combatant>(who)
                 .is_some_and(|c| !c.weapons.is_empty()),
+            weapons: world
+                .get::<crate::creature::Combatant>(who)
+                .map_or(&[], |c| c.weapons.as_slice()),
+            attack_bonus: world
+                .get::<crate::creature::Combatant>(who)
+                .map_or(0, |c| c.attack_bonus),
         })
     }
 }
@@ -258,6 +280,25 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
                 "with a weapon; loud"
             },
             batter,
+        ));
+    }
+    if let Some(weapon) = w.weapons.iter().find(|weapon| harms_structure(weapon, d)) {
+        let strike = Command::from(AttackDoor {
+            who: who.clone(),
+            at: xy,
+            weapon: Some(weapon.name.clone()),
+        });
+        let hp = d
+            .structural_hp_left()
+            .map_or("any hit breaks it".to_owned(), |hp| {
+                format!("{hp} structural hit points; loud")
+            });
+        ways.push(Choice::new(
+            &format!("strike with the {}", weapon.name),
+            "1 round a blow",
+            Some(d.material.ac() - w.attack_bonus),
+            &hp,
+            strike,
         ));
     }
     if ways.is_empty() {
@@ -392,6 +433,22 @@ pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
     let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
     if q.iter(world).any(|p| p.0 == at) {
         return Err(DoorRefusal::DoorwayOccupied.into());
+    }
+    // Dungeon Delves › Doors: a door wedged open with spikes closes only once they are knocked
+    // out; closing it removes them.
+    if d.spikes > 0
+        && let Some(mut door) = world.get_mut::<Door>(e)
+    {
+        door.spikes = 0;
+        let who = crate::creature::name_of(world, who);
+        log_in(
+            world,
+            DoorEvent::WedgeRemoved {
+                who,
+                at,
+                spikes: d.spikes,
+            },
+        );
     }
     set_state(world, e, at, DoorState::Closed);
     Ok(())
@@ -591,6 +648,13 @@ pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
     if d.spikes >= MAX_SPIKES {
         return Err(DoorRefusal::FullOfSpikes.into());
     }
+    let round = world.resource::<Clock>().rounds;
+    if world
+        .get::<DroveSpike>(who)
+        .is_some_and(|s| s.round == round)
+    {
+        return Err(DoorRefusal::OneSpikeARound.into());
+    }
     let mut gear = world
         .get_mut::<Equipment>(who)
         .ok_or(Unable::CarriesNothing)?;
@@ -603,6 +667,7 @@ pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
         })
         .ok_or(DoorRefusal::NoSpikes)?;
     *spikes -= 1;
+    world.entity_mut(who).insert(DroveSpike { round });
     let mut door = world.get_mut::<Door>(e).ok_or(Unable::Gone {
         what: "the door".into(),
     })?;
@@ -619,6 +684,146 @@ pub fn spike(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
         },
     );
     Ok(())
+}
+
+/// The round a creature last drove a spike: spiking takes one round per spike (Dungeon
+/// Delves › Doors).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DroveSpike {
+    pub round: u64,
+}
+
+/// Whether a melee weapon can harm this door: one with structural damage against its kind of
+/// structure, or any against a window (no structural hit points).
+fn harms_structure(w: &crate::level::WeaponDef, door: &Door) -> bool {
+    w.range_feet.is_none()
+        && (door.material.structural_hp().is_none()
+            || w.structural
+                .as_ref()
+                .is_some_and(|s| s.against(door.material.harmed_as()).is_some()))
+}
+
+/// The weapon a creature would strike a door with: the one named, or the first that can harm
+/// the door's kind of structure; with its index and structural dice.
+fn structural_weapon(
+    world: &World,
+    who: Entity,
+    door: &Door,
+    named: Option<&str>,
+) -> Result<(usize, crate::level::WeaponDef), DoorRefusal> {
+    let structure = door.material.harmed_as();
+    let weapons = world
+        .get::<crate::creature::Combatant>(who)
+        .map(|c| c.weapons.clone())
+        .unwrap_or_default();
+    let harms = |w: &crate::level::WeaponDef| harms_structure(w, door);
+    let found = match named {
+        Some(n) => weapons
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.name == n)
+            .ok_or(DoorRefusal::NoSuchWeapon { weapon: n.into() })?,
+        None => weapons
+            .iter()
+            .enumerate()
+            .find(|(_, w)| harms(w))
+            .ok_or(DoorRefusal::CannotHarmStructure { structure })?,
+    };
+    if !harms(found.1) {
+        return Err(DoorRefusal::CannotHarmStructure { structure });
+    }
+    Ok((found.0, found.1.clone()))
+}
+
+/// `AttackDoor`: strikes a closed door (Dungeon Delves › Doors: doors are "harmed as" wood or
+/// stone structures with the table's AC and structural hit points). An attack throw against
+/// the door's AC (the table's, +10 ascending); a hit deals the weapon's structural damage
+/// against the door's kind of structure, and a door brought to 0 structural hit points breaks
+/// and stands open for good. Weapons without structural damage cannot harm a structure; a lead
+/// glass window, which has no structural hit points, breaks at any hit. Loud, like battering.
+pub fn attack_door(
+    world: &mut World,
+    who: Entity,
+    at: GridPos,
+    weapon: Option<&str>,
+) -> Result<(), Refusal> {
+    let (e, d) = reach_door(world, who, at)?;
+    if d.state == DoorState::Open {
+        return Err(DoorRefusal::Open.into());
+    }
+    let (_, w) = structural_weapon(world, who, &d, weapon)?;
+    let attack_bonus = world
+        .get::<crate::creature::Combatant>(who)
+        .map_or(0, |c| c.attack_bonus);
+    let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
+    mods.extend(
+        crate::rules::penalties::penalties_for(
+            world,
+            who,
+            crate::rules::penalties::CheckKind::Action,
+        )
+        .map_err(Refusal::from)?,
+    );
+    crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BatteringADoor)?;
+    let name = crate::creature::name_of(world, who);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Attack { ranged: false },
+        format!("{name} strikes the door at {at} with {}", w.name),
+        mods,
+        d.material.ac(),
+    );
+    let structural = if throw.success {
+        let dice = w
+            .structural
+            .as_ref()
+            .and_then(|s| s.against(d.material.harmed_as()))
+            .cloned();
+        Some(dice.map_or(0, |dice| {
+            world
+                .resource_mut::<crate::dice::Dice>()
+                .roll_expr(&dice)
+                .total
+                .max(0) as u32
+        }))
+    } else {
+        None
+    };
+    let left = match structural {
+        Some(damage) => {
+            let mut door = world.get_mut::<Door>(e).ok_or(Unable::Gone {
+                what: "the door".into(),
+            })?;
+            door.structural_damage += damage;
+            door.structural_hp_left()
+        }
+        None => d.structural_hp_left(),
+    };
+    log_in(
+        world,
+        DoorEvent::DoorStruck {
+            who: name,
+            at,
+            structural_damage: structural,
+            structural_hp_left: left,
+        },
+    );
+    if structural.is_some() && left.is_none_or(|hp| hp == 0) {
+        break_down(world, e);
+        swing_open(world, who, e, at, DoorOpening::Broken);
+    }
+    Ok(())
+}
+
+/// A door battered or broken down: unlocked, unstuck, unspiked, open for good.
+fn break_down(world: &mut World, e: Entity) {
+    if let Some(mut d) = world.get_mut::<Door>(e) {
+        d.broken = true;
+        d.lock = Lock::Unlocked;
+        d.stuck = false;
+        d.spikes = 0;
+    }
 }
 
 /// Evil doors swing shut when released: at the end of each round an open evil door that no one
@@ -652,7 +857,7 @@ pub fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<
         Wooden => Some(crate::time::ROUNDS_PER_TURN),
         IronBanded => Some(3 * crate::time::ROUNDS_PER_TURN),
         LeadGlassWindow => Some(1),
-        SolidIron | IronBandedStone | Stone | IronTrapDoor => None,
+        SolidIron | IronBandedStone | GreatIronBandedStone | Stone | IronTrapDoor => None,
     }
 }
 
@@ -787,12 +992,7 @@ impl Work for Battering {
         let Some((e, _)) = door_at(world, at) else {
             return;
         };
-        if let Some(mut d) = world.get_mut::<Door>(e) {
-            d.broken = true;
-            d.lock = Lock::Unlocked;
-            d.stuck = false;
-            d.spikes = 0;
-        }
+        break_down(world, e);
         swing_open(world, who, e, at, DoorOpening::BatteredDown);
     }
 }
@@ -821,6 +1021,7 @@ mod tests {
     fn the_doors_table() {
         use crate::level::schema::DoorMaterial::*;
         let rows: Vec<(i32, Option<u32>, Option<u64>)> = [
+            GreatIronBandedStone,
             IronBandedStone,
             SolidIron,
             IronTrapDoor,
@@ -834,6 +1035,7 @@ mod tests {
         assert_eq!(
             rows,
             vec![
+                (6, Some(25), None),
                 (6, Some(2), None),
                 (6, Some(1), None),
                 (6, Some(1), None),
@@ -843,6 +1045,17 @@ mod tests {
             ]
         );
         assert_eq!(Wooden.ac(), 11);
+        use crate::level::schema::Structure;
+        assert_eq!(
+            [GreatIronBandedStone, SolidIron, IronBanded, Wooden].map(|m| m.harmed_as()),
+            [
+                Structure::Stone,
+                Structure::Stone,
+                Structure::Wood,
+                Structure::Wood
+            ],
+            "harmed as stone or wood structure, by the table's notes"
+        );
         assert!(can_batter(LeadGlassWindow, false, true));
         assert!(
             !can_batter(Wooden, false, true),
