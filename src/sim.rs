@@ -116,6 +116,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::sound::hearing::HearingPlugin)
             .add(crate::policy::monsters::MonsterAiPlugin)
             .add(crate::rules::doors::DoorsPlugin)
+            .add(crate::rules::judge::JudgePlugin)
             .add(crate::rules::task::TaskPlugin)
             .add(crate::rules::combat::battle::BattlePlugin)
             .add(crate::rules::search::SearchPlugin)
@@ -241,11 +242,23 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     );
     world.insert_resource(log);
 
+    world.insert_resource(crate::rules::judge::Judge(level.judge.clone()));
+    use crate::rules::judge::JudgeSettings;
     for d in &level.doors {
-        world.spawn((LevelEntity, Position(d.at), Door::from(&d.door)));
+        world.spawn((
+            LevelEntity,
+            Position(d.at),
+            Door::from(&d.door),
+            JudgeSettings(d.door.judge.clone()),
+        ));
     }
     for t in &level.traps {
-        world.spawn((LevelEntity, Position(t.at), Trap::from(&t.trap)));
+        world.spawn((
+            LevelEntity,
+            Position(t.at),
+            Trap::from(&t.trap),
+            JudgeSettings(t.trap.judge.clone()),
+        ));
     }
     for l in &level.lights {
         world.spawn((
@@ -275,6 +288,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
                 mythic: c.mythic,
                 flees_when_bloodied: c.flees_when_bloodied,
             },
+            JudgeSettings(c.judge.clone()),
         ));
         for l in &c.carries {
             world.spawn((

@@ -683,7 +683,12 @@ fn closing_a_door_wedged_open_removes_the_spike() {
         act(&mut app, c);
     }
     let d = door(&mut app);
-    assert_eq!((d.state, d.spikes), (DoorState::Closed, 0), "{}", text(&app));
+    assert_eq!(
+        (d.state, d.spikes),
+        (DoorState::Closed, 0),
+        "{}",
+        text(&app)
+    );
     assert!(door_events(&app).contains(&DoorEvent::WedgeRemoved {
         who: "Ada".into(),
         at,
@@ -708,7 +713,7 @@ fn giant_at(door: &str) -> Delve {
         .faction(r#"(name: "giants")"#)
         .creature(
             r#"(name: "Grom", faction: "giants", at: (3, 1), hp: 40, ac: 15, speed_feet: 120,
-                size: Large, weapons: [
+                size: Large, carries: [(kind: Torch, lit: true)], weapons: [
                     (name: "sword", damage: "1d8", damage_type: Slashing),
                     (name: "maul", damage: "2d8", damage_type: Bludgeoning,
                      structural_damage: (wood: "1d10", stone: "1d2")),
@@ -736,7 +741,9 @@ fn strike(app: &mut Delve, weapon: Option<&str>) {
 fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
     let at = GridPos::new(4, 1);
     let mut app = giant_at(", material: GreatIronBandedStone, lock: Locked(key: None)");
-    let ways = delve::query::door(app.world_mut(), at, "Grom").unwrap().ways;
+    let ways = delve::query::door(app.world_mut(), at, "Grom")
+        .unwrap()
+        .ways;
     assert_eq!(
         ways.iter()
             .map(|w| (w.way.as_str(), w.target))
@@ -780,10 +787,7 @@ fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
         at,
         how: DoorOpening::Broken
     }));
-    assert!(app
-        .world()
-        .resource::<DungeonGrid>()
-        .is_passable(at));
+    assert!(app.world().resource::<DungeonGrid>().is_passable(at));
 
     // A wooden door (AC 1, 11 ascending) is harmed as wood: the maul's 1d10.
     let mut app = giant_at("");

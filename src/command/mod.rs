@@ -96,6 +96,8 @@ commands! {
     party::RestParty,
     party::MarchingOrder,
     party::Mapper,
+    judge::SetJudgeModifier,
+    judge::UnexpectedLights,
 }
 
 /// The RON options for command scripts and journals: a command's fields sit directly in its
@@ -125,6 +127,26 @@ pub struct Choice {
 }
 
 impl Choice {
+    /// A way that takes a throw: its net d20 target and chance counted as the throw will be
+    /// (modifiers, bloodied, the natural 20's +10, an attack's natural 1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn thrown(
+        way: &str,
+        time: &str,
+        who: &crate::rules::throws::Thrower,
+        kind: crate::rules::throws::ThrowKind,
+        modifiers: &[crate::dice::Modifier],
+        target: i32,
+        note: &str,
+        command: Command,
+    ) -> Self {
+        let (net, chance) = crate::rules::throws::chance(who, kind, modifiers, target);
+        Self {
+            chance,
+            ..Self::new(way, time, Some(net), note, command)
+        }
+    }
+
     pub fn new(way: &str, time: &str, target: Option<i32>, note: &str, command: Command) -> Self {
         Self {
             way: way.into(),

@@ -35,7 +35,6 @@ fn offer(world: &mut World) {
     if let Some(e) = selected
         && let Some(here) = world.get::<Position>(e).map(|p| p.0)
     {
-        let name = crate::creature::name_of(world, e);
         let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
         let mut near_doors: Vec<(GridPos, Door)> = world
             .query::<(&Position, &Door)>()
@@ -65,18 +64,32 @@ fn offer(world: &mut World) {
         let no_gear = Equipment::default();
         let profs = world.get::<Proficiencies>(e).unwrap_or(&no_profs);
         let gear = world.get::<Equipment>(e).unwrap_or(&no_gear);
+        let Some(thrower) = crate::rules::throws::Thrower::of(world, e) else {
+            return;
+        };
         for (at, t) in near_traps {
             let barred = world
                 .get::<FailedHastyDisarms>(e)
                 .is_some_and(|f| f.0.contains(&(at, level)));
-            for c in trap_choices(&t, at, &name, Some(profs), Some(gear), barred) {
+            let situation = crate::rules::traps::trapbreaking_situation(world, e, at);
+            let choices = trap_choices(
+                &t,
+                at,
+                &thrower,
+                Some(profs),
+                Some(gear),
+                barred,
+                &situation,
+            );
+            for c in choices {
                 out.push((format!("trap {at}"), c));
             }
         }
         let searched_here = world
             .get::<HastilySearched>(e)
             .is_some_and(|s| s.area(here, level));
-        for c in search_choices(&name, profs, gear, searched_here) {
+        let situation = crate::rules::search::searching_situation(world, e);
+        for c in search_choices(&thrower, profs, gear, searched_here, &situation) {
             out.push(("here".into(), c));
         }
     }

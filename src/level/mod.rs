@@ -47,6 +47,17 @@ pub struct Level {
     pub creatures: Vec<CreatureDef>,
     /// The optional rule modules it runs with.
     pub modules: crate::level::schema::Modules,
+    /// The Judge's calls for the level and its regions.
+    pub judge: JudgeCalls,
+}
+
+/// The Judge's calls for a level: modifiers for the whole level and for rectangles of it (a
+/// later rectangle wins where they overlap), and the switches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JudgeCalls {
+    pub modifiers: JudgeModifiers,
+    pub regions: Vec<(GridPos, GridPos, JudgeModifiers)>,
+    pub unexpected_lights: bool,
 }
 
 /// The earshot environment at a square: the last region that holds it, or the level's.
@@ -92,6 +103,7 @@ pub struct DoorSpec {
     pub secret: bool,
     pub evil: bool,
     pub spikes: u8,
+    pub judge: JudgeModifiers,
 }
 
 impl DoorDef {
@@ -107,6 +119,7 @@ impl DoorDef {
                 secret: false,
                 evil: false,
                 spikes: 0,
+                judge: JudgeModifiers::new(),
             },
         }
     }
@@ -134,6 +147,7 @@ pub struct TrapSpec {
     pub trigger: TrapTriggerDef,
     pub hidden: bool,
     pub search_modifier: i32,
+    pub judge: JudgeModifiers,
 }
 
 /// A light source placed in the level (carried ones are on their creature).
@@ -249,6 +263,7 @@ pub struct CreatureDef {
     pub touch_ac: Option<i32>,
     pub mythic: bool,
     pub flees_when_bloodied: bool,
+    pub judge: JudgeModifiers,
 }
 
 /// A level and the warnings found while loading it.

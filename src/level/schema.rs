@@ -152,6 +152,9 @@ pub struct RawDoor {
     pub evil: bool,
     #[serde(default)]
     pub spikes: u8,
+    /// The Judge's modifiers for this door: `{ LockComplexity: -2, UnusualDoor: -4 }`.
+    #[serde(default)]
+    pub judge: JudgeModifiers,
 }
 
 /// The saving throw categories of a stat block.
@@ -220,6 +223,9 @@ pub struct RawTrap {
     pub hidden: bool,
     #[serde(default)]
     pub search_modifier: i32,
+    /// The Judge's modifiers for this trap: `{ TrapComplexity: -2, Concealment: -4 }`.
+    #[serde(default)]
+    pub judge: JudgeModifiers,
 }
 
 /// Light sources (Dungeon Delves › Light and Darkness).
@@ -538,6 +544,8 @@ pub struct RawCreature {
     pub mythic: Option<bool>,
     /// Flees once bloodied, in the simulator's monster behaviour.
     pub flees_when_bloodied: Option<bool>,
+    /// The Judge's modifiers for this creature: `{ SearchTools: 2 }`.
+    pub judge: Option<JudgeModifiers>,
 }
 
 fn default_scale() -> u32 {
@@ -615,6 +623,98 @@ pub struct RawLevel {
     /// The optional rule modules, all on when left out.
     #[serde(default)]
     pub modules: Modules,
+    /// The Judge's calls for the whole level: modifiers and switches.
+    #[serde(default)]
+    pub judge: RawJudge,
+    /// Rectangles with Judge modifiers of their own (fog, rough water, …); a later one wins.
+    #[serde(default)]
+    pub judge_regions: Vec<RawJudgeRegion>,
+}
+
+/// The numbers the rules leave to the Judge (RULINGS: "anything a rule leaves to the Judge's
+/// discretion becomes a named modifier with a default"). Each is added, with its name, to the
+/// throws it concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum JudgeModifier {
+    /// Searching throws, for the searcher's tools (Dungeon Delves › Searching).
+    SearchTools,
+    /// Searching throws, for how well a feature is hidden: a bonus for a partially hidden one,
+    /// a penalty for an obscure one (Dungeon Delves › Searching).
+    Concealment,
+    /// Lockpicking throws, for the lock's complexity (Dungeon Delves › Doors).
+    LockComplexity,
+    /// Trapbreaking throws, for the trap's complexity (Dungeon Delves › Traps).
+    TrapComplexity,
+    /// Dungeonbashing throws, for doors of unusual material or size (Dungeon Delves › Doors).
+    UnusualDoor,
+    /// Checks that need sight of a target on the square: fog, crowds and the like
+    /// (Situational Penalties › Poor Vision).
+    FogAndCrowds,
+    /// Checks made in water that is cold, rough or fast, −2 or −4 (Situational Penalties ›
+    /// Water).
+    RoughWater,
+    /// Attack throws against a vulnerable creature: +2 unless the Judge says otherwise
+    /// (RULINGS › Conditions the sources name without defining).
+    Vulnerable,
+}
+
+impl JudgeModifier {
+    pub const ALL: [JudgeModifier; 8] = [
+        JudgeModifier::SearchTools,
+        JudgeModifier::Concealment,
+        JudgeModifier::LockComplexity,
+        JudgeModifier::TrapComplexity,
+        JudgeModifier::UnusualDoor,
+        JudgeModifier::FogAndCrowds,
+        JudgeModifier::RoughWater,
+        JudgeModifier::Vulnerable,
+    ];
+
+    /// Its value where nothing sets it: 0, but +2 for attacks against the vulnerable.
+    pub fn default_value(self) -> i32 {
+        match self {
+            JudgeModifier::Vulnerable => 2,
+            _ => 0,
+        }
+    }
+
+    /// Its name in a throw's breakdown.
+    pub fn words(self) -> &'static str {
+        match self {
+            JudgeModifier::SearchTools => "search tools",
+            JudgeModifier::Concealment => "concealment",
+            JudgeModifier::LockComplexity => "lock complexity",
+            JudgeModifier::TrapComplexity => "trap complexity",
+            JudgeModifier::UnusualDoor => "unusual door",
+            JudgeModifier::FogAndCrowds => "fog and crowds",
+            JudgeModifier::RoughWater => "cold, rough or fast water",
+            JudgeModifier::Vulnerable => "vulnerable",
+        }
+    }
+}
+
+/// Judge modifiers by name, as a level writes them: `{ FogAndCrowds: -2 }`.
+pub type JudgeModifiers = BTreeMap<JudgeModifier, i32>;
+
+/// The Judge's calls for the whole level.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJudge {
+    #[serde(default)]
+    pub modifiers: JudgeModifiers,
+    /// A creature in the dark that sees a light it did not expect makes the light-distraction
+    /// throw by itself (Situational Penalties › Distractions); off unless the Judge enables it.
+    #[serde(default)]
+    pub unexpected_lights: bool,
+}
+
+/// A rectangle with Judge modifiers of its own.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJudgeRegion {
+    pub from: RawPos,
+    pub to: RawPos,
+    pub modifiers: JudgeModifiers,
 }
 
 /// A bestiary file: templates by name.

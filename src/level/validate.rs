@@ -147,6 +147,26 @@ impl Validator<'_> {
                 Some((from, to, r.environment))
             })
             .collect();
+        let judge_regions = raw
+            .judge_regions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let from = self.square(
+                    r.from,
+                    path!["judge_regions", i, "from"],
+                    &grid,
+                    "region corner",
+                )?;
+                let to = self.square(
+                    r.to,
+                    path!["judge_regions", i, "to"],
+                    &grid,
+                    "region corner",
+                )?;
+                Some((from, to, r.modifiers.clone()))
+            })
+            .collect();
         let magical_darkness = raw
             .magical_darkness
             .iter()
@@ -180,6 +200,11 @@ impl Validator<'_> {
             factions,
             creatures,
             modules: raw.modules,
+            judge: crate::level::JudgeCalls {
+                modifiers: raw.judge.modifiers,
+                regions: judge_regions,
+                unexpected_lights: raw.judge.unexpected_lights,
+            },
         })
     }
 
@@ -353,6 +378,7 @@ impl Validator<'_> {
                     secret: d.secret,
                     evil: d.evil,
                     spikes: d.spikes.min(4),
+                    judge: d.judge.clone(),
                 },
             });
         }
@@ -423,6 +449,7 @@ impl Validator<'_> {
                     trigger,
                     hidden: t.hidden,
                     search_modifier: t.search_modifier,
+                    judge: t.judge.clone(),
                 },
             });
         }
@@ -696,23 +723,22 @@ impl Validator<'_> {
                         }
                     },
                 };
-                let mut structural_dice = |field: &'static str, dice: &str| match DiceExpr::parse(
-                    dice,
-                ) {
-                    Ok(d) => Some(d),
-                    Err(why) => {
-                        let pos = self.at(path![
-                            "creatures",
-                            i,
-                            "weapons",
-                            j,
-                            "structural_damage",
-                            field
-                        ]);
-                        self.error(pos, why);
-                        None
-                    }
-                };
+                let mut structural_dice =
+                    |field: &'static str, dice: &str| match DiceExpr::parse(dice) {
+                        Ok(d) => Some(d),
+                        Err(why) => {
+                            let pos = self.at(path![
+                                "creatures",
+                                i,
+                                "weapons",
+                                j,
+                                "structural_damage",
+                                field
+                            ]);
+                            self.error(pos, why);
+                            None
+                        }
+                    };
                 let structural = w.structural_damage.as_ref().and_then(|s| {
                     let wood = structural_dice("wood", &s.wood);
                     let stone = s.stone.as_ref().map(|d| structural_dice("stone", d));
@@ -790,6 +816,7 @@ impl Validator<'_> {
                 touch_ac: c.touch_ac,
                 mythic: c.mythic.unwrap_or(false),
                 flees_when_bloodied: c.flees_when_bloodied.unwrap_or(false),
+                judge: c.judge.clone().unwrap_or_default(),
             });
         }
         out
@@ -956,7 +983,8 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         fortitude,
         touch_ac,
         mythic,
-        flees_when_bloodied
+        flees_when_bloodied,
+        judge
     );
     c.name = entry
         .name

@@ -5,6 +5,7 @@ pub mod combat;
 pub mod conditions;
 pub mod damage;
 pub mod doors;
+pub mod judge;
 pub mod light;
 pub mod movement;
 pub mod party;

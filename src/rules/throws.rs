@@ -78,6 +78,20 @@ pub struct Thrower<'a> {
 }
 
 impl<'a> Thrower<'a> {
+    /// A creature of the world as it throws now: its name, conditions and the tactical rules
+    /// in force.
+    pub fn of(world: &'a World, who: Entity) -> Option<Self> {
+        let name = world.get::<Name>(who)?.as_str();
+        let bloodied = world
+            .get::<Conditions>(who)
+            .is_some_and(|c| c.has(ConditionKind::Bloodied));
+        Some(Self {
+            name,
+            bloodied,
+            tactical: world.get_resource::<TacticalCombat>().copied(),
+        })
+    }
+
     /// A creature of these conditions, under these tactical rules (`None`: the module is off).
     pub fn new(name: &'a str, conditions: &Conditions, tactical: Option<&TacticalCombat>) -> Self {
         Self {
@@ -100,15 +114,28 @@ pub fn throw(
     mut modifiers: Vec<Modifier>,
     target: i32,
 ) -> Throw {
-    let natural_20_and_1 = who.tactical.is_some_and(|t| t.natural_20_and_1);
     if who.bloodied && who.tactical.is_some_and(|t| t.bloodied) {
         modifiers.push(tactical::bloodied_modifier());
     }
     let natural = dice.roll(20);
+    resolve(who, kind, what.into(), natural, modifiers, target)
+}
+
+/// The throw's outcome for a natural die: [`throw`] once the die is rolled (bloodied is already
+/// among the modifiers).
+fn resolve(
+    who: &Thrower,
+    kind: ThrowKind,
+    what: String,
+    natural: u32,
+    mut modifiers: Vec<Modifier>,
+    target: i32,
+) -> Throw {
+    let natural_20_and_1 = who.tactical.is_some_and(|t| t.natural_20_and_1);
     if natural_20_and_1 && let Some(m) = tactical::natural_20_modifier(natural) {
         modifiers.push(m);
     }
-    let mut throw = Throw::resolve(what.into(), natural, modifiers, target);
+    let mut throw = Throw::resolve(what, natural, modifiers, target);
     if let ThrowKind::Attack { .. } = kind {
         if natural == 1 {
             throw.success = false;
@@ -117,6 +144,21 @@ pub fn throw(
         }
     }
     throw
+}
+
+/// The chance a throw succeeds, counted face by face as [`throw`] resolves it: bloodied, the
+/// natural 20's +10 and the attack's natural 1 and 20 included. With it, the net d20 target
+/// the throw needs before those (the target less the modifiers and bloodied).
+pub fn chance(who: &Thrower, kind: ThrowKind, modifiers: &[Modifier], target: i32) -> (i32, f32) {
+    let mut modifiers = modifiers.to_vec();
+    if who.bloodied && who.tactical.is_some_and(|t| t.bloodied) {
+        modifiers.push(tactical::bloodied_modifier());
+    }
+    let net = target - modifiers.iter().map(|m| m.value).sum::<i32>();
+    let succeeds = (1..=20)
+        .filter(|&n| resolve(who, kind, String::new(), n, modifiers.clone(), target).success)
+        .count();
+    (net, succeeds as f32 / 20.0)
 }
 
 /// A creature's throw from inside a system (dice and log at hand), logged; its success.

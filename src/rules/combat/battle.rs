@@ -35,7 +35,7 @@ use crate::level::WeaponDef;
 use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
 use crate::log::EventLog;
 use crate::rules::light::LightMap;
-use crate::rules::penalties::{CheckKind, penalties_for, poor_vision};
+use crate::rules::penalties::{CheckKind, penalties_for};
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::vision::{Hiding, Sight};
 use crate::schedule::TurnSet;
@@ -831,39 +831,26 @@ fn attack_modifiers(
     };
     mods.extend(penalties_for(world, who, kind).map_err(AttackRefusal::Moved)?);
     let blinded = melee && a.conditions.has(ConditionKind::Blinded);
-    if world
-        .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
-        .is_some()
-    {
-        let grid = world.resource::<DungeonGrid>();
-        let light = world.resource::<LightMap>();
-        let seen = world
-            .get::<Sight>(who)
-            .and_then(|s| s.seen.iter().find(|(p, _)| *p == t.at).map(|(_, l)| *l));
-        let level = seen.unwrap_or(match light.level(grid, t.at) {
-            crate::rules::light::LightLevel::MagicalDarkness => {
-                crate::rules::light::LightLevel::MagicalDarkness
-            }
-            _ => crate::rules::light::LightLevel::Dark,
-        });
-        if let Some(m) = poor_vision(level, blinded) {
-            mods.push(m);
-        }
-    } else if blinded {
-        mods.push(Modifier::new(-4, "blinded"));
-    }
+    mods.extend(crate::rules::penalties::sight_penalties(
+        world, who, t.at, blinded,
+    ));
     if increment > 1 {
         mods.push(Modifier::new(
             -2 * (increment as i32 - 1),
             format!("range increment {increment}"),
         ));
     }
-    // RULINGS › Conditions …: attack throws against a vulnerable creature gain +2.
-    if t.conditions.has(ConditionKind::Vulnerable) {
-        mods.push(Modifier::new(
-            crate::rules::conditions::VULNERABLE_ATTACK_BONUS,
-            format!("{} vulnerable", t.name),
-        ));
+    // RULINGS › Conditions …: attack throws against a vulnerable creature gain +2 (a Judge
+    // modifier).
+    if t.conditions.has(ConditionKind::Vulnerable)
+        && let Some(m) = crate::rules::judge::judge_modifier(
+            world,
+            crate::level::schema::JudgeModifier::Vulnerable,
+            Some(t.at),
+            &[target],
+        )
+    {
+        mods.push(Modifier::new(m.value, format!("{} vulnerable", t.name)));
     }
     let (ac, ac_mods) = defence(world, a, t, target, w, increment);
     mods.extend(ac_mods);

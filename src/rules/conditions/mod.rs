@@ -16,10 +16,6 @@ use crate::log::EventLog;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
-/// RULINGS › Conditions the sources name without defining: attack throws against a vulnerable
-/// creature gain +2 (and it makes no attacks of opportunity). Being vulnerable never stacks.
-pub const VULNERABLE_ATTACK_BONUS: i32 = 2;
-
 /// Is this creature out of the fight (dying or dead)?
 pub fn is_down(conditions: &Conditions) -> bool {
     conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)

@@ -74,7 +74,11 @@ pub enum DoorEvent {
     /// An evil door, released, swung shut.
     DoorSwungShut { at: GridPos },
     /// Closing a door wedged open knocked its spikes out.
-    WedgeRemoved { who: String, at: GridPos, spikes: u8 },
+    WedgeRemoved {
+        who: String,
+        at: GridPos,
+        spikes: u8,
+    },
     /// A door was struck (the attack throw is logged before): on a hit, the structural damage
     /// dealt and the structural hit points left (none for a window).
     DoorStruck {

@@ -13,7 +13,7 @@ pub use events::{DoorEvent, DoorOpening, LockOpening};
 
 use bevy::prelude::*;
 
-use crate::rules::throws::ThrowKind;
+use crate::rules::throws::{ThrowKind, Thrower};
 
 use crate::command::{Choice, Command, Refusal, Unable, square_of};
 use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
@@ -144,6 +144,47 @@ pub struct DoorWorker<'a> {
     /// Its weapons and attack bonus, for striking a door as a structure.
     pub weapons: &'a [crate::level::WeaponDef],
     pub attack_bonus: i32,
+    /// How it throws (bloodied, the tactical rules), for the chances.
+    pub thrower: Thrower<'a>,
+    /// What its throws at this door take beyond its own: the situation and the Judge's calls.
+    pub situation: DoorThrowMods,
+}
+
+/// What a creature's throws at a door take beyond the worker's own numbers (RULINGS › Movement
+/// penalties, and the Judge's calls): the situational penalties for every one, sight of the
+/// door for picking its lock and striking it, the Judge's unusual door for bashing and lock
+/// complexity for picking.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DoorThrowMods {
+    pub bash: Vec<Modifier>,
+    pub pick: Vec<Modifier>,
+    pub strike: Vec<Modifier>,
+}
+
+impl DoorThrowMods {
+    /// For `who` at the door at `at`. One not next to the door (a question about a door
+    /// elsewhere) is taken as it would stand there now: its movement, prone and water, but
+    /// not how it sees the door from afar.
+    pub fn of(world: &World, who: Entity, at: GridPos) -> Self {
+        use crate::level::schema::JudgeModifier;
+        use crate::rules::judge::judge_modifier;
+        use crate::rules::penalties::check_penalties;
+        let door: Vec<Entity> = world
+            .try_query_filtered::<(Entity, &Position), With<Door>>()
+            .and_then(|mut q| q.iter(world).find(|(_, p)| p.0 == at).map(|(e, _)| e))
+            .into_iter()
+            .collect();
+        let next_to = world
+            .get::<Position>(who)
+            .is_some_and(|p| p.0.x.abs_diff(at.x).max(p.0.y.abs_diff(at.y)) == 1);
+        let judge = |m| judge_modifier(world, m, Some(at), &door);
+        let mut bash = check_penalties(world, who, None);
+        bash.extend(judge(JudgeModifier::UnusualDoor));
+        let strike = check_penalties(world, who, next_to.then_some(at));
+        let mut pick = strike.clone();
+        pick.extend(judge(JudgeModifier::LockComplexity));
+        Self { bash, pick, strike }
+    }
 }
 
 impl<'a> DoorWorker<'a> {
@@ -171,6 +212,8 @@ impl<'a> DoorWorker<'a> {
             attack_bonus: world
                 .get::<crate::creature::Combatant>(who)
                 .map_or(0, |c| c.attack_bonus),
+            thrower: Thrower::of(world, who)?,
+            situation: DoorThrowMods::of(world, who, at),
         })
     }
 }
@@ -216,36 +259,51 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
         && has(&Gear::ThievesTools)
         && let Some(&t) = w.profs.throws.get(&Proficiency::Lockpicking)
     {
+        let mods = &w.situation.pick;
         if !w.hasty_pick_barred {
             let pick = Command::from(PickLock {
                 who: who.clone(),
                 at: xy,
             });
             let note = "a 1-3 on a failure jams the lock";
-            ways.push(Choice::new("pick hastily", "1 round", Some(t), note, pick));
+            ways.push(Choice::thrown(
+                "pick hastily",
+                "1 round",
+                &w.thrower,
+                ThrowKind::Check,
+                mods,
+                t,
+                note,
+                pick,
+            ));
         }
         let pick = Command::from(PickLockMethodically {
             who: who.clone(),
             at: xy,
         });
         let note = "+4; a 1 jams the lock";
-        ways.push(Choice::new(
+        let mut methodical = mods.clone();
+        methodical.push(Modifier::new(4, "methodical"));
+        ways.push(Choice::thrown(
             "pick methodically",
             "1 turn",
-            Some(t - 4),
+            &w.thrower,
+            ThrowKind::Check,
+            &methodical,
+            t,
             note,
             pick,
         ));
     }
     if (d.stuck || d.spikes > 0) && !locked {
-        let mods = bashing_modifiers(
+        let mut mods = bashing_modifiers(
             w.strength,
             None,
             has(&Gear::Crowbar),
             w.size_categories,
             d.spikes,
         );
-        let target = 18 - mods.iter().map(|m| m.value).sum::<i32>();
+        mods.extend(w.situation.bash.iter().cloned());
         let why: Vec<String> = mods
             .iter()
             .map(|m| format!("{:+} {}", m.value, m.source))
@@ -255,10 +313,13 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
             at: xy,
             helper: None,
         });
-        ways.push(Choice::new(
+        ways.push(Choice::thrown(
             "bash",
             "1 round",
-            Some(target),
+            &w.thrower,
+            ThrowKind::Check,
+            &mods,
+            18,
             &why.join(", "),
             bash,
         ));
@@ -293,10 +354,15 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
             .map_or("any hit breaks it".to_owned(), |hp| {
                 format!("{hp} structural hit points; loud")
             });
-        ways.push(Choice::new(
+        let mut mods = vec![Modifier::new(w.attack_bonus, "attack bonus")];
+        mods.extend(w.situation.strike.iter().cloned());
+        ways.push(Choice::thrown(
             &format!("strike with the {}", weapon.name),
             "1 round a blow",
-            Some(d.material.ac() - w.attack_bonus),
+            &w.thrower,
+            ThrowKind::Attack { ranged: false },
+            &mods,
+            d.material.ac(),
             &hp,
             strike,
         ));
@@ -513,12 +579,13 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<(), R
     {
         return Err(DoorRefusal::HastyPickBarred.into());
     }
+    let mods = DoorThrowMods::of(world, who, at).pick;
     let throw = crate::rules::throws::throw_in(
         world,
         who,
         ThrowKind::Check,
         "Lockpicking (hasty)",
-        Vec::new(),
+        mods,
         target,
     );
     if !throw.success && throw.natural > 3 {
@@ -597,7 +664,7 @@ pub fn bash(
         return Err(DoorRefusal::NothingToBash.into());
     }
     let strength = |e: Entity| world.get::<Abilities>(e).map_or(10, |a| a.0.str);
-    let mods = bashing_modifiers(
+    let mut mods = bashing_modifiers(
         strength(who),
         helper.map(strength),
         world
@@ -608,6 +675,7 @@ pub fn bash(
             .map_or(0, |s| s.0.categories_from_man_sized()),
         d.spikes,
     );
+    mods.extend(DoorThrowMods::of(world, who, at).bash);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
     let throw =
         crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Dungeonbashing", mods, 18);
@@ -756,14 +824,7 @@ pub fn attack_door(
         .get::<crate::creature::Combatant>(who)
         .map_or(0, |c| c.attack_bonus);
     let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
-    mods.extend(
-        crate::rules::penalties::penalties_for(
-            world,
-            who,
-            crate::rules::penalties::CheckKind::Action,
-        )
-        .map_err(Refusal::from)?,
-    );
+    mods.extend(DoorThrowMods::of(world, who, at).strike);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BatteringADoor)?;
     let name = crate::creature::name_of(world, who);
     let throw = crate::rules::throws::throw_in(
@@ -955,12 +1016,14 @@ impl Work for PickingLock {
         if !matches!(d.lock, Lock::Locked { .. }) {
             return;
         }
+        let mut mods = DoorThrowMods::of(world, who, at).pick;
+        mods.push(Modifier::new(4, "methodical"));
         let throw = crate::rules::throws::throw_in(
             world,
             who,
             ThrowKind::Check,
             "Lockpicking (methodical)",
-            vec![Modifier::new(4, "methodical")],
+            mods,
             target,
         );
         settle_pick(world, who, e, at, throw.success, throw.natural == 1, true);

@@ -15,7 +15,7 @@ use crate::rules::throws::ThrowKind;
 
 use crate::creature::{Encumbrance, Position};
 use crate::dice::Modifier;
-use crate::grid::DungeonGrid;
+use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, LightKind, Terrain, WaterDepth};
 use crate::rules::conditions::Conditions;
 use crate::rules::light::LightLevel;
@@ -138,6 +138,65 @@ pub fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier>
         (Some(l), Some(b)) => Some(if l.value <= b.value { l } else { b }),
         (l, b) => l.or(b),
     }
+}
+
+/// How `who` sees the square `at`: as its sight has it (lightless vision sees darkness as dim),
+/// or, unseen, dark (magical darkness stays magical).
+pub fn seen_light(world: &World, who: Entity, at: GridPos) -> LightLevel {
+    let seen = world
+        .get::<crate::rules::vision::Sight>(who)
+        .and_then(|s| s.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l));
+    seen.unwrap_or_else(|| {
+        let grid = world.resource::<DungeonGrid>();
+        match world
+            .resource::<crate::rules::light::LightMap>()
+            .level(grid, at)
+        {
+            LightLevel::MagicalDarkness => LightLevel::MagicalDarkness,
+            _ => LightLevel::Dark,
+        }
+    })
+}
+
+/// The penalties for how well `who` sees the square a check looks at (an attack's target, a
+/// lock, a trap, a hidden feature): with the situational penalties, the poor vision of that
+/// square or blindness, whichever is worse (RULINGS › Light and vision), and the Judge's fog
+/// and crowds there; without them, blindness alone (Dungeon Delves › Light and Darkness:
+/// blinded creatures take −4 on "proficiency throws impacted by sight").
+pub fn sight_penalties(world: &World, who: Entity, at: GridPos, blinded: bool) -> Vec<Modifier> {
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
+        return blinded
+            .then(|| Modifier::new(-4, "blinded"))
+            .into_iter()
+            .collect();
+    }
+    let mut mods: Vec<Modifier> = poor_vision(seen_light(world, who, at), blinded)
+        .into_iter()
+        .collect();
+    mods.extend(crate::rules::judge::judge_modifier(
+        world,
+        crate::level::schema::JudgeModifier::FogAndCrowds,
+        Some(at),
+        &[],
+    ));
+    mods
+}
+
+/// The situational penalties of a proficiency throw (RULINGS › Movement penalties: they reach
+/// Dungeonbashing, Lockpicking, Searching, Listening, Trapbreaking, Sneaking and Hiding as well
+/// as attacks): prone, movement and water for every one; and for one that needs sight of a
+/// square (`looks_at`: the lock picked, the trap disabled, the feature searched for), the
+/// penalties of how well the creature sees it.
+pub fn check_penalties(world: &World, who: Entity, looks_at: Option<GridPos>) -> Vec<Modifier> {
+    // An action check is never ruled out by movement, only penalised.
+    let mut mods = penalties_for(world, who, CheckKind::Action).unwrap_or_default();
+    if let Some(at) = looks_at {
+        let blinded = world
+            .get::<Conditions>(who)
+            .is_some_and(|c| c.has(ConditionKind::Blinded));
+        mods.extend(sight_penalties(world, who, at, blinded));
+    }
+    mods
 }
 
 /// Light distraction targets (Situational Penalties › Distractions): a torch 9, a lantern or
@@ -330,28 +389,113 @@ pub fn penalties_for(
     if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         return Ok(Vec::new());
     }
-    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
-    let moved = world.get::<MovedThisRound>(e).copied().unwrap_or_default();
-    let speed = world
-        .get::<Encumbrance>(e)
-        .and_then(|enc| Speeds::of(enc.0, &conditions))
-        .map_or(0.0, |s| s.rated(Pace::Combat));
-    let water =
-        world
-            .get::<Position>(e)
-            .and_then(|p| match world.resource::<DungeonGrid>().terrain(p.0) {
-                Some(Terrain::Water(d)) => Some(d),
-                _ => None,
-            });
-    situational_modifiers(
-        kind,
-        &Situation {
-            prone: conditions.has(ConditionKind::Prone),
-            moved_feet: moved.feet as f32,
-            movement_speed: speed,
-            water,
-        },
-    )
+    let no_conditions = Conditions::default();
+    let no_judge = crate::level::JudgeCalls::default();
+    let judge = world
+        .get_resource::<crate::rules::judge::Judge>()
+        .map_or(&no_judge, |j| &j.0);
+    Standing {
+        conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
+        moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
+        encumbrance: world.get::<Encumbrance>(e),
+        at: world.get::<Position>(e).map(|p| p.0),
+        settings: world.get::<crate::rules::judge::JudgeSettings>(e),
+    }
+    .modifiers(kind, world.resource::<DungeonGrid>(), judge)
+}
+
+/// What the situational penalties read of a creature.
+struct Standing<'a> {
+    conditions: &'a Conditions,
+    moved: MovedThisRound,
+    encumbrance: Option<&'a Encumbrance>,
+    at: Option<GridPos>,
+    settings: Option<&'a crate::rules::judge::JudgeSettings>,
+}
+
+impl Standing<'_> {
+    /// Prone, movement and water, and the Judge's cold, rough or fast water (Situational
+    /// Penalties › Water: a further penalty the Judge sets).
+    fn modifiers(
+        &self,
+        kind: CheckKind,
+        grid: &DungeonGrid,
+        judge: &crate::level::JudgeCalls,
+    ) -> Result<Vec<Modifier>, PenaltyRefusal> {
+        let speed = self
+            .encumbrance
+            .and_then(|enc| Speeds::of(enc.0, self.conditions))
+            .map_or(0.0, |s| s.rated(Pace::Combat));
+        let water = self.at.and_then(|p| match grid.terrain(p) {
+            Some(Terrain::Water(d)) => Some(d),
+            _ => None,
+        });
+        let mut mods = situational_modifiers(
+            kind,
+            &Situation {
+                prone: self.conditions.has(ConditionKind::Prone),
+                moved_feet: self.moved.feet as f32,
+                movement_speed: speed,
+                water,
+            },
+        )?;
+        if water.is_some() && !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
+            let rough = crate::level::schema::JudgeModifier::RoughWater;
+            let particular: Vec<&crate::level::schema::JudgeModifiers> =
+                self.settings.map(|s| &s.0).into_iter().collect();
+            let v = judge.value(rough, self.at, &particular);
+            if v != 0 {
+                mods.push(Modifier::new(v, format!("Judge: {}", rough.words())));
+            }
+        }
+        Ok(mods)
+    }
+}
+
+/// The situational penalties from inside a system: what [`penalties_for`] gives with the
+/// world at hand.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Situations<'w, 's> {
+    on: Option<Res<'w, SituationalPenaltiesOn>>,
+    grid: Res<'w, DungeonGrid>,
+    judge: Option<Res<'w, crate::rules::judge::Judge>>,
+    creatures: Query<
+        'w,
+        's,
+        (
+            &'static Conditions,
+            Option<&'static MovedThisRound>,
+            Option<&'static Encumbrance>,
+            Option<&'static Position>,
+            Option<&'static crate::rules::judge::JudgeSettings>,
+        ),
+    >,
+}
+
+impl Situations<'_, '_> {
+    /// The penalties of an action check (a proficiency throw that needs no sight of a square:
+    /// Listening, Sneaking, Hiding): prone, movement and water.
+    pub fn action_check(&self, e: Entity) -> Vec<Modifier> {
+        let (Some(_), Ok((conditions, moved, encumbrance, at, settings))) =
+            (&self.on, self.creatures.get(e))
+        else {
+            return Vec::new();
+        };
+        let no_judge = crate::level::JudgeCalls::default();
+        Standing {
+            conditions,
+            moved: moved.copied().unwrap_or_default(),
+            encumbrance,
+            at: at.map(|p| p.0),
+            settings,
+        }
+        .modifiers(
+            CheckKind::Action,
+            &self.grid,
+            self.judge.as_deref().map_or(&no_judge, |j| &j.0),
+        )
+        .unwrap_or_default()
+    }
 }
 
 #[cfg(test)]

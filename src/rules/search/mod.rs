@@ -57,22 +57,30 @@ pub fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32,
 /// The searches open to a creature where it stands, each with its time and chance: methodical
 /// (a turn; 5', 10' with a pole), and hasty (a round; proficient, and not already searched here
 /// hastily at its level).
+/// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
+/// well the features it might find are hidden or lit.
 pub fn search_choices(
-    who: &str,
+    who: &crate::rules::throws::Thrower,
     profs: &Proficiencies,
     gear: &Equipment,
     searched_here_hastily: bool,
+    situation: &[Modifier],
 ) -> Vec<crate::command::Choice> {
     use crate::command::{Choice, Command};
+    use crate::rules::throws::ThrowKind;
     let mut out = Vec::new();
-    if let Some((target, mods)) = searching_target(profs, true) {
-        let net = target - mods.iter().map(|m| m.value).sum::<i32>();
+    let name = who.name;
+    if let Some((target, mut mods)) = searching_target(profs, true) {
+        mods.extend(situation.iter().cloned());
         let note = format!("within {}'", reach_feet(Some(gear)));
-        let search = Command::Search(Search { who: who.into() });
-        out.push(Choice::new(
+        let search = Command::Search(Search { who: name.into() });
+        out.push(Choice::thrown(
             "search methodically",
             "1 turn",
-            Some(net),
+            who,
+            ThrowKind::Check,
+            &mods,
+            target,
             &note,
             search,
         ));
@@ -80,16 +88,32 @@ pub fn search_choices(
     if let Some((target, _)) = searching_target(profs, false)
         && !searched_here_hastily
     {
-        let search = Command::SearchHastily(SearchHastily { who: who.into() });
-        out.push(Choice::new(
+        let search = Command::SearchHastily(SearchHastily { who: name.into() });
+        out.push(Choice::thrown(
             "search hastily",
             "1 round",
-            Some(target),
+            who,
+            ThrowKind::Check,
+            situation,
+            target,
             "",
             search,
         ));
     }
     out
+}
+
+/// What every Searching throw of `who` takes beyond its own numbers: the situational penalties
+/// (RULINGS › Movement penalties) and the Judge's search tools.
+pub fn searching_situation(world: &World, who: Entity) -> Vec<Modifier> {
+    let mut mods = crate::rules::penalties::check_penalties(world, who, None);
+    mods.extend(crate::rules::judge::judge_modifier(
+        world,
+        crate::level::schema::JudgeModifier::SearchTools,
+        world.get::<Position>(who).map(|p| p.0),
+        &[who],
+    ));
+    mods
 }
 
 /// A hidden feature: a secret door or a hidden trap.
@@ -154,11 +178,26 @@ fn search_for(
 ) {
     let round = world.resource::<Clock>().rounds;
     let name = crate::creature::name_of(world, who);
+    let situation = searching_situation(world, who);
     for h in features {
         let mut m = mods.to_vec();
+        m.extend(situation.iter().cloned());
         if h.modifier != 0 {
             m.push(Modifier::new(h.modifier, "how well it is hidden"));
         }
+        // Seeing the feature's square (poor vision, blindness, fog) and the Judge's concealment.
+        let blinded = world
+            .get::<crate::creature::Conditions>(who)
+            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Blinded));
+        m.extend(crate::rules::penalties::sight_penalties(
+            world, who, h.at, blinded,
+        ));
+        m.extend(crate::rules::judge::judge_modifier(
+            world,
+            crate::level::schema::JudgeModifier::Concealment,
+            Some(h.at),
+            &[h.entity],
+        ));
         let throw = crate::rules::throws::throw_in(world, who, ThrowKind::Check, what, m, target);
         if throw.success {
             if h.door {

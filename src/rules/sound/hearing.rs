@@ -190,6 +190,7 @@ fn footsteps(
     mut noises: ResMut<Noises>,
     q: Query<Walker>,
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
+    situations: crate::rules::penalties::Situations,
 ) {
     for (e, name, pos, moved, profs, sneaking, conditions) in q.iter().sort::<Entity>() {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
@@ -206,7 +207,7 @@ fn footsteps(
                 crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref()),
                 ThrowKind::Check,
                 "Sneaking",
-                Vec::new(),
+                situations.action_check(e),
                 target,
             )
         {
@@ -301,7 +302,10 @@ pub fn hear(
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<&Faction>,
     acting: Res<ActingOrder>,
-    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
+    (tactical, situations): (
+        Option<Res<crate::rules::tactical::TacticalCombat>>,
+        crate::rules::penalties::Situations,
+    ),
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -402,6 +406,7 @@ pub fn hear(
             what += &format!("{} {} away", noise.what, super::feet(entry.half_feet));
         }
         let thrower = crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref());
+        // RULINGS › Movement penalties: prone, movement and water reach Listening too.
         let success = throw_logged(
             &mut dice,
             &mut log,
@@ -409,7 +414,7 @@ pub fn hear(
             thrower,
             ThrowKind::Check,
             what,
-            Vec::new(),
+            situations.action_check(e),
             target,
         );
         listened.push((e, success));

@@ -25,7 +25,7 @@ pub use events::TrapEvent;
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::rules::throws::ThrowKind;
+use crate::rules::throws::{ThrowKind, Thrower};
 
 use crate::command::{Choice, Command, Refusal, square_of};
 use crate::creature::{
@@ -463,21 +463,35 @@ pub fn trapbreaking_target(
 pub fn trap_choices(
     t: &Trap,
     at: GridPos,
-    who: &str,
+    thrower: &Thrower,
     profs: Option<&Proficiencies>,
     gear: Option<&Equipment>,
     hasty_barred: bool,
+    situation: &[Modifier],
 ) -> Vec<Choice> {
     let mut out = Vec::new();
     if t.hidden {
         return out;
     }
+    let who = thrower.name;
     let xy = (at.x, at.y);
-    let net =
-        |(target, mods): (i32, Vec<Modifier>)| target - mods.iter().map(|m| m.value).sum::<i32>();
+    let thrown =
+        |way: &str, time: &str, (target, mut mods): (i32, Vec<Modifier>), note: &str, command| {
+            mods.extend(situation.iter().cloned());
+            Choice::thrown(
+                way,
+                time,
+                thrower,
+                ThrowKind::Check,
+                &mods,
+                target,
+                note,
+                command,
+            )
+        };
     match t.state {
         TrapState::Armed => {
-            if let Ok(hasty) = trapbreaking_target(profs, gear, false).map(net)
+            if let Ok(hasty) = trapbreaking_target(profs, gear, false)
                 && !hasty_barred
             {
                 for (way, discharge) in [("disarm hastily", false), ("discharge hastily", true)] {
@@ -487,7 +501,7 @@ pub fn trap_choices(
                         discharge,
                     });
                     let note = "a 1-3 on a failure sets it off";
-                    out.push(Choice::new(way, "1 round", Some(hasty), note, command));
+                    out.push(thrown(way, "1 round", hasty.clone(), note, command));
                 }
             }
             if let Ok(methodical) = trapbreaking_target(profs, gear, true) {
@@ -496,7 +510,6 @@ pub fn trap_choices(
                 } else {
                     "+4; a 1 sets it off"
                 };
-                let target = net(methodical);
                 for (way, discharge) in [
                     ("disarm methodically", false),
                     ("discharge methodically", true),
@@ -506,17 +519,17 @@ pub fn trap_choices(
                         at: xy,
                         discharge,
                     });
-                    out.push(Choice::new(way, "1 turn", Some(target), note, command));
+                    out.push(thrown(way, "1 turn", methodical.clone(), note, command));
                 }
             }
         }
         TrapState::Disarmed => {
-            if let Ok(target) = trapbreaking_target(profs, gear, false).map(net) {
+            if let Ok(target) = trapbreaking_target(profs, gear, false) {
                 let command = Command::from(RearmTrap {
                     who: who.into(),
                     at: xy,
                 });
-                out.push(Choice::new("re-arm", "1 round", Some(target), "", command));
+                out.push(thrown("re-arm", "1 round", target, "", command));
             }
         }
         TrapState::Discharged => {}
@@ -524,16 +537,40 @@ pub fn trap_choices(
     out
 }
 
+/// The target and modifiers of `who`'s Trapbreaking throw at the trap at `at`: its own
+/// (proficiency, methodical) and the situation's.
 fn target_of(
     world: &World,
     who: Entity,
+    at: GridPos,
     methodical: bool,
 ) -> Result<(i32, Vec<Modifier>), TrapRefusal> {
-    trapbreaking_target(
+    let (target, mut mods) = trapbreaking_target(
         world.get::<Proficiencies>(who),
         world.get::<Equipment>(who),
         methodical,
-    )
+    )?;
+    mods.extend(trapbreaking_situation(world, who, at));
+    Ok((target, mods))
+}
+
+/// What a Trapbreaking throw at the trap at `at` takes beyond the breaker's own numbers: the
+/// situational penalties with sight of the trap (RULINGS › Movement penalties), and the
+/// Judge's trap complexity.
+pub fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
+    let trap: Vec<Entity> = world
+        .try_query_filtered::<(Entity, &Position), With<Trap>>()
+        .and_then(|mut q| q.iter(world).find(|(_, p)| p.0 == at).map(|(e, _)| e))
+        .into_iter()
+        .collect();
+    let mut mods = crate::rules::penalties::check_penalties(world, who, Some(at));
+    mods.extend(crate::rules::judge::judge_modifier(
+        world,
+        crate::level::schema::JudgeModifier::TrapComplexity,
+        Some(at),
+        &trap,
+    ));
+    mods
 }
 
 fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Trap), Refusal> {
@@ -593,7 +630,7 @@ pub fn disarm_hastily(
     discharge: bool,
 ) -> Result<(), Refusal> {
     let e = reach_armed_trap(world, who, at)?;
-    let (target, mods) = target_of(world, who, false)?;
+    let (target, mods) = target_of(world, who, at, false)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     if world
         .get::<FailedHastyDisarms>(who)
@@ -633,7 +670,7 @@ pub fn disarm_methodically(
     discharge: bool,
 ) -> Result<(), Refusal> {
     reach_armed_trap(world, who, at)?;
-    target_of(world, who, true)?;
+    target_of(world, who, at, true)?;
     crate::rules::task::begin(
         world,
         who,
@@ -675,7 +712,7 @@ impl crate::rules::task::Work for BreakingTrap {
         if t.state != TrapState::Armed {
             return;
         }
-        let Ok((target, mods)) = target_of(world, who, true) else {
+        let Ok((target, mods)) = target_of(world, who, at, true) else {
             return;
         };
         let throw = crate::rules::throws::throw_in(
@@ -703,7 +740,7 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
         return Err(TrapRefusal::NotDisarmed.into());
     }
     let (target, mods) =
-        target_of(world, who, false).map_err(|_| TrapRefusal::RearmingIsForThieves)?;
+        target_of(world, who, at, false).map_err(|_| TrapRefusal::RearmingIsForThieves)?;
     let rearmed = crate::rules::throws::throw_in(
         world,
         who,
@@ -821,12 +858,25 @@ mod tests {
             trigger: TrapTriggerDef::Step,
             hidden: false,
             search_modifier: 0,
+            judge: Default::default(),
         });
         let at = GridPos::new(4, 1);
         let mut thief = Proficiencies::default();
         thief.list.push(Proficiency::Trapbreaking);
         thief.throws.insert(Proficiency::Trapbreaking, 13);
         let tools = Equipment(vec![Gear::ThievesTools]);
+        let (sera, bo) = (
+            Thrower {
+                name: "Sera",
+                bloodied: false,
+                tactical: None,
+            },
+            Thrower {
+                name: "Bo",
+                bloodied: false,
+                tactical: None,
+            },
+        );
         let offered = |c: Vec<Choice>| -> Vec<(String, Option<i32>)> {
             c.into_iter().map(|c| (c.way, c.target)).collect()
         };
@@ -834,10 +884,11 @@ mod tests {
             offered(trap_choices(
                 &t,
                 at,
-                "Sera",
+                &sera,
                 Some(&thief),
                 Some(&tools),
-                false
+                false,
+                &[]
             )),
             vec![
                 ("disarm hastily".into(), Some(13)),
@@ -850,16 +901,17 @@ mod tests {
             offered(trap_choices(
                 &t,
                 at,
-                "Sera",
+                &sera,
                 Some(&thief),
                 Some(&tools),
-                true
+                true,
+                &[]
             ))
             .len(),
             2,
             "no hasty ways once a hasty try failed at this level"
         );
-        let c = trap_choices(&t, at, "Bo", None, None, false);
+        let c = trap_choices(&t, at, &bo, None, None, false, &[]);
         assert_eq!(
             offered(c.clone()),
             vec![
@@ -870,7 +922,7 @@ mod tests {
         assert_eq!(c[0].chance, 0.15);
         let mut hidden = t;
         hidden.hidden = true;
-        assert!(trap_choices(&hidden, at, "Bo", None, None, false).is_empty());
+        assert!(trap_choices(&hidden, at, &bo, None, None, false, &[]).is_empty());
     }
 
     #[test]

@@ -271,9 +271,15 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
         .throws
         .get(&Proficiency::Hiding)
         .ok_or(HideRefusal::NoHidingThrow)?;
-    let hidden =
-        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Hiding", Vec::new(), target)
-            .success;
+    let hidden = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        "Hiding",
+        crate::rules::penalties::check_penalties(world, who, None),
+        target,
+    )
+    .success;
     if hidden {
         world.entity_mut(who).insert(Hiding);
     }
