@@ -11,7 +11,7 @@ use delve::log::EventLog;
 use delve::rules::light::LightEvent;
 use delve::rules::light::LightRefusal;
 use delve::rules::light::LightSource;
-use delve::rules::penalties::DazzleRefusal;
+use delve::rules::penalties::{DazzleRefusal, PenaltyEvent};
 use delve::rules::vision::HideRefusal;
 
 use delve::rules::conditions::Conditions;
@@ -260,56 +260,139 @@ fn lightless_vision_sees_in_the_dark_and_magical_darkness_hides_everything() {
     assert_eq!(level_at(&app, 5, 1), LightLevel::MagicalDarkness);
 }
 
+/// A long hall: Ada at its west end with a torch (lit or not) and Bo beside her; Gob, of
+/// another faction, in the dark at its east end.
+fn glare_hall(ada_light: &str, judge: &str) -> delve::scenario::Delve {
+    delve::scenario::Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXX",
+        "X................X",
+        "XXXXXXXXXXXXXXXXXX",
+    ])
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "foes")"#)
+    .creature(&format!(
+        r#"(name: "Ada", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
+                carries: [{ada_light}])"#
+    ))
+    .creature(
+        r#"(name: "Bo", faction: "party", at: (2, 1), hp: 5, ac: 10, encumbrance_stone: 2.0)"#,
+    )
+    .creature(
+        r#"(name: "Gob", faction: "foes", at: (14, 1), hp: 5, ac: 10, speed_feet: 60, str: 10)"#,
+    )
+    .field(judge)
+    .build()
+}
+
+fn blinded(delve: &delve::scenario::Delve, who: &str) -> bool {
+    delve
+        .get::<Conditions>(who)
+        .unwrap()
+        .has(ConditionKind::Blinded)
+}
+
 /// Situational Penalties › Distractions: failing the Strength-resistance throw against a torch
-/// (9) blinds for exactly three rounds.
+/// (9) blinds for exactly three rounds; Tactical Combat › Natural 20 and Natural 1: a natural 1
+/// on the save doubles it to six.
 #[test]
-fn light_distraction_blinds_for_exactly_three_rounds() {
-    let src = r#"(name: "glare", legend: { 'X': Wall(Stone), '.': Floor },
-        map: ["XXXXXXXXXXXXXXXXXX", "X................X", "XXXXXXXXXXXXXXXXXX"],
-        factions: [(name: "party"), (name: "foes")],
-        creatures: [
-            (name: "Ada", faction: "party", at: (1, 1), hp: 5, ac: 10, encumbrance_stone: 2.0,
-             carries: [(kind: Torch, lit: true)]),
-            (name: "Gob", faction: "foes", at: (14, 1), hp: 5, ac: 10, speed_feet: 60, str: 10),
-        ])"#;
-    let level = load_level_str(src, "glare.ron", None).unwrap().level;
-    let (mut failed, mut resisted) = (false, false);
-    for seed in 1..60 {
-        let mut app = sim_app(&level, seed);
-        run_round(app.world_mut()); // Gob sees the torch from the dark.
-        give(
-            app.world_mut(),
-            Command::Dazzle(Dazzle {
-                who: "Ada".into(),
-                target: "Gob".into(),
-                focused: false,
-            }),
-        );
-        run_round(app.world_mut()); // round 1
-        let gob = app.world().resource::<CreatureIndex>().0["Gob"];
-        let blinded = |app: &App| {
-            app.world()
-                .get::<Conditions>(gob)
-                .unwrap()
-                .has(ConditionKind::Blinded)
-        };
-        let log = app.world().resource::<EventLog>().to_text();
+fn light_distraction_blinds_for_three_rounds_and_six_on_a_natural_1() {
+    for (face, rounds) in [(5, 3), (1, 6)] {
+        let mut delve = glare_hall("(kind: Torch, lit: true)", "judge: ()");
+        delve.run(1); // Gob sees the torch from the dark.
+        delve.script_dice(&[face]);
+        delve.act(Dazzle {
+            who: "Ada".into(),
+            target: "Gob".into(),
+            focused: false,
+        });
+        let t = delve.throws().pop().unwrap();
+        assert_eq!((t.natural, t.target, t.success), (face, 9, false));
         assert!(
-            log.contains("Strength resistance against a Torch's glare: d20"),
-            "{log}"
+            delve
+                .events::<PenaltyEvent>()
+                .contains(&PenaltyEvent::Dazzled {
+                    who: "Ada".into(),
+                    target: "Gob".into(),
+                    blinded_rounds: Some(rounds),
+                })
         );
-        assert!(log.contains("vs 9+"), "{log}");
-        if blinded(&app) {
-            failed = true;
-            run_round(app.world_mut()); // round 2
-            assert!(blinded(&app));
-            run_round(app.world_mut()); // round 3: the third round ends
-            assert!(!blinded(&app), "blinded for rounds 1, 2 and 3 only");
-        } else {
-            resisted = true;
+        for _ in 1..rounds {
+            assert!(blinded(&delve, "Gob"));
+            delve.run(1);
         }
+        assert!(!blinded(&delve, "Gob"), "blinded for {rounds} rounds only");
     }
-    assert!(failed && resisted, "both outcomes happen over the seeds");
+}
+
+/// Situational Penalties › Distractions: magical light is 13, sunlight by a mirror 15.
+#[test]
+fn magical_light_and_sunlight_by_a_mirror_are_expressible() {
+    for (light, number) in [
+        (
+            "(kind: Magical(bright_feet: 15, dim_feet: 30), lit: true)",
+            13,
+        ),
+        (
+            "(kind: Sunlight(bright_feet: 30, dim_feet: 60), lit: true)",
+            15,
+        ),
+    ] {
+        let mut delve = glare_hall(light, "judge: ()");
+        delve.run(1);
+        delve.act(Dazzle {
+            who: "Ada".into(),
+            target: "Gob".into(),
+            focused: true,
+        });
+        assert_eq!(
+            delve.throws().pop().unwrap().target,
+            number + 2,
+            "{light}, focused"
+        );
+    }
+}
+
+/// The Judge's unexpected-light throw: switched on, Gob in the dark throws against Ada's torch
+/// the round she lights it, without a command, and not again while it stays in view; Bo, of
+/// her own party, does not. Switched off, no one throws.
+#[test]
+fn an_unexpected_light_makes_the_creature_in_the_dark_throw() {
+    let mut delve = glare_hall(
+        "(kind: Torch, lit: false)",
+        "judge: (unexpected_lights: true)",
+    );
+    delve.run(1);
+    delve.act(LightUp { who: "Ada".into() });
+    let glared: Vec<PenaltyEvent> = delve
+        .events::<PenaltyEvent>()
+        .into_iter()
+        .filter(|e| matches!(e, PenaltyEvent::UnexpectedLight { .. }))
+        .collect();
+    assert_eq!(glared.len(), 1, "{}", delve.log().to_text());
+    assert!(
+        matches!(&glared[0], PenaltyEvent::UnexpectedLight { who, at, .. }
+        if who == "Gob" && *at == GridPos::new(1, 1))
+    );
+    assert_eq!(delve.throws().pop().unwrap().target, 9);
+    delve.run(2);
+    assert_eq!(
+        delve
+            .events::<PenaltyEvent>()
+            .iter()
+            .filter(|e| matches!(e, PenaltyEvent::UnexpectedLight { .. }))
+            .count(),
+        1,
+        "a light in view is no longer unexpected"
+    );
+
+    let mut delve = glare_hall("(kind: Torch, lit: false)", "judge: ()");
+    delve.run(1);
+    delve.act(LightUp { who: "Ada".into() });
+    delve.run(1);
+    assert!(
+        delve.events::<PenaltyEvent>().is_empty(),
+        "the Judge has not enabled it"
+    );
 }
 
 #[test]

@@ -234,26 +234,64 @@ pub enum LightKind {
     Candle,
     Torch,
     Lantern,
-    Custom { bright_feet: u32, dim_feet: u32 },
+    Custom {
+        bright_feet: u32,
+        dim_feet: u32,
+    },
+    /// Magical light (a light spell, a glowing sword): distracts at 13.
+    Magical {
+        bright_feet: u32,
+        dim_feet: u32,
+    },
+    /// Sunlight reflected by a mirror: distracts at 15.
+    Sunlight {
+        bright_feet: u32,
+        dim_feet: u32,
+    },
 }
 
 impl LightKind {
-    /// Bright radius in feet: candles 5', torches and lanterns 15'.
+    /// The radii a level gives a custom, magical or sunlit source.
+    fn given_radii(self) -> Option<(u32, u32)> {
+        match self {
+            LightKind::Custom {
+                bright_feet,
+                dim_feet,
+            }
+            | LightKind::Magical {
+                bright_feet,
+                dim_feet,
+            }
+            | LightKind::Sunlight {
+                bright_feet,
+                dim_feet,
+            } => Some((bright_feet, dim_feet)),
+            LightKind::Candle | LightKind::Torch | LightKind::Lantern => None,
+        }
+    }
+
+    /// Bright radius in feet: candles 5', torches and lanterns 15', others as given.
     pub fn bright_feet(self) -> u32 {
         match self {
             LightKind::Candle => 5,
             LightKind::Torch | LightKind::Lantern => 15,
-            LightKind::Custom { bright_feet, .. } => bright_feet,
+            k => k.given_radii().map_or(0, |r| r.0),
         }
     }
 
-    /// Dim light reaches this far in total: candles 10', torches and lanterns 30'.
+    /// Dim light reaches this far in total: candles 10', torches and lanterns 30', others as
+    /// given.
     pub fn dim_feet(self) -> u32 {
         match self {
             LightKind::Candle => 10,
             LightKind::Torch | LightKind::Lantern => 30,
-            LightKind::Custom { dim_feet, .. } => dim_feet,
+            k => k.given_radii().map_or(0, |r| r.1),
         }
+    }
+
+    /// The radii given, if the level gives them (custom, magical, sunlight).
+    pub fn radii(self) -> Option<(u32, u32)> {
+        self.given_radii()
     }
 
     /// Default fuel: torches 6 turns, a lantern 24 turns per flask of oil. The rules give no
@@ -263,7 +301,7 @@ impl LightKind {
         match self {
             LightKind::Torch => Some(6),
             LightKind::Lantern => Some(24),
-            LightKind::Candle | LightKind::Custom { .. } => None,
+            _ => None,
         }
     }
 }

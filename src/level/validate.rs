@@ -457,10 +457,7 @@ impl Validator<'_> {
     }
 
     fn light_kind(&mut self, kind: LightKind, path: &[Seg]) -> bool {
-        if let LightKind::Custom {
-            bright_feet,
-            dim_feet,
-        } = kind
+        if let Some((bright_feet, dim_feet)) = kind.radii()
             && dim_feet < bright_feet
         {
             let pos = self.at(path);

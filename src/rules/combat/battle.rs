@@ -1209,8 +1209,8 @@ pub fn order_attack(
     Ok(())
 }
 
-/// The chance that an attack hits now, for the window's targeting: (chance, target number on
-/// the d20), from the same modifiers the attack would use, natural 20 and 1 aside.
+/// The chance that an attack hits now, for the window's targeting: (chance, net target on the
+/// d20), from the same modifiers the attack would use, counted as the throw resolves.
 pub fn chance_to_hit(
     world: &World,
     who: Entity,
@@ -1222,18 +1222,14 @@ pub fn chance_to_hit(
     let t = side(world, target)?;
     let w = a.combatant.weapons.get(weapon)?.clone();
     let (ac, mods) = attack_modifiers(world, (who, &a), (target, &t), &w, increment).ok()?;
-    let total: i32 = mods.iter().map(|m| m.value).sum();
-    let rules = *world.resource::<TacticalCombat>();
-    // A natural 1 always misses; a natural 20 adds 10 (or, without the tactical rule, hits).
-    let hits = |n: i32| match n {
-        1 => false,
-        20 if !rules.natural_20_and_1 => true,
-        20 => n + 10 + total >= ac,
-        _ => n + total >= ac,
+    // Counted face by face as the attack throw resolves (bloodied, natural 20 and 1).
+    let rules = world.resource::<TacticalCombat>();
+    let thrower = Thrower::new(&a.name, &a.conditions, Some(rules));
+    let kind = ThrowKind::Attack {
+        ranged: w.range_feet.is_some(),
     };
-    let wins = (1..=20).filter(|&n| hits(n)).count();
-    let need = (1..=20).find(|&n| hits(n)).unwrap_or(21);
-    Some((wins as f32 / 20.0, need))
+    let (need, chance) = throws::chance(&thrower, kind, &mods, ac);
+    Some((chance, need))
 }
 
 /// Tells the core rules which factions are fighting, in the order they act

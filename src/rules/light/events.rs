@@ -20,6 +20,8 @@ impl fmt::Display for LightDescription {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             LightKind::Custom { .. } => write!(f, "light")?,
+            LightKind::Magical { .. } => write!(f, "magical light")?,
+            LightKind::Sunlight { .. } => write!(f, "sunlight by a mirror")?,
             k => write!(f, "{}", format!("{k:?}").to_lowercase())?,
         }
         if let Some(turns) = self.turns_left {

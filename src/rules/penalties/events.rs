@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::grid::GridPos;
+use crate::level::schema::LightKind;
 use crate::log::LogEvent;
 
 /// Situational Penalties › Light distraction.
@@ -14,20 +16,32 @@ pub enum PenaltyEvent {
     Dazzled {
         who: String,
         target: String,
-        blinded: bool,
+        /// Rounds it is blinded for (three, six on a natural 1), if it failed to look away.
+        blinded_rounds: Option<u64>,
+    },
+    /// A creature in the dark saw a light it did not expect (the Judge's unexpected-light
+    /// throw).
+    UnexpectedLight {
+        who: String,
+        light: LightKind,
+        at: GridPos,
+        blinded_rounds: Option<u64>,
     },
 }
 
 impl LogEvent for PenaltyEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            PenaltyEvent::Dazzled { who, .. } => Some(who),
+            PenaltyEvent::Dazzled { who, .. } | PenaltyEvent::UnexpectedLight { who, .. } => {
+                Some(who)
+            }
         }
     }
 
     fn also_concerns(&self) -> Option<&str> {
         match self {
             PenaltyEvent::Dazzled { target, .. } => Some(target),
+            PenaltyEvent::UnexpectedLight { .. } => None,
         }
     }
 }
@@ -38,14 +52,22 @@ impl fmt::Display for PenaltyEvent {
             PenaltyEvent::Dazzled {
                 who,
                 target,
-                blinded: true,
-            } => write!(
-                f,
-                "{who} dazzles {target}: blinded for {} rounds",
-                super::DISTRACTION_BLINDS_ROUNDS
-            ),
+                blinded_rounds: Some(rounds),
+            } => write!(f, "{who} dazzles {target}: blinded for {rounds} rounds"),
             PenaltyEvent::Dazzled { who, target, .. } => {
                 write!(f, "{who} dazzles {target}, who looks away in time")
+            }
+            PenaltyEvent::UnexpectedLight {
+                who,
+                light,
+                at,
+                blinded_rounds,
+            } => {
+                write!(f, "{who}, in the dark, looks into a {light:?} at {at}")?;
+                match blinded_rounds {
+                    Some(r) => write!(f, ": blinded for {r} rounds"),
+                    None => write!(f, " and looks away in time"),
+                }
             }
         }
     }

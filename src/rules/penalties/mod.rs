@@ -206,6 +206,8 @@ pub fn distraction_target(kind: LightKind, focused: bool) -> Option<i32> {
     let base = match kind {
         LightKind::Torch => 9,
         LightKind::Lantern => 11,
+        LightKind::Magical { .. } => 13,
+        LightKind::Sunlight { .. } => 15,
         LightKind::Candle | LightKind::Custom { .. } => return None,
     };
     Some(base + if focused { 2 } else { 0 })
@@ -213,6 +215,158 @@ pub fn distraction_target(kind: LightKind, focused: bool) -> Option<i32> {
 
 /// Rounds a failed distraction throw blinds for.
 pub const DISTRACTION_BLINDS_ROUNDS: u64 = 3;
+
+/// Rounds a failed distraction throw blinds for, given its natural die: three, doubled on a
+/// natural 1 with the tactical rules on (Tactical Combat › Natural 20 and Natural 1: "a natural
+/// 1 on a save doubles … the duration of effects").
+pub fn distraction_blinds_rounds(
+    natural: u32,
+    tactical: Option<&crate::rules::tactical::TacticalCombat>,
+) -> u64 {
+    if natural == 1 && tactical.is_some_and(|t| t.natural_20_and_1) {
+        2 * DISTRACTION_BLINDS_ROUNDS
+    } else {
+        DISTRACTION_BLINDS_ROUNDS
+    }
+}
+
+/// A creature in the dark looks at a light of `kind`: its Strength-resistance throw against the
+/// light's number (`focused` +2); failing, it is blinded for three rounds (six on a natural 1).
+/// Returns the rounds it is blinded for, or `None` if it looked away in time.
+fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Option<u64> {
+    use crate::creature::Abilities;
+    use crate::log::EventLog;
+    use crate::rules::conditions::{ConditionEnd, gain_condition};
+    let str_mod = world
+        .get::<Abilities>(target)
+        .map_or(0, |a| crate::rules::abilities::delve_modifier(a.0.str));
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let name = crate::creature::name_of(world, target);
+    let what = format!("Strength resistance against a {kind:?}'s glare");
+    let mods = vec![Modifier::new(str_mod, "Strength")];
+    let throw = crate::rules::throws::throw_in(world, target, ThrowKind::Save, what, mods, number);
+    if throw.success {
+        return None;
+    }
+    let rounds = distraction_blinds_rounds(
+        throw.natural,
+        world.get_resource::<crate::rules::tactical::TacticalCombat>(),
+    );
+    let ends = ConditionEnd::EndOfRound(round + rounds - 1);
+    world.resource_scope(|world, mut log: Mut<EventLog>| {
+        if let Some(mut c) = world.get_mut::<Conditions>(target) {
+            gain_condition(
+                &mut log,
+                round,
+                &name,
+                &mut c,
+                ConditionKind::Blinded,
+                "dazzled by a light",
+                ends,
+            );
+        }
+    });
+    Some(rounds)
+}
+
+/// The lit lights a creature saw last round (for the unexpected-light throw).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LightsInView(pub Vec<Entity>);
+
+/// Situational Penalties › Distractions, with the Judge's unexpected-light throw on: a creature
+/// standing in a dark square that sees a lit light it did not see the round before, and that no
+/// creature of its own faction carries, makes the Strength-resistance throw without a command
+/// (against the strongest such light). Lights in view when the throw is switched on (or at the
+/// start) are expected.
+pub fn unexpected_lights(world: &mut World) {
+    use crate::creature::Faction;
+    use crate::rules::light::{CarriedBy, LightMap, LightSource};
+    use crate::rules::vision::Sight;
+    if !world
+        .get_resource::<crate::rules::judge::Judge>()
+        .is_some_and(|j| j.unexpected_lights)
+    {
+        return;
+    }
+    let mut lights = world.query::<(Entity, &LightSource, Option<&Position>, Option<&CarriedBy>)>();
+    let lit: Vec<(Entity, LightKind, GridPos, Option<Entity>)> = lights
+        .iter(world)
+        .filter(|(_, l, ..)| l.lit)
+        .filter_map(|(e, l, at, by)| {
+            let at = match (at, by) {
+                (Some(p), _) => p.0,
+                (None, Some(b)) => world.get::<Position>(b.0)?.0,
+                (None, None) => return None,
+            };
+            Some((e, l.kind, at, by.map(|b| b.0)))
+        })
+        .collect();
+    let mut viewers = world.query::<(
+        Entity,
+        &Position,
+        &Sight,
+        &Conditions,
+        Option<&Faction>,
+        Option<&LightsInView>,
+    )>();
+    let grid = world.resource::<DungeonGrid>();
+    let light_map = world.resource::<LightMap>();
+    let mut glares = Vec::new();
+    let mut views = Vec::new();
+    for (e, at, sight, conditions, faction, before) in viewers.iter(world) {
+        if crate::rules::conditions::is_down(conditions) {
+            continue;
+        }
+        let in_view: Vec<(Entity, LightKind, Option<Entity>)> = lit
+            .iter()
+            .filter(|(.., p, _)| sight.sees(*p))
+            .map(|&(l, kind, _, by)| (l, kind, by))
+            .collect();
+        let in_the_dark = light_map.level(grid, at.0) == LightLevel::Dark;
+        if let Some(before) = before
+            && in_the_dark
+            && !conditions.has(ConditionKind::Blinded)
+        {
+            let strongest = in_view
+                .iter()
+                .filter(|(l, ..)| !before.0.contains(l))
+                .filter(|(.., by)| {
+                    by.and_then(|b| world.get::<Faction>(b)) != faction || by.is_none()
+                })
+                .filter_map(|(l, kind, _)| Some((distraction_target(*kind, false)?, *kind, *l)))
+                .max_by_key(|(n, _, l)| (*n, std::cmp::Reverse(*l)));
+            if let Some(g) = strongest {
+                glares.push((e, g));
+            }
+        }
+        views.push((
+            e,
+            LightsInView(in_view.into_iter().map(|(l, ..)| l).collect()),
+        ));
+    }
+    views.sort_by_key(|(e, _)| *e);
+    for (e, view) in views {
+        world.entity_mut(e).insert(view);
+    }
+    glares.sort_by_key(|(e, _)| *e);
+    for (e, (number, kind, light)) in glares {
+        let at = lit
+            .iter()
+            .find(|l| l.0 == light)
+            .map_or(GridPos::new(0, 0), |l| l.2);
+        let blinded = glare(world, e, kind, number);
+        let who = crate::creature::name_of(world, e);
+        crate::log::log_in(
+            world,
+            PenaltyEvent::UnexpectedLight {
+                who,
+                light: kind,
+                at,
+                blinded_rounds: blinded,
+            },
+        );
+    }
+}
 
 /// `Dazzle`: `who` turns a lit light it carries on `target`, who stands in the dark and sees it.
 /// The target makes a Strength-resistance throw (d20 + its Strength modifier) against the light's
@@ -223,9 +377,6 @@ pub fn dazzle(
     target: Entity,
     focused: bool,
 ) -> Result<(), Refusal> {
-    use crate::creature::Abilities;
-    use crate::log::EventLog;
-    use crate::rules::conditions::{ConditionEnd, gain_condition};
     use crate::rules::light::LightMap;
     use crate::rules::light::{CarriedBy, LightSource};
     use crate::rules::vision::Sight;
@@ -246,41 +397,19 @@ pub fn dazzle(
     if !world.get::<Sight>(target).is_some_and(|s| s.sees(at)) {
         return Err(DazzleRefusal::TargetCannotSee.into());
     }
-    let str_mod = world
-        .get::<Abilities>(target)
-        .map_or(0, |a| crate::rules::abilities::delve_modifier(a.0.str));
-    let round = world.resource::<crate::time::Clock>().rounds;
-    let name = crate::creature::name_of(world, target);
-    let what = format!("Strength resistance against a {kind:?}'s glare");
-    let mods = vec![Modifier::new(str_mod, "Strength")];
-    let resisted =
-        crate::rules::throws::throw_in(world, target, ThrowKind::Save, what, mods, number).success;
-    let dazzler = crate::creature::name_of(world, who);
+    let blinded = glare(world, target, kind, number);
+    let (dazzler, name) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, target),
+    );
     crate::log::log_in(
         world,
         PenaltyEvent::Dazzled {
             who: dazzler,
-            target: name.clone(),
-            blinded: !resisted,
+            target: name,
+            blinded_rounds: blinded,
         },
     );
-    if resisted {
-        return Ok(());
-    }
-    let ends = ConditionEnd::EndOfRound(round + DISTRACTION_BLINDS_ROUNDS - 1);
-    world.resource_scope(|world, mut log: Mut<EventLog>| {
-        if let Some(mut c) = world.get_mut::<Conditions>(target) {
-            gain_condition(
-                &mut log,
-                round,
-                &name,
-                &mut c,
-                ConditionKind::Blinded,
-                "dazzled by a light",
-                ends,
-            );
-        }
-    });
     Ok(())
 }
 
@@ -376,7 +505,12 @@ pub struct SituationalPenalties;
 
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SituationalPenaltiesOn>();
+        app.init_resource::<SituationalPenaltiesOn>().add_systems(
+            crate::schedule::SimRound,
+            unexpected_lights
+                .in_set(crate::schedule::RoundSet::Knowledge)
+                .after(crate::rules::traps::learn_traps_in_sight),
+        );
     }
 }
 
@@ -459,18 +593,17 @@ pub struct Situations<'w, 's> {
     on: Option<Res<'w, SituationalPenaltiesOn>>,
     grid: Res<'w, DungeonGrid>,
     judge: Option<Res<'w, crate::rules::judge::Judge>>,
-    creatures: Query<
-        'w,
-        's,
-        (
-            &'static Conditions,
-            Option<&'static MovedThisRound>,
-            Option<&'static Encumbrance>,
-            Option<&'static Position>,
-            Option<&'static crate::rules::judge::JudgeSettings>,
-        ),
-    >,
+    creatures: Query<'w, 's, StandingQuery>,
 }
+
+/// What [`Situations`] reads of each creature.
+type StandingQuery = (
+    &'static Conditions,
+    Option<&'static MovedThisRound>,
+    Option<&'static Encumbrance>,
+    Option<&'static Position>,
+    Option<&'static crate::rules::judge::JudgeSettings>,
+);
 
 impl Situations<'_, '_> {
     /// The penalties of an action check (a proficiency throw that needs no sight of a square:
@@ -617,6 +750,29 @@ mod tests {
             "+2 focused"
         );
         assert_eq!(distraction_target(LightKind::Candle, false), None);
+        let radii = (15, 30);
+        assert_eq!(
+            distraction_target(
+                LightKind::Magical {
+                    bright_feet: radii.0,
+                    dim_feet: radii.1
+                },
+                false
+            ),
+            Some(13),
+            "magical light"
+        );
+        assert_eq!(
+            distraction_target(
+                LightKind::Sunlight {
+                    bright_feet: radii.0,
+                    dim_feet: radii.1
+                },
+                false
+            ),
+            Some(15),
+            "sunlight reflected by a mirror"
+        );
     }
 
     #[test]
