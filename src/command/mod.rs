@@ -96,6 +96,8 @@ commands! {
     party::RestParty,
     party::MarchingOrder,
     party::Mapper,
+    caving::WiggleBack,
+    caving::PushForward,
     judge::SetJudgeModifier,
     judge::UnexpectedLights,
 }
@@ -356,6 +358,14 @@ fn carry_out(world: &mut World, command: &Command) -> Result<(), Refusal> {
             .is_some_and(crate::rules::conditions::is_down)
     {
         return Err(Unable::Down.into());
+    }
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
+        && world
+            .get::<crate::rules::conditions::Conditions>(e)
+            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Stuck))
+        && !crate::rules::caving::allowed_while_stuck(command)
+    {
+        return Err(crate::rules::caving::CavingRefusal::Stuck.into());
     }
     command.act().carry_out(world)
 }

@@ -729,6 +729,7 @@ pub fn walk(
     mut taken: ResMut<StepsTaken>,
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     acting: Res<crate::creature::ActingOrder>,
+    penalties_on: Option<Res<crate::rules::penalties::SituationalPenaltiesOn>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -778,6 +779,10 @@ pub fn walk(
         let Some(speeds) = Speeds::of(enc.0, &conditions) else {
             continue;
         };
+        if conditions.has(ConditionKind::Stuck) {
+            commands.entity(entity).remove::<Walking>();
+            continue;
+        }
         if w.pace == Pace::Running && conditions.has(ConditionKind::Winded) {
             log.push(
                 round,
@@ -804,6 +809,47 @@ pub fn walk(
             mut steps,
             mut blocked,
         } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
+        // Dungeon Delves › Squeezing: a move into or through a squeeze takes a Squeezing throw
+        // at the start of the creature's initiative.
+        let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
+        if !steps.is_empty() && crate::rules::caving::squeezes(&grid, pos.0, &squares) {
+            use crate::rules::caving::{Squeeze, StuckIn, squeezing_modifiers, squeezing_throw};
+            let mods = squeezing_modifiers(profs, &conditions, penalties_on.is_some());
+            let outcome = squeezing_throw(
+                &mut dice,
+                &mut log,
+                round,
+                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref()),
+                crate::rules::caving::stone_of(Some(enc)),
+                mods,
+            );
+            match outcome {
+                Squeeze::Through => {}
+                Squeeze::NoProgress => {
+                    log.push(
+                        round,
+                        crate::rules::caving::CavingEvent::SqueezeHeldBack {
+                            who: name.to_string(),
+                            at: pos.0,
+                        },
+                    );
+                    w.banked_tenths = 0;
+                    continue;
+                }
+                Squeeze::Stuck => {
+                    crate::rules::caving::become_stuck(
+                        &mut log,
+                        round,
+                        name,
+                        &mut conditions,
+                        pos.0,
+                    );
+                    let stuck_in = StuckIn::on_the_way(&grid, &w.path, w.next);
+                    commands.entity(entity).remove::<Walking>().insert(stuck_in);
+                    continue;
+                }
+            }
+        }
         // Creatures in the way stop the walk short of them.
         if let Some(i) = steps.iter().enumerate().position(|(i, (p, ..))| {
             let last = w.next + i + 1 == w.path.len();

@@ -1,0 +1,344 @@
+//! Caving and Spelunking (Dungeon Delves): passing squeezes and chokepoints, and getting out of
+//! one when stuck.
+//!
+//! Squeezing (Dungeon Delves › Squeezing): a creature whose move this round takes it into or
+//! through a `Squeeze` square makes a Squeezing throw at the start of its initiative, against its
+//! encumbrance in stone (+4 with Contortionism). Failing, it makes no progress that round; failing
+//! on an unmodified 1, it is **stuck** (and so vulnerable) and can do nothing but try to escape:
+//! wiggle back (a Paralysis save; 10' back) or push forward (Dungeonbashing; 10' on), each with
+//! its encumbrance as a penalty, +4 with Contortionism, and −4 for each escape already failed.
+
+pub mod commands;
+pub mod events;
+pub use commands::*;
+pub use events::CavingEvent;
+
+use bevy::prelude::*;
+
+use crate::command::{Refusal, Unable};
+use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThrows};
+use crate::dice::{Dice, Modifier};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::SpeedBasis;
+use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use crate::log::{EventLog, log_in};
+use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
+use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
+use crate::rules::throws::{ThrowKind, Thrower};
+
+/// The Contortionism bonus to Squeezing throws and to escaping when stuck.
+pub const CONTORTIONISM_BONUS: i32 = 4;
+/// The cumulative penalty for each failed attempt to escape.
+pub const FAILED_ESCAPE_PENALTY: i32 = -4;
+/// How far a successful escape moves the stuck creature, back or on.
+pub const ESCAPE_FEET: u32 = 10;
+
+/// A creature's encumbrance in stone: what a Squeezing (or Swimming) throw must reach. A
+/// creature whose stat block gives a speed instead of an encumbrance carries nothing to speak
+/// of: 0.
+pub fn stone_of(enc: Option<&Encumbrance>) -> f32 {
+    match enc.map(|e| e.0) {
+        Some(SpeedBasis::Encumbrance { stone }) => stone,
+        _ => 0.0,
+    }
+}
+
+/// The target of a throw "equal to the encumbrance in stone" (RULINGS › Dice and throws): the
+/// total must reach the stone, so a fraction rounds up.
+pub fn stone_target(stone: f32) -> i32 {
+    stone.ceil() as i32
+}
+
+/// How a Squeezing throw came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Squeeze {
+    /// Through: it moves as its pace allows.
+    Through,
+    /// No progress this round.
+    NoProgress,
+    /// Failed on an unmodified 1: stuck.
+    Stuck,
+}
+
+/// The modifiers of a Squeezing throw at the start of the round: Contortionism, and the
+/// situational penalties (prone; it has not moved yet; a squeeze is not water).
+pub fn squeezing_modifiers(
+    profs: &Proficiencies,
+    conditions: &Conditions,
+    penalties_on: bool,
+) -> Vec<Modifier> {
+    let mut mods = Vec::new();
+    if profs.has(Proficiency::Contortionism) {
+        mods.push(Modifier::new(CONTORTIONISM_BONUS, "Contortionism"));
+    }
+    if penalties_on {
+        let situation = Situation {
+            prone: conditions.has(ConditionKind::Prone),
+            moved_feet: 0.0,
+            movement_speed: 0.0,
+            water: None,
+        };
+        mods.extend(situational_modifiers(CheckKind::Action, &situation).unwrap_or_default());
+    }
+    mods
+}
+
+/// Does this round's move take the creature into or through a squeeze: it stands in one, or
+/// one of the squares it would enter is one?
+pub fn squeezes(grid: &DungeonGrid, from: GridPos, steps: &[GridPos]) -> bool {
+    std::iter::once(&from)
+        .chain(steps)
+        .any(|&p| grid.terrain(p) == Some(Terrain::Squeeze))
+}
+
+/// The Squeezing throw (logged): through, no progress, or stuck.
+#[allow(clippy::too_many_arguments)]
+pub fn squeezing_throw(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    round: u64,
+    thrower: Thrower,
+    stone: f32,
+    mods: Vec<Modifier>,
+) -> Squeeze {
+    let throw = crate::rules::throws::throw(
+        dice,
+        &thrower,
+        ThrowKind::Check,
+        "Squeezing",
+        mods,
+        stone_target(stone),
+    );
+    let outcome = if throw.success {
+        Squeeze::Through
+    } else if throw.natural == 1 {
+        Squeeze::Stuck
+    } else {
+        Squeeze::NoProgress
+    };
+    log.push(
+        round,
+        crate::rules::throws::ThrowEvent::Threw {
+            who: thrower.name.to_owned(),
+            throw,
+        },
+    );
+    outcome
+}
+
+/// Where a stuck creature can get to: the squares behind it (nearest first) and ahead of it on
+/// the way it was going, and the escapes it has failed.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StuckIn {
+    pub behind: Vec<GridPos>,
+    pub ahead: Vec<GridPos>,
+    pub failed_escapes: u32,
+}
+
+impl StuckIn {
+    /// Stuck on a walk along `path` whose next square is `path[next]`: the squares ahead on the
+    /// path, and behind it those it walked, or, where it walked fewer, the squares straight back
+    /// from the way it was going.
+    pub fn on_the_way(grid: &DungeonGrid, path: &[GridPos], next: usize) -> Self {
+        let reach = (ESCAPE_FEET / grid.scale_feet().max(1)).max(1) as usize;
+        let here = path[next.saturating_sub(1).min(path.len() - 1)];
+        let ahead: Vec<GridPos> = path.iter().skip(next).take(reach).copied().collect();
+        let mut behind: Vec<GridPos> = path[..next.saturating_sub(1).min(path.len())]
+            .iter()
+            .rev()
+            .take(reach)
+            .copied()
+            .collect();
+        if let Some(&on) = ahead.first() {
+            let (dx, dy) = (here.x - on.x, here.y - on.y);
+            let mut at = *behind.last().unwrap_or(&here);
+            while behind.len() < reach {
+                at = GridPos::new(at.x + dx, at.y + dy);
+                if !grid.is_passable(at) {
+                    break;
+                }
+                behind.push(at);
+            }
+        }
+        Self {
+            behind,
+            ahead,
+            failed_escapes: 0,
+        }
+    }
+}
+
+/// The creature becomes stuck in a squeeze: stuck and vulnerable until it escapes.
+pub fn become_stuck(
+    log: &mut EventLog,
+    round: u64,
+    name: &str,
+    conditions: &mut Conditions,
+    at: GridPos,
+) {
+    use crate::creature::ConditionEnd;
+    gain_condition(
+        log,
+        round,
+        name,
+        conditions,
+        ConditionKind::Stuck,
+        "stuck in a squeeze",
+        ConditionEnd::UntilRemoved,
+    );
+    gain_condition(
+        log,
+        round,
+        name,
+        conditions,
+        ConditionKind::Vulnerable,
+        "stuck in a squeeze",
+        ConditionEnd::UntilRemoved,
+    );
+    log.push(
+        round,
+        CavingEvent::StuckInASqueeze {
+            who: name.to_owned(),
+            at,
+        },
+    );
+}
+
+/// Which way a stuck creature tries to get out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Escape {
+    /// Wiggle backwards: a Paralysis save; 10' back.
+    Back,
+    /// Push forward: a Dungeonbashing throw; 10' on.
+    Forward,
+}
+
+/// An attempt to escape a squeeze (Dungeon Delves › Squeezing).
+pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal> {
+    let stuck_in = world
+        .get::<StuckIn>(who)
+        .cloned()
+        .filter(|_| {
+            world
+                .get::<Conditions>(who)
+                .is_some_and(|c| c.has(ConditionKind::Stuck))
+        })
+        .ok_or(CavingRefusal::NotStuck)?;
+    let stone = stone_of(world.get::<Encumbrance>(who));
+    let mut mods = Vec::new();
+    let (target, what) = match way {
+        Escape::Back => {
+            let save = world
+                .get::<SavingThrows>(who)
+                .and_then(|s| s.0.get(&SaveCategory::Paralysis).copied())
+                .ok_or(CavingRefusal::NoParalysisSave)?;
+            (save, "Paralysis save to wiggle back out of the squeeze")
+        }
+        Escape::Forward => {
+            let str_score = world.get::<Abilities>(who).map_or(10, |a| a.0.str);
+            mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
+            mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+            (18, "Dungeonbashing to push forward through the squeeze")
+        }
+    };
+    if stone > 0.0 {
+        mods.push(Modifier::new(
+            -stone_target(stone),
+            format!("encumbrance {stone} stone"),
+        ));
+    }
+    if world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Contortionism))
+    {
+        mods.push(Modifier::new(CONTORTIONISM_BONUS, "Contortionism"));
+    }
+    if stuck_in.failed_escapes > 0 {
+        mods.push(Modifier::new(
+            FAILED_ESCAPE_PENALTY * stuck_in.failed_escapes as i32,
+            format!("{} failed escape(s)", stuck_in.failed_escapes),
+        ));
+    }
+    let kind = match way {
+        Escape::Back => ThrowKind::Save,
+        Escape::Forward => ThrowKind::Check,
+    };
+    let throw = crate::rules::throws::throw_in(world, who, kind, what, mods, target);
+    let name = crate::creature::name_of(world, who);
+    if !throw.success {
+        let failed = stuck_in.failed_escapes + 1;
+        world.entity_mut(who).insert(StuckIn {
+            failed_escapes: failed,
+            ..stuck_in
+        });
+        log_in(world, CavingEvent::EscapeFailed { who: name, way });
+        return Ok(());
+    }
+    let from = world.get::<Position>(who).ok_or(Unable::NoSquare)?.0;
+    let scale = world.resource::<DungeonGrid>().scale_feet().max(1);
+    let squares = (ESCAPE_FEET / scale).max(1) as usize;
+    let way_out = match way {
+        Escape::Back => &stuck_in.behind,
+        Escape::Forward => &stuck_in.ahead,
+    };
+    let occupied = |world: &mut World, p: GridPos| {
+        let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
+        q.iter(world).any(|o| o.0 == p)
+    };
+    let mut to = from;
+    for &p in way_out.iter().take(squares) {
+        if !world.resource::<DungeonGrid>().is_passable(p) || occupied(world, p) {
+            break;
+        }
+        to = p;
+    }
+    if let Some(mut pos) = world.get_mut::<Position>(who) {
+        pos.0 = to;
+    }
+    world.entity_mut(who).remove::<StuckIn>();
+    lose_condition_in(world, who, ConditionKind::Stuck, "free of the squeeze");
+    if world
+        .get::<Conditions>(who)
+        .and_then(|c| c.get(ConditionKind::Vulnerable))
+        .is_some_and(|v| v.source == "stuck in a squeeze")
+    {
+        lose_condition_in(world, who, ConditionKind::Vulnerable, "free of the squeeze");
+    }
+    log_in(
+        world,
+        CavingEvent::Escaped {
+            who: name,
+            way,
+            from,
+            to,
+        },
+    );
+    Ok(())
+}
+
+/// Whether a stuck creature may still give this command: only escaping (and talking, and
+/// waiting) — Dungeon Delves › Squeezing: it "cannot attack, cast spells, move, or take any other
+/// action except to attempt to escape".
+pub fn allowed_while_stuck(command: &crate::command::Command) -> bool {
+    use crate::command::Command::*;
+    matches!(
+        command,
+        WiggleBack(_) | PushForward(_) | Noise(_) | Halt(_) | WaitForOrders(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RULINGS › Dice and throws: "target value equal to the encumbrance in stone" is a target
+    /// of that number; a fraction of a stone must still be reached.
+    #[test]
+    fn the_target_is_the_encumbrance_in_stone() {
+        assert_eq!(stone_target(5.0), 5);
+        assert_eq!(stone_target(6.5), 7);
+        assert_eq!(stone_target(0.0), 0);
+    }
+}
