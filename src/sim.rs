@@ -117,6 +117,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::policy::monsters::MonsterAiPlugin)
             .add(crate::rules::doors::DoorsPlugin)
             .add(crate::rules::judge::JudgePlugin)
+            .add(crate::rules::water::WaterPlugin)
             .add(crate::rules::task::TaskPlugin)
             .add(crate::rules::combat::battle::BattlePlugin)
             .add(crate::rules::search::SearchPlugin)
@@ -243,6 +244,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(log);
 
     world.insert_resource(crate::rules::judge::Judge(level.judge.clone()));
+    world.insert_resource(level.deep_water.clone());
     use crate::rules::judge::JudgeSettings;
     for d in &level.doors {
         world.spawn((

@@ -98,6 +98,8 @@ commands! {
     party::Mapper,
     caving::WiggleBack,
     caving::PushForward,
+    water::Grab,
+    water::LetGo,
     judge::SetJudgeModifier,
     judge::UnexpectedLights,
 }
@@ -366,6 +368,12 @@ fn carry_out(world: &mut World, command: &Command) -> Result<(), Refusal> {
         && !crate::rules::caving::allowed_while_stuck(command)
     {
         return Err(crate::rules::caving::CavingRefusal::Stuck.into());
+    }
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
+        && world.get::<crate::rules::water::Drowning>(e).is_some()
+        && !crate::rules::water::allowed_while_drowning(command)
+    {
+        return Err(crate::rules::water::WaterRefusal::Drowning.into());
     }
     command.act().carry_out(world)
 }

@@ -49,6 +49,38 @@ pub struct Level {
     pub modules: crate::level::schema::Modules,
     /// The Judge's calls for the level and its regions.
     pub judge: JudgeCalls,
+    /// Deep water's depth in feet: the level's, and rectangles of their own (a later one wins).
+    pub deep_water: WaterDepths,
+}
+
+/// How deep the deep water is (Dungeon Delves › Drowning: how far a drowning creature sinks).
+#[derive(Clone, Debug, PartialEq, Eq, bevy::prelude::Resource)]
+pub struct WaterDepths {
+    pub feet: u32,
+    pub regions: Vec<(GridPos, GridPos, u32)>,
+}
+
+impl Default for WaterDepths {
+    fn default() -> Self {
+        Self {
+            feet: schema::DEFAULT_DEEP_WATER_FEET,
+            regions: Vec::new(),
+        }
+    }
+}
+
+impl WaterDepths {
+    /// The depth of deep water at a square.
+    pub fn at(&self, p: GridPos) -> u32 {
+        self.regions
+            .iter()
+            .rev()
+            .find(|(a, b, _)| {
+                (a.x.min(b.x)..=a.x.max(b.x)).contains(&p.x)
+                    && (a.y.min(b.y)..=a.y.max(b.y)).contains(&p.y)
+            })
+            .map_or(self.feet, |r| r.2)
+    }
 }
 
 /// The Judge's calls for a level: modifiers for the whole level and for rectangles of it (a

@@ -667,6 +667,28 @@ pub struct RawLevel {
     /// Rectangles with Judge modifiers of their own (fog, rough water, …); a later one wins.
     #[serde(default)]
     pub judge_regions: Vec<RawJudgeRegion>,
+    /// How deep water over the head is, in feet: how far a drowning creature can sink.
+    #[serde(default = "default_deep_water_feet")]
+    pub deep_water_feet: u32,
+    /// Rectangles whose deep water has a depth of its own; a later one wins.
+    #[serde(default)]
+    pub deep_water_regions: Vec<RawDepthRegion>,
+}
+
+/// Deep water's depth where a level does not say: 20'.
+pub const DEFAULT_DEEP_WATER_FEET: u32 = 20;
+
+fn default_deep_water_feet() -> u32 {
+    DEFAULT_DEEP_WATER_FEET
+}
+
+/// A rectangle of deep water of its own depth.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDepthRegion {
+    pub from: RawPos,
+    pub to: RawPos,
+    pub depth_feet: u32,
 }
 
 /// The numbers the rules leave to the Judge (RULINGS: "anything a rule leaves to the Judge's

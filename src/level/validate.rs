@@ -167,6 +167,26 @@ impl Validator<'_> {
                 Some((from, to, r.modifiers.clone()))
             })
             .collect();
+        let depth_regions = raw
+            .deep_water_regions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let from = self.square(
+                    r.from,
+                    path!["deep_water_regions", i, "from"],
+                    &grid,
+                    "region corner",
+                )?;
+                let to = self.square(
+                    r.to,
+                    path!["deep_water_regions", i, "to"],
+                    &grid,
+                    "region corner",
+                )?;
+                Some((from, to, r.depth_feet))
+            })
+            .collect();
         let magical_darkness = raw
             .magical_darkness
             .iter()
@@ -204,6 +224,10 @@ impl Validator<'_> {
                 modifiers: raw.judge.modifiers,
                 regions: judge_regions,
                 unexpected_lights: raw.judge.unexpected_lights,
+            },
+            deep_water: crate::level::WaterDepths {
+                feet: raw.deep_water_feet,
+                regions: depth_regions,
             },
         })
     }

@@ -93,6 +93,12 @@ fn set_hit_points(world: &mut World, who: Entity, current: i32) {
     }
 }
 
+/// Death that no hit points measure (drowning when the breath runs out): dead, by the same path
+/// as a killing blow.
+pub fn killed(world: &mut World, who: Entity, cause: &str) {
+    gain(world, who, ConditionKind::Dead, cause);
+}
+
 fn gain(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
     gain_condition_in(world, who, kind, source, ConditionEnd::UntilRemoved);
 }

@@ -19,3 +19,4 @@ pub mod task;
 pub mod throws;
 pub mod traps;
 pub mod vision;
+pub mod water;

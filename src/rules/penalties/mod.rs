@@ -534,8 +534,33 @@ pub fn penalties_for(
         encumbrance: world.get::<Encumbrance>(e),
         at: world.get::<Position>(e).map(|p| p.0),
         settings: world.get::<crate::rules::judge::JudgeSettings>(e),
+        swimming: false,
     }
     .modifiers(kind, world.resource::<DungeonGrid>(), judge)
+}
+
+/// The situational penalties of a Swimming throw (Dungeon Delves › Swimming): prone and
+/// movement, and the Judge's cold, rough or fast water, but not the depth's own penalty — the
+/// Swimming throw is the check of being in water over the head, its target the encumbrance.
+pub fn swimming_penalties(world: &World, e: Entity) -> Vec<Modifier> {
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
+        return Vec::new();
+    }
+    let no_conditions = Conditions::default();
+    let no_judge = crate::level::JudgeCalls::default();
+    let judge = world
+        .get_resource::<crate::rules::judge::Judge>()
+        .map_or(&no_judge, |j| &j.0);
+    Standing {
+        conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
+        moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
+        encumbrance: world.get::<Encumbrance>(e),
+        at: world.get::<Position>(e).map(|p| p.0),
+        settings: world.get::<crate::rules::judge::JudgeSettings>(e),
+        swimming: true,
+    }
+    .modifiers(CheckKind::Action, world.resource::<DungeonGrid>(), judge)
+    .unwrap_or_default()
 }
 
 /// What the situational penalties read of a creature.
@@ -545,6 +570,8 @@ struct Standing<'a> {
     encumbrance: Option<&'a Encumbrance>,
     at: Option<GridPos>,
     settings: Option<&'a crate::rules::judge::JudgeSettings>,
+    /// A Swimming throw: the depth's own penalty is what the throw itself measures.
+    swimming: bool,
 }
 
 impl Standing<'_> {
@@ -570,7 +597,7 @@ impl Standing<'_> {
                 prone: self.conditions.has(ConditionKind::Prone),
                 moved_feet: self.moved.feet as f32,
                 movement_speed: speed,
-                water,
+                water: water.filter(|_| !self.swimming),
             },
         )?;
         if water.is_some() && !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
@@ -621,6 +648,7 @@ impl Situations<'_, '_> {
             encumbrance,
             at: at.map(|p| p.0),
             settings,
+            swimming: false,
         }
         .modifiers(
             CheckKind::Action,

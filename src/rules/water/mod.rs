@@ -1,0 +1,293 @@
+//! Swimming and Drowning (Dungeon Delves).
+//!
+//! - A creature in water too deep to stand (`Water(Deep)`) makes a Swimming throw at the start of
+//!   its initiative each round: the target is its encumbrance in stone, +4 with the Swimming
+//!   proficiency, with the situational penalties (RULINGS › Movement penalties; the Judge's cold,
+//!   rough or fast water among them). If its modifiers bring the target to 0 or less, it need
+//!   not throw. Afloat, it swims at a quarter of its speed (deep water costs four times its
+//!   width to cross).
+//! - Failing, it is **drowning**: vulnerable, no actions, no more Swimming throws; it sinks 10'
+//!   per stone of encumbrance at the start of each initiative, to the water's depth; it holds its
+//!   breath 5 + CON modifier rounds and then dies at its initiative.
+//! - An ally not drowning beside it may grab it (in lieu of moving) and bring it up: the drowning
+//!   ends, and the carrier bears half its weight (7½ stone plus half its gear) until it lets go.
+
+pub mod commands;
+pub mod events;
+pub use commands::*;
+pub use events::WaterEvent;
+
+use bevy::prelude::*;
+
+use crate::command::Refusal;
+use crate::creature::{Abilities, ActingOrder, ConditionEnd, Encumbrance, Faction, Position};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, Proficiency, Terrain, WaterDepth};
+use crate::level::{SpeedBasis, WaterDepths};
+use crate::log::log_in;
+use crate::rules::caving::{stone_of, stone_target};
+use crate::rules::conditions::{Conditions, gain_condition_in, is_down, lose_condition_in};
+use crate::rules::throws::ThrowKind;
+
+/// The Swimming proficiency's bonus.
+pub const SWIMMING_BONUS: i32 = 4;
+/// Feet sunk each round per stone of encumbrance.
+pub const SINKS_FEET_PER_STONE: u32 = 10;
+/// A body's own weight in stone (Dungeon Delves › Drowning: a carried adventurer imposes half,
+/// "usually 7 3/6 stone plus half of any equipment encumbrance").
+pub const BODY_STONE: f32 = 15.0;
+
+/// Rounds a creature holds its breath: 5 + CON modifier.
+pub fn breath_rounds(con: i32) -> u32 {
+    (5 + crate::rules::abilities::delve_modifier(con)).max(0) as u32
+}
+
+/// Feet sunk in a round: 10' per stone of encumbrance (a fraction of a stone counts whole).
+pub fn sinks_feet(stone: f32) -> u32 {
+    SINKS_FEET_PER_STONE * stone_target(stone).max(0) as u32
+}
+
+/// The Swimming throw's target and modifiers: the encumbrance in stone, +4 with Swimming, and
+/// the situation's penalties; `None` when no throw is needed (0 or less).
+pub fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)> {
+    let stone = stone_of(world.get::<Encumbrance>(who));
+    let mut mods = Vec::new();
+    if world
+        .get::<crate::creature::Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Swimming))
+    {
+        mods.push(Modifier::new(SWIMMING_BONUS, "Swimming"));
+    }
+    mods.extend(crate::rules::penalties::swimming_penalties(world, who));
+    let target = stone_target(stone);
+    let net = target - mods.iter().map(|m| m.value).sum::<i32>();
+    (net > 0).then_some((target, mods))
+}
+
+/// A drowning creature: how deep it has sunk and how long it has held its breath.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drowning {
+    pub sunk_feet: u32,
+    pub rounds_held: u32,
+}
+
+/// A creature holding a drowning ally it grabbed: the stone it bears for it.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Holding {
+    pub whom: Entity,
+    pub stone: f32,
+}
+
+fn in_deep_water(grid: &DungeonGrid, at: GridPos) -> bool {
+    grid.terrain(at) == Some(Terrain::Water(WaterDepth::Deep))
+}
+
+/// At the start of each creature's initiative: the drowning sink and run out of breath; those
+/// afloat in deep water throw Swimming, and drown on a failure.
+pub fn start_of_initiative_in_water(world: &mut World) {
+    let mut q = world.query::<(Entity, &Position, &Conditions, Option<&Faction>)>();
+    let grid = world.resource::<DungeonGrid>();
+    let acting = world.resource::<ActingOrder>();
+    let mut swimmers: Vec<(Entity, GridPos)> = q
+        .iter(world)
+        .filter(|(_, p, c, f)| {
+            acting.acts_now(f.copied()) && !is_down(c) && in_deep_water(grid, p.0)
+        })
+        .map(|(e, p, ..)| (e, p.0))
+        .collect();
+    swimmers.sort();
+    for (e, at) in swimmers {
+        match world.get::<Drowning>(e).copied() {
+            Some(d) => sink(world, e, at, d),
+            None => swim(world, e),
+        }
+    }
+}
+
+fn swim(world: &mut World, who: Entity) {
+    let Some((target, mods)) = swimming_throw(world, who) else {
+        return;
+    };
+    let afloat =
+        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Swimming", mods, target)
+            .success;
+    if afloat {
+        return;
+    }
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Drowning::default());
+    for kind in [ConditionKind::Drowning, ConditionKind::Vulnerable] {
+        gain_condition_in(world, who, kind, "drowning", ConditionEnd::UntilRemoved);
+    }
+    let name = crate::creature::name_of(world, who);
+    let breath = breath_rounds(world.get::<Abilities>(who).map_or(10, |a| a.0.con));
+    log_in(
+        world,
+        WaterEvent::Drowning {
+            who: name,
+            breath_rounds: breath,
+        },
+    );
+}
+
+fn sink(world: &mut World, who: Entity, at: GridPos, mut d: Drowning) {
+    let stone = stone_of(world.get::<Encumbrance>(who));
+    let depth = world.get_resource::<WaterDepths>().map_or(0, |w| w.at(at));
+    d.sunk_feet = (d.sunk_feet + sinks_feet(stone)).min(depth);
+    d.rounds_held += 1;
+    world.entity_mut(who).insert(d);
+    let name = crate::creature::name_of(world, who);
+    let breath = breath_rounds(world.get::<Abilities>(who).map_or(10, |a| a.0.con));
+    log_in(
+        world,
+        WaterEvent::Sank {
+            who: name.clone(),
+            depth_feet: d.sunk_feet,
+            breath_left: breath.saturating_sub(d.rounds_held),
+        },
+    );
+    if d.rounds_held >= breath {
+        log_in(world, WaterEvent::Drowned { who: name });
+        crate::rules::damage::killed(world, who, "drowned");
+    }
+}
+
+/// `Grab`: `who`, not drowning, grabs a drowning ally beside it (in lieu of moving) and brings
+/// it up: the drowning ends, and `who` bears half the ally's weight until it lets go.
+pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    let there = crate::command::square_of(world, whom)?;
+    if world.get::<Drowning>(who).is_some() {
+        return Err(WaterRefusal::DrowningItself.into());
+    }
+    if world.get::<Drowning>(whom).is_none() {
+        return Err(WaterRefusal::NotDrowning.into());
+    }
+    if world.get::<Faction>(who) != world.get::<Faction>(whom) {
+        return Err(WaterRefusal::NotAnAlly.into());
+    }
+    if here.x.abs_diff(there.x).max(here.y.abs_diff(there.y)) > 1 {
+        return Err(WaterRefusal::NotBeside.into());
+    }
+    if world.get::<Holding>(who).is_some() {
+        return Err(WaterRefusal::HandsFull.into());
+    }
+    let stone = (BODY_STONE + stone_of(world.get::<Encumbrance>(whom))) / 2.0;
+    world.entity_mut(whom).remove::<Drowning>();
+    lose_condition_in(
+        world,
+        whom,
+        ConditionKind::Drowning,
+        "grabbed and brought up",
+    );
+    if world
+        .get::<Conditions>(whom)
+        .and_then(|c| c.get(ConditionKind::Vulnerable))
+        .is_some_and(|v| v.source == "drowning")
+    {
+        lose_condition_in(world, whom, ConditionKind::Vulnerable, "no longer drowning");
+    }
+    bear(world, who, stone);
+    let round = world.resource::<crate::time::Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert((
+            Holding { whom, stone },
+            // In lieu of moving: it has spent its move this round.
+            crate::rules::movement::MoveLimit { round, feet: 0 },
+        ));
+    let (name, ally) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, whom),
+    );
+    log_in(
+        world,
+        WaterEvent::Grabbed {
+            who: name,
+            whom: ally,
+            stone,
+        },
+    );
+    Ok(())
+}
+
+/// `LetGo`: puts down (or lets go of) the one it holds, and its weight with it.
+pub fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let holding = world
+        .get::<Holding>(who)
+        .copied()
+        .ok_or(WaterRefusal::HoldsNoOne)?;
+    bear(world, who, -holding.stone);
+    world.entity_mut(who).remove::<Holding>();
+    let (name, whom) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, holding.whom),
+    );
+    log_in(world, WaterEvent::LetGo { who: name, whom });
+    Ok(())
+}
+
+/// Adds `stone` (or takes it off) the creature's encumbrance; one whose speed is given, not its
+/// encumbrance, is not slowed.
+fn bear(world: &mut World, who: Entity, stone: f32) {
+    if let Some(mut enc) = world.get_mut::<Encumbrance>(who)
+        && let SpeedBasis::Encumbrance { stone: s } = enc.0
+    {
+        enc.0 = SpeedBasis::Encumbrance {
+            stone: (s + stone).max(0.0),
+        };
+    }
+}
+
+/// Whether a drowning creature may still give this command: none but halting and waiting
+/// (Dungeon Delves › Drowning: it "cannot take any actions").
+pub fn allowed_while_drowning(command: &crate::command::Command) -> bool {
+    use crate::command::Command::*;
+    matches!(command, Halt(_) | WaitForOrders(_))
+}
+
+/// Swimming and drowning at the start of each creature's initiative: each round outside a
+/// battle, in its faction's turn in one.
+pub struct WaterPlugin;
+
+impl Plugin for WaterPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            crate::schedule::SimRound,
+            start_of_initiative_in_water
+                .in_set(crate::schedule::RoundSet::StartOfRound)
+                .after(crate::rules::conditions::start_of_initiative)
+                .after(crate::rules::movement::start_round),
+        )
+        .add_systems(
+            crate::schedule::FactionTurn,
+            start_of_initiative_in_water
+                .in_set(crate::schedule::TurnSet::StartOfTurn)
+                .after(crate::rules::conditions::start_of_initiative),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dungeon Delves › Drowning: breath lasts 5 + CON modifier rounds; sinking is 10' per
+    /// stone.
+    #[test]
+    fn breath_and_sinking() {
+        assert_eq!(breath_rounds(10), 5);
+        assert_eq!(breath_rounds(16), 7, "CON 16: +2");
+        assert_eq!(breath_rounds(3), 2, "CON 3: −3");
+        assert_eq!(sinks_feet(3.0), 30);
+        assert_eq!(
+            sinks_feet(2.5),
+            30,
+            "a part of a stone sinks as a whole one"
+        );
+    }
+}

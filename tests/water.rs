@@ -1,0 +1,165 @@
+//! Swimming and Drowning (Dungeon Delves).
+
+use delve::command::acts::{Grab, LetGo, Move};
+use delve::creature::Encumbrance;
+use delve::level::SpeedBasis;
+use delve::level::schema::ConditionKind;
+use delve::rules::conditions::Conditions;
+use delve::rules::movement::Pace;
+use delve::rules::water::{Drowning, WaterEvent, WaterRefusal};
+use delve::scenario::{Delve, Scenario};
+
+/// A pool over the head from (3, 1) to (5, 1), 40' deep; Pip (`pip`) swims in it at (3, 1);
+/// Bo (2 stone) stands on the bank at (2, 1).
+fn pool(pip: &str, extra: &str) -> Delve {
+    Scenario::new(&["XXXXXXXX", "X..~~~.X", "XXXXXXXX"])
+        .legend("'~': Water(Deep)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .field("deep_water_feet: 40")
+        .field(extra)
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Pip", faction: "party", at: (3, 1), hp: 6, ac: 10{pip})"#
+        ))
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .build()
+}
+
+fn swimming(delve: &Delve) -> Vec<delve::dice::Throw> {
+    delve
+        .throws()
+        .into_iter()
+        .filter(|t| t.what == "Swimming")
+        .collect()
+}
+
+/// Dungeon Delves › Swimming: a throw each round against the encumbrance in stone; failing, it
+/// is drowning (vulnerable, 5 + CON modifier rounds of breath).
+#[test]
+fn swimming_is_a_throw_against_the_encumbrance_in_stone() {
+    let mut delve = pool(", encumbrance_stone: 3.0", "judge: ()");
+    delve.script_dice(&[3]);
+    delve.run(1);
+    let t = swimming(&delve);
+    assert_eq!((t[0].natural, t[0].target, t[0].success), (3, 3, true));
+    assert!(t[0].modifiers.is_empty(), "{:?}", t[0].modifiers);
+    delve.script_dice(&[2]);
+    delve.run(1);
+    assert!(!swimming(&delve)[1].success);
+    assert!(
+        delve
+            .events::<WaterEvent>()
+            .contains(&WaterEvent::Drowning {
+                who: "Pip".into(),
+                breath_rounds: 5
+            })
+    );
+    let c = delve.get::<Conditions>("Pip").unwrap();
+    assert!(c.has(ConditionKind::Drowning) && c.has(ConditionKind::Vulnerable));
+    delve.run(1);
+    assert_eq!(
+        swimming(&delve).len(),
+        2,
+        "no more Swimming throws once drowning"
+    );
+}
+
+/// Dungeon Delves › Swimming: +4 with the proficiency, and no throw at all when that brings the
+/// target to 0 or less; the Judge's cold, rough or fast water is a penalty.
+#[test]
+fn the_swimming_proficiency_and_rough_water() {
+    let mut delve = pool(
+        ", encumbrance_stone: 4.0, proficiencies: [Swimming]",
+        "judge: ()",
+    );
+    delve.run(3);
+    assert!(swimming(&delve).is_empty(), "4 stone − 4: no throw");
+
+    let mut delve = pool(
+        ", encumbrance_stone: 5.0, proficiencies: [Swimming]",
+        "judge_regions: [(from: (3, 1), to: (5, 1), modifiers: { RoughWater: -2 })]",
+    );
+    delve.run(1);
+    let mods: Vec<(String, i32)> = swimming(&delve)[0]
+        .modifiers
+        .iter()
+        .map(|m| (m.source.clone(), m.value))
+        .collect();
+    assert_eq!(
+        mods,
+        vec![
+            ("Swimming".into(), 4),
+            ("Judge: cold, rough or fast water".into(), -2)
+        ]
+    );
+}
+
+/// Dungeon Delves › Drowning: it sinks 10' per stone each round, to the water's depth, takes no
+/// action, and dies when its 5 + CON modifier rounds of breath are gone.
+#[test]
+fn drowning_sinks_ten_feet_per_stone_until_the_breath_is_gone() {
+    let mut delve = pool(", encumbrance_stone: 3.0, con: 10", "judge: ()");
+    delve.script_dice(&[1]);
+    delve.run(1);
+    assert!(delve.get::<Drowning>("Pip").is_some());
+    delve.act(Move {
+        who: "Pip".into(),
+        to: (6, 1),
+        pace: Pace::Combat,
+    });
+    assert!(delve.was_refused("Pip", &WaterRefusal::Drowning));
+    delve.run(4);
+    let sank: Vec<(u32, u32)> = delve
+        .events::<WaterEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            WaterEvent::Sank {
+                depth_feet,
+                breath_left,
+                ..
+            } => Some((depth_feet, breath_left)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sank, vec![(30, 4), (40, 3), (40, 2), (40, 1), (40, 0)]);
+    assert!(
+        delve
+            .events::<WaterEvent>()
+            .contains(&WaterEvent::Drowned { who: "Pip".into() })
+    );
+    assert!(
+        delve
+            .get::<Conditions>("Pip")
+            .unwrap()
+            .has(ConditionKind::Dead)
+    );
+}
+
+/// Dungeon Delves › Drowning: an ally not drowning grabs it (in lieu of moving) and brings it
+/// up; it bears half its weight, 7½ stone plus half its encumbrance.
+#[test]
+fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
+    let mut delve = pool(", encumbrance_stone: 3.0", "judge: ()");
+    delve.script_dice(&[1]);
+    delve.run(1);
+    delve.act(Grab {
+        who: "Bo".into(),
+        whom: "Pip".into(),
+    });
+    let c = delve.get::<Conditions>("Pip").unwrap();
+    assert!(!c.has(ConditionKind::Drowning) && !c.has(ConditionKind::Vulnerable));
+    let stone = |delve: &Delve| match delve.get::<Encumbrance>("Bo").unwrap().0 {
+        SpeedBasis::Encumbrance { stone } => stone,
+        SpeedBasis::Explicit { .. } => unreachable!("Bo's speed is his encumbrance"),
+    };
+    assert_eq!(stone(&delve), 2.0 + 9.0);
+    delve.act(LetGo { who: "Bo".into() });
+    assert_eq!(stone(&delve), 2.0);
+    delve.act(Grab {
+        who: "Bo".into(),
+        whom: "Pip".into(),
+    });
+    assert!(delve.was_refused("Bo", &WaterRefusal::NotDrowning));
+}
