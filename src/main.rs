@@ -148,6 +148,20 @@ enum Question {
         #[arg(long, value_name = "NAME")]
         who: String,
     },
+    /// The Squeezing throw a creature would make in a squeeze, with every modifier and its chance.
+    Squeeze {
+        #[arg(long, value_name = "X,Y")]
+        at: GridPos,
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
+    /// The Swimming throw a creature would make in water over the head, its speeds and breath.
+    Swim {
+        #[arg(long, value_name = "X,Y")]
+        at: GridPos,
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
     /// Faction initiative as if every faction met: members, modifiers, rolls, results, order.
     Initiative {
         /// Seed for the dice.
@@ -381,6 +395,12 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Door { at, who } => {
             query::door(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Squeeze { at, who } => {
+            query::squeeze(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Swim { at, who } => {
+            query::swim(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Hear {
             from,

@@ -575,3 +575,188 @@ impl fmt::Display for InitiativeAnswer {
         write!(f, "\norder: {}", order.join(", "))
     }
 }
+
+/// One throw as a creature would make it: its target, each modifier with its source, the net
+/// d20 target and the chance, counted as the throw resolves (bloodied, the natural 20's +10).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThrowOdds {
+    pub what: String,
+    pub target: i32,
+    pub modifiers: Vec<crate::dice::Modifier>,
+    pub net_target: i32,
+    pub chance: f32,
+}
+
+impl ThrowOdds {
+    fn of(
+        world: &World,
+        who: Entity,
+        what: &str,
+        target: i32,
+        modifiers: Vec<crate::dice::Modifier>,
+    ) -> Option<Self> {
+        let thrower = crate::rules::throws::Thrower::of(world, who)?;
+        let (net_target, chance) = crate::rules::throws::chance(
+            &thrower,
+            crate::rules::throws::ThrowKind::Check,
+            &modifiers,
+            target,
+        );
+        Some(Self {
+            what: what.to_owned(),
+            target,
+            modifiers,
+            net_target,
+            chance,
+        })
+    }
+}
+
+impl fmt::Display for ThrowOdds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}+", self.what, self.target)?;
+        for m in &self.modifiers {
+            write!(f, " {:+} ({})", m.value, m.source)?;
+        }
+        write!(
+            f,
+            ": {}+ on the d20, {:.0}% a round",
+            self.net_target,
+            self.chance * 100.0
+        )
+    }
+}
+
+/// `squeeze --who NAME --at X,Y` and `swim --who NAME --at X,Y`: the throw that creature would
+/// make each round there (none when it needs none), and what follows from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CavingAnswer {
+    pub question: &'static str,
+    pub who: String,
+    pub at: GridPos,
+    /// The throw each round; `None` when no throw is needed.
+    pub throw: Option<ThrowOdds>,
+    /// What success and failure mean, and the numbers that go with them.
+    pub notes: Vec<String>,
+}
+
+impl fmt::Display for CavingAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}: ", self.who, self.at)?;
+        match &self.throw {
+            Some(t) => write!(f, "{t}")?,
+            None => write!(f, "no throw needed")?,
+        }
+        for n in &self.notes {
+            write!(f, "\n  {n}")?;
+        }
+        Ok(())
+    }
+}
+
+fn terrain_must_be(
+    world: &World,
+    at: GridPos,
+    wanted: crate::level::schema::Terrain,
+    what: &str,
+) -> Result<(), String> {
+    let grid = world.resource::<DungeonGrid>();
+    check_square(grid, at, "at")?;
+    match grid.terrain(at) {
+        Some(t) if t == wanted => Ok(()),
+        Some(t) => Err(format!("{at} is {t:?}, not {what}")),
+        None => Err(format!("{at} is off the map")),
+    }
+}
+
+/// `squeeze`: the Squeezing throw a creature would make in the squeeze at `at`.
+pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
+    use crate::rules::caving::{squeezing_modifiers, stone_of, stone_target};
+    terrain_must_be(
+        world,
+        at,
+        crate::level::schema::Terrain::Squeeze,
+        "a squeeze",
+    )?;
+    let e = creature(world, who)?;
+    let stone = stone_of(world.get::<crate::creature::Encumbrance>(e));
+    let no_profs = crate::creature::Proficiencies::default();
+    let no_conditions = Conditions::default();
+    let mods = squeezing_modifiers(
+        world
+            .get::<crate::creature::Proficiencies>(e)
+            .unwrap_or(&no_profs),
+        world.get::<Conditions>(e).unwrap_or(&no_conditions),
+        world
+            .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
+            .is_some(),
+    );
+    let throw = ThrowOdds::of(world, e, "Squeezing", stone_target(stone), mods)
+        .ok_or_else(|| format!("`{who}` has no name to throw under"))?;
+    Ok(CavingAnswer {
+        question: "squeeze",
+        who: who.to_owned(),
+        at,
+        throw: Some(throw),
+        notes: vec![
+            format!("the target is its encumbrance, {stone} stone"),
+            "failing, no progress that round; failing on a 1, stuck and vulnerable: wiggle back \
+             (Paralysis save) or push forward (Dungeonbashing), encumbrance a penalty, +4 \
+             Contortionism, -4 per failed escape"
+                .into(),
+        ],
+    })
+}
+
+/// `swim`: the Swimming throw a creature would make in the deep water at `at`, its swimming
+/// speeds, and its breath.
+pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
+    use crate::level::schema::{Terrain, WaterDepth};
+    use crate::rules::water::{breath_rounds, sinks_feet, swimming_throw_at};
+    terrain_must_be(
+        world,
+        at,
+        Terrain::Water(WaterDepth::Deep),
+        "water over the head",
+    )?;
+    let e = creature(world, who)?;
+    let throw = match swimming_throw_at(world, e, Some(at)) {
+        Some((target, mods)) => Some(
+            ThrowOdds::of(world, e, "Swimming", target, mods)
+                .ok_or_else(|| format!("`{who}` has no name to throw under"))?,
+        ),
+        None => None,
+    };
+    let stone = crate::rules::caving::stone_of(world.get::<crate::creature::Encumbrance>(e));
+    let con = world
+        .get::<crate::creature::Abilities>(e)
+        .map_or(10, |a| a.0.con);
+    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
+    let mut notes = Vec::new();
+    if let Some(s) = world
+        .get::<crate::creature::Encumbrance>(e)
+        .and_then(|enc| crate::rules::movement::Speeds::of(enc.0, &conditions))
+    {
+        notes.push(format!(
+            "afloat it swims {}' a round at combat pace (and may attack) or {}' running (no \
+             attack; the running rules apply)",
+            s.rated(crate::rules::movement::Pace::Combat) / 4.0,
+            s.rated(crate::rules::movement::Pace::Running) / 4.0
+        ));
+    }
+    let depth = world
+        .get_resource::<crate::level::WaterDepths>()
+        .map_or(0, |w| w.at(at));
+    notes.push(format!(
+        "drowning, it sinks {}' a round (to {depth}') and holds its breath {} rounds",
+        sinks_feet(stone),
+        breath_rounds(con)
+    ));
+    Ok(CavingAnswer {
+        question: "swim",
+        who: who.to_owned(),
+        at,
+        throw,
+        notes,
+    })
+}

@@ -617,3 +617,47 @@ fn sim_without_combat_plays_no_battle() {
         "{without:?}"
     );
 }
+
+/// `query squeeze` and `query swim`: the throw with its target and chance, as the rules make it
+/// (the cave's Orrin: 8 stone; Wren: 3 stone; Dungeon Delves › Squeezing, › Swimming).
+#[test]
+fn query_squeeze_and_swim_give_the_throw_and_its_chance() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = delve(args);
+        serde_json::from_str(stdout(&o).trim()).unwrap()
+    };
+    let v = json(&[
+        "query",
+        "levels/cave.ron",
+        "squeeze",
+        "--at",
+        "15,5",
+        "--who",
+        "Orrin",
+        "--json",
+    ]);
+    assert_eq!(v["throw"]["target"], 8);
+    assert_eq!(v["throw"]["chance"], 0.65);
+    let v = json(&[
+        "query",
+        "levels/cave.ron",
+        "swim",
+        "--at",
+        "25,9",
+        "--who",
+        "Wren",
+        "--json",
+    ]);
+    assert_eq!(v["throw"]["target"], 3);
+    assert_eq!(v["throw"]["chance"], 0.9);
+    let o = delve(&[
+        "query",
+        "levels/cave.ron",
+        "swim",
+        "--at",
+        "5,4",
+        "--who",
+        "Wren",
+    ]);
+    assert!(!o.status.success(), "a floor square is no water to swim in");
+}

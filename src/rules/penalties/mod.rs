@@ -543,6 +543,11 @@ pub fn penalties_for(
 /// movement, and the Judge's cold, rough or fast water, but not the depth's own penalty — the
 /// Swimming throw is the check of being in water over the head, its target the encumbrance.
 pub fn swimming_penalties(world: &World, e: Entity) -> Vec<Modifier> {
+    swimming_penalties_at(world, e, world.get::<Position>(e).map(|p| p.0))
+}
+
+/// [`swimming_penalties`] as they would be at the square `at`.
+pub fn swimming_penalties_at(world: &World, e: Entity, at: Option<GridPos>) -> Vec<Modifier> {
     if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         return Vec::new();
     }
@@ -555,7 +560,7 @@ pub fn swimming_penalties(world: &World, e: Entity) -> Vec<Modifier> {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
         encumbrance: world.get::<Encumbrance>(e),
-        at: world.get::<Position>(e).map(|p| p.0),
+        at,
         settings: world.get::<crate::rules::judge::JudgeSettings>(e),
         swimming: true,
     }

@@ -51,6 +51,15 @@ pub fn sinks_feet(stone: f32) -> u32 {
 /// The Swimming throw's target and modifiers: the encumbrance in stone, +4 with Swimming, and
 /// the situation's penalties; `None` when no throw is needed (0 or less).
 pub fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)> {
+    swimming_throw_at(world, who, world.get::<Position>(who).map(|p| p.0))
+}
+
+/// [`swimming_throw`] as it would be at the square `at`.
+pub fn swimming_throw_at(
+    world: &World,
+    who: Entity,
+    at: Option<GridPos>,
+) -> Option<(i32, Vec<Modifier>)> {
     let stone = stone_of(world.get::<Encumbrance>(who));
     let mut mods = Vec::new();
     if world
@@ -59,7 +68,9 @@ pub fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)
     {
         mods.push(Modifier::new(SWIMMING_BONUS, "Swimming"));
     }
-    mods.extend(crate::rules::penalties::swimming_penalties(world, who));
+    mods.extend(crate::rules::penalties::swimming_penalties_at(
+        world, who, at,
+    ));
     let target = stone_target(stone);
     let net = target - mods.iter().map(|m| m.value).sum::<i32>();
     (net > 0).then_some((target, mods))
