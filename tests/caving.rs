@@ -93,6 +93,21 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
         pace: Pace::Combat,
     });
     assert!(delve.was_refused("Tam", &CavingRefusal::Stuck));
+    // The window offers the two ways out with their chances: Paralysis 12 + 5 stone = 17+
+    // (20%); Dungeonbashing 18 − 4 (Strength 13) + 5 = 19+ (10%).
+    let tam = delve.entity("Tam");
+    let offered: Vec<(String, Option<i32>, f32)> =
+        delve::rules::caving::escape_choices(delve.world(), tam)
+            .into_iter()
+            .map(|c| (c.way, c.target, c.chance))
+            .collect();
+    assert_eq!(
+        offered,
+        vec![
+            ("wiggle back 10'".into(), Some(17), 0.2),
+            ("push forward 10'".into(), Some(19), 0.1)
+        ]
+    );
 
     // Strength 13 (+1 × 4), 5 stone: 18 − 4 + 5 = 19 to push forward; a 10 fails.
     delve.script_dice(&[10]);

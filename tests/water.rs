@@ -144,6 +144,12 @@ fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
     let mut delve = pool(", encumbrance_stone: 3.0", "judge: ()");
     delve.script_dice(&[1]);
     delve.run(1);
+    let bo = delve.entity("Bo");
+    let offered: Vec<String> = delve::rules::water::rescue_choices(delve.world_mut(), bo)
+        .into_iter()
+        .map(|c| c.way)
+        .collect();
+    assert_eq!(offered, vec!["grab Pip".to_owned()]);
     delve.act(Grab {
         who: "Bo".into(),
         whom: "Pip".into(),

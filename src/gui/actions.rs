@@ -32,9 +32,22 @@ fn within_a_step(a: GridPos, b: GridPos) -> bool {
 fn offer(world: &mut World) {
     let mut out = Vec::new();
     let selected = world.resource::<Selected>().0;
-    if let Some(e) = selected
+    // Stuck in a squeeze, it can only try to get out (Dungeon Delves › Squeezing).
+    let stuck = selected.filter(|&e| {
+        world
+            .get::<crate::rules::conditions::Conditions>(e)
+            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Stuck))
+    });
+    if let Some(e) = stuck {
+        for c in crate::rules::caving::escape_choices(world, e) {
+            out.push(("squeeze".into(), c));
+        }
+    } else if let Some(e) = selected
         && let Some(here) = world.get::<Position>(e).map(|p| p.0)
     {
+        for c in crate::rules::water::rescue_choices(world, e) {
+            out.push(("water".into(), c));
+        }
         let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
         let mut near_doors: Vec<(GridPos, Door)> = world
             .query::<(&Position, &Door)>()

@@ -215,11 +215,16 @@ pub enum Escape {
     Forward,
 }
 
-/// An attempt to escape a squeeze (Dungeon Delves › Squeezing).
-pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal> {
+/// The throw of an escape from a squeeze: its kind, what it is, its modifiers and its target
+/// (Dungeon Delves › Squeezing): a Paralysis save to wiggle back, Dungeonbashing (18+, Strength
+/// ×4) to push forward; the encumbrance a penalty, +4 Contortionism, −4 per failed escape.
+pub fn escape_throw(
+    world: &World,
+    who: Entity,
+    way: Escape,
+) -> Result<(ThrowKind, &'static str, Vec<Modifier>, i32), CavingRefusal> {
     let stuck_in = world
         .get::<StuckIn>(who)
-        .cloned()
         .filter(|_| {
             world
                 .get::<Conditions>(who)
@@ -265,6 +270,38 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
         Escape::Back => ThrowKind::Save,
         Escape::Forward => ThrowKind::Check,
     };
+    Ok((kind, what, mods, target))
+}
+
+/// The ways out of a squeeze open to a stuck creature, each with its chance (the window's
+/// number keys).
+pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
+    let Some(thrower) = Thrower::of(world, who) else {
+        return Vec::new();
+    };
+    [
+        (Escape::Back, "wiggle back 10'"),
+        (Escape::Forward, "push forward 10'"),
+    ]
+    .into_iter()
+    .filter_map(|(way, words)| {
+        let (kind, _, mods, target) = escape_throw(world, who, way).ok()?;
+        let name = thrower.name.to_owned();
+        let command = match way {
+            Escape::Back => crate::command::Command::from(WiggleBack { who: name }),
+            Escape::Forward => crate::command::Command::from(PushForward { who: name }),
+        };
+        Some(crate::command::Choice::thrown(
+            words, "1 round", &thrower, kind, &mods, target, "", command,
+        ))
+    })
+    .collect()
+}
+
+/// An attempt to escape a squeeze (Dungeon Delves › Squeezing).
+pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal> {
+    let (kind, what, mods, target) = escape_throw(world, who, way)?;
+    let stuck_in = world.get::<StuckIn>(who).cloned().unwrap_or_default();
     let throw = crate::rules::throws::throw_in(world, who, kind, what, mods, target);
     let name = crate::creature::name_of(world, who);
     if !throw.success {

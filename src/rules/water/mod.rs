@@ -226,6 +226,49 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
     Ok(())
 }
 
+/// What a creature can do for the drowning beside it (grab one, in lieu of moving) or for the
+/// one it holds (let go): the window's number keys.
+pub fn rescue_choices(world: &mut World, who: Entity) -> Vec<crate::command::Choice> {
+    use crate::command::{Choice, Command};
+    let name = crate::creature::name_of(world, who);
+    if world.get::<Holding>(who).is_some() {
+        let let_go = Command::from(LetGo { who: name });
+        return vec![Choice::new("let go", "at once", None, "", let_go)];
+    }
+    let (Some(here), faction) = (
+        world.get::<Position>(who).map(|p| p.0),
+        world.get::<Faction>(who).copied(),
+    ) else {
+        return Vec::new();
+    };
+    if world.get::<Drowning>(who).is_some() {
+        return Vec::new();
+    }
+    let mut q =
+        world.query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>();
+    let mut drowning: Vec<(Entity, String)> = q
+        .iter(world)
+        .filter(|(e, _, p, f)| {
+            *e != who
+                && f.copied() == faction
+                && p.0.x.abs_diff(here.x).max(p.0.y.abs_diff(here.y)) <= 1
+        })
+        .map(|(e, n, ..)| (e, n.to_string()))
+        .collect();
+    drowning.sort();
+    drowning
+        .into_iter()
+        .map(|(_, whom)| {
+            let way = format!("grab {whom}");
+            let grab = Command::from(Grab {
+                who: name.clone(),
+                whom,
+            });
+            Choice::new(&way, "in lieu of moving", None, "brings it up", grab)
+        })
+        .collect()
+}
+
 /// `LetGo`: puts down (or lets go of) the one it holds, and its weight with it.
 pub fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let holding = world
