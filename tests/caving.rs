@@ -1,9 +1,11 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
-use delve::command::acts::{Move, PushForward, WiggleBack};
+use delve::command::acts::{Climb, LowerRope, Move, PushForward, WiggleBack};
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
-use delve::rules::caving::{CavingEvent, CavingRefusal, Escape, StuckIn};
+use delve::rules::caving::{
+    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn,
+};
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
 use delve::scenario::{Delve, Scenario};
@@ -152,4 +154,158 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
     assert_eq!(from.x - to.x, 2, "10' back");
     let conditions = delve.get::<Conditions>("Tam").unwrap();
     assert!(!conditions.has(ConditionKind::Stuck) && !conditions.has(ConditionKind::Vulnerable));
+}
+
+/// A corridor with a hidden 20' pit at (3, 1); Ada (2 stone: combat speed 40') walks over it
+/// and falls in (the Judge's d6 a 1, the pit's 2d6 two 1s). Bo stands beyond it at (4, 1).
+fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
+    let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .trap("(at: (3, 1), kind: Pit(depth_feet: 20), trigger: Step, hidden: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 12, ac: 10,
+                encumbrance_stone: 2.0{ada})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Bo", faction: "party", at: (4, 1), hp: 12, ac: 10,
+                encumbrance_stone: 2.0{bo})"#
+        ))
+        .build();
+    delve.script_dice(&[1, 1, 1]);
+    delve.act(Move {
+        who: "Ada".into(),
+        to: (4, 1),
+        pace: Pace::Combat,
+    });
+    assert_eq!(
+        delve.get::<Below>("Ada"),
+        Some(&Below { depth_feet: 20 }),
+        "{}",
+        delve.log().to_text()
+    );
+    delve
+}
+
+fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
+    delve
+        .throws()
+        .into_iter()
+        .filter(|t| t.what == "Climbing")
+        .collect()
+}
+
+/// Dungeon Delves › Climbing: a pit's victim stays at its bottom until it climbs out; its
+/// walls are sheer (the proficient only) until a rope is lowered from above, which makes them an
+/// easy 8+ climb; a third of combat speed a round, one throw at the midpoint of the 20'.
+#[test]
+fn a_pit_holds_its_victim_until_it_climbs_out() {
+    let mut delve = ada_in_a_pit("", ", gear: [Rope]");
+    delve.act(Move {
+        who: "Ada".into(),
+        to: (1, 1),
+        pace: Pace::Combat,
+    });
+    assert!(delve.was_refused(
+        "Ada",
+        &delve::rules::movement::MoveRefusal::AtTheBottom { depth_feet: 20 }
+    ));
+    let climb = || Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    };
+    delve.act(climb());
+    assert!(delve.was_refused("Ada", &CavingRefusal::SheerNeedsClimbing));
+    delve.act(LowerRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    delve.give(climb());
+    delve.script_dice(&[8]);
+    delve.run(1);
+    let t = climbing(&delve);
+    assert_eq!((t.len(), t[0].target, t[0].success), (1, 8, true));
+    assert!(delve.get::<Below>("Ada").is_some(), "13⅓' up of 20'");
+    delve.run(1);
+    assert_eq!(climbing(&delve).len(), 1, "one throw for 20'");
+    assert_eq!(delve.at("Ada"), GridPos::new(2, 1));
+    assert!(delve.get::<Below>("Ada").is_none());
+}
+
+/// Dungeon Delves › Climbing: a natural 1 on an easy climb falls from the point of the throw
+/// (10' of a 20' climb: 1d6).
+#[test]
+fn a_botched_easy_climb_falls_from_the_midpoint() {
+    let mut delve = ada_in_a_pit("", ", gear: [Rope]");
+    delve.act(LowerRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[1, 4]);
+    delve.run(1);
+    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
+        who: "Ada".into(),
+        feet: 10,
+        dice: vec![4],
+        damage: 4
+    }));
+    assert!(delve.get::<Below>("Ada").is_some() && delve.get::<Climbing>("Ada").is_none());
+}
+
+/// Dungeon Delves › Climbing: a sheer wall by the class value; a failure falls. Proficient in
+/// Climbing, it may climb at half combat speed for −5.
+#[test]
+fn a_sheer_wall_falls_on_a_failure_and_speed_costs_five() {
+    let mut delve = ada_in_a_pit(", proficiencies: [Climbing], throws: { Climbing: 6 }", "");
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Half,
+    });
+    delve.script_dice(&[10, 2]);
+    delve.run(1);
+    let t = &climbing(&delve)[0];
+    assert_eq!(t.target, 6);
+    assert!(t.modifiers.iter().any(|m| m.value == -5));
+    assert!(!t.success, "10 − 5 misses 6");
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { feet: 10, .. }))
+    );
+}
+
+/// Dungeon Delves › Climbing: proficient in Climbing and Mountaineering, with mountaineering
+/// gear, at a third of combat speed, a climber never falls from an easy surface.
+#[test]
+fn the_sure_climber_does_not_fall_from_an_easy_surface() {
+    let mut delve = ada_in_a_pit(
+        ", proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }, gear: [MountaineeringGear]",
+        ", gear: [Rope]",
+    );
+    delve.act(LowerRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[1]);
+    delve.run(1);
+    assert!(!climbing(&delve)[0].success);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::NoProgress { who: "Ada".into() })
+    );
+    assert!(delve.get::<Climbing>("Ada").is_some(), "still on the rope");
 }

@@ -1,15 +1,18 @@
 //! A delve told by its log: the party goes down the corridor toward the crypt's hidden shrine,
-//! someone falls into the hidden pit on the way, the thief finds the secret door by searching,
-//! picks its lock, and opens it.
+//! someone falls into the hidden pit on the way (and climbs out by the rope Mirela lowers), the
+//! thief finds the secret door by searching, picks its lock, and opens it.
 
 use bevy::prelude::*;
 use delve::command::Command;
-use delve::command::acts::{MarchingOrder, MoveParty, OpenDoor, PickLockMethodically, Search};
+use delve::command::acts::{
+    Climb, LowerRope, MarchingOrder, Move, MoveParty, OpenDoor, PickLockMethodically, Search,
+};
 use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::load_level_file;
 use delve::level::schema::{DoorState, Lock};
 use delve::log::{EventLog, LogEntry};
+use delve::rules::caving::{Below, CavingEvent, ClimbPace, Climbing};
 use delve::rules::doors::Door;
 use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 use delve::rules::search::SearchEvent;
@@ -36,7 +39,7 @@ fn play(seed: u64) -> Option<EventLog> {
     let mut app = sim_app(&level, seed);
     let sera = app.world().resource::<CreatureIndex>().0["Sera"];
     let at = |app: &App| app.world().get::<Position>(sera).unwrap().0;
-    let order = ["Sera", "Brannoc", "Mirela", "Aldric"]
+    let order = ["Sera", "Mirela", "Brannoc", "Aldric"]
         .map(String::from)
         .to_vec();
     give(
@@ -48,8 +51,42 @@ fn play(seed: u64) -> Option<EventLog> {
     );
     let mut phase = 0;
     let mut wait: u32 = 0;
+    let mirela = app.world().resource::<CreatureIndex>().0["Mirela"];
     for _ in 0..300 {
         let walking = app.world().get::<Walking>(sera).is_some();
+        // In the pit: Mirela, beside it, lowers her rope, and Sera climbs out onward.
+        if app.world().get::<Below>(sera).is_some() {
+            let (pit, beside, onward) = ((15, 10), GridPos::new(15, 9), (15, 11));
+            let mirela_at = app.world().get::<Position>(mirela).unwrap().0;
+            let command = if mirela_at != beside {
+                Command::Move(Move {
+                    who: "Mirela".into(),
+                    to: (beside.x, beside.y),
+                    pace: Pace::Combat,
+                })
+            } else if !delve::rules::caving::climbing::rope_in(
+                app.world_mut(),
+                GridPos::new(15, 10),
+            ) {
+                Command::LowerRope(LowerRope {
+                    who: "Mirela".into(),
+                    at: pit,
+                })
+            } else {
+                Command::Climb(Climb {
+                    who: "Sera".into(),
+                    to: onward,
+                    pace: ClimbPace::Third,
+                })
+            };
+            if app.world().get::<Climbing>(sera).is_none()
+                && app.world().get::<Walking>(mirela).is_none()
+            {
+                give(app.world_mut(), command);
+            }
+            run_round(app.world_mut());
+            continue;
+        }
         match phase {
             0 => {
                 give(
@@ -172,9 +209,14 @@ fn the_party_finds_the_secret_door_picks_its_lock_and_someone_falls_into_the_pit
     let lock = GridPos::new(22, 12);
     let picked = index(&|e| e.get::<DoorEvent>().is_some_and(|e| matches!(e, DoorEvent::LockOpened { who, at, by: LockOpening::Picked } if who == "Sera" && *at == lock))).unwrap();
     let opened = index(&|e| e.get::<DoorEvent>().is_some_and(|e| matches!(e, DoorEvent::DoorOpened { who, at, how: DoorOpening::ByHand } if who == "Sera" && *at == lock))).unwrap();
+    let out = index(&|e| {
+        e.get::<CavingEvent>()
+            .is_some_and(|e| matches!(e, CavingEvent::ClimbedOut { who, .. } if who == "Sera"))
+    })
+    .unwrap();
     assert!(
-        fell < found && found < picked && picked < opened,
-        "in order: {fell} {found} {picked} {opened}"
+        fell < out && out < found && found < picked && picked < opened,
+        "in order: {fell} {out} {found} {picked} {opened}"
     );
     // The same seed tells the same story.
     let seed = (1..200)

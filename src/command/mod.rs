@@ -98,6 +98,8 @@ commands! {
     party::Mapper,
     caving::WiggleBack,
     caving::PushForward,
+    caving::Climb,
+    caving::LowerRope,
     water::Grab,
     water::LetGo,
     judge::SetJudgeModifier,

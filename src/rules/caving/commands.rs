@@ -2,8 +2,62 @@
 
 use std::fmt;
 
-use crate::command::{Reason, Refusal};
 use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::climbing::ClimbPace;
+use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::grid::GridPos;
+
+/// Climbs from the bottom of a pit up onto the square `to` beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Climb {
+    pub who: String,
+    pub to: (i32, i32),
+    #[serde(default)]
+    pub pace: ClimbPace,
+}
+
+impl fmt::Display for Climb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "climb up to {}", at(self.to))
+    }
+}
+
+impl Act for Climb {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::climbing::climb(world, who, at(self.to), self.pace)
+    }
+}
+
+/// From beside an open pit, secures a rope above it and lets it down (one round).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LowerRope {
+    pub who: String,
+    pub at: (i32, i32),
+}
+
+impl fmt::Display for LowerRope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "lower a rope into the pit at {}", at(self.at))
+    }
+}
+
+impl Act for LowerRope {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::climbing::lower_rope(world, who, at(self.at))
+    }
+}
 
 crate::creature_commands! {
     /// Stuck in a squeeze: wiggle backwards (a Paralysis save; 10' back).
@@ -29,6 +83,23 @@ pub enum CavingRefusal {
     NoParalysisSave,
     /// Stuck, it can do nothing but try to escape.
     Stuck,
+    /// Only one at the bottom of a pit climbs (today).
+    NothingToClimb,
+    NoWayUp {
+        to: GridPos,
+    },
+    /// A sheer surface is for those proficient in Climbing or Mountaineering.
+    SheerNeedsClimbing,
+    /// Climbing faster than a third of combat speed is for those proficient in Climbing.
+    FasterNeedsClimbing,
+    RopeFromAbove,
+    NotBesideThePit {
+        at: GridPos,
+    },
+    NoRope,
+    NoOpenPit {
+        at: GridPos,
+    },
 }
 
 impl Reason for CavingRefusal {}
@@ -47,6 +118,25 @@ impl fmt::Display for CavingRefusal {
                 f,
                 "it is stuck in a squeeze: it can only wiggle back or push forward"
             ),
+            CavingRefusal::NothingToClimb => write!(f, "it is at the bottom of nothing to climb"),
+            CavingRefusal::NoWayUp { to } => {
+                write!(f, "{to} is not a square beside it to climb up onto")
+            }
+            CavingRefusal::SheerNeedsClimbing => write!(
+                f,
+                "the wall is sheer: only those proficient in Climbing or Mountaineering climb \
+                 it (a rope lowered from above makes it easy)"
+            ),
+            CavingRefusal::FasterNeedsClimbing => write!(
+                f,
+                "only those proficient in Climbing climb faster than a third of combat speed"
+            ),
+            CavingRefusal::RopeFromAbove => write!(f, "a rope is secured from above"),
+            CavingRefusal::NotBesideThePit { at } => {
+                write!(f, "it must stand beside the pit at {at}")
+            }
+            CavingRefusal::NoRope => write!(f, "it carries no rope"),
+            CavingRefusal::NoOpenPit { at } => write!(f, "there is no open pit at {at}"),
         }
     }
 }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::Escape;
+use super::{Escape, Surface};
 use crate::grid::GridPos;
 use crate::log::LogEvent;
 
@@ -25,6 +25,26 @@ pub enum CavingEvent {
         from: GridPos,
         to: GridPos,
     },
+    /// A climb began: where to, how high, what surface.
+    ClimbBegun {
+        who: String,
+        to: GridPos,
+        height_feet: u32,
+        surface: Surface,
+    },
+    /// A failed Climbing throw on an easy surface: no progress this round.
+    NoProgress { who: String },
+    /// At the top.
+    ClimbedOut { who: String, at: GridPos },
+    /// A rope secured above an open pit and let down into it.
+    RopeLowered { who: String, at: GridPos },
+    /// A fall: 1d6 bludgeoning per 10'.
+    Fell {
+        who: String,
+        feet: u32,
+        dice: Vec<u32>,
+        damage: i32,
+    },
 }
 
 impl LogEvent for CavingEvent {
@@ -33,7 +53,12 @@ impl LogEvent for CavingEvent {
             CavingEvent::SqueezeHeldBack { who, .. }
             | CavingEvent::StuckInASqueeze { who, .. }
             | CavingEvent::EscapeFailed { who, .. }
-            | CavingEvent::Escaped { who, .. } => Some(who),
+            | CavingEvent::Escaped { who, .. }
+            | CavingEvent::ClimbBegun { who, .. }
+            | CavingEvent::NoProgress { who }
+            | CavingEvent::ClimbedOut { who, .. }
+            | CavingEvent::RopeLowered { who, .. }
+            | CavingEvent::Fell { who, .. } => Some(who),
         }
     }
 }
@@ -54,6 +79,31 @@ impl fmt::Display for CavingEvent {
                 Escape::Back => write!(f, "{who} wiggles back out of the squeeze, {from} -> {to}"),
                 Escape::Forward => write!(f, "{who} pushes on through the squeeze, {from} -> {to}"),
             },
+            CavingEvent::ClimbBegun {
+                who,
+                to,
+                height_feet,
+                surface,
+            } => write!(
+                f,
+                "{who} starts up the {surface:?} {height_feet}' climb to {to}"
+            ),
+            CavingEvent::NoProgress { who } => {
+                write!(f, "{who} makes no progress up the climb this round")
+            }
+            CavingEvent::ClimbedOut { who, at } => write!(f, "{who} climbs out at {at}"),
+            CavingEvent::RopeLowered { who, at } => {
+                write!(
+                    f,
+                    "{who} secures a rope and lets it down into the pit at {at}"
+                )
+            }
+            CavingEvent::Fell {
+                who,
+                feet,
+                dice,
+                damage,
+            } => write!(f, "{who} falls {feet}': {dice:?}, {damage} damage"),
         }
     }
 }

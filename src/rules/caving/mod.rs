@@ -7,9 +7,13 @@
 //! on an unmodified 1, it is **stuck** (and so vulnerable) and can do nothing but try to escape:
 //! wiggle back (a Paralysis save; 10' back) or push forward (Dungeonbashing; 10' on), each with
 //! its encumbrance as a penalty, +4 with Contortionism, and −4 for each escape already failed.
+//!
+//! Climbing (Dungeon Delves › Climbing) out of a pit, and falls: see [`climbing`].
 
+pub mod climbing;
 pub mod commands;
 pub mod events;
+pub use climbing::{Below, ClimbPace, Climbing, Surface};
 pub use commands::*;
 pub use events::CavingEvent;
 
@@ -364,6 +368,26 @@ pub fn allowed_while_stuck(command: &crate::command::Command) -> bool {
         command,
         WiggleBack(_) | PushForward(_) | Noise(_) | Halt(_) | WaitForOrders(_)
     )
+}
+
+/// The caving rules that run each round: climbers climb (in their initiative).
+pub struct CavingPlugin;
+
+impl Plugin for CavingPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            crate::schedule::SimRound,
+            climbing::climbers_climb
+                .in_set(crate::schedule::RoundSet::Walking)
+                .after(crate::rules::movement::walk),
+        )
+        .add_systems(
+            crate::schedule::FactionTurn,
+            climbing::climbers_climb
+                .in_set(crate::schedule::TurnSet::Walking)
+                .after(crate::rules::movement::walk),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -86,6 +86,10 @@ pub enum MoveRefusal {
         at: GridPos,
     },
     NotWalking,
+    /// At the bottom of a pit: it must climb out.
+    AtTheBottom {
+        depth_feet: u32,
+    },
 }
 
 impl Reason for MoveRefusal {}
@@ -98,6 +102,12 @@ impl fmt::Display for MoveRefusal {
             CannotMove => write!(f, "it cannot move"),
             NoSpeed { pace } => write!(f, "its {pace} speed is 0'"),
             Stuck => write!(f, "it is stuck"),
+            AtTheBottom { depth_feet } => {
+                write!(
+                    f,
+                    "it is at the bottom of a {depth_feet}' pit: it must climb out"
+                )
+            }
             WindedCannotRun => write!(f, "winded creatures cannot run until they rest a turn"),
             NoParalysisSave => write!(
                 f,

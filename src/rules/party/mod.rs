@@ -199,7 +199,12 @@ type Member<'a> = (
     &'a mut Conditions,
     &'a mut MovedThisRound,
     &'a mut Following,
-    (&'a SavingThrows, &'a Proficiencies, &'a ClassLevel),
+    (
+        &'a SavingThrows,
+        &'a Proficiencies,
+        &'a ClassLevel,
+        Has<crate::rules::caving::Below>,
+    ),
 );
 
 /// A party's leader, as its followers see it.
@@ -280,9 +285,13 @@ pub fn keep_formation(
                 continue;
             };
             // One that fell stays down until it stands up.
+            // Nor does one at the bottom of a pit, stuck in a squeeze or drowning.
+            let held = rolls.3
+                || conditions.has(ConditionKind::Stuck)
+                || conditions.has(ConditionKind::Drowning);
             let Some(slot) = slot
                 .filter(|s| !taken.contains(s))
-                .filter(|_| !conditions.has(ConditionKind::Prone))
+                .filter(|_| !conditions.has(ConditionKind::Prone) && !held)
             else {
                 taken.push(pos.0);
                 continue;
@@ -307,7 +316,7 @@ pub fn keep_formation(
                     &grid,
                     (&mut dice, &mut log, round),
                     Thrower::new(name, &conditions, tactical.as_deref()),
-                    rolls,
+                    (rolls.0, rolls.1, rolls.2),
                     &mut steps,
                 );
             let from = pos.0;

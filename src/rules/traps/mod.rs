@@ -173,11 +173,12 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         saved = Some(throw.success);
     }
     go_off(world, trap);
-    let noise = if matches!(t.kind, TrapKind::Pit { .. }) {
+    let noise = if let TrapKind::Pit { depth_feet } = t.kind {
+        // At the bottom of the pit: out only by climbing (Dungeon Delves › Climbing).
         world
             .entity_mut(victim)
             .remove::<crate::rules::movement::Walking>()
-            .insert(Position(at));
+            .insert((Position(at), crate::rules::caving::Below { depth_feet }));
         NoisyAction::AFall
     } else {
         NoisyAction::ATrapGoingOff

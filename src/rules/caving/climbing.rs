@@ -1,0 +1,379 @@
+//! Climbing (Dungeon Delves › Climbing), out of a pit today: a creature at the bottom of a pit
+//! ([`Below`]) can leave it only by climbing its wall.
+//!
+//! - Easy surfaces (a rope secured from above): a Climbing throw of 8+ by Adventuring, or the
+//!   class value of one proficient in Climbing or Mountaineering, whichever is better. Sheer
+//!   surfaces (a pit's own walls): the class value only.
+//! - One throw per 100' climbed, at the middle of each 100' (so at least one, at the midpoint).
+//! - A climber moves a third of its combat speed a round; one proficient in Climbing may take −5
+//!   for half its combat speed or −10 for all of it.
+//! - Failing on an easy surface: no progress that round. Failing on a sheer one, or on a natural
+//!   1 on an easy one: a fall from the point of the throw, 1d6 bludgeoning per 10'. One
+//!   proficient in both Climbing and Mountaineering, with mountaineering gear, at a third of its
+//!   combat speed, never falls from an easy surface, and from a sheer one only on a natural 1.
+//! - Climbing a sheer surface, it is vulnerable.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{CavingEvent, CavingRefusal};
+use crate::command::Refusal;
+use crate::creature::{
+    ActingOrder, ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies,
+};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, Gear, Proficiency};
+use crate::log::log_in;
+use crate::rules::conditions::{Conditions, gain_condition_in, lose_condition_in};
+use crate::rules::movement::{Pace, Speeds};
+use crate::rules::throws::ThrowKind;
+
+/// The Adventuring target for easy climbs.
+pub const ADVENTURING_CLIMB: i32 = 8;
+/// Feet climbed per Climbing throw.
+pub const FEET_PER_THROW: u32 = 100;
+
+/// A climb's surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Surface {
+    Easy,
+    Sheer,
+}
+
+/// How fast a climber goes: a third of its combat speed, or (proficient in Climbing) half at −5
+/// or all of it at −10.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClimbPace {
+    #[default]
+    Third,
+    Half,
+    Full,
+}
+
+impl ClimbPace {
+    fn share(self) -> f32 {
+        match self {
+            ClimbPace::Third => 1.0 / 3.0,
+            ClimbPace::Half => 0.5,
+            ClimbPace::Full => 1.0,
+        }
+    }
+
+    fn penalty(self) -> Option<Modifier> {
+        match self {
+            ClimbPace::Third => None,
+            ClimbPace::Half => Some(Modifier::new(-5, "climbing at half combat speed")),
+            ClimbPace::Full => Some(Modifier::new(-10, "climbing at full combat speed")),
+        }
+    }
+}
+
+/// At the bottom of a pit at its square, this deep: it leaves only by climbing.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Below {
+    pub depth_feet: u32,
+}
+
+/// A rope hangs into the pit at this square, secured above: its wall is an easy climb.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RopeSecured;
+
+/// A climb under way.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Climbing {
+    /// The square it steps onto at the top.
+    pub to: GridPos,
+    pub height_feet: u32,
+    /// Feet climbed so far.
+    pub done_feet: f32,
+    pub surface: Surface,
+    pub pace: ClimbPace,
+    /// The 100' stretches whose throw has been made.
+    pub stretches_thrown: u32,
+}
+
+impl Climbing {
+    /// Where the next throw is made: the middle of the next 100' stretch; `None` when every
+    /// stretch has had its throw.
+    pub fn next_throw_at(&self) -> Option<f32> {
+        let start = self.stretches_thrown * FEET_PER_THROW;
+        (start < self.height_feet).then(|| {
+            let stretch = (self.height_feet - start).min(FEET_PER_THROW);
+            start as f32 + stretch as f32 / 2.0
+        })
+    }
+}
+
+/// The Climbing throw's target for this surface: Adventuring 8+ on easy ones; the class value
+/// of Climbing or Mountaineering (the better) for the proficient.
+pub fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option<i32> {
+    let class = [Proficiency::Climbing, Proficiency::Mountaineering]
+        .into_iter()
+        .filter(|&p| profs.has(p))
+        .filter_map(|p| profs.throws.get(&p).copied())
+        .min();
+    match (surface, class) {
+        (Surface::Easy, Some(t)) => Some(t.min(ADVENTURING_CLIMB)),
+        (Surface::Easy, None) => Some(ADVENTURING_CLIMB),
+        (Surface::Sheer, class) => class,
+    }
+}
+
+/// Proficient in both Climbing and Mountaineering, with mountaineering gear: the sure climber.
+fn sure_climber(world: &World, who: Entity) -> bool {
+    world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Climbing) && p.has(Proficiency::Mountaineering))
+        && world
+            .get::<Equipment>(who)
+            .is_some_and(|g| g.has(&Gear::MountaineeringGear))
+}
+
+/// The pit at a square, if one has opened there: its depth and whether a rope hangs in it.
+fn pit_at(world: &mut World, at: GridPos) -> Option<(Entity, u32, bool)> {
+    use crate::level::schema::TrapKind;
+    let mut q = world.query::<(
+        Entity,
+        &Position,
+        &crate::rules::traps::Trap,
+        Has<RopeSecured>,
+    )>();
+    q.iter(world).find_map(|(e, p, t, rope)| match t.kind {
+        TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some((e, depth_feet, rope)),
+        _ => None,
+    })
+}
+
+/// Whether a rope hangs into the open pit at `at`.
+pub fn rope_in(world: &mut World, at: GridPos) -> bool {
+    pit_at(world, at).is_some_and(|(.., rope)| rope)
+}
+
+/// `Climb`: from the bottom of a pit, up its wall onto the square `to` beside it.
+pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    let below = world
+        .get::<Below>(who)
+        .copied()
+        .ok_or(CavingRefusal::NothingToClimb)?;
+    if here.x.abs_diff(to.x).max(here.y.abs_diff(to.y)) != 1
+        || !world.resource::<DungeonGrid>().is_passable(to)
+    {
+        return Err(CavingRefusal::NoWayUp { to }.into());
+    }
+    let rope = pit_at(world, here).is_some_and(|(.., rope)| rope);
+    let surface = if rope { Surface::Easy } else { Surface::Sheer };
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    if climbing_target(&profs, surface).is_none() {
+        return Err(CavingRefusal::SheerNeedsClimbing.into());
+    }
+    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
+        return Err(CavingRefusal::FasterNeedsClimbing.into());
+    }
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Climbing {
+            to,
+            height_feet: below.depth_feet,
+            done_feet: 0.0,
+            surface,
+            pace,
+            stretches_thrown: 0,
+        });
+    if surface == Surface::Sheer {
+        gain_condition_in(
+            world,
+            who,
+            ConditionKind::Vulnerable,
+            "climbing a sheer surface",
+            ConditionEnd::UntilRemoved,
+        );
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::ClimbBegun {
+            who: name,
+            to,
+            height_feet: below.depth_feet,
+            surface,
+        },
+    );
+    Ok(())
+}
+
+/// `LowerRope`: from beside an open pit, a creature with a rope secures it above and lets it
+/// down: the pit's wall becomes an easy climb (one round).
+pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() {
+        return Err(CavingRefusal::RopeFromAbove.into());
+    }
+    if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) != 1 {
+        return Err(CavingRefusal::NotBesideThePit { at }.into());
+    }
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::Rope))
+    {
+        return Err(CavingRefusal::NoRope.into());
+    }
+    let (pit, ..) = pit_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
+    world.entity_mut(pit).insert(RopeSecured);
+    let name = crate::creature::name_of(world, who);
+    log_in(world, CavingEvent::RopeLowered { who: name, at });
+    Ok(())
+}
+
+/// A fall of `feet`: 1d6 bludgeoning per 10' through the one damage path (RULINGS › Conditions
+/// …), and the noise of it.
+pub fn fall(world: &mut World, who: Entity, feet: u32) {
+    let dice = crate::dice::DiceExpr::new(feet / 10, 6, 0);
+    let roll = world.resource_mut::<crate::dice::Dice>().roll_expr(&dice);
+    let damage = roll.total.max(0);
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::Fell {
+            who: name,
+            feet,
+            dice: roll.dice,
+            damage,
+        },
+    );
+    let _ = crate::rules::sound::hearing::creature_noise(
+        world,
+        who,
+        crate::rules::sound::NoisyAction::AFall,
+    );
+    crate::rules::damage::take_damage(world, who, damage);
+}
+
+/// Each round (in the climber's initiative): climbers climb, throwing at the middle of each
+/// 100' stretch they reach.
+pub fn climbers_climb(world: &mut World) {
+    let mut q = world.query::<(Entity, &Climbing, &Conditions, Option<&Faction>)>();
+    let acting = world.resource::<ActingOrder>();
+    let mut climbers: Vec<(Entity, Climbing)> = q
+        .iter(world)
+        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !crate::rules::conditions::is_down(c))
+        .map(|(e, c, ..)| (e, *c))
+        .collect();
+    climbers.sort_by_key(|(e, _)| *e);
+    for (who, c) in climbers {
+        climb_a_round(world, who, c);
+    }
+}
+
+fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
+    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
+    let speed = world
+        .get::<Encumbrance>(who)
+        .and_then(|e| Speeds::of(e.0, &conditions))
+        .map_or(0.0, |s| s.rated(Pace::Combat));
+    let reach = c.done_feet + speed * c.pace.share();
+    if let Some(mark) = c.next_throw_at().filter(|&m| reach >= m) {
+        let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+        let Some(target) = climbing_target(&profs, c.surface) else {
+            return;
+        };
+        let mut mods: Vec<Modifier> = c.pace.penalty().into_iter().collect();
+        mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+        let throw =
+            crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Climbing", mods, target);
+        let sure = sure_climber(world, who) && c.pace == ClimbPace::Third;
+        let falls = match (c.surface, throw.success, throw.natural == 1) {
+            (Surface::Easy, true, _) => false,
+            (Surface::Easy, false, botch) => botch && !sure,
+            (Surface::Sheer, true, _) => false,
+            (Surface::Sheer, false, botch) => botch || !sure,
+        };
+        if falls {
+            world.entity_mut(who).remove::<Climbing>();
+            stop_being_vulnerable(world, who);
+            // Dungeon Delves › Climbing: it falls from the point of the throw.
+            fall(world, who, mark as u32);
+            return;
+        }
+        if !throw.success {
+            let name = crate::creature::name_of(world, who);
+            log_in(world, CavingEvent::NoProgress { who: name });
+            return;
+        }
+        c.stretches_thrown += 1;
+    }
+    c.done_feet = reach.min(c.height_feet as f32);
+    if c.done_feet < c.height_feet as f32 {
+        world.entity_mut(who).insert(c);
+        return;
+    }
+    world.entity_mut(who).remove::<(Climbing, Below)>();
+    stop_being_vulnerable(world, who);
+    if let Some(mut p) = world.get_mut::<Position>(who) {
+        p.0 = c.to;
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::ClimbedOut {
+            who: name,
+            at: c.to,
+        },
+    );
+}
+
+fn stop_being_vulnerable(world: &mut World, who: Entity) {
+    if world
+        .get::<Conditions>(who)
+        .and_then(|c| c.get(ConditionKind::Vulnerable))
+        .is_some_and(|v| v.source == "climbing a sheer surface")
+    {
+        lose_condition_in(world, who, ConditionKind::Vulnerable, "off the wall");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dungeon Delves › Climbing: one throw per 100' climbed, with at least one at the
+    /// midpoint: a 20' climb throws at 10'; a 250' one at 50', 150' and 225'.
+    #[test]
+    fn one_throw_per_100_feet_at_least_one_at_the_midpoint() {
+        let marks = |height_feet| {
+            let mut c = Climbing {
+                to: GridPos::new(0, 0),
+                height_feet,
+                done_feet: 0.0,
+                surface: Surface::Easy,
+                pace: ClimbPace::Third,
+                stretches_thrown: 0,
+            };
+            let mut out = Vec::new();
+            while let Some(m) = c.next_throw_at() {
+                out.push(m);
+                c.stretches_thrown += 1;
+            }
+            out
+        };
+        assert_eq!(marks(20), vec![10.0]);
+        assert_eq!(marks(250), vec![50.0, 150.0, 225.0]);
+    }
+
+    /// The climbing table: Adventuring 8+ on easy surfaces only; the class value of Climbing or
+    /// Mountaineering on either.
+    #[test]
+    fn easy_by_adventuring_sheer_by_class_value() {
+        let none = Proficiencies::default();
+        assert_eq!(climbing_target(&none, Surface::Easy), Some(8));
+        assert_eq!(climbing_target(&none, Surface::Sheer), None);
+        let mut climber = Proficiencies::default();
+        climber.list.push(Proficiency::Climbing);
+        climber.throws.insert(Proficiency::Climbing, 6);
+        assert_eq!(climbing_target(&climber, Surface::Sheer), Some(6));
+        assert_eq!(climbing_target(&climber, Surface::Easy), Some(6));
+    }
+}
