@@ -1,6 +1,6 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
-use delve::command::acts::{Climb, LowerRope, Move, PushForward, WiggleBack};
+use delve::command::acts::{Climb, Jump, LowerRope, Move, PushForward, WiggleBack};
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
 use delve::rules::caving::{
@@ -308,4 +308,112 @@ fn the_sure_climber_does_not_fall_from_an_easy_surface() {
             .contains(&CavingEvent::NoProgress { who: "Ada".into() })
     );
     assert!(delve.get::<Climbing>("Ada").is_some(), "still on the rope");
+}
+
+/// A chasm 10' wide and 30' deep at (6, 1)–(7, 1), its near edge (5, 1), its far side (8, 1)
+/// (floor, or rubble); Jess (2 stone, `dex`) stands where `jess` puts her.
+fn chasm(jess: &str, dex: i32, landing: char) -> Delve {
+    let row = format!("X.....CC{landing}...X");
+    Scenario::new(&["XXXXXXXXXXXXX", &row, "XXXXXXXXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 30)")
+        .legend("':': Rubble")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Jess", faction: "party", hp: 20, ac: 12, dex: {dex},
+                encumbrance_stone: 2.0, saves: {{ Paralysis: 12 }}{jess})"#
+        ))
+        .build()
+}
+
+fn jumped(delve: &Delve) -> Option<(u32, u32, f32, bool)> {
+    delve
+        .events::<CavingEvent>()
+        .into_iter()
+        .find_map(|e| match e {
+            CavingEvent::Jumped {
+                gap_feet,
+                d6,
+                reach_feet,
+                run_up,
+                ..
+            } => Some((gap_feet, d6, reach_feet, run_up)),
+            _ => None,
+        })
+}
+
+fn jump_across(delve: &mut Delve) {
+    delve.act(Jump {
+        who: "Jess".into(),
+        to: (8, 1),
+    });
+}
+
+/// Dungeon Delves › Jumping: DEX 13 with no run-up clears (13 + 1d6 − 2) / 2 feet, at best
+/// 8½' of a 10' gap: it falls short, into the chasm where it came down (8½' out: the second
+/// chasm square), 30' (3d6), and is at its bottom.
+#[test]
+fn dex_13_with_no_run_up_falls_short_of_a_10_foot_chasm() {
+    let mut delve = chasm(", at: (5, 1)", 13, '.');
+    delve.script_dice(&[6, 1, 2, 3]);
+    jump_across(&mut delve);
+    assert_eq!(jumped(&delve), Some((10, 6, 8.5, false)));
+    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
+        who: "Jess".into(),
+        feet: 30,
+        dice: vec![1, 2, 3],
+        damage: 6
+    }));
+    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
+    assert_eq!(delve.at("Jess"), GridPos::new(7, 1));
+    // Out only by climbing the chasm's sheer side: not for her without Climbing.
+    delve.act(Climb {
+        who: "Jess".into(),
+        to: (8, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(delve.was_refused("Jess", &CavingRefusal::SheerNeedsClimbing));
+}
+
+/// Dungeon Delves › Jumping: after a moving start of 20' (its last round's move), the full
+/// DEX + 1d6 − stone: 13 + 1 − 2 = 12' clears the 10' gap.
+#[test]
+fn a_run_up_clears_the_chasm() {
+    let mut delve = chasm(", at: (1, 1)", 13, '.');
+    delve.act(Move {
+        who: "Jess".into(),
+        to: (5, 1),
+        pace: Pace::Combat,
+    });
+    assert_eq!(delve.at("Jess"), GridPos::new(5, 1), "20' in the round");
+    delve.script_dice(&[1]);
+    jump_across(&mut delve);
+    assert_eq!(jumped(&delve), Some((10, 1, 12.0, true)));
+    assert_eq!(delve.at("Jess"), GridPos::new(8, 1));
+    assert!(delve.get::<Below>("Jess").is_none());
+}
+
+/// Dungeon Delves › Jumping: a landing on loose ground is precarious: a Paralysis save, or 1d6'
+/// short; a few feet short on the ground, prone.
+#[test]
+fn a_precarious_landing_may_fall_short() {
+    let mut delve = chasm(", at: (5, 1)", 18, ':');
+    // (18 + 6 − 2) / 2 = 11: across; the save (12) fails on a 5; 3' short: prone.
+    delve.script_dice(&[6, 5, 3]);
+    jump_across(&mut delve);
+    assert_eq!(delve.at("Jess"), GridPos::new(8, 1));
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::LandedShort {
+                who: "Jess".into(),
+                feet: 3
+            })
+    );
+    assert!(
+        delve
+            .get::<Conditions>("Jess")
+            .unwrap()
+            .has(ConditionKind::Prone)
+    );
 }

@@ -100,6 +100,7 @@ commands! {
     caving::PushForward,
     caving::Climb,
     caving::LowerRope,
+    caving::Jump,
     water::Grab,
     water::LetGo,
     judge::SetJudgeModifier,

@@ -1,5 +1,5 @@
-//! Climbing (Dungeon Delves › Climbing), out of a pit today: a creature at the bottom of a pit
-//! ([`Below`]) can leave it only by climbing its wall.
+//! Climbing (Dungeon Delves › Climbing), out of a pit or chasm today: a creature at the bottom of
+//! one ([`Below`]) can leave it only by climbing its wall onto a square beside it.
 //!
 //! - Easy surfaces (a rope secured from above): a Climbing throw of 8+ by Adventuring, or the
 //!   class value of one proficient in Climbing or Mountaineering, whichever is better. Sheer
@@ -76,9 +76,9 @@ pub struct Below {
     pub depth_feet: u32,
 }
 
-/// A rope hangs into the pit at this square, secured above: its wall is an easy climb.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RopeSecured;
+/// The pits and chasm squares a rope hangs into, secured above: their walls are easy climbs.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RopesSecured(pub Vec<GridPos>);
 
 /// A climb under way.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -131,24 +131,24 @@ fn sure_climber(world: &World, who: Entity) -> bool {
             .is_some_and(|g| g.has(&Gear::MountaineeringGear))
 }
 
-/// The pit at a square, if one has opened there: its depth and whether a rope hangs in it.
-fn pit_at(world: &mut World, at: GridPos) -> Option<(Entity, u32, bool)> {
-    use crate::level::schema::TrapKind;
-    let mut q = world.query::<(
-        Entity,
-        &Position,
-        &crate::rules::traps::Trap,
-        Has<RopeSecured>,
-    )>();
-    q.iter(world).find_map(|(e, p, t, rope)| match t.kind {
-        TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some((e, depth_feet, rope)),
+/// The depth of the hole at a square: a pit that has opened there, or a chasm.
+fn hole_at(world: &mut World, at: GridPos) -> Option<u32> {
+    use crate::level::schema::{Terrain, TrapKind};
+    if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
+        return Some(depth_feet);
+    }
+    let mut q = world.query::<(&Position, &crate::rules::traps::Trap)>();
+    q.iter(world).find_map(|(p, t)| match t.kind {
+        TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some(depth_feet),
         _ => None,
     })
 }
 
-/// Whether a rope hangs into the open pit at `at`.
-pub fn rope_in(world: &mut World, at: GridPos) -> bool {
-    pit_at(world, at).is_some_and(|(.., rope)| rope)
+/// Whether a rope hangs into the pit or chasm at `at`.
+pub fn rope_in(world: &World, at: GridPos) -> bool {
+    world
+        .get_resource::<RopesSecured>()
+        .is_some_and(|r| r.0.contains(&at))
 }
 
 /// `Climb`: from the bottom of a pit, up its wall onto the square `to` beside it.
@@ -163,7 +163,7 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
     {
         return Err(CavingRefusal::NoWayUp { to }.into());
     }
-    let rope = pit_at(world, here).is_some_and(|(.., rope)| rope);
+    let rope = rope_in(world, here);
     let surface = if rope { Surface::Easy } else { Surface::Sheer };
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
     if climbing_target(&profs, surface).is_none() {
@@ -221,8 +221,8 @@ pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Ref
     {
         return Err(CavingRefusal::NoRope.into());
     }
-    let (pit, ..) = pit_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
-    world.entity_mut(pit).insert(RopeSecured);
+    hole_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
+    world.get_resource_or_init::<RopesSecured>().0.push(at);
     let name = crate::creature::name_of(world, who);
     log_in(world, CavingEvent::RopeLowered { who: name, at });
     Ok(())

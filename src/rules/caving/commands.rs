@@ -35,6 +35,30 @@ impl Act for Climb {
     }
 }
 
+/// Jumps across a chasm in a straight line onto the square `to`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Jump {
+    pub who: String,
+    pub to: (i32, i32),
+}
+
+impl fmt::Display for Jump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "jump to {}", at(self.to))
+    }
+}
+
+impl Act for Jump {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::jumping::jump(world, who, at(self.to))
+    }
+}
+
 /// From beside an open pit, secures a rope above it and lets it down (one round).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LowerRope {
@@ -100,6 +124,13 @@ pub enum CavingRefusal {
     NoOpenPit {
         at: GridPos,
     },
+    JumpFromBelow,
+    NoLanding {
+        at: GridPos,
+    },
+    NotAcrossAChasm {
+        to: GridPos,
+    },
 }
 
 impl Reason for CavingRefusal {}
@@ -136,7 +167,14 @@ impl fmt::Display for CavingRefusal {
                 write!(f, "it must stand beside the pit at {at}")
             }
             CavingRefusal::NoRope => write!(f, "it carries no rope"),
-            CavingRefusal::NoOpenPit { at } => write!(f, "there is no open pit at {at}"),
+            CavingRefusal::NoOpenPit { at } => write!(f, "there is no open pit or chasm at {at}"),
+            CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
+            CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
+            CavingRefusal::NotAcrossAChasm { to } => write!(
+                f,
+                "a jump goes straight (or diagonally) across chasm squares only, and {to} is not \
+                 across one"
+            ),
         }
     }
 }

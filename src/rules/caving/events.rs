@@ -38,6 +38,16 @@ pub enum CavingEvent {
     ClimbedOut { who: String, at: GridPos },
     /// A rope secured above an open pit and let down into it.
     RopeLowered { who: String, at: GridPos },
+    /// A jump across a gap: the d6, how far it reached, and whether it had a run-up.
+    Jumped {
+        who: String,
+        gap_feet: u32,
+        d6: u32,
+        reach_feet: f32,
+        run_up: bool,
+    },
+    /// A precarious landing failed: this many feet short.
+    LandedShort { who: String, feet: u32 },
     /// A fall: 1d6 bludgeoning per 10'.
     Fell {
         who: String,
@@ -58,7 +68,9 @@ impl LogEvent for CavingEvent {
             | CavingEvent::NoProgress { who }
             | CavingEvent::ClimbedOut { who, .. }
             | CavingEvent::RopeLowered { who, .. }
-            | CavingEvent::Fell { who, .. } => Some(who),
+            | CavingEvent::Fell { who, .. }
+            | CavingEvent::Jumped { who, .. }
+            | CavingEvent::LandedShort { who, .. } => Some(who),
         }
     }
 }
@@ -97,6 +109,25 @@ impl fmt::Display for CavingEvent {
                     f,
                     "{who} secures a rope and lets it down into the pit at {at}"
                 )
+            }
+            CavingEvent::Jumped {
+                who,
+                gap_feet,
+                d6,
+                reach_feet,
+                run_up,
+            } => write!(
+                f,
+                "{who} jumps a {gap_feet}' gap{}: d6 {d6}, {reach_feet}' — {}",
+                if *run_up { "" } else { " without a run-up" },
+                if *reach_feet >= *gap_feet as f32 {
+                    "across"
+                } else {
+                    "short"
+                }
+            ),
+            CavingEvent::LandedShort { who, feet } => {
+                write!(f, "{who} lands badly, {feet}' short")
             }
             CavingEvent::Fell {
                 who,

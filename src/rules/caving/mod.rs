@@ -13,6 +13,7 @@
 pub mod climbing;
 pub mod commands;
 pub mod events;
+pub mod jumping;
 pub use climbing::{Below, ClimbPace, Climbing, Surface};
 pub use commands::*;
 pub use events::CavingEvent;

@@ -1,0 +1,251 @@
+//! Jumping and Leaping (Dungeon Delves).
+//!
+//! - Horizontally an adventurer jumps up to its DEX score plus 1d6 feet, vertically its DEX
+//!   bonus plus 1 (at least 1'); each less 1' per stone of encumbrance; halved, after
+//!   encumbrance, without a moving start of at least 20' (its move of the round before).
+//!   Acrobatics adds the class level to DEX for this, to at most 24 (the DEX bonus of 19–20 is
+//!   +4, 21–23 +5, 24 +6).
+//! - A creature without an encumbrance (a monster with a speed) jumps as DEX 10 (unless given)
+//!   times its running speed / 120.
+//! - A jump across a chasm that falls short drops into it at the point it reached; a landing on
+//!   rubble is precarious: a Paralysis save (+2 Acrobatics), or it lands 1d6' short — prone on
+//!   the ground, or into the chasm.
+
+use bevy::prelude::*;
+
+use super::climbing::{Below, fall};
+use super::{CavingEvent, CavingRefusal};
+use crate::command::Refusal;
+use crate::creature::{
+    Abilities, ClassLevel, ConditionEnd, Encumbrance, Position, Proficiencies, SavingThrows,
+};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::SpeedBasis;
+use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use crate::log::log_in;
+use crate::rules::conditions::gain_condition_in;
+use crate::rules::movement::MovedThisRound;
+use crate::rules::throws::ThrowKind;
+
+/// The moving start a full jump needs.
+pub const RUN_UP_FEET: u32 = 20;
+/// The most DEX counts for jumping, with Acrobatics.
+pub const MAX_JUMPING_DEX: i32 = 24;
+
+/// The DEX for jumping: the score, plus the class level with Acrobatics (at most 24).
+pub fn jumping_dex(dex: i32, acrobatics_level: Option<u32>) -> i32 {
+    match acrobatics_level {
+        Some(level) => (dex + level as i32).min(MAX_JUMPING_DEX).max(dex),
+        None => dex,
+    }
+}
+
+/// The DEX bonus for leaping: the usual table to 18, and the Acrobatics rows 19–20 +4, 21–23
+/// +5, 24 +6.
+pub fn jumping_dex_bonus(dex: i32) -> i32 {
+    match dex {
+        19..=20 => 4,
+        21..=23 => 5,
+        24.. => 6,
+        _ => crate::rules::abilities::delve_modifier(dex),
+    }
+}
+
+/// The farthest jump in feet for a d6 of `d6`: DEX + 1d6 − 1' per stone, halved without a run-up,
+/// times the speed factor (running speed / 120 for creatures; 1 for adventurers).
+pub fn horizontal_jump_feet(dex: i32, d6: u32, stone: f32, run_up: bool, factor: f32) -> f32 {
+    let feet = (dex as f32 + d6 as f32 - stone).max(0.0);
+    let feet = if run_up { feet } else { feet / 2.0 };
+    feet * factor
+}
+
+/// The highest leap in feet: DEX bonus + 1 (at least 1') − 1' per stone, halved without a
+/// run-up, times the speed factor.
+pub fn vertical_leap_feet(dex: i32, stone: f32, run_up: bool, factor: f32) -> f32 {
+    let feet = ((jumping_dex_bonus(dex) + 1).max(1) as f32 - stone).max(0.0);
+    let feet = if run_up { feet } else { feet / 2.0 };
+    feet * factor
+}
+
+/// The squares a straight jump from `from` to `to` passes over, and its gap in feet: only
+/// chasm squares in between, on a straight or diagonal line.
+fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let steps = dx.abs().max(dy.abs());
+    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return None;
+    }
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let between: Vec<GridPos> = (1..steps)
+        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
+        .collect();
+    let all_chasm = between
+        .iter()
+        .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })));
+    all_chasm.then(|| {
+        let gap = crate::grid::distance_feet(from, to, grid.scale_feet())
+            .saturating_sub(grid.scale_feet());
+        (between, gap)
+    })
+}
+
+/// `Jump`: across a chasm in a straight line onto the square `to`.
+pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
+    let from = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() {
+        return Err(CavingRefusal::JumpFromBelow.into());
+    }
+    let grid = world.resource::<DungeonGrid>();
+    if !grid.is_passable(to) {
+        return Err(CavingRefusal::NoLanding { at: to }.into());
+    }
+    let (between, gap) =
+        over_the_gap(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let scale = grid.scale_feet().max(1);
+    let dex = world.get::<Abilities>(who).map_or(10, |a| a.0.dex);
+    let acrobatics = world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Acrobatics))
+        .then(|| world.get::<ClassLevel>(who).map_or(0, |c| c.level));
+    let (stone, factor) = match world.get::<Encumbrance>(who).map(|e| e.0) {
+        Some(SpeedBasis::Encumbrance { stone }) => (stone, 1.0),
+        Some(SpeedBasis::Explicit { feet }) => (0.0, feet as f32 / 120.0),
+        None => return Err(crate::rules::movement::MoveRefusal::CannotMove.into()),
+    };
+    let run_up = world
+        .get::<MovedThisRound>(who)
+        .is_some_and(|m| m.feet >= RUN_UP_FEET);
+    let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
+    let reach = horizontal_jump_feet(jumping_dex(dex, acrobatics), d6, stone, run_up, factor);
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::Jumped {
+            who: name,
+            gap_feet: gap,
+            d6,
+            reach_feet: reach,
+            run_up,
+        },
+    );
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>();
+    if reach >= gap as f32 {
+        land(world, who, to, &between, acrobatics.is_some());
+    } else {
+        // Short: into the chasm where the jump came down.
+        let k = ((reach / scale as f32) as usize).min(between.len() - 1);
+        drop_into(world, who, between[k]);
+    }
+    Ok(())
+}
+
+/// A landing on `to`; on rubble, precarious: a Paralysis save (+2 Acrobatics), or 1d6' short.
+fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acrobat: bool) {
+    set_square(world, who, to);
+    let grid = world.resource::<DungeonGrid>();
+    if grid.terrain(to) != Some(Terrain::Rubble) {
+        return;
+    }
+    let scale = grid.scale_feet().max(1);
+    let Some(save) = world
+        .get::<SavingThrows>(who)
+        .and_then(|s| s.0.get(&SaveCategory::Paralysis).copied())
+    else {
+        return;
+    };
+    let mods: Vec<Modifier> = acrobat
+        .then(|| Modifier::new(2, "Acrobatics"))
+        .into_iter()
+        .collect();
+    let landed = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Save,
+        "Paralysis save landing on loose ground",
+        mods,
+        save,
+    )
+    .success;
+    if landed {
+        return;
+    }
+    let short = world.resource_mut::<crate::dice::Dice>().roll(6);
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::LandedShort {
+            who: name,
+            feet: short,
+        },
+    );
+    // Back from the landing square toward the chasm, a square per `scale` feet short.
+    let back = (short / scale) as usize;
+    if back == 0 {
+        gain_condition_in(
+            world,
+            who,
+            ConditionKind::Prone,
+            "landed short",
+            ConditionEnd::StandingUp,
+        );
+    } else {
+        let k = between.len().saturating_sub(back);
+        drop_into(world, who, between[k.min(between.len() - 1)]);
+    }
+}
+
+/// Into the chasm at `at`: a fall of its depth, and at its bottom.
+fn drop_into(world: &mut World, who: Entity, at: GridPos) {
+    let depth = match world.resource::<DungeonGrid>().terrain(at) {
+        Some(Terrain::Chasm { depth_feet }) => depth_feet,
+        _ => 0,
+    };
+    set_square(world, who, at);
+    world.entity_mut(who).insert(Below { depth_feet: depth });
+    fall(world, who, depth);
+}
+
+fn set_square(world: &mut World, who: Entity, at: GridPos) {
+    if let Some(mut p) = world.get_mut::<Position>(who) {
+        p.0 = at;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dungeon Delves › Jumping: DEX + 1d6 − 1' per stone, halved without a 20' run-up: DEX 13,
+    /// a 3, 2 stone, no run-up: (13 + 3 − 2) / 2 = 7'.
+    #[test]
+    fn dex_13_with_no_run_up() {
+        assert_eq!(horizontal_jump_feet(13, 3, 2.0, false, 1.0), 7.0);
+        assert_eq!(horizontal_jump_feet(13, 3, 2.0, true, 1.0), 14.0);
+        // A medium horse, running 180': (10 + 1d6) × 1.5.
+        assert_eq!(horizontal_jump_feet(10, 4, 0.0, true, 180.0 / 120.0), 21.0);
+    }
+
+    /// The Acrobatics table: the class level added to DEX, at most 24; DEX 19–20 +4, 21–23 +5,
+    /// 24 +6 for leaping; vertical DEX bonus + 1, at least 1', less encumbrance.
+    #[test]
+    fn the_acrobatics_rows() {
+        assert_eq!(jumping_dex(16, Some(5)), 21);
+        assert_eq!(jumping_dex(18, Some(9)), 24, "at most 24");
+        assert_eq!(jumping_dex(16, None), 16);
+        assert_eq!([19, 20, 21, 23, 24].map(jumping_dex_bonus), [4, 4, 5, 5, 6]);
+        assert_eq!(
+            vertical_leap_feet(18, 0.0, true, 1.0),
+            4.0,
+            "DEX 18: +3 + 1"
+        );
+        assert_eq!(vertical_leap_feet(6, 0.0, true, 1.0), 1.0, "at least 1'");
+        assert_eq!(
+            vertical_leap_feet(24, 2.0, false, 1.0),
+            2.5,
+            "(6 + 1 − 2) / 2"
+        );
+    }
+}
