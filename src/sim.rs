@@ -247,6 +247,8 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(crate::rules::judge::Judge(level.judge.clone()));
     world.insert_resource(level.deep_water.clone());
     world.insert_resource(crate::rules::caving::climbing::RopesSecured::default());
+    world.insert_resource(crate::rules::caving::climbing::LooseHooks::default());
+    world.insert_resource(level.climbs.clone());
     use crate::rules::judge::JudgeSettings;
     for d in &level.doors {
         world.spawn((

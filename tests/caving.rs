@@ -1,10 +1,12 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
-use delve::command::acts::{Climb, Jump, LowerRope, Move, PushForward, WiggleBack};
+use delve::command::acts::{
+    Climb, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
+};
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
 use delve::rules::caving::{
-    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn,
+    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn, Surface,
 };
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
@@ -315,6 +317,7 @@ fn the_sure_climber_does_not_fall_from_an_easy_surface() {
 fn chasm(jess: &str, dex: i32, landing: char) -> Delve {
     let row = format!("X.....CC{landing}...X");
     Scenario::new(&["XXXXXXXXXXXXX", &row, "XXXXXXXXXXXXX"])
+        .field("climbs: [(at: (7, 1), anchor_ac: 2)]")
         .legend("'C': Chasm(depth_feet: 30)")
         .legend("':': Rubble")
         .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
@@ -416,4 +419,73 @@ fn a_precarious_landing_may_fall_short() {
             .unwrap()
             .has(ConditionKind::Prone)
     );
+}
+
+/// Dungeon Delves › Climbing: a grappling hook thrown for the anchor (AC 2: 12 ascending) 30'
+/// above takes −2; caught, the rope makes the side an easy climb. On a natural 1 it only seems
+/// to catch, and slips loose at the first failed Climbing throw: a fall from the throw's point.
+#[test]
+fn a_grappling_hook_out_of_a_chasm() {
+    let fall_in = |delve: &mut Delve| {
+        delve.script_dice(&[6, 1, 1, 1]);
+        jump_across(delve);
+        assert!(delve.get::<Below>("Jess").is_some());
+    };
+    let gear = ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope]";
+    let mut delve = chasm(gear, 13, '.');
+    fall_in(&mut delve);
+    delve.script_dice(&[13]);
+    delve.act(ThrowGrapplingHook { who: "Jess".into() });
+    let t = delve.throws().pop().unwrap();
+    assert_eq!(t.target, 12);
+    assert!(
+        t.modifiers.iter().any(|m| m.value == -2),
+        "{:?}",
+        t.modifiers
+    );
+    assert!(t.success);
+    delve.act(Climb {
+        who: "Jess".into(),
+        to: (8, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(delve.events::<CavingEvent>().iter().any(|e| matches!(
+        e,
+        CavingEvent::ClimbBegun {
+            surface: Surface::Easy,
+            ..
+        }
+    )));
+
+    let mut delve = chasm(gear, 13, '.');
+    fall_in(&mut delve);
+    delve.script_dice(&[1]);
+    delve.act(ThrowGrapplingHook { who: "Jess".into() });
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::HookThrown { caught: true, .. }))
+    );
+    delve.give(Climb {
+        who: "Jess".into(),
+        to: (8, 1),
+        pace: ClimbPace::Third,
+    });
+    // 13⅓' a round: the throw at 15' comes in the second round; a 5 fails, the hook slips.
+    delve.run(1);
+    delve.script_dice(&[5, 2]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::HookSlipped { .. }))
+    );
+    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
+        who: "Jess".into(),
+        feet: 15,
+        dice: vec![2],
+        damage: 2
+    }));
 }

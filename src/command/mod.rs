@@ -101,6 +101,7 @@ commands! {
     caving::Climb,
     caving::LowerRope,
     caving::Jump,
+    caving::ThrowGrapplingHook,
     water::Grab,
     water::LetGo,
     judge::SetJudgeModifier,

@@ -51,6 +51,33 @@ pub struct Level {
     pub judge: JudgeCalls,
     /// Deep water's depth in feet: the level's, and rectangles of their own (a later one wins).
     pub deep_water: WaterDepths,
+    /// The sides of chasm squares and pits the level describes (others are sheer, no anchor).
+    pub climbs: Climbs,
+}
+
+/// The sides of a chasm square or pit: their surface, and the AC (delve scale) of an anchor a
+/// grappling hook can catch above them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClimbDef {
+    pub surface: crate::rules::caving::Surface,
+    pub anchor_ac: Option<i32>,
+}
+
+/// The climbs a level describes, by square.
+#[derive(Clone, Debug, Default, PartialEq, Eq, bevy::prelude::Resource)]
+pub struct Climbs(pub Vec<(GridPos, ClimbDef)>);
+
+impl Climbs {
+    /// The sides at a square: as described, or sheer with no anchor.
+    pub fn at(&self, p: GridPos) -> ClimbDef {
+        self.0.iter().find(|(q, _)| *q == p).map_or(
+            ClimbDef {
+                surface: crate::rules::caving::Surface::Sheer,
+                anchor_ac: None,
+            },
+            |c| c.1,
+        )
+    }
 }
 
 /// How deep the deep water is (Dungeon Delves › Drowning: how far a drowning creature sinks).

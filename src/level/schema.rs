@@ -673,6 +673,27 @@ pub struct RawLevel {
     /// Rectangles whose deep water has a depth of its own; a later one wins.
     #[serde(default)]
     pub deep_water_regions: Vec<RawDepthRegion>,
+    /// The sides of chasm squares and pits: their surface and the anchor a grappling hook can
+    /// catch above them.
+    #[serde(default)]
+    pub climbs: Vec<RawClimb>,
+}
+
+/// The sides of the chasm square or pit at `at` (LEVEL_FORMAT.md › Caving features): `Easy` or
+/// `Sheer` (the default), and the AC (on the delve scale, usually 1–3) of a counterweight a
+/// grappling hook can catch above it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClimb {
+    pub at: RawPos,
+    #[serde(default = "sheer")]
+    pub surface: crate::rules::caving::Surface,
+    #[serde(default)]
+    pub anchor_ac: Option<i32>,
+}
+
+fn sheer() -> crate::rules::caving::Surface {
+    crate::rules::caving::Surface::Sheer
 }
 
 /// Deep water's depth where a level does not say: 20'.

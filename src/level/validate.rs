@@ -187,6 +187,33 @@ impl Validator<'_> {
                 Some((from, to, r.depth_feet))
             })
             .collect();
+        let climbs = raw
+            .climbs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let at = self.square(c.at, path!["climbs", i, "at"], &grid, "climb")?;
+                let pit = traps
+                    .iter()
+                    .any(|t| t.at == at && matches!(t.trap.kind, TrapKind::Pit { .. }));
+                let chasm = matches!(grid.terrain(at), Some(Terrain::Chasm { .. }));
+                if !(pit || chasm) {
+                    let pos = self.at(path!["climbs", i, "at"]);
+                    self.error(
+                        pos,
+                        format!("climb at {at} is neither a chasm square nor a pit: its sides are what a climb describes"),
+                    );
+                    return None;
+                }
+                Some((
+                    at,
+                    crate::level::ClimbDef {
+                        surface: c.surface,
+                        anchor_ac: c.anchor_ac,
+                    },
+                ))
+            })
+            .collect();
         let magical_darkness = raw
             .magical_darkness
             .iter()
@@ -229,6 +256,7 @@ impl Validator<'_> {
                 feet: raw.deep_water_feet,
                 regions: depth_regions,
             },
+            climbs: crate::level::Climbs(climbs),
         })
     }
 

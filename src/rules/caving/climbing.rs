@@ -80,6 +80,84 @@ pub struct Below {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RopesSecured(pub Vec<GridPos>);
 
+/// Grappling hooks that only seem to hold (a natural 1): each slips loose the first time anyone
+/// fails a Climbing throw on its rope. The Judge's secret.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LooseHooks(pub Vec<GridPos>);
+
+/// The attack penalty for throwing a grappling hook this far (Dungeon Delves › Climbing): −2 at
+/// 11'–30', −5 at 31'–50', −10 at 51'–100'; beyond 100' it cannot reach.
+pub fn grappling_range_penalty(feet: u32) -> Option<i32> {
+    match feet {
+        0..=10 => Some(0),
+        11..=30 => Some(-2),
+        31..=50 => Some(-5),
+        51..=100 => Some(-10),
+        _ => None,
+    }
+}
+
+/// `ThrowGrapplingHook`: from the bottom of a pit or chasm, a creature with a grappling hook and
+/// rope throws for the anchor above (an attack throw against its AC, the delve scale + 10, with
+/// the range penalty for the depth). Caught, the rope makes the wall an easy climb; on a natural
+/// 1 it only seems to catch, and slips at the first failed Climbing throw.
+pub fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    let below = world
+        .get::<Below>(who)
+        .copied()
+        .ok_or(CavingRefusal::NothingToClimb)?;
+    let gear = world.get::<Equipment>(who);
+    if !gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.has(&Gear::Rope)) {
+        return Err(CavingRefusal::NoGrapplingHook.into());
+    }
+    let anchor = world
+        .get_resource::<crate::level::Climbs>()
+        .and_then(|c| c.at(here).anchor_ac)
+        .ok_or(CavingRefusal::NoAnchor)?;
+    let penalty =
+        grappling_range_penalty(below.depth_feet).ok_or(CavingRefusal::OutOfHookRange {
+            feet: below.depth_feet,
+        })?;
+    let attack_bonus = world
+        .get::<crate::creature::Combatant>(who)
+        .map_or(0, |c| c.attack_bonus);
+    let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
+    if penalty != 0 {
+        mods.push(Modifier::new(
+            penalty,
+            format!("anchor {}' away", below.depth_feet),
+        ));
+    }
+    mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Attack { ranged: true },
+        "grappling hook at the anchor",
+        mods,
+        anchor + 10,
+    );
+    let seems_to_catch = throw.natural == 1;
+    let caught = throw.success || seems_to_catch;
+    if caught {
+        world.get_resource_or_init::<RopesSecured>().0.push(here);
+        if seems_to_catch {
+            world.get_resource_or_init::<LooseHooks>().0.push(here);
+        }
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::HookThrown {
+            who: name,
+            at: here,
+            caught,
+        },
+    );
+    Ok(())
+}
+
 /// A climb under way.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct Climbing {
@@ -164,7 +242,13 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
         return Err(CavingRefusal::NoWayUp { to }.into());
     }
     let rope = rope_in(world, here);
-    let surface = if rope { Surface::Easy } else { Surface::Sheer };
+    let surface = if rope {
+        Surface::Easy
+    } else {
+        world
+            .get_resource::<crate::level::Climbs>()
+            .map_or(Surface::Sheer, |c| c.at(here).surface)
+    };
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
     if climbing_target(&profs, surface).is_none() {
         return Err(CavingRefusal::SheerNeedsClimbing.into());
@@ -285,6 +369,24 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
         let throw =
             crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Climbing", mods, target);
         let sure = sure_climber(world, who) && c.pace == ClimbPace::Third;
+        // A hook that only seemed to catch slips at the first failed throw on its rope.
+        let here = world.get::<Position>(who).map(|p| p.0);
+        let slips = !throw.success
+            && here.is_some_and(|at| {
+                world
+                    .get_resource::<LooseHooks>()
+                    .is_some_and(|l| l.0.contains(&at))
+            });
+        if slips && let Some(at) = here {
+            world.resource_mut::<LooseHooks>().0.retain(|p| *p != at);
+            world.resource_mut::<RopesSecured>().0.retain(|p| *p != at);
+            let name = crate::creature::name_of(world, who);
+            log_in(world, CavingEvent::HookSlipped { who: name, at });
+            world.entity_mut(who).remove::<Climbing>();
+            stop_being_vulnerable(world, who);
+            fall(world, who, mark as u32);
+            return;
+        }
         let falls = match (c.surface, throw.success, throw.natural == 1) {
             (Surface::Easy, true, _) => false,
             (Surface::Easy, false, botch) => botch && !sure,
@@ -361,6 +463,27 @@ mod tests {
         };
         assert_eq!(marks(20), vec![10.0]);
         assert_eq!(marks(250), vec![50.0, 150.0, 225.0]);
+    }
+
+    /// Dungeon Delves › Climbing: the grappling hook's range penalties.
+    #[test]
+    fn grappling_hook_range_penalties() {
+        let p: Vec<Option<i32>> = [10, 11, 30, 31, 50, 51, 100, 101]
+            .map(grappling_range_penalty)
+            .into();
+        assert_eq!(
+            p,
+            vec![
+                Some(0),
+                Some(-2),
+                Some(-2),
+                Some(-5),
+                Some(-5),
+                Some(-10),
+                Some(-10),
+                None
+            ]
+        );
     }
 
     /// The climbing table: Adventuring 8+ on easy surfaces only; the class value of Climbing or

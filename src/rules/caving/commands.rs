@@ -84,6 +84,8 @@ impl Act for LowerRope {
 }
 
 crate::creature_commands! {
+    /// From the bottom of a pit or chasm, throw a grappling hook for the anchor above.
+    ThrowGrapplingHook: "throw a grappling hook" => super::climbing::throw_grappling_hook;
     /// Stuck in a squeeze: wiggle backwards (a Paralysis save; 10' back).
     WiggleBack: "wiggle back out of the squeeze" => wiggle_back;
     /// Stuck in a squeeze: push forward (Dungeonbashing; 10' on).
@@ -125,6 +127,11 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     JumpFromBelow,
+    NoGrapplingHook,
+    NoAnchor,
+    OutOfHookRange {
+        feet: u32,
+    },
     NoLanding {
         at: GridPos,
     },
@@ -168,6 +175,11 @@ impl fmt::Display for CavingRefusal {
             }
             CavingRefusal::NoRope => write!(f, "it carries no rope"),
             CavingRefusal::NoOpenPit { at } => write!(f, "there is no open pit or chasm at {at}"),
+            CavingRefusal::NoGrapplingHook => write!(f, "it needs a grappling hook and a rope"),
+            CavingRefusal::NoAnchor => write!(f, "there is nothing above for a hook to catch"),
+            CavingRefusal::OutOfHookRange { feet } => {
+                write!(f, "the anchor is {feet}' away: beyond a hook's 100'")
+            }
             CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
             CavingRefusal::NotAcrossAChasm { to } => write!(

@@ -48,6 +48,14 @@ pub enum CavingEvent {
     },
     /// A precarious landing failed: this many feet short.
     LandedShort { who: String, feet: u32 },
+    /// A grappling hook thrown for the anchor above: caught or not (as the party sees it).
+    HookThrown {
+        who: String,
+        at: GridPos,
+        caught: bool,
+    },
+    /// A hook that only seemed to catch slipped loose.
+    HookSlipped { who: String, at: GridPos },
     /// A fall: 1d6 bludgeoning per 10'.
     Fell {
         who: String,
@@ -70,7 +78,9 @@ impl LogEvent for CavingEvent {
             | CavingEvent::RopeLowered { who, .. }
             | CavingEvent::Fell { who, .. }
             | CavingEvent::Jumped { who, .. }
-            | CavingEvent::LandedShort { who, .. } => Some(who),
+            | CavingEvent::LandedShort { who, .. }
+            | CavingEvent::HookThrown { who, .. }
+            | CavingEvent::HookSlipped { who, .. } => Some(who),
         }
     }
 }
@@ -126,6 +136,18 @@ impl fmt::Display for CavingEvent {
                     "short"
                 }
             ),
+            CavingEvent::HookThrown { who, at, caught } => write!(
+                f,
+                "{who} throws a grappling hook up out of {at}: {}",
+                if *caught {
+                    "it catches"
+                } else {
+                    "it fails to catch"
+                }
+            ),
+            CavingEvent::HookSlipped { who, at } => {
+                write!(f, "the hook above {at} slips loose under {who}")
+            }
             CavingEvent::LandedShort { who, feet } => {
                 write!(f, "{who} lands badly, {feet}' short")
             }
