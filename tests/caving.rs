@@ -1,7 +1,7 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
 use delve::command::acts::{
-    Climb, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
+    Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
@@ -488,4 +488,94 @@ fn a_grappling_hook_out_of_a_chasm() {
         dice: vec![2],
         damage: 2
     }));
+}
+
+/// Dungeon Delves › Climbing: down an easy rope (8+) a third of combat speed a round, the throw
+/// at the middle of the 30'; at the bottom.
+#[test]
+fn climbing_down_a_rope_into_a_chasm() {
+    let mut delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    delve.act(LowerRope {
+        who: "Jess".into(),
+        at: (6, 1),
+    });
+    delve.give(ClimbDown {
+        who: "Jess".into(),
+        into: (6, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.run(1);
+    delve.script_dice(&[8]);
+    delve.run(2);
+    let t: Vec<_> = climbing(&delve);
+    assert_eq!((t.len(), t[0].target, t[0].success), (1, 8, true));
+    assert_eq!(delve.at("Jess"), GridPos::new(6, 1));
+    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
+}
+
+/// Dungeon Delves › Rappelling: for the proficient, down a secured rope at running speed; a
+/// natural 1 falls from the midpoint (15' of 30' left), unless proficient in both Climbing and
+/// Mountaineering.
+#[test]
+fn rappelling_at_running_speed_and_the_botch() {
+    let rappel = |delve: &mut Delve, face: u32| {
+        delve.act(LowerRope {
+            who: "Jess".into(),
+            at: (6, 1),
+        });
+        delve.give(ClimbDown {
+            who: "Jess".into(),
+            into: (6, 1),
+            rappel: true,
+            pace: ClimbPace::Third,
+        });
+        delve.script_dice(&[face, 4]);
+        delve.run(1);
+    };
+    let climber = ", at: (5, 1), gear: [Rope], proficiencies: [Climbing], throws: { Climbing: 6 }";
+    let mut delve = chasm(climber, 13, '.');
+    rappel(&mut delve, 10);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::ClimbedDown {
+                who: "Jess".into(),
+                at: GridPos::new(6, 1)
+            }),
+        "30' in one round at running speed"
+    );
+
+    let mut delve = chasm(climber, 13, '.');
+    rappel(&mut delve, 1);
+    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
+        who: "Jess".into(),
+        feet: 15,
+        dice: vec![4],
+        damage: 4
+    }));
+    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
+
+    let both = ", at: (5, 1), gear: [Rope], proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
+    let mut delve = chasm(both, 13, '.');
+    rappel(&mut delve, 1);
+    assert!(
+        !delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { .. }))
+    );
+
+    let mut delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    delve.act(LowerRope {
+        who: "Jess".into(),
+        at: (6, 1),
+    });
+    delve.act(ClimbDown {
+        who: "Jess".into(),
+        into: (6, 1),
+        rappel: true,
+        pace: ClimbPace::Third,
+    });
+    assert!(delve.was_refused("Jess", &CavingRefusal::RappellingNeedsClimbing));
 }

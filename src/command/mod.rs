@@ -99,6 +99,7 @@ commands! {
     caving::WiggleBack,
     caving::PushForward,
     caving::Climb,
+    caving::ClimbDown,
     caving::LowerRope,
     caving::Jump,
     caving::ThrowGrapplingHook,

@@ -170,6 +170,12 @@ pub struct Climbing {
     pub pace: ClimbPace,
     /// The 100' stretches whose throw has been made.
     pub stretches_thrown: u32,
+    /// Going down (into the hole at `to`) rather than up out of one.
+    pub down: bool,
+    /// Rappelling down a secured rope (Dungeon Delves › Rappelling): running speed, or combat
+    /// speed after a failed throw (`slowed`).
+    pub rappel: bool,
+    pub slowed: bool,
 }
 
 impl Climbing {
@@ -266,6 +272,9 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
             surface,
             pace,
             stretches_thrown: 0,
+            down: false,
+            rappel: false,
+            slowed: false,
         });
     if surface == Surface::Sheer {
         gain_condition_in(
@@ -283,6 +292,84 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
             who: name,
             to,
             height_feet: below.depth_feet,
+            surface,
+        },
+    );
+    Ok(())
+}
+
+/// `ClimbDown`: from beside a pit or chasm square, down its side to the bottom; or, with
+/// `rappel`, down the rope secured there (Dungeon Delves › Rappelling: for those proficient in
+/// Climbing or Mountaineering; a throw per 100', running speed on a success, combat speed on a
+/// failure, a fall on a natural 1 unless proficient in both).
+pub fn climb_down(
+    world: &mut World,
+    who: Entity,
+    into: GridPos,
+    rappel: bool,
+    pace: ClimbPace,
+) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() {
+        return Err(CavingRefusal::AlreadyBelow.into());
+    }
+    if here.x.abs_diff(into.x).max(here.y.abs_diff(into.y)) != 1 {
+        return Err(CavingRefusal::NotBesideThePit { at: into }.into());
+    }
+    let depth = hole_at(world, into).ok_or(CavingRefusal::NoOpenPit { at: into })?;
+    let rope = rope_in(world, into);
+    let surface = if rope {
+        Surface::Easy
+    } else {
+        world
+            .get_resource::<crate::level::Climbs>()
+            .map_or(Surface::Sheer, |c| c.at(into).surface)
+    };
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    if rappel {
+        if !rope {
+            return Err(CavingRefusal::NoRopeToRappel { at: into }.into());
+        }
+        if !(profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering)) {
+            return Err(CavingRefusal::RappellingNeedsClimbing.into());
+        }
+    } else if climbing_target(&profs, surface).is_none() {
+        return Err(CavingRefusal::SheerNeedsClimbing.into());
+    }
+    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
+        return Err(CavingRefusal::FasterNeedsClimbing.into());
+    }
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Climbing {
+            to: into,
+            height_feet: depth,
+            done_feet: 0.0,
+            surface,
+            pace,
+            stretches_thrown: 0,
+            down: true,
+            rappel,
+            slowed: false,
+        });
+    // Climbing a sheer surface and rappelling, it is vulnerable.
+    if surface == Surface::Sheer || rappel {
+        gain_condition_in(
+            world,
+            who,
+            ConditionKind::Vulnerable,
+            "climbing a sheer surface",
+            ConditionEnd::UntilRemoved,
+        );
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::ClimbBegun {
+            who: name,
+            to: into,
+            height_feet: depth,
             surface,
         },
     );
@@ -354,15 +441,37 @@ pub fn climbers_climb(world: &mut World) {
 
 fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
     let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
-    let speed = world
+    let speeds = world
         .get::<Encumbrance>(who)
-        .and_then(|e| Speeds::of(e.0, &conditions))
-        .map_or(0.0, |s| s.rated(Pace::Combat));
-    let reach = c.done_feet + speed * c.pace.share();
+        .and_then(|e| Speeds::of(e.0, &conditions));
+    let rate = |pace| speeds.map_or(0.0, |s| s.rated(pace));
+    let this_round = if c.rappel {
+        rate(if c.slowed {
+            Pace::Combat
+        } else {
+            Pace::Running
+        })
+    } else {
+        rate(Pace::Combat) * c.pace.share()
+    };
+    let reach = c.done_feet + this_round;
     if let Some(mark) = c.next_throw_at().filter(|&m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-        let Some(target) = climbing_target(&profs, c.surface) else {
+        // Rappelling is by the class value; climbing by the surface's table.
+        let target = if c.rappel {
+            climbing_target(&profs, Surface::Sheer)
+        } else {
+            climbing_target(&profs, c.surface)
+        };
+        let Some(target) = target else {
             return;
+        };
+        // Dungeon Delves › Climbing: it falls from the point of the throw: going up, that
+        // height; going down, what is left below it.
+        let fall_feet = if c.down {
+            c.height_feet.saturating_sub(mark as u32)
+        } else {
+            mark as u32
         };
         let mut mods: Vec<Modifier> = c.pace.penalty().into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(world, who, None));
@@ -382,25 +491,24 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
             world.resource_mut::<RopesSecured>().0.retain(|p| *p != at);
             let name = crate::creature::name_of(world, who);
             log_in(world, CavingEvent::HookSlipped { who: name, at });
-            world.entity_mut(who).remove::<Climbing>();
-            stop_being_vulnerable(world, who);
-            fall(world, who, mark as u32);
+            fall_off(world, who, &c, fall_feet);
             return;
         }
-        let falls = match (c.surface, throw.success, throw.natural == 1) {
-            (Surface::Easy, true, _) => false,
-            (Surface::Easy, false, botch) => botch && !sure,
-            (Surface::Sheer, true, _) => false,
-            (Surface::Sheer, false, botch) => botch || !sure,
+        let both = profs.has(Proficiency::Climbing) && profs.has(Proficiency::Mountaineering);
+        let falls = match (c.rappel, c.surface, throw.success, throw.natural == 1) {
+            (true, _, false, botch) => botch && !both,
+            (_, _, true, _) => false,
+            (false, Surface::Easy, false, botch) => botch && !sure,
+            (false, Surface::Sheer, false, botch) => botch || !sure,
         };
         if falls {
-            world.entity_mut(who).remove::<Climbing>();
-            stop_being_vulnerable(world, who);
-            // Dungeon Delves › Climbing: it falls from the point of the throw.
-            fall(world, who, mark as u32);
+            fall_off(world, who, &c, fall_feet);
             return;
         }
-        if !throw.success {
+        if c.rappel {
+            // A failed throw only slows the rappel to combat speed for this stretch.
+            c.slowed = !throw.success;
+        } else if !throw.success {
             let name = crate::creature::name_of(world, who);
             log_in(world, CavingEvent::NoProgress { who: name });
             return;
@@ -418,13 +526,41 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
         p.0 = c.to;
     }
     let name = crate::creature::name_of(world, who);
-    log_in(
-        world,
-        CavingEvent::ClimbedOut {
-            who: name,
-            at: c.to,
-        },
-    );
+    if c.down {
+        world.entity_mut(who).insert(Below {
+            depth_feet: c.height_feet,
+        });
+        log_in(
+            world,
+            CavingEvent::ClimbedDown {
+                who: name,
+                at: c.to,
+            },
+        );
+    } else {
+        log_in(
+            world,
+            CavingEvent::ClimbedOut {
+                who: name,
+                at: c.to,
+            },
+        );
+    }
+}
+
+/// A climber falls off: `feet` to the bottom of the hole (it is there, whichever way it went).
+fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
+    world.entity_mut(who).remove::<Climbing>();
+    stop_being_vulnerable(world, who);
+    if c.down {
+        if let Some(mut p) = world.get_mut::<Position>(who) {
+            p.0 = c.to;
+        }
+        world.entity_mut(who).insert(Below {
+            depth_feet: c.height_feet,
+        });
+    }
+    fall(world, who, feet);
 }
 
 fn stop_being_vulnerable(world: &mut World, who: Entity) {
@@ -453,6 +589,9 @@ mod tests {
                 surface: Surface::Easy,
                 pace: ClimbPace::Third,
                 stretches_thrown: 0,
+                down: false,
+                rappel: false,
+                slowed: false,
             };
             let mut out = Vec::new();
             while let Some(m) = c.next_throw_at() {

@@ -35,6 +35,35 @@ impl Act for Climb {
     }
 }
 
+/// Climbs (or, with `rappel`, rappels) down into the pit or chasm square `into` beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClimbDown {
+    pub who: String,
+    pub into: (i32, i32),
+    #[serde(default)]
+    pub rappel: bool,
+    #[serde(default)]
+    pub pace: ClimbPace,
+}
+
+impl fmt::Display for ClimbDown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = if self.rappel { "rappel" } else { "climb" };
+        write!(f, "{how} down into {}", at(self.into))
+    }
+}
+
+impl Act for ClimbDown {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::climbing::climb_down(world, who, at(self.into), self.rappel, self.pace)
+    }
+}
+
 /// Jumps across a chasm in a straight line onto the square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jump {
@@ -127,6 +156,11 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     JumpFromBelow,
+    AlreadyBelow,
+    NoRopeToRappel {
+        at: GridPos,
+    },
+    RappellingNeedsClimbing,
     NoGrapplingHook,
     NoAnchor,
     OutOfHookRange {
@@ -180,6 +214,14 @@ impl fmt::Display for CavingRefusal {
             CavingRefusal::OutOfHookRange { feet } => {
                 write!(f, "the anchor is {feet}' away: beyond a hook's 100'")
             }
+            CavingRefusal::AlreadyBelow => write!(f, "it is at the bottom already"),
+            CavingRefusal::NoRopeToRappel { at } => {
+                write!(f, "no rope is secured above {at} to rappel down")
+            }
+            CavingRefusal::RappellingNeedsClimbing => write!(
+                f,
+                "rappelling is for those proficient in Climbing or Mountaineering"
+            ),
             CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
             CavingRefusal::NotAcrossAChasm { to } => write!(

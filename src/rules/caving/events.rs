@@ -36,6 +36,8 @@ pub enum CavingEvent {
     NoProgress { who: String },
     /// At the top.
     ClimbedOut { who: String, at: GridPos },
+    /// At the bottom, climbed (or rappelled) down.
+    ClimbedDown { who: String, at: GridPos },
     /// A rope secured above an open pit and let down into it.
     RopeLowered { who: String, at: GridPos },
     /// A jump across a gap: the d6, how far it reached, and whether it had a run-up.
@@ -75,6 +77,7 @@ impl LogEvent for CavingEvent {
             | CavingEvent::ClimbBegun { who, .. }
             | CavingEvent::NoProgress { who }
             | CavingEvent::ClimbedOut { who, .. }
+            | CavingEvent::ClimbedDown { who, .. }
             | CavingEvent::RopeLowered { who, .. }
             | CavingEvent::Fell { who, .. }
             | CavingEvent::Jumped { who, .. }
@@ -114,6 +117,9 @@ impl fmt::Display for CavingEvent {
                 write!(f, "{who} makes no progress up the climb this round")
             }
             CavingEvent::ClimbedOut { who, at } => write!(f, "{who} climbs out at {at}"),
+            CavingEvent::ClimbedDown { who, at } => {
+                write!(f, "{who} reaches the bottom at {at}")
+            }
             CavingEvent::RopeLowered { who, at } => {
                 write!(
                     f,

@@ -86,6 +86,8 @@ pub enum MoveRefusal {
         at: GridPos,
     },
     NotWalking,
+    /// Halfway up or down a climb.
+    OnAClimb,
     /// At the bottom of a pit: it must climb out.
     AtTheBottom {
         depth_feet: u32,
@@ -102,6 +104,7 @@ impl fmt::Display for MoveRefusal {
             CannotMove => write!(f, "it cannot move"),
             NoSpeed { pace } => write!(f, "its {pace} speed is 0'"),
             Stuck => write!(f, "it is stuck"),
+            OnAClimb => write!(f, "it is on a climb: it must finish it first"),
             AtTheBottom { depth_feet } => {
                 write!(
                     f,

@@ -510,6 +510,9 @@ pub fn record_move(
 /// rest.
 pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<u32, Refusal> {
     let pos = square_of(world, e)?;
+    if world.get::<crate::rules::caving::Climbing>(e).is_some() {
+        return Err(MoveRefusal::OnAClimb.into());
+    }
     if let Some(below) = world.get::<crate::rules::caving::Below>(e) {
         return Err(MoveRefusal::AtTheBottom {
             depth_feet: below.depth_feet,
