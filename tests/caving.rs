@@ -1,7 +1,7 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
 use delve::command::acts::{
-    Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
+    Belay, Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
@@ -578,4 +578,67 @@ fn rappelling_at_running_speed_and_the_botch() {
         pace: ClimbPace::Third,
     });
     assert!(delve.was_refused("Jess", &CavingRefusal::RappellingNeedsClimbing));
+}
+
+/// Dungeon Delves › Belaying: the belayer's Dungeonbashing 18+ (Strength 18: +12), the
+/// climber's 2 stone a penalty: caught, no fall. On a natural 1 the belayer must make a
+/// Climbing throw (the climber's stone a penalty) or fall in too.
+#[test]
+fn a_belayer_breaks_the_fall_or_is_pulled_in() {
+    let climber = ", proficiencies: [Climbing], throws: { Climbing: 6 }";
+    let start = |delve: &mut Delve| {
+        delve.act(Belay {
+            who: "Bo".into(),
+            climber: "Ada".into(),
+        });
+        assert!(delve.was_refused("Bo", &CavingRefusal::NotClimbing));
+        // Given in one round: Ada starts up, and Bo stands ready, before she climbs.
+        delve.give(Climb {
+            who: "Ada".into(),
+            to: (2, 1),
+            pace: ClimbPace::Third,
+        });
+        delve.give(Belay {
+            who: "Bo".into(),
+            climber: "Ada".into(),
+        });
+    };
+    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope]");
+    start(&mut delve);
+    // The climb's throw at 10' fails (sheer: a fall); Bo throws 8: 8 + 12 − 2 = 18.
+    delve.script_dice(&[5, 8]);
+    delve.run(1);
+    let bash = delve.throws().pop().unwrap();
+    assert_eq!((bash.target, bash.total), (18, 18), "{:?}", bash.modifiers);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::Belayed {
+                who: "Bo".into(),
+                climber: "Ada".into(),
+                caught: true
+            })
+    );
+    assert!(
+        !delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { .. }))
+    );
+    assert!(delve.get::<Climbing>("Ada").is_some(), "still on the wall");
+
+    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope]");
+    start(&mut delve);
+    delve.script_dice(&[5, 1, 3, 1, 1, 2]);
+    delve.run(1);
+    let falls: Vec<(String, u32)> = delve
+        .events::<CavingEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            CavingEvent::Fell { who, feet, .. } => Some((who, feet)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(falls, vec![("Bo".into(), 20), ("Ada".into(), 10)]);
+    assert_eq!(delve.get::<Below>("Bo"), Some(&Below { depth_feet: 20 }));
 }

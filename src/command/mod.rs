@@ -100,6 +100,7 @@ commands! {
     caving::PushForward,
     caving::Climb,
     caving::ClimbDown,
+    caving::Belay,
     caving::LowerRope,
     caving::Jump,
     caving::ThrowGrapplingHook,

@@ -550,6 +550,9 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
 
 /// A climber falls off: `feet` to the bottom of the hole (it is there, whichever way it went).
 fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
+    if caught_by_belayer(world, who, c) {
+        return;
+    }
     world.entity_mut(who).remove::<Climbing>();
     stop_being_vulnerable(world, who);
     if c.down {
@@ -561,6 +564,142 @@ fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
         });
     }
     fall(world, who, feet);
+}
+
+/// A creature above a climb holding a rope ready to break a climber's fall (Dungeon Delves ›
+/// Belaying).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Belaying {
+    pub climber: Entity,
+}
+
+/// The hole a climb goes into or out of.
+fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
+    if c.down {
+        Some(c.to)
+    } else {
+        world.get::<Position>(who).map(|p| p.0)
+    }
+}
+
+/// `Belay`: from beside the hole a climber is on, with a rope, it stands ready to break the
+/// climber's fall.
+pub fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
+        return Err(CavingRefusal::BelayFromAbove.into());
+    }
+    if !world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::Rope))
+    {
+        return Err(CavingRefusal::NoRope.into());
+    }
+    let c = world
+        .get::<Climbing>(climber)
+        .copied()
+        .ok_or(CavingRefusal::NotClimbing)?;
+    let hole = hole_of(world, climber, &c).ok_or(CavingRefusal::NotClimbing)?;
+    if here.x.abs_diff(hole.x).max(here.y.abs_diff(hole.y)) != 1 {
+        return Err(CavingRefusal::NotBesideThePit { at: hole }.into());
+    }
+    world.entity_mut(who).insert(Belaying { climber });
+    Ok(())
+}
+
+/// Dungeon Delves › Belaying: a climber who falls with a belayer ready: the belayer's
+/// Dungeonbashing 18+ (Strength ×4), the climber's encumbrance a penalty unless the belayer is
+/// proficient in Climbing and Mountaineering. Caught, the climber hangs unhurt where it was;
+/// failing, it falls; failing on a 1 or by 14 or more, the belayer makes a Climbing throw (the
+/// climber's encumbrance a penalty) or falls in too.
+fn caught_by_belayer(world: &mut World, climber: Entity, c: &Climbing) -> bool {
+    let Some(hole) = hole_of(world, climber, c) else {
+        return false;
+    };
+    let mut q = world.query::<(Entity, &Belaying, &Position, &Conditions)>();
+    let belayer = q
+        .iter(world)
+        .filter(|(_, b, p, cond)| {
+            b.climber == climber
+                && !crate::rules::conditions::is_down(cond)
+                && p.0.x.abs_diff(hole.x).max(p.0.y.abs_diff(hole.y)) == 1
+        })
+        .map(|(e, ..)| e)
+        .min();
+    let Some(belayer) = belayer else {
+        return false;
+    };
+    let stone = super::stone_of(world.get::<Encumbrance>(climber));
+    let profs = world
+        .get::<Proficiencies>(belayer)
+        .cloned()
+        .unwrap_or_default();
+    let both = profs.has(Proficiency::Climbing) && profs.has(Proficiency::Mountaineering);
+    let str_score = world
+        .get::<crate::creature::Abilities>(belayer)
+        .map_or(10, |a| a.0.str);
+    let mut mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
+    let weight = (stone > 0.0 && !both).then(|| {
+        Modifier::new(
+            -super::stone_target(stone),
+            format!("the climber's {stone} stone"),
+        )
+    });
+    mods.extend(weight.clone());
+    mods.extend(crate::rules::penalties::check_penalties(
+        world, belayer, None,
+    ));
+    let throw = crate::rules::throws::throw_in(
+        world,
+        belayer,
+        ThrowKind::Check,
+        "Dungeonbashing to belay a falling climber",
+        mods,
+        18,
+    );
+    let (belayer_name, climber_name) = (
+        crate::creature::name_of(world, belayer),
+        crate::creature::name_of(world, climber),
+    );
+    log_in(
+        world,
+        CavingEvent::Belayed {
+            who: belayer_name,
+            climber: climber_name,
+            caught: throw.success,
+        },
+    );
+    if throw.success {
+        return true;
+    }
+    if throw.natural == 1 || throw.target - throw.total >= 14 {
+        let target = climbing_target(&profs, Surface::Easy).unwrap_or(ADVENTURING_CLIMB);
+        let mut mods: Vec<Modifier> = weight.into_iter().collect();
+        mods.extend(crate::rules::penalties::check_penalties(
+            world, belayer, None,
+        ));
+        let held = crate::rules::throws::throw_in(
+            world,
+            belayer,
+            ThrowKind::Check,
+            "Climbing to keep its footing",
+            mods,
+            target,
+        )
+        .success;
+        if !held {
+            world.entity_mut(belayer).remove::<Belaying>();
+            let depth = hole_at(world, hole).unwrap_or(0);
+            if let Some(mut p) = world.get_mut::<Position>(belayer) {
+                p.0 = hole;
+            }
+            world
+                .entity_mut(belayer)
+                .insert(Below { depth_feet: depth });
+            fall(world, belayer, depth);
+        }
+    }
+    false
 }
 
 fn stop_being_vulnerable(world: &mut World, who: Entity) {

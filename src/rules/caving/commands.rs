@@ -64,6 +64,30 @@ impl Act for ClimbDown {
     }
 }
 
+/// From beside the hole a climber is on, with a rope, stands ready to break its fall.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Belay {
+    pub who: String,
+    pub climber: String,
+}
+
+impl fmt::Display for Belay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "belay {}", self.climber)
+    }
+}
+
+impl Act for Belay {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let (who, climber) = (creature(world, &self.who)?, creature(world, &self.climber)?);
+        super::climbing::belay(world, who, climber)
+    }
+}
+
 /// Jumps across a chasm in a straight line onto the square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jump {
@@ -156,6 +180,8 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     JumpFromBelow,
+    BelayFromAbove,
+    NotClimbing,
     AlreadyBelow,
     NoRopeToRappel {
         at: GridPos,
@@ -222,6 +248,8 @@ impl fmt::Display for CavingRefusal {
                 f,
                 "rappelling is for those proficient in Climbing or Mountaineering"
             ),
+            CavingRefusal::BelayFromAbove => write!(f, "a belayer stands above, off the climb"),
+            CavingRefusal::NotClimbing => write!(f, "that one is not on a climb"),
             CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
             CavingRefusal::NotAcrossAChasm { to } => write!(

@@ -58,6 +58,12 @@ pub enum CavingEvent {
     },
     /// A hook that only seemed to catch slipped loose.
     HookSlipped { who: String, at: GridPos },
+    /// A belayer tried to break a climber's fall.
+    Belayed {
+        who: String,
+        climber: String,
+        caught: bool,
+    },
     /// A fall: 1d6 bludgeoning per 10'.
     Fell {
         who: String,
@@ -83,7 +89,8 @@ impl LogEvent for CavingEvent {
             | CavingEvent::Jumped { who, .. }
             | CavingEvent::LandedShort { who, .. }
             | CavingEvent::HookThrown { who, .. }
-            | CavingEvent::HookSlipped { who, .. } => Some(who),
+            | CavingEvent::HookSlipped { who, .. }
+            | CavingEvent::Belayed { who, .. } => Some(who),
         }
     }
 }
@@ -151,6 +158,17 @@ impl fmt::Display for CavingEvent {
                     "it fails to catch"
                 }
             ),
+            CavingEvent::Belayed {
+                who,
+                climber,
+                caught,
+            } => {
+                if *caught {
+                    write!(f, "{who} breaks {climber}'s fall with the rope")
+                } else {
+                    write!(f, "{who} cannot hold {climber}'s fall")
+                }
+            }
             CavingEvent::HookSlipped { who, at } => {
                 write!(f, "the hook above {at} slips loose under {who}")
             }
