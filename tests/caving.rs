@@ -1,7 +1,8 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
 use delve::command::acts::{
-    Belay, Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, WiggleBack,
+    Belay, Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, Traverse,
+    WiggleBack,
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
@@ -641,4 +642,107 @@ fn a_belayer_breaks_the_fall_or_is_pulled_in() {
         .collect();
     assert_eq!(falls, vec![("Bo".into(), 20), ("Ada".into(), 10)]);
     assert_eq!(delve.get::<Below>("Bo"), Some(&Below { depth_feet: 20 }));
+}
+
+/// A ledge 20' long (`width`" wide) from (3, 1) to (6, 1) over a 40' chasm; Kit (2 stone)
+/// stands at (2, 1).
+fn ledge(width: u32, kit: &str) -> Delve {
+    Scenario::new(&["XXXXXXXXXX", "X..LLLL..X", "XCCCCCCCCX", "XXXXXXXXXX"])
+        .legend(&format!("'L': Ledge(width_inches: {width})"))
+        .legend("'C': Chasm(depth_feet: 40)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Kit", faction: "party", at: (2, 1), hp: 30, ac: 12,
+                encumbrance_stone: 2.0, saves: {{ Paralysis: 12 }}{kit})"#
+        ))
+        .build()
+}
+
+fn cross(delve: &mut Delve) {
+    delve.give(Traverse {
+        who: "Kit".into(),
+        to: (7, 1),
+        pace: ClimbPace::Third,
+    });
+}
+
+/// Dungeon Delves › Balancing Traverse: a narrow path (6") by Adventuring 8+, a third of combat
+/// speed, one throw at the midpoint of 20'; the traverser is on the ledge as it goes.
+#[test]
+fn a_narrow_ledge_is_crossed_at_a_third_of_combat_speed() {
+    let mut delve = ledge(6, "");
+    cross(&mut delve);
+    delve.script_dice(&[8]);
+    delve.run(1);
+    let t = delve.throws().pop().unwrap();
+    assert_eq!((t.target, t.success), (8, true));
+    assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "13⅓' along");
+    assert!(
+        delve
+            .get::<Conditions>("Kit")
+            .unwrap()
+            .has(ConditionKind::Vulnerable)
+    );
+    delve.run(1);
+    assert_eq!(delve.at("Kit"), GridPos::new(7, 1));
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::Traversed {
+                who: "Kit".into(),
+                at: GridPos::new(7, 1)
+            })
+    );
+}
+
+/// Dungeon Delves › Balancing Traverse: a natural 1 on a narrow path falls, into the chasm
+/// beside it (40': 4d6); a precarious path (2") is for the Climbing-proficient only, and any
+/// failure there falls.
+#[test]
+fn falls_from_narrow_and_precarious_paths() {
+    let mut delve = ledge(6, "");
+    cross(&mut delve);
+    delve.script_dice(&[1, 1, 1, 1, 1]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { feet: 40, .. }))
+    );
+    assert_eq!(delve.get::<Below>("Kit"), Some(&Below { depth_feet: 40 }));
+
+    let mut delve = ledge(2, "");
+    delve.act(Traverse {
+        who: "Kit".into(),
+        to: (7, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(delve.was_refused("Kit", &CavingRefusal::PrecariousNeedsClimbing));
+
+    let mut delve = ledge(2, ", proficiencies: [Climbing], throws: { Climbing: 7 }");
+    cross(&mut delve);
+    delve.script_dice(&[5, 1, 1, 1, 1]);
+    delve.run(1);
+    assert!(
+        delve.get::<Below>("Kit").is_some(),
+        "a failure on a precarious path falls"
+    );
+}
+
+/// Dungeon Delves › Balancing Traverse: damage on the path calls for a Paralysis save, or a
+/// fall.
+#[test]
+fn damage_on_a_ledge_calls_for_a_paralysis_save() {
+    let mut delve = ledge(6, "");
+    cross(&mut delve);
+    delve.script_dice(&[8]);
+    delve.run(1);
+    let kit = delve.entity("Kit");
+    delve.script_dice(&[3, 1, 1, 1, 1]);
+    delve::rules::damage::take_damage(delve.world_mut(), kit, 1);
+    let save = delve.throws().pop().unwrap();
+    assert_eq!((save.target, save.success), (12, false));
+    assert!(delve.get::<Below>("Kit").is_some());
 }

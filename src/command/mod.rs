@@ -103,6 +103,7 @@ commands! {
     caving::Belay,
     caving::LowerRope,
     caving::Jump,
+    caving::Traverse,
     caving::ThrowGrapplingHook,
     water::Grab,
     water::LetGo,

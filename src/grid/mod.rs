@@ -116,7 +116,9 @@ impl DungeonGrid {
         self.passable[i] = match t {
             Terrain::Floor | Terrain::Rubble | Terrain::Water(_) | Terrain::Squeeze => true,
             Terrain::Door => !closed_door,
-            Terrain::Chasm { .. } | Terrain::Wall(_) | Terrain::Rock => false,
+            Terrain::Chasm { .. } | Terrain::Ledge { .. } | Terrain::Wall(_) | Terrain::Rock => {
+                false
+            }
         };
         self.opaque[i] = matches!(t, Terrain::Wall(_) | Terrain::Rock) || closed_door;
         // LEVEL_FORMAT.md › Terrain, sound column.

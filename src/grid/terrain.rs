@@ -17,6 +17,12 @@ pub enum Terrain {
     },
     /// A chokepoint or squeeze (Dungeon Delves › Squeezing).
     Squeeze,
+    /// A narrow path along a drop, this many inches wide (LEVEL_FORMAT.md › Caving features): 4"
+    /// to 8" a narrow balancing traverse, 1" to 3" a precarious one, 0 (under ½") impassable.
+    /// Crossed only by a traverse (Dungeon Delves › Balancing Traverse).
+    Ledge {
+        width_inches: u32,
+    },
     Wall(WallMaterial),
     /// Unexcavated rock: never passable, blocks sight, light and sound.
     Rock,

@@ -28,6 +28,7 @@ pub enum TileArt {
     WaterDeep,
     Chasm,
     Squeeze,
+    Ledge,
     DoorClosed,
     DoorOpen,
     DoorLocked,
@@ -35,7 +36,7 @@ pub enum TileArt {
 }
 
 impl TileArt {
-    pub const COUNT: u32 = 15;
+    pub const COUNT: u32 = 16;
 
     /// The tile for a square, given the door on it if any.
     pub fn for_square(t: Terrain, door: Option<(&DoorState, &Lock, bool)>) -> TileArt {
@@ -48,6 +49,7 @@ impl TileArt {
             Terrain::Water(WaterDepth::Deep) => TileArt::WaterDeep,
             Terrain::Chasm { .. } => TileArt::Chasm,
             Terrain::Squeeze => TileArt::Squeeze,
+            Terrain::Ledge { .. } => TileArt::Ledge,
             Terrain::Wall(WallMaterial::Stone) => TileArt::WallStone,
             Terrain::Wall(WallMaterial::Wood) => TileArt::WallWood,
             Terrain::Rock => TileArt::Rock,
@@ -228,6 +230,20 @@ pub fn tileset_image() -> Image {
                 30 - edge as u8 * 5,
             ],
             _ => [4, 3, 6],
+        }
+    });
+    // A ledge: a pale strip of stone across the dark of the drop.
+    c.fill(TileArt::Ledge as u32, |x, y| {
+        if (13..=18).contains(&y) {
+            if noise(x, y, 4).is_multiple_of(7) {
+                [120, 112, 100]
+            } else {
+                [150, 140, 124]
+            }
+        } else if (11..=20).contains(&y) {
+            [46, 40, 36]
+        } else {
+            [4, 3, 6]
         }
     });
     c.fill(TileArt::Squeeze as u32, |x, y| {

@@ -24,6 +24,14 @@ use crate::rules::throws::{ThrowKind, throw_in};
 /// `damage` points land on `who`: its hit points, and what follows from them. The tactical
 /// rules' parts (bloodied, massive trauma and damage) apply where the level has them on.
 pub fn take_damage(world: &mut World, who: Entity, damage: i32) {
+    hit_points_and_what_follows(world, who, damage);
+    // Dungeon Delves › Balancing Traverse: hurt on a ledge, it keeps its balance or falls.
+    if damage > 0 {
+        crate::rules::caving::traverse::damaged_on_a_ledge(world, who);
+    }
+}
+
+fn hit_points_and_what_follows(world: &mut World, who: Entity, damage: i32) {
     let Some(hp) = world.get::<HitPoints>(who).copied() else {
         return;
     };

@@ -34,9 +34,8 @@ pub const ADVENTURING_CLIMB: i32 = 8;
 /// Feet climbed per Climbing throw.
 pub const FEET_PER_THROW: u32 = 100;
 
-/// A climb's surface.
+/// A climb's surface (written in levels as `Easy` or `Sheer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Surface {
     Easy,
     Sheer,
@@ -182,12 +181,18 @@ impl Climbing {
     /// Where the next throw is made: the middle of the next 100' stretch; `None` when every
     /// stretch has had its throw.
     pub fn next_throw_at(&self) -> Option<f32> {
-        let start = self.stretches_thrown * FEET_PER_THROW;
-        (start < self.height_feet).then(|| {
-            let stretch = (self.height_feet - start).min(FEET_PER_THROW);
-            start as f32 + stretch as f32 / 2.0
-        })
+        next_throw_at(self.height_feet, self.stretches_thrown)
     }
+}
+
+/// Where the next throw of a climb or traverse `length` feet long comes, after `thrown`
+/// stretches: the middle of the next 100'; `None` when every stretch has had its throw.
+pub fn next_throw_at(length: u32, thrown: u32) -> Option<f32> {
+    let start = thrown * FEET_PER_THROW;
+    (start < length).then(|| {
+        let stretch = (length - start).min(FEET_PER_THROW);
+        start as f32 + stretch as f32 / 2.0
+    })
 }
 
 /// The Climbing throw's target for this surface: Adventuring 8+ on easy ones; the class value
@@ -206,7 +211,7 @@ pub fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option<i32> {
 }
 
 /// Proficient in both Climbing and Mountaineering, with mountaineering gear: the sure climber.
-fn sure_climber(world: &World, who: Entity) -> bool {
+pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
     world
         .get::<Proficiencies>(who)
         .is_some_and(|p| p.has(Proficiency::Climbing) && p.has(Proficiency::Mountaineering))
@@ -702,7 +707,7 @@ fn caught_by_belayer(world: &mut World, climber: Entity, c: &Climbing) -> bool {
     false
 }
 
-fn stop_being_vulnerable(world: &mut World, who: Entity) {
+pub(super) fn stop_being_vulnerable(world: &mut World, who: Entity) {
     if world
         .get::<Conditions>(who)
         .and_then(|c| c.get(ConditionKind::Vulnerable))

@@ -88,6 +88,32 @@ impl Act for Belay {
     }
 }
 
+/// Crosses a ledge by a balancing traverse, in a straight line onto the square `to`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Traverse {
+    pub who: String,
+    pub to: (i32, i32),
+    #[serde(default)]
+    pub pace: ClimbPace,
+}
+
+impl fmt::Display for Traverse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "traverse the ledge to {}", at(self.to))
+    }
+}
+
+impl Act for Traverse {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::traverse::traverse(world, who, at(self.to), self.pace)
+    }
+}
+
 /// Jumps across a chasm in a straight line onto the square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jump {
@@ -180,6 +206,11 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     JumpFromBelow,
+    NotAlongALedge {
+        to: GridPos,
+    },
+    TooNarrow,
+    PrecariousNeedsClimbing,
     BelayFromAbove,
     NotClimbing,
     AlreadyBelow,
@@ -250,6 +281,18 @@ impl fmt::Display for CavingRefusal {
             ),
             CavingRefusal::BelayFromAbove => write!(f, "a belayer stands above, off the climb"),
             CavingRefusal::NotClimbing => write!(f, "that one is not on a climb"),
+            CavingRefusal::NotAlongALedge { to } => write!(
+                f,
+                "a traverse goes straight (or diagonally) along ledge squares only, and {to} is \
+                 not at the end of one"
+            ),
+            CavingRefusal::TooNarrow => {
+                write!(f, "the path is under ½\" wide: it cannot be crossed")
+            }
+            CavingRefusal::PrecariousNeedsClimbing => write!(
+                f,
+                "a precarious path (under 4\") is for those proficient in Climbing"
+            ),
             CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
             CavingRefusal::NotAcrossAChasm { to } => write!(

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::traverse::Path;
 use super::{Escape, Surface};
 use crate::grid::GridPos;
 use crate::log::LogEvent;
@@ -64,6 +65,15 @@ pub enum CavingEvent {
         climber: String,
         caught: bool,
     },
+    /// A balancing traverse began.
+    TraverseBegun {
+        who: String,
+        to: GridPos,
+        length_feet: u32,
+        path: Path,
+    },
+    /// Across the ledge.
+    Traversed { who: String, at: GridPos },
     /// A fall: 1d6 bludgeoning per 10'.
     Fell {
         who: String,
@@ -90,7 +100,9 @@ impl LogEvent for CavingEvent {
             | CavingEvent::LandedShort { who, .. }
             | CavingEvent::HookThrown { who, .. }
             | CavingEvent::HookSlipped { who, .. }
-            | CavingEvent::Belayed { who, .. } => Some(who),
+            | CavingEvent::Belayed { who, .. }
+            | CavingEvent::TraverseBegun { who, .. }
+            | CavingEvent::Traversed { who, .. } => Some(who),
         }
     }
 }
@@ -158,6 +170,16 @@ impl fmt::Display for CavingEvent {
                     "it fails to catch"
                 }
             ),
+            CavingEvent::TraverseBegun {
+                who,
+                to,
+                length_feet,
+                path,
+            } => write!(
+                f,
+                "{who} starts along the {path:?} ledge, {length_feet}' to {to}"
+            ),
+            CavingEvent::Traversed { who, at } => write!(f, "{who} is across the ledge at {at}"),
             CavingEvent::Belayed {
                 who,
                 climber,

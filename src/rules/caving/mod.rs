@@ -14,6 +14,7 @@ pub mod climbing;
 pub mod commands;
 pub mod events;
 pub mod jumping;
+pub mod traverse;
 pub use climbing::{Below, ClimbPace, Climbing, Surface};
 pub use commands::*;
 pub use events::CavingEvent;
@@ -378,13 +379,15 @@ impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             crate::schedule::SimRound,
-            climbing::climbers_climb
+            (climbing::climbers_climb, traverse::traversers_traverse)
+                .chain()
                 .in_set(crate::schedule::RoundSet::Walking)
                 .after(crate::rules::movement::walk),
         )
         .add_systems(
             crate::schedule::FactionTurn,
-            climbing::climbers_climb
+            (climbing::climbers_climb, traverse::traversers_traverse)
+                .chain()
                 .in_set(crate::schedule::TurnSet::Walking)
                 .after(crate::rules::movement::walk),
         );

@@ -1,0 +1,385 @@
+//! Balancing Traverse (Dungeon Delves): along a ledge too narrow to walk.
+//!
+//! - A narrow path (4"–8") is for anyone, 8+ by Adventuring or the class value of Climbing or
+//!   Mountaineering; a precarious one (½"–4") for those proficient in Climbing only, by the
+//!   class value; narrower cannot be crossed.
+//! - One throw per 100' crossed, at the middle of each 100' (at least one, at the midpoint).
+//! - A third of combat speed a round; proficient in Climbing, −2 for half or −5 for all of it.
+//! - Narrow: failing, no progress that round; a natural 1 falls. Precarious: failing, a fall.
+//!   Proficient in both Climbing and Cat Burglary, at a third of combat speed, it does not fall
+//!   from a narrow path, nor from a precarious one but on a natural 1.
+//! - On the path it is vulnerable; damage taken there calls for a Paralysis save (+2 Cat
+//!   Burglary) or it falls. A fall drops into the deepest chasm beside the path.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::climbing::{
+    ADVENTURING_CLIMB, Below, ClimbPace, fall, next_throw_at, stop_being_vulnerable,
+};
+use super::{CavingEvent, CavingRefusal};
+use crate::command::Refusal;
+use crate::creature::{
+    ActingOrder, ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows,
+};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use crate::log::log_in;
+use crate::rules::conditions::{Conditions, gain_condition_in, is_down};
+use crate::rules::movement::{Pace, Speeds};
+use crate::rules::throws::ThrowKind;
+
+/// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
+pub const NARROW_INCHES: std::ops::RangeInclusive<u32> = 4..=8;
+
+/// A balancing traverse's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Path {
+    /// 4" to 8".
+    Narrow,
+    /// ½" to under 4".
+    Precarious,
+}
+
+impl Path {
+    /// The path a ledge of this width makes; `None` under ½" (0 in whole inches).
+    pub fn of_width(inches: u32) -> Option<Path> {
+        match inches {
+            0 => None,
+            1..=3 => Some(Path::Precarious),
+            _ => Some(Path::Narrow),
+        }
+    }
+}
+
+/// The throw's target on this path: narrow, Adventuring 8+ or the class value of Climbing or
+/// Mountaineering (the better); precarious, the Climbing class value only.
+pub fn traverse_target(profs: &Proficiencies, path: Path) -> Option<i32> {
+    let class = |p: Proficiency| {
+        profs
+            .has(p)
+            .then(|| profs.throws.get(&p).copied())
+            .flatten()
+    };
+    match path {
+        Path::Narrow => Some(
+            [
+                class(Proficiency::Climbing),
+                class(Proficiency::Mountaineering),
+            ]
+            .into_iter()
+            .flatten()
+            .fold(ADVENTURING_CLIMB, i32::min),
+        ),
+        Path::Precarious => class(Proficiency::Climbing),
+    }
+}
+
+/// The balancing traverse's pace penalties: half combat speed −2, full −5.
+fn pace_penalty(pace: ClimbPace) -> Option<Modifier> {
+    match pace {
+        ClimbPace::Third => None,
+        ClimbPace::Half => Some(Modifier::new(-2, "balancing at half combat speed")),
+        ClimbPace::Full => Some(Modifier::new(-5, "balancing at full combat speed")),
+    }
+}
+
+/// A balancing traverse under way, from `from` along the ledge squares to `to`.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Traversing {
+    pub from: GridPos,
+    pub to: GridPos,
+    pub length_feet: u32,
+    pub done_feet: f32,
+    pub path: Path,
+    pub pace: ClimbPace,
+    pub stretches_thrown: u32,
+}
+
+impl Traversing {
+    /// The square it is on after `done` feet: along the line from `from` to `to`.
+    fn square_after(&self, done: f32, scale: u32) -> GridPos {
+        let (dx, dy) = (
+            (self.to.x - self.from.x).signum(),
+            (self.to.y - self.from.y).signum(),
+        );
+        let k = ((done / scale.max(1) as f32).ceil() as i32).max(0);
+        let steps = (self.to.x - self.from.x)
+            .abs()
+            .max((self.to.y - self.from.y).abs());
+        let k = k.min(steps);
+        GridPos::new(self.from.x + dx * k, self.from.y + dy * k)
+    }
+}
+
+/// The ledge squares between `from` and `to` on a straight (or diagonal) line, and the
+/// narrowest of their widths; `None` if anything else lies between.
+fn along_the_ledge(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let steps = dx.abs().max(dy.abs());
+    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return None;
+    }
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let squares: Vec<GridPos> = (1..steps)
+        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
+        .collect();
+    let widths: Option<Vec<u32>> = squares
+        .iter()
+        .map(|&p| match grid.terrain(p) {
+            Some(Terrain::Ledge { width_inches }) => Some(width_inches),
+            _ => None,
+        })
+        .collect();
+    let narrowest = widths?.into_iter().min()?;
+    Some((squares, narrowest))
+}
+
+/// `Traverse`: along the ledge in a straight line from where it stands to the square `to`.
+pub fn traverse(
+    world: &mut World,
+    who: Entity,
+    to: GridPos,
+    pace: ClimbPace,
+) -> Result<(), Refusal> {
+    let from = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() {
+        return Err(CavingRefusal::JumpFromBelow.into());
+    }
+    let grid = world.resource::<DungeonGrid>();
+    if !grid.is_passable(to) {
+        return Err(CavingRefusal::NoLanding { at: to }.into());
+    }
+    let (squares, narrowest) =
+        along_the_ledge(grid, from, to).ok_or(CavingRefusal::NotAlongALedge { to })?;
+    let path = Path::of_width(narrowest).ok_or(CavingRefusal::TooNarrow)?;
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    if traverse_target(&profs, path).is_none() {
+        return Err(CavingRefusal::PrecariousNeedsClimbing.into());
+    }
+    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
+        return Err(CavingRefusal::FasterNeedsClimbing.into());
+    }
+    let scale = grid.scale_feet();
+    let length_feet = squares.len() as u32 * scale;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Traversing {
+            from,
+            to,
+            length_feet,
+            done_feet: 0.0,
+            path,
+            pace,
+            stretches_thrown: 0,
+        });
+    gain_condition_in(
+        world,
+        who,
+        ConditionKind::Vulnerable,
+        "climbing a sheer surface",
+        ConditionEnd::UntilRemoved,
+    );
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::TraverseBegun {
+            who: name,
+            to,
+            length_feet,
+            path,
+        },
+    );
+    Ok(())
+}
+
+/// Proficient in both Climbing and Cat Burglary.
+fn sure_footed(world: &World, who: Entity) -> bool {
+    world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Climbing) && p.has(Proficiency::CatBurglary))
+}
+
+/// Each round (in its initiative): those on a ledge go on along it.
+pub fn traversers_traverse(world: &mut World) {
+    let mut q = world.query::<(Entity, &Traversing, &Conditions, Option<&Faction>)>();
+    let acting = world.resource::<ActingOrder>();
+    let mut on_ledges: Vec<(Entity, Traversing)> = q
+        .iter(world)
+        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !is_down(c))
+        .map(|(e, t, ..)| (e, *t))
+        .collect();
+    on_ledges.sort_by_key(|(e, _)| *e);
+    for (who, t) in on_ledges {
+        traverse_a_round(world, who, t);
+    }
+}
+
+fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
+    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
+    let speed = world
+        .get::<Encumbrance>(who)
+        .and_then(|e| Speeds::of(e.0, &conditions))
+        .map_or(0.0, |s| s.rated(Pace::Combat));
+    let share = match t.pace {
+        ClimbPace::Third => 1.0 / 3.0,
+        ClimbPace::Half => 0.5,
+        ClimbPace::Full => 1.0,
+    };
+    let reach = t.done_feet + speed * share;
+    if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
+        let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+        let Some(target) = traverse_target(&profs, t.path) else {
+            return;
+        };
+        let mut mods: Vec<Modifier> = pace_penalty(t.pace).into_iter().collect();
+        mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+        let throw = crate::rules::throws::throw_in(
+            world,
+            who,
+            ThrowKind::Check,
+            "Climbing (balancing traverse)",
+            mods,
+            target,
+        );
+        let sure = sure_footed(world, who) && t.pace == ClimbPace::Third;
+        let botch = throw.natural == 1;
+        let falls = match (t.path, throw.success) {
+            (_, true) => false,
+            (Path::Narrow, false) => botch && !sure,
+            (Path::Precarious, false) => botch || !sure,
+        };
+        if falls {
+            // It falls from where it reached the throw's point.
+            let scale = world.resource::<DungeonGrid>().scale_feet();
+            let at = t.square_after(
+                next_throw_at(t.length_feet, t.stretches_thrown).unwrap_or(0.0),
+                scale,
+            );
+            fall_from_ledge(world, who, at);
+            return;
+        }
+        if !throw.success {
+            let name = crate::creature::name_of(world, who);
+            log_in(world, CavingEvent::NoProgress { who: name });
+            return;
+        }
+        t.stretches_thrown += 1;
+    }
+    t.done_feet = reach.min(t.length_feet as f32);
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    if t.done_feet < t.length_feet as f32 {
+        let on = t.square_after(t.done_feet, scale);
+        set_square(world, who, on);
+        world.entity_mut(who).insert(t);
+        return;
+    }
+    world.entity_mut(who).remove::<Traversing>();
+    stop_being_vulnerable(world, who);
+    set_square(world, who, t.to);
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::Traversed {
+            who: name,
+            at: t.to,
+        },
+    );
+}
+
+fn set_square(world: &mut World, who: Entity, at: GridPos) {
+    if let Some(mut p) = world.get_mut::<Position>(who) {
+        p.0 = at;
+    }
+}
+
+/// Off the ledge at `at`: into the deepest chasm beside it (1d6 per 10' of its depth), at its
+/// bottom; with no chasm beside it, a 10' drop back where it stands.
+fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
+    world.entity_mut(who).remove::<Traversing>();
+    stop_being_vulnerable(world, who);
+    let grid = world.resource::<DungeonGrid>();
+    let chasm = at
+        .neighbours()
+        .into_iter()
+        .filter_map(|p| match grid.terrain(p) {
+            Some(Terrain::Chasm { depth_feet }) => Some((depth_feet, p)),
+            _ => None,
+        })
+        .max_by_key(|&(d, p)| (d, std::cmp::Reverse((p.y, p.x))));
+    match chasm {
+        Some((depth, p)) => {
+            set_square(world, who, p);
+            world.entity_mut(who).insert(Below { depth_feet: depth });
+            fall(world, who, depth);
+        }
+        None => fall(world, who, 10),
+    }
+}
+
+/// Dungeon Delves › Balancing Traverse: damage taken on the path calls for a Paralysis save
+/// (+2 Cat Burglary), or it falls.
+pub fn damaged_on_a_ledge(world: &mut World, who: Entity) {
+    let Some(t) = world.get::<Traversing>(who).copied() else {
+        return;
+    };
+    if world.get::<Conditions>(who).is_some_and(is_down) {
+        return;
+    }
+    let Some(save) = world
+        .get::<SavingThrows>(who)
+        .and_then(|s| s.0.get(&SaveCategory::Paralysis).copied())
+    else {
+        return;
+    };
+    let cat = world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::CatBurglary));
+    let mods: Vec<Modifier> = cat
+        .then(|| Modifier::new(2, "Cat Burglary"))
+        .into_iter()
+        .collect();
+    let kept = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Save,
+        "Paralysis save to keep its balance",
+        mods,
+        save,
+    )
+    .success;
+    if !kept {
+        let at = world.get::<Position>(who).map_or(t.from, |p| p.0);
+        fall_from_ledge(world, who, at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The balancing table: narrow by Adventuring 8+ or the class value; precarious by the
+    /// Climbing class value only; under ½" not at all.
+    #[test]
+    fn narrow_by_adventuring_precarious_by_climbing() {
+        let none = Proficiencies::default();
+        assert_eq!(traverse_target(&none, Path::Narrow), Some(8));
+        assert_eq!(traverse_target(&none, Path::Precarious), None);
+        let mut climber = Proficiencies::default();
+        climber.list.push(Proficiency::Climbing);
+        climber.throws.insert(Proficiency::Climbing, 7);
+        assert_eq!(traverse_target(&climber, Path::Precarious), Some(7));
+        assert_eq!(
+            [0, 1, 3, 4, 8].map(Path::of_width),
+            [
+                None,
+                Some(Path::Precarious),
+                Some(Path::Precarious),
+                Some(Path::Narrow),
+                Some(Path::Narrow)
+            ]
+        );
+    }
+}
