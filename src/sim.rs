@@ -248,6 +248,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(level.deep_water.clone());
     world.insert_resource(crate::rules::caving::climbing::RopesSecured::default());
     world.insert_resource(crate::rules::caving::climbing::LooseHooks::default());
+    world.insert_resource(crate::rules::caving::traverse::RiggedTraverses::default());
     world.insert_resource(level.climbs.clone());
     use crate::rules::judge::JudgeSettings;
     for d in &level.doors {

@@ -1,8 +1,8 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
 use delve::command::acts::{
-    Belay, Climb, ClimbDown, Jump, LowerRope, Move, PushForward, ThrowGrapplingHook, Traverse,
-    WiggleBack,
+    Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, Move, PushForward, RigTraverse,
+    ThrowGrapplingHook, Traverse, WiggleBack,
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
@@ -745,4 +745,109 @@ fn damage_on_a_ledge_calls_for_a_paralysis_save() {
     let save = delve.throws().pop().unwrap();
     assert_eq!((save.target, save.success), (12, false));
     assert!(delve.get::<Below>("Kit").is_some());
+}
+
+/// Dungeon Delves › Crawling Traverse: rigging secures the near end (a round), hooks the far
+/// counterweight (AC 2: 12, −2 at 15') until it holds, and tightens the rope (a round); then
+/// the crossing is 8+ by Adventuring, a throw at the midpoint.
+#[test]
+fn a_crawling_traverse_is_rigged_and_crossed() {
+    let mut delve = chasm(
+        ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope]",
+        13,
+        '.',
+    );
+    delve.act(RigTraverse {
+        who: "Jess".into(),
+        to: (8, 1),
+    });
+    delve.script_dice(&[11, 13]);
+    delve.run(3);
+    let hooks: Vec<(i32, i32, bool)> = delve
+        .throws()
+        .into_iter()
+        .filter(|t| t.what.starts_with("grappling hook"))
+        .map(|t| (t.natural as i32, t.target, t.success))
+        .collect();
+    assert_eq!(
+        hooks,
+        vec![(11, 12, false), (13, 12, true)],
+        "until it holds"
+    );
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::TraverseRigged {
+                who: "Jess".into(),
+                from: GridPos::new(5, 1),
+                to: GridPos::new(8, 1)
+            })
+    );
+    delve.give(CrawlAcross {
+        who: "Jess".into(),
+        to: (8, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[8]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::Traversed {
+                who: "Jess".into(),
+                at: GridPos::new(8, 1)
+            })
+    );
+}
+
+/// Dungeon Delves › Crawling Traverse: a rope bears 45 stone.
+#[test]
+fn a_rope_traverse_bears_45_stone() {
+    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXX",
+        "X....CCCCCC....X",
+        "XXXXXXXXXXXXXXXX",
+    ])
+        .legend("'C': Chasm(depth_feet: 30)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(r#"(name: "Ox", faction: "party", at: (4, 1), hp: 20, ac: 10, encumbrance_stone: 20.0)"#)
+        .creature(r#"(name: "Yak", faction: "party", at: (3, 1), hp: 20, ac: 10, encumbrance_stone: 20.0)"#)
+        .creature(r#"(name: "Jess", faction: "party", at: (2, 1), hp: 20, ac: 10, encumbrance_stone: 6.0)"#)
+        .build();
+    delve
+        .world_mut()
+        .resource_mut::<RiggedTraverses>()
+        .0
+        .push(Rigged {
+            from: GridPos::new(4, 1),
+            to: GridPos::new(11, 1),
+            ropes: 1,
+            by_mountaineer: None,
+        });
+    let onto_the_rope = |delve: &mut Delve, who: &str| {
+        delve.act(Move {
+            who: who.into(),
+            to: (4, 1),
+            pace: Pace::Combat,
+        });
+        delve.act(CrawlAcross {
+            who: who.into(),
+            to: (11, 1),
+            pace: ClimbPace::Third,
+        });
+    };
+    onto_the_rope(&mut delve, "Ox");
+    onto_the_rope(&mut delve, "Yak");
+    assert!(delve.last_refusal().is_none(), "40 stone on one rope");
+    onto_the_rope(&mut delve, "Jess");
+    assert!(delve.was_refused(
+        "Jess",
+        &CavingRefusal::TooHeavyForTheRope {
+            load: 46.0,
+            bears: 45.0
+        }
+    ));
 }

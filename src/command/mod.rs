@@ -104,6 +104,8 @@ commands! {
     caving::LowerRope,
     caving::Jump,
     caving::Traverse,
+    caving::RigTraverse,
+    caving::CrawlAcross,
     caving::ThrowGrapplingHook,
     water::Grab,
     water::LetGo,

@@ -210,6 +210,13 @@ pub fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option<i32> {
     }
 }
 
+/// Proficient in both Climbing and Mountaineering.
+pub(super) fn double_proficient(world: &World, who: Entity) -> bool {
+    world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Climbing) && p.has(Proficiency::Mountaineering))
+}
+
 /// Proficient in both Climbing and Mountaineering, with mountaineering gear: the sure climber.
 pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
     world

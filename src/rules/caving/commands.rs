@@ -114,6 +114,56 @@ impl Act for Traverse {
     }
 }
 
+/// Rigs a crawling traverse across a chasm, straight to the rim square `to`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RigTraverse {
+    pub who: String,
+    pub to: (i32, i32),
+}
+
+impl fmt::Display for RigTraverse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rig a traverse to {}", at(self.to))
+    }
+}
+
+impl Act for RigTraverse {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::traverse::rig(world, who, at(self.to))
+    }
+}
+
+/// Crawls along a rigged traverse to its far end `to`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrawlAcross {
+    pub who: String,
+    pub to: (i32, i32),
+    #[serde(default)]
+    pub pace: ClimbPace,
+}
+
+impl fmt::Display for CrawlAcross {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "crawl across the traverse to {}", at(self.to))
+    }
+}
+
+impl Act for CrawlAcross {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::traverse::crawl_across(world, who, at(self.to), self.pace)
+    }
+}
+
 /// Jumps across a chasm in a straight line onto the square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jump {
@@ -180,7 +230,7 @@ fn push_forward(world: &mut World, who: Entity) -> Result<(), Refusal> {
 }
 
 /// Why a caving command is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum CavingRefusal {
     /// Only a stuck creature escapes.
     NotStuck,
@@ -206,6 +256,13 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     JumpFromBelow,
+    NotRigged {
+        to: GridPos,
+    },
+    TooHeavyForTheRope {
+        load: f32,
+        bears: f32,
+    },
     NotAlongALedge {
         to: GridPos,
     },
@@ -292,6 +349,13 @@ impl fmt::Display for CavingRefusal {
             CavingRefusal::PrecariousNeedsClimbing => write!(
                 f,
                 "a precarious path (under 4\") is for those proficient in Climbing"
+            ),
+            CavingRefusal::NotRigged { to } => {
+                write!(f, "no traverse is rigged from here to {to}")
+            }
+            CavingRefusal::TooHeavyForTheRope { load, bears } => write!(
+                f,
+                "the traverse bears {bears} stone, and {load} would be on it"
             ),
             CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),

@@ -72,6 +72,12 @@ pub enum CavingEvent {
         length_feet: u32,
         path: Path,
     },
+    /// A crawling traverse rigged across a chasm.
+    TraverseRigged {
+        who: String,
+        from: GridPos,
+        to: GridPos,
+    },
     /// Across the ledge.
     Traversed { who: String, at: GridPos },
     /// A fall: 1d6 bludgeoning per 10'.
@@ -102,7 +108,8 @@ impl LogEvent for CavingEvent {
             | CavingEvent::HookSlipped { who, .. }
             | CavingEvent::Belayed { who, .. }
             | CavingEvent::TraverseBegun { who, .. }
-            | CavingEvent::Traversed { who, .. } => Some(who),
+            | CavingEvent::Traversed { who, .. }
+            | CavingEvent::TraverseRigged { who, .. } => Some(who),
         }
     }
 }
@@ -175,11 +182,20 @@ impl fmt::Display for CavingEvent {
                 to,
                 length_feet,
                 path,
-            } => write!(
-                f,
-                "{who} starts along the {path:?} ledge, {length_feet}' to {to}"
-            ),
-            CavingEvent::Traversed { who, at } => write!(f, "{who} is across the ledge at {at}"),
+            } => match path {
+                Path::Rope => write!(
+                    f,
+                    "{who} starts across the rope traverse, {length_feet}' to {to}"
+                ),
+                _ => write!(
+                    f,
+                    "{who} starts along the {path:?} ledge, {length_feet}' to {to}"
+                ),
+            },
+            CavingEvent::TraverseRigged { who, from, to } => {
+                write!(f, "{who} rigs a rope traverse from {from} to {to}")
+            }
+            CavingEvent::Traversed { who, at } => write!(f, "{who} is across at {at}"),
             CavingEvent::Belayed {
                 who,
                 climber,

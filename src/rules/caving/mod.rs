@@ -379,14 +379,22 @@ impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             crate::schedule::SimRound,
-            (climbing::climbers_climb, traverse::traversers_traverse)
+            (
+                climbing::climbers_climb,
+                traverse::traversers_traverse,
+                traverse::riggers_rig,
+            )
                 .chain()
                 .in_set(crate::schedule::RoundSet::Walking)
                 .after(crate::rules::movement::walk),
         )
         .add_systems(
             crate::schedule::FactionTurn,
-            (climbing::climbers_climb, traverse::traversers_traverse)
+            (
+                climbing::climbers_climb,
+                traverse::traversers_traverse,
+                traverse::riggers_rig,
+            )
                 .chain()
                 .in_set(crate::schedule::TurnSet::Walking)
                 .after(crate::rules::movement::walk),

@@ -40,6 +40,9 @@ pub enum Path {
     Narrow,
     /// ½" to under 4".
     Precarious,
+    /// A rope rigged across a chasm, crawled hand over hand (Dungeon Delves › Crawling
+    /// Traverse).
+    Rope,
 }
 
 impl Path {
@@ -73,15 +76,27 @@ pub fn traverse_target(profs: &Proficiencies, path: Path) -> Option<i32> {
             .fold(ADVENTURING_CLIMB, i32::min),
         ),
         Path::Precarious => class(Proficiency::Climbing),
+        // Crawling: 8+, or the class value of one proficient in Climbing (or any, on a rope a
+        // mountaineer rigged: see `crawling_target`).
+        Path::Rope => Some(
+            class(Proficiency::Climbing)
+                .into_iter()
+                .fold(ADVENTURING_CLIMB, i32::min),
+        ),
     }
 }
 
-/// The balancing traverse's pace penalties: half combat speed −2, full −5.
-fn pace_penalty(pace: ClimbPace) -> Option<Modifier> {
+/// The pace penalties: balancing, half combat speed −2 and full −5; crawling a rope, −5 and
+/// −10.
+fn pace_penalty(path: Path, pace: ClimbPace) -> Option<Modifier> {
+    let (half, full) = match path {
+        Path::Rope => (-5, -10),
+        Path::Narrow | Path::Precarious => (-2, -5),
+    };
     match pace {
         ClimbPace::Third => None,
-        ClimbPace::Half => Some(Modifier::new(-2, "balancing at half combat speed")),
-        ClimbPace::Full => Some(Modifier::new(-5, "balancing at full combat speed")),
+        ClimbPace::Half => Some(Modifier::new(half, "at half combat speed")),
+        ClimbPace::Full => Some(Modifier::new(full, "at full combat speed")),
     }
 }
 
@@ -195,6 +210,253 @@ pub fn traverse(
     Ok(())
 }
 
+/// The most a rope of a crawling traverse bears, in stone.
+pub const STONE_PER_ROPE: f32 = 45.0;
+
+/// A rope rigged across a chasm, from one rim square to the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rigged {
+    pub from: GridPos,
+    pub to: GridPos,
+    pub ropes: u32,
+    /// The rigger's Mountaineering class value, if a mountaineer rigged it: anyone crawling it
+    /// may throw that.
+    pub by_mountaineer: Option<i32>,
+}
+
+/// The crawling traverses rigged on the level.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RiggedTraverses(pub Vec<Rigged>);
+
+impl RiggedTraverses {
+    /// The traverse between two rim squares, either way.
+    pub fn find(&self, a: GridPos, b: GridPos) -> Option<&Rigged> {
+        self.0
+            .iter()
+            .find(|r| (r.from == a && r.to == b) || (r.from == b && r.to == a))
+    }
+}
+
+/// A crawling traverse being rigged: the near end secured (a round), the hook thrown for the
+/// far counterweight until it holds, the rope tightened (a round).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rigging {
+    pub to: GridPos,
+    pub stage: RigStage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RigStage {
+    SecureNearEnd,
+    HookFarEnd,
+    Tighten,
+}
+
+/// The chasm squares straight (or diagonally) between two rim squares, if that is all there
+/// is between them.
+fn across_the_chasm(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let steps = dx.abs().max(dy.abs());
+    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return None;
+    }
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let squares: Vec<GridPos> = (1..steps)
+        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
+        .collect();
+    squares
+        .iter()
+        .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })))
+        .then_some(squares)
+}
+
+/// `RigTraverse`: from a chasm's rim, with a rope and a grappling hook, rigs a crawling traverse
+/// straight across to the rim square `to`.
+pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
+    let from = crate::command::square_of(world, who)?;
+    let grid = world.resource::<DungeonGrid>();
+    if !grid.is_passable(to) {
+        return Err(CavingRefusal::NoLanding { at: to }.into());
+    }
+    across_the_chasm(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let gear = world.get::<crate::creature::Equipment>(who);
+    if !gear.is_some_and(|g| {
+        g.has(&crate::level::schema::Gear::GrapplingHook)
+            && g.has(&crate::level::schema::Gear::Rope)
+    }) {
+        return Err(CavingRefusal::NoGrapplingHook.into());
+    }
+    world.entity_mut(who).insert(Rigging {
+        to,
+        stage: RigStage::SecureNearEnd,
+    });
+    Ok(())
+}
+
+/// Each round: riggers work on.
+pub fn riggers_rig(world: &mut World) {
+    let mut q = world.query::<(Entity, &Rigging, &Position)>();
+    let mut riggers: Vec<(Entity, Rigging, GridPos)> =
+        q.iter(world).map(|(e, r, p)| (e, *r, p.0)).collect();
+    riggers.sort_by_key(|(e, ..)| *e);
+    for (who, r, from) in riggers {
+        if world
+            .get::<crate::rules::movement::MovedThisRound>(who)
+            .is_some_and(|m| m.feet > 0)
+        {
+            world.entity_mut(who).remove::<Rigging>();
+            continue;
+        }
+        let next = match r.stage {
+            RigStage::SecureNearEnd => Some(RigStage::HookFarEnd),
+            RigStage::HookFarEnd => {
+                hook_far_end(world, who, from, r.to).then_some(RigStage::Tighten)
+            }
+            RigStage::Tighten => None,
+        };
+        match next {
+            Some(stage) => {
+                world.entity_mut(who).insert(Rigging { to: r.to, stage });
+            }
+            None if r.stage == RigStage::Tighten => {
+                world.entity_mut(who).remove::<Rigging>();
+                let by_mountaineer = world.get::<Proficiencies>(who).and_then(|p| {
+                    p.has(Proficiency::Mountaineering)
+                        .then(|| p.throws.get(&Proficiency::Mountaineering).copied())
+                        .flatten()
+                });
+                let mut rigged = world.get_resource_or_init::<RiggedTraverses>();
+                match rigged
+                    .0
+                    .iter_mut()
+                    .find(|t| (t.from, t.to) == (from, r.to) || (t.from, t.to) == (r.to, from))
+                {
+                    Some(t) => t.ropes += 1,
+                    None => rigged.0.push(Rigged {
+                        from,
+                        to: r.to,
+                        ropes: 1,
+                        by_mountaineer,
+                    }),
+                }
+                let name = crate::creature::name_of(world, who);
+                log_in(
+                    world,
+                    CavingEvent::TraverseRigged {
+                        who: name,
+                        from,
+                        to: r.to,
+                    },
+                );
+            }
+            None => {}
+        }
+    }
+}
+
+/// The hook for the far counterweight: an attack throw against its AC (the level's anchor
+/// above the last chasm square; AC 1 on the delve scale where the level gives none), with the
+/// range penalty for the distance. True when it holds.
+fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> bool {
+    let grid = world.resource::<DungeonGrid>();
+    let feet = crate::grid::distance_feet(from, to, grid.scale_feet());
+    let last = across_the_chasm(grid, from, to)
+        .and_then(|s| s.last().copied())
+        .unwrap_or(to);
+    let anchor = world
+        .get_resource::<crate::level::Climbs>()
+        .and_then(|c| c.at(last).anchor_ac)
+        .unwrap_or(1);
+    let Some(penalty) = super::climbing::grappling_range_penalty(feet) else {
+        return false;
+    };
+    let attack_bonus = world
+        .get::<crate::creature::Combatant>(who)
+        .map_or(0, |c| c.attack_bonus);
+    let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
+    if penalty != 0 {
+        mods.push(Modifier::new(
+            penalty,
+            format!("counterweight {feet}' away"),
+        ));
+    }
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Attack { ranged: true },
+        "grappling hook at the far counterweight",
+        mods,
+        anchor + 10,
+    );
+    throw.success
+}
+
+/// `CrawlAcross`: hand over hand along a rigged traverse to its other end. The rope bears 45
+/// stone for each rope rigged; crawling takes both hands and leaves it vulnerable.
+pub fn crawl_across(
+    world: &mut World,
+    who: Entity,
+    to: GridPos,
+    pace: ClimbPace,
+) -> Result<(), Refusal> {
+    let from = crate::command::square_of(world, who)?;
+    let rigged = world
+        .get_resource::<RiggedTraverses>()
+        .and_then(|r| r.find(from, to).copied())
+        .ok_or(CavingRefusal::NotRigged { to })?;
+    let load: f32 = {
+        let mut q = world.query::<(&Traversing, &Encumbrance)>();
+        q.iter(world)
+            .filter(|(t, _)| {
+                t.path == Path::Rope
+                    && ((t.from, t.to) == (rigged.from, rigged.to)
+                        || (t.from, t.to) == (rigged.to, rigged.from))
+            })
+            .map(|(_, e)| super::stone_of(Some(e)))
+            .sum::<f32>()
+    } + super::stone_of(world.get::<Encumbrance>(who));
+    let bears = STONE_PER_ROPE * rigged.ropes as f32;
+    if load > bears {
+        return Err(CavingRefusal::TooHeavyForTheRope { load, bears }.into());
+    }
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
+        return Err(CavingRefusal::FasterNeedsClimbing.into());
+    }
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    let length_feet = crate::grid::distance_feet(from, to, scale).saturating_sub(scale);
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Traversing {
+            from,
+            to,
+            length_feet,
+            done_feet: 0.0,
+            path: Path::Rope,
+            pace,
+            stretches_thrown: 0,
+        });
+    gain_condition_in(
+        world,
+        who,
+        ConditionKind::Vulnerable,
+        "climbing a sheer surface",
+        ConditionEnd::UntilRemoved,
+    );
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::TraverseBegun {
+            who: name,
+            to,
+            length_feet,
+            path: Path::Rope,
+        },
+    );
+    Ok(())
+}
+
 /// Proficient in both Climbing and Cat Burglary.
 fn sure_footed(world: &World, who: Entity) -> bool {
     world
@@ -231,10 +493,27 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
     let reach = t.done_feet + speed * share;
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-        let Some(target) = traverse_target(&profs, t.path) else {
+        let rigged_by_mountaineer = t.path == Path::Rope
+            && world
+                .get_resource::<RiggedTraverses>()
+                .and_then(|r| r.find(t.from, t.to))
+                .is_some_and(|r| r.by_mountaineer.is_some());
+        let target = match (traverse_target(&profs, t.path), rigged_by_mountaineer) {
+            (Some(own), true) => Some(
+                own.min(
+                    world
+                        .get_resource::<RiggedTraverses>()
+                        .and_then(|r| r.find(t.from, t.to))
+                        .and_then(|r| r.by_mountaineer)
+                        .unwrap_or(own),
+                ),
+            ),
+            (own, _) => own,
+        };
+        let Some(target) = target else {
             return;
         };
-        let mut mods: Vec<Modifier> = pace_penalty(t.pace).into_iter().collect();
+        let mut mods: Vec<Modifier> = pace_penalty(t.path, t.pace).into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(world, who, None));
         let throw = crate::rules::throws::throw_in(
             world,
@@ -244,11 +523,14 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
             mods,
             target,
         );
-        let sure = sure_footed(world, who) && t.pace == ClimbPace::Third;
+        let sure = match t.path {
+            Path::Rope => super::climbing::double_proficient(world, who),
+            _ => sure_footed(world, who),
+        } && t.pace == ClimbPace::Third;
         let botch = throw.natural == 1;
         let falls = match (t.path, throw.success) {
             (_, true) => false,
-            (Path::Narrow, false) => botch && !sure,
+            (Path::Narrow | Path::Rope, false) => botch && !sure,
             (Path::Precarious, false) => botch || !sure,
         };
         if falls {
@@ -301,9 +583,9 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
     world.entity_mut(who).remove::<Traversing>();
     stop_being_vulnerable(world, who);
     let grid = world.resource::<DungeonGrid>();
-    let chasm = at
-        .neighbours()
-        .into_iter()
+    // Over a chasm (a rope across it), straight down; off a ledge, into the chasm beside.
+    let chasm = std::iter::once(at)
+        .chain(at.neighbours())
         .filter_map(|p| match grid.terrain(p) {
             Some(Terrain::Chasm { depth_feet }) => Some((depth_feet, p)),
             _ => None,
