@@ -162,6 +162,23 @@ enum Question {
         #[arg(long, value_name = "NAME")]
         who: String,
     },
+    /// Climbing down into (or out of) a pit or chasm square: the throw, its chance, speed.
+    Climb {
+        #[arg(long, value_name = "X,Y")]
+        at: GridPos,
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
+    /// A jump across a chasm to a square (from where the creature stands, or `--from`): the gap
+    /// and the chances with and without a run-up.
+    Jump {
+        #[arg(long, value_name = "X,Y")]
+        at: GridPos,
+        #[arg(long, value_name = "NAME")]
+        who: String,
+        #[arg(long, value_name = "X,Y")]
+        from: Option<GridPos>,
+    },
     /// Faction initiative as if every faction met: members, modifiers, rolls, results, order.
     Initiative {
         /// Seed for the dice.
@@ -401,6 +418,12 @@ fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
         }
         Question::Swim { at, who } => {
             query::swim(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Climb { at, who } => {
+            query::climb(world, at, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
+        Question::Jump { at, who, from } => {
+            query::jump(world, at, &who, from).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Hear {
             from,

@@ -634,8 +634,10 @@ pub struct CavingAnswer {
     pub question: &'static str,
     pub who: String,
     pub at: GridPos,
-    /// The throw each round; `None` when no throw is needed.
+    /// The throw each round; `None` when no throw is needed (or it may not try).
     pub throw: Option<ThrowOdds>,
+    /// Whether the rules let it try at all.
+    pub permitted: bool,
     /// What success and failure mean, and the numbers that go with them.
     pub notes: Vec<String>,
 }
@@ -643,9 +645,10 @@ pub struct CavingAnswer {
 impl fmt::Display for CavingAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at {}: ", self.who, self.at)?;
-        match &self.throw {
-            Some(t) => write!(f, "{t}")?,
-            None => write!(f, "no throw needed")?,
+        match (&self.throw, self.permitted) {
+            (Some(t), _) => write!(f, "{t}")?,
+            (None, true) => write!(f, "no throw needed")?,
+            (None, false) => write!(f, "not permitted")?,
         }
         for n in &self.notes {
             write!(f, "\n  {n}")?;
@@ -698,6 +701,7 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
         who: who.to_owned(),
         at,
         throw: Some(throw),
+        permitted: true,
         notes: vec![
             format!("the target is its encumbrance, {stone} stone"),
             "failing, no progress that round; failing on a 1, stuck and vulnerable: wiggle back \
@@ -757,6 +761,135 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         who: who.to_owned(),
         at,
         throw,
+        permitted: true,
+        notes,
+    })
+}
+
+/// `climb --who NAME --at X,Y`: climbing down into (or, from its bottom, out of) the pit or
+/// chasm square at `at`: the Climbing throw, its chance, speed and how many throws.
+pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
+    use crate::rules::caving::Surface;
+    use crate::rules::caving::climbing::{
+        ADVENTURING_CLIMB, FEET_PER_THROW, climbing_target, hole_at, next_throw_at, rope_in,
+    };
+    check_square(world.resource::<DungeonGrid>(), at, "at")?;
+    let depth = hole_at(world, at)
+        .ok_or_else(|| format!("{at} is neither a chasm square nor an open pit"))?;
+    let e = creature(world, who)?;
+    let rope = rope_in(world, at);
+    let surface = if rope {
+        Surface::Easy
+    } else {
+        world
+            .get_resource::<crate::level::Climbs>()
+            .map_or(Surface::Sheer, |c| c.at(at).surface)
+    };
+    let profs = world
+        .get::<crate::creature::Proficiencies>(e)
+        .cloned()
+        .unwrap_or_default();
+    let mut notes = vec![format!(
+        "{depth}' of {surface:?} wall{}",
+        if rope { " (a rope hangs there)" } else { "" }
+    )];
+    let throws = (0..)
+        .take_while(|&k| next_throw_at(depth, k).is_some())
+        .count();
+    notes.push(format!(
+        "{throws} throw(s), at the middle of each {FEET_PER_THROW}'"
+    ));
+    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
+    if let Some(s) = world
+        .get::<crate::creature::Encumbrance>(e)
+        .and_then(|enc| crate::rules::movement::Speeds::of(enc.0, &conditions))
+    {
+        notes.push(format!(
+            "it climbs {:.1}' a round (a third of its combat speed)",
+            s.rated(crate::rules::movement::Pace::Combat) / 3.0
+        ));
+    }
+    let permitted = climbing_target(&profs, surface).is_some();
+    let throw = match climbing_target(&profs, surface) {
+        Some(target) => {
+            notes.push(match surface {
+                Surface::Easy => format!(
+                    "failing: no progress that round; a 1: a fall (Adventuring throws {ADVENTURING_CLIMB}+)"
+                ),
+                Surface::Sheer => "failing: a fall from the point of the throw".into(),
+            });
+            let mods = crate::rules::penalties::check_penalties(world, e, None);
+            ThrowOdds::of(world, e, "Climbing", target, mods)
+        }
+        None => {
+            notes.push(
+                "it may not climb a sheer wall: only those proficient in Climbing or \
+                 Mountaineering may (a rope lowered from above makes it easy)"
+                    .into(),
+            );
+            None
+        }
+    };
+    Ok(CavingAnswer {
+        question: "climb",
+        who: who.to_owned(),
+        at,
+        throw,
+        permitted,
+        notes,
+    })
+}
+
+/// `jump --who NAME --at X,Y [--from X,Y]`: a jump across the chasm to `at` from `from` (where
+/// the creature stands, unless given): the gap, and its chance of clearing it with and without
+/// a run-up (each face of the d6).
+pub fn jump(
+    world: &World,
+    at: GridPos,
+    who: &str,
+    from: Option<GridPos>,
+) -> Result<CavingAnswer, String> {
+    use crate::rules::caving::jumping::{Jumper, over_the_gap};
+    let grid = world.resource::<DungeonGrid>();
+    check_square(grid, at, "at")?;
+    let e = creature(world, who)?;
+    let from = match from {
+        Some(p) => {
+            check_square(grid, p, "from")?;
+            p
+        }
+        None => world
+            .get::<Position>(e)
+            .map(|p| p.0)
+            .ok_or_else(|| format!("`{who}` has no square"))?,
+    };
+    let (_, gap) = over_the_gap(grid, from, at)
+        .ok_or_else(|| format!("{at} is not straight across chasm squares from {who} at {from}"))?;
+    let j = Jumper::of(world, e).ok_or_else(|| format!("`{who}` cannot move"))?;
+    let notes = vec![
+        format!(
+            "a {gap}' gap: DEX {} + 1d6 - {} stone{}",
+            j.dex,
+            j.stone,
+            if j.factor != 1.0 {
+                format!(", x {} (running speed / 120)", j.factor)
+            } else {
+                String::new()
+            }
+        ),
+        format!(
+            "with a 20' run-up: {:.0}%; without (halved): {:.0}%",
+            j.chance(gap, true) * 100.0,
+            j.chance(gap, false) * 100.0
+        ),
+        "short: into the chasm where it comes down".into(),
+    ];
+    Ok(CavingAnswer {
+        question: "jump",
+        who: who.to_owned(),
+        at,
+        throw: None,
+        permitted: true,
         notes,
     })
 }

@@ -661,3 +661,30 @@ fn query_squeeze_and_swim_give_the_throw_and_its_chance() {
     ]);
     assert!(!o.status.success(), "a floor square is no water to swim in");
 }
+
+/// `query climb` and `query jump` (Dungeon Delves › Climbing, › Jumping): the cave's chasm is
+/// 40' of sheer wall, one throw at the midpoint; Wren (DEX 16, 2½ stone) clears its 10' with a
+/// run-up always and never without one.
+#[test]
+fn query_climb_and_jump_give_throws_and_chances() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = delve(args);
+        serde_json::from_str(stdout(&o).trim()).unwrap()
+    };
+    let v = json(&[
+        "query", "levels/cave.ron", "climb", "--at", "39,9", "--who", "Wren", "--json",
+    ]);
+    assert_eq!(v["permitted"], false, "a sheer wall, and Wren is no climber");
+    let v = json(&[
+        "query", "levels/cave.ron", "climb", "--at", "39,9", "--who", "Tamsin", "--json",
+    ]);
+    assert_eq!(v["permitted"], true);
+    assert_eq!(v["throw"]["what"], "Climbing");
+    let v = json(&[
+        "query", "levels/cave.ron", "jump", "--from", "36,14", "--at", "39,14", "--who", "Wren",
+        "--json",
+    ]);
+    assert_eq!(v["permitted"], true);
+    let notes = v["notes"].to_string();
+    assert!(notes.contains("10' gap"), "{notes}");
+}

@@ -228,7 +228,7 @@ pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
 }
 
 /// The depth of the hole at a square: a pit that has opened there, or a chasm.
-fn hole_at(world: &mut World, at: GridPos) -> Option<u32> {
+pub fn hole_at(world: &mut World, at: GridPos) -> Option<u32> {
     use crate::level::schema::{Terrain, TrapKind};
     if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
         return Some(depth_feet);

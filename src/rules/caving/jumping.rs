@@ -68,9 +68,50 @@ pub fn vertical_leap_feet(dex: i32, stone: f32, run_up: bool, factor: f32) -> f3
     feet * factor
 }
 
+/// What a creature jumps with: its jumping DEX (Acrobatics added), encumbrance and speed
+/// factor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Jumper {
+    pub dex: i32,
+    pub stone: f32,
+    pub factor: f32,
+    pub acrobat: bool,
+}
+
+impl Jumper {
+    /// `None` for a creature that cannot move at all.
+    pub fn of(world: &World, who: Entity) -> Option<Self> {
+        let dex = world.get::<Abilities>(who).map_or(10, |a| a.0.dex);
+        let acrobatics = world
+            .get::<Proficiencies>(who)
+            .is_some_and(|p| p.has(Proficiency::Acrobatics))
+            .then(|| world.get::<ClassLevel>(who).map_or(0, |c| c.level));
+        let (stone, factor) = match world.get::<Encumbrance>(who)?.0 {
+            SpeedBasis::Encumbrance { stone } => (stone, 1.0),
+            SpeedBasis::Explicit { feet } => (0.0, feet as f32 / 120.0),
+        };
+        Some(Self {
+            dex: jumping_dex(dex, acrobatics),
+            stone,
+            factor,
+            acrobat: acrobatics.is_some(),
+        })
+    }
+
+    /// The chance of clearing `gap` feet (each face of the d6 counted).
+    pub fn chance(&self, gap: u32, run_up: bool) -> f32 {
+        (1..=6)
+            .filter(|&d6| {
+                horizontal_jump_feet(self.dex, d6, self.stone, run_up, self.factor) >= gap as f32
+            })
+            .count() as f32
+            / 6.0
+    }
+}
+
 /// The squares a straight jump from `from` to `to` passes over, and its gap in feet: only
 /// chasm squares in between, on a straight or diagonal line.
-fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
+pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     let steps = dx.abs().max(dy.abs());
     if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
@@ -103,21 +144,13 @@ pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> 
     let (between, gap) =
         over_the_gap(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
     let scale = grid.scale_feet().max(1);
-    let dex = world.get::<Abilities>(who).map_or(10, |a| a.0.dex);
-    let acrobatics = world
-        .get::<Proficiencies>(who)
-        .is_some_and(|p| p.has(Proficiency::Acrobatics))
-        .then(|| world.get::<ClassLevel>(who).map_or(0, |c| c.level));
-    let (stone, factor) = match world.get::<Encumbrance>(who).map(|e| e.0) {
-        Some(SpeedBasis::Encumbrance { stone }) => (stone, 1.0),
-        Some(SpeedBasis::Explicit { feet }) => (0.0, feet as f32 / 120.0),
-        None => return Err(crate::rules::movement::MoveRefusal::CannotMove.into()),
-    };
+    let j = Jumper::of(world, who).ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
+    let acrobatics = j.acrobat.then_some(());
     let run_up = world
         .get::<MovedThisRound>(who)
         .is_some_and(|m| m.feet >= RUN_UP_FEET);
     let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
-    let reach = horizontal_jump_feet(jumping_dex(dex, acrobatics), d6, stone, run_up, factor);
+    let reach = horizontal_jump_feet(j.dex, d6, j.stone, run_up, j.factor);
     let name = crate::creature::name_of(world, who);
     log_in(
         world,
