@@ -672,16 +672,41 @@ fn query_climb_and_jump_give_throws_and_chances() {
         serde_json::from_str(stdout(&o).trim()).unwrap()
     };
     let v = json(&[
-        "query", "levels/cave.ron", "climb", "--at", "39,9", "--who", "Wren", "--json",
+        "query",
+        "levels/cave.ron",
+        "climb",
+        "--at",
+        "39,9",
+        "--who",
+        "Wren",
+        "--json",
     ]);
-    assert_eq!(v["permitted"], false, "a sheer wall, and Wren is no climber");
+    assert_eq!(
+        v["permitted"], false,
+        "a sheer wall, and Wren is no climber"
+    );
     let v = json(&[
-        "query", "levels/cave.ron", "climb", "--at", "39,9", "--who", "Tamsin", "--json",
+        "query",
+        "levels/cave.ron",
+        "climb",
+        "--at",
+        "39,9",
+        "--who",
+        "Tamsin",
+        "--json",
     ]);
     assert_eq!(v["permitted"], true);
     assert_eq!(v["throw"]["what"], "Climbing");
     let v = json(&[
-        "query", "levels/cave.ron", "jump", "--from", "36,14", "--at", "39,14", "--who", "Wren",
+        "query",
+        "levels/cave.ron",
+        "jump",
+        "--from",
+        "36,14",
+        "--at",
+        "39,14",
+        "--who",
+        "Wren",
         "--json",
     ]);
     assert_eq!(v["permitted"], true);
