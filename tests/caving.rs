@@ -851,3 +851,46 @@ fn a_rope_traverse_bears_45_stone() {
         }
     ));
 }
+
+/// The spelunking tables' last row: vulnerable in combat climbing a sheer surface, rappelling,
+/// crawling a traverse and on either balancing path; not climbing an easy one.
+#[test]
+fn the_spelunking_tables_vulnerable_row() {
+    let vulnerable = |delve: &Delve| {
+        delve
+            .events::<delve::rules::conditions::ConditionEvent>()
+            .iter()
+            .any(|e| {
+                matches!(e, delve::rules::conditions::ConditionEvent::ConditionGained {
+                    who,
+                    condition: ConditionKind::Vulnerable,
+                    ..
+                } if who == "Jess")
+            })
+    };
+    let climber = ", at: (5, 1), gear: [Rope, MountaineeringGear], \
+                   proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
+    let down = |delve: &mut Delve, rope: bool, rappel: bool| {
+        if rope {
+            delve.act(LowerRope {
+                who: "Jess".into(),
+                at: (6, 1),
+            });
+        }
+        delve.act(ClimbDown {
+            who: "Jess".into(),
+            into: (6, 1),
+            rappel,
+            pace: ClimbPace::Third,
+        });
+    };
+    let mut delve = chasm(climber, 13, '.');
+    down(&mut delve, true, false);
+    assert!(!vulnerable(&delve), "an easy climb (a rope) is not");
+    let mut delve = chasm(climber, 13, '.');
+    down(&mut delve, false, false);
+    assert!(vulnerable(&delve), "a sheer surface is");
+    let mut delve = chasm(climber, 13, '.');
+    down(&mut delve, true, true);
+    assert!(vulnerable(&delve), "rappelling is");
+}
