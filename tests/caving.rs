@@ -894,3 +894,40 @@ fn the_spelunking_tables_vulnerable_row() {
     down(&mut delve, true, true);
     assert!(vulnerable(&delve), "rappelling is");
 }
+
+/// Dungeon Delves › Squeezing: a party marching through a squeeze squeezes one by one — its
+/// followers throw as its leader does.
+#[test]
+fn followers_squeeze_through_as_their_leader_does() {
+    use delve::command::acts::MoveParty;
+    use delve::rules::throws::ThrowEvent;
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXX",
+        "X...SS.............X",
+        "XXXXXXXXXXXXXXXXXXXX",
+    ])
+    .legend("'S': Squeeze")
+    .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+    .faction(r#"(name: "party", marching_order: ["Tam", "Uma"])"#)
+    .creature(
+        r#"(name: "Tam", faction: "party", at: (3, 1), hp: 8, ac: 12, encumbrance_stone: 1.0)"#,
+    )
+    .creature(
+        r#"(name: "Uma", faction: "party", at: (2, 1), hp: 8, ac: 12, encumbrance_stone: 1.0)"#,
+    )
+    .build();
+    delve.give(MoveParty {
+        party: "party".into(),
+        to: (18, 1),
+        pace: Pace::Combat,
+    });
+    delve.run(4);
+    let squeezers: Vec<String> = delve
+        .log()
+        .of::<ThrowEvent>()
+        .filter(|ThrowEvent::Threw { throw, .. }| throw.what == "Squeezing")
+        .map(|ThrowEvent::Threw { who, .. }| who.clone())
+        .collect();
+    assert!(squeezers.contains(&"Tam".to_owned()), "{squeezers:?}");
+    assert!(squeezers.contains(&"Uma".to_owned()), "{squeezers:?}");
+}

@@ -222,6 +222,8 @@ pub fn keep_formation(
     mut members: Query<Member>,
     acting: Res<ActingOrder>,
     tactical: Option<Res<TacticalCombat>>,
+    penalties_on: Option<Res<crate::rules::penalties::SituationalPenaltiesOn>>,
+    mut commands: Commands,
 ) {
     let round = clock.rounds;
     for party in &mut parties.0 {
@@ -279,8 +281,16 @@ pub fn keep_formation(
         );
         let mut taken: Vec<GridPos> = vec![at.0];
         for (&e, slot) in party.marching_order[1..].iter().zip(slots) {
-            let Ok((mut footsteps, name, mut pos, _, mut conditions, mut moved, mut follow, rolls)) =
-                members.get_mut(e)
+            let Ok((
+                mut footsteps,
+                name,
+                mut pos,
+                enc,
+                mut conditions,
+                mut moved,
+                mut follow,
+                rolls,
+            )) = members.get_mut(e)
             else {
                 continue;
             };
@@ -309,6 +319,51 @@ pub fn keep_formation(
             let mut odd = false;
             let mut steps =
                 take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd).steps;
+            // Dungeon Delves › Squeezing: followers squeeze through as walkers do.
+            let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
+            if !steps.is_empty() && crate::rules::caving::squeezes(&grid, pos.0, &squares) {
+                use crate::rules::caving::{
+                    Squeeze, StuckIn, squeezing_modifiers, squeezing_throw,
+                };
+                let outcome = squeezing_throw(
+                    &mut dice,
+                    &mut log,
+                    round,
+                    Thrower::new(name, &conditions, tactical.as_deref()),
+                    crate::rules::caving::stone_of(Some(enc)),
+                    squeezing_modifiers(rolls.1, &conditions, penalties_on.is_some()),
+                );
+                match outcome {
+                    Squeeze::Through => {}
+                    Squeeze::NoProgress => {
+                        log.push(
+                            round,
+                            crate::rules::caving::CavingEvent::SqueezeHeldBack {
+                                who: name.to_string(),
+                                at: pos.0,
+                            },
+                        );
+                        follow.banked_tenths = 0;
+                        taken.push(pos.0);
+                        continue;
+                    }
+                    Squeeze::Stuck => {
+                        crate::rules::caving::become_stuck(
+                            &mut log,
+                            round,
+                            name,
+                            &mut conditions,
+                            pos.0,
+                        );
+                        commands
+                            .entity(e)
+                            .insert(StuckIn::on_the_way(&grid, &path.squares, 1));
+                        follow.banked_tenths = 0;
+                        taken.push(pos.0);
+                        continue;
+                    }
+                }
+            }
             // Followers run by the running rules as their leader does (Dungeon Delves ›
             // Running): difficult terrain calls for the save, and a runner is disordered.
             let fell = pace == Pace::Running
