@@ -297,6 +297,11 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
             },
             JudgeSettings(c.judge.clone()),
         ));
+        if let Some(feet) = c.swim_feet {
+            world
+                .entity_mut(e)
+                .insert(crate::rules::water::SwimmingSpeed(feet));
+        }
         for l in &c.carries {
             world.spawn((
                 LevelEntity,

@@ -161,6 +161,13 @@ fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
         SpeedBasis::Explicit { .. } => unreachable!("Bo's speed is his encumbrance"),
     };
     assert_eq!(stone(&delve), 2.0 + 9.0);
+    // Bo carries Pip along to the far bank.
+    delve.act(Move {
+        who: "Bo".into(),
+        to: (1, 1),
+        pace: Pace::Combat,
+    });
+    assert_eq!(delve.at("Pip"), delve.at("Bo"));
     delve.act(LetGo { who: "Bo".into() });
     assert_eq!(stone(&delve), 2.0);
     delve.act(Grab {
@@ -168,4 +175,16 @@ fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
         whom: "Pip".into(),
     });
     assert!(delve.was_refused("Bo", &WaterRefusal::NotDrowning));
+}
+
+/// Dungeon Delves › Swimming: only "an adventurer without a swimming speed" throws; a creature
+/// whose stat block gives one (`swim_feet`) does not.
+#[test]
+fn a_creature_with_a_swimming_speed_makes_no_swimming_throws() {
+    let mut delve = pool(", encumbrance_stone: 5.0, swim_feet: 40", "judge: ()");
+    delve.run(3);
+    assert!(swimming(&delve).is_empty(), "5 stone, but it swims");
+    let mut delve = pool(", encumbrance_stone: 5.0", "judge: ()");
+    delve.run(1);
+    assert_eq!(swimming(&delve).len(), 1, "without one, it throws");
 }

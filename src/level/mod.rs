@@ -323,6 +323,7 @@ pub struct CreatureDef {
     pub mythic: bool,
     pub flees_when_bloodied: bool,
     pub judge: JudgeModifiers,
+    pub swim_feet: Option<u32>,
 }
 
 /// A level and the warnings found while loading it.

@@ -584,6 +584,8 @@ pub struct RawCreature {
     pub flees_when_bloodied: Option<bool>,
     /// The Judge's modifiers for this creature: `{ SearchTools: 2 }`.
     pub judge: Option<JudgeModifiers>,
+    /// A swimming speed in feet: it swims without Swimming throws (Dungeon Delves › Swimming).
+    pub swim_feet: Option<u32>,
 }
 
 fn default_scale() -> u32 {

@@ -866,6 +866,7 @@ impl Validator<'_> {
                 mythic: c.mythic.unwrap_or(false),
                 flees_when_bloodied: c.flees_when_bloodied.unwrap_or(false),
                 judge: c.judge.clone().unwrap_or_default(),
+                swim_feet: c.swim_feet,
             });
         }
         out
@@ -1033,7 +1034,8 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         touch_ac,
         mythic,
         flees_when_bloodied,
-        judge
+        judge,
+        swim_feet
     );
     c.name = entry
         .name

@@ -10,7 +10,8 @@
 //!   per stone of encumbrance at the start of each initiative, to the water's depth; it holds its
 //!   breath 5 + CON modifier rounds and then dies at its initiative.
 //! - An ally not drowning beside it may grab it (in lieu of moving) and bring it up: the drowning
-//!   ends, and the carrier bears half its weight (7½ stone plus half its gear) until it lets go.
+//!   ends, and the carrier bears half its weight (7½ stone plus half its gear) and takes it along
+//!   wherever it goes until it lets go.
 
 pub mod commands;
 pub mod events;
@@ -76,6 +77,11 @@ pub fn swimming_throw_at(
     (net > 0).then_some((target, mods))
 }
 
+/// A creature with a swimming speed (its stat block's `swim_feet`): it makes no Swimming
+/// throws.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwimmingSpeed(pub u32);
+
 /// A drowning creature: how deep it has sunk and how long it has held its breath.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Drowning {
@@ -97,7 +103,7 @@ fn in_deep_water(grid: &DungeonGrid, at: GridPos) -> bool {
 /// At the start of each creature's initiative: the drowning sink and run out of breath; those
 /// afloat in deep water throw Swimming, and drown on a failure.
 pub fn start_of_initiative_in_water(world: &mut World) {
-    let mut q = world.query::<(Entity, &Position, &Conditions, Option<&Faction>)>();
+    let mut q = world.query_filtered::<(Entity, &Position, &Conditions, Option<&Faction>), Without<SwimmingSpeed>>();
     let grid = world.resource::<DungeonGrid>();
     let acting = world.resource::<ActingOrder>();
     let mut swimmers: Vec<(Entity, GridPos)> = q
@@ -297,6 +303,24 @@ fn bear(world: &mut World, who: Entity, stone: f32) {
     }
 }
 
+/// The one a creature holds goes where it goes (after the round's walking).
+pub fn carried_along(
+    holders: Query<(&Holding, &Position), Without<Drowning>>,
+    mut held: Query<&mut Position, Without<Holding>>,
+    mut commands: Commands,
+) {
+    for (h, at) in holders.iter().sort::<Entity>() {
+        if let Ok(mut p) = held.get_mut(h.whom)
+            && p.0 != at.0
+        {
+            p.0 = at.0;
+            commands
+                .entity(h.whom)
+                .remove::<crate::rules::movement::Walking>();
+        }
+    }
+}
+
 /// Whether a drowning creature may still give this command: none but halting and waiting
 /// (Dungeon Delves › Drowning: it "cannot take any actions").
 pub fn allowed_while_drowning(command: &crate::command::Command) -> bool {
@@ -322,6 +346,18 @@ impl Plugin for WaterPlugin {
             start_of_initiative_in_water
                 .in_set(crate::schedule::TurnSet::StartOfTurn)
                 .after(crate::rules::conditions::start_of_initiative),
+        )
+        .add_systems(
+            crate::schedule::SimRound,
+            carried_along
+                .in_set(crate::schedule::RoundSet::Formation)
+                .after(crate::rules::party::keep_formation),
+        )
+        .add_systems(
+            crate::schedule::FactionTurn,
+            carried_along
+                .in_set(crate::schedule::TurnSet::Formation)
+                .after(crate::rules::party::keep_formation),
         );
     }
 }
