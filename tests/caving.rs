@@ -931,3 +931,38 @@ fn followers_squeeze_through_as_their_leader_does() {
     assert!(squeezers.contains(&"Tam".to_owned()), "{squeezers:?}");
     assert!(squeezers.contains(&"Uma".to_owned()), "{squeezers:?}");
 }
+
+/// The window's caving choices at a chasm's edge: lowering a rope, jumping (with its chance,
+/// DEX 13 without a run-up: never 10'), and climbing down only for those who may.
+#[test]
+fn the_caving_choices_at_a_chasm_edge() {
+    use delve::rules::caving::choices::caving_choices;
+    let ways = |delve: &Delve| -> Vec<(String, f32)> {
+        let jess = delve.entity("Jess");
+        caving_choices(delve.world(), jess)
+            .into_iter()
+            .map(|c| (c.way, c.chance))
+            .collect()
+    };
+    let delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    assert_eq!(
+        ways(&delve),
+        vec![
+            ("lower a rope into (6, 1)".into(), 1.0),
+            ("jump the 10' gap to (8, 1)".into(), 0.0)
+        ]
+    );
+    let delve = chasm(
+        ", at: (5, 1), proficiencies: [Climbing], throws: { Climbing: 6 }",
+        18,
+        '.',
+    );
+    let ways = ways(&delve);
+    assert_eq!(ways[0].0, "climb down into (6, 1)");
+    assert_eq!(ways[0].1, 0.75, "6+ on the d20");
+    assert_eq!(
+        ways[1],
+        ("jump the 10' gap to (8, 1)".into(), 0.5),
+        "(18 + 1d6 − 2) / 2 ≥ 10 on a 4, 5 or 6"
+    );
+}

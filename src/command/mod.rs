@@ -182,6 +182,13 @@ impl fmt::Display for Choice {
                 self.time,
                 self.chance * 100.0
             )?,
+            None if self.chance < 1.0 => write!(
+                f,
+                "{}: {}, {:.0}%",
+                self.way,
+                self.time,
+                self.chance * 100.0
+            )?,
             None => write!(f, "{}: {}, certain", self.way, self.time)?,
         }
         if !self.note.is_empty() {

@@ -48,6 +48,9 @@ fn offer(world: &mut World) {
         for c in crate::rules::water::rescue_choices(world, e) {
             out.push(("water".into(), c));
         }
+        for c in crate::rules::caving::choices::caving_choices(world, e) {
+            out.push(("here".into(), c));
+        }
         let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
         let mut near_doors: Vec<(GridPos, Door)> = world
             .query::<(&Position, &Door)>()

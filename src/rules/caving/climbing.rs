@@ -228,12 +228,12 @@ pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
 }
 
 /// The depth of the hole at a square: a pit that has opened there, or a chasm.
-pub fn hole_at(world: &mut World, at: GridPos) -> Option<u32> {
+pub fn hole_at(world: &World, at: GridPos) -> Option<u32> {
     use crate::level::schema::{Terrain, TrapKind};
     if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
         return Some(depth_feet);
     }
-    let mut q = world.query::<(&Position, &crate::rules::traps::Trap)>();
+    let mut q = world.try_query::<(&Position, &crate::rules::traps::Trap)>()?;
     q.iter(world).find_map(|(p, t)| match t.kind {
         TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some(depth_feet),
         _ => None,

@@ -10,6 +10,7 @@
 //!
 //! Climbing (Dungeon Delves › Climbing) out of a pit, and falls: see [`climbing`].
 
+pub mod choices;
 pub mod climbing;
 pub mod commands;
 pub mod events;

@@ -1,0 +1,240 @@
+//! What a creature can do about the caving features around it, each with its time and chance:
+//! the window's number keys (as doors and traps have them).
+
+use bevy::prelude::*;
+
+use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in};
+use super::jumping::{Jumper, RUN_UP_FEET};
+use super::traverse::{Path, traverse_target};
+use super::{Below, ClimbPace, Surface};
+use crate::command::{Choice, Command};
+use crate::creature::{Equipment, Position, Proficiencies};
+use crate::dice::Modifier;
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{Gear, Proficiency, Terrain};
+use crate::rules::throws::{ThrowKind, Thrower};
+
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The side of the hole at `at`: easy with a rope in it, else as the level says (sheer).
+fn side(world: &World, at: GridPos) -> Surface {
+    if rope_in(world, at) {
+        Surface::Easy
+    } else {
+        world
+            .get_resource::<crate::level::Climbs>()
+            .map_or(Surface::Sheer, |c| c.at(at).surface)
+    }
+}
+
+/// From `from` in a direction: the squares of `kind` it crosses and the first square past
+/// them, if it can stand there.
+fn across(
+    grid: &DungeonGrid,
+    from: GridPos,
+    (dx, dy): (i32, i32),
+    kind: impl Fn(Terrain) -> bool,
+) -> Option<(u32, GridPos)> {
+    let mut n = 0;
+    let mut p = GridPos::new(from.x + dx, from.y + dy);
+    while grid.terrain(p).is_some_and(&kind) {
+        n += 1;
+        p = GridPos::new(p.x + dx, p.y + dy);
+    }
+    (n > 0 && grid.is_passable(p)).then_some((n, p))
+}
+
+/// The caving choices of `who` where it stands.
+pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
+    let (Some(here), Some(thrower)) = (
+        world.get::<Position>(who).map(|p| p.0),
+        Thrower::of(world, who),
+    ) else {
+        return Vec::new();
+    };
+    let name = thrower.name.to_owned();
+    let xy = |p: GridPos| (p.x, p.y);
+    let grid = world.resource::<DungeonGrid>();
+    let no_profs = Proficiencies::default();
+    let profs = world.get::<Proficiencies>(who).unwrap_or(&no_profs);
+    let has = |g: &Gear| world.get::<Equipment>(who).is_some_and(|e| e.has(g));
+    let situation = crate::rules::penalties::check_penalties(world, who, None);
+    let climb_choice = |way: String, surface: Surface, command: Command| {
+        climbing_target(profs, surface).map(|target| {
+            let note = format!("{surface:?}; a third of combat speed");
+            Choice::thrown(
+                &way,
+                "rounds",
+                &thrower,
+                ThrowKind::Check,
+                &situation,
+                target,
+                &note,
+                command,
+            )
+        })
+    };
+    let mut out = Vec::new();
+    if let Some(below) = world.get::<Below>(who) {
+        let surface = side(world, here);
+        for p in here.neighbours() {
+            if grid.is_passable(p)
+                && hole_at(world, p).is_none()
+                && let Some(c) = climb_choice(
+                    format!("climb out to {p}"),
+                    surface,
+                    Command::from(super::Climb {
+                        who: name.clone(),
+                        to: xy(p),
+                        pace: ClimbPace::Third,
+                    }),
+                )
+            {
+                out.push(c);
+                break;
+            }
+        }
+        let anchor = world
+            .get_resource::<crate::level::Climbs>()
+            .and_then(|c| c.at(here).anchor_ac);
+        if let (Some(ac), Some(penalty), true) = (
+            anchor,
+            grappling_range_penalty(below.depth_feet),
+            has(&Gear::GrapplingHook) && has(&Gear::Rope) && !rope_in(world, here),
+        ) {
+            let bonus = world
+                .get::<crate::creature::Combatant>(who)
+                .map_or(0, |c| c.attack_bonus);
+            let mods = [
+                Modifier::new(bonus, "attack bonus"),
+                Modifier::new(penalty, "range"),
+            ];
+            out.push(Choice::thrown(
+                "throw a grappling hook up",
+                "1 round",
+                &thrower,
+                ThrowKind::Attack { ranged: true },
+                &mods,
+                ac + 10,
+                "the Judge's secret throw",
+                Command::from(super::ThrowGrapplingHook { who: name.clone() }),
+            ));
+        }
+        return out;
+    }
+    for p in here.neighbours() {
+        if hole_at(world, p).is_none() {
+            continue;
+        }
+        if let Some(c) = climb_choice(
+            format!("climb down into {p}"),
+            side(world, p),
+            Command::from(super::ClimbDown {
+                who: name.clone(),
+                into: xy(p),
+                rappel: false,
+                pace: ClimbPace::Third,
+            }),
+        ) {
+            out.push(c);
+        }
+        if rope_in(world, p)
+            && (profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering))
+            && let Some(target) = climbing_target(profs, Surface::Sheer)
+        {
+            out.push(Choice::thrown(
+                &format!("rappel down into {p}"),
+                "rounds",
+                &thrower,
+                ThrowKind::Check,
+                &situation,
+                target,
+                "running speed",
+                Command::from(super::ClimbDown {
+                    who: name.clone(),
+                    into: xy(p),
+                    rappel: true,
+                    pace: ClimbPace::Third,
+                }),
+            ));
+        }
+        if has(&Gear::Rope) && !rope_in(world, p) {
+            out.push(Choice::new(
+                &format!("lower a rope into {p}"),
+                "1 round",
+                None,
+                "",
+                Command::from(super::LowerRope {
+                    who: name.clone(),
+                    at: xy(p),
+                }),
+            ));
+        }
+    }
+    for dir in DIRECTIONS {
+        let ledge = across(grid, here, dir, |t| matches!(t, Terrain::Ledge { .. }));
+        if let Some((_, to)) = ledge {
+            let width = (1..)
+                .map(|k| GridPos::new(here.x + dir.0 * k, here.y + dir.1 * k))
+                .take_while(|&p| p != to)
+                .filter_map(|p| match grid.terrain(p) {
+                    Some(Terrain::Ledge { width_inches }) => Some(width_inches),
+                    _ => None,
+                })
+                .min()
+                .unwrap_or(0);
+            if let Some(path) = Path::of_width(width)
+                && let Some(target) = traverse_target(profs, path)
+            {
+                out.push(Choice::thrown(
+                    &format!("traverse the {path:?} ledge to {to}"),
+                    "rounds",
+                    &thrower,
+                    ThrowKind::Check,
+                    &situation,
+                    target,
+                    "vulnerable on the ledge",
+                    Command::from(super::Traverse {
+                        who: name.clone(),
+                        to: xy(to),
+                        pace: ClimbPace::Third,
+                    }),
+                ));
+            }
+        }
+        let chasm = across(grid, here, dir, |t| matches!(t, Terrain::Chasm { .. }));
+        if let (Some((_, to)), Some(j)) = (chasm, Jumper::of(world, who)) {
+            let gap = crate::grid::distance_feet(here, to, grid.scale_feet())
+                .saturating_sub(grid.scale_feet());
+            let run_up = world
+                .get::<crate::rules::movement::MovedThisRound>(who)
+                .is_some_and(|m| m.feet >= RUN_UP_FEET);
+            let mut c = Choice::new(
+                &format!("jump the {gap}' gap to {to}"),
+                "part of its move",
+                None,
+                if run_up {
+                    "with a run-up"
+                } else {
+                    "no run-up: halved"
+                },
+                Command::from(super::Jump {
+                    who: name.clone(),
+                    to: xy(to),
+                }),
+            );
+            c.chance = j.chance(gap, run_up);
+            out.push(c);
+        }
+    }
+    out
+}
