@@ -73,7 +73,10 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("U", "stand up"),
     ("V", "Judge/party view"),
     ("N", "noise at pointer"),
-    ("1-9", "the listed actions (doors, traps, searching, caving)"),
+    (
+        "1-9",
+        "the listed actions (doors, traps, searching, caving)",
+    ),
     ("F", "attack at pointer"),
     ("B", "party fights alone"),
     ("C", "centre"),

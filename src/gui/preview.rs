@@ -11,6 +11,7 @@ use super::square_to_world;
 use crate::creature::{Encumbrance, Position};
 use crate::grid::GridPos;
 use crate::grid::path::find_path;
+use crate::level::schema::{Terrain, WaterDepth};
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{Pace, Speeds, path_cost, sharp_turn};
 use crate::rules::party::Parties;
@@ -99,14 +100,32 @@ fn preview(
         None => "no open path".to_owned(),
         Some(path) => {
             let cost = path_cost(grid, &path.squares);
+            // Squares where the walk needs a throw (Dungeon Delves › Squeezing, › Swimming) are
+            // marked in red.
+            let throw_at = |p: GridPos| match grid.terrain(p) {
+                Some(Terrain::Squeeze) => Some("Squeezing"),
+                Some(Terrain::Water(WaterDepth::Deep)) => Some("Swimming"),
+                _ => None,
+            };
+            let mut throws: Vec<&str> = Vec::new();
             for &p in &path.squares[1..] {
                 let at = square_to_world(h, p.x, p.y);
+                let needs = throw_at(p);
+                if let Some(t) = needs
+                    && !throws.contains(&t)
+                {
+                    throws.push(t);
+                }
                 commands.spawn((
                     PreviewMark,
                     Sprite {
                         image: art.token.clone(),
-                        color: Color::srgba(1.0, 0.95, 0.6, 0.75),
-                        custom_size: Some(Vec2::splat(8.0)),
+                        color: if needs.is_some() {
+                            Color::srgba(1.0, 0.35, 0.25, 0.9)
+                        } else {
+                            Color::srgba(1.0, 0.95, 0.6, 0.75)
+                        },
+                        custom_size: Some(Vec2::splat(if needs.is_some() { 11.0 } else { 8.0 })),
                         ..default()
                     },
                     Transform::from_xyz(at.x, at.y, 8.0),
@@ -130,7 +149,12 @@ fn preview(
                 (Pace::Running, Some(bend)) => format!("\ncannot run: sharp turn at {bend}"),
                 _ => String::new(),
             };
-            format!("{}' - {time} at {pace} speed{running}", path.feet)
+            let throws = if throws.is_empty() {
+                String::new()
+            } else {
+                format!("\n{} throws on the way (red)", throws.join(" and "))
+            };
+            format!("{}' - {time} at {pace} speed{running}{throws}", path.feet)
         }
     };
     let at = square_to_world(h, to.x, to.y);
