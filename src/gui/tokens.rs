@@ -51,7 +51,7 @@ impl Plugin for TokensPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            (follow_creatures, ring_the_selected).after(super::map::RedrawSet),
+            (follow_creatures, ring_the_selected, label_caving_states).after(super::map::RedrawSet),
         );
     }
 }
@@ -149,6 +149,91 @@ fn ring_the_selected(
                 *vis = Visibility::Visible;
             }
             None => *vis = Visibility::Hidden,
+        }
+    }
+}
+
+/// What a creature is doing that the map does not show by its square: on a rope or a ledge, at
+/// the bottom of a pit or chasm, swimming, drowning, stuck.
+fn caving_state(state: CavingState) -> Option<&'static str> {
+    let CavingState {
+        climbing,
+        traversing,
+        below,
+        drowning,
+        stuck,
+        swimming,
+    } = state;
+    if drowning {
+        Some("drowning")
+    } else if stuck {
+        Some("stuck")
+    } else if let Some(t) = traversing {
+        Some(match t.path {
+            crate::rules::caving::traverse::Path::Rope => "on the rope",
+            _ => "on the ledge",
+        })
+    } else if climbing {
+        Some("climbing")
+    } else if below {
+        Some("at the bottom")
+    } else if swimming {
+        Some("swimming")
+    } else {
+        None
+    }
+}
+
+struct CavingState {
+    climbing: bool,
+    traversing: Option<crate::rules::caving::traverse::Traversing>,
+    below: bool,
+    drowning: bool,
+    stuck: bool,
+    swimming: bool,
+}
+
+type CaverQuery<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a crate::rules::conditions::Conditions,
+    Has<crate::rules::caving::Climbing>,
+    Option<&'a crate::rules::caving::traverse::Traversing>,
+    Has<crate::rules::caving::Below>,
+    Has<crate::rules::water::Drowning>,
+);
+
+/// Labels say what a creature is doing on a rope, a ledge or in the water, in either view.
+fn label_caving_states(
+    grid: Res<DungeonGrid>,
+    creatures: Query<CaverQuery>,
+    tokens: Query<&Token>,
+    mut labels: Query<(&ChildOf, &mut Text2d), With<TokenLabel>>,
+) {
+    use crate::level::schema::{ConditionKind, Terrain, WaterDepth};
+    for (parent, mut text) in &mut labels {
+        let Ok(token) = tokens.get(parent.parent()) else {
+            continue;
+        };
+        let Ok((name, at, conditions, climbing, traversing, below, drowning)) =
+            creatures.get(token.creature)
+        else {
+            continue;
+        };
+        let state = caving_state(CavingState {
+            climbing,
+            traversing: traversing.copied(),
+            below,
+            drowning,
+            stuck: conditions.has(ConditionKind::Stuck),
+            swimming: grid.terrain(at.0) == Some(Terrain::Water(WaterDepth::Deep)),
+        });
+        let wanted = match state {
+            Some(s) => format!("{name} ({s})"),
+            None => name.to_string(),
+        };
+        if text.0 != wanted {
+            text.0 = wanted;
         }
     }
 }
