@@ -437,8 +437,10 @@ pub fn fall(world: &mut World, who: Entity, feet: u32) {
 
 /// Each round (in the climber's initiative): climbers climb, throwing at the middle of each
 /// 100' stretch they reach.
-pub fn climbers_climb(world: &mut World) {
-    let mut q = world.query::<(Entity, &Climbing, &Conditions, Option<&Faction>)>();
+pub fn climbers_climb(
+    world: &mut World,
+    q: &mut QueryState<(Entity, &Climbing, &Conditions, Option<&Faction>)>,
+) {
     let acting = world.resource::<ActingOrder>();
     let mut climbers: Vec<(Entity, Climbing)> = q
         .iter(world)

@@ -294,8 +294,7 @@ pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
 }
 
 /// Each round: riggers work on.
-pub fn riggers_rig(world: &mut World) {
-    let mut q = world.query::<(Entity, &Rigging, &Position)>();
+pub fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Rigging, &Position)>) {
     let mut riggers: Vec<(Entity, Rigging, GridPos)> =
         q.iter(world).map(|(e, r, p)| (e, *r, p.0)).collect();
     riggers.sort_by_key(|(e, ..)| *e);
@@ -465,8 +464,10 @@ fn sure_footed(world: &World, who: Entity) -> bool {
 }
 
 /// Each round (in its initiative): those on a ledge go on along it.
-pub fn traversers_traverse(world: &mut World) {
-    let mut q = world.query::<(Entity, &Traversing, &Conditions, Option<&Faction>)>();
+pub fn traversers_traverse(
+    world: &mut World,
+    q: &mut QueryState<(Entity, &Traversing, &Conditions, Option<&Faction>)>,
+) {
     let acting = world.resource::<ActingOrder>();
     let mut on_ledges: Vec<(Entity, Traversing)> = q
         .iter(world)

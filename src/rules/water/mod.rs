@@ -102,8 +102,10 @@ fn in_deep_water(grid: &DungeonGrid, at: GridPos) -> bool {
 
 /// At the start of each creature's initiative: the drowning sink and run out of breath; those
 /// afloat in deep water throw Swimming, and drown on a failure.
-pub fn start_of_initiative_in_water(world: &mut World) {
-    let mut q = world.query_filtered::<(Entity, &Position, &Conditions, Option<&Faction>), Without<SwimmingSpeed>>();
+pub fn start_of_initiative_in_water(
+    world: &mut World,
+    q: &mut QueryState<(Entity, &Position, &Conditions, Option<&Faction>), Without<SwimmingSpeed>>,
+) {
     let grid = world.resource::<DungeonGrid>();
     let acting = world.resource::<ActingOrder>();
     let mut swimmers: Vec<(Entity, GridPos)> = q
