@@ -305,6 +305,7 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
             to,
             height_feet: below.depth_feet,
             surface,
+            down: false,
         },
     );
     Ok(())
@@ -383,6 +384,7 @@ pub fn climb_down(
             to: into,
             height_feet: depth,
             surface,
+            down: true,
         },
     );
     Ok(())

@@ -26,12 +26,13 @@ pub enum CavingEvent {
         from: GridPos,
         to: GridPos,
     },
-    /// A climb began: where to, how high, what surface.
+    /// A climb began: up or down, where to, how high, what surface.
     ClimbBegun {
         who: String,
         to: GridPos,
         height_feet: u32,
         surface: Surface,
+        down: bool,
     },
     /// A failed Climbing throw on an easy surface: no progress this round.
     NoProgress { who: String },
@@ -135,9 +136,11 @@ impl fmt::Display for CavingEvent {
                 to,
                 height_feet,
                 surface,
+                down,
             } => write!(
                 f,
-                "{who} starts up the {surface:?} {height_feet}' climb to {to}"
+                "{who} starts {} the {surface:?} {height_feet}' climb to {to}",
+                if *down { "down" } else { "up" }
             ),
             CavingEvent::NoProgress { who } => {
                 write!(f, "{who} makes no progress up the climb this round")
