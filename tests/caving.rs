@@ -966,3 +966,81 @@ fn the_caving_choices_at_a_chasm_edge() {
         "(18 + 1d6 − 2) / 2 ≥ 10 on a 4, 5 or 6"
     );
 }
+
+/// The spelunking tables' failed-throw row: on a narrow path and a crawling traverse a failure
+/// makes no progress that round (no fall).
+#[test]
+fn failures_on_a_narrow_path_and_a_rope_make_no_progress() {
+    let mut delve = ledge(6, "");
+    cross(&mut delve);
+    delve.script_dice(&[5]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::NoProgress { who: "Kit".into() })
+    );
+    assert_eq!(delve.at("Kit"), GridPos::new(2, 1), "still at the start");
+    assert!(delve.get::<Below>("Kit").is_none());
+
+    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    let mut delve = chasm(", at: (5, 1)", 13, '.');
+    delve
+        .world_mut()
+        .resource_mut::<RiggedTraverses>()
+        .0
+        .push(Rigged {
+            from: GridPos::new(5, 1),
+            to: GridPos::new(8, 1),
+            ropes: 1,
+            by_mountaineer: None,
+        });
+    delve.give(CrawlAcross {
+        who: "Jess".into(),
+        to: (8, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[5]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::NoProgress { who: "Jess".into() })
+    );
+    assert!(delve.get::<Below>("Jess").is_none());
+}
+
+/// Dungeon Delves › Rappelling: a failed throw slows the rappel to combat speed (40' a round
+/// at 2 stone) from running speed (120').
+#[test]
+fn a_failed_rappelling_throw_slows_to_combat_speed() {
+    let mut delve = Scenario::new(&["XXXXXX", "X..C.X", "XXXXXX"])
+        .legend("'C': Chasm(depth_feet: 300)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ro", faction: "party", at: (2, 1), hp: 20, ac: 12, encumbrance_stone: 2.0,
+                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope])"#,
+        )
+        .build();
+    delve.act(LowerRope {
+        who: "Ro".into(),
+        at: (3, 1),
+    });
+    delve.give(ClimbDown {
+        who: "Ro".into(),
+        into: (3, 1),
+        rappel: true,
+        pace: ClimbPace::Third,
+    });
+    // The throw at 50' fails (a 3): slowed after it.
+    delve.script_dice(&[3]);
+    delve.run(1);
+    assert_eq!(delve.get::<Climbing>("Ro").unwrap().done_feet, 120.0);
+    delve.run(1);
+    assert_eq!(
+        delve.get::<Climbing>("Ro").unwrap().done_feet,
+        160.0,
+        "40' at combat speed"
+    );
+}
