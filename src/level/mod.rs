@@ -59,7 +59,7 @@ pub struct Level {
 /// grappling hook can catch above them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClimbDef {
-    pub surface: crate::rules::caving::Surface,
+    pub surface: schema::Surface,
     pub anchor_ac: Option<i32>,
 }
 
@@ -72,7 +72,7 @@ impl Climbs {
     pub fn at(&self, p: GridPos) -> ClimbDef {
         self.0.iter().find(|(q, _)| *q == p).map_or(
             ClimbDef {
-                surface: crate::rules::caving::Surface::Sheer,
+                surface: schema::Surface::Sheer,
                 anchor_ac: None,
             },
             |c| c.1,

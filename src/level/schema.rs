@@ -681,6 +681,13 @@ pub struct RawLevel {
     pub climbs: Vec<RawClimb>,
 }
 
+/// A climb's surface (Dungeon Delves › Climbing; written in levels as `Easy` or `Sheer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Surface {
+    Easy,
+    Sheer,
+}
+
 /// The sides of the chasm square or pit at `at` (LEVEL_FORMAT.md › Caving features): `Easy` or
 /// `Sheer` (the default), and the AC (on the delve scale, usually 1–3) of a counterweight a
 /// grappling hook can catch above it.
@@ -689,13 +696,13 @@ pub struct RawLevel {
 pub struct RawClimb {
     pub at: RawPos,
     #[serde(default = "sheer")]
-    pub surface: crate::rules::caving::Surface,
+    pub surface: Surface,
     #[serde(default)]
     pub anchor_ac: Option<i32>,
 }
 
-fn sheer() -> crate::rules::caving::Surface {
-    crate::rules::caving::Surface::Sheer
+fn sheer() -> Surface {
+    Surface::Sheer
 }
 
 /// Deep water's depth where a level does not say: 20'.

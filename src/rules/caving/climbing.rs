@@ -34,12 +34,7 @@ pub const ADVENTURING_CLIMB: i32 = 8;
 /// Feet climbed per Climbing throw.
 pub const FEET_PER_THROW: u32 = 100;
 
-/// A climb's surface (written in levels as `Easy` or `Sheer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Surface {
-    Easy,
-    Sheer,
-}
+pub use crate::level::schema::Surface;
 
 /// How fast a climber goes: a third of its combat speed, or (proficient in Climbing) half at −5
 /// or all of it at −10.
