@@ -638,6 +638,9 @@ pub struct CavingAnswer {
     pub throw: Option<ThrowOdds>,
     /// Whether the rules let it try at all.
     pub permitted: bool,
+    /// A jump's gap in feet, and its chances of clearing it with and without a run-up.
+    pub gap_feet: Option<u32>,
+    pub jump_chances: Option<(f32, f32)>,
     /// What success and failure mean, and the numbers that go with them.
     pub notes: Vec<String>,
 }
@@ -702,6 +705,8 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
         at,
         throw: Some(throw),
         permitted: true,
+        gap_feet: None,
+        jump_chances: None,
         notes: vec![
             format!("the target is its encumbrance, {stone} stone"),
             "failing, no progress that round; failing on a 1, stuck and vulnerable: wiggle back \
@@ -762,6 +767,8 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         at,
         throw,
         permitted: true,
+        gap_feet: None,
+        jump_chances: None,
         notes,
     })
 }
@@ -836,6 +843,8 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
         at,
         throw,
         permitted,
+        gap_feet: None,
+        jump_chances: None,
         notes,
     })
 }
@@ -890,6 +899,8 @@ pub fn jump(
         at,
         throw: None,
         permitted: true,
+        gap_feet: Some(gap),
+        jump_chances: Some((j.chance(gap, true), j.chance(gap, false))),
         notes,
     })
 }
