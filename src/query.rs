@@ -785,13 +785,7 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
         .ok_or_else(|| format!("{at} is neither a chasm square nor an open pit"))?;
     let e = creature(world, who)?;
     let rope = rope_in(world, at);
-    let surface = if rope {
-        Surface::Easy
-    } else {
-        world
-            .get_resource::<crate::level::Climbs>()
-            .map_or(Surface::Sheer, |c| c.at(at).surface)
-    };
+    let surface = crate::rules::caving::climbing::side_of(world, at);
     let profs = world
         .get::<crate::creature::Proficiencies>(e)
         .cloned()

@@ -618,14 +618,16 @@ fn sim_without_combat_plays_no_battle() {
     );
 }
 
+/// The JSON answer `delve` prints for these arguments.
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = delve(args);
+    serde_json::from_str(stdout(&o).trim()).unwrap()
+}
+
 /// `query squeeze` and `query swim`: the throw with its target and chance, as the rules make it
 /// (the cave's Orrin: 8 stone; Wren: 3 stone; Dungeon Delves › Squeezing, › Swimming).
 #[test]
 fn query_squeeze_and_swim_give_the_throw_and_its_chance() {
-    let json = |args: &[&str]| -> serde_json::Value {
-        let o = delve(args);
-        serde_json::from_str(stdout(&o).trim()).unwrap()
-    };
     let v = json(&[
         "query",
         "levels/cave.ron",
@@ -667,10 +669,6 @@ fn query_squeeze_and_swim_give_the_throw_and_its_chance() {
 /// run-up always and never without one.
 #[test]
 fn query_climb_and_jump_give_throws_and_chances() {
-    let json = |args: &[&str]| -> serde_json::Value {
-        let o = delve(args);
-        serde_json::from_str(stdout(&o).trim()).unwrap()
-    };
     let v = json(&[
         "query",
         "levels/cave.ron",

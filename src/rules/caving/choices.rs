@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in};
+use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in, side_of};
 use super::jumping::{Jumper, RUN_UP_FEET};
 use super::traverse::{Path, traverse_target};
 use super::{Below, ClimbPace, Surface};
@@ -24,17 +24,6 @@ const DIRECTIONS: [(i32, i32); 8] = [
     (-1, 1),
     (-1, -1),
 ];
-
-/// The side of the hole at `at`: easy with a rope in it, else as the level says (sheer).
-fn side(world: &World, at: GridPos) -> Surface {
-    if rope_in(world, at) {
-        Surface::Easy
-    } else {
-        world
-            .get_resource::<crate::level::Climbs>()
-            .map_or(Surface::Sheer, |c| c.at(at).surface)
-    }
-}
 
 /// From `from` in a direction: the squares of `kind` it crosses and the first square past
 /// them, if it can stand there.
@@ -85,7 +74,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     };
     let mut out = Vec::new();
     if let Some(below) = world.get::<Below>(who) {
-        let surface = side(world, here);
+        let surface = side_of(world, here);
         for p in here.neighbours() {
             if grid.is_passable(p)
                 && hole_at(world, p).is_none()
@@ -137,7 +126,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
         }
         if let Some(c) = climb_choice(
             format!("climb down into {p}"),
-            side(world, p),
+            side_of(world, p),
             Command::from(super::ClimbDown {
                 who: name.clone(),
                 into: xy(p),
@@ -182,39 +171,31 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     }
     for dir in DIRECTIONS {
         let ledge = across(grid, here, dir, |t| matches!(t, Terrain::Ledge { .. }));
-        if let Some((_, to)) = ledge {
-            let width = (1..)
-                .map(|k| GridPos::new(here.x + dir.0 * k, here.y + dir.1 * k))
-                .take_while(|&p| p != to)
-                .filter_map(|p| match grid.terrain(p) {
-                    Some(Terrain::Ledge { width_inches }) => Some(width_inches),
-                    _ => None,
-                })
-                .min()
-                .unwrap_or(0);
-            if let Some(path) = Path::of_width(width)
-                && let Some(target) = traverse_target(profs, path)
-            {
-                out.push(Choice::thrown(
-                    &format!("traverse the {path:?} ledge to {to}"),
-                    "rounds",
-                    &thrower,
-                    ThrowKind::Check,
-                    &situation,
-                    target,
-                    "vulnerable on the ledge",
-                    Command::from(super::Traverse {
-                        who: name.clone(),
-                        to: xy(to),
-                        pace: ClimbPace::Third,
-                    }),
-                ));
-            }
+        if let Some((_, to)) = ledge
+            && let Some((_, width)) = super::traverse::along_the_ledge(grid, here, to)
+            && let Some(path) = Path::of_width(width)
+            && let Some(target) = traverse_target(profs, path)
+        {
+            out.push(Choice::thrown(
+                &format!("traverse the {path:?} ledge to {to}"),
+                "rounds",
+                &thrower,
+                ThrowKind::Check,
+                &situation,
+                target,
+                "vulnerable on the ledge",
+                Command::from(super::Traverse {
+                    who: name.clone(),
+                    to: xy(to),
+                    pace: ClimbPace::Third,
+                }),
+            ));
         }
         let chasm = across(grid, here, dir, |t| matches!(t, Terrain::Chasm { .. }));
-        if let (Some((_, to)), Some(j)) = (chasm, Jumper::of(world, who)) {
-            let gap = crate::grid::distance_feet(here, to, grid.scale_feet())
-                .saturating_sub(grid.scale_feet());
+        if let Some((_, to)) = chasm
+            && let Some((_, gap)) = super::jumping::over_the_gap(grid, here, to)
+            && let Some(j) = Jumper::of(world, who)
+        {
             let run_up = world
                 .get::<crate::rules::movement::MovedThisRound>(who)
                 .is_some_and(|m| m.feet >= RUN_UP_FEET);

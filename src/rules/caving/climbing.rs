@@ -18,9 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CavingEvent, CavingRefusal};
 use crate::command::Refusal;
-use crate::creature::{
-    ActingOrder, ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies,
-};
+use crate::creature::{ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Gear, Proficiency};
@@ -242,48 +240,25 @@ pub fn rope_in(world: &World, at: GridPos) -> bool {
         .is_some_and(|r| r.0.contains(&at))
 }
 
-/// `Climb`: from the bottom of a pit, up its wall onto the square `to` beside it.
-pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
-    let below = world
-        .get::<Below>(who)
-        .copied()
-        .ok_or(CavingRefusal::NothingToClimb)?;
-    if here.x.abs_diff(to.x).max(here.y.abs_diff(to.y)) != 1
-        || !world.resource::<DungeonGrid>().is_passable(to)
-    {
-        return Err(CavingRefusal::NoWayUp { to }.into());
-    }
-    let rope = rope_in(world, here);
-    let surface = if rope {
+/// The side of the hole at `at`: easy with a rope hanging in it, else as the level describes it
+/// (sheer where it says nothing).
+pub fn side_of(world: &World, at: GridPos) -> Surface {
+    if rope_in(world, at) {
         Surface::Easy
     } else {
         world
             .get_resource::<crate::level::Climbs>()
-            .map_or(Surface::Sheer, |c| c.at(here).surface)
-    };
-    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-    if climbing_target(&profs, surface).is_none() {
-        return Err(CavingRefusal::SheerNeedsClimbing.into());
+            .map_or(Surface::Sheer, |c| c.at(at).surface)
     }
-    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
-        return Err(CavingRefusal::FasterNeedsClimbing.into());
-    }
+}
+
+/// Starts a climb: off any walk, vulnerable on a sheer surface or a rappel, and logged.
+fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
     world
         .entity_mut(who)
         .remove::<crate::rules::movement::Walking>()
-        .insert(Climbing {
-            to,
-            height_feet: below.depth_feet,
-            done_feet: 0.0,
-            surface,
-            pace,
-            stretches_thrown: 0,
-            down: false,
-            rappel: false,
-            slowed: false,
-        });
-    if surface == Surface::Sheer {
+        .insert(c);
+    if c.surface == Surface::Sheer || c.rappel {
         gain_condition_in(
             world,
             who,
@@ -297,10 +272,47 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
         world,
         CavingEvent::ClimbBegun {
             who: name,
+            to: c.to,
+            height_feet: c.height_feet,
+            surface: c.surface,
+            down: c.down,
+        },
+    );
+}
+
+/// `Climb`: from the bottom of a pit, up its wall onto the square `to` beside it.
+pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    let below = world
+        .get::<Below>(who)
+        .copied()
+        .ok_or(CavingRefusal::NothingToClimb)?;
+    if here.x.abs_diff(to.x).max(here.y.abs_diff(to.y)) != 1
+        || !world.resource::<DungeonGrid>().is_passable(to)
+    {
+        return Err(CavingRefusal::NoWayUp { to }.into());
+    }
+    let surface = side_of(world, here);
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    if climbing_target(&profs, surface).is_none() {
+        return Err(CavingRefusal::SheerNeedsClimbing.into());
+    }
+    if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
+        return Err(CavingRefusal::FasterNeedsClimbing.into());
+    }
+    start_climbing(
+        world,
+        who,
+        Climbing {
             to,
             height_feet: below.depth_feet,
+            done_feet: 0.0,
             surface,
+            pace,
+            stretches_thrown: 0,
             down: false,
+            rappel: false,
+            slowed: false,
         },
     );
     Ok(())
@@ -326,13 +338,7 @@ pub fn climb_down(
     }
     let depth = hole_at(world, into).ok_or(CavingRefusal::NoOpenPit { at: into })?;
     let rope = rope_in(world, into);
-    let surface = if rope {
-        Surface::Easy
-    } else {
-        world
-            .get_resource::<crate::level::Climbs>()
-            .map_or(Surface::Sheer, |c| c.at(into).surface)
-    };
+    let surface = side_of(world, into);
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
     if rappel {
         if !rope {
@@ -347,10 +353,10 @@ pub fn climb_down(
     if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
         return Err(CavingRefusal::FasterNeedsClimbing.into());
     }
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(Climbing {
+    start_climbing(
+        world,
+        who,
+        Climbing {
             to: into,
             height_feet: depth,
             done_feet: 0.0,
@@ -360,26 +366,6 @@ pub fn climb_down(
             down: true,
             rappel,
             slowed: false,
-        });
-    // Climbing a sheer surface and rappelling, it is vulnerable.
-    if surface == Surface::Sheer || rappel {
-        gain_condition_in(
-            world,
-            who,
-            ConditionKind::Vulnerable,
-            "climbing a sheer surface",
-            ConditionEnd::UntilRemoved,
-        );
-    }
-    let name = crate::creature::name_of(world, who);
-    log_in(
-        world,
-        CavingEvent::ClimbBegun {
-            who: name,
-            to: into,
-            height_feet: depth,
-            surface,
-            down: true,
         },
     );
     Ok(())
@@ -438,14 +424,7 @@ pub fn climbers_climb(
     world: &mut World,
     q: &mut QueryState<(Entity, &Climbing, &Conditions, Option<&Faction>)>,
 ) {
-    let acting = world.resource::<ActingOrder>();
-    let mut climbers: Vec<(Entity, Climbing)> = q
-        .iter(world)
-        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !crate::rules::conditions::is_down(c))
-        .map(|(e, c, ..)| (e, *c))
-        .collect();
-    climbers.sort_by_key(|(e, _)| *e);
-    for (who, c) in climbers {
+    for (who, c) in super::acting_now(world, q) {
         climb_a_round(world, who, c);
     }
 }

@@ -112,23 +112,10 @@ impl Jumper {
 /// The squares a straight jump from `from` to `to` passes over, and its gap in feet: only
 /// chasm squares in between, on a straight or diagonal line.
 pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let steps = dx.abs().max(dy.abs());
-    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-        return None;
-    }
-    let (sx, sy) = (dx.signum(), dy.signum());
-    let between: Vec<GridPos> = (1..steps)
-        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
-        .collect();
-    let all_chasm = between
-        .iter()
-        .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })));
-    all_chasm.then(|| {
-        let gap = crate::grid::distance_feet(from, to, grid.scale_feet())
-            .saturating_sub(grid.scale_feet());
-        (between, gap)
-    })
+    let between = super::across_a_chasm(grid, from, to)?;
+    let gap =
+        crate::grid::distance_feet(from, to, grid.scale_feet()).saturating_sub(grid.scale_feet());
+    Some((between, gap))
 }
 
 /// `Jump`: across a chasm in a straight line onto the square `to`.

@@ -33,6 +33,47 @@ use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
 use crate::rules::throws::{ThrowKind, Thrower};
 
+/// Those under way with `T` (a climb, a traverse) whose initiative it is and who are up, in
+/// entity order, each with a copy of its `T`.
+pub fn acting_now<T: Component + Copy>(
+    world: &World,
+    q: &mut QueryState<(Entity, &T, &Conditions, Option<&crate::creature::Faction>)>,
+) -> Vec<(Entity, T)> {
+    let acting = world.resource::<crate::creature::ActingOrder>();
+    let mut out: Vec<(Entity, T)> = q
+        .iter(world)
+        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !crate::rules::conditions::is_down(c))
+        .map(|(e, t, ..)| (e, *t))
+        .collect();
+    out.sort_by_key(|(e, _)| *e);
+    out
+}
+
+/// The squares strictly between `from` and `to` on a straight or diagonal line, if they are so
+/// aligned with at least one square between: what a jump, a traverse or a rope crosses.
+pub fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let steps = dx.abs().max(dy.abs());
+    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return None;
+    }
+    let (sx, sy) = (dx.signum(), dy.signum());
+    Some(
+        (1..steps)
+            .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
+            .collect(),
+    )
+}
+
+/// The chasm squares straight (or diagonally) between two squares, if chasm is all there is.
+pub fn across_a_chasm(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
+    straight_between(from, to).filter(|between| {
+        between
+            .iter()
+            .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })))
+    })
+}
+
 /// The Contortionism bonus to Squeezing throws and to escaping when stuck.
 pub const CONTORTIONISM_BONUS: i32 = 4;
 /// The cumulative penalty for each failed attempt to escape.
@@ -132,6 +173,70 @@ pub fn squeezing_throw(
         },
     );
     outcome
+}
+
+/// What a move into or through a squeeze came to this round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SqueezedOn {
+    /// No squeeze on the way, or through it: it moves as its pace allows.
+    Moves,
+    /// No progress this round (logged).
+    HeldBack,
+    /// Stuck (logged, stuck and vulnerable): where it can get out to.
+    Stuck(StuckIn),
+}
+
+/// A creature that wants to move along `path` (entering `path[next]` first) this round,
+/// whose steps this round would take it to `steps`.
+pub struct SqueezingMover<'a> {
+    pub name: &'a str,
+    pub at: GridPos,
+    pub conditions: &'a mut Conditions,
+    pub profs: &'a Proficiencies,
+    pub encumbrance: &'a Encumbrance,
+    pub path: &'a [GridPos],
+    pub next: usize,
+    pub steps: &'a [GridPos],
+}
+
+/// Dungeon Delves › Squeezing, for walkers and followers alike: a move into or through a
+/// squeeze takes the Squeezing throw at the start of the creature's initiative.
+pub fn squeeze_on(
+    grid: &DungeonGrid,
+    (dice, log, round): (&mut Dice, &mut EventLog, u64),
+    rules: (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    m: SqueezingMover,
+) -> SqueezedOn {
+    if m.steps.is_empty() || !squeezes(grid, m.at, m.steps) {
+        return SqueezedOn::Moves;
+    }
+    let (tactical, penalties_on) = rules;
+    let mods = squeezing_modifiers(m.profs, m.conditions, penalties_on);
+    let thrower = Thrower::new(m.name, m.conditions, tactical);
+    match squeezing_throw(
+        dice,
+        log,
+        round,
+        thrower,
+        stone_of(Some(m.encumbrance)),
+        mods,
+    ) {
+        Squeeze::Through => SqueezedOn::Moves,
+        Squeeze::NoProgress => {
+            log.push(
+                round,
+                CavingEvent::SqueezeHeldBack {
+                    who: m.name.to_owned(),
+                    at: m.at,
+                },
+            );
+            SqueezedOn::HeldBack
+        }
+        Squeeze::Stuck => {
+            become_stuck(log, round, m.name, m.conditions, m.at);
+            SqueezedOn::Stuck(StuckIn::on_the_way(grid, m.path, m.next))
+        }
+    }
 }
 
 /// Where a stuck creature can get to: the squares behind it (nearest first) and ahead of it on

@@ -19,9 +19,7 @@ use super::climbing::{
 };
 use super::{CavingEvent, CavingRefusal};
 use crate::command::Refusal;
-use crate::creature::{
-    ActingOrder, ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows,
-};
+use crate::creature::{ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
@@ -130,16 +128,12 @@ impl Traversing {
 
 /// The ledge squares between `from` and `to` on a straight (or diagonal) line, and the
 /// narrowest of their widths; `None` if anything else lies between.
-fn along_the_ledge(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let steps = dx.abs().max(dy.abs());
-    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-        return None;
-    }
-    let (sx, sy) = (dx.signum(), dy.signum());
-    let squares: Vec<GridPos> = (1..steps)
-        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
-        .collect();
+pub fn along_the_ledge(
+    grid: &DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+) -> Option<(Vec<GridPos>, u32)> {
+    let squares = super::straight_between(from, to)?;
     let widths: Option<Vec<u32>> = squares
         .iter()
         .map(|&p| match grid.terrain(p) {
@@ -178,10 +172,10 @@ pub fn traverse(
     }
     let scale = grid.scale_feet();
     let length_feet = squares.len() as u32 * scale;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(Traversing {
+    start_traversing(
+        world,
+        who,
+        Traversing {
             from,
             to,
             length_feet,
@@ -189,22 +183,6 @@ pub fn traverse(
             path,
             pace,
             stretches_thrown: 0,
-        });
-    gain_condition_in(
-        world,
-        who,
-        ConditionKind::Vulnerable,
-        "climbing a sheer surface",
-        ConditionEnd::UntilRemoved,
-    );
-    let name = crate::creature::name_of(world, who);
-    log_in(
-        world,
-        CavingEvent::TraverseBegun {
-            who: name,
-            to,
-            length_feet,
-            path,
         },
     );
     Ok(())
@@ -252,24 +230,6 @@ pub enum RigStage {
     Tighten,
 }
 
-/// The chasm squares straight (or diagonally) between two rim squares, if that is all there
-/// is between them.
-fn across_the_chasm(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let steps = dx.abs().max(dy.abs());
-    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-        return None;
-    }
-    let (sx, sy) = (dx.signum(), dy.signum());
-    let squares: Vec<GridPos> = (1..steps)
-        .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
-        .collect();
-    squares
-        .iter()
-        .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })))
-        .then_some(squares)
-}
-
 /// `RigTraverse`: from a chasm's rim, with a rope and a grappling hook, rigs a crawling traverse
 /// straight across to the rim square `to`.
 pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
@@ -278,7 +238,7 @@ pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     if !grid.is_passable(to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
-    across_the_chasm(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    super::across_a_chasm(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
     let gear = world.get::<crate::creature::Equipment>(who);
     if !gear.is_some_and(|g| {
         g.has(&crate::level::schema::Gear::GrapplingHook)
@@ -359,7 +319,7 @@ pub fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Rigging, &Pos
 fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> bool {
     let grid = world.resource::<DungeonGrid>();
     let feet = crate::grid::distance_feet(from, to, grid.scale_feet());
-    let last = across_the_chasm(grid, from, to)
+    let last = super::across_a_chasm(grid, from, to)
         .and_then(|s| s.last().copied())
         .unwrap_or(to);
     let anchor = world
@@ -424,10 +384,10 @@ pub fn crawl_across(
     }
     let scale = world.resource::<DungeonGrid>().scale_feet();
     let length_feet = crate::grid::distance_feet(from, to, scale).saturating_sub(scale);
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(Traversing {
+    start_traversing(
+        world,
+        who,
+        Traversing {
             from,
             to,
             length_feet,
@@ -435,7 +395,17 @@ pub fn crawl_across(
             path: Path::Rope,
             pace,
             stretches_thrown: 0,
-        });
+        },
+    );
+    Ok(())
+}
+
+/// Starts a traverse: off any walk, vulnerable while on it (both traverse tables), logged.
+fn start_traversing(world: &mut World, who: Entity, t: Traversing) {
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(t);
     gain_condition_in(
         world,
         who,
@@ -448,12 +418,11 @@ pub fn crawl_across(
         world,
         CavingEvent::TraverseBegun {
             who: name,
-            to,
-            length_feet,
-            path: Path::Rope,
+            to: t.to,
+            length_feet: t.length_feet,
+            path: t.path,
         },
     );
-    Ok(())
 }
 
 /// Proficient in both Climbing and Cat Burglary.
@@ -468,14 +437,7 @@ pub fn traversers_traverse(
     world: &mut World,
     q: &mut QueryState<(Entity, &Traversing, &Conditions, Option<&Faction>)>,
 ) {
-    let acting = world.resource::<ActingOrder>();
-    let mut on_ledges: Vec<(Entity, Traversing)> = q
-        .iter(world)
-        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !is_down(c))
-        .map(|(e, t, ..)| (e, *t))
-        .collect();
-    on_ledges.sort_by_key(|(e, _)| *e);
-    for (who, t) in on_ledges {
+    for (who, t) in super::acting_now(world, q) {
         traverse_a_round(world, who, t);
     }
 }

@@ -818,45 +818,32 @@ pub fn walk(
             mut steps,
             mut blocked,
         } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
-        // Dungeon Delves › Squeezing: a move into or through a squeeze takes a Squeezing throw
-        // at the start of the creature's initiative.
+        // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
-        if !steps.is_empty() && crate::rules::caving::squeezes(&grid, pos.0, &squares) {
-            use crate::rules::caving::{Squeeze, StuckIn, squeezing_modifiers, squeezing_throw};
-            let mods = squeezing_modifiers(profs, &conditions, penalties_on.is_some());
-            let outcome = squeezing_throw(
-                &mut dice,
-                &mut log,
-                round,
-                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref()),
-                crate::rules::caving::stone_of(Some(enc)),
-                mods,
-            );
-            match outcome {
-                Squeeze::Through => {}
-                Squeeze::NoProgress => {
-                    log.push(
-                        round,
-                        crate::rules::caving::CavingEvent::SqueezeHeldBack {
-                            who: name.to_string(),
-                            at: pos.0,
-                        },
-                    );
-                    w.banked_tenths = 0;
-                    continue;
-                }
-                Squeeze::Stuck => {
-                    crate::rules::caving::become_stuck(
-                        &mut log,
-                        round,
-                        name,
-                        &mut conditions,
-                        pos.0,
-                    );
-                    let stuck_in = StuckIn::on_the_way(&grid, &w.path, w.next);
-                    commands.entity(entity).remove::<Walking>().insert(stuck_in);
-                    continue;
-                }
+        let squeezed = crate::rules::caving::squeeze_on(
+            &grid,
+            (&mut dice, &mut log, round),
+            (tactical.as_deref(), penalties_on.is_some()),
+            crate::rules::caving::SqueezingMover {
+                name,
+                at: pos.0,
+                conditions: &mut conditions,
+                profs,
+                encumbrance: enc,
+                path: &w.path,
+                next: w.next,
+                steps: &squares,
+            },
+        );
+        match squeezed {
+            crate::rules::caving::SqueezedOn::Moves => {}
+            crate::rules::caving::SqueezedOn::HeldBack => {
+                w.banked_tenths = 0;
+                continue;
+            }
+            crate::rules::caving::SqueezedOn::Stuck(stuck_in) => {
+                commands.entity(entity).remove::<Walking>().insert(stuck_in);
+                continue;
             }
         }
         // Creatures in the way stop the walk short of them.

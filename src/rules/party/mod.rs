@@ -321,48 +321,28 @@ pub fn keep_formation(
                 take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd).steps;
             // Dungeon Delves › Squeezing: followers squeeze through as walkers do.
             let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
-            if !steps.is_empty() && crate::rules::caving::squeezes(&grid, pos.0, &squares) {
-                use crate::rules::caving::{
-                    Squeeze, StuckIn, squeezing_modifiers, squeezing_throw,
-                };
-                let outcome = squeezing_throw(
-                    &mut dice,
-                    &mut log,
-                    round,
-                    Thrower::new(name, &conditions, tactical.as_deref()),
-                    crate::rules::caving::stone_of(Some(enc)),
-                    squeezing_modifiers(rolls.1, &conditions, penalties_on.is_some()),
-                );
-                match outcome {
-                    Squeeze::Through => {}
-                    Squeeze::NoProgress => {
-                        log.push(
-                            round,
-                            crate::rules::caving::CavingEvent::SqueezeHeldBack {
-                                who: name.to_string(),
-                                at: pos.0,
-                            },
-                        );
-                        follow.banked_tenths = 0;
-                        taken.push(pos.0);
-                        continue;
-                    }
-                    Squeeze::Stuck => {
-                        crate::rules::caving::become_stuck(
-                            &mut log,
-                            round,
-                            name,
-                            &mut conditions,
-                            pos.0,
-                        );
-                        commands
-                            .entity(e)
-                            .insert(StuckIn::on_the_way(&grid, &path.squares, 1));
-                        follow.banked_tenths = 0;
-                        taken.push(pos.0);
-                        continue;
-                    }
+            let squeezed = crate::rules::caving::squeeze_on(
+                &grid,
+                (&mut dice, &mut log, round),
+                (tactical.as_deref(), penalties_on.is_some()),
+                crate::rules::caving::SqueezingMover {
+                    name,
+                    at: pos.0,
+                    conditions: &mut conditions,
+                    profs: rolls.1,
+                    encumbrance: enc,
+                    path: &path.squares,
+                    next: 1,
+                    steps: &squares,
+                },
+            );
+            if squeezed != crate::rules::caving::SqueezedOn::Moves {
+                if let crate::rules::caving::SqueezedOn::Stuck(stuck_in) = squeezed {
+                    commands.entity(e).insert(stuck_in);
                 }
+                follow.banked_tenths = 0;
+                taken.push(pos.0);
+                continue;
             }
             // Followers run by the running rules as their leader does (Dungeon Delves ›
             // Running): difficult terrain calls for the save, and a runner is disordered.
