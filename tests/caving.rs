@@ -203,7 +203,7 @@ fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
 /// easy 8+ climb; a third of combat speed a round, one throw at the midpoint of the 20'.
 #[test]
 fn a_pit_holds_its_victim_until_it_climbs_out() {
-    let mut delve = ada_in_a_pit("", ", gear: [Rope]");
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
     delve.act(Move {
         who: "Ada".into(),
         to: (1, 1),
@@ -240,7 +240,7 @@ fn a_pit_holds_its_victim_until_it_climbs_out() {
 /// (10' of a 20' climb: 1d6).
 #[test]
 fn a_botched_easy_climb_falls_from_the_midpoint() {
-    let mut delve = ada_in_a_pit("", ", gear: [Rope]");
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
     delve.act(LowerRope {
         who: "Bo".into(),
         at: (3, 1),
@@ -291,7 +291,7 @@ fn a_sheer_wall_falls_on_a_failure_and_speed_costs_five() {
 fn the_sure_climber_does_not_fall_from_an_easy_surface() {
     let mut delve = ada_in_a_pit(
         ", proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }, gear: [MountaineeringGear]",
-        ", gear: [Rope]",
+        ", gear: [Rope(50)]",
     );
     delve.act(LowerRope {
         who: "Bo".into(),
@@ -432,7 +432,7 @@ fn a_grappling_hook_out_of_a_chasm() {
         jump_across(delve);
         assert!(delve.get::<Below>("Jess").is_some());
     };
-    let gear = ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope]";
+    let gear = ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope(50)]";
     let mut delve = chasm(gear, 13, '.');
     fall_in(&mut delve);
     delve.script_dice(&[13]);
@@ -495,7 +495,7 @@ fn a_grappling_hook_out_of_a_chasm() {
 /// at the middle of the 30'; at the bottom.
 #[test]
 fn climbing_down_a_rope_into_a_chasm() {
-    let mut delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    let mut delve = chasm(", at: (5, 1), gear: [Rope(50)]", 13, '.');
     delve.act(LowerRope {
         who: "Jess".into(),
         at: (6, 1),
@@ -534,7 +534,8 @@ fn rappelling_at_running_speed_and_the_botch() {
         delve.script_dice(&[face, 4]);
         delve.run(1);
     };
-    let climber = ", at: (5, 1), gear: [Rope], proficiencies: [Climbing], throws: { Climbing: 6 }";
+    let climber =
+        ", at: (5, 1), gear: [Rope(50)], proficiencies: [Climbing], throws: { Climbing: 6 }";
     let mut delve = chasm(climber, 13, '.');
     rappel(&mut delve, 10);
     assert!(
@@ -557,7 +558,7 @@ fn rappelling_at_running_speed_and_the_botch() {
     }));
     assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
 
-    let both = ", at: (5, 1), gear: [Rope], proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
+    let both = ", at: (5, 1), gear: [Rope(50)], proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
     let mut delve = chasm(both, 13, '.');
     rappel(&mut delve, 1);
     assert!(
@@ -567,7 +568,7 @@ fn rappelling_at_running_speed_and_the_botch() {
             .any(|e| matches!(e, CavingEvent::Fell { .. }))
     );
 
-    let mut delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    let mut delve = chasm(", at: (5, 1), gear: [Rope(50)]", 13, '.');
     delve.act(LowerRope {
         who: "Jess".into(),
         at: (6, 1),
@@ -604,7 +605,7 @@ fn a_belayer_breaks_the_fall_or_is_pulled_in() {
             climber: "Ada".into(),
         });
     };
-    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope]");
+    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope(50)]");
     start(&mut delve);
     // The climb's throw at 10' fails (sheer: a fall); Bo throws 8: 8 + 12 − 2 = 18.
     delve.script_dice(&[5, 8]);
@@ -628,7 +629,7 @@ fn a_belayer_breaks_the_fall_or_is_pulled_in() {
     );
     assert!(delve.get::<Climbing>("Ada").is_some(), "still on the wall");
 
-    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope]");
+    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope(50)]");
     start(&mut delve);
     delve.script_dice(&[5, 1, 3, 1, 1, 2]);
     delve.run(1);
@@ -753,7 +754,7 @@ fn damage_on_a_ledge_calls_for_a_paralysis_save() {
 #[test]
 fn a_crawling_traverse_is_rigged_and_crossed() {
     let mut delve = chasm(
-        ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope]",
+        ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope(50)]",
         13,
         '.',
     );
@@ -868,7 +869,7 @@ fn the_spelunking_tables_vulnerable_row() {
                 } if who == "Jess")
             })
     };
-    let climber = ", at: (5, 1), gear: [Rope, MountaineeringGear], \
+    let climber = ", at: (5, 1), gear: [Rope(50), MountaineeringGear], \
                    proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
     let down = |delve: &mut Delve, rope: bool, rappel: bool| {
         if rope {
@@ -944,7 +945,7 @@ fn the_caving_choices_at_a_chasm_edge() {
             .map(|c| (c.way, c.chance))
             .collect()
     };
-    let delve = chasm(", at: (5, 1), gear: [Rope]", 13, '.');
+    let delve = chasm(", at: (5, 1), gear: [Rope(50)]", 13, '.');
     assert_eq!(
         ways(&delve),
         vec![
@@ -1011,7 +1012,7 @@ fn failures_on_a_narrow_path_and_a_rope_make_no_progress() {
 }
 
 /// Dungeon Delves › Rappelling: a failed throw slows the rappel to combat speed (40' a round
-/// at 2 stone) from running speed (120').
+/// at 2 stone) from running speed (120'), down a 300' rope into a 300' chasm.
 #[test]
 fn a_failed_rappelling_throw_slows_to_combat_speed() {
     let mut delve = Scenario::new(&["XXXXXX", "X..C.X", "XXXXXX"])
@@ -1020,7 +1021,7 @@ fn a_failed_rappelling_throw_slows_to_combat_speed() {
         .faction(r#"(name: "party")"#)
         .creature(
             r#"(name: "Ro", faction: "party", at: (2, 1), hp: 20, ac: 12, encumbrance_stone: 2.0,
-                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope])"#,
+                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope(300)])"#,
         )
         .build();
     delve.act(LowerRope {
@@ -1043,4 +1044,281 @@ fn a_failed_rappelling_throw_slows_to_combat_speed() {
         160.0,
         "40' at combat speed"
     );
+}
+
+/// Gear › Rope: a rope reaches as far as its length. Lowering one that does not reach the
+/// bottom is refused; the shortest that reaches is spent, hangs in the pit, and comes back up
+/// with `TakeUpRope` — but not while someone is on it.
+#[test]
+fn a_rope_reaches_as_far_as_its_length_and_stays_where_it_hangs() {
+    use delve::command::acts::TakeUpRope;
+    use delve::creature::Equipment;
+    use delve::level::schema::Gear;
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(10)]");
+    delve.act(LowerRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    assert!(delve.was_refused(
+        "Bo",
+        &CavingRefusal::RopeTooShort {
+            needs: 20,
+            longest: 10
+        }
+    ));
+
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(100), Rope(10), Rope(50)]");
+    delve.act(LowerRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    assert_eq!(
+        delve.get::<Equipment>("Bo").unwrap().0,
+        vec![Gear::Rope(100), Gear::Rope(10)],
+        "the 50' rope, the shortest that reaches, hangs in the pit"
+    );
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.give(TakeUpRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    delve.script_dice(&[12]);
+    delve.run(1);
+    assert!(delve.was_refused(
+        "Bo",
+        &CavingRefusal::RopeInUse {
+            at: GridPos::new(3, 1)
+        }
+    ));
+    delve.run(1);
+    assert_eq!(delve.at("Ada"), GridPos::new(2, 1), "climbed out");
+    delve.act(TakeUpRope {
+        who: "Bo".into(),
+        at: (3, 1),
+    });
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::RopeTakenUp {
+                who: "Bo".into(),
+                at: GridPos::new(3, 1)
+            })
+    );
+    assert!(delve.get::<Equipment>("Bo").unwrap().has(&Gear::Rope(50)));
+    assert!(!delve::rules::caving::climbing::rope_in(
+        delve.app.world(),
+        GridPos::new(3, 1)
+    ));
+}
+
+/// Dungeon Delves › Belaying: the rope must cover the distance between belayer and climber:
+/// 20' from the rim to the bottom of the pit.
+#[test]
+fn a_belayer_needs_a_rope_that_reaches_the_climber() {
+    let mut delve = ada_in_a_pit(
+        ", proficiencies: [Climbing], throws: { Climbing: 6 }",
+        ", gear: [Rope(10)]",
+    );
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.give(Belay {
+        who: "Bo".into(),
+        climber: "Ada".into(),
+    });
+    delve.script_dice(&[15]);
+    delve.run(1);
+    assert!(delve.was_refused(
+        "Bo",
+        &CavingRefusal::RopeTooShort {
+            needs: 20,
+            longest: 10
+        }
+    ));
+}
+
+/// A 200' sheer chasm at (3, 1); Ro (Climbing 6, 2 stone) at (2, 1), Cy at (4, 1), Bo (Str 18)
+/// at (3, 2), each with a 60' rope.
+fn deep_chasm() -> Delve {
+    let climber = |name: &str, at: &str| {
+        format!(
+            r#"(name: "{name}", faction: "party", at: {at}, hp: 40, ac: 12, encumbrance_stone: 2.0,
+                proficiencies: [Climbing], throws: {{ Climbing: 6 }}, gear: [Rope(60)])"#
+        )
+    };
+    Scenario::new(&["XXXXXXX", "X..C..X", "XXX.XXX", "XXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 200)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(&climber("Ro", "(2, 1)"))
+        .creature(&climber("Cy", "(4, 1)"))
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (3, 2), hp: 40, ac: 12, str: 18,
+                encumbrance_stone: 2.0, gear: [Rope(60)])"#,
+        )
+        .build()
+}
+
+fn falls(delve: &Delve) -> Vec<(String, u32)> {
+    delve
+        .events::<CavingEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            CavingEvent::Fell { who, feet, .. } => Some((who, feet)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Dungeon Delves › Belaying: a belayer who fails to slow the fall lets the climber fall the
+/// length of the rope: Ro falls off 150' above the bottom, and drops the 60' of Bo's rope, to
+/// hang at its end (6d6), still on the climb.
+#[test]
+fn a_failed_belay_drops_the_climber_the_length_of_the_rope() {
+    let mut delve = deep_chasm();
+    delve.give(ClimbDown {
+        who: "Ro".into(),
+        into: (3, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.give(Belay {
+        who: "Bo".into(),
+        climber: "Ro".into(),
+    });
+    delve.run(3);
+    assert!(falls(&delve).is_empty());
+    // At 50' (the middle of the first 100') Ro throws a 5 against 6; Bo 5 + 12 − 2 = 15 < 18.
+    delve.script_dice(&[5, 5, 1, 1, 1, 1, 1, 1]);
+    delve.run(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::Belayed {
+                who: "Bo".into(),
+                climber: "Ro".into(),
+                caught: false
+            })
+    );
+    assert_eq!(falls(&delve), vec![("Ro".into(), 60)]);
+    let c = delve.get::<Climbing>("Ro").expect("hangs on the rope");
+    assert_eq!(c.done_feet, 110.0, "90' above the bottom of the 200'");
+    assert_eq!(delve.at("Ro"), GridPos::new(2, 1));
+}
+
+/// Dungeon Delves › Belaying: "If the belayer was himself secured by another belayer further
+/// along than himself, that belayer must now repeat the steps above." Cy, on the climb above
+/// Ro, belays Ro; Bo, at the top, belays Cy. Ro falls; Cy's throw is a natural 1 and its
+/// footing throw fails: Cy falls off too, and Bo catches Cy. Ro drops the length of Cy's rope.
+#[test]
+fn belayers_up_the_rope_each_repeat_the_steps() {
+    let mut delve = deep_chasm();
+    delve.give(ClimbDown {
+        who: "Ro".into(),
+        into: (3, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.run(2);
+    delve.give(ClimbDown {
+        who: "Cy".into(),
+        into: (3, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.give(Belay {
+        who: "Cy".into(),
+        climber: "Ro".into(),
+    });
+    delve.give(Belay {
+        who: "Bo".into(),
+        climber: "Cy".into(),
+    });
+    delve.run(1);
+    assert!(falls(&delve).is_empty());
+    // Ro's throw at 50': 5 (fails, sheer); Cy's Dungeonbashing: a natural 1; Cy's footing: 2
+    // against 6 (fails); Bo for Cy: 15 + 12 − 2 = 25, caught; Ro falls Cy's 60' (6d6).
+    delve.script_dice(&[5, 1, 2, 15, 1, 1, 1, 1, 1, 1]);
+    delve.run(1);
+    let belayed: Vec<(String, String, bool)> = delve
+        .events::<CavingEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            CavingEvent::Belayed {
+                who,
+                climber,
+                caught,
+            } => Some((who, climber, caught)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        belayed,
+        vec![
+            ("Cy".into(), "Ro".into(), false),
+            ("Bo".into(), "Cy".into(), true)
+        ]
+    );
+    assert_eq!(falls(&delve), vec![("Ro".into(), 60)]);
+    assert!(
+        delve.get::<Climbing>("Cy").is_some(),
+        "Cy hangs on Bo's rope"
+    );
+}
+
+/// Dungeon Delves › Jumping and Leaping: the vertical leap is DEX bonus + 1 (at least 1'), less
+/// 1' per stone, halved without a run-up. Out of a 1' hollow DEX 13 (+1) at 0 stone leaps 1'
+/// standing; a 2' one needs climbing.
+#[test]
+fn leaping_out_of_a_hole_no_deeper_than_the_leap() {
+    let hollow = |depth: u32| {
+        let mut delve = Scenario::new(&["XXXXX", "X...X", "XXXXX"])
+            .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+            .faction(r#"(name: "party")"#)
+            .creature(
+                r#"(name: "Lia", faction: "party", at: (2, 1), hp: 20, ac: 12, dex: 13,
+                    encumbrance_stone: 0.0)"#,
+            )
+            .build();
+        // As if fallen into a hollow that deep.
+        let lia = delve.entity("Lia");
+        delve
+            .app
+            .world_mut()
+            .entity_mut(lia)
+            .insert(Below { depth_feet: depth });
+        delve.act(Jump {
+            who: "Lia".into(),
+            to: (3, 1),
+        });
+        delve
+    };
+    let delve = hollow(1);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::LeaptOut {
+                who: "Lia".into(),
+                depth_feet: 1,
+                leap_feet: 1.0,
+                at: GridPos::new(3, 1)
+            })
+    );
+    assert_eq!(delve.at("Lia"), GridPos::new(3, 1));
+    assert!(delve.get::<Below>("Lia").is_none());
+    let delve = hollow(2);
+    assert!(delve.was_refused(
+        "Lia",
+        &CavingRefusal::TooHighToLeap {
+            depth_feet: 2,
+            leap_feet: 1.0
+        }
+    ));
+    assert!(delve.get::<Below>("Lia").is_some());
 }

@@ -4,7 +4,7 @@
 use delve::command::Command;
 use delve::command::acts::{
     Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, Move, PushForward, RigTraverse,
-    ThrowGrapplingHook, Traverse, WiggleBack,
+    TakeUpRope, ThrowGrapplingHook, Traverse, WiggleBack,
 };
 use delve::grid::{DungeonGrid, GridPos};
 use delve::level::schema::Terrain;
@@ -22,7 +22,7 @@ fn command(kind: u8, who: &str, to: (i32, i32), flag: bool) -> Command {
     } else {
         ClimbPace::Third
     };
-    match kind % 12 {
+    match kind % 13 {
         0 => Climb { who, to, pace }.into(),
         1 => ClimbDown {
             who,
@@ -44,6 +44,7 @@ fn command(kind: u8, who: &str, to: (i32, i32), flag: bool) -> Command {
         .into(),
         9 => WiggleBack { who }.into(),
         10 => PushForward { who }.into(),
+        11 => TakeUpRope { who, at: to }.into(),
         _ => Move {
             who,
             to,
@@ -60,7 +61,7 @@ proptest! {
     fn caving_commands_never_panic_or_put_a_creature_in_rock(
         rows in proptest::collection::vec("[.CLS:X]{8}", 3),
         orders in proptest::collection::vec(
-            (0u8..12, 0usize..2, 0i32..(WIDTH as i32 + 2), 0i32..5, any::<bool>()),
+            (0u8..13, 0usize..2, 0i32..(WIDTH as i32 + 2), 0i32..5, any::<bool>()),
             1..16
         ),
         seed in 0u64..1000,
@@ -85,11 +86,11 @@ proptest! {
                     level: 3, saves: { Paralysis: 12 }, attack_bonus: 1,
                     proficiencies: [Climbing, Mountaineering, Acrobatics],
                     throws: { Climbing: 8, Mountaineering: 8 },
-                    gear: [Rope, GrapplingHook, MountaineeringGear])"#,
+                    gear: [Rope(50), GrapplingHook, MountaineeringGear])"#,
             )
             .creature(
                 r#"(name: "Bo", faction: "party", at: (2, 1), hp: 40, ac: 12, encumbrance_stone: 9.0,
-                    saves: { Paralysis: 14 }, gear: [Rope])"#,
+                    saves: { Paralysis: 14 }, gear: [Rope(50)])"#,
             )
             .seed(seed)
             .build();

@@ -102,6 +102,7 @@ commands! {
     caving::ClimbDown,
     caving::Belay,
     caving::LowerRope,
+    caving::TakeUpRope,
     caving::Jump,
     caving::Traverse,
     caving::RigTraverse,

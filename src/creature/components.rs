@@ -88,6 +88,47 @@ impl Equipment {
     pub fn has(&self, g: &Gear) -> bool {
         self.0.contains(g)
     }
+
+    /// The longest rope carried, in feet.
+    pub fn longest_rope(&self) -> Option<u32> {
+        self.0
+            .iter()
+            .filter_map(|g| match g {
+                Gear::Rope(feet) => Some(*feet),
+                _ => None,
+            })
+            .max()
+    }
+
+    /// Whether it carries a rope of at least `feet`.
+    pub fn has_rope(&self, feet: u32) -> bool {
+        self.longest_rope().is_some_and(|l| l >= feet)
+    }
+
+    /// Takes out the shortest rope of at least `feet` (it is spent: secured, hung or rigged),
+    /// and answers its length.
+    pub fn take_rope(&mut self, feet: u32) -> Option<u32> {
+        let (i, length) = self
+            .0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| match g {
+                Gear::Rope(l) if *l >= feet => Some((i, *l)),
+                _ => None,
+            })
+            .min_by_key(|(i, l)| (*l, *i))?;
+        self.0.remove(i);
+        Some(length)
+    }
+
+    /// Takes out one of `g`; whether there was one.
+    pub fn take(&mut self, g: &Gear) -> bool {
+        let Some(i) = self.0.iter().position(|x| x == g) else {
+            return false;
+        };
+        self.0.remove(i);
+        true
+    }
 }
 
 /// Man-sized or not, for dungeonbashing.

@@ -375,7 +375,9 @@ pub enum Gear {
     Crowbar,
     ThievesTools,
     Axe,
-    Rope,
+    /// A rope of this many feet (a coil is 50'): lowered into a pit, hooked above, rigged across
+    /// a chasm or paid out to belay, as far as it reaches.
+    Rope(u32),
     GrapplingHook,
     MountaineeringGear,
     /// Iron spikes, by count.

@@ -56,6 +56,11 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     let no_profs = Proficiencies::default();
     let profs = world.get::<Proficiencies>(who).unwrap_or(&no_profs);
     let has = |g: &Gear| world.get::<Equipment>(who).is_some_and(|e| e.has(g));
+    let rope = |feet: u32| {
+        world
+            .get::<Equipment>(who)
+            .is_some_and(|e| e.has_rope(feet))
+    };
     let situation = crate::rules::penalties::check_penalties(world, who, None);
     let climb_choice = |way: String, surface: Surface, command: Command| {
         climbing_target(profs, surface).map(|target| {
@@ -98,7 +103,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
         if let (Some(ac), Some(penalty), true) = (
             anchor,
             grappling_range_penalty(below.depth_feet),
-            has(&Gear::GrapplingHook) && has(&Gear::Rope) && !rope_in(world, here),
+            has(&Gear::GrapplingHook) && rope(below.depth_feet) && !rope_in(world, here),
         ) {
             let bonus = world
                 .get::<crate::creature::Combatant>(who)
@@ -117,6 +122,25 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 "the Judge's secret throw",
                 Command::from(super::ThrowGrapplingHook { who: name.clone() }),
             ));
+        }
+        if let Some(leap) = super::jumping::leap_of(world, who)
+            && leap >= below.depth_feet as f32
+        {
+            for p in here.neighbours() {
+                if grid.is_passable(p) && hole_at(world, p).is_none() {
+                    out.push(Choice::new(
+                        &format!("leap out to {p}"),
+                        "part of its move",
+                        None,
+                        &format!("a {leap}' leap"),
+                        Command::from(super::Jump {
+                            who: name.clone(),
+                            to: xy(p),
+                        }),
+                    ));
+                    break;
+                }
+            }
         }
         return out;
     }
@@ -156,7 +180,8 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 }),
             ));
         }
-        if has(&Gear::Rope) && !rope_in(world, p) {
+        let depth = hole_at(world, p).unwrap_or(0);
+        if rope(depth) && !rope_in(world, p) {
             out.push(Choice::new(
                 &format!("lower a rope into {p}"),
                 "1 round",
@@ -168,7 +193,20 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 }),
             ));
         }
+        if rope_in(world, p) && !super::climbing::on_the_rope(world, p) {
+            out.push(Choice::new(
+                &format!("take up the rope in {p}"),
+                "1 round",
+                None,
+                "",
+                Command::from(super::TakeUpRope {
+                    who: name.clone(),
+                    at: xy(p),
+                }),
+            ));
+        }
     }
+    out.extend(belay_choices(world, who, &name));
     for dir in DIRECTIONS {
         let ledge = across(grid, here, dir, |t| matches!(t, Terrain::Ledge { .. }));
         if let Some((_, to)) = ledge
@@ -216,6 +254,83 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
             c.chance = j.chance(gap, run_up);
             out.push(c);
         }
+        if let Some((_, to)) = chasm {
+            out.extend(traverse_choices(world, who, &thrower, here, to));
+        }
+    }
+    out
+}
+
+/// Belaying a climber on a hole beside it (or below it on its own climb), with a rope that
+/// reaches.
+fn belay_choices(world: &World, who: Entity, name: &str) -> Vec<Choice> {
+    let Some(mut q) = world.try_query::<(Entity, &super::Climbing, &Name)>() else {
+        return Vec::new();
+    };
+    q.iter(world)
+        .filter(|(e, ..)| *e != who)
+        .filter(|(e, c, _)| super::climbing::could_belay(world, who, *e, c))
+        .map(|(_, _, climber)| {
+            Choice::new(
+                &format!("belay {climber}"),
+                "while it climbs",
+                None,
+                "Dungeonbashing 18+ if it falls",
+                Command::from(super::Belay {
+                    who: name.to_owned(),
+                    climber: climber.to_string(),
+                }),
+            )
+        })
+        .collect()
+}
+
+/// Rigging a crawling traverse across the chasm to `to`, or crawling one rigged there.
+fn traverse_choices(
+    world: &World,
+    who: Entity,
+    thrower: &Thrower,
+    here: GridPos,
+    to: GridPos,
+) -> Vec<Choice> {
+    let name = thrower.name.to_owned();
+    let xy = (to.x, to.y);
+    let grid = world.resource::<DungeonGrid>();
+    let span = crate::grid::distance_feet(here, to, grid.scale_feet());
+    let gear = world.get::<Equipment>(who);
+    let rigged = world
+        .get_resource::<super::traverse::RiggedTraverses>()
+        .and_then(|r| r.find(here, to).copied());
+    let mut out = Vec::new();
+    if let Some(rigged) = rigged {
+        let no_profs = Proficiencies::default();
+        let profs = world.get::<Proficiencies>(who).unwrap_or(&no_profs);
+        let target = super::traverse::crawling_target(profs, &rigged);
+        let situation = crate::rules::penalties::check_penalties(world, who, None);
+        out.push(Choice::thrown(
+            &format!("crawl across the rope to {to}"),
+            "rounds",
+            thrower,
+            ThrowKind::Check,
+            &situation,
+            target,
+            "both hands; vulnerable",
+            Command::from(super::CrawlAcross {
+                who: name,
+                to: xy,
+                pace: ClimbPace::Third,
+            }),
+        ));
+    } else if gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.has_rope(span))
+        && grappling_range_penalty(span).is_some()
+    {
+        out.push(Choice::new(
+            &format!("rig a traverse to {to}"),
+            "3 rounds or more",
+            None,
+            &format!("a {span}' rope and the hook"),
+            Command::from(super::RigTraverse { who: name, to: xy }),
+        ));
     }
     out
 }

@@ -68,9 +68,50 @@ pub struct Below {
     pub depth_feet: u32,
 }
 
-/// The pits and chasm squares a rope hangs into, secured above: their walls are easy climbs.
+/// A rope secured above a pit or chasm square and hanging into it: lowered from beside it, or
+/// caught by a grappling hook thrown from below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecuredRope {
+    pub at: GridPos,
+    pub feet: u32,
+    /// Hung by a grappling hook, which comes back up with it.
+    pub hook: bool,
+}
+
+/// The ropes hanging into pits and chasms: their walls are easy climbs.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct RopesSecured(pub Vec<GridPos>);
+pub struct RopesSecured(pub Vec<SecuredRope>);
+
+impl RopesSecured {
+    pub fn at(&self, at: GridPos) -> Option<&SecuredRope> {
+        self.0.iter().find(|r| r.at == at)
+    }
+}
+
+/// The rope a command needs, at least `feet` long: `NoRope` without one, `RopeTooShort` when
+/// the longest does not reach.
+pub fn rope_reaching(world: &World, who: Entity, feet: u32) -> Result<(), CavingRefusal> {
+    match world.get::<Equipment>(who).and_then(|g| g.longest_rope()) {
+        None => Err(CavingRefusal::NoRope),
+        Some(longest) if longest < feet => Err(CavingRefusal::RopeTooShort {
+            needs: feet,
+            longest,
+        }),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Spends the shortest rope of at least `feet` (and, with `hook`, a grappling hook) from the
+/// creature's gear; the rope's length.
+pub(super) fn spend_rope(world: &mut World, who: Entity, feet: u32, hook: bool) -> u32 {
+    let Some(mut gear) = world.get_mut::<Equipment>(who) else {
+        return feet;
+    };
+    if hook {
+        gear.take(&Gear::GrapplingHook);
+    }
+    gear.take_rope(feet).unwrap_or(feet)
+}
 
 /// Grappling hooks that only seem to hold (a natural 1): each slips loose the first time anyone
 /// fails a Climbing throw on its rope. The Judge's secret.
@@ -100,9 +141,10 @@ pub fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusa
         .copied()
         .ok_or(CavingRefusal::NothingToClimb)?;
     let gear = world.get::<Equipment>(who);
-    if !gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.has(&Gear::Rope)) {
+    if !gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.longest_rope().is_some()) {
         return Err(CavingRefusal::NoGrapplingHook.into());
     }
+    rope_reaching(world, who, below.depth_feet)?;
     let anchor = world
         .get_resource::<crate::level::Climbs>()
         .and_then(|c| c.at(here).anchor_ac)
@@ -133,7 +175,15 @@ pub fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusa
     let seems_to_catch = throw.natural == 1;
     let caught = throw.success || seems_to_catch;
     if caught {
-        world.get_resource_or_init::<RopesSecured>().0.push(here);
+        let feet = spend_rope(world, who, below.depth_feet, true);
+        world
+            .get_resource_or_init::<RopesSecured>()
+            .0
+            .push(SecuredRope {
+                at: here,
+                feet,
+                hook: true,
+            });
         if seems_to_catch {
             world.get_resource_or_init::<LooseHooks>().0.push(here);
         }
@@ -237,7 +287,7 @@ pub fn hole_at(world: &World, at: GridPos) -> Option<u32> {
 pub fn rope_in(world: &World, at: GridPos) -> bool {
     world
         .get_resource::<RopesSecured>()
-        .is_some_and(|r| r.0.contains(&at))
+        .is_some_and(|r| r.at(at).is_some())
 }
 
 /// The side of the hole at `at`: easy with a rope hanging in it, else as the level describes it
@@ -371,8 +421,9 @@ pub fn climb_down(
     Ok(())
 }
 
-/// `LowerRope`: from beside an open pit, a creature with a rope secures it above and lets it
-/// down: the pit's wall becomes an easy climb (one round).
+/// `LowerRope`: from beside an open pit, a creature with a rope that reaches the bottom secures
+/// it above and lets it down: the pit's wall becomes an easy climb (one round). The rope stays
+/// there until someone takes it up.
 pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = crate::command::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
@@ -381,16 +432,57 @@ pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Ref
     if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) != 1 {
         return Err(CavingRefusal::NotBesideThePit { at }.into());
     }
-    if !world
-        .get::<Equipment>(who)
-        .is_some_and(|g| g.has(&Gear::Rope))
-    {
-        return Err(CavingRefusal::NoRope.into());
+    let depth = hole_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
+    if rope_in(world, at) {
+        return Err(CavingRefusal::RopeHangsThere { at }.into());
     }
-    hole_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
-    world.get_resource_or_init::<RopesSecured>().0.push(at);
+    rope_reaching(world, who, depth)?;
+    let feet = spend_rope(world, who, depth, false);
+    world
+        .get_resource_or_init::<RopesSecured>()
+        .0
+        .push(SecuredRope {
+            at,
+            feet,
+            hook: false,
+        });
     let name = crate::creature::name_of(world, who);
     log_in(world, CavingEvent::RopeLowered { who: name, at });
+    Ok(())
+}
+
+/// `TakeUpRope`: from beside a pit or chasm, hauls up the rope hanging into it (and the
+/// grappling hook that held it) while no one is on it (one round).
+pub fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
+        return Err(CavingRefusal::RopeFromAbove.into());
+    }
+    if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) != 1 {
+        return Err(CavingRefusal::NotBesideThePit { at }.into());
+    }
+    let rope = world
+        .get_resource::<RopesSecured>()
+        .and_then(|r| r.at(at).copied())
+        .ok_or(CavingRefusal::NoRopeThere { at })?;
+    if on_the_rope(world, at) {
+        return Err(CavingRefusal::RopeInUse { at }.into());
+    }
+    world
+        .resource_mut::<RopesSecured>()
+        .0
+        .retain(|r| r.at != at);
+    if let Some(mut l) = world.get_resource_mut::<LooseHooks>() {
+        l.0.retain(|p| *p != at);
+    }
+    if let Some(mut gear) = world.get_mut::<Equipment>(who) {
+        gear.0.push(Gear::Rope(rope.feet));
+        if rope.hook {
+            gear.0.push(Gear::GrapplingHook);
+        }
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(world, CavingEvent::RopeTakenUp { who: name, at });
     Ok(())
 }
 
@@ -478,7 +570,18 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
             });
         if slips && let Some(at) = here {
             world.resource_mut::<LooseHooks>().0.retain(|p| *p != at);
-            world.resource_mut::<RopesSecured>().0.retain(|p| *p != at);
+            // The rope and its hook come down with the climber.
+            let rope = world.resource::<RopesSecured>().at(at).copied();
+            world
+                .resource_mut::<RopesSecured>()
+                .0
+                .retain(|r| r.at != at);
+            if let Some(rope) = rope
+                && let Some(mut gear) = world.get_mut::<Equipment>(who)
+            {
+                gear.0.push(Gear::Rope(rope.feet));
+                gear.0.push(Gear::GrapplingHook);
+            }
             let name = crate::creature::name_of(world, who);
             log_in(world, CavingEvent::HookSlipped { who: name, at });
             fall_off(world, who, &c, fall_feet);
@@ -538,11 +641,27 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
     }
 }
 
-/// A climber falls off: `feet` to the bottom of the hole (it is there, whichever way it went).
+/// A climber falls off from `feet` above the bottom of the hole. A belayer may break the
+/// fall, or let it drop only the length of the rope; else it falls to the bottom (it is there,
+/// whichever way it went).
 fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
-    if caught_by_belayer(world, who, c) {
-        return;
-    }
+    let feet = match belayed_fall(world, who, c) {
+        Belayed::Caught => return,
+        Belayed::Dropped { rope_feet } if rope_feet < feet => {
+            // It falls the length of the rope and hangs on the wall at its end.
+            let hanging = (feet - rope_feet) as f32;
+            let mut c = *c;
+            c.done_feet = if c.down {
+                c.height_feet as f32 - hanging
+            } else {
+                hanging
+            };
+            world.entity_mut(who).insert(c);
+            fall(world, who, rope_feet);
+            return;
+        }
+        _ => feet,
+    };
     world.entity_mut(who).remove::<Climbing>();
     stop_being_vulnerable(world, who);
     if c.down {
@@ -556,15 +675,17 @@ fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
     fall(world, who, feet);
 }
 
-/// A creature above a climb holding a rope ready to break a climber's fall (Dungeon Delves ›
-/// Belaying).
+/// A creature holding a rope ready to break a climber's fall (Dungeon Delves › Belaying):
+/// standing beside the hole, or itself on the climb above the climber.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Belaying {
     pub climber: Entity,
+    /// The rope paid out: it reaches the climber only this far.
+    pub rope_feet: u32,
 }
 
 /// The hole a climb goes into or out of.
-fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
+pub fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
     if c.down {
         Some(c.to)
     } else {
@@ -572,52 +693,114 @@ fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
     }
 }
 
-/// `Belay`: from beside the hole a climber is on, with a rope, it stands ready to break the
-/// climber's fall.
-pub fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
-    if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
-        return Err(CavingRefusal::BelayFromAbove.into());
+/// Whether anyone is climbing in or out of the hole at `at`.
+pub fn on_the_rope(world: &World, at: GridPos) -> bool {
+    world
+        .try_query::<(Entity, &Climbing)>()
+        .is_some_and(|mut q| q.iter(world).any(|(e, c)| hole_of(world, e, c) == Some(at)))
+}
+
+/// Whether `who` could belay `climber` on its climb `c` now: beside its hole or above it on the
+/// same climb, with a rope that reaches.
+pub fn could_belay(world: &World, who: Entity, climber: Entity, c: &Climbing) -> bool {
+    let Some(hole) = hole_of(world, climber, c) else {
+        return false;
+    };
+    belaying_reach(world, who, hole, height_on(c)).is_some_and(|reach| {
+        world
+            .get::<Equipment>(who)
+            .is_some_and(|g| g.has_rope(reach))
+    })
+}
+
+/// How high above the bottom of its hole a climber is, in feet.
+pub fn height_on(c: &Climbing) -> f32 {
+    if c.down {
+        c.height_feet as f32 - c.done_feet
+    } else {
+        c.done_feet
     }
-    if !world
-        .get::<Equipment>(who)
-        .is_some_and(|g| g.has(&Gear::Rope))
-    {
-        return Err(CavingRefusal::NoRope.into());
+}
+
+/// The rope `who` needs to belay a climber `height` feet above the bottom of the hole at `hole`:
+/// standing beside the hole at the top (level with or above the climber), or higher on the same
+/// climb (strictly above, so a chain of belayers only ever runs up the rope); `None` if it is
+/// neither.
+fn belaying_reach(world: &World, who: Entity, hole: GridPos, height: f32) -> Option<u32> {
+    let above = if let Some(c) = world.get::<Climbing>(who) {
+        let own = height_on(c);
+        (hole_of(world, who, c) == Some(hole) && own > height).then_some(own)
+    } else {
+        let here = world.get::<Position>(who)?.0;
+        let beside = here.x.abs_diff(hole.x).max(here.y.abs_diff(hole.y)) == 1;
+        let top = hole_at(world, hole).unwrap_or(0) as f32;
+        (world.get::<Below>(who).is_none() && beside && top >= height).then_some(top)
+    }?;
+    Some((above - height).ceil() as u32)
+}
+
+/// `Belay`: from beside the hole a climber is on, or from higher on the same climb, with a
+/// rope that reaches it, it stands ready to break the climber's fall.
+pub fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
+    crate::command::square_of(world, who)?;
+    if world.get::<Below>(who).is_some() {
+        return Err(CavingRefusal::BelayFromAbove.into());
     }
     let c = world
         .get::<Climbing>(climber)
         .copied()
         .ok_or(CavingRefusal::NotClimbing)?;
     let hole = hole_of(world, climber, &c).ok_or(CavingRefusal::NotClimbing)?;
-    if here.x.abs_diff(hole.x).max(here.y.abs_diff(hole.y)) != 1 {
-        return Err(CavingRefusal::NotBesideThePit { at: hole }.into());
-    }
-    world.entity_mut(who).insert(Belaying { climber });
+    let reach = belaying_reach(world, who, hole, height_on(&c)).ok_or(
+        if world.get::<Climbing>(who).is_some() {
+            CavingRefusal::BelayFromAbove
+        } else {
+            CavingRefusal::NotBesideThePit { at: hole }
+        },
+    )?;
+    rope_reaching(world, who, reach)?;
+    let rope_feet = world
+        .get::<Equipment>(who)
+        .and_then(|g| g.longest_rope())
+        .unwrap_or(reach);
+    world
+        .entity_mut(who)
+        .insert(Belaying { climber, rope_feet });
     Ok(())
+}
+
+/// What a belayer did for a falling climber.
+enum Belayed {
+    /// No one was belaying it (or no rope reached it).
+    Alone,
+    /// The fall was broken, unhurt.
+    Caught,
+    /// The belayer could not slow it: it falls the length of the rope.
+    Dropped { rope_feet: u32 },
 }
 
 /// Dungeon Delves › Belaying: a climber who falls with a belayer ready: the belayer's
 /// Dungeonbashing 18+ (Strength ×4), the climber's encumbrance a penalty unless the belayer is
 /// proficient in Climbing and Mountaineering. Caught, the climber hangs unhurt where it was;
-/// failing, it falls; failing on a 1 or by 14 or more, the belayer makes a Climbing throw (the
-/// climber's encumbrance a penalty) or falls in too.
-fn caught_by_belayer(world: &mut World, climber: Entity, c: &Climbing) -> bool {
+/// failing, it falls the length of the rope; failing on a 1 or by 14 or more, the belayer makes
+/// a Climbing throw (the climber's encumbrance a penalty) or falls too — and a belayer on the
+/// climb is itself caught, or not, by whoever belays it, and so on up the rope.
+fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
     let Some(hole) = hole_of(world, climber, c) else {
-        return false;
+        return Belayed::Alone;
     };
-    let mut q = world.query::<(Entity, &Belaying, &Position, &Conditions)>();
-    let belayer = q
+    let height = height_on(c);
+    let mut q = world.query::<(Entity, &Belaying, &Conditions)>();
+    let ready: Vec<(Entity, u32)> = q
         .iter(world)
-        .filter(|(_, b, p, cond)| {
-            b.climber == climber
-                && !crate::rules::conditions::is_down(cond)
-                && p.0.x.abs_diff(hole.x).max(p.0.y.abs_diff(hole.y)) == 1
-        })
-        .map(|(e, ..)| e)
-        .min();
-    let Some(belayer) = belayer else {
-        return false;
+        .filter(|(_, b, cond)| b.climber == climber && !crate::rules::conditions::is_down(cond))
+        .map(|(e, b, _)| (e, b.rope_feet))
+        .collect();
+    let belayer = ready.into_iter().filter(|&(e, rope)| {
+        belaying_reach(world, e, hole, height).is_some_and(|reach| reach <= rope)
+    });
+    let Some((belayer, rope_feet)) = belayer.min_by_key(|(e, _)| *e) else {
+        return Belayed::Alone;
     };
     let stone = super::stone_of(world.get::<Encumbrance>(climber));
     let profs = world
@@ -660,7 +843,7 @@ fn caught_by_belayer(world: &mut World, climber: Entity, c: &Climbing) -> bool {
         },
     );
     if throw.success {
-        return true;
+        return Belayed::Caught;
     }
     if throw.natural == 1 || throw.target - throw.total >= 14 {
         let target = climbing_target(&profs, Surface::Easy).unwrap_or(ADVENTURING_CLIMB);
@@ -679,17 +862,27 @@ fn caught_by_belayer(world: &mut World, climber: Entity, c: &Climbing) -> bool {
         .success;
         if !held {
             world.entity_mut(belayer).remove::<Belaying>();
-            let depth = hole_at(world, hole).unwrap_or(0);
-            if let Some(mut p) = world.get_mut::<Position>(belayer) {
-                p.0 = hole;
-            }
-            world
-                .entity_mut(belayer)
-                .insert(Below { depth_feet: depth });
-            fall(world, belayer, depth);
+            pulled_off(world, belayer, hole);
         }
     }
-    false
+    Belayed::Dropped { rope_feet }
+}
+
+/// A belayer pulled off its footing: from the climb, it falls off it (and its own belayer may
+/// catch it); from the top, it falls into the hole.
+fn pulled_off(world: &mut World, belayer: Entity, hole: GridPos) {
+    if let Some(c) = world.get::<Climbing>(belayer).copied() {
+        fall_off(world, belayer, &c, height_on(&c).round() as u32);
+        return;
+    }
+    let depth = hole_at(world, hole).unwrap_or(0);
+    if let Some(mut p) = world.get_mut::<Position>(belayer) {
+        p.0 = hole;
+    }
+    world
+        .entity_mut(belayer)
+        .insert(Below { depth_feet: depth });
+    fall(world, belayer, depth);
 }
 
 pub(super) fn stop_being_vulnerable(world: &mut World, who: Entity) {

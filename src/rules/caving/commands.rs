@@ -212,6 +212,30 @@ impl Act for LowerRope {
     }
 }
 
+/// From beside a pit or chasm, hauls up the rope hanging into it (one round).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakeUpRope {
+    pub who: String,
+    pub at: (i32, i32),
+}
+
+impl fmt::Display for TakeUpRope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "take up the rope at {}", at(self.at))
+    }
+}
+
+impl Act for TakeUpRope {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let who = creature(world, &self.who)?;
+        super::climbing::take_up_rope(world, who, at(self.at))
+    }
+}
+
 crate::creature_commands! {
     /// From the bottom of a pit or chasm, throw a grappling hook for the anchor above.
     ThrowGrapplingHook: "throw a grappling hook" => super::climbing::throw_grappling_hook;
@@ -252,10 +276,31 @@ pub enum CavingRefusal {
         at: GridPos,
     },
     NoRope,
+    /// The longest rope it carries does not reach.
+    RopeTooShort {
+        needs: u32,
+        longest: u32,
+    },
+    RopeHangsThere {
+        at: GridPos,
+    },
+    NoRopeThere {
+        at: GridPos,
+    },
+    /// Someone is on the rope.
+    RopeInUse {
+        at: GridPos,
+    },
     NoOpenPit {
         at: GridPos,
     },
-    JumpFromBelow,
+    /// At the bottom of a hole, it must climb out first.
+    AtTheBottom,
+    /// The hole is deeper than its leap.
+    TooHighToLeap {
+        depth_feet: u32,
+        leap_feet: f32,
+    },
     NotRigged {
         to: GridPos,
     },
@@ -268,6 +313,7 @@ pub enum CavingRefusal {
     },
     TooNarrow,
     PrecariousNeedsClimbing,
+    /// A belayer holds the rope from above the climber.
     BelayFromAbove,
     NotClimbing,
     AlreadyBelow,
@@ -322,6 +368,17 @@ impl fmt::Display for CavingRefusal {
                 write!(f, "it must stand beside the pit at {at}")
             }
             CavingRefusal::NoRope => write!(f, "it carries no rope"),
+            CavingRefusal::RopeTooShort { needs, longest } => write!(
+                f,
+                "it needs {needs}' of rope, and its longest is {longest}'"
+            ),
+            CavingRefusal::RopeHangsThere { at } => {
+                write!(f, "a rope already hangs into {at}")
+            }
+            CavingRefusal::NoRopeThere { at } => write!(f, "no rope hangs into {at}"),
+            CavingRefusal::RopeInUse { at } => {
+                write!(f, "someone is on the rope at {at}")
+            }
             CavingRefusal::NoOpenPit { at } => write!(f, "there is no open pit or chasm at {at}"),
             CavingRefusal::NoGrapplingHook => write!(f, "it needs a grappling hook and a rope"),
             CavingRefusal::NoAnchor => write!(f, "there is nothing above for a hook to catch"),
@@ -336,7 +393,11 @@ impl fmt::Display for CavingRefusal {
                 f,
                 "rappelling is for those proficient in Climbing or Mountaineering"
             ),
-            CavingRefusal::BelayFromAbove => write!(f, "a belayer stands above, off the climb"),
+            CavingRefusal::BelayFromAbove => write!(
+                f,
+                "a belayer holds the rope from above the climber: beside the hole at the top, or \
+                 higher on the same climb"
+            ),
             CavingRefusal::NotClimbing => write!(f, "that one is not on a climb"),
             CavingRefusal::NotAlongALedge { to } => write!(
                 f,
@@ -357,7 +418,14 @@ impl fmt::Display for CavingRefusal {
                 f,
                 "the traverse bears {bears} stone, and {load} would be on it"
             ),
-            CavingRefusal::JumpFromBelow => write!(f, "it is at the bottom: it must climb"),
+            CavingRefusal::AtTheBottom => write!(f, "it is at the bottom: it must climb"),
+            CavingRefusal::TooHighToLeap {
+                depth_feet,
+                leap_feet,
+            } => write!(
+                f,
+                "it leaps {leap_feet}' and the hole is {depth_feet}' deep: it must climb"
+            ),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
             CavingRefusal::NotAcrossAChasm { to } => write!(
                 f,

@@ -42,6 +42,15 @@ pub enum CavingEvent {
     ClimbedDown { who: String, at: GridPos },
     /// A rope secured above an open pit and let down into it.
     RopeLowered { who: String, at: GridPos },
+    /// A rope (and its hook) hauled up out of a pit or chasm, back into its gear.
+    RopeTakenUp { who: String, at: GridPos },
+    /// A leap up out of a hole no deeper than the leap.
+    LeaptOut {
+        who: String,
+        depth_feet: u32,
+        leap_feet: f32,
+        at: GridPos,
+    },
     /// A jump across a gap: the d6, how far it reached, and whether it had a run-up.
     Jumped {
         who: String,
@@ -102,8 +111,10 @@ impl LogEvent for CavingEvent {
             | CavingEvent::ClimbedOut { who, .. }
             | CavingEvent::ClimbedDown { who, .. }
             | CavingEvent::RopeLowered { who, .. }
+            | CavingEvent::RopeTakenUp { who, .. }
             | CavingEvent::Fell { who, .. }
             | CavingEvent::Jumped { who, .. }
+            | CavingEvent::LeaptOut { who, .. }
             | CavingEvent::LandedShort { who, .. }
             | CavingEvent::HookThrown { who, .. }
             | CavingEvent::HookSlipped { who, .. }
@@ -154,6 +165,18 @@ impl fmt::Display for CavingEvent {
                     f,
                     "{who} secures a rope and lets it down into the pit at {at}"
                 )
+            }
+            CavingEvent::LeaptOut {
+                who,
+                depth_feet,
+                leap_feet,
+                at,
+            } => write!(
+                f,
+                "{who} leaps {leap_feet}' and out of the {depth_feet}' hole to {at}"
+            ),
+            CavingEvent::RopeTakenUp { who, at } => {
+                write!(f, "{who} takes up the rope hanging into {at}")
             }
             CavingEvent::Jumped {
                 who,

@@ -7,6 +7,8 @@
 //!   +4, 21–23 +5, 24 +6).
 //! - A creature without an encumbrance (a monster with a speed) jumps as DEX 10 (unless given)
 //!   times its running speed / 120.
+//! - A creature at the bottom of a hole no deeper than its leap leaps out onto a square beside
+//!   it, without climbing.
 //! - A jump across a chasm that falls short drops into it at the point it reached; a landing on
 //!   rubble is precarious: a Paralysis save (+2 Acrobatics), or it lands 1d6' short — prone on
 //!   the ground, or into the chasm.
@@ -118,11 +120,30 @@ pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(V
     Some((between, gap))
 }
 
-/// `Jump`: across a chasm in a straight line onto the square `to`.
+/// Whether it has had its moving start: 20' moved the round before.
+fn run_up(world: &World, who: Entity) -> bool {
+    world
+        .get::<MovedThisRound>(who)
+        .is_some_and(|m| m.feet >= RUN_UP_FEET)
+}
+
+/// How high `who` leaps now (its run-up counted), in feet.
+pub fn leap_of(world: &World, who: Entity) -> Option<f32> {
+    let j = Jumper::of(world, who)?;
+    Some(vertical_leap_feet(
+        j.dex,
+        j.stone,
+        run_up(world, who),
+        j.factor,
+    ))
+}
+
+/// `Jump`: across a chasm in a straight line onto the square `to`; or, from the bottom of a
+/// hole no deeper than its leap, up onto the square `to` beside it.
 pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     let from = crate::command::square_of(world, who)?;
-    if world.get::<Below>(who).is_some() {
-        return Err(CavingRefusal::JumpFromBelow.into());
+    if let Some(below) = world.get::<Below>(who).copied() {
+        return leap_out(world, who, from, below, to);
     }
     let grid = world.resource::<DungeonGrid>();
     if !grid.is_passable(to) {
@@ -133,9 +154,7 @@ pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> 
     let scale = grid.scale_feet().max(1);
     let j = Jumper::of(world, who).ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
     let acrobatics = j.acrobat.then_some(());
-    let run_up = world
-        .get::<MovedThisRound>(who)
-        .is_some_and(|m| m.feet >= RUN_UP_FEET);
+    let run_up = run_up(world, who);
     let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
     let reach = horizontal_jump_feet(j.dex, d6, j.stone, run_up, j.factor);
     let name = crate::creature::name_of(world, who);
@@ -159,6 +178,45 @@ pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> 
         let k = ((reach / scale as f32) as usize).min(between.len() - 1);
         drop_into(world, who, between[k]);
     }
+    Ok(())
+}
+
+/// A leap up out of a hole onto the square `to` beside it: its leap must reach the rim.
+fn leap_out(
+    world: &mut World,
+    who: Entity,
+    from: GridPos,
+    below: Below,
+    to: GridPos,
+) -> Result<(), Refusal> {
+    if from.x.abs_diff(to.x).max(from.y.abs_diff(to.y)) != 1
+        || !world.resource::<DungeonGrid>().is_passable(to)
+        || super::climbing::hole_at(world, to).is_some()
+    {
+        return Err(CavingRefusal::NoWayUp { to }.into());
+    }
+    let leap = leap_of(world, who).ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
+    if leap < below.depth_feet as f32 {
+        return Err(CavingRefusal::TooHighToLeap {
+            depth_feet: below.depth_feet,
+            leap_feet: leap,
+        }
+        .into());
+    }
+    world
+        .entity_mut(who)
+        .remove::<(Below, crate::rules::movement::Walking)>();
+    set_square(world, who, to);
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::LeaptOut {
+            who: name,
+            depth_feet: below.depth_feet,
+            leap_feet: leap,
+            at: to,
+        },
+    );
     Ok(())
 }
 

@@ -154,7 +154,7 @@ pub fn traverse(
 ) -> Result<(), Refusal> {
     let from = crate::command::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
-        return Err(CavingRefusal::JumpFromBelow.into());
+        return Err(CavingRefusal::AtTheBottom.into());
     }
     let grid = world.resource::<DungeonGrid>();
     if !grid.is_passable(to) {
@@ -230,6 +230,13 @@ pub enum RigStage {
     Tighten,
 }
 
+/// The Climbing throw's target crawling a rigged traverse: 8+, or the crawler's Climbing class
+/// value, or the class value of the mountaineer who rigged it, whichever is best.
+pub fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
+    let own = traverse_target(profs, Path::Rope).unwrap_or(ADVENTURING_CLIMB);
+    rigged.by_mountaineer.map_or(own, |m| own.min(m))
+}
+
 /// `RigTraverse`: from a chasm's rim, with a rope and a grappling hook, rigs a crawling traverse
 /// straight across to the rim square `to`.
 pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
@@ -239,13 +246,14 @@ pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
     super::across_a_chasm(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let span = crate::grid::distance_feet(from, to, grid.scale_feet());
     let gear = world.get::<crate::creature::Equipment>(who);
     if !gear.is_some_and(|g| {
-        g.has(&crate::level::schema::Gear::GrapplingHook)
-            && g.has(&crate::level::schema::Gear::Rope)
+        g.has(&crate::level::schema::Gear::GrapplingHook) && g.longest_rope().is_some()
     }) {
         return Err(CavingRefusal::NoGrapplingHook.into());
     }
+    super::climbing::rope_reaching(world, who, span)?;
     world.entity_mut(who).insert(Rigging {
         to,
         stage: RigStage::SecureNearEnd,
@@ -279,6 +287,13 @@ pub fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Rigging, &Pos
             }
             None if r.stage == RigStage::Tighten => {
                 world.entity_mut(who).remove::<Rigging>();
+                // The rope and the hook stay across the chasm.
+                let span = crate::grid::distance_feet(
+                    from,
+                    r.to,
+                    world.resource::<DungeonGrid>().scale_feet(),
+                );
+                super::climbing::spend_rope(world, who, span, true);
                 let by_mountaineer = world.get::<Proficiencies>(who).and_then(|p| {
                     p.has(Proficiency::Mountaineering)
                         .then(|| p.throws.get(&Proficiency::Mountaineering).copied())
@@ -456,22 +471,12 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
     let reach = t.done_feet + speed * share;
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-        let rigged_by_mountaineer = t.path == Path::Rope
-            && world
-                .get_resource::<RiggedTraverses>()
-                .and_then(|r| r.find(t.from, t.to))
-                .is_some_and(|r| r.by_mountaineer.is_some());
-        let target = match (traverse_target(&profs, t.path), rigged_by_mountaineer) {
-            (Some(own), true) => Some(
-                own.min(
-                    world
-                        .get_resource::<RiggedTraverses>()
-                        .and_then(|r| r.find(t.from, t.to))
-                        .and_then(|r| r.by_mountaineer)
-                        .unwrap_or(own),
-                ),
-            ),
-            (own, _) => own,
+        let rigged = world
+            .get_resource::<RiggedTraverses>()
+            .and_then(|r| r.find(t.from, t.to).copied());
+        let target = match (t.path, rigged) {
+            (Path::Rope, Some(rigged)) => Some(crawling_target(&profs, &rigged)),
+            (path, _) => traverse_target(&profs, path),
         };
         let Some(target) = target else {
             return;
