@@ -211,7 +211,19 @@ pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
             why.push(format!("in {d:?} water"));
         }
     }
-    why.push("difficult terrain (rubble) costs double; water over the head four times (swimming at one quarter)".into());
+    match world.get::<crate::creature::SwimmingSpeed>(e) {
+        Some(swim) => why.push(format!(
+            "difficult terrain (rubble) costs double; it swims {}' (no Swimming throws): water \
+             over the head costs {} tenths of a foot per foot",
+            swim.0,
+            crate::rules::movement::WaterCost::of(basis, Some(swim)).0
+        )),
+        None => why.push(
+            "difficult terrain (rubble) costs double; water over the head four times (swimming \
+             at one quarter)"
+                .into(),
+        ),
+    }
     Ok(SpeedsAnswer {
         question: "speeds",
         who: who.to_owned(),
@@ -742,15 +754,22 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         .map_or(10, |a| a.0.con);
     let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
     let mut notes = Vec::new();
-    if let Some(s) = world
-        .get::<crate::creature::Encumbrance>(e)
-        .and_then(|enc| crate::rules::movement::Speeds::of(enc.0, &conditions))
+    if let Some(enc) = world.get::<crate::creature::Encumbrance>(e)
+        && let Some(s) = crate::rules::movement::Speeds::of(enc.0, &conditions)
     {
+        // A quarter of its speed, or its swimming speed (what deep water costs it).
+        let swimmer = world.get::<crate::creature::SwimmingSpeed>(e);
+        let share = 10.0 / crate::rules::movement::WaterCost::of(enc.0, swimmer).0 as f32;
         notes.push(format!(
             "afloat it swims {}' a round at combat pace (and may attack) or {}' running (no \
-             attack; the running rules apply)",
-            s.rated(crate::rules::movement::Pace::Combat) / 4.0,
-            s.rated(crate::rules::movement::Pace::Running) / 4.0
+             attack; the running rules apply){}",
+            s.rated(crate::rules::movement::Pace::Combat) * share,
+            s.rated(crate::rules::movement::Pace::Running) * share,
+            if swimmer.is_some() {
+                ": its swimming speed"
+            } else {
+                ": a quarter of its speed"
+            }
         ));
     }
     let depth = world

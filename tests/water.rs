@@ -188,3 +188,36 @@ fn a_creature_with_a_swimming_speed_makes_no_swimming_throws() {
     delve.run(1);
     assert_eq!(swimming(&delve).len(), 1, "without one, it throws");
 }
+
+/// Dungeon Delves › Swimming: without a swimming speed a creature swims at a quarter of its
+/// speed; with one, at that speed. Along a flooded passage an eel (speed 30', swimming 60')
+/// swims its 20' of swimming combat speed, four 5' squares, where Pip (0 stone, combat 40',
+/// Swimming: no throw needed) makes a quarter, 10', two squares.
+#[test]
+fn a_swimming_speed_is_how_fast_it_swims() {
+    let swim = |pip: &str| {
+        let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X~~~~~~~~~.X", "XXXXXXXXXXXX"])
+            .legend("'~': Water(Deep)")
+            .light("(at: (10, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Pip", faction: "party", at: (1, 1), hp: 6, ac: 10{pip})"#
+            ))
+            .build();
+        delve.act(Move {
+            who: "Pip".into(),
+            to: (10, 1),
+            pace: Pace::Combat,
+        });
+        assert!(swimming(&delve).is_empty());
+        delve.at("Pip")
+    };
+    assert_eq!(
+        swim(", speed_feet: 30, swim_feet: 60"),
+        delve::grid::GridPos::new(5, 1)
+    );
+    assert_eq!(
+        swim(", encumbrance_stone: 0.0, proficiencies: [Swimming]"),
+        delve::grid::GridPos::new(3, 1)
+    );
+}

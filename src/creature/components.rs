@@ -131,6 +131,11 @@ impl Equipment {
     }
 }
 
+/// A swimming speed in feet (the stat block's `swim_feet`): it makes no Swimming throws, and
+/// deep water costs it its speed over this (Dungeon Delves › Swimming).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwimmingSpeed(pub u32);
+
 /// Man-sized or not, for dungeonbashing.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BodySize(pub Size);

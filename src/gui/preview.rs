@@ -13,7 +13,7 @@ use crate::grid::GridPos;
 use crate::grid::path::find_path;
 use crate::level::schema::{Terrain, WaterDepth};
 use crate::rules::conditions::Conditions;
-use crate::rules::movement::{Pace, Speeds, path_cost, sharp_turn};
+use crate::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
 use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
 
@@ -33,18 +33,22 @@ impl Plugin for PreviewPlugin {
     }
 }
 
+/// A mover as the preview reads it.
+type Mover<'a> = (
+    &'a Position,
+    &'a Encumbrance,
+    &'a Conditions,
+    Option<&'a crate::creature::SwimmingSpeed>,
+);
+
 /// Tenths of a foot a round for the mover: the slowest member for a party.
-fn budget(
-    movers: &[Entity],
-    pace: Pace,
-    q: &Query<(&Position, &Encumbrance, &Conditions)>,
-) -> Option<u32> {
+fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
     movers
         .iter()
         .map(|&e| {
             q.get(e)
                 .ok()
-                .and_then(|(_, enc, c)| Speeds::of(enc.0, c))
+                .and_then(|(_, enc, c, _)| Speeds::of(enc.0, c))
                 .map(|s| s.tenths_per_round(pace))
         })
         .collect::<Option<Vec<_>>>()?
@@ -60,7 +64,7 @@ fn preview(
     ui: Res<UiState>,
     parties: Res<Parties>,
     art: Option<Res<Art>>,
-    creatures: Query<(&Position, &Encumbrance, &Conditions)>,
+    creatures: Query<Mover>,
     marks: Query<Entity, With<PreviewMark>>,
     mut shown: ResMut<Shown>,
     attack: Option<Res<super::battle::AttackOffer>>,
@@ -99,7 +103,13 @@ fn preview(
     let label = match find_path(grid, from, to) {
         None => "no open path".to_owned(),
         Some(path) => {
-            let cost = path_cost(grid, &path.squares);
+            let water = movers
+                .first()
+                .and_then(|&e| creatures.get(e).ok())
+                .map_or_else(WaterCost::default, |(_, enc, _, swim)| {
+                    WaterCost::of(enc.0, swim)
+                });
+            let cost = path_cost(grid, &path.squares, water);
             // Squares where the walk needs a throw (Dungeon Delves › Squeezing, › Swimming) are
             // marked in red.
             let throw_at = |p: GridPos| match grid.terrain(p) {

@@ -206,20 +206,51 @@ pub fn terrain_cost(t: Terrain) -> u32 {
     }
 }
 
+/// What a foot of water over the head costs a creature, in tenths of a foot of movement
+/// (Dungeon Delves › Swimming): 40 — four times its width — for one that swims by the
+/// Swimming throw at a quarter of its speed; for one with a swimming speed, its (running) speed
+/// over its swimming speed, so it swims at that speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaterCost(pub u32);
+
+impl Default for WaterCost {
+    fn default() -> Self {
+        Self(10 * terrain_cost(Terrain::Water(WaterDepth::Deep)))
+    }
+}
+
+impl WaterCost {
+    /// The cost for a creature of these speeds and this swimming speed, if any.
+    pub fn of(basis: SpeedBasis, swim: Option<&crate::creature::SwimmingSpeed>) -> Self {
+        match (swim, Speeds::from_basis(basis)) {
+            (Some(s), Some(speeds)) if s.0 > 0 => Self((speeds.running * 10).div_ceil(s.0).max(1)),
+            _ => Self::default(),
+        }
+    }
+}
+
 /// What a step of `step` feet into `to` costs, in tenths of a foot of movement: its length
-/// times the terrain's cost.
-pub fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32) -> u32 {
-    step * 10 * terrain_cost(grid.terrain(to).unwrap_or(Terrain::Rock))
+/// times the terrain's cost (deep water's cost the mover's own).
+pub fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32, water: WaterCost) -> u32 {
+    match grid.terrain(to).unwrap_or(Terrain::Rock) {
+        Terrain::Water(WaterDepth::Deep) => step * water.0,
+        t => step * 10 * terrain_cost(t),
+    }
 }
 
 /// What walking a whole path costs, in tenths of a foot of movement (the 5-10-5 rule for
 /// diagonals, the terrain's cost for each square entered): what [`take_steps`] spends.
-pub fn path_cost(grid: &DungeonGrid, path: &[GridPos]) -> u32 {
+pub fn path_cost(grid: &DungeonGrid, path: &[GridPos], water: WaterCost) -> u32 {
     let mut odd = false;
     let mut cost = 0;
     for w in path.windows(2) {
         let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
-        cost += step_cost(grid, w[1], step_feet(diagonal, odd, grid.scale_feet()));
+        cost += step_cost(
+            grid,
+            w[1],
+            step_feet(diagonal, odd, grid.scale_feet()),
+            water,
+        );
         odd ^= diagonal;
     }
     cost
@@ -370,6 +401,7 @@ pub fn take_steps(
     next: usize,
     banked: &mut u32,
     odd_diagonals: &mut bool,
+    water: WaterCost,
 ) -> Steps {
     let scale = grid.scale_feet();
     let mut out = Steps::default();
@@ -380,7 +412,7 @@ pub fn take_steps(
     for &p in path.iter().skip(next) {
         let diagonal = p.x != at.x && p.y != at.y;
         let step = step_feet(diagonal, *odd_diagonals, scale);
-        let cost = step_cost(grid, p, step);
+        let cost = step_cost(grid, p, step, water);
         if *banked < cost {
             break;
         }
@@ -671,6 +703,7 @@ type Walker<'a> = (
     &'a mut Footsteps,
     Option<&'a crate::creature::Faction>,
     Option<&'a MoveLimit>,
+    Option<&'a crate::creature::SwimmingSpeed>,
 );
 
 /// A creature not walking, as walkers see it.
@@ -781,6 +814,7 @@ pub fn walk(
             mut footsteps,
             faction,
             limit,
+            swimmer,
         )) = walkers.get_mut(e)
         else {
             continue;
@@ -788,6 +822,7 @@ pub fn walk(
         let Some(speeds) = Speeds::of(enc.0, &conditions) else {
             continue;
         };
+        let water = WaterCost::of(enc.0, swimmer);
         if conditions.has(ConditionKind::Stuck) {
             commands.entity(entity).remove::<Walking>();
             continue;
@@ -817,7 +852,7 @@ pub fn walk(
         let Steps {
             mut steps,
             mut blocked,
-        } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd);
+        } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd, water);
         // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
         let squeezed = crate::rules::caving::squeeze_on(
@@ -862,7 +897,7 @@ pub fn walk(
             && occupants.iter().any(|o| o.0 != entity && o.1 == p)
         {
             steps.pop();
-            banked += step_cost(&grid, p, step);
+            banked += step_cost(&grid, p, step, water);
         }
         let fell = w.pace == Pace::Running
             && falls_running_into_difficult_terrain(
@@ -1042,12 +1077,35 @@ mod tests {
     fn a_paths_cost_counts_diagonals_5_10_5_and_rubble_double() {
         let floor = DungeonGrid::new(4, 4, 5, vec![Terrain::Floor; 16]);
         let diagonal: Vec<GridPos> = (0..4).map(|i| GridPos::new(i, i)).collect();
-        assert_eq!(path_cost(&floor, &diagonal), (5 + 10 + 5) * 10);
+        let water = WaterCost::default();
+        assert_eq!(path_cost(&floor, &diagonal, water), (5 + 10 + 5) * 10);
         let mut terrain = vec![Terrain::Floor; 16];
         terrain[1] = Terrain::Rubble;
         let rubble = DungeonGrid::new(4, 4, 5, terrain);
         let straight: Vec<GridPos> = (0..3).map(|x| GridPos::new(x, 0)).collect();
-        assert_eq!(path_cost(&rubble, &straight), (10 + 5) * 10);
+        assert_eq!(path_cost(&rubble, &straight, water), (10 + 5) * 10);
+    }
+
+    /// Dungeon Delves › Swimming: water over the head is crossed at a quarter speed by the
+    /// Swimming throw (four times its width); a creature with a swimming speed crosses it at
+    /// that speed: running 60' and swimming 120' pays half its width, running 120' and swimming
+    /// 40' three times.
+    #[test]
+    fn deep_water_costs_a_quarter_speed_or_the_swimming_speed() {
+        use crate::creature::SwimmingSpeed;
+        let pool = DungeonGrid::new(3, 1, 5, vec![Terrain::Water(WaterDepth::Deep); 3]);
+        let across: Vec<GridPos> = (0..3).map(|x| GridPos::new(x, 0)).collect();
+        let cost = |basis, swim: Option<u32>| {
+            path_cost(
+                &pool,
+                &across,
+                WaterCost::of(basis, swim.map(SwimmingSpeed).as_ref()),
+            )
+        };
+        let walker = SpeedBasis::Encumbrance { stone: 2.0 };
+        assert_eq!(cost(walker, None), 10 * 4 * 10);
+        assert_eq!(cost(SpeedBasis::Explicit { feet: 60 }, Some(120)), 10 * 5);
+        assert_eq!(cost(SpeedBasis::Explicit { feet: 120 }, Some(40)), 10 * 30);
     }
 
     fn speeds(stone: f32) -> Option<Speeds> {

@@ -204,6 +204,7 @@ type Member<'a> = (
         &'a Proficiencies,
         &'a ClassLevel,
         Has<crate::rules::caving::Below>,
+        Option<&'a crate::creature::SwimmingSpeed>,
     ),
 );
 
@@ -317,8 +318,15 @@ pub fn keep_formation(
                 continue;
             };
             let mut odd = false;
-            let mut steps =
-                take_steps(&grid, &path.squares, 1, &mut follow.banked_tenths, &mut odd).steps;
+            let mut steps = take_steps(
+                &grid,
+                &path.squares,
+                1,
+                &mut follow.banked_tenths,
+                &mut odd,
+                crate::rules::movement::WaterCost::of(enc.0, rolls.4),
+            )
+            .steps;
             // Dungeon Delves › Squeezing: followers squeeze through as walkers do.
             let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
             let squeezed = crate::rules::caving::squeeze_on(

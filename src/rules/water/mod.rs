@@ -5,7 +5,8 @@
 //!   proficiency, with the situational penalties (RULINGS › Movement penalties; the Judge's cold,
 //!   rough or fast water among them). If its modifiers bring the target to 0 or less, it need
 //!   not throw. Afloat, it swims at a quarter of its speed (deep water costs four times its
-//!   width to cross).
+//!   width to cross). A creature with a swimming speed makes no throw and swims at that speed
+//!   (`movement::WaterCost`).
 //! - Failing, it is **drowning**: vulnerable, no actions, no more Swimming throws; it sinks 10'
 //!   per stone of encumbrance at the start of each initiative, to the water's depth; it holds its
 //!   breath 5 + CON modifier rounds and then dies at its initiative.
@@ -77,10 +78,7 @@ pub fn swimming_throw_at(
     (net > 0).then_some((target, mods))
 }
 
-/// A creature with a swimming speed (its stat block's `swim_feet`): it makes no Swimming
-/// throws.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SwimmingSpeed(pub u32);
+pub use crate::creature::SwimmingSpeed;
 
 /// A drowning creature: how deep it has sunk and how long it has held its breath.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
