@@ -68,7 +68,7 @@ fn paint_art(
 
 /// Draws the level anew when [`ShownLevel::redraw`] is set: tiles, markers and tokens.
 #[allow(clippy::too_many_arguments)]
-fn redraw(
+pub(super) fn redraw(
     mut commands: Commands,
     mut shown: ResMut<ShownLevel>,
     art: Res<Art>,

@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod art;
 pub mod battle;
+pub mod caving;
 pub mod input;
 pub mod lighting;
 pub mod map;
@@ -72,6 +73,7 @@ impl PluginGroup for GuiPlugins {
         PluginGroupBuilder::start::<Self>()
             .add(TilemapPlugin)
             .add(map::MapViewPlugin)
+            .add(caving::CavingMarksPlugin)
             .add(tokens::TokensPlugin)
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
