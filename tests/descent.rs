@@ -136,11 +136,12 @@ fn play(seed: u64) -> Option<EventLog> {
     None
 }
 
+/// The seed the story is told with.
+const SEED: u64 = 1;
+
 #[test]
 fn the_party_squeezes_swims_balances_and_climbs_down_the_shaft() {
-    let (seed, story) = (1..100)
-        .find_map(|s| play(s).map(|log| (s, log)))
-        .expect("some seed tells the whole story");
+    let story = play(SEED).expect("the fixed seed tells the whole story");
     let caving: Vec<CavingEvent> = story.of::<CavingEvent>().cloned().collect();
     for who in ["Ada", "Pim"] {
         let traversed = caving
@@ -169,5 +170,5 @@ fn the_party_squeezes_swims_balances_and_climbs_down_the_shaft() {
     assert!(throws.iter().any(|w| w == "Squeezing"), "{throws:?}");
     assert!(!throws.iter().any(|w| w == "Swimming"), "{throws:?}");
     // The same seed tells the same story.
-    assert_eq!(play(seed).unwrap(), story);
+    assert_eq!(play(SEED).unwrap(), story);
 }
