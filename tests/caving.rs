@@ -1322,3 +1322,63 @@ fn leaping_out_of_a_hole_no_deeper_than_the_leap() {
     ));
     assert!(delve.get::<Below>("Lia").is_some());
 }
+
+/// Dungeon Delves › Crawling Traverse: "crawling across the traverse requires both hands and
+/// feet": a mapper (both hands on the map) is refused the rope, and a crawler can do nothing
+/// but crawl on (nor throw a grappling hook, nor open a door).
+#[test]
+fn crawling_takes_both_hands() {
+    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    use delve::rules::movement::Mapper;
+    let mut delve = Scenario::new(&["XXXXXXXXXXX", "X...CCC...X", "XXXXXXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 30)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Jess", faction: "party", at: (3, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0, gear: [Rope(50), GrapplingHook])"#,
+        )
+        .build();
+    delve
+        .world_mut()
+        .resource_mut::<RiggedTraverses>()
+        .0
+        .push(Rigged {
+            from: GridPos::new(3, 1),
+            to: GridPos::new(7, 1),
+            ropes: 1,
+            by_mountaineer: None,
+        });
+    let jess = delve.entity("Jess");
+    delve
+        .world_mut()
+        .entity_mut(jess)
+        .insert(Mapper { proficient: false });
+    delve.act(CrawlAcross {
+        who: "Jess".into(),
+        to: (7, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(delve.was_refused("Jess", &CavingRefusal::HandsBusy { with: "mapping" }));
+    delve.world_mut().entity_mut(jess).remove::<Mapper>();
+    delve.act(CrawlAcross {
+        who: "Jess".into(),
+        to: (7, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(
+        delve
+            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .is_some()
+    );
+    delve.act(LowerRope {
+        who: "Jess".into(),
+        at: (5, 1),
+    });
+    assert!(delve.was_refused(
+        "Jess",
+        &CavingRefusal::HandsBusy {
+            with: "crawling a traverse"
+        }
+    ));
+}

@@ -387,6 +387,15 @@ fn carry_out(world: &mut World, command: &Command) -> Result<(), Refusal> {
         return Err(crate::rules::caving::CavingRefusal::Stuck.into());
     }
     if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
+        && crate::rules::caving::hands_busy(world, e) == Some("crawling a traverse")
+        && !crate::rules::caving::allowed_while_crawling(command)
+    {
+        return Err(crate::rules::caving::CavingRefusal::HandsBusy {
+            with: "crawling a traverse",
+        }
+        .into());
+    }
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
         && world.get::<crate::rules::water::Drowning>(e).is_some()
         && !crate::rules::water::allowed_while_drowning(command)
     {

@@ -313,6 +313,10 @@ pub enum CavingRefusal {
     },
     TooNarrow,
     PrecariousNeedsClimbing,
+    /// Both hands are needed, and they are busy.
+    HandsBusy {
+        with: &'static str,
+    },
     /// A belayer holds the rope from above the climber.
     BelayFromAbove,
     NotClimbing,
@@ -393,6 +397,9 @@ impl fmt::Display for CavingRefusal {
                 f,
                 "rappelling is for those proficient in Climbing or Mountaineering"
             ),
+            CavingRefusal::HandsBusy { with } => {
+                write!(f, "it needs both hands, and they are busy {with}")
+            }
             CavingRefusal::BelayFromAbove => write!(
                 f,
                 "a belayer holds the rope from above the climber: beside the hole at the top, or \

@@ -467,6 +467,34 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
     Ok(())
 }
 
+/// Why a creature's hands are not free for a crawling traverse, which takes both hands and feet
+/// (Dungeon Delves › Crawling Traverse): crawling one already, mapping (both hands, Dungeon
+/// Delves › Mapping), or holding a drowning ally up.
+pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
+    if world
+        .get::<traverse::Traversing>(who)
+        .is_some_and(|t| t.path == traverse::Path::Rope)
+    {
+        Some("crawling a traverse")
+    } else if world.get::<crate::rules::movement::Mapper>(who).is_some() {
+        Some("mapping")
+    } else if world.get::<crate::rules::water::Holding>(who).is_some() {
+        Some("holding a drowning ally up")
+    } else {
+        None
+    }
+}
+
+/// Whether a creature crawling a traverse may still give this command: only going on (and
+/// talking, halting and waiting) — its hands and feet are on the rope.
+pub fn allowed_while_crawling(command: &crate::command::Command) -> bool {
+    use crate::command::Command::*;
+    matches!(
+        command,
+        CrawlAcross(_) | Noise(_) | Halt(_) | WaitForOrders(_)
+    )
+}
+
 /// Whether a stuck creature may still give this command: only escaping (and talking, and
 /// waiting) — Dungeon Delves › Squeezing: it "cannot attack, cast spells, move, or take any other
 /// action except to attempt to escape".

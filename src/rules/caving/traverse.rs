@@ -378,6 +378,9 @@ pub fn crawl_across(
         .get_resource::<RiggedTraverses>()
         .and_then(|r| r.find(from, to).copied())
         .ok_or(CavingRefusal::NotRigged { to })?;
+    if let Some(with) = super::hands_busy(world, who) {
+        return Err(CavingRefusal::HandsBusy { with }.into());
+    }
     let load: f32 = {
         let mut q = world.query::<(&Traversing, &Encumbrance)>();
         q.iter(world)
