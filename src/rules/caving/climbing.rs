@@ -45,7 +45,8 @@ pub enum ClimbPace {
 }
 
 impl ClimbPace {
-    fn share(self) -> f32 {
+    /// The share of combat speed it moves.
+    pub(super) fn share(self) -> f32 {
         match self {
             ClimbPace::Third => 1.0 / 3.0,
             ClimbPace::Half => 0.5,

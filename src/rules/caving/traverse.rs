@@ -466,12 +466,7 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
         .get::<Encumbrance>(who)
         .and_then(|e| Speeds::of(e.0, &conditions))
         .map_or(0.0, |s| s.rated(Pace::Combat));
-    let share = match t.pace {
-        ClimbPace::Third => 1.0 / 3.0,
-        ClimbPace::Half => 0.5,
-        ClimbPace::Full => 1.0,
-    };
-    let reach = t.done_feet + speed * share;
+    let reach = t.done_feet + speed * t.pace.share();
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
         let rigged = world
