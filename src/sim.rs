@@ -297,6 +297,12 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
             },
             JudgeSettings(c.judge.clone()),
         ));
+        if !c.patrol.is_empty() {
+            world.entity_mut(e).insert(crate::policy::monsters::Patrol {
+                route: c.patrol.clone(),
+                next: 0,
+            });
+        }
         if let Some(feet) = c.swim_feet {
             world
                 .entity_mut(e)

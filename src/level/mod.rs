@@ -324,6 +324,8 @@ pub struct CreatureDef {
     pub flees_when_bloodied: bool,
     pub judge: JudgeModifiers,
     pub swim_feet: Option<u32>,
+    /// The squares of its patrol route, in order (empty: it keeps its place).
+    pub patrol: Vec<GridPos>,
 }
 
 /// A level and the warnings found while loading it.

@@ -588,6 +588,9 @@ pub struct RawCreature {
     pub judge: Option<JudgeModifiers>,
     /// A swimming speed in feet: it swims without Swimming throws (Dungeon Delves › Swimming).
     pub swim_feet: Option<u32>,
+    /// A route it walks round and round at exploration speed while nothing draws it away:
+    /// `patrol: [(3, 4), (12, 4), (12, 9)]`.
+    pub patrol: Option<Vec<RawPos>>,
 }
 
 fn default_scale() -> u32 {

@@ -710,6 +710,26 @@ impl Validator<'_> {
                     format!("creature `{name}` has {hp} hit points; at least 1 is needed"),
                 );
             }
+            // A patrol route goes through squares one can stand on.
+            let mut patrol = Vec::new();
+            for (k, &xy) in c.patrol.iter().flatten().enumerate() {
+                let route = path!["creatures", i, "patrol", k];
+                let what = format!("the patrol route of `{name}`");
+                let Some(p) = self.square(xy, route, grid, &what) else {
+                    continue;
+                };
+                // A door on the way is walked through once it is open.
+                if grid.is_passable(p) || grid.terrain(p) == Some(Terrain::Door) {
+                    patrol.push(p);
+                } else {
+                    let pos = self.at(route);
+                    let t = grid.terrain(p).expect("in bounds");
+                    self.error(
+                        pos,
+                        format!("{what} goes through {p}, which is {t:?}, where no one can walk"),
+                    );
+                }
+            }
             let speed = match (c.speed_feet, c.encumbrance_stone) {
                 (Some(feet), _) => SpeedBasis::Explicit { feet },
                 (None, Some(stone)) if stone.is_finite() && stone >= 0.0 => {
@@ -867,6 +887,7 @@ impl Validator<'_> {
                 flees_when_bloodied: c.flees_when_bloodied.unwrap_or(false),
                 judge: c.judge.clone().unwrap_or_default(),
                 swim_feet: c.swim_feet,
+                patrol,
             });
         }
         out
@@ -1035,7 +1056,8 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         mythic,
         flees_when_bloodied,
         judge,
-        swim_feet
+        swim_feet,
+        patrol
     );
     c.name = entry
         .name

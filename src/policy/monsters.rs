@@ -3,8 +3,9 @@
 //! So far: a monster that sees a light carried by a creature hostile to it comes toward it, at
 //! combat speed (RULINGS › Noise and hearing; Dungeon Delves › Light and Darkness: carrying a
 //! light gives a party away); a monster that hears a noise made by no one or by a hostile creature
-//! goes to look, at combat speed. In a battle, the fighting behaviour (`rules::combat::behaviour`)
-//! takes over.
+//! goes to look, at combat speed; a monster with a patrol route (the level's `patrol`) that has
+//! nothing else to do walks it round and round at exploration speed. In a battle, the fighting
+//! behaviour (`rules::combat::behaviour`) takes over.
 
 use crate::command::acts::Move;
 use bevy::prelude::*;
@@ -28,7 +29,7 @@ impl Plugin for MonsterAiPlugin {
             .init_resource::<HeardThisRound>()
             .add_systems(
                 SimRound,
-                (go_to_look, approach_lights)
+                (go_to_look, approach_lights, walk_the_patrol)
                     .chain()
                     .in_set(RoundSet::Minds),
             );
@@ -118,6 +119,64 @@ pub fn approach_lights(
             who,
             to,
             pace: Pace::Combat,
+        }));
+    }
+}
+
+/// A monster's patrol route (the level's `patrol`) and the square it is making for.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Patrol {
+    pub route: Vec<GridPos>,
+    pub next: usize,
+}
+
+/// A monster on patrol with nothing else to do walks on to the next square of its route at
+/// exploration speed, and on reaching it makes for the one after (round and round). A square it
+/// cannot reach now (a door shut on the way) is passed over for the next.
+pub fn walk_the_patrol(
+    grid: Res<DungeonGrid>,
+    mut pending: ResMut<PendingCommands>,
+    mut monsters: Query<
+        (
+            &Name,
+            &Position,
+            &Faction,
+            &crate::creature::Conditions,
+            &mut Patrol,
+        ),
+        Idle,
+    >,
+    acting: Res<ActingOrder>,
+) {
+    let mut orders: Vec<(String, (i32, i32))> = Vec::new();
+    for (name, at, faction, conditions, mut patrol) in &mut monsters {
+        if pending.waiting_for(name.as_str())
+            || acting.fighting(*faction)
+            || crate::rules::conditions::is_down(conditions)
+            || patrol.route.is_empty()
+        {
+            continue;
+        }
+        let len = patrol.route.len();
+        if patrol.route[patrol.next % len] == at.0 {
+            patrol.next = (patrol.next + 1) % len;
+        }
+        let to = patrol.route[patrol.next % len];
+        if to == at.0 {
+            continue;
+        }
+        if find_path(&grid, at.0, to).is_some() {
+            orders.push((name.to_string(), (to.x, to.y)));
+        } else {
+            patrol.next = (patrol.next + 1) % len;
+        }
+    }
+    orders.sort();
+    for (who, to) in orders {
+        pending.push_derived(Command::Move(Move {
+            who,
+            to,
+            pace: Pace::Exploration,
         }));
     }
 }
