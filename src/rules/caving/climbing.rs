@@ -522,12 +522,17 @@ pub fn climbers_climb(
     }
 }
 
-fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
+/// Feet a round at `pace` for `who`, its conditions counted (0 if it cannot move).
+pub(super) fn rate(world: &World, who: Entity, pace: Pace) -> f32 {
     let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
-    let speeds = world
+    world
         .get::<Encumbrance>(who)
-        .and_then(|e| Speeds::of(e.0, &conditions));
-    let rate = |pace| speeds.map_or(0.0, |s| s.rated(pace));
+        .and_then(|e| Speeds::of(e.0, &conditions))
+        .map_or(0.0, |s| s.rated(pace))
+}
+
+fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
+    let rate = |pace| rate(world, who, pace);
     let this_round = if c.rappel {
         rate(if c.slowed {
             Pace::Combat

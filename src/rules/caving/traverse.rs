@@ -25,7 +25,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::log_in;
 use crate::rules::conditions::{Conditions, gain_condition_in, is_down};
-use crate::rules::movement::{Pace, Speeds};
+use crate::rules::movement::Pace;
 use crate::rules::throws::ThrowKind;
 
 /// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
@@ -461,11 +461,7 @@ pub fn traversers_traverse(
 }
 
 fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
-    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
-    let speed = world
-        .get::<Encumbrance>(who)
-        .and_then(|e| Speeds::of(e.0, &conditions))
-        .map_or(0.0, |s| s.rated(Pace::Combat));
+    let speed = super::climbing::rate(world, who, Pace::Combat);
     let reach = t.done_feet + speed * t.pace.share();
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
