@@ -70,9 +70,19 @@ enum Cmd {
         /// Seed for the dice: the same level, seed and commands give the same log.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Rounds to play (10 rounds make a turn).
+        /// Rounds to play (10 rounds make a turn); with --auto, at most this many (the delve
+        /// ends by itself, at the latest at the policy's turn limit).
+        #[arg(long, required_unless_present = "auto")]
+        rounds: Option<u64>,
+        /// Hand the party to its policy: it delves by itself until the delve ends.
         #[arg(long)]
-        rounds: u64,
+        auto: bool,
+        /// The party policy's settings (RON); the defaults when left out. Implies --auto.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// Also write the journal (the commands given, which replay the delve) to this file.
+        #[arg(long, value_name = "FILE")]
+        journal: Option<PathBuf>,
         /// A RON script of commands: [(round: 0, command: Move(who: "Sera", to: (5, 3))), …]
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
@@ -208,19 +218,25 @@ fn main() -> ExitCode {
             level,
             seed,
             rounds,
+            auto,
+            policy,
+            journal,
             commands,
             log,
             json,
             without,
-        }) => run_sim(
-            &level,
+        }) => run_sim(SimOptions {
+            path: &level,
             seed,
             rounds,
-            commands.as_deref(),
-            log.as_deref(),
+            auto: auto || policy.is_some(),
+            policy: policy.as_deref(),
+            journal: journal.as_deref(),
+            commands: commands.as_deref(),
+            log_file: log.as_deref(),
             json,
-            &without,
-        ),
+            without: &without,
+        }),
         Some(Cmd::Query {
             level,
             question,
@@ -338,15 +354,42 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
         })
 }
 
-fn run_sim(
-    path: &Path,
+/// What `delve sim` was asked for.
+struct SimOptions<'a> {
+    path: &'a Path,
     seed: u64,
-    rounds: u64,
-    commands: Option<&Path>,
-    log_file: Option<&Path>,
+    rounds: Option<u64>,
+    auto: bool,
+    policy: Option<&'a Path>,
+    journal: Option<&'a Path>,
+    commands: Option<&'a Path>,
+    log_file: Option<&'a Path>,
     json: bool,
-    without: &[Module],
-) -> ExitCode {
+    without: &'a [Module],
+}
+
+fn run_sim(o: SimOptions) -> ExitCode {
+    let SimOptions {
+        path,
+        seed,
+        rounds,
+        auto,
+        policy,
+        journal,
+        commands,
+        log_file,
+        json,
+        without,
+    } = o;
+    let policy = match policy.map(delve::policy::PartyPolicy::load).transpose() {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    // With --auto, the turn limit ends the delve; one more round logs the end.
+    let rounds = rounds.unwrap_or(policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1);
     let Some(mut loaded) = load(path) else {
         return ExitCode::from(1);
     };
@@ -371,8 +414,18 @@ fn run_sim(
             rounds.saturating_sub(1)
         );
     }
-    let app = sim::play(&loaded.level, seed, &script, rounds);
+    let app = if auto {
+        sim::play_autonomous(&loaded.level, seed, &policy, &script, rounds)
+    } else {
+        sim::play(&loaded.level, seed, &script, rounds)
+    };
     let world = app.world();
+    if let Some(file) = journal
+        && let Err(e) = std::fs::write(file, sim::journal_script(world))
+    {
+        eprintln!("{}: cannot write the journal: {e}", file.display());
+        return ExitCode::from(1);
+    }
     let log = world.resource::<delve::log::EventLog>();
     if json {
         print!("{}", log.to_json_lines());

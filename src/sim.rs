@@ -35,6 +35,12 @@ pub enum DelveEvent {
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
     HourEnded { hour: u64 },
+    /// An autonomous party's delve ended: how, and its numbers.
+    DelveEnded {
+        party: String,
+        outcome: crate::policy::Outcome,
+        tally: crate::policy::Tally,
+    },
 }
 
 impl LogEvent for DelveEvent {}
@@ -47,6 +53,11 @@ impl std::fmt::Display for DelveEvent {
             }
             DelveEvent::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             DelveEvent::HourEnded { hour } => write!(f, "hour {hour} ends"),
+            DelveEvent::DelveEnded {
+                party,
+                outcome,
+                tally,
+            } => write!(f, "the delve of {party} is over: {outcome} ({tally})"),
         }
     }
 }
@@ -115,6 +126,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::vision::VisionPlugin)
             .add(crate::rules::sound::hearing::HearingPlugin)
             .add(crate::policy::monsters::MonsterAiPlugin)
+            .add(crate::policy::party::PartyPolicyPlugin)
             .add(crate::rules::doors::DoorsPlugin)
             .add(crate::rules::judge::JudgePlugin)
             .add(crate::rules::water::WaterPlugin)
@@ -185,6 +197,54 @@ pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -
     app
 }
 
+/// Plays a delve headless with every party of the level handed to `policy` from the first
+/// round (the [`crate::policy::Autonomy`] command, journaled) and the scripted commands given
+/// at their rounds, until the delve ends or `max_rounds` have been played.
+pub fn play_autonomous(
+    level: &Level,
+    seed: u64,
+    policy: &crate::policy::PartyPolicy,
+    script: &[ScriptedCommand],
+    max_rounds: u64,
+) -> App {
+    let mut app = sim_app(level, seed);
+    let world = app.world_mut();
+    hand_parties_to(world, policy);
+    let mut script: Vec<&ScriptedCommand> = script.iter().collect();
+    script.sort_by_key(|c| c.round);
+    let mut next = script.iter().peekable();
+    for round in 0..max_rounds {
+        while let Some(c) = next.next_if(|c| c.round == round) {
+            give(world, c.command.clone());
+        }
+        run_round(world);
+        if world.resource::<crate::policy::DelveEnd>().0.is_some() {
+            break;
+        }
+    }
+    app
+}
+
+/// Gives every party of the level to `policy` (a command for the next round).
+pub fn hand_parties_to(world: &mut World, policy: &crate::policy::PartyPolicy) {
+    let parties: Vec<String> = world
+        .resource::<Parties>()
+        .0
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    for party in parties {
+        give(
+            world,
+            crate::policy::Autonomy {
+                party,
+                policy: Some(policy.clone()),
+            }
+            .into(),
+        );
+    }
+}
+
 /// The journal as a command script for `delve sim --commands`, headed by the command line that
 /// replays it: the window writes this after every round it plays (`--journal FILE`).
 pub fn journal_script(world: &World) -> String {
@@ -245,6 +305,9 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(log);
 
     world.insert_resource(crate::rules::judge::Judge(level.judge.clone()));
+    world.insert_resource(crate::policy::party::LevelGoal(level.goal.clone()));
+    world.insert_resource(crate::policy::party::PartyMinds::default());
+    world.insert_resource(crate::policy::party::DelveEnd::default());
     world.insert_resource(level.deep_water.clone());
     world.insert_resource(crate::rules::caving::climbing::RopesSecured::default());
     world.insert_resource(crate::rules::caving::climbing::LooseHooks::default());

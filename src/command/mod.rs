@@ -17,20 +17,21 @@ use crate::log::EventLog;
 use crate::time::Clock;
 
 /// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
-/// the area's `commands.rs`): this is the one place a new command is added besides its area.
-/// It makes the [`Command`] enum (written in scripts and journals as `OpenDoor(who: "Sera",
-/// at: (15, 8))`), [`acts`] (every command struct in one module) and `From` each struct.
+/// the area's `commands.rs`) or in the policy that gives it (`policy::<mind>::<Command>`): this
+/// is the one place a new command is added besides its area. It makes the [`Command`] enum
+/// (written in scripts and journals as `OpenDoor(who: "Sera", at: (15, 8))`), [`acts`] (every
+/// command struct in one module) and `From` each struct.
 macro_rules! commands {
-    ($($area:ident :: $act:ident),* $(,)?) => {
+    ($($root:ident :: $area:ident :: $act:ident),* $(,)?) => {
         /// Every command struct, for scripts and tests: `use delve::command::acts::*`.
         pub mod acts {
-            $(pub use crate::rules::$area::$act;)*
+            $(pub use crate::$root::$area::$act;)*
         }
 
         /// What an actor wants to do. Creatures and parties are named as in the level.
         #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
         pub enum Command {
-            $($act(crate::rules::$area::$act),)*
+            $($act(crate::$root::$area::$act),)*
         }
 
         impl Command {
@@ -42,8 +43,8 @@ macro_rules! commands {
             }
         }
 
-        $(impl From<crate::rules::$area::$act> for Command {
-            fn from(a: crate::rules::$area::$act) -> Self {
+        $(impl From<crate::$root::$area::$act> for Command {
+            fn from(a: crate::$root::$area::$act) -> Self {
                 Command::$act(a)
             }
         })*
@@ -51,67 +52,68 @@ macro_rules! commands {
 }
 
 commands! {
-    movement::Move,
-    movement::Halt,
-    rest::Rest,
-    conditions::StandUp,
-    light::LightUp,
-    light::Douse,
-    light::DropLight,
-    light::PickUpLight,
-    light::Refuel,
-    doors::OpenDoor,
-    doors::CloseDoor,
-    doors::HoldShut,
-    doors::Unlock,
-    doors::PickLock,
-    doors::PickLockMethodically,
-    doors::Bash,
-    doors::Batter,
-    doors::Spike,
-    doors::AttackDoor,
-    traps::DisarmTrap,
-    traps::DisarmTrapMethodically,
-    traps::Touch,
-    traps::Probe,
-    traps::RearmTrap,
-    search::Search,
-    search::SearchHastily,
-    sound::Noise,
-    sound::Sneak,
-    sound::Listen,
-    sound::MakeNoise,
-    vision::Hide,
-    penalties::Dazzle,
-    combat::Attack,
-    combat::MoveCautiously,
-    combat::MoveAcrobatically,
-    combat::Disengage,
-    combat::ClearJam,
-    combat::TotalDefense,
-    combat::ActivateEnchantment,
-    combat::ForgoShield,
-    combat::WaitForOrders,
-    party::MoveParty,
-    party::RestParty,
-    party::MarchingOrder,
-    party::Mapper,
-    caving::WiggleBack,
-    caving::PushForward,
-    caving::Climb,
-    caving::ClimbDown,
-    caving::Belay,
-    caving::LowerRope,
-    caving::TakeUpRope,
-    caving::Jump,
-    caving::Traverse,
-    caving::RigTraverse,
-    caving::CrawlAcross,
-    caving::ThrowGrapplingHook,
-    water::Grab,
-    water::LetGo,
-    judge::SetJudgeModifier,
-    judge::UnexpectedLights,
+    rules::movement::Move,
+    rules::movement::Halt,
+    rules::rest::Rest,
+    rules::conditions::StandUp,
+    rules::light::LightUp,
+    rules::light::Douse,
+    rules::light::DropLight,
+    rules::light::PickUpLight,
+    rules::light::Refuel,
+    rules::doors::OpenDoor,
+    rules::doors::CloseDoor,
+    rules::doors::HoldShut,
+    rules::doors::Unlock,
+    rules::doors::PickLock,
+    rules::doors::PickLockMethodically,
+    rules::doors::Bash,
+    rules::doors::Batter,
+    rules::doors::Spike,
+    rules::doors::AttackDoor,
+    rules::traps::DisarmTrap,
+    rules::traps::DisarmTrapMethodically,
+    rules::traps::Touch,
+    rules::traps::Probe,
+    rules::traps::RearmTrap,
+    rules::search::Search,
+    rules::search::SearchHastily,
+    rules::sound::Noise,
+    rules::sound::Sneak,
+    rules::sound::Listen,
+    rules::sound::MakeNoise,
+    rules::vision::Hide,
+    rules::penalties::Dazzle,
+    rules::combat::Attack,
+    rules::combat::MoveCautiously,
+    rules::combat::MoveAcrobatically,
+    rules::combat::Disengage,
+    rules::combat::ClearJam,
+    rules::combat::TotalDefense,
+    rules::combat::ActivateEnchantment,
+    rules::combat::ForgoShield,
+    rules::combat::WaitForOrders,
+    rules::party::MoveParty,
+    rules::party::RestParty,
+    rules::party::MarchingOrder,
+    rules::party::Mapper,
+    rules::caving::WiggleBack,
+    rules::caving::PushForward,
+    rules::caving::Climb,
+    rules::caving::ClimbDown,
+    rules::caving::Belay,
+    rules::caving::LowerRope,
+    rules::caving::TakeUpRope,
+    rules::caving::Jump,
+    rules::caving::Traverse,
+    rules::caving::RigTraverse,
+    rules::caving::CrawlAcross,
+    rules::caving::ThrowGrapplingHook,
+    rules::water::Grab,
+    rules::water::LetGo,
+    rules::judge::SetJudgeModifier,
+    rules::judge::UnexpectedLights,
+    policy::party::Autonomy,
 }
 
 /// The RON options for command scripts and journals: a command's fields sit directly in its

@@ -53,6 +53,25 @@ pub struct Level {
     pub deep_water: WaterDepths,
     /// The sides of chasm squares and pits the level describes (others are sheer, no anchor).
     pub climbs: Climbs,
+    /// What an autonomous party comes for.
+    pub goal: Goal,
+}
+
+/// What an autonomous party comes for (LEVEL_FORMAT.md › Goal).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Goal {
+    /// See every square it can reach.
+    #[default]
+    ExploreAll,
+    /// Stand on this square.
+    Reach(GridPos),
+    /// Stand in the room that holds this square: the floor reached from it without passing a
+    /// wall or a door.
+    Room(GridPos),
+    /// Find the way out at this square, and leave by it.
+    Exit(GridPos),
+    /// Come away with this gear.
+    Recover(schema::Gear),
 }
 
 /// The sides of a chasm square or pit: their surface, and the AC (delve scale) of an anchor a

@@ -684,6 +684,26 @@ pub struct RawLevel {
     /// catch above them.
     #[serde(default)]
     pub climbs: Vec<RawClimb>,
+    /// What an autonomous party comes for (`delve sim --auto`); exploring it all when left out.
+    #[serde(default)]
+    pub goal: RawGoal,
+}
+
+/// What an autonomous party comes for (LEVEL_FORMAT.md › Goal): it pursues it, then leaves by
+/// the way in.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum RawGoal {
+    /// See every square it can reach.
+    #[default]
+    ExploreAll,
+    /// Stand on this square.
+    Reach(RawPos),
+    /// Stand in the room (the floor enclosed by walls and doors) that holds this square.
+    Room(RawPos),
+    /// Find the way out at this square, and leave by it.
+    Exit(RawPos),
+    /// Come away with this gear (a `Key("name")` that a creature carries).
+    Recover(Gear),
 }
 
 /// A climb's surface (Dungeon Delves › Climbing; written in levels as `Easy` or `Sheer`).

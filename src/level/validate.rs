@@ -233,6 +233,7 @@ impl Validator<'_> {
         let creatures = self.creatures(&raw.creatures, &grid, &factions, &bestiary);
         let factions = self.parties(&raw.factions, factions, &creatures);
         self.keys(&raw.doors, &doors, &creatures);
+        let goal = self.goal(&raw.goal, &grid, &creatures);
         Some(Level {
             name: raw.name,
             description: raw.description,
@@ -257,6 +258,46 @@ impl Validator<'_> {
                 regions: depth_regions,
             },
             climbs: crate::level::Climbs(climbs),
+            goal: goal?,
+        })
+    }
+
+    /// The goal: a square one can stand on (or a door), or gear that some creature carries.
+    fn goal(
+        &mut self,
+        raw: &RawGoal,
+        grid: &DungeonGrid,
+        creatures: &[CreatureDef],
+    ) -> Option<crate::level::Goal> {
+        use crate::level::Goal;
+        let here = path!["goal"];
+        let square = |me: &mut Self, xy: RawPos, what: &str| {
+            let p = me.square(xy, here, grid, what)?;
+            if grid.is_passable(p) || grid.terrain(p) == Some(Terrain::Door) {
+                Some(p)
+            } else {
+                let pos = me.at(here);
+                let t = grid.terrain(p).expect("in bounds");
+                me.error(pos, format!("{what} {p} is {t:?}, where no one can stand"));
+                None
+            }
+        };
+        Some(match raw {
+            RawGoal::ExploreAll => Goal::ExploreAll,
+            RawGoal::Reach(xy) => Goal::Reach(square(self, *xy, "the goal's square")?),
+            RawGoal::Room(xy) => Goal::Room(square(self, *xy, "the goal's room, at")?),
+            RawGoal::Exit(xy) => Goal::Exit(square(self, *xy, "the way out,")?),
+            RawGoal::Recover(gear) => {
+                if !creatures.iter().any(|c| c.gear.contains(gear)) {
+                    let pos = self.at(here);
+                    self.error(
+                        pos,
+                        format!("the goal is to recover {gear:?}, but no creature carries it"),
+                    );
+                    return None;
+                }
+                Goal::Recover(gear.clone())
+            }
         })
     }
 

@@ -1,5 +1,14 @@
-//! Minds that give commands: the monsters' reactions to light and noise. A policy only gives
-//! [`Command`](crate::command::Command)s, the same ones a player gives, so everything it does is
-//! logged and replayable.
+//! Minds that give commands: the adventuring party's policy and the monsters' reactions to
+//! light and noise. A policy only gives [`Command`](crate::command::Command)s, the same ones a
+//! player gives, so everything it does is logged and replayable; it reads only what its faction
+//! knows ([`knowledge`]).
 
+pub mod knowledge;
 pub mod monsters;
+pub mod outcome;
+pub mod party;
+pub mod settings;
+
+pub use outcome::{Outcome, Tally};
+pub use party::{Autonomy, DelveEnd, PartyMinds, PolicyEvent};
+pub use settings::PartyPolicy;

@@ -29,6 +29,11 @@ fn chebyshev(a: GridPos, b: GridPos) -> u32 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
+/// A creature under orders to withdraw (a party fleeing under its policy): the fighting
+/// behaviour leaves it to its orders.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Retreating;
+
 /// A creature that fights by itself, as the behaviour sees it.
 type Fighter<'a> = (
     Entity,
@@ -54,7 +59,7 @@ type Anyone<'a> = (
 /// what to do.
 pub fn fighting_behaviour(
     world: &mut World,
-    fighters: &mut QueryState<Fighter, (With<Creature>, Without<Controlled>)>,
+    fighters: &mut QueryState<Fighter, (With<Creature>, Without<Controlled>, Without<Retreating>)>,
     everyone: &mut QueryState<Anyone, With<Creature>>,
 ) {
     let Some(turn) = world.resource::<crate::creature::ActingOrder>().turn else {

@@ -1,0 +1,294 @@
+//! What a faction knows of the level, and walks planned over it: the squares its members have
+//! seen (`FactionMemory`), the doors among them as it last saw them, and the traps it knows
+//! (RULINGS › Knowledge). A policy plans only over this, never over the Judge's map: a square
+//! never seen is not walked through, and a secret door looks like the wall it seems until it is
+//! found.
+
+use std::collections::BTreeMap;
+
+use crate::grid::terrain::{Terrain, WaterDepth};
+use crate::grid::{DungeonGrid, GridPos};
+
+/// A door as the faction last saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeenDoor {
+    pub open: bool,
+}
+
+/// The extra cost, in half squares, of a closed door on a planned walk: one walks around a shut
+/// door when the way around is not much longer.
+pub const CLOSED_DOOR_COST: u32 = 16;
+/// The extra cost of a square with a known trap: stepped around (RULINGS › Knowledge), but
+/// only when there is no other way.
+pub const KNOWN_TRAP_COST: u32 = 40;
+
+/// What a faction knows of the level.
+pub struct Knowledge<'a> {
+    pub grid: &'a DungeonGrid,
+    /// Squares its members have seen, indexed like the grid.
+    pub seen: &'a [bool],
+    /// The doors it has seen, as it last saw them. Secret doors not yet found are not here.
+    pub doors: &'a BTreeMap<GridPos, SeenDoor>,
+    /// Doors it will not try again.
+    pub shut_for_good: &'a [GridPos],
+    /// Armed traps it knows.
+    pub traps: &'a [GridPos],
+}
+
+/// How a square may be entered on a planned walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Open,
+    /// A closed door, to be opened first.
+    ClosedDoor,
+    /// A known trap, stepped around.
+    Trap,
+    Blocked,
+}
+
+impl Knowledge<'_> {
+    pub fn has_seen(&self, p: GridPos) -> bool {
+        self.grid.index(p).is_some_and(|i| self.seen[i])
+    }
+
+    /// How a seen square may be entered; a square never seen cannot.
+    pub fn step(&self, p: GridPos) -> Step {
+        if !self.has_seen(p) {
+            return Step::Blocked;
+        }
+        let step = match self.grid.terrain(p) {
+            Some(Terrain::Door) => match self.doors.get(&p) {
+                None => Step::Blocked,
+                Some(_) if self.shut_for_good.contains(&p) => Step::Blocked,
+                Some(d) if d.open => Step::Open,
+                Some(_) => Step::ClosedDoor,
+            },
+            Some(
+                Terrain::Floor
+                | Terrain::Rubble
+                | Terrain::Squeeze
+                | Terrain::Water(WaterDepth::Knee | WaterDepth::Waist | WaterDepth::Chest),
+            ) => Step::Open,
+            _ => Step::Blocked,
+        };
+        if step != Step::Blocked && self.traps.contains(&p) {
+            Step::Trap
+        } else {
+            step
+        }
+    }
+
+    /// Can one stand here, as far as the faction knows? (A seen floor square, an open door.)
+    pub fn open(&self, p: GridPos) -> bool {
+        matches!(self.step(p), Step::Open | Step::Trap)
+    }
+
+    /// The cost of every square reachable from `from` over what the faction knows, in half
+    /// squares (2 a side step, 3 a diagonal, no cutting corners, as [`crate::grid::path`]
+    /// counts), with closed doors and known traps costing extra; and the square each was reached
+    /// from. A closed door is entered, not walked through: beyond it is unknown until it opens.
+    pub fn distances(&self, from: GridPos) -> Distances {
+        let n = (self.grid.width() * self.grid.height()) as usize;
+        let mut cost = vec![u32::MAX; n];
+        let mut parent = vec![u32::MAX; n];
+        let Some(start) = self.grid.index(from) else {
+            return Distances { cost, parent };
+        };
+        cost[start] = 0;
+        // A bucket queue: costs are small integers.
+        let mut buckets: Vec<Vec<u32>> = vec![vec![start as u32]];
+        let mut at = 0;
+        while at < buckets.len() {
+            let Some(i) = buckets[at].pop() else {
+                at += 1;
+                continue;
+            };
+            let i = i as usize;
+            if cost[i] != at as u32 {
+                continue;
+            }
+            let p = self.grid.pos_of(i);
+            // Through a closed door no one walks on.
+            if i != start && self.step(p) == Step::ClosedDoor {
+                continue;
+            }
+            for (dx, dy) in NEIGHBOURS {
+                let q = GridPos::new(p.x + dx, p.y + dy);
+                let step = self.step(q);
+                if step == Step::Blocked {
+                    continue;
+                }
+                let diagonal = dx != 0 && dy != 0;
+                if diagonal
+                    && !(self.open(GridPos::new(p.x + dx, p.y))
+                        && self.open(GridPos::new(p.x, p.y + dy)))
+                {
+                    continue;
+                }
+                let extra = match step {
+                    Step::ClosedDoor => CLOSED_DOOR_COST,
+                    Step::Trap => KNOWN_TRAP_COST,
+                    _ => 0,
+                };
+                let c = at as u32 + if diagonal { 3 } else { 2 } + extra;
+                let j = self.grid.index(q).expect("a seen square is on the map");
+                if c < cost[j] {
+                    cost[j] = c;
+                    parent[j] = i as u32;
+                    if buckets.len() <= c as usize {
+                        buckets.resize_with(c as usize + 1, Vec::new);
+                    }
+                    buckets[c as usize].push(j as u32);
+                }
+            }
+        }
+        Distances { cost, parent }
+    }
+
+    /// Is this square on the edge of what the faction knows: one can stand on it, and a square
+    /// beside it has never been seen?
+    pub fn frontier(&self, p: GridPos) -> bool {
+        self.open(p)
+            && p.neighbours()
+                .iter()
+                .any(|&q| self.grid.in_bounds(q) && !self.has_seen(q))
+    }
+
+    /// Is this square a dead end: a floor square whose surroundings are all seen, with one way
+    /// on and walls on every other side?
+    pub fn dead_end(&self, p: GridPos) -> bool {
+        if self.grid.terrain(p) == Some(Terrain::Door) || !self.open(p) {
+            return false;
+        }
+        let around = p.neighbours();
+        if around
+            .iter()
+            .any(|&q| self.grid.in_bounds(q) && !self.has_seen(q))
+        {
+            return false;
+        }
+        let ways = around[..4]
+            .iter()
+            .filter(|&&q| self.step(q) != Step::Blocked)
+            .count();
+        ways == 1 && around[4..].iter().all(|&q| self.step(q) == Step::Blocked)
+    }
+}
+
+const NEIGHBOURS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Costs from one square over what a faction knows ([`Knowledge::distances`]).
+pub struct Distances {
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+}
+
+impl Distances {
+    /// The cost to reach a square, if it can be reached.
+    pub fn cost(&self, grid: &DungeonGrid, p: GridPos) -> Option<u32> {
+        grid.index(p)
+            .map(|i| self.cost[i])
+            .filter(|&c| c != u32::MAX)
+    }
+
+    /// The walk from the start to `to`, both included.
+    pub fn walk_to(&self, grid: &DungeonGrid, to: GridPos) -> Option<Vec<GridPos>> {
+        self.cost(grid, to)?;
+        let mut i = grid.index(to)?;
+        let mut walk = vec![to];
+        while self.parent[i] != u32::MAX {
+            i = self.parent[i] as usize;
+            walk.push(grid.pos_of(i));
+        }
+        walk.reverse();
+        Some(walk)
+    }
+
+    /// Every reachable square with its cost.
+    pub fn reachable<'a>(
+        &'a self,
+        grid: &'a DungeonGrid,
+    ) -> impl Iterator<Item = (GridPos, u32)> + 'a {
+        self.cost
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != u32::MAX)
+            .map(|(i, &c)| (grid.pos_of(i), c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::terrain::WallMaterial;
+
+    fn grid(rows: &[&str]) -> DungeonGrid {
+        let w = rows[0].len() as u32;
+        let terrain = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| match c {
+                '#' => Terrain::Wall(WallMaterial::Stone),
+                '+' => Terrain::Door,
+                _ => Terrain::Floor,
+            })
+            .collect();
+        DungeonGrid::new(w, rows.len() as u32, 5, terrain)
+    }
+
+    #[test]
+    fn walks_keep_to_what_was_seen_and_stop_at_shut_doors() {
+        let g = grid(&["#######", "#..+..#", "#.....#", "#######"]);
+        let mut seen = vec![false; 28];
+        // The west half and the door are seen; the east is not.
+        for y in 0..4 {
+            for x in 0..4 {
+                seen[y * 7 + x] = true;
+            }
+        }
+        let door = GridPos::new(3, 1);
+        let doors = BTreeMap::from([(door, SeenDoor { open: false })]);
+        let k = Knowledge {
+            grid: &g,
+            seen: &seen,
+            doors: &doors,
+            shut_for_good: &[],
+            traps: &[],
+        };
+        let d = k.distances(GridPos::new(1, 1));
+        assert_eq!(d.cost(&g, GridPos::new(3, 2)), Some(4));
+        assert_eq!(d.cost(&g, GridPos::new(4, 2)), None, "never seen");
+        assert_eq!(d.cost(&g, door), Some(4 + CLOSED_DOOR_COST));
+        assert!(k.frontier(GridPos::new(3, 2)));
+        assert!(!k.frontier(GridPos::new(1, 1)));
+        let walk = d.walk_to(&g, door).unwrap();
+        assert_eq!(walk.first(), Some(&GridPos::new(1, 1)));
+        assert_eq!(walk.last(), Some(&door));
+    }
+
+    #[test]
+    fn a_dead_end_is_a_corridor_end_with_walls_around() {
+        let g = grid(&["#####", "#...#", "#####"]);
+        let seen = vec![true; 15];
+        let doors = BTreeMap::new();
+        let k = Knowledge {
+            grid: &g,
+            seen: &seen,
+            doors: &doors,
+            shut_for_good: &[],
+            traps: &[],
+        };
+        assert!(k.dead_end(GridPos::new(1, 1)));
+        assert!(k.dead_end(GridPos::new(3, 1)));
+        assert!(!k.dead_end(GridPos::new(2, 1)));
+    }
+}

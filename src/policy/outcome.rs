@@ -1,0 +1,190 @@
+//! The end of an autonomous delve: how it ended, and the numbers a designer wants, counted from
+//! the typed events of the log and the state of the party.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::creature::{HitPoints, Position};
+use crate::grid::GridPos;
+use crate::level::schema::ConditionKind;
+use crate::log::EventLog;
+use crate::rules::conditions::ConditionEvent;
+use crate::rules::doors::{DoorEvent, DoorOpening, LockOpening};
+use crate::rules::traps::TrapEvent;
+use crate::time::{DelveMode, ROUNDS_PER_TURN};
+
+/// How a delve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Outcome {
+    /// The goal was met and the party left (by the way in, or the exit it was to find).
+    GoalReached,
+    /// Every member is down: dying or dead.
+    PartyDead,
+    /// The party fled for the way in, too many of it down, and got out.
+    PartyFled,
+    /// The light ran short: the party turned back and got out, or its last light burnt out.
+    OutOfLight,
+    /// The policy's limit in turns came first.
+    OutOfTime,
+    /// Everything the party could reach is explored, the goal not met: it left.
+    GaveUp,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::GoalReached => "the goal was reached and the party left",
+            Outcome::PartyDead => "the party is dead",
+            Outcome::PartyFled => "the party fled",
+            Outcome::OutOfLight => "the party ran out of light",
+            Outcome::OutOfTime => "the party ran out of time",
+            Outcome::GaveUp => "the party gave up, the goal not found",
+        })
+    }
+}
+
+/// A member who died, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Death {
+    pub who: String,
+    pub at: GridPos,
+}
+
+/// The numbers of a delve.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Tally {
+    /// Rounds played, and the same in turns.
+    pub rounds: u64,
+    pub turns: f32,
+    /// Turns of fuel the party's lights burnt (a flask of oil poured counts as it was burnt).
+    pub light_turns_used: f32,
+    /// Hit points the party lost.
+    pub wounds: i32,
+    /// Traps that went off.
+    pub traps_sprung: u32,
+    /// Traps disarmed.
+    pub traps_disarmed: u32,
+    /// Doors bashed, battered or broken open, and locks picked.
+    pub doors_forced: u32,
+    /// Battles begun.
+    pub encounters: u32,
+    /// Members who died, and where.
+    pub deaths: Vec<Death>,
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:.1} turns, {:.1} turns of light, {} hit points of wounds, {} traps sprung, {} disarmed, {} doors forced, {} encounters",
+            self.turns,
+            self.light_turns_used,
+            self.wounds,
+            self.traps_sprung,
+            self.traps_disarmed,
+            self.doors_forced,
+            self.encounters
+        )?;
+        for d in &self.deaths {
+            write!(f, "; {} died at {}", d.who, d.at)?;
+        }
+        Ok(())
+    }
+}
+
+/// The fuel a party holds, in rounds: its carried lights' and its flasks of oil (a lantern's
+/// flask burns 24 turns). A light that burns without fuel counts as none.
+pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {
+    let mut q = world.query::<(
+        &crate::rules::light::LightSource,
+        &crate::rules::light::CarriedBy,
+    )>();
+    let lights: u64 = q
+        .iter(world)
+        .filter(|(_, c)| members.contains(&c.0))
+        .map(|(l, _)| l.fuel_rounds.unwrap_or(0))
+        .sum();
+    let flasks: u64 = members
+        .iter()
+        .filter_map(|&m| world.get::<crate::creature::Equipment>(m))
+        .flat_map(|g| g.0.iter())
+        .map(|g| match g {
+            crate::level::schema::Gear::Oil(n) => *n as u64,
+            _ => 0,
+        })
+        .sum();
+    lights + flasks * crate::rules::light::LANTERN_TURNS_PER_FLASK as u64 * ROUNDS_PER_TURN
+}
+
+/// Counts a delve's numbers: events from the log since `from` (the entry where the party was
+/// handed to its policy), the party's hit points now, and the fuel it started with.
+pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: u64) -> Tally {
+    let rounds = world.resource::<crate::time::Clock>().rounds;
+    let fuel_now = fuel_rounds(world, members);
+    let names: Vec<String> = members
+        .iter()
+        .map(|&m| crate::creature::name_of(world, m))
+        .collect();
+    let wounds = members
+        .iter()
+        .filter_map(|&m| world.get::<HitPoints>(m))
+        .map(|hp| hp.max - hp.current.max(0))
+        .sum();
+    let log = world.resource::<EventLog>();
+    let mut t = Tally {
+        rounds,
+        turns: rounds as f32 / ROUNDS_PER_TURN as f32,
+        light_turns_used: fuel_at_start.saturating_sub(fuel_now) as f32 / ROUNDS_PER_TURN as f32,
+        wounds,
+        ..Tally::default()
+    };
+    let mut died = Vec::new();
+    for entry in &log.entries()[from.min(log.len())..] {
+        if let Some(e) = entry.get::<TrapEvent>() {
+            match e {
+                TrapEvent::TrapSprung { .. } | TrapEvent::TrapSprungHarmlessly { .. } => {
+                    t.traps_sprung += 1
+                }
+                TrapEvent::TrapDisabled { .. } => t.traps_disarmed += 1,
+                _ => {}
+            }
+        } else if let Some(e) = entry.get::<DoorEvent>() {
+            match e {
+                DoorEvent::DoorOpened {
+                    how: DoorOpening::Bashed | DoorOpening::BatteredDown | DoorOpening::Broken,
+                    ..
+                }
+                | DoorEvent::LockOpened {
+                    by: LockOpening::Picked,
+                    ..
+                } => t.doors_forced += 1,
+                _ => {}
+            }
+        } else if let Some(crate::rules::combat::CombatEvent::ModeChanged {
+            mode: DelveMode::Encounter,
+        }) = entry.get()
+        {
+            t.encounters += 1;
+        } else if let Some(ConditionEvent::ConditionGained {
+            who,
+            condition: ConditionKind::Dead,
+            ..
+        }) = entry.get()
+            && names.contains(who)
+        {
+            died.push(who.clone());
+        }
+    }
+    for who in died {
+        let at = world
+            .resource::<crate::creature::CreatureIndex>()
+            .0
+            .get(&who)
+            .and_then(|&e| world.get::<Position>(e))
+            .map_or(GridPos::default(), |p| p.0);
+        t.deaths.push(Death { who, at });
+    }
+    t
+}

@@ -1,0 +1,113 @@
+//! A party policy's settings: how an autonomous party delves (`delve sim --auto --policy FILE`).
+//! Every field may be left out for its default:
+//!
+//! ```ron
+//! (
+//!     listen_at_doors: true,
+//!     dead_end_searches: 1,
+//!     flee_when_down: 0.5,
+//!     marching_order: Some(["Sera", "Brannoc", "Mirela", "Aldric"]),
+//!     light_bearer: Some("Brannoc"),
+//! )
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// How an autonomous party delves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PartyPolicy {
+    /// Listen at a closed door before opening it (Dungeon Delves › Searching and Listening).
+    pub listen_at_doors: bool,
+    /// A door someone was heard behind is left for last.
+    pub avoid_noises: bool,
+    /// Methodical searches at each dead end once the rest is explored (0: never search).
+    pub dead_end_searches: u32,
+    /// The thief also searches hastily at a dead end before the methodical search.
+    pub hasty_search: bool,
+    /// The bearer of a 10' pole probes the squares ahead while the party explores.
+    pub probe_with_pole: bool,
+    /// A thief disarms a trap the party knows on its way; otherwise it steps around.
+    pub disarm_traps: bool,
+    /// Bashes at a stuck or spiked door before it is left shut.
+    pub bash_attempts: u32,
+    /// The party flees for the way in once this share of its members is down.
+    pub flee_when_down: f32,
+    /// Turns of light kept in hand beyond the walk back: less, and the party turns back.
+    pub light_margin_turns: u32,
+    /// The delve ends after this many turns (60 make 10 hours).
+    pub turn_limit: u64,
+    /// The marching order, front first (every member once); the level's when left out.
+    pub marching_order: Option<Vec<String>>,
+    /// Who lights the party's way; whoever carries a light when left out.
+    pub light_bearer: Option<String>,
+}
+
+impl Default for PartyPolicy {
+    fn default() -> Self {
+        Self {
+            listen_at_doors: true,
+            avoid_noises: true,
+            dead_end_searches: 1,
+            hasty_search: true,
+            probe_with_pole: true,
+            disarm_traps: true,
+            bash_attempts: 3,
+            flee_when_down: 0.5,
+            light_margin_turns: 2,
+            turn_limit: 30,
+            marching_order: None,
+            light_bearer: None,
+        }
+    }
+}
+
+impl PartyPolicy {
+    /// Reads a policy file, with the file's name, line and column in any error.
+    pub fn load(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the policy: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
+    }
+
+    /// Reads a policy from RON text; the error starts with `line:col`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let policy: Self = crate::level::ron_options()
+            .from_str(text)
+            .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+        if !(0.0..=1.0).contains(&policy.flee_when_down) {
+            return Err(format!(
+                "1:1: flee_when_down is a share of the party from 0 to 1, not {}",
+                policy.flee_when_down
+            ));
+        }
+        Ok(policy)
+    }
+}
+
+// `Eq` for the command that carries a policy: its one float is a plain setting, never NaN once
+// parsed.
+impl Eq for PartyPolicy {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_file_names_only_what_it_changes() {
+        let p = PartyPolicy::parse("(listen_at_doors: false, turn_limit: 12)").unwrap();
+        assert!(!p.listen_at_doors);
+        assert_eq!(p.turn_limit, 12);
+        assert_eq!(p.bash_attempts, PartyPolicy::default().bash_attempts);
+    }
+
+    #[test]
+    fn a_bad_policy_says_where() {
+        let e = PartyPolicy::parse("(\n  listen_at_doors: maybe,\n)").unwrap_err();
+        assert!(e.starts_with("2:"), "{e}");
+        let e = PartyPolicy::parse("(flee_when_down: 2.0)").unwrap_err();
+        assert!(e.contains("flee_when_down"), "{e}");
+        let e = PartyPolicy::parse("(bravery: 3)").unwrap_err();
+        assert!(e.starts_with("1:"), "{e}");
+    }
+}
