@@ -246,6 +246,8 @@ pub enum Intent {
     SpikeBehind { at: GridPos },
     /// Getting a member out of a pit.
     ClimbOut { who: String },
+    /// Closing up on the leader.
+    CloseUp,
 }
 
 /// How a door is dealt with.
@@ -298,6 +300,7 @@ impl fmt::Display for PolicyEvent {
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
+            Intent::CloseUp => write!(f, "close up"),
         }
     }
 }
@@ -712,11 +715,28 @@ fn decide(
                 vec![Refuel { who: n }.into()],
             )
         } else {
-            (
-                Intent::Relight { who: n.clone() },
-                vec![LightUp { who: n }.into()],
-            )
+            let mut orders: Vec<Command> = vec![LightUp { who: n.clone() }.into()];
+            // The light goes second in the marching order, to light the leader's way.
+            if members.first() != Some(&who) && members.get(1) != Some(&who) {
+                let mut order: Vec<String> = members
+                    .iter()
+                    .filter(|&&m| m != who)
+                    .map(|&m| name(world, m))
+                    .collect();
+                order.insert(1.min(order.len()), n.clone());
+                orders.push(
+                    MarchingOrder {
+                        party: mind.party.clone(),
+                        order,
+                    }
+                    .into(),
+                );
+            }
+            (Intent::Relight { who: n }, orders)
         });
+    }
+    if let Some(order) = close_up(world, mind, members, leader, here) {
+        return Some(order);
     }
     if let Some(order) = out_of_the_pit(world, mind, members) {
         return Some(order);
@@ -885,6 +905,74 @@ fn out_of_the_pit(
             .into(),
         ],
     ))
+}
+
+/// Strung out (its light far from its leader, or a member far behind): the party closes up on
+/// its leader before it goes on.
+fn close_up(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    leader: Entity,
+    here: GridPos,
+) -> Option<(Intent, Vec<Command>)> {
+    let far = |p: GridPos, squares: u32| here.x.abs_diff(p.x).max(here.y.abs_diff(p.y)) > squares;
+    let with_us: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            m != leader
+                && is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.stranded_names.contains(&name(world, m))
+        })
+        .filter_map(|m| square(world, m).map(|p| (m, p)))
+        .collect();
+    let light_far = carried(world, members)
+        .iter()
+        .filter(|(_, _, l)| l.lit)
+        .filter_map(|(b, ..)| with_us.iter().find(|(m, _)| m == b))
+        .any(|(_, p)| far(*p, 2));
+    let straggler = with_us
+        .iter()
+        .any(|(_, p)| far(*p, members.len() as u32 + 1));
+    if !(light_far || straggler) {
+        return None;
+    }
+    // Each one far behind walks up to the nearest free square on its way to the leader.
+    let mut taken = occupied_squares(world);
+    let grid = world.resource::<DungeonGrid>();
+    let mut orders: Vec<Command> = Vec::new();
+    for (m, p) in with_us {
+        if !far(p, 1) {
+            continue;
+        }
+        let Some(path) = crate::grid::path::find_path(grid, p, here) else {
+            continue;
+        };
+        let Some(&to) = path
+            .squares
+            .iter()
+            .rev()
+            .skip(1)
+            .find(|q| !taken.contains(q) || **q == p)
+        else {
+            continue;
+        };
+        if to == p {
+            continue;
+        }
+        taken.push(to);
+        orders.push(
+            Move {
+                who: name(world, m),
+                to: (to.x, to.y),
+                pace: Pace::Exploration,
+            }
+            .into(),
+        );
+    }
+    (!orders.is_empty()).then_some((Intent::CloseUp, orders))
 }
 
 /// Setting out: the policy's marching order and the probing pole.
@@ -1324,7 +1412,10 @@ fn walk_up_and(
     let free = thing
         .neighbours()
         .into_iter()
-        .filter(|&p| grid.is_passable(p) && !occupied.contains(&p) && p != thing)
+        // On this side: beside the leader, who stands beside it.
+        .filter(|&p| {
+            grid.is_passable(p) && !occupied.contains(&p) && p != thing && adjacent(p, leader_at)
+        })
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p));
     match free {
         Some(p) => vec![

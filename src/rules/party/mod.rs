@@ -564,7 +564,15 @@ pub fn set_marching_order(
         let members = party.marching_order.len();
         return Err(PartyRefusal::NameEveryMember { members }.into());
     }
-    party.marching_order = entities;
+    party.marching_order = entities.clone();
+    // The new leader leads; everyone else follows (from where they stand).
+    for (i, &e) in entities.iter().enumerate() {
+        if i == 0 {
+            world.entity_mut(e).remove::<Following>();
+        } else if world.get::<Following>(e).is_none() {
+            world.entity_mut(e).insert(Following::default());
+        }
+    }
     Ok(())
 }
 
