@@ -265,7 +265,11 @@ mod tests {
             traps: &[],
         };
         let d = k.distances(GridPos::new(1, 1));
-        assert_eq!(d.cost(&g, GridPos::new(3, 2)), Some(4));
+        assert_eq!(
+            d.cost(&g, GridPos::new(3, 2)),
+            Some(5),
+            "a diagonal and a side step"
+        );
         assert_eq!(d.cost(&g, GridPos::new(4, 2)), None, "never seen");
         assert_eq!(d.cost(&g, door), Some(4 + CLOSED_DOOR_COST));
         assert!(k.frontier(GridPos::new(3, 2)));

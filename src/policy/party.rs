@@ -1029,7 +1029,8 @@ fn setting_out(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Vec<C
     orders
 }
 
-/// A member who needs rest has had five turns without it, or is winded.
+/// A member who needs rest has had five whole turns without it, or is winded (Dungeon Delves ›
+/// Rest).
 fn needs_rest(world: &World, members: &[Entity]) -> bool {
     members.iter().any(|&m| {
         is_up(world, m)
@@ -1038,7 +1039,10 @@ fn needs_rest(world: &World, members: &[Entity]) -> bool {
                 .is_some_and(crate::rules::rest::needs_rest)
             && (world
                 .get::<crate::rules::rest::Fatigue>(m)
-                .is_some_and(|f| f.turns_until_rest() == 0)
+                .is_some_and(|f| {
+                    f.rounds_without_rest
+                        >= crate::rules::rest::TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN
+                })
                 || world
                     .get::<Conditions>(m)
                     .is_some_and(|c| c.has(ConditionKind::Winded)))
@@ -1288,7 +1292,8 @@ fn on_the_way(
     use crate::grid::terrain::Terrain;
     let here = walk[0];
     let party = mind.party.clone();
-    let pace = if mind.homeward == Some(Homeward::Fleeing) {
+    let fleeing = mind.homeward == Some(Homeward::Fleeing);
+    let pace = if fleeing {
         Pace::Combat
     } else {
         Pace::Exploration
@@ -1301,6 +1306,18 @@ fn on_the_way(
         let trap = know.step(p) == Step::Trap
             && mind.policy.disarm_traps
             && !mind.traps_tried.contains(&p);
+        // Fleeing, it stops just past an open door it has spikes for, to spike it behind.
+        if fleeing
+            && !door
+            && know.grid.terrain(p) == Some(Terrain::Door)
+            && know.step(p) == Step::Open
+            && !mind.spiked_behind.contains(&p)
+            && with_spikes(world, members).is_some()
+            && let Some(&past) = walk.get(k + 1)
+        {
+            stop = past;
+            break;
+        }
         if !(door || trap) {
             continue;
         }
@@ -1536,6 +1553,34 @@ fn deal_with_door(
         );
     }
     mind.listening_at = None;
+    // A door that swung shut by itself once is wedged open with a spike as it is opened, in the
+    // same round, before it can swing shut again.
+    if w.evil
+        && !w.wedged
+        && let Some(spiker) = with_spikes(world, members)
+    {
+        let spike: Command = Spike {
+            who: name(world, spiker),
+            at: xy,
+        }
+        .into();
+        if !square(world, spiker).is_some_and(|p| adjacent(p, door)) {
+            let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
+            return (by(DoorWay::Wedge), orders);
+        }
+        w.tried_open = true;
+        let opener = if square(world, leader).is_some_and(|p| adjacent(p, door)) {
+            leader
+        } else {
+            spiker
+        };
+        let open = OpenDoor {
+            who: name(world, opener),
+            at: xy,
+        }
+        .into();
+        return (by(DoorWay::Wedge), vec![open, spike]);
+    }
     if !w.tried_open {
         w.tried_open = true;
         return (

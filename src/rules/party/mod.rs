@@ -272,6 +272,11 @@ pub fn keep_formation(
         }
         let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.3.0, m.4));
         let Some(budget) = party_tenths_per_round(&party.marching_order[1..], pace, speeds) else {
+            // No one follows (a party of one): the march ends when its leader stops.
+            if walking.is_none() && party.marching_order.len() == 1 {
+                party.pace = None;
+                party.trail = vec![at.0];
+            }
             continue;
         };
         let slots = formation_slots(

@@ -1,0 +1,463 @@
+//! Delves that play themselves: a party handed to its policy explores by what its faction
+//! knows, keeps its light burning, rests, deals with doors, traps and dead ends, flees, and
+//! ends the delve with an outcome.
+
+use delve::command::acts::*;
+use delve::grid::GridPos;
+use delve::policy::party::{DoorWay, Homeward, Intent};
+use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
+use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
+use delve::rules::light::LightEvent;
+use delve::scenario::{Delve, Scenario};
+use delve::sim::DelveEvent;
+
+fn hand_over(delve: &mut Delve, policy: PartyPolicy) {
+    delve.give(Autonomy {
+        party: "party".into(),
+        policy: Some(policy),
+    });
+}
+
+fn intents(delve: &Delve) -> Vec<Intent> {
+    delve
+        .events::<PolicyEvent>()
+        .into_iter()
+        .map(|PolicyEvent::Decided { intent, .. }| intent)
+        .collect()
+}
+
+/// Plays rounds until `done` holds (at most `max`); answers whether it did.
+fn run_until(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool {
+    for _ in 0..max {
+        if done(delve) {
+            return true;
+        }
+        delve.run(1);
+    }
+    done(delve)
+}
+
+fn outcome(delve: &Delve) -> Option<Outcome> {
+    delve
+        .events::<DelveEvent>()
+        .into_iter()
+        .find_map(|e| match e {
+            DelveEvent::DelveEnded { outcome, .. } => Some(outcome),
+            _ => None,
+        })
+}
+
+/// A fighter (Strength 18) with a torch, alone in a party.
+const FIGHTER: &str = r#"(name: "Brannoc", faction: "party", at: (1, 1), level: 3, class: "fighter",
+    str: 18, hp: 18, ac: 16, speed_feet: 120, saves: { Paralysis: 14 }, gear: [Spikes(4)],
+    carries: [(kind: Torch, lit: true)])"#;
+
+const THIEF: &str = r#"(name: "Sera", faction: "party", at: (1, 2), level: 3, class: "thief",
+    dex: 17, hp: 9, ac: 14, speed_feet: 120,
+    proficiencies: [Searching, Lockpicking, Trapbreaking],
+    throws: { Searching: 14, Lockpicking: 14, Trapbreaking: 14 },
+    gear: [ThievesTools])"#;
+
+/// A room with a door east into a short corridor, walled round.
+fn room_with_door(door: &str, party: &[&str]) -> Scenario {
+    let order: Vec<String> = party
+        .iter()
+        .map(|c| {
+            let name = c.split('"').nth(1).unwrap();
+            format!("\"{name}\"")
+        })
+        .collect();
+    let mut s = Scenario::new(&[
+        "XXXXXXXXXX",
+        "X...X....X",
+        "X...+....X",
+        "X...X....X",
+        "XXXXXXXXXX",
+    ])
+    .legend("'+': Door")
+    .door(door)
+    .faction(&format!(
+        r#"(name: "party", marching_order: [{}])"#,
+        order.join(", ")
+    ));
+    for c in party {
+        s = s.creature(c);
+    }
+    s
+}
+
+/// Dungeon Delves › Light and Darkness: when the torch burns out, the next one is lit.
+#[test]
+fn relights_when_the_torch_burns_out() {
+    let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true, fuel_turns: 1), (kind: Torch, lit: false)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    delve.run(14);
+    let light: Vec<LightEvent> = delve.events();
+    let burnt = light
+        .iter()
+        .position(|e| matches!(e, LightEvent::LightBurnedOut { .. }))
+        .expect("the torch burns out after its turn");
+    assert!(
+        light[burnt..]
+            .iter()
+            .any(|e| matches!(e, LightEvent::LightLit { who, .. } if who == "Ana")),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::Relight { who: "Ana".into() }));
+}
+
+/// With 3 turns of torch and a margin of 2, the party turns back once the light left would
+/// not cover the walk back and the margin, and gets out: the delve ends out of light.
+#[test]
+fn turns_back_when_light_runs_short() {
+    let corridor = format!("X{}X", ".".repeat(60));
+    let wall = "X".repeat(62);
+    let mut delve = Scenario::new(&[&wall, &corridor, &wall])
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true, fuel_turns: 3)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(run_until(&mut delve, 40, |d| outcome(d).is_some()));
+    assert!(
+        intents(&delve).contains(&Intent::TurnBack {
+            why: Homeward::LightShort
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(outcome(&delve), Some(Outcome::OutOfLight));
+    assert_eq!(delve.at("Ana"), GridPos::new(1, 1), "back at the way in");
+}
+
+/// A stuck door is bashed by the strongest: Strength 18 bashes doors on 6+ (a 5 fails).
+#[test]
+fn bashes_a_stuck_door() {
+    let mut delve = room_with_door("(at: (4, 2), stuck: true)", &[FIGHTER]).build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let bash = Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorWay::Bash,
+    };
+    assert!(
+        run_until(&mut delve, 30, |d| intents(d).contains(&bash)),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Stuck));
+    delve.script_dice(&[5]).run(1);
+    assert!(
+        delve
+            .events::<DoorEvent>()
+            .iter()
+            .any(|e| matches!(e, DoorEvent::BashFailed { .. }))
+    );
+    assert!(run_until(&mut delve, 5, |d| {
+        intents(d).iter().filter(|i| **i == bash).count() == 2
+    }));
+    delve.script_dice(&[6]).run(1);
+    assert!(delve.events::<DoorEvent>().iter().any(|e| matches!(
+        e,
+        DoorEvent::DoorOpened {
+            how: DoorOpening::Bashed,
+            ..
+        }
+    )));
+}
+
+/// A locked door with no key: the thief picks it (Lockpicking 14+).
+#[test]
+fn a_thief_picks_a_locked_door() {
+    let mut delve =
+        room_with_door("(at: (4, 2), lock: Locked(key: None))", &[FIGHTER, THIEF]).build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let pick = Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorWay::Pick,
+    };
+    assert!(
+        run_until(&mut delve, 30, |d| {
+            d.log().of::<delve::command::CommandEvent>().any(|e| {
+                matches!(
+                    e,
+                    delve::command::CommandEvent::CommandAccepted {
+                        command: delve::command::Command::PickLock(_),
+                        ..
+                    }
+                )
+            }) || intents(d).iter().filter(|i| **i == pick).count() > 2
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    // The pick was given last round: its throw comes up 14.
+    let picked = delve.events::<DoorEvent>().iter().any(|e| {
+        matches!(
+            e,
+            DoorEvent::LockOpened {
+                by: LockOpening::Picked,
+                ..
+            }
+        )
+    });
+    let failed = delve
+        .events::<DoorEvent>()
+        .iter()
+        .any(|e| matches!(e, DoorEvent::PickFailed { .. }));
+    assert!(picked || failed, "{}", delve.log().to_text());
+    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Locked));
+}
+
+/// A dead end at the end of a corridor, nothing else to explore: the party searches it, and a
+/// throw of 20 finds the secret door there.
+#[test]
+fn searches_a_dead_end() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X......+X", "XXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (7, 1), secret: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc"])"#)
+        .creature(FIGHTER)
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    let search = Intent::Search {
+        at: GridPos::new(6, 1),
+    };
+    assert!(
+        run_until(&mut delve, 40, |d| intents(d).contains(&search)),
+        "{}",
+        delve.log().to_text()
+    );
+    delve.script_dice(&[20]);
+    assert!(run_until(&mut delve, 15, |d| {
+        !d.events::<delve::rules::search::SearchEvent>().is_empty()
+    }));
+}
+
+/// Dungeon Delves › Rest: five turns of exploring, then a turn of rest.
+#[test]
+fn rests_after_five_turns() {
+    let corridor = format!("X{}X", ".".repeat(150));
+    let wall = "X".repeat(152);
+    let mut delve = Scenario::new(&[&wall, &corridor, &wall])
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                carries: [(kind: Lantern, lit: true)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(
+        run_until(&mut delve, 70, |d| intents(d).contains(&Intent::Rest)),
+        "{}",
+        delve.log().to_text()
+    );
+    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    assert!((48..=52).contains(&round), "rested at round {round}");
+    let rests = delve.events::<delve::rules::party::PartyEvent>();
+    assert!(
+        rests
+            .iter()
+            .any(|e| matches!(e, delve::rules::party::PartyEvent::PartyRests { .. }))
+            || run_until(&mut delve, 2, |d| {
+                d.events::<delve::rules::party::PartyEvent>()
+                    .iter()
+                    .any(|e| matches!(e, delve::rules::party::PartyEvent::PartyRests { .. }))
+            })
+    );
+}
+
+/// Half the party down: it flees for the way in, spiking shut the door it passes.
+#[test]
+fn flees_past_a_spiked_door() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...+....X", "XXXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (4, 1), state: Open)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
+        .creature(FIGHTER)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(run_until(&mut delve, 40, |d| d.at("Brannoc").x >= 7));
+    // Ana falls: half the party is down.
+    let ana = delve.entity("Ana");
+    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    assert!(
+        run_until(&mut delve, 40, |d| outcome(d).is_some()),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::TurnBack {
+        why: Homeward::Fleeing
+    }));
+    assert!(
+        delve
+            .events::<DoorEvent>()
+            .iter()
+            .any(|e| matches!(e, DoorEvent::DoorSpiked { at, .. } if *at == GridPos::new(4, 1))),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(outcome(&delve), Some(Outcome::PartyFled));
+}
+
+/// A known trap on the only way: without a thief the party steps around it (no roll); with
+/// one, the thief disarms it.
+#[test]
+fn known_traps_are_stepped_around_or_disarmed() {
+    let corridor = |party: &[&str]| {
+        let order: Vec<String> = party
+            .iter()
+            .map(|c| format!("\"{}\"", c.split('"').nth(1).unwrap()))
+            .collect();
+        let mut s = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+            .trap("(at: (4, 1), kind: Pit(depth_feet: 10), trigger: Step, hidden: false)")
+            .faction(&format!(
+                r#"(name: "party", marching_order: [{}])"#,
+                order.join(", ")
+            ));
+        for c in party {
+            s = s.creature(&c.replace("at: (1, 2)", "at: (2, 1)"));
+        }
+        s.build()
+    };
+    let mut alone = corridor(&[FIGHTER]);
+    hand_over(&mut alone, PartyPolicy::default());
+    assert!(
+        run_until(&mut alone, 40, |d| d.at("Brannoc").x >= 7),
+        "{}",
+        alone.log().to_text()
+    );
+    let rolls = alone.events::<delve::rules::traps::TrapEvent>();
+    assert!(rolls.is_empty(), "{rolls:?}");
+
+    let mut with_thief = corridor(&[FIGHTER, THIEF]);
+    hand_over(&mut with_thief, PartyPolicy::default());
+    assert!(run_until(&mut with_thief, 40, |d| {
+        intents(d).contains(&Intent::Disarm {
+            at: GridPos::new(4, 1),
+        })
+    }));
+}
+
+/// The policy reads only what its faction knows: a ghoul behind a closed door (which the
+/// Judge sees) changes nothing the party decides before the door is opened.
+#[test]
+fn the_policy_does_not_read_the_judges_map() {
+    let level = |ghoul: bool| {
+        let mut s = room_with_door("(at: (4, 2))", &[FIGHTER])
+            .faction(r#"(name: "ghouls", hostile_to: ["party"])"#);
+        if ghoul {
+            s = s.creature(r#"(name: "Gnawbone", faction: "ghouls", at: (8, 2), hp: 9, ac: 13, speed_feet: 90)"#);
+        }
+        let mut delve = s.build();
+        hand_over(
+            &mut delve,
+            PartyPolicy {
+                listen_at_doors: false,
+                ..PartyPolicy::default()
+            },
+        );
+        run_until(&mut delve, 30, |d| {
+            d.events::<DoorEvent>()
+                .iter()
+                .any(|e| matches!(e, DoorEvent::DoorOpened { .. }))
+        });
+        intents(&delve)
+    };
+    let without = level(false);
+    assert!(!without.is_empty());
+    assert_eq!(level(true), without);
+}
+
+/// The same level, seed and policy give the same delve, and its journal replays it.
+#[test]
+fn an_autonomous_delve_replays_from_its_journal() {
+    let level = delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+        .unwrap()
+        .level;
+    let policy = PartyPolicy::default();
+    let first = delve::sim::play_autonomous(&level, 4, &policy, &[], 400);
+    let again = delve::sim::play_autonomous(&level, 4, &policy, &[], 400);
+    let log = |app: &bevy::app::App| {
+        app.world()
+            .resource::<delve::log::EventLog>()
+            .to_json_lines()
+    };
+    assert_eq!(log(&first), log(&again));
+    let world = first.world();
+    let journal = world.resource::<delve::command::Journal>().clone();
+    let rounds = world.resource::<delve::time::Clock>().rounds;
+    let replayed = delve::sim::replay(&level, 4, &journal, rounds);
+    assert_eq!(log(&replayed), log(&first));
+}
+
+/// On the crypt, from several seeds, every delve ends with an outcome; in some the party
+/// reaches the shrine behind the secret door (a search finds it); none asks the rules for a
+/// walk they refuse (through a wall or a closed door).
+#[test]
+fn crypt_delves_end_and_some_reach_the_shrine() {
+    let level = delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+        .unwrap()
+        .level;
+    let policy = PartyPolicy::default();
+    let mut reached = 0;
+    for seed in 1..=20 {
+        let app = delve::sim::play_autonomous(&level, seed, &policy, &[], 400);
+        let log = app.world().resource::<delve::log::EventLog>();
+        let end = log.of::<DelveEvent>().find_map(|e| match e {
+            DelveEvent::DelveEnded { outcome, .. } => Some(*outcome),
+            _ => None,
+        });
+        assert!(end.is_some(), "seed {seed} has no outcome");
+        if end == Some(Outcome::GoalReached) {
+            reached += 1;
+            assert!(
+                log.of::<delve::rules::search::SearchEvent>()
+                    .next()
+                    .is_some(),
+                "seed {seed}: the shrine is reached only through the secret door"
+            );
+        }
+        // A walk the rules refuse: only when a door it saw open swung shut by itself.
+        let party = ["party", "Brannoc", "Sera", "Aldric", "Mirela"];
+        let swung = log
+            .of::<DoorEvent>()
+            .filter(|e| matches!(e, DoorEvent::DoorSwungShut { .. }))
+            .count();
+        let refused = delve::command::refusals(log)
+            .filter(|(who, r)| {
+                party.contains(who)
+                    && matches!(
+                        r.get::<delve::rules::movement::MoveRefusal>(),
+                        Some(delve::rules::movement::MoveRefusal::NoPath { .. })
+                    )
+            })
+            .count();
+        assert!(
+            refused <= swung,
+            "seed {seed}: a walk through a wall or a shut door"
+        );
+    }
+    assert!(reached > 0, "no seed reached the shrine");
+}
