@@ -215,6 +215,7 @@ pub enum Homeward {
 
 /// What a policy is about, logged before its orders.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Intent {
     /// Setting out: the marching order, the pole.
     SetOut,
