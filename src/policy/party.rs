@@ -472,10 +472,8 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
             learn_from_refusal(mind, command, reason);
         } else if let Some(e) = entry.get::<DoorEvent>() {
             match e {
-                DoorEvent::DoorSwungShut { at } => {
-                    if mind.doors.contains_key(at) {
-                        mind.door_work.entry(*at).or_default().evil = true;
-                    }
+                DoorEvent::DoorSwungShut { at } if mind.doors.contains_key(at) => {
+                    mind.door_work.entry(*at).or_default().evil = true;
                 }
                 DoorEvent::LockOpened { at, .. } => {
                     let w = mind.door_work.entry(*at).or_default();
@@ -800,12 +798,12 @@ fn decide(
             mind.exhausted.push(p);
         }
     }
-    if mind.homeward.is_none() {
-        if let Some(why) = turn_back(world, mind, members, &know, &from_here) {
-            mind.homeward = Some(why);
-            mind.heading_for = None;
-            return Some((Intent::TurnBack { why }, Vec::new()));
-        }
+    if mind.homeward.is_none()
+        && let Some(why) = turn_back(world, mind, members, &know, &from_here)
+    {
+        mind.homeward = Some(why);
+        mind.heading_for = None;
+        return Some((Intent::TurnBack { why }, Vec::new()));
     }
     // Where to, and why.
     let (target, intent) = if mind.homeward.is_some() {

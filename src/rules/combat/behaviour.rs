@@ -34,6 +34,9 @@ fn chebyshev(a: GridPos, b: GridPos) -> u32 {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Retreating;
 
+/// Creatures that fight by themselves: not under a player's control, nor withdrawing.
+type ByThemselves = (With<Creature>, Without<Controlled>, Without<Retreating>);
+
 /// A creature that fights by itself, as the behaviour sees it.
 type Fighter<'a> = (
     Entity,
@@ -59,7 +62,7 @@ type Anyone<'a> = (
 /// what to do.
 pub fn fighting_behaviour(
     world: &mut World,
-    fighters: &mut QueryState<Fighter, (With<Creature>, Without<Controlled>, Without<Retreating>)>,
+    fighters: &mut QueryState<Fighter, ByThemselves>,
     everyone: &mut QueryState<Anyone, With<Creature>>,
 ) {
     let Some(turn) = world.resource::<crate::creature::ActingOrder>().turn else {
