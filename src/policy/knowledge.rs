@@ -112,8 +112,8 @@ impl Knowledge<'_> {
             if i != start && self.step(p) == Step::ClosedDoor {
                 continue;
             }
-            for (dx, dy) in NEIGHBOURS {
-                let q = GridPos::new(p.x + dx, p.y + dy);
+            for q in p.neighbours() {
+                let (dx, dy) = (q.x - p.x, q.y - p.y);
                 let step = self.step(q);
                 if step == Step::Blocked {
                     continue;
@@ -175,17 +175,6 @@ impl Knowledge<'_> {
     }
 }
 
-const NEIGHBOURS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
 /// Costs from one square over what a faction knows ([`Knowledge::distances`]).
 pub struct Distances {
     cost: Vec<u32>,
@@ -229,21 +218,7 @@ impl Distances {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::terrain::WallMaterial;
-
-    fn grid(rows: &[&str]) -> DungeonGrid {
-        let w = rows[0].len() as u32;
-        let terrain = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| match c {
-                '#' => Terrain::Wall(WallMaterial::Stone),
-                '+' => Terrain::Door,
-                _ => Terrain::Floor,
-            })
-            .collect();
-        DungeonGrid::new(w, rows.len() as u32, 5, terrain)
-    }
+    use crate::grid::test_grid as grid;
 
     #[test]
     fn walks_keep_to_what_was_seen_and_stop_at_shut_doors() {

@@ -141,11 +141,16 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
     let goal = world.resource::<LevelGoal>().0.clone();
     let fuel_at_start = super::outcome::fuel_rounds(world, &p.marching_order);
     let since = world.resource::<EventLog>().len();
+    let goal_room = match goal {
+        Goal::Room(p) => room_of(world.resource::<DungeonGrid>(), p),
+        _ => Vec::new(),
+    };
     let mind = PartyMind {
         party: party.to_owned(),
         faction,
         policy,
         goal,
+        goal_room,
         way_in,
         since,
         fuel_at_start,
@@ -313,6 +318,8 @@ pub struct PartyMind {
     pub faction: Faction,
     pub policy: PartyPolicy,
     pub goal: Goal,
+    /// The squares of the goal's room (for a `Room` goal), found once.
+    goal_room: Vec<GridPos>,
     /// Where the party came in, and leaves.
     pub way_in: GridPos,
     /// The log's length when the party was handed over: its numbers count from here.
@@ -1093,7 +1100,7 @@ fn turn_back(
     know: &Knowledge,
     from_here: &super::knowledge::Distances,
 ) -> Option<Homeward> {
-    if goal_met(world, mind, members, know) {
+    if goal_met(world, mind, members) {
         return Some(Homeward::GoalMet);
     }
     // Dungeon Delves › Light and Darkness: the light left against the walk back.
@@ -1119,7 +1126,7 @@ fn turn_back(
     (fuel < rounds_home + margin).then_some(Homeward::LightShort)
 }
 
-fn goal_met(world: &World, mind: &PartyMind, members: &[Entity], know: &Knowledge) -> bool {
+fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
     let up: Vec<GridPos> = members
         .iter()
         .filter(|&&m| is_up(world, m))
@@ -1128,10 +1135,7 @@ fn goal_met(world: &World, mind: &PartyMind, members: &[Entity], know: &Knowledg
     match &mind.goal {
         Goal::ExploreAll | Goal::Exit(_) => false,
         Goal::Reach(p) => up.contains(p),
-        Goal::Room(p) => {
-            let room = room_of(know.grid, *p);
-            up.iter().any(|q| room.contains(q))
-        }
+        Goal::Room(_) => up.iter().any(|q| mind.goal_room.contains(q)),
         Goal::Recover(gear) => members
             .iter()
             .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has(gear))),

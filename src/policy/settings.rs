@@ -63,25 +63,59 @@ impl Default for PartyPolicy {
 }
 
 impl PartyPolicy {
-    /// Reads a policy file, with the file's name, line and column in any error.
+    /// Reads a policy file; the error names the file, line and column.
     pub fn load(path: &std::path::Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read the policy: {e}", path.display()))?;
         Self::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
     }
 
-    /// Reads a policy from RON text; the error starts with `line:col`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    /// Reads a policy from RON text.
+    pub fn parse(text: &str) -> Result<Self, PolicyError> {
         let policy: Self = crate::level::ron_options()
             .from_str(text)
-            .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+            .map_err(|e| PolicyError {
+                line: e.span.start.line,
+                col: e.span.start.col,
+                problem: PolicyProblem::Unreadable(e.code.to_string()),
+            })?;
         if !(0.0..=1.0).contains(&policy.flee_when_down) {
-            return Err(format!(
-                "1:1: flee_when_down is a share of the party from 0 to 1, not {}",
-                policy.flee_when_down
-            ));
+            return Err(PolicyError {
+                line: 1,
+                col: 1,
+                problem: PolicyProblem::FleeShare(policy.flee_when_down),
+            });
         }
         Ok(policy)
+    }
+}
+
+/// What is wrong with a policy file, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyError {
+    pub line: usize,
+    pub col: usize,
+    pub problem: PolicyProblem,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PolicyProblem {
+    /// Not RON of the policy's fields (an unknown field, a wrong value).
+    Unreadable(String),
+    /// `flee_when_down` is a share of the party, from 0 to 1.
+    FleeShare(f32),
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: ", self.line, self.col)?;
+        match &self.problem {
+            PolicyProblem::Unreadable(why) => write!(f, "{why}"),
+            PolicyProblem::FleeShare(v) => write!(
+                f,
+                "flee_when_down is a share of the party from 0 to 1, not {v}"
+            ),
+        }
     }
 }
 
@@ -104,10 +138,12 @@ mod tests {
     #[test]
     fn a_bad_policy_says_where() {
         let e = PartyPolicy::parse("(\n  listen_at_doors: maybe,\n)").unwrap_err();
-        assert!(e.starts_with("2:"), "{e}");
+        assert_eq!(e.line, 2);
+        assert!(matches!(e.problem, PolicyProblem::Unreadable(_)));
         let e = PartyPolicy::parse("(flee_when_down: 2.0)").unwrap_err();
-        assert!(e.contains("flee_when_down"), "{e}");
+        assert_eq!(e.problem, PolicyProblem::FleeShare(2.0));
         let e = PartyPolicy::parse("(bravery: 3)").unwrap_err();
-        assert!(e.starts_with("1:"), "{e}");
+        assert_eq!(e.line, 1);
+        assert!(matches!(e.problem, PolicyProblem::Unreadable(_)));
     }
 }
