@@ -360,6 +360,12 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
             },
             JudgeSettings(c.judge.clone()),
         ));
+        let mind = crate::policy::monsters::Mind::new(
+            &c.mind,
+            c.at,
+            world.resource::<crate::grid::DungeonGrid>(),
+        );
+        world.entity_mut(e).insert(mind);
         if !c.patrol.is_empty() {
             world.entity_mut(e).insert(crate::policy::monsters::Patrol {
                 route: c.patrol.clone(),

@@ -97,6 +97,7 @@ commands! {
     rules::party::RestParty,
     rules::party::MarchingOrder,
     rules::party::Mapper,
+    rules::party::TakeFrom,
     rules::caving::WiggleBack,
     rules::caving::PushForward,
     rules::caving::Climb,

@@ -227,3 +227,24 @@ pub(crate) fn test_grid(rows: &[&str]) -> DungeonGrid {
         .collect();
     DungeonGrid::new(w, rows.len() as u32, 5, terrain)
 }
+
+impl DungeonGrid {
+    /// The room that holds a square: the floor reached from it without passing a wall or a
+    /// door (at most 4,096 squares: a cave's open reaches are not one room).
+    pub fn room_of(&self, p: GridPos) -> Vec<GridPos> {
+        let mut room = vec![p];
+        let mut inside = std::collections::HashSet::from([p]);
+        let mut i = 0;
+        while i < room.len() && room.len() < 4096 {
+            let q = room[i];
+            i += 1;
+            for r in q.neighbours() {
+                let floor = self.is_passable(r) && self.terrain(r) != Some(Terrain::Door);
+                if floor && inside.insert(r) {
+                    room.push(r);
+                }
+            }
+        }
+        room
+    }
+}

@@ -345,6 +345,8 @@ pub struct CreatureDef {
     pub swim_feet: Option<u32>,
     /// The squares of its patrol route, in order (empty: it keeps its place).
     pub patrol: Vec<GridPos>,
+    /// How it lives in the dungeon outside a battle.
+    pub mind: schema::RawMind,
 }
 
 /// A level and the warnings found while loading it.

@@ -591,6 +591,41 @@ pub struct RawCreature {
     /// A route it walks round and round at exploration speed while nothing draws it away:
     /// `patrol: [(3, 4), (12, 4), (12, 9)]`.
     pub patrol: Option<Vec<RawPos>>,
+    /// How it lives in the dungeon outside a battle: `mind: (stance: Guard, shouts: true)`.
+    pub mind: Option<RawMind>,
+}
+
+/// A monster's mind (the simulator's monster policies): where it keeps, whether it calls its
+/// faction when it sees intruders, and whether it follows them out of sight. Every field may
+/// be left out: `mind: (stance: Lair)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RawMind {
+    pub stance: Stance,
+    /// Shouts when it sees a hostile creature (a loud noise its faction answers).
+    pub shouts: bool,
+    /// Goes to where it last saw a hostile creature that slipped out of sight (default true).
+    pub pursues: Option<bool>,
+    /// Answers its faction's shouts by coming to the one who shouted (default true, but for
+    /// guards and lair-dwellers, who keep their place).
+    pub answers_calls: Option<bool>,
+}
+
+/// Where a monster keeps when nothing draws it away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stance {
+    /// Stays where it is until a noise or a light draws it; walks its `patrol` route if it has
+    /// one.
+    #[default]
+    Roam,
+    /// Keeps its post (its starting square): it does not leave it to look at noises or lights,
+    /// fights whoever comes, and walks back to it afterwards.
+    Guard,
+    /// Wanders about within this many feet of where it started, at exploration speed.
+    Wander(u32),
+    /// Keeps to its lair (the room it starts in): it looks at noises and lights only inside,
+    /// and goes back to where it started when nothing is there.
+    Lair,
 }
 
 fn default_scale() -> u32 {

@@ -771,6 +771,20 @@ impl Validator<'_> {
                     );
                 }
             }
+            // A route is walked by one who roams; a guard, a wanderer and a lair-dweller keep
+            // to their own places.
+            let mind = c.mind.clone().unwrap_or_default();
+            if !patrol.is_empty() && mind.stance != Stance::Roam {
+                let pos = self.at(path!["creatures", i, "mind", "stance"]);
+                self.error(
+                    pos,
+                    format!(
+                        "`{name}` has a patrol route and the stance {:?}: a patrol is walked \
+                         only by a creature that roams (leave `stance` out)",
+                        mind.stance
+                    ),
+                );
+            }
             let speed = match (c.speed_feet, c.encumbrance_stone) {
                 (Some(feet), _) => SpeedBasis::Explicit { feet },
                 (None, Some(stone)) if stone.is_finite() && stone >= 0.0 => {
@@ -929,6 +943,7 @@ impl Validator<'_> {
                 judge: c.judge.clone().unwrap_or_default(),
                 swim_feet: c.swim_feet,
                 patrol,
+                mind,
             });
         }
         out
@@ -1098,7 +1113,8 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         flees_when_bloodied,
         judge,
         swim_feet,
-        patrol
+        patrol,
+        mind
     );
     c.name = entry
         .name

@@ -1,25 +1,47 @@
-//! Monster behaviour that reads the rules' results and writes commands, like any other actor.
+//! Monsters that live in the dungeon: minds that read the rules' results and write commands,
+//! like any other actor. Outside a battle, each round, a monster that is up and not on its way
+//! somewhere (its [`Mind`], from the level's `mind` and `patrol`):
+//! 1. **watches**: seeing a hostile creature it notes where (its quarry) and, if it shouts,
+//!    shouts for its faction (a loud noise: `Noise(Shouting)`; once a turn at most), in a
+//!    battle too;
+//! 2. **answers a call**: hearing a companion's shout within its earshot it comes to the one who
+//!    shouted, at combat speed (RULINGS › Noise and hearing: it knows where its companions are,
+//!    so no throw);
+//! 3. **goes to look**: hearing a noise made by no one or by a hostile creature it goes to
+//!    roughly where it was, at combat speed;
+//! 4. **comes to a light**: seeing a light carried by a hostile creature it walks toward it
+//!    (Dungeon Delves › Light and Darkness: a light gives its bearer away);
+//! 5. **pursues**: a hostile creature it saw has slipped out of sight: it goes where it last saw
+//!    it, at combat speed;
+//! 6. **keeps its place**: a guard walks back to its post, a lair-dweller to its lair, a
+//!    wanderer wanders near where it started, a patroller walks its route round and round, all
+//!    at exploration speed.
 //!
-//! So far: a monster that sees a light carried by a creature hostile to it comes toward it, at
-//! combat speed (RULINGS › Noise and hearing; Dungeon Delves › Light and Darkness: carrying a
-//! light gives a party away); a monster that hears a noise made by no one or by a hostile creature
-//! goes to look, at combat speed; a monster with a patrol route (the level's `patrol`) that has
-//! nothing else to do walks it round and round at exploration speed. In a battle, the fighting
-//! behaviour (`rules::combat::behaviour`) takes over.
+//! A guard leaves its post for none of 2–5; a lair-dweller only for what is inside its lair. A
+//! monster whose stat block says it flees when bloodied, and is, seeks no fight. In a battle the
+//! fighting behaviour (`rules::combat::behaviour`) takes over.
 
-use crate::command::acts::Move;
+use std::fmt;
+
 use bevy::prelude::*;
+use serde::Serialize;
 
+use crate::command::acts::{Move, Noise};
 use crate::command::{Command, PendingCommands};
-use crate::creature::{ActingOrder, Faction, Factions, Position};
+use crate::creature::{ActingOrder, Combatant, Conditions, Faction, Factions, Position};
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{ConditionKind, RawMind, Stance};
+use crate::log::{EventLog, LogEvent};
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
+use crate::rules::combat::battle::Controlled;
 use crate::rules::party::PartyMember;
+use crate::rules::sound::NoisyAction;
 use crate::rules::sound::hearing::{HeardThisRound, roughly};
-use crate::rules::vision::Sight;
+use crate::rules::vision::{Hiding, Sight};
 use crate::schedule::{RoundSet, SimRound};
+use crate::time::{Clock, ROUNDS_PER_TURN};
 
 pub struct MonsterAiPlugin;
 
@@ -29,23 +51,271 @@ impl Plugin for MonsterAiPlugin {
             .init_resource::<HeardThisRound>()
             .add_systems(
                 SimRound,
-                (go_to_look, approach_lights, walk_the_patrol)
+                (
+                    watch,
+                    answer_calls,
+                    go_to_look,
+                    approach_lights,
+                    pursue,
+                    walk_the_patrol,
+                    keep_to_home,
+                )
                     .chain()
                     .in_set(RoundSet::Minds),
             );
     }
 }
 
-/// A monster at rest: not in the party and not on its way somewhere.
-type Idle = (Without<PartyMember>, Without<Walking>);
+/// A monster's mind: where it keeps, and how it answers what it sees and hears.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Mind {
+    pub stance: Stance,
+    pub shouts: bool,
+    pub pursues: bool,
+    pub answers_calls: bool,
+    /// Where it started: a guard's post, the heart of a lair, the middle of a wanderer's range.
+    pub home: GridPos,
+    /// A lair-dweller's lair: the room it started in.
+    pub lair: Vec<GridPos>,
+    /// The round of its last shout.
+    pub shouted: Option<u64>,
+    /// Where it last saw a hostile creature, until it gets there.
+    pub quarry: Option<GridPos>,
+    /// It sees a hostile creature now.
+    pub sighted: bool,
+}
+
+impl Mind {
+    /// A mind as the level gives it, for a creature that starts at `home`.
+    pub fn new(raw: &RawMind, home: GridPos, grid: &DungeonGrid) -> Self {
+        let keeps_place = matches!(raw.stance, Stance::Guard | Stance::Lair);
+        Self {
+            stance: raw.stance,
+            shouts: raw.shouts,
+            pursues: raw.pursues.unwrap_or(true),
+            answers_calls: raw.answers_calls.unwrap_or(!keeps_place),
+            home,
+            lair: match raw.stance {
+                Stance::Lair => grid.room_of(home),
+                _ => Vec::new(),
+            },
+            shouted: None,
+            quarry: None,
+            sighted: false,
+        }
+    }
+
+    /// May it leave its place for `p` (a noise, a light, a quarry)?
+    pub fn may_go(&self, p: GridPos) -> bool {
+        match self.stance {
+            Stance::Guard => false,
+            Stance::Lair => self.lair.contains(&p),
+            Stance::Roam | Stance::Wander(_) => true,
+        }
+    }
+}
+
+/// What the monsters' minds put in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum MonsterEvent {
+    /// It saw intruders and shouts for its faction.
+    Shouted { who: String, saw: Vec<String> },
+    /// It heard a companion shout and comes.
+    AnsweredCall { who: String, to: GridPos },
+    /// It goes where it last saw an intruder.
+    Pursued { who: String, to: GridPos },
+}
+
+impl LogEvent for MonsterEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            MonsterEvent::Shouted { who, .. }
+            | MonsterEvent::AnsweredCall { who, .. }
+            | MonsterEvent::Pursued { who, .. } => Some(who),
+        }
+    }
+}
+
+impl fmt::Display for MonsterEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MonsterEvent::Shouted { who, saw } => {
+                write!(f, "{who} sees {} and shouts for help", saw.join(", "))
+            }
+            MonsterEvent::AnsweredCall { who, to } => {
+                write!(f, "{who} answers the shout and comes to {to}")
+            }
+            MonsterEvent::Pursued { who, to } => {
+                write!(f, "{who} goes after the intruders, last seen at {to}")
+            }
+        }
+    }
+}
+
+/// A monster at rest: not in the party, not under a player's control, and not on its way
+/// somewhere.
+type Idle = (Without<PartyMember>, Without<Controlled>, Without<Walking>);
+
+/// Can it set off after something now: not waiting for an order, not in its faction's battle,
+/// up, and not a coward who is bloodied?
+fn free_to_act(
+    pending: &PendingCommands,
+    fighting: bool,
+    name: &Name,
+    conditions: &Conditions,
+    combatant: Option<&Combatant>,
+) -> bool {
+    !pending.waiting_for(name.as_str())
+        && !fighting
+        && !crate::rules::conditions::is_down(conditions)
+        && !(conditions.has(ConditionKind::Bloodied)
+            && combatant.is_some_and(|c| c.flees_when_bloodied))
+}
+
+type Watcher<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Sight,
+    &'a Conditions,
+    &'a mut Mind,
+);
+
+/// Each monster that sees a hostile creature notes where the nearest one stands; one that
+/// shouts, and has not shouted this last turn, shouts for its faction.
+#[allow(clippy::too_many_arguments)]
+pub fn watch(
+    clock: Res<Clock>,
+    factions: Res<Factions>,
+    grid: Res<DungeonGrid>,
+    light: Res<crate::rules::light::LightMap>,
+    mut pending: ResMut<PendingCommands>,
+    mut log: ResMut<EventLog>,
+    mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
+    everyone: Query<(&Name, &Position, &Faction, &Conditions, Has<Hiding>)>,
+) {
+    let round = clock.rounds;
+    let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, at, faction, sight, conditions, mut mind) in monsters.iter_mut().sort::<&Name>() {
+        if crate::rules::conditions::is_down(conditions) {
+            continue;
+        }
+        let mut seen: Vec<(u32, GridPos, String)> = everyone
+            .iter()
+            .filter(|(_, _, f, c, _)| {
+                factions.hostile(*faction, **f) && !crate::rules::conditions::is_down(c)
+            })
+            .filter(|(_, p, _, _, hiding)| sight.sees_creature(&grid, &light, at.0, p.0, *hiding))
+            .map(|(n, p, ..)| (grid.distance_feet(at.0, p.0), p.0, n.to_string()))
+            .collect();
+        seen.sort();
+        mind.sighted = !seen.is_empty();
+        if let Some((_, p, _)) = seen.first() {
+            mind.quarry = Some(*p);
+        } else if mind.quarry == Some(at.0) {
+            mind.quarry = None;
+        }
+        let rested = mind.shouted.is_none_or(|r| round >= r + ROUNDS_PER_TURN);
+        if mind.shouts && rested && !seen.is_empty() && !pending.waiting_for(name.as_str()) {
+            mind.shouted = Some(round);
+            shouts.push((name.to_string(), seen.into_iter().map(|s| s.2).collect()));
+        }
+    }
+    for (who, saw) in shouts {
+        log.push(
+            round,
+            MonsterEvent::Shouted {
+                who: who.clone(),
+                saw,
+            },
+        );
+        pending.push_derived(Command::Noise(Noise {
+            who,
+            action: NoisyAction::Shouting,
+        }));
+    }
+}
+
+type Answerer<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    Option<&'a Combatant>,
+    &'a Mind,
+);
+
+/// A monster that heard a companion's shout comes to the square beside the one who shouted; in
+/// a battle too, while it is aware of no enemy itself.
+#[allow(clippy::too_many_arguments)]
+pub fn answer_calls(
+    clock: Res<Clock>,
+    grid: Res<DungeonGrid>,
+    heard: Res<HeardThisRound>,
+    acting: Res<ActingOrder>,
+    aware: Option<Res<crate::rules::combat::battle::Awareness>>,
+    mut pending: ResMut<PendingCommands>,
+    mut log: ResMut<EventLog>,
+    monsters: Query<Answerer, Idle>,
+) {
+    let mut calls: Vec<(Entity, GridPos)> = heard
+        .0
+        .iter()
+        .filter(|h| h.call)
+        .map(|h| (h.listener, h.at))
+        .collect();
+    calls.sort_by_key(|(e, _)| *e);
+    calls.dedup_by_key(|(e, _)| *e);
+    for (e, caller) in calls {
+        let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
+            continue;
+        };
+        // Not yet in the fight itself: its faction's battle does not keep it from coming.
+        let unaware = aware.as_ref().is_none_or(|a| a.of(e).is_empty());
+        let fighting = acting.fighting(*faction) && !unaware;
+        if !mind.answers_calls || !free_to_act(&pending, fighting, name, conditions, combatant)
+        {
+            continue;
+        }
+        if let Some(to) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
+            log.push(
+                clock.rounds,
+                MonsterEvent::AnsweredCall {
+                    who: name.to_string(),
+                    to,
+                },
+            );
+            pending.push_derived(Command::Move(Move {
+                who: name.to_string(),
+                to: (to.x, to.y),
+                pace: Pace::Combat,
+            }));
+        }
+    }
+}
+
+/// Of these squares, the one it can walk to in the fewest feet.
+fn nearest_reachable(
+    grid: &DungeonGrid,
+    from: GridPos,
+    candidates: impl IntoIterator<Item = GridPos>,
+) -> Option<GridPos> {
+    candidates
+        .into_iter()
+        .filter_map(|c| find_path(grid, from, c).map(|p| (p.feet, c)))
+        .min_by_key(|&(feet, c)| (feet, c))
+        .map(|(_, c)| c)
+}
 
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
 pub fn go_to_look(
     grid: Res<DungeonGrid>,
     heard: Res<HeardThisRound>,
+    acting: Res<ActingOrder>,
     mut pending: ResMut<PendingCommands>,
-    monsters: Query<(&Name, &Position), Idle>,
+    monsters: Query<Answerer, Idle>,
 ) {
     let mut looking: Vec<(Entity, GridPos)> = heard
         .0
@@ -57,17 +327,16 @@ pub fn go_to_look(
     looking.sort_by_key(|(e, _)| *e);
     looking.dedup_by_key(|(e, _)| *e);
     for (e, at) in looking {
-        let Ok((name, pos)) = monsters.get(e) else {
+        let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
             continue;
         };
-        let rough = roughly(at);
-        let candidates = std::iter::once(rough)
-            .chain(std::iter::once(at))
-            .chain(at.neighbours());
-        let best = candidates
-            .filter_map(|c| find_path(&grid, pos.0, c).map(|p| (p.feet, c)))
-            .min_by_key(|&(feet, c)| (feet, c));
-        if let Some((_, to)) = best {
+        if !mind.may_go(at)
+            || !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant)
+        {
+            continue;
+        }
+        let candidates = [roughly(at), at].into_iter().chain(at.neighbours());
+        if let Some(to) = nearest_reachable(&grid, pos.0, candidates) {
             pending.push_derived(Command::Move(Move {
                 who: name.to_string(),
                 to: (to.x, to.y),
@@ -77,7 +346,15 @@ pub fn go_to_look(
     }
 }
 
-type Monster<'a> = (&'a Name, &'a Position, &'a Faction, &'a Sight);
+type Monster<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Sight,
+    &'a Conditions,
+    Option<&'a Combatant>,
+    &'a Mind,
+);
 
 /// A monster that is not already on its way toward something walks to the nearest lit bearer of
 /// a hostile faction that it sees.
@@ -95,12 +372,8 @@ pub fn approach_lights(
         .filter_map(|(_, c)| bearers.get(c.0).ok().map(|(p, f)| (*p, *f)))
         .collect();
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
-    for (name, at, faction, sight) in &monsters {
-        if pending.waiting_for(name.as_str()) {
-            continue;
-        }
-        // In a battle, the fighting behaviour decides instead.
-        if acting.fighting(*faction) {
+    for (name, at, faction, sight, conditions, combatant, mind) in &monsters {
+        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant) {
             continue;
         }
         let target = lit_bearers
@@ -109,6 +382,7 @@ pub fn approach_lights(
             .min_by_key(|(p, _)| (at.0.x.abs_diff(p.0.x).max(at.0.y.abs_diff(p.0.y)), p.0));
         if let Some((p, _)) = target
             && p.0 != at.0
+            && mind.may_go(p.0)
         {
             orders.push((name.to_string(), (p.0.x, p.0.y)));
         }
@@ -118,6 +392,60 @@ pub fn approach_lights(
         pending.push_derived(Command::Move(Move {
             who,
             to,
+            pace: Pace::Combat,
+        }));
+    }
+}
+
+/// A monster that pursues, whose quarry slipped out of sight, goes to where it last saw it.
+pub fn pursue(
+    clock: Res<Clock>,
+    grid: Res<DungeonGrid>,
+    acting: Res<ActingOrder>,
+    mut pending: ResMut<PendingCommands>,
+    mut log: ResMut<EventLog>,
+    mut monsters: Query<
+        (
+            &Name,
+            &Position,
+            &Faction,
+            &Conditions,
+            Option<&Combatant>,
+            &mut Mind,
+        ),
+        Idle,
+    >,
+) {
+    for (name, at, faction, conditions, combatant, mut mind) in monsters.iter_mut().sort::<&Name>()
+    {
+        let Some(quarry) = mind.quarry else {
+            continue;
+        };
+        // While it still sees them, the battle (or a light) draws it, not the trail.
+        if mind.sighted {
+            continue;
+        }
+        if !mind.pursues
+            || !mind.may_go(quarry)
+            || !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant)
+        {
+            continue;
+        }
+        if quarry == at.0 || find_path(&grid, at.0, quarry).is_none() {
+            // There, or it cannot follow: the trail ends.
+            mind.quarry = None;
+            continue;
+        }
+        log.push(
+            clock.rounds,
+            MonsterEvent::Pursued {
+                who: name.to_string(),
+                to: quarry,
+            },
+        );
+        pending.push_derived(Command::Move(Move {
+            who: name.to_string(),
+            to: (quarry.x, quarry.y),
             pace: Pace::Combat,
         }));
     }
@@ -136,23 +464,12 @@ pub struct Patrol {
 pub fn walk_the_patrol(
     grid: Res<DungeonGrid>,
     mut pending: ResMut<PendingCommands>,
-    mut monsters: Query<
-        (
-            &Name,
-            &Position,
-            &Faction,
-            &crate::creature::Conditions,
-            &mut Patrol,
-        ),
-        Idle,
-    >,
+    mut monsters: Query<(&Name, &Position, &Faction, &Conditions, &mut Patrol), Idle>,
     acting: Res<ActingOrder>,
 ) {
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, conditions, mut patrol) in &mut monsters {
-        if pending.waiting_for(name.as_str())
-            || acting.fighting(*faction)
-            || crate::rules::conditions::is_down(conditions)
+        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
             || patrol.route.is_empty()
         {
             continue;
@@ -179,4 +496,77 @@ pub fn walk_the_patrol(
             pace: Pace::Exploration,
         }));
     }
+}
+
+/// With nothing else to do, a guard walks back to its post and a lair-dweller to its lair's
+/// heart; a wanderer sets off, one round in three, for a square within its range of where it
+/// started.
+pub fn keep_to_home(
+    clock: Res<Clock>,
+    grid: Res<DungeonGrid>,
+    dice: Res<crate::dice::Dice>,
+    acting: Res<ActingOrder>,
+    mut pending: ResMut<PendingCommands>,
+    monsters: Query<(&Name, &Position, &Faction, &Conditions, &Mind), Idle>,
+) {
+    let mut orders: Vec<(String, GridPos)> = Vec::new();
+    for (name, at, faction, conditions, mind) in &monsters {
+        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
+            || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
+        {
+            continue;
+        }
+        match mind.stance {
+            Stance::Roam => {}
+            Stance::Guard | Stance::Lair => {
+                if at.0 != mind.home && find_path(&grid, at.0, mind.home).is_some() {
+                    orders.push((name.to_string(), mind.home));
+                }
+            }
+            Stance::Wander(feet) => {
+                let draw = mix(dice.seed(), clock.rounds, name.as_str());
+                if draw % 3 != 0 {
+                    continue;
+                }
+                let reach = (feet / grid.scale_feet().max(1)) as i32;
+                let within: Vec<GridPos> = (-reach..=reach)
+                    .flat_map(|dy| (-reach..=reach).map(move |dx| (dx, dy)))
+                    .map(|(dx, dy)| GridPos::new(mind.home.x + dx, mind.home.y + dy))
+                    .filter(|&p| p != at.0 && grid.is_passable(p))
+                    .collect();
+                if within.is_empty() {
+                    continue;
+                }
+                // A few draws from the squares in range; the first it can walk to.
+                let to = (0..4)
+                    .map(|k| within[(mix(draw, k, name.as_str()) % within.len() as u64) as usize])
+                    .find(|&p| find_path(&grid, at.0, p).is_some());
+                orders.extend(to.map(|p| (name.to_string(), p)));
+            }
+        }
+    }
+    orders.sort();
+    for (who, to) in orders {
+        pending.push_derived(Command::Move(Move {
+            who,
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }));
+    }
+}
+
+/// A wanderer's choice, from the delve's seed, the round and its name: fixed for a seed, and
+/// drawn apart from the dice, so that no throw's die changes when a monster wanders.
+fn mix(seed: u64, round: u64, name: &str) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for b in name.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    // SplitMix64's finaliser over the three.
+    let mut z = seed
+        .wrapping_add(round.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(h);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }

@@ -142,7 +142,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
     let fuel_at_start = super::outcome::fuel_rounds(world, &p.marching_order);
     let since = world.resource::<EventLog>().len();
     let goal_room = match goal {
-        Goal::Room(p) => room_of(world.resource::<DungeonGrid>(), p),
+        Goal::Room(p) => world.resource::<DungeonGrid>().room_of(p),
         _ => Vec::new(),
     };
     let mind = PartyMind {
@@ -168,6 +168,8 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         heading_for: None,
         listening_at: None,
         stranded_names: Vec::new(),
+        looted: Vec::new(),
+        taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
     };
@@ -254,6 +256,8 @@ pub enum Intent {
     ClimbOut { who: String },
     /// Closing up on the leader.
     CloseUp,
+    /// Taking the lights and gear of a fallen creature.
+    TakeFromTheFallen { from: String },
 }
 
 /// How a door is dealt with.
@@ -307,6 +311,7 @@ impl fmt::Display for PolicyEvent {
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
             Intent::CloseUp => write!(f, "close up"),
+            Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
         }
     }
 }
@@ -350,6 +355,10 @@ pub struct PartyMind {
     listening_at: Option<GridPos>,
     /// Members at the bottom of a pit who could not climb out, and were left there.
     stranded_names: Vec<String>,
+    /// The fallen it has taken from, or given up taking from.
+    looted: Vec<String>,
+    /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
+    taking_walks: u32,
     /// Walks given in a row that did not move the leader: three, and the square is given up.
     stalls: u32,
     /// The leader's square when the last walk was given.
@@ -551,6 +560,9 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
         Command::Climb(Climb { who, .. }) => {
             mind.stranded_names.push(who.clone());
         }
+        Command::TakeFrom(TakeFrom { from, .. }) => {
+            mind.looted.push(from.clone());
+        }
         Command::MoveParty(MoveParty { to, .. }) | Command::Move(Move { to, .. }) => {
             // A walk the rules refuse (a door shut out of sight): that square is given up.
             mind.exhausted.push(at(*to));
@@ -591,6 +603,7 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
     if mind.fuel_at_start > 0
         && !has_light_burning(world, members)
         && light_to_kindle(world, members).is_none()
+        && fallen_with_gear(world, mind, members, true).is_empty()
     {
         return Some(Outcome::OutOfLight);
     }
@@ -710,6 +723,11 @@ fn decide(
                 .into(),
             ],
         ));
+    }
+    if mind.homeward != Some(Homeward::Fleeing)
+        && let Some(order) = take_from_the_fallen(world, mind, members)
+    {
+        return Some(order);
     }
     if !has_light_burning(world, members)
         && let Some((who, refuel)) = light_to_kindle(world, members)
@@ -840,6 +858,119 @@ fn decide(
     }
     let walk = from_here.walk_to(&grid, target)?;
     on_the_way(world, mind, members, &know, &walk, target, intent)
+}
+
+/// The fallen within reach of the party's knowledge that carry something, not yet taken from
+/// nor given up: its own fallen members, and any other fallen creature a member sees now.
+/// `lights_only`: only those that carry a light with fuel. Its own fallen come first.
+fn fallen_with_gear(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    lights_only: bool,
+) -> Vec<(Entity, GridPos)> {
+    let mut q = world.query::<(Entity, &Name, &Position, &Conditions)>();
+    let fallen: Vec<(Entity, String, GridPos)> = q
+        .iter(world)
+        .filter(|(.., c)| crate::rules::conditions::is_down(c))
+        .map(|(e, n, p, _)| (e, n.to_string(), p.0))
+        .collect();
+    let mut lights = world.query::<(&LightSource, &CarriedBy)>();
+    let with_light: Vec<Entity> = lights
+        .iter(world)
+        .filter(|(l, _)| l.fuel_rounds != Some(0))
+        .map(|(_, c)| c.0)
+        .collect();
+    let mut out: Vec<(bool, Entity, GridPos)> = fallen
+        .into_iter()
+        .filter(|(e, n, p)| {
+            !mind.looted.contains(n)
+                && (members.contains(e) || in_sight(world, members, *p))
+                && world.get::<crate::rules::caving::Below>(*e).is_none()
+                && (with_light.contains(e)
+                    || (!lights_only
+                        && world
+                            .get::<Equipment>(*e)
+                            .is_some_and(|g| !g.0.is_empty())))
+        })
+        .map(|(e, _, p)| (!members.contains(&e), e, p))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, e, p)| (e, p)).collect()
+}
+
+/// Outside a fight, the nearest member who is up takes the lights and gear of the fallen: its
+/// own first (a lantern must not die with its bearer), then foes it sees fall (a key, a
+/// treasure). It walks up to one not beside it.
+fn take_from_the_fallen(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
+    let from = name(world, fallen);
+    let grid = world.resource::<DungeonGrid>().clone();
+    let taker = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.stranded_names.contains(&name(world, m))
+        })
+        .filter_map(|m| {
+            let p = square(world, m)?;
+            if adjacent(p, at) {
+                return Some((0, m, p));
+            }
+            let path = crate::grid::path::find_path(&grid, p, at)?;
+            Some((path.feet, m, p))
+        })
+        .min_by_key(|&(feet, m, _)| (feet, m));
+    let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    let Some((_, taker, taker_at)) = taker else {
+        mind.looted.push(from);
+        return None;
+    };
+    if adjacent(taker_at, at) {
+        mind.taking_walks = 0;
+        mind.looted.push(from.clone());
+        let who = name(world, taker);
+        return Some((intent, vec![TakeFrom { who, from }.into()]));
+    }
+    // Up to the nearest free square beside it, unless that is too far to be worth it.
+    let occupied = occupied_squares(world);
+    let beside = at
+        .neighbours()
+        .into_iter()
+        .filter(|p| grid.is_passable(*p) && !occupied.contains(p))
+        .filter_map(|p| {
+            crate::grid::path::find_path(&grid, taker_at, p).map(|path| (path.feet, p))
+        })
+        .min();
+    mind.taking_walks += 1;
+    if mind.taking_walks > 3 {
+        mind.taking_walks = 0;
+        mind.looted.push(from);
+        return None;
+    }
+    match beside {
+        Some((feet, p)) if feet <= 120 => Some((
+            intent,
+            vec![
+                Move {
+                    who: name(world, taker),
+                    to: (p.x, p.y),
+                    pace: Pace::Exploration,
+                }
+                .into(),
+            ],
+        )),
+        _ => {
+            mind.looted.push(from);
+            None
+        }
+    }
 }
 
 /// A member at the bottom of a pit climbs out to the rim, up a rope if one hangs there; with
@@ -1140,24 +1271,6 @@ fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
             .iter()
             .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has(gear))),
     }
-}
-
-/// The room that holds a square: the floor reached from it without passing a wall or a door.
-pub fn room_of(grid: &DungeonGrid, p: GridPos) -> Vec<GridPos> {
-    use crate::grid::terrain::Terrain;
-    let mut room = vec![p];
-    let mut i = 0;
-    while i < room.len() && room.len() < 4096 {
-        let q = room[i];
-        i += 1;
-        for r in q.neighbours() {
-            let floor = grid.is_passable(r) && grid.terrain(r) != Some(Terrain::Door);
-            if floor && !room.contains(&r) {
-                room.push(r);
-            }
-        }
-    }
-    room
 }
 
 /// The goal's square, once the party has seen it and can walk there.

@@ -389,7 +389,8 @@ fn carried(world: &mut World, bearer: Entity) -> Vec<Entity> {
 }
 
 /// A light as the log tells it: its kind and the turns of fuel it has left.
-fn described(l: &LightSource) -> LightDescription {
+/// A light as the log names it: its kind and the turns of fuel left.
+pub fn described(l: &LightSource) -> LightDescription {
     LightDescription {
         kind: l.kind,
         turns_left: l.fuel_rounds.map(|r| r.div_ceil(ROUNDS_PER_TURN)),

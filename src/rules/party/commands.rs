@@ -105,6 +105,34 @@ impl Act for Mapper {
     }
 }
 
+/// Takes the gear and the lights of a fallen creature beside it, or of a companion who hands
+/// them over (Dungeon Delves › Mapping: the map passes from a fallen mapper to one still alive).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakeFrom {
+    pub who: String,
+    pub from: String,
+}
+
+impl fmt::Display for TakeFrom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "take the gear of {}", self.from)
+    }
+}
+
+impl Act for TakeFrom {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let (who, from) = (
+            crate::command::creature(world, &self.who)?,
+            crate::command::creature(world, &self.from)?,
+        );
+        super::take_from(world, who, from)
+    }
+}
+
 /// Why a party command is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PartyRefusal {
@@ -126,6 +154,11 @@ pub enum PartyRefusal {
         name: String,
         why: crate::rules::movement::MoveRefusal,
     },
+    /// Gear is taken from the fallen, or from a companion.
+    NeitherDownNorCompanion { name: String },
+    /// Gear is taken from one beside it.
+    NotBeside { name: String },
+    NothingToTake { name: String },
 }
 
 impl Reason for PartyRefusal {}
@@ -141,6 +174,11 @@ impl fmt::Display for PartyRefusal {
                 write!(f, "name all {members} members of the party")
             }
             PartyRefusal::MemberCannot { name, why } => write!(f, "{name}: {why}"),
+            PartyRefusal::NeitherDownNorCompanion { name } => {
+                write!(f, "{name} is neither fallen nor a companion")
+            }
+            PartyRefusal::NotBeside { name } => write!(f, "{name} is not beside it"),
+            PartyRefusal::NothingToTake { name } => write!(f, "{name} carries nothing to take"),
         }
     }
 }

@@ -28,6 +28,13 @@ pub enum PartyEvent {
     PartyRests { party: String, watch: Vec<String> },
     /// A running party stopped: a member is winded and cannot run.
     StoppedRunning { party: String, winded: String },
+    /// A creature took the gear and lights of a fallen creature or a companion.
+    TookFrom {
+        who: String,
+        from: String,
+        gear: Vec<crate::level::schema::Gear>,
+        lights: Vec<crate::rules::light::LightDescription>,
+    },
 }
 
 impl LogEvent for PartyEvent {
@@ -37,6 +44,7 @@ impl LogEvent for PartyEvent {
             | PartyEvent::MarchBegun { party, .. }
             | PartyEvent::PartyRests { party, .. }
             | PartyEvent::StoppedRunning { party, .. } => Some(party),
+            PartyEvent::TookFrom { who, .. } => Some(who),
         }
     }
 }
@@ -68,6 +76,21 @@ impl fmt::Display for PartyEvent {
             }
             PartyEvent::StoppedRunning { party, winded } => {
                 write!(f, "the {party} stops running: {winded} is winded")
+            }
+            PartyEvent::TookFrom {
+                who,
+                from,
+                gear,
+                lights,
+            } => {
+                write!(f, "{who} takes from {from}:")?;
+                for g in gear {
+                    write!(f, " {g:?}")?;
+                }
+                for l in lights {
+                    write!(f, " {l}")?;
+                }
+                Ok(())
             }
         }
     }

@@ -710,3 +710,64 @@ mod tests {
         assert_eq!(two[2].map(|p| (p.x, (p.y - 2).abs())), Some((5, 1)));
     }
 }
+
+/// `TakeFrom`: `who` takes everything `from` carries (its gear and its lights, lit ones still
+/// burning) when `from` is beside it and fallen, or is a companion handing it over.
+pub fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
+    let from_name = crate::creature::name_of(world, from);
+    let down = world
+        .get::<Conditions>(from)
+        .is_some_and(crate::rules::conditions::is_down);
+    if who == from || !(down || world.get::<Faction>(who) == world.get::<Faction>(from)) {
+        return Err(commands::PartyRefusal::NeitherDownNorCompanion { name: from_name }.into());
+    }
+    let (here, there) = (
+        crate::command::square_of(world, who)?,
+        crate::command::square_of(world, from)?,
+    );
+    if here.x.abs_diff(there.x).max(here.y.abs_diff(there.y)) > 1 {
+        return Err(commands::PartyRefusal::NotBeside { name: from_name }.into());
+    }
+    let mut q = world.query::<(Entity, &crate::rules::light::CarriedBy)>();
+    let mut lights: Vec<Entity> = q
+        .iter(world)
+        .filter(|(_, c)| c.0 == from)
+        .map(|(e, _)| e)
+        .collect();
+    lights.sort();
+    let gear = world
+        .get_mut::<crate::creature::Equipment>(from)
+        .map(|mut g| std::mem::take(&mut g.0))
+        .unwrap_or_default();
+    if gear.is_empty() && lights.is_empty() {
+        return Err(commands::PartyRefusal::NothingToTake { name: from_name }.into());
+    }
+    let mut described = Vec::new();
+    for &l in &lights {
+        world
+            .entity_mut(l)
+            .insert(crate::rules::light::CarriedBy(who));
+        if let Some(source) = world.get::<crate::rules::light::LightSource>(l) {
+            described.push(crate::rules::light::described(source));
+        }
+    }
+    match world.get_mut::<crate::creature::Equipment>(who) {
+        Some(mut mine) => mine.0.extend(gear.iter().cloned()),
+        None => {
+            world
+                .entity_mut(who)
+                .insert(crate::creature::Equipment(gear.clone()));
+        }
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        PartyEvent::TookFrom {
+            who: name,
+            from: from_name,
+            gear,
+            lights: described,
+        },
+    );
+    Ok(())
+}

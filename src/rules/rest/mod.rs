@@ -85,6 +85,7 @@ pub fn exerts(command: &crate::command::Command) -> bool {
             | WaitForOrders(_)
             | MarchingOrder(_)
             | Mapper(_)
+            | TakeFrom(_)
     )
 }
 

@@ -42,6 +42,10 @@ pub struct Noise {
     /// The creature that made it, if any (it does not "hear" itself).
     #[serde(skip)]
     pub maker: Option<Entity>,
+    /// A shout that calls the maker's companions: they hear it within its earshot, without a
+    /// throw, and come (`policy::monsters`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub call: bool,
 }
 
 /// This round's noises.
@@ -150,6 +154,8 @@ pub struct HeardNoise {
     pub hostile: bool,
     /// The listener was fighting: it heard the din without a line in the log.
     pub fighting: bool,
+    /// A companion's shout calling it (heard without a throw and without a line in the log).
+    pub call: bool,
 }
 
 /// Every noise heard this round, by whom, in the order heard: what the minds and the battle
@@ -218,6 +224,7 @@ fn footsteps(
             sound: movement_noise(pace),
             what: format!("{name} moving at {pace} speed"),
             maker: Some(e),
+            call: false,
         });
     }
 }
@@ -330,6 +337,7 @@ pub fn hear(
             in_battle(&noise)
                 && in_battle(&g[0])
                 && g[0].sound == noise.sound
+                && g[0].call == noise.call
                 && faction_of(&g[0]) == faction_of(&noise)
         }) {
             Some(g) => g.push(noise),
@@ -338,16 +346,14 @@ pub fn hear(
     }
     // Who has each noise in earshot, closest first (ties by name, for a fixed order).
     let mut in_earshot: Vec<InEarshot> = Vec::new();
+    let mut calls: Vec<HeardNoise> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
         let field = field.flood(&grid, &sources, bound(group[0].sound, widest));
         let maker_faction = faction_of(&group[0]);
         let first = in_earshot.len();
         for (e, name, pos, faction, _, conditions, ..) in &listeners {
-            // A creature does not listen for its own faction's noises (no throw, no Listening
-            // chance used, no line in the log).
             if group.iter().any(|n| n.maker == Some(e))
-                || maker_faction == Some(*faction)
                 || conditions.has(ConditionKind::Deafened)
                 || crate::rules::conditions::is_down(conditions)
             {
@@ -355,6 +361,22 @@ pub fn hear(
             }
             let d = field.half_feet(&grid, pos.0);
             let verdict = verdict(group[0].sound, info.environment_at(pos.0), d);
+            // A creature does not listen for its own faction's noises (no throw, no Listening
+            // chance used, no line in the log); but a companion's shout within its earshot
+            // calls it, and it knows where the shout came from.
+            if maker_faction == Some(*faction) {
+                if group[0].call && verdict != Verdict::Inaudible {
+                    calls.push(HeardNoise {
+                        listener: e,
+                        at: group[0].at,
+                        maker: maker_faction,
+                        hostile: false,
+                        fighting: acting.fighting(*faction),
+                        call: true,
+                    });
+                }
+                continue;
+            }
             if verdict != Verdict::Inaudible {
                 in_earshot.push(InEarshot {
                     group: g,
@@ -457,6 +479,7 @@ pub fn hear(
             maker,
             hostile: maker.is_none_or(|m| factions.hostile(m, entry.faction)),
             fighting,
+            call: false,
         });
         if !fighting {
             log.push(
@@ -471,6 +494,7 @@ pub fn hear(
             );
         }
     }
+    heard_now.0.extend(calls);
     for e in active {
         commands.entity(e).remove::<ListeningActively>();
     }
@@ -519,6 +543,7 @@ pub fn creature_noise(
         sound: action.row(),
         what,
         maker: Some(who),
+        call: action == super::NoisyAction::Shouting,
     });
     Ok(())
 }
@@ -538,6 +563,7 @@ pub fn make_noise(
         sound,
         what: what.to_owned(),
         maker: None,
+        call: false,
     });
     Ok(())
 }
