@@ -393,7 +393,7 @@ impl Plugin for PartyPolicyPlugin {
                 SimRound,
                 party_minds
                     .in_set(RoundSet::Minds)
-                    .after(super::monsters::walk_the_patrol),
+                    .after(super::monsters::keep_to_home),
             );
     }
 }
