@@ -1160,3 +1160,54 @@ fn the_fortitude_save_takes_the_tactical_switches() {
     let bloodied = fortitude(true, true);
     assert_eq!(bloodied.total, 13, "bloodied: −2");
 }
+
+/// Tactical Combat › Shields: two heavy-shield bearers fighting by themselves close in side by
+/// side, so that each stands in a shield wall (+1 for the companion beside it), and the ghoul's
+/// blows against them take it.
+#[test]
+fn heavy_shields_close_in_side_by_side() {
+    let fighter = |name: &str, y: i32| {
+        format!(
+            r#"(name: "{name}", faction: "party", at: (1, {y}), hp: 30, ac: 14,
+                encumbrance_stone: 2.0, attack_bonus: 2, shield: Some((weight: Heavy, ac_bonus: 1)),
+                weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#
+        )
+    };
+    let mut app = Scenario::new(&[
+        "XXXXXXXXXX",
+        "X........X",
+        "X........X",
+        "X........X",
+        "X........X",
+        "X........X",
+        "XXXXXXXXXX",
+    ])
+    .light("(at: (4, 3), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(&fighter("Brannoc", 1))
+    .creature(&fighter("Mirela", 5))
+    .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (7, 3), hp: 60)"#)
+    .build();
+    app.run(4);
+    let (b, m) = (app.at("Brannoc"), app.at("Mirela"));
+    let g = app.at("Gnawbone");
+    let beside = |p: delve::grid::GridPos, q: delve::grid::GridPos| {
+        p.x.abs_diff(q.x).max(p.y.abs_diff(q.y)) == 1
+    };
+    assert!(
+        beside(b, g) && beside(m, g),
+        "both at the ghoul: {b} {m} {g}"
+    );
+    assert!(
+        beside(b, m),
+        "side by side: {b} {m}\n{}",
+        app.log().to_text()
+    );
+    let walled = app.log().entries().iter().any(|e| {
+        matches!(e.get::<CombatEvent>(), Some(CombatEvent::Attacked { who, throw, .. })
+            if who == "Gnawbone"
+                && throw.modifiers.iter().any(|m| m.source.ends_with("in a shield wall") && m.value == -1))
+    });
+    assert!(walled, "{}", app.log().to_text());
+}

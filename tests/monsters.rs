@@ -130,7 +130,11 @@ fn a_shout_calls_the_faction() {
     );
     // The runner, 75' of passages away, comes to the lookout's side; the sleeper stays.
     let to = answered(&delve, "Runner").expect("the runner answers the shout");
-    assert_eq!(to.x.abs_diff(9).max(to.y.abs_diff(1)), 1, "beside the lookout");
+    assert_eq!(
+        to.x.abs_diff(9).max(to.y.abs_diff(1)),
+        1,
+        "beside the lookout"
+    );
     assert_eq!(answered(&delve, "Sleeper"), None);
     delve.run(6);
     let runner = delve.at("Runner");
@@ -178,8 +182,17 @@ fn a_guard_keeps_its_post() {
         what: "a dropped shield".into(),
     });
     delve.run(4);
-    assert_eq!(delve.at("Guard"), GridPos::new(20, 4), "{}", delve.log().to_text());
-    assert!(delve.at("Roamer").y == 1, "the roamer went to look: {}", delve.at("Roamer"));
+    assert_eq!(
+        delve.at("Guard"),
+        GridPos::new(20, 4),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        delve.at("Roamer").y == 1,
+        "the roamer went to look: {}",
+        delve.at("Roamer")
+    );
     delve.give(Move {
         who: "Guard".into(),
         to: (18, 1),
@@ -216,7 +229,11 @@ fn a_lair_dweller_keeps_to_its_lair() {
     };
     let mut outside = build();
     outside.give(noise((2, 2))).run(4);
-    assert_eq!(outside.at("Bear"), GridPos::new(9, 2), "it stays in its lair");
+    assert_eq!(
+        outside.at("Bear"),
+        GridPos::new(9, 2),
+        "it stays in its lair"
+    );
     let mut inside = build();
     inside.give(noise((7, 1))).run(2);
     let bear = inside.at("Bear");
@@ -281,9 +298,7 @@ fn a_monster_pursues_to_where_it_last_saw_an_intruder() {
             r#"(name: "Ada", faction: "party", at: (18, 1), hp: 30, ac: 20, speed_feet: 120,
                 mind: (pursues: false))"#,
         )
-        .creature(&format!(
-            r#"(name: "Hunter", {GOBLIN}, at: (3, 1))"#
-        ))
+        .creature(&format!(r#"(name: "Hunter", {GOBLIN}, at: (3, 1))"#))
         .build();
     delve.run(1);
     // Ada slips round the corner into the dark shaft.

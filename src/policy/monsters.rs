@@ -33,9 +33,9 @@ use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, RawMind, Stance};
 use crate::log::{EventLog, LogEvent};
+use crate::rules::combat::battle::Controlled;
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
-use crate::rules::combat::battle::Controlled;
 use crate::rules::party::PartyMember;
 use crate::rules::sound::NoisyAction;
 use crate::rules::sound::hearing::{HeardThisRound, roughly};
@@ -274,8 +274,7 @@ pub fn answer_calls(
         // Not yet in the fight itself: its faction's battle does not keep it from coming.
         let unaware = aware.as_ref().is_none_or(|a| a.of(e).is_empty());
         let fighting = acting.fighting(*faction) && !unaware;
-        if !mind.answers_calls || !free_to_act(&pending, fighting, name, conditions, combatant)
-        {
+        if !mind.answers_calls || !free_to_act(&pending, fighting, name, conditions, combatant) {
             continue;
         }
         if let Some(to) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
@@ -331,7 +330,13 @@ pub fn go_to_look(
             continue;
         };
         if !mind.may_go(at)
-            || !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant)
+            || !free_to_act(
+                &pending,
+                acting.fighting(*faction),
+                name,
+                conditions,
+                combatant,
+            )
         {
             continue;
         }
@@ -373,7 +378,13 @@ pub fn approach_lights(
         .collect();
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, sight, conditions, combatant, mind) in &monsters {
-        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant) {
+        if !free_to_act(
+            &pending,
+            acting.fighting(*faction),
+            name,
+            conditions,
+            combatant,
+        ) {
             continue;
         }
         let target = lit_bearers
@@ -427,7 +438,13 @@ pub fn pursue(
         }
         if !mind.pursues
             || !mind.may_go(quarry)
-            || !free_to_act(&pending, acting.fighting(*faction), name, conditions, combatant)
+            || !free_to_act(
+                &pending,
+                acting.fighting(*faction),
+                name,
+                conditions,
+                combatant,
+            )
         {
             continue;
         }

@@ -889,9 +889,7 @@ fn fallen_with_gear(
                 && world.get::<crate::rules::caving::Below>(*e).is_none()
                 && (with_light.contains(e)
                     || (!lights_only
-                        && world
-                            .get::<Equipment>(*e)
-                            .is_some_and(|g| !g.0.is_empty())))
+                        && world.get::<Equipment>(*e).is_some_and(|g| !g.0.is_empty())))
         })
         .map(|(e, _, p)| (!members.contains(&e), e, p))
         .collect();
@@ -944,9 +942,7 @@ fn take_from_the_fallen(
         .neighbours()
         .into_iter()
         .filter(|p| grid.is_passable(*p) && !occupied.contains(p))
-        .filter_map(|p| {
-            crate::grid::path::find_path(&grid, taker_at, p).map(|path| (path.feet, p))
-        })
+        .filter_map(|p| crate::grid::path::find_path(&grid, taker_at, p).map(|path| (path.feet, p)))
         .min();
     mind.taking_walks += 1;
     if mind.taking_walks > 3 {

@@ -6,7 +6,10 @@
 //! 2. otherwise picks the nearest enemy it is aware of (one that sees nothing and hears nothing
 //!    of the fight waits where it is);
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
-//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest.
+//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest;
+//!    one with a heavy shield takes, of those, one beside a companion with a heavy shield, so
+//!    that they stand in a shield wall (Tactical Combat › Shields); one with a missile weapon
+//!    shoots from where it stands whenever its target is in range (from the back rank).
 //!
 //! It runs in each faction's turn for that faction's members (RULINGS › The battle round: orders
 //! given to the AI take effect in the faction's own turn). Orders go through the command queue
@@ -100,6 +103,12 @@ pub fn fighting_behaviour(
         claimed.extend(w.and_then(|w| w.destination()));
     }
     up.sort_by_key(|u| u.0);
+    // Heavy shields, where they stand or are going: the walls they can make.
+    let mut shields: Vec<(Entity, GridPos, Faction)> = up
+        .iter()
+        .filter(|u| heavy_shield(world, u.0))
+        .copied()
+        .collect();
     let mut orders: Vec<Command> = Vec::new();
     let pending = world.resource::<PendingCommands>();
     let busy: Vec<String> = fighters
@@ -107,7 +116,7 @@ pub fn fighting_behaviour(
         .map(|f| f.1.clone())
         .filter(|name| pending.waiting_for(name))
         .collect();
-    for (e, name, at, _, fleeing, order, heading) in fighters {
+    for (e, name, at, faction, fleeing, order, heading) in fighters {
         if busy.contains(&name) {
             continue;
         }
@@ -170,13 +179,25 @@ pub fn fighting_behaviour(
         }
         let grid = world.resource::<DungeonGrid>();
         let free = |p: &GridPos| grid.is_passable(*p) && !claimed.contains(p);
+        // A heavy shield's bearer closes in beside a companion's heavy shield where it can
+        // (where the companion stands, or is going this turn).
+        let bearer = shields.iter().any(|s| s.0 == e);
+        let wall: Vec<GridPos> = shields
+            .iter()
+            .filter(|s| bearer && s.0 != e && s.2 == faction)
+            .map(|s| s.1)
+            .collect();
+        let apart = |p: &GridPos| !wall.iter().any(|w| chebyshev(*w, *p) == 1);
         if let Some(to) = target_at
             .neighbours()
             .into_iter()
             .filter(free)
-            .min_by_key(|p| (grid.distance_feet(at, *p), *p))
+            .min_by_key(|p| (apart(p), grid.distance_feet(at, *p), *p))
         {
             claimed.push(to);
+            if let Some(s) = shields.iter_mut().find(|s| s.0 == e) {
+                s.1 = to;
+            }
             orders.push(Command::Move(Move {
                 who: name,
                 to: (to.x, to.y),
@@ -192,6 +213,15 @@ pub fn fighting_behaviour(
     for c in orders {
         pending.push_derived(c);
     }
+}
+
+/// Does it bear a heavy shield it has not forgone?
+fn heavy_shield(world: &World, e: Entity) -> bool {
+    world.get::<Combatant>(e).is_some_and(|c| {
+        c.shield
+            .as_ref()
+            .is_some_and(|s| s.weight == crate::level::schema::ShieldWeight::Heavy)
+    })
 }
 
 /// The free square within a few steps that is farthest from the nearest enemy.

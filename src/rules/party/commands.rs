@@ -155,10 +155,16 @@ pub enum PartyRefusal {
         why: crate::rules::movement::MoveRefusal,
     },
     /// Gear is taken from the fallen, or from a companion.
-    NeitherDownNorCompanion { name: String },
+    NeitherDownNorCompanion {
+        name: String,
+    },
     /// Gear is taken from one beside it.
-    NotBeside { name: String },
-    NothingToTake { name: String },
+    NotBeside {
+        name: String,
+    },
+    NothingToTake {
+        name: String,
+    },
 }
 
 impl Reason for PartyRefusal {}
