@@ -41,6 +41,13 @@ struct Cli {
     /// that `delve sim LEVEL --seed N --rounds R --commands FILE` replays with the same log.
     #[arg(long, value_name = "FILE")]
     journal: Option<PathBuf>,
+    /// Replay a journal (from `delve sim --journal` or the window's `--journal`) with the same
+    /// level and seed: its commands are given at their rounds as Space and T play them.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// The party policy's settings (RON) the A key hands a party to; the defaults when left out.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -260,12 +267,33 @@ fn main() -> ExitCode {
 #[cfg(feature = "gui")]
 fn window(cli: Cli) -> ExitCode {
     use delve::gui::lighting::ViewMode;
+    let replay = match cli.replay.as_deref().map(load_script).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(1);
+        }
+    };
+    let policy = match cli
+        .policy
+        .as_deref()
+        .map(delve::policy::PartyPolicy::load)
+        .transpose()
+    {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     delve::gui::run(delve::gui::WindowOptions {
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,
         select: cli.select,
         journal: cli.journal,
+        replay,
+        policy,
         view: match cli.view {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,

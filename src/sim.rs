@@ -180,18 +180,52 @@ pub fn give(world: &mut World, command: Command) {
     world.resource_mut::<PendingCommands>().push(command);
 }
 
+/// Commands waiting for their round: a script, or a journal being replayed (in the window
+/// too). [`give_due`] gives those whose round has come.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Script(std::collections::VecDeque<ScriptedCommand>);
+
+impl Script {
+    /// The commands in the order of their rounds (those of one round in the order written).
+    pub fn new(commands: &[ScriptedCommand]) -> Self {
+        let mut commands = commands.to_vec();
+        commands.sort_by_key(|c| c.round);
+        Self(commands.into())
+    }
+
+    /// Commands not yet given.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Gives the script's commands whose round has come (at the start of their round).
+pub fn give_due(world: &mut World) {
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let Some(mut script) = world.get_resource_mut::<Script>() else {
+        return;
+    };
+    let mut due = Vec::new();
+    while script.0.front().is_some_and(|c| c.round <= round) {
+        due.extend(script.0.pop_front());
+    }
+    for c in due {
+        give(world, c.command);
+    }
+}
+
 /// Plays a delve headless: `level` with dice seeded by `seed`, each scripted command given at
 /// the start of its round, for `rounds` rounds. Commands for later rounds are not given.
 pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -> App {
     let mut app = sim_app(level, seed);
-    let mut script: Vec<&ScriptedCommand> = script.iter().collect();
-    script.sort_by_key(|c| c.round);
     let world = app.world_mut();
-    let mut next = script.iter().peekable();
-    for round in 0..rounds {
-        while let Some(c) = next.next_if(|c| c.round == round) {
-            give(world, c.command.clone());
-        }
+    world.insert_resource(Script::new(script));
+    for _ in 0..rounds {
+        give_due(world);
         run_round(world);
     }
     app
@@ -210,13 +244,9 @@ pub fn play_autonomous(
     let mut app = sim_app(level, seed);
     let world = app.world_mut();
     hand_parties_to(world, policy);
-    let mut script: Vec<&ScriptedCommand> = script.iter().collect();
-    script.sort_by_key(|c| c.round);
-    let mut next = script.iter().peekable();
-    for round in 0..max_rounds {
-        while let Some(c) = next.next_if(|c| c.round == round) {
-            give(world, c.command.clone());
-        }
+    world.insert_resource(Script::new(script));
+    for _ in 0..max_rounds {
+        give_due(world);
         run_round(world);
         if world.resource::<crate::policy::DelveEnd>().0.is_some() {
             break;

@@ -224,6 +224,10 @@ pub enum CommandEvent {
         who: String,
         #[serde(serialize_with = "in_words")]
         command: Command,
+        /// Given by a mind inside the simulation (a party's policy, a monster's mind, the
+        /// fighting behaviour), not by a player or a script.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        by_mind: bool,
     },
     /// A command was refused; nothing changed.
     CommandRefused {
@@ -231,6 +235,8 @@ pub enum CommandEvent {
         #[serde(serialize_with = "in_words")]
         command: Command,
         reason: Refusal,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        by_mind: bool,
     },
 }
 
@@ -246,12 +252,18 @@ impl crate::log::LogEvent for CommandEvent {
 impl fmt::Display for CommandEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CommandEvent::CommandAccepted { who, command } => write!(f, "{who}: {command}"),
+            CommandEvent::CommandAccepted { who, command, .. } => write!(f, "{who}: {command}")?,
             CommandEvent::CommandRefused {
                 who,
                 command,
                 reason,
-            } => write!(f, "{who} cannot {command}: {reason}"),
+                ..
+            } => write!(f, "{who} cannot {command}: {reason}")?,
+        }
+        match self {
+            CommandEvent::CommandAccepted { by_mind: true, .. }
+            | CommandEvent::CommandRefused { by_mind: true, .. } => write!(f, " [its mind]"),
+            _ => Ok(()),
         }
     }
 }
@@ -357,7 +369,11 @@ pub fn dispatch_commands(world: &mut World) {
                 world.resource_mut::<EventLog>().insert(
                     before,
                     round,
-                    CommandEvent::CommandAccepted { who, command },
+                    CommandEvent::CommandAccepted {
+                        who,
+                        command,
+                        by_mind: !journaled,
+                    },
                 )
             }
             Err(reason) => world.resource_mut::<EventLog>().push(
@@ -366,6 +382,7 @@ pub fn dispatch_commands(world: &mut World) {
                     who,
                     command,
                     reason,
+                    by_mind: !journaled,
                 },
             ),
         }

@@ -56,11 +56,13 @@ pub enum DelveAction {
     Attack,
     /// The party fights by itself, or waits for orders.
     PartyFightsAlone,
+    /// Hand the selected creature's party (or the first party) to its policy, or take it back.
+    Autonomy,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
 pub const KEY_HELP: &[(&str, &str)] = &[
-    ("WASD/arrows", "pan"),
+    ("arrows", "pan"),
     ("Q/E, wheel", "zoom"),
     ("Tab", "next creature"),
     ("left click", "select"),
@@ -79,13 +81,13 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ),
     ("F", "attack at pointer"),
     ("B", "party fights alone"),
+    ("A", "party delves by itself / back"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
 
 pub fn default_input_map() -> InputMap<DelveAction> {
     InputMap::default()
-        .with_dual_axis(DelveAction::Pan, VirtualDPad::wasd())
         .with_dual_axis(DelveAction::Pan, VirtualDPad::arrow_keys())
         .with_axis(
             DelveAction::Zoom,
@@ -107,6 +109,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::MakeNoise, KeyCode::KeyN)
         .with(DelveAction::Attack, KeyCode::KeyF)
         .with(DelveAction::PartyFightsAlone, KeyCode::KeyB)
+        .with(DelveAction::Autonomy, KeyCode::KeyA)
         .with_multiple(
             [
                 KeyCode::Digit1,
@@ -187,6 +190,7 @@ impl Plugin for InputPlugin {
                         request_rounds,
                         toggle_help,
                         orders,
+                        autonomy,
                     )
                         .after(RedrawSet),
                     play_rounds.after(request_rounds),
@@ -414,6 +418,42 @@ fn orders(
     }
 }
 
+/// The policy the A key hands a party to (`delve LEVEL --policy FILE`; the defaults without).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct WindowPolicy(pub crate::policy::PartyPolicy);
+
+/// A: the selected creature's party (or the level's first) delves by itself under its policy,
+/// or is taken back under the player's orders. Either is a journaled command.
+fn autonomy(
+    actions: Single<&ActionState<DelveAction>>,
+    selected: Res<Selected>,
+    parties: Res<Parties>,
+    minds: Res<crate::policy::PartyMinds>,
+    policy: Option<Res<WindowPolicy>>,
+    mut pending: ResMut<PendingCommands>,
+    mut ui: ResMut<UiState>,
+) {
+    if !actions.just_pressed(&DelveAction::Autonomy) {
+        return;
+    }
+    let party = selected
+        .0
+        .and_then(|e| parties.of(e))
+        .or_else(|| parties.0.first())
+        .map(|p| p.name.clone());
+    let Some(party) = party else {
+        ui.notice = "this level has no party to hand to a policy".into();
+        return;
+    };
+    let under_policy = minds.0.iter().any(|m| m.party == party);
+    let command = crate::policy::Autonomy {
+        party: party.clone(),
+        policy: (!under_policy).then(|| policy.map(|p| p.0.clone()).unwrap_or_default()),
+    };
+    ui.notice = format!("{party}: {command} - press Space or T to play rounds");
+    pending.push(command.into());
+}
+
 fn request_rounds(
     actions: Single<&ActionState<DelveAction>>,
     mut requested: ResMut<RoundsRequested>,
@@ -429,8 +469,16 @@ fn request_rounds(
 /// Plays the rounds asked for, in the headless schedule; then writes the journal if asked to.
 pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
+    let ended = world.resource::<crate::policy::DelveEnd>().0.is_some();
     for _ in 0..n {
+        // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
+        crate::sim::give_due(world);
         world.run_schedule(SimRound);
+    }
+    if !ended && let Some((party, outcome, tally)) = &world.resource::<crate::policy::DelveEnd>().0
+    {
+        let told = format!("the delve of the {party} is over: {outcome} ({tally})");
+        world.resource_mut::<UiState>().notice = told;
     }
     let file = world
         .get_resource::<super::JournalFile>()
@@ -620,6 +668,54 @@ mod tests {
         let parsed: Vec<crate::command::ScriptedCommand> =
             crate::command::script_options().from_str(&script).unwrap();
         assert_eq!(parsed, journal.0);
+    }
+
+    /// A hands the party to its policy (a journaled command); the policy's orders come as the
+    /// rounds are played, marked in the log as its mind's; a second A takes the party back.
+    #[test]
+    fn a_hands_the_party_to_its_policy_and_takes_it_back() {
+        let mut app = app();
+        press(&mut app, KeyCode::KeyA);
+        press(&mut app, KeyCode::KeyT);
+        let minds = app.world().resource::<crate::policy::PartyMinds>();
+        assert_eq!(minds.0.len(), 1, "the party is under its policy");
+        let log = app.world().resource::<crate::log::EventLog>();
+        assert!(log.of::<crate::policy::PolicyEvent>().next().is_some());
+        assert!(log.of::<crate::command::CommandEvent>().any(|e| matches!(
+            e,
+            crate::command::CommandEvent::CommandAccepted { who, by_mind: true, .. }
+                if who == "party"
+        )));
+        press(&mut app, KeyCode::KeyA);
+        press(&mut app, KeyCode::Space);
+        assert!(app.world().resource::<crate::policy::PartyMinds>().0.is_empty());
+        let journal = &app.world().resource::<crate::command::Journal>().0;
+        let handed: Vec<bool> = journal
+            .iter()
+            .filter_map(|c| match &c.command {
+                Command::Autonomy(a) => Some(a.policy.is_some()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(handed, vec![true, false]);
+    }
+
+    /// A journal replayed in the window (`--replay FILE`) gives its commands at their rounds:
+    /// the window's log is the log of the delve it came from.
+    #[test]
+    fn a_journal_replays_in_the_window() {
+        let level = load_default_level().unwrap().level;
+        let policy = crate::policy::PartyPolicy::default();
+        let played = crate::sim::play_autonomous(&level, 1, &policy, &[], 40);
+        let journal = played.world().resource::<crate::command::Journal>().0.clone();
+        let mut app = app();
+        app.insert_resource(crate::sim::Script::new(&journal));
+        for _ in 0..4 {
+            press(&mut app, KeyCode::KeyT);
+        }
+        let log = app.world().resource::<crate::log::EventLog>();
+        let original = played.world().resource::<crate::log::EventLog>();
+        assert_eq!(log.to_json_lines(), original.to_json_lines());
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct WindowOptions {
     /// Write the journal here after every round played (a command script that `delve sim`
     /// replays with the same log).
     pub journal: Option<PathBuf>,
+    /// A journal to replay: its commands are given at their rounds as rounds are played.
+    pub replay: Vec<crate::command::ScriptedCommand>,
+    /// The policy the A key hands a party to.
+    pub policy: crate::policy::PartyPolicy,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -152,6 +156,8 @@ pub fn run(options: WindowOptions) -> ExitCode {
     });
     app.insert_resource(options.view);
     app.insert_resource(JournalFile(options.journal));
+    app.insert_resource(crate::sim::Script::new(&options.replay));
+    app.insert_resource(input::WindowPolicy(options.policy));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
     }

@@ -480,6 +480,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
             who,
             command,
             reason,
+            ..
         }) = entry.get::<CommandEvent>()
         {
             if !(names.contains(who) || *who == mind.party) {
