@@ -427,6 +427,20 @@ fn run_sim(o: SimOptions) -> ExitCode {
             Module::SituationalPenalties => loaded.level.modules.situational_penalties = false,
         }
     }
+    if auto
+        && loaded
+            .level
+            .factions
+            .iter()
+            .all(|f| f.marching_order.is_empty())
+    {
+        eprintln!(
+            "{}: --auto hands a party to its policy, and this level has none: give a faction a \
+             `marching_order` (README › Levels)",
+            path.display()
+        );
+        return ExitCode::from(2);
+    }
     let script = match commands.map(load_script).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {

@@ -65,6 +65,37 @@ fn squeezing_is_a_throw_against_the_encumbrance_in_stone() {
     assert_ne!(delve.at("Tam"), GridPos::new(3, 1), "through it goes");
 }
 
+/// Dungeon Delves › Squeezing: the throw is made "at the start of his initiative": one still
+/// short of the squeeze walks up to its mouth without a throw, stopping there, and throws at the
+/// start of the next round (a natural 1 sticks it in the squeeze's mouth, not in the passage
+/// before it).
+#[test]
+fn the_squeezing_throw_is_made_at_the_squeezes_mouth() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X.....SS...X", "XXXXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Tam", faction: "party", at: (1, 1), hp: 8, ac: 12, encumbrance_stone: 2.0)"#,
+        )
+        .build();
+    delve.give(Move {
+        who: "Tam".into(),
+        to: (10, 1),
+        pace: Pace::Combat,
+    });
+    delve.run(1);
+    assert!(
+        squeezing(&delve).is_empty(),
+        "no throw short of the squeeze"
+    );
+    assert_eq!(delve.at("Tam"), GridPos::new(5, 1), "at the mouth");
+    delve.script_dice(&[15]);
+    delve.run(1);
+    assert_eq!(squeezing(&delve).len(), 1);
+    assert!(delve.at("Tam").x > 5, "through: {}", delve.at("Tam"));
+}
+
 /// Dungeon Delves › Squeezing: Contortionism adds +4; 7.5 stone is a target of 8.
 #[test]
 fn contortionism_adds_four_to_squeezing() {

@@ -710,3 +710,18 @@ fn query_climb_and_jump_give_throws_and_chances() {
     assert_eq!(v["gap_feet"], 10);
     assert_eq!(v["jump_chances"], serde_json::json!([1.0, 0.0]));
 }
+
+/// `--auto` on a level with no party (no faction with a marching order) says so, and plays
+/// nothing.
+#[test]
+fn auto_needs_a_party() {
+    let level = scratch_file(
+        "no-party.ron",
+        "(\n    name: \"no party\",\n    legend: { '.': Floor },\n    map: [\"...\"],\n    factions: [(name: \"a\")],\n    creatures: [(name: \"z\", faction: \"a\", at: (0, 0), hp: 1, ac: 10, speed_feet: 30)],\n)\n",
+    );
+    let o = delve(&["sim", level.to_str().unwrap(), "--auto"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty(), "no log: {}", stdout(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("marching_order"), "{err}");
+}

@@ -688,7 +688,12 @@ mod tests {
         )));
         press(&mut app, KeyCode::KeyA);
         press(&mut app, KeyCode::Space);
-        assert!(app.world().resource::<crate::policy::PartyMinds>().0.is_empty());
+        assert!(
+            app.world()
+                .resource::<crate::policy::PartyMinds>()
+                .0
+                .is_empty()
+        );
         let journal = &app.world().resource::<crate::command::Journal>().0;
         let handed: Vec<bool> = journal
             .iter()
@@ -707,7 +712,11 @@ mod tests {
         let level = load_default_level().unwrap().level;
         let policy = crate::policy::PartyPolicy::default();
         let played = crate::sim::play_autonomous(&level, 1, &policy, &[], 40);
-        let journal = played.world().resource::<crate::command::Journal>().0.clone();
+        let journal = played
+            .world()
+            .resource::<crate::command::Journal>()
+            .0
+            .clone();
         let mut app = app();
         app.insert_resource(crate::sim::Script::new(&journal));
         for _ in 0..4 {

@@ -33,6 +33,8 @@ pub struct Knowledge<'a> {
     pub shut_for_good: &'a [GridPos],
     /// Armed traps it knows.
     pub traps: &'a [GridPos],
+    /// Every member swims (Swimming, or a swimming speed): water over the head is a way on.
+    pub swims: bool,
 }
 
 /// How a square may be entered on a planned walk.
@@ -69,6 +71,7 @@ impl Knowledge<'_> {
                 | Terrain::Squeeze
                 | Terrain::Water(WaterDepth::Knee | WaterDepth::Waist | WaterDepth::Chest),
             ) => Step::Open,
+            Some(Terrain::Water(WaterDepth::Deep)) if self.swims => Step::Open,
             _ => Step::Blocked,
         };
         if step != Step::Blocked && self.traps.contains(&p) {
@@ -238,6 +241,7 @@ mod tests {
             doors: &doors,
             shut_for_good: &[],
             traps: &[],
+            swims: false,
         };
         let d = k.distances(GridPos::new(1, 1));
         assert_eq!(
@@ -265,6 +269,7 @@ mod tests {
             doors: &doors,
             shut_for_good: &[],
             traps: &[],
+            swims: false,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
         assert!(k.dead_end(GridPos::new(3, 1)));

@@ -94,6 +94,34 @@ impl fmt::Display for Tally {
     }
 }
 
+/// The verdict on an `ExploreAll` delve: has the faction seen every square one can walk to from
+/// the way in, through every door, secret ones too? It reads the Judge's map, so it judges the
+/// delve and never guides the policy.
+pub fn explored_all(world: &World, faction: crate::creature::Faction, way_in: GridPos) -> bool {
+    let grid = world.resource::<crate::grid::DungeonGrid>();
+    let memory = world.resource::<crate::rules::vision::FactionMemory>();
+    let Some(seen) = memory.seen.get(faction.0) else {
+        return false;
+    };
+    let walkable = |p: GridPos| {
+        grid.is_passable(p) || grid.terrain(p) == Some(crate::grid::terrain::Terrain::Door)
+    };
+    let mut reached = vec![false; seen.len()];
+    let mut todo = vec![way_in];
+    while let Some(p) = todo.pop() {
+        let Some(i) = grid.index(p) else { continue };
+        if reached[i] || !walkable(p) {
+            continue;
+        }
+        if !seen[i] {
+            return false;
+        }
+        reached[i] = true;
+        todo.extend(p.neighbours());
+    }
+    true
+}
+
 /// The fuel a party holds, in rounds: its carried lights' and its flasks of oil (a lantern's
 /// flask burns 24 turns). A light that burns without fuel counts as none.
 pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {

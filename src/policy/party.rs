@@ -258,6 +258,8 @@ pub enum Intent {
     CloseUp,
     /// Taking the lights and gear of a fallen creature.
     TakeFromTheFallen { from: String },
+    /// Getting a member stuck in a squeeze out (Dungeon Delves › Squeezing).
+    GetUnstuck { who: String },
 }
 
 /// How a door is dealt with.
@@ -312,6 +314,7 @@ impl fmt::Display for PolicyEvent {
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
+            Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
         }
     }
 }
@@ -588,14 +591,24 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
     {
         return Some(Outcome::GoalReached);
     }
-    if here == mind.way_in
+    // Back at the way in: its leader on it, or beside it with a companion on it.
+    if adjacent(here, mind.way_in)
+        && (here == mind.way_in
+            || members
+                .iter()
+                .any(|&m| is_up(world, m) && square(world, m) == Some(mind.way_in)))
         && let Some(why) = mind.homeward
     {
         return Some(match why {
             Homeward::GoalMet => Outcome::GoalReached,
             Homeward::Fleeing => Outcome::PartyFled,
             Homeward::LightShort => Outcome::OutOfLight,
-            Homeward::NothingLeft if mind.goal == Goal::ExploreAll => Outcome::GoalReached,
+            Homeward::NothingLeft
+                if mind.goal == Goal::ExploreAll
+                    && super::outcome::explored_all(world, mind.faction, mind.way_in) =>
+            {
+                Outcome::GoalReached
+            }
             Homeward::NothingLeft => Outcome::GaveUp,
         });
     }
@@ -760,6 +773,22 @@ fn decide(
             (Intent::Relight { who: n }, orders)
         });
     }
+    // Stuck in a squeeze: it wiggles back (a Paralysis save), or pushes forward
+    // (Dungeonbashing) when the way it was going lies ahead.
+    if let Some(stuck) = members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world
+                .get::<Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Stuck))
+    }) {
+        let who = name(world, stuck);
+        let order: Command = if mind.homeward.is_some() {
+            WiggleBack { who: who.clone() }.into()
+        } else {
+            PushForward { who: who.clone() }.into()
+        };
+        return Some((Intent::GetUnstuck { who }, vec![order]));
+    }
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);
     }
@@ -815,6 +844,7 @@ fn decide(
         doors: &doors,
         shut_for_good: &shut,
         traps: &traps,
+        swims: all_swim(world, members),
     };
     let from_here = know.distances(here);
     // An edge it stands on or beside stays an edge only for what cannot be seen from here (dark
@@ -839,8 +869,11 @@ fn decide(
     } else if let Some(edge) = nearest_edge(mind, &know, &from_here, here) {
         (edge, Intent::Explore { to: edge })
     } else if let Some(end) = dead_end_to_search(mind, &know, &from_here) {
-        if end == here {
-            return Some(search_here(world, mind, members, here));
+        if members
+            .iter()
+            .any(|&m| is_up(world, m) && square(world, m) == Some(end))
+        {
+            return Some(search_here(world, mind, members, end));
         }
         (end, Intent::Search { at: end })
     } else {
@@ -1209,6 +1242,17 @@ fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
     }
 }
 
+/// Does every member who is up swim: proficient in Swimming, or with a swimming speed (Dungeon
+/// Delves › Swimming)?
+fn all_swim(world: &World, members: &[Entity]) -> bool {
+    members.iter().filter(|&&m| is_up(world, m)).all(|&m| {
+        world
+            .get::<Proficiencies>(m)
+            .is_some_and(|p| p.has(Proficiency::Swimming))
+            || world.get::<crate::rules::water::SwimmingSpeed>(m).is_some()
+    })
+}
+
 fn known_traps(world: &mut World, faction: Faction) -> Vec<GridPos> {
     let mut q = world.query::<(&Position, &Trap)>();
     let mut traps: Vec<GridPos> = q
@@ -1353,6 +1397,12 @@ fn search_here(
             (proficient, pole, std::cmp::Reverse(m))
         })
         .expect("the leader is up");
+    // One already on the dead end searches from there: the others cannot step onto it.
+    let searcher = up
+        .iter()
+        .copied()
+        .find(|&m| square(world, m) == Some(here))
+        .unwrap_or(searcher);
     if square(world, searcher) != Some(here) {
         return (
             intent,

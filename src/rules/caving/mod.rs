@@ -184,6 +184,9 @@ pub enum SqueezedOn {
     HeldBack,
     /// Stuck (logged, stuck and vulnerable): where it can get out to.
     Stuck(StuckIn),
+    /// Not yet in the squeeze, which lies beyond its first step: it walks only this many steps,
+    /// up to the squeeze's mouth, and throws at the start of its next initiative.
+    UpToTheSqueeze(usize),
 }
 
 /// A creature that wants to move along `path` (entering `path[next]` first) this round,
@@ -209,6 +212,13 @@ pub fn squeeze_on(
 ) -> SqueezedOn {
     if m.steps.is_empty() || !squeezes(grid, m.at, m.steps) {
         return SqueezedOn::Moves;
+    }
+    // The throw is made at the start of the initiative in which it passes into or through the
+    // squeeze: one still short of it walks up to it first.
+    let squeeze = |p: GridPos| grid.terrain(p) == Some(Terrain::Squeeze);
+    if !squeeze(m.at) && !squeeze(m.steps[0]) {
+        let mouth = m.steps.iter().position(|&p| squeeze(p)).unwrap_or(0);
+        return SqueezedOn::UpToTheSqueeze(mouth);
     }
     let (tactical, penalties_on) = rules;
     let mods = squeezing_modifiers(m.profs, m.conditions, penalties_on);

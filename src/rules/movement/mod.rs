@@ -872,6 +872,7 @@ pub fn walk(
         );
         match squeezed {
             crate::rules::caving::SqueezedOn::Moves => {}
+            crate::rules::caving::SqueezedOn::UpToTheSqueeze(n) => steps.truncate(n),
             crate::rules::caving::SqueezedOn::HeldBack => {
                 w.banked_tenths = 0;
                 continue;

@@ -349,7 +349,9 @@ pub fn keep_formation(
                     steps: &squares,
                 },
             );
-            if squeezed != crate::rules::caving::SqueezedOn::Moves {
+            if let crate::rules::caving::SqueezedOn::UpToTheSqueeze(n) = squeezed {
+                steps.truncate(n);
+            } else if squeezed != crate::rules::caving::SqueezedOn::Moves {
                 if let crate::rules::caving::SqueezedOn::Stuck(stuck_in) = squeezed {
                     commands.entity(e).insert(stuck_in);
                 }
