@@ -578,3 +578,25 @@ fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
     delve.act(take("Ana", "Cy"));
     assert!(delve.was_refused("Ana", &PartyRefusal::NothingToTake { name: "Cy".into() }));
 }
+
+/// On every sample level the autonomous party ends its delve with an outcome, from several
+/// seeds.
+#[test]
+fn every_sample_level_ends_with_an_outcome() {
+    let policy = PartyPolicy::default();
+    let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
+    for file in [
+        "levels/cave.ron",
+        "levels/descent.ron",
+        "levels/undercroft.ron",
+    ] {
+        let level = delve::level::load_level_file(std::path::Path::new(file))
+            .unwrap()
+            .level;
+        for seed in 1..=3 {
+            let app = delve::sim::play_autonomous(&level, seed, &policy, &[], cap);
+            let end = &app.world().resource::<delve::policy::DelveEnd>().0;
+            assert!(end.is_some(), "{file}, seed {seed}: no outcome");
+        }
+    }
+}
