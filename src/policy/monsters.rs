@@ -174,6 +174,7 @@ fn free_to_act(
 }
 
 type Watcher<'a> = (
+    Entity,
     &'a Name,
     &'a Position,
     &'a Faction,
@@ -183,32 +184,45 @@ type Watcher<'a> = (
 );
 
 /// Each monster that sees a hostile creature notes where the nearest one stands; one that
-/// shouts, and has not shouted this last turn, shouts for its faction.
+/// shouts, and has not shouted this last turn, shouts for its faction. In its faction's battle
+/// the battle's awareness says whom it knows of (by sight or by the din), at no further cost.
 #[allow(clippy::too_many_arguments)]
 pub fn watch(
     clock: Res<Clock>,
     factions: Res<Factions>,
     grid: Res<DungeonGrid>,
     light: Res<crate::rules::light::LightMap>,
+    acting: Res<ActingOrder>,
+    aware: Option<Res<crate::rules::combat::battle::Awareness>>,
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
     mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
-    everyone: Query<(&Name, &Position, &Faction, &Conditions, Has<Hiding>)>,
+    everyone: Query<(Entity, &Name, &Position, &Faction, &Conditions, Has<Hiding>)>,
 ) {
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, at, faction, sight, conditions, mut mind) in monsters.iter_mut().sort::<&Name>() {
-        if crate::rules::conditions::is_down(conditions) {
+    let up = |c: &Conditions| !crate::rules::conditions::is_down(c);
+    for (e, name, at, faction, sight, conditions, mut mind) in monsters.iter_mut().sort::<&Name>() {
+        if !up(conditions) {
             continue;
         }
-        let mut seen: Vec<(u32, GridPos, String)> = everyone
-            .iter()
-            .filter(|(_, _, f, c, _)| {
-                factions.hostile(*faction, **f) && !crate::rules::conditions::is_down(c)
-            })
-            .filter(|(_, p, _, _, hiding)| sight.sees_creature(&grid, &light, at.0, p.0, *hiding))
-            .map(|(n, p, ..)| (grid.distance_feet(at.0, p.0), p.0, n.to_string()))
-            .collect();
+        let mut seen: Vec<(u32, GridPos, Entity)> = match aware.as_ref() {
+            Some(aware) if acting.fighting(*faction) => aware
+                .of(e)
+                .iter()
+                .filter_map(|&(_, o)| everyone.get(o).ok())
+                .filter(|(.., c, _)| up(c))
+                .map(|(o, _, p, ..)| (grid.distance_feet(at.0, p.0), p.0, o))
+                .collect(),
+            _ => everyone
+                .iter()
+                .filter(|(_, _, _, f, c, _)| factions.hostile(*faction, **f) && up(c))
+                .filter(|(.., p, _, _, hiding)| {
+                    sight.sees_creature(&grid, &light, at.0, p.0, *hiding)
+                })
+                .map(|(o, _, p, ..)| (grid.distance_feet(at.0, p.0), p.0, o))
+                .collect(),
+        };
         seen.sort();
         mind.sighted = !seen.is_empty();
         if let Some((_, p, _)) = seen.first() {
@@ -219,7 +233,12 @@ pub fn watch(
         let rested = mind.shouted.is_none_or(|r| round >= r + ROUNDS_PER_TURN);
         if mind.shouts && rested && !seen.is_empty() && !pending.waiting_for(name.as_str()) {
             mind.shouted = Some(round);
-            shouts.push((name.to_string(), seen.into_iter().map(|s| s.2).collect()));
+            let saw = seen
+                .iter()
+                .filter_map(|s| everyone.get(s.2).ok())
+                .map(|o| o.1.to_string())
+                .collect();
+            shouts.push((name.to_string(), saw));
         }
     }
     for (who, saw) in shouts {

@@ -629,7 +629,7 @@ fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
     members.iter().copied().find(|&m| is_up(world, m))
 }
 
-/// Busy: walking, closing up, resting, at work, or in a battle (not fleeing).
+/// Busy: walking, closing up, climbing, resting, at work, or in a battle (not fleeing).
 fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
     let fighting = world
         .get_resource::<crate::rules::combat::battle::Battle>()
@@ -646,6 +646,9 @@ fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
         || members.iter().any(|&m| {
             is_up(world, m)
                 && (world.get::<Walking>(m).is_some()
+                    || world
+                        .get::<crate::rules::caving::climbing::Climbing>(m)
+                        .is_some()
                     || world.get::<crate::rules::task::Task>(m).is_some()
                     || world.get::<crate::rules::rest::Resting>(m).is_some())
         })
@@ -656,15 +659,20 @@ fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
     down > 0 && down as f32 >= mind.policy.flee_when_down * members.len() as f32
 }
 
+/// The lights the members carry: (bearer, light, the light), in a fixed order.
 fn carried(world: &mut World, members: &[Entity]) -> Vec<(Entity, Entity, LightSource)> {
-    let mut q = world.query::<(Entity, &LightSource, &CarriedBy)>();
-    let mut out: Vec<_> = q
-        .iter(world)
-        .filter(|(_, _, c)| members.contains(&c.0))
-        .map(|(e, l, c)| (c.0, e, *l))
-        .collect();
-    out.sort_by_key(|(bearer, e, _)| (*bearer, *e));
-    out
+    super::kept_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
+            let mut out: Vec<_> = q
+                .iter(world)
+                .filter(|(_, _, c)| members.contains(&c.0))
+                .map(|(e, l, c)| (c.0, e, *l))
+                .collect();
+            out.sort_by_key(|(bearer, e, _)| (*bearer, *e));
+            out
+        },
+    )
 }
 
 /// A light that needs no fuel (`fuel_turns` left out) burns on.
@@ -903,18 +911,27 @@ fn fallen_with_gear(
     members: &[Entity],
     lights_only: bool,
 ) -> Vec<(Entity, GridPos)> {
-    let mut q = world.query::<(Entity, &Name, &Position, &Conditions)>();
-    let fallen: Vec<(Entity, String, GridPos)> = q
-        .iter(world)
-        .filter(|(.., c)| crate::rules::conditions::is_down(c))
-        .map(|(e, n, p, _)| (e, n.to_string(), p.0))
-        .collect();
-    let mut lights = world.query::<(&LightSource, &CarriedBy)>();
-    let with_light: Vec<Entity> = lights
-        .iter(world)
-        .filter(|(l, _)| l.fuel_rounds != Some(0))
-        .map(|(_, c)| c.0)
-        .collect();
+    let fallen: Vec<(Entity, String, GridPos)> = super::kept_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &Name, &Position, &Conditions)>| {
+            q.iter(world)
+                .filter(|(.., c)| crate::rules::conditions::is_down(c))
+                .map(|(e, n, p, _)| (e, n.to_string(), p.0))
+                .collect()
+        },
+    );
+    if fallen.is_empty() {
+        return Vec::new();
+    }
+    let with_light: Vec<Entity> = super::kept_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
+            q.iter(world)
+                .filter(|(_, l, _)| l.fuel_rounds != Some(0))
+                .map(|(_, _, c)| c.0)
+                .collect()
+        },
+    );
     let mut out: Vec<(bool, Entity, GridPos)> = fallen
         .into_iter()
         .filter(|(e, n, p)| {
@@ -1643,11 +1660,13 @@ fn take_the_lead(
 
 /// The squares where a creature that is up stands.
 fn occupied_squares(world: &mut World) -> Vec<GridPos> {
-    let mut q = world.query_filtered::<(&Position, &Conditions), With<crate::creature::Creature>>();
-    q.iter(world)
-        .filter(|(_, c)| !crate::rules::conditions::is_down(c))
-        .map(|(p, _)| p.0)
-        .collect()
+    type Up = QueryState<(&'static Position, &'static Conditions), With<crate::creature::Creature>>;
+    super::kept_query(world, |world, q: &mut Up| {
+        q.iter(world)
+            .filter(|(_, c)| !crate::rules::conditions::is_down(c))
+            .map(|(p, _)| p.0)
+            .collect()
+    })
 }
 
 fn with_spikes(world: &World, members: &[Entity]) -> Option<Entity> {
