@@ -202,7 +202,7 @@ pub fn watch(
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
     let up = |c: &Conditions| !crate::rules::conditions::is_down(c);
-    for (e, name, at, faction, sight, conditions, mut mind) in monsters.iter_mut().sort::<&Name>() {
+    for (e, name, at, faction, sight, conditions, mut mind) in &mut monsters {
         if !up(conditions) {
             continue;
         }
@@ -241,6 +241,7 @@ pub fn watch(
             shouts.push((name.to_string(), saw));
         }
     }
+    shouts.sort();
     for (who, saw) in shouts {
         log.push(
             round,
@@ -446,8 +447,8 @@ pub fn pursue(
         Idle,
     >,
 ) {
-    for (name, at, faction, conditions, combatant, mut mind) in monsters.iter_mut().sort::<&Name>()
-    {
+    let mut orders: Vec<(String, GridPos)> = Vec::new();
+    for (name, at, faction, conditions, combatant, mut mind) in &mut monsters {
         let Some(quarry) = mind.quarry else {
             continue;
         };
@@ -472,16 +473,20 @@ pub fn pursue(
             mind.quarry = None;
             continue;
         }
+        orders.push((name.to_string(), quarry));
+    }
+    orders.sort();
+    for (who, to) in orders {
         log.push(
             clock.rounds,
             MonsterEvent::Pursued {
-                who: name.to_string(),
-                to: quarry,
+                who: who.clone(),
+                to,
             },
         );
         pending.push_derived(Command::Move(Move {
-            who: name.to_string(),
-            to: (quarry.x, quarry.y),
+            who,
+            to: (to.x, to.y),
             pace: Pace::Combat,
         }));
     }
