@@ -166,12 +166,23 @@ fn free_to_act(
     conditions: &Conditions,
     combatant: Option<&Combatant>,
 ) -> bool {
-    !pending.waiting_for(name.as_str())
-        && !fighting
-        && !crate::rules::conditions::is_down(conditions)
-        && !(conditions.has(ConditionKind::Bloodied)
-            && combatant.is_some_and(|c| c.flees_when_bloodied))
+    let coward =
+        conditions.has(ConditionKind::Bloodied) && combatant.is_some_and(|c| c.flees_when_bloodied);
+    !(pending.waiting_for(name.as_str())
+        || fighting
+        || crate::rules::conditions::is_down(conditions)
+        || coward)
 }
+
+/// Anyone a monster might see: where it is, whose side, whether it is up or hiding.
+type Anyone<'a> = (
+    Entity,
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    Has<Hiding>,
+);
 
 type Watcher<'a> = (
     Entity,
@@ -197,7 +208,7 @@ pub fn watch(
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
     mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
-    everyone: Query<(Entity, &Name, &Position, &Faction, &Conditions, Has<Hiding>)>,
+    everyone: Query<Anyone>,
 ) {
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
@@ -428,6 +439,15 @@ pub fn approach_lights(
     }
 }
 
+type Pursuer<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    Option<&'a Combatant>,
+    &'a mut Mind,
+);
+
 /// A monster that pursues, whose quarry slipped out of sight, goes to where it last saw it.
 pub fn pursue(
     clock: Res<Clock>,
@@ -435,17 +455,7 @@ pub fn pursue(
     acting: Res<ActingOrder>,
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
-    mut monsters: Query<
-        (
-            &Name,
-            &Position,
-            &Faction,
-            &Conditions,
-            Option<&Combatant>,
-            &mut Mind,
-        ),
-        Idle,
-    >,
+    mut monsters: Query<Pursuer, Idle>,
 ) {
     let mut orders: Vec<(String, GridPos)> = Vec::new();
     for (name, at, faction, conditions, combatant, mut mind) in &mut monsters {
@@ -566,7 +576,7 @@ pub fn keep_to_home(
             }
             Stance::Wander(feet) => {
                 let draw = mix(dice.seed(), clock.rounds, name.as_str());
-                if draw % 3 != 0 {
+                if !draw.is_multiple_of(3) {
                     continue;
                 }
                 let reach = (feet / grid.scale_feet().max(1)) as i32;
