@@ -103,6 +103,26 @@ enum Cmd {
         #[arg(long, value_enum, value_name = "MODULE")]
         without: Vec<Module>,
     },
+    /// Play many autonomous delves of a level in parallel and write what came of them:
+    /// `runs.jsonl` (a line a delve) and `report.md`.
+    Lab {
+        level: PathBuf,
+        /// How many delves (seeded SEED, SEED + 1, …).
+        #[arg(long, default_value_t = 100)]
+        runs: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The party policy's settings (RON); the defaults when left out.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// Threads to play on; all the machine's cores when left out.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where to write the report; `lab-LEVEL` beside the current directory when left out.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Write a new rooms-and-corridors level (RON) to start a design from.
     Generate {
         /// The level's name.
@@ -249,6 +269,14 @@ fn main() -> ExitCode {
             question,
             json,
         }) => run_query(&level, question, json),
+        Some(Cmd::Lab {
+            level,
+            runs,
+            seed,
+            policy,
+            jobs,
+            out,
+        }) => run_lab(&level, runs, seed, policy.as_deref(), jobs, out),
         Some(Cmd::Generate {
             name,
             width,
@@ -382,6 +410,101 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
         })
 }
 
+/// Does the level have a party for a policy to play (a faction with a marching order)? If
+/// not, says so.
+fn has_party(path: &Path, level: &delve::level::Level) -> bool {
+    let any = level.factions.iter().any(|f| !f.marching_order.is_empty());
+    if !any {
+        eprintln!(
+            "{}: a delve that plays itself needs a party, and this level has none: give a \
+             faction a `marching_order` (README › Levels)",
+            path.display()
+        );
+    }
+    any
+}
+
+/// `delve lab`: the delves in parallel with a progress bar, then the report.
+fn run_lab(
+    path: &Path,
+    runs: u64,
+    seed: u64,
+    policy: Option<&Path>,
+    jobs: Option<usize>,
+    out: Option<PathBuf>,
+) -> ExitCode {
+    let policy = match policy.map(delve::policy::PartyPolicy::load).transpose() {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(loaded) = load(path) else {
+        return ExitCode::from(1);
+    };
+    if !has_party(path, &loaded.level) {
+        return ExitCode::from(2);
+    }
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let stem = path
+        .file_stem()
+        .map_or("level".into(), |s| s.to_string_lossy());
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("lab-{stem}")));
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("{}: cannot make the report's folder: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    let plan = delve::lab::LabPlan {
+        level: loaded.level,
+        policy,
+        seed,
+        runs,
+        jobs,
+    };
+    let bar = indicatif::ProgressBar::new(runs).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} delves, {per_sec}, {eta} left",
+        )
+        .expect("the progress bar's template"),
+    );
+    let records = match delve::lab::run_lab(&plan, |_| bar.inc(1)) {
+        Ok(r) => r,
+        Err(e) => {
+            bar.abandon();
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    bar.finish();
+    let file = path.display().to_string();
+    let writes = [
+        ("runs.jsonl", delve::lab::runs_jsonl(&records)),
+        (
+            "report.md",
+            delve::lab::report::markdown(&plan, &file, &records),
+        ),
+    ];
+    for (name, text) in writes {
+        let at = out.join(name);
+        if let Err(e) = std::fs::write(&at, text) {
+            eprintln!("{}: cannot write: {e}", at.display());
+            return ExitCode::from(1);
+        }
+    }
+    let failed = records.iter().filter(|r| r.error.is_some()).count();
+    eprintln!(
+        "{runs} delves of {file}: the report is in {}{}",
+        out.display(),
+        if failed > 0 {
+            format!(" ({failed} failed: see the report)")
+        } else {
+            String::new()
+        }
+    );
+    ExitCode::SUCCESS
+}
+
 /// What `delve sim` was asked for.
 struct SimOptions<'a> {
     path: &'a Path,
@@ -427,18 +550,7 @@ fn run_sim(o: SimOptions) -> ExitCode {
             Module::SituationalPenalties => loaded.level.modules.situational_penalties = false,
         }
     }
-    if auto
-        && loaded
-            .level
-            .factions
-            .iter()
-            .all(|f| f.marching_order.is_empty())
-    {
-        eprintln!(
-            "{}: --auto hands a party to its policy, and this level has none: give a faction a \
-             `marching_order` (README › Levels)",
-            path.display()
-        );
+    if auto && !has_party(path, &loaded.level) {
         return ExitCode::from(2);
     }
     let script = match commands.map(load_script).transpose() {

@@ -725,3 +725,29 @@ fn auto_needs_a_party() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("marching_order"), "{err}");
 }
+
+/// `delve lab` writes `runs.jsonl` (a delve a line, with its seed) and `report.md`.
+#[test]
+fn lab_writes_its_runs_and_report() {
+    let out = scratch("lab-crypt");
+    let _ = std::fs::remove_dir_all(&out);
+    let o = delve(&[
+        "lab",
+        "levels/crypt.ron",
+        "--runs",
+        "4",
+        "--seed",
+        "7",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let runs = std::fs::read_to_string(out.join("runs.jsonl")).unwrap();
+    let records = delve::lab::read_runs_jsonl(&runs).unwrap();
+    let seeds: Vec<u64> = records.iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, vec![7, 8, 9, 10]);
+    assert!(records.iter().all(|r| r.outcome.is_some()));
+    assert!(out.join("report.md").exists());
+}

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::creature::{HitPoints, Position};
 use crate::grid::GridPos;
@@ -16,7 +16,7 @@ use crate::rules::traps::TrapEvent;
 use crate::time::{DelveMode, ROUNDS_PER_TURN};
 
 /// How a delve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Outcome {
     /// The goal was met and the party left (by the way in, or the exit it was to find).
     GoalReached,
@@ -46,14 +46,15 @@ impl fmt::Display for Outcome {
 }
 
 /// A member who died, and where.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Death {
     pub who: String,
     pub at: GridPos,
 }
 
 /// The numbers of a delve.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Tally {
     /// Rounds played, and the same in turns.
     pub rounds: u64,

@@ -1,0 +1,241 @@
+//! The lab's report: what a designer reads from many delves of a level, counted from the
+//! records (themselves counted from the typed events of each delve), with 95% confidence
+//! intervals on the shares.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::{LabPlan, RunRecord};
+use crate::policy::Outcome;
+
+/// Every outcome, in the order the report lists them.
+pub const OUTCOMES: [Outcome; 6] = [
+    Outcome::GoalReached,
+    Outcome::PartyDead,
+    Outcome::PartyFled,
+    Outcome::OutOfLight,
+    Outcome::OutOfTime,
+    Outcome::GaveUp,
+];
+
+/// A share of the delves with its 95% confidence interval (Wilson's score interval, which keeps
+/// within 0–1 and holds for shares near 0 or 1 and for few delves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    pub count: u64,
+    pub of: u64,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Share {
+    pub fn new(count: u64, of: u64) -> Self {
+        if of == 0 {
+            return Self {
+                count,
+                of,
+                share: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let z = 1.959_963_984_540_054_f64;
+        let n = of as f64;
+        let p = count as f64 / n;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        Self {
+            count,
+            of,
+            share: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+
+    /// Do two shares' intervals not overlap: a change beyond the noise of the delves?
+    pub fn differs_from(&self, other: &Share) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
+
+/// The median and 90th percentile of some numbers (nearest rank), if there are any.
+pub fn median_and_p90(values: &[f32]) -> Option<(f32, f32)> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f32::total_cmp);
+    let rank = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    Some((rank(0.5), rank(0.9)))
+}
+
+/// The numbers of a lab, summed up from its records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub runs: u64,
+    /// Delves that came to an outcome.
+    pub ended: u64,
+    pub outcomes: Vec<(Outcome, Share)>,
+    /// Turns a delve took: median and 90th percentile.
+    pub turns: Option<(f32, f32)>,
+    pub light_turns_used: f64,
+    pub encounters: f64,
+    pub wounds: f64,
+    pub traps_sprung: f64,
+    pub traps_disarmed: f64,
+    pub doors_forced: f64,
+    /// Deaths by who and where, most first.
+    pub deaths: Vec<((String, crate::grid::GridPos), u64)>,
+    /// Failed delves: seed and error.
+    pub failed: Vec<(u64, String)>,
+}
+
+impl Summary {
+    pub fn of(records: &[RunRecord]) -> Self {
+        let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
+        let n = ended.len() as u64;
+        let mean = |f: &dyn Fn(&RunRecord) -> f64| {
+            if n == 0 {
+                0.0
+            } else {
+                ended.iter().map(|r| f(r)).sum::<f64>() / n as f64
+            }
+        };
+        let outcomes = OUTCOMES
+            .iter()
+            .map(|&o| {
+                let count = ended.iter().filter(|r| r.outcome == Some(o)).count() as u64;
+                (o, Share::new(count, n))
+            })
+            .collect();
+        let turns: Vec<f32> = ended.iter().map(|r| r.tally.turns).collect();
+        let mut deaths: BTreeMap<(String, crate::grid::GridPos), u64> = BTreeMap::new();
+        for r in &ended {
+            for d in &r.tally.deaths {
+                *deaths.entry((d.who.clone(), d.at)).or_default() += 1;
+            }
+        }
+        let mut deaths: Vec<_> = deaths.into_iter().collect();
+        deaths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Self {
+            runs: records.len() as u64,
+            ended: n,
+            outcomes,
+            turns: median_and_p90(&turns),
+            light_turns_used: mean(&|r| r.tally.light_turns_used as f64),
+            encounters: mean(&|r| r.tally.encounters as f64),
+            wounds: mean(&|r| r.tally.wounds as f64),
+            traps_sprung: mean(&|r| r.tally.traps_sprung as f64),
+            traps_disarmed: mean(&|r| r.tally.traps_disarmed as f64),
+            doors_forced: mean(&|r| r.tally.doors_forced as f64),
+            deaths,
+            failed: records
+                .iter()
+                .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
+                .collect(),
+        }
+    }
+
+    /// The share of delves that ended this way.
+    pub fn share(&self, outcome: Outcome) -> Share {
+        self.outcomes
+            .iter()
+            .find(|(o, _)| *o == outcome)
+            .map_or(Share::new(0, self.ended), |(_, s)| *s)
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The report as Markdown.
+pub fn markdown(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> String {
+    let s = Summary::of(records);
+    let mut out = String::new();
+    let last = plan.seed + plan.runs.saturating_sub(1);
+    let _ = writeln!(out, "# {} — {} delves\n", plan.level.name, s.runs);
+    let _ = writeln!(
+        out,
+        "Level `{level_file}`, seeds {}–{last}, the party's policy's turn limit {} turns. Any \
+         delve replays with `delve sim {level_file} --auto --seed S`.\n",
+        plan.seed, plan.policy.turn_limit
+    );
+    let _ = writeln!(out, "## Outcomes\n");
+    let _ = writeln!(out, "| outcome | delves | share | 95% interval |");
+    let _ = writeln!(out, "| --- | ---: | ---: | --- |");
+    for (o, share) in &s.outcomes {
+        let _ = writeln!(
+            out,
+            "| {o:?} | {} | {} | {}–{} |",
+            share.count,
+            pct(share.share),
+            pct(share.low),
+            pct(share.high)
+        );
+    }
+    let _ = writeln!(out, "\n## A delve\n");
+    let _ = writeln!(out, "| number | per delve |");
+    let _ = writeln!(out, "| --- | ---: |");
+    if let Some((median, p90)) = s.turns {
+        let _ = writeln!(out, "| turns (median) | {median:.1} |");
+        let _ = writeln!(out, "| turns (90th percentile) | {p90:.1} |");
+    }
+    for (what, v) in [
+        ("turns of light burnt (mean)", s.light_turns_used),
+        ("encounters (mean)", s.encounters),
+        ("hit points of wounds (mean)", s.wounds),
+        ("traps sprung (mean)", s.traps_sprung),
+        ("traps disarmed (mean)", s.traps_disarmed),
+        ("doors forced (mean)", s.doors_forced),
+    ] {
+        let _ = writeln!(out, "| {what} | {v:.2} |");
+    }
+    let _ = writeln!(out, "\n## Deaths\n");
+    if s.deaths.is_empty() {
+        let _ = writeln!(out, "No one died.");
+    } else {
+        let _ = writeln!(out, "| who | where | delves |");
+        let _ = writeln!(out, "| --- | --- | ---: |");
+        for ((who, at), n) in &s.deaths {
+            let _ = writeln!(out, "| {who} | {at} | {n} |");
+        }
+    }
+    if !s.failed.is_empty() {
+        let _ = writeln!(out, "\n## Delves that failed\n");
+        let _ = writeln!(out, "| seed | error |");
+        let _ = writeln!(out, "| ---: | --- |");
+        for (seed, e) in &s.failed {
+            let _ = writeln!(out, "| {seed} | {} |", e.replace('|', "\\|"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wilson's interval for 5 of 20 is 11.2%–46.9% (the textbook figure), and it stays within
+    /// 0–1 at the ends.
+    #[test]
+    fn wilson_intervals() {
+        let s = Share::new(5, 20);
+        assert!((s.low - 0.1119).abs() < 0.001, "{s:?}");
+        assert!((s.high - 0.4687).abs() < 0.001, "{s:?}");
+        let none = Share::new(0, 10);
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.2775).abs() < 0.001, "{none:?}");
+        assert!(Share::new(2, 100).differs_from(&Share::new(40, 100)));
+        assert!(!Share::new(20, 100).differs_from(&Share::new(25, 100)));
+    }
+
+    #[test]
+    fn median_and_90th_percentile_by_nearest_rank() {
+        let v: Vec<f32> = (1..=10).map(|x| x as f32).collect();
+        assert_eq!(median_and_p90(&v), Some((5.0, 9.0)));
+        assert_eq!(median_and_p90(&[]), None);
+    }
+}

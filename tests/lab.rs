@@ -1,0 +1,86 @@
+//! The level-design lab: many delves in parallel, the same records on any number of threads,
+//! and numbers that match the rules' odds.
+
+use delve::lab::report::{Share, Summary};
+use delve::lab::{LabPlan, read_runs_jsonl, run_lab, runs_jsonl};
+use delve::policy::{Outcome, PartyPolicy};
+use delve::scenario::Scenario;
+
+fn crypt_plan(runs: u64, jobs: usize) -> LabPlan {
+    LabPlan {
+        level: delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+            .unwrap()
+            .level,
+        policy: PartyPolicy::default(),
+        seed: 1,
+        runs,
+        jobs,
+    }
+}
+
+/// The same level, seeds and policy give byte-identical `runs.jsonl` on one thread and on two,
+/// in the order of the seeds; and the file reads back to the same records.
+#[test]
+fn the_same_records_on_one_thread_and_on_two() {
+    let one = run_lab(&crypt_plan(12, 1), |_| {}).unwrap();
+    let two = run_lab(&crypt_plan(12, 2), |_| {}).unwrap();
+    assert_eq!(runs_jsonl(&one), runs_jsonl(&two));
+    let seeds: Vec<u64> = one.iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, (1..=12).collect::<Vec<_>>());
+    assert!(one.iter().all(|r| r.outcome.is_some() && r.error.is_none()));
+    assert_eq!(read_runs_jsonl(&runs_jsonl(&one)).unwrap(), one);
+}
+
+/// Dungeon Delves › Traps: a creature stepping on a hidden pit sets it off on 1–2 in 6. A lone
+/// delver walks a corridor over one hidden pit to the way out beyond it, once: the share of
+/// delves that spring the pit is a third, within the 95% interval of 300 delves.
+#[test]
+fn a_hidden_pit_is_sprung_in_a_third_of_the_delves() {
+    let level = Scenario::new(&["XXXXXXXXXXX", "X.........X", "XXXXXXXXXXX"])
+        .field("goal: Exit((9, 1))")
+        .trap("(at: (5, 1), kind: Pit(depth_feet: 10), trigger: Step, hidden: true)")
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+                proficiencies: [Climbing], throws: { Climbing: 4 },
+                carries: [(kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)])"#,
+        )
+        .level()
+        .unwrap();
+    let plan = LabPlan {
+        level,
+        policy: PartyPolicy::default(),
+        seed: 1,
+        runs: 300,
+        jobs: 2,
+    };
+    let records = run_lab(&plan, |_| {}).unwrap();
+    let summary = Summary::of(&records);
+    assert_eq!(summary.failed, vec![], "every delve ends");
+    assert_eq!(summary.share(Outcome::GoalReached).count, 300);
+    let sprung = records.iter().filter(|r| r.tally.traps_sprung > 0).count() as u64;
+    assert!(
+        records.iter().all(|r| r.tally.traps_sprung <= 1),
+        "passed over once"
+    );
+    let share = Share::new(sprung, 300);
+    assert!(
+        share.low <= 1.0 / 3.0 && 1.0 / 3.0 <= share.high,
+        "{share:?}"
+    );
+}
+
+/// The report names every outcome with its interval, and the delves that failed.
+#[test]
+fn the_report_lists_the_outcomes() {
+    let plan = crypt_plan(6, 2);
+    let records = run_lab(&plan, |_| {}).unwrap();
+    let summary = Summary::of(&records);
+    assert_eq!(summary.runs, 6);
+    assert_eq!(
+        summary.outcomes.iter().map(|(_, s)| s.count).sum::<u64>(),
+        6
+    );
+    let md = delve::lab::report::markdown(&plan, "levels/crypt.ron", &records);
+    assert!(md.starts_with("# Crypt of the Ash Kings — 6 delves"));
+}
