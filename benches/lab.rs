@@ -27,8 +27,8 @@ fn lab(c: &mut Criterion) {
         };
         group.bench_function(format!("{DELVES} delves on {jobs} thread(s)"), |b| {
             b.iter(|| {
-                let records = run_lab(&plan, |_| {}).expect("the lab runs");
-                assert!(records.iter().all(|r| r.outcome.is_some()));
+                let result = run_lab(&plan, |_| {}).expect("the lab runs");
+                assert!(result.records.iter().all(|r| r.outcome.is_some()));
             })
         });
     }

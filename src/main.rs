@@ -468,7 +468,7 @@ fn run_lab(
         )
         .expect("the progress bar's template"),
     );
-    let records = match delve::lab::run_lab(&plan, |_| bar.inc(1)) {
+    let result = match delve::lab::run_lab(&plan, |_| bar.inc(1)) {
         Ok(r) => r,
         Err(e) => {
             bar.abandon();
@@ -478,20 +478,11 @@ fn run_lab(
     };
     bar.finish();
     let file = path.display().to_string();
-    let writes = [
-        ("runs.jsonl", delve::lab::runs_jsonl(&records)),
-        (
-            "report.md",
-            delve::lab::report::markdown(&plan, &file, &records),
-        ),
-    ];
-    for (name, text) in writes {
-        let at = out.join(name);
-        if let Err(e) = std::fs::write(&at, text) {
-            eprintln!("{}: cannot write: {e}", at.display());
-            return ExitCode::from(1);
-        }
+    if let Err(e) = delve::lab::report::write_all(&plan, &file, &result, &out) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
     }
+    let records = &result.records;
     let failed = records.iter().filter(|r| r.error.is_some()).count();
     eprintln!(
         "{runs} delves of {file}: the report is in {}{}",

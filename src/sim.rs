@@ -241,6 +241,19 @@ pub fn play_autonomous(
     script: &[ScriptedCommand],
     max_rounds: u64,
 ) -> App {
+    play_autonomous_watched(level, seed, policy, script, max_rounds, |_| {})
+}
+
+/// [`play_autonomous`], with `watch` called after every round (the lab gathers where things
+/// happened this way).
+pub fn play_autonomous_watched(
+    level: &Level,
+    seed: u64,
+    policy: &crate::policy::PartyPolicy,
+    script: &[ScriptedCommand],
+    max_rounds: u64,
+    mut watch: impl FnMut(&World),
+) -> App {
     let mut app = sim_app(level, seed);
     let world = app.world_mut();
     hand_parties_to(world, policy);
@@ -248,6 +261,7 @@ pub fn play_autonomous(
     for _ in 0..max_rounds {
         give_due(world);
         run_round(world);
+        watch(world);
         if world.resource::<crate::policy::DelveEnd>().0.is_some() {
             break;
         }

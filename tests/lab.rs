@@ -23,7 +23,11 @@ fn crypt_plan(runs: u64, jobs: usize) -> LabPlan {
 #[test]
 fn the_same_records_on_one_thread_and_on_two() {
     let one = run_lab(&crypt_plan(12, 1), |_| {}).unwrap();
+    let heat_one = one.heat.clone();
+    let one = one.records;
     let two = run_lab(&crypt_plan(12, 2), |_| {}).unwrap();
+    assert_eq!(two.heat, heat_one, "the same heat too");
+    let two = two.records;
     assert_eq!(runs_jsonl(&one), runs_jsonl(&two));
     let seeds: Vec<u64> = one.iter().map(|r| r.seed).collect();
     assert_eq!(seeds, (1..=12).collect::<Vec<_>>());
@@ -54,7 +58,7 @@ fn a_hidden_pit_is_sprung_in_a_third_of_the_delves() {
         runs: 300,
         jobs: 2,
     };
-    let records = run_lab(&plan, |_| {}).unwrap();
+    let records = run_lab(&plan, |_| {}).unwrap().records;
     let summary = Summary::of(&records);
     assert_eq!(summary.failed, vec![], "every delve ends");
     assert_eq!(summary.share(Outcome::GoalReached).count, 300);
@@ -74,13 +78,31 @@ fn a_hidden_pit_is_sprung_in_a_third_of_the_delves() {
 #[test]
 fn the_report_lists_the_outcomes() {
     let plan = crypt_plan(6, 2);
-    let records = run_lab(&plan, |_| {}).unwrap();
-    let summary = Summary::of(&records);
+    let result = run_lab(&plan, |_| {}).unwrap();
+    let records = &result.records;
+    let summary = Summary::of(records);
     assert_eq!(summary.runs, 6);
     assert_eq!(
         summary.outcomes.iter().map(|(_, s)| s.count).sum::<u64>(),
         6
     );
-    let md = delve::lab::report::markdown(&plan, "levels/crypt.ron", &records);
-    assert!(md.starts_with("# Crypt of the Ash Kings — 6 delves"));
+    // Every delve stood on the way in; none saw the squares no one can reach.
+    let heat = &result.heat;
+    let way_in = (2 * heat.width + 2) as usize;
+    assert_eq!(heat.visited[way_in], 6);
+    assert_eq!(heat.unseen[0], 0, "a wall is not a square to see");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab-report");
+    std::fs::create_dir_all(&dir).unwrap();
+    delve::lab::report::write_all(&plan, "levels/crypt.ron", &result, &dir).unwrap();
+    for file in [
+        "runs.jsonl",
+        "report.md",
+        "report.html",
+        "visited.png",
+        "turns.png",
+    ] {
+        assert!(dir.join(file).exists(), "{file}");
+    }
+    let png = std::fs::read(dir.join("visited.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }

@@ -8,6 +8,8 @@
 //! records as `runs.jsonl` (one line a delve, to replay any of them with `delve sim LEVEL --auto
 //! --seed S`) and `report.md`.
 
+pub mod heat;
+pub mod plots;
 pub mod report;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -18,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::level::Level;
 use crate::policy::{Outcome, PartyPolicy, Tally};
 use crate::time::ROUNDS_PER_TURN;
+use heat::{Heat, HeatCollector};
 
 /// What a lab plays: the level, the policy, the seeds, and how many threads.
 #[derive(Clone, Debug)]
@@ -57,36 +60,81 @@ pub struct RunRecord {
     pub error: Option<String>,
 }
 
-/// Plays one delve of the lab and records it; a panic is caught and recorded.
-pub fn run_one(plan: &LabPlan, seed: u64) -> RunRecord {
+/// Plays one delve of the lab and records it, with where things happened; a panic is caught
+/// and recorded (and its delve adds no heat).
+pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
     let played = catch_unwind(AssertUnwindSafe(|| {
-        let app =
-            crate::sim::play_autonomous(&plan.level, seed, &plan.policy, &[], plan.max_rounds());
-        app.world().resource::<crate::policy::DelveEnd>().0.clone()
+        let mut collector: Option<HeatCollector> = None;
+        let app = crate::sim::play_autonomous_watched(
+            &plan.level,
+            seed,
+            &plan.policy,
+            &[],
+            plan.max_rounds(),
+            |world| {
+                collector
+                    .get_or_insert_with(|| {
+                        let (party, faction) = first_party(world);
+                        HeatCollector::new(world, party, faction)
+                    })
+                    .after_round(world)
+            },
+        );
+        let end = app.world().resource::<crate::policy::DelveEnd>().0.clone();
+        let deaths = end.as_ref().map(|e| e.2.deaths.clone()).unwrap_or_default();
+        let heat = collector.map_or_else(Heat::default, |c| c.finish(app.world(), &deaths));
+        (end, heat)
     }));
     match played {
-        Ok(Some((_, outcome, tally))) => RunRecord {
-            seed,
-            outcome: Some(outcome),
-            tally,
-            error: None,
-        },
-        Ok(None) => RunRecord {
-            seed,
-            outcome: None,
-            tally: Tally::default(),
-            error: Some(format!(
-                "no outcome within {} rounds: the delve went round in circles",
-                plan.max_rounds()
-            )),
-        },
-        Err(panic) => RunRecord {
-            seed,
-            outcome: None,
-            tally: Tally::default(),
-            error: Some(panic_message(panic.as_ref())),
-        },
+        Ok((Some((_, outcome, tally)), heat)) => (
+            RunRecord {
+                seed,
+                outcome: Some(outcome),
+                tally,
+                error: None,
+            },
+            heat,
+        ),
+        Ok((None, _)) => (
+            RunRecord {
+                seed,
+                outcome: None,
+                tally: Tally::default(),
+                error: Some(format!(
+                    "no outcome within {} rounds: the delve went round in circles",
+                    plan.max_rounds()
+                )),
+            },
+            Heat::default(),
+        ),
+        Err(panic) => (
+            RunRecord {
+                seed,
+                outcome: None,
+                tally: Tally::default(),
+                error: Some(panic_message(panic.as_ref())),
+            },
+            Heat::default(),
+        ),
     }
+}
+
+/// The members of the level's first party, and its faction.
+fn first_party(world: &bevy::prelude::World) -> (Vec<String>, Option<crate::creature::Faction>) {
+    let Some(party) = world.resource::<crate::rules::party::Parties>().0.first() else {
+        return (Vec::new(), None);
+    };
+    let names = party
+        .marching_order
+        .iter()
+        .map(|&m| crate::creature::name_of(world, m))
+        .collect();
+    let faction = party
+        .marching_order
+        .first()
+        .and_then(|&m| world.get::<crate::creature::Faction>(m))
+        .copied();
+    (names, faction)
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -98,24 +146,36 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     format!("a rule panicked: {what}")
 }
 
+/// What a lab came to: a record a delve, in the order of the seeds, and the heat of them all.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabResult {
+    pub records: Vec<RunRecord>,
+    pub heat: Heat,
+}
+
 /// Plays every seed of the plan on `plan.jobs` threads, calling `done` after each delve (for a
-/// progress bar), and gives the records in the order of the seeds.
-pub fn run_lab(plan: &LabPlan, done: impl Fn(&RunRecord) + Sync) -> Result<Vec<RunRecord>, String> {
+/// progress bar).
+pub fn run_lab(plan: &LabPlan, done: impl Fn(&RunRecord) + Sync) -> Result<LabResult, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.jobs.max(1))
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", plan.jobs))?;
-    let records = pool.install(|| {
+    let played = pool.install(|| {
         plan.seeds()
             .into_par_iter()
             .map(|seed| {
-                let record = run_one(plan, seed);
+                let (record, heat) = run_one(plan, seed);
                 done(&record);
-                record
+                (record, heat)
             })
             .collect::<Vec<_>>()
     });
-    Ok(records)
+    let mut result = LabResult::default();
+    for (record, heat) in played {
+        result.heat.add(&heat);
+        result.records.push(record);
+    }
+    Ok(result)
 }
 
 /// The records as JSON lines, one delve a line, in the order of the seeds.

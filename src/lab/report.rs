@@ -151,8 +151,13 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-/// The report as Markdown.
-pub fn markdown(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> String {
+/// The report as Markdown, showing `pictures` (file, title) beside it.
+pub fn markdown(
+    plan: &LabPlan,
+    level_file: &str,
+    records: &[RunRecord],
+    pictures: &[(String, String)],
+) -> String {
     let s = Summary::of(records);
     let mut out = String::new();
     let last = plan.seed + plan.runs.saturating_sub(1);
@@ -203,6 +208,12 @@ pub fn markdown(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> Stri
             let _ = writeln!(out, "| {who} | {at} | {n} |");
         }
     }
+    if !pictures.is_empty() {
+        let _ = writeln!(out, "\n## Pictures\n");
+        for (file, title) in pictures {
+            let _ = writeln!(out, "![{title}]({file})\n");
+        }
+    }
     if !s.failed.is_empty() {
         let _ = writeln!(out, "\n## Delves that failed\n");
         let _ = writeln!(out, "| seed | error |");
@@ -212,6 +223,107 @@ pub fn markdown(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> Stri
         }
     }
     out
+}
+
+/// The report as one self-contained HTML page: the Markdown's headings, paragraphs, tables and
+/// pictures, the pictures inline (read from `dir`).
+pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
+    use base64::Engine;
+    let esc = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut out = String::from(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Delve lab</title>\n\
+         <style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}\
+         table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.25em .6em}\
+         td{text-align:right}td:first-child{text-align:left}img{max-width:100%}</style>\n\
+         </head><body>\n",
+    );
+    let mut in_table = false;
+    for line in markdown.lines() {
+        let is_row = line.starts_with('|');
+        if in_table && !is_row {
+            out += "</table>\n";
+            in_table = false;
+        }
+        if let Some(h) = line.strip_prefix("## ") {
+            let _ = writeln!(out, "<h2>{}</h2>", esc(h));
+        } else if let Some(h) = line.strip_prefix("# ") {
+            let _ = writeln!(out, "<h1>{}</h1>", esc(h));
+        } else if is_row {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            if cells
+                .iter()
+                .all(|c| c.chars().all(|ch| matches!(ch, '-' | ':')))
+            {
+                continue;
+            }
+            let tag = if in_table { "td" } else { "th" };
+            if !in_table {
+                out += "<table>\n";
+                in_table = true;
+            }
+            out += "<tr>";
+            for c in cells {
+                let _ = write!(out, "<{tag}>{}</{tag}>", esc(&c.replace('`', "")));
+            }
+            out += "</tr>\n";
+        } else if let Some(rest) = line.strip_prefix("![") {
+            let (title, file) = rest
+                .split_once("](")
+                .map(|(t, f)| (t, f.trim_end_matches(')')))
+                .unwrap_or((rest, ""));
+            let bytes = std::fs::read(dir.join(file))
+                .map_err(|e| format!("{}: {e}", dir.join(file).display()))?;
+            let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+            let _ = writeln!(
+                out,
+                "<figure><img alt=\"{0}\" src=\"data:image/png;base64,{data}\">\
+                 <figcaption>{0}</figcaption></figure>",
+                esc(title)
+            );
+        } else if !line.trim().is_empty() {
+            let _ = writeln!(out, "<p>{}</p>", esc(&line.replace('`', "")));
+        }
+    }
+    if in_table {
+        out += "</table>\n";
+    }
+    out += "</body></html>\n";
+    Ok(out)
+}
+
+/// Writes everything a lab gives into `dir`: `runs.jsonl`, the pictures, `report.md` and
+/// `report.html`.
+pub fn write_all(
+    plan: &LabPlan,
+    level_file: &str,
+    result: &super::LabResult,
+    dir: &std::path::Path,
+) -> Result<(), String> {
+    let write = |name: &str, text: &str| {
+        let at = dir.join(name);
+        std::fs::write(&at, text).map_err(|e| format!("{}: cannot write: {e}", at.display()))
+    };
+    write("runs.jsonl", &super::runs_jsonl(&result.records))?;
+    let party_size = plan
+        .level
+        .factions
+        .iter()
+        .find(|f| !f.marching_order.is_empty())
+        .map_or(0, |f| f.marching_order.len() as u32);
+    let pictures = super::plots::draw_all(
+        &plan.level.grid,
+        &result.heat,
+        &result.records,
+        party_size,
+        dir,
+    )?;
+    let md = markdown(plan, level_file, &result.records, &pictures);
+    write("report.md", &md)?;
+    write("report.html", &html(&md, dir)?)
 }
 
 #[cfg(test)]

@@ -1,0 +1,218 @@
+//! Where things happened over many delves: counts for each square of the level, summed over the
+//! delves (so the sum is the same whatever order the delves finish in), drawn as heatmaps.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::creature::{CreatureIndex, Position};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::log::EventLog;
+use crate::rules::combat::CombatEvent;
+use crate::rules::movement::MovementEvent;
+use crate::rules::sound::HearingEvent;
+
+/// Counts a square at a time, indexed like the grid (row by row from the top left).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heat {
+    pub width: u32,
+    pub height: u32,
+    /// Delves in which a member of the party stood on the square.
+    pub visited: Vec<u32>,
+    /// Delves in which the party never saw the square.
+    pub unseen: Vec<u32>,
+    /// Blows struck at a creature standing on the square.
+    pub fights: Vec<u32>,
+    /// Noises monsters heard, roughly from the square.
+    pub noise_heard: Vec<u32>,
+    /// Members of the party who died on the square.
+    pub deaths: Vec<u32>,
+}
+
+/// One of the heat maps, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeatKind {
+    Visited,
+    Unseen,
+    Fights,
+    NoiseHeard,
+    Deaths,
+}
+
+impl HeatKind {
+    pub const ALL: [HeatKind; 5] = [
+        HeatKind::Visited,
+        HeatKind::Unseen,
+        HeatKind::Fights,
+        HeatKind::NoiseHeard,
+        HeatKind::Deaths,
+    ];
+
+    /// The file the map is drawn to, and its title.
+    pub fn file_and_title(self) -> (&'static str, &'static str) {
+        match self {
+            HeatKind::Visited => ("visited.png", "squares the party stood on (delves)"),
+            HeatKind::Unseen => ("unseen.png", "squares the party never saw (delves)"),
+            HeatKind::Fights => ("fights.png", "blows struck (creatures on the square)"),
+            HeatKind::NoiseHeard => ("noise.png", "noises monsters heard (from roughly here)"),
+            HeatKind::Deaths => ("deaths.png", "deaths of the party"),
+        }
+    }
+}
+
+impl Heat {
+    pub fn new(grid: &DungeonGrid) -> Self {
+        let n = (grid.width() * grid.height()) as usize;
+        Self {
+            width: grid.width(),
+            height: grid.height(),
+            visited: vec![0; n],
+            unseen: vec![0; n],
+            fights: vec![0; n],
+            noise_heard: vec![0; n],
+            deaths: vec![0; n],
+        }
+    }
+
+    pub fn counts(&self, kind: HeatKind) -> &[u32] {
+        match kind {
+            HeatKind::Visited => &self.visited,
+            HeatKind::Unseen => &self.unseen,
+            HeatKind::Fights => &self.fights,
+            HeatKind::NoiseHeard => &self.noise_heard,
+            HeatKind::Deaths => &self.deaths,
+        }
+    }
+
+    fn index(&self, p: GridPos) -> Option<usize> {
+        (p.x >= 0 && p.y >= 0 && (p.x as u32) < self.width && (p.y as u32) < self.height)
+            .then(|| (p.y as u32 * self.width + p.x as u32) as usize)
+    }
+
+    /// Adds another delve's (or lab's) counts to these.
+    pub fn add(&mut self, other: &Heat) {
+        if self.visited.is_empty() {
+            *self = other.clone();
+            return;
+        }
+        for kind in HeatKind::ALL {
+            let theirs = other.counts(kind).to_vec();
+            let mine = match kind {
+                HeatKind::Visited => &mut self.visited,
+                HeatKind::Unseen => &mut self.unseen,
+                HeatKind::Fights => &mut self.fights,
+                HeatKind::NoiseHeard => &mut self.noise_heard,
+                HeatKind::Deaths => &mut self.deaths,
+            };
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+    }
+}
+
+/// Gathers one delve's heat as it is played, round by round, from the typed events of its log
+/// and where creatures stand when the round ends.
+pub struct HeatCollector {
+    heat: Heat,
+    visited: Vec<bool>,
+    cursor: usize,
+    party: Vec<String>,
+    faction: Option<crate::creature::Faction>,
+}
+
+impl HeatCollector {
+    /// For the delve in `world`, whose party is made of `party` of faction `faction`.
+    pub fn new(
+        world: &World,
+        party: Vec<String>,
+        faction: Option<crate::creature::Faction>,
+    ) -> Self {
+        let heat = Heat::new(world.resource::<DungeonGrid>());
+        let n = heat.visited.len();
+        let mut collector = Self {
+            heat,
+            visited: vec![false; n],
+            cursor: 0,
+            party,
+            faction,
+        };
+        collector.mark_where_the_party_stands(world);
+        collector
+    }
+
+    /// The squares the party's members stand on now count as visited.
+    fn mark_where_the_party_stands(&mut self, world: &World) {
+        let index = world.resource::<CreatureIndex>();
+        for p in self
+            .party
+            .iter()
+            .filter_map(|n| index.0.get(n))
+            .filter_map(|&e| world.get::<Position>(e))
+        {
+            if let Some(i) = self.heat.index(p.0) {
+                self.visited[i] = true;
+            }
+        }
+    }
+
+    /// Reads the entries logged since the last call.
+    pub fn after_round(&mut self, world: &World) {
+        let log = world.resource::<EventLog>();
+        let index = world.resource::<CreatureIndex>();
+        let square = |who: &str| {
+            index
+                .0
+                .get(who)
+                .and_then(|&e| world.get::<Position>(e))
+                .map(|p| p.0)
+        };
+        for entry in &log.entries()[self.cursor.min(log.len())..] {
+            if let Some(MovementEvent::Moved { who, to, .. }) = entry.get()
+                && self.party.contains(who)
+                && let Some(i) = self.heat.index(*to)
+            {
+                self.visited[i] = true;
+            } else if let Some(CombatEvent::Attacked { target, .. }) = entry.get()
+                && let Some(i) = square(target).and_then(|p| self.heat.index(p))
+            {
+                self.heat.fights[i] += 1;
+            } else if let Some(HearingEvent::Heard {
+                who, roughly_at, ..
+            }) = entry.get()
+                && !self.party.contains(who)
+                && let Some(i) = self.heat.index(*roughly_at)
+            {
+                self.heat.noise_heard[i] += 1;
+            }
+        }
+        self.cursor = log.len();
+    }
+
+    /// The delve's heat, once it has ended with these deaths.
+    pub fn finish(mut self, world: &World, deaths: &[crate::policy::outcome::Death]) -> Heat {
+        self.mark_where_the_party_stands(world);
+        for (i, v) in self.visited.iter().enumerate() {
+            self.heat.visited[i] += *v as u32;
+        }
+        let grid = world.resource::<DungeonGrid>();
+        let memory = world.resource::<crate::rules::vision::FactionMemory>();
+        let seen = self.faction.and_then(|f| memory.seen.get(f.0));
+        for (i, count) in self.heat.unseen.iter_mut().enumerate() {
+            let p = GridPos::new(
+                (i as u32 % self.heat.width) as i32,
+                (i as u32 / self.heat.width) as i32,
+            );
+            let open =
+                grid.is_passable(p) || grid.terrain(p) == Some(crate::grid::terrain::Terrain::Door);
+            if open && !seen.is_some_and(|s| s.get(i).copied().unwrap_or(false)) {
+                *count += 1;
+            }
+        }
+        for d in deaths {
+            if let Some(i) = self.heat.index(d.at) {
+                self.heat.deaths[i] += 1;
+            }
+        }
+        self.heat
+    }
+}

@@ -1,0 +1,161 @@
+//! The lab's pictures, drawn in Rust to PNG (plotters' bitmap backend, with the DejaVu Sans font
+//! embedded, so no system library is needed): heatmaps over the level's map, and histograms of
+//! a delve's length and of the party's survivors.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::RunRecord;
+use super::heat::{Heat, HeatKind};
+use crate::grid::{DungeonGrid, GridPos, Terrain};
+
+/// The embedded font (DejaVu Sans; assets/fonts/LICENSE-DejaVu.txt).
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Pixels a square of the map takes.
+const SQUARE_PX: u32 = 14;
+
+fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // The font is ours and valid: registering it cannot fail.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+fn drawing_error(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("{}: cannot draw: {e}", path.display())
+}
+
+/// The level's map with one kind of heat over it: floor pale, walls dark, and each square's
+/// count as a warm colour from faint (few) to deep red (the most).
+pub fn heatmap(
+    grid: &DungeonGrid,
+    heat: &Heat,
+    kind: HeatKind,
+    runs: u64,
+    path: &Path,
+) -> Result<(), String> {
+    register_font();
+    let (w, h) = (grid.width(), grid.height());
+    let title_px = 28;
+    let size = (w * SQUARE_PX, h * SQUARE_PX + title_px);
+    let root = BitMapBackend::new(path, size).into_drawing_area();
+    root.fill(&RGBColor(24, 24, 28))
+        .map_err(|e| drawing_error(path, e))?;
+    let counts = heat.counts(kind);
+    let most = counts.iter().copied().max().unwrap_or(0).max(1);
+    let (_, title) = kind.file_and_title();
+    root.draw(&Text::new(
+        format!("{title}: {runs} delves, most {most}"),
+        (6, 6),
+        ("sans-serif", 16).into_font().color(&WHITE),
+    ))
+    .map_err(|e| drawing_error(path, e))?;
+    for y in 0..h {
+        for x in 0..w {
+            let p = GridPos::new(x as i32, y as i32);
+            let i = (y * w + x) as usize;
+            let base = match grid.terrain(p) {
+                Some(Terrain::Wall(_) | Terrain::Rock) | None => RGBColor(40, 40, 46),
+                Some(Terrain::Water(_)) => RGBColor(70, 90, 120),
+                Some(Terrain::Door) => RGBColor(140, 110, 70),
+                Some(Terrain::Chasm { .. }) => RGBColor(12, 12, 14),
+                _ => RGBColor(150, 150, 140),
+            };
+            let n = counts.get(i).copied().unwrap_or(0);
+            let colour = if n == 0 {
+                base
+            } else {
+                // From a pale yellow to a deep red as the count grows.
+                let t = n as f64 / most as f64;
+                let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
+                RGBColor(mix(250, 180), mix(230, 20), mix(120, 20))
+            };
+            let (px, py) = ((x * SQUARE_PX) as i32, (y * SQUARE_PX + title_px) as i32);
+            root.draw(&Rectangle::new(
+                [
+                    (px, py),
+                    (px + SQUARE_PX as i32 - 1, py + SQUARE_PX as i32 - 1),
+                ],
+                colour.filled(),
+            ))
+            .map_err(|e| drawing_error(path, e))?;
+        }
+    }
+    root.present().map_err(|e| drawing_error(path, e))
+}
+
+/// A histogram of whole numbers per delve (turns taken, survivors), one bar per value.
+pub fn histogram(values: &[u32], title: &str, x_label: &str, path: &Path) -> Result<(), String> {
+    register_font();
+    let root = BitMapBackend::new(path, (640, 400)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
+    let top = values.iter().copied().max().unwrap_or(0) + 1;
+    let mut bins = vec![0u32; top as usize];
+    for &v in values {
+        bins[v as usize] += 1;
+    }
+    let tallest = bins.iter().copied().max().unwrap_or(0).max(1);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(44)
+        .build_cartesian_2d(
+            (0u32..top).into_segmented(),
+            0u32..tallest + tallest / 10 + 1,
+        )
+        .map_err(|e| drawing_error(path, e))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(x_label)
+        .y_desc("delves")
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| drawing_error(path, e))?;
+    chart
+        .draw_series(
+            Histogram::vertical(&chart)
+                .style(RGBColor(180, 60, 40).filled())
+                .margin(1)
+                .data(values.iter().map(|&v| (v, 1))),
+        )
+        .map_err(|e| drawing_error(path, e))?;
+    root.present().map_err(|e| drawing_error(path, e))
+}
+
+/// Every picture of a lab into `dir`; their file names, in the order the report shows them.
+pub fn draw_all(
+    grid: &DungeonGrid,
+    heat: &Heat,
+    records: &[RunRecord],
+    party_size: u32,
+    dir: &Path,
+) -> Result<Vec<(String, String)>, String> {
+    let mut drawn = Vec::new();
+    let runs = records.len() as u64;
+    for kind in HeatKind::ALL {
+        let (file, title) = kind.file_and_title();
+        heatmap(grid, heat, kind, runs, &dir.join(file))?;
+        drawn.push((file.to_owned(), title.to_owned()));
+    }
+    let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
+    let turns: Vec<u32> = ended.iter().map(|r| r.tally.turns.ceil() as u32).collect();
+    histogram(&turns, "Length of a delve", "turns", &dir.join("turns.png"))?;
+    drawn.push(("turns.png".into(), "length of a delve (turns)".into()));
+    let survivors: Vec<u32> = ended
+        .iter()
+        .map(|r| party_size.saturating_sub(r.tally.deaths.len() as u32))
+        .collect();
+    histogram(
+        &survivors,
+        "Survivors of a delve",
+        "members alive at the end",
+        &dir.join("survivors.png"),
+    )?;
+    drawn.push(("survivors.png".into(), "survivors of a delve".into()));
+    Ok(drawn)
+}
