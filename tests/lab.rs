@@ -106,3 +106,94 @@ fn the_report_lists_the_outcomes() {
     let png = std::fs::read(dir.join("visited.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+/// A lab played as three shards and merged is the lab played at once: the same records, the
+/// same heat, the same report, byte for byte.
+#[test]
+fn sharded_then_merged_equals_the_whole_lab() {
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab-shards");
+    let _ = std::fs::remove_dir_all(&tmp);
+    let whole = crypt_plan(9, 2);
+    let mut parts = Vec::new();
+    for i in 0..3 {
+        let plan = whole.shard(i, 3).unwrap();
+        let result = run_lab(&plan, |_| {}).unwrap();
+        let dir = tmp.join(format!("shard-{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        delve::lab::write_partial(&plan, "levels/crypt.ron", &result, &dir).unwrap();
+        parts.push(delve::lab::read_partial(&dir).unwrap());
+    }
+    // The shards are merged in any order.
+    parts.reverse();
+    let (meta, merged) = delve::lab::merge(parts).unwrap();
+    assert_eq!((meta.seed, meta.runs), (1, 9));
+    let at_once = run_lab(&whole, |_| {}).unwrap();
+    assert_eq!(merged, at_once);
+    let (a, b) = (tmp.join("merged"), tmp.join("at-once"));
+    for (dir, result) in [(&a, &merged), (&b, &at_once)] {
+        std::fs::create_dir_all(dir).unwrap();
+        delve::lab::report::write_all(&whole, "levels/crypt.ron", result, dir).unwrap();
+    }
+    for file in ["runs.jsonl", "report.md", "heat.json"] {
+        assert_eq!(
+            std::fs::read(a.join(file)).unwrap(),
+            std::fs::read(b.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+/// Shards of different labs, or with seeds missing between them, are not merged.
+#[test]
+fn shards_that_do_not_fit_are_not_merged() {
+    let whole = crypt_plan(6, 1);
+    let meta = |plan: &LabPlan| delve::lab::LabMeta {
+        level_file: "levels/crypt.ron".into(),
+        seed: plan.seed,
+        runs: plan.runs,
+        policy: plan.policy.clone(),
+    };
+    let empty = delve::lab::LabResult::default();
+    let (s0, s2) = (whole.shard(0, 3).unwrap(), whole.shard(2, 3).unwrap());
+    assert!(
+        delve::lab::merge(vec![(meta(&s0), empty.clone()), (meta(&s2), empty.clone())]).is_err()
+    );
+    assert!(whole.shard(3, 3).is_err());
+}
+
+/// Comparing a lab with itself moves nothing; taking the hidden pit out of the corridor moves
+/// the traps sprung beyond their intervals.
+#[test]
+fn compare_shows_what_an_edit_moved() {
+    let corridor = |trap: bool| {
+        let mut s = Scenario::new(&["XXXXXXXXXXX", "X.........X", "XXXXXXXXXXX"])
+            .field("goal: Exit((9, 1))")
+            .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+            .creature(
+                r#"(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+                    proficiencies: [Climbing], throws: { Climbing: 4 },
+                    carries: [(kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)])"#,
+            );
+        if trap {
+            s = s.trap("(at: (5, 1), kind: Pit(depth_feet: 10), trigger: Step, hidden: true)");
+        }
+        let plan = LabPlan {
+            level: s.level().unwrap(),
+            policy: PartyPolicy::default(),
+            seed: 1,
+            runs: 60,
+            jobs: 2,
+        };
+        run_lab(&plan, |_| {}).unwrap().records
+    };
+    let (before, after) = (corridor(true), corridor(false));
+    let same = delve::lab::compare::compare(&before, &before);
+    assert!(same.iter().all(|c| !c.moved));
+    let edit = delve::lab::compare::compare(&before, &after);
+    let sprung = edit
+        .iter()
+        .find(|c| c.what.starts_with("traps sprung"))
+        .unwrap();
+    assert!(sprung.moved, "{edit:?}");
+    assert!(!edit.iter().find(|c| c.what == "GoalReached").unwrap().moved);
+}

@@ -8,6 +8,7 @@
 //! records as `runs.jsonl` (one line a delve, to replay any of them with `delve sim LEVEL --auto
 //! --seed S`) and `report.md`.
 
+pub mod compare;
 pub mod heat;
 pub mod plots;
 pub mod report;
@@ -38,6 +39,24 @@ impl LabPlan {
     /// The seeds it plays, in order.
     pub fn seeds(&self) -> std::ops::Range<u64> {
         self.seed..self.seed + self.runs
+    }
+
+    /// The `index`-th (from 0) of `count` slices of the seeds, as a plan of its own: slices are
+    /// runs of seeds one after the other, as even as they can be, together all the seeds.
+    pub fn shard(&self, index: u64, count: u64) -> Result<LabPlan, String> {
+        if count == 0 || index >= count {
+            return Err(format!(
+                "--shard {index}/{count}: the shard is a number from 0 to {} of {count}",
+                count.saturating_sub(1)
+            ));
+        }
+        let from = self.runs * index / count;
+        let to = self.runs * (index + 1) / count;
+        Ok(LabPlan {
+            seed: self.seed + from,
+            runs: to - from,
+            ..self.clone()
+        })
     }
 
     /// The most rounds a delve may take: the policy's turn limit, and a round to log the end.
@@ -195,4 +214,92 @@ pub fn read_runs_jsonl(text: &str) -> Result<Vec<RunRecord>, String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
         .collect()
+}
+
+/// What a lab's folder says of how it was made (`lab.json`), so that labs can be merged and
+/// compared: the level file, the seeds, and the policy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabMeta {
+    pub level_file: String,
+    pub seed: u64,
+    pub runs: u64,
+    pub policy: PartyPolicy,
+}
+
+/// Writes a shard's partial result: its records, its heat and how it was made. `delve lab
+/// merge` makes the report from the partials of all the shards.
+pub fn write_partial(
+    plan: &LabPlan,
+    level_file: &str,
+    result: &LabResult,
+    dir: &std::path::Path,
+) -> Result<(), String> {
+    let write = |name: &str, text: String| {
+        let at = dir.join(name);
+        std::fs::write(&at, text).map_err(|e| format!("{}: cannot write: {e}", at.display()))
+    };
+    write("runs.jsonl", runs_jsonl(&result.records))?;
+    write(
+        "heat.json",
+        serde_json::to_string(&result.heat).expect("heat serializes"),
+    )?;
+    let meta = LabMeta {
+        level_file: level_file.to_owned(),
+        seed: plan.seed,
+        runs: plan.runs,
+        policy: plan.policy.clone(),
+    };
+    write(
+        "lab.json",
+        serde_json::to_string_pretty(&meta).expect("the lab's description serializes"),
+    )
+}
+
+/// A lab's folder read back: how it was made, its records and its heat.
+pub fn read_partial(dir: &std::path::Path) -> Result<(LabMeta, LabResult), String> {
+    let read = |name: &str| {
+        let at = dir.join(name);
+        std::fs::read_to_string(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
+    };
+    let meta: LabMeta = serde_json::from_str(&read("lab.json")?)
+        .map_err(|e| format!("{}: {e}", dir.join("lab.json").display()))?;
+    let records = read_runs_jsonl(&read("runs.jsonl")?)
+        .map_err(|e| format!("{}: {e}", dir.join("runs.jsonl").display()))?;
+    let heat: Heat = serde_json::from_str(&read("heat.json")?)
+        .map_err(|e| format!("{}: {e}", dir.join("heat.json").display()))?;
+    Ok((meta, LabResult { records, heat }))
+}
+
+/// Merges the partials of a lab's shards into the result of the whole lab, as if it had been
+/// played at once: the records in the order of the seeds, the heat summed. The shards must be
+/// of one level and policy, and their seeds must run on from one to the next without a gap or
+/// a seed twice.
+pub fn merge(parts: Vec<(LabMeta, LabResult)>) -> Result<(LabMeta, LabResult), String> {
+    let mut parts = parts;
+    parts.sort_by_key(|(m, _)| m.seed);
+    let Some((first, _)) = parts.first() else {
+        return Err("nothing to merge".into());
+    };
+    let mut meta = first.clone();
+    meta.runs = 0;
+    let mut whole = LabResult::default();
+    for (m, part) in parts {
+        if m.level_file != meta.level_file || m.policy != meta.policy {
+            return Err(format!(
+                "the shards are of different labs: {} and {} (or their policies differ)",
+                meta.level_file, m.level_file
+            ));
+        }
+        if m.seed != meta.seed + meta.runs {
+            return Err(format!(
+                "the shards' seeds do not run on: {} follows {}",
+                m.seed,
+                meta.seed + meta.runs - 1
+            ));
+        }
+        meta.runs += m.runs;
+        whole.heat.add(&part.heat);
+        whole.records.extend(part.records);
+    }
+    Ok((meta, whole))
 }

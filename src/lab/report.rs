@@ -295,8 +295,8 @@ pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
     Ok(out)
 }
 
-/// Writes everything a lab gives into `dir`: `runs.jsonl`, the pictures, `report.md` and
-/// `report.html`.
+/// Writes everything a lab gives into `dir`: `runs.jsonl`, `heat.json` and `lab.json` (which
+/// let it be merged and compared), the pictures, `report.md` and `report.html`.
 pub fn write_all(
     plan: &LabPlan,
     level_file: &str,
@@ -307,7 +307,7 @@ pub fn write_all(
         let at = dir.join(name);
         std::fs::write(&at, text).map_err(|e| format!("{}: cannot write: {e}", at.display()))
     };
-    write("runs.jsonl", &super::runs_jsonl(&result.records))?;
+    super::write_partial(plan, level_file, result, dir)?;
     let party_size = plan
         .level
         .factions
