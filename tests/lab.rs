@@ -67,6 +67,11 @@ fn a_hidden_pit_is_sprung_in_a_third_of_the_delves() {
         records.iter().all(|r| r.tally.traps_sprung <= 1),
         "passed over once"
     );
+    // Each delve's record names the pit it sprang, where it is.
+    for r in records.iter().filter(|r| r.tally.traps_sprung > 0) {
+        assert_eq!(r.features.sprung.len(), 1);
+        assert_eq!(r.features.sprung[0].0, delve::grid::GridPos::new(5, 1));
+    }
     let share = Share::new(sprung, 300);
     assert!(
         share.low <= 1.0 / 3.0 && 1.0 / 3.0 <= share.high,

@@ -114,6 +114,7 @@ impl Heat {
 /// and where creatures stand when the round ends.
 pub struct HeatCollector {
     heat: Heat,
+    features: super::Features,
     visited: Vec<bool>,
     cursor: usize,
     party: Vec<String>,
@@ -131,6 +132,7 @@ impl HeatCollector {
         let n = heat.visited.len();
         let mut collector = Self {
             heat,
+            features: super::Features::default(),
             visited: vec![false; n],
             cursor: 0,
             party,
@@ -176,6 +178,36 @@ impl HeatCollector {
                 && let Some(i) = square(target).and_then(|p| self.heat.index(p))
             {
                 self.heat.fights[i] += 1;
+            } else if let Some(e) = entry.get::<crate::rules::traps::TrapEvent>() {
+                use crate::rules::traps::TrapEvent;
+                match e {
+                    TrapEvent::TrapSprung { trap, at, .. }
+                    | TrapEvent::TrapSprungHarmlessly { trap, at, .. } => {
+                        self.features.sprung.push((*at, trap.clone()))
+                    }
+                    TrapEvent::TrapDisabled { who, at, .. } if self.party.contains(who) => {
+                        self.features.disarmed.push(*at)
+                    }
+                    _ => {}
+                }
+            } else if let Some(crate::rules::search::SearchEvent::Found { who, feature, at }) =
+                entry.get()
+                && self.party.contains(who)
+            {
+                self.features.found.push((*at, feature.clone()));
+            } else if let Some(e) = entry.get::<crate::rules::doors::DoorEvent>() {
+                use crate::rules::doors::{DoorEvent, LockOpening};
+                match e {
+                    DoorEvent::DoorOpened { who, at, how } if self.party.contains(who) => {
+                        self.features.opened.push((*at, *how))
+                    }
+                    DoorEvent::LockOpened {
+                        who,
+                        at,
+                        by: LockOpening::Picked,
+                    } if self.party.contains(who) => self.features.picked.push(*at),
+                    _ => {}
+                }
             } else if let Some(HearingEvent::Heard {
                 who, roughly_at, ..
             }) = entry.get()
@@ -188,8 +220,12 @@ impl HeatCollector {
         self.cursor = log.len();
     }
 
-    /// The delve's heat, once it has ended with these deaths.
-    pub fn finish(mut self, world: &World, deaths: &[crate::policy::outcome::Death]) -> Heat {
+    /// The delve's heat and the features it met, once it has ended with these deaths.
+    pub fn finish(
+        mut self,
+        world: &World,
+        deaths: &[crate::policy::outcome::Death],
+    ) -> (Heat, super::Features) {
         self.mark_where_the_party_stands(world);
         for (i, v) in self.visited.iter().enumerate() {
             self.heat.visited[i] += *v as u32;
@@ -213,6 +249,6 @@ impl HeatCollector {
                 self.heat.deaths[i] += 1;
             }
         }
-        self.heat
+        (self.heat, self.features)
     }
 }

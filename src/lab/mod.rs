@@ -74,9 +74,28 @@ pub struct RunRecord {
     pub outcome: Option<Outcome>,
     #[serde(flatten, default)]
     pub tally: Tally,
+    /// Which traps and doors it met, and what it found.
+    #[serde(flatten, default)]
+    pub features: Features,
     /// Why the delve failed: a rule's panic, or no outcome within its rounds.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,
+}
+
+/// The traps, doors and secrets of the level a delve met, from its typed events.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Features {
+    /// Traps that went off: where, and what they were.
+    pub sprung: Vec<(crate::grid::GridPos, String)>,
+    /// Traps and secret doors the party found.
+    pub found: Vec<(crate::grid::GridPos, String)>,
+    /// Traps the party disarmed (or discharged).
+    pub disarmed: Vec<crate::grid::GridPos>,
+    /// Doors the party opened, and how.
+    pub opened: Vec<(crate::grid::GridPos, crate::rules::doors::DoorOpening)>,
+    /// Locks the party picked.
+    pub picked: Vec<crate::grid::GridPos>,
 }
 
 /// Plays one delve of the lab and records it, with where things happened; a panic is caught
@@ -101,24 +120,27 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
         );
         let end = app.world().resource::<crate::policy::DelveEnd>().0.clone();
         let deaths = end.as_ref().map(|e| e.2.deaths.clone()).unwrap_or_default();
-        let heat = collector.map_or_else(Heat::default, |c| c.finish(app.world(), &deaths));
-        (end, heat)
+        let (heat, features) =
+            collector.map_or_else(Default::default, |c| c.finish(app.world(), &deaths));
+        (end, heat, features)
     }));
     match played {
-        Ok((Some((_, outcome, tally)), heat)) => (
+        Ok((Some((_, outcome, tally)), heat, features)) => (
             RunRecord {
                 seed,
                 outcome: Some(outcome),
                 tally,
+                features,
                 error: None,
             },
             heat,
         ),
-        Ok((None, _)) => (
+        Ok((None, ..)) => (
             RunRecord {
                 seed,
                 outcome: None,
                 tally: Tally::default(),
+                features: Features::default(),
                 error: Some(format!(
                     "no outcome within {} rounds: the delve went round in circles",
                     plan.max_rounds()
@@ -131,6 +153,7 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
                 seed,
                 outcome: None,
                 tally: Tally::default(),
+                features: Features::default(),
                 error: Some(panic_message(panic.as_ref())),
             },
             Heat::default(),

@@ -198,6 +198,7 @@ pub fn markdown(
     ] {
         let _ = writeln!(out, "| {what} | {v:.2} |");
     }
+    features(&mut out, plan, records);
     let _ = writeln!(out, "\n## Deaths\n");
     if s.deaths.is_empty() {
         let _ = writeln!(out, "No one died.");
@@ -223,6 +224,95 @@ pub fn markdown(
         }
     }
     out
+}
+
+/// The share of the delves that ended for which `hit` holds, in words with its interval.
+fn share_of(ended: &[&RunRecord], hit: impl Fn(&RunRecord) -> bool) -> String {
+    let s = Share::new(
+        ended.iter().filter(|r| hit(r)).count() as u64,
+        ended.len() as u64,
+    );
+    format!("{} ({}–{})", pct(s.share), pct(s.low), pct(s.high))
+}
+
+/// The level's traps, doors and secret doors, each with the share of delves that met it so.
+fn features(out: &mut String, plan: &LabPlan, records: &[RunRecord]) {
+    let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
+    if !plan.level.traps.is_empty() {
+        let _ = writeln!(out, "\n## Traps\n");
+        let _ = writeln!(out, "| trap | at | sprung | found | disarmed |");
+        let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: |");
+        for t in &plan.level.traps {
+            let at = t.at;
+            // Named as it was when it went off; a trap found says only that it is a trap.
+            let name = ended
+                .iter()
+                .flat_map(|r| &r.features.sprung)
+                .find(|(p, _)| *p == at)
+                .map_or_else(|| format!("{:?}", t.trap.kind), |(_, n)| n.clone());
+            let _ = writeln!(
+                out,
+                "| {name} | {at} | {} | {} | {} |",
+                share_of(&ended, |r| r.features.sprung.iter().any(|(p, _)| *p == at)),
+                share_of(&ended, |r| r.features.found.iter().any(|(p, _)| *p == at)),
+                share_of(&ended, |r| r.features.disarmed.contains(&at)),
+            );
+        }
+    }
+    if !plan.level.doors.is_empty() {
+        use crate::rules::doors::DoorOpening;
+        let _ = writeln!(out, "\n## Doors\n");
+        let _ = writeln!(
+            out,
+            "| door | opened | forced (bashed, battered, broken) | lock picked | left shut |"
+        );
+        let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: |");
+        for d in &plan.level.doors {
+            let at = d.at;
+            let opened = |r: &RunRecord| r.features.opened.iter().any(|(p, _)| *p == at);
+            let forced = |r: &RunRecord| {
+                r.features.opened.iter().any(|(p, how)| {
+                    *p == at
+                        && matches!(
+                            how,
+                            DoorOpening::Bashed | DoorOpening::BatteredDown | DoorOpening::Broken
+                        )
+                })
+            };
+            let open_at_start = d.door.state == crate::grid::DoorState::Open;
+            let note = match (d.door.secret, open_at_start) {
+                (true, _) => " (secret)",
+                (false, true) => " (open at the start)",
+                _ => "",
+            };
+            let shut = if open_at_start {
+                "—".to_owned()
+            } else {
+                share_of(&ended, |r| !opened(r))
+            };
+            let _ = writeln!(
+                out,
+                "| {at}{note} | {} | {} | {} | {shut} |",
+                share_of(&ended, opened),
+                share_of(&ended, forced),
+                share_of(&ended, |r| r.features.picked.contains(&at)),
+            );
+        }
+        let secrets: Vec<_> = plan.level.doors.iter().filter(|d| d.door.secret).collect();
+        if !secrets.is_empty() {
+            let _ = writeln!(out, "\n## Secret doors\n");
+            let _ = writeln!(out, "| secret door | found |");
+            let _ = writeln!(out, "| --- | ---: |");
+            for d in secrets {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} |",
+                    d.at,
+                    share_of(&ended, |r| r.features.found.iter().any(|(p, _)| *p == d.at))
+                );
+            }
+        }
+    }
 }
 
 /// The report as one self-contained HTML page: the Markdown's headings, paragraphs, tables and

@@ -8,7 +8,7 @@ use crate::grid::GridPos;
 use crate::log::LogEvent;
 
 /// How a door came open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DoorOpening {
     /// Opened by hand.
