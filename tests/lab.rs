@@ -91,6 +91,13 @@ fn the_report_lists_the_outcomes() {
         summary.outcomes.iter().map(|(_, s)| s.count).sum::<u64>(),
         6
     );
+    // Every delve starts in the entry hall, the room named (1, 1), and came into it at once.
+    for r in records {
+        assert_eq!(
+            r.features.reached.first(),
+            Some(&(delve::grid::GridPos::new(1, 1), 0.1))
+        );
+    }
     // Every delve stood on the way in; none saw the squares no one can reach.
     let heat = &result.heat;
     let way_in = (2 * heat.width + 2) as usize;

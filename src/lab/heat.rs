@@ -110,6 +110,33 @@ impl Heat {
     }
 }
 
+/// The level's rooms: each stretch of floor that walls and doors bound (a corridor between two
+/// doors is one too), named by its first square in reading order; and for each square, the
+/// room it is in.
+pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
+    let (w, h) = (grid.width(), grid.height());
+    let mut room_of = vec![None; (w * h) as usize];
+    let mut names = Vec::new();
+    for y in 0..h as i32 {
+        for x in 0..w as i32 {
+            let p = GridPos::new(x, y);
+            let i = (y as u32 * w + x as u32) as usize;
+            let floor =
+                grid.is_passable(p) && grid.terrain(p) != Some(crate::grid::terrain::Terrain::Door);
+            if !floor || room_of[i].is_some() {
+                continue;
+            }
+            for q in grid.room_of(p) {
+                if let Some(j) = grid.index(q) {
+                    room_of[j] = Some(names.len());
+                }
+            }
+            names.push(p);
+        }
+    }
+    (names, room_of)
+}
+
 /// Gathers one delve's heat as it is played, round by round, from the typed events of its log
 /// and where creatures stand when the round ends.
 pub struct HeatCollector {
@@ -119,6 +146,9 @@ pub struct HeatCollector {
     cursor: usize,
     party: Vec<String>,
     faction: Option<crate::creature::Faction>,
+    /// The room of each square, and the rooms' names.
+    rooms: (Vec<GridPos>, Vec<Option<usize>>),
+    reached: Vec<bool>,
 }
 
 impl HeatCollector {
@@ -130,6 +160,8 @@ impl HeatCollector {
     ) -> Self {
         let heat = Heat::new(world.resource::<DungeonGrid>());
         let n = heat.visited.len();
+        let rooms = rooms(world.resource::<DungeonGrid>());
+        let reached = vec![false; rooms.0.len()];
         let mut collector = Self {
             heat,
             features: super::Features::default(),
@@ -137,23 +169,38 @@ impl HeatCollector {
             cursor: 0,
             party,
             faction,
+            rooms,
+            reached,
         };
         collector.mark_where_the_party_stands(world);
         collector
     }
 
+    /// A member stood on square `i` in `round`: its room is reached then, if not before.
+    fn stood(&mut self, i: usize, round: u64) {
+        self.visited[i] = true;
+        if let Some(Some(room)) = self.rooms.1.get(i).copied()
+            && !self.reached[room]
+        {
+            self.reached[room] = true;
+            let turns = round as f32 / crate::time::ROUNDS_PER_TURN as f32;
+            self.features.reached.push((self.rooms.0[room], turns));
+        }
+    }
+
     /// The squares the party's members stand on now count as visited.
     fn mark_where_the_party_stands(&mut self, world: &World) {
         let index = world.resource::<CreatureIndex>();
-        for p in self
+        let round = world.resource::<crate::time::Clock>().rounds;
+        let squares: Vec<usize> = self
             .party
             .iter()
             .filter_map(|n| index.0.get(n))
             .filter_map(|&e| world.get::<Position>(e))
-        {
-            if let Some(i) = self.heat.index(p.0) {
-                self.visited[i] = true;
-            }
+            .filter_map(|p| self.heat.index(p.0))
+            .collect();
+        for i in squares {
+            self.stood(i, round);
         }
     }
 
@@ -173,7 +220,7 @@ impl HeatCollector {
                 && self.party.contains(who)
                 && let Some(i) = self.heat.index(*to)
             {
-                self.visited[i] = true;
+                self.stood(i, entry.round);
             } else if let Some(CombatEvent::Attacked { target, .. }) = entry.get()
                 && let Some(i) = square(target).and_then(|p| self.heat.index(p))
             {

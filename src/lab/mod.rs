@@ -96,6 +96,8 @@ pub struct Features {
     pub opened: Vec<(crate::grid::GridPos, crate::rules::doors::DoorOpening)>,
     /// Locks the party picked.
     pub picked: Vec<crate::grid::GridPos>,
+    /// The rooms the party came into (named by their first square), and the turn it first did.
+    pub reached: Vec<(crate::grid::GridPos, f32)>,
 }
 
 /// Plays one delve of the lab and records it, with where things happened; a panic is caught

@@ -235,9 +235,59 @@ fn share_of(ended: &[&RunRecord], hit: impl Fn(&RunRecord) -> bool) -> String {
     format!("{} ({}–{})", pct(s.share), pct(s.low), pct(s.high))
 }
 
+/// The level's rooms: the share of delves that came into each, and the turns it took them.
+fn rooms(out: &mut String, plan: &LabPlan, ended: &[&RunRecord]) {
+    let (names, room_of) = super::heat::rooms(&plan.level.grid);
+    let goal_room = match plan.level.goal {
+        crate::level::Goal::Room(p)
+        | crate::level::Goal::Reach(p)
+        | crate::level::Goal::Exit(p) => plan.level.grid.index(p).and_then(|i| room_of[i]),
+        _ => None,
+    };
+    let size = |k: usize| room_of.iter().filter(|r| **r == Some(k)).count();
+    let _ = writeln!(out, "\n## Rooms\n");
+    let _ = writeln!(
+        out,
+        "Each stretch of floor that walls and doors bound, named by its first square.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| room | squares | reached | turns to reach (median) | (90th percentile) |"
+    );
+    let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: |");
+    for (k, name) in names.iter().enumerate() {
+        let turns: Vec<f32> = ended
+            .iter()
+            .filter_map(|r| {
+                r.features
+                    .reached
+                    .iter()
+                    .find(|(p, _)| p == name)
+                    .map(|(_, t)| *t)
+            })
+            .collect();
+        let (median, p90) = median_and_p90(&turns)
+            .map_or(("—".into(), "—".into()), |(m, p)| {
+                (format!("{m:.1}"), format!("{p:.1}"))
+            });
+        let goal = if goal_room == Some(k) {
+            " (the goal)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "| {name}{goal} | {} | {} | {median} | {p90} |",
+            size(k),
+            share_of(ended, |r| r.features.reached.iter().any(|(p, _)| p == name)),
+        );
+    }
+}
+
 /// The level's traps, doors and secret doors, each with the share of delves that met it so.
 fn features(out: &mut String, plan: &LabPlan, records: &[RunRecord]) {
     let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
+    rooms(out, plan, &ended);
     if !plan.level.traps.is_empty() {
         let _ = writeln!(out, "\n## Traps\n");
         let _ = writeln!(out, "| trap | at | sprung | found | disarmed |");
