@@ -70,6 +70,10 @@ enum Cmd {
     Check {
         #[arg(required = true, value_name = "LEVEL")]
         levels: Vec<PathBuf>,
+        /// Also report design problems (unreachable areas, keys behind their own doors, locks
+        /// no one can open, factions with no enemies) as warnings, with line and column.
+        #[arg(long)]
+        lint: bool,
     },
     /// Run a delve headless and print its event log.
     Sim {
@@ -267,7 +271,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => window(cli),
-        Some(Cmd::Check { levels }) => check(&levels),
+        Some(Cmd::Check { levels, lint }) => check(&levels, lint),
         Some(Cmd::Sim {
             level,
             seed,
@@ -375,11 +379,18 @@ fn load(path: &Path) -> Option<Loaded> {
     }
 }
 
-fn check(levels: &[PathBuf]) -> ExitCode {
+fn check(levels: &[PathBuf], lint: bool) -> ExitCode {
     let mut failed = 0;
     for path in levels {
         match level::load_level_file(path) {
-            Ok(loaded) => {
+            Ok(mut loaded) => {
+                if lint {
+                    let src = std::fs::read_to_string(path).unwrap_or_default();
+                    let file = path.display().to_string();
+                    for l in level::lint::lint(&loaded.level, &src) {
+                        loaded.warnings.push(l.diagnostic(&file));
+                    }
+                }
                 print!("{}", loaded.warnings);
                 let l = &loaded.level;
                 println!(

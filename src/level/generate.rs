@@ -166,10 +166,13 @@ pub fn rooms_and_corridors(name: &str, width: usize, height: usize, seed: u64) -
             "        (name: \"{n}\", faction: \"party\", at: ({}, {}), level: 2, class: \"{class}\", hp: 10, ac: 14, encumbrance_stone: {stone:.1}, saves: {{ Paralysis: 14, Death: 13, Blast: 15, Implements: 15, Spells: 16 }}{}),",
             first.x0 + 1 + i % 2,
             first.y0 + 1 + i / 2,
-            if i == 0 {
-                ", carries: [(kind: Torch, lit: true)]"
-            } else {
-                ""
+            match i {
+                0 => ", carries: [(kind: Torch, lit: true)]",
+                // The thief picks the level's locks.
+                3 => {
+                    ", proficiencies: [Lockpicking, Searching, Trapbreaking], throws: { Lockpicking: 16, Searching: 16, Trapbreaking: 16 }, gear: [ThievesTools]"
+                }
+                _ => "",
             }
         );
     }

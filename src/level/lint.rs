@@ -1,0 +1,288 @@
+//! Lints: design problems of a level that loads without error, found before the first delve
+//! (`delve check --lint`), each pointing at the line and column it comes from:
+//! - areas the party cannot walk to from where it starts, and areas it reaches only through a
+//!   secret door;
+//! - a key locked behind its own door;
+//! - a locked door whose key no one in the level carries and that no one in the party can pick;
+//! - a faction of monsters with no enemies (and none hostile to it).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+
+use super::schema::{Gear, Lock, Proficiency, RawLevel};
+use super::spans::{Seg, SpanIndex};
+use super::{Diagnostic, Level, SourcePos};
+use crate::grid::GridPos;
+use crate::grid::terrain::Terrain;
+
+/// A design problem of a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LintProblem {
+    /// Floor the party cannot get to from its start, even through every door, climbing into and
+    /// out of every pit and chasm (`at` is its first square in reading order).
+    Unreachable { at: GridPos, squares: usize },
+    /// Floor the party reaches only through a secret door.
+    OnlyBySecretDoors { at: GridPos, squares: usize },
+    /// The key to this door is carried by a creature that stands behind the door.
+    KeyBehindItsDoor {
+        door: GridPos,
+        key: String,
+        holder: String,
+    },
+    /// A locked door whose key no one carries, that no one in the party can pick, and that it
+    /// has nothing to batter down.
+    LockNoOneOpens { door: GridPos },
+    /// A faction of monsters with no enemies: it never fights.
+    NoEnemies { faction: String },
+}
+
+impl fmt::Display for LintProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LintProblem::Unreachable { at, squares } => write!(
+                f,
+                "{squares} square(s) of floor from {at} cannot be reached from where the party \
+                 starts, through any door"
+            ),
+            LintProblem::OnlyBySecretDoors { at, squares } => write!(
+                f,
+                "(a note) {squares} square(s) of floor from {at} are reached only through a \
+                 secret door"
+            ),
+            LintProblem::KeyBehindItsDoor { door, key, holder } => write!(
+                f,
+                "the key `{key}` to the door at {door} is carried by {holder}, who is behind that \
+                 door"
+            ),
+            LintProblem::LockNoOneOpens { door } => write!(
+                f,
+                "the door at {door} is locked, no one in the level carries its key, no one in the \
+                 party can pick it and it has nothing to batter it down with"
+            ),
+            LintProblem::NoEnemies { faction } => write!(
+                f,
+                "the faction `{faction}` has no enemies and no one is hostile to it: it never \
+                 fights"
+            ),
+        }
+    }
+}
+
+/// A lint and where in the file it points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lint {
+    pub at: SourcePos,
+    pub problem: LintProblem,
+}
+
+impl Lint {
+    /// As a warning of `delve check`.
+    pub fn diagnostic(&self, file: &str) -> Diagnostic {
+        Diagnostic::warning(file, self.at, format!("lint: {}", self.problem))
+    }
+}
+
+/// Where things stand in the file: entries found by their squares.
+struct Places {
+    spans: SpanIndex,
+    raw: Option<RawLevel>,
+}
+
+impl Places {
+    fn pos(&self, path: &[Seg]) -> SourcePos {
+        self.spans.pos(path)
+    }
+
+    /// The file position of the entry in `list` (`doors`, `creatures`) standing on `p`.
+    fn entry(&self, list: &str, p: GridPos) -> SourcePos {
+        let xy = (p.x as i64, p.y as i64);
+        let index = self.raw.as_ref().and_then(|r| match list {
+            "doors" => r.doors.iter().position(|d| d.at == xy),
+            "creatures" => r.creatures.iter().position(|c| c.at == Some(xy)),
+            _ => None,
+        });
+        match index {
+            Some(i) => self.pos(&[Seg::Field(list), Seg::Index(i)]),
+            None => self.pos(&[Seg::Field(list)]),
+        }
+    }
+
+    /// The map row holding `p`.
+    fn square(&self, p: GridPos) -> SourcePos {
+        let row = self.pos(&[Seg::Field("map"), Seg::Index(p.y.max(0) as usize)]);
+        // Past the row's opening quote to the square's column.
+        SourcePos::new(row.line, row.col + 1 + p.x.max(0) as usize)
+    }
+}
+
+/// The floor reached from `start` through doors that `through` lets pass.
+fn reach(level: &Level, start: GridPos, through: impl Fn(GridPos) -> bool) -> Vec<bool> {
+    let grid = &level.grid;
+    let n = (grid.width() * grid.height()) as usize;
+    let mut seen = vec![false; n];
+    let mut todo = VecDeque::from([start]);
+    while let Some(p) = todo.pop_front() {
+        let Some(i) = grid.index(p) else { continue };
+        let door = grid.terrain(p) == Some(Terrain::Door);
+        let walkable = matches!(
+            grid.terrain(p),
+            Some(
+                Terrain::Floor
+                    | Terrain::Rubble
+                    | Terrain::Squeeze
+                    | Terrain::Water(_)
+                    | Terrain::Ledge { .. }
+                    | Terrain::Chasm { .. }
+            )
+        ) || (door && through(p));
+        if seen[i] || !walkable {
+            continue;
+        }
+        seen[i] = true;
+        todo.extend(p.neighbours());
+    }
+    seen
+}
+
+/// The floor squares not in `reached`, in runs that walls and doors bound: (first square,
+/// squares).
+fn areas_outside(level: &Level, reached: &[bool]) -> Vec<(GridPos, usize)> {
+    let grid = &level.grid;
+    let mut taken = reached.to_vec();
+    let mut out = Vec::new();
+    for (p, t) in grid.squares() {
+        let Some(i) = grid.index(p) else { continue };
+        if taken[i] || !matches!(t, Terrain::Floor | Terrain::Rubble | Terrain::Water(_)) {
+            continue;
+        }
+        let area = grid.room_of(p);
+        for q in &area {
+            if let Some(j) = grid.index(*q) {
+                taken[j] = true;
+            }
+        }
+        out.push((p, area.len()));
+    }
+    out
+}
+
+/// Every lint of a level loaded from `src`.
+pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
+    let places = Places {
+        spans: SpanIndex::build(src),
+        raw: super::ron_options().from_str::<RawLevel>(src).ok(),
+    };
+    let mut lints = Vec::new();
+    let party = level.factions.iter().find(|f| !f.marching_order.is_empty());
+    let members: Vec<&super::CreatureDef> = party
+        .map(|f| {
+            f.marching_order
+                .iter()
+                .map(|&i| &level.creatures[i])
+                .collect()
+        })
+        .unwrap_or_default();
+    // Areas, from where the party's leader starts.
+    if let Some(start) = members.first().map(|c| c.at) {
+        let secret: BTreeMap<GridPos, bool> =
+            level.doors.iter().map(|d| (d.at, d.door.secret)).collect();
+        let any_door = reach(level, start, |_| true);
+        let plain_doors = reach(level, start, |p| !secret.get(&p).copied().unwrap_or(false));
+        for (at, squares) in areas_outside(level, &any_door) {
+            lints.push(Lint {
+                at: places.square(at),
+                problem: LintProblem::Unreachable { at, squares },
+            });
+        }
+        let only_secret: Vec<bool> = any_door
+            .iter()
+            .zip(&plain_doors)
+            .map(|(a, b)| !a || *b)
+            .collect();
+        for (at, squares) in areas_outside(level, &only_secret) {
+            lints.push(Lint {
+                at: places.square(at),
+                problem: LintProblem::OnlyBySecretDoors { at, squares },
+            });
+        }
+        // Keys behind their own doors: the holder is not reached with that door shut.
+        for d in &level.doors {
+            let Lock::Locked { key: Some(key) } = &d.door.lock else {
+                continue;
+            };
+            let wanted = Gear::Key(key.clone());
+            let Some(holder) = level.creatures.iter().find(|c| c.gear.contains(&wanted)) else {
+                continue;
+            };
+            let without = reach(level, start, |p| p != d.at);
+            let with = reach(level, start, |_| true);
+            let i = level.grid.index(holder.at);
+            if i.is_some_and(|i| with[i] && !without[i]) {
+                lints.push(Lint {
+                    at: places.entry("doors", d.at),
+                    problem: LintProblem::KeyBehindItsDoor {
+                        door: d.at,
+                        key: key.clone(),
+                        holder: holder.name.clone(),
+                    },
+                });
+            }
+        }
+    }
+    // Locks no one opens: no key, no thief, and nothing to batter the door down with (Dungeon
+    // Delves › Doors: an axe for wood and iron-banded wood, any weapon for lead glass, a weapon
+    // that harms structures for the rest).
+    let thief = members.iter().any(|c| {
+        c.proficiencies.contains(&Proficiency::Lockpicking) && c.gear.contains(&Gear::ThievesTools)
+    });
+    let axe = members.iter().any(|c| c.gear.contains(&Gear::Axe));
+    let armed = members.iter().any(|c| !c.weapons.is_empty());
+    let harms = |stone: bool| {
+        members.iter().any(|c| {
+            c.weapons.iter().any(|w| {
+                w.structural
+                    .as_ref()
+                    .is_some_and(|d| !stone || d.stone.is_some())
+            })
+        })
+    };
+    for d in &level.doors {
+        let keyed = match &d.door.lock {
+            Lock::Locked { key: Some(key) } => level
+                .creatures
+                .iter()
+                .any(|c| c.gear.contains(&Gear::Key(key.clone()))),
+            Lock::Locked { key: None } => false,
+            Lock::Unlocked | Lock::Jammed => continue,
+        };
+        use super::schema::DoorMaterial::*;
+        let forced = match d.door.material {
+            Wooden | IronBanded => axe || harms(false),
+            LeadGlassWindow => armed,
+            SolidIron | IronTrapDoor => harms(false),
+            IronBandedStone | GreatIronBandedStone | Stone => harms(true),
+        };
+        if !keyed && !thief && !forced && party.is_some() {
+            lints.push(Lint {
+                at: places.entry("doors", d.at),
+                problem: LintProblem::LockNoOneOpens { door: d.at },
+            });
+        }
+    }
+    // Factions of monsters with no enemies.
+    for (i, f) in level.factions.iter().enumerate() {
+        let hostile =
+            !f.hostile_to.is_empty() || level.factions.iter().any(|g| g.hostile_to.contains(&i));
+        let has_members = level.creatures.iter().any(|c| c.faction == i);
+        if !hostile && has_members && f.marching_order.is_empty() {
+            lints.push(Lint {
+                at: places.pos(&[Seg::Field("factions"), Seg::Index(i)]),
+                problem: LintProblem::NoEnemies {
+                    faction: f.name.clone(),
+                },
+            });
+        }
+    }
+    lints.sort_by_key(|l| (l.at.line, l.at.col));
+    lints
+}

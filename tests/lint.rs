@@ -1,0 +1,131 @@
+//! `delve check --lint`: design problems planted in small levels are each found, at the line
+//! and column they come from; the sample levels have none (the crypt's shrine is behind a
+//! secret door by design, and says so as a note).
+
+use delve::grid::GridPos;
+use delve::level::lint::{LintProblem, lint};
+use delve::level::load_level_str;
+
+fn lints(src: &str) -> Vec<delve::level::lint::Lint> {
+    let level = load_level_str(src, "lint.ron", None).unwrap().level;
+    lint(&level, src)
+}
+
+const PLANTED: &str = r#"(
+    name: "planted",
+    legend: { 'X': Wall(Stone), '.': Floor, '+': Door, 'S': Door },
+    map: [
+        "XXXXXXXXXXXX",
+        "X...+...X..X",
+        "X...X...X..X",
+        "XXXXXXSXXXXX",
+        "X..........X",
+        "XXXXXXXXXXXX",
+    ],
+    doors: [
+        (at: (4, 1), lock: Locked(key: Some("brass key"))),
+        (at: (6, 3), secret: true),
+    ],
+    factions: [
+        (name: "party", marching_order: ["Ana"]),
+        (name: "rats"),
+    ],
+    creatures: [
+        (name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120),
+        (name: "Warden", faction: "rats", at: (6, 1), hp: 4, ac: 12, speed_feet: 60,
+         gear: [Key("brass key")]),
+    ],
+)"#;
+
+/// Each planted problem is found, pointing where it comes from: the walled-off room at (9, 1)
+/// in its map row, the room behind the secret door, the key behind its own door at the door's
+/// entry, and the faction with no enemies at its entry.
+#[test]
+fn every_planted_problem_is_found_where_it_is() {
+    let found = lints(PLANTED);
+    let at = |p: &LintProblem| {
+        found
+            .iter()
+            .find(|l| l.problem == *p)
+            .map(|l| (l.at.line, l.at.col))
+    };
+    assert_eq!(
+        at(&LintProblem::Unreachable {
+            at: GridPos::new(9, 1),
+            squares: 4
+        }),
+        Some((6, 19)),
+        "{found:?}"
+    );
+    assert_eq!(
+        at(&LintProblem::OnlyBySecretDoors {
+            at: GridPos::new(1, 4),
+            squares: 10
+        }),
+        Some((9, 11)),
+        "{found:?}"
+    );
+    assert_eq!(
+        at(&LintProblem::KeyBehindItsDoor {
+            door: GridPos::new(4, 1),
+            key: "brass key".into(),
+            holder: "Warden".into()
+        }),
+        Some((13, 9)),
+        "{found:?}"
+    );
+    assert_eq!(
+        at(&LintProblem::NoEnemies {
+            faction: "rats".into()
+        }),
+        Some((18, 9)),
+        "{found:?}"
+    );
+}
+
+/// A locked door with no key in the level, no thief and nothing to batter it with is found;
+/// an axe in the party is a way through a wooden door.
+#[test]
+fn a_lock_no_one_can_open() {
+    let level = |gear: &str| {
+        format!(
+            r#"(
+    name: "locked",
+    legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+    map: ["XXXXXXX", "X..+..X", "XXXXXXX"],
+    doors: [(at: (3, 1), lock: Locked(key: None))],
+    factions: [(name: "party", marching_order: ["Ana"])],
+    creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                 gear: [{gear}])],
+)"#
+        )
+    };
+    let none = lints(&level("Rope(50)"));
+    assert!(
+        none.iter().any(|l| l.problem
+            == LintProblem::LockNoOneOpens {
+                door: GridPos::new(3, 1)
+            }
+            && l.at.line == 5),
+        "{none:?}"
+    );
+    assert!(lints(&level("Axe")).is_empty());
+}
+
+#[test]
+fn the_sample_levels_have_no_problems() {
+    for file in [
+        "levels/crypt.ron",
+        "levels/cave.ron",
+        "levels/descent.ron",
+        "levels/undercroft.ron",
+    ] {
+        let src = std::fs::read_to_string(file).unwrap();
+        let level = load_level_str(&src, file, None).unwrap().level;
+        let problems: Vec<_> = lint(&level, &src)
+            .into_iter()
+            .filter(|l| !matches!(l.problem, LintProblem::OnlyBySecretDoors { .. }))
+            .collect();
+        assert!(problems.is_empty(), "{file}: {problems:?}");
+    }
+}
