@@ -96,7 +96,7 @@ fn a_lock_no_one_can_open() {
     doors: [(at: (3, 1), lock: Locked(key: None))],
     factions: [(name: "party", marching_order: ["Ana"])],
     creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
-                 gear: [{gear}])],
+                 carries: [(kind: Torch, lit: true)], gear: [{gear}])],
 )"#
         )
     };
@@ -128,4 +128,32 @@ fn the_sample_levels_have_no_problems() {
             .collect();
         assert!(problems.is_empty(), "{file}: {problems:?}");
     }
+}
+
+/// A party with no light of its own and no eyes for the dark is blind in a room with no light:
+/// the lit room is fine, the dark one is found; a torch carried clears it.
+#[test]
+fn a_dark_room_for_a_party_without_light() {
+    let level = |carries: &str| {
+        format!(
+            r#"(
+    name: "dark",
+    legend: {{ 'X': Wall(Stone), '.': Floor, '+': Door }},
+    map: ["XXXXXXXXX", "X...+...X", "XXXXXXXXX"],
+    doors: [(at: (4, 1), state: Open)],
+    lights: [(at: (1, 1), kind: Torch, lit: true)],
+    factions: [(name: "party", marching_order: ["Ana"])],
+    creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120{carries})],
+)"#
+        )
+    };
+    let found = lints(&level(""));
+    assert_eq!(
+        found.iter().map(|l| l.problem.clone()).collect::<Vec<_>>(),
+        vec![LintProblem::Dark {
+            at: GridPos::new(5, 1),
+            squares: 3
+        }]
+    );
+    assert!(lints(&level(", carries: [(kind: Torch, lit: true)]")).is_empty());
 }

@@ -4,7 +4,8 @@
 //!   secret door;
 //! - a key locked behind its own door;
 //! - a locked door whose key no one in the level carries and that no one in the party can pick;
-//! - a faction of monsters with no enemies (and none hostile to it).
+//! - a faction of monsters with no enemies (and none hostile to it);
+//! - a room with no light in it, for a party that carries none and cannot see in the dark.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -34,6 +35,9 @@ pub enum LintProblem {
     LockNoOneOpens { door: GridPos },
     /// A faction of monsters with no enemies: it never fights.
     NoEnemies { faction: String },
+    /// A room with no light in it, where the party, carrying none and with neither lightless
+    /// vision nor shadowy senses, sees nothing (`at` is its first square).
+    Dark { at: GridPos, squares: usize },
 }
 
 impl fmt::Display for LintProblem {
@@ -58,6 +62,11 @@ impl fmt::Display for LintProblem {
                 f,
                 "the door at {door} is locked, no one in the level carries its key, no one in the \
                  party can pick it and it has nothing to batter it down with"
+            ),
+            LintProblem::Dark { at, squares } => write!(
+                f,
+                "the room of {squares} square(s) from {at} has no light, and the party carries \
+                 none and cannot see in the dark: it is blind there"
             ),
             LintProblem::NoEnemies { faction } => write!(
                 f,
@@ -267,6 +276,22 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
                 at: places.entry("doors", d.at),
                 problem: LintProblem::LockNoOneOpens { door: d.at },
             });
+        }
+    }
+    // Dark rooms, for a party with no light of its own and no eyes for the dark.
+    let sees_in_the_dark = members
+        .iter()
+        .any(|c| !c.carries.is_empty() || c.lightless_vision_feet > 0 || c.shadowy_senses);
+    if !members.is_empty() && !sees_in_the_dark {
+        let all = vec![false; (level.grid.width() * level.grid.height()) as usize];
+        for (at, squares) in areas_outside(level, &all) {
+            let room = level.grid.room_of(at);
+            if !level.lights.iter().any(|l| room.contains(&l.at)) {
+                lints.push(Lint {
+                    at: places.square(at),
+                    problem: LintProblem::Dark { at, squares },
+                });
+            }
         }
     }
     // Factions of monsters with no enemies.
