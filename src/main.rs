@@ -330,17 +330,8 @@ fn window(cli: Cli) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let policy = match cli
-        .policy
-        .as_deref()
-        .map(delve::policy::PartyPolicy::load)
-        .transpose()
-    {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(policy) = load_policy(cli.policy.as_deref()) else {
+        return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
         level: cli.level,
@@ -445,6 +436,17 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
         })
 }
 
+/// The party policy in `path` (the defaults when none), or its error printed.
+fn load_policy(path: Option<&Path>) -> Option<delve::policy::PartyPolicy> {
+    match path.map(delve::policy::PartyPolicy::load).transpose() {
+        Ok(p) => Some(p.unwrap_or_default()),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
 /// Does the level have a party for a policy to play (a faction with a marching order)? If
 /// not, says so.
 fn has_party(path: &Path, level: &delve::level::Level) -> bool {
@@ -463,17 +465,8 @@ fn has_party(path: &Path, level: &delve::level::Level) -> bool {
 /// its partial result).
 fn run_lab(args: LabArgs) -> ExitCode {
     let path = args.level.expect("clap requires the level");
-    let policy = match args
-        .policy
-        .as_deref()
-        .map(delve::policy::PartyPolicy::load)
-        .transpose()
-    {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(policy) = load_policy(args.policy.as_deref()) else {
+        return ExitCode::from(1);
     };
     let Some(loaded) = load(&path) else {
         return ExitCode::from(1);
@@ -659,12 +652,8 @@ fn run_sim(o: SimOptions) -> ExitCode {
         json,
         without,
     } = o;
-    let policy = match policy.map(delve::policy::PartyPolicy::load).transpose() {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(policy) = load_policy(policy) else {
+        return ExitCode::from(1);
     };
     // With --auto, the turn limit ends the delve; one more round logs the end.
     let rounds = rounds.unwrap_or(policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1);
