@@ -161,6 +161,10 @@ struct LabArgs {
     /// `delve lab merge` (a scheduler's array index picks I).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// Go on with a lab that was interrupted (Ctrl-C) in `--out`: the delves it kept are not
+    /// played again.
+    #[arg(long)]
+    resume: bool,
 }
 
 #[derive(Subcommand)]
@@ -508,22 +512,70 @@ fn run_lab(args: LabArgs) -> ExitCode {
         eprintln!("{}: cannot make the report's folder: {e}", out.display());
         return ExitCode::from(1);
     }
+    let file = path.display().to_string();
+    // What an interrupted lab kept, when resuming it.
+    let kept = if args.resume && out.join("lab.json").exists() {
+        match delve::lab::read_partial(&out) {
+            Ok((meta, kept))
+                if meta.level_file == file
+                    && meta.policy == plan.policy
+                    && (meta.seed, meta.runs) == (plan.seed, plan.runs) =>
+            {
+                kept
+            }
+            Ok(_) => {
+                eprintln!(
+                    "error: {} holds a lab of another level, policy or seeds: nothing to resume",
+                    out.display()
+                );
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        delve::lab::LabResult::default()
+    };
+    let seeds: Vec<u64> = plan
+        .seeds()
+        .filter(|s| !kept.records.iter().any(|r| r.seed == *s))
+        .collect();
+    // Ctrl-C lets the delves under way finish and keeps what was played.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     let bar = indicatif::ProgressBar::new(plan.runs).with_style(
         indicatif::ProgressStyle::with_template(
             "{bar:40} {pos}/{len} delves, {per_sec}, {eta} left",
         )
         .expect("the progress bar's template"),
     );
-    let result = match delve::lab::run_lab(&plan, |_| bar.inc(1)) {
-        Ok(r) => r,
+    bar.set_position(kept.records.len() as u64);
+    let result = match delve::lab::run_seeds(&plan, &seeds, |_| bar.inc(1), &stop) {
+        Ok(r) => delve::lab::join(kept, r),
         Err(e) => {
             bar.abandon();
             eprintln!("error: {e}");
             return ExitCode::from(1);
         }
     };
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        bar.abandon();
+        if let Err(e) = delve::lab::write_partial(&plan, &file, &result, &out) {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "interrupted: {} of {} delves kept in {}; the same command with --resume goes on",
+            result.records.len(),
+            plan.runs,
+            out.display()
+        );
+        return ExitCode::from(130);
+    }
     bar.finish();
-    let file = path.display().to_string();
     let written = if args.shard.is_some() {
         delve::lab::write_partial(&plan, &file, &result, &out)
     } else {

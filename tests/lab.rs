@@ -209,3 +209,41 @@ fn compare_shows_what_an_edit_moved() {
     assert!(sprung.moved, "{edit:?}");
     assert!(!edit.iter().find(|c| c.what == "GoalReached").unwrap().moved);
 }
+
+/// A lab stopped midway (Ctrl-C) keeps the delves it played; resumed, it plays only the rest,
+/// and comes to the lab played at once.
+#[test]
+fn an_interrupted_lab_resumes_to_the_same_result() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let plan = crypt_plan(8, 1);
+    let seeds: Vec<u64> = plan.seeds().collect();
+    let stop = AtomicBool::new(false);
+    let played = AtomicUsize::new(0);
+    let kept = delve::lab::run_seeds(
+        &plan,
+        &seeds,
+        |_| {
+            if played.fetch_add(1, Ordering::Relaxed) + 1 == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        &stop,
+    )
+    .unwrap();
+    assert_eq!(kept.records.len(), 3, "stopped after three");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab-interrupted");
+    std::fs::create_dir_all(&dir).unwrap();
+    delve::lab::write_partial(&plan, "levels/crypt.ron", &kept, &dir).unwrap();
+    let (meta, kept) = delve::lab::read_partial(&dir).unwrap();
+    assert_eq!((meta.seed, meta.runs), (1, 8));
+    // An unfinished lab is not merged as if it were whole.
+    assert!(delve::lab::merge(vec![(meta, kept.clone())]).is_err());
+    let rest: Vec<u64> = seeds
+        .iter()
+        .copied()
+        .filter(|s| !kept.records.iter().any(|r| r.seed == *s))
+        .collect();
+    let more = delve::lab::run_seeds(&plan, &rest, |_| {}, &AtomicBool::new(false)).unwrap();
+    let resumed = delve::lab::join(kept, more);
+    assert_eq!(resumed, run_lab(&plan, |_| {}).unwrap());
+}

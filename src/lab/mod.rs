@@ -15,6 +15,8 @@ pub mod report;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -200,26 +202,50 @@ pub struct LabResult {
 /// Plays every seed of the plan on `plan.jobs` threads, calling `done` after each delve (for a
 /// progress bar).
 pub fn run_lab(plan: &LabPlan, done: impl Fn(&RunRecord) + Sync) -> Result<LabResult, String> {
+    let seeds: Vec<u64> = plan.seeds().collect();
+    run_seeds(plan, &seeds, done, &AtomicBool::new(false))
+}
+
+/// Plays these seeds of the plan, as [`run_lab`], until `stop` is set (Ctrl-C): the delves
+/// under way finish, none starts after, and the result holds those that were played.
+pub fn run_seeds(
+    plan: &LabPlan,
+    seeds: &[u64],
+    done: impl Fn(&RunRecord) + Sync,
+    stop: &AtomicBool,
+) -> Result<LabResult, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.jobs.max(1))
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", plan.jobs))?;
     let played = pool.install(|| {
-        plan.seeds()
-            .into_par_iter()
-            .map(|seed| {
+        seeds
+            .par_iter()
+            .map(|&seed| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let (record, heat) = run_one(plan, seed);
                 done(&record);
-                (record, heat)
+                Some((record, heat))
             })
             .collect::<Vec<_>>()
     });
     let mut result = LabResult::default();
-    for (record, heat) in played {
+    for (record, heat) in played.into_iter().flatten() {
         result.heat.add(&heat);
         result.records.push(record);
     }
     Ok(result)
+}
+
+/// A lab's result so far and the rest of it, as one: the records in the order of the seeds,
+/// the heat summed.
+pub fn join(mut so_far: LabResult, rest: LabResult) -> LabResult {
+    so_far.heat.add(&rest.heat);
+    so_far.records.extend(rest.records);
+    so_far.records.sort_by_key(|r| r.seed);
+    so_far
 }
 
 /// The records as JSON lines, one delve a line, in the order of the seeds.
@@ -309,6 +335,15 @@ pub fn merge(parts: Vec<(LabMeta, LabResult)>) -> Result<(LabMeta, LabResult), S
     meta.runs = 0;
     let mut whole = LabResult::default();
     for (m, part) in parts {
+        if part.records.len() as u64 != m.runs {
+            return Err(format!(
+                "the shard from seed {} is unfinished ({} of {} delves): resume it first \
+                 (delve lab ... --shard I/N --out DIR --resume)",
+                m.seed,
+                part.records.len(),
+                m.runs
+            ));
+        }
         if m.level_file != meta.level_file || m.policy != meta.policy {
             return Err(format!(
                 "the shards are of different labs: {} and {} (or their policies differ)",
