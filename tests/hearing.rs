@@ -6,7 +6,7 @@ use delve::command::acts::{Listen, MakeNoise, Move, MoveParty, Noise, Sneak};
 use delve::dice::Throw;
 use delve::grid::GridPos;
 use delve::rules::movement::{MovementEvent, Pace};
-use delve::rules::sound::{HearingEvent, HowHeard, SoundRefusal, SoundRow};
+use delve::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRefusal, SoundRow};
 use delve::rules::throws::ThrowEvent;
 use delve::scenario::{Delve, Scenario};
 
@@ -85,6 +85,8 @@ fn automatic_within_the_first_number_and_nothing_beyond_the_second() {
         vec![HearingEvent::Heard {
             who: "Near".into(),
             sound: SoundRow::Normal,
+            noise: NoiseKind::Judge,
+            made_by: None,
             what: "a cough".into(),
             roughly_at: GridPos::new(2, 0),
             how: HowHeard::Automatically,
@@ -266,6 +268,8 @@ fn a_monster_hears_bashing_two_rooms_away_and_arrives_but_not_through_rock() {
         heard.contains(&HearingEvent::Heard {
             who: "Ghoul".into(),
             sound: SoundRow::Loud,
+            noise: NoiseKind::Judge,
+            made_by: None,
             what: "Basher bashing the door".into(),
             roughly_at: GridPos::new(6, 2),
             how: HowHeard::Automatically,
@@ -391,6 +395,8 @@ fn creatures_make_the_noise_of_what_they_do() {
         vec![HearingEvent::Heard {
             who: "Near".into(),
             sound: SoundRow::Normal,
+            noise: NoiseKind::Action(NoisyAction::Talking),
+            made_by: Some("Far".into()),
             what: "Far talking".into(),
             roughly_at: GridPos::new(4, 0),
             how: HowHeard::Automatically,

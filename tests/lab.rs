@@ -247,3 +247,62 @@ fn an_interrupted_lab_resumes_to_the_same_result() {
     let resumed = delve::lab::join(kept, more);
     assert_eq!(resumed, run_lab(&plan, |_| {}).unwrap());
 }
+
+/// Which noises brought which monsters, from the typed events: a rat around the corner hears
+/// the delver bash a stuck door (a loud noise, heard without a throw within 45' in a normal
+/// dungeon) and goes to look, and the delve's record says so.
+#[test]
+fn the_record_names_the_noise_that_brought_a_monster() {
+    use delve::lab::{Brought, MadeBy};
+    use delve::rules::sound::{NoiseKind, NoisyAction};
+    let level = Scenario::new(&[
+        "XXXXXXXXXXX",
+        "X....+....X",
+        "XXXXXXXX.XX",
+        "XXXXXXXX.XX",
+        "XXXXXXXX.XX",
+        "XXXXXXXXXXX",
+    ])
+    .legend("'+': Door")
+    .field("goal: Exit((8, 4))")
+    .door("(at: (5, 1), stuck: true)")
+    .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+    .faction(r#"(name: "rats", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+            str: 18, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+            carries: [(kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)])"#,
+    )
+    .creature(
+        r#"(name: "Rat", faction: "rats", at: (8, 3), hp: 2, ac: 10, speed_feet: 120,
+            weapons: [(name: "bite", damage: "1d3", damage_type: Piercing)])"#,
+    );
+    std::fs::write("/tmp/rat.ron", level.source()).unwrap();
+    let level = level.level().unwrap();
+    let plan = LabPlan {
+        level,
+        policy: PartyPolicy::default(),
+        seed: 1,
+        runs: 10,
+        jobs: 2,
+    };
+    let records = run_lab(&plan, |_| {}).unwrap().records;
+    for r in &records {
+        assert!(r.error.is_none(), "{r:?}");
+        eprintln!(
+            "{} {:?} {:?}",
+            r.seed, r.features.brought, r.features.fought
+        );
+        assert_eq!(
+            r.features.brought.first(),
+            Some(&Brought {
+                monster: "Rat".into(),
+                noise: NoiseKind::Action(NoisyAction::BashingADoor),
+                made_by: MadeBy::TheParty,
+            }),
+            "seed {}",
+            r.seed
+        );
+        assert_eq!(r.features.fought, vec!["Rat".to_owned()]);
+    }
+}

@@ -6,7 +6,7 @@ use delve::command::acts::{MakeNoise, Move};
 use delve::grid::GridPos;
 use delve::policy::monsters::MonsterEvent;
 use delve::rules::movement::Pace;
-use delve::rules::sound::{HearingEvent, HowHeard, SoundRow};
+use delve::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRow};
 use delve::scenario::{Delve, Scenario};
 
 /// A corridor with a guard (speed 120': 12' a round at exploration speed) whose route runs
@@ -95,7 +95,7 @@ fn answered(delve: &Delve, who: &str) -> Option<GridPos> {
         .events::<MonsterEvent>()
         .into_iter()
         .find_map(|e| match e {
-            MonsterEvent::AnsweredCall { who: w, to } if w == who => Some(to),
+            MonsterEvent::AnsweredCall { who: w, to, .. } if w == who => Some(to),
             _ => None,
         })
 }
@@ -193,6 +193,21 @@ fn a_guard_keeps_its_post() {
         "the roamer went to look: {}",
         delve.at("Roamer")
     );
+    // The log says who went to look, at what: the Judge's noise, made by no one.
+    let looked: Vec<(String, NoiseKind, Option<String>)> = delve
+        .events::<MonsterEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            MonsterEvent::WentToLook {
+                who,
+                noise,
+                made_by,
+                ..
+            } => Some((who, noise, made_by)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(looked, vec![("Roamer".into(), NoiseKind::Judge, None)]);
     delve.give(Move {
         who: "Guard".into(),
         to: (18, 1),

@@ -6,10 +6,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::creature::{CreatureIndex, Position};
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
+use crate::policy::monsters::MonsterEvent;
 use crate::rules::combat::CombatEvent;
+use crate::rules::conditions::ConditionEvent;
 use crate::rules::movement::MovementEvent;
-use crate::rules::sound::HearingEvent;
+use crate::rules::sound::{HearingEvent, NoiseKind, NoisyAction};
+
+use super::{Brought, MadeBy};
 
 /// Counts a square at a time, indexed like the grid (row by row from the top left).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +154,8 @@ pub struct HeatCollector {
     /// The room of each square, and the rooms' names.
     rooms: (Vec<GridPos>, Vec<Option<usize>>),
     reached: Vec<bool>,
+    /// The last noise each monster heard (or the companion's shout it answered), and who made it.
+    last_heard: std::collections::HashMap<String, (NoiseKind, MadeBy)>,
 }
 
 impl HeatCollector {
@@ -171,6 +178,7 @@ impl HeatCollector {
             faction,
             rooms,
             reached,
+            last_heard: Default::default(),
         };
         collector.mark_where_the_party_stands(world);
         collector
@@ -185,6 +193,22 @@ impl HeatCollector {
             self.reached[room] = true;
             let turns = round as f32 / crate::time::ROUNDS_PER_TURN as f32;
             self.features.reached.push((self.rooms.0[room], turns));
+        }
+    }
+
+    /// The party fights `foe`: if this is the first time, the foe is met, and the last noise it
+    /// heard before is what brought it.
+    fn met(&mut self, foe: &str) {
+        if self.features.fought.iter().any(|f| f == foe) {
+            return;
+        }
+        self.features.fought.push(foe.to_owned());
+        if let Some(&(noise, made_by)) = self.last_heard.get(foe) {
+            self.features.brought.push(Brought {
+                monster: foe.to_owned(),
+                noise,
+                made_by,
+            });
         }
     }
 
@@ -221,10 +245,35 @@ impl HeatCollector {
                 && let Some(i) = self.heat.index(*to)
             {
                 self.stood(i, entry.round);
-            } else if let Some(CombatEvent::Attacked { target, .. }) = entry.get()
-                && let Some(i) = square(target).and_then(|p| self.heat.index(p))
+            } else if let Some(CombatEvent::Attacked { who, target, .. }) = entry.get() {
+                if let Some(i) = square(target).and_then(|p| self.heat.index(p)) {
+                    self.heat.fights[i] += 1;
+                }
+                let foe = match (self.party.contains(who), self.party.contains(target)) {
+                    (true, false) => Some(target),
+                    (false, true) => Some(who),
+                    _ => None,
+                };
+                if let Some(foe) = foe {
+                    self.met(foe);
+                }
+            } else if let Some(ConditionEvent::ConditionGained {
+                who,
+                condition: ConditionKind::Dying | ConditionKind::Dead,
+                ..
+            }) = entry.get()
+                && self.features.fought.contains(who)
+                && !self.features.felled.contains(who)
             {
-                self.heat.fights[i] += 1;
+                self.features.felled.push(who.clone());
+            } else if let Some(MonsterEvent::AnsweredCall { who, .. }) = entry.get() {
+                self.last_heard.insert(
+                    who.clone(),
+                    (
+                        NoiseKind::Action(NoisyAction::Shouting),
+                        MadeBy::ItsCompanion,
+                    ),
+                );
             } else if let Some(e) = entry.get::<crate::rules::traps::TrapEvent>() {
                 use crate::rules::traps::TrapEvent;
                 match e {
@@ -256,12 +305,23 @@ impl HeatCollector {
                     _ => {}
                 }
             } else if let Some(HearingEvent::Heard {
-                who, roughly_at, ..
+                who,
+                roughly_at,
+                noise,
+                made_by,
+                ..
             }) = entry.get()
                 && !self.party.contains(who)
-                && let Some(i) = self.heat.index(*roughly_at)
             {
-                self.heat.noise_heard[i] += 1;
+                if let Some(i) = self.heat.index(*roughly_at) {
+                    self.heat.noise_heard[i] += 1;
+                }
+                let made_by = match made_by {
+                    Some(m) if self.party.contains(m) => MadeBy::TheParty,
+                    Some(_) => MadeBy::SomeoneElse,
+                    None => MadeBy::NoOne,
+                };
+                self.last_heard.insert(who.clone(), (*noise, made_by));
             }
         }
         self.cursor = log.len();

@@ -100,6 +100,47 @@ pub struct Features {
     pub picked: Vec<crate::grid::GridPos>,
     /// The rooms the party came into (named by their first square), and the turn it first did.
     pub reached: Vec<(crate::grid::GridPos, f32)>,
+    /// The foes a noise brought to the fight: each with the last noise it heard (or the
+    /// companion's shout it answered) before it first fought the party.
+    pub brought: Vec<Brought>,
+    /// The foes the party fought (struck, or was struck by), in the order first met.
+    pub fought: Vec<String>,
+    /// Those of them that fell (dying or dead: out of the fight).
+    pub felled: Vec<String>,
+}
+
+/// A foe a noise brought to the fight, from the typed events (`HearingEvent::Heard`,
+/// `MonsterEvent::AnsweredCall`, then `CombatEvent::Attacked`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Brought {
+    pub monster: String,
+    pub noise: crate::rules::sound::NoiseKind,
+    pub made_by: MadeBy,
+}
+
+/// Who made a noise that brought a monster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MadeBy {
+    /// A member of the party.
+    TheParty,
+    /// The monster's companion, shouting for help.
+    ItsCompanion,
+    /// Another creature.
+    SomeoneElse,
+    /// No one: a trap set off from afar, or the Judge.
+    NoOne,
+}
+
+impl std::fmt::Display for MadeBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MadeBy::TheParty => "the party",
+            MadeBy::ItsCompanion => "its companion",
+            MadeBy::SomeoneElse => "another creature",
+            MadeBy::NoOne => "no one",
+        })
+    }
 }
 
 /// Plays one delve of the lab and records it, with where things happened; a panic is caught

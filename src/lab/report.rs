@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{LabPlan, RunRecord};
+use super::{LabPlan, MadeBy, RunRecord};
 use crate::policy::Outcome;
 
 /// Every outcome, in the order the report lists them.
@@ -362,6 +362,86 @@ fn features(out: &mut String, plan: &LabPlan, records: &[RunRecord]) {
                 );
             }
         }
+    }
+    foes(out, &ended);
+    noises(out, &ended);
+}
+
+/// The foes the party fought: the share of delves that fought each, and that felled it.
+fn foes(out: &mut String, ended: &[&RunRecord]) {
+    let mut names: Vec<&String> = ended.iter().flat_map(|r| &r.features.fought).collect();
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return;
+    }
+    let count = |name: &String, of: fn(&RunRecord) -> &Vec<String>| {
+        ended.iter().filter(|r| of(r).contains(name)).count()
+    };
+    names.sort_by_key(|n| std::cmp::Reverse(count(n, |r| &r.features.fought)));
+    let _ = writeln!(out, "\n## Foes\n");
+    let _ = writeln!(
+        out,
+        "Each creature the party struck or was struck by: the share of delves that fought it, \
+         and that felled it.\n"
+    );
+    let _ = writeln!(out, "| foe | fought | felled |");
+    let _ = writeln!(out, "| --- | ---: | ---: |");
+    for name in names {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} |",
+            share_of(ended, |r| r.features.fought.contains(name)),
+            share_of(ended, |r| r.features.felled.contains(name)),
+        );
+    }
+}
+
+/// The most rows the noise table shows.
+const NOISE_ROWS: usize = 40;
+
+/// Which noises most often brought which monsters: for each foe the party fought, the last
+/// noise it heard (or the companion's shout it answered) before the fight, and who made it; the
+/// share of delves in which each brought each foe, most often first.
+fn noises(out: &mut String, ended: &[&RunRecord]) {
+    // (noise, made by, monster) -> delves; keyed by words for a fixed order.
+    let mut rows: BTreeMap<(String, MadeBy, String), u64> = BTreeMap::new();
+    for b in ended.iter().flat_map(|r| &r.features.brought) {
+        *rows
+            .entry((b.noise.to_string(), b.made_by, b.monster.clone()))
+            .or_default() += 1;
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let mut rows: Vec<_> = rows.into_iter().collect();
+    rows.sort_by_key(|(_, delves)| std::cmp::Reverse(*delves));
+    let _ = writeln!(out, "\n## Noises that brought monsters\n");
+    let _ = writeln!(
+        out,
+        "For each foe the party fought, the last noise it heard before the fight (or the \
+         companion's shout it answered): the share of delves in which that noise brought it. A \
+         foe that came on sight alone is not here.\n"
+    );
+    let _ = writeln!(out, "| noise | made by | monster | brought it in |");
+    let _ = writeln!(out, "| --- | --- | --- | ---: |");
+    let n = ended.len() as u64;
+    for ((noise, by, monster), delves) in rows.iter().take(NOISE_ROWS) {
+        let s = Share::new(*delves, n);
+        let _ = writeln!(
+            out,
+            "| {noise} | {by} | {monster} | {} ({}–{}) |",
+            pct(s.share),
+            pct(s.low),
+            pct(s.high),
+        );
+    }
+    if rows.len() > NOISE_ROWS {
+        let _ = writeln!(
+            out,
+            "\n{} rarer rows are left out; `runs.jsonl` has them all.",
+            rows.len() - NOISE_ROWS
+        );
     }
 }
 

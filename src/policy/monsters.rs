@@ -37,8 +37,8 @@ use crate::rules::combat::battle::Controlled;
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
 use crate::rules::party::PartyMember;
-use crate::rules::sound::NoisyAction;
 use crate::rules::sound::hearing::{HeardThisRound, roughly};
+use crate::rules::sound::{NoiseKind, NoisyAction};
 use crate::rules::vision::{Hiding, Sight};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
@@ -122,9 +122,21 @@ pub enum MonsterEvent {
     /// It saw intruders and shouts for its faction.
     Shouted { who: String, saw: Vec<String> },
     /// It heard a companion shout and comes.
-    AnsweredCall { who: String, to: GridPos },
+    AnsweredCall {
+        who: String,
+        to: GridPos,
+        called_by: String,
+    },
     /// It goes where it last saw an intruder.
     Pursued { who: String, to: GridPos },
+    /// It heard a noise and goes to look: what it heard, and who made it (none for a noise of
+    /// no one's, a trap set off from afar or the Judge's).
+    WentToLook {
+        who: String,
+        to: GridPos,
+        noise: NoiseKind,
+        made_by: Option<String>,
+    },
 }
 
 impl LogEvent for MonsterEvent {
@@ -132,7 +144,8 @@ impl LogEvent for MonsterEvent {
         match self {
             MonsterEvent::Shouted { who, .. }
             | MonsterEvent::AnsweredCall { who, .. }
-            | MonsterEvent::Pursued { who, .. } => Some(who),
+            | MonsterEvent::Pursued { who, .. }
+            | MonsterEvent::WentToLook { who, .. } => Some(who),
         }
     }
 }
@@ -143,12 +156,21 @@ impl fmt::Display for MonsterEvent {
             MonsterEvent::Shouted { who, saw } => {
                 write!(f, "{who} sees {} and shouts for help", saw.join(", "))
             }
-            MonsterEvent::AnsweredCall { who, to } => {
-                write!(f, "{who} answers the shout and comes to {to}")
+            MonsterEvent::AnsweredCall { who, to, called_by } => {
+                write!(f, "{who} answers {called_by}'s shout and comes to {to}")
             }
             MonsterEvent::Pursued { who, to } => {
                 write!(f, "{who} goes after the intruders, last seen at {to}")
             }
+            MonsterEvent::WentToLook {
+                who,
+                to,
+                noise,
+                made_by,
+            } => match made_by {
+                Some(by) => write!(f, "{who} heard {by} {noise} and goes to look, to {to}"),
+                None => write!(f, "{who} heard {noise} and goes to look, to {to}"),
+            },
         }
     }
 }
@@ -289,16 +311,18 @@ pub fn answer_calls(
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
     monsters: Query<Answerer, Idle>,
+    names: Query<&Name>,
 ) {
-    let mut calls: Vec<(Entity, GridPos)> = heard
+    // A call is a creature's shout, so it always has a maker.
+    let mut calls: Vec<(Entity, GridPos, Entity)> = heard
         .0
         .iter()
         .filter(|h| h.call)
-        .map(|h| (h.listener, h.at))
+        .filter_map(|h| Some((h.listener, h.at, h.made_by?)))
         .collect();
-    calls.sort_by_key(|(e, _)| *e);
-    calls.dedup_by_key(|(e, _)| *e);
-    for (e, caller) in calls {
+    calls.sort_by_key(|c| c.0);
+    calls.dedup_by_key(|c| c.0);
+    for (e, caller, called_by) in calls {
         let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
             continue;
         };
@@ -314,6 +338,9 @@ pub fn answer_calls(
                 MonsterEvent::AnsweredCall {
                     who: name.to_string(),
                     to,
+                    called_by: names
+                        .get(called_by)
+                        .map_or_else(|_| String::new(), |n| n.to_string()),
                 },
             );
             pending.push_derived(Command::Move(Move {
@@ -340,23 +367,27 @@ fn nearest_reachable(
 
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
+#[allow(clippy::too_many_arguments)]
 pub fn go_to_look(
+    clock: Res<Clock>,
     grid: Res<DungeonGrid>,
     heard: Res<HeardThisRound>,
     acting: Res<ActingOrder>,
     mut pending: ResMut<PendingCommands>,
+    mut log: ResMut<EventLog>,
     monsters: Query<Answerer, Idle>,
+    names: Query<&Name>,
 ) {
-    let mut looking: Vec<(Entity, GridPos)> = heard
+    let mut looking: Vec<(Entity, GridPos, NoiseKind, Option<Entity>)> = heard
         .0
         .iter()
         .filter(|h| h.hostile && !h.fighting)
-        .map(|h| (h.listener, h.at))
+        .map(|h| (h.listener, h.at, h.kind, h.made_by))
         .collect();
     // The first noise each heard.
-    looking.sort_by_key(|(e, _)| *e);
-    looking.dedup_by_key(|(e, _)| *e);
-    for (e, at) in looking {
+    looking.sort_by_key(|l| l.0);
+    looking.dedup_by_key(|l| l.0);
+    for (e, at, noise, made_by) in looking {
         let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
             continue;
         };
@@ -373,6 +404,17 @@ pub fn go_to_look(
         }
         let candidates = [roughly(at), at].into_iter().chain(at.neighbours());
         if let Some(to) = nearest_reachable(&grid, pos.0, candidates) {
+            log.push(
+                clock.rounds,
+                MonsterEvent::WentToLook {
+                    who: name.to_string(),
+                    to,
+                    noise,
+                    made_by: made_by
+                        .and_then(|m| names.get(m).ok())
+                        .map(|n| n.to_string()),
+                },
+            );
             pending.push_derived(Command::Move(Move {
                 who: name.to_string(),
                 to: (to.x, to.y),

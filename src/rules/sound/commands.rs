@@ -6,7 +6,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{NoisyAction, SoundRow, hearing};
+use super::{NoiseKind, NoisyAction, SoundRow, hearing};
 use crate::command::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 
@@ -108,7 +108,7 @@ impl Act for MakeNoise {
     }
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-        hearing::make_noise(world, at(self.at), self.sound, &self.what)
+        hearing::make_noise(world, at(self.at), self.sound, NoiseKind::Judge, &self.what)
     }
 }
 

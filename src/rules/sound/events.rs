@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::SoundRow;
+use super::{NoiseKind, SoundRow};
 use crate::grid::GridPos;
 use crate::log::LogEvent;
 
@@ -16,6 +16,10 @@ pub enum HearingEvent {
     Heard {
         who: String,
         sound: SoundRow,
+        /// What made it, and who (none for a noise of no one's: a trap set off from afar, the
+        /// Judge's).
+        noise: NoiseKind,
+        made_by: Option<String>,
         what: String,
         roughly_at: GridPos,
         how: HowHeard,
@@ -58,6 +62,7 @@ impl fmt::Display for HearingEvent {
                 what,
                 roughly_at,
                 how,
+                ..
             } => write!(
                 f,
                 "{who} hears a {sound} noise near {roughly_at} ({how}): {what}"

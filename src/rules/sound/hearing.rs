@@ -19,7 +19,7 @@ use super::{HearingEvent, HowHeard};
 use serde::Serialize;
 
 use super::SoundRefusal;
-use super::{Earshot, SoundRow, Verdict, bound, verdict};
+use super::{Earshot, NoiseKind, SoundRow, Verdict, bound, verdict};
 use crate::command::{Refusal, Unable, square_of};
 use crate::creature::{
     ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
@@ -38,6 +38,8 @@ use crate::time::{Clock, ROUNDS_PER_TURN};
 pub struct Noise {
     pub at: GridPos,
     pub sound: SoundRow,
+    /// What made it.
+    pub kind: NoiseKind,
     pub what: String,
     /// The creature that made it, if any (it does not "hear" itself).
     #[serde(skip)]
@@ -148,7 +150,10 @@ impl Plugin for HearingPlugin {
 pub struct HeardNoise {
     pub listener: Entity,
     pub at: GridPos,
-    /// The faction of whoever made it (none for a noise of the dungeon's).
+    /// What made it.
+    pub kind: NoiseKind,
+    /// Who made it (none for a noise of the dungeon's), and their faction.
+    pub made_by: Option<Entity>,
     pub maker: Option<Faction>,
     /// Made by someone hostile to the listener, or by no one.
     pub hostile: bool,
@@ -222,6 +227,7 @@ fn footsteps(
         noises.0.push(Noise {
             at: pos.0,
             sound: movement_noise(pace),
+            kind: NoiseKind::Moving(pace),
             what: format!("{name} moving at {pace} speed"),
             maker: Some(e),
             call: false,
@@ -307,7 +313,7 @@ pub fn hear(
     mut heard_now: ResMut<HeardThisRound>,
     mut party_moved: ResMut<PartyMoved>,
     mut listeners: Query<Listener, With<Creature>>,
-    makers: Query<&Faction>,
+    makers: Query<(&Faction, &Name)>,
     acting: Res<ActingOrder>,
     (tactical, situations): (
         Option<Res<crate::rules::tactical::TacticalCombat>>,
@@ -327,7 +333,7 @@ pub fn hear(
     let widest = info.widest_environment();
     heard_now.0.clear();
     last.0 = noises.0.clone();
-    let faction_of = |n: &Noise| n.maker.and_then(|m| makers.get(m).ok()).copied();
+    let faction_of = |n: &Noise| n.maker.and_then(|m| makers.get(m).ok()).map(|(f, _)| *f);
     // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
     // row for them all, and each listener hears the nearest. Other noises go one by one.
     let in_battle = |n: &Noise| faction_of(n).is_some_and(|f| acting.fighting(f));
@@ -369,6 +375,8 @@ pub fn hear(
                     calls.push(HeardNoise {
                         listener: e,
                         at: group[0].at,
+                        kind: group[0].kind,
+                        made_by: group[0].maker,
                         maker: maker_faction,
                         hostile: false,
                         fighting: acting.fighting(*faction),
@@ -476,6 +484,8 @@ pub fn hear(
         heard_now.0.push(HeardNoise {
             listener: entry.listener,
             at: noise.at,
+            kind: noise.kind,
+            made_by: noise.maker,
             maker,
             hostile: maker.is_none_or(|m| factions.hostile(m, entry.faction)),
             fighting,
@@ -487,6 +497,11 @@ pub fn hear(
                 HearingEvent::Heard {
                     who: entry.name.clone(),
                     sound: noise.sound,
+                    noise: noise.kind,
+                    made_by: noise
+                        .maker
+                        .and_then(|m| makers.get(m).ok())
+                        .map(|(_, n)| n.to_string()),
                     what: noise.what.clone(),
                     roughly_at: roughly(noise.at),
                     how,
@@ -541,6 +556,7 @@ pub fn creature_noise(
     world.resource_mut::<Noises>().0.push(Noise {
         at,
         sound: action.row(),
+        kind: NoiseKind::Action(action),
         what,
         maker: Some(who),
         call: action == super::NoisyAction::Shouting,
@@ -548,11 +564,13 @@ pub fn creature_noise(
     Ok(())
 }
 
-/// `MakeNoise`: the Judge (or a script) makes a noise of any row at any square.
+/// `MakeNoise`: the Judge (or a script) makes a noise of any row at any square; a trap set off
+/// with no one in its way makes its noise so too.
 pub fn make_noise(
     world: &mut World,
     at: GridPos,
     sound: SoundRow,
+    kind: NoiseKind,
     what: &str,
 ) -> Result<(), Refusal> {
     if !world.resource::<DungeonGrid>().in_bounds(at) {
@@ -561,6 +579,7 @@ pub fn make_noise(
     world.resource_mut::<Noises>().0.push(Noise {
         at,
         sound,
+        kind,
         what: what.to_owned(),
         maker: None,
         call: false,

@@ -122,6 +122,29 @@ impl NoisyAction {
     }
 }
 
+/// What made a noise: a creature moving at a pace, an action of the earshot table's rows, or the
+/// Judge (any row, at any square).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoiseKind {
+    /// Moving: quiet at exploration speed, normal at combat speed, loud running.
+    Moving(crate::rules::movement::Pace),
+    /// A creature's action: talking, shouting, fighting, bashing a door, a trap going off, …
+    Action(NoisyAction),
+    /// A noise the Judge (or a script) made.
+    Judge,
+}
+
+impl fmt::Display for NoiseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoiseKind::Moving(pace) => write!(f, "moving at {pace} speed"),
+            NoiseKind::Action(action) => f.write_str(action.words()),
+            NoiseKind::Judge => f.write_str("the Judge's noise"),
+        }
+    }
+}
+
 const MILE: u32 = 5280;
 
 /// The table in half-feet: (heard automatically within, heard with a Listening throw within).

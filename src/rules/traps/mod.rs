@@ -233,6 +233,7 @@ fn spring_on_no_one(world: &mut World, trap: Entity, set_off_by: &str) {
         world,
         at,
         NoisyAction::ATrapGoingOff.row(),
+        crate::rules::sound::NoiseKind::Action(NoisyAction::ATrapGoingOff),
         &what,
     );
     let round = world.resource::<Clock>().rounds;
