@@ -157,3 +157,76 @@ fn a_dark_room_for_a_party_without_light() {
     );
     assert!(lints(&level(", carries: [(kind: Torch, lit: true)]")).is_empty());
 }
+
+const OFF_THE_PATHS: &str = r#"(
+    name: "off the paths",
+    legend: { 'X': Wall(Stone), '.': Floor, ' ': Rock },
+    map: [
+        "XXXXXXXXXX   XXXX ",
+        "X........X   X..X ",
+        "X.XXXXXX.X   XXXX ",
+        "X.X.X  X.X        ",
+        "XXXXX  XXX        ",
+    ],
+    traps: [
+        (at: (4, 1), kind: Pit(depth_feet: 10)),
+        (at: (1, 3), kind: Pit(depth_feet: 10)),
+        (at: (15, 1), kind: Pit(depth_feet: 10)),
+    ],
+    factions: [
+        (name: "party", marching_order: ["Ana"]),
+        (name: "rats", hostile_to: ["party"]),
+    ],
+    creatures: [
+        (name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+         carries: [(kind: Torch, lit: true)]),
+        (name: "Hermit", faction: "rats", at: (14, 1), hp: 4, ac: 12, speed_feet: 60),
+        (name: "Neighbour", faction: "rats", at: (3, 3), hp: 4, ac: 12, speed_feet: 60),
+    ],
+)"#;
+
+/// A trap at the tip of a dead end, or where the party cannot go, is off the paths; one in the
+/// corridor is not. A creature sealed in rock can never hear nor see the party; one behind a
+/// single stone wall (50' of earshot distance, within a loud noise's 180' with a throw in a
+/// normal dungeon) hears a fight in the corridor.
+#[test]
+fn traps_off_the_paths_and_monsters_that_never_meet_the_party() {
+    let found = lints(OFF_THE_PATHS);
+    let at = |p: &LintProblem| {
+        found
+            .iter()
+            .find(|l| l.problem == *p)
+            .map(|l| (l.at.line, l.at.col))
+    };
+    assert_eq!(
+        at(&LintProblem::TrapOffThePaths {
+            at: GridPos::new(1, 3),
+            reachable: true
+        }),
+        Some((13, 9)),
+        "{found:?}"
+    );
+    assert_eq!(
+        at(&LintProblem::TrapOffThePaths {
+            at: GridPos::new(15, 1),
+            reachable: false
+        }),
+        Some((14, 9)),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|l| matches!(
+            l.problem,
+            LintProblem::TrapOffThePaths { at, .. } if at == GridPos::new(4, 1)
+        )),
+        "{found:?}"
+    );
+    let never: Vec<_> = found
+        .iter()
+        .filter_map(|l| match &l.problem {
+            LintProblem::NeverMeetsTheParty { who } => Some((who.as_str(), l.at.line)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(never, vec![("Hermit", 23)]);
+}

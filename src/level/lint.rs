@@ -5,7 +5,11 @@
 //! - a key locked behind its own door;
 //! - a locked door whose key no one in the level carries and that no one in the party can pick;
 //! - a faction of monsters with no enemies (and none hostile to it);
-//! - a room with no light in it, for a party that carries none and cannot see in the dark.
+//! - a room with no light in it, for a party that carries none and cannot see in the dark;
+//! - a trap stepped on only by walking to it on purpose: unreachable, or at the far end of
+//!   every path that comes to it (a dead end's tip, a room's farthest corner);
+//! - a monster that can never hear the party (a loud noise, with a Listening throw) nor see it
+//!   anywhere it can walk, every door open.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -38,6 +42,12 @@ pub enum LintProblem {
     /// A room with no light in it, where the party, carrying none and with neither lightless
     /// vision nor shadowy senses, sees nothing (`at` is its first square).
     Dark { at: GridPos, squares: usize },
+    /// A trap stepped on that no path crosses: the party cannot reach it (`reachable: false`),
+    /// or every path that comes to it ends there.
+    TrapOffThePaths { at: GridPos, reachable: bool },
+    /// A creature out of earshot of the loudest everyday noise (fighting, shouting: loud) and
+    /// out of sight of every square the party can walk to, from every square it keeps to.
+    NeverMeetsTheParty { who: String },
 }
 
 impl fmt::Display for LintProblem {
@@ -67,6 +77,26 @@ impl fmt::Display for LintProblem {
                 f,
                 "the room of {squares} square(s) from {at} has no light, and the party carries \
                  none and cannot see in the dark: it is blind there"
+            ),
+            LintProblem::TrapOffThePaths {
+                at,
+                reachable: false,
+            } => write!(
+                f,
+                "the trap at {at} is where the party cannot go: it never goes off"
+            ),
+            LintProblem::TrapOffThePaths {
+                at,
+                reachable: true,
+            } => write!(
+                f,
+                "the trap at {at} is on no path to anywhere else: only a delver who walks to that \
+                 very square sets it off"
+            ),
+            LintProblem::NeverMeetsTheParty { who } => write!(
+                f,
+                "{who} can never hear the party (even fighting or shouting) nor see it anywhere \
+                 the party can walk, every door open: it takes no part in the delve"
             ),
             LintProblem::NoEnemies { faction } => write!(
                 f,
@@ -108,6 +138,7 @@ impl Places {
         let index = self.raw.as_ref().and_then(|r| match list {
             "doors" => r.doors.iter().position(|d| d.at == xy),
             "creatures" => r.creatures.iter().position(|c| c.at == Some(xy)),
+            "traps" => r.traps.iter().position(|t| t.at == xy),
             _ => None,
         });
         match index {
@@ -173,6 +204,113 @@ fn areas_outside(level: &Level, reached: &[bool]) -> Vec<(GridPos, usize)> {
         out.push((p, area.len()));
     }
     out
+}
+
+/// Steps from `start` to every square of `route` (a king's move each, through any door).
+fn steps_from(level: &Level, start: GridPos, route: &[bool]) -> Vec<Option<u32>> {
+    let grid = &level.grid;
+    let mut steps = vec![None; route.len()];
+    let mut todo = VecDeque::new();
+    if let Some(i) = grid.index(start) {
+        steps[i] = Some(0);
+        todo.push_back(start);
+    }
+    while let Some(p) = todo.pop_front() {
+        let d = grid.index(p).and_then(|i| steps[i]).unwrap_or(0);
+        for q in p.neighbours() {
+            if let Some(j) = grid.index(q)
+                && route[j]
+                && steps[j].is_none()
+            {
+                steps[j] = Some(d + 1);
+                todo.push_back(q);
+            }
+        }
+    }
+    steps
+}
+
+/// Traps set off by stepping on them that no path crosses: on a square the party cannot reach,
+/// or on one from which no square lies a step farther from the start (the tip of a dead end,
+/// a room's farthest corner), unless it is the goal's square.
+fn traps_off_the_paths(
+    level: &Level,
+    start: GridPos,
+    route: &[bool],
+    places: &Places,
+) -> Vec<Lint> {
+    let grid = &level.grid;
+    let steps = steps_from(level, start, route);
+    let goal = match level.goal {
+        super::Goal::Reach(p) | super::Goal::Exit(p) => Some(p),
+        _ => None,
+    };
+    let mut lints = Vec::new();
+    for t in &level.traps {
+        if t.trap.trigger != super::TrapTriggerDef::Step || goal == Some(t.at) {
+            continue;
+        }
+        let Some(d) = grid.index(t.at).and_then(|i| steps[i]) else {
+            lints.push(Lint {
+                at: places.entry("traps", t.at),
+                problem: LintProblem::TrapOffThePaths {
+                    at: t.at,
+                    reachable: false,
+                },
+            });
+            continue;
+        };
+        let onward =
+            t.at.neighbours()
+                .iter()
+                .any(|q| grid.index(*q).and_then(|j| steps[j]) == Some(d + 1));
+        if !onward {
+            lints.push(Lint {
+                at: places.entry("traps", t.at),
+                problem: LintProblem::TrapOffThePaths {
+                    at: t.at,
+                    reachable: true,
+                },
+            });
+        }
+    }
+    lints
+}
+
+/// Can `c` never hear the party nor see it? From every square it keeps to (where it stands and
+/// its patrol route), with every door open: no square of the party's `route` is within the
+/// earshot of a loud noise with a Listening throw (Dungeon Delves › Listening, the environment
+/// where it stands), and none is in its line of sight (the party carries its light).
+fn never_meets_the_party(level: &Level, c: &super::CreatureDef, route: &[bool]) -> bool {
+    use crate::rules::sound::{Earshot, SoundRow, bound};
+    let mut grid = level.grid.clone();
+    for d in &level.doors {
+        grid.set_door(d.at, crate::grid::DoorState::Open);
+    }
+    let on_route = |p: GridPos| grid.index(p).is_some_and(|i| route[i]);
+    let keeps_to: Vec<GridPos> = std::iter::once(c.at)
+        .chain(c.patrol.iter().copied())
+        .collect();
+    if keeps_to.iter().any(|&p| on_route(p)) {
+        return false;
+    }
+    let mut stamp = Vec::new();
+    let mut earshot = Earshot::default();
+    for &p in &keeps_to {
+        let env = super::environment_at(level.environment, &level.environment_regions, p);
+        let reach = bound(SoundRow::Loud, env);
+        earshot.propagate(&grid, p, reach);
+        let hears = grid
+            .squares()
+            .any(|(q, _)| on_route(q) && earshot.half_feet(&grid, q).is_some_and(|d| d <= reach));
+        let sees = crate::rules::vision::line_of_sight_field(&grid, p, &mut stamp)
+            .iter()
+            .any(|&(q, _)| on_route(q));
+        if hears || sees {
+            return false;
+        }
+    }
+    true
 }
 
 /// Every lint of a level loaded from `src`.
@@ -290,6 +428,26 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
                 lints.push(Lint {
                     at: places.square(at),
                     problem: LintProblem::Dark { at, squares },
+                });
+            }
+        }
+    }
+    if let Some(start) = members.first().map(|c| c.at) {
+        let route = reach(level, start, |_| true);
+        lints.extend(traps_off_the_paths(level, start, &route, &places));
+        let in_party = |i: usize| party.is_some_and(|f| f.marching_order.contains(&i));
+        for (_, c) in level
+            .creatures
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !in_party(*i))
+        {
+            if never_meets_the_party(level, c, &route) {
+                lints.push(Lint {
+                    at: places.entry("creatures", c.at),
+                    problem: LintProblem::NeverMeetsTheParty {
+                        who: c.name.clone(),
+                    },
                 });
             }
         }
