@@ -7,6 +7,10 @@ use delve::lab::{LabPlan, run_lab};
 use delve::level::load_level_file;
 use delve::policy::PartyPolicy;
 
+/// The allocator the `delve` binary runs with (see `src/main.rs`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const DELVES: u64 = 40;
 
 fn lab(c: &mut Criterion) {
