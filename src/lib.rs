@@ -13,6 +13,7 @@ pub mod log;
 pub mod policy;
 pub mod query;
 pub mod rules;
+pub mod save;
 pub mod scenario;
 pub mod schedule;
 pub mod sim;

@@ -357,6 +357,86 @@ pub struct Loaded {
     pub warnings: Diagnostics,
 }
 
+/// A level's text as read, with the texts of the bestiary files it names: what a save keeps to
+/// load the level exactly as it was, whatever becomes of the files.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LevelText {
+    /// The level file, as given (for messages and to compare with the file now).
+    pub file: String,
+    pub text: String,
+    /// Each bestiary file the level names, as it names it, with its text.
+    #[serde(default)]
+    pub included: Vec<(String, String)>,
+}
+
+impl LevelText {
+    /// Reads a level file and the bestiary files it names (those it cannot read are left out:
+    /// loading says so, at the line that names them).
+    pub fn read(path: &Path) -> Result<LevelText, Diagnostics> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                &file,
+                SourcePos::START,
+                format!("cannot read level file: {e}"),
+            )])
+        })?;
+        Ok(Self::with_includes(file, text, path.parent()))
+    }
+
+    /// The embedded default level.
+    pub fn default_level() -> LevelText {
+        Self::with_includes(
+            DEFAULT_LEVEL_NAME.to_owned(),
+            DEFAULT_LEVEL.to_owned(),
+            Some(Path::new("levels")),
+        )
+    }
+
+    fn with_includes(file: String, text: String, dir: Option<&Path>) -> LevelText {
+        let names = ron_options()
+            .from_str::<schema::RawLevel>(&text)
+            .map(|raw| raw.bestiary)
+            .unwrap_or_default();
+        let included = names
+            .into_iter()
+            .filter_map(|name| {
+                let path = dir.map_or_else(|| Path::new(&name).to_path_buf(), |d| d.join(&name));
+                std::fs::read_to_string(path).ok().map(|t| (name, t))
+            })
+            .collect();
+        LevelText {
+            file,
+            text,
+            included,
+        }
+    }
+
+    /// Loads the level from these texts.
+    pub fn load(&self) -> Result<Loaded, Diagnostics> {
+        validate::load_level_with(
+            &self.text,
+            &self.file,
+            validate::Includes::Given(&self.included),
+        )
+    }
+
+    /// A fingerprint of the level and its bestiary files (BLAKE3, in hex): the same texts give
+    /// the same fingerprint on any machine.
+    pub fn fingerprint(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        for part in std::iter::once(("", self.text.as_str()))
+            .chain(self.included.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        {
+            h.update(&(part.0.len() as u64).to_le_bytes());
+            h.update(part.0.as_bytes());
+            h.update(&(part.1.len() as u64).to_le_bytes());
+            h.update(part.1.as_bytes());
+        }
+        h.finalize().to_hex().to_string()
+    }
+}
+
 /// Loads the embedded default level.
 pub fn load_default_level() -> Result<Loaded, Diagnostics> {
     load_level_str(DEFAULT_LEVEL, DEFAULT_LEVEL_NAME, Some(Path::new("levels")))

@@ -41,12 +41,29 @@ pub fn load_level_file(path: &Path) -> Result<Loaded, Diagnostics> {
     }
 }
 
+/// Where a level's bestiary files come from: read from a directory (the level file's), or given
+/// with their texts (a save keeps them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Includes<'a> {
+    Dir(Option<&'a Path>),
+    Given(&'a [(String, String)]),
+}
+
 /// Validates level text. `file` names it in messages; `base_dir` is where its bestiary files are
 /// looked for.
 pub fn load_level_str(
     src: &str,
     file: &str,
     base_dir: Option<&Path>,
+) -> Result<Loaded, Diagnostics> {
+    load_level_with(src, file, Includes::Dir(base_dir))
+}
+
+/// Validates level text whose bestiary files come from `includes`.
+pub(crate) fn load_level_with(
+    src: &str,
+    file: &str,
+    includes: Includes,
 ) -> Result<Loaded, Diagnostics> {
     let raw: RawLevel = match ron_options().from_str(src) {
         Ok(raw) => raw,
@@ -58,7 +75,7 @@ pub fn load_level_str(
         spans: OnceCell::new(),
         problems: Diagnostics::default(),
     };
-    let level = v.level(raw, base_dir);
+    let level = v.level(raw, includes);
     let problems = v.problems.sorted();
     if problems.has_errors() {
         Err(problems)
@@ -113,7 +130,7 @@ impl Validator<'_> {
         self.problems.push(d);
     }
 
-    fn level(&mut self, raw: RawLevel, base_dir: Option<&Path>) -> Option<Level> {
+    fn level(&mut self, raw: RawLevel, includes: Includes) -> Option<Level> {
         if raw.scale_feet == 0 {
             let at = self.at(path!["scale_feet"]);
             self.error(at, "`scale_feet` must be at least 1 (feet per square)");
@@ -229,7 +246,7 @@ impl Validator<'_> {
             })
             .collect();
         let factions = self.factions(&raw.factions);
-        let bestiary = self.bestiary(&raw.bestiary, base_dir);
+        let bestiary = self.bestiary(&raw.bestiary, includes);
         let creatures = self.creatures(&raw.creatures, &grid, &factions, &bestiary);
         let factions = self.parties(&raw.factions, factions, &creatures);
         self.keys(&raw.doors, &doors, &creatures);
@@ -630,11 +647,30 @@ impl Validator<'_> {
         out
     }
 
-    fn bestiary(&mut self, files: &[String], base_dir: Option<&Path>) -> Bestiary {
+    fn bestiary(&mut self, files: &[String], includes: Includes) -> Bestiary {
         let mut b = Bestiary::builtin();
         for (i, f) in files.iter().enumerate() {
-            let path = base_dir.map_or_else(|| Path::new(f).to_path_buf(), |d| d.join(f));
-            match std::fs::read_to_string(&path) {
+            let (path, text) = match includes {
+                Includes::Dir(base_dir) => {
+                    let path = base_dir.map_or_else(|| Path::new(f).to_path_buf(), |d| d.join(f));
+                    let text = std::fs::read_to_string(&path);
+                    (path, text)
+                }
+                Includes::Given(given) => (
+                    Path::new(f).to_path_buf(),
+                    given
+                        .iter()
+                        .find(|(name, _)| name == f)
+                        .map(|(_, text)| text.clone())
+                        .ok_or_else(|| {
+                            std::io::Error::new(
+                                std::io::ErrorKind::NotFound,
+                                "not among the files kept with the level",
+                            )
+                        }),
+                ),
+            };
+            match text {
                 Ok(src) => b.add_source(&src, &path.display().to_string(), &mut self.problems),
                 Err(e) => {
                     let pos = self.at(path!["bestiary", i]);

@@ -1,0 +1,337 @@
+//! Saving, loading and taking back: a delve is its level, its seed and its journal (DESIGN.md ›
+//! Principles: commands in, typed events out), so that is what a save holds, and loading replays
+//! it to the same world and the same log. Undo replays the journal to an earlier round.
+//!
+//! A save holds the level's text and the bestiary files it names (so it loads as it was, whatever
+//! becomes of the files), their fingerprint (to tell the Judge the level file has changed since),
+//! the seed, the rounds played and the journal — every command given from outside, Judge
+//! modifiers and rule switches among them. Saves are RON, versioned ([`SAVE_VERSION`]), and
+//! written atomically: a temporary file beside the save, then a rename, so a failure midway never
+//! loses the save that was there.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::command::{Journal, ScriptedCommand};
+use crate::level::{Diagnostics, Level, LevelText};
+use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// The version of the save format this build writes and reads.
+pub const SAVE_VERSION: u32 = 1;
+
+/// What a save holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Save {
+    /// The save format's version ([`SAVE_VERSION`] when written by this build).
+    pub version: u32,
+    /// The level's fingerprint ([`LevelText::fingerprint`]) when it was saved.
+    pub fingerprint: String,
+    pub seed: u64,
+    /// Rounds played.
+    pub rounds: u64,
+    /// Every command given from outside, with its round.
+    pub journal: Vec<ScriptedCommand>,
+    /// The level as it was.
+    pub level: LevelText,
+}
+
+/// Just the version, read first so that a save of another version says so rather than failing
+/// on a field it does not know.
+#[derive(Deserialize)]
+struct Versioned {
+    version: u32,
+}
+
+/// Why a save could not be written or read. Nothing in the delve changes when it fails.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SaveError {
+    #[error("{path}: cannot read the save: {error}")]
+    Unreadable { path: String, error: String },
+    #[error("{path}: cannot write the save: {error} (the save that was there, if any, is kept)")]
+    Unwritable { path: String, error: String },
+    #[error(
+        "{path}:{line}:{col}: the save is cut short: the file ends before the save does (was it copied or written only in part?)"
+    )]
+    CutShort {
+        path: String,
+        line: usize,
+        col: usize,
+    },
+    #[error("{path}:{line}:{col}: not a delve save: {message}")]
+    NotASave {
+        path: String,
+        line: usize,
+        col: usize,
+        message: String,
+    },
+    #[error("{path}: a save of version {found}; this delve reads saves of version {reads}")]
+    OtherVersion {
+        path: String,
+        found: u32,
+        reads: u32,
+    },
+    #[error("the level kept in the save does not load:\n{0}")]
+    BrokenLevel(String),
+}
+
+impl Save {
+    /// The delve in `world`, played on `level`.
+    pub fn of(world: &World, level: &LevelText) -> Save {
+        Save {
+            version: SAVE_VERSION,
+            fingerprint: level.fingerprint(),
+            seed: world.resource::<crate::dice::Dice>().seed(),
+            rounds: world.resource::<Clock>().rounds,
+            journal: world.resource::<Journal>().0.clone(),
+            level: level.clone(),
+        }
+    }
+
+    /// The save as the text of its file.
+    pub fn to_text(&self) -> String {
+        let pretty = ron::ser::PrettyConfig::default()
+            .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+        let body = ron::ser::to_string_pretty(self, pretty).expect("a save serializes");
+        format!(
+            "// A delve save (version {SAVE_VERSION}): `delve {} --load THIS_FILE` goes on from it.\n{body}\n",
+            self.level.file
+        )
+    }
+
+    /// Reads a save from its text; `path` names it in messages.
+    pub fn from_text(text: &str, path: &str) -> Result<Save, SaveError> {
+        let options = crate::command::script_options();
+        let located =
+            |e: &ron::error::SpannedError| (e.span.start.line.max(1), e.span.start.col.max(1));
+        match options.from_str::<Versioned>(text) {
+            Ok(v) if v.version != SAVE_VERSION => {
+                return Err(SaveError::OtherVersion {
+                    path: path.to_owned(),
+                    found: v.version,
+                    reads: SAVE_VERSION,
+                });
+            }
+            _ => {}
+        }
+        options.from_str::<Save>(text).map_err(|e| {
+            let (line, col) = located(&e);
+            // The file ends where the save is still open: in a string, a list, a struct.
+            let open_at_the_end =
+                !text.trim_end().ends_with(')') && e.span.end.line >= text.lines().count();
+            if matches!(e.code, ron::Error::Eof | ron::Error::ExpectedStringEnd) || open_at_the_end
+            {
+                SaveError::CutShort {
+                    path: path.to_owned(),
+                    line,
+                    col,
+                }
+            } else {
+                SaveError::NotASave {
+                    path: path.to_owned(),
+                    line,
+                    col,
+                    message: e.code.to_string(),
+                }
+            }
+        })
+    }
+
+    /// Reads a save file.
+    pub fn read(path: &Path) -> Result<Save, SaveError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SaveError::Unreadable {
+            path: name.clone(),
+            error: e.to_string(),
+        })?;
+        Save::from_text(&text, &name)
+    }
+
+    /// Writes the save to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        write_atomic(path, self.to_text().as_bytes())
+    }
+
+    /// The level kept in the save.
+    pub fn load_level(&self) -> Result<Level, SaveError> {
+        self.level
+            .load()
+            .map(|l| l.level)
+            .map_err(|d: Diagnostics| SaveError::BrokenLevel(d.to_string()))
+    }
+
+    /// Has the level file changed since the save? `now` is the level as it reads now.
+    pub fn level_changed(&self, now: &LevelText) -> bool {
+        now.fingerprint() != self.fingerprint
+    }
+
+    /// Replays the save into `world` (one that runs the simulation): its level installed anew,
+    /// then its journal played to the round it was saved at.
+    pub fn restore_into(&self, world: &mut World, level: &Level) {
+        replay_into(world, level, self.seed, &self.journal, self.rounds);
+    }
+}
+
+/// Installs `level` anew in `world` with `seed`, and plays `rounds` rounds giving each command of
+/// `journal` at its round: the delve as it was after those rounds, the same log included.
+pub fn replay_into(
+    world: &mut World,
+    level: &Level,
+    seed: u64,
+    journal: &[ScriptedCommand],
+    rounds: u64,
+) {
+    crate::sim::install_level(world, level, seed);
+    world.insert_resource(crate::sim::Script::new(journal));
+    for _ in 0..rounds {
+        crate::sim::give_due(world);
+        crate::sim::run_round(world);
+    }
+    // Commands kept for rounds not played are not given later.
+    world.insert_resource(crate::sim::Script::default());
+}
+
+/// Writes `bytes` to `path` so that the file is either the old one or the new one, never a
+/// part: into a temporary file beside it, flushed to the disk, then renamed over it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    write_atomic_with(path, bytes, |p| std::fs::File::create(p))
+}
+
+/// [`write_atomic`], opening the temporary file with `open` (tests give one that fails).
+pub fn write_atomic_with<W: Write>(
+    path: &Path,
+    bytes: &[u8],
+    open: impl FnOnce(&Path) -> std::io::Result<W>,
+) -> Result<(), SaveError> {
+    let failed = |e: std::io::Error| SaveError::Unwritable {
+        path: path.display().to_string(),
+        error: e.to_string(),
+    };
+    let temporary = temporary_beside(path);
+    let written = (|| {
+        let mut file = open(&temporary)?;
+        file.write_all(bytes)?;
+        file.flush()?;
+        drop(file);
+        // Flushed to the disk before it takes the save's place.
+        std::fs::File::open(&temporary)?.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(failed(e));
+    }
+    Ok(())
+}
+
+fn temporary_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// The autosaves kept: the newest replaces the oldest.
+pub const AUTOSAVES: u64 = 3;
+
+/// The file of the autosave for turn `turn` in `dir`: `autosave-0.ron` … `autosave-2.ron`, in
+/// turn.
+pub fn autosave_path(dir: &Path, turn: u64) -> PathBuf {
+    dir.join(format!("autosave-{}.ron", turn % AUTOSAVES))
+}
+
+/// How far back Undo goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Round,
+    Turn,
+}
+
+/// Undo and redo by replaying the journal: what was taken back, until a new command is given.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    /// The journal and rounds before the first undo since the last command: redo replays toward
+    /// them.
+    undone: Option<(Vec<ScriptedCommand>, u64)>,
+}
+
+impl History {
+    /// Can anything be redone?
+    pub fn can_redo(&self) -> bool {
+        self.undone.is_some()
+    }
+
+    /// What was undone, if the delve is still on its way back toward it: the journal so far is
+    /// the undone one up to this round. A command given since an undo (or a delve loaded) makes
+    /// it gone.
+    fn still_undone(&mut self, world: &World) -> Option<(Vec<ScriptedCommand>, u64)> {
+        let rounds = world.resource::<Clock>().rounds;
+        let journal = &world.resource::<Journal>().0;
+        let on_the_way = self.undone.as_ref().is_some_and(|(undone, last)| {
+            rounds <= *last
+                && undone
+                    .iter()
+                    .filter(|c| c.round < rounds)
+                    .eq(journal.iter())
+        });
+        if !on_the_way {
+            self.undone = None;
+        }
+        self.undone.clone()
+    }
+}
+
+/// The round Undo goes back to from `rounds`: one round back, or back to the start of the turn
+/// (the one before, at a turn's start).
+pub fn undo_target(rounds: u64, step: Step) -> u64 {
+    match step {
+        Step::Round => rounds.saturating_sub(1),
+        Step::Turn => rounds.saturating_sub(1) / ROUNDS_PER_TURN * ROUNDS_PER_TURN,
+    }
+}
+
+/// Takes back a round or a turn: the delve replayed from its start to the earlier round, without
+/// the commands given since. Returns the round it went back to, or `None` at the start.
+pub fn undo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
+    let rounds = world.resource::<Clock>().rounds;
+    if rounds == 0 {
+        return None;
+    }
+    let to = undo_target(rounds, step);
+    let journal = world.resource::<Journal>().0.clone();
+    let seed = world.resource::<crate::dice::Dice>().seed();
+    let mut history = world.remove_resource::<History>().unwrap_or_default();
+    if history.still_undone(world).is_none() {
+        history.undone = Some((journal.clone(), rounds));
+    }
+    let kept: Vec<ScriptedCommand> = journal.into_iter().filter(|c| c.round < to).collect();
+    replay_into(world, level, seed, &kept, to);
+    world.insert_resource(history);
+    Some(to)
+}
+
+/// Gives back what was undone, a round or a turn at a time, up to where the first undo was made.
+/// Returns the round it came to, or `None` if there is nothing to redo.
+pub fn redo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
+    let mut history = world.remove_resource::<History>().unwrap_or_default();
+    let Some((journal, last)) = history.still_undone(world) else {
+        world.insert_resource(history);
+        return None;
+    };
+    let rounds = world.resource::<Clock>().rounds;
+    let to = match step {
+        Step::Round => rounds + 1,
+        Step::Turn => (rounds / ROUNDS_PER_TURN + 1) * ROUNDS_PER_TURN,
+    }
+    .min(last);
+    let seed = world.resource::<crate::dice::Dice>().seed();
+    let kept: Vec<ScriptedCommand> = journal.iter().filter(|c| c.round < to).cloned().collect();
+    replay_into(world, level, seed, &kept, to);
+    if to >= last {
+        history.undone = None;
+    }
+    world.insert_resource(history);
+    Some(to)
+}
