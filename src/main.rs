@@ -53,6 +53,21 @@ struct Cli {
     /// The party policy's settings (RON) the A key hands a party to; the defaults when left out.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Go on from a save (Ctrl+S writes one): its level, seed and journal, replayed. LEVEL is
+    /// not needed; the save holds its level.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Load the save even though its level file has changed since (the level as it was saved).
+    #[arg(long, requires = "load")]
+    anyway: bool,
+    /// Where Ctrl+S saves and Ctrl+O loads (the save given to --load, or LEVEL's name in the
+    /// user's data directory, when left out).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Where the autosaves go, one every turn, the last three kept (the user's data directory when
+    /// left out).
+    #[arg(long, value_name = "DIR")]
+    autosave: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -343,6 +358,10 @@ fn window(cli: Cli) -> ExitCode {
         return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
+        load: cli.load,
+        anyway: cli.anyway,
+        save: cli.save,
+        autosave: cli.autosave,
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,

@@ -58,6 +58,16 @@ pub enum DelveAction {
     PartyFightsAlone,
     /// Hand the selected creature's party (or the first party) to its policy, or take it back.
     Autonomy,
+    /// Save the delve (`gui::saving`).
+    Save,
+    /// Go on from the save.
+    Load,
+    /// Take back a round.
+    Undo,
+    /// Take back a turn.
+    UndoTurn,
+    /// Give back a round taken back.
+    Redo,
 }
 
 /// The default bindings and their descriptions, in the order the help line lists them.
@@ -82,6 +92,9 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("F", "attack at pointer"),
     ("B", "party fights alone"),
     ("A", "party delves by itself / back"),
+    ("Ctrl+S/O", "save/load"),
+    ("Ctrl+Z, Ctrl+Shift+Z", "undo a round, a turn"),
+    ("Ctrl+Y", "redo"),
     ("C", "centre"),
     ("F1", "hide help"),
 ];
@@ -110,6 +123,26 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::Attack, KeyCode::KeyF)
         .with(DelveAction::PartyFightsAlone, KeyCode::KeyB)
         .with(DelveAction::Autonomy, KeyCode::KeyA)
+        .with(
+            DelveAction::Save,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyS),
+        )
+        .with(
+            DelveAction::Load,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyO),
+        )
+        .with(
+            DelveAction::Undo,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ),
+        )
+        .with(
+            DelveAction::UndoTurn,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyZ).with(ModifierKey::Shift),
+        )
+        .with(
+            DelveAction::Redo,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyY),
+        )
         .with_multiple(
             [
                 KeyCode::Digit1,
@@ -220,7 +253,9 @@ fn fit_camera_on_redraw(
     if selected.0.is_some_and(|e| !creatures.contains(e)) {
         selected.0 = None;
     }
-    fit(&grid, &windows, &mut camera);
+    if !shown.keep_view {
+        fit(&grid, &windows, &mut camera);
+    }
 }
 
 fn fit(
@@ -513,33 +548,36 @@ fn toggle_help(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use bevy::input::InputPlugin as BevyInputPlugin;
 
     use super::*;
-    use crate::level::{Diagnostics, load_default_level};
+    use crate::level::Diagnostics;
     use crate::sim::sim_app;
     use crate::time::Clock;
 
     /// A headless app with the window's input plugin: keys are pressed the way leafwing's own
     /// tests press them.
-    fn app() -> App {
-        let level = load_default_level().unwrap().level;
+    pub(crate) fn app() -> App {
+        let text = crate::level::LevelText::default_level();
+        let level = text.load().unwrap().level;
         let mut app = sim_app(&level, 1);
         app.add_plugins((BevyInputPlugin, InputPlugin))
             .insert_resource(ShownLevel {
                 path: None,
                 seed: 1,
                 level,
+                text,
                 problems: None,
                 warnings: Diagnostics::default(),
                 redraw: false,
+                keep_view: false,
             });
         app.update();
         app
     }
 
-    fn press(app: &mut App, key: KeyCode) {
+    pub(crate) fn press(app: &mut App, key: KeyCode) {
         key.press(app.world_mut());
         app.update();
         key.release(app.world_mut());
@@ -657,7 +695,7 @@ mod tests {
             "the search, the rest and the orders: {journal:?}"
         );
         let rounds = world.resource::<Clock>().rounds;
-        let level = load_default_level().unwrap().level;
+        let level = crate::level::load_default_level().unwrap().level;
         let replayed = crate::sim::replay(&level, 1, &journal, rounds);
         let log = world.resource::<crate::log::EventLog>();
         let again = replayed.world().resource::<crate::log::EventLog>();
@@ -709,7 +747,7 @@ mod tests {
     /// the window's log is the log of the delve it came from.
     #[test]
     fn a_journal_replays_in_the_window() {
-        let level = load_default_level().unwrap().level;
+        let level = crate::level::load_default_level().unwrap().level;
         let policy = crate::policy::PartyPolicy::default();
         let played = crate::sim::play_autonomous(&level, 1, &policy, &[], 40);
         let journal = played

@@ -84,6 +84,7 @@ pub(super) fn redraw(
         return;
     }
     shown.redraw = false;
+    shown.keep_view = false;
     for e in &old {
         commands.entity(e).despawn();
     }

@@ -15,6 +15,7 @@ pub mod noise;
 pub mod panels;
 pub mod preview;
 pub mod reload;
+pub mod saving;
 pub mod screenshot;
 pub mod tokens;
 
@@ -49,6 +50,12 @@ pub struct WindowOptions {
     pub replay: Vec<crate::command::ScriptedCommand>,
     /// The policy the A key hands a party to.
     pub policy: crate::policy::PartyPolicy,
+    /// A save to go on from, and whether to load it though its level file changed since.
+    pub load: Option<PathBuf>,
+    pub anyway: bool,
+    /// Where Ctrl+S saves; where the autosaves go.
+    pub save: Option<PathBuf>,
+    pub autosave: Option<PathBuf>,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -61,12 +68,17 @@ pub struct ShownLevel {
     pub path: Option<PathBuf>,
     pub seed: u64,
     pub level: Level,
+    /// The texts it was loaded from (what a save keeps).
+    pub text: level::LevelText,
     /// Problems of the last reload that failed; the previous level stays in place meanwhile.
     pub problems: Option<Diagnostics>,
     /// Warnings of the level shown.
     pub warnings: Diagnostics,
     /// Set when the map and tokens must be drawn anew.
     pub redraw: bool,
+    /// With `redraw`: the same level drawn again (an undo, a save of it loaded), so the camera
+    /// stays where it is.
+    pub keep_view: bool,
 }
 
 /// Everything the window adds on top of `SimPlugins`.
@@ -87,22 +99,45 @@ impl PluginGroup for GuiPlugins {
             .add(lighting::LightingPlugin)
             .add(noise::NoiseViewPlugin)
             .add(reload::ReloadPlugin)
+            .add(saving::SavingPlugin)
     }
 }
 
 /// Opens the window and runs until it is closed (or the screenshot is saved).
 pub fn run(options: WindowOptions) -> ExitCode {
-    let loaded = match &options.level {
-        Some(path) => level::load_level_file(path),
-        None => level::load_default_level(),
+    // A save brings its own level; else the level file, or the built-in crypt.
+    let save = match options
+        .load
+        .as_deref()
+        .map(crate::save::Save::read)
+        .transpose()
+    {
+        Ok(save) => save,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
     };
-    let loaded = match loaded {
+    if let Some(save) = &save
+        && !options.anyway
+        && let Some(changed) = saving::level_changed_since(save)
+    {
+        eprintln!("{changed}; add --anyway to load it as it was saved");
+        return ExitCode::from(2);
+    }
+    let text = match (&save, &options.level) {
+        (Some(save), _) => Ok(save.level.clone()),
+        (None, Some(path)) => level::LevelText::read(path),
+        (None, None) => Ok(level::LevelText::default_level()),
+    };
+    let loaded = match text.and_then(|t| t.load().map(|l| (t, l))) {
         Ok(l) => l,
         Err(problems) => {
             eprint!("{problems}");
             return ExitCode::from(1);
         }
     };
+    let (text, loaded) = loaded;
     eprint!("{}", loaded.warnings);
     if let Some(name) = &options.select
         && loaded.level.creature(name).is_none()
@@ -136,7 +171,11 @@ pub fn run(options: WindowOptions) -> ExitCode {
             .set(ImagePlugin::default_nearest()),
     )
     .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins));
-    install_level(app.world_mut(), &loaded.level, options.seed);
+    let seed = save.as_ref().map_or(options.seed, |s| s.seed);
+    match &save {
+        Some(save) => save.restore_into(app.world_mut(), &loaded.level),
+        None => install_level(app.world_mut(), &loaded.level, seed),
+    }
     if let Some(name) = &options.select {
         let chosen = app
             .world()
@@ -146,13 +185,29 @@ pub fn run(options: WindowOptions) -> ExitCode {
             .copied();
         app.insert_resource(input::Selected(chosen));
     }
+    let path = match &save {
+        Some(save) => Some(PathBuf::from(&save.level.file)),
+        None => options.level.clone(),
+    };
+    app.insert_resource(saving::SaveFiles::new(
+        options.save.or(options.load.clone()),
+        options.autosave,
+        &text,
+        app.world(),
+    ));
+    if let Some(file) = &options.load {
+        app.world_mut().resource_mut::<input::UiState>().notice =
+            format!("went on from {}", file.display());
+    }
     app.insert_resource(ShownLevel {
-        path: options.level.clone(),
-        seed: options.seed,
+        path,
+        seed,
         level: loaded.level,
+        text,
         problems: None,
         warnings: loaded.warnings,
         redraw: true,
+        keep_view: false,
     });
     app.insert_resource(options.view);
     app.insert_resource(JournalFile(options.journal));

@@ -52,12 +52,14 @@ fn reload_when_changed(world: &mut World) {
         return;
     }
     watch.modified = now;
-    match level::load_level_file(&path) {
-        Ok(loaded) => {
+    match level::LevelText::read(&path).and_then(|t| t.load().map(|l| (t, l))) {
+        Ok((text, loaded)) => {
             let seed = world.resource::<ShownLevel>().seed;
             install_level(world, &loaded.level, seed);
             let mut shown = world.resource_mut::<ShownLevel>();
             shown.level = loaded.level;
+            shown.text = text;
+            shown.keep_view = false;
             shown.warnings = loaded.warnings;
             shown.problems = None;
             shown.redraw = true;
@@ -95,7 +97,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("level.ron");
         touch(&path, LEVEL, 0);
-        let level = level::load_level_file(&path).unwrap().level;
+        let text = level::LevelText::read(&path).unwrap();
+        let level = text.load().unwrap().level;
         let mut app = sim_app(&level, 1);
         app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             300,
@@ -104,9 +107,11 @@ mod tests {
             path: Some(path.clone()),
             seed: 1,
             level,
+            text,
             problems: None,
             warnings: Diagnostics::default(),
             redraw: false,
+            keep_view: false,
         })
         .add_plugins(ReloadPlugin);
         app.update();
