@@ -114,6 +114,9 @@ enum Cmd {
         /// Also write the journal (the commands given, which replay the delve) to this file.
         #[arg(long, value_name = "FILE")]
         journal: Option<PathBuf>,
+        /// Also save the delve where it ended, for the window to go on from (`delve --load`).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
         /// A RON script of commands: [(round: 0, command: Move(who: "Sera", to: (5, 3))), …]
         #[arg(long, value_name = "FILE")]
         commands: Option<PathBuf>,
@@ -303,11 +306,13 @@ fn main() -> ExitCode {
             auto,
             policy,
             journal,
+            save,
             commands,
             log,
             json,
             without,
         }) => run_sim(SimOptions {
+            save: save.as_deref(),
             path: &level,
             seed,
             rounds,
@@ -709,6 +714,7 @@ struct SimOptions<'a> {
     auto: bool,
     policy: Option<&'a Path>,
     journal: Option<&'a Path>,
+    save: Option<&'a Path>,
     commands: Option<&'a Path>,
     log_file: Option<&'a Path>,
     json: bool,
@@ -723,6 +729,7 @@ fn run_sim(o: SimOptions) -> ExitCode {
         auto,
         policy,
         journal,
+        save,
         commands,
         log_file,
         json,
@@ -771,6 +778,19 @@ fn run_sim(o: SimOptions) -> ExitCode {
     {
         eprintln!("{}: cannot write the journal: {e}", file.display());
         return ExitCode::from(1);
+    }
+    if let Some(file) = save {
+        let text = match delve::level::LevelText::read(path) {
+            Ok(text) => text,
+            Err(problems) => {
+                eprint!("{problems}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = delve::save::Save::of(world, &text).write(file) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
     }
     let log = world.resource::<delve::log::EventLog>();
     if json {

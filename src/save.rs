@@ -32,6 +32,10 @@ pub struct Save {
     pub seed: u64,
     /// Rounds played.
     pub rounds: u64,
+    /// The optional rule modules it ran with (the level's, or as the command line switched
+    /// them).
+    #[serde(default)]
+    pub modules: crate::level::schema::Modules,
     /// Every command given from outside, with its round.
     pub journal: Vec<ScriptedCommand>,
     /// The level as it was.
@@ -85,6 +89,9 @@ impl Save {
             fingerprint: level.fingerprint(),
             seed: world.resource::<crate::dice::Dice>().seed(),
             rounds: world.resource::<Clock>().rounds,
+            modules: world
+                .get_resource::<crate::sim::RunningModules>()
+                .map_or_else(Default::default, |m| m.0),
             journal: world.resource::<Journal>().0.clone(),
             level: level.clone(),
         }
@@ -96,7 +103,7 @@ impl Save {
             .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
         let body = ron::ser::to_string_pretty(self, pretty).expect("a save serializes");
         format!(
-            "// A delve save (version {SAVE_VERSION}): `delve {} --load THIS_FILE` goes on from it.\n{body}\n",
+            "// A delve save (version {SAVE_VERSION}) of {}: `delve --load THIS_FILE` goes on from it.\n{body}\n",
             self.level.file
         )
     }
@@ -154,12 +161,15 @@ impl Save {
         write_atomic(path, self.to_text().as_bytes())
     }
 
-    /// The level kept in the save.
+    /// The level kept in the save, with the rule modules it ran with.
     pub fn load_level(&self) -> Result<Level, SaveError> {
-        self.level
+        let mut level = self
+            .level
             .load()
             .map(|l| l.level)
-            .map_err(|d: Diagnostics| SaveError::BrokenLevel(d.to_string()))
+            .map_err(|d: Diagnostics| SaveError::BrokenLevel(d.to_string()))?;
+        level.modules = self.modules;
+        Ok(level)
     }
 
     /// Has the level file changed since the save? `now` is the level as it reads now.

@@ -139,10 +139,23 @@ impl PluginGroup for SimPlugins {
     }
 }
 
+/// The optional rule modules the delve runs with (what a save keeps as its rule switches).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunningModules(pub Modules);
+
+/// Notes the modules the delve runs with.
+struct RunningModulesPlugin(Modules);
+
+impl Plugin for RunningModulesPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(RunningModules(self.0));
+    }
+}
+
 impl SimPlugins {
     /// The rule plugins with the optional modules the level leaves out switched off.
     pub fn with(modules: Modules) -> PluginGroupBuilder {
-        let mut group = SimPlugins.build();
+        let mut group = SimPlugins.build().add(RunningModulesPlugin(modules));
         if !modules.combat {
             group = group.disable::<crate::rules::combat::battle::BattlePlugin>();
         }

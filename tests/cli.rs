@@ -751,3 +751,31 @@ fn lab_writes_its_runs_and_report() {
     assert!(records.iter().all(|r| r.outcome.is_some()));
     assert!(out.join("report.md").exists());
 }
+
+/// `delve --load SAVE`: a save of a level file changed since says so and how to load it anyway;
+/// a save cut short says so; neither opens anything.
+#[cfg(feature = "gui")]
+#[test]
+fn the_window_tells_a_bad_save_before_it_opens() {
+    let level = scratch("saved-level.ron");
+    std::fs::copy("levels/crypt.ron", &level).unwrap();
+    let text = delve::level::LevelText::read(&level).unwrap();
+    let app = delve::sim::play(&text.load().unwrap().level, 3, &[], 4);
+    let save = scratch("delve.save.ron");
+    delve::save::Save::of(app.world(), &text)
+        .write(&save)
+        .unwrap();
+    let edited = text.text.replacen("Ash Kings", "Ash Queens", 1);
+    std::fs::write(&level, edited).unwrap();
+    let o = delve(&["--load", save.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("has changed since the save"), "{err}");
+    assert!(err.contains("--anyway"), "{err}");
+    let whole = std::fs::read_to_string(&save).unwrap();
+    let cut = scratch_file("cut.save.ron", &whole[..whole.len() / 3]);
+    let o = delve(&["--load", cut.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cut short"), "{err}");
+}

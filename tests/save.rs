@@ -129,6 +129,18 @@ fn bad_saves_say_what_is_wrong() {
     ));
 }
 
+/// The rule modules the delve ran with (the command line's `--without combat`) are kept.
+#[test]
+fn a_save_keeps_the_rule_modules() {
+    let mut level = crypt().load().unwrap().level;
+    level.modules.combat = false;
+    let app = sim::play(&level, 7, &script(), 5);
+    let save = Save::of(app.world(), &crypt());
+    assert!(!save.modules.combat && save.modules.situational_penalties);
+    let read = Save::from_text(&save.to_text(), "s").unwrap();
+    assert!(!read.load_level().unwrap().modules.combat);
+}
+
 /// The level file changed since the save: the save tells (and still holds the level as it was).
 #[test]
 fn a_changed_level_is_told() {

@@ -137,7 +137,10 @@ pub fn run(options: WindowOptions) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let (text, loaded) = loaded;
+    let (text, mut loaded) = loaded;
+    if let Some(save) = &save {
+        loaded.level.modules = save.modules;
+    }
     eprint!("{}", loaded.warnings);
     if let Some(name) = &options.select
         && loaded.level.creature(name).is_none()
