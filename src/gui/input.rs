@@ -3,6 +3,7 @@
 
 use crate::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
 use bevy::prelude::*;
+use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::*;
 
 use super::map::RedrawSet;
@@ -213,6 +214,10 @@ impl Plugin for InputPlugin {
             .init_resource::<RoundsRequested>()
             .add_systems(Startup, spawn_camera)
             .add_systems(
+                PreUpdate,
+                taps_within_a_frame.in_set(InputManagerSystem::ManualControl),
+            )
+            .add_systems(
                 Update,
                 (
                     fit_camera_on_redraw.before(RedrawSet),
@@ -229,6 +234,71 @@ impl Plugin for InputPlugin {
                     play_rounds.after(request_rounds),
                 ),
             );
+    }
+}
+
+/// A key or mouse button pressed and let go within one frame (a short tap on a slow frame: under
+/// software rendering a 150 ms tap of Space played nothing) is not held when leafwing looks, so
+/// its action would be lost. Each action a tapped input would have pressed (alone, or with the
+/// modifiers held, as in Ctrl+S) is pressed here, once.
+fn taps_within_a_frame(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut store: ResMut<leafwing_input_manager::user_input::updating::CentralInputStore>,
+    mut players: Query<(&InputMap<DelveAction>, &mut ActionState<DelveAction>)>,
+) {
+    use leafwing_input_manager::buttonlike::ButtonValue;
+    let tapped_keys: Vec<KeyCode> = keys
+        .get_just_pressed()
+        .filter(|k| !keys.pressed(**k))
+        .copied()
+        .collect();
+    let tapped_buttons: Vec<MouseButton> = buttons
+        .get_just_pressed()
+        .filter(|b| !buttons.pressed(**b))
+        .copied()
+        .collect();
+    if tapped_keys.is_empty() && tapped_buttons.is_empty() {
+        return;
+    }
+    let none = Entity::PLACEHOLDER;
+    for (map, mut state) in &mut players {
+        let pressed_by_tap =
+            |store: &mut leafwing_input_manager::user_input::updating::CentralInputStore,
+             hold: &dyn Fn(
+                &mut leafwing_input_manager::user_input::updating::CentralInputStore,
+                bool,
+            )| {
+                let before: Vec<bool> = map
+                    .buttonlike_bindings()
+                    .map(|(_, b)| b.pressed(store, none))
+                    .collect();
+                hold(store, true);
+                let tapped: Vec<DelveAction> = map
+                    .buttonlike_bindings()
+                    .zip(before)
+                    .filter(|((_, b), was)| !was && b.pressed(store, none))
+                    .map(|((a, _), _)| *a)
+                    .collect();
+                hold(store, false);
+                tapped
+            };
+        let mut actions = Vec::new();
+        for &k in &tapped_keys {
+            actions.extend(pressed_by_tap(&mut store, &|s, on| {
+                s.update_buttonlike(k, ButtonValue::from_pressed(on))
+            }));
+        }
+        for &b in &tapped_buttons {
+            actions.extend(pressed_by_tap(&mut store, &|s, on| {
+                s.update_buttonlike(b, ButtonValue::from_pressed(on))
+            }));
+        }
+        for action in actions {
+            if !state.pressed(&action) {
+                state.press(&action);
+            }
+        }
     }
 }
 
@@ -627,6 +697,37 @@ pub(crate) mod tests {
             "{}",
             log.to_text()
         );
+    }
+
+    /// A tap pressed and let go between two frames still plays its round, once; and a Ctrl+Z
+    /// whose Z is tapped so takes back that round.
+    #[test]
+    fn a_tap_within_one_frame_acts_once() {
+        let mut app = app();
+        KeyCode::Space.press(app.world_mut());
+        KeyCode::Space.release(app.world_mut());
+        app.update();
+        assert_eq!(app.world().resource::<Clock>().rounds, 1);
+        app.update();
+        app.update();
+        assert_eq!(app.world().resource::<Clock>().rounds, 1, "once");
+        app.add_plugins(crate::gui::saving::SavingPlugin);
+        let scratch = std::env::temp_dir().join(format!("delve-tap-{}", std::process::id()));
+        let files = crate::gui::saving::SaveFiles::new(
+            Some(scratch.join("tap.save.ron")),
+            Some(scratch.join("autosave")),
+            &app.world().resource::<ShownLevel>().text.clone(),
+            app.world(),
+        );
+        app.insert_resource(files);
+        KeyCode::ControlLeft.press(app.world_mut());
+        app.update();
+        KeyCode::KeyZ.press(app.world_mut());
+        KeyCode::KeyZ.release(app.world_mut());
+        app.update();
+        KeyCode::ControlLeft.release(app.world_mut());
+        app.update();
+        assert_eq!(app.world().resource::<Clock>().rounds, 0, "taken back");
     }
 
     #[test]
