@@ -68,6 +68,9 @@ struct Cli {
     /// left out).
     #[arg(long, value_name = "DIR")]
     autosave: Option<PathBuf>,
+    /// The keys file (RON; `<config dir>/delve/keys.ron` when left out).
+    #[arg(long, value_name = "FILE")]
+    keys: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -367,6 +370,7 @@ fn window(cli: Cli) -> ExitCode {
         anyway: cli.anyway,
         save: cli.save,
         autosave: cli.autosave,
+        keys: cli.keys,
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,

@@ -17,7 +17,18 @@ use crate::sim::SimRound;
 use crate::time::ROUNDS_PER_TURN;
 
 /// Everything the window's user can do.
-#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+#[derive(
+    Actionlike,
+    PartialEq,
+    Eq,
+    Clone,
+    Copy,
+    Hash,
+    Debug,
+    Reflect,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub enum DelveAction {
     /// Move the camera.
     #[actionlike(DualAxis)]
@@ -71,33 +82,36 @@ pub enum DelveAction {
     Redo,
 }
 
-/// The default bindings and their descriptions, in the order the help line lists them.
-pub const KEY_HELP: &[(&str, &str)] = &[
-    ("arrows", "pan"),
-    ("Q/E, wheel", "zoom"),
-    ("Tab", "next creature"),
-    ("left click", "select"),
-    ("right click", "move there"),
-    ("Space", "+1 round"),
-    ("T", "+1 turn"),
-    ("P", "pace"),
-    ("G", "party/single"),
-    ("R", "rest"),
-    ("U", "stand up"),
-    ("V", "Judge/party view"),
-    ("N", "noise at pointer"),
+/// The actions the help line lists, in its order, with what each does (the keys are those bound
+/// now: `gui::keys`).
+pub const HELP: &[(DelveAction, &str)] = &[
+    (DelveAction::Pan, "pan"),
+    (DelveAction::Zoom, "zoom"),
+    (DelveAction::NextCreature, "next creature"),
+    (DelveAction::Select, "select"),
+    (DelveAction::MoveHere, "move there"),
+    (DelveAction::AdvanceRound, "+1 round"),
+    (DelveAction::AdvanceTurn, "+1 turn"),
+    (DelveAction::CyclePace, "pace"),
+    (DelveAction::TogglePartyOrders, "party/single"),
+    (DelveAction::Rest, "rest"),
+    (DelveAction::StandUp, "stand up"),
+    (DelveAction::ToggleView, "Judge/party view"),
+    (DelveAction::MakeNoise, "noise at pointer"),
     (
-        "1-9",
+        DelveAction::Choose(0),
         "the listed actions (doors, traps, searching, caving)",
     ),
-    ("F", "attack at pointer"),
-    ("B", "party fights alone"),
-    ("A", "party delves by itself / back"),
-    ("Ctrl+S/O", "save/load"),
-    ("Ctrl+Z, Ctrl+Shift+Z", "undo a round, a turn"),
-    ("Ctrl+Y", "redo"),
-    ("C", "centre"),
-    ("F1", "hide help"),
+    (DelveAction::Attack, "attack at pointer"),
+    (DelveAction::PartyFightsAlone, "party fights alone"),
+    (DelveAction::Autonomy, "party delves by itself / back"),
+    (DelveAction::Save, "save"),
+    (DelveAction::Load, "load"),
+    (DelveAction::Undo, "undo a round"),
+    (DelveAction::UndoTurn, "undo a turn"),
+    (DelveAction::Redo, "redo"),
+    (DelveAction::Recentre, "centre"),
+    (DelveAction::ToggleHelp, "hide help"),
 ];
 
 pub fn default_input_map() -> InputMap<DelveAction> {
@@ -302,9 +316,11 @@ fn taps_within_a_frame(
     }
 }
 
-/// The camera carries the input map: leafwing keeps the action state beside it.
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, default_input_map()));
+/// The camera carries the input map (the keys file's, or the defaults): leafwing keeps the
+/// action state beside it.
+fn spawn_camera(mut commands: Commands, bindings: Option<Res<super::keys::Bindings>>) {
+    let keys = bindings.map_or_else(default_input_map, |b| b.keys.clone());
+    commands.spawn((Camera2d, keys));
 }
 
 /// Frames the whole map when a level is (re)drawn.

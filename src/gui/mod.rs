@@ -9,6 +9,7 @@ pub mod art;
 pub mod battle;
 pub mod caving;
 pub mod input;
+pub mod keys;
 pub mod lighting;
 pub mod map;
 pub mod noise;
@@ -56,6 +57,8 @@ pub struct WindowOptions {
     /// Where Ctrl+S saves; where the autosaves go.
     pub save: Option<PathBuf>,
     pub autosave: Option<PathBuf>,
+    /// The keys file (`<config dir>/delve/keys.ron` when none is given).
+    pub keys: Option<PathBuf>,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -198,6 +201,18 @@ pub fn run(options: WindowOptions) -> ExitCode {
         &text,
         app.world(),
     ));
+    let keys_file = options.keys.clone().or_else(keys::default_keys_file);
+    let (bound, warning) = keys_file
+        .as_deref()
+        .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
+    app.insert_resource(keys::Bindings {
+        keys: bound,
+        file: keys_file,
+    });
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
+        app.world_mut().resource_mut::<input::UiState>().notice = warning;
+    }
     if let Some(file) = &options.load {
         app.world_mut().resource_mut::<input::UiState>().notice =
             format!("went on from {}", file.display());

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::ShownLevel;
-use super::input::{KEY_HELP, Selected, UiState};
+use super::input::{Selected, UiState};
 use super::map::RedrawSet;
 use crate::creature::{
     ArmorClass, ClassLevel, Conditions, Encumbrance, Faction, Factions, HitPoints, Position,
@@ -307,21 +307,22 @@ fn log(
     text.0 = s;
 }
 
-fn help(ui: Res<UiState>, mut panel: Query<&mut Text, With<HelpLine>>) {
+fn help(
+    ui: Res<UiState>,
+    keys: Query<&leafwing_input_manager::prelude::InputMap<super::input::DelveAction>>,
+    mut panel: Query<&mut Text, With<HelpLine>>,
+) {
     if !ui.is_changed() {
         return;
     }
-    let Ok(mut text) = panel.single_mut() else {
+    let (Ok(mut text), Some(keys)) = (panel.single_mut(), keys.iter().next()) else {
         return;
     };
     text.0 = if ui.show_help {
-        KEY_HELP
-            .iter()
-            .map(|(k, what)| format!("{k}: {what}"))
-            .collect::<Vec<_>>()
-            .join("   ")
+        super::keys::help_line(keys)
     } else {
-        "F1: show keys".into()
+        let toggle = super::keys::keys_of(keys, &super::input::DelveAction::ToggleHelp);
+        format!("{toggle}: show keys")
     };
 }
 
