@@ -79,6 +79,36 @@ enum View {
     Party,
 }
 
+/// What `delve play` takes.
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// The level; the built-in crypt when left out (or the save's, with --load).
+    level: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Go on from a save.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Load the save even though its level file has changed since.
+    #[arg(long, requires = "load")]
+    anyway: bool,
+    /// Where Ctrl+S saves.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Where the autosaves go.
+    #[arg(long, value_name = "DIR")]
+    autosave: Option<PathBuf>,
+    /// The keys file.
+    #[arg(long, value_name = "FILE")]
+    keys: Option<PathBuf>,
+    /// The party policy's settings (RON) the A key hands the party to.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Save the window's image to this PNG file and exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+}
+
 /// The optional rule modules (the level file's `modules`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Module {
@@ -88,6 +118,10 @@ enum Module {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Play a level alone: the party's view, the party under your keys, the monsters under
+    /// their minds; A hands the party to its policy and takes it back. Ctrl+S saves, and
+    /// `delve play --load FILE` goes on.
+    Play(PlayArgs),
     /// Check level files: print every problem with file, line and column. Exits 1 if any is an
     /// error.
     Check {
@@ -332,6 +366,7 @@ fn main() -> ExitCode {
             question,
             json,
         }) => run_query(&level, question, json),
+        Some(Cmd::Play(args)) => play(args),
         Some(Cmd::Lab(args)) => match args.action {
             Some(LabAction::Compare { before, after }) => lab_compare(&before, &after),
             Some(LabAction::Merge { parts, out }) => lab_merge(&parts, &out),
@@ -382,11 +417,45 @@ fn window(cli: Cli) -> ExitCode {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,
         },
+        solo: false,
+    })
+}
+
+#[cfg(feature = "gui")]
+fn play(args: PlayArgs) -> ExitCode {
+    let Some(policy) = load_policy(args.policy.as_deref()) else {
+        return ExitCode::from(1);
+    };
+    delve::gui::run(delve::gui::WindowOptions {
+        load: args.load,
+        anyway: args.anyway,
+        save: args.save,
+        autosave: args.autosave,
+        keys: args.keys,
+        level: args.level,
+        seed: args.seed,
+        screenshot: args.screenshot,
+        select: None,
+        journal: None,
+        replay: Vec::new(),
+        policy,
+        view: delve::gui::lighting::ViewMode::Party,
+        solo: true,
     })
 }
 
 #[cfg(not(feature = "gui"))]
+fn play(_: PlayArgs) -> ExitCode {
+    window_missing()
+}
+
+#[cfg(not(feature = "gui"))]
 fn window(_: Cli) -> ExitCode {
+    window_missing()
+}
+
+#[cfg(not(feature = "gui"))]
+fn window_missing() -> ExitCode {
     eprintln!(
         "delve was built without the window (feature `gui`); use `delve check`, `delve sim` or `delve query`"
     );

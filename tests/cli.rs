@@ -779,3 +779,21 @@ fn the_window_tells_a_bad_save_before_it_opens() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cut short"), "{err}");
 }
+
+/// `delve play` on a level without a party says so before it opens anything.
+#[cfg(feature = "gui")]
+#[test]
+fn play_needs_a_party() {
+    let level = scratch_file(
+        "no-party.ron",
+        r#"(
+    name: "empty",
+    legend: { 'X': Wall(Stone), '.': Floor },
+    map: ["XXXX", "X..X", "XXXX"],
+)"#,
+    );
+    let o = delve(&["play", level.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no party to play"), "{err}");
+}

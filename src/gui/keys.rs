@@ -198,12 +198,12 @@ pub fn keys_of(map: &InputMap<DelveAction>, action: &DelveAction) -> String {
     names.join(", ")
 }
 
-/// The help line: each listed action with the keys bound to it now; the numbered choices as one
-/// entry (`1-9`).
+/// The help line: each listed action with the keys bound to it now (an action with none is left
+/// out); the numbered choices as one entry (`1-9`).
 pub fn help_line(map: &InputMap<DelveAction>) -> String {
     super::input::HELP
         .iter()
-        .map(|(action, what)| {
+        .filter_map(|(action, what)| {
             let keys = match action {
                 DelveAction::Choose(_) => {
                     let each: Vec<String> = (0..9u8)
@@ -217,12 +217,7 @@ pub fn help_line(map: &InputMap<DelveAction>) -> String {
                 }
                 _ => keys_of(map, action),
             };
-            let keys = if keys.is_empty() {
-                "(no key)".to_owned()
-            } else {
-                keys
-            };
-            format!("{keys}: {what}")
+            (!keys.is_empty()).then(|| format!("{keys}: {what}"))
         })
         .collect::<Vec<_>>()
         .join("   ")
@@ -258,6 +253,10 @@ mod tests {
         assert!(help.contains("Enter: +1 round"), "{help}");
         assert!(help.contains("1-9: the listed actions"), "{help}");
         assert!(help.contains("left click: select"), "{help}");
+        // Solo play takes the Judge's view switch away: the help no longer lists it.
+        let mut solo = read.clone();
+        solo.clear_action(&DelveAction::ToggleView);
+        assert!(!help_line(&solo).contains("Judge/party view"));
     }
 
     /// No keys file: the defaults, quietly. A broken one, or one of another version: the

@@ -59,6 +59,9 @@ pub struct WindowOptions {
     pub autosave: Option<PathBuf>,
     /// The keys file (`<config dir>/delve/keys.ron` when none is given).
     pub keys: Option<PathBuf>,
+    /// Solo play (`delve play`): the party's view, its first member selected, orders to the
+    /// whole party, and none of the Judge's keys (the view switch, a noise anywhere).
+    pub solo: bool,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -153,6 +156,27 @@ pub fn run(options: WindowOptions) -> ExitCode {
         eprintln!("--select: no creature named {name:?} in this level (it has: {known:?})");
         return ExitCode::from(2);
     }
+    // Solo play needs a party to play.
+    let solo_pick = if options.solo {
+        let first = loaded
+            .level
+            .factions
+            .iter()
+            .find_map(|f| f.marching_order.first())
+            .map(|&i| loaded.level.creatures[i].name.clone());
+        match first {
+            Some(name) => Some(name),
+            None => {
+                eprintln!(
+                    "{}: no party to play (no faction has a marching order)",
+                    text.file
+                );
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     // The window is built for X11 only (no Wayland): without a display it cannot open.
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
         eprintln!(
@@ -161,7 +185,11 @@ pub fn run(options: WindowOptions) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let title = format!("Delve - {}", loaded.level.name);
+    let title = if options.solo {
+        format!("Delve - {} (solo)", loaded.level.name)
+    } else {
+        format!("Delve - {}", loaded.level.name)
+    };
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -182,7 +210,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         Some(save) => save.restore_into(app.world_mut(), &loaded.level),
         None => install_level(app.world_mut(), &loaded.level, seed),
     }
-    if let Some(name) = &options.select {
+    if let Some(name) = options.select.as_ref().or(solo_pick.as_ref()) {
         let chosen = app
             .world()
             .resource::<crate::creature::CreatureIndex>()
@@ -202,9 +230,18 @@ pub fn run(options: WindowOptions) -> ExitCode {
         app.world(),
     ));
     let keys_file = options.keys.clone().or_else(keys::default_keys_file);
-    let (bound, warning) = keys_file
+    let (mut bound, warning) = keys_file
         .as_deref()
         .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
+    if options.solo {
+        // The Judge's keys are not the player's.
+        for judge_only in [
+            input::DelveAction::ToggleView,
+            input::DelveAction::MakeNoise,
+        ] {
+            bound.clear_action(&judge_only);
+        }
+    }
     app.insert_resource(keys::Bindings {
         keys: bound,
         file: keys_file,
