@@ -9,6 +9,7 @@ pub mod dice;
 pub mod grid;
 pub mod lab;
 pub mod level;
+pub mod lint;
 pub mod log;
 pub mod policy;
 pub mod query;

@@ -484,7 +484,7 @@ fn check(levels: &[PathBuf], lint: bool) -> ExitCode {
                 if lint {
                     let src = std::fs::read_to_string(path).unwrap_or_default();
                     let file = path.display().to_string();
-                    for l in level::lint::lint(&loaded.level, &src) {
+                    for l in delve::lint::lint(&loaded.level, &src) {
                         loaded.warnings.push(l.diagnostic(&file));
                     }
                 }

@@ -3,10 +3,10 @@
 //! secret door by design, and says so as a note).
 
 use delve::grid::GridPos;
-use delve::level::lint::{LintProblem, lint};
 use delve::level::load_level_str;
+use delve::lint::{LintProblem, lint};
 
-fn lints(src: &str) -> Vec<delve::level::lint::Lint> {
+fn lints(src: &str) -> Vec<delve::lint::Lint> {
     let level = load_level_str(src, "lint.ron", None).unwrap().level;
     lint(&level, src)
 }

@@ -6,7 +6,6 @@
 pub mod bestiary;
 pub mod diagnostic;
 pub mod generate;
-pub mod lint;
 pub mod schema;
 pub mod spans;
 mod validate;

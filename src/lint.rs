@@ -1,5 +1,6 @@
 //! Lints: design problems of a level that loads without error, found before the first delve
-//! (`delve check --lint`), each pointing at the line and column it comes from:
+//! (`delve check --lint`), each pointing at the line and column it comes from. They judge the
+//! level by the rules (what can be heard and seen), so they stand above the level and the rules:
 //! - areas the party cannot walk to from where it starts, and areas it reaches only through a
 //!   secret door;
 //! - a key locked behind its own door;
@@ -14,11 +15,11 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
-use super::schema::{Gear, Lock, Proficiency, RawLevel};
-use super::spans::{Seg, SpanIndex};
-use super::{Diagnostic, Level, SourcePos};
 use crate::grid::GridPos;
 use crate::grid::terrain::Terrain;
+use crate::level::schema::{Gear, Lock, Proficiency, RawLevel};
+use crate::level::spans::{Seg, SpanIndex};
+use crate::level::{Diagnostic, Level, SourcePos};
 
 /// A design problem of a level.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -242,12 +243,12 @@ fn traps_off_the_paths(
     let grid = &level.grid;
     let steps = steps_from(level, start, route);
     let goal = match level.goal {
-        super::Goal::Reach(p) | super::Goal::Exit(p) => Some(p),
+        crate::level::Goal::Reach(p) | crate::level::Goal::Exit(p) => Some(p),
         _ => None,
     };
     let mut lints = Vec::new();
     for t in &level.traps {
-        if t.trap.trigger != super::TrapTriggerDef::Step || goal == Some(t.at) {
+        if t.trap.trigger != crate::level::TrapTriggerDef::Step || goal == Some(t.at) {
             continue;
         }
         let Some(d) = grid.index(t.at).and_then(|i| steps[i]) else {
@@ -281,7 +282,7 @@ fn traps_off_the_paths(
 /// its patrol route), with every door open: no square of the party's `route` is within the
 /// earshot of a loud noise with a Listening throw (Dungeon Delves › Listening, the environment
 /// where it stands), and none is in its line of sight (the party carries its light).
-fn never_meets_the_party(level: &Level, c: &super::CreatureDef, route: &[bool]) -> bool {
+fn never_meets_the_party(level: &Level, c: &crate::level::CreatureDef, route: &[bool]) -> bool {
     use crate::rules::sound::{Earshot, SoundRow, bound};
     let mut grid = level.grid.clone();
     for d in &level.doors {
@@ -297,7 +298,7 @@ fn never_meets_the_party(level: &Level, c: &super::CreatureDef, route: &[bool]) 
     let mut stamp = Vec::new();
     let mut earshot = Earshot::default();
     for &p in &keeps_to {
-        let env = super::environment_at(level.environment, &level.environment_regions, p);
+        let env = crate::level::environment_at(level.environment, &level.environment_regions, p);
         let reach = bound(SoundRow::Loud, env);
         earshot.propagate(&grid, p, reach);
         let hears = grid
@@ -317,11 +318,11 @@ fn never_meets_the_party(level: &Level, c: &super::CreatureDef, route: &[bool]) 
 pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
     let places = Places {
         spans: SpanIndex::build(src),
-        raw: super::ron_options().from_str::<RawLevel>(src).ok(),
+        raw: crate::level::ron_options().from_str::<RawLevel>(src).ok(),
     };
     let mut lints = Vec::new();
     let party = level.factions.iter().find(|f| !f.marching_order.is_empty());
-    let members: Vec<&super::CreatureDef> = party
+    let members: Vec<&crate::level::CreatureDef> = party
         .map(|f| {
             f.marching_order
                 .iter()
@@ -402,7 +403,7 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
             Lock::Locked { key: None } => false,
             Lock::Unlocked | Lock::Jammed => continue,
         };
-        use super::schema::DoorMaterial::*;
+        use crate::level::schema::DoorMaterial::*;
         let forced = match d.door.material {
             Wooden | IronBanded => axe || harms(false),
             LeadGlassWindow => armed,
