@@ -53,6 +53,13 @@ struct Cli {
     /// The party policy's settings (RON) the A key hands a party to; the defaults when left out.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    #[command(flatten)]
+    saves: SaveArgs,
+}
+
+/// Saves and keys, for the window and for `delve play`.
+#[derive(clap::Args)]
+struct SaveArgs {
     /// Go on from a save (Ctrl+S writes one): its level, seed and journal, replayed. LEVEL is
     /// not needed; the save holds its level.
     #[arg(long, value_name = "FILE")]
@@ -86,21 +93,8 @@ struct PlayArgs {
     level: Option<PathBuf>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Go on from a save.
-    #[arg(long, value_name = "FILE")]
-    load: Option<PathBuf>,
-    /// Load the save even though its level file has changed since.
-    #[arg(long, requires = "load")]
-    anyway: bool,
-    /// Where Ctrl+S saves.
-    #[arg(long, value_name = "FILE")]
-    save: Option<PathBuf>,
-    /// Where the autosaves go.
-    #[arg(long, value_name = "DIR")]
-    autosave: Option<PathBuf>,
-    /// The keys file.
-    #[arg(long, value_name = "FILE")]
-    keys: Option<PathBuf>,
+    #[command(flatten)]
+    saves: SaveArgs,
     /// The party policy's settings (RON) the A key hands the party to.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
@@ -401,11 +395,11 @@ fn window(cli: Cli) -> ExitCode {
         return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
-        load: cli.load,
-        anyway: cli.anyway,
-        save: cli.save,
-        autosave: cli.autosave,
-        keys: cli.keys,
+        load: cli.saves.load,
+        anyway: cli.saves.anyway,
+        save: cli.saves.save,
+        autosave: cli.saves.autosave,
+        keys: cli.saves.keys,
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,
@@ -427,11 +421,11 @@ fn play(args: PlayArgs) -> ExitCode {
         return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
-        load: args.load,
-        anyway: args.anyway,
-        save: args.save,
-        autosave: args.autosave,
-        keys: args.keys,
+        load: args.saves.load,
+        anyway: args.saves.anyway,
+        save: args.saves.save,
+        autosave: args.saves.autosave,
+        keys: args.saves.keys,
         level: args.level,
         seed: args.seed,
         screenshot: args.screenshot,

@@ -11,6 +11,14 @@ fn lints(src: &str) -> Vec<delve::lint::Lint> {
     lint(&level, src)
 }
 
+/// Where the lint of this problem points: (line, column).
+fn line_col(found: &[delve::lint::Lint], p: &LintProblem) -> Option<(usize, usize)> {
+    found
+        .iter()
+        .find(|l| l.problem == *p)
+        .map(|l| (l.at.line, l.at.col))
+}
+
 const PLANTED: &str = r#"(
     name: "planted",
     legend: { 'X': Wall(Stone), '.': Floor, '+': Door, 'S': Door },
@@ -43,12 +51,7 @@ const PLANTED: &str = r#"(
 #[test]
 fn every_planted_problem_is_found_where_it_is() {
     let found = lints(PLANTED);
-    let at = |p: &LintProblem| {
-        found
-            .iter()
-            .find(|l| l.problem == *p)
-            .map(|l| (l.at.line, l.at.col))
-    };
+    let at = |p: &LintProblem| line_col(&found, p);
     assert_eq!(
         at(&LintProblem::Unreachable {
             at: GridPos::new(9, 1),
@@ -192,12 +195,7 @@ const OFF_THE_PATHS: &str = r#"(
 #[test]
 fn traps_off_the_paths_and_monsters_that_never_meet_the_party() {
     let found = lints(OFF_THE_PATHS);
-    let at = |p: &LintProblem| {
-        found
-            .iter()
-            .find(|l| l.problem == *p)
-            .map(|l| (l.at.line, l.at.col))
-    };
+    let at = |p: &LintProblem| line_col(&found, p);
     assert_eq!(
         at(&LintProblem::TrapOffThePaths {
             at: GridPos::new(1, 3),
