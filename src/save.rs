@@ -32,8 +32,8 @@ pub struct Save {
     pub seed: u64,
     /// Rounds played.
     pub rounds: u64,
-    /// The optional rule modules it ran with (the level's, or as the command line switched
-    /// them).
+    /// The optional rule modules it started with (the level's, or as the command line switched
+    /// them); the Judge's switches since are in the journal.
     #[serde(default)]
     pub modules: crate::level::schema::Modules,
     /// Every command given from outside, with its round.
@@ -91,7 +91,7 @@ impl Save {
             rounds: world.resource::<Clock>().rounds,
             modules: world
                 .get_resource::<crate::sim::RunningModules>()
-                .map_or_else(Default::default, |m| m.0),
+                .map_or_else(Default::default, |m| m.started),
             journal: world.resource::<Journal>().0.clone(),
             level: level.clone(),
         }
@@ -199,6 +199,7 @@ pub fn replay_into(
         crate::sim::give_due(world);
         crate::sim::run_round(world);
     }
+    crate::sim::give_due_between_rounds(world);
     // Commands kept for rounds not played are not given later.
     world.insert_resource(crate::sim::Script::default());
 }
@@ -279,12 +280,12 @@ impl History {
     fn still_undone(&mut self, world: &World) -> Option<(Vec<ScriptedCommand>, u64)> {
         let rounds = world.resource::<Clock>().rounds;
         let journal = &world.resource::<Journal>().0;
+        // The journal so far is the undone one's beginning, and nothing the undone one gave
+        // before this round is missing from it.
         let on_the_way = self.undone.as_ref().is_some_and(|(undone, last)| {
             rounds <= *last
-                && undone
-                    .iter()
-                    .filter(|c| c.round < rounds)
-                    .eq(journal.iter())
+                && undone.starts_with(journal)
+                && undone[journal.len()..].iter().all(|c| c.round >= rounds)
         });
         if !on_the_way {
             self.undone = None;
@@ -306,17 +307,29 @@ pub fn undo_target(rounds: u64, step: Step) -> u64 {
 /// the commands given since. Returns the round it went back to, or `None` at the start.
 pub fn undo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     let rounds = world.resource::<Clock>().rounds;
-    if rounds == 0 {
+    let journal = world.resource::<Journal>().0.clone();
+    // The Judge's hand since the last round is taken back first, one command at a time.
+    let judged_now = journal
+        .last()
+        .is_some_and(|c| c.between_rounds && c.round == rounds);
+    if rounds == 0 && !judged_now {
         return None;
     }
-    let to = undo_target(rounds, step);
-    let journal = world.resource::<Journal>().0.clone();
+    let to = if judged_now {
+        rounds
+    } else {
+        undo_target(rounds, step)
+    };
     let seed = world.resource::<crate::dice::Dice>().seed();
     let mut history = world.remove_resource::<History>().unwrap_or_default();
     if history.still_undone(world).is_none() {
         history.undone = Some((journal.clone(), rounds));
     }
-    let kept: Vec<ScriptedCommand> = journal.into_iter().filter(|c| c.round < to).collect();
+    let kept: Vec<ScriptedCommand> = if judged_now {
+        journal[..journal.len() - 1].to_vec()
+    } else {
+        journal.into_iter().filter(|c| c.round < to).collect()
+    };
     replay_into(world, level, seed, &kept, to);
     world.insert_resource(history);
     Some(to)
@@ -331,15 +344,24 @@ pub fn redo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
         return None;
     };
     let rounds = world.resource::<Clock>().rounds;
+    let journal_now = world.resource::<Journal>().0.len();
     let to = match step {
         Step::Round => rounds + 1,
         Step::Turn => (rounds / ROUNDS_PER_TURN + 1) * ROUNDS_PER_TURN,
     }
     .min(last);
     let seed = world.resource::<crate::dice::Dice>().seed();
-    let kept: Vec<ScriptedCommand> = journal.iter().filter(|c| c.round < to).cloned().collect();
+    let kept: Vec<ScriptedCommand> = if to == rounds {
+        // At the last round already: the Judge's commands taken back, one at a time.
+        journal[..(journal_now + 1).min(journal.len())].to_vec()
+    } else if to == last {
+        journal.clone()
+    } else {
+        journal.iter().filter(|c| c.round < to).cloned().collect()
+    };
     replay_into(world, level, seed, &kept, to);
-    if to >= last {
+    let done = to >= last && kept.len() == journal.len();
+    if done {
         history.undone = None;
     }
     world.insert_resource(history);

@@ -23,7 +23,7 @@ use crate::rules::rest::RestPlugin;
 use crate::rules::traps::Trap;
 use crate::time::DelveMode;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The delve itself in the log: its beginning and the passing of time.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -139,30 +139,110 @@ impl PluginGroup for SimPlugins {
     }
 }
 
-/// The optional rule modules the delve runs with (what a save keeps as its rule switches).
+/// The optional rule modules of the delve: those it started with (the level's, or as the
+/// command line switched them; what a save keeps) and those on now, as the Judge has switched
+/// them since (the journal replays the switches).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunningModules(pub Modules);
+pub struct RunningModules {
+    pub started: Modules,
+    pub now: Modules,
+}
+
+/// One optional rule module, as the Judge switches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RuleModule {
+    /// Tactical Combat: battles, initiative, attacks, and the tactical rules' switches.
+    TacticalCombat,
+    /// Situational Penalties: prone, movement, poor vision and the rest on throws.
+    SituationalPenalties,
+}
+
+impl RuleModule {
+    pub const ALL: [RuleModule; 2] = [RuleModule::TacticalCombat, RuleModule::SituationalPenalties];
+
+    /// Is it on in these modules?
+    pub fn on_in(self, modules: Modules) -> bool {
+        match self {
+            RuleModule::TacticalCombat => modules.combat,
+            RuleModule::SituationalPenalties => modules.situational_penalties,
+        }
+    }
+
+    /// The name the rules give it.
+    pub fn words(self) -> &'static str {
+        match self {
+            RuleModule::TacticalCombat => "tactical combat",
+            RuleModule::SituationalPenalties => "situational penalties",
+        }
+    }
+}
+
+/// Switches a module on or off in a running delve. Its rule systems run only while its state is
+/// in the world, and the other rule areas ask for that state to know whether it applies; so
+/// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
+/// takes its state away (a battle under way ends without a word: there is no battle any more).
+pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
+    use crate::rules::combat::{battle, opportunity};
+    match (module, on) {
+        (RuleModule::TacticalCombat, true) => {
+            if !world.contains_resource::<battle::Battle>() {
+                world.insert_resource(battle::Battle::default());
+                world.insert_resource(battle::Awareness::default());
+                world.insert_resource(opportunity::Provoked::default());
+                world.insert_resource(crate::rules::tactical::TacticalCombat::default());
+            }
+        }
+        (RuleModule::TacticalCombat, false) => {
+            world.remove_resource::<battle::Battle>();
+            world.remove_resource::<battle::Awareness>();
+            world.remove_resource::<opportunity::Provoked>();
+            world.remove_resource::<crate::rules::tactical::TacticalCombat>();
+            world.insert_resource(ActingOrder::default());
+        }
+        (RuleModule::SituationalPenalties, true) => {
+            world.insert_resource(crate::rules::penalties::SituationalPenaltiesOn);
+        }
+        (RuleModule::SituationalPenalties, false) => {
+            world.remove_resource::<crate::rules::penalties::SituationalPenaltiesOn>();
+        }
+    }
+    let Some(mut running) = world.get_resource_mut::<RunningModules>() else {
+        return;
+    };
+    match module {
+        RuleModule::TacticalCombat => running.now.combat = on,
+        RuleModule::SituationalPenalties => running.now.situational_penalties = on,
+    }
+}
+
+/// Every module as `modules` has it, each one that is on starting afresh.
+fn start_modules(world: &mut World, modules: Modules) {
+    world.insert_resource(RunningModules {
+        started: modules,
+        now: modules,
+    });
+    for m in RuleModule::ALL {
+        switch_module(world, m, false);
+        if m.on_in(modules) {
+            switch_module(world, m, true);
+        }
+    }
+}
 
 /// Notes the modules the delve runs with.
 struct RunningModulesPlugin(Modules);
 
 impl Plugin for RunningModulesPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(RunningModules(self.0));
+        start_modules(app.world_mut(), self.0);
     }
 }
 
 impl SimPlugins {
-    /// The rule plugins with the optional modules the level leaves out switched off.
+    /// The rule plugins with the optional modules the level leaves out switched off (their
+    /// systems are there, idle until the Judge switches them on).
     pub fn with(modules: Modules) -> PluginGroupBuilder {
-        let mut group = SimPlugins.build().add(RunningModulesPlugin(modules));
-        if !modules.combat {
-            group = group.disable::<crate::rules::combat::battle::BattlePlugin>();
-        }
-        if !modules.situational_penalties {
-            group = group.disable::<SituationalPenalties>();
-        }
-        group
+        SimPlugins.build().add(RunningModulesPlugin(modules))
     }
 }
 
@@ -227,7 +307,32 @@ pub fn give_due(world: &mut World) {
         due.extend(script.0.pop_front());
     }
     for c in due {
-        give(world, c.command);
+        if c.between_rounds {
+            crate::command::dispatch_now(world, c.command);
+        } else {
+            give(world, c.command);
+        }
+    }
+}
+
+/// Carries out the script's commands given between rounds before the round to come (the
+/// Judge's hand from the window), leaving the rest for their rounds: where a replay that stops
+/// here must stop to match the delve it replays.
+pub fn give_due_between_rounds(world: &mut World) {
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let Some(mut script) = world.get_resource_mut::<Script>() else {
+        return;
+    };
+    let mut due = Vec::new();
+    while script
+        .0
+        .front()
+        .is_some_and(|c| c.round <= round && c.between_rounds)
+    {
+        due.extend(script.0.pop_front());
+    }
+    for c in due {
+        crate::command::dispatch_now(world, c.command);
     }
 }
 
@@ -241,6 +346,7 @@ pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -
         give_due(world);
         run_round(world);
     }
+    give_due_between_rounds(world);
     app
 }
 
@@ -351,6 +457,8 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(PendingCommands::default());
     world.insert_resource(Journal::default());
     world.insert_resource(crate::rules::sound::hearing::Noises::default());
+    reset_round_state(world);
+    start_modules(world, level.modules);
     let mut log = EventLog::default();
     log.push(
         0,
@@ -486,6 +594,24 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         let learned = world.run_system_once(crate::rules::traps::learn_traps_in_sight);
         debug_assert!(learned.is_ok(), "{learned:?}");
     }
+}
+
+/// What the rule areas carry from one round to the next, as a delve begins (an undo or a load
+/// installs a level again in the same world: nothing of the old delve may stay).
+fn reset_round_state(world: &mut World) {
+    fn reset<R: Resource + Default>(world: &mut World) {
+        if world.contains_resource::<R>() {
+            world.insert_resource(R::default());
+        }
+    }
+    use crate::rules::sound::hearing;
+    reset::<ActingOrder>(world);
+    reset::<hearing::EarshotField>(world);
+    reset::<hearing::LastRoundNoises>(world);
+    reset::<hearing::HeardThisRound>(world);
+    reset::<hearing::PartyMoved>(world);
+    reset::<crate::rules::movement::StepsTaken>(world);
+    reset::<crate::rules::doors::DoorsOpened>(world);
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {

@@ -20,7 +20,11 @@ fn crypt() -> LevelText {
 /// The crypt's fighter walks to the pillared hall's door, the mage lights his lantern, the
 /// fighter opens the door: commands at rounds 0, 3 and 12.
 fn script() -> Vec<ScriptedCommand> {
-    let at = |round: u64, command: delve::command::Command| ScriptedCommand { round, command };
+    let at = |round: u64, command: delve::command::Command| ScriptedCommand {
+        round,
+        command,
+        between_rounds: false,
+    };
     vec![
         at(
             0,

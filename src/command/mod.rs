@@ -114,6 +114,14 @@ commands! {
     rules::water::LetGo,
     rules::judge::SetJudgeModifier,
     rules::judge::UnexpectedLights,
+    rules::judge::SetHitPoints,
+    rules::judge::GiveCondition,
+    rules::judge::TakeCondition,
+    rules::judge::PlaceCreature,
+    rules::judge::SetDoor,
+    rules::judge::SetTrap,
+    rules::judge::SetLight,
+    rules::judge::SwitchModule,
     policy::party::Autonomy,
 }
 
@@ -241,6 +249,10 @@ pub enum CommandEvent {
 }
 
 impl crate::log::LogEvent for CommandEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Orders
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             CommandEvent::CommandAccepted { who, .. }
@@ -333,6 +345,10 @@ impl PendingCommands {
 pub struct ScriptedCommand {
     pub round: u64,
     pub command: Command,
+    /// Carried out at once, between rounds, before round `round` is played: the Judge's hand on
+    /// the world from the window ([`dispatch_now`]). A replay carries it out at the same point.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub between_rounds: bool,
 }
 
 /// Every command given from outside the simulation, with the round it was carried out in: the
@@ -345,47 +361,60 @@ pub struct Journal(pub Vec<ScriptedCommand>);
 /// into the journal, refused or not: a replay gives them again.
 pub fn dispatch_commands(world: &mut World) {
     let pending = std::mem::take(&mut *world.resource_mut::<PendingCommands>());
-    let round = world.resource::<Clock>().rounds;
     let given = pending.given.into_iter().map(|c| (c, true));
     for (command, journaled) in pending.derived.into_iter().map(|c| (c, false)).chain(given) {
-        if journaled {
-            world.resource_mut::<Journal>().0.push(ScriptedCommand {
-                round,
-                command: command.clone(),
-            });
-        }
-        let before = world.resource::<EventLog>().len();
-        let who = command.who().to_owned();
-        match carry_out(world, &command) {
-            Ok(()) => {
-                // RULINGS › Rest: what the creature did this round counts against its rest.
-                if crate::rules::rest::exerts(&command)
-                    && let Some(&e) = world.resource::<CreatureIndex>().0.get(&who)
-                {
-                    world
-                        .entity_mut(e)
-                        .insert(crate::creature::Exerted { round });
-                }
-                world.resource_mut::<EventLog>().insert(
-                    before,
-                    round,
-                    CommandEvent::CommandAccepted {
-                        who,
-                        command,
-                        by_mind: !journaled,
-                    },
-                )
+        dispatch(world, command, journaled, false);
+    }
+}
+
+/// Carries out a command at once, between rounds, without playing a round: the Judge's hand on
+/// the world (set hit points, open a door, …) from the window's panels. It is journaled as given
+/// between rounds, so a replay carries it out at the same point, before the derived commands of
+/// the round to come.
+pub fn dispatch_now(world: &mut World, command: Command) {
+    dispatch(world, command, true, true);
+}
+
+fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds: bool) {
+    let round = world.resource::<Clock>().rounds;
+    if journaled {
+        world.resource_mut::<Journal>().0.push(ScriptedCommand {
+            round,
+            command: command.clone(),
+            between_rounds,
+        });
+    }
+    let before = world.resource::<EventLog>().len();
+    let who = command.who().to_owned();
+    match carry_out(world, &command) {
+        Ok(()) => {
+            // RULINGS › Rest: what the creature did this round counts against its rest.
+            if crate::rules::rest::exerts(&command)
+                && let Some(&e) = world.resource::<CreatureIndex>().0.get(&who)
+            {
+                world
+                    .entity_mut(e)
+                    .insert(crate::creature::Exerted { round });
             }
-            Err(reason) => world.resource_mut::<EventLog>().push(
+            world.resource_mut::<EventLog>().insert(
+                before,
                 round,
-                CommandEvent::CommandRefused {
+                CommandEvent::CommandAccepted {
                     who,
                     command,
-                    reason,
                     by_mind: !journaled,
                 },
-            ),
+            )
         }
+        Err(reason) => world.resource_mut::<EventLog>().push(
+            round,
+            CommandEvent::CommandRefused {
+                who,
+                command,
+                reason,
+                by_mind: !journaled,
+            },
+        ),
     }
 }
 

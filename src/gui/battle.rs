@@ -265,6 +265,7 @@ impl Plugin for BattleViewPlugin {
                 Update,
                 (party_control, offer_attack, attack_key, battle_panel)
                     .chain()
+                    .run_if(resource_exists::<Battle>)
                     .after(super::map::RedrawSet)
                     .before(super::input::play_rounds),
             );

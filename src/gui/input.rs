@@ -189,6 +189,8 @@ pub struct UiState {
     pub pace: Pace,
     /// Orders go to the selected creature's whole party.
     pub whole_party: bool,
+    /// The square last clicked: the Judge's hand acts on it.
+    pub picked: Option<crate::grid::GridPos>,
 }
 
 impl Default for UiState {
@@ -198,6 +200,7 @@ impl Default for UiState {
             notice: String::new(),
             pace: Pace::Exploration,
             whole_party: true,
+            picked: None,
         }
     }
 }
@@ -226,6 +229,7 @@ impl Plugin for InputPlugin {
             .init_resource::<Selected>()
             .init_resource::<UiState>()
             .init_resource::<RoundsRequested>()
+            .init_resource::<Framing>()
             .add_systems(Startup, spawn_camera)
             .add_systems(
                 PreUpdate,
@@ -235,6 +239,7 @@ impl Plugin for InputPlugin {
                 Update,
                 (
                     fit_camera_on_redraw.before(RedrawSet),
+                    fit_when_wanted.after(fit_camera_on_redraw),
                     (
                         pan_and_zoom,
                         select,
@@ -316,19 +321,30 @@ fn taps_within_a_frame(
     }
 }
 
+/// The camera that draws the map (in the space the panels leave it).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct MapCamera;
+
 /// The camera carries the input map (the keys file's, or the defaults): leafwing keeps the
 /// action state beside it.
 fn spawn_camera(mut commands: Commands, bindings: Option<Res<super::keys::Bindings>>) {
     let keys = bindings.map_or_else(default_input_map, |b| b.keys.clone());
-    commands.spawn((Camera2d, keys));
+    commands.spawn((Camera2d, MapCamera, keys));
 }
 
-/// Frames the whole map when a level is (re)drawn.
+/// Whether the map must be framed anew, and the space it was last framed in.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Framing {
+    pub wanted: bool,
+    framed_in: Option<Vec2>,
+}
+
+/// Frames the whole map when a level is (re)drawn (not an undo or a save of it: the view
+/// stays), and again when the space the panels leave it changes size (the window resized, a
+/// panel opened, closed or dragged).
 fn fit_camera_on_redraw(
     shown: Res<ShownLevel>,
-    grid: Res<DungeonGrid>,
-    windows: Query<&Window>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut framing: ResMut<Framing>,
     mut selected: ResMut<Selected>,
     creatures: Query<(), With<Creature>>,
 ) {
@@ -340,30 +356,53 @@ fn fit_camera_on_redraw(
         selected.0 = None;
     }
     if !shown.keep_view {
-        fit(&grid, &windows, &mut camera);
+        framing.wanted = true;
     }
+}
+
+fn fit_when_wanted(
+    mut framing: ResMut<Framing>,
+    area: Option<Res<super::panels::MapArea>>,
+    grid: Res<DungeonGrid>,
+    windows: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
+) {
+    let space = map_space(area.as_deref(), &windows);
+    if framing.framed_in.is_some_and(|f| f != space) {
+        framing.wanted = true;
+    }
+    if framing.wanted {
+        fit(&grid, space, &mut camera);
+        framing.wanted = false;
+        framing.framed_in = Some(space);
+    }
+}
+
+/// The logical size the map is drawn in: what the panels leave, else the whole window.
+fn map_space(area: Option<&super::panels::MapArea>, windows: &Query<&Window>) -> Vec2 {
+    area.and_then(|a| a.0).map(|r| r.size()).unwrap_or_else(|| {
+        windows
+            .iter()
+            .next()
+            .map_or(Vec2::new(1280.0, 800.0), |w| w.size())
+    })
 }
 
 fn fit(
     grid: &DungeonGrid,
-    windows: &Query<&Window>,
-    camera: &mut Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    space: Vec2,
+    camera: &mut Query<(&mut Transform, &mut Projection), With<MapCamera>>,
 ) {
     let t = super::art::TILE_PX as f32;
     let (w, h) = (grid.width() as f32 * t, grid.height() as f32 * t);
-    let (ww, wh) = windows
-        .iter()
-        .next()
-        .map_or((1280.0, 800.0), |w| (w.width(), w.height()));
     for (mut tf, mut proj) in camera.iter_mut() {
         tf.translation.x = (w - t) / 2.0;
-        // Leave room for the panels at the top and bottom.
-        tf.translation.y = (h - t) / 2.0 - 20.0;
+        tf.translation.y = (h - t) / 2.0;
         if let Projection::Orthographic(o) = &mut *proj {
-            o.scale = (w / (ww - 460.0).max(200.0))
-                .max(h / (wh - 140.0).max(200.0))
+            o.scale = (w / space.x.max(100.0))
+                .max(h / space.y.max(100.0))
                 .max(0.25)
-                * 1.02;
+                * 1.04;
         }
     }
 }
@@ -374,8 +413,8 @@ fn pan_and_zoom(
     selected: Res<Selected>,
     grid: Res<DungeonGrid>,
     positions: Query<&Position>,
-    windows: Query<&Window>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut framing: ResMut<Framing>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
 ) {
     let pan = actions.clamped_axis_pair(&DelveAction::Pan);
     let zoom = actions.value(&DelveAction::Zoom);
@@ -388,7 +427,7 @@ fn pan_and_zoom(
                     tf.translation.y = at.y;
                 }
             }
-            None => fit(&grid, &windows, &mut camera),
+            None => framing.wanted = true,
         }
     }
     for (mut tf, mut proj) in camera.iter_mut() {
@@ -408,7 +447,7 @@ fn pan_and_zoom(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Pointer<'w, 's> {
     windows: Query<'w, 's, &'static Window>,
-    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
     pub grid: Res<'w, DungeonGrid>,
 }
 
@@ -448,6 +487,7 @@ fn select(
     if actions.just_pressed(&DelveAction::Select)
         && let Some(p) = pointer.square()
     {
+        ui.picked = Some(p);
         selected.0 = creatures
             .iter()
             .find(|(_, pos, _)| pos.0 == p)

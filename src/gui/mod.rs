@@ -233,6 +233,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let (mut bound, warning) = keys_file
         .as_deref()
         .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
+    app.insert_resource(panels::PanelState::new(options.solo));
     if options.solo {
         // The Judge's keys are not the player's.
         for judge_only in [

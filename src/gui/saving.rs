@@ -156,19 +156,6 @@ pub fn load(world: &mut World, path: &Path) -> String {
         Ok(level) => level,
         Err(e) => return e.to_string(),
     };
-    // The rule modules are plugins of the running app: a save that runs with others is opened
-    // anew.
-    let running = world
-        .get_resource::<crate::sim::RunningModules>()
-        .map(|m| m.0);
-    if running.is_some_and(|m| m != save.modules) {
-        return format!(
-            "{} plays with other rule modules ({:?}) than this window: open it with `delve --load {}`",
-            path.display(),
-            save.modules,
-            path.display()
-        );
-    }
     let selected = selected_name(world);
     save.restore_into(world, &level);
     let same_level = world.resource::<ShownLevel>().text == save.level;

@@ -31,6 +31,16 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// What sort of event it is, for the log panel's filter.
+    fn kind(&self) -> LogKind {
+        LogKind::Other
+    }
+
+    /// The square where it happened, if it happened at one.
+    fn at(&self) -> Option<crate::grid::GridPos> {
+        None
+    }
+
     /// Does the party learn of this? Of what is not secret the party knows what happens to its
     /// own members and to no one in particular (the passing of time).
     fn known_to_party(&self, members: &[&str], party: &str) -> bool {
@@ -41,6 +51,54 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
         match (self.who(), self.also_concerns()) {
             (None, None) => true,
             (who, other) => who.is_some_and(ours) || other.is_some_and(ours),
+        }
+    }
+}
+
+/// The sorts of event the log panel filters by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LogKind {
+    /// Throws, with their targets and modifiers.
+    Throws,
+    /// Walking, climbing, swimming, the party's march.
+    Moves,
+    /// Noises heard.
+    Noise,
+    Doors,
+    Traps,
+    /// Battles, attacks, wounds, conditions.
+    Combat,
+    /// Commands given, accepted or refused.
+    Orders,
+    /// The Judge's own doing.
+    Judge,
+    Other,
+}
+
+impl LogKind {
+    pub const ALL: [LogKind; 9] = [
+        LogKind::Throws,
+        LogKind::Moves,
+        LogKind::Noise,
+        LogKind::Doors,
+        LogKind::Traps,
+        LogKind::Combat,
+        LogKind::Orders,
+        LogKind::Judge,
+        LogKind::Other,
+    ];
+
+    pub fn words(self) -> &'static str {
+        match self {
+            LogKind::Throws => "throws",
+            LogKind::Moves => "moves",
+            LogKind::Noise => "noise",
+            LogKind::Doors => "doors",
+            LogKind::Traps => "traps",
+            LogKind::Combat => "combat",
+            LogKind::Orders => "orders",
+            LogKind::Judge => "the Judge",
+            LogKind::Other => "other",
         }
     }
 }

@@ -24,6 +24,10 @@ pub enum ThrowEvent {
 }
 
 impl LogEvent for ThrowEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Throws
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             ThrowEvent::Threw { who, .. } => Some(who),

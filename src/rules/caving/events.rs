@@ -100,6 +100,10 @@ pub enum CavingEvent {
 }
 
 impl LogEvent for CavingEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Moves
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             CavingEvent::SqueezeHeldBack { who, .. }

@@ -1244,6 +1244,8 @@ pub fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creat
 pub struct BattlePlugin;
 
 impl Plugin for BattlePlugin {
+    /// The module's systems run while its state is in the world: the level's `modules` and the
+    /// Judge's switch put it there or take it away (`sim::switch_module`).
     fn build(&self, app: &mut App) {
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
@@ -1254,7 +1256,8 @@ impl Plugin for BattlePlugin {
                 crate::schedule::SimRound,
                 (notice_hostiles, super::opportunity::opportunity_attacks)
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Combat),
+                    .in_set(crate::schedule::RoundSet::Combat)
+                    .run_if(resource_exists::<Battle>),
             )
             .add_systems(
                 crate::schedule::SimRound,
@@ -1264,7 +1267,8 @@ impl Plugin for BattlePlugin {
                     shields_return,
                 )
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Readiness),
+                    .in_set(crate::schedule::RoundSet::Readiness)
+                    .run_if(resource_exists::<Battle>),
             )
             .add_systems(
                 crate::schedule::FactionTurn,
@@ -1275,7 +1279,8 @@ impl Plugin for BattlePlugin {
                     (super::opportunity::opportunity_attacks, faction_attacks)
                         .chain()
                         .in_set(TurnSet::Attacks),
-                ),
+                )
+                    .run_if(resource_exists::<Battle>),
             );
     }
 }

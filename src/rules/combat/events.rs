@@ -61,6 +61,10 @@ pub enum CombatEvent {
 }
 
 impl LogEvent for CombatEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Combat
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             CombatEvent::Attacked { who, .. }

@@ -27,6 +27,10 @@ pub enum ConditionEvent {
 }
 
 impl LogEvent for ConditionEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Combat
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             ConditionEvent::ConditionGained { who, .. }

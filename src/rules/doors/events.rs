@@ -90,6 +90,24 @@ pub enum DoorEvent {
 }
 
 impl LogEvent for DoorEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Doors
+    }
+
+    fn at(&self) -> Option<crate::grid::GridPos> {
+        match self {
+            DoorEvent::DoorOpened { at, .. }
+            | DoorEvent::LockOpened { at, .. }
+            | DoorEvent::LockJammed { at, .. }
+            | DoorEvent::PickFailed { at, .. }
+            | DoorEvent::BashFailed { at, .. }
+            | DoorEvent::DoorSpiked { at, .. }
+            | DoorEvent::DoorSwungShut { at }
+            | DoorEvent::WedgeRemoved { at, .. }
+            | DoorEvent::DoorStruck { at, .. } => Some(*at),
+        }
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             DoorEvent::DoorOpened { who, .. }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, at, creature};
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::JudgeModifier;
+use crate::level::schema::{ConditionKind, JudgeModifier};
 use crate::log::log_in;
 
 use super::{Judge, JudgeEvent, JudgeSettings};
@@ -156,7 +156,7 @@ fn on_the_map(world: &World, p: (i32, i32)) -> Result<GridPos, JudgeRefusal> {
         .ok_or(JudgeRefusal::OffTheMap { at: p })
 }
 
-fn thing_at<T: Component>(
+pub(super) fn thing_at<T: Component>(
     world: &mut World,
     p: GridPos,
     what: &'static str,
@@ -171,8 +171,43 @@ fn thing_at<T: Component>(
 /// Why a Judge's command is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JudgeRefusal {
-    OffTheMap { at: GridPos },
-    Nothing { what: &'static str, at: GridPos },
+    OffTheMap {
+        at: GridPos,
+    },
+    Nothing {
+        what: &'static str,
+        at: GridPos,
+    },
+    /// A wall, or what no one can stand on.
+    NoFooting {
+        at: GridPos,
+    },
+    /// Another creature stands there.
+    Taken {
+        at: GridPos,
+        by: String,
+    },
+    /// Not a creature with hit points and conditions.
+    NoHitPoints,
+    HasItAlready {
+        condition: ConditionKind,
+    },
+    HasItNot {
+        condition: ConditionKind,
+    },
+    /// A broken door does not close.
+    BrokenDoor {
+        at: GridPos,
+    },
+    /// No source at the square to light (with fuel) or to douse.
+    NoLightToSet {
+        at: GridPos,
+        lit: bool,
+    },
+    /// The module is already so.
+    SwitchedAlready {
+        on: bool,
+    },
 }
 
 impl Reason for JudgeRefusal {}
@@ -182,6 +217,18 @@ impl fmt::Display for JudgeRefusal {
         match self {
             JudgeRefusal::OffTheMap { at } => write!(f, "{at} is off the map"),
             JudgeRefusal::Nothing { what, at } => write!(f, "there is no {what} at {at}"),
+            JudgeRefusal::NoFooting { at } => write!(f, "nothing can stand at {at}"),
+            JudgeRefusal::Taken { at, by } => write!(f, "{by} stands at {at}"),
+            JudgeRefusal::NoHitPoints => write!(f, "it has no hit points or conditions"),
+            JudgeRefusal::HasItAlready { condition } => write!(f, "it is {condition:?} already"),
+            JudgeRefusal::HasItNot { condition } => write!(f, "it is not {condition:?}"),
+            JudgeRefusal::BrokenDoor { at } => write!(f, "the door at {at} is broken"),
+            JudgeRefusal::NoLightToSet { at, lit: true } => {
+                write!(f, "no unlit light with fuel at {at}")
+            }
+            JudgeRefusal::NoLightToSet { at, lit: false } => write!(f, "no lit light at {at}"),
+            JudgeRefusal::SwitchedAlready { on: true } => write!(f, "it is on already"),
+            JudgeRefusal::SwitchedAlready { on: false } => write!(f, "it is off already"),
         }
     }
 }

@@ -7,8 +7,10 @@
 
 pub mod commands;
 pub mod events;
+pub mod hand;
 pub use commands::*;
 pub use events::JudgeEvent;
+pub use hand::*;
 
 use bevy::prelude::*;
 

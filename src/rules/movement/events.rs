@@ -37,6 +37,19 @@ pub enum MovementEvent {
 }
 
 impl LogEvent for MovementEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Moves
+    }
+
+    fn at(&self) -> Option<crate::grid::GridPos> {
+        match self {
+            MovementEvent::Moved { to: at, .. }
+            | MovementEvent::Arrived { at, .. }
+            | MovementEvent::Halted { at, .. } => Some(*at),
+            MovementEvent::WalkBegun { .. } => None,
+        }
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             MovementEvent::WalkBegun { who, .. }

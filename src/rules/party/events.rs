@@ -38,6 +38,10 @@ pub enum PartyEvent {
 }
 
 impl LogEvent for PartyEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Moves
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             PartyEvent::FormationChanged { party, .. }

@@ -509,7 +509,8 @@ impl Plugin for SituationalPenalties {
             crate::schedule::SimRound,
             unexpected_lights
                 .in_set(crate::schedule::RoundSet::Knowledge)
-                .after(crate::rules::traps::learn_traps_in_sight),
+                .after(crate::rules::traps::learn_traps_in_sight)
+                .run_if(resource_exists::<SituationalPenaltiesOn>),
         );
     }
 }

@@ -46,6 +46,16 @@ impl fmt::Display for HowHeard {
 }
 
 impl LogEvent for HearingEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Noise
+    }
+
+    fn at(&self) -> Option<crate::grid::GridPos> {
+        match self {
+            HearingEvent::Heard { roughly_at, .. } => Some(*roughly_at),
+        }
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             HearingEvent::Heard { who, .. } => Some(who),

@@ -61,6 +61,22 @@ pub enum TrapEvent {
 }
 
 impl LogEvent for TrapEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Traps
+    }
+
+    fn at(&self) -> Option<crate::grid::GridPos> {
+        match self {
+            TrapEvent::TrapChance { at, .. }
+            | TrapEvent::TrapSprung { at, .. }
+            | TrapEvent::TrapSprungHarmlessly { at, .. }
+            | TrapEvent::Touched { at, .. }
+            | TrapEvent::TrapDisabled { at, .. }
+            | TrapEvent::DisablingFailed { at, .. }
+            | TrapEvent::Rearming { at, .. } => Some(*at),
+        }
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             TrapEvent::TrapChance { .. } => None,

@@ -31,6 +31,10 @@ pub enum WaterEvent {
 }
 
 impl LogEvent for WaterEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Moves
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             WaterEvent::Drowning { who, .. }
