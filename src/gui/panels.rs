@@ -1007,3 +1007,93 @@ fn map_viewport(
     }
     centre.0 = None;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::judge::JudgeEvent;
+
+    /// A command from the Judge's hand is carried out in the frame it is given, with no round
+    /// played, and goes into the journal as given between rounds.
+    #[test]
+    fn the_judges_hand_acts_at_once_and_is_journaled() {
+        let mut app = super::super::input::tests::app();
+        app.init_resource::<JudgeOrders>()
+            .add_systems(Update, carry_out_judge_orders);
+        app.world_mut().resource_mut::<JudgeOrders>().0.push(
+            SetHitPoints {
+                who: "Brannoc".into(),
+                hit_points: 5,
+            }
+            .into(),
+        );
+        app.update();
+        let w = app.world();
+        assert_eq!(w.resource::<Clock>().rounds, 0);
+        assert!(w.resource::<EventLog>().of::<JudgeEvent>().any(
+            |e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc")
+        ));
+        let journal = &w.resource::<crate::command::Journal>().0;
+        assert!(journal.last().is_some_and(|c| c.between_rounds && c.round == 0));
+        // A refusal is told in the notice.
+        app.world_mut().resource_mut::<JudgeOrders>().0.push(
+            SetDoor {
+                at: (0, 0),
+                to: DoorSetting::Open,
+            }
+            .into(),
+        );
+        app.update();
+        assert!(
+            app.world()
+                .resource::<UiState>()
+                .notice
+                .contains("no door at")
+        );
+    }
+
+    /// The log's filter: by kind, by creature, the Judge's secret throws, and the search.
+    #[test]
+    fn the_log_filter_keeps_what_is_asked() {
+        let mut app = super::super::input::tests::app();
+        crate::sim::run_rounds(app.world_mut(), 3);
+        let sera = app.world().resource::<crate::creature::CreatureIndex>().0["Sera"];
+        crate::rules::throws::throw_in(
+            app.world_mut(),
+            sera,
+            crate::rules::throws::ThrowKind::Check,
+            "searching",
+            Vec::new(),
+            14,
+        );
+        let log = app.world().resource::<EventLog>();
+        let count = |f: &LogFilter| log.entries().iter().filter(|e| f.passes(e)).count();
+        let all = LogFilter::default();
+        let throws = LogFilter {
+            kinds: [LogKind::Throws].into(),
+            ..all.clone()
+        };
+        assert!(count(&throws) > 0, "the search's secret throw");
+        assert!(
+            log.entries()
+                .iter()
+                .filter(|e| throws.passes(e))
+                .all(|e| e.get::<crate::rules::throws::ThrowEvent>().is_some())
+        );
+        let no_secrets = LogFilter {
+            secret: false,
+            ..throws.clone()
+        };
+        assert_eq!(count(&no_secrets), 0, "the Judge's throws hidden");
+        let brannoc = LogFilter {
+            who: Some("Brannoc".into()),
+            ..all.clone()
+        };
+        assert!(count(&brannoc) < count(&all));
+        let search = LogFilter {
+            search: "SEARCH".into(),
+            ..all.clone()
+        };
+        assert!(count(&search) > 0 && count(&search) < count(&all));
+    }
+}
