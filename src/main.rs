@@ -55,6 +55,20 @@ struct Cli {
     policy: Option<PathBuf>,
     #[command(flatten)]
     saves: SaveArgs,
+    #[command(flatten)]
+    show: ShowArgs,
+}
+
+/// How the window shows itself, for the window and for `delve play`.
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// Open with every panel closed: the map takes the whole window (the top bar opens them).
+    #[arg(long)]
+    no_panels: bool,
+    /// Render N frames after the window has settled, print their frame times (mean, median,
+    /// 95th percentile) and exit: how fast the window draws this level on this machine.
+    #[arg(long, value_name = "N")]
+    measure_frames: Option<u32>,
 }
 
 /// Saves and keys, for the window and for `delve play`.
@@ -95,6 +109,8 @@ struct PlayArgs {
     seed: u64,
     #[command(flatten)]
     saves: SaveArgs,
+    #[command(flatten)]
+    show: ShowArgs,
     /// The party policy's settings (RON) the A key hands the party to.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
@@ -412,6 +428,8 @@ fn window(cli: Cli) -> ExitCode {
             View::Party => ViewMode::Party,
         },
         solo: false,
+        no_panels: cli.show.no_panels,
+        measure_frames: cli.show.measure_frames,
     })
 }
 
@@ -435,6 +453,8 @@ fn play(args: PlayArgs) -> ExitCode {
         policy,
         view: delve::gui::lighting::ViewMode::Party,
         solo: true,
+        no_panels: args.show.no_panels,
+        measure_frames: args.show.measure_frames,
     })
 }
 

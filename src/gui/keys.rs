@@ -223,6 +223,89 @@ pub fn help_line(map: &InputMap<DelveAction>) -> String {
         .join("   ")
 }
 
+/// A key pressed to bind: the key and the modifiers held with it (`Ctrl+Shift+Z`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyPress {
+    pub key: KeyCode,
+    pub modifiers: Vec<ModifierKey>,
+}
+
+impl KeyPress {
+    /// The press as an input of the map: the key alone, or a chord with its modifiers.
+    fn binding(&self) -> Box<dyn Buttonlike> {
+        if self.modifiers.is_empty() {
+            Box::new(self.key)
+        } else {
+            let mut chord = ButtonlikeChord::default();
+            for m in &self.modifiers {
+                chord = chord.with(*m);
+            }
+            Box::new(chord.with(self.key))
+        }
+    }
+
+    /// Its name as the help line gives it.
+    pub fn name(&self) -> String {
+        input_name(self.binding().decompose())
+    }
+}
+
+/// The actions a player may rebind by pressing a key: every action bound to buttons, but the
+/// camera's axes and the numbered choices (they stay 1-9).
+pub fn rebindable(map: &InputMap<DelveAction>) -> Vec<DelveAction> {
+    super::input::HELP
+        .iter()
+        .map(|(a, _)| *a)
+        .filter(|a| {
+            !matches!(
+                a,
+                DelveAction::Pan | DelveAction::Zoom | DelveAction::Choose(_)
+            )
+        })
+        .chain(
+            [DelveAction::ToggleHelp, DelveAction::Recentre]
+                .into_iter()
+                .filter(|a| map.get_buttonlike(a).is_some()),
+        )
+        .collect()
+}
+
+/// The other actions that this press would also set off: bound to the very same key and
+/// modifiers.
+pub fn conflicts(
+    map: &InputMap<DelveAction>,
+    action: &DelveAction,
+    press: &KeyPress,
+) -> Vec<DelveAction> {
+    let name = press.name();
+    let mut found: Vec<DelveAction> = map
+        .iter_buttonlike()
+        .filter(|(a, _)| *a != action)
+        .filter(|(_, bs)| bs.iter().any(|b| input_name(b.decompose()) == name))
+        .map(|(a, _)| *a)
+        .collect();
+    found.sort_by_key(|a| format!("{a:?}"));
+    found
+}
+
+/// Binds `action` to the press alone (its keys before are let go; the mouse buttons it had stay).
+pub fn rebind(map: &mut InputMap<DelveAction>, action: DelveAction, press: &KeyPress) {
+    let kept: Vec<Box<dyn Buttonlike>> = map
+        .get_buttonlike(&action)
+        .map(|bs| {
+            bs.iter()
+                .filter(|b| b.as_ref().as_reflect().is::<MouseButton>())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    map.clear_action(&action);
+    for b in kept {
+        map.insert_boxed(action, b);
+    }
+    map.insert_boxed(action, press.binding());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +365,35 @@ mod tests {
             warning.as_deref().is_some_and(|w| w.contains("version 9")),
             "{warning:?}"
         );
+    }
+
+    /// A key pressed for an action replaces its keys, names the actions it clashes with, and
+    /// the help line shows it; restoring the defaults gives the defaults back.
+    #[test]
+    fn rebinding_an_action_by_a_key_press() {
+        let mut map = default_input_map();
+        let ctrl_r = KeyPress {
+            key: KeyCode::KeyR,
+            modifiers: vec![ModifierKey::Control],
+        };
+        assert_eq!(ctrl_r.name(), "Ctrl+R");
+        assert!(conflicts(&map, &DelveAction::Save, &ctrl_r).is_empty());
+        rebind(&mut map, DelveAction::Save, &ctrl_r);
+        assert_eq!(keys_of(&map, &DelveAction::Save), "Ctrl+R");
+        assert!(help_line(&map).contains("Ctrl+R: save"));
+        // R alone is the rest key: binding it to stand up clashes with rest.
+        let r = KeyPress {
+            key: KeyCode::KeyR,
+            modifiers: vec![],
+        };
+        assert_eq!(
+            conflicts(&map, &DelveAction::StandUp, &r),
+            vec![DelveAction::Rest]
+        );
+        // The select action keeps its mouse button when given a key too.
+        rebind(&mut map, DelveAction::Select, &r);
+        assert_eq!(keys_of(&map, &DelveAction::Select), "left click, R");
+        assert!(rebindable(&map).contains(&DelveAction::Save));
+        assert!(!rebindable(&map).contains(&DelveAction::Pan));
     }
 }

@@ -62,6 +62,10 @@ pub struct WindowOptions {
     /// Solo play (`delve play`): the party's view, its first member selected, orders to the
     /// whole party, and none of the Judge's keys (the view switch, a noise anywhere).
     pub solo: bool,
+    /// Open with every panel closed.
+    pub no_panels: bool,
+    /// Print the frame times of this many frames and exit.
+    pub measure_frames: Option<u32>,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -233,7 +237,14 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let (mut bound, warning) = keys_file
         .as_deref()
         .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
-    app.insert_resource(panels::PanelState::new(options.solo));
+    let mut panel_state = panels::PanelState::new(options.solo);
+    if options.no_panels {
+        panel_state.close_all();
+    }
+    app.insert_resource(panel_state);
+    if let Some(frames) = options.measure_frames {
+        app.add_plugins(screenshot::FrameTimesPlugin { frames });
+    }
     if options.solo {
         // The Judge's keys are not the player's.
         for judge_only in [
@@ -247,6 +258,9 @@ pub fn run(options: WindowOptions) -> ExitCode {
         keys: bound,
         file: keys_file,
     });
+    if options.no_panels {
+        app.world_mut().resource_mut::<input::UiState>().show_help = false;
+    }
     if let Some(warning) = warning {
         eprintln!("{warning}");
         app.world_mut().resource_mut::<input::UiState>().notice = warning;

@@ -57,6 +57,8 @@ pub struct PanelState {
     pub filter: LogFilter,
     /// Solo play: no Judge's hand, no switches.
     pub solo: bool,
+    /// An action waiting for its new key.
+    pub rebinding: Rebinding,
     /// The hit points and the condition the Judge is about to set.
     hit_points: i32,
     condition: ConditionKind,
@@ -73,6 +75,16 @@ impl Default for PanelState {
 }
 
 impl PanelState {
+    /// Every panel closed: the map takes the whole window.
+    pub fn close_all(&mut self) {
+        self.inspector = false;
+        self.hand = false;
+        self.timers = false;
+        self.switches = false;
+        self.log = false;
+        self.keys = false;
+    }
+
     /// Every panel open; in solo play (`solo`) the Judge's hand and switches are not shown.
     pub fn new(solo: bool) -> Self {
         Self {
@@ -84,6 +96,7 @@ impl PanelState {
             keys: false,
             filter: LogFilter::default(),
             solo,
+            rebinding: Rebinding::default(),
             hit_points: 0,
             condition: ConditionKind::Prone,
             sound: SoundRow::Loud,
@@ -198,6 +211,7 @@ fn spawn_panels_camera(mut commands: Commands) {
 /// Game keys and clicks are not for the map while egui has them: typing in the log's search
 /// presses no action, and a click or the wheel on a panel does nothing on the map beneath it.
 fn gate_game_input(
+    panels: Res<PanelState>,
     wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut actions: Query<
         &mut leafwing_input_manager::prelude::ActionState<super::input::DelveAction>,
@@ -208,7 +222,8 @@ fn gate_game_input(
         return;
     };
     for mut state in &mut actions {
-        if wants.wants_any_keyboard_input() {
+        // A key pressed to be bound is not an order.
+        if wants.wants_any_keyboard_input() || panels.rebinding.action.is_some() {
             state.reset_all();
         } else if wants.wants_any_pointer_input() {
             for a in [A::Select, A::MoveHere, A::Zoom, A::Attack, A::MakeNoise] {
@@ -278,7 +293,6 @@ pub struct DelveView<'w, 's> {
     tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     under: Res<'w, super::actions::UnderPointer>,
-    bindings: Option<Res<'w, super::keys::Bindings>>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
@@ -309,8 +323,16 @@ impl DelveView<'_, '_> {
 
 /// What the panels change: the selection, the notice, the orders, the panels' own state.
 #[derive(SystemParam)]
-pub struct PanelsMut<'w> {
+pub struct PanelsMut<'w, 's> {
     state: ResMut<'w, PanelState>,
+    bindings: Option<ResMut<'w, super::keys::Bindings>>,
+    pressed: Res<'w, ButtonInput<KeyCode>>,
+    maps: Query<
+        'w,
+        's,
+        &'static mut leafwing_input_manager::prelude::InputMap<super::input::DelveAction>,
+        With<super::input::MapCamera>,
+    >,
     selected: ResMut<'w, Selected>,
     ui: ResMut<'w, UiState>,
     orders: ResMut<'w, JudgeOrders>,
@@ -330,8 +352,8 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
             .max_rect(ctx.viewport_rect()),
     );
     top_bar(&mut root, &d, &mut m);
-    if m.state.keys || !m.ui.notice.is_empty() || m.ui.show_help {
-        egui::Panel::bottom("keys").show(&mut root, |ui| help(ui, &d, &m));
+    if !m.ui.notice.is_empty() || m.ui.show_help {
+        egui::Panel::bottom("help").show(&mut root, |ui| help(ui, &m));
     }
     let solo = m.state.solo;
     let left_open =
@@ -370,6 +392,14 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
             .resizable(true)
             .default_size(PANEL_WIDTH + 40.0)
             .show(&mut root, |ui| log_panel(ui, &d, &mut m));
+    }
+    if m.state.keys {
+        let mut open = true;
+        egui::Window::new("Keys")
+            .open(&mut open)
+            .default_pos(ctx.viewport_rect().center() - egui::vec2(220.0, 200.0))
+            .show(ctx, |ui| keys_panel(ui, &mut m));
+        m.state.keys &= open;
     }
     if let Some(problems) = &d.shown.problems {
         egui::Window::new("The level file has problems")
@@ -413,21 +443,162 @@ fn top_bar(root: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
                 ui.toggle_value(&mut s.switches, "Rules");
             }
             ui.toggle_value(&mut s.log, "Log");
-            ui.toggle_value(&mut m.ui.show_help, "Keys");
+            ui.toggle_value(&mut m.ui.show_help, "Help");
+            ui.toggle_value(&mut s.keys, "Keys");
         });
     });
 }
 
-fn help(ui: &mut egui::Ui, d: &DelveView, m: &PanelsMut) {
+fn help(ui: &mut egui::Ui, m: &PanelsMut) {
     if !m.ui.notice.is_empty() {
         ui.colored_label(egui::Color32::from_rgb(250, 210, 120), &m.ui.notice);
     }
     if m.ui.show_help
-        && let Some(b) = &d.bindings
+        && let Some(b) = &m.bindings
     {
         ui.label(super::keys::help_line(&b.keys));
     }
 }
+
+/// A key being bound: the action, and the press with the actions it clashes with, waiting for
+/// the player to bind it anyway.
+#[derive(Clone, Debug, Default)]
+pub struct Rebinding {
+    pub action: Option<super::input::DelveAction>,
+    pub clash: Option<(super::keys::KeyPress, Vec<super::input::DelveAction>)>,
+}
+
+/// Rebinding: each action with its keys; "change" waits for a key (with Ctrl, Alt or Shift if
+/// held), names the actions already on it, and binds it; "restore defaults". Each change is
+/// written to the keys file at once.
+fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
+    use super::keys::{KeyPress, conflicts, keys_of, rebind, rebindable};
+    let Some(bindings) = m.bindings.as_deref_mut() else {
+        ui.label("No keys to change.");
+        return;
+    };
+    let mut changed = None;
+    let what = |a: &super::input::DelveAction| {
+        super::input::HELP
+            .iter()
+            .find(|(h, _)| h == a)
+            .map_or_else(|| format!("{a:?}"), |(_, w)| (*w).to_owned())
+    };
+    let rb = &mut m.state.rebinding;
+    if let Some(action) = rb.action {
+        match &rb.clash {
+            None => {
+                ui.strong(format!(
+                    "Press a key for \"{}\" (Esc: cancel)",
+                    what(&action)
+                ));
+                let modifiers: Vec<ModifierKeyOf> = MODIFIERS
+                    .iter()
+                    .filter(|(keys, _)| keys.iter().any(|k| m.pressed.pressed(*k)))
+                    .map(|(_, m)| *m)
+                    .collect();
+                let key = m
+                    .pressed
+                    .get_just_pressed()
+                    .find(|k| !MODIFIERS.iter().any(|(keys, _)| keys.contains(k)))
+                    .copied();
+                match key {
+                    Some(KeyCode::Escape) => *rb = Rebinding::default(),
+                    Some(key) => {
+                        let press = KeyPress { key, modifiers };
+                        let clashes = conflicts(&bindings.keys, &action, &press);
+                        if clashes.is_empty() {
+                            changed = Some((action, press));
+                        } else {
+                            rb.clash = Some((press, clashes));
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Some((press, clashes)) => {
+                let names: Vec<String> = clashes.iter().map(&what).collect();
+                ui.colored_label(
+                    egui::Color32::from_rgb(250, 160, 110),
+                    format!("{} is bound to: {}", press.name(), names.join(", ")),
+                );
+                let press = press.clone();
+                let mut cancel = false;
+                ui.horizontal(|ui| {
+                    if ui.button("bind it anyway").clicked() {
+                        changed = Some((action, press));
+                    }
+                    cancel = ui.button("cancel").clicked();
+                });
+                if cancel {
+                    *rb = Rebinding::default();
+                }
+            }
+        }
+    }
+    egui::Grid::new("keys").striped(true).show(ui, |ui| {
+        for a in rebindable(&bindings.keys) {
+            ui.label(what(&a));
+            ui.monospace(keys_of(&bindings.keys, &a));
+            if ui.small_button("change").clicked() {
+                *rb = Rebinding {
+                    action: Some(a),
+                    clash: None,
+                };
+            }
+            ui.end_row();
+        }
+    });
+    let mut restore = false;
+    ui.horizontal(|ui| {
+        restore = ui.button("restore defaults").clicked();
+        if let Some(f) = &bindings.file {
+            ui.weak(format!("kept in {}", f.display()));
+        }
+    });
+    if let Some((action, press)) = changed {
+        rebind(&mut bindings.keys, action, &press);
+        *rb = Rebinding::default();
+    } else if !restore {
+        return;
+    }
+    if restore {
+        bindings.keys = super::input::default_input_map();
+        if m.state.solo {
+            for judge_only in [
+                super::input::DelveAction::ToggleView,
+                super::input::DelveAction::MakeNoise,
+            ] {
+                bindings.keys.clear_action(&judge_only);
+            }
+        }
+    }
+    for mut map in &mut m.maps {
+        *map = bindings.keys.clone();
+    }
+    m.ui.notice = match &bindings.file {
+        Some(f) => match super::keys::write_keys(f, &bindings.keys) {
+            Ok(()) => format!("keys written to {}", f.display()),
+            Err(e) => e,
+        },
+        None => "keys changed for this session".into(),
+    };
+}
+
+type ModifierKeyOf = leafwing_input_manager::prelude::ModifierKey;
+
+/// The modifier keys, each with its left and right keys.
+const MODIFIERS: [([KeyCode; 2], ModifierKeyOf); 3] = [
+    (
+        [KeyCode::ControlLeft, KeyCode::ControlRight],
+        ModifierKeyOf::Control,
+    ),
+    ([KeyCode::AltLeft, KeyCode::AltRight], ModifierKeyOf::Alt),
+    (
+        [KeyCode::ShiftLeft, KeyCode::ShiftRight],
+        ModifierKeyOf::Shift,
+    ),
+];
 
 fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: bool) -> String {
     match (resting, exempt) {
@@ -1030,11 +1201,17 @@ mod tests {
         app.update();
         let w = app.world();
         assert_eq!(w.resource::<Clock>().rounds, 0);
-        assert!(w.resource::<EventLog>().of::<JudgeEvent>().any(
-            |e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc")
-        ));
+        assert!(
+            w.resource::<EventLog>().of::<JudgeEvent>().any(
+                |e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc")
+            )
+        );
         let journal = &w.resource::<crate::command::Journal>().0;
-        assert!(journal.last().is_some_and(|c| c.between_rounds && c.round == 0));
+        assert!(
+            journal
+                .last()
+                .is_some_and(|c| c.between_rounds && c.round == 0)
+        );
         // A refusal is told in the notice.
         app.world_mut().resource_mut::<JudgeOrders>().0.push(
             SetDoor {

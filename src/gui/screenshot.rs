@@ -72,3 +72,48 @@ fn save(captured: On<ScreenshotCaptured>, mut plan: ResMut<Plan>) {
     };
     plan.outcome = Some(outcome);
 }
+
+/// Measures the window's frame times: after the window has settled, the time of each of
+/// `frames` frames; then prints their mean, median and 95th percentile and exits.
+pub struct FrameTimesPlugin {
+    pub frames: u32,
+}
+
+#[derive(Resource, Clone, Debug, Default)]
+struct FrameTimes {
+    wanted: u32,
+    seen: u32,
+    times: Vec<f64>,
+}
+
+impl Plugin for FrameTimesPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(FrameTimes {
+            wanted: self.frames,
+            ..default()
+        })
+        .add_systems(Last, time_frames);
+    }
+}
+
+fn time_frames(time: Res<Time<Real>>, mut t: ResMut<FrameTimes>, mut exit: MessageWriter<AppExit>) {
+    t.seen += 1;
+    if t.seen <= SETTLE_FRAMES {
+        return;
+    }
+    let dt = time.delta_secs_f64() * 1000.0;
+    t.times.push(dt);
+    if t.times.len() as u32 >= t.wanted.max(1) {
+        let mut v = t.times.clone();
+        v.sort_by(f64::total_cmp);
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "frame time over {} frames: mean {mean:.1} ms, median {:.1} ms, p95 {:.1} ms",
+            v.len(),
+            at(0.5),
+            at(0.95)
+        );
+        exit.write(AppExit::Success);
+    }
+}
