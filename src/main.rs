@@ -69,6 +69,10 @@ struct ShowArgs {
     /// 95th percentile) and exit: how fast the window draws this level on this machine.
     #[arg(long, value_name = "N")]
     measure_frames: Option<u32>,
+    /// Open a second window for the players (a second screen, or one the table shares): only
+    /// the party's view, following the party.
+    #[arg(long)]
+    player_window: bool,
 }
 
 /// Saves and keys, for the window and for `delve play`.
@@ -430,6 +434,7 @@ fn window(cli: Cli) -> ExitCode {
         solo: false,
         no_panels: cli.show.no_panels,
         measure_frames: cli.show.measure_frames,
+        player_window: cli.show.player_window,
     })
 }
 
@@ -455,6 +460,7 @@ fn play(args: PlayArgs) -> ExitCode {
         solo: true,
         no_panels: args.show.no_panels,
         measure_frames: args.show.measure_frames,
+        player_window: args.show.player_window,
     })
 }
 

@@ -82,6 +82,9 @@ pub enum DelveAction {
     Redo,
 }
 
+/// The Judge's actions, not bound in solo play: the view switch and a noise anywhere.
+pub const JUDGE_ONLY: [DelveAction; 2] = [DelveAction::ToggleView, DelveAction::MakeNoise];
+
 /// The actions the help line lists, in its order, with what each does (the keys are those bound
 /// now: `gui::keys`).
 pub const HELP: &[(DelveAction, &str)] = &[
@@ -364,7 +367,7 @@ fn fit_when_wanted(
     mut framing: ResMut<Framing>,
     area: Option<Res<super::panels::MapArea>>,
     grid: Res<DungeonGrid>,
-    windows: Query<&Window>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
 ) {
     let space = map_space(area.as_deref(), &windows);
@@ -379,7 +382,10 @@ fn fit_when_wanted(
 }
 
 /// The logical size the map is drawn in: what the panels leave, else the whole window.
-fn map_space(area: Option<&super::panels::MapArea>, windows: &Query<&Window>) -> Vec2 {
+fn map_space(
+    area: Option<&super::panels::MapArea>,
+    windows: &Query<&Window, With<bevy::window::PrimaryWindow>>,
+) -> Vec2 {
     area.and_then(|a| a.0).map(|r| r.size()).unwrap_or_else(|| {
         windows
             .iter()
@@ -446,7 +452,7 @@ fn pan_and_zoom(
 /// Where the mouse pointer is on the map.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Pointer<'w, 's> {
-    windows: Query<'w, 's, &'static Window>,
+    windows: Query<'w, 's, &'static Window, With<bevy::window::PrimaryWindow>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
     pub grid: Res<'w, DungeonGrid>,
 }

@@ -262,11 +262,8 @@ pub fn rebindable(map: &InputMap<DelveAction>) -> Vec<DelveAction> {
                 DelveAction::Pan | DelveAction::Zoom | DelveAction::Choose(_)
             )
         })
-        .chain(
-            [DelveAction::ToggleHelp, DelveAction::Recentre]
-                .into_iter()
-                .filter(|a| map.get_buttonlike(a).is_some()),
-        )
+        // In solo play the Judge's actions are not the player's to bind.
+        .filter(|a| map.get_buttonlike(a).is_some() || !super::input::JUDGE_ONLY.contains(a))
         .collect()
 }
 

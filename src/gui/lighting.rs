@@ -7,6 +7,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art::TileArt;
 use super::map::{Art, MapView, RedrawSet};
+use super::players::PlayersCopy;
 use super::tokens::Token;
 use crate::creature::{Faction, Position};
 use crate::grid::DungeonGrid;
@@ -73,27 +74,25 @@ fn shade(
     parties: Res<Parties>,
     mut shaded: ResMut<Shaded>,
     sights: Query<(&Faction, &Sight, Ref<Sight>, &Position)>,
-    storages: Query<Ref<TileStorage>, With<MapView>>,
+    storages: Query<(Ref<TileStorage>, Has<PlayersCopy>), With<MapView>>,
     mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
     doors: Query<(&Position, &Door)>,
-    mut tokens: Query<(&Token, &mut Visibility), Without<Marker>>,
+    mut tokens: Query<(&Token, &mut Visibility, Has<PlayersCopy>), Without<Marker>>,
     hiding: Query<(), With<crate::rules::vision::Hiding>>,
     traps: Query<(&Position, Ref<crate::rules::traps::Trap>)>,
     creatures: Query<&Position>,
-    mut markers: Query<(&Marker, &mut Visibility), Without<Token>>,
+    mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
     art: Option<Res<Art>>,
 ) {
-    let Ok(storage) = storages.single() else {
-        return;
-    };
-    if art.is_none() {
+    if storages.is_empty() || art.is_none() {
         return;
     }
+    let storage_changed = storages.iter().any(|(s, _)| s.is_changed());
     let sight_tick = sights.iter().filter(|s| s.2.is_changed()).count() as u64;
     // A trap found, sprung or learned of changes what the party's view shows.
     let trap_tick = traps.iter().filter(|(_, t)| t.is_changed()).count() as u64;
     let key = Some((light.generation, *view, sight_tick));
-    if shaded.0 == key && sight_tick == 0 && trap_tick == 0 && !storage.is_changed() {
+    if shaded.0 == key && sight_tick == 0 && trap_tick == 0 && !storage_changed {
         return;
     }
     shaded.0 = key;
@@ -117,49 +116,55 @@ fn shade(
         .filter(|(_, d)| d.secret)
         .map(|(p, _)| p.0)
         .collect();
-    for (p, t) in grid.squares() {
-        let Some(i) = grid.index(p) else { continue };
-        let pos = TilePos {
-            x: p.x as u32,
-            y: grid.height() - 1 - p.y as u32,
-        };
-        let Some(tile) = storage.get(&pos) else {
-            continue;
-        };
-        let Ok((mut color, mut index)) = tiles.get_mut(tile) else {
-            continue;
-        };
-        let door = doors.iter().find(|(dp, _)| dp.0 == p).map(|(_, d)| d);
-        let judge_art = TileArt::for_square(t, door.map(|d| (&d.state, &d.lock, d.secret))) as u32;
-        let c = match *view {
-            ViewMode::Judge => {
-                index.0 = judge_art;
-                match light.level_at(i) {
-                    LightLevel::MagicalDarkness => Color::srgb(0.16, 0.08, 0.22),
-                    _ => Color::srgb(bright[i], bright[i], bright[i] * 0.95),
+    // The players' copy (`gui::players`) is always the party's view.
+    for (storage, for_players) in &storages {
+        let view = if for_players { ViewMode::Party } else { *view };
+        for (p, t) in grid.squares() {
+            let Some(i) = grid.index(p) else { continue };
+            let pos = TilePos {
+                x: p.x as u32,
+                y: grid.height() - 1 - p.y as u32,
+            };
+            let Some(tile) = storage.get(&pos) else {
+                continue;
+            };
+            let Ok((mut color, mut index)) = tiles.get_mut(tile) else {
+                continue;
+            };
+            let door = doors.iter().find(|(dp, _)| dp.0 == p).map(|(_, d)| d);
+            let judge_art =
+                TileArt::for_square(t, door.map(|d| (&d.state, &d.lock, d.secret))) as u32;
+            let c = match view {
+                ViewMode::Judge => {
+                    index.0 = judge_art;
+                    match light.level_at(i) {
+                        LightLevel::MagicalDarkness => Color::srgb(0.16, 0.08, 0.22),
+                        _ => Color::srgb(bright[i], bright[i], bright[i] * 0.95),
+                    }
                 }
-            }
-            ViewMode::Party => {
-                index.0 = if secret.contains(&p) {
-                    TileArt::WallStone as u32
-                } else {
-                    judge_art
-                };
-                match (seen_now[i], remembered.is_some_and(|m| m[i])) {
-                    (Some(LightLevel::Bright), _) => Color::WHITE,
-                    (Some(_), _) => Color::srgb(0.55, 0.55, 0.6),
-                    (None, true) => Color::srgb(0.2, 0.2, 0.22),
-                    (None, false) => Color::BLACK,
+                ViewMode::Party => {
+                    index.0 = if secret.contains(&p) {
+                        TileArt::WallStone as u32
+                    } else {
+                        judge_art
+                    };
+                    match (seen_now[i], remembered.is_some_and(|m| m[i])) {
+                        (Some(LightLevel::Bright), _) => Color::WHITE,
+                        (Some(_), _) => Color::srgb(0.55, 0.55, 0.6),
+                        (None, true) => Color::srgb(0.2, 0.2, 0.22),
+                        (None, false) => Color::BLACK,
+                    }
                 }
+            };
+            if color.0 != c {
+                color.0 = c;
             }
-        };
-        if color.0 != c {
-            color.0 = c;
         }
     }
     let visible = |p: crate::grid::GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
-    for (token, mut vis) in &mut tokens {
-        let show = match (*view, creatures.get(token.creature)) {
+    for (token, mut vis, for_players) in &mut tokens {
+        let view = if for_players { ViewMode::Party } else { *view };
+        let show = match (view, creatures.get(token.creature)) {
             (ViewMode::Judge, _) => true,
             (ViewMode::Party, Ok(p)) => {
                 let own = sights
@@ -182,9 +187,10 @@ fn shade(
             .iter()
             .any(|(p, t)| p.0 == at && t.known_to(party_faction))
     };
-    for (m, mut vis) in &mut markers {
+    for (m, mut vis, for_players) in &mut markers {
         // The party sees lights it can see, and the traps it knows.
-        let show = *view == ViewMode::Judge || (visible(m.at) && (!m.trap || found_trap(m.at)));
+        let judge = *view == ViewMode::Judge && !for_players;
+        let show = judge || (visible(m.at) && (!m.trap || found_trap(m.at)));
         *vis = if show {
             Visibility::Inherited
         } else {

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
@@ -66,7 +67,8 @@ fn paint_art(
     });
 }
 
-/// Draws the level anew when [`ShownLevel::redraw`] is set: tiles, markers and tokens.
+/// Draws the level anew when [`ShownLevel::redraw`] is set: tiles, markers and tokens; twice
+/// with a players' window (`gui::players`), the players' copy on their render layer.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn redraw(
     mut commands: Commands,
@@ -79,6 +81,7 @@ pub(super) fn redraw(
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
     factions: Res<crate::creature::Factions>,
+    players: Option<Res<super::players::PlayerWindow>>,
 ) {
     if !shown.redraw {
         return;
@@ -88,9 +91,62 @@ pub(super) fn redraw(
     for e in &old {
         commands.entity(e).despawn();
     }
+    let mut copies = vec![(RenderLayers::layer(0), false)];
+    if players.is_some() {
+        copies.push((RenderLayers::layer(super::players::PLAYERS_LAYER), true));
+    }
+    for (layer, for_players) in copies {
+        let drawn = Drawn { layer, for_players };
+        draw(
+            &mut commands,
+            &drawn,
+            &art,
+            &grid,
+            &doors,
+            &traps,
+            &lights,
+            &creatures,
+            &factions,
+        );
+    }
+}
+
+/// Which copy of the map is drawn: its render layer, and whether it is the players'.
+pub struct Drawn {
+    pub layer: RenderLayers,
+    pub for_players: bool,
+}
+
+impl Drawn {
+    /// What every entity of this copy carries.
+    pub fn marks(&self) -> impl Bundle {
+        (MapView, self.layer.clone())
+    }
+
+    /// Marks an entity of the players' copy as theirs.
+    pub fn mark_players(&self, commands: &mut Commands, e: Entity) {
+        if self.for_players {
+            commands.entity(e).insert(super::players::PlayersCopy);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    commands: &mut Commands,
+    drawn: &Drawn,
+    art: &Art,
+    grid: &DungeonGrid,
+    doors: &Query<(&Position, &Door)>,
+    traps: &Query<(&Position, &Trap)>,
+    lights: &Query<(&Position, &LightSource)>,
+    creatures: &Query<tokens::TokenSource>,
+    factions: &crate::creature::Factions,
+) {
     let (w, h) = (grid.width(), grid.height());
     let map_size = TilemapSize { x: w, y: h };
-    let tilemap = commands.spawn(MapView).id();
+    let tilemap = commands.spawn(drawn.marks()).id();
+    drawn.mark_players(commands, tilemap);
     let mut storage = TileStorage::empty(map_size);
     let door_at: HashMap<GridPos, &Door> = doors.iter().map(|(p, d)| (p.0, d)).collect();
     for (p, t) in grid.squares() {
@@ -127,46 +183,52 @@ pub(super) fn redraw(
         ..default()
     });
     // The Judge's markers: traps as red rings, placed lights as flames.
-    for (p, t) in &traps {
+    for (p, t) in traps {
         let at = square_to_world(h, p.0.x, p.0.y);
-        commands.spawn((
-            MapView,
-            super::lighting::Marker {
-                at: p.0,
-                trap: true,
-            },
-            Sprite {
-                image: art.ring.clone(),
-                color: trap_color(t),
-                custom_size: Some(Vec2::splat(22.0)),
-                ..default()
-            },
-            Transform::from_xyz(at.x, at.y, 5.0),
-        ));
+        let e = commands
+            .spawn((
+                drawn.marks(),
+                super::lighting::Marker {
+                    at: p.0,
+                    trap: true,
+                },
+                Sprite {
+                    image: art.ring.clone(),
+                    color: trap_color(t),
+                    custom_size: Some(Vec2::splat(22.0)),
+                    ..default()
+                },
+                Transform::from_xyz(at.x, at.y, 5.0),
+            ))
+            .id();
+        drawn.mark_players(commands, e);
     }
-    for (p, l) in &lights {
+    for (p, l) in lights {
         let at = square_to_world(h, p.0.x, p.0.y);
         let color = if l.lit {
             Color::srgb(1.0, 0.75, 0.2)
         } else {
             Color::srgb(0.35, 0.3, 0.25)
         };
-        commands.spawn((
-            MapView,
-            super::lighting::Marker {
-                at: p.0,
-                trap: false,
-            },
-            Sprite {
-                image: art.token.clone(),
-                color,
-                custom_size: Some(Vec2::splat(12.0)),
-                ..default()
-            },
-            Transform::from_xyz(at.x, at.y, 5.0),
-        ));
+        let e = commands
+            .spawn((
+                drawn.marks(),
+                super::lighting::Marker {
+                    at: p.0,
+                    trap: false,
+                },
+                Sprite {
+                    image: art.token.clone(),
+                    color,
+                    custom_size: Some(Vec2::splat(12.0)),
+                    ..default()
+                },
+                Transform::from_xyz(at.x, at.y, 5.0),
+            ))
+            .id();
+        drawn.mark_players(commands, e);
     }
-    tokens::spawn_tokens(&mut commands, &art, h, &creatures, &factions);
+    tokens::spawn_tokens(commands, drawn, art, h, creatures, factions);
 }
 
 /// A trap's ring by its state: red while hidden and armed, orange once found, grey-blue when
@@ -198,22 +260,37 @@ fn sync_trap_rings(
 fn sync_door_tiles(
     grid: Res<DungeonGrid>,
     doors: Query<(&Position, &Door), Changed<Door>>,
-    storages: Query<&TileStorage>,
+    storages: Query<(&TileStorage, Has<super::players::PlayersCopy>)>,
     mut tiles: Query<&mut TileTextureIndex>,
 ) {
-    let Ok(storage) = storages.single() else {
-        return;
-    };
     for (p, d) in &doors {
-        let pos = TilePos {
-            x: p.0.x as u32,
-            y: grid.height() - 1 - p.0.y as u32,
-        };
-        if let Some(tile) = storage.get(&pos)
-            && let Ok(mut index) = tiles.get_mut(tile)
-            && let Some(t) = grid.terrain(p.0)
-        {
-            index.0 = TileArt::for_square(t, Some((&d.state, &d.lock, d.secret))) as u32;
+        for (storage, for_players) in &storages {
+            sync_door_tile(&grid, storage, &mut tiles, p.0, d, for_players);
         }
+    }
+}
+
+/// A door's tile; on the players' copy a secret door is wall.
+fn sync_door_tile(
+    grid: &DungeonGrid,
+    storage: &TileStorage,
+    tiles: &mut Query<&mut TileTextureIndex>,
+    at: GridPos,
+    d: &Door,
+    for_players: bool,
+) {
+    let pos = TilePos {
+        x: at.x as u32,
+        y: grid.height() - 1 - at.y as u32,
+    };
+    if let Some(tile) = storage.get(&pos)
+        && let Ok(mut index) = tiles.get_mut(tile)
+        && let Some(t) = grid.terrain(at)
+    {
+        index.0 = if for_players && d.secret {
+            TileArt::WallStone as u32
+        } else {
+            TileArt::for_square(t, Some((&d.state, &d.lock, d.secret))) as u32
+        };
     }
 }

@@ -14,6 +14,7 @@ pub mod lighting;
 pub mod map;
 pub mod noise;
 pub mod panels;
+pub mod players;
 pub mod preview;
 pub mod reload;
 pub mod saving;
@@ -66,6 +67,8 @@ pub struct WindowOptions {
     pub no_panels: bool,
     /// Print the frame times of this many frames and exit.
     pub measure_frames: Option<u32>,
+    /// Open a second window for the players: the party's view, following the party.
+    pub player_window: bool,
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -242,15 +245,15 @@ pub fn run(options: WindowOptions) -> ExitCode {
         panel_state.close_all();
     }
     app.insert_resource(panel_state);
+    if options.player_window {
+        app.add_plugins(players::PlayerWindowPlugin);
+    }
     if let Some(frames) = options.measure_frames {
         app.add_plugins(screenshot::FrameTimesPlugin { frames });
     }
     if options.solo {
         // The Judge's keys are not the player's.
-        for judge_only in [
-            input::DelveAction::ToggleView,
-            input::DelveAction::MakeNoise,
-        ] {
+        for judge_only in input::JUDGE_ONLY {
             bound.clear_action(&judge_only);
         }
     }

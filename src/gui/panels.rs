@@ -565,10 +565,7 @@ fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
     if restore {
         bindings.keys = super::input::default_input_map();
         if m.state.solo {
-            for judge_only in [
-                super::input::DelveAction::ToggleView,
-                super::input::DelveAction::MakeNoise,
-            ] {
+            for judge_only in super::input::JUDGE_ONLY {
                 bindings.keys.clear_action(&judge_only);
             }
         }

@@ -20,8 +20,9 @@ struct Plan {
     path: PathBuf,
     frames: u32,
     requested: bool,
-    /// `Some(Ok)` once saved, `Some(Err)` when saving failed.
-    outcome: Option<Result<(), String>>,
+    /// Each picture asked for (the window's; the players' window's beside it, `NAME-players.png`)
+    /// with `Some(Ok)` once saved, `Some(Err)` when saving failed.
+    outcomes: Vec<(PathBuf, Option<Result<(), String>>)>,
 }
 
 impl Plugin for ScreenshotPlugin {
@@ -30,30 +31,61 @@ impl Plugin for ScreenshotPlugin {
             path: self.path.clone(),
             frames: 0,
             requested: false,
-            outcome: None,
+            outcomes: Vec::new(),
         })
         .add_systems(Last, take_and_exit);
     }
 }
 
-fn take_and_exit(mut commands: Commands, mut plan: ResMut<Plan>, mut exit: MessageWriter<AppExit>) {
+/// `judge.png` → `judge-players.png`.
+fn players_path(path: &std::path::Path) -> PathBuf {
+    let stem = path.file_stem().map_or_else(
+        || "screenshot".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    path.with_file_name(format!("{stem}-players.png"))
+}
+
+fn take_and_exit(
+    mut commands: Commands,
+    mut plan: ResMut<Plan>,
+    players: Option<Res<super::players::PlayerWindow>>,
+    mut exit: MessageWriter<AppExit>,
+) {
     plan.frames += 1;
-    match &plan.outcome {
-        Some(Ok(())) => {
-            info!("screenshot saved to {}", plan.path.display());
+    if plan.requested && plan.outcomes.iter().all(|(_, o)| o.is_some()) {
+        let failed: Vec<&String> = plan
+            .outcomes
+            .iter()
+            .filter_map(|(_, o)| o.as_ref().and_then(|r| r.as_ref().err()))
+            .collect();
+        if failed.is_empty() {
+            for (path, _) in &plan.outcomes {
+                info!("screenshot saved to {}", path.display());
+            }
             exit.write(AppExit::Success);
-            return;
-        }
-        Some(Err(e)) => {
-            error!("{e}");
+        } else {
+            for e in failed {
+                error!("{e}");
+            }
             exit.write(AppExit::from_code(1));
-            return;
         }
-        None => {}
+        return;
     }
     if plan.frames >= SETTLE_FRAMES && !plan.requested {
         plan.requested = true;
-        commands.spawn(Screenshot::primary_window()).observe(save);
+        let path = plan.path.clone();
+        plan.outcomes.push((path, None));
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save(0));
+        if let Some(p) = players {
+            let path = players_path(&plan.path);
+            plan.outcomes.push((path, None));
+            commands
+                .spawn(Screenshot::window(p.window))
+                .observe(save(1));
+        }
     }
     if plan.frames > GIVE_UP_FRAMES {
         error!("no screenshot after {GIVE_UP_FRAMES} frames");
@@ -61,16 +93,19 @@ fn take_and_exit(mut commands: Commands, mut plan: ResMut<Plan>, mut exit: Messa
     }
 }
 
-fn save(captured: On<ScreenshotCaptured>, mut plan: ResMut<Plan>) {
-    let path = plan.path.clone();
-    let outcome = match captured.image.clone().try_into_dynamic() {
-        Ok(img) => img
-            .to_rgb8()
-            .save(&path)
-            .map_err(|e| format!("cannot save {}: {e}", path.display())),
-        Err(e) => Err(format!("cannot convert the screenshot: {e}")),
-    };
-    plan.outcome = Some(outcome);
+/// Saves the picture asked for `n`th.
+fn save(n: usize) -> impl FnMut(On<ScreenshotCaptured>, ResMut<Plan>) {
+    move |captured: On<ScreenshotCaptured>, mut plan: ResMut<Plan>| {
+        let path = plan.outcomes[n].0.clone();
+        let outcome = match captured.image.clone().try_into_dynamic() {
+            Ok(img) => img
+                .to_rgb8()
+                .save(&path)
+                .map_err(|e| format!("cannot save {}: {e}", path.display())),
+            Err(e) => Err(format!("cannot convert the screenshot: {e}")),
+        };
+        plan.outcomes[n].1 = Some(outcome);
+    }
 }
 
 /// Measures the window's frame times: after the window has settled, the time of each of

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
 use super::input::Selected;
-use super::map::{Art, MapView};
+use super::map::Art;
 use super::square_to_world;
 use crate::creature::{Creature, Faction, Factions, Position};
 use crate::grid::DungeonGrid;
@@ -31,6 +31,41 @@ fn label_offset(p: crate::grid::GridPos) -> f32 {
     }
 }
 
+/// Two names side by side are wider than their squares: a creature with another beside it (on
+/// any of the eight squares around it) is named only while it is selected or under the pointer;
+/// one standing apart is always named.
+fn name_the_crowded_on_hover(
+    selected: Res<Selected>,
+    pointer: super::input::Pointer,
+    creatures: Query<(Entity, &Position), With<Creature>>,
+    tokens: Query<&Token>,
+    mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
+) {
+    let hovered = pointer.square();
+    let squares: Vec<(Entity, crate::grid::GridPos)> =
+        creatures.iter().map(|(e, p)| (e, p.0)).collect();
+    for (parent, mut vis) in &mut labels {
+        let Ok(token) = tokens.get(parent.parent()) else {
+            continue;
+        };
+        let Some(&(_, at)) = squares.iter().find(|(e, _)| *e == token.creature) else {
+            continue;
+        };
+        let crowded = squares.iter().any(|&(e, p)| {
+            e != token.creature && p != at && p.x.abs_diff(at.x).max(p.y.abs_diff(at.y)) <= 1
+        });
+        let named = !crowded || selected.0 == Some(token.creature) || hovered == Some(at);
+        let want = if named {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
+
 /// The ring shown around the selected creature.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct SelectionRing;
@@ -51,7 +86,13 @@ impl Plugin for TokensPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            (follow_creatures, ring_the_selected, label_caving_states).after(super::map::RedrawSet),
+            (
+                follow_creatures,
+                ring_the_selected,
+                label_caving_states,
+                name_the_crowded_on_hover,
+            )
+                .after(super::map::RedrawSet),
         );
     }
 }
@@ -60,6 +101,7 @@ const TOKEN_PX: f32 = 26.0;
 
 pub fn spawn_tokens(
     commands: &mut Commands,
+    drawn: &super::map::Drawn,
     art: &Art,
     grid_height: u32,
     creatures: &Query<TokenSource>,
@@ -72,40 +114,47 @@ pub fn spawn_tokens(
             .0
             .get(c.faction.0)
             .map_or([200, 200, 200], |f| f.color);
-        commands.spawn((
-            MapView,
-            Token { creature: c.entity },
+        let token = commands
+            .spawn((
+                drawn.marks(),
+                Token { creature: c.entity },
+                Sprite {
+                    image: art.token.clone(),
+                    color: Color::srgb_u8(r, g, b),
+                    custom_size: Some(Vec2::splat(TOKEN_PX)),
+                    ..default()
+                },
+                Transform::from_xyz(at.x, at.y, 10.0),
+                children![(
+                    TokenLabel,
+                    drawn.layer.clone(),
+                    Text2d::new(c.name.to_string()),
+                    TextFont::from_font_size(13.0),
+                    TextColor(Color::WHITE),
+                    Text2dShadow {
+                        offset: Vec2::new(1.0, -1.0),
+                        color: Color::BLACK,
+                    },
+                    Transform::from_xyz(0.0, label_y, 1.0),
+                )],
+            ))
+            .id();
+        drawn.mark_players(commands, token);
+    }
+    let ring = commands
+        .spawn((
+            drawn.marks(),
+            SelectionRing,
             Sprite {
-                image: art.token.clone(),
-                color: Color::srgb_u8(r, g, b),
-                custom_size: Some(Vec2::splat(TOKEN_PX)),
+                image: art.ring.clone(),
+                custom_size: Some(Vec2::splat(TOKEN_PX + 10.0)),
                 ..default()
             },
-            Transform::from_xyz(at.x, at.y, 10.0),
-            children![(
-                TokenLabel,
-                Text2d::new(c.name.to_string()),
-                TextFont::from_font_size(13.0),
-                TextColor(Color::WHITE),
-                Text2dShadow {
-                    offset: Vec2::new(1.0, -1.0),
-                    color: Color::BLACK,
-                },
-                Transform::from_xyz(0.0, label_y, 1.0),
-            )],
-        ));
-    }
-    commands.spawn((
-        MapView,
-        SelectionRing,
-        Sprite {
-            image: art.ring.clone(),
-            custom_size: Some(Vec2::splat(TOKEN_PX + 10.0)),
-            ..default()
-        },
-        Transform::from_xyz(0.0, 0.0, 9.0),
-        Visibility::Hidden,
-    ));
+            Transform::from_xyz(0.0, 0.0, 9.0),
+            Visibility::Hidden,
+        ))
+        .id();
+    drawn.mark_players(commands, ring);
 }
 
 /// Tokens stand on their creature's square; labels keep to their checkerboard side.
