@@ -28,8 +28,10 @@ pub struct AttackOffer {
     pub text: String,
 }
 
-#[derive(Component)]
-struct BattlePanel;
+/// What the initiative panel says (shown by `gui::panels`): empty outside a battle with no attack
+/// offered.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BattleText(pub String);
 
 /// The window's wish for each party (its members wait for orders unless the party fights by
 /// itself) becomes a `WaitForOrders` command whenever the simulation differs from it: the window
@@ -145,7 +147,7 @@ fn attack_key(
 /// conditions, the one acting marked; and the attack offered under the pointer.
 #[allow(clippy::too_many_arguments)]
 fn battle_panel(
-    battle: Res<Battle>,
+    battle: Option<Res<Battle>>,
     offer: Res<AttackOffer>,
     alone: Res<PartyFightsAlone>,
     view: Option<Res<super::lighting::ViewMode>>,
@@ -157,13 +159,10 @@ fn battle_panel(
         Option<&AttackOrder>,
     )>,
     names: Query<&Name>,
-    mut panel: Query<(&mut Text, &mut Visibility), With<BattlePanel>>,
+    mut text: ResMut<BattleText>,
 ) {
-    let Ok((mut text, mut vis)) = panel.single_mut() else {
-        return;
-    };
     let mut s = String::new();
-    if battle.active {
+    if let Some(battle) = battle.filter(|b| b.active) {
         s.push_str(&format!(
             "Battle since round {} - initiative order{}:",
             battle.began,
@@ -222,36 +221,9 @@ fn battle_panel(
         }
         s.push_str(&offer.text);
     }
-    let show = if s.is_empty() {
-        Visibility::Hidden
-    } else {
-        Visibility::Inherited
-    };
-    if *vis != show {
-        *vis = show;
-    }
     if text.0 != s {
         text.0 = s;
     }
-}
-
-fn spawn_panel(mut commands: Commands) {
-    commands.spawn((
-        BattlePanel,
-        Text::default(),
-        Node {
-            position_type: PositionType::Absolute,
-            padding: UiRect::axes(Val::Px(10.0), Val::Px(6.0)),
-            left: Val::Px(8.0),
-            bottom: Val::Px(70.0),
-            max_width: Val::Px(520.0),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.12, 0.03, 0.03, 0.85)),
-        TextFont::from_font_size(14.0),
-        TextColor(Color::srgb(0.95, 0.88, 0.85)),
-        Visibility::Hidden,
-    ));
 }
 
 pub struct BattleViewPlugin;
@@ -260,12 +232,16 @@ impl Plugin for BattleViewPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PartyFightsAlone>()
             .init_resource::<AttackOffer>()
-            .add_systems(Startup, spawn_panel)
+            .init_resource::<BattleText>()
             .add_systems(
                 Update,
-                (party_control, offer_attack, attack_key, battle_panel)
+                (
+                    (party_control, offer_attack, attack_key)
+                        .chain()
+                        .run_if(resource_exists::<Battle>),
+                    battle_panel,
+                )
                     .chain()
-                    .run_if(resource_exists::<Battle>)
                     .after(super::map::RedrawSet)
                     .before(super::input::play_rounds),
             );
@@ -297,12 +273,7 @@ mod tests {
         crate::sim::run_round(app.world_mut());
         app.update();
         let w = app.world_mut();
-        let text = w
-            .query_filtered::<&Text, With<BattlePanel>>()
-            .single(w)
-            .unwrap()
-            .0
-            .clone();
+        let text = w.resource::<BattleText>().0.clone();
         assert!(
             text.contains("initiative order (the party waits for orders: B)"),
             "{text}"

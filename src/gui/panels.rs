@@ -292,6 +292,7 @@ pub struct DelveView<'w, 's> {
     judge: Option<Res<'w, Judge>>,
     tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
+    battle: Option<Res<'w, super::battle::BattleText>>,
     under: Res<'w, super::actions::UnderPointer>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
@@ -354,6 +355,14 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     top_bar(&mut root, &d, &mut m);
     if !m.ui.notice.is_empty() || m.ui.show_help {
         egui::Panel::bottom("help").show(&mut root, |ui| help(ui, &m));
+    }
+    if let Some(battle) = d.battle.as_ref().filter(|b| !b.0.is_empty()) {
+        egui::Panel::bottom("battle")
+            .resizable(true)
+            .default_size(150.0)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| ui.monospace(&battle.0));
+            });
     }
     let solo = m.state.solo;
     let left_open =
@@ -989,12 +998,12 @@ fn switches(ui: &mut egui::Ui, d: &DelveView, orders: &mut JudgeOrders) {
         }
     }
     if let Some(t) = &d.tactical {
-        ui.label(format!(
-            "tactical rules: {}",
-            serde_json::to_string(&**t)
-                .unwrap_or_default()
-                .replace([',', '{', '}', '"'], " ")
-        ));
+        let on: Vec<&str> = t.switches().iter().filter(|s| s.1).map(|s| s.0).collect();
+        let off: Vec<&str> = t.switches().iter().filter(|s| !s.1).map(|s| s.0).collect();
+        ui.label(format!("tactical rules in force: {}", on.join(", ")));
+        if !off.is_empty() {
+            ui.label(format!("left out by the level: {}", off.join(", ")));
+        }
     }
     let Some(judge) = &d.judge else {
         return;

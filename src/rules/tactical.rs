@@ -45,6 +45,23 @@ impl Default for TacticalCombat {
 }
 
 impl TacticalCombat {
+    /// Each rule with its switch, named as the rule text names it.
+    pub fn switches(&self) -> [(&'static str, bool); 11] {
+        [
+            ("cautious movement", self.cautious_movement),
+            ("Combat Reflexes", self.combat_reflexes),
+            ("armor as damage reduction", self.armor_as_damage_reduction),
+            ("shields", self.shields),
+            ("bloodied", self.bloodied),
+            ("natural 20 and natural 1", self.natural_20_and_1),
+            ("critical hits", self.critical_hits),
+            ("firearm misfires", self.firearm_misfires),
+            ("faction initiative", self.faction_initiative),
+            ("massive trauma", self.massive_trauma),
+            ("massive damage", self.massive_damage),
+        ]
+    }
+
     /// Every tactical rule off: the level's `modules` leave the combat module out.
     pub fn off() -> Self {
         Self {
