@@ -505,3 +505,44 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
     assert_eq!(delve::save::redo(w, &level, Step::Round), Some(6));
     assert_eq!(at::<Door>(w, (15, 8)).state, DoorState::Open);
 }
+
+/// The Judge's noise between rounds is heard in the round that follows, as the Judge's
+/// (Dungeon Delves › Noise: a loud noise is heard automatically within 30' in the open), and
+/// replays and undoes like the rest.
+#[test]
+fn a_noise_the_judge_makes_between_rounds_is_heard_next_round() {
+    use delve::rules::sound::hearing::Noises;
+    use delve::rules::sound::{HearingEvent, MakeNoise, NoiseKind, SoundRow};
+    let noise = MakeNoise {
+        at: (31, 12),
+        sound: SoundRow::Loud,
+        what: "a gong".into(),
+    };
+    check(
+        noise.clone(),
+        |log| {
+            log.of::<CommandEvent>().any(|e| {
+                matches!(
+                    e,
+                    CommandEvent::CommandAccepted {
+                        command: Command::MakeNoise(_),
+                        ..
+                    }
+                )
+            })
+        },
+        |w| {
+            w.resource::<Noises>()
+                .0
+                .iter()
+                .any(|n| n.kind == NoiseKind::Judge)
+        },
+    );
+    let (mut app, _) = crypt_after_6_rounds();
+    let w = app.world_mut();
+    dispatch_now(w, noise.into());
+    sim::run_round(w);
+    assert!(w.resource::<EventLog>().of::<HearingEvent>().any(|e| {
+        matches!(e, HearingEvent::Heard { who, noise: NoiseKind::Judge, .. } if who == "Gnawbone")
+    }));
+}
