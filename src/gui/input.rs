@@ -493,14 +493,16 @@ fn select(
     if actions.just_pressed(&DelveAction::Select)
         && let Some(p) = pointer.square()
     {
+        // A creature there is selected; an empty square is picked for the Judge's hand
+        // (`gui::panels`), the selection kept, so that it can be placed there.
         ui.picked = Some(p);
-        selected.0 = creatures
+        let there = creatures
             .iter()
             .find(|(_, pos, _)| pos.0 == p)
             .map(|(e, _, _)| e);
-        if selected.0.is_none()
-            && let Some(t) = pointer.grid.terrain(p)
-        {
+        if there.is_some() {
+            selected.0 = there;
+        } else if let Some(t) = pointer.grid.terrain(p) {
             ui.notice = format!("{p}: {t:?}");
         }
     }

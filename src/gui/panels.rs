@@ -59,8 +59,10 @@ pub struct PanelState {
     pub solo: bool,
     /// An action waiting for its new key.
     pub rebinding: Rebinding,
-    /// The hit points and the condition the Judge is about to set.
+    /// The hit points the Judge is about to set, and whose they are.
     hit_points: i32,
+    hit_points_of: Option<Entity>,
+    /// The condition the Judge is about to give.
     condition: ConditionKind,
     sound: SoundRow,
     /// The log's rows that pass the filter, and what they were worked out for.
@@ -98,6 +100,7 @@ impl PanelState {
             solo,
             rebinding: Rebinding::default(),
             hit_points: 0,
+            hit_points_of: None,
             condition: ConditionKind::Prone,
             sound: SoundRow::Loud,
             rows: Vec::new(),
@@ -765,7 +768,9 @@ fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
         let who = name.to_string();
         ui.label(format!("{who}:"));
         ui.horizontal(|ui| {
-            if !ui.ctx().memory(|mem| mem.has_focus(ui.next_auto_id())) && s.hit_points == 0 {
+            // A creature newly selected starts from its own hit points.
+            if s.hit_points_of != Some(e) {
+                s.hit_points_of = Some(e);
                 s.hit_points = hp.current;
             }
             ui.label("hit points");
