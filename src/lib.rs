@@ -7,6 +7,7 @@ pub mod command;
 pub mod creature;
 pub mod dice;
 pub mod grid;
+pub mod import;
 pub mod lab;
 pub mod level;
 pub mod lint;

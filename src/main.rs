@@ -185,6 +185,22 @@ enum Cmd {
     /// `runs.jsonl` (a line a delve), pictures, `report.md` and `report.html`; or compare two
     /// labs, or merge the shards of one.
     Lab(LabArgs),
+    /// Make a level of a map drawn in another tool: Universal VTT (.dd2vtt, .uvtt, .df2vtt from
+    /// Dungeondraft, DungeonFog, Dungeon Alchemist): its walls, doors and lights, and its
+    /// battlemap image kept beside the level (LEVEL.png).
+    Import {
+        map: PathBuf,
+        /// The level file to write.
+        #[arg(long, value_name = "LEVEL.ron")]
+        out: PathBuf,
+        /// How many feet a cell of the map's grid is (Universal VTT does not say).
+        #[arg(long, default_value_t = 10, value_name = "FEET")]
+        cell_feet: u32,
+        /// Squares a side to a cell: 2 or more keeps a corridor one cell wide open between the
+        /// walls drawn along its edges.
+        #[arg(long, default_value_t = 2, value_name = "N")]
+        squares_per_cell: u32,
+    },
     /// Write a new rooms-and-corridors level (RON) to start a design from.
     Generate {
         /// The level's name.
@@ -386,6 +402,29 @@ fn main() -> ExitCode {
             Some(LabAction::Merge { parts, out }) => lab_merge(&parts, &out),
             None => run_lab(args),
         },
+        Some(Cmd::Import {
+            map,
+            out,
+            cell_feet,
+            squares_per_cell,
+        }) => {
+            let options = delve::import::ImportOptions {
+                cell_feet,
+                squares_per_cell,
+            };
+            match delve::import::import(&map, &out, options) {
+                Ok(written) => {
+                    for w in written {
+                        println!("wrote {}", w.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Some(Cmd::Generate {
             name,
             width,

@@ -55,6 +55,9 @@ pub struct Level {
     pub climbs: Climbs,
     /// What an autonomous party comes for.
     pub goal: Goal,
+    /// An image of the map drawn under the grid in the window (a path relative to the level
+    /// file): a battlemap from the tool the map was drawn in.
+    pub battlemap: Option<String>,
 }
 
 /// What an autonomous party comes for (LEVEL_FORMAT.md › Goal).

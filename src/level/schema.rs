@@ -722,6 +722,10 @@ pub struct RawLevel {
     /// What an autonomous party comes for (`delve sim --auto`); exploring it all when left out.
     #[serde(default)]
     pub goal: RawGoal,
+    /// An image shown under the grid in the window, relative to the level file (`delve import`
+    /// keeps a map's battlemap beside the level and names it here).
+    #[serde(default)]
+    pub battlemap: Option<String>,
 }
 
 /// What an autonomous party comes for (LEVEL_FORMAT.md › Goal): it pursues it, then leaves by

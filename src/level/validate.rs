@@ -276,6 +276,7 @@ impl Validator<'_> {
             },
             climbs: crate::level::Climbs(climbs),
             goal: goal?,
+            battlemap: raw.battlemap,
         })
     }
 
