@@ -21,16 +21,23 @@ fn map(segments: usize) -> String {
             let (x1, y1) = (x0 + 7.0, y0 + 7.0);
             let p = |x: f64, y: f64| json!({"x": x, "y": y});
             walls.push(json!([
-                p(x1, y0 + 3.0), p(x1, y0), p(x0, y0), p(x0, y1), p(x1, y1), p(x1, y0 + 4.0)
+                p(x1, y0 + 3.0),
+                p(x1, y0),
+                p(x0, y0),
+                p(x0, y1),
+                p(x1, y1),
+                p(x1, y0 + 4.0)
             ]));
             count += 5;
             portals.push(json!({
                 "position": p(x1, y0 + 3.5),
                 "bounds": [p(x1, y0 + 3.0), p(x1, y0 + 4.0)],
-                "rotation": 1.5708, "closed": true, "freestanding": false
+                "rotation": std::f64::consts::FRAC_PI_2, "closed": true, "freestanding": false
             }));
-            lights.push(json!({"position": p(x0 + 3.5, y0 + 3.5), "range": 3, "intensity": 1,
-                               "color": "ffffa040", "shadows": true}));
+            lights.push(
+                json!({"position": p(x0 + 3.5, y0 + 3.5), "range": 3, "intensity": 1,
+                               "color": "ffffa040", "shadows": true}),
+            );
             // Pillars and broken walls: short segments, some diagonal.
             for k in 0..24 {
                 if count >= segments {
@@ -63,9 +70,10 @@ fn import_bench(c: &mut Criterion) {
     let out = dir.join("halls.ron");
     let mut group = c.benchmark_group("import");
     group.sample_size(10);
-    group.bench_function("a 100 × 100-cell Universal VTT map, 4,000 wall segments", |b| {
-        b.iter(|| import(&path, &out, ImportOptions::default()).expect("imports"))
-    });
+    group.bench_function(
+        "a 100 × 100-cell Universal VTT map, 4,000 wall segments",
+        |b| b.iter(|| import(&path, &out, ImportOptions::default()).expect("imports")),
+    );
     group.finish();
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -219,3 +219,96 @@ proptest! {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// A Tiled map with an external tileset whose tiles name their terrain, a second tile layer of
+/// water over the first, and objects for a door, a light, a trap and a creature.
+#[test]
+fn a_tiled_map_with_terrain_tiles_and_objects() {
+    let (level, _) = imported("tests/maps/flooded_cell.tmx", "flooded");
+    assert_eq!(level.name, "The Flooded Cell");
+    let terrain = |x, y| level.grid.terrain(GridPos::new(x, y)).unwrap();
+    assert_eq!(
+        rows(&level),
+        [
+            "########", "#....??#", "#...+..#", "#...#..#", "#...#.?#", "########"
+        ]
+    );
+    assert_eq!(terrain(5, 1), Terrain::Water(delve::grid::WaterDepth::Deep));
+    assert_eq!(terrain(6, 4), Terrain::Chasm { depth_feet: 30 });
+    let door = &level.doors[0];
+    assert_eq!(door.at, GridPos::new(4, 2));
+    assert_eq!(
+        door.door.material,
+        delve::level::schema::DoorMaterial::IronBanded
+    );
+    assert!(matches!(
+        &door.door.lock,
+        delve::level::schema::Lock::Locked { key: Some(k) } if k == "ash key"
+    ));
+    assert_eq!(level.lights[0].at, GridPos::new(1, 1));
+    assert_eq!(level.lights[0].kind, LightKind::Torch);
+    assert_eq!(level.traps[0].at, GridPos::new(2, 3));
+    assert!(level.traps[0].trap.hidden);
+    let ghoul = level.creature("Gnawbone").unwrap();
+    assert_eq!(ghoul.at, GridPos::new(2, 3));
+    assert_eq!(level.factions[ghoul.faction].name, "ghouls");
+}
+
+fn tiled_error(tmx: &str, tsx: Option<&str>, name: &str) -> (ImportError, PathBuf) {
+    let dir = scratch(name);
+    std::fs::write(
+        dir.join("delve.tsx"),
+        tsx.map_or_else(
+            || std::fs::read_to_string("tests/maps/delve.tsx").unwrap(),
+            str::to_owned,
+        ),
+    )
+    .unwrap();
+    let map = dir.join("map.tmx");
+    std::fs::write(&map, tmx).unwrap();
+    let e = import(
+        &map,
+        &dir.join("out").join("level.ron"),
+        ImportOptions::default(),
+    )
+    .unwrap_err();
+    (e, dir)
+}
+
+/// A Tiled map's problems name the tile or the object (by id and name), or the line and column
+/// of broken XML; nothing is written.
+#[test]
+fn tiled_errors_name_the_object_or_the_tile() {
+    let good = std::fs::read_to_string("tests/maps/flooded_cell.tmx").unwrap();
+    // An object whose property is not the level's.
+    let bad_door = good.replace("value=\"IronBanded\"", "value=\"Cardboard\"");
+    let (e, dir) = tiled_error(&bad_door, None, "bad_door");
+    assert_eq!(
+        e.at,
+        Some(Spot::Object {
+            id: 1,
+            name: "iron door".into()
+        }),
+        "{e}"
+    );
+    assert!(!written(&dir));
+    // A tile whose terrain the legend does not know.
+    let tsx = std::fs::read_to_string("tests/maps/delve.tsx")
+        .unwrap()
+        .replace("Wall(Stone)", "Wall(Glass)");
+    let (e, dir) = tiled_error(&good, Some(&tsx), "bad_terrain");
+    assert!(
+        matches!(&e.at, Some(Spot::Part(p)) if p.contains("tile 1 of tileset \"delve\"")),
+        "{e}"
+    );
+    assert!(e.message.contains("Wall(Glass)"), "{e}");
+    assert!(!written(&dir));
+    // Broken XML: the line and column.
+    let broken = good.replace(
+        "<layer id=\"2\" name=\"water\"",
+        "<layer id=\"2\" name=\"water",
+    );
+    let (e, dir) = tiled_error(&broken, None, "broken_xml");
+    assert_eq!(e.at, Some(Spot::LineCol { line: 18, col: 3 }), "{e}");
+    assert!(!written(&dir));
+}

@@ -9,6 +9,7 @@
 //! atomically: a map that cannot be imported leaves no file behind.
 
 pub mod raster;
+pub mod tiled_map;
 pub mod uvtt;
 
 use std::fmt;
@@ -113,6 +114,8 @@ pub struct ImportedMap {
     pub climbs: Vec<Entry>,
     /// The battlemap image, as PNG, if the map has one.
     pub image: Option<Vec<u8>>,
+    /// What the format cannot say, for the designer to add (the level's heading comment).
+    pub left_to_designer: String,
 }
 
 impl ImportedMap {
@@ -133,6 +136,7 @@ impl ImportedMap {
             creatures: Vec::new(),
             climbs: Vec::new(),
             image: None,
+            left_to_designer: "Factions, creatures, door properties and traps".into(),
         }
     }
 
@@ -174,11 +178,12 @@ impl ImportedMap {
             rows.push(row);
         }
         let mut s = format!(
-            "// Imported by `delve import` from {} ({}): the map, {}.\n\
-             // Factions, creatures, door properties and traps are for the designer to add.\n(\n",
+            "// Imported by `delve import` from {} ({}): {}.\n\
+             // {} are for the designer to add.\n(\n",
             self.source,
             self.format,
-            self.imported_parts()
+            self.imported_parts(),
+            self.left_to_designer
         );
         s.push_str(&format!("    name: {:?},\n", self.name));
         s.push_str(&format!("    scale_feet: {},\n", self.scale_feet));
@@ -218,7 +223,7 @@ impl ImportedMap {
     }
 
     fn imported_parts(&self) -> String {
-        let mut parts = vec!["walls"];
+        let mut parts = vec!["the map"];
         for (what, entries) in [
             ("doors", &self.doors),
             ("lights", &self.lights),
@@ -267,6 +272,7 @@ pub fn format_of(path: &Path) -> Option<&'static str> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     match ext.as_str() {
         "dd2vtt" | "uvtt" | "df2vtt" | "json" => Some("uvtt"),
+        "tmx" => Some("tmx"),
         _ => None,
     }
 }
@@ -282,11 +288,13 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
                 .map_err(|e| ImportError::new(&file, None, format!("cannot read it: {e}")))?;
             uvtt::read(&text, &file, options)?
         }
-        _ => {
+        Some(_) => tiled_map::read(map, &file)?,
+        None => {
             return Err(ImportError::new(
                 &file,
                 None,
-                "not a map delve imports: give a .dd2vtt, .uvtt or .df2vtt (Universal VTT) file",
+                "not a map delve imports: give a .dd2vtt, .uvtt or .df2vtt (Universal VTT) or a \
+                 .tmx (Tiled, saved as TMX) file",
             ));
         }
     };

@@ -1,0 +1,279 @@
+//! Tiled maps in (`.tmx`, with their `.tsx` tilesets; saved as TMX, not JSON): a square for
+//! each tile of the map's tile layers, and the level's entries from its object layers.
+//!
+//! - Each tile of a tileset carries a `terrain` property naming its terrain as a level's
+//!   legend does (`Floor`, `Wall(Stone)`, `Water(Deep)`, `Chasm(depth_feet: 30)`, …). A later
+//!   tile layer covers an earlier one where it has tiles; a square no layer covers is `Rock`.
+//! - Each object of an object layer whose class (type) is `door`, `light`, `trap`, `creature`
+//!   or `climb` becomes an entry of that section at the square under the object (a rectangle's
+//!   centre, a point), its custom properties its fields: booleans and numbers as they are, and
+//!   strings as RON (`IronBanded`, `Locked(key: Some("ash key"))`, `Pit(depth_feet: 20)`) but
+//!   for the fields that are text (`name`, `template`, `faction`, `class`), which are quoted. A
+//!   creature's name is the object's unless a property gives it. The factions the creatures
+//!   name are added, hostile to none (the designer says who fights whom).
+//! - The map's own properties `name` and `scale_feet` name the level and its scale (5').
+//!
+//! Each entry is read as the level reads it before anything is written: a problem names the
+//! object by its id and name.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use tiled::{LayerType, ObjectShape, PropertyValue};
+
+use super::{Entry, ImportError, ImportedMap, Spot, line_col};
+use crate::grid::{GridPos, Terrain};
+use crate::level::schema::{RawClimb, RawCreature, RawDoor, RawLight, RawTrap};
+
+/// Fields whose values are text: a string property for them is quoted.
+const TEXT_FIELDS: [&str; 4] = ["name", "template", "faction", "class"];
+
+/// Reads a TMX map (`file` names it in messages).
+pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ImportError::new(file, None, format!("cannot read it: {e}")))?;
+    well_formed(&text, file)?;
+    let map = tiled::Loader::new()
+        .load_tmx_map(path)
+        .map_err(|e| ImportError::new(file, None, format!("not a Tiled map: {e}")))?;
+    if map.orientation != tiled::Orientation::Orthogonal {
+        return Err(ImportError::new(
+            file,
+            None,
+            "the map is not orthogonal: Delve's squares need an orthogonal map",
+        ));
+    }
+    let (w, h) = (map.width, map.height);
+    if w == 0 || h == 0 || w > 1024 || h > 1024 {
+        return Err(ImportError::new(
+            file,
+            None,
+            format!("a map of {w} × {h} tiles cannot be a level (at most 1024 a side)"),
+        ));
+    }
+    let name = match map.properties.get("name") {
+        Some(PropertyValue::StringValue(s)) => s.clone(),
+        _ => path.file_stem().map_or_else(
+            || "Imported map".into(),
+            |s| s.to_string_lossy().into_owned(),
+        ),
+    };
+    let scale = match map.properties.get("scale_feet") {
+        Some(PropertyValue::IntValue(i)) if *i > 0 => *i as u32,
+        Some(PropertyValue::StringValue(s)) => s.parse().unwrap_or(5),
+        _ => 5,
+    };
+    let mut out = ImportedMap::new(&name, file, "Tiled", scale, w, h);
+    out.left_to_designer = "Who is hostile to whom, and what the objects do not say,".into();
+    out.squares = vec![Terrain::Rock; (w * h) as usize];
+    let (tw, th) = (map.tile_width.max(1) as f32, map.tile_height.max(1) as f32);
+    let mut factions = BTreeSet::new();
+    for layer in map.layers() {
+        match layer.layer_type() {
+            LayerType::Tiles(tiles) => {
+                for y in 0..h as i32 {
+                    for x in 0..w as i32 {
+                        let Some(t) = tiles.get_tile(x, y) else {
+                            continue;
+                        };
+                        let tileset = t.get_tileset();
+                        let at = || {
+                            Some(Spot::Part(format!(
+                                "layer {:?}, tile {} of tileset {:?}",
+                                layer.name,
+                                t.id(),
+                                tileset.name
+                            )))
+                        };
+                        let terrain = match t
+                            .get_tile()
+                            .and_then(|tile| tile.properties.get("terrain").cloned())
+                        {
+                            Some(PropertyValue::StringValue(s)) => crate::level::ron_options()
+                                .from_str::<Terrain>(&s)
+                                .map_err(|e| {
+                                    ImportError::new(
+                                        file,
+                                        at(),
+                                        format!(
+                                            "unknown terrain {s:?} ({e}): a terrain as the legend \
+                                             names it, Floor, Wall(Stone), Water(Deep), …"
+                                        ),
+                                    )
+                                })?,
+                            _ => {
+                                return Err(ImportError::new(
+                                    file,
+                                    at(),
+                                    "the tile has no `terrain` property (a string: Floor, \
+                                     Wall(Stone), …)",
+                                ));
+                            }
+                        };
+                        out.set(GridPos::new(x, y), terrain);
+                    }
+                }
+            }
+            LayerType::Objects(objects) => {
+                for o in objects.objects() {
+                    let spot = Spot::Object {
+                        id: o.id(),
+                        name: o.name.clone(),
+                    };
+                    let (px, py) = match &o.shape {
+                        ObjectShape::Rect { width, height }
+                        | ObjectShape::Ellipse { width, height } => {
+                            // A tile object stands on its bottom-left corner.
+                            let top = if o.tile_data().is_some() {
+                                o.y - height
+                            } else {
+                                o.y
+                            };
+                            (o.x + width / 2.0, top + height / 2.0)
+                        }
+                        _ => (o.x, o.y),
+                    };
+                    let at = GridPos::new((px / tw).floor() as i32, (py / th).floor() as i32);
+                    let class = o.user_type.to_ascii_lowercase();
+                    if class.is_empty() {
+                        continue;
+                    }
+                    if !out.in_bounds(at) {
+                        return Err(ImportError::new(
+                            file,
+                            Some(spot),
+                            format!("the {class} lies outside the map, at {at}"),
+                        ));
+                    }
+                    let mut fields = vec![format!("at: ({}, {})", at.x, at.y)];
+                    if class == "creature" && !o.properties.contains_key("name") {
+                        fields.push(format!("name: {:?}", o.name));
+                    }
+                    let mut props: Vec<(&String, &PropertyValue)> = o.properties.iter().collect();
+                    props.sort_by(|a, b| a.0.cmp(b.0));
+                    for (k, v) in props {
+                        fields.push(format!("{k}: {}", ron_value(k, v, file, &spot)?));
+                        if class == "creature"
+                            && k == "faction"
+                            && let PropertyValue::StringValue(f) = v
+                        {
+                            factions.insert(f.clone());
+                        }
+                    }
+                    let entry = Entry {
+                        ron: format!("({})", fields.join(", ")),
+                        origin: format!("object {} {:?} ({class})", o.id(), o.name),
+                    };
+                    let section = match class.as_str() {
+                        "door" => {
+                            check::<RawDoor>(&entry, file, &spot, "a door")?;
+                            &mut out.doors
+                        }
+                        "light" => {
+                            check::<RawLight>(&entry, file, &spot, "a light")?;
+                            &mut out.lights
+                        }
+                        "trap" => {
+                            check::<RawTrap>(&entry, file, &spot, "a trap")?;
+                            &mut out.traps
+                        }
+                        "creature" => {
+                            check::<RawCreature>(&entry, file, &spot, "a creature")?;
+                            &mut out.creatures
+                        }
+                        "climb" => {
+                            check::<RawClimb>(&entry, file, &spot, "a climb")?;
+                            &mut out.climbs
+                        }
+                        other => {
+                            return Err(ImportError::new(
+                                file,
+                                Some(spot),
+                                format!(
+                                    "an object of class {other:?}: Delve knows door, light, \
+                                     trap, creature and climb"
+                                ),
+                            ));
+                        }
+                    };
+                    section.push(entry);
+                }
+            }
+            _ => {}
+        }
+    }
+    for f in factions {
+        out.factions.push(Entry {
+            ron: format!("(name: {f:?})"),
+            origin: "a faction a creature names".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// A property's value as RON.
+fn ron_value(
+    field: &str,
+    v: &PropertyValue,
+    file: &str,
+    spot: &Spot,
+) -> Result<String, ImportError> {
+    Ok(match v {
+        PropertyValue::BoolValue(b) => b.to_string(),
+        PropertyValue::IntValue(i) => i.to_string(),
+        PropertyValue::FloatValue(f) => f.to_string(),
+        PropertyValue::StringValue(s) if TEXT_FIELDS.contains(&field) => format!("{s:?}"),
+        PropertyValue::StringValue(s) => s.clone(),
+        other => {
+            return Err(ImportError::new(
+                file,
+                Some(spot.clone()),
+                format!(
+                    "property {field:?}: a {other:?} says nothing to Delve (give a bool, a number or a string)"
+                ),
+            ));
+        }
+    })
+}
+
+/// The entry reads as the level reads its section's entries.
+fn check<T: DeserializeOwned>(
+    entry: &Entry,
+    file: &str,
+    spot: &Spot,
+    what: &str,
+) -> Result<(), ImportError> {
+    crate::level::ron_options()
+        .from_str::<T>(&entry.ron)
+        .map(|_| ())
+        .map_err(|e| {
+            ImportError::new(
+                file,
+                Some(spot.clone()),
+                format!(
+                    "its properties do not make {what}: {} (read as {})",
+                    e.code, entry.ron
+                ),
+            )
+        })
+}
+
+/// The XML is well formed, or the line and column where it is not.
+fn well_formed(text: &str, file: &str) -> Result<(), ImportError> {
+    let mut reader = quick_xml::Reader::from_str(text);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => {
+                let at = line_col(text, reader.buffer_position());
+                return Err(ImportError::new(
+                    file,
+                    Some(at),
+                    format!("not well-formed XML: {e}"),
+                ));
+            }
+        }
+    }
+}
