@@ -19,6 +19,7 @@ pub mod save;
 pub mod scenario;
 pub mod schedule;
 pub mod sim;
+pub mod tile_art;
 pub mod time;
 
 #[cfg(feature = "gui")]

@@ -201,6 +201,14 @@ enum Cmd {
         #[arg(long, default_value_t = 2, value_name = "N")]
         squares_per_cell: u32,
     },
+    /// Write a level as Universal VTT, to open in Foundry, MapTool and the others: its walls,
+    /// doors and lights, and its battlemap (or the level drawn with the window's tiles).
+    Export {
+        level: PathBuf,
+        /// The Universal VTT file to write.
+        #[arg(long, value_name = "OUT.dd2vtt")]
+        uvtt: PathBuf,
+    },
     /// Write a new rooms-and-corridors level (RON) to start a design from.
     Generate {
         /// The level's name.
@@ -425,6 +433,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Cmd::Export { level, uvtt }) => match delve::import::export::export(&level, &uvtt) {
+            Ok(()) => {
+                println!("wrote {}", uvtt.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        },
         Some(Cmd::Generate {
             name,
             width,

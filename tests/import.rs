@@ -50,18 +50,19 @@ fn imported(map: &str, name: &str) -> (delve::level::Level, PathBuf) {
 #[test]
 fn two_rooms_and_a_corridor_square_by_square() {
     let (level, dir) = imported("tests/maps/two_rooms.dd2vtt", "two_rooms");
+    // 9 × 5 cells: 18 × 10 squares (the column and row beyond the cells, for walls on the
+    // map's right and bottom edges, are dropped when empty).
     let expected = [
-        "...................",
-        "...................",
-        "..#######...#####..",
-        "..#.....#...#..##..",
-        "..#.....#####...#..",
-        "..#.....+...+...#..",
-        "..#.....#####...#..",
-        "..#.....#...#...#..",
-        "..#######...#####..",
-        "...................",
-        "...................",
+        "..................",
+        "..................",
+        "..#######...#####.",
+        "..#.....#...#..##.",
+        "..#.....#####...#.",
+        "..#.....+...+...#.",
+        "..#.....#####...#.",
+        "..#.....#...#...#.",
+        "..#######...#####.",
+        "..................",
     ];
     assert_eq!(rows(&level), expected);
     assert_eq!(level.grid.scale_feet(), 5);
@@ -311,4 +312,73 @@ fn tiled_errors_name_the_object_or_the_tile() {
     let (e, dir) = tiled_error(&broken, None, "broken_xml");
     assert_eq!(e.at, Some(Spot::LineCol { line: 18, col: 3 }), "{e}");
     assert!(!written(&dir));
+}
+
+/// A level exported as Universal VTT and imported again (one square to a cell of the level's
+/// scale) has the same walls, doors (open or closed) and lights; secret doors go out as walls.
+#[test]
+fn export_then_import_gives_the_same_walls_doors_and_lights() {
+    for file in ["levels/crypt.ron", "levels/cave.ron"] {
+        let original = LevelText::read(Path::new(file))
+            .unwrap()
+            .load()
+            .unwrap()
+            .level;
+        let dir = scratch(&format!("round-{}", original.name.len()));
+        let uvtt = dir.join("out.dd2vtt");
+        delve::import::export::export(Path::new(file), &uvtt).unwrap();
+        let level_out = dir.join("back.ron");
+        let scale = original.grid.scale_feet();
+        import(
+            &uvtt,
+            &level_out,
+            ImportOptions {
+                cell_feet: scale,
+                squares_per_cell: 1,
+            },
+        )
+        .unwrap();
+        let back = LevelText::read(&level_out).unwrap().load().unwrap().level;
+        assert_eq!(
+            (back.grid.width(), back.grid.height()),
+            (original.grid.width(), original.grid.height()),
+            "{file}"
+        );
+        let secret: Vec<GridPos> = original
+            .doors
+            .iter()
+            .filter(|d| d.door.secret)
+            .map(|d| d.at)
+            .collect();
+        for (p, t) in original.grid.squares() {
+            let wall = matches!(t, Terrain::Wall(_) | Terrain::Rock) || secret.contains(&p);
+            let back_t = back.grid.terrain(p).unwrap();
+            assert_eq!(
+                matches!(back_t, Terrain::Wall(_) | Terrain::Rock),
+                wall,
+                "{file} {p}: {t:?} came back as {back_t:?}"
+            );
+        }
+        let doors = |l: &delve::level::Level| -> Vec<(GridPos, DoorState)> {
+            let mut v: Vec<_> = l
+                .doors
+                .iter()
+                .filter(|d| !d.door.secret)
+                .map(|d| (d.at, d.door.state))
+                .collect();
+            v.sort_by_key(|d| (d.0.y, d.0.x));
+            v
+        };
+        assert_eq!(doors(&back), doors(&original), "{file}");
+        let lights = |l: &delve::level::Level| -> Vec<(GridPos, u32)> {
+            let mut v: Vec<_> = l.lights.iter().map(|x| (x.at, x.kind.dim_feet())).collect();
+            v.sort_by_key(|x| (x.0.y, x.0.x));
+            v
+        };
+        assert_eq!(lights(&back), lights(&original), "{file}");
+        // The picture: the level drawn with the tile art.
+        let png = std::fs::read(dir.join("back.png")).unwrap();
+        let img = image::load_from_memory(&png).unwrap();
+        assert_eq!(img.width(), original.grid.width() * 32);
+    }
 }

@@ -8,6 +8,7 @@
 //! loader before anything is written, and the level and its battlemap image are written
 //! atomically: a map that cannot be imported leaves no file behind.
 
+pub mod export;
 pub mod raster;
 pub mod tiled_map;
 pub mod uvtt;
@@ -138,6 +139,16 @@ impl ImportedMap {
             image: None,
             left_to_designer: "Factions, creatures, door properties and traps".into(),
         }
+    }
+
+    /// Keeps the top-left `w` × `h` squares.
+    pub fn trim(&mut self, w: u32, h: u32) {
+        let squares = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| self.squares[(y * self.width + x) as usize])
+            .collect();
+        self.squares = squares;
+        (self.width, self.height) = (w, h);
     }
 
     pub fn in_bounds(&self, p: GridPos) -> bool {

@@ -144,6 +144,16 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
     for p in squares.drain(..) {
         map.set(p, Terrain::Wall(WallMaterial::Stone));
     }
+    // The column and row beyond the cells are for walls on the map's right and bottom edges;
+    // with none there, they go.
+    let (last_col, last_row) = (GridPos::new(w as i32 - 1, 0), GridPos::new(0, h as i32 - 1));
+    let empty_col =
+        (0..h as i32).all(|y| map.get(GridPos::new(last_col.x, y)) == Some(Terrain::Floor));
+    let empty_row =
+        (0..w as i32).all(|x| map.get(GridPos::new(x, last_row.y)) == Some(Terrain::Floor));
+    if empty_col && empty_row {
+        map.trim(w - 1, h - 1);
+    }
     // Doors.
     for (i, raw) in f.portals.iter().enumerate() {
         let portal: Portal = parse(raw, file, &at_of, "a portal: position, bounds, closed")?;
