@@ -80,7 +80,11 @@ fn two_rooms_and_a_corridor_square_by_square() {
     assert_eq!(level.lights[0].kind, LightKind::Torch);
     assert_eq!(level.lights[0].at, GridPos::new(5, 5));
     // The battlemap beside the level, named by it.
-    assert_eq!(level.battlemap.as_deref(), Some("two_rooms.png"));
+    let battlemap = level.battlemap.as_ref().unwrap();
+    assert_eq!(
+        (battlemap.image.as_str(), battlemap.width, battlemap.height),
+        ("two_rooms.png", 18, 10)
+    );
     let png = std::fs::read(dir.join("two_rooms.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     // The level says what was imported.

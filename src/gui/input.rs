@@ -80,6 +80,8 @@ pub enum DelveAction {
     UndoTurn,
     /// Give back a round taken back.
     Redo,
+    /// The tiles over a level's battlemap: faint, hidden, or drawn in full (`gui::battlemap`).
+    ToggleBattlemap,
 }
 
 /// The Judge's actions, not bound in solo play: the view switch and a noise anywhere.
@@ -100,6 +102,7 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::Rest, "rest"),
     (DelveAction::StandUp, "stand up"),
     (DelveAction::ToggleView, "Judge/party view"),
+    (DelveAction::ToggleBattlemap, "tiles over the battlemap"),
     (DelveAction::MakeNoise, "noise at pointer"),
     (
         DelveAction::Choose(0),
@@ -137,6 +140,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::Rest, KeyCode::KeyR)
         .with(DelveAction::StandUp, KeyCode::KeyU)
         .with(DelveAction::ToggleView, KeyCode::KeyV)
+        .with(DelveAction::ToggleBattlemap, KeyCode::KeyM)
         .with(DelveAction::MakeNoise, KeyCode::KeyN)
         .with(DelveAction::Attack, KeyCode::KeyF)
         .with(DelveAction::PartyFightsAlone, KeyCode::KeyB)

@@ -43,7 +43,7 @@ impl Plugin for LightingPlugin {
 
 /// What was last shaded, so that tiles are recoloured only when something changed.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-struct Shaded(Option<(u64, ViewMode, u64)>);
+struct Shaded(Option<(u64, ViewMode, u64, u32)>);
 
 /// Brightness of each square for the Judge's view: 1 at a source, easing to 0.85 at the edge of
 /// its bright light, down to 0.5 at the edge of its dim light; darkness 0.28.
@@ -82,7 +82,11 @@ fn shade(
     traps: Query<(&Position, Ref<crate::rules::traps::Trap>)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
-    art: Option<Res<Art>>,
+    (art, battlemap, over): (
+        Option<Res<Art>>,
+        Option<Res<super::battlemap::BattlemapShown>>,
+        Option<Res<super::battlemap::TilesOver>>,
+    ),
 ) {
     if storages.is_empty() || art.is_none() {
         return;
@@ -91,7 +95,12 @@ fn shade(
     let sight_tick = sights.iter().filter(|s| s.2.is_changed()).count() as u64;
     // A trap found, sprung or learned of changes what the party's view shows.
     let trap_tick = traps.iter().filter(|(_, t)| t.is_changed()).count() as u64;
-    let key = Some((light.generation, *view, sight_tick));
+    // Over a battlemap the tiles are faint, hidden or full (`gui::battlemap`).
+    let alpha = match (&battlemap, &over) {
+        (Some(b), Some(o)) if b.0.is_some() => o.alpha(),
+        _ => 1.0,
+    };
+    let key = Some((light.generation, *view, sight_tick, alpha.to_bits()));
     if shaded.0 == key && sight_tick == 0 && trap_tick == 0 && !storage_changed {
         return;
     }
@@ -148,13 +157,19 @@ fn shade(
                     } else {
                         judge_art
                     };
+                    // What the party has not seen stays black over a battlemap.
                     match (seen_now[i], remembered.is_some_and(|m| m[i])) {
-                        (Some(LightLevel::Bright), _) => Color::WHITE,
-                        (Some(_), _) => Color::srgb(0.55, 0.55, 0.6),
-                        (None, true) => Color::srgb(0.2, 0.2, 0.22),
+                        (Some(LightLevel::Bright), _) => Color::WHITE.with_alpha(alpha),
+                        (Some(_), _) => Color::srgb(0.55, 0.55, 0.6).with_alpha(alpha),
+                        (None, true) => Color::srgb(0.2, 0.2, 0.22).with_alpha(alpha.max(0.8)),
                         (None, false) => Color::BLACK,
                     }
                 }
+            };
+            let c = if view == ViewMode::Judge {
+                c.with_alpha(alpha)
+            } else {
+                c
             };
             if color.0 != c {
                 color.0 = c;

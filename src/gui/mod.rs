@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod art;
 pub mod battle;
+pub mod battlemap;
 pub mod caving;
 pub mod input;
 pub mod keys;
@@ -113,6 +114,7 @@ impl PluginGroup for GuiPlugins {
             .add(noise::NoiseViewPlugin)
             .add(reload::ReloadPlugin)
             .add(saving::SavingPlugin)
+            .add(battlemap::BattlemapPlugin)
     }
 }
 

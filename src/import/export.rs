@@ -30,7 +30,7 @@ pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
         .level;
     let image = match &level.battlemap {
         Some(b) => {
-            let path = level_file.parent().unwrap_or(Path::new(".")).join(b);
+            let path = level_file.parent().unwrap_or(Path::new(".")).join(&b.image);
             std::fs::read(&path).map_err(|e| {
                 ImportError::new(
                     &name,

@@ -113,8 +113,10 @@ pub struct ImportedMap {
     pub factions: Vec<Entry>,
     pub creatures: Vec<Entry>,
     pub climbs: Vec<Entry>,
-    /// The battlemap image, as PNG, if the map has one.
+    /// The battlemap image, as PNG, if the map has one, and the squares it spans from the
+    /// top-left corner (the whole map when `None`).
     pub image: Option<Vec<u8>>,
+    pub image_squares: Option<(u32, u32)>,
     /// What the format cannot say, for the designer to add (the level's heading comment).
     pub left_to_designer: String,
 }
@@ -137,6 +139,7 @@ impl ImportedMap {
             creatures: Vec::new(),
             climbs: Vec::new(),
             image: None,
+            image_squares: None,
             left_to_designer: "Factions, creatures, door properties and traps".into(),
         }
     }
@@ -199,7 +202,10 @@ impl ImportedMap {
         s.push_str(&format!("    name: {:?},\n", self.name));
         s.push_str(&format!("    scale_feet: {},\n", self.scale_feet));
         if let Some(b) = battlemap {
-            s.push_str(&format!("    battlemap: {b:?},\n"));
+            let (w, h) = self.image_squares.unwrap_or((self.width, self.height));
+            s.push_str(&format!(
+                "    battlemap: (image: {b:?}, width: {w}, height: {h}),\n"
+            ));
         }
         s.push_str("    legend: {\n");
         for (c, t) in &legend {

@@ -242,6 +242,8 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
     }
     if let Some(image) = &f.image {
         map.image = Some(png_of(image, file)?);
+        // The picture spans the cells, not the column and row beyond them.
+        map.image_squares = Some((cw as u32 * n, ch as u32 * n));
     }
     Ok(map)
 }

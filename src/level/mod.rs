@@ -55,9 +55,18 @@ pub struct Level {
     pub climbs: Climbs,
     /// What an autonomous party comes for.
     pub goal: Goal,
-    /// An image of the map drawn under the grid in the window (a path relative to the level
-    /// file): a battlemap from the tool the map was drawn in.
-    pub battlemap: Option<String>,
+    /// An image of the map drawn under the grid in the window: a battlemap from the tool the
+    /// map was drawn in.
+    pub battlemap: Option<Battlemap>,
+}
+
+/// A battlemap under the grid: its image (a path relative to the level file) spanning `width` ×
+/// `height` squares from the map's top-left corner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Battlemap {
+    pub image: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// What an autonomous party comes for (LEVEL_FORMAT.md › Goal).

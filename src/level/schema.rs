@@ -722,10 +722,22 @@ pub struct RawLevel {
     /// What an autonomous party comes for (`delve sim --auto`); exploring it all when left out.
     #[serde(default)]
     pub goal: RawGoal,
-    /// An image shown under the grid in the window, relative to the level file (`delve import`
-    /// keeps a map's battlemap beside the level and names it here).
+    /// An image shown under the grid in the window (`delve import` keeps a map's battlemap
+    /// beside the level and names it here).
     #[serde(default)]
-    pub battlemap: Option<String>,
+    pub battlemap: Option<RawBattlemap>,
+}
+
+/// A battlemap: the image (a path relative to the level file) and how many squares it spans
+/// from the map's top-left corner (the whole map when left out).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBattlemap {
+    pub image: String,
+    #[serde(default)]
+    pub width: Option<u32>,
+    #[serde(default)]
+    pub height: Option<u32>,
 }
 
 /// What an autonomous party comes for (LEVEL_FORMAT.md › Goal): it pursues it, then leaves by

@@ -251,6 +251,11 @@ impl Validator<'_> {
         let factions = self.parties(&raw.factions, factions, &creatures);
         self.keys(&raw.doors, &doors, &creatures);
         let goal = self.goal(&raw.goal, &grid, &creatures);
+        let battlemap = raw.battlemap.map(|b| crate::level::Battlemap {
+            image: b.image,
+            width: b.width.unwrap_or(grid.width()),
+            height: b.height.unwrap_or(grid.height()),
+        });
         Some(Level {
             name: raw.name,
             description: raw.description,
@@ -276,7 +281,7 @@ impl Validator<'_> {
             },
             climbs: crate::level::Climbs(climbs),
             goal: goal?,
-            battlemap: raw.battlemap,
+            battlemap,
         })
     }
 
