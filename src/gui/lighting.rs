@@ -65,6 +65,13 @@ pub fn brightness(grid: &DungeonGrid, light: &LightMap) -> Vec<f32> {
     b
 }
 
+/// The tile art, and the battlemap under the tiles and how they are drawn over it.
+type Pictures<'w> = (
+    Option<Res<'w, Art>>,
+    Option<Res<'w, super::battlemap::BattlemapShown>>,
+    Option<Res<'w, super::battlemap::TilesOver>>,
+);
+
 #[allow(clippy::too_many_arguments)]
 fn shade(
     view: Res<ViewMode>,
@@ -82,11 +89,7 @@ fn shade(
     traps: Query<(&Position, Ref<crate::rules::traps::Trap>)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
-    (art, battlemap, over): (
-        Option<Res<Art>>,
-        Option<Res<super::battlemap::BattlemapShown>>,
-        Option<Res<super::battlemap::TilesOver>>,
-    ),
+    (art, battlemap, over): Pictures,
 ) {
     if storages.is_empty() || art.is_none() {
         return;
