@@ -123,13 +123,6 @@ struct PlayArgs {
     screenshot: Option<PathBuf>,
 }
 
-/// The optional rule modules (the level file's `modules`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Module {
-    Combat,
-    SituationalPenalties,
-}
-
 #[derive(Subcommand)]
 enum Cmd {
     /// Play a level alone: the party's view, the party under your keys, the monsters under
@@ -179,7 +172,7 @@ enum Cmd {
         json: bool,
         /// Play without an optional rule module, whatever the level file says (repeatable).
         #[arg(long, value_enum, value_name = "MODULE")]
-        without: Vec<Module>,
+        without: Vec<delve::sim::RuleModule>,
     },
     /// Play many autonomous delves of a level in parallel and write what came of them:
     /// `runs.jsonl` (a line a delve), pictures, `report.md` and `report.html`; or compare two
@@ -472,11 +465,6 @@ fn window(cli: Cli) -> ExitCode {
         return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
-        load: cli.saves.load,
-        anyway: cli.saves.anyway,
-        save: cli.saves.save,
-        autosave: cli.saves.autosave,
-        keys: cli.saves.keys,
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,
@@ -488,11 +476,24 @@ fn window(cli: Cli) -> ExitCode {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,
         },
-        solo: false,
-        no_panels: cli.show.no_panels,
-        measure_frames: cli.show.measure_frames,
-        player_window: cli.show.player_window,
+        ..window_options(cli.saves, cli.show)
     })
+}
+
+/// What the window and `delve play` take alike: saves, keys, and how the window shows itself.
+#[cfg(feature = "gui")]
+fn window_options(saves: SaveArgs, show: ShowArgs) -> delve::gui::WindowOptions {
+    delve::gui::WindowOptions {
+        load: saves.load,
+        anyway: saves.anyway,
+        save: saves.save,
+        autosave: saves.autosave,
+        keys: saves.keys,
+        no_panels: show.no_panels,
+        measure_frames: show.measure_frames,
+        player_window: show.player_window,
+        ..Default::default()
+    }
 }
 
 #[cfg(feature = "gui")]
@@ -501,23 +502,13 @@ fn play(args: PlayArgs) -> ExitCode {
         return ExitCode::from(1);
     };
     delve::gui::run(delve::gui::WindowOptions {
-        load: args.saves.load,
-        anyway: args.saves.anyway,
-        save: args.saves.save,
-        autosave: args.saves.autosave,
-        keys: args.saves.keys,
         level: args.level,
         seed: args.seed,
         screenshot: args.screenshot,
-        select: None,
-        journal: None,
-        replay: Vec::new(),
         policy,
         view: delve::gui::lighting::ViewMode::Party,
         solo: true,
-        no_panels: args.show.no_panels,
-        measure_frames: args.show.measure_frames,
-        player_window: args.show.player_window,
+        ..window_options(args.saves, args.show)
     })
 }
 
@@ -868,7 +859,7 @@ struct SimOptions<'a> {
     commands: Option<&'a Path>,
     log_file: Option<&'a Path>,
     json: bool,
-    without: &'a [Module],
+    without: &'a [delve::sim::RuleModule],
 }
 
 fn run_sim(o: SimOptions) -> ExitCode {
@@ -894,10 +885,7 @@ fn run_sim(o: SimOptions) -> ExitCode {
         return ExitCode::from(1);
     };
     for module in without {
-        match module {
-            Module::Combat => loaded.level.modules.combat = false,
-            Module::SituationalPenalties => loaded.level.modules.situational_penalties = false,
-        }
+        module.set_in(&mut loaded.level.modules, false);
     }
     if auto && !has_party(path, &loaded.level) {
         return ExitCode::from(2);

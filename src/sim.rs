@@ -148,10 +148,11 @@ pub struct RunningModules {
     pub now: Modules,
 }
 
-/// One optional rule module, as the Judge switches it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One optional rule module, as the Judge switches it (and `delve sim --without` leaves out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum RuleModule {
     /// Tactical Combat: battles, initiative, attacks, and the tactical rules' switches.
+    #[value(name = "combat")]
     TacticalCombat,
     /// Situational Penalties: prone, movement, poor vision and the rest on throws.
     SituationalPenalties,
@@ -165,6 +166,14 @@ impl RuleModule {
         match self {
             RuleModule::TacticalCombat => modules.combat,
             RuleModule::SituationalPenalties => modules.situational_penalties,
+        }
+    }
+
+    /// Switches it on or off in these modules.
+    pub fn set_in(self, modules: &mut Modules, on: bool) {
+        match self {
+            RuleModule::TacticalCombat => modules.combat = on,
+            RuleModule::SituationalPenalties => modules.situational_penalties = on,
         }
     }
 
@@ -206,12 +215,8 @@ pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
             world.remove_resource::<crate::rules::penalties::SituationalPenaltiesOn>();
         }
     }
-    let Some(mut running) = world.get_resource_mut::<RunningModules>() else {
-        return;
-    };
-    match module {
-        RuleModule::TacticalCombat => running.now.combat = on,
-        RuleModule::SituationalPenalties => running.now.situational_penalties = on,
+    if let Some(mut running) = world.get_resource_mut::<RunningModules>() {
+        module.set_in(&mut running.now, on);
     }
 }
 
@@ -298,15 +303,7 @@ impl Script {
 
 /// Gives the script's commands whose round has come (at the start of their round).
 pub fn give_due(world: &mut World) {
-    let round = world.resource::<crate::time::Clock>().rounds;
-    let Some(mut script) = world.get_resource_mut::<Script>() else {
-        return;
-    };
-    let mut due = Vec::new();
-    while script.0.front().is_some_and(|c| c.round <= round) {
-        due.extend(script.0.pop_front());
-    }
-    for c in due {
+    for c in take_due(world, |_| true) {
         if c.between_rounds {
             crate::command::dispatch_now(world, c.command);
         } else {
@@ -319,21 +316,27 @@ pub fn give_due(world: &mut World) {
 /// Judge's hand from the window), leaving the rest for their rounds: where a replay that stops
 /// here must stop to match the delve it replays.
 pub fn give_due_between_rounds(world: &mut World) {
+    for c in take_due(world, |c| c.between_rounds) {
+        crate::command::dispatch_now(world, c.command);
+    }
+}
+
+/// Takes from the script, in order, the commands due by now that `wanted` accepts, up to the
+/// first it does not.
+fn take_due(world: &mut World, wanted: impl Fn(&ScriptedCommand) -> bool) -> Vec<ScriptedCommand> {
     let round = world.resource::<crate::time::Clock>().rounds;
     let Some(mut script) = world.get_resource_mut::<Script>() else {
-        return;
+        return Vec::new();
     };
     let mut due = Vec::new();
     while script
         .0
         .front()
-        .is_some_and(|c| c.round <= round && c.between_rounds)
+        .is_some_and(|c| c.round <= round && wanted(c))
     {
         due.extend(script.0.pop_front());
     }
-    for c in due {
-        crate::command::dispatch_now(world, c.command);
-    }
+    due
 }
 
 /// Plays a delve headless: `level` with dice seeded by `seed`, each scripted command given at

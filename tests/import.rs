@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use delve::grid::{GridPos, Terrain};
-use delve::import::{ImportError, ImportOptions, Spot, import};
+use delve::import::{ImportError, ImportOptions, Problem, Spot, import};
 use delve::level::LevelText;
 use delve::level::schema::{DoorState, LightKind};
 use proptest::prelude::*;
@@ -87,9 +87,14 @@ fn two_rooms_and_a_corridor_square_by_square() {
     );
     let png = std::fs::read(dir.join("two_rooms.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    // The level says what was imported.
-    let text = std::fs::read_to_string(dir.join("two_rooms.ron")).unwrap();
-    assert!(text.contains("// imported: portal 0 (closed)"));
+    // Each entry says where it came from: the map read again gives the portals' origins.
+    let text = std::fs::read_to_string("tests/maps/two_rooms.dd2vtt").unwrap();
+    let map =
+        delve::import::uvtt::read(&text, "two_rooms.dd2vtt", ImportOptions::default()).unwrap();
+    let origins: Vec<&str> = map.doors.iter().map(|d| d.origin.as_str()).collect();
+    assert_eq!(origins, ["portal 0 (closed)", "portal 1 (open)"]);
+    let written = std::fs::read_to_string(dir.join("two_rooms.ron")).unwrap();
+    assert!(map.doors.iter().all(|d| written.contains(&d.ron)));
 }
 
 /// Format 0.2: no `objects_line_of_sight`, a portal with no `closed` (closed), fields the
@@ -134,6 +139,7 @@ fn errors_point_at_the_line_and_write_nothing() {
     );
     let e = r.unwrap_err();
     assert_eq!(e.at, Some(Spot::LineCol { line: 3, col: 26 }), "{e}");
+    assert!(matches!(*e.problem, Problem::Syntax { .. }), "{e}");
     assert!(!written(&dir));
 
     let outside = r#"{
@@ -147,7 +153,13 @@ fn errors_point_at_the_line_and_write_nothing() {
     let (r, dir) = import_text(outside, "outside");
     let e = r.unwrap_err();
     assert_eq!(e.at, Some(Spot::LineCol { line: 6, col: 5 }), "{e}");
-    assert!(e.message.contains("portal 1"), "{e}");
+    assert_eq!(
+        *e.problem,
+        Problem::OutsideTheMap {
+            what: "portal 1".into()
+        },
+        "{e}"
+    );
     assert!(!written(&dir));
 
     let no_range = r#"{
@@ -157,7 +169,7 @@ fn errors_point_at_the_line_and_write_nothing() {
     let (r, dir) = import_text(no_range, "no_range");
     let e = r.unwrap_err();
     assert_eq!(e.at, Some(Spot::LineCol { line: 3, col: 14 }), "{e}");
-    assert!(e.message.contains("no range"), "{e}");
+    assert_eq!(*e.problem, Problem::NoRange { light: 0 }, "{e}");
     assert!(!written(&dir));
 }
 
@@ -296,17 +308,29 @@ fn tiled_errors_name_the_object_or_the_tile() {
         }),
         "{e}"
     );
+    assert!(
+        matches!(&*e.problem, Problem::BadEntry { what: "a door", .. }),
+        "{e}"
+    );
     assert!(!written(&dir));
     // A tile whose terrain the legend does not know.
     let tsx = std::fs::read_to_string("tests/maps/delve.tsx")
         .unwrap()
         .replace("Wall(Stone)", "Wall(Glass)");
     let (e, dir) = tiled_error(&good, Some(&tsx), "bad_terrain");
-    assert!(
-        matches!(&e.at, Some(Spot::Part(p)) if p.contains("tile 1 of tileset \"delve\"")),
+    assert_eq!(
+        e.at,
+        Some(Spot::Tile {
+            layer: "floor and walls".into(),
+            tileset: "delve".into(),
+            id: 1
+        }),
         "{e}"
     );
-    assert!(e.message.contains("Wall(Glass)"), "{e}");
+    assert!(
+        matches!(&*e.problem, Problem::UnknownTerrain { terrain, .. } if terrain == "Wall(Glass)"),
+        "{e}"
+    );
     assert!(!written(&dir));
     // Broken XML: the line and column.
     let broken = good.replace(

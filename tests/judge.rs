@@ -293,11 +293,13 @@ fn placing_a_creature_is_logged_replays_and_undoes() {
         }
         .into(),
     );
-    assert!(
-        w.resource::<EventLog>()
-            .to_text()
-            .contains("nothing can stand at")
-    );
+    assert!(delve::command::was_refused(
+        w.resource::<EventLog>(),
+        "the Judge",
+        &JudgeRefusal::NoFooting {
+            at: GridPos::new(0, 0)
+        }
+    ));
 }
 
 #[test]

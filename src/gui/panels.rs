@@ -238,10 +238,10 @@ fn gate_game_input(
 
 /// Carries out the Judge's commands from the panels at once, between rounds.
 pub fn carry_out_judge_orders(world: &mut World) {
-    let orders = std::mem::take(&mut world.resource_mut::<JudgeOrders>().0);
-    if orders.is_empty() {
+    if world.resource::<JudgeOrders>().0.is_empty() {
         return;
     }
+    let orders = std::mem::take(&mut world.resource_mut::<JudgeOrders>().0);
     let before = world.resource::<EventLog>().len();
     for c in orders {
         crate::command::dispatch_now(world, c);
@@ -1232,12 +1232,22 @@ mod tests {
             .into(),
         );
         app.update();
-        assert!(
-            app.world()
-                .resource::<UiState>()
-                .notice
-                .contains("no door at")
-        );
+        let w = app.world();
+        let log = w.resource::<EventLog>();
+        assert!(crate::command::was_refused(
+            log,
+            crate::rules::judge::THE_JUDGE,
+            &crate::rules::judge::JudgeRefusal::Nothing {
+                what: "door",
+                at: GridPos::new(0, 0)
+            }
+        ));
+        // The notice tells that refusal, as the log does.
+        let refused = log
+            .of::<crate::command::CommandEvent>()
+            .last()
+            .map(|r| r.to_string());
+        assert_eq!(Some(w.resource::<UiState>().notice.clone()), refused);
     }
 
     /// The log's filter: by kind, by creature, the Judge's secret throws, and the search.

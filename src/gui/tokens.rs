@@ -42,18 +42,20 @@ fn name_the_crowded_on_hover(
     mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
 ) {
     let hovered = pointer.square();
-    let squares: Vec<(Entity, crate::grid::GridPos)> =
-        creatures.iter().map(|(e, p)| (e, p.0)).collect();
+    let taken: std::collections::HashSet<crate::grid::GridPos> =
+        creatures.iter().map(|(_, p)| p.0).collect();
     for (parent, mut vis) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
             continue;
         };
-        let Some(&(_, at)) = squares.iter().find(|(e, _)| *e == token.creature) else {
+        let Ok((_, at)) = creatures.get(token.creature) else {
             continue;
         };
-        let crowded = squares.iter().any(|&(e, p)| {
-            e != token.creature && p != at && p.x.abs_diff(at.x).max(p.y.abs_diff(at.y)) <= 1
-        });
+        let at = at.0;
+        let crowded = (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+            .filter(|&d| d != (0, 0))
+            .any(|(dx, dy)| taken.contains(&crate::grid::GridPos::new(at.x + dx, at.y + dy)));
         let named = !crowded || selected.0 == Some(token.creature) || hovered == Some(at);
         let want = if named {
             Visibility::Inherited

@@ -14,7 +14,7 @@ use std::path::Path;
 use base64::Engine;
 use serde_json::{Value, json};
 
-use super::ImportError;
+use super::{ImportError, Problem};
 use crate::grid::{GridPos, Terrain};
 use crate::level::Level;
 use crate::tile_art::{TILE_PX, TileArt};
@@ -22,42 +22,58 @@ use crate::tile_art::{TILE_PX, TileArt};
 /// Writes `level` (read from `level_file`) as Universal VTT to `out`, atomically.
 pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     let name = level_file.display().to_string();
-    let text = crate::level::LevelText::read(level_file)
-        .map_err(|d| ImportError::new(&name, None, d.to_string()))?;
-    let level = text
-        .load()
-        .map_err(|d| ImportError::new(&name, None, d.to_string()))?
-        .level;
+    let text = crate::level::LevelText::read(level_file).map_err(|d| not_a_level(&name, d))?;
+    let level = text.load().map_err(|d| not_a_level(&name, d))?.level;
     let image = match &level.battlemap {
         Some(b) => {
             let path = level_file.parent().unwrap_or(Path::new(".")).join(&b.image);
             std::fs::read(&path).map_err(|e| {
-                ImportError::new(
-                    &name,
-                    None,
-                    format!("its battlemap {}: {e}", path.display()),
-                )
+                let (path, error) = (path.display().to_string(), e.to_string());
+                ImportError::new(&name, None, Problem::Battlemap { path, error })
             })?
         }
         None => drawn(&level),
     };
     let uvtt = to_uvtt(&level, &image);
     let written = serde_json::to_string_pretty(&uvtt).expect("JSON writes");
-    crate::save::write_atomic(out, written.as_bytes())
-        .map_err(|e| ImportError::new(&out.display().to_string(), None, e.to_string()))
+    crate::save::write_atomic(out, written.as_bytes()).map_err(|e| {
+        let error = match e {
+            crate::save::SaveError::Unwritable { error, .. } => error,
+            e => e.to_string(),
+        };
+        ImportError::new(
+            &out.display().to_string(),
+            None,
+            Problem::Unwritable { error },
+        )
+    })
 }
 
-fn is_wall(level: &Level, p: GridPos) -> bool {
-    match level.grid.terrain(p) {
-        Some(Terrain::Wall(_) | Terrain::Rock) => true,
-        Some(Terrain::Door) => level.doors.iter().any(|d| d.at == p && d.door.secret),
-        _ => false,
+fn not_a_level(file: &str, problems: crate::level::Diagnostics) -> ImportError {
+    let problems = problems.to_string();
+    ImportError::new(file, None, Problem::Level { problems })
+}
+
+/// The squares that are walls to the players, row by row: walls, rock, and secret doors.
+fn walls_of(level: &Level) -> Vec<bool> {
+    let mut walls: Vec<bool> = level
+        .grid
+        .squares()
+        .map(|(_, t)| matches!(t, Terrain::Wall(_) | Terrain::Rock))
+        .collect();
+    for d in level.doors.iter().filter(|d| d.door.secret) {
+        if let Some(i) = level.grid.index(d.at) {
+            walls[i] = true;
+        }
     }
+    walls
 }
 
 /// The level as Universal VTT 0.3, with `image` (PNG bytes) as its picture.
 pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
     let (w, h) = (level.grid.width() as i32, level.grid.height() as i32);
+    let wall_squares = walls_of(level);
+    let is_wall = |p: GridPos| level.grid.index(p).is_some_and(|i| wall_squares[i]);
     let pt = |x: f64, y: f64| json!({"x": x, "y": y});
     let mut walls: Vec<Value> = Vec::new();
     let mut in_a_row = vec![false; (w * h) as usize];
@@ -65,12 +81,12 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
     for y in 0..h {
         let mut x = 0;
         while x < w {
-            if !is_wall(level, GridPos::new(x, y)) {
+            if !is_wall(GridPos::new(x, y)) {
                 x += 1;
                 continue;
             }
             let start = x;
-            while x < w && is_wall(level, GridPos::new(x, y)) {
+            while x < w && is_wall(GridPos::new(x, y)) {
                 x += 1;
             }
             if x - start >= 2 {
@@ -83,8 +99,7 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
         }
     }
     // The rest: each column's runs of wall squares not in a row's run.
-    let alone =
-        |x: i32, y: i32| is_wall(level, GridPos::new(x, y)) && !in_a_row[(y * w + x) as usize];
+    let alone = |x: i32, y: i32| is_wall(GridPos::new(x, y)) && !in_a_row[(y * w + x) as usize];
     for x in 0..w {
         let mut y = 0;
         while y < h {
@@ -114,8 +129,8 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
             let (x, y) = (d.at.x as f64, d.at.y as f64);
             // Along the wall it stands in: walls left and right make a door across a
             // north-south way.
-            let across = is_wall(level, GridPos::new(d.at.x - 1, d.at.y))
-                || is_wall(level, GridPos::new(d.at.x + 1, d.at.y));
+            let across = is_wall(GridPos::new(d.at.x - 1, d.at.y))
+                || is_wall(GridPos::new(d.at.x + 1, d.at.y));
             let (bounds, rotation) = if across {
                 (vec![pt(x, y + 0.5), pt(x + 1.0, y + 0.5)], 0.0)
             } else {

@@ -44,24 +44,184 @@ pub enum Spot {
     LineCol { line: usize, col: usize },
     /// A Tiled object, by its id and name.
     Object { id: u32, name: String },
-    /// A whole part of the file (`line_of_sight`, the image).
-    Part(String),
+    /// A tile of a Tiled tileset, where a tile layer uses it.
+    Tile {
+        layer: String,
+        tileset: String,
+        id: u32,
+    },
+    /// A whole part of the file (`resolution.map_size`, the image).
+    Part(&'static str),
 }
 
-/// A map that cannot be imported, with the file and the place in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spot::LineCol { line, col } => write!(f, "{line}:{col}"),
+            Spot::Object { id, name } if name.is_empty() => write!(f, "object {id}"),
+            Spot::Object { id, name } => write!(f, "object {id} ({name:?})"),
+            Spot::Tile { layer, tileset, id } => {
+                write!(f, "layer {layer:?}, tile {id} of tileset {tileset:?}")
+            }
+            Spot::Part(part) => f.write_str(part),
+        }
+    }
+}
+
+/// What is wrong with a map, or with writing its level.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    Unreadable {
+        error: String,
+    },
+    Unwritable {
+        error: String,
+    },
+    /// Not a kind of file `delve import` reads.
+    NotAMap,
+    /// Not JSON, not well-formed XML, or not the format's shape.
+    Syntax {
+        format: &'static str,
+        error: String,
+    },
+    /// A cell that does not cut into whole-foot squares.
+    Scale {
+        cell_feet: u32,
+        squares_per_cell: u32,
+    },
+    /// A map too small or too large for a level.
+    Size {
+        width: f64,
+        height: f64,
+        most: u32,
+    },
+    NotOrthogonal,
+    /// An element of the map that is not what it should be.
+    Malformed {
+        expected: &'static str,
+        error: String,
+    },
+    /// A portal, light or object beyond the map's edges.
+    OutsideTheMap {
+        what: String,
+    },
+    /// A light whose range is missing, zero or not a number.
+    NoRange {
+        light: usize,
+    },
+    BadImage {
+        error: String,
+    },
+    /// A tile without a `terrain` property.
+    NoTerrain,
+    UnknownTerrain {
+        terrain: String,
+        error: String,
+    },
+    /// An object's properties that do not make the entry its class asks.
+    BadEntry {
+        what: &'static str,
+        error: String,
+        read_as: String,
+    },
+    UnknownClass {
+        class: String,
+    },
+    /// A property of a type Delve reads nothing from.
+    BadProperty {
+        name: String,
+    },
+    /// The level made of the map, or the level to export, does not load.
+    Level {
+        problems: String,
+    },
+    /// The level's battlemap cannot be read.
+    Battlemap {
+        path: String,
+        error: String,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Unreadable { error } => write!(f, "cannot read it: {error}"),
+            Problem::Unwritable { error } => write!(f, "cannot write it: {error}"),
+            Problem::NotAMap => f.write_str(
+                "not a map delve imports: give a .dd2vtt, .uvtt or .df2vtt (Universal VTT) or a \
+                 .tmx (Tiled, saved as TMX) file",
+            ),
+            Problem::Syntax { format, error } => write!(f, "not a {format} file: {error}"),
+            Problem::Scale {
+                cell_feet,
+                squares_per_cell,
+            } => write!(
+                f,
+                "a {cell_feet}' cell does not cut into {squares_per_cell} whole-foot squares a \
+                 side: give --cell-feet and --squares-per-cell so that the one divides by the other"
+            ),
+            Problem::Size {
+                width,
+                height,
+                most,
+            } => write!(
+                f,
+                "a map of {width} × {height} cannot be a level: at most {most} squares a side"
+            ),
+            Problem::NotOrthogonal => {
+                f.write_str("the map is not orthogonal: Delve's squares need an orthogonal map")
+            }
+            Problem::Malformed { expected, error } => write!(f, "expected {expected}: {error}"),
+            Problem::OutsideTheMap { what } => write!(f, "{what} lies outside the map"),
+            Problem::NoRange { light } => {
+                write!(f, "light {light} has no range: how far does it light?")
+            }
+            Problem::BadImage { error } => write!(f, "the image: {error}"),
+            Problem::NoTerrain => {
+                f.write_str("the tile has no `terrain` property (a string: Floor, Wall(Stone), …)")
+            }
+            Problem::UnknownTerrain { terrain, error } => write!(
+                f,
+                "unknown terrain {terrain:?} ({error}): a terrain as the legend names it, Floor, \
+                 Wall(Stone), Water(Deep), …"
+            ),
+            Problem::BadEntry {
+                what,
+                error,
+                read_as,
+            } => write!(
+                f,
+                "its properties do not make {what}: {error} (read as {read_as})"
+            ),
+            Problem::UnknownClass { class } => write!(
+                f,
+                "an object of class {class:?}: Delve knows door, light, trap, creature and climb"
+            ),
+            Problem::BadProperty { name } => write!(
+                f,
+                "property {name:?} says nothing to Delve (give a bool, a number or a string)"
+            ),
+            Problem::Level { problems } => write!(f, "the level does not load:\n{problems}"),
+            Problem::Battlemap { path, error } => write!(f, "its battlemap {path}: {error}"),
+        }
+    }
+}
+
+/// A map that cannot be imported (or a level exported), with the file and the place in it.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ImportError {
     pub file: String,
     pub at: Option<Spot>,
-    pub message: String,
+    /// Boxed: an error is rare, and the `Result`s that carry it stay small.
+    pub problem: Box<Problem>,
 }
 
 impl ImportError {
-    pub fn new(file: &str, at: Option<Spot>, message: impl Into<String>) -> Self {
+    pub fn new(file: &str, at: Option<Spot>, problem: Problem) -> Self {
         Self {
             file: file.to_owned(),
             at,
-            message: message.into(),
+            problem: Box::new(problem),
         }
     }
 }
@@ -69,17 +229,8 @@ impl ImportError {
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.at {
-            Some(Spot::LineCol { line, col }) => {
-                write!(f, "{}:{line}:{col}: {}", self.file, self.message)
-            }
-            Some(Spot::Object { id, name }) if name.is_empty() => {
-                write!(f, "{}: object {id}: {}", self.file, self.message)
-            }
-            Some(Spot::Object { id, name }) => {
-                write!(f, "{}: object {id} ({name:?}): {}", self.file, self.message)
-            }
-            Some(Spot::Part(part)) => write!(f, "{}: {part}: {}", self.file, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
+            Some(at) => write!(f, "{}: {at}: {}", self.file, self.problem),
+            None => write!(f, "{}: {}", self.file, self.problem),
         }
     }
 }
@@ -301,19 +452,19 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
     let file = map.display().to_string();
     let imported = match format_of(map) {
         Some("uvtt") => {
-            let text = std::fs::read_to_string(map)
-                .map_err(|e| ImportError::new(&file, None, format!("cannot read it: {e}")))?;
+            let text = std::fs::read_to_string(map).map_err(|e| {
+                ImportError::new(
+                    &file,
+                    None,
+                    Problem::Unreadable {
+                        error: e.to_string(),
+                    },
+                )
+            })?;
             uvtt::read(&text, &file, options)?
         }
         Some(_) => tiled_map::read(map, &file)?,
-        None => {
-            return Err(ImportError::new(
-                &file,
-                None,
-                "not a map delve imports: give a .dd2vtt, .uvtt or .df2vtt (Universal VTT) or a \
-                 .tmx (Tiled, saved as TMX) file",
-            ));
-        }
+        None => return Err(ImportError::new(&file, None, Problem::NotAMap)),
     };
     write_level(&imported, out)
 }
@@ -336,24 +487,26 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
         return Err(ImportError::new(
             &imported.source,
             None,
-            format!("the level made of it does not load:\n{problems}"),
+            Problem::Level {
+                problems: problems.to_string(),
+            },
         ));
     }
     let unwritable = |e: crate::save::SaveError| {
-        let why = match e {
-            crate::save::SaveError::Unwritable { path, error } => {
-                format!("cannot write {path}: {error}")
-            }
+        let error = match e {
+            crate::save::SaveError::Unwritable { error, .. } => error,
             e => e.to_string(),
         };
-        ImportError::new(&out_name, None, why)
+        ImportError::new(&out_name, None, Problem::Unwritable { error })
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| {
             ImportError::new(
                 &out_name,
                 None,
-                format!("cannot make {}: {e}", dir.display()),
+                Problem::Unwritable {
+                    error: format!("cannot make {}: {e}", dir.display()),
+                },
             )
         })?;
     }

@@ -22,7 +22,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use tiled::{LayerType, ObjectShape, PropertyValue};
 
-use super::{Entry, ImportError, ImportedMap, Spot, line_col};
+use super::{Entry, ImportError, ImportedMap, Problem, Spot, line_col};
 use crate::grid::{GridPos, Terrain};
 use crate::level::schema::{RawClimb, RawCreature, RawDoor, RawLight, RawTrap};
 
@@ -31,25 +31,40 @@ const TEXT_FIELDS: [&str; 4] = ["name", "template", "faction", "class"];
 
 /// Reads a TMX map (`file` names it in messages).
 pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ImportError::new(file, None, format!("cannot read it: {e}")))?;
-    well_formed(&text, file)?;
-    let map = tiled::Loader::new()
-        .load_tmx_map(path)
-        .map_err(|e| ImportError::new(file, None, format!("not a Tiled map: {e}")))?;
-    if map.orientation != tiled::Orientation::Orthogonal {
-        return Err(ImportError::new(
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ImportError::new(
             file,
             None,
-            "the map is not orthogonal: Delve's squares need an orthogonal map",
-        ));
+            Problem::Unreadable {
+                error: e.to_string(),
+            },
+        )
+    })?;
+    well_formed(&text, file)?;
+    let map = tiled::Loader::new().load_tmx_map(path).map_err(|e| {
+        let error = e.to_string();
+        ImportError::new(
+            file,
+            None,
+            Problem::Syntax {
+                format: "Tiled",
+                error,
+            },
+        )
+    })?;
+    if map.orientation != tiled::Orientation::Orthogonal {
+        return Err(ImportError::new(file, None, Problem::NotOrthogonal));
     }
     let (w, h) = (map.width, map.height);
     if w == 0 || h == 0 || w > 1024 || h > 1024 {
         return Err(ImportError::new(
             file,
             None,
-            format!("a map of {w} × {h} tiles cannot be a level (at most 1024 a side)"),
+            Problem::Size {
+                width: w as f64,
+                height: h as f64,
+                most: 1024,
+            },
         ));
     }
     let name = match map.properties.get("name") {
@@ -79,12 +94,11 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
                         };
                         let tileset = t.get_tileset();
                         let at = || {
-                            Some(Spot::Part(format!(
-                                "layer {:?}, tile {} of tileset {:?}",
-                                layer.name,
-                                t.id(),
-                                tileset.name
-                            )))
+                            Some(Spot::Tile {
+                                layer: layer.name.clone(),
+                                tileset: tileset.name.clone(),
+                                id: t.id(),
+                            })
                         };
                         let terrain = match t
                             .get_tile()
@@ -96,19 +110,14 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
                                     ImportError::new(
                                         file,
                                         at(),
-                                        format!(
-                                            "unknown terrain {s:?} ({e}): a terrain as the legend \
-                                             names it, Floor, Wall(Stone), Water(Deep), …"
-                                        ),
+                                        Problem::UnknownTerrain {
+                                            terrain: s.clone(),
+                                            error: e.to_string(),
+                                        },
                                     )
                                 })?,
                             _ => {
-                                return Err(ImportError::new(
-                                    file,
-                                    at(),
-                                    "the tile has no `terrain` property (a string: Floor, \
-                                     Wall(Stone), …)",
-                                ));
+                                return Err(ImportError::new(file, at(), Problem::NoTerrain));
                             }
                         };
                         out.set(GridPos::new(x, y), terrain);
@@ -143,7 +152,9 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
                         return Err(ImportError::new(
                             file,
                             Some(spot),
-                            format!("the {class} lies outside the map, at {at}"),
+                            Problem::OutsideTheMap {
+                                what: format!("the {class} at {at}"),
+                            },
                         ));
                     }
                     let mut fields = vec![format!("at: ({}, {})", at.x, at.y)];
@@ -165,38 +176,35 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
                         ron: format!("({})", fields.join(", ")),
                         origin: format!("object {} {:?} ({class})", o.id(), o.name),
                     };
-                    let section = match class.as_str() {
-                        "door" => {
-                            check::<RawDoor>(&entry, file, &spot, "a door")?;
-                            &mut out.doors
-                        }
-                        "light" => {
-                            check::<RawLight>(&entry, file, &spot, "a light")?;
-                            &mut out.lights
-                        }
-                        "trap" => {
-                            check::<RawTrap>(&entry, file, &spot, "a trap")?;
-                            &mut out.traps
-                        }
-                        "creature" => {
-                            check::<RawCreature>(&entry, file, &spot, "a creature")?;
-                            &mut out.creatures
-                        }
-                        "climb" => {
-                            check::<RawClimb>(&entry, file, &spot, "a climb")?;
-                            &mut out.climbs
-                        }
+                    // Each class's entry is read as the level reads that section's entries.
+                    type Reads = fn(&str) -> Result<(), ron::error::SpannedError>;
+                    let (reads, what, section): (Reads, _, _) = match class.as_str() {
+                        "door" => (reads_as::<RawDoor>, "a door", &mut out.doors),
+                        "light" => (reads_as::<RawLight>, "a light", &mut out.lights),
+                        "trap" => (reads_as::<RawTrap>, "a trap", &mut out.traps),
+                        "creature" => (reads_as::<RawCreature>, "a creature", &mut out.creatures),
+                        "climb" => (reads_as::<RawClimb>, "a climb", &mut out.climbs),
                         other => {
                             return Err(ImportError::new(
                                 file,
                                 Some(spot),
-                                format!(
-                                    "an object of class {other:?}: Delve knows door, light, \
-                                     trap, creature and climb"
-                                ),
+                                Problem::UnknownClass {
+                                    class: other.to_owned(),
+                                },
                             ));
                         }
                     };
+                    reads(&entry.ron).map_err(|e| {
+                        ImportError::new(
+                            file,
+                            Some(spot.clone()),
+                            Problem::BadEntry {
+                                what,
+                                error: e.code.to_string(),
+                                read_as: entry.ron.clone(),
+                            },
+                        )
+                    })?;
                     section.push(entry);
                 }
             }
@@ -229,34 +237,17 @@ fn ron_value(
             return Err(ImportError::new(
                 file,
                 Some(spot.clone()),
-                format!(
-                    "property {field:?}: a {other:?} says nothing to Delve (give a bool, a number or a string)"
-                ),
+                Problem::BadProperty {
+                    name: format!("{field} ({other:?})"),
+                },
             ));
         }
     })
 }
 
-/// The entry reads as the level reads its section's entries.
-fn check<T: DeserializeOwned>(
-    entry: &Entry,
-    file: &str,
-    spot: &Spot,
-    what: &str,
-) -> Result<(), ImportError> {
-    crate::level::ron_options()
-        .from_str::<T>(&entry.ron)
-        .map(|_| ())
-        .map_err(|e| {
-            ImportError::new(
-                file,
-                Some(spot.clone()),
-                format!(
-                    "its properties do not make {what}: {} (read as {})",
-                    e.code, entry.ron
-                ),
-            )
-        })
+/// Does the RON read as the level reads a `T`?
+fn reads_as<T: DeserializeOwned>(ron: &str) -> Result<(), ron::error::SpannedError> {
+    crate::level::ron_options().from_str::<T>(ron).map(|_| ())
 }
 
 /// The XML is well formed, or the line and column where it is not.
@@ -271,7 +262,10 @@ fn well_formed(text: &str, file: &str) -> Result<(), ImportError> {
                 return Err(ImportError::new(
                     file,
                     Some(at),
-                    format!("not well-formed XML: {e}"),
+                    Problem::Syntax {
+                        format: "well-formed XML",
+                        error: e.to_string(),
+                    },
                 ));
             }
         }

@@ -12,7 +12,7 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{Entry, ImportError, ImportOptions, ImportedMap, Spot, line_col, raster};
+use super::{Entry, ImportError, ImportOptions, ImportedMap, Problem, Spot, line_col, raster};
 use crate::grid::{GridPos, Terrain, WallMaterial};
 
 #[derive(Deserialize)]
@@ -81,10 +81,10 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
         return Err(ImportError::new(
             file,
             None,
-            format!(
-                "a {cell_feet}' cell does not cut into {n} whole-foot squares a side: give \
-                 --cell-feet and --squares-per-cell so that the one divides by the other"
-            ),
+            Problem::Scale {
+                cell_feet,
+                squares_per_cell: n,
+            },
         ));
     }
     let f: File = serde_json::from_str(text).map_err(|e| {
@@ -92,7 +92,15 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             line: e.line(),
             col: e.column(),
         });
-        ImportError::new(file, at, format!("not a Universal VTT file: {e}"))
+        let error = e.to_string();
+        ImportError::new(
+            file,
+            at,
+            Problem::Syntax {
+                format: "Universal VTT",
+                error,
+            },
+        )
     })?;
     let size = &f.resolution.map_size;
     let (cw, ch) = (size.x.round(), size.y.round());
@@ -100,12 +108,12 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
     if !(1.0..=most).contains(&cw) || !(1.0..=most).contains(&ch) {
         return Err(ImportError::new(
             file,
-            Some(Spot::Part("resolution.map_size".into())),
-            format!(
-                "a map of {} × {} cells cannot be a level: at {n} squares a cell, at most {most} \
-                 cells a side",
-                size.x, size.y
-            ),
+            Some(Spot::Part("resolution.map_size")),
+            Problem::Size {
+                width: size.x * n as f64,
+                height: size.y * n as f64,
+                most: MOST_SQUARES_A_SIDE,
+            },
         ));
     }
     let nf = n as f64;
@@ -163,10 +171,9 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             return Err(ImportError::new(
                 file,
                 Some(at_of(raw)),
-                format!(
-                    "portal {i} at ({}, {}) lies outside the map of {cw} × {ch} cells",
-                    portal.position.x, portal.position.y
-                ),
+                Problem::OutsideTheMap {
+                    what: format!("portal {i}"),
+                },
             ));
         }
         let closed = portal.closed.unwrap_or(true);
@@ -201,7 +208,7 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             return Err(ImportError::new(
                 file,
                 Some(at_of(raw)),
-                format!("light {i} has no range: how far does it light?"),
+                Problem::NoRange { light: i },
             ));
         };
         let (x, y) = to_squares(&light.position);
@@ -210,10 +217,9 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             return Err(ImportError::new(
                 file,
                 Some(at_of(raw)),
-                format!(
-                    "light {i} at ({}, {}) lies outside the map",
-                    light.position.x, light.position.y
-                ),
+                Problem::OutsideTheMap {
+                    what: format!("light {i}"),
+                },
             ));
         }
         // A light hung on a wall lights the floor beside it.
@@ -253,15 +259,23 @@ fn parse<'a, T: Deserialize<'a>>(
     raw: &'a RawValue,
     file: &str,
     at_of: &impl Fn(&RawValue) -> Spot,
-    expected: &str,
+    expected: &'static str,
 ) -> Result<T, ImportError> {
-    serde_json::from_str(raw.get())
-        .map_err(|e| ImportError::new(file, Some(at_of(raw)), format!("expected {expected}: {e}")))
+    serde_json::from_str(raw.get()).map_err(|e| {
+        let error = e.to_string();
+        ImportError::new(
+            file,
+            Some(at_of(raw)),
+            Problem::Malformed { expected, error },
+        )
+    })
 }
 
 /// The battlemap image (base64 PNG, WebP or JPEG) as PNG.
 fn png_of(base64: &str, file: &str) -> Result<Vec<u8>, ImportError> {
-    let bad = |m: String| ImportError::new(file, Some(Spot::Part("image".into())), m);
+    let bad = |error: String| {
+        ImportError::new(file, Some(Spot::Part("image")), Problem::BadImage { error })
+    };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(base64.trim())
         .map_err(|e| bad(format!("not base64: {e}")))?;

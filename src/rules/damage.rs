@@ -87,7 +87,13 @@ fn hit_points_and_what_follows(world: &mut World, who: Entity, damage: i32) {
             "wounded while staggered",
         );
     }
-    gain(world, who, ConditionKind::Dying, "0 hit points");
+    falls_dying(world, who, "0 hit points");
+}
+
+/// Dungeon Delves › Hit Points: at 0 or fewer a creature is dying — down, prone, stopped in
+/// whatever it was doing. `why` is the source the log gives.
+pub fn falls_dying(world: &mut World, who: Entity, why: &str) {
+    gain(world, who, ConditionKind::Dying, why);
     gain(world, who, ConditionKind::Prone, "dying");
     world
         .entity_mut(who)

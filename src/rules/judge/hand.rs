@@ -71,24 +71,7 @@ impl Act for SetHitPoints {
         );
         let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
         if to <= 0 && !is_down(&conditions) {
-            gain_condition_in(
-                world,
-                e,
-                ConditionKind::Dying,
-                BY_THE_JUDGE,
-                ConditionEnd::UntilRemoved,
-            );
-            gain_condition_in(
-                world,
-                e,
-                ConditionKind::Prone,
-                "dying",
-                ConditionEnd::StandingUp,
-            );
-            world
-                .entity_mut(e)
-                .remove::<crate::rules::movement::Walking>()
-                .remove::<crate::rules::task::Task>();
+            crate::rules::damage::falls_dying(world, e, BY_THE_JUDGE);
         } else if to > 0 && conditions.has(ConditionKind::Dying) {
             lose_condition_in(world, e, ConditionKind::Dying, BY_THE_JUDGE);
         }
