@@ -1,7 +1,9 @@
 //! Delve: a grid-based dungeon simulator that runs the dungeon-delve rules on tile maps.
 //!
-//! The simulation is headless ([`sim::SimPlugins`], tested with `MinimalPlugins`); the window
-//! (`gui` feature) only reads its state and writes [`command::Command`]s.
+//! This crate is the headless core: the simulation ([`sim::SimPlugins`], tested with
+//! `MinimalPlugins`), levels, delves that play themselves and the lab. The window and the command
+//! line are the `delve-window` package beside it (`window/`), which only reads the simulation's
+//! state and writes [`command::Command`]s.
 
 pub mod command;
 pub mod creature;
@@ -21,6 +23,3 @@ pub mod schedule;
 pub mod sim;
 pub mod tile_art;
 pub mod time;
-
-#[cfg(feature = "gui")]
-pub mod gui;

@@ -4,7 +4,7 @@
 //! top bar; the map takes the space they leave ([`MapArea`]).
 //!
 //! The panels read the world and give the Judge's commands through [`JudgeOrders`], carried out
-//! at once between rounds ([`crate::command::dispatch_now`]): logged, journaled, replayed and
+//! at once between rounds ([`delve::command::dispatch_now`]): logged, journaled, replayed and
 //! undone like every other command. In solo play the Judge's hand and switches are not shown,
 //! and the log shows what the party knows.
 
@@ -19,31 +19,31 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ShownLevel;
 use super::input::{Selected, UiState};
 use super::lighting::ViewMode;
-use crate::command::Command;
-use crate::creature::{
+use delve::command::Command;
+use delve::creature::{
     Abilities, ArmorClass, ClassLevel, Conditions, Creature, Encumbrance, Equipment, Faction,
     Factions, HitPoints, Position, Proficiencies,
 };
-use crate::grid::GridPos;
-use crate::level::SpeedBasis;
-use crate::level::schema::{ConditionKind, JudgeModifier};
-use crate::log::{EventLog, LogKind};
-use crate::rules::doors::Door;
-use crate::rules::judge::{
+use delve::grid::GridPos;
+use delve::level::SpeedBasis;
+use delve::level::schema::{ConditionKind, JudgeModifier};
+use delve::log::{EventLog, LogKind};
+use delve::rules::doors::Door;
+use delve::rules::judge::{
     DoorSetting, GiveCondition, Judge, JudgeScope, PlaceCreature, SetDoor, SetHitPoints,
     SetJudgeModifier, SetLight, SetTrap, SwitchModule, TakeCondition, TrapSetting,
     UnexpectedLights,
 };
-use crate::rules::light::{CarriedBy, LightSource};
-use crate::rules::movement::{Speeds, Walking};
-use crate::rules::party::Parties;
-use crate::rules::rest::{Fatigue, Resting, needs_rest};
-use crate::rules::sound::{MakeNoise, SoundRow};
-use crate::rules::task::Task;
-use crate::rules::traps::Trap;
-use crate::rules::vision::Sight;
-use crate::sim::{RuleModule, RunningModules};
-use crate::time::{Clock, DelveMode, ROUNDS_PER_TURN};
+use delve::rules::light::{CarriedBy, LightSource};
+use delve::rules::movement::{Speeds, Walking};
+use delve::rules::party::Parties;
+use delve::rules::rest::{Fatigue, Resting, needs_rest};
+use delve::rules::sound::{MakeNoise, SoundRow};
+use delve::rules::task::Task;
+use delve::rules::traps::Trap;
+use delve::rules::vision::Sight;
+use delve::sim::{RuleModule, RunningModules};
+use delve::time::{Clock, DelveMode, ROUNDS_PER_TURN};
 
 /// Which panels are open, and the log panel's filter.
 #[derive(Resource, Clone, Debug)]
@@ -132,7 +132,7 @@ impl Default for LogFilter {
 
 impl LogFilter {
     /// Does the entry pass?
-    pub fn passes(&self, e: &crate::log::LogEntry) -> bool {
+    pub fn passes(&self, e: &delve::log::LogEntry) -> bool {
         let ev = e.event();
         if !self.kinds.contains(&ev.kind()) || (!self.secret && ev.secret()) {
             return false;
@@ -244,14 +244,14 @@ pub fn carry_out_judge_orders(world: &mut World) {
     let orders = std::mem::take(&mut world.resource_mut::<JudgeOrders>().0);
     let before = world.resource::<EventLog>().len();
     for c in orders {
-        crate::command::dispatch_now(world, c);
+        delve::command::dispatch_now(world, c);
     }
     // A refusal is told in the notice as well as in the log.
     let refused = world.resource::<EventLog>().entries()[before..]
         .iter()
         .rev()
-        .find_map(|e| match e.get::<crate::command::CommandEvent>() {
-            Some(r @ crate::command::CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
+        .find_map(|e| match e.get::<delve::command::CommandEvent>() {
+            Some(r @ delve::command::CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
             _ => None,
         });
     if let Some(mut ui) = world.get_resource_mut::<UiState>() {
@@ -293,7 +293,7 @@ pub struct DelveView<'w, 's> {
     view: Option<Res<'w, ViewMode>>,
     modules: Option<Res<'w, RunningModules>>,
     judge: Option<Res<'w, Judge>>,
-    tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
+    tactical: Option<Res<'w, delve::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
     under: Res<'w, super::actions::UnderPointer>,
@@ -723,8 +723,8 @@ fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         .iter()
         .rev()
         .take_while(|en| en.round >= turn_start)
-        .filter_map(|en| match en.get::<crate::rules::sound::HearingEvent>() {
-            Some(h @ crate::rules::sound::HearingEvent::Heard { who, .. })
+        .filter_map(|en| match en.get::<delve::rules::sound::HearingEvent>() {
+            Some(h @ delve::rules::sound::HearingEvent::Heard { who, .. })
                 if who.as_str() == name.as_str() =>
             {
                 Some(h.to_string())
@@ -846,7 +846,7 @@ fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
             .iter()
             .find(|dd| dd.at == at)
             .and_then(|dd| match &dd.door.lock {
-                crate::level::schema::Lock::Locked { key } => key.clone(),
+                delve::level::schema::Lock::Locked { key } => key.clone(),
                 _ => None,
             });
         ui.horizontal_wrapped(|ui| {
@@ -970,7 +970,7 @@ fn timers(ui: &mut egui::Ui, d: &DelveView) {
         .filter(|(e, ..)| counts(*e))
         .filter_map(|(e, n, _)| {
             let (_, _, _, _, _, _, _, conditions, _, task) = d.creatures.get(e).ok()?;
-            if crate::rules::conditions::is_down(conditions) {
+            if delve::rules::conditions::is_down(conditions) {
                 return None;
             }
             let (_, profs, _, fatigue, resting, _) = d.carried.get(e).ok()?;
@@ -1153,7 +1153,7 @@ fn party_members(d: &DelveView) -> (Vec<String>, String) {
 fn map_viewport(
     area: Res<MapArea>,
     mut centre: ResMut<CentreOn>,
-    grid: Res<crate::grid::DungeonGrid>,
+    grid: Res<delve::grid::DungeonGrid>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Camera, &mut Transform), With<super::input::MapCamera>>,
 ) {
@@ -1193,7 +1193,7 @@ fn map_viewport(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::judge::JudgeEvent;
+    use delve::rules::judge::JudgeEvent;
 
     /// A command from the Judge's hand is carried out in the frame it is given, with no round
     /// played, and goes into the journal as given between rounds.
@@ -1217,7 +1217,7 @@ mod tests {
                 |e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc")
             )
         );
-        let journal = &w.resource::<crate::command::Journal>().0;
+        let journal = &w.resource::<delve::command::Journal>().0;
         assert!(
             journal
                 .last()
@@ -1234,17 +1234,17 @@ mod tests {
         app.update();
         let w = app.world();
         let log = w.resource::<EventLog>();
-        assert!(crate::command::was_refused(
+        assert!(delve::command::was_refused(
             log,
-            crate::rules::judge::THE_JUDGE,
-            &crate::rules::judge::JudgeRefusal::Nothing {
+            delve::rules::judge::THE_JUDGE,
+            &delve::rules::judge::JudgeRefusal::Nothing {
                 what: "door",
                 at: GridPos::new(0, 0)
             }
         ));
         // The notice tells that refusal, as the log does.
         let refused = log
-            .of::<crate::command::CommandEvent>()
+            .of::<delve::command::CommandEvent>()
             .last()
             .map(|r| r.to_string());
         assert_eq!(Some(w.resource::<UiState>().notice.clone()), refused);
@@ -1254,12 +1254,12 @@ mod tests {
     #[test]
     fn the_log_filter_keeps_what_is_asked() {
         let mut app = super::super::input::tests::app();
-        crate::sim::run_rounds(app.world_mut(), 3);
-        let sera = app.world().resource::<crate::creature::CreatureIndex>().0["Sera"];
-        crate::rules::throws::throw_in(
+        delve::sim::run_rounds(app.world_mut(), 3);
+        let sera = app.world().resource::<delve::creature::CreatureIndex>().0["Sera"];
+        delve::rules::throws::throw_in(
             app.world_mut(),
             sera,
-            crate::rules::throws::ThrowKind::Check,
+            delve::rules::throws::ThrowKind::Check,
             "searching",
             Vec::new(),
             14,
@@ -1276,7 +1276,7 @@ mod tests {
             log.entries()
                 .iter()
                 .filter(|e| throws.passes(e))
-                .all(|e| e.get::<crate::rules::throws::ThrowEvent>().is_some())
+                .all(|e| e.get::<delve::rules::throws::ThrowEvent>().is_some())
         );
         let no_secrets = LogFilter {
             secret: false,

@@ -8,8 +8,8 @@ use bevy::sprite::Text2dShadow;
 use super::input::Selected;
 use super::map::Art;
 use super::square_to_world;
-use crate::creature::{Creature, Faction, Factions, Position};
-use crate::grid::DungeonGrid;
+use delve::creature::{Creature, Faction, Factions, Position};
+use delve::grid::DungeonGrid;
 
 /// A token drawn for a creature.
 #[derive(Component, Clone, Copy, Debug)]
@@ -23,7 +23,7 @@ pub struct TokenLabel;
 
 /// Labels sit above the token on one colour of a checkerboard and below it on the other, so
 /// the names of creatures standing next to each other do not overlap.
-fn label_offset(p: crate::grid::GridPos) -> f32 {
+fn label_offset(p: delve::grid::GridPos) -> f32 {
     if (p.x + p.y).rem_euclid(2) == 0 {
         21.0
     } else {
@@ -42,7 +42,7 @@ fn name_the_crowded_on_hover(
     mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
 ) {
     let hovered = pointer.square();
-    let taken: std::collections::HashSet<crate::grid::GridPos> =
+    let taken: std::collections::HashSet<delve::grid::GridPos> =
         creatures.iter().map(|(_, p)| p.0).collect();
     for (parent, mut vis) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
@@ -55,7 +55,7 @@ fn name_the_crowded_on_hover(
         let crowded = (-1..=1)
             .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
             .filter(|&d| d != (0, 0))
-            .any(|(dx, dy)| taken.contains(&crate::grid::GridPos::new(at.x + dx, at.y + dy)));
+            .any(|(dx, dy)| taken.contains(&delve::grid::GridPos::new(at.x + dx, at.y + dy)));
         let named = !crowded || selected.0 == Some(token.creature) || hovered == Some(at);
         let want = if named {
             Visibility::Inherited
@@ -221,7 +221,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
         Some("stuck")
     } else if let Some(t) = traversing {
         Some(match t.path {
-            crate::rules::caving::traverse::Path::Rope => "on the rope",
+            delve::rules::caving::traverse::Path::Rope => "on the rope",
             _ => "on the ledge",
         })
     } else if climbing {
@@ -237,7 +237,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
 
 struct CavingState {
     climbing: bool,
-    traversing: Option<crate::rules::caving::traverse::Traversing>,
+    traversing: Option<delve::rules::caving::traverse::Traversing>,
     below: bool,
     drowning: bool,
     stuck: bool,
@@ -247,11 +247,11 @@ struct CavingState {
 type CaverQuery<'a> = (
     &'a Name,
     &'a Position,
-    &'a crate::rules::conditions::Conditions,
-    Has<crate::rules::caving::Climbing>,
-    Option<&'a crate::rules::caving::traverse::Traversing>,
-    Has<crate::rules::caving::Below>,
-    Has<crate::rules::water::Drowning>,
+    &'a delve::rules::conditions::Conditions,
+    Has<delve::rules::caving::Climbing>,
+    Option<&'a delve::rules::caving::traverse::Traversing>,
+    Has<delve::rules::caving::Below>,
+    Has<delve::rules::water::Drowning>,
 );
 
 /// Labels say what a creature is doing on a rope, a ledge or in the water, in either view.
@@ -261,7 +261,7 @@ fn label_caving_states(
     tokens: Query<&Token>,
     mut labels: Query<(&ChildOf, &mut Text2d), With<TokenLabel>>,
 ) {
-    use crate::level::schema::{ConditionKind, Terrain, WaterDepth};
+    use delve::level::schema::{ConditionKind, Terrain, WaterDepth};
     for (parent, mut text) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
             continue;

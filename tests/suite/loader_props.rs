@@ -4,7 +4,7 @@ use delve::level::load_level_str;
 use delve::level::spans::{Seg, SpanIndex};
 use proptest::prelude::*;
 
-const CRYPT: &str = include_str!("../levels/crypt.ron");
+const CRYPT: &str = include_str!("../../levels/crypt.ron");
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]

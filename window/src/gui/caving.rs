@@ -9,11 +9,11 @@ use super::art::TILE_PX;
 use super::lighting::Marker;
 use super::map::RedrawSet;
 use super::square_to_world;
-use crate::grid::{DungeonGrid, GridPos};
-use crate::level::Climbs;
-use crate::level::schema::Surface;
-use crate::rules::caving::climbing::RopesSecured;
-use crate::rules::caving::traverse::RiggedTraverses;
+use delve::grid::{DungeonGrid, GridPos};
+use delve::level::Climbs;
+use delve::level::schema::Surface;
+use delve::rules::caving::climbing::RopesSecured;
+use delve::rules::caving::traverse::RiggedTraverses;
 
 /// A drawn caving mark; all are drawn anew when the ropes change or the map is redrawn.
 #[derive(Component, Clone, Copy, Debug)]

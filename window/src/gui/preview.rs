@@ -8,14 +8,14 @@ use bevy::sprite::Text2dShadow;
 use super::input::{Pointer, Selected, UiState, ordered_party};
 use super::map::{Art, RedrawSet};
 use super::square_to_world;
-use crate::creature::{Encumbrance, Position};
-use crate::grid::GridPos;
-use crate::grid::path::find_path;
-use crate::level::schema::{Terrain, WaterDepth};
-use crate::rules::conditions::Conditions;
-use crate::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
-use crate::rules::party::Parties;
-use crate::time::ROUNDS_PER_TURN;
+use delve::creature::{Encumbrance, Position};
+use delve::grid::GridPos;
+use delve::grid::path::find_path;
+use delve::level::schema::{Terrain, WaterDepth};
+use delve::rules::conditions::Conditions;
+use delve::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
+use delve::rules::party::Parties;
+use delve::time::ROUNDS_PER_TURN;
 
 /// What the preview shows now: mover's square, target, pace, whole party.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
@@ -38,7 +38,7 @@ type Mover<'a> = (
     &'a Position,
     &'a Encumbrance,
     &'a Conditions,
-    Option<&'a crate::creature::SwimmingSpeed>,
+    Option<&'a delve::creature::SwimmingSpeed>,
 );
 
 /// Tenths of a foot a round for the mover: the slowest member for a party.

@@ -11,8 +11,11 @@ use delve::grid::GridPos;
 use delve::level::{self, Diagnostics, Loaded, SourcePos};
 use delve::{query, sim};
 
+#[cfg(feature = "gui")]
+mod gui;
+
 /// mimalloc: the lab's delves allocate on every thread at once, and the system allocator's
-/// locks kept two cores to 1.8x one core's rate; with mimalloc they reach 2x (benches/lab.rs).
+/// locks kept two cores to 1.8x one core's rate; with mimalloc they reach 2x (the core's benches/lab.rs).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -453,7 +456,7 @@ fn main() -> ExitCode {
 
 #[cfg(feature = "gui")]
 fn window(cli: Cli) -> ExitCode {
-    use delve::gui::lighting::ViewMode;
+    use gui::lighting::ViewMode;
     let replay = match cli.replay.as_deref().map(load_script).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {
@@ -464,7 +467,7 @@ fn window(cli: Cli) -> ExitCode {
     let Some(policy) = load_policy(cli.policy.as_deref()) else {
         return ExitCode::from(1);
     };
-    delve::gui::run(delve::gui::WindowOptions {
+    gui::run(gui::WindowOptions {
         level: cli.level,
         seed: cli.seed,
         screenshot: cli.screenshot,
@@ -482,8 +485,8 @@ fn window(cli: Cli) -> ExitCode {
 
 /// What the window and `delve play` take alike: saves, keys, and how the window shows itself.
 #[cfg(feature = "gui")]
-fn window_options(saves: SaveArgs, show: ShowArgs) -> delve::gui::WindowOptions {
-    delve::gui::WindowOptions {
+fn window_options(saves: SaveArgs, show: ShowArgs) -> gui::WindowOptions {
+    gui::WindowOptions {
         load: saves.load,
         anyway: saves.anyway,
         save: saves.save,
@@ -501,12 +504,12 @@ fn play(args: PlayArgs) -> ExitCode {
     let Some(policy) = load_policy(args.policy.as_deref()) else {
         return ExitCode::from(1);
     };
-    delve::gui::run(delve::gui::WindowOptions {
+    gui::run(gui::WindowOptions {
         level: args.level,
         seed: args.seed,
         screenshot: args.screenshot,
         policy,
-        view: delve::gui::lighting::ViewMode::Party,
+        view: gui::lighting::ViewMode::Party,
         solo: true,
         ..window_options(args.saves, args.show)
     })

@@ -8,11 +8,11 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{self, TILE_PX, TileArt};
 use super::{ShownLevel, square_to_world, tokens};
-use crate::creature::Position;
-use crate::grid::{DungeonGrid, GridPos};
-use crate::rules::doors::Door;
-use crate::rules::light::LightSource;
-use crate::rules::traps::Trap;
+use delve::creature::Position;
+use delve::grid::{DungeonGrid, GridPos};
+use delve::rules::doors::Door;
+use delve::rules::light::LightSource;
+use delve::rules::traps::Trap;
 
 /// Everything drawn for the current level; despawned when the level is drawn anew.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -80,7 +80,7 @@ pub(super) fn redraw(
     traps: Query<(&Position, &Trap)>,
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
-    factions: Res<crate::creature::Factions>,
+    factions: Res<delve::creature::Factions>,
     players: Option<Res<super::players::PlayerWindow>>,
 ) {
     if !shown.redraw {
@@ -141,7 +141,7 @@ fn draw(
     traps: &Query<(&Position, &Trap)>,
     lights: &Query<(&Position, &LightSource)>,
     creatures: &Query<tokens::TokenSource>,
-    factions: &crate::creature::Factions,
+    factions: &delve::creature::Factions,
 ) {
     let (w, h) = (grid.width(), grid.height());
     let map_size = TilemapSize { x: w, y: h };
@@ -235,10 +235,10 @@ fn draw(
 /// disarmed, dark grey when spent.
 pub fn trap_color(t: &Trap) -> Color {
     match (t.state, t.hidden) {
-        (crate::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
-        (crate::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
-        (crate::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
-        (crate::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
+        (delve::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
+        (delve::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
+        (delve::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
+        (delve::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
     }
 }
 

@@ -17,6 +17,7 @@ use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
 use delve::rules::sound::SoundRow;
 use delve::rules::throws::ThrowEvent;
 
+use crate::common::log_text as text;
 use delve::scenario::{Delve, Scenario};
 use delve::sim::{give, run_round};
 
@@ -58,10 +59,6 @@ fn last_throw(app: &Delve) -> Throw {
 fn door(app: &mut Delve) -> Door {
     let world = app.world_mut();
     world.query::<&Door>().single(world).unwrap().clone()
-}
-
-fn text(app: &App) -> String {
-    app.world().resource::<EventLog>().to_text()
 }
 
 /// The reason the last refused command was refused.

@@ -5,15 +5,15 @@
 //! In the window the player commands the party: its members are `Controlled` and wait for
 //! orders, unless B lets them fight by themselves with the behaviour the monsters use.
 
-use crate::command::acts::{Attack, WaitForOrders};
 use bevy::prelude::*;
+use delve::command::acts::{Attack, WaitForOrders};
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Pointer, Selected, UiState};
-use crate::command::{Command, PendingCommands};
-use crate::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
-use crate::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
-use crate::rules::party::Parties;
+use delve::command::{Command, PendingCommands};
+use delve::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
+use delve::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
+use delve::rules::party::Parties;
 
 /// The party fights by itself (B); otherwise its members wait for the player's orders.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +74,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
         if let (Some((target, _, tf)), Some(mine)) = (target, mine)
             && world.resource::<Factions>().hostile(mine, *tf)
         {
-            let name = crate::creature::name_of(world, target);
+            let name = delve::creature::name_of(world, target);
             let weapons = world
                 .get::<Combatant>(who)
                 .map(|c| c.weapons.clone())
@@ -90,7 +90,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                         }
                     }
                     None => {
-                        let why = crate::rules::combat::battle::can_attack(world, who, target, i)
+                        let why = delve::rules::combat::battle::can_attack(world, who, target, i)
                             .err()
                             .map(|why| why.to_string())
                             .unwrap_or_default();
@@ -104,7 +104,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                     .text
                     .push_str(&format!(" - F attacks with the {weapon}"));
                 offer.command = Some(Command::Attack(Attack {
-                    who: crate::creature::name_of(world, who),
+                    who: delve::creature::name_of(world, who),
                     target: name,
                     weapon: Some(weapon),
                 }));
@@ -251,7 +251,7 @@ impl Plugin for BattleViewPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::load_default_level;
+    use delve::level::load_default_level;
 
     /// The party comes down to the ghouls; once the battle begins, the panel lists the factions
     /// in order with their members' hit points, and the party waits for orders.
@@ -265,12 +265,12 @@ mod tests {
             ("Aldric", (34, 11)),
         ] {
             let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-            c.at = crate::grid::GridPos::new(at.0, at.1);
+            c.at = delve::grid::GridPos::new(at.0, at.1);
         }
-        let mut app = crate::sim::sim_app(&level, 7);
+        let mut app = delve::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
         app.update();
-        crate::sim::run_round(app.world_mut());
+        delve::sim::run_round(app.world_mut());
         app.update();
         let w = app.world_mut();
         let text = w.resource::<BattleText>().0.clone();
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(party < ghouls, first == "party", "{text}");
         assert!(text.contains("Brannoc HP 18/18"), "{text}");
         // The party's members wait for orders in the window.
-        let brannoc = w.resource::<crate::creature::CreatureIndex>().0["Brannoc"];
+        let brannoc = w.resource::<delve::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
     }
 }

@@ -122,7 +122,7 @@ pub fn write_keys(path: &Path, keys: &InputMap<DelveAction>) -> Result<(), Strin
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    crate::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+    delve::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// A button's name as the help line shows it: `Space`, `T`, `1`, `Ctrl`, `left click`.

@@ -1,20 +1,20 @@
 //! Keyboard and mouse as leafwing actions. Input only writes intents: camera moves, a selection,
 //! [`Command`]s for the simulation, or a request to play rounds.
 
-use crate::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
 use bevy::prelude::*;
+use delve::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
 use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::*;
 
 use super::map::RedrawSet;
 use super::{ShownLevel, world_to_square};
-use crate::command::{Command, PendingCommands};
-use crate::creature::{Creature, Position};
-use crate::grid::DungeonGrid;
-use crate::rules::movement::Pace;
-use crate::rules::party::Parties;
-use crate::sim::SimRound;
-use crate::time::ROUNDS_PER_TURN;
+use delve::command::{Command, PendingCommands};
+use delve::creature::{Creature, Position};
+use delve::grid::DungeonGrid;
+use delve::rules::movement::Pace;
+use delve::rules::party::Parties;
+use delve::sim::SimRound;
+use delve::time::ROUNDS_PER_TURN;
 
 /// Everything the window's user can do.
 #[derive(
@@ -197,7 +197,7 @@ pub struct UiState {
     /// Orders go to the selected creature's whole party.
     pub whole_party: bool,
     /// The square last clicked: the Judge's hand acts on it.
-    pub picked: Option<crate::grid::GridPos>,
+    pub picked: Option<delve::grid::GridPos>,
 }
 
 impl Default for UiState {
@@ -463,7 +463,7 @@ pub struct Pointer<'w, 's> {
 
 impl Pointer<'_, '_> {
     /// The square under the mouse pointer, if it is on the map.
-    pub fn square(&self) -> Option<crate::grid::GridPos> {
+    pub fn square(&self) -> Option<delve::grid::GridPos> {
         let cursor = self.windows.iter().next()?.cursor_position()?;
         let (camera, at) = self.cameras.iter().next()?;
         let world = camera.viewport_to_world_2d(at, cursor).ok()?;
@@ -593,7 +593,7 @@ fn orders(
 
 /// The policy the A key hands a party to (`delve LEVEL --policy FILE`; the defaults without).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct WindowPolicy(pub crate::policy::PartyPolicy);
+pub struct WindowPolicy(pub delve::policy::PartyPolicy);
 
 /// A: the selected creature's party (or the level's first) delves by itself under its policy,
 /// or is taken back under the player's orders. Either is a journaled command.
@@ -601,7 +601,7 @@ fn autonomy(
     actions: Single<&ActionState<DelveAction>>,
     selected: Res<Selected>,
     parties: Res<Parties>,
-    minds: Res<crate::policy::PartyMinds>,
+    minds: Res<delve::policy::PartyMinds>,
     policy: Option<Res<WindowPolicy>>,
     mut pending: ResMut<PendingCommands>,
     mut ui: ResMut<UiState>,
@@ -619,7 +619,7 @@ fn autonomy(
         return;
     };
     let under_policy = minds.0.iter().any(|m| m.party == party);
-    let command = crate::policy::Autonomy {
+    let command = delve::policy::Autonomy {
         party: party.clone(),
         policy: (!under_policy).then(|| policy.map(|p| p.0.clone()).unwrap_or_default()),
     };
@@ -642,13 +642,13 @@ fn request_rounds(
 /// Plays the rounds asked for, in the headless schedule; then writes the journal if asked to.
 pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
-    let ended = world.resource::<crate::policy::DelveEnd>().0.is_some();
+    let ended = world.resource::<delve::policy::DelveEnd>().0.is_some();
     for _ in 0..n {
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
-        crate::sim::give_due(world);
+        delve::sim::give_due(world);
         world.run_schedule(SimRound);
     }
-    if !ended && let Some((party, outcome, tally)) = &world.resource::<crate::policy::DelveEnd>().0
+    if !ended && let Some((party, outcome, tally)) = &world.resource::<delve::policy::DelveEnd>().0
     {
         let told = format!("the delve of the {party} is over: {outcome} ({tally})");
         world.resource_mut::<UiState>().notice = told;
@@ -658,7 +658,7 @@ pub fn play_rounds(world: &mut World) {
         .and_then(|f| f.0.clone());
     if n > 0
         && let Some(path) = file
-        && let Err(e) = std::fs::write(&path, crate::sim::journal_script(world))
+        && let Err(e) = std::fs::write(&path, delve::sim::journal_script(world))
     {
         world.resource_mut::<UiState>().notice =
             format!("cannot write the journal to {}: {e}", path.display());
@@ -690,14 +690,14 @@ pub(crate) mod tests {
     use bevy::input::InputPlugin as BevyInputPlugin;
 
     use super::*;
-    use crate::level::Diagnostics;
-    use crate::sim::sim_app;
-    use crate::time::Clock;
+    use delve::level::Diagnostics;
+    use delve::sim::sim_app;
+    use delve::time::Clock;
 
     /// A headless app with the window's input plugin: keys are pressed the way leafwing's own
     /// tests press them.
     pub(crate) fn app() -> App {
-        let text = crate::level::LevelText::default_level();
+        let text = delve::level::LevelText::default_level();
         let level = text.load().unwrap().level;
         let mut app = sim_app(&level, 1);
         app.add_plugins((BevyInputPlugin, InputPlugin))
@@ -754,10 +754,10 @@ pub(crate) mod tests {
         assert_eq!(first, "search methodically");
         press(&mut app, KeyCode::Digit1);
         press(&mut app, KeyCode::Space);
-        let log = app.world().resource::<crate::log::EventLog>();
+        let log = app.world().resource::<delve::log::EventLog>();
         assert!(
-            log.of::<crate::rules::task::TaskEvent>().any(|e| *e
-                == crate::rules::task::TaskEvent::TaskBegun {
+            log.of::<delve::rules::task::TaskEvent>().any(|e| *e
+                == delve::rules::task::TaskEvent::TaskBegun {
                     who: "Sera".into(),
                     task: "searching methodically within 10'".into(),
                     rounds: 10
@@ -858,22 +858,22 @@ pub(crate) mod tests {
         press(&mut app, KeyCode::KeyT);
         press(&mut app, KeyCode::Space);
         let world = app.world();
-        let journal = world.resource::<crate::command::Journal>().clone();
+        let journal = world.resource::<delve::command::Journal>().clone();
         assert!(
             journal.0.len() >= 4,
             "the search, the rest and the orders: {journal:?}"
         );
         let rounds = world.resource::<Clock>().rounds;
-        let level = crate::level::load_default_level().unwrap().level;
-        let replayed = crate::sim::replay(&level, 1, &journal, rounds);
-        let log = world.resource::<crate::log::EventLog>();
-        let again = replayed.world().resource::<crate::log::EventLog>();
+        let level = delve::level::load_default_level().unwrap().level;
+        let replayed = delve::sim::replay(&level, 1, &journal, rounds);
+        let log = world.resource::<delve::log::EventLog>();
+        let again = replayed.world().resource::<delve::log::EventLog>();
         assert_eq!(again.to_text(), log.to_text());
         assert_eq!(again.to_json_lines(), log.to_json_lines());
         // The journal the window writes is a command script for `delve sim`.
-        let script = crate::sim::journal_script(app.world());
-        let parsed: Vec<crate::command::ScriptedCommand> =
-            crate::command::script_options().from_str(&script).unwrap();
+        let script = delve::sim::journal_script(app.world());
+        let parsed: Vec<delve::command::ScriptedCommand> =
+            delve::command::script_options().from_str(&script).unwrap();
         assert_eq!(parsed, journal.0);
     }
 
@@ -884,24 +884,24 @@ pub(crate) mod tests {
         let mut app = app();
         press(&mut app, KeyCode::KeyA);
         press(&mut app, KeyCode::KeyT);
-        let minds = app.world().resource::<crate::policy::PartyMinds>();
+        let minds = app.world().resource::<delve::policy::PartyMinds>();
         assert_eq!(minds.0.len(), 1, "the party is under its policy");
-        let log = app.world().resource::<crate::log::EventLog>();
-        assert!(log.of::<crate::policy::PolicyEvent>().next().is_some());
-        assert!(log.of::<crate::command::CommandEvent>().any(|e| matches!(
+        let log = app.world().resource::<delve::log::EventLog>();
+        assert!(log.of::<delve::policy::PolicyEvent>().next().is_some());
+        assert!(log.of::<delve::command::CommandEvent>().any(|e| matches!(
             e,
-            crate::command::CommandEvent::CommandAccepted { who, by_mind: true, .. }
+            delve::command::CommandEvent::CommandAccepted { who, by_mind: true, .. }
                 if who == "party"
         )));
         press(&mut app, KeyCode::KeyA);
         press(&mut app, KeyCode::Space);
         assert!(
             app.world()
-                .resource::<crate::policy::PartyMinds>()
+                .resource::<delve::policy::PartyMinds>()
                 .0
                 .is_empty()
         );
-        let journal = &app.world().resource::<crate::command::Journal>().0;
+        let journal = &app.world().resource::<delve::command::Journal>().0;
         let handed: Vec<bool> = journal
             .iter()
             .filter_map(|c| match &c.command {
@@ -916,21 +916,21 @@ pub(crate) mod tests {
     /// the window's log is the log of the delve it came from.
     #[test]
     fn a_journal_replays_in_the_window() {
-        let level = crate::level::load_default_level().unwrap().level;
-        let policy = crate::policy::PartyPolicy::default();
-        let played = crate::sim::play_autonomous(&level, 1, &policy, &[], 40);
+        let level = delve::level::load_default_level().unwrap().level;
+        let policy = delve::policy::PartyPolicy::default();
+        let played = delve::sim::play_autonomous(&level, 1, &policy, &[], 40);
         let journal = played
             .world()
-            .resource::<crate::command::Journal>()
+            .resource::<delve::command::Journal>()
             .0
             .clone();
         let mut app = app();
-        app.insert_resource(crate::sim::Script::new(&journal));
+        app.insert_resource(delve::sim::Script::new(&journal));
         for _ in 0..4 {
             press(&mut app, KeyCode::KeyT);
         }
-        let log = app.world().resource::<crate::log::EventLog>();
-        let original = played.world().resource::<crate::log::EventLog>();
+        let log = app.world().resource::<delve::log::EventLog>();
+        let original = played.world().resource::<delve::log::EventLog>();
         assert_eq!(log.to_json_lines(), original.to_json_lines());
     }
 

@@ -2,19 +2,19 @@
 //! it is heard automatically glow orange and those where it takes a Listening throw glow blue,
 //! fading over a few seconds. N makes a loud noise at the pointer.
 
-use crate::command::acts::MakeNoise;
 use bevy::prelude::*;
+use delve::command::acts::MakeNoise;
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Pointer, UiState};
 use super::lighting::ViewMode;
 use super::map::RedrawSet;
 use super::square_to_world;
-use crate::command::{Command, PendingCommands};
-use crate::creature::LevelInfo;
-use crate::grid::DungeonGrid;
-use crate::rules::sound::hearing::LastRoundNoises;
-use crate::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
+use delve::command::{Command, PendingCommands};
+use delve::creature::LevelInfo;
+use delve::grid::DungeonGrid;
+use delve::rules::sound::hearing::LastRoundNoises;
+use delve::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
 
 /// Seconds an overlay takes to fade.
 const FADE_SECONDS: f32 = 3.0;

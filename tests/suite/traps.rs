@@ -15,6 +15,7 @@ use delve::rules::traps::TrapEvent;
 use delve::rules::traps::TrapRefusal;
 use delve::rules::traps::{Trap, TrapState};
 
+use crate::common::hp;
 use delve::rules::movement::Pace;
 use delve::rules::traps::sets_off;
 use delve::scenario::{Delve, Scenario};
@@ -220,10 +221,6 @@ fn act(app: &mut Delve, c: Command) {
 fn state(app: &mut Delve) -> TrapState {
     let w = app.world_mut();
     w.query::<&Trap>().single(w).unwrap().state
-}
-
-fn hp(app: &Delve, who: &str) -> i32 {
-    app.get::<HitPoints>(who).unwrap().current
 }
 
 /// The throws the log shows: (what, natural, total, target, success).

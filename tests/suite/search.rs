@@ -13,6 +13,7 @@ use delve::rules::search::SearchEvent;
 use delve::rules::search::SearchRefusal;
 use delve::rules::traps::Trap;
 
+use crate::common::log_text as text;
 use delve::rules::movement::Pace;
 use delve::sim::{give, run_round, run_rounds, sim_app};
 
@@ -31,10 +32,6 @@ fn app(extra: &str, features: &str) -> App {
             .level,
         1,
     )
-}
-
-fn text(app: &App) -> String {
-    app.world().resource::<EventLog>().to_text()
 }
 
 const SECRET: &str = "doors: [(at: (3, 2), secret: true)],";

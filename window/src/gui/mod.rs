@@ -1,7 +1,7 @@
 //! The window (feature `gui`): the level drawn with bevy_ecs_tilemap, creatures as tokens, the
 //! clock, the selection and the log in panels, keyboard and mouse through leafwing actions.
 //!
-//! The window only reads simulation state and writes [`Command`](crate::command::Command)s; the
+//! The window only reads simulation state and writes [`Command`](delve::command::Command)s; the
 //! rules run in the headless `SimRound` schedule, one run per round the Judge advances.
 
 pub mod actions;
@@ -30,9 +30,9 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 
-use crate::level::{self, Diagnostics, Level};
-use crate::sim::SimPlugins;
-use crate::sim::install_level;
+use delve::level::{self, Diagnostics, Level};
+use delve::sim::SimPlugins;
+use delve::sim::install_level;
 
 /// What `delve [LEVEL]` asks of the window.
 #[derive(Clone, Debug, Default)]
@@ -50,9 +50,9 @@ pub struct WindowOptions {
     /// replays with the same log).
     pub journal: Option<PathBuf>,
     /// A journal to replay: its commands are given at their rounds as rounds are played.
-    pub replay: Vec<crate::command::ScriptedCommand>,
+    pub replay: Vec<delve::command::ScriptedCommand>,
     /// The policy the A key hands a party to.
-    pub policy: crate::policy::PartyPolicy,
+    pub policy: delve::policy::PartyPolicy,
     /// A save to go on from, and whether to load it though its level file changed since.
     pub load: Option<PathBuf>,
     pub anyway: bool,
@@ -124,7 +124,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let save = match options
         .load
         .as_deref()
-        .map(crate::save::Save::read)
+        .map(delve::save::Save::read)
         .transpose()
     {
         Ok(save) => save,
@@ -222,7 +222,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     if let Some(name) = options.select.as_ref().or(solo_pick.as_ref()) {
         let chosen = app
             .world()
-            .resource::<crate::creature::CreatureIndex>()
+            .resource::<delve::creature::CreatureIndex>()
             .0
             .get(name)
             .copied();
@@ -286,7 +286,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     });
     app.insert_resource(options.view);
     app.insert_resource(JournalFile(options.journal));
-    app.insert_resource(crate::sim::Script::new(&options.replay));
+    app.insert_resource(delve::sim::Script::new(&options.replay));
     app.insert_resource(input::WindowPolicy(options.policy));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
@@ -304,9 +304,9 @@ pub fn square_to_world(grid_height: u32, x: i32, y: i32) -> Vec2 {
 }
 
 /// The square under a world point.
-pub fn world_to_square(grid_height: u32, p: Vec2) -> crate::grid::GridPos {
+pub fn world_to_square(grid_height: u32, p: Vec2) -> delve::grid::GridPos {
     let t = art::TILE_PX as f32;
     let x = (p.x / t).round() as i32;
     let y = grid_height as i32 - 1 - (p.y / t).round() as i32;
-    crate::grid::GridPos::new(x, y)
+    delve::grid::GridPos::new(x, y)
 }

@@ -2,6 +2,7 @@
 //! is logged as a typed event, changes what it says, replays from a save to the same world, and
 //! is taken back by undo.
 
+use crate::common::crypt;
 use bevy::prelude::*;
 use delve::command::acts::{
     GiveCondition, PlaceCreature, SetDoor, SetHitPoints, SetJudgeModifier, SetLight, SetTrap,
@@ -10,7 +11,6 @@ use delve::command::acts::{
 use delve::command::{Command, CommandEvent, dispatch_now};
 use delve::creature::{CreatureIndex, HitPoints, Position};
 use delve::grid::GridPos;
-use delve::level::LevelText;
 use delve::level::schema::{ConditionKind, DoorState, JudgeModifier, Lock};
 use delve::log::EventLog;
 use delve::rules::conditions::{ConditionEvent, Conditions};
@@ -20,10 +20,6 @@ use delve::rules::light::{CarriedBy, LightSource};
 use delve::rules::traps::{Trap, TrapState};
 use delve::save::{Save, Step, undo};
 use delve::sim::{self, RuleModule, RunningModules};
-
-fn crypt() -> LevelText {
-    LevelText::read(std::path::Path::new("levels/crypt.ron")).unwrap()
-}
 
 /// The crypt after 6 rounds of nothing.
 fn crypt_after_6_rounds() -> (App, delve::level::Level) {

@@ -2,20 +2,16 @@
 //! cut short, of another version, or of a level changed since each says so; a write that fails
 //! midway keeps the save that was there; undo and redo replay the journal.
 
+use crate::common::crypt;
 use bevy::prelude::*;
 use delve::command::acts::{LightUp, Move, OpenDoor};
 use delve::command::{Journal, ScriptedCommand};
 use delve::creature::{HitPoints, Position};
-use delve::level::LevelText;
 use delve::log::EventLog;
 use delve::rules::movement::Pace;
 use delve::save::{Save, SaveError, Step, redo, undo, write_atomic, write_atomic_with};
 use delve::sim;
 use delve::time::Clock;
-
-fn crypt() -> LevelText {
-    LevelText::read(std::path::Path::new("levels/crypt.ron")).unwrap()
-}
 
 /// The crypt's fighter walks to the pillared hall's door, the mage lights his lantern, the
 /// fighter opens the door: commands at rounds 0, 3 and 12.

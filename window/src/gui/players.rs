@@ -12,9 +12,9 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::{WindowRef, WindowResolution};
 
-use crate::creature::Position;
-use crate::grid::DungeonGrid;
-use crate::rules::party::Parties;
+use delve::creature::Position;
+use delve::grid::DungeonGrid;
+use delve::rules::party::Parties;
 
 /// The render layer of the players' copy of the map.
 pub const PLAYERS_LAYER: usize = 1;
@@ -27,7 +27,6 @@ pub struct PlayersCopy;
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct PlayerWindow {
     pub window: Entity,
-    pub camera: Entity,
 }
 
 /// The players' camera.
@@ -58,15 +57,13 @@ fn open_player_window(mut commands: Commands, shown: Option<Res<super::ShownLeve
             ..default()
         })
         .id();
-    let camera = commands
-        .spawn((
-            Camera2d,
-            PlayersCamera,
-            RenderTarget::Window(WindowRef::Entity(window)),
-            RenderLayers::layer(PLAYERS_LAYER),
-        ))
-        .id();
-    commands.insert_resource(PlayerWindow { window, camera });
+    commands.spawn((
+        Camera2d,
+        PlayersCamera,
+        RenderTarget::Window(WindowRef::Entity(window)),
+        RenderLayers::layer(PLAYERS_LAYER),
+    ));
+    commands.insert_resource(PlayerWindow { window });
 }
 
 /// The players' camera stays on the party: centred on its members still standing (on its

@@ -7,15 +7,15 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Selected, UiState};
-use crate::command::Choice;
-use crate::command::PendingCommands;
-use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
-use crate::grid::GridPos;
-use crate::rules::doors::Door;
-use crate::rules::doors::{DoorWorker, door_choices};
-use crate::rules::search::{HastilySearched, search_choices};
-use crate::rules::traps::Trap;
-use crate::rules::traps::{FailedHastyDisarms, trap_choices};
+use delve::command::Choice;
+use delve::command::PendingCommands;
+use delve::creature::{ClassLevel, Equipment, Position, Proficiencies};
+use delve::grid::GridPos;
+use delve::rules::doors::Door;
+use delve::rules::doors::{DoorWorker, door_choices};
+use delve::rules::search::{HastilySearched, search_choices};
+use delve::rules::traps::Trap;
+use delve::rules::traps::{FailedHastyDisarms, trap_choices};
 
 /// The most choices offered at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
@@ -35,20 +35,20 @@ fn offer(world: &mut World) {
     // Stuck in a squeeze, it can only try to get out (Dungeon Delves › Squeezing).
     let stuck = selected.filter(|&e| {
         world
-            .get::<crate::rules::conditions::Conditions>(e)
-            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Stuck))
+            .get::<delve::rules::conditions::Conditions>(e)
+            .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
     });
     if let Some(e) = stuck {
-        for c in crate::rules::caving::escape_choices(world, e) {
+        for c in delve::rules::caving::escape_choices(world, e) {
             out.push(("squeeze".into(), c));
         }
     } else if let Some(e) = selected
         && let Some(here) = world.get::<Position>(e).map(|p| p.0)
     {
-        for c in crate::rules::water::rescue_choices(world, e) {
+        for c in delve::rules::water::rescue_choices(world, e) {
             out.push(("water".into(), c));
         }
-        for c in crate::rules::caving::choices::caving_choices(world, e) {
+        for c in delve::rules::caving::choices::caving_choices(world, e) {
             out.push(("here".into(), c));
         }
         let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
@@ -68,7 +68,7 @@ fn offer(world: &mut World) {
             }
         }
         // Only the traps its faction knows (RULINGS › Knowledge).
-        let faction = world.get::<crate::creature::Faction>(e).copied();
+        let faction = world.get::<delve::creature::Faction>(e).copied();
         let mut near_traps: Vec<(GridPos, Trap)> = world
             .query::<(&Position, &Trap)>()
             .iter(world)
@@ -80,14 +80,14 @@ fn offer(world: &mut World) {
         let no_gear = Equipment::default();
         let profs = world.get::<Proficiencies>(e).unwrap_or(&no_profs);
         let gear = world.get::<Equipment>(e).unwrap_or(&no_gear);
-        let Some(thrower) = crate::rules::throws::Thrower::of(world, e) else {
+        let Some(thrower) = delve::rules::throws::Thrower::of(world, e) else {
             return;
         };
         for (at, t) in near_traps {
             let barred = world
                 .get::<FailedHastyDisarms>(e)
                 .is_some_and(|f| f.0.contains(&(at, level)));
-            let situation = crate::rules::traps::trapbreaking_situation(world, e, at);
+            let situation = delve::rules::traps::trapbreaking_situation(world, e, at);
             let choices = trap_choices(
                 &t,
                 at,
@@ -104,7 +104,7 @@ fn offer(world: &mut World) {
         let searched_here = world
             .get::<HastilySearched>(e)
             .is_some_and(|s| s.area(here, level));
-        let situation = crate::rules::search::searching_situation(world, e);
+        let situation = delve::rules::search::searching_situation(world, e);
         for c in search_choices(&thrower, profs, gear, searched_here, &situation) {
             out.push(("here".into(), c));
         }
@@ -153,7 +153,7 @@ pub struct UnderPointer(pub String);
 
 /// A door's state in words: `secret iron-banded door, closed, locked (key "brass"), 2 spikes`.
 pub fn describe_door(d: &Door) -> String {
-    use crate::level::schema::Lock;
+    use delve::level::schema::Lock;
     let mut words = vec![format!(
         "{}{:?} door, {:?}",
         if d.secret { "secret " } else { "" },
@@ -183,7 +183,7 @@ pub fn describe_door(d: &Door) -> String {
 
 /// A trap's state in words: `a 20' pit, Step trigger, hidden, armed, search -2`.
 pub fn describe_trap(t: &Trap) -> String {
-    use crate::level::schema::TrapKind;
+    use delve::level::schema::TrapKind;
     let kind = match &t.kind {
         TrapKind::Pit { depth_feet } => format!("a {depth_feet}' pit"),
         TrapKind::Custom { name, .. } => name.clone(),
@@ -206,8 +206,8 @@ fn under_pointer(
     view: Option<Res<super::lighting::ViewMode>>,
     doors: Query<(&Position, &Door)>,
     traps: Query<(&Position, &Trap)>,
-    parties: Res<crate::rules::party::Parties>,
-    factions: Query<&crate::creature::Faction>,
+    parties: Res<delve::rules::party::Parties>,
+    factions: Query<&delve::creature::Faction>,
     mut under: ResMut<UnderPointer>,
 ) {
     let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
@@ -256,8 +256,8 @@ impl Plugin for ActionsPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::Command;
-    use crate::level::load_level_str;
+    use delve::command::Command;
+    use delve::level::load_level_str;
 
     fn app() -> App {
         let src = r#"(name: "door", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
@@ -269,9 +269,9 @@ mod tests {
                          encumbrance_stone: 2.0, str: 18, gear: [Crowbar],
                          carries: [(kind: Torch, lit: true)])])"#;
         let level = load_level_str(src, "door.ron", None).unwrap().level;
-        let mut app = crate::sim::sim_app(&level, 1);
+        let mut app = delve::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
-        let bo = app.world().resource::<crate::creature::CreatureIndex>().0["Bo"];
+        let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app
     }

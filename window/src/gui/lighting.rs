@@ -9,12 +9,12 @@ use super::art::TileArt;
 use super::map::{Art, MapView, RedrawSet};
 use super::players::PlayersCopy;
 use super::tokens::Token;
-use crate::creature::{Faction, Position};
-use crate::grid::DungeonGrid;
-use crate::rules::doors::Door;
-use crate::rules::light::{LightLevel, LightMap};
-use crate::rules::party::Parties;
-use crate::rules::vision::{FactionMemory, Sight, faction_sees, faction_sees_creature};
+use delve::creature::{Faction, Position};
+use delve::grid::DungeonGrid;
+use delve::rules::doors::Door;
+use delve::rules::light::{LightLevel, LightMap};
+use delve::rules::party::Parties;
+use delve::rules::vision::{FactionMemory, Sight, faction_sees, faction_sees_creature};
 
 /// Which view the window shows.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum ViewMode {
 /// Marks trap and light markers, hidden in the party's view unless seen.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Marker {
-    pub at: crate::grid::GridPos,
+    pub at: delve::grid::GridPos,
     pub trap: bool,
 }
 
@@ -85,8 +85,8 @@ fn shade(
     mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility, Has<PlayersCopy>), Without<Marker>>,
-    hiding: Query<(), With<crate::rules::vision::Hiding>>,
-    traps: Query<(&Position, Ref<crate::rules::traps::Trap>)>,
+    hiding: Query<(), With<delve::rules::vision::Hiding>>,
+    traps: Query<(&Position, Ref<delve::rules::traps::Trap>)>,
     creatures: Query<&Position>,
     mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
     (art, battlemap, over): Pictures,
@@ -115,7 +115,7 @@ fn shade(
         .and_then(|p| p.leader())
         .and_then(|l| sights.get(l).ok())
         .map(|(f, ..)| *f);
-    let members: Vec<(crate::grid::GridPos, &Sight)> = sights
+    let members: Vec<(delve::grid::GridPos, &Sight)> = sights
         .iter()
         .filter(|(f, ..)| Some(**f) == party_faction)
         .map(|(_, s, _, p)| (p.0, s))
@@ -123,7 +123,7 @@ fn shade(
     let seen_now = faction_sees(&grid, members.iter().map(|m| m.1));
     let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
     let bright = brightness(&grid, &light);
-    let secret: Vec<crate::grid::GridPos> = doors
+    let secret: Vec<delve::grid::GridPos> = doors
         .iter()
         .filter(|(_, d)| d.secret)
         .map(|(p, _)| p.0)
@@ -179,7 +179,7 @@ fn shade(
             }
         }
     }
-    let visible = |p: crate::grid::GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
+    let visible = |p: delve::grid::GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
     for (token, mut vis, for_players) in &mut tokens {
         let view = if for_players { ViewMode::Party } else { *view };
         let show = match (view, creatures.get(token.creature)) {
@@ -200,7 +200,7 @@ fn shade(
         };
     }
     // RULINGS › Knowledge: the traps the party's faction knows.
-    let found_trap = |at: crate::grid::GridPos| {
+    let found_trap = |at: delve::grid::GridPos| {
         traps
             .iter()
             .any(|(p, t)| p.0 == at && t.known_to(party_faction))

@@ -1,4 +1,4 @@
-//! Save, load, undo and redo in the window, and an autosave every turn (`crate::save`): Ctrl+S
+//! Save, load, undo and redo in the window, and an autosave every turn (`delve::save`): Ctrl+S
 //! saves, Ctrl+O loads (a second Ctrl+O loads a save whose level file has changed since, as it
 //! was saved), Ctrl+Z takes back a round, Ctrl+Shift+Z a turn, Ctrl+Y gives back a round.
 
@@ -9,9 +9,9 @@ use leafwing_input_manager::prelude::*;
 
 use super::ShownLevel;
 use super::input::{DelveAction, Selected, UiState, play_rounds};
-use crate::level::LevelText;
-use crate::save::{Save, Step};
-use crate::time::{Clock, ROUNDS_PER_TURN};
+use delve::level::LevelText;
+use delve::save::{Save, Step};
+use delve::time::{Clock, ROUNDS_PER_TURN};
 
 /// Where the window saves and autosaves.
 #[derive(Resource, Clone, Debug)]
@@ -65,18 +65,24 @@ impl Plugin for SavingPlugin {
 
 /// If the level file a save was made of has changed since (or is gone), says so.
 pub fn level_changed_since(save: &Save) -> Option<String> {
-    let path = Path::new(&save.level.file);
-    match LevelText::read(path) {
-        Ok(now) if !save.level_changed(&now) => None,
-        Ok(_) => Some(format!(
+    let now = match LevelText::read(Path::new(&save.level.file)) {
+        Ok(now) => now,
+        // The built-in level is embedded: where its file is not at hand (the window opened on
+        // it from another folder), the save is compared with the built-in level itself.
+        Err(_) if save.level.file == delve::level::DEFAULT_LEVEL_NAME => LevelText::default_level(),
+        Err(_) => {
+            return Some(format!(
+                "the level file {} cannot be read any more",
+                save.level.file
+            ));
+        }
+    };
+    save.level_changed(&now).then(|| {
+        format!(
             "the level file {} has changed since the save",
             save.level.file
-        )),
-        Err(_) => Some(format!(
-            "the level file {} cannot be read any more",
-            save.level.file
-        )),
-    }
+        )
+    })
 }
 
 /// What the keys asked for this frame.
@@ -113,8 +119,8 @@ fn saving(world: &mut World) {
             let path = world.resource::<SaveFiles>().file.clone();
             load(world, &path)
         }
-        Asked::Undo(step) => take_back(world, |w, l| crate::save::undo(w, l, step), "back to"),
-        Asked::Redo => take_back(world, |w, l| crate::save::redo(w, l, Step::Round), "on to"),
+        Asked::Undo(step) => take_back(world, |w, l| delve::save::undo(w, l, step), "back to"),
+        Asked::Redo => take_back(world, |w, l| delve::save::redo(w, l, Step::Round), "on to"),
     };
     world.resource_mut::<UiState>().notice = notice;
 }
@@ -184,7 +190,7 @@ pub fn load(world: &mut World, path: &Path) -> String {
 /// Undo or redo, keeping the view and the selection.
 fn take_back(
     world: &mut World,
-    replay: impl FnOnce(&mut World, &crate::level::Level) -> Option<u64>,
+    replay: impl FnOnce(&mut World, &delve::level::Level) -> Option<u64>,
     went: &str,
 ) -> String {
     let level = world.resource::<ShownLevel>().level.clone();
@@ -203,7 +209,7 @@ fn take_back(
     }
     reselect(world, selected);
     let can_redo = world
-        .get_resource::<crate::save::History>()
+        .get_resource::<delve::save::History>()
         .is_some_and(|h| h.can_redo());
     format!(
         "{went} round {round}{}",
@@ -224,7 +230,7 @@ fn selected_name(world: &World) -> Option<String> {
 fn reselect(world: &mut World, name: Option<String>) {
     let e = name.and_then(|n| {
         world
-            .resource::<crate::creature::CreatureIndex>()
+            .resource::<delve::creature::CreatureIndex>()
             .0
             .get(&n)
             .copied()
@@ -243,7 +249,7 @@ fn autosave(world: &mut World) {
         return;
     };
     world.resource_mut::<SaveFiles>().autosaved_turn = turn;
-    let path = crate::save::autosave_path(&dir, turn);
+    let path = delve::save::autosave_path(&dir, turn);
     let save = Save::of(world, &world.resource::<ShownLevel>().text);
     let written = std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot make {}: {e}", dir.display()))
@@ -296,7 +302,7 @@ mod tests {
         let (mut app, dir) = saving_app("window-save");
         press(&mut app, KeyCode::KeyT);
         press(&mut app, KeyCode::Space);
-        let then = app.world().resource::<crate::log::EventLog>().to_text();
+        let then = app.world().resource::<delve::log::EventLog>().to_text();
         chord(&mut app, false, KeyCode::KeyS);
         assert!(dir.join("crypt.save.ron").exists());
         press(&mut app, KeyCode::KeyT);
@@ -304,7 +310,7 @@ mod tests {
         chord(&mut app, false, KeyCode::KeyO);
         assert_eq!(rounds(&app), 11);
         assert_eq!(
-            app.world().resource::<crate::log::EventLog>().to_text(),
+            app.world().resource::<delve::log::EventLog>().to_text(),
             then
         );
         assert!(app.world().resource::<ShownLevel>().keep_view);

@@ -11,6 +11,7 @@ use delve::log::EventLog;
 use delve::rules::combat::CombatRefusal;
 use delve::rules::combat::{AttackNote, CombatEvent};
 
+use crate::common::hp;
 use delve::rules::combat::battle::{Battle, is_down};
 use delve::scenario::{Delve, Scenario};
 use delve::sim::{run_round, sim_app};
@@ -187,10 +188,6 @@ fn last_note(app: &Delve) -> Option<AttackNote> {
             _ => None,
         })
         .flatten()
-}
-
-fn hp(app: &Delve, name: &str) -> i32 {
-    app.get::<HitPoints>(name).unwrap().current
 }
 
 fn has(app: &Delve, name: &str, c: ConditionKind) -> bool {

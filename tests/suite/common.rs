@@ -1,0 +1,22 @@
+//! Helpers more than one module of the suite uses.
+
+use bevy::prelude::*;
+use delve::creature::HitPoints;
+use delve::level::LevelText;
+use delve::log::EventLog;
+use delve::scenario::Delve;
+
+/// The crypt's level file, read as the tests' working directory (the package root) has it.
+pub fn crypt() -> LevelText {
+    LevelText::read(std::path::Path::new("levels/crypt.ron")).unwrap()
+}
+
+/// A creature's hit points now.
+pub fn hp(app: &Delve, name: &str) -> i32 {
+    app.get::<HitPoints>(name).unwrap().current
+}
+
+/// The whole event log as text.
+pub fn log_text(app: &App) -> String {
+    app.world().resource::<EventLog>().to_text()
+}

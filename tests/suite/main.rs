@@ -1,0 +1,31 @@
+//! The integration tests of the headless core, one module a rule area or tool, built as one
+//! test binary (each file directly under `tests/` would be a crate of its own, compiled and
+//! linked on its own). Helpers more than one module uses are in [`common`].
+
+mod common;
+
+mod autonomy;
+mod caving;
+mod caving_props;
+mod combat;
+mod descent;
+mod doors;
+mod hearing;
+mod import;
+mod judge;
+mod lab;
+mod levels;
+mod light;
+mod lint;
+mod loader_errors;
+mod loader_props;
+mod modules;
+mod monsters;
+mod movement;
+mod query;
+mod rulings;
+mod save;
+mod scenario;
+mod search;
+mod traps;
+mod water;
