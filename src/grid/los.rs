@@ -140,7 +140,7 @@ pub fn line_of_sight(grid: &DungeonGrid, from: GridPos, to: GridPos) -> bool {
     if !grid.in_bounds(from) || !grid.in_bounds(to) {
         return false;
     }
-    let radius = from.x.abs_diff(to.x).max(from.y.abs_diff(to.y)) as i32;
+    let radius = from.chebyshev(to) as i32;
     let mut seen = false;
     shadowcast(grid, from, radius, |p| seen |= p == to);
     seen

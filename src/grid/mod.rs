@@ -29,6 +29,17 @@ impl GridPos {
         Self { x, y }
     }
 
+    /// Squares apart, a diagonal step counting as one (the Chebyshev distance): 0 on the same
+    /// square, 1 on any of the eight around it.
+    pub fn chebyshev(self, other: GridPos) -> u32 {
+        self.x.abs_diff(other.x).max(self.y.abs_diff(other.y))
+    }
+
+    /// Is `other` one of the eight squares around this one (not this square itself)?
+    pub fn is_adjacent(self, other: GridPos) -> bool {
+        self.chebyshev(other) == 1
+    }
+
     /// The eight neighbours, orthogonal ones first.
     pub fn neighbours(self) -> [GridPos; 8] {
         let GridPos { x, y } = self;

@@ -145,7 +145,7 @@ pub fn find_path_with(
                 let Some(jp) = jump(at, (dx, dy), to, &open) else {
                     continue;
                 };
-                let n = at.x.abs_diff(jp.x).max(at.y.abs_diff(jp.y));
+                let n = at.chebyshev(jp);
                 let next = cost + n * if dx != 0 && dy != 0 { 3 } else { 2 };
                 let j = index_of(jp);
                 let node = &mut s.nodes[j];

@@ -463,7 +463,7 @@ pub fn approach_lights(
         let target = lit_bearers
             .iter()
             .filter(|(p, f)| factions.hostile(*faction, *f) && sight.sees(p.0))
-            .min_by_key(|(p, _)| (at.0.x.abs_diff(p.0.x).max(at.0.y.abs_diff(p.0.y)), p.0));
+            .min_by_key(|(p, _)| (at.0.chebyshev(p.0), p.0));
         if let Some((p, _)) = target
             && p.0 != at.0
             && mind.may_go(p.0)

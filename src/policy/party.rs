@@ -468,8 +468,9 @@ fn square(world: &World, e: Entity) -> Option<GridPos> {
     world.get::<Position>(e).map(|p| p.0)
 }
 
+/// On the square or one of the eight around it.
 fn adjacent(a: GridPos, b: GridPos) -> bool {
-    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) <= 1
+    a.chebyshev(b) <= 1
 }
 
 /// What the party learned since it last looked: its refused orders, doors that swung shut,
@@ -1042,7 +1043,7 @@ fn out_of_the_pit(
         .filter(|&p| grid.is_passable(p))
         .min_by_key(|&p| {
             let l = square(world, leader).unwrap_or(p);
-            (l.x.abs_diff(p.x).max(l.y.abs_diff(p.y)), p)
+            (l.chebyshev(p), p)
         })?;
     let roped = world
         .resource::<crate::rules::caving::climbing::RopesSecured>()
@@ -1100,7 +1101,7 @@ fn close_up(
     leader: Entity,
     here: GridPos,
 ) -> Option<(Intent, Vec<Command>)> {
-    let far = |p: GridPos, squares: u32| here.x.abs_diff(p.x).max(here.y.abs_diff(p.y)) > squares;
+    let far = |p: GridPos, squares: u32| here.chebyshev(p) > squares;
     let with_us: Vec<(Entity, GridPos)> = members
         .iter()
         .copied()
@@ -1894,14 +1895,7 @@ fn spike_behind(
             continue;
         }
         // Behind: farther from the way in than the party's leader.
-        let behind = door
-            .x
-            .abs_diff(mind.way_in.x)
-            .max(door.y.abs_diff(mind.way_in.y))
-            > here
-                .x
-                .abs_diff(mind.way_in.x)
-                .max(here.y.abs_diff(mind.way_in.y));
+        let behind = door.chebyshev(mind.way_in) > here.chebyshev(mind.way_in);
         if !behind {
             continue;
         }

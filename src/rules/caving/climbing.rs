@@ -338,9 +338,7 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
         .get::<Below>(who)
         .copied()
         .ok_or(CavingRefusal::NothingToClimb)?;
-    if here.x.abs_diff(to.x).max(here.y.abs_diff(to.y)) != 1
-        || !world.resource::<DungeonGrid>().is_passable(to)
-    {
+    if !here.is_adjacent(to) || !world.resource::<DungeonGrid>().is_passable(to) {
         return Err(CavingRefusal::NoWayUp { to }.into());
     }
     let surface = side_of(world, here);
@@ -384,7 +382,7 @@ pub fn climb_down(
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::AlreadyBelow.into());
     }
-    if here.x.abs_diff(into.x).max(here.y.abs_diff(into.y)) != 1 {
+    if !here.is_adjacent(into) {
         return Err(CavingRefusal::NotBesideThePit { at: into }.into());
     }
     let depth = hole_at(world, into).ok_or(CavingRefusal::NoOpenPit { at: into })?;
@@ -430,7 +428,7 @@ pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Ref
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
     }
-    if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) != 1 {
+    if !here.is_adjacent(at) {
         return Err(CavingRefusal::NotBesideThePit { at }.into());
     }
     let depth = hole_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
@@ -459,7 +457,7 @@ pub fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), R
     if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
     }
-    if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) != 1 {
+    if !here.is_adjacent(at) {
         return Err(CavingRefusal::NotBesideThePit { at }.into());
     }
     let rope = world
@@ -738,7 +736,7 @@ fn belaying_reach(world: &World, who: Entity, hole: GridPos, height: f32) -> Opt
         (hole_of(world, who, c) == Some(hole) && own > height).then_some(own)
     } else {
         let here = world.get::<Position>(who)?.0;
-        let beside = here.x.abs_diff(hole.x).max(here.y.abs_diff(hole.y)) == 1;
+        let beside = here.is_adjacent(hole);
         let top = hole_at(world, hole).unwrap_or(0) as f32;
         (world.get::<Below>(who).is_none() && beside && top >= height).then_some(top)
     }?;

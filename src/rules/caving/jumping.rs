@@ -189,7 +189,7 @@ fn leap_out(
     below: Below,
     to: GridPos,
 ) -> Result<(), Refusal> {
-    if from.x.abs_diff(to.x).max(from.y.abs_diff(to.y)) != 1
+    if !from.is_adjacent(to)
         || !world.resource::<DungeonGrid>().is_passable(to)
         || super::climbing::hole_at(world, to).is_some()
     {

@@ -661,7 +661,7 @@ pub fn can_attack(
     if world.get::<Jammed>(who).is_some() && matches!(w.kind, Some(WeaponKind::Firearm { .. })) {
         return Err(AttackRefusal::Jammed { weapon: weapon() });
     }
-    let adjacent = a_at.x.abs_diff(t_at.x).max(a_at.y.abs_diff(t_at.y)) == 1;
+    let adjacent = a_at.is_adjacent(t_at);
     match w.range_feet {
         None if adjacent => Ok(1),
         None => Err(AttackRefusal::OutOfReach {
@@ -788,7 +788,7 @@ fn defence(
                 *e != target
                     && f.0 == t.faction
                     && !is_down(cond)
-                    && p.0.x.abs_diff(t.at.x).max(p.0.y.abs_diff(t.at.y)) == 1
+                    && p.0.is_adjacent(t.at)
                     && c.shield
                         .as_ref()
                         .is_some_and(|s| s.weight == ShieldWeight::Heavy)

@@ -28,10 +28,6 @@ use crate::rules::movement::{Pace, Walking};
 /// How far a fleeing creature looks for somewhere safer, in squares.
 const FLIGHT_SQUARES: i32 = 4;
 
-fn chebyshev(a: GridPos, b: GridPos) -> u32 {
-    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
-}
-
 /// A creature under orders to withdraw (a party fleeing under its policy): the fighting
 /// behaviour leaves it to its orders.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,8 +139,7 @@ pub fn fighting_behaviour(
             }
             continue;
         }
-        let Some(&(target, target_at)) =
-            enemies.iter().min_by_key(|(o, p)| (chebyshev(at, *p), *o))
+        let Some(&(target, target_at)) = enemies.iter().min_by_key(|(o, p)| (at.chebyshev(*p), *o))
         else {
             continue;
         };
@@ -174,7 +169,7 @@ pub fn fighting_behaviour(
             continue;
         }
         // Close in, unless already on the way to a square next to it.
-        if heading.is_some_and(|h| chebyshev(h, target_at) == 1) {
+        if heading.is_some_and(|h| h.is_adjacent(target_at)) {
             continue;
         }
         let grid = world.resource::<DungeonGrid>();
@@ -187,7 +182,7 @@ pub fn fighting_behaviour(
             .filter(|s| bearer && s.0 != e && s.2 == faction)
             .map(|s| s.1)
             .collect();
-        let apart = |p: &GridPos| !wall.iter().any(|w| chebyshev(*w, *p) == 1);
+        let apart = |p: &GridPos| !wall.iter().any(|w| w.is_adjacent(*p));
         if let Some(to) = target_at
             .neighbours()
             .into_iter()
@@ -234,7 +229,7 @@ fn refuge(
     let danger = |p: GridPos| {
         enemies
             .iter()
-            .map(|(_, e)| chebyshev(p, *e))
+            .map(|(_, e)| p.chebyshev(*e))
             .min()
             .unwrap_or(0)
     };

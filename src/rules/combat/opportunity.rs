@@ -74,7 +74,7 @@ impl Provoked {
             self.stepped.push(mover);
         }
         for &(threatener, at, theirs) in occupants {
-            let next_to = at.x.abs_diff(from.x).max(at.y.abs_diff(from.y)) == 1;
+            let next_to = at.is_adjacent(from);
             let hostile = matches!((mine, theirs), (Some(a), Some(b)) if factions.hostile(a, b));
             if threatener == mover
                 || !next_to

@@ -113,7 +113,7 @@ fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
 fn reach_door(world: &mut World, who: Entity, door: GridPos) -> Result<(Entity, Door), Refusal> {
     let at = square_of(world, who)?;
     let (e, d) = door_at(world, door).ok_or(DoorRefusal::NoDoor { at: door })?;
-    if at.x.abs_diff(door.x).max(at.y.abs_diff(door.y)) != 1 {
+    if !at.is_adjacent(door) {
         return Err(DoorRefusal::NotNextTo { at: door }.into());
     }
     // A secret door is used only once searching has found it (and made it an ordinary one).
@@ -176,7 +176,7 @@ impl DoorThrowMods {
             .collect();
         let next_to = world
             .get::<Position>(who)
-            .is_some_and(|p| p.0.x.abs_diff(at.x).max(p.0.y.abs_diff(at.y)) == 1);
+            .is_some_and(|p| p.0.is_adjacent(at));
         let judge = |m| judge_modifier(world, m, Some(at), &door);
         let mut bash = check_penalties(world, who, None);
         bash.extend(judge(JudgeModifier::UnusualDoor));
@@ -438,9 +438,7 @@ fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
     )>();
     q.iter(world)
         .filter(|(_, h, p, c)| {
-            h.0 == at
-                && p.0.x.abs_diff(at.x).max(p.0.y.abs_diff(at.y)) == 1
-                && !crate::rules::conditions::is_down(c)
+            h.0 == at && p.0.is_adjacent(at) && !crate::rules::conditions::is_down(c)
         })
         .map(|(e, ..)| e)
         .min()

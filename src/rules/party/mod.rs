@@ -677,7 +677,7 @@ pub fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<(), Ref
         crate::command::square_of(world, who)?,
         crate::command::square_of(world, from)?,
     );
-    if here.x.abs_diff(there.x).max(here.y.abs_diff(there.y)) > 1 {
+    if here.chebyshev(there) > 1 {
         return Err(commands::PartyRefusal::NotBeside { name: from_name }.into());
     }
     let mut q = world.query::<(Entity, &crate::rules::light::CarriedBy)>();

@@ -399,7 +399,7 @@ pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
 pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = square_of(world, who)?;
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
-    let by_hand = here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) <= 1;
+    let by_hand = here.chebyshev(at) <= 1;
     let pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));
@@ -581,7 +581,7 @@ fn reach_trap(world: &mut World, who: Entity, at: GridPos) -> Result<(Entity, Tr
     let (e, t) = trap_at(world, at)
         .filter(|(_, t)| t.known_to(faction))
         .ok_or(TrapRefusal::NoKnownTrap { at })?;
-    if here.x.abs_diff(at.x).max(here.y.abs_diff(at.y)) > 1 {
+    if here.chebyshev(at) > 1 {
         return Err(TrapRefusal::NotNextTo { at }.into());
     }
     Ok((e, t))

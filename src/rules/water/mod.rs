@@ -186,7 +186,7 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
     if world.get::<Faction>(who) != world.get::<Faction>(whom) {
         return Err(WaterRefusal::NotAnAlly.into());
     }
-    if here.x.abs_diff(there.x).max(here.y.abs_diff(there.y)) > 1 {
+    if here.chebyshev(there) > 1 {
         return Err(WaterRefusal::NotBeside.into());
     }
     if world.get::<Holding>(who).is_some() {
@@ -254,11 +254,7 @@ pub fn rescue_choices(world: &mut World, who: Entity) -> Vec<crate::command::Cho
         world.query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>();
     let mut drowning: Vec<(Entity, String)> = q
         .iter(world)
-        .filter(|(e, _, p, f)| {
-            *e != who
-                && f.copied() == faction
-                && p.0.x.abs_diff(here.x).max(p.0.y.abs_diff(here.y)) <= 1
-        })
+        .filter(|(e, _, p, f)| *e != who && f.copied() == faction && p.0.chebyshev(here) <= 1)
         .map(|(e, n, ..)| (e, n.to_string()))
         .collect();
     drowning.sort();

@@ -25,7 +25,7 @@ pub const MAX_CHOICES: usize = 9;
 pub struct Offered(pub Vec<(String, Choice)>);
 
 fn within_a_step(a: GridPos, b: GridPos) -> bool {
-    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) <= 1
+    a.chebyshev(b) <= 1
 }
 
 /// Works out the selected creature's choices afresh, as the rules offer them.
