@@ -90,7 +90,7 @@ impl Save {
             seed: world.resource::<crate::dice::Dice>().seed(),
             rounds: world.resource::<Clock>().rounds,
             modules: world
-                .get_resource::<crate::sim::RunningModules>()
+                .get_resource::<crate::rules::modules::RunningModules>()
                 .map_or_else(Default::default, |m| m.started),
             journal: world.resource::<Journal>().0.clone(),
             level: level.clone(),

@@ -23,7 +23,7 @@ use crate::rules::rest::RestPlugin;
 use crate::rules::traps::Trap;
 use crate::time::DelveMode;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The delve itself in the log: its beginning and the passing of time.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,12 +35,6 @@ pub enum DelveEvent {
     TurnEnded { turn: u64 },
     /// An hour (6 turns) ended.
     HourEnded { hour: u64 },
-    /// An autonomous party's delve ended: how, and its numbers.
-    DelveEnded {
-        party: String,
-        outcome: crate::policy::Outcome,
-        tally: crate::policy::Tally,
-    },
 }
 
 impl LogEvent for DelveEvent {}
@@ -53,11 +47,6 @@ impl std::fmt::Display for DelveEvent {
             }
             DelveEvent::TurnEnded { turn } => write!(f, "turn {turn} ends"),
             DelveEvent::HourEnded { hour } => write!(f, "hour {hour} ends"),
-            DelveEvent::DelveEnded {
-                party,
-                outcome,
-                tally,
-            } => write!(f, "the delve of {party} is over: {outcome} ({tally})"),
         }
     }
 }
@@ -139,107 +128,12 @@ impl PluginGroup for SimPlugins {
     }
 }
 
-/// The optional rule modules of the delve: those it started with (the level's, or as the
-/// command line switched them; what a save keeps) and those on now, as the Judge has switched
-/// them since (the journal replays the switches).
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunningModules {
-    pub started: Modules,
-    pub now: Modules,
-}
-
-/// One optional rule module, as the Judge switches it (and `delve sim --without` leaves out).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-pub enum RuleModule {
-    /// Tactical Combat: battles, initiative, attacks, and the tactical rules' switches.
-    #[value(name = "combat")]
-    TacticalCombat,
-    /// Situational Penalties: prone, movement, poor vision and the rest on throws.
-    SituationalPenalties,
-}
-
-impl RuleModule {
-    pub const ALL: [RuleModule; 2] = [RuleModule::TacticalCombat, RuleModule::SituationalPenalties];
-
-    /// Is it on in these modules?
-    pub fn on_in(self, modules: Modules) -> bool {
-        match self {
-            RuleModule::TacticalCombat => modules.combat,
-            RuleModule::SituationalPenalties => modules.situational_penalties,
-        }
-    }
-
-    /// Switches it on or off in these modules.
-    pub fn set_in(self, modules: &mut Modules, on: bool) {
-        match self {
-            RuleModule::TacticalCombat => modules.combat = on,
-            RuleModule::SituationalPenalties => modules.situational_penalties = on,
-        }
-    }
-
-    /// The name the rules give it.
-    pub fn words(self) -> &'static str {
-        match self {
-            RuleModule::TacticalCombat => "tactical combat",
-            RuleModule::SituationalPenalties => "situational penalties",
-        }
-    }
-}
-
-/// Switches a module on or off in a running delve. Its rule systems run only while its state is
-/// in the world, and the other rule areas ask for that state to know whether it applies; so
-/// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
-/// takes its state away (a battle under way ends without a word: there is no battle any more).
-pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
-    use crate::rules::combat::{battle, opportunity};
-    match (module, on) {
-        (RuleModule::TacticalCombat, true) => {
-            if !world.contains_resource::<battle::Battle>() {
-                world.insert_resource(battle::Battle::default());
-                world.insert_resource(battle::Awareness::default());
-                world.insert_resource(opportunity::Provoked::default());
-                world.insert_resource(crate::rules::tactical::TacticalCombat::default());
-            }
-        }
-        (RuleModule::TacticalCombat, false) => {
-            world.remove_resource::<battle::Battle>();
-            world.remove_resource::<battle::Awareness>();
-            world.remove_resource::<opportunity::Provoked>();
-            world.remove_resource::<crate::rules::tactical::TacticalCombat>();
-            world.insert_resource(ActingOrder::default());
-        }
-        (RuleModule::SituationalPenalties, true) => {
-            world.insert_resource(crate::rules::penalties::SituationalPenaltiesOn);
-        }
-        (RuleModule::SituationalPenalties, false) => {
-            world.remove_resource::<crate::rules::penalties::SituationalPenaltiesOn>();
-        }
-    }
-    if let Some(mut running) = world.get_resource_mut::<RunningModules>() {
-        module.set_in(&mut running.now, on);
-    }
-}
-
-/// Every module as `modules` has it, each one that is on starting afresh.
-fn start_modules(world: &mut World, modules: Modules) {
-    world.insert_resource(RunningModules {
-        started: modules,
-        now: modules,
-    });
-    for m in RuleModule::ALL {
-        switch_module(world, m, false);
-        if m.on_in(modules) {
-            switch_module(world, m, true);
-        }
-    }
-}
-
 /// Notes the modules the delve runs with.
 struct RunningModulesPlugin(Modules);
 
 impl Plugin for RunningModulesPlugin {
     fn build(&self, app: &mut App) {
-        start_modules(app.world_mut(), self.0);
+        crate::rules::modules::start_modules(app.world_mut(), self.0);
     }
 }
 
@@ -461,7 +355,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(Journal::default());
     world.insert_resource(crate::rules::sound::hearing::Noises::default());
     reset_round_state(world);
-    start_modules(world, level.modules);
+    crate::rules::modules::start_modules(world, level.modules);
     let mut log = EventLog::default();
     log.push(
         0,

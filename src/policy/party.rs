@@ -282,19 +282,34 @@ pub enum DoorWay {
 pub enum PolicyEvent {
     /// The party's policy decided; its orders follow next round.
     Decided { party: String, intent: Intent },
+    /// The party's delve ended: how, and its numbers.
+    DelveEnded {
+        party: String,
+        outcome: super::Outcome,
+        tally: super::Tally,
+    },
 }
 
 impl LogEvent for PolicyEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            PolicyEvent::Decided { party, .. } => Some(party),
+            PolicyEvent::Decided { party, .. } | PolicyEvent::DelveEnded { party, .. } => {
+                Some(party)
+            }
         }
     }
 }
 
 impl fmt::Display for PolicyEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let PolicyEvent::Decided { party, intent } = self;
+        let (party, intent) = match self {
+            PolicyEvent::Decided { party, intent } => (party, intent),
+            PolicyEvent::DelveEnded {
+                party,
+                outcome,
+                tally,
+            } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
+        };
         write!(f, "{party}'s policy: ")?;
         match intent {
             Intent::SetOut => write!(f, "set out"),
@@ -417,7 +432,7 @@ pub fn party_minds(world: &mut World) {
             let tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
             log_in(
                 world,
-                crate::sim::DelveEvent::DelveEnded {
+                PolicyEvent::DelveEnded {
                     party: mind.party.clone(),
                     outcome,
                     tally: tally.clone(),

@@ -8,6 +8,7 @@ pub mod damage;
 pub mod doors;
 pub mod judge;
 pub mod light;
+pub mod modules;
 pub mod movement;
 pub mod party;
 pub mod penalties;

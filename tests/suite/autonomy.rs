@@ -9,7 +9,6 @@ use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
 use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 use delve::rules::light::LightEvent;
 use delve::scenario::{Delve, Scenario};
-use delve::sim::DelveEvent;
 
 fn hand_over(delve: &mut Delve, policy: PartyPolicy) {
     delve.give(Autonomy {
@@ -22,7 +21,10 @@ fn intents(delve: &Delve) -> Vec<Intent> {
     delve
         .events::<PolicyEvent>()
         .into_iter()
-        .map(|PolicyEvent::Decided { intent, .. }| intent)
+        .filter_map(|e| match e {
+            PolicyEvent::Decided { intent, .. } => Some(intent),
+            PolicyEvent::DelveEnded { .. } => None,
+        })
         .collect()
 }
 
@@ -39,10 +41,10 @@ fn run_until(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool
 
 fn outcome(delve: &Delve) -> Option<Outcome> {
     delve
-        .events::<DelveEvent>()
+        .events::<PolicyEvent>()
         .into_iter()
         .find_map(|e| match e {
-            DelveEvent::DelveEnded { outcome, .. } => Some(outcome),
+            PolicyEvent::DelveEnded { outcome, .. } => Some(outcome),
             _ => None,
         })
 }
@@ -425,8 +427,8 @@ fn crypt_delves_end_and_some_reach_the_shrine() {
     for seed in 1..=20 {
         let app = delve::sim::play_autonomous(&level, seed, &policy, &[], 400);
         let log = app.world().resource::<delve::log::EventLog>();
-        let end = log.of::<DelveEvent>().find_map(|e| match e {
-            DelveEvent::DelveEnded { outcome, .. } => Some(*outcome),
+        let end = log.of::<PolicyEvent>().find_map(|e| match e {
+            PolicyEvent::DelveEnded { outcome, .. } => Some(*outcome),
             _ => None,
         });
         assert!(end.is_some(), "seed {seed} has no outcome");

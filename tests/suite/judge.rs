@@ -17,9 +17,10 @@ use delve::rules::conditions::{ConditionEvent, Conditions};
 use delve::rules::doors::Door;
 use delve::rules::judge::{DoorSetting, Judge, JudgeEvent, JudgeRefusal, JudgeScope, TrapSetting};
 use delve::rules::light::{CarriedBy, LightSource};
+use delve::rules::modules::{RuleModule, RunningModules};
 use delve::rules::traps::{Trap, TrapState};
 use delve::save::{Save, Step, undo};
-use delve::sim::{self, RuleModule, RunningModules};
+use delve::sim;
 
 /// The crypt after 6 rounds of nothing.
 fn crypt_after_6_rounds() -> (App, delve::level::Level) {

@@ -175,7 +175,7 @@ enum Cmd {
         json: bool,
         /// Play without an optional rule module, whatever the level file says (repeatable).
         #[arg(long, value_enum, value_name = "MODULE")]
-        without: Vec<delve::sim::RuleModule>,
+        without: Vec<delve::rules::modules::RuleModule>,
     },
     /// Play many autonomous delves of a level in parallel and write what came of them:
     /// `runs.jsonl` (a line a delve), pictures, `report.md` and `report.html`; or compare two
@@ -862,7 +862,7 @@ struct SimOptions<'a> {
     commands: Option<&'a Path>,
     log_file: Option<&'a Path>,
     json: bool,
-    without: &'a [delve::sim::RuleModule],
+    without: &'a [delve::rules::modules::RuleModule],
 }
 
 fn run_sim(o: SimOptions) -> ExitCode {

@@ -1245,7 +1245,7 @@ pub struct BattlePlugin;
 
 impl Plugin for BattlePlugin {
     /// The module's systems run while its state is in the world: the level's `modules` and the
-    /// Judge's switch put it there or take it away (`sim::switch_module`).
+    /// Judge's switch put it there or take it away (`rules::modules::switch_module`).
     fn build(&self, app: &mut App) {
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()

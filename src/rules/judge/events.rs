@@ -10,7 +10,7 @@ use crate::log::LogEvent;
 use super::{DoorSetting, JudgeScope, TrapSetting};
 use crate::grid::GridPos;
 use crate::rules::light::LightDescription;
-use crate::sim::RuleModule;
+use crate::rules::modules::RuleModule;
 
 /// The Judge changed a call.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -20,8 +20,8 @@ use crate::rules::conditions::{
 };
 use crate::rules::doors::Door;
 use crate::rules::light::{CarriedBy, LightSource};
+use crate::rules::modules::RuleModule;
 use crate::rules::traps::{Trap, TrapState};
-use crate::sim::RuleModule;
 
 use super::{JudgeEvent, JudgeRefusal, THE_JUDGE, thing_at};
 
@@ -450,12 +450,12 @@ impl Act for SwitchModule {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let now = world
-            .get_resource::<crate::sim::RunningModules>()
+            .get_resource::<crate::rules::modules::RunningModules>()
             .map(|m| self.module.on_in(m.now));
         if now == Some(self.on) {
             return Err(JudgeRefusal::SwitchedAlready { on: self.on }.into());
         }
-        crate::sim::switch_module(world, self.module, self.on);
+        crate::rules::modules::switch_module(world, self.module, self.on);
         log_in(
             world,
             JudgeEvent::ModuleSwitched {

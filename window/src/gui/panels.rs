@@ -35,6 +35,7 @@ use delve::rules::judge::{
     UnexpectedLights,
 };
 use delve::rules::light::{CarriedBy, LightSource};
+use delve::rules::modules::{RuleModule, RunningModules};
 use delve::rules::movement::{Speeds, Walking};
 use delve::rules::party::Parties;
 use delve::rules::rest::{Fatigue, Resting, needs_rest};
@@ -42,7 +43,6 @@ use delve::rules::sound::{MakeNoise, SoundRow};
 use delve::rules::task::Task;
 use delve::rules::traps::Trap;
 use delve::rules::vision::Sight;
-use delve::sim::{RuleModule, RunningModules};
 use delve::time::{Clock, DelveMode, ROUNDS_PER_TURN};
 
 /// Which panels are open, and the log panel's filter.

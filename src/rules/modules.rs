@@ -1,0 +1,104 @@
+//! The optional rule modules (RULINGS.md: the core `DelveRules`, and the `SituationalPenalties`
+//! and `TacticalCombat` modules a level or the Judge switches): which a delve runs with, and
+//! switching one on or off in a running delve.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::creature::ActingOrder;
+use crate::level::schema::Modules;
+
+/// The optional rule modules of the delve: those it started with (the level's, or as the
+/// command line switched them; what a save keeps) and those on now, as the Judge has switched
+/// them since (the journal replays the switches).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunningModules {
+    pub started: Modules,
+    pub now: Modules,
+}
+
+/// One optional rule module, as the Judge switches it (and `delve sim --without` leaves out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum RuleModule {
+    /// Tactical Combat: battles, initiative, attacks, and the tactical rules' switches.
+    #[value(name = "combat")]
+    TacticalCombat,
+    /// Situational Penalties: prone, movement, poor vision and the rest on throws.
+    SituationalPenalties,
+}
+
+impl RuleModule {
+    pub const ALL: [RuleModule; 2] = [RuleModule::TacticalCombat, RuleModule::SituationalPenalties];
+
+    /// Is it on in these modules?
+    pub fn on_in(self, modules: Modules) -> bool {
+        match self {
+            RuleModule::TacticalCombat => modules.combat,
+            RuleModule::SituationalPenalties => modules.situational_penalties,
+        }
+    }
+
+    /// Switches it on or off in these modules.
+    pub fn set_in(self, modules: &mut Modules, on: bool) {
+        match self {
+            RuleModule::TacticalCombat => modules.combat = on,
+            RuleModule::SituationalPenalties => modules.situational_penalties = on,
+        }
+    }
+
+    /// The name the rules give it.
+    pub fn words(self) -> &'static str {
+        match self {
+            RuleModule::TacticalCombat => "tactical combat",
+            RuleModule::SituationalPenalties => "situational penalties",
+        }
+    }
+}
+
+/// Switches a module on or off in a running delve. Its rule systems run only while its state is
+/// in the world, and the other rule areas ask for that state to know whether it applies; so
+/// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
+/// takes its state away (a battle under way ends without a word: there is no battle any more).
+pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
+    use crate::rules::combat::{battle, opportunity};
+    match (module, on) {
+        (RuleModule::TacticalCombat, true) => {
+            if !world.contains_resource::<battle::Battle>() {
+                world.insert_resource(battle::Battle::default());
+                world.insert_resource(battle::Awareness::default());
+                world.insert_resource(opportunity::Provoked::default());
+                world.insert_resource(crate::rules::tactical::TacticalCombat::default());
+            }
+        }
+        (RuleModule::TacticalCombat, false) => {
+            world.remove_resource::<battle::Battle>();
+            world.remove_resource::<battle::Awareness>();
+            world.remove_resource::<opportunity::Provoked>();
+            world.remove_resource::<crate::rules::tactical::TacticalCombat>();
+            world.insert_resource(ActingOrder::default());
+        }
+        (RuleModule::SituationalPenalties, true) => {
+            world.insert_resource(crate::rules::penalties::SituationalPenaltiesOn);
+        }
+        (RuleModule::SituationalPenalties, false) => {
+            world.remove_resource::<crate::rules::penalties::SituationalPenaltiesOn>();
+        }
+    }
+    if let Some(mut running) = world.get_resource_mut::<RunningModules>() {
+        module.set_in(&mut running.now, on);
+    }
+}
+
+/// Every module as `modules` has it, each one that is on starting afresh.
+pub(crate) fn start_modules(world: &mut World, modules: Modules) {
+    world.insert_resource(RunningModules {
+        started: modules,
+        now: modules,
+    });
+    for m in RuleModule::ALL {
+        switch_module(world, m, false);
+        if m.on_in(modules) {
+            switch_module(world, m, true);
+        }
+    }
+}
