@@ -10,7 +10,7 @@ use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
 use delve::log::EventLog;
 use delve::rules::conditions::ConditionEvent;
-use delve::rules::movement::MoveRefusal;
+use delve::rules::movement::{HaltReason, MoveRefusal, MovementEvent};
 use delve::rules::party::PartyEvent;
 use delve::rules::rest::RestEvent;
 use delve::rules::throws::ThrowEvent;
@@ -245,7 +245,19 @@ fn running_into_difficult_terrain_without_the_save_falls_prone_half_way() {
         log.contains("Paralysis save, running in difficult terrain"),
         "{log}"
     );
-    assert!(log.contains("fell prone half-way"), "{log}");
+    let halted = app
+        .world()
+        .resource::<EventLog>()
+        .of::<MovementEvent>()
+        .find_map(|e| match e {
+            MovementEvent::Halted { who, at, reason } if who == "Runner" => Some((*at, *reason)),
+            _ => None,
+        });
+    assert_eq!(
+        halted,
+        Some((GridPos::new(9, 1), HaltReason::FellProne)),
+        "{log}"
+    );
 }
 
 #[test]

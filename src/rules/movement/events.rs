@@ -32,8 +32,38 @@ pub enum MovementEvent {
     Halted {
         who: String,
         at: GridPos,
-        reason: String,
+        #[serde(serialize_with = "in_words")]
+        reason: HaltReason,
     },
+}
+
+/// Why a walk stopped short of its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltReason {
+    /// Dungeon Delves › Running: a winded creature cannot run.
+    Winded,
+    /// It fell prone half-way (a failed save for difficult terrain, running).
+    FellProne,
+    /// The square ahead cannot be entered (a wall, a closed door).
+    Blocked { at: GridPos },
+    /// Someone stands on the square ahead: a foe, or anyone on the square it would end on.
+    Occupied { at: GridPos },
+}
+
+impl fmt::Display for HaltReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HaltReason::Winded => write!(f, "winded: it cannot run"),
+            HaltReason::FellProne => write!(f, "fell prone half-way"),
+            HaltReason::Blocked { at } => write!(f, "{at} is blocked"),
+            HaltReason::Occupied { at } => write!(f, "someone stands at {at}"),
+        }
+    }
+}
+
+/// The log's JSON gives the reason in words, as the text log does.
+fn in_words<S: serde::Serializer>(r: &HaltReason, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(r)
 }
 
 impl LogEvent for MovementEvent {

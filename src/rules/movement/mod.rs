@@ -14,7 +14,7 @@
 pub mod commands;
 pub mod events;
 pub use commands::*;
-pub use events::MovementEvent;
+pub use events::{HaltReason, MovementEvent};
 
 use std::fmt;
 
@@ -389,7 +389,7 @@ pub struct Steps {
     /// Each square entered, the feet the step counts (5-10-5), and whether it was diagonal.
     pub steps: Vec<(GridPos, u32, bool)>,
     /// Why the walk cannot go on, if a square ahead is blocked.
-    pub blocked: Option<String>,
+    pub blocked: Option<HaltReason>,
 }
 
 /// Spends `banked` tenths of a foot on the steps of `path` from index `next`: 5-10-5 feet per
@@ -417,7 +417,7 @@ pub fn take_steps(
             break;
         }
         if !grid.is_passable(p) {
-            out.blocked = Some(format!("{p} is blocked"));
+            out.blocked = Some(HaltReason::Blocked { at: p });
             break;
         }
         *banked -= cost;
@@ -747,7 +747,7 @@ fn barred(
     mine: Option<crate::creature::Faction>,
     to: GridPos,
     last: bool,
-) -> Option<String> {
+) -> Option<HaltReason> {
     occupants
         .iter()
         .find(|(e, p, f)| {
@@ -755,7 +755,7 @@ fn barred(
                 && *p == to
                 && (last || matches!((mine, f), (Some(a), Some(b)) if factions.hostile(a, *b)))
         })
-        .map(|_| format!("someone stands at {to}"))
+        .map(|_| HaltReason::Occupied { at: to })
 }
 
 /// Each round, every walker spends its pace's feet on steps along its path.
@@ -833,7 +833,7 @@ pub fn walk(
                 MovementEvent::Halted {
                     who: name.to_string(),
                     at: pos.0,
-                    reason: "winded: it cannot run".into(),
+                    reason: HaltReason::Winded,
                 },
             );
             commands.entity(entity).remove::<Walking>();
@@ -937,7 +937,7 @@ pub fn walk(
                 MovementEvent::Halted {
                     who: name.to_string(),
                     at: pos.0,
-                    reason: "fell prone half-way".into(),
+                    reason: HaltReason::FellProne,
                 },
             );
             commands.entity(entity).remove::<Walking>();
