@@ -177,6 +177,20 @@ impl Save {
         now.fingerprint() != self.fingerprint
     }
 
+    /// If the level file the save was made of has changed since (or cannot be read), says so.
+    /// The built-in level is embedded: where its file is not at hand (the window opened on it
+    /// from another folder), the save is compared with the built-in level itself.
+    pub fn level_file_changed(&self) -> Option<String> {
+        let file = &self.level.file;
+        let now = match LevelText::read(Path::new(file)) {
+            Ok(now) => now,
+            Err(_) if file == crate::level::DEFAULT_LEVEL_NAME => LevelText::default_level(),
+            Err(_) => return Some(format!("the level file {file} cannot be read any more")),
+        };
+        self.level_changed(&now)
+            .then(|| format!("the level file {file} has changed since the save"))
+    }
+
     /// Replays the save into `world` (one that runs the simulation): its level installed anew,
     /// then its journal played to the round it was saved at.
     pub fn restore_into(&self, world: &mut World, level: &Level) {

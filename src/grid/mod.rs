@@ -40,6 +40,11 @@ impl GridPos {
         self.chebyshev(other) == 1
     }
 
+    /// Is `other` this square or one of the eight around it (within a step, within reach)?
+    pub fn within_a_step(self, other: GridPos) -> bool {
+        self.chebyshev(other) <= 1
+    }
+
     /// The eight neighbours, orthogonal ones first.
     pub fn neighbours(self) -> [GridPos; 8] {
         let GridPos { x, y } = self;

@@ -483,11 +483,6 @@ fn square(world: &World, e: Entity) -> Option<GridPos> {
     world.get::<Position>(e).map(|p| p.0)
 }
 
-/// On the square or one of the eight around it.
-fn adjacent(a: GridPos, b: GridPos) -> bool {
-    a.chebyshev(b) <= 1
-}
-
 /// What the party learned since it last looked: its refused orders, doors that swung shut,
 /// locks that opened.
 fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
@@ -608,7 +603,7 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
         return Some(Outcome::GoalReached);
     }
     // Back at the way in: its leader on it, or beside it with a companion on it.
-    if adjacent(here, mind.way_in)
+    if here.within_a_step(mind.way_in)
         && (here == mind.way_in
             || members
                 .iter()
@@ -985,7 +980,7 @@ fn take_from_the_fallen(
         })
         .filter_map(|m| {
             let p = square(world, m)?;
-            if adjacent(p, at) {
+            if p.within_a_step(at) {
                 return Some((0, m, p));
             }
             let path = crate::grid::path::find_path(&grid, p, at)?;
@@ -997,7 +992,7 @@ fn take_from_the_fallen(
         mind.looted.push(from);
         return None;
     };
-    if adjacent(taker_at, at) {
+    if taker_at.within_a_step(at) {
         mind.taking_walks = 0;
         mind.looted.push(from.clone());
         let who = name(world, taker);
@@ -1617,7 +1612,7 @@ fn walk_up_and(
     thing: GridPos,
     order: Command,
 ) -> Vec<Command> {
-    if square(world, who).is_some_and(|p| adjacent(p, thing)) {
+    if square(world, who).is_some_and(|p| p.within_a_step(thing)) {
         return vec![order];
     }
     let occupied = occupied_squares(world);
@@ -1627,7 +1622,10 @@ fn walk_up_and(
         .into_iter()
         // On this side: beside the leader, who stands beside it.
         .filter(|&p| {
-            grid.is_passable(p) && !occupied.contains(&p) && p != thing && adjacent(p, leader_at)
+            grid.is_passable(p)
+                && !occupied.contains(&p)
+                && p != thing
+                && p.within_a_step(leader_at)
         })
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p));
     match free {
@@ -1762,12 +1760,12 @@ fn deal_with_door(
             at: xy,
         }
         .into();
-        if !square(world, spiker).is_some_and(|p| adjacent(p, door)) {
+        if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
             let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
             return (by(DoorWay::Wedge), orders);
         }
         w.tried_open = true;
-        let opener = if square(world, leader).is_some_and(|p| adjacent(p, door)) {
+        let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
             leader
         } else {
             spiker
@@ -1810,7 +1808,7 @@ fn deal_with_door(
                 at: xy,
             }
             .into();
-            if square(world, holder).is_some_and(|p| adjacent(p, door)) {
+            if square(world, holder).is_some_and(|p| p.within_a_step(door)) {
                 w.key_tried = true;
             }
             return (
@@ -1823,7 +1821,7 @@ fn deal_with_door(
             .copied()
             .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
         {
-            let beside = square(world, thief).is_some_and(|p| adjacent(p, door));
+            let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
             if !w.picked {
                 w.picked |= beside;
                 let order = PickLock {
@@ -1863,7 +1861,7 @@ fn deal_with_door(
                 )
             })
             .unwrap_or(leader);
-        let beside = square(world, basher).is_some_and(|p| adjacent(p, door));
+        let beside = square(world, basher).is_some_and(|p| p.within_a_step(door));
         if beside {
             w.bashes += 1;
         }
@@ -1906,7 +1904,8 @@ fn spike_behind(
         .map(|(p, d)| (p.0, d.state, d.spikes))
         .collect();
     for (door, state, spikes) in doors {
-        if mind.spiked_behind.contains(&door) || !adjacent(at, door) || occupied.contains(&door) {
+        if mind.spiked_behind.contains(&door) || !at.within_a_step(door) || occupied.contains(&door)
+        {
             continue;
         }
         // Behind: farther from the way in than the party's leader.

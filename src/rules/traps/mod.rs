@@ -399,7 +399,7 @@ pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
 pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = square_of(world, who)?;
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
-    let by_hand = here.chebyshev(at) <= 1;
+    let by_hand = here.within_a_step(at);
     let pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));

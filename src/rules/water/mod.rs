@@ -254,7 +254,7 @@ pub fn rescue_choices(world: &mut World, who: Entity) -> Vec<crate::command::Cho
         world.query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>();
     let mut drowning: Vec<(Entity, String)> = q
         .iter(world)
-        .filter(|(e, _, p, f)| *e != who && f.copied() == faction && p.0.chebyshev(here) <= 1)
+        .filter(|(e, _, p, f)| *e != who && f.copied() == faction && p.0.within_a_step(here))
         .map(|(e, n, ..)| (e, n.to_string()))
         .collect();
     drowning.sort();

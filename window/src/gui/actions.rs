@@ -24,10 +24,6 @@ pub const MAX_CHOICES: usize = 9;
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Offered(pub Vec<(String, Choice)>);
 
-fn within_a_step(a: GridPos, b: GridPos) -> bool {
-    a.chebyshev(b) <= 1
-}
-
 /// Works out the selected creature's choices afresh, as the rules offer them.
 fn offer(world: &mut World) {
     let mut out = Vec::new();
@@ -55,7 +51,7 @@ fn offer(world: &mut World) {
         let mut near_doors: Vec<(GridPos, Door)> = world
             .query::<(&Position, &Door)>()
             .iter(world)
-            .filter(|(p, _)| p.0 != here && within_a_step(p.0, here))
+            .filter(|(p, _)| p.0.is_adjacent(here))
             .map(|(p, d)| (p.0, d.clone()))
             .collect();
         near_doors.sort_by_key(|(p, _)| (p.y, p.x));
@@ -72,7 +68,7 @@ fn offer(world: &mut World) {
         let mut near_traps: Vec<(GridPos, Trap)> = world
             .query::<(&Position, &Trap)>()
             .iter(world)
-            .filter(|(p, t)| within_a_step(p.0, here) && t.known_to(faction))
+            .filter(|(p, t)| p.0.within_a_step(here) && t.known_to(faction))
             .map(|(p, t)| (p.0, t.clone()))
             .collect();
         near_traps.sort_by_key(|(p, _)| (p.y, p.x));

@@ -135,7 +135,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     };
     if let Some(save) = &save
         && !options.anyway
-        && let Some(changed) = saving::level_changed_since(save)
+        && let Some(changed) = save.level_file_changed()
     {
         eprintln!("{changed}; add --anyway to load it as it was saved");
         return ExitCode::from(2);

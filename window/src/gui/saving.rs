@@ -63,28 +63,6 @@ impl Plugin for SavingPlugin {
     }
 }
 
-/// If the level file a save was made of has changed since (or is gone), says so.
-pub fn level_changed_since(save: &Save) -> Option<String> {
-    let now = match LevelText::read(Path::new(&save.level.file)) {
-        Ok(now) => now,
-        // The built-in level is embedded: where its file is not at hand (the window opened on
-        // it from another folder), the save is compared with the built-in level itself.
-        Err(_) if save.level.file == delve::level::DEFAULT_LEVEL_NAME => LevelText::default_level(),
-        Err(_) => {
-            return Some(format!(
-                "the level file {} cannot be read any more",
-                save.level.file
-            ));
-        }
-    };
-    save.level_changed(&now).then(|| {
-        format!(
-            "the level file {} has changed since the save",
-            save.level.file
-        )
-    })
-}
-
 /// What the keys asked for this frame.
 fn asked(world: &mut World) -> Option<Asked> {
     let mut q = world.query::<&ActionState<DelveAction>>();
@@ -152,7 +130,7 @@ pub fn load(world: &mut World, path: &Path) -> String {
         Err(e) => return e.to_string(),
     };
     let told = world.resource::<SaveFiles>().told_changed.as_deref() == Some(path);
-    if let Some(changed) = level_changed_since(&save)
+    if let Some(changed) = save.level_file_changed()
         && !told
     {
         world.resource_mut::<SaveFiles>().told_changed = Some(path.to_owned());
