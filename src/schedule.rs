@@ -22,7 +22,11 @@ pub struct SimRound;
 /// The phases of a round, in the order they run.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoundSet {
-    /// The round's commands are carried out (and journaled).
+    /// Who is fighting, and in what order, as the round begins: the battle's acting order
+    /// ([`ActingOrder`]), before anything asks for it.
+    ActingOrder,
+    /// The round's commands are carried out (and journaled); in a battle, actions wait for
+    /// their faction's turn.
     Commands,
     /// What ends or resets when a round begins: last round's movement, disorder.
     StartOfRound,
@@ -139,6 +143,7 @@ pub fn round_schedule() -> Schedule {
     // Two chains (a tuple holds at most twenty), joined at `Hearing`.
     schedule.configure_sets(
         (
+            RoundSet::ActingOrder,
             RoundSet::Commands,
             RoundSet::StartOfRound,
             RoundSet::Readiness,

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::creature::CreatureIndex;
+use crate::rules::acting::{Cost, Hold};
 
 /// One command of a rule area: who gives it, what it is in words, and how it is carried out.
 pub trait Act: fmt::Display {
@@ -21,6 +22,19 @@ pub trait Act: fmt::Display {
     /// Carries the command out, logging its outcome as the area's typed events; or refuses it,
     /// changing nothing.
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal>;
+
+    /// The holds under which the command may still be given (`rules::acting`): a stuck creature
+    /// may wiggle back, a crawling one crawl on. Under any other hold it is refused, the hold
+    /// its reason. A command that does not say is allowed under none.
+    fn allowed_under(&self) -> &'static [Hold] {
+        &[]
+    }
+
+    /// What carrying it out costs the creature (`rules::acting::Cost`): exertion, and whether
+    /// it takes its action for the round. A command that does not say costs both.
+    fn cost(&self) -> Cost {
+        Cost::ACTION
+    }
 }
 
 /// A reason a rule area gives for refusing a command: an enum of the area's (deriving `Clone`,
@@ -109,8 +123,6 @@ pub enum Unable {
     NoCreature { name: String },
     /// No party has this name.
     NoParty { name: String },
-    /// Dying or dead: it can do nothing.
-    Down,
     /// It has no square on the map.
     NoSquare,
     /// Its stat block gives it no proficiencies.
@@ -128,7 +140,6 @@ impl fmt::Display for Unable {
         match self {
             Unable::NoCreature { name } => write!(f, "there is no creature named `{name}`"),
             Unable::NoParty { name } => write!(f, "there is no party named `{name}`"),
-            Unable::Down => write!(f, "it is down (dying or dead) and can do nothing"),
             Unable::NoSquare => write!(f, "it has no square"),
             Unable::NoProficiencies => write!(f, "it has no proficiencies"),
             Unable::CarriesNothing => write!(f, "it carries nothing"),
@@ -164,11 +175,13 @@ pub fn at((x, y): (i32, i32)) -> crate::grid::GridPos {
 }
 
 /// Commands whose only field is who acts, each carried out by a rule function taking that
-/// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse; }`
-/// writes the struct, its words and its [`Act`].
+/// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse, costs
+/// REST; }` writes the struct, its words and its [`Act`], with its cost (`rules::acting::Cost`,
+/// an action if not given) and the holds it is allowed under (`, allowed under Stuck`).
 #[macro_export]
 macro_rules! creature_commands {
-    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path;)*) => {
+    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path
+        $(, costs $cost:ident)? $(, allowed under $($hold:ident),+)?;)*) => {
         $(
             $(#[$doc])*
             #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -193,6 +206,14 @@ macro_rules! creature_commands {
                 ) -> Result<(), $crate::command::Refusal> {
                     $rule(world, $crate::command::creature(world, &self.who)?)
                 }
+
+                $(fn cost(&self) -> $crate::rules::acting::Cost {
+                    $crate::rules::acting::Cost::$cost
+                })?
+
+                $(fn allowed_under(&self) -> &'static [$crate::rules::acting::Hold] {
+                    &[$($crate::rules::acting::Hold::$hold),+]
+                })?
             }
         )*
     };

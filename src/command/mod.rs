@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 pub mod act;
 pub use act::{Act, Reason, Refusal, Unable, at, creature, square_of};
 
-use crate::creature::CreatureIndex;
+use crate::creature::{ActingOrder, CreatureIndex, Faction};
 use crate::log::EventLog;
+use crate::rules::acting::{ActionTaken, held_from};
 use crate::time::Clock;
 
 /// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
@@ -302,11 +303,21 @@ fn in_words<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> 
 /// script, the window) go into the journal when they are carried out; those a mind inside it
 /// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
 /// they are not journaled. A round carries out the derived ones first, then the given ones, each
-/// in the order given.
+/// in the order given. In a battle, an action (`rules::acting::Cost::action`) waits for its
+/// creature's faction's turn (RULINGS › The battle round).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingCommands {
     given: Vec<Command>,
     derived: Vec<Command>,
+    in_turn: Vec<InTurn>,
+}
+
+/// An action given in a battle, waiting for its faction's turn.
+#[derive(Clone, Debug)]
+struct InTurn {
+    command: Command,
+    faction: usize,
+    by_mind: bool,
 }
 
 impl PendingCommands {
@@ -325,19 +336,20 @@ impl PendingCommands {
         &self.given
     }
 
-    /// Is a command waiting for this creature or party?
+    /// Is a command waiting for this creature or party (for the next round, or for its
+    /// faction's turn)?
     pub fn waiting_for(&self, who: &str) -> bool {
         self.derived
             .iter()
             .chain(&self.given)
+            .chain(self.in_turn.iter().map(|t| &t.command))
             .any(|c| c.who() == who)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.given.is_empty() && self.derived.is_empty()
+        self.given.is_empty() && self.derived.is_empty() && self.in_turn.is_empty()
     }
 }
-
 /// A command given at the start of `round`: a line of a script for `delve sim --commands`, and
 /// of the journal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -358,11 +370,23 @@ pub struct Journal(pub Vec<ScriptedCommand>);
 
 /// Takes the round's commands in order and hands each to its rule area; the log says it was
 /// accepted, followed by what came of it, or refused, and why. Commands given from outside go
-/// into the journal, refused or not: a replay gives them again.
+/// into the journal, refused or not: a replay gives them again. In a faction's turn, the
+/// actions that waited for it are carried out first, in the order given.
 pub fn dispatch_commands(world: &mut World) {
-    let pending = std::mem::take(&mut *world.resource_mut::<PendingCommands>());
-    let given = pending.given.into_iter().map(|c| (c, true));
-    for (command, journaled) in pending.derived.into_iter().map(|c| (c, false)).chain(given) {
+    if let Some(turn) = world.resource::<ActingOrder>().turn {
+        let waiting = std::mem::take(&mut world.resource_mut::<PendingCommands>().in_turn);
+        let (now, later): (Vec<InTurn>, Vec<InTurn>) =
+            waiting.into_iter().partition(|t| t.faction == turn);
+        world.resource_mut::<PendingCommands>().in_turn = later;
+        for t in now {
+            carry_out_and_log(world, t.command, t.by_mind);
+        }
+    }
+    let mut pending = world.resource_mut::<PendingCommands>();
+    let derived = std::mem::take(&mut pending.derived);
+    let given = std::mem::take(&mut pending.given);
+    let given = given.into_iter().map(|c| (c, true));
+    for (command, journaled) in derived.into_iter().map(|c| (c, false)).chain(given) {
         dispatch(world, command, journaled, false);
     }
 }
@@ -384,17 +408,52 @@ fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds
             between_rounds,
         });
     }
+    if let Some(faction) = waits_for_turn(world, &command) {
+        world
+            .resource_mut::<PendingCommands>()
+            .in_turn
+            .push(InTurn {
+                command,
+                faction,
+                by_mind: !journaled,
+            });
+        return;
+    }
+    carry_out_and_log(world, command, !journaled);
+}
+
+/// RULINGS › The battle round: an action of a creature whose faction is in the battle happens
+/// in its faction's turn. The faction it waits for, if it must wait.
+fn waits_for_turn(world: &World, command: &Command) -> Option<usize> {
+    if !command.act().cost().action {
+        return None;
+    }
+    let &e = world.resource::<CreatureIndex>().0.get(command.who())?;
+    let faction = *world.get::<Faction>(e)?;
+    let acting = world.resource::<ActingOrder>();
+    (acting.fighting(faction) && !acting.acts_now(Some(faction))).then_some(faction.0)
+}
+
+/// Carries a command out through the gate and logs it: accepted (before what came of it), or
+/// refused and why. What it cost is counted: exertion against rest (RULINGS › Rest), and the
+/// action of the round (RULINGS › The battle round: no attack that round).
+fn carry_out_and_log(world: &mut World, command: Command, by_mind: bool) {
+    let round = world.resource::<Clock>().rounds;
     let before = world.resource::<EventLog>().len();
     let who = command.who().to_owned();
-    match carry_out(world, &command) {
+    match carry_out(world, command.act()) {
         Ok(()) => {
-            // RULINGS › Rest: what the creature did this round counts against its rest.
-            if crate::rules::rest::exerts(&command)
-                && let Some(&e) = world.resource::<CreatureIndex>().0.get(&who)
+            let cost = command.act().cost();
+            if let Some(&e) = world.resource::<CreatureIndex>().0.get(&who)
+                && world.get_entity(e).is_ok()
             {
-                world
-                    .entity_mut(e)
-                    .insert(crate::creature::Exerted { round });
+                let mut creature = world.entity_mut(e);
+                if cost.exertion {
+                    creature.insert(crate::creature::Exerted { round });
+                }
+                if cost.action {
+                    creature.insert(ActionTaken { round });
+                }
             }
             world.resource_mut::<EventLog>().insert(
                 before,
@@ -402,7 +461,7 @@ fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds
                 CommandEvent::CommandAccepted {
                     who,
                     command,
-                    by_mind: !journaled,
+                    by_mind,
                 },
             )
         }
@@ -412,43 +471,19 @@ fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds
                 who,
                 command,
                 reason,
-                by_mind: !journaled,
+                by_mind,
             },
         ),
     }
 }
 
-/// Carries a command out, unless the one who gives it is down.
-fn carry_out(world: &mut World, command: &Command) -> Result<(), Refusal> {
-    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
-        && world
-            .get::<crate::rules::conditions::Conditions>(e)
-            .is_some_and(crate::rules::conditions::is_down)
+/// The gate (`rules::acting`): carries an action out if the one who takes it may act now. A
+/// creature under a hold the action is not allowed under is refused, the hold its reason.
+pub fn carry_out(world: &mut World, act: &dyn Act) -> Result<(), Refusal> {
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(act.who())
+        && let Some(hold) = held_from(world, e, act.allowed_under())
     {
-        return Err(Unable::Down.into());
+        return Err(hold.into());
     }
-    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
-        && world
-            .get::<crate::rules::conditions::Conditions>(e)
-            .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Stuck))
-        && !crate::rules::caving::allowed_while_stuck(command)
-    {
-        return Err(crate::rules::caving::CavingRefusal::Stuck.into());
-    }
-    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
-        && crate::rules::caving::hands_busy(world, e) == Some("crawling a traverse")
-        && !crate::rules::caving::allowed_while_crawling(command)
-    {
-        return Err(crate::rules::caving::CavingRefusal::HandsBusy {
-            with: "crawling a traverse",
-        }
-        .into());
-    }
-    if let Some(&e) = world.resource::<CreatureIndex>().0.get(command.who())
-        && world.get::<crate::rules::water::Drowning>(e).is_some()
-        && !crate::rules::water::allowed_while_drowning(command)
-    {
-        return Err(crate::rules::water::WaterRefusal::Drowning.into());
-    }
-    command.act().carry_out(world)
+    act.carry_out(world)
 }

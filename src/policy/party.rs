@@ -69,6 +69,10 @@ impl fmt::Display for Autonomy {
 }
 
 impl Act for Autonomy {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.party
     }

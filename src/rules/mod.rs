@@ -1,6 +1,7 @@
 //! One module and one plugin per rule area.
 
 pub mod abilities;
+pub mod acting;
 pub mod caving;
 pub mod combat;
 pub mod conditions;

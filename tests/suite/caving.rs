@@ -6,6 +6,7 @@ use delve::command::acts::{
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
+use delve::rules::acting::Hold;
 use delve::rules::caving::{
     Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn, Surface,
 };
@@ -128,7 +129,7 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
         to: (1, 1),
         pace: Pace::Combat,
     });
-    assert!(delve.was_refused("Tam", &CavingRefusal::Stuck));
+    assert!(delve.was_refused("Tam", &Hold::Stuck));
     // The window offers the two ways out with their chances: Paralysis 12 + 5 stone = 17+
     // (20%); Dungeonbashing 18 − 4 (Strength 13) + 5 = 19+ (10%).
     let tam = delve.entity("Tam");
@@ -1406,10 +1407,5 @@ fn crawling_takes_both_hands() {
         who: "Jess".into(),
         at: (5, 1),
     });
-    assert!(delve.was_refused(
-        "Jess",
-        &CavingRefusal::HandsBusy {
-            with: "crawling a traverse"
-        }
-    ));
+    assert!(delve.was_refused("Jess", &Hold::CrawlingATraverse));
 }

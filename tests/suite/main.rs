@@ -4,6 +4,7 @@
 
 mod common;
 
+mod acting;
 mod autonomy;
 mod caving;
 mod caving_props;

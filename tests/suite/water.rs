@@ -4,6 +4,7 @@ use delve::command::acts::{Grab, LetGo, Move};
 use delve::creature::Encumbrance;
 use delve::level::SpeedBasis;
 use delve::level::schema::ConditionKind;
+use delve::rules::acting::Hold;
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
 use delve::rules::water::{Drowning, WaterEvent, WaterRefusal};
@@ -109,7 +110,7 @@ fn drowning_sinks_ten_feet_per_stone_until_the_breath_is_gone() {
         to: (6, 1),
         pace: Pace::Combat,
     });
-    assert!(delve.was_refused("Pip", &WaterRefusal::Drowning));
+    assert!(delve.was_refused("Pip", &Hold::Drowning));
     delve.run(4);
     let sank: Vec<(u32, u32)> = delve
         .events::<WaterEvent>()

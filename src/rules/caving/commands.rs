@@ -25,6 +25,10 @@ impl fmt::Display for Climb {
 }
 
 impl Act for Climb {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -54,6 +58,10 @@ impl fmt::Display for ClimbDown {
 }
 
 impl Act for ClimbDown {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -104,6 +112,10 @@ impl fmt::Display for Traverse {
 }
 
 impl Act for Traverse {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -154,6 +166,15 @@ impl fmt::Display for CrawlAcross {
 }
 
 impl Act for CrawlAcross {
+    fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
+        use crate::rules::acting::Hold;
+        &[Hold::CrawlingATraverse]
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -240,9 +261,9 @@ crate::creature_commands! {
     /// From the bottom of a pit or chasm, throw a grappling hook for the anchor above.
     ThrowGrapplingHook: "throw a grappling hook" => super::climbing::throw_grappling_hook;
     /// Stuck in a squeeze: wiggle backwards (a Paralysis save; 10' back).
-    WiggleBack: "wiggle back out of the squeeze" => wiggle_back;
+    WiggleBack: "wiggle back out of the squeeze" => wiggle_back, allowed under Stuck;
     /// Stuck in a squeeze: push forward (Dungeonbashing; 10' on).
-    PushForward: "push forward through the squeeze" => push_forward;
+    PushForward: "push forward through the squeeze" => push_forward, allowed under Stuck;
 }
 
 fn wiggle_back(world: &mut World, who: Entity) -> Result<(), Refusal> {
@@ -260,8 +281,6 @@ pub enum CavingRefusal {
     NotStuck,
     /// Wiggling back is a Paralysis save, and its stat block gives none.
     NoParalysisSave,
-    /// Stuck, it can do nothing but try to escape.
-    Stuck,
     /// Only one at the bottom of a pit climbs (today).
     NothingToClimb,
     NoWayUp {
@@ -350,10 +369,6 @@ impl fmt::Display for CavingRefusal {
                     "its stat block gives no Paralysis save to wiggle back with"
                 )
             }
-            CavingRefusal::Stuck => write!(
-                f,
-                "it is stuck in a squeeze: it can only wiggle back or push forward"
-            ),
             CavingRefusal::NothingToClimb => write!(f, "it is at the bottom of nothing to climb"),
             CavingRefusal::NoWayUp { to } => {
                 write!(f, "{to} is not a square beside it to climb up onto")

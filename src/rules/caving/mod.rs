@@ -29,6 +29,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::{EventLog, log_in};
+use crate::rules::acting::{DeclareHold, Hold};
 use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
 use crate::rules::throws::{ThrowKind, Thrower};
@@ -481,10 +482,7 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
 /// (Dungeon Delves › Crawling Traverse): crawling one already, mapping (both hands, Dungeon
 /// Delves › Mapping), or holding a drowning ally up.
 pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
-    if world
-        .get::<traverse::Traversing>(who)
-        .is_some_and(|t| t.path == traverse::Path::Rope)
-    {
+    if is_crawling(world, who) {
         Some("crawling a traverse")
     } else if world.get::<crate::rules::movement::Mapper>(who).is_some() {
         Some("mapping")
@@ -495,25 +493,19 @@ pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
     }
 }
 
-/// Whether a creature crawling a traverse may still give this command: only going on (and
-/// talking, halting and waiting) — its hands and feet are on the rope.
-pub fn allowed_while_crawling(command: &crate::command::Command) -> bool {
-    use crate::command::Command::*;
-    matches!(
-        command,
-        CrawlAcross(_) | Noise(_) | Halt(_) | WaitForOrders(_)
-    )
+/// RULINGS › The battle round: a stuck creature can do nothing but try to escape (Dungeon
+/// Delves › Squeezing).
+fn is_stuck(world: &World, who: Entity) -> bool {
+    world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Stuck))
 }
 
-/// Whether a stuck creature may still give this command: only escaping (and talking, and
-/// waiting) — Dungeon Delves › Squeezing: it "cannot attack, cast spells, move, or take any other
-/// action except to attempt to escape".
-pub fn allowed_while_stuck(command: &crate::command::Command) -> bool {
-    use crate::command::Command::*;
-    matches!(
-        command,
-        WiggleBack(_) | PushForward(_) | Noise(_) | Halt(_) | WaitForOrders(_)
-    )
+/// Dungeon Delves › Crawling Traverse: both hands and feet are on the rope.
+fn is_crawling(world: &World, who: Entity) -> bool {
+    world
+        .get::<traverse::Traversing>(who)
+        .is_some_and(|t| t.path == traverse::Path::Rope)
 }
 
 /// The caving rules that run each round: climbers climb (in their initiative).
@@ -521,28 +513,30 @@ pub struct CavingPlugin;
 
 impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            crate::schedule::SimRound,
-            (
-                climbing::climbers_climb,
-                traverse::traversers_traverse,
-                traverse::riggers_rig,
+        app.declare_hold(Hold::Stuck, is_stuck)
+            .declare_hold(Hold::CrawlingATraverse, is_crawling)
+            .add_systems(
+                crate::schedule::SimRound,
+                (
+                    climbing::climbers_climb,
+                    traverse::traversers_traverse,
+                    traverse::riggers_rig,
+                )
+                    .chain()
+                    .in_set(crate::schedule::RoundSet::Walking)
+                    .after(crate::rules::movement::walk),
             )
-                .chain()
-                .in_set(crate::schedule::RoundSet::Walking)
-                .after(crate::rules::movement::walk),
-        )
-        .add_systems(
-            crate::schedule::FactionTurn,
-            (
-                climbing::climbers_climb,
-                traverse::traversers_traverse,
-                traverse::riggers_rig,
-            )
-                .chain()
-                .in_set(crate::schedule::TurnSet::Walking)
-                .after(crate::rules::movement::walk),
-        );
+            .add_systems(
+                crate::schedule::FactionTurn,
+                (
+                    climbing::climbers_climb,
+                    traverse::traversers_traverse,
+                    traverse::riggers_rig,
+                )
+                    .chain()
+                    .in_set(crate::schedule::TurnSet::Walking)
+                    .after(crate::rules::movement::walk),
+            );
     }
 }
 

@@ -19,6 +19,7 @@
 use super::commands::{AttackRefusal, CombatRefusal};
 use crate::command::{Refusal, Unable};
 use crate::log::log_in;
+use crate::rules::acting::ActionTaken;
 use crate::rules::combat::{AttackNote, CombatEvent};
 use bevy::prelude::*;
 
@@ -469,11 +470,13 @@ type Attacker<'a> = (
     &'a Conditions,
     Option<&'a Combatant>,
     Has<Controlled>,
-    Option<&'a AttackForgone>,
+    Option<&'a ActionTaken>,
 );
 
-/// Members of the acting faction with an attack order, by name: those that may attack now (up,
-/// not fleeing once bloodied, not having spent their action on something else).
+/// Members of the acting faction with an attack order, by name: those that may attack now (not
+/// fleeing once bloodied, not having taken their action this round). RULINGS › The battle round:
+/// one that cannot act (down, stuck, drowning, crawling a traverse: a hold, `rules::acting`)
+/// makes no attack; its order lapses, and the log says why.
 fn attackers(
     world: &mut World,
     q: &mut QueryState<Attacker>,
@@ -482,35 +485,45 @@ fn attackers(
     let round = world.resource::<Clock>().rounds;
     let mut attackers: Vec<(String, Entity, AttackOrder)> = q
         .iter(world)
-        .filter(|(_, _, f, _, c, k, controlled, forgone)| {
+        .filter(|(_, _, f, _, c, k, controlled, taken)| {
             // One that flees once bloodied strikes no more (the fighting behaviour).
             let fleeing = !controlled
                 && c.has(ConditionKind::Bloodied)
                 && k.is_some_and(|k| k.flees_when_bloodied);
-            let busy = forgone.is_some_and(|f| f.round == round);
-            f.0 == faction && !is_down(c) && !fleeing && !busy
+            f.0 == faction && !fleeing && !ActionTaken::this_round(*taken, round)
         })
         .map(|(e, n, _, o, ..)| (n.to_string(), e, *o))
         .collect();
     attackers.sort_by(|a, b| a.0.cmp(&b.0));
-    attackers
+    let mut free = Vec::with_capacity(attackers.len());
+    for (name, who, order) in attackers {
+        match crate::rules::acting::held(world, who) {
+            Some(hold) => lapse(world, who, order, hold.into()),
+            None => free.push((name, who, order)),
+        }
+    }
+    free
 }
 
-/// Carries out one attack order; an order whose target cannot be attacked lapses (the behaviour
-/// or the player gives a new one).
+/// An attack order lapses, and the log says why (the behaviour or the player gives a new one).
+fn lapse(world: &mut World, who: Entity, order: AttackOrder, reason: Refusal) {
+    world.entity_mut(who).remove::<AttackOrder>();
+    let name = crate::creature::name_of(world, who);
+    let target = crate::creature::name_of(world, order.target);
+    log_in(
+        world,
+        CombatEvent::AttackOrderLapsed {
+            who: name,
+            target,
+            reason,
+        },
+    );
+}
+
+/// Carries out one attack order; an order whose target cannot be attacked lapses.
 fn attack_as_ordered(world: &mut World, who: Entity, order: AttackOrder) {
     if let Err(why) = attack(world, who, order.target, order.weapon) {
-        world.entity_mut(who).remove::<AttackOrder>();
-        let name = crate::creature::name_of(world, who);
-        let target = crate::creature::name_of(world, order.target);
-        log_in(
-            world,
-            CombatEvent::AttackOrderLapsed {
-                who: name,
-                target,
-                reason: why.into(),
-            },
-        );
+        lapse(world, who, order, why.into());
     }
 }
 
@@ -1093,12 +1106,6 @@ fn roll_damage(
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ActiveEnchantments(pub Vec<usize>);
 
-/// The round a creature spent its standard action on something other than attacking.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AttackForgone {
-    pub round: u64,
-}
-
 /// Activating Weapon Enchantments: a move action for one with a base attack bonus of at least
 /// 1 and a rank in Use Magic Device; otherwise a standard action.
 pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: bool) -> bool {
@@ -1148,7 +1155,7 @@ pub fn activate_enchantment(world: &mut World, who: Entity, weapon: &str) -> Res
     if move_action {
         e.remove::<crate::rules::movement::Walking>();
     } else {
-        e.insert(AttackForgone { round });
+        e.insert(ActionTaken { round });
     }
     let who = crate::creature::name_of(world, who);
     log_in(
@@ -1261,11 +1268,13 @@ impl Plugin for BattlePlugin {
             )
             .add_systems(
                 crate::schedule::SimRound,
-                (
-                    publish_acting_order,
-                    super::opportunity::ready_opportunities,
-                    shields_return,
-                )
+                publish_acting_order
+                    .in_set(crate::schedule::RoundSet::ActingOrder)
+                    .run_if(resource_exists::<Battle>),
+            )
+            .add_systems(
+                crate::schedule::SimRound,
+                (super::opportunity::ready_opportunities, shields_return)
                     .chain()
                     .in_set(crate::schedule::RoundSet::Readiness)
                     .run_if(resource_exists::<Battle>),

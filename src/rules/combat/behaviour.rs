@@ -75,6 +75,8 @@ pub fn fighting_behaviour(
     let mut fighters: Vec<_> = fighters
         .iter(world)
         .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
+        // A creature under a hold (stuck, drowning, …) can give itself no orders.
+        .filter(|c| crate::rules::acting::held(world, c.0).is_none())
         .map(|(e, n, p, f, c, k, o, w)| {
             (
                 e,

@@ -89,6 +89,10 @@ impl fmt::Display for Attack {
 }
 
 impl Act for Attack {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -107,6 +111,10 @@ impl fmt::Display for MoveCautiously {
 }
 
 impl Act for MoveCautiously {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -124,6 +132,10 @@ impl fmt::Display for MoveAcrobatically {
 }
 
 impl Act for MoveAcrobatically {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -141,6 +153,10 @@ impl fmt::Display for Disengage {
 }
 
 impl Act for Disengage {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -159,6 +175,10 @@ impl fmt::Display for ClearJam {
 }
 
 impl Act for ClearJam {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -180,6 +200,10 @@ impl fmt::Display for TotalDefense {
 }
 
 impl Act for TotalDefense {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -197,6 +221,10 @@ impl fmt::Display for ActivateEnchantment {
 }
 
 impl Act for ActivateEnchantment {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -214,6 +242,10 @@ impl fmt::Display for ForgoShield {
 }
 
 impl Act for ForgoShield {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -235,6 +267,15 @@ impl fmt::Display for WaitForOrders {
 }
 
 impl Act for WaitForOrders {
+    fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
+        use crate::rules::acting::Hold;
+        &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.party
     }

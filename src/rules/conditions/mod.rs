@@ -115,13 +115,17 @@ pub struct ConditionsPlugin;
 
 impl Plugin for ConditionsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ActingOrder>()
-            .add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
-            .add_systems(
-                crate::schedule::FactionTurn,
-                start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
-            )
-            .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
+        use crate::rules::acting::{DeclareHold, Hold};
+        app.declare_hold(Hold::Down, |world, who| {
+            world.get::<Conditions>(who).is_some_and(is_down)
+        })
+        .init_resource::<ActingOrder>()
+        .add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
+        .add_systems(
+            crate::schedule::FactionTurn,
+            start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
+        )
+        .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
     }
 }
 
@@ -224,6 +228,10 @@ impl std::fmt::Display for StandUp {
 }
 
 impl Act for StandUp {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

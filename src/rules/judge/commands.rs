@@ -70,6 +70,10 @@ impl fmt::Display for SetJudgeModifier {
 pub const THE_JUDGE: &str = "the Judge";
 
 impl Act for SetJudgeModifier {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -130,6 +134,10 @@ impl fmt::Display for UnexpectedLights {
 }
 
 impl Act for UnexpectedLights {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }

@@ -50,6 +50,10 @@ impl fmt::Display for SetHitPoints {
 }
 
 impl Act for SetHitPoints {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -114,6 +118,10 @@ impl fmt::Display for GiveCondition {
 }
 
 impl Act for GiveCondition {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -152,6 +160,10 @@ impl fmt::Display for TakeCondition {
 }
 
 impl Act for TakeCondition {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -187,6 +199,10 @@ impl fmt::Display for PlaceCreature {
 }
 
 impl Act for PlaceCreature {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -275,6 +291,10 @@ impl fmt::Display for SetDoor {
 }
 
 impl Act for SetDoor {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -345,6 +365,10 @@ impl fmt::Display for SetTrap {
 }
 
 impl Act for SetTrap {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -383,6 +407,10 @@ impl fmt::Display for SetLight {
 }
 
 impl Act for SetLight {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }
@@ -444,6 +472,10 @@ impl fmt::Display for SwitchModule {
 }
 
 impl Act for SwitchModule {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         THE_JUDGE
     }

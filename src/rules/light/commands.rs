@@ -10,15 +10,15 @@ use crate::grid::GridPos;
 // Each light command: a creature acting on the lights it carries or stands over.
 crate::creature_commands! {
     /// Lights a carried torch, lantern or candle that has fuel.
-    LightUp: "light a light" => super::light_up;
+    LightUp: "light a light" => super::light_up, costs HANDLING;
     /// Douses the lights it carries.
-    Douse: "douse its lights" => super::douse;
+    Douse: "douse its lights" => super::douse, costs REST;
     /// Drops a carried light on its square.
-    DropLight: "drop a light" => super::drop_light;
+    DropLight: "drop a light" => super::drop_light, costs REST;
     /// Picks up a light lying on its square.
-    PickUpLight: "pick up a light" => super::pick_up_light;
+    PickUpLight: "pick up a light" => super::pick_up_light, costs HANDLING;
     /// Fills a carried lantern from a flask of oil.
-    Refuel: "refuel a lantern" => super::refuel;
+    Refuel: "refuel a lantern" => super::refuel, costs HANDLING;
 }
 
 /// Why a light command is refused.

@@ -31,6 +31,10 @@ impl fmt::Display for Move {
 }
 
 impl Act for Move {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -47,6 +51,15 @@ impl fmt::Display for Halt {
 }
 
 impl Act for Halt {
+    fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
+        use crate::rules::acting::Hold;
+        &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

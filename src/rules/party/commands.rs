@@ -45,6 +45,10 @@ impl fmt::Display for MoveParty {
 }
 
 impl Act for MoveParty {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
     fn who(&self) -> &str {
         &self.party
     }
@@ -61,6 +65,10 @@ impl fmt::Display for RestParty {
 }
 
 impl Act for RestParty {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.party
     }
@@ -77,6 +85,10 @@ impl fmt::Display for MarchingOrder {
 }
 
 impl Act for MarchingOrder {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.party
     }
@@ -96,6 +108,10 @@ impl fmt::Display for Mapper {
 }
 
 impl Act for Mapper {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.party
     }
@@ -120,6 +136,10 @@ impl fmt::Display for TakeFrom {
 }
 
 impl Act for TakeFrom {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

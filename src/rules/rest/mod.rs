@@ -62,44 +62,15 @@ pub fn needs_rest(profs: &Proficiencies) -> bool {
     !profs.has(Proficiency::Endurance)
 }
 
-/// RULINGS › Rest: does carrying out this command exert the creature? Keeping watch, talking,
-/// listening, resting, halting, handling its lights and the party's arrangements are rest; the
-/// rest (moving, opening, searching, fighting, …) is not.
-pub fn exerts(command: &crate::command::Command) -> bool {
-    use crate::command::Command::*;
-    !matches!(
-        command,
-        Halt(_)
-            | Rest(_)
-            | RestParty(_)
-            | StandUp(_)
-            | LightUp(_)
-            | Douse(_)
-            | DropLight(_)
-            | PickUpLight(_)
-            | Refuel(_)
-            | Noise(_)
-            | Sneak(_)
-            | Listen(_)
-            | MakeNoise(_)
-            | WaitForOrders(_)
-            | MarchingOrder(_)
-            | Mapper(_)
-            | TakeFrom(_)
-    )
-}
-
 /// Begins a rest: the creature stops walking and rests until it has rested a full turn (or a
 /// command moves it on).
 pub fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     if world.get::<Resting>(e).is_some() {
         return Err(RestRefusal::AlreadyResting.into());
     }
-    if world
-        .get::<Conditions>(e)
-        .is_some_and(|c| c.has(ConditionKind::Stuck))
-    {
-        return Err(RestRefusal::Stuck.into());
+    // RULINGS › Rest: a creature that is stuck or drowning is not resting.
+    if let Some(hold) = crate::rules::acting::held(world, e) {
+        return Err(hold.into());
     }
     let name = crate::creature::name_of(world, e);
     let round = world.resource::<Clock>().rounds;
@@ -126,6 +97,10 @@ impl std::fmt::Display for Rest {
 }
 
 impl Act for Rest {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -139,7 +114,6 @@ impl Act for Rest {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RestRefusal {
     AlreadyResting,
-    Stuck,
 }
 
 impl Reason for RestRefusal {}
@@ -148,7 +122,6 @@ impl std::fmt::Display for RestRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RestRefusal::AlreadyResting => write!(f, "it is already resting"),
-            RestRefusal::Stuck => write!(f, "it is stuck"),
         }
     }
 }

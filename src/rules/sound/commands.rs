@@ -45,6 +45,15 @@ impl fmt::Display for Noise {
 }
 
 impl Act for Noise {
+    fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
+        use crate::rules::acting::Hold;
+        &[Hold::Stuck, Hold::CrawlingATraverse]
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -65,6 +74,10 @@ impl fmt::Display for Sneak {
 }
 
 impl Act for Sneak {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -81,6 +94,10 @@ impl fmt::Display for Listen {
 }
 
 impl Act for Listen {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -103,6 +120,10 @@ impl fmt::Display for MakeNoise {
 }
 
 impl Act for MakeNoise {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
     fn who(&self) -> &str {
         "the Judge"
     }

@@ -33,7 +33,7 @@ impl Act for Grab {
 
 crate::creature_commands! {
     /// Lets go of the one it holds.
-    LetGo: "let go" => super::let_go;
+    LetGo: "let go" => super::let_go, costs MOVEMENT;
 }
 
 /// Why a water command is refused.
@@ -45,8 +45,6 @@ pub enum WaterRefusal {
     NotBeside,
     HandsFull,
     HoldsNoOne,
-    /// Drowning, it can take no action.
-    Drowning,
 }
 
 impl Reason for WaterRefusal {}
@@ -60,7 +58,6 @@ impl fmt::Display for WaterRefusal {
             WaterRefusal::NotBeside => write!(f, "it must be beside the drowning one"),
             WaterRefusal::HandsFull => write!(f, "it already holds someone"),
             WaterRefusal::HoldsNoOne => write!(f, "it holds no one"),
-            WaterRefusal::Drowning => write!(f, "it is drowning and can take no action"),
         }
     }
 }

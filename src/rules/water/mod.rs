@@ -317,11 +317,9 @@ pub fn carried_along(
     }
 }
 
-/// Whether a drowning creature may still give this command: none but halting and waiting
-/// (Dungeon Delves › Drowning: it "cannot take any actions").
-pub fn allowed_while_drowning(command: &crate::command::Command) -> bool {
-    use crate::command::Command::*;
-    matches!(command, Halt(_) | WaitForOrders(_))
+/// Dungeon Delves › Drowning: a drowning creature "cannot take any actions".
+fn is_drowning(world: &World, who: Entity) -> bool {
+    world.get::<Drowning>(who).is_some()
 }
 
 /// Swimming and drowning at the start of each creature's initiative: each round outside a
@@ -330,31 +328,33 @@ pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            crate::schedule::SimRound,
-            start_of_initiative_in_water
-                .in_set(crate::schedule::RoundSet::StartOfRound)
-                .after(crate::rules::conditions::start_of_initiative)
-                .after(crate::rules::movement::start_round),
-        )
-        .add_systems(
-            crate::schedule::FactionTurn,
-            start_of_initiative_in_water
-                .in_set(crate::schedule::TurnSet::StartOfTurn)
-                .after(crate::rules::conditions::start_of_initiative),
-        )
-        .add_systems(
-            crate::schedule::SimRound,
-            carried_along
-                .in_set(crate::schedule::RoundSet::Formation)
-                .after(crate::rules::party::keep_formation),
-        )
-        .add_systems(
-            crate::schedule::FactionTurn,
-            carried_along
-                .in_set(crate::schedule::TurnSet::Formation)
-                .after(crate::rules::party::keep_formation),
-        );
+        use crate::rules::acting::{DeclareHold, Hold};
+        app.declare_hold(Hold::Drowning, is_drowning)
+            .add_systems(
+                crate::schedule::SimRound,
+                start_of_initiative_in_water
+                    .in_set(crate::schedule::RoundSet::StartOfRound)
+                    .after(crate::rules::conditions::start_of_initiative)
+                    .after(crate::rules::movement::start_round),
+            )
+            .add_systems(
+                crate::schedule::FactionTurn,
+                start_of_initiative_in_water
+                    .in_set(crate::schedule::TurnSet::StartOfTurn)
+                    .after(crate::rules::conditions::start_of_initiative),
+            )
+            .add_systems(
+                crate::schedule::SimRound,
+                carried_along
+                    .in_set(crate::schedule::RoundSet::Formation)
+                    .after(crate::rules::party::keep_formation),
+            )
+            .add_systems(
+                crate::schedule::FactionTurn,
+                carried_along
+                    .in_set(crate::schedule::TurnSet::Formation)
+                    .after(crate::rules::party::keep_formation),
+            );
     }
 }
 

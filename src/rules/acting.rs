@@ -1,0 +1,162 @@
+//! One gate for acting (RULINGS › The battle round, › Rest): whether a creature may act now,
+//! and what an action costs.
+//!
+//! - A **hold** stops a creature acting: it is down, stuck in a squeeze, drowning, crawling a
+//!   traverse. Each hold is declared by the rule area that owns it ([`DeclareHold`]), with the
+//!   test that finds it on a creature; the gate asks every declared hold.
+//! - Every action says which holds it is allowed under (a stuck creature may still wiggle back;
+//!   a crawling one may go on crawling) and what it costs ([`Cost`]): exertion, and whether it
+//!   takes the creature's action for the round. An action that says nothing is allowed under no
+//!   hold, and is refused naming the hold; it is exertion and takes the action.
+//! - Commands ask the gate before they are carried out (`command::carry_out`); standing attack
+//!   orders ask it in the faction's turn (a held creature's order lapses, saying why); the
+//!   fighting behaviour gives a held creature no orders.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::command::Reason;
+
+/// What stops a creature acting, each declared by the rule area that owns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hold {
+    /// Dying or dead (`conditions`): it can do nothing.
+    Down,
+    /// Stuck in a squeeze (`caving`; Dungeon Delves › Squeezing): it "cannot attack, cast spells,
+    /// move, or take any other action except to attempt to escape".
+    Stuck,
+    /// Crawling a traverse (`caving`; Dungeon Delves › Crawling Traverse): both hands and feet
+    /// are on the rope.
+    CrawlingATraverse,
+    /// Drowning (`water`; Dungeon Delves › Drowning): it "cannot take any actions".
+    Drowning,
+}
+
+impl Hold {
+    /// The hold in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Hold::Down => "down (dying or dead)",
+            Hold::Stuck => "stuck in a squeeze",
+            Hold::CrawlingATraverse => "crawling a traverse",
+            Hold::Drowning => "drowning",
+        }
+    }
+}
+
+/// A hold is the reason an action is refused: the log says what it allows, if anything.
+impl Reason for Hold {}
+
+impl fmt::Display for Hold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hold::Down => write!(f, "it is down (dying or dead) and can do nothing"),
+            Hold::Stuck => write!(
+                f,
+                "it is stuck in a squeeze: it can only wiggle back or push forward"
+            ),
+            Hold::CrawlingATraverse => write!(
+                f,
+                "it needs both hands, and they are busy crawling a traverse"
+            ),
+            Hold::Drowning => write!(f, "it is drowning and can take no action"),
+        }
+    }
+}
+
+/// What an action costs the creature that takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// It counts against rest (RULINGS › Rest): moving, climbing, opening, searching,
+    /// fighting, every task.
+    pub exertion: bool,
+    /// It takes the creature's action for the round (RULINGS › The battle round): in a battle
+    /// it is carried out in the creature's faction's turn, and the creature makes no attack
+    /// that round. Outside a battle it happens when given.
+    pub action: bool,
+}
+
+impl Cost {
+    /// Exertion that takes the action: bashing, picking, searching, jumping, grabbing, … The
+    /// cost of an action that does not say.
+    pub const ACTION: Cost = Cost {
+        exertion: true,
+        action: true,
+    };
+    /// Exertion that leaves the action free: moving and climbing (the movement of the round),
+    /// an order to attack (the attack is the action), and the combat actions that account for
+    /// themselves (total defense, clearing a jam, activating an enchantment).
+    pub const MOVEMENT: Cost = Cost {
+        exertion: true,
+        action: false,
+    };
+    /// Neither: talking, listening, halting, resting, the party's arrangements, the Judge's
+    /// hand.
+    pub const REST: Cost = Cost {
+        exertion: false,
+        action: false,
+    };
+    /// Handling a light: it takes the action in a battle, and is rest (RULINGS › Rest).
+    pub const HANDLING: Cost = Cost {
+        exertion: false,
+        action: true,
+    };
+}
+
+/// Every hold declared, with the test that finds it on a creature.
+#[derive(Resource, Default)]
+pub struct Holds(BTreeMap<Hold, fn(&World, Entity) -> bool>);
+
+impl Holds {
+    /// The holds on a creature, in the order of [`Hold`].
+    pub fn on(&self, world: &World, who: Entity) -> impl Iterator<Item = Hold> {
+        self.0
+            .iter()
+            .filter(move |(_, on)| on(world, who))
+            .map(|(&h, _)| h)
+    }
+}
+
+/// A rule area declares a hold it owns, from its plugin.
+pub trait DeclareHold {
+    fn declare_hold(&mut self, hold: Hold, on: fn(&World, Entity) -> bool) -> &mut Self;
+}
+
+impl DeclareHold for App {
+    fn declare_hold(&mut self, hold: Hold, on: fn(&World, Entity) -> bool) -> &mut Self {
+        self.init_resource::<Holds>();
+        self.world_mut().resource_mut::<Holds>().0.insert(hold, on);
+        self
+    }
+}
+
+/// The first hold on the creature that does not allow this action, if any: the gate.
+pub fn held_from(world: &World, who: Entity, allowed: &[Hold]) -> Option<Hold> {
+    world
+        .get_resource::<Holds>()?
+        .on(world, who)
+        .find(|h| !allowed.contains(h))
+}
+
+/// The first hold on the creature, if any: it can take no action but those its hold allows.
+pub fn held(world: &World, who: Entity) -> Option<Hold> {
+    held_from(world, who, &[])
+}
+
+/// The round a creature took its action (RULINGS › The battle round): it makes no attack that
+/// round.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionTaken {
+    pub round: u64,
+}
+
+impl ActionTaken {
+    /// Has the creature taken its action this round?
+    pub fn this_round(taken: Option<&ActionTaken>, round: u64) -> bool {
+        taken.is_some_and(|t| t.round == round)
+    }
+}

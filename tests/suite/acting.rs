@@ -1,0 +1,326 @@
+//! One gate for acting (RULINGS › The battle round, › Rest): holds that stop a creature acting,
+//! what an action costs, and when in a battle it happens.
+
+use bevy::prelude::*;
+use delve::command::acts::{Attack, Bash, Move, PushForward};
+use delve::command::{Act, CommandEvent, Refusal};
+use delve::grid::GridPos;
+use delve::level::schema::ConditionKind;
+use delve::rules::acting::{Cost, Hold};
+use delve::rules::combat::CombatEvent;
+use delve::rules::combat::battle::Controlled;
+use delve::rules::conditions::Conditions;
+use delve::rules::movement::Pace;
+use delve::scenario::{Delve, Scenario};
+
+const SLING: &str = r#", weapons: [(name: "sling", damage: "1d4", damage_type: Bludgeoning,
+    range_feet: 50)]"#;
+
+/// The player commands these creatures (the fighting behaviour leaves them alone).
+fn control(delve: &mut Delve, names: &[&str]) {
+    for name in names {
+        let e = delve.entity(name);
+        delve.world_mut().entity_mut(e).insert(Controlled);
+    }
+}
+
+/// Attacks `who` made, by round.
+fn attacks_by(delve: &Delve, who: &str) -> Vec<u64> {
+    delve
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.get::<CombatEvent>(), Some(CombatEvent::Attacked { who: w, .. }) if w == who))
+        .map(|e| e.round)
+        .collect()
+}
+
+/// Why `who`'s attack orders lapsed, in order.
+fn lapses(delve: &Delve, who: &str) -> Vec<Refusal> {
+    delve
+        .events::<CombatEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            CombatEvent::AttackOrderLapsed { who: w, reason, .. } if w == who => Some(reason),
+            _ => None,
+        })
+        .collect()
+}
+
+fn attack(who: &str, target: &str) -> Attack {
+    Attack {
+        who: who.into(),
+        target: target.into(),
+        weapon: None,
+    }
+}
+
+/// RULINGS › The battle round: a drowning creature (Dungeon Delves › Drowning: it "cannot take
+/// any actions") makes no attack, though it was ordered to attack before; the order lapses and
+/// the log says why.
+#[test]
+fn a_drowning_creature_makes_no_attack() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X.~~.....X", "XXXXXXXXXX"])
+        .legend("'~': Water(Deep)")
+        .light("(at: (4, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .field("deep_water_feet: 40")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Pip", faction: "party", at: (2, 1), hp: 30, ac: 10,
+                encumbrance_stone: 3.0{SLING})"#
+        ))
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (7, 1))"#)
+        .build();
+    control(&mut delve, &["Pip", "Gnawbone"]);
+    // The order is given, then the Swimming throw (a 1) fails: Pip is drowning.
+    delve.give(attack("Pip", "Gnawbone"));
+    delve.script_dice(&[1]);
+    delve.run(3);
+    assert!(
+        delve
+            .get::<Conditions>("Pip")
+            .unwrap()
+            .has(ConditionKind::Drowning)
+    );
+    assert!(
+        delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    assert_eq!(
+        attacks_by(&delve, "Pip"),
+        Vec::<u64>::new(),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(lapses(&delve, "Pip"), vec![Refusal::from(Hold::Drowning)]);
+    // A new order is refused, the hold its reason.
+    delve.act(attack("Pip", "Gnawbone"));
+    assert!(delve.was_refused("Pip", &Hold::Drowning));
+    assert!(attacks_by(&delve, "Pip").is_empty());
+}
+
+/// A corridor with a squeeze at (4, 1)–(5, 1); Tam (sling, 5 stone) walks into it from (3, 1)
+/// and, on a natural 1, is stuck; the ghoul Gnawbone waits at (8, 1).
+fn stuck_in_a_battle() -> Delve {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Tam", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 13,
+                encumbrance_stone: 5.0, saves: {{ Paralysis: 12 }}{SLING})"#
+        ))
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (8, 1))"#)
+        .build();
+    control(&mut delve, &["Tam", "Gnawbone"]);
+    delve.give(Move {
+        who: "Tam".into(),
+        to: (8, 1),
+        pace: Pace::Combat,
+    });
+    delve.give(attack("Tam", "Gnawbone"));
+    delve.script_dice(&[1]);
+    delve.run(1);
+    assert!(
+        delve
+            .get::<Conditions>("Tam")
+            .unwrap()
+            .has(ConditionKind::Stuck),
+        "{}",
+        delve.log().to_text()
+    );
+    delve
+}
+
+/// Dungeon Delves › Squeezing: a stuck creature "cannot attack, cast spells, move, or take any
+/// other action except to attempt to escape": its attack order lapses, saying why, and its
+/// escape throws are carried out (in its faction's turn).
+#[test]
+fn a_stuck_creature_makes_no_attack_but_tries_to_escape() {
+    let mut delve = stuck_in_a_battle();
+    delve.run(2);
+    assert!(
+        attacks_by(&delve, "Tam").is_empty(),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(lapses(&delve, "Tam"), vec![Refusal::from(Hold::Stuck)]);
+    delve.script_dice(&[2]);
+    delve.act(PushForward { who: "Tam".into() });
+    let push = delve.throws().pop().unwrap();
+    assert!(push.what.starts_with("Dungeonbashing"), "{}", push.what);
+    assert!(attacks_by(&delve, "Tam").is_empty());
+}
+
+/// A command a new rule area might add, which says nothing of holds or costs.
+struct Whistle {
+    who: String,
+}
+
+impl std::fmt::Display for Whistle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "whistle")
+    }
+}
+
+/// How many whistles were carried out.
+#[derive(Resource, Default)]
+struct Whistled(u32);
+
+impl Act for Whistle {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        world.get_resource_or_insert_with(Whistled::default).0 += 1;
+        Ok(())
+    }
+}
+
+/// `rules::acting`: a command that declares no holds is refused under every hold, the hold its
+/// reason; it costs exertion and the action.
+#[test]
+fn a_new_command_is_refused_while_stuck_naming_the_hold() {
+    let mut delve = stuck_in_a_battle();
+    let whistle = Whistle { who: "Tam".into() };
+    assert_eq!(whistle.cost(), Cost::ACTION);
+    let refused = delve::command::carry_out(delve.world_mut(), &whistle).unwrap_err();
+    assert_eq!(refused.get::<Hold>(), Some(&Hold::Stuck));
+    assert!(delve.world().get_resource::<Whistled>().is_none());
+    let free = Whistle {
+        who: "Gnawbone".into(),
+    };
+    delve::command::carry_out(delve.world_mut(), &free).unwrap();
+    assert_eq!(delve.world().resource::<Whistled>().0, 1);
+}
+
+/// Dungeon Delves › Crawling Traverse: a crawler's hands and feet are on the rope; it makes no
+/// attack, and its order lapses, saying why.
+#[test]
+fn a_creature_crawling_a_traverse_makes_no_attack() {
+    use delve::command::acts::CrawlAcross;
+    use delve::rules::caving::ClimbPace;
+    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXXXXX",
+        "X...CCCCCCCCCCCCCCCC..X",
+        "XXXXXXXXXXXXXXXXXXXXXXX",
+    ])
+    .legend("'C': Chasm(depth_feet: 30)")
+    .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(&format!(
+        r#"(name: "Jess", faction: "party", at: (3, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0{SLING})"#
+    ))
+    .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (21, 1))"#)
+    .build();
+    control(&mut delve, &["Jess", "Gnawbone"]);
+    // Ordered to attack before she sets out, in the battle's first round; then she crawls.
+    delve.act(attack("Jess", "Gnawbone"));
+    assert_eq!(attacks_by(&delve, "Jess"), Vec::<u64>::new());
+    delve
+        .world_mut()
+        .resource_mut::<RiggedTraverses>()
+        .0
+        .push(Rigged {
+            from: GridPos::new(3, 1),
+            to: GridPos::new(20, 1),
+            ropes: 1,
+            by_mountaineer: None,
+        });
+    delve.give(CrawlAcross {
+        who: "Jess".into(),
+        to: (20, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.run(2);
+    assert!(
+        delve
+            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .is_some(),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        attacks_by(&delve, "Jess").is_empty(),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(
+        lapses(&delve, "Jess"),
+        vec![Refusal::from(Hold::CrawlingATraverse)]
+    );
+}
+
+/// RULINGS › The battle round: a bash given in a battle is carried out in the basher's
+/// faction's turn, after the faction that won initiative has acted, and takes the basher's
+/// action: it makes no attack that round (it attacks again the next).
+#[test]
+fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X...+...X", "X.......X", "XXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (4, 1), stuck: true)")
+        .light("(at: (2, 2), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 18, encumbrance_stone: 2.0,
+                attack_bonus: 2, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#,
+        )
+        .creature(
+            r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 2), hp: 40,
+                initiative_modifier: 20)"#,
+        )
+        .build();
+    control(&mut delve, &["Ada", "Gnawbone"]);
+    delve.run(1);
+    assert!(
+        delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    delve.give(attack("Ada", "Gnawbone"));
+    delve.run(1);
+    assert_eq!(attacks_by(&delve, "Ada"), vec![1], "she fights");
+    delve.give(Bash {
+        who: "Ada".into(),
+        at: (4, 1),
+        helper: None,
+    });
+    delve.run(1);
+    // In round 2: the ghouls' turn, then the party's, in which Ada bashes.
+    let round_2: Vec<String> = delve
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| e.round == 2)
+        .filter_map(|e| {
+            if let Some(CombatEvent::TurnBegan { faction }) = e.get::<CombatEvent>() {
+                Some(format!("{faction}'s turn"))
+            } else if let Some(CommandEvent::CommandAccepted { who, .. }) = e.get() {
+                Some(format!("{who} acts"))
+            } else {
+                e.get::<delve::rules::doors::DoorEvent>()
+                    .map(|_| "the door".to_owned())
+            }
+        })
+        .collect();
+    assert_eq!(
+        round_2,
+        vec!["ghouls's turn", "party's turn", "Ada acts", "the door"],
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(attacks_by(&delve, "Ada"), vec![1], "no attack in round 2");
+    assert!(lapses(&delve, "Ada").is_empty(), "the order stands");
+    delve.run(1);
+    assert_eq!(attacks_by(&delve, "Ada"), vec![1, 3], "she fights on");
+}
