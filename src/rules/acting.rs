@@ -2,12 +2,15 @@
 //! and what an action costs.
 //!
 //! - A **hold** stops a creature acting: it is down, stuck in a squeeze, drowning, crawling a
-//!   traverse. Each hold is declared by the rule area that owns it ([`DeclareHold`]), with the
+//!   traverse. Each hold is declared by the rule area that owns it ([`ActingRules::declare_hold`]), with the
 //!   test that finds it on a creature; the gate asks every declared hold.
 //! - Every action says which holds it is allowed under (a stuck creature may still wiggle back;
 //!   a crawling one may go on crawling) and what it costs ([`Cost`]): exertion, and whether it
 //!   takes the creature's action for the round. An action that says nothing is allowed under no
 //!   hold, and is refused naming the hold; it is exertion and takes the action.
+//! - What a creature is doing over rounds (climbing, crawling, treading water, stuck, at a task)
+//!   is exertion whether or not its square changes (RULINGS › Rest): each area declares its own
+//!   ([`ActingRules::declare_exertion`]), and rest asks them all.
 //! - Commands ask the gate before they are carried out (`command::carry_out`); standing attack
 //!   orders ask it in the faction's turn (a held creature's order lapses, saying why); the
 //!   fighting behaviour gives a held creature no orders.
@@ -107,9 +110,12 @@ impl Cost {
     };
 }
 
+/// The test that finds a hold or an exertion on a creature.
+pub type Test = fn(&World, Entity) -> bool;
+
 /// Every hold declared, with the test that finds it on a creature.
 #[derive(Resource, Default)]
-pub struct Holds(BTreeMap<Hold, fn(&World, Entity) -> bool>);
+pub struct Holds(BTreeMap<Hold, Test>);
 
 impl Holds {
     /// The holds on a creature, in the order of [`Hold`].
@@ -121,17 +127,50 @@ impl Holds {
     }
 }
 
-/// A rule area declares a hold it owns, from its plugin.
-pub trait DeclareHold {
-    fn declare_hold(&mut self, hold: Hold, on: fn(&World, Entity) -> bool) -> &mut Self;
+/// Every kind of exertion declared: what a creature is doing over rounds, by name, and the test
+/// that finds it on a creature.
+#[derive(Resource, Default)]
+pub struct Exertions(Vec<(&'static str, Test)>);
+
+impl Exertions {
+    /// What the creature is doing that exerts it, if anything: the first declared.
+    pub fn of(&self, world: &World, who: Entity) -> Option<&'static str> {
+        self.0
+            .iter()
+            .find(|(_, on)| on(world, who))
+            .map(|(n, _)| *n)
+    }
 }
 
-impl DeclareHold for App {
-    fn declare_hold(&mut self, hold: Hold, on: fn(&World, Entity) -> bool) -> &mut Self {
+/// What a rule area declares of acting, from its plugin.
+pub trait ActingRules {
+    /// A hold the area owns: what stops a creature acting.
+    fn declare_hold(&mut self, hold: Hold, on: Test) -> &mut Self;
+
+    /// A kind of exertion the area owns (RULINGS › Rest): climbing, treading water, …
+    fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self;
+}
+
+impl ActingRules for App {
+    fn declare_hold(&mut self, hold: Hold, on: Test) -> &mut Self {
         self.init_resource::<Holds>();
         self.world_mut().resource_mut::<Holds>().0.insert(hold, on);
         self
     }
+
+    fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self {
+        self.init_resource::<Exertions>();
+        self.world_mut()
+            .resource_mut::<Exertions>()
+            .0
+            .push((what, on));
+        self
+    }
+}
+
+/// What the creature is doing over rounds that exerts it, if anything (RULINGS › Rest).
+pub fn exertion(world: &World, who: Entity) -> Option<&'static str> {
+    world.get_resource::<Exertions>()?.of(world, who)
 }
 
 /// The first hold on the creature that does not allow this action, if any: the gate.

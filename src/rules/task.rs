@@ -110,9 +110,12 @@ pub struct TaskPlugin;
 
 impl Plugin for TaskPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            crate::schedule::SimRound,
-            carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
-        );
+        use crate::rules::acting::ActingRules;
+        // RULINGS › Rest: every task that takes rounds is exertion.
+        app.declare_exertion("at work", |world, who| world.get::<Task>(who).is_some())
+            .add_systems(
+                crate::schedule::SimRound,
+                carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
+            );
     }
 }

@@ -324,3 +324,101 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
     delve.run(1);
     assert_eq!(attacks_by(&delve, "Ada"), vec![1, 3], "she fights on");
 }
+
+/// RULINGS › Rest: climbing is exertion whether or not the square changes, and makes the noise
+/// of moving. A winded climber going down a 150' rope (13⅓' a round: 12 rounds) does not rest on
+/// the way and is still winded at the bottom.
+#[test]
+fn climbing_for_a_turn_is_not_rest() {
+    use delve::command::acts::{ClimbDown, LowerRope};
+    use delve::rules::caving::{Below, ClimbPace, Climbing};
+    use delve::rules::movement::MovedThisRound;
+    use delve::rules::rest::RestEvent;
+    let mut delve = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 150)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0, conditions: [Winded], gear: [Rope(200)])"#,
+        )
+        .build();
+    delve.act(LowerRope {
+        who: "Jess".into(),
+        at: (5, 1),
+    });
+    delve.give(ClimbDown {
+        who: "Jess".into(),
+        into: (5, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[15, 15]);
+    delve.run(3);
+    assert!(delve.get::<Climbing>("Jess").is_some());
+    assert_eq!(
+        delve.at("Jess"),
+        GridPos::new(4, 1),
+        "on the wall, off no square"
+    );
+    assert_eq!(
+        delve.get::<MovedThisRound>("Jess").unwrap().feet,
+        13,
+        "climbing is movement"
+    );
+    delve.run(10);
+    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 150 }));
+    let rested = delve
+        .events::<RestEvent>()
+        .into_iter()
+        .any(|e| matches!(e, RestEvent::Rested { who } if who == "Jess"));
+    assert!(!rested, "{}", delve.log().to_text());
+    assert!(
+        delve
+            .get::<Conditions>("Jess")
+            .unwrap()
+            .has(ConditionKind::Winded)
+    );
+}
+
+/// RULINGS › Rest: a still turn is ten rounds in a row with no exertion, counted from the last,
+/// not only a turn that starts on the clock's boundary: Ada, winded, stops in the fourth round
+/// of a turn and has rested ten rounds later, in the turn after.
+#[test]
+fn ten_still_rounds_from_the_last_exertion_are_a_rest() {
+    use delve::rules::rest::RestEvent;
+    let mut delve = Scenario::lit_corridor(15)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0, conditions: [Winded])"#,
+        )
+        .build();
+    delve.run(2);
+    delve.act(Move {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: Pace::Combat,
+    });
+    // Round 2 she moved; rounds 3 to 12 are still.
+    delve.run(9);
+    assert!(delve.events::<RestEvent>().is_empty());
+    delve.run(1);
+    let rests: Vec<(u64, RestEvent)> = delve
+        .log()
+        .entries()
+        .iter()
+        .filter_map(|e| e.get::<RestEvent>().map(|r| (e.round, r.clone())))
+        .collect();
+    assert_eq!(
+        rests,
+        vec![(12, RestEvent::Rested { who: "Ada".into() })],
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        !delve
+            .get::<Conditions>("Ada")
+            .unwrap()
+            .has(ConditionKind::Winded)
+    );
+}

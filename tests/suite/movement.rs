@@ -333,7 +333,7 @@ fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
 
 /// RULINGS › Rest: a turn in which an adventurer neither moved nor acted is a turn of rest. A
 /// party that stands still for six turns is not winded; a winded adventurer who then stands
-/// still through a turn of the clock has rested.
+/// still ten rounds in a row has rested.
 #[test]
 fn standing_still_is_rest() {
     let creatures = "(name: \"Idle\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0)";
@@ -355,10 +355,8 @@ fn standing_still_is_rest() {
     run_rounds(app.world_mut(), 51);
     assert!(conditions(&app, "Idle").has(ConditionKind::Winded));
     give(app.world_mut(), Command::Halt(Halt { who: "Idle".into() }));
-    // Round 51 is in the sixth turn, which it began walking; the seventh (rounds 60–69) is
-    // still, and rest.
-    run_rounds(app.world_mut(), 9);
-    assert!(conditions(&app, "Idle").has(ConditionKind::Winded));
+    // It halts in round 51: ten still rounds in a row (51–60), counted from its last step and
+    // not from the clock's turn, are its rest.
     run_rounds(app.world_mut(), 9);
     assert!(
         conditions(&app, "Idle").has(ConditionKind::Winded),
@@ -366,11 +364,17 @@ fn standing_still_is_rest() {
     );
     run_round(app.world_mut());
     assert!(!conditions(&app, "Idle").has(ConditionKind::Winded));
-    assert!(
-        events(&app)
-            .iter()
-            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Idle"))
-    );
+    let rested: Vec<u64> = app
+        .world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .filter(
+            |e| matches!(e.get::<RestEvent>(), Some(RestEvent::Rested { who }) if who == "Idle"),
+        )
+        .map(|e| e.round)
+        .collect();
+    assert_eq!(rested, vec![60]);
 }
 
 #[test]

@@ -612,7 +612,16 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
         }
         c.stretches_thrown += 1;
     }
+    let before = c.done_feet;
     c.done_feet = reach.min(c.height_feet as f32);
+    // RULINGS › Rest: climbing is movement, with its noise, though the square stays the same.
+    let pace = if c.rappel && !c.slowed {
+        Pace::Running
+    } else {
+        Pace::Combat
+    };
+    let climbed = (c.done_feet.round() - before.round()).max(0.0) as u32;
+    crate::rules::movement::moved_by_other_means(world, who, climbed, pace);
     if c.done_feet < c.height_feet as f32 {
         world.entity_mut(who).insert(c);
         return;

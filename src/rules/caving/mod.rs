@@ -29,7 +29,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::{EventLog, log_in};
-use crate::rules::acting::{DeclareHold, Hold};
+use crate::rules::acting::{ActingRules, Hold};
 use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
 use crate::rules::throws::{ThrowKind, Thrower};
@@ -515,6 +515,16 @@ impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
         app.declare_hold(Hold::Stuck, is_stuck)
             .declare_hold(Hold::CrawlingATraverse, is_crawling)
+            .declare_exertion("climbing", |world, who| {
+                world.get::<climbing::Climbing>(who).is_some()
+            })
+            .declare_exertion("traversing", |world, who| {
+                world.get::<traverse::Traversing>(who).is_some()
+            })
+            .declare_exertion("rigging a traverse", |world, who| {
+                world.get::<traverse::Rigging>(who).is_some()
+            })
+            .declare_exertion("stuck in a squeeze", is_stuck)
             .add_systems(
                 crate::schedule::SimRound,
                 (

@@ -512,7 +512,11 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
         }
         t.stretches_thrown += 1;
     }
+    let before = t.done_feet;
     t.done_feet = reach.min(t.length_feet as f32);
+    // RULINGS › Rest: crawling and balancing along are movement, with its noise.
+    let crossed = (t.done_feet.round() - before.round()).max(0.0) as u32;
+    crate::rules::movement::moved_by_other_means(world, who, crossed, Pace::Combat);
     let scale = world.resource::<DungeonGrid>().scale_feet();
     if t.done_feet < t.length_feet as f32 {
         let on = t.square_after(t.done_feet, scale);

@@ -115,7 +115,7 @@ pub struct ConditionsPlugin;
 
 impl Plugin for ConditionsPlugin {
     fn build(&self, app: &mut App) {
-        use crate::rules::acting::{DeclareHold, Hold};
+        use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Down, |world, who| {
             world.get::<Conditions>(who).is_some_and(is_down)
         })

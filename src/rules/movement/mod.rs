@@ -39,7 +39,9 @@ use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum Pace {
     /// Feet per turn: cautious, quiet, mapping.
     #[default]
@@ -620,6 +622,18 @@ pub fn start_round(
     }
     for mut b in &mut explorers {
         *b = ExplorationBenefits::default();
+    }
+}
+
+/// Movement by other means than walking — climbing, rappelling, crawling or balancing along a
+/// traverse — counts as the round's movement: it makes the noise of moving at its pace, and is
+/// exertion (RULINGS › Rest).
+pub fn moved_by_other_means(world: &mut World, who: Entity, feet: u32, pace: Pace) {
+    if let Some(mut m) = world.get_mut::<MovedThisRound>(who)
+        && feet > 0
+    {
+        m.feet += feet;
+        m.pace = Some(m.pace.map_or(pace, |p| p.max(pace)));
     }
 }
 

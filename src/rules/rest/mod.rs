@@ -3,9 +3,12 @@
 //! Endurance need no rest and can keep watch meanwhile.
 //!
 //! RULINGS › Rest: only turns of exploration and combat count. A turn (of the clock) in which a
-//! creature neither moved nor took an action — opening, searching, fighting, a task under way —
-//! is a turn of rest, as is a turn of `Rest`; keeping watch, talking and listening are rest. A
-//! turn in which it did any of these counts whole. A monster waiting in its lair rests.
+//! creature moved or took an action — opening, searching, fighting — counts whole. Every kind of
+//! exertion counts, whether or not the square changes: what a command costs (`rules::acting`),
+//! and what the creature is doing over rounds, as each area declares it (climbing, crawling,
+//! treading water, stuck, a task under way). Ten rounds in a row with no exertion, counted from
+//! the last, are a turn of rest, as is a turn of `Rest`; keeping watch, talking and listening are
+//! rest. A monster waiting in its lair rests.
 
 pub mod events;
 pub use events::RestEvent;
@@ -19,7 +22,6 @@ use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, RunningTally};
-use crate::rules::task::Task;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -36,6 +38,8 @@ pub struct Fatigue {
     pub turns_without_rest: u64,
     /// The creature moved or acted in the turn under way.
     pub exerted_this_turn: bool,
+    /// Rounds in a row without exertion, since the last.
+    pub still_rounds: u64,
 }
 
 impl Fatigue {
@@ -131,8 +135,25 @@ pub struct RestPlugin;
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
         // After the long-run saves of this round, before conditions that end with the round.
-        app.init_resource::<ActingOrder>()
-            .add_systems(SimRound, rest_and_fatigue.in_set(RoundSet::Rest));
+        app.init_resource::<ActingOrder>().add_systems(
+            SimRound,
+            (exertion_of_the_round, rest_and_fatigue)
+                .chain()
+                .in_set(RoundSet::Rest),
+        );
+    }
+}
+
+/// RULINGS › Rest: what a creature is doing over rounds (climbing, treading water, stuck, at a
+/// task, …: `rules::acting::exertion`) exerts it this round, whether or not its square changes.
+pub fn exertion_of_the_round(world: &mut World, q: &mut QueryState<Entity, With<Fatigue>>) {
+    let round = world.resource::<Clock>().rounds;
+    let exerted: Vec<Entity> = q
+        .iter(world)
+        .filter(|&e| crate::rules::acting::exertion(world, e).is_some())
+        .collect();
+    for e in exerted {
+        world.entity_mut(e).insert(Exerted { round });
     }
 }
 
@@ -143,13 +164,13 @@ type Restful<'a> = (
     &'a mut Fatigue,
     Option<&'a mut Resting>,
     &'a MovedThisRound,
-    (Option<&'a Exerted>, Has<Task>, Option<&'a Faction>),
+    (Option<&'a Exerted>, Option<&'a Faction>),
     &'a mut Conditions,
     Option<&'a mut RunningTally>,
 );
 
 /// Each round: resting goes on; exertion counts toward the five turns, and more winds the
-/// creature; at the end of a turn (of the clock) without exertion, the creature has rested.
+/// creature; ten rounds in a row without exertion, and the creature has rested.
 pub fn rest_and_fatigue(
     clock: Res<Clock>,
     acting: Res<ActingOrder>,
@@ -197,10 +218,13 @@ pub fn rest_and_fatigue(
         if !needs_rest(profs) {
             continue;
         }
-        let (exerted, task, faction) = doing;
+        let (exerted, faction) = doing;
         let fighting = faction.is_some_and(|f| acting.fighting(*f));
-        if moved.feet > 0 || task || fighting || exerted.is_some_and(|x| x.round == round) {
+        if moved.feet > 0 || fighting || exerted.is_some_and(|x| x.round == round) {
             fatigue.exerted_this_turn = true;
+            fatigue.still_rounds = 0;
+        } else {
+            fatigue.still_rounds += 1;
         }
         if fatigue.exerted_this_turn {
             fatigue.rounds_without_rest =
@@ -217,22 +241,22 @@ pub fn rest_and_fatigue(
                 );
             }
         }
-        if turn_ends {
-            if fatigue.exerted_this_turn {
-                fatigue.turns_without_rest += 1;
-                fatigue.exerted_this_turn = false;
-            } else if fatigue.turns_without_rest > 0
+        if fatigue.still_rounds >= ROUNDS_PER_TURN
+            && (fatigue.turns_without_rest > 0
+                || fatigue.exerted_this_turn
                 || conditions.has(ConditionKind::Winded)
-                || tally.as_ref().is_some_and(|t| t.rounds > 0)
-            {
-                log.push(
-                    round,
-                    RestEvent::Rested {
-                        who: name.to_string(),
-                    },
-                );
-                rested(&mut fatigue, &mut tally, &mut conditions, &mut log);
-            }
+                || tally.as_ref().is_some_and(|t| t.rounds > 0))
+        {
+            log.push(
+                round,
+                RestEvent::Rested {
+                    who: name.to_string(),
+                },
+            );
+            rested(&mut fatigue, &mut tally, &mut conditions, &mut log);
+        } else if turn_ends && fatigue.exerted_this_turn {
+            fatigue.turns_without_rest += 1;
+            fatigue.exerted_this_turn = false;
         }
     }
 }

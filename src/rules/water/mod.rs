@@ -322,14 +322,28 @@ fn is_drowning(world: &World, who: Entity) -> bool {
     world.get::<Drowning>(who).is_some()
 }
 
+/// Afloat in deep water, keeping its head up: exertion, still or not (RULINGS › Rest). One with
+/// a swimming speed is at home there.
+fn treading_water(world: &World, who: Entity) -> bool {
+    world.get::<SwimmingSpeed>(who).is_none()
+        && world
+            .get::<Position>(who)
+            .is_some_and(|p| in_deep_water(world.resource::<DungeonGrid>(), p.0))
+}
+
 /// Swimming and drowning at the start of each creature's initiative: each round outside a
 /// battle, in its faction's turn in one.
 pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
-        use crate::rules::acting::{DeclareHold, Hold};
+        use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Drowning, is_drowning)
+            .declare_exertion("drowning", is_drowning)
+            .declare_exertion("treading water", treading_water)
+            .declare_exertion("holding a drowning ally up", |world, who| {
+                world.get::<Holding>(who).is_some()
+            })
             .add_systems(
                 crate::schedule::SimRound,
                 start_of_initiative_in_water
