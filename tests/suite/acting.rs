@@ -422,3 +422,107 @@ fn ten_still_rounds_from_the_last_exertion_are_a_rest() {
             .has(ConditionKind::Winded)
     );
 }
+
+/// A 10' chasm at (7, 1)–(8, 1): its near edge (6, 1), its far side (9, 1), where a hidden 10'
+/// pit waits. Ada (DEX 13, `ada` for her encumbrance) stands at (2, 1), 20' back from the edge.
+fn a_gap_to_jump(ada: &str) -> Delve {
+    Scenario::new(&["XXXXXXXXXXXXXX", "X......CC....X", "XXXXXXXXXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 30)")
+        .light("(at: (4, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .trap("(at: (9, 1), kind: Pit(depth_feet: 10), trigger: Step, hidden: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 30, ac: 10, dex: 13{ada})"#
+        ))
+        .build()
+}
+
+fn jump(from: Option<(i32, i32)>, running: bool) -> delve::command::acts::Jump {
+    delve::command::acts::Jump {
+        who: "Ada".into(),
+        to: (9, 1),
+        from,
+        running,
+    }
+}
+
+/// What the jumps were: (d6, reach, with a run-up).
+fn jumps(delve: &Delve) -> Vec<(u32, f32, bool)> {
+    use delve::rules::caving::CavingEvent;
+    delve
+        .events::<CavingEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            CavingEvent::Jumped {
+                d6,
+                reach_feet,
+                run_up,
+                ..
+            } => Some((d6, reach_feet, run_up)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Dungeon Delves › Jumping, RULINGS › The battle round: a jump is movement. Ada runs up 20' to
+/// the edge and jumps in the same move (13 + 1 − 2 = 12' clears the 10' gap): 20' + the 15'
+/// jumped = 35' of her 40' combat speed; she lands on the hidden pit, which goes off at its
+/// chance (the d6 a 1) and drops her 10'.
+#[test]
+fn a_jump_spends_movement_and_lands_on_its_square() {
+    use delve::rules::caving::Below;
+    use delve::rules::movement::MovedThisRound;
+    let mut delve = a_gap_to_jump(", encumbrance_stone: 2.0");
+    delve.script_dice(&[1, 1, 1]);
+    delve.act(jump(Some((6, 1)), false));
+    assert_eq!(
+        jumps(&delve),
+        vec![(1, 12.0, true)],
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(delve.get::<MovedThisRound>("Ada").unwrap().feet, 35);
+    assert_eq!(delve.at("Ada"), GridPos::new(9, 1));
+    assert_eq!(
+        delve.get::<Below>("Ada"),
+        Some(&Below { depth_feet: 10 }),
+        "the landing square is stepped on: {}",
+        delve.log().to_text()
+    );
+}
+
+/// The run-up must be in the same move: 20' walked the round before is no run-up, and the jump
+/// is halved ((13 + 6 − 2) / 2 = 8½': short, into the chasm). A run-up and jump beyond the
+/// round's movement is refused: at 8 stone (combat speed 20') 35' is too much; running (60') it
+/// is not.
+#[test]
+fn a_jump_needs_its_run_up_in_the_same_move() {
+    use delve::rules::caving::{Below, CavingRefusal};
+    let mut delve = a_gap_to_jump(", encumbrance_stone: 2.0");
+    delve.act(Move {
+        who: "Ada".into(),
+        to: (6, 1),
+        pace: Pace::Combat,
+    });
+    assert_eq!(delve.at("Ada"), GridPos::new(6, 1));
+    delve.script_dice(&[6, 1, 1, 1]);
+    delve.act(jump(None, false));
+    assert_eq!(jumps(&delve), vec![(6, 8.5, false)]);
+    assert_eq!(delve.get::<Below>("Ada"), Some(&Below { depth_feet: 30 }));
+
+    let mut delve = a_gap_to_jump(", encumbrance_stone: 8.0, saves: { Paralysis: 12 }");
+    delve.act(jump(Some((6, 1)), false));
+    assert!(delve.was_refused(
+        "Ada",
+        &CavingRefusal::JumpBeyondMovement { needs: 35, has: 20 }
+    ));
+    assert_eq!(delve.at("Ada"), GridPos::new(2, 1), "nothing changed");
+    delve.script_dice(&[6, 6]);
+    delve.act(jump(Some((6, 1)), true));
+    assert_eq!(jumps(&delve), vec![(6, 11.0, true)], "13 + 6 − 8 = 11'");
+    assert_eq!(
+        delve.at("Ada"),
+        GridPos::new(9, 1),
+        "the pit's d6 a 6: it holds"
+    );
+}

@@ -382,6 +382,8 @@ fn jump_across(delve: &mut Delve) {
     delve.act(Jump {
         who: "Jess".into(),
         to: (8, 1),
+        from: None,
+        running: false,
     });
 }
 
@@ -411,19 +413,18 @@ fn dex_13_with_no_run_up_falls_short_of_a_10_foot_chasm() {
     assert!(delve.was_refused("Jess", &CavingRefusal::SheerNeedsClimbing));
 }
 
-/// Dungeon Delves › Jumping: after a moving start of 20' (its last round's move), the full
-/// DEX + 1d6 − stone: 13 + 1 − 2 = 12' clears the 10' gap.
+/// Dungeon Delves › Jumping: after a moving start of 20' in the same move, the full DEX + 1d6 −
+/// stone: 13 + 1 − 2 = 12' clears the 10' gap.
 #[test]
 fn a_run_up_clears_the_chasm() {
     let mut delve = chasm(", at: (1, 1)", 13, '.');
-    delve.act(Move {
-        who: "Jess".into(),
-        to: (5, 1),
-        pace: Pace::Combat,
-    });
-    assert_eq!(delve.at("Jess"), GridPos::new(5, 1), "20' in the round");
     delve.script_dice(&[1]);
-    jump_across(&mut delve);
+    delve.act(Jump {
+        who: "Jess".into(),
+        to: (8, 1),
+        from: Some((5, 1)),
+        running: false,
+    });
     assert_eq!(jumped(&delve), Some((10, 1, 12.0, true)));
     assert_eq!(delve.at("Jess"), GridPos::new(8, 1));
     assert!(delve.get::<Below>("Jess").is_none());
@@ -1328,6 +1329,8 @@ fn leaping_out_of_a_hole_no_deeper_than_the_leap() {
         delve.act(Jump {
             who: "Lia".into(),
             to: (3, 1),
+            from: None,
+            running: false,
         });
         delve
     };

@@ -31,7 +31,13 @@ fn command(kind: u8, who: &str, to: (i32, i32), flag: bool) -> Command {
             pace,
         }
         .into(),
-        2 => Jump { who, to }.into(),
+        2 => Jump {
+            who,
+            to,
+            from: None,
+            running: flag,
+        }
+        .into(),
         3 => Traverse { who, to, pace }.into(),
         4 => RigTraverse { who, to }.into(),
         5 => CrawlAcross { who, to, pace }.into(),

@@ -42,6 +42,27 @@ fn across(
     (n > 0 && grid.is_passable(p)).then_some((n, p))
 }
 
+/// From `from` in a direction: at least 20' of floor (a run-up) to the edge of a chasm, the
+/// edge and the first square past the chasm.
+fn run_up_to_a_chasm(
+    grid: &DungeonGrid,
+    from: GridPos,
+    (dx, dy): (i32, i32),
+) -> Option<(GridPos, GridPos)> {
+    let is_chasm = |t| matches!(t, Terrain::Chasm { .. });
+    let mut edge = from;
+    loop {
+        let next = GridPos::new(edge.x + dx, edge.y + dy);
+        if grid.terrain(next).is_some_and(is_chasm) || !grid.is_passable(next) {
+            break;
+        }
+        edge = next;
+    }
+    let run = crate::grid::distance_feet(from, edge, grid.scale_feet());
+    let (_, to) = across(grid, edge, (dx, dy), is_chasm)?;
+    (run >= RUN_UP_FEET).then_some((edge, to))
+}
+
 /// The caving choices of `who` where it stands.
 pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     let (Some(here), Some(thrower)) = (
@@ -136,6 +157,8 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                         Command::from(super::Jump {
                             who: name.clone(),
                             to: xy(p),
+                            from: None,
+                            running: false,
                         }),
                     ));
                     break;
@@ -234,28 +257,43 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
             && let Some((_, gap)) = super::jumping::over_the_gap(grid, here, to)
             && let Some(j) = Jumper::of(world, who)
         {
-            let run_up = world
-                .get::<crate::rules::movement::MovedThisRound>(who)
-                .is_some_and(|m| m.feet >= RUN_UP_FEET);
+            // From where it stands, a standing jump; with a run-up, from 20' back in line.
             let mut c = Choice::new(
                 &format!("jump the {gap}' gap to {to}"),
                 "part of its move",
                 None,
-                if run_up {
-                    "with a run-up"
-                } else {
-                    "no run-up: halved"
-                },
+                "no run-up: halved",
                 Command::from(super::Jump {
                     who: name.clone(),
                     to: xy(to),
+                    from: None,
+                    running: false,
                 }),
             );
-            c.chance = j.chance(gap, run_up);
+            c.chance = j.chance(gap, false);
             out.push(c);
         }
         if let Some((_, to)) = chasm {
             out.extend(traverse_choices(world, who, &thrower, here, to));
+        }
+        if let Some((edge, to)) = run_up_to_a_chasm(grid, here, dir)
+            && let Some((_, gap)) = super::jumping::over_the_gap(grid, edge, to)
+            && let Some(j) = Jumper::of(world, who)
+        {
+            let mut c = Choice::new(
+                &format!("run up to {edge} and jump the {gap}' gap to {to}"),
+                "part of its move",
+                None,
+                "a 20' run-up",
+                Command::from(super::Jump {
+                    who: name.clone(),
+                    to: xy(to),
+                    from: Some(xy(edge)),
+                    running: false,
+                }),
+            );
+            c.chance = j.chance(gap, true);
+            out.push(c);
         }
     }
     out

@@ -185,15 +185,31 @@ impl Act for CrawlAcross {
     }
 }
 
-/// Jumps across a chasm in a straight line onto the square `to`.
+/// Jumps across a chasm in a straight line onto the square `to` (or leaps out of a hole onto
+/// it). A jump is movement: with `from`, the jumper first runs up to that take-off square in
+/// the same move (at running speed if `running`, else combat speed), and 20' of run-up gives
+/// the full jump; the run-up and the jump together must fit in the round's movement.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jump {
     pub who: String,
     pub to: (i32, i32),
+    /// The take-off square, run up to in the same move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<(i32, i32)>,
+    /// Run up at running speed rather than combat speed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub running: bool,
 }
 
 impl fmt::Display for Jump {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(from) = self.from {
+            write!(f, "run up to {}", at(from))?;
+            if self.running {
+                write!(f, " at running speed")?;
+            }
+            write!(f, " and ")?;
+        }
         write!(f, "jump to {}", at(self.to))
     }
 }
@@ -205,7 +221,12 @@ impl Act for Jump {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let who = creature(world, &self.who)?;
-        super::jumping::jump(world, who, at(self.to))
+        let pace = if self.running {
+            crate::rules::movement::Pace::Running
+        } else {
+            crate::rules::movement::Pace::Combat
+        };
+        super::jumping::jump(world, who, at(self.to), self.from.map(at), pace)
     }
 }
 
@@ -349,6 +370,11 @@ pub enum CavingRefusal {
     OutOfHookRange {
         feet: u32,
     },
+    /// The run-up and the jump together are more than the round's movement.
+    JumpBeyondMovement {
+        needs: u32,
+        has: u32,
+    },
     NoLanding {
         at: GridPos,
     },
@@ -449,6 +475,10 @@ impl fmt::Display for CavingRefusal {
                 "it leaps {leap_feet}' and the hole is {depth_feet}' deep: it must climb"
             ),
             CavingRefusal::NoLanding { at } => write!(f, "there is nothing to land on at {at}"),
+            CavingRefusal::JumpBeyondMovement { needs, has } => write!(
+                f,
+                "the run-up and the jump take {needs}' of movement, and it has {has}' a round"
+            ),
             CavingRefusal::NotAcrossAChasm { to } => write!(
                 f,
                 "a jump goes straight (or diagonally) across chasm squares only, and {to} is not \

@@ -59,6 +59,8 @@ pub enum CavingEvent {
         reach_feet: f32,
         run_up: bool,
     },
+    /// A jump did not happen: the run-up ended short of the take-off square.
+    JumpCalledOff { who: String, at: GridPos },
     /// A precarious landing failed: this many feet short.
     LandedShort { who: String, feet: u32 },
     /// A grappling hook thrown for the anchor above: caught or not (as the party sees it).
@@ -118,6 +120,7 @@ impl LogEvent for CavingEvent {
             | CavingEvent::RopeTakenUp { who, .. }
             | CavingEvent::Fell { who, .. }
             | CavingEvent::Jumped { who, .. }
+            | CavingEvent::JumpCalledOff { who, .. }
             | CavingEvent::LeaptOut { who, .. }
             | CavingEvent::LandedShort { who, .. }
             | CavingEvent::HookThrown { who, .. }
@@ -181,6 +184,9 @@ impl fmt::Display for CavingEvent {
             ),
             CavingEvent::RopeTakenUp { who, at } => {
                 write!(f, "{who} takes up the rope hanging into {at}")
+            }
+            CavingEvent::JumpCalledOff { who, at } => {
+                write!(f, "{who} stops at {at}, short of its take-off: no jump")
             }
             CavingEvent::Jumped {
                 who,

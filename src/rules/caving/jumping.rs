@@ -2,7 +2,12 @@
 //!
 //! - Horizontally an adventurer jumps up to its DEX score plus 1d6 feet, vertically its DEX
 //!   bonus plus 1 (at least 1'); each less 1' per stone of encumbrance; halved, after
-//!   encumbrance, without a moving start of at least 20' (its move of the round before).
+//!   encumbrance, without a moving start of at least 20'.
+//! - A jump is movement (RULINGS › The battle round, › Rest): the jumper may run up to its
+//!   take-off square in the same move, and the run-up is what it moved this round before it
+//!   jumped; the distance jumped counts against the round's movement; it jumps in the round's
+//!   walking (in its faction's turn in a battle), makes the noise of moving, and the square it
+//!   lands on is stepped on (traps).
 //!   Acrobatics adds the class level to DEX for this, to at most 24 (the DEX bonus of 19–20 is
 //!   +4, 21–23 +5, 24 +6).
 //! - A creature without an encumbrance (a monster with a speed) jumps as DEX 10 (unless given)
@@ -19,15 +24,16 @@ use super::climbing::{Below, fall};
 use super::{CavingEvent, CavingRefusal};
 use crate::command::Refusal;
 use crate::creature::{
-    Abilities, ClassLevel, ConditionEnd, Encumbrance, Position, Proficiencies, SavingThrows,
+    Abilities, ClassLevel, ConditionEnd, Encumbrance, Faction, Position, Proficiencies,
+    SavingThrows,
 };
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::log_in;
-use crate::rules::conditions::gain_condition_in;
-use crate::rules::movement::MovedThisRound;
+use crate::rules::conditions::{Conditions, gain_condition_in};
+use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use crate::rules::throws::ThrowKind;
 
 /// The moving start a full jump needs.
@@ -120,41 +126,122 @@ pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(V
     Some((between, gap))
 }
 
-/// Whether it has had its moving start: 20' moved the round before.
-fn run_up(world: &World, who: Entity) -> bool {
-    world
-        .get::<MovedThisRound>(who)
-        .is_some_and(|m| m.feet >= RUN_UP_FEET)
-}
-
-/// How high `who` leaps now (its run-up counted), in feet.
+/// How high `who` leaps from a standing start (at the bottom of a hole there is no run-up), in
+/// feet.
 pub fn leap_of(world: &World, who: Entity) -> Option<f32> {
     let j = Jumper::of(world, who)?;
-    Some(vertical_leap_feet(
-        j.dex,
-        j.stone,
-        run_up(world, who),
-        j.factor,
-    ))
+    Some(vertical_leap_feet(j.dex, j.stone, false, j.factor))
 }
 
-/// `Jump`: across a chasm in a straight line onto the square `to`; or, from the bottom of a
-/// hole no deeper than its leap, up onto the square `to` beside it.
-pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
-    let from = crate::command::square_of(world, who)?;
+/// A jump ordered: the square it takes off from (run up to in the same move), where it lands,
+/// and the pace of the run-up.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JumpOrder {
+    pub take_off: GridPos,
+    pub to: GridPos,
+    pub pace: Pace,
+}
+
+/// `Jump`: across a chasm in a straight line onto the square `to`, from `from` (run up to in
+/// the same move) or from where it stands; or, from the bottom of a hole no deeper than its
+/// leap, up onto the square `to` beside it. The jump itself happens in the round's walking
+/// ([`jumpers_jump`]).
+pub fn jump(
+    world: &mut World,
+    who: Entity,
+    to: GridPos,
+    from: Option<GridPos>,
+    pace: Pace,
+) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
     if let Some(below) = world.get::<Below>(who).copied() {
-        return leap_out(world, who, from, below, to);
+        if from.is_some_and(|f| f != here) {
+            return Err(crate::rules::movement::MoveRefusal::AtTheBottom {
+                depth_feet: below.depth_feet,
+            }
+            .into());
+        }
+        return leap_out(world, who, here, below, to);
     }
+    let take_off = from.unwrap_or(here);
     let grid = world.resource::<DungeonGrid>();
     if !grid.is_passable(to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
-    let (between, gap) =
-        over_the_gap(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    over_the_gap(grid, take_off, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let jump_feet = crate::grid::distance_feet(take_off, to, grid.scale_feet());
+    let conditions = world
+        .get::<crate::rules::conditions::Conditions>(who)
+        .cloned()
+        .unwrap_or_default();
+    let speeds = world
+        .get::<Encumbrance>(who)
+        .and_then(|e| Speeds::of(e.0, &conditions))
+        .ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
+    let run_up = if take_off == here {
+        None
+    } else {
+        Some(crate::rules::movement::plan_move(
+            world, who, take_off, pace,
+        )?)
+    };
+    let needs = run_up.as_ref().map_or(0, |p| p.feet) + jump_feet;
+    let has = speeds.rated(pace) as u32;
+    if needs > has {
+        return Err(CavingRefusal::JumpBeyondMovement { needs, has }.into());
+    }
+    world
+        .entity_mut(who)
+        .remove::<(crate::rules::movement::Walking, crate::rules::rest::Resting)>()
+        .insert(JumpOrder { take_off, to, pace });
+    if run_up.is_some() {
+        crate::rules::movement::begin_walk(world, who, take_off, pace)?;
+    }
+    Ok(())
+}
+
+/// Each round's walking: a jumper that has reached its take-off square jumps, its run-up the
+/// feet it moved this round; one whose run-up was cut short does not jump.
+pub fn jumpers_jump(
+    world: &mut World,
+    q: &mut QueryState<(Entity, &JumpOrder, &Conditions, Option<&Faction>)>,
+) {
+    for (who, order) in super::acting_now(world, q) {
+        if world.get::<crate::rules::movement::Walking>(who).is_some() {
+            continue;
+        }
+        world.entity_mut(who).remove::<JumpOrder>();
+        let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
+            continue;
+        };
+        if here != order.take_off || world.get::<Below>(who).is_some() {
+            let name = crate::creature::name_of(world, who);
+            log_in(
+                world,
+                CavingEvent::JumpCalledOff {
+                    who: name,
+                    at: here,
+                },
+            );
+            continue;
+        }
+        let moved = world.get::<MovedThisRound>(who).map_or(0, |m| m.feet);
+        take_off(world, who, order, moved >= RUN_UP_FEET);
+    }
+}
+
+/// The jump: the d6, and a landing on the far side or a drop into the chasm where it came down.
+/// The distance jumped is movement (its noise), and the landing square is stepped on.
+fn take_off(world: &mut World, who: Entity, order: JumpOrder, run_up: bool) {
+    let grid = world.resource::<DungeonGrid>();
+    let Some((between, gap)) = over_the_gap(grid, order.take_off, order.to) else {
+        return;
+    };
     let scale = grid.scale_feet().max(1);
-    let j = Jumper::of(world, who).ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
-    let acrobatics = j.acrobat.then_some(());
-    let run_up = run_up(world, who);
+    let jump_feet = crate::grid::distance_feet(order.take_off, order.to, grid.scale_feet());
+    let Some(j) = Jumper::of(world, who) else {
+        return;
+    };
     let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
     let reach = horizontal_jump_feet(j.dex, d6, j.stone, run_up, j.factor);
     let name = crate::creature::name_of(world, who);
@@ -168,17 +255,17 @@ pub fn jump(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> 
             run_up,
         },
     );
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>();
+    crate::rules::movement::moved_by_other_means(world, who, jump_feet, order.pace);
     if reach >= gap as f32 {
-        land(world, who, to, &between, acrobatics.is_some());
+        if let Some(mut steps) = world.get_mut::<crate::rules::movement::Footsteps>(who) {
+            steps.step(order.take_off, order.to);
+        }
+        land(world, who, order.to, &between, j.acrobat);
     } else {
         // Short: into the chasm where the jump came down.
         let k = ((reach / scale as f32) as usize).min(between.len() - 1);
         drop_into(world, who, between[k]);
     }
-    Ok(())
 }
 
 /// A leap up out of a hole onto the square `to` beside it: its leap must reach the rim.

@@ -528,6 +528,7 @@ impl Plugin for CavingPlugin {
             .add_systems(
                 crate::schedule::SimRound,
                 (
+                    jumping::jumpers_jump,
                     climbing::climbers_climb,
                     traverse::traversers_traverse,
                     traverse::riggers_rig,
@@ -539,6 +540,7 @@ impl Plugin for CavingPlugin {
             .add_systems(
                 crate::schedule::FactionTurn,
                 (
+                    jumping::jumpers_jump,
                     climbing::climbers_climb,
                     traverse::traversers_traverse,
                     traverse::riggers_rig,

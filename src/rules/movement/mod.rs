@@ -543,6 +543,20 @@ pub fn record_move(
 /// Starts a walk for `e`, or says why it cannot; gives the walk's length in feet. Interrupts a
 /// rest.
 pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<u32, Refusal> {
+    let path = plan_move(world, e, to, pace)?;
+    let feet = path.feet;
+    world.entity_mut(e).insert(Walking::new(path.squares, pace));
+    world.entity_mut(e).remove::<crate::rules::rest::Resting>();
+    Ok(feet)
+}
+
+/// The path `e` would walk to `to` at `pace`, or why it cannot.
+pub fn plan_move(
+    world: &World,
+    e: Entity,
+    to: GridPos,
+    pace: Pace,
+) -> Result<crate::grid::path::Path, Refusal> {
     let pos = square_of(world, e)?;
     if world.get::<crate::rules::caving::Climbing>(e).is_some() {
         return Err(MoveRefusal::OnAClimb.into());
@@ -560,7 +574,7 @@ pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Resu
     let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
     let saves = world.get::<SavingThrows>(e).cloned().unwrap_or_default();
     let grid = world.resource::<DungeonGrid>();
-    let path = plan_walk(
+    Ok(plan_walk(
         grid,
         pos,
         to,
@@ -568,11 +582,7 @@ pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Resu
         Speeds::of(enc, &conditions),
         &conditions,
         &saves,
-    )?;
-    let feet = path.feet;
-    world.entity_mut(e).insert(Walking::new(path.squares, pace));
-    world.entity_mut(e).remove::<crate::rules::rest::Resting>();
-    Ok(feet)
+    )?)
 }
 
 /// Starts a walk for `e` and logs it ([`MovementEvent::WalkBegun`]), or says why it cannot.
