@@ -14,13 +14,11 @@ use crate::level::Level;
 use crate::level::schema::Modules;
 use crate::log::{EventLog, LogEvent};
 use crate::rules::conditions::ConditionsPlugin;
-use crate::rules::doors::Door;
-use crate::rules::light::{CarriedBy, LightSource};
+
 use crate::rules::movement::MovementPlugin;
-use crate::rules::party::{Parties, Party, PartyMember, PartyPlugin};
+use crate::rules::party::{Parties, PartyPlugin};
 use crate::rules::penalties::SituationalPenalties;
 use crate::rules::rest::RestPlugin;
-use crate::rules::traps::Trap;
 use crate::time::DelveMode;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 use serde::Serialize;
@@ -339,8 +337,6 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         world.despawn(e);
     }
     world.insert_resource(level.grid.clone());
-    let light = crate::rules::light::level_light_map(level);
-    world.insert_resource(light);
     world.insert_resource(Factions(level.factions.clone()));
     world.insert_resource(LevelInfo {
         name: level.name.clone(),
@@ -353,9 +349,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     world.insert_resource(Dice::seeded(seed));
     world.insert_resource(PendingCommands::default());
     world.insert_resource(Journal::default());
-    world.insert_resource(crate::rules::sound::hearing::Noises::default());
-    reset_round_state(world);
-    crate::rules::modules::start_modules(world, level.modules);
+    world.insert_resource(ActingOrder::default());
     let mut log = EventLog::default();
     log.push(
         0,
@@ -365,150 +359,17 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
         },
     );
     world.insert_resource(log);
-
-    world.insert_resource(crate::rules::judge::Judge(level.judge.clone()));
-    world.insert_resource(crate::policy::party::LevelGoal(level.goal.clone()));
-    world.insert_resource(crate::policy::party::PartyMinds::default());
-    world.insert_resource(crate::policy::party::DelveEnd::default());
-    world.insert_resource(level.deep_water.clone());
-    world.insert_resource(crate::rules::caving::climbing::RopesSecured::default());
-    world.insert_resource(crate::rules::caving::climbing::LooseHooks::default());
-    world.insert_resource(crate::rules::caving::traverse::RiggedTraverses::default());
-    world.insert_resource(level.climbs.clone());
-    use crate::rules::judge::JudgeSettings;
-    for d in &level.doors {
-        world.spawn((
-            LevelEntity,
-            Position(d.at),
-            Door::from(&d.door),
-            JudgeSettings(d.door.judge.clone()),
-        ));
-    }
-    for t in &level.traps {
-        world.spawn((
-            LevelEntity,
-            Position(t.at),
-            Trap::from(&t.trap),
-            JudgeSettings(t.trap.judge.clone()),
-        ));
-    }
-    for l in &level.lights {
-        world.spawn((
-            LevelEntity,
-            Position(l.at),
-            LightSource::new(l.kind, l.lit, l.fuel_turns),
-        ));
-    }
+    // Every rule area's part, in the order the areas registered (`rules::areas`).
+    crate::rules::areas::install_level(world, level);
+    crate::rules::modules::start_modules(world, level.modules);
     let mut index = CreatureIndex::default();
-    let mut spawned = Vec::new();
     for c in &level.creatures {
         let e = world.spawn(creature_bundle(c)).id();
-        spawned.push(e);
-        world.entity_mut(e).insert((
-            Vision {
-                lightless_vision_feet: c.lightless_vision_feet,
-                shadowy_senses: c.shadowy_senses,
-            },
-            Combatant {
-                attack_bonus: c.attack_bonus,
-                initiative_modifier: c.initiative_modifier,
-                weapons: c.weapons.clone(),
-                armor: c.armor.clone(),
-                shield: c.shield.clone(),
-                fortitude: c.fortitude,
-                touch_ac: c.touch_ac,
-                mythic: c.mythic,
-                flees_when_bloodied: c.flees_when_bloodied,
-            },
-            JudgeSettings(c.judge.clone()),
-        ));
-        let mind = crate::policy::monsters::Mind::new(
-            &c.mind,
-            c.at,
-            world.resource::<crate::grid::DungeonGrid>(),
-        );
-        world.entity_mut(e).insert(mind);
-        if !c.patrol.is_empty() {
-            world.entity_mut(e).insert(crate::policy::monsters::Patrol {
-                route: c.patrol.clone(),
-                next: 0,
-            });
-        }
-        if let Some(feet) = c.swim_feet {
-            world
-                .entity_mut(e)
-                .insert(crate::rules::water::SwimmingSpeed(feet));
-        }
-        for l in &c.carries {
-            world.spawn((
-                LevelEntity,
-                CarriedBy(e),
-                LightSource::new(l.kind, l.lit, l.fuel_turns),
-            ));
-        }
         index.0.insert(c.name.clone(), e);
+        crate::rules::areas::install_creature(world, e, c);
     }
     world.insert_resource(index);
-    let mut parties = Parties::default();
-    for f in level
-        .factions
-        .iter()
-        .filter(|f| !f.marching_order.is_empty())
-    {
-        let order: Vec<Entity> = f.marching_order.iter().map(|&k| spawned[k]).collect();
-        for (i, &e) in order.iter().enumerate() {
-            world.entity_mut(e).insert(PartyMember);
-            if i > 0 {
-                world
-                    .entity_mut(e)
-                    .insert(crate::rules::party::Following::default());
-            }
-        }
-        parties.0.push(Party {
-            name: f.name.clone(),
-            marching_order: order,
-            mapper: None,
-            formation: crate::rules::party::Formation::default(),
-            trail: Vec::new(),
-            pace: None,
-        });
-    }
-    world.insert_resource(parties);
-    world.insert_resource(crate::rules::vision::FactionMemory::default());
-    world.insert_resource(crate::rules::vision::PartyMaps::default());
-    for f in &level.factions {
-        if let Some(m) = f.mapper {
-            crate::rules::party::make_mapper(world, spawned[m]);
-            if let Some(p) = world.resource_mut::<Parties>().get_mut(&f.name) {
-                p.mapper = Some(spawned[m]);
-            }
-        }
-    }
-    crate::rules::vision::first_look(world);
-    // What everyone sees as the delve begins: traps in plain sight are known from the start.
-    {
-        use bevy::ecs::system::RunSystemOnce;
-        let learned = world.run_system_once(crate::rules::traps::learn_traps_in_sight);
-        debug_assert!(learned.is_ok(), "{learned:?}");
-    }
-}
-
-/// What the rule areas carry from one round to the next, as a delve begins (an undo or a load
-/// installs a level again in the same world: nothing of the old delve may stay).
-fn reset_round_state(world: &mut World) {
-    fn reset<R: Resource + Default>(world: &mut World) {
-        if world.contains_resource::<R>() {
-            world.insert_resource(R::default());
-        }
-    }
-    use crate::rules::sound::hearing;
-    reset::<ActingOrder>(world);
-    reset::<hearing::EarshotField>(world);
-    reset::<hearing::LastRoundNoises>(world);
-    reset::<hearing::HeardThisRound>(world);
-    reset::<hearing::PartyMoved>(world);
-    reset::<crate::rules::movement::StepsTaken>(world);
-    reset::<crate::rules::doors::DoorsOpened>(world);
+    crate::rules::areas::install_after_creatures(world, level);
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
@@ -537,15 +398,6 @@ fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {
             Equipment(c.gear.clone()),
             Conditions::from_level(&c.conditions),
             BodySize(c.size),
-        ),
-        (
-            crate::rules::movement::MovedThisRound::default(),
-            crate::rules::movement::ExplorationBenefits::default(),
-            crate::rules::movement::RunningTally::default(),
-            crate::rules::movement::Footsteps::default(),
-            crate::rules::rest::Fatigue::default(),
-            crate::rules::vision::Sight::default(),
-            crate::rules::sound::hearing::Listened::default(),
         ),
     )
 }

@@ -47,6 +47,17 @@ pub struct MonsterAiPlugin;
 
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs_creature(|world, e, c| {
+            let mind = Mind::new(&c.mind, c.at, world.resource::<crate::grid::DungeonGrid>());
+            world.entity_mut(e).insert(mind);
+            if !c.patrol.is_empty() {
+                world.entity_mut(e).insert(Patrol {
+                    route: c.patrol.clone(),
+                    next: 0,
+                });
+            }
+        });
         app.init_resource::<ActingOrder>()
             .init_resource::<HeardThisRound>()
             .add_systems(

@@ -408,6 +408,12 @@ pub struct PartyPolicyPlugin;
 
 impl Plugin for PartyPolicyPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            world.insert_resource(LevelGoal(level.goal.clone()));
+            world.insert_resource(PartyMinds::default());
+            world.insert_resource(DelveEnd::default());
+        });
         app.init_resource::<PartyMinds>()
             .init_resource::<DelveEnd>()
             .init_resource::<LevelGoal>()

@@ -2,6 +2,7 @@
 
 pub mod abilities;
 pub mod acting;
+pub mod areas;
 pub mod caving;
 pub mod combat;
 pub mod conditions;
@@ -22,3 +23,5 @@ pub mod throws;
 pub mod traps;
 pub mod vision;
 pub mod water;
+
+pub use areas::choices_for;

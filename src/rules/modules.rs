@@ -5,7 +5,6 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::creature::ActingOrder;
 use crate::level::schema::Modules;
 
 /// The optional rule modules of the delve: those it started with (the level's, or as the
@@ -60,30 +59,7 @@ impl RuleModule {
 /// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
 /// takes its state away (a battle under way ends without a word: there is no battle any more).
 pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
-    use crate::rules::combat::{battle, opportunity};
-    match (module, on) {
-        (RuleModule::TacticalCombat, true) => {
-            if !world.contains_resource::<battle::Battle>() {
-                world.insert_resource(battle::Battle::default());
-                world.insert_resource(battle::Awareness::default());
-                world.insert_resource(opportunity::Provoked::default());
-                world.insert_resource(crate::rules::tactical::TacticalCombat::default());
-            }
-        }
-        (RuleModule::TacticalCombat, false) => {
-            world.remove_resource::<battle::Battle>();
-            world.remove_resource::<battle::Awareness>();
-            world.remove_resource::<opportunity::Provoked>();
-            world.remove_resource::<crate::rules::tactical::TacticalCombat>();
-            world.insert_resource(ActingOrder::default());
-        }
-        (RuleModule::SituationalPenalties, true) => {
-            world.insert_resource(crate::rules::penalties::SituationalPenaltiesOn);
-        }
-        (RuleModule::SituationalPenalties, false) => {
-            world.remove_resource::<crate::rules::penalties::SituationalPenaltiesOn>();
-        }
-    }
+    crate::rules::areas::switch(world, module, on);
     if let Some(mut running) = world.get_resource_mut::<RunningModules>() {
         module.set_in(&mut running.now, on);
     }

@@ -526,3 +526,28 @@ fn a_jump_needs_its_run_up_in_the_same_move() {
         "the pit's d6 a 6: it holds"
     );
 }
+
+/// `rules::choices_for`: what a creature is offered passes the gate; stuck in a squeeze, only
+/// its ways out (Dungeon Delves › Squeezing), though it stands where it could search.
+#[test]
+fn a_stuck_creature_is_offered_only_its_ways_out() {
+    let delve = stuck_in_a_battle();
+    let tam = delve.entity("Tam");
+    let offered: Vec<(String, String)> = delve::rules::choices_for(delve.world(), tam)
+        .into_iter()
+        .map(|(what, c)| (what, c.way))
+        .collect();
+    assert_eq!(
+        offered,
+        vec![
+            ("squeeze".to_owned(), "wiggle back 10'".to_owned()),
+            ("squeeze".to_owned(), "push forward 10'".to_owned())
+        ]
+    );
+    let ghoul = delve.entity("Gnawbone");
+    let ways: Vec<String> = delve::rules::choices_for(delve.world(), ghoul)
+        .into_iter()
+        .map(|(_, c)| c.way)
+        .collect();
+    assert!(ways.contains(&"search methodically".to_owned()), "{ways:?}");
+}

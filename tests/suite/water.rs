@@ -146,7 +146,7 @@ fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
     delve.script_dice(&[1]);
     delve.run(1);
     let bo = delve.entity("Bo");
-    let offered: Vec<String> = delve::rules::water::rescue_choices(delve.world_mut(), bo)
+    let offered: Vec<String> = delve::rules::water::rescue_choices(delve.world(), bo)
         .into_iter()
         .map(|c| c.way)
         .collect();

@@ -513,6 +513,21 @@ pub struct CavingPlugin;
 
 impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
+        crate::rules::areas::RuleArea::offers(app, |world, who| {
+            let squeeze = escape_choices(world, who).into_iter();
+            let here = choices::caving_choices(world, who).into_iter();
+            squeeze
+                .map(|c| ("squeeze".to_owned(), c))
+                .chain(here.map(|c| ("here".to_owned(), c)))
+                .collect()
+        });
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            world.insert_resource(climbing::RopesSecured::default());
+            world.insert_resource(climbing::LooseHooks::default());
+            world.insert_resource(traverse::RiggedTraverses::default());
+            world.insert_resource(level.climbs.clone());
+        });
         app.declare_hold(Hold::Stuck, is_stuck)
             .declare_hold(Hold::CrawlingATraverse, is_crawling)
             .declare_exertion("climbing", |world, who| {

@@ -1248,12 +1248,49 @@ pub fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creat
     }
 }
 
+/// The Tactical Combat module switched on (afresh: no battle yet, every tactical rule on) or off
+/// (its state taken away: a battle under way ends without a word).
+fn switch_tactical_combat(world: &mut World, on: bool) {
+    if on {
+        if !world.contains_resource::<Battle>() {
+            world.insert_resource(Battle::default());
+            world.insert_resource(Awareness::default());
+            world.insert_resource(super::opportunity::Provoked::default());
+            world.insert_resource(TacticalCombat::default());
+        }
+    } else {
+        world.remove_resource::<Battle>();
+        world.remove_resource::<Awareness>();
+        world.remove_resource::<super::opportunity::Provoked>();
+        world.remove_resource::<TacticalCombat>();
+        world.insert_resource(crate::creature::ActingOrder::default());
+    }
+}
+
 pub struct BattlePlugin;
 
 impl Plugin for BattlePlugin {
     /// The module's systems run while its state is in the world: the level's `modules` and the
     /// Judge's switch put it there or take it away (`rules::modules::switch_module`).
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs_creature(|world, e, c| {
+            world.entity_mut(e).insert(Combatant {
+                attack_bonus: c.attack_bonus,
+                initiative_modifier: c.initiative_modifier,
+                weapons: c.weapons.clone(),
+                armor: c.armor.clone(),
+                shield: c.shield.clone(),
+                fortitude: c.fortitude,
+                touch_ac: c.touch_ac,
+                mythic: c.mythic,
+                flees_when_bloodied: c.flees_when_bloodied,
+            });
+        })
+        .switches(
+            crate::rules::modules::RuleModule::TacticalCombat,
+            switch_tactical_combat,
+        );
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
             .init_resource::<crate::creature::ActingOrder>()

@@ -379,6 +379,33 @@ pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>
 
 /// Everything a worker can do at a door it can see: the ways through a closed one, closing an
 /// open one, and driving a spike.
+/// The choices at every door next to `who`, nearest rows first.
+fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
+        return Vec::new();
+    };
+    let Some(mut q) = world.try_query::<(&Position, &Door)>() else {
+        return Vec::new();
+    };
+    let mut near: Vec<(GridPos, &Door)> = q
+        .iter(world)
+        .filter(|(p, _)| p.0.is_adjacent(here))
+        .map(|(p, d)| (p.0, d))
+        .collect();
+    near.sort_by_key(|(p, _)| (p.y, p.x));
+    let mut out = Vec::new();
+    for (at, d) in near {
+        if let Some(worker) = DoorWorker::of(world, who, at) {
+            out.extend(
+                door_choices(d, at, &worker)
+                    .into_iter()
+                    .map(|c| (format!("door {at}"), c)),
+            );
+        }
+    }
+    out
+}
+
 pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
     if d.secret {
         return Vec::new();
@@ -1062,6 +1089,17 @@ pub struct DoorsPlugin;
 
 impl Plugin for DoorsPlugin {
     fn build(&self, app: &mut App) {
+        crate::rules::areas::RuleArea::offers(app, choices_at_doors_beside);
+        use crate::rules::areas::RuleArea;
+        app.resets::<DoorsOpened>().installs(|world, level| {
+            for d in &level.doors {
+                world.spawn((
+                    crate::creature::LevelEntity,
+                    Position(d.at),
+                    Door::from(&d.door),
+                ));
+            }
+        });
         app.init_resource::<DoorsOpened>().add_systems(
             crate::schedule::SimRound,
             evil_doors_swing_shut.in_set(crate::schedule::RoundSet::Doors),

@@ -27,6 +27,28 @@ pub struct Judge(pub JudgeCalls);
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, DerefMut)]
 pub struct JudgeSettings(pub JudgeModifiers);
 
+/// The Judge's modifiers the level sets for its doors and traps, on each of them.
+fn judge_settings_of_doors_and_traps(world: &mut World, level: &crate::level::Level) {
+    let mut doors = world
+        .query_filtered::<(Entity, &crate::creature::Position), With<crate::rules::doors::Door>>();
+    let doors: Vec<(Entity, GridPos)> = doors.iter(world).map(|(e, p)| (e, p.0)).collect();
+    let mut traps = world
+        .query_filtered::<(Entity, &crate::creature::Position), With<crate::rules::traps::Trap>>();
+    let traps: Vec<(Entity, GridPos)> = traps.iter(world).map(|(e, p)| (e, p.0)).collect();
+    let settings =
+        level
+            .doors
+            .iter()
+            .filter_map(|d| Some((doors.iter().find(|(_, at)| *at == d.at)?.0, &d.door.judge)))
+            .chain(level.traps.iter().filter_map(|t| {
+                Some((traps.iter().find(|(_, at)| *at == t.at)?.0, &t.trap.judge))
+            }));
+    let settings: Vec<(Entity, JudgeModifiers)> = settings.map(|(e, m)| (e, m.clone())).collect();
+    for (e, m) in settings {
+        world.entity_mut(e).insert(JudgeSettings(m));
+    }
+}
+
 fn in_rect(a: GridPos, b: GridPos, p: GridPos) -> bool {
     (a.x.min(b.x)..=a.x.max(b.x)).contains(&p.x) && (a.y.min(b.y)..=a.y.max(b.y)).contains(&p.y)
 }
@@ -80,6 +102,12 @@ pub struct JudgePlugin;
 
 impl Plugin for JudgePlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| world.insert_resource(Judge(level.judge.clone())))
+            .installs_creature(|world, e, c| {
+                world.entity_mut(e).insert(JudgeSettings(c.judge.clone()));
+            })
+            .installs_after_creatures(judge_settings_of_doors_and_traps);
         app.init_resource::<Judge>();
     }
 }

@@ -294,6 +294,26 @@ pub struct LightPlugin;
 
 impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            world.insert_resource(level_light_map(level));
+            for l in &level.lights {
+                world.spawn((
+                    crate::creature::LevelEntity,
+                    Position(l.at),
+                    LightSource::new(l.kind, l.lit, l.fuel_turns),
+                ));
+            }
+        })
+        .installs_creature(|world, e, c| {
+            for l in &c.carries {
+                world.spawn((
+                    crate::creature::LevelEntity,
+                    CarriedBy(e),
+                    LightSource::new(l.kind, l.lit, l.fuel_turns),
+                ));
+            }
+        });
         app.add_systems(
             SimRound,
             (burn_out, update_light_map).chain().in_set(RoundSet::Light),

@@ -606,6 +606,15 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.resets::<StepsTaken>().installs_creature(|world, e, _| {
+            world.entity_mut(e).insert((
+                MovedThisRound::default(),
+                ExplorationBenefits::default(),
+                RunningTally::default(),
+                Footsteps::default(),
+            ));
+        });
         app.init_resource::<StepsTaken>()
             .init_resource::<crate::creature::ActingOrder>()
             .add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))

@@ -104,6 +104,8 @@ pub struct PartyPlugin;
 
 impl Plugin for PartyPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs_after_creatures(install_parties);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
@@ -616,6 +618,52 @@ pub fn set_mapper(world: &mut World, party_name: &str, who: Option<&str>) -> Res
 }
 
 /// The mapper's marker and its vulnerability.
+/// The level's parties: each faction with a marching order, its leader first and the rest
+/// following; its mapper, if it names one.
+fn install_parties(world: &mut World, level: &crate::level::Level) {
+    let index = world.resource::<crate::creature::CreatureIndex>();
+    let spawned: Vec<Option<Entity>> = level
+        .creatures
+        .iter()
+        .map(|c| index.0.get(&c.name).copied())
+        .collect();
+    let mut parties = Parties::default();
+    for f in level
+        .factions
+        .iter()
+        .filter(|f| !f.marching_order.is_empty())
+    {
+        let order: Vec<Entity> = f
+            .marching_order
+            .iter()
+            .filter_map(|&k| spawned[k])
+            .collect();
+        for (i, &e) in order.iter().enumerate() {
+            world.entity_mut(e).insert(PartyMember);
+            if i > 0 {
+                world.entity_mut(e).insert(Following::default());
+            }
+        }
+        parties.0.push(Party {
+            name: f.name.clone(),
+            marching_order: order,
+            mapper: None,
+            formation: Formation::default(),
+            trail: Vec::new(),
+            pace: None,
+        });
+    }
+    world.insert_resource(parties);
+    for f in &level.factions {
+        if let Some(e) = f.mapper.and_then(|m| spawned[m]) {
+            make_mapper(world, e);
+            if let Some(p) = world.resource_mut::<Parties>().get_mut(&f.name) {
+                p.mapper = Some(e);
+            }
+        }
+    }
+}
+
 pub fn make_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
     let proficient = world

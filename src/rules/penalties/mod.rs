@@ -505,6 +505,17 @@ pub struct SituationalPenalties;
 
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.switches(
+            crate::rules::modules::RuleModule::SituationalPenalties,
+            |world, on| {
+                if on {
+                    world.insert_resource(SituationalPenaltiesOn);
+                } else {
+                    world.remove_resource::<SituationalPenaltiesOn>();
+                }
+            },
+        );
         app.init_resource::<SituationalPenaltiesOn>().add_systems(
             crate::schedule::SimRound,
             unexpected_lights

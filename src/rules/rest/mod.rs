@@ -134,6 +134,10 @@ pub struct RestPlugin;
 
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs_creature(|world, e, _| {
+            world.entity_mut(e).insert(Fatigue::default());
+        });
         // After the long-run saves of this round, before conditions that end with the round.
         app.init_resource::<ActingOrder>().add_systems(
             SimRound,

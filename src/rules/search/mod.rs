@@ -59,6 +59,31 @@ pub fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32,
 /// hastily at its level).
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
+/// The searches open to `who` where it stands.
+fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::command::Choice)> {
+    let (Some(here), Some(thrower)) = (
+        world.get::<Position>(who).map(|p| p.0),
+        crate::rules::throws::Thrower::of(world, who),
+    ) else {
+        return Vec::new();
+    };
+    let level = world
+        .get::<crate::creature::ClassLevel>(who)
+        .map_or(0, |c| c.level);
+    let no_profs = Proficiencies::default();
+    let no_gear = Equipment::default();
+    let profs = world.get::<Proficiencies>(who).unwrap_or(&no_profs);
+    let gear = world.get::<Equipment>(who).unwrap_or(&no_gear);
+    let searched_here = world
+        .get::<HastilySearched>(who)
+        .is_some_and(|s| s.area(here, level));
+    let situation = searching_situation(world, who);
+    search_choices(&thrower, profs, gear, searched_here, &situation)
+        .into_iter()
+        .map(|c| ("here".to_owned(), c))
+        .collect()
+}
+
 pub fn search_choices(
     who: &crate::rules::throws::Thrower,
     profs: &Proficiencies,
@@ -396,6 +421,7 @@ pub struct SearchPlugin;
 
 impl Plugin for SearchPlugin {
     fn build(&self, app: &mut App) {
+        crate::rules::areas::RuleArea::offers(app, searches_here);
         app.add_systems(
             crate::schedule::SimRound,
             searching.in_set(crate::schedule::RoundSet::Searching),

@@ -134,6 +134,15 @@ pub struct HearingPlugin;
 
 impl Plugin for HearingPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, _| world.insert_resource(Noises::default()))
+            .resets::<EarshotField>()
+            .resets::<LastRoundNoises>()
+            .resets::<HeardThisRound>()
+            .resets::<PartyMoved>()
+            .installs_creature(|world, e, _| {
+                world.entity_mut(e).insert(Listened::default());
+            });
         app.init_resource::<Noises>()
             .init_resource::<EarshotField>()
             .init_resource::<LastRoundNoises>()

@@ -462,6 +462,48 @@ pub fn trapbreaking_target(
 /// What a creature can do about a trap it knows of, each with its time and chance (the
 /// "Disabling Traps" table): disarm or discharge hastily (unless a hasty try failed at its
 /// level) or methodically, or re-arm a disarmed trap.
+/// The choices at every trap within a step of `who` that its faction knows of (RULINGS ›
+/// Knowledge).
+fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    let (Some(here), Some(thrower)) = (
+        world.get::<Position>(who).map(|p| p.0),
+        crate::rules::throws::Thrower::of(world, who),
+    ) else {
+        return Vec::new();
+    };
+    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
+        return Vec::new();
+    };
+    let faction = world.get::<Faction>(who).copied();
+    let mut near: Vec<(GridPos, &Trap)> = q
+        .iter(world)
+        .filter(|(p, t)| p.0.within_a_step(here) && t.known_to(faction))
+        .map(|(p, t)| (p.0, t))
+        .collect();
+    near.sort_by_key(|(p, _)| (p.y, p.x));
+    let level = world
+        .get::<crate::creature::ClassLevel>(who)
+        .map_or(0, |c| c.level);
+    let mut out = Vec::new();
+    for (at, t) in near {
+        let barred = world
+            .get::<FailedHastyDisarms>(who)
+            .is_some_and(|f| f.0.contains(&(at, level)));
+        let situation = trapbreaking_situation(world, who, at);
+        let choices = trap_choices(
+            t,
+            at,
+            &thrower,
+            world.get::<Proficiencies>(who),
+            world.get::<Equipment>(who),
+            barred,
+            &situation,
+        );
+        out.extend(choices.into_iter().map(|c| (format!("trap {at}"), c)));
+    }
+    out
+}
+
 pub fn trap_choices(
     t: &Trap,
     at: GridPos,
@@ -795,6 +837,23 @@ pub struct TrapsPlugin;
 
 impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
+        crate::rules::areas::RuleArea::offers(app, choices_at_known_traps);
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            for t in &level.traps {
+                world.spawn((
+                    crate::creature::LevelEntity,
+                    Position(t.at),
+                    Trap::from(&t.trap),
+                ));
+            }
+        })
+        // What everyone sees as the delve begins: traps in plain sight are known from the start.
+        .installs_after_creatures(|world, _| {
+            use bevy::ecs::system::RunSystemOnce;
+            let learned = world.run_system_once(learn_traps_in_sight);
+            debug_assert!(learned.is_ok(), "{learned:?}");
+        });
         app.add_systems(
             crate::schedule::SimRound,
             (doors_opened, step_on_traps)

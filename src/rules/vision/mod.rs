@@ -363,6 +363,21 @@ pub struct VisionPlugin;
 
 impl Plugin for VisionPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, _| {
+            world.insert_resource(FactionMemory::default());
+            world.insert_resource(PartyMaps::default());
+        })
+        .installs_creature(|world, e, c| {
+            world.entity_mut(e).insert((
+                Sight::default(),
+                Vision {
+                    lightless_vision_feet: c.lightless_vision_feet,
+                    shadowy_senses: c.shadowy_senses,
+                },
+            ));
+        })
+        .installs_after_creatures(|world, _| first_look(world));
         app.init_resource::<FactionMemory>()
             .init_resource::<PartyMaps>()
             .add_systems(

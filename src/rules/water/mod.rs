@@ -234,7 +234,7 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
 
 /// What a creature can do for the drowning beside it (grab one, in lieu of moving) or for the
 /// one it holds (let go): the window's number keys.
-pub fn rescue_choices(world: &mut World, who: Entity) -> Vec<crate::command::Choice> {
+pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
     use crate::command::{Choice, Command};
     let name = crate::creature::name_of(world, who);
     if world.get::<Holding>(who).is_some() {
@@ -250,8 +250,11 @@ pub fn rescue_choices(world: &mut World, who: Entity) -> Vec<crate::command::Cho
     if world.get::<Drowning>(who).is_some() {
         return Vec::new();
     }
-    let mut q =
-        world.query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>();
+    let Some(mut q) =
+        world.try_query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>()
+    else {
+        return Vec::new();
+    };
     let mut drowning: Vec<(Entity, String)> = q
         .iter(world)
         .filter(|(e, _, p, f)| *e != who && f.copied() == faction && p.0.within_a_step(here))
@@ -337,6 +340,17 @@ pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
+        crate::rules::areas::RuleArea::offers(app, |world, who| {
+            let water = rescue_choices(world, who);
+            water.into_iter().map(|c| ("water".to_owned(), c)).collect()
+        });
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| world.insert_resource(level.deep_water.clone()))
+            .installs_creature(|world, e, c| {
+                if let Some(feet) = c.swim_feet {
+                    world.entity_mut(e).insert(SwimmingSpeed(feet));
+                }
+            });
         use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Drowning, is_drowning)
             .declare_exertion("drowning", is_drowning)

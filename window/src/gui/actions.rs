@@ -9,13 +9,9 @@ use leafwing_input_manager::prelude::*;
 use super::input::{DelveAction, Selected, UiState};
 use delve::command::Choice;
 use delve::command::PendingCommands;
-use delve::creature::{ClassLevel, Equipment, Position, Proficiencies};
-use delve::grid::GridPos;
+use delve::creature::Position;
 use delve::rules::doors::Door;
-use delve::rules::doors::{DoorWorker, door_choices};
-use delve::rules::search::{HastilySearched, search_choices};
 use delve::rules::traps::Trap;
-use delve::rules::traps::{FailedHastyDisarms, trap_choices};
 
 /// The most choices offered at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
@@ -24,87 +20,13 @@ pub const MAX_CHOICES: usize = 9;
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Offered(pub Vec<(String, Choice)>);
 
-/// Works out the selected creature's choices afresh, as the rules offer them.
+/// Works out the selected creature's choices afresh, as the rules offer them
+/// (`rules::choices_for`: every area's, those its holds allow).
 fn offer(world: &mut World) {
-    let mut out = Vec::new();
-    let selected = world.resource::<Selected>().0;
-    // Stuck in a squeeze, it can only try to get out (Dungeon Delves › Squeezing).
-    let stuck = selected.filter(|&e| {
-        world
-            .get::<delve::rules::conditions::Conditions>(e)
-            .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
-    });
-    if let Some(e) = stuck {
-        for c in delve::rules::caving::escape_choices(world, e) {
-            out.push(("squeeze".into(), c));
-        }
-    } else if let Some(e) = selected
-        && let Some(here) = world.get::<Position>(e).map(|p| p.0)
-    {
-        for c in delve::rules::water::rescue_choices(world, e) {
-            out.push(("water".into(), c));
-        }
-        for c in delve::rules::caving::choices::caving_choices(world, e) {
-            out.push(("here".into(), c));
-        }
-        let level = world.get::<ClassLevel>(e).map_or(0, |c| c.level);
-        let mut near_doors: Vec<(GridPos, Door)> = world
-            .query::<(&Position, &Door)>()
-            .iter(world)
-            .filter(|(p, _)| p.0.is_adjacent(here))
-            .map(|(p, d)| (p.0, d.clone()))
-            .collect();
-        near_doors.sort_by_key(|(p, _)| (p.y, p.x));
-        for (at, d) in near_doors {
-            let Some(worker) = DoorWorker::of(world, e, at) else {
-                continue;
-            };
-            for c in door_choices(&d, at, &worker) {
-                out.push((format!("door {at}"), c));
-            }
-        }
-        // Only the traps its faction knows (RULINGS › Knowledge).
-        let faction = world.get::<delve::creature::Faction>(e).copied();
-        let mut near_traps: Vec<(GridPos, Trap)> = world
-            .query::<(&Position, &Trap)>()
-            .iter(world)
-            .filter(|(p, t)| p.0.within_a_step(here) && t.known_to(faction))
-            .map(|(p, t)| (p.0, t.clone()))
-            .collect();
-        near_traps.sort_by_key(|(p, _)| (p.y, p.x));
-        let no_profs = Proficiencies::default();
-        let no_gear = Equipment::default();
-        let profs = world.get::<Proficiencies>(e).unwrap_or(&no_profs);
-        let gear = world.get::<Equipment>(e).unwrap_or(&no_gear);
-        let Some(thrower) = delve::rules::throws::Thrower::of(world, e) else {
-            return;
-        };
-        for (at, t) in near_traps {
-            let barred = world
-                .get::<FailedHastyDisarms>(e)
-                .is_some_and(|f| f.0.contains(&(at, level)));
-            let situation = delve::rules::traps::trapbreaking_situation(world, e, at);
-            let choices = trap_choices(
-                &t,
-                at,
-                &thrower,
-                Some(profs),
-                Some(gear),
-                barred,
-                &situation,
-            );
-            for c in choices {
-                out.push((format!("trap {at}"), c));
-            }
-        }
-        let searched_here = world
-            .get::<HastilySearched>(e)
-            .is_some_and(|s| s.area(here, level));
-        let situation = delve::rules::search::searching_situation(world, e);
-        for c in search_choices(&thrower, profs, gear, searched_here, &situation) {
-            out.push(("here".into(), c));
-        }
-    }
+    let mut out = match world.resource::<Selected>().0 {
+        Some(e) => delve::rules::choices_for(world, e),
+        None => Vec::new(),
+    };
     out.truncate(MAX_CHOICES);
     if world.resource::<Offered>().0 != out {
         world.resource_mut::<Offered>().0 = out;
@@ -273,7 +195,8 @@ mod tests {
     }
 
     /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the pit in plain sight, seen by
-    /// torchlight and so known, can be disabled methodically at 18+; the search is 18+.
+    /// torchlight and so known, can be disabled methodically at 18+; the search is 18+. The
+    /// areas' choices come in the order the areas registered (`rules::choices_for`).
     #[test]
     fn the_selected_creature_is_offered_its_choices_with_their_chances() {
         let mut app = app();
@@ -284,9 +207,9 @@ mod tests {
             lines,
             vec![
                 "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
+                "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
                 "trap (2, 1): disarm methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
                 "trap (2, 1): discharge methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
-                "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
             ]
         );
         assert!(matches!(offered[0].1.command, Command::Bash(_)));

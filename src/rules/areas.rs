@@ -1,0 +1,164 @@
+//! Rule areas register themselves (DESIGN.md › one module and one plugin per rule area): each
+//! area's plugin says how it installs its part of a level, which state it carries from round to
+//! round (reset when a delve begins), how its optional module switches on and off, and the
+//! choices it offers a creature. The central files loop over what is registered — `sim`
+//! installing a level, `rules::modules` switching, the window's action list and `delve query` —
+//! and none of them names an area.
+//!
+//! Everything runs in the order the plugins were added (`sim::SimPlugins`), so a delve is
+//! installed the same way every time.
+
+use bevy::prelude::*;
+
+use crate::command::Choice;
+use crate::level::{CreatureDef, Level};
+use crate::rules::modules::RuleModule;
+
+/// A step of installing a level, given the level.
+pub type Install = fn(&mut World, &Level);
+/// A step of installing one creature of the level, given its entity and its definition.
+pub type InstallCreature = fn(&mut World, Entity, &CreatureDef);
+/// Switching a module's state on or off.
+pub type Switch = fn(&mut World, bool);
+/// The choices an area offers a creature where it stands, each with what it concerns
+/// (`door (27, 4)`, `here`).
+pub type Offer = fn(&World, Entity) -> Vec<(String, Choice)>;
+
+/// What every rule area registered.
+#[derive(Resource, Default)]
+pub struct Areas {
+    level: Vec<Install>,
+    creature: Vec<InstallCreature>,
+    after_creatures: Vec<Install>,
+    resets: Vec<fn(&mut World)>,
+    modules: Vec<(RuleModule, Switch)>,
+    offers: Vec<Offer>,
+}
+
+/// What a rule area registers, from its plugin.
+pub trait RuleArea {
+    /// Its part of a level, before the creatures are in (resources, doors, lights, …).
+    fn installs(&mut self, install: Install) -> &mut Self;
+    /// Its part of each creature of the level, as the creature is spawned.
+    fn installs_creature(&mut self, install: InstallCreature) -> &mut Self;
+    /// What it does once every creature is in (parties, a first look).
+    fn installs_after_creatures(&mut self, install: Install) -> &mut Self;
+    /// State it carries from round to round, reset when a delve begins (an undo or a load
+    /// installs a level again in the same world: nothing of the old delve may stay).
+    fn resets<R: Resource + Default>(&mut self) -> &mut Self;
+    /// How its optional module switches on (afresh) and off (its state taken away).
+    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self;
+    /// The choices it offers a creature.
+    fn offers(&mut self, offer: Offer) -> &mut Self;
+}
+
+fn areas(app: &mut App) -> Mut<'_, Areas> {
+    app.init_resource::<Areas>();
+    app.world_mut().resource_mut::<Areas>()
+}
+
+fn reset<R: Resource + Default>(world: &mut World) {
+    if world.contains_resource::<R>() {
+        world.insert_resource(R::default());
+    }
+}
+
+impl RuleArea for App {
+    fn installs(&mut self, install: Install) -> &mut Self {
+        areas(self).level.push(install);
+        self
+    }
+
+    fn installs_creature(&mut self, install: InstallCreature) -> &mut Self {
+        areas(self).creature.push(install);
+        self
+    }
+
+    fn installs_after_creatures(&mut self, install: Install) -> &mut Self {
+        areas(self).after_creatures.push(install);
+        self
+    }
+
+    fn resets<R: Resource + Default>(&mut self) -> &mut Self {
+        areas(self).resets.push(reset::<R>);
+        self
+    }
+
+    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self {
+        areas(self).modules.push((module, switch));
+        self
+    }
+
+    fn offers(&mut self, offer: Offer) -> &mut Self {
+        areas(self).offers.push(offer);
+        self
+    }
+}
+
+/// Runs what every area registered, with the registry taken out of the world meanwhile.
+fn with_areas<T>(world: &mut World, f: impl FnOnce(&mut World, &Areas) -> T) -> T {
+    let areas = world.remove_resource::<Areas>().unwrap_or_default();
+    let out = f(world, &areas);
+    world.insert_resource(areas);
+    out
+}
+
+/// Every area's part of a level, before the creatures are in; the round-to-round state of
+/// every area reset.
+pub(crate) fn install_level(world: &mut World, level: &Level) {
+    with_areas(world, |world, areas| {
+        for reset in &areas.resets {
+            reset(world);
+        }
+        for install in &areas.level {
+            install(world, level);
+        }
+    });
+}
+
+/// Every area's part of one creature.
+pub(crate) fn install_creature(world: &mut World, e: Entity, def: &CreatureDef) {
+    with_areas(world, |world, areas| {
+        for install in &areas.creature {
+            install(world, e, def);
+        }
+    });
+}
+
+/// What every area does once the creatures are in.
+pub(crate) fn install_after_creatures(world: &mut World, level: &Level) {
+    with_areas(world, |world, areas| {
+        for install in &areas.after_creatures {
+            install(world, level);
+        }
+    });
+}
+
+/// Switches a module's state on or off, as the areas that own it registered.
+pub(crate) fn switch(world: &mut World, module: RuleModule, on: bool) {
+    with_areas(world, |world, areas| {
+        for (m, switch) in &areas.modules {
+            if *m == module {
+                switch(world, on);
+            }
+        }
+    });
+}
+
+/// What `who` may do where it stands, as every area offers it, each with what it concerns:
+/// the window's action list and `delve query` show these, and nobody else decides who may do
+/// what. A choice the creature's holds do not allow is not offered (stuck in a squeeze, it is
+/// offered only its ways out: `rules::acting`).
+pub fn choices_for(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    let Some(areas) = world.get_resource::<Areas>() else {
+        return Vec::new();
+    };
+    areas
+        .offers
+        .iter()
+        .flat_map(|offer| offer(world, who))
+        .filter(|(_, c)| {
+            crate::rules::acting::held_from(world, who, c.command.act().allowed_under()).is_none()
+        })
+        .collect()
+}
