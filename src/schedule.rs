@@ -30,14 +30,22 @@ pub enum RoundSet {
     Commands,
     /// What ends or resets when a round begins: last round's movement, disorder.
     StartOfRound,
+    /// The start of each creature's initiative, once what ends with it has ended: swimming and
+    /// drowning (outside a battle; in one, in the faction's turn).
+    Swimming,
     /// Who threatens whom before anyone moves (attacks of opportunity).
     Readiness,
     /// In a battle, each fighting faction's turn, in initiative order ([`FactionTurn`]).
     FactionTurns,
     /// Walking and running, square by square.
     Walking,
+    /// Movement by other means, after the walkers (a jumper's run-up is its walk): jumping,
+    /// climbing, traversing, rigging.
+    Climbing,
     /// Followers take their places behind the party's leader.
     Formation,
+    /// Those held up out of the water are carried along by those holding them.
+    Carried,
     /// What exploring at exploration speed allows this round (mapping, probing).
     ExplorationBenefits,
     /// Actions that take turns go on, or are settled.
@@ -52,12 +60,16 @@ pub enum RoundSet {
     Vision,
     /// What each faction learns from what its members see: traps in plain sight.
     Knowledge,
+    /// Lights that appear unexpectedly distract (the situational penalties).
+    Distractions,
     /// The noises of the round: footsteps and the rest.
     Sound,
     /// Who hears what.
     Hearing,
     /// Minds that react to what was seen and heard give their commands.
     Minds,
+    /// The parties' policies decide, once the monsters' minds have.
+    PartyMinds,
     /// Battles begin and end; attacks; the fighting behaviour.
     Combat,
     /// Evil doors swing shut.
@@ -88,6 +100,8 @@ pub enum TurnSet {
     BeginTurn,
     /// Conditions that last until the start of the creature's next initiative end: disorder.
     StartOfTurn,
+    /// The start of its members' initiative: swimming and drowning.
+    Swimming,
     /// The minds of the faction's members give their orders.
     Minds,
     /// Those orders are carried out at once: they take effect in this turn.
@@ -96,8 +110,12 @@ pub enum TurnSet {
     AttacksFirst,
     /// The faction's walkers walk.
     Walking,
+    /// Its jumpers, climbers, traversers and riggers.
+    Climbing,
     /// Its parties' followers take their places.
     Formation,
+    /// Those its members hold up are carried along.
+    Carried,
     /// Lights carried along are brought up to date.
     Light,
     /// Attacks of opportunity against its movers, then its members' attacks.
@@ -112,11 +130,14 @@ pub fn turn_schedule() -> Schedule {
         (
             TurnSet::BeginTurn,
             TurnSet::StartOfTurn,
+            TurnSet::Swimming,
             TurnSet::Minds,
             TurnSet::Orders,
             TurnSet::AttacksFirst,
             TurnSet::Walking,
+            TurnSet::Climbing,
             TurnSet::Formation,
+            TurnSet::Carried,
             TurnSet::Light,
             TurnSet::Attacks,
         )
@@ -146,10 +167,13 @@ pub fn round_schedule() -> Schedule {
             RoundSet::ActingOrder,
             RoundSet::Commands,
             RoundSet::StartOfRound,
+            RoundSet::Swimming,
             RoundSet::Readiness,
             RoundSet::FactionTurns,
             RoundSet::Walking,
+            RoundSet::Climbing,
             RoundSet::Formation,
+            RoundSet::Carried,
             RoundSet::ExplorationBenefits,
             RoundSet::Tasks,
             RoundSet::Searching,
@@ -157,6 +181,7 @@ pub fn round_schedule() -> Schedule {
             RoundSet::Light,
             RoundSet::Vision,
             RoundSet::Knowledge,
+            RoundSet::Distractions,
             RoundSet::Sound,
             RoundSet::Hearing,
         )
@@ -166,6 +191,7 @@ pub fn round_schedule() -> Schedule {
         (
             RoundSet::Hearing,
             RoundSet::Minds,
+            RoundSet::PartyMinds,
             RoundSet::Combat,
             RoundSet::Doors,
             RoundSet::Running,

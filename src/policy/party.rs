@@ -417,12 +417,7 @@ impl Plugin for PartyPolicyPlugin {
         app.init_resource::<PartyMinds>()
             .init_resource::<DelveEnd>()
             .init_resource::<LevelGoal>()
-            .add_systems(
-                SimRound,
-                party_minds
-                    .in_set(RoundSet::Minds)
-                    .after(super::monsters::keep_to_home),
-            );
+            .add_systems(SimRound, party_minds.in_set(RoundSet::PartyMinds));
     }
 }
 

@@ -549,8 +549,7 @@ impl Plugin for CavingPlugin {
                     traverse::riggers_rig,
                 )
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Walking)
-                    .after(crate::rules::movement::walk),
+                    .in_set(crate::schedule::RoundSet::Climbing),
             )
             .add_systems(
                 crate::schedule::FactionTurn,
@@ -561,8 +560,7 @@ impl Plugin for CavingPlugin {
                     traverse::riggers_rig,
                 )
                     .chain()
-                    .in_set(crate::schedule::TurnSet::Walking)
-                    .after(crate::rules::movement::walk),
+                    .in_set(crate::schedule::TurnSet::Climbing),
             );
     }
 }

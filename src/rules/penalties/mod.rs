@@ -519,8 +519,7 @@ impl Plugin for SituationalPenalties {
         app.init_resource::<SituationalPenaltiesOn>().add_systems(
             crate::schedule::SimRound,
             unexpected_lights
-                .in_set(crate::schedule::RoundSet::Knowledge)
-                .after(crate::rules::traps::learn_traps_in_sight)
+                .in_set(crate::schedule::RoundSet::Distractions)
                 .run_if(resource_exists::<SituationalPenaltiesOn>),
         );
     }

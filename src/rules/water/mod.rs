@@ -360,28 +360,19 @@ impl Plugin for WaterPlugin {
             })
             .add_systems(
                 crate::schedule::SimRound,
-                start_of_initiative_in_water
-                    .in_set(crate::schedule::RoundSet::StartOfRound)
-                    .after(crate::rules::conditions::start_of_initiative)
-                    .after(crate::rules::movement::start_round),
+                start_of_initiative_in_water.in_set(crate::schedule::RoundSet::Swimming),
             )
             .add_systems(
                 crate::schedule::FactionTurn,
-                start_of_initiative_in_water
-                    .in_set(crate::schedule::TurnSet::StartOfTurn)
-                    .after(crate::rules::conditions::start_of_initiative),
+                start_of_initiative_in_water.in_set(crate::schedule::TurnSet::Swimming),
             )
             .add_systems(
                 crate::schedule::SimRound,
-                carried_along
-                    .in_set(crate::schedule::RoundSet::Formation)
-                    .after(crate::rules::party::keep_formation),
+                carried_along.in_set(crate::schedule::RoundSet::Carried),
             )
             .add_systems(
                 crate::schedule::FactionTurn,
-                carried_along
-                    .in_set(crate::schedule::TurnSet::Formation)
-                    .after(crate::rules::party::keep_formation),
+                carried_along.in_set(crate::schedule::TurnSet::Carried),
             );
     }
 }
