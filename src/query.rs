@@ -689,7 +689,8 @@ fn terrain_must_be(
 
 /// `squeeze`: the Squeezing throw a creature would make in the squeeze at `at`.
 pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use crate::rules::caving::{squeezing_modifiers, stone_of, stone_target};
+    use crate::rules::caving::squeezing_modifiers;
+    use crate::rules::throws::{stone_of, stone_target};
     terrain_must_be(
         world,
         at,
@@ -706,7 +707,7 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
             .unwrap_or(&no_profs),
         world.get::<Conditions>(e).unwrap_or(&no_conditions),
         world
-            .get_resource::<crate::rules::penalties::SituationalPenaltiesOn>()
+            .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
             .is_some(),
     );
     let throw = ThrowOdds::of(world, e, "Squeezing", stone_target(stone), mods)
@@ -748,7 +749,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         ),
         None => None,
     };
-    let stone = crate::rules::caving::stone_of(world.get::<crate::creature::Encumbrance>(e));
+    let stone = crate::rules::throws::stone_of(world.get::<crate::creature::Encumbrance>(e));
     let con = world
         .get::<crate::creature::Abilities>(e)
         .map_or(10, |a| a.0.con);

@@ -160,3 +160,17 @@ pub struct Combatant {
     pub mythic: bool,
     pub flees_when_bloodied: bool,
 }
+
+/// A creature resting (Dungeon Delves › Rest and Recuperation; `rules::rest`), and for how
+/// many rounds so far: a command that moves it on ends the rest.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resting {
+    pub rounds: u64,
+}
+
+/// At the bottom of a pit or chasm at its square, this deep (`rules::caving`, `rules::traps`):
+/// it leaves only by climbing (or a leap, if the hole is shallow enough).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Below {
+    pub depth_feet: u32,
+}

@@ -666,7 +666,7 @@ fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
                         .get::<crate::rules::caving::climbing::Climbing>(m)
                         .is_some()
                     || world.get::<crate::rules::task::Task>(m).is_some()
-                    || world.get::<crate::rules::rest::Resting>(m).is_some())
+                    || world.get::<crate::creature::Resting>(m).is_some())
         })
 }
 

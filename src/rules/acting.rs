@@ -142,10 +142,27 @@ impl Exertions {
     }
 }
 
+/// What keeps a creature's hands busy, by name, each declared by the area that owns it: a
+/// crawling traverse takes both hands and feet (Dungeon Delves › Crawling Traverse).
+#[derive(Resource, Default)]
+pub struct BusyHands(Vec<(&'static str, Test)>);
+
+/// What keeps the creature's hands busy, if anything: the first declared.
+pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
+    let busy = world.get_resource::<BusyHands>()?;
+    busy.0
+        .iter()
+        .find(|(_, on)| on(world, who))
+        .map(|(n, _)| *n)
+}
+
 /// What a rule area declares of acting, from its plugin.
 pub trait ActingRules {
     /// A hold the area owns: what stops a creature acting.
     fn declare_hold(&mut self, hold: Hold, on: Test) -> &mut Self;
+
+    /// Something the area owns that keeps a creature's hands busy: mapping, holding an ally up.
+    fn declare_busy_hands(&mut self, what: &'static str, on: Test) -> &mut Self;
 
     /// A kind of exertion the area owns (RULINGS › Rest): climbing, treading water, …
     fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self;
@@ -155,6 +172,15 @@ impl ActingRules for App {
     fn declare_hold(&mut self, hold: Hold, on: Test) -> &mut Self {
         self.init_resource::<Holds>();
         self.world_mut().resource_mut::<Holds>().0.insert(hold, on);
+        self
+    }
+
+    fn declare_busy_hands(&mut self, what: &'static str, on: Test) -> &mut Self {
+        self.init_resource::<BusyHands>();
+        self.world_mut()
+            .resource_mut::<BusyHands>()
+            .0
+            .push((what, on));
         self
     }
 

@@ -1,9 +1,9 @@
 //! Rule areas register themselves (DESIGN.md › one module and one plugin per rule area): each
 //! area's plugin says how it installs its part of a level, which state it carries from round to
-//! round (reset when a delve begins), how its optional module switches on and off, and the
-//! choices it offers a creature. The central files loop over what is registered — `sim`
-//! installing a level, `rules::modules` switching, the window's action list and `delve query` —
-//! and none of them names an area.
+//! round (reset when a delve begins), and the choices it offers a creature (how its optional
+//! module switches is registered with `rules::modules`). The central files loop over what is
+//! registered — `sim` installing a level, the window's action list — and none of them names an
+//! area.
 //!
 //! Everything runs in the order the plugins were added (`sim::SimPlugins`), so a delve is
 //! installed the same way every time.
@@ -12,14 +12,11 @@ use bevy::prelude::*;
 
 use crate::command::Choice;
 use crate::level::{CreatureDef, Level};
-use crate::rules::modules::RuleModule;
 
 /// A step of installing a level, given the level.
 pub type Install = fn(&mut World, &Level);
 /// A step of installing one creature of the level, given its entity and its definition.
 pub type InstallCreature = fn(&mut World, Entity, &CreatureDef);
-/// Switching a module's state on or off.
-pub type Switch = fn(&mut World, bool);
 /// The choices an area offers a creature where it stands, each with what it concerns
 /// (`door (27, 4)`, `here`).
 pub type Offer = fn(&World, Entity) -> Vec<(String, Choice)>;
@@ -31,7 +28,6 @@ pub struct Areas {
     creature: Vec<InstallCreature>,
     after_creatures: Vec<Install>,
     resets: Vec<fn(&mut World)>,
-    modules: Vec<(RuleModule, Switch)>,
     offers: Vec<Offer>,
 }
 
@@ -46,8 +42,6 @@ pub trait RuleArea {
     /// State it carries from round to round, reset when a delve begins (an undo or a load
     /// installs a level again in the same world: nothing of the old delve may stay).
     fn resets<R: Resource + Default>(&mut self) -> &mut Self;
-    /// How its optional module switches on (afresh) and off (its state taken away).
-    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self;
     /// The choices it offers a creature.
     fn offers(&mut self, offer: Offer) -> &mut Self;
 }
@@ -81,11 +75,6 @@ impl RuleArea for App {
 
     fn resets<R: Resource + Default>(&mut self) -> &mut Self {
         areas(self).resets.push(reset::<R>);
-        self
-    }
-
-    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self {
-        areas(self).modules.push((module, switch));
         self
     }
 
@@ -130,17 +119,6 @@ pub(crate) fn install_after_creatures(world: &mut World, level: &Level) {
     with_areas(world, |world, areas| {
         for install in &areas.after_creatures {
             install(world, level);
-        }
-    });
-}
-
-/// Switches a module's state on or off, as the areas that own it registered.
-pub(crate) fn switch(world: &mut World, module: RuleModule, on: bool) {
-    with_areas(world, |world, areas| {
-        for (m, switch) in &areas.modules {
-            if *m == module {
-                switch(world, on);
-            }
         }
     });
 }

@@ -21,13 +21,36 @@ use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition_in, lose
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::throws::{ThrowKind, throw_in};
 
+/// What being hurt does besides the hit points, as the rule areas that own it register it: a
+/// creature balancing on a ledge keeps its balance or falls (Dungeon Delves › Balancing
+/// Traverse).
+#[derive(Resource, Clone, Default)]
+pub struct WhenHurt(Vec<fn(&mut World, Entity)>);
+
+/// A rule area registers what being hurt does in its part of the rules, from its plugin.
+pub trait HurtRules {
+    fn when_hurt(&mut self, effect: fn(&mut World, Entity)) -> &mut Self;
+}
+
+impl HurtRules for App {
+    fn when_hurt(&mut self, effect: fn(&mut World, Entity)) -> &mut Self {
+        self.init_resource::<WhenHurt>();
+        self.world_mut().resource_mut::<WhenHurt>().0.push(effect);
+        self
+    }
+}
+
 /// `damage` points land on `who`: its hit points, and what follows from them. The tactical
-/// rules' parts (bloodied, massive trauma and damage) apply where the level has them on.
+/// rules' parts (bloodied, massive trauma and damage) apply where the level has them on; then
+/// what the areas registered ([`WhenHurt`]).
 pub fn take_damage(world: &mut World, who: Entity, damage: i32) {
     hit_points_and_what_follows(world, who, damage);
-    // Dungeon Delves › Balancing Traverse: hurt on a ledge, it keeps its balance or falls.
-    if damage > 0 {
-        crate::rules::caving::traverse::damaged_on_a_ledge(world, who);
+    if damage > 0
+        && let Some(effects) = world.get_resource::<WhenHurt>().cloned()
+    {
+        for effect in effects.0 {
+            effect(world, who);
+        }
     }
 }
 

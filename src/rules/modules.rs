@@ -54,12 +54,48 @@ impl RuleModule {
     }
 }
 
+/// The Situational Penalties module is on: with it, the penalties apply to throws (its state;
+/// `rules::penalties`).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct SituationalPenaltiesOn;
+
+/// Switching a module's state on (afresh) or off (its state taken away).
+pub type Switch = fn(&mut World, bool);
+
+/// How each module's state switches, as the rule areas that own it registered.
+#[derive(Resource, Clone, Default)]
+pub struct ModuleSwitches(Vec<(RuleModule, Switch)>);
+
+/// A rule area registers how the module it owns switches, from its plugin.
+pub trait ModuleRules {
+    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self;
+}
+
+impl ModuleRules for App {
+    fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self {
+        self.init_resource::<ModuleSwitches>();
+        self.world_mut()
+            .resource_mut::<ModuleSwitches>()
+            .0
+            .push((module, switch));
+        self
+    }
+}
+
 /// Switches a module on or off in a running delve. Its rule systems run only while its state is
 /// in the world, and the other rule areas ask for that state to know whether it applies; so
 /// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
 /// takes its state away (a battle under way ends without a word: there is no battle any more).
 pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
-    crate::rules::areas::switch(world, module, on);
+    let switches = world
+        .get_resource::<ModuleSwitches>()
+        .map(|s| s.0.clone())
+        .unwrap_or_default();
+    for (m, switch) in switches {
+        if m == module {
+            switch(world, on);
+        }
+    }
     if let Some(mut running) = world.get_resource_mut::<RunningModules>() {
         module.set_in(&mut running.now, on);
     }

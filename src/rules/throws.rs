@@ -11,9 +11,25 @@ use crate::creature::Conditions;
 use crate::dice::{Dice, Modifier, Throw};
 use crate::level::schema::ConditionKind;
 use crate::log::{EventLog, LogEvent};
-use crate::rules::penalties::CheckKind;
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::time::Clock;
+
+/// What kind of check is made: the penalties treat them differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// Resistance checks (saving throws): no prone or water penalty.
+    Resistance,
+    /// Intelligence checks: no prone or water penalty.
+    Intelligence,
+    /// A melee attack or any other action check (proficiency throws, ability checks).
+    Action,
+    /// A ranged attack.
+    RangedAttack,
+    /// Casting a spell.
+    Spellcasting,
+    /// A spell maintenance check.
+    SpellMaintenance,
+}
 
 /// A throw in the log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -216,9 +232,34 @@ pub fn throw_in(
     throw
 }
 
+/// A creature's encumbrance in stone: what a Squeezing (or Swimming) throw must reach. A
+/// creature whose stat block gives a speed instead of an encumbrance carries nothing to speak
+/// of: 0.
+pub fn stone_of(enc: Option<&crate::creature::Encumbrance>) -> f32 {
+    match enc.map(|e| e.0) {
+        Some(crate::level::SpeedBasis::Encumbrance { stone }) => stone,
+        _ => 0.0,
+    }
+}
+
+/// The target of a throw "equal to the encumbrance in stone" (RULINGS › Dice and throws): the
+/// total must reach the stone, so a fraction rounds up.
+pub fn stone_target(stone: f32) -> i32 {
+    stone.ceil() as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RULINGS › Dice and throws: "target value equal to the encumbrance in stone" is a target
+    /// of that number; a fraction of a stone must still be reached.
+    #[test]
+    fn the_target_is_the_encumbrance_in_stone() {
+        assert_eq!(stone_target(5.0), 5);
+        assert_eq!(stone_target(6.5), 7);
+        assert_eq!(stone_target(0.0), 0);
+    }
 
     /// Every creature's throw takes bloodied and the natural 20 the same way, and neither
     /// without the tactical rules.

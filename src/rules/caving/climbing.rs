@@ -63,11 +63,7 @@ impl ClimbPace {
     }
 }
 
-/// At the bottom of a pit at its square, this deep: it leaves only by climbing.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Below {
-    pub depth_feet: u32,
-}
+pub use crate::creature::Below;
 
 /// A rope secured above a pit or chasm square and hanging into it: lowered from beside it, or
 /// caught by a grappling hook thrown from below.

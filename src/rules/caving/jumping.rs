@@ -192,7 +192,7 @@ pub fn jump(
     }
     world
         .entity_mut(who)
-        .remove::<(crate::rules::movement::Walking, crate::rules::rest::Resting)>()
+        .remove::<(crate::rules::movement::Walking, crate::creature::Resting)>()
         .insert(JumpOrder { take_off, to, pace });
     if run_up.is_some() {
         crate::rules::movement::begin_walk(world, who, take_off, pace)?;

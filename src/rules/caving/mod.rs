@@ -26,7 +26,6 @@ use crate::command::{Refusal, Unable};
 use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThrows};
 use crate::dice::{Dice, Modifier};
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::SpeedBasis;
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::{EventLog, log_in};
 use crate::rules::acting::{ActingRules, Hold};
@@ -82,21 +81,7 @@ pub const FAILED_ESCAPE_PENALTY: i32 = -4;
 /// How far a successful escape moves the stuck creature, back or on.
 pub const ESCAPE_FEET: u32 = 10;
 
-/// A creature's encumbrance in stone: what a Squeezing (or Swimming) throw must reach. A
-/// creature whose stat block gives a speed instead of an encumbrance carries nothing to speak
-/// of: 0.
-pub fn stone_of(enc: Option<&Encumbrance>) -> f32 {
-    match enc.map(|e| e.0) {
-        Some(SpeedBasis::Encumbrance { stone }) => stone,
-        _ => 0.0,
-    }
-}
-
-/// The target of a throw "equal to the encumbrance in stone" (RULINGS › Dice and throws): the
-/// total must reach the stone, so a fraction rounds up.
-pub fn stone_target(stone: f32) -> i32 {
-    stone.ceil() as i32
-}
+pub use crate::rules::throws::{stone_of, stone_target};
 
 /// How a Squeezing throw came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -478,21 +463,6 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
     Ok(())
 }
 
-/// Why a creature's hands are not free for a crawling traverse, which takes both hands and feet
-/// (Dungeon Delves › Crawling Traverse): crawling one already, mapping (both hands, Dungeon
-/// Delves › Mapping), or holding a drowning ally up.
-pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
-    if is_crawling(world, who) {
-        Some("crawling a traverse")
-    } else if world.get::<crate::rules::movement::Mapper>(who).is_some() {
-        Some("mapping")
-    } else if world.get::<crate::rules::water::Holding>(who).is_some() {
-        Some("holding a drowning ally up")
-    } else {
-        None
-    }
-}
-
 /// RULINGS › The battle round: a stuck creature can do nothing but try to escape (Dungeon
 /// Delves › Squeezing).
 fn is_stuck(world: &World, who: Entity) -> bool {
@@ -522,6 +492,8 @@ impl Plugin for CavingPlugin {
                 .collect()
         });
         use crate::rules::areas::RuleArea;
+        use crate::rules::damage::HurtRules;
+        app.when_hurt(traverse::damaged_on_a_ledge);
         app.installs(|world, level| {
             world.insert_resource(climbing::RopesSecured::default());
             world.insert_resource(climbing::LooseHooks::default());
@@ -530,6 +502,7 @@ impl Plugin for CavingPlugin {
         });
         app.declare_hold(Hold::Stuck, is_stuck)
             .declare_hold(Hold::CrawlingATraverse, is_crawling)
+            .declare_busy_hands("crawling a traverse", is_crawling)
             .declare_exertion("climbing", |world, who| {
                 world.get::<climbing::Climbing>(who).is_some()
             })
@@ -562,19 +535,5 @@ impl Plugin for CavingPlugin {
                     .chain()
                     .in_set(crate::schedule::TurnSet::Climbing),
             );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// RULINGS › Dice and throws: "target value equal to the encumbrance in stone" is a target
-    /// of that number; a fraction of a stone must still be reached.
-    #[test]
-    fn the_target_is_the_encumbrance_in_stone() {
-        assert_eq!(stone_target(5.0), 5);
-        assert_eq!(stone_target(6.5), 7);
-        assert_eq!(stone_target(0.0), 0);
     }
 }

@@ -378,7 +378,7 @@ pub fn crawl_across(
         .get_resource::<RiggedTraverses>()
         .and_then(|r| r.find(from, to).copied())
         .ok_or(CavingRefusal::NotRigged { to })?;
-    if let Some(with) = super::hands_busy(world, who) {
+    if let Some(with) = crate::rules::acting::hands_busy(world, who) {
         return Err(CavingRefusal::HandsBusy { with }.into());
     }
     let load: f32 = {

@@ -391,7 +391,7 @@ pub fn notice_hostiles(world: &mut World) {
         // RULINGS › Time: actions that take a turn are interrupted by an encounter.
         let mut busy = world.query_filtered::<(Entity, &Faction), Or<(
             With<crate::rules::task::Task>,
-            With<crate::rules::rest::Resting>,
+            With<crate::creature::Resting>,
         )>>();
         let busy: Vec<Entity> = busy
             .iter(world)
@@ -402,7 +402,7 @@ pub fn notice_hostiles(world: &mut World) {
             world
                 .entity_mut(e)
                 .remove::<crate::rules::task::Task>()
-                .remove::<crate::rules::rest::Resting>();
+                .remove::<crate::creature::Resting>();
         }
         *world.resource_mut::<DelveMode>() = DelveMode::Encounter;
     }
@@ -856,7 +856,7 @@ fn attack_modifiers(
     // RULINGS › Conditions …: attack throws against a vulnerable creature gain +2 (a Judge
     // modifier).
     if t.conditions.has(ConditionKind::Vulnerable)
-        && let Some(m) = crate::rules::judge::judge_modifier(
+        && let Some(m) = crate::rules::calls::judge_modifier(
             world,
             crate::level::schema::JudgeModifier::Vulnerable,
             Some(t.at),
@@ -1286,8 +1286,9 @@ impl Plugin for BattlePlugin {
                 mythic: c.mythic,
                 flees_when_bloodied: c.flees_when_bloodied,
             });
-        })
-        .switches(
+        });
+        crate::rules::modules::ModuleRules::switches(
+            app,
             crate::rules::modules::RuleModule::TacticalCombat,
             switch_tactical_combat,
         );

@@ -167,7 +167,7 @@ impl DoorThrowMods {
     /// not how it sees the door from afar.
     pub fn of(world: &World, who: Entity, at: GridPos) -> Self {
         use crate::level::schema::JudgeModifier;
-        use crate::rules::judge::judge_modifier;
+        use crate::rules::calls::judge_modifier;
         use crate::rules::penalties::check_penalties;
         let door: Vec<Entity> = world
             .try_query_filtered::<(Entity, &Position), With<Door>>()

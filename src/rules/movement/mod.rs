@@ -546,7 +546,7 @@ pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Resu
     let path = plan_move(world, e, to, pace)?;
     let feet = path.feet;
     world.entity_mut(e).insert(Walking::new(path.squares, pace));
-    world.entity_mut(e).remove::<crate::rules::rest::Resting>();
+    world.entity_mut(e).remove::<crate::creature::Resting>();
     Ok(feet)
 }
 
@@ -561,7 +561,7 @@ pub fn plan_move(
     if world.get::<crate::rules::caving::Climbing>(e).is_some() {
         return Err(MoveRefusal::OnAClimb.into());
     }
-    if let Some(below) = world.get::<crate::rules::caving::Below>(e) {
+    if let Some(below) = world.get::<crate::creature::Below>(e) {
         return Err(MoveRefusal::AtTheBottom {
             depth_feet: below.depth_feet,
         }
@@ -606,7 +606,10 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
+        use crate::rules::acting::ActingRules;
         use crate::rules::areas::RuleArea;
+        // Dungeon Delves › Mapping: the mapper's hands are both on the map.
+        app.declare_busy_hands("mapping", |world, who| world.get::<Mapper>(who).is_some());
         app.resets::<StepsTaken>().installs_creature(|world, e, _| {
             world.entity_mut(e).insert((
                 MovedThisRound::default(),
@@ -804,7 +807,7 @@ pub fn walk(
     mut taken: ResMut<StepsTaken>,
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     acting: Res<crate::creature::ActingOrder>,
-    penalties_on: Option<Res<crate::rules::penalties::SituationalPenaltiesOn>>,
+    penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;

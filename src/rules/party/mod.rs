@@ -225,7 +225,7 @@ pub fn keep_formation(
     mut members: Query<Member>,
     acting: Res<ActingOrder>,
     tactical: Option<Res<TacticalCombat>>,
-    penalties_on: Option<Res<crate::rules::penalties::SituationalPenaltiesOn>>,
+    penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -487,7 +487,7 @@ pub fn order_party_move(
         .ok_or(Unable::NoSquare)?;
     for &m in &party.marching_order[1..] {
         world.entity_mut(m).remove::<Walking>();
-        world.entity_mut(m).remove::<crate::rules::rest::Resting>();
+        world.entity_mut(m).remove::<crate::creature::Resting>();
     }
     let p = world
         .resource_mut::<Parties>()

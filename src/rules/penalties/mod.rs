@@ -24,22 +24,7 @@ use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 /// Reach: 5 meters, taken as 15 feet.
 pub const REACH_FEET: f32 = 15.0;
 
-/// What kind of check is made: the penalties treat them differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckKind {
-    /// Resistance checks (saving throws): no prone or water penalty.
-    Resistance,
-    /// Intelligence checks: no prone or water penalty.
-    Intelligence,
-    /// A melee attack or any other action check (proficiency throws, ability checks).
-    Action,
-    /// A ranged attack.
-    RangedAttack,
-    /// Casting a spell.
-    Spellcasting,
-    /// A spell maintenance check.
-    SpellMaintenance,
-}
+pub use crate::rules::throws::CheckKind;
 
 /// Where the creature stands and what it has done this round.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -173,7 +158,7 @@ pub fn sight_penalties(world: &World, who: Entity, at: GridPos, blinded: bool) -
     let mut mods: Vec<Modifier> = poor_vision(seen_light(world, who, at), blinded)
         .into_iter()
         .collect();
-    mods.extend(crate::rules::judge::judge_modifier(
+    mods.extend(crate::rules::calls::judge_modifier(
         world,
         crate::level::schema::JudgeModifier::FogAndCrowds,
         Some(at),
@@ -283,7 +268,7 @@ pub fn unexpected_lights(world: &mut World) {
     use crate::rules::light::{CarriedBy, LightMap, LightSource};
     use crate::rules::vision::Sight;
     if !world
-        .get_resource::<crate::rules::judge::Judge>()
+        .get_resource::<crate::rules::calls::Judge>()
         .is_some_and(|j| j.unexpected_lights)
     {
         return;
@@ -496,16 +481,14 @@ impl std::fmt::Display for PenaltyRefusal {
     }
 }
 
-/// Switches the situational penalties on.
-#[derive(Resource, Clone, Copy, Debug, Default)]
-pub struct SituationalPenaltiesOn;
+pub use crate::rules::modules::SituationalPenaltiesOn;
 
 /// The module: with it, [`penalties_for`] applies the penalties; without it, none.
 pub struct SituationalPenalties;
 
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
-        use crate::rules::areas::RuleArea;
+        use crate::rules::modules::ModuleRules;
         app.switches(
             crate::rules::modules::RuleModule::SituationalPenalties,
             |world, on| {
@@ -537,14 +520,14 @@ pub fn penalties_for(
     let no_conditions = Conditions::default();
     let no_judge = crate::level::JudgeCalls::default();
     let judge = world
-        .get_resource::<crate::rules::judge::Judge>()
+        .get_resource::<crate::rules::calls::Judge>()
         .map_or(&no_judge, |j| &j.0);
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
         encumbrance: world.get::<Encumbrance>(e),
         at: world.get::<Position>(e).map(|p| p.0),
-        settings: world.get::<crate::rules::judge::JudgeSettings>(e),
+        settings: world.get::<crate::rules::calls::JudgeSettings>(e),
         swimming: false,
     }
     .modifiers(kind, world.resource::<DungeonGrid>(), judge)
@@ -565,14 +548,14 @@ pub fn swimming_penalties_at(world: &World, e: Entity, at: Option<GridPos>) -> V
     let no_conditions = Conditions::default();
     let no_judge = crate::level::JudgeCalls::default();
     let judge = world
-        .get_resource::<crate::rules::judge::Judge>()
+        .get_resource::<crate::rules::calls::Judge>()
         .map_or(&no_judge, |j| &j.0);
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
         encumbrance: world.get::<Encumbrance>(e),
         at,
-        settings: world.get::<crate::rules::judge::JudgeSettings>(e),
+        settings: world.get::<crate::rules::calls::JudgeSettings>(e),
         swimming: true,
     }
     .modifiers(CheckKind::Action, world.resource::<DungeonGrid>(), judge)
@@ -585,7 +568,7 @@ struct Standing<'a> {
     moved: MovedThisRound,
     encumbrance: Option<&'a Encumbrance>,
     at: Option<GridPos>,
-    settings: Option<&'a crate::rules::judge::JudgeSettings>,
+    settings: Option<&'a crate::rules::calls::JudgeSettings>,
     /// A Swimming throw: the depth's own penalty is what the throw itself measures.
     swimming: bool,
 }
@@ -635,7 +618,7 @@ impl Standing<'_> {
 pub struct Situations<'w, 's> {
     on: Option<Res<'w, SituationalPenaltiesOn>>,
     grid: Res<'w, DungeonGrid>,
-    judge: Option<Res<'w, crate::rules::judge::Judge>>,
+    judge: Option<Res<'w, crate::rules::calls::Judge>>,
     creatures: Query<'w, 's, StandingQuery>,
 }
 
@@ -645,7 +628,7 @@ type StandingQuery = (
     Option<&'static MovedThisRound>,
     Option<&'static Encumbrance>,
     Option<&'static Position>,
-    Option<&'static crate::rules::judge::JudgeSettings>,
+    Option<&'static crate::rules::calls::JudgeSettings>,
 );
 
 impl Situations<'_, '_> {

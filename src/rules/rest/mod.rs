@@ -55,11 +55,7 @@ impl Fatigue {
     }
 }
 
-/// A creature resting, and for how many rounds so far.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Resting {
-    pub rounds: u64,
-}
+pub use crate::creature::Resting;
 
 /// Does this creature need rest at all? Endurance exempts it.
 pub fn needs_rest(profs: &Proficiencies) -> bool {

@@ -132,7 +132,7 @@ pub fn search_choices(
 /// (RULINGS › Movement penalties) and the Judge's search tools.
 pub fn searching_situation(world: &World, who: Entity) -> Vec<Modifier> {
     let mut mods = crate::rules::penalties::check_penalties(world, who, None);
-    mods.extend(crate::rules::judge::judge_modifier(
+    mods.extend(crate::rules::calls::judge_modifier(
         world,
         crate::level::schema::JudgeModifier::SearchTools,
         world.get::<Position>(who).map(|p| p.0),
@@ -217,7 +217,7 @@ fn search_for(
         m.extend(crate::rules::penalties::sight_penalties(
             world, who, h.at, blinded,
         ));
-        m.extend(crate::rules::judge::judge_modifier(
+        m.extend(crate::rules::calls::judge_modifier(
             world,
             crate::level::schema::JudgeModifier::Concealment,
             Some(h.at),

@@ -178,7 +178,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         world
             .entity_mut(victim)
             .remove::<crate::rules::movement::Walking>()
-            .insert((Position(at), crate::rules::caving::Below { depth_feet }));
+            .insert((Position(at), crate::creature::Below { depth_feet }));
         NoisyAction::AFall
     } else {
         NoisyAction::ATrapGoingOff
@@ -608,7 +608,7 @@ pub fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) -> Vec<Mo
         .into_iter()
         .collect();
     let mut mods = crate::rules::penalties::check_penalties(world, who, Some(at));
-    mods.extend(crate::rules::judge::judge_modifier(
+    mods.extend(crate::rules::calls::judge_modifier(
         world,
         crate::level::schema::JudgeModifier::TrapComplexity,
         Some(at),

@@ -28,9 +28,9 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, Terrain, WaterDepth};
 use crate::level::{SpeedBasis, WaterDepths};
 use crate::log::log_in;
-use crate::rules::caving::{stone_of, stone_target};
 use crate::rules::conditions::{Conditions, gain_condition_in, is_down, lose_condition_in};
 use crate::rules::throws::ThrowKind;
+use crate::rules::throws::{stone_of, stone_target};
 
 /// The Swimming proficiency's bonus.
 pub const SWIMMING_BONUS: i32 = 4;
@@ -356,6 +356,9 @@ impl Plugin for WaterPlugin {
             .declare_exertion("drowning", is_drowning)
             .declare_exertion("treading water", treading_water)
             .declare_exertion("holding a drowning ally up", |world, who| {
+                world.get::<Holding>(who).is_some()
+            })
+            .declare_busy_hands("holding a drowning ally up", |world, who| {
                 world.get::<Holding>(who).is_some()
             })
             .add_systems(
