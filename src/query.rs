@@ -760,7 +760,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
     {
         // A quarter of its speed, or its swimming speed (what deep water costs it).
         let swimmer = world.get::<crate::creature::SwimmingSpeed>(e);
-        let share = 10.0 / crate::rules::movement::WaterCost::of(enc.0, swimmer).0 as f32;
+        let share = crate::rules::movement::WaterCost::of(enc.0, swimmer).share();
         notes.push(format!(
             "afloat it swims {}' a round at combat pace (and may attack) or {}' running (no \
              attack; the running rules apply){}",
@@ -820,14 +820,14 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     notes.push(format!(
         "{throws} throw(s), at the middle of each {FEET_PER_THROW}'"
     ));
-    let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
-    if let Some(s) = world
-        .get::<crate::creature::Encumbrance>(e)
-        .and_then(|enc| crate::rules::movement::Speeds::of(enc.0, &conditions))
-    {
+    let climbs = crate::rules::caving::climbing::climbing_feet_per_round(
+        world,
+        e,
+        crate::rules::caving::ClimbPace::Third,
+    );
+    if climbs > 0.0 {
         notes.push(format!(
-            "it climbs {:.1}' a round (a third of its combat speed)",
-            s.rated(crate::rules::movement::Pace::Combat) / 3.0
+            "it climbs {climbs:.1}' a round (a third of its combat speed)"
         ));
     }
     let permitted = climbing_target(&profs, surface).is_some();

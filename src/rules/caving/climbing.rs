@@ -516,6 +516,12 @@ pub fn climbers_climb(
     }
 }
 
+/// Feet a round `who` climbs at this climbing pace (a third of its combat speed, or more for
+/// the proficient), its conditions counted.
+pub fn climbing_feet_per_round(world: &World, who: Entity, pace: ClimbPace) -> f32 {
+    rate(world, who, Pace::Combat) * pace.share()
+}
+
 /// Feet a round at `pace` for `who`, its conditions counted (0 if it cannot move).
 pub(super) fn rate(world: &World, who: Entity, pace: Pace) -> f32 {
     let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();

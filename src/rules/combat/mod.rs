@@ -7,7 +7,9 @@ pub mod events;
 pub use commands::*;
 pub use events::{AttackNote, CombatEvent};
 
+pub mod attack;
 pub mod battle;
 pub mod behaviour;
+pub mod gear;
 pub mod initiative;
 pub mod opportunity;

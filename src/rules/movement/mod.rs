@@ -222,12 +222,27 @@ impl Default for WaterCost {
 }
 
 impl WaterCost {
+    /// The share of its speed a swimmer makes afloat: a quarter, or its swimming speed's share.
+    pub fn share(self) -> f32 {
+        10.0 / self.0 as f32
+    }
+
     /// The cost for a creature of these speeds and this swimming speed, if any.
     pub fn of(basis: SpeedBasis, swim: Option<&crate::creature::SwimmingSpeed>) -> Self {
         match (swim, Speeds::from_basis(basis)) {
             (Some(s), Some(speeds)) if s.0 > 0 => Self((speeds.running * 10).div_ceil(s.0).max(1)),
             _ => Self::default(),
         }
+    }
+}
+
+/// The throw a walker makes to enter a square of this terrain, if any: a squeeze (Dungeon
+/// Delves › Squeezing) or water over its head (› Swimming).
+pub fn throw_to_enter(t: Terrain) -> Option<&'static str> {
+    match t {
+        Terrain::Squeeze => Some("Squeezing"),
+        Terrain::Water(WaterDepth::Deep) => Some("Swimming"),
+        _ => None,
     }
 }
 

@@ -21,6 +21,7 @@ pub mod reload;
 pub mod saving;
 pub mod screenshot;
 pub mod tokens;
+pub mod under_pointer;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,6 +109,7 @@ impl PluginGroup for GuiPlugins {
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
             .add(actions::ActionsPlugin)
+            .add(under_pointer::UnderPointerPlugin)
             .add(battle::BattleViewPlugin)
             .add(preview::PreviewPlugin)
             .add(lighting::LightingPlugin)

@@ -296,7 +296,7 @@ pub struct DelveView<'w, 's> {
     tactical: Option<Res<'w, delve::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
-    under: Res<'w, super::actions::UnderPointer>,
+    under: Res<'w, super::under_pointer::UnderPointer>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
@@ -838,7 +838,7 @@ fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
         );
     }
     if let Some((_, door)) = d.doors.iter().find(|(p, _)| p.0 == at) {
-        ui.label(super::actions::describe_door(door));
+        ui.label(super::under_pointer::describe_door(door));
         let key = d
             .shown
             .level
@@ -864,7 +864,7 @@ fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
         });
     }
     if let Some((_, trap)) = d.traps.iter().find(|(p, _)| p.0 == at) {
-        ui.label(super::actions::describe_trap(trap));
+        ui.label(super::under_pointer::describe_trap(trap));
         ui.horizontal(|ui| {
             for (label, to) in [
                 ("arm", TrapSetting::Armed),

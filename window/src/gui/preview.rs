@@ -11,8 +11,8 @@ use super::square_to_world;
 use delve::creature::{Encumbrance, Position};
 use delve::grid::GridPos;
 use delve::grid::path::find_path;
-use delve::level::schema::{Terrain, WaterDepth};
 use delve::rules::conditions::Conditions;
+use delve::rules::movement::throw_to_enter;
 use delve::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
 use delve::rules::party::Parties;
 use delve::time::ROUNDS_PER_TURN;
@@ -41,19 +41,14 @@ type Mover<'a> = (
     Option<&'a delve::creature::SwimmingSpeed>,
 );
 
-/// Tenths of a foot a round for the mover: the slowest member for a party.
+/// Tenths of a foot a round for the mover: the slowest member for a party (the party rules'
+/// pace).
 fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
-    movers
-        .iter()
-        .map(|&e| {
-            q.get(e)
-                .ok()
-                .and_then(|(_, enc, c, _)| Speeds::of(enc.0, c))
-                .map(|s| s.tenths_per_round(pace))
-        })
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
-        .min()
+    delve::rules::party::party_tenths_per_round(movers, pace, |e| {
+        q.get(e)
+            .ok()
+            .and_then(|(_, enc, c, _)| Speeds::of(enc.0, c))
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -112,11 +107,7 @@ fn preview(
             let cost = path_cost(grid, &path.squares, water);
             // Squares where the walk needs a throw (Dungeon Delves › Squeezing, › Swimming) are
             // marked in red.
-            let throw_at = |p: GridPos| match grid.terrain(p) {
-                Some(Terrain::Squeeze) => Some("Squeezing"),
-                Some(Terrain::Water(WaterDepth::Deep)) => Some("Swimming"),
-                _ => None,
-            };
+            let throw_at = |p: GridPos| grid.terrain(p).and_then(throw_to_enter);
             let mut throws: Vec<&str> = Vec::new();
             for &p in &path.squares[1..] {
                 let at = square_to_world(h, p.x, p.y);

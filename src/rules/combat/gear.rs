@@ -1,0 +1,161 @@
+//! The gear of a fight (Tactical Combat): shields forgone and sacrificed, firearms that jam and
+//! are cleared, total defense, and weapon enchantments switched on.
+
+use super::commands::CombatRefusal;
+use crate::command::Refusal;
+use crate::log::log_in;
+use crate::rules::acting::ActionTaken;
+use crate::rules::combat::CombatEvent;
+use bevy::prelude::*;
+
+use crate::creature::Combatant;
+use crate::time::Clock;
+
+use super::battle::*;
+
+/// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShieldState {
+    pub broken: bool,
+    pub destroyed: bool,
+}
+
+/// Firearm Misfires: an advanced firearm that misfired is jammed until cleared.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Jammed;
+
+/// Shields: the shield's bonuses forgone for a free hand in `round`, until the start of its
+/// bearer's faction's next turn (RULINGS › The battle round), or the next round outside a battle.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShieldForgone {
+    pub round: u64,
+}
+
+/// `ClearJam`: a jammed firearm takes a full round to clear (the creature neither moves nor
+/// attacks this round), or a standard action with Gunsmithing, which leaves it its move.
+pub fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    if world.get::<Jammed>(who).is_none() {
+        return Err(CombatRefusal::NotJammed.into());
+    }
+    world.entity_mut(who).remove::<Jammed>();
+    let gunsmith = world
+        .get::<crate::creature::Proficiencies>(who)
+        .is_some_and(|p| p.has(crate::level::schema::Proficiency::Gunsmithing));
+    if !gunsmith {
+        world
+            .entity_mut(who)
+            .remove::<crate::rules::movement::Walking>()
+            .remove::<AttackOrder>();
+    }
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CombatEvent::JamCleared {
+            who: name,
+            whole_round: !gunsmith,
+        },
+    );
+    Ok(())
+}
+
+/// The standard rules' total defense: +4 to AC for the round, and no attacks.
+pub const TOTAL_DEFENSE_AC: i32 = 4;
+
+/// Taking the total defense action this round (no attacks; +4 AC; doubles a shield wall's
+/// bonus when the whole wall does).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TotalDefense {
+    pub round: u64,
+}
+
+/// `TotalDefense`: this round, +4 AC and no attacks.
+pub fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let round = world.resource::<Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<AttackOrder>()
+        .insert(TotalDefense { round });
+    Ok(())
+}
+
+/// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
+pub fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    if world
+        .get::<Combatant>(who)
+        .and_then(|c| c.shield.as_ref())
+        .is_none()
+    {
+        return Err(CombatRefusal::NoShield.into());
+    }
+    let round = world.resource::<Clock>().rounds;
+    world.entity_mut(who).insert(ShieldForgone { round });
+    Ok(())
+}
+
+/// Weapons whose enchantment is active (by index in the creature's weapons).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActiveEnchantments(pub Vec<usize>);
+
+/// Activating Weapon Enchantments: a move action for one with a base attack bonus of at least
+/// 1 and a rank in Use Magic Device; otherwise a standard action.
+pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: bool) -> bool {
+    base_attack_bonus >= 1 && use_magic_device
+}
+
+/// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
+/// walking this round; as a standard action it does not attack this round.
+pub fn activate_enchantment(world: &mut World, who: Entity, weapon: &str) -> Result<(), Refusal> {
+    let c = world.get::<Combatant>(who).ok_or(CombatRefusal::NoWeapon)?;
+    let i = c
+        .weapons
+        .iter()
+        .position(|w| w.name == weapon)
+        .ok_or_else(|| CombatRefusal::NoWeaponNamed {
+            weapon: weapon.to_owned(),
+            has: c.weapons.iter().map(|w| w.name.clone()).collect(),
+        })?;
+    let (enchantment, _) =
+        c.weapons[i]
+            .enchantment
+            .clone()
+            .ok_or_else(|| CombatRefusal::NoEnchantment {
+                weapon: weapon.to_owned(),
+            })?;
+    // The stat block's attack bonus stands for its base attack bonus.
+    let bab = c.attack_bonus;
+    let umd = world
+        .get::<crate::creature::Proficiencies>(who)
+        .is_some_and(|p| p.has(crate::level::schema::Proficiency::UseMagicDevice));
+    let mut active = world
+        .get::<ActiveEnchantments>(who)
+        .cloned()
+        .unwrap_or_default();
+    if active.0.contains(&i) {
+        return Err(CombatRefusal::EnchantmentActive {
+            weapon: weapon.to_owned(),
+            enchantment,
+        }
+        .into());
+    }
+    active.0.push(i);
+    let round = world.resource::<Clock>().rounds;
+    let move_action = activation_is_a_move_action(bab, umd);
+    let mut e = world.entity_mut(who);
+    e.insert(active);
+    if move_action {
+        e.remove::<crate::rules::movement::Walking>();
+    } else {
+        e.insert(ActionTaken { round });
+    }
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CombatEvent::EnchantmentActivated {
+            who,
+            weapon: weapon.to_owned(),
+            enchantment,
+            move_action,
+        },
+    );
+    Ok(())
+}
