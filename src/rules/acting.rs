@@ -127,17 +127,30 @@ impl Holds {
     }
 }
 
-/// Every kind of exertion declared: what a creature is doing over rounds, by name, and the test
-/// that finds it on a creature.
+/// Every kind of exertion declared: what a creature is doing over rounds, by name, and how to
+/// find it on a creature — a component it has while doing it (looked up in its archetype,
+/// cheaply, every round), or a test.
 #[derive(Resource, Default)]
-pub struct Exertions(Vec<(&'static str, Test)>);
+pub struct Exertions(Vec<(&'static str, Found)>);
+
+/// How an exertion is found on a creature.
+enum Found {
+    /// It has this component.
+    Has(bevy::ecs::component::ComponentId),
+    /// This test says so.
+    Test(Test),
+}
 
 impl Exertions {
     /// What the creature is doing that exerts it, if anything: the first declared.
     pub fn of(&self, world: &World, who: Entity) -> Option<&'static str> {
+        let entity = world.get_entity(who).ok()?;
         self.0
             .iter()
-            .find(|(_, on)| on(world, who))
+            .find(|(_, found)| match found {
+                Found::Has(id) => entity.contains_id(*id),
+                Found::Test(on) => on(world, who),
+            })
             .map(|(n, _)| *n)
     }
 }
@@ -164,8 +177,12 @@ pub trait ActingRules {
     /// Something the area owns that keeps a creature's hands busy: mapping, holding an ally up.
     fn declare_busy_hands(&mut self, what: &'static str, on: Test) -> &mut Self;
 
-    /// A kind of exertion the area owns (RULINGS › Rest): climbing, treading water, …
+    /// A kind of exertion the area owns (RULINGS › Rest), found by a test: treading water, …
     fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self;
+
+    /// A kind of exertion the area owns, found by a component the creature has while doing it:
+    /// climbing, traversing, a task, …
+    fn declare_exertion_of<C: Component>(&mut self, what: &'static str) -> &mut Self;
 }
 
 impl ActingRules for App {
@@ -189,7 +206,17 @@ impl ActingRules for App {
         self.world_mut()
             .resource_mut::<Exertions>()
             .0
-            .push((what, on));
+            .push((what, Found::Test(on)));
+        self
+    }
+
+    fn declare_exertion_of<C: Component>(&mut self, what: &'static str) -> &mut Self {
+        self.init_resource::<Exertions>();
+        let id = self.world_mut().register_component::<C>();
+        self.world_mut()
+            .resource_mut::<Exertions>()
+            .0
+            .push((what, Found::Has(id)));
         self
     }
 }

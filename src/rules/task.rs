@@ -112,10 +112,9 @@ impl Plugin for TaskPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::acting::ActingRules;
         // RULINGS › Rest: every task that takes rounds is exertion.
-        app.declare_exertion("at work", |world, who| world.get::<Task>(who).is_some())
-            .add_systems(
-                crate::schedule::SimRound,
-                carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
-            );
+        app.declare_exertion_of::<Task>("at work").add_systems(
+            crate::schedule::SimRound,
+            carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
+        );
     }
 }

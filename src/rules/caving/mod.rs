@@ -503,15 +503,9 @@ impl Plugin for CavingPlugin {
         app.declare_hold(Hold::Stuck, is_stuck)
             .declare_hold(Hold::CrawlingATraverse, is_crawling)
             .declare_busy_hands("crawling a traverse", is_crawling)
-            .declare_exertion("climbing", |world, who| {
-                world.get::<climbing::Climbing>(who).is_some()
-            })
-            .declare_exertion("traversing", |world, who| {
-                world.get::<traverse::Traversing>(who).is_some()
-            })
-            .declare_exertion("rigging a traverse", |world, who| {
-                world.get::<traverse::Rigging>(who).is_some()
-            })
+            .declare_exertion_of::<climbing::Climbing>("climbing")
+            .declare_exertion_of::<traverse::Traversing>("traversing")
+            .declare_exertion_of::<traverse::Rigging>("rigging a traverse")
             .declare_exertion("stuck in a squeeze", is_stuck)
             .add_systems(
                 crate::schedule::SimRound,

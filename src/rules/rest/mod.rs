@@ -146,11 +146,17 @@ impl Plugin for RestPlugin {
 
 /// RULINGS › Rest: what a creature is doing over rounds (climbing, treading water, stuck, at a
 /// task, …: `rules::acting::exertion`) exerts it this round, whether or not its square changes.
-pub fn exertion_of_the_round(world: &mut World, q: &mut QueryState<Entity, With<Fatigue>>) {
+pub fn exertion_of_the_round(
+    world: &mut World,
+    q: &mut QueryState<(Entity, &MovedThisRound, Option<&Exerted>), With<Fatigue>>,
+) {
     let round = world.resource::<Clock>().rounds;
     let exerted: Vec<Entity> = q
         .iter(world)
-        .filter(|&e| crate::rules::acting::exertion(world, e).is_some())
+        // Those that moved or acted this round have exerted themselves already.
+        .filter(|(_, moved, exerted)| moved.feet == 0 && !exerted.is_some_and(|x| x.round == round))
+        .filter(|&(e, ..)| crate::rules::acting::exertion(world, e).is_some())
+        .map(|(e, ..)| e)
         .collect();
     for e in exerted {
         world.entity_mut(e).insert(Exerted { round });

@@ -328,10 +328,10 @@ fn is_drowning(world: &World, who: Entity) -> bool {
 /// Afloat in deep water, keeping its head up: exertion, still or not (RULINGS › Rest). One with
 /// a swimming speed is at home there.
 fn treading_water(world: &World, who: Entity) -> bool {
-    world.get::<SwimmingSpeed>(who).is_none()
-        && world
-            .get::<Position>(who)
-            .is_some_and(|p| in_deep_water(world.resource::<DungeonGrid>(), p.0))
+    world
+        .get::<Position>(who)
+        .is_some_and(|p| in_deep_water(world.resource::<DungeonGrid>(), p.0))
+        && world.get::<SwimmingSpeed>(who).is_none()
 }
 
 /// Swimming and drowning at the start of each creature's initiative: each round outside a
@@ -353,11 +353,9 @@ impl Plugin for WaterPlugin {
             });
         use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Drowning, is_drowning)
-            .declare_exertion("drowning", is_drowning)
+            .declare_exertion_of::<Drowning>("drowning")
+            .declare_exertion_of::<Holding>("holding a drowning ally up")
             .declare_exertion("treading water", treading_water)
-            .declare_exertion("holding a drowning ally up", |world, who| {
-                world.get::<Holding>(who).is_some()
-            })
             .declare_busy_hands("holding a drowning ally up", |world, who| {
                 world.get::<Holding>(who).is_some()
             })

@@ -1,0 +1,276 @@
+//! Doors on the party's way (Dungeon Delves › Doors): listened at, opened, unlocked, picked,
+//! bashed, spiked, wedged open; and the thief who disarms the traps it knows of.
+
+use super::*;
+
+use bevy::prelude::*;
+
+use crate::command::Command;
+use crate::command::acts::*;
+use crate::creature::{Abilities, Equipment, Position, Proficiencies};
+use crate::grid::GridPos;
+use crate::level::schema::{DoorState, Gear, Proficiency};
+use crate::policy::knowledge::SeenDoor;
+use crate::rules::doors::Door;
+
+/// The doors in sight of a member now, as they are.
+pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
+    let mut q = world.query::<(&Position, &Door)>();
+    let doors: Vec<(GridPos, bool, bool)> = q
+        .iter(world)
+        .map(|(p, d)| (p.0, d.secret, d.state == DoorState::Open))
+        .collect();
+    for (at, secret, open) in doors {
+        if secret {
+            continue;
+        }
+        if in_sight(world, members, at) {
+            mind.doors.insert(at, SeenDoor { open });
+        }
+    }
+}
+
+pub(super) fn with_spikes(world: &World, members: &[Entity]) -> Option<Entity> {
+    members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Spikes(n) if *n > 0)))
+    })
+}
+
+pub(super) fn proficient_with_tools(world: &World, m: Entity, p: Proficiency) -> bool {
+    is_up(world, m)
+        && world.get::<Proficiencies>(m).is_some_and(|x| x.has(p))
+        && world
+            .get::<Equipment>(m)
+            .is_some_and(|g| g.has(&Gear::ThievesTools))
+}
+
+pub(super) fn disarmer(world: &World, members: &[Entity]) -> Option<Entity> {
+    members
+        .iter()
+        .copied()
+        .find(|&m| proficient_with_tools(world, m, Proficiency::Trapbreaking))
+}
+
+/// The party at a closed door beside its leader: listen, open, key, pick, bash, or leave it.
+pub(super) fn deal_with_door(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    door: GridPos,
+) -> (Intent, Vec<Command>) {
+    let leader = leader(world, members).expect("the party has a leader");
+    let leader_at = square(world, leader).unwrap_or(door);
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    let listen = mind.policy.listen_at_doors;
+    let party = mind.party.clone();
+    let w = mind.door_work.entry(door).or_default();
+    let by = |how: DoorWay| Intent::Door { at: door, how };
+    let xy = (door.x, door.y);
+    if listen && !w.listened {
+        w.listened = true;
+        mind.listening_at = Some(door);
+        let listener = up
+            .iter()
+            .copied()
+            .min_by_key(|&m| {
+                world
+                    .get::<Proficiencies>(m)
+                    .map_or(20, |p| crate::rules::sound::hearing::listening_target(p).0)
+            })
+            .unwrap_or(leader);
+        return (
+            Intent::ListenAt { door },
+            vec![
+                Listen {
+                    who: name(world, listener),
+                }
+                .into(),
+            ],
+        );
+    }
+    mind.listening_at = None;
+    // A door that swung shut by itself once is wedged open with a spike as it is opened, in the
+    // same round, before it can swing shut again.
+    if w.evil
+        && !w.wedged
+        && let Some(spiker) = with_spikes(world, members)
+    {
+        let spike: Command = Spike {
+            who: name(world, spiker),
+            at: xy,
+        }
+        .into();
+        if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
+            let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
+            return (by(DoorWay::Wedge), orders);
+        }
+        w.tried_open = true;
+        let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
+            leader
+        } else {
+            spiker
+        };
+        let open = OpenDoor {
+            who: name(world, opener),
+            at: xy,
+        }
+        .into();
+        return (by(DoorWay::Wedge), vec![open, spike]);
+    }
+    if !w.tried_open {
+        w.tried_open = true;
+        return (
+            by(DoorWay::Open),
+            vec![
+                OpenDoor {
+                    who: name(world, leader),
+                    at: xy,
+                }
+                .into(),
+            ],
+        );
+    }
+    if w.locked {
+        let keys: Vec<Entity> = up
+            .iter()
+            .copied()
+            .filter(|&m| {
+                world
+                    .get::<Equipment>(m)
+                    .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Key(_))))
+            })
+            .collect();
+        if !w.key_tried
+            && let Some(&holder) = keys.first()
+        {
+            let order = Unlock {
+                who: name(world, holder),
+                at: xy,
+            }
+            .into();
+            if square(world, holder).is_some_and(|p| p.within_a_step(door)) {
+                w.key_tried = true;
+            }
+            return (
+                by(DoorWay::Key),
+                walk_up_and(world, &party, members, holder, leader_at, door, order),
+            );
+        }
+        if let Some(thief) = up
+            .iter()
+            .copied()
+            .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
+        {
+            let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
+            if !w.picked {
+                w.picked |= beside;
+                let order = PickLock {
+                    who: name(world, thief),
+                    at: xy,
+                }
+                .into();
+                return (
+                    by(DoorWay::Pick),
+                    walk_up_and(world, &party, members, thief, leader_at, door, order),
+                );
+            }
+            if !w.picked_methodically {
+                w.picked_methodically |= beside;
+                let order = PickLockMethodically {
+                    who: name(world, thief),
+                    at: xy,
+                }
+                .into();
+                return (
+                    by(DoorWay::PickMethodically),
+                    walk_up_and(world, &party, members, thief, leader_at, door, order),
+                );
+            }
+        }
+        mind.shut_for_good.push(door);
+        return (by(DoorWay::LeaveShut), Vec::new());
+    }
+    if w.stuck && w.bashes < mind.policy.bash_attempts {
+        let basher = up
+            .iter()
+            .copied()
+            .max_by_key(|&m| {
+                (
+                    world.get::<Abilities>(m).map_or(0, |a| a.0.str),
+                    std::cmp::Reverse(m),
+                )
+            })
+            .unwrap_or(leader);
+        let beside = square(world, basher).is_some_and(|p| p.within_a_step(door));
+        if beside {
+            w.bashes += 1;
+        }
+        let order = Bash {
+            who: name(world, basher),
+            at: xy,
+            helper: None,
+        }
+        .into();
+        return (
+            by(DoorWay::Bash),
+            walk_up_and(world, &party, members, basher, leader_at, door, order),
+        );
+    }
+    if w.stuck {
+        mind.shut_for_good.push(door);
+        return (by(DoorWay::LeaveShut), Vec::new());
+    }
+    // Tried, neither locked nor stuck as far as it learned, and still shut: open it again.
+    w.tried_open = false;
+    (by(DoorWay::Open), Vec::new())
+}
+
+/// Fleeing: the rearmost member shuts and spikes an open door the party has passed.
+pub(super) fn spike_behind(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    here: GridPos,
+) -> Option<(Intent, Vec<Command>)> {
+    let spiker = with_spikes(world, members)?;
+    let at = square(world, spiker)?;
+    let occupied: Vec<GridPos> = {
+        let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
+        q.iter(world).map(|p| p.0).collect()
+    };
+    let mut q = world.query::<(&Position, &Door)>();
+    let doors: Vec<(GridPos, DoorState, u8)> = q
+        .iter(world)
+        .map(|(p, d)| (p.0, d.state, d.spikes))
+        .collect();
+    for (door, state, spikes) in doors {
+        if mind.spiked_behind.contains(&door) || !at.within_a_step(door) || occupied.contains(&door)
+        {
+            continue;
+        }
+        // Behind: farther from the way in than the party's leader.
+        let behind = door.chebyshev(mind.way_in) > here.chebyshev(mind.way_in);
+        if !behind {
+            continue;
+        }
+        let who = name(world, spiker);
+        let xy = (door.x, door.y);
+        let order: Command = match state {
+            DoorState::Open => CloseDoor { who, at: xy }.into(),
+            DoorState::Closed if spikes == 0 => {
+                mind.spiked_behind.push(door);
+                Spike { who, at: xy }.into()
+            }
+            DoorState::Closed => continue,
+        };
+        return Some((Intent::SpikeBehind { at: door }, vec![order]));
+    }
+    None
+}

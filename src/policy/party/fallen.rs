@@ -1,0 +1,201 @@
+//! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit.
+
+use super::*;
+
+use bevy::prelude::*;
+
+use crate::command::Command;
+use crate::command::acts::*;
+use crate::creature::{Conditions, Equipment, Position, Proficiencies};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::rules::light::{CarriedBy, LightSource};
+use crate::rules::movement::Pace;
+
+/// The fallen within reach of the party's knowledge that carry something, not yet taken from
+/// nor given up: its own fallen members, and any other fallen creature a member sees now.
+/// `lights_only`: only those that carry a light with fuel. Its own fallen come first.
+pub(super) fn fallen_with_gear(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    lights_only: bool,
+) -> Vec<(Entity, GridPos)> {
+    let fallen: Vec<(Entity, String, GridPos)> = crate::policy::kept_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &Name, &Position, &Conditions)>| {
+            q.iter(world)
+                .filter(|(.., c)| crate::rules::conditions::is_down(c))
+                .map(|(e, n, p, _)| (e, n.to_string(), p.0))
+                .collect()
+        },
+    );
+    if fallen.is_empty() {
+        return Vec::new();
+    }
+    let with_light: Vec<Entity> = crate::policy::kept_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
+            q.iter(world)
+                .filter(|(_, l, _)| l.fuel_rounds != Some(0))
+                .map(|(_, _, c)| c.0)
+                .collect()
+        },
+    );
+    let mut out: Vec<(bool, Entity, GridPos)> = fallen
+        .into_iter()
+        .filter(|(e, n, p)| {
+            !mind.looted.contains(n)
+                && (members.contains(e) || in_sight(world, members, *p))
+                && world.get::<crate::rules::caving::Below>(*e).is_none()
+                && (with_light.contains(e)
+                    || (!lights_only
+                        && world.get::<Equipment>(*e).is_some_and(|g| !g.0.is_empty())))
+        })
+        .map(|(e, _, p)| (!members.contains(&e), e, p))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, e, p)| (e, p)).collect()
+}
+
+/// Outside a fight, the nearest member who is up takes the lights and gear of the fallen: its
+/// own first (a lantern must not die with its bearer), then foes it sees fall (a key, a
+/// treasure). It walks up to one not beside it.
+pub(super) fn take_from_the_fallen(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
+    let from = name(world, fallen);
+    let grid = world.resource::<DungeonGrid>().clone();
+    let taker = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.stranded_names.contains(&name(world, m))
+        })
+        .filter_map(|m| {
+            let p = square(world, m)?;
+            if p.within_a_step(at) {
+                return Some((0, m, p));
+            }
+            let path = crate::grid::path::find_path(&grid, p, at)?;
+            Some((path.feet, m, p))
+        })
+        .min_by_key(|&(feet, m, _)| (feet, m));
+    let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    let Some((_, taker, taker_at)) = taker else {
+        mind.looted.push(from);
+        return None;
+    };
+    if taker_at.within_a_step(at) {
+        mind.taking_walks = 0;
+        mind.looted.push(from.clone());
+        let who = name(world, taker);
+        return Some((intent, vec![TakeFrom { who, from }.into()]));
+    }
+    // Up to the nearest free square beside it, unless that is too far to be worth it.
+    let occupied = occupied_squares(world);
+    let beside = at
+        .neighbours()
+        .into_iter()
+        .filter(|p| grid.is_passable(*p) && !occupied.contains(p))
+        .filter_map(|p| crate::grid::path::find_path(&grid, taker_at, p).map(|path| (path.feet, p)))
+        .min();
+    mind.taking_walks += 1;
+    if mind.taking_walks > 3 {
+        mind.taking_walks = 0;
+        mind.looted.push(from);
+        return None;
+    }
+    match beside {
+        Some((feet, p)) if feet <= 120 => Some((
+            intent,
+            vec![
+                Move {
+                    who: name(world, taker),
+                    to: (p.x, p.y),
+                    pace: Pace::Exploration,
+                }
+                .into(),
+            ],
+        )),
+        _ => {
+            mind.looted.push(from);
+            None
+        }
+    }
+}
+
+/// A member at the bottom of a pit climbs out to the rim, up a rope if one hangs there; with
+/// none, one who carries a rope lowers it from beside the pit first. One who cannot climb out
+/// is left there.
+pub(super) fn out_of_the_pit(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let below = members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world.get::<crate::rules::caving::Below>(m).is_some()
+            && !mind.stranded_names.contains(&name(world, m))
+    })?;
+    let pit = square(world, below)?;
+    let leader = leader(world, members)?;
+    let grid = world.resource::<DungeonGrid>();
+    let rim = pit
+        .neighbours()
+        .into_iter()
+        .filter(|&p| grid.is_passable(p))
+        .min_by_key(|&p| {
+            let l = square(world, leader).unwrap_or(p);
+            (l.chebyshev(p), p)
+        })?;
+    let roped = world
+        .resource::<crate::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some();
+    let intent = Intent::ClimbOut {
+        who: name(world, below),
+    };
+    let climber = world.get::<Proficiencies>(below).is_some_and(|p| {
+        crate::rules::caving::climbing::climbing_target(p, crate::level::schema::Surface::Sheer)
+            .is_some()
+    });
+    let sheer =
+        crate::rules::caving::climbing::side_of(world, pit) == crate::level::schema::Surface::Sheer;
+    if !roped && sheer && !climber {
+        let roper = members.iter().copied().find(|&m| {
+            m != below
+                && is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
+        });
+        if let Some(roper) = roper {
+            let order = LowerRope {
+                who: name(world, roper),
+                at: (pit.x, pit.y),
+            }
+            .into();
+            let leader_at = square(world, leader)?;
+            let party = mind.party.clone();
+            return Some((
+                intent,
+                walk_up_and(world, &party, members, roper, leader_at, pit, order),
+            ));
+        }
+    }
+    Some((
+        intent,
+        vec![
+            Climb {
+                who: name(world, below),
+                to: (rim.x, rim.y),
+                pace: Default::default(),
+            }
+            .into(),
+        ],
+    ))
+}

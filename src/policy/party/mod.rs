@@ -1,0 +1,657 @@
+//! The adventuring party's mind: a party handed to its policy ([`Autonomy`]) delves by itself,
+//! giving each round the commands a player would, from what its faction knows
+//! ([`super::knowledge`]) and never from the Judge's map.
+//!
+//! Each round it is not busy (walking, resting, at work on a task, or fighting: in a battle the
+//! fighting behaviour, `rules::combat::behaviour`, answers faction initiative), it decides, in
+//! this order:
+//! 1. **the end**: every member down; the policy's turn limit; back at the way in after turning
+//!    for home; its last light burnt out with nothing to light;
+//! 2. **light** (Dungeon Delves › Light and Darkness): with no light burning it lights the next
+//!    one, and fills an empty lantern from a flask of oil;
+//! 3. **flight**: once the policy's share of the party is down it makes for the way in, running
+//!    where it can, and spikes shut the doors it passes;
+//! 4. **rest** (Dungeon Delves › Rest): a turn once five have passed, or when a member is winded;
+//!    those with Endurance keep watch;
+//! 5. **turning back**: when the light left would not last the walk back and the policy's
+//!    margin; when the goal is met; when nothing is left to explore;
+//! 6. **where next**: the goal, if it is seen; else the nearest edge of what it has seen; else a
+//!    dead end not yet searched; walking at exploration speed in marching order, stopping before
+//!    each door on the way;
+//! 7. **on the way**: a closed door is listened at, opened, unlocked with a key it carries,
+//!    picked (hastily, then methodically) by a thief, bashed when stuck or spiked, or left shut;
+//!    an evil door that swung shut once is wedged open with a spike; a known trap is disarmed by
+//!    a thief when the policy says so, or stepped around.
+//!
+//! Its orders are derived commands, like the monsters': a replay of the journal (which holds the
+//! [`Autonomy`] command) derives them again. Before each order the log says why
+//! ([`PolicyEvent::Decided`]).
+//!
+//! This file holds the command, the mind and its round; the decision is `decide`, and its parts
+//! are `light`, `fallen` (gear from the fallen, a member out of a pit), `way` (where next,
+//! turning back, what is on the way) and `doors` (doors and traps on the way).
+
+mod light;
+use light::*;
+mod fallen;
+use fallen::*;
+mod way;
+use way::*;
+mod doors;
+use doors::*;
+mod decide;
+use decide::*;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::knowledge::SeenDoor;
+use super::outcome::{Outcome, Tally};
+use super::settings::PartyPolicy;
+use crate::command::acts::*;
+use crate::command::{Act, Command, CommandEvent, PendingCommands, Refusal, Unable, at};
+use crate::creature::{Conditions, Faction, Position};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::Goal;
+use crate::log::{EventLog, LogEvent, log_in};
+use crate::rules::doors::{DoorEvent, DoorRefusal};
+use crate::rules::party::Parties;
+use crate::schedule::{RoundSet, SimRound};
+use crate::time::{Clock, ROUNDS_PER_TURN};
+
+/// Hands a party to its policy (`policy: Some(..)`), or takes it back (`None`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Autonomy {
+    pub party: String,
+    #[serde(default)]
+    pub policy: Option<PartyPolicy>,
+}
+
+impl fmt::Display for Autonomy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.policy {
+            Some(_) => write!(f, "hand the party to its policy"),
+            None => write!(f, "take the party back from its policy"),
+        }
+    }
+}
+
+impl Act for Autonomy {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        match &self.policy {
+            Some(policy) => hand_over(world, &self.party, policy.clone()),
+            None => take_back(world, &self.party),
+        }
+    }
+}
+
+/// Why a party cannot be handed to a policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AutonomyRefusal {
+    /// The policy names someone who is not in the party.
+    NotInParty { name: String },
+    /// The party is not under a policy.
+    NotAutonomous,
+    /// The delve has ended.
+    DelveOver,
+}
+
+impl crate::command::Reason for AutonomyRefusal {}
+
+impl fmt::Display for AutonomyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AutonomyRefusal::NotInParty { name } => {
+                write!(f, "the policy names {name}, who is not in the party")
+            }
+            AutonomyRefusal::NotAutonomous => write!(f, "the party is not under its policy"),
+            AutonomyRefusal::DelveOver => write!(f, "the delve is over"),
+        }
+    }
+}
+
+/// The party hands itself to its policy: the way in is where its leader stands now.
+fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), Refusal> {
+    if world.resource::<DelveEnd>().0.is_some() {
+        return Err(AutonomyRefusal::DelveOver.into());
+    }
+    let p = world
+        .resource::<Parties>()
+        .get(party)
+        .cloned()
+        .ok_or_else(|| Unable::NoParty {
+            name: party.to_owned(),
+        })?;
+    let names: Vec<String> = p
+        .marching_order
+        .iter()
+        .map(|&m| crate::creature::name_of(world, m))
+        .collect();
+    for n in policy
+        .marching_order
+        .iter()
+        .flatten()
+        .chain(&policy.light_bearer)
+    {
+        if !names.contains(n) {
+            return Err(AutonomyRefusal::NotInParty { name: n.clone() }.into());
+        }
+    }
+    let leader = p.leader().ok_or(Unable::NoParty {
+        name: party.to_owned(),
+    })?;
+    let way_in = crate::command::square_of(world, leader)?;
+    let faction = *world.get::<Faction>(leader).ok_or(Unable::NoSquare)?;
+    let goal = world.resource::<LevelGoal>().0.clone();
+    let fuel_at_start = super::outcome::fuel_rounds(world, &p.marching_order);
+    let since = world.resource::<EventLog>().len();
+    let goal_room = match goal {
+        Goal::Room(p) => world.resource::<DungeonGrid>().room_of(p),
+        _ => Vec::new(),
+    };
+    let mind = PartyMind {
+        party: party.to_owned(),
+        faction,
+        policy,
+        goal,
+        goal_room,
+        way_in,
+        since,
+        fuel_at_start,
+        cursor: since,
+        set_out: false,
+        homeward: None,
+        doors: BTreeMap::new(),
+        door_work: BTreeMap::new(),
+        shut_for_good: Vec::new(),
+        later: Vec::new(),
+        searched: BTreeMap::new(),
+        exhausted: Vec::new(),
+        traps_tried: Vec::new(),
+        spiked_behind: Vec::new(),
+        heading_for: None,
+        listening_at: None,
+        stranded_names: Vec::new(),
+        looted: Vec::new(),
+        taking_walks: 0,
+        stalls: 0,
+        last_walk_from: None,
+    };
+    let mut minds = world.resource_mut::<PartyMinds>();
+    minds.0.retain(|m| m.party != party);
+    minds.0.push(mind);
+    Ok(())
+}
+
+fn take_back(world: &mut World, party: &str) -> Result<(), Refusal> {
+    let mut minds = world.resource_mut::<PartyMinds>();
+    let before = minds.0.len();
+    minds.0.retain(|m| m.party != party);
+    if minds.0.len() == before {
+        return Err(AutonomyRefusal::NotAutonomous.into());
+    }
+    let members = party_members(world, party);
+    for m in members {
+        world
+            .entity_mut(m)
+            .remove::<crate::rules::combat::behaviour::Retreating>();
+    }
+    Ok(())
+}
+
+/// The level's goal, for the policies.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LevelGoal(pub Goal);
+
+/// How the delve ended, once it has: the party and the outcome.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct DelveEnd(pub Option<(String, Outcome, Tally)>);
+
+/// The parties under a policy.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PartyMinds(pub Vec<PartyMind>);
+
+/// Why a party is making for the way in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Homeward {
+    /// The goal is met.
+    GoalMet,
+    /// Too many of it are down.
+    Fleeing,
+    /// The light left would not last much beyond the walk back.
+    LightShort,
+    /// Nothing it can reach is left to explore or search.
+    NothingLeft,
+}
+
+/// What a policy is about, logged before its orders.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Intent {
+    /// Setting out: the marching order, the pole.
+    SetOut,
+    /// Lighting the next light.
+    Relight { who: String },
+    /// Filling an empty lantern.
+    Refuel { who: String },
+    /// Resting a turn (Dungeon Delves › Rest).
+    Rest,
+    /// Turning for the way in.
+    TurnBack { why: Homeward },
+    /// Walking to an edge of what it has seen.
+    Explore { to: GridPos },
+    /// Walking to the goal it has seen.
+    MakeForGoal { to: GridPos },
+    /// Walking back to the way in.
+    GoHome { to: GridPos },
+    /// Walking up to a door or trap on the way.
+    Approach { to: GridPos },
+    /// Listening before opening a door.
+    ListenAt { door: GridPos },
+    /// Opening a door, by hand or by force, or leaving it shut.
+    Door { at: GridPos, how: DoorWay },
+    /// Searching a dead end.
+    Search { at: GridPos },
+    /// Disarming a known trap.
+    Disarm { at: GridPos },
+    /// Closing and spiking a door behind it while fleeing.
+    SpikeBehind { at: GridPos },
+    /// Getting a member out of a pit.
+    ClimbOut { who: String },
+    /// Closing up on the leader.
+    CloseUp,
+    /// Taking the lights and gear of a fallen creature.
+    TakeFromTheFallen { from: String },
+    /// Getting a member stuck in a squeeze out (Dungeon Delves › Squeezing).
+    GetUnstuck { who: String },
+}
+
+/// How a door is dealt with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum DoorWay {
+    Open,
+    Key,
+    Pick,
+    PickMethodically,
+    Bash,
+    /// Wedged open with a spike: it swung shut by itself before (an evil door).
+    Wedge,
+    /// Left shut: nothing it can do opens it.
+    LeaveShut,
+}
+
+/// What the policy puts in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum PolicyEvent {
+    /// The party's policy decided; its orders follow next round.
+    Decided { party: String, intent: Intent },
+    /// The party's delve ended: how, and its numbers.
+    DelveEnded {
+        party: String,
+        outcome: super::Outcome,
+        tally: super::Tally,
+    },
+}
+
+impl LogEvent for PolicyEvent {
+    fn who(&self) -> Option<&str> {
+        match self {
+            PolicyEvent::Decided { party, .. } | PolicyEvent::DelveEnded { party, .. } => {
+                Some(party)
+            }
+        }
+    }
+}
+
+impl fmt::Display for PolicyEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (party, intent) = match self {
+            PolicyEvent::Decided { party, intent } => (party, intent),
+            PolicyEvent::DelveEnded {
+                party,
+                outcome,
+                tally,
+            } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
+        };
+        write!(f, "{party}'s policy: ")?;
+        match intent {
+            Intent::SetOut => write!(f, "set out"),
+            Intent::Relight { who } => write!(f, "{who} lights the next light"),
+            Intent::Refuel { who } => write!(f, "{who} fills the lantern"),
+            Intent::Rest => write!(f, "rest a turn"),
+            Intent::TurnBack { why } => write!(f, "turn back ({why:?})"),
+            Intent::Explore { to } => write!(f, "explore toward {to}"),
+            Intent::MakeForGoal { to } => write!(f, "make for the goal at {to}"),
+            Intent::GoHome { to } => write!(f, "go back to the way in at {to}"),
+            Intent::Approach { to } => write!(f, "walk up to {to}"),
+            Intent::ListenAt { door } => write!(f, "listen at the door at {door}"),
+            Intent::Door { at, how } => write!(f, "the door at {at}: {how:?}"),
+            Intent::Search { at } => write!(f, "search the dead end at {at}"),
+            Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
+            Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
+            Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
+            Intent::CloseUp => write!(f, "close up"),
+            Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
+            Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
+        }
+    }
+}
+
+/// The party's mind: its policy, what it has learned, and what it is about.
+#[derive(Clone, Debug)]
+pub struct PartyMind {
+    pub party: String,
+    pub faction: Faction,
+    pub policy: PartyPolicy,
+    pub goal: Goal,
+    /// The squares of the goal's room (for a `Room` goal), found once.
+    goal_room: Vec<GridPos>,
+    /// Where the party came in, and leaves.
+    pub way_in: GridPos,
+    /// The log's length when the party was handed over: its numbers count from here.
+    pub since: usize,
+    pub fuel_at_start: u64,
+    /// The log entries read so far.
+    cursor: usize,
+    set_out: bool,
+    pub homeward: Option<Homeward>,
+    /// The doors it has seen, as it last saw them.
+    doors: BTreeMap<GridPos, SeenDoor>,
+    door_work: BTreeMap<GridPos, DoorWork>,
+    /// Doors it will not try again.
+    shut_for_good: Vec<GridPos>,
+    /// Doors someone was heard behind: left for last.
+    later: Vec<GridPos>,
+    /// Dead ends, and how often they were searched methodically.
+    searched: BTreeMap<GridPos, u32>,
+    /// Edges it walked to that stayed edges: not tried again.
+    exhausted: Vec<GridPos>,
+    /// Traps a thief has tried to disarm.
+    traps_tried: Vec<GridPos>,
+    /// Doors it spiked shut behind it.
+    spiked_behind: Vec<GridPos>,
+    /// Where its last walk was bound.
+    heading_for: Option<GridPos>,
+    /// The door it listened at, until the listening is heard out.
+    listening_at: Option<GridPos>,
+    /// Members at the bottom of a pit who could not climb out, and were left there.
+    stranded_names: Vec<String>,
+    /// The fallen it has taken from, or given up taking from.
+    looted: Vec<String>,
+    /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
+    taking_walks: u32,
+    /// Walks given in a row that did not move the leader: three, and the square is given up.
+    stalls: u32,
+    /// The leader's square when the last walk was given.
+    last_walk_from: Option<GridPos>,
+}
+
+/// What the party has tried at a door, and learned.
+#[derive(Clone, Debug, Default)]
+struct DoorWork {
+    listened: bool,
+    tried_open: bool,
+    /// What the last refusal said: locked, stuck, spiked.
+    locked: bool,
+    stuck: bool,
+    key_tried: bool,
+    picked: bool,
+    picked_methodically: bool,
+    bashes: u32,
+    /// It swung shut by itself once.
+    evil: bool,
+    wedged: bool,
+}
+
+pub struct PartyPolicyPlugin;
+
+impl Plugin for PartyPolicyPlugin {
+    fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            world.insert_resource(LevelGoal(level.goal.clone()));
+            world.insert_resource(PartyMinds::default());
+            world.insert_resource(DelveEnd::default());
+        });
+        app.init_resource::<PartyMinds>()
+            .init_resource::<DelveEnd>()
+            .init_resource::<LevelGoal>()
+            .add_systems(SimRound, party_minds.in_set(RoundSet::PartyMinds));
+    }
+}
+
+/// Each round, every party under a policy decides.
+pub fn party_minds(world: &mut World) {
+    if world.resource::<PartyMinds>().0.is_empty() || world.resource::<DelveEnd>().0.is_some() {
+        return;
+    }
+    let mut minds = std::mem::take(&mut world.resource_mut::<PartyMinds>().0);
+    for mind in &mut minds {
+        if world.resource::<DelveEnd>().0.is_some() {
+            break;
+        }
+        let members = party_members(world, &mind.party);
+        read_the_news(world, mind, &members);
+        if let Some(outcome) = the_end(world, mind, &members) {
+            let tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
+            log_in(
+                world,
+                PolicyEvent::DelveEnded {
+                    party: mind.party.clone(),
+                    outcome,
+                    tally: tally.clone(),
+                },
+            );
+            world.resource_mut::<DelveEnd>().0 = Some((mind.party.clone(), outcome, tally));
+            continue;
+        }
+        if busy(world, mind, &members) {
+            continue;
+        }
+        if let Some((intent, orders)) = decide(world, mind, &members) {
+            log_in(
+                world,
+                PolicyEvent::Decided {
+                    party: mind.party.clone(),
+                    intent,
+                },
+            );
+            let mut pending = world.resource_mut::<PendingCommands>();
+            for c in orders {
+                pending.push_derived(c);
+            }
+        }
+    }
+    world.resource_mut::<PartyMinds>().0 = minds;
+}
+
+fn party_members(world: &World, party: &str) -> Vec<Entity> {
+    world
+        .resource::<Parties>()
+        .get(party)
+        .map(|p| p.marching_order.clone())
+        .unwrap_or_default()
+}
+
+fn is_up(world: &World, e: Entity) -> bool {
+    world
+        .get::<Conditions>(e)
+        .is_some_and(|c| !crate::rules::conditions::is_down(c))
+}
+
+fn name(world: &World, e: Entity) -> String {
+    crate::creature::name_of(world, e)
+}
+
+fn square(world: &World, e: Entity) -> Option<GridPos> {
+    world.get::<Position>(e).map(|p| p.0)
+}
+
+/// What the party learned since it last looked: its refused orders, doors that swung shut,
+/// locks that opened.
+fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
+    let log = world.resource::<EventLog>();
+    let names: Vec<String> = members.iter().map(|&m| name(world, m)).collect();
+    let entries = &log.entries()[mind.cursor.min(log.len())..];
+    for entry in entries {
+        if let Some(CommandEvent::CommandRefused {
+            who,
+            command,
+            reason,
+            ..
+        }) = entry.get::<CommandEvent>()
+        {
+            if !(names.contains(who) || *who == mind.party) {
+                continue;
+            }
+            learn_from_refusal(mind, command, reason);
+        } else if let Some(e) = entry.get::<DoorEvent>() {
+            match e {
+                DoorEvent::DoorSwungShut { at } if mind.doors.contains_key(at) => {
+                    mind.door_work.entry(*at).or_default().evil = true;
+                }
+                DoorEvent::LockOpened { at, .. } => {
+                    let w = mind.door_work.entry(*at).or_default();
+                    w.locked = false;
+                    w.tried_open = false;
+                }
+                DoorEvent::LockJammed { at, .. } => {
+                    let w = mind.door_work.entry(*at).or_default();
+                    w.picked = true;
+                    w.picked_methodically = true;
+                }
+                DoorEvent::PickFailed { at, .. } => {
+                    mind.door_work.entry(*at).or_default().picked = true;
+                }
+                _ => {}
+            }
+        } else if let Some(crate::rules::sound::HearingEvent::Heard { who, .. }) = entry.get()
+            && names.contains(who)
+            && let Some(door) = mind.listening_at
+            && mind.policy.avoid_noises
+            && !mind.later.contains(&door)
+        {
+            mind.later.push(door);
+        }
+    }
+    mind.cursor = log.len();
+}
+
+fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal) {
+    match command {
+        Command::OpenDoor(OpenDoor { at: d, .. }) => {
+            let w = mind.door_work.entry(at(*d)).or_default();
+            match reason.get::<DoorRefusal>() {
+                Some(DoorRefusal::Locked) => w.locked = true,
+                Some(DoorRefusal::Stuck | DoorRefusal::SpikedShut { .. }) => w.stuck = true,
+                _ => {
+                    mind.shut_for_good.push(at(*d));
+                }
+            }
+        }
+        Command::Unlock(Unlock { at: d, .. }) => {
+            mind.door_work.entry(at(*d)).or_default().key_tried = true;
+        }
+        Command::PickLock(PickLock { at: d, .. }) => {
+            mind.door_work.entry(at(*d)).or_default().picked = true;
+        }
+        Command::PickLockMethodically(PickLockMethodically { at: d, .. }) => {
+            mind.door_work
+                .entry(at(*d))
+                .or_default()
+                .picked_methodically = true;
+        }
+        Command::Bash(Bash { at: d, .. }) => {
+            mind.shut_for_good.push(at(*d));
+        }
+        Command::CloseDoor(CloseDoor { at: d, .. }) => {
+            mind.spiked_behind.push(at(*d));
+        }
+        Command::Spike(Spike { at: d, .. }) => {
+            let w = mind.door_work.entry(at(*d)).or_default();
+            w.wedged = true;
+            mind.spiked_behind.push(at(*d));
+        }
+        Command::DisarmTrap(DisarmTrap { at: t, .. })
+        | Command::DisarmTrapMethodically(DisarmTrapMethodically { at: t, .. }) => {
+            mind.traps_tried.push(at(*t));
+        }
+        Command::Climb(Climb { who, .. }) => {
+            mind.stranded_names.push(who.clone());
+        }
+        Command::TakeFrom(TakeFrom { from, .. }) => {
+            mind.looted.push(from.clone());
+        }
+        Command::MoveParty(MoveParty { to, .. }) | Command::Move(Move { to, .. }) => {
+            // A walk the rules refuse (a door shut out of sight): that square is given up.
+            mind.exhausted.push(at(*to));
+        }
+        _ => {}
+    }
+}
+
+/// Has the delve ended for this party, and how?
+fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Outcome> {
+    if members.iter().all(|&m| !is_up(world, m)) {
+        return Some(Outcome::PartyDead);
+    }
+    let rounds = world.resource::<Clock>().rounds;
+    if rounds >= mind.policy.turn_limit * ROUNDS_PER_TURN {
+        return Some(Outcome::OutOfTime);
+    }
+    let leader = leader(world, members)?;
+    let here = square(world, leader)?;
+    if let Goal::Exit(exit) = mind.goal
+        && here == exit
+    {
+        return Some(Outcome::GoalReached);
+    }
+    // Back at the way in: its leader on it, or beside it with a companion on it.
+    if here.within_a_step(mind.way_in)
+        && (here == mind.way_in
+            || members
+                .iter()
+                .any(|&m| is_up(world, m) && square(world, m) == Some(mind.way_in)))
+        && let Some(why) = mind.homeward
+    {
+        return Some(match why {
+            Homeward::GoalMet => Outcome::GoalReached,
+            Homeward::Fleeing => Outcome::PartyFled,
+            Homeward::LightShort => Outcome::OutOfLight,
+            Homeward::NothingLeft
+                if mind.goal == Goal::ExploreAll
+                    && super::outcome::explored_all(world, mind.faction, mind.way_in) =>
+            {
+                Outcome::GoalReached
+            }
+            Homeward::NothingLeft => Outcome::GaveUp,
+        });
+    }
+    // Its last light burnt out with nothing left to light (a party that came without lights
+    // delves by other senses).
+    if mind.fuel_at_start > 0
+        && !has_light_burning(world, members)
+        && light_to_kindle(world, members).is_none()
+        && fallen_with_gear(world, mind, members, true).is_empty()
+    {
+        return Some(Outcome::OutOfLight);
+    }
+    None
+}
+
+/// The first member who is up: the one who leads.
+fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
+    members.iter().copied().find(|&m| is_up(world, m))
+}

@@ -1,0 +1,561 @@
+//! The party's way: where it goes next (the goal, the edge of what it has seen, a dead end to
+//! search), turning back, setting out and closing up, and what it meets on the way.
+
+use super::*;
+
+use bevy::prelude::*;
+
+use crate::command::acts::*;
+use crate::command::Command;
+use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
+use crate::grid::{DungeonGrid, GridPos};
+use crate::level::Goal;
+use crate::level::schema::{Gear, Proficiency};
+use crate::policy::knowledge::{Knowledge, Step};
+use crate::rules::movement::Pace;
+use crate::rules::traps::{Trap, TrapState};
+use crate::time::ROUNDS_PER_TURN;
+
+/// Strung out (its light far from its leader, or a member far behind): the party closes up on
+/// its leader before it goes on.
+pub(super) fn close_up(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    leader: Entity,
+    here: GridPos,
+) -> Option<(Intent, Vec<Command>)> {
+    let far = |p: GridPos, squares: u32| here.chebyshev(p) > squares;
+    let with_us: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            m != leader
+                && is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.stranded_names.contains(&name(world, m))
+        })
+        .filter_map(|m| square(world, m).map(|p| (m, p)))
+        .collect();
+    let light_far = carried(world, members)
+        .iter()
+        .filter(|(_, _, l)| l.lit)
+        .filter_map(|(b, ..)| with_us.iter().find(|(m, _)| m == b))
+        .any(|(_, p)| far(*p, 2));
+    let straggler = with_us
+        .iter()
+        .any(|(_, p)| far(*p, members.len() as u32 + 1));
+    if !(light_far || straggler) {
+        return None;
+    }
+    // Each one far behind walks up to the nearest free square on its way to the leader.
+    let mut taken = occupied_squares(world);
+    let grid = world.resource::<DungeonGrid>();
+    let mut orders: Vec<Command> = Vec::new();
+    for (m, p) in with_us {
+        if !far(p, 1) {
+            continue;
+        }
+        let Some(path) = crate::grid::path::find_path(grid, p, here) else {
+            continue;
+        };
+        let Some(&to) = path
+            .squares
+            .iter()
+            .rev()
+            .skip(1)
+            .find(|q| !taken.contains(q) || **q == p)
+        else {
+            continue;
+        };
+        if to == p {
+            continue;
+        }
+        taken.push(to);
+        orders.push(
+            Move {
+                who: name(world, m),
+                to: (to.x, to.y),
+                pace: Pace::Exploration,
+            }
+            .into(),
+        );
+    }
+    (!orders.is_empty()).then_some((Intent::CloseUp, orders))
+}
+
+/// Setting out: the policy's marching order and the probing pole.
+pub(super) fn setting_out(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Vec<Command> {
+    let mut orders: Vec<Command> = Vec::new();
+    if let Some(order) = &mind.policy.marching_order {
+        orders.push(
+            MarchingOrder {
+                party: mind.party.clone(),
+                order: order.clone(),
+            }
+            .into(),
+        );
+    }
+    if let Some(bearer) = &mind.policy.light_bearer {
+        let has_lit = |world: &mut World, who: &str| {
+            let e = world
+                .resource::<crate::creature::CreatureIndex>()
+                .0
+                .get(who)
+                .copied();
+            e.is_some_and(|e| carried(world, &[e]).iter().any(|(.., l)| l.lit))
+        };
+        if !has_lit(world, bearer) {
+            for &m in members {
+                let n = name(world, m);
+                if n != *bearer && carried(world, &[m]).iter().any(|(.., l)| l.lit) {
+                    orders.push(Douse { who: n }.into());
+                }
+            }
+            orders.push(
+                LightUp {
+                    who: bearer.clone(),
+                }
+                .into(),
+            );
+        }
+    }
+    if mind.policy.probe_with_pole
+        && let Some(&pole) = members.iter().find(|&&m| {
+            world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.has(&Gear::TenFootPole))
+        })
+    {
+        orders.push(
+            Probe {
+                who: name(world, pole),
+                on: true,
+            }
+            .into(),
+        );
+    }
+    orders
+}
+
+/// Does a member see this square now?
+pub(super) fn in_sight(world: &World, members: &[Entity], p: GridPos) -> bool {
+    members.iter().any(|&m| {
+        world
+            .get::<crate::rules::vision::Sight>(m)
+            .is_some_and(|s| s.sees(p))
+    })
+}
+
+/// Does every member who is up swim: proficient in Swimming, or with a swimming speed (Dungeon
+/// Delves › Swimming)?
+pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
+    members.iter().filter(|&&m| is_up(world, m)).all(|&m| {
+        world
+            .get::<Proficiencies>(m)
+            .is_some_and(|p| p.has(Proficiency::Swimming))
+            || world.get::<crate::rules::water::SwimmingSpeed>(m).is_some()
+    })
+}
+
+pub(super) fn known_traps(world: &mut World, faction: Faction) -> Vec<GridPos> {
+    let mut q = world.query::<(&Position, &Trap)>();
+    let mut traps: Vec<GridPos> = q
+        .iter(world)
+        .filter(|(_, t)| t.state == TrapState::Armed && t.known_to(Some(faction)))
+        .map(|(p, _)| p.0)
+        .collect();
+    traps.sort();
+    traps
+}
+
+/// Should the party turn for home now, and why?
+pub(super) fn turn_back(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<Homeward> {
+    if goal_met(world, mind, members) {
+        return Some(Homeward::GoalMet);
+    }
+    // Dungeon Delves › Light and Darkness: the light left against the walk back.
+    let cost = from_here.cost(know.grid, mind.way_in)?;
+    let feet = (cost / 2 * know.grid.scale_feet()) as u64;
+    let tenths = members
+        .iter()
+        .filter(|&&m| is_up(world, m))
+        .filter_map(|&m| {
+            let enc = world.get::<crate::creature::Encumbrance>(m)?;
+            let cond = world.get::<Conditions>(m)?;
+            crate::rules::movement::Speeds::of(enc.0, cond)
+                .map(|s| s.tenths_per_round(Pace::Exploration) as u64)
+        })
+        .min()
+        .filter(|&t| t > 0)?;
+    let rounds_home = feet * 10 / tenths;
+    if mind.fuel_at_start == 0 || burns_forever(world, members) {
+        return None;
+    }
+    let fuel = crate::policy::outcome::fuel_rounds(world, members);
+    let margin = mind.policy.light_margin_turns as u64 * ROUNDS_PER_TURN;
+    (fuel < rounds_home + margin).then_some(Homeward::LightShort)
+}
+
+pub(super) fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let up: Vec<GridPos> = members
+        .iter()
+        .filter(|&&m| is_up(world, m))
+        .filter_map(|&m| square(world, m))
+        .collect();
+    match &mind.goal {
+        Goal::ExploreAll | Goal::Exit(_) => false,
+        Goal::Reach(p) => up.contains(p),
+        Goal::Room(_) => up.iter().any(|q| mind.goal_room.contains(q)),
+        Goal::Recover(gear) => members
+            .iter()
+            .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has(gear))),
+    }
+}
+
+/// The goal's square, once the party has seen it and can walk there.
+pub(super) fn goal_square(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<GridPos> {
+    match mind.goal {
+        Goal::Reach(p) | Goal::Room(p) | Goal::Exit(p) => {
+            (know.has_seen(p) && from_here.cost(know.grid, p).is_some()).then_some(p)
+        }
+        Goal::ExploreAll | Goal::Recover(_) => None,
+    }
+}
+
+/// The nearest edge of what the party has seen (or the nearest closed door with something
+/// unseen beyond), not yet given up; doors where someone was heard come last.
+pub(super) fn nearest_edge(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+    here: GridPos,
+) -> Option<GridPos> {
+    let candidates = from_here.reachable(know.grid).filter(|&(p, _)| {
+        p != here
+            && !mind.exhausted.contains(&p)
+            && match know.step(p) {
+                Step::ClosedDoor => p
+                    .neighbours()
+                    .iter()
+                    .any(|&q| know.grid.in_bounds(q) && !know.has_seen(q)),
+                Step::Open => know.frontier(p),
+                _ => false,
+            }
+    });
+    let (now, later): (Vec<_>, Vec<_>) = candidates.partition(|(p, _)| !mind.later.contains(p));
+    let nearest =
+        |v: Vec<(GridPos, u32)>| v.into_iter().min_by_key(|&(p, c)| (c, p)).map(|(p, _)| p);
+    nearest(now).or_else(|| nearest(later))
+}
+
+/// The nearest dead end searched fewer times than the policy says.
+pub(super) fn dead_end_to_search(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<GridPos> {
+    from_here
+        .reachable(know.grid)
+        .filter(|&(p, _)| {
+            mind.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
+                && !mind.exhausted.contains(&p)
+                && know.dead_end(p)
+        })
+        .min_by_key(|&(p, c)| (c, p))
+        .map(|(p, _)| p)
+}
+
+/// At a dead end: the best searcher steps onto it, then everyone searches (a turn); the thief
+/// first searches hastily when the policy says so.
+pub(super) fn search_here(
+    world: &World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    here: GridPos,
+) -> (Intent, Vec<Command>) {
+    let intent = Intent::Search { at: here };
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    let searcher = up
+        .iter()
+        .copied()
+        .max_by_key(|&m| {
+            let profs = world.get::<Proficiencies>(m);
+            let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
+            let pole = world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.has(&Gear::TenFootPole));
+            (proficient, pole, std::cmp::Reverse(m))
+        })
+        .expect("the leader is up");
+    // One already on the dead end searches from there: the others cannot step onto it.
+    let searcher = up
+        .iter()
+        .copied()
+        .find(|&m| square(world, m) == Some(here))
+        .unwrap_or(searcher);
+    if square(world, searcher) != Some(here) {
+        return (
+            intent,
+            take_the_lead(world, &mind.party, members, searcher, here),
+        );
+    }
+    let count = mind.searched.entry(here).or_insert(0);
+    let hasty = mind.policy.hasty_search
+        && *count == 0
+        && world
+            .get::<crate::rules::search::HastilySearched>(searcher)
+            .is_none_or(|s| !s.areas.iter().any(|(p, _)| *p == here))
+        && world
+            .get::<Proficiencies>(searcher)
+            .is_some_and(|p| p.has(Proficiency::Searching));
+    if hasty {
+        return (
+            intent,
+            vec![
+                SearchHastily {
+                    who: name(world, searcher),
+                }
+                .into(),
+            ],
+        );
+    }
+    *count += 1;
+    let orders = up
+        .iter()
+        .map(|&m| {
+            Search {
+                who: name(world, m),
+            }
+            .into()
+        })
+        .collect();
+    (intent, orders)
+}
+
+/// Walks toward `target` along `walk`, dealing with the first door or known trap on the way.
+pub(super) fn on_the_way(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+    target: GridPos,
+    intent: Intent,
+) -> Option<(Intent, Vec<Command>)> {
+    use crate::grid::terrain::Terrain;
+    let here = walk[0];
+    let party = mind.party.clone();
+    let fleeing = mind.homeward == Some(Homeward::Fleeing);
+    let pace = if fleeing {
+        Pace::Combat
+    } else {
+        Pace::Exploration
+    };
+    let mut stop = target;
+    for (k, &p) in walk.iter().enumerate().skip(1) {
+        // A door is stopped before when it is shut, or out of sight (it may have shut since).
+        let door = know.grid.terrain(p) == Some(Terrain::Door)
+            && (know.step(p) == Step::ClosedDoor || !in_sight(world, members, p));
+        let trap = know.step(p) == Step::Trap
+            && mind.policy.disarm_traps
+            && !mind.traps_tried.contains(&p);
+        // Fleeing, it stops just past an open door it has spikes for, to spike it behind.
+        if fleeing
+            && !door
+            && know.grid.terrain(p) == Some(Terrain::Door)
+            && know.step(p) == Step::Open
+            && !mind.spiked_behind.contains(&p)
+            && with_spikes(world, members).is_some()
+            && let Some(&past) = walk.get(k + 1)
+        {
+            stop = past;
+            break;
+        }
+        if !(door || trap) {
+            continue;
+        }
+        if k > 1 {
+            stop = walk[k - 1];
+            break;
+        }
+        if door && know.step(p) == Step::ClosedDoor {
+            return Some(deal_with_door(world, mind, members, p));
+        }
+        if door {
+            if let Some(w) = mind.door_work.get(&p)
+                && w.evil
+                && !w.wedged
+                && let Some(spiker) = with_spikes(world, members)
+            {
+                return Some((
+                    Intent::Door {
+                        at: p,
+                        how: DoorWay::Wedge,
+                    },
+                    walk_up_and(
+                        world,
+                        &party,
+                        members,
+                        spiker,
+                        here,
+                        p,
+                        Spike {
+                            who: name(world, spiker),
+                            at: (p.x, p.y),
+                        }
+                        .into(),
+                    ),
+                ));
+            }
+            continue;
+        }
+        if let Some(thief) = disarmer(world, members) {
+            mind.traps_tried.push(p);
+            let who = name(world, thief);
+            return Some((
+                Intent::Disarm { at: p },
+                walk_up_and(
+                    world,
+                    &party,
+                    members,
+                    thief,
+                    here,
+                    p,
+                    DisarmTrap {
+                        who,
+                        at: (p.x, p.y),
+                        discharge: false,
+                    }
+                    .into(),
+                ),
+            ));
+        }
+        mind.traps_tried.push(p);
+    }
+    // The same walk again from the same square: something stands in the way.
+    if mind.heading_for == Some(stop) && mind.last_walk_from == Some(here) {
+        mind.stalls += 1;
+        if mind.stalls >= 3 {
+            mind.exhausted.extend([stop, target]);
+            mind.stalls = 0;
+        }
+    } else {
+        mind.stalls = 0;
+    }
+    mind.last_walk_from = Some(here);
+    mind.heading_for = Some(stop);
+    let intent = if stop == target {
+        intent
+    } else {
+        Intent::Approach { to: stop }
+    };
+    Some((
+        intent,
+        vec![
+            MoveParty {
+                party: mind.party.clone(),
+                to: (stop.x, stop.y),
+                pace,
+            }
+            .into(),
+        ],
+    ))
+}
+
+/// A member's order at a door or trap beside the leader: if it is not beside it already, it
+/// first steps up to a free square beside it, or, where there is none (a corridor), takes the
+/// lead and walks up to the leader's square as the others make way.
+pub(super) fn walk_up_and(
+    world: &mut World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+    leader_at: GridPos,
+    thing: GridPos,
+    order: Command,
+) -> Vec<Command> {
+    if square(world, who).is_some_and(|p| p.within_a_step(thing)) {
+        return vec![order];
+    }
+    let occupied = occupied_squares(world);
+    let grid = world.resource::<DungeonGrid>();
+    let free = thing
+        .neighbours()
+        .into_iter()
+        // On this side: beside the leader, who stands beside it.
+        .filter(|&p| {
+            grid.is_passable(p)
+                && !occupied.contains(&p)
+                && p != thing
+                && p.within_a_step(leader_at)
+        })
+        .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p));
+    match free {
+        Some(p) => vec![
+            Move {
+                who: name(world, who),
+                to: (p.x, p.y),
+                pace: Pace::Exploration,
+            }
+            .into(),
+        ],
+        None => take_the_lead(world, party, members, who, leader_at),
+    }
+}
+
+/// `who` goes to the front of the marching order and the party walks to `to`: the new leader
+/// passes the others, and they fall in behind.
+pub(super) fn take_the_lead(
+    world: &World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+    to: GridPos,
+) -> Vec<Command> {
+    let mut order = vec![name(world, who)];
+    order.extend(
+        members
+            .iter()
+            .filter(|&&m| m != who)
+            .map(|&m| name(world, m)),
+    );
+    vec![
+        MarchingOrder {
+            party: party.to_owned(),
+            order,
+        }
+        .into(),
+        MoveParty {
+            party: party.to_owned(),
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }
+        .into(),
+    ]
+}
+
+/// The squares where a creature that is up stands.
+pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
+    type Up = QueryState<(&'static Position, &'static Conditions), With<crate::creature::Creature>>;
+    crate::policy::kept_query(world, |world, q: &mut Up| {
+        q.iter(world)
+            .filter(|(_, c)| !crate::rules::conditions::is_down(c))
+            .map(|(p, _)| p.0)
+            .collect()
+    })
+}
