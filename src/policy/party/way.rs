@@ -5,8 +5,8 @@ use super::*;
 
 use bevy::prelude::*;
 
-use crate::command::acts::*;
 use crate::command::Command;
+use crate::command::acts::*;
 use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::Goal;
