@@ -10,273 +10,34 @@
 //! running into difficult terrain needs a Paralysis save (class level added with Acrobatics) or
 //! the runner falls prone half-way; after 10 ± CON modifier rounds of running, a Paralysis save
 //! each further round (+4 with Endurance) or it is winded, and winded creatures cannot run.
+//!
+//! This file is walking (planning, each round's steps, the round's records); the speeds and
+//! what terrain costs are `speeds`, running's costs `running`.
 
 pub mod commands;
 pub mod events;
 pub use commands::*;
 pub use events::{HaltReason, MovementEvent};
 
-use std::fmt;
-
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::command::{Refusal, square_of};
-use crate::creature::{
-    Abilities, ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows,
-};
-use crate::dice::{Dice, Modifier};
+use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
+use crate::dice::Dice;
 use crate::grid::distance::step_feet;
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::SpeedBasis;
-use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory, Terrain, WaterDepth};
+use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory};
 use crate::log::EventLog;
-use crate::rules::abilities::delve_modifier;
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
-use crate::rules::throws::{ThrowKind, throw_logged};
+use crate::rules::conditions::Conditions;
 use crate::schedule::{RoundSet, SimRound};
-use crate::time::{Clock, ROUNDS_PER_TURN};
+use crate::time::Clock;
 
-/// The three basic speeds (Dungeon Delves › Speed and Distance).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub enum Pace {
-    /// Feet per turn: cautious, quiet, mapping.
-    #[default]
-    Exploration,
-    /// Feet per round: a brief hustle.
-    Combat,
-    /// Feet per round: the fastest pace.
-    Running,
-}
-
-impl fmt::Display for Pace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Pace::Exploration => "exploration",
-            Pace::Combat => "combat",
-            Pace::Running => "running",
-        })
-    }
-}
-
-impl Pace {
-    pub const ALL: [Pace; 3] = [Pace::Exploration, Pace::Combat, Pace::Running];
-
-    /// The next pace, for a key that cycles through them.
-    pub fn next(self) -> Pace {
-        match self {
-            Pace::Exploration => Pace::Combat,
-            Pace::Combat => Pace::Running,
-            Pace::Running => Pace::Exploration,
-        }
-    }
-}
-
-/// A creature's three speeds in feet (exploration per turn, combat and running per round),
-/// after blindness.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Speeds {
-    /// Feet per turn.
-    pub exploration: u32,
-    /// Feet per round.
-    pub combat: u32,
-    /// Feet per round.
-    pub running: u32,
-    /// Blinded creatures move at one third speed (Dungeon Delves › Light and Darkness).
-    pub blinded: bool,
-}
-
-impl Speeds {
-    /// RULINGS › Encumbrance and speed: the speed table by encumbrance in stone, or an explicit
-    /// speed used as exploration and running speed with a third of it as combat speed.
-    /// `None` when the creature cannot move (over 20 stone).
-    pub fn from_basis(basis: SpeedBasis) -> Option<Speeds> {
-        let (exploration, combat, running) = match basis {
-            SpeedBasis::Explicit { feet } => (feet, feet / 3, feet),
-            SpeedBasis::Encumbrance { stone } => {
-                let band = encumbrance_band(stone)?;
-                (band.exploration, band.combat, band.running)
-            }
-        };
-        Some(Speeds {
-            exploration,
-            combat,
-            running,
-            blinded: false,
-        })
-    }
-
-    /// The speeds of a creature under its conditions.
-    pub fn of(basis: SpeedBasis, conditions: &Conditions) -> Option<Speeds> {
-        Speeds::from_basis(basis).map(|s| Speeds {
-            blinded: conditions.has(ConditionKind::Blinded),
-            ..s
-        })
-    }
-
-    /// Tenths of a foot gained per round at a pace: exploration moves one tenth of its per-turn
-    /// speed each round; blindness divides by three.
-    pub fn tenths_per_round(&self, pace: Pace) -> u32 {
-        let tenths = match pace {
-            Pace::Exploration => self.exploration * 10 / ROUNDS_PER_TURN as u32,
-            Pace::Combat => self.combat * 10,
-            Pace::Running => self.running * 10,
-        };
-        if self.blinded { tenths / 3 } else { tenths }
-    }
-
-    /// Feet per round at a pace, as a number for people (blinded speeds are thirds).
-    pub fn feet_per_round(&self, pace: Pace) -> f32 {
-        self.tenths_per_round(pace) as f32 / 10.0
-    }
-
-    /// Feet per turn at exploration pace, per round at the others, after blindness.
-    pub fn rated(&self, pace: Pace) -> f32 {
-        let base = match pace {
-            Pace::Exploration => self.exploration,
-            Pace::Combat => self.combat,
-            Pace::Running => self.running,
-        } as f32;
-        if self.blinded { base / 3.0 } else { base }
-    }
-}
-
-/// A row of the speed table (RULINGS › Encumbrance and speed).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EncumbranceBand {
-    /// The most stone carried in this row.
-    pub most_stone: f32,
-    /// Feet per turn.
-    pub exploration: u32,
-    /// Feet per round.
-    pub combat: u32,
-    /// Feet per round.
-    pub running: u32,
-    /// The row in words.
-    pub words: &'static str,
-}
-
-/// The speed table: over 20 stone, a creature cannot move.
-pub const SPEED_TABLE: [EncumbranceBand; 4] = [
-    EncumbranceBand {
-        most_stone: 5.0,
-        exploration: 120,
-        combat: 40,
-        running: 120,
-        words: "up to 5 stone",
-    },
-    EncumbranceBand {
-        most_stone: 7.0,
-        exploration: 90,
-        combat: 30,
-        running: 90,
-        words: "over 5, up to 7 stone",
-    },
-    EncumbranceBand {
-        most_stone: 10.0,
-        exploration: 60,
-        combat: 20,
-        running: 60,
-        words: "over 7, up to 10 stone",
-    },
-    EncumbranceBand {
-        most_stone: 20.0,
-        exploration: 30,
-        combat: 10,
-        running: 30,
-        words: "over 10, up to 20 stone",
-    },
-];
-
-/// The speed table's row for a load, or `None` over 20 stone (it cannot move).
-pub fn encumbrance_band(stone: f32) -> Option<&'static EncumbranceBand> {
-    SPEED_TABLE.iter().find(|b| stone <= b.most_stone)
-}
-
-/// How many times its width entering a square costs: difficult terrain (rubble) double
-/// (RULINGS › Encumbrance and speed); water over the head four times, since swimming is at
-/// one quarter of the normal rate (Dungeon Delves › Swimming). The rules give no slowing for
-/// wading, so shallower water costs its width.
-pub fn terrain_cost(t: Terrain) -> u32 {
-    match t {
-        Terrain::Rubble => 2,
-        Terrain::Water(WaterDepth::Deep) => 4,
-        _ => 1,
-    }
-}
-
-/// What a foot of water over the head costs a creature, in tenths of a foot of movement
-/// (Dungeon Delves › Swimming): 40 — four times its width — for one that swims by the
-/// Swimming throw at a quarter of its speed; for one with a swimming speed, its (running) speed
-/// over its swimming speed, so it swims at that speed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WaterCost(pub u32);
-
-impl Default for WaterCost {
-    fn default() -> Self {
-        Self(10 * terrain_cost(Terrain::Water(WaterDepth::Deep)))
-    }
-}
-
-impl WaterCost {
-    /// The share of its speed a swimmer makes afloat: a quarter, or its swimming speed's share.
-    pub fn share(self) -> f32 {
-        10.0 / self.0 as f32
-    }
-
-    /// The cost for a creature of these speeds and this swimming speed, if any.
-    pub fn of(basis: SpeedBasis, swim: Option<&crate::creature::SwimmingSpeed>) -> Self {
-        match (swim, Speeds::from_basis(basis)) {
-            (Some(s), Some(speeds)) if s.0 > 0 => Self((speeds.running * 10).div_ceil(s.0).max(1)),
-            _ => Self::default(),
-        }
-    }
-}
-
-/// The throw a walker makes to enter a square of this terrain, if any: a squeeze (Dungeon
-/// Delves › Squeezing) or water over its head (› Swimming).
-pub fn throw_to_enter(t: Terrain) -> Option<&'static str> {
-    match t {
-        Terrain::Squeeze => Some("Squeezing"),
-        Terrain::Water(WaterDepth::Deep) => Some("Swimming"),
-        _ => None,
-    }
-}
-
-/// What a step of `step` feet into `to` costs, in tenths of a foot of movement: its length
-/// times the terrain's cost (deep water's cost the mover's own).
-pub fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32, water: WaterCost) -> u32 {
-    match grid.terrain(to).unwrap_or(Terrain::Rock) {
-        Terrain::Water(WaterDepth::Deep) => step * water.0,
-        t => step * 10 * terrain_cost(t),
-    }
-}
-
-/// What walking a whole path costs, in tenths of a foot of movement (the 5-10-5 rule for
-/// diagonals, the terrain's cost for each square entered): what [`take_steps`] spends.
-pub fn path_cost(grid: &DungeonGrid, path: &[GridPos], water: WaterCost) -> u32 {
-    let mut odd = false;
-    let mut cost = 0;
-    for w in path.windows(2) {
-        let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
-        cost += step_cost(
-            grid,
-            w[1],
-            step_feet(diagonal, odd, grid.scale_feet()),
-            water,
-        );
-        odd ^= diagonal;
-    }
-    cost
-}
-
-/// Is this difficult terrain (for running)?
-pub fn is_difficult(t: Terrain) -> bool {
-    t == Terrain::Rubble
-}
+mod speeds;
+pub use speeds::*;
+mod running;
+pub use running::*;
 
 /// A walk in progress.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
@@ -371,12 +132,6 @@ impl Footsteps {
     }
 }
 
-/// Consecutive rounds of running since the creature last rested a turn.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunningTally {
-    pub rounds: u32,
-}
-
 /// What moving at exploration speed allows this round (Dungeon Delves › Speed and Distance).
 /// Later rule areas read these flags; a creature not exploring this round has none.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -443,89 +198,6 @@ pub fn take_steps(
         at = p;
     }
     out
-}
-
-/// Dungeon Delves › Running: running into difficult terrain calls for a Paralysis save (the
-/// class level added with Acrobatics), or the runner falls prone at the half-way point of its
-/// movement. `steps` are the round's steps of a runner; on a failed save they are cut at
-/// half-way, and the answer is that it fell.
-pub fn falls_running_into_difficult_terrain(
-    grid: &DungeonGrid,
-    (dice, log, round): (&mut Dice, &mut EventLog, u64),
-    thrower: crate::rules::throws::Thrower,
-    (saves, profs, class): (&SavingThrows, &Proficiencies, &ClassLevel),
-    steps: &mut Vec<(GridPos, u32, bool)>,
-) -> bool {
-    let Some(&target) = saves.0.get(&SaveCategory::Paralysis) else {
-        return false;
-    };
-    if !steps
-        .iter()
-        .any(|(p, ..)| grid.terrain(*p).is_some_and(is_difficult))
-    {
-        return false;
-    }
-    let mut mods = Vec::new();
-    if profs.has(Proficiency::Acrobatics) && class.level > 0 {
-        mods.push(Modifier::new(class.level as i32, "Acrobatics: class level"));
-    }
-    let what = "Paralysis save, running in difficult terrain";
-    if throw_logged(
-        dice,
-        log,
-        round,
-        thrower,
-        ThrowKind::Save,
-        what,
-        mods,
-        target,
-    ) {
-        return false;
-    }
-    let total: u32 = steps.iter().map(|s| s.1).sum();
-    let mut walked = 0;
-    let keep = steps
-        .iter()
-        .take_while(|s| {
-            walked += s.1;
-            walked * 2 <= total
-        })
-        .count();
-    steps.truncate(keep);
-    true
-}
-
-/// Dungeon Delves › Running: a runner that moved is disordered until its next initiative, and
-/// one that fell running in difficult terrain lies prone.
-pub fn after_running(
-    log: &mut EventLog,
-    round: u64,
-    who: &str,
-    c: &mut Conditions,
-    (pace, feet, fell): (Pace, u32, bool),
-) {
-    if pace == Pace::Running && feet > 0 {
-        gain_condition(
-            log,
-            round,
-            who,
-            c,
-            ConditionKind::Disordered,
-            "running",
-            ConditionEnd::StartOfNextInitiative,
-        );
-    }
-    if fell {
-        gain_condition(
-            log,
-            round,
-            who,
-            c,
-            ConditionKind::Prone,
-            "fell running in difficult terrain",
-            ConditionEnd::StandingUp,
-        );
-    }
 }
 
 /// Notes a creature's movement this round and logs it.
@@ -1039,89 +711,11 @@ pub fn record_exploration_benefits(
     }
 }
 
-/// Rounds of running before the Paralysis saves start: 10 ± CON modifier (delve table).
-pub fn rounds_before_saves(con: i32) -> u32 {
-    (10 + delve_modifier(con)).max(0) as u32
-}
-
-type Runner<'a> = (
-    Entity,
-    &'a Name,
-    Option<&'a mut RunningTally>,
-    &'a MovedThisRound,
-    &'a Abilities,
-    &'a SavingThrows,
-    &'a Proficiencies,
-    &'a mut Conditions,
-);
-
-/// Dungeon Delves › Running: after 10 ± CON modifier rounds of running, and each round run
-/// after that, a Paralysis save (+4 with Endurance) or the runner is winded.
-pub fn long_runs(
-    clock: Res<Clock>,
-    mut dice: ResMut<Dice>,
-    mut log: ResMut<EventLog>,
-    mut runners: Query<Runner>,
-    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
-    mut commands: Commands,
-) {
-    let round = clock.rounds;
-    for (entity, name, tally, moved, abilities, saves, profs, mut conditions) in
-        runners.iter_mut().sort::<Entity>()
-    {
-        if moved.pace != Some(Pace::Running) || moved.feet == 0 {
-            continue;
-        }
-        // Every runner counts its rounds of running: a party's followers as well as its leader.
-        let rounds = match tally {
-            Some(mut t) => {
-                t.rounds += 1;
-                t.rounds
-            }
-            None => {
-                commands.entity(entity).insert(RunningTally { rounds: 1 });
-                1
-            }
-        };
-        if rounds < rounds_before_saves(abilities.0.con) {
-            continue;
-        }
-        let Some(&target) = saves.0.get(&SaveCategory::Paralysis) else {
-            continue;
-        };
-        let mut mods = Vec::new();
-        if profs.has(Proficiency::Endurance) {
-            mods.push(Modifier::new(4, "Endurance"));
-        }
-        let what = format!("Paralysis save after {rounds} rounds of running");
-        let thrower = crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
-        if !throw_logged(
-            &mut dice,
-            &mut log,
-            round,
-            thrower,
-            ThrowKind::Save,
-            what,
-            mods,
-            target,
-        ) {
-            gain_condition(
-                &mut log,
-                round,
-                name,
-                &mut conditions,
-                ConditionKind::Winded,
-                "running too long",
-                ConditionEnd::RestingATurn,
-            );
-            commands.entity(entity).remove::<Walking>();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::SpeedBasis;
+    use crate::level::schema::{Terrain, WaterDepth};
 
     /// Speed and Distance: 5-10-5 diagonals; rubble costs double (the path's cost is what a
     /// walker spends, and what the window's preview shows).
