@@ -1,0 +1,268 @@
+//! `delve lab`: many autonomous delves of a level in parallel (or shards of them), what came of
+//! them written as runs, pictures and reports; two labs compared; shards merged.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Subcommand;
+
+use crate::{has_party, load, load_policy};
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct LabArgs {
+    #[command(subcommand)]
+    pub action: Option<LabAction>,
+    /// The level to play.
+    #[arg(required = true)]
+    level: Option<PathBuf>,
+    /// How many delves (seeded SEED, SEED + 1, …).
+    #[arg(long, default_value_t = 100)]
+    runs: u64,
+    /// The first seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The party policy's settings (RON); the defaults when left out.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Threads to play on; all the machine's cores when left out.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where to write the report; `lab-LEVEL` in the current folder when left out.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Play only the I-th (from 0) of N slices of the seeds and write a partial result for
+    /// `delve lab merge` (a scheduler's array index picks I).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Go on with a lab that was interrupted (Ctrl-C) in `--out`: the delves it kept are not
+    /// played again.
+    #[arg(long)]
+    resume: bool,
+}
+
+#[derive(Subcommand)]
+pub enum LabAction {
+    /// Which numbers moved beyond their 95% intervals between two labs (before and after).
+    Compare { before: PathBuf, after: PathBuf },
+    /// Merge the partial results of a lab's shards into one report, as if played at once.
+    Merge {
+        #[arg(required = true, value_name = "DIR")]
+        parts: Vec<PathBuf>,
+        /// Where to write the report.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+/// `delve lab`: the delves in parallel with a progress bar, then the report (or, for a shard,
+/// its partial result).
+pub fn run_lab(args: LabArgs) -> ExitCode {
+    let path = args.level.expect("clap requires the level");
+    let Some(policy) = load_policy(args.policy.as_deref()) else {
+        return ExitCode::from(1);
+    };
+    let Some(loaded) = load(&path) else {
+        return ExitCode::from(1);
+    };
+    if !has_party(&path, &loaded.level) {
+        return ExitCode::from(2);
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let whole = delve::lab::LabPlan {
+        level: loaded.level,
+        policy,
+        seed: args.seed,
+        runs: args.runs,
+        jobs,
+    };
+    let plan = match args.shard.as_deref().map(parse_shard) {
+        None => whole,
+        Some(Ok((i, n))) => match whole.shard(i, n) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stem = path
+        .file_stem()
+        .map_or("level".into(), |s| s.to_string_lossy());
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("lab-{stem}")));
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("{}: cannot make the report's folder: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    let file = path.display().to_string();
+    // What an interrupted lab kept, when resuming it.
+    let kept = if args.resume && out.join("lab.json").exists() {
+        match delve::lab::read_partial(&out) {
+            Ok((meta, kept))
+                if meta.level_file == file
+                    && meta.policy == plan.policy
+                    && (meta.seed, meta.runs) == (plan.seed, plan.runs) =>
+            {
+                kept
+            }
+            Ok(_) => {
+                eprintln!(
+                    "error: {} holds a lab of another level, policy or seeds: nothing to resume",
+                    out.display()
+                );
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        delve::lab::LabResult::default()
+    };
+    let seeds: Vec<u64> = plan
+        .seeds()
+        .filter(|s| !kept.records.iter().any(|r| r.seed == *s))
+        .collect();
+    // Ctrl-C lets the delves under way finish and keeps what was played.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    let bar = indicatif::ProgressBar::new(plan.runs).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} delves, {per_sec}, {eta} left",
+        )
+        .expect("the progress bar's template"),
+    );
+    bar.set_position(kept.records.len() as u64);
+    let result = match delve::lab::run_seeds(&plan, &seeds, |_| bar.inc(1), &stop) {
+        Ok(r) => delve::lab::join(kept, r),
+        Err(e) => {
+            bar.abandon();
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        bar.abandon();
+        if let Err(e) = delve::lab::write_partial(&plan, &file, &result, &out) {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!(
+            "interrupted: {} of {} delves kept in {}; the same command with --resume goes on",
+            result.records.len(),
+            plan.runs,
+            out.display()
+        );
+        return ExitCode::from(130);
+    }
+    bar.finish();
+    let written = if args.shard.is_some() {
+        delve::lab::write_partial(&plan, &file, &result, &out)
+    } else {
+        delve::lab::report::write_all(&plan, &file, &result, &out)
+    };
+    if let Err(e) = written {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    tell_failed(&result.records, plan.runs, &file, &out);
+    ExitCode::SUCCESS
+}
+
+fn tell_failed(records: &[delve::lab::RunRecord], runs: u64, file: &str, out: &Path) {
+    let failed = records.iter().filter(|r| r.error.is_some()).count();
+    eprintln!(
+        "{runs} delves of {file}: the results are in {}{}",
+        out.display(),
+        if failed > 0 {
+            format!(" ({failed} failed: see the report)")
+        } else {
+            String::new()
+        }
+    );
+}
+
+/// `I/N`, both whole numbers.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("--shard {s}: expected I/N, as 0/4"))?;
+    let num = |x: &str| {
+        x.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("--shard {s}: expected I/N, as 0/4"))
+    };
+    Ok((num(i)?, num(n)?))
+}
+
+/// `delve lab compare BEFORE AFTER`.
+pub fn lab_compare(before: &Path, after: &Path) -> ExitCode {
+    let read = |dir: &Path| {
+        let at = dir.join("runs.jsonl");
+        std::fs::read_to_string(&at)
+            .map_err(|e| format!("{}: cannot read: {e}", at.display()))
+            .and_then(|t| {
+                delve::lab::read_runs_jsonl(&t).map_err(|e| format!("{}: {e}", at.display()))
+            })
+    };
+    match (read(before), read(after)) {
+        (Ok(a), Ok(b)) => {
+            let changes = delve::lab::compare::compare(&a, &b);
+            print!("{}", delve::lab::compare::table(&changes));
+            let moved = changes.iter().filter(|c| c.moved).count();
+            println!(
+                "{moved} of {} numbers moved beyond their 95% intervals ({} delves before, {} after)",
+                changes.len(),
+                a.len(),
+                b.len()
+            );
+            ExitCode::SUCCESS
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `delve lab merge DIR... --out DIR`.
+pub fn lab_merge(parts: &[PathBuf], out: &Path) -> ExitCode {
+    let read: Result<Vec<_>, String> = parts.iter().map(|d| delve::lab::read_partial(d)).collect();
+    let merged = read.and_then(delve::lab::merge);
+    let (meta, result) = match merged {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(loaded) = load(Path::new(&meta.level_file)) else {
+        return ExitCode::from(1);
+    };
+    let plan = delve::lab::LabPlan {
+        level: loaded.level,
+        policy: meta.policy.clone(),
+        seed: meta.seed,
+        runs: meta.runs,
+        jobs: 1,
+    };
+    if let Err(e) = std::fs::create_dir_all(out)
+        .map_err(|e| format!("{}: cannot make the folder: {e}", out.display()))
+        .and_then(|()| delve::lab::report::write_all(&plan, &meta.level_file, &result, out))
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    tell_failed(&result.records, meta.runs, &meta.level_file, out);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,133 @@
+//! `delve sim`: a delve played headless, its log printed (or written as JSON lines), its
+//! journal and save written on request.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use delve::sim;
+
+use crate::{has_party, load, load_policy, load_script};
+
+/// What `delve sim` is asked for.
+#[derive(clap::Args)]
+pub struct SimArgs {
+    pub level: PathBuf,
+    /// Seed for the dice: the same level, seed and commands give the same log.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rounds to play (10 rounds make a turn); with --auto, at most this many (the delve
+    /// ends by itself, at the latest at the policy's turn limit).
+    #[arg(long, required_unless_present = "auto")]
+    pub rounds: Option<u64>,
+    /// Hand the party to its policy: it delves by itself until the delve ends.
+    #[arg(long)]
+    pub auto: bool,
+    /// The party policy's settings (RON); the defaults when left out. Implies --auto.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Also write the journal (the commands given, which replay the delve) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Also save the delve where it ended, for the window to go on from (`delve --load`).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// A RON script of commands: [(round: 0, command: Move(who: "Sera", to: (5, 3))), …]
+    #[arg(long, value_name = "FILE")]
+    pub commands: Option<PathBuf>,
+    /// Also write the log as JSON lines to this file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub log: Option<PathBuf>,
+    /// Print the log as JSON lines instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Play without an optional rule module, whatever the level file says (repeatable).
+    #[arg(long, value_enum, value_name = "MODULE")]
+    pub without: Vec<delve::rules::modules::RuleModule>,
+}
+
+pub fn run_sim(args: SimArgs) -> ExitCode {
+    let SimArgs {
+        level,
+        seed,
+        rounds,
+        auto,
+        policy,
+        journal,
+        save,
+        commands,
+        log,
+        json,
+        without,
+    } = args;
+    let (path, auto) = (level.as_path(), auto || policy.is_some());
+    let (policy, journal, save) = (policy.as_deref(), journal.as_deref(), save.as_deref());
+    let (commands, log_file) = (commands.as_deref(), log.as_deref());
+    let without = without.as_slice();
+    let Some(policy) = load_policy(policy) else {
+        return ExitCode::from(1);
+    };
+    // With --auto, the turn limit ends the delve; one more round logs the end.
+    let rounds = rounds.unwrap_or(policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1);
+    let Some(mut loaded) = load(path) else {
+        return ExitCode::from(1);
+    };
+    for module in without {
+        module.set_in(&mut loaded.level.modules, false);
+    }
+    if auto && !has_party(path, &loaded.level) {
+        return ExitCode::from(2);
+    }
+    let script = match commands.map(load_script).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(1);
+        }
+    };
+    for c in script.iter().filter(|c| c.round >= rounds) {
+        eprintln!(
+            "warning: the command for round {} ({}) comes after the last round played ({})",
+            c.round,
+            c.command,
+            rounds.saturating_sub(1)
+        );
+    }
+    let app = if auto {
+        sim::play_autonomous(&loaded.level, seed, &policy, &script, rounds)
+    } else {
+        sim::play(&loaded.level, seed, &script, rounds)
+    };
+    let world = app.world();
+    if let Some(file) = journal
+        && let Err(e) = std::fs::write(file, sim::journal_script(world))
+    {
+        eprintln!("{}: cannot write the journal: {e}", file.display());
+        return ExitCode::from(1);
+    }
+    if let Some(file) = save {
+        let text = match delve::level::LevelText::read(path) {
+            Ok(text) => text,
+            Err(problems) => {
+                eprint!("{problems}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = delve::save::Save::of(world, &text).write(file) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    }
+    let log = world.resource::<delve::log::EventLog>();
+    if json {
+        print!("{}", log.to_json_lines());
+    } else {
+        print!("{}", log.to_text());
+    }
+    if let Some(file) = log_file
+        && let Err(e) = std::fs::write(file, log.to_json_lines())
+    {
+        eprintln!("{}: cannot write the log: {e}", file.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
