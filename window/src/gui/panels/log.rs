@@ -1,0 +1,101 @@
+//! The log panel: the events by kind and creature, searched, in the Judge's or the party's view.
+
+use super::*;
+
+use bevy_egui::egui;
+
+use delve::log::LogKind;
+
+/// The log: filtered by creature and kind, the secret throws shown or not, searched; a click on
+/// an entry selects its creature and centres the map where it happened.
+pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
+    let party_view = d.party_view() || m.state.solo;
+    ui.heading(if party_view {
+        "What the party knows"
+    } else {
+        "The log"
+    });
+    let f = &mut m.state.filter;
+    let mut names: Vec<String> = d.everyone.iter().map(|(_, n, _)| n.to_string()).collect();
+    names.sort();
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("who")
+            .selected_text(f.who.clone().unwrap_or_else(|| "everyone".into()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.who, None, "everyone");
+                for n in names {
+                    ui.selectable_value(&mut f.who, Some(n.clone()), n);
+                }
+            });
+        ui.add(egui::TextEdit::singleline(&mut f.search).hint_text("search"));
+    });
+    ui.horizontal_wrapped(|ui| {
+        for k in LogKind::ALL {
+            let mut on = f.kinds.contains(&k);
+            if ui.checkbox(&mut on, k.words()).changed() {
+                if on {
+                    f.kinds.insert(k);
+                } else {
+                    f.kinds.remove(&k);
+                }
+            }
+        }
+        if !party_view {
+            ui.checkbox(&mut f.secret, "secret throws");
+        }
+    });
+    ui.separator();
+    // The rows are worked out again only when the log or the filter changes.
+    let key = (d.log.len(), f.clone(), party_view);
+    if m.state.rows_for.as_ref() != Some(&key) {
+        let (members, party_name) = party_members(d);
+        let members: Vec<&str> = members.iter().map(String::as_str).collect();
+        m.state.rows = d
+            .log
+            .entries()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !party_view || e.event().known_to_party(&members, &party_name))
+            .filter(|(_, e)| m.state.filter.passes(e))
+            .map(|(i, _)| i)
+            .collect();
+        m.state.rows_for = Some(key);
+    }
+    let row_height = ui.text_style_height(&egui::TextStyle::Body);
+    let rows = &m.state.rows;
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .stick_to_bottom(true)
+        .auto_shrink(false)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for &i in &rows[range] {
+                let entry = &d.log.entries()[i];
+                let secret = entry.event().secret();
+                let text = egui::RichText::new(entry.to_string());
+                let text = if secret { text.italics().weak() } else { text };
+                if ui
+                    .add(
+                        egui::Label::new(text)
+                            .truncate()
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text(entry.to_string())
+                    .clicked()
+                {
+                    clicked = Some(i);
+                }
+            }
+        });
+    if let Some(i) = clicked {
+        let ev = d.log.entries()[i].event();
+        let who = ev
+            .who()
+            .and_then(|w| d.everyone.iter().find(|(_, n, _)| n.as_str() == w));
+        if let Some((e, _, p)) = who {
+            m.selected.0 = Some(e);
+            m.centre.0 = ev.at().or(Some(p.0));
+        } else {
+            m.centre.0 = ev.at();
+        }
+    }
+}

@@ -1,0 +1,639 @@
+//! The Judge's panels (egui, through bevy_egui): the clock and the view on a bar at the top, the
+//! selected creature's inspector, the Judge's hand, the clock and timers and the rules' switches
+//! on the left, the log on the right, the keys at the bottom. Each can be collapsed from the
+//! top bar; the map takes the space they leave ([`MapArea`]).
+//!
+//! The panels read the world and give the Judge's commands through [`JudgeOrders`], carried out
+//! at once between rounds ([`delve::command::dispatch_now`]): logged, journaled, replayed and
+//! undone like every other command. In solo play the Judge's hand and switches are not shown,
+//! and the log shows what the party knows.
+//!
+//! This file lays the panels out (the top bar, the help line, the map's area); each panel is its
+//! own file: `inspector`, `hand` (the Judge's hand), `timers`, `switches`, `log`, `keys`.
+
+use std::collections::BTreeSet;
+
+use bevy::camera::Viewport;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::ShownLevel;
+use super::input::{Selected, UiState};
+use super::lighting::ViewMode;
+use delve::command::Command;
+use delve::creature::{
+    Abilities, ArmorClass, ClassLevel, Conditions, Creature, Encumbrance, Equipment, Faction,
+    Factions, HitPoints, Position, Proficiencies,
+};
+use delve::grid::GridPos;
+use delve::level::schema::ConditionKind;
+use delve::log::{EventLog, LogKind};
+use delve::rules::doors::Door;
+use delve::rules::judge::Judge;
+use delve::rules::light::{CarriedBy, LightSource};
+use delve::rules::modules::RunningModules;
+use delve::rules::movement::Walking;
+use delve::rules::party::Parties;
+use delve::rules::rest::{Fatigue, Resting};
+use delve::rules::sound::SoundRow;
+use delve::rules::task::Task;
+use delve::rules::traps::Trap;
+use delve::rules::vision::Sight;
+use delve::time::{Clock, DelveMode};
+
+mod keys;
+use keys::*;
+mod inspector;
+use inspector::*;
+mod hand;
+use hand::*;
+mod timers;
+use timers::*;
+mod switches;
+use switches::*;
+mod log;
+use log::*;
+
+/// Which panels are open, and the log panel's filter.
+#[derive(Resource, Clone, Debug)]
+pub struct PanelState {
+    pub inspector: bool,
+    pub hand: bool,
+    pub timers: bool,
+    pub switches: bool,
+    pub log: bool,
+    pub keys: bool,
+    pub filter: LogFilter,
+    /// Solo play: no Judge's hand, no switches.
+    pub solo: bool,
+    /// An action waiting for its new key.
+    pub rebinding: Rebinding,
+    /// The hit points the Judge is about to set, and whose they are.
+    hit_points: i32,
+    hit_points_of: Option<Entity>,
+    /// The condition the Judge is about to give.
+    condition: ConditionKind,
+    sound: SoundRow,
+    /// The log's rows that pass the filter, and what they were worked out for.
+    rows: Vec<usize>,
+    rows_for: Option<(usize, LogFilter, bool)>,
+}
+
+impl Default for PanelState {
+    fn default() -> Self {
+        Self::new(false)
+    }
+}
+
+impl PanelState {
+    /// Every panel closed: the map takes the whole window.
+    pub fn close_all(&mut self) {
+        self.inspector = false;
+        self.hand = false;
+        self.timers = false;
+        self.switches = false;
+        self.log = false;
+        self.keys = false;
+    }
+
+    /// Every panel open; in solo play (`solo`) the Judge's hand and switches are not shown.
+    pub fn new(solo: bool) -> Self {
+        Self {
+            inspector: true,
+            hand: true,
+            timers: true,
+            switches: true,
+            log: true,
+            keys: false,
+            filter: LogFilter::default(),
+            solo,
+            rebinding: Rebinding::default(),
+            hit_points: 0,
+            hit_points_of: None,
+            condition: ConditionKind::Prone,
+            sound: SoundRow::Loud,
+            rows: Vec::new(),
+            rows_for: None,
+        }
+    }
+}
+
+/// What the log panel shows: one creature's entries or everyone's, the kinds ticked, the
+/// Judge's secret throws or not, the entries whose words hold the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogFilter {
+    pub who: Option<String>,
+    pub kinds: BTreeSet<LogKind>,
+    pub secret: bool,
+    pub search: String,
+}
+
+impl Default for LogFilter {
+    fn default() -> Self {
+        Self {
+            who: None,
+            kinds: LogKind::ALL.into_iter().collect(),
+            secret: true,
+            search: String::new(),
+        }
+    }
+}
+
+impl LogFilter {
+    /// Does the entry pass?
+    pub fn passes(&self, e: &delve::log::LogEntry) -> bool {
+        let ev = e.event();
+        if !self.kinds.contains(&ev.kind()) || (!self.secret && ev.secret()) {
+            return false;
+        }
+        if let Some(who) = &self.who
+            && ev.who() != Some(who.as_str())
+            && ev.also_concerns() != Some(who.as_str())
+        {
+            return false;
+        }
+        self.search.is_empty()
+            || e.to_string()
+                .to_lowercase()
+                .contains(&self.search.to_lowercase())
+    }
+}
+
+/// The Judge's commands from the panels, carried out at once (between rounds) by
+/// [`carry_out_judge_orders`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct JudgeOrders(pub Vec<Command>);
+
+/// The part of the window the panels leave to the map, in logical pixels.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct MapArea(pub Option<Rect>);
+
+/// The map should centre on this square (a log entry clicked).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct CentreOn(pub Option<GridPos>);
+
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<bevy_egui::EguiPlugin>() {
+            app.add_plugins(bevy_egui::EguiPlugin::default());
+        }
+        // The panels have a camera of their own over the whole window; the map's draws only the
+        // space they leave.
+        app.world_mut()
+            .resource_mut::<bevy_egui::EguiGlobalSettings>()
+            .auto_create_primary_context = false;
+        app.init_resource::<PanelState>()
+            .add_systems(Startup, spawn_panels_camera)
+            .init_resource::<JudgeOrders>()
+            .init_resource::<MapArea>()
+            .init_resource::<CentreOn>()
+            .add_systems(
+                PreUpdate,
+                gate_game_input
+                    .after(leafwing_input_manager::plugin::InputManagerSystem::ManualControl),
+            )
+            .add_systems(
+                EguiPrimaryContextPass,
+                (panels, map_viewport)
+                    .chain()
+                    .run_if(resource_exists::<ShownLevel>),
+            )
+            .add_systems(
+                Update,
+                carry_out_judge_orders.before(super::input::play_rounds),
+            );
+    }
+}
+
+fn spawn_panels_camera(mut commands: Commands) {
+    commands.spawn((
+        bevy_egui::PrimaryEguiContext,
+        Camera2d,
+        bevy::camera::visibility::RenderLayers::none(),
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+    ));
+}
+
+/// Game keys and clicks are not for the map while egui has them: typing in the log's search
+/// presses no action, and a click or the wheel on a panel does nothing on the map beneath it.
+fn gate_game_input(
+    panels: Res<PanelState>,
+    wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut actions: Query<
+        &mut leafwing_input_manager::prelude::ActionState<super::input::DelveAction>,
+    >,
+) {
+    use super::input::DelveAction as A;
+    let Some(wants) = wants else {
+        return;
+    };
+    for mut state in &mut actions {
+        // A key pressed to be bound is not an order.
+        if wants.wants_any_keyboard_input() || panels.rebinding.action.is_some() {
+            state.reset_all();
+        } else if wants.wants_any_pointer_input() {
+            for a in [A::Select, A::MoveHere, A::Zoom, A::Attack, A::MakeNoise] {
+                state.reset(&a);
+            }
+        }
+    }
+}
+
+/// Carries out the Judge's commands from the panels at once, between rounds.
+pub fn carry_out_judge_orders(world: &mut World) {
+    if world.resource::<JudgeOrders>().0.is_empty() {
+        return;
+    }
+    let orders = std::mem::take(&mut world.resource_mut::<JudgeOrders>().0);
+    let before = world.resource::<EventLog>().len();
+    for c in orders {
+        delve::command::dispatch_now(world, c);
+    }
+    // A refusal is told in the notice as well as in the log.
+    let refused = world.resource::<EventLog>().entries()[before..]
+        .iter()
+        .rev()
+        .find_map(|e| match e.get::<delve::command::CommandEvent>() {
+            Some(r @ delve::command::CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
+            _ => None,
+        });
+    if let Some(mut ui) = world.get_resource_mut::<UiState>() {
+        ui.notice = refused.unwrap_or_default();
+    }
+}
+
+type Inspected = (
+    &'static Name,
+    &'static Faction,
+    &'static ClassLevel,
+    &'static HitPoints,
+    &'static ArmorClass,
+    &'static Position,
+    &'static Encumbrance,
+    &'static Conditions,
+    Option<&'static Walking>,
+    Option<&'static Task>,
+);
+
+type Carried = (
+    Option<&'static Abilities>,
+    Option<&'static Proficiencies>,
+    Option<&'static Equipment>,
+    Option<&'static Fatigue>,
+    Option<&'static Resting>,
+    Option<&'static Sight>,
+);
+
+/// What the panels read of the delve.
+#[derive(SystemParam)]
+pub struct DelveView<'w, 's> {
+    shown: Res<'w, ShownLevel>,
+    clock: Res<'w, Clock>,
+    mode: Res<'w, DelveMode>,
+    factions: Res<'w, Factions>,
+    parties: Res<'w, Parties>,
+    log: Res<'w, EventLog>,
+    view: Option<Res<'w, ViewMode>>,
+    modules: Option<Res<'w, RunningModules>>,
+    judge: Option<Res<'w, Judge>>,
+    tactical: Option<Res<'w, delve::rules::tactical::TacticalCombat>>,
+    offered: Res<'w, super::actions::Offered>,
+    battle: Option<Res<'w, super::battle::BattleText>>,
+    under: Res<'w, super::under_pointer::UnderPointer>,
+    creatures: Query<'w, 's, Inspected>,
+    carried: Query<'w, 's, Carried>,
+    everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
+    lights: Query<
+        'w,
+        's,
+        (
+            &'static LightSource,
+            Option<&'static CarriedBy>,
+            Option<&'static Position>,
+        ),
+    >,
+    doors: Query<'w, 's, (&'static Position, &'static Door)>,
+    traps: Query<'w, 's, (&'static Position, &'static Trap)>,
+}
+
+impl DelveView<'_, '_> {
+    fn name_of(&self, e: Entity) -> String {
+        self.everyone
+            .get(e)
+            .map_or_else(|_| "?".to_owned(), |(_, n, _)| n.to_string())
+    }
+
+    fn party_view(&self) -> bool {
+        self.view.as_deref() == Some(&ViewMode::Party)
+    }
+}
+
+/// What the panels change: the selection, the notice, the orders, the panels' own state.
+#[derive(SystemParam)]
+pub struct PanelsMut<'w, 's> {
+    state: ResMut<'w, PanelState>,
+    bindings: Option<ResMut<'w, super::keys::Bindings>>,
+    pressed: Res<'w, ButtonInput<KeyCode>>,
+    maps: Query<
+        'w,
+        's,
+        &'static mut leafwing_input_manager::prelude::InputMap<super::input::DelveAction>,
+        With<super::input::MapCamera>,
+    >,
+    selected: ResMut<'w, Selected>,
+    ui: ResMut<'w, UiState>,
+    orders: ResMut<'w, JudgeOrders>,
+    centre: ResMut<'w, CentreOn>,
+    area: ResMut<'w, MapArea>,
+}
+
+const PANEL_WIDTH: f32 = 310.0;
+
+fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "viewport".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    top_bar(&mut root, &d, &mut m);
+    if !m.ui.notice.is_empty() || m.ui.show_help {
+        egui::Panel::bottom("help").show(&mut root, |ui| help(ui, &m));
+    }
+    if let Some(battle) = d.battle.as_ref().filter(|b| !b.0.is_empty()) {
+        egui::Panel::bottom("battle")
+            .resizable(true)
+            .default_size(150.0)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| ui.monospace(&battle.0));
+            });
+    }
+    let solo = m.state.solo;
+    let left_open =
+        m.state.inspector || (!solo && (m.state.hand || m.state.switches)) || m.state.timers;
+    if left_open {
+        egui::Panel::left("judge")
+            .resizable(true)
+            .default_size(PANEL_WIDTH)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    if m.state.inspector {
+                        egui::CollapsingHeader::new("Creature")
+                            .default_open(true)
+                            .show(ui, |ui| inspector(ui, &d, &m.selected));
+                    }
+                    if m.state.hand && !solo {
+                        egui::CollapsingHeader::new("The Judge's hand")
+                            .default_open(true)
+                            .show(ui, |ui| hand(ui, &d, &mut m));
+                    }
+                    if m.state.timers {
+                        egui::CollapsingHeader::new("Clock and timers")
+                            .default_open(true)
+                            .show(ui, |ui| timers(ui, &d));
+                    }
+                    if m.state.switches && !solo {
+                        egui::CollapsingHeader::new("Rules")
+                            .default_open(false)
+                            .show(ui, |ui| switches(ui, &d, &mut m.orders));
+                    }
+                });
+            });
+    }
+    if m.state.log {
+        egui::Panel::right("log")
+            .resizable(true)
+            .default_size(PANEL_WIDTH + 40.0)
+            .show(&mut root, |ui| log_panel(ui, &d, &mut m));
+    }
+    if m.state.keys {
+        let mut open = true;
+        egui::Window::new("Keys")
+            .open(&mut open)
+            .default_pos(ctx.viewport_rect().center() - egui::vec2(220.0, 200.0))
+            .show(ctx, |ui| keys_panel(ui, &mut m));
+        m.state.keys &= open;
+    }
+    if let Some(problems) = &d.shown.problems {
+        egui::Window::new("The level file has problems")
+            .collapsible(false)
+            .default_pos(ctx.viewport_rect().center() - egui::vec2(200.0, 100.0))
+            .show(ctx, |ui| {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 120, 100),
+                    "Still showing the last good version.",
+                );
+                ui.monospace(problems.to_string());
+            });
+    }
+    let free = root.available_rect_before_wrap();
+    let area = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    if m.area.0 != Some(area) {
+        m.area.0 = Some(area);
+    }
+    Ok(())
+}
+
+fn top_bar(root: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
+    egui::Panel::top("clock").show(root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let view = if d.party_view() {
+                "the party's view"
+            } else {
+                "the Judge's view"
+            };
+            ui.strong(&d.shown.level.name);
+            ui.label(format!("{} | {:?} | {view}", *d.clock, *d.mode));
+            ui.separator();
+            let solo = m.state.solo;
+            let s = &mut m.state;
+            ui.toggle_value(&mut s.inspector, "Creature");
+            if !solo {
+                ui.toggle_value(&mut s.hand, "Hand");
+            }
+            ui.toggle_value(&mut s.timers, "Timers");
+            if !solo {
+                ui.toggle_value(&mut s.switches, "Rules");
+            }
+            ui.toggle_value(&mut s.log, "Log");
+            ui.toggle_value(&mut m.ui.show_help, "Help");
+            ui.toggle_value(&mut s.keys, "Keys");
+        });
+    });
+}
+
+fn help(ui: &mut egui::Ui, m: &PanelsMut) {
+    if !m.ui.notice.is_empty() {
+        ui.colored_label(egui::Color32::from_rgb(250, 210, 120), &m.ui.notice);
+    }
+    if m.ui.show_help
+        && let Some(b) = &m.bindings
+    {
+        ui.label(super::keys::help_line(&b.keys));
+    }
+}
+
+fn party_members(d: &DelveView) -> (Vec<String>, String) {
+    let party = d.parties.0.first();
+    let members = party
+        .map(|p| p.marching_order.iter().map(|&e| d.name_of(e)).collect())
+        .unwrap_or_default();
+    (members, party.map_or(String::new(), |p| p.name.clone()))
+}
+
+/// The camera draws the map in the space the panels leave, and centres on a clicked entry.
+fn map_viewport(
+    area: Res<MapArea>,
+    mut centre: ResMut<CentreOn>,
+    grid: Res<delve::grid::DungeonGrid>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut camera: Query<(&mut Camera, &mut Transform), With<super::input::MapCamera>>,
+) {
+    let Some(rect) = area.0 else {
+        return;
+    };
+    let scale = window.scale_factor();
+    let (ww, wh) = (window.physical_width(), window.physical_height());
+    let pos = (rect.min * scale).as_uvec2().min(UVec2::new(ww, wh));
+    let size = (rect.size() * scale)
+        .as_uvec2()
+        .min(UVec2::new(ww, wh) - pos)
+        .max(UVec2::ONE);
+    for (mut cam, mut tf) in &mut camera {
+        let viewport = Viewport {
+            physical_position: pos,
+            physical_size: size,
+            ..default()
+        };
+        if cam
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size))
+            != Some((pos, size))
+        {
+            cam.viewport = Some(viewport);
+        }
+        if let Some(p) = centre.0 {
+            let at = super::square_to_world(grid.height(), p.x, p.y);
+            tf.translation.x = at.x;
+            tf.translation.y = at.y;
+        }
+    }
+    centre.0 = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use delve::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
+
+    /// A command from the Judge's hand is carried out in the frame it is given, with no round
+    /// played, and goes into the journal as given between rounds.
+    #[test]
+    fn the_judges_hand_acts_at_once_and_is_journaled() {
+        let mut app = super::super::input::tests::app();
+        app.init_resource::<JudgeOrders>()
+            .add_systems(Update, carry_out_judge_orders);
+        app.world_mut().resource_mut::<JudgeOrders>().0.push(
+            SetHitPoints {
+                who: "Brannoc".into(),
+                hit_points: 5,
+            }
+            .into(),
+        );
+        app.update();
+        let w = app.world();
+        assert_eq!(w.resource::<Clock>().rounds, 0);
+        assert!(
+            w.resource::<EventLog>().of::<JudgeEvent>().any(
+                |e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc")
+            )
+        );
+        let journal = &w.resource::<delve::command::Journal>().0;
+        assert!(
+            journal
+                .last()
+                .is_some_and(|c| c.between_rounds && c.round == 0)
+        );
+        // A refusal is told in the notice.
+        app.world_mut().resource_mut::<JudgeOrders>().0.push(
+            SetDoor {
+                at: (0, 0),
+                to: DoorSetting::Open,
+            }
+            .into(),
+        );
+        app.update();
+        let w = app.world();
+        let log = w.resource::<EventLog>();
+        assert!(delve::command::was_refused(
+            log,
+            delve::rules::judge::THE_JUDGE,
+            &delve::rules::judge::JudgeRefusal::Nothing {
+                what: "door",
+                at: GridPos::new(0, 0)
+            }
+        ));
+        // The notice tells that refusal, as the log does.
+        let refused = log
+            .of::<delve::command::CommandEvent>()
+            .last()
+            .map(|r| r.to_string());
+        assert_eq!(Some(w.resource::<UiState>().notice.clone()), refused);
+    }
+
+    /// The log's filter: by kind, by creature, the Judge's secret throws, and the search.
+    #[test]
+    fn the_log_filter_keeps_what_is_asked() {
+        let mut app = super::super::input::tests::app();
+        delve::sim::run_rounds(app.world_mut(), 3);
+        let sera = app.world().resource::<delve::creature::CreatureIndex>().0["Sera"];
+        delve::rules::throws::throw_in(
+            app.world_mut(),
+            sera,
+            delve::rules::throws::ThrowKind::Check,
+            "searching",
+            Vec::new(),
+            14,
+        );
+        let log = app.world().resource::<EventLog>();
+        let count = |f: &LogFilter| log.entries().iter().filter(|e| f.passes(e)).count();
+        let all = LogFilter::default();
+        let throws = LogFilter {
+            kinds: [LogKind::Throws].into(),
+            ..all.clone()
+        };
+        assert!(count(&throws) > 0, "the search's secret throw");
+        assert!(
+            log.entries()
+                .iter()
+                .filter(|e| throws.passes(e))
+                .all(|e| e.get::<delve::rules::throws::ThrowEvent>().is_some())
+        );
+        let no_secrets = LogFilter {
+            secret: false,
+            ..throws.clone()
+        };
+        assert_eq!(count(&no_secrets), 0, "the Judge's throws hidden");
+        let brannoc = LogFilter {
+            who: Some("Brannoc".into()),
+            ..all.clone()
+        };
+        assert!(count(&brannoc) < count(&all));
+        let search = LogFilter {
+            search: "SEARCH".into(),
+            ..all.clone()
+        };
+        assert!(count(&search) > 0 && count(&search) < count(&all));
+    }
+}
