@@ -222,3 +222,58 @@ fn a_swimming_speed_is_how_fast_it_swims() {
         delve::grid::GridPos::new(3, 1)
     );
 }
+
+/// RULINGS › Water, › The battle round: one Swimming throw a round, at the start of the
+/// swimmer's own initiative — outside a battle each round, in one in its faction's turn: none
+/// twice in the battle's first round, none missed in the round after it ends. Pip (1 stone: a
+/// target of 1, which every die makes) swims while a ghoul across the pool comes and goes.
+#[test]
+fn one_swimming_throw_a_round_through_a_battle() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X..~~~...X", "XXXXXXXXXX"])
+        .legend("'~': Water(Deep)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .field("deep_water_feet: 40")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(r#"(name: "Pip", faction: "party", at: (3, 1), hp: 30, ac: 10, encumbrance_stone: 1.0)"#)
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (8, 1))"#)
+        .build();
+    for e in [delve.entity("Pip"), delve.entity("Gnawbone")] {
+        delve
+            .world_mut()
+            .entity_mut(e)
+            .insert(delve::rules::combat::battle::Controlled);
+    }
+    delve.run(4);
+    assert!(
+        delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    // The ghoul leaves the level: the battle ends after a round with no one aware.
+    let ghoul = delve.entity("Gnawbone");
+    delve.world_mut().entity_mut(ghoul).despawn();
+    delve.run(4);
+    assert!(
+        !delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    let mut per_round = std::collections::BTreeMap::<u64, u32>::new();
+    for e in delve.log().entries() {
+        if let Some(delve::rules::throws::ThrowEvent::Threw { throw, .. }) = e.get()
+            && throw.what == "Swimming"
+        {
+            *per_round.entry(e.round).or_default() += 1;
+        }
+    }
+    let rounds: Vec<(u64, u32)> = per_round.into_iter().collect();
+    assert_eq!(
+        rounds,
+        (0..8).map(|r| (r, 1)).collect::<Vec<_>>(),
+        "{}",
+        delve.log().to_text()
+    );
+}
