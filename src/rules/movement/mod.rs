@@ -412,22 +412,25 @@ pub fn sharp_turn(path: &[GridPos]) -> Option<GridPos> {
     None
 }
 
-type Walker<'a> = (
-    Entity,
-    &'a Name,
-    &'a mut Position,
-    &'a mut Walking,
-    &'a Encumbrance,
-    &'a mut Conditions,
-    &'a mut MovedThisRound,
-    &'a SavingThrows,
-    &'a Proficiencies,
-    &'a ClassLevel,
-    &'a mut Footsteps,
-    Option<&'a crate::creature::Faction>,
-    Option<&'a MoveLimit>,
-    Option<&'a crate::creature::SwimmingSpeed>,
-);
+/// A walker, as the walk sees it.
+#[derive(bevy::ecs::query::QueryData)]
+#[query_data(mutable)]
+pub struct Walker {
+    entity: Entity,
+    name: &'static Name,
+    pos: &'static mut Position,
+    walking: &'static mut Walking,
+    enc: &'static Encumbrance,
+    conditions: &'static mut Conditions,
+    moved: &'static mut MovedThisRound,
+    saves: &'static SavingThrows,
+    profs: &'static Proficiencies,
+    class: &'static ClassLevel,
+    footsteps: &'static mut Footsteps,
+    faction: Option<&'static crate::creature::Faction>,
+    limit: Option<&'static MoveLimit>,
+    swimmer: Option<&'static crate::creature::SwimmingSpeed>,
+}
 
 /// A creature not walking, as walkers see it.
 type Standing<'a> = (
@@ -509,8 +512,8 @@ pub fn walk(
     occupants.extend(
         walkers
             .iter()
-            .filter(|w| up(w.5))
-            .map(|w| (w.0, w.2.0, w.11.copied())),
+            .filter(|w| up(w.conditions))
+            .map(|w| (w.entity, w.pos.0, w.faction.copied())),
     );
     taken.start.clone_from(&occupants);
     taken.steps.clear();
@@ -518,16 +521,16 @@ pub fn walk(
     // turn, only those whose faction is not fighting walk.
     let mut order: Vec<Entity> = walkers
         .iter()
-        .filter(|w| acting.acts_now(w.11.copied()))
-        .map(|w| w.0)
+        .filter(|w| acting.acts_now(w.faction.copied()))
+        .map(|w| w.entity)
         .collect();
     order.sort();
     for e in order {
-        let Ok((
+        let Ok(WalkerItem {
             entity,
             name,
             mut pos,
-            mut w,
+            walking: mut w,
             enc,
             mut conditions,
             mut moved,
@@ -538,7 +541,7 @@ pub fn walk(
             faction,
             limit,
             swimmer,
-        )) = walkers.get_mut(e)
+        }) = walkers.get_mut(e)
         else {
             continue;
         };
