@@ -247,6 +247,15 @@ impl Delve {
         self.give(command).run(1)
     }
 
+    /// Every throw made for this skill, in order (`Skill` is what the throw is for, by type).
+    pub fn throws_for(&self, skill: crate::rules::throws::Skill) -> Vec<Throw> {
+        self.log()
+            .of::<ThrowEvent>()
+            .filter(|ThrowEvent::Threw { skill: s, .. }| *s == skill)
+            .map(|ThrowEvent::Threw { throw, .. }| throw.clone())
+            .collect()
+    }
+
     /// Every throw made, in order.
     pub fn throws(&self) -> Vec<Throw> {
         self.log()

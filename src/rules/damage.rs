@@ -154,5 +154,14 @@ pub fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bo
         });
     let mods = vec![Modifier::new(bonus, "Fortitude")];
     let what = format!("Fortitude save against {what}");
-    throw_in(world, who, ThrowKind::Save, what, mods, dc).success
+    throw_in(
+        world,
+        who,
+        ThrowKind::Save,
+        crate::rules::throws::Skill::Fortitude,
+        what,
+        mods,
+        dc,
+    )
+    .success
 }

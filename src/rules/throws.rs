@@ -35,8 +35,35 @@ pub enum CheckKind {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum ThrowEvent {
-    /// A throw with its die, modifiers and outcome.
-    Threw { who: String, throw: Throw },
+    /// A throw with its die, modifiers and outcome, and what it was for (typed; its words are
+    /// the throw's `what`).
+    Threw {
+        who: String,
+        #[serde(skip)]
+        skill: Skill,
+        throw: Throw,
+    },
+}
+
+/// What a throw is for, as the rules name it: the typed counterpart of the throw's words, for
+/// tests and tools to ask by type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Skill {
+    /// A proficiency's throw (or the Adventuring throw that stands in for it): Climbing,
+    /// Swimming, Lockpicking, Trapbreaking, Searching, Listening, Sneaking, Hiding.
+    Proficiency(crate::level::schema::Proficiency),
+    /// Dungeonbashing (Strength): forcing a door, pushing forward through a squeeze, belaying.
+    Dungeonbashing,
+    /// Squeezing: the encumbrance in stone.
+    Squeezing,
+    /// A saving throw of this category.
+    Save(crate::level::schema::SaveCategory),
+    /// A Fortitude save (Tactical Combat › Massive Trauma, › Massive Damage).
+    Fortitude,
+    /// Strength resistance (Situational Penalties › Distractions).
+    StrengthResistance,
+    /// An attack throw: a grappling hook at its anchor, a blow at a door.
+    Attack,
 }
 
 impl LogEvent for ThrowEvent {
@@ -59,7 +86,7 @@ impl LogEvent for ThrowEvent {
 impl fmt::Display for ThrowEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ThrowEvent::Threw { who, throw } => write!(f, "{who} throws {throw}"),
+            ThrowEvent::Threw { who, throw, .. } => write!(f, "{who} throws {throw}"),
         }
     }
 }
@@ -189,6 +216,7 @@ pub fn throw_logged(
     round: u64,
     who: Thrower,
     kind: ThrowKind,
+    skill: Skill,
     what: impl Into<String>,
     modifiers: Vec<Modifier>,
     target: i32,
@@ -199,6 +227,7 @@ pub fn throw_logged(
         round,
         ThrowEvent::Threw {
             who: who.name.to_owned(),
+            skill,
             throw,
         },
     );
@@ -211,6 +240,7 @@ pub fn throw_in(
     world: &mut World,
     who: Entity,
     kind: ThrowKind,
+    skill: Skill,
     what: impl Into<String>,
     modifiers: Vec<Modifier>,
     target: i32,
@@ -226,6 +256,7 @@ pub fn throw_in(
         round,
         ThrowEvent::Threw {
             who: name,
+            skill,
             throw: throw.clone(),
         },
     );

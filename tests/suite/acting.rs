@@ -11,6 +11,7 @@ use delve::rules::combat::CombatEvent;
 use delve::rules::combat::battle::Controlled;
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
+use delve::rules::throws::Skill;
 use delve::scenario::{Delve, Scenario};
 
 const SLING: &str = r#", weapons: [(name: "sling", damage: "1d4", damage_type: Bludgeoning,
@@ -151,8 +152,8 @@ fn a_stuck_creature_makes_no_attack_but_tries_to_escape() {
     assert_eq!(lapses(&delve, "Tam"), vec![Refusal::from(Hold::Stuck)]);
     delve.script_dice(&[2]);
     delve.act(PushForward { who: "Tam".into() });
-    let push = delve.throws().pop().unwrap();
-    assert!(push.what.starts_with("Dungeonbashing"), "{}", push.what);
+    let push = delve.throws_for(Skill::Dungeonbashing).pop().unwrap();
+    assert_eq!((push.natural, push.success), (2, false));
     assert!(attacks_by(&delve, "Tam").is_empty());
 }
 

@@ -12,6 +12,7 @@ use delve::rules::caving::{
 };
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
+use delve::rules::throws::Skill;
 use delve::scenario::{Delve, Scenario};
 
 /// A passage with a squeeze 10' long at (4, 1)–(5, 1), lit; Tam (5 stone, or 7.5) starts at
@@ -35,11 +36,7 @@ fn squeeze(tam: &str) -> Delve {
 }
 
 fn squeezing(delve: &Delve) -> Vec<delve::dice::Throw> {
-    delve
-        .throws()
-        .into_iter()
-        .filter(|t| t.what == "Squeezing")
-        .collect()
+    delve.throws_for(Skill::Squeezing)
 }
 
 /// Dungeon Delves › Squeezing: the throw's target is the encumbrance in stone; failing, no
@@ -223,11 +220,9 @@ fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
 }
 
 fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
-    delve
-        .throws()
-        .into_iter()
-        .filter(|t| t.what == "Climbing")
-        .collect()
+    delve.throws_for(Skill::Proficiency(
+        delve::level::schema::Proficiency::Climbing,
+    ))
 }
 
 /// Dungeon Delves › Climbing: a pit's victim stays at its bottom until it climbs out; its

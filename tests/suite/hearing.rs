@@ -7,7 +7,7 @@ use delve::dice::Throw;
 use delve::grid::GridPos;
 use delve::rules::movement::{MovementEvent, Pace};
 use delve::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRefusal, SoundRow};
-use delve::rules::throws::ThrowEvent;
+use delve::rules::throws::{Skill, ThrowEvent};
 use delve::scenario::{Delve, Scenario};
 
 /// Every Listening throw, by whom.
@@ -15,8 +15,10 @@ fn listening(delve: &Delve) -> Vec<(String, Throw)> {
     delve
         .log()
         .of::<ThrowEvent>()
-        .filter(|ThrowEvent::Threw { throw, .. }| throw.what.starts_with("Listening"))
-        .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.clone()))
+        .filter(|ThrowEvent::Threw { skill, .. }| {
+            *skill == Skill::Proficiency(delve::level::schema::Proficiency::Listening)
+        })
+        .map(|ThrowEvent::Threw { who, throw, .. }| (who.clone(), throw.clone()))
         .collect()
 }
 
@@ -347,15 +349,14 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
             pace: Pace::Exploration,
         });
         delve.run(3);
-        let throws: Vec<(String, Throw)> = delve
+        let throws: Vec<(String, Skill)> = delve
             .log()
             .of::<ThrowEvent>()
-            .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.clone()))
+            .map(|ThrowEvent::Threw { who, skill, .. }| (who.clone(), *skill))
             .collect();
         assert!(
-            throws
-                .iter()
-                .any(|(w, t)| w == "Wren" && t.what == "Sneaking"),
+            throws.iter().any(|(w, s)| w == "Wren"
+                && *s == Skill::Proficiency(delve::level::schema::Proficiency::Sneaking)),
             "{throws:?}"
         );
         assert_eq!(

@@ -653,10 +653,11 @@ fn every_member_of_a_running_party_runs_by_the_running_rules() {
     assert!(!conditions(&app, "Lead").has(ConditionKind::Prone));
     let saves: Vec<(String, bool)> = events::<ThrowEvent>(&app)
         .iter()
-        .filter(|ThrowEvent::Threw { throw, .. }| {
-            throw.what == "Paralysis save, running in difficult terrain"
+        .filter(|ThrowEvent::Threw { skill, .. }| {
+            *skill
+                == delve::rules::throws::Skill::Save(delve::level::schema::SaveCategory::Paralysis)
         })
-        .map(|ThrowEvent::Threw { who, throw }| (who.clone(), throw.success))
+        .map(|ThrowEvent::Threw { who, throw, .. }| (who.clone(), throw.success))
         .collect();
     assert!(saves.contains(&("Follow".to_owned(), false)), "{saves:?}");
 }

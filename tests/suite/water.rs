@@ -4,9 +4,11 @@ use delve::command::acts::{Grab, LetGo, Move};
 use delve::creature::Encumbrance;
 use delve::level::SpeedBasis;
 use delve::level::schema::ConditionKind;
+use delve::level::schema::Proficiency;
 use delve::rules::acting::Hold;
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
+use delve::rules::throws::Skill;
 use delve::rules::water::{Drowning, WaterEvent, WaterRefusal};
 use delve::scenario::{Delve, Scenario};
 
@@ -29,11 +31,7 @@ fn pool(pip: &str, extra: &str) -> Delve {
 }
 
 fn swimming(delve: &Delve) -> Vec<delve::dice::Throw> {
-    delve
-        .throws()
-        .into_iter()
-        .filter(|t| t.what == "Swimming")
-        .collect()
+    delve.throws_for(Skill::Proficiency(Proficiency::Swimming))
 }
 
 /// Dungeon Delves › Swimming: a throw each round against the encumbrance in stone; failing, it
@@ -263,8 +261,8 @@ fn one_swimming_throw_a_round_through_a_battle() {
     );
     let mut per_round = std::collections::BTreeMap::<u64, u32>::new();
     for e in delve.log().entries() {
-        if let Some(delve::rules::throws::ThrowEvent::Threw { throw, .. }) = e.get()
-            && throw.what == "Swimming"
+        if let Some(delve::rules::throws::ThrowEvent::Threw { skill, .. }) = e.get()
+            && *skill == Skill::Proficiency(Proficiency::Swimming)
         {
             *per_round.entry(e.round).or_default() += 1;
         }

@@ -165,6 +165,7 @@ pub fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusa
         world,
         who,
         ThrowKind::Attack { ranged: true },
+        crate::rules::throws::Skill::Attack,
         "grappling hook at the anchor",
         mods,
         anchor + 10,
@@ -563,8 +564,15 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
         };
         let mut mods: Vec<Modifier> = c.pace.penalty().into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(world, who, None));
-        let throw =
-            crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Climbing", mods, target);
+        let throw = crate::rules::throws::throw_in(
+            world,
+            who,
+            ThrowKind::Check,
+            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Climbing),
+            "Climbing",
+            mods,
+            target,
+        );
         let sure = sure_climber(world, who) && c.pace == ClimbPace::Third;
         // A hook that only seemed to catch slips at the first failed throw on its rope.
         let here = world.get::<Position>(who).map(|p| p.0);
@@ -841,6 +849,7 @@ fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
         world,
         belayer,
         ThrowKind::Check,
+        crate::rules::throws::Skill::Dungeonbashing,
         "Dungeonbashing to belay a falling climber",
         mods,
         18,
@@ -870,6 +879,7 @@ fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
             world,
             belayer,
             ThrowKind::Check,
+            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Climbing),
             "Climbing to keep its footing",
             mods,
             target,

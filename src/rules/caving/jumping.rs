@@ -329,6 +329,7 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
         world,
         who,
         ThrowKind::Save,
+        crate::rules::throws::Skill::Save(crate::level::schema::SaveCategory::Paralysis),
         "Paralysis save landing on loose ground",
         mods,
         save,

@@ -155,6 +155,7 @@ pub fn squeezing_throw(
         round,
         crate::rules::throws::ThrowEvent::Threw {
             who: thrower.name.to_owned(),
+            skill: crate::rules::throws::Skill::Squeezing,
             throw,
         },
     );
@@ -410,7 +411,11 @@ pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
 pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal> {
     let (kind, what, mods, target) = escape_throw(world, who, way)?;
     let stuck_in = world.get::<StuckIn>(who).cloned().unwrap_or_default();
-    let throw = crate::rules::throws::throw_in(world, who, kind, what, mods, target);
+    let skill = match way {
+        Escape::Back => crate::rules::throws::Skill::Save(SaveCategory::Paralysis),
+        Escape::Forward => crate::rules::throws::Skill::Dungeonbashing,
+    };
+    let throw = crate::rules::throws::throw_in(world, who, kind, skill, what, mods, target);
     let name = crate::creature::name_of(world, who);
     if !throw.success {
         let failed = stuck_in.failed_escapes + 1;

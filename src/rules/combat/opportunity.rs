@@ -245,6 +245,7 @@ fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
         world,
         mover,
         ThrowKind::Save,
+        crate::rules::throws::Skill::Save(crate::level::schema::SaveCategory::Paralysis),
         format!("Acrobatics (Paralysis save) to tumble past {past}"),
         vec![Modifier::new(level, "Acrobatics: class level")],
         target,

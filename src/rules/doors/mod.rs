@@ -609,6 +609,7 @@ pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<(), R
         world,
         who,
         ThrowKind::Check,
+        crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Lockpicking),
         "Lockpicking (hasty)",
         mods,
         target,
@@ -702,8 +703,15 @@ pub fn bash(
     );
     mods.extend(DoorThrowMods::of(world, who, at).bash);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BashingADoor)?;
-    let throw =
-        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Dungeonbashing", mods, 18);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        crate::rules::throws::Skill::Dungeonbashing,
+        "Dungeonbashing",
+        mods,
+        18,
+    );
     if throw.success {
         if let Some(mut door) = world.get_mut::<Door>(e) {
             door.stuck = false;
@@ -856,6 +864,7 @@ pub fn attack_door(
         world,
         who,
         ThrowKind::Attack { ranged: false },
+        crate::rules::throws::Skill::Attack,
         format!("{name} strikes the door at {at} with {}", w.name),
         mods,
         d.material.ac(),
@@ -1047,6 +1056,9 @@ impl Work for PickingLock {
             world,
             who,
             ThrowKind::Check,
+            crate::rules::throws::Skill::Proficiency(
+                crate::level::schema::Proficiency::Lockpicking,
+            ),
             "Lockpicking (methodical)",
             mods,
             target,

@@ -229,7 +229,15 @@ fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Opt
     let name = crate::creature::name_of(world, target);
     let what = format!("Strength resistance against a {kind:?}'s glare");
     let mods = vec![Modifier::new(str_mod, "Strength")];
-    let throw = crate::rules::throws::throw_in(world, target, ThrowKind::Save, what, mods, number);
+    let throw = crate::rules::throws::throw_in(
+        world,
+        target,
+        ThrowKind::Save,
+        crate::rules::throws::Skill::StrengthResistance,
+        what,
+        mods,
+        number,
+    );
     if throw.success {
         return None;
     }

@@ -223,7 +223,15 @@ fn search_for(
             Some(h.at),
             &[h.entity],
         ));
-        let throw = crate::rules::throws::throw_in(world, who, ThrowKind::Check, what, m, target);
+        let throw = crate::rules::throws::throw_in(
+            world,
+            who,
+            ThrowKind::Check,
+            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Searching),
+            what,
+            m,
+            target,
+        );
         if throw.success {
             if h.door {
                 if let Some(mut d) = world.get_mut::<Door>(h.entity) {

@@ -226,6 +226,9 @@ fn footsteps(
                 clock.rounds,
                 crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref()),
                 ThrowKind::Check,
+                crate::rules::throws::Skill::Proficiency(
+                    crate::level::schema::Proficiency::Sneaking,
+                ),
                 "Sneaking",
                 situations.action_check(e),
                 target,
@@ -452,6 +455,7 @@ pub fn hear(
             round,
             thrower,
             ThrowKind::Check,
+            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Listening),
             what,
             situations.action_check(e),
             target,

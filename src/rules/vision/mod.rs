@@ -275,6 +275,7 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
         world,
         who,
         ThrowKind::Check,
+        crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Hiding),
         "Hiding",
         crate::rules::penalties::check_penalties(world, who, None),
         target,

@@ -126,9 +126,16 @@ fn swim(world: &mut World, who: Entity) {
     let Some((target, mods)) = swimming_throw(world, who) else {
         return;
     };
-    let afloat =
-        crate::rules::throws::throw_in(world, who, ThrowKind::Check, "Swimming", mods, target)
-            .success;
+    let afloat = crate::rules::throws::throw_in(
+        world,
+        who,
+        ThrowKind::Check,
+        crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Swimming),
+        "Swimming",
+        mods,
+        target,
+    )
+    .success;
     if afloat {
         return;
     }

@@ -602,6 +602,7 @@ mod tests {
             app.world_mut(),
             sera,
             delve::rules::throws::ThrowKind::Check,
+            delve::rules::throws::Skill::Proficiency(delve::level::schema::Proficiency::Searching),
             "searching",
             Vec::new(),
             14,
