@@ -118,7 +118,12 @@ pub struct Lint {
 impl Lint {
     /// As a warning of `delve check`.
     pub fn diagnostic(&self, file: &str) -> Diagnostic {
-        Diagnostic::warning(file, self.at, format!("lint: {}", self.problem))
+        Diagnostic::warning(
+            crate::level::DiagnosticKind::Lint,
+            file,
+            self.at,
+            format!("lint: {}", self.problem),
+        )
     }
 }
 

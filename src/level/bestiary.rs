@@ -54,7 +54,12 @@ pub fn unreadable(
     path: &str,
     err: &std::io::Error,
 ) -> Diagnostic {
-    Diagnostic::error(file, at, format!("cannot read bestiary `{path}`: {err}"))
+    Diagnostic::error(
+        super::DiagnosticKind::Unreadable,
+        file,
+        at,
+        format!("cannot read bestiary `{path}`: {err}"),
+    )
 }
 
 #[cfg(test)]

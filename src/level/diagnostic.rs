@@ -27,10 +27,43 @@ impl SourcePos {
     }
 }
 
+/// What kind of problem a diagnostic reports, for tests and tools to ask by type (the message
+/// says it in words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiagnosticKind {
+    /// The file cannot be read as a level (RON syntax, a wrong type, an unknown field).
+    Syntax,
+    /// The file (or a bestiary it names) cannot be read at all.
+    Unreadable,
+    /// The map's shape or legend: no rows, uneven rows, too big, an unknown or repeated
+    /// character.
+    Map,
+    /// A square outside the map.
+    OutsideTheMap,
+    /// Something placed where it cannot be: a trap or light in a wall, a creature where no one
+    /// can stand, a door off a door square, a patrol through rock.
+    InTheWay,
+    /// A name that names nothing: a faction, a template, a door a trap waits on, a member.
+    UnknownName,
+    /// The same thing given twice.
+    Duplicate,
+    /// Something required is not given: a name, a faction, a square, hit points, a speed.
+    Missing,
+    /// A value out of its range or form.
+    BadValue,
+    /// Parts that do not fit together: a key or goal no one carries, a mapper outside the party,
+    /// a marching order that leaves someone out.
+    Inconsistent,
+    /// A design problem `delve check --lint` finds.
+    Lint,
+}
+
 /// One problem in one file: `crypt.ron:12:9: error: …`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
+    pub kind: DiagnosticKind,
     pub file: String,
     pub line: usize,
     pub col: usize,
@@ -38,9 +71,15 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(file: &str, at: SourcePos, message: impl Into<String>) -> Self {
+    pub fn error(
+        kind: DiagnosticKind,
+        file: &str,
+        at: SourcePos,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             severity: Severity::Error,
+            kind,
             file: file.to_owned(),
             line: at.line,
             col: at.col,
@@ -48,10 +87,15 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(file: &str, at: SourcePos, message: impl Into<String>) -> Self {
+    pub fn warning(
+        kind: DiagnosticKind,
+        file: &str,
+        at: SourcePos,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             severity: Severity::Warning,
-            ..Self::error(file, at, message)
+            ..Self::error(kind, file, at, message)
         }
     }
 

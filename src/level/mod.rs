@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use diagnostic::{Diagnostic, Diagnostics, Severity, SourcePos};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Severity, SourcePos};
 use schema::*;
 
 use crate::dice::DiceExpr;
@@ -387,6 +387,7 @@ impl LevelText {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| {
             Diagnostics(vec![Diagnostic::error(
+                DiagnosticKind::Unreadable,
                 &file,
                 SourcePos::START,
                 format!("cannot read level file: {e}"),

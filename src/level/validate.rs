@@ -25,7 +25,12 @@ pub fn ron_options() -> ron::Options {
 /// Turns a RON error into a diagnostic at its position.
 pub(crate) fn ron_diagnostic(file: &str, e: &ron::error::SpannedError, what: &str) -> Diagnostic {
     let at = SourcePos::new(e.span.start.line.max(1), e.span.start.col.max(1));
-    Diagnostic::error(file, at, format!("{} (while reading {what})", e.code))
+    Diagnostic::error(
+        DiagnosticKind::Syntax,
+        file,
+        at,
+        format!("{} (while reading {what})", e.code),
+    )
 }
 
 /// Reads and validates a level file. Bestiary files it names are read relative to it.
@@ -34,6 +39,7 @@ pub fn load_level_file(path: &Path) -> Result<Loaded, Diagnostics> {
     match std::fs::read_to_string(path) {
         Ok(src) => load_level_str(&src, &file, path.parent()),
         Err(e) => Err(Diagnostics(vec![Diagnostic::error(
+            DiagnosticKind::Unreadable,
             &file,
             SourcePos::START,
             format!("cannot read level file: {e}"),
@@ -120,20 +126,24 @@ impl Validator<'_> {
         self.spans().pos(path)
     }
 
-    fn error(&mut self, at: SourcePos, msg: impl Into<String>) {
-        let d = Diagnostic::error(self.file, at, msg);
+    fn error(&mut self, kind: DiagnosticKind, at: SourcePos, msg: impl Into<String>) {
+        let d = Diagnostic::error(kind, self.file, at, msg);
         self.problems.push(d);
     }
 
-    fn warning(&mut self, at: SourcePos, msg: impl Into<String>) {
-        let d = Diagnostic::warning(self.file, at, msg);
+    fn warning(&mut self, kind: DiagnosticKind, at: SourcePos, msg: impl Into<String>) {
+        let d = Diagnostic::warning(kind, self.file, at, msg);
         self.problems.push(d);
     }
 
     fn level(&mut self, raw: RawLevel, includes: Includes) -> Option<Level> {
         if raw.scale_feet == 0 {
             let at = self.at(path!["scale_feet"]);
-            self.error(at, "`scale_feet` must be at least 1 (feet per square)");
+            self.error(
+                DiagnosticKind::BadValue,
+                at,
+                "`scale_feet` must be at least 1 (feet per square)",
+            );
         }
         let legend = self.legend(&raw.legend);
         let grid = self.map(&raw.map, &legend, raw.scale_feet.max(1))?;
@@ -216,7 +226,7 @@ impl Validator<'_> {
                 let chasm = matches!(grid.terrain(at), Some(Terrain::Chasm { .. }));
                 if !(pit || chasm) {
                     let pos = self.at(path!["climbs", i, "at"]);
-                    self.error(
+                    self.error(DiagnosticKind::InTheWay,
                         pos,
                         format!("climb at {at} is neither a chasm square nor a pit: its sides are what a climb describes"),
                     );
@@ -301,7 +311,11 @@ impl Validator<'_> {
             } else {
                 let pos = me.at(here);
                 let t = grid.terrain(p).expect("in bounds");
-                me.error(pos, format!("{what} {p} is {t:?}, where no one can stand"));
+                me.error(
+                    DiagnosticKind::InTheWay,
+                    pos,
+                    format!("{what} {p} is {t:?}, where no one can stand"),
+                );
                 None
             }
         };
@@ -314,6 +328,7 @@ impl Validator<'_> {
                 if !creatures.iter().any(|c| c.gear.contains(gear)) {
                     let pos = self.at(here);
                     self.error(
+                        DiagnosticKind::Inconsistent,
                         pos,
                         format!("the goal is to recover {gear:?}, but no creature carries it"),
                     );
@@ -329,7 +344,11 @@ impl Validator<'_> {
         for (i, &(c, t)) in legend.0.iter().enumerate() {
             if out.insert(c, t).is_some() {
                 let at = self.spans().key_pos(path!["legend"], i);
-                self.error(at, format!("legend character {c:?} is given twice"));
+                self.error(
+                    DiagnosticKind::Duplicate,
+                    at,
+                    format!("legend character {c:?} is given twice"),
+                );
             }
         }
         out
@@ -344,18 +363,18 @@ impl Validator<'_> {
     ) -> Option<DungeonGrid> {
         if rows.is_empty() {
             let at = self.at(path!["map"]);
-            self.error(at, "the map has no rows");
+            self.error(DiagnosticKind::Map, at, "the map has no rows");
             return None;
         }
         let width = rows[0].chars().count();
         if width == 0 {
             let at = self.at(path!["map", 0usize]);
-            self.error(at, "map row 0 is empty");
+            self.error(DiagnosticKind::Map, at, "map row 0 is empty");
             return None;
         }
         if width > MAX_MAP_SIDE || rows.len() > MAX_MAP_SIDE {
             let at = self.at(path!["map"]);
-            self.error(
+            self.error(DiagnosticKind::Map,
                 at,
                 format!(
                     "the map is {width}x{} squares; at most {MAX_MAP_SIDE} squares a side are accepted",
@@ -391,7 +410,7 @@ impl Validator<'_> {
             }
             if n != width {
                 let at = self.at(path!["map", y]);
-                self.error(
+                self.error(DiagnosticKind::Map,
                     at,
                     format!(
                         "map row {y} is {n} characters wide, but row 0 is {width}: every row must have the same width"
@@ -407,7 +426,7 @@ impl Validator<'_> {
             } else {
                 String::new()
             };
-            self.error(
+            self.error(DiagnosticKind::Map,
                 at,
                 format!(
                     "unknown legend character {c:?} at square ({x}, {y}){more}; the legend has {known}"
@@ -439,7 +458,7 @@ impl Validator<'_> {
             Some(p)
         } else {
             let pos = self.at(path);
-            self.error(
+            self.error(DiagnosticKind::OutsideTheMap,
                 pos,
                 format!(
                     "{what} at ({x}, {y}) is outside the map, which is {} wide and {} high (x 0-{}, y 0-{})",
@@ -463,7 +482,7 @@ impl Validator<'_> {
             let terrain = grid.terrain(at).expect("in bounds");
             if terrain != Terrain::Door {
                 let pos = self.at(path!["doors", i, "at"]);
-                self.error(
+                self.error(DiagnosticKind::InTheWay,
                     pos,
                     format!("door entry at {at} stands on {terrain:?}, not on a door square (give that square a legend character for `Door`)"),
                 );
@@ -472,6 +491,7 @@ impl Validator<'_> {
             if let Some(first) = by_square.insert(at, i) {
                 let pos = self.at(path!["doors", i, "at"]);
                 self.error(
+                    DiagnosticKind::Duplicate,
                     pos,
                     format!("door at {at} is given twice (also doors[{first}])"),
                 );
@@ -480,6 +500,7 @@ impl Validator<'_> {
             if d.spikes > 4 {
                 let pos = self.at(path!["doors", i, "spikes"]);
                 self.error(
+                    DiagnosticKind::BadValue,
                     pos,
                     format!("a door can have at most 4 spikes, not {}", d.spikes),
                 );
@@ -516,7 +537,11 @@ impl Validator<'_> {
             let terrain = grid.terrain(at).expect("in bounds");
             if matches!(terrain, Terrain::Wall(_) | Terrain::Rock) {
                 let pos = self.at(path!["traps", i, "at"]);
-                self.error(pos, format!("trap at {at} is inside {terrain:?}"));
+                self.error(
+                    DiagnosticKind::InTheWay,
+                    pos,
+                    format!("trap at {at} is inside {terrain:?}"),
+                );
                 continue;
             }
             let damage = match &t.kind {
@@ -524,6 +549,7 @@ impl Validator<'_> {
                     if *depth_feet < 10 {
                         let pos = self.at(path!["traps", i, "kind"]);
                         self.warning(
+                            DiagnosticKind::BadValue,
                             pos,
                             format!(
                                 "a pit {depth_feet}' deep deals no damage (1d6 per 10' fallen)"
@@ -536,7 +562,7 @@ impl Validator<'_> {
                     Ok(d) => d,
                     Err(e) => {
                         let pos = self.at(path!["traps", i, "kind", "damage"]);
-                        self.error(pos, e);
+                        self.error(DiagnosticKind::BadValue, pos, e);
                         continue;
                     }
                 },
@@ -551,7 +577,7 @@ impl Validator<'_> {
                     };
                     if grid.terrain(d) != Some(Terrain::Door) {
                         let pos = self.at(path);
-                        self.error(pos, format!("trap triggers on opening the door at {d}, but there is no door there"));
+                        self.error(DiagnosticKind::UnknownName, pos, format!("trap triggers on opening the door at {d}, but there is no door there"));
                         continue;
                     }
                     TrapTriggerDef::OpenDoor(d)
@@ -577,7 +603,7 @@ impl Validator<'_> {
             && dim_feet < bright_feet
         {
             let pos = self.at(path);
-            self.error(
+            self.error(DiagnosticKind::BadValue,
                 pos,
                 format!("dim light reaches {dim_feet}', less than the bright radius {bright_feet}': `dim_feet` is the whole reach, bright included"),
             );
@@ -595,7 +621,11 @@ impl Validator<'_> {
             let terrain = grid.terrain(at).expect("in bounds");
             if matches!(terrain, Terrain::Wall(_) | Terrain::Rock) {
                 let pos = self.at(path!["lights", i, "at"]);
-                self.error(pos, format!("light at {at} is inside {terrain:?}"));
+                self.error(
+                    DiagnosticKind::InTheWay,
+                    pos,
+                    format!("light at {at} is inside {terrain:?}"),
+                );
                 continue;
             }
             if !self.light_kind(l.kind, path!["lights", i, "kind"]) {
@@ -616,7 +646,11 @@ impl Validator<'_> {
         for (i, f) in raw.iter().enumerate() {
             if index.insert(&f.name, i).is_some() {
                 let pos = self.at(path!["factions", i, "name"]);
-                self.error(pos, format!("faction `{}` is named twice", f.name));
+                self.error(
+                    DiagnosticKind::Duplicate,
+                    pos,
+                    format!("faction `{}` is named twice", f.name),
+                );
             }
         }
         let mut out = Vec::new();
@@ -628,6 +662,7 @@ impl Validator<'_> {
                     None => {
                         let pos = self.at(path!["factions", i, "hostile_to", j]);
                         self.error(
+                            DiagnosticKind::UnknownName,
                             pos,
                             unknown("faction", h, raw.iter().map(|f| f.name.as_str())),
                         );
@@ -638,7 +673,11 @@ impl Validator<'_> {
                 None => PALETTE[i % PALETTE.len()],
                 Some(c) => parse_color(c).unwrap_or_else(|| {
                     let pos = self.at(path!["factions", i, "color"]);
-                    self.error(pos, format!("colour `{c}` is not of the form \"#rrggbb\""));
+                    self.error(
+                        DiagnosticKind::BadValue,
+                        pos,
+                        format!("colour `{c}` is not of the form \"#rrggbb\""),
+                    );
                     PALETTE[i % PALETTE.len()]
                 }),
             };
@@ -705,26 +744,38 @@ impl Validator<'_> {
                     Some(template) => merge(entry, template, t),
                     None => {
                         let pos = self.at(path!["creatures", i, "template"]);
-                        self.error(pos, unknown("template", t, bestiary.names()));
+                        self.error(
+                            DiagnosticKind::UnknownName,
+                            pos,
+                            unknown("template", t, bestiary.names()),
+                        );
                         continue;
                     }
                 },
             };
             let here = self.at(path!["creatures", i]);
             let Some(name) = c.name.clone() else {
-                self.error(here, "creature has no `name` (give one, or a `template`)");
+                self.error(
+                    DiagnosticKind::Missing,
+                    here,
+                    "creature has no `name` (give one, or a `template`)",
+                );
                 continue;
             };
             if let Some(first) = names.insert(name.clone(), i) {
                 let pos = self.at(path!["creatures", i, "name"]);
-                self.error(
+                self.error(DiagnosticKind::Duplicate,
                     pos,
                     format!("creature name `{name}` is used twice (also creatures[{first}]); names must be unique"),
                 );
             }
             let faction = match &c.faction {
                 None => {
-                    self.error(here, format!("creature `{name}` has no `faction`"));
+                    self.error(
+                        DiagnosticKind::Missing,
+                        here,
+                        format!("creature `{name}` has no `faction`"),
+                    );
                     None
                 }
                 Some(f) => {
@@ -732,6 +783,7 @@ impl Validator<'_> {
                     if found.is_none() {
                         let pos = self.at(path!["creatures", i, "faction"]);
                         self.error(
+                            DiagnosticKind::UnknownName,
                             pos,
                             unknown("faction", f, factions.iter().map(|f| f.name.as_str())),
                         );
@@ -741,7 +793,11 @@ impl Validator<'_> {
             };
             let at = match c.at {
                 None => {
-                    self.error(here, format!("creature `{name}` has no `at` square"));
+                    self.error(
+                        DiagnosticKind::Missing,
+                        here,
+                        format!("creature `{name}` has no `at` square"),
+                    );
                     None
                 }
                 Some(at) => self
@@ -763,6 +819,7 @@ impl Validator<'_> {
                             format!("{t:?}")
                         };
                         self.error(
+                            DiagnosticKind::InTheWay,
                             pos,
                             format!(
                                 "creature `{name}` at {p} stands in {what}, where no one can stand"
@@ -775,10 +832,15 @@ impl Validator<'_> {
                 && let Some(other) = occupied.insert(p, name.clone())
             {
                 let pos = self.at(path!["creatures", i, "at"]);
-                self.warning(pos, format!("creature `{name}` shares {p} with `{other}`"));
+                self.warning(
+                    DiagnosticKind::Duplicate,
+                    pos,
+                    format!("creature `{name}` shares {p} with `{other}`"),
+                );
             }
             let (Some(hp), Some(ac)) = (c.hp, c.ac) else {
                 self.error(
+                    DiagnosticKind::Missing,
                     here,
                     format!(
                         "creature `{name}` needs `hp` and `ac` (from its entry or its template)"
@@ -789,6 +851,7 @@ impl Validator<'_> {
             if hp < 1 {
                 let pos = self.at(path!["creatures", i, "hp"]);
                 self.error(
+                    DiagnosticKind::BadValue,
                     pos,
                     format!("creature `{name}` has {hp} hit points; at least 1 is needed"),
                 );
@@ -808,6 +871,7 @@ impl Validator<'_> {
                     let pos = self.at(route);
                     let t = grid.terrain(p).expect("in bounds");
                     self.error(
+                        DiagnosticKind::InTheWay,
                         pos,
                         format!("{what} goes through {p}, which is {t:?}, where no one can walk"),
                     );
@@ -819,6 +883,7 @@ impl Validator<'_> {
             if !patrol.is_empty() && mind.stance != Stance::Roam {
                 let pos = self.at(path!["creatures", i, "mind", "stance"]);
                 self.error(
+                    DiagnosticKind::Inconsistent,
                     pos,
                     format!(
                         "`{name}` has a patrol route and the stance {:?}: a patrol is walked \
@@ -834,11 +899,15 @@ impl Validator<'_> {
                 }
                 (None, Some(stone)) => {
                     let pos = self.at(path!["creatures", i, "encumbrance_stone"]);
-                    self.error(pos, format!("encumbrance of {stone} stone is not a weight"));
+                    self.error(
+                        DiagnosticKind::BadValue,
+                        pos,
+                        format!("encumbrance of {stone} stone is not a weight"),
+                    );
                     continue;
                 }
                 (None, None) => {
-                    self.error(
+                    self.error(DiagnosticKind::Missing,
                         here,
                         format!("creature `{name}` needs `speed_feet` or `encumbrance_stone` to move (RULINGS: Encumbrance and speed)"),
                     );
@@ -863,6 +932,7 @@ impl Validator<'_> {
                 if !(3..=18).contains(&v) {
                     let pos = self.at(path!["creatures", i, field]);
                     self.error(
+                        DiagnosticKind::BadValue,
                         pos,
                         format!("`{field}` {v} is outside the ability score range 3-18"),
                     );
@@ -884,7 +954,7 @@ impl Validator<'_> {
                                 "enchantment",
                                 "damage"
                             ]);
-                            self.error(pos, why);
+                            self.error(DiagnosticKind::BadValue, pos, why);
                             None
                         }
                     },
@@ -901,7 +971,7 @@ impl Validator<'_> {
                                 "structural_damage",
                                 field
                             ]);
-                            self.error(pos, why);
+                            self.error(DiagnosticKind::BadValue, pos, why);
                             None
                         }
                     };
@@ -929,7 +999,7 @@ impl Validator<'_> {
                     }),
                     Err(e) => {
                         let pos = self.at(path!["creatures", i, "weapons", j, "damage"]);
-                        self.error(pos, e);
+                        self.error(DiagnosticKind::BadValue, pos, e);
                     }
                 }
             }
@@ -1008,12 +1078,17 @@ impl Validator<'_> {
                 match member(name) {
                     Some(k) if def.marching_order.contains(&k) => {
                         let pos = self.at(path!["factions", i, "marching_order", j]);
-                        self.error(pos, format!("`{name}` is in the marching order twice"));
+                        self.error(
+                            DiagnosticKind::Duplicate,
+                            pos,
+                            format!("`{name}` is in the marching order twice"),
+                        );
                     }
                     Some(k) => def.marching_order.push(k),
                     None => {
                         let pos = self.at(path!["factions", i, "marching_order", j]);
                         self.error(
+                            DiagnosticKind::UnknownName,
                             pos,
                             format!(
                                 "`{name}` in the marching order is not a creature of faction `{}`",
@@ -1033,6 +1108,7 @@ impl Validator<'_> {
                 if !missing.is_empty() {
                     let pos = self.at(path!["factions", i, "marching_order"]);
                     self.error(
+                        DiagnosticKind::Inconsistent,
                         pos,
                         format!("the marching order leaves out {}", missing.join(", ")),
                     );
@@ -1046,6 +1122,7 @@ impl Validator<'_> {
                     _ => {
                         let pos = self.at(path!["factions", i, "mapper"]);
                         self.error(
+                            DiagnosticKind::Inconsistent,
                             pos,
                             format!("mapper `{m}` is not a member of party `{}`", f.name),
                         );
@@ -1075,7 +1152,7 @@ impl Validator<'_> {
                     .position(|r| r.at == (d.at.x as i64, d.at.y as i64))
                     .unwrap_or(0);
                 let pos = self.at(path!["doors", i, "lock"]);
-                self.warning(
+                self.warning(DiagnosticKind::Inconsistent,
                     pos,
                     format!("door at {} opens with the key `{k}`, but no creature carries it (gear: [Key(\"{k}\")])", d.at),
                 );

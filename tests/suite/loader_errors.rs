@@ -1,7 +1,7 @@
 //! Each kind of level error names the file, the line and the column of what is wrong
 //! (LEVEL_FORMAT.md › Errors). Positions are asserted against the text they must point at.
 
-use delve::level::{Diagnostic, Severity, load_level_file, load_level_str};
+use delve::level::{Diagnostic, DiagnosticKind, Severity, load_level_file, load_level_str};
 
 const BASE: &str = r#######"(
     name: "test",
@@ -69,6 +69,7 @@ fn ron_syntax_error() {
     let d = the_error(&src);
     assert_eq!(d.line, 2, "{d}");
     assert!(d.col >= 18 && d.col <= 19, "{d}");
+    assert_eq!(d.kind, DiagnosticKind::Syntax);
 }
 
 #[test]
@@ -77,6 +78,7 @@ fn unknown_field_is_a_ron_error_at_the_field() {
     let d = the_error(&src);
     assert_eq!(d.line, pos_of(&src, "dors:", 0, 0).0, "{d}");
     assert!(d.message.contains("dors"), "{d}");
+    assert_eq!(d.kind, DiagnosticKind::Syntax);
 }
 
 #[test]
@@ -129,6 +131,7 @@ fn position_outside_the_map() {
     let src = BASE.replace("at: (1, 1), hp", "at: (9, 1), hp");
     let d = the_error(&src);
     assert_at(&d, pos_of(&src, "(9, 1)", 0, 0), "outside the map");
+    assert_eq!(d.kind, DiagnosticKind::OutsideTheMap);
 }
 
 #[test]
@@ -193,6 +196,7 @@ fn unknown_template() {
         pos_of(&src, "\"dragon\"", 0, 0),
         "unknown template `dragon`",
     );
+    assert_eq!(d.kind, DiagnosticKind::UnknownName);
     assert!(
         d.message.contains("ghoul"),
         "lists the known templates: {d}"
@@ -327,6 +331,7 @@ fn missing_file() {
         ("no/such/level.ron", 1, 1)
     );
     assert!(d.message.contains("cannot read level file"), "{d}");
+    assert_eq!(d.kind, DiagnosticKind::Unreadable);
 }
 
 #[test]

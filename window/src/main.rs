@@ -404,6 +404,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
     let file = path.display().to_string();
     let src = std::fs::read_to_string(path).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
+            level::DiagnosticKind::Unreadable,
             &file,
             SourcePos::START,
             format!("cannot read command script: {e}"),
@@ -413,6 +414,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
         .from_str::<Vec<ScriptedCommand>>(&src)
         .map_err(|e| {
             Diagnostics(vec![level::Diagnostic::error(
+                level::DiagnosticKind::Syntax,
                 &file,
                 SourcePos::new(e.span.start.line, e.span.start.col),
                 format!("{} (while reading a command script)", e.code),
