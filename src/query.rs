@@ -316,6 +316,56 @@ pub struct SeenSquare {
     pub light: crate::rules::light::LightLevel,
 }
 
+/// `choices --who NAME`: what a creature may do where it stands, as the rules offer it
+/// (`rules::choices_for`: every area's choices that its holds allow), with time and chance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChoicesAnswer {
+    pub question: &'static str,
+    pub who: String,
+    pub at: GridPos,
+    /// Each choice with what it concerns (`door (27, 4)`, `here`, `squeeze`).
+    pub choices: Vec<ConcernedChoice>,
+}
+
+/// One choice and what it concerns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConcernedChoice {
+    pub concerns: String,
+    #[serde(flatten)]
+    pub choice: Choice,
+}
+
+pub fn choices(world: &World, who: &str) -> Result<ChoicesAnswer, String> {
+    let e = creature(world, who)?;
+    let at = world
+        .get::<Position>(e)
+        .map(|p| p.0)
+        .ok_or_else(|| format!("`{who}` has no square"))?;
+    let choices = crate::rules::choices_for(world, e)
+        .into_iter()
+        .map(|(concerns, choice)| ConcernedChoice { concerns, choice })
+        .collect();
+    Ok(ChoicesAnswer {
+        question: "choices",
+        who: who.to_owned(),
+        at,
+        choices,
+    })
+}
+
+impl fmt::Display for ChoicesAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.choices.is_empty() {
+            return write!(f, "{} at {}: nothing to do here", self.who, self.at);
+        }
+        write!(f, "{} at {} may:", self.who, self.at)?;
+        for c in &self.choices {
+            write!(f, "\n  {}: {}", c.concerns, c.choice)?;
+        }
+        Ok(())
+    }
+}
+
 /// `sees --who NAME`: the squares a creature sees as the level stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeesAnswer {

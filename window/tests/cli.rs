@@ -106,6 +106,36 @@ fn query_los_answers_in_json() {
     );
 }
 
+/// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
+/// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
+/// (14+), and nothing else there.
+#[test]
+fn query_choices_lists_what_the_rules_offer() {
+    let o = delve(&[
+        "query",
+        "levels/crypt.ron",
+        "choices",
+        "--who",
+        "Sera",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["question"], "choices");
+    let ways: Vec<(&str, i64)> = v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["way"].as_str().unwrap(), c["target"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        ways,
+        vec![("search methodically", 10), ("search hastily", 14)]
+    );
+    let o = delve(&["query", "levels/crypt.ron", "choices", "--who", "Nobody"]);
+    assert!(!o.status.success());
+}
+
 #[test]
 fn query_path_gives_the_walk_and_its_length() {
     let o = delve(&[

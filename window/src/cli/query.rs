@@ -87,6 +87,12 @@ pub enum Question {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// What a creature may do where it stands, as the rules offer it (the window's action
+    /// list): each way with its time and chance.
+    Choices {
+        #[arg(long, value_name = "NAME")]
+        who: String,
+    },
     /// The squares a creature sees, as the level stands.
     Sees {
         #[arg(long, value_name = "NAME")]
@@ -119,6 +125,9 @@ pub fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
             query::speeds(world, &who).map(|a| (a.to_string().trim_end().to_owned(), to_json(&a)))
         }
         Question::Light { at } => query::light(world, at).map(|a| (a.to_string(), to_json(&a))),
+        Question::Choices { who } => {
+            query::choices(world, &who).map(|a| (a.to_string(), to_json(&a)))
+        }
         Question::Sees { who } => query::sees(world, &who).map(|a| (a.to_string(), to_json(&a))),
         Question::Initiative { seed } => {
             query::initiative(world, seed).map(|a| (a.to_string(), to_json(&a)))
