@@ -125,12 +125,26 @@ pub fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier>
     }
 }
 
+/// How a creature sees a square — the light it sees it by, if it sees it at all — as the
+/// vision area registers it ([`SeeingBy`]): the penalties read it for poor vision and
+/// distractions without knowing how sight is worked out.
+pub type HowSeen = fn(&World, Entity, GridPos) -> Option<LightLevel>;
+
+/// How creatures see, registered by the vision area.
+#[derive(Resource, Clone, Copy)]
+pub struct SeeingBy(pub HowSeen);
+
+/// The light `who` sees `at` by, if it sees it.
+pub fn how_seen(world: &World, who: Entity, at: GridPos) -> Option<LightLevel> {
+    world
+        .get_resource::<SeeingBy>()
+        .and_then(|s| (s.0)(world, who, at))
+}
+
 /// How `who` sees the square `at`: as its sight has it (lightless vision sees darkness as dim),
 /// or, unseen, dark (magical darkness stays magical).
 pub fn seen_light(world: &World, who: Entity, at: GridPos) -> LightLevel {
-    let seen = world
-        .get::<crate::rules::vision::Sight>(who)
-        .and_then(|s| s.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l));
+    let seen = how_seen(world, who, at);
     seen.unwrap_or_else(|| {
         let grid = world.resource::<DungeonGrid>();
         match world
@@ -274,7 +288,6 @@ pub struct LightsInView(pub Vec<Entity>);
 pub fn unexpected_lights(world: &mut World) {
     use crate::creature::Faction;
     use crate::rules::light::{CarriedBy, LightMap, LightSource};
-    use crate::rules::vision::Sight;
     if !world
         .get_resource::<crate::rules::calls::Judge>()
         .is_some_and(|j| j.unexpected_lights)
@@ -294,25 +307,25 @@ pub fn unexpected_lights(world: &mut World) {
             Some((e, l.kind, at, by.map(|b| b.0)))
         })
         .collect();
-    let mut viewers = world.query::<(
+    let mut viewers = world.query_filtered::<(
         Entity,
         &Position,
-        &Sight,
         &Conditions,
         Option<&Faction>,
         Option<&LightsInView>,
-    )>();
-    let grid = world.resource::<DungeonGrid>();
-    let light_map = world.resource::<LightMap>();
+    ), With<crate::creature::Creature>>();
+    let w: &World = world;
+    let grid = w.resource::<DungeonGrid>();
+    let light_map = w.resource::<LightMap>();
     let mut glares = Vec::new();
     let mut views = Vec::new();
-    for (e, at, sight, conditions, faction, before) in viewers.iter(world) {
+    for (e, at, conditions, faction, before) in viewers.iter(w) {
         if crate::rules::conditions::is_down(conditions) {
             continue;
         }
         let in_view: Vec<(Entity, LightKind, Option<Entity>)> = lit
             .iter()
-            .filter(|(.., p, _)| sight.sees(*p))
+            .filter(|(.., p, _)| how_seen(w, e, *p).is_some())
             .map(|&(l, kind, _, by)| (l, kind, by))
             .collect();
         let in_the_dark = light_map.level(grid, at.0) == LightLevel::Dark;
@@ -323,9 +336,7 @@ pub fn unexpected_lights(world: &mut World) {
             let strongest = in_view
                 .iter()
                 .filter(|(l, ..)| !before.0.contains(l))
-                .filter(|(.., by)| {
-                    by.and_then(|b| world.get::<Faction>(b)) != faction || by.is_none()
-                })
+                .filter(|(.., by)| by.and_then(|b| w.get::<Faction>(b)) != faction || by.is_none())
                 .filter_map(|(l, kind, _)| Some((distraction_target(*kind, false)?, *kind, *l)))
                 .max_by_key(|(n, _, l)| (*n, std::cmp::Reverse(*l)));
             if let Some(g) = strongest {
@@ -372,7 +383,6 @@ pub fn dazzle(
 ) -> Result<(), Refusal> {
     use crate::rules::light::LightMap;
     use crate::rules::light::{CarriedBy, LightSource};
-    use crate::rules::vision::Sight;
 
     let mut q = world.query::<(&LightSource, &CarriedBy)>();
     let kind = q
@@ -387,7 +397,7 @@ pub fn dazzle(
     if world.resource::<LightMap>().level(grid, target_at) != LightLevel::Dark {
         return Err(DazzleRefusal::TargetNotInTheDark.into());
     }
-    if !world.get::<Sight>(target).is_some_and(|s| s.sees(at)) {
+    if how_seen(world, target, at).is_none() {
         return Err(DazzleRefusal::TargetCannotSee.into());
     }
     let blinded = glare(world, target, kind, number);

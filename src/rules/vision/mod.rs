@@ -365,6 +365,11 @@ pub struct VisionPlugin;
 impl Plugin for VisionPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::areas::RuleArea;
+        // What the situational penalties read of sight: the light a square is seen by.
+        app.insert_resource(crate::rules::penalties::SeeingBy(|world, who, at| {
+            let sight = world.get::<Sight>(who)?;
+            sight.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l)
+        }));
         app.installs(|world, _| {
             world.insert_resource(FactionMemory::default());
             world.insert_resource(PartyMaps::default());
