@@ -78,9 +78,7 @@ pub fn across_a_chasm(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<
 pub const CONTORTIONISM_BONUS: i32 = 4;
 /// The cumulative penalty for each failed attempt to escape.
 pub const FAILED_ESCAPE_PENALTY: i32 = -4;
-/// How far a successful escape moves the stuck creature, back or on.
-pub const ESCAPE_FEET: u32 = 10;
-
+pub use crate::rules::movement::squeezes::{ESCAPE_FEET, SqueezedOn, SqueezingMover, StuckIn};
 pub use crate::rules::throws::{stone_of, stone_target};
 
 /// How a Squeezing throw came out.
@@ -162,33 +160,6 @@ pub fn squeezing_throw(
     outcome
 }
 
-/// What a move into or through a squeeze came to this round.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SqueezedOn {
-    /// No squeeze on the way, or through it: it moves as its pace allows.
-    Moves,
-    /// No progress this round (logged).
-    HeldBack,
-    /// Stuck (logged, stuck and vulnerable): where it can get out to.
-    Stuck(StuckIn),
-    /// Not yet in the squeeze, which lies beyond its first step: it walks only this many steps,
-    /// up to the squeeze's mouth, and throws at the start of its next initiative.
-    UpToTheSqueeze(usize),
-}
-
-/// A creature that wants to move along `path` (entering `path[next]` first) this round,
-/// whose steps this round would take it to `steps`.
-pub struct SqueezingMover<'a> {
-    pub name: &'a str,
-    pub at: GridPos,
-    pub conditions: &'a mut Conditions,
-    pub profs: &'a Proficiencies,
-    pub encumbrance: &'a Encumbrance,
-    pub path: &'a [GridPos],
-    pub next: usize,
-    pub steps: &'a [GridPos],
-}
-
 /// Dungeon Delves › Squeezing, for walkers and followers alike: a move into or through a
 /// squeeze takes the Squeezing throw at the start of the creature's initiative.
 pub fn squeeze_on(
@@ -232,48 +203,6 @@ pub fn squeeze_on(
         Squeeze::Stuck => {
             become_stuck(log, round, m.name, m.conditions, m.at);
             SqueezedOn::Stuck(StuckIn::on_the_way(grid, m.path, m.next))
-        }
-    }
-}
-
-/// Where a stuck creature can get to: the squares behind it (nearest first) and ahead of it on
-/// the way it was going, and the escapes it has failed.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct StuckIn {
-    pub behind: Vec<GridPos>,
-    pub ahead: Vec<GridPos>,
-    pub failed_escapes: u32,
-}
-
-impl StuckIn {
-    /// Stuck on a walk along `path` whose next square is `path[next]`: the squares ahead on the
-    /// path, and behind it those it walked, or, where it walked fewer, the squares straight back
-    /// from the way it was going.
-    pub fn on_the_way(grid: &DungeonGrid, path: &[GridPos], next: usize) -> Self {
-        let reach = (ESCAPE_FEET / grid.scale_feet().max(1)).max(1) as usize;
-        let here = path[next.saturating_sub(1).min(path.len() - 1)];
-        let ahead: Vec<GridPos> = path.iter().skip(next).take(reach).copied().collect();
-        let mut behind: Vec<GridPos> = path[..next.saturating_sub(1).min(path.len())]
-            .iter()
-            .rev()
-            .take(reach)
-            .copied()
-            .collect();
-        if let Some(&on) = ahead.first() {
-            let (dx, dy) = (here.x - on.x, here.y - on.y);
-            let mut at = *behind.last().unwrap_or(&here);
-            while behind.len() < reach {
-                at = GridPos::new(at.x + dx, at.y + dy);
-                if !grid.is_passable(at) {
-                    break;
-                }
-                behind.push(at);
-            }
-        }
-        Self {
-            behind,
-            ahead,
-            failed_escapes: 0,
         }
     }
 }
@@ -498,7 +427,14 @@ impl Plugin for CavingPlugin {
         });
         use crate::rules::areas::RuleArea;
         use crate::rules::damage::HurtRules;
+        use crate::rules::movement::squeezes::WalkingRules;
         app.when_hurt(traverse::damaged_on_a_ledge);
+        // A walk's way into a squeeze is the squeezing rules'; a climber walks nowhere.
+        app.squeezes_by(squeeze_on).blocks_walking(|world, who| {
+            world
+                .get::<Climbing>(who)
+                .map(|_| crate::rules::movement::MoveRefusal::OnAClimb.into())
+        });
         app.installs(|world, level| {
             world.insert_resource(climbing::RopesSecured::default());
             world.insert_resource(climbing::LooseHooks::default());

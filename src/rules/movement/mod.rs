@@ -35,6 +35,7 @@ use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
 mod speeds;
+pub mod squeezes;
 pub use speeds::*;
 mod running;
 pub use running::*;
@@ -245,8 +246,11 @@ pub fn plan_move(
     pace: Pace,
 ) -> Result<crate::grid::path::Path, Refusal> {
     let pos = square_of(world, e)?;
-    if world.get::<crate::rules::caving::Climbing>(e).is_some() {
-        return Err(MoveRefusal::OnAClimb.into());
+    if let Some(blocked) = world
+        .get_resource::<squeezes::WalkBlockers>()
+        .and_then(|b| b.0.iter().find_map(|block| block(world, e)))
+    {
+        return Err(blocked);
     }
     if let Some(below) = world.get::<crate::creature::Below>(e) {
         return Err(MoveRefusal::AtTheBottom {
@@ -412,6 +416,16 @@ pub fn sharp_turn(path: &[GridPos]) -> Option<GridPos> {
     None
 }
 
+/// With no squeezing rules, a walk meets no squeeze.
+fn no_squeezes(
+    _: &DungeonGrid,
+    _: (&mut Dice, &mut EventLog, u64),
+    _: (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    _: squeezes::SqueezingMover,
+) -> squeezes::SqueezedOn {
+    squeezes::SqueezedOn::Moves
+}
+
 /// A walker, as the walk sees it.
 #[derive(bevy::ecs::query::QueryData)]
 #[query_data(mutable)]
@@ -498,9 +512,12 @@ pub fn walk(
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     acting: Res<crate::creature::ActingOrder>,
     penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
+    squeezing: Option<Res<squeezes::Squeezes>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
+    // Dungeon Delves › Squeezing, as the squeezing rules register it (none: no squeezes).
+    let squeeze_on = squeezing.map_or(no_squeezes as squeezes::SqueezeOn, |s| s.0);
     let no_factions = crate::creature::Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
     let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);
@@ -581,11 +598,11 @@ pub fn walk(
         } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd, water);
         // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
-        let squeezed = crate::rules::caving::squeeze_on(
+        let squeezed = squeeze_on(
             &grid,
             (&mut dice, &mut log, round),
             (tactical.as_deref(), penalties_on.is_some()),
-            crate::rules::caving::SqueezingMover {
+            squeezes::SqueezingMover {
                 name,
                 at: pos.0,
                 conditions: &mut conditions,
@@ -597,13 +614,13 @@ pub fn walk(
             },
         );
         match squeezed {
-            crate::rules::caving::SqueezedOn::Moves => {}
-            crate::rules::caving::SqueezedOn::UpToTheSqueeze(n) => steps.truncate(n),
-            crate::rules::caving::SqueezedOn::HeldBack => {
+            squeezes::SqueezedOn::Moves => {}
+            squeezes::SqueezedOn::UpToTheSqueeze(n) => steps.truncate(n),
+            squeezes::SqueezedOn::HeldBack => {
                 w.banked_tenths = 0;
                 continue;
             }
-            crate::rules::caving::SqueezedOn::Stuck(stuck_in) => {
+            squeezes::SqueezedOn::Stuck(stuck_in) => {
                 commands.entity(entity).remove::<Walking>().insert(stuck_in);
                 continue;
             }
