@@ -313,7 +313,7 @@ type Answerer<'a> = (
 /// A monster that heard a companion's shout comes to the square beside the one who shouted; in
 /// a battle too, while it is aware of no enemy itself.
 #[allow(clippy::too_many_arguments)]
-pub fn answer_calls(
+fn answer_calls(
     clock: Res<Clock>,
     grid: Res<DungeonGrid>,
     heard: Res<HeardThisRound>,
@@ -379,7 +379,7 @@ fn nearest_reachable(
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
 #[allow(clippy::too_many_arguments)]
-pub fn go_to_look(
+fn go_to_look(
     clock: Res<Clock>,
     grid: Res<DungeonGrid>,
     heard: Res<HeardThisRound>,
@@ -447,7 +447,7 @@ type Monster<'a> = (
 
 /// A monster that is not already on its way toward something walks to the nearest lit bearer of
 /// a hostile faction that it sees.
-pub fn approach_lights(
+fn approach_lights(
     factions: Res<Factions>,
     mut pending: ResMut<PendingCommands>,
     monsters: Query<Monster, Idle>,
@@ -502,7 +502,7 @@ type Pursuer<'a> = (
 );
 
 /// A monster that pursues, whose quarry slipped out of sight, goes to where it last saw it.
-pub fn pursue(
+fn pursue(
     clock: Res<Clock>,
     grid: Res<DungeonGrid>,
     acting: Res<ActingOrder>,
@@ -565,7 +565,7 @@ pub struct Patrol {
 /// A monster on patrol with nothing else to do walks on to the next square of its route at
 /// exploration speed, and on reaching it makes for the one after (round and round). A square it
 /// cannot reach now (a door shut on the way) is passed over for the next.
-pub fn walk_the_patrol(
+fn walk_the_patrol(
     grid: Res<DungeonGrid>,
     mut pending: ResMut<PendingCommands>,
     mut monsters: Query<(&Name, &Position, &Faction, &Conditions, &mut Patrol), Idle>,
@@ -605,7 +605,7 @@ pub fn walk_the_patrol(
 /// With nothing else to do, a guard walks back to its post and a lair-dweller to its lair's
 /// heart; a wanderer sets off, one round in three, for a square within its range of where it
 /// started.
-pub fn keep_to_home(
+fn keep_to_home(
     clock: Res<Clock>,
     grid: Res<DungeonGrid>,
     dice: Res<crate::dice::Dice>,

@@ -98,7 +98,11 @@ impl fmt::Display for Tally {
 /// The verdict on an `ExploreAll` delve: has the faction seen every square one can walk to from
 /// the way in, through every door, secret ones too? It reads the Judge's map, so it judges the
 /// delve and never guides the policy.
-pub fn explored_all(world: &World, faction: crate::creature::Faction, way_in: GridPos) -> bool {
+pub(crate) fn explored_all(
+    world: &World,
+    faction: crate::creature::Faction,
+    way_in: GridPos,
+) -> bool {
     let grid = world.resource::<crate::grid::DungeonGrid>();
     let memory = world.resource::<crate::rules::vision::FactionMemory>();
     let Some(seen) = memory.seen.get(faction.0) else {

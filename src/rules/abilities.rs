@@ -3,7 +3,7 @@
 
 /// The delve rules' table: 3 → −3, 4–5 → −2, 6–8 → −1, 9–12 → 0, 13–15 → +1, 16–17 → +2,
 /// 18 → +3. Used for running and breath-holding (CON) and dungeonbashing (STR).
-pub fn delve_modifier(score: i32) -> i32 {
+pub(crate) fn delve_modifier(score: i32) -> i32 {
     match score {
         i32::MIN..=3 => -3,
         4..=5 => -2,
@@ -16,7 +16,7 @@ pub fn delve_modifier(score: i32) -> i32 {
 }
 
 /// The tactical rules' "Dexterity modifier": (score − 10) / 2, rounded down.
-pub fn tactical_modifier(score: i32) -> i32 {
+pub(crate) fn tactical_modifier(score: i32) -> i32 {
     (score - 10).div_euclid(2)
 }
 

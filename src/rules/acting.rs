@@ -161,7 +161,7 @@ impl Exertions {
 pub struct BusyHands(Vec<(&'static str, Test)>);
 
 /// What keeps the creature's hands busy, if anything: the first declared.
-pub fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
+pub(crate) fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
     let busy = world.get_resource::<BusyHands>()?;
     busy.0
         .iter()
@@ -227,7 +227,7 @@ pub fn exertion(world: &World, who: Entity) -> Option<&'static str> {
 }
 
 /// The first hold on the creature that does not allow this action, if any: the gate.
-pub fn held_from(world: &World, who: Entity, allowed: &[Hold]) -> Option<Hold> {
+pub(crate) fn held_from(world: &World, who: Entity, allowed: &[Hold]) -> Option<Hold> {
     world
         .get_resource::<Holds>()?
         .on(world, who)

@@ -115,7 +115,7 @@ fn hit_points_and_what_follows(world: &mut World, who: Entity, damage: i32) {
 
 /// Dungeon Delves › Hit Points: at 0 or fewer a creature is dying — down, prone, stopped in
 /// whatever it was doing. `why` is the source the log gives.
-pub fn falls_dying(world: &mut World, who: Entity, why: &str) {
+pub(crate) fn falls_dying(world: &mut World, who: Entity, why: &str) {
     gain(world, who, ConditionKind::Dying, why);
     gain(world, who, ConditionKind::Prone, "dying");
     world
@@ -132,7 +132,7 @@ fn set_hit_points(world: &mut World, who: Entity, current: i32) {
 
 /// Death that no hit points measure (drowning when the breath runs out): dead, by the same path
 /// as a killing blow.
-pub fn killed(world: &mut World, who: Entity, cause: &str) {
+pub(crate) fn killed(world: &mut World, who: Entity, cause: &str) {
     gain(world, who, ConditionKind::Dead, cause);
 }
 
@@ -143,7 +143,7 @@ fn gain(world: &mut World, who: Entity, kind: ConditionKind, source: &str) {
 /// A Fortitude save (Tactical Combat › Massive Trauma): d20 + Fortitude bonus (the tactical
 /// Constitution modifier when the stat block gives none) against a DC; a saving throw like any
 /// other (RULINGS › Dice and throws), under the tactical switches in force.
-pub fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
+fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
     let bonus = world
         .get::<Combatant>(who)
         .and_then(|c| c.fortitude)

@@ -86,7 +86,7 @@ impl ModuleRules for App {
 /// in the world, and the other rule areas ask for that state to know whether it applies; so
 /// switching it on starts it afresh (no battle yet, every tactical rule on) and switching it off
 /// takes its state away (a battle under way ends without a word: there is no battle any more).
-pub fn switch_module(world: &mut World, module: RuleModule, on: bool) {
+pub(crate) fn switch_module(world: &mut World, module: RuleModule, on: bool) {
     let switches = world
         .get_resource::<ModuleSwitches>()
         .map(|s| s.0.clone())

@@ -83,7 +83,7 @@ impl TacticalCombat {
 /// Armor as Damage Reduction: light armor DR 1 (only if its base AC bonus is 2 or more), medium
 /// 2, heavy 3, against piercing and slashing; +1 at the first enhancement, again at +3 and +5.
 /// A gambeson (light armor named "gambeson") gives DR 3 against bludgeoning only.
-pub fn armor_dr(armor: &RawArmor, against: DamageType) -> i32 {
+fn armor_dr(armor: &RawArmor, against: DamageType) -> i32 {
     if armor.name.eq_ignore_ascii_case("gambeson") {
         return if against == DamageType::Bludgeoning {
             3
@@ -108,14 +108,14 @@ pub fn armor_dr(armor: &RawArmor, against: DamageType) -> i32 {
 }
 
 /// The DR of all armor worn (a gambeson layered beneath other armor adds its own).
-pub fn worn_dr(armor: &[&RawArmor], against: DamageType) -> i32 {
+pub(crate) fn worn_dr(armor: &[&RawArmor], against: DamageType) -> i32 {
     armor.iter().map(|a| armor_dr(a, against)).sum()
 }
 
 /// Combat Reflexes: attacks of opportunity per round, one per +2 of the tactical Dexterity
 /// modifier (rounded down), and never fewer than the one everyone has. The rule's example fixes
 /// the count: "Dex 18 = +4 mod = 2 AoOs total per round".
-pub fn attacks_of_opportunity(dex_modifier: i32, combat_reflexes: bool) -> u32 {
+pub(crate) fn attacks_of_opportunity(dex_modifier: i32, combat_reflexes: bool) -> u32 {
     if !combat_reflexes {
         return 1;
     }
@@ -126,35 +126,35 @@ pub fn attacks_of_opportunity(dex_modifier: i32, combat_reflexes: bool) -> u32 {
 pub const CAUTIOUS_AOO_PENALTY: i32 = -4;
 
 /// Cautious movement: half speed, rounded down to the nearest 5 feet.
-pub fn cautious_feet(speed_feet: u32) -> u32 {
+pub(crate) fn cautious_feet(speed_feet: u32) -> u32 {
     speed_feet / 2 / 5 * 5
 }
 
 /// Bloodied: below half its total hit points (not at exactly half).
-pub fn is_bloodied(current: i32, max: i32) -> bool {
+pub(crate) fn is_bloodied(current: i32, max: i32) -> bool {
     current * 2 < max
 }
 
 /// Bloodied: −2 on attack rolls, saving throws, skill checks and ability checks.
-pub fn bloodied_modifier() -> Modifier {
+pub(crate) fn bloodied_modifier() -> Modifier {
     Modifier::new(-2, "bloodied")
 }
 
 /// Natural 20: +10 to the total, not an automatic success.
-pub fn natural_20_modifier(natural: u32) -> Option<Modifier> {
+pub(crate) fn natural_20_modifier(natural: u32) -> Option<Modifier> {
     (natural == 20).then(|| Modifier::new(10, "natural 20"))
 }
 
 /// Critical hit damage for a weapon: the base dice at their maximum, plus the multiplier's extra
 /// dice as rolled (see [`critical_extra_dice`]), other modifiers once. The composite longbow ×3
 /// with Strength +2: 8 + 2d8 + 2.
-pub fn weapon_critical(damage: &DiceExpr, extra_dice: &[u32]) -> i32 {
+pub(crate) fn weapon_critical(damage: &DiceExpr, extra_dice: &[u32]) -> i32 {
     let base = (damage.count * damage.sides) as i32;
     base + extra_dice.iter().map(|&d| d as i32).sum::<i32>() + damage.bonus
 }
 
 /// How many extra dice a weapon critical rolls: the base count for each multiple beyond one.
-pub fn critical_extra_dice(damage: &DiceExpr, multiplier: u32) -> u32 {
+pub(crate) fn critical_extra_dice(damage: &DiceExpr, multiplier: u32) -> u32 {
     damage.count * multiplier.saturating_sub(1)
 }
 
@@ -166,7 +166,7 @@ pub fn spell_attack_critical(rolled: &[u32]) -> i32 {
 }
 
 /// A natural 1 on a save doubles the damage dealt; a natural 20 on a save for half takes none.
-pub fn damage_after_save(damage: i32, natural: u32, saved: bool, half_on_save: bool) -> i32 {
+pub(crate) fn damage_after_save(damage: i32, natural: u32, saved: bool, half_on_save: bool) -> i32 {
     match (natural, saved, half_on_save) {
         (1, _, _) => damage * 2,
         (20, true, true) => 0,
@@ -177,18 +177,18 @@ pub fn damage_after_save(damage: i32, natural: u32, saved: bool, half_on_save: b
 }
 
 /// Massive trauma: one attack dealing at least half the total hit points, and at least 25.
-pub fn massive_trauma_applies(damage: i32, max_hp: i32) -> bool {
+pub(crate) fn massive_trauma_applies(damage: i32, max_hp: i32) -> bool {
     damage >= 25 && damage * 2 >= max_hp
 }
 
 /// Massive damage: one attack dealing at least half the total hit points, and at least 50.
-pub fn massive_damage_applies(damage: i32, max_hp: i32) -> bool {
+pub(crate) fn massive_damage_applies(damage: i32, max_hp: i32) -> bool {
     damage >= 50 && damage * 2 >= max_hp
 }
 
 /// Shields: a heavy-shield wielder gains +1 shield bonus per adjacent ally with a heavy shield;
 /// doubled when the whole wall takes total defense.
-pub fn shield_wall_bonus(adjacent_heavy_shields: u32, total_defense: bool) -> i32 {
+pub(crate) fn shield_wall_bonus(adjacent_heavy_shields: u32, total_defense: bool) -> i32 {
     let b = adjacent_heavy_shields as i32;
     if total_defense { b * 2 } else { b }
 }

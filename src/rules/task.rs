@@ -61,7 +61,7 @@ impl fmt::Display for TaskEvent {
 }
 
 /// `1 round`, `1 turn`, `3 turns`.
-pub fn time_words(rounds: u64) -> String {
+pub(crate) fn time_words(rounds: u64) -> String {
     let turn = crate::time::ROUNDS_PER_TURN;
     match rounds {
         1 => "1 round".into(),
@@ -72,7 +72,7 @@ pub fn time_words(rounds: u64) -> String {
 }
 
 /// Sets `who` to work for `rounds`: it stops walking, and any task it had is dropped.
-pub fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64) {
+pub(crate) fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64) {
     let task = work.to_string();
     world
         .entity_mut(who)
@@ -86,7 +86,7 @@ pub fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64) {
 }
 
 /// Each round: tasks go on, are abandoned by those who moved, and are settled when done.
-pub fn carry_on_tasks(world: &mut World) {
+fn carry_on_tasks(world: &mut World) {
     let mut q = world.query::<(Entity, &Task)>();
     let mut busy: Vec<(Entity, Task)> = q.iter(world).map(|(e, t)| (e, t.clone())).collect();
     busy.sort_by_key(|(e, _)| *e);

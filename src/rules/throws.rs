@@ -210,7 +210,7 @@ pub fn chance(who: &Thrower, kind: ThrowKind, modifiers: &[Modifier], target: i3
 
 /// A creature's throw from inside a system (dice and log at hand), logged; its success.
 #[allow(clippy::too_many_arguments)]
-pub fn throw_logged(
+pub(crate) fn throw_logged(
     dice: &mut Dice,
     log: &mut EventLog,
     round: u64,

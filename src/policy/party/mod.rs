@@ -433,7 +433,7 @@ impl Plugin for PartyPolicyPlugin {
 }
 
 /// Each round, every party under a policy decides.
-pub fn party_minds(world: &mut World) {
+fn party_minds(world: &mut World) {
     if world.resource::<PartyMinds>().0.is_empty() || world.resource::<DelveEnd>().0.is_some() {
         return;
     }

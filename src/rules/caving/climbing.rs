@@ -87,7 +87,7 @@ impl RopesSecured {
 
 /// The rope a command needs, at least `feet` long: `NoRope` without one, `RopeTooShort` when
 /// the longest does not reach.
-pub fn rope_reaching(world: &World, who: Entity, feet: u32) -> Result<(), CavingRefusal> {
+pub(crate) fn rope_reaching(world: &World, who: Entity, feet: u32) -> Result<(), CavingRefusal> {
     match world.get::<Equipment>(who).and_then(|g| g.longest_rope()) {
         None => Err(CavingRefusal::NoRope),
         Some(longest) if longest < feet => Err(CavingRefusal::RopeTooShort {
@@ -117,7 +117,7 @@ pub struct LooseHooks(pub Vec<GridPos>);
 
 /// The attack penalty for throwing a grappling hook this far (Dungeon Delves › Climbing): −2 at
 /// 11'–30', −5 at 31'–50', −10 at 51'–100'; beyond 100' it cannot reach.
-pub fn grappling_range_penalty(feet: u32) -> Option<i32> {
+pub(crate) fn grappling_range_penalty(feet: u32) -> Option<i32> {
     match feet {
         0..=10 => Some(0),
         11..=30 => Some(-2),
@@ -131,7 +131,7 @@ pub fn grappling_range_penalty(feet: u32) -> Option<i32> {
 /// rope throws for the anchor above (an attack throw against its AC, the delve scale + 10, with
 /// the range penalty for the depth). Caught, the rope makes the wall an easy climb; on a natural
 /// 1 it only seems to catch, and slips at the first failed Climbing throw.
-pub fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let here = crate::command::square_of(world, who)?;
     let below = world
         .get::<Below>(who)
@@ -228,7 +228,7 @@ impl Climbing {
 
 /// Where the next throw of a climb or traverse `length` feet long comes, after `thrown`
 /// stretches: the middle of the next 100'; `None` when every stretch has had its throw.
-pub fn next_throw_at(length: u32, thrown: u32) -> Option<f32> {
+pub(crate) fn next_throw_at(length: u32, thrown: u32) -> Option<f32> {
     let start = thrown * FEET_PER_THROW;
     (start < length).then(|| {
         let stretch = (length - start).min(FEET_PER_THROW);
@@ -238,7 +238,7 @@ pub fn next_throw_at(length: u32, thrown: u32) -> Option<f32> {
 
 /// The Climbing throw's target for this surface: Adventuring 8+ on easy ones; the class value
 /// of Climbing or Mountaineering (the better) for the proficient.
-pub fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option<i32> {
+pub(crate) fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option<i32> {
     let class = [Proficiency::Climbing, Proficiency::Mountaineering]
         .into_iter()
         .filter(|&p| profs.has(p))
@@ -269,7 +269,7 @@ pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
 }
 
 /// The depth of the hole at a square: a pit that has opened there, or a chasm.
-pub fn hole_at(world: &World, at: GridPos) -> Option<u32> {
+pub(crate) fn hole_at(world: &World, at: GridPos) -> Option<u32> {
     use crate::level::schema::{Terrain, TrapKind};
     if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
         return Some(depth_feet);
@@ -290,7 +290,7 @@ pub fn rope_in(world: &World, at: GridPos) -> bool {
 
 /// The side of the hole at `at`: easy with a rope hanging in it, else as the level describes it
 /// (sheer where it says nothing).
-pub fn side_of(world: &World, at: GridPos) -> Surface {
+pub(crate) fn side_of(world: &World, at: GridPos) -> Surface {
     if rope_in(world, at) {
         Surface::Easy
     } else {
@@ -368,7 +368,7 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
 /// `rappel`, down the rope secured there (Dungeon Delves › Rappelling: for those proficient in
 /// Climbing or Mountaineering; a throw per 100', running speed on a success, combat speed on a
 /// failure, a fall on a natural 1 unless proficient in both).
-pub fn climb_down(
+pub(crate) fn climb_down(
     world: &mut World,
     who: Entity,
     into: GridPos,
@@ -420,7 +420,7 @@ pub fn climb_down(
 /// `LowerRope`: from beside an open pit, a creature with a rope that reaches the bottom secures
 /// it above and lets it down: the pit's wall becomes an easy climb (one round). The rope stays
 /// there until someone takes it up.
-pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = crate::command::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
@@ -449,7 +449,7 @@ pub fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Ref
 
 /// `TakeUpRope`: from beside a pit or chasm, hauls up the rope hanging into it (and the
 /// grappling hook that held it) while no one is on it (one round).
-pub fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = crate::command::square_of(world, who)?;
     if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
@@ -508,7 +508,7 @@ pub fn fall(world: &mut World, who: Entity, feet: u32) {
 
 /// Each round (in the climber's initiative): climbers climb, throwing at the middle of each
 /// 100' stretch they reach.
-pub fn climbers_climb(
+pub(crate) fn climbers_climb(
     world: &mut World,
     q: &mut QueryState<(Entity, &Climbing, &Conditions, Option<&Faction>)>,
 ) {
@@ -519,7 +519,7 @@ pub fn climbers_climb(
 
 /// Feet a round `who` climbs at this climbing pace (a third of its combat speed, or more for
 /// the proficient), its conditions counted.
-pub fn climbing_feet_per_round(world: &World, who: Entity, pace: ClimbPace) -> f32 {
+pub(crate) fn climbing_feet_per_round(world: &World, who: Entity, pace: ClimbPace) -> f32 {
     rate(world, who, Pace::Combat) * pace.share()
 }
 
@@ -708,7 +708,7 @@ pub struct Belaying {
 }
 
 /// The hole a climb goes into or out of.
-pub fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
+fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
     if c.down {
         Some(c.to)
     } else {
@@ -717,7 +717,7 @@ pub fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
 }
 
 /// Whether anyone is climbing in or out of the hole at `at`.
-pub fn on_the_rope(world: &World, at: GridPos) -> bool {
+pub(crate) fn on_the_rope(world: &World, at: GridPos) -> bool {
     world
         .try_query::<(Entity, &Climbing)>()
         .is_some_and(|mut q| q.iter(world).any(|(e, c)| hole_of(world, e, c) == Some(at)))
@@ -725,7 +725,7 @@ pub fn on_the_rope(world: &World, at: GridPos) -> bool {
 
 /// Whether `who` could belay `climber` on its climb `c` now: beside its hole or above it on the
 /// same climb, with a rope that reaches.
-pub fn could_belay(world: &World, who: Entity, climber: Entity, c: &Climbing) -> bool {
+pub(crate) fn could_belay(world: &World, who: Entity, climber: Entity, c: &Climbing) -> bool {
     let Some(hole) = hole_of(world, climber, c) else {
         return false;
     };
@@ -737,7 +737,7 @@ pub fn could_belay(world: &World, who: Entity, climber: Entity, c: &Climbing) ->
 }
 
 /// How high above the bottom of its hole a climber is, in feet.
-pub fn height_on(c: &Climbing) -> f32 {
+fn height_on(c: &Climbing) -> f32 {
     if c.down {
         c.height_feet as f32 - c.done_feet
     } else {
@@ -764,7 +764,7 @@ fn belaying_reach(world: &World, who: Entity, hole: GridPos, height: f32) -> Opt
 
 /// `Belay`: from beside the hole a climber is on, or from higher on the same climb, with a
 /// rope that reaches it, it stands ready to break the climber's fall.
-pub fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
+pub(crate) fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
     crate::command::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::BelayFromAbove.into());

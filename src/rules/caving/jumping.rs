@@ -42,7 +42,7 @@ pub const RUN_UP_FEET: u32 = 20;
 pub const MAX_JUMPING_DEX: i32 = 24;
 
 /// The DEX for jumping: the score, plus the class level with Acrobatics (at most 24).
-pub fn jumping_dex(dex: i32, acrobatics_level: Option<u32>) -> i32 {
+fn jumping_dex(dex: i32, acrobatics_level: Option<u32>) -> i32 {
     match acrobatics_level {
         Some(level) => (dex + level as i32).min(MAX_JUMPING_DEX).max(dex),
         None => dex,
@@ -51,7 +51,7 @@ pub fn jumping_dex(dex: i32, acrobatics_level: Option<u32>) -> i32 {
 
 /// The DEX bonus for leaping: the usual table to 18, and the Acrobatics rows 19–20 +4, 21–23
 /// +5, 24 +6.
-pub fn jumping_dex_bonus(dex: i32) -> i32 {
+fn jumping_dex_bonus(dex: i32) -> i32 {
     match dex {
         19..=20 => 4,
         21..=23 => 5,
@@ -62,7 +62,7 @@ pub fn jumping_dex_bonus(dex: i32) -> i32 {
 
 /// The farthest jump in feet for a d6 of `d6`: DEX + 1d6 − 1' per stone, halved without a run-up,
 /// times the speed factor (running speed / 120 for creatures; 1 for adventurers).
-pub fn horizontal_jump_feet(dex: i32, d6: u32, stone: f32, run_up: bool, factor: f32) -> f32 {
+fn horizontal_jump_feet(dex: i32, d6: u32, stone: f32, run_up: bool, factor: f32) -> f32 {
     let feet = (dex as f32 + d6 as f32 - stone).max(0.0);
     let feet = if run_up { feet } else { feet / 2.0 };
     feet * factor
@@ -70,7 +70,7 @@ pub fn horizontal_jump_feet(dex: i32, d6: u32, stone: f32, run_up: bool, factor:
 
 /// The highest leap in feet: DEX bonus + 1 (at least 1') − 1' per stone, halved without a
 /// run-up, times the speed factor.
-pub fn vertical_leap_feet(dex: i32, stone: f32, run_up: bool, factor: f32) -> f32 {
+fn vertical_leap_feet(dex: i32, stone: f32, run_up: bool, factor: f32) -> f32 {
     let feet = ((jumping_dex_bonus(dex) + 1).max(1) as f32 - stone).max(0.0);
     let feet = if run_up { feet } else { feet / 2.0 };
     feet * factor
@@ -119,7 +119,11 @@ impl Jumper {
 
 /// The squares a straight jump from `from` to `to` passes over, and its gap in feet: only
 /// chasm squares in between, on a straight or diagonal line.
-pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
+pub(crate) fn over_the_gap(
+    grid: &DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+) -> Option<(Vec<GridPos>, u32)> {
     let between = super::across_a_chasm(grid, from, to)?;
     let gap =
         crate::grid::distance_feet(from, to, grid.scale_feet()).saturating_sub(grid.scale_feet());
@@ -128,7 +132,7 @@ pub fn over_the_gap(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<(V
 
 /// How high `who` leaps from a standing start (at the bottom of a hole there is no run-up), in
 /// feet.
-pub fn leap_of(world: &World, who: Entity) -> Option<f32> {
+pub(crate) fn leap_of(world: &World, who: Entity) -> Option<f32> {
     let j = Jumper::of(world, who)?;
     Some(vertical_leap_feet(j.dex, j.stone, false, j.factor))
 }
@@ -202,7 +206,7 @@ pub fn jump(
 
 /// Each round's walking: a jumper that has reached its take-off square jumps, its run-up the
 /// feet it moved this round; one whose run-up was cut short does not jump.
-pub fn jumpers_jump(
+pub(crate) fn jumpers_jump(
     world: &mut World,
     q: &mut QueryState<(Entity, &JumpOrder, &Conditions, Option<&Faction>)>,
 ) {

@@ -35,7 +35,7 @@ use crate::rules::throws::{ThrowKind, Thrower};
 
 /// Those under way with `T` (a climb, a traverse) whose initiative it is and who are up, in
 /// entity order, each with a copy of its `T`.
-pub fn acting_now<T: Component + Copy>(
+pub(crate) fn acting_now<T: Component + Copy>(
     world: &World,
     q: &mut QueryState<(Entity, &T, &Conditions, Option<&crate::creature::Faction>)>,
 ) -> Vec<(Entity, T)> {
@@ -51,7 +51,7 @@ pub fn acting_now<T: Component + Copy>(
 
 /// The squares strictly between `from` and `to` on a straight or diagonal line, if they are so
 /// aligned with at least one square between: what a jump, a traverse or a rope crosses.
-pub fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
+pub(crate) fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     let steps = dx.abs().max(dy.abs());
     if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
@@ -66,7 +66,11 @@ pub fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
 }
 
 /// The chasm squares straight (or diagonally) between two squares, if chasm is all there is.
-pub fn across_a_chasm(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
+pub(crate) fn across_a_chasm(
+    grid: &DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+) -> Option<Vec<GridPos>> {
     straight_between(from, to).filter(|between| {
         between
             .iter()
@@ -95,7 +99,7 @@ pub enum Squeeze {
 
 /// The modifiers of a Squeezing throw at the start of the round: Contortionism, and the
 /// situational penalties (prone; it has not moved yet; a squeeze is not water).
-pub fn squeezing_modifiers(
+pub(crate) fn squeezing_modifiers(
     profs: &Proficiencies,
     conditions: &Conditions,
     penalties_on: bool,
@@ -126,7 +130,7 @@ pub fn squeezes(grid: &DungeonGrid, from: GridPos, steps: &[GridPos]) -> bool {
 
 /// The Squeezing throw (logged): through, no progress, or stuck.
 #[allow(clippy::too_many_arguments)]
-pub fn squeezing_throw(
+fn squeezing_throw(
     dice: &mut Dice,
     log: &mut EventLog,
     round: u64,
@@ -162,7 +166,7 @@ pub fn squeezing_throw(
 
 /// Dungeon Delves › Squeezing, for walkers and followers alike: a move into or through a
 /// squeeze takes the Squeezing throw at the start of the creature's initiative.
-pub fn squeeze_on(
+pub(crate) fn squeeze_on(
     grid: &DungeonGrid,
     (dice, log, round): (&mut Dice, &mut EventLog, u64),
     rules: (Option<&crate::rules::tactical::TacticalCombat>, bool),
@@ -208,7 +212,7 @@ pub fn squeeze_on(
 }
 
 /// The creature becomes stuck in a squeeze: stuck and vulnerable until it escapes.
-pub fn become_stuck(
+fn become_stuck(
     log: &mut EventLog,
     round: u64,
     name: &str,
@@ -256,7 +260,7 @@ pub enum Escape {
 /// The throw of an escape from a squeeze: its kind, what it is, its modifiers and its target
 /// (Dungeon Delves › Squeezing): a Paralysis save to wiggle back, Dungeonbashing (18+, Strength
 /// ×4) to push forward; the encumbrance a penalty, +4 Contortionism, −4 per failed escape.
-pub fn escape_throw(
+fn escape_throw(
     world: &World,
     who: Entity,
     way: Escape,

@@ -56,7 +56,7 @@ impl Path {
 
 /// The throw's target on this path: narrow, Adventuring 8+ or the class value of Climbing or
 /// Mountaineering (the better); precarious, the Climbing class value only.
-pub fn traverse_target(profs: &Proficiencies, path: Path) -> Option<i32> {
+pub(crate) fn traverse_target(profs: &Proficiencies, path: Path) -> Option<i32> {
     let class = |p: Proficiency| {
         profs
             .has(p)
@@ -128,7 +128,7 @@ impl Traversing {
 
 /// The ledge squares between `from` and `to` on a straight (or diagonal) line, and the
 /// narrowest of their widths; `None` if anything else lies between.
-pub fn along_the_ledge(
+pub(crate) fn along_the_ledge(
     grid: &DungeonGrid,
     from: GridPos,
     to: GridPos,
@@ -232,14 +232,14 @@ pub enum RigStage {
 
 /// The Climbing throw's target crawling a rigged traverse: 8+, or the crawler's Climbing class
 /// value, or the class value of the mountaineer who rigged it, whichever is best.
-pub fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
+pub(crate) fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
     let own = traverse_target(profs, Path::Rope).unwrap_or(ADVENTURING_CLIMB);
     rigged.by_mountaineer.map_or(own, |m| own.min(m))
 }
 
 /// `RigTraverse`: from a chasm's rim, with a rope and a grappling hook, rigs a crawling traverse
 /// straight across to the rim square `to`.
-pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
+pub(crate) fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     let from = crate::command::square_of(world, who)?;
     let grid = world.resource::<DungeonGrid>();
     if !grid.is_passable(to) {
@@ -262,7 +262,7 @@ pub fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
 }
 
 /// Each round: riggers work on.
-pub fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Rigging, &Position)>) {
+pub(crate) fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Rigging, &Position)>) {
     let mut riggers: Vec<(Entity, Rigging, GridPos)> =
         q.iter(world).map(|(e, r, p)| (e, *r, p.0)).collect();
     riggers.sort_by_key(|(e, ..)| *e);
@@ -368,7 +368,7 @@ fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> b
 
 /// `CrawlAcross`: hand over hand along a rigged traverse to its other end. The rope bears 45
 /// stone for each rope rigged; crawling takes both hands and leaves it vulnerable.
-pub fn crawl_across(
+pub(crate) fn crawl_across(
     world: &mut World,
     who: Entity,
     to: GridPos,
@@ -452,7 +452,7 @@ fn sure_footed(world: &World, who: Entity) -> bool {
 }
 
 /// Each round (in its initiative): those on a ledge go on along it.
-pub fn traversers_traverse(
+pub(crate) fn traversers_traverse(
     world: &mut World,
     q: &mut QueryState<(Entity, &Traversing, &Conditions, Option<&Faction>)>,
 ) {
@@ -571,7 +571,7 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
 
 /// Dungeon Delves › Balancing Traverse: damage taken on the path calls for a Paralysis save
 /// (+2 Cat Burglary), or it falls.
-pub fn damaged_on_a_ledge(world: &mut World, who: Entity) {
+pub(crate) fn damaged_on_a_ledge(world: &mut World, who: Entity) {
     let Some(t) = world.get::<Traversing>(who).copied() else {
         return;
     };

@@ -68,7 +68,7 @@ fn between(a: GridPos, b: GridPos) -> Vec<GridPos> {
 }
 
 /// Range increments at `feet` for a missile weapon of `increment` feet: 1 within the first.
-pub fn range_increment(feet: u32, increment: u32) -> u32 {
+fn range_increment(feet: u32, increment: u32) -> u32 {
     feet.div_ceil(increment.max(1)).max(1)
 }
 

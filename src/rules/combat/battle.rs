@@ -197,7 +197,7 @@ pub fn awareness(world: &mut World) {
 }
 
 /// The members of a faction that are up, with their initiative modifiers, by name.
-pub fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
+pub(crate) fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
     let mut q = world.query_filtered::<(
         &Name,
         &Faction,
@@ -217,7 +217,7 @@ pub fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> 
 /// Each round: battles begin when a creature becomes aware of a hostile one, factions join as
 /// they become involved, and the battle ends after a full round in which no one was aware of a
 /// hostile creature.
-pub fn notice_hostiles(world: &mut World) {
+fn notice_hostiles(world: &mut World) {
     awareness(world);
     let round = world.resource::<Clock>().rounds;
     let pairs = &world.resource::<Awareness>().pairs;
@@ -325,7 +325,7 @@ fn turn_of(world: &World) -> Option<usize> {
 /// RULINGS › The battle round: the start of a faction's turn. A forgone shield returns at the
 /// start of its bearer's faction's next turn (Tactical Combat › Shields); outside a battle, at
 /// the start of the next round.
-pub fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
+fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
     let turn = turn_of(world);
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
@@ -341,7 +341,7 @@ pub fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
 type Forgone<'a> = (Entity, &'a ShieldForgone, Option<&'a Faction>);
 
 /// Shields forgone before this turn (or, outside a battle, this round) return to their bearers.
-pub fn shields_return(world: &mut World, forgone: &mut QueryState<Forgone>) {
+fn shields_return(world: &mut World, forgone: &mut QueryState<Forgone>) {
     let round = world.resource::<Clock>().rounds;
     let acting = world.resource::<crate::creature::ActingOrder>();
     let back: Vec<Entity> = forgone
@@ -424,7 +424,7 @@ fn attack_as_ordered(world: &mut World, who: Entity, order: AttackOrder) {
 /// the ranged attack first, then moves, they can only move within their reach". A member of the
 /// acting faction with both an attack order and a walk under way, whose target it can attack
 /// before moving, attacks first; then it moves no more than its reach (15', RULINGS › Units).
-pub fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
+fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
     };
@@ -454,7 +454,7 @@ pub fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
 
 /// RULINGS › The battle round: after its members have moved, each member of the acting faction
 /// with an attack order (that has not attacked first) attacks.
-pub fn faction_attacks(world: &mut World, q: &mut QueryState<Attacker>) {
+fn faction_attacks(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
     };
@@ -473,7 +473,7 @@ pub fn faction_attacks(world: &mut World, q: &mut QueryState<Attacker>) {
 
 /// `WaitForOrders`: in a battle the party's members wait for their player's orders (`on`), or
 /// fight by themselves like every other creature (`off`).
-pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), Refusal> {
+pub(crate) fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), Refusal> {
     let members = world
         .resource::<crate::rules::party::Parties>()
         .get(party)
@@ -493,7 +493,7 @@ pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), R
 
 /// `Attack`: a standing order to attack a creature with a weapon (by name, or the first that
 /// can reach), carried out in the faction's turn.
-pub fn order_attack(
+pub(crate) fn order_attack(
     world: &mut World,
     who: Entity,
     target: Entity,
@@ -539,7 +539,7 @@ pub fn order_attack(
 
 /// Tells the core rules which factions are fighting, in the order they act
 /// ([`ActingOrder`](crate::creature::ActingOrder)), as the round begins.
-pub fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creature::ActingOrder>) {
+fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creature::ActingOrder>) {
     let now = battle.order.iter().map(|r| r.faction);
     if !acting.order.iter().copied().eq(now.clone()) {
         acting.order = now.collect();

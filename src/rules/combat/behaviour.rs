@@ -59,7 +59,7 @@ type Anyone<'a> = (
 
 /// In its faction's turn: every creature of the faction not under the player's control decides
 /// what to do.
-pub fn fighting_behaviour(
+pub(crate) fn fighting_behaviour(
     world: &mut World,
     fighters: &mut QueryState<Fighter, ByThemselves>,
     everyone: &mut QueryState<Anyone, With<Creature>>,

@@ -33,7 +33,7 @@ pub struct ShieldForgone {
 
 /// `ClearJam`: a jammed firearm takes a full round to clear (the creature neither moves nor
 /// attacks this round), or a standard action with Gunsmithing, which leaves it its move.
-pub fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
     if world.get::<Jammed>(who).is_none() {
         return Err(CombatRefusal::NotJammed.into());
     }
@@ -69,7 +69,7 @@ pub struct TotalDefense {
 }
 
 /// `TotalDefense`: this round, +4 AC and no attacks.
-pub fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(who)
@@ -79,7 +79,7 @@ pub fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
 }
 
 /// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
-pub fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
     if world
         .get::<Combatant>(who)
         .and_then(|c| c.shield.as_ref())
@@ -104,7 +104,11 @@ pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: boo
 
 /// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
 /// walking this round; as a standard action it does not attack this round.
-pub fn activate_enchantment(world: &mut World, who: Entity, weapon: &str) -> Result<(), Refusal> {
+pub(crate) fn activate_enchantment(
+    world: &mut World,
+    who: Entity,
+    weapon: &str,
+) -> Result<(), Refusal> {
     let c = world.get::<Combatant>(who).ok_or(CombatRefusal::NoWeapon)?;
     let i = c
         .weapons

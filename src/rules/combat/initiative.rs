@@ -12,7 +12,7 @@ use crate::dice::Dice;
 
 /// A faction's modifier: its members' modifiers summed and divided by their number, rounded up
 /// (3, 2, 2 ⇒ 7 / 3 ⇒ 3).
-pub fn faction_modifier(members: &[i32]) -> i32 {
+fn faction_modifier(members: &[i32]) -> i32 {
     let n = members.len() as i32;
     if n == 0 {
         return 0;
@@ -53,7 +53,7 @@ fn sort(order: &mut [FactionRoll]) {
 
 /// Rolls initiative for factions `(index, name, members with their modifiers)` and orders
 /// them, rolling off ties of result and modifier until they part.
-pub fn roll_initiative(dice: &mut Dice, factions: Vec<Entrant>) -> Vec<FactionRoll> {
+pub(crate) fn roll_initiative(dice: &mut Dice, factions: Vec<Entrant>) -> Vec<FactionRoll> {
     let mut order: Vec<FactionRoll> = factions
         .into_iter()
         .map(|(faction, name, members)| {
@@ -75,7 +75,7 @@ pub fn roll_initiative(dice: &mut Dice, factions: Vec<Entrant>) -> Vec<FactionRo
 }
 
 /// Sorts `order`, and rolls off among factions still tied until none are.
-pub fn roll_off_ties(dice: &mut Dice, order: &mut [FactionRoll]) {
+pub(crate) fn roll_off_ties(dice: &mut Dice, order: &mut [FactionRoll]) {
     loop {
         sort(order);
         let mut tied = false;
@@ -112,7 +112,7 @@ pub fn roll_off_ties(dice: &mut Dice, order: &mut [FactionRoll]) {
 
 /// Before its faction has acted, a creature is flat-footed only against a faction whose result
 /// beats its own by 5 or more.
-pub fn flat_footed_against(
+pub(crate) fn flat_footed_against(
     defender_result: i32,
     attacker_result: i32,
     defender_has_acted: bool,

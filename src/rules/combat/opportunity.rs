@@ -118,7 +118,7 @@ pub struct OpportunitiesTaken {
 }
 
 /// Before movement: who threatens, who disengages, and a fresh list.
-pub fn ready_opportunities(world: &mut World) {
+pub(crate) fn ready_opportunities(world: &mut World) {
     let active =
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
     let round = world.resource::<Clock>().rounds;
@@ -148,7 +148,7 @@ pub fn ready_opportunities(world: &mut World) {
 }
 
 /// The round's steps, walked again from where everyone stood: who provoked whom.
-pub fn find_provocations(world: &mut World) {
+fn find_provocations(world: &mut World) {
     if !world.resource::<Provoked>().active {
         return;
     }
@@ -177,7 +177,7 @@ pub fn find_provocations(world: &mut World) {
 
 /// After movement: each provocation is an attack of opportunity, while the threatener has some
 /// left this round (and, against a cautious mover, only with Combat Reflexes, at −4).
-pub fn opportunity_attacks(world: &mut World) {
+pub(crate) fn opportunity_attacks(world: &mut World) {
     find_provocations(world);
     let provocations = std::mem::take(&mut world.resource_mut::<Provoked>().provocations);
     let rules = *world.resource::<TacticalCombat>();
@@ -255,7 +255,11 @@ fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
 
 /// `MoveAcrobatically`: full speed through threatened squares (Acrobatics); each threatener's
 /// attack of opportunity is avoided by a successful check.
-pub fn move_acrobatically(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
+pub(crate) fn move_acrobatically(
+    world: &mut World,
+    who: Entity,
+    to: GridPos,
+) -> Result<(), Refusal> {
     if !world
         .get::<Proficiencies>(who)
         .is_some_and(|p| p.has(Proficiency::Acrobatics))
@@ -271,7 +275,7 @@ pub fn move_acrobatically(world: &mut World, who: Entity, to: GridPos) -> Result
 
 /// `Disengage`: the first 5' of this round's movement away from one creature provokes no
 /// attack of opportunity from it; not with cautious movement.
-pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
+pub(crate) fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
     if world
         .get::<crate::rules::movement::Walking>(who)
         .is_some_and(|w| w.cautious)
@@ -284,7 +288,7 @@ pub fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<(), Ref
 }
 
 /// `MoveCautiously`: walks at half combat speed through threatened squares without provoking.
-pub fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
+pub(crate) fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     if !world.resource::<TacticalCombat>().cautious_movement {
         return Err(CombatRefusal::CautiousMovementOff.into());
     }

@@ -22,7 +22,7 @@ pub fn is_down(conditions: &Conditions) -> bool {
 }
 
 /// Gives `who` a condition and logs it (only when it is new).
-pub fn gain_condition(
+pub(crate) fn gain_condition(
     log: &mut EventLog,
     round: u64,
     who: &str,
@@ -70,7 +70,7 @@ pub fn gain_condition_in(
 }
 
 /// Takes a condition from the creature `who` in the world, and logs why.
-pub fn lose_condition_in(world: &mut World, who: Entity, kind: ConditionKind, why: &str) {
+pub(crate) fn lose_condition_in(world: &mut World, who: Entity, kind: ConditionKind, why: &str) {
     let round = world.resource::<Clock>().rounds;
     let name = crate::creature::name_of(world, who);
     let Some(mut c) = world.get::<Conditions>(who).cloned() else {
@@ -88,7 +88,7 @@ pub fn lose_condition_in(world: &mut World, who: Entity, kind: ConditionKind, wh
 }
 
 /// Takes a condition from `who` and logs why.
-pub fn lose_condition(
+pub(crate) fn lose_condition(
     log: &mut EventLog,
     round: u64,
     who: &str,
@@ -132,7 +132,7 @@ impl Plugin for ConditionsPlugin {
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next
 /// initiative"; RULINGS › The battle round: until the start of the runner's faction's next turn.
 /// Outside a battle a creature's initiative starts each round; in one, its faction's turn does.
-pub fn start_of_initiative(
+fn start_of_initiative(
     clock: Res<Clock>,
     acting: Res<ActingOrder>,
     mut log: ResMut<EventLog>,
@@ -166,7 +166,7 @@ pub fn start_of_initiative(
     }
 }
 
-pub fn end_of_round(
+fn end_of_round(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut q: Query<(&Name, &mut Conditions)>,
@@ -198,7 +198,7 @@ pub fn effective_ac(base: i32, conditions: &Conditions) -> (i32, Vec<crate::dice
 
 /// Standing up (Situational Penalties › Prone): free in combat, but the prone penalty lasts
 /// until the end of the round in which the creature stood up.
-pub fn stand_up(conditions: &mut Conditions, round: u64) -> Result<(), StandUpRefusal> {
+fn stand_up(conditions: &mut Conditions, round: u64) -> Result<(), StandUpRefusal> {
     match conditions
         .0
         .iter_mut()

@@ -64,7 +64,7 @@ impl Door {
 pub const MAX_SPIKES: u8 = 4;
 
 /// The Dungeonbashing modifiers for a basher (and a helper), a door, and the gear at hand.
-pub fn bashing_modifiers(
+pub(crate) fn bashing_modifiers(
     strength: i32,
     helper_strength: Option<i32>,
     crowbar: bool,
@@ -220,7 +220,7 @@ impl<'a> DoorWorker<'a> {
 
 /// The ways through a closed door open to a worker, each with its time and chance (the
 /// "Opening Doors" table); or why there is none.
-pub fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>, String> {
+pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<Choice>, String> {
     if d.secret {
         return Err("it is a secret door: it must be found by searching first".into());
     }
@@ -406,7 +406,7 @@ fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String, Choice)> 
     out
 }
 
-pub fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
+fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
     if d.secret {
         return Vec::new();
     }
@@ -472,7 +472,7 @@ fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
 }
 
 /// `HoldShut`: holds a closed door shut from beside it (until it moves away or lets go).
-pub fn hold_shut(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn hold_shut(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (_, d) = reach_door(world, who, at)?;
     if d.state == DoorState::Open {
         return Err(DoorRefusal::CloseItFirst.into());
@@ -593,7 +593,7 @@ fn pickable(d: &Door) -> Result<(), DoorRefusal> {
 
 /// `PickLock`: picks a lock hastily (one round): a Lockpicking throw with thieves' tools; an
 /// unmodified 1–3 on a failure jams the lock.
-pub fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, d) = reach_door(world, who, at)?;
     pickable(&d)?;
     let target = lockpicking_target(world, who)?;
@@ -842,7 +842,7 @@ fn structural_weapon(
 /// against the door's kind of structure, and a door brought to 0 structural hit points breaks
 /// and stands open for good. Weapons without structural damage cannot harm a structure; a lead
 /// glass window, which has no structural hit points, breaks at any hit. Loud, like battering.
-pub fn attack_door(
+pub(crate) fn attack_door(
     world: &mut World,
     who: Entity,
     at: GridPos,
@@ -923,7 +923,7 @@ fn break_down(world: &mut World, e: Entity) {
 
 /// Evil doors swing shut when released: at the end of each round an open evil door that no one
 /// stands in, and that is not spiked or wedged open, closes.
-pub fn evil_doors_swing_shut(
+fn evil_doors_swing_shut(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut grid: ResMut<DungeonGrid>,
@@ -946,7 +946,7 @@ pub fn evil_doors_swing_shut(
 /// Rounds of battering down (the doors table): a wooden door one turn with an axe, an
 /// iron-banded one three; a lead glass window breaks open in one round with any weapon; solid
 /// metal and stone doors cannot be battered down.
-pub fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<u64> {
+fn battering_rounds(material: crate::level::schema::DoorMaterial) -> Option<u64> {
     use crate::level::schema::DoorMaterial::*;
     match material {
         Wooden => Some(crate::time::ROUNDS_PER_TURN),
@@ -964,7 +964,11 @@ fn can_batter(material: crate::level::schema::DoorMaterial, axe: bool, armed: bo
 
 /// `PickLockMethodically`: sets to picking a lock methodically: one turn, then a Lockpicking
 /// throw at +4.
-pub fn pick_methodically(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn pick_methodically(
+    world: &mut World,
+    who: Entity,
+    at: GridPos,
+) -> Result<(), Refusal> {
     let (_, d) = reach_door(world, who, at)?;
     pickable(&d)?;
     lockpicking_target(world, who)?;

@@ -250,7 +250,7 @@ impl LightMap {
 
 /// The light of a level as the file sets it: placed and carried lights that are lit, and its
 /// areas of magical darkness.
-pub fn level_light_map(level: &crate::level::Level) -> LightMap {
+fn level_light_map(level: &crate::level::Level) -> LightMap {
     let grid = &level.grid;
     let mut map = LightMap::new(grid);
     for &(centre, radius) in &level.magical_darkness {
@@ -281,7 +281,7 @@ pub fn level_light_map(level: &crate::level::Level) -> LightMap {
 }
 
 /// Where a source is and whether it sheds light: its own square, or its bearer's.
-pub fn lit_at(
+fn lit_at(
     light: &LightSource,
     own: Option<&Position>,
     bearer: Option<&Position>,
@@ -364,7 +364,7 @@ fn burn_fuel(mut lights: Query<&mut LightSource>) {
 
 /// Brings the light map up to date: a changed grid recomputes everything; otherwise each source
 /// that moved, was lit or went out updates only its own squares.
-pub fn update_light_map(
+pub(crate) fn update_light_map(
     grid: Res<DungeonGrid>,
     mut map: ResMut<LightMap>,
     lights: Query<(Entity, &LightSource, Option<&Position>, Option<&CarriedBy>)>,
@@ -410,7 +410,7 @@ fn carried(world: &mut World, bearer: Entity) -> Vec<Entity> {
 
 /// A light as the log tells it: its kind and the turns of fuel it has left.
 /// A light as the log names it: its kind and the turns of fuel left.
-pub fn described(l: &LightSource) -> LightDescription {
+pub(crate) fn described(l: &LightSource) -> LightDescription {
     LightDescription {
         kind: l.kind,
         turns_left: l.fuel_rounds.map(|r| r.div_ceil(ROUNDS_PER_TURN)),
@@ -424,7 +424,7 @@ fn gone() -> Unable {
 }
 
 /// `LightUp`: lights the first unlit carried source that has fuel.
-pub fn light_up(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn light_up(world: &mut World, who: Entity) -> Result<(), Refusal> {
     for e in carried(world, who) {
         let mut l = world.get_mut::<LightSource>(e).ok_or_else(gone)?;
         if !l.lit && l.fuel_rounds != Some(0) {
@@ -457,7 +457,7 @@ pub fn douse(world: &mut World, who: Entity) -> Result<(), Refusal> {
 }
 
 /// `DropLight`: drops a carried source on its square, lit or not: it stays where it falls.
-pub fn drop_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn drop_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let at = square_of(world, who)?;
     let e = *carried(world, who)
         .first()
@@ -473,7 +473,7 @@ pub fn drop_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
 }
 
 /// `PickUpLight`: picks up a source lying on its square.
-pub fn pick_up_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn pick_up_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let at = square_of(world, who)?;
     let mut q =
         world.query_filtered::<(Entity, &Position), (With<LightSource>, Without<CarriedBy>)>();
@@ -497,7 +497,7 @@ pub fn pick_up_light(world: &mut World, who: Entity) -> Result<(), Refusal> {
 /// `Refuel`: fills a carried lantern from a flask of oil (RULINGS › Fuel): a lantern holds one
 /// flask, so it is filled to 24 turns of light and oil beyond that is not used; a full lantern
 /// takes no more.
-pub fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn refuel(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let lantern = carried(world, who)
         .into_iter()
         .find(|&e| {

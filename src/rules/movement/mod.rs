@@ -168,7 +168,7 @@ pub struct Steps {
 /// Spends `banked` tenths of a foot on the steps of `path` from index `next`: 5-10-5 feet per
 /// step times the terrain cost of the square entered. Stops at the first step it cannot pay for
 /// or that is blocked. `odd_diagonals` is updated with the steps taken.
-pub fn take_steps(
+pub(crate) fn take_steps(
     grid: &DungeonGrid,
     path: &[GridPos],
     next: usize,
@@ -203,7 +203,7 @@ pub fn take_steps(
 
 /// Notes a creature's movement this round and logs it.
 #[allow(clippy::too_many_arguments)]
-pub fn record_move(
+pub(crate) fn record_move(
     log: &mut EventLog,
     round: u64,
     who: &str,
@@ -230,7 +230,12 @@ pub fn record_move(
 
 /// Starts a walk for `e`, or says why it cannot; gives the walk's length in feet. Interrupts a
 /// rest.
-pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<u32, Refusal> {
+pub(crate) fn order_move(
+    world: &mut World,
+    e: Entity,
+    to: GridPos,
+    pace: Pace,
+) -> Result<u32, Refusal> {
     let path = plan_move(world, e, to, pace)?;
     let feet = path.feet;
     world.entity_mut(e).insert(Walking::new(path.squares, pace));
@@ -239,7 +244,7 @@ pub fn order_move(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Resu
 }
 
 /// The path `e` would walk to `to` at `pace`, or why it cannot.
-pub fn plan_move(
+pub(crate) fn plan_move(
     world: &World,
     e: Entity,
     to: GridPos,
@@ -277,7 +282,12 @@ pub fn plan_move(
 }
 
 /// Starts a walk for `e` and logs it ([`MovementEvent::WalkBegun`]), or says why it cannot.
-pub fn begin_walk(world: &mut World, e: Entity, to: GridPos, pace: Pace) -> Result<(), Refusal> {
+pub(crate) fn begin_walk(
+    world: &mut World,
+    e: Entity,
+    to: GridPos,
+    pace: Pace,
+) -> Result<(), Refusal> {
     let feet = order_move(world, e, to, pace)?;
     let who = crate::creature::name_of(world, e);
     crate::log::log_in(
@@ -325,7 +335,7 @@ impl Plugin for MovementPlugin {
     }
 }
 
-pub fn start_round(
+fn start_round(
     mut q: Query<(&mut MovedThisRound, &mut Footsteps)>,
     mut explorers: Query<&mut ExplorationBenefits>,
 ) {
@@ -341,7 +351,7 @@ pub fn start_round(
 /// Movement by other means than walking — climbing, rappelling, crawling or balancing along a
 /// traverse — counts as the round's movement: it makes the noise of moving at its pace, and is
 /// exertion (RULINGS › Rest).
-pub fn moved_by_other_means(world: &mut World, who: Entity, feet: u32, pace: Pace) {
+pub(crate) fn moved_by_other_means(world: &mut World, who: Entity, feet: u32, pace: Pace) {
     if let Some(mut m) = world.get_mut::<MovedThisRound>(who)
         && feet > 0
     {
@@ -351,7 +361,7 @@ pub fn moved_by_other_means(world: &mut World, who: Entity, feet: u32, pace: Pac
 }
 
 /// Why a walk cannot start, or `Ok` with the path.
-pub fn plan_walk(
+fn plan_walk(
     grid: &DungeonGrid,
     from: GridPos,
     to: GridPos,
@@ -709,7 +719,7 @@ pub fn walk(
 
 /// Dungeon Delves › Speed and Distance: what moving at exploration speed allows, for every
 /// creature that explored this round (leaders and followers alike).
-pub fn record_exploration_benefits(
+fn record_exploration_benefits(
     mut q: Query<(
         &MovedThisRound,
         &Equipment,

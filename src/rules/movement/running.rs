@@ -23,7 +23,7 @@ pub struct RunningTally {
 /// class level added with Acrobatics), or the runner falls prone at the half-way point of its
 /// movement. `steps` are the round's steps of a runner; on a failed save they are cut at
 /// half-way, and the answer is that it fell.
-pub fn falls_running_into_difficult_terrain(
+pub(crate) fn falls_running_into_difficult_terrain(
     grid: &DungeonGrid,
     (dice, log, round): (&mut Dice, &mut EventLog, u64),
     thrower: crate::rules::throws::Thrower,
@@ -72,7 +72,7 @@ pub fn falls_running_into_difficult_terrain(
 
 /// Dungeon Delves › Running: a runner that moved is disordered until its next initiative, and
 /// one that fell running in difficult terrain lies prone.
-pub fn after_running(
+pub(crate) fn after_running(
     log: &mut EventLog,
     round: u64,
     who: &str,
@@ -104,7 +104,7 @@ pub fn after_running(
 }
 
 /// Rounds of running before the Paralysis saves start: 10 ± CON modifier (delve table).
-pub fn rounds_before_saves(con: i32) -> u32 {
+pub(crate) fn rounds_before_saves(con: i32) -> u32 {
     (10 + delve_modifier(con)).max(0) as u32
 }
 
@@ -121,7 +121,7 @@ type Runner<'a> = (
 
 /// Dungeon Delves › Running: after 10 ± CON modifier rounds of running, and each round run
 /// after that, a Paralysis save (+4 with Endurance) or the runner is winded.
-pub fn long_runs(
+pub(crate) fn long_runs(
     clock: Res<Clock>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,

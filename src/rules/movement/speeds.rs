@@ -166,7 +166,7 @@ pub const SPEED_TABLE: [EncumbranceBand; 4] = [
 ];
 
 /// The speed table's row for a load, or `None` over 20 stone (it cannot move).
-pub fn encumbrance_band(stone: f32) -> Option<&'static EncumbranceBand> {
+pub(crate) fn encumbrance_band(stone: f32) -> Option<&'static EncumbranceBand> {
     SPEED_TABLE.iter().find(|b| stone <= b.most_stone)
 }
 
@@ -174,7 +174,7 @@ pub fn encumbrance_band(stone: f32) -> Option<&'static EncumbranceBand> {
 /// (RULINGS › Encumbrance and speed); water over the head four times, since swimming is at
 /// one quarter of the normal rate (Dungeon Delves › Swimming). The rules give no slowing for
 /// wading, so shallower water costs its width.
-pub fn terrain_cost(t: Terrain) -> u32 {
+pub(crate) fn terrain_cost(t: Terrain) -> u32 {
     match t {
         Terrain::Rubble => 2,
         Terrain::Water(WaterDepth::Deep) => 4,
@@ -222,7 +222,7 @@ pub fn throw_to_enter(t: Terrain) -> Option<&'static str> {
 
 /// What a step of `step` feet into `to` costs, in tenths of a foot of movement: its length
 /// times the terrain's cost (deep water's cost the mover's own).
-pub fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32, water: WaterCost) -> u32 {
+pub(crate) fn step_cost(grid: &DungeonGrid, to: GridPos, step: u32, water: WaterCost) -> u32 {
     match grid.terrain(to).unwrap_or(Terrain::Rock) {
         Terrain::Water(WaterDepth::Deep) => step * water.0,
         t => step * 10 * terrain_cost(t),
@@ -248,6 +248,6 @@ pub fn path_cost(grid: &DungeonGrid, path: &[GridPos], water: WaterCost) -> u32 
 }
 
 /// Is this difficult terrain (for running)?
-pub fn is_difficult(t: Terrain) -> bool {
+pub(crate) fn is_difficult(t: Terrain) -> bool {
     t == Terrain::Rubble
 }

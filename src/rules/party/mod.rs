@@ -122,7 +122,7 @@ impl Plugin for PartyPlugin {
 
 /// Width in feet of the passage at `at`, across the direction of travel `dir`: the square itself
 /// and the passable squares on either side of it, up to two each way.
-pub fn passage_width_feet(grid: &DungeonGrid, at: GridPos, dir: (i32, i32)) -> u32 {
+fn passage_width_feet(grid: &DungeonGrid, at: GridPos, dir: (i32, i32)) -> u32 {
     let across = (-dir.1, dir.0);
     let mut squares = 1;
     for sign in [1, -1] {
@@ -138,7 +138,7 @@ pub fn passage_width_feet(grid: &DungeonGrid, at: GridPos, dir: (i32, i32)) -> u
 }
 
 /// Single file where the passage is 5' or less, two columns where it is 6' or more.
-pub fn formation_for(width_feet: u32) -> Formation {
+fn formation_for(width_feet: u32) -> Formation {
     if width_feet >= 6 {
         Formation::TwoColumns
     } else {
@@ -161,7 +161,7 @@ pub fn party_tenths_per_round(
 }
 
 /// Where each follower (marching order from the second member on) should stand.
-pub fn formation_slots(
+fn formation_slots(
     grid: &DungeonGrid,
     trail: &[GridPos],
     followers: usize,
@@ -215,7 +215,7 @@ type Leader<'a> = (&'a Position, Option<&'a Walking>, Option<&'a Faction>);
 
 /// After the leader has walked, the followers take their places behind it.
 #[allow(clippy::too_many_arguments)]
-pub fn keep_formation(
+fn keep_formation(
     grid: Res<DungeonGrid>,
     clock: Res<Clock>,
     mut dice: ResMut<Dice>,
@@ -394,7 +394,7 @@ pub fn keep_formation(
 
 /// Dungeon Delves › Running: a winded creature cannot run, so a running party with a winded
 /// member stops where its leader stands; it may go on at combat speed.
-pub fn winded_parties_stop_running(
+fn winded_parties_stop_running(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut parties: ResMut<Parties>,
@@ -431,7 +431,7 @@ pub fn winded_parties_stop_running(
 }
 
 /// `MoveParty`: the leader walks the path at the slowest member's pace; the others follow.
-pub fn order_party_move(
+pub(crate) fn order_party_move(
     world: &mut World,
     party_name: &str,
     to: GridPos,
@@ -519,7 +519,7 @@ fn no_party(name: &str) -> Unable {
 
 /// `RestParty`: the whole party rests (Dungeon Delves › Rest); those with Endurance need no
 /// rest and keep watch.
-pub fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> {
+pub(crate) fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> {
     let members = world
         .resource::<Parties>()
         .get(party)
@@ -547,7 +547,7 @@ pub fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> {
 }
 
 /// Sets the marching order; every member of the party must be named once.
-pub fn set_marching_order(
+pub(crate) fn set_marching_order(
     world: &mut World,
     party_name: &str,
     order: &[String],
@@ -586,7 +586,11 @@ pub fn set_marching_order(
 }
 
 /// Designates the mapper (or none): both hands busy and vulnerable while mapping.
-pub fn set_mapper(world: &mut World, party_name: &str, who: Option<&str>) -> Result<(), Refusal> {
+pub(crate) fn set_mapper(
+    world: &mut World,
+    party_name: &str,
+    who: Option<&str>,
+) -> Result<(), Refusal> {
     let index = world.resource::<CreatureIndex>().clone();
     let party = world
         .resource::<Parties>()
@@ -664,7 +668,7 @@ fn install_parties(world: &mut World, level: &crate::level::Level) {
     }
 }
 
-pub fn make_mapper(world: &mut World, e: Entity) {
+fn make_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
     let proficient = world
         .get::<crate::creature::Proficiencies>(e)
@@ -713,7 +717,7 @@ fn unmake_mapper(world: &mut World, e: Entity) {
 
 /// `TakeFrom`: `who` takes everything `from` carries (its gear and its lights, lit ones still
 /// burning) when `from` is beside it and fallen, or is a companion handing it over.
-pub fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
+pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
     let from_name = crate::creature::name_of(world, from);
     let down = world
         .get::<Conditions>(from)

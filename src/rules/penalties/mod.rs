@@ -39,7 +39,7 @@ pub struct Situation {
 }
 
 /// The situational modifiers for a check, or why the action cannot be attempted at all.
-pub fn situational_modifiers(
+pub(crate) fn situational_modifiers(
     kind: CheckKind,
     s: &Situation,
 ) -> Result<Vec<Modifier>, PenaltyRefusal> {
@@ -111,7 +111,7 @@ pub fn situational_modifiers(
 /// takes the penalty of the target's square: dim −2, dark −4 (when the creature can still act
 /// on it, by sound), magical darkness −8. Blindness (−4) and poor vision do not stack: the worse
 /// applies.
-pub fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier> {
+fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier> {
     let light = match target_square {
         LightLevel::Bright => None,
         LightLevel::Dim => Some(Modifier::new(-2, "target in dim light")),
@@ -135,7 +135,7 @@ pub type HowSeen = fn(&World, Entity, GridPos) -> Option<LightLevel>;
 pub struct SeeingBy(pub HowSeen);
 
 /// The light `who` sees `at` by, if it sees it.
-pub fn how_seen(world: &World, who: Entity, at: GridPos) -> Option<LightLevel> {
+fn how_seen(world: &World, who: Entity, at: GridPos) -> Option<LightLevel> {
     world
         .get_resource::<SeeingBy>()
         .and_then(|s| (s.0)(world, who, at))
@@ -143,7 +143,7 @@ pub fn how_seen(world: &World, who: Entity, at: GridPos) -> Option<LightLevel> {
 
 /// How `who` sees the square `at`: as its sight has it (lightless vision sees darkness as dim),
 /// or, unseen, dark (magical darkness stays magical).
-pub fn seen_light(world: &World, who: Entity, at: GridPos) -> LightLevel {
+fn seen_light(world: &World, who: Entity, at: GridPos) -> LightLevel {
     let seen = how_seen(world, who, at);
     seen.unwrap_or_else(|| {
         let grid = world.resource::<DungeonGrid>();
@@ -162,7 +162,12 @@ pub fn seen_light(world: &World, who: Entity, at: GridPos) -> LightLevel {
 /// square or blindness, whichever is worse (RULINGS › Light and vision), and the Judge's fog
 /// and crowds there; without them, blindness alone (Dungeon Delves › Light and Darkness:
 /// blinded creatures take −4 on "proficiency throws impacted by sight").
-pub fn sight_penalties(world: &World, who: Entity, at: GridPos, blinded: bool) -> Vec<Modifier> {
+pub(crate) fn sight_penalties(
+    world: &World,
+    who: Entity,
+    at: GridPos,
+    blinded: bool,
+) -> Vec<Modifier> {
     if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         return blinded
             .then(|| Modifier::new(-4, "blinded"))
@@ -186,7 +191,11 @@ pub fn sight_penalties(world: &World, who: Entity, at: GridPos, blinded: bool) -
 /// as attacks): prone, movement and water for every one; and for one that needs sight of a
 /// square (`looks_at`: the lock picked, the trap disabled, the feature searched for), the
 /// penalties of how well the creature sees it.
-pub fn check_penalties(world: &World, who: Entity, looks_at: Option<GridPos>) -> Vec<Modifier> {
+pub(crate) fn check_penalties(
+    world: &World,
+    who: Entity,
+    looks_at: Option<GridPos>,
+) -> Vec<Modifier> {
     // An action check is never ruled out by movement, only penalised.
     let mut mods = penalties_for(world, who, CheckKind::Action).unwrap_or_default();
     if let Some(at) = looks_at {
@@ -201,7 +210,7 @@ pub fn check_penalties(world: &World, who: Entity, looks_at: Option<GridPos>) ->
 /// Light distraction targets (Situational Penalties › Distractions): a torch 9, a lantern or
 /// lamp 11, magical light 13, sunlight reflected by a mirror 15; +2 when focused on the victim.
 /// The rules give no number for a candle or a light of another kind.
-pub fn distraction_target(kind: LightKind, focused: bool) -> Option<i32> {
+fn distraction_target(kind: LightKind, focused: bool) -> Option<i32> {
     let base = match kind {
         LightKind::Torch => 9,
         LightKind::Lantern => 11,
@@ -218,7 +227,7 @@ pub const DISTRACTION_BLINDS_ROUNDS: u64 = 3;
 /// Rounds a failed distraction throw blinds for, given its natural die: three, doubled on a
 /// natural 1 with the tactical rules on (Tactical Combat › Natural 20 and Natural 1: "a natural
 /// 1 on a save doubles … the duration of effects").
-pub fn distraction_blinds_rounds(
+fn distraction_blinds_rounds(
     natural: u32,
     tactical: Option<&crate::rules::tactical::TacticalCombat>,
 ) -> u64 {
@@ -375,12 +384,7 @@ pub fn unexpected_lights(world: &mut World) {
 /// `Dazzle`: `who` turns a lit light it carries on `target`, who stands in the dark and sees it.
 /// The target makes a Strength-resistance throw (d20 + its Strength modifier) against the light's
 /// number; failing, it cannot see for three rounds.
-pub fn dazzle(
-    world: &mut World,
-    who: Entity,
-    target: Entity,
-    focused: bool,
-) -> Result<(), Refusal> {
+fn dazzle(world: &mut World, who: Entity, target: Entity, focused: bool) -> Result<(), Refusal> {
     use crate::rules::light::LightMap;
     use crate::rules::light::{CarriedBy, LightSource};
 
@@ -559,7 +563,11 @@ pub fn swimming_penalties(world: &World, e: Entity) -> Vec<Modifier> {
 }
 
 /// [`swimming_penalties`] as they would be at the square `at`.
-pub fn swimming_penalties_at(world: &World, e: Entity, at: Option<GridPos>) -> Vec<Modifier> {
+pub(crate) fn swimming_penalties_at(
+    world: &World,
+    e: Entity,
+    at: Option<GridPos>,
+) -> Vec<Modifier> {
     if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         return Vec::new();
     }

@@ -64,7 +64,7 @@ pub fn needs_rest(profs: &Proficiencies) -> bool {
 
 /// Begins a rest: the creature stops walking and rests until it has rested a full turn (or a
 /// command moves it on).
-pub fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
+pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     if world.get::<Resting>(e).is_some() {
         return Err(RestRefusal::AlreadyResting.into());
     }
@@ -146,7 +146,7 @@ impl Plugin for RestPlugin {
 
 /// RULINGS › Rest: what a creature is doing over rounds (climbing, treading water, stuck, at a
 /// task, …: `rules::acting::exertion`) exerts it this round, whether or not its square changes.
-pub fn exertion_of_the_round(
+fn exertion_of_the_round(
     world: &mut World,
     q: &mut QueryState<(Entity, &MovedThisRound, Option<&Exerted>), With<Fatigue>>,
 ) {
@@ -177,7 +177,7 @@ type Restful<'a> = (
 
 /// Each round: resting goes on; exertion counts toward the five turns, and more winds the
 /// creature; ten rounds in a row without exertion, and the creature has rested.
-pub fn rest_and_fatigue(
+fn rest_and_fatigue(
     clock: Res<Clock>,
     acting: Res<ActingOrder>,
     mut log: ResMut<EventLog>,

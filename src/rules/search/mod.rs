@@ -39,7 +39,7 @@ pub fn reach_feet(gear: Option<&Equipment>) -> u32 {
 
 /// The Searching target and its bonus: methodical searches by those proficient add +4 to the
 /// class value; others throw 18+ (14+ with Alertness); hasty searches need the proficiency.
-pub fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec<Modifier>)> {
+fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec<Modifier>)> {
     let class = profs
         .throws
         .get(&Proficiency::Searching)
@@ -84,7 +84,7 @@ fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::command::Cho
         .collect()
 }
 
-pub fn search_choices(
+fn search_choices(
     who: &crate::rules::throws::Thrower,
     profs: &Proficiencies,
     gear: &Equipment,
@@ -130,7 +130,7 @@ pub fn search_choices(
 
 /// What every Searching throw of `who` takes beyond its own numbers: the situational penalties
 /// (RULINGS › Movement penalties) and the Judge's search tools.
-pub fn searching_situation(world: &World, who: Entity) -> Vec<Modifier> {
+fn searching_situation(world: &World, who: Entity) -> Vec<Modifier> {
     let mut mods = crate::rules::penalties::check_penalties(world, who, None);
     mods.extend(crate::rules::calls::judge_modifier(
         world,
@@ -309,7 +309,7 @@ fn search_hastily_around(world: &mut World, who: Entity, squares: &[GridPos], wh
 }
 
 /// `Search`: a methodical search of the squares around (a turn).
-pub fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal> {
+fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal> {
     square_of(world, who)?;
     let reach_feet = reach_feet(world.get::<Equipment>(who));
     crate::rules::task::begin(world, who, Searching { reach_feet }, ROUNDS_PER_TURN);
@@ -317,7 +317,7 @@ pub fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal
 }
 
 /// `SearchHastily`: a hasty search of the squares around (a round; proficient in Searching).
-pub fn search_hastily(world: &mut World, who: Entity) -> Result<(), Refusal> {
+fn search_hastily(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let at = square_of(world, who)?;
     let profs = world
         .get::<Proficiencies>(who)

@@ -105,7 +105,7 @@ pub struct ListeningActively;
 
 /// RULINGS › Noise and hearing: moving at exploration speed is quiet, at combat speed normal,
 /// running loud.
-pub fn movement_noise(pace: Pace) -> SoundRow {
+fn movement_noise(pace: Pace) -> SoundRow {
     match pace {
         Pace::Exploration => SoundRow::Quiet,
         Pace::Combat => SoundRow::Normal,
@@ -115,7 +115,7 @@ pub fn movement_noise(pace: Pace) -> SoundRow {
 
 /// The Listening target: the class value if the stat block gives one, else 14 with Alertness,
 /// else 18 (Adventuring).
-pub fn listening_target(profs: &Proficiencies) -> (i32, &'static str) {
+pub(crate) fn listening_target(profs: &Proficiencies) -> (i32, &'static str) {
     if let Some(&t) = profs.throws.get(&Proficiency::Listening) {
         (t, "class value")
     } else if profs.has(Proficiency::Alertness) {
@@ -126,7 +126,7 @@ pub fn listening_target(profs: &Proficiencies) -> (i32, &'static str) {
 }
 
 /// Roughly where a noise came from: its square, to the nearest 10'.
-pub fn roughly(p: GridPos) -> GridPos {
+pub(crate) fn roughly(p: GridPos) -> GridPos {
     GridPos::new(p.x - p.x.rem_euclid(2), p.y - p.y.rem_euclid(2))
 }
 
@@ -248,7 +248,7 @@ fn footsteps(
 }
 
 /// `Sneak`: start or stop moving silently.
-pub fn sneak(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
+pub(crate) fn sneak(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
     if !on {
         world.entity_mut(who).remove::<Sneaking>();
         return Ok(());
@@ -558,7 +558,7 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
 
 /// `Noise`: a creature makes the noise of an action (talking, shouting, screaming, …) at its
 /// square.
-pub fn creature_noise(
+pub(crate) fn creature_noise(
     world: &mut World,
     who: Entity,
     action: super::NoisyAction,

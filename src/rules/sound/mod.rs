@@ -149,7 +149,7 @@ const MILE: u32 = 5280;
 
 /// The table in half-feet: (heard automatically within, heard with a Listening throw within).
 /// `None` for "NA".
-pub fn earshot_half_feet(row: SoundRow, env: Environment) -> (Option<u32>, u32) {
+fn earshot_half_feet(row: SoundRow, env: Environment) -> (Option<u32>, u32) {
     use Environment as E;
     use SoundRow as S;
     let (auto, throw) = match (row, env) {

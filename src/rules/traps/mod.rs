@@ -289,7 +289,7 @@ fn risk(
 pub struct Probing;
 
 /// `Probe`: starts or stops probing ahead with a 10' pole.
-pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
+pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
     if !on {
         world.entity_mut(who).remove::<Probing>();
         return Ok(());
@@ -307,7 +307,7 @@ pub fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refusal> {
 /// Each round: every square a creature entered that holds an armed step trap it does not know
 /// of is a 1d6 roll; a probing pole rolls for the hidden step and touch traps of each square
 /// just before its bearer enters it, and a trap the pole sets off stops the bearer short of it.
-pub fn step_on_traps(world: &mut World) {
+fn step_on_traps(world: &mut World) {
     let mut q = world
         .query_filtered::<(Entity, &Footsteps, &MovedThisRound, Option<&Faction>), With<Creature>>(
         );
@@ -363,7 +363,7 @@ pub fn step_on_traps(world: &mut World) {
 
 /// Each round: every door opened this round risks every armed trap set to go off when it
 /// opens.
-pub fn doors_opened(world: &mut World) {
+fn doors_opened(world: &mut World) {
     let opened = std::mem::take(&mut world.resource_mut::<crate::rules::doors::DoorsOpened>().0);
     for (opener, door) in opened {
         door_opened(world, opener, door);
@@ -372,7 +372,7 @@ pub fn doors_opened(world: &mut World) {
 
 /// Opening a door risks every armed trap set to go off when it opens, known or not. A pit goes
 /// off under whoever stands on it; any other trap on the one who opened the door.
-pub fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
+fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
     let mut q = world.query::<(Entity, &Position, &Trap)>();
     let mut traps: Vec<(Entity, GridPos, bool)> = q
         .iter(world)
@@ -441,7 +441,7 @@ pub struct FailedHastyDisarms(pub Vec<(GridPos, u32)>);
 /// The Trapbreaking throw by the "Disabling Traps" table: those proficient in Trapbreaking, with
 /// thieves' tools, throw their class value (+4 methodically); anyone else may disable a trap
 /// methodically only, at 18+ by Adventuring.
-pub fn trapbreaking_target(
+fn trapbreaking_target(
     profs: Option<&Proficiencies>,
     gear: Option<&Equipment>,
     methodical: bool,
@@ -505,7 +505,7 @@ fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(String, Choice)> {
     out
 }
 
-pub fn trap_choices(
+fn trap_choices(
     t: &Trap,
     at: GridPos,
     thrower: &Thrower,
@@ -602,7 +602,7 @@ fn target_of(
 /// What a Trapbreaking throw at the trap at `at` takes beyond the breaker's own numbers: the
 /// situational penalties with sight of the trap (RULINGS › Movement penalties), and the
 /// Judge's trap complexity.
-pub fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
+fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
     let trap: Vec<Entity> = world
         .try_query_filtered::<(Entity, &Position), With<Trap>>()
         .and_then(|mut q| q.iter(world).find(|(_, p)| p.0 == at).map(|(e, _)| e))
@@ -668,7 +668,7 @@ fn failed_to_disable(world: &mut World, who: Entity, at: GridPos, may_retry: boo
 }
 
 /// `DisarmTrap`: a hasty attempt (one round) to disarm, or to discharge harmlessly.
-pub fn disarm_hastily(
+pub(crate) fn disarm_hastily(
     world: &mut World,
     who: Entity,
     at: GridPos,
@@ -783,7 +783,7 @@ impl crate::rules::task::Work for BreakingTrap {
 }
 
 /// `RearmTrap`: a thief re-arms a disarmed (not discharged) trap with a Trapbreaking throw.
-pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
+pub(crate) fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let (e, t) = reach_trap(world, who, at)?;
     if t.state != TrapState::Disarmed {
         return Err(TrapRefusal::NotDisarmed.into());
@@ -810,7 +810,7 @@ pub fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
 
 /// RULINGS › Knowledge: a trap in plain sight (written `hidden: false`, or an opened pit)
 /// becomes known to every faction with a member who sees its square.
-pub fn learn_traps_in_sight(
+fn learn_traps_in_sight(
     mut traps: Query<(&Position, &mut Trap)>,
     seers: Query<(&Faction, &crate::rules::vision::Sight)>,
 ) {
@@ -827,7 +827,7 @@ pub fn learn_traps_in_sight(
 }
 
 /// The factions with a member who sees the square now: those who see a trap found.
-pub fn witnesses(world: &mut World, at: GridPos) -> Vec<Faction> {
+pub(crate) fn witnesses(world: &mut World, at: GridPos) -> Vec<Faction> {
     let mut q = world.query::<(&Faction, &crate::rules::vision::Sight)>();
     let mut out: Vec<Faction> = q
         .iter(world)

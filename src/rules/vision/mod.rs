@@ -93,7 +93,7 @@ pub struct Senses {
 
 /// Every square in line of sight of `at`, once each, with its distance in feet. `stamp` is
 /// scratch space the size of the grid (reused between calls; its contents do not matter).
-pub fn line_of_sight_field(
+pub(crate) fn line_of_sight_field(
     grid: &DungeonGrid,
     at: GridPos,
     stamp: &mut Vec<u32>,
@@ -140,7 +140,7 @@ pub fn sight_of(
 }
 
 /// Of the squares in line of sight (with their distances), those seen, and as how lit.
-pub fn seen_in(
+fn seen_in(
     grid: &DungeonGrid,
     light: &LightMap,
     field: &[(GridPos, u32)],
@@ -170,7 +170,7 @@ pub fn seen_in(
 }
 
 /// Are a creature's shadowy senses working? Not when running, deafened, or in magical darkness.
-pub fn shadowy_senses_work(
+fn shadowy_senses_work(
     vision: &Vision,
     conditions: &Conditions,
     moved: &MovedThisRound,
@@ -183,7 +183,7 @@ pub fn shadowy_senses_work(
 }
 
 /// Blind for a reason other than seeing nothing (a dazzling light, the level file).
-pub fn blinded_otherwise(conditions: &Conditions) -> bool {
+fn blinded_otherwise(conditions: &Conditions) -> bool {
     conditions
         .get(ConditionKind::Blinded)
         .is_some_and(|c| c.source != SEES_NOTHING)
@@ -191,7 +191,7 @@ pub fn blinded_otherwise(conditions: &Conditions) -> bool {
 
 /// Dungeon Delves › Light and Darkness: blinded creatures "cannot claim line of sight on any
 /// targets and cannot make missile attacks".
-pub fn missile_attack_allowed(conditions: &Conditions) -> bool {
+pub(crate) fn missile_attack_allowed(conditions: &Conditions) -> bool {
     !conditions.has(ConditionKind::Blinded)
 }
 
@@ -201,7 +201,7 @@ pub fn missile_attack_allowed(conditions: &Conditions) -> bool {
 pub struct Hiding;
 
 /// A hiding creature on a square no light reaches is hidden from lightless vision.
-pub fn hidden_from_lightless_vision(square: LightLevel, hiding: bool) -> bool {
+fn hidden_from_lightless_vision(square: LightLevel, hiding: bool) -> bool {
     hiding && square == LightLevel::Dark
 }
 
@@ -396,7 +396,7 @@ impl Plugin for VisionPlugin {
 }
 
 /// Everyone looks around once, as a delve begins (before the first round is played).
-pub fn first_look(world: &mut World) {
+fn first_look(world: &mut World) {
     use bevy::ecs::system::RunSystemOnce;
     world.init_resource::<FactionMemory>();
     world.init_resource::<PartyMaps>();

@@ -46,18 +46,18 @@ pub fn breath_rounds(con: i32) -> u32 {
 }
 
 /// Feet sunk in a round: 10' per stone of encumbrance (a fraction of a stone counts whole).
-pub fn sinks_feet(stone: f32) -> u32 {
+pub(crate) fn sinks_feet(stone: f32) -> u32 {
     SINKS_FEET_PER_STONE * stone_target(stone).max(0) as u32
 }
 
 /// The Swimming throw's target and modifiers: the encumbrance in stone, +4 with Swimming, and
 /// the situation's penalties; `None` when no throw is needed (0 or less).
-pub fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)> {
+fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)> {
     swimming_throw_at(world, who, world.get::<Position>(who).map(|p| p.0))
 }
 
 /// [`swimming_throw`] as it would be at the square `at`.
-pub fn swimming_throw_at(
+pub(crate) fn swimming_throw_at(
     world: &World,
     who: Entity,
     at: Option<GridPos>,
@@ -100,7 +100,7 @@ fn in_deep_water(grid: &DungeonGrid, at: GridPos) -> bool {
 
 /// At the start of each creature's initiative: the drowning sink and run out of breath; those
 /// afloat in deep water throw Swimming, and drown on a failure.
-pub fn start_of_initiative_in_water(
+fn start_of_initiative_in_water(
     world: &mut World,
     q: &mut QueryState<(Entity, &Position, &Conditions, Option<&Faction>), Without<SwimmingSpeed>>,
 ) {
@@ -282,7 +282,7 @@ pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
 }
 
 /// `LetGo`: puts down (or lets go of) the one it holds, and its weight with it.
-pub fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
+pub(crate) fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let holding = world
         .get::<Holding>(who)
         .copied()
@@ -310,7 +310,7 @@ fn bear(world: &mut World, who: Entity, stone: f32) {
 }
 
 /// The one a creature holds goes where it goes (after the round's walking).
-pub fn carried_along(
+fn carried_along(
     holders: Query<(&Holding, &Position), Without<Drowning>>,
     mut held: Query<&mut Position, Without<Holding>>,
     mut commands: Commands,
