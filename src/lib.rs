@@ -14,6 +14,7 @@ pub mod lab;
 pub mod level;
 pub mod lint;
 pub mod log;
+pub mod plugins;
 pub mod policy;
 pub mod query;
 pub mod rules;

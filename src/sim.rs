@@ -1,24 +1,18 @@
-//! The headless simulation: the `SimRound` schedule (one run = one round), its chained phases,
-//! the plugin group, and a test harness.
+//! The headless simulation: the core plugin (the schedule, the clock, the command queue),
+//! putting a level into a world, playing and replaying delves (the plugins in order are
+//! `crate::plugins`).
 //!
 //! DESIGN.md › Principles: rounds are the tick; one seeded RNG; the schedule runs on the
 //! single-threaded executor with chained system sets, so the order of every draw is fixed.
 
-use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
 use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatch_commands};
 use crate::creature::*;
 use crate::dice::Dice;
 use crate::level::Level;
-use crate::level::schema::Modules;
 use crate::log::{EventLog, LogEvent};
-use crate::rules::conditions::ConditionsPlugin;
-
-use crate::rules::movement::MovementPlugin;
-use crate::rules::party::{Parties, PartyPlugin};
-use crate::rules::penalties::SituationalPenalties;
-use crate::rules::rest::RestPlugin;
+use crate::rules::party::Parties;
 use crate::time::DelveMode;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 use serde::Serialize;
@@ -98,50 +92,7 @@ pub fn advance_clock(mut clock: ResMut<Clock>, mut log: ResMut<EventLog>) {
     }
 }
 
-/// Every headless rule plugin. Works with `MinimalPlugins`; the window adds `GuiPlugins`.
-pub struct SimPlugins;
-
-impl PluginGroup for SimPlugins {
-    fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>()
-            .add(SimCorePlugin)
-            .add(ConditionsPlugin)
-            .add(MovementPlugin)
-            .add(PartyPlugin)
-            .add(RestPlugin)
-            .add(crate::rules::light::LightPlugin)
-            .add(crate::rules::vision::VisionPlugin)
-            .add(crate::rules::sound::hearing::HearingPlugin)
-            .add(crate::policy::monsters::MonsterAiPlugin)
-            .add(crate::policy::party::PartyPolicyPlugin)
-            .add(crate::rules::doors::DoorsPlugin)
-            .add(crate::rules::judge::JudgePlugin)
-            .add(crate::rules::water::WaterPlugin)
-            .add(crate::rules::caving::CavingPlugin)
-            .add(crate::rules::task::TaskPlugin)
-            .add(crate::rules::combat::battle::BattlePlugin)
-            .add(crate::rules::search::SearchPlugin)
-            .add(crate::rules::traps::TrapsPlugin)
-            .add(SituationalPenalties)
-    }
-}
-
-/// Notes the modules the delve runs with.
-struct RunningModulesPlugin(Modules);
-
-impl Plugin for RunningModulesPlugin {
-    fn build(&self, app: &mut App) {
-        crate::rules::modules::start_modules(app.world_mut(), self.0);
-    }
-}
-
-impl SimPlugins {
-    /// The rule plugins with the optional modules the level leaves out switched off (their
-    /// systems are there, idle until the Judge switches them on).
-    pub fn with(modules: Modules) -> PluginGroupBuilder {
-        SimPlugins.build().add(RunningModulesPlugin(modules))
-    }
-}
+pub use crate::plugins::SimPlugins;
 
 /// A headless app running `level` with dice seeded by `seed`: `MinimalPlugins` + the rule
 /// plugins of the modules the level runs with.
