@@ -2,7 +2,7 @@
 //! and what an action costs.
 //!
 //! - A **hold** stops a creature acting: it is down, stuck in a squeeze, drowning, crawling a
-//!   traverse. Each hold is declared by the rule area that owns it ([`ActingRules::declare_hold`]), with the
+//!   traverse, at work on a task. Each hold is declared by the rule area that owns it ([`ActingRules::declare_hold`]), with the
 //!   test that finds it on a creature; the gate asks every declared hold.
 //! - Every action says which holds it is allowed under (a stuck creature may still wiggle back;
 //!   a crawling one may go on crawling) and what it costs ([`Cost`]): exertion, and whether it
@@ -37,9 +37,20 @@ pub enum Hold {
     CrawlingATraverse,
     /// Drowning (`water`; Dungeon Delves › Drowning): it "cannot take any actions".
     Drowning,
+    /// At work on a task that takes rounds (`task`; RULINGS › Time): it does nothing else while
+    /// the work goes on, so a standing attack order lapses and it does not rest. A new command
+    /// is not refused: it sets the work aside (moving or a new task abandons it; an order to
+    /// attack ends it).
+    AtWork,
 }
 
 impl Hold {
+    /// Does the hold refuse a new command? Being at work does not: the command sets the work
+    /// aside.
+    pub fn refuses_commands(self) -> bool {
+        self != Hold::AtWork
+    }
+
     /// The hold in words.
     pub fn words(self) -> &'static str {
         match self {
@@ -47,6 +58,7 @@ impl Hold {
             Hold::Stuck => "stuck in a squeeze",
             Hold::CrawlingATraverse => "crawling a traverse",
             Hold::Drowning => "drowning",
+            Hold::AtWork => "at work on a task",
         }
     }
 }
@@ -67,6 +79,7 @@ impl fmt::Display for Hold {
                 "it needs both hands, and they are busy crawling a traverse"
             ),
             Hold::Drowning => write!(f, "it is drowning and can take no action"),
+            Hold::AtWork => write!(f, "it is at work on a task that takes rounds"),
         }
     }
 }
@@ -231,12 +244,13 @@ pub(crate) fn held_from(world: &World, who: Entity, allowed: &[Hold]) -> Option<
     world
         .get_resource::<Holds>()?
         .on(world, who)
-        .find(|h| !allowed.contains(h))
+        .find(|h| h.refuses_commands() && !allowed.contains(h))
 }
 
-/// The first hold on the creature, if any: it can take no action but those its hold allows.
+/// The first hold on the creature, if any: it makes no attack and gets no orders from a mind,
+/// and it is not resting.
 pub fn held(world: &World, who: Entity) -> Option<Hold> {
-    held_from(world, who, &[])
+    world.get_resource::<Holds>()?.on(world, who).next()
 }
 
 /// The round a creature took its action (RULINGS › The battle round): it makes no attack that

@@ -110,11 +110,14 @@ pub struct TaskPlugin;
 
 impl Plugin for TaskPlugin {
     fn build(&self, app: &mut App) {
-        use crate::rules::acting::ActingRules;
-        // RULINGS › Rest: every task that takes rounds is exertion.
-        app.declare_exertion_of::<Task>("at work").add_systems(
-            crate::schedule::SimRound,
-            carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
-        );
+        use crate::rules::acting::{ActingRules, Hold};
+        // RULINGS › Rest: every task that takes rounds is exertion; one at work does nothing
+        // else (RULINGS › The battle round).
+        app.declare_exertion_of::<Task>("at work")
+            .declare_hold(Hold::AtWork, |world, who| world.get::<Task>(who).is_some())
+            .add_systems(
+                crate::schedule::SimRound,
+                carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
+            );
     }
 }

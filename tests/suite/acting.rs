@@ -552,3 +552,45 @@ fn a_stuck_creature_is_offered_only_its_ways_out() {
         .collect();
     assert!(ways.contains(&"search methodically".to_owned()), "{ways:?}");
 }
+
+/// RULINGS › The battle round and › Time: one at work on a task that takes rounds (a methodical
+/// search) does nothing else while it works: its standing attack order lapses, the work the
+/// reason; an order to attack sets the work aside.
+#[test]
+fn a_creature_at_work_makes_no_attack_until_ordered_to() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+        .light("(at: (4, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Pip", faction: "party", at: (2, 1), hp: 30, ac: 10,
+                encumbrance_stone: 3.0{SLING})"#
+        ))
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (7, 1))"#)
+        .build();
+    control(&mut delve, &["Pip", "Gnawbone"]);
+    delve.give(attack("Pip", "Gnawbone"));
+    delve.run(1);
+    assert!(
+        delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    let before = attacks_by(&delve, "Pip").len();
+    delve.give(delve::command::acts::Search { who: "Pip".into() });
+    delve.run(2);
+    assert!(delve.get::<delve::rules::task::Task>("Pip").is_some());
+    assert_eq!(
+        attacks_by(&delve, "Pip").len(),
+        before,
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(lapses(&delve, "Pip"), vec![Refusal::from(Hold::AtWork)]);
+    // An order to attack is not refused: it sets the search aside, and Pip attacks again.
+    delve.give(attack("Pip", "Gnawbone"));
+    delve.run(1);
+    assert!(delve.get::<delve::rules::task::Task>("Pip").is_none());
+    assert_eq!(attacks_by(&delve, "Pip").len(), before + 1);
+}

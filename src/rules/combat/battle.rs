@@ -517,10 +517,14 @@ pub(crate) fn order_attack(
             .find(|&i| can_attack(world, who, target, i).is_ok())
             .unwrap_or(0),
     };
-    world.entity_mut(who).insert(AttackOrder {
-        target,
-        weapon: index,
-    });
+    // An order to attack sets aside any work under way (RULINGS › The battle round).
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::task::Task>()
+        .insert(AttackOrder {
+            target,
+            weapon: index,
+        });
     let (who, target) = (
         crate::creature::name_of(world, who),
         crate::creature::name_of(world, target),
