@@ -936,8 +936,9 @@ pub fn jump(
             .map(|p| p.0)
             .ok_or_else(|| format!("`{who}` has no square"))?,
     };
-    let (_, gap) = over_the_gap(grid, from, at)
-        .ok_or_else(|| format!("{at} is not straight across chasm squares from {who} at {from}"))?;
+    let (_, gap) = over_the_gap(world, from, at).ok_or_else(|| {
+        format!("{at} is not straight across holes (a chasm, an open pit) from {who} at {from}")
+    })?;
     let j = Jumper::of(world, e).ok_or_else(|| format!("`{who}` cannot move"))?;
     let notes = vec![
         format!(

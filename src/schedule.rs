@@ -35,6 +35,9 @@ pub enum RoundSet {
     Swimming,
     /// Who threatens whom before anyone moves (attacks of opportunity).
     Readiness,
+    /// What each walker knows lies in its way before anyone moves: walks turn from the holes and
+    /// traps their walkers have come to know of (RULINGS › Pits and holes).
+    WayAhead,
     /// In a battle, each fighting faction's turn, in initiative order ([`FactionTurn`]).
     FactionTurns,
     /// Walking and running, square by square.
@@ -161,7 +164,7 @@ pub fn play_faction_turns(world: &mut World) {
 pub fn round_schedule() -> Schedule {
     let mut schedule = Schedule::new(SimRound);
     schedule.set_executor(SingleThreadedExecutor::new());
-    // Two chains (a tuple holds at most twenty), joined at `Hearing`.
+    // Three chains (a tuple holds at most twenty), joined at `Walking` and `Hearing`.
     schedule.configure_sets(
         (
             RoundSet::ActingOrder,
@@ -169,7 +172,14 @@ pub fn round_schedule() -> Schedule {
             RoundSet::StartOfRound,
             RoundSet::Swimming,
             RoundSet::Readiness,
+            RoundSet::WayAhead,
             RoundSet::FactionTurns,
+            RoundSet::Walking,
+        )
+            .chain(),
+    );
+    schedule.configure_sets(
+        (
             RoundSet::Walking,
             RoundSet::Climbing,
             RoundSet::Formation,

@@ -33,6 +33,8 @@ pub struct Knowledge<'a> {
     pub shut_for_good: &'a [GridPos],
     /// Armed traps it knows.
     pub traps: &'a [GridPos],
+    /// Holes it knows (open pits: RULINGS › Pits and holes), not walked into.
+    pub holes: &'a [GridPos],
     /// Every member swims (Swimming, or a swimming speed): water over the head is a way on.
     pub swims: bool,
 }
@@ -55,7 +57,7 @@ impl Knowledge<'_> {
 
     /// How a seen square may be entered; a square never seen cannot.
     pub fn step(&self, p: GridPos) -> Step {
-        if !self.has_seen(p) {
+        if !self.has_seen(p) || self.holes.contains(&p) {
             return Step::Blocked;
         }
         let step = match self.grid.terrain(p) {
@@ -241,6 +243,7 @@ mod tests {
             doors: &doors,
             shut_for_good: &[],
             traps: &[],
+            holes: &[],
             swims: false,
         };
         let d = k.distances(GridPos::new(1, 1));
@@ -269,6 +272,7 @@ mod tests {
             doors: &doors,
             shut_for_good: &[],
             traps: &[],
+            holes: &[],
             swims: false,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));

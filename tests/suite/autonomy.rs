@@ -323,17 +323,21 @@ fn flees_past_a_spiked_door() {
     assert_eq!(outcome(&delve), Some(Outcome::PartyFled));
 }
 
-/// A known trap on the only way: without a thief the party steps around it (no roll); with
-/// one, the thief disarms it.
+/// A known trap on the only way (a 5'-wide corridor, no room to step around it): without a
+/// thief the party crosses it at its trigger chance (RULINGS › Pits and holes); with one, the
+/// thief disarms it.
 #[test]
-fn known_traps_are_stepped_around_or_disarmed() {
+fn known_traps_are_crossed_at_their_chance_or_disarmed() {
     let corridor = |party: &[&str]| {
         let order: Vec<String> = party
             .iter()
             .map(|c| format!("\"{}\"", c.split('"').nth(1).unwrap()))
             .collect();
         let mut s = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
-            .trap("(at: (4, 1), kind: Pit(depth_feet: 10), trigger: Step, hidden: false)")
+            .trap(
+                r#"(at: (4, 1), kind: Custom(name: "tripwire", damage: "1d4"), trigger: Step,
+                    hidden: false)"#,
+            )
             .faction(&format!(
                 r#"(name: "party", marching_order: [{}])"#,
                 order.join(", ")
@@ -350,8 +354,19 @@ fn known_traps_are_stepped_around_or_disarmed() {
         "{}",
         alone.log().to_text()
     );
-    let rolls = alone.events::<delve::rules::traps::TrapEvent>();
-    assert!(rolls.is_empty(), "{rolls:?}");
+    let rolls: Vec<String> = alone
+        .events::<delve::rules::traps::TrapEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            delve::rules::traps::TrapEvent::TrapChance { who, at, .. }
+                if at == GridPos::new(4, 1) =>
+            {
+                Some(who)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls, vec!["Brannoc".to_string()]);
 
     let mut with_thief = corridor(&[FIGHTER, THIEF]);
     hand_over(&mut with_thief, PartyPolicy::default());

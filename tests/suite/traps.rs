@@ -92,23 +92,141 @@ fn a_twenty_foot_pit_deals_two_d6() {
     assert!(fell > 0 && missed > 0);
 }
 
+fn walk_to(delve: &mut Delve, who: &str, to: (i32, i32)) {
+    delve.give(Move {
+        who: who.into(),
+        to,
+        pace: Pace::Combat,
+    });
+}
+
+fn trap_chances(delve: &Delve) -> Vec<GridPos> {
+    delve
+        .events::<TrapEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            TrapEvent::TrapChance { at, .. } => Some(at),
+            _ => None,
+        })
+        .collect()
+}
+
+/// RULINGS › Pits and holes: an open pit is a hole, not floor. In a 5'-wide corridor, with the
+/// pit in sight, there is no way past on foot: the walk is refused, the hole its reason.
 #[test]
-fn a_known_trap_is_stepped_around() {
-    let mut app = app(", kind: Pit(depth_feet: 20), hidden: false", "", 1);
-    give(
-        app.world_mut(),
-        Command::Move(Move {
-            who: "Ada".into(),
-            to: (8, 1),
-            pace: Pace::Combat,
-        }),
-    );
-    run_rounds(app.world_mut(), 2);
+fn an_open_pit_is_a_hole_not_floor() {
+    let mut delve = app(", kind: Pit(depth_feet: 20), hidden: false", "", 1);
+    walk_to(&mut delve, "Ada", (8, 1));
+    delve.run(2);
+    assert!(delve.was_refused(
+        "Ada",
+        &delve::rules::movement::MoveRefusal::HoleInTheWay {
+            at: GridPos::new(4, 1)
+        }
+    ));
+    assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(1, 1));
+    assert!(trap_chances(&delve).is_empty());
+}
+
+/// RULINGS › Pits and holes: one who does not know of an open pit (in the dark, it cannot see
+/// it) and walks onto it falls in — no 1d6: there is nothing to stand on.
+#[test]
+fn one_who_does_not_know_an_open_pit_falls_in() {
+    for seed in 1..7 {
+        let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+            .trap("(at: (4, 1), kind: Pit(depth_feet: 20), hidden: false)")
+            .faction(r#"(name: "party")"#)
+            .creature(
+                r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10,
+                    encumbrance_stone: 2.0)"#,
+            )
+            .seed(seed)
+            .build();
+        walk_to(&mut delve, "Ada", (8, 1));
+        delve.run(2);
+        assert!(trap_chances(&delve).is_empty());
+        assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(4, 1));
+        assert!(delve.get::<delve::creature::Below>("Ada").is_some());
+    }
+}
+
+/// RULINGS › Pits and holes: a pit that opens under the one ahead is a hole to those behind,
+/// who saw it open: they stop at its edge.
+#[test]
+fn those_behind_stop_at_the_edge_of_a_pit_that_opens() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+        .trap("(at: (4, 1), kind: Pit(depth_feet: 20), hidden: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 30, ac: 10,
+                encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])"#,
+        )
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (1, 1), hp: 30, ac: 10,
+                encumbrance_stone: 2.0)"#,
+        )
+        .build();
+    walk_to(&mut delve, "Ada", (8, 1));
+    delve.give(Move {
+        who: "Bo".into(),
+        to: (7, 1),
+        pace: Pace::Exploration,
+    });
+    // Ada's d6 (a 1: the lid gives way), then the fall's 2d6; Bo, exploring, comes on behind.
+    delve.script_dice(&[1, 3, 4]);
+    delve.run(4);
     assert!(
-        !app.events()
-            .iter()
-            .any(|e| matches!(e, TrapEvent::TrapChance { .. }))
+        delve.get::<delve::creature::Below>("Ada").is_some(),
+        "{}",
+        delve.log().to_text()
     );
+    assert!(delve.get::<Position>("Bo").unwrap().0.x < 4);
+    assert!(delve.get::<delve::creature::Below>("Bo").is_none());
+    assert!(delve.events::<delve::rules::movement::MovementEvent>().iter().any(|e| matches!(
+        e,
+        delve::rules::movement::MovementEvent::Halted { who, reason: delve::rules::movement::HaltReason::Hole { at }, .. }
+            if who == "Bo" && *at == GridPos::new(4, 1)
+    )));
+    assert_eq!(trap_chances(&delve), vec![GridPos::new(4, 1)]);
+}
+
+/// RULINGS › Knowledge, › Pits and holes: a known trap is stepped around where there is room.
+#[test]
+fn a_known_trap_is_stepped_around_where_there_is_room() {
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXX",
+        "X........X",
+        "X........X",
+        "X........X",
+        "XXXXXXXXXX",
+    ])
+    .trap(r#"(at: (4, 2), kind: Custom(name: "needle", damage: "1d4"), hidden: false)"#)
+    .faction(r#"(name: "party")"#)
+    .creature(
+        r#"(name: "Ada", faction: "party", at: (1, 2), hp: 30, ac: 10,
+                encumbrance_stone: 2.0, carries: [(kind: Torch, lit: true)])"#,
+    )
+    .build();
+    walk_to(&mut delve, "Ada", (8, 2));
+    delve.run(3);
+    assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(8, 2));
+    assert!(trap_chances(&delve).is_empty());
+}
+
+/// RULINGS › Pits and holes: where there is no room to step around a known trap (a 5'-wide
+/// corridor), it is crossed at its trigger chance (1–2 on 1d6).
+#[test]
+fn a_known_trap_with_no_room_is_crossed_at_its_trigger_chance() {
+    let mut delve = app(
+        r#", kind: Custom(name: "needle", damage: "1d4"), hidden: false"#,
+        "",
+        1,
+    );
+    walk_to(&mut delve, "Ada", (8, 1));
+    delve.script_dice(&[5]);
+    delve.run(3);
+    assert_eq!(trap_chances(&delve), vec![GridPos::new(4, 1)]);
+    assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(8, 1));
 }
 
 const THIEF: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 1 }, gear: [ThievesTools]";
@@ -680,11 +798,11 @@ fn a_pits_damage_goes_through_the_one_damage_path() {
 }
 
 /// RULINGS › Knowledge: a trap written `hidden: false` is in plain sight, but only those who see
-/// it know it; Ada, walking without a light, does not see the pit and risks it.
+/// it know it; Ada, walking without a light, does not see the tripwire and risks it.
 #[test]
 fn a_trap_in_plain_sight_goes_off_for_those_who_do_not_know_it() {
     let mut app = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
-        .trap("(at: (4, 1), kind: Pit(depth_feet: 20), hidden: false)")
+        .trap(r#"(at: (4, 1), kind: Custom(name: "tripwire", damage: "1d4"), hidden: false)"#)
         .faction(r#"(name: "party")"#)
         .creature(
             r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
@@ -704,14 +822,14 @@ fn a_trap_in_plain_sight_goes_off_for_those_who_do_not_know_it() {
 }
 
 /// RULINGS › Knowledge: a found trap is known to the faction that found it. The thief finds the
-/// pit and steps around it; a hermit of another faction, round the corner when it was found,
-/// walks onto it and risks it.
+/// pit and steps around it (there is room beside it); a hermit of another faction, round the
+/// corner when it was found, walks onto it and risks it.
 #[test]
 fn monsters_do_not_step_around_a_trap_only_the_party_found() {
     let mut app = Scenario::new(&[
         "XXXXXXXXX",
         "X.......X",
-        "XXXXXXX.X",
+        "XXX...X.X",
         "XXXXXXX.X",
         "XXXXXXX.X",
         "XXXXXXXXX",
@@ -756,4 +874,64 @@ fn monsters_do_not_step_around_a_trap_only_the_party_found() {
     });
     app.run(3);
     assert_eq!(chances(&app, "Hob"), 1, "{}", app.log().to_text());
+}
+
+/// RULINGS › Pits and holes: an open pit is crossed by jumping it (Dungeon Delves › Jumping:
+/// DEX 13, a standing jump, 1d6 6: (13 + 6 − 2) / 2 = 8½' clears the 5' pit).
+#[test]
+fn an_open_pit_can_be_jumped() {
+    let mut delve = app(", kind: Pit(depth_feet: 20), hidden: false", ", dex: 13", 1);
+    let ada = delve.entity("Ada");
+    delve
+        .world_mut()
+        .entity_mut(ada)
+        .insert(Position(GridPos::new(3, 1)));
+    delve.script_dice(&[6]);
+    delve.act(delve::command::acts::Jump {
+        who: "Ada".into(),
+        to: (5, 1),
+        from: None,
+        running: false,
+    });
+    assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(5, 1));
+    assert!(delve.get::<delve::creature::Below>("Ada").is_none());
+    assert!(trap_chances(&delve).is_empty());
+}
+
+/// RULINGS › Pits and holes: a trap learned of while walking, with no room to step around it,
+/// stops the walk (whoever commands the walker decides: disarm it, or cross at its chance); a
+/// walk ordered across it knowingly crosses at its chance.
+#[test]
+fn a_trap_found_on_the_way_stops_the_walk() {
+    let mut delve = app(
+        r#", kind: Custom(name: "needle", damage: "1d4"), hidden: true"#,
+        "",
+        1,
+    );
+    delve.give(Move {
+        who: "Ada".into(),
+        to: (8, 1),
+        pace: Pace::Exploration,
+    });
+    delve.run(1);
+    // Found (as a search would find it) while Ada is on her way.
+    {
+        let world = delve.world_mut();
+        let mut trap = world.query::<&mut Trap>().single_mut(world).unwrap();
+        trap.learned_by(Some(delve::creature::Faction(0)));
+    }
+    delve.run(1);
+    let at = delve.get::<Position>("Ada").unwrap().0;
+    assert!(at.x < 4);
+    assert!(delve.events::<delve::rules::movement::MovementEvent>().iter().any(|e| matches!(
+        e,
+        delve::rules::movement::MovementEvent::Halted { who, reason: delve::rules::movement::HaltReason::Trap { at }, .. }
+            if who == "Ada" && *at == GridPos::new(4, 1)
+    )));
+    assert!(trap_chances(&delve).is_empty());
+    walk_to(&mut delve, "Ada", (8, 1));
+    delve.script_dice(&[6]);
+    delve.run(3);
+    assert_eq!(trap_chances(&delve), vec![GridPos::new(4, 1)]);
+    assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(8, 1));
 }

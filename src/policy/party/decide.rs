@@ -174,7 +174,7 @@ pub(super) fn decide(
         .get(mind.faction.0)
         .cloned()
         .unwrap_or_default();
-    let traps = known_traps(world, mind.faction);
+    let (traps, holes) = known_traps(world, mind.faction);
     let grid = world.resource::<DungeonGrid>().clone();
     if seen.len() != (grid.width() * grid.height()) as usize {
         return None;
@@ -186,6 +186,7 @@ pub(super) fn decide(
         doors: &doors,
         shut_for_good: &shut,
         traps: &traps,
+        holes: &holes,
         swims: all_swim(world, members),
     };
     let from_here = know.distances(here);

@@ -81,7 +81,7 @@ pub(super) fn take_from_the_fallen(
             if p.within_a_step(at) {
                 return Some((0, m, p));
             }
-            let path = crate::grid::path::find_path(&grid, p, at)?;
+            let path = crate::rules::movement::hazards::way(world, m, p, at).ok()?;
             Some((path.feet, m, p))
         })
         .min_by_key(|&(feet, m, _)| (feet, m));
@@ -102,7 +102,11 @@ pub(super) fn take_from_the_fallen(
         .neighbours()
         .into_iter()
         .filter(|p| grid.is_passable(*p) && !occupied.contains(p))
-        .filter_map(|p| crate::grid::path::find_path(&grid, taker_at, p).map(|path| (path.feet, p)))
+        .filter_map(|p| {
+            crate::rules::movement::hazards::way(world, taker, taker_at, p)
+                .ok()
+                .map(|path| (path.feet, p))
+        })
         .min();
     mind.taking_walks += 1;
     if mind.taking_walks > 3 {
@@ -143,16 +147,27 @@ pub(super) fn out_of_the_pit(
             && !mind.stranded_names.contains(&name(world, m))
     })?;
     let pit = square(world, below)?;
-    let leader = leader(world, members)?;
-    let grid = world.resource::<DungeonGrid>();
+    // The rim on the party's side: firm ground beside the pit, nearest the nearest member who
+    // is up on the floor (RULINGS › Pits and holes: the others do not walk across the hole);
+    // alone, the side it was heading for.
+    let above: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            m != below && is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none()
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    let side = above
+        .iter()
+        .map(|&(_, p)| p)
+        .min_by_key(|&p| (p.chebyshev(pit), p))
+        .or(mind.heading_for);
     let rim = pit
         .neighbours()
         .into_iter()
-        .filter(|&p| grid.is_passable(p))
-        .min_by_key(|&p| {
-            let l = square(world, leader).unwrap_or(p);
-            (l.chebyshev(p), p)
-        })?;
+        .filter(|&p| crate::rules::caving::firm_ground(world, p))
+        .min_by_key(|&p| (side.map_or(0, |s| s.chebyshev(p)), p))?;
     let roped = world
         .resource::<crate::rules::caving::climbing::RopesSecured>()
         .at(pit)
@@ -167,23 +182,32 @@ pub(super) fn out_of_the_pit(
     let sheer =
         crate::rules::caving::climbing::side_of(world, pit) == crate::level::schema::Surface::Sheer;
     if !roped && sheer && !climber {
-        let roper = members.iter().copied().find(|&m| {
-            m != below
-                && is_up(world, m)
-                && world.get::<crate::rules::caving::Below>(m).is_none()
-                && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
-        });
+        // The one with a rope nearest the rim (by the way there) lowers it.
+        let roper = above
+            .iter()
+            .filter(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
+            .filter_map(|&(m, p)| {
+                let feet = if p.within_a_step(pit) {
+                    0
+                } else {
+                    crate::rules::movement::hazards::way(world, m, p, rim)
+                        .ok()?
+                        .feet
+                };
+                Some((feet, m))
+            })
+            .min()
+            .map(|(_, m)| m);
         if let Some(roper) = roper {
             let order = LowerRope {
                 who: name(world, roper),
                 at: (pit.x, pit.y),
             }
             .into();
-            let leader_at = square(world, leader)?;
             let party = mind.party.clone();
             return Some((
                 intent,
-                walk_up_and(world, &party, members, roper, leader_at, pit, order),
+                walk_up_and(world, &party, members, roper, rim, pit, order),
             ));
         }
     }

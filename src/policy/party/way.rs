@@ -50,13 +50,12 @@ pub(super) fn close_up(
     }
     // Each one far behind walks up to the nearest free square on its way to the leader.
     let mut taken = occupied_squares(world);
-    let grid = world.resource::<DungeonGrid>();
     let mut orders: Vec<Command> = Vec::new();
     for (m, p) in with_us {
         if !far(p, 1) {
             continue;
         }
-        let Some(path) = crate::grid::path::find_path(grid, p, here) else {
+        let Some(path) = crate::rules::movement::hazards::way(world, m, p, here).ok() else {
             continue;
         };
         let Some(&to) = path
@@ -158,15 +157,20 @@ pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
     })
 }
 
-pub(super) fn known_traps(world: &mut World, faction: Faction) -> Vec<GridPos> {
+/// The armed traps the faction knows, and the holes (open pits: RULINGS › Pits and holes).
+pub(super) fn known_traps(world: &mut World, faction: Faction) -> (Vec<GridPos>, Vec<GridPos>) {
     let mut q = world.query::<(&Position, &Trap)>();
-    let mut traps: Vec<GridPos> = q
-        .iter(world)
-        .filter(|(_, t)| t.state == TrapState::Armed && t.known_to(Some(faction)))
-        .map(|(p, _)| p.0)
-        .collect();
+    let (mut traps, mut holes) = (Vec::new(), Vec::new());
+    for (p, t) in q.iter(world).filter(|(_, t)| t.known_to(Some(faction))) {
+        if t.is_hole() {
+            holes.push(p.0);
+        } else if t.state == TrapState::Armed {
+            traps.push(p.0);
+        }
+    }
     traps.sort();
-    traps
+    holes.sort();
+    (traps, holes)
 }
 
 /// Should the party turn for home now, and why?
@@ -494,15 +498,18 @@ pub(super) fn walk_up_and(
     }
     let occupied = occupied_squares(world);
     let grid = world.resource::<DungeonGrid>();
+    let from = square(world, who).unwrap_or(leader_at);
     let free = thing
         .neighbours()
         .into_iter()
-        // On this side: beside the leader, who stands beside it.
+        // On this side: beside the leader, who stands beside it, and a way there (no hole
+        // across it).
         .filter(|&p| {
             grid.is_passable(p)
                 && !occupied.contains(&p)
                 && p != thing
                 && p.within_a_step(leader_at)
+                && crate::rules::movement::hazards::way(world, who, from, p).is_ok()
         })
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p));
     match free {

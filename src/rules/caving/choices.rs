@@ -28,38 +28,42 @@ const DIRECTIONS: [(i32, i32); 8] = [
 /// From `from` in a direction: the squares of `kind` it crosses and the first square past
 /// them, if it can stand there.
 fn across(
-    grid: &DungeonGrid,
+    world: &World,
     from: GridPos,
     (dx, dy): (i32, i32),
-    kind: impl Fn(Terrain) -> bool,
+    kind: impl Fn(GridPos) -> bool,
 ) -> Option<(u32, GridPos)> {
     let mut n = 0;
     let mut p = GridPos::new(from.x + dx, from.y + dy);
-    while grid.terrain(p).is_some_and(&kind) {
+    while world.resource::<DungeonGrid>().in_bounds(p) && kind(p) {
         n += 1;
         p = GridPos::new(p.x + dx, p.y + dy);
     }
-    (n > 0 && grid.is_passable(p)).then_some((n, p))
+    (n > 0 && super::firm_ground(world, p)).then_some((n, p))
 }
 
-/// From `from` in a direction: at least 20' of floor (a run-up) to the edge of a chasm, the
-/// edge and the first square past the chasm.
-fn run_up_to_a_chasm(
-    grid: &DungeonGrid,
+/// Is there a hole at the square: a chasm or an open pit (RULINGS › Pits and holes)?
+fn is_hole(world: &World) -> impl Fn(GridPos) -> bool + '_ {
+    move |p| hole_at(world, p).is_some()
+}
+
+/// From `from` in a direction: at least 20' of floor (a run-up) to the edge of a hole, the
+/// edge and the first square past the hole.
+fn run_up_to_a_hole(
+    world: &World,
     from: GridPos,
     (dx, dy): (i32, i32),
 ) -> Option<(GridPos, GridPos)> {
-    let is_chasm = |t| matches!(t, Terrain::Chasm { .. });
     let mut edge = from;
     loop {
         let next = GridPos::new(edge.x + dx, edge.y + dy);
-        if grid.terrain(next).is_some_and(is_chasm) || !grid.is_passable(next) {
+        if !super::firm_ground(world, next) {
             break;
         }
         edge = next;
     }
-    let run = crate::grid::distance_feet(from, edge, grid.scale_feet());
-    let (_, to) = across(grid, edge, (dx, dy), is_chasm)?;
+    let run = crate::grid::distance_feet(from, edge, world.resource::<DungeonGrid>().scale_feet());
+    let (_, to) = across(world, edge, (dx, dy), is_hole(world))?;
     (run >= RUN_UP_FEET).then_some((edge, to))
 }
 
@@ -231,7 +235,9 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     }
     out.extend(belay_choices(world, who, &name));
     for dir in DIRECTIONS {
-        let ledge = across(grid, here, dir, |t| matches!(t, Terrain::Ledge { .. }));
+        let ledge = across(world, here, dir, |p| {
+            matches!(grid.terrain(p), Some(Terrain::Ledge { .. }))
+        });
         if let Some((_, to)) = ledge
             && let Some((_, width)) = super::traverse::along_the_ledge(grid, here, to)
             && let Some(path) = Path::of_width(width)
@@ -252,9 +258,9 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 }),
             ));
         }
-        let chasm = across(grid, here, dir, |t| matches!(t, Terrain::Chasm { .. }));
+        let chasm = across(world, here, dir, is_hole(world));
         if let Some((_, to)) = chasm
-            && let Some((_, gap)) = super::jumping::over_the_gap(grid, here, to)
+            && let Some((_, gap)) = super::jumping::over_the_gap(world, here, to)
             && let Some(j) = Jumper::of(world, who)
         {
             // From where it stands, a standing jump; with a run-up, from 20' back in line.
@@ -276,8 +282,8 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
         if let Some((_, to)) = chasm {
             out.extend(traverse_choices(world, who, &thrower, here, to));
         }
-        if let Some((edge, to)) = run_up_to_a_chasm(grid, here, dir)
-            && let Some((_, gap)) = super::jumping::over_the_gap(grid, edge, to)
+        if let Some((edge, to)) = run_up_to_a_hole(world, here, dir)
+            && let Some((_, gap)) = super::jumping::over_the_gap(world, edge, to)
             && let Some(j) = Jumper::of(world, who)
         {
             let mut c = Choice::new(

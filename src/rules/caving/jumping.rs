@@ -118,13 +118,14 @@ impl Jumper {
 }
 
 /// The squares a straight jump from `from` to `to` passes over, and its gap in feet: only
-/// chasm squares in between, on a straight or diagonal line.
+/// holes in between (a chasm, an open pit), on a straight or diagonal line.
 pub(crate) fn over_the_gap(
-    grid: &DungeonGrid,
+    world: &World,
     from: GridPos,
     to: GridPos,
 ) -> Option<(Vec<GridPos>, u32)> {
-    let between = super::across_a_chasm(grid, from, to)?;
+    let grid = world.resource::<DungeonGrid>();
+    let between = super::across_a_hole(world, from, to)?;
     let gap =
         crate::grid::distance_feet(from, to, grid.scale_feet()).saturating_sub(grid.scale_feet());
     Some((between, gap))
@@ -168,11 +169,11 @@ pub fn jump(
         return leap_out(world, who, here, below, to);
     }
     let take_off = from.unwrap_or(here);
-    let grid = world.resource::<DungeonGrid>();
-    if !grid.is_passable(to) {
+    if !super::firm_ground(world, to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
-    over_the_gap(grid, take_off, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    over_the_gap(world, take_off, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let grid = world.resource::<DungeonGrid>();
     let jump_feet = crate::grid::distance_feet(take_off, to, grid.scale_feet());
     let conditions = world
         .get::<crate::rules::conditions::Conditions>(who)
@@ -237,10 +238,10 @@ pub(crate) fn jumpers_jump(
 /// The jump: the d6, and a landing on the far side or a drop into the chasm where it came down.
 /// The distance jumped is movement (its noise), and the landing square is stepped on.
 fn take_off(world: &mut World, who: Entity, order: JumpOrder, run_up: bool) {
-    let grid = world.resource::<DungeonGrid>();
-    let Some((between, gap)) = over_the_gap(grid, order.take_off, order.to) else {
+    let Some((between, gap)) = over_the_gap(world, order.take_off, order.to) else {
         return;
     };
+    let grid = world.resource::<DungeonGrid>();
     let scale = grid.scale_feet().max(1);
     let jump_feet = crate::grid::distance_feet(order.take_off, order.to, grid.scale_feet());
     let Some(j) = Jumper::of(world, who) else {
@@ -367,12 +368,9 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
     }
 }
 
-/// Into the chasm at `at`: a fall of its depth, and at its bottom.
+/// Into the hole at `at` (a chasm, an open pit): a fall of its depth, and at its bottom.
 fn drop_into(world: &mut World, who: Entity, at: GridPos) {
-    let depth = match world.resource::<DungeonGrid>().terrain(at) {
-        Some(Terrain::Chasm { depth_feet }) => depth_feet,
-        _ => 0,
-    };
+    let depth = super::climbing::hole_at(world, at).unwrap_or(0);
     set_square(world, who, at);
     world.entity_mut(who).insert(Below { depth_feet: depth });
     fall(world, who, depth);

@@ -65,17 +65,19 @@ pub(crate) fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos
     )
 }
 
-/// The chasm squares straight (or diagonally) between two squares, if chasm is all there is.
-pub(crate) fn across_a_chasm(
-    grid: &DungeonGrid,
-    from: GridPos,
-    to: GridPos,
-) -> Option<Vec<GridPos>> {
+/// The hole squares straight (or diagonally) between two squares, if holes are all there is: a
+/// chasm, or an open pit (RULINGS › Pits and holes), to jump or to cross on a rope.
+pub(crate) fn across_a_hole(world: &World, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
     straight_between(from, to).filter(|between| {
         between
             .iter()
-            .all(|&p| matches!(grid.terrain(p), Some(Terrain::Chasm { .. })))
+            .all(|&p| climbing::hole_at(world, p).is_some())
     })
+}
+
+/// Can a creature stand on the square: it is passable and no hole (RULINGS › Pits and holes).
+pub(crate) fn firm_ground(world: &World, at: GridPos) -> bool {
+    world.resource::<DungeonGrid>().is_passable(at) && climbing::hole_at(world, at).is_none()
 }
 
 /// The Contortionism bonus to Squeezing throws and to escaping when stuck.

@@ -241,11 +241,11 @@ pub(crate) fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
 /// straight across to the rim square `to`.
 pub(crate) fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     let from = crate::command::square_of(world, who)?;
-    let grid = world.resource::<DungeonGrid>();
-    if !grid.is_passable(to) {
+    if !super::firm_ground(world, to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
-    super::across_a_chasm(grid, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    super::across_a_hole(world, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    let grid = world.resource::<DungeonGrid>();
     let span = crate::grid::distance_feet(from, to, grid.scale_feet());
     let gear = world.get::<crate::creature::Equipment>(who);
     if !gear.is_some_and(|g| {
@@ -332,9 +332,8 @@ pub(crate) fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Riggin
 /// above the last chasm square; AC 1 on the delve scale where the level gives none), with the
 /// range penalty for the distance. True when it holds.
 fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> bool {
-    let grid = world.resource::<DungeonGrid>();
-    let feet = crate::grid::distance_feet(from, to, grid.scale_feet());
-    let last = super::across_a_chasm(grid, from, to)
+    let feet = crate::grid::distance_feet(from, to, world.resource::<DungeonGrid>().scale_feet());
+    let last = super::across_a_hole(world, from, to)
         .and_then(|s| s.last().copied())
         .unwrap_or(to);
     let anchor = world
@@ -550,14 +549,11 @@ fn set_square(world: &mut World, who: Entity, at: GridPos) {
 fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
     world.entity_mut(who).remove::<Traversing>();
     stop_being_vulnerable(world, who);
-    let grid = world.resource::<DungeonGrid>();
-    // Over a chasm (a rope across it), straight down; off a ledge, into the chasm beside.
+    // Over a hole (a rope across a chasm or an open pit), straight down; off a ledge, into the
+    // chasm beside.
     let chasm = std::iter::once(at)
         .chain(at.neighbours())
-        .filter_map(|p| match grid.terrain(p) {
-            Some(Terrain::Chasm { depth_feet }) => Some((depth_feet, p)),
-            _ => None,
-        })
+        .filter_map(|p| super::climbing::hole_at(world, p).map(|depth| (depth, p)))
         .max_by_key(|&(d, p)| (d, std::cmp::Reverse((p.y, p.x))));
     match chasm {
         Some((depth, p)) => {

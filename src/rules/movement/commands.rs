@@ -105,6 +105,11 @@ pub enum MoveRefusal {
     AtTheBottom {
         depth_feet: u32,
     },
+    /// Every way there crosses a hole it knows of (RULINGS › Pits and holes: an open pit is a
+    /// hole, not floor): it must climb down, jump it, or cross on a rope.
+    HoleInTheWay {
+        at: GridPos,
+    },
 }
 
 impl Reason for MoveRefusal {}
@@ -118,6 +123,10 @@ impl fmt::Display for MoveRefusal {
             NoSpeed { pace } => write!(f, "its {pace} speed is 0'"),
             Stuck => write!(f, "it is stuck"),
             OnAClimb => write!(f, "it is on a climb: it must finish it first"),
+            HoleInTheWay { at } => write!(
+                f,
+                "an open hole at {at} lies across every way there: climb down, jump it or cross on a rope"
+            ),
             AtTheBottom { depth_feet } => {
                 write!(
                     f,

@@ -48,6 +48,11 @@ pub enum HaltReason {
     Blocked { at: GridPos },
     /// Someone stands on the square ahead: a foe, or anyone on the square it would end on.
     Occupied { at: GridPos },
+    /// A hole it knows of lies ahead (RULINGS › Pits and holes): it stops at the edge.
+    Hole { at: GridPos },
+    /// A trap it has come to know of since it set off lies ahead, with no room to step around:
+    /// it stops, so that whoever commands it decides (disarm it, or cross at its chance).
+    Trap { at: GridPos },
 }
 
 impl fmt::Display for HaltReason {
@@ -57,6 +62,11 @@ impl fmt::Display for HaltReason {
             HaltReason::FellProne => write!(f, "fell prone half-way"),
             HaltReason::Blocked { at } => write!(f, "{at} is blocked"),
             HaltReason::Occupied { at } => write!(f, "someone stands at {at}"),
+            HaltReason::Hole { at } => write!(f, "an open hole at {at}: it stops at the edge"),
+            HaltReason::Trap { at } => write!(
+                f,
+                "a trap it has just learned of lies ahead at {at}, with no room to step around"
+            ),
         }
     }
 }

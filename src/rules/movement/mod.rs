@@ -26,7 +26,6 @@ use crate::command::{Refusal, square_of};
 use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
 use crate::dice::Dice;
 use crate::grid::distance::step_feet;
-use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory};
 use crate::log::EventLog;
@@ -34,6 +33,7 @@ use crate::rules::conditions::Conditions;
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
+pub mod hazards;
 mod speeds;
 pub mod squeezes;
 pub use speeds::*;
@@ -59,6 +59,9 @@ pub struct Walking {
     /// Tactical Combat › Cautious Movement: full speed through threatened squares with
     /// Acrobatics; each threatener's attack of opportunity is avoided by a successful check.
     pub acrobatic: bool,
+    /// The known hazards on the path when it was planned: crossed knowingly (RULINGS › Pits and
+    /// holes). One learned of since stops or turns the walk ([`hazards::mind_the_way`]).
+    pub knowingly: Vec<GridPos>,
 }
 
 impl Walking {
@@ -72,6 +75,7 @@ impl Walking {
             cap_tenths: None,
             cautious: false,
             acrobatic: false,
+            knowingly: Vec::new(),
         }
     }
 
@@ -238,7 +242,11 @@ pub(crate) fn order_move(
 ) -> Result<u32, Refusal> {
     let path = plan_move(world, e, to, pace)?;
     let feet = path.feet;
-    world.entity_mut(e).insert(Walking::new(path.squares, pace));
+    let knowingly = hazards::on_the_path(world, e, &path.squares);
+    world.entity_mut(e).insert(Walking {
+        knowingly,
+        ..Walking::new(path.squares, pace)
+    });
     world.entity_mut(e).remove::<crate::creature::Resting>();
     Ok(feet)
 }
@@ -272,12 +280,11 @@ pub(crate) fn plan_move(
     let grid = world.resource::<DungeonGrid>();
     Ok(plan_walk(
         grid,
-        pos,
         to,
         pace,
         Speeds::of(enc, &conditions),
-        &conditions,
-        &saves,
+        (&conditions, &saves),
+        || hazards::way(world, e, pos, to),
     )?)
 }
 
@@ -322,6 +329,7 @@ impl Plugin for MovementPlugin {
         app.init_resource::<StepsTaken>()
             .init_resource::<crate::creature::ActingOrder>()
             .add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
+            .add_systems(SimRound, hazards::mind_the_way.in_set(RoundSet::WayAhead))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
                 crate::schedule::FactionTurn,
@@ -360,15 +368,14 @@ pub(crate) fn moved_by_other_means(world: &mut World, who: Entity, feet: u32, pa
     }
 }
 
-/// Why a walk cannot start, or `Ok` with the path.
+/// Why a walk cannot start, or `Ok` with the path (the `way` there).
 fn plan_walk(
     grid: &DungeonGrid,
-    from: GridPos,
     to: GridPos,
     pace: Pace,
     speeds: Option<Speeds>,
-    conditions: &Conditions,
-    saves: &SavingThrows,
+    (conditions, saves): (&Conditions, &SavingThrows),
+    way: impl FnOnce() -> Result<crate::grid::path::Path, MoveRefusal>,
 ) -> Result<crate::grid::path::Path, MoveRefusal> {
     let Some(speeds) = speeds else {
         return Err(MoveRefusal::OverEncumbered);
@@ -390,7 +397,7 @@ fn plan_walk(
     if !grid.in_bounds(to) {
         return Err(MoveRefusal::OutsideTheMap { at: to });
     }
-    let path = find_path(grid, from, to).ok_or(MoveRefusal::NoPath { from, to })?;
+    let path = way()?;
     if pace == Pace::Running
         && let Some(bend) = sharp_turn(&path.squares)
     {

@@ -19,7 +19,7 @@ use crate::creature::{
     SavingThrows,
 };
 use crate::dice::Dice;
-use crate::grid::path::find_path;
+use crate::grid::path::find_path_with;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory};
 use crate::log::{EventLog, log_in};
@@ -226,9 +226,12 @@ fn keep_formation(
     acting: Res<ActingOrder>,
     tactical: Option<Res<TacticalCombat>>,
     penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
+    hazards: Option<Res<crate::rules::movement::hazards::KnownHazards>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
+    let no_hazards = crate::rules::movement::hazards::KnownHazards::default();
+    let hazards = hazards.as_deref().unwrap_or(&no_hazards);
     for party in &mut parties.0 {
         let (Some(pace), Some(leader)) = (party.pace, party.leader()) else {
             continue;
@@ -320,7 +323,10 @@ fn keep_formation(
                 taken.push(pos.0);
                 continue;
             }
-            let Some(path) = find_path(&grid, pos.0, slot) else {
+            // RULINGS › Pits and holes: never into a hole the party knows of.
+            let Some(path) = find_path_with(&grid, pos.0, slot, |p| {
+                grid.is_passable(p) && !hazards.hole(faction.copied(), p)
+            }) else {
                 taken.push(pos.0);
                 continue;
             };

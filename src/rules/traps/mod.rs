@@ -36,7 +36,8 @@ use crate::grid::GridPos;
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
 use crate::level::{TrapSpec, TrapTriggerDef};
 use crate::log::{EventLog, log_in};
-use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
+use crate::rules::movement::hazards::Hazard;
+use crate::rules::movement::{Footsteps, HaltReason, MovedThisRound, MovementEvent, Pace};
 use crate::rules::sound::NoisyAction;
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
@@ -59,6 +60,12 @@ impl Trap {
     /// Does a creature of this faction know the trap?
     pub fn known_to(&self, faction: Option<Faction>) -> bool {
         faction.is_some_and(|f| self.known_to.contains(&f))
+    }
+
+    /// Is it a hole (RULINGS › Pits and holes): a pit in plain sight (sprung, or written
+    /// uncovered)? Walking onto it is a fall.
+    pub fn is_hole(&self) -> bool {
+        matches!(self.kind, TrapKind::Pit { .. }) && self.plain_sight
     }
 
     /// The faction learns of the trap.
@@ -304,9 +311,51 @@ pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refu
     Ok(())
 }
 
-/// Each round: every square a creature entered that holds an armed step trap it does not know
-/// of is a 1d6 roll; a probing pole rolls for the hidden step and touch traps of each square
-/// just before its bearer enters it, and a trap the pole sets off stops the bearer short of it.
+/// What a faction knows lies in a walker's way (RULINGS › Pits and holes): the open pits it
+/// knows (holes), and the armed step traps it knows (stepped around where there is room).
+fn hazards_known_to(world: &World, faction: Option<Faction>) -> Vec<(GridPos, Hazard)> {
+    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
+        return Vec::new();
+    };
+    q.iter(world)
+        .filter(|(_, t)| t.known_to(faction))
+        .filter_map(|(p, t)| {
+            if t.is_hole() {
+                Some((p.0, Hazard::Hole))
+            } else {
+                (t.state == TrapState::Armed && t.trigger == TrapTriggerDef::Step)
+                    .then_some((p.0, Hazard::Trap))
+            }
+        })
+        .collect()
+}
+
+/// The walker stops on the square before `i` of its steps, and the log says why.
+fn stop_short(world: &mut World, who: Entity, steps: &Footsteps, i: usize, reason: HaltReason) {
+    let Some(back) = steps.before(i) else {
+        return;
+    };
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(Position(back));
+    let who = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        MovementEvent::Halted {
+            who,
+            at: back,
+            reason,
+        },
+    );
+}
+
+/// Each round: every square a creature entered that holds an armed step trap is a 1d6 roll —
+/// one it does not know of, or one it knows and crosses because there was no room to step
+/// around it (RULINGS › Pits and holes); a probing pole rolls for the hidden step and touch
+/// traps of each square just before its bearer enters it, and a trap the pole sets off stops
+/// the bearer short of it. An open pit is a hole: one who did not know of it falls in, one who
+/// does stops at the edge.
 fn step_on_traps(world: &mut World) {
     let mut q = world
         .query_filtered::<(Entity, &Footsteps, &MovedThisRound, Option<&Faction>), With<Creature>>(
@@ -336,9 +385,27 @@ fn step_on_traps(world: &mut World) {
             let Some((trap, t)) = trap_at(world, at) else {
                 continue;
             };
-            // RULINGS › Knowledge: creatures step around the traps their faction knows; others
-            // risk them, hidden or not.
-            if t.state != TrapState::Armed || t.known_to(faction) {
+            // RULINGS › Pits and holes: walking onto an open pit is a fall.
+            if t.is_hole() {
+                if t.known_to(faction) {
+                    stop_short(world, who, &steps, i, HaltReason::Hole { at });
+                } else {
+                    spring(world, trap, who);
+                }
+                break;
+            }
+            if t.state != TrapState::Armed {
+                continue;
+            }
+            // RULINGS › Knowledge, › Pits and holes: creatures step around the traps their
+            // faction knows where there is room (the way is planned so), and cross them at
+            // their trigger chance where there is not.
+            if t.known_to(faction) {
+                if t.trigger == TrapTriggerDef::Step
+                    && risk(world, trap, at, (&name, false), Some(who))
+                {
+                    break;
+                }
                 continue;
             }
             if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
@@ -844,6 +911,7 @@ pub struct TrapsPlugin;
 impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
         crate::rules::areas::RuleArea::offers(app, choices_at_known_traps);
+        crate::rules::movement::hazards::HazardRules::knows_hazards(app, hazards_known_to);
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             for t in &level.traps {

@@ -100,7 +100,8 @@ mod tests {
     }
 
     /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the pit in plain sight, seen by
-    /// torchlight and so known, can be disabled methodically at 18+; the search is 18+. The
+    /// torchlight and so known, is a hole that can be jumped (RULINGS › Pits and holes) or
+    /// disabled methodically at 18+; the search is 18+. The
     /// areas' choices come in the order the areas registered (`rules::choices_for`).
     #[test]
     fn the_selected_creature_is_offered_its_choices_with_their_chances() {
@@ -112,6 +113,7 @@ mod tests {
             lines,
             vec![
                 "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
+                "here: jump the 5' gap to (1, 1): part of its move, 83% (no run-up: halved)",
                 "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
                 "trap (2, 1): disarm methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
                 "trap (2, 1): discharge methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
