@@ -823,6 +823,34 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
             }
         ));
     }
+    // RULINGS › Water.
+    if world.get::<crate::creature::SwimmingSpeed>(e).is_some() {
+        notes.push(
+            "at home in water (a swimming speed): no Swimming throw, no water penalty at any depth"
+                .into(),
+        );
+    } else {
+        if !world
+            .get::<crate::creature::Proficiencies>(e)
+            .is_some_and(|p| p.has(crate::level::schema::Proficiency::Swimming))
+        {
+            notes.push(
+                "without the Swimming proficiency it always throws, and succeeds at a net \
+                 target of 1 or less"
+                    .into(),
+            );
+        }
+        if world
+            .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
+            .is_some()
+        {
+            notes.push(
+                "afloat, its other checks take -6 (swimming at the surface; its Swimming throw \
+                 takes none); sinking or drowning, -8 (fully submerged)"
+                    .into(),
+            );
+        }
+    }
     let depth = world
         .get_resource::<crate::level::WaterDepths>()
         .map_or(0, |w| w.at(at));

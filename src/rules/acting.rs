@@ -42,13 +42,16 @@ pub enum Hold {
     /// is not refused: it sets the work aside (moving or a new task abandons it; an order to
     /// attack ends it).
     AtWork,
+    /// Swimming at running speed this round (`water`; RULINGS › Water): it cannot attack. A
+    /// command is not refused.
+    SwimmingAtRunningSpeed,
 }
 
 impl Hold {
     /// Does the hold refuse a new command? Being at work does not: the command sets the work
     /// aside.
     pub fn refuses_commands(self) -> bool {
-        self != Hold::AtWork
+        !matches!(self, Hold::AtWork | Hold::SwimmingAtRunningSpeed)
     }
 
     /// The hold in words.
@@ -59,6 +62,7 @@ impl Hold {
             Hold::CrawlingATraverse => "crawling a traverse",
             Hold::Drowning => "drowning",
             Hold::AtWork => "at work on a task",
+            Hold::SwimmingAtRunningSpeed => "swimming at running speed",
         }
     }
 }
@@ -80,6 +84,9 @@ impl fmt::Display for Hold {
             ),
             Hold::Drowning => write!(f, "it is drowning and can take no action"),
             Hold::AtWork => write!(f, "it is at work on a task that takes rounds"),
+            Hold::SwimmingAtRunningSpeed => {
+                write!(f, "it swims at running speed this round and cannot attack")
+            }
         }
     }
 }

@@ -275,3 +275,221 @@ fn one_swimming_throw_a_round_through_a_battle() {
         delve.log().to_text()
     );
 }
+
+/// The situational penalties of an action check for `who` now, by source.
+fn action_penalties(delve: &Delve, who: &str) -> Vec<(String, i32)> {
+    delve::rules::penalties::penalties_for(
+        delve.world(),
+        delve.entity(who),
+        delve::rules::penalties::CheckKind::Action,
+    )
+    .unwrap()
+    .into_iter()
+    .map(|m| (m.source, m.value))
+    .collect()
+}
+
+/// RULINGS › Water: a swimmer at the surface of deep water takes −6 (chest) on its checks other
+/// than its Swimming throw, which takes none; a creature with a swimming speed takes no water
+/// penalty at any depth.
+#[test]
+fn a_swimmer_at_the_surface_takes_minus_6_and_one_at_home_in_water_none() {
+    let mut delve = pool(", encumbrance_stone: 1.0", "judge: ()");
+    delve.run(1);
+    assert_eq!(
+        action_penalties(&delve, "Pip"),
+        vec![("swimming at the surface".to_owned(), -6)]
+    );
+    assert!(swimming(&delve)[0].modifiers.is_empty());
+    let delve = pool(", speed_feet: 30, swim_feet: 60", "judge: ()");
+    assert_eq!(action_penalties(&delve, "Pip"), vec![]);
+}
+
+/// RULINGS › Water: sinking is 10' a round per stone, fractions included: 4½ stone sinks 45',
+/// not 50'.
+#[test]
+fn sinking_counts_fractions_of_a_stone() {
+    let mut delve = pool(", encumbrance_stone: 4.5", "judge: ()");
+    delve.script_dice(&[1]);
+    delve.run(2);
+    let sank: Vec<u32> = delve
+        .events::<WaterEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            WaterEvent::Sank { depth_feet, .. } => Some(depth_feet),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sank, vec![40], "40' deep: stopped at the bottom");
+    let mut deep = Scenario::new(&["XXXXXXXX", "X..~~~.X", "XXXXXXXX"])
+        .legend("'~': Water(Deep)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .field("deep_water_feet: 100")
+        .field("judge: ()")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Pip", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 4.5)"#,
+        )
+        .build();
+    deep.script_dice(&[1]);
+    deep.run(3);
+    let sank: Vec<u32> = deep
+        .events::<WaterEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            WaterEvent::Sank { depth_feet, .. } => Some(depth_feet),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sank, vec![45, 90]);
+}
+
+/// RULINGS › Water: one without the Swimming proficiency always throws, and succeeds at a net
+/// target of 1 or less (1 stone: a 1 on the die still keeps it afloat); the throw is logged.
+#[test]
+fn one_without_swimming_always_throws() {
+    let mut delve = pool(", encumbrance_stone: 1.0", "judge: ()");
+    delve.script_dice(&[1]);
+    delve.run(1);
+    let t = swimming(&delve);
+    assert_eq!(
+        (t.len(), t[0].natural, t[0].target, t[0].success),
+        (1, 1, 1, true)
+    );
+    let mut delve = pool(", encumbrance_stone: 0.0", "judge: ()");
+    delve.run(2);
+    assert_eq!(swimming(&delve).len(), 2, "0 stone: it still throws");
+}
+
+/// RULINGS › Water: an ally must swim to one that has sunk: from the bank the grab is refused;
+/// a swimmer beside it grabs it and carries it up at its swimming combat pace (speed 60',
+/// swimming 60': 20' a round), its breath counted until it is at the surface, where it is saved.
+#[test]
+fn a_sunk_ally_is_reached_by_swimming_and_carried_up() {
+    let mut delve = Scenario::new(&["XXXXXXXX", "X..~~~.X", "XXXXXXXX"])
+        .legend("'~': Water(Deep)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .field("deep_water_feet: 40")
+        .field("judge: ()")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Pip", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 4.0)"#,
+        )
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .creature(
+            r#"(name: "Cal", faction: "party", at: (4, 1), hp: 6, ac: 10, speed_feet: 60,
+                swim_feet: 60)"#,
+        )
+        .build();
+    delve.script_dice(&[1]);
+    delve.run(2);
+    assert_eq!(delve.get::<Drowning>("Pip").unwrap().sunk_feet, 40);
+    delve.act(Grab {
+        who: "Bo".into(),
+        whom: "Pip".into(),
+    });
+    assert!(delve.was_refused("Bo", &WaterRefusal::MustSwimToIt { sunk_feet: 40 }));
+    let bo = delve.entity("Bo");
+    assert!(delve::rules::water::rescue_choices(delve.world(), bo).is_empty());
+    delve.act(Grab {
+        who: "Cal".into(),
+        whom: "Pip".into(),
+    });
+    assert!(
+        delve.get::<Drowning>("Pip").is_some(),
+        "{}",
+        delve.log().to_text()
+    );
+    let up: Vec<(u32, u32)> = delve
+        .events::<WaterEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            WaterEvent::BroughtUp {
+                depth_feet,
+                breath_left,
+                ..
+            } => Some((depth_feet, breath_left)),
+            _ => None,
+        })
+        .collect();
+    // Sank to 40' (4 left, then 3); grabbed at 40': no more sinking, 20' up (2 left).
+    assert_eq!(up, vec![(20, 2)]);
+    delve.run(1);
+    assert!(
+        delve.get::<Drowning>("Pip").is_none(),
+        "{}",
+        delve.log().to_text()
+    );
+    let c = delve.get::<Conditions>("Pip").unwrap();
+    assert!(!c.has(ConditionKind::Drowning) && !c.has(ConditionKind::Dead));
+    assert_eq!(
+        swimming(&delve).len(),
+        1,
+        "held at the surface: no throw of its own"
+    );
+}
+
+/// RULINGS › Water: a swimmer at running speed cannot attack — its attack order lapses, the
+/// typed reason given; swimming at combat speed (speed 120', swimming 120': 40' a round) up to
+/// the ghoul on the bank, it attacks.
+#[test]
+fn a_swimmer_at_running_speed_cannot_attack() {
+    let fight = |pace: Pace| {
+        let mut delve = Scenario::new(&["XXXXXXXXXXXXXX", "X~~~~~~~~~...X", "XXXXXXXXXXXXXX"])
+            .legend("'~': Water(Deep)")
+            .light("(at: (11, 1), kind: Custom(bright_feet: 90, dim_feet: 90), lit: true)")
+            .field("deep_water_feet: 40")
+            .faction(r#"(name: "party")"#)
+            .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+            .creature(
+                r#"(name: "Pip", faction: "party", at: (1, 1), hp: 30, ac: 10,
+                    speed_feet: 120, swim_feet: 120, saves: { Paralysis: 10 },
+                    weapons: [(name: "dagger", damage: "1d4", damage_type: Piercing)])"#,
+            )
+            .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (10, 1))"#)
+            .build();
+        for e in [delve.entity("Pip"), delve.entity("Gnawbone")] {
+            delve
+                .world_mut()
+                .entity_mut(e)
+                .insert(delve::rules::combat::battle::Controlled);
+        }
+        delve.run(1);
+        delve.give(delve::command::acts::Attack {
+            who: "Pip".into(),
+            target: "Gnawbone".into(),
+            weapon: None,
+        });
+        delve.give(Move {
+            who: "Pip".into(),
+            to: (9, 1),
+            pace,
+        });
+        delve.run(1);
+        let events = delve.events::<delve::rules::combat::CombatEvent>();
+        let lapsed: Vec<_> =
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    delve::rules::combat::CombatEvent::AttackOrderLapsed {
+                        who, reason, ..
+                    } if who == "Pip" => Some(reason.clone()),
+                    _ => None,
+                })
+                .collect();
+        let attacked = events.iter().any(|e| {
+            matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. } if who == "Pip")
+        });
+        (lapsed, attacked)
+    };
+    assert_eq!(
+        fight(Pace::Running),
+        (
+            vec![delve::command::Refusal::from(Hold::SwimmingAtRunningSpeed)],
+            false
+        )
+    );
+    assert_eq!(fight(Pace::Combat), (vec![], true));
+}

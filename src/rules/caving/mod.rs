@@ -116,6 +116,7 @@ pub(crate) fn squeezing_modifiers(
             moved_feet: 0.0,
             movement_speed: 0.0,
             water: None,
+            afloat: false,
         };
         mods.extend(situational_modifiers(CheckKind::Action, &situation).unwrap_or_default());
     }

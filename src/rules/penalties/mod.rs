@@ -36,6 +36,9 @@ pub struct Situation {
     pub movement_speed: f32,
     /// The depth of water the creature stands in, if any.
     pub water: Option<WaterDepth>,
+    /// In water over its head, swimming at the surface (RULINGS › Water): the chest's −6, not
+    /// the −8 of the fully submerged (sinking or drowning).
+    pub afloat: bool,
 }
 
 /// The situational modifiers for a check, or why the action cannot be attempted at all.
@@ -100,6 +103,7 @@ pub(crate) fn situational_modifiers(
             WaterDepth::Knee => (-2, "in water up to the knees"),
             WaterDepth::Waist => (-4, "in water up to the waist"),
             WaterDepth::Chest => (-6, "in water up to the chest"),
+            WaterDepth::Deep if s.afloat => (-6, "swimming at the surface"),
             WaterDepth::Deep => (-8, "fully submerged"),
         };
         mods.push(Modifier::new(v, what));
@@ -551,6 +555,7 @@ pub fn penalties_for(
         at: world.get::<Position>(e).map(|p| p.0),
         settings: world.get::<crate::rules::calls::JudgeSettings>(e),
         swimming: false,
+        at_home_in_water: world.get::<crate::creature::SwimmingSpeed>(e).is_some(),
     }
     .modifiers(kind, world.resource::<DungeonGrid>(), judge)
 }
@@ -583,6 +588,7 @@ pub(crate) fn swimming_penalties_at(
         at,
         settings: world.get::<crate::rules::calls::JudgeSettings>(e),
         swimming: true,
+        at_home_in_water: world.get::<crate::creature::SwimmingSpeed>(e).is_some(),
     }
     .modifiers(CheckKind::Action, world.resource::<DungeonGrid>(), judge)
     .unwrap_or_default()
@@ -597,6 +603,9 @@ struct Standing<'a> {
     settings: Option<&'a crate::rules::calls::JudgeSettings>,
     /// A Swimming throw: the depth's own penalty is what the throw itself measures.
     swimming: bool,
+    /// It has a swimming speed (RULINGS › Water): at home in water, no water penalty at any
+    /// depth.
+    at_home_in_water: bool,
 }
 
 impl Standing<'_> {
@@ -622,7 +631,9 @@ impl Standing<'_> {
                 prone: self.conditions.has(ConditionKind::Prone),
                 moved_feet: self.moved.feet as f32,
                 movement_speed: speed,
-                water: water.filter(|_| !self.swimming),
+                water: water.filter(|_| !self.swimming && !self.at_home_in_water),
+                afloat: water == Some(WaterDepth::Deep)
+                    && !self.conditions.has(ConditionKind::Drowning),
             },
         )?;
         if water.is_some() && !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
@@ -655,13 +666,14 @@ type StandingQuery = (
     Option<&'static Encumbrance>,
     Option<&'static Position>,
     Option<&'static crate::rules::calls::JudgeSettings>,
+    Has<crate::creature::SwimmingSpeed>,
 );
 
 impl Situations<'_, '_> {
     /// The penalties of an action check (a proficiency throw that needs no sight of a square:
     /// Listening, Sneaking, Hiding): prone, movement and water.
     pub fn action_check(&self, e: Entity) -> Vec<Modifier> {
-        let (Some(_), Ok((conditions, moved, encumbrance, at, settings))) =
+        let (Some(_), Ok((conditions, moved, encumbrance, at, settings, at_home_in_water))) =
             (&self.on, self.creatures.get(e))
         else {
             return Vec::new();
@@ -674,6 +686,7 @@ impl Situations<'_, '_> {
             at: at.map(|p| p.0),
             settings,
             swimming: false,
+            at_home_in_water,
         }
         .modifiers(
             CheckKind::Action,
@@ -694,6 +707,7 @@ mod tests {
             moved_feet: 0.0,
             movement_speed: 30.0,
             water: None,
+            afloat: false,
         }
     }
 
@@ -832,6 +846,7 @@ mod tests {
     fn water_by_depth() {
         let wet = |d| Situation {
             water: Some(d),
+            afloat: false,
             ..still()
         };
         assert_eq!(total(CheckKind::Action, wet(WaterDepth::Knee)), -2);
@@ -844,6 +859,7 @@ mod tests {
             prone: true,
             moved_feet: 40.0,
             water: Some(WaterDepth::Waist),
+            afloat: false,
             ..still()
         };
         let m = situational_modifiers(CheckKind::Action, &s).unwrap();

@@ -43,6 +43,10 @@ pub enum WaterRefusal {
     NotDrowning,
     NotAnAlly,
     NotBeside,
+    /// RULINGS › Water: the drowning one has sunk; only one swimming beside it reaches it.
+    MustSwimToIt {
+        sunk_feet: u32,
+    },
     HandsFull,
     HoldsNoOne,
 }
@@ -56,6 +60,10 @@ impl fmt::Display for WaterRefusal {
             WaterRefusal::NotDrowning => write!(f, "that one is not drowning"),
             WaterRefusal::NotAnAlly => write!(f, "only an ally grabs a drowning creature"),
             WaterRefusal::NotBeside => write!(f, "it must be beside the drowning one"),
+            WaterRefusal::MustSwimToIt { sunk_feet } => write!(
+                f,
+                "the drowning one has sunk {sunk_feet}': only one swimming beside it reaches it"
+            ),
             WaterRefusal::HandsFull => write!(f, "it already holds someone"),
             WaterRefusal::HoldsNoOne => write!(f, "it holds no one"),
         }

@@ -20,7 +20,16 @@ pub enum WaterEvent {
     },
     /// Out of breath: drowned.
     Drowned { who: String },
-    /// An ally grabbed a drowning creature and brought it up, bearing this much of its weight.
+    /// A drowning creature in its carrier's grip was brought up: how deep it is now and the
+    /// rounds of breath it has left (RULINGS › Water).
+    BroughtUp {
+        who: String,
+        by: String,
+        depth_feet: u32,
+        breath_left: u32,
+    },
+    /// An ally grabbed a drowning creature to carry it to the surface, bearing this much of its
+    /// weight.
     Grabbed {
         who: String,
         whom: String,
@@ -40,6 +49,7 @@ impl LogEvent for WaterEvent {
             WaterEvent::Drowning { who, .. }
             | WaterEvent::Sank { who, .. }
             | WaterEvent::Drowned { who }
+            | WaterEvent::BroughtUp { who, .. }
             | WaterEvent::Grabbed { who, .. }
             | WaterEvent::LetGo { who, .. } => Some(who),
         }
@@ -48,6 +58,7 @@ impl LogEvent for WaterEvent {
     fn also_concerns(&self) -> Option<&str> {
         match self {
             WaterEvent::Grabbed { whom, .. } | WaterEvent::LetGo { whom, .. } => Some(whom),
+            WaterEvent::BroughtUp { by, .. } => Some(by),
             _ => None,
         }
     }
@@ -69,9 +80,18 @@ impl fmt::Display for WaterEvent {
                 "{who} sinks to {depth_feet}' ({breath_left} round(s) of breath left)"
             ),
             WaterEvent::Drowned { who } => write!(f, "{who} drowns"),
+            WaterEvent::BroughtUp {
+                who,
+                by,
+                depth_feet,
+                breath_left,
+            } => write!(
+                f,
+                "{by} carries {who} up to {depth_feet}' below the surface ({breath_left} round(s) of breath left)"
+            ),
             WaterEvent::Grabbed { who, whom, stone } => write!(
                 f,
-                "{who} grabs {whom} and brings it up, bearing {stone} stone of it"
+                "{who} grabs {whom} to carry it to the surface, bearing {stone} stone of it"
             ),
             WaterEvent::LetGo { who, whom } => write!(f, "{who} lets go of {whom}"),
         }

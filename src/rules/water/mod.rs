@@ -10,9 +10,12 @@
 //! - Failing, it is **drowning**: vulnerable, no actions, no more Swimming throws; it sinks 10'
 //!   per stone of encumbrance at the start of each initiative, to the water's depth; it holds its
 //!   breath 5 + CON modifier rounds and then dies at its initiative.
-//! - An ally not drowning beside it may grab it (in lieu of moving) and bring it up: the drowning
-//!   ends, and the carrier bears half its weight (7½ stone plus half its gear) and takes it along
-//!   wherever it goes until it lets go.
+//! - An ally not drowning beside it may grab it (in lieu of moving) and carry it to the surface
+//!   (RULINGS › Water): one that has sunk is reached only by an ally swimming beside it. The
+//!   carrier brings it up at its own swimming pace, at the start of the drowning one's
+//!   initiative, its breath counted until it is at the surface; there the drowning ends. The
+//!   carrier bears half its weight (7½ stone plus half its gear), keeps it at the surface (no
+//!   Swimming throws of its own) and takes it along wherever it goes until it lets go.
 
 pub mod commands;
 pub mod events;
@@ -45,13 +48,16 @@ pub fn breath_rounds(con: i32) -> u32 {
     (5 + crate::rules::abilities::delve_modifier(con)).max(0) as u32
 }
 
-/// Feet sunk in a round: 10' per stone of encumbrance (a fraction of a stone counts whole).
+/// Feet sunk in a round: 10' per stone of encumbrance, fractions included (RULINGS › Water:
+/// 7½ stone sinks 75').
 pub(crate) fn sinks_feet(stone: f32) -> u32 {
-    SINKS_FEET_PER_STONE * stone_target(stone).max(0) as u32
+    (SINKS_FEET_PER_STONE as f32 * stone.max(0.0)).floor() as u32
 }
 
 /// The Swimming throw's target and modifiers: the encumbrance in stone, +4 with Swimming, and
-/// the situation's penalties; `None` when no throw is needed (0 or less).
+/// the situation's penalties; `None` when no throw is needed — for one with the Swimming
+/// proficiency whose net target is 0 or less. One without it always throws (RULINGS › Water),
+/// and succeeds at a net target of 1 or less.
 fn swimming_throw(world: &World, who: Entity) -> Option<(i32, Vec<Modifier>)> {
     swimming_throw_at(world, who, world.get::<Position>(who).map(|p| p.0))
 }
@@ -62,12 +68,16 @@ pub(crate) fn swimming_throw_at(
     who: Entity,
     at: Option<GridPos>,
 ) -> Option<(i32, Vec<Modifier>)> {
+    // RULINGS › Water: one with a swimming speed is at home in water and makes no throw.
+    if world.get::<SwimmingSpeed>(who).is_some() {
+        return None;
+    }
     let stone = stone_of(world.get::<Encumbrance>(who));
     let mut mods = Vec::new();
-    if world
+    let proficient = world
         .get::<crate::creature::Proficiencies>(who)
-        .is_some_and(|p| p.has(Proficiency::Swimming))
-    {
+        .is_some_and(|p| p.has(Proficiency::Swimming));
+    if proficient {
         mods.push(Modifier::new(SWIMMING_BONUS, "Swimming"));
     }
     mods.extend(crate::rules::penalties::swimming_penalties_at(
@@ -75,7 +85,7 @@ pub(crate) fn swimming_throw_at(
     ));
     let target = stone_target(stone);
     let net = target - mods.iter().map(|m| m.value).sum::<i32>();
-    (net > 0).then_some((target, mods))
+    (net > 0 || !proficient).then_some((target, mods))
 }
 
 pub use crate::creature::SwimmingSpeed;
@@ -115,10 +125,82 @@ fn start_of_initiative_in_water(
         .collect();
     swimmers.sort();
     for (e, at) in swimmers {
-        match world.get::<Drowning>(e).copied() {
-            Some(d) => sink(world, e, at, d),
-            None => swim(world, e),
+        match (world.get::<Drowning>(e).copied(), carrier_of(world, e)) {
+            (Some(d), Some(carrier)) => brought_up(world, e, carrier, d),
+            (Some(d), None) => sink(world, e, at, d),
+            // Kept at the surface by its carrier: no throw of its own.
+            (None, Some(_)) => {}
+            (None, None) => swim(world, e),
         }
+    }
+}
+
+/// Who holds `whom`, if anyone.
+fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
+    let mut q = world.query::<(Entity, &Holding)>();
+    q.iter(world)
+        .filter(|(_, h)| h.whom == whom)
+        .map(|(e, _)| e)
+        .min()
+}
+
+/// How far a carrier swims up in a round: its combat speed afloat (a quarter, or its swimming
+/// speed's share).
+fn swims_up_feet(world: &World, carrier: Entity) -> u32 {
+    let Some(enc) = world.get::<Encumbrance>(carrier) else {
+        return 0;
+    };
+    let conditions = world
+        .get::<Conditions>(carrier)
+        .cloned()
+        .unwrap_or_default();
+    let share =
+        crate::rules::movement::WaterCost::of(enc.0, world.get::<SwimmingSpeed>(carrier)).share();
+    crate::rules::movement::Speeds::of(enc.0, &conditions).map_or(0, |s| {
+        (s.rated(crate::rules::movement::Pace::Combat) * share).floor() as u32
+    })
+}
+
+/// A drowning creature in its carrier's grip, at the start of its initiative: brought up by the
+/// carrier's swimming pace; at the surface it is saved, else its breath runs on.
+fn brought_up(world: &mut World, who: Entity, carrier: Entity, mut d: Drowning) {
+    d.sunk_feet = d.sunk_feet.saturating_sub(swims_up_feet(world, carrier));
+    if d.sunk_feet == 0 {
+        saved(world, who, "carried to the surface");
+        return;
+    }
+    d.rounds_held += 1;
+    world.entity_mut(who).insert(d);
+    let (name, by) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, carrier),
+    );
+    let breath = breath_rounds(world.get::<Abilities>(who).map_or(10, |a| a.0.con));
+    log_in(
+        world,
+        WaterEvent::BroughtUp {
+            who: name.clone(),
+            by,
+            depth_feet: d.sunk_feet,
+            breath_left: breath.saturating_sub(d.rounds_held),
+        },
+    );
+    if d.rounds_held >= breath {
+        log_in(world, WaterEvent::Drowned { who: name });
+        crate::rules::damage::killed(world, who, "drowned");
+    }
+}
+
+/// The drowning ends: it is at the surface in its carrier's grip.
+fn saved(world: &mut World, whom: Entity, why: &str) {
+    world.entity_mut(whom).remove::<Drowning>();
+    lose_condition_in(world, whom, ConditionKind::Drowning, why);
+    if world
+        .get::<Conditions>(whom)
+        .and_then(|c| c.get(ConditionKind::Vulnerable))
+        .is_some_and(|v| v.source == "drowning")
+    {
+        lose_condition_in(world, whom, ConditionKind::Vulnerable, "no longer drowning");
     }
 }
 
@@ -179,8 +261,10 @@ fn sink(world: &mut World, who: Entity, at: GridPos, mut d: Drowning) {
     }
 }
 
-/// `Grab`: `who`, not drowning, grabs a drowning ally beside it (in lieu of moving) and brings
-/// it up: the drowning ends, and `who` bears half the ally's weight until it lets go.
+/// `Grab`: `who`, not drowning, grabs a drowning ally beside it (in lieu of moving) to carry it
+/// to the surface, and bears half the ally's weight until it lets go. One that has sunk is
+/// reached only by an ally swimming beside it (RULINGS › Water); one not yet sunk is at the
+/// surface, and saved at once.
 pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
     let here = crate::command::square_of(world, who)?;
     let there = crate::command::square_of(world, whom)?;
@@ -196,23 +280,16 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
     if here.chebyshev(there) > 1 {
         return Err(WaterRefusal::NotBeside.into());
     }
+    let sunk_feet = world.get::<Drowning>(whom).map_or(0, |d| d.sunk_feet);
+    if sunk_feet > 0 && !in_deep_water(world.resource::<DungeonGrid>(), here) {
+        return Err(WaterRefusal::MustSwimToIt { sunk_feet }.into());
+    }
     if world.get::<Holding>(who).is_some() {
         return Err(WaterRefusal::HandsFull.into());
     }
     let stone = (BODY_STONE + stone_of(world.get::<Encumbrance>(whom))) / 2.0;
-    world.entity_mut(whom).remove::<Drowning>();
-    lose_condition_in(
-        world,
-        whom,
-        ConditionKind::Drowning,
-        "grabbed and brought up",
-    );
-    if world
-        .get::<Conditions>(whom)
-        .and_then(|c| c.get(ConditionKind::Vulnerable))
-        .is_some_and(|v| v.source == "drowning")
-    {
-        lose_condition_in(world, whom, ConditionKind::Vulnerable, "no longer drowning");
+    if sunk_feet == 0 {
+        saved(world, whom, "grabbed at the surface");
     }
     bear(world, who, stone);
     let round = world.resource::<crate::time::Clock>().rounds;
@@ -257,14 +334,20 @@ pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
     if world.get::<Drowning>(who).is_some() {
         return Vec::new();
     }
-    let Some(mut q) =
-        world.try_query_filtered::<(Entity, &Name, &Position, Option<&Faction>), With<Drowning>>()
+    let Some(mut q) = world.try_query::<(Entity, &Name, &Position, Option<&Faction>, &Drowning)>()
     else {
         return Vec::new();
     };
+    // One that has sunk is reached only by one swimming beside it (RULINGS › Water).
+    let swimming = in_deep_water(world.resource::<DungeonGrid>(), here);
     let mut drowning: Vec<(Entity, String)> = q
         .iter(world)
-        .filter(|(e, _, p, f)| *e != who && f.copied() == faction && p.0.within_a_step(here))
+        .filter(|(e, _, p, f, d)| {
+            *e != who
+                && f.copied() == faction
+                && p.0.within_a_step(here)
+                && (d.sunk_feet == 0 || swimming)
+        })
         .map(|(e, n, ..)| (e, n.to_string()))
         .collect();
     drowning.sort();
@@ -276,7 +359,13 @@ pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
                 who: name.clone(),
                 whom,
             });
-            Choice::new(&way, "in lieu of moving", None, "brings it up", grab)
+            Choice::new(
+                &way,
+                "in lieu of moving",
+                None,
+                "carries it to the surface",
+                grab,
+            )
         })
         .collect()
 }
@@ -328,6 +417,16 @@ fn carried_along(
 }
 
 /// Dungeon Delves › Drowning: a drowning creature "cannot take any actions".
+/// RULINGS › Water: a swimmer at running speed cannot attack.
+fn swimming_at_running_speed(world: &World, who: Entity) -> bool {
+    world
+        .get::<crate::rules::movement::MovedThisRound>(who)
+        .is_some_and(|m| m.pace == Some(crate::rules::movement::Pace::Running))
+        && world
+            .get::<Position>(who)
+            .is_some_and(|p| in_deep_water(world.resource::<DungeonGrid>(), p.0))
+}
+
 fn is_drowning(world: &World, who: Entity) -> bool {
     world.get::<Drowning>(who).is_some()
 }
@@ -360,6 +459,7 @@ impl Plugin for WaterPlugin {
             });
         use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Drowning, is_drowning)
+            .declare_hold(Hold::SwimmingAtRunningSpeed, swimming_at_running_speed)
             .declare_exertion_of::<Drowning>("drowning")
             .declare_exertion_of::<Holding>("holding a drowning ally up")
             .declare_exertion("treading water", treading_water)
@@ -390,17 +490,14 @@ mod tests {
     use super::*;
 
     /// Dungeon Delves › Drowning: breath lasts 5 + CON modifier rounds; sinking is 10' per
-    /// stone.
+    /// stone, fractions included (RULINGS › Water: 7½ stone, 75').
     #[test]
     fn breath_and_sinking() {
         assert_eq!(breath_rounds(10), 5);
         assert_eq!(breath_rounds(16), 7, "CON 16: +2");
         assert_eq!(breath_rounds(3), 2, "CON 3: −3");
         assert_eq!(sinks_feet(3.0), 30);
-        assert_eq!(
-            sinks_feet(2.5),
-            30,
-            "a part of a stone sinks as a whole one"
-        );
+        assert_eq!(sinks_feet(7.5), 75);
+        assert_eq!(sinks_feet(4.5), 45, "not 50'");
     }
 }
