@@ -125,8 +125,9 @@ fn sneaking_takes_the_water_penalty() {
     );
 }
 
-/// RULINGS › Light and vision: a check that needs sight of its square takes the poor vision of
-/// that square: a lock picked in the dark, −4 (blindness and poor vision do not stack).
+/// RULINGS › Light and vision, › Vision in the situational penalties: a check that needs sight
+/// of its square takes the poor vision of that square, or blindness, whichever is worse: a lock
+/// picked in the dark by one who sees nothing (blinded), −6, not also the dark's −4.
 #[test]
 fn lockpicking_in_the_dark_takes_the_poor_vision_penalty() {
     let mut delve = Scenario::new(&["XXXXX", "X..+X", "XXXXX"])
@@ -144,7 +145,7 @@ fn lockpicking_in_the_dark_takes_the_poor_vision_penalty() {
         at: (3, 1),
     });
     let sight: Vec<(String, i32)> = mods_of(&delve, "Lockpicking");
-    assert_eq!(sight.iter().map(|m| m.1).sum::<i32>(), -4, "{sight:?}");
+    assert_eq!(sight, vec![("blinded".to_owned(), -6)]);
 }
 
 /// RULINGS, first section: what the rules leave to the Judge is a named modifier, set for the

@@ -113,25 +113,30 @@ pub(crate) fn situational_modifiers(
 
 /// Penalty from Poor Vision (RULINGS › Light and vision): a check that needs sight of a target
 /// takes the penalty of the target's square: dim −2, dark −4 (when the creature can still act
-/// on it, by sound), magical darkness −8. Blindness (−4) and poor vision do not stack: the worse
-/// applies.
+/// on it, by sound), magical darkness −8. Blindness (−6: "can't see through their eyes") and
+/// poor vision do not stack: the worse applies. A square seen by lightless vision takes none
+/// (the penalty is for one who "has not acquired Darkvision"; the vision area reports it so).
 fn poor_vision(target_square: LightLevel, blinded: bool) -> Option<Modifier> {
+    const BLINDED_PENALTY: i32 = -6;
     let light = match target_square {
         LightLevel::Bright => None,
         LightLevel::Dim => Some(Modifier::new(-2, "target in dim light")),
         LightLevel::Dark => Some(Modifier::new(-4, "target in darkness")),
         LightLevel::MagicalDarkness => Some(Modifier::new(-8, "target in magical darkness")),
     };
-    let blind = blinded.then(|| Modifier::new(-4, "blinded"));
+    // "The character can't see through their eyes": −6 (RULINGS › Vision in the situational
+    // penalties).
+    let blind = blinded.then(|| Modifier::new(BLINDED_PENALTY, "blinded"));
     match (light, blind) {
         (Some(l), Some(b)) => Some(if l.value <= b.value { l } else { b }),
         (l, b) => l.or(b),
     }
 }
 
-/// How a creature sees a square — the light it sees it by, if it sees it at all — as the
-/// vision area registers it ([`SeeingBy`]): the penalties read it for poor vision and
-/// distractions without knowing how sight is worked out.
+/// How a creature sees a square — the light it counts as for poor vision (bright within
+/// lightless vision), if it sees it at all — as the vision area registers it ([`SeeingBy`]):
+/// the penalties read it for poor vision and distractions without knowing how sight is worked
+/// out.
 pub type HowSeen = fn(&World, Entity, GridPos) -> Option<LightLevel>;
 
 /// How creatures see, registered by the vision area.
@@ -796,7 +801,7 @@ mod tests {
         );
         assert_eq!(
             poor_vision(LightLevel::Dim, true).unwrap().value,
-            -4,
+            -6,
             "the worse: blinded"
         );
         assert_eq!(

@@ -365,10 +365,18 @@ pub struct VisionPlugin;
 impl Plugin for VisionPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::areas::RuleArea;
-        // What the situational penalties read of sight: the light a square is seen by.
+        // What the situational penalties read of sight: the light a square is seen by, and
+        // as bright within lightless vision (RULINGS › Vision in the situational penalties:
+        // darkvision takes no poor-vision penalty; shadowy senses see it dim).
         app.insert_resource(crate::rules::penalties::SeeingBy(|world, who, at| {
             let sight = world.get::<Sight>(who)?;
-            sight.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l)
+            let seen = sight.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l)?;
+            let darkvision = world
+                .get::<Vision>(who)
+                .map_or(0, |v| v.lightless_vision_feet);
+            let within =
+                darkvision > 0 && sight.los.iter().any(|&(p, d)| p == at && d <= darkvision);
+            Some(if within { LightLevel::Bright } else { seen })
         }));
         app.installs(|world, _| {
             world.insert_resource(FactionMemory::default());
