@@ -774,7 +774,7 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
             format!("the target is its encumbrance, {stone} stone"),
             "failing, no progress that round; failing on a 1, stuck and vulnerable: wiggle back \
              (Paralysis save) or push forward (Dungeonbashing), encumbrance a penalty, +4 \
-             Contortionism, -4 per failed escape"
+             Contortionism, -4 per failed push forward"
                 .into(),
         ],
     })

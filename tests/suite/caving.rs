@@ -112,8 +112,8 @@ fn contortionism_adds_four_to_squeezing() {
 
 /// Dungeon Delves › Squeezing: failing on an unmodified 1, it is stuck and vulnerable, and can
 /// do nothing but try to escape; pushing forward is Dungeonbashing with the encumbrance as a
-/// penalty, and each failed escape makes the next −4; wiggling back is a Paralysis save and
-/// takes it 10' back, free.
+/// penalty, and each failed push forward makes every later attempt −4 (a failed wiggle back
+/// does not); wiggling back is a Paralysis save and takes it 10' back, free.
 #[test]
 fn a_natural_1_leaves_it_stuck_until_it_escapes() {
     let mut delve = squeeze(", encumbrance_stone: 5.0");
@@ -161,7 +161,13 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
         mods.contains(&("Strength 13 (+1 x 4)".into(), 4)),
         "{mods:?}"
     );
-    assert_eq!(delve.get::<StuckIn>("Tam").unwrap().failed_escapes, 1);
+    assert_eq!(delve.get::<StuckIn>("Tam").unwrap().failed_pushes, 1);
+
+    // A failed wiggle back (a 2) leaves it stuck and no worse: still one failed push.
+    delve.script_dice(&[2]);
+    delve.act(WiggleBack { who: "Tam".into() });
+    assert!(!delve.throws().pop().unwrap().success);
+    assert_eq!(delve.get::<StuckIn>("Tam").unwrap().failed_pushes, 1);
 
     // Paralysis 12: a 20 − 5 − 4 = 11 would fail; 20 with the natural 20's +10 does it.
     delve.script_dice(&[20]);
@@ -171,7 +177,7 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
         wiggle
             .modifiers
             .iter()
-            .any(|m| m.value == -4 && m.source.contains("failed escape"))
+            .any(|m| m.value == -4 && m.source == "1 failed push(es) forward")
     );
     assert!(wiggle.success);
     let escaped = delve

@@ -262,7 +262,7 @@ pub enum Escape {
 
 /// The throw of an escape from a squeeze: its kind, what it is, its modifiers and its target
 /// (Dungeon Delves › Squeezing): a Paralysis save to wiggle back, Dungeonbashing (18+, Strength
-/// ×4) to push forward; the encumbrance a penalty, +4 Contortionism, −4 per failed escape.
+/// ×4) to push forward; the encumbrance a penalty, +4 Contortionism, −4 per failed push forward.
 fn escape_throw(
     world: &World,
     who: Entity,
@@ -305,10 +305,10 @@ fn escape_throw(
     {
         mods.push(Modifier::new(CONTORTIONISM_BONUS, "Contortionism"));
     }
-    if stuck_in.failed_escapes > 0 {
+    if stuck_in.failed_pushes > 0 {
         mods.push(Modifier::new(
-            FAILED_ESCAPE_PENALTY * stuck_in.failed_escapes as i32,
-            format!("{} failed escape(s)", stuck_in.failed_escapes),
+            FAILED_ESCAPE_PENALTY * stuck_in.failed_pushes as i32,
+            format!("{} failed push(es) forward", stuck_in.failed_pushes),
         ));
     }
     let kind = match way {
@@ -354,11 +354,14 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
     let throw = crate::rules::throws::throw_in(world, who, kind, skill, what, mods, target);
     let name = crate::creature::name_of(world, who);
     if !throw.success {
-        let failed = stuck_in.failed_escapes + 1;
-        world.entity_mut(who).insert(StuckIn {
-            failed_escapes: failed,
-            ..stuck_in
-        });
+        // Dungeon Delves › Squeezing: a failed push forward "worsens his plight" (−4 to every
+        // later attempt); a failed wiggle back "remains stuck", no worse.
+        if way == Escape::Forward {
+            world.entity_mut(who).insert(StuckIn {
+                failed_pushes: stuck_in.failed_pushes + 1,
+                ..stuck_in
+            });
+        }
         log_in(world, CavingEvent::EscapeFailed { who: name, way });
         return Ok(());
     }

@@ -42,12 +42,13 @@ pub struct SqueezingMover<'a> {
 }
 
 /// Where a stuck creature can get to: the squares behind it (nearest first) and ahead of it on
-/// the way it was going, and the escapes it has failed.
+/// the way it was going, and how often it has failed to push forward (each −4 to every later
+/// attempt).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct StuckIn {
     pub behind: Vec<GridPos>,
     pub ahead: Vec<GridPos>,
-    pub failed_escapes: u32,
+    pub failed_pushes: u32,
 }
 
 impl StuckIn {
@@ -78,7 +79,7 @@ impl StuckIn {
         Self {
             behind,
             ahead,
-            failed_escapes: 0,
+            failed_pushes: 0,
         }
     }
 }
