@@ -245,12 +245,29 @@ pub fn throw_in(
     modifiers: Vec<Modifier>,
     target: i32,
 ) -> Throw {
+    let natural = world.resource_mut::<Dice>().roll(20);
+    throw_in_with_die(world, who, (kind, skill), what, modifiers, target, natural)
+}
+
+/// [`throw_in`] for a die already rolled: one throw read against each of several features (a
+/// search "notices any hidden features within the area": Dungeon Delves › Searching), each with
+/// its own modifiers, logged each.
+pub(crate) fn throw_in_with_die(
+    world: &mut World,
+    who: Entity,
+    (kind, skill): (ThrowKind, Skill),
+    what: impl Into<String>,
+    mut modifiers: Vec<Modifier>,
+    target: i32,
+    natural: u32,
+) -> Throw {
     let name = crate::creature::name_of(world, who);
     let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
     let thrower = Thrower::new(&name, &conditions, world.get_resource::<TacticalCombat>());
-    let throw = world.resource_scope(|_, mut dice: Mut<Dice>| {
-        throw(&mut dice, &thrower, kind, what, modifiers, target)
-    });
+    if thrower.bloodied && thrower.tactical.is_some_and(|t| t.bloodied) {
+        modifiers.push(tactical::bloodied_modifier());
+    }
+    let throw = resolve(&thrower, kind, what.into(), natural, modifiers, target);
     let round = world.resource::<Clock>().rounds;
     world.resource_mut::<EventLog>().push(
         round,

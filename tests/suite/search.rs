@@ -316,3 +316,29 @@ fn the_exploring_thiefs_search_covers_every_square_passed_and_counts_as_hasty() 
     run_round(app.world_mut());
     assert_eq!(hasty_throws(&app), 1, "{}", text(&app));
 }
+
+/// Dungeon Delves › Searching: "if the throw succeeds, the adventurer notices any hidden
+/// features within the area he searched" — one throw for the search, not one per feature. Two
+/// features at 18+ (a methodical search by Adventuring) are found together on an 18 and missed
+/// together on a 17: both found 15% of the time, not 2.25%.
+#[test]
+fn one_searching_throw_notices_every_hidden_feature() {
+    let both = "doors: [(at: (3, 2), secret: true)], \
+                traps: [(at: (2, 1), kind: Pit(depth_feet: 10), hidden: true)],";
+    for (die, found) in [(18, 2), (17, 0)] {
+        let mut delve = delve::scenario::Delve {
+            app: app(", gear: [TenFootPole]", both),
+        };
+        delve.give(Search { who: "Sera".into() });
+        delve.run(9);
+        delve.script_dice(&[die]);
+        delve.run(1);
+        let throws = delve.throws_for(delve::rules::throws::Skill::Proficiency(
+            delve::level::schema::Proficiency::Searching,
+        ));
+        assert_eq!(throws.len(), 2, "each feature read against the one die");
+        assert!(throws.iter().all(|t| t.natural == die && t.target == 18));
+        let finds = delve.events::<SearchEvent>().len();
+        assert_eq!(finds, found, "{}", delve.log().to_text());
+    }
+}

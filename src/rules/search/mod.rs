@@ -192,7 +192,10 @@ fn within_reach(world: &mut World, who: Entity, squares: &[GridPos]) -> Vec<Hidd
         .collect()
 }
 
-/// Throws for each of `features`; reveals those found.
+/// One Searching throw (Dungeon Delves › Searching: "if the throw succeeds, the adventurer
+/// notices any hidden features within the area he searched"): one die, read against each of
+/// `features` with its own modifiers (how well it is hidden, how well its square is seen);
+/// reveals those found.
 fn search_for(
     world: &mut World,
     who: Entity,
@@ -203,7 +206,11 @@ fn search_for(
 ) {
     let round = world.resource::<Clock>().rounds;
     let name = crate::creature::name_of(world, who);
+    if features.is_empty() {
+        return;
+    }
     let situation = searching_situation(world, who);
+    let natural = world.resource_mut::<crate::dice::Dice>().roll(20);
     for h in features {
         let mut m = mods.to_vec();
         m.extend(situation.iter().cloned());
@@ -223,14 +230,19 @@ fn search_for(
             Some(h.at),
             &[h.entity],
         ));
-        let throw = crate::rules::throws::throw_in(
+        let throw = crate::rules::throws::throw_in_with_die(
             world,
             who,
-            ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Searching),
+            (
+                ThrowKind::Check,
+                crate::rules::throws::Skill::Proficiency(
+                    crate::level::schema::Proficiency::Searching,
+                ),
+            ),
             what,
             m,
             target,
+            natural,
         );
         if throw.success {
             if h.door {
