@@ -905,7 +905,8 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     );
     if climbs > 0.0 {
         notes.push(format!(
-            "it climbs {climbs:.1}' a round (a third of its combat speed)"
+            "it climbs {climbs:.1}' a round (its exploration speed; a third of its combat speed \
+             in a battle)"
         ));
     }
     let permitted = climbing_target(&profs, surface).is_some();

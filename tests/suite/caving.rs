@@ -1226,7 +1226,8 @@ fn a_failed_belay_drops_the_climber_the_length_of_the_rope() {
         who: "Bo".into(),
         climber: "Ro".into(),
     });
-    delve.run(3);
+    // 12' a round (its exploration speed, outside a battle): 48' in four rounds.
+    delve.run(4);
     assert!(falls(&delve).is_empty());
     // At 50' (the middle of the first 100') Ro throws a 5 against 6; Bo 5 + 12 − 2 = 15 < 18.
     delve.script_dice(&[5, 5, 1, 1, 1, 1, 1, 1]);
@@ -1259,7 +1260,7 @@ fn belayers_up_the_rope_each_repeat_the_steps() {
         rappel: false,
         pace: ClimbPace::Third,
     });
-    delve.run(2);
+    delve.run(3);
     delve.give(ClimbDown {
         who: "Cy".into(),
         into: (3, 1),
@@ -1412,4 +1413,50 @@ fn crawling_takes_both_hands() {
         at: (5, 1),
     });
     assert!(delve.was_refused("Jess", &Hold::CrawlingATraverse));
+}
+
+/// Dungeon Delves › Climbing: one climbs "at his exploration speed or, if action is being
+/// tracked in rounds, one-third his combat speed": Jess (2 stone: 120' a turn, 40' a round in
+/// combat) climbs 12' a round exploring, 13⅓' a round while a ghoul across the chasm makes it
+/// a battle.
+#[test]
+fn climbing_is_at_exploration_speed_outside_a_battle_and_a_third_of_combat_speed_in_one() {
+    let climbed = |ghoul: bool| {
+        let mut s = Scenario::new(&["XXXXXXXXXX", "X....C...X", "XXXXXXXXXX"])
+            .legend("'C': Chasm(depth_feet: 150)")
+            .light("(at: (1, 1), kind: Custom(bright_feet: 90, dim_feet: 90), lit: true)")
+            .faction(r#"(name: "party")"#)
+            .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+            .creature(
+                r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 10,
+                    encumbrance_stone: 2.0, gear: [Rope(200)])"#,
+            );
+        if ghoul {
+            s = s.creature(
+                r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (8, 1))"#,
+            );
+        }
+        let mut delve = s.build();
+        if ghoul {
+            let g = delve.entity("Gnawbone");
+            delve
+                .world_mut()
+                .entity_mut(g)
+                .insert(delve::rules::combat::battle::Controlled);
+        }
+        delve.act(LowerRope {
+            who: "Jess".into(),
+            at: (5, 1),
+        });
+        delve.give(ClimbDown {
+            who: "Jess".into(),
+            into: (5, 1),
+            rappel: false,
+            pace: ClimbPace::Third,
+        });
+        delve.run(3);
+        delve.get::<Climbing>("Jess").unwrap().done_feet
+    };
+    assert_eq!(climbed(false), 36.0);
+    assert!((climbed(true) - 40.0).abs() < 0.01, "{}", climbed(true));
 }

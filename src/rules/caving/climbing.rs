@@ -517,10 +517,23 @@ pub(crate) fn climbers_climb(
     }
 }
 
-/// Feet a round `who` climbs at this climbing pace (a third of its combat speed, or more for
-/// the proficient), its conditions counted.
+/// Feet a round `who` climbs (or traverses) at this pace, its conditions counted. Dungeon
+/// Delves › Climbing, › Balancing Traverse: "at his exploration speed or, if action is being
+/// tracked in rounds, one-third his combat speed" — a tenth of its exploration speed a round
+/// outside a battle, a third of its combat speed when its faction is in one; the proficient's
+/// half and full paces are shares of its combat speed.
 pub(crate) fn climbing_feet_per_round(world: &World, who: Entity, pace: ClimbPace) -> f32 {
-    rate(world, who, Pace::Combat) * pace.share()
+    let tracked_in_rounds = world.get::<Faction>(who).is_some_and(|f| {
+        world
+            .resource::<crate::creature::ActingOrder>()
+            .fighting(*f)
+    });
+    match pace {
+        ClimbPace::Third if !tracked_in_rounds => {
+            rate(world, who, Pace::Exploration) / crate::time::ROUNDS_PER_TURN as f32
+        }
+        _ => rate(world, who, Pace::Combat) * pace.share(),
+    }
 }
 
 /// Feet a round at `pace` for `who`, its conditions counted (0 if it cannot move).
@@ -541,7 +554,7 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
             Pace::Running
         })
     } else {
-        rate(Pace::Combat) * c.pace.share()
+        climbing_feet_per_round(world, who, c.pace)
     };
     let reach = c.done_feet + this_round;
     if let Some(mark) = c.next_throw_at().filter(|&m| reach >= m) {

@@ -461,8 +461,7 @@ pub(crate) fn traversers_traverse(
 }
 
 fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
-    let speed = super::climbing::rate(world, who, Pace::Combat);
-    let reach = t.done_feet + speed * t.pace.share();
+    let reach = t.done_feet + super::climbing::climbing_feet_per_round(world, who, t.pace);
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
         let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
         let rigged = world
