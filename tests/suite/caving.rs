@@ -1460,3 +1460,63 @@ fn climbing_is_at_exploration_speed_outside_a_battle_and_a_third_of_combat_speed
     assert_eq!(climbed(false), 36.0);
     assert!((climbed(true) - 40.0).abs() < 0.01, "{}", climbed(true));
 }
+
+/// Dungeon Delves › Belaying: a belayer who fails on a 1 "must make an immediate Climbing
+/// proficiency throw, applying the falling climber's encumbrance as a penalty" — always, even
+/// for one proficient in Climbing and Mountaineering (who escapes only the penalty on the
+/// Dungeonbashing throw); on a sheer climb it is by the belayer's class value (12), not the
+/// easy climb's 8+.
+#[test]
+fn a_belayer_pulled_off_balance_throws_by_the_climbs_surface_with_the_climbers_weight() {
+    let mut delve = Scenario::new(&["XXXXXXX", "X..C..X", "XXX.XXX", "XXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 200)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ro", faction: "party", at: (2, 1), hp: 40, ac: 12, encumbrance_stone: 2.0,
+                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope(60)])"#,
+        )
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (3, 2), hp: 40, ac: 12, str: 18,
+                encumbrance_stone: 2.0, proficiencies: [Climbing, Mountaineering],
+                throws: { Climbing: 12, Mountaineering: 12 }, gear: [Rope(60)])"#,
+        )
+        .build();
+    delve.give(ClimbDown {
+        who: "Ro".into(),
+        into: (3, 1),
+        rappel: false,
+        pace: ClimbPace::Third,
+    });
+    delve.give(Belay {
+        who: "Bo".into(),
+        climber: "Ro".into(),
+    });
+    delve.run(4);
+    // Ro's throw at 50': 5 (fails, sheer); Bo's Dungeonbashing: a natural 1; Bo's footing: 20.
+    delve.script_dice(&[5, 1, 20, 1, 1, 1, 1, 1, 1]);
+    delve.run(1);
+    let throws = delve.throws_for(delve::rules::throws::Skill::Dungeonbashing);
+    let bash = throws.last().unwrap();
+    assert!(
+        !bash.modifiers.iter().any(|m| m.source.contains("stone")),
+        "{:?}",
+        bash.modifiers
+    );
+    let footing = delve
+        .throws_for(delve::rules::throws::Skill::Proficiency(
+            delve::level::schema::Proficiency::Climbing,
+        ))
+        .into_iter()
+        .find(|t| t.what.contains("footing"))
+        .expect("a footing throw");
+    assert_eq!(footing.target, 12);
+    assert!(
+        footing
+            .modifiers
+            .iter()
+            .any(|m| m.value == -2 && m.source == "the climber's 2 stone"),
+        "{:?}",
+        footing.modifiers
+    );
+}

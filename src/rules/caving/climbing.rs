@@ -819,8 +819,9 @@ enum Belayed {
 /// Dungeonbashing 18+ (Strength ×4), the climber's encumbrance a penalty unless the belayer is
 /// proficient in Climbing and Mountaineering. Caught, the climber hangs unhurt where it was;
 /// failing, it falls the length of the rope; failing on a 1 or by 14 or more, the belayer makes
-/// a Climbing throw (the climber's encumbrance a penalty) or falls too — and a belayer on the
-/// climb is itself caught, or not, by whoever belays it, and so on up the rope.
+/// a Climbing throw for the climb's surface (on a sheer one its class value), "applying the
+/// falling climber's encumbrance as a penalty" always, or falls too — and a belayer on the climb
+/// is itself caught, or not, by whoever belays it, and so on up the rope.
 fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
     let Some(hole) = hole_of(world, climber, c) else {
         return Belayed::Alone;
@@ -848,13 +849,13 @@ fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
         .get::<crate::creature::Abilities>(belayer)
         .map_or(10, |a| a.0.str);
     let mut mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
-    let weight = (stone > 0.0 && !both).then(|| {
+    let weight = (stone > 0.0).then(|| {
         Modifier::new(
             -super::stone_target(stone),
             format!("the climber's {stone} stone"),
         )
     });
-    mods.extend(weight.clone());
+    mods.extend(weight.clone().filter(|_| !both));
     mods.extend(crate::rules::penalties::check_penalties(
         world, belayer, None,
     ));
@@ -883,7 +884,9 @@ fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
         return Belayed::Caught;
     }
     if throw.natural == 1 || throw.target - throw.total >= 14 {
-        let target = climbing_target(&profs, Surface::Easy).unwrap_or(ADVENTURING_CLIMB);
+        let target = climbing_target(&profs, c.surface)
+            .or_else(|| climbing_target(&profs, Surface::Easy))
+            .unwrap_or(ADVENTURING_CLIMB);
         let mut mods: Vec<Modifier> = weight.into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(
             world, belayer, None,
