@@ -702,17 +702,18 @@ fn cross(delve: &mut Delve) {
     });
 }
 
-/// Dungeon Delves › Balancing Traverse: a narrow path (6") by Adventuring 8+, a third of combat
-/// speed, one throw at the midpoint of 20'; the traverser is on the ledge as it goes.
+/// Dungeon Delves › Balancing Traverse: a narrow path (6") by Adventuring 8+, at exploration
+/// speed outside a battle (12' a round), one throw at the midpoint of 20'; the traverser is on
+/// the ledge as it goes.
 #[test]
-fn a_narrow_ledge_is_crossed_at_a_third_of_combat_speed() {
+fn a_narrow_ledge_is_crossed_at_exploration_speed() {
     let mut delve = ledge(6, "");
     cross(&mut delve);
     delve.script_dice(&[8]);
     delve.run(1);
     let t = delve.throws().pop().unwrap();
     assert_eq!((t.target, t.success), (8, true));
-    assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "13⅓' along");
+    assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "12' along");
     assert!(
         delve
             .get::<Conditions>("Kit")
@@ -834,6 +835,47 @@ fn a_crawling_traverse_is_rigged_and_crossed() {
                 at: GridPos::new(8, 1)
             })
     );
+}
+
+/// Dungeon Delves › Balancing Traverse: the Paralysis save for damage is for "an adventurer who
+/// suffers damage while on a narrow or precarious path" — not one crawling a rope.
+#[test]
+fn damage_while_crawling_a_rope_calls_for_no_balance_save() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXXX", "X....CCCCC..X", "XXXXXXXXXXXXX"])
+        .field("climbs: [(at: (9, 1), anchor_ac: 2)]")
+        .legend("'C': Chasm(depth_feet: 30)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 12, attack_bonus: 1,
+                encumbrance_stone: 2.0, saves: { Paralysis: 12 },
+                gear: [GrapplingHook, Rope(50)])"#,
+        )
+        .build();
+    delve.act(RigTraverse {
+        who: "Jess".into(),
+        to: (10, 1),
+    });
+    delve.script_dice(&[20]);
+    delve.run(3);
+    delve.give(CrawlAcross {
+        who: "Jess".into(),
+        to: (10, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.run(1);
+    assert!(
+        delve
+            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .is_some(),
+        "{}",
+        delve.log().to_text()
+    );
+    let before = delve.throws().len();
+    let jess = delve.entity("Jess");
+    delve::rules::damage::take_damage(delve.world_mut(), jess, 1);
+    assert_eq!(delve.throws().len(), before, "no save");
+    assert!(delve.get::<Below>("Jess").is_none());
 }
 
 /// Dungeon Delves › Crawling Traverse: a rope bears 45 stone.

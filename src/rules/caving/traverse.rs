@@ -564,10 +564,15 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
     }
 }
 
-/// Dungeon Delves › Balancing Traverse: damage taken on the path calls for a Paralysis save
-/// (+2 Cat Burglary), or it falls.
+/// Dungeon Delves › Balancing Traverse: "an adventurer who suffers damage while on a narrow or
+/// precarious path" makes a Paralysis save (+2 Cat Burglary), or falls. Not one crawling a rope
+/// (› Crawling Traverse says nothing of it).
 pub(crate) fn damaged_on_a_ledge(world: &mut World, who: Entity) {
-    let Some(t) = world.get::<Traversing>(who).copied() else {
+    let Some(t) = world
+        .get::<Traversing>(who)
+        .copied()
+        .filter(|t| t.path != Path::Rope)
+    else {
         return;
     };
     if world.get::<Conditions>(who).is_some_and(is_down) {
