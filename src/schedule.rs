@@ -22,6 +22,9 @@ pub struct SimRound;
 /// The phases of a round, in the order they run.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoundSet {
+    /// Last round's records are cleared as the round begins, before its commands are carried
+    /// out: what each creature moved (a command's situational penalties are this round's).
+    NewRound,
     /// Who is fighting, and in what order, as the round begins: the battle's acting order
     /// ([`ActingOrder`]), before anything asks for it.
     ActingOrder,
@@ -167,6 +170,7 @@ pub fn round_schedule() -> Schedule {
     // Three chains (a tuple holds at most twenty), joined at `Walking` and `Hearing`.
     schedule.configure_sets(
         (
+            RoundSet::NewRound,
             RoundSet::ActingOrder,
             RoundSet::Commands,
             RoundSet::StartOfRound,

@@ -478,7 +478,7 @@ fn a_grappling_hook_out_of_a_chasm() {
         "{:?}",
         t.modifiers
     );
-    assert!(t.success);
+    assert!(t.success, "{:?}", t.modifiers);
     delve.act(Climb {
         who: "Jess".into(),
         to: (8, 1),
@@ -1561,4 +1561,33 @@ fn a_belayer_pulled_off_balance_throws_by_the_climbs_surface_with_the_climbers_w
         "{:?}",
         footing.modifiers
     );
+}
+
+/// Dungeon Delves › Crawling Traverse: the grappling hook thrown at the far counterweight is an
+/// attack throw, and takes the situational penalties like every attack throw (RULINGS ›
+/// Movement penalties): prone, −4.
+#[test]
+fn the_traverse_hook_takes_the_situational_penalties() {
+    let mut delve = chasm(
+        ", at: (5, 1), attack_bonus: 1, conditions: [Prone], gear: [GrapplingHook, Rope(50)]",
+        13,
+        '.',
+    );
+    delve.act(RigTraverse {
+        who: "Jess".into(),
+        to: (8, 1),
+    });
+    delve.script_dice(&[20]);
+    delve.run(2);
+    let hook = delve
+        .throws()
+        .into_iter()
+        .find(|t| t.what.starts_with("grappling hook"))
+        .expect("the hook is thrown");
+    let mods: Vec<(String, i32)> = hook
+        .modifiers
+        .into_iter()
+        .map(|m| (m.source, m.value))
+        .collect();
+    assert!(mods.contains(&("prone".to_owned(), -4)), "{mods:?}");
 }

@@ -127,6 +127,28 @@ pub(crate) fn grappling_range_penalty(feet: u32) -> Option<i32> {
     }
 }
 
+/// The situational penalties of a grappling hook's throw, as of every ranged attack throw: those
+/// for having moved (RULINGS › Movement penalties), prone and water, and how well the thrower
+/// sees the counterweight's square (poor vision, blindness, fog).
+pub(super) fn hook_penalties(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
+    let mut mods = crate::rules::penalties::penalties_for(
+        world,
+        who,
+        crate::rules::penalties::CheckKind::RangedAttack,
+    )
+    // Beyond twice its movement speed no missile is thrown at all; a hook is thrown standing (at
+    // the bottom of a hole, or rigging), so that is only where a command meets a runner: it
+    // takes the heaviest movement penalty instead.
+    .unwrap_or_else(|_| crate::rules::penalties::check_penalties(world, who, None));
+    let blinded = world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Blinded));
+    mods.extend(crate::rules::penalties::sight_penalties(
+        world, who, at, blinded,
+    ));
+    mods
+}
+
 /// `ThrowGrapplingHook`: from the bottom of a pit or chasm, a creature with a grappling hook and
 /// rope throws for the anchor above (an attack throw against its AC, the delve scale + 10, with
 /// the range penalty for the depth). Caught, the rope makes the wall an easy climb; on a natural
@@ -160,7 +182,7 @@ pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(),
             format!("anchor {}' away", below.depth_feet),
         ));
     }
-    mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+    mods.extend(hook_penalties(world, who, here));
     let throw = crate::rules::throws::throw_in(
         world,
         who,

@@ -353,6 +353,7 @@ fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> b
             format!("counterweight {feet}' away"),
         ));
     }
+    mods.extend(super::climbing::hook_penalties(world, who, last));
     let throw = crate::rules::throws::throw_in(
         world,
         who,

@@ -328,7 +328,7 @@ impl Plugin for MovementPlugin {
         });
         app.init_resource::<StepsTaken>()
             .init_resource::<crate::creature::ActingOrder>()
-            .add_systems(SimRound, start_round.in_set(RoundSet::StartOfRound))
+            .add_systems(SimRound, start_round.in_set(RoundSet::NewRound))
             .add_systems(SimRound, hazards::mind_the_way.in_set(RoundSet::WayAhead))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
