@@ -34,7 +34,7 @@ impl Bestiary {
                     self.templates.insert(name, (t, file.to_owned()));
                 }
             }
-            Err(e) => problems.push(ron_diagnostic(file, &e, "a bestiary")),
+            Err(e) => problems.push(ron_diagnostic(file, src, &e, "a bestiary")),
         }
     }
 

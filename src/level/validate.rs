@@ -16,21 +16,79 @@ use crate::grid::{DungeonGrid, GridPos};
 /// The largest map side accepted: keeps a mistyped file from asking for gigabytes.
 pub const MAX_MAP_SIDE: usize = 4096;
 
+/// The deepest depth (and highest height) a level may give (RULINGS › Pits and holes).
+pub const MAX_DEPTH_FEET: u32 = 1000;
+
 /// The RON dialect of level, bestiary and script files: optional fields are written bare
 /// (`hp: 9`, not `hp: Some(9)`); `Some(..)` is still accepted.
 pub fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
-/// Turns a RON error into a diagnostic at its position.
-pub(crate) fn ron_diagnostic(file: &str, e: &ron::error::SpannedError, what: &str) -> Diagnostic {
+/// Turns a RON error in `src` into a diagnostic at its position. A number out of its field's
+/// range (a negative width) names the field and what it takes, as the other level errors do.
+pub(crate) fn ron_diagnostic(
+    file: &str,
+    src: &str,
+    e: &ron::error::SpannedError,
+    what: &str,
+) -> Diagnostic {
     let at = SourcePos::new(e.span.start.line.max(1), e.span.start.col.max(1));
+    let explained = match e.code {
+        ron::Error::IntegerOutOfBounds => number_out_of_bounds(src, at),
+        _ => None,
+    };
     Diagnostic::error(
         DiagnosticKind::Syntax,
         file,
         at,
-        format!("{} (while reading {what})", e.code),
+        format!(
+            "{} (while reading {what})",
+            explained.unwrap_or_else(|| e.code.to_string())
+        ),
     )
+}
+
+/// What the fields that take whole numbers take, by name, for errors.
+fn what_a_field_takes(field: &str) -> &'static str {
+    match field {
+        "width_inches" => {
+            "the path's width in whole inches, 0 or more (4 to 8: narrow; under 4: precarious; 0: too narrow to cross)"
+        }
+        "deep_water_feet" | "depth_feet" => "a depth in whole feet, 1 to 1,000",
+        "scale_feet" => "the side of a square in whole feet, 1 or more",
+        "spikes" => "the number of iron spikes driven in, 0 to 4",
+        _ => "a whole number in its range (most: 0 or more)",
+    }
+}
+
+/// The field whose number ends at `at` in `src`, and what it takes: `width_inches: -3`.
+fn number_out_of_bounds(src: &str, at: SourcePos) -> Option<String> {
+    let line = src.lines().nth(at.line.checked_sub(1)?)?;
+    let end = line
+        .char_indices()
+        .nth(at.col.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i);
+    let before = &line[..end];
+    let number_at = before
+        .trim_end_matches(|c: char| c.is_ascii_digit() || "-+._".contains(c))
+        .len();
+    let rest = &line[end..];
+    let digits = rest
+        .find(|c: char| !(c.is_ascii_digit() || "._".contains(c)))
+        .unwrap_or(rest.len());
+    let value = format!("{}{}", before[number_at..].trim(), &rest[..digits]);
+    let head = before[..number_at].trim_end().strip_suffix(':')?.trim_end();
+    let field_at = head
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let field = &head[field_at..];
+    (!field.is_empty() && !value.is_empty()).then(|| {
+        format!(
+            "`{field}` is {value}, out of its range: it takes {}",
+            what_a_field_takes(field)
+        )
+    })
 }
 
 /// Reads and validates a level file. Bestiary files it names are read relative to it.
@@ -73,7 +131,9 @@ pub(crate) fn load_level_with(
 ) -> Result<Loaded, Diagnostics> {
     let raw: RawLevel = match ron_options().from_str(src) {
         Ok(raw) => raw,
-        Err(e) => return Err(Diagnostics(vec![ron_diagnostic(file, &e, "a level")])),
+        Err(e) => {
+            return Err(Diagnostics(vec![ron_diagnostic(file, src, &e, "a level")]));
+        }
     };
     let mut v = Validator {
         file,
@@ -146,6 +206,14 @@ impl Validator<'_> {
             );
         }
         let legend = self.legend(&raw.legend);
+        self.depth(raw.deep_water_feet, path!["deep_water_feet"], "deep water");
+        for (i, r) in raw.deep_water_regions.iter().enumerate() {
+            self.depth(
+                r.depth_feet,
+                path!["deep_water_regions", i, "depth_feet"],
+                "deep water",
+            );
+        }
         let grid = self.map(&raw.map, &legend, raw.scale_feet.max(1))?;
         let doors = self.doors(&raw.doors, &grid);
         let mut grid = grid;
@@ -339,9 +407,31 @@ impl Validator<'_> {
         })
     }
 
+    /// RULINGS › Pits and holes: depths and heights in a level are 1' to 1,000'.
+    fn depth(&mut self, feet: u32, path: &[Seg], what: &str) {
+        if !(1..=MAX_DEPTH_FEET).contains(&feet) {
+            let at = self.at(path);
+            self.error(
+                DiagnosticKind::BadValue,
+                at,
+                format!("{what} {feet}' deep: depths and heights are 1' to 1,000'"),
+            );
+        }
+    }
+
     fn legend(&mut self, legend: &Legend) -> HashMap<char, Terrain> {
         let mut out = HashMap::new();
         for (i, &(c, t)) in legend.0.iter().enumerate() {
+            if let Terrain::Chasm { depth_feet } = t
+                && !(1..=MAX_DEPTH_FEET).contains(&depth_feet)
+            {
+                let at = self.spans().key_pos(path!["legend"], i);
+                self.error(
+                    DiagnosticKind::BadValue,
+                    at,
+                    format!("a chasm {depth_feet}' deep (legend {c:?}): depths and heights are 1' to 1,000'"),
+                );
+            }
             if out.insert(c, t).is_some() {
                 let at = self.spans().key_pos(path!["legend"], i);
                 self.error(
@@ -546,6 +636,17 @@ impl Validator<'_> {
             }
             let damage = match &t.kind {
                 TrapKind::Pit { depth_feet } => {
+                    if !(1..=MAX_DEPTH_FEET).contains(depth_feet) {
+                        let pos = self.at(path!["traps", i, "kind"]);
+                        self.error(
+                            DiagnosticKind::BadValue,
+                            pos,
+                            format!(
+                                "a pit {depth_feet}' deep: depths and heights are 1' to 1,000'"
+                            ),
+                        );
+                        continue;
+                    }
                     if *depth_feet < 10 {
                         let pos = self.at(path!["traps", i, "kind"]);
                         self.warning(
@@ -556,7 +657,7 @@ impl Validator<'_> {
                             ),
                         );
                     }
-                    DiceExpr::new(depth_feet / 10, 6, 0)
+                    crate::rules::damage::falling_damage(*depth_feet)
                 }
                 TrapKind::Custom { damage, .. } => match DiceExpr::parse(damage) {
                     Ok(d) => d,

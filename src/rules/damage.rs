@@ -40,6 +40,14 @@ impl HurtRules for App {
     }
 }
 
+/// The most dice a fall deals (RULINGS › Pits and holes: 1d6 per 10', at most 20d6).
+pub const MAX_FALL_DICE: u32 = 20;
+
+/// A fall's damage: 1d6 per 10' fallen (Dungeon Delves › Climbing, › Traps), at most 20d6.
+pub fn falling_damage(feet: u32) -> crate::dice::DiceExpr {
+    crate::dice::DiceExpr::new((feet / 10).min(MAX_FALL_DICE), 6, 0)
+}
+
 /// `damage` points land on `who`: its hit points, and what follows from them. The tactical
 /// rules' parts (bloodied, massive trauma and damage) apply where the level has them on; then
 /// what the areas registered ([`WhenHurt`]).
@@ -164,4 +172,19 @@ fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
         dc,
     )
     .success
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dungeon Delves › Climbing: 1d6 per 10' fallen; RULINGS › Pits and holes: at most 20d6.
+    #[test]
+    fn falls_deal_a_d6_per_ten_feet_at_most_20d6() {
+        assert_eq!(falling_damage(20).count, 2);
+        assert_eq!(falling_damage(45).count, 4);
+        assert_eq!(falling_damage(200).count, 20);
+        assert_eq!(falling_damage(1000).count, 20);
+        assert_eq!(falling_damage(u32::MAX).count, 20);
+    }
 }

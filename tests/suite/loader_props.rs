@@ -47,3 +47,71 @@ proptest! {
         }
     }
 }
+
+/// A small level with a chasm, a pit and deep water of the given depths.
+fn with_depths(chasm: i64, pit: i64, water: i64) -> String {
+    format!(
+        r#"(name: "depths", legend: {{ 'X': Wall(Stone), '.': Floor, 'C': Chasm(depth_feet: {chasm}), '~': Water(Deep) }},
+ map: ["XXXXXX", "X.C.~X", "XXXXXX"],
+ deep_water_feet: {water},
+ traps: [(at: (3, 1), kind: Pit(depth_feet: {pit}))],
+ factions: [(name: "party")],
+ creatures: [(name: "Bo", faction: "party", at: (1, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)])"#
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// RULINGS › Pits and holes: depths and heights are 1' to 1,000'; anything else is an error
+    /// at its line (a negative one says which field and what it takes).
+    #[test]
+    fn depths_are_one_to_a_thousand_feet(
+        chasm in -5i64..5_000_000_000,
+        pit in -5i64..2000,
+        water in -5i64..2000,
+    ) {
+        let ok = |d: i64| (1..=1000).contains(&d);
+        let src = with_depths(chasm, pit, water);
+        match load_level_str(&src, "depths.ron", None) {
+            Ok(_) => prop_assert!(ok(chasm) && ok(pit) && ok(water)),
+            Err(problems) => {
+                prop_assert!(!(ok(chasm) && ok(pit) && ok(water)), "{problems}");
+                for d in &problems.0 {
+                    prop_assert!(d.line >= 1 && d.col >= 1, "{d}");
+                    if d.message.contains("out of its range") {
+                        prop_assert!(d.message.contains("depth_feet") || d.message.contains("deep_water_feet"), "{d}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A negative width or depth names the field and what it takes, at its line and column.
+#[test]
+fn a_negative_number_says_what_its_field_takes() {
+    let src = with_depths(20, 10, -5);
+    let problems = load_level_str(&src, "depths.ron", None).unwrap_err();
+    let d = &problems.0[0];
+    assert_eq!(
+        (d.line, d.kind),
+        (3, delve::level::diagnostic::DiagnosticKind::Syntax)
+    );
+    assert!(
+        d.message.starts_with(
+            "`deep_water_feet` is -5, out of its range: it takes a depth in whole feet, 1 to 1,000"
+        ),
+        "{d}"
+    );
+    let src = with_depths(0, 10, 20);
+    let problems = load_level_str(&src, "depths.ron", None).unwrap_err();
+    assert!(
+        problems.0.iter().any(
+            |d| d.kind == delve::level::diagnostic::DiagnosticKind::BadValue
+                && d.line == 1
+                && d.message.contains("depths and heights are 1' to 1,000'")
+        ),
+        "{problems}"
+    );
+}

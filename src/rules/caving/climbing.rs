@@ -507,7 +507,7 @@ pub(crate) fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Resul
 /// A fall of `feet`: 1d6 bludgeoning per 10' through the one damage path (RULINGS › Conditions
 /// …), and the noise of it.
 pub fn fall(world: &mut World, who: Entity, feet: u32) {
-    let dice = crate::dice::DiceExpr::new(feet / 10, 6, 0);
+    let dice = crate::rules::damage::falling_damage(feet);
     let roll = world.resource_mut::<crate::dice::Dice>().roll_expr(&dice);
     let damage = roll.total.max(0);
     let name = crate::creature::name_of(world, who);
