@@ -918,7 +918,13 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
                 ),
                 Surface::Sheer => "failing: a fall from the point of the throw".into(),
             });
-            let mods = crate::rules::penalties::check_penalties(world, e, None);
+            let mut mods = crate::rules::penalties::check_penalties(world, e, None);
+            mods.extend(crate::rules::calls::judge_modifier(
+                world,
+                crate::level::schema::JudgeModifier::ClimbingConditions,
+                Some(at),
+                &[e],
+            ));
             ThrowOdds::of(world, e, "Climbing", target, mods)
         }
         None => {

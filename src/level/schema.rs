@@ -822,10 +822,14 @@ pub enum JudgeModifier {
     /// Attack throws against a vulnerable creature: +2 unless the Judge says otherwise
     /// (RULINGS › Conditions the sources name without defining).
     Vulnerable,
+    /// Climbing throws (climbing, rappelling, traversing): "weather conditions, wind, and other
+    /// circumstances" — a wet surface, a wind (a penalty), a very easy slope (+5) (Dungeon
+    /// Delves › Climbing, › Rappelling).
+    ClimbingConditions,
 }
 
 impl JudgeModifier {
-    pub const ALL: [JudgeModifier; 8] = [
+    pub const ALL: [JudgeModifier; 9] = [
         JudgeModifier::SearchTools,
         JudgeModifier::Concealment,
         JudgeModifier::LockComplexity,
@@ -834,6 +838,7 @@ impl JudgeModifier {
         JudgeModifier::FogAndCrowds,
         JudgeModifier::RoughWater,
         JudgeModifier::Vulnerable,
+        JudgeModifier::ClimbingConditions,
     ];
 
     /// Its value where nothing sets it: 0, but +2 for attacks against the vulnerable.
@@ -855,6 +860,7 @@ impl JudgeModifier {
             JudgeModifier::FogAndCrowds => "fog and crowds",
             JudgeModifier::RoughWater => "cold, rough or fast water",
             JudgeModifier::Vulnerable => "vulnerable",
+            JudgeModifier::ClimbingConditions => "weather, wind or surface",
         }
     }
 }

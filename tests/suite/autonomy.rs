@@ -429,16 +429,18 @@ fn an_autonomous_delve_replays_from_its_journal() {
     assert_eq!(log(&replayed), log(&first));
 }
 
-/// On the crypt, from several seeds, every delve ends with an outcome; in some the party
-/// reaches the shrine behind the secret door (a search finds it); none asks the rules for a
-/// walk they refuse (through a wall or a closed door).
+/// On the crypt, from several seeds, every delve ends with an outcome; one that reaches the
+/// shrine has found the secret door by a search; none asks the rules for a walk they refuse
+/// (through a wall or a closed door). How often the shrine is reached is the lab's measure of
+/// the policy: since open pits became holes (RULINGS › Pits and holes) the pit on the crypt's
+/// main way cuts it off once sprung, and the default policy, which cannot yet jump a hole or
+/// batter a door down, reaches it in none of these seeds.
 #[test]
-fn crypt_delves_end_and_some_reach_the_shrine() {
+fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
     let level = delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
         .unwrap()
         .level;
     let policy = PartyPolicy::default();
-    let mut reached = 0;
     for seed in 1..=20 {
         let app = delve::sim::play_autonomous(&level, seed, &policy, &[], 400);
         let log = app.world().resource::<delve::log::EventLog>();
@@ -448,7 +450,6 @@ fn crypt_delves_end_and_some_reach_the_shrine() {
         });
         assert!(end.is_some(), "seed {seed} has no outcome");
         if end == Some(Outcome::GoalReached) {
-            reached += 1;
             assert!(
                 log.of::<delve::rules::search::SearchEvent>()
                     .next()
@@ -476,7 +477,6 @@ fn crypt_delves_end_and_some_reach_the_shrine() {
             "seed {seed}: a walk through a wall or a shut door"
         );
     }
-    assert!(reached > 0, "no seed reached the shrine");
 }
 
 /// The lantern does not die with its bearer: with no other light, the one still up takes the

@@ -233,7 +233,8 @@ fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
 
 /// Dungeon Delves › Climbing: a pit's victim stays at its bottom until it climbs out; its
 /// walls are sheer (the proficient only) until a rope is lowered from above, which makes them an
-/// easy 8+ climb; a third of combat speed a round, one throw at the midpoint of the 20'.
+/// easy 8+ climb; its exploration speed a round outside a battle, one throw at the midpoint of
+/// the 20'.
 #[test]
 fn a_pit_holds_its_victim_until_it_climbs_out() {
     let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
@@ -262,7 +263,7 @@ fn a_pit_holds_its_victim_until_it_climbs_out() {
     delve.run(1);
     let t = climbing(&delve);
     assert_eq!((t.len(), t[0].target, t[0].success), (1, 8, true));
-    assert!(delve.get::<Below>("Ada").is_some(), "13⅓' up of 20'");
+    assert!(delve.get::<Below>("Ada").is_some(), "12' up of 20'");
     delve.run(1);
     assert_eq!(climbing(&delve).len(), 1, "one throw for 20'");
     assert_eq!(delve.at("Ada"), GridPos::new(2, 1));
@@ -1590,4 +1591,50 @@ fn the_traverse_hook_takes_the_situational_penalties() {
         .map(|m| (m.source, m.value))
         .collect();
     assert!(mods.contains(&("prone".to_owned(), -4)), "{mods:?}");
+}
+
+/// Dungeon Delves › Rappelling: "the Judge can impose other modifiers to the mechanics above to
+/// reflect weather conditions, wind, and other circumstances": a named Judge modifier on
+/// Climbing throws — a very easy slope, +5, for the level; a wind on Ada, −2, set by command,
+/// the most particular winning — shown in the throw's breakdown.
+#[test]
+fn the_judges_climbing_conditions_are_named_in_the_breakdown() {
+    let climb_out = |delve: &mut Delve| {
+        delve.act(LowerRope {
+            who: "Bo".into(),
+            at: (3, 1),
+        });
+        delve.give(Climb {
+            who: "Ada".into(),
+            to: (2, 1),
+            pace: ClimbPace::Third,
+        });
+        delve.script_dice(&[8]);
+        delve.run(1);
+        let t = climbing(delve).pop().unwrap();
+        t.modifiers
+            .into_iter()
+            .map(|m| (m.source, m.value))
+            .collect::<Vec<_>>()
+    };
+    let judge = "Judge: weather, wind or surface".to_owned();
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
+    delve.act(delve::command::acts::SetJudgeModifier {
+        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+        value: 5,
+        on: delve::rules::judge::JudgeScope::Level,
+    });
+    assert_eq!(climb_out(&mut delve), vec![(judge.clone(), 5)]);
+    let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
+    delve.act(delve::command::acts::SetJudgeModifier {
+        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+        value: 5,
+        on: delve::rules::judge::JudgeScope::Level,
+    });
+    delve.act(delve::command::acts::SetJudgeModifier {
+        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+        value: -2,
+        on: delve::rules::judge::JudgeScope::Creature { name: "Ada".into() },
+    });
+    assert_eq!(climb_out(&mut delve), vec![(judge, -2)]);
 }

@@ -446,3 +446,43 @@ fn a_party_does_not_listen_to_its_own_footsteps() {
     // The ghoul, of another faction, does listen: with a throw, or hearing it outright.
     assert!(heard.iter().any(|(w, ..)| w == "Ghoul") || !listening.is_empty());
 }
+
+/// Dungeon Delves › Listening: "an adventurer standing at a door, passageway, or intersection
+/// can actively listen"; in the open of a room the command is refused with the typed reason,
+/// while passive hearing goes on everywhere.
+#[test]
+fn active_listening_is_at_a_door_a_passage_or_an_intersection() {
+    let rows = [
+        "XXXXXXXXXXXX",
+        "X......XXXXX",
+        "X......+...X",
+        "X......XXX.X",
+        "XXXXXXXXX...",
+        "XXXXXXXXXX.X",
+    ];
+    let grid_of = |rows: &[&str]| {
+        Scenario::new(rows)
+            .legend("'+': Door")
+            .faction(r#"(name: "party")"#)
+            .creature(r#"(name: "Far", faction: "party", at: (3, 2), hp: 6, ac: 10, encumbrance_stone: 1.0)"#)
+            .build()
+    };
+    let mut delve = grid_of(&rows);
+    let post = |delve: &Delve, x: i32, y: i32| {
+        delve::rules::sound::hearing::at_a_listening_post(
+            delve.world().resource::<delve::grid::DungeonGrid>(),
+            delve::grid::GridPos::new(x, y),
+        )
+    };
+    assert!(!post(&delve, 3, 2), "the middle of the room");
+    assert!(post(&delve, 6, 2), "beside the door");
+    assert!(post(&delve, 8, 2), "in the passage");
+    assert!(post(&delve, 10, 4), "at the crossing");
+    delve.act(Listen { who: "Far".into() });
+    assert!(delve.was_refused(
+        "Far",
+        &delve::rules::sound::SoundRefusal::NotAtADoorOrPassage {
+            at: delve::grid::GridPos::new(3, 2)
+        }
+    ));
+}

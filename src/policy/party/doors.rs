@@ -74,16 +74,40 @@ pub(super) fn deal_with_door(
     let by = |how: DoorWay| Intent::Door { at: door, how };
     let xy = (door.x, door.y);
     if listen && !w.listened {
+        // Dungeon Delves › Listening: one listens standing at the door. The best listener is
+        // brought up to it (twice at most), else the best of those beside it listens.
+        let target = |m: &Entity| {
+            world
+                .get::<Proficiencies>(*m)
+                .map_or(20, |p| crate::rules::sound::hearing::listening_target(p).0)
+        };
+        let beside = |m: &Entity| square(world, *m).is_some_and(|p| p.within_a_step(door));
+        let best = up.iter().copied().min_by_key(target).unwrap_or(leader);
+        if !beside(&best) && w.listen_walks < 2 {
+            w.listen_walks += 1;
+            return (
+                Intent::ListenAt { door },
+                walk_up_and(
+                    world,
+                    &party,
+                    members,
+                    best,
+                    leader_at,
+                    door,
+                    Listen {
+                        who: name(world, best),
+                    }
+                    .into(),
+                ),
+            );
+        }
         w.listened = true;
         mind.listening_at = Some(door);
         let listener = up
             .iter()
             .copied()
-            .min_by_key(|&m| {
-                world
-                    .get::<Proficiencies>(m)
-                    .map_or(20, |p| crate::rules::sound::hearing::listening_target(p).0)
-            })
+            .filter(beside)
+            .min_by_key(target)
             .unwrap_or(leader);
         return (
             Intent::ListenAt { door },
@@ -181,8 +205,8 @@ pub(super) fn deal_with_door(
                     walk_up_and(world, &party, members, thief, leader_at, door, order),
                 );
             }
-            if !w.picked_methodically {
-                w.picked_methodically |= beside;
+            if w.methodical_picks < METHODICAL_PICKS {
+                w.methodical_picks += u32::from(beside);
                 let order = PickLockMethodically {
                     who: name(world, thief),
                     at: xy,

@@ -398,17 +398,25 @@ pub struct PartyMind {
     last_walk_from: Option<GridPos>,
 }
 
+/// How many turns a party spends picking one lock methodically before it leaves the door.
+const METHODICAL_PICKS: u32 = 3;
+
 /// What the party has tried at a door, and learned.
 #[derive(Clone, Debug, Default)]
 struct DoorWork {
     listened: bool,
+    /// Walks given to bring the best listener up to the door (Dungeon Delves › Listening: one
+    /// listens standing at the door).
+    listen_walks: u32,
     tried_open: bool,
     /// What the last refusal said: locked, stuck, spiked.
     locked: bool,
     stuck: bool,
     key_tried: bool,
     picked: bool,
-    picked_methodically: bool,
+    /// Methodical picks tried (Dungeon Delves › Doors: "failed to pick, try again"), up to
+    /// [`METHODICAL_PICKS`].
+    methodical_picks: u32,
     bashes: u32,
     /// It swung shut by itself once.
     evil: bool,
@@ -530,7 +538,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                 DoorEvent::LockJammed { at, .. } => {
                     let w = mind.door_work.entry(*at).or_default();
                     w.picked = true;
-                    w.picked_methodically = true;
+                    w.methodical_picks = METHODICAL_PICKS;
                 }
                 DoorEvent::PickFailed { at, .. } => {
                     mind.door_work.entry(*at).or_default().picked = true;
@@ -568,10 +576,7 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
             mind.door_work.entry(at(*d)).or_default().picked = true;
         }
         Command::PickLockMethodically(PickLockMethodically { at: d, .. }) => {
-            mind.door_work
-                .entry(at(*d))
-                .or_default()
-                .picked_methodically = true;
+            mind.door_work.entry(at(*d)).or_default().methodical_picks = METHODICAL_PICKS;
         }
         Command::Bash(Bash { at: d, .. }) => {
             mind.shut_for_good.push(at(*d));

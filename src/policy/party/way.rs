@@ -375,9 +375,10 @@ pub(super) fn on_the_way(
         // A door is stopped before when it is shut, or out of sight (it may have shut since).
         let door = know.grid.terrain(p) == Some(Terrain::Door)
             && (know.step(p) == Step::ClosedDoor || !in_sight(world, members, p));
-        let trap = know.step(p) == Step::Trap
-            && mind.policy.disarm_traps
-            && !mind.traps_tried.contains(&p);
+        // A known trap on the way: the thief tries to disarm it hastily, then methodically (a
+        // turn; the party waits while it works); after that it is crossed at its chance.
+        let tries = mind.traps_tried.iter().filter(|&&q| q == p).count();
+        let trap = know.step(p) == Step::Trap && mind.policy.disarm_traps && tries < 2;
         // Fleeing, it stops just past an open door it has spikes for, to spike it behind.
         if fleeing
             && !door
@@ -431,25 +432,28 @@ pub(super) fn on_the_way(
         if let Some(thief) = disarmer(world, members) {
             mind.traps_tried.push(p);
             let who = name(world, thief);
+            let at = (p.x, p.y);
+            let disarm: Command = if tries == 0 {
+                DisarmTrap {
+                    who,
+                    at,
+                    discharge: false,
+                }
+                .into()
+            } else {
+                DisarmTrapMethodically {
+                    who,
+                    at,
+                    discharge: false,
+                }
+                .into()
+            };
             return Some((
                 Intent::Disarm { at: p },
-                walk_up_and(
-                    world,
-                    &party,
-                    members,
-                    thief,
-                    here,
-                    p,
-                    DisarmTrap {
-                        who,
-                        at: (p.x, p.y),
-                        discharge: false,
-                    }
-                    .into(),
-                ),
+                walk_up_and(world, &party, members, thief, here, p, disarm),
             ));
         }
-        mind.traps_tried.push(p);
+        mind.traps_tried.extend([p, p]);
     }
     // The same walk again from the same square: something stands in the way.
     if mind.heading_for == Some(stop) && mind.last_walk_from == Some(here) {

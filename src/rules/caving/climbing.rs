@@ -567,6 +567,23 @@ pub(super) fn rate(world: &World, who: Entity, pace: Pace) -> f32 {
         .map_or(0.0, |s| s.rated(pace))
 }
 
+/// The Judge's weather, wind or surface for a Climbing throw at `at` (the level's, the region's,
+/// or the climber's own setting): Dungeon Delves › Rappelling, "the Judge can impose other
+/// modifiers to the mechanics above to reflect weather conditions, wind, and other
+/// circumstances".
+pub(super) fn climbing_conditions(
+    world: &World,
+    who: Entity,
+    at: Option<GridPos>,
+) -> Option<Modifier> {
+    crate::rules::calls::judge_modifier(
+        world,
+        crate::level::schema::JudgeModifier::ClimbingConditions,
+        at,
+        &[who],
+    )
+}
+
 fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
     let rate = |pace| rate(world, who, pace);
     let this_round = if c.rappel {
@@ -599,6 +616,7 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
         };
         let mut mods: Vec<Modifier> = c.pace.penalty().into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+        mods.extend(climbing_conditions(world, who, hole_of(world, who, &c)));
         let throw = crate::rules::throws::throw_in(
             world,
             who,

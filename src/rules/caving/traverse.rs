@@ -477,6 +477,8 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
         };
         let mut mods: Vec<Modifier> = pace_penalty(t.path, t.pace).into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(world, who, None));
+        let here = world.get::<Position>(who).map(|p| p.0);
+        mods.extend(super::climbing::climbing_conditions(world, who, here));
         let throw = crate::rules::throws::throw_in(
             world,
             who,

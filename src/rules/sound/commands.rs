@@ -141,6 +141,11 @@ pub enum SoundRefusal {
     Deafened,
     /// Active listening: once per turn while the party moves.
     ListenedThisTurn,
+    /// Active listening is "at a door, passageway, or intersection" (Dungeon Delves ›
+    /// Listening), not in the open of a room.
+    NotAtADoorOrPassage {
+        at: GridPos,
+    },
     OutsideTheMap {
         at: GridPos,
     },
@@ -164,6 +169,11 @@ impl fmt::Display for SoundRefusal {
                 )
             }
             SoundRefusal::OutsideTheMap { at } => write!(f, "{at} is outside the map"),
+            SoundRefusal::NotAtADoorOrPassage { at } => write!(
+                f,
+                "{at} is in the open: one listens actively at a door, a passageway or an \
+                 intersection (passive hearing goes on everywhere)"
+            ),
         }
     }
 }

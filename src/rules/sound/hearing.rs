@@ -528,8 +528,52 @@ pub fn hear(
     }
 }
 
-/// `Listen`: one round of active listening, once per turn while the party moves.
+/// Dungeon Delves › Listening: "an adventurer standing at a door, passageway, or intersection
+/// can actively listen". A square beside (or in) a doorway; one in a passage at most 10' wide
+/// across one of its axes; or a crossing of passages (every diagonal neighbour solid, three or
+/// four ways on).
+pub fn at_a_listening_post(grid: &DungeonGrid, at: GridPos) -> bool {
+    use crate::level::schema::Terrain;
+    let open = |p: GridPos| {
+        grid.terrain(p)
+            .is_some_and(|t| !matches!(t, Terrain::Wall(_) | Terrain::Rock))
+    };
+    if std::iter::once(at)
+        .chain(at.neighbours())
+        .any(|p| grid.terrain(p) == Some(Terrain::Door))
+    {
+        return true;
+    }
+    // Open squares in a line through `at` along (dx, dy), `at` included, up to three.
+    let across = |(dx, dy): (i32, i32)| {
+        let run = |sign: i32| {
+            (1..=2)
+                .take_while(|&k| open(GridPos::new(at.x + sign * k * dx, at.y + sign * k * dy)))
+                .count()
+        };
+        1 + run(1) + run(-1)
+    };
+    let scale = grid.scale_feet().max(1) as usize;
+    if across((1, 0)) * scale <= 10 || across((0, 1)) * scale <= 10 {
+        return true;
+    }
+    let diagonals_solid = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        .iter()
+        .all(|&(dx, dy)| !open(GridPos::new(at.x + dx, at.y + dy)));
+    let ways = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .iter()
+        .filter(|&&(dx, dy)| open(GridPos::new(at.x + dx, at.y + dy)))
+        .count();
+    diagonals_solid && ways >= 3
+}
+
+/// `Listen`: one round of active listening, at a door, a passageway or an intersection, once per
+/// turn while the party moves.
 pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
+    let here = square_of(world, who)?;
+    if !at_a_listening_post(world.resource::<DungeonGrid>(), here) {
+        return Err(SoundRefusal::NotAtADoorOrPassage { at: here }.into());
+    }
     let turn = world.resource::<Clock>().rounds / ROUNDS_PER_TURN;
     if world
         .get::<Conditions>(who)
