@@ -192,7 +192,19 @@ pub enum TrapKind {
         damage: String,
         #[serde(default)]
         save: Option<TrapSave>,
+        /// A trap that "might only damage the adventurers on a successful attack throw"
+        /// (Dungeon Delves › Traps): its attack against the victim's armor class.
+        #[serde(default)]
+        attack: Option<TrapAttack>,
     },
+}
+
+/// A trap's attack throw: d20 + `bonus` against the victim's armor class; its damage is the
+/// trap's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrapAttack {
+    pub bonus: i32,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

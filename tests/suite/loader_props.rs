@@ -115,3 +115,35 @@ fn a_negative_number_says_what_its_field_takes() {
         "{problems}"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A trap that attacks (`attack: (bonus: N)`) loads with any bonus; a field it does not know
+    /// is an error at its line.
+    #[test]
+    fn attack_traps_load_with_any_bonus(bonus in -50i32..50, unknown in any::<bool>()) {
+        let extra = if unknown { ", reach: 5" } else { "" };
+        let src = format!(
+            r#"(name: "spears", legend: {{ 'X': Wall(Stone), '.': Floor }},
+ map: ["XXXXX", "X...X", "XXXXX"],
+ traps: [(at: (2, 1), kind: Custom(name: "spear", damage: "1d6", attack: (bonus: {bonus}{extra})))],
+ factions: [(name: "party")],
+ creatures: [(name: "Bo", faction: "party", at: (1, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)])"#
+        );
+        match load_level_str(&src, "spears.ron", None) {
+            Ok(loaded) => {
+                prop_assert!(!unknown);
+                let loaded_bonus = match &loaded.level.traps[0].trap.kind {
+                    delve::level::schema::TrapKind::Custom { attack: Some(a), .. } => Some(a.bonus),
+                    _ => None,
+                };
+                prop_assert_eq!(loaded_bonus, Some(bonus));
+            }
+            Err(problems) => {
+                prop_assert!(unknown, "{problems}");
+                prop_assert_eq!(problems.0[0].line, 3);
+            }
+        }
+    }
+}

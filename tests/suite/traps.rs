@@ -935,3 +935,35 @@ fn a_trap_found_on_the_way_stops_the_walk() {
     assert_eq!(trap_chances(&delve), vec![GridPos::new(4, 1)]);
     assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(8, 1));
 }
+
+/// Dungeon Delves › Traps: some traps "might only damage the adventurers on a successful attack
+/// throw": a spear trap (+2) against Ada's AC 10 misses on a 7 (9) and deals nothing; on an 8
+/// (10) it hits, and its 1d6 goes through the one damage path.
+#[test]
+fn a_trap_that_attacks_damages_only_on_a_hit() {
+    let spear = r#", kind: Custom(name: "spear", damage: "1d6", attack: (bonus: 2)), hidden: true"#;
+    for (die, hit, hurt) in [(7, false, 0), (8, true, 4)] {
+        let mut delve = app(spear, "", 1);
+        walk_to(&mut delve, "Ada", (8, 1));
+        // The Judge's d6 (a 1: it goes off), the trap's d20, its 1d6.
+        delve.script_dice(&[1, die, 4]);
+        delve.run(1);
+        let attack = delve
+            .throws_for(delve::rules::throws::Skill::Attack)
+            .pop()
+            .expect("the trap attacks");
+        assert_eq!(
+            (attack.natural, attack.target, attack.success),
+            (die, 10, hit)
+        );
+        let sprung = delve
+            .events::<TrapEvent>()
+            .into_iter()
+            .find_map(|e| match e {
+                TrapEvent::TrapSprung { damage, hit, .. } => Some((damage, hit)),
+                _ => None,
+            });
+        assert_eq!(sprung, Some((hurt, Some(hit))));
+        assert_eq!(hp(&delve, "Ada"), 30 - hurt);
+    }
+}

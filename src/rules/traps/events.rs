@@ -26,6 +26,9 @@ pub enum TrapEvent {
         dice: Vec<u32>,
         damage: i32,
         saved: Option<bool>,
+        /// For a trap that attacks: whether its attack throw hit (a miss deals nothing).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hit: Option<bool>,
     },
     /// A trap went off with no one in its way (set off by a pole, or a door opened from afar).
     TrapSprungHarmlessly {
@@ -118,7 +121,11 @@ impl fmt::Display for TrapEvent {
                 dice,
                 damage,
                 saved,
+                hit,
             } => {
+                if *hit == Some(false) {
+                    return write!(f, "{trap} at {at} goes off at {who}, and misses");
+                }
                 write!(f, "{trap} at {at} goes off on {who}: dice {dice:?}")?;
                 if let Some(s) = saved {
                     write!(f, ", save {}", if *s { "made" } else { "failed" })?;

@@ -141,6 +141,36 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         .map_or(GridPos::default(), |p| p.0);
     let round = world.resource::<Clock>().rounds;
     let who = crate::creature::name_of(world, victim);
+    // Dungeon Delves › Traps: some "might only damage the adventurers on a successful attack
+    // throw": the trap's attack against the victim's armor class first.
+    let hit = match &t.kind {
+        TrapKind::Custom {
+            attack: Some(a), ..
+        } => Some(trap_attack(world, &t, *a, victim)),
+        _ => None,
+    };
+    if hit == Some(false) {
+        go_off(world, trap);
+        let _ =
+            crate::rules::sound::hearing::creature_noise(world, victim, NoisyAction::ATrapGoingOff);
+        world.resource_mut::<EventLog>().push(
+            round,
+            TrapEvent::TrapSprung {
+                who,
+                trap: trap_name(&t),
+                at,
+                dice: Vec::new(),
+                damage: 0,
+                saved: None,
+                hit,
+            },
+        );
+        let faction = world.get::<Faction>(victim).copied();
+        if let Some(mut t) = world.get_mut::<Trap>(trap) {
+            t.learned_by(faction);
+        }
+        return;
+    }
     let roll = world
         .resource_mut::<crate::dice::Dice>()
         .roll_expr(&t.damage);
@@ -202,6 +232,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             dice: roll.dice,
             damage,
             saved,
+            hit,
         },
     );
     let faction = world.get::<Faction>(victim).copied();
@@ -210,6 +241,60 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
     }
     // RULINGS › Conditions …: a trap's damage goes through the one damage path.
     crate::rules::damage::take_damage(world, victim, damage);
+}
+
+/// A trap's attack throw against its victim (Dungeon Delves › Traps): d20 + its bonus against
+/// the victim's armor class (disordered −2), logged under the trap's name; true on a hit.
+fn trap_attack(
+    world: &mut World,
+    t: &Trap,
+    attack: crate::level::schema::TrapAttack,
+    victim: Entity,
+) -> bool {
+    let base = world
+        .get::<crate::creature::ArmorClass>(victim)
+        .map_or(10, |ac| ac.0);
+    // The victim's condition lowers its armor class: shown, as in combat, as the attacker's
+    // bonus.
+    let (_, mut mods) = crate::rules::conditions::effective_ac(
+        base,
+        &world
+            .get::<crate::rules::conditions::Conditions>(victim)
+            .cloned()
+            .unwrap_or_default(),
+    );
+    for m in &mut mods {
+        m.value = -m.value;
+    }
+    mods.insert(0, Modifier::new(attack.bonus, "the trap's attack bonus"));
+    let name = trap_name(t);
+    let victim_name = crate::creature::name_of(world, victim);
+    let tactical = world
+        .get_resource::<crate::rules::tactical::TacticalCombat>()
+        .copied();
+    let untouched = crate::rules::conditions::Conditions::default();
+    let thrower = crate::rules::throws::Thrower::new(&name, &untouched, tactical.as_ref());
+    let throw = world.resource_scope(|_, mut dice: Mut<crate::dice::Dice>| {
+        crate::rules::throws::throw(
+            &mut dice,
+            &thrower,
+            ThrowKind::Attack { ranged: false },
+            format!("{name} attacks {victim_name}"),
+            mods,
+            base,
+        )
+    });
+    let hit = throw.success;
+    let round = world.resource::<Clock>().rounds;
+    world.resource_mut::<EventLog>().push(
+        round,
+        crate::rules::throws::ThrowEvent::Threw {
+            who: name,
+            skill: crate::rules::throws::Skill::Attack,
+            throw,
+        },
+    );
+    hit
 }
 
 /// The trap is in plain sight once it has gone off (known to whoever sees it), and spent unless
