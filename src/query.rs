@@ -884,10 +884,8 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     let e = creature(world, who)?;
     let rope = rope_in(world, at);
     let surface = crate::rules::caving::climbing::side_of(world, at);
-    let profs = world
-        .get::<crate::creature::Proficiencies>(e)
-        .cloned()
-        .unwrap_or_default();
+    // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
+    let profs = crate::rules::caving::climbing::supervised_proficiencies(world, e);
     let mut notes = vec![format!(
         "{depth}' of {surface:?} wall{}",
         if rope { " (a rope hangs there)" } else { "" }

@@ -1638,3 +1638,76 @@ fn the_judges_climbing_conditions_are_named_in_the_breakdown() {
     });
     assert_eq!(climb_out(&mut delve), vec![(judge, -2)]);
 }
+
+/// Dungeon Delves › Climbing: "only adventurers proficient in Climbing or Mountaineering, or
+/// whose climbing is supervised by an adventurer proficient in Mountaineering, can tackle sheer
+/// surfaces", the target "based on the class level of the adventurer or of the mountaineer
+/// assisting him": Ada, no climber, climbs the pit's sheer wall with Bo (Mountaineering 7)
+/// beside it, at 7+.
+#[test]
+fn a_mountaineer_beside_supervises_a_sheer_climb() {
+    let mut alone = ada_in_a_pit("", "");
+    alone.act(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    assert!(alone.was_refused("Ada", &CavingRefusal::SheerNeedsClimbing));
+
+    let mut delve = ada_in_a_pit(
+        "",
+        ", proficiencies: [Mountaineering], throws: { Mountaineering: 7 }",
+    );
+    delve.give(Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[7]);
+    delve.run(1);
+    let t = climbing(&delve).pop().expect("she climbs");
+    assert_eq!((t.target, t.success), (7, true));
+}
+
+/// Dungeon Delves › Rappelling: one "proficient in Climbing or Mountaineering, or assisted by an
+/// adventurer with Mountaineering proficiency" rappels: Jess alone may not; with Mira
+/// (Mountaineering 6) beside her she does, at Mira's 6+.
+#[test]
+fn a_mountaineer_beside_lets_another_rappel() {
+    let rappel = |mira: bool| {
+        let mut s = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
+            .legend("'C': Chasm(depth_feet: 60)")
+            .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+            .faction(r#"(name: "party")"#)
+            .creature(
+                r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 10,
+                    encumbrance_stone: 2.0, gear: [Rope(100)])"#,
+            );
+        if mira {
+            s = s.creature(
+                r#"(name: "Mira", faction: "party", at: (3, 1), hp: 20, ac: 10,
+                    encumbrance_stone: 2.0, proficiencies: [Mountaineering],
+                    throws: { Mountaineering: 6 })"#,
+            );
+        }
+        let mut delve = s.build();
+        delve.act(LowerRope {
+            who: "Jess".into(),
+            at: (5, 1),
+        });
+        delve.give(ClimbDown {
+            who: "Jess".into(),
+            into: (5, 1),
+            rappel: true,
+            pace: ClimbPace::Third,
+        });
+        delve.script_dice(&[6]);
+        delve.run(1);
+        delve
+    };
+    let alone = rappel(false);
+    assert!(alone.was_refused("Jess", &CavingRefusal::RappellingNeedsClimbing));
+    let helped = rappel(true);
+    let t = climbing(&helped).pop().expect("she rappels");
+    assert_eq!((t.target, t.success), (6, true));
+}

@@ -78,8 +78,9 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     let name = thrower.name.to_owned();
     let xy = |p: GridPos| (p.x, p.y);
     let grid = world.resource::<DungeonGrid>();
-    let no_profs = Proficiencies::default();
-    let profs = world.get::<Proficiencies>(who).unwrap_or(&no_profs);
+    // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
+    let supervised = super::climbing::supervised_proficiencies(world, who);
+    let profs = &supervised;
     let has = |g: &Gear| world.get::<Equipment>(who).is_some_and(|e| e.has(g));
     let rope = |feet: u32| {
         world

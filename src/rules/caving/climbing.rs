@@ -273,6 +273,51 @@ pub(crate) fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option
     }
 }
 
+/// A climber's proficiencies as its climbing throws see them, a supervising mountaineer's
+/// counted (Dungeon Delves › Climbing: "whose climbing is supervised by an adventurer proficient
+/// in Mountaineering", the target "based on the class level of the adventurer or of the
+/// mountaineer assisting him"; › Rappelling, "or assisted by"; › Balancing Traverse, "or
+/// mountaineer assisting him"): an ally up and within a step of it, proficient in
+/// Mountaineering, lends its Mountaineering throw (the best of them, if better than its own).
+/// What the climber itself is proficient in (Climbing for a faster pace, both for never falling)
+/// stays its own.
+pub(crate) fn supervised_proficiencies(world: &World, who: Entity) -> Proficiencies {
+    let mut profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    let (Some(here), Some(faction)) = (
+        world.get::<Position>(who).map(|p| p.0),
+        world.get::<Faction>(who).copied(),
+    ) else {
+        return profs;
+    };
+    let Some(mut q) =
+        world.try_query::<(Entity, &Position, &Faction, &Proficiencies, &Conditions)>()
+    else {
+        return profs;
+    };
+    let mountaineer = q
+        .iter(world)
+        .filter(|(e, p, f, m, c)| {
+            *e != who
+                && **f == faction
+                && p.0.within_a_step(here)
+                && m.has(Proficiency::Mountaineering)
+                && !crate::rules::conditions::is_down(c)
+        })
+        .filter_map(|(.., m, _)| m.throws.get(&Proficiency::Mountaineering).copied())
+        .min();
+    if let Some(value) = mountaineer {
+        let own = profs.throws.get(&Proficiency::Mountaineering).copied();
+        if !profs.has(Proficiency::Mountaineering) {
+            profs.list.push(Proficiency::Mountaineering);
+        }
+        profs.throws.insert(
+            Proficiency::Mountaineering,
+            own.map_or(value, |o| o.min(value)),
+        );
+    }
+    profs
+}
+
 /// Proficient in both Climbing and Mountaineering.
 pub(super) fn double_proficient(world: &World, who: Entity) -> bool {
     world
@@ -362,7 +407,7 @@ pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Re
     }
     let surface = side_of(world, here);
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-    if climbing_target(&profs, surface).is_none() {
+    if climbing_target(&supervised_proficiencies(world, who), surface).is_none() {
         return Err(CavingRefusal::SheerNeedsClimbing.into());
     }
     if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
@@ -408,14 +453,15 @@ pub(crate) fn climb_down(
     let rope = rope_in(world, into);
     let surface = side_of(world, into);
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    let supervised = supervised_proficiencies(world, who);
     if rappel {
         if !rope {
             return Err(CavingRefusal::NoRopeToRappel { at: into }.into());
         }
-        if !(profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering)) {
+        if !(supervised.has(Proficiency::Climbing) || supervised.has(Proficiency::Mountaineering)) {
             return Err(CavingRefusal::RappellingNeedsClimbing.into());
         }
-    } else if climbing_target(&profs, surface).is_none() {
+    } else if climbing_target(&supervised, surface).is_none() {
         return Err(CavingRefusal::SheerNeedsClimbing.into());
     }
     if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
@@ -597,7 +643,7 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
     };
     let reach = c.done_feet + this_round;
     if let Some(mark) = c.next_throw_at().filter(|&m| reach >= m) {
-        let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+        let profs = supervised_proficiencies(world, who);
         // Rappelling is by the class value; climbing by the surface's table.
         let target = if c.rappel {
             climbing_target(&profs, Surface::Sheer)

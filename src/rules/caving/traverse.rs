@@ -164,7 +164,7 @@ pub fn traverse(
         along_the_ledge(grid, from, to).ok_or(CavingRefusal::NotAlongALedge { to })?;
     let path = Path::of_width(narrowest).ok_or(CavingRefusal::TooNarrow)?;
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-    if traverse_target(&profs, path).is_none() {
+    if traverse_target(&super::climbing::supervised_proficiencies(world, who), path).is_none() {
         return Err(CavingRefusal::PrecariousNeedsClimbing.into());
     }
     if pace != ClimbPace::Third && !profs.has(Proficiency::Climbing) {
@@ -464,7 +464,7 @@ pub(crate) fn traversers_traverse(
 fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
     let reach = t.done_feet + super::climbing::climbing_feet_per_round(world, who, t.pace);
     if next_throw_at(t.length_feet, t.stretches_thrown).is_some_and(|m| reach >= m) {
-        let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+        let profs = super::climbing::supervised_proficiencies(world, who);
         let rigged = world
             .get_resource::<RiggedTraverses>()
             .and_then(|r| r.find(t.from, t.to).copied());
