@@ -890,6 +890,12 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
         "{depth}' of {surface:?} wall{}",
         if rope { " (a rope hangs there)" } else { "" }
     )];
+    if let Some((m, value)) = crate::rules::caving::climbing::supervisor(world, e) {
+        notes.push(format!(
+            "supervised by {} beside it (Mountaineering {value}+), while it stays beside",
+            crate::creature::name_of(world, m)
+        ));
+    }
     let throws = (0..)
         .take_while(|&k| next_throw_at(depth, k).is_some())
         .count();

@@ -697,8 +697,9 @@ fn query_squeeze_and_swim_give_the_throw_and_its_chance() {
 }
 
 /// `query climb` and `query jump` (Dungeon Delves › Climbing, › Jumping): the cave's chasm is
-/// 40' of sheer wall, one throw at the midpoint; Wren (DEX 16, 2½ stone) clears its 10' with a
-/// run-up always and never without one.
+/// 40' of sheer wall, one throw at the midpoint; Wren, no climber, may climb it only supervised
+/// by Tamsin (Mountaineering 10), who stands beside her; Wren (DEX 16, 2½ stone) clears its 10'
+/// with a run-up always and never without one.
 #[test]
 fn query_climb_and_jump_give_throws_and_chances() {
     let v = json(&[
@@ -712,9 +713,18 @@ fn query_climb_and_jump_give_throws_and_chances() {
         "--json",
     ]);
     assert_eq!(
-        v["permitted"], false,
-        "a sheer wall, and Wren is no climber"
+        v["permitted"], true,
+        "a sheer wall: Wren is no climber, but Tamsin supervises"
     );
+    assert!(
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().starts_with("supervised by Tamsin")),
+        "{v}"
+    );
+    assert_eq!(v["throw"]["target"], 10, "{v}");
     let v = json(&[
         "query",
         "levels/cave.ron",

@@ -283,29 +283,7 @@ pub(crate) fn climbing_target(profs: &Proficiencies, surface: Surface) -> Option
 /// stays its own.
 pub(crate) fn supervised_proficiencies(world: &World, who: Entity) -> Proficiencies {
     let mut profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
-    let (Some(here), Some(faction)) = (
-        world.get::<Position>(who).map(|p| p.0),
-        world.get::<Faction>(who).copied(),
-    ) else {
-        return profs;
-    };
-    let Some(mut q) =
-        world.try_query::<(Entity, &Position, &Faction, &Proficiencies, &Conditions)>()
-    else {
-        return profs;
-    };
-    let mountaineer = q
-        .iter(world)
-        .filter(|(e, p, f, m, c)| {
-            *e != who
-                && **f == faction
-                && p.0.within_a_step(here)
-                && m.has(Proficiency::Mountaineering)
-                && !crate::rules::conditions::is_down(c)
-        })
-        .filter_map(|(.., m, _)| m.throws.get(&Proficiency::Mountaineering).copied())
-        .min();
-    if let Some(value) = mountaineer {
+    if let Some((_, value)) = supervisor(world, who) {
         let own = profs.throws.get(&Proficiency::Mountaineering).copied();
         if !profs.has(Proficiency::Mountaineering) {
             profs.list.push(Proficiency::Mountaineering);
@@ -316,6 +294,24 @@ pub(crate) fn supervised_proficiencies(world: &World, who: Entity) -> Proficienc
         );
     }
     profs
+}
+
+/// The ally that supervises `who`'s climbing, and its Mountaineering throw: up, within a step of
+/// it, proficient in Mountaineering; the best of them.
+pub(crate) fn supervisor(world: &World, who: Entity) -> Option<(Entity, i32)> {
+    let here = world.get::<Position>(who)?.0;
+    let faction = *world.get::<Faction>(who)?;
+    let mut q = world.try_query::<(Entity, &Position, &Faction, &Proficiencies, &Conditions)>()?;
+    q.iter(world)
+        .filter(|(e, p, f, m, c)| {
+            *e != who
+                && **f == faction
+                && p.0.within_a_step(here)
+                && m.has(Proficiency::Mountaineering)
+                && !crate::rules::conditions::is_down(c)
+        })
+        .filter_map(|(e, .., m, _)| Some((e, *m.throws.get(&Proficiency::Mountaineering)?)))
+        .min_by_key(|&(e, v)| (v, e))
 }
 
 /// Proficient in both Climbing and Mountaineering.
