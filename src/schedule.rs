@@ -155,8 +155,12 @@ pub fn turn_schedule() -> Schedule {
 /// The faction turns of a battle round: each fighting faction in acting order takes its turn
 /// ([`FactionTurn`]); outside a battle there are none.
 pub fn play_faction_turns(world: &mut World) {
-    let order = world.resource::<ActingOrder>().order.clone();
-    for faction in order {
+    let (order, surprised) = {
+        let acting = world.resource::<ActingOrder>();
+        (acting.order.clone(), acting.surprised.clone())
+    };
+    // RULINGS › Surprise: a surprised faction does nothing in the battle's first round.
+    for faction in order.into_iter().filter(|f| !surprised.contains(f)) {
         world.resource_mut::<ActingOrder>().turn = Some(faction);
         world.run_schedule(FactionTurn);
     }

@@ -73,6 +73,8 @@ pub struct ActingOrder {
     pub order: Vec<usize>,
     /// The faction whose turn it is, while the battle's factions take their turns.
     pub turn: Option<usize>,
+    /// Factions surprised this round (the battle's first: RULINGS › Surprise): they do nothing.
+    pub surprised: Vec<usize>,
 }
 
 impl ActingOrder {
@@ -89,6 +91,9 @@ impl ActingOrder {
     /// Whether a creature of this faction acts now: in its faction's turn when its faction is
     /// in the battle, in the round's own phases when it is not.
     pub fn acts_now(&self, f: Option<Faction>) -> bool {
+        if f.is_some_and(|f| self.surprised.contains(&f.0)) {
+            return false;
+        }
         match (self.turn, f) {
             (Some(turn), Some(f)) => f.0 == turn,
             (Some(_), None) => false,

@@ -2,8 +2,8 @@
 
 use bevy::prelude::*;
 use delve::command::acts::{
-    ActivateEnchantment, ClearJam, Disengage, ForgoShield, Move, MoveAcrobatically, MoveCautiously,
-    TotalDefense,
+    ActivateEnchantment, Attack, ClearJam, Disengage, ForgoShield, Move, MoveAcrobatically,
+    MoveCautiously, TotalDefense,
 };
 use delve::creature::{Conditions, Faction, HitPoints};
 use delve::level::load_default_level;
@@ -288,6 +288,7 @@ fn flat_footed_only_against_a_faction_five_ahead() {
             acted: Vec::new(),
             acting: Some(0),
             struck_first: Vec::new(),
+            surprised: Vec::new(),
         };
         app.script_dice(&[10, 1]);
         let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
@@ -900,6 +901,8 @@ fn control(app: &mut Delve, name: &str) {
 #[test]
 fn each_faction_moves_and_attacks_before_the_next_moves() {
     let mut app = duel(1, &format!("{SWORD}, initiative_modifier: 20"), 8, "");
+    // Initiative 11 and 9; neither side surprised (6s).
+    app.script_dice(&[11, 9, 6, 6]);
     app.run(1);
     assert!(app.world().resource::<Battle>().active);
     assert_eq!(acting_order(&app), vec![0, 1], "party, then ghouls");
@@ -1211,4 +1214,150 @@ fn heavy_shields_close_in_side_by_side() {
                 && throw.modifiers.iter().any(|m| m.source.ends_with("in a shield wall") && m.value == -1))
     });
     assert!(walled, "{}", app.log().to_text());
+}
+
+/// The surprise events of the log.
+fn surprises(app: &Delve) -> Vec<CombatEvent> {
+    app.events::<CombatEvent>()
+        .into_iter()
+        .filter(|e| {
+            matches!(
+                e,
+                CombatEvent::Surprise { .. }
+                    | CombatEvent::Forewarned { .. }
+                    | CombatEvent::SurpriseCancelled { .. }
+            )
+        })
+        .collect()
+}
+
+/// RULINGS › Surprise: as the battle begins each side throws 1d6, surprised on 1–2; the
+/// surprised ghouls do nothing in the battle's first round and are flat-footed to every attack
+/// in it (Gnawbone, DEX 16, loses its Dex bonus to AC); in the second round they act.
+#[test]
+fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
+    let mut app = duel(6, SWORD, 7, ", dex: 16");
+    // Initiative 11 and 9; the party's surprise die a 6, the ghouls' a 1.
+    app.script_dice(&[11, 9, 6, 1]);
+    app.run(1);
+    let s = surprises(&app);
+    assert!(
+        matches!(&s[1], CombatEvent::Surprise { faction, d6: 1, surprised: true, .. } if faction == "ghouls"),
+        "{s:?}"
+    );
+    assert!(matches!(
+        &s[0],
+        CombatEvent::Surprise {
+            d6: 6,
+            surprised: false,
+            ..
+        }
+    ));
+    control(&mut app, "Gnawbone");
+    app.give(Attack {
+        who: "Gnawbone".into(),
+        target: "Ada".into(),
+        weapon: None,
+    });
+    app.give(Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: None,
+    });
+    control(&mut app, "Ada");
+    app.script_dice(&[10, 1]);
+    app.run(1);
+    let blows = moves_and_blows(&app);
+    assert_eq!(
+        blows,
+        vec![(1, "Ada".into(), "attacks")],
+        "{}",
+        app.log().to_text()
+    );
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.iter()
+            .any(|(s, _)| s == "Gnawbone surprised, flat-footed (no Dex bonus)"),
+        "{mods:?}"
+    );
+    app.run(1);
+    assert!(moves_and_blows(&app).contains(&(2, "Gnawbone".into(), "attacks")));
+}
+
+/// RULINGS › Surprise: both sides surprised cancel out: no one loses the first round.
+#[test]
+fn both_sides_surprised_cancel_out() {
+    let mut app = duel(6, SWORD, 7, "");
+    app.script_dice(&[11, 9, 2, 1]);
+    app.run(1);
+    let s = surprises(&app);
+    assert!(
+        matches!(s.last(), Some(CombatEvent::SurpriseCancelled { factions }) if factions.len() == 2),
+        "{s:?}"
+    );
+    assert!(app.world().resource::<Battle>().surprised.is_empty());
+}
+
+/// RULINGS › Surprise: +2 when the enemy carries a lit light the faction can see: Ada's torch
+/// gives her away, and the ghouls' 1 becomes a 3 — not surprised.
+#[test]
+fn the_enemys_light_seen_is_plus_2_against_surprise() {
+    let mut app = duel(
+        6,
+        &format!("{SWORD}, carries: [(kind: Torch, lit: true)]"),
+        7,
+        "",
+    );
+    app.script_dice(&[11, 9, 6, 1]);
+    app.run(1);
+    let s = surprises(&app);
+    match &s[1] {
+        CombatEvent::Surprise {
+            faction,
+            modifiers,
+            total,
+            surprised,
+            ..
+        } => {
+            assert_eq!(faction, "ghouls");
+            assert_eq!(modifiers[0].value, 2);
+            assert_eq!((*total, *surprised), (3, false));
+        }
+        e => panic!("{e:?}"),
+    }
+}
+
+/// RULINGS › Surprise: a faction aware of the enemy the round before — it heard one of them —
+/// throws no die and is not surprised.
+#[test]
+fn a_faction_that_heard_the_enemy_is_not_surprised() {
+    let mut app = duel(6, SWORD, 7, "");
+    app.world_mut().resource_mut::<delve::log::EventLog>().push(
+        0,
+        delve::rules::sound::HearingEvent::Heard {
+            who: "Gnawbone".into(),
+            sound: delve::rules::sound::SoundRow::Normal,
+            noise: delve::rules::sound::NoiseKind::Action(
+                delve::rules::sound::NoisyAction::Talking,
+            ),
+            made_by: Some("Ada".into()),
+            what: "Ada talking".into(),
+            roughly_at: delve::grid::GridPos::new(6, 1),
+            how: delve::rules::sound::HowHeard::Automatically,
+        },
+    );
+    app.script_dice(&[11, 9, 1]);
+    app.run(1);
+    let s = surprises(&app);
+    assert!(
+        s.contains(&CombatEvent::Forewarned {
+            faction: "ghouls".into()
+        }),
+        "{s:?}"
+    );
+    assert_eq!(
+        app.world().resource::<Battle>().surprised,
+        vec![0],
+        "the party's 1: surprised"
+    );
 }

@@ -229,7 +229,17 @@ fn defence(
     if t.conditions.has(ConditionKind::Disordered) {
         mods.push(Modifier::new(2, format!("{} disordered (-2 AC)", t.name)));
     }
-    if rules.faction_initiative {
+    // RULINGS › Surprise: a surprised faction is flat-footed to every attack in the battle's
+    // first round.
+    let surprised = world
+        .resource::<Battle>()
+        .surprised_in(t.faction, world.resource::<Clock>().rounds);
+    if surprised && t.dex_modifier > 0 {
+        mods.push(Modifier::new(
+            t.dex_modifier,
+            format!("{} surprised, flat-footed (no Dex bonus)", t.name),
+        ));
+    } else if rules.faction_initiative {
         let battle = world.resource::<Battle>();
         if let (Some(mine), Some(theirs)) =
             (battle.result_of(a.faction), battle.result_of(t.faction))

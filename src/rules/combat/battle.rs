@@ -44,6 +44,9 @@ pub struct Battle {
     pub acting: Option<usize>,
     /// Those of the acting faction that attacked before moving this turn.
     pub struck_first: Vec<Entity>,
+    /// Factions surprised as the battle began (RULINGS › Surprise): they do nothing in its first
+    /// round and are flat-footed to every attack in it.
+    pub surprised: Vec<usize>,
 }
 
 impl Battle {
@@ -53,6 +56,16 @@ impl Battle {
             .iter()
             .find(|f| f.faction == faction)
             .map(|f| f.result)
+    }
+
+    /// The battle's first round, after the round it began in: a surprised faction's lost one.
+    pub fn first_round(&self) -> u64 {
+        self.began + 1
+    }
+
+    /// Is the faction surprised in this round?
+    pub fn surprised_in(&self, faction: usize, round: u64) -> bool {
+        round == self.first_round() && self.surprised.contains(&faction)
     }
 }
 
@@ -315,6 +328,10 @@ fn notice_hostiles(world: &mut World) {
     }
     let order: Vec<String> = order.iter().map(|f| f.name.clone()).collect();
     log.push(round, CombatEvent::ActingOrder { order });
+    if began {
+        let surprised = super::surprise::throw_for_surprise(world, &joining);
+        world.resource_mut::<Battle>().surprised = surprised;
+    }
 }
 
 /// The faction whose turn it is in the battle, if any.
@@ -543,10 +560,22 @@ pub(crate) fn order_attack(
 
 /// Tells the core rules which factions are fighting, in the order they act
 /// ([`ActingOrder`](crate::creature::ActingOrder)), as the round begins.
-fn publish_acting_order(battle: Res<Battle>, mut acting: ResMut<crate::creature::ActingOrder>) {
+fn publish_acting_order(
+    battle: Res<Battle>,
+    clock: Res<Clock>,
+    mut acting: ResMut<crate::creature::ActingOrder>,
+) {
     let now = battle.order.iter().map(|r| r.faction);
     if !acting.order.iter().copied().eq(now.clone()) {
         acting.order = now.collect();
+    }
+    let surprised: Vec<usize> = if battle.active && clock.rounds == battle.first_round() {
+        battle.surprised.clone()
+    } else {
+        Vec::new()
+    };
+    if acting.surprised != surprised {
+        acting.surprised = surprised;
     }
 }
 

@@ -19,6 +19,20 @@ pub enum CombatEvent {
     Initiative { roll: FactionRoll },
     /// The factions' acting order, highest first.
     ActingOrder { order: Vec<String> },
+    /// A faction's throw for surprise as the battle began (RULINGS › Surprise): 1d6 with its
+    /// modifiers; 2 or less, surprised.
+    Surprise {
+        faction: String,
+        d6: u32,
+        modifiers: Vec<crate::dice::Modifier>,
+        total: i32,
+        surprised: bool,
+    },
+    /// A faction aware of the enemy the round before (it heard it, or a call about it) is not
+    /// surprised, and throws no die.
+    Forewarned { faction: String },
+    /// Every faction that threw was surprised: the surprises cancel out.
+    SurpriseCancelled { factions: Vec<String> },
     /// A faction's turn in the battle round begins (RULINGS › The battle round).
     TurnBegan { faction: String },
     /// An attack: the throw with every modifier, and the damage of a hit.
@@ -121,6 +135,36 @@ impl fmt::Display for AttackNote {
 impl fmt::Display for CombatEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CombatEvent::Surprise {
+                faction,
+                d6,
+                modifiers,
+                total,
+                surprised,
+            } => {
+                write!(f, "surprise for {faction}: d6 {d6}")?;
+                for m in modifiers {
+                    write!(f, " {:+} ({})", m.value, m.source)?;
+                }
+                write!(
+                    f,
+                    " = {total}: {}",
+                    if *surprised {
+                        "surprised (it loses the first round)"
+                    } else {
+                        "not surprised"
+                    }
+                )
+            }
+            CombatEvent::Forewarned { faction } => write!(
+                f,
+                "{faction} is not surprised: it knew of the enemy the round before"
+            ),
+            CombatEvent::SurpriseCancelled { factions } => write!(
+                f,
+                "both sides surprised ({}): the surprises cancel out",
+                factions.join(", ")
+            ),
             CombatEvent::Initiative { roll } => {
                 write!(
                     f,

@@ -13,3 +13,4 @@ pub mod behaviour;
 pub mod gear;
 pub mod initiative;
 pub mod opportunity;
+pub mod surprise;

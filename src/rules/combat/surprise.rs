@@ -1,0 +1,168 @@
+//! Surprise (RULINGS › Surprise): when a battle begins, each faction none of whose members was
+//! aware of the enemy the round before (had seen it, heard it, or answered a call about it)
+//! throws 1d6, surprised on 1–2: −2 when every member is blinded, +2 when the enemy carries a
+//! lit light the faction can see (the light gives it away). A surprised faction does nothing in
+//! the battle's first round and is flat-footed to every attack in it (`battle`); both sides
+//! surprised cancel out.
+
+use bevy::prelude::*;
+
+use crate::creature::{CreatureIndex, Faction, Factions, Position};
+use crate::dice::Modifier;
+use crate::level::schema::ConditionKind;
+use crate::log::EventLog;
+use crate::rules::conditions::{Conditions, is_down};
+use crate::time::Clock;
+
+use super::CombatEvent;
+
+/// The highest result of the d6 (with its modifiers) that is surprise.
+pub const SURPRISED_ON: i32 = 2;
+
+/// Does the faction know of an enemy from the round before the battle: a member heard a noise
+/// one of the enemy made, or a call (a shout) of its own side?
+fn forewarned(world: &World, faction: usize, enemies: &[usize]) -> bool {
+    let round = world.resource::<Clock>().rounds;
+    let index = world.resource::<CreatureIndex>();
+    let faction_of = |name: &str| {
+        index
+            .0
+            .get(name)
+            .and_then(|&e| world.get::<Faction>(e))
+            .map(|f| f.0)
+    };
+    world
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .rev()
+        .take_while(|e| e.round + 1 >= round)
+        .filter_map(|e| e.get::<crate::rules::sound::HearingEvent>())
+        .any(|h| match h {
+            crate::rules::sound::HearingEvent::Heard {
+                who,
+                made_by: Some(maker),
+                noise,
+                ..
+            } if faction_of(who) == Some(faction) => {
+                let by = faction_of(maker);
+                by.is_some_and(|b| enemies.contains(&b))
+                    || (by == Some(faction)
+                        && *noise
+                            == crate::rules::sound::NoiseKind::Action(
+                                crate::rules::sound::NoisyAction::Shouting,
+                            ))
+            }
+            _ => false,
+        })
+}
+
+/// The members of a faction that are up.
+fn members(world: &mut World, faction: usize) -> Vec<Entity> {
+    let mut q = world.query::<(Entity, &Faction, &Conditions)>();
+    let mut out: Vec<Entity> = q
+        .iter(world)
+        .filter(|(_, f, c)| f.0 == faction && !is_down(c))
+        .map(|(e, ..)| e)
+        .collect();
+    out.sort();
+    out
+}
+
+/// Does a member of the faction see a lit light an enemy carries?
+fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> bool {
+    let mut lights = world.query::<(
+        &crate::rules::light::LightSource,
+        &crate::rules::light::CarriedBy,
+    )>();
+    let bearers: Vec<Entity> = lights
+        .iter(world)
+        .filter(|(l, _)| l.lit)
+        .map(|(_, c)| c.0)
+        .collect();
+    let squares: Vec<crate::grid::GridPos> = bearers
+        .into_iter()
+        .filter(|&b| {
+            world
+                .get::<Faction>(b)
+                .is_some_and(|f| enemies.contains(&f.0))
+        })
+        .filter_map(|b| world.get::<Position>(b).map(|p| p.0))
+        .collect();
+    members(world, faction).into_iter().any(|m| {
+        world
+            .get::<crate::rules::vision::Sight>(m)
+            .is_some_and(|s| squares.iter().any(|&p| s.sees(p)))
+    })
+}
+
+/// The factions that begin a battle throw for surprise; those surprised, unless every one that
+/// threw was (then no one is).
+pub(crate) fn throw_for_surprise(world: &mut World, factions: &[usize]) -> Vec<usize> {
+    let round = world.resource::<Clock>().rounds;
+    let names = world.resource::<Factions>().clone();
+    let mut surprised = Vec::new();
+    let mut threw = 0;
+    for &f in factions {
+        let enemies: Vec<usize> = factions
+            .iter()
+            .copied()
+            .filter(|&g| g != f && names.hostile(Faction(f), Faction(g)))
+            .collect();
+        if enemies.is_empty() {
+            continue;
+        }
+        let name = names.name(Faction(f)).to_owned();
+        if forewarned(world, f, &enemies) {
+            world
+                .resource_mut::<EventLog>()
+                .push(round, CombatEvent::Forewarned { faction: name });
+            continue;
+        }
+        let mut modifiers = Vec::new();
+        let up = members(world, f);
+        if !up.is_empty()
+            && up.iter().all(|&m| {
+                world
+                    .get::<Conditions>(m)
+                    .is_some_and(|c| c.has(ConditionKind::Blinded))
+            })
+        {
+            modifiers.push(Modifier::new(-2, "every member blinded"));
+        }
+        if sees_an_enemy_light(world, f, &enemies) {
+            modifiers.push(Modifier::new(2, "the enemy's light seen"));
+        }
+        let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
+        let total = d6 as i32 + modifiers.iter().map(|m| m.value).sum::<i32>();
+        let is_surprised = total <= SURPRISED_ON;
+        threw += 1;
+        if is_surprised {
+            surprised.push(f);
+        }
+        world.resource_mut::<EventLog>().push(
+            round,
+            CombatEvent::Surprise {
+                faction: name,
+                d6,
+                modifiers,
+                total,
+                surprised: is_surprised,
+            },
+        );
+    }
+    if threw > 1 && surprised.len() == threw {
+        let cancelled: Vec<String> = surprised
+            .iter()
+            .map(|&f| names.name(Faction(f)).to_owned())
+            .collect();
+        world.resource_mut::<EventLog>().push(
+            round,
+            CombatEvent::SurpriseCancelled {
+                factions: cancelled,
+            },
+        );
+        surprised.clear();
+    }
+    surprised
+}
