@@ -584,6 +584,17 @@ pub struct InitiativeAnswer {
     pub seed: u64,
     /// In acting order, highest first.
     pub factions: Vec<crate::rules::combat::initiative::FactionRoll>,
+    /// Each faction's surprise die as a battle begun now would throw it (RULINGS › Surprise),
+    /// unless it knew of the enemy the round before: its modifiers and chance of surprise.
+    pub surprise: Vec<SurpriseOdds>,
+}
+
+/// A faction's odds of surprise.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SurpriseOdds {
+    pub faction: String,
+    pub modifiers: Vec<crate::dice::Modifier>,
+    pub chance: f32,
 }
 
 /// Every faction with creatures up, as `battle` would enter them, rolled with dice of their own
@@ -601,12 +612,31 @@ pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, Stri
     if entrants.len() < 2 {
         return Err("the level has fewer than two factions with creatures: no battle".into());
     }
+    let names = factions.clone();
+    let mut surprise = Vec::new();
+    for (f, name, _) in &entrants {
+        let enemies: Vec<usize> = entrants
+            .iter()
+            .map(|e| e.0)
+            .filter(|&g| names.hostile(crate::creature::Faction(*f), crate::creature::Faction(g)))
+            .collect();
+        if enemies.is_empty() {
+            continue;
+        }
+        let modifiers = crate::rules::combat::surprise::surprise_modifiers(world, *f, &enemies);
+        surprise.push(SurpriseOdds {
+            faction: name.clone(),
+            chance: crate::rules::combat::surprise::surprise_chance(&modifiers),
+            modifiers,
+        });
+    }
     let mut dice = crate::dice::Dice::seeded(seed);
     let factions = roll_initiative(&mut dice, entrants);
     Ok(InitiativeAnswer {
         question: "initiative",
         seed,
         factions,
+        surprise,
     })
 }
 
@@ -634,7 +664,19 @@ impl fmt::Display for InitiativeAnswer {
             }
         }
         let order: Vec<&str> = self.factions.iter().map(|r| r.name.as_str()).collect();
-        write!(f, "\norder: {}", order.join(", "))
+        write!(f, "\norder: {}", order.join(", "))?;
+        for s in &self.surprise {
+            write!(f, "\nsurprise for {}: 1d6", s.faction)?;
+            for m in &s.modifiers {
+                write!(f, " {:+} ({})", m.value, m.source)?;
+            }
+            write!(
+                f,
+                ", surprised on 2 or less: {:.0}% (none if it knew of the enemy the round before; both sides surprised cancel out)",
+                s.chance * 100.0
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -88,6 +88,10 @@ pub struct Summary {
     pub doors_forced: f64,
     /// Deaths by who and where, most first.
     pub deaths: Vec<((String, crate::grid::GridPos), u64)>,
+    /// Delves in which the party was surprised at least once (RULINGS › Surprise).
+    pub surprised: Share,
+    /// By whom: the factions met in each battle the party was surprised in, and how often.
+    pub surprised_by: Vec<(String, u64)>,
     /// Failed delves: seed and error.
     pub failed: Vec<(u64, String)>,
 }
@@ -119,6 +123,21 @@ impl Summary {
         }
         let mut deaths: Vec<_> = deaths.into_iter().collect();
         deaths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let surprised = Share::new(
+            ended
+                .iter()
+                .filter(|r| !r.tally.surprised_by.is_empty())
+                .count() as u64,
+            n,
+        );
+        let mut by: BTreeMap<String, u64> = BTreeMap::new();
+        for r in &ended {
+            for who in &r.tally.surprised_by {
+                *by.entry(who.clone()).or_default() += 1;
+            }
+        }
+        let mut surprised_by: Vec<(String, u64)> = by.into_iter().collect();
+        surprised_by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Self {
             runs: records.len() as u64,
             ended: n,
@@ -131,6 +150,8 @@ impl Summary {
             traps_disarmed: mean(&|r| r.tally.traps_disarmed as f64),
             doors_forced: mean(&|r| r.tally.doors_forced as f64),
             deaths,
+            surprised,
+            surprised_by,
             failed: records
                 .iter()
                 .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
@@ -197,6 +218,16 @@ pub fn markdown(
         ("doors forced (mean)", s.doors_forced),
     ] {
         let _ = writeln!(out, "| {what} | {v:.2} |");
+    }
+    let _ = writeln!(
+        out,
+        "| party surprised (share of delves) | {:.1}% [{:.1}–{:.1}] |",
+        s.surprised.share * 100.0,
+        s.surprised.low * 100.0,
+        s.surprised.high * 100.0
+    );
+    for (by, k) in &s.surprised_by {
+        let _ = writeln!(out, "| surprised by {by} (battles) | {k} |");
     }
     features(&mut out, plan, records);
     let _ = writeln!(out, "\n## Deaths\n");

@@ -73,6 +73,9 @@ pub struct Tally {
     pub encounters: u32,
     /// Members who died, and where.
     pub deaths: Vec<Death>,
+    /// The battles in which the party was surprised (RULINGS › Surprise), each by the factions
+    /// it met there.
+    pub surprised_by: Vec<String>,
 }
 
 impl fmt::Display for Tally {
@@ -174,7 +177,46 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
         ..Tally::default()
     };
     let mut died = Vec::new();
+    let party = members
+        .first()
+        .and_then(|&m| world.get::<crate::creature::Faction>(m))
+        .map(|&f| {
+            world
+                .resource::<crate::creature::Factions>()
+                .name(f)
+                .to_owned()
+        });
+    // The factions entering each battle, and whether the party was surprised in it.
+    let mut met: Vec<String> = Vec::new();
+    let mut surprised = false;
+    let mut round = None;
+    let close = |t: &mut Tally, met: &mut Vec<String>, surprised: &mut bool| {
+        if *surprised {
+            t.surprised_by.push(met.join(", "));
+        }
+        met.clear();
+        *surprised = false;
+    };
     for entry in &log.entries()[from.min(log.len())..] {
+        if round != Some(entry.round) {
+            close(&mut t, &mut met, &mut surprised);
+            round = Some(entry.round);
+        }
+        if let Some(e) = entry.get::<crate::rules::combat::CombatEvent>() {
+            use crate::rules::combat::CombatEvent;
+            match e {
+                CombatEvent::Initiative { roll } if Some(&roll.name) != party.as_ref() => {
+                    met.push(roll.name.clone())
+                }
+                CombatEvent::Surprise {
+                    faction,
+                    surprised: true,
+                    ..
+                } if Some(faction) == party.as_ref() => surprised = true,
+                CombatEvent::SurpriseCancelled { .. } => surprised = false,
+                _ => {}
+            }
+        }
         if let Some(e) = entry.get::<TrapEvent>() {
             match e {
                 TrapEvent::TrapSprung { .. } | TrapEvent::TrapSprungHarmlessly { .. } => {
@@ -210,6 +252,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
             died.push(who.clone());
         }
     }
+    close(&mut t, &mut met, &mut surprised);
     for who in died {
         let at = world
             .resource::<crate::creature::CreatureIndex>()

@@ -1282,6 +1282,13 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
     );
     app.run(1);
     assert!(moves_and_blows(&app).contains(&(2, "Gnawbone".into(), "attacks")));
+    // The lab's tally of the party's delve: the party was not surprised; seen from the ghouls'
+    // side, they were, by the party.
+    let (ada, ghoul) = (app.entity("Ada"), app.entity("Gnawbone"));
+    let party = delve::policy::outcome::tally(app.world_mut(), &[ada], 0, 0);
+    assert!(party.surprised_by.is_empty());
+    let ghouls = delve::policy::outcome::tally(app.world_mut(), &[ghoul], 0, 0);
+    assert_eq!(ghouls.surprised_by, vec!["party".to_owned()]);
 }
 
 /// RULINGS › Surprise: both sides surprised cancel out: no one loses the first round.

@@ -96,6 +96,32 @@ fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> 
     })
 }
 
+/// The modifiers to a faction's surprise die against these enemies: −2 when every member is
+/// blinded, +2 when a member sees a lit light one of them carries.
+pub(crate) fn surprise_modifiers(world: &mut World, f: usize, enemies: &[usize]) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    let up = members(world, f);
+    if !up.is_empty()
+        && up.iter().all(|&m| {
+            world
+                .get::<Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Blinded))
+        })
+    {
+        modifiers.push(Modifier::new(-2, "every member blinded"));
+    }
+    if sees_an_enemy_light(world, f, enemies) {
+        modifiers.push(Modifier::new(2, "the enemy's light seen"));
+    }
+    modifiers
+}
+
+/// The chance a die of 1d6 with these modifiers is surprise (2 or less).
+pub fn surprise_chance(modifiers: &[Modifier]) -> f32 {
+    let m: i32 = modifiers.iter().map(|m| m.value).sum();
+    (1..=6).filter(|d| d + m <= SURPRISED_ON).count() as f32 / 6.0
+}
+
 /// The factions that begin a battle throw for surprise; those surprised, unless every one that
 /// threw was (then no one is).
 pub(crate) fn throw_for_surprise(world: &mut World, factions: &[usize]) -> Vec<usize> {
@@ -119,20 +145,7 @@ pub(crate) fn throw_for_surprise(world: &mut World, factions: &[usize]) -> Vec<u
                 .push(round, CombatEvent::Forewarned { faction: name });
             continue;
         }
-        let mut modifiers = Vec::new();
-        let up = members(world, f);
-        if !up.is_empty()
-            && up.iter().all(|&m| {
-                world
-                    .get::<Conditions>(m)
-                    .is_some_and(|c| c.has(ConditionKind::Blinded))
-            })
-        {
-            modifiers.push(Modifier::new(-2, "every member blinded"));
-        }
-        if sees_an_enemy_light(world, f, &enemies) {
-            modifiers.push(Modifier::new(2, "the enemy's light seen"));
-        }
+        let modifiers = surprise_modifiers(world, f, &enemies);
         let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
         let total = d6 as i32 + modifiers.iter().map(|m| m.value).sum::<i32>();
         let is_surprised = total <= SURPRISED_ON;

@@ -174,11 +174,14 @@ fn battle_panel(
         ));
         let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
         for (i, f) in battle.order.iter().enumerate() {
-            let first = if battle.acted.contains(&f.faction) {
-                ""
-            } else {
-                " (not yet acted)"
-            };
+            let first =
+                if battle.surprised.contains(&f.faction) && !battle.acted.contains(&f.faction) {
+                    " (surprised: no turn in the first round)"
+                } else if battle.acted.contains(&f.faction) {
+                    ""
+                } else {
+                    " (not yet acted)"
+                };
             s.push_str(&format!("\n{}. {} {}{first}", i + 1, f.name, f.result));
             let mut members: Vec<String> = creatures
                 .iter()
