@@ -517,6 +517,10 @@ pub struct RawArmor {
     pub ac_bonus: i32,
     #[serde(default)]
     pub enhancement: i32,
+    /// Proficient with it (Tactical Combat › Armor as Damage Reduction: "to benefit from any
+    /// of these effects, you must be proficient with the armor used"); yes unless written.
+    #[serde(default = "yes")]
+    pub proficient: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -530,6 +534,10 @@ pub enum ShieldWeight {
 pub struct RawShield {
     pub weight: ShieldWeight,
     pub ac_bonus: i32,
+    /// Proficient with it (Tactical Combat › Shields: "in order to use any of these actions or
+    /// benefits you must be proficient with the shield used"); yes unless written.
+    #[serde(default = "yes")]
+    pub proficient: bool,
 }
 
 /// The conditions the rules name (Dungeon Delves, Situational Penalties, Tactical Combat).

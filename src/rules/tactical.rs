@@ -109,7 +109,11 @@ fn armor_dr(armor: &RawArmor, against: DamageType) -> i32 {
 
 /// The DR of all armor worn (a gambeson layered beneath other armor adds its own).
 pub(crate) fn worn_dr(armor: &[&RawArmor], against: DamageType) -> i32 {
-    armor.iter().map(|a| armor_dr(a, against)).sum()
+    armor
+        .iter()
+        .filter(|a| a.proficient)
+        .map(|a| armor_dr(a, against))
+        .sum()
 }
 
 /// Combat Reflexes: attacks of opportunity per round, one per +2 of the tactical Dexterity
@@ -203,6 +207,7 @@ mod tests {
             weight: ArmorWeight::Medium,
             ac_bonus: 6,
             enhancement,
+            proficient: true,
         }
     }
 
@@ -231,6 +236,7 @@ mod tests {
             weight: ArmorWeight::Light,
             ac_bonus: 2,
             enhancement: 0,
+            proficient: true,
         };
         assert_eq!(armor_dr(&leather, Slashing), 1);
         let padded = RawArmor {
@@ -249,6 +255,7 @@ mod tests {
             weight: ArmorWeight::Light,
             ac_bonus: 1,
             enhancement: 0,
+            proficient: true,
         };
         assert_eq!(armor_dr(&gambeson, Bludgeoning), 3);
         assert_eq!(armor_dr(&gambeson, Piercing), 0);

@@ -1368,3 +1368,39 @@ fn a_faction_that_heard_the_enemy_is_not_surprised() {
         "the party's 1: surprised"
     );
 }
+
+/// Tactical Combat › Armor as Damage Reduction, › Shields: "to benefit from any of these
+/// effects, you must be proficient with the armor used" (and the shield): chain mail worn
+/// without proficiency reduces nothing and the damage says so; a heavy shield borne without
+/// proficiency makes no shield wall, and it cannot be forgone for a free hand.
+#[test]
+fn armor_and_shields_give_their_tactical_benefits_only_to_the_proficient() {
+    let mail = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+        armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4, proficient: false))"#;
+    let mut app = arena(mail, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[20, 6]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let damage = last_attack(&app).5.expect("a hit");
+    assert_eq!(
+        (damage.reduced_by, damage.unproficient_armor.as_deref()),
+        (0, Some("chain mail"))
+    );
+
+    let clumsy = ", shield: Some((weight: Heavy, ac_bonus: 1, proficient: false))";
+    let second = r#"(name: "Ashmaw", template: "ghoul", faction: "ghouls", at: (4, 1),
+        shield: Some((weight: Heavy, ac_bonus: 1)))"#;
+    let mut app = arena(clumsy, second);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.iter().any(|(s, _)| s.contains("shield wall")),
+        "{mods:?}"
+    );
+    app.act(ForgoShield {
+        who: "Gnawbone".into(),
+    });
+    assert!(app.was_refused("Gnawbone", &CombatRefusal::NotProficientWithShield));
+}

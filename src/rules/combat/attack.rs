@@ -37,6 +37,10 @@ pub struct Damage {
     pub critical: bool,
     /// Armor damage reduction that applied.
     pub reduced_by: i32,
+    /// Armor worn without proficiency: it reduced nothing (Tactical Combat › Armor as Damage
+    /// Reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unproficient_armor: Option<String>,
     /// An active enchantment's extra damage: its name and dice (never multiplied, never
     /// reduced by armor).
     #[serde(default)]
@@ -188,7 +192,10 @@ fn defence(
     w: &WeaponDef,
     increment: u32,
 ) -> (i32, Vec<Modifier>) {
-    let rules = *world.resource::<TacticalCombat>();
+    let mut rules = *world.resource::<TacticalCombat>();
+    // Tactical Combat › Shields: only one proficient with its shield has the module's shield
+    // benefits (the firearm rule, the shield wall).
+    rules.shields &= t.combatant.shield.as_ref().is_none_or(|s| s.proficient);
     let base = world.get::<ArmorClass>(target).map_or(10, |ac| ac.0);
     let shield = t.combatant.shield.as_ref().filter(|_| {
         world
@@ -280,7 +287,7 @@ fn defence(
                     && p.0.is_adjacent(t.at)
                     && c.shield
                         .as_ref()
-                        .is_some_and(|s| s.weight == ShieldWeight::Heavy)
+                        .is_some_and(|s| s.weight == ShieldWeight::Heavy && s.proficient)
             })
             .map(|(e, ..)| e)
             .collect();
@@ -460,7 +467,7 @@ pub fn strike(
         confirmation = Some(confirmed);
         // Shields › a shield may be sacrificed to turn a critical into a normal hit: the
         // defender does so when the critical could put it down.
-        if critical && rules.shields && t.combatant.shield.is_some() {
+        if critical && rules.shields && t.combatant.shield.as_ref().is_some_and(|s| s.proficient) {
             let hp = world.get::<HitPoints>(target).map_or(0, |h| h.current);
             let most =
                 (w.damage.count * w.damage.sides * w.critical.multiplier) as i32 + w.damage.bonus;
@@ -539,6 +546,14 @@ fn roll_damage(
     } else {
         0
     };
+    // Tactical Combat › Armor as Damage Reduction: armor worn without proficiency reduces
+    // nothing; the breakdown says so.
+    let unproficient_armor = t
+        .combatant
+        .armor
+        .as_ref()
+        .filter(|a| rules.armor_as_damage_reduction && !bypass && !a.proficient)
+        .map(|a| a.name.clone());
     let mut total = (raw - reduced_by).max(0);
     let enchantment = match &w.enchantment {
         Some((name, extra)) if active => {
@@ -553,6 +568,7 @@ fn roll_damage(
         bonus: w.damage.bonus,
         critical,
         reduced_by,
+        unproficient_armor,
         enchantment,
         total,
     }

@@ -307,6 +307,8 @@ pub enum CombatRefusal {
     },
     NotJammed,
     NoShield,
+    /// Tactical Combat › Shields: the shield's actions are for one proficient with it.
+    NotProficientWithShield,
     NoEnchantment {
         weapon: String,
     },
@@ -333,6 +335,10 @@ impl fmt::Display for CombatRefusal {
             }
             NotJammed => write!(f, "its firearm is not jammed"),
             NoShield => write!(f, "it has no shield"),
+            NotProficientWithShield => write!(
+                f,
+                "it is not proficient with its shield: the shield's actions are for the proficient"
+            ),
             NoEnchantment { weapon } => write!(f, "its {weapon} has no enchantment to activate"),
             EnchantmentActive {
                 weapon,

@@ -244,6 +244,9 @@ impl fmt::Display for CombatEvent {
                     if d.critical {
                         write!(f, ", base dice at maximum")?;
                     }
+                    if let Some(armor) = &d.unproficient_armor {
+                        write!(f, ", no DR from its {armor}: not proficient with it")?;
+                    }
                     if d.reduced_by > 0 {
                         write!(f, ", armor DR {}", d.reduced_by)?;
                     }

@@ -80,12 +80,12 @@ pub(crate) fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusa
 
 /// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
 pub(crate) fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
-    if world
+    let shield = world
         .get::<Combatant>(who)
         .and_then(|c| c.shield.as_ref())
-        .is_none()
-    {
-        return Err(CombatRefusal::NoShield.into());
+        .ok_or(CombatRefusal::NoShield)?;
+    if !shield.proficient {
+        return Err(CombatRefusal::NotProficientWithShield.into());
     }
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(ShieldForgone { round });
