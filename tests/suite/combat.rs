@@ -171,7 +171,7 @@ fn last_attack(app: &App) -> SeenAttack {
                 throw.total,
                 throw.target,
                 throw.success,
-                damage.clone(),
+                damage.clone().map(|d| *d),
             )),
             _ => None,
         })

@@ -501,7 +501,7 @@ pub fn strike(
             throw,
             confirmation,
             note,
-            damage: Some(damage.clone()),
+            damage: Some(Box::new(damage.clone())),
         },
     );
     crate::rules::damage::take_damage(world, target, damage.total);

@@ -44,7 +44,7 @@ pub enum CombatEvent {
         confirmation: Option<Throw>,
         /// A natural 1, a misfire, a sacrificed shield.
         note: Option<AttackNote>,
-        damage: Option<Damage>,
+        damage: Option<Box<Damage>>,
     },
     /// A creature was ordered to attack a target with a weapon, in its faction's turn.
     AttackOrdered {
