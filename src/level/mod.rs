@@ -148,6 +148,8 @@ pub struct JudgeCalls {
     pub modifiers: JudgeModifiers,
     pub regions: Vec<(GridPos, GridPos, JudgeModifiers)>,
     pub unexpected_lights: bool,
+    /// The mapper's map may hold errors (the Judge's setting).
+    pub mapping_errors: bool,
 }
 
 /// The earshot environment at a square: the last region that holds it, or the level's.

@@ -898,6 +898,11 @@ pub struct RawJudge {
     /// throw by itself (Situational Penalties › Distractions); off unless the Judge enables it.
     #[serde(default)]
     pub unexpected_lights: bool,
+    /// The mapper's map may hold errors (Dungeon Delves › Marching and Mapping): each turn it
+    /// maps, the Judge's secret 1d6 makes an error on a 1; a mapper with the Mapping proficiency
+    /// then throws Mapping (secretly) to notice it. Off unless the Judge enables it.
+    #[serde(default)]
+    pub mapping_errors: bool,
 }
 
 /// A rectangle with Judge modifiers of its own.

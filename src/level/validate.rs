@@ -352,6 +352,7 @@ impl Validator<'_> {
                 modifiers: raw.judge.modifiers,
                 regions: judge_regions,
                 unexpected_lights: raw.judge.unexpected_lights,
+                mapping_errors: raw.judge.mapping_errors,
             },
             deep_water: crate::level::WaterDepths {
                 feet: raw.deep_water_feet,

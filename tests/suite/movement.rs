@@ -701,3 +701,57 @@ fn at_combat_speed_the_mapper_does_not_map() {
     let (before, hurrying) = mapped_after(Pace::Combat);
     assert_eq!(hurrying, before, "nothing mapped at combat speed");
 }
+
+/// Dungeon Delves › Marching and Mapping, with the Judge's `mapping_errors` on: at the end of a
+/// turn of mapping the Judge's secret 1d6 puts an error in the map on a 1; a mapper with the
+/// Mapping proficiency gets the Judge's secret Mapping throw to notice it (12 against 10: put
+/// right), one without "has no opportunity to passively detect errors" (the error stays).
+#[test]
+fn the_judge_throws_for_mapping_errors() {
+    let corridor = long_corridor();
+    let map_a_turn = |scribe: &str| {
+        let mut l = level(
+            &rows(&corridor),
+            &format!(
+                "(name: \"Scribe\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, \
+                 carries: [(kind: Torch, lit: true)], encumbrance_stone: 2.0{scribe})"
+            ),
+            ", marching_order: [\"Scribe\"], mapper: \"Scribe\"",
+        );
+        l.judge.mapping_errors = true;
+        let mut app = delve::scenario::Delve {
+            app: sim_app(&l, 1),
+        };
+        app.give(MoveParty {
+            party: "party".into(),
+            to: (398, 1),
+            pace: Pace::Exploration,
+        });
+        app.run(9);
+        app.script_dice(&[1, 12]);
+        app.run(1);
+        let errors = app.world().resource::<delve::rules::vision::PartyMaps>().0[0]
+            .errors
+            .len();
+        let event = app
+            .events::<delve::rules::vision::VisionEvent>()
+            .into_iter()
+            .find(|e| matches!(e, delve::rules::vision::VisionEvent::MapError { .. }));
+        (errors, event)
+    };
+    let (errors, event) = map_a_turn(", proficiencies: [Mapping], throws: { Mapping: 10 }");
+    assert_eq!(errors, 0);
+    assert!(matches!(
+        event,
+        Some(delve::rules::vision::VisionEvent::MapError {
+            noticed: Some(true),
+            ..
+        })
+    ));
+    let (errors, event) = map_a_turn("");
+    assert!(errors > 0);
+    assert!(matches!(
+        event,
+        Some(delve::rules::vision::VisionEvent::MapError { noticed: None, .. })
+    ));
+}

@@ -355,6 +355,10 @@ pub struct PartyMap {
     pub mapped: Vec<bool>,
     /// Whether the mapper has the Mapping proficiency (accurate measurements).
     pub proficient: bool,
+    /// Squares mapped this turn (the Judge's check for errors is by the turn).
+    pub this_turn: Vec<usize>,
+    /// Squares drawn wrong, the error not noticed (Dungeon Delves › Marching and Mapping).
+    pub errors: Vec<usize>,
 }
 
 #[derive(Resource, Clone, Debug, Default)]
@@ -399,7 +403,8 @@ impl Plugin for VisionPlugin {
                 (moving_ends_hiding, look, remember, map_where_bright)
                     .chain()
                     .in_set(RoundSet::Vision),
-            );
+            )
+            .add_systems(SimRound, judge_the_maps.in_set(RoundSet::Knowledge));
     }
 }
 
@@ -543,6 +548,7 @@ fn map_where_bright(
                     party: party.name.clone(),
                     mapped: vec![false; n],
                     proficient: mapper.proficient,
+                    ..PartyMap::default()
                 });
                 maps.0.len() - 1
             }
@@ -550,10 +556,88 @@ fn map_where_bright(
         let map = &mut maps.0[i];
         map.proficient = mapper.proficient;
         for (p, _) in &sight.seen {
-            if let Some(k) = grid.index(*p) {
+            if let Some(k) = grid.index(*p)
+                && !map.mapped[k]
+            {
                 map.mapped[k] = true;
+                map.this_turn.push(k);
             }
         }
+    }
+}
+
+/// Dungeon Delves › Marching and Mapping, with the Judge's `mapping_errors` on: at the end of
+/// each turn in which a party's mapper mapped new squares, the Judge's secret 1d6 makes an error
+/// on a 1. A mapper with the Mapping proficiency gets the Judge's secret Mapping throw (its
+/// class value) to realize it; one without it "has no opportunity to passively detect errors".
+/// An error not noticed stays on the map, on the squares mapped that turn.
+fn judge_the_maps(world: &mut World) {
+    let clock = world.resource::<Clock>().rounds;
+    if (clock + 1) % crate::time::ROUNDS_PER_TURN != 0 {
+        return;
+    }
+    let on = world
+        .get_resource::<crate::rules::calls::Judge>()
+        .is_some_and(|j| j.0.mapping_errors);
+    let parties: Vec<(String, Option<Entity>)> = world
+        .resource::<Parties>()
+        .0
+        .iter()
+        .map(|p| (p.name.clone(), p.mapper))
+        .collect();
+    for (party, mapper) in parties {
+        let Some(i) = world
+            .resource::<PartyMaps>()
+            .0
+            .iter()
+            .position(|m| m.party == party)
+        else {
+            continue;
+        };
+        let squares = std::mem::take(&mut world.resource_mut::<PartyMaps>().0[i].this_turn);
+        let (true, Some(mapper), false) = (on, mapper, squares.is_empty()) else {
+            continue;
+        };
+        let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
+        if d6 > 1 {
+            continue;
+        }
+        let class = world
+            .get::<crate::creature::Proficiencies>(mapper)
+            .filter(|p| p.has(crate::level::schema::Proficiency::Mapping))
+            .and_then(|p| {
+                p.throws
+                    .get(&crate::level::schema::Proficiency::Mapping)
+                    .copied()
+            });
+        let noticed = class.map(|target| {
+            crate::rules::throws::throw_in(
+                world,
+                mapper,
+                ThrowKind::Check,
+                crate::rules::throws::Skill::Proficiency(
+                    crate::level::schema::Proficiency::Mapping,
+                ),
+                "Mapping (the Judge's, in secret) to notice an error",
+                Vec::new(),
+                target,
+            )
+            .success
+        });
+        if noticed != Some(true) {
+            world.resource_mut::<PartyMaps>().0[i]
+                .errors
+                .extend(squares.iter().copied());
+        }
+        let who = crate::creature::name_of(world, mapper);
+        crate::log::log_in(
+            world,
+            VisionEvent::MapError {
+                who,
+                squares: squares.len(),
+                noticed,
+            },
+        );
     }
 }
 
