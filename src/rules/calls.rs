@@ -85,6 +85,7 @@ mod tests {
                 [(JudgeModifier::FogAndCrowds, -4)].into(),
             )],
             unexpected_lights: false,
+            mapping_errors: false,
         };
         let fog = JudgeModifier::FogAndCrowds;
         assert_eq!(calls.value(fog, Some(GridPos::new(9, 9)), &[]), -2);

@@ -573,7 +573,7 @@ fn map_where_bright(
 /// An error not noticed stays on the map, on the squares mapped that turn.
 fn judge_the_maps(world: &mut World) {
     let clock = world.resource::<Clock>().rounds;
-    if (clock + 1) % crate::time::ROUNDS_PER_TURN != 0 {
+    if !(clock + 1).is_multiple_of(crate::time::ROUNDS_PER_TURN) {
         return;
     }
     let on = world
