@@ -400,11 +400,16 @@ impl Plugin for VisionPlugin {
             .init_resource::<PartyMaps>()
             .add_systems(
                 SimRound,
-                (moving_ends_hiding, look, remember, map_where_bright)
+                (
+                    moving_ends_hiding,
+                    look,
+                    remember,
+                    map_where_bright,
+                    judge_the_maps,
+                )
                     .chain()
                     .in_set(RoundSet::Vision),
-            )
-            .add_systems(SimRound, judge_the_maps.in_set(RoundSet::Knowledge));
+            );
     }
 }
 
