@@ -1711,3 +1711,36 @@ fn a_mountaineer_beside_lets_another_rappel() {
     let t = climbing(&helped).pop().expect("she rappels");
     assert_eq!((t.target, t.success), (6, true));
 }
+
+/// Dungeon Delves › Jumping: a bad landing "exactly at the edge of a chasm" leaves the jumper
+/// "hanging by his fingers" to "climb or be pulled up": 5' short of the rubble square beyond the
+/// chasm, Jess hangs at its edge and climbs the last 5' (8+, an 8) onto the rubble.
+#[test]
+fn landing_at_the_very_edge_leaves_the_jumper_hanging_by_its_fingers() {
+    let mut delve = chasm(", at: (5, 1)", 18, ':');
+    // (18 + 6 − 2) / 2 = 11: across; the save (12) fails on a 5; 5' short: the edge.
+    delve.script_dice(&[6, 5, 5]);
+    jump_across(&mut delve);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::HangingByTheFingers {
+                who: "Jess".into(),
+                at: GridPos::new(7, 1)
+            }),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(delve.get::<Climbing>("Jess").is_some());
+    assert!(delve.get::<Below>("Jess").is_none());
+    assert!(falls(&delve).is_empty());
+    delve.script_dice(&[8]);
+    delve.run(1);
+    assert_eq!(
+        delve.at("Jess"),
+        GridPos::new(8, 1),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(delve.get::<Climbing>("Jess").is_none());
+}

@@ -364,7 +364,7 @@ pub(crate) fn side_of(world: &World, at: GridPos) -> Surface {
 }
 
 /// Starts a climb: off any walk, vulnerable on a sheer surface or a rappel, and logged.
-fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
+pub(super) fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
     world
         .entity_mut(who)
         .remove::<crate::rules::movement::Walking>()

@@ -63,6 +63,8 @@ pub enum CavingEvent {
     JumpCalledOff { who: String, at: GridPos },
     /// A precarious landing failed: this many feet short.
     LandedShort { who: String, feet: u32 },
+    /// Landed exactly at the edge: hanging by its fingers on the hole's side, to climb up.
+    HangingByTheFingers { who: String, at: GridPos },
     /// A grappling hook thrown for the anchor above: caught or not (as the party sees it).
     HookThrown {
         who: String,
@@ -123,6 +125,7 @@ impl LogEvent for CavingEvent {
             | CavingEvent::JumpCalledOff { who, .. }
             | CavingEvent::LeaptOut { who, .. }
             | CavingEvent::LandedShort { who, .. }
+            | CavingEvent::HangingByTheFingers { who, .. }
             | CavingEvent::HookThrown { who, .. }
             | CavingEvent::HookSlipped { who, .. }
             | CavingEvent::Belayed { who, .. }
@@ -249,6 +252,10 @@ impl fmt::Display for CavingEvent {
             CavingEvent::LandedShort { who, feet } => {
                 write!(f, "{who} lands badly, {feet}' short")
             }
+            CavingEvent::HangingByTheFingers { who, at } => write!(
+                f,
+                "{who} comes down at the very edge and hangs by its fingers over {at}: it must climb up"
+            ),
             CavingEvent::Fell {
                 who,
                 feet,

@@ -312,11 +312,18 @@ fn leap_out(
     Ok(())
 }
 
-/// A landing on `to`; on rubble, precarious: a Paralysis save (+2 Acrobatics), or 1d6' short.
+/// A landing on `to`. Dungeon Delves › Jumping: "jumps onto inclined surfaces, loose scree,
+/// narrow pillars, or other precarious destinations" — rubble, or a ledge's narrow path — call
+/// for a Paralysis save (+2 Acrobatics), or it lands 1d6' short: still on solid ground, prone;
+/// "exactly at the edge", hanging by its fingers (a climb up the last 5' of the hole's side);
+/// over empty space, a fall.
 fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acrobat: bool) {
     set_square(world, who, to);
     let grid = world.resource::<DungeonGrid>();
-    if grid.terrain(to) != Some(Terrain::Rubble) {
+    if !matches!(
+        grid.terrain(to),
+        Some(Terrain::Rubble | Terrain::Ledge { .. })
+    ) {
         return;
     }
     let scale = grid.scale_feet().max(1);
@@ -352,9 +359,9 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
             feet: short,
         },
     );
-    // Back from the landing square toward the chasm, a square per `scale` feet short.
-    let back = (short / scale) as usize;
-    if back == 0 {
+    // Back from the landing square toward the chasm: less than a square short is on the
+    // ground; exactly a square, at the edge; more, over the hole.
+    if short < scale {
         gain_condition_in(
             world,
             who,
@@ -362,10 +369,49 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
             "landed short",
             ConditionEnd::StandingUp,
         );
+    } else if short == scale
+        && let Some(&edge) = between.last()
+    {
+        hang_by_the_fingers(world, who, edge, to);
     } else {
+        let back = (short / scale) as usize;
         let k = between.len().saturating_sub(back);
         drop_into(world, who, between[k.min(between.len() - 1)]);
     }
+}
+
+/// Dungeon Delves › Jumping: "exactly at the edge of a chasm, cliff, etc., then he ends his
+/// round hanging by his fingers and must climb or be pulled up": on the side of the hole at
+/// `edge`, 5' below the rim of `rim`, climbing up — the rim in its hands, an easy climb (a throw
+/// for it, 8+ by Adventuring).
+fn hang_by_the_fingers(world: &mut World, who: Entity, edge: GridPos, rim: GridPos) {
+    let depth = super::climbing::hole_at(world, edge).unwrap_or(0);
+    let below_rim = world.resource::<DungeonGrid>().scale_feet().min(depth) as f32;
+    set_square(world, who, edge);
+    let surface = super::Surface::Easy;
+    let name = crate::creature::name_of(world, who);
+    log_in(
+        world,
+        CavingEvent::HangingByTheFingers {
+            who: name,
+            at: edge,
+        },
+    );
+    super::climbing::start_climbing(
+        world,
+        who,
+        super::Climbing {
+            to: rim,
+            height_feet: depth,
+            done_feet: depth as f32 - below_rim,
+            surface,
+            pace: super::ClimbPace::Third,
+            stretches_thrown: 0,
+            down: false,
+            rappel: false,
+            slowed: false,
+        },
+    );
 }
 
 /// Into the hole at `at` (a chasm, an open pit): a fall of its depth, and at its bottom.

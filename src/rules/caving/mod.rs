@@ -460,22 +460,26 @@ impl Plugin for CavingPlugin {
             .declare_exertion("stuck in a squeeze", is_stuck)
             .add_systems(
                 crate::schedule::SimRound,
+                // Climbers climb before jumpers jump: one who comes down at the very edge ends
+                // the round hanging there (Dungeon Delves › Jumping).
                 (
-                    jumping::jumpers_jump,
                     climbing::climbers_climb,
                     traverse::traversers_traverse,
                     traverse::riggers_rig,
+                    jumping::jumpers_jump,
                 )
                     .chain()
                     .in_set(crate::schedule::RoundSet::Climbing),
             )
             .add_systems(
                 crate::schedule::FactionTurn,
+                // Climbers climb before jumpers jump: one who comes down at the very edge ends
+                // the round hanging there (Dungeon Delves › Jumping).
                 (
-                    jumping::jumpers_jump,
                     climbing::climbers_climb,
                     traverse::traversers_traverse,
                     traverse::riggers_rig,
+                    jumping::jumpers_jump,
                 )
                     .chain()
                     .in_set(crate::schedule::TurnSet::Climbing),
