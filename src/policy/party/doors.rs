@@ -74,41 +74,49 @@ pub(super) fn deal_with_door(
     let by = |how: DoorWay| Intent::Door { at: door, how };
     let xy = (door.x, door.y);
     if listen && !w.listened {
-        // Dungeon Delves › Listening: one listens standing at the door. The best listener is
-        // brought up to it (twice at most), else the best of those beside it listens.
-        let target = |m: &Entity| {
-            world
-                .get::<Proficiencies>(*m)
-                .map_or(20, |p| crate::rules::sound::hearing::listening_target(p).0)
-        };
-        let beside = |m: &Entity| square(world, *m).is_some_and(|p| p.within_a_step(door));
-        let best = up.iter().copied().min_by_key(target).unwrap_or(leader);
-        if !beside(&best) && w.listen_walks < 2 {
+        // Dungeon Delves › Listening: one listens standing at the door. The best listener steps
+        // up to a free square beside it (twice at most), else the best of those beside it
+        // listens (no one is made to take the lead for it).
+        // Each member up: its Listening target, and whether it stands beside the door.
+        let ears: Vec<(Entity, i32, bool)> = up
+            .iter()
+            .map(|&m| {
+                let target = world
+                    .get::<Proficiencies>(m)
+                    .map_or(20, |p| crate::rules::sound::hearing::listening_target(p).0);
+                let beside = square(world, m).is_some_and(|p| p.within_a_step(door));
+                (m, target, beside)
+            })
+            .collect();
+        let (best, _, best_beside) = ears
+            .iter()
+            .copied()
+            .min_by_key(|&(_, t, _)| t)
+            .unwrap_or((leader, 20, true));
+        if !best_beside
+            && w.listen_walks < 2
+            && let Some(p) = free_square_beside(world, best, leader_at, door)
+        {
             w.listen_walks += 1;
             return (
                 Intent::ListenAt { door },
-                walk_up_and(
-                    world,
-                    &party,
-                    members,
-                    best,
-                    leader_at,
-                    door,
-                    Listen {
+                vec![
+                    Move {
                         who: name(world, best),
+                        to: (p.x, p.y),
+                        pace: crate::rules::movement::Pace::Exploration,
                     }
                     .into(),
-                ),
+                ],
             );
         }
         w.listened = true;
         mind.listening_at = Some(door);
-        let listener = up
+        let listener = ears
             .iter()
-            .copied()
-            .filter(beside)
-            .min_by_key(target)
-            .unwrap_or(leader);
+            .filter(|e| e.2)
+            .min_by_key(|e| e.1)
+            .map_or(leader, |e| e.0);
         return (
             Intent::ListenAt { door },
             vec![

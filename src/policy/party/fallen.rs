@@ -198,6 +198,15 @@ pub(super) fn out_of_the_pit(
             })
             .min()
             .map(|(_, m)| m);
+        if let Some(roper) = roper
+            && let Some(roper_at) = square(world, roper)
+            && !roper_at.within_a_step(pit)
+            && free_square_beside(world, roper, rim, pit).is_none()
+            && let Some(order) = make_way(world, &above, roper, rim, pit)
+        {
+            // The one on the rim steps back for the one with the rope.
+            return Some((intent, vec![order]));
+        }
         if let Some(roper) = roper {
             let order = LowerRope {
                 who: name(world, roper),
@@ -222,4 +231,44 @@ pub(super) fn out_of_the_pit(
             .into(),
         ],
     ))
+}
+
+/// One standing on the rim square `rim` of the pit, not `roper`, steps back to the nearest free
+/// square off the pit's edge it has a way to, to make room for the one with the rope.
+fn make_way(
+    world: &mut World,
+    above: &[(Entity, GridPos)],
+    roper: Entity,
+    rim: GridPos,
+    pit: GridPos,
+) -> Option<Command> {
+    let (occupant, at) = above
+        .iter()
+        .copied()
+        .find(|&(m, p)| m != roper && p == rim)?;
+    let occupied = occupied_squares(world);
+    let mut back: Vec<(u32, GridPos)> = Vec::new();
+    for dy in -3..=3 {
+        for dx in -3..=3 {
+            let p = GridPos::new(at.x + dx, at.y + dy);
+            if p.within_a_step(pit)
+                || occupied.contains(&p)
+                || !crate::rules::caving::firm_ground(world, p)
+            {
+                continue;
+            }
+            if let Ok(way) = crate::rules::movement::hazards::way(world, occupant, at, p) {
+                back.push((way.feet, p));
+            }
+        }
+    }
+    let (_, to) = back.into_iter().min()?;
+    Some(
+        Move {
+            who: name(world, occupant),
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }
+        .into(),
+    )
 }

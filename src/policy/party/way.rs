@@ -500,23 +500,7 @@ pub(super) fn walk_up_and(
     if square(world, who).is_some_and(|p| p.within_a_step(thing)) {
         return vec![order];
     }
-    let occupied = occupied_squares(world);
-    let grid = world.resource::<DungeonGrid>();
-    let from = square(world, who).unwrap_or(leader_at);
-    let free = thing
-        .neighbours()
-        .into_iter()
-        // On this side: beside the leader, who stands beside it, and a way there (no hole
-        // across it).
-        .filter(|&p| {
-            grid.is_passable(p)
-                && !occupied.contains(&p)
-                && p != thing
-                && p.within_a_step(leader_at)
-                && crate::rules::movement::hazards::way(world, who, from, p).is_ok()
-        })
-        .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p));
-    match free {
+    match free_square_beside(world, who, leader_at, thing) {
         Some(p) => vec![
             Move {
                 who: name(world, who),
@@ -527,6 +511,30 @@ pub(super) fn walk_up_and(
         ],
         None => take_the_lead(world, party, members, who, leader_at),
     }
+}
+
+/// A free square beside `thing` on this side (beside the leader, who stands beside it) that
+/// `who` has a way to (no hole across it), nearest the leader.
+pub(super) fn free_square_beside(
+    world: &mut World,
+    who: Entity,
+    leader_at: GridPos,
+    thing: GridPos,
+) -> Option<GridPos> {
+    let occupied = occupied_squares(world);
+    let grid = world.resource::<DungeonGrid>();
+    let from = square(world, who).unwrap_or(leader_at);
+    thing
+        .neighbours()
+        .into_iter()
+        .filter(|&p| {
+            grid.is_passable(p)
+                && !occupied.contains(&p)
+                && p != thing
+                && p.within_a_step(leader_at)
+                && crate::rules::movement::hazards::way(world, who, from, p).is_ok()
+        })
+        .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p))
 }
 
 /// `who` goes to the front of the marching order and the party walks to `to`: the new leader
