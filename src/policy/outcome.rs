@@ -192,6 +192,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
     let mut round = None;
     let close = |t: &mut Tally, met: &mut Vec<String>, surprised: &mut bool| {
         if *surprised {
+            met.sort();
             t.surprised_by.push(met.join(", "));
         }
         met.clear();
