@@ -617,3 +617,41 @@ fn every_sample_level_ends_with_an_outcome() {
         }
     }
 }
+
+/// A member stuck in a squeeze gets out before anything else, by the likelier way (issue 33's
+/// "wiggle back from a squeeze when forward is hopeless"): Tam (Strength 10, 5 stone) pushes
+/// forward on 23+ — never — and wiggles back on 17+ (Paralysis 12 + 5): the policy wiggles.
+#[test]
+fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .field("goal: Exit((8, 1))")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Tam"])"#)
+        .creature(
+            r#"(name: "Tam", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 10,
+                encumbrance_stone: 5.0, saves: { Paralysis: 12 })"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    // The first Squeezing throw: a natural 1, stuck.
+    delve.script_dice(&[1]);
+    assert!(
+        run_until(&mut delve, 10, |d| {
+            d.get::<delve::rules::conditions::Conditions>("Tam")
+                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    delve.run(3);
+    use delve::rules::throws::Skill;
+    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
+    assert!(!wiggles.is_empty(), "{}", delve.log().to_text());
+    assert!(
+        delve.throws_for(Skill::Dungeonbashing).is_empty(),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::GetUnstuck { who: "Tam".into() }));
+}

@@ -80,6 +80,33 @@ pub(super) fn decide(
             ],
         ));
     }
+    // Stuck in a squeeze, before anything else (a stuck member can do nothing but escape):
+    // push forward (Dungeonbashing) while that is at least as likely as wiggling back (a
+    // Paralysis save) and the way it was going lies ahead; else wiggle back. Each failed push
+    // makes the next −4 (Dungeon Delves › Squeezing), so a hopeless push gives way to the
+    // wiggle.
+    if let Some(stuck) = members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world
+                .get::<Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Stuck))
+    }) {
+        let who = name(world, stuck);
+        let chances = crate::rules::caving::escape_choices(world, stuck);
+        let chance_of = |back: bool| {
+            chances
+                .iter()
+                .find(|c| matches!(c.command, Command::WiggleBack(_)) == back)
+                .map_or(0.0, |c| c.chance)
+        };
+        let forward = mind.homeward.is_none() && chance_of(false) >= chance_of(true);
+        let order: Command = if forward {
+            PushForward { who: who.clone() }.into()
+        } else {
+            WiggleBack { who: who.clone() }.into()
+        };
+        return Some((Intent::GetUnstuck { who }, vec![order]));
+    }
     if mind.homeward != Some(Homeward::Fleeing)
         && let Some(order) = take_from_the_fallen(world, mind, members)
     {
@@ -114,22 +141,6 @@ pub(super) fn decide(
             }
             (Intent::Relight { who: n }, orders)
         });
-    }
-    // Stuck in a squeeze: it wiggles back (a Paralysis save), or pushes forward
-    // (Dungeonbashing) when the way it was going lies ahead.
-    if let Some(stuck) = members.iter().copied().find(|&m| {
-        is_up(world, m)
-            && world
-                .get::<Conditions>(m)
-                .is_some_and(|c| c.has(ConditionKind::Stuck))
-    }) {
-        let who = name(world, stuck);
-        let order: Command = if mind.homeward.is_some() {
-            WiggleBack { who: who.clone() }.into()
-        } else {
-            PushForward { who: who.clone() }.into()
-        };
-        return Some((Intent::GetUnstuck { who }, vec![order]));
     }
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);
