@@ -22,6 +22,10 @@ pub const CLOSED_DOOR_COST: u32 = 16;
 /// only when there is no other way.
 pub const KNOWN_TRAP_COST: u32 = 40;
 
+/// The extra cost of jumping a known hole one square across (Dungeon Delves › Jumping and
+/// Leaping): taken only when there is no other way.
+pub const GAP_COST: u32 = 60;
+
 /// What a faction knows of the level.
 pub struct Knowledge<'a> {
     pub grid: &'a DungeonGrid,
@@ -37,6 +41,9 @@ pub struct Knowledge<'a> {
     pub holes: &'a [GridPos],
     /// Every member swims (Swimming, or a swimming speed): water over the head is a way on.
     pub swims: bool,
+    /// Every member would jump a hole one square across (a 5' gap) at the policy's odds: such
+    /// a hole, with open ground straight across it, is a way on (a step of two squares).
+    pub jumps: bool,
 }
 
 /// How a square may be entered on a planned walk.
@@ -47,6 +54,8 @@ pub enum Step {
     ClosedDoor,
     /// A known trap, stepped around.
     Trap,
+    /// Jumped to, over a hole one square across (only as the way on in [`Knowledge::distances`]).
+    Gap,
     Blocked,
 }
 
@@ -90,8 +99,10 @@ impl Knowledge<'_> {
 
     /// The cost of every square reachable from `from` over what the faction knows, in half
     /// squares (2 a side step, 3 a diagonal, no cutting corners, as [`crate::grid::path`]
-    /// counts), with closed doors and known traps costing extra; and the square each was reached
-    /// from. A closed door is entered, not walked through: beyond it is unknown until it opens.
+    /// counts), with closed doors and known traps costing extra, and a jump over a hole one
+    /// square across when the party jumps ([`Knowledge::jumps`]: the landing's parent is the
+    /// take-off); and the square each was reached from. A closed door is entered, not walked
+    /// through: beyond it is unknown until it opens.
     pub fn distances(&self, from: GridPos) -> Distances {
         let n = (self.grid.width() * self.grid.height()) as usize;
         let mut cost = vec![u32::MAX; n];
@@ -119,7 +130,17 @@ impl Knowledge<'_> {
             }
             for q in p.neighbours() {
                 let (dx, dy) = (q.x - p.x, q.y - p.y);
-                let step = self.step(q);
+                let mut step = self.step(q);
+                let mut q = q;
+                // A jump across a hole one square wide, straight, onto open ground.
+                if self.jumps
+                    && (dx == 0 || dy == 0)
+                    && self.holes.contains(&q)
+                    && self.step(GridPos::new(q.x + dx, q.y + dy)) == Step::Open
+                {
+                    q = GridPos::new(q.x + dx, q.y + dy);
+                    step = Step::Gap;
+                }
                 if step == Step::Blocked {
                     continue;
                 }
@@ -133,6 +154,7 @@ impl Knowledge<'_> {
                 let extra = match step {
                     Step::ClosedDoor => CLOSED_DOOR_COST,
                     Step::Trap => KNOWN_TRAP_COST,
+                    Step::Gap => 2 + GAP_COST,
                     _ => 0,
                 };
                 let c = at as u32 + if diagonal { 3 } else { 2 } + extra;
@@ -170,6 +192,10 @@ impl Knowledge<'_> {
             .iter()
             .any(|&q| self.grid.in_bounds(q) && !self.has_seen(q))
         {
+            return false;
+        }
+        if around.iter().any(|q| self.holes.contains(q)) {
+            // The way goes on across the hole.
             return false;
         }
         let ways = around[..4]
@@ -245,6 +271,7 @@ mod tests {
             traps: &[],
             holes: &[],
             swims: false,
+            jumps: false,
         };
         let d = k.distances(GridPos::new(1, 1));
         assert_eq!(
@@ -274,9 +301,49 @@ mod tests {
             traps: &[],
             holes: &[],
             swims: false,
+            jumps: false,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
         assert!(k.dead_end(GridPos::new(3, 1)));
         assert!(!k.dead_end(GridPos::new(2, 1)));
+    }
+
+    #[test]
+    fn a_party_that_jumps_crosses_a_hole_one_square_across() {
+        let g = grid(&["#######", "#.....#", "#######"]);
+        let seen = vec![true; 21];
+        let doors = BTreeMap::new();
+        let hole = [GridPos::new(3, 1)];
+        let mut k = Knowledge {
+            grid: &g,
+            seen: &seen,
+            doors: &doors,
+            shut_for_good: &[],
+            traps: &[],
+            holes: &hole,
+            swims: false,
+            jumps: false,
+        };
+        let far = GridPos::new(5, 1);
+        assert_eq!(k.distances(GridPos::new(1, 1)).cost(&g, far), None);
+        assert!(
+            !k.dead_end(GridPos::new(2, 1)),
+            "the way goes on across the hole"
+        );
+        k.jumps = true;
+        let d = k.distances(GridPos::new(1, 1));
+        // A step, then the jump: two squares of walking and the jump's extra.
+        assert_eq!(d.cost(&g, GridPos::new(4, 1)), Some(2 + 4 + GAP_COST));
+        let walk = d.walk_to(&g, far).unwrap();
+        assert_eq!(
+            walk,
+            vec![
+                GridPos::new(1, 1),
+                GridPos::new(2, 1),
+                GridPos::new(4, 1),
+                GridPos::new(5, 1)
+            ],
+            "the landing's parent is the take-off"
+        );
     }
 }

@@ -182,7 +182,60 @@ fn bashes_a_stuck_door() {
     )));
 }
 
-/// A locked door with no key: the thief picks it (Lockpicking 14+).
+/// A locked door with no key: a careful party's thief picks it methodically, risking no jam
+/// on a 1–3 (Dungeon Delves › Doors: a turn, Lockpicking 14+ with +4, a 1 jams it).
+#[test]
+fn a_careful_thief_picks_a_lock_methodically() {
+    let mut delve =
+        room_with_door("(at: (4, 2), lock: Locked(key: None))", &[FIGHTER, THIEF]).build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let methodically = Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorWay::PickMethodically,
+    };
+    assert!(
+        run_until(&mut delve, 30, |d| intents(d).contains(&methodically)),
+        "{}",
+        delve.log().to_text()
+    );
+    // A throw of 10 (+4) opens it at the end of the turn.
+    delve.script_dice(&[10]);
+    assert!(
+        run_until(&mut delve, 15, |d| d.events::<DoorEvent>().iter().any(
+            |e| matches!(
+                e,
+                DoorEvent::LockOpened {
+                    by: LockOpening::Picked,
+                    ..
+                }
+            )
+        )),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        !delve
+            .log()
+            .of::<delve::command::CommandEvent>()
+            .any(|e| matches!(
+                e,
+                delve::command::CommandEvent::CommandAccepted {
+                    command: delve::command::Command::PickLock(_),
+                    ..
+                }
+            )),
+        "no hasty pick"
+    );
+}
+
+/// A locked door with no key: a party that takes the risk (`hasty_picks`) has its thief pick
+/// it hastily first (Lockpicking 14+).
 #[test]
 fn a_thief_picks_a_locked_door() {
     let mut delve =
@@ -191,6 +244,7 @@ fn a_thief_picks_a_locked_door() {
         &mut delve,
         PartyPolicy {
             listen_at_doors: false,
+            hasty_picks: true,
             ..PartyPolicy::default()
         },
     );
@@ -232,7 +286,8 @@ fn a_thief_picks_a_locked_door() {
 }
 
 /// A dead end at the end of a corridor, nothing else to explore: the party searches it, and a
-/// throw of 20 finds the secret door there.
+/// throw of 20 finds the secret door there. (Once each: the dead end it starts on is searched
+/// first.)
 #[test]
 fn searches_a_dead_end() {
     let mut delve = Scenario::new(&["XXXXXXXXX", "X......+X", "XXXXXXXXX"])
@@ -241,7 +296,13 @@ fn searches_a_dead_end() {
         .faction(r#"(name: "party", marching_order: ["Brannoc"])"#)
         .creature(FIGHTER)
         .build();
-    hand_over(&mut delve, PartyPolicy::default());
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            dead_end_searches: 1,
+            ..PartyPolicy::default()
+        },
+    );
     let search = Intent::Search {
         at: GridPos::new(6, 1),
     };
@@ -348,7 +409,14 @@ fn known_traps_are_crossed_at_their_chance_or_disarmed() {
         s.build()
     };
     let mut alone = corridor(&[FIGHTER]);
-    hand_over(&mut alone, PartyPolicy::default());
+    // (One search of the dead end it starts on, not the default four.)
+    hand_over(
+        &mut alone,
+        PartyPolicy {
+            dead_end_searches: 1,
+            ..PartyPolicy::default()
+        },
+    );
     assert!(
         run_until(&mut alone, 40, |d| d.at("Brannoc").x >= 7),
         "{}",
@@ -369,7 +437,13 @@ fn known_traps_are_crossed_at_their_chance_or_disarmed() {
     assert_eq!(rolls, vec!["Brannoc".to_string()]);
 
     let mut with_thief = corridor(&[FIGHTER, THIEF]);
-    hand_over(&mut with_thief, PartyPolicy::default());
+    hand_over(
+        &mut with_thief,
+        PartyPolicy {
+            dead_end_searches: 1,
+            ..PartyPolicy::default()
+        },
+    );
     assert!(run_until(&mut with_thief, 40, |d| {
         intents(d).contains(&Intent::Disarm {
             at: GridPos::new(4, 1),
@@ -654,4 +728,60 @@ fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
         delve.log().to_text()
     );
     assert!(intents(&delve).contains(&Intent::GetUnstuck { who: "Tam".into() }));
+}
+
+/// An open pit one square across in a 5'-wide corridor, the only way to the exit (RULINGS › Pits
+/// and holes; Dungeon Delves › Jumping and Leaping): the party does not walk into it nor give
+/// up, it jumps it one at a time — Tam (DEX 16, 1 stone) from a standing start, (16 + 1d6 − 1)
+/// ÷ 2 ≥ 8 clears the 5' gap always; Bo (DEX 10, 5 stone) needs a 20' run-up, 5 + 1d6 ≥ 5
+/// always, and backs up for it — and both reach the far side.
+#[test]
+fn the_party_jumps_an_open_pit_in_its_way() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXXX", "X...........X", "XXXXXXXXXXXXX"])
+        .trap("(at: (7, 1), kind: Pit(depth_feet: 20), hidden: false)")
+        .field("goal: Exit((11, 1))")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .light("(at: (11, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Tam", "Bo"])"#)
+        .creature(
+            r#"(name: "Tam", faction: "party", at: (5, 1), hp: 10, ac: 12, dex: 16,
+                encumbrance_stone: 1.0)"#,
+        )
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (4, 1), hp: 10, ac: 12, dex: 10,
+                encumbrance_stone: 5.0)"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(
+        run_until(&mut delve, 60, |d| outcome(d).is_some()),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
+    let jumps: Vec<(String, bool)> = delve
+        .events::<delve::rules::caving::CavingEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            delve::rules::caving::CavingEvent::Jumped { who, run_up, .. } => Some((who, run_up)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        jumps,
+        vec![("Tam".to_string(), false), ("Bo".to_string(), true)],
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        delve
+            .events::<delve::rules::traps::TrapEvent>()
+            .iter()
+            .all(|e| !matches!(e, delve::rules::traps::TrapEvent::TrapSprung { .. })),
+        "no one fell in"
+    );
+    assert!(intents(&delve).contains(&Intent::JumpTheGap {
+        who: "Bo".into(),
+        over: GridPos::new(7, 1),
+    }));
 }

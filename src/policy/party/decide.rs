@@ -142,10 +142,34 @@ pub(super) fn decide(
             (Intent::Relight { who: n }, orders)
         });
     }
+    update_doors(world, mind, members);
+    let seen = world
+        .resource::<crate::rules::vision::FactionMemory>()
+        .seen
+        .get(mind.faction.0)
+        .cloned()
+        .unwrap_or_default();
+    let (traps, holes) = known_traps(world, mind.faction);
+    let grid = world.resource::<DungeonGrid>().clone();
+    let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
+    let (doors, shut) = (mind.doors.clone(), mind.shut_for_good.clone());
+    let know = Knowledge {
+        grid: &grid,
+        seen: &seen,
+        doors: &doors,
+        shut_for_good: &shut,
+        traps: &traps,
+        holes: &holes,
+        swims: all_swim(world, members),
+        jumps: party_jumps(world, mind, members),
+    };
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);
     }
     if let Some(order) = out_of_the_pit(world, mind, members) {
+        return Some(order);
+    }
+    if all_seen && let Some(order) = rejoin_across(world, mind, members, leader, &know) {
         return Some(order);
     }
     if mind.homeward != Some(Homeward::Fleeing) && too_many_down(world, mind, members) {
@@ -178,28 +202,9 @@ pub(super) fn decide(
             ],
         ));
     }
-    update_doors(world, mind, members);
-    let seen = world
-        .resource::<crate::rules::vision::FactionMemory>()
-        .seen
-        .get(mind.faction.0)
-        .cloned()
-        .unwrap_or_default();
-    let (traps, holes) = known_traps(world, mind.faction);
-    let grid = world.resource::<DungeonGrid>().clone();
-    if seen.len() != (grid.width() * grid.height()) as usize {
+    if !all_seen {
         return None;
     }
-    let (doors, shut) = (mind.doors.clone(), mind.shut_for_good.clone());
-    let know = Knowledge {
-        grid: &grid,
-        seen: &seen,
-        doors: &doors,
-        shut_for_good: &shut,
-        traps: &traps,
-        holes: &holes,
-        swims: all_swim(world, members),
-    };
     let from_here = know.distances(here);
     // An edge it stands on or beside stays an edge only for what cannot be seen from here (dark
     // walls, corners): walking there again would show no more.

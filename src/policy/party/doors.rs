@@ -69,6 +69,7 @@ pub(super) fn deal_with_door(
         .filter(|&m| is_up(world, m))
         .collect();
     let listen = mind.policy.listen_at_doors;
+    let (hasty_picks, methodical_picks) = (mind.policy.hasty_picks, mind.policy.methodical_picks);
     let party = mind.party.clone();
     let w = mind.door_work.entry(door).or_default();
     let by = |how: DoorWay| Intent::Door { at: door, how };
@@ -201,7 +202,7 @@ pub(super) fn deal_with_door(
             .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
         {
             let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
-            if !w.picked {
+            if !w.picked && hasty_picks {
                 w.picked |= beside;
                 let order = PickLock {
                     who: name(world, thief),
@@ -213,7 +214,7 @@ pub(super) fn deal_with_door(
                     walk_up_and(world, &party, members, thief, leader_at, door, order),
                 );
             }
-            if w.methodical_picks < METHODICAL_PICKS {
+            if !w.jammed && w.methodical_picks < methodical_picks {
                 w.methodical_picks += u32::from(beside);
                 let order = PickLockMethodically {
                     who: name(world, thief),

@@ -41,6 +41,8 @@ mod doors;
 use doors::*;
 mod decide;
 use decide::*;
+mod gaps;
+use gaps::*;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -184,6 +186,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         listening_at: None,
         stranded_names: Vec::new(),
         looted: Vec::new(),
+        jump_refused: Vec::new(),
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -275,6 +278,9 @@ pub enum Intent {
     TakeFromTheFallen { from: String },
     /// Getting a member stuck in a squeeze out (Dungeon Delves › Squeezing).
     GetUnstuck { who: String },
+    /// A member jumps the hole at `over` (Dungeon Delves › Jumping and Leaping), or makes ready
+    /// to: a run-up, or room on the landing.
+    JumpTheGap { who: String, over: GridPos },
 }
 
 /// How a door is dealt with.
@@ -345,6 +351,7 @@ impl fmt::Display for PolicyEvent {
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
+            Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
         }
     }
 }
@@ -360,6 +367,7 @@ pub struct PartyMind {
     goal_room: Vec<GridPos>,
     /// Where the party came in, and leaves.
     pub way_in: GridPos,
+
     /// The log's length when the party was handed over: its numbers count from here.
     pub since: usize,
     pub fuel_at_start: u64,
@@ -390,6 +398,8 @@ pub struct PartyMind {
     stranded_names: Vec<String>,
     /// The fallen it has taken from, or given up taking from.
     looted: Vec<String>,
+    /// A name for each jump of that member the rules refused.
+    jump_refused: Vec<String>,
     /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
     taking_walks: u32,
     /// Walks given in a row that did not move the leader: three, and the square is given up.
@@ -397,9 +407,6 @@ pub struct PartyMind {
     /// The leader's square when the last walk was given.
     last_walk_from: Option<GridPos>,
 }
-
-/// How many turns a party spends picking one lock methodically before it leaves the door.
-const METHODICAL_PICKS: u32 = 3;
 
 /// What the party has tried at a door, and learned.
 #[derive(Clone, Debug, Default)]
@@ -414,9 +421,10 @@ struct DoorWork {
     stuck: bool,
     key_tried: bool,
     picked: bool,
-    /// Methodical picks tried (Dungeon Delves › Doors: "failed to pick, try again"), up to
-    /// [`METHODICAL_PICKS`].
+    /// Methodical picks tried (Dungeon Delves › Doors: "failed to pick, try again").
     methodical_picks: u32,
+    /// The lock is jammed: it cannot be picked again.
+    jammed: bool,
     bashes: u32,
     /// It swung shut by itself once.
     evil: bool,
@@ -538,7 +546,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                 DoorEvent::LockJammed { at, .. } => {
                     let w = mind.door_work.entry(*at).or_default();
                     w.picked = true;
-                    w.methodical_picks = METHODICAL_PICKS;
+                    w.jammed = true;
                 }
                 DoorEvent::PickFailed { at, .. } => {
                     mind.door_work.entry(*at).or_default().picked = true;
@@ -576,7 +584,7 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
             mind.door_work.entry(at(*d)).or_default().picked = true;
         }
         Command::PickLockMethodically(PickLockMethodically { at: d, .. }) => {
-            mind.door_work.entry(at(*d)).or_default().methodical_picks = METHODICAL_PICKS;
+            mind.door_work.entry(at(*d)).or_default().jammed = true;
         }
         Command::Bash(Bash { at: d, .. }) => {
             mind.shut_for_good.push(at(*d));
@@ -595,6 +603,9 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
         }
         Command::Climb(Climb { who, .. }) => {
             mind.stranded_names.push(who.clone());
+        }
+        Command::Jump(Jump { who, .. }) => {
+            mind.jump_refused.push(who.clone());
         }
         Command::TakeFrom(TakeFrom { from, .. }) => {
             mind.looted.push(from.clone());

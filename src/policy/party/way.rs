@@ -372,6 +372,20 @@ pub(super) fn on_the_way(
     };
     let mut stop = target;
     for (k, &p) in walk.iter().enumerate().skip(1) {
+        // A hole to jump: the party lines up 20' short of the take-off (a run-up for each), then
+        // crosses one a round.
+        if walk[k - 1].chebyshev(p) == 2 {
+            let line_up =
+                (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize;
+            if k - 1 > line_up {
+                stop = walk[k - 1 - line_up];
+                break;
+            }
+            return cross(world, mind, members, walk[k - 1], p).or_else(|| {
+                mind.exhausted.push(target);
+                None
+            });
+        }
         // A door is stopped before when it is shut, or out of sight (it may have shut since).
         let door = know.grid.terrain(p) == Some(Terrain::Door)
             && (know.step(p) == Step::ClosedDoor || !in_sight(world, members, p));

@@ -1,0 +1,241 @@
+//! Jumping a hole on the way (Dungeon Delves › Jumping and Leaping; RULINGS › Pits and holes): a
+//! known open pit one square across in the party's way, or between the party and a member cut
+//! off on its far side, is jumped, one member a round, each with a 20' run-up where it needs one
+//! to clear the 5' gap at the policy's odds.
+
+use super::*;
+
+use bevy::prelude::*;
+
+use crate::command::Command;
+use crate::command::acts::*;
+use crate::creature::Encumbrance;
+use crate::grid::GridPos;
+use crate::rules::caving::jumping::{Jumper, RUN_UP_FEET};
+use crate::rules::movement::hazards::way;
+use crate::rules::movement::{Pace, Speeds};
+
+/// The gap over a hole one square across, in feet.
+fn gap_feet(world: &World, take_off: GridPos, landing: GridPos) -> u32 {
+    let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+    crate::grid::distance_feet(take_off, landing, scale).saturating_sub(scale)
+}
+
+/// The chance `who` clears the gap with a run-up (`true`) or from a standing start.
+fn chance(world: &World, who: Entity, gap: u32, run_up: bool) -> f32 {
+    Jumper::of(world, who).map_or(0.0, |j| j.chance(gap, run_up))
+}
+
+/// Would every member who is up jump a hole one square across at the policy's odds, given a
+/// run-up? Then such holes are a way on for the party ([`crate::policy::knowledge::Knowledge`]).
+pub(super) fn party_jumps(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+    members
+        .iter()
+        .filter(|&&m| is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none())
+        .all(|&m| chance(world, m, scale, true) >= mind.policy.jump_odds)
+}
+
+/// The first jump on a planned walk: the take-off square's index (the landing is the next).
+pub(super) fn first_jump(walk: &[GridPos]) -> Option<usize> {
+    walk.windows(2).position(|w| w[0].chebyshev(w[1]) == 2)
+}
+
+/// A member cut off from the leader by a hole it could jump (it fell in and climbed out on the
+/// far side, or the pit opened between them): the party jumps across to it, or it to them.
+pub(super) fn rejoin_across(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    leader: Entity,
+    know: &crate::policy::knowledge::Knowledge,
+) -> Option<(Intent, Vec<Command>)> {
+    if !know.jumps {
+        return None;
+    }
+    let here = square(world, leader)?;
+    for &m in members {
+        if m == leader
+            || !is_up(world, m)
+            || world.get::<crate::rules::caving::Below>(m).is_some()
+            || mind.stranded_names.contains(&name(world, m))
+        {
+            continue;
+        }
+        let Some(at) = square(world, m) else {
+            continue;
+        };
+        if way(world, m, at, here).is_ok() {
+            continue;
+        }
+        // From the cut-off member's side to the leader's: those on its side jump over.
+        let Some(walk) = know.distances(at).walk_to(know.grid, here) else {
+            continue;
+        };
+        let Some(k) = first_jump(&walk) else {
+            continue;
+        };
+        return cross(world, mind, members, walk[k], walk[k + 1]);
+    }
+    None
+}
+
+/// One round of crossing from `take_off` to `landing`: one who landed steps on to make room; else
+/// the member on the near side nearest the take-off jumps, running up to it if it stands 20' or
+/// more away, or first steps back to get its run-up if it needs one. `None` when everyone is
+/// across or no one can go.
+pub(super) fn cross(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    take_off: GridPos,
+    landing: GridPos,
+) -> Option<(Intent, Vec<Command>)> {
+    let over = GridPos::new((take_off.x + landing.x) / 2, (take_off.y + landing.y) / 2);
+    let up: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            is_up(world, m)
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.stranded_names.contains(&name(world, m))
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    // The near side: those with no way to the landing but by the jump.
+    let mut near: Vec<(u32, Entity, GridPos)> = up
+        .iter()
+        .filter(|&&(m, p)| p != landing && way(world, m, p, landing).is_err())
+        .filter_map(|&(m, p)| {
+            let d = if p == take_off {
+                0
+            } else {
+                way(world, m, p, take_off).ok()?.feet
+            };
+            Some((d, m, p))
+        })
+        .collect();
+    if near.is_empty() {
+        return None;
+    }
+    near.sort();
+    let occupied = occupied_squares(world);
+    // One who landed steps on, to the free square beyond the landing farthest from the hole.
+    if occupied.contains(&landing) {
+        let (m, _) = *up.iter().find(|&&(_, p)| p == landing)?;
+        let on = landing
+            .neighbours()
+            .into_iter()
+            .filter(|&q| {
+                q.chebyshev(over) >= 2
+                    && !occupied.contains(&q)
+                    && crate::rules::caving::firm_ground(world, q)
+                    && way(world, m, landing, q).is_ok()
+            })
+            .max_by_key(|&q| (q.chebyshev(take_off), std::cmp::Reverse(q)))?;
+        let who = name(world, m);
+        return Some((
+            Intent::JumpTheGap {
+                who: who.clone(),
+                over,
+            },
+            vec![
+                Move {
+                    who,
+                    to: (on.x, on.y),
+                    pace: Pace::Exploration,
+                }
+                .into(),
+            ],
+        ));
+    }
+    let (d, front, at) = near[0];
+    let who = name(world, front);
+    if mind.jump_refused.iter().filter(|&n| *n == who).count() >= 2 {
+        // Its jump was refused twice: the rules will not have it; the party stops trying.
+        return None;
+    }
+    let intent = Intent::JumpTheGap {
+        who: who.clone(),
+        over,
+    };
+    let gap = gap_feet(world, take_off, landing);
+    let odds = mind.policy.jump_odds;
+    let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+    let jump_feet = gap + scale;
+    let speeds = {
+        let conditions = world.get::<Conditions>(front).cloned().unwrap_or_default();
+        world
+            .get::<Encumbrance>(front)
+            .and_then(|e| Speeds::of(e.0, &conditions))
+    }?;
+    let path = if at == take_off {
+        None
+    } else {
+        Some(way(world, front, at, take_off).ok()?)
+    };
+    // Runners keep to a straight line (Dungeon Delves › Running).
+    let straight = path.as_ref().is_none_or(|p| {
+        let (a, b) = (p.squares[0], take_off);
+        p.squares
+            .iter()
+            .all(|q| (q.x - a.x) * (b.y - a.y) == (q.y - a.y) * (b.x - a.x))
+    });
+    let fits = |pace: Pace| (d + jump_feet) as f32 <= speeds.rated(pace);
+    let jump = |running: bool| -> Command {
+        Jump {
+            who: who.clone(),
+            to: (landing.x, landing.y),
+            from: (at != take_off).then_some((take_off.x, take_off.y)),
+            running,
+        }
+        .into()
+    };
+    let walk_to = |to: GridPos| -> Command {
+        Move {
+            who: who.clone(),
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }
+        .into()
+    };
+    if d >= RUN_UP_FEET && chance(world, front, gap, true) >= odds {
+        if fits(Pace::Combat) {
+            return Some((intent, vec![jump(false)]));
+        }
+        if fits(Pace::Running) && straight {
+            return Some((intent, vec![jump(true)]));
+        }
+        if d > RUN_UP_FEET
+            && let Some(path) = &path
+        {
+            // Too far to run up and jump in one round: up to 20' short of the take-off first.
+            let back = (RUN_UP_FEET / scale) as usize;
+            let to = path.squares[path.squares.len().saturating_sub(back + 1)];
+            return Some((intent, vec![walk_to(to)]));
+        }
+    }
+    if chance(world, front, gap, false) >= odds {
+        if fits(Pace::Combat) {
+            return Some((intent, vec![jump(false)]));
+        }
+        return Some((intent, vec![walk_to(take_off)]));
+    }
+    if speeds.rated(Pace::Combat) < (RUN_UP_FEET + jump_feet) as f32 {
+        // No run-up fits in its round: it cannot jump the hole at the party's odds.
+        return None;
+    }
+    // It needs a run-up: back to the nearest free square 20' or more from the take-off.
+    let back = (-6..=6)
+        .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
+        .map(|(dx, dy)| GridPos::new(take_off.x + dx, take_off.y + dy))
+        .filter(|&q| !occupied.contains(&q) && crate::rules::caving::firm_ground(world, q))
+        .filter_map(|q| {
+            let run = way(world, front, q, take_off).ok()?.feet;
+            let walk = way(world, front, at, q).ok()?.feet;
+            (run >= RUN_UP_FEET).then_some((walk, q))
+        })
+        .min()?
+        .1;
+    Some((intent, vec![walk_to(back)]))
+}
