@@ -234,6 +234,21 @@ pub(super) fn decide(
         {
             return Some(search_here(world, mind, members, end));
         }
+        // The best searcher goes first to the dead end (in a corridor no one passes the one on
+        // it).
+        let up: Vec<Entity> = members
+            .iter()
+            .copied()
+            .filter(|&m| is_up(world, m))
+            .collect();
+        if let Some(searcher) = best_searcher(world, &up)
+            && searcher != leader
+        {
+            return Some((
+                Intent::Search { at: end },
+                take_the_lead(world, &mind.party, members, searcher, end),
+            ));
+        }
         (end, Intent::Search { at: end })
     } else {
         mind.homeward = Some(Homeward::NothingLeft);

@@ -188,8 +188,16 @@ pub(super) fn deal_with_door(
                 at: xy,
             }
             .into();
-            if square(world, holder).is_some_and(|p| p.within_a_step(door)) {
+            // Tried once beside the door; or, when the key's holder cannot get up to it (a
+            // corridor one wide, someone at the door: no one passes), given up.
+            w.key_walks += 1;
+            let beside = square(world, holder).is_some_and(|p| p.within_a_step(door));
+            let blocked = !beside && free_square_beside(world, holder, leader_at, door).is_none();
+            if beside || blocked || w.key_walks > 1 {
                 w.key_tried = true;
+            }
+            if blocked {
+                return (by(DoorWay::Key), Vec::new());
             }
             return (
                 by(DoorWay::Key),

@@ -420,6 +420,8 @@ struct DoorWork {
     locked: bool,
     stuck: bool,
     key_tried: bool,
+    /// Walks given to bring the key's holder up to the door.
+    key_walks: u32,
     picked: bool,
     /// Methodical picks tried (Dungeon Delves › Doors: "failed to pick, try again").
     methodical_picks: u32,

@@ -280,6 +280,18 @@ pub(super) fn dead_end_to_search(
         .map(|(p, _)| p)
 }
 
+/// The member who searches best: proficient in Searching, then with a pole (twice the reach).
+pub(super) fn best_searcher(world: &World, up: &[Entity]) -> Option<Entity> {
+    up.iter().copied().max_by_key(|&m| {
+        let profs = world.get::<Proficiencies>(m);
+        let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
+        let pole = world
+            .get::<Equipment>(m)
+            .is_some_and(|g| g.has(&Gear::TenFootPole));
+        (proficient, pole, std::cmp::Reverse(m))
+    })
+}
+
 /// At a dead end: the best searcher steps onto it, then everyone searches (a turn); the thief
 /// first searches hastily when the policy says so.
 pub(super) fn search_here(
@@ -294,18 +306,7 @@ pub(super) fn search_here(
         .copied()
         .filter(|&m| is_up(world, m))
         .collect();
-    let searcher = up
-        .iter()
-        .copied()
-        .max_by_key(|&m| {
-            let profs = world.get::<Proficiencies>(m);
-            let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
-            let pole = world
-                .get::<Equipment>(m)
-                .is_some_and(|g| g.has(&Gear::TenFootPole));
-            (proficient, pole, std::cmp::Reverse(m))
-        })
-        .expect("the leader is up");
+    let searcher = best_searcher(world, &up).expect("the leader is up");
     // One already on the dead end searches from there: the others cannot step onto it.
     let searcher = up
         .iter()
@@ -407,6 +408,26 @@ pub(super) fn on_the_way(
         }
         if !(door || trap) {
             continue;
+        }
+        // A companion already stands before the door (it went ahead to search or pick): it
+        // leads from here, as no one passes it in a corridor.
+        if door
+            && k > 1
+            && let Some(&ahead) = members
+                .iter()
+                .find(|&&m| is_up(world, m) && square(world, m) == Some(walk[k - 1]))
+        {
+            let mut order = vec![name(world, ahead)];
+            order.extend(
+                members
+                    .iter()
+                    .filter(|&&m| m != ahead)
+                    .map(|&m| name(world, m)),
+            );
+            return Some((
+                Intent::Approach { to: walk[k - 1] },
+                vec![MarchingOrder { party, order }.into()],
+            ));
         }
         if k > 1 {
             stop = walk[k - 1];
