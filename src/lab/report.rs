@@ -92,6 +92,10 @@ pub struct Summary {
     pub surprised: Share,
     /// By whom: the factions met in each battle the party was surprised in, and how often.
     pub surprised_by: Vec<(String, u64)>,
+    /// Delves in which the party's policy gave a refused command more than twice in a row,
+    /// and the longest such run in any delve.
+    pub stuck_on_refusals: Share,
+    pub longest_refusal_run: u32,
     /// Failed delves: seed and error.
     pub failed: Vec<(u64, String)>,
 }
@@ -152,6 +156,18 @@ impl Summary {
             deaths,
             surprised,
             surprised_by,
+            stuck_on_refusals: Share::new(
+                ended
+                    .iter()
+                    .filter(|r| r.tally.repeated_refusals > 2)
+                    .count() as u64,
+                n,
+            ),
+            longest_refusal_run: ended
+                .iter()
+                .map(|r| r.tally.repeated_refusals)
+                .max()
+                .unwrap_or(0),
             failed: records
                 .iter()
                 .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
@@ -229,6 +245,14 @@ pub fn markdown(
     for (by, k) in &s.surprised_by {
         let _ = writeln!(out, "| surprised by {by} (battles) | {k} |");
     }
+    let _ = writeln!(
+        out,
+        "| the same refused command given more than twice in a row (share of delves; longest run) | {:.1}% [{:.1}–{:.1}]; {} |",
+        s.stuck_on_refusals.share * 100.0,
+        s.stuck_on_refusals.low * 100.0,
+        s.stuck_on_refusals.high * 100.0,
+        s.longest_refusal_run
+    );
     features(&mut out, plan, records);
     let _ = writeln!(out, "\n## Deaths\n");
     if s.deaths.is_empty() {

@@ -76,6 +76,9 @@ pub struct Tally {
     /// The battles in which the party was surprised (RULINGS › Surprise), each by the factions
     /// it met there.
     pub surprised_by: Vec<String>,
+    /// The most times in a row the same command of the party's was refused: a policy that
+    /// gives a refused command again and again is stuck (more than 2 is a blunder).
+    pub repeated_refusals: u32,
 }
 
 impl fmt::Display for Tally {
@@ -198,6 +201,19 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
         met.clear();
         *surprised = false;
     };
+    // The party's own name: orders to the whole party (a march, a rest) are refused to it.
+    let party_name = world
+        .resource::<crate::rules::party::Parties>()
+        .0
+        .iter()
+        .find(|p| {
+            members
+                .first()
+                .is_some_and(|m| p.marching_order.contains(m))
+        })
+        .map(|p| p.name.clone());
+    let mut last_refused: Option<crate::command::Command> = None;
+    let mut run = 0;
     for entry in &log.entries()[from.min(log.len())..] {
         if round != Some(entry.round) {
             close(&mut t, &mut met, &mut surprised);
@@ -217,6 +233,17 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
                 CombatEvent::SurpriseCancelled { .. } => surprised = false,
                 _ => {}
             }
+        }
+        if let Some(crate::command::CommandEvent::CommandRefused { who, command, .. }) =
+            entry.get::<crate::command::CommandEvent>()
+            && (names.contains(who) || Some(who) == party_name.as_ref())
+        {
+            run = match &last_refused {
+                Some(c) if c == command => run + 1,
+                _ => 1,
+            };
+            last_refused = Some(command.clone());
+            t.repeated_refusals = t.repeated_refusals.max(run);
         }
         if let Some(e) = entry.get::<TrapEvent>() {
             match e {

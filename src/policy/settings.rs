@@ -47,7 +47,8 @@ pub struct PartyPolicy {
     pub flee_when_down: f32,
     /// Turns of light kept in hand beyond the walk back: less, and the party turns back.
     pub light_margin_turns: u32,
-    /// The delve ends after this many turns (60 make 10 hours).
+    /// The delve ends after this many turns (60 make 10 hours: a day's delve; the party turns
+    /// back sooner when its light runs short).
     pub turn_limit: u64,
     /// The marching order, front first (every member once); the level's when left out.
     pub marching_order: Option<Vec<String>>,
@@ -70,7 +71,7 @@ impl Default for PartyPolicy {
             bash_attempts: 3,
             flee_when_down: 0.5,
             light_margin_turns: 2,
-            turn_limit: 30,
+            turn_limit: 60,
             marching_order: None,
             light_bearer: None,
         }

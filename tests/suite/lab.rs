@@ -306,3 +306,38 @@ fn the_record_names_the_noise_that_brought_a_monster() {
         assert_eq!(r.features.fought, vec!["Rat".to_owned()]);
     }
 }
+
+/// No tactic gives a refused command more than twice in a row (issue 33): in 48 delves of the
+/// crypt (seeds 34 and 42 gave one member's move from the bottom of the pit 9 and 4 times before
+/// the fighting behaviour let those in a hole be) and 16 of each other sample level with the
+/// default policy, the longest run of the same refused command of the party's is at most 2 (the
+/// lab reports it for any number of delves).
+#[test]
+fn no_refused_command_is_given_more_than_twice_in_a_row() {
+    for (level, runs) in [
+        ("crypt", 48),
+        ("cave", 16),
+        ("undercroft", 16),
+        ("descent", 16),
+    ] {
+        let plan = LabPlan {
+            level: delve::level::load_level_file(std::path::Path::new(&format!(
+                "levels/{level}.ron"
+            )))
+            .unwrap()
+            .level,
+            policy: PartyPolicy::default(),
+            seed: 1,
+            runs,
+            jobs: 2,
+        };
+        for r in run_lab(&plan, |_| {}).unwrap().records {
+            assert!(
+                r.tally.repeated_refusals <= 2,
+                "{level}, seed {}: the same refused command {} times in a row",
+                r.seed,
+                r.tally.repeated_refusals
+            );
+        }
+    }
+}

@@ -60,13 +60,20 @@ pub(super) fn decide(
             return Some((Intent::SetOut, orders));
         }
     }
-    // The leader is down: the others go first.
+    // The leader is down, or at the bottom of a hole: the others go first.
     if members.first() != Some(&leader) {
+        let below = |m: Entity| world.get::<crate::creature::Below>(m).is_some();
         let mut order: Vec<Entity> = members
             .iter()
             .copied()
-            .filter(|&m| is_up(world, m))
+            .filter(|&m| is_up(world, m) && !below(m))
             .collect();
+        order.extend(
+            members
+                .iter()
+                .copied()
+                .filter(|&m| is_up(world, m) && below(m)),
+        );
         order.extend(members.iter().copied().filter(|&m| !is_up(world, m)));
         let order = order.iter().map(|&m| name(world, m)).collect();
         return Some((

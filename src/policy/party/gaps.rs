@@ -75,7 +75,15 @@ pub(super) fn rejoin_across(
         let Some(k) = first_jump(&walk) else {
             continue;
         };
-        return cross(world, mind, members, walk[k], walk[k + 1]);
+        let (take_off, landing) = (walk[k], walk[k + 1]);
+        // Cut off by the party's own crossing, not yet done: the rest go on over to it.
+        if mind.crossing == Some((landing, take_off)) {
+            return cross(world, mind, members, landing, take_off).or_else(|| {
+                mind.crossing = None;
+                None
+            });
+        }
+        return cross(world, mind, members, take_off, landing);
     }
     None
 }

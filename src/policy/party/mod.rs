@@ -187,6 +187,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         stranded_names: Vec::new(),
         looted: Vec::new(),
         jump_refused: Vec::new(),
+        crossing: None,
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -400,6 +401,8 @@ pub struct PartyMind {
     looted: Vec<String>,
     /// A name for each jump of that member the rules refused.
     jump_refused: Vec<String>,
+    /// The hole the party is jumping, take-off and landing, while some are still to cross.
+    crossing: Option<(GridPos, GridPos)>,
     /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
     taking_walks: u32,
     /// Walks given in a row that did not move the leader: three, and the square is given up.
@@ -669,7 +672,12 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
     None
 }
 
-/// The first member who is up: the one who leads.
+/// The first member who is up and not at the bottom of a hole (else the first up): the one who
+/// leads.
 fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
-    members.iter().copied().find(|&m| is_up(world, m))
+    members
+        .iter()
+        .copied()
+        .find(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
+        .or_else(|| members.iter().copied().find(|&m| is_up(world, m)))
 }

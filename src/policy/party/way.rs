@@ -378,6 +378,7 @@ pub(super) fn on_the_way(
         if walk[k - 1].chebyshev(p) == 2 {
             let line_up =
                 (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize;
+            mind.crossing = Some((walk[k - 1], p));
             if k - 1 > line_up {
                 stop = walk[k - 1 - line_up];
                 break;
@@ -532,7 +533,7 @@ pub(super) fn walk_up_and(
     thing: GridPos,
     order: Command,
 ) -> Vec<Command> {
-    if square(world, who).is_some_and(|p| p.within_a_step(thing)) {
+    if square(world, who).is_some_and(|p| p.within_a_step(thing) && p != thing) {
         return vec![order];
     }
     match free_square_beside(world, who, leader_at, thing) {
@@ -544,8 +545,79 @@ pub(super) fn walk_up_and(
             }
             .into(),
         ],
-        None => take_the_lead(world, party, members, who, leader_at),
+        None => {
+            // No room beside it (a corridor one wide): the companion on the square before it
+            // steps back past the others to make room (one may walk through a companion's
+            // square, not stop on it), and `who` walks up next round.
+            let above: Vec<(Entity, GridPos)> = members
+                .iter()
+                .copied()
+                .filter(|&m| is_up(world, m))
+                .filter_map(|m| Some((m, square(world, m)?)))
+                .collect();
+            match make_way(world, &above, who, leader_at, thing) {
+                Some(step_back) => {
+                    // `who` leads from here: the party's next walk brings it up.
+                    let mut order = vec![name(world, who)];
+                    order.extend(
+                        members
+                            .iter()
+                            .filter(|&&m| m != who)
+                            .map(|&m| name(world, m)),
+                    );
+                    vec![
+                        MarchingOrder {
+                            party: party.to_owned(),
+                            order,
+                        }
+                        .into(),
+                        step_back,
+                    ]
+                }
+                None => take_the_lead(world, party, members, who, leader_at),
+            }
+        }
     }
+}
+
+/// One standing on the square `spot` beside `thing`, not `who`, steps back to the nearest free
+/// square it has a way to that is not beside `thing`, to make room for `who`.
+pub(super) fn make_way(
+    world: &mut World,
+    members: &[(Entity, GridPos)],
+    who: Entity,
+    spot: GridPos,
+    thing: GridPos,
+) -> Option<Command> {
+    let (occupant, at) = members
+        .iter()
+        .copied()
+        .find(|&(m, p)| m != who && p == spot)?;
+    let occupied = occupied_squares(world);
+    let mut back: Vec<(u32, GridPos)> = Vec::new();
+    for dy in -4..=4 {
+        for dx in -4..=4 {
+            let p = GridPos::new(at.x + dx, at.y + dy);
+            if p.within_a_step(thing)
+                || occupied.contains(&p)
+                || !crate::rules::caving::firm_ground(world, p)
+            {
+                continue;
+            }
+            if let Ok(way) = crate::rules::movement::hazards::way(world, occupant, at, p) {
+                back.push((way.feet, p));
+            }
+        }
+    }
+    let (_, to) = back.into_iter().min()?;
+    Some(
+        Move {
+            who: name(world, occupant),
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }
+        .into(),
+    )
 }
 
 /// A free square beside `thing` on this side (beside the leader, who stands beside it) that

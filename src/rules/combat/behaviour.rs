@@ -75,8 +75,13 @@ pub(crate) fn fighting_behaviour(
     let mut fighters: Vec<_> = fighters
         .iter(world)
         .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
-        // A creature under a hold (stuck, drowning, …) can give itself no orders.
-        .filter(|c| crate::rules::acting::held(world, c.0).is_none())
+        // A creature under a hold (stuck, drowning, …) can give itself no orders; one at the
+        // bottom of a hole reaches no one until it climbs out (its own mind, or its party's,
+        // gets it out).
+        .filter(|c| {
+            crate::rules::acting::held(world, c.0).is_none()
+                && world.get::<crate::creature::Below>(c.0).is_none()
+        })
         .map(|(e, n, p, f, c, k, o, w)| {
             (
                 e,
