@@ -201,9 +201,14 @@ pub fn markdown(
     let _ = writeln!(out, "# {} — {} delves\n", plan.level.name, s.runs);
     let _ = writeln!(
         out,
-        "Level `{level_file}`, seeds {}–{last}, the party's policy's turn limit {} turns. Any \
-         delve replays with `delve sim {level_file} --auto --seed S`.\n",
-        plan.seed, plan.policy.turn_limit
+        "Level `{level_file}`, seeds {}–{last}, the party's policy {} (turn limit {} turns). \
+         Any delve replays with `delve sim {level_file} --auto --seed S`.\n",
+        plan.seed,
+        plan.policy
+            .name
+            .as_deref()
+            .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
+        plan.policy.turn_limit
     );
     let _ = writeln!(out, "## Outcomes\n");
     let _ = writeln!(out, "| outcome | delves | share | 95% interval |");

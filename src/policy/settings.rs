@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PartyPolicy {
+    /// The persona's name (`assets/policies/NAME.ron`), named in the lab's report.
+    pub name: Option<String>,
     /// Listen at a closed door before opening it (Dungeon Delves › Searching and Listening).
     pub listen_at_doors: bool,
     /// A door someone was heard behind is left for last.
@@ -59,6 +61,7 @@ pub struct PartyPolicy {
 impl Default for PartyPolicy {
     fn default() -> Self {
         Self {
+            name: None,
             listen_at_doors: true,
             avoid_noises: true,
             dead_end_searches: 4,
@@ -78,7 +81,35 @@ impl Default for PartyPolicy {
     }
 }
 
+/// The personas shipped with Delve (`assets/policies/`): each a documented setting of the same
+/// tactics, found by name (`delve lab LEVEL --policy careful`).
+pub const PERSONAS: [(&str, &str); 4] = [
+    ("careful", include_str!("../../assets/policies/careful.ron")),
+    ("bold", include_str!("../../assets/policies/bold.ron")),
+    (
+        "thorough",
+        include_str!("../../assets/policies/thorough.ron"),
+    ),
+    ("hasty", include_str!("../../assets/policies/hasty.ron")),
+];
+
 impl PartyPolicy {
+    /// A policy file, or else a persona by name (`careful`, `bold`, `thorough`, `hasty`); the
+    /// error names the file, line and column, or the personas there are.
+    pub fn find(path: &std::path::Path) -> Result<Self, String> {
+        if path.exists() {
+            return Self::load(path);
+        }
+        let name = path.to_string_lossy();
+        match PERSONAS.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => Self::parse(text).map_err(|e| format!("the persona {n}: {e}")),
+            None => Err(format!(
+                "{name}: no such policy file, nor a persona of that name (the personas: {})",
+                PERSONAS.map(|(n, _)| n).join(", ")
+            )),
+        }
+    }
+
     /// Reads a policy file; the error names the file, line and column.
     pub fn load(path: &std::path::Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path)
@@ -159,6 +190,25 @@ mod tests {
         assert!(!p.listen_at_doors);
         assert_eq!(p.turn_limit, 12);
         assert_eq!(p.bash_attempts, PartyPolicy::default().bash_attempts);
+    }
+
+    /// The personas read, each under its own name, and the careful one is the default policy.
+    #[test]
+    fn the_personas_are_found_by_name() {
+        for (name, _) in PERSONAS {
+            let p = PartyPolicy::find(std::path::Path::new(name)).unwrap();
+            assert_eq!(p.name.as_deref(), Some(name));
+        }
+        let careful = PartyPolicy::find(std::path::Path::new("careful")).unwrap();
+        assert_eq!(
+            PartyPolicy {
+                name: None,
+                ..careful
+            },
+            PartyPolicy::default()
+        );
+        let e = PartyPolicy::find(std::path::Path::new("reckless")).unwrap_err();
+        assert!(e.contains("careful, bold, thorough, hasty"), "{e}");
     }
 
     #[test]

@@ -52,7 +52,8 @@ struct Cli {
     /// level and seed: its commands are given at their rounds as Space and T play them.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
-    /// The party policy's settings (RON) the A key hands a party to; the defaults when left out.
+    /// The party policy the A key hands a party to: a settings file (RON) or a persona's name; the
+    /// careful persona when left out.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
     #[command(flatten)]
@@ -117,7 +118,7 @@ struct PlayArgs {
     saves: SaveArgs,
     #[command(flatten)]
     show: ShowArgs,
-    /// The party policy's settings (RON) the A key hands the party to.
+    /// The party policy the A key hands the party to: a settings file (RON) or a persona's name.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
     /// Save the window's image to this PNG file and exit.
@@ -422,10 +423,14 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
         })
 }
 
-/// The party policy in `path` (the defaults when none), or its error printed.
+/// The party policy in the file `path`, or the persona of that name (the defaults when none),
+/// or its error printed.
 fn load_policy(path: Option<&Path>) -> Option<delve::policy::PartyPolicy> {
-    match path.map(delve::policy::PartyPolicy::load).transpose() {
-        Ok(p) => Some(p.unwrap_or_default()),
+    match path.map(delve::policy::PartyPolicy::find).transpose() {
+        Ok(p) => Some(p.unwrap_or_else(|| delve::policy::PartyPolicy {
+            name: Some("careful".to_owned()),
+            ..Default::default()
+        })),
         Err(e) => {
             eprintln!("error: {e}");
             None

@@ -173,6 +173,11 @@ pub(super) fn decide(
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);
     }
+    if mind.homeward != Some(Homeward::Fleeing)
+        && let Some(order) = fetch_from_the_pit(world, mind, members)
+    {
+        return Some(order);
+    }
     if let Some(order) = out_of_the_pit(world, mind, members) {
         return Some(order);
     }

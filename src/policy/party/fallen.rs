@@ -232,3 +232,113 @@ pub(super) fn out_of_the_pit(
         ],
     ))
 }
+
+/// A fallen member at the bottom of a pit carries lights or gear (the lantern, the oil): one of
+/// the others climbs down on a rope to take them, and climbs out again ([`out_of_the_pit`]).
+/// With no rope hanging there, the one with a rope lowers it first. Without a rope it cannot be
+/// done, and the fallen is given up.
+pub(super) fn fetch_from_the_pit(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let below = |world: &World, m: Entity| world.get::<crate::creature::Below>(m).is_some();
+    let fallen = members.iter().copied().find(|&m| {
+        !is_up(world, m)
+            && below(world, m)
+            && !mind.looted.contains(&name(world, m))
+            && (world.get::<Equipment>(m).is_some_and(|g| !g.0.is_empty())
+                || carried(world, &[m])
+                    .iter()
+                    .any(|(.., l)| l.fuel_rounds != Some(0)))
+    })?;
+    let pit = square(world, fallen)?;
+    let from = name(world, fallen);
+    if mind.pits_given_up.contains(&pit) {
+        mind.looted.push(from);
+        return None;
+    }
+    let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    // One already down there takes them.
+    if let Some(&down_there) = members
+        .iter()
+        .find(|&&m| is_up(world, m) && below(world, m) && square(world, m) == Some(pit))
+    {
+        mind.looted.push(from.clone());
+        let who = name(world, down_there);
+        return Some((intent, vec![TakeFrom { who, from }.into()]));
+    }
+    let above: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && !below(world, m))
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    let roped = world
+        .resource::<crate::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some();
+    let party = mind.party.clone();
+    let leader_at = above.first()?.1;
+    if !roped {
+        let Some(&(roper, _)) = above
+            .iter()
+            .find(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
+        else {
+            mind.looted.push(from);
+            return None;
+        };
+        let order = LowerRope {
+            who: name(world, roper),
+            at: (pit.x, pit.y),
+        }
+        .into();
+        return Some((
+            intent,
+            walk_up_and(world, &party, members, roper, leader_at, pit, order),
+        ));
+    }
+    // The best climber goes down (the rope makes the climb easy for anyone).
+    let (fetcher, _) = *above.iter().max_by_key(|&&(m, _)| {
+        let climber = world.get::<Proficiencies>(m).is_some_and(|p| {
+            p.has(crate::level::schema::Proficiency::Climbing)
+                || p.has(crate::level::schema::Proficiency::Mountaineering)
+        });
+        (climber, std::cmp::Reverse(m))
+    })?;
+    let order = ClimbDown {
+        who: name(world, fetcher),
+        into: (pit.x, pit.y),
+        rappel: false,
+        pace: Default::default(),
+    }
+    .into();
+    Some((
+        intent,
+        walk_up_and(world, &party, members, fetcher, leader_at, pit, order),
+    ))
+}
+
+/// A fallen member at the bottom of a pit still carries a light with fuel, and the party can go
+/// down for it: a rope hangs there or one of it carries a rope ([`fetch_from_the_pit`]).
+pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let rope_at_hand = members
+        .iter()
+        .any(|&m| is_up(world, m) && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
+    members.iter().copied().any(|m| {
+        !is_up(world, m)
+            && world.get::<crate::creature::Below>(m).is_some()
+            && !mind.looted.contains(&name(world, m))
+            && square(world, m).is_some_and(|pit| {
+                !mind.pits_given_up.contains(&pit)
+                    && (rope_at_hand
+                        || world
+                            .resource::<crate::rules::caving::climbing::RopesSecured>()
+                            .at(pit)
+                            .is_some())
+            })
+            && carried(world, &[m])
+                .iter()
+                .any(|(.., l)| l.fuel_rounds != Some(0))
+    })
+}

@@ -69,7 +69,16 @@ pub(super) fn rejoin_across(
             continue;
         }
         // From the cut-off member's side to the leader's: those on its side jump over.
-        let Some(walk) = know.distances(at).walk_to(know.grid, here) else {
+        // (The leader may stand where the party has seen nothing: in the dark, its light
+        // gone. Then the nearest square the party knows to it.)
+        let from_it = know.distances(at);
+        let toward = from_it.cost(know.grid, here).map(|_| here).or_else(|| {
+            from_it
+                .reachable(know.grid)
+                .min_by_key(|&(q, c)| (q.chebyshev(here), c, q))
+                .map(|(q, _)| q)
+        });
+        let Some(walk) = toward.and_then(|q| from_it.walk_to(know.grid, q)) else {
             continue;
         };
         let Some(k) = first_jump(&walk) else {
@@ -128,34 +137,12 @@ pub(super) fn cross(
     }
     near.sort();
     let occupied = occupied_squares(world);
-    // One who landed steps on, to the free square beyond the landing farthest from the hole.
+    // One who landed steps on, off the hole's edge (past the others if need be), to make room.
     if occupied.contains(&landing) {
         let (m, _) = *up.iter().find(|&&(_, p)| p == landing)?;
-        let on = landing
-            .neighbours()
-            .into_iter()
-            .filter(|&q| {
-                q.chebyshev(over) >= 2
-                    && !occupied.contains(&q)
-                    && crate::rules::caving::firm_ground(world, q)
-                    && way(world, m, landing, q).is_ok()
-            })
-            .max_by_key(|&q| (q.chebyshev(take_off), std::cmp::Reverse(q)))?;
+        let order = make_way(world, &up, Entity::PLACEHOLDER, landing, over)?;
         let who = name(world, m);
-        return Some((
-            Intent::JumpTheGap {
-                who: who.clone(),
-                over,
-            },
-            vec![
-                Move {
-                    who,
-                    to: (on.x, on.y),
-                    pace: Pace::Exploration,
-                }
-                .into(),
-            ],
-        ));
+        return Some((Intent::JumpTheGap { who, over }, vec![order]));
     }
     let (d, front, at) = near[0];
     let who = name(world, front);
@@ -230,7 +217,20 @@ pub(super) fn cross(
         return Some((intent, vec![walk_to(take_off)]));
     }
     if speeds.rated(Pace::Combat) < (RUN_UP_FEET + jump_feet) as f32 {
-        // No run-up fits in its round: it cannot jump the hole at the party's odds.
+        // No run-up fits in its round (and no straight run at running speed): a standing jump,
+        // if a fall would not kill it (1d6 per 10', RULINGS › Pits and holes) — the party gets a
+        // member out of a pit; left behind it would be lost for good.
+        let depth = crate::rules::caving::climbing::hole_at(world, over).unwrap_or(0);
+        let hp = world
+            .get::<crate::creature::HitPoints>(front)
+            .map_or(0, |h| h.current);
+        let worst_fall = (depth / 10).max(1) as i32 * 6;
+        if chance(world, front, gap, false) > 0.0 && hp > worst_fall && fits(Pace::Combat) {
+            return Some((intent, vec![jump(false)]));
+        }
+        if chance(world, front, gap, false) > 0.0 && hp > worst_fall && at != take_off {
+            return Some((intent, vec![walk_to(take_off)]));
+        }
         return None;
     }
     // It needs a run-up: back to the nearest free square 20' or more from the take-off.

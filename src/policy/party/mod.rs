@@ -188,6 +188,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         looted: Vec::new(),
         jump_refused: Vec::new(),
         crossing: None,
+        pits_given_up: Vec::new(),
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -401,6 +402,8 @@ pub struct PartyMind {
     looted: Vec<String>,
     /// A name for each jump of that member the rules refused.
     jump_refused: Vec<String>,
+    /// Pits it will not climb down into or lower a rope into again (the rules refused it).
+    pits_given_up: Vec<GridPos>,
     /// The hole the party is jumping, take-off and landing, while some are still to cross.
     crossing: Option<(GridPos, GridPos)>,
     /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
@@ -612,6 +615,10 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
         Command::Jump(Jump { who, .. }) => {
             mind.jump_refused.push(who.clone());
         }
+        Command::ClimbDown(ClimbDown { into, .. })
+        | Command::LowerRope(LowerRope { at: into, .. }) => {
+            mind.pits_given_up.push(at(*into));
+        }
         Command::TakeFrom(TakeFrom { from, .. }) => {
             mind.looted.push(from.clone());
         }
@@ -666,6 +673,7 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
         && !has_light_burning(world, members)
         && light_to_kindle(world, members).is_none()
         && fallen_with_gear(world, mind, members, true).is_empty()
+        && !light_in_a_pit(world, mind, members)
     {
         return Some(Outcome::OutOfLight);
     }

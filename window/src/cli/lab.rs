@@ -22,7 +22,8 @@ pub struct LabArgs {
     /// The first seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The party policy's settings (RON); the defaults when left out.
+    /// The party policy: a settings file (RON) or a persona's name (careful, bold, thorough,
+    /// hasty); the careful persona, the defaults, when left out.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
     /// Threads to play on; all the machine's cores when left out.

@@ -22,7 +22,8 @@ pub struct SimArgs {
     /// Hand the party to its policy: it delves by itself until the delve ends.
     #[arg(long)]
     pub auto: bool,
-    /// The party policy's settings (RON); the defaults when left out. Implies --auto.
+    /// The party policy: a settings file (RON) or a persona's name (careful, bold, thorough,
+    /// hasty); the careful persona, the defaults, when left out. Implies --auto.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Also write the journal (the commands given, which replay the delve) to this file.
