@@ -44,6 +44,9 @@ pub struct Knowledge<'a> {
     /// Every member would jump a hole one square across (a 5' gap) at the policy's odds: such
     /// a hole, with open ground straight across it, is a way on (a step of two squares).
     pub jumps: bool,
+    /// Every member would cross a ledge by a balancing traverse at the policy's odds: a ledge
+    /// run straight from open ground to open ground is a way on (one step over its squares).
+    pub traverses: bool,
 }
 
 /// How a square may be entered on a planned walk.
@@ -141,6 +144,24 @@ impl Knowledge<'_> {
                     q = GridPos::new(q.x + dx, q.y + dy);
                     step = Step::Gap;
                 }
+                // A traverse along a ledge, straight, from open ground to open ground.
+                if self.traverses
+                    && (dx == 0 || dy == 0)
+                    && self.has_seen(q)
+                    && matches!(self.grid.terrain(q), Some(Terrain::Ledge { .. }))
+                    && self.step(p) == Step::Open
+                {
+                    let mut end = q;
+                    while matches!(self.grid.terrain(end), Some(Terrain::Ledge { .. }))
+                        && self.has_seen(end)
+                    {
+                        end = GridPos::new(end.x + dx, end.y + dy);
+                    }
+                    if self.step(end) == Step::Open {
+                        q = end;
+                        step = Step::Gap;
+                    }
+                }
                 if step == Step::Blocked {
                     continue;
                 }
@@ -154,7 +175,7 @@ impl Knowledge<'_> {
                 let extra = match step {
                     Step::ClosedDoor => CLOSED_DOOR_COST,
                     Step::Trap => KNOWN_TRAP_COST,
-                    Step::Gap => 2 + GAP_COST,
+                    Step::Gap => 2 * (p.chebyshev(q).saturating_sub(1)) + GAP_COST,
                     _ => 0,
                 };
                 let c = at as u32 + if diagonal { 3 } else { 2 } + extra;
@@ -194,8 +215,14 @@ impl Knowledge<'_> {
         {
             return false;
         }
-        if around.iter().any(|q| self.holes.contains(q)) {
-            // The way goes on across the hole.
+        if around.iter().any(|&q| {
+            self.holes.contains(&q)
+                || matches!(
+                    self.grid.terrain(q),
+                    Some(Terrain::Chasm { .. } | Terrain::Ledge { .. })
+                )
+        }) {
+            // The way goes on across the hole, down the chasm or along the ledge.
             return false;
         }
         let ways = around[..4]
@@ -272,6 +299,7 @@ mod tests {
             holes: &[],
             swims: false,
             jumps: false,
+            traverses: false,
         };
         let d = k.distances(GridPos::new(1, 1));
         assert_eq!(
@@ -302,6 +330,7 @@ mod tests {
             holes: &[],
             swims: false,
             jumps: false,
+            traverses: false,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
         assert!(k.dead_end(GridPos::new(3, 1)));
@@ -323,6 +352,7 @@ mod tests {
             holes: &hole,
             swims: false,
             jumps: false,
+            traverses: false,
         };
         let far = GridPos::new(5, 1);
         assert_eq!(k.distances(GridPos::new(1, 1)).cost(&g, far), None);

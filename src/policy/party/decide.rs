@@ -169,6 +169,7 @@ pub(super) fn decide(
         holes: &holes,
         swims: all_swim(world, members),
         jumps: party_jumps(world, mind, members),
+        traverses: party_traverses(world, mind, members),
     };
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use crate::command::Command;
 use crate::command::acts::*;
-use crate::creature::Encumbrance;
+use crate::creature::{Encumbrance, Proficiencies};
 use crate::grid::GridPos;
 use crate::rules::caving::jumping::{Jumper, RUN_UP_FEET};
 use crate::rules::movement::hazards::way;
@@ -36,9 +36,44 @@ pub(super) fn party_jumps(world: &World, mind: &PartyMind, members: &[Entity]) -
         .all(|&m| chance(world, m, scale, true) >= mind.policy.jump_odds)
 }
 
-/// The first jump on a planned walk: the take-off square's index (the landing is the next).
+/// The first jump or traverse on a planned walk (a step of more than one square): the take-off
+/// square's index (the landing is the next).
 pub(super) fn first_jump(walk: &[GridPos]) -> Option<usize> {
-    walk.windows(2).position(|w| w[0].chebyshev(w[1]) == 2)
+    walk.windows(2).position(|w| w[0].chebyshev(w[1]) >= 2)
+}
+
+/// The chance `who` crosses a ledge `inches` wide by a balancing traverse (Dungeon Delves ›
+/// Climbing: its Climbing throw for the path).
+fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
+    use crate::rules::caving::traverse::{Path, traverse_target};
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    Path::of_width(inches)
+        .and_then(|path| traverse_target(&profs, path))
+        .map_or(0.0, |t| ((21 - t).clamp(0, 20)) as f32 / 20.0)
+}
+
+/// The narrowest ledge on the level, in inches, if there is one.
+fn narrowest_ledge(world: &World) -> Option<u32> {
+    let grid = world.resource::<crate::grid::DungeonGrid>();
+    (0..grid.height() as i32)
+        .flat_map(|y| (0..grid.width() as i32).map(move |x| GridPos::new(x, y)))
+        .filter_map(|p| match grid.terrain(p) {
+            Some(crate::grid::terrain::Terrain::Ledge { width_inches }) => Some(width_inches),
+            _ => None,
+        })
+        .min()
+}
+
+/// Would every member who is up cross the level's narrowest ledge by a balancing traverse at
+/// the policy's odds? Then ledges are a way on for the party.
+pub(super) fn party_traverses(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let Some(inches) = narrowest_ledge(world) else {
+        return false;
+    };
+    members
+        .iter()
+        .filter(|&&m| is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none())
+        .all(|&m| traverse_chance(world, m, inches) >= mind.policy.jump_odds)
 }
 
 /// A member cut off from the leader by a hole it could jump (it fell in and climbed out on the
@@ -137,15 +172,52 @@ pub(super) fn cross(
     }
     near.sort();
     let occupied = occupied_squares(world);
-    // One who landed steps on, off the hole's edge (past the others if need be), to make room.
+    let grid = world.resource::<crate::grid::DungeonGrid>();
+    let first_over = GridPos::new(
+        take_off.x + (landing.x - take_off.x).signum(),
+        take_off.y + (landing.y - take_off.y).signum(),
+    );
+    let ledge = matches!(
+        grid.terrain(first_over),
+        Some(crate::grid::terrain::Terrain::Ledge { .. })
+    );
+    // One who landed steps on, off the edge (past the others if need be), to make room.
     if occupied.contains(&landing) {
         let (m, _) = *up.iter().find(|&&(_, p)| p == landing)?;
-        let order = make_way(world, &up, Entity::PLACEHOLDER, landing, over)?;
+        let order = make_way(world, &up, Entity::PLACEHOLDER, landing, first_over)?;
         let who = name(world, m);
-        return Some((Intent::JumpTheGap { who, over }, vec![order]));
+        let intent = if ledge {
+            Intent::Traverse { who, to: landing }
+        } else {
+            Intent::JumpTheGap { who, over }
+        };
+        return Some((intent, vec![order]));
     }
     let (d, front, at) = near[0];
     let who = name(world, front);
+    // Along a ledge: up to its start, then a balancing traverse to the far side.
+    if ledge {
+        let intent = Intent::Traverse {
+            who: who.clone(),
+            to: landing,
+        };
+        let order: Command = if at == take_off {
+            Traverse {
+                who,
+                to: (landing.x, landing.y),
+                pace: Default::default(),
+            }
+            .into()
+        } else {
+            Move {
+                who,
+                to: (take_off.x, take_off.y),
+                pace: Pace::Exploration,
+            }
+            .into()
+        };
+        return Some((intent, vec![order]));
+    }
     if mind.jump_refused.iter().filter(|&n| *n == who).count() >= 2 {
         // Its jump was refused twice: the rules will not have it; the party stops trying.
         return None;

@@ -283,6 +283,8 @@ pub enum Intent {
     /// A member jumps the hole at `over` (Dungeon Delves › Jumping and Leaping), or makes ready
     /// to: a run-up, or room on the landing.
     JumpTheGap { who: String, over: GridPos },
+    /// A member crosses a ledge by a balancing traverse to `to` (Dungeon Delves › Climbing).
+    Traverse { who: String, to: GridPos },
 }
 
 /// How a door is dealt with.
@@ -354,6 +356,7 @@ impl fmt::Display for PolicyEvent {
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
+            Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
         }
     }
 }

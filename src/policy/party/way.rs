@@ -375,9 +375,21 @@ pub(super) fn on_the_way(
     for (k, &p) in walk.iter().enumerate().skip(1) {
         // A hole to jump: the party lines up 20' short of the take-off (a run-up for each), then
         // crosses one a round.
-        if walk[k - 1].chebyshev(p) == 2 {
-            let line_up =
-                (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize;
+        if walk[k - 1].chebyshev(p) >= 2 {
+            // (Along a ledge there is no run-up: the party stops at its start.)
+            let ledge = walk[k - 1].chebyshev(p) > 2
+                || matches!(
+                    know.grid.terrain(GridPos::new(
+                        (walk[k - 1].x + p.x) / 2,
+                        (walk[k - 1].y + p.y) / 2
+                    )),
+                    Some(Terrain::Ledge { .. })
+                );
+            let line_up = if ledge {
+                0
+            } else {
+                (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
+            };
             mind.crossing = Some((walk[k - 1], p));
             if k - 1 > line_up {
                 stop = walk[k - 1 - line_up];
