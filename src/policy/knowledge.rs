@@ -26,6 +26,10 @@ pub const KNOWN_TRAP_COST: u32 = 40;
 /// Leaping): taken only when there is no other way.
 pub const GAP_COST: u32 = 60;
 
+/// The extra cost of climbing down into a chasm and out of it on its other side: only when
+/// there is no other way.
+pub const CLIMB_COST: u32 = 80;
+
 /// What a faction knows of the level.
 pub struct Knowledge<'a> {
     pub grid: &'a DungeonGrid,
@@ -47,6 +51,9 @@ pub struct Knowledge<'a> {
     /// Every member would cross a ledge by a balancing traverse at the policy's odds: a ledge
     /// run straight from open ground to open ground is a way on (one step over its squares).
     pub traverses: bool,
+    /// Every member climbs sheer rock and the party has a rope: a chasm one climbs down into
+    /// from one square and out of onto another is a way on (one step over the chasm's square).
+    pub climbs: bool,
 }
 
 /// How a square may be entered on a planned walk.
@@ -143,6 +150,29 @@ impl Knowledge<'_> {
                 {
                     q = GridPos::new(q.x + dx, q.y + dy);
                     step = Step::Gap;
+                }
+                // Down into a chasm and out of it onto open ground on its other side.
+                if self.climbs
+                    && step == Step::Blocked
+                    && self.has_seen(q)
+                    && matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
+                    && self.step(p) == Step::Open
+                {
+                    for r in q.neighbours() {
+                        if r == p || r.within_a_step(p) || self.step(r) != Step::Open {
+                            continue;
+                        }
+                        let c = at as u32 + 4 + CLIMB_COST;
+                        let j = self.grid.index(r).expect("a seen square is on the map");
+                        if c < cost[j] {
+                            cost[j] = c;
+                            parent[j] = i as u32;
+                            if buckets.len() <= c as usize {
+                                buckets.resize_with(c as usize + 1, Vec::new);
+                            }
+                            buckets[c as usize].push(j as u32);
+                        }
+                    }
                 }
                 // A traverse along a ledge, straight, from open ground to open ground.
                 if self.traverses
@@ -300,6 +330,7 @@ mod tests {
             swims: false,
             jumps: false,
             traverses: false,
+            climbs: false,
         };
         let d = k.distances(GridPos::new(1, 1));
         assert_eq!(
@@ -331,6 +362,7 @@ mod tests {
             swims: false,
             jumps: false,
             traverses: false,
+            climbs: false,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
         assert!(k.dead_end(GridPos::new(3, 1)));
@@ -353,6 +385,7 @@ mod tests {
             swims: false,
             jumps: false,
             traverses: false,
+            climbs: false,
         };
         let far = GridPos::new(5, 1);
         assert_eq!(k.distances(GridPos::new(1, 1)).cost(&g, far), None);

@@ -789,3 +789,46 @@ fn the_party_jumps_an_open_pit_in_its_way() {
         over: GridPos::new(7, 1),
     }));
 }
+
+/// The descent's ledge and shaft (Dungeon Delves › Climbing): the party does not search the
+/// ledge's end as a dead end; each member crosses the 6" ledge by a balancing traverse (Ada
+/// 6+, Pim 8+: both at least the careful policy's odds), Ada lowers her rope into the shaft,
+/// and each climbs down it and out into the lower gallery, then back the same way.
+#[test]
+fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
+    let level = delve::level::load_level_file(std::path::Path::new("levels/descent.ron"))
+        .unwrap()
+        .level;
+    let policy = PartyPolicy::default();
+    let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
+    let app = delve::sim::play_autonomous(&level, 1, &policy, &[], cap);
+    let log = app.world().resource::<delve::log::EventLog>();
+    let intents: Vec<Intent> = log
+        .of::<PolicyEvent>()
+        .filter_map(|e| match e {
+            PolicyEvent::Decided { intent, .. } => Some(intent.clone()),
+            _ => None,
+        })
+        .collect();
+    for who in ["Ada", "Pim"] {
+        assert!(intents.contains(&Intent::Traverse {
+            who: who.into(),
+            to: GridPos::new(14, 1),
+        }));
+        assert!(intents.contains(&Intent::ClimbThrough {
+            who: who.into(),
+            shaft: GridPos::new(16, 2),
+        }));
+    }
+    let out = |who: &str| {
+        log.of::<delve::rules::caving::CavingEvent>()
+            .any(|e| matches!(e, delve::rules::caving::CavingEvent::ClimbedOut { who: w, at } if w == who && *at == GridPos::new(17, 3)))
+    };
+    assert!(
+        out("Ada") && out("Pim"),
+        "both climbed out into the lower gallery"
+    );
+    assert!(!intents.contains(&Intent::Search {
+        at: GridPos::new(16, 1)
+    }));
+}

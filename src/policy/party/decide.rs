@@ -170,6 +170,7 @@ pub(super) fn decide(
         swims: all_swim(world, members),
         jumps: party_jumps(world, mind, members),
         traverses: party_traverses(world, mind, members),
+        climbs: party_climbs(world, members),
     };
     if let Some(order) = close_up(world, mind, members, leader, here) {
         return Some(order);

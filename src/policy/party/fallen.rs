@@ -145,6 +145,8 @@ pub(super) fn out_of_the_pit(
         is_up(world, m)
             && world.get::<crate::rules::caving::Below>(m).is_some()
             && !mind.stranded_names.contains(&name(world, m))
+            // (One on its way through a shaft the party is crossing climbs out on the far side.)
+            && square(world, m) != shaft_of_the_crossing(world, mind)
     })?;
     let pit = square(world, below)?;
     // The rim on the party's side: firm ground beside the pit, nearest the nearest member who

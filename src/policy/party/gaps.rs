@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use crate::command::Command;
 use crate::command::acts::*;
-use crate::creature::{Encumbrance, Proficiencies};
+use crate::creature::{Encumbrance, Equipment, Proficiencies};
 use crate::grid::GridPos;
 use crate::rules::caving::jumping::{Jumper, RUN_UP_FEET};
 use crate::rules::movement::hazards::way;
@@ -52,6 +52,46 @@ fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
         .map_or(0.0, |t| ((21 - t).clamp(0, 20)) as f32 / 20.0)
 }
 
+/// Does every member who is up climb sheer rock (Climbing or Mountaineering)? Then a chasm
+/// climbed down into and out of is a way on for the party (a rope, if one of it has one, is
+/// lowered first: it makes the climbs easy).
+pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    !up.is_empty()
+        && up.iter().all(|&m| {
+            world.get::<Proficiencies>(m).is_some_and(|p| {
+                crate::rules::caving::climbing::climbing_target(
+                    p,
+                    crate::level::schema::Surface::Sheer,
+                )
+                .is_some()
+            })
+        })
+}
+
+/// The shaft the party is climbing through, if its crossing is one.
+pub(super) fn shaft_of_the_crossing(world: &World, mind: &PartyMind) -> Option<GridPos> {
+    let (take_off, landing) = mind.crossing?;
+    chasm_between(world, take_off, landing)
+}
+
+/// The chasm square a step from `take_off` to `landing` goes down into and out of, if it is
+/// one (a way on through a shaft, [`party_climbs`]).
+fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<GridPos> {
+    let grid = world.resource::<crate::grid::DungeonGrid>();
+    take_off.neighbours().into_iter().find(|&c| {
+        c.within_a_step(landing)
+            && matches!(
+                grid.terrain(c),
+                Some(crate::grid::terrain::Terrain::Chasm { .. })
+            )
+    })
+}
+
 /// The narrowest ledge on the level, in inches, if there is one.
 fn narrowest_ledge(world: &World) -> Option<u32> {
     let grid = world.resource::<crate::grid::DungeonGrid>();
@@ -85,7 +125,18 @@ pub(super) fn rejoin_across(
     leader: Entity,
     know: &crate::policy::knowledge::Knowledge,
 ) -> Option<(Intent, Vec<Command>)> {
-    if !know.jumps {
+    // One at the bottom of the shaft the party is climbing through: the crossing goes on.
+    if let Some(shaft) = shaft_of_the_crossing(world, mind)
+        && let Some((take_off, landing)) = mind.crossing
+        && members.iter().any(|&m| {
+            is_up(world, m)
+                && world.get::<crate::creature::Below>(m).is_some()
+                && square(world, m) == Some(shaft)
+        })
+    {
+        return cross(world, mind, members, take_off, landing);
+    }
+    if !(know.jumps || know.traverses || know.climbs) {
         return None;
     }
     let here = square(world, leader)?;
@@ -154,6 +205,37 @@ pub(super) fn cross(
         })
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
+    let shaft_between = chasm_between(world, take_off, landing);
+    if let Some(shaft) = shaft_between
+        && !occupied_squares(world).contains(&landing)
+    {
+        // One at the bottom of the shaft climbs out onto the landing.
+        if let Some(&(m, _)) = members
+            .iter()
+            .filter_map(|&m| Some((m, square(world, m)?)))
+            .collect::<Vec<_>>()
+            .iter()
+            .find(|&&(m, p)| {
+                p == shaft && is_up(world, m) && world.get::<crate::creature::Below>(m).is_some()
+            })
+        {
+            let who = name(world, m);
+            return Some((
+                Intent::ClimbThrough {
+                    who: who.clone(),
+                    shaft,
+                },
+                vec![
+                    Climb {
+                        who,
+                        to: (landing.x, landing.y),
+                        pace: Default::default(),
+                    }
+                    .into(),
+                ],
+            ));
+        }
+    }
     // The near side: those with no way to the landing but by the jump.
     let mut near: Vec<(u32, Entity, GridPos)> = up
         .iter()
@@ -188,6 +270,8 @@ pub(super) fn cross(
         let who = name(world, m);
         let intent = if ledge {
             Intent::Traverse { who, to: landing }
+        } else if let Some(shaft) = chasm_between(world, take_off, landing) {
+            Intent::ClimbThrough { who, shaft }
         } else {
             Intent::JumpTheGap { who, over }
         };
@@ -195,6 +279,54 @@ pub(super) fn cross(
     }
     let (d, front, at) = near[0];
     let who = name(world, front);
+    // Down a shaft and out on its far side: a rope lowered into it first; then each in turn
+    // climbs down, and out of it onto the landing.
+    if let Some(shaft) = shaft_between {
+        let intent = Intent::ClimbThrough {
+            who: who.clone(),
+            shaft,
+        };
+        let roped = world
+            .resource::<crate::rules::caving::climbing::RopesSecured>()
+            .at(shaft)
+            .is_some();
+        if !roped
+            && let Some(&(roper, roper_at)) = up.iter().find(|&&(m, p)| {
+                p.within_a_step(shaft)
+                    && p != landing
+                    && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
+            })
+        {
+            let _ = roper_at;
+            return Some((
+                intent,
+                vec![
+                    LowerRope {
+                        who: name(world, roper),
+                        at: (shaft.x, shaft.y),
+                    }
+                    .into(),
+                ],
+            ));
+        }
+        let order: Command = if at.within_a_step(shaft) && at != shaft {
+            ClimbDown {
+                who,
+                into: (shaft.x, shaft.y),
+                rappel: false,
+                pace: Default::default(),
+            }
+            .into()
+        } else {
+            Move {
+                who,
+                to: (take_off.x, take_off.y),
+                pace: Pace::Exploration,
+            }
+            .into()
+        };
+        return Some((intent, vec![order]));
+    }
     // Along a ledge: up to its start, then a balancing traverse to the far side.
     if ledge {
         let intent = Intent::Traverse {

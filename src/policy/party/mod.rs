@@ -285,6 +285,9 @@ pub enum Intent {
     JumpTheGap { who: String, over: GridPos },
     /// A member crosses a ledge by a balancing traverse to `to` (Dungeon Delves › Climbing).
     Traverse { who: String, to: GridPos },
+    /// A member goes down the shaft at `shaft` and out of it on the far side (a rope lowered
+    /// first): Dungeon Delves › Climbing.
+    ClimbThrough { who: String, shaft: GridPos },
 }
 
 /// How a door is dealt with.
@@ -357,6 +360,9 @@ impl fmt::Display for PolicyEvent {
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
             Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
+            Intent::ClimbThrough { who, shaft } => {
+                write!(f, "{who} climbs down the shaft at {shaft} and out")
+            }
         }
     }
 }

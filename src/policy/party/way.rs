@@ -385,7 +385,13 @@ pub(super) fn on_the_way(
                     )),
                     Some(Terrain::Ledge { .. })
                 );
-            let line_up = if ledge {
+            let shaft = walk[k - 1].neighbours().into_iter().any(|c| {
+                c.within_a_step(p) && matches!(know.grid.terrain(c), Some(Terrain::Chasm { .. }))
+            }) && !know
+                .holes
+                .iter()
+                .any(|h| h.within_a_step(p) && h.within_a_step(walk[k - 1]));
+            let line_up = if ledge || shaft {
                 0
             } else {
                 (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
