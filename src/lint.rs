@@ -40,6 +40,9 @@ pub enum LintProblem {
     LockNoOneOpens { door: GridPos },
     /// A faction of monsters with no enemies: it never fights.
     NoEnemies { faction: String },
+    /// No one in the party carries a weapon, and the level holds creatures hostile to it: it
+    /// cannot fight them, and a lab of the level measures flight.
+    Unarmed { party: String, foes: usize },
     /// A room with no light in it, where the party, carrying none and with neither lightless
     /// vision nor shadowy senses, sees nothing (`at` is its first square).
     Dark { at: GridPos, squares: usize },
@@ -98,6 +101,11 @@ impl fmt::Display for LintProblem {
                 f,
                 "{who} can never hear the party (even fighting or shouting) nor see it anywhere \
                  the party can walk, every door open: it takes no part in the delve"
+            ),
+            LintProblem::Unarmed { party, foes } => write!(
+                f,
+                "no one in the party `{party}` carries a weapon, and {foes} creature(s) in the \
+                 level are hostile to it: it cannot fight"
             ),
             LintProblem::NoEnemies { faction } => write!(
                 f,
@@ -456,6 +464,32 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
                     },
                 });
             }
+        }
+    }
+    // A party with no weapons against a level with foes.
+    if let Some((pi, f)) = level
+        .factions
+        .iter()
+        .enumerate()
+        .find(|(_, f)| !f.marching_order.is_empty())
+    {
+        let foes = level
+            .creatures
+            .iter()
+            .filter(|c| {
+                c.faction != pi
+                    && (level.factions[c.faction].hostile_to.contains(&pi)
+                        || f.hostile_to.contains(&c.faction))
+            })
+            .count();
+        if foes > 0 && !armed {
+            lints.push(Lint {
+                at: places.pos(&[Seg::Field("factions"), Seg::Index(pi)]),
+                problem: LintProblem::Unarmed {
+                    party: f.name.clone(),
+                    foes,
+                },
+            });
         }
     }
     // Factions of monsters with no enemies.

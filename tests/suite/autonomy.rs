@@ -832,3 +832,31 @@ fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
         at: GridPos::new(16, 1)
     }));
 }
+
+/// Short of light (a torch with 3 turns left), the party takes the lantern standing in the
+/// corridor it has seen rather than turn back at once (Dungeon Delves › Light and Darkness).
+#[test]
+fn a_party_short_of_light_takes_a_lantern_it_sees() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"])
+        .light("(at: (6, 1), kind: Lantern, lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Tam"])"#)
+        .creature(
+            r#"(name: "Tam", faction: "party", at: (1, 1), hp: 10, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true, fuel_turns: 3)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(
+        run_until(&mut delve, 30, |d| {
+            d
+            .events::<delve::rules::light::LightEvent>()
+            .iter()
+            .any(|e| matches!(e, delve::rules::light::LightEvent::LightPickedUp { who, .. } if who == "Tam"))
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::TakeALight {
+        at: GridPos::new(6, 1)
+    }));
+}

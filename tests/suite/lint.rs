@@ -228,3 +228,39 @@ fn traps_off_the_paths_and_monsters_that_never_meet_the_party() {
         .collect();
     assert_eq!(never, vec![("Hermit", 23)]);
 }
+
+/// A party with no weapon in a level with a creature hostile to it is told it cannot fight (the
+/// lab of such a level measures flight, not the level); a sword clears it.
+#[test]
+fn an_unarmed_party_among_foes() {
+    let level = |weapons: &str| {
+        format!(
+            r#"(
+    name: "unarmed",
+    legend: {{ 'X': Wall(Stone), '.': Floor }},
+    map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+    factions: [(name: "party", marching_order: ["Ana"]), (name: "rats", hostile_to: ["party"])],
+    creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                 carries: [(kind: Torch, lit: true)], weapons: [{weapons}]),
+                (name: "Rat", faction: "rats", at: (5, 1), hp: 2, ac: 11, speed_feet: 60)],
+)"#
+        )
+    };
+    let found = lints(&level(""));
+    assert!(
+        found.iter().any(|l| l.problem
+            == LintProblem::Unarmed {
+                party: "party".into(),
+                foes: 1
+            }
+            && l.at.line == 5),
+        "{found:?}"
+    );
+    assert!(
+        lints(&level(
+            r#"(name: "sword", damage: "1d8", damage_type: Slashing)"#
+        ))
+        .iter()
+        .all(|l| !matches!(l.problem, LintProblem::Unarmed { .. }))
+    );
+}

@@ -228,6 +228,11 @@ pub(super) fn decide(
         }
     }
     if mind.homeward.is_none()
+        && let Some(order) = take_a_light(world, mind, members, &know, &from_here)
+    {
+        return Some(order);
+    }
+    if mind.homeward.is_none()
         && let Some(why) = turn_back(world, mind, members, &know, &from_here)
     {
         mind.homeward = Some(why);

@@ -5,7 +5,9 @@ use super::*;
 
 use bevy::prelude::*;
 
+use crate::command::Command;
 use crate::creature::Equipment;
+use crate::grid::GridPos;
 use crate::level::schema::{Gear, LightKind};
 use crate::rules::light::{CarriedBy, LightSource};
 
@@ -59,4 +61,73 @@ pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(
                     .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Oil(n) if *n > 0)))
         })
         .map(|(b, ..)| (*b, true))
+}
+
+/// Turns of light below which the party takes a lantern or torch it finds on the level.
+const SHORT_OF_LIGHT_TURNS: u64 = 12;
+
+/// Short of light (less than [`SHORT_OF_LIGHT_TURNS`] turns of fuel, and nothing that burns
+/// on), the party takes a lantern or torch it has seen standing on the level, within 40 squares
+/// of walking (Dungeon Delves › Light and Darkness: it carries its light on): the leader walks
+/// there and picks it up.
+pub(super) fn take_a_light(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    know: &crate::policy::knowledge::Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<(Intent, Vec<Command>)> {
+    if mind.homeward == Some(Homeward::Fleeing)
+        || burns_forever(world, members)
+        || crate::policy::outcome::fuel_rounds(world, members)
+            >= SHORT_OF_LIGHT_TURNS * crate::time::ROUNDS_PER_TURN
+    {
+        return None;
+    }
+    let standing: Vec<GridPos> = crate::policy::kept_query(
+        world,
+        |world,
+         q: &mut QueryState<(&LightSource, &crate::creature::Position), Without<CarriedBy>>| {
+            q.iter(world)
+                .filter(|(l, _)| {
+                    matches!(l.kind, LightKind::Lantern | LightKind::Torch)
+                        && l.fuel_rounds != Some(0)
+                })
+                .map(|(_, p)| p.0)
+                .collect()
+        },
+    );
+    let (at, _) = standing
+        .into_iter()
+        .filter(|p| {
+            know.has_seen(*p) && !mind.lights_given_up.contains(p) && !mind.exhausted.contains(p)
+        })
+        .filter_map(|p| Some((p, from_here.cost(know.grid, p)?)))
+        .filter(|&(_, cost)| cost <= 80)
+        .min_by_key(|&(p, cost)| (cost, p))?;
+    let leader = leader(world, members)?;
+    let intent = Intent::TakeALight { at };
+    if square(world, leader) == Some(at) {
+        mind.lights_given_up.push(at);
+        return Some((
+            intent,
+            vec![
+                crate::command::acts::PickUpLight {
+                    who: name(world, leader),
+                }
+                .into(),
+            ],
+        ));
+    }
+    Some((
+        intent,
+        vec![
+            crate::command::acts::MoveParty {
+                party: mind.party.clone(),
+                to: (at.x, at.y),
+                pace: crate::rules::movement::Pace::Exploration,
+            }
+            .into(),
+        ],
+    ))
 }

@@ -189,6 +189,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         jump_refused: Vec::new(),
         crossing: None,
         pits_given_up: Vec::new(),
+        lights_given_up: Vec::new(),
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -288,6 +289,8 @@ pub enum Intent {
     /// A member goes down the shaft at `shaft` and out of it on the far side (a rope lowered
     /// first): Dungeon Delves › Climbing.
     ClimbThrough { who: String, shaft: GridPos },
+    /// Short of light, taking the lantern or torch standing at `at`.
+    TakeALight { at: GridPos },
 }
 
 /// How a door is dealt with.
@@ -360,6 +363,7 @@ impl fmt::Display for PolicyEvent {
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
             Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
+            Intent::TakeALight { at } => write!(f, "take the light at {at}"),
             Intent::ClimbThrough { who, shaft } => {
                 write!(f, "{who} climbs down the shaft at {shaft} and out")
             }
@@ -411,6 +415,8 @@ pub struct PartyMind {
     looted: Vec<String>,
     /// A name for each jump of that member the rules refused.
     jump_refused: Vec<String>,
+    /// Lights on the level it took, or gave up taking.
+    lights_given_up: Vec<GridPos>,
     /// Pits it will not climb down into or lower a rope into again (the rules refused it).
     pits_given_up: Vec<GridPos>,
     /// The hole the party is jumping, take-off and landing, while some are still to cross.
