@@ -967,3 +967,43 @@ fn a_trap_that_attacks_damages_only_on_a_hit() {
         assert_eq!(hp(&delve, "Ada"), 30 - hurt);
     }
 }
+
+/// RULINGS › Pits and holes, in a battle: foes face each other across an open pit in a corridor
+/// one square wide; the fighting behaviour orders neither of them into a walk the rules refuse
+/// (every way crosses the hole), round after round: each waits on its side.
+#[test]
+fn the_fighting_behaviour_walks_no_one_across_a_known_hole() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "XXXXXXXXX"])
+        .trap("(at: (4, 1), kind: Pit(depth_feet: 20), hidden: false)")
+        .light("(at: (4, 1), kind: Custom(bright_feet: 40, dim_feet: 40), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "rats", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (2, 1), hp: 10, ac: 12, speed_feet: 120,
+                weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#,
+        )
+        .creature(
+            r#"(name: "Rat", faction: "rats", at: (6, 1), hp: 4, ac: 11, speed_feet: 60,
+                weapons: [(name: "bite", damage: "1d3", damage_type: Piercing)])"#,
+        )
+        .build();
+    delve.run(12);
+    let crossing = delve::command::refusals(delve.log())
+        .filter(|(_, r)| {
+            matches!(
+                r.get::<delve::rules::movement::MoveRefusal>(),
+                Some(delve::rules::movement::MoveRefusal::HoleInTheWay { .. })
+            )
+        })
+        .count();
+    assert!(
+        delve
+            .log()
+            .of::<delve::rules::combat::CombatEvent>()
+            .any(|e| matches!(e, delve::rules::combat::CombatEvent::ModeChanged { .. })),
+        "a battle began: {}",
+        delve.log().to_text()
+    );
+    assert_eq!(crossing, 0, "{}", delve.log().to_text());
+    assert!(delve.at("Bo").x < 4 && delve.at("Rat").x > 4);
+}

@@ -180,7 +180,16 @@ pub(crate) fn fighting_behaviour(
             continue;
         }
         let grid = world.resource::<DungeonGrid>();
-        let free = |p: &GridPos| grid.is_passable(*p) && !claimed.contains(p);
+        // A square it has a way to (no open hole it knows across every way: RULINGS › Pits and
+        // holes).
+        let holes = crate::rules::movement::hazards::known_to(world, e)
+            .iter()
+            .any(|(_, h)| *h == crate::rules::movement::hazards::Hazard::Hole);
+        let free = |p: &GridPos| {
+            grid.is_passable(*p)
+                && !claimed.contains(p)
+                && (!holes || crate::rules::movement::hazards::way(world, e, at, *p).is_ok())
+        };
         // A heavy shield's bearer closes in beside a companion's heavy shield where it can
         // (where the companion stands, or is going this turn).
         let bearer = shields.iter().any(|s| s.0 == e);
