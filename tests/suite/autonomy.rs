@@ -88,7 +88,8 @@ fn room_with_door(door: &str, party: &[&str]) -> Scenario {
     s
 }
 
-/// Dungeon Delves › Light and Darkness: when the torch burns out, the next one is lit.
+/// Dungeon Delves › Light and Darkness: as the torch burns out, the next one is lit (just
+/// before it dies: `the_next_light_is_lit_before_the_last_dies`).
 #[test]
 fn relights_when_the_torch_burns_out() {
     let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
@@ -101,12 +102,14 @@ fn relights_when_the_torch_burns_out() {
     hand_over(&mut delve, PartyPolicy::default());
     delve.run(14);
     let light: Vec<LightEvent> = delve.events();
-    let burnt = light
-        .iter()
-        .position(|e| matches!(e, LightEvent::LightBurnedOut { .. }))
-        .expect("the torch burns out after its turn");
     assert!(
-        light[burnt..]
+        light
+            .iter()
+            .any(|e| matches!(e, LightEvent::LightBurnedOut { .. })),
+        "the torch burns out after its turn"
+    );
+    assert!(
+        light
             .iter()
             .any(|e| matches!(e, LightEvent::LightLit { who, .. } if who == "Ana")),
         "{}",
@@ -859,4 +862,36 @@ fn a_party_short_of_light_takes_a_lantern_it_sees() {
     assert!(intents(&delve).contains(&Intent::TakeALight {
         at: GridPos::new(6, 1)
     }));
+}
+
+/// Dungeon Delves › Light and Darkness: the party lights its next light before the torch it
+/// carries burns out, not after — no round in the dark between the two.
+#[test]
+fn the_next_light_is_lit_before_the_last_dies() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"])
+        .faction(r#"(name: "party", marching_order: ["Tam"])"#)
+        .creature(
+            r#"(name: "Tam", faction: "party", at: (1, 1), hp: 10, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true, fuel_turns: 1), (kind: Torch, lit: false)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    use delve::rules::light::LightEvent;
+    assert!(
+        run_until(&mut delve, 20, |d| d
+            .events::<LightEvent>()
+            .iter()
+            .any(|e| matches!(e, LightEvent::LightBurnedOut { .. }))),
+        "{}",
+        delve.log().to_text()
+    );
+    let events = delve.events::<LightEvent>();
+    let lit = events
+        .iter()
+        .position(|e| matches!(e, LightEvent::LightLit { .. }));
+    let out = events
+        .iter()
+        .position(|e| matches!(e, LightEvent::LightBurnedOut { .. }));
+    assert!(lit.is_some() && lit < out, "{events:?}");
+    assert_eq!(outcome(&delve), None, "not out of light");
 }

@@ -119,7 +119,9 @@ pub(super) fn decide(
     {
         return Some(order);
     }
-    if !has_light_burning(world, members)
+    // Dungeon Delves › Light and Darkness: the next light is lit before the last one dies (a
+    // round to light it), so the party is never in the dark between them.
+    if (!has_light_burning(world, members) || light_dying(world, members))
         && let Some((who, refuel)) = light_to_kindle(world, members)
     {
         let n = name(world, who);

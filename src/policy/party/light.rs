@@ -40,6 +40,22 @@ pub(super) fn has_light_burning(world: &mut World, members: &[Entity]) -> bool {
         .any(|(b, _, l)| l.lit && is_up(world, *b))
 }
 
+/// Rounds of fuel left in the party's burning lights below which it lights the next.
+const DYING_ROUNDS: u64 = 2;
+
+/// Every light the party has burning dies within [`DYING_ROUNDS`] (none burns on).
+pub(super) fn light_dying(world: &mut World, members: &[Entity]) -> bool {
+    let burning: Vec<Option<u64>> = carried(world, members)
+        .iter()
+        .filter(|(b, _, l)| l.lit && is_up(world, *b))
+        .map(|(.., l)| l.fuel_rounds)
+        .collect();
+    !burning.is_empty()
+        && burning
+            .iter()
+            .all(|f| f.is_some_and(|rounds| rounds <= DYING_ROUNDS))
+}
+
 /// Who can light a light, and how: an unlit light with fuel, or an empty lantern and a flask.
 pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, bool)> {
     let lights = carried(world, members);

@@ -496,7 +496,15 @@ fn party_minds(world: &mut World) {
             world.resource_mut::<DelveEnd>().0 = Some((mind.party.clone(), outcome, tally));
             continue;
         }
-        if busy(world, mind, &members) {
+        // Busy, unless (outside a battle) its last light is about to die and it has another to
+        // light.
+        let fighting = world
+            .get_resource::<crate::rules::combat::battle::Battle>()
+            .is_some_and(|b| b.active);
+        if busy(world, mind, &members)
+            && (fighting
+                || !(light_dying(world, &members) && light_to_kindle(world, &members).is_some()))
+        {
             continue;
         }
         if let Some((intent, orders)) = decide(world, mind, &members) {
