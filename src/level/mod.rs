@@ -23,6 +23,15 @@ use crate::grid::{DungeonGrid, GridPos};
 pub use validate::{load_level_file, load_level_str, ron_options};
 
 /// The default level, embedded so the binary works from any directory.
+/// The most dice a fall deals (RULINGS › Pits and holes: 1d6 per 10', at most 20d6).
+pub const MAX_FALL_DICE: u32 = 20;
+
+/// A fall's damage: 1d6 per 10' fallen (Dungeon Delves › Climbing, › Traps), at most 20d6. A
+/// pit's damage is this for its depth, read as the level loads; the rules' falls use it too.
+pub fn falling_damage(feet: u32) -> crate::dice::DiceExpr {
+    crate::dice::DiceExpr::new((feet / 10).min(MAX_FALL_DICE), 6, 0)
+}
+
 pub const DEFAULT_LEVEL: &str = include_str!("../../levels/crypt.ron");
 /// The name the embedded default level is reported under.
 pub const DEFAULT_LEVEL_NAME: &str = "levels/crypt.ron";

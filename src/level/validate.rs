@@ -658,7 +658,7 @@ impl Validator<'_> {
                             ),
                         );
                     }
-                    crate::rules::damage::falling_damage(*depth_feet)
+                    super::falling_damage(*depth_feet)
                 }
                 TrapKind::Custom { damage, .. } => match DiceExpr::parse(damage) {
                     Ok(d) => d,

@@ -116,21 +116,21 @@ impl Knowledge<'_> {
     pub fn distances(&self, from: GridPos) -> Distances {
         let n = (self.grid.width() * self.grid.height()) as usize;
         let mut cost = vec![u32::MAX; n];
-        let mut parent = vec![u32::MAX; n];
+        let parent = vec![u32::MAX; n];
         let Some(start) = self.grid.index(from) else {
             return Distances { cost, parent };
         };
         cost[start] = 0;
-        // A bucket queue: costs are small integers.
-        let mut buckets: Vec<Vec<u32>> = vec![vec![start as u32]];
+        // A bucket queue: costs are small integers. (costs, parents, buckets)
+        let mut frontier: Frontier = (cost, parent, vec![vec![start as u32]]);
         let mut at = 0;
-        while at < buckets.len() {
-            let Some(i) = buckets[at].pop() else {
+        while at < frontier.2.len() {
+            let Some(i) = frontier.2[at].pop() else {
                 at += 1;
                 continue;
             };
             let i = i as usize;
-            if cost[i] != at as u32 {
+            if frontier.0[i] != at as u32 {
                 continue;
             }
             let p = self.grid.pos_of(i);
@@ -162,16 +162,8 @@ impl Knowledge<'_> {
                         if r == p || r.within_a_step(p) || self.step(r) != Step::Open {
                             continue;
                         }
-                        let c = at as u32 + 4 + CLIMB_COST;
                         let j = self.grid.index(r).expect("a seen square is on the map");
-                        if c < cost[j] {
-                            cost[j] = c;
-                            parent[j] = i as u32;
-                            if buckets.len() <= c as usize {
-                                buckets.resize_with(c as usize + 1, Vec::new);
-                            }
-                            buckets[c as usize].push(j as u32);
-                        }
+                        relax(&mut frontier, j, i, at as u32 + 4 + CLIMB_COST);
                     }
                 }
                 // A traverse along a ledge, straight, from open ground to open ground.
@@ -210,16 +202,10 @@ impl Knowledge<'_> {
                 };
                 let c = at as u32 + if diagonal { 3 } else { 2 } + extra;
                 let j = self.grid.index(q).expect("a seen square is on the map");
-                if c < cost[j] {
-                    cost[j] = c;
-                    parent[j] = i as u32;
-                    if buckets.len() <= c as usize {
-                        buckets.resize_with(c as usize + 1, Vec::new);
-                    }
-                    buckets[c as usize].push(j as u32);
-                }
+                relax(&mut frontier, j, i, c);
             }
         }
+        let (cost, parent, _) = frontier;
         Distances { cost, parent }
     }
 
@@ -260,6 +246,21 @@ impl Knowledge<'_> {
             .filter(|&&q| self.step(q) != Step::Blocked)
             .count();
         ways == 1 && around[4..].iter().all(|&q| self.step(q) == Step::Blocked)
+    }
+}
+
+/// The search's state in [`Knowledge::distances`]: the costs, the parents, the bucket queue.
+type Frontier = (Vec<u32>, Vec<u32>, Vec<Vec<u32>>);
+
+/// Square `j` reached from `from` at cost `c`: kept if it is cheaper than what was known.
+fn relax((cost, parent, buckets): &mut Frontier, j: usize, from: usize, c: u32) {
+    if c < cost[j] {
+        cost[j] = c;
+        parent[j] = from as u32;
+        if buckets.len() <= c as usize {
+            buckets.resize_with(c as usize + 1, Vec::new);
+        }
+        buckets[c as usize].push(j as u32);
     }
 }
 

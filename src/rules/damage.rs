@@ -40,13 +40,9 @@ impl HurtRules for App {
     }
 }
 
-/// The most dice a fall deals (RULINGS › Pits and holes: 1d6 per 10', at most 20d6).
-pub const MAX_FALL_DICE: u32 = 20;
-
-/// A fall's damage: 1d6 per 10' fallen (Dungeon Delves › Climbing, › Traps), at most 20d6.
-pub fn falling_damage(feet: u32) -> crate::dice::DiceExpr {
-    crate::dice::DiceExpr::new((feet / 10).min(MAX_FALL_DICE), 6, 0)
-}
+/// A fall's damage (1d6 per 10', at most 20d6): the level layer's, which a pit's damage is
+/// read with as the level loads.
+pub use crate::level::{MAX_FALL_DICE, falling_damage};
 
 /// `damage` points land on `who`: its hit points, and what follows from them. The tactical
 /// rules' parts (bloodied, massive trauma and damage) apply where the level has them on; then

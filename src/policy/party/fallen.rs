@@ -71,11 +71,7 @@ pub(super) fn take_from_the_fallen(
     let taker = members
         .iter()
         .copied()
-        .filter(|&m| {
-            is_up(world, m)
-                && world.get::<crate::rules::caving::Below>(m).is_none()
-                && !mind.stranded_names.contains(&name(world, m))
-        })
+        .filter(|&m| on_hand(world, mind, m))
         .filter_map(|m| {
             let p = square(world, m)?;
             if p.within_a_step(at) {

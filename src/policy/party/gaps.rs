@@ -79,6 +79,51 @@ pub(super) fn shaft_of_the_crossing(world: &World, mind: &PartyMind) -> Option<G
     chasm_between(world, take_off, landing)
 }
 
+/// What a step of more than one square goes over: a hole jumped, a ledge traversed, or a shaft
+/// climbed down into and out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Over {
+    Hole,
+    Ledge,
+    Shaft(GridPos),
+}
+
+impl Over {
+    pub(super) fn of(world: &World, take_off: GridPos, landing: GridPos) -> Self {
+        let first = GridPos::new(
+            take_off.x + (landing.x - take_off.x).signum(),
+            take_off.y + (landing.y - take_off.y).signum(),
+        );
+        let grid = world.resource::<crate::grid::DungeonGrid>();
+        if matches!(
+            grid.terrain(first),
+            Some(crate::grid::terrain::Terrain::Ledge { .. })
+        ) {
+            return Over::Ledge;
+        }
+        chasm_between(world, take_off, landing).map_or(Over::Hole, Over::Shaft)
+    }
+
+    /// The party's intent for `who` making this crossing (`hole` the square jumped).
+    fn intent(self, who: String, hole: GridPos, landing: GridPos) -> Intent {
+        match self {
+            Over::Hole => Intent::JumpTheGap { who, over: hole },
+            Over::Ledge => Intent::Traverse { who, to: landing },
+            Over::Shaft(shaft) => Intent::ClimbThrough { who, shaft },
+        }
+    }
+}
+
+/// `who` walks to `to` at exploration speed.
+fn walk(who: String, to: GridPos) -> Command {
+    Move {
+        who,
+        to: (to.x, to.y),
+        pace: Pace::Exploration,
+    }
+    .into()
+}
+
 /// The chasm square a step from `take_off` to `landing` goes down into and out of, if it is
 /// one (a way on through a shaft, [`party_climbs`]).
 fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<GridPos> {
@@ -92,8 +137,9 @@ fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<G
     })
 }
 
-/// The narrowest ledge on the level, in inches, if there is one.
-fn narrowest_ledge(world: &World) -> Option<u32> {
+/// The narrowest ledge on the level, in inches, if there is one (found once, as the party is
+/// handed over: ledges do not change).
+pub(super) fn narrowest_ledge(world: &World) -> Option<u32> {
     let grid = world.resource::<crate::grid::DungeonGrid>();
     (0..grid.height() as i32)
         .flat_map(|y| (0..grid.width() as i32).map(move |x| GridPos::new(x, y)))
@@ -107,7 +153,7 @@ fn narrowest_ledge(world: &World) -> Option<u32> {
 /// Would every member who is up cross the level's narrowest ledge by a balancing traverse at
 /// the policy's odds? Then ledges are a way on for the party.
 pub(super) fn party_traverses(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let Some(inches) = narrowest_ledge(world) else {
+    let Some(inches) = mind.narrowest_ledge else {
         return false;
     };
     members
@@ -141,11 +187,7 @@ pub(super) fn rejoin_across(
     }
     let here = square(world, leader)?;
     for &m in members {
-        if m == leader
-            || !is_up(world, m)
-            || world.get::<crate::rules::caving::Below>(m).is_some()
-            || mind.stranded_names.contains(&name(world, m))
-        {
+        if m == leader || !on_hand(world, mind, m) {
             continue;
         }
         let Some(at) = square(world, m) else {
@@ -198,15 +240,11 @@ pub(super) fn cross(
     let up: Vec<(Entity, GridPos)> = members
         .iter()
         .copied()
-        .filter(|&m| {
-            is_up(world, m)
-                && world.get::<crate::rules::caving::Below>(m).is_none()
-                && !mind.stranded_names.contains(&name(world, m))
-        })
+        .filter(|&m| on_hand(world, mind, m))
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
-    let shaft_between = chasm_between(world, take_off, landing);
-    if let Some(shaft) = shaft_between
+    let way_over = Over::of(world, take_off, landing);
+    if let Over::Shaft(shaft) = way_over
         && !occupied_squares(world).contains(&landing)
     {
         // One at the bottom of the shaft climbs out onto the landing.
@@ -221,10 +259,7 @@ pub(super) fn cross(
         {
             let who = name(world, m);
             return Some((
-                Intent::ClimbThrough {
-                    who: who.clone(),
-                    shaft,
-                },
+                way_over.intent(who.clone(), over, landing),
                 vec![
                     Climb {
                         who,
@@ -254,50 +289,33 @@ pub(super) fn cross(
     }
     near.sort();
     let occupied = occupied_squares(world);
-    let grid = world.resource::<crate::grid::DungeonGrid>();
     let first_over = GridPos::new(
         take_off.x + (landing.x - take_off.x).signum(),
         take_off.y + (landing.y - take_off.y).signum(),
-    );
-    let ledge = matches!(
-        grid.terrain(first_over),
-        Some(crate::grid::terrain::Terrain::Ledge { .. })
     );
     // One who landed steps on, off the edge (past the others if need be), to make room.
     if occupied.contains(&landing) {
         let (m, _) = *up.iter().find(|&&(_, p)| p == landing)?;
         let order = make_way(world, &up, Entity::PLACEHOLDER, landing, first_over)?;
-        let who = name(world, m);
-        let intent = if ledge {
-            Intent::Traverse { who, to: landing }
-        } else if let Some(shaft) = chasm_between(world, take_off, landing) {
-            Intent::ClimbThrough { who, shaft }
-        } else {
-            Intent::JumpTheGap { who, over }
-        };
-        return Some((intent, vec![order]));
+        return Some((way_over.intent(name(world, m), over, landing), vec![order]));
     }
     let (d, front, at) = near[0];
     let who = name(world, front);
+    let intent = way_over.intent(who.clone(), over, landing);
     // Down a shaft and out on its far side: a rope lowered into it first; then each in turn
     // climbs down, and out of it onto the landing.
-    if let Some(shaft) = shaft_between {
-        let intent = Intent::ClimbThrough {
-            who: who.clone(),
-            shaft,
-        };
+    if let Over::Shaft(shaft) = way_over {
         let roped = world
             .resource::<crate::rules::caving::climbing::RopesSecured>()
             .at(shaft)
             .is_some();
         if !roped
-            && let Some(&(roper, roper_at)) = up.iter().find(|&&(m, p)| {
+            && let Some(&(roper, _)) = up.iter().find(|&&(m, p)| {
                 p.within_a_step(shaft)
                     && p != landing
                     && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
             })
         {
-            let _ = roper_at;
             return Some((
                 intent,
                 vec![
@@ -318,21 +336,12 @@ pub(super) fn cross(
             }
             .into()
         } else {
-            Move {
-                who,
-                to: (take_off.x, take_off.y),
-                pace: Pace::Exploration,
-            }
-            .into()
+            walk(who, take_off)
         };
         return Some((intent, vec![order]));
     }
     // Along a ledge: up to its start, then a balancing traverse to the far side.
-    if ledge {
-        let intent = Intent::Traverse {
-            who: who.clone(),
-            to: landing,
-        };
+    if way_over == Over::Ledge {
         let order: Command = if at == take_off {
             Traverse {
                 who,
@@ -341,12 +350,7 @@ pub(super) fn cross(
             }
             .into()
         } else {
-            Move {
-                who,
-                to: (take_off.x, take_off.y),
-                pace: Pace::Exploration,
-            }
-            .into()
+            walk(who, take_off)
         };
         return Some((intent, vec![order]));
     }
@@ -354,10 +358,6 @@ pub(super) fn cross(
         // Its jump was refused twice: the rules will not have it; the party stops trying.
         return None;
     }
-    let intent = Intent::JumpTheGap {
-        who: who.clone(),
-        over,
-    };
     let gap = gap_feet(world, take_off, landing);
     let odds = mind.policy.jump_odds;
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
@@ -390,14 +390,6 @@ pub(super) fn cross(
         }
         .into()
     };
-    let walk_to = |to: GridPos| -> Command {
-        Move {
-            who: who.clone(),
-            to: (to.x, to.y),
-            pace: Pace::Exploration,
-        }
-        .into()
-    };
     if d >= RUN_UP_FEET && chance(world, front, gap, true) >= odds {
         if fits(Pace::Combat) {
             return Some((intent, vec![jump(false)]));
@@ -411,14 +403,14 @@ pub(super) fn cross(
             // Too far to run up and jump in one round: up to 20' short of the take-off first.
             let back = (RUN_UP_FEET / scale) as usize;
             let to = path.squares[path.squares.len().saturating_sub(back + 1)];
-            return Some((intent, vec![walk_to(to)]));
+            return Some((intent, vec![walk(who.clone(), to)]));
         }
     }
     if chance(world, front, gap, false) >= odds {
         if fits(Pace::Combat) {
             return Some((intent, vec![jump(false)]));
         }
-        return Some((intent, vec![walk_to(take_off)]));
+        return Some((intent, vec![walk(who.clone(), take_off)]));
     }
     if speeds.rated(Pace::Combat) < (RUN_UP_FEET + jump_feet) as f32 {
         // No run-up fits in its round (and no straight run at running speed): a standing jump,
@@ -433,7 +425,7 @@ pub(super) fn cross(
             return Some((intent, vec![jump(false)]));
         }
         if chance(world, front, gap, false) > 0.0 && hp > worst_fall && at != take_off {
-            return Some((intent, vec![walk_to(take_off)]));
+            return Some((intent, vec![walk(who.clone(), take_off)]));
         }
         return None;
     }
@@ -449,5 +441,5 @@ pub(super) fn cross(
         })
         .min()?
         .1;
-    Some((intent, vec![walk_to(back)]))
+    Some((intent, vec![walk(who, back)]))
 }

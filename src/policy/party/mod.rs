@@ -190,6 +190,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         crossing: None,
         pits_given_up: Vec::new(),
         lights_given_up: Vec::new(),
+        narrowest_ledge: narrowest_ledge(world),
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -415,6 +416,8 @@ pub struct PartyMind {
     looted: Vec<String>,
     /// A name for each jump of that member the rules refused.
     jump_refused: Vec<String>,
+    /// The level's narrowest ledge, in inches ([`narrowest_ledge`]).
+    narrowest_ledge: Option<u32>,
     /// Lights on the level it took, or gave up taking.
     lights_given_up: Vec<GridPos>,
     /// Pits it will not climb down into or lower a rope into again (the rules refused it).
@@ -701,6 +704,14 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
         return Some(Outcome::OutOfLight);
     }
     None
+}
+
+/// A member who is up, on the floor (not at the bottom of a hole) and not given up as stranded
+/// there: one the party can count on to act where it stands.
+fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
+    is_up(world, m)
+        && world.get::<crate::rules::caving::Below>(m).is_none()
+        && !mind.stranded_names.contains(&name(world, m))
 }
 
 /// The first member who is up and not at the bottom of a hole (else the first up): the one who

@@ -29,12 +29,7 @@ pub(super) fn close_up(
     let with_us: Vec<(Entity, GridPos)> = members
         .iter()
         .copied()
-        .filter(|&m| {
-            m != leader
-                && is_up(world, m)
-                && world.get::<crate::rules::caving::Below>(m).is_none()
-                && !mind.stranded_names.contains(&name(world, m))
-        })
+        .filter(|&m| m != leader && on_hand(world, mind, m))
         .filter_map(|m| square(world, m).map(|p| (m, p)))
         .collect();
     let light_far = carried(world, members)
@@ -376,25 +371,12 @@ pub(super) fn on_the_way(
         // A hole to jump: the party lines up 20' short of the take-off (a run-up for each), then
         // crosses one a round.
         if walk[k - 1].chebyshev(p) >= 2 {
-            // (Along a ledge there is no run-up: the party stops at its start.)
-            let ledge = walk[k - 1].chebyshev(p) > 2
-                || matches!(
-                    know.grid.terrain(GridPos::new(
-                        (walk[k - 1].x + p.x) / 2,
-                        (walk[k - 1].y + p.y) / 2
-                    )),
-                    Some(Terrain::Ledge { .. })
-                );
-            let shaft = walk[k - 1].neighbours().into_iter().any(|c| {
-                c.within_a_step(p) && matches!(know.grid.terrain(c), Some(Terrain::Chasm { .. }))
-            }) && !know
-                .holes
-                .iter()
-                .any(|h| h.within_a_step(p) && h.within_a_step(walk[k - 1]));
-            let line_up = if ledge || shaft {
-                0
-            } else {
+            // (Along a ledge or down a shaft there is no run-up: the party stops at its start.)
+            let run_up = Over::of(world, walk[k - 1], p) == Over::Hole;
+            let line_up = if run_up {
                 (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
+            } else {
+                0
             };
             mind.crossing = Some((walk[k - 1], p));
             if k - 1 > line_up {
@@ -436,16 +418,9 @@ pub(super) fn on_the_way(
                 .iter()
                 .find(|&&m| is_up(world, m) && square(world, m) == Some(walk[k - 1]))
         {
-            let mut order = vec![name(world, ahead)];
-            order.extend(
-                members
-                    .iter()
-                    .filter(|&&m| m != ahead)
-                    .map(|&m| name(world, m)),
-            );
             return Some((
                 Intent::Approach { to: walk[k - 1] },
-                vec![MarchingOrder { party, order }.into()],
+                vec![first_in_line(world, &party, members, ahead)],
             ));
         }
         if k > 1 {
@@ -574,24 +549,8 @@ pub(super) fn walk_up_and(
                 .filter_map(|m| Some((m, square(world, m)?)))
                 .collect();
             match make_way(world, &above, who, leader_at, thing) {
-                Some(step_back) => {
-                    // `who` leads from here: the party's next walk brings it up.
-                    let mut order = vec![name(world, who)];
-                    order.extend(
-                        members
-                            .iter()
-                            .filter(|&&m| m != who)
-                            .map(|&m| name(world, m)),
-                    );
-                    vec![
-                        MarchingOrder {
-                            party: party.to_owned(),
-                            order,
-                        }
-                        .into(),
-                        step_back,
-                    ]
-                }
+                // `who` leads from here: the party's next walk brings it up.
+                Some(step_back) => vec![first_in_line(world, party, members, who), step_back],
                 None => take_the_lead(world, party, members, who, leader_at),
             }
         }
@@ -662,6 +621,27 @@ pub(super) fn free_square_beside(
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p))
 }
 
+/// `who` goes to the front of the marching order, the others behind it as they were.
+pub(super) fn first_in_line(
+    world: &World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+) -> Command {
+    let mut order = vec![name(world, who)];
+    order.extend(
+        members
+            .iter()
+            .filter(|&&m| m != who)
+            .map(|&m| name(world, m)),
+    );
+    MarchingOrder {
+        party: party.to_owned(),
+        order,
+    }
+    .into()
+}
+
 /// `who` goes to the front of the marching order and the party walks to `to`: the new leader
 /// passes the others, and they fall in behind.
 pub(super) fn take_the_lead(
@@ -671,19 +651,8 @@ pub(super) fn take_the_lead(
     who: Entity,
     to: GridPos,
 ) -> Vec<Command> {
-    let mut order = vec![name(world, who)];
-    order.extend(
-        members
-            .iter()
-            .filter(|&&m| m != who)
-            .map(|&m| name(world, m)),
-    );
     vec![
-        MarchingOrder {
-            party: party.to_owned(),
-            order,
-        }
-        .into(),
+        first_in_line(world, party, members, who),
         MoveParty {
             party: party.to_owned(),
             to: (to.x, to.y),
