@@ -549,8 +549,18 @@ pub(super) fn walk_up_and(
                 .filter_map(|m| Some((m, square(world, m)?)))
                 .collect();
             match make_way(world, &above, who, leader_at, thing) {
-                // `who` leads from here: the party's next walk brings it up.
-                Some(step_back) => vec![first_in_line(world, party, members, who), step_back],
+                // `who` leads from here and walks up at once (were it only put first, the
+                // others would close up on it, back where it stood).
+                Some(step_back) => vec![
+                    first_in_line(world, party, members, who),
+                    step_back,
+                    Move {
+                        who: name(world, who),
+                        to: (leader_at.x, leader_at.y),
+                        pace: Pace::Exploration,
+                    }
+                    .into(),
+                ],
                 None => take_the_lead(world, party, members, who, leader_at),
             }
         }
