@@ -895,3 +895,63 @@ fn the_next_light_is_lit_before_the_last_dies() {
     assert!(lit.is_some() && lit < out, "{events:?}");
     assert_eq!(outcome(&delve), None, "not out of light");
 }
+
+/// The party's tactics are rows of a table, each tried alone here (`try_tactic`), and the log
+/// names the row that decided.
+#[test]
+fn each_tactic_is_a_row_tried_alone_and_named_in_the_log() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "XXXXXXXXX"])
+        .faction(r#"(name: "party", marching_order: ["Ana", "Bo"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true, fuel_turns: 1), (kind: Torch, lit: false)])"#,
+        )
+        .creature(r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    delve.run(1);
+    let names: Vec<&str> = delve::policy::party::tactic_names().collect();
+    for (i, n) in names.iter().enumerate() {
+        assert!(!names[i + 1..].contains(n), "{n} is named twice");
+    }
+    let tried = |delve: &mut Delve, tactic: &str| {
+        delve::policy::party::try_tactic(delve.world_mut(), "party", tactic).map(|(i, _)| i)
+    };
+    // A torch with a turn left: not yet dying; no one has toiled five turns; no one is down.
+    assert_eq!(tried(&mut delve, "relight"), None);
+    assert_eq!(tried(&mut delve, "rest"), None);
+    assert_eq!(tried(&mut delve, "flee"), None);
+    assert_eq!(tried(&mut delve, "get unstuck"), None);
+    assert!(matches!(
+        tried(&mut delve, "where next"),
+        Some(Intent::Explore { .. } | Intent::TurnBack { .. })
+    ));
+    // Nine rounds on, the torch has a round left: the next is lit now.
+    delve.run(8);
+    assert_eq!(
+        tried(&mut delve, "relight"),
+        Some(Intent::Relight { who: "Ana".into() })
+    );
+    // Tried alone, a row leaves the party's mind as it was: asked again, it answers the same.
+    assert_eq!(
+        tried(&mut delve, "relight"),
+        Some(Intent::Relight { who: "Ana".into() })
+    );
+    delve.run(3);
+    let decided: Vec<(&str, Intent)> = delve
+        .events::<PolicyEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            PolicyEvent::Decided { tactic, intent, .. } => Some((tactic, intent)),
+            PolicyEvent::DelveEnded { .. } => None,
+        })
+        .collect();
+    assert!(decided.iter().all(|(t, _)| names.contains(t)));
+    assert!(
+        decided
+            .iter()
+            .any(|(t, i)| *t == "relight" && *i == Intent::Relight { who: "Ana".into() }),
+        "{}",
+        delve.log().to_text()
+    );
+}

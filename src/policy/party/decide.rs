@@ -1,5 +1,7 @@
-//! The party's decision each round, in the order of the module's list (`policy::party`): the
-//! end, light, flight, rest, turning back, where next, and what is on the way.
+//! The party's decision each round: an ordered table of named tactics ([`TACTICS`]). Each row
+//! is tried in turn; the first that applies gives the round's intent and orders, and the log
+//! names it ([`PolicyEvent::Decided`]'s `tactic`). A row that cannot make progress (no rope, no
+//! climber, nothing to light) does not apply, and the next is tried.
 
 use super::*;
 
@@ -10,245 +12,462 @@ use crate::command::acts::*;
 use crate::creature::{Conditions, Proficiencies};
 use crate::grid::DungeonGrid;
 use crate::level::schema::ConditionKind;
-use crate::policy::knowledge::Knowledge;
+use crate::policy::knowledge::{Distances, Knowledge};
 use crate::rules::movement::Walking;
 use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
 
-/// Busy: walking, closing up, climbing, resting, at work, or in a battle (not fleeing).
-pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let fighting = world
-        .get_resource::<crate::rules::combat::battle::Battle>()
-        .is_some_and(|b| b.active);
-    if fighting && mind.homeward != Some(Homeward::Fleeing) && !too_many_down(world, mind, members)
-    {
-        return true;
+/// A tactic's answer: why, and the orders.
+pub type Decision = (Intent, Vec<Command>);
+
+/// What a row needs to know before it is tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Needs {
+    /// The party alone: its members, leader and squares.
+    Party,
+    /// What its faction knows of the level ([`Sight`]).
+    Sight,
+    /// That, and the costs of walks from the leader's square (the faction's memory must be
+    /// ready: until it is, no row from here on is tried).
+    Distances,
+}
+
+/// One row of the party's tactics.
+pub(super) struct Tactic {
+    /// The tactic's name, as the log gives it.
+    pub name: &'static str,
+    pub needs: Needs,
+    /// Whether it applies this round, and its orders if so.
+    pub try_it: fn(&mut Turn<'_>) -> Option<Decision>,
+}
+
+/// The party's tactics, in the order they are tried.
+pub(super) const TACTICS: &[Tactic] = &[
+    Tactic {
+        name: "set out",
+        needs: Needs::Party,
+        try_it: set_out,
+    },
+    Tactic {
+        name: "leader up front",
+        needs: Needs::Party,
+        try_it: leader_up_front,
+    },
+    Tactic {
+        name: "get unstuck",
+        needs: Needs::Party,
+        try_it: get_unstuck,
+    },
+    Tactic {
+        name: "take from the fallen",
+        needs: Needs::Party,
+        try_it: |t| {
+            if t.mind.homeward == Some(Homeward::Fleeing) {
+                return None;
+            }
+            take_from_the_fallen(t.world, t.mind, t.members)
+        },
+    },
+    Tactic {
+        name: "relight",
+        needs: Needs::Party,
+        try_it: relight,
+    },
+    Tactic {
+        name: "close up",
+        needs: Needs::Sight,
+        try_it: |t| close_up(t.world, t.mind, t.members, t.leader, t.here),
+    },
+    Tactic {
+        name: "fetch from the pit",
+        needs: Needs::Sight,
+        try_it: |t| {
+            if t.mind.homeward == Some(Homeward::Fleeing) {
+                return None;
+            }
+            fetch_from_the_pit(t.world, t.mind, t.members)
+        },
+    },
+    Tactic {
+        name: "out of the pit",
+        needs: Needs::Sight,
+        try_it: |t| out_of_the_pit(t.world, t.mind, t.members),
+    },
+    Tactic {
+        name: "rejoin across",
+        needs: Needs::Sight,
+        try_it: |t| {
+            let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
+            rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
+        },
+    },
+    Tactic {
+        name: "flee",
+        needs: Needs::Sight,
+        try_it: flee,
+    },
+    Tactic {
+        name: "spike behind",
+        needs: Needs::Sight,
+        try_it: |t| {
+            if t.mind.homeward != Some(Homeward::Fleeing) {
+                return None;
+            }
+            spike_behind(t.world, t.mind, t.members, t.here)
+        },
+    },
+    Tactic {
+        name: "rest",
+        needs: Needs::Sight,
+        try_it: |t| {
+            if t.mind.homeward == Some(Homeward::Fleeing) || !needs_rest(t.world, t.members) {
+                return None;
+            }
+            Some((
+                Intent::Rest,
+                vec![
+                    RestParty {
+                        party: t.mind.party.clone(),
+                    }
+                    .into(),
+                ],
+            ))
+        },
+    },
+    Tactic {
+        name: "take a light",
+        needs: Needs::Distances,
+        try_it: |t| {
+            if t.mind.homeward.is_some() {
+                return None;
+            }
+            let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+            take_a_light(t.world, t.mind, t.members, &sight.knowledge(), from_here)
+        },
+    },
+    Tactic {
+        name: "turn back",
+        needs: Needs::Distances,
+        try_it: |t| {
+            if t.mind.homeward.is_some() {
+                return None;
+            }
+            let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+            let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
+            t.mind.homeward = Some(why);
+            t.mind.heading_for = None;
+            Some((Intent::TurnBack { why }, Vec::new()))
+        },
+    },
+    Tactic {
+        name: "where next",
+        needs: Needs::Distances,
+        try_it: where_next,
+    },
+];
+
+/// What the tactics see this round: the party, and (once a row needs it) what its faction
+/// knows and the walks from the leader's square.
+pub(super) struct Turn<'a> {
+    pub world: &'a mut World,
+    pub mind: &'a mut PartyMind,
+    pub members: &'a [Entity],
+    /// The leader ([`leader`]) and its square.
+    pub leader: Entity,
+    pub here: GridPos,
+    pub sight: Option<Sight>,
+    pub from_here: Option<Distances>,
+}
+
+/// What the party's faction knows of the level this round (RULINGS › Knowledge), owned, for
+/// [`Knowledge`] to borrow.
+pub(super) struct Sight {
+    grid: DungeonGrid,
+    seen: Vec<bool>,
+    doors: BTreeMap<GridPos, SeenDoor>,
+    shut_for_good: Vec<GridPos>,
+    traps: Vec<GridPos>,
+    holes: Vec<GridPos>,
+    swims: bool,
+    jumps: bool,
+    traverses: bool,
+    climbs: bool,
+    /// The faction's memory covers the level (it is ready once its members have looked).
+    all_seen: bool,
+}
+
+impl Sight {
+    /// Looks: the doors it sees now, the traps and holes it knows.
+    fn look(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> Sight {
+        update_doors(world, mind, members);
+        let seen = world
+            .resource::<crate::rules::vision::FactionMemory>()
+            .seen
+            .get(mind.faction.0)
+            .cloned()
+            .unwrap_or_default();
+        let (traps, holes) = known_traps(world, mind.faction);
+        let grid = world.resource::<DungeonGrid>().clone();
+        let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
+        Sight {
+            all_seen,
+            seen,
+            traps,
+            holes,
+            doors: mind.doors.clone(),
+            shut_for_good: mind.shut_for_good.clone(),
+            swims: all_swim(world, members),
+            jumps: party_jumps(world, mind, members),
+            traverses: party_traverses(world, mind, members),
+            climbs: party_climbs(world, members),
+            grid,
+        }
     }
-    let marching = world
-        .resource::<Parties>()
-        .get(&mind.party)
-        .is_some_and(|p| p.pace.is_some());
-    marching
-        || members.iter().any(|&m| {
-            is_up(world, m)
-                && (world.get::<Walking>(m).is_some()
-                    || world
-                        .get::<crate::rules::caving::climbing::Climbing>(m)
-                        .is_some()
-                    || world.get::<crate::rules::task::Task>(m).is_some()
-                    || world.get::<crate::creature::Resting>(m).is_some())
-        })
+
+    pub fn knowledge(&self) -> Knowledge<'_> {
+        Knowledge {
+            grid: &self.grid,
+            seen: &self.seen,
+            doors: &self.doors,
+            shut_for_good: &self.shut_for_good,
+            traps: &self.traps,
+            holes: &self.holes,
+            swims: self.swims,
+            jumps: self.jumps,
+            traverses: self.traverses,
+            climbs: self.climbs,
+        }
+    }
 }
 
-pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let down = members.iter().filter(|&&m| !is_up(world, m)).count();
-    down > 0 && down as f32 >= mind.policy.flee_when_down * members.len() as f32
-}
-
-/// The party's decision this round: why, and its orders.
+/// The party's decision this round: the first tactic that applies, its name, why, and its
+/// orders.
 pub(super) fn decide(
     world: &mut World,
     mind: &mut PartyMind,
     members: &[Entity],
-) -> Option<(Intent, Vec<Command>)> {
+) -> Option<(&'static str, Decision)> {
     let leader = leader(world, members)?;
     let here = square(world, leader)?;
-    if !mind.set_out {
-        mind.set_out = true;
-        let orders = setting_out(world, mind, members);
-        if !orders.is_empty() {
-            return Some((Intent::SetOut, orders));
+    let mut turn = Turn {
+        world,
+        mind,
+        members,
+        leader,
+        here,
+        sight: None,
+        from_here: None,
+    };
+    for tactic in TACTICS {
+        if !turn.prepare(tactic.needs) {
+            return None;
+        }
+        if let Some(decision) = (tactic.try_it)(&mut turn) {
+            return Some((tactic.name, decision));
         }
     }
-    // The leader is down, or at the bottom of a hole: the others go first.
-    if members.first() != Some(&leader) {
-        let below = |m: Entity| world.get::<crate::creature::Below>(m).is_some();
-        let mut order: Vec<Entity> = members
+    None
+}
+
+/// One tactic alone, as if it were the only row (a test of that row): its decision for the
+/// party now, if it applies. The party's mind is left as it was; the world may not be (a row's
+/// orders are not given, but a flight marks the members as retreating).
+pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decision> {
+    let tactic = TACTICS.iter().find(|t| t.name == tactic)?;
+    let mut mind = world
+        .resource::<PartyMinds>()
+        .0
+        .iter()
+        .find(|m| m.party == party)?
+        .clone();
+    let members = party_members(world, party);
+    let leader = leader(world, &members)?;
+    let here = square(world, leader)?;
+    let mut turn = Turn {
+        world,
+        mind: &mut mind,
+        members: &members,
+        leader,
+        here,
+        sight: None,
+        from_here: None,
+    };
+    if !turn.prepare(tactic.needs) {
+        return None;
+    }
+    (tactic.try_it)(&mut turn)
+}
+
+/// The names of the party's tactics, in the order they are tried.
+pub fn tactic_names() -> impl Iterator<Item = &'static str> {
+    TACTICS.iter().map(|t| t.name)
+}
+
+impl Turn<'_> {
+    /// Learns what a row needs, if not yet known; false when the faction's memory is not ready
+    /// for it.
+    fn prepare(&mut self, needs: Needs) -> bool {
+        if needs != Needs::Party && self.sight.is_none() {
+            self.sight = Some(Sight::look(self.world, self.mind, self.members));
+        }
+        if needs == Needs::Distances && self.from_here.is_none() {
+            let Some(sight) = self.sight.as_ref().filter(|s| s.all_seen) else {
+                return false;
+            };
+            let know = sight.knowledge();
+            // An edge it stands on or beside stays an edge only for what cannot be seen from
+            // here (dark walls, corners): walking there again would show no more.
+            for p in std::iter::once(self.here).chain(self.here.neighbours()) {
+                if know.frontier(p) && !self.mind.exhausted.contains(&p) {
+                    self.mind.exhausted.push(p);
+                }
+            }
+            self.from_here = Some(know.distances(self.here));
+        }
+        true
+    }
+}
+
+/// The marching order and the pole, once, as the party is handed over.
+fn set_out(t: &mut Turn<'_>) -> Option<Decision> {
+    if t.mind.set_out {
+        return None;
+    }
+    t.mind.set_out = true;
+    let orders = setting_out(t.world, t.mind, t.members);
+    (!orders.is_empty()).then_some((Intent::SetOut, orders))
+}
+
+/// The leader is down, or at the bottom of a hole: the others go first.
+fn leader_up_front(t: &mut Turn<'_>) -> Option<Decision> {
+    let (world, members) = (&*t.world, t.members);
+    if members.first() == Some(&t.leader) {
+        return None;
+    }
+    let below = |m: Entity| world.get::<crate::creature::Below>(m).is_some();
+    let mut order: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && !below(m))
+        .collect();
+    order.extend(
+        members
             .iter()
             .copied()
-            .filter(|&m| is_up(world, m) && !below(m))
-            .collect();
-        order.extend(
-            members
-                .iter()
-                .copied()
-                .filter(|&m| is_up(world, m) && below(m)),
-        );
-        order.extend(members.iter().copied().filter(|&m| !is_up(world, m)));
-        let order = order.iter().map(|&m| name(world, m)).collect();
-        return Some((
-            Intent::SetOut,
-            vec![
-                MarchingOrder {
-                    party: mind.party.clone(),
-                    order,
-                }
-                .into(),
-            ],
-        ));
-    }
-    // Stuck in a squeeze, before anything else (a stuck member can do nothing but escape):
-    // push forward (Dungeonbashing) while that is at least as likely as wiggling back (a
-    // Paralysis save) and the way it was going lies ahead; else wiggle back. Each failed push
-    // makes the next −4 (Dungeon Delves › Squeezing), so a hopeless push gives way to the
-    // wiggle.
-    if let Some(stuck) = members.iter().copied().find(|&m| {
+            .filter(|&m| is_up(world, m) && below(m)),
+    );
+    order.extend(members.iter().copied().filter(|&m| !is_up(world, m)));
+    let order = order.iter().map(|&m| name(world, m)).collect();
+    Some((
+        Intent::SetOut,
+        vec![
+            MarchingOrder {
+                party: t.mind.party.clone(),
+                order,
+            }
+            .into(),
+        ],
+    ))
+}
+
+/// Stuck in a squeeze, before anything else (a stuck member can do nothing but escape): push
+/// forward (Dungeonbashing) while that is at least as likely as wiggling back (a Paralysis save)
+/// and the way it was going lies ahead; else wiggle back. Each failed push makes the next −4
+/// (Dungeon Delves › Squeezing), so a hopeless push gives way to the wiggle.
+fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
+    let world = &*t.world;
+    let stuck = t.members.iter().copied().find(|&m| {
         is_up(world, m)
             && world
                 .get::<Conditions>(m)
                 .is_some_and(|c| c.has(ConditionKind::Stuck))
-    }) {
-        let who = name(world, stuck);
-        let chances = crate::rules::caving::escape_choices(world, stuck);
-        let chance_of = |back: bool| {
-            chances
-                .iter()
-                .find(|c| matches!(c.command, Command::WiggleBack(_)) == back)
-                .map_or(0.0, |c| c.chance)
-        };
-        let forward = mind.homeward.is_none() && chance_of(false) >= chance_of(true);
-        let order: Command = if forward {
-            PushForward { who: who.clone() }.into()
-        } else {
-            WiggleBack { who: who.clone() }.into()
-        };
-        return Some((Intent::GetUnstuck { who }, vec![order]));
-    }
-    if mind.homeward != Some(Homeward::Fleeing)
-        && let Some(order) = take_from_the_fallen(world, mind, members)
-    {
-        return Some(order);
-    }
-    // Dungeon Delves › Light and Darkness: the next light is lit before the last one dies (a
-    // round to light it), so the party is never in the dark between them.
-    if (!has_light_burning(world, members) || light_dying(world, members))
-        && let Some((who, refuel)) = light_to_kindle(world, members)
-    {
-        let n = name(world, who);
-        return Some(if refuel {
-            (
-                Intent::Refuel { who: n.clone() },
-                vec![Refuel { who: n }.into()],
-            )
-        } else {
-            let mut orders: Vec<Command> = vec![LightUp { who: n.clone() }.into()];
-            // The light goes second in the marching order, to light the leader's way.
-            if members.first() != Some(&who) && members.get(1) != Some(&who) {
-                let mut order: Vec<String> = members
-                    .iter()
-                    .filter(|&&m| m != who)
-                    .map(|&m| name(world, m))
-                    .collect();
-                order.insert(1.min(order.len()), n.clone());
-                orders.push(
-                    MarchingOrder {
-                        party: mind.party.clone(),
-                        order,
-                    }
-                    .into(),
-                );
-            }
-            (Intent::Relight { who: n }, orders)
-        });
-    }
-    update_doors(world, mind, members);
-    let seen = world
-        .resource::<crate::rules::vision::FactionMemory>()
-        .seen
-        .get(mind.faction.0)
-        .cloned()
-        .unwrap_or_default();
-    let (traps, holes) = known_traps(world, mind.faction);
-    let grid = world.resource::<DungeonGrid>().clone();
-    let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
-    let (doors, shut) = (mind.doors.clone(), mind.shut_for_good.clone());
-    let know = Knowledge {
-        grid: &grid,
-        seen: &seen,
-        doors: &doors,
-        shut_for_good: &shut,
-        traps: &traps,
-        holes: &holes,
-        swims: all_swim(world, members),
-        jumps: party_jumps(world, mind, members),
-        traverses: party_traverses(world, mind, members),
-        climbs: party_climbs(world, members),
+    })?;
+    let who = name(world, stuck);
+    let chances = crate::rules::caving::escape_choices(world, stuck);
+    let chance_of = |back: bool| {
+        chances
+            .iter()
+            .find(|c| matches!(c.command, Command::WiggleBack(_)) == back)
+            .map_or(0.0, |c| c.chance)
     };
-    if let Some(order) = close_up(world, mind, members, leader, here) {
-        return Some(order);
-    }
-    if mind.homeward != Some(Homeward::Fleeing)
-        && let Some(order) = fetch_from_the_pit(world, mind, members)
-    {
-        return Some(order);
-    }
-    if let Some(order) = out_of_the_pit(world, mind, members) {
-        return Some(order);
-    }
-    if all_seen && let Some(order) = rejoin_across(world, mind, members, leader, &know) {
-        return Some(order);
-    }
-    if mind.homeward != Some(Homeward::Fleeing) && too_many_down(world, mind, members) {
-        mind.homeward = Some(Homeward::Fleeing);
-        for &m in members {
-            world
-                .entity_mut(m)
-                .insert(crate::rules::combat::behaviour::Retreating);
-        }
-        return Some((
-            Intent::TurnBack {
-                why: Homeward::Fleeing,
-            },
-            Vec::new(),
-        ));
-    }
-    if mind.homeward == Some(Homeward::Fleeing)
-        && let Some(order) = spike_behind(world, mind, members, here)
-    {
-        return Some(order);
-    }
-    if mind.homeward != Some(Homeward::Fleeing) && needs_rest(world, members) {
-        return Some((
-            Intent::Rest,
-            vec![
-                RestParty {
-                    party: mind.party.clone(),
-                }
-                .into(),
-            ],
-        ));
-    }
-    if !all_seen {
+    let forward = t.mind.homeward.is_none() && chance_of(false) >= chance_of(true);
+    let order: Command = if forward {
+        PushForward { who: who.clone() }.into()
+    } else {
+        WiggleBack { who: who.clone() }.into()
+    };
+    Some((Intent::GetUnstuck { who }, vec![order]))
+}
+
+/// Dungeon Delves › Light and Darkness: the next light is lit before the last one dies (a round
+/// to light it), so the party is never in the dark between them; an empty lantern is filled.
+fn relight(t: &mut Turn<'_>) -> Option<Decision> {
+    let (world, members) = (&mut *t.world, t.members);
+    if has_light_burning(world, members) && !light_dying(world, members) {
         return None;
     }
-    let from_here = know.distances(here);
-    // An edge it stands on or beside stays an edge only for what cannot be seen from here (dark
-    // walls, corners): walking there again would show no more.
-    for p in std::iter::once(here).chain(here.neighbours()) {
-        if know.frontier(p) && !mind.exhausted.contains(&p) {
-            mind.exhausted.push(p);
-        }
+    let (who, refuel) = light_to_kindle(world, members)?;
+    let n = name(world, who);
+    if refuel {
+        return Some((
+            Intent::Refuel { who: n.clone() },
+            vec![Refuel { who: n }.into()],
+        ));
     }
-    if mind.homeward.is_none()
-        && let Some(order) = take_a_light(world, mind, members, &know, &from_here)
-    {
-        return Some(order);
+    let mut orders: Vec<Command> = vec![LightUp { who: n.clone() }.into()];
+    // The light goes second in the marching order, to light the leader's way.
+    if members.first() != Some(&who) && members.get(1) != Some(&who) {
+        let mut order: Vec<String> = members
+            .iter()
+            .filter(|&&m| m != who)
+            .map(|&m| name(world, m))
+            .collect();
+        order.insert(1.min(order.len()), n.clone());
+        orders.push(
+            MarchingOrder {
+                party: t.mind.party.clone(),
+                order,
+            }
+            .into(),
+        );
     }
-    if mind.homeward.is_none()
-        && let Some(why) = turn_back(world, mind, members, &know, &from_here)
-    {
-        mind.homeward = Some(why);
-        mind.heading_for = None;
-        return Some((Intent::TurnBack { why }, Vec::new()));
+    Some((Intent::Relight { who: n }, orders))
+}
+
+/// Too many down: the party makes for the way in, running where it can.
+fn flee(t: &mut Turn<'_>) -> Option<Decision> {
+    if t.mind.homeward == Some(Homeward::Fleeing) || !too_many_down(t.world, t.mind, t.members) {
+        return None;
     }
-    // Where to, and why.
+    t.mind.homeward = Some(Homeward::Fleeing);
+    for &m in t.members {
+        t.world
+            .entity_mut(m)
+            .insert(crate::rules::combat::behaviour::Retreating);
+    }
+    Some((
+        Intent::TurnBack {
+            why: Homeward::Fleeing,
+        },
+        Vec::new(),
+    ))
+}
+
+/// Where to, and why: home once turned back; else the goal it has seen; else the nearest edge
+/// of what it has seen; else a dead end not yet searched (the best searcher goes first); else
+/// nothing is left. Then what is on the way there.
+fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
+    let (world, mind, members, leader, here) =
+        (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
+    let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+    let know = sight.knowledge();
     let (target, intent) = if mind.homeward.is_some() {
         (mind.way_in, Intent::GoHome { to: mind.way_in })
-    } else if let Some(goal) = goal_square(mind, &know, &from_here) {
+    } else if let Some(goal) = goal_square(mind, &know, from_here) {
         (goal, Intent::MakeForGoal { to: goal })
-    } else if let Some(edge) = nearest_edge(mind, &know, &from_here, here) {
+    } else if let Some(edge) = nearest_edge(mind, &know, from_here, here) {
         (edge, Intent::Explore { to: edge })
-    } else if let Some(end) = dead_end_to_search(mind, &know, &from_here) {
+    } else if let Some(end) = dead_end_to_search(mind, &know, from_here) {
         if members
             .iter()
             .any(|&m| is_up(world, m) && square(world, m) == Some(end))
@@ -285,8 +504,38 @@ pub(super) fn decide(
         mind.exhausted.push(target);
         return None;
     }
-    let walk = from_here.walk_to(&grid, target)?;
+    let walk = from_here.walk_to(&sight.grid, target)?;
     on_the_way(world, mind, members, &know, &walk, target, intent)
+}
+
+/// Busy: walking, closing up, climbing, resting, at work, or in a battle (not fleeing).
+pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let fighting = world
+        .get_resource::<crate::rules::combat::battle::Battle>()
+        .is_some_and(|b| b.active);
+    if fighting && mind.homeward != Some(Homeward::Fleeing) && !too_many_down(world, mind, members)
+    {
+        return true;
+    }
+    let marching = world
+        .resource::<Parties>()
+        .get(&mind.party)
+        .is_some_and(|p| p.pace.is_some());
+    marching
+        || members.iter().any(|&m| {
+            is_up(world, m)
+                && (world.get::<Walking>(m).is_some()
+                    || world
+                        .get::<crate::rules::caving::climbing::Climbing>(m)
+                        .is_some()
+                    || world.get::<crate::rules::task::Task>(m).is_some()
+                    || world.get::<crate::creature::Resting>(m).is_some())
+        })
+}
+
+pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let down = members.iter().filter(|&&m| !is_up(world, m)).count();
+    down > 0 && down as f32 >= mind.policy.flee_when_down * members.len() as f32
 }
 
 /// A member who needs rest has had five whole turns without it, or is winded (Dungeon Delves ›

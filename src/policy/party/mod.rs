@@ -2,26 +2,33 @@
 //! giving each round the commands a player would, from what its faction knows
 //! ([`super::knowledge`]) and never from the Judge's map.
 //!
-//! Each round it is not busy (walking, resting, at work on a task, or fighting: in a battle the
-//! fighting behaviour, `rules::combat::behaviour`, answers faction initiative), it decides, in
-//! this order:
-//! 1. **the end**: every member down; the policy's turn limit; back at the way in after turning
-//!    for home; its last light burnt out with nothing to light;
-//! 2. **light** (Dungeon Delves › Light and Darkness): with no light burning it lights the next
-//!    one, and fills an empty lantern from a flask of oil;
-//! 3. **flight**: once the policy's share of the party is down it makes for the way in, running
-//!    where it can, and spikes shut the doors it passes;
-//! 4. **rest** (Dungeon Delves › Rest): a turn once five have passed, or when a member is winded;
-//!    those with Endurance keep watch;
-//! 5. **turning back**: when the light left would not last the walk back and the policy's
-//!    margin; when the goal is met; when nothing is left to explore;
-//! 6. **where next**: the goal, if it is seen; else the nearest edge of what it has seen; else a
-//!    dead end not yet searched; walking at exploration speed in marching order, stopping before
-//!    each door on the way;
-//! 7. **on the way**: a closed door is listened at, opened, unlocked with a key it carries,
-//!    picked (hastily, then methodically) by a thief, bashed when stuck or spiked, or left shut;
-//!    an evil door that swung shut once is wedged open with a spike; a known trap is disarmed by
-//!    a thief when the policy says so, or stepped around.
+//! Each round it checks for **the end** (every member down; the policy's turn limit; back at
+//! the way in after turning for home; its last light burnt out with nothing to light). Then,
+//! if it is not busy (walking, resting, at work on a task, or fighting: in a battle the fighting
+//! behaviour, `rules::combat::behaviour`, answers faction initiative), it tries its tactics, an
+//! ordered table (`decide::TACTICS`), the first that applies deciding the round:
+//! 1. **set out**: the marching order and the pole; **leader up front**: the leader down or in
+//!    a hole, the others go first;
+//! 2. **get unstuck** (Dungeon Delves › Squeezing): push forward or wiggle back, before
+//!    anything else;
+//! 3. **take from the fallen**: the lights and gear of a fallen companion or foe;
+//! 4. **relight** (Dungeon Delves › Light and Darkness): the next light a round before the last
+//!    dies, and an empty lantern filled from a flask of oil;
+//! 5. **close up** on the leader; **fetch from the pit** (a rope lowered, a climb down) and
+//!    **out of the pit**: no one left behind alive; **rejoin across** a hole, ledge or shaft
+//!    some have crossed;
+//! 6. **flee** once the policy's share of the party is down, and **spike behind** the doors it
+//!    passes;
+//! 7. **rest** (Dungeon Delves › Rest): a turn once five have passed, or when a member is
+//!    winded; those with Endurance keep watch;
+//! 8. **take a light** it sees when short of light; **turn back** when the light left would not
+//!    last the walk back and the policy's margin, or the goal is met;
+//! 9. **where next**: the goal, if it is seen; else the nearest edge of what it has seen; else a
+//!    dead end not yet searched; else home. On the way: a closed door is listened at, opened,
+//!    unlocked with a key it carries, picked (hastily, then methodically) by a thief, bashed
+//!    when stuck or spiked, or left shut; an evil door that swung shut once is wedged open with
+//!    a spike; a known trap is stepped around, crossed at its chance, or disarmed; a hole
+//!    jumped, a ledge traversed, a shaft climbed through.
 //!
 //! Its orders are derived commands, like the monsters': a replay of the journal (which holds the
 //! [`Autonomy`] command) derives them again. Before each order the log says why
@@ -41,6 +48,7 @@ mod doors;
 use doors::*;
 mod decide;
 use decide::*;
+pub use decide::{Decision, tactic_names, try_tactic};
 mod gaps;
 use gaps::*;
 
@@ -312,8 +320,13 @@ pub enum DoorWay {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum PolicyEvent {
-    /// The party's policy decided; its orders follow next round.
-    Decided { party: String, intent: Intent },
+    /// The party's policy decided by one of its tactics (`decide::TACTICS`); its orders
+    /// follow next round.
+    Decided {
+        party: String,
+        tactic: &'static str,
+        intent: Intent,
+    },
     /// The party's delve ended: how, and its numbers.
     DelveEnded {
         party: String,
@@ -334,15 +347,19 @@ impl LogEvent for PolicyEvent {
 
 impl fmt::Display for PolicyEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (party, intent) = match self {
-            PolicyEvent::Decided { party, intent } => (party, intent),
+        let (party, tactic, intent) = match self {
+            PolicyEvent::Decided {
+                party,
+                tactic,
+                intent,
+            } => (party, tactic, intent),
             PolicyEvent::DelveEnded {
                 party,
                 outcome,
                 tally,
             } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
         };
-        write!(f, "{party}'s policy: ")?;
+        write!(f, "{party}'s policy ({tactic}): ")?;
         match intent {
             Intent::SetOut => write!(f, "set out"),
             Intent::Relight { who } => write!(f, "{who} lights the next light"),
@@ -510,11 +527,12 @@ fn party_minds(world: &mut World) {
         {
             continue;
         }
-        if let Some((intent, orders)) = decide(world, mind, &members) {
+        if let Some((tactic, (intent, orders))) = decide(world, mind, &members) {
             log_in(
                 world,
                 PolicyEvent::Decided {
                     party: mind.party.clone(),
+                    tactic,
                     intent,
                 },
             );
