@@ -62,6 +62,8 @@ pub struct Level {
     pub deep_water: WaterDepths,
     /// The sides of chasm squares and pits the level describes (others are sheer, no anchor).
     pub climbs: Climbs,
+    /// How far a lair in a room without doors reaches from its dweller's start, in feet.
+    pub lair_radius_feet: u32,
     /// What an autonomous party comes for.
     pub goal: Goal,
     /// An image of the map drawn under the grid in the window: a battlemap from the tool the

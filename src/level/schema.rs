@@ -732,6 +732,10 @@ pub struct RawLevel {
     /// How deep water over the head is, in feet: how far a drowning creature can sink.
     #[serde(default = "default_deep_water_feet")]
     pub deep_water_feet: u32,
+    /// How far a lair reaches from where its dweller starts, in feet, when the room it starts in
+    /// has no doors (a cave): the lair is the room's squares within this distance.
+    #[serde(default = "default_lair_radius_feet")]
+    pub lair_radius_feet: u32,
     /// Rectangles whose deep water has a depth of its own; a later one wins.
     #[serde(default)]
     pub deep_water_regions: Vec<RawDepthRegion>,
@@ -806,6 +810,13 @@ pub const DEFAULT_DEEP_WATER_FEET: u32 = 20;
 
 fn default_deep_water_feet() -> u32 {
     DEFAULT_DEEP_WATER_FEET
+}
+
+/// A lair's reach in a room without doors where a level does not say: 60'.
+pub const DEFAULT_LAIR_RADIUS_FEET: u32 = 60;
+
+fn default_lair_radius_feet() -> u32 {
+    DEFAULT_LAIR_RADIUS_FEET
 }
 
 /// A rectangle of deep water of its own depth.

@@ -57,6 +57,7 @@ fn what_a_field_takes(field: &str) -> &'static str {
         }
         "deep_water_feet" | "depth_feet" => "a depth in whole feet, 1 to 1,000",
         "scale_feet" => "the side of a square in whole feet, 1 or more",
+        "lair_radius_feet" => "a distance in whole feet, 1 to 1,000",
         "spikes" => "the number of iron spikes driven in, 0 to 4",
         _ => "a whole number in its range (most: 0 or more)",
     }
@@ -207,6 +208,17 @@ impl Validator<'_> {
         }
         let legend = self.legend(&raw.legend);
         self.depth(raw.deep_water_feet, path!["deep_water_feet"], "deep water");
+        if !(1..=MAX_DEPTH_FEET).contains(&raw.lair_radius_feet) {
+            let at = self.at(path!["lair_radius_feet"]);
+            self.error(
+                DiagnosticKind::BadValue,
+                at,
+                format!(
+                    "a lair's reach of {}': it is 1' to 1,000'",
+                    raw.lair_radius_feet
+                ),
+            );
+        }
         for (i, r) in raw.deep_water_regions.iter().enumerate() {
             self.depth(
                 r.depth_feet,
@@ -359,6 +371,7 @@ impl Validator<'_> {
                 regions: depth_regions,
             },
             climbs: crate::level::Climbs(climbs),
+            lair_radius_feet: raw.lair_radius_feet,
             goal: goal?,
             battlemap,
         })

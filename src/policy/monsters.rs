@@ -34,6 +34,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, RawMind, Stance};
 use crate::log::{EventLog, LogEvent};
 use crate::rules::combat::battle::Controlled;
+use crate::rules::combat::behaviour::KeepsTo;
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::movement::{Pace, Walking};
 use crate::rules::party::PartyMember;
@@ -48,8 +49,31 @@ pub struct MonsterAiPlugin;
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::areas::RuleArea;
+        app.installs(|world, level| {
+            world.insert_resource(LairRadius(level.lair_radius_feet));
+        });
         app.installs_creature(|world, e, c| {
-            let mind = Mind::new(&c.mind, c.at, world.resource::<crate::grid::DungeonGrid>());
+            let radius = world
+                .get_resource::<LairRadius>()
+                .map_or(crate::level::schema::DEFAULT_LAIR_RADIUS_FEET, |r| r.0);
+            let mind = Mind::new(
+                &c.mind,
+                c.at,
+                world.resource::<crate::grid::DungeonGrid>(),
+                radius,
+            );
+            // In a battle a guard holds its post and a lair-dweller keeps to its lair.
+            let keeps = match mind.stance {
+                Stance::Guard => Some(vec![mind.home]),
+                Stance::Lair => Some(mind.lair.clone()),
+                Stance::Roam | Stance::Wander(_) => None,
+            };
+            if let Some(squares) = keeps {
+                world.entity_mut(e).insert(KeepsTo {
+                    home: mind.home,
+                    squares,
+                });
+            }
             world.entity_mut(e).insert(mind);
             if !c.patrol.is_empty() {
                 world.entity_mut(e).insert(Patrol {
@@ -77,6 +101,10 @@ impl Plugin for MonsterAiPlugin {
     }
 }
 
+/// The level's reach of a lair in a room without doors, in feet (`lair_radius_feet`).
+#[derive(Resource, Clone, Copy, Debug)]
+struct LairRadius(u32);
+
 /// A monster's mind: where it keeps, and how it answers what it sees and hears.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct Mind {
@@ -86,7 +114,8 @@ pub struct Mind {
     pub answers_calls: bool,
     /// Where it started: a guard's post, the heart of a lair, the middle of a wanderer's range.
     pub home: GridPos,
-    /// A lair-dweller's lair: the room it started in.
+    /// A lair-dweller's lair: the room it started in; in a room without doors (a cave), the
+    /// room's squares within the level's `lair_radius_feet` of where it started.
     pub lair: Vec<GridPos>,
     /// The round of its last shout.
     pub shouted: Option<u64>,
@@ -97,8 +126,9 @@ pub struct Mind {
 }
 
 impl Mind {
-    /// A mind as the level gives it, for a creature that starts at `home`.
-    pub fn new(raw: &RawMind, home: GridPos, grid: &DungeonGrid) -> Self {
+    /// A mind as the level gives it, for a creature that starts at `home` (a lair without doors
+    /// reaching `lair_radius_feet`).
+    pub fn new(raw: &RawMind, home: GridPos, grid: &DungeonGrid, lair_radius_feet: u32) -> Self {
         let keeps_place = matches!(raw.stance, Stance::Guard | Stance::Lair);
         Self {
             stance: raw.stance,
@@ -107,7 +137,7 @@ impl Mind {
             answers_calls: raw.answers_calls.unwrap_or(!keeps_place),
             home,
             lair: match raw.stance {
-                Stance::Lair => grid.room_of(home),
+                Stance::Lair => lair(grid, home, lair_radius_feet),
                 _ => Vec::new(),
             },
             shouted: None,
@@ -124,6 +154,24 @@ impl Mind {
             Stance::Roam | Stance::Wander(_) => true,
         }
     }
+}
+
+/// A lair: the room (floor enclosed by walls and doors) that holds `home`; a room with no door
+/// on its edge (a cave, open on every side) reaches only `radius_feet` from `home`.
+pub fn lair(grid: &DungeonGrid, home: GridPos, radius_feet: u32) -> Vec<GridPos> {
+    use crate::grid::terrain::Terrain;
+    let room = grid.room_of(home);
+    let doors = room.iter().any(|p| {
+        p.neighbours()
+            .into_iter()
+            .any(|q| grid.terrain(q) == Some(Terrain::Door))
+    });
+    if doors {
+        return room;
+    }
+    room.into_iter()
+        .filter(|&p| grid.distance_feet(home, p) <= radius_feet)
+        .collect()
 }
 
 /// What the monsters' minds put in the log.

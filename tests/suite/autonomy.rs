@@ -353,19 +353,39 @@ fn rests_after_five_turns() {
     );
 }
 
-/// Half the party down: it flees for the way in, spiking shut the door it passes.
+/// Half the party down with a foe in sight (a guard come out of the dark): it flees for the way
+/// in, spiking shut the door it passes.
 #[test]
 fn flees_past_a_spiked_door() {
-    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...+....X", "XXXXXXXXXX"])
-        .legend("'+': Door")
-        .door("(at: (4, 1), state: Open)")
-        .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
-        .creature(FIGHTER)
-        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
-        .build();
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXX",
+        "X...+..............X",
+        "XXXXXXXXXXXXXXXXXXXX",
+    ])
+    .legend("'+': Door")
+    .door("(at: (4, 1), state: Open)")
+    .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(FIGHTER)
+    .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+    .creature(
+        r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (18, 1),
+            mind: (stance: Guard))"#,
+    )
+    .build();
     hand_over(&mut delve, PartyPolicy::default());
-    assert!(run_until(&mut delve, 40, |d| d.at("Brannoc").x >= 7));
-    // Ana falls: half the party is down.
+    assert!(
+        run_until(&mut delve, 40, |d| d.at("Brannoc").x >= 7),
+        "{}",
+        delve.log().to_text()
+    );
+    // The guard steps into the torchlight, and Ana falls: half the party is down.
+    delve.give(Move {
+        who: "Gnawbone".into(),
+        to: (11, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    delve.run(2);
     let ana = delve.entity("Ana");
     delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
     assert!(
@@ -954,4 +974,114 @@ fn each_tactic_is_a_row_tried_alone_and_named_in_the_log() {
         "{}",
         delve.log().to_text()
     );
+}
+
+/// The fighter in front at a door: the thief leads, but the fighter (armour class 16, 18 hit
+/// points) steps up and opens the door; once the thief has picked its lock, the fighter opens
+/// it and goes through first.
+#[test]
+fn the_fighter_opens_a_door_and_goes_through_first() {
+    let thief_first = THIEF.replace("at: (1, 2)", "at: (3, 2)");
+    let fighter_behind = FIGHTER.replace("at: (1, 1)", "at: (2, 2)");
+    let mut delve = room_with_door(
+        "(at: (4, 2), lock: Locked(key: None))",
+        &[&thief_first, &fighter_behind],
+    )
+    .build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let opened_by = |d: &Delve| {
+        d.events::<DoorEvent>().into_iter().find_map(|e| match e {
+            DoorEvent::DoorOpened { who, .. } => Some(who),
+            _ => None,
+        })
+    };
+    let tried_by = |d: &Delve, who: &str| {
+        d.log().of::<delve::command::CommandEvent>().any(|e| {
+            matches!(e,
+                delve::command::CommandEvent::CommandRefused {
+                    command: delve::command::Command::OpenDoor(o), ..
+                } if o.who == who)
+        })
+    };
+    assert!(
+        run_until(&mut delve, 10, |d| tried_by(d, "Brannoc")),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(!tried_by(&delve, "Sera"), "the thief does not try the door");
+    // The thief picks it methodically: a throw of 10 (+4) opens it at the end of the turn.
+    delve.script_dice(&[10]);
+    assert!(
+        run_until(&mut delve, 40, |d| opened_by(d).is_some()),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(opened_by(&delve).as_deref(), Some("Brannoc"));
+    let leader = delve
+        .world()
+        .resource::<delve::rules::party::Parties>()
+        .get("party")
+        .unwrap()
+        .marching_order[0];
+    assert_eq!(
+        leader,
+        delve.entity("Brannoc"),
+        "the fighter leads through the door"
+    );
+}
+
+/// Half the party down, but the foe is beaten (none fights, none is in sight): the party does
+/// not flee.
+#[test]
+fn no_flight_from_a_beaten_foe() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X...+......X", "XXXXXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (4, 1), state: Open)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(FIGHTER)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (9, 1))"#)
+        .build();
+    // The ghoul has fallen, and Ana with it: half the party is down.
+    let (ghoul, ana) = (delve.entity("Gnawbone"), delve.entity("Ana"));
+    delve::rules::damage::take_damage(delve.world_mut(), ghoul, 40);
+    hand_over(&mut delve, PartyPolicy::default());
+    delve.run(2);
+    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    delve.run(20);
+    let fled = Intent::TurnBack {
+        why: Homeward::Fleeing,
+    };
+    assert!(
+        !intents(&delve).contains(&fled),
+        "{}",
+        delve.log().to_text()
+    );
+    // A foe that is up and in sight again: now it flees.
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X...+......X", "XXXXXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (4, 1), state: Open)")
+        .light("(at: (9, 1), kind: Custom(bright_feet: 20, dim_feet: 20), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(FIGHTER)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (9, 1),
+                mind: (stance: Guard))"#,
+        )
+        .build();
+    let ana = delve.entity("Ana");
+    hand_over(&mut delve, PartyPolicy::default());
+    delve.run(2);
+    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    delve.run(4);
+    assert!(intents(&delve).contains(&fled), "{}", delve.log().to_text());
 }

@@ -353,3 +353,105 @@ fn a_guard_with_a_patrol_route_is_an_error() {
         .expect("the stance's problem");
     assert!(p.line > 0 && p.col > 0);
 }
+
+const SWORD: &str =
+    r#"attack_bonus: 2, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]"#;
+
+/// In a battle a guard holds its post: it does not come out to the intruder it sees at the far
+/// end of the lit hall, and strikes the one who comes within its reach.
+#[test]
+fn a_guard_holds_its_post_in_a_battle() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"])
+        .light("(at: (5, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "goblins", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+                {SWORD})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Guard", {GOBLIN}, at: (9, 1), mind: (stance: Guard), {SWORD})"#
+        ))
+        .build();
+    delve.run(4);
+    assert!(
+        delve
+            .world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active,
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(
+        delve.at("Guard"),
+        GridPos::new(9, 1),
+        "{}",
+        delve.log().to_text()
+    );
+    // Ana walks up to it: it strikes her.
+    delve.give(Move {
+        who: "Ana".into(),
+        to: (8, 1),
+        pace: Pace::Combat,
+    });
+    delve.run(6);
+    assert_eq!(delve.at("Guard"), GridPos::new(9, 1));
+    assert!(
+        delve
+            .log()
+            .of::<delve::rules::combat::CombatEvent>()
+            .any(|e| matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. } if who == "Guard")),
+        "{}",
+        delve.log().to_text()
+    );
+}
+
+/// A lair in a cave (a room with no doors) reaches the level's `lair_radius_feet` from where its
+/// dweller starts (60' when not given); a lair behind doors is the whole room.
+#[test]
+fn a_lair_without_doors_reaches_its_radius() {
+    let cave = |field: &str| {
+        let mut s = Scenario::new(&[
+            "XXXXXXXXXXXXXXXXXXXXXX",
+            "X....................X",
+            "XXXXXXXXXXXXXXXXXXXXXX",
+        ])
+        .faction(r#"(name: "goblins")"#)
+        .creature(&format!(
+            r#"(name: "Bear", {GOBLIN}, at: (1, 1), mind: (stance: Lair))"#
+        ));
+        if !field.is_empty() {
+            s = s.field(field);
+        }
+        s.build()
+    };
+    let lair = |delve: &Delve| {
+        let mut xs: Vec<i32> = delve
+            .get::<delve::policy::monsters::Mind>("Bear")
+            .unwrap()
+            .lair
+            .iter()
+            .map(|p| p.x)
+            .collect();
+        xs.sort();
+        xs
+    };
+    assert_eq!(
+        lair(&cave("")),
+        (1..=13).collect::<Vec<_>>(),
+        "60': 12 squares on"
+    );
+    assert_eq!(
+        lair(&cave("lair_radius_feet: 20")),
+        (1..=5).collect::<Vec<_>>()
+    );
+    // Noise beyond its reach is not looked at.
+    let mut delve = cave("lair_radius_feet: 20");
+    delve.give(MakeNoise {
+        at: (9, 1),
+        sound: SoundRow::Loud,
+        what: "footsteps".into(),
+    });
+    delve.run(4);
+    assert_eq!(delve.at("Bear"), GridPos::new(1, 1));
+}

@@ -434,9 +434,13 @@ fn relight(t: &mut Turn<'_>) -> Option<Decision> {
     Some((Intent::Relight { who: n }, orders))
 }
 
-/// Too many down: the party makes for the way in, running where it can.
+/// Too many down while a foe is at hand: the party makes for the way in, running where it
+/// can. A beaten foe (none fighting, none in sight) is not fled.
 fn flee(t: &mut Turn<'_>) -> Option<Decision> {
-    if t.mind.homeward == Some(Homeward::Fleeing) || !too_many_down(t.world, t.mind, t.members) {
+    if t.mind.homeward == Some(Homeward::Fleeing)
+        || !too_many_down(t.world, t.mind, t.members)
+        || !foe_at_hand(t.world, t.mind, t.members)
+    {
         return None;
     }
     t.mind.homeward = Some(Homeward::Fleeing);
@@ -531,6 +535,27 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
                     || world.get::<crate::rules::task::Task>(m).is_some()
                     || world.get::<crate::creature::Resting>(m).is_some())
         })
+}
+
+/// A foe at hand: a battle is on, or a member sees a creature hostile to the party that is up.
+pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
+    if world
+        .get_resource::<crate::rules::combat::battle::Battle>()
+        .is_some_and(|b| b.active)
+    {
+        return true;
+    }
+    type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
+    let foes: Vec<GridPos> = crate::policy::kept_query(world, |world, q: &mut Others| {
+        let factions = world.resource::<crate::creature::Factions>();
+        q.iter(world)
+            .filter(|(_, f, c)| {
+                factions.hostile(**f, mind.faction) && !crate::rules::conditions::is_down(c)
+            })
+            .map(|(p, ..)| p.0)
+            .collect()
+    });
+    foes.into_iter().any(|p| in_sight(world, members, p))
 }
 
 pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {

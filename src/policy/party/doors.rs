@@ -7,7 +7,9 @@ use bevy::prelude::*;
 
 use crate::command::Command;
 use crate::command::acts::*;
-use crate::creature::{Abilities, Equipment, Position, Proficiencies};
+use crate::creature::{
+    Abilities, ArmorClass, Combatant, Equipment, HitPoints, Position, Proficiencies,
+};
 use crate::grid::GridPos;
 use crate::level::schema::{DoorState, Gear, Proficiency};
 use crate::policy::knowledge::SeenDoor;
@@ -54,6 +56,17 @@ pub(super) fn disarmer(world: &World, members: &[Entity]) -> Option<Entity> {
         .find(|&m| proficient_with_tools(world, m, Proficiency::Trapbreaking))
 }
 
+/// The member best able to stand a blow, who goes first through a door: the highest armour
+/// class and attack bonus together, then the most hit points.
+pub(super) fn front_fighter(world: &World, up: &[Entity]) -> Option<Entity> {
+    up.iter().copied().max_by_key(|&m| {
+        let ac = world.get::<ArmorClass>(m).map_or(0, |a| a.0);
+        let attack = world.get::<Combatant>(m).map_or(0, |c| c.attack_bonus);
+        let hp = world.get::<HitPoints>(m).map_or(0, |h| h.current);
+        (ac + attack, hp, std::cmp::Reverse(m))
+    })
+}
+
 /// The party at a closed door beside its leader: listen, open, key, pick, bash, or leave it.
 pub(super) fn deal_with_door(
     world: &mut World,
@@ -66,7 +79,7 @@ pub(super) fn deal_with_door(
     let up: Vec<Entity> = members
         .iter()
         .copied()
-        .filter(|&m| is_up(world, m))
+        .filter(|&m| on_hand(world, mind, m))
         .collect();
     let listen = mind.policy.listen_at_doors;
     let (hasty_picks, methodical_picks) = (mind.policy.hasty_picks, mind.policy.methodical_picks);
@@ -158,16 +171,29 @@ pub(super) fn deal_with_door(
         return (by(DoorWay::Wedge), vec![open, spike]);
     }
     if !w.tried_open {
-        w.tried_open = true;
+        // The party's front fighter opens the door and goes through first (what waits behind a
+        // door meets the one best able to stand a blow); it steps up twice at most, else the
+        // leader opens.
+        let fighter = front_fighter(world, &up).filter(|_| w.open_walks < 2);
+        let opener = fighter.unwrap_or(leader);
+        let beside = square(world, opener).is_some_and(|p| p.within_a_step(door) && p != door);
+        let order: Command = OpenDoor {
+            who: name(world, opener),
+            at: xy,
+        }
+        .into();
+        if beside {
+            w.tried_open = true;
+            let mut orders = vec![order];
+            if opener != leader {
+                orders.push(first_in_line(world, &party, members, opener));
+            }
+            return (by(DoorWay::Open), orders);
+        }
+        w.open_walks += 1;
         return (
             by(DoorWay::Open),
-            vec![
-                OpenDoor {
-                    who: name(world, leader),
-                    at: xy,
-                }
-                .into(),
-            ],
+            walk_up_and(world, &party, members, opener, leader_at, door, order),
         );
     }
     if w.locked {

@@ -457,6 +457,8 @@ struct DoorWork {
     /// listens standing at the door).
     listen_walks: u32,
     tried_open: bool,
+    /// Walks given to bring the front fighter up to the door to open it.
+    open_walks: u32,
     /// What the last refusal said: locked, stuck, spiked.
     locked: bool,
     stuck: bool,

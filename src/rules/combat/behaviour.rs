@@ -6,7 +6,10 @@
 //! 2. otherwise picks the nearest enemy it is aware of (one that sees nothing and hears nothing
 //!    of the fight waits where it is);
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
-//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest;
+//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest
+//!    (one that keeps to a place, [`KeepsTo`] — a guard's post, a lair — closes in only within
+//!    it, and walks back to it when out of it: a guard holds its post and fights whoever comes
+//!    within its reach);
 //!    one with a heavy shield takes, of those, one beside a companion with a heavy shield, so
 //!    that they stand in a shield wall (Tactical Combat › Shields); one with a missile weapon
 //!    shoots from where it stands whenever its target is in range (from the back rank).
@@ -32,6 +35,14 @@ const FLIGHT_SQUARES: i32 = 4;
 /// behaviour leaves it to its orders.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Retreating;
+
+/// Where a creature keeps to in a battle (its mind's stance: a guard's post, a lair's squares):
+/// it closes in on an enemy only over these squares, and goes back to `home` when off them.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct KeepsTo {
+    pub home: GridPos,
+    pub squares: Vec<GridPos>,
+}
 
 /// Creatures that fight by themselves: not under a player's control, nor withdrawing.
 type ByThemselves = (With<Creature>, Without<Controlled>, Without<Retreating>);
@@ -185,9 +196,11 @@ pub(crate) fn fighting_behaviour(
         let holes = crate::rules::movement::hazards::known_to(world, e)
             .iter()
             .any(|(_, h)| *h == crate::rules::movement::hazards::Hazard::Hole);
+        let keeps = world.get::<KeepsTo>(e);
         let free = |p: &GridPos| {
             grid.is_passable(*p)
                 && !claimed.contains(p)
+                && keeps.is_none_or(|k| k.squares.contains(p))
                 && (!holes || crate::rules::movement::hazards::way(world, e, at, *p).is_ok())
         };
         // A heavy shield's bearer closes in beside a companion's heavy shield where it can
@@ -212,6 +225,18 @@ pub(crate) fn fighting_behaviour(
             orders.push(Command::Move(Move {
                 who: name,
                 to: (to.x, to.y),
+                pace: Pace::Combat,
+            }));
+        } else if let Some(k) = keeps
+            && !k.squares.contains(&at)
+            && heading != Some(k.home)
+        {
+            // Off its post or out of its lair, and no enemy in reach from it: back to it.
+            let home = k.home;
+            claimed.push(home);
+            orders.push(Command::Move(Move {
+                who: name,
+                to: (home.x, home.y),
                 pace: Pace::Combat,
             }));
         } else if heading.is_some() {
