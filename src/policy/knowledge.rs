@@ -54,6 +54,9 @@ pub struct Knowledge<'a> {
     /// Every member climbs sheer rock and the party has a rope: a chasm one climbs down into
     /// from one square and out of onto another is a way on (one step over the chasm's square).
     pub climbs: bool,
+    /// Every member could wiggle back out of a squeeze were it stuck there: squeezes are a way
+    /// on (else one stuck might be stuck for good, and a careful party keeps out of them).
+    pub squeezes: bool,
 }
 
 /// How a square may be entered on a planned walk.
@@ -89,9 +92,9 @@ impl Knowledge<'_> {
             Some(
                 Terrain::Floor
                 | Terrain::Rubble
-                | Terrain::Squeeze
                 | Terrain::Water(WaterDepth::Knee | WaterDepth::Waist | WaterDepth::Chest),
             ) => Step::Open,
+            Some(Terrain::Squeeze) if self.squeezes => Step::Open,
             Some(Terrain::Water(WaterDepth::Deep)) if self.swims => Step::Open,
             _ => Step::Blocked,
         };
@@ -332,6 +335,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            squeezes: true,
         };
         let d = k.distances(GridPos::new(1, 1));
         assert_eq!(
@@ -364,6 +368,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            squeezes: true,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
         assert!(k.dead_end(GridPos::new(3, 1)));
@@ -387,6 +392,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            squeezes: true,
         };
         let far = GridPos::new(5, 1);
         assert_eq!(k.distances(GridPos::new(1, 1)).cost(&g, far), None);

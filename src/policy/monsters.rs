@@ -8,18 +8,24 @@
 //!    shouted, at combat speed (RULINGS › Noise and hearing: it knows where its companions are,
 //!    so no throw);
 //! 3. **goes to look**: hearing a noise made by no one or by a hostile creature it goes to
-//!    roughly where it was, at combat speed;
+//!    roughly where it was, at combat speed (one walking its patrol or wandering breaks off to
+//!    look, and takes up its round again after);
 //! 4. **comes to a light**: seeing a light carried by a hostile creature it walks toward it
 //!    (Dungeon Delves › Light and Darkness: a light gives its bearer away);
 //! 5. **pursues**: a hostile creature it saw has slipped out of sight: it goes where it last saw
 //!    it, at combat speed;
 //! 6. **keeps its place**: a guard walks back to its post, a lair-dweller to its lair, a
 //!    wanderer wanders near where it started, a patroller walks its route round and round, all
-//!    at exploration speed.
+//!    at exploration speed;
+//! 7. **goes through doors**: bound for somewhere beyond a closed door (2, 3, 5), it walks up
+//!    to the door and opens it, unlocks it with a key it carries, or bashes it when stuck if it
+//!    is strong enough; an evil door yields to it easily (Dungeon Delves › Doors).
 //!
 //! A guard leaves its post for none of 2–5; a lair-dweller only for what is inside its lair. A
 //! monster whose stat block says it flees when bloodied, and is, seeks no fight. In a battle the
-//! fighting behaviour (`rules::combat::behaviour`) takes over.
+//! fighting behaviour (`rules::combat::behaviour`) takes over, a guard holding its post and a
+//! lair-dweller keeping to its lair there too ([`KeepsTo`]). A lair is the room its dweller
+//! starts in; a room without doors (a cave) reaches the level's `lair_radius_feet` from there.
 
 use std::fmt;
 
@@ -94,6 +100,7 @@ impl Plugin for MonsterAiPlugin {
                     pursue,
                     walk_the_patrol,
                     keep_to_home,
+                    through_doors,
                 )
                     .chain()
                     .in_set(RoundSet::Minds),
@@ -123,6 +130,12 @@ pub struct Mind {
     pub quarry: Option<GridPos>,
     /// It sees a hostile creature now.
     pub sighted: bool,
+    /// Where it is bound beyond a closed door: it goes through the door first
+    /// ([`through_doors`]).
+    pub errand: Option<GridPos>,
+    /// What it has done at doors on this errand (opened, unlocked, bashed): a few, and the
+    /// errand is given up.
+    pub door_tries: u32,
 }
 
 impl Mind {
@@ -143,6 +156,8 @@ impl Mind {
             shouted: None,
             quarry: None,
             sighted: false,
+            errand: None,
+            door_tries: 0,
         }
     }
 
@@ -233,6 +248,19 @@ impl fmt::Display for MonsterEvent {
         }
     }
 }
+
+/// A monster: not in the party, not under a player's control.
+type NotCommanded = (Without<PartyMember>, Without<Controlled>);
+
+/// A monster on patrol, and its mind.
+type Patroller<'a> = (
+    &'a Name,
+    &'a Position,
+    &'a Faction,
+    &'a Conditions,
+    &'a mut Patrol,
+    Option<&'a Mind>,
+);
 
 /// A monster at rest: not in the party, not under a player's control, and not on its way
 /// somewhere.
@@ -355,7 +383,7 @@ type Answerer<'a> = (
     &'a Faction,
     &'a Conditions,
     Option<&'a Combatant>,
-    &'a Mind,
+    &'a mut Mind,
 );
 
 /// A monster that heard a companion's shout comes to the square beside the one who shouted; in
@@ -369,7 +397,7 @@ fn answer_calls(
     aware: Option<Res<crate::rules::combat::battle::Awareness>>,
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
-    monsters: Query<Answerer, Idle>,
+    mut monsters: Query<Answerer, Idle>,
     names: Query<&Name>,
 ) {
     // A call is a creature's shout, so it always has a maker.
@@ -382,7 +410,7 @@ fn answer_calls(
     calls.sort_by_key(|c| c.0);
     calls.dedup_by_key(|c| c.0);
     for (e, caller, called_by) in calls {
-        let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
+        let Ok((name, pos, faction, conditions, combatant, mut mind)) = monsters.get_mut(e) else {
             continue;
         };
         // Not yet in the fight itself: its faction's battle does not keep it from coming.
@@ -391,7 +419,11 @@ fn answer_calls(
         if !mind.answers_calls || !free_to_act(&pending, fighting, name, conditions, combatant) {
             continue;
         }
-        if let Some(to) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
+        if let Some((to, plain)) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
+            if !plain {
+                mind.errand = Some(to);
+                mind.door_tries = 0;
+            }
             log.push(
                 clock.rounds,
                 MonsterEvent::AnsweredCall {
@@ -402,26 +434,52 @@ fn answer_calls(
                         .map_or_else(|_| String::new(), |n| n.to_string()),
                 },
             );
-            pending.push_derived(Command::Move(Move {
-                who: name.to_string(),
-                to: (to.x, to.y),
-                pace: Pace::Combat,
-            }));
+            if plain {
+                pending.push_derived(Command::Move(Move {
+                    who: name.to_string(),
+                    to: (to.x, to.y),
+                    pace: Pace::Combat,
+                }));
+            }
         }
     }
 }
 
-/// Of these squares, the one it can walk to in the fewest feet.
+/// Of these squares, the one it can walk to in the fewest feet, and whether the walk is plain
+/// (`false`: only through a closed door, [`through_doors`]).
 fn nearest_reachable(
     grid: &DungeonGrid,
     from: GridPos,
-    candidates: impl IntoIterator<Item = GridPos>,
-) -> Option<GridPos> {
-    candidates
-        .into_iter()
-        .filter_map(|c| find_path(grid, from, c).map(|p| (p.feet, c)))
-        .min_by_key(|&(feet, c)| (feet, c))
-        .map(|(_, c)| c)
+    candidates: impl IntoIterator<Item = GridPos> + Clone,
+) -> Option<(GridPos, bool)> {
+    let nearest = |plain: bool| {
+        candidates
+            .clone()
+            .into_iter()
+            .filter_map(|c| {
+                let path = if plain {
+                    find_path(grid, from, c)
+                } else {
+                    path_through_doors(grid, from, c)
+                };
+                path.map(|p| (p.feet, c))
+            })
+            .min_by_key(|&(feet, c)| (feet, c))
+            .map(|(_, c)| (c, plain))
+    };
+    nearest(true).or_else(|| nearest(false))
+}
+
+/// A walk that may pass closed doors (a monster knows the doors of its own dungeon).
+fn path_through_doors(
+    grid: &DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+) -> Option<crate::grid::path::Path> {
+    use crate::grid::terrain::Terrain;
+    crate::grid::path::find_path_with(grid, from, to, |p| {
+        grid.is_passable(p) || grid.terrain(p) == Some(Terrain::Door)
+    })
 }
 
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
@@ -434,7 +492,7 @@ fn go_to_look(
     acting: Res<ActingOrder>,
     mut pending: ResMut<PendingCommands>,
     mut log: ResMut<EventLog>,
-    monsters: Query<Answerer, Idle>,
+    mut monsters: Query<(Answerer, Option<&Walking>), NotCommanded>,
     names: Query<&Name>,
 ) {
     let mut looking: Vec<(Entity, GridPos, NoiseKind, Option<Entity>)> = heard
@@ -447,9 +505,16 @@ fn go_to_look(
     looking.sort_by_key(|l| l.0);
     looking.dedup_by_key(|l| l.0);
     for (e, at, noise, made_by) in looking {
-        let Ok((name, pos, faction, conditions, combatant, mind)) = monsters.get(e) else {
+        let Ok(((name, pos, faction, conditions, combatant, mut mind), walking)) =
+            monsters.get_mut(e)
+        else {
             continue;
         };
+        // One on its way about its round (a patrol, a wander, home: exploration speed) breaks
+        // off to look; one already hurrying somewhere does not.
+        if walking.is_some_and(|w| w.pace != Pace::Exploration) {
+            continue;
+        }
         if !mind.may_go(at)
             || !free_to_act(
                 &pending,
@@ -462,7 +527,11 @@ fn go_to_look(
             continue;
         }
         let candidates = [roughly(at), at].into_iter().chain(at.neighbours());
-        if let Some(to) = nearest_reachable(&grid, pos.0, candidates) {
+        if let Some((to, plain)) = nearest_reachable(&grid, pos.0, candidates) {
+            if !plain {
+                mind.errand = Some(to);
+                mind.door_tries = 0;
+            }
             log.push(
                 clock.rounds,
                 MonsterEvent::WentToLook {
@@ -474,11 +543,13 @@ fn go_to_look(
                         .map(|n| n.to_string()),
                 },
             );
-            pending.push_derived(Command::Move(Move {
-                who: name.to_string(),
-                to: (to.x, to.y),
-                pace: Pace::Combat,
-            }));
+            if plain {
+                pending.push_derived(Command::Move(Move {
+                    who: name.to_string(),
+                    to: (to.x, to.y),
+                    pace: Pace::Combat,
+                }));
+            }
         }
     }
 }
@@ -579,9 +650,24 @@ fn pursue(
         {
             continue;
         }
-        if quarry == at.0 || find_path(&grid, at.0, quarry).is_none() {
-            // There, or it cannot follow: the trail ends.
+        if quarry == at.0 {
             mind.quarry = None;
+            continue;
+        }
+        if find_path(&grid, at.0, quarry).is_none() {
+            // Through a door, or not at all: the trail ends here.
+            mind.quarry = None;
+            if path_through_doors(&grid, at.0, quarry).is_some() {
+                mind.errand = Some(quarry);
+                mind.door_tries = 0;
+                log.push(
+                    clock.rounds,
+                    MonsterEvent::Pursued {
+                        who: name.to_string(),
+                        to: quarry,
+                    },
+                );
+            }
             continue;
         }
         orders.push((name.to_string(), quarry));
@@ -616,13 +702,14 @@ pub struct Patrol {
 fn walk_the_patrol(
     grid: Res<DungeonGrid>,
     mut pending: ResMut<PendingCommands>,
-    mut monsters: Query<(&Name, &Position, &Faction, &Conditions, &mut Patrol), Idle>,
+    mut monsters: Query<Patroller, Idle>,
     acting: Res<ActingOrder>,
 ) {
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
-    for (name, at, faction, conditions, mut patrol) in &mut monsters {
+    for (name, at, faction, conditions, mut patrol, mind) in &mut monsters {
         if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
             || patrol.route.is_empty()
+            || mind.is_some_and(|m| m.errand.is_some())
         {
             continue;
         }
@@ -665,6 +752,7 @@ fn keep_to_home(
     for (name, at, faction, conditions, mind) in &monsters {
         if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
             || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
+            || mind.errand.is_some()
         {
             continue;
         }
@@ -704,6 +792,155 @@ fn keep_to_home(
             to: (to.x, to.y),
             pace: Pace::Exploration,
         }));
+    }
+}
+
+/// The most a monster does at doors on one errand (opening, unlocking, bashing) before it gives
+/// the errand up.
+const DOOR_TRIES: u32 = 4;
+
+/// The hardest bash a monster tries: a door it would bash open only on 15+ it leaves shut (it is
+/// not strong enough).
+const BASH_AT_WORST: i32 = 14;
+
+/// A monster on an errand beyond a closed door (a noise to look at, a call to answer, a quarry
+/// that went through) walks up to the door and deals with it (Dungeon Delves › Doors): an evil
+/// door opens easily for it (unless spiked or held); a plain one it opens; a locked one it
+/// unlocks with a key it carries, else leaves; a stuck or spiked one it bashes if strong enough
+/// (a Dungeonbashing throw of 14+ at worst, Strength and size counted), else leaves. Through
+/// the door, it goes on. It knows the doors of its own dungeon.
+fn through_doors(world: &mut World) {
+    use crate::command::acts::{Bash, OpenDoor, Unlock};
+    use crate::creature::{Abilities, BodySize, Equipment};
+    use crate::level::schema::{DoorState, Gear, Lock};
+    type OnErrand = QueryState<
+        (
+            Entity,
+            &'static Name,
+            &'static Position,
+            &'static Faction,
+            &'static Conditions,
+            &'static Mind,
+        ),
+        Idle,
+    >;
+    let errands: Vec<(Entity, String, GridPos, Faction, GridPos)> =
+        crate::policy::kept_query(world, |world, q: &mut OnErrand| {
+            q.iter(world)
+                .filter(|(.., c, _)| !crate::rules::conditions::is_down(c))
+                .filter_map(|(e, n, p, f, _, m)| Some((e, n.to_string(), p.0, *f, m.errand?)))
+                .collect()
+        });
+    let mut orders: Vec<Command> = Vec::new();
+    for (e, name, at, faction, to) in errands {
+        if world.resource::<ActingOrder>().fighting(faction)
+            || world.resource::<PendingCommands>().waiting_for(&name)
+        {
+            continue;
+        }
+        let give_up = |world: &mut World| {
+            if let Some(mut m) = world.get_mut::<Mind>(e) {
+                m.errand = None;
+            }
+        };
+        let grid = world.resource::<DungeonGrid>();
+        if at == to {
+            give_up(world);
+            continue;
+        }
+        if find_path(grid, at, to).is_some() {
+            // The way is open: on it goes.
+            give_up(world);
+            orders.push(Command::Move(Move {
+                who: name,
+                to: (to.x, to.y),
+                pace: Pace::Combat,
+            }));
+            continue;
+        }
+        let Some(path) = path_through_doors(grid, at, to) else {
+            give_up(world);
+            continue;
+        };
+        let Some(k) = path.squares.iter().position(|&p| !grid.is_passable(p)) else {
+            give_up(world);
+            continue;
+        };
+        let door_at = path.squares[k];
+        if k > 1 {
+            // Up to the door first.
+            let before = path.squares[k - 1];
+            orders.push(Command::Move(Move {
+                who: name,
+                to: (before.x, before.y),
+                pace: Pace::Combat,
+            }));
+            continue;
+        }
+        let tries = world.get::<Mind>(e).map_or(DOOR_TRIES, |m| m.door_tries);
+        let door = crate::rules::doors::door_here(world, door_at);
+        let Some(door) = door.filter(|d| d.state == DoorState::Closed && tries < DOOR_TRIES) else {
+            give_up(world);
+            continue;
+        };
+        let xy = (door_at.x, door_at.y);
+        let key_fits = match &door.lock {
+            Lock::Locked { key: Some(k) } => world
+                .get::<Equipment>(e)
+                .is_some_and(|g| g.0.iter().any(|g| *g == Gear::Key(k.clone()))),
+            _ => false,
+        };
+        let strength = world.get::<Abilities>(e).map_or(10, |a| a.0.str);
+        let size = world
+            .get::<BodySize>(e)
+            .map_or(0, |s| s.0.categories_from_man_sized());
+        let bash_target = 18
+            - crate::rules::doors::bashing_modifiers(strength, None, false, size, door.spikes)
+                .iter()
+                .map(|m| m.value)
+                .sum::<i32>();
+        let order: Option<Command> = if door.evil && door.spikes == 0 {
+            Some(OpenDoor { who: name, at: xy }.into())
+        } else if matches!(door.lock, Lock::Locked { .. }) {
+            key_fits.then(|| Unlock { who: name, at: xy }.into())
+        } else if matches!(door.lock, Lock::Jammed) {
+            None
+        } else if door.stuck || door.spikes > 0 {
+            (bash_target <= BASH_AT_WORST).then(|| {
+                Bash {
+                    who: name,
+                    at: xy,
+                    helper: None,
+                }
+                .into()
+            })
+        } else {
+            Some(OpenDoor { who: name, at: xy }.into())
+        };
+        match order {
+            Some(order) => {
+                if let Some(mut m) = world.get_mut::<Mind>(e) {
+                    m.door_tries += 1;
+                }
+                // Opened, it walks on through at once (an evil door swings shut on an empty
+                // doorway at the round's end).
+                let walk_on = match &order {
+                    Command::OpenDoor(o) => Some(Command::Move(Move {
+                        who: o.who.clone(),
+                        to: (to.x, to.y),
+                        pace: Pace::Combat,
+                    })),
+                    _ => None,
+                };
+                orders.push(order);
+                orders.extend(walk_on);
+            }
+            None => give_up(world),
+        }
+    }
+    let mut pending = world.resource_mut::<PendingCommands>();
+    for c in orders {
+        pending.push_derived(c);
     }
 }
 

@@ -43,6 +43,12 @@ pub struct PartyPolicy {
     /// with a 20' run-up) for the party to jump it (Dungeon Delves › Jumping and Leaping); 1
     /// never risks a fall.
     pub jump_odds: f32,
+    /// The odds it accepts for that jump when a hole cuts it off from the way home (a pit that
+    /// opened behind it): a fall in, with a rope to climb out, beats waiting for the end.
+    pub stranded_jump_odds: f32,
+    /// The most chance each member may run of being stuck for good in one squeeze (stuck on a
+    /// 1, no wiggle back, every push forward failed) for the party to go through squeezes.
+    pub squeeze_risk: f32,
     /// Bashes at a stuck or spiked door before it is left shut.
     pub bash_attempts: u32,
     /// The party flees for the way in once this share of its members is down.
@@ -71,6 +77,8 @@ impl Default for PartyPolicy {
             hasty_picks: false,
             methodical_picks: 5,
             jump_odds: 0.6,
+            stranded_jump_odds: 0.25,
+            squeeze_risk: 0.05,
             bash_attempts: 3,
             flee_when_down: 0.5,
             light_margin_turns: 2,
@@ -133,12 +141,18 @@ impl PartyPolicy {
                 problem: PolicyProblem::FleeShare(policy.flee_when_down),
             });
         }
-        if !(0.0..=1.0).contains(&policy.jump_odds) {
-            return Err(PolicyError {
-                line: 1,
-                col: 1,
-                problem: PolicyProblem::Odds(policy.jump_odds),
-            });
+        for odds in [
+            policy.jump_odds,
+            policy.stranded_jump_odds,
+            policy.squeeze_risk,
+        ] {
+            if !(0.0..=1.0).contains(&odds) {
+                return Err(PolicyError {
+                    line: 1,
+                    col: 1,
+                    problem: PolicyProblem::Odds(odds),
+                });
+            }
         }
         Ok(policy)
     }

@@ -23,7 +23,7 @@ fn intents(delve: &Delve) -> Vec<Intent> {
         .into_iter()
         .filter_map(|e| match e {
             PolicyEvent::Decided { intent, .. } => Some(intent),
-            PolicyEvent::DelveEnded { .. } => None,
+            _ => None,
         })
         .collect()
 }
@@ -963,7 +963,7 @@ fn each_tactic_is_a_row_tried_alone_and_named_in_the_log() {
         .into_iter()
         .filter_map(|e| match e {
             PolicyEvent::Decided { tactic, intent, .. } => Some((tactic, intent)),
-            PolicyEvent::DelveEnded { .. } => None,
+            _ => None,
         })
         .collect();
     assert!(decided.iter().all(|(t, _)| names.contains(t)));

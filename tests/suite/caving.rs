@@ -1744,3 +1744,31 @@ fn landing_at_the_very_edge_leaves_the_jumper_hanging_by_its_fingers() {
     );
     assert!(delve.get::<Climbing>("Jess").is_none());
 }
+
+/// The chance of being stuck for good in one squeeze, as the party's policy reckons it: a 1 on
+/// the Squeezing throw before it gets through, then every push forward failed (each −4 on the
+/// next), with no wiggle back to speak of (a Paralysis save of 14 with 8 stone against it: only
+/// a natural 20). Strength 17, 8 stone: through on 8+ (65%), stuck 5%, so 5/70 stuck first;
+/// pushes at 15%, then 5% three times (the natural 20's +10), then none: 0.0714 × 0.85 × 0.95³
+/// ≈ 5.2%. At 6 stone: 5/80 × 0.75 × 0.95³ ≈ 4.0%.
+#[test]
+fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
+    let chance = |stone: f32| {
+        let delve = Scenario::new(&["XXXXXX", "X.SS.X", "XXXXXX"])
+            .legend("'S': Squeeze")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Orrin", faction: "party", at: (1, 1), hp: 22, ac: 14, str: 17,
+                    encumbrance_stone: {stone:.1}, saves: {{ Paralysis: 14 }})"#
+            ))
+            .build();
+        let orrin = delve.entity("Orrin");
+        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
+    };
+    let eight = chance(8.0);
+    assert!((eight - 0.0714 * 0.85 * 0.857).abs() < 0.001, "{eight}");
+    let six = chance(6.0);
+    assert!((six - 0.0625 * 0.75 * 0.857).abs() < 0.001, "{six}");
+    // At 2 stone it wiggles back on 16+ (25%): never stuck for good.
+    assert_eq!(chance(2.0), 0.0);
+}

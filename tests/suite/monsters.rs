@@ -455,3 +455,131 @@ fn a_lair_without_doors_reaches_its_radius() {
     delve.run(4);
     assert_eq!(delve.at("Bear"), GridPos::new(1, 1));
 }
+
+/// Two rooms and a closed door between them; a goblin in the east room, the Judge's noise in
+/// the west (loud: heard without a throw within 45', the door counting 5').
+fn rooms_with_door(door: &str, goblin: &str) -> Scenario {
+    Scenario::new(&[
+        "XXXXXXXXXXXX",
+        "X....X.....X",
+        "X....+.....X",
+        "X....X.....X",
+        "XXXXXXXXXXXX",
+    ])
+    .legend("'+': Door")
+    .door(door)
+    .faction(r#"(name: "goblins")"#)
+    .creature(&format!(r#"(name: "Snik", {GOBLIN}, at: (8, 2){goblin})"#))
+}
+
+fn noise_west(delve: &mut Delve) {
+    delve.give(MakeNoise {
+        at: (2, 2),
+        sound: SoundRow::Loud,
+        what: "a dropped shield".into(),
+    });
+}
+
+fn opened(delve: &Delve) -> Vec<(String, delve::rules::doors::DoorOpening)> {
+    delve
+        .events::<delve::rules::doors::DoorEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            delve::rules::doors::DoorEvent::DoorOpened { who, how, .. } => Some((who, how)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A monster that goes to look at a noise beyond a closed door walks up to the door, opens it,
+/// and goes on through.
+#[test]
+fn a_monster_opens_a_door_to_look_at_a_noise() {
+    use delve::rules::doors::DoorOpening;
+    let mut delve = rooms_with_door("(at: (5, 2))", "").build();
+    noise_west(&mut delve);
+    delve.run(8);
+    assert_eq!(
+        opened(&delve),
+        vec![("Snik".into(), DoorOpening::ByHand)],
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(delve.at("Snik").x < 5, "{}", delve.log().to_text());
+    // An evil door yields easily to it, stuck though it is (Dungeon Delves › Doors).
+    let mut delve = rooms_with_door("(at: (5, 2), stuck: true, evil: true)", "").build();
+    noise_west(&mut delve);
+    delve.run(8);
+    assert_eq!(
+        opened(&delve),
+        vec![("Snik".into(), DoorOpening::YieldedToEvil)]
+    );
+    // A locked door: only with its key.
+    let locked = "(at: (5, 2), lock: Locked(key: Some(\"brass\")))";
+    let mut delve = rooms_with_door(locked, "").build();
+    noise_west(&mut delve);
+    delve.run(8);
+    assert!(opened(&delve).is_empty());
+    assert!(delve.at("Snik").x > 5, "it stays on its side");
+    let mut delve = rooms_with_door(locked, r#", gear: [Key("brass")]"#).build();
+    noise_west(&mut delve);
+    delve.run(10);
+    assert_eq!(
+        opened(&delve),
+        vec![("Snik".into(), DoorOpening::ByHand)],
+        "{}",
+        delve.log().to_text()
+    );
+    // A stuck door: a goblin of Strength 10 would need 18+ to bash it, so it leaves it shut.
+    let mut delve = rooms_with_door("(at: (5, 2), stuck: true)", "").build();
+    noise_west(&mut delve);
+    delve.run(8);
+    assert!(opened(&delve).is_empty());
+    assert!(
+        !delve
+            .events::<delve::rules::doors::DoorEvent>()
+            .iter()
+            .any(|e| matches!(e, delve::rules::doors::DoorEvent::BashFailed { .. })),
+        "no bash"
+    );
+}
+
+/// A patroller hears a noise behind it while walking its route, breaks off to look, and then
+/// walks its route again.
+#[test]
+fn a_patroller_goes_to_look_at_a_noise_and_back_to_its_route() {
+    let mut delve = corridor("[(5, 1), (9, 1)]").build();
+    // On its way from (5, 1) to (9, 1).
+    assert!(run_to(&mut delve, 12, |d| (6..9).contains(&d.at("Guard").x)));
+    delve.give(MakeNoise {
+        at: (1, 1),
+        sound: SoundRow::Loud,
+        what: "a dropped shield".into(),
+    });
+    delve.run(1);
+    let looked = delve
+        .events::<MonsterEvent>()
+        .iter()
+        .any(|e| matches!(e, MonsterEvent::WentToLook { who, .. } if who == "Guard"));
+    assert!(looked, "{}", delve.log().to_text());
+    assert!(
+        run_to(&mut delve, 8, |d| d.at("Guard").x <= 2),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        run_to(&mut delve, 20, |d| d.at("Guard") == GridPos::new(9, 1)),
+        "back on its round: {}",
+        delve.log().to_text()
+    );
+}
+
+fn run_to(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool {
+    for _ in 0..max {
+        if done(delve) {
+            return true;
+        }
+        delve.run(1);
+    }
+    done(delve)
+}

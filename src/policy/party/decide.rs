@@ -37,6 +37,9 @@ pub(super) struct Tactic {
     /// The tactic's name, as the log gives it.
     pub name: &'static str,
     pub needs: Needs,
+    /// Each round's try is a fresh throw that may succeed (an escape from a squeeze): never set
+    /// aside for changing nothing ([`SET_ASIDE`]).
+    pub throws_anew: bool,
     /// Whether it applies this round, and its orders if so.
     pub try_it: fn(&mut Turn<'_>) -> Option<Decision>,
 }
@@ -46,21 +49,25 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "set out",
         needs: Needs::Party,
+        throws_anew: false,
         try_it: set_out,
     },
     Tactic {
         name: "leader up front",
         needs: Needs::Party,
+        throws_anew: false,
         try_it: leader_up_front,
     },
     Tactic {
         name: "get unstuck",
         needs: Needs::Party,
+        throws_anew: true,
         try_it: get_unstuck,
     },
     Tactic {
         name: "take from the fallen",
         needs: Needs::Party,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward == Some(Homeward::Fleeing) {
                 return None;
@@ -71,16 +78,19 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "relight",
         needs: Needs::Party,
+        throws_anew: false,
         try_it: relight,
     },
     Tactic {
         name: "close up",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| close_up(t.world, t.mind, t.members, t.leader, t.here),
     },
     Tactic {
         name: "fetch from the pit",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward == Some(Homeward::Fleeing) {
                 return None;
@@ -91,11 +101,13 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "out of the pit",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| out_of_the_pit(t.world, t.mind, t.members),
     },
     Tactic {
         name: "rejoin across",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| {
             let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
             rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
@@ -104,11 +116,13 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "flee",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: flee,
     },
     Tactic {
         name: "spike behind",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward != Some(Homeward::Fleeing) {
                 return None;
@@ -119,6 +133,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "rest",
         needs: Needs::Sight,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward == Some(Homeward::Fleeing) || !needs_rest(t.world, t.members) {
                 return None;
@@ -137,6 +152,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "take a light",
         needs: Needs::Distances,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward.is_some() {
                 return None;
@@ -148,6 +164,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "turn back",
         needs: Needs::Distances,
+        throws_anew: false,
         try_it: |t| {
             if t.mind.homeward.is_some() {
                 return None;
@@ -162,6 +179,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic {
         name: "where next",
         needs: Needs::Distances,
+        throws_anew: false,
         try_it: where_next,
     },
 ];
@@ -192,6 +210,7 @@ pub(super) struct Sight {
     jumps: bool,
     traverses: bool,
     climbs: bool,
+    squeezes: bool,
     /// The faction's memory covers the level (it is ready once its members have looked).
     all_seen: bool,
 }
@@ -220,6 +239,7 @@ impl Sight {
             jumps: party_jumps(world, mind, members),
             traverses: party_traverses(world, mind, members),
             climbs: party_climbs(world, members),
+            squeezes: party_squeezes(world, mind, members),
             grid,
         }
     }
@@ -236,6 +256,7 @@ impl Sight {
             jumps: self.jumps,
             traverses: self.traverses,
             climbs: self.climbs,
+            squeezes: self.squeezes,
         }
     }
 }
@@ -258,16 +279,67 @@ pub(super) fn decide(
         sight: None,
         from_here: None,
     };
+    let now = turn.world.resource::<crate::time::Clock>().rounds;
+    let squares: Vec<Option<GridPos>> = members.iter().map(|&m| square(turn.world, m)).collect();
     for tactic in TACTICS {
         if !turn.prepare(tactic.needs) {
             return None;
         }
-        if let Some(decision) = (tactic.try_it)(&mut turn) {
+        let Some(decision) = (tactic.try_it)(&mut turn) else {
+            continue;
+        };
+        let mind = &mut *turn.mind;
+        if tactic.throws_anew {
+            mind.unchanged = 0;
+            mind.last_decision = None;
             return Some((tactic.name, decision));
         }
+        if mind
+            .set_aside
+            .iter()
+            .any(|(n, i, until)| *n == tactic.name && *i == decision.0 && *until > now)
+        {
+            continue;
+        }
+        // Never loop: the same decision again and again, a round or two apart, with no one
+        // moving, is set aside for a while and the next row is tried.
+        let same = mind.last_decision.as_ref().is_some_and(|(n, i, r, sq)| {
+            *n == tactic.name && *i == decision.0 && now <= r + SET_ASIDE.within && *sq == squares
+        });
+        mind.unchanged = if same { mind.unchanged + 1 } else { 0 };
+        mind.last_decision = Some((tactic.name, decision.0.clone(), now, squares.clone()));
+        if mind.unchanged + 1 >= SET_ASIDE.after {
+            mind.unchanged = 0;
+            mind.set_aside
+                .push((tactic.name, decision.0.clone(), now + SET_ASIDE.for_rounds));
+            log_in(
+                turn.world,
+                PolicyEvent::SetAside {
+                    party: turn.mind.party.clone(),
+                    tactic: tactic.name,
+                    intent: decision.0,
+                },
+            );
+            continue;
+        }
+        return Some((tactic.name, decision));
     }
     None
 }
+
+/// When a decision that changes nothing is set aside: after five in a row, each within three
+/// rounds of the last with no member moved; for three turns.
+pub(super) struct SetAside {
+    pub after: u32,
+    pub within: u64,
+    pub for_rounds: u64,
+}
+
+pub(super) const SET_ASIDE: SetAside = SetAside {
+    after: 5,
+    within: 3,
+    for_rounds: 3 * ROUNDS_PER_TURN,
+};
 
 /// One tactic alone, as if it were the only row (a test of that row): its decision for the
 /// party now, if it applies. The party's mind is left as it was; the world may not be (a row's
@@ -444,16 +516,23 @@ fn flee(t: &mut Turn<'_>) -> Option<Decision> {
         return None;
     }
     t.mind.homeward = Some(Homeward::Fleeing);
+    t.mind.heading_for = None;
     for &m in t.members {
         t.world
             .entity_mut(m)
             .insert(crate::rules::combat::behaviour::Retreating);
     }
+    // It sets off at once, whatever it was at (a search, a pick: a walk sets a task aside).
+    let orders = if t.prepare(Needs::Distances) {
+        where_next(t).map(|(_, orders)| orders).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     Some((
         Intent::TurnBack {
             why: Homeward::Fleeing,
         },
-        Vec::new(),
+        orders,
     ))
 }
 
@@ -508,18 +587,33 @@ fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
         mind.exhausted.push(target);
         return None;
     }
-    let walk = from_here.walk_to(&sight.grid, target)?;
+    if let Some(walk) = from_here.walk_to(&sight.grid, target) {
+        return on_the_way(world, mind, members, &know, &walk, target, intent);
+    }
+    // Homeward, and a hole it would not jump at its usual odds cuts it off from the way in: it
+    // jumps at the odds it accepts when stranded.
+    if mind.homeward.is_none()
+        || sight.jumps
+        || !party_jumps_at(world, members, mind.policy.stranded_jump_odds)
+    {
+        return None;
+    }
+    let know = Knowledge {
+        jumps: true,
+        ..sight.knowledge()
+    };
+    let walk = know.distances(here).walk_to(&sight.grid, target)?;
     on_the_way(world, mind, members, &know, &walk, target, intent)
 }
 
-/// Busy: walking, closing up, climbing, resting, at work, or in a battle (not fleeing).
+/// Busy: walking, closing up, climbing, resting, at work, or in a battle it knows of (not
+/// fleeing).
 pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let fighting = world
-        .get_resource::<crate::rules::combat::battle::Battle>()
-        .is_some_and(|b| b.active);
-    if fighting && mind.homeward != Some(Homeward::Fleeing) && !too_many_down(world, mind, members)
-    {
-        return true;
+    let fighting = in_a_fight(world, members);
+    // In a battle the fighting behaviour fights; the party decides only when too many are down
+    // (to flee, at work or not).
+    if fighting && mind.homeward != Some(Homeward::Fleeing) {
+        return !too_many_down(world, mind, members);
     }
     let marching = world
         .resource::<Parties>()
@@ -537,12 +631,21 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
         })
 }
 
-/// A foe at hand: a battle is on, or a member sees a creature hostile to the party that is up.
-pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
-    if world
+/// In a fight: a battle is on and a member is aware of an enemy in it (a party watched from the
+/// dark by a guard at its post knows of no fight, and goes about its delve).
+pub(super) fn in_a_fight(world: &World, members: &[Entity]) -> bool {
+    world
         .get_resource::<crate::rules::combat::battle::Battle>()
         .is_some_and(|b| b.active)
-    {
+        && world
+            .get_resource::<crate::rules::combat::battle::Awareness>()
+            .is_some_and(|a| members.iter().any(|&m| !a.of(m).is_empty()))
+}
+
+/// A foe at hand: the party is in a fight, or a member sees a creature hostile to the party
+/// that is up.
+pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
+    if in_a_fight(world, members) {
         return true;
     }
     type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;

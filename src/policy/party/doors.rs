@@ -214,16 +214,12 @@ pub(super) fn deal_with_door(
                 at: xy,
             }
             .into();
-            // Tried once beside the door; or, when the key's holder cannot get up to it (a
-            // corridor one wide, someone at the door: no one passes), given up.
+            // Tried once beside the door; the key's holder steps up to it (in a corridor one
+            // wide the one at the door steps back for it), three walks at most.
             w.key_walks += 1;
             let beside = square(world, holder).is_some_and(|p| p.within_a_step(door));
-            let blocked = !beside && free_square_beside(world, holder, leader_at, door).is_none();
-            if beside || blocked || w.key_walks > 1 {
+            if beside || w.key_walks > 2 {
                 w.key_tried = true;
-            }
-            if blocked {
-                return (by(DoorWay::Key), Vec::new());
             }
             return (
                 by(DoorWay::Key),

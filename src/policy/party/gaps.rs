@@ -29,11 +29,16 @@ fn chance(world: &World, who: Entity, gap: u32, run_up: bool) -> f32 {
 /// Would every member who is up jump a hole one square across at the policy's odds, given a
 /// run-up? Then such holes are a way on for the party ([`crate::policy::knowledge::Knowledge`]).
 pub(super) fn party_jumps(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    party_jumps_at(world, members, mind.policy.jump_odds)
+}
+
+/// Would every member who is up clear a hole one square across, with a run-up, at `odds`?
+pub(super) fn party_jumps_at(world: &World, members: &[Entity], odds: f32) -> bool {
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
     members
         .iter()
         .filter(|&&m| is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none())
-        .all(|&m| chance(world, m, scale, true) >= mind.policy.jump_odds)
+        .all(|&m| chance(world, m, scale, true) >= odds)
 }
 
 /// The first jump or traverse on a planned walk (a step of more than one square): the take-off
@@ -71,6 +76,16 @@ pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
                 .is_some()
             })
         })
+}
+
+/// Would every member who is up go through a squeeze, the chance of being stuck there for good
+/// (Dungeon Delves › Squeezing; `rules::caving::stuck_for_good_chance`) no more than the
+/// policy's `squeeze_risk`? Then squeezes are a way on.
+pub(super) fn party_squeezes(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    members
+        .iter()
+        .filter(|&&m| is_up(world, m))
+        .all(|&m| crate::rules::caving::stuck_for_good_chance(world, m) <= mind.policy.squeeze_risk)
 }
 
 /// The shaft the party is climbing through, if its crossing is one.
@@ -299,7 +314,42 @@ pub(super) fn cross(
         let order = make_way(world, &up, Entity::PLACEHOLDER, landing, first_over)?;
         return Some((way_over.intent(name(world, m), over, landing), vec![order]));
     }
-    let (d, front, at) = near[0];
+    // The first in line who can cross now goes (one too slow or too hurt to jump waits for
+    // the others).
+    let occupied_now = occupied;
+    near.iter().find_map(|&(d, front, at)| {
+        cross_one(
+            world,
+            mind,
+            &up,
+            (way_over, take_off, landing, over),
+            &occupied_now,
+            (d, front, at),
+        )
+    })
+}
+
+/// `front`, `d` feet from the take-off at `at`, crosses (or makes ready to): its orders, if it
+/// can.
+fn cross_one(
+    world: &mut World,
+    mind: &mut PartyMind,
+    up: &[(Entity, GridPos)],
+    (way_over, take_off, landing, over): (Over, GridPos, GridPos, GridPos),
+    occupied: &[GridPos],
+    (d, front, at): (u32, Entity, GridPos),
+) -> Option<(Intent, Vec<Command>)> {
+    // Another stands on the take-off (one who cannot cross now): it steps back off it first.
+    if at != take_off
+        && way_over != Over::Ledge
+        && up.iter().any(|&(m, p)| m != front && p == take_off)
+    {
+        let order = make_way(world, up, front, take_off, over)?;
+        return Some((
+            way_over.intent(name(world, front), over, landing),
+            vec![order],
+        ));
+    }
     let who = name(world, front);
     let intent = way_over.intent(who.clone(), over, landing);
     // Down a shaft and out on its far side: a rope lowered into it first; then each in turn
@@ -401,9 +451,14 @@ pub(super) fn cross(
             && let Some(path) = &path
         {
             // Too far to run up and jump in one round: up to 20' short of the take-off first.
+            // (The nearest free square on the way there, no farther.)
             let back = (RUN_UP_FEET / scale) as usize;
-            let to = path.squares[path.squares.len().saturating_sub(back + 1)];
-            return Some((intent, vec![walk(who.clone(), to)]));
+            let last = path.squares.len().saturating_sub(back + 1);
+            let to = path.squares[..=last]
+                .iter()
+                .rev()
+                .find(|q| !occupied.contains(q))?;
+            return Some((intent, vec![walk(who.clone(), *to)]));
         }
     }
     if chance(world, front, gap, false) >= odds {

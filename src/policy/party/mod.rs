@@ -202,6 +202,9 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
+        last_decision: None,
+        unchanged: 0,
+        set_aside: Vec::new(),
     };
     let mut minds = world.resource_mut::<PartyMinds>();
     minds.0.retain(|m| m.party != party);
@@ -327,6 +330,13 @@ pub enum PolicyEvent {
         tactic: &'static str,
         intent: Intent,
     },
+    /// A tactic's decision changed nothing five times in a row (no one moved, a round or two
+    /// apart): the party sets it aside for three turns and tries the next (`decide::SET_ASIDE`).
+    SetAside {
+        party: String,
+        tactic: &'static str,
+        intent: Intent,
+    },
     /// The party's delve ended: how, and its numbers.
     DelveEnded {
         party: String,
@@ -338,9 +348,9 @@ pub enum PolicyEvent {
 impl LogEvent for PolicyEvent {
     fn who(&self) -> Option<&str> {
         match self {
-            PolicyEvent::Decided { party, .. } | PolicyEvent::DelveEnded { party, .. } => {
-                Some(party)
-            }
+            PolicyEvent::Decided { party, .. }
+            | PolicyEvent::SetAside { party, .. }
+            | PolicyEvent::DelveEnded { party, .. } => Some(party),
         }
     }
 }
@@ -358,9 +368,25 @@ impl fmt::Display for PolicyEvent {
                 outcome,
                 tally,
             } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
+            PolicyEvent::SetAside {
+                party,
+                tactic,
+                intent,
+            } => {
+                return write!(
+                    f,
+                    "{party}'s policy sets aside {tactic} ({intent}) for three turns: five \
+                     times in a row it changed nothing"
+                );
+            }
         };
-        write!(f, "{party}'s policy ({tactic}): ")?;
-        match intent {
+        write!(f, "{party}'s policy ({tactic}): {intent}")
+    }
+}
+
+impl fmt::Display for Intent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Intent::SetOut => write!(f, "set out"),
             Intent::Relight { who } => write!(f, "{who} lights the next light"),
             Intent::Refuel { who } => write!(f, "{who} fills the lantern"),
@@ -447,6 +473,12 @@ pub struct PartyMind {
     stalls: u32,
     /// The leader's square when the last walk was given.
     last_walk_from: Option<GridPos>,
+    /// The last decision: its tactic, intent, round, and where the members stood.
+    last_decision: Option<(&'static str, Intent, u64, Vec<Option<GridPos>>)>,
+    /// Decisions in a row that changed nothing (`decide::SET_ASIDE`).
+    unchanged: u32,
+    /// Decisions set aside, until a round.
+    set_aside: Vec<(&'static str, Intent, u64)>,
 }
 
 /// What the party has tried at a door, and learned.
@@ -518,11 +550,9 @@ fn party_minds(world: &mut World) {
             world.resource_mut::<DelveEnd>().0 = Some((mind.party.clone(), outcome, tally));
             continue;
         }
-        // Busy, unless (outside a battle) its last light is about to die and it has another to
+        // Busy, unless (outside a fight) its last light is about to die and it has another to
         // light.
-        let fighting = world
-            .get_resource::<crate::rules::combat::battle::Battle>()
-            .is_some_and(|b| b.active);
+        let fighting = in_a_fight(world, &members);
         if busy(world, mind, &members)
             && (fighting
                 || !(light_dying(world, &members) && light_to_kindle(world, &members).is_some()))

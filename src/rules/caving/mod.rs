@@ -181,7 +181,7 @@ pub(crate) fn squeeze_on(
     // The throw is made at the start of the initiative in which it passes into or through the
     // squeeze: one still short of it walks up to it first.
     let squeeze = |p: GridPos| grid.terrain(p) == Some(Terrain::Squeeze);
-    if !squeeze(m.at) && !squeeze(m.steps[0]) {
+    if !squeeze(m.at) && !squeeze(m.steps[0]) && !m.mouth_taken {
         let mouth = m.steps.iter().position(|&p| squeeze(p)).unwrap_or(0);
         return SqueezedOn::UpToTheSqueeze(mouth);
     }
@@ -276,6 +276,47 @@ fn escape_throw(
                 .is_some_and(|c| c.has(ConditionKind::Stuck))
         })
         .ok_or(CavingRefusal::NotStuck)?;
+    escape_throw_of(world, who, way, stuck_in.failed_pushes)
+}
+
+/// The chance `who` is stuck for good going through one squeeze (Dungeon Delves › Squeezing):
+/// stuck (an unmodified 1 on its Squeezing throw before it gets through), then no way out —
+/// its wiggles back hopeless (under one in ten: a natural 20 alone, which the penalties of
+/// being stuck take away) and every push forward failed, each −4 on the next.
+pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
+    let Some(thrower) = Thrower::of(world, who) else {
+        return 0.0;
+    };
+    let odds = |way: Escape, pushes: u32| {
+        escape_throw_of(world, who, way, pushes).map_or(0.0, |(kind, _, mods, target)| {
+            crate::rules::throws::chance(&thrower, kind, &mods, target).1
+        })
+    };
+    if odds(Escape::Back, 0) >= 0.1 {
+        return 0.0;
+    }
+    // The Squeezing throw each round: through, no progress, or stuck on a 1.
+    let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
+    let conditions = world.get::<Conditions>(who).cloned().unwrap_or_default();
+    let mods = squeezing_modifiers(&profs, &conditions, false);
+    let target = stone_target(stone_of(world.get::<Encumbrance>(who)));
+    let through = crate::rules::throws::chance(&thrower, ThrowKind::Check, &mods, target).1;
+    let stuck = if through < 1.0 { 0.05 } else { 0.0 };
+    let stuck_first = stuck / (through + stuck).max(f32::EPSILON);
+    let mut never_free = 1.0;
+    for pushes in 0..8 {
+        never_free *= 1.0 - odds(Escape::Forward, pushes);
+    }
+    stuck_first * never_free
+}
+
+/// The escape throw's kind, words, modifiers and target, after `failed_pushes` failed pushes.
+fn escape_throw_of(
+    world: &World,
+    who: Entity,
+    way: Escape,
+    failed_pushes: u32,
+) -> Result<(ThrowKind, &'static str, Vec<Modifier>, i32), CavingRefusal> {
     let stone = stone_of(world.get::<Encumbrance>(who));
     let mut mods = Vec::new();
     let (target, what) = match way {
@@ -305,10 +346,10 @@ fn escape_throw(
     {
         mods.push(Modifier::new(CONTORTIONISM_BONUS, "Contortionism"));
     }
-    if stuck_in.failed_pushes > 0 {
+    if failed_pushes > 0 {
         mods.push(Modifier::new(
-            FAILED_ESCAPE_PENALTY * stuck_in.failed_pushes as i32,
-            format!("{} failed push(es) forward", stuck_in.failed_pushes),
+            FAILED_ESCAPE_PENALTY * failed_pushes as i32,
+            format!("{failed_pushes} failed push(es) forward"),
         ));
     }
     let kind = match way {

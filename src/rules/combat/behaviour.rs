@@ -7,7 +7,7 @@
 //!    of the fight waits where it is);
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
 //! 4. or else closes in: walks at combat speed to the free square next to it that is nearest
-//!    (one that keeps to a place, [`KeepsTo`] — a guard's post, a lair — closes in only within
+//!    and not through a squeeze (one that keeps to a place, [`KeepsTo`] — a guard's post, a lair — closes in only within
 //!    it, and walks back to it when out of it: a guard holds its post and fights whoever comes
 //!    within its reach);
 //!    one with a heavy shield takes, of those, one beside a companion with a heavy shield, so
@@ -212,10 +212,21 @@ pub(crate) fn fighting_behaviour(
             .map(|s| s.1)
             .collect();
         let apart = |p: &GridPos| !wall.iter().any(|w| w.is_adjacent(*p));
+        // No one squeezes through a chokepoint to close in (one stuck there is out of the
+        // fight, and may be for good): only a square reached without a squeeze.
+        let no_squeeze = |p: &GridPos| {
+            crate::grid::path::find_path(grid, at, *p).is_none_or(|path| {
+                !path
+                    .squares
+                    .iter()
+                    .any(|&q| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze))
+            })
+        };
         if let Some(to) = target_at
             .neighbours()
             .into_iter()
             .filter(free)
+            .filter(no_squeeze)
             .min_by_key(|p| (apart(p), grid.distance_feet(at, *p), *p))
         {
             claimed.push(to);

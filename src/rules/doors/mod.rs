@@ -101,6 +101,11 @@ pub(crate) fn bashing_modifiers(
     mods
 }
 
+/// The door at `at`, as it is now.
+pub fn door_here(world: &mut World, at: GridPos) -> Option<Door> {
+    door_at(world, at).map(|(_, d)| d)
+}
+
 /// The door a creature stands next to at `at`, with its entity.
 fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
     let mut q = world.query::<(Entity, &Position, &Door)>();

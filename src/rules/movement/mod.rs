@@ -615,6 +615,16 @@ pub fn walk(
         } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd, water);
         // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
+        // The square before a squeeze's mouth another stands on: it squeezes on at once.
+        let mouth_taken = squares
+            .iter()
+            .position(|&p| grid.terrain(p) == Some(crate::grid::terrain::Terrain::Squeeze))
+            .is_some_and(|n| {
+                n > 0
+                    && occupants
+                        .iter()
+                        .any(|o| o.0 != entity && o.1 == squares[n - 1])
+            });
         let squeezed = squeeze_on(
             &grid,
             (&mut dice, &mut log, round),
@@ -628,6 +638,7 @@ pub fn walk(
                 path: &w.path,
                 next: w.next,
                 steps: &squares,
+                mouth_taken,
             },
         );
         match squeezed {

@@ -39,6 +39,9 @@ pub struct SqueezingMover<'a> {
     pub path: &'a [GridPos],
     pub next: usize,
     pub steps: &'a [GridPos],
+    /// The square before the squeeze's mouth is another's: it cannot stop there, so it
+    /// squeezes on this round (the throw now) rather than walking up to the mouth first.
+    pub mouth_taken: bool,
 }
 
 /// Where a stuck creature can get to: the squares behind it (nearest first) and ahead of it on

@@ -347,6 +347,7 @@ fn keep_formation(
                 (&mut dice, &mut log, round),
                 (tactical.as_deref(), penalties_on.is_some()),
                 crate::rules::caving::SqueezingMover {
+                    mouth_taken: false,
                     name,
                     at: pos.0,
                     conditions: &mut conditions,
