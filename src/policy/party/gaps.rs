@@ -82,10 +82,10 @@ pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
 /// (Dungeon Delves › Squeezing; `rules::caving::stuck_for_good_chance`) no more than the
 /// policy's `squeeze_risk`? Then squeezes are a way on.
 pub(super) fn party_squeezes(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    members
-        .iter()
-        .filter(|&&m| is_up(world, m))
-        .all(|&m| crate::rules::caving::stuck_for_good_chance(world, m) <= mind.policy.squeeze_risk)
+    mind.has_squeezes
+        && members.iter().filter(|&&m| is_up(world, m)).all(|&m| {
+            crate::rules::caving::stuck_for_good_chance(world, m) <= mind.policy.squeeze_risk
+        })
 }
 
 /// The shaft the party is climbing through, if its crossing is one.
@@ -150,6 +150,14 @@ fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<G
                 Some(crate::grid::terrain::Terrain::Chasm { .. })
             )
     })
+}
+
+/// Does the level have a squeeze (found once, as the party is handed over)?
+pub(super) fn has_squeezes(world: &World) -> bool {
+    let grid = world.resource::<crate::grid::DungeonGrid>();
+    (0..grid.height() as i32)
+        .flat_map(|y| (0..grid.width() as i32).map(move |x| GridPos::new(x, y)))
+        .any(|p| grid.terrain(p) == Some(crate::grid::terrain::Terrain::Squeeze))
 }
 
 /// The narrowest ledge on the level, in inches, if there is one (found once, as the party is
@@ -485,14 +493,22 @@ fn cross_one(
         return None;
     }
     // It needs a run-up: back to the nearest free square 20' or more from the take-off.
+    // (A square nearer than 20' as the crow flies is no run-up: not asked.)
+    let known = crate::rules::movement::hazards::known_to(world, front);
+    let way = |from: GridPos, to: GridPos| {
+        crate::rules::movement::hazards::way_knowing(world, &known, from, to)
+    };
     let back = (-6..=6)
         .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
         .map(|(dx, dy)| GridPos::new(take_off.x + dx, take_off.y + dy))
+        .filter(|&q| q.chebyshev(take_off) * scale >= RUN_UP_FEET)
         .filter(|&q| !occupied.contains(&q) && crate::rules::caving::firm_ground(world, q))
         .filter_map(|q| {
-            let run = way(world, front, q, take_off).ok()?.feet;
-            let walk = way(world, front, at, q).ok()?.feet;
-            (run >= RUN_UP_FEET).then_some((walk, q))
+            let run = way(q, take_off).ok()?.feet;
+            if run < RUN_UP_FEET {
+                return None;
+            }
+            Some((way(at, q).ok()?.feet, q))
         })
         .min()?
         .1;

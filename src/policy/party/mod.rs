@@ -199,6 +199,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         pits_given_up: Vec::new(),
         lights_given_up: Vec::new(),
         narrowest_ledge: narrowest_ledge(world),
+        has_squeezes: has_squeezes(world),
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
@@ -461,6 +462,8 @@ pub struct PartyMind {
     jump_refused: Vec<String>,
     /// The level's narrowest ledge, in inches ([`narrowest_ledge`]).
     narrowest_ledge: Option<u32>,
+    /// The level has squeezes ([`has_squeezes`]; found once: squeezes do not change).
+    has_squeezes: bool,
     /// Lights on the level it took, or gave up taking.
     lights_given_up: Vec<GridPos>,
     /// Pits it will not climb down into or lower a rope into again (the rules refused it).

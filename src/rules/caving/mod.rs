@@ -305,7 +305,11 @@ pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
     let stuck_first = stuck / (through + stuck).max(f32::EPSILON);
     let mut never_free = 1.0;
     for pushes in 0..8 {
-        never_free *= 1.0 - odds(Escape::Forward, pushes);
+        let push = odds(Escape::Forward, pushes);
+        if push == 0.0 {
+            break;
+        }
+        never_free *= 1.0 - push;
     }
     stuck_first * never_free
 }

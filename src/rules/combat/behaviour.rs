@@ -214,13 +214,16 @@ pub(crate) fn fighting_behaviour(
         let apart = |p: &GridPos| !wall.iter().any(|w| w.is_adjacent(*p));
         // No one squeezes through a chokepoint to close in (one stuck there is out of the
         // fight, and may be for good): only a square reached without a squeeze.
+        // (Looked for only where a squeeze lies near the way: around the two.)
+        let is_squeeze =
+            |q: GridPos| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze);
+        let (x0, x1) = (at.x.min(target_at.x) - 2, at.x.max(target_at.x) + 2);
+        let (y0, y1) = (at.y.min(target_at.y) - 2, at.y.max(target_at.y) + 2);
+        let squeeze_near = (y0..=y1).any(|y| (x0..=x1).any(|x| is_squeeze(GridPos::new(x, y))));
         let no_squeeze = |p: &GridPos| {
-            crate::grid::path::find_path(grid, at, *p).is_none_or(|path| {
-                !path
-                    .squares
-                    .iter()
-                    .any(|&q| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze))
-            })
+            !squeeze_near
+                || crate::grid::path::find_path(grid, at, *p)
+                    .is_none_or(|path| !path.squares.iter().any(|&q| is_squeeze(q)))
         };
         if let Some(to) = target_at
             .neighbours()

@@ -65,9 +65,19 @@ pub(crate) fn way(
     from: GridPos,
     to: GridPos,
 ) -> Result<Path, MoveRefusal> {
+    way_knowing(world, &known_to(world, who), from, to)
+}
+
+/// [`way`], with the hazards the walker's faction knows already found (for many ways asked at
+/// once).
+pub(crate) fn way_knowing(
+    world: &World,
+    known: &[(GridPos, Hazard)],
+    from: GridPos,
+    to: GridPos,
+) -> Result<Path, MoveRefusal> {
     let grid = world.resource::<DungeonGrid>();
     let direct = find_path(grid, from, to).ok_or(MoveRefusal::NoPath { from, to })?;
-    let known = known_to(world, who);
     let on_it = |p: &GridPos| known.iter().find(|(h, _)| h == p).map(|&(_, k)| k);
     if !direct.squares.iter().skip(1).any(|p| on_it(p).is_some()) {
         return Ok(direct);
