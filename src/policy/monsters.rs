@@ -133,8 +133,8 @@ pub struct Mind {
     /// Where it is bound beyond a closed door: it goes through the door first
     /// ([`through_doors`]).
     pub errand: Option<GridPos>,
-    /// What it has done at doors on this errand (opened, unlocked, bashed): a few, and the
-    /// errand is given up.
+    /// The orders it has given on this errand (walks up to a door, opening, unlocking,
+    /// bashing): a few, and the errand is given up.
     pub door_tries: u32,
 }
 
@@ -795,9 +795,9 @@ fn keep_to_home(
     }
 }
 
-/// The most a monster does at doors on one errand (opening, unlocking, bashing) before it gives
-/// the errand up.
-const DOOR_TRIES: u32 = 4;
+/// The most orders a monster gives on one errand through doors (walking up to a door, opening,
+/// unlocking, bashing) before it gives the errand up.
+const DOOR_TRIES: u32 = 6;
 
 /// The hardest bash a monster tries: a door it would bash open only on 15+ it leaves shut (it is
 /// not strong enough).
@@ -867,6 +867,14 @@ fn through_doors(world: &mut World) {
             continue;
         };
         let door_at = path.squares[k];
+        let tries = world.get::<Mind>(e).map_or(DOOR_TRIES, |m| m.door_tries);
+        if tries >= DOOR_TRIES {
+            give_up(world);
+            continue;
+        }
+        if let Some(mut m) = world.get_mut::<Mind>(e) {
+            m.door_tries += 1;
+        }
         if k > 1 {
             // Up to the door first.
             let before = path.squares[k - 1];
@@ -877,9 +885,8 @@ fn through_doors(world: &mut World) {
             }));
             continue;
         }
-        let tries = world.get::<Mind>(e).map_or(DOOR_TRIES, |m| m.door_tries);
         let door = crate::rules::doors::door_here(world, door_at);
-        let Some(door) = door.filter(|d| d.state == DoorState::Closed && tries < DOOR_TRIES) else {
+        let Some(door) = door.filter(|d| d.state == DoorState::Closed) else {
             give_up(world);
             continue;
         };
@@ -919,9 +926,6 @@ fn through_doors(world: &mut World) {
         };
         match order {
             Some(order) => {
-                if let Some(mut m) = world.get_mut::<Mind>(e) {
-                    m.door_tries += 1;
-                }
                 // Opened, it walks on through at once (an evil door swings shut on an empty
                 // doorway at the round's end).
                 let walk_on = match &order {

@@ -53,6 +53,9 @@ pub struct PartyPolicy {
     pub bash_attempts: u32,
     /// The party flees for the way in once this share of its members is down.
     pub flee_when_down: f32,
+    /// Douse the party's lights for a turn of rest, and light one again after: a turn of fuel
+    /// saved in every six (Dungeon Delves › Light and Darkness; › Rest).
+    pub douse_while_resting: bool,
     /// Turns of light kept in hand beyond the walk back: less, and the party turns back.
     pub light_margin_turns: u32,
     /// The delve ends after this many turns (60 make 10 hours: a day's delve; the party turns
@@ -81,6 +84,7 @@ impl Default for PartyPolicy {
             squeeze_risk: 0.05,
             bash_attempts: 3,
             flee_when_down: 0.5,
+            douse_while_resting: true,
             light_margin_turns: 2,
             turn_limit: 60,
             marching_order: None,

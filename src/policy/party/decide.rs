@@ -138,15 +138,30 @@ pub(super) const TACTICS: &[Tactic] = &[
             if t.mind.homeward == Some(Homeward::Fleeing) || !needs_rest(t.world, t.members) {
                 return None;
             }
-            Some((
-                Intent::Rest,
-                vec![
-                    RestParty {
-                        party: t.mind.party.clone(),
-                    }
-                    .into(),
-                ],
-            ))
+            let mut orders: Vec<Command> = vec![
+                RestParty {
+                    party: t.mind.party.clone(),
+                }
+                .into(),
+            ];
+            // Resting in the dark saves the turn's fuel; the next light is lit after.
+            if t.mind.policy.douse_while_resting {
+                let mut bearers: Vec<Entity> = carried(t.world, t.members)
+                    .iter()
+                    .filter(|(b, _, l)| l.lit && l.fuel_rounds.is_some() && is_up(t.world, *b))
+                    .map(|(b, ..)| *b)
+                    .collect();
+                bearers.dedup();
+                for b in bearers {
+                    orders.push(
+                        Douse {
+                            who: name(t.world, b),
+                        }
+                        .into(),
+                    );
+                }
+            }
+            Some((Intent::Rest, orders))
         },
     },
     Tactic {

@@ -218,8 +218,16 @@ pub(super) fn deal_with_door(
             // wide the one at the door steps back for it), three walks at most.
             w.key_walks += 1;
             let beside = square(world, holder).is_some_and(|p| p.within_a_step(door));
-            if beside || w.key_walks > 2 {
+            // (A holder with no way up to the door — across a hole — cannot bring the key.)
+            let cut_off = !beside
+                && square(world, holder).is_none_or(|p| {
+                    crate::rules::movement::hazards::way(world, holder, p, leader_at).is_err()
+                });
+            if beside || cut_off || w.key_walks > 2 {
                 w.key_tried = true;
+            }
+            if cut_off {
+                return (by(DoorWay::Key), Vec::new());
             }
             return (
                 by(DoorWay::Key),
@@ -245,7 +253,6 @@ pub(super) fn deal_with_door(
                 );
             }
             if !w.jammed && w.methodical_picks < methodical_picks {
-                w.methodical_picks += u32::from(beside);
                 let order = PickLockMethodically {
                     who: name(world, thief),
                     at: xy,

@@ -501,7 +501,7 @@ struct DoorWork {
     /// Walks given to bring the key's holder up to the door.
     key_walks: u32,
     picked: bool,
-    /// Methodical picks tried (Dungeon Delves › Doors: "failed to pick, try again").
+    /// Methodical picks that failed (Dungeon Delves › Doors: "failed to pick, try again").
     methodical_picks: u32,
     /// The lock is jammed: it cannot be picked again.
     jammed: bool,
@@ -635,8 +635,12 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                     w.picked = true;
                     w.jammed = true;
                 }
-                DoorEvent::PickFailed { at, .. } => {
-                    mind.door_work.entry(*at).or_default().picked = true;
+                DoorEvent::PickFailed { at, may_retry, .. } => {
+                    let w = mind.door_work.entry(*at).or_default();
+                    w.picked = true;
+                    // A methodical pick is counted once it has failed (one an encounter broke
+                    // off is tried again).
+                    w.methodical_picks += u32::from(*may_retry);
                 }
                 _ => {}
             }
