@@ -148,7 +148,12 @@ pub(super) const TACTICS: &[Tactic] = &[
             if t.mind.policy.douse_while_resting {
                 let mut bearers: Vec<Entity> = carried(t.world, t.members)
                     .iter()
-                    .filter(|(b, _, l)| l.lit && l.fuel_rounds.is_some() && is_up(t.world, *b))
+                    .filter(|(b, _, l)| {
+                        l.lit
+                            && l.fuel_rounds.is_some()
+                            && is_up(t.world, *b)
+                            && free_to_act(t.world, *b)
+                    })
                     .map(|(b, ..)| *b)
                     .collect();
                 bearers.dedup();
@@ -463,11 +468,14 @@ fn leader_up_front(t: &mut Turn<'_>) -> Option<Decision> {
 /// (Dungeon Delves › Squeezing), so a hopeless push gives way to the wiggle.
 fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
     let world = &*t.world;
+    // (One held by more than the squeeze — drowning in it — can make no escape now.)
     let stuck = t.members.iter().copied().find(|&m| {
         is_up(world, m)
             && world
                 .get::<Conditions>(m)
                 .is_some_and(|c| c.has(ConditionKind::Stuck))
+            && crate::rules::acting::held_from(world, m, &[crate::rules::acting::Hold::Stuck])
+                .is_none()
     })?;
     let who = name(world, stuck);
     let chances = crate::rules::caving::escape_choices(world, stuck);
@@ -557,6 +565,10 @@ fn flee(t: &mut Turn<'_>) -> Option<Decision> {
 fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
     let (world, mind, members, leader, here) =
         (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
+    // (A leader at the bottom of a hole leads no walk: the party gets it out first.)
+    if world.get::<crate::creature::Below>(leader).is_some() {
+        return None;
+    }
     let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
     let know = sight.knowledge();
     let (target, intent) = if mind.homeward.is_some() {

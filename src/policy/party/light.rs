@@ -59,7 +59,8 @@ pub(super) fn light_dying(world: &mut World, members: &[Entity]) -> bool {
 /// Who can light a light, and how: an unlit light with fuel, or an empty lantern and a flask.
 pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, bool)> {
     let lights = carried(world, members);
-    let up = |e: Entity| is_up(world, e);
+    // (One up and free to act: not stuck in a squeeze, not drowning.)
+    let up = |e: Entity| is_up(world, e) && free_to_act(world, e);
     if let Some((b, ..)) = lights
         .iter()
         .find(|(b, _, l)| !l.lit && l.fuel_rounds != Some(0) && up(*b))

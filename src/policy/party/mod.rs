@@ -771,6 +771,12 @@ fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
         && !mind.stranded_names.contains(&name(world, m))
 }
 
+/// Held by nothing that refuses its commands (stuck in a squeeze, drowning, crawling a
+/// traverse): it can be given an order.
+fn free_to_act(world: &World, m: Entity) -> bool {
+    crate::rules::acting::held_from(world, m, &[]).is_none()
+}
+
 /// The first member who is up and not at the bottom of a hole (else the first up): the one who
 /// leads.
 fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
