@@ -114,8 +114,9 @@ impl Knowledge<'_> {
     /// squares (2 a side step, 3 a diagonal, no cutting corners, as [`crate::grid::path`]
     /// counts), with closed doors and known traps costing extra, and a jump over a hole one
     /// square across when the party jumps ([`Knowledge::jumps`]: the landing's parent is the
-    /// take-off); and the square each was reached from. A closed door is entered, not walked
-    /// through: beyond it is unknown until it opens.
+    /// take-off); and the square each was reached from. A walk goes through a closed door only
+    /// onto squares seen beyond it (a door that shut after the party looked through it, an evil
+    /// one that swung shut): beyond a door never opened nothing is known.
     pub fn distances(&self, from: GridPos) -> Distances {
         let n = (self.grid.width() * self.grid.height()) as usize;
         let mut cost = vec![u32::MAX; n];
@@ -137,10 +138,6 @@ impl Knowledge<'_> {
                 continue;
             }
             let p = self.grid.pos_of(i);
-            // Through a closed door no one walks on.
-            if i != start && self.step(p) == Step::ClosedDoor {
-                continue;
-            }
             for q in p.neighbours() {
                 let (dx, dy) = (q.x - p.x, q.y - p.y);
                 let mut step = self.step(q);

@@ -1085,3 +1085,75 @@ fn no_flight_from_a_beaten_foe() {
     delve.run(4);
     assert!(intents(&delve).contains(&fled), "{}", delve.log().to_text());
 }
+
+/// The key taken and used: a locked door whose key a fallen foe carries in the room; the party
+/// takes the key from it and unlocks the door with it (no thief needed).
+#[test]
+fn a_key_taken_from_the_fallen_opens_its_door() {
+    let mut delve = room_with_door(
+        "(at: (4, 2), lock: Locked(key: Some(\"brass\")))",
+        &[FIGHTER],
+    )
+    .faction(r#"(name: "goblins", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Snik", faction: "goblins", at: (2, 3), hp: 4, ac: 10, speed_feet: 120,
+                conditions: [Dead], gear: [Key("brass")])"#,
+    )
+    .light("(at: (2, 2), kind: Custom(bright_feet: 30, dim_feet: 30), lit: true)")
+    .build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let unlocked = |d: &Delve| {
+        d.events::<DoorEvent>().iter().any(
+            |e| matches!(e, DoorEvent::LockOpened { by: LockOpening::Key(k), .. } if k == "brass"),
+        )
+    };
+    assert!(
+        run_until(&mut delve, 40, unlocked),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::TakeFromTheFallen {
+        from: "Snik".into()
+    }));
+}
+
+/// An evil door that swung shut behind the party is wedged open with a spike as it is opened
+/// again, in the same round (Dungeon Delves › Doors).
+#[test]
+fn an_evil_door_that_swung_shut_is_wedged_open() {
+    let mut delve = room_with_door("(at: (4, 2), evil: true)", &[FIGHTER]).build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let wedged = |d: &Delve| {
+        d.events::<DoorEvent>().iter().any(|e| {
+            matches!(e, DoorEvent::DoorSpiked { who, wedged_open: true, .. } if who == "Brannoc")
+        })
+    };
+    assert!(
+        run_until(&mut delve, 60, wedged),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(
+        delve
+            .events::<DoorEvent>()
+            .iter()
+            .any(|e| matches!(e, DoorEvent::DoorSwungShut { .. })),
+        "it swung shut first"
+    );
+    assert!(intents(&delve).contains(&Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorWay::Wedge
+    }));
+}

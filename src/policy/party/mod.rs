@@ -203,6 +203,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         taking_walks: 0,
         stalls: 0,
         last_walk_from: None,
+        door_swung_shut: false,
         last_decision: None,
         unchanged: 0,
         set_aside: Vec::new(),
@@ -476,6 +477,8 @@ pub struct PartyMind {
     stalls: u32,
     /// The leader's square when the last walk was given.
     last_walk_from: Option<GridPos>,
+    /// An evil door it knows swung shut since a walk was last refused.
+    door_swung_shut: bool,
     /// The last decision: its tactic, intent, round, and where the members stood.
     last_decision: Option<(&'static str, Intent, u64, Vec<Option<GridPos>>)>,
     /// Decisions in a row that changed nothing (`decide::SET_ASIDE`).
@@ -624,6 +627,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
             match e {
                 DoorEvent::DoorSwungShut { at } if mind.doors.contains_key(at) => {
                     mind.door_work.entry(*at).or_default().evil = true;
+                    mind.door_swung_shut = true;
                 }
                 DoorEvent::LockOpened { at, .. } => {
                     let w = mind.door_work.entry(*at).or_default();
@@ -706,7 +710,12 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
             mind.looted.push(from.clone());
         }
         Command::MoveParty(MoveParty { to, .. }) | Command::Move(Move { to, .. }) => {
-            // A walk the rules refuse (a door shut out of sight): that square is given up.
+            // A walk the rules refuse (a door shut out of sight): that square is given up —
+            // unless an evil door it knows swung shut across the way: it goes back to it (and
+            // wedges it open).
+            if std::mem::take(&mut mind.door_swung_shut) {
+                return;
+            }
             mind.exhausted.push(at(*to));
         }
         _ => {}
