@@ -161,6 +161,12 @@ impl Mind {
         }
     }
 
+    /// Bound for `to`, beyond a closed door: [`through_doors`] takes it there.
+    fn set_errand(&mut self, to: GridPos) {
+        self.errand = Some(to);
+        self.door_tries = 0;
+    }
+
     /// May it leave its place for `p` (a noise, a light, a quarry)?
     pub fn may_go(&self, p: GridPos) -> bool {
         match self.stance {
@@ -421,8 +427,7 @@ fn answer_calls(
         }
         if let Some((to, plain)) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
             if !plain {
-                mind.errand = Some(to);
-                mind.door_tries = 0;
+                mind.set_errand(to);
             }
             log.push(
                 clock.rounds,
@@ -529,8 +534,7 @@ fn go_to_look(
         let candidates = [roughly(at), at].into_iter().chain(at.neighbours());
         if let Some((to, plain)) = nearest_reachable(&grid, pos.0, candidates) {
             if !plain {
-                mind.errand = Some(to);
-                mind.door_tries = 0;
+                mind.set_errand(to);
             }
             log.push(
                 clock.rounds,
@@ -658,8 +662,7 @@ fn pursue(
             // Through a door, or not at all: the trail ends here.
             mind.quarry = None;
             if path_through_doors(&grid, at.0, quarry).is_some() {
-                mind.errand = Some(quarry);
-                mind.door_tries = 0;
+                mind.set_errand(quarry);
                 log.push(
                     clock.rounds,
                     MonsterEvent::Pursued {

@@ -40,168 +40,93 @@ pub(super) struct Tactic {
     /// Each round's try is a fresh throw that may succeed (an escape from a squeeze): never set
     /// aside for changing nothing ([`SET_ASIDE`]).
     pub throws_anew: bool,
+    /// Tried by a party in flight too.
+    pub in_flight: bool,
     /// Whether it applies this round, and its orders if so.
     pub try_it: fn(&mut Turn<'_>) -> Option<Decision>,
 }
 
+impl Tactic {
+    const fn new(
+        name: &'static str,
+        needs: Needs,
+        try_it: fn(&mut Turn<'_>) -> Option<Decision>,
+    ) -> Self {
+        Tactic {
+            name,
+            needs,
+            throws_anew: false,
+            in_flight: true,
+            try_it,
+        }
+    }
+
+    const fn throws_anew(self) -> Self {
+        Tactic {
+            throws_anew: true,
+            ..self
+        }
+    }
+
+    /// A party in flight does not stop for it.
+    const fn not_in_flight(self) -> Self {
+        Tactic {
+            in_flight: false,
+            ..self
+        }
+    }
+}
+
 /// The party's tactics, in the order they are tried.
 pub(super) const TACTICS: &[Tactic] = &[
-    Tactic {
-        name: "set out",
-        needs: Needs::Party,
-        throws_anew: false,
-        try_it: set_out,
-    },
-    Tactic {
-        name: "leader up front",
-        needs: Needs::Party,
-        throws_anew: false,
-        try_it: leader_up_front,
-    },
-    Tactic {
-        name: "get unstuck",
-        needs: Needs::Party,
-        throws_anew: true,
-        try_it: get_unstuck,
-    },
-    Tactic {
-        name: "take from the fallen",
-        needs: Needs::Party,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward == Some(Homeward::Fleeing) {
-                return None;
-            }
-            take_from_the_fallen(t.world, t.mind, t.members)
-        },
-    },
-    Tactic {
-        name: "relight",
-        needs: Needs::Party,
-        throws_anew: false,
-        try_it: relight,
-    },
-    Tactic {
-        name: "close up",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| close_up(t.world, t.mind, t.members, t.leader, t.here),
-    },
-    Tactic {
-        name: "fetch from the pit",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward == Some(Homeward::Fleeing) {
-                return None;
-            }
-            fetch_from_the_pit(t.world, t.mind, t.members)
-        },
-    },
-    Tactic {
-        name: "out of the pit",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| out_of_the_pit(t.world, t.mind, t.members),
-    },
-    Tactic {
-        name: "rejoin across",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| {
-            let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
-            rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
-        },
-    },
-    Tactic {
-        name: "flee",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: flee,
-    },
-    Tactic {
-        name: "spike behind",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward != Some(Homeward::Fleeing) {
-                return None;
-            }
-            spike_behind(t.world, t.mind, t.members, t.here)
-        },
-    },
-    Tactic {
-        name: "rest",
-        needs: Needs::Sight,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward == Some(Homeward::Fleeing) || !needs_rest(t.world, t.members) {
-                return None;
-            }
-            let mut orders: Vec<Command> = vec![
-                RestParty {
-                    party: t.mind.party.clone(),
-                }
-                .into(),
-            ];
-            // Resting in the dark saves the turn's fuel; the next light is lit after.
-            if t.mind.policy.douse_while_resting {
-                let mut bearers: Vec<Entity> = carried(t.world, t.members)
-                    .iter()
-                    .filter(|(b, _, l)| {
-                        l.lit
-                            && l.fuel_rounds.is_some()
-                            && is_up(t.world, *b)
-                            && free_to_act(t.world, *b)
-                    })
-                    .map(|(b, ..)| *b)
-                    .collect();
-                bearers.dedup();
-                for b in bearers {
-                    orders.push(
-                        Douse {
-                            who: name(t.world, b),
-                        }
-                        .into(),
-                    );
-                }
-            }
-            Some((Intent::Rest, orders))
-        },
-    },
-    Tactic {
-        name: "take a light",
-        needs: Needs::Distances,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward.is_some() {
-                return None;
-            }
-            let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
-            take_a_light(t.world, t.mind, t.members, &sight.knowledge(), from_here)
-        },
-    },
-    Tactic {
-        name: "turn back",
-        needs: Needs::Distances,
-        throws_anew: false,
-        try_it: |t| {
-            if t.mind.homeward.is_some() {
-                return None;
-            }
-            let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
-            let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
-            t.mind.homeward = Some(why);
-            t.mind.heading_for = None;
-            Some((Intent::TurnBack { why }, Vec::new()))
-        },
-    },
-    Tactic {
-        name: "where next",
-        needs: Needs::Distances,
-        throws_anew: false,
-        try_it: where_next,
-    },
+    Tactic::new("set out", Needs::Party, set_out),
+    Tactic::new("leader up front", Needs::Party, leader_up_front),
+    Tactic::new("get unstuck", Needs::Party, get_unstuck).throws_anew(),
+    Tactic::new("take from the fallen", Needs::Party, |t| {
+        take_from_the_fallen(t.world, t.mind, t.members)
+    })
+    .not_in_flight(),
+    Tactic::new("relight", Needs::Party, relight),
+    Tactic::new("close up", Needs::Sight, |t| {
+        close_up(t.world, t.mind, t.members, t.leader, t.here)
+    }),
+    Tactic::new("fetch from the pit", Needs::Sight, |t| {
+        fetch_from_the_pit(t.world, t.mind, t.members)
+    })
+    .not_in_flight(),
+    Tactic::new("out of the pit", Needs::Sight, |t| {
+        out_of_the_pit(t.world, t.mind, t.members)
+    }),
+    Tactic::new("rejoin across", Needs::Sight, |t| {
+        let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
+        rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
+    }),
+    Tactic::new("flee", Needs::Sight, flee),
+    Tactic::new("spike behind", Needs::Sight, |t| {
+        if t.mind.homeward != Some(Homeward::Fleeing) {
+            return None;
+        }
+        spike_behind(t.world, t.mind, t.members, t.here)
+    }),
+    Tactic::new("rest", Needs::Sight, rest).not_in_flight(),
+    Tactic::new("take a light", Needs::Distances, |t| {
+        if t.mind.homeward.is_some() {
+            return None;
+        }
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        take_a_light(t.world, t.mind, t.members, &sight.knowledge(), from_here)
+    }),
+    Tactic::new("turn back", Needs::Distances, |t| {
+        if t.mind.homeward.is_some() {
+            return None;
+        }
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
+        t.mind.homeward = Some(why);
+        t.mind.heading_for = None;
+        Some((Intent::TurnBack { why }, Vec::new()))
+    }),
+    Tactic::new("where next", Needs::Distances, where_next),
 ];
 
 /// What the tactics see this round: the party, and (once a row needs it) what its faction
@@ -305,6 +230,9 @@ pub(super) fn decide(
         if !turn.prepare(tactic.needs) {
             return None;
         }
+        if !tactic.in_flight && turn.mind.homeward == Some(Homeward::Fleeing) {
+            continue;
+        }
         let Some(decision) = (tactic.try_it)(&mut turn) else {
             continue;
         };
@@ -384,7 +312,9 @@ pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decisi
         sight: None,
         from_here: None,
     };
-    if !turn.prepare(tactic.needs) {
+    if !turn.prepare(tactic.needs)
+        || (!tactic.in_flight && turn.mind.homeward == Some(Homeward::Fleeing))
+    {
         return None;
     }
     (tactic.try_it)(&mut turn)
@@ -527,6 +457,40 @@ fn relight(t: &mut Turn<'_>) -> Option<Decision> {
         );
     }
     Some((Intent::Relight { who: n }, orders))
+}
+
+/// Dungeon Delves › Rest: a turn once five have passed, or when a member is winded; resting in
+/// the dark (`douse_while_resting`) saves the turn's fuel, the next light lit after.
+fn rest(t: &mut Turn<'_>) -> Option<Decision> {
+    if !needs_rest(t.world, t.members) {
+        return None;
+    }
+    let mut orders: Vec<Command> = vec![
+        RestParty {
+            party: t.mind.party.clone(),
+        }
+        .into(),
+    ];
+    // Resting in the dark saves the turn's fuel; the next light is lit after.
+    if t.mind.policy.douse_while_resting {
+        let mut bearers: Vec<Entity> = carried(t.world, t.members)
+            .iter()
+            .filter(|(b, _, l)| {
+                l.lit && l.fuel_rounds.is_some() && is_up(t.world, *b) && free_to_act(t.world, *b)
+            })
+            .map(|(b, ..)| *b)
+            .collect();
+        bearers.dedup();
+        for b in bearers {
+            orders.push(
+                Douse {
+                    who: name(t.world, b),
+                }
+                .into(),
+            );
+        }
+    }
+    Some((Intent::Rest, orders))
 }
 
 /// Too many down while a foe is at hand: the party makes for the way in, running where it

@@ -279,6 +279,10 @@ fn escape_throw(
     escape_throw_of(world, who, way, stuck_in.failed_pushes)
 }
 
+/// A chance of wiggling back below this (reckoned before being stuck) is none: a natural 20
+/// alone, which the penalties of being stuck take away.
+const HOPELESS_WIGGLE: f32 = 0.1;
+
 /// The chance `who` is stuck for good going through one squeeze (Dungeon Delves › Squeezing):
 /// stuck (an unmodified 1 on its Squeezing throw before it gets through), then no way out —
 /// its wiggles back hopeless (under one in ten: a natural 20 alone, which the penalties of
@@ -292,7 +296,7 @@ pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
             crate::rules::throws::chance(&thrower, kind, &mods, target).1
         })
     };
-    if odds(Escape::Back, 0) >= 0.1 {
+    if odds(Escape::Back, 0) >= HOPELESS_WIGGLE {
         return 0.0;
     }
     // The Squeezing throw each round: through, no progress, or stuck on a 1.
@@ -301,7 +305,8 @@ pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
     let mods = squeezing_modifiers(&profs, &conditions, false);
     let target = stone_target(stone_of(world.get::<Encumbrance>(who)));
     let through = crate::rules::throws::chance(&thrower, ThrowKind::Check, &mods, target).1;
-    let stuck = if through < 1.0 { 0.05 } else { 0.0 };
+    // An unmodified 1 fails and sticks, whatever the modifiers.
+    let stuck = if through < 1.0 { 1.0 / 20.0 } else { 0.0 };
     let stuck_first = stuck / (through + stuck).max(f32::EPSILON);
     let mut never_free = 1.0;
     for pushes in 0..8 {
