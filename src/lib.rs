@@ -10,6 +10,7 @@ pub mod creature;
 pub mod dice;
 pub mod grid;
 pub mod import;
+pub mod kept;
 pub mod lab;
 pub mod level;
 pub mod lint;

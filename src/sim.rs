@@ -53,6 +53,7 @@ impl Plugin for SimCorePlugin {
         app.add_schedule(crate::schedule::round_schedule())
             .add_schedule(crate::schedule::turn_schedule())
             .init_resource::<ActingOrder>()
+            .init_resource::<crate::kept::ReadQueries>()
             .add_systems(
                 SimRound,
                 crate::schedule::play_faction_turns.in_set(RoundSet::FactionTurns),

@@ -136,15 +136,14 @@ pub(crate) fn explored_all(
 /// The fuel a party holds, in rounds: its carried lights' and its flasks of oil (a lantern's
 /// flask burns 24 turns). A light that burns without fuel counts as none.
 pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {
-    let mut q = world.query::<(
-        &crate::rules::light::LightSource,
-        &crate::rules::light::CarriedBy,
-    )>();
-    let lights: u64 = q
-        .iter(world)
-        .filter(|(_, c)| members.contains(&c.0))
-        .map(|(l, _)| l.fuel_rounds.unwrap_or(0))
-        .sum();
+    use crate::rules::light::{CarriedBy, LightSource};
+    let lights: u64 = crate::kept::read_query(world, |q: Query<(&LightSource, &CarriedBy)>| {
+        q.iter()
+            .filter(|(_, c)| members.contains(&c.0))
+            .map(|(l, _)| l.fuel_rounds.unwrap_or(0))
+            .sum()
+    })
+    .unwrap_or(0);
     let flasks: u64 = members
         .iter()
         .filter_map(|&m| world.get::<crate::creature::Equipment>(m))

@@ -640,7 +640,7 @@ pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity
         return true;
     }
     type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
-    let foes: Vec<GridPos> = crate::policy::kept_query(world, |world, q: &mut Others| {
+    let foes: Vec<GridPos> = crate::kept::kept_query(world, |world, q: &mut Others| {
         let factions = world.resource::<crate::creature::Factions>();
         q.iter(world)
             .filter(|(_, f, c)| {

@@ -17,11 +17,13 @@ use crate::rules::doors::Door;
 
 /// The doors in sight of a member now, as they are.
 pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
-    let mut q = world.query::<(&Position, &Door)>();
-    let doors: Vec<(GridPos, bool, bool)> = q
-        .iter(world)
-        .map(|(p, d)| (p.0, d.secret, d.state == DoorState::Open))
-        .collect();
+    let doors: Vec<(GridPos, bool, bool)> =
+        crate::kept::read_query(world, |q: Query<(&Position, &Door)>| {
+            q.iter()
+                .map(|(p, d)| (p.0, d.secret, d.state == DoorState::Open))
+                .collect()
+        })
+        .unwrap_or_default();
     for (at, secret, open) in doors {
         if secret {
             continue;

@@ -20,7 +20,7 @@ pub(super) fn fallen_with_gear(
     members: &[Entity],
     lights_only: bool,
 ) -> Vec<(Entity, GridPos)> {
-    let fallen: Vec<(Entity, String, GridPos)> = crate::policy::kept_query(
+    let fallen: Vec<(Entity, String, GridPos)> = crate::kept::kept_query(
         world,
         |world, q: &mut QueryState<(Entity, &Name, &Position, &Conditions)>| {
             q.iter(world)
@@ -32,7 +32,7 @@ pub(super) fn fallen_with_gear(
     if fallen.is_empty() {
         return Vec::new();
     }
-    let with_light: Vec<Entity> = crate::policy::kept_query(
+    let with_light: Vec<Entity> = crate::kept::kept_query(
         world,
         |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
             q.iter(world)

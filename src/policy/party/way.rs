@@ -154,15 +154,16 @@ pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
 
 /// The armed traps the faction knows, and the holes (open pits: RULINGS › Pits and holes).
 pub(super) fn known_traps(world: &mut World, faction: Faction) -> (Vec<GridPos>, Vec<GridPos>) {
-    let mut q = world.query::<(&Position, &Trap)>();
     let (mut traps, mut holes) = (Vec::new(), Vec::new());
-    for (p, t) in q.iter(world).filter(|(_, t)| t.known_to(Some(faction))) {
-        if t.is_hole() {
-            holes.push(p.0);
-        } else if t.state == TrapState::Armed {
-            traps.push(p.0);
+    crate::kept::read_query(world, |q: Query<(&Position, &Trap)>| {
+        for (p, t) in q.iter().filter(|(_, t)| t.known_to(Some(faction))) {
+            if t.is_hole() {
+                holes.push(p.0);
+            } else if t.state == TrapState::Armed {
+                traps.push(p.0);
+            }
         }
-    }
+    });
     traps.sort();
     holes.sort();
     (traps, holes)
@@ -675,7 +676,7 @@ pub(super) fn take_the_lead(
 /// The squares where a creature that is up stands.
 pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
     type Up = QueryState<(&'static Position, &'static Conditions), With<crate::creature::Creature>>;
-    crate::policy::kept_query(world, |world, q: &mut Up| {
+    crate::kept::kept_query(world, |world, q: &mut Up| {
         q.iter(world)
             .filter(|(_, c)| !crate::rules::conditions::is_down(c))
             .map(|(p, _)| p.0)

@@ -423,8 +423,11 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
         Escape::Forward => &stuck_in.ahead,
     };
     let occupied = |world: &mut World, p: GridPos| {
-        let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
-        q.iter(world).any(|o| o.0 == p)
+        crate::kept::read_query(
+            world,
+            |q: Query<&Position, With<crate::creature::Creature>>| q.iter().any(|o| o.0 == p),
+        )
+        .unwrap_or(false)
     };
     let mut to = from;
     for &p in way_out.iter().take(squares) {

@@ -125,88 +125,96 @@ type Look = (
 /// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees,
 /// and those near where it heard an enemy. Unchanged inputs keep the last answer.
 pub fn awareness(world: &mut World) {
-    let mut q = world.query_filtered::<(
-        Entity,
-        &Position,
-        &Faction,
-        &Conditions,
-        Option<&Sight>,
-        Has<Hiding>,
-    ), With<Creature>>();
-    // Who heard an enemy this round knows where it is (RULINGS › Faction initiative).
-    let heard: Vec<(Entity, GridPos)> = world
-        .get_resource::<crate::rules::sound::hearing::HeardThisRound>()
-        .map(|h| h.hostile_makers().collect())
-        .unwrap_or_default();
-    let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
-    let up: Vec<_> = q
-        .iter(world)
-        .filter(|c| !is_down(c.3))
-        .map(|(e, p, f, _, s, hiding)| (e, p.0, *f, s, heard_by(e), hiding))
-        .collect();
-    let looked: Vec<Look> = up
-        .iter()
-        .map(|(e, p, _, s, h, hiding)| (*e, *p, s.and_then(|s| s.key()), *hiding, *h))
-        .collect();
-    if let Some(last) = world.get_resource::<Awareness>()
-        && last.looked == looked
-        && !looked.is_empty()
-    {
-        return;
-    }
-    let grid = world.resource::<DungeonGrid>();
-    let light = world.resource::<LightMap>();
-    let factions = world.resource::<Factions>();
-    // Who stands where: the first creature on each square, and a chain to the next.
-    let mut first = vec![u32::MAX; (grid.width() * grid.height()) as usize];
-    let mut next = vec![u32::MAX; up.len()];
-    for (i, c) in up.iter().enumerate() {
-        if let Some(k) = grid.index(c.1) {
-            next[i] = first[k];
-            first[k] = i as u32;
+    type Creatures = QueryState<
+        (
+            Entity,
+            &'static Position,
+            &'static Faction,
+            &'static Conditions,
+            Option<&'static Sight>,
+            Has<Hiding>,
+        ),
+        With<Creature>,
+    >;
+    let worked_out = crate::kept::kept_query(world, |world, q: &mut Creatures| {
+        // Who heard an enemy this round knows where it is (RULINGS › Faction initiative).
+        let heard: Vec<(Entity, GridPos)> = world
+            .get_resource::<crate::rules::sound::hearing::HeardThisRound>()
+            .map(|h| h.hostile_makers().collect())
+            .unwrap_or_default();
+        let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
+        let up: Vec<_> = q
+            .iter(world)
+            .filter(|c| !is_down(c.3))
+            .map(|(e, p, f, _, s, hiding)| (e, p.0, *f, s, heard_by(e), hiding))
+            .collect();
+        let looked: Vec<Look> = up
+            .iter()
+            .map(|(e, p, _, s, h, hiding)| (*e, *p, s.and_then(|s| s.key()), *hiding, *h))
+            .collect();
+        if let Some(last) = world.get_resource::<Awareness>()
+            && last.looked == looked
+            && !looked.is_empty()
+        {
+            return None;
         }
-    }
-    let mut pairs = Vec::new();
-    // (creature, on a square it sees) for each creature it might be aware of.
-    let mut noticed: Vec<(usize, bool)> = Vec::new();
-    for (e, here, f, sight, heard, _) in &up {
-        noticed.clear();
-        if let Some(sight) = sight {
-            for (p, _) in &sight.seen {
-                let mut i = grid.index(*p).map_or(u32::MAX, |k| first[k]);
-                while i != u32::MAX {
-                    noticed.push((i as usize, true));
-                    i = next[i as usize];
+        let grid = world.resource::<DungeonGrid>();
+        let light = world.resource::<LightMap>();
+        let factions = world.resource::<Factions>();
+        // Who stands where: the first creature on each square, and a chain to the next.
+        let mut first = vec![u32::MAX; (grid.width() * grid.height()) as usize];
+        let mut next = vec![u32::MAX; up.len()];
+        for (i, c) in up.iter().enumerate() {
+            if let Some(k) = grid.index(c.1) {
+                next[i] = first[k];
+                first[k] = i as u32;
+            }
+        }
+        let mut pairs = Vec::new();
+        // (creature, on a square it sees) for each creature it might be aware of.
+        let mut noticed: Vec<(usize, bool)> = Vec::new();
+        for (e, here, f, sight, heard, _) in &up {
+            noticed.clear();
+            if let Some(sight) = sight {
+                for (p, _) in &sight.seen {
+                    let mut i = grid.index(*p).map_or(u32::MAX, |k| first[k]);
+                    while i != u32::MAX {
+                        noticed.push((i as usize, true));
+                        i = next[i as usize];
+                    }
+                }
+            }
+            if let Some(h) = heard {
+                for (i, c) in up.iter().enumerate() {
+                    if grid.distance_feet(*h, c.1) <= 10 {
+                        noticed.push((i, false));
+                    }
+                }
+            }
+            noticed.sort_by_key(|n| (n.0, !n.1));
+            noticed.dedup_by_key(|n| n.0);
+            for &(i, on_seen_square) in &noticed {
+                let (o, o_at, of, _, _, o_hiding) = &up[i];
+                if e == o || !factions.hostile(*f, *of) {
+                    continue;
+                }
+                // A hiding creature on a seen square may still go unseen.
+                let sees = on_seen_square
+                    && (!*o_hiding
+                        || sight.is_some_and(|s| s.sees_creature(grid, light, *here, *o_at, true)));
+                if sees || !on_seen_square {
+                    pairs.push((*e, *o));
                 }
             }
         }
-        if let Some(h) = heard {
-            for (i, c) in up.iter().enumerate() {
-                if grid.distance_feet(*h, c.1) <= 10 {
-                    noticed.push((i, false));
-                }
-            }
-        }
-        noticed.sort_by_key(|n| (n.0, !n.1));
-        noticed.dedup_by_key(|n| n.0);
-        for &(i, on_seen_square) in &noticed {
-            let (o, o_at, of, _, _, o_hiding) = &up[i];
-            if e == o || !factions.hostile(*f, *of) {
-                continue;
-            }
-            // A hiding creature on a seen square may still go unseen.
-            let sees = on_seen_square
-                && (!*o_hiding
-                    || sight.is_some_and(|s| s.sees_creature(grid, light, *here, *o_at, true)));
-            if sees || !on_seen_square {
-                pairs.push((*e, *o));
-            }
-        }
+        pairs.sort();
+        Some((looked, pairs))
+    });
+    if let Some((looked, pairs)) = worked_out {
+        let mut a = world.resource_mut::<Awareness>();
+        a.looked = looked;
+        a.pairs = pairs;
     }
-    pairs.sort();
-    let mut a = world.resource_mut::<Awareness>();
-    a.looked = looked;
-    a.pairs = pairs;
 }
 
 /// The members of a faction that are up, with their initiative modifiers, by name.

@@ -6,6 +6,8 @@ pub mod events;
 pub use events::ConditionEvent;
 
 use bevy::prelude::*;
+
+use crate::kept::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, creature};
@@ -169,10 +171,13 @@ fn start_of_initiative(
 fn end_of_round(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
-    mut q: Query<(&Name, &mut Conditions)>,
+    mut q: Query<(Entity, &Name, &mut Conditions)>,
 ) {
     let round = clock.rounds;
-    for (name, mut c) in q.iter_mut().sort::<Entity>() {
+    for e in in_entity_order(q.iter().map(|c| c.0)) {
+        let Ok((_, name, mut c)) = q.get_mut(e) else {
+            continue;
+        };
         for gone in c.lose_where(|c| matches!(c.ends, ConditionEnd::EndOfRound(r) if r <= round)) {
             log.push(
                 round,

@@ -19,6 +19,7 @@ use crate::command::{Choice, Command, Refusal, Unable, square_of};
 use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::kept::{in_entity_order, read_query};
 use crate::level::DoorSpec;
 use crate::level::schema::{DoorState, Gear, Lock, Proficiency};
 use crate::log::{EventLog, log_in};
@@ -108,10 +109,12 @@ pub fn door_here(world: &mut World, at: GridPos) -> Option<Door> {
 
 /// The door a creature stands next to at `at`, with its entity.
 fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
-    let mut q = world.query::<(Entity, &Position, &Door)>();
-    q.iter(world)
-        .find(|(_, p, _)| p.0 == at)
-        .map(|(e, _, d)| (e, d.clone()))
+    read_query(world, |q: Query<(Entity, &Position, &Door)>| {
+        q.iter()
+            .find(|(_, p, _)| p.0 == at)
+            .map(|(e, _, d)| (e, d.clone()))
+    })
+    .flatten()
 }
 
 /// The door at `door`, if `who` stands next to it.
@@ -174,11 +177,12 @@ impl DoorThrowMods {
         use crate::level::schema::JudgeModifier;
         use crate::rules::calls::judge_modifier;
         use crate::rules::penalties::check_penalties;
-        let door: Vec<Entity> = world
-            .try_query_filtered::<(Entity, &Position), With<Door>>()
-            .and_then(|mut q| q.iter(world).find(|(_, p)| p.0 == at).map(|(e, _)| e))
-            .into_iter()
-            .collect();
+        let door: Vec<Entity> = read_query(world, |q: Query<(Entity, &Position), With<Door>>| {
+            q.iter().find(|(_, p)| p.0 == at).map(|(e, _)| e)
+        })
+        .flatten()
+        .into_iter()
+        .collect();
         let next_to = world
             .get::<Position>(who)
             .is_some_and(|p| p.0.is_adjacent(at));
@@ -462,18 +466,25 @@ pub struct HoldingShut(pub GridPos);
 
 /// Who holds the door at `at` shut, if anyone still does.
 fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
-    let mut q = world.query::<(
-        Entity,
-        &HoldingShut,
-        &Position,
-        &crate::creature::Conditions,
-    )>();
-    q.iter(world)
-        .filter(|(_, h, p, c)| {
-            h.0 == at && p.0.is_adjacent(at) && !crate::rules::conditions::is_down(c)
-        })
-        .map(|(e, ..)| e)
-        .min()
+    type Holders<'w, 's> = Query<
+        'w,
+        's,
+        (
+            Entity,
+            &'static HoldingShut,
+            &'static Position,
+            &'static crate::creature::Conditions,
+        ),
+    >;
+    read_query(world, |q: Holders| {
+        q.iter()
+            .filter(|(_, h, p, c)| {
+                h.0 == at && p.0.is_adjacent(at) && !crate::rules::conditions::is_down(c)
+            })
+            .map(|(e, ..)| e)
+            .min()
+    })
+    .flatten()
 }
 
 /// `HoldShut`: holds a closed door shut from beside it (until it moves away or lets go).
@@ -932,10 +943,13 @@ fn evil_doors_swing_shut(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut grid: ResMut<DungeonGrid>,
-    mut doors: Query<(&Position, &mut Door)>,
+    mut doors: Query<(Entity, &Position, &mut Door)>,
     creatures: Query<&Position, (With<crate::creature::Creature>, Without<Door>)>,
 ) {
-    for (at, mut d) in doors.iter_mut().sort::<Entity>() {
+    for e in in_entity_order(doors.iter().map(|d| d.0)) {
+        let Ok((_, at, mut d)) = doors.get_mut(e) else {
+            continue;
+        };
         if d.evil
             && d.state == DoorState::Open
             && d.spikes == 0

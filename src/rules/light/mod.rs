@@ -17,6 +17,8 @@ pub use events::{LightDescription, LightEvent};
 use std::collections::HashMap;
 
 use bevy::prelude::*;
+
+use crate::kept::in_entity_order;
 use serde::Serialize;
 
 use crate::command::{Refusal, Unable, square_of};
@@ -331,10 +333,13 @@ impl Plugin for LightPlugin {
 fn burn_out(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
-    mut lights: Query<(&mut LightSource, Option<&CarriedBy>)>,
+    mut lights: Query<(Entity, &mut LightSource, Option<&CarriedBy>)>,
     names: Query<&Name>,
 ) {
-    for (mut l, carried) in lights.iter_mut().sort::<Entity>() {
+    for e in in_entity_order(lights.iter().map(|l| l.0)) {
+        let Ok((_, mut l, carried)) = lights.get_mut(e) else {
+            continue;
+        };
         if l.lit && l.fuel_rounds == Some(0) {
             l.lit = false;
             let bearer = carried
@@ -351,9 +356,9 @@ fn burn_out(
     }
 }
 
-/// Every lit source burns a round of fuel.
+/// Every lit source burns a round of fuel (each its own, so in any order).
 fn burn_fuel(mut lights: Query<&mut LightSource>) {
-    for mut l in lights.iter_mut().sort::<Entity>() {
+    for mut l in &mut lights {
         if l.lit
             && let Some(f) = l.fuel_rounds.as_mut()
         {

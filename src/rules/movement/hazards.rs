@@ -166,21 +166,24 @@ pub(crate) fn mind_the_way(world: &mut World) {
         &'a crate::creature::Position,
         Option<&'a Faction>,
     );
-    let mut q = world.query::<Walker>();
-    let mut learned: Vec<(Entity, GridPos, GridPos)> = q
-        .iter(world)
-        .filter_map(|(e, w, at, f)| {
-            let f = f.copied()?;
-            let ahead = w.path.get(w.next..)?;
-            let to = *w.path.last()?;
-            ahead
-                .iter()
-                .any(|p| {
-                    !w.knowingly.contains(p) && known.iter().any(|&(g, q, _)| g == f && q == *p)
+    let mut learned: Vec<(Entity, GridPos, GridPos)> =
+        crate::kept::read_query(world, |q: Query<Walker>| {
+            q.iter()
+                .filter_map(|(e, w, at, f)| {
+                    let f = f.copied()?;
+                    let ahead = w.path.get(w.next..)?;
+                    let to = *w.path.last()?;
+                    ahead
+                        .iter()
+                        .any(|p| {
+                            !w.knowingly.contains(p)
+                                && known.iter().any(|&(g, q, _)| g == f && q == *p)
+                        })
+                        .then_some((e, at.0, to))
                 })
-                .then_some((e, at.0, to))
+                .collect()
         })
-        .collect();
+        .unwrap_or_default();
     learned.sort_by_key(|c| c.0);
     world.insert_resource(KnownHazards(known));
     for (who, at, to) in learned {

@@ -6,6 +6,7 @@ use super::*;
 use crate::creature::{Abilities, ClassLevel, Proficiencies, SavingThrows};
 use crate::dice::{Dice, Modifier};
 use crate::grid::{DungeonGrid, GridPos};
+use crate::kept::in_entity_order;
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory};
 use crate::log::EventLog;
 use crate::rules::abilities::delve_modifier;
@@ -130,9 +131,12 @@ pub(crate) fn long_runs(
     mut commands: Commands,
 ) {
     let round = clock.rounds;
-    for (entity, name, tally, moved, abilities, saves, profs, mut conditions) in
-        runners.iter_mut().sort::<Entity>()
-    {
+    for e in in_entity_order(runners.iter().map(|r| r.0)) {
+        let Ok((entity, name, tally, moved, abilities, saves, profs, mut conditions)) =
+            runners.get_mut(e)
+        else {
+            continue;
+        };
         if moved.pace != Some(Pace::Running) || moved.feet == 0 {
             continue;
         }

@@ -14,6 +14,8 @@ pub mod events;
 pub use events::RestEvent;
 
 use bevy::prelude::*;
+
+use crate::kept::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Act, Reason, Refusal, creature};
@@ -187,9 +189,21 @@ fn rest_and_fatigue(
     let round = clock.rounds;
     let round_in_turn = round % ROUNDS_PER_TURN;
     let turn_ends = round_in_turn == ROUNDS_PER_TURN - 1;
-    for (entity, name, profs, mut fatigue, resting, moved, doing, mut conditions, mut tally) in
-        q.iter_mut().sort::<Entity>()
-    {
+    for e in in_entity_order(q.iter().map(|r| r.0)) {
+        let Ok((
+            entity,
+            name,
+            profs,
+            mut fatigue,
+            resting,
+            moved,
+            doing,
+            mut conditions,
+            mut tally,
+        )) = q.get_mut(e)
+        else {
+            continue;
+        };
         let rested = |fatigue: &mut Fatigue,
                       tally: &mut Option<Mut<RunningTally>>,
                       conditions: &mut Conditions,

@@ -16,6 +16,7 @@ pub use events::SearchEvent;
 use bevy::prelude::*;
 
 use crate::command::{Reason, Refusal, Unable, square_of};
+use crate::kept::read_query;
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
@@ -152,28 +153,30 @@ struct Hidden {
 
 fn hidden_features(world: &mut World) -> Vec<Hidden> {
     let mut out = Vec::new();
-    let mut doors = world.query::<(Entity, &Position, &Door)>();
-    for (e, p, d) in doors.iter(world) {
-        if d.secret {
-            out.push(Hidden {
-                entity: e,
-                at: p.0,
-                modifier: 0,
-                door: true,
-            });
+    read_query(world, |doors: Query<(Entity, &Position, &Door)>| {
+        for (e, p, d) in &doors {
+            if d.secret {
+                out.push(Hidden {
+                    entity: e,
+                    at: p.0,
+                    modifier: 0,
+                    door: true,
+                });
+            }
         }
-    }
-    let mut traps = world.query::<(Entity, &Position, &Trap)>();
-    for (e, p, t) in traps.iter(world) {
-        if t.hidden {
-            out.push(Hidden {
-                entity: e,
-                at: p.0,
-                modifier: t.search_modifier,
-                door: false,
-            });
+    });
+    read_query(world, |traps: Query<(Entity, &Position, &Trap)>| {
+        for (e, p, t) in &traps {
+            if t.hidden {
+                out.push(Hidden {
+                    entity: e,
+                    at: p.0,
+                    modifier: t.search_modifier,
+                    door: false,
+                });
+            }
         }
-    }
+    });
     out.sort_by_key(|h| (h.at.y, h.at.x, h.entity));
     out
 }
@@ -423,14 +426,21 @@ impl std::fmt::Display for SearchRefusal {
 /// Each round: thieves exploring search hastily whatever hidden feature comes within their
 /// reach of any square they pass (once per feature and level).
 pub fn searching(world: &mut World) {
-    let mut explorers = world.query::<(Entity, &Footsteps, &MovedThisRound, &Proficiencies)>();
-    let mut thieves: Vec<(Entity, Vec<GridPos>)> = explorers
-        .iter(world)
-        .filter(|(_, _, m, p)| {
-            m.pace == Some(Pace::Exploration) && m.feet > 0 && searching_target(p, false).is_some()
-        })
-        .map(|(e, f, ..)| (e, f.from.into_iter().chain(f.entered.clone()).collect()))
-        .collect();
+    let mut thieves: Vec<(Entity, Vec<GridPos>)> = read_query(
+        world,
+        |explorers: Query<(Entity, &Footsteps, &MovedThisRound, &Proficiencies)>| {
+            explorers
+                .iter()
+                .filter(|(_, _, m, p)| {
+                    m.pace == Some(Pace::Exploration)
+                        && m.feet > 0
+                        && searching_target(p, false).is_some()
+                })
+                .map(|(e, f, ..)| (e, f.from.into_iter().chain(f.entered.clone()).collect()))
+                .collect()
+        },
+    )
+    .unwrap_or_default();
     thieves.sort();
     for (who, passed) in thieves {
         search_hastily_around(world, who, &passed, "Searching (hasty, while exploring)");

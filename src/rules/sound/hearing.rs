@@ -13,6 +13,8 @@
 
 use bevy::prelude::*;
 
+use crate::kept::in_entity_order;
+
 use std::collections::HashMap;
 
 use super::{HearingEvent, HowHeard};
@@ -212,7 +214,9 @@ fn footsteps(
     tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
     situations: crate::rules::penalties::Situations,
 ) {
-    for (e, name, pos, moved, profs, sneaking, conditions) in q.iter().sort::<Entity>() {
+    let mut walkers: Vec<_> = q.iter().collect();
+    walkers.sort_unstable_by_key(|w| w.0);
+    for (e, name, pos, moved, profs, sneaking, conditions) in walkers {
         let (Some(pace), true) = (moved.pace, moved.feet > 0) else {
             continue;
         };
@@ -418,12 +422,7 @@ pub fn hear(
             seen.push(entry.faction);
         }
     }
-    let active: Vec<Entity> = listeners
-        .iter()
-        .sort::<Entity>()
-        .filter(|l| l.8)
-        .map(|l| l.0)
-        .collect();
+    let active: Vec<Entity> = in_entity_order(listeners.iter().filter(|l| l.8).map(|l| l.0));
     // Each listener's one throw for the round, if it listens.
     let mut listened: Vec<(Entity, bool)> = Vec::new();
     let mut throw_for = |e: Entity, for_what: &[&InEarshot], listened: &mut Vec<(Entity, bool)>| {

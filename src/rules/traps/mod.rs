@@ -33,6 +33,7 @@ use crate::creature::{
 };
 use crate::dice::Modifier;
 use crate::grid::GridPos;
+use crate::kept::{in_entity_order, read_query};
 use crate::level::schema::{Gear, Proficiency, SaveEffect, TrapKind};
 use crate::level::{TrapSpec, TrapTriggerDef};
 use crate::log::{EventLog, log_in};
@@ -115,19 +116,20 @@ fn trap_name(t: &Trap) -> String {
 
 /// The trap at a square.
 fn trap_at(world: &mut World, at: GridPos) -> Option<(Entity, Trap)> {
-    let mut q = world.query::<(Entity, &Position, &Trap)>();
-    q.iter(world)
-        .find(|(_, p, _)| p.0 == at)
-        .map(|(e, _, t)| (e, t.clone()))
+    read_query(world, |q: Query<(Entity, &Position, &Trap)>| {
+        q.iter()
+            .find(|(_, p, _)| p.0 == at)
+            .map(|(e, _, t)| (e, t.clone()))
+    })
+    .flatten()
 }
 
 /// The creature standing on a square, if any (the lowest entity, for determinism).
 fn creature_on(world: &mut World, at: GridPos) -> Option<Entity> {
-    let mut q = world.query_filtered::<(Entity, &Position), With<Creature>>();
-    q.iter(world)
-        .filter(|(_, p)| p.0 == at)
-        .map(|(e, _)| e)
-        .min()
+    read_query(world, |q: Query<(Entity, &Position), With<Creature>>| {
+        q.iter().filter(|(_, p)| p.0 == at).map(|(e, _)| e).min()
+    })
+    .flatten()
 }
 
 /// A trap goes off on `victim`: damage (with a save if the trap offers one), noise, and the trap
@@ -399,20 +401,20 @@ pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refu
 /// What a faction knows lies in a walker's way (RULINGS › Pits and holes): the open pits it
 /// knows (holes), and the armed step traps it knows (stepped around where there is room).
 fn hazards_known_to(world: &World, faction: Option<Faction>) -> Vec<(GridPos, Hazard)> {
-    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
-        return Vec::new();
-    };
-    q.iter(world)
-        .filter(|(_, t)| t.known_to(faction))
-        .filter_map(|(p, t)| {
-            if t.is_hole() {
-                Some((p.0, Hazard::Hole))
-            } else {
-                (t.state == TrapState::Armed && t.trigger == TrapTriggerDef::Step)
-                    .then_some((p.0, Hazard::Trap))
-            }
-        })
-        .collect()
+    read_query(world, |q: Query<(&Position, &Trap)>| {
+        q.iter()
+            .filter(|(_, t)| t.known_to(faction))
+            .filter_map(|(p, t)| {
+                if t.is_hole() {
+                    Some((p.0, Hazard::Hole))
+                } else {
+                    (t.state == TrapState::Armed && t.trigger == TrapTriggerDef::Step)
+                        .then_some((p.0, Hazard::Trap))
+                }
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// The walker stops on the square before `i` of its steps, and the log says why.
@@ -442,22 +444,34 @@ fn stop_short(world: &mut World, who: Entity, steps: &Footsteps, i: usize, reaso
 /// the bearer short of it. An open pit is a hole: one who did not know of it falls in, one who
 /// does stops at the edge.
 fn step_on_traps(world: &mut World) {
-    let mut q = world
-        .query_filtered::<(Entity, &Footsteps, &MovedThisRound, Option<&Faction>), With<Creature>>(
-        );
-    let mut walkers: Vec<(Entity, Footsteps, bool, Option<Faction>)> = q
-        .iter(world)
-        .filter(|(_, f, ..)| !f.entered.is_empty())
-        // Dungeon Delves › Combat speed: at combat or running speed a party loses its 10' poles.
-        .map(|(e, f, m, faction)| {
-            (
-                e,
-                f.clone(),
-                m.pace == Some(Pace::Exploration),
-                faction.copied(),
-            )
+    type Walkers<'w, 's> = Query<
+        'w,
+        's,
+        (
+            Entity,
+            &'static Footsteps,
+            &'static MovedThisRound,
+            Option<&'static Faction>,
+        ),
+        With<Creature>,
+    >;
+    let mut walkers: Vec<(Entity, Footsteps, bool, Option<Faction>)> =
+        read_query(world, |q: Walkers| {
+            q.iter()
+                .filter(|(_, f, ..)| !f.entered.is_empty())
+                // Dungeon Delves › Combat speed: at combat or running speed a party loses its
+                // 10' poles.
+                .map(|(e, f, m, faction)| {
+                    (
+                        e,
+                        f.clone(),
+                        m.pace == Some(Pace::Exploration),
+                        faction.copied(),
+                    )
+                })
+                .collect()
         })
-        .collect();
+        .unwrap_or_default();
     walkers.sort_by_key(|(e, ..)| *e);
     for (who, steps, careful, faction) in walkers {
         let probing = careful
@@ -525,14 +539,16 @@ fn doors_opened(world: &mut World) {
 /// Opening a door risks every armed trap set to go off when it opens, known or not. A pit goes
 /// off under whoever stands on it; any other trap on the one who opened the door.
 fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
-    let mut q = world.query::<(Entity, &Position, &Trap)>();
-    let mut traps: Vec<(Entity, GridPos, bool)> = q
-        .iter(world)
-        .filter(|(_, _, t)| {
-            t.state == TrapState::Armed && t.trigger == TrapTriggerDef::OpenDoor(door)
+    let mut traps: Vec<(Entity, GridPos, bool)> =
+        read_query(world, |q: Query<(Entity, &Position, &Trap)>| {
+            q.iter()
+                .filter(|(_, _, t)| {
+                    t.state == TrapState::Armed && t.trigger == TrapTriggerDef::OpenDoor(door)
+                })
+                .map(|(e, p, t)| (e, p.0, matches!(t.kind, TrapKind::Pit { .. })))
+                .collect()
         })
-        .map(|(e, p, t)| (e, p.0, matches!(t.kind, TrapKind::Pit { .. })))
-        .collect();
+        .unwrap_or_default();
     traps.sort_by_key(|(e, ..)| *e);
     let name = crate::creature::name_of(world, opener);
     for (trap, at, pit) in traps {
@@ -755,11 +771,12 @@ fn target_of(
 /// situational penalties with sight of the trap (RULINGS › Movement penalties), and the
 /// Judge's trap complexity.
 fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
-    let trap: Vec<Entity> = world
-        .try_query_filtered::<(Entity, &Position), With<Trap>>()
-        .and_then(|mut q| q.iter(world).find(|(_, p)| p.0 == at).map(|(e, _)| e))
-        .into_iter()
-        .collect();
+    let trap: Vec<Entity> = read_query(world, |q: Query<(Entity, &Position), With<Trap>>| {
+        q.iter().find(|(_, p)| p.0 == at).map(|(e, _)| e)
+    })
+    .flatten()
+    .into_iter()
+    .collect();
     let mut mods = crate::rules::penalties::check_penalties(world, who, Some(at));
     mods.extend(crate::rules::calls::judge_modifier(
         world,
@@ -963,10 +980,13 @@ pub(crate) fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), R
 /// RULINGS › Knowledge: a trap in plain sight (written `hidden: false`, or an opened pit)
 /// becomes known to every faction with a member who sees its square.
 fn learn_traps_in_sight(
-    mut traps: Query<(&Position, &mut Trap)>,
+    mut traps: Query<(Entity, &Position, &mut Trap)>,
     seers: Query<(&Faction, &crate::rules::vision::Sight)>,
 ) {
-    for (at, mut trap) in traps.iter_mut().sort::<Entity>() {
+    for e in in_entity_order(traps.iter().map(|t| t.0)) {
+        let Ok((_, at, mut trap)) = traps.get_mut(e) else {
+            continue;
+        };
         if !trap.plain_sight {
             continue;
         }
@@ -980,12 +1000,16 @@ fn learn_traps_in_sight(
 
 /// The factions with a member who sees the square now: those who see a trap found.
 pub(crate) fn witnesses(world: &mut World, at: GridPos) -> Vec<Faction> {
-    let mut q = world.query::<(&Faction, &crate::rules::vision::Sight)>();
-    let mut out: Vec<Faction> = q
-        .iter(world)
-        .filter(|(_, s)| s.sees(at))
-        .map(|(f, _)| *f)
-        .collect();
+    let mut out: Vec<Faction> = read_query(
+        world,
+        |q: Query<(&Faction, &crate::rules::vision::Sight)>| {
+            q.iter()
+                .filter(|(_, s)| s.sees(at))
+                .map(|(f, _)| *f)
+                .collect()
+        },
+    )
+    .unwrap_or_default();
     out.sort();
     out.dedup();
     out

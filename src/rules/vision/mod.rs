@@ -14,6 +14,8 @@ pub use events::VisionEvent;
 
 use bevy::prelude::*;
 
+use crate::kept::in_entity_order;
+
 use crate::command::{Act, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;
 use serde::Serialize;
@@ -428,6 +430,7 @@ fn first_look(world: &mut World) {
 }
 
 type Looker<'a> = (
+    Entity,
     &'a Name,
     &'a Position,
     &'a Vision,
@@ -445,7 +448,10 @@ pub fn look(
     mut q: Query<Looker>,
     mut stamp: Local<Vec<u32>>,
 ) {
-    for (name, pos, vision, mut conditions, moved, mut sight) in q.iter_mut().sort::<Entity>() {
+    for e in in_entity_order(q.iter().map(|l| l.0)) {
+        let Ok((_, name, pos, vision, mut conditions, moved, mut sight)) = q.get_mut(e) else {
+            continue;
+        };
         let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness;
         let senses = Senses {
             lightless_vision_feet: vision.lightless_vision_feet,

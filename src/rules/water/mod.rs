@@ -400,11 +400,13 @@ fn bear(world: &mut World, who: Entity, stone: f32) {
 
 /// The one a creature holds goes where it goes (after the round's walking).
 fn carried_along(
-    holders: Query<(&Holding, &Position), Without<Drowning>>,
+    holders: Query<(Entity, &Holding, &Position), Without<Drowning>>,
     mut held: Query<&mut Position, Without<Holding>>,
     mut commands: Commands,
 ) {
-    for (h, at) in holders.iter().sort::<Entity>() {
+    let mut holders: Vec<_> = holders.iter().collect();
+    holders.sort_unstable_by_key(|h| h.0);
+    for (_, h, at) in holders {
         if let Ok(mut p) = held.get_mut(h.whom)
             && p.0 != at.0
         {
