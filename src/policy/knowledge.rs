@@ -125,6 +125,10 @@ impl Knowledge<'_> {
             return Distances { cost, parent };
         };
         cost[start] = 0;
+        // How each square may be entered, worked out once for the whole search.
+        let steps: Vec<Step> = (0..n).map(|i| self.step(self.grid.pos_of(i))).collect();
+        let step_at = |p: GridPos| self.grid.index(p).map_or(Step::Blocked, |i| steps[i]);
+        let open_at = |p: GridPos| matches!(step_at(p), Step::Open | Step::Trap);
         // A bucket queue: costs are small integers. (costs, parents, buckets)
         let mut frontier: Frontier = (cost, parent, vec![vec![start as u32]]);
         let mut at = 0;
@@ -140,13 +144,13 @@ impl Knowledge<'_> {
             let p = self.grid.pos_of(i);
             for q in p.neighbours() {
                 let (dx, dy) = (q.x - p.x, q.y - p.y);
-                let mut step = self.step(q);
+                let mut step = step_at(q);
                 let mut q = q;
                 // A jump across a hole one square wide, straight, onto open ground.
                 if self.jumps
                     && (dx == 0 || dy == 0)
                     && self.holes.contains(&q)
-                    && self.step(GridPos::new(q.x + dx, q.y + dy)) == Step::Open
+                    && step_at(GridPos::new(q.x + dx, q.y + dy)) == Step::Open
                 {
                     q = GridPos::new(q.x + dx, q.y + dy);
                     step = Step::Gap;
@@ -156,10 +160,10 @@ impl Knowledge<'_> {
                     && step == Step::Blocked
                     && self.has_seen(q)
                     && matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
-                    && self.step(p) == Step::Open
+                    && step_at(p) == Step::Open
                 {
                     for r in q.neighbours() {
-                        if r == p || r.within_a_step(p) || self.step(r) != Step::Open {
+                        if r == p || r.within_a_step(p) || step_at(r) != Step::Open {
                             continue;
                         }
                         let j = self.grid.index(r).expect("a seen square is on the map");
@@ -171,7 +175,7 @@ impl Knowledge<'_> {
                     && (dx == 0 || dy == 0)
                     && self.has_seen(q)
                     && matches!(self.grid.terrain(q), Some(Terrain::Ledge { .. }))
-                    && self.step(p) == Step::Open
+                    && step_at(p) == Step::Open
                 {
                     let mut end = q;
                     while matches!(self.grid.terrain(end), Some(Terrain::Ledge { .. }))
@@ -179,7 +183,7 @@ impl Knowledge<'_> {
                     {
                         end = GridPos::new(end.x + dx, end.y + dy);
                     }
-                    if self.step(end) == Step::Open {
+                    if step_at(end) == Step::Open {
                         q = end;
                         step = Step::Gap;
                     }
@@ -189,8 +193,8 @@ impl Knowledge<'_> {
                 }
                 let diagonal = dx != 0 && dy != 0;
                 if diagonal
-                    && !(self.open(GridPos::new(p.x + dx, p.y))
-                        && self.open(GridPos::new(p.x, p.y + dy)))
+                    && !(open_at(GridPos::new(p.x + dx, p.y))
+                        && open_at(GridPos::new(p.x, p.y + dy)))
                 {
                     continue;
                 }

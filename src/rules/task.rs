@@ -87,8 +87,11 @@ pub(crate) fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64
 
 /// Each round: tasks go on, are abandoned by those who moved, and are settled when done.
 fn carry_on_tasks(world: &mut World) {
-    let mut q = world.query::<(Entity, &Task)>();
-    let mut busy: Vec<(Entity, Task)> = q.iter(world).map(|(e, t)| (e, t.clone())).collect();
+    let mut busy: Vec<(Entity, Task)> =
+        crate::kept::read_query(world, |q: Query<(Entity, &Task)>| {
+            q.iter().map(|(e, t)| (e, t.clone())).collect()
+        })
+        .unwrap_or_default();
     busy.sort_by_key(|(e, _)| *e);
     for (who, mut task) in busy {
         if world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0) {

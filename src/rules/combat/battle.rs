@@ -219,18 +219,25 @@ pub fn awareness(world: &mut World) {
 
 /// The members of a faction that are up, with their initiative modifiers, by name.
 pub(crate) fn faction_members(world: &mut World, faction: usize) -> Vec<(String, i32)> {
-    let mut q = world.query_filtered::<(
-        &Name,
-        &Faction,
-        &Conditions,
-        Option<&Combatant>,
-        Option<&Abilities>,
-    ), With<Creature>>();
-    let mut out: Vec<(String, i32)> = q
-        .iter(world)
-        .filter(|(_, f, c, ..)| f.0 == faction && !is_down(c))
-        .map(|(n, _, _, c, a)| (n.to_string(), initiative_modifier(c, a)))
-        .collect();
+    type Members<'w, 's> = Query<
+        'w,
+        's,
+        (
+            &'static Name,
+            &'static Faction,
+            &'static Conditions,
+            Option<&'static Combatant>,
+            Option<&'static Abilities>,
+        ),
+        With<Creature>,
+    >;
+    let mut out: Vec<(String, i32)> = crate::kept::read_query(world, |q: Members| {
+        q.iter()
+            .filter(|(_, f, c, ..)| f.0 == faction && !is_down(c))
+            .map(|(n, _, _, c, a)| (n.to_string(), initiative_modifier(c, a)))
+            .collect()
+    })
+    .unwrap_or_default();
     out.sort();
     out
 }

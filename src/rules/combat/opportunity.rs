@@ -16,6 +16,7 @@ use bevy::prelude::*;
 
 use super::commands::CombatRefusal;
 use crate::command::Refusal;
+use crate::kept::read_query;
 use crate::rules::throws::ThrowKind;
 
 use super::battle::{Battle, is_down, strike};
@@ -122,23 +123,29 @@ pub(crate) fn ready_opportunities(world: &mut World) {
     let active =
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
     let round = world.resource::<Clock>().rounds;
-    let mut q = world.query_filtered::<(Entity, &Conditions, &Combatant), With<Creature>>();
     // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
-    let threatening: Vec<Entity> = q
-        .iter(world)
-        .filter(|(_, c, k)| {
-            !is_down(c)
-                && !c.has(ConditionKind::Vulnerable)
-                && k.weapons.iter().any(|w| w.range_feet.is_none())
+    let threatening: Vec<Entity> = read_query(
+        world,
+        |q: Query<(Entity, &Conditions, &Combatant), With<Creature>>| {
+            q.iter()
+                .filter(|(_, c, k)| {
+                    !is_down(c)
+                        && !c.has(ConditionKind::Vulnerable)
+                        && k.weapons.iter().any(|w| w.range_feet.is_none())
+                })
+                .map(|(e, ..)| e)
+                .collect()
+        },
+    )
+    .unwrap_or_default();
+    let disengaging: Vec<(Entity, Entity)> =
+        read_query(world, |d: Query<(Entity, &Disengaging)>| {
+            d.iter()
+                .filter(|(_, g)| g.round == round)
+                .map(|(e, g)| (e, g.from))
+                .collect()
         })
-        .map(|(e, ..)| e)
-        .collect();
-    let mut d = world.query::<(Entity, &Disengaging)>();
-    let disengaging: Vec<(Entity, Entity)> = d
-        .iter(world)
-        .filter(|(_, g)| g.round == round)
-        .map(|(e, g)| (e, g.from))
-        .collect();
+        .unwrap_or_default();
     *world.resource_mut::<Provoked>() = Provoked {
         active,
         threatening,

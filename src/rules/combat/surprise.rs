@@ -59,27 +59,30 @@ fn forewarned(world: &World, faction: usize, enemies: &[usize]) -> bool {
 
 /// The members of a faction that are up.
 fn members(world: &mut World, faction: usize) -> Vec<Entity> {
-    let mut q = world.query::<(Entity, &Faction, &Conditions)>();
-    let mut out: Vec<Entity> = q
-        .iter(world)
-        .filter(|(_, f, c)| f.0 == faction && !is_down(c))
-        .map(|(e, ..)| e)
-        .collect();
+    let mut out: Vec<Entity> =
+        crate::kept::read_query(world, |q: Query<(Entity, &Faction, &Conditions)>| {
+            q.iter()
+                .filter(|(_, f, c)| f.0 == faction && !is_down(c))
+                .map(|(e, ..)| e)
+                .collect()
+        })
+        .unwrap_or_default();
     out.sort();
     out
 }
 
 /// Does a member of the faction see a lit light an enemy carries?
 fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> bool {
-    let mut lights = world.query::<(
-        &crate::rules::light::LightSource,
-        &crate::rules::light::CarriedBy,
-    )>();
-    let bearers: Vec<Entity> = lights
-        .iter(world)
-        .filter(|(l, _)| l.lit)
-        .map(|(_, c)| c.0)
-        .collect();
+    use crate::rules::light::{CarriedBy, LightSource};
+    let bearers: Vec<Entity> =
+        crate::kept::read_query(world, |lights: Query<(&LightSource, &CarriedBy)>| {
+            lights
+                .iter()
+                .filter(|(l, _)| l.lit)
+                .map(|(_, c)| c.0)
+                .collect()
+        })
+        .unwrap_or_default();
     let squares: Vec<crate::grid::GridPos> = bearers
         .into_iter()
         .filter(|&b| {

@@ -403,12 +403,13 @@ pub(crate) fn update_light_map(
 
 /// The carried lights of a creature.
 fn carried(world: &mut World, bearer: Entity) -> Vec<Entity> {
-    let mut q = world.query::<(Entity, &CarriedBy)>();
-    let mut v: Vec<Entity> = q
-        .iter(world)
-        .filter(|(_, c)| c.0 == bearer)
-        .map(|(e, _)| e)
-        .collect();
+    let mut v: Vec<Entity> = crate::kept::read_query(world, |q: Query<(Entity, &CarriedBy)>| {
+        q.iter()
+            .filter(|(_, c)| c.0 == bearer)
+            .map(|(e, _)| e)
+            .collect()
+    })
+    .unwrap_or_default();
     v.sort();
     v
 }

@@ -137,11 +137,13 @@ fn start_of_initiative_in_water(
 
 /// Who holds `whom`, if anyone.
 fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
-    let mut q = world.query::<(Entity, &Holding)>();
-    q.iter(world)
-        .filter(|(_, h)| h.whom == whom)
-        .map(|(e, _)| e)
-        .min()
+    crate::kept::read_query(world, |q: Query<(Entity, &Holding)>| {
+        q.iter()
+            .filter(|(_, h)| h.whom == whom)
+            .map(|(e, _)| e)
+            .min()
+    })
+    .flatten()
 }
 
 /// How far a carrier swims up in a round: its combat speed afloat (a quarter, or its swimming
