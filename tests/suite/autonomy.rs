@@ -757,6 +757,91 @@ fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
     assert!(intents(&delve).contains(&Intent::GetUnstuck { who: "Tam".into() }));
 }
 
+/// A failed push forward makes every later escape −4, a failed wiggle back does not (Dungeon
+/// Delves › Squeezing), so the party pushes only while a failed push would leave a wiggle that
+/// can work. Orrin (Strength 17: +8; 6 stone: −6; Paralysis 14) pushes on 16+ (25%) and
+/// wiggles only on a natural 20 (+10: 5%); after one failed push each is a natural 20 alone,
+/// so it wiggles from then on, and never pushes the wiggle out of reach.
+#[test]
+fn a_stuck_member_pushes_once_then_wiggles() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .field("goal: Exit((8, 1))")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Orrin"])"#)
+        .creature(
+            r#"(name: "Orrin", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 17,
+                encumbrance_stone: 6.0, saves: { Paralysis: 14 })"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    // A natural 1 on the Squeezing throw: stuck. Then a failed push, and failed wiggles.
+    delve.script_dice(&[1, 2, 3, 3, 3, 3]);
+    assert!(
+        run_until(&mut delve, 10, |d| {
+            d.get::<delve::rules::conditions::Conditions>("Orrin")
+                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    delve.run(6);
+    use delve::rules::throws::Skill;
+    let pushes = delve.throws_for(Skill::Dungeonbashing);
+    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
+    assert_eq!(pushes.len(), 1, "{}", delve.log().to_text());
+    assert!(wiggles.len() >= 4, "{}", delve.log().to_text());
+}
+
+/// Cut off from the way in by a squeeze it would not take at its usual risk — most likely the
+/// one it came in by — a party going home takes it. Orrin crosses the squeeze light (2 stone:
+/// its wiggle back works on 12+, so it is never stuck for good) and takes up a load beyond it
+/// (8 stone: stuck for good 5.2% a crossing, over the careful party's 5%); with nothing left to
+/// explore it turns back, and goes home through the squeeze (the level explored: its goal).
+#[test]
+fn a_party_going_home_takes_the_squeeze_it_came_in_by() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXX", "X..SS.....X", "XXXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .light("(at: (5, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Orrin"])"#)
+        .creature(
+            r#"(name: "Orrin", faction: "party", at: (1, 1), hp: 30, ac: 12, str: 17,
+                encumbrance_stone: 2.0, saves: { Paralysis: 14 })"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(
+        run_until(&mut delve, 60, |d| d.at("Orrin").x >= 6),
+        "{}",
+        delve.log().to_text()
+    );
+    let orrin = delve.entity("Orrin");
+    delve
+        .world_mut()
+        .get_mut::<delve::creature::Encumbrance>(orrin)
+        .expect("Orrin has an encumbrance")
+        .0 = delve::level::SpeedBasis::Encumbrance { stone: 8.0 };
+    assert!(
+        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
+            > PartyPolicy::default().squeeze_risk
+    );
+    assert!(
+        run_until(&mut delve, 300, |d| outcome(d).is_some()),
+        "{}",
+        delve.log().to_text()
+    );
+    assert!(intents(&delve).contains(&Intent::TurnBack {
+        why: Homeward::NothingLeft
+    }));
+    assert_eq!(
+        delve.at("Orrin"),
+        GridPos::new(1, 1),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
+}
+
 /// An open pit one square across in a 5'-wide corridor, the only way to the exit (RULINGS › Pits
 /// and holes; Dungeon Delves › Jumping and Leaping): the party does not walk into it nor give
 /// up, it jumps it one at a time — Tam (DEX 16, 1 stone) from a standing start, (16 + 1d6 − 1)

@@ -392,10 +392,12 @@ fn leader_up_front(t: &mut Turn<'_>) -> Option<Decision> {
     ))
 }
 
-/// Stuck in a squeeze, before anything else (a stuck member can do nothing but escape): push
-/// forward (Dungeonbashing) while that is at least as likely as wiggling back (a Paralysis save)
-/// and the way it was going lies ahead; else wiggle back. Each failed push makes the next −4
-/// (Dungeon Delves › Squeezing), so a hopeless push gives way to the wiggle.
+/// Stuck in a squeeze, before anything else (a stuck member can do nothing but escape). A
+/// failed push forward (Dungeonbashing) makes every later attempt −4; a failed wiggle back (a
+/// Paralysis save) leaves it no worse (Dungeon Delves › Squeezing). So it pushes only where the
+/// way it was going lies ahead, the push is the likelier, and a failed push would still leave
+/// a wiggle that can work (or there is none to keep); else it wiggles back, as often as it
+/// takes. One with no chance either way is stuck for good: no order is given for it.
 fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
     let world = &*t.world;
     // (One held by more than the squeeze — drowning in it — can make no escape now.)
@@ -407,15 +409,17 @@ fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
             && crate::rules::acting::held_from(world, m, &[crate::rules::acting::Hold::Stuck])
                 .is_none()
     })?;
+    use crate::rules::caving::{Escape, StuckIn, escape_odds};
     let who = name(world, stuck);
-    let chances = crate::rules::caving::escape_choices(world, stuck);
-    let chance_of = |back: bool| {
-        chances
-            .iter()
-            .find(|c| matches!(c.command, Command::WiggleBack(_)) == back)
-            .map_or(0.0, |c| c.chance)
-    };
-    let forward = t.mind.homeward.is_none() && chance_of(false) >= chance_of(true);
+    let pushes = world.get::<StuckIn>(stuck).map_or(0, |s| s.failed_pushes);
+    let odds = |way: Escape, pushes: u32| escape_odds(world, stuck, way, pushes);
+    let (push, wiggle) = (odds(Escape::Forward, pushes), odds(Escape::Back, pushes));
+    if push == 0.0 && wiggle == 0.0 {
+        return None;
+    }
+    let forward = t.mind.homeward.is_none()
+        && push > wiggle
+        && (wiggle == 0.0 || odds(Escape::Back, pushes + 1) > 0.0);
     let order: Command = if forward {
         PushForward { who: who.clone() }.into()
     } else {
@@ -581,20 +585,22 @@ fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
     if let Some(walk) = from_here.walk_to(&sight.grid, target) {
         return on_the_way(world, mind, members, &know, &walk, target, intent);
     }
-    // Homeward, and a hole it would not jump at its usual odds cuts it off from the way in: it
-    // jumps at the odds it accepts when stranded.
-    if mind.homeward.is_none()
-        || sight.jumps
-        || !party_jumps_at(world, members, mind.policy.stranded_jump_odds)
-    {
+    // Homeward, and cut off from the way in by a squeeze it would not take at its usual risk
+    // (most likely the one it came in by) or a hole it would not jump at its usual odds: it
+    // takes the squeeze, and jumps at the odds it accepts when stranded.
+    if mind.homeward.is_none() {
         return None;
     }
-    let know = Knowledge {
-        jumps: true,
+    let stranded = Knowledge {
+        squeezes: mind.has_squeezes,
+        jumps: sight.jumps || party_jumps_at(world, members, mind.policy.stranded_jump_odds),
         ..sight.knowledge()
     };
-    let walk = know.distances(here).walk_to(&sight.grid, target)?;
-    on_the_way(world, mind, members, &know, &walk, target, intent)
+    if (stranded.squeezes, stranded.jumps) == (sight.squeezes, sight.jumps) {
+        return None;
+    }
+    let walk = stranded.distances(here).walk_to(&sight.grid, target)?;
+    on_the_way(world, mind, members, &stranded, &walk, target, intent)
 }
 
 /// Busy: walking, closing up, climbing, resting, at work, or in a battle it knows of (not

@@ -291,11 +291,7 @@ pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
     let Some(thrower) = Thrower::of(world, who) else {
         return 0.0;
     };
-    let odds = |way: Escape, pushes: u32| {
-        escape_throw_of(world, who, way, pushes).map_or(0.0, |(kind, _, mods, target)| {
-            crate::rules::throws::chance(&thrower, kind, &mods, target).1
-        })
-    };
+    let odds = |way: Escape, pushes: u32| escape_odds(world, who, way, pushes);
     if odds(Escape::Back, 0) >= HOPELESS_WIGGLE {
         return 0.0;
     }
@@ -317,6 +313,17 @@ pub fn stuck_for_good_chance(world: &World, who: Entity) -> f32 {
         never_free *= 1.0 - push;
     }
     stuck_first * never_free
+}
+
+/// The chance that `who` gets out of a squeeze `way` after `failed_pushes` failed pushes
+/// forward (each −4 on every later attempt: Dungeon Delves › Squeezing).
+pub fn escape_odds(world: &World, who: Entity, way: Escape, failed_pushes: u32) -> f32 {
+    let Some(thrower) = Thrower::of(world, who) else {
+        return 0.0;
+    };
+    escape_throw_of(world, who, way, failed_pushes).map_or(0.0, |(kind, _, mods, target)| {
+        crate::rules::throws::chance(&thrower, kind, &mods, target).1
+    })
 }
 
 /// The escape throw's kind, words, modifiers and target, after `failed_pushes` failed pushes.
