@@ -588,9 +588,7 @@ fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
     // Homeward, and cut off from the way in by a squeeze it would not take at its usual risk
     // (most likely the one it came in by) or a hole it would not jump at its usual odds: it
     // takes the squeeze, and jumps at the odds it accepts when stranded.
-    if mind.homeward.is_none() {
-        return None;
-    }
+    mind.homeward?;
     let stranded = Knowledge {
         squeezes: mind.has_squeezes,
         jumps: sight.jumps || party_jumps_at(world, members, mind.policy.stranded_jump_odds),
