@@ -308,12 +308,14 @@ fn a_monster_that_sees_a_light_comes_toward_it() {
     .field("environment: Loud")
     .faction(r#"(name: "party")"#)
     .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    // (Of another faction: no companion points the light out to it in the battle.)
+    .faction(r#"(name: "lurkers", hostile_to: ["party"])"#)
     .creature(
         r#"(name: "Bearer", faction: "party", at: (1, 1), hp: 9, ac: 12, encumbrance_stone: 4.0,
             carries: [(kind: Lantern, lit: true)])"#,
     )
     .creature(r#"(name: "Seer", template: "ghoul", faction: "ghouls", at: (16, 1))"#)
-    .creature(r#"(name: "Blind Corner", template: "ghoul", faction: "ghouls", at: (18, 4))"#)
+    .creature(r#"(name: "Blind Corner", template: "ghoul", faction: "lurkers", at: (18, 4))"#)
     .build();
     delve.run(3);
     assert!(delve.at("Seer").x < 16, "it comes toward the lantern");

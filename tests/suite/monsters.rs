@@ -583,3 +583,110 @@ fn run_to(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool {
     }
     done(delve)
 }
+
+/// Aware of no enemy itself, a creature in a battle goes for the one its companions point out:
+/// Bo, who sees nothing in the dark, closes in on the guard that Ana (60' of lightless vision)
+/// sees at the far end of the hall.
+#[test]
+fn a_creature_closes_in_on_the_enemy_a_companion_points_out() {
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXX",
+        "X..........X",
+        "X..........X",
+        "X..........X",
+        "XXXXXXXXXXXX",
+    ])
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "goblins", hostile_to: ["party"])"#)
+    .creature(&format!(
+        r#"(name: "Ana", faction: "party", at: (2, 1), hp: 30, ac: 12, speed_feet: 120,
+            lightless_vision_feet: 60, {SWORD})"#
+    ))
+    .creature(&format!(
+        r#"(name: "Bo", faction: "party", at: (2, 3), hp: 30, ac: 12, speed_feet: 120,
+            {SWORD})"#
+    ))
+    .creature(&format!(
+        r#"(name: "Guard", {GOBLIN}, at: (9, 2), mind: (stance: Guard), {SWORD})"#
+    ))
+    .build();
+    delve.run(1);
+    let aware = |d: &Delve, who: &str| {
+        let e = d.entity(who);
+        !d.world()
+            .resource::<delve::rules::combat::battle::Awareness>()
+            .of(e)
+            .is_empty()
+    };
+    assert!(aware(&delve, "Ana"), "{}", delve.log().to_text());
+    assert!(!aware(&delve, "Bo"), "{}", delve.log().to_text());
+    delve.run(6);
+    assert!(
+        delve.at("Bo").within_a_step(GridPos::new(9, 2)),
+        "{}",
+        delve.log().to_text()
+    );
+}
+
+/// A party under its policy fights together (issue 33's "protect the vulnerable"): of two
+/// goblins, Bo goes for the one beside Ana, the party's mapper (vulnerable at her map: Dungeon
+/// Delves › Mapping), 15' off, rather than the one 10' off at his own flank.
+#[test]
+fn a_party_member_goes_for_the_foe_beside_its_vulnerable_mapper() {
+    let build = |together: bool| {
+        let mut delve = Scenario::new(&[
+            "XXXXXXXXXXX",
+            "X.........X",
+            "X.........X",
+            "X.........X",
+            "X.........X",
+            "X.........X",
+            "XXXXXXXXXXX",
+        ])
+        .light("(at: (5, 3), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Bo", "Ana"], mapper: "Ana")"#)
+        .faction(r#"(name: "goblins", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Ana", faction: "party", at: (8, 1), hp: 30, ac: 12, speed_feet: 120,
+                {SWORD})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Bo", faction: "party", at: (4, 3), hp: 30, ac: 12, speed_feet: 120,
+                {SWORD})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Gob", {GOBLIN}, at: (7, 1), mind: (stance: Guard), {SWORD})"#
+        ))
+        .creature(&format!(
+            r#"(name: "Nab", {GOBLIN}, at: (2, 5), mind: (stance: Guard), {SWORD})"#
+        ))
+        .build();
+        if together {
+            let bo = delve.entity("Bo");
+            delve
+                .world_mut()
+                .entity_mut(bo)
+                .insert(delve::rules::combat::behaviour::FightsTogether);
+        }
+        delve.run(3);
+        delve
+    };
+    let delve = build(true);
+    assert!(
+        delve
+            .get::<delve::rules::conditions::Conditions>("Ana")
+            .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Vulnerable))
+    );
+    assert!(
+        delve.at("Bo").within_a_step(GridPos::new(7, 1)),
+        "{}",
+        delve.log().to_text()
+    );
+    // Left to the plain behaviour, Bo goes for the nearest: not Gob.
+    let alone = build(false);
+    assert!(
+        !alone.at("Bo").within_a_step(GridPos::new(7, 1)),
+        "{}",
+        alone.log().to_text()
+    );
+}

@@ -36,7 +36,8 @@
 //!
 //! This file holds the command, the mind and its round; the decision is `decide`, and its parts
 //! are `light`, `fallen` (gear from the fallen, a member out of a pit), `way` (where next,
-//! turning back, what is on the way) and `doors` (doors and traps on the way).
+//! turning back, what is on the way) and `doors` (doors and traps on the way); `fighting` has it
+//! fight together in a battle.
 
 mod light;
 use light::*;
@@ -51,6 +52,7 @@ use decide::*;
 pub use decide::{Decision, tactic_names, try_tactic};
 mod gaps;
 use gaps::*;
+mod fighting;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -223,9 +225,10 @@ fn take_back(world: &mut World, party: &str) -> Result<(), Refusal> {
     }
     let members = party_members(world, party);
     for m in members {
-        world
-            .entity_mut(m)
-            .remove::<crate::rules::combat::behaviour::Retreating>();
+        world.entity_mut(m).remove::<(
+            crate::rules::combat::behaviour::Retreating,
+            crate::rules::combat::behaviour::FightsTogether,
+        )>();
     }
     Ok(())
 }
@@ -556,6 +559,7 @@ fn party_minds(world: &mut World) {
             world.resource_mut::<DelveEnd>().0 = Some((mind.party.clone(), outcome, tally));
             continue;
         }
+        fighting::fight_together(world, &members);
         // Busy, unless (outside a fight) its last light is about to die and it has another to
         // light.
         let fighting = in_a_fight(world, &members);

@@ -3,13 +3,16 @@
 //! headless. Each round of a battle, a creature that is up:
 //! 1. flees, if its stat block says it flees when bloodied and it is bloodied: it walks to the
 //!    square within a few steps that is farthest from its enemies;
-//! 2. otherwise picks the nearest enemy it is aware of (one that sees nothing and hears nothing
-//!    of the fight waits where it is);
+//! 2. otherwise picks the nearest enemy it is aware of — or, aware of none itself, the nearest
+//!    its companions are aware of (they point it out); one whose faction sees and hears nothing
+//!    of the fight waits where it is; one that fights with its companions, [`FightsTogether`],
+//!    goes first for an enemy next to a vulnerable or bloodied companion, then for one a
+//!    companion attacks;
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
 //! 4. or else closes in: walks at combat speed to the free square next to it that is nearest
-//!    and not through a squeeze (one that keeps to a place, [`KeepsTo`] — a guard's post, a lair — closes in only within
-//!    it, and walks back to it when out of it: a guard holds its post and fights whoever comes
-//!    within its reach);
+//!    and not through a squeeze (one that keeps to a place, [`KeepsTo`] — a guard's post, a
+//!    lair — closes in only within it, and walks back to it when out of it: a guard holds its
+//!    post and fights whoever comes within its reach);
 //!    one with a heavy shield takes, of those, one beside a companion with a heavy shield, so
 //!    that they stand in a shield wall (Tactical Combat › Shields); one with a missile weapon
 //!    shoots from where it stands whenever its target is in range (from the back rank).
@@ -35,6 +38,13 @@ const FLIGHT_SQUARES: i32 = 4;
 /// behaviour leaves it to its orders.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Retreating;
+
+/// A creature whose mind fights with its companions (an adventuring party under its policy):
+/// of the enemies about as near as the nearest (a step farther at most), it goes first for one
+/// next to a vulnerable or bloodied companion (protecting the mapper, the stuck, the drowning,
+/// the wounded), then for one a companion is already attacking (one foe at a time).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FightsTogether;
 
 /// Where a creature keeps to in a battle (its mind's stance: a guard's post, a lair's squares):
 /// it closes in on an enemy only over these squares, and goes back to `home` when off them.
@@ -134,7 +144,18 @@ pub(crate) fn fighting_behaviour(
         if busy.contains(&name) {
             continue;
         }
-        let known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
+        let mut known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
+        if known.is_empty() {
+            // Aware of no enemy itself: it goes for those its companions point out (one in
+            // the dark that only a companion sees, one a companion heard).
+            known = up
+                .iter()
+                .filter(|u| u.2 == faction && u.0 != e)
+                .flat_map(|u| aware.of(u.0).iter().map(|p| p.1))
+                .collect();
+            known.sort();
+            known.dedup();
+        }
         let enemies: Vec<(Entity, GridPos)> = known
             .iter()
             .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
@@ -157,8 +178,40 @@ pub(crate) fn fighting_behaviour(
             }
             continue;
         }
-        let Some(&(target, target_at)) = enemies.iter().min_by_key(|(o, p)| (at.chebyshev(*p), *o))
-        else {
+        let mut by_distance = enemies.clone();
+        by_distance.sort_by_key(|(o, p)| (at.chebyshev(*p), *o));
+        if world.get::<FightsTogether>(e).is_some()
+            && let Some(nearest) = by_distance.first().map(|(_, p)| at.chebyshev(*p))
+        {
+            let companions: Vec<(Entity, GridPos)> = up
+                .iter()
+                .filter(|u| u.2 == faction && u.0 != e)
+                .map(|u| (u.0, u.1))
+                .collect();
+            let threatened: Vec<GridPos> = companions
+                .iter()
+                .filter(|(c, _)| {
+                    world.get::<Conditions>(*c).is_some_and(|c| {
+                        c.has(ConditionKind::Vulnerable) || c.has(ConditionKind::Bloodied)
+                    })
+                })
+                .map(|c| c.1)
+                .collect();
+            let attacked: Vec<Entity> = companions
+                .iter()
+                .filter_map(|(c, _)| world.get::<AttackOrder>(*c).map(|o| o.target))
+                .collect();
+            by_distance.sort_by_key(|(o, p)| {
+                (
+                    at.chebyshev(*p) > nearest + 1,
+                    !threatened.iter().any(|t| t.within_a_step(*p)),
+                    !attacked.contains(o),
+                    at.chebyshev(*p),
+                    *o,
+                )
+            });
+        }
+        let Some(&(target, target_at)) = by_distance.first() else {
             continue;
         };
         if let Some(o) = order
