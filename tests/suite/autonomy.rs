@@ -697,6 +697,45 @@ fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
     assert!(delve.was_refused("Ana", &PartyRefusal::NothingToTake { name: "Cy".into() }));
 }
 
+/// One at the bottom of a pit is out of reach of one on its rim (RULINGS › Pits and holes): gear
+/// is taken from it only by one down there with it.
+#[test]
+fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
+    use delve::rules::party::PartyRefusal;
+    let mut delve = Scenario::new(&["XXXXXX", "X....X", "XXXXXX"])
+        .faction(r#"(name: "party")"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120,
+                conditions: [Dead], gear: [Rope(50)])"#,
+        )
+        .field("modules: (combat: false)")
+        .build();
+    let cy = delve.entity("Cy");
+    delve
+        .world_mut()
+        .entity_mut(cy)
+        .insert(delve::creature::Below { depth_feet: 20 });
+    let take = TakeFrom {
+        who: "Ana".into(),
+        from: "Cy".into(),
+    };
+    delve.act(take.clone());
+    assert!(delve.was_refused(
+        "Ana",
+        &PartyRefusal::NotAtTheSameDepth { name: "Cy".into() }
+    ));
+    // Down in the pit beside it, she takes it.
+    let ana = delve.entity("Ana");
+    delve
+        .world_mut()
+        .entity_mut(ana)
+        .insert(delve::creature::Below { depth_feet: 20 });
+    delve.act(take);
+    let gear: &delve::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(gear.has(&delve::level::schema::Gear::Rope(50)));
+}
+
 /// On every sample level the autonomous party ends its delve with an outcome, from several
 /// seeds.
 #[test]

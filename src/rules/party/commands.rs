@@ -182,6 +182,11 @@ pub enum PartyRefusal {
     NotBeside {
         name: String,
     },
+    /// One is at the bottom of a pit or shaft and the other on its rim (RULINGS › Pits and
+    /// holes): neither reaches the other.
+    NotAtTheSameDepth {
+        name: String,
+    },
     NothingToTake {
         name: String,
     },
@@ -204,6 +209,12 @@ impl fmt::Display for PartyRefusal {
                 write!(f, "{name} is neither fallen nor a companion")
             }
             PartyRefusal::NotBeside { name } => write!(f, "{name} is not beside it"),
+            PartyRefusal::NotAtTheSameDepth { name } => {
+                write!(
+                    f,
+                    "{name} is not at its depth: one is down in a hole, the other above"
+                )
+            }
             PartyRefusal::NothingToTake { name } => write!(f, "{name} carries nothing to take"),
         }
     }

@@ -739,6 +739,10 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
     if here.chebyshev(there) > 1 {
         return Err(commands::PartyRefusal::NotBeside { name: from_name }.into());
     }
+    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
+    if depth(who) != depth(from) {
+        return Err(commands::PartyRefusal::NotAtTheSameDepth { name: from_name }.into());
+    }
     let mut q = world.query::<(Entity, &crate::rules::light::CarriedBy)>();
     let mut lights: Vec<Entity> = q
         .iter(world)
