@@ -758,31 +758,42 @@ fn every_sample_level_ends_with_an_outcome() {
     }
 }
 
+/// `creature` (named `who`, at (3, 1)) alone in a party that walks into a squeeze on its way to
+/// the exit, stuck there by a natural 1 on its first Squeezing throw; the next dice come up
+/// `then`.
+fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Delve {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
+        .legend("'S': Squeeze")
+        .field("goal: Exit((8, 1))")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(&format!(r#"(name: "party", marching_order: ["{who}"])"#))
+        .creature(creature)
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    let mut dice = vec![1];
+    dice.extend_from_slice(then);
+    delve.script_dice(&dice);
+    assert!(
+        run_until(&mut delve, 10, |d| {
+            d.get::<delve::rules::conditions::Conditions>(who)
+                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    delve
+}
+
 /// A member stuck in a squeeze gets out before anything else, by the likelier way (issue 33's
 /// "wiggle back from a squeeze when forward is hopeless"): Tam (Strength 10, 5 stone) pushes
 /// forward on 23+ — never — and wiggles back on 17+ (Paralysis 12 + 5): the policy wiggles.
 #[test]
 fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
-    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
-        .legend("'S': Squeeze")
-        .field("goal: Exit((8, 1))")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
-        .faction(r#"(name: "party", marching_order: ["Tam"])"#)
-        .creature(
-            r#"(name: "Tam", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 10,
-                encumbrance_stone: 5.0, saves: { Paralysis: 12 })"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    // The first Squeezing throw: a natural 1, stuck.
-    delve.script_dice(&[1]);
-    assert!(
-        run_until(&mut delve, 10, |d| {
-            d.get::<delve::rules::conditions::Conditions>("Tam")
-                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
-        }),
-        "{}",
-        delve.log().to_text()
+    let mut delve = stuck_in_a_squeeze(
+        "Tam",
+        r#"(name: "Tam", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 10,
+            encumbrance_stone: 5.0, saves: { Paralysis: 12 })"#,
+        &[],
     );
     delve.run(3);
     use delve::rules::throws::Skill;
@@ -803,26 +814,12 @@ fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
 /// so it wiggles from then on, and never pushes the wiggle out of reach.
 #[test]
 fn a_stuck_member_pushes_once_then_wiggles() {
-    let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
-        .legend("'S': Squeeze")
-        .field("goal: Exit((8, 1))")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
-        .faction(r#"(name: "party", marching_order: ["Orrin"])"#)
-        .creature(
-            r#"(name: "Orrin", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 17,
-                encumbrance_stone: 6.0, saves: { Paralysis: 14 })"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    // A natural 1 on the Squeezing throw: stuck. Then a failed push, and failed wiggles.
-    delve.script_dice(&[1, 2, 3, 3, 3, 3]);
-    assert!(
-        run_until(&mut delve, 10, |d| {
-            d.get::<delve::rules::conditions::Conditions>("Orrin")
-                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
-        }),
-        "{}",
-        delve.log().to_text()
+    // After the natural 1: a failed push, then failed wiggles.
+    let mut delve = stuck_in_a_squeeze(
+        "Orrin",
+        r#"(name: "Orrin", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 17,
+            encumbrance_stone: 6.0, saves: { Paralysis: 14 })"#,
+        &[2, 3, 3, 3, 3],
     );
     delve.run(6);
     use delve::rules::throws::Skill;

@@ -147,10 +147,21 @@ pub(crate) fn fighting_behaviour(
         let mut known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
         if known.is_empty() {
             // Aware of no enemy itself: it goes for those its companions point out (one in
-            // the dark that only a companion sees, one a companion heard).
+            // the dark that only a companion sees, one a companion heard) — companions whose
+            // shout it hears without a throw (Dungeon Delves › Listening: Shouting), reckoned
+            // at the straight distance.
+            let info = world.resource::<crate::creature::LevelInfo>();
+            let grid = world.resource::<DungeonGrid>();
+            let hears_a_shout = |from: GridPos| {
+                crate::rules::sound::verdict(
+                    crate::rules::sound::SoundRow::Loud,
+                    info.environment_at(at),
+                    Some(2 * grid.distance_feet(from, at)),
+                ) == crate::rules::sound::Verdict::Automatic
+            };
             known = up
                 .iter()
-                .filter(|u| u.2 == faction && u.0 != e)
+                .filter(|u| u.2 == faction && u.0 != e && hears_a_shout(u.1))
                 .flat_map(|u| aware.of(u.0).iter().map(|p| p.1))
                 .collect();
             known.sort();
