@@ -102,6 +102,7 @@ commands! {
     rules::caving::ThrowGrapplingHook,
     rules::water::Grab,
     rules::water::LetGo,
+    rules::carrying::Carry,
     rules::judge::SetJudgeModifier,
     rules::judge::UnexpectedLights,
     rules::judge::SetHitPoints,

@@ -85,8 +85,9 @@ impl Knowledge<'_> {
         let step = match self.grid.terrain(p) {
             Some(Terrain::Door) => match self.doors.get(&p) {
                 None => Step::Blocked,
-                Some(_) if self.shut_for_good.contains(&p) => Step::Blocked,
+                // (An open door is a way through, whatever was tried at it before.)
                 Some(d) if d.open => Step::Open,
+                Some(_) if self.shut_for_good.contains(&p) => Step::Blocked,
                 Some(_) => Step::ClosedDoor,
             },
             Some(

@@ -52,6 +52,37 @@ pub struct Death {
     pub at: GridPos,
 }
 
+/// A living member the party left behind on the level as it left, where, and how it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftBehind {
+    pub who: String,
+    pub at: GridPos,
+    pub how: Stayed,
+    /// The rest of the party could have brought it out: one of them could bear it
+    /// (`rules::carrying`) and reach it, or lower a rope into its pit (one up climbs a rope
+    /// out; no rule brings up one who cannot climb), or it could walk to them.
+    pub could_be_brought: bool,
+}
+
+/// How a member left behind was: down (dying), at the bottom of a pit, or up but elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stayed {
+    Dying,
+    InAPit,
+    Apart,
+}
+
+impl fmt::Display for Stayed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stayed::Dying => "dying",
+            Stayed::InAPit => "in a pit",
+            Stayed::Apart => "apart from the party",
+        })
+    }
+}
+
 /// The numbers of a delve.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -73,6 +104,8 @@ pub struct Tally {
     pub encounters: u32,
     /// Members who died, and where.
     pub deaths: Vec<Death>,
+    /// Members alive (dying ones too) that the party did not bring out when it left the level.
+    pub left_behind: Vec<LeftBehind>,
     /// The battles in which the party was surprised (RULINGS › Surprise), each by the factions
     /// it met there.
     pub surprised_by: Vec<String>,
@@ -96,6 +129,12 @@ impl fmt::Display for Tally {
         )?;
         for d in &self.deaths {
             write!(f, "; {} died at {}", d.who, d.at)?;
+        }
+        for l in &self.left_behind {
+            write!(f, "; {} left behind at {} ({})", l.who, l.at, l.how)?;
+            if l.could_be_brought {
+                write!(f, " though it could be brought out")?;
+            }
         }
         Ok(())
     }

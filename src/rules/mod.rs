@@ -4,6 +4,7 @@ pub mod abilities;
 pub mod acting;
 pub mod areas;
 pub mod calls;
+pub mod carrying;
 pub mod caving;
 pub mod combat;
 pub mod conditions;

@@ -1278,3 +1278,73 @@ fn an_evil_door_that_swung_shut_is_wedged_open() {
         how: DoorWay::Wedge
     }));
 }
+
+/// Dungeon Delves › Doors: "a pair of adventurers working together" bash with the stronger one's
+/// Strength adjustment +4. Brannoc (Strength 18: +12) bashes the stuck door, and Orrin, the
+/// other member, steps up beside it to bash with him: a natural 2 opens it (2 + 12 + 4 = 18),
+/// where alone it would not (14).
+#[test]
+fn two_bash_a_stuck_door_together() {
+    const SECOND: &str = r#"(name: "Orrin", faction: "party", at: (1, 3), hp: 12, ac: 14,
+        str: 13, speed_feet: 120)"#;
+    let mut delve = room_with_door("(at: (4, 2), stuck: true)", &[FIGHTER, SECOND]).build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let bashed = |d: &Delve| {
+        d.events::<PolicyEvent>().iter().any(|e| {
+            matches!(
+                e,
+                PolicyEvent::Decided {
+                    intent: Intent::Door {
+                        how: DoorWay::Bash,
+                        ..
+                    },
+                    ..
+                }
+            )
+        })
+    };
+    assert!(
+        run_until(&mut delve, 40, bashed),
+        "{}",
+        delve.log().to_text()
+    );
+    // The helper steps up, then the pair bash.
+    assert!(
+        run_until(&mut delve, 6, |d| {
+            d.at("Orrin").chebyshev(GridPos::new(4, 2)) == 1
+                && d.at("Brannoc").chebyshev(GridPos::new(4, 2)) == 1
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    let throws = |d: &Delve| {
+        d.throws_for(delve::rules::throws::Skill::Dungeonbashing)
+            .len()
+    };
+    let before = throws(&delve);
+    for _ in 0..6 {
+        if throws(&delve) > before {
+            break;
+        }
+        delve.script_dice(&[2]).run(1);
+    }
+    let t = delve
+        .throws_for(delve::rules::throws::Skill::Dungeonbashing)
+        .last()
+        .cloned()
+        .expect("a bash");
+    assert_eq!((t.natural, t.success), (2, true), "{t:?}");
+    assert!(delve.events::<DoorEvent>().iter().any(|e| matches!(
+        e,
+        DoorEvent::DoorOpened {
+            how: DoorOpening::Bashed,
+            ..
+        }
+    )));
+}

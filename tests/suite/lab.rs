@@ -311,9 +311,11 @@ fn the_record_names_the_noise_that_brought_a_monster() {
 /// crypt (seeds 34 and 42 gave one member's move from the bottom of the pit 9 and 4 times before
 /// the fighting behaviour let those in a hole be) and 16 of each other sample level with the
 /// default policy, the longest run of the same refused command of the party's is at most 2 (the
-/// lab reports it for any number of delves).
+/// lab reports it for any number of delves). And no delve ends with a living member left
+/// behind whom the others could have brought out (carried, or roped out of a pit), unless the
+/// party fled a foe at hand.
 #[test]
-fn no_refused_command_is_given_more_than_twice_in_a_row() {
+fn no_refused_command_is_repeated_and_no_one_who_could_be_brought_out_is_left() {
     for (level, runs) in [
         ("crypt", 48),
         ("cave", 16),
@@ -332,6 +334,13 @@ fn no_refused_command_is_given_more_than_twice_in_a_row() {
             jobs: 2,
         };
         for r in run_lab(&plan, |_| {}).unwrap().records {
+            assert!(
+                r.outcome == Some(Outcome::PartyFled)
+                    || r.tally.left_behind.iter().all(|l| !l.could_be_brought),
+                "{level}, seed {}: left behind {:?}",
+                r.seed,
+                r.tally.left_behind
+            );
             assert!(
                 r.tally.repeated_refusals <= 2,
                 "{level}, seed {}: the same refused command {} times in a row",

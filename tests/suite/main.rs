@@ -6,6 +6,7 @@ mod common;
 
 mod acting;
 mod autonomy;
+mod carrying;
 mod caving;
 mod caving_props;
 mod combat;

@@ -126,6 +126,7 @@ pub(super) const TACTICS: &[Tactic] = &[
         t.mind.heading_for = None;
         Some((Intent::TurnBack { why }, Vec::new()))
     }),
+    Tactic::new("carry the downed", Needs::Distances, carry_the_downed),
     Tactic::new("where next", Needs::Distances, where_next),
 ];
 

@@ -280,14 +280,51 @@ pub(super) fn deal_with_door(
                 )
             })
             .unwrap_or(leader);
-        let beside = square(world, basher).is_some_and(|p| p.within_a_step(door));
+        let basher_at = square(world, basher);
+        let beside = basher_at.is_some_and(|p| p.within_a_step(door));
+        // Dungeon Delves › Doors: a pair bashing together uses the stronger one's Strength,
+        // +4. The strongest other beside the door lends a hand; where there is room beside it
+        // and no one there, the strongest other steps up first (once for the door).
+        let strongest = |world: &World, near: bool| {
+            up.iter()
+                .copied()
+                .filter(|&m| {
+                    m != basher
+                        && free_to_act(world, m)
+                        && (!near
+                            || square(world, m).is_some_and(|p| p.within_a_step(door) && p != door))
+                })
+                .max_by_key(|&m| {
+                    (
+                        world.get::<Abilities>(m).map_or(0, |a| a.0.str),
+                        std::cmp::Reverse(m),
+                    )
+                })
+        };
+        let helper = strongest(world, true).filter(|_| beside);
+        if beside
+            && helper.is_none()
+            && !w.helper_called
+            && let Some(m) = strongest(world, false)
+            && let Some(basher_at) = basher_at
+            && let Some(p) = free_square_beside(world, m, basher_at, door)
+        {
+            w.helper_called = true;
+            let step_up = Move {
+                who: name(world, m),
+                to: (p.x, p.y),
+                pace: crate::rules::movement::Pace::Exploration,
+            };
+            return (by(DoorWay::Bash), vec![step_up.into()]);
+        }
         if beside {
             w.bashes += 1;
         }
+        let helper = helper.map(|m| name(world, m));
         let order = Bash {
             who: name(world, basher),
             at: xy,
-            helper: None,
+            helper,
         }
         .into();
         return (

@@ -180,32 +180,38 @@ pub(super) fn out_of_the_pit(
     let sheer =
         crate::rules::caving::climbing::side_of(world, pit) == crate::level::schema::Surface::Sheer;
     if !roped && sheer && !climber {
-        // The one with a rope nearest the rim (by the way there) lowers it.
+        // The one with a rope nearest a rim it can reach (by the way there: the rim on the
+        // far side, for one the hole parts from the rest) lowers it.
+        let rims: Vec<GridPos> = pit
+            .neighbours()
+            .into_iter()
+            .filter(|&p| crate::rules::caving::firm_ground(world, p))
+            .collect();
         let roper = above
             .iter()
             .filter(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
             .filter_map(|&(m, p)| {
-                let feet = if p.within_a_step(pit) {
-                    0
-                } else {
-                    crate::rules::movement::hazards::way(world, m, p, rim)
-                        .ok()?
-                        .feet
-                };
-                Some((feet, m))
+                if p.within_a_step(pit) {
+                    return Some((0, m, p));
+                }
+                rims.iter()
+                    .filter_map(|&r| {
+                        let way = crate::rules::movement::hazards::way(world, m, p, r).ok()?;
+                        Some((way.feet, m, r))
+                    })
+                    .min_by_key(|&(feet, _, r)| (feet, r.chebyshev(rim), r))
             })
-            .min()
-            .map(|(_, m)| m);
-        if let Some(roper) = roper
+            .min_by_key(|&(feet, m, _)| (feet, m));
+        if let Some((_, roper, its_rim)) = roper
             && let Some(roper_at) = square(world, roper)
             && !roper_at.within_a_step(pit)
-            && free_square_beside(world, roper, rim, pit).is_none()
-            && let Some(order) = make_way(world, &above, roper, rim, pit)
+            && free_square_beside(world, roper, its_rim, pit).is_none()
+            && let Some(order) = make_way(world, &above, roper, its_rim, pit)
         {
             // The one on the rim steps back for the one with the rope.
             return Some((intent, vec![order]));
         }
-        if let Some(roper) = roper {
+        if let Some((_, roper, its_rim)) = roper {
             let order = LowerRope {
                 who: name(world, roper),
                 at: (pit.x, pit.y),
@@ -214,7 +220,7 @@ pub(super) fn out_of_the_pit(
             let party = mind.party.clone();
             return Some((
                 intent,
-                walk_up_and(world, &party, members, roper, rim, pit, order),
+                walk_up_and(world, &party, members, roper, its_rim, pit, order),
             ));
         }
     }
@@ -339,4 +345,87 @@ pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Ent
                 .iter()
                 .any(|(.., l)| l.fuel_rounds != Some(0))
     })
+}
+
+/// Going home, no one who can still be brought out is left behind: a member down and alive
+/// (dying) on the floor is taken up by the companion who can bear it with the lightest load
+/// (`rules::carrying`: its whole weight; over 20 stone no one can move). The party walks back
+/// to it as it walks anywhere (doors, holes to jump: [`on_the_way`]), then the bearer steps up
+/// beside it. A party in flight does not stop for it with a foe at hand, nor go back for one
+/// not at hand. With no one able to bear it, or no way known to it, the tactic does not apply.
+pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Intent, Vec<Command>)> {
+    use crate::rules::carrying::{carrier_of, load_with};
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
+    mind.homeward?;
+    if mind.homeward == Some(Homeward::Fleeing) && foe_at_hand(world, mind, members) {
+        return None;
+    }
+    let downed: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            !is_up(world, m)
+                && world
+                    .get::<Conditions>(m)
+                    .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
+                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && !mind.left_for_good.contains(&name(world, m))
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    // In flight the party takes up only those at hand, and does not go back for the others.
+    let fleeing = mind.homeward == Some(Homeward::Fleeing);
+    let (whom, at) = downed.into_iter().find(|&(m, p)| {
+        carrier_of(world, m).is_none()
+            && (!fleeing || p.chebyshev(t.here) <= with_the_party(members))
+    })?;
+    let who = name(world, whom);
+    // The one who bears it with the lightest load, then the nearest.
+    let bearer = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            on_hand(world, mind, m)
+                && free_to_act(world, m)
+                && world.get::<crate::rules::water::Holding>(m).is_none()
+        })
+        .filter_map(|m| {
+            let load = load_with(world, m, whom).ok()?;
+            let p = square(world, m)?;
+            Some(((load * 10.0) as u32, p.chebyshev(at), m, p))
+        })
+        .min();
+    let Some((_, _, bearer, bearer_at)) = bearer else {
+        mind.left_for_good.push(who);
+        return None;
+    };
+    let intent = Intent::Carry { whom: who.clone() };
+    if bearer_at.within_a_step(at) {
+        mind.carry_walks = 0;
+        let carry = crate::rules::carrying::Carry {
+            who: name(world, bearer),
+            whom: who,
+        };
+        return Some((intent, vec![carry.into()]));
+    }
+    // Far off: the party walks back to it as it walks anywhere (a walk that makes no progress
+    // is set aside by the table: `decide::SET_ASIDE`).
+    if t.here.chebyshev(at) > with_the_party(members) {
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        let know = sight.knowledge();
+        let Some(walk) = from_here.walk_to(know.grid, at) else {
+            mind.left_for_good.push(who);
+            return None;
+        };
+        return on_the_way(world, mind, members, &know, &walk, at, intent);
+    }
+    // Near: the bearer takes the lead up to it, the rest behind (four tries).
+    mind.carry_walks += 1;
+    if mind.carry_walks > 4 {
+        mind.carry_walks = 0;
+        mind.left_for_good.push(who);
+        return None;
+    }
+    let party = mind.party.clone();
+    Some((intent, take_the_lead(world, &party, members, bearer, at)))
 }

@@ -203,6 +203,8 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         narrowest_ledge: narrowest_ledge(world),
         has_squeezes: has_squeezes(world),
         taking_walks: 0,
+        carry_walks: 0,
+        left_for_good: Vec::new(),
         stalls: 0,
         last_walk_from: None,
         door_swung_shut: false,
@@ -296,6 +298,8 @@ pub enum Intent {
     CloseUp,
     /// Taking the lights and gear of a fallen creature.
     TakeFromTheFallen { from: String },
+    /// Taking up a member who cannot walk, to carry it home.
+    Carry { whom: String },
     /// Getting a member stuck in a squeeze out (Dungeon Delves › Squeezing).
     GetUnstuck { who: String },
     /// A member jumps the hole at `over` (Dungeon Delves › Jumping and Leaping), or makes ready
@@ -409,6 +413,7 @@ impl fmt::Display for Intent {
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
+            Intent::Carry { whom } => write!(f, "carry {whom} home"),
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
             Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
@@ -476,6 +481,10 @@ pub struct PartyMind {
     crossing: Option<(GridPos, GridPos)>,
     /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
     taking_walks: u32,
+    /// Walks given to bring a bearer beside a downed member: four, and it is left.
+    carry_walks: u32,
+    /// Downed members no one could bear or reach.
+    left_for_good: Vec<String>,
     /// Walks given in a row that did not move the leader: three, and the square is given up.
     stalls: u32,
     /// The leader's square when the last walk was given.
@@ -512,6 +521,8 @@ struct DoorWork {
     /// The lock is jammed: it cannot be picked again.
     jammed: bool,
     bashes: u32,
+    /// A second member was called up beside it to bash together.
+    helper_called: bool,
     /// It swung shut by itself once.
     evil: bool,
     wedged: bool,
@@ -547,7 +558,8 @@ fn party_minds(world: &mut World) {
         let members = party_members(world, &mind.party);
         read_the_news(world, mind, &members);
         if let Some(outcome) = the_end(world, mind, &members) {
-            let tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
+            let mut tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
+            tally.left_behind = left_behind(world, mind, &members);
             log_in(
                 world,
                 PolicyEvent::DelveEnded {
@@ -671,6 +683,10 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
             match reason.get::<DoorRefusal>() {
                 Some(DoorRefusal::Locked) => w.locked = true,
                 Some(DoorRefusal::Stuck | DoorRefusal::SpikedShut { .. }) => w.stuck = true,
+                // (Someone opened it out of its sight: it knows now.)
+                Some(DoorRefusal::OpenAlready | DoorRefusal::Open) => {
+                    mind.doors.insert(at(*d), SeenDoor { open: true });
+                }
                 _ => {
                     mind.shut_for_good.push(at(*d));
                 }
@@ -686,7 +702,14 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
             mind.door_work.entry(at(*d)).or_default().jammed = true;
         }
         Command::Bash(Bash { at: d, .. }) => {
-            mind.shut_for_good.push(at(*d));
+            if matches!(
+                reason.get::<DoorRefusal>(),
+                Some(DoorRefusal::Open | DoorRefusal::OpenAlready)
+            ) {
+                mind.doors.insert(at(*d), SeenDoor { open: true });
+            } else {
+                mind.shut_for_good.push(at(*d));
+            }
         }
         Command::CloseDoor(CloseDoor { at: d, .. }) => {
             mind.spiked_behind.push(at(*d));
@@ -742,8 +765,13 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
     {
         return Some(Outcome::GoalReached);
     }
-    // Back at the way in: its leader on it, or beside it with a companion on it.
+    // Back at the way in: its leader on it, or beside it with a companion on it, and none who
+    // could close up left straggling (the party closes up first).
     if here.within_a_step(mind.way_in)
+        && !members
+            .iter()
+            .any(|&m| straggling(world, mind, members, here, m))
+        && !awaits_carrying(world, mind, members, here)
         && (here == mind.way_in
             || members
                 .iter()
@@ -774,6 +802,162 @@ fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Ou
         return Some(Outcome::OutOfLight);
     }
     None
+}
+
+/// As the party leaves the level (its leader at the way in, or at the exit it was to find):
+/// the living members it does not bring out — dying, at the bottom of a pit, or up but more
+/// than [`WITH_THE_PARTY`] squares from the leader. A party that does not leave leaves no one.
+fn left_behind(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+) -> Vec<super::outcome::LeftBehind> {
+    use super::outcome::{LeftBehind, Stayed};
+    let Some(here) = leader(world, members).and_then(|l| square(world, l)) else {
+        return Vec::new();
+    };
+    let leaving = here.within_a_step(mind.way_in) || mind.goal == Goal::Exit(here);
+    if !leaving {
+        return Vec::new();
+    }
+    let mut left = Vec::new();
+    for &m in members {
+        let Some((who, at, how)) = (|| {
+            let dead = world
+                .get::<Conditions>(m)
+                .is_none_or(|c| c.has(crate::level::schema::ConditionKind::Dead));
+            let at = square(world, m)?;
+            let how = if dead {
+                return None;
+            } else if world.get::<crate::rules::caving::Below>(m).is_some() {
+                Stayed::InAPit
+            } else if !is_up(world, m) {
+                Stayed::Dying
+            } else if at.chebyshev(here) > with_the_party(members) {
+                Stayed::Apart
+            } else {
+                return None;
+            };
+            // (One carried goes where its carrier goes.)
+            let carried = members.iter().any(|&c| {
+                world
+                    .get::<crate::rules::water::Holding>(c)
+                    .is_some_and(|h| h.whom == m)
+            });
+            if carried && at.chebyshev(here) <= with_the_party(members) {
+                return None;
+            }
+            Some((name(world, m), at, how))
+        })() else {
+            continue;
+        };
+        let could_be_brought = could_be_brought(world, mind, members, m, at, how);
+        left.push(LeftBehind {
+            who,
+            at,
+            how,
+            could_be_brought,
+        });
+    }
+    left
+}
+
+/// Could the others have brought out `m`, left at `at` as `how` says? See
+/// [`super::outcome::LeftBehind::could_be_brought`].
+fn could_be_brought(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    m: Entity,
+    at: GridPos,
+    how: super::outcome::Stayed,
+) -> bool {
+    use super::outcome::Stayed;
+    let others: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&o| o != m && on_hand(world, mind, o))
+        .filter_map(|o| Some((o, square(world, o)?)))
+        .collect();
+    let reaches = |world: &mut World, o: Entity, from: GridPos, to: GridPos| {
+        from.within_a_step(to) || crate::rules::movement::hazards::way(world, o, from, to).is_ok()
+    };
+    match how {
+        Stayed::Dying => others.iter().any(|&(o, p)| {
+            crate::rules::carrying::load_with(world, o, m).is_ok() && reaches(world, o, p, at)
+        }),
+        Stayed::InAPit => {
+            if !is_up(world, m) {
+                return false;
+            }
+            let roped = world
+                .resource::<crate::rules::caving::climbing::RopesSecured>()
+                .at(at)
+                .is_some();
+            let rims: Vec<GridPos> = at
+                .neighbours()
+                .into_iter()
+                .filter(|&r| crate::rules::caving::firm_ground(world, r))
+                .collect();
+            roped
+                || others.iter().any(|&(o, p)| {
+                    world
+                        .get::<crate::creature::Equipment>(o)
+                        .is_some_and(|g| g.has_rope(0))
+                        && rims.iter().any(|&r| reaches(world, o, p, r))
+                })
+        }
+        Stayed::Apart => others
+            .first()
+            .is_some_and(|&(_, p)| reaches(world, m, at, p)),
+    }
+}
+
+/// A member down and alive on the floor that no one carries yet, and the party has not found
+/// it cannot carry ([`carry_the_downed`]): it does not leave the level without it — unless it
+/// flees (then only one at hand is waited for, and none with a foe at hand).
+fn awaits_carrying(world: &mut World, mind: &PartyMind, members: &[Entity], here: GridPos) -> bool {
+    let fleeing = mind.homeward == Some(Homeward::Fleeing);
+    if fleeing && foe_at_hand(world, mind, members) {
+        return false;
+    }
+    members.iter().any(|&m| {
+        !is_up(world, m)
+            && (!fleeing
+                || square(world, m).is_some_and(|p| p.chebyshev(here) <= with_the_party(members)))
+            && world
+                .get::<Conditions>(m)
+                .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
+            && world.get::<crate::rules::caving::Below>(m).is_none()
+            && !mind.left_for_good.contains(&name(world, m))
+            && !members.iter().any(|&c| {
+                world
+                    .get::<crate::rules::water::Holding>(c)
+                    .is_some_and(|h| h.whom == m)
+            })
+    })
+}
+
+/// How far from its leader, in squares, a member still walks with the party: its column's
+/// length and a square.
+pub(super) fn with_the_party(members: &[Entity]) -> u32 {
+    members.len() as u32 + 1
+}
+
+/// A member on hand farther from the leader than the column reaches, with a way to it: it
+/// should close up.
+fn straggling(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    leader_at: GridPos,
+    m: Entity,
+) -> bool {
+    on_hand(world, mind, m)
+        && square(world, m).is_some_and(|p| {
+            p.chebyshev(leader_at) > with_the_party(members)
+                && crate::rules::movement::hazards::way(world, m, p, leader_at).is_ok()
+        })
 }
 
 /// A member who is up, on the floor (not at the bottom of a hole) and not given up as stranded

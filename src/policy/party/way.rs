@@ -39,7 +39,7 @@ pub(super) fn close_up(
         .any(|(_, p)| far(*p, 2));
     let straggler = with_us
         .iter()
-        .any(|(_, p)| far(*p, members.len() as u32 + 1));
+        .any(|(_, p)| far(*p, with_the_party(members)));
     if !(light_far || straggler) {
         return None;
     }

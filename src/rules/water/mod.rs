@@ -97,7 +97,8 @@ pub struct Drowning {
     pub rounds_held: u32,
 }
 
-/// A creature holding a drowning ally it grabbed: the stone it bears for it.
+/// A creature holding a drowning ally it grabbed, or carrying a downed one
+/// (`rules::carrying`): the stone it bears for it.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct Holding {
     pub whom: Entity,
@@ -125,7 +126,10 @@ fn start_of_initiative_in_water(
         .collect();
     swimmers.sort();
     for (e, at) in swimmers {
-        match (world.get::<Drowning>(e).copied(), carrier_of(world, e)) {
+        match (
+            world.get::<Drowning>(e).copied(),
+            crate::rules::carrying::carrier_of(world, e),
+        ) {
             (Some(d), Some(carrier)) => brought_up(world, e, carrier, d),
             (Some(d), None) => sink(world, e, at, d),
             // Kept at the surface by its carrier: no throw of its own.
@@ -133,17 +137,6 @@ fn start_of_initiative_in_water(
             (None, None) => swim(world, e),
         }
     }
-}
-
-/// Who holds `whom`, if anyone.
-fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
-    crate::kept::read_query(world, |q: Query<(Entity, &Holding)>| {
-        q.iter()
-            .filter(|(_, h)| h.whom == whom)
-            .map(|(e, _)| e)
-            .min()
-    })
-    .flatten()
 }
 
 /// How far a carrier swims up in a round: its combat speed afloat (a quarter, or its swimming
@@ -293,16 +286,7 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
     if sunk_feet == 0 {
         saved(world, whom, "grabbed at the surface");
     }
-    bear(world, who, stone);
-    let round = world.resource::<crate::time::Clock>().rounds;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert((
-            Holding { whom, stone },
-            // In lieu of moving: it has spent its move this round.
-            crate::rules::movement::MoveLimit { round, feet: 0 },
-        ));
+    take_up(world, who, whom, stone);
     let (name, ally) = (
         crate::creature::name_of(world, who),
         crate::creature::name_of(world, whom),
@@ -316,6 +300,22 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
         },
     );
     Ok(())
+}
+
+/// `who` takes `whom` up, in lieu of moving, and bears `stone` for it until it lets go; `whom`
+/// goes where it goes ([`carried_along`]). Grabbing a drowning ally, carrying a downed one
+/// (`rules::carrying`).
+pub(crate) fn take_up(world: &mut World, who: Entity, whom: Entity, stone: f32) {
+    bear(world, who, stone);
+    let round = world.resource::<crate::time::Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert((
+            Holding { whom, stone },
+            // In lieu of moving: it has spent its move this round.
+            crate::rules::movement::MoveLimit { round, feet: 0 },
+        ));
 }
 
 /// What a creature can do for the drowning beside it (grab one, in lieu of moving) or for the
@@ -465,9 +465,9 @@ impl Plugin for WaterPlugin {
         app.declare_hold(Hold::Drowning, is_drowning)
             .declare_hold(Hold::SwimmingAtRunningSpeed, swimming_at_running_speed)
             .declare_exertion_of::<Drowning>("drowning")
-            .declare_exertion_of::<Holding>("holding a drowning ally up")
+            .declare_exertion_of::<Holding>("holding up or carrying a companion")
             .declare_exertion("treading water", treading_water)
-            .declare_busy_hands("holding a drowning ally up", |world, who| {
+            .declare_busy_hands("holding up or carrying a companion", |world, who| {
                 world.get::<Holding>(who).is_some()
             })
             .add_systems(

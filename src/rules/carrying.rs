@@ -1,0 +1,207 @@
+//! Carrying a companion who cannot walk (RULINGS › Rest names carrying among the exertions; the
+//! delve rules give the weight only for a drowning adventurer, Dungeon Delves › Drowning).
+//!
+//! Ruling where the sources are silent: a creature beside a companion of its faction who is
+//! down and alive (dying) may take it up, in lieu of moving, and bears its whole weight — a
+//! body's 15 stone plus the encumbrance of what it still carries (in water the drowning rule's
+//! half applies: the water bears the rest). The carrier's speed is the speed table's at the new
+//! load; a load over 20 stone cannot be moved, so the rules refuse it. The one carried goes
+//! where its carrier goes until it is put down (`LetGo`), and the carrier's hands are full.
+//! Carrying is exertion, never rest.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::command::{Act, Reason, Refusal, creature};
+use crate::creature::{Encumbrance, Faction};
+use crate::level::SpeedBasis;
+use crate::log::{LogEvent, log_in};
+use crate::rules::conditions::Conditions;
+use crate::rules::water::{BODY_STONE, Holding};
+
+/// Takes up a companion beside it who cannot walk, to carry it (in lieu of moving).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carry {
+    pub who: String,
+    pub whom: String,
+}
+
+impl fmt::Display for Carry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "carry {}", self.whom)
+    }
+}
+
+impl Act for Carry {
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let (who, whom) = (creature(world, &self.who)?, creature(world, &self.whom)?);
+        carry(world, who, whom)
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+}
+
+/// Why a creature cannot take a companion up.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CarryingRefusal {
+    /// Only a companion who is down and alive is carried (one who can walk walks).
+    NotDown,
+    Dead,
+    NotACompanion,
+    NotBeside,
+    /// One at the bottom of a pit and one on its rim (RULINGS › Pits and holes).
+    NotAtTheSameDepth,
+    HandsFull,
+    /// The load it would bear, over the 20 stone one can move with.
+    TooHeavy {
+        stone: f32,
+    },
+}
+
+impl Reason for CarryingRefusal {}
+
+impl fmt::Display for CarryingRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CarryingRefusal::NotDown => write!(f, "that one can walk"),
+            CarryingRefusal::Dead => write!(f, "that one is dead"),
+            CarryingRefusal::NotACompanion => write!(f, "only a companion is carried"),
+            CarryingRefusal::NotBeside => write!(f, "it must be beside the one it carries"),
+            CarryingRefusal::NotAtTheSameDepth => {
+                write!(f, "one is down a pit and the other on its rim")
+            }
+            CarryingRefusal::HandsFull => write!(f, "it already holds someone"),
+            CarryingRefusal::TooHeavy { stone } => write!(
+                f,
+                "it would bear {stone} stone: over 20 stone it cannot move (RULINGS speed table)"
+            ),
+        }
+    }
+}
+
+/// What carrying puts in the log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CarryingEvent {
+    /// It took a companion up, bearing this much stone for it; its load is now `load` stone.
+    TakenUp {
+        who: String,
+        whom: String,
+        stone: f32,
+        load: f32,
+    },
+}
+
+impl LogEvent for CarryingEvent {
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Moves
+    }
+
+    fn who(&self) -> Option<&str> {
+        match self {
+            CarryingEvent::TakenUp { who, .. } => Some(who),
+        }
+    }
+
+    fn also_concerns(&self) -> Option<&str> {
+        match self {
+            CarryingEvent::TakenUp { whom, .. } => Some(whom),
+        }
+    }
+}
+
+impl fmt::Display for CarryingEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CarryingEvent::TakenUp {
+                who,
+                whom,
+                stone,
+                load,
+            } => write!(
+                f,
+                "{who} takes up {whom} to carry it, bearing {stone} stone ({load} stone in all)"
+            ),
+        }
+    }
+}
+
+/// The stone a carrier bears for `whom`: its body and what it carries.
+pub fn weight_of(world: &World, whom: Entity) -> f32 {
+    BODY_STONE + crate::rules::throws::stone_of(world.get::<Encumbrance>(whom))
+}
+
+/// The load `who` would carry with `whom` on its back, if it can move under it (`None` when
+/// it cannot: over 20 stone). One whose speed is given, not its encumbrance, bears any load.
+pub fn load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
+    let load = match world.get::<Encumbrance>(who).map(|e| e.0) {
+        Some(SpeedBasis::Encumbrance { stone }) => stone + weight_of(world, whom),
+        _ => return Ok(0.0),
+    };
+    match crate::rules::movement::encumbrance_band(load) {
+        Some(_) => Ok(load),
+        None => Err(load),
+    }
+}
+
+/// `Carry`: `who` takes up `whom`, a companion beside it who is down and alive.
+pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
+    let here = crate::command::square_of(world, who)?;
+    let there = crate::command::square_of(world, whom)?;
+    let conditions = world.get::<Conditions>(whom).cloned().unwrap_or_default();
+    if conditions.has(crate::level::schema::ConditionKind::Dead) {
+        return Err(CarryingRefusal::Dead.into());
+    }
+    if !crate::rules::conditions::is_down(&conditions) {
+        return Err(CarryingRefusal::NotDown.into());
+    }
+    if who == whom || world.get::<Faction>(who) != world.get::<Faction>(whom) {
+        return Err(CarryingRefusal::NotACompanion.into());
+    }
+    if here.chebyshev(there) > 1 {
+        return Err(CarryingRefusal::NotBeside.into());
+    }
+    let below = |e: Entity| world.get::<crate::rules::caving::Below>(e).copied();
+    if below(who) != below(whom) {
+        return Err(CarryingRefusal::NotAtTheSameDepth.into());
+    }
+    if world.get::<Holding>(who).is_some() {
+        return Err(CarryingRefusal::HandsFull.into());
+    }
+    let load = load_with(world, who, whom).map_err(|stone| CarryingRefusal::TooHeavy { stone })?;
+    let stone = weight_of(world, whom);
+    crate::rules::water::take_up(world, who, whom, stone);
+    let (name, companion) = (
+        crate::creature::name_of(world, who),
+        crate::creature::name_of(world, whom),
+    );
+    log_in(
+        world,
+        CarryingEvent::TakenUp {
+            who: name,
+            whom: companion,
+            stone,
+            load,
+        },
+    );
+    Ok(())
+}
+
+/// Who carries or holds `whom`, if anyone.
+pub fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
+    crate::kept::read_query(world, |q: Query<(Entity, &Holding)>| {
+        q.iter()
+            .filter(|(_, h)| h.whom == whom)
+            .map(|(e, _)| e)
+            .min()
+    })
+    .flatten()
+}
