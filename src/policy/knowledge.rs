@@ -130,8 +130,15 @@ impl Knowledge<'_> {
         let steps: Vec<Step> = (0..n).map(|i| self.step(self.grid.pos_of(i))).collect();
         let step_at = |p: GridPos| self.grid.index(p).map_or(Step::Blocked, |i| steps[i]);
         let open_at = |p: GridPos| matches!(step_at(p), Step::Open | Step::Trap);
-        // A bucket queue: costs are small integers. (costs, parents, buckets)
-        let mut frontier: Frontier = (cost, parent, vec![vec![start as u32]]);
+        // A bucket queue: costs are small integers. (costs, parents, buckets; the buckets kept
+        // from the last search on this thread, emptied, so they are not allocated anew.)
+        let mut buckets = BUCKETS.with_borrow_mut(std::mem::take);
+        buckets.iter_mut().for_each(Vec::clear);
+        match buckets.first_mut() {
+            Some(first) => first.push(start as u32),
+            None => buckets.push(vec![start as u32]),
+        }
+        let mut frontier: Frontier = (cost, parent, buckets);
         let mut at = 0;
         while at < frontier.2.len() {
             let Some(i) = frontier.2[at].pop() else {
@@ -210,7 +217,8 @@ impl Knowledge<'_> {
                 relax(&mut frontier, j, i, c);
             }
         }
-        let (cost, parent, _) = frontier;
+        let (cost, parent, buckets) = frontier;
+        BUCKETS.with_borrow_mut(|b| *b = buckets);
         Distances { cost, parent }
     }
 
@@ -254,6 +262,11 @@ impl Knowledge<'_> {
     }
 }
 
+thread_local! {
+    /// The bucket queue's buckets, kept between searches ([`Knowledge::distances`]).
+    static BUCKETS: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The search's state in [`Knowledge::distances`]: the costs, the parents, the bucket queue.
 type Frontier = (Vec<u32>, Vec<u32>, Vec<Vec<u32>>);
 
@@ -270,6 +283,7 @@ fn relax((cost, parent, buckets): &mut Frontier, j: usize, from: usize, c: u32) 
 }
 
 /// Costs from one square over what a faction knows ([`Knowledge::distances`]).
+#[derive(Clone, Debug)]
 pub struct Distances {
     cost: Vec<u32>,
     parent: Vec<u32>,

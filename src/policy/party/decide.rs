@@ -190,6 +190,31 @@ impl Sight {
         }
     }
 
+    /// What the distances from `from` depend on, in one number: the squares seen (they only
+    /// ever grow, so their count tells the set), the doors as last seen, the doors shut for
+    /// good, the known traps and holes, and what the party can cross.
+    fn fingerprint(&self, from: GridPos) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        from.hash(&mut h);
+        self.seen.iter().filter(|&&s| s).count().hash(&mut h);
+        for (p, d) in &self.doors {
+            (p, d.open).hash(&mut h);
+        }
+        self.shut_for_good.hash(&mut h);
+        self.traps.hash(&mut h);
+        self.holes.hash(&mut h);
+        (
+            self.swims,
+            self.jumps,
+            self.traverses,
+            self.climbs,
+            self.squeezes,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+
     pub fn knowledge(&self) -> Knowledge<'_> {
         Knowledge {
             grid: &self.grid,
@@ -345,7 +370,18 @@ impl Turn<'_> {
                     self.mind.exhausted.push(p);
                 }
             }
-            self.from_here = Some(know.distances(self.here));
+            // (The same knowledge from the same square gives the same distances: kept from
+            // the last round that asked.)
+            let key = sight.fingerprint(self.here);
+            let distances = match &self.mind.distances {
+                Some((k, d)) if *k == key => d.clone(),
+                _ => {
+                    let d = know.distances(self.here);
+                    self.mind.distances = Some((key, d.clone()));
+                    d
+                }
+            };
+            self.from_here = Some(distances);
         }
         true
     }

@@ -205,6 +205,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         taking_walks: 0,
         carry_walks: 0,
         left_for_good: Vec::new(),
+        distances: None,
         stalls: 0,
         last_walk_from: None,
         door_swung_shut: false,
@@ -497,6 +498,9 @@ pub struct PartyMind {
     unchanged: u32,
     /// Decisions set aside, until a round.
     set_aside: Vec<(&'static str, Intent, u64)>,
+    /// The distances last worked out from the leader's square, and what they depended on
+    /// (`decide::Sight::fingerprint`).
+    distances: Option<(u64, super::knowledge::Distances)>,
 }
 
 /// What the party has tried at a door, and learned.
