@@ -33,6 +33,7 @@ impl PluginGroup for SimPlugins {
             .add(crate::rules::doors::DoorsPlugin)
             .add(crate::rules::judge::JudgePlugin)
             .add(crate::rules::water::WaterPlugin)
+            .add(crate::rules::carrying::CarryingPlugin)
             .add(crate::rules::caving::CavingPlugin)
             .add(crate::rules::task::TaskPlugin)
             .add(crate::rules::combat::battle::BattlePlugin)

@@ -205,3 +205,72 @@ pub fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
     })
     .flatten()
 }
+
+/// What a creature can do for a companion beside it who is down and alive: take it up (the
+/// window's number keys). Letting go is offered with the water's choices (`LetGo`).
+pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
+    use crate::command::{Choice, Command};
+    use crate::creature::Position;
+    if world.get::<Holding>(who).is_some() {
+        return Vec::new();
+    }
+    let (Some(here), faction) = (
+        world.get::<Position>(who).map(|p| p.0),
+        world.get::<Faction>(who).copied(),
+    ) else {
+        return Vec::new();
+    };
+    let Some(mut q) =
+        world.try_query::<(Entity, &Name, &Position, Option<&Faction>, &Conditions)>()
+    else {
+        return Vec::new();
+    };
+    let mut downed: Vec<(Entity, String)> = q
+        .iter(world)
+        .filter(|(e, _, p, f, c)| {
+            *e != who
+                && f.copied() == faction
+                && p.0.within_a_step(here)
+                && crate::rules::conditions::is_down(c)
+                && !c.has(crate::level::schema::ConditionKind::Dead)
+        })
+        .map(|(e, n, ..)| (e, n.to_string()))
+        .collect();
+    downed.sort();
+    let name = crate::creature::name_of(world, who);
+    downed
+        .into_iter()
+        .map(|(whom_e, whom)| {
+            let note = match load_with(world, who, whom_e) {
+                Ok(load) => format!("bears {} stone ({load} in all)", weight_of(world, whom_e)),
+                Err(load) => format!("too heavy: {load} stone"),
+            };
+            let carry = Command::from(Carry {
+                who: name.clone(),
+                whom: whom.clone(),
+            });
+            Choice::new(
+                &format!("carry {whom}"),
+                "in lieu of moving",
+                None,
+                &note,
+                carry,
+            )
+        })
+        .collect()
+}
+
+/// Carrying: the window offers `Carry` beside a downed companion.
+pub struct CarryingPlugin;
+
+impl Plugin for CarryingPlugin {
+    fn build(&self, app: &mut App) {
+        use crate::rules::areas::RuleArea;
+        app.offers(|world, who| {
+            carry_choices(world, who)
+                .into_iter()
+                .map(|c| ("carrying".to_owned(), c))
+                .collect()
+        });
+    }
+}

@@ -51,6 +51,20 @@ fn a_dying_companion_is_carried_with_its_whole_weight() {
         who: "Aldric".into(),
         hit_points: 0,
     });
+    // The window offers it to the one beside him, and says what it would bear.
+    let offered: Vec<(String, String)> =
+        delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+            .into_iter()
+            .filter(|(area, _)| area == "carrying")
+            .map(|(_, c)| (c.way, c.note))
+            .collect();
+    assert_eq!(
+        offered,
+        vec![(
+            "carry Aldric".to_owned(),
+            "bears 17 stone (20 in all)".to_owned()
+        )]
+    );
     delve.act(Carry {
         who: "Brannoc".into(),
         whom: "Aldric".into(),
