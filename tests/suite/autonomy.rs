@@ -1348,3 +1348,44 @@ fn two_bash_a_stuck_door_together() {
         }
     )));
 }
+
+/// Dungeon Delves › Traps: a 10' pole probing ahead enters each square before its bearer. With
+/// `pole_ahead`, the pole's bearer leads down a passage no member has walked (the pole meets a
+/// trap there before a foot does); without it the fighter leads as before.
+#[test]
+fn the_poles_bearer_leads_down_a_passage_no_one_has_walked() {
+    const POLER: &str = r#"(name: "Sera", faction: "party", at: (1, 2), level: 3, class: "thief",
+        dex: 17, hp: 9, ac: 14, speed_feet: 120, gear: [TenFootPole])"#;
+    let ahead = |pole_ahead: bool| {
+        let mut delve = Scenario::new(&[
+            "XXXXXXXXXXXX",
+            "X...XXXXXXXX",
+            "X..........X",
+            "X...XXXXXXXX",
+            "XXXXXXXXXXXX",
+        ])
+        .field("goal: Exit((10, 2))")
+        .light("(at: (2, 2), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .light("(at: (10, 2), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc", "Sera"])"#)
+        .creature(FIGHTER)
+        .creature(POLER)
+        .build();
+        hand_over(
+            &mut delve,
+            PartyPolicy {
+                pole_ahead,
+                ..PartyPolicy::default()
+            },
+        );
+        assert!(
+            run_until(&mut delve, 80, |d| d.at("Sera").x >= 7
+                || d.at("Brannoc").x >= 7),
+            "{}",
+            delve.log().to_text()
+        );
+        delve.at("Sera").x > delve.at("Brannoc").x
+    };
+    assert!(ahead(true), "the pole's bearer leads with pole_ahead");
+    assert!(!ahead(false), "the fighter leads without it");
+}

@@ -414,7 +414,11 @@ pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Inten
         let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
         let know = sight.knowledge();
         let Some(walk) = from_here.walk_to(know.grid, at) else {
-            mind.left_for_good.push(who);
+            // No way known from here (the party parted by a hole, say): it goes home first,
+            // and from there, with still no way, it is left.
+            if t.here.within_a_step(mind.way_in) {
+                mind.left_for_good.push(who);
+            }
             return None;
         };
         return on_the_way(world, mind, members, &know, &walk, at, intent);

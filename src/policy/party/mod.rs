@@ -206,6 +206,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
         carry_walks: 0,
         left_for_good: Vec::new(),
         distances: None,
+        trodden: Default::default(),
         stalls: 0,
         last_walk_from: None,
         door_swung_shut: false,
@@ -498,6 +499,8 @@ pub struct PartyMind {
     unchanged: u32,
     /// Decisions set aside, until a round.
     set_aside: Vec<(&'static str, Intent, u64)>,
+    /// Squares a member has stood on.
+    trodden: std::collections::BTreeSet<GridPos>,
     /// The distances last worked out from the leader's square, and what they depended on
     /// (`decide::Sight::fingerprint`).
     distances: Option<(u64, super::knowledge::Distances)>,
@@ -561,6 +564,11 @@ fn party_minds(world: &mut World) {
         }
         let members = party_members(world, &mind.party);
         read_the_news(world, mind, &members);
+        for &m in &members {
+            if let Some(p) = square(world, m) {
+                mind.trodden.insert(p);
+            }
+        }
         if let Some(outcome) = the_end(world, mind, &members) {
             let mut tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
             tally.left_behind = left_behind(world, mind, &members);

@@ -502,17 +502,74 @@ pub(super) fn on_the_way(
     } else {
         Intent::Approach { to: stop }
     };
-    Some((
-        intent,
-        vec![
-            MoveParty {
-                party: mind.party.clone(),
-                to: (stop.x, stop.y),
-                pace,
-            }
-            .into(),
-        ],
-    ))
+    let mut orders: Vec<Command> = Vec::new();
+    if !fleeing && let Some(order) = pole_ahead(world, mind, members, know, walk, stop) {
+        orders.push(order);
+    }
+    orders.push(
+        MoveParty {
+            party: mind.party.clone(),
+            to: (stop.x, stop.y),
+            pace,
+        }
+        .into(),
+    );
+    Some((intent, orders))
+}
+
+/// Dungeon Delves › Traps (a 10' pole probing ahead enters each square before its bearer):
+/// where the way is suspect — a passage one square wide no member has walked yet — the pole's
+/// bearer goes first, so the pole, not a foot, meets a trap there; where it is not, the front
+/// fighter leads again (with `pole_ahead`). The order changes only while the leader stands
+/// where others can pass it (not in a passage one square wide), and not with a foe at hand.
+fn pole_ahead(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+    stop: GridPos,
+) -> Option<Command> {
+    if !(mind.policy.probe_with_pole && mind.policy.pole_ahead) {
+        return None;
+    }
+    let leader = leader(world, members)?;
+    let here = square(world, leader)?;
+    // One square wide: walled on both sides across one of its axes.
+    let narrow = |p: GridPos| {
+        let shut = |dx: i32, dy: i32| !know.open(GridPos::new(p.x + dx, p.y + dy));
+        (shut(0, -1) && shut(0, 1)) || (shut(-1, 0) && shut(1, 0))
+    };
+    if narrow(here) || foe_at_hand(world, mind, members) {
+        return None;
+    }
+    let bearer = members.iter().copied().find(|&m| {
+        on_hand(world, mind, m)
+            && free_to_act(world, m)
+            && world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.has(&Gear::TenFootPole))
+    })?;
+    let end = walk
+        .iter()
+        .position(|&p| p == stop)
+        .unwrap_or(walk.len() - 1);
+    let suspect = walk[1..=end]
+        .iter()
+        .any(|&p| narrow(p) && !mind.trodden.contains(&p));
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| on_hand(world, mind, m) && free_to_act(world, m))
+        .collect();
+    let first = if suspect {
+        bearer
+    } else if leader == bearer {
+        front_fighter(world, &up)?
+    } else {
+        return None;
+    };
+    (first != leader).then(|| first_in_line(world, &mind.party, members, first))
 }
 
 /// A member's order at a door or trap beside the leader: if it is not beside it already, it
