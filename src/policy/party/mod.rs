@@ -499,7 +499,7 @@ pub struct PartyMind {
     unchanged: u32,
     /// Decisions set aside, until a round.
     set_aside: Vec<(&'static str, Intent, u64)>,
-    /// Squares a member has stood on.
+    /// Squares a member has stood on (kept with `pole_ahead`).
     trodden: std::collections::BTreeSet<GridPos>,
     /// The distances last worked out from the leader's square, and what they depended on
     /// (`decide::Sight::fingerprint`).
@@ -564,9 +564,12 @@ fn party_minds(world: &mut World) {
         }
         let members = party_members(world, &mind.party);
         read_the_news(world, mind, &members);
-        for &m in &members {
-            if let Some(p) = square(world, m) {
-                mind.trodden.insert(p);
+        // (The squares walked matter only to a pole's bearer who leads where none walked.)
+        if mind.policy.pole_ahead {
+            for &m in &members {
+                if let Some(p) = square(world, m) {
+                    mind.trodden.insert(p);
+                }
             }
         }
         if let Some(outcome) = the_end(world, mind, &members) {
