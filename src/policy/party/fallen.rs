@@ -350,8 +350,8 @@ pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Ent
 /// Going home, no one who can still be brought out is left behind: a member down and alive
 /// (dying) on the floor is taken up by the companion who can bear it with the lightest load
 /// (`rules::carrying`: its whole weight; over 20 stone no one can move). The party walks back
-/// to it as it walks anywhere (doors, holes to jump: [`on_the_way`]), then the bearer steps up
-/// beside it. A party in flight does not stop for it with a foe at hand, nor go back for one
+/// to it as it walks anywhere (doors, holes to jump: [`on_the_way`]), the bearer taking the
+/// lead for the last steps. A party in flight does not stop for it with a foe at hand, nor go back for one
 /// not at hand. With no one able to bear it, or no way known to it, the tactic does not apply.
 pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Intent, Vec<Command>)> {
     use crate::rules::carrying::{carrier_of, load_with};
