@@ -98,6 +98,9 @@ pub struct Summary {
     pub longest_refusal_run: u32,
     /// Failed delves: seed and error.
     pub failed: Vec<(u64, String)>,
+    /// Why delves ended short of the goal (`Cause::headline`), most first: the share of all
+    /// delves, and the first three seeds.
+    pub causes: Vec<(String, Share, Vec<u64>)>,
 }
 
 impl Summary {
@@ -172,6 +175,7 @@ impl Summary {
                 .iter()
                 .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
                 .collect(),
+            causes: causes(&ended),
         }
     }
 
@@ -182,6 +186,26 @@ impl Summary {
             .find(|(o, _)| *o == outcome)
             .map_or(Share::new(0, self.ended), |(_, s)| *s)
     }
+}
+
+/// Delves by why they ended short of the goal, most first (then by name).
+fn causes(ended: &[&RunRecord]) -> Vec<(String, Share, Vec<u64>)> {
+    let mut by: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for r in ended {
+        if let Some(c) = &r.tally.cause {
+            by.entry(c.headline()).or_default().push(r.seed);
+        }
+    }
+    let n = ended.len() as u64;
+    let mut out: Vec<(String, Share, Vec<u64>)> = by
+        .into_iter()
+        .map(|(c, seeds)| {
+            let share = Share::new(seeds.len() as u64, n);
+            (c, share, seeds.into_iter().take(3).collect())
+        })
+        .collect();
+    out.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(&b.0)));
+    out
 }
 
 fn pct(x: f64) -> String {
@@ -210,7 +234,29 @@ pub fn markdown(
             .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
         plan.policy.turn_limit
     );
-    let _ = writeln!(out, "## Outcomes\n");
+    let _ = writeln!(out, "## Why delves ended short of the goal\n");
+    if s.causes.is_empty() {
+        let _ = writeln!(out, "Every delve reached the goal.");
+    } else {
+        let _ = writeln!(out, "| why | delves | share | 95% interval | replay |");
+        let _ = writeln!(out, "| --- | ---: | ---: | --- | --- |");
+        for (why, share, seeds) in &s.causes {
+            let replay: Vec<String> = seeds
+                .iter()
+                .map(|seed| format!("`delve sim {level_file} --auto --seed {seed}`"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {why} | {} | {} | {}–{} | {} |",
+                share.count,
+                pct(share.share),
+                pct(share.low),
+                pct(share.high),
+                replay.join("<br>")
+            );
+        }
+    }
+    let _ = writeln!(out, "\n## Outcomes\n");
     let _ = writeln!(out, "| outcome | delves | share | 95% interval |");
     let _ = writeln!(out, "| --- | ---: | ---: | --- |");
     for (o, share) in &s.outcomes {

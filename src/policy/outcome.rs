@@ -45,6 +45,111 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// Why a delve that did not reach its goal ended as it did (the lab's first table): the
+/// feature that stopped the party, or the state of a member. It reads the Judge's map, so it
+/// judges the delve and never guides the policy.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// The first shut door on the way to the goal is a secret door the party never found.
+    SecretDoorNotFound { at: GridPos },
+    /// The first shut door on the way to the goal, and how the party tried it (`listened`,
+    /// `by_hand`, `key`, `pick_failed`, `methodical_pick` ×n failed, `bash` ×n, `jammed`, or
+    /// nothing: never reached).
+    DoorLeftShut { at: GridPos, tried: Vec<String> },
+    /// The way to the goal goes down, across or through caving terrain (a chasm, a ledge, deep
+    /// water, a squeeze, an open pit) the party did not pass.
+    CavingNotTaken { at: GridPos, what: String },
+    /// A member carrying a light with fuel, or oil, lies at the bottom of a pit.
+    LightBearerInAPit { who: String, at: GridPos },
+    /// The party's lights burnt out with flasks of oil left and no lantern to fill.
+    OilButNoLantern { flasks: u32 },
+    /// Its lights and oil were spent.
+    LightSpent,
+    /// A member is stuck in a squeeze.
+    StuckInASqueeze { who: String, at: GridPos },
+    /// The turn limit came with nothing holding the party: it was still at work.
+    TurnLimit,
+    /// It fled from these foes with these members down.
+    FledFrom {
+        foes: Vec<String>,
+        down: Vec<String>,
+    },
+    /// Every member down, the last blows from these foes (none: traps, falls, drowning).
+    Overwhelmed { by: Vec<String> },
+    /// It explored all it could reach and the goal was not there.
+    NothingLeftToTry,
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::SecretDoorNotFound { at } => write!(f, "the secret door at {at} never found"),
+            Cause::DoorLeftShut { at, tried } if tried.is_empty() => {
+                write!(f, "the door at {at} left shut, never tried")
+            }
+            Cause::DoorLeftShut { at, tried } => {
+                write!(
+                    f,
+                    "the door at {at} left shut (tried: {})",
+                    tried.join(", ")
+                )
+            }
+            Cause::CavingNotTaken { at, what } => write!(f, "the {what} at {at} not crossed"),
+            Cause::LightBearerInAPit { who, at } => {
+                write!(f, "{who}, carrying light, at the bottom of the pit at {at}")
+            }
+            Cause::OilButNoLantern { flasks } => {
+                write!(f, "{flasks} flask(s) of oil left and no lantern")
+            }
+            Cause::LightSpent => write!(f, "its lights and oil spent"),
+            Cause::StuckInASqueeze { who, at } => write!(f, "{who} stuck in the squeeze at {at}"),
+            Cause::TurnLimit => write!(f, "the turn limit"),
+            Cause::FledFrom { foes, down } => write!(
+                f,
+                "fled from {} with {} down",
+                list_or(foes, "foes unseen"),
+                list_or(down, "no one")
+            ),
+            Cause::Overwhelmed { by } => {
+                write!(
+                    f,
+                    "every member down (last blows: {})",
+                    list_or(by, "no foe")
+                )
+            }
+            Cause::NothingLeftToTry => write!(f, "nothing left to try"),
+        }
+    }
+}
+
+impl Cause {
+    /// The cause as the lab's first table groups it: the feature and its square, or the
+    /// member's state — without how a door was tried, or which foes a party fled.
+    pub fn headline(&self) -> String {
+        match self {
+            Cause::DoorLeftShut { at, tried } if tried.iter().any(|t| t == "jammed") => {
+                format!("the door at {at} left shut, its lock jammed")
+            }
+            Cause::DoorLeftShut { at, tried } if tried.is_empty() => {
+                format!("the door at {at} left shut, never tried")
+            }
+            Cause::DoorLeftShut { at, .. } => format!("the door at {at} left shut, tried"),
+            Cause::FledFrom { .. } => "fled, too many down".to_owned(),
+            Cause::Overwhelmed { .. } => "every member down".to_owned(),
+            other => other.to_string(),
+        }
+    }
+}
+
+fn list_or(names: &[String], none: &str) -> String {
+    if names.is_empty() {
+        none.to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// A member who died, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Death {
@@ -106,6 +211,9 @@ pub struct Tally {
     pub deaths: Vec<Death>,
     /// Members alive (dying ones too) that the party did not bring out when it left the level.
     pub left_behind: Vec<LeftBehind>,
+    /// Why it ended, when not at its goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     /// The battles in which the party was surprised (RULINGS › Surprise), each by the factions
     /// it met there.
     pub surprised_by: Vec<String>,
@@ -129,6 +237,9 @@ impl fmt::Display for Tally {
         )?;
         for d in &self.deaths {
             write!(f, "; {} died at {}", d.who, d.at)?;
+        }
+        if let Some(c) = &self.cause {
+            write!(f, "; why: {c}")?;
         }
         for l in &self.left_behind {
             write!(f, "; {} left behind at {} ({})", l.who, l.at, l.how)?;

@@ -1389,3 +1389,52 @@ fn the_poles_bearer_leads_down_a_passage_no_one_has_walked() {
     assert!(ahead(true), "the pole's bearer leads with pole_ahead");
     assert!(!ahead(false), "the fighter leads without it");
 }
+
+/// The end of a delve, with its numbers.
+fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
+    delve
+        .events::<PolicyEvent>()
+        .into_iter()
+        .find_map(|e| match e {
+            PolicyEvent::DelveEnded { outcome, tally, .. } => Some((outcome, tally)),
+            _ => None,
+        })
+}
+
+/// A party that gives up says why (issue 34): the goal's room lies behind a door; a secret one
+/// it never searched for is "never found", a locked one it cannot open is "left shut", with
+/// how it was tried.
+#[test]
+fn a_party_that_gives_up_says_which_door_stopped_it() {
+    let why = |door: &str, policy: PartyPolicy| {
+        let mut delve = room_with_door(door, &[FIGHTER])
+            .field("goal: Room((6, 2))")
+            .light("(at: (2, 2), kind: Custom(bright_feet: 30, dim_feet: 30), lit: true)")
+            .build();
+        hand_over(&mut delve, policy);
+        assert!(run_until(&mut delve, 600, |d| ended(d).is_some()));
+        let (outcome, tally) = ended(&delve).unwrap();
+        assert_eq!(outcome, Outcome::GaveUp, "{}", delve.log().to_text());
+        tally.cause.expect("a cause")
+    };
+    let no_searching = PartyPolicy {
+        dead_end_searches: 0,
+        ..PartyPolicy::default()
+    };
+    assert_eq!(
+        why("(at: (4, 2), secret: true)", no_searching),
+        delve::policy::outcome::Cause::SecretDoorNotFound {
+            at: GridPos::new(4, 2)
+        }
+    );
+    match why(
+        "(at: (4, 2), lock: Locked(key: None))",
+        PartyPolicy::default(),
+    ) {
+        delve::policy::outcome::Cause::DoorLeftShut { at, tried } => {
+            assert_eq!(at, GridPos::new(4, 2));
+            assert!(tried.contains(&"by_hand".to_owned()), "{tried:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -53,6 +53,7 @@ pub use decide::{Decision, tactic_names, try_tactic};
 mod gaps;
 use gaps::*;
 mod fighting;
+mod why;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -575,6 +576,7 @@ fn party_minds(world: &mut World) {
         if let Some(outcome) = the_end(world, mind, &members) {
             let mut tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
             tally.left_behind = left_behind(world, mind, &members);
+            tally.cause = why::why_it_ended(world, mind, &members, outcome);
             log_in(
                 world,
                 PolicyEvent::DelveEnded {
