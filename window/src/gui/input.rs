@@ -700,17 +700,19 @@ pub(crate) mod tests {
         let text = delve::level::LevelText::default_level();
         let level = text.load().unwrap().level;
         let mut app = sim_app(&level, 1);
-        app.add_plugins((BevyInputPlugin, InputPlugin))
-            .insert_resource(ShownLevel {
-                path: None,
-                seed: 1,
-                level,
-                text,
-                problems: None,
-                warnings: Diagnostics::default(),
-                redraw: false,
-                keep_view: false,
-            });
+        let registry = crate::gui::keys::input_registry();
+        app.add_plugins((BevyInputPlugin, InputPlugin));
+        drop(registry);
+        app.insert_resource(ShownLevel {
+            path: None,
+            seed: 1,
+            level,
+            text,
+            problems: None,
+            warnings: Diagnostics::default(),
+            redraw: false,
+            keep_view: false,
+        });
         app.update();
         app
     }

@@ -303,6 +303,15 @@ pub fn rebind(map: &mut InputMap<DelveAction>, action: DelveAction, press: &KeyP
     map.insert_boxed(action, press.binding());
 }
 
+/// leafwing-input-manager's registry of input kinds deadlocks when one thread registers them
+/// (building its plugin) while another reads a keys file (a nested read lock behind a waiting
+/// writer): the tests that do either hold this lock meanwhile.
+#[cfg(test)]
+pub(crate) fn input_registry() -> std::sync::MutexGuard<'static, ()> {
+    static REGISTRY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,6 +325,7 @@ mod tests {
     /// Written and read back, a changed binding is the same; the help names it.
     #[test]
     fn a_keys_file_round_trips() {
+        let _registry = input_registry();
         let mut keys = default_input_map();
         keys.clear_action(&DelveAction::AdvanceRound);
         keys.insert(DelveAction::AdvanceRound, KeyCode::Enter);
@@ -343,6 +353,7 @@ mod tests {
     /// defaults, and a warning that says why.
     #[test]
     fn a_broken_keys_file_falls_back_to_the_defaults() {
+        let _registry = input_registry();
         let (keys, warning) = read_keys(&scratch("none.ron"));
         assert_eq!((keys, warning), (default_input_map(), None));
         let broken = scratch("broken.ron");
@@ -368,6 +379,7 @@ mod tests {
     /// the help line shows it; restoring the defaults gives the defaults back.
     #[test]
     fn rebinding_an_action_by_a_key_press() {
+        let _registry = input_registry();
         let mut map = default_input_map();
         let ctrl_r = KeyPress {
             key: KeyCode::KeyR,
