@@ -101,6 +101,9 @@ pub struct Summary {
     /// Why delves ended short of the goal (`Cause::headline`), most first: the share of all
     /// delves, and the first three seeds.
     pub causes: Vec<(String, Share, Vec<u64>)>,
+    /// Members left behind alive as the party left (`tally.left_behind`), by who, where and
+    /// how, most first: the delves, and how many of them the others could have brought out.
+    pub left_behind: Vec<((String, crate::grid::GridPos, String), u64, u64)>,
 }
 
 impl Summary {
@@ -176,6 +179,7 @@ impl Summary {
                 .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
                 .collect(),
             causes: causes(&ended),
+            left_behind: left_behind(&ended),
         }
     }
 
@@ -186,6 +190,23 @@ impl Summary {
             .find(|(o, _)| *o == outcome)
             .map_or(Share::new(0, self.ended), |(_, s)| *s)
     }
+}
+
+/// Members left behind alive, by who, where and how, most first (then by name).
+fn left_behind(ended: &[&RunRecord]) -> Vec<((String, crate::grid::GridPos, String), u64, u64)> {
+    let mut by: BTreeMap<(String, crate::grid::GridPos, String), (u64, u64)> = BTreeMap::new();
+    for r in ended {
+        for l in &r.tally.left_behind {
+            let e = by
+                .entry((l.who.clone(), l.at, l.how.to_string()))
+                .or_default();
+            e.0 += 1;
+            e.1 += u64::from(l.could_be_brought);
+        }
+    }
+    let mut out: Vec<_> = by.into_iter().map(|(k, (n, c))| (k, n, c)).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
 }
 
 /// Delves by why they ended short of the goal, most first (then by name).
@@ -313,6 +334,22 @@ pub fn markdown(
         let _ = writeln!(out, "| --- | --- | ---: |");
         for ((who, at), n) in &s.deaths {
             let _ = writeln!(out, "| {who} | {at} | {n} |");
+        }
+    }
+    let _ = writeln!(out, "\n## Left behind alive\n");
+    if s.left_behind.is_empty() {
+        let _ = writeln!(out, "The party left no living member behind.");
+    } else {
+        let _ = writeln!(
+            out,
+            "Members alive (dying ones too) the party did not bring out as it left the level; \
+             \"could be brought\": the others could have carried it, roped it out of its pit, \
+             or it could have walked to them.\n"
+        );
+        let _ = writeln!(out, "| who | where | how | delves | could be brought |");
+        let _ = writeln!(out, "| --- | --- | --- | ---: | ---: |");
+        for ((who, at, how), n, could) in &s.left_behind {
+            let _ = writeln!(out, "| {who} | {at} | {how} | {n} | {could} |");
         }
     }
     if !pictures.is_empty() {

@@ -350,3 +350,45 @@ fn no_refused_command_is_repeated_and_no_one_who_could_be_brought_out_is_left() 
         }
     }
 }
+
+/// The report counts the living left behind, and those the others could have brought out
+/// (issue 34: "No one died" hid 107 crypt delves that left a member at 0 hit points).
+#[test]
+fn the_report_counts_the_living_left_behind() {
+    use delve::grid::GridPos;
+    use delve::lab::RunRecord;
+    use delve::policy::outcome::{LeftBehind, Stayed};
+    let left = |could: bool| LeftBehind {
+        who: "Aldric".into(),
+        at: GridPos::new(15, 10),
+        how: Stayed::InAPit,
+        could_be_brought: could,
+    };
+    let record = |seed: u64, left_behind: Vec<LeftBehind>| RunRecord {
+        seed,
+        outcome: Some(Outcome::GoalReached),
+        tally: delve::policy::Tally {
+            left_behind,
+            ..Default::default()
+        },
+        features: Default::default(),
+        error: None,
+    };
+    let summary = Summary::of(&[
+        record(1, vec![left(false)]),
+        record(2, vec![left(true)]),
+        record(3, Vec::new()),
+    ]);
+    assert_eq!(
+        summary.left_behind,
+        vec![(
+            (
+                "Aldric".to_owned(),
+                GridPos::new(15, 10),
+                "in a pit".to_owned()
+            ),
+            2,
+            1
+        )]
+    );
+}
