@@ -273,7 +273,7 @@ pub fn markdown(
                 pct(share.share),
                 pct(share.low),
                 pct(share.high),
-                replay.join("<br>")
+                replay.join(", ")
             );
         }
     }
