@@ -506,13 +506,40 @@ fn features(out: &mut String, plan: &LabPlan, records: &[RunRecord]) {
             }
         }
     }
-    foes(out, &ended);
+    foes(out, &plan.level, &ended);
     noises(out, &ended);
 }
 
-/// The foes the party fought: the share of delves that fought each, and that felled it.
-fn foes(out: &mut String, ended: &[&RunRecord]) {
-    let mut names: Vec<&String> = ended.iter().flat_map(|r| &r.features.fought).collect();
+/// The level's creatures hostile to its (first) party, or it to them, by name.
+fn hostile_to_the_party(level: &crate::level::Level) -> Vec<String> {
+    let Some(party) = level
+        .factions
+        .iter()
+        .position(|f| !f.marching_order.is_empty())
+    else {
+        return Vec::new();
+    };
+    let hostile = |f: usize| {
+        level.factions[f].hostile_to.contains(&party)
+            || level.factions[party].hostile_to.contains(&f)
+    };
+    level
+        .creatures
+        .iter()
+        .filter(|c| c.faction != party && hostile(c.faction))
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// The foes of the party — every creature hostile to it, those never met at zero, and any
+/// other the party fought: the share of delves that fought each, and that felled it.
+fn foes(out: &mut String, level: &crate::level::Level, ended: &[&RunRecord]) {
+    let hostile = hostile_to_the_party(level);
+    let mut names: Vec<&String> = ended
+        .iter()
+        .flat_map(|r| &r.features.fought)
+        .chain(&hostile)
+        .collect();
     names.sort();
     names.dedup();
     if names.is_empty() {
@@ -525,8 +552,8 @@ fn foes(out: &mut String, ended: &[&RunRecord]) {
     let _ = writeln!(out, "\n## Foes\n");
     let _ = writeln!(
         out,
-        "Each creature the party struck or was struck by: the share of delves that fought it, \
-         and that felled it.\n"
+        "Each creature hostile to the party (those never met too) and any other it struck or \
+         was struck by: the share of delves that fought it, and that felled it.\n"
     );
     let _ = writeln!(out, "| foe | fought | felled |");
     let _ = writeln!(out, "| --- | ---: | ---: |");

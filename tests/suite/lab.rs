@@ -392,3 +392,31 @@ fn the_report_counts_the_living_left_behind() {
         )]
     );
 }
+
+/// Every foe of the party is listed, those never met at zero (issue 34: "foes never met are
+/// missing"): a ghost walled off where no one can reach it.
+#[test]
+fn the_report_lists_a_foe_never_met_at_zero() {
+    let level = Scenario::new(&["XXXXXXXXX", "X.....X.X", "XXXXXXXXX"])
+        .field("goal: Exit((5, 1))")
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .faction(r#"(name: "dead", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+                carries: [(kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)])"#,
+        )
+        .creature(r#"(name: "Ghost", faction: "dead", at: (7, 1), hp: 5, ac: 10, speed_feet: 60)"#)
+        .level()
+        .unwrap();
+    let plan = LabPlan {
+        level,
+        policy: PartyPolicy::default(),
+        seed: 1,
+        runs: 2,
+        jobs: 1,
+    };
+    let records = run_lab(&plan, |_| {}).unwrap().records;
+    assert!(records.iter().all(|r| r.features.fought.is_empty()));
+    let md = delve::lab::report::markdown(&plan, "ghost.ron", &records, &[]);
+    assert!(md.contains("| Ghost | 0.0% ("), "{md}");
+}
