@@ -141,12 +141,8 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
         doors.contains_key(&p) || grid.is_passable(p) || caving(p).is_some()
     })?
     .squares;
-    let seen = world
-        .resource::<crate::rules::vision::FactionMemory>()
-        .seen
-        .get(mind.faction.0)
-        .cloned()
-        .unwrap_or_default();
+    let memory = world.resource::<crate::rules::vision::FactionMemory>();
+    let seen: &[bool] = memory.seen.get(mind.faction.0).map_or(&[], Vec::as_slice);
     let seen_at = |p: GridPos| grid.index(p).is_some_and(|i| seen.get(i) == Some(&true));
     for &p in &way {
         if let Some(d) = doors.get(&p)
