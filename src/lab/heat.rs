@@ -29,7 +29,7 @@ pub struct Heat {
     pub fights: Vec<u32>,
     /// Noises monsters heard, roughly from the square.
     pub noise_heard: Vec<u32>,
-    /// Members of the party who died on the square.
+    /// Members of the party brought down (dying or dead) on the square, or left behind there.
     pub deaths: Vec<u32>,
 }
 
@@ -59,7 +59,10 @@ impl HeatKind {
             HeatKind::Unseen => ("unseen.png", "squares the party never saw (delves)"),
             HeatKind::Fights => ("fights.png", "blows struck (creatures on the square)"),
             HeatKind::NoiseHeard => ("noise.png", "noises monsters heard (from roughly here)"),
-            HeatKind::Deaths => ("deaths.png", "deaths of the party"),
+            HeatKind::Deaths => (
+                "deaths.png",
+                "members brought down or left behind (dead, dying, abandoned, rescued)",
+            ),
         }
     }
 }
@@ -156,6 +159,8 @@ pub struct HeatCollector {
     reached: Vec<bool>,
     /// The last noise each monster heard (or the companion's shout it answered), and who made it.
     last_heard: std::collections::HashMap<String, (NoiseKind, MadeBy)>,
+    /// Doors, traps, casualties and the time budget.
+    watch: super::watch::DelveWatch,
 }
 
 impl HeatCollector {
@@ -169,6 +174,7 @@ impl HeatCollector {
         let n = heat.visited.len();
         let rooms = rooms(world.resource::<DungeonGrid>());
         let reached = vec![false; rooms.0.len()];
+        let watch = super::watch::DelveWatch::new(world, party.clone());
         let mut collector = Self {
             heat,
             features: super::Features::default(),
@@ -179,14 +185,19 @@ impl HeatCollector {
             rooms,
             reached,
             last_heard: Default::default(),
+            watch,
         };
         collector.mark_where_the_party_stands(world);
         collector
     }
 
-    /// A member stood on square `i` in `round`: its room is reached then, if not before.
-    fn stood(&mut self, i: usize, round: u64) {
+    /// A member stood on square `i` in `round`: its room is reached then, if not before, and
+    /// the doors beside it; the secret doors within `reach_feet` (its search's reach).
+    fn stood(&mut self, i: usize, round: u64, reach_feet: u32, scale_feet: u32) {
         self.visited[i] = true;
+        let w = self.heat.width.max(1);
+        let p = GridPos::new((i as u32 % w) as i32, (i as u32 / w) as i32);
+        self.watch.stood(p, round, reach_feet, scale_feet);
         if let Some(Some(room)) = self.rooms.1.get(i).copied()
             && !self.reached[room]
         {
@@ -214,17 +225,19 @@ impl HeatCollector {
 
     /// The squares the party's members stand on now count as visited.
     fn mark_where_the_party_stands(&mut self, world: &World) {
-        let index = world.resource::<CreatureIndex>();
         let round = world.resource::<crate::time::Clock>().rounds;
-        let squares: Vec<usize> = self
+        let scale = world.resource::<DungeonGrid>().scale_feet();
+        let squares: Vec<(usize, u32)> = self
             .party
             .iter()
-            .filter_map(|n| index.0.get(n))
-            .filter_map(|&e| world.get::<Position>(e))
-            .filter_map(|p| self.heat.index(p.0))
+            .filter_map(|n| {
+                let e = *world.resource::<CreatureIndex>().0.get(n)?;
+                let i = self.heat.index(world.get::<Position>(e)?.0)?;
+                Some((i, search_reach(world, e)))
+            })
             .collect();
-        for i in squares {
-            self.stood(i, round);
+        for (i, reach) in squares {
+            self.stood(i, round, reach, scale);
         }
     }
 
@@ -239,12 +252,15 @@ impl HeatCollector {
                 .and_then(|&e| world.get::<Position>(e))
                 .map(|p| p.0)
         };
+        let scale = world.resource::<DungeonGrid>().scale_feet();
         for entry in &log.entries()[self.cursor.min(log.len())..] {
+            self.watch.entry(world, entry);
             if let Some(MovementEvent::Moved { who, to, .. }) = entry.get()
                 && self.party.contains(who)
                 && let Some(i) = self.heat.index(*to)
             {
-                self.stood(i, entry.round);
+                let reach = index.0.get(who).map_or(5, |&e| search_reach(world, e));
+                self.stood(i, entry.round, reach, scale);
             } else if let Some(CombatEvent::Attacked { who, target, .. }) = entry.get() {
                 if let Some(i) = square(target).and_then(|p| self.heat.index(p)) {
                     self.heat.fights[i] += 1;
@@ -325,15 +341,14 @@ impl HeatCollector {
             }
         }
         self.cursor = log.len();
+        self.watch.end_of_round(world);
     }
 
-    /// The delve's heat and the features it met, once it has ended with these deaths.
-    pub fn finish(
-        mut self,
-        world: &World,
-        deaths: &[crate::policy::outcome::Death],
-    ) -> (Heat, super::Features) {
+    /// The delve's heat and the features it met, once it has ended with this tally.
+    pub fn finish(mut self, world: &World, tally: &crate::policy::Tally) -> (Heat, super::Features) {
         self.mark_where_the_party_stands(world);
+        self.watch
+            .finish(world, &tally.left_behind, &mut self.features);
         for (i, v) in self.visited.iter().enumerate() {
             self.heat.visited[i] += *v as u32;
         }
@@ -351,11 +366,16 @@ impl HeatCollector {
                 *count += 1;
             }
         }
-        for d in deaths {
-            if let Some(i) = self.heat.index(d.at) {
+        for c in &self.features.casualties {
+            if let Some(i) = self.heat.index(c.at) {
                 self.heat.deaths[i] += 1;
             }
         }
         (self.heat, self.features)
     }
+}
+
+/// How far a member's search reaches (Dungeon Delves › Searching).
+fn search_reach(world: &World, member: Entity) -> u32 {
+    crate::rules::search::reach_feet(world.get::<crate::creature::Equipment>(member))
 }

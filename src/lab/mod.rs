@@ -12,6 +12,7 @@ pub mod compare;
 pub mod heat;
 pub mod plots;
 pub mod report;
+pub mod watch;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -107,6 +108,16 @@ pub struct Features {
     pub fought: Vec<String>,
     /// Those of them that fell (dying or dead: out of the fight).
     pub felled: Vec<String>,
+    /// Every door of the level: reached, tried each way, opened or failed, turns spent.
+    pub doors: Vec<watch::DoorRecord>,
+    /// Every secret door: reached, searched, found.
+    pub secret_doors: Vec<watch::SecretDoorRecord>,
+    /// Every trap: sprung on a member, discharged harmlessly, its harm.
+    pub traps: Vec<watch::TrapRecord>,
+    /// Members brought down or left behind: by what, where, when, and how it ended for them.
+    pub casualties: Vec<watch::Casualty>,
+    /// Turns by what the party was doing.
+    pub time: watch::TimeBudget,
 }
 
 /// A foe a noise brought to the fight, from the typed events (`HearingEvent::Heard`,
@@ -164,9 +175,9 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
             },
         );
         let end = app.world().resource::<crate::policy::DelveEnd>().0.clone();
-        let deaths = end.as_ref().map(|e| e.2.deaths.clone()).unwrap_or_default();
+        let tally = end.as_ref().map(|e| e.2.clone()).unwrap_or_default();
         let (heat, features) =
-            collector.map_or_else(Default::default, |c| c.finish(app.world(), &deaths));
+            collector.map_or_else(Default::default, |c| c.finish(app.world(), &tally));
         (end, heat, features)
     }));
     match played {
