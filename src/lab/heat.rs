@@ -59,10 +59,7 @@ impl HeatKind {
             HeatKind::Unseen => ("unseen.png", "squares the party never saw (delves)"),
             HeatKind::Fights => ("fights.png", "blows struck (creatures on the square)"),
             HeatKind::NoiseHeard => ("noise.png", "noises monsters heard (from roughly here)"),
-            HeatKind::Deaths => (
-                "deaths.png",
-                "members brought down or left behind (dead, dying, abandoned, rescued)",
-            ),
+            HeatKind::Deaths => ("deaths.png", "members brought down or left behind"),
         }
     }
 }
@@ -118,31 +115,194 @@ impl Heat {
     }
 }
 
-/// The level's rooms: each stretch of floor that walls and doors bound (a corridor between two
-/// doors is one too), named by its first square in reading order; and for each square, the
-/// room it is in.
+/// The level's rooms: each stretch of floor that walls, doors and caving terrain (a squeeze,
+/// deep water, a ledge, a chasm) bound — a corridor between two doors is one too —, with caves
+/// split into chambers at their necks (a square of cave floor with rock on both sides across
+/// it and floor on both sides along it; the squares of a tunnel belong to no chamber, nor do
+/// pockets of fewer than [`LEAST_ROOM`] squares); each named by its first square in reading
+/// order; and for each square, the room it is in.
 pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
+    use crate::grid::terrain::Terrain;
     let (w, h) = (grid.width(), grid.height());
+    let rock = |p: GridPos| grid.terrain(p) == Some(Terrain::Rock);
+    let floor = |p: GridPos| {
+        grid.is_passable(p)
+            && !matches!(
+                grid.terrain(p),
+                Some(
+                    Terrain::Door
+                        | Terrain::Squeeze
+                        | Terrain::Water(crate::level::schema::WaterDepth::Deep)
+                )
+            )
+    };
+    let neck = |p: GridPos| {
+        let (n, s, e, west) = (
+            GridPos::new(p.x, p.y - 1),
+            GridPos::new(p.x, p.y + 1),
+            GridPos::new(p.x + 1, p.y),
+            GridPos::new(p.x - 1, p.y),
+        );
+        (rock(n) && rock(s) && floor(e) && floor(west))
+            || (rock(e) && rock(west) && floor(n) && floor(s))
+    };
+    let inside = |p: GridPos| floor(p) && !neck(p);
     let mut room_of = vec![None; (w * h) as usize];
     let mut names = Vec::new();
     for y in 0..h as i32 {
         for x in 0..w as i32 {
             let p = GridPos::new(x, y);
             let i = (y as u32 * w + x as u32) as usize;
-            let floor =
-                grid.is_passable(p) && grid.terrain(p) != Some(crate::grid::terrain::Terrain::Door);
-            if !floor || room_of[i].is_some() {
+            if !inside(p) || room_of[i].is_some() {
                 continue;
             }
-            for q in grid.room_of(p) {
-                if let Some(j) = grid.index(q) {
-                    room_of[j] = Some(names.len());
+            let k = names.len();
+            let mut squares = vec![p];
+            room_of[i] = Some(k);
+            let mut at = 0;
+            while at < squares.len() {
+                let q = squares[at];
+                at += 1;
+                for r in q.neighbours() {
+                    if let Some(j) = grid.index(r)
+                        && room_of[j].is_none()
+                        && inside(r)
+                    {
+                        room_of[j] = Some(k);
+                        squares.push(r);
+                    }
                 }
             }
-            names.push(p);
+            if squares.len() < LEAST_ROOM {
+                // A pocket, not a room: its squares stay out (marked apart while scanning).
+                for q in squares {
+                    if let Some(j) = grid.index(q) {
+                        room_of[j] = Some(usize::MAX);
+                    }
+                }
+            } else {
+                names.push(p);
+            }
+        }
+    }
+    for r in &mut room_of {
+        if *r == Some(usize::MAX) {
+            *r = None;
         }
     }
     (names, room_of)
+}
+
+/// The fewest squares a room (or a cave's chamber) has: fewer is a pocket of a passage.
+pub const LEAST_ROOM: usize = 4;
+
+/// How a room can be reached from the way in, by the Judge's map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reach {
+    /// On foot, through doors (stuck and locked ones too: they can be forced).
+    OnFoot,
+    /// Only through a secret door.
+    BehindASecretDoor,
+    /// Only across caving terrain: a squeeze, deep water, a ledge, a chasm, an open pit.
+    CavingNeeded,
+    /// Only through a secret door and across caving terrain.
+    SecretDoorAndCaving,
+    /// Not at all.
+    Unreachable,
+}
+
+impl std::fmt::Display for Reach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reach::OnFoot => "on foot",
+            Reach::BehindASecretDoor => "behind a secret door",
+            Reach::CavingNeeded => "caving needed",
+            Reach::SecretDoorAndCaving => "secret door and caving",
+            Reach::Unreachable => "unreachable",
+        })
+    }
+}
+
+/// For each room of [`rooms`], how it can be reached from `from` (the way in).
+pub fn reach_of_rooms(level: &crate::level::Level, from: GridPos) -> Vec<Reach> {
+    use crate::grid::terrain::Terrain;
+    let grid = &level.grid;
+    let (names, room_of) = rooms(grid);
+    let secret: Vec<GridPos> = level
+        .doors
+        .iter()
+        .filter(|d| d.door.secret)
+        .map(|d| d.at)
+        .collect();
+    let holes: Vec<GridPos> = level
+        .traps
+        .iter()
+        .filter(|t| {
+            !t.trap.hidden && matches!(t.trap.kind, crate::level::schema::TrapKind::Pit { .. })
+        })
+        .map(|t| t.at)
+        .collect();
+    let caving = |p: GridPos| {
+        holes.contains(&p)
+            || matches!(
+                grid.terrain(p),
+                Some(
+                    Terrain::Squeeze
+                        | Terrain::Water(crate::level::schema::WaterDepth::Deep)
+                        | Terrain::Chasm { .. }
+                        | Terrain::Ledge { .. }
+                )
+            )
+    };
+    let reached = |secrets: bool, cave: bool| -> Vec<bool> {
+        let mut seen = vec![false; room_of.len()];
+        let mut todo = vec![from];
+        let mut rooms = vec![false; names.len()];
+        while let Some(p) = todo.pop() {
+            let Some(i) = grid.index(p) else { continue };
+            if seen[i] {
+                continue;
+            }
+            let door = grid.terrain(p) == Some(Terrain::Door);
+            let ok = if door {
+                secrets || !secret.contains(&p)
+            } else if caving(p) {
+                cave
+            } else {
+                grid.is_passable(p)
+            };
+            if !ok {
+                continue;
+            }
+            seen[i] = true;
+            if let Some(k) = room_of[i] {
+                rooms[k] = true;
+            }
+            todo.extend(p.neighbours());
+        }
+        rooms
+    };
+    let (plain, with_secrets, with_caving, with_both) = (
+        reached(false, false),
+        reached(true, false),
+        reached(false, true),
+        reached(true, true),
+    );
+    (0..names.len())
+        .map(|k| {
+            if plain[k] {
+                Reach::OnFoot
+            } else if with_secrets[k] {
+                Reach::BehindASecretDoor
+            } else if with_caving[k] {
+                Reach::CavingNeeded
+            } else if with_both[k] {
+                Reach::SecretDoorAndCaving
+            } else {
+                Reach::Unreachable
+            }
+        })
+        .collect()
 }
 
 /// Gathers one delve's heat as it is played, round by round, from the typed events of its log

@@ -12,6 +12,8 @@ pub mod compare;
 pub mod heat;
 pub mod plots;
 pub mod report;
+pub mod survival;
+pub mod tables;
 pub mod watch;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

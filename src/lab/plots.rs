@@ -40,7 +40,8 @@ pub fn heatmap(
     register_font();
     let (w, h) = (grid.width(), grid.height());
     let title_px = 28;
-    let size = (w * SQUARE_PX, h * SQUARE_PX + title_px);
+    let scale_px = 34;
+    let size = ((w * SQUARE_PX).max(SCALE_MIN_WIDTH), h * SQUARE_PX + title_px + scale_px);
     let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&RGBColor(24, 24, 28))
         .map_err(|e| drawing_error(path, e))?;
@@ -68,10 +69,7 @@ pub fn heatmap(
             let colour = if n == 0 {
                 base
             } else {
-                // From a pale yellow to a deep red as the count grows.
-                let t = n as f64 / most as f64;
-                let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
-                RGBColor(mix(250, 180), mix(230, 20), mix(120, 20))
+                heat_colour(n as f64 / most as f64)
             };
             let (px, py) = ((x * SQUARE_PX) as i32, (y * SQUARE_PX + title_px) as i32);
             root.draw(&Rectangle::new(
@@ -84,7 +82,45 @@ pub fn heatmap(
             .map_err(|e| drawing_error(path, e))?;
         }
     }
+    colour_scale(&root, most, (6, (h * SQUARE_PX + title_px + 4) as i32))
+        .map_err(|e| drawing_error(path, e))?;
     root.present().map_err(|e| drawing_error(path, e))
+}
+
+/// The narrowest a heatmap is drawn, so its colour scale fits.
+const SCALE_MIN_WIDTH: u32 = 300;
+
+/// A count's colour, by its share `t` of the most: from a pale yellow (few) to a deep red.
+fn heat_colour(t: f64) -> RGBColor {
+    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
+    RGBColor(mix(250, 180), mix(230, 20), mix(120, 20))
+}
+
+/// The colour scale under a heatmap: the colours from 1 to `most`, with the counts they mean.
+fn colour_scale<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    most: u32,
+    (x, y): (i32, i32),
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let font = ("sans-serif", 13).into_font().color(&WHITE);
+    let steps = 24;
+    let width = 200;
+    root.draw(&Text::new("1", (x, y + 2), font.clone()))?;
+    let left = x + 14;
+    for k in 0..steps {
+        let t = if steps > 1 { k as f64 / (steps - 1) as f64 } else { 1.0 };
+        let (x0, x1) = (left + k * width / steps, left + (k + 1) * width / steps);
+        root.draw(&Rectangle::new(
+            [(x0, y), (x1, y + 14)],
+            heat_colour(t.max(1.0 / most as f64)).filled(),
+        ))?;
+    }
+    root.draw(&Text::new(
+        format!("{most} (count a square)"),
+        (left + width + 6, y + 2),
+        font,
+    ))?;
+    Ok(())
 }
 
 /// A histogram of whole numbers per delve (turns taken, survivors), one bar per value.
@@ -148,14 +184,113 @@ pub fn draw_all(
     drawn.push(("turns.png".into(), "length of a delve (turns)".into()));
     let survivors: Vec<u32> = ended
         .iter()
-        .map(|r| party_size.saturating_sub(r.tally.deaths.len() as u32))
+        .map(|r| {
+            let lost = r
+                .features
+                .casualties
+                .iter()
+                .filter(|c| c.fate != super::watch::Fate::Rescued)
+                .count();
+            party_size.saturating_sub(lost as u32)
+        })
         .collect();
     histogram(
         &survivors,
         "Survivors of a delve",
-        "members alive at the end",
+        "members out alive with the party, or standing at the end (not dead, dying or left behind)",
         &dir.join("survivors.png"),
     )?;
     drawn.push(("survivors.png".into(), "survivors of a delve".into()));
+    survival(&ended, party_size as usize, &dir.join("survival.png"))?;
+    drawn.push((
+        "survival.png".into(),
+        "delves still going and members still standing by turn, and the hazard".into(),
+    ));
     Ok(drawn)
+}
+
+/// The survival curves (Kaplan–Meier): delves still going and members still standing by turn,
+/// above; the hazard of each turn (delves ending of those going), below.
+pub fn survival(ended: &[&RunRecord], party_size: usize, path: &Path) -> Result<(), String> {
+    use super::survival::{at, delves, hazard_by_turn, kaplan_meier, members};
+    register_font();
+    let root = BitMapBackend::new(path, (720, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
+    let (upper, lower) = root.split_vertically(360);
+    let d = delves(ended);
+    let (dc, mc) = (kaplan_meier(&d), kaplan_meier(&members(ended, party_size)));
+    let last = ended
+        .iter()
+        .map(|r| r.tally.turns.ceil() as u32)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut chart = ChartBuilder::on(&upper)
+        .caption("Survival by turn (Kaplan–Meier)", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..last as f64, 0f64..100f64)
+        .map_err(|e| drawing_error(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("turn")
+        .y_desc("% still")
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| drawing_error(path, e))?;
+    let steps = |curve: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        (0..=last * 4)
+            .map(|k| {
+                let t = k as f64 / 4.0;
+                (t, 100.0 * at(curve, t))
+            })
+            .collect()
+    };
+    for (curve, colour, label) in [
+        (&dc, RGBColor(180, 60, 40), "delves still going"),
+        (&mc, RGBColor(40, 90, 170), "members still standing"),
+    ] {
+        chart
+            .draw_series(LineSeries::new(steps(curve), colour.stroke_width(2)))
+            .map_err(|e| drawing_error(path, e))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::LowerLeft)
+        .draw()
+        .map_err(|e| drawing_error(path, e))?;
+    let hazard = hazard_by_turn(&d, last);
+    let top = hazard.iter().map(|h| h.1).fold(0.0, f64::max).max(0.01) * 100.0;
+    let mut chart = ChartBuilder::on(&lower)
+        .caption("Hazard: delves ending in the turn, of those going", ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(48)
+        .build_cartesian_2d((1u32..last + 1).into_segmented(), 0f64..top * 1.1)
+        .map_err(|e| drawing_error(path, e))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc("turn")
+        .y_desc("%")
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| drawing_error(path, e))?;
+    chart
+        .draw_series(
+            Histogram::vertical(&chart)
+                .style(RGBColor(180, 60, 40).filled())
+                .margin(1)
+                .data(hazard.iter().map(|(k, h, _, _)| (*k, 100.0 * h))),
+        )
+        .map_err(|e| drawing_error(path, e))?;
+    root.present().map_err(|e| drawing_error(path, e))
 }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::tables::{self, Cell, Table, pct};
 use super::{LabPlan, MadeBy, RunRecord};
 use crate::policy::Outcome;
 
@@ -229,10 +230,6 @@ fn causes(ended: &[&RunRecord]) -> Vec<(String, Share, Vec<u64>)> {
     out
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
 /// The report as Markdown, showing `pictures` (file, title) beside it.
 pub fn markdown(
     plan: &LabPlan,
@@ -247,7 +244,8 @@ pub fn markdown(
     let _ = writeln!(
         out,
         "Level `{level_file}`, seeds {}–{last}, the party's policy {} (turn limit {} turns). \
-         Any delve replays with `delve sim {level_file} --auto --seed S`.\n",
+         Any delve replays with `delve sim {level_file} --auto --seed S`. A share is given with \
+         its 95% interval; a mean with its standard deviation, least and most.\n",
         plan.seed,
         plan.policy
             .name
@@ -255,102 +253,8 @@ pub fn markdown(
             .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
         plan.policy.turn_limit
     );
-    let _ = writeln!(out, "## Why delves ended short of the goal\n");
-    if s.causes.is_empty() {
-        let _ = writeln!(out, "Every delve reached the goal.");
-    } else {
-        let _ = writeln!(out, "| why | delves | share | 95% interval | replay |");
-        let _ = writeln!(out, "| --- | ---: | ---: | --- | --- |");
-        for (why, share, seeds) in &s.causes {
-            let replay: Vec<String> = seeds
-                .iter()
-                .map(|seed| format!("`delve sim {level_file} --auto --seed {seed}`"))
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {why} | {} | {} | {}–{} | {} |",
-                share.count,
-                pct(share.share),
-                pct(share.low),
-                pct(share.high),
-                replay.join(", ")
-            );
-        }
-    }
-    let _ = writeln!(out, "\n## Outcomes\n");
-    let _ = writeln!(out, "| outcome | delves | share | 95% interval |");
-    let _ = writeln!(out, "| --- | ---: | ---: | --- |");
-    for (o, share) in &s.outcomes {
-        let _ = writeln!(
-            out,
-            "| {o:?} | {} | {} | {}–{} |",
-            share.count,
-            pct(share.share),
-            pct(share.low),
-            pct(share.high)
-        );
-    }
-    let _ = writeln!(out, "\n## A delve\n");
-    let _ = writeln!(out, "| number | per delve |");
-    let _ = writeln!(out, "| --- | ---: |");
-    if let Some((median, p90)) = s.turns {
-        let _ = writeln!(out, "| turns (median) | {median:.1} |");
-        let _ = writeln!(out, "| turns (90th percentile) | {p90:.1} |");
-    }
-    for (what, v) in [
-        ("turns of light burnt (mean)", s.light_turns_used),
-        ("encounters (mean)", s.encounters),
-        ("hit points of wounds (mean)", s.wounds),
-        ("traps sprung (mean)", s.traps_sprung),
-        ("traps disarmed (mean)", s.traps_disarmed),
-        ("doors forced (mean)", s.doors_forced),
-    ] {
-        let _ = writeln!(out, "| {what} | {v:.2} |");
-    }
-    let _ = writeln!(
-        out,
-        "| party surprised (share of delves) | {:.1}% [{:.1}–{:.1}] |",
-        s.surprised.share * 100.0,
-        s.surprised.low * 100.0,
-        s.surprised.high * 100.0
-    );
-    for (by, k) in &s.surprised_by {
-        let _ = writeln!(out, "| surprised by {by} (battles) | {k} |");
-    }
-    let _ = writeln!(
-        out,
-        "| the same refused command given more than twice in a row (share of delves; longest run) | {:.1}% [{:.1}–{:.1}]; {} |",
-        s.stuck_on_refusals.share * 100.0,
-        s.stuck_on_refusals.low * 100.0,
-        s.stuck_on_refusals.high * 100.0,
-        s.longest_refusal_run
-    );
-    features(&mut out, plan, records);
-    let _ = writeln!(out, "\n## Deaths\n");
-    if s.deaths.is_empty() {
-        let _ = writeln!(out, "No one died.");
-    } else {
-        let _ = writeln!(out, "| who | where | delves |");
-        let _ = writeln!(out, "| --- | --- | ---: |");
-        for ((who, at), n) in &s.deaths {
-            let _ = writeln!(out, "| {who} | {at} | {n} |");
-        }
-    }
-    let _ = writeln!(out, "\n## Left behind alive\n");
-    if s.left_behind.is_empty() {
-        let _ = writeln!(out, "The party left no living member behind.");
-    } else {
-        let _ = writeln!(
-            out,
-            "Members alive (dying ones too) the party did not bring out as it left the level; \
-             \"could be brought\": the others could have carried it, roped it out of its pit, \
-             or it could have walked to them.\n"
-        );
-        let _ = writeln!(out, "| who | where | how | delves | could be brought |");
-        let _ = writeln!(out, "| --- | --- | --- | ---: | ---: |");
-        for ((who, at, how), n, could) in &s.left_behind {
-            let _ = writeln!(out, "| {who} | {at} | {how} | {n} | {could} |");
-        }
+    for table in tables(plan, level_file, records) {
+        table.markdown(&mut out);
     }
     if !pictures.is_empty() {
         let _ = writeln!(out, "\n## Pictures\n");
@@ -369,18 +273,450 @@ pub fn markdown(
     out
 }
 
-/// The share of the delves that ended for which `hit` holds, in words with its interval.
-fn share_of(ended: &[&RunRecord], hit: impl Fn(&RunRecord) -> bool) -> String {
-    let s = Share::new(
-        ended.iter().filter(|r| hit(r)).count() as u64,
-        ended.len() as u64,
-    );
-    format!("{} ({}–{})", pct(s.share), pct(s.low), pct(s.high))
+/// Every table of the report, in its order: why delves ended short, outcomes, a delve's
+/// numbers, its time, survival by turn, casualties, traps, doors, secret doors, rooms, foes,
+/// noises, those left behind.
+pub fn tables(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> Vec<Table> {
+    let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
+    let e = ended.as_slice();
+    let mut all = vec![
+        causes_table(level_file, e),
+        outcomes_table(e),
+        a_delve(e),
+        time_budget(e),
+        survival_table(plan, e),
+        casualties_by_fate(e),
+        casualties(e),
+    ];
+    all.extend(traps(plan, e));
+    all.extend(doors(plan, e));
+    all.extend(secret_doors(plan, e));
+    all.push(rooms(plan, e));
+    all.push(foes(&plan.level, e));
+    all.extend(noises(e));
+    all.push(left_behind_table(e));
+    all
 }
 
-/// The level's rooms: the share of delves that came into each, and the turns it took them.
-fn rooms(out: &mut String, plan: &LabPlan, ended: &[&RunRecord]) {
+fn causes_table(level_file: &str, ended: &[&RunRecord]) -> Table {
+    let mut t = Table::new(
+        "Why delves ended short of the goal",
+        "The feature that stopped the party (with its square), or the state of a member, most \
+         often first; three delves of each to replay.",
+        &["why", "delves", "share", "replay"],
+    )
+    .when_empty("Every delve reached the goal.");
+    let headlines: Vec<Option<String>> = ended
+        .iter()
+        .map(|r| r.tally.cause.as_ref().map(|c| c.headline()))
+        .collect();
+    for (why, share, seeds) in causes(ended) {
+        let replay: Vec<String> = seeds
+            .iter()
+            .map(|seed| format!("`delve sim {level_file} --auto --seed {seed}`"))
+            .collect();
+        t.push(vec![
+            Cell::text(&why),
+            Cell::Count(share.count),
+            Cell::Share(
+                headlines
+                    .iter()
+                    .map(|h| Some(f64::from(u8::from(h.as_deref() == Some(why.as_str())))))
+                    .collect(),
+            ),
+            Cell::text(replay.join(", ")),
+        ]);
+    }
+    t
+}
+
+fn outcomes_table(ended: &[&RunRecord]) -> Table {
+    let mut t = Table::new("Outcomes", "", &["outcome", "delves", "share"]);
+    for o in OUTCOMES {
+        t.push(vec![
+            Cell::text(format!("{o:?}")),
+            Cell::Count(ended.iter().filter(|r| r.outcome == Some(o)).count() as u64),
+            tables::share(ended, |r| r.outcome == Some(o)),
+        ]);
+    }
+    t
+}
+
+fn a_delve(ended: &[&RunRecord]) -> Table {
+    let mut t = Table::new("A delve", "", &["number", "per delve"]);
+    type Of = fn(&RunRecord) -> f64;
+    let means: [(&str, Of); 11] = [
+        ("turns", |r| r.tally.turns as f64),
+        ("turns of light burnt", |r| r.tally.light_turns_used as f64),
+        ("encounters", |r| r.tally.encounters as f64),
+        ("hit points of wounds", |r| r.tally.wounds as f64),
+        ("traps sprung on a member", |r| {
+            r.features.traps.iter().map(|t| t.sprung).sum::<u32>() as f64
+        }),
+        ("traps discharged harmlessly (a pole, a disarm)", |r| {
+            r.features.traps.iter().map(|t| t.discharged).sum::<u32>() as f64
+        }),
+        ("traps disarmed", |r| r.tally.traps_disarmed as f64),
+        ("doors forced", |r| r.tally.doors_forced as f64),
+        ("members brought down", |r| {
+            r.features
+                .casualties
+                .iter()
+                .filter(|c| c.turn.is_some())
+                .count() as f64
+        }),
+        ("members dead", |r| r.tally.deaths.len() as f64),
+        ("members left behind alive", |r| r.tally.left_behind.len() as f64),
+    ];
+    for (what, of) in means {
+        t.push(vec![Cell::text(what), tables::mean(ended, |r| Some(of(r)))]);
+    }
+    t.push(vec![
+        Cell::text("party surprised (share of delves)"),
+        tables::share(ended, |r| !r.tally.surprised_by.is_empty()),
+    ]);
+    let mut by: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in ended {
+        for who in &r.tally.surprised_by {
+            *by.entry(who).or_default() += 1;
+        }
+    }
+    for (who, k) in by {
+        t.push(vec![
+            Cell::text(format!("surprised by {who} (battles)")),
+            Cell::Count(k),
+        ]);
+    }
+    t.push(vec![
+        Cell::text("the same refused command given more than twice in a row (share of delves)"),
+        tables::share(ended, |r| r.tally.repeated_refusals > 2),
+    ]);
+    t
+}
+
+fn time_budget(ended: &[&RunRecord]) -> Table {
+    use super::watch::Activity;
+    let mut t = Table::new(
+        "Where the time went",
+        "Each round of a delve counts once, for the first of these any member was at (a \
+         battle's rounds are all fighting).",
+        &["doing", "turns a delve", "% of its turns"],
+    );
+    for a in Activity::ALL {
+        t.push(vec![
+            Cell::text(a.words()),
+            tables::mean(ended, |r| Some(r.features.time.get(a) as f64)),
+            tables::mean(ended, |r| {
+                (r.tally.turns > 0.0)
+                    .then(|| 100.0 * r.features.time.get(a) as f64 / r.tally.turns as f64)
+            }),
+        ]);
+    }
+    t
+}
+
+/// The party's size: the members of the level's first party.
+pub fn party_size(level: &crate::level::Level) -> usize {
+    level
+        .factions
+        .iter()
+        .find(|f| !f.marching_order.is_empty())
+        .map_or(0, |f| f.marching_order.len())
+}
+
+fn survival_table(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
+    use super::survival::{at, delves, hazard_by_turn, kaplan_meier, members};
+    let mut t = Table::new(
+        "Survival by turn",
+        "The share of delves still going and of members still standing at each turn (Kaplan–\
+         Meier; a delve that hit the turn limit is censored there, a member standing at its \
+         delve's end is censored then), and the hazard: of the delves going at the turn's \
+         start, the share that ended in it.",
+        &[
+            "turn",
+            "delves still going",
+            "members still standing",
+            "hazard (delves ending)",
+            "delves going at its start",
+        ],
+    );
+    let d = delves(ended);
+    let m = members(ended, party_size(&plan.level));
+    let (dc, mc) = (kaplan_meier(&d), kaplan_meier(&m));
+    let last = ended
+        .iter()
+        .map(|r| r.tally.turns.ceil() as u32)
+        .max()
+        .unwrap_or(0);
+    let step = (last / 20).max(1);
+    let hazard = hazard_by_turn(&d, last);
+    for (k, h, risk, _) in hazard {
+        if k % step != 0 && k != last {
+            continue;
+        }
+        t.push(vec![
+            Cell::text(k),
+            Cell::text(pct(at(&dc, k as f64))),
+            Cell::text(pct(at(&mc, k as f64))),
+            Cell::text(pct(h)),
+            Cell::text(risk),
+        ]);
+    }
+    t
+}
+
+fn casualties_by_fate(ended: &[&RunRecord]) -> Table {
+    use super::watch::Fate;
+    let mut t = Table::new(
+        "Casualties",
+        "Members brought down (dying or dead) or left behind: dead; dying when the delve ended \
+         with every member down; abandoned (left behind alive as the party left); rescued \
+         (brought down, and out alive with the party).",
+        &["fate", "members a delve", "delves with one"],
+    );
+    for fate in Fate::ALL {
+        let count = |r: &RunRecord| r.features.casualties.iter().filter(|c| c.fate == fate).count();
+        t.push(vec![
+            Cell::text(fate),
+            tables::mean(ended, |r| Some(count(r) as f64)),
+            tables::share(ended, |r| count(r) > 0),
+        ]);
+    }
+    t
+}
+
+fn casualties(ended: &[&RunRecord]) -> Table {
+    let mut t = Table::new(
+        "Casualties by cause",
+        "Who went down, to what (the trap, the foe, the fall) and where, and how it ended for \
+         them: the share of delves.",
+        &["who", "brought down by", "where", "fate", "delves"],
+    )
+    .when_empty("No member was brought down or left behind.");
+    let mut rows: BTreeMap<(String, String, crate::grid::GridPos, String), ()> = BTreeMap::new();
+    for r in ended {
+        for c in &r.features.casualties {
+            rows.insert((c.who.clone(), c.by.to_string(), c.at, c.fate.to_string()), ());
+        }
+    }
+    let mut rows: Vec<_> = rows
+        .into_keys()
+        .map(|(who, by, at, fate)| {
+            let cell = tables::share(ended, |r| {
+                r.features.casualties.iter().any(|c| {
+                    c.who == who && c.at == at && c.fate.to_string() == fate && c.by.to_string() == by
+                })
+            });
+            (who, by, at, fate, cell)
+        })
+        .collect();
+    rows.sort_by_key(|row| std::cmp::Reverse(row.4.share().map_or(0, |s| s.count)));
+    for (who, by, at, fate, cell) in rows {
+        t.push(vec![
+            Cell::text(who),
+            Cell::text(by),
+            Cell::text(at),
+            Cell::text(fate),
+            cell,
+        ]);
+    }
+    t
+}
+
+fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
+    if plan.level.traps.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(
+        "Traps",
+        "Each trap of the level: the share of delves it went off on a member, went off \
+         harmlessly (a pole's touch, a disarm that discharged it: not harm), harmed someone, \
+         and ended a delve short of the goal (it brought down a member, or the cause names its \
+         square); the hit points it took and the members it brought down where it went off on \
+         one; and found, disarmed.",
+        &[
+            "trap",
+            "at",
+            "sprung on a member",
+            "discharged harmlessly",
+            "harmful",
+            "ended the delve",
+            "hit points (when sprung)",
+            "members downed (when sprung)",
+            "found",
+            "disarmed",
+        ],
+    );
+    for trap in &plan.level.traps {
+        let at = trap.at;
+        let rec = |r: &RunRecord| r.features.traps.iter().find(|t| t.at == at).cloned();
+        let name = ended
+            .iter()
+            .flat_map(|r| &r.features.sprung)
+            .find(|(p, _)| *p == at)
+            .map_or_else(|| format!("{:?}", trap.trap.kind), |(_, n)| n.clone());
+        t.push(vec![
+            Cell::text(name),
+            Cell::text(at),
+            tables::share(ended, |r| rec(r).is_some_and(|t| t.sprung > 0)),
+            tables::share(ended, |r| rec(r).is_some_and(|t| t.discharged > 0)),
+            tables::share(ended, |r| rec(r).is_some_and(|t| t.harmful())),
+            tables::share(ended, |r| {
+                r.outcome != Some(Outcome::GoalReached)
+                    && (rec(r).is_some_and(|t| !t.downed.is_empty())
+                        || r.tally.cause.as_ref().is_some_and(|c| c.square() == Some(at)))
+            }),
+            tables::mean(ended, |r| {
+                rec(r)
+                    .filter(|t| t.sprung > 0)
+                    .map(|t| t.hit_points as f64)
+            }),
+            tables::mean(ended, |r| {
+                rec(r)
+                    .filter(|t| t.sprung > 0)
+                    .map(|t| t.downed.len() as f64)
+            }),
+            tables::share(ended, |r| r.features.found.iter().any(|(p, _)| *p == at)),
+            tables::share(ended, |r| r.features.disarmed.contains(&at)),
+        ]);
+    }
+    Some(t)
+}
+
+/// The door's kind in words: secret, open at the start, locked, stuck.
+fn door_note(d: &crate::level::DoorDef) -> String {
+    let mut notes = Vec::new();
+    if d.door.secret {
+        notes.push("secret");
+    }
+    if d.door.state == crate::grid::DoorState::Open {
+        notes.push("open at the start");
+    }
+    if d.door.lock != crate::level::schema::Lock::Unlocked {
+        notes.push("locked");
+    }
+    if d.door.stuck {
+        notes.push("stuck");
+    }
+    notes.join(", ")
+}
+
+fn doors(plan: &LabPlan, ended: &[&RunRecord]) -> Vec<Table> {
+    use super::watch::{DoorRecord, DoorWay};
+    if plan.level.doors.is_empty() {
+        return Vec::new();
+    }
+    let mut funnel = Table::new(
+        "Doors",
+        "Each door: the share of delves that reached it (a member beside it), tried it, opened \
+         it, tried it and left it shut, and never reached it; of those that tried it, the \
+         share whose pick jammed its lock, the bashes that failed and the turns spent on it.",
+        &[
+            "door",
+            "kind",
+            "reached",
+            "tried",
+            "opened",
+            "tried, left shut",
+            "never reached",
+            "lock jammed (when tried)",
+            "bashes failed (when tried)",
+            "turns spent (when tried)",
+        ],
+    );
+    let mut ways = Table::new(
+        "Doors: how they were tried",
+        "Of the delves that tried each door, the share that tried it each way.",
+        &[
+            "door",
+            "by hand",
+            "key",
+            "hasty pick",
+            "methodical pick",
+            "bash",
+            "batter",
+        ],
+    );
+    for d in &plan.level.doors {
+        let at = d.at;
+        let rec = |r: &RunRecord| -> Option<DoorRecord> {
+            r.features.doors.iter().find(|x| x.at == at).cloned()
+        };
+        let opened = |r: &RunRecord| r.features.opened.iter().any(|(p, _)| *p == at);
+        let tried = |r: &RunRecord| rec(r).is_some_and(|x| !x.tried.is_empty());
+        let reached = |r: &RunRecord| rec(r).is_some_and(|x| x.reached.is_some()) || opened(r);
+        funnel.push(vec![
+            Cell::text(at),
+            Cell::text(door_note(d)),
+            tables::share(ended, reached),
+            tables::share(ended, tried),
+            tables::share(ended, opened),
+            tables::share(ended, |r| tried(r) && !opened(r)),
+            tables::share(ended, |r| !reached(r)),
+            tables::share_where(ended, |r| tried(r).then(|| rec(r).is_some_and(|x| x.jammed))),
+            tables::mean(ended, |r| {
+                rec(r)
+                    .filter(|x| !x.tried.is_empty())
+                    .map(|x| x.bashes_failed as f64)
+            }),
+            tables::mean(ended, |r| {
+                rec(r)
+                    .filter(|x| !x.tried.is_empty())
+                    .map(|x| x.turns as f64)
+            }),
+        ]);
+        let mut row = vec![Cell::text(at)];
+        for way in DoorWay::ALL {
+            row.push(tables::share_where(ended, |r| {
+                tried(r).then(|| rec(r).is_some_and(|x| x.times_tried(way) > 0))
+            }));
+        }
+        ways.push(row);
+    }
+    vec![funnel, ways]
+}
+
+fn secret_doors(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
+    let secrets: Vec<_> = plan.level.doors.iter().filter(|d| d.door.secret).collect();
+    if secrets.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(
+        "Secret doors",
+        "Each secret door: the share of delves that came within a search's reach of it, \
+         searched there, and found it; of those that reached it, the share that found it; and \
+         the turn it was found.",
+        &[
+            "secret door",
+            "reached",
+            "searched",
+            "found",
+            "found (when reached)",
+            "turn found",
+        ],
+    );
+    for d in secrets {
+        let at = d.at;
+        let rec = |r: &RunRecord| r.features.secret_doors.iter().find(|x| x.at == at).cloned();
+        let found = |r: &RunRecord| r.features.found.iter().any(|(p, _)| *p == at);
+        let reached = |r: &RunRecord| rec(r).is_some_and(|x| x.reached.is_some()) || found(r);
+        t.push(vec![
+            Cell::text(at),
+            tables::share(ended, reached),
+            tables::share(ended, |r| rec(r).is_some_and(|x| x.searched > 0)),
+            tables::share(ended, found),
+            tables::share_where(ended, |r| reached(r).then(|| found(r))),
+            tables::mean(ended, |r| rec(r).and_then(|x| x.found).map(f64::from)),
+        ]);
+    }
+    Some(t)
+}
+
+/// The level's rooms: how each can be reached, the share of delves that came into it, and the
+/// turn it took them.
+fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
     let (names, room_of) = super::heat::rooms(&plan.level.grid);
+    let reach = super::heat::reach_of_rooms(&plan.level, way_in(&plan.level));
     let goal_room = match plan.level.goal {
         crate::level::Goal::Room(p)
         | crate::level::Goal::Reach(p)
@@ -388,126 +724,45 @@ fn rooms(out: &mut String, plan: &LabPlan, ended: &[&RunRecord]) {
         _ => None,
     };
     let size = |k: usize| room_of.iter().filter(|r| **r == Some(k)).count();
-    let _ = writeln!(out, "\n## Rooms\n");
-    let _ = writeln!(
-        out,
-        "Each stretch of floor that walls and doors bound, named by its first square.\n"
+    let mut t = Table::new(
+        "Rooms",
+        "Each stretch of floor that walls, doors and caving terrain bound (caves split into \
+         chambers at their narrows), named by its first square; how it can be reached from the \
+         way in on the Judge's map; the share of delves that came into it, and the turn.",
+        &["room", "can be reached", "squares", "reached", "turn reached"],
     );
-    let _ = writeln!(
-        out,
-        "| room | squares | reached | turns to reach (median) | (90th percentile) |"
-    );
-    let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: |");
     for (k, name) in names.iter().enumerate() {
-        let turns: Vec<f32> = ended
-            .iter()
-            .filter_map(|r| {
-                r.features
-                    .reached
-                    .iter()
-                    .find(|(p, _)| p == name)
-                    .map(|(_, t)| *t)
-            })
-            .collect();
-        let (median, p90) = median_and_p90(&turns)
-            .map_or(("—".into(), "—".into()), |(m, p)| {
-                (format!("{m:.1}"), format!("{p:.1}"))
-            });
         let goal = if goal_room == Some(k) {
             " (the goal)"
         } else {
             ""
         };
-        let _ = writeln!(
-            out,
-            "| {name}{goal} | {} | {} | {median} | {p90} |",
-            size(k),
-            share_of(ended, |r| r.features.reached.iter().any(|(p, _)| p == name)),
-        );
+        let turn = |r: &RunRecord| {
+            r.features
+                .reached
+                .iter()
+                .find(|(p, _)| p == name)
+                .map(|(_, t)| *t as f64)
+        };
+        t.push(vec![
+            Cell::text(format!("{name}{goal}")),
+            Cell::text(reach[k]),
+            Cell::Count(size(k) as u64),
+            tables::share(ended, |r| turn(r).is_some()),
+            tables::mean(ended, turn),
+        ]);
     }
+    t
 }
 
-/// The level's traps, doors and secret doors, each with the share of delves that met it so.
-fn features(out: &mut String, plan: &LabPlan, records: &[RunRecord]) {
-    let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
-    rooms(out, plan, &ended);
-    if !plan.level.traps.is_empty() {
-        let _ = writeln!(out, "\n## Traps\n");
-        let _ = writeln!(out, "| trap | at | sprung | found | disarmed |");
-        let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: |");
-        for t in &plan.level.traps {
-            let at = t.at;
-            // Named as it was when it went off; a trap found says only that it is a trap.
-            let name = ended
-                .iter()
-                .flat_map(|r| &r.features.sprung)
-                .find(|(p, _)| *p == at)
-                .map_or_else(|| format!("{:?}", t.trap.kind), |(_, n)| n.clone());
-            let _ = writeln!(
-                out,
-                "| {name} | {at} | {} | {} | {} |",
-                share_of(&ended, |r| r.features.sprung.iter().any(|(p, _)| *p == at)),
-                share_of(&ended, |r| r.features.found.iter().any(|(p, _)| *p == at)),
-                share_of(&ended, |r| r.features.disarmed.contains(&at)),
-            );
-        }
-    }
-    if !plan.level.doors.is_empty() {
-        use crate::rules::doors::DoorOpening;
-        let _ = writeln!(out, "\n## Doors\n");
-        let _ = writeln!(
-            out,
-            "| door | opened | forced (bashed, battered, broken) | lock picked | left shut |"
-        );
-        let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: |");
-        for d in &plan.level.doors {
-            let at = d.at;
-            let opened = |r: &RunRecord| r.features.opened.iter().any(|(p, _)| *p == at);
-            let forced = |r: &RunRecord| {
-                r.features.opened.iter().any(|(p, how)| {
-                    *p == at
-                        && matches!(
-                            how,
-                            DoorOpening::Bashed | DoorOpening::BatteredDown | DoorOpening::Broken
-                        )
-                })
-            };
-            let open_at_start = d.door.state == crate::grid::DoorState::Open;
-            let note = match (d.door.secret, open_at_start) {
-                (true, _) => " (secret)",
-                (false, true) => " (open at the start)",
-                _ => "",
-            };
-            let shut = if open_at_start {
-                "—".to_owned()
-            } else {
-                share_of(&ended, |r| !opened(r))
-            };
-            let _ = writeln!(
-                out,
-                "| {at}{note} | {} | {} | {} | {shut} |",
-                share_of(&ended, opened),
-                share_of(&ended, forced),
-                share_of(&ended, |r| r.features.picked.contains(&at)),
-            );
-        }
-        let secrets: Vec<_> = plan.level.doors.iter().filter(|d| d.door.secret).collect();
-        if !secrets.is_empty() {
-            let _ = writeln!(out, "\n## Secret doors\n");
-            let _ = writeln!(out, "| secret door | found |");
-            let _ = writeln!(out, "| --- | ---: |");
-            for d in secrets {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} |",
-                    d.at,
-                    share_of(&ended, |r| r.features.found.iter().any(|(p, _)| *p == d.at))
-                );
-            }
-        }
-    }
-    foes(out, &plan.level, &ended);
-    noises(out, &ended);
+/// Where the level's first party starts: its leader's square.
+pub fn way_in(level: &crate::level::Level) -> crate::grid::GridPos {
+    level
+        .factions
+        .iter()
+        .find_map(|f| f.marching_order.first())
+        .and_then(|&c| level.creatures.get(c))
+        .map_or_else(Default::default, |c| c.at)
 }
 
 /// The level's creatures hostile to its (first) party, or it to them, by name.
@@ -532,8 +787,8 @@ fn hostile_to_the_party(level: &crate::level::Level) -> Vec<String> {
 }
 
 /// The foes of the party — every creature hostile to it, those never met at zero, and any
-/// other the party fought: the share of delves that fought each, and that felled it.
-fn foes(out: &mut String, level: &crate::level::Level, ended: &[&RunRecord]) {
+/// other the party fought: the share of delves that fought each, felled it, and never met it.
+fn foes(level: &crate::level::Level, ended: &[&RunRecord]) -> Table {
     let hostile = hostile_to_the_party(level);
     let mut names: Vec<&String> = ended
         .iter()
@@ -542,29 +797,29 @@ fn foes(out: &mut String, level: &crate::level::Level, ended: &[&RunRecord]) {
         .collect();
     names.sort();
     names.dedup();
-    if names.is_empty() {
-        return;
-    }
-    let count = |name: &String, of: fn(&RunRecord) -> &Vec<String>| {
-        ended.iter().filter(|r| of(r).contains(name)).count()
+    let count = |name: &String| {
+        ended
+            .iter()
+            .filter(|r| r.features.fought.contains(name))
+            .count()
     };
-    names.sort_by_key(|n| std::cmp::Reverse(count(n, |r| &r.features.fought)));
-    let _ = writeln!(out, "\n## Foes\n");
-    let _ = writeln!(
-        out,
+    names.sort_by_key(|n| std::cmp::Reverse(count(n)));
+    let mut t = Table::new(
+        "Foes",
         "Each creature hostile to the party (those never met too) and any other it struck or \
-         was struck by: the share of delves that fought it, and that felled it.\n"
-    );
-    let _ = writeln!(out, "| foe | fought | felled |");
-    let _ = writeln!(out, "| --- | ---: | ---: |");
+         was struck by: the share of delves that fought it, felled it, and never met it.",
+        &["foe", "fought", "felled", "never met"],
+    )
+    .when_empty("The level has no foe of the party.");
     for name in names {
-        let _ = writeln!(
-            out,
-            "| {name} | {} | {} |",
-            share_of(ended, |r| r.features.fought.contains(name)),
-            share_of(ended, |r| r.features.felled.contains(name)),
-        );
+        t.push(vec![
+            Cell::text(name),
+            tables::share(ended, |r| r.features.fought.contains(name)),
+            tables::share(ended, |r| r.features.felled.contains(name)),
+            tables::share(ended, |r| !r.features.fought.contains(name)),
+        ]);
     }
+    t
 }
 
 /// The most rows the noise table shows.
@@ -573,7 +828,7 @@ const NOISE_ROWS: usize = 40;
 /// Which noises most often brought which monsters: for each foe the party fought, the last
 /// noise it heard (or the companion's shout it answered) before the fight, and who made it; the
 /// share of delves in which each brought each foe, most often first.
-fn noises(out: &mut String, ended: &[&RunRecord]) {
+fn noises(ended: &[&RunRecord]) -> Option<Table> {
     // (noise, made by, monster) -> delves; keyed by words for a fixed order.
     let mut rows: BTreeMap<(String, MadeBy, String), u64> = BTreeMap::new();
     for b in ended.iter().flat_map(|r| &r.features.brought) {
@@ -582,38 +837,85 @@ fn noises(out: &mut String, ended: &[&RunRecord]) {
             .or_default() += 1;
     }
     if rows.is_empty() {
-        return;
+        return None;
     }
     let mut rows: Vec<_> = rows.into_iter().collect();
     rows.sort_by_key(|(_, delves)| std::cmp::Reverse(*delves));
-    let _ = writeln!(out, "\n## Noises that brought monsters\n");
-    let _ = writeln!(
-        out,
+    let mut t = Table::new(
+        "Noises that brought monsters",
         "For each foe the party fought, the last noise it heard before the fight (or the \
          companion's shout it answered): the share of delves in which that noise brought it. A \
-         foe that came on sight alone is not here.\n"
+         foe that came on sight alone is not here.",
+        &["noise", "made by", "monster", "brought it in"],
     );
-    let _ = writeln!(out, "| noise | made by | monster | brought it in |");
-    let _ = writeln!(out, "| --- | --- | --- | ---: |");
-    let n = ended.len() as u64;
-    for ((noise, by, monster), delves) in rows.iter().take(NOISE_ROWS) {
-        let s = Share::new(*delves, n);
-        let _ = writeln!(
-            out,
-            "| {noise} | {by} | {monster} | {} ({}–{}) |",
-            pct(s.share),
-            pct(s.low),
-            pct(s.high),
-        );
+    for ((noise, by, monster), _) in rows.iter().take(NOISE_ROWS) {
+        t.push(vec![
+            Cell::text(noise),
+            Cell::text(by),
+            Cell::text(monster),
+            tables::share(ended, |r| {
+                r.features.brought.iter().any(|b| {
+                    b.made_by == *by && b.monster == *monster && b.noise.to_string() == *noise
+                })
+            }),
+        ]);
     }
     if rows.len() > NOISE_ROWS {
-        let _ = writeln!(
-            out,
-            "\n{} rarer rows are left out; `runs.jsonl` has them all.",
+        t.note = format!(
+            "{} rarer rows are left out; `runs.jsonl` has them all.",
             rows.len() - NOISE_ROWS
         );
     }
+    Some(t)
 }
+
+fn left_behind_table(ended: &[&RunRecord]) -> Table {
+    let mut t = Table::new(
+        "Left behind alive",
+        "Members alive (dying ones too) the party did not bring out as it left the level; \
+         \"could be brought\": the others could have carried it, roped it out of its pit, or \
+         it could have walked to them.",
+        &["who", "where", "how", "delves", "could be brought"],
+    )
+    .when_empty("The party left no living member behind.");
+    for ((who, at, how), n, could) in left_behind(ended) {
+        t.push(vec![
+            Cell::text(who),
+            Cell::text(at),
+            Cell::text(how),
+            Cell::Count(n),
+            Cell::Count(could),
+        ]);
+    }
+    t
+}
+
+/// Sorts a table of the page by the column whose heading is clicked (again: the other way):
+/// by the number a cell begins with where every cell of the column has one, else by its words.
+/// Inline, so the page needs no network.
+const SORT_SCRIPT: &str = r#"<script>
+document.querySelectorAll("table.sortable th").forEach(function (th, _) {
+  th.addEventListener("click", function () {
+    var table = th.closest("table"), body = table.tBodies[0];
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var up = th.getAttribute("aria-sort") !== "ascending";
+    table.querySelectorAll("th").forEach(function (h) { h.setAttribute("aria-sort", "none"); });
+    th.setAttribute("aria-sort", up ? "ascending" : "descending");
+    var rows = Array.prototype.slice.call(body.rows);
+    var key = function (r) { return (r.cells[col] || {}).textContent || ""; };
+    var num = function (t) { var m = t.replace(/^\(/, "").match(/^-?[0-9]+(\.[0-9]+)?/); return m ? parseFloat(m[0]) : NaN; };
+    var numeric = rows.every(function (r) { return !isNaN(num(key(r))) || key(r) === "\u2014"; });
+    rows.sort(function (a, b) {
+      var x = key(a), y = key(b), d;
+      if (numeric) { d = (isNaN(num(x)) ? -1 : num(x)) - (isNaN(num(y)) ? -1 : num(y)); }
+      else { d = x.localeCompare(y); }
+      return up ? d : -d;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+});
+</script>
+"#;
 
 /// The report as one self-contained HTML page: the Markdown's headings, paragraphs, tables and
 /// pictures, the pictures inline (read from `dir`).
@@ -626,16 +928,19 @@ pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
     };
     let mut out = String::from(
         "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Delve lab</title>\n\
-         <style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}\
+         <style>body{font-family:sans-serif;max-width:72em;margin:2em auto;color:#222}\
          table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.25em .6em}\
-         td{text-align:right}td:first-child{text-align:left}img{max-width:100%}</style>\n\
+         th{cursor:pointer;background:#f2f2f2;user-select:none}th[aria-sort]::after{content:' \\2195'}\
+         th[aria-sort=ascending]::after{content:' \\2191'}th[aria-sort=descending]::after{content:' \\2193'}\
+         td{text-align:right}td.w{text-align:left}img{max-width:100%}</style>\n\
          </head><body>\n",
     );
     let mut in_table = false;
+    let mut words: Vec<bool> = Vec::new();
     for line in markdown.lines() {
         let is_row = line.starts_with('|');
         if in_table && !is_row {
-            out += "</table>\n";
+            out += "</tbody></table>\n";
             in_table = false;
         }
         if let Some(h) = line.strip_prefix("## ") {
@@ -648,18 +953,30 @@ pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
                 .iter()
                 .all(|c| c.chars().all(|ch| matches!(ch, '-' | ':')))
             {
+                // The alignment row: words to the left, numbers to the right.
+                words = cells.iter().map(|c| !c.ends_with(':')).collect();
                 continue;
             }
             let tag = if in_table { "td" } else { "th" };
             if !in_table {
-                out += "<table>\n";
-                in_table = true;
+                out += "<table class=\"sortable\">\n<thead>";
             }
             out += "<tr>";
-            for c in cells {
-                let _ = write!(out, "<{tag}>{}</{tag}>", esc(&c.replace('`', "")));
+            for (k, c) in cells.iter().enumerate() {
+                let c = esc(&c.replace('`', "").replace("\\|", "|"));
+                if tag == "th" {
+                    let _ = write!(out, "<th aria-sort=\"none\">{c}</th>");
+                } else if words.get(k).copied().unwrap_or(false) {
+                    let _ = write!(out, "<td class=\"w\">{c}</td>");
+                } else {
+                    let _ = write!(out, "<td>{c}</td>");
+                }
             }
             out += "</tr>\n";
+            if !in_table {
+                out += "</thead><tbody>\n";
+                in_table = true;
+            }
         } else if let Some(rest) = line.strip_prefix("![") {
             let (title, file) = rest
                 .split_once("](")
@@ -679,8 +996,9 @@ pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
         }
     }
     if in_table {
-        out += "</table>\n";
+        out += "</tbody></table>\n";
     }
+    out += SORT_SCRIPT;
     out += "</body></html>\n";
     Ok(out)
 }

@@ -164,6 +164,8 @@ pub enum Harm {
     Drowning,
     /// Nothing the log names (the Judge's hand).
     Unknown,
+    /// Never brought down: left behind standing, apart from the party.
+    NotBroughtDown,
 }
 
 impl std::fmt::Display for Harm {
@@ -174,6 +176,7 @@ impl std::fmt::Display for Harm {
             Harm::Fall { at } => write!(f, "a fall at {at}"),
             Harm::Drowning => f.write_str("drowning"),
             Harm::Unknown => f.write_str("nothing the log names"),
+            Harm::NotBroughtDown => f.write_str("not brought down"),
         }
     }
 }
@@ -744,7 +747,7 @@ impl DelveWatch {
             }
             let by = match self.last_harm.get(&l.who) {
                 Some(h @ Harm::Trap { .. }) => h.clone(),
-                _ => Harm::Unknown,
+                _ => Harm::NotBroughtDown,
             };
             casualties.push(Casualty {
                 who: l.who.clone(),

@@ -124,6 +124,18 @@ impl fmt::Display for Cause {
 }
 
 impl Cause {
+    /// The square of the feature or member it names, if it names one.
+    pub fn square(&self) -> Option<GridPos> {
+        match self {
+            Cause::SecretDoorNotFound { at }
+            | Cause::DoorLeftShut { at, .. }
+            | Cause::CavingNotTaken { at, .. }
+            | Cause::LightBearerInAPit { at, .. }
+            | Cause::StuckInASqueeze { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
     /// The cause as the lab's first table groups it: the feature and its square, or the
     /// member's state — without how a door was tried, or which foes a party fled.
     pub fn headline(&self) -> String {
