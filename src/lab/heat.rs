@@ -505,7 +505,11 @@ impl HeatCollector {
     }
 
     /// The delve's heat and the features it met, once it has ended with this tally.
-    pub fn finish(mut self, world: &World, tally: &crate::policy::Tally) -> (Heat, super::Features) {
+    pub fn finish(
+        mut self,
+        world: &World,
+        tally: &crate::policy::Tally,
+    ) -> (Heat, super::Features) {
         self.mark_where_the_party_stands(world);
         self.watch
             .finish(world, &tally.left_behind, &mut self.features);

@@ -41,7 +41,10 @@ pub fn heatmap(
     let (w, h) = (grid.width(), grid.height());
     let title_px = 28;
     let scale_px = 34;
-    let size = ((w * SQUARE_PX).max(SCALE_MIN_WIDTH), h * SQUARE_PX + title_px + scale_px);
+    let size = (
+        (w * SQUARE_PX).max(SCALE_MIN_WIDTH),
+        h * SQUARE_PX + title_px + scale_px,
+    );
     let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&RGBColor(24, 24, 28))
         .map_err(|e| drawing_error(path, e))?;
@@ -108,7 +111,11 @@ fn colour_scale<DB: DrawingBackend>(
     root.draw(&Text::new("1", (x, y + 2), font.clone()))?;
     let left = x + 14;
     for k in 0..steps {
-        let t = if steps > 1 { k as f64 / (steps - 1) as f64 } else { 1.0 };
+        let t = if steps > 1 {
+            k as f64 / (steps - 1) as f64
+        } else {
+            1.0
+        };
         let (x0, x1) = (left + k * width / steps, left + (k + 1) * width / steps);
         root.draw(&Rectangle::new(
             [(x0, y), (x1, y + 14)],
@@ -270,7 +277,10 @@ pub fn survival(ended: &[&RunRecord], party_size: usize, path: &Path) -> Result<
     let hazard = hazard_by_turn(&d, last);
     let top = hazard.iter().map(|h| h.1).fold(0.0, f64::max).max(0.01) * 100.0;
     let mut chart = ChartBuilder::on(&lower)
-        .caption("Hazard: delves ending in the turn, of those going", ("sans-serif", 16))
+        .caption(
+            "Hazard: delves ending in the turn, of those going",
+            ("sans-serif", 16),
+        )
         .margin(12)
         .x_label_area_size(30)
         .y_label_area_size(48)

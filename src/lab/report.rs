@@ -366,7 +366,9 @@ fn a_delve(ended: &[&RunRecord]) -> Table {
                 .count() as f64
         }),
         ("members dead", |r| r.tally.deaths.len() as f64),
-        ("members left behind alive", |r| r.tally.left_behind.len() as f64),
+        ("members left behind alive", |r| {
+            r.tally.left_behind.len() as f64
+        }),
     ];
     for (what, of) in means {
         t.push(vec![Cell::text(what), tables::mean(ended, |r| Some(of(r)))]);
@@ -475,7 +477,13 @@ fn casualties_by_fate(ended: &[&RunRecord]) -> Table {
         &["fate", "members a delve", "delves with one"],
     );
     for fate in Fate::ALL {
-        let count = |r: &RunRecord| r.features.casualties.iter().filter(|c| c.fate == fate).count();
+        let count = |r: &RunRecord| {
+            r.features
+                .casualties
+                .iter()
+                .filter(|c| c.fate == fate)
+                .count()
+        };
         t.push(vec![
             Cell::text(fate),
             tables::mean(ended, |r| Some(count(r) as f64)),
@@ -492,11 +500,15 @@ fn casualties(ended: &[&RunRecord]) -> Table {
          them: the share of delves.",
         &["who", "brought down by", "where", "fate", "delves"],
     )
+    .keyed_by(4)
     .when_empty("No member was brought down or left behind.");
     let mut rows: BTreeMap<(String, String, crate::grid::GridPos, String), ()> = BTreeMap::new();
     for r in ended {
         for c in &r.features.casualties {
-            rows.insert((c.who.clone(), c.by.to_string(), c.at, c.fate.to_string()), ());
+            rows.insert(
+                (c.who.clone(), c.by.to_string(), c.at, c.fate.to_string()),
+                (),
+            );
         }
     }
     let mut rows: Vec<_> = rows
@@ -504,7 +516,10 @@ fn casualties(ended: &[&RunRecord]) -> Table {
         .map(|(who, by, at, fate)| {
             let cell = tables::share(ended, |r| {
                 r.features.casualties.iter().any(|c| {
-                    c.who == who && c.at == at && c.fate.to_string() == fate && c.by.to_string() == by
+                    c.who == who
+                        && c.at == at
+                        && c.fate.to_string() == fate
+                        && c.by.to_string() == by
                 })
             });
             (who, by, at, fate, cell)
@@ -546,7 +561,8 @@ fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
             "found",
             "disarmed",
         ],
-    );
+    )
+    .keyed_by(2);
     for trap in &plan.level.traps {
         let at = trap.at;
         let rec = |r: &RunRecord| r.features.traps.iter().find(|t| t.at == at).cloned();
@@ -564,12 +580,13 @@ fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
             tables::share(ended, |r| {
                 r.outcome != Some(Outcome::GoalReached)
                     && (rec(r).is_some_and(|t| !t.downed.is_empty())
-                        || r.tally.cause.as_ref().is_some_and(|c| c.square() == Some(at)))
+                        || r.tally
+                            .cause
+                            .as_ref()
+                            .is_some_and(|c| c.square() == Some(at)))
             }),
             tables::mean(ended, |r| {
-                rec(r)
-                    .filter(|t| t.sprung > 0)
-                    .map(|t| t.hit_points as f64)
+                rec(r).filter(|t| t.sprung > 0).map(|t| t.hit_points as f64)
             }),
             tables::mean(ended, |r| {
                 rec(r)
@@ -653,7 +670,9 @@ fn doors(plan: &LabPlan, ended: &[&RunRecord]) -> Vec<Table> {
             tables::share(ended, opened),
             tables::share(ended, |r| tried(r) && !opened(r)),
             tables::share(ended, |r| !reached(r)),
-            tables::share_where(ended, |r| tried(r).then(|| rec(r).is_some_and(|x| x.jammed))),
+            tables::share_where(ended, |r| {
+                tried(r).then(|| rec(r).is_some_and(|x| x.jammed))
+            }),
             tables::mean(ended, |r| {
                 rec(r)
                     .filter(|x| !x.tried.is_empty())
@@ -729,7 +748,13 @@ fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
         "Each stretch of floor that walls, doors and caving terrain bound (caves split into \
          chambers at their narrows), named by its first square; how it can be reached from the \
          way in on the Judge's map; the share of delves that came into it, and the turn.",
-        &["room", "can be reached", "squares", "reached", "turn reached"],
+        &[
+            "room",
+            "can be reached",
+            "squares",
+            "reached",
+            "turn reached",
+        ],
     );
     for (k, name) in names.iter().enumerate() {
         let goal = if goal_room == Some(k) {
@@ -847,7 +872,8 @@ fn noises(ended: &[&RunRecord]) -> Option<Table> {
          companion's shout it answered): the share of delves in which that noise brought it. A \
          foe that came on sight alone is not here.",
         &["noise", "made by", "monster", "brought it in"],
-    );
+    )
+    .keyed_by(3);
     for ((noise, by, monster), _) in rows.iter().take(NOISE_ROWS) {
         t.push(vec![
             Cell::text(noise),
@@ -877,6 +903,7 @@ fn left_behind_table(ended: &[&RunRecord]) -> Table {
          it could have walked to them.",
         &["who", "where", "how", "delves", "could be brought"],
     )
+    .keyed_by(3)
     .when_empty("The party left no living member behind.");
     for ((who, at, how), n, could) in left_behind(ended) {
         t.push(vec![

@@ -129,14 +129,12 @@ impl std::fmt::Display for Spread {
 pub struct Row(pub Vec<Cell>);
 
 impl Row {
-    /// The row's name: its leading words, joined.
-    pub fn key(&self) -> String {
+    /// The row's name: the words of its first `columns` cells, joined by " · ".
+    pub fn key(&self, columns: usize) -> String {
         self.0
             .iter()
-            .map_while(|c| match c {
-                Cell::Text(t) => Some(t.as_str()),
-                _ => None,
-            })
+            .take(columns)
+            .map(Cell::words)
             .collect::<Vec<_>>()
             .join(" · ")
     }
@@ -154,6 +152,8 @@ pub struct Table {
     pub when_empty: String,
     /// Said after the table.
     pub note: String,
+    /// How many leading columns name a row (1 unless said).
+    pub key_columns: usize,
 }
 
 impl Table {
@@ -162,8 +162,20 @@ impl Table {
             title: title.to_owned(),
             intro: intro.to_owned(),
             header: header.iter().map(|h| (*h).to_owned()).collect(),
+            key_columns: 1,
             ..Default::default()
         }
+    }
+
+    /// Rows are named by their first `columns` cells.
+    pub fn keyed_by(mut self, columns: usize) -> Self {
+        self.key_columns = columns;
+        self
+    }
+
+    /// A row's name.
+    pub fn key_of(&self, row: &Row) -> String {
+        row.key(self.key_columns)
     }
 
     pub fn when_empty(mut self, words: &str) -> Self {
@@ -177,7 +189,7 @@ impl Table {
 
     /// The row named `key`.
     pub fn row(&self, key: &str) -> Option<&Row> {
-        self.rows.iter().find(|r| r.key() == key)
+        self.rows.iter().find(|r| r.key(self.key_columns) == key)
     }
 
     /// The cell of row `key` under `column`.
@@ -205,7 +217,11 @@ impl Table {
             .collect();
         let _ = writeln!(out, "| {} |", align.join(" | "));
         for row in &self.rows {
-            let cells: Vec<String> = row.0.iter().map(|c| c.words().replace('|', "\\|")).collect();
+            let cells: Vec<String> = row
+                .0
+                .iter()
+                .map(|c| c.words().replace('|', "\\|"))
+                .collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
         if !self.note.is_empty() {

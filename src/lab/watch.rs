@@ -492,6 +492,33 @@ impl DelveWatch {
                     }
                 }
             }
+        } else if let Some(CommandEvent::CommandRefused {
+            who,
+            command,
+            reason,
+            ..
+        }) = entry.get()
+            && self.member(who)
+            && let Some((way, at)) = DoorWay::of(command)
+            && reason
+                .get::<crate::rules::doors::DoorRefusal>()
+                .is_some_and(|r| {
+                    use crate::rules::doors::DoorRefusal;
+                    matches!(
+                        r,
+                        DoorRefusal::Locked
+                            | DoorRefusal::Stuck
+                            | DoorRefusal::SpikedShut { .. }
+                            | DoorRefusal::HeldShut { .. }
+                    )
+                })
+        {
+            // Tried, and the door would not give (locked, stuck, spiked, held): a try that
+            // took no time.
+            if let Some(d) = self.door(at) {
+                d.try_it(way);
+                d.reached.get_or_insert(turn);
+            }
         } else if let Some(crate::rules::task::TaskEvent::TaskBegun { who, rounds, .. }) =
             entry.get()
             && let Some(&k) = self.trying.get(who)
@@ -658,9 +685,7 @@ impl DelveWatch {
                         .unwrap_or(Activity::Waiting)
                 } else if world.get::<crate::creature::Resting>(e).is_some() {
                     Activity::Resting
-                } else if world
-                    .get::<crate::rules::caving::Climbing>(e)
-                    .is_some()
+                } else if world.get::<crate::rules::caving::Climbing>(e).is_some()
                     || world
                         .get::<crate::rules::caving::traverse::Traversing>(e)
                         .is_some()

@@ -419,8 +419,14 @@ fn the_report_lists_a_foe_never_met_at_zero() {
     assert!(records.iter().all(|r| r.features.fought.is_empty()));
     let tables = delve::lab::report::tables(&plan, "ghost.ron", &records);
     let foes = tables.iter().find(|t| t.title == "Foes").unwrap();
-    let fought = foes.cell("Ghost", "fought").and_then(|c| c.share()).unwrap();
+    let fought = foes
+        .cell("Ghost", "fought")
+        .and_then(|c| c.share())
+        .unwrap();
     assert_eq!((fought.count, fought.of), (0, 2));
-    let never = foes.cell("Ghost", "never met").and_then(|c| c.share()).unwrap();
+    let never = foes
+        .cell("Ghost", "never met")
+        .and_then(|c| c.share())
+        .unwrap();
     assert_eq!((never.count, never.of), (2, 2));
 }

@@ -16,6 +16,7 @@ mod hearing;
 mod import;
 mod judge;
 mod lab;
+mod lab_why;
 mod levels;
 mod light;
 mod lint;

@@ -323,6 +323,24 @@ pub(super) fn fetch_from_the_pit(
     ))
 }
 
+/// A member at the bottom of a pit the party cannot go down to or bring up: no rope hangs
+/// there and no one up carries one. What it carries (its light) is lost to the party.
+pub(super) fn beyond_reach_in_a_pit(world: &World, members: &[Entity], m: Entity) -> bool {
+    if world.get::<crate::creature::Below>(m).is_none() {
+        return false;
+    }
+    let rope_at_hand = members.iter().any(|&o| {
+        o != m && is_up(world, o) && world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
+    });
+    let secured = square(world, m).is_some_and(|pit| {
+        world
+            .resource::<crate::rules::caving::climbing::RopesSecured>()
+            .at(pit)
+            .is_some()
+    });
+    !rope_at_hand && !secured
+}
+
 /// A fallen member at the bottom of a pit still carries a light with fuel, and the party can go
 /// down for it: a rope hangs there or one of it carries a rope ([`fetch_from_the_pit`]).
 pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {

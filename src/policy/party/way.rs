@@ -198,7 +198,13 @@ pub(super) fn turn_back(
     if mind.fuel_at_start == 0 || burns_forever(world, members) {
         return None;
     }
-    let fuel = crate::policy::outcome::fuel_rounds(world, members);
+    // A light at the bottom of a pit no one can go down to lights no walk home.
+    let within_reach: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| !super::fallen::beyond_reach_in_a_pit(world, members, m))
+        .collect();
+    let fuel = crate::policy::outcome::fuel_rounds(world, &within_reach);
     let margin = mind.policy.light_margin_turns as u64 * ROUNDS_PER_TURN;
     (fuel < rounds_home + margin).then_some(Homeward::LightShort)
 }
