@@ -1,9 +1,10 @@
-//! Two labs of a level side by side (before and after an edit): every number of the report
-//! with its 95% interval in each, and which moved beyond them — the intervals no longer
-//! overlap — so a designer sees what the edit changed and not the noise of the dice.
+//! Two labs of a level side by side (before and after an edit): every share and mean of every
+//! table of the report, seed by seed where the labs played the same seeds, and which moved
+//! beyond their 95% intervals — so a designer sees what the edit changed and not the noise of
+//! the dice.
 
 use super::RunRecord;
-use super::report::{OUTCOMES, Share, Summary};
+use super::tables::Cell;
 
 /// A mean with its 95% interval (the normal approximation: mean ± 1.96 standard errors).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,94 +43,155 @@ impl Mean {
     }
 }
 
-/// One number of two labs.
+/// One number of two labs: a cell of a report's table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
-    pub what: String,
-    /// The number in each lab, with its interval, in words.
+    /// The table, the row's name and the column.
+    pub table: String,
+    pub row: String,
+    pub column: String,
+    /// The number in each lab, with its interval or spread, in words ("—" where the row is
+    /// not in that lab).
     pub before: String,
     pub after: String,
-    /// Moved beyond the intervals.
+    /// The change seed by seed, with its 95% interval, where the labs share their seeds.
+    pub paired: Option<Mean>,
+    /// Moved beyond the intervals: the paired change's interval leaves out 0, or (unpaired)
+    /// the two intervals do not overlap.
     pub moved: bool,
 }
 
-fn share_words(s: &Share) -> String {
-    format!(
-        "{:.1}% ({:.1}–{:.1}%)",
-        100.0 * s.share,
-        100.0 * s.low,
-        100.0 * s.high
-    )
+impl Change {
+    /// `table › row › column`.
+    pub fn what(&self) -> String {
+        format!("{} › {} › {}", self.table, self.row, self.column)
+    }
 }
 
-fn mean_words(m: &Mean) -> String {
-    format!("{:.2} ({:.2}–{:.2})", m.mean, m.low, m.high)
-}
+/// The fewest seeds the two labs must share for a change to be read seed by seed.
+const LEAST_PAIRED: usize = 10;
 
-/// Every number of the two labs' reports, the outcome shares first.
-pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Change> {
-    let (a, b) = (Summary::of(before), Summary::of(after));
-    let mut changes: Vec<Change> = OUTCOMES
-        .iter()
-        .map(|&o| {
-            let (sa, sb) = (a.share(o), b.share(o));
-            Change {
-                what: format!("{o:?}"),
-                before: share_words(&sa),
-                after: share_words(&sb),
-                moved: sa.differs_from(&sb),
+/// Every share and mean of the two labs' reports, cell by cell, matched by table, row and
+/// column: where the labs played the same seeds, each seed's delve before is set against the
+/// same seed's after (paired: the dice of a seed are the same until the edit's effect), and a
+/// change moved if its interval leaves out nothing changed; otherwise the two intervals are
+/// set side by side. Rows in one lab only are listed with "—" on the other side.
+pub fn compare(
+    before: (&super::LabPlan, &[RunRecord]),
+    after: (&super::LabPlan, &[RunRecord]),
+) -> Vec<Change> {
+    let seeds = |records: &[RunRecord]| -> Vec<u64> {
+        records
+            .iter()
+            .filter(|r| r.outcome.is_some())
+            .map(|r| r.seed)
+            .collect()
+    };
+    let (seeds_a, seeds_b) = (seeds(before.1), seeds(after.1));
+    let tables_a = super::report::tables(before.0, "", before.1);
+    let tables_b = super::report::tables(after.0, "", after.1);
+    let mut changes = Vec::new();
+    for ta in &tables_a {
+        let tb = tables_b.iter().find(|t| t.title == ta.title);
+        let mut keys: Vec<String> = ta.rows.iter().map(|r| ta.key_of(r)).collect();
+        if let Some(tb) = tb {
+            for r in &tb.rows {
+                let k = tb.key_of(r);
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
             }
-        })
-        .collect();
-    type Field = fn(&RunRecord) -> f64;
-    let fields: [(&str, Field); 7] = [
-        ("turns", |r| r.tally.turns as f64),
-        ("turns of light burnt", |r| r.tally.light_turns_used as f64),
-        ("encounters", |r| r.tally.encounters as f64),
-        ("hit points of wounds", |r| r.tally.wounds as f64),
-        ("traps sprung", |r| r.tally.traps_sprung as f64),
-        ("doors forced", |r| r.tally.doors_forced as f64),
-        ("deaths", |r| r.tally.deaths.len() as f64),
-    ];
-    for (what, field) in fields {
-        let values = |records: &[RunRecord]| -> Vec<f64> {
-            records
-                .iter()
-                .filter(|r| r.outcome.is_some())
-                .map(field)
-                .collect()
-        };
-        let (ma, mb) = (Mean::of(&values(before)), Mean::of(&values(after)));
-        changes.push(Change {
-            what: format!("{what} (mean)"),
-            before: mean_words(&ma),
-            after: mean_words(&mb),
-            moved: ma.differs_from(&mb),
-        });
+        }
+        for key in keys {
+            for (c, column) in ta.header.iter().enumerate().skip(ta.key_columns) {
+                let ca = ta.row(&key).and_then(|r| r.0.get(c));
+                let cb = tb.and_then(|tb| {
+                    let col = tb.header.iter().position(|h| h == column)?;
+                    tb.row(&key)?.0.get(col)
+                });
+                let is_measure = |x: Option<&Cell>| x.is_some_and(|x| x.values().is_some());
+                if !is_measure(ca) && !is_measure(cb) {
+                    continue;
+                }
+                let words = |x: Option<&Cell>| x.map_or("—".to_owned(), Cell::words);
+                let paired = match (ca, cb) {
+                    (Some(a), Some(b)) => paired_change(a, &seeds_a, b, &seeds_b),
+                    _ => None,
+                };
+                let moved = match (&paired, ca, cb) {
+                    (Some(p), ..) => p.low > 0.0 || p.high < 0.0,
+                    (None, Some(a), Some(b)) => unpaired_moved(a, b),
+                    _ => false,
+                };
+                changes.push(Change {
+                    table: ta.title.clone(),
+                    row: key.clone(),
+                    column: column.clone(),
+                    before: words(ca),
+                    after: words(cb),
+                    paired,
+                    moved,
+                });
+            }
+        }
     }
     changes
 }
 
-/// The comparison as a table for the terminal, the numbers that moved marked.
+/// The change seed by seed: for each seed both labs played where the cell applies in both, the
+/// number after less the number before; their mean with its interval.
+fn paired_change(a: &Cell, seeds_a: &[u64], b: &Cell, seeds_b: &[u64]) -> Option<Mean> {
+    let (va, vb) = (a.values()?, b.values()?);
+    let before: std::collections::HashMap<u64, f64> = seeds_a
+        .iter()
+        .zip(va)
+        .filter_map(|(s, v)| Some((*s, (*v)?)))
+        .collect();
+    let diffs: Vec<f64> = seeds_b
+        .iter()
+        .zip(vb)
+        .filter_map(|(s, v)| Some((*v)? - before.get(s)?))
+        .collect();
+    (diffs.len() >= LEAST_PAIRED).then(|| Mean::of(&diffs))
+}
+
+/// Without shared seeds: do the two cells' intervals not overlap?
+fn unpaired_moved(a: &Cell, b: &Cell) -> bool {
+    match (a.share(), b.share()) {
+        (Some(x), Some(y)) => x.differs_from(&y),
+        _ => match (a.values(), b.values()) {
+            (Some(x), Some(y)) => {
+                let m = |v: &[Option<f64>]| Mean::of(&v.iter().flatten().copied().collect::<Vec<_>>());
+                m(x).differs_from(&m(y))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// The numbers that moved, as a table for the terminal: what, before, after, and the paired
+/// change.
 pub fn table(changes: &[Change]) -> String {
-    let width = changes.iter().map(|c| c.what.len()).max().unwrap_or(0);
-    let cols = changes.iter().map(|c| c.before.len()).max().unwrap_or(0);
+    let moved: Vec<&Change> = changes.iter().filter(|c| c.moved).collect();
+    let width = moved.iter().map(|c| c.what().chars().count()).max().unwrap_or(0);
+    let cols = moved.iter().map(|c| c.before.chars().count()).max().unwrap_or(0).max(6);
+    let acols = moved.iter().map(|c| c.after.chars().count()).max().unwrap_or(0).max(5);
+    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.chars().count())));
     let mut out = format!(
-        "{:width$}  {:cols$}  after\n",
-        "",
-        "before",
-        width = width,
-        cols = cols
+        "{}  {}  {}  change (paired, 95%)\n",
+        pad("", width),
+        pad("before", cols),
+        pad("after", acols)
     );
-    for c in changes {
+    for c in moved {
+        let change = c.paired.map_or("(intervals apart)".to_owned(), |p| {
+            format!("{:+.3} ({:+.3} to {:+.3})", p.mean, p.low, p.high)
+        });
         out += &format!(
-            "{:width$}  {:cols$}  {}{}\n",
-            c.what,
-            c.before,
-            c.after,
-            if c.moved { "   <- moved" } else { "" },
-            width = width,
-            cols = cols
+            "{}  {}  {}  {change}\n",
+            pad(&c.what(), width),
+            pad(&c.before, cols),
+            pad(&c.after, acols)
         );
     }
     out

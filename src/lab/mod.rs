@@ -348,6 +348,10 @@ pub fn write_partial(
         "heat.json",
         serde_json::to_string(&result.heat).expect("heat serializes"),
     )?;
+    // The level as it was played, so the lab can be read (compared) after the file is edited.
+    if let Ok(text) = std::fs::read_to_string(level_file) {
+        write(LEVEL_COPY, text)?;
+    }
     let meta = LabMeta {
         level_file: level_file.to_owned(),
         seed: plan.seed,
@@ -358,6 +362,37 @@ pub fn write_partial(
         "lab.json",
         serde_json::to_string_pretty(&meta).expect("the lab's description serializes"),
     )
+}
+
+/// The copy of the level a lab's folder keeps, as it was when the lab was played.
+pub const LEVEL_COPY: &str = "level.ron";
+
+/// A lab's folder read back as its plan (the level as it was played: the folder's copy, else
+/// the level file it names) and its records.
+pub fn read_lab(dir: &std::path::Path) -> Result<(LabPlan, Vec<RunRecord>), String> {
+    let (meta, result) = read_partial(dir)?;
+    let copy = dir.join(LEVEL_COPY);
+    let loaded = if copy.exists() {
+        let text = std::fs::read_to_string(&copy)
+            .map_err(|e| format!("{}: cannot read: {e}", copy.display()))?;
+        let base = std::path::Path::new(&meta.level_file).parent();
+        crate::level::load_level_str(&text, &copy.display().to_string(), base)
+    } else {
+        crate::level::load_level_file(std::path::Path::new(&meta.level_file))
+    };
+    let level = loaded
+        .map_err(|d| format!("{}: the lab's level does not load:\n{d}", dir.display()))?
+        .level;
+    Ok((
+        LabPlan {
+            level,
+            policy: meta.policy,
+            seed: meta.seed,
+            runs: meta.runs,
+            jobs: 1,
+        },
+        result.records,
+    ))
 }
 
 /// A lab's folder read back: how it was made, its records and its heat.

@@ -196,18 +196,27 @@ fn compare_shows_what_an_edit_moved() {
             runs: 60,
             jobs: 2,
         };
-        run_lab(&plan, |_| {}).unwrap().records
+        let records = run_lab(&plan, |_| {}).unwrap().records;
+        (plan, records)
     };
     let (before, after) = (corridor(true), corridor(false));
-    let same = delve::lab::compare::compare(&before, &before);
+    let same = delve::lab::compare::compare((&before.0, &before.1), (&before.0, &before.1));
     assert!(same.iter().all(|c| !c.moved));
-    let edit = delve::lab::compare::compare(&before, &after);
+    assert!(same.iter().all(|c| c.paired.is_some() || c.before == "—"));
+    let edit = delve::lab::compare::compare((&before.0, &before.1), (&after.0, &after.1));
     let sprung = edit
         .iter()
-        .find(|c| c.what.starts_with("traps sprung"))
+        .find(|c| c.table == "A delve" && c.row == "traps sprung on a member")
         .unwrap();
     assert!(sprung.moved, "{edit:?}");
-    assert!(!edit.iter().find(|c| c.what == "GoalReached").unwrap().moved);
+    assert!(sprung.paired.is_some_and(|p| p.mean < 0.0));
+    let goal = edit
+        .iter()
+        .find(|c| c.table == "Outcomes" && c.row == "GoalReached" && c.column == "share")
+        .unwrap();
+    assert!(!goal.moved, "{goal:?}");
+    // The trap's row is only before.
+    assert!(edit.iter().any(|c| c.table == "Traps" && c.after == "—"));
 }
 
 /// A lab stopped midway (Ctrl-C) keeps the delves it played; resumed, it plays only the rest,

@@ -206,23 +206,17 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((num(i)?, num(n)?))
 }
 
-/// `delve lab compare BEFORE AFTER`.
+/// `delve lab compare BEFORE AFTER`: every share and mean of every table, paired by seed.
 pub fn lab_compare(before: &Path, after: &Path) -> ExitCode {
-    let read = |dir: &Path| {
-        let at = dir.join("runs.jsonl");
-        std::fs::read_to_string(&at)
-            .map_err(|e| format!("{}: cannot read: {e}", at.display()))
-            .and_then(|t| {
-                delve::lab::read_runs_jsonl(&t).map_err(|e| format!("{}: {e}", at.display()))
-            })
-    };
-    match (read(before), read(after)) {
-        (Ok(a), Ok(b)) => {
-            let changes = delve::lab::compare::compare(&a, &b);
+    match (delve::lab::read_lab(before), delve::lab::read_lab(after)) {
+        (Ok((pa, a)), Ok((pb, b))) => {
+            let changes = delve::lab::compare::compare((&pa, &a), (&pb, &b));
             print!("{}", delve::lab::compare::table(&changes));
             let moved = changes.iter().filter(|c| c.moved).count();
+            let paired = changes.iter().filter(|c| c.paired.is_some()).count();
             println!(
-                "{moved} of {} numbers moved beyond their 95% intervals ({} delves before, {} after)",
+                "{moved} of {} numbers moved beyond their 95% intervals ({paired} read seed by \
+                 seed; {} delves before, {} after)",
                 changes.len(),
                 a.len(),
                 b.len()
