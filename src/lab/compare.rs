@@ -161,7 +161,8 @@ fn unpaired_moved(a: &Cell, b: &Cell) -> bool {
         (Some(x), Some(y)) => x.differs_from(&y),
         _ => match (a.values(), b.values()) {
             (Some(x), Some(y)) => {
-                let m = |v: &[Option<f64>]| Mean::of(&v.iter().flatten().copied().collect::<Vec<_>>());
+                let m =
+                    |v: &[Option<f64>]| Mean::of(&v.iter().flatten().copied().collect::<Vec<_>>());
                 m(x).differs_from(&m(y))
             }
             _ => false,
@@ -173,9 +174,23 @@ fn unpaired_moved(a: &Cell, b: &Cell) -> bool {
 /// change.
 pub fn table(changes: &[Change]) -> String {
     let moved: Vec<&Change> = changes.iter().filter(|c| c.moved).collect();
-    let width = moved.iter().map(|c| c.what().chars().count()).max().unwrap_or(0);
-    let cols = moved.iter().map(|c| c.before.chars().count()).max().unwrap_or(0).max(6);
-    let acols = moved.iter().map(|c| c.after.chars().count()).max().unwrap_or(0).max(5);
+    let width = moved
+        .iter()
+        .map(|c| c.what().chars().count())
+        .max()
+        .unwrap_or(0);
+    let cols = moved
+        .iter()
+        .map(|c| c.before.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let acols = moved
+        .iter()
+        .map(|c| c.after.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
     let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.chars().count())));
     let mut out = format!(
         "{}  {}  {}  change (paired, 95%)\n",

@@ -9,6 +9,7 @@
 //! --seed S`) and `report.md`.
 
 pub mod compare;
+pub mod expect;
 pub mod heat;
 pub mod plots;
 pub mod report;

@@ -211,7 +211,9 @@ fn main() -> ExitCode {
             Some(cli::lab::LabAction::Compare { before, after }) => {
                 cli::lab::lab_compare(&before, &after)
             }
-            Some(cli::lab::LabAction::Merge { parts, out }) => cli::lab::lab_merge(&parts, &out),
+            Some(cli::lab::LabAction::Merge { parts, out, expect }) => {
+                cli::lab::lab_merge(&parts, &out, expect.as_deref())
+            }
             None => cli::lab::run_lab(args),
         },
         Some(Cmd::Import {

@@ -856,3 +856,114 @@ fn play_needs_a_party() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no party to play"), "{err}");
 }
+
+/// A corridor whose far end is the goal; `walled` puts a wall across it.
+fn goal_corridor(name: &str, walled: bool) -> PathBuf {
+    let middle = if walled { "X...X...X" } else { "X.......X" };
+    scratch_file(
+        name,
+        &format!(
+            r#"(name: "corridor", legend: {{ 'X': Wall(Stone), '.': Floor }},
+    map: ["XXXXXXXXX", "{middle}", "XXXXXXXXX"],
+    goal: Exit((7, 1)),
+    factions: [(name: "party", marching_order: ["Ana"])],
+    creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 30, ac: 12, speed_feet: 120,
+        carries: [(kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)])],
+)
+"#
+        ),
+    )
+}
+
+/// `--expect`: a level built to keep its expectation passes, one built to miss it fails with
+/// status 3, and each stops as soon as the sequential test decides — far fewer delves than the
+/// cap — and `merge --expect` judges a sharded lab the same way.
+#[test]
+fn lab_expect_passes_fails_and_stops_early() {
+    let expect = scratch_file(
+        "goal.expect.ron",
+        "// the goal, most of the time\n{ goal_reached: (at_least: 0.8) }\n",
+    );
+    let run = |level: &Path, out: &str| {
+        let out = scratch(out);
+        let _ = std::fs::remove_dir_all(&out);
+        let o = delve(&[
+            "lab",
+            level.to_str().unwrap(),
+            "--runs",
+            "500",
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--expect",
+            expect.to_str().unwrap(),
+        ]);
+        let played = std::fs::read_to_string(out.join("runs.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        (o, played)
+    };
+    let (open, played) = run(&goal_corridor("open.ron", false), "lab-expect-open");
+    assert!(open.status.success(), "{}", stdout(&open));
+    assert!(
+        stdout(&open).contains("1 of 1 expectations kept"),
+        "{}",
+        stdout(&open)
+    );
+    assert!(played < 500, "played {played} of the cap");
+    let (walled, played) = run(&goal_corridor("walled.ron", true), "lab-expect-walled");
+    assert_eq!(walled.status.code(), Some(3), "{}", stdout(&walled));
+    assert!(played < 500, "played {played} of the cap");
+
+    // Sharded: the shards play their seeds; the merge judges them.
+    let level = goal_corridor("open-sharded.ron", false);
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let part = scratch(&format!("lab-expect-shard{i}"));
+        let _ = std::fs::remove_dir_all(&part);
+        let o = delve(&[
+            "lab",
+            level.to_str().unwrap(),
+            "--runs",
+            "40",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            part.to_str().unwrap(),
+            "--expect",
+            expect.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        parts.push(part);
+    }
+    let merged = scratch("lab-expect-merged");
+    let o = delve(&[
+        "lab",
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+        "--expect",
+        expect.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("1 of 1 expectations kept"),
+        "{}",
+        stdout(&o)
+    );
+
+    // A broken file says where.
+    let broken = scratch_file("broken.expect.ron", "{ goal_reached: (at_lest: 0.8) }\n");
+    let o = delve(&[
+        "lab",
+        "levels/crypt.ron",
+        "--expect",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("broken.expect.ron:1:"), "{err}");
+}

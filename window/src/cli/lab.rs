@@ -40,6 +40,11 @@ pub struct LabArgs {
     /// played again.
     #[arg(long)]
     resume: bool,
+    /// Expectations the level must keep (RON): delves are played until each is decided by a
+    /// sequential test or the cap (the file's, else --runs); each verdict is printed, and the
+    /// exit status is 3 if any fails. With --shard, they are judged at `delve lab merge`.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -53,8 +58,38 @@ pub enum LabAction {
         /// Where to write the report.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Expectations to judge on the merged delves (in the order of their seeds).
+        #[arg(long, value_name = "FILE")]
+        expect: Option<PathBuf>,
     },
 }
+
+/// Reads an expectations file for the level; the error says where and why.
+fn read_expectations(
+    file: &Path,
+    level: &delve::level::Level,
+) -> Result<delve::lab::expect::Expectations, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    delve::lab::expect::parse(&text, &file.display().to_string(), level)
+}
+
+/// Prints each verdict; true if every expectation passed.
+fn tell_verdicts(verdicts: &[delve::lab::expect::Verdict]) -> bool {
+    for v in verdicts {
+        println!("{} {v}", if v.passed() { "ok  " } else { "FAIL" });
+    }
+    let failed = verdicts.iter().filter(|v| !v.passed()).count();
+    println!(
+        "{} of {} expectations kept",
+        verdicts.len() - failed,
+        verdicts.len()
+    );
+    failed == 0
+}
+
+/// The exit status of a lab whose expectations were not all kept.
+const EXPECTATION_FAILED: u8 = 3;
 
 /// `delve lab`: the delves in parallel with a progress bar, then the report (or, for a shard,
 /// its partial result).
@@ -93,6 +128,20 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let expectations = match args.expect.as_deref() {
+        None => None,
+        Some(_) if args.resume => {
+            eprintln!("error: --expect plays until its answer is clear; it cannot --resume");
+            return ExitCode::from(2);
+        }
+        Some(f) => match read_expectations(f, &plan.level) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let stem = path
         .file_stem()
         .map_or("level".into(), |s| s.to_string_lossy());
@@ -129,6 +178,9 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
     } else {
         delve::lab::LabResult::default()
     };
+    if let Some(expectations) = expectations.as_ref().filter(|_| args.shard.is_none()) {
+        return play_until_decided(plan, expectations, &file, &out);
+    }
     let seeds: Vec<u64> = plan
         .seeds()
         .filter(|s| !kept.records.iter().any(|r| r.seed == *s))
@@ -178,6 +230,57 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
     }
     tell_failed(&result.records, plan.runs, &file, &out);
     ExitCode::SUCCESS
+}
+
+/// `delve lab --expect`: delves in batches, in the order of the seeds, until every
+/// expectation is decided or the cap is reached; then the report of the delves played and the
+/// verdicts.
+fn play_until_decided(
+    mut plan: delve::lab::LabPlan,
+    expectations: &delve::lab::expect::Expectations,
+    file: &str,
+    out: &Path,
+) -> ExitCode {
+    let cap = expectations.cap.unwrap_or(plan.runs);
+    let batch = (plan.jobs as u64 * 8).max(16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let bar = indicatif::ProgressBar::new(cap).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} delves at most, {per_sec}: until the expectations are decided",
+        )
+        .expect("the progress bar's template"),
+    );
+    let mut result = delve::lab::LabResult::default();
+    let mut played = 0;
+    let verdicts = loop {
+        let next = batch.min(cap - played);
+        let seeds: Vec<u64> = (plan.seed + played..plan.seed + played + next).collect();
+        match delve::lab::run_seeds(&plan, &seeds, |_| bar.inc(1), &stop) {
+            Ok(r) => result = delve::lab::join(result, r),
+            Err(e) => {
+                bar.abandon();
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        played += next;
+        let verdicts = expectations.judge(&result.records);
+        if expectations.all_decided(&verdicts) || played >= cap {
+            break verdicts;
+        }
+    };
+    bar.finish_and_clear();
+    plan.runs = played;
+    if let Err(e) = delve::lab::report::write_all(&plan, file, &result, out) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    tell_failed(&result.records, plan.runs, file, out);
+    if tell_verdicts(&verdicts) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXPECTATION_FAILED)
+    }
 }
 
 fn tell_failed(records: &[delve::lab::RunRecord], runs: u64, file: &str, out: &Path) {
@@ -230,8 +333,8 @@ pub fn lab_compare(before: &Path, after: &Path) -> ExitCode {
     }
 }
 
-/// `delve lab merge DIR... --out DIR`.
-pub fn lab_merge(parts: &[PathBuf], out: &Path) -> ExitCode {
+/// `delve lab merge DIR... --out DIR [--expect FILE]`.
+pub fn lab_merge(parts: &[PathBuf], out: &Path, expect: Option<&Path>) -> ExitCode {
     let read: Result<Vec<_>, String> = parts.iter().map(|d| delve::lab::read_partial(d)).collect();
     let merged = read.and_then(delve::lab::merge);
     let (meta, result) = match merged {
@@ -259,5 +362,13 @@ pub fn lab_merge(parts: &[PathBuf], out: &Path) -> ExitCode {
         return ExitCode::from(1);
     }
     tell_failed(&result.records, meta.runs, &meta.level_file, out);
-    ExitCode::SUCCESS
+    match expect.map(|f| read_expectations(f, &plan.level)) {
+        None => ExitCode::SUCCESS,
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Some(Ok(x)) if tell_verdicts(&x.judge(&result.records)) => ExitCode::SUCCESS,
+        Some(Ok(_)) => ExitCode::from(EXPECTATION_FAILED),
+    }
 }
