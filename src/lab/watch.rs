@@ -673,7 +673,7 @@ impl DelveWatch {
             for who in &self.party {
                 let Some(&e) = index.0.get(who) else { continue };
                 let conditions = world.get::<crate::creature::Conditions>(e);
-                if conditions.is_some_and(|c| crate::rules::conditions::is_down(c)) {
+                if conditions.is_some_and(crate::rules::conditions::is_down) {
                     continue;
                 }
                 let a = if conditions.is_some_and(|c| c.has(ConditionKind::Stuck)) {
