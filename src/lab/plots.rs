@@ -136,38 +136,65 @@ pub fn histogram(values: &[u32], title: &str, x_label: &str, path: &Path) -> Res
     let root = BitMapBackend::new(path, (640, 400)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| drawing_error(path, e))?;
     let top = values.iter().copied().max().unwrap_or(0) + 1;
-    let mut bins = vec![0u32; top as usize];
+    let mut bins = vec![0.0; top as usize];
     for &v in values {
-        bins[v as usize] += 1;
+        bins[v as usize] += 1.0;
     }
-    let tallest = bins.iter().copied().max().unwrap_or(0).max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(44)
-        .build_cartesian_2d(
-            (0u32..top).into_segmented(),
-            0u32..tallest + tallest / 10 + 1,
-        )
-        .map_err(|e| drawing_error(path, e))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc(x_label)
-        .y_desc("delves")
-        .label_style(("sans-serif", 13))
-        .draw()
-        .map_err(|e| drawing_error(path, e))?;
-    chart
-        .draw_series(
-            Histogram::vertical(&chart)
-                .style(RGBColor(180, 60, 40).filled())
-                .margin(1)
-                .data(values.iter().map(|&v| (v, 1))),
-        )
-        .map_err(|e| drawing_error(path, e))?;
+    let bars: Vec<(u32, f64)> = (0..top).zip(bins).collect();
+    let labels = Labels {
+        title,
+        title_px: 20,
+        x: x_label,
+        y: "delves",
+        whole: true,
+    };
+    draw_bars(&root, &labels, 0..top, &bars).map_err(|e| drawing_error(path, e))?;
     root.present().map_err(|e| drawing_error(path, e))
+}
+
+/// The words of a chart: its title (and its size in pixels), and its axes.
+struct Labels<'a> {
+    title: &'a str,
+    title_px: u32,
+    x: &'a str,
+    y: &'a str,
+    /// The heights are counts: the axis is marked in whole numbers.
+    whole: bool,
+}
+
+/// Bars of `(x, height)` over the whole numbers `xs`, on `area`, the axis up to a tenth above
+/// the tallest.
+fn draw_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    labels: &Labels,
+    xs: std::ops::Range<u32>,
+    bars: &[(u32, f64)],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let tallest = bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1e-9);
+    let mut chart = ChartBuilder::on(area)
+        .caption(labels.title, ("sans-serif", labels.title_px))
+        .margin(12)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(xs.into_segmented(), 0f64..tallest * 1.1)?;
+    let whole = |v: &f64| format!("{v:.0}");
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_x_mesh()
+        .x_desc(labels.x)
+        .y_desc(labels.y)
+        .label_style(("sans-serif", 13));
+    if labels.whole {
+        mesh.y_labels((tallest as usize + 1).min(11))
+            .y_label_formatter(&whole);
+    }
+    mesh.draw()?;
+    chart.draw_series(
+        Histogram::vertical(&chart)
+            .style(RGBColor(180, 60, 40).filled())
+            .margin(1)
+            .data(bars.iter().copied()),
+    )?;
+    Ok(())
 }
 
 /// Every picture of a lab into `dir`; their file names, in the order the report shows them.
@@ -274,33 +301,17 @@ pub fn survival(ended: &[&RunRecord], party_size: usize, path: &Path) -> Result<
         .position(SeriesLabelPosition::LowerLeft)
         .draw()
         .map_err(|e| drawing_error(path, e))?;
-    let hazard = hazard_by_turn(&d, last);
-    let top = hazard.iter().map(|h| h.1).fold(0.0, f64::max).max(0.01) * 100.0;
-    let mut chart = ChartBuilder::on(&lower)
-        .caption(
-            "Hazard: delves ending in the turn, of those going",
-            ("sans-serif", 16),
-        )
-        .margin(12)
-        .x_label_area_size(30)
-        .y_label_area_size(48)
-        .build_cartesian_2d((1u32..last + 1).into_segmented(), 0f64..top * 1.1)
-        .map_err(|e| drawing_error(path, e))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc("turn")
-        .y_desc("%")
-        .label_style(("sans-serif", 13))
-        .draw()
-        .map_err(|e| drawing_error(path, e))?;
-    chart
-        .draw_series(
-            Histogram::vertical(&chart)
-                .style(RGBColor(180, 60, 40).filled())
-                .margin(1)
-                .data(hazard.iter().map(|(k, h, _, _)| (*k, 100.0 * h))),
-        )
-        .map_err(|e| drawing_error(path, e))?;
+    let hazard: Vec<(u32, f64)> = hazard_by_turn(&d, last)
+        .iter()
+        .map(|(k, h, _, _)| (*k, 100.0 * h))
+        .collect();
+    let labels = Labels {
+        title: "Hazard: delves ending in the turn, of those going",
+        title_px: 16,
+        x: "turn",
+        y: "%",
+        whole: false,
+    };
+    draw_bars(&lower, &labels, 1..last + 1, &hazard).map_err(|e| drawing_error(path, e))?;
     root.present().map_err(|e| drawing_error(path, e))
 }

@@ -72,36 +72,17 @@ pub fn median_and_p90(values: &[f32]) -> Option<(f32, f32)> {
     Some((rank(0.5), rank(0.9)))
 }
 
-/// The numbers of a lab, summed up from its records.
+/// The headline numbers of a lab, summed up from its records: how many delves, how they ended,
+/// those that failed, and the members left behind. The report's tables ([`tables`]) hold the
+/// rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     pub runs: u64,
     /// Delves that came to an outcome.
     pub ended: u64,
     pub outcomes: Vec<(Outcome, Share)>,
-    /// Turns a delve took: median and 90th percentile.
-    pub turns: Option<(f32, f32)>,
-    pub light_turns_used: f64,
-    pub encounters: f64,
-    pub wounds: f64,
-    pub traps_sprung: f64,
-    pub traps_disarmed: f64,
-    pub doors_forced: f64,
-    /// Deaths by who and where, most first.
-    pub deaths: Vec<((String, crate::grid::GridPos), u64)>,
-    /// Delves in which the party was surprised at least once (RULINGS › Surprise).
-    pub surprised: Share,
-    /// By whom: the factions met in each battle the party was surprised in, and how often.
-    pub surprised_by: Vec<(String, u64)>,
-    /// Delves in which the party's policy gave a refused command more than twice in a row,
-    /// and the longest such run in any delve.
-    pub stuck_on_refusals: Share,
-    pub longest_refusal_run: u32,
     /// Failed delves: seed and error.
     pub failed: Vec<(u64, String)>,
-    /// Why delves ended short of the goal (`Cause::headline`), most first: the share of all
-    /// delves, and the first three seeds.
-    pub causes: Vec<(String, Share, Vec<u64>)>,
     /// Members left behind alive as the party left (`tally.left_behind`), by who, where and
     /// how, most first: the delves, and how many of them the others could have brought out.
     pub left_behind: Vec<((String, crate::grid::GridPos, String), u64, u64)>,
@@ -111,13 +92,6 @@ impl Summary {
     pub fn of(records: &[RunRecord]) -> Self {
         let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
         let n = ended.len() as u64;
-        let mean = |f: &dyn Fn(&RunRecord) -> f64| {
-            if n == 0 {
-                0.0
-            } else {
-                ended.iter().map(|r| f(r)).sum::<f64>() / n as f64
-            }
-        };
         let outcomes = OUTCOMES
             .iter()
             .map(|&o| {
@@ -125,61 +99,14 @@ impl Summary {
                 (o, Share::new(count, n))
             })
             .collect();
-        let turns: Vec<f32> = ended.iter().map(|r| r.tally.turns).collect();
-        let mut deaths: BTreeMap<(String, crate::grid::GridPos), u64> = BTreeMap::new();
-        for r in &ended {
-            for d in &r.tally.deaths {
-                *deaths.entry((d.who.clone(), d.at)).or_default() += 1;
-            }
-        }
-        let mut deaths: Vec<_> = deaths.into_iter().collect();
-        deaths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let surprised = Share::new(
-            ended
-                .iter()
-                .filter(|r| !r.tally.surprised_by.is_empty())
-                .count() as u64,
-            n,
-        );
-        let mut by: BTreeMap<String, u64> = BTreeMap::new();
-        for r in &ended {
-            for who in &r.tally.surprised_by {
-                *by.entry(who.clone()).or_default() += 1;
-            }
-        }
-        let mut surprised_by: Vec<(String, u64)> = by.into_iter().collect();
-        surprised_by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Self {
             runs: records.len() as u64,
             ended: n,
             outcomes,
-            turns: median_and_p90(&turns),
-            light_turns_used: mean(&|r| r.tally.light_turns_used as f64),
-            encounters: mean(&|r| r.tally.encounters as f64),
-            wounds: mean(&|r| r.tally.wounds as f64),
-            traps_sprung: mean(&|r| r.tally.traps_sprung as f64),
-            traps_disarmed: mean(&|r| r.tally.traps_disarmed as f64),
-            doors_forced: mean(&|r| r.tally.doors_forced as f64),
-            deaths,
-            surprised,
-            surprised_by,
-            stuck_on_refusals: Share::new(
-                ended
-                    .iter()
-                    .filter(|r| r.tally.repeated_refusals > 2)
-                    .count() as u64,
-                n,
-            ),
-            longest_refusal_run: ended
-                .iter()
-                .map(|r| r.tally.repeated_refusals)
-                .max()
-                .unwrap_or(0),
             failed: records
                 .iter()
                 .filter_map(|r| r.error.clone().map(|e| (r.seed, e)))
                 .collect(),
-            causes: causes(&ended),
             left_behind: left_behind(&ended),
         }
     }
@@ -373,6 +300,13 @@ fn a_delve(ended: &[&RunRecord]) -> Table {
     for (what, of) in means {
         t.push(vec![Cell::text(what), tables::mean(ended, |r| Some(of(r)))]);
     }
+    let turns: Vec<f32> = ended.iter().map(|r| r.tally.turns).collect();
+    if let Some((median, p90)) = median_and_p90(&turns) {
+        t.push(vec![
+            Cell::text("turns: median; 90th percentile"),
+            Cell::text(format!("{median:.1}; {p90:.1}")),
+        ]);
+    }
     t.push(vec![
         Cell::text("party surprised (share of delves)"),
         tables::share(ended, |r| !r.tally.surprised_by.is_empty()),
@@ -494,6 +428,7 @@ fn casualties_by_fate(ended: &[&RunRecord]) -> Table {
 }
 
 fn casualties(ended: &[&RunRecord]) -> Table {
+    use super::watch::{Fate, Harm};
     let mut t = Table::new(
         "Casualties by cause",
         "Who went down, to what (the trap, the foe, the fall) and where, and how it ended for \
@@ -502,25 +437,21 @@ fn casualties(ended: &[&RunRecord]) -> Table {
     )
     .keyed_by(4)
     .when_empty("No member was brought down or left behind.");
-    let mut rows: BTreeMap<(String, String, crate::grid::GridPos, String), ()> = BTreeMap::new();
+    let mut rows: std::collections::BTreeSet<(&str, &Harm, crate::grid::GridPos, Fate)> =
+        Default::default();
     for r in ended {
         for c in &r.features.casualties {
-            rows.insert(
-                (c.who.clone(), c.by.to_string(), c.at, c.fate.to_string()),
-                (),
-            );
+            rows.insert((&c.who, &c.by, c.at, c.fate));
         }
     }
     let mut rows: Vec<_> = rows
-        .into_keys()
+        .into_iter()
         .map(|(who, by, at, fate)| {
             let cell = tables::share(ended, |r| {
-                r.features.casualties.iter().any(|c| {
-                    c.who == who
-                        && c.at == at
-                        && c.fate.to_string() == fate
-                        && c.by.to_string() == by
-                })
+                r.features
+                    .casualties
+                    .iter()
+                    .any(|c| c.who == who && c.at == at && c.fate == fate && c.by == *by)
             });
             (who, by, at, fate, cell)
         })

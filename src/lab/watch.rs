@@ -16,7 +16,7 @@ use crate::log::LogEntry;
 use crate::rules::caving::CavingEvent;
 use crate::rules::combat::CombatEvent;
 use crate::rules::conditions::ConditionEvent;
-use crate::rules::doors::{DoorEvent, DoorOpening, LockOpening};
+use crate::rules::doors::{DoorEvent, LockOpening};
 use crate::rules::traps::TrapEvent;
 use crate::rules::water::WaterEvent;
 use crate::time::{DelveMode, ROUNDS_PER_TURN};
@@ -78,7 +78,7 @@ impl std::fmt::Display for DoorWay {
 }
 
 /// One door in one delve: when the party first stood beside it, how it tried it, and how that
-/// went.
+/// went (whether and how it opened it is `Features::opened`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DoorRecord {
@@ -87,8 +87,6 @@ pub struct DoorRecord {
     pub reached: Option<f32>,
     /// Each way the party tried it, and how many times.
     pub tried: Vec<(DoorWay, u32)>,
-    /// How the party opened it, if it did.
-    pub opened: Option<DoorOpening>,
     /// Its lock jammed by a failed pick.
     pub jammed: bool,
     /// Bashes that failed.
@@ -527,11 +525,6 @@ impl DelveWatch {
             self.doors[k].turns += rounds.saturating_sub(1) as f32 / ROUNDS_PER_TURN as f32;
         } else if let Some(e) = entry.get::<DoorEvent>() {
             match e {
-                DoorEvent::DoorOpened { who, at, how } if self.member(who) => {
-                    if let Some(d) = self.door(*at) {
-                        d.opened.get_or_insert(*how);
-                    }
-                }
                 DoorEvent::LockJammed { who, at } if self.member(who) => {
                     if let Some(d) = self.door(*at) {
                         d.jammed = true;

@@ -323,41 +323,33 @@ pub(super) fn fetch_from_the_pit(
     ))
 }
 
-/// A member at the bottom of a pit the party cannot go down to or bring up: no rope hangs
-/// there and no one up carries one. What it carries (its light) is lost to the party.
+/// The party can go down into the pit at `pit` or bring one up from it: a rope hangs there,
+/// or a member up (other than `but`) carries one.
+fn rope_for_the_pit(world: &World, members: &[Entity], pit: GridPos, but: Entity) -> bool {
+    members.iter().any(|&o| {
+        o != but && is_up(world, o) && world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
+    }) || world
+        .resource::<crate::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some()
+}
+
+/// A member at the bottom of a pit the party cannot go down to or bring up
+/// ([`rope_for_the_pit`]): what it carries (its light) is lost to the party.
 pub(super) fn beyond_reach_in_a_pit(world: &World, members: &[Entity], m: Entity) -> bool {
-    if world.get::<crate::creature::Below>(m).is_none() {
-        return false;
-    }
-    let rope_at_hand = members.iter().any(|&o| {
-        o != m && is_up(world, o) && world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
-    });
-    let secured = square(world, m).is_some_and(|pit| {
-        world
-            .resource::<crate::rules::caving::climbing::RopesSecured>()
-            .at(pit)
-            .is_some()
-    });
-    !rope_at_hand && !secured
+    world.get::<crate::creature::Below>(m).is_some()
+        && square(world, m).is_some_and(|pit| !rope_for_the_pit(world, members, pit, m))
 }
 
 /// A fallen member at the bottom of a pit still carries a light with fuel, and the party can go
 /// down for it: a rope hangs there or one of it carries a rope ([`fetch_from_the_pit`]).
 pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let rope_at_hand = members
-        .iter()
-        .any(|&m| is_up(world, m) && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
     members.iter().copied().any(|m| {
         !is_up(world, m)
             && world.get::<crate::creature::Below>(m).is_some()
             && !mind.looted.contains(&name(world, m))
             && square(world, m).is_some_and(|pit| {
-                !mind.pits_given_up.contains(&pit)
-                    && (rope_at_hand
-                        || world
-                            .resource::<crate::rules::caving::climbing::RopesSecured>()
-                            .at(pit)
-                            .is_some())
+                !mind.pits_given_up.contains(&pit) && rope_for_the_pit(world, members, pit, m)
             })
             && carried(world, &[m])
                 .iter()
