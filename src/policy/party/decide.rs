@@ -90,10 +90,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic::new("close up", Needs::Sight, |t| {
         close_up(t.world, t.mind, t.members, t.leader, t.here)
     }),
-    Tactic::new("fetch from the pit", Needs::Sight, |t| {
-        fetch_from_the_pit(t.world, t.mind, t.members)
-    })
-    .not_in_flight(),
+    Tactic::new("fetch from the pit", Needs::Distances, fetch_from_the_pit).not_in_flight(),
     Tactic::new("out of the pit", Needs::Sight, |t| {
         out_of_the_pit(t.world, t.mind, t.members)
     }),

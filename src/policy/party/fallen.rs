@@ -242,10 +242,9 @@ pub(super) fn out_of_the_pit(
 /// With no rope hanging there, the one with a rope lowers it first. Without a rope it cannot be
 /// done, and the fallen is given up.
 pub(super) fn fetch_from_the_pit(
-    world: &mut World,
-    mind: &mut PartyMind,
-    members: &[Entity],
+    t: &mut super::decide::Turn<'_>,
 ) -> Option<(Intent, Vec<Command>)> {
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     let below = |world: &World, m: Entity| world.get::<crate::creature::Below>(m).is_some();
     let fallen = members.iter().copied().find(|&m| {
         !is_up(world, m)
@@ -263,6 +262,15 @@ pub(super) fn fetch_from_the_pit(
         return None;
     }
     let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    // Far off: the party walks back to the pit's rim as it walks anywhere; with no way known,
+    // what lies in it is given up.
+    if let Err(far) = walk_up_to(t, pit, intent.clone()) {
+        if far.is_none() {
+            t.mind.looted.push(from);
+        }
+        return far;
+    }
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     // One already down there takes them.
     if let Some(&down_there) = members
         .iter()
@@ -320,6 +328,35 @@ pub(super) fn fetch_from_the_pit(
     Some((
         intent,
         walk_up_and(world, &party, members, fetcher, leader_at, pit, order),
+    ))
+}
+
+/// Is the party at hand to `spot` (its leader within the column's length of it)? `Ok` if so;
+/// else the party's walk to the nearest square beside it it knows a way to (as it walks
+/// anywhere: doors, holes to jump), or `Err(None)` with no way known.
+fn walk_up_to(
+    t: &mut super::decide::Turn<'_>,
+    spot: GridPos,
+    intent: Intent,
+) -> Result<(), Option<(Intent, Vec<Command>)>> {
+    if t.here.chebyshev(spot) <= with_the_party(t.members) {
+        return Ok(());
+    }
+    let (Some(sight), Some(from_here)) = (t.sight.as_ref(), t.from_here.as_ref()) else {
+        return Err(None);
+    };
+    let know = sight.knowledge();
+    let walk = GridPos::new(spot.x, spot.y)
+        .neighbours()
+        .into_iter()
+        .filter_map(|p| from_here.walk_to(know.grid, p))
+        .min_by_key(Vec::len);
+    let Some(walk) = walk else {
+        return Err(None);
+    };
+    let to = *walk.last().expect("a walk holds its start");
+    Err(on_the_way(
+        t.world, t.mind, t.members, &know, &walk, to, intent,
     ))
 }
 
