@@ -65,6 +65,9 @@ pub(super) fn take_from_the_fallen(
     mind: &mut PartyMind,
     members: &[Entity],
 ) -> Option<(Intent, Vec<Command>)> {
+    if super::decide::in_a_fight(world, members) {
+        return None;
+    }
     let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
     let from = name(world, fallen);
     let grid = world.resource::<DungeonGrid>().clone();
