@@ -56,8 +56,8 @@ pub struct Change {
     pub after: String,
     /// The change seed by seed, with its 95% interval, where the labs share their seeds.
     pub paired: Option<Mean>,
-    /// Moved beyond the intervals: the paired change's interval leaves out 0, or (unpaired)
-    /// the two intervals do not overlap.
+    /// Moved beyond the noise: read seed by seed, a share by McNemar's exact test (p < 0.05)
+    /// and a mean by its change's interval leaving out 0; else the two intervals do not overlap.
     pub moved: bool,
 }
 
@@ -119,6 +119,11 @@ pub fn compare(
                     _ => None,
                 };
                 let moved = match (&paired, ca, cb) {
+                    // A share seed by seed: McNemar's exact test on the seeds that changed (a
+                    // handful all one way is not yet a change; the normal interval would say so).
+                    (Some(_), Some(a @ Cell::Share(_)), Some(b)) => {
+                        mcnemar_p(a, &seeds_a, b, &seeds_b).is_some_and(|p| p < 0.05)
+                    }
                     (Some(p), ..) => p.low > 0.0 || p.high < 0.0,
                     (None, Some(a), Some(b)) => unpaired_moved(a, b),
                     _ => false,
@@ -153,6 +158,41 @@ fn paired_change(a: &Cell, seeds_a: &[u64], b: &Cell, seeds_b: &[u64]) -> Option
         .filter_map(|(s, v)| Some((*v)? - before.get(s)?))
         .collect();
     (diffs.len() >= LEAST_PAIRED).then(|| Mean::of(&diffs))
+}
+
+/// McNemar's exact test of a share read seed by seed: of the seeds where it changed, how many
+/// went each way; the two-sided chance of a split at least that uneven if either way were as
+/// likely (the binomial with p = ½).
+fn mcnemar_p(a: &Cell, seeds_a: &[u64], b: &Cell, seeds_b: &[u64]) -> Option<f64> {
+    let (va, vb) = (a.values()?, b.values()?);
+    let before: std::collections::HashMap<u64, f64> = seeds_a
+        .iter()
+        .zip(va)
+        .filter_map(|(s, v)| Some((*s, (*v)?)))
+        .collect();
+    let (mut up, mut down) = (0u64, 0u64);
+    for (s, v) in seeds_b.iter().zip(vb) {
+        if let (Some(after), Some(before)) = (v, before.get(s)) {
+            if after > before {
+                up += 1;
+            } else if after < before {
+                down += 1;
+            }
+        }
+    }
+    let n = up + down;
+    if n == 0 {
+        return Some(1.0);
+    }
+    // P(X <= k) for X ~ Binomial(n, ½), k the smaller side, doubled.
+    let k = up.min(down);
+    let mut term = 0.5f64.powi(n as i32); // C(n, 0) / 2^n
+    let mut tail = term;
+    for i in 1..=k {
+        term *= (n - i + 1) as f64 / i as f64;
+        tail += term;
+    }
+    Some((2.0 * tail).min(1.0))
 }
 
 /// Without shared seeds: do the two cells' intervals not overlap?
@@ -215,6 +255,27 @@ pub fn table(changes: &[Change]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// McNemar's exact test: 4 seeds changed, all one way, is p = 2 · ½⁴ = 0.125 (not a
+    /// change); 10 all one way is p = 0.002; no seed changed is p = 1.
+    #[test]
+    fn mcnemar_on_the_seeds_that_changed() {
+        let cell = |ones: &[usize], n: usize| {
+            Cell::Share(
+                (0..n)
+                    .map(|i| Some(f64::from(u8::from(ones.contains(&i)))))
+                    .collect(),
+            )
+        };
+        let seeds: Vec<u64> = (0..20).collect();
+        let none = cell(&[], 20);
+        let p = mcnemar_p(&none, &seeds, &cell(&[0, 1, 2, 3], 20), &seeds).unwrap();
+        assert!((p - 0.125).abs() < 1e-9, "{p}");
+        let ten: Vec<usize> = (0..10).collect();
+        let p = mcnemar_p(&none, &seeds, &cell(&ten, 20), &seeds).unwrap();
+        assert!((p - 2.0 / 1024.0).abs() < 1e-9, "{p}");
+        assert_eq!(mcnemar_p(&none, &seeds, &none, &seeds), Some(1.0));
+    }
 
     #[test]
     fn a_mean_and_its_interval() {
