@@ -11,6 +11,7 @@ pub mod dice;
 pub mod grid;
 pub mod import;
 pub mod kept;
+pub mod keyframe;
 pub mod lab;
 pub mod level;
 pub mod lint;

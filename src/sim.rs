@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatch_commands};
 use crate::creature::*;
 use crate::dice::Dice;
+use crate::keyframe::KeepsState;
 use crate::level::Level;
 use crate::log::{EventLog, LogEvent};
 use crate::rules::party::Parties;
@@ -67,7 +68,44 @@ impl Plugin for SimCorePlugin {
             .init_resource::<PendingCommands>()
             .init_resource::<Journal>()
             .add_systems(SimRound, dispatch_commands.in_set(RoundSet::Commands))
-            .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock));
+            .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock))
+            .add_systems(
+                SimRound,
+                crate::keyframe::take_keyframe
+                    .in_set(RoundSet::Clock)
+                    .after(advance_clock),
+            )
+            .keeps::<Clock>()
+            .keeps::<Dice>()
+            .keeps::<PendingCommands>()
+            .keeps::<ActingOrder>()
+            .keeps::<DelveMode>()
+            .keeps::<crate::grid::DungeonGrid>()
+            .keeps::<Factions>()
+            .keeps::<LevelInfo>()
+            .keeps::<CreatureIndex>()
+            .keeps_component::<Name>()
+            .keeps_component::<crate::creature::components::Abilities>()
+            .keeps_component::<crate::creature::components::ArmorClass>()
+            .keeps_component::<crate::creature::components::Below>()
+            .keeps_component::<crate::creature::components::BodySize>()
+            .keeps_component::<crate::creature::components::ClassLevel>()
+            .keeps_component::<crate::creature::components::Combatant>()
+            .keeps_component::<crate::creature::components::Creature>()
+            .keeps_component::<crate::creature::components::Encumbrance>()
+            .keeps_component::<crate::creature::components::Equipment>()
+            .keeps_component::<crate::creature::components::Exerted>()
+            .keeps_component::<crate::creature::components::Faction>()
+            .keeps_component::<crate::creature::components::HitPoints>()
+            .keeps_component::<crate::creature::components::Position>()
+            .keeps_component::<crate::creature::components::Proficiencies>()
+            .keeps_component::<crate::creature::components::Resting>()
+            .keeps_component::<crate::creature::components::SavingThrows>()
+            .keeps_component::<crate::creature::components::SwimmingSpeed>()
+            .keeps_component::<crate::creature::components::Vision>()
+            .keeps_component::<crate::creature::conditions::Conditions>()
+            .keeps_component::<crate::rules::acting::ActionTaken>()
+            .keeps::<crate::rules::modules::RunningModules>();
     }
 }
 
@@ -322,6 +360,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     }
     world.insert_resource(index);
     crate::rules::areas::install_after_creatures(world, level);
+    crate::keyframe::begin(world);
 }
 
 fn creature_bundle(c: &crate::level::CreatureDef) -> impl Bundle {

@@ -225,6 +225,11 @@ impl EventLog {
         &self.entries
     }
 
+    /// A log of these entries (a keyframe's log, restored).
+    pub fn from_entries(entries: Vec<LogEntry>) -> Self {
+        Self { entries }
+    }
+
     /// Every event of type `T`, in order.
     pub fn of<T: 'static>(&self) -> impl Iterator<Item = &T> {
         self.entries.iter().filter_map(LogEntry::get)

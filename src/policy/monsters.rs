@@ -54,6 +54,11 @@ pub struct MonsterAiPlugin;
 
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps::<crate::policy::monsters::LairRadius>()
+            .keeps_component::<crate::policy::monsters::Mind>()
+            .keeps_component::<crate::policy::monsters::Patrol>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             world.insert_resource(LairRadius(level.lair_radius_feet));

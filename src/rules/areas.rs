@@ -40,8 +40,9 @@ pub trait RuleArea {
     /// What it does once every creature is in (parties, a first look).
     fn installs_after_creatures(&mut self, install: Install) -> &mut Self;
     /// State it carries from round to round, reset when a delve begins (an undo or a load
-    /// installs a level again in the same world: nothing of the old delve may stay).
-    fn resets<R: Resource + Default>(&mut self) -> &mut Self;
+    /// installs a level again in the same world: nothing of the old delve may stay), and kept in
+    /// every keyframe (`crate::keyframe`).
+    fn resets<R: Resource + Default + Clone + std::fmt::Debug>(&mut self) -> &mut Self;
     /// The choices it offers a creature.
     fn offers(&mut self, offer: Offer) -> &mut Self;
 }
@@ -73,9 +74,9 @@ impl RuleArea for App {
         self
     }
 
-    fn resets<R: Resource + Default>(&mut self) -> &mut Self {
+    fn resets<R: Resource + Default + Clone + std::fmt::Debug>(&mut self) -> &mut Self {
         areas(self).resets.push(reset::<R>);
-        self
+        crate::keyframe::KeepsState::keeps::<R>(self)
     }
 
     fn offers(&mut self, offer: Offer) -> &mut Self {

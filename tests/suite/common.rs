@@ -20,3 +20,10 @@ pub fn hp(app: &Delve, name: &str) -> i32 {
 pub fn log_text(app: &App) -> String {
     app.world().resource::<EventLog>().to_text()
 }
+
+/// A sample level, loaded.
+pub fn sample(file: &str) -> delve::level::Level {
+    delve::level::load_level_file(std::path::Path::new(file))
+        .unwrap()
+        .level
+}

@@ -15,6 +15,7 @@ mod doors;
 mod hearing;
 mod import;
 mod judge;
+mod keyframes;
 mod lab;
 mod lab_why;
 mod levels;

@@ -540,6 +540,11 @@ pub struct PartyPolicyPlugin;
 
 impl Plugin for PartyPolicyPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps::<crate::policy::party::DelveEnd>()
+            .keeps::<crate::policy::party::LevelGoal>()
+            .keeps::<crate::policy::party::PartyMinds>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             world.insert_resource(LevelGoal(level.goal.clone()));

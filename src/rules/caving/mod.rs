@@ -487,6 +487,17 @@ pub struct CavingPlugin;
 
 impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::caving::climbing::Belaying>()
+            .keeps::<crate::level::Climbs>()
+            .keeps_component::<crate::rules::caving::climbing::Climbing>()
+            .keeps::<crate::rules::caving::climbing::LooseHooks>()
+            .keeps::<crate::rules::caving::climbing::RopesSecured>()
+            .keeps_component::<crate::rules::caving::jumping::JumpOrder>()
+            .keeps::<crate::rules::caving::traverse::RiggedTraverses>()
+            .keeps_component::<crate::rules::caving::traverse::Rigging>()
+            .keeps_component::<crate::rules::caving::traverse::Traversing>();
         crate::rules::areas::RuleArea::offers(app, |world, who| {
             let squeeze = escape_choices(world, who).into_iter();
             let here = choices::caving_choices(world, who).into_iter();

@@ -95,12 +95,22 @@ pub fn initiative_modifier(combatant: Option<&Combatant>, abilities: Option<&Abi
 /// up, where the first sees the second or heard it this round. Worked out once a round by
 /// [`notice_hostiles`]; the fighting behaviour reads it.
 /// Sorted, so that one creature's pairs are found by a binary search ([`Awareness::of`]).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Resource, Clone, Default, PartialEq, Eq)]
 pub struct Awareness {
     pub pairs: Vec<(Entity, Entity)>,
     /// What the pairs were worked out from: when nothing of it changed (an engaged battle where
     /// no one moves), the same pairs hold.
     looked: Vec<Look>,
+}
+
+/// The pairs; what they were worked out from is a cache (`crate::keyframe::differences`
+/// compares worlds by it).
+impl std::fmt::Debug for Awareness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Awareness")
+            .field("pairs", &self.pairs)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Awareness {
@@ -143,11 +153,13 @@ pub fn awareness(world: &mut World) {
             .map(|h| h.hostile_makers().collect())
             .unwrap_or_default();
         let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
-        let up: Vec<_> = q
+        let mut up: Vec<_> = q
             .iter(world)
             .filter(|c| !is_down(c.3))
             .map(|(e, p, f, _, s, hiding)| (e, p.0, *f, s, heard_by(e), hiding))
             .collect();
+        // In entity order, whatever order the world stores them in.
+        up.sort_unstable_by_key(|c| c.0);
         let looked: Vec<Look> = up
             .iter()
             .map(|(e, p, _, s, h, hiding)| (*e, *p, s.and_then(|s| s.key()), *hiding, *h))
@@ -619,6 +631,24 @@ impl Plugin for BattlePlugin {
     /// The module's systems run while its state is in the world: the level's `modules` and the
     /// Judge's switch put it there or take it away (`rules::modules::switch_module`).
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::combat::opportunity::Disengaging>()
+            .keeps_component::<crate::rules::combat::gear::ShieldState>()
+            .keeps_component::<crate::rules::combat::gear::Jammed>()
+            .keeps_component::<crate::rules::combat::gear::TotalDefense>()
+            .keeps_component::<crate::rules::combat::gear::ActiveEnchantments>()
+            .keeps_component::<crate::rules::combat::battle::AttackOrder>()
+            .keeps::<crate::rules::combat::battle::Awareness>()
+            .keeps::<crate::rules::combat::battle::Battle>()
+            .keeps_component::<crate::rules::combat::battle::Controlled>()
+            .keeps_component::<crate::rules::combat::behaviour::FightsTogether>()
+            .keeps_component::<crate::rules::combat::behaviour::KeepsTo>()
+            .keeps_component::<crate::rules::combat::behaviour::Retreating>()
+            .keeps_component::<crate::rules::combat::gear::ShieldForgone>()
+            .keeps_component::<crate::rules::combat::opportunity::OpportunitiesTaken>()
+            .keeps::<crate::rules::combat::opportunity::Provoked>()
+            .keeps::<crate::rules::tactical::TacticalCombat>();
         use crate::rules::areas::RuleArea;
         app.installs_creature(|world, e, c| {
             world.entity_mut(e).insert(Combatant {

@@ -124,20 +124,23 @@ pub(crate) fn ready_opportunities(world: &mut World) {
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
     let round = world.resource::<Clock>().rounds;
     // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
-    let threatening: Vec<Entity> = read_query(
-        world,
-        |q: Query<(Entity, &Conditions, &Combatant), With<Creature>>| {
-            q.iter()
-                .filter(|(_, c, k)| {
-                    !is_down(c)
-                        && !c.has(ConditionKind::Vulnerable)
-                        && k.weapons.iter().any(|w| w.range_feet.is_none())
-                })
-                .map(|(e, ..)| e)
-                .collect()
-        },
-    )
-    .unwrap_or_default();
+    let threatening: Vec<Entity> = crate::kept::in_entity_order(
+        read_query(
+            world,
+            |q: Query<(Entity, &Conditions, &Combatant), With<Creature>>| {
+                q.iter()
+                    .filter(|(_, c, k)| {
+                        !is_down(c)
+                            && !c.has(ConditionKind::Vulnerable)
+                            && k.weapons.iter().any(|w| w.range_feet.is_none())
+                    })
+                    .map(|(e, ..)| e)
+                    .collect::<Vec<_>>()
+            },
+        )
+        .unwrap_or_default()
+        .into_iter(),
+    );
     let disengaging: Vec<(Entity, Entity)> =
         read_query(world, |d: Query<(Entity, &Disengaging)>| {
             d.iter()

@@ -1124,6 +1124,12 @@ pub struct DoorsPlugin;
 
 impl Plugin for DoorsPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::doors::HoldingShut>()
+            .keeps_component::<crate::rules::doors::FailedHastyPicks>()
+            .keeps_component::<crate::rules::doors::DroveSpike>()
+            .keeps_component::<crate::rules::doors::Door>();
         crate::rules::areas::RuleArea::offers(app, choices_at_doors_beside);
         use crate::rules::areas::RuleArea;
         app.resets::<DoorsOpened>().installs(|world, level| {

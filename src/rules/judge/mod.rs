@@ -42,6 +42,10 @@ pub struct JudgePlugin;
 
 impl Plugin for JudgePlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps::<crate::rules::calls::Judge>()
+            .keeps_component::<crate::rules::calls::JudgeSettings>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| world.insert_resource(Judge(level.judge.clone())))
             .installs_creature(|world, e, c| {

@@ -87,7 +87,7 @@ pub struct Footprint {
 }
 
 /// The light level of every square, kept up to date source by source.
-#[derive(Resource, Clone, Debug)]
+#[derive(Resource, Clone)]
 pub struct LightMap {
     width: u32,
     height: u32,
@@ -99,6 +99,23 @@ pub struct LightMap {
     footprints: HashMap<u64, Footprint>,
     /// Bumped whenever any square's light may have changed.
     pub generation: u64,
+}
+
+/// The light of every square and what each source lights; the stamps and the generation are
+/// the bookkeeping of its updates (a world restored from a keyframe recomputes the map once:
+/// `crate::keyframe::differences` compares worlds by this).
+impl std::fmt::Debug for LightMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let footprints: std::collections::BTreeMap<_, _> = self.footprints.iter().collect();
+        f.debug_struct("LightMap")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("bright", &self.bright)
+            .field("dim", &self.dim)
+            .field("darkness", &self.darkness)
+            .field("footprints", &footprints)
+            .finish_non_exhaustive()
+    }
 }
 
 impl LightMap {
@@ -296,6 +313,11 @@ pub struct LightPlugin;
 
 impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::light::CarriedBy>()
+            .keeps::<crate::rules::light::LightMap>()
+            .keeps_component::<crate::rules::light::LightSource>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             world.insert_resource(level_light_map(level));

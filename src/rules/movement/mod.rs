@@ -314,6 +314,17 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::movement::squeezes::StuckIn>()
+            .keeps_component::<crate::rules::movement::ExplorationBenefits>()
+            .keeps_component::<crate::rules::movement::Footsteps>()
+            .keeps_component::<crate::rules::movement::Mapper>()
+            .keeps_component::<crate::rules::movement::MoveLimit>()
+            .keeps_component::<crate::rules::movement::MovedThisRound>()
+            .keeps_component::<crate::rules::movement::Walking>()
+            .keeps::<crate::rules::movement::hazards::KnownHazards>()
+            .keeps_component::<crate::rules::movement::running::RunningTally>();
         use crate::rules::acting::ActingRules;
         use crate::rules::areas::RuleArea;
         // Dungeon Delves › Mapping: the mapper's hands are both on the map.
@@ -549,6 +560,8 @@ pub fn walk(
             .filter(|w| up(w.conditions))
             .map(|w| (w.entity, w.pos.0, w.faction.copied())),
     );
+    // In entity order, whatever order the world stores them in (a restored keyframe's differs).
+    occupants.sort_by_key(|o| o.0);
     taken.start.clone_from(&occupants);
     taken.steps.clear();
     // RULINGS › The battle round: in a battle each faction walks in its own turn; outside its

@@ -104,6 +104,11 @@ pub struct PartyPlugin;
 
 impl Plugin for PartyPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::party::Following>()
+            .keeps::<crate::rules::party::Parties>()
+            .keeps_component::<crate::rules::party::PartyMember>();
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties);
         app.init_resource::<Parties>()

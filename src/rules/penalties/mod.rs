@@ -519,6 +519,10 @@ pub struct SituationalPenalties;
 
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::penalties::LightsInView>()
+            .keeps::<crate::rules::modules::SituationalPenaltiesOn>();
         use crate::rules::modules::ModuleRules;
         app.switches(
             crate::rules::modules::RuleModule::SituationalPenalties,

@@ -132,6 +132,9 @@ pub struct RestPlugin;
 
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::rest::Fatigue>();
         use crate::rules::areas::RuleArea;
         app.installs_creature(|world, e, _| {
             world.entity_mut(e).insert(Fatigue::default());

@@ -451,6 +451,9 @@ pub struct SearchPlugin;
 
 impl Plugin for SearchPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::search::HastilySearched>();
         crate::rules::areas::RuleArea::offers(app, searches_here);
         app.add_systems(
             crate::schedule::SimRound,

@@ -15,8 +15,6 @@ use bevy::prelude::*;
 
 use crate::kept::in_entity_order;
 
-use std::collections::HashMap;
-
 use super::{HearingEvent, HowHeard};
 use serde::Serialize;
 
@@ -136,6 +134,12 @@ pub struct HearingPlugin;
 
 impl Plugin for HearingPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::sound::hearing::Listened>()
+            .keeps_component::<crate::rules::sound::hearing::ListeningActively>()
+            .keeps::<crate::rules::sound::hearing::Noises>()
+            .keeps_component::<crate::rules::sound::hearing::Sneaking>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, _| world.insert_resource(Noises::default()))
             .resets::<EarshotField>()
@@ -282,7 +286,7 @@ type Listener<'a> = (
 /// The turn in which each faction last moved at all (RULINGS › Noise and hearing: listening is
 /// once per turn while the party moves; a party standing still may listen every round).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct PartyMoved(pub HashMap<Faction, u64>);
+pub struct PartyMoved(pub std::collections::BTreeMap<Faction, u64>);
 
 impl PartyMoved {
     /// Whether any member of the faction has moved during this turn.

@@ -1019,6 +1019,11 @@ pub struct TrapsPlugin;
 
 impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps_component::<crate::rules::traps::FailedHastyDisarms>()
+            .keeps_component::<crate::rules::traps::Probing>()
+            .keeps_component::<crate::rules::traps::Trap>();
         crate::rules::areas::RuleArea::offers(app, choices_at_known_traps);
         crate::rules::movement::hazards::HazardRules::knows_hazards(app, hazards_known_to);
         use crate::rules::areas::RuleArea;

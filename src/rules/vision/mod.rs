@@ -40,7 +40,7 @@ pub const SEES_NOTHING: &str = "sees nothing";
 
 /// What a creature sees now: each square, and as how lit (dim for lightless vision and shadowy
 /// senses).
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Clone, Default, PartialEq, Eq)]
 pub struct Sight {
     pub seen: Vec<(GridPos, LightLevel)>,
     key: Option<SightKey>,
@@ -48,6 +48,17 @@ pub struct Sight {
     /// creature stays put and the walls do not change.
     los: Vec<(GridPos, u32)>,
     los_key: Option<(GridPos, u64)>,
+}
+
+/// What is seen and in line of sight; the keys are a cache's (a world restored from a keyframe
+/// works its sights out afresh: `crate::keyframe::differences` compares worlds by this).
+impl std::fmt::Debug for Sight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sight")
+            .field("seen", &self.seen)
+            .field("los", &self.los)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a sight was worked out from: the square, the light map's generation, and whether
@@ -370,6 +381,12 @@ pub struct VisionPlugin;
 
 impl Plugin for VisionPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps::<crate::rules::vision::FactionMemory>()
+            .keeps_component::<crate::rules::vision::Hiding>()
+            .keeps::<crate::rules::vision::PartyMaps>()
+            .keeps_component::<crate::rules::vision::Sight>();
         use crate::rules::areas::RuleArea;
         // What the situational penalties read of sight: the light a square is seen by, and
         // as bright within lightless vision (RULINGS › Vision in the situational penalties:

@@ -450,6 +450,11 @@ pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
+        use crate::keyframe::KeepsState;
+        // The area's state, kept in every keyframe (`crate::keyframe`).
+        app.keeps::<crate::level::WaterDepths>()
+            .keeps_component::<crate::rules::water::Drowning>()
+            .keeps_component::<crate::rules::water::Holding>();
         crate::rules::areas::RuleArea::offers(app, |world, who| {
             let water = rescue_choices(world, who);
             water.into_iter().map(|c| ("water".to_owned(), c)).collect()

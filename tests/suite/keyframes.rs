@@ -1,0 +1,127 @@
+//! Keyframes (`delve::keyframe`): going to any round restores the nearest keyframe and replays
+//! the rest, to the same world and log as playing from the start.
+
+use super::common::*;
+
+/// Every component of a level's entities and every resource of the delve is kept in a keyframe
+/// (or is the record itself, or a registry): a new area cannot forget its state.
+#[test]
+fn every_piece_of_delve_state_is_kept() {
+    let mut missing = std::collections::BTreeSet::new();
+    for file in ["crypt", "cave", "undercroft", "descent"] {
+        let level = sample(&format!("levels/{file}.ron"));
+        let policy = delve::policy::PartyPolicy::default();
+        let mut app = delve::sim::play_autonomous(&level, 3, &policy, &[], 300);
+        missing.extend(delve::keyframe::not_kept(app.world_mut()));
+    }
+    assert!(missing.is_empty(), "not kept: {missing:#?}");
+}
+
+/// A delve of `level` handed to the default policy, played to its end (or `cap` rounds) in a
+/// world that keeps a keyframe every turn.
+fn played_with_keyframes(level: &delve::level::Level, seed: u64, cap: u64) -> bevy::prelude::App {
+    let mut app = delve::sim::sim_app(level, seed);
+    let world = app.world_mut();
+    delve::keyframe::keep(world, delve::time::ROUNDS_PER_TURN);
+    delve::sim::hand_parties_to(world, &delve::policy::PartyPolicy::default());
+    for _ in 0..cap {
+        delve::sim::run_round(world);
+        if world.resource::<delve::policy::DelveEnd>().0.is_some() {
+            break;
+        }
+    }
+    app
+}
+
+/// Seeking to round k — back and forth, from wherever the delve stands — gives the same world
+/// and the same log as playing the delve from its start to k.
+#[test]
+fn seeking_to_any_round_is_playing_from_the_start_to_it() {
+    use rand::{RngExt, SeedableRng};
+    for file in ["crypt", "descent"] {
+        let level = sample(&format!("levels/{file}.ron"));
+        let mut app = played_with_keyframes(&level, 5, 3000);
+        let world = app.world_mut();
+        let frames = world.resource::<delve::keyframe::Keyframes>();
+        let (end, line) = (frames.end(), frames.line().to_vec());
+        assert!(end > 100, "{file}: the delve lasted {end} rounds");
+        let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut targets: Vec<u64> = (0..12).map(|_| pick.random_range(0..=end)).collect();
+        targets.extend([0, end, 1, end - 1]);
+        for k in targets {
+            assert_eq!(delve::keyframe::seek(world, &level, k), Some(k));
+            let mut fresh = delve::sim::play(&level, 5, &line, k);
+            let at = format!("{file}, round {k}");
+            let (seeked, played) = (
+                world.resource::<delve::log::EventLog>().to_json_lines(),
+                fresh
+                    .world()
+                    .resource::<delve::log::EventLog>()
+                    .to_json_lines(),
+            );
+            let first = seeked.lines().zip(played.lines()).position(|(a, b)| a != b);
+            assert!(
+                seeked == played,
+                "{at}: the log differs at line {first:?}: {:?} against {:?}",
+                first.map(|i| seeked.lines().nth(i)),
+                first.map(|i| played.lines().nth(i)),
+            );
+            assert_eq!(
+                world.resource::<delve::command::Journal>(),
+                fresh.world().resource::<delve::command::Journal>(),
+                "{at}: the journal"
+            );
+            let differ = delve::keyframe::differences(world, fresh.world_mut());
+            assert!(differ.is_empty(), "{at}: {differ:#?}");
+        }
+    }
+}
+
+/// Every component and resource declared in the crate's source is kept or named as not the
+/// delve's state — those registered only when first used too (a world that never used them
+/// does not know them: [`every_piece_of_delve_state_is_kept`] cannot see them).
+#[test]
+fn every_component_and_resource_in_the_source_is_kept() {
+    let level = sample("levels/crypt.ron");
+    let mut app = delve::sim::sim_app(&level, 1);
+    let names = delve::keyframe::kept_and_not_state(app.world_mut());
+    let short = |n: &str| {
+        let bare = n.split('<').next().unwrap_or(n);
+        bare.rsplit("::").next().unwrap_or(bare).to_owned()
+    };
+    let known: std::collections::BTreeSet<String> = names.iter().map(|n| short(n)).collect();
+    let mut missing = Vec::new();
+    let mut files = vec![std::path::PathBuf::from("src")];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Up to the unit tests, whose components are the tests' own.
+        let text = text.split("#[cfg(test)]").next().unwrap();
+        let mut derives = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[derive(") {
+                derives = line.contains("Component") || line.contains("Resource");
+                continue;
+            }
+            if derives && !line.starts_with("#[") && !line.starts_with("///") {
+                let name = line
+                    .split_whitespace()
+                    .skip_while(|w| !matches!(*w, "struct" | "enum"))
+                    .nth(1)
+                    .map(|w| w.split(['(', '<', ';', '{']).next().unwrap().to_owned());
+                if let Some(name) = name
+                    && !known.contains(&name)
+                    // The rules' kept queries, a cache.
+                    && name != "Kept"
+                {
+                    missing.push(format!("{}: {name}", path.display()));
+                }
+                derives = false;
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not kept: {missing:#?}");
+}
