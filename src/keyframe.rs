@@ -154,9 +154,12 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
     }
 }
 
+/// Every entity of the level with its `C`, and when that last changed.
+type LevelQuery<C> = QueryState<(Entity, Ref<'static, C>), With<LevelEntity>>;
+
 struct ComponentKeeper<C: Component> {
     last: Option<Arc<KeptComponents<C>>>,
-    query: Option<QueryState<(Entity, Ref<'static, C>), With<LevelEntity>>>,
+    query: Option<LevelQuery<C>>,
 }
 
 impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt::Debug> Keeper
@@ -470,7 +473,7 @@ pub fn replay_to(
     }
     world.insert_resource(Journal(journal[..frame.journal_len].to_vec()));
     world.insert_resource(EventLog::from_entries(
-        frames.log[..frame.log_len].iter().cloned().collect(),
+        frames.log[..frame.log_len].to_vec(),
     ));
     let from = frame.round;
     world.insert_resource(crate::sim::Script::new(&journal[frame.journal_len..]));
