@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use crate::command::{Journal, ScriptedCommand};
 use crate::creature::LevelEntity;
 use crate::log::{EventLog, LogEntry};
-use crate::time::{Clock, ROUNDS_PER_TURN};
+use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 
 /// A piece of the delve's state as it was at a keyframe.
 trait Kept: Send + Sync {
@@ -277,6 +277,9 @@ impl Keyframe {
 
 /// The keyframes of the delve in a world, and the line of play they were taken on. Insert it
 /// (with [`Keyframes::every`]) to have a world keep them; a world without it keeps none.
+///
+/// Over the last hour of the line a keyframe every `every` rounds is kept; before that, one an
+/// hour (going there replays up to an hour of rounds: milliseconds, and a sixth of the memory).
 #[derive(Resource)]
 pub struct Keyframes {
     /// Rounds between keyframes.
@@ -402,6 +405,11 @@ pub fn take_keyframe(world: &mut World) {
     if due {
         let frame = take(world);
         frames.frames.push(frame);
+        // Older than an hour: one an hour.
+        let recent = rounds.saturating_sub(ROUNDS_PER_HOUR);
+        frames
+            .frames
+            .retain(|f| f.round >= recent || f.round.is_multiple_of(ROUNDS_PER_HOUR));
     }
     world.insert_resource(frames);
 }
@@ -472,9 +480,7 @@ pub fn replay_to(
         kept.restore(world);
     }
     world.insert_resource(Journal(journal[..frame.journal_len].to_vec()));
-    world.insert_resource(EventLog::from_entries(
-        frames.log[..frame.log_len].to_vec(),
-    ));
+    world.insert_resource(EventLog::from_entries(frames.log[..frame.log_len].to_vec()));
     let from = frame.round;
     world.insert_resource(crate::sim::Script::new(&journal[frame.journal_len..]));
     world.insert_resource(frames);

@@ -1,6 +1,7 @@
 //! Saving, loading and taking back: a delve is its level, its seed and its journal (DESIGN.md ›
 //! Principles: commands in, typed events out), so that is what a save holds, and loading replays
-//! it to the same world and the same log. Undo replays the journal to an earlier round.
+//! it to the same world and the same log. Undo replays the journal to an earlier round, from
+//! the nearest keyframe before it when the world keeps them (`crate::keyframe`).
 //!
 //! A save holds the level's text and the bestiary files it names (so it loads as it was, whatever
 //! becomes of the files), their fingerprint (to tell the Judge the level file has changed since),
@@ -344,7 +345,7 @@ pub fn undo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     } else {
         journal.into_iter().filter(|c| c.round < to).collect()
     };
-    replay_into(world, level, seed, &kept, to);
+    crate::keyframe::replay_to(world, level, seed, &kept, to);
     world.insert_resource(history);
     Some(to)
 }
@@ -373,7 +374,7 @@ pub fn redo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     } else {
         journal.iter().filter(|c| c.round < to).cloned().collect()
     };
-    replay_into(world, level, seed, &kept, to);
+    crate::keyframe::replay_to(world, level, seed, &kept, to);
     let done = to >= last && kept.len() == journal.len();
     if done {
         history.undone = None;

@@ -832,13 +832,15 @@ fn through_doors(world: &mut World) {
         ),
         Idle,
     >;
-    let errands: Vec<(Entity, String, GridPos, Faction, GridPos)> =
+    let mut errands: Vec<(Entity, String, GridPos, Faction, GridPos)> =
         crate::kept::kept_query(world, |world, q: &mut OnErrand| {
             q.iter(world)
                 .filter(|(.., c, _)| !crate::rules::conditions::is_down(c))
                 .filter_map(|(e, n, p, f, _, m)| Some((e, n.to_string(), p.0, *f, m.errand?)))
                 .collect()
         });
+    // In entity order, whatever order the world stores them in.
+    errands.sort_unstable_by_key(|e| e.0);
     let mut orders: Vec<Command> = Vec::new();
     for (e, name, at, faction, to) in errands {
         if world.resource::<ActingOrder>().fighting(faction)

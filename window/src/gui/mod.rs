@@ -217,6 +217,8 @@ pub fn run(options: WindowOptions) -> ExitCode {
     )
     .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins));
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
+    // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
+    app.insert_resource(delve::keyframe::Keyframes::default());
     match &save {
         Some(save) => save.restore_into(app.world_mut(), &loaded.level),
         None => install_level(app.world_mut(), &loaded.level, seed),
