@@ -23,6 +23,7 @@ use bevy::prelude::*;
 use crate::command::{Journal, ScriptedCommand};
 use crate::creature::LevelEntity;
 use crate::log::{EventLog, LogEntry};
+use crate::turn_check::TurnCheck;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 
 /// A piece of the delve's state as it was at a keyframe.
@@ -33,6 +34,8 @@ trait Kept: Send + Sync {
     fn bytes(&self) -> usize;
     /// Is it the same state as `other` (of the same type)? Then, in words, how it differs.
     fn differs(&self, other: &dyn Kept) -> Option<String>;
+    /// A hash of it (of its words: [`Kept::differs`] compares the same), worked out once.
+    fn digest(&self) -> &[u8; 32];
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
@@ -46,13 +49,18 @@ trait Keeper: Send + Sync {
     fn id(&self, world: &mut World) -> ComponentId;
 }
 
-struct KeptResource<R>(Option<R>);
+struct KeptResource<R>(Option<R>, std::sync::OnceLock<[u8; 32]>);
 
 impl<R: Resource + Clone + std::fmt::Debug> Kept for KeptResource<R> {
     fn differs(&self, other: &dyn Kept) -> Option<String> {
         let other = other.as_any().downcast_ref::<Self>()?;
         let (a, b) = (format!("{:?}", self.0), format!("{:?}", other.0));
         (a != b).then(|| format!("{}: {a} against {b}", std::any::type_name::<R>()))
+    }
+
+    fn digest(&self) -> &[u8; 32] {
+        self.1
+            .get_or_init(|| *blake3::hash(format!("{:?}", self.0).as_bytes()).as_bytes())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -89,7 +97,7 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
             (_, None) => false,
         };
         if !unchanged {
-            self.last = Some(Arc::new(KeptResource(now.map(|r| R::clone(&r)))));
+            self.last = Some(Arc::new(KeptResource(now.map(|r| R::clone(&r)), Default::default())));
         }
         self.last.clone().expect("taken above")
     }
@@ -104,7 +112,7 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
 }
 
 /// One component type on every entity of the level that has it, lowest entity first.
-struct KeptComponents<C>(Vec<(Entity, C)>);
+struct KeptComponents<C>(Vec<(Entity, C)>, std::sync::OnceLock<[u8; 32]>);
 
 impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt::Debug> Kept
     for KeptComponents<C>
@@ -119,6 +127,16 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
                 |(x, y)| format!("{x} against {y}"),
             );
             format!("{}: {first}", std::any::type_name::<C>())
+        })
+    }
+
+    fn digest(&self) -> &[u8; 32] {
+        self.1.get_or_init(|| {
+            let mut h = blake3::Hasher::new();
+            for e in &self.0 {
+                h.update(format!("{e:?}").as_bytes());
+            }
+            *h.finalize().as_bytes()
         })
     }
 
@@ -180,7 +198,7 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
         });
         if !unchanged {
             let taken = now.iter().map(|(e, c)| (*e, C::clone(c))).collect();
-            self.last = Some(Arc::new(KeptComponents(taken)));
+            self.last = Some(Arc::new(KeptComponents(taken, Default::default())));
         }
         self.last.clone().expect("taken above")
     }
@@ -289,6 +307,8 @@ pub struct Keyframes {
     line: Vec<ScriptedCommand>,
     /// The log along the line, as far as it was played.
     log: Vec<LogEntry>,
+    /// The check of every turn along the line, as far as it was played.
+    checks: Vec<TurnCheck>,
     /// The last round played along the line.
     end: u64,
 }
@@ -307,8 +327,17 @@ impl Keyframes {
             frames: Vec::new(),
             line: Vec::new(),
             log: Vec::new(),
+            checks: Vec::new(),
             end: 0,
         }
+    }
+
+    /// The checks of the turns that ended by `round` along the line (`crate::turn_check`).
+    pub fn checks_to(&self, round: u64) -> &[TurnCheck] {
+        let n = self
+            .checks
+            .partition_point(|c| c.turn * ROUNDS_PER_TURN <= round);
+        &self.checks[..n]
     }
 
     /// The rounds of the keyframes kept.
@@ -380,6 +409,8 @@ impl Keyframes {
             let kept = self.frames.last().map_or(0, |f| f.log_len);
             self.log.truncate(kept);
             self.end = self.frames.last().map_or(0, |f| f.round);
+            let end = self.end;
+            self.checks.retain(|c| c.turn * ROUNDS_PER_TURN <= end);
         } else if journal.len() > self.line.len() {
             self.line = journal.to_vec();
         }
@@ -387,6 +418,20 @@ impl Keyframes {
             self.log.extend(log[self.log.len()..].iter().cloned());
         }
         self.end = self.end.max(rounds);
+    }
+}
+
+impl Keyframes {
+    /// Works out the check of turn `turn`, which `frame` ends.
+    fn check(&mut self, turn: u64, frame: &Keyframe) {
+        let events = crate::turn_check::events_of(&self.log[..frame.log_len], turn);
+        let check = crate::turn_check::check(
+            self.checks.last(),
+            turn,
+            events,
+            frame.state.iter().map(|s| s.digest()),
+        );
+        self.checks.push(check);
     }
 }
 
@@ -402,8 +447,20 @@ pub fn take_keyframe(world: &mut World) {
     frames.follow(&journal.0, world.resource::<EventLog>().entries(), rounds);
     let due = rounds.is_multiple_of(frames.every)
         && frames.frames.last().is_none_or(|f| f.round < rounds);
+    // At a turn's end, its check, when the checks before it are all there.
+    let turn = rounds / ROUNDS_PER_TURN;
+    let checked = rounds > 0
+        && rounds.is_multiple_of(ROUNDS_PER_TURN)
+        && frames.checks.len() as u64 == turn - 1;
+    if checked && !due {
+        let frame = take(world);
+        frames.check(turn, &frame);
+    }
     if due {
         let frame = take(world);
+        if checked {
+            frames.check(turn, &frame);
+        }
         frames.frames.push(frame);
         // Older than an hour: one an hour.
         let recent = rounds.saturating_sub(ROUNDS_PER_HOUR);

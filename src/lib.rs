@@ -26,3 +26,4 @@ pub mod schedule;
 pub mod sim;
 pub mod tile_art;
 pub mod time;
+pub mod turn_check;

@@ -224,15 +224,11 @@ fn take_due(world: &mut World, wanted: impl Fn(&ScriptedCommand) -> bool) -> Vec
 /// Plays a delve headless: `level` with dice seeded by `seed`, each scripted command given at
 /// the start of its round, for `rounds` rounds. Commands for later rounds are not given.
 pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -> App {
-    let mut app = sim_app(level, seed);
-    let world = app.world_mut();
-    world.insert_resource(Script::new(script));
-    for _ in 0..rounds {
-        give_due(world);
-        run_round(world);
-    }
-    give_due_between_rounds(world);
-    app
+    let playing = Playing {
+        script,
+        ..Playing::default()
+    };
+    playing.play(level, seed, rounds, |_| {}).0
 }
 
 /// Plays a delve headless with every party of the level handed to `policy` from the first
@@ -256,21 +252,86 @@ pub fn play_autonomous_watched(
     policy: &crate::policy::PartyPolicy,
     script: &[ScriptedCommand],
     max_rounds: u64,
-    mut watch: impl FnMut(&World),
+    watch: impl FnMut(&World),
 ) -> App {
-    let mut app = sim_app(level, seed);
-    let world = app.world_mut();
-    hand_parties_to(world, policy);
-    world.insert_resource(Script::new(script));
-    for _ in 0..max_rounds {
-        give_due(world);
-        run_round(world);
-        watch(world);
-        if world.resource::<crate::policy::DelveEnd>().0.is_some() {
-            break;
+    let playing = Playing {
+        policy: Some(policy),
+        script,
+        ..Playing::default()
+    };
+    playing.play(level, seed, max_rounds, watch).0
+}
+
+/// How a delve is played headless ([`Playing::play`]).
+#[derive(Clone, Copy, Default)]
+pub struct Playing<'a> {
+    /// Hand every party to this policy from the first round, and stop when the delve ends.
+    pub policy: Option<&'a crate::policy::PartyPolicy>,
+    /// The commands given at their rounds.
+    pub script: &'a [ScriptedCommand],
+    /// The checks of the delve the script was the journal of (`crate::turn_check`): the play
+    /// stops at the first turn that went another way.
+    pub checks: &'a [crate::turn_check::TurnCheck],
+    /// Keep keyframes (and so the checks of every turn, for a journal): `crate::keyframe`.
+    pub keyframes: bool,
+}
+
+impl Playing<'_> {
+    /// Plays `level` with dice seeded by `seed` for `rounds` rounds (fewer when the delve ends
+    /// under a policy), `watch` called after every round. With checks, stops at the first turn
+    /// that went another way, and says where.
+    pub fn play(
+        self,
+        level: &Level,
+        seed: u64,
+        rounds: u64,
+        mut watch: impl FnMut(&World),
+    ) -> (App, Option<crate::turn_check::Divergence>) {
+        let mut app = sim_app(level, seed);
+        let world = app.world_mut();
+        if self.keyframes || !self.checks.is_empty() {
+            crate::keyframe::keep(world, ROUNDS_PER_TURN);
         }
+        if let Some(policy) = self.policy {
+            hand_parties_to(world, policy);
+        }
+        world.insert_resource(Script::new(self.script));
+        for _ in 0..rounds {
+            give_due(world);
+            run_round(world);
+            watch(world);
+            let now = world.resource::<crate::time::Clock>().rounds;
+            if now.is_multiple_of(ROUNDS_PER_TURN)
+                && let Some(expected) = self.checks.iter().find(|c| c.turn * ROUNDS_PER_TURN == now)
+                && let Err(went) = check_turn(world, expected)
+            {
+                return (app, Some(went));
+            }
+            if self.policy.is_some() && world.resource::<crate::policy::DelveEnd>().0.is_some() {
+                break;
+            }
+        }
+        if self.policy.is_none() {
+            give_due_between_rounds(world);
+        }
+        (app, None)
     }
-    app
+}
+
+/// Compares the check of the turn that just ended in `world` (which keeps keyframes) with the
+/// journal's.
+pub fn check_turn(
+    world: &World,
+    expected: &crate::turn_check::TurnCheck,
+) -> Result<(), crate::turn_check::Divergence> {
+    let Some(frames) = world.get_resource::<crate::keyframe::Keyframes>() else {
+        return Ok(());
+    };
+    let Some(got) = frames.checks_to(u64::MAX).iter().find(|c| c.turn == expected.turn) else {
+        return Ok(());
+    };
+    let events = crate::turn_check::events_of(frames.log(), expected.turn);
+    crate::turn_check::compare(expected, got, events)
 }
 
 /// Gives every party of the level to `policy` (a command for the next round).
@@ -293,19 +354,64 @@ pub fn hand_parties_to(world: &mut World, policy: &crate::policy::PartyPolicy) {
     }
 }
 
+/// A journal as its file holds it: the commands given, and the check of every turn played
+/// (`crate::turn_check`; none when the delve kept no keyframes). A bare list of commands (a
+/// script written by hand, or a journal of an earlier version) reads as a journal without checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalFile {
+    pub commands: Vec<ScriptedCommand>,
+    #[serde(default)]
+    pub checks: Vec<crate::turn_check::TurnCheck>,
+}
+
+impl JournalFile {
+    /// Reads a journal or a command script; the error has the line and column RON gives.
+    pub fn from_text(text: &str) -> Result<Self, ron::error::SpannedError> {
+        let options = crate::command::script_options();
+        // The first thing after the comments: `[` opens a bare list.
+        let bare = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with("//"))
+            .is_some_and(|l| l.starts_with('['));
+        if bare {
+            let commands = options.from_str::<Vec<ScriptedCommand>>(text)?;
+            Ok(Self {
+                commands,
+                checks: Vec::new(),
+            })
+        } else {
+            options.from_str::<Self>(text)
+        }
+    }
+
+    /// The journal of the delve in `world`, with the checks of the turns played.
+    pub fn of(world: &World) -> Self {
+        let rounds = world.resource::<crate::time::Clock>().rounds;
+        Self {
+            commands: world.resource::<Journal>().0.clone(),
+            checks: world
+                .get_resource::<crate::keyframe::Keyframes>()
+                .map(|k| k.checks_to(rounds).to_vec())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// The journal as a command script for `delve sim --commands`, headed by the command line that
 /// replays it: the window writes this after every round it plays (`--journal FILE`).
 pub fn journal_script(world: &World) -> String {
-    let journal = world.resource::<Journal>();
     let source = &world.resource::<LevelInfo>().source;
     let seed = world.resource::<Dice>().seed();
     let rounds = world.resource::<crate::time::Clock>().rounds;
     let pretty = ron::ser::PrettyConfig::default()
         .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
-    let body = ron::ser::to_string_pretty(&journal.0, pretty).expect("commands serialize");
+    let body =
+        ron::ser::to_string_pretty(&JournalFile::of(world), pretty).expect("commands serialize");
     format!(
         "// The journal of a delve: `delve sim {source} --seed {seed} --rounds {rounds} --commands THIS_FILE`\n\
-         // replays it with the same log.\n{body}\n"
+         // replays it with the same log (and stops where a turn goes another way than its check).\n{body}\n"
     )
 }
 

@@ -135,6 +135,8 @@ impl<T: LogEvent + Serialize + Clone + PartialEq> RecordedEvent for T {
 pub struct LogEntry {
     pub round: u64,
     event: Box<dyn RecordedEvent>,
+    /// [`LogEntry::digest`], worked out once.
+    digest: std::sync::OnceLock<u32>,
 }
 
 impl LogEntry {
@@ -142,7 +144,17 @@ impl LogEntry {
         Self {
             round,
             event: Box::new(event),
+            digest: Default::default(),
         }
+    }
+
+    /// A hash of the entry (its JSON line), to tell whether a replay logged the same: the
+    /// journal keeps these for each turn (`crate::turn_check`).
+    pub fn digest(&self) -> u32 {
+        *self.digest.get_or_init(|| {
+            let hash = blake3::hash(self.to_json().as_bytes());
+            u32::from_le_bytes(hash.as_bytes()[..4].try_into().expect("four bytes"))
+        })
     }
 
     /// The event, whatever its type.
@@ -174,6 +186,7 @@ impl Clone for LogEntry {
         Self {
             round: self.round,
             event: self.event.clone_boxed(),
+            digest: self.digest.clone(),
         }
     }
 }

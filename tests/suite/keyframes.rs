@@ -136,3 +136,91 @@ fn every_component_and_resource_in_the_source_is_kept() {
     }
     assert!(missing.is_empty(), "not kept: {missing:#?}");
 }
+
+/// A journal keeps the check of every turn; replaying it with one die changed stops at the
+/// first turn that went another way and names the first event that differs — the first event
+/// where the replay's log leaves the journal's delve's.
+#[test]
+fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
+    use delve::sim::{JournalFile, Playing, Script, check_turn, give_due, run_round};
+    let level = sample("levels/crypt.ron");
+    let policy = delve::policy::PartyPolicy::default();
+    let playing = Playing {
+        policy: Some(&policy),
+        keyframes: true,
+        ..Playing::default()
+    };
+    let (original, _) = playing.play(&level, 6, 300, |_| {});
+    let journal = JournalFile::of(original.world());
+    let played = original.world().resource::<delve::time::Clock>().rounds;
+    assert_eq!(journal.checks.len() as u64, played / 10, "a check a turn");
+    let original_log: Vec<String> = original
+        .world()
+        .resource::<delve::log::EventLog>()
+        .entries()
+        .iter()
+        .map(|e| e.to_json())
+        .collect();
+
+    // The journal read back from its file is the same journal.
+    let text = delve::sim::journal_script(original.world());
+    assert_eq!(JournalFile::from_text(&text).unwrap(), journal);
+
+    // Unchanged, the replay keeps to every check.
+    let replaying = Playing {
+        script: &journal.commands,
+        checks: &journal.checks,
+        ..Playing::default()
+    };
+    let (_, went) = replaying.play(&level, 6, played, |_| {});
+    assert_eq!(went, None);
+
+    // One die changed at round 43: the next die thrown shows another face.
+    let tampered_at = 43;
+    for face in [1, 20] {
+        let mut app = delve::sim::sim_app(&level, 6);
+        let world = app.world_mut();
+        delve::keyframe::keep(world, 10);
+        world.insert_resource(Script::new(&journal.commands));
+        let mut went = None;
+        for round in 0..played {
+            if round == tampered_at {
+                world.resource_mut::<delve::dice::Dice>().script([face]);
+            }
+            give_due(world);
+            run_round(world);
+            let now = round + 1;
+            if now % 10 == 0
+                && let Err(w) = check_turn(world, &journal.checks[(now / 10 - 1) as usize])
+            {
+                went = Some(w);
+                break;
+            }
+        }
+        let log = world.resource::<delve::log::EventLog>().entries();
+        let first = log
+            .iter()
+            .zip(&original_log)
+            .position(|(e, o)| e.to_json() != *o);
+        let Some(first) = first else {
+            // The die came up as it would have: nothing went another way.
+            assert_eq!(went, None, "face {face}");
+            continue;
+        };
+        let went = went.expect("the replay went another way and said so");
+        assert!(log[first].round >= tampered_at);
+        assert_eq!(went.round, log[first].round, "face {face}: {went}");
+        assert_eq!(went.turn, log[first].round / 10 + 1);
+        assert_eq!(
+            went.what,
+            delve::turn_check::Differs::Event {
+                index: first - log.partition_point(|e| e.round < (went.turn - 1) * 10),
+                event: log[first].event().to_string(),
+            },
+            "{went}"
+        );
+        assert!(went.to_string().starts_with("the delve went another way at [h0 t"));
+        return;
+    }
+    panic!("neither face changed the delve");
+}

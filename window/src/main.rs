@@ -404,6 +404,11 @@ fn check(levels: &[PathBuf], lint: bool) -> ExitCode {
 }
 
 fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
+    load_journal(path).map(|j| j.commands)
+}
+
+/// A journal (its commands and the checks of its turns) or a command script.
+fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
     let file = path.display().to_string();
     let src = std::fs::read_to_string(path).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
@@ -413,9 +418,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
             format!("cannot read command script: {e}"),
         )])
     })?;
-    delve::command::script_options()
-        .from_str::<Vec<ScriptedCommand>>(&src)
-        .map_err(|e| {
+    delve::sim::JournalFile::from_text(&src).map_err(|e| {
             Diagnostics(vec![level::Diagnostic::error(
                 level::DiagnosticKind::Syntax,
                 &file,

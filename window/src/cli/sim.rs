@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use delve::sim;
 
-use crate::{has_party, load, load_policy, load_script};
+use crate::{has_party, load, load_journal, load_policy};
 
 /// What `delve sim` is asked for.
 #[derive(clap::Args)]
@@ -78,7 +78,10 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     if auto && !has_party(path, &loaded.level) {
         return ExitCode::from(2);
     }
-    let script = match commands.map(load_script).transpose() {
+    let delve::sim::JournalFile {
+        commands: script,
+        checks,
+    } = match commands.map(load_journal).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {
             eprint!("{problems}");
@@ -93,11 +96,14 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
             rounds.saturating_sub(1)
         );
     }
-    let app = if auto {
-        sim::play_autonomous(&loaded.level, seed, &policy, &script, rounds)
-    } else {
-        sim::play(&loaded.level, seed, &script, rounds)
+    let playing = sim::Playing {
+        policy: auto.then_some(&policy),
+        script: &script,
+        checks: &checks,
+        // A journal written keeps the check of every turn.
+        keyframes: journal.is_some(),
     };
+    let (app, went) = playing.play(&loaded.level, seed, rounds, |_| {});
     let world = app.world();
     if let Some(file) = journal
         && let Err(e) = std::fs::write(file, sim::journal_script(world))
@@ -129,6 +135,14 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     {
         eprintln!("{}: cannot write the log: {e}", file.display());
         return ExitCode::from(1);
+    }
+    if let Some(went) = went {
+        // The journal's checks: the replay stopped where it went another way.
+        eprintln!(
+            "{}: {went} (the replay stopped there: was the journal edited, or the level or this build changed?)",
+            commands.map_or_else(String::new, |c| c.display().to_string())
+        );
+        return ExitCode::from(3);
     }
     ExitCode::SUCCESS
 }
