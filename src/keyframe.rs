@@ -23,8 +23,8 @@ use bevy::prelude::*;
 use crate::command::{Journal, ScriptedCommand};
 use crate::creature::LevelEntity;
 use crate::log::{EventLog, LogEntry};
-use crate::turn_check::TurnCheck;
 use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
+use crate::turn_check::TurnCheck;
 
 /// A piece of the delve's state as it was at a keyframe.
 trait Kept: Send + Sync {
@@ -97,7 +97,10 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
             (_, None) => false,
         };
         if !unchanged {
-            self.last = Some(Arc::new(KeptResource(now.map(|r| R::clone(&r)), Default::default())));
+            self.last = Some(Arc::new(KeptResource(
+                now.map(|r| R::clone(&r)),
+                Default::default(),
+            )));
         }
         self.last.clone().expect("taken above")
     }
@@ -309,6 +312,8 @@ pub struct Keyframes {
     log: Vec<LogEntry>,
     /// The check of every turn along the line, as far as it was played.
     checks: Vec<TurnCheck>,
+    /// The lines left at a fork, each with the round it was left at: kept, not played.
+    left: Vec<(u64, Vec<ScriptedCommand>)>,
     /// The last round played along the line.
     end: u64,
 }
@@ -328,8 +333,15 @@ impl Keyframes {
             line: Vec::new(),
             log: Vec::new(),
             checks: Vec::new(),
+            left: Vec::new(),
             end: 0,
         }
+    }
+
+    /// The lines left at a fork (a command given where the line gave another, or none), each
+    /// with the round it was left at, oldest first.
+    pub fn left(&self) -> &[(u64, Vec<ScriptedCommand>)] {
+        &self.left
     }
 
     /// The checks of the turns that ended by `round` along the line (`crate::turn_check`).
@@ -405,7 +417,8 @@ impl Keyframes {
                 .min()
                 .unwrap_or(rounds);
             self.frames.retain(|f| f.round <= at);
-            self.line = journal.to_vec();
+            let left = std::mem::replace(&mut self.line, journal.to_vec());
+            self.left.push((at, left));
             let kept = self.frames.last().map_or(0, |f| f.log_len);
             self.log.truncate(kept);
             self.end = self.frames.last().map_or(0, |f| f.round);

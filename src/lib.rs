@@ -26,4 +26,5 @@ pub mod schedule;
 pub mod sim;
 pub mod tile_art;
 pub mod time;
+pub mod timeline;
 pub mod turn_check;

@@ -39,6 +39,10 @@ pub struct Save {
     pub modules: crate::level::schema::Modules,
     /// Every command given from outside, with its round.
     pub journal: Vec<ScriptedCommand>,
+    /// The check of every turn played (`crate::turn_check`): loading replays the journal and
+    /// says where it went another way.
+    #[serde(default)]
+    pub checks: Vec<crate::turn_check::TurnCheck>,
     /// The level as it was.
     pub level: LevelText,
 }
@@ -94,6 +98,7 @@ impl Save {
                 .get_resource::<crate::rules::modules::RunningModules>()
                 .map_or_else(Default::default, |m| m.started),
             journal: world.resource::<Journal>().0.clone(),
+            checks: crate::sim::JournalFile::of(world).checks,
             level: level.clone(),
         }
     }
@@ -193,9 +198,21 @@ impl Save {
     }
 
     /// Replays the save into `world` (one that runs the simulation): its level installed anew,
-    /// then its journal played to the round it was saved at.
-    pub fn restore_into(&self, world: &mut World, level: &Level) {
-        replay_into(world, level, self.seed, &self.journal, self.rounds);
+    /// then its journal played to the round it was saved at. Where a turn went another way than
+    /// its check (an edited save, another build), says where; the delve is then as replayed.
+    pub fn restore_into(
+        &self,
+        world: &mut World,
+        level: &Level,
+    ) -> Option<crate::turn_check::Divergence> {
+        replay_checked_into(
+            world,
+            level,
+            self.seed,
+            &self.journal,
+            self.rounds,
+            &self.checks,
+        )
     }
 }
 
@@ -208,15 +225,37 @@ pub fn replay_into(
     journal: &[ScriptedCommand],
     rounds: u64,
 ) {
+    replay_checked_into(world, level, seed, journal, rounds, &[]);
+}
+
+/// [`replay_into`], comparing every turn with its check in `checks` (when the world keeps
+/// keyframes, which work the checks out): the first turn that went another way is told, and
+/// the replay goes on to `rounds` all the same.
+pub fn replay_checked_into(
+    world: &mut World,
+    level: &Level,
+    seed: u64,
+    journal: &[ScriptedCommand],
+    rounds: u64,
+    checks: &[crate::turn_check::TurnCheck],
+) -> Option<crate::turn_check::Divergence> {
     crate::sim::install_level(world, level, seed);
     world.insert_resource(crate::sim::Script::new(journal));
-    for _ in 0..rounds {
+    let mut went = None;
+    for round in 1..=rounds {
         crate::sim::give_due(world);
         crate::sim::run_round(world);
+        if went.is_none()
+            && round.is_multiple_of(ROUNDS_PER_TURN)
+            && let Some(expected) = checks.get((round / ROUNDS_PER_TURN - 1) as usize)
+        {
+            went = crate::sim::check_turn(world, expected).err();
+        }
     }
     crate::sim::give_due_between_rounds(world);
     // Commands kept for rounds not played are not given later.
     world.insert_resource(crate::sim::Script::default());
+    went
 }
 
 /// Writes `bytes` to `path` so that the file is either the old one or the new one, never a

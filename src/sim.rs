@@ -327,7 +327,11 @@ pub fn check_turn(
     let Some(frames) = world.get_resource::<crate::keyframe::Keyframes>() else {
         return Ok(());
     };
-    let Some(got) = frames.checks_to(u64::MAX).iter().find(|c| c.turn == expected.turn) else {
+    let Some(got) = frames
+        .checks_to(u64::MAX)
+        .iter()
+        .find(|c| c.turn == expected.turn)
+    else {
         return Ok(());
     };
     let events = crate::turn_check::events_of(frames.log(), expected.turn);
@@ -360,6 +364,14 @@ pub fn hand_parties_to(world: &mut World, policy: &crate::policy::PartyPolicy) {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JournalFile {
+    /// The level file the delve was played on, its seed and the rounds played (`delve replay
+    /// JOURNAL` needs no more; a script written by hand leaves them out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u64>,
     pub commands: Vec<ScriptedCommand>,
     #[serde(default)]
     pub checks: Vec<crate::turn_check::TurnCheck>,
@@ -379,7 +391,7 @@ impl JournalFile {
             let commands = options.from_str::<Vec<ScriptedCommand>>(text)?;
             Ok(Self {
                 commands,
-                checks: Vec::new(),
+                ..Self::default()
             })
         } else {
             options.from_str::<Self>(text)
@@ -390,6 +402,9 @@ impl JournalFile {
     pub fn of(world: &World) -> Self {
         let rounds = world.resource::<crate::time::Clock>().rounds;
         Self {
+            level: Some(world.resource::<LevelInfo>().source.clone()),
+            seed: Some(world.resource::<Dice>().seed()),
+            rounds: Some(rounds),
             commands: world.resource::<Journal>().0.clone(),
             checks: world
                 .get_resource::<crate::keyframe::Keyframes>()

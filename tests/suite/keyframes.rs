@@ -219,7 +219,10 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
             },
             "{went}"
         );
-        assert!(went.to_string().starts_with("the delve went another way at [h0 t"));
+        assert!(
+            went.to_string()
+                .starts_with("the delve went another way at [h0 t")
+        );
         return;
     }
     panic!("neither face changed the delve");

@@ -126,12 +126,50 @@ struct PlayArgs {
     screenshot: Option<PathBuf>,
 }
 
+/// What `delve replay` takes.
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// A lab's folder (with --seed), a journal (`--journal` of the window or `delve sim`), or a
+    /// save.
+    source: PathBuf,
+    /// The lab's delve to watch: its seed (the lab's first when left out); for a journal
+    /// without its seed, the seed it was played with.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The level, for a journal that does not name it (a command script written by hand).
+    #[arg(long, value_name = "LEVEL")]
+    level: Option<PathBuf>,
+    /// Open at this round, or after the first mark of a kind: death, downed, battle, door,
+    /// forced, trap, light, noise, goal, end.
+    #[arg(long, value_name = "ROUND|MARK")]
+    at: Option<String>,
+    /// The view to open in.
+    #[arg(long, value_enum, default_value_t = View::Judge)]
+    view: View,
+    /// The creature selected when the window opens.
+    #[arg(long, value_name = "NAME")]
+    select: Option<String>,
+    /// Write the journal of the delve as watched and forked after every round played.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
+    /// Save the window's image to this PNG file and exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    #[command(flatten)]
+    show: ShowArgs,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Play a level alone: the party's view, the party under your keys, the monsters under
     /// their minds; A hands the party to its policy and takes it back. Ctrl+S saves, and
     /// `delve play --load FILE` goes on.
     Play(PlayArgs),
+    /// Watch a delve on the timeline: a lab's (`delve replay LAB_DIR --seed S`), a journal's or
+    /// a save's. It is played to its end, then shown from its first round (or --at): drag the
+    /// timeline under the map, step with , and . (Shift: a turn), jump between marks with [ and
+    /// ], play with K; an order given at a round forks the delve there.
+    Replay(ReplayArgs),
     /// Check level files: print every problem with file, line and column. Exits 1 if any is an
     /// error.
     Check {
@@ -207,6 +245,7 @@ fn main() -> ExitCode {
             json,
         }) => cli::query::run_query(&level, question, json),
         Some(Cmd::Play(args)) => play(args),
+        Some(Cmd::Replay(args)) => replay(args),
         Some(Cmd::Lab(args)) => match args.action {
             Some(cli::lab::LabAction::Compare { before, after }) => {
                 cli::lab::lab_compare(&before, &after)
@@ -331,6 +370,165 @@ fn play(_: PlayArgs) -> ExitCode {
 }
 
 #[cfg(not(feature = "gui"))]
+fn replay(_: ReplayArgs) -> ExitCode {
+    window_missing()
+}
+
+/// Where `--at` opens the delve.
+#[cfg(feature = "gui")]
+fn watch_at(at: Option<&str>) -> Result<gui::WatchAt, String> {
+    use delve::timeline::MarkKind as K;
+    let Some(at) = at else {
+        return Ok(gui::WatchAt::Start);
+    };
+    if let Ok(round) = at.parse() {
+        return Ok(gui::WatchAt::Round(round));
+    }
+    let kind = match at {
+        "death" => K::Death,
+        "downed" => K::Downed,
+        "battle" => K::Battle,
+        "door" => K::DoorOpened,
+        "forced" => K::DoorForced,
+        "trap" => K::Trap,
+        "light" => K::LightOut,
+        "noise" => K::Noise,
+        "goal" => K::Goal,
+        "end" => K::End,
+        _ => {
+            return Err(format!(
+                "--at {at}: a round, or a mark: death, downed, battle, door, forced, trap, light, noise, goal, end"
+            ));
+        }
+    };
+    Ok(gui::WatchAt::Mark(kind))
+}
+
+/// `delve replay`: a lab's delve, a journal or a save, played to its end and opened on the
+/// timeline.
+#[cfg(feature = "gui")]
+fn replay(args: ReplayArgs) -> ExitCode {
+    let at = match watch_at(args.at.as_deref()) {
+        Ok(at) => at,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let source = args.source.as_path();
+    let mut options = gui::WindowOptions {
+        screenshot: args.screenshot.clone(),
+        select: args.select.clone(),
+        journal: args.journal.clone(),
+        view: match args.view {
+            View::Judge => gui::lighting::ViewMode::Judge,
+            View::Party => gui::lighting::ViewMode::Party,
+        },
+        ..window_options(
+            SaveArgs {
+                load: None,
+                anyway: false,
+                save: None,
+                autosave: None,
+                keys: None,
+            },
+            args.show,
+        )
+    };
+    let Some(policy) = load_policy(None) else {
+        return ExitCode::from(1);
+    };
+    options.policy = policy;
+    if source.is_dir() {
+        // A lab's delve: its level as played, its policy, the seed asked for.
+        let (plan, _) = match delve::lab::read_lab(source) {
+            Ok(lab) => lab,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(1);
+            }
+        };
+        let seed = args.seed.unwrap_or(plan.seed);
+        if !plan.seeds().contains(&seed) {
+            eprintln!(
+                "--seed {seed}: the lab in {} played seeds {} to {}",
+                source.display(),
+                plan.seed,
+                plan.seed + plan.runs - 1
+            );
+            return ExitCode::from(2);
+        }
+        let copy = source.join(delve::lab::LEVEL_COPY);
+        options.level = Some(if copy.exists() {
+            copy
+        } else {
+            PathBuf::from(&plan.level.source)
+        });
+        options.seed = seed;
+        options.watch = Some(gui::Watch {
+            rounds: plan.max_rounds(),
+            policy: Some(plan.policy),
+            at,
+            ..Default::default()
+        });
+        return gui::run(options);
+    }
+    let text = match std::fs::read_to_string(source) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}: cannot read: {e}", source.display());
+            return ExitCode::from(1);
+        }
+    };
+    if text.contains("fingerprint") {
+        // A save: the window goes on from it, then back to the round asked for.
+        if let Err(e) = delve::save::Save::from_text(&text, &source.display().to_string()) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+        options.load = Some(source.to_owned());
+        options.watch = Some(gui::Watch {
+            at,
+            ..Default::default()
+        });
+        return gui::run(options);
+    }
+    let journal = match load_journal(source) {
+        Ok(j) => j,
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(level) = args
+        .level
+        .or_else(|| journal.level.as_ref().map(PathBuf::from))
+    else {
+        eprintln!(
+            "{}: the journal does not name its level: give it with --level LEVEL",
+            source.display()
+        );
+        return ExitCode::from(2);
+    };
+    options.level = Some(level);
+    options.seed = args.seed.or(journal.seed).unwrap_or(1);
+    let last = journal
+        .commands
+        .iter()
+        .map(|c| c.round + 1)
+        .max()
+        .unwrap_or(0);
+    options.watch = Some(gui::Watch {
+        rounds: journal.rounds.unwrap_or(last),
+        script: journal.commands,
+        checks: journal.checks,
+        at,
+        ..Default::default()
+    });
+    gui::run(options)
+}
+
+#[cfg(not(feature = "gui"))]
 fn window(_: Cli) -> ExitCode {
     window_missing()
 }
@@ -419,13 +617,13 @@ fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
         )])
     })?;
     delve::sim::JournalFile::from_text(&src).map_err(|e| {
-            Diagnostics(vec![level::Diagnostic::error(
-                level::DiagnosticKind::Syntax,
-                &file,
-                SourcePos::new(e.span.start.line, e.span.start.col),
-                format!("{} (while reading a command script)", e.code),
-            )])
-        })
+        Diagnostics(vec![level::Diagnostic::error(
+            level::DiagnosticKind::Syntax,
+            &file,
+            SourcePos::new(e.span.start.line, e.span.start.col),
+            format!("{} (while reading a command script)", e.code),
+        )])
+    })
 }
 
 /// The party policy in the file `path`, or the persona of that name (the defaults when none),

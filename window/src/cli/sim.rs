@@ -81,6 +81,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     let delve::sim::JournalFile {
         commands: script,
         checks,
+        ..
     } = match commands.map(load_journal).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {

@@ -82,6 +82,24 @@ pub enum DelveAction {
     Redo,
     /// The tiles over a level's battlemap: faint, hidden, or drawn in full (`gui::battlemap`).
     ToggleBattlemap,
+    /// The timeline (`gui::timeline`): a round back.
+    RoundBack,
+    /// A round on along the timeline.
+    RoundOn,
+    /// A turn back.
+    TurnBack,
+    /// A turn on.
+    TurnOn,
+    /// The previous mark on the timeline (of the kind chosen).
+    PreviousMark,
+    /// The next mark.
+    NextMark,
+    /// Play on along the timeline, or pause.
+    PlayPause,
+    /// The timeline's speed: 1, 4 or 16 rounds a second.
+    PlaySpeed,
+    /// The kind of mark the previous and next mark go to.
+    MarkKind,
 }
 
 /// The Judge's actions, not bound in solo play: the view switch and a noise anywhere.
@@ -116,6 +134,15 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::Undo, "undo a round"),
     (DelveAction::UndoTurn, "undo a turn"),
     (DelveAction::Redo, "redo"),
+    (DelveAction::RoundBack, "timeline: a round back"),
+    (DelveAction::RoundOn, "a round on"),
+    (DelveAction::TurnBack, "a turn back"),
+    (DelveAction::TurnOn, "a turn on"),
+    (DelveAction::PreviousMark, "previous mark"),
+    (DelveAction::NextMark, "next mark"),
+    (DelveAction::MarkKind, "which marks"),
+    (DelveAction::PlayPause, "play/pause"),
+    (DelveAction::PlaySpeed, "speed"),
     (DelveAction::Recentre, "centre"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
@@ -165,6 +192,21 @@ pub fn default_input_map() -> InputMap<DelveAction> {
             DelveAction::Redo,
             ButtonlikeChord::modified(ModifierKey::Control, KeyCode::KeyY),
         )
+        .with(DelveAction::RoundBack, KeyCode::Comma)
+        .with(DelveAction::RoundOn, KeyCode::Period)
+        .with(
+            DelveAction::TurnBack,
+            ButtonlikeChord::modified(ModifierKey::Shift, KeyCode::Comma),
+        )
+        .with(
+            DelveAction::TurnOn,
+            ButtonlikeChord::modified(ModifierKey::Shift, KeyCode::Period),
+        )
+        .with(DelveAction::PreviousMark, KeyCode::BracketLeft)
+        .with(DelveAction::NextMark, KeyCode::BracketRight)
+        .with(DelveAction::PlayPause, KeyCode::KeyK)
+        .with(DelveAction::PlaySpeed, KeyCode::KeyL)
+        .with(DelveAction::MarkKind, KeyCode::KeyJ)
         .with_multiple(
             [
                 KeyCode::Digit1,
@@ -643,11 +685,23 @@ fn request_rounds(
 pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
     let ended = world.resource::<delve::policy::DelveEnd>().0.is_some();
+    let forks = world
+        .get_resource::<delve::keyframe::Keyframes>()
+        .map_or(0, |k| k.left().len());
     for _ in 0..n {
+        if along_the_line(world) {
+            // Back on the timeline and no new order: the line's next round, as it was played.
+            let level = world.resource::<ShownLevel>().level.clone();
+            let to = world.resource::<delve::time::Clock>().rounds + 1;
+            delve::keyframe::seek(world, &level, to);
+            world.resource_mut::<ShownLevel>().keep_view = true;
+            continue;
+        }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
         delve::sim::give_due(world);
         world.run_schedule(SimRound);
     }
+    keep_the_line_left(world, forks);
     if !ended && let Some((party, outcome, tally)) = &world.resource::<delve::policy::DelveEnd>().0
     {
         let told = format!("the delve of the {party} is over: {outcome} ({tally})");
@@ -663,6 +717,63 @@ pub fn play_rounds(world: &mut World) {
         world.resource_mut::<UiState>().notice =
             format!("cannot write the journal to {}: {e}", path.display());
     }
+}
+
+/// Is the world behind the end of its timeline's line, with no order given since (so that the
+/// next round is the line's)?
+fn along_the_line(world: &World) -> bool {
+    let Some(frames) = world.get_resource::<delve::keyframe::Keyframes>() else {
+        return false;
+    };
+    let now = world.resource::<delve::time::Clock>().rounds;
+    now < frames.end()
+        && world
+            .resource::<delve::command::PendingCommands>()
+            .given()
+            .is_empty()
+        && world
+            .get_resource::<delve::sim::Script>()
+            .is_none_or(|s| s.is_empty())
+}
+
+/// A fork of the timeline's line since `before` forks were known: with `--journal FILE`, the
+/// journal of the line left is written beside it (`FILE.left-at-round-R.ron`) and told.
+fn keep_the_line_left(world: &mut World, before: usize) {
+    let Some(frames) = world.get_resource::<delve::keyframe::Keyframes>() else {
+        return;
+    };
+    let Some((at, left)) = frames.left().get(before).cloned() else {
+        return;
+    };
+    let file = world
+        .get_resource::<super::JournalFile>()
+        .and_then(|f| f.0.clone());
+    let notice = match file {
+        Some(path) => {
+            let kept = path.with_extension(format!("left-at-round-{at}.ron"));
+            let journal = delve::sim::JournalFile {
+                commands: left,
+                ..Default::default()
+            };
+            let pretty = ron::ser::PrettyConfig::default()
+                .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+            let text = ron::ser::to_string_pretty(&journal, pretty).expect("commands serialize");
+            match std::fs::write(
+                &kept,
+                format!("// The journal of the line left at round {at}.\n{text}\n"),
+            ) {
+                Ok(()) => format!(
+                    "the delve forks at round {at}: the line left is kept in {}",
+                    kept.display()
+                ),
+                Err(e) => format!("cannot keep the line left in {}: {e}", kept.display()),
+            }
+        }
+        None => format!(
+            "the delve forks at round {at}: the line left is kept (Ctrl+Z and the timeline go back on the new one)"
+        ),
+    };
+    world.resource_mut::<UiState>().notice = notice;
 }
 
 fn toggle_help(

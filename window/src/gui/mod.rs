@@ -20,6 +20,7 @@ pub mod preview;
 pub mod reload;
 pub mod saving;
 pub mod screenshot;
+pub mod timeline;
 pub mod tokens;
 pub mod under_pointer;
 
@@ -71,6 +72,33 @@ pub struct WindowOptions {
     pub measure_frames: Option<u32>,
     /// Open a second window for the players: the party's view, following the party.
     pub player_window: bool,
+    /// A delve to watch on the timeline (`delve replay`): played to its end before the window
+    /// opens, then shown at a round of it.
+    pub watch: Option<Watch>,
+}
+
+/// A delve to watch: how it is played, and where the window opens on it.
+#[derive(Clone, Debug, Default)]
+pub struct Watch {
+    /// Hand the parties to this policy from the first round (a lab's delve).
+    pub policy: Option<delve::policy::PartyPolicy>,
+    /// The journal's commands, and the checks of its turns.
+    pub script: Vec<delve::command::ScriptedCommand>,
+    pub checks: Vec<delve::turn_check::TurnCheck>,
+    /// Rounds to play at most (a policy's delve ends sooner).
+    pub rounds: u64,
+    /// Where to open: a round, or the first mark of a kind.
+    pub at: WatchAt,
+}
+
+/// Where `delve replay` opens the delve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WatchAt {
+    #[default]
+    Start,
+    Round(u64),
+    /// The round after the first mark of this kind (the end when there is none).
+    Mark(delve::timeline::MarkKind),
 }
 
 /// Where the window writes its journal, if anywhere.
@@ -116,6 +144,7 @@ impl PluginGroup for GuiPlugins {
             .add(noise::NoiseViewPlugin)
             .add(reload::ReloadPlugin)
             .add(saving::SavingPlugin)
+            .add(timeline::TimelinePlugin)
             .add(battlemap::BattlemapPlugin)
     }
 }
@@ -219,10 +248,13 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
     // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
     app.insert_resource(delve::keyframe::Keyframes::default());
-    match &save {
+    let went = match &save {
         Some(save) => save.restore_into(app.world_mut(), &loaded.level),
-        None => install_level(app.world_mut(), &loaded.level, seed),
-    }
+        None => {
+            install_level(app.world_mut(), &loaded.level, seed);
+            None
+        }
+    };
     if let Some(name) = options.select.as_ref().or(solo_pick.as_ref()) {
         let chosen = app
             .world()
@@ -275,8 +307,18 @@ pub fn run(options: WindowOptions) -> ExitCode {
         app.world_mut().resource_mut::<input::UiState>().notice = warning;
     }
     if let Some(file) = &options.load {
-        app.world_mut().resource_mut::<input::UiState>().notice =
-            format!("went on from {}", file.display());
+        let notice = match &went {
+            Some(went) => format!("went on from {}, but {went}", file.display()),
+            None => format!("went on from {}", file.display()),
+        };
+        if went.is_some() {
+            eprintln!("{notice}");
+        }
+        app.world_mut().resource_mut::<input::UiState>().notice = notice;
+    }
+    if let Some(watch) = &options.watch {
+        let notice = watch_delve(app.world_mut(), &loaded.level, watch);
+        app.world_mut().resource_mut::<input::UiState>().notice = notice;
     }
     app.insert_resource(ShownLevel {
         path,
@@ -298,6 +340,56 @@ pub fn run(options: WindowOptions) -> ExitCode {
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Plays the delve to watch to its end in `world` (keyframes kept: the timeline), its checks
+/// compared turn by turn, and goes to the round to open at. Says what it did, or where the
+/// delve went another way than its journal.
+fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) -> String {
+    if let Some(policy) = &watch.policy {
+        delve::sim::hand_parties_to(world, policy);
+    }
+    world.insert_resource(delve::sim::Script::new(&watch.script));
+    let mut went = None;
+    for _ in 0..watch.rounds {
+        delve::sim::give_due(world);
+        delve::sim::run_round(world);
+        let now = world.resource::<delve::time::Clock>().rounds;
+        if went.is_none()
+            && now.is_multiple_of(delve::time::ROUNDS_PER_TURN)
+            && let Some(expected) = watch
+                .checks
+                .iter()
+                .find(|c| c.turn * delve::time::ROUNDS_PER_TURN == now)
+        {
+            went = delve::sim::check_turn(world, expected).err();
+        }
+        if watch.policy.is_some() && world.resource::<delve::policy::DelveEnd>().0.is_some() {
+            break;
+        }
+    }
+    world.insert_resource(delve::sim::Script::default());
+    let end = world.resource::<delve::time::Clock>().rounds;
+    let marks = delve::timeline::marks(world.resource::<delve::log::EventLog>().entries());
+    let at = match watch.at {
+        WatchAt::Start => 0,
+        WatchAt::Round(r) => r.min(end),
+        WatchAt::Mark(kind) => marks
+            .iter()
+            .find(|m| m.kind == kind)
+            .map_or(end, |m| (m.round + 1).min(end)),
+    };
+    delve::keyframe::seek(world, level, at);
+    match went {
+        Some(went) => {
+            eprintln!("{went}");
+            format!("{went}; the timeline shows the delve as replayed")
+        }
+        None => format!(
+            "the delve's {end} rounds on the timeline, {} marks; at round {at}: drag the bar, or , . [ ] and K to play",
+            marks.len()
+        ),
     }
 }
 

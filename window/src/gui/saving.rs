@@ -141,7 +141,7 @@ pub fn load(world: &mut World, path: &Path) -> String {
         Err(e) => return e.to_string(),
     };
     let selected = selected_name(world);
-    save.restore_into(world, &level);
+    let went = save.restore_into(world, &level);
     let same_level = world.resource::<ShownLevel>().text == save.level;
     {
         let mut shown = world.resource_mut::<ShownLevel>();
@@ -157,12 +157,16 @@ pub fn load(world: &mut World, path: &Path) -> String {
     let mut files = world.resource_mut::<SaveFiles>();
     files.told_changed = None;
     files.autosaved_turn = save.rounds / ROUNDS_PER_TURN;
-    format!(
+    let loaded = format!(
         "loaded {}: {} at round {}",
         path.display(),
         save.level.file,
         save.rounds
-    )
+    );
+    match went {
+        Some(went) => format!("{loaded}, but {went}"),
+        None => loaded,
+    }
 }
 
 /// Undo or redo, keeping the view and the selection.

@@ -308,6 +308,7 @@ pub struct DelveView<'w, 's> {
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
     under: Res<'w, super::under_pointer::UnderPointer>,
+    frames: Option<Res<'w, delve::keyframe::Keyframes>>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
@@ -353,6 +354,7 @@ pub struct PanelsMut<'w, 's> {
     orders: ResMut<'w, JudgeOrders>,
     centre: ResMut<'w, CentreOn>,
     area: ResMut<'w, MapArea>,
+    timeline: Option<ResMut<'w, super::timeline::Timeline>>,
 }
 
 const PANEL_WIDTH: f32 = 310.0;
@@ -369,6 +371,15 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     top_bar(&mut root, &d, &mut m);
     if !m.ui.notice.is_empty() || m.ui.show_help {
         egui::Panel::bottom("help").show(&mut root, |ui| help(ui, &m));
+    }
+    // The timeline, once a round has been played.
+    if let (Some(frames), Some(timeline)) = (d.frames.as_ref(), m.timeline.as_mut())
+        && frames.end() > 0
+    {
+        let (now, end) = (d.clock.rounds, frames.end());
+        egui::Panel::bottom("timeline").show(&mut root, |ui| {
+            super::timeline::timeline_panel(ui, now, end, timeline);
+        });
     }
     if let Some(battle) = d.battle.as_ref().filter(|b| !b.0.is_empty()) {
         egui::Panel::bottom("battle")

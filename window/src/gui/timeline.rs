@@ -1,0 +1,366 @@
+//! The timeline: a bar under the map from the delve's first round to the last played along its
+//! line (`delve::keyframe`), with a mark for every death, member downed, battle, door opened or
+//! forced, trap sprung, light out, noise that brought a monster and the delve's end
+//! (`delve::timeline`). Dragging on it goes to that round (the map and the log follow: the
+//! world is the delve at that round, restored from the nearest keyframe); a click on a mark
+//! goes to the round after its event. Keys: `,` and `.` a round back and on, Shift with them a
+//! turn, `[` and `]` the previous and next mark (of the kind `J` chooses), `K` plays and
+//! pauses, `L` the speed (1, 4 or 16 rounds a second).
+//!
+//! Going on from a round before the line's end replays the line; a command given there forks
+//! it: the delve goes on from that round with the new command, the old line kept
+//! (`delve::keyframe::Keyframes::left`; with `--journal FILE`, written beside it).
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use leafwing_input_manager::prelude::*;
+
+use delve::keyframe::Keyframes;
+use delve::time::{Clock, ROUNDS_PER_TURN};
+use delve::timeline::{Mark, MarkKind, next_mark, previous_mark};
+
+use super::ShownLevel;
+use super::input::{DelveAction, Selected, UiState};
+
+/// The playing speeds, in rounds a second.
+pub const SPEEDS: [u32; 3] = [1, 4, 16];
+
+/// The timeline's state: its marks, whether it plays, and the round asked for.
+#[derive(Resource, Debug, Default)]
+pub struct Timeline {
+    pub marks: Vec<Mark>,
+    /// The line's log length and end the marks were read at.
+    read_at: (usize, u64),
+    /// Playing on along the line.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// The kind of mark `[` and `]` go to (any, when none).
+    pub kind: Option<MarkKind>,
+    /// Time played not yet worth a round.
+    owed: f32,
+    /// The round to go to, this frame.
+    pub seek: Option<u64>,
+}
+
+pub struct TimelinePlugin;
+
+impl Plugin for TimelinePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Timeline>().add_systems(
+            Update,
+            (read_marks, timeline_keys, play_on, go_to_round)
+                .chain()
+                .after(super::input::play_rounds),
+        );
+    }
+}
+
+/// The marks of the line, read again when it grew or forked.
+fn read_marks(frames: Option<Res<Keyframes>>, mut timeline: ResMut<Timeline>) {
+    let Some(frames) = frames else {
+        return;
+    };
+    let at = (frames.log().len(), frames.end());
+    if timeline.read_at != at {
+        timeline.marks = delve::timeline::marks(frames.log());
+        timeline.read_at = at;
+    }
+}
+
+/// The timeline's keys: where to go.
+fn timeline_keys(
+    actions: Single<&ActionState<DelveAction>>,
+    clock: Res<Clock>,
+    frames: Option<Res<Keyframes>>,
+    mut timeline: ResMut<Timeline>,
+    mut ui: ResMut<UiState>,
+) {
+    let Some(frames) = frames else {
+        return;
+    };
+    let now = clock.rounds;
+    let end = frames.end();
+    let pressed = |a: DelveAction| actions.just_pressed(&a);
+    let to = if pressed(DelveAction::RoundBack) {
+        Some(now.saturating_sub(1))
+    } else if pressed(DelveAction::RoundOn) {
+        Some((now + 1).min(end))
+    } else if pressed(DelveAction::TurnBack) {
+        Some(now.saturating_sub(ROUNDS_PER_TURN))
+    } else if pressed(DelveAction::TurnOn) {
+        Some((now + ROUNDS_PER_TURN).min(end))
+    } else if pressed(DelveAction::PreviousMark) {
+        // A mark's round is the round its event happened in; the timeline shows it after.
+        previous_mark(&timeline.marks, now.saturating_sub(1), timeline.kind).map(|r| r + 1)
+    } else if pressed(DelveAction::NextMark) {
+        next_mark(&timeline.marks, now.saturating_sub(1), timeline.kind).map(|r| r + 1)
+    } else {
+        None
+    };
+    if to.is_some() {
+        timeline.seek = to;
+        timeline.playing = false;
+    }
+    if pressed(DelveAction::PlayPause) {
+        timeline.playing = !timeline.playing && now < end;
+        timeline.owed = 0.0;
+    }
+    if pressed(DelveAction::PlaySpeed) {
+        timeline.speed = (timeline.speed + 1) % SPEEDS.len();
+        ui.notice = format!(
+            "the timeline plays {} rounds a second",
+            SPEEDS[timeline.speed]
+        );
+    }
+    if pressed(DelveAction::MarkKind) {
+        let all = MarkKind::ALL;
+        timeline.kind = match timeline.kind {
+            None => Some(all[0]),
+            Some(k) => all.iter().skip_while(|x| **x != k).nth(1).copied(),
+        };
+        ui.notice = format!(
+            "[ and ] go to the {}",
+            timeline.kind.map_or("marks of every kind", MarkKind::words)
+        );
+    }
+}
+
+/// Playing: on along the line at the chosen speed, until its end.
+fn play_on(
+    time: Res<Time>,
+    clock: Res<Clock>,
+    frames: Option<Res<Keyframes>>,
+    mut timeline: ResMut<Timeline>,
+) {
+    let Some(frames) = frames else {
+        return;
+    };
+    if !timeline.playing || timeline.seek.is_some() {
+        return;
+    }
+    timeline.owed += time.delta_secs() * SPEEDS[timeline.speed] as f32;
+    let rounds = timeline.owed.floor() as u64;
+    if rounds == 0 {
+        return;
+    }
+    timeline.owed -= rounds as f32;
+    let to = (clock.rounds + rounds).min(frames.end());
+    timeline.seek = Some(to);
+    if to >= frames.end() {
+        timeline.playing = false;
+    }
+}
+
+/// Goes to the round asked for: the delve as it was then, the view and the selection kept.
+pub fn go_to_round(world: &mut World) {
+    let Some(round) = world.resource_mut::<Timeline>().seek.take() else {
+        return;
+    };
+    if world.resource::<Clock>().rounds == round {
+        return;
+    }
+    let level = world.resource::<ShownLevel>().level.clone();
+    let selected = world
+        .resource::<Selected>()
+        .0
+        .and_then(|e| world.get::<Name>(e).map(|n| n.to_string()));
+    let Some(at) = delve::keyframe::seek(world, &level, round) else {
+        return;
+    };
+    {
+        let mut shown = world.resource_mut::<ShownLevel>();
+        shown.redraw = true;
+        shown.keep_view = true;
+    }
+    let e = selected.and_then(|n| {
+        world
+            .resource::<delve::creature::CreatureIndex>()
+            .0
+            .get(&n)
+            .copied()
+    });
+    world.resource_mut::<Selected>().0 = e;
+    let end = world.resource::<Keyframes>().end();
+    world.resource_mut::<UiState>().notice = format!(
+        "round {at} of {end} ({}){}",
+        Clock { rounds: at },
+        if at < end {
+            ": Space replays the line; an order given here forks it"
+        } else {
+            ""
+        }
+    );
+}
+
+/// The colour of a kind of mark.
+fn colour(kind: MarkKind) -> egui::Color32 {
+    match kind {
+        MarkKind::Death => egui::Color32::from_rgb(230, 40, 40),
+        MarkKind::Downed => egui::Color32::from_rgb(240, 140, 60),
+        MarkKind::Battle => egui::Color32::from_rgb(200, 60, 200),
+        MarkKind::DoorOpened => egui::Color32::from_rgb(150, 110, 70),
+        MarkKind::DoorForced => egui::Color32::from_rgb(210, 160, 60),
+        MarkKind::Trap => egui::Color32::from_rgb(250, 220, 40),
+        MarkKind::LightOut => egui::Color32::from_rgb(120, 120, 140),
+        MarkKind::Noise => egui::Color32::from_rgb(80, 170, 240),
+        MarkKind::Goal => egui::Color32::from_rgb(60, 220, 90),
+        MarkKind::End => egui::Color32::from_rgb(230, 230, 230),
+    }
+}
+
+/// The timeline under the map: its buttons, and the bar with its marks.
+pub fn timeline_panel(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Timeline) {
+    ui.horizontal_wrapped(|ui| {
+        let go = |to: u64| Some(to.min(end));
+        let mut asked = None;
+        if ui
+            .button("⏮ turn")
+            .on_hover_text("a turn back (Shift+,)")
+            .clicked()
+        {
+            asked = go(now.saturating_sub(ROUNDS_PER_TURN));
+        }
+        if ui
+            .button("◀ round")
+            .on_hover_text("a round back (,)")
+            .clicked()
+        {
+            asked = go(now.saturating_sub(1));
+        }
+        let play = if timeline.playing {
+            "⏸ pause"
+        } else {
+            "▶ play"
+        };
+        if ui
+            .button(play)
+            .on_hover_text("play on along the line (K)")
+            .clicked()
+        {
+            timeline.playing = !timeline.playing && now < end;
+        }
+        if ui
+            .button("round ▶")
+            .on_hover_text("a round on (.)")
+            .clicked()
+        {
+            asked = go(now + 1);
+        }
+        if ui
+            .button("turn ⏭")
+            .on_hover_text("a turn on (Shift+.)")
+            .clicked()
+        {
+            asked = go(now + ROUNDS_PER_TURN);
+        }
+        ui.separator();
+        for (i, speed) in SPEEDS.iter().enumerate() {
+            ui.selectable_value(&mut timeline.speed, i, format!("{speed}×"))
+                .on_hover_text(format!("{speed} rounds a second (L)"));
+        }
+        ui.separator();
+        egui::ComboBox::from_id_salt("mark kind")
+            .selected_text(timeline.kind.map_or("every mark", MarkKind::words))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut timeline.kind, None, "every mark");
+                for k in MarkKind::ALL {
+                    ui.selectable_value(&mut timeline.kind, Some(k), k.words());
+                }
+            })
+            .response
+            .on_hover_text("what [ and ] go to (J)");
+        if ui.button("◀ mark").clicked() {
+            asked =
+                previous_mark(&timeline.marks, now.saturating_sub(1), timeline.kind).map(|r| r + 1);
+        }
+        if ui.button("mark ▶").clicked() {
+            asked = next_mark(&timeline.marks, now.saturating_sub(1), timeline.kind).map(|r| r + 1);
+        }
+        ui.separator();
+        ui.label(format!("round {now} of {end} · {}", Clock { rounds: now }));
+        if asked.is_some() {
+            timeline.seek = asked;
+            timeline.playing = false;
+        }
+    });
+    timeline_bar(ui, now, end, timeline);
+}
+
+/// The bar: a round to a slice of its width, the marks as ticks, the round shown as a line.
+fn timeline_bar(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Timeline) {
+    let width = ui.available_width().max(100.0);
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(width, 26.0), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, egui::Color32::from_gray(40));
+    let span = end.max(1) as f32;
+    let x_of = |round: u64| rect.left() + rect.width() * round as f32 / span;
+    let round_at = |x: f32| {
+        (((x - rect.left()) / rect.width()) * span)
+            .round()
+            .clamp(0.0, span) as u64
+    };
+    // Every hour a faint line.
+    for hour in (0..=end).step_by(delve::time::ROUNDS_PER_HOUR as usize) {
+        let x = x_of(hour);
+        painter.line_segment(
+            [
+                egui::pos2(x, rect.bottom() - 5.0),
+                egui::pos2(x, rect.bottom()),
+            ],
+            egui::Stroke::new(1.0, egui::Color32::from_gray(110)),
+        );
+    }
+    let shown = |m: &&Mark| timeline.kind.is_none_or(|k| m.kind == k);
+    for m in timeline.marks.iter().filter(shown) {
+        let x = x_of(m.round + 1);
+        painter.line_segment(
+            [
+                egui::pos2(x, rect.top() + 3.0),
+                egui::pos2(x, rect.bottom() - 3.0),
+            ],
+            egui::Stroke::new(2.0, colour(m.kind)),
+        );
+    }
+    let x = x_of(now);
+    painter.line_segment(
+        [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+        egui::Stroke::new(3.0, egui::Color32::WHITE),
+    );
+    // The mark nearest the pointer, within a few pixels: told on hover, gone to on a click.
+    let near = response.hover_pos().and_then(|p| {
+        timeline
+            .marks
+            .iter()
+            .filter(shown)
+            .map(|m| ((x_of(m.round + 1) - p.x).abs(), m))
+            .filter(|(d, _)| *d <= 4.0)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, m)| m.clone())
+    });
+    if let Some(m) = &near {
+        response.clone().on_hover_text(format!(
+            "{} · {}: {}",
+            Clock { rounds: m.round },
+            m.kind.words(),
+            m.what
+        ));
+    } else if let Some(p) = response.hover_pos() {
+        let r = round_at(p.x);
+        response
+            .clone()
+            .on_hover_text(format!("round {r} · {}", Clock { rounds: r }));
+    }
+    if response.clicked()
+        && let Some(m) = near
+    {
+        timeline.seek = Some((m.round + 1).min(end));
+        timeline.playing = false;
+    } else if (response.dragged() || response.clicked())
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        timeline.seek = Some(round_at(p.x));
+        timeline.playing = false;
+    }
+}
