@@ -408,7 +408,12 @@ impl Keyframes {
             .take_while(|(a, b)| a == b)
             .count();
         let line_before = self.before(rounds).len();
-        if same < journal.len() || same < line_before {
+        // A command where the line gave another, a command at a round the line was played
+        // past without it, or the line's commands before this round not all given: a fork.
+        // (A command given at the line's end is the line going on.)
+        let differs = same < journal.len().min(self.line.len());
+        let added = journal.get(same).is_some_and(|c| c.round < self.end);
+        if differs || added || same < line_before {
             // A fork at the round of the first command that differs.
             let at = [journal.get(same), self.line.get(same)]
                 .into_iter()

@@ -227,3 +227,67 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
     }
     panic!("neither face changed the delve");
 }
+
+/// A fork from round k of a lab's delve (the party handed back at k, and ordered on) keeps the
+/// rounds before k byte-identical — the log and the journal — and keeps the line it left.
+#[test]
+fn a_fork_keeps_the_rounds_before_it_byte_identical() {
+    use delve::sim::Playing;
+    let level = sample("levels/crypt.ron");
+    let policy = delve::policy::PartyPolicy::default();
+    let playing = Playing {
+        policy: Some(&policy),
+        keyframes: true,
+        ..Playing::default()
+    };
+    let (mut app, _) = playing.play(&level, 2, 400, |_| {});
+    let world = app.world_mut();
+    let before: Vec<String> = world
+        .resource::<delve::log::EventLog>()
+        .entries()
+        .iter()
+        .map(|e| e.to_json())
+        .collect();
+    let line = world.resource::<delve::keyframe::Keyframes>().line().to_vec();
+    let k = 57;
+    delve::keyframe::seek(world, &level, k);
+    delve::sim::give(
+        world,
+        delve::policy::Autonomy {
+            party: "party".into(),
+            policy: None,
+        }
+        .into(),
+    );
+    delve::sim::give(
+        world,
+        delve::command::Command::Rest(delve::command::acts::Rest {
+            who: "Brannoc".into(),
+        }),
+    );
+    delve::sim::run_rounds(world, 20);
+    let after: Vec<String> = world
+        .resource::<delve::log::EventLog>()
+        .entries()
+        .iter()
+        .map(|e| e.to_json())
+        .collect();
+    let rounds_of = |log: &[String]| -> Vec<String> {
+        log.iter()
+            .filter(|l| {
+                let round: u64 = l[9..].split(',').next().unwrap().parse().unwrap();
+                round < k
+            })
+            .cloned()
+            .collect()
+    };
+    assert_eq!(rounds_of(&after), rounds_of(&before));
+    assert_ne!(after, before[..after.len().min(before.len())].to_vec());
+    let journal = &world.resource::<delve::command::Journal>().0;
+    let kept = line.iter().filter(|c| c.round < k).count();
+    assert_eq!(journal[..kept], line[..kept]);
+    let frames = world.resource::<delve::keyframe::Keyframes>();
+    assert_eq!(frames.left().len(), 1);
+    assert_eq!(frames.left()[0], (k, line));
+    assert_eq!(frames.end(), k + 20);
+}

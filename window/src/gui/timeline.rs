@@ -364,3 +364,113 @@ fn timeline_bar(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Timeline) 
         timeline.playing = false;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::input::tests::{app, press};
+    use delve::keyframe::Keyframes;
+
+    /// The window's input with the timeline, on the crypt's delve handed to its policy and
+    /// played `rounds` rounds (keyframes kept from its start).
+    fn watched(rounds: u64) -> App {
+        let mut app = app();
+        app.add_plugins(TimelinePlugin);
+        let world = app.world_mut();
+        delve::keyframe::keep(world, ROUNDS_PER_TURN);
+        delve::sim::hand_parties_to(world, &delve::policy::PartyPolicy::default());
+        delve::sim::run_rounds(world, rounds);
+        app.update();
+        app
+    }
+
+    fn round(app: &App) -> u64 {
+        app.world().resource::<Clock>().rounds
+    }
+
+    fn chord(app: &mut App, held: KeyCode, key: KeyCode) {
+        held.press(app.world_mut());
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+        held.release(app.world_mut());
+        app.update();
+    }
+
+    /// , and . step a round, Shift with them a turn, never past the line's ends; [ and ] go to
+    /// the round after the previous and the next mark.
+    #[test]
+    fn the_timeline_keys_move_the_round_as_documented() {
+        let mut app = watched(120);
+        assert_eq!(round(&app), 120);
+        press(&mut app, KeyCode::Comma);
+        assert_eq!(round(&app), 119);
+        chord(&mut app, KeyCode::ShiftLeft, KeyCode::Comma);
+        assert_eq!(round(&app), 109);
+        press(&mut app, KeyCode::Period);
+        assert_eq!(round(&app), 110);
+        chord(&mut app, KeyCode::ShiftLeft, KeyCode::Period);
+        assert_eq!(round(&app), 120);
+        // Not past the end of the line.
+        press(&mut app, KeyCode::Period);
+        assert_eq!(round(&app), 120);
+        // The log follows the round.
+        let log_at = |app: &App| {
+            app.world()
+                .resource::<delve::log::EventLog>()
+                .entries()
+                .last()
+                .map(|e| e.round)
+        };
+        chord(&mut app, KeyCode::ShiftLeft, KeyCode::Comma);
+        assert!(log_at(&app) < Some(110));
+
+        // The marks: back to the start, then ] to each in turn.
+        for _ in 0..12 {
+            chord(&mut app, KeyCode::ShiftLeft, KeyCode::Comma);
+        }
+        assert_eq!(round(&app), 0);
+        let marks = app.world().resource::<Timeline>().marks.clone();
+        assert!(marks.len() >= 2, "{marks:?}");
+        press(&mut app, KeyCode::BracketRight);
+        assert_eq!(round(&app), marks[0].round + 1);
+        let second = marks.iter().find(|m| m.round > marks[0].round).unwrap();
+        press(&mut app, KeyCode::BracketRight);
+        assert_eq!(round(&app), second.round + 1);
+        press(&mut app, KeyCode::BracketLeft);
+        assert_eq!(round(&app), marks[0].round + 1);
+    }
+
+    /// Space at a round before the line's end replays the line's round (nothing forks); an
+    /// order given there forks it, the line left kept.
+    #[test]
+    fn space_replays_the_line_and_an_order_forks_it() {
+        let mut app = watched(60);
+        let line_log = app.world().resource::<Keyframes>().log().len();
+        for _ in 0..3 {
+            chord(&mut app, KeyCode::ShiftLeft, KeyCode::Comma);
+        }
+        assert_eq!(round(&app), 30);
+        press(&mut app, KeyCode::Space);
+        assert_eq!(round(&app), 31);
+        let frames = app.world().resource::<Keyframes>();
+        assert!(frames.left().is_empty(), "{:?}", frames.left());
+        assert_eq!((frames.end(), frames.log().len()), (60, line_log));
+        // Taking the party back from its policy is an order: the delve forks at round 31.
+        delve::sim::give(
+            app.world_mut(),
+            delve::policy::Autonomy {
+                party: "party".into(),
+                policy: None,
+            }
+            .into(),
+        );
+        press(&mut app, KeyCode::Space);
+        assert_eq!(round(&app), 32);
+        let frames = app.world().resource::<Keyframes>();
+        assert_eq!(frames.left().len(), 1);
+        assert_eq!(frames.left()[0].0, 31);
+        assert_eq!(frames.end(), 32);
+        assert!(frames.log().len() < line_log);
+    }
+}
