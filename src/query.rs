@@ -527,6 +527,139 @@ impl fmt::Display for HearAnswer {
     }
 }
 
+/// Who heard a noise of the round just played, and how: each creature within its earshot with
+/// its verdict there, whether it heard, and its Listening throw if it threw (Dungeon Delves ›
+/// Listening: only the faction's member closest to the noise throws for it). The window's
+/// answer to "who heard that?".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NoiseHeard {
+    pub at: GridPos,
+    pub sound: crate::rules::sound::SoundRow,
+    pub what: String,
+    pub listeners: Vec<Listener>,
+}
+
+/// One creature within a noise's earshot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Listener {
+    pub who: String,
+    pub at: GridPos,
+    /// `automatic` or `throw` where it stands.
+    pub verdict: crate::rules::sound::Verdict,
+    /// It heard the noise (or a companion's shout called it).
+    pub heard: bool,
+    /// Its Listening throw this round, if it threw.
+    pub throw: Option<crate::dice::Throw>,
+}
+
+impl fmt::Display for Listener {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::rules::sound::Verdict;
+        let throw = |t: &crate::dice::Throw| {
+            format!("Listening d20 {} → {} vs {}", t.natural, t.total, t.target)
+        };
+        match (self.verdict, self.heard, &self.throw) {
+            (Verdict::Automatic, true, _) => write!(f, "{}: heard it (automatically)", self.who),
+            (_, true, Some(t)) => write!(f, "{}: heard it ({})", self.who, throw(t)),
+            (_, true, None) => write!(f, "{}: heard it", self.who),
+            (_, false, Some(t)) => write!(f, "{}: missed it ({})", self.who, throw(t)),
+            (Verdict::Throw, false, None) => {
+                write!(
+                    f,
+                    "{}: in earshot with a throw, but did not listen",
+                    self.who
+                )
+            }
+            (_, false, None) => write!(f, "{}: did not hear it", self.who),
+        }
+    }
+}
+
+/// The noises of the round just played and who heard each.
+pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
+    use crate::rules::sound::hearing::{HeardThisRound, LastRoundNoises};
+    use crate::rules::sound::{Earshot, Verdict, verdicts_from};
+    use crate::rules::throws::{Skill, ThrowEvent};
+    let (Some(noises), Some(heard)) = (
+        world.get_resource::<LastRoundNoises>(),
+        world.get_resource::<HeardThisRound>(),
+    ) else {
+        return Vec::new();
+    };
+    let grid = world.resource::<DungeonGrid>();
+    let info = world.resource::<LevelInfo>();
+    let round = world
+        .resource::<crate::time::Clock>()
+        .rounds
+        .saturating_sub(1);
+    let log = world.resource::<crate::log::EventLog>().entries();
+    let from = log.partition_point(|e| e.round < round);
+    let listening = |who: &str| {
+        log[from..]
+            .iter()
+            .find_map(|e| match e.get::<ThrowEvent>() {
+                Some(ThrowEvent::Threw {
+                    who: w,
+                    skill: Skill::Proficiency(crate::level::schema::Proficiency::Listening),
+                    throw,
+                }) if w == who => Some(throw.clone()),
+                _ => None,
+            })
+    };
+    let index = world.resource::<CreatureIndex>();
+    let mut earshot = Earshot::default();
+    noises
+        .0
+        .iter()
+        .map(|noise| {
+            let verdicts = verdicts_from(
+                grid,
+                &mut earshot,
+                noise.at,
+                noise.sound,
+                info.widest_environment(),
+                |p| info.environment_at(p),
+            );
+            let mut listeners: Vec<Listener> = index
+                .0
+                .iter()
+                .filter(|(_, e)| Some(**e) != noise.maker)
+                .filter_map(|(name, e)| {
+                    let at = world.get::<Position>(*e)?.0;
+                    let called = heard.0.iter().any(|h| h.listener == *e && h.at == noise.at);
+                    // A creature does not listen for its own faction's noises (a shout calls it).
+                    let faction = |c: Entity| world.get::<crate::creature::Faction>(c).copied();
+                    if !called && noise.maker.is_some_and(|m| faction(m) == faction(*e)) {
+                        return None;
+                    }
+                    let verdict = verdicts[grid.index(at)?];
+                    if verdict == Verdict::Inaudible
+                        || world
+                            .get::<Conditions>(*e)
+                            .is_some_and(crate::rules::conditions::is_down)
+                    {
+                        return None;
+                    }
+                    Some(Listener {
+                        who: name.clone(),
+                        at,
+                        verdict,
+                        heard: called,
+                        throw: listening(name),
+                    })
+                })
+                .collect();
+            listeners.sort_by(|a, b| (!a.heard, &a.who).cmp(&(!b.heard, &b.who)));
+            NoiseHeard {
+                at: noise.at,
+                sound: noise.sound,
+                what: noise.what.clone(),
+                listeners,
+            }
+        })
+        .collect()
+}
+
 /// `door --at X,Y --who NAME`: the ways that creature can get through that door.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DoorAnswer {

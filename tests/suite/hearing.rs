@@ -488,3 +488,36 @@ fn active_listening_is_at_a_door_a_passage_or_an_intersection() {
         }
     ));
 }
+
+/// "Who heard that?" (`delve::query::who_heard`, the window's labels): for each noise of the
+/// round just played, each creature in earshot with its verdict there, whether it heard, and
+/// its Listening throw — talking in a normal dungeon from (1, 1): Near 10' away throws (18+ by
+/// Adventuring) and hears it on an 18; Far, 15' away, in earshot with a throw, does not listen
+/// (Near is the closer).
+#[test]
+fn who_heard_a_noise_names_each_listener_with_its_verdict_and_throw() {
+    use delve::query::who_heard;
+    use delve::rules::sound::Verdict;
+    for (face, hears) in [(18, true), (17, false)] {
+        let mut delve = corridor("Normal").build();
+        delve.script_dice(&[face]);
+        delve.act(noise((1, 1), SoundRow::Normal, "voices"));
+        let answer = who_heard(delve.app.world());
+        assert_eq!(answer.len(), 1);
+        let noise = &answer[0];
+        assert_eq!((noise.at, noise.what.as_str()), (GridPos::new(1, 1), "voices"));
+        let near = noise.listeners.iter().find(|l| l.who == "Near").unwrap();
+        assert_eq!(near.verdict, Verdict::Throw);
+        assert_eq!(near.heard, hears);
+        let throw = near.throw.as_ref().expect("Near threw");
+        assert_eq!((throw.natural, throw.target), (face, 18));
+        let far = noise.listeners.iter().find(|l| l.who == "Far").unwrap();
+        assert_eq!((far.verdict, far.heard, &far.throw), (Verdict::Throw, false, &None));
+    }
+    // Within 5', heard without a throw.
+    let mut delve = corridor("Normal").build();
+    delve.act(noise((2, 1), SoundRow::Normal, "a cough"));
+    let answer = who_heard(delve.app.world());
+    let near = answer[0].listeners.iter().find(|l| l.who == "Near").unwrap();
+    assert_eq!((near.verdict, near.heard, &near.throw), (Verdict::Automatic, true, &None));
+}

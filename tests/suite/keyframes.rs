@@ -248,7 +248,10 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
         .iter()
         .map(|e| e.to_json())
         .collect();
-    let line = world.resource::<delve::keyframe::Keyframes>().line().to_vec();
+    let line = world
+        .resource::<delve::keyframe::Keyframes>()
+        .line()
+        .to_vec();
     let k = 57;
     delve::keyframe::seek(world, &level, k);
     delve::sim::give(

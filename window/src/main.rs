@@ -105,6 +105,8 @@ struct SaveArgs {
 enum View {
     Judge,
     Party,
+    /// The selected creature's (--select NAME): what it sees, what it heard.
+    Creature,
 }
 
 /// What `delve play` takes.
@@ -327,6 +329,7 @@ fn window(cli: Cli) -> ExitCode {
         view: match cli.view {
             View::Judge => ViewMode::Judge,
             View::Party => ViewMode::Party,
+            View::Creature => ViewMode::Creature,
         },
         ..window_options(cli.saves, cli.show)
     })
@@ -423,6 +426,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         view: match args.view {
             View::Judge => gui::lighting::ViewMode::Judge,
             View::Party => gui::lighting::ViewMode::Party,
+            View::Creature => gui::lighting::ViewMode::Creature,
         },
         ..window_options(
             SaveArgs {

@@ -172,7 +172,7 @@ fn battle_panel(
                 " (the party waits for orders: B)"
             }
         ));
-        let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+        let party_view = view.as_deref().is_some_and(|v| !v.judges());
         for (i, f) in battle.order.iter().enumerate() {
             let first =
                 if battle.surprised.contains(&f.faction) && !battle.acted.contains(&f.faction) {

@@ -119,7 +119,7 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::TogglePartyOrders, "party/single"),
     (DelveAction::Rest, "rest"),
     (DelveAction::StandUp, "stand up"),
-    (DelveAction::ToggleView, "Judge/party view"),
+    (DelveAction::ToggleView, "Judge/party/creature view"),
     (DelveAction::ToggleBattlemap, "tiles over the battlemap"),
     (DelveAction::MakeNoise, "noise at pointer"),
     (
@@ -780,6 +780,7 @@ fn toggle_help(
     actions: Single<&ActionState<DelveAction>>,
     mut ui: ResMut<UiState>,
     view: Option<ResMut<super::lighting::ViewMode>>,
+    selected: Res<Selected>,
 ) {
     if actions.just_pressed(&DelveAction::ToggleHelp) {
         ui.show_help = !ui.show_help;
@@ -788,9 +789,11 @@ fn toggle_help(
         && let Some(mut view) = view
     {
         use super::lighting::ViewMode;
+        // The Judge's, the party's, the selected creature's.
         *view = match *view {
             ViewMode::Judge => ViewMode::Party,
-            ViewMode::Party => ViewMode::Judge,
+            ViewMode::Party if selected.0.is_some() => ViewMode::Creature,
+            ViewMode::Party | ViewMode::Creature => ViewMode::Judge,
         };
         ui.notice = format!("{:?} view", *view);
     }

@@ -1,6 +1,8 @@
-//! The two views: the Judge's (everything, with light shaded from bright to dim to dark by each
-//! source's distance) and the party's (only what the party sees now, what it remembers greyed,
-//! darkness black; secret doors look like wall, traps and unseen creatures are hidden).
+//! The views: the Judge's (everything, with light shaded from bright to dim to dark by each
+//! source's distance), the party's (only what the party sees now, what it remembers greyed,
+//! darkness black; secret doors look like wall, traps and unseen creatures are hidden), and any
+//! one creature's (the selected creature's: what it sees now, what its faction remembers, the
+//! traps its faction knows; `gui::heard` marks what it heard this round and from where).
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -22,6 +24,16 @@ pub enum ViewMode {
     #[default]
     Judge,
     Party,
+    /// The selected creature's.
+    Creature,
+}
+
+impl ViewMode {
+    /// Does the view show what only the Judge knows (secret doors, hidden traps, unseen
+    /// creatures)?
+    pub fn judges(self) -> bool {
+        self == ViewMode::Judge
+    }
 }
 
 /// Marks trap and light markers, hidden in the party's view unless seen.
@@ -43,7 +55,7 @@ impl Plugin for LightingPlugin {
 
 /// What was last shaded, so that tiles are recoloured only when something changed.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-struct Shaded(Option<(u64, ViewMode, u64, u32)>);
+struct Shaded(Option<(u64, ViewMode, u64, u32, Option<Entity>)>);
 
 /// Brightness of each square for the Judge's view: 1 at a source, easing to 0.85 at the edge of
 /// its bright light, down to 0.5 at the edge of its dim light; darkness 0.28.
@@ -78,7 +90,7 @@ fn shade(
     grid: Res<DungeonGrid>,
     light: Res<LightMap>,
     memory: Res<FactionMemory>,
-    parties: Res<Parties>,
+    (parties, selected): (Res<Parties>, Res<super::input::Selected>),
     mut shaded: ResMut<Shaded>,
     sights: Query<(&Faction, &Sight, Ref<Sight>, &Position)>,
     storages: Query<(Ref<TileStorage>, Has<PlayersCopy>), With<MapView>>,
@@ -103,23 +115,43 @@ fn shade(
         (Some(b), Some(o)) if b.0.is_some() => o.alpha(),
         _ => 1.0,
     };
-    let key = Some((light.generation, *view, sight_tick, alpha.to_bits()));
+    let key = Some((
+        light.generation,
+        *view,
+        sight_tick,
+        alpha.to_bits(),
+        selected.0,
+    ));
     if shaded.0 == key && sight_tick == 0 && trap_tick == 0 && !storage_changed {
         return;
     }
     shaded.0 = key;
-    // The party: the first party of the level.
-    let party_faction = parties
-        .0
-        .first()
-        .and_then(|p| p.leader())
-        .and_then(|l| sights.get(l).ok())
-        .map(|(f, ..)| *f);
-    let members: Vec<(delve::grid::GridPos, &Sight)> = sights
-        .iter()
-        .filter(|(f, ..)| Some(**f) == party_faction)
-        .map(|(_, s, _, p)| (p.0, s))
-        .collect();
+    // The party: the first party of the level; in one creature's view, that creature alone.
+    let one = (*view == ViewMode::Creature)
+        .then_some(selected.0)
+        .flatten()
+        .filter(|e| sights.get(*e).is_ok());
+    let party_faction = match one {
+        Some(e) => sights.get(e).ok().map(|(f, ..)| *f),
+        None => parties
+            .0
+            .first()
+            .and_then(|p| p.leader())
+            .and_then(|l| sights.get(l).ok())
+            .map(|(f, ..)| *f),
+    };
+    let members: Vec<(delve::grid::GridPos, &Sight)> = match one {
+        Some(e) => sights
+            .get(e)
+            .map(|(_, s, _, p)| (p.0, s))
+            .into_iter()
+            .collect(),
+        None => sights
+            .iter()
+            .filter(|(f, ..)| Some(**f) == party_faction)
+            .map(|(_, s, _, p)| (p.0, s))
+            .collect(),
+    };
     let seen_now = faction_sees(&grid, members.iter().map(|m| m.1));
     let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
     let bright = brightness(&grid, &light);
@@ -154,7 +186,7 @@ fn shade(
                         _ => Color::srgb(bright[i], bright[i], bright[i] * 0.95),
                     }
                 }
-                ViewMode::Party => {
+                ViewMode::Party | ViewMode::Creature => {
                     index.0 = if secret.contains(&p) {
                         TileArt::WallStone as u32
                     } else {
@@ -184,14 +216,17 @@ fn shade(
         let view = if for_players { ViewMode::Party } else { *view };
         let show = match (view, creatures.get(token.creature)) {
             (ViewMode::Judge, _) => true,
-            (ViewMode::Party, Ok(p)) => {
-                let own = sights
-                    .get(token.creature)
-                    .is_ok_and(|s| Some(*s.0) == party_faction);
+            (ViewMode::Party | ViewMode::Creature, Ok(p)) => {
+                let own = match one {
+                    Some(e) => token.creature == e,
+                    None => sights
+                        .get(token.creature)
+                        .is_ok_and(|s| Some(*s.0) == party_faction),
+                };
                 let hiding = hiding.get(token.creature).is_ok();
                 own || faction_sees_creature(&grid, &light, members.iter().copied(), p.0, hiding)
             }
-            (ViewMode::Party, Err(_)) => false,
+            (ViewMode::Party | ViewMode::Creature, Err(_)) => false,
         };
         *vis = if show {
             Visibility::Inherited

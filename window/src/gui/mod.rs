@@ -9,6 +9,7 @@ pub mod art;
 pub mod battle;
 pub mod battlemap;
 pub mod caving;
+pub mod heard;
 pub mod input;
 pub mod keys;
 pub mod lighting;
@@ -145,6 +146,7 @@ impl PluginGroup for GuiPlugins {
             .add(reload::ReloadPlugin)
             .add(saving::SavingPlugin)
             .add(timeline::TimelinePlugin)
+            .add(heard::HeardPlugin)
             .add(battlemap::BattlemapPlugin)
     }
 }

@@ -72,7 +72,7 @@ fn under_pointer(
     factions: Query<&delve::creature::Faction>,
     mut under: ResMut<UnderPointer>,
 ) {
-    let party_view = view.as_deref() == Some(&super::lighting::ViewMode::Party);
+    let party_view = view.as_deref().is_some_and(|v| !v.judges());
     // The party's view tells only of the traps the party knows (RULINGS › Knowledge).
     let party = parties
         .0

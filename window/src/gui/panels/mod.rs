@@ -333,7 +333,7 @@ impl DelveView<'_, '_> {
     }
 
     fn party_view(&self) -> bool {
-        self.view.as_deref() == Some(&ViewMode::Party)
+        self.view.as_deref().is_some_and(|v| !v.judges())
     }
 }
 
@@ -458,10 +458,13 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
 fn top_bar(root: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
     egui::Panel::top("clock").show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
-            let view = if d.party_view() {
-                "the party's view"
-            } else {
-                "the Judge's view"
+            let view = match d.view.as_deref() {
+                Some(ViewMode::Creature) => m.selected.0.map_or_else(
+                    || "no one's view".to_owned(),
+                    |e| format!("{}'s view", d.name_of(e)),
+                ),
+                Some(ViewMode::Party) => "the party's view".to_owned(),
+                _ => "the Judge's view".to_owned(),
             };
             ui.strong(&d.shown.level.name);
             ui.label(format!("{} | {:?} | {view}", *d.clock, *d.mode));
