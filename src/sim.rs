@@ -420,8 +420,10 @@ pub fn journal_script(world: &World) -> String {
     let source = &world.resource::<LevelInfo>().source;
     let seed = world.resource::<Dice>().seed();
     let rounds = world.resource::<crate::time::Clock>().rounds;
-    let pretty = ron::ser::PrettyConfig::default()
-        .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+    let pretty = ron::ser::PrettyConfig::default().extensions(
+        ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+            | ron::extensions::Extensions::IMPLICIT_SOME,
+    );
     let body =
         ron::ser::to_string_pretty(&JournalFile::of(world), pretty).expect("commands serialize");
     format!(

@@ -117,7 +117,7 @@ pub fn compare(
     got: &TurnCheck,
     events: &[LogEntry],
 ) -> Result<(), Divergence> {
-    if expected.hash == got.hash {
+    if expected == got {
         return Ok(());
     }
     let last = expected.turn * ROUNDS_PER_TURN - 1;

@@ -161,6 +161,7 @@ fn causes(ended: &[&RunRecord]) -> Vec<(String, Share, Vec<u64>)> {
 pub fn markdown(
     plan: &LabPlan,
     level_file: &str,
+    lab_dir: &str,
     records: &[RunRecord],
     pictures: &[(String, String)],
 ) -> String {
@@ -171,7 +172,8 @@ pub fn markdown(
     let _ = writeln!(
         out,
         "Level `{level_file}`, seeds {}–{last}, the party's policy {} (turn limit {} turns). \
-         Any delve replays with `delve sim {level_file} --auto --seed S`. A share is given with \
+         Any delve replays with `delve sim {level_file} --auto --seed S`, and opens on the \
+         timeline in the window with `delve replay {lab_dir} --seed S`. A share is given with \
          its 95% interval; a mean with its standard deviation, least and most.\n",
         plan.seed,
         plan.policy
@@ -180,7 +182,7 @@ pub fn markdown(
             .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
         plan.policy.turn_limit
     );
-    for table in tables(plan, level_file, records) {
+    for table in tables(plan, lab_dir, records) {
         table.markdown(&mut out);
     }
     if !pictures.is_empty() {
@@ -202,12 +204,13 @@ pub fn markdown(
 
 /// Every table of the report, in its order: why delves ended short, outcomes, a delve's
 /// numbers, its time, survival by turn, casualties, traps, doors, secret doors, rooms, foes,
-/// noises, those left behind.
-pub fn tables(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> Vec<Table> {
+/// noises, those left behind. `lab_dir` is the lab's folder, for the commands that open a delve
+/// of it on the timeline.
+pub fn tables(plan: &LabPlan, lab_dir: &str, records: &[RunRecord]) -> Vec<Table> {
     let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
     let e = ended.as_slice();
     let mut all = vec![
-        causes_table(level_file, e),
+        causes_table(lab_dir, e),
         outcomes_table(e),
         a_delve(e),
         time_budget(e),
@@ -225,11 +228,11 @@ pub fn tables(plan: &LabPlan, level_file: &str, records: &[RunRecord]) -> Vec<Ta
     all
 }
 
-fn causes_table(level_file: &str, ended: &[&RunRecord]) -> Table {
+fn causes_table(lab_dir: &str, ended: &[&RunRecord]) -> Table {
     let mut t = Table::new(
         "Why delves ended short of the goal",
         "The feature that stopped the party (with its square), or the state of a member, most \
-         often first; three delves of each to replay.",
+         often first; three delves of each to watch on the timeline.",
         &["why", "delves", "share", "replay"],
     )
     .when_empty("Every delve reached the goal.");
@@ -240,7 +243,7 @@ fn causes_table(level_file: &str, ended: &[&RunRecord]) -> Table {
     for (why, share, seeds) in causes(ended) {
         let replay: Vec<String> = seeds
             .iter()
-            .map(|seed| format!("`delve sim {level_file} --auto --seed {seed}`"))
+            .map(|seed| format!("`delve replay {lab_dir} --seed {seed}`"))
             .collect();
         t.push(vec![
             Cell::text(&why),
@@ -987,7 +990,13 @@ pub fn write_all(
         party_size,
         dir,
     )?;
-    let md = markdown(plan, level_file, &result.records, &pictures);
+    let md = markdown(
+        plan,
+        level_file,
+        &dir.display().to_string(),
+        &result.records,
+        &pictures,
+    );
     write("report.md", &md)?;
     write("report.html", &html(&md, dir)?)
 }

@@ -505,19 +505,32 @@ fn who_heard_a_noise_names_each_listener_with_its_verdict_and_throw() {
         let answer = who_heard(delve.app.world());
         assert_eq!(answer.len(), 1);
         let noise = &answer[0];
-        assert_eq!((noise.at, noise.what.as_str()), (GridPos::new(1, 1), "voices"));
+        assert_eq!(
+            (noise.at, noise.what.as_str()),
+            (GridPos::new(1, 1), "voices")
+        );
         let near = noise.listeners.iter().find(|l| l.who == "Near").unwrap();
         assert_eq!(near.verdict, Verdict::Throw);
         assert_eq!(near.heard, hears);
         let throw = near.throw.as_ref().expect("Near threw");
         assert_eq!((throw.natural, throw.target), (face, 18));
         let far = noise.listeners.iter().find(|l| l.who == "Far").unwrap();
-        assert_eq!((far.verdict, far.heard, &far.throw), (Verdict::Throw, false, &None));
+        assert_eq!(
+            (far.verdict, far.heard, &far.throw),
+            (Verdict::Throw, false, &None)
+        );
     }
     // Within 5', heard without a throw.
     let mut delve = corridor("Normal").build();
     delve.act(noise((2, 1), SoundRow::Normal, "a cough"));
     let answer = who_heard(delve.app.world());
-    let near = answer[0].listeners.iter().find(|l| l.who == "Near").unwrap();
-    assert_eq!((near.verdict, near.heard, &near.throw), (Verdict::Automatic, true, &None));
+    let near = answer[0]
+        .listeners
+        .iter()
+        .find(|l| l.who == "Near")
+        .unwrap();
+    assert_eq!(
+        (near.verdict, near.heard, &near.throw),
+        (Verdict::Automatic, true, &None)
+    );
 }

@@ -146,13 +146,16 @@ fn sharded_then_merged_equals_the_whole_lab() {
         std::fs::create_dir_all(dir).unwrap();
         delve::lab::report::write_all(&whole, "levels/crypt.ron", result, dir).unwrap();
     }
+    // The same but for the folder the report names (`delve replay FOLDER --seed S`).
+    let read = |dir: &std::path::Path, file: &str| {
+        std::fs::read_to_string(dir.join(file))
+            .unwrap()
+            .replace(&dir.display().to_string(), "LAB")
+    };
     for file in ["runs.jsonl", "report.md", "heat.json"] {
-        assert_eq!(
-            std::fs::read(a.join(file)).unwrap(),
-            std::fs::read(b.join(file)).unwrap(),
-            "{file}"
-        );
+        assert_eq!(read(&a, file), read(&b, file), "{file}");
     }
+    assert!(read(&a, "report.md").contains("`delve replay LAB --seed "));
 }
 
 /// Shards of different labs, or with seeds missing between them, are not merged.

@@ -967,3 +967,79 @@ fn lab_expect_passes_fails_and_stops_early() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("broken.expect.ron:1:"), "{err}");
 }
+
+/// A journal keeps the check of every turn: `sim --commands` of it replays the same log; with
+/// one of its events changed, it stops at the first event that differs, names it and its
+/// round, and exits 3.
+#[test]
+fn sim_stops_where_a_tampered_journal_goes_another_way() {
+    let journal = scratch("checked.journal.ron");
+    let j = journal.to_str().unwrap();
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--auto",
+        "--seed",
+        "4",
+        "--journal",
+        j,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains("checks: ["), "{text}");
+    assert!(text.contains("level: \"levels/crypt.ron\""), "{text}");
+    let rounds = text
+        .split("--rounds ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+    let replay = |file: &str| {
+        delve(&[
+            "sim",
+            "levels/crypt.ron",
+            "--seed",
+            "4",
+            "--rounds",
+            &rounds,
+            "--commands",
+            file,
+        ])
+    };
+    let same = replay(j);
+    assert!(
+        same.status.success(),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    assert_eq!(stdout(&same), stdout(&o), "the same log");
+
+    // The second event of turn 3, as the journal's delve logged it, changed.
+    let at = text.find("turn: 3,").unwrap();
+    let events = at + text[at..].find("events: [").unwrap() + "events: [".len();
+    let numbers: Vec<&str> = text[events..]
+        .split(']')
+        .next()
+        .unwrap()
+        .split(',')
+        .collect();
+    let second = numbers[1].trim();
+    let changed = format!("{}", second.parse::<u64>().unwrap() ^ 1);
+    let start = events + text[events..].find(second).unwrap();
+    let tampered = format!(
+        "{}{changed}{}",
+        &text[..start],
+        &text[start + second.len()..]
+    );
+    let file = scratch_file("tampered.journal.ron", &tampered);
+    let o = replay(file.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("the delve went another way at [h0 t2 r")
+            && said.contains("event 2 of turn 3"),
+        "{said}"
+    );
+    // The log stops at the end of that turn.
+    assert!(!stdout(&o).contains("turn 4 ends"), "{}", stdout(&o));
+}
