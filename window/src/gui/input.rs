@@ -988,9 +988,8 @@ pub(crate) mod tests {
         assert_eq!(again.to_json_lines(), log.to_json_lines());
         // The journal the window writes is a command script for `delve sim`.
         let script = delve::sim::journal_script(app.world());
-        let parsed: Vec<delve::command::ScriptedCommand> =
-            delve::command::script_options().from_str(&script).unwrap();
-        assert_eq!(parsed, journal.0);
+        let parsed = delve::sim::JournalFile::from_text(&script).unwrap();
+        assert_eq!(parsed.commands, journal.0);
     }
 
     /// A hands the party to its policy (a journaled command); the policy's orders come as the
