@@ -1,4 +1,5 @@
-//! The log panel: the events by kind and creature, searched, in the Judge's or the party's view.
+//! The log panel: the events by kind and creature, searched, in the Judge's view, the party's,
+//! or one creature's (what it knows: what happened to it, and the passing of time).
 
 use super::*;
 
@@ -10,10 +11,19 @@ use delve::log::LogKind;
 /// an entry selects its creature and centres the map where it happened.
 pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
     let party_view = d.party_view() || m.state.solo;
-    ui.heading(if party_view {
-        "What the party knows"
-    } else {
-        "The log"
+    // In one creature's view, what that creature knows.
+    let one = (d.view.as_deref() == Some(&ViewMode::Creature))
+        .then(|| m.selected.0.map(|e| d.name_of(e)))
+        .flatten();
+    let knower = match &one {
+        Some(name) => Some(name.clone()),
+        None if party_view => Some(party_members(d).1),
+        None => None,
+    };
+    ui.heading(match &one {
+        Some(name) => format!("What {name} knows"),
+        None if party_view => "What the party knows".to_owned(),
+        None => "The log".to_owned(),
     });
     let f = &mut m.state.filter;
     let mut names: Vec<String> = d.everyone.iter().map(|(_, n, _)| n.to_string()).collect();
@@ -46,9 +56,12 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
     });
     ui.separator();
     // The rows are worked out again only when the log or the filter changes.
-    let key = (d.log.len(), f.clone(), party_view);
+    let key = (d.log.len(), f.clone(), knower);
     if m.state.rows_for.as_ref() != Some(&key) {
-        let (members, party_name) = party_members(d);
+        let (members, party_name) = match &one {
+            Some(name) => (vec![name.clone()], String::new()),
+            None => party_members(d),
+        };
         let members: Vec<&str> = members.iter().map(String::as_str).collect();
         m.state.rows = d
             .log

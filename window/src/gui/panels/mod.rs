@@ -78,7 +78,8 @@ pub struct PanelState {
     sound: SoundRow,
     /// The log's rows that pass the filter, and what they were worked out for.
     rows: Vec<usize>,
-    rows_for: Option<(usize, LogFilter, bool)>,
+    /// The log's length, the filter and whose knowledge (none: the Judge's) the rows are for.
+    rows_for: Option<(usize, LogFilter, Option<String>)>,
 }
 
 impl Default for PanelState {
