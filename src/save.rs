@@ -240,22 +240,13 @@ pub fn replay_checked_into(
     checks: &[crate::turn_check::TurnCheck],
 ) -> Option<crate::turn_check::Divergence> {
     crate::sim::install_level(world, level, seed);
-    world.insert_resource(crate::sim::Script::new(journal));
-    let mut went = None;
-    for round in 1..=rounds {
-        crate::sim::give_due(world);
-        crate::sim::run_round(world);
-        if went.is_none()
-            && round.is_multiple_of(ROUNDS_PER_TURN)
-            && let Some(expected) = checks.get((round / ROUNDS_PER_TURN - 1) as usize)
-        {
-            went = crate::sim::check_turn(world, expected).err();
-        }
-    }
-    crate::sim::give_due_between_rounds(world);
-    // Commands kept for rounds not played are not given later.
-    world.insert_resource(crate::sim::Script::default());
-    went
+    let playing = crate::sim::Playing {
+        script: journal,
+        checks,
+        go_on: true,
+        ..Default::default()
+    };
+    playing.play_in(world, rounds, |_| {})
 }
 
 /// Writes `bytes` to `path` so that the file is either the old one or the new one, never a

@@ -274,38 +274,58 @@ pub struct Playing<'a> {
     pub checks: &'a [crate::turn_check::TurnCheck],
     /// Keep keyframes (and so the checks of every turn, for a journal): `crate::keyframe`.
     pub keyframes: bool,
+    /// Play on past a turn that went another way than its check (a save loaded, a delve
+    /// watched): the first is told all the same.
+    pub go_on: bool,
 }
 
 impl Playing<'_> {
     /// Plays `level` with dice seeded by `seed` for `rounds` rounds (fewer when the delve ends
     /// under a policy), `watch` called after every round. With checks, stops at the first turn
-    /// that went another way, and says where.
+    /// that went another way (unless `go_on`), and says where.
     pub fn play(
         self,
         level: &Level,
         seed: u64,
         rounds: u64,
-        mut watch: impl FnMut(&World),
+        watch: impl FnMut(&World),
     ) -> (App, Option<crate::turn_check::Divergence>) {
         let mut app = sim_app(level, seed);
         let world = app.world_mut();
         if self.keyframes || !self.checks.is_empty() {
             crate::keyframe::keep(world, ROUNDS_PER_TURN);
         }
+        let went = self.play_in(world, rounds, watch);
+        (app, went)
+    }
+
+    /// [`Playing::play`] in a world where the delve is installed already (the window's; a save
+    /// being loaded).
+    pub fn play_in(
+        self,
+        world: &mut World,
+        rounds: u64,
+        mut watch: impl FnMut(&World),
+    ) -> Option<crate::turn_check::Divergence> {
         if let Some(policy) = self.policy {
             hand_parties_to(world, policy);
         }
         world.insert_resource(Script::new(self.script));
+        let mut went = None;
         for _ in 0..rounds {
             give_due(world);
             run_round(world);
             watch(world);
             let now = world.resource::<crate::time::Clock>().rounds;
-            if now.is_multiple_of(ROUNDS_PER_TURN)
+            if went.is_none()
+                && now.is_multiple_of(ROUNDS_PER_TURN)
                 && let Some(expected) = self.checks.iter().find(|c| c.turn * ROUNDS_PER_TURN == now)
-                && let Err(went) = check_turn(world, expected)
+                && let Err(w) = check_turn(world, expected)
             {
-                return (app, Some(went));
+                went = Some(w);
+                if !self.go_on {
+                    return went;
+                }
             }
             if self.policy.is_some() && world.resource::<crate::policy::DelveEnd>().0.is_some() {
                 break;
@@ -314,7 +334,9 @@ impl Playing<'_> {
         if self.policy.is_none() {
             give_due_between_rounds(world);
         }
-        (app, None)
+        // Commands kept for rounds not played are not given later.
+        world.insert_resource(Script::default());
+        went
     }
 }
 

@@ -103,6 +103,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         checks: &checks,
         // A journal written keeps the check of every turn.
         keyframes: journal.is_some(),
+        go_on: false,
     };
     let (app, went) = playing.play(&loaded.level, seed, rounds, |_| {});
     let world = app.world();

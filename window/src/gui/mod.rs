@@ -349,29 +349,14 @@ pub fn run(options: WindowOptions) -> ExitCode {
 /// compared turn by turn, and goes to the round to open at. Says what it did, or where the
 /// delve went another way than its journal.
 fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) -> String {
-    if let Some(policy) = &watch.policy {
-        delve::sim::hand_parties_to(world, policy);
-    }
-    world.insert_resource(delve::sim::Script::new(&watch.script));
-    let mut went = None;
-    for _ in 0..watch.rounds {
-        delve::sim::give_due(world);
-        delve::sim::run_round(world);
-        let now = world.resource::<delve::time::Clock>().rounds;
-        if went.is_none()
-            && now.is_multiple_of(delve::time::ROUNDS_PER_TURN)
-            && let Some(expected) = watch
-                .checks
-                .iter()
-                .find(|c| c.turn * delve::time::ROUNDS_PER_TURN == now)
-        {
-            went = delve::sim::check_turn(world, expected).err();
-        }
-        if watch.policy.is_some() && world.resource::<delve::policy::DelveEnd>().0.is_some() {
-            break;
-        }
-    }
-    world.insert_resource(delve::sim::Script::default());
+    let playing = delve::sim::Playing {
+        policy: watch.policy.as_ref(),
+        script: &watch.script,
+        checks: &watch.checks,
+        go_on: true,
+        ..Default::default()
+    };
+    let went = playing.play_in(world, watch.rounds, |_| {});
     let end = world.resource::<delve::time::Clock>().rounds;
     let marks = delve::timeline::marks(world.resource::<delve::log::EventLog>().entries());
     let at = match watch.at {
