@@ -34,8 +34,6 @@ trait Kept: Send + Sync {
     fn bytes(&self) -> usize;
     /// Is it the same state as `other` (of the same type)? Then, in words, how it differs.
     fn differs(&self, other: &dyn Kept) -> Option<String>;
-    /// A hash of it (of its words: [`Kept::differs`] compares the same), worked out once.
-    fn digest(&self) -> &[u8; 32];
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
@@ -49,18 +47,13 @@ trait Keeper: Send + Sync {
     fn id(&self, world: &mut World) -> ComponentId;
 }
 
-struct KeptResource<R>(Option<R>, std::sync::OnceLock<[u8; 32]>);
+struct KeptResource<R>(Option<R>);
 
 impl<R: Resource + Clone + std::fmt::Debug> Kept for KeptResource<R> {
     fn differs(&self, other: &dyn Kept) -> Option<String> {
         let other = other.as_any().downcast_ref::<Self>()?;
         let (a, b) = (format!("{:?}", self.0), format!("{:?}", other.0));
         (a != b).then(|| format!("{}: {a} against {b}", std::any::type_name::<R>()))
-    }
-
-    fn digest(&self) -> &[u8; 32] {
-        self.1
-            .get_or_init(|| *blake3::hash(format!("{:?}", self.0).as_bytes()).as_bytes())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -97,10 +90,7 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
             (_, None) => false,
         };
         if !unchanged {
-            self.last = Some(Arc::new(KeptResource(
-                now.map(|r| R::clone(&r)),
-                Default::default(),
-            )));
+            self.last = Some(Arc::new(KeptResource(now.map(|r| R::clone(&r)))));
         }
         self.last.clone().expect("taken above")
     }
@@ -115,7 +105,7 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
 }
 
 /// One component type on every entity of the level that has it, lowest entity first.
-struct KeptComponents<C>(Vec<(Entity, C)>, std::sync::OnceLock<[u8; 32]>);
+struct KeptComponents<C>(Vec<(Entity, C)>);
 
 impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt::Debug> Kept
     for KeptComponents<C>
@@ -130,16 +120,6 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
                 |(x, y)| format!("{x} against {y}"),
             );
             format!("{}: {first}", std::any::type_name::<C>())
-        })
-    }
-
-    fn digest(&self) -> &[u8; 32] {
-        self.1.get_or_init(|| {
-            let mut h = blake3::Hasher::new();
-            for e in &self.0 {
-                h.update(format!("{e:?}").as_bytes());
-            }
-            *h.finalize().as_bytes()
         })
     }
 
@@ -201,7 +181,7 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
         });
         if !unchanged {
             let taken = now.iter().map(|(e, c)| (*e, C::clone(c))).collect();
-            self.last = Some(Arc::new(KeptComponents(taken, Default::default())));
+            self.last = Some(Arc::new(KeptComponents(taken)));
         }
         self.last.clone().expect("taken above")
     }
@@ -440,15 +420,12 @@ impl Keyframes {
 }
 
 impl Keyframes {
-    /// Works out the check of turn `turn`, which `frame` ends.
-    fn check(&mut self, turn: u64, frame: &Keyframe) {
-        let events = crate::turn_check::events_of(&self.log[..frame.log_len], turn);
-        let check = crate::turn_check::check(
-            self.checks.last(),
-            turn,
-            events,
-            frame.state.iter().map(|s| s.digest()),
-        );
+    /// Works out the check of turn `turn`, which ends with the log `log_len` long and the
+    /// world in `world`.
+    fn check(&mut self, turn: u64, log_len: usize, world: &World) {
+        let events = crate::turn_check::events_of(&self.log[..log_len], turn);
+        let state = crate::turn_check::state_of(world);
+        let check = crate::turn_check::check(self.checks.last(), turn, events, &state);
         self.checks.push(check);
     }
 }
@@ -470,15 +447,12 @@ pub fn take_keyframe(world: &mut World) {
     let checked = rounds > 0
         && rounds.is_multiple_of(ROUNDS_PER_TURN)
         && frames.checks.len() as u64 == turn - 1;
-    if checked && !due {
-        let frame = take(world);
-        frames.check(turn, &frame);
+    if checked {
+        let log_len = world.resource::<EventLog>().len();
+        frames.check(turn, log_len, world);
     }
     if due {
         let frame = take(world);
-        if checked {
-            frames.check(turn, &frame);
-        }
         frames.frames.push(frame);
         // Older than an hour: one an hour.
         let recent = rounds.saturating_sub(ROUNDS_PER_HOUR);

@@ -1,6 +1,8 @@
 //! Turn checks: at the end of every turn, a hash of the delve so far — the check before it, every
-//! event of the turn and the state at its end (every kept resource and component,
-//! `crate::keyframe`) — with a hash of each of the turn's events. The journal keeps them; a
+//! event of the turn, and the state at its end as a world of any maker holds it (where the dice's
+//! stream stands; each creature by name: its square, hit points and conditions) — with a hash of
+//! each of the turn's events. (The state is read by names, not by entities: the window's world
+//! and a headless one number their entities differently.) The journal keeps them; a
 //! replay works them out again and, at the first turn whose check differs, stops and names the
 //! first event that went another way, instead of drifting on silently (DESIGN.md › Principles:
 //! same level + seed + commands ⇒ the same log).
@@ -30,13 +32,27 @@ pub fn events_of(log: &[LogEntry], turn: u64) -> &[LogEntry] {
     &log[start..end]
 }
 
+/// The state of the delve in `world` that a check hashes, in words: where the dice's stream
+/// stands, and each creature by name with its square, hit points and conditions.
+pub fn state_of(world: &bevy::prelude::World) -> String {
+    use crate::creature::{Conditions, HitPoints, Position};
+    let mut words = format!("{:?}", world.resource::<crate::dice::Dice>().position());
+    for (name, e) in &world.resource::<crate::creature::CreatureIndex>().0 {
+        let at = world.get::<Position>(*e).map(|p| p.0);
+        let hp = world.get::<HitPoints>(*e).map(|h| (h.current, h.max));
+        let conditions = world.get::<Conditions>(*e);
+        words.push_str(&format!("|{name} {at:?} {hp:?} {conditions:?}"));
+    }
+    words
+}
+
 /// The check of turn `turn`: after `previous` (the turn before's; none for the first), with the
-/// turn's `events` and the hashes of the state at its end.
-pub fn check<'a>(
+/// turn's `events` and the `state` at its end ([`state_of`]).
+pub fn check(
     previous: Option<&TurnCheck>,
     turn: u64,
     events: &[LogEntry],
-    state: impl Iterator<Item = &'a [u8; 32]>,
+    state: &str,
 ) -> TurnCheck {
     let mut h = blake3::Hasher::new();
     h.update(previous.map_or("", |p| p.hash.as_str()).as_bytes());
@@ -44,9 +60,7 @@ pub fn check<'a>(
     for e in &events {
         h.update(&e.to_le_bytes());
     }
-    for s in state {
-        h.update(s);
-    }
+    h.update(state.as_bytes());
     let hash = h.finalize();
     TurnCheck {
         turn,

@@ -38,6 +38,15 @@ impl Dice {
         self.seed
     }
 
+    /// Where the generator's stream stands, and the scripted faces still to come: two dice
+    /// at the same position give the same rolls (the turn checks hash it).
+    pub fn position(&self) -> (u128, Vec<u32>) {
+        (
+            self.rng.get_word_pos(),
+            self.script.iter().copied().collect(),
+        )
+    }
+
     /// One die of `sides` faces: 1..=sides.
     pub fn roll(&mut self, sides: u32) -> u32 {
         let sides = sides.max(1);

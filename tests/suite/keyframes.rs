@@ -294,3 +294,51 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
     assert_eq!(frames.left()[0], (k, line));
     assert_eq!(frames.end(), k + 20);
 }
+
+/// The checks name creatures, not entities: a world that numbers its entities otherwise (the
+/// window's, with its own entities spawned first and some gone) checks the same delve the same.
+#[test]
+fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
+    use bevy::prelude::*;
+    let level = sample("levels/crypt.ron");
+    let policy = delve::policy::PartyPolicy::default();
+    let playing = delve::sim::Playing {
+        policy: Some(&policy),
+        keyframes: true,
+        ..Default::default()
+    };
+    let (headless, _) = playing.play(&level, 8, 200, |_| {});
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, delve::sim::SimPlugins::with(level.modules)));
+    let world = app.world_mut();
+    let others: Vec<Entity> = (0..40).map(|_| world.spawn_empty().id()).collect();
+    for e in others.iter().step_by(3) {
+        world.despawn(*e);
+    }
+    world.insert_resource(delve::keyframe::Keyframes::default());
+    delve::sim::install_level(world, &level, 8);
+    let went = playing.play_in(world, 200, |_| {});
+    assert_eq!(went, None);
+    let (a, b) = (
+        delve::sim::JournalFile::of(headless.world()),
+        delve::sim::JournalFile::of(app.world()),
+    );
+    assert!(!a.checks.is_empty());
+    assert_eq!(a.checks, b.checks);
+    // Compared turn by turn as it plays, too.
+    let replaying = delve::sim::Playing {
+        script: &a.commands,
+        checks: &a.checks,
+        ..Default::default()
+    };
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, delve::sim::SimPlugins::with(level.modules)));
+    let world = app.world_mut();
+    for _ in 0..7 {
+        world.spawn_empty();
+    }
+    world.insert_resource(delve::keyframe::Keyframes::default());
+    delve::sim::install_level(world, &level, 8);
+    let rounds = headless.world().resource::<delve::time::Clock>().rounds;
+    assert_eq!(replaying.play_in(world, rounds, |_| {}), None);
+}
