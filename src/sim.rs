@@ -434,20 +434,38 @@ impl JournalFile {
                 .unwrap_or_default(),
         }
     }
+
+    /// The journal of the whole line the delve in `world` is on: back on its timeline, the
+    /// rounds after the one shown too (the journal as played, whichever round is shown).
+    pub fn of_line(world: &World) -> Self {
+        let Some(frames) = world.get_resource::<crate::keyframe::Keyframes>() else {
+            return Self::of(world);
+        };
+        let end = frames
+            .end()
+            .max(world.resource::<crate::time::Clock>().rounds);
+        Self {
+            rounds: Some(end),
+            commands: frames.line().to_vec(),
+            checks: frames.checks_to(end).to_vec(),
+            ..Self::of(world)
+        }
+    }
 }
 
-/// The journal as a command script for `delve sim --commands`, headed by the command line that
-/// replays it: the window writes this after every round it plays (`--journal FILE`).
+/// The journal of the line the delve is on ([`JournalFile::of_line`]) as a command script for
+/// `delve sim --commands`, headed by the command line that replays it: the window writes this
+/// after every round it plays (`--journal FILE`).
 pub fn journal_script(world: &World) -> String {
     let source = &world.resource::<LevelInfo>().source;
     let seed = world.resource::<Dice>().seed();
-    let rounds = world.resource::<crate::time::Clock>().rounds;
+    let journal = JournalFile::of_line(world);
+    let rounds = journal.rounds.unwrap_or(0);
     let pretty = ron::ser::PrettyConfig::default().extensions(
         ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
             | ron::extensions::Extensions::IMPLICIT_SOME,
     );
-    let body =
-        ron::ser::to_string_pretty(&JournalFile::of(world), pretty).expect("commands serialize");
+    let body = ron::ser::to_string_pretty(&journal, pretty).expect("commands serialize");
     format!(
         "// The journal of a delve: `delve sim {source} --seed {seed} --rounds {rounds} --commands THIS_FILE`\n\
          // replays it with the same log (and stops where a turn goes another way than its check).\n{body}\n"

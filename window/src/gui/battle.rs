@@ -159,9 +159,18 @@ fn battle_panel(
         Option<&AttackOrder>,
     )>,
     names: Query<&Name>,
-    mut text: ResMut<BattleText>,
+    (mut text, selected): (ResMut<BattleText>, Option<Res<super::input::Selected>>),
 ) {
     let mut s = String::new();
+    // Whose hit points the view knows: the party's (faction 0), or in one creature's view its
+    // faction's.
+    let known = match view.as_deref() {
+        Some(super::lighting::ViewMode::Creature) => selected
+            .and_then(|s| s.0)
+            .and_then(|e| creatures.get(e).ok())
+            .map_or(0, |(_, f, ..)| f.0),
+        _ => 0,
+    };
     if let Some(battle) = battle.filter(|b| b.active) {
         s.push_str(&format!(
             "Battle since round {} - initiative order{}:",
@@ -188,7 +197,7 @@ fn battle_panel(
                 .filter(|(_, fa, ..)| fa.0 == f.faction)
                 .map(|(n, _, hp, c, order)| {
                     let conds: Vec<String> = c.0.iter().map(|c| format!("{:?}", c.kind)).collect();
-                    let hp = if party_view && f.faction != 0 {
+                    let hp = if party_view && f.faction != known {
                         if is_down(c) {
                             "down".to_owned()
                         } else {

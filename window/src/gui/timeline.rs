@@ -451,6 +451,10 @@ mod tests {
             chord(&mut app, KeyCode::ShiftLeft, KeyCode::Comma);
         }
         assert_eq!(round(&app), 30);
+        // The journal written is the whole line's, whichever round is shown.
+        let written = delve::sim::JournalFile::of_line(app.world());
+        assert_eq!(written.rounds, Some(60));
+        assert_eq!(written.checks.len(), 6);
         press(&mut app, KeyCode::Space);
         assert_eq!(round(&app), 31);
         let frames = app.world().resource::<Keyframes>();
