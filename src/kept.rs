@@ -11,9 +11,10 @@ use std::sync::Mutex;
 use bevy::ecs::query::{QueryData, QueryFilter, ReadOnlyQueryData};
 use bevy::prelude::*;
 
-/// A query kept for the calls that may change what it reads ([`kept_query`]).
-#[derive(Resource)]
-struct Kept<D: QueryData + 'static, F: QueryFilter + 'static>(QueryState<D, F>);
+/// The queries kept for the calls that may change what they read ([`kept_query`]), by the type
+/// of their state.
+#[derive(Resource, Default)]
+pub struct KeptQueries(HashMap<TypeId, Box<dyn Any + Send + Sync>>);
 
 /// Runs `f` with the world and the kept query of `D` filtered by `F`, made on first use.
 pub(crate) fn kept_query<D, F, R>(
@@ -25,11 +26,22 @@ where
     F: QueryFilter + 'static,
     QueryState<D, F>: Send + Sync,
 {
-    if !world.contains_resource::<Kept<D, F>>() {
-        let q = world.query_filtered::<D, F>();
-        world.insert_resource(Kept(q));
-    }
-    world.resource_scope(|world, mut kept: Mut<Kept<D, F>>| f(world, &mut kept.0))
+    let key = TypeId::of::<QueryState<D, F>>();
+    // Taken out while in use, so that `f` may ask a kept query of its own.
+    let taken = world
+        .get_resource_mut::<KeptQueries>()
+        .and_then(|mut k| k.0.remove(&key))
+        .and_then(|b| b.downcast::<QueryState<D, F>>().ok());
+    let mut state = match taken {
+        Some(state) => *state,
+        None => world.query_filtered::<D, F>(),
+    };
+    let answer = f(world, &mut state);
+    world
+        .get_resource_or_init::<KeptQueries>()
+        .0
+        .insert(key, Box::new(state));
+    answer
 }
 
 /// The read-only queries kept for callers that hold the world only to read it

@@ -17,7 +17,6 @@
 use std::sync::Arc;
 
 use bevy::ecs::change_detection::Tick;
-use bevy::ecs::component::ComponentId;
 use bevy::prelude::*;
 
 use crate::command::{Journal, ScriptedCommand};
@@ -43,8 +42,8 @@ trait Keeper: Send + Sync {
     fn take(&mut self, world: &mut World, since: Tick) -> Arc<dyn Kept>;
     /// Forgets what it shared (the world was replaced).
     fn forget(&mut self);
-    /// The component (or resource) it keeps.
-    fn id(&self, world: &mut World) -> ComponentId;
+    /// The type it keeps.
+    fn kept(&self) -> (std::any::TypeId, &'static str);
 }
 
 struct KeptResource<R>(Option<R>);
@@ -99,8 +98,8 @@ impl<R: Resource + Clone + std::fmt::Debug> Keeper for ResourceKeeper<R> {
         self.last = None;
     }
 
-    fn id(&self, world: &mut World) -> ComponentId {
-        world.register_component::<R>()
+    fn kept(&self) -> (std::any::TypeId, &'static str) {
+        type_of::<R>()
     }
 }
 
@@ -191,8 +190,8 @@ impl<C: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt
         self.query = None;
     }
 
-    fn id(&self, world: &mut World) -> ComponentId {
-        world.register_component::<C>()
+    fn kept(&self) -> (std::any::TypeId, &'static str) {
+        type_of::<C>()
     }
 }
 
@@ -205,10 +204,14 @@ pub struct StateKept {
 }
 
 impl StateKept {
-    /// The ids of every kept component and resource.
-    pub fn ids(&self, world: &mut World) -> Vec<ComponentId> {
-        self.keepers.iter().map(|k| k.id(world)).collect()
+    /// Every kept component and resource: its type and its name.
+    pub fn types(&self) -> Vec<(std::any::TypeId, &'static str)> {
+        self.keepers.iter().map(|k| k.kept()).collect()
     }
+}
+
+fn type_of<T: 'static>() -> (std::any::TypeId, &'static str) {
+    (std::any::TypeId::of::<T>(), std::any::type_name::<T>())
 }
 
 /// What an area registers as its state, from its plugin.
@@ -553,64 +556,62 @@ pub fn seek(world: &mut World, level: &crate::level::Level, round: u64) -> Optio
     Some(to)
 }
 
-/// The names of the delve's components and resources that no keyframe keeps: every component
-/// and resource of this crate registered in `world` (by a plugin, a system's query or a level)
-/// that is neither kept nor the record itself (journal, log, keyframes) nor a registry the
-/// plugins fill once.
-pub fn not_kept(world: &mut World) -> Vec<String> {
-    let kept = world.remove_resource::<StateKept>().unwrap_or_default();
-    let mut ids = kept.ids(world);
-    world.insert_resource(kept);
-    ids.extend(not_state(world));
+/// The components and resources registered in `world` (by a plugin, a system's query or a
+/// level) that are neither kept nor the record itself (journal, log, keyframes) nor a registry
+/// the plugins fill once, nor among `bevy_own` (the types a world of Bevy's own plugins
+/// registers, without the delve's): each by its name where Bevy's `debug` feature gives names,
+/// and its type id.
+pub fn not_kept(world: &mut World, bevy_own: &[std::any::TypeId]) -> Vec<String> {
+    let known: Vec<std::any::TypeId> = kept_and_not_state(world)
+        .into_iter()
+        .map(|(t, _)| t)
+        .chain(bevy_own.iter().copied())
+        .collect();
     let mut missing: Vec<String> = world
         .components()
         .iter_registered()
-        .filter(|info| !ids.contains(&info.id()))
-        .map(|info| info.name().to_string())
-        // The kept queries (`crate::kept`) are the rules' caches, made anew when missing.
-        .filter(|name| name.starts_with("delve::") && !name.starts_with("delve::kept::"))
+        .filter(|info| info.type_id().is_some_and(|t| !known.contains(&t)))
+        .map(|info| format!("{} ({:?})", info.name(), info.type_id()))
         .collect();
     missing.sort();
     missing
 }
 
-/// The type names of every kept component and resource, and of what is not the delve's state
-/// (as [`not_kept`] reads them).
-pub fn kept_and_not_state(world: &mut World) -> Vec<String> {
-    let kept = world.remove_resource::<StateKept>().unwrap_or_default();
-    let mut ids = kept.ids(world);
-    world.insert_resource(kept);
-    ids.extend(not_state(world));
-    ids.iter()
-        .filter_map(|id| world.components().get_info(*id))
-        .map(|info| info.name().to_string())
-        .collect()
+/// Every kept component and resource, and what is not the delve's state: type and name.
+pub fn kept_and_not_state(world: &World) -> Vec<(std::any::TypeId, &'static str)> {
+    let mut all = world
+        .get_resource::<StateKept>()
+        .map(StateKept::types)
+        .unwrap_or_default();
+    all.extend(not_state());
+    all
 }
 
 /// What is in the world but is not the delve's state: the record of the delve (restored from
-/// the line), and what the plugins register once and never change.
-fn not_state(world: &mut World) -> Vec<ComponentId> {
+/// the line), what marks the level's entities, and what the plugins register once and never
+/// change.
+fn not_state() -> Vec<(std::any::TypeId, &'static str)> {
     vec![
-        world.register_component::<Journal>(),
-        world.register_component::<EventLog>(),
-        world.register_component::<Keyframes>(),
-        world.register_component::<StateKept>(),
-        world.register_component::<crate::sim::Script>(),
-        world.register_component::<crate::save::History>(),
-        world.register_component::<crate::kept::ReadQueries>(),
-        world.register_component::<crate::rules::areas::Areas>(),
-        // What marks the level's entities.
-        world.register_component::<LevelEntity>(),
+        type_of::<Journal>(),
+        type_of::<EventLog>(),
+        type_of::<Keyframes>(),
+        type_of::<StateKept>(),
+        type_of::<crate::sim::Script>(),
+        type_of::<crate::save::History>(),
+        type_of::<crate::kept::ReadQueries>(),
+        type_of::<crate::kept::KeptQueries>(),
+        type_of::<crate::rules::areas::Areas>(),
+        type_of::<LevelEntity>(),
         // How the areas' rules meet, registered by their plugins.
-        world.register_component::<crate::rules::acting::Holds>(),
-        world.register_component::<crate::rules::acting::Exertions>(),
-        world.register_component::<crate::rules::acting::BusyHands>(),
-        world.register_component::<crate::rules::damage::WhenHurt>(),
-        world.register_component::<crate::rules::modules::ModuleSwitches>(),
-        world.register_component::<crate::rules::movement::hazards::Hazards>(),
-        world.register_component::<crate::rules::movement::squeezes::Squeezes>(),
-        world.register_component::<crate::rules::movement::squeezes::WalkBlockers>(),
-        world.register_component::<crate::rules::penalties::SeeingBy>(),
+        type_of::<crate::rules::acting::Holds>(),
+        type_of::<crate::rules::acting::Exertions>(),
+        type_of::<crate::rules::acting::BusyHands>(),
+        type_of::<crate::rules::damage::WhenHurt>(),
+        type_of::<crate::rules::modules::ModuleSwitches>(),
+        type_of::<crate::rules::movement::hazards::Hazards>(),
+        type_of::<crate::rules::movement::squeezes::Squeezes>(),
+        type_of::<crate::rules::movement::squeezes::WalkBlockers>(),
+        type_of::<crate::rules::penalties::SeeingBy>(),
     ]
 }
 
