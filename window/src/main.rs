@@ -76,6 +76,25 @@ struct ShowArgs {
     /// the party's view, following the party.
     #[arg(long)]
     player_window: bool,
+    /// The window's size in logical pixels, WIDTHxHEIGHT (`1280x800`); the screen's size when
+    /// left out.
+    #[arg(long, value_name = "WxH", value_parser = window_size)]
+    window: Option<(u32, u32)>,
+}
+
+/// `--window 1280x800`.
+fn window_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s}: a size is WIDTHxHEIGHT, e.g. 1280x800"))?;
+    let number = |n: &str| {
+        n.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (200..=16_384).contains(n))
+            .ok_or_else(|| format!("{s}: {n} is not a width or height from 200 to 16384"))
+    };
+    Ok((number(w)?, number(h)?))
 }
 
 /// Saves and keys, for the window and for `delve play`.
@@ -347,6 +366,7 @@ fn window_options(saves: SaveArgs, show: ShowArgs) -> gui::WindowOptions {
         no_panels: show.no_panels,
         measure_frames: show.measure_frames,
         player_window: show.player_window,
+        window_size: show.window,
         ..Default::default()
     }
 }

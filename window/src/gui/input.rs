@@ -100,6 +100,10 @@ pub enum DelveAction {
     PlaySpeed,
     /// The kind of mark the previous and next mark go to.
     MarkKind,
+    /// The interface larger (the panels' text and widgets).
+    UiLarger,
+    /// The interface smaller.
+    UiSmaller,
 }
 
 /// The Judge's actions, not bound in solo play: the view switch and a noise anywhere.
@@ -143,6 +147,8 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::MarkKind, "which marks"),
     (DelveAction::PlayPause, "play/pause"),
     (DelveAction::PlaySpeed, "speed"),
+    (DelveAction::UiLarger, "interface larger"),
+    (DelveAction::UiSmaller, "interface smaller"),
     (DelveAction::Recentre, "centre"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
@@ -207,6 +213,14 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::PlayPause, KeyCode::KeyK)
         .with(DelveAction::PlaySpeed, KeyCode::KeyL)
         .with(DelveAction::MarkKind, KeyCode::KeyJ)
+        .with(
+            DelveAction::UiLarger,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::Equal),
+        )
+        .with(
+            DelveAction::UiSmaller,
+            ButtonlikeChord::modified(ModifierKey::Control, KeyCode::Minus),
+        )
         .with_multiple(
             [
                 KeyCode::Digit1,

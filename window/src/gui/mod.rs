@@ -76,6 +76,8 @@ pub struct WindowOptions {
     /// A delve to watch on the timeline (`delve replay`): played to its end before the window
     /// opens, then shown at a round of it.
     pub watch: Option<Watch>,
+    /// The window's size in logical pixels; the screen's when `None`.
+    pub window_size: Option<(u32, u32)>,
 }
 
 /// A delve to watch: how it is played, and where the window opens on it.
@@ -238,7 +240,10 @@ pub fn run(options: WindowOptions) -> ExitCode {
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title,
-                    resolution: WindowResolution::new(1280, 800),
+                    resolution: {
+                        let (w, h) = options.window_size.unwrap_or((1280, 800));
+                        WindowResolution::new(w, h)
+                    },
                     present_mode: PresentMode::AutoVsync,
                     ..default()
                 }),
@@ -247,6 +252,9 @@ pub fn run(options: WindowOptions) -> ExitCode {
             .set(ImagePlugin::default_nearest()),
     )
     .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins));
+    if options.window_size.is_none() {
+        app.add_systems(Update, fit_window_to_screen);
+    }
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
     // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
     app.insert_resource(delve::keyframe::Keyframes::default());
@@ -343,6 +351,34 @@ pub fn run(options: WindowOptions) -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// The window takes the whole screen it opens on (its size in logical pixels: the screen's
+/// scale factor is honoured), once the screen is known; `--window` chooses instead.
+fn fit_window_to_screen(
+    mut done: Local<bool>,
+    monitors: Query<(&bevy::window::Monitor, Has<bevy::window::PrimaryMonitor>)>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if *done {
+        return;
+    }
+    let Some((monitor, _)) = monitors.iter().max_by_key(|(_, primary)| *primary) else {
+        return;
+    };
+    let Ok(mut window) = windows.single_mut() else {
+        return;
+    };
+    let scale = monitor.scale_factor.max(0.5) as f32;
+    let (w, h) = (
+        monitor.physical_width as f32 / scale,
+        monitor.physical_height as f32 / scale,
+    );
+    if w >= 200.0 && h >= 200.0 {
+        window.resolution.set(w, h);
+        window.position = bevy::window::WindowPosition::At(monitor.physical_position);
+    }
+    *done = true;
 }
 
 /// Plays the delve to watch to its end in `world` (keyframes kept: the timeline), its checks

@@ -80,7 +80,13 @@ pub struct PanelState {
     rows: Vec<usize>,
     /// The log's length, the filter and whose knowledge (none: the Judge's) the rows are for.
     rows_for: Option<(usize, LogFilter, Option<String>)>,
+    /// The interface's scale over the screen's (Ctrl+= and Ctrl+-): the panels' text and
+    /// widgets.
+    pub ui_scale: f32,
 }
+
+/// The interface's scale: from this to that, in these steps.
+pub const UI_SCALES: (f32, f32, f32) = (0.6, 2.5, 0.1);
 
 impl Default for PanelState {
     fn default() -> Self {
@@ -117,8 +123,29 @@ impl PanelState {
             sound: SoundRow::Loud,
             rows: Vec::new(),
             rows_for: None,
+            ui_scale: 1.0,
         }
     }
+}
+
+/// Ctrl+= and Ctrl+-: the interface larger or smaller (the screen's scale factor times this).
+pub fn scale_interface(
+    actions: Single<&leafwing_input_manager::prelude::ActionState<super::input::DelveAction>>,
+    mut state: ResMut<PanelState>,
+    mut ui: ResMut<UiState>,
+) {
+    use super::input::DelveAction as A;
+    let (least, most, step) = UI_SCALES;
+    let by = if actions.just_pressed(&A::UiLarger) {
+        step
+    } else if actions.just_pressed(&A::UiSmaller) {
+        -step
+    } else {
+        return;
+    };
+    let scale = ((state.ui_scale + by).clamp(least, most) * 10.0).round() / 10.0;
+    state.ui_scale = scale;
+    ui.notice = format!("the interface at {:.0}%", scale * 100.0);
 }
 
 /// What the log panel shows: one creature's entries or everyone's, the kinds ticked, the
@@ -205,7 +232,10 @@ impl Plugin for PanelsPlugin {
             )
             .add_systems(
                 Update,
-                carry_out_judge_orders.before(super::input::play_rounds),
+                (
+                    carry_out_judge_orders.before(super::input::play_rounds),
+                    scale_interface,
+                ),
             );
     }
 }
@@ -362,6 +392,11 @@ const PANEL_WIDTH: f32 = 310.0;
 
 fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The interface's scale is the keys' (`scale_interface`), not egui's own Ctrl+= too.
+    if (ctx.zoom_factor() - m.state.ui_scale).abs() > 0.001 {
+        ctx.options_mut(|o| o.zoom_with_keyboard = false);
+        ctx.set_zoom_factor(m.state.ui_scale);
+    }
     let mut root = egui::Ui::new(
         ctx.clone(),
         "viewport".into(),
@@ -551,6 +586,34 @@ fn map_viewport(
 mod tests {
     use super::*;
     use delve::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
+
+    /// Ctrl+= and Ctrl+- scale the interface a tenth at a time, within its bounds.
+    #[test]
+    fn ctrl_plus_and_minus_scale_the_interface() {
+        use leafwing_input_manager::prelude::Buttonlike;
+        let mut app = super::super::input::tests::app();
+        app.init_resource::<PanelState>()
+            .add_systems(Update, scale_interface);
+        let chord = |app: &mut App, key: KeyCode| {
+            KeyCode::ControlLeft.press(app.world_mut());
+            key.press(app.world_mut());
+            app.update();
+            key.release(app.world_mut());
+            KeyCode::ControlLeft.release(app.world_mut());
+            app.update();
+        };
+        let scale = |app: &App| app.world().resource::<PanelState>().ui_scale;
+        assert_eq!(scale(&app), 1.0);
+        chord(&mut app, KeyCode::Equal);
+        assert_eq!(scale(&app), 1.1);
+        chord(&mut app, KeyCode::Minus);
+        chord(&mut app, KeyCode::Minus);
+        assert_eq!(scale(&app), 0.9);
+        for _ in 0..10 {
+            chord(&mut app, KeyCode::Minus);
+        }
+        assert_eq!(scale(&app), UI_SCALES.0);
+    }
 
     /// A command from the Judge's hand is carried out in the frame it is given, with no round
     /// played, and goes into the journal as given between rounds.
