@@ -100,6 +100,10 @@ pub enum DelveAction {
     PlaySpeed,
     /// The kind of mark the previous and next mark go to.
     MarkKind,
+    /// Fit the whole level in the map's space.
+    FitLevel,
+    /// The camera follows the selected creature (or the party's leader) as it moves, or stays.
+    ToggleFollow,
     /// The interface larger (the panels' text and widgets).
     UiLarger,
     /// The interface smaller.
@@ -150,6 +154,8 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::UiLarger, "interface larger"),
     (DelveAction::UiSmaller, "interface smaller"),
     (DelveAction::Recentre, "centre"),
+    (DelveAction::FitLevel, "whole level"),
+    (DelveAction::ToggleFollow, "follow/stay"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
 
@@ -167,6 +173,8 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::AdvanceRound, KeyCode::Space)
         .with(DelveAction::AdvanceTurn, KeyCode::KeyT)
         .with(DelveAction::Recentre, KeyCode::KeyC)
+        .with(DelveAction::FitLevel, KeyCode::Home)
+        .with(DelveAction::ToggleFollow, KeyCode::KeyO)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
         .with(DelveAction::CyclePace, KeyCode::KeyP)
         .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
@@ -303,6 +311,10 @@ impl Plugin for InputPlugin {
                 (
                     fit_camera_on_redraw.before(RedrawSet),
                     fit_when_wanted.after(fit_camera_on_redraw),
+                    (fit_level_key, follow)
+                        .chain()
+                        .after(fit_when_wanted)
+                        .after(play_rounds),
                     (
                         pan_and_zoom,
                         select,
@@ -395,12 +407,33 @@ fn spawn_camera(mut commands: Commands, bindings: Option<Res<super::keys::Bindin
     commands.spawn((Camera2d, MapCamera, keys));
 }
 
-/// Whether the map must be framed anew, and the space it was last framed in.
-#[derive(Resource, Clone, Copy, Debug, Default)]
+/// Whether the map must be framed anew, and the space it was last framed in; whether the
+/// camera follows the selected creature (or the party's leader), and where it last was.
+#[derive(Resource, Clone, Copy, Debug)]
 pub struct Framing {
     pub wanted: bool,
     framed_in: Option<Vec2>,
+    pub follow: bool,
+    followed: Option<(Entity, delve::grid::GridPos)>,
+    /// Tab chose a creature: the camera goes to it.
+    jump: bool,
 }
+
+impl Default for Framing {
+    fn default() -> Self {
+        Self {
+            wanted: false,
+            framed_in: None,
+            follow: true,
+            followed: None,
+            jump: false,
+        }
+    }
+}
+
+/// A square this many pixels wide at most zoomed out before a view opens on the party rather
+/// than the whole level (the Judge's view), and the size the party's view opens at.
+pub const LEGIBLE_SQUARE_PX: (f32, f32) = (16.0, 32.0);
 
 /// Frames the whole map when a level is (re)drawn (not an undo or a save of it: the view
 /// stays), and again when the space the panels leave it changes size (the window resized, a
@@ -423,10 +456,18 @@ fn fit_camera_on_redraw(
     }
 }
 
+/// Frames the map when it is wanted: the Judge's view on the whole level when it fits with a
+/// square at least 16 pixels wide; the party's and one creature's view (and the Judge's on a
+/// level too large) on the creature followed, a square 32 pixels wide.
+#[allow(clippy::too_many_arguments)]
 fn fit_when_wanted(
     mut framing: ResMut<Framing>,
     area: Option<Res<super::panels::MapArea>>,
     grid: Res<DungeonGrid>,
+    view: Option<Res<super::lighting::ViewMode>>,
+    selected: Res<Selected>,
+    parties: Option<Res<delve::rules::party::Parties>>,
+    positions: Query<&Position>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
 ) {
@@ -434,11 +475,89 @@ fn fit_when_wanted(
     if framing.framed_in.is_some_and(|f| f != space) {
         framing.wanted = true;
     }
-    if framing.wanted {
-        fit(&grid, space, &mut camera);
-        framing.wanted = false;
-        framing.framed_in = Some(space);
+    if !framing.wanted {
+        return;
     }
+    framing.wanted = false;
+    framing.framed_in = Some(space);
+    let judges = view.as_deref().is_none_or(|v| v.judges());
+    let whole = fit_scale(&grid, space);
+    let t = super::art::TILE_PX as f32;
+    let target = followed(&selected, parties.as_deref(), &positions);
+    match target {
+        Some((_, p)) if !judges || whole > t / LEGIBLE_SQUARE_PX.0 => {
+            let at = super::square_to_world(grid.height(), p.x, p.y);
+            for (mut tf, mut proj) in camera.iter_mut() {
+                tf.translation.x = at.x;
+                tf.translation.y = at.y;
+                if let Projection::Orthographic(o) = &mut *proj {
+                    o.scale = t / LEGIBLE_SQUARE_PX.1;
+                }
+            }
+        }
+        _ => fit(&grid, space, &mut camera),
+    }
+}
+
+/// The creature the camera follows: the selected one, else the first party's leader; and its
+/// square.
+fn followed(
+    selected: &Selected,
+    parties: Option<&delve::rules::party::Parties>,
+    positions: &Query<&Position>,
+) -> Option<(Entity, delve::grid::GridPos)> {
+    let e = selected
+        .0
+        .or_else(|| parties.and_then(|p| p.0.first()).and_then(|p| p.leader()))?;
+    positions.get(e).ok().map(|p| (e, p.0))
+}
+
+/// Follows the creature followed as it moves (when following), and goes to the one Tab chose.
+fn follow(
+    mut framing: ResMut<Framing>,
+    selected: Res<Selected>,
+    parties: Option<Res<delve::rules::party::Parties>>,
+    positions: Query<&Position>,
+    grid: Res<DungeonGrid>,
+    mut camera: Query<&mut Transform, With<MapCamera>>,
+) {
+    let now = followed(&selected, parties.as_deref(), &positions);
+    let moved = now.is_some() && now != framing.followed;
+    // A new creature followed is not a move (unless Tab chose it): the view stays.
+    let same_one = now.map(|n| n.0) == framing.followed.map(|f| f.0);
+    if (framing.follow && moved && same_one) || (framing.jump && now.is_some()) {
+        let (_, p) = now.expect("followed");
+        let at = super::square_to_world(grid.height(), p.x, p.y);
+        for mut tf in camera.iter_mut() {
+            tf.translation.x = at.x;
+            tf.translation.y = at.y;
+        }
+    }
+    framing.jump = false;
+    framing.followed = now;
+}
+
+/// Home: the whole level in the map's space.
+fn fit_level_key(
+    actions: Single<&ActionState<DelveAction>>,
+    area: Option<Res<super::panels::MapArea>>,
+    grid: Res<DungeonGrid>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
+) {
+    if actions.just_pressed(&DelveAction::FitLevel) {
+        fit(&grid, map_space(area.as_deref(), &windows), &mut camera);
+    }
+}
+
+/// The orthographic scale that fits the whole level in `space`.
+fn fit_scale(grid: &DungeonGrid, space: Vec2) -> f32 {
+    let t = super::art::TILE_PX as f32;
+    let (w, h) = (grid.width() as f32 * t, grid.height() as f32 * t);
+    (w / space.x.max(100.0))
+        .max(h / space.y.max(100.0))
+        .max(0.25)
+        * 1.04
 }
 
 /// The logical size the map is drawn in: what the panels leave, else the whole window.
@@ -465,10 +584,7 @@ fn fit(
         tf.translation.x = (w - t) / 2.0;
         tf.translation.y = (h - t) / 2.0;
         if let Projection::Orthographic(o) = &mut *proj {
-            o.scale = (w / space.x.max(100.0))
-                .max(h / space.y.max(100.0))
-                .max(0.25)
-                * 1.04;
+            o.scale = fit_scale(grid, space);
         }
     }
 }
@@ -484,6 +600,9 @@ fn pan_and_zoom(
 ) {
     let pan = actions.clamped_axis_pair(&DelveAction::Pan);
     let zoom = actions.value(&DelveAction::Zoom);
+    if actions.just_pressed(&DelveAction::ToggleFollow) {
+        framing.follow = !framing.follow;
+    }
     if actions.just_pressed(&DelveAction::Recentre) {
         match selected.0.and_then(|e| positions.get(e).ok()) {
             Some(p) => {
@@ -504,7 +623,9 @@ fn pan_and_zoom(
         if zoom != 0.0 {
             let factor =
                 (1.0 - zoom.clamp(-3.0, 3.0) * 2.0 * time.delta_secs().max(0.05)).clamp(0.5, 2.0);
-            o.scale = (o.scale * factor).clamp(0.1, 20.0);
+            // From a square 128 pixels wide to the whole level at a third of the space.
+            let widest = (grid.width().max(grid.height()) as f32 / 10.0).max(2.0);
+            o.scale = (o.scale * factor).clamp(0.25, widest);
         }
     }
 }
@@ -534,8 +655,11 @@ fn select(
     creatures: Query<(Entity, &Position, &Name), With<Creature>>,
     mut selected: ResMut<Selected>,
     mut ui: ResMut<UiState>,
+    mut framing: ResMut<Framing>,
 ) {
     if actions.just_pressed(&DelveAction::NextCreature) {
+        // The camera goes to the creature Tab chose.
+        framing.jump = true;
         let mut all: Vec<(Entity, String)> = creatures
             .iter()
             .map(|(e, _, n)| (e, n.to_string()))
@@ -855,6 +979,65 @@ pub(crate) mod tests {
     fn selected_name(app: &mut App) -> Option<String> {
         let e = app.world().resource::<Selected>().0?;
         Some(app.world().get::<Name>(e)?.to_string())
+    }
+
+    fn camera_at(app: &mut App) -> Vec2 {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&Transform, With<MapCamera>>();
+        q.single(app.world()).unwrap().translation.truncate()
+    }
+
+    fn square_at(app: &App, name: &str) -> Vec2 {
+        let world = app.world();
+        let e = world.resource::<delve::creature::CreatureIndex>().0[name];
+        let p = world.get::<Position>(e).unwrap().0;
+        let h = world.resource::<DungeonGrid>().height();
+        crate::gui::square_to_world(h, p.x, p.y)
+    }
+
+    /// Tab moves the camera to the creature it selects.
+    #[test]
+    fn tab_moves_the_camera_to_the_creature() {
+        let mut app = app();
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(camera_at(&mut app), square_at(&app, "Aldric"));
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(camera_at(&mut app), square_at(&app, "Ashmaw"));
+    }
+
+    /// The camera follows the party's leader as it walks (none selected); O stops it following.
+    #[test]
+    fn the_camera_follows_the_moving_leader() {
+        let mut app = app();
+        let leader = {
+            let world = app.world();
+            let parties = world.resource::<delve::rules::party::Parties>();
+            let e = parties.0[0].leader().unwrap();
+            world.get::<Name>(e).unwrap().to_string()
+        };
+        delve::sim::give(
+            app.world_mut(),
+            delve::command::Command::Move(delve::command::acts::Move {
+                who: leader.clone(),
+                to: (16, 4),
+                pace: delve::rules::movement::Pace::Exploration,
+            }),
+        );
+        let before = square_at(&app, &leader);
+        for _ in 0..3 {
+            press(&mut app, KeyCode::Space);
+        }
+        let after = square_at(&app, &leader);
+        assert_ne!(before, after, "the leader walked");
+        assert_eq!(camera_at(&mut app), after);
+        press(&mut app, KeyCode::KeyO);
+        let stayed = camera_at(&mut app);
+        for _ in 0..3 {
+            press(&mut app, KeyCode::Space);
+        }
+        assert_ne!(square_at(&app, &leader), after, "the leader walked on");
+        assert_eq!(camera_at(&mut app), stayed);
     }
 
     #[test]
