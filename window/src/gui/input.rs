@@ -486,12 +486,18 @@ fn fit_when_wanted(
     let target = followed(&selected, parties.as_deref(), &positions);
     match target {
         Some((_, p)) if !judges || whole > t / LEGIBLE_SQUARE_PX.0 => {
-            let at = super::square_to_world(grid.height(), p.x, p.y);
+            let scale = t / LEGIBLE_SQUARE_PX.1;
+            let at = within_level(
+                &grid,
+                space,
+                scale,
+                super::square_to_world(grid.height(), p.x, p.y),
+            );
             for (mut tf, mut proj) in camera.iter_mut() {
                 tf.translation.x = at.x;
                 tf.translation.y = at.y;
                 if let Projection::Orthographic(o) = &mut *proj {
-                    o.scale = t / LEGIBLE_SQUARE_PX.1;
+                    o.scale = scale;
                 }
             }
         }
@@ -513,13 +519,16 @@ fn followed(
 }
 
 /// Follows the creature followed as it moves (when following), and goes to the one Tab chose.
+#[allow(clippy::too_many_arguments)]
 fn follow(
     mut framing: ResMut<Framing>,
     selected: Res<Selected>,
     parties: Option<Res<delve::rules::party::Parties>>,
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
-    mut camera: Query<&mut Transform, With<MapCamera>>,
+    area: Option<Res<super::panels::MapArea>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &Projection), With<MapCamera>>,
 ) {
     let now = followed(&selected, parties.as_deref(), &positions);
     let moved = now.is_some() && now != framing.followed;
@@ -527,8 +536,18 @@ fn follow(
     let same_one = now.map(|n| n.0) == framing.followed.map(|f| f.0);
     if (framing.follow && moved && same_one) || (framing.jump && now.is_some()) {
         let (_, p) = now.expect("followed");
-        let at = super::square_to_world(grid.height(), p.x, p.y);
-        for mut tf in camera.iter_mut() {
+        let space = map_space(area.as_deref(), &windows);
+        for (mut tf, proj) in camera.iter_mut() {
+            let scale = match proj {
+                Projection::Orthographic(o) => o.scale,
+                _ => 1.0,
+            };
+            let at = within_level(
+                &grid,
+                space,
+                scale,
+                super::square_to_world(grid.height(), p.x, p.y),
+            );
             tf.translation.x = at.x;
             tf.translation.y = at.y;
         }
@@ -548,6 +567,28 @@ fn fit_level_key(
     if actions.just_pressed(&DelveAction::FitLevel) {
         fit(&grid, map_space(area.as_deref(), &windows), &mut camera);
     }
+}
+
+/// Where the camera centres to show `at` with as little beyond the level's edges as it can: on
+/// each axis, the view kept within the level where the level is the larger, else the level
+/// centred.
+fn within_level(grid: &DungeonGrid, space: Vec2, scale: f32, at: Vec2) -> Vec2 {
+    let t = super::art::TILE_PX as f32;
+    let size = Vec2::new(grid.width() as f32 * t, grid.height() as f32 * t);
+    let view = space * scale;
+    // The level's extent in world units: square centres from 0, a half square beyond each.
+    let (low, high) = (Vec2::splat(-t / 2.0), size - Vec2::splat(t / 2.0));
+    let axis = |at: f32, view: f32, low: f32, high: f32| {
+        if view >= high - low {
+            (low + high) / 2.0
+        } else {
+            at.clamp(low + view / 2.0, high - view / 2.0)
+        }
+    };
+    Vec2::new(
+        axis(at.x, view.x, low.x, high.x),
+        axis(at.y, view.y, low.y, high.y),
+    )
 }
 
 /// The orthographic scale that fits the whole level in `space`.
@@ -996,20 +1037,39 @@ pub(crate) mod tests {
         crate::gui::square_to_world(h, p.x, p.y)
     }
 
+    /// Where the camera shows that creature (zoomed in to a quarter, so that the level's edges
+    /// keep it from the creature's square only near them).
+    fn showing(app: &App, name: &str) -> Vec2 {
+        let grid = app.world().resource::<DungeonGrid>();
+        within_level(grid, Vec2::new(1280.0, 800.0), 0.25, square_at(app, name))
+    }
+
+    fn zoom_in(app: &mut App) {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&mut Projection, With<MapCamera>>();
+        if let Projection::Orthographic(o) = &mut *q.single_mut(app.world_mut()).unwrap() {
+            o.scale = 0.25;
+        }
+    }
+
     /// Tab moves the camera to the creature it selects.
     #[test]
     fn tab_moves_the_camera_to_the_creature() {
         let mut app = app();
+        zoom_in(&mut app);
         press(&mut app, KeyCode::Tab);
-        assert_eq!(camera_at(&mut app), square_at(&app, "Aldric"));
+        assert_eq!(camera_at(&mut app), showing(&app, "Aldric"));
         press(&mut app, KeyCode::Tab);
-        assert_eq!(camera_at(&mut app), square_at(&app, "Ashmaw"));
+        assert_eq!(camera_at(&mut app), showing(&app, "Ashmaw"));
+        assert_ne!(showing(&app, "Aldric"), showing(&app, "Ashmaw"));
     }
 
     /// The camera follows the party's leader as it walks (none selected); O stops it following.
     #[test]
     fn the_camera_follows_the_moving_leader() {
         let mut app = app();
+        zoom_in(&mut app);
         let leader = {
             let world = app.world();
             let parties = world.resource::<delve::rules::party::Parties>();
@@ -1030,7 +1090,7 @@ pub(crate) mod tests {
         }
         let after = square_at(&app, &leader);
         assert_ne!(before, after, "the leader walked");
-        assert_eq!(camera_at(&mut app), after);
+        assert_eq!(camera_at(&mut app), showing(&app, &leader));
         press(&mut app, KeyCode::KeyO);
         let stayed = camera_at(&mut app);
         for _ in 0..3 {
