@@ -83,6 +83,8 @@ pub struct PanelState {
     /// The interface's scale over the screen's (Ctrl+= and Ctrl+-): the panels' text and
     /// widgets.
     pub ui_scale: f32,
+    /// The timers shown: the creatures whose name holds this.
+    timer_filter: String,
 }
 
 /// The interface's scale: from this to that, in these steps.
@@ -124,6 +126,7 @@ impl PanelState {
             rows: Vec::new(),
             rows_for: None,
             ui_scale: 1.0,
+            timer_filter: String::new(),
         }
     }
 }
@@ -447,7 +450,7 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
                     if m.state.timers {
                         egui::CollapsingHeader::new("Clock and timers")
                             .default_open(true)
-                            .show(ui, |ui| timers(ui, &d));
+                            .show(ui, |ui| timers(ui, &d, &mut m.state.timer_filter));
                     }
                     if m.state.switches && !solo {
                         egui::CollapsingHeader::new("Rules")
