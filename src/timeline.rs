@@ -51,6 +51,24 @@ impl MarkKind {
         MarkKind::End,
     ];
 
+    /// The kind a word names (`delve replay --at`): death, downed, battle, door, forced, trap,
+    /// light, noise, goal, end.
+    pub fn named(word: &str) -> Option<MarkKind> {
+        Some(match word {
+            "death" => MarkKind::Death,
+            "downed" => MarkKind::Downed,
+            "battle" => MarkKind::Battle,
+            "door" => MarkKind::DoorOpened,
+            "forced" => MarkKind::DoorForced,
+            "trap" => MarkKind::Trap,
+            "light" => MarkKind::LightOut,
+            "noise" => MarkKind::Noise,
+            "goal" => MarkKind::Goal,
+            "end" => MarkKind::End,
+            _ => return None,
+        })
+    }
+
     pub fn words(self) -> &'static str {
         match self {
             MarkKind::Death => "deaths",

@@ -315,7 +315,6 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
 /// window's, with its own entities spawned first and some gone) checks the same delve the same.
 #[test]
 fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
-    use bevy::prelude::*;
     let level = sample("levels/crypt.ron");
     let policy = delve::policy::PartyPolicy::default();
     let playing = delve::sim::Playing {
@@ -324,16 +323,8 @@ fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
         ..Default::default()
     };
     let (headless, _) = playing.play(&level, 8, 200, |_| {});
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, delve::sim::SimPlugins::with(level.modules)));
-    let world = app.world_mut();
-    let others: Vec<Entity> = (0..40).map(|_| world.spawn_empty().id()).collect();
-    for e in others.iter().step_by(3) {
-        world.despawn(*e);
-    }
-    world.insert_resource(delve::keyframe::Keyframes::default());
-    delve::sim::install_level(world, &level, 8);
-    let went = playing.play_in(world, 200, |_| {});
+    let mut app = numbered_otherwise(&level, 40);
+    let went = playing.play_in(app.world_mut(), 200, |_| {});
     assert_eq!(went, None);
     let (a, b) = (
         delve::sim::JournalFile::of(headless.world()),
@@ -347,14 +338,23 @@ fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
         checks: &a.checks,
         ..Default::default()
     };
+    let mut app = numbered_otherwise(&level, 7);
+    let rounds = headless.world().resource::<delve::time::Clock>().rounds;
+    assert_eq!(replaying.play_in(app.world_mut(), rounds, |_| {}), None);
+}
+
+/// A world keeping keyframes with `others` entities of its own spawned before the level (every
+/// third gone again), the level installed with seed 8: its entities numbered otherwise.
+fn numbered_otherwise(level: &delve::level::Level, others: usize) -> bevy::prelude::App {
+    use bevy::prelude::*;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, delve::sim::SimPlugins::with(level.modules)));
     let world = app.world_mut();
-    for _ in 0..7 {
-        world.spawn_empty();
+    let spawned: Vec<Entity> = (0..others).map(|_| world.spawn_empty().id()).collect();
+    for e in spawned.iter().step_by(3) {
+        world.despawn(*e);
     }
     world.insert_resource(delve::keyframe::Keyframes::default());
-    delve::sim::install_level(world, &level, 8);
-    let rounds = headless.world().resource::<delve::time::Clock>().rounds;
-    assert_eq!(replaying.play_in(world, rounds, |_| {}), None);
+    delve::sim::install_level(world, level, 8);
+    app
 }

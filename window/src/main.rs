@@ -407,23 +407,11 @@ fn watch_at(at: Option<&str>) -> Result<gui::WatchAt, String> {
     if let Ok(round) = at.parse() {
         return Ok(gui::WatchAt::Round(round));
     }
-    let kind = match at {
-        "death" => K::Death,
-        "downed" => K::Downed,
-        "battle" => K::Battle,
-        "door" => K::DoorOpened,
-        "forced" => K::DoorForced,
-        "trap" => K::Trap,
-        "light" => K::LightOut,
-        "noise" => K::Noise,
-        "goal" => K::Goal,
-        "end" => K::End,
-        _ => {
-            return Err(format!(
-                "--at {at}: a round, or a mark: death, downed, battle, door, forced, trap, light, noise, goal, end"
-            ));
-        }
-    };
+    let kind = K::named(at).ok_or_else(|| {
+        format!(
+            "--at {at}: a round, or a mark: death, downed, battle, door, forced, trap, light, noise, goal, end"
+        )
+    })?;
     Ok(gui::WatchAt::Mark(kind))
 }
 
