@@ -12,6 +12,7 @@ use super::input::Selected;
 use super::lighting::ViewMode;
 use super::map::RedrawSet;
 use super::{ShownLevel, square_to_world};
+use delve::grid::GridPos;
 use delve::time::Clock;
 
 /// A label of who heard what.
@@ -31,9 +32,11 @@ impl Plugin for HeardPlugin {
     }
 }
 
-fn label(commands: &mut Commands, at: Vec2, text: String, colour: Color, z: f32) {
+fn label(commands: &mut Commands, square: GridPos, at: Vec2, text: String, colour: Color, z: f32) {
     commands.spawn((
         HeardLabel,
+        super::labels::screen_text(),
+        super::labels::SquareLabel(square),
         Text2d::new(text),
         TextFont::from_font_size(11.0),
         TextColor(colour),
@@ -96,6 +99,7 @@ fn label_listeners(world: &mut World) {
         if shown {
             label(
                 &mut commands,
+                noise.at,
                 at + Vec2::new(0.0, 14.0),
                 what,
                 Color::srgb(1.0, 0.75, 0.3),
@@ -111,6 +115,7 @@ fn label_listeners(world: &mut World) {
             };
             label(
                 &mut commands,
+                l.at,
                 at - Vec2::new(0.0, 18.0),
                 l.to_string(),
                 colour,

@@ -104,6 +104,8 @@ pub enum DelveAction {
     FitLevel,
     /// The camera follows the selected creature (or the party's leader) as it moves, or stays.
     ToggleFollow,
+    /// Show or hide the minimap (`gui::minimap`).
+    ToggleMinimap,
     /// The interface larger (the panels' text and widgets).
     UiLarger,
     /// The interface smaller.
@@ -156,6 +158,7 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::Recentre, "centre"),
     (DelveAction::FitLevel, "whole level"),
     (DelveAction::ToggleFollow, "follow/stay"),
+    (DelveAction::ToggleMinimap, "minimap"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
 
@@ -175,6 +178,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::Recentre, KeyCode::KeyC)
         .with(DelveAction::FitLevel, KeyCode::Home)
         .with(DelveAction::ToggleFollow, KeyCode::KeyO)
+        .with(DelveAction::ToggleMinimap, KeyCode::KeyI)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
         .with(DelveAction::CyclePace, KeyCode::KeyP)
         .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
@@ -401,10 +405,15 @@ fn taps_within_a_frame(
 pub struct MapCamera;
 
 /// The camera carries the input map (the keys file's, or the defaults): leafwing keeps the
-/// action state beside it.
+/// action state beside it. It draws the map and the map's text ([`super::labels`]).
 fn spawn_camera(mut commands: Commands, bindings: Option<Res<super::keys::Bindings>>) {
     let keys = bindings.map_or_else(default_input_map, |b| b.keys.clone());
-    commands.spawn((Camera2d, MapCamera, keys));
+    commands.spawn((
+        Camera2d,
+        MapCamera,
+        keys,
+        bevy::camera::visibility::RenderLayers::from_layers(&[0, super::labels::LABELS_LAYER]),
+    ));
 }
 
 /// Whether the map must be framed anew, and the space it was last framed in; whether the
@@ -487,12 +496,7 @@ fn fit_when_wanted(
     match target {
         Some((_, p)) if !judges || whole > t / LEGIBLE_SQUARE_PX.0 => {
             let scale = t / LEGIBLE_SQUARE_PX.1;
-            let at = within_level(
-                &grid,
-                space,
-                scale,
-                super::square_to_world(grid.height(), p.x, p.y),
-            );
+            let at = super::square_to_world(grid.height(), p.x, p.y);
             for (mut tf, mut proj) in camera.iter_mut() {
                 tf.translation.x = at.x;
                 tf.translation.y = at.y;
@@ -526,9 +530,7 @@ fn follow(
     parties: Option<Res<delve::rules::party::Parties>>,
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
-    area: Option<Res<super::panels::MapArea>>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
-    mut camera: Query<(&mut Transform, &Projection), With<MapCamera>>,
+    mut camera: Query<&mut Transform, With<MapCamera>>,
 ) {
     let now = followed(&selected, parties.as_deref(), &positions);
     let moved = now.is_some() && now != framing.followed;
@@ -536,18 +538,8 @@ fn follow(
     let same_one = now.map(|n| n.0) == framing.followed.map(|f| f.0);
     if (framing.follow && moved && same_one) || (framing.jump && now.is_some()) {
         let (_, p) = now.expect("followed");
-        let space = map_space(area.as_deref(), &windows);
-        for (mut tf, proj) in camera.iter_mut() {
-            let scale = match proj {
-                Projection::Orthographic(o) => o.scale,
-                _ => 1.0,
-            };
-            let at = within_level(
-                &grid,
-                space,
-                scale,
-                super::square_to_world(grid.height(), p.x, p.y),
-            );
+        let at = super::square_to_world(grid.height(), p.x, p.y);
+        for mut tf in camera.iter_mut() {
             tf.translation.x = at.x;
             tf.translation.y = at.y;
         }
@@ -567,28 +559,6 @@ fn fit_level_key(
     if actions.just_pressed(&DelveAction::FitLevel) {
         fit(&grid, map_space(area.as_deref(), &windows), &mut camera);
     }
-}
-
-/// Where the camera centres to show `at` with as little beyond the level's edges as it can: on
-/// each axis, the view kept within the level where the level is the larger, else the level
-/// centred.
-fn within_level(grid: &DungeonGrid, space: Vec2, scale: f32, at: Vec2) -> Vec2 {
-    let t = super::art::TILE_PX as f32;
-    let size = Vec2::new(grid.width() as f32 * t, grid.height() as f32 * t);
-    let view = space * scale;
-    // The level's extent in world units: square centres from 0, a half square beyond each.
-    let (low, high) = (Vec2::splat(-t / 2.0), size - Vec2::splat(t / 2.0));
-    let axis = |at: f32, view: f32, low: f32, high: f32| {
-        if view >= high - low {
-            (low + high) / 2.0
-        } else {
-            at.clamp(low + view / 2.0, high - view / 2.0)
-        }
-    };
-    Vec2::new(
-        axis(at.x, view.x, low.x, high.x),
-        axis(at.y, view.y, low.y, high.y),
-    )
 }
 
 /// The orthographic scale that fits the whole level in `space`.
@@ -677,6 +647,7 @@ pub struct Pointer<'w, 's> {
     windows: Query<'w, 's, &'static Window, With<bevy::window::PrimaryWindow>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
     pub grid: Res<'w, DungeonGrid>,
+    minimap: Option<Res<'w, super::minimap::Minimap>>,
 }
 
 impl Pointer<'_, '_> {
@@ -684,6 +655,14 @@ impl Pointer<'_, '_> {
     pub fn square(&self) -> Option<delve::grid::GridPos> {
         let cursor = self.windows.iter().next()?.cursor_position()?;
         let (camera, at) = self.cameras.iter().next()?;
+        // Over a panel, or over the minimap in the map's corner, the pointer is not on a square.
+        if camera
+            .logical_viewport_rect()
+            .is_some_and(|r| !r.contains(cursor))
+            || self.minimap.as_ref().is_some_and(|m| m.covers(cursor))
+        {
+            return None;
+        }
         let world = camera.viewport_to_world_2d(at, cursor).ok()?;
         let p = world_to_square(self.grid.height(), world);
         self.grid.in_bounds(p).then_some(p)
@@ -1037,11 +1016,9 @@ pub(crate) mod tests {
         crate::gui::square_to_world(h, p.x, p.y)
     }
 
-    /// Where the camera shows that creature (zoomed in to a quarter, so that the level's edges
-    /// keep it from the creature's square only near them).
+    /// Where the camera shows that creature: centred on its square.
     fn showing(app: &App, name: &str) -> Vec2 {
-        let grid = app.world().resource::<DungeonGrid>();
-        within_level(grid, Vec2::new(1280.0, 800.0), 0.25, square_at(app, name))
+        square_at(app, name)
     }
 
     fn zoom_in(app: &mut App) {

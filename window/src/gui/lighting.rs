@@ -36,6 +36,50 @@ impl ViewMode {
     }
 }
 
+/// Whose eyes a view looks through: in one creature's view that creature alone (when it has
+/// sight), else the first party's faction (its leader's) — the party's view, and the players'
+/// copy in the Judge's.
+pub struct Eyes<'a> {
+    /// The creature whose view it is.
+    pub one: Option<Entity>,
+    pub faction: Option<Faction>,
+    /// Each of them where it stands, with its sight.
+    pub members: Vec<(delve::grid::GridPos, &'a Sight)>,
+}
+
+/// The eyes of `view`, from every creature's faction, square and sight (`all`) and one
+/// creature's (`of`).
+pub fn eyes<'a>(
+    view: ViewMode,
+    selected: Option<Entity>,
+    leader: Option<Entity>,
+    all: impl Iterator<Item = (Faction, delve::grid::GridPos, &'a Sight)>,
+    of: impl Fn(Entity) -> Option<(Faction, delve::grid::GridPos, &'a Sight)>,
+) -> Eyes<'a> {
+    let one = (view == ViewMode::Creature)
+        .then_some(selected)
+        .flatten()
+        .filter(|e| of(*e).is_some());
+    match one.and_then(&of) {
+        Some((f, at, sight)) => Eyes {
+            one,
+            faction: Some(f),
+            members: vec![(at, sight)],
+        },
+        None => {
+            let faction = leader.and_then(&of).map(|(f, ..)| f);
+            Eyes {
+                one: None,
+                faction,
+                members: all
+                    .filter(|(f, ..)| Some(*f) == faction)
+                    .map(|(_, at, s)| (at, s))
+                    .collect(),
+            }
+        }
+    }
+}
+
 /// Marks trap and light markers, hidden in the party's view unless seen.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Marker {
@@ -126,32 +170,18 @@ fn shade(
         return;
     }
     shaded.0 = key;
-    // The party: the first party of the level; in one creature's view, that creature alone.
-    let one = (*view == ViewMode::Creature)
-        .then_some(selected.0)
-        .flatten()
-        .filter(|e| sights.get(*e).is_ok());
-    let party_faction = match one {
-        Some(e) => sights.get(e).ok().map(|(f, ..)| *f),
-        None => parties
-            .0
-            .first()
-            .and_then(|p| p.leader())
-            .and_then(|l| sights.get(l).ok())
-            .map(|(f, ..)| *f),
-    };
-    let members: Vec<(delve::grid::GridPos, &Sight)> = match one {
-        Some(e) => sights
-            .get(e)
-            .map(|(_, s, _, p)| (p.0, s))
-            .into_iter()
-            .collect(),
-        None => sights
-            .iter()
-            .filter(|(f, ..)| Some(**f) == party_faction)
-            .map(|(_, s, _, p)| (p.0, s))
-            .collect(),
-    };
+    let leader = parties.0.first().and_then(|p| p.leader());
+    let Eyes {
+        one,
+        faction: party_faction,
+        members,
+    } = eyes(
+        *view,
+        selected.0,
+        leader,
+        sights.iter().map(|(f, s, _, p)| (*f, p.0, s)),
+        |e| sights.get(e).ok().map(|(f, s, _, p)| (*f, p.0, s)),
+    );
     let seen_now = faction_sees(&grid, members.iter().map(|m| m.1));
     let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
     let bright = brightness(&grid, &light);

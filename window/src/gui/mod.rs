@@ -12,8 +12,10 @@ pub mod caving;
 pub mod heard;
 pub mod input;
 pub mod keys;
+pub mod labels;
 pub mod lighting;
 pub mod map;
+pub mod minimap;
 pub mod noise;
 pub mod panels;
 pub mod players;
@@ -139,6 +141,7 @@ impl PluginGroup for GuiPlugins {
             .add(tokens::TokensPlugin)
             .add(input::InputPlugin)
             .add(panels::PanelsPlugin)
+            .add(minimap::MinimapPlugin)
             .add(actions::ActionsPlugin)
             .add(under_pointer::UnderPointerPlugin)
             .add(battle::BattleViewPlugin)
@@ -149,6 +152,7 @@ impl PluginGroup for GuiPlugins {
             .add(saving::SavingPlugin)
             .add(timeline::TimelinePlugin)
             .add(heard::HeardPlugin)
+            .add(labels::LabelsPlugin)
             .add(battlemap::BattlemapPlugin)
     }
 }

@@ -161,6 +161,7 @@ fn preview(
     let at = square_to_world(h, to.x, to.y);
     commands.spawn((
         PreviewMark,
+        super::labels::screen_text(),
         Text2d::new(label),
         TextFont::from_font_size(13.0),
         TextColor(Color::srgb(1.0, 0.95, 0.6)),

@@ -33,19 +33,22 @@ fn label_offset(p: delve::grid::GridPos) -> f32 {
 
 /// Two names side by side are wider than their squares: a creature with another beside it (on
 /// any of the eight squares around it) is named only while it is selected or under the pointer;
-/// one standing apart is always named.
+/// one standing apart is named while the squares are wide enough for text
+/// ([`super::labels::ROOMY_SQUARE_PX`]; the players' window always is).
 fn name_the_crowded_on_hover(
     selected: Res<Selected>,
     pointer: super::input::Pointer,
+    camera: Query<&Projection, With<super::input::MapCamera>>,
     creatures: Query<(Entity, &Position), With<Creature>>,
-    tokens: Query<&Token>,
+    tokens: Query<(&Token, Has<super::players::PlayersCopy>)>,
     mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
 ) {
     let hovered = pointer.square();
+    let roomy = super::labels::roomy(super::labels::camera_scale(&camera));
     let taken: std::collections::HashSet<delve::grid::GridPos> =
         creatures.iter().map(|(_, p)| p.0).collect();
     for (parent, mut vis) in &mut labels {
-        let Ok(token) = tokens.get(parent.parent()) else {
+        let Ok((token, for_players)) = tokens.get(parent.parent()) else {
             continue;
         };
         let Ok((_, at)) = creatures.get(token.creature) else {
@@ -56,7 +59,9 @@ fn name_the_crowded_on_hover(
             .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
             .filter(|&d| d != (0, 0))
             .any(|(dx, dy)| taken.contains(&delve::grid::GridPos::new(at.x + dx, at.y + dy)));
-        let named = !crowded || selected.0 == Some(token.creature) || hovered == Some(at);
+        let named = (!crowded && (roomy || for_players))
+            || selected.0 == Some(token.creature)
+            || hovered == Some(at);
         let want = if named {
             Visibility::Inherited
         } else {
@@ -127,20 +132,29 @@ pub fn spawn_tokens(
                     ..default()
                 },
                 Transform::from_xyz(at.x, at.y, 10.0),
-                children![(
-                    TokenLabel,
-                    drawn.layer.clone(),
-                    Text2d::new(c.name.to_string()),
-                    TextFont::from_font_size(13.0),
-                    TextColor(Color::WHITE),
-                    Text2dShadow {
-                        offset: Vec2::new(1.0, -1.0),
-                        color: Color::BLACK,
-                    },
-                    Transform::from_xyz(0.0, label_y, 1.0),
-                )],
             ))
             .id();
+        let label = commands
+            .spawn((
+                TokenLabel,
+                ChildOf(token),
+                Text2d::new(c.name.to_string()),
+                TextFont::from_font_size(13.0),
+                TextColor(Color::WHITE),
+                Text2dShadow {
+                    offset: Vec2::new(1.0, -1.0),
+                    color: Color::BLACK,
+                },
+                Transform::from_xyz(0.0, label_y, 1.0),
+            ))
+            .id();
+        // The Judge's copy's names at a fixed size on the screen, on the labels' layer (not on
+        // the minimap); the players' window has a zoom of its own.
+        if drawn.for_players {
+            commands.entity(label).insert(drawn.layer.clone());
+        } else {
+            commands.entity(label).insert(super::labels::screen_text());
+        }
         drawn.mark_players(commands, token);
     }
     let ring = commands

@@ -141,9 +141,6 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         ui.separator();
         ui.label(crate::gui::actions::describe(&d.offered).trim());
     }
-    if !d.under.0.is_empty() {
-        ui.label(d.under.0.trim());
-    }
 }
 
 pub(super) fn or_none(list: Vec<String>) -> String {

@@ -249,7 +249,8 @@ fn spawn_panels_camera(mut commands: Commands) {
         Camera2d,
         bevy::camera::visibility::RenderLayers::none(),
         Camera {
-            order: 1,
+            // Over the map's camera (0) and the minimap's (1).
+            order: 2,
             clear_color: ClearColorConfig::None,
             ..default()
         },
@@ -341,7 +342,6 @@ pub struct DelveView<'w, 's> {
     tactical: Option<Res<'w, delve::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
-    under: Res<'w, super::under_pointer::UnderPointer>,
     frames: Option<Res<'w, delve::keyframe::Keyframes>>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
@@ -486,8 +486,11 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
                 ui.monospace(problems.to_string());
             });
     }
+    // In the window's logical pixels (egui's points are those over the interface's scale).
     let free = root.available_rect_before_wrap();
+    let zoom = ctx.zoom_factor();
     let area = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    let area = Rect::from_corners(area.min * zoom, area.max * zoom);
     if m.area.0 != Some(area) {
         m.area.0 = Some(area);
     }

@@ -1,0 +1,147 @@
+//! Text on the map that can be read at any zoom: creatures' names, the path preview and the
+//! who-heard labels are drawn at a fixed size on the screen, not scaled with the map; below a
+//! zoom where they would run into each other they are hidden, and shown again for the square
+//! under the pointer (and the selected creature's name).
+//!
+//! The labels are on a render layer of their own that only the map's camera draws, so the
+//! minimap (`gui::minimap`) shows the level without them.
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+
+use super::input::MapCamera;
+use delve::grid::GridPos;
+
+/// The render layer of the map's text (the map's camera draws it; the minimap's does not).
+pub const LABELS_LAYER: usize = 2;
+
+/// Squares narrower than this on the screen leave no room for text beside their tokens: the
+/// labels that may be hidden are shown only for the square under the pointer.
+pub const ROOMY_SQUARE_PX: f32 = 24.0;
+
+/// Text drawn at a fixed size on the screen: its scale follows the map camera's, so its font
+/// size is in screen pixels.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct ScreenSized;
+
+/// A label of a square that is hidden while the map is zoomed out too far for text, unless the
+/// pointer is over its square.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct SquareLabel(pub GridPos);
+
+/// What a map label carries: drawn at a fixed size on the screen, on the labels' layer.
+pub fn screen_text() -> impl Bundle {
+    (ScreenSized, RenderLayers::layer(LABELS_LAYER))
+}
+
+/// How many screen pixels a square is wide at the map camera's zoom.
+pub fn square_px(camera_scale: f32) -> f32 {
+    super::art::TILE_PX as f32 / camera_scale.max(f32::EPSILON)
+}
+
+/// Is there room for labels at this zoom?
+pub fn roomy(camera_scale: f32) -> bool {
+    square_px(camera_scale) >= ROOMY_SQUARE_PX
+}
+
+/// The map camera's zoom (world units a screen pixel), 1 when there is none.
+pub fn camera_scale(camera: &Query<&Projection, With<MapCamera>>) -> f32 {
+    camera
+        .iter()
+        .find_map(|p| match p {
+            Projection::Orthographic(o) => Some(o.scale),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+}
+
+pub struct LabelsPlugin;
+
+impl Plugin for LabelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            PostUpdate,
+            (keep_text_screen_sized, hide_labels_when_cramped)
+                .before(bevy::transform::TransformSystems::Propagate),
+        );
+    }
+}
+
+/// The labels' scale is the camera's: a font of 13 is 13 pixels on the screen at every zoom.
+fn keep_text_screen_sized(
+    camera: Query<&Projection, With<MapCamera>>,
+    mut labels: Query<&mut Transform, With<ScreenSized>>,
+) {
+    let scale = Vec3::splat(camera_scale(&camera));
+    for mut tf in &mut labels {
+        if tf.scale != scale {
+            tf.scale = scale;
+        }
+    }
+}
+
+/// Squares' labels are hidden when the squares are too small for them, except under the
+/// pointer.
+fn hide_labels_when_cramped(
+    camera: Query<&Projection, With<MapCamera>>,
+    pointer: super::input::Pointer,
+    mut labels: Query<(&SquareLabel, &mut Visibility)>,
+) {
+    let roomy = roomy(camera_scale(&camera));
+    let hovered = pointer.square();
+    for (label, mut vis) in &mut labels {
+        let want = if roomy || hovered == Some(label.0) {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zoom(app: &mut App, scale: f32) {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&mut Projection, With<MapCamera>>();
+        if let Projection::Orthographic(o) = &mut *q.single_mut(app.world_mut()).unwrap() {
+            o.scale = scale;
+        }
+        app.update();
+    }
+
+    /// A label's scale is the camera's (its font size stays in screen pixels), and a square's
+    /// label is hidden while squares are narrower than 24 pixels.
+    #[test]
+    fn labels_keep_their_size_on_the_screen_and_hide_when_cramped() {
+        let mut app = super::super::input::tests::app();
+        app.add_plugins(LabelsPlugin);
+        let label = app
+            .world_mut()
+            .spawn((
+                screen_text(),
+                SquareLabel(GridPos::new(3, 3)),
+                Transform::default(),
+                Visibility::default(),
+            ))
+            .id();
+        let seen = |app: &App| {
+            (
+                app.world().get::<Transform>(label).unwrap().scale.x,
+                *app.world().get::<Visibility>(label).unwrap(),
+            )
+        };
+        zoom(&mut app, 0.5);
+        assert_eq!(seen(&app), (0.5, Visibility::Inherited));
+        zoom(&mut app, 2.0);
+        assert_eq!(square_px(2.0), 16.0);
+        assert_eq!(seen(&app), (2.0, Visibility::Hidden));
+        zoom(&mut app, 32.0 / 24.0);
+        assert_eq!(seen(&app).1, Visibility::Inherited);
+    }
+}

@@ -1,0 +1,422 @@
+//! The minimap: the whole level small in the map's lower right corner, with the map camera's
+//! rectangle on it; a click or a drag on it moves the camera there. It is the map itself seen
+//! by a second camera (the tiles and tokens as the view shades them: in the party's view only
+//! what the party knows), without the map's text (`gui::labels`). `I` shows or hides it; it is
+//! not shown while the whole level is in view already.
+
+use bevy::camera::Viewport;
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::input::{DelveAction, MapCamera};
+use delve::grid::DungeonGrid;
+use leafwing_input_manager::prelude::ActionState;
+
+/// The minimap's longer side at an interface scale of 1, in logical pixels.
+pub const MINIMAP_PX: f32 = 200.0;
+
+/// Its margin from the map's edges.
+const MARGIN_PX: f32 = 10.0;
+
+/// Where the minimap is (logical window coordinates, `None` while not shown), and the level's
+/// extent in world units that it shows.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Minimap {
+    /// Shown when it adds something (`I` hides it).
+    pub wanted: bool,
+    pub rect: Option<Rect>,
+    level: Rect,
+    /// A drag that began on the minimap goes on moving the camera outside it.
+    dragging: bool,
+}
+
+impl Default for Minimap {
+    fn default() -> Self {
+        Self {
+            wanted: true,
+            rect: None,
+            level: Rect::default(),
+            dragging: false,
+        }
+    }
+}
+
+impl Minimap {
+    /// Is the pointer at `cursor` (logical window coordinates) over the minimap?
+    pub fn covers(&self, cursor: Vec2) -> bool {
+        self.rect.is_some_and(|r| r.contains(cursor))
+    }
+
+    /// The world point under `cursor` on the minimap (clamped to the level).
+    pub fn world_at(&self, cursor: Vec2) -> Option<Vec2> {
+        let r = self.rect?;
+        let f = ((cursor - r.min) / r.size()).clamp(Vec2::ZERO, Vec2::ONE);
+        // Window y grows downwards, world y upwards.
+        Some(Vec2::new(
+            self.level.min.x + f.x * self.level.width(),
+            self.level.max.y - f.y * self.level.height(),
+        ))
+    }
+
+    /// Where a world point is on the minimap, in logical window coordinates.
+    pub fn place_of(&self, at: Vec2) -> Option<Vec2> {
+        let r = self.rect?;
+        let f = Vec2::new(
+            (at.x - self.level.min.x) / self.level.width(),
+            (self.level.max.y - at.y) / self.level.height(),
+        );
+        Some(r.min + f * r.size())
+    }
+}
+
+/// The level's extent in world units: square centres from 0, a half square beyond each.
+pub fn level_extent(grid: &DungeonGrid) -> Rect {
+    let t = super::art::TILE_PX as f32;
+    Rect::new(
+        -t / 2.0,
+        -t / 2.0,
+        grid.width() as f32 * t - t / 2.0,
+        grid.height() as f32 * t - t / 2.0,
+    )
+}
+
+/// Where the minimap goes in the map's space (`area`, logical pixels) for a level of this
+/// extent: the level's shape, its longer side `side` pixels, in the lower right corner; none
+/// when the map's space is too small to spare it.
+pub fn minimap_rect(area: Rect, level: Rect, side: f32) -> Option<Rect> {
+    let aspect = level.width() / level.height().max(1.0);
+    let size = if aspect >= 1.0 {
+        Vec2::new(side, side / aspect)
+    } else {
+        Vec2::new(side * aspect, side)
+    };
+    if area.width() < size.x * 2.0 || area.height() < size.y * 1.5 {
+        return None;
+    }
+    let max = area.max - Vec2::splat(MARGIN_PX);
+    Some(Rect::from_corners(max - size, max))
+}
+
+/// The minimap's camera: the map's default layer only (no text), over the map's camera and
+/// under the panels'.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct MinimapCamera;
+
+pub struct MinimapPlugin;
+
+impl Plugin for MinimapPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Minimap>()
+            .add_systems(Startup, spawn_minimap_camera)
+            .add_systems(
+                Update,
+                (place_minimap, move_camera_by_minimap)
+                    .chain()
+                    .after(super::map::RedrawSet),
+            );
+        if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
+            app.add_systems(EguiPrimaryContextPass, frame_the_minimap);
+        }
+    }
+}
+
+/// The render layer of the minimap's background.
+pub const MINIMAP_LAYER: usize = 3;
+
+/// The minimap's background: a camera's clear colour would clear the whole window, not its
+/// viewport, so a dark sheet under the level, that only the minimap's camera sees.
+#[derive(Component, Clone, Copy, Debug, Default)]
+struct Backdrop;
+
+fn spawn_minimap_camera(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        MinimapCamera,
+        Camera {
+            order: 1,
+            is_active: false,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        RenderLayers::from_layers(&[0, MINIMAP_LAYER]),
+    ));
+    commands.spawn((
+        Backdrop,
+        Sprite::from_color(Color::srgb(0.05, 0.05, 0.07), Vec2::ONE),
+        Transform::from_xyz(0.0, 0.0, -100.0),
+        RenderLayers::layer(MINIMAP_LAYER),
+    ));
+}
+
+/// What the minimap's camera is set by: where it draws, where it looks, how far out.
+type MinimapLens = (
+    &'static mut Camera,
+    &'static mut Transform,
+    &'static mut Projection,
+);
+
+/// The backdrop, not a camera.
+type BackdropOnly = (With<Backdrop>, Without<MinimapCamera>, Without<MapCamera>);
+
+/// Lays the minimap out in the map's corner, or hides it: `I`; not while the map's camera shows
+/// the whole level; not where the map's space is too small.
+#[allow(clippy::too_many_arguments)]
+fn place_minimap(
+    actions: Query<&ActionState<DelveAction>>,
+    mut minimap: ResMut<Minimap>,
+    grid: Res<DungeonGrid>,
+    area: Option<Res<super::panels::MapArea>>,
+    panels: Option<Res<super::panels::PanelState>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
+    mut cameras: Query<MinimapLens, (With<MinimapCamera>, Without<MapCamera>)>,
+    mut backdrop: Query<&mut Transform, BackdropOnly>,
+) {
+    if actions
+        .iter()
+        .any(|a| a.just_pressed(&DelveAction::ToggleMinimap))
+    {
+        minimap.wanted = !minimap.wanted;
+    }
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let area = area
+        .and_then(|a| a.0)
+        .unwrap_or(Rect::from_corners(Vec2::ZERO, window.size()));
+    let level = level_extent(&grid);
+    minimap.level = level;
+    let scale = panels.map_or(1.0, |p| p.ui_scale);
+    let whole_in_view = map_camera.iter().next().is_some_and(|(tf, proj)| {
+        let Projection::Orthographic(o) = proj else {
+            return false;
+        };
+        let half = area.size() * o.scale / 2.0;
+        let at = tf.translation.truncate();
+        let view = Rect::from_corners(at - half, at + half);
+        view.contains(level.min) && view.contains(level.max)
+    });
+    let rect = if minimap.wanted && !whole_in_view {
+        minimap_rect(area, level, MINIMAP_PX * scale)
+    } else {
+        None
+    };
+    if minimap.rect != rect {
+        minimap.rect = rect;
+    }
+    for (mut camera, mut tf, mut proj) in &mut cameras {
+        let active = rect.is_some();
+        if camera.is_active != active {
+            camera.is_active = active;
+        }
+        let Some(rect) = rect else { continue };
+        let factor = window.scale_factor();
+        let physical = UVec2::new(window.physical_width(), window.physical_height());
+        let pos = (rect.min * factor).as_uvec2().min(physical);
+        let size = (rect.size() * factor)
+            .as_uvec2()
+            .min(physical - pos)
+            .max(UVec2::ONE);
+        if camera
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size))
+            != Some((pos, size))
+        {
+            camera.viewport = Some(Viewport {
+                physical_position: pos,
+                physical_size: size,
+                ..default()
+            });
+        }
+        let centre = level.center().extend(tf.translation.z);
+        for mut sheet in &mut backdrop {
+            let want = Transform::from_translation(level.center().extend(-100.0))
+                .with_scale(level.size().extend(1.0) * 1.1);
+            if *sheet != want {
+                *sheet = want;
+            }
+        }
+        if tf.translation != centre {
+            tf.translation = centre;
+        }
+        if let Projection::Orthographic(o) = &mut *proj {
+            let fit = (level.width() / rect.width()).max(level.height() / rect.height());
+            if o.scale != fit {
+                o.scale = fit;
+            }
+        }
+    }
+}
+
+/// A click on the minimap, or a drag begun on it, centres the map's camera there.
+fn move_camera_by_minimap(
+    mut minimap: ResMut<Minimap>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut camera: Query<&mut Transform, With<MapCamera>>,
+) {
+    let cursor = windows.single().ok().and_then(|w| w.cursor_position());
+    if mouse.just_pressed(MouseButton::Left) {
+        minimap.dragging = cursor.is_some_and(|c| minimap.covers(c));
+    }
+    if !mouse.pressed(MouseButton::Left) {
+        minimap.dragging = false;
+    }
+    if !minimap.dragging {
+        return;
+    }
+    let Some(at) = cursor.and_then(|c| minimap.world_at(c)) else {
+        return;
+    };
+    for mut tf in &mut camera {
+        tf.translation.x = at.x;
+        tf.translation.y = at.y;
+    }
+}
+
+/// The minimap's frame, and the map camera's rectangle on it.
+fn frame_the_minimap(
+    mut contexts: EguiContexts,
+    minimap: Res<Minimap>,
+    area: Option<Res<super::panels::MapArea>>,
+    map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
+) -> Result {
+    let (Some(rect), Some(area)) = (minimap.rect, area.and_then(|a| a.0)) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("minimap"),
+    ));
+    // egui's points are the window's logical pixels over its zoom (the interface's scale).
+    let zoom = ctx.zoom_factor();
+    let to_egui = |p: Vec2| egui::pos2(p.x / zoom, p.y / zoom);
+    let frame = egui::Rect::from_min_max(to_egui(rect.min), to_egui(rect.max));
+    painter.rect_stroke(
+        frame.expand(1.0),
+        2.0,
+        egui::Stroke::new(1.5, egui::Color32::from_gray(150)),
+        egui::StrokeKind::Outside,
+    );
+    if let Ok((tf, Projection::Orthographic(o))) = map_camera.single() {
+        let half = area.size() * o.scale / 2.0;
+        let at = tf.translation.truncate();
+        let (Some(a), Some(b)) = (
+            minimap.place_of(at + Vec2::new(-half.x, half.y)),
+            minimap.place_of(at + Vec2::new(half.x, -half.y)),
+        ) else {
+            return Ok(());
+        };
+        let view = egui::Rect::from_min_max(to_egui(a), to_egui(b)).intersect(frame);
+        painter.rect_stroke(
+            view,
+            0.0,
+            egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 220, 90)),
+            egui::StrokeKind::Inside,
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leafwing_input_manager::prelude::Buttonlike;
+
+    fn camera_at(app: &mut App) -> Vec2 {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&Transform, With<MapCamera>>();
+        q.single(app.world()).unwrap().translation.truncate()
+    }
+
+    fn point_at(app: &mut App, at: Option<Vec2>) {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&mut Window, With<PrimaryWindow>>();
+        q.single_mut(app.world_mut())
+            .unwrap()
+            .set_cursor_position(at);
+    }
+
+    /// A click on the minimap centres the map's camera on the square clicked (and selects
+    /// nothing on the map beneath); a drag begun on it moves the camera along; `I` hides it.
+    #[test]
+    fn a_click_on_the_minimap_moves_the_camera_there() {
+        let mut app = super::super::input::tests::app();
+        app.add_plugins(MinimapPlugin);
+        app.world_mut().spawn((
+            Window {
+                resolution: bevy::window::WindowResolution::new(1280, 800),
+                ..default()
+            },
+            PrimaryWindow,
+        ));
+        // Zoomed in: the whole level is not in view, so the minimap is shown.
+        {
+            let mut q = app
+                .world_mut()
+                .query_filtered::<&mut Projection, With<MapCamera>>();
+            if let Projection::Orthographic(o) = &mut *q.single_mut(app.world_mut()).unwrap() {
+                o.scale = 0.25;
+            }
+        }
+        app.update();
+        let minimap = *app.world().resource::<Minimap>();
+        let rect = minimap.rect.expect("the minimap is shown");
+        assert!(rect.max.x <= 1280.0 && rect.max.y <= 800.0 && rect.width() <= MINIMAP_PX);
+        let h = app.world().resource::<DungeonGrid>().height();
+        let square = |x, y| super::super::square_to_world(h, x, y);
+        let target = square(20, 3);
+        let cursor = minimap.place_of(target).unwrap();
+        assert!(minimap.covers(cursor));
+        point_at(&mut app, Some(cursor));
+        MouseButton::Left.press(app.world_mut());
+        app.update();
+        let at = camera_at(&mut app);
+        assert!(at.distance(target) < 0.01, "{at} is not {target}");
+        assert_eq!(
+            app.world()
+                .resource::<super::super::input::UiState>()
+                .picked,
+            None
+        );
+        // Dragged on: the camera follows; released, it stays.
+        let other = square(4, 10);
+        point_at(&mut app, minimap.place_of(other));
+        app.update();
+        assert!(camera_at(&mut app).distance(other) < 0.01);
+        MouseButton::Left.release(app.world_mut());
+        app.update();
+        point_at(&mut app, minimap.place_of(target));
+        app.update();
+        assert!(camera_at(&mut app).distance(other) < 0.01);
+        // I hides it.
+        super::super::input::tests::press(&mut app, KeyCode::KeyI);
+        assert_eq!(app.world().resource::<Minimap>().rect, None);
+    }
+
+    /// The minimap keeps the level's shape, in the lower right corner of the map's space, and
+    /// is not shown where the space is too small for it.
+    #[test]
+    fn the_minimap_has_the_levels_shape_in_the_corner() {
+        let area = Rect::new(300.0, 20.0, 1000.0, 760.0);
+        let wide = Rect::new(0.0, 0.0, 400.0, 100.0);
+        let r = minimap_rect(area, wide, 200.0).unwrap();
+        assert_eq!(r.size(), Vec2::new(200.0, 50.0));
+        assert_eq!(r.max, area.max - Vec2::splat(MARGIN_PX));
+        let tall = Rect::new(0.0, 0.0, 100.0, 400.0);
+        assert_eq!(
+            minimap_rect(area, tall, 200.0).unwrap().size(),
+            Vec2::new(50.0, 200.0)
+        );
+        assert_eq!(
+            minimap_rect(Rect::new(0.0, 0.0, 300.0, 250.0), tall, 200.0),
+            None
+        );
+    }
+}
