@@ -118,6 +118,11 @@ struct SaveArgs {
     /// The keys file (RON; `<config dir>/delve/keys.ron` when left out).
     #[arg(long, value_name = "FILE")]
     keys: Option<PathBuf>,
+    /// The window's settings file, remembered between runs: the panels' widths and open
+    /// sections, the interface's scale, the minimap (RON; `<config dir>/delve/window.ron` when
+    /// left out).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -363,6 +368,7 @@ fn window_options(saves: SaveArgs, show: ShowArgs) -> gui::WindowOptions {
         save: saves.save,
         autosave: saves.autosave,
         keys: saves.keys,
+        settings: saves.settings,
         no_panels: show.no_panels,
         measure_frames: show.measure_frames,
         player_window: show.player_window,
@@ -443,6 +449,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 save: None,
                 autosave: None,
                 keys: None,
+                settings: None,
             },
             args.show,
         )

@@ -23,6 +23,7 @@ pub mod preview;
 pub mod reload;
 pub mod saving;
 pub mod screenshot;
+pub mod settings;
 pub mod timeline;
 pub mod tokens;
 pub mod under_pointer;
@@ -66,6 +67,9 @@ pub struct WindowOptions {
     pub autosave: Option<PathBuf>,
     /// The keys file (`<config dir>/delve/keys.ron` when none is given).
     pub keys: Option<PathBuf>,
+    /// The settings file: panels' widths and sections, the interface's scale
+    /// (`<config dir>/delve/window.ron` when none is given).
+    pub settings: Option<PathBuf>,
     /// Solo play (`delve play`): the party's view, its first member selected, orders to the
     /// whole party, and none of the Judge's keys (the view switch, a noise anywhere).
     pub solo: bool,
@@ -153,6 +157,7 @@ impl PluginGroup for GuiPlugins {
             .add(timeline::TimelinePlugin)
             .add(heard::HeardPlugin)
             .add(labels::LabelsPlugin)
+            .add(settings::SettingsPlugin)
             .add(battlemap::BattlemapPlugin)
     }
 }
@@ -293,10 +298,34 @@ pub fn run(options: WindowOptions) -> ExitCode {
         .as_deref()
         .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
     let mut panel_state = panels::PanelState::new(options.solo);
+    let mut minimap = minimap::Minimap::default();
+    let settings_file = options
+        .settings
+        .clone()
+        .or_else(settings::default_settings_file);
+    let (remembered, settings_warning) = match settings_file.as_deref() {
+        Some(path) => match settings::WindowSettings::read(path) {
+            Ok(s) => (Some(s), None),
+            Err(warning) => (None, Some(warning)),
+        },
+        None => (None, None),
+    };
+    if let Some(s) = &remembered {
+        s.apply(&mut panel_state, &mut minimap);
+    }
     if options.no_panels {
         panel_state.close_all();
     }
+    // Written when changed; not when it could not be read (left as it is), nor in a run with
+    // its panels closed, nor in one that takes a screenshot or measures frames and exits.
+    let passing =
+        options.no_panels || options.screenshot.is_some() || options.measure_frames.is_some();
+    app.insert_resource(settings::SettingsFile {
+        file: settings_file.filter(|_| remembered.is_some() && !passing),
+        saved: remembered.unwrap_or_default(),
+    });
     app.insert_resource(panel_state);
+    app.insert_resource(minimap);
     if options.player_window {
         app.add_plugins(players::PlayerWindowPlugin);
     }
@@ -316,7 +345,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     if options.no_panels {
         app.world_mut().resource_mut::<input::UiState>().show_help = false;
     }
-    if let Some(warning) = warning {
+    for warning in [warning, settings_warning].into_iter().flatten() {
         eprintln!("{warning}");
         app.world_mut().resource_mut::<input::UiState>().notice = warning;
     }

@@ -11,7 +11,7 @@
 //! This file lays the panels out (the top bar, the help line, the map's area); each panel is its
 //! own file: `inspector`, `hand` (the Judge's hand), `timers`, `switches`, `log`, `keys`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bevy::camera::Viewport;
 use bevy::ecs::system::SystemParam;
@@ -85,6 +85,11 @@ pub struct PanelState {
     pub ui_scale: f32,
     /// The timers shown: the creatures whose name holds this.
     timer_filter: String,
+    /// The side panels' widths, in the interface's points (remembered: `gui::settings`).
+    pub left_width: f32,
+    pub right_width: f32,
+    /// The panels' sections opened or closed against their default, by title.
+    pub sections: BTreeMap<String, bool>,
 }
 
 /// The interface's scale: from this to that, in these steps.
@@ -127,6 +132,9 @@ impl PanelState {
             rows_for: None,
             ui_scale: 1.0,
             timer_filter: String::new(),
+            left_width: super::settings::LEFT_WIDTH,
+            right_width: super::settings::RIGHT_WIDTH,
+            sections: BTreeMap::new(),
         }
     }
 }
@@ -391,8 +399,6 @@ pub struct PanelsMut<'w, 's> {
     timeline: Option<ResMut<'w, super::timeline::Timeline>>,
 }
 
-const PANEL_WIDTH: f32 = 310.0;
-
 fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The interface's scale is the keys' (`scale_interface`), not egui's own Ctrl+= too.
@@ -431,40 +437,46 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     let solo = m.state.solo;
     let left_open =
         m.state.inspector || (!solo && (m.state.hand || m.state.switches)) || m.state.timers;
+    // The sections' open states are the settings' (`gui::settings`); taken out while the
+    // sections borrow the rest.
+    let mut sections = std::mem::take(&mut m.state.sections);
     if left_open {
-        egui::Panel::left("judge")
+        let shown = egui::Panel::left("judge")
             .resizable(true)
-            .default_size(PANEL_WIDTH)
+            .default_size(m.state.left_width)
             .show(&mut root, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if m.state.inspector {
-                        egui::CollapsingHeader::new("Creature")
-                            .default_open(true)
-                            .show(ui, |ui| inspector(ui, &d, &m.selected));
+                        section(ui, &mut sections, "Creature", true, |ui| {
+                            inspector(ui, &d, &m.selected)
+                        });
                     }
                     if m.state.hand && !solo {
-                        egui::CollapsingHeader::new("The Judge's hand")
-                            .default_open(true)
-                            .show(ui, |ui| hand(ui, &d, &mut m));
+                        section(ui, &mut sections, "The Judge's hand", true, |ui| {
+                            hand(ui, &d, &mut m)
+                        });
                     }
                     if m.state.timers {
-                        egui::CollapsingHeader::new("Clock and timers")
-                            .default_open(true)
-                            .show(ui, |ui| timers(ui, &d, &mut m.state.timer_filter));
+                        section(ui, &mut sections, "Clock and timers", true, |ui| {
+                            timers(ui, &d, &mut m.state.timer_filter)
+                        });
                     }
                     if m.state.switches && !solo {
-                        egui::CollapsingHeader::new("Rules")
-                            .default_open(false)
-                            .show(ui, |ui| switches(ui, &d, &mut m.orders));
+                        section(ui, &mut sections, "Rules", false, |ui| {
+                            switches(ui, &d, &mut m.orders)
+                        });
                     }
                 });
             });
+        m.state.left_width = shown.response.rect.width();
     }
+    m.state.sections = sections;
     if m.state.log {
-        egui::Panel::right("log")
+        let shown = egui::Panel::right("log")
             .resizable(true)
-            .default_size(PANEL_WIDTH + 40.0)
+            .default_size(m.state.right_width)
             .show(&mut root, |ui| log_panel(ui, &d, &mut m));
+        m.state.right_width = shown.response.rect.width();
     }
     if m.state.keys {
         let mut open = true;
@@ -495,6 +507,27 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         m.area.0 = Some(area);
     }
     Ok(())
+}
+
+/// A section of a panel that can be folded, open at first as `default_open` says or as it was
+/// left (`open`, by title: only those left otherwise than their default).
+fn section<R>(
+    ui: &mut egui::Ui,
+    open: &mut BTreeMap<String, bool>,
+    title: &str,
+    default_open: bool,
+    body: impl FnOnce(&mut egui::Ui) -> R,
+) {
+    let was = open.get(title).copied().unwrap_or(default_open);
+    let shown = egui::CollapsingHeader::new(title)
+        .default_open(was)
+        .show(ui, body);
+    let now = shown.openness > 0.5;
+    if now == default_open {
+        open.remove(title);
+    } else {
+        open.insert(title.to_owned(), now);
+    }
 }
 
 fn top_bar(root: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
