@@ -76,4 +76,5 @@ def main():
                 sys.exit("the images are (nearly) the same")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1042,6 +1042,43 @@ pub(crate) mod tests {
         assert_ne!(showing(&app, "Aldric"), showing(&app, "Ashmaw"));
     }
 
+    /// The party's view opens centred on the party's leader with a square 32 pixels wide; the
+    /// Judge's view of a level that fits at 16 pixels a square or more opens on the whole level.
+    #[test]
+    fn the_partys_view_opens_on_the_leader_at_32_px_a_square() {
+        let mut app = app();
+        let scale = |app: &mut App| {
+            let mut q = app
+                .world_mut()
+                .query_filtered::<&Projection, With<MapCamera>>();
+            match q.single(app.world()).unwrap() {
+                Projection::Orthographic(o) => o.scale,
+                _ => unreachable!("the map's camera is orthographic"),
+            }
+        };
+        let leader = {
+            let world = app.world();
+            let e = world.resource::<delve::rules::party::Parties>().0[0]
+                .leader()
+                .unwrap();
+            world.get::<Name>(e).unwrap().to_string()
+        };
+        app.insert_resource(super::super::lighting::ViewMode::Party);
+        app.world_mut().resource_mut::<Framing>().wanted = true;
+        app.update();
+        let px = super::super::labels::square_px(scale(&mut app));
+        assert_eq!(px, LEGIBLE_SQUARE_PX.1);
+        assert_eq!(camera_at(&mut app), square_at(&app, &leader));
+        // The crypt fits a 1280x800 space (no panels in this app) at 16 px a square or more.
+        app.insert_resource(super::super::lighting::ViewMode::Judge);
+        app.world_mut().resource_mut::<Framing>().wanted = true;
+        app.update();
+        let grid = app.world().resource::<DungeonGrid>().clone();
+        let whole = fit_scale(&grid, Vec2::new(1280.0, 800.0));
+        assert!(super::super::labels::square_px(whole) >= LEGIBLE_SQUARE_PX.0);
+        assert_eq!(scale(&mut app), whole);
+    }
+
     /// The camera follows the party's leader as it walks (none selected); O stops it following.
     #[test]
     fn the_camera_follows_the_moving_leader() {
