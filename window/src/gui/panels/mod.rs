@@ -405,6 +405,9 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     if (ctx.zoom_factor() - m.state.ui_scale).abs() > 0.001 {
         ctx.options_mut(|o| o.zoom_with_keyboard = false);
         ctx.set_zoom_factor(m.state.ui_scale);
+        // The new scale holds from the next frame: the panels are laid out then, at their
+        // remembered widths in the new points.
+        return Ok(());
     }
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -440,10 +443,15 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     // The sections' open states are the settings' (`gui::settings`); taken out while the
     // sections borrow the rest.
     let mut sections = std::mem::take(&mut m.state.sections);
+    // A side panel opens at most at 30% of the window's width (a large interface scale on a
+    // small window leaves the map its room); dragged, up to 45%.
+    let width = ctx.viewport_rect().width();
+    let (at_first, at_most) = (width * 0.3, width * 0.45);
     if left_open {
         let shown = egui::Panel::left("judge")
             .resizable(true)
-            .default_size(m.state.left_width)
+            .default_size(m.state.left_width.min(at_first))
+            .size_range(120.0..=at_most)
             .show(&mut root, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if m.state.inspector {
@@ -474,7 +482,8 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     if m.state.log {
         let shown = egui::Panel::right("log")
             .resizable(true)
-            .default_size(m.state.right_width)
+            .default_size(m.state.right_width.min(at_first))
+            .size_range(120.0..=at_most)
             .show(&mut root, |ui| log_panel(ui, &d, &mut m));
         m.state.right_width = shown.response.rect.width();
     }
