@@ -87,13 +87,18 @@ pub struct Marker {
     pub trap: bool,
 }
 
+/// The shading of the map's tiles and tokens for the view (the minimap's picture is drawn
+/// after it).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShadeSet;
+
 pub struct LightingPlugin;
 
 impl Plugin for LightingPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ViewMode>()
             .init_resource::<Shaded>()
-            .add_systems(Update, shade.after(RedrawSet));
+            .add_systems(Update, shade.after(RedrawSet).in_set(ShadeSet));
     }
 }
 

@@ -1,10 +1,10 @@
 //! The minimap: the whole level small in the map's lower right corner, with the map camera's
 //! rectangle on it; a click or a drag on it moves the camera there. It is the map itself seen
 //! by a second camera (the tiles and tokens as the view shades them: in the party's view only
-//! what the party knows), without the map's text (`gui::labels`). `I` shows or hides it; it is
-//! not shown while the whole level is in view already.
+//! what the party knows), without the map's text (`gui::labels`), drawn into a picture when the
+//! map may have changed ([`MinimapPicture`]) and shown by the panels' pass. `I` shows or hides
+//! it; it is not shown while the whole level is in view already.
 
-use bevy::camera::Viewport;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -99,69 +99,106 @@ pub fn minimap_rect(area: Rect, level: Rect, side: f32) -> Option<Rect> {
     Some(Rect::from_corners(max - size, max))
 }
 
-/// The minimap's camera: the map's default layer only (no text), over the map's camera and
-/// under the panels'.
+/// The minimap's camera: the map's default layer only (no text), drawn into the minimap's
+/// picture.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct MinimapCamera;
+
+/// The minimap's picture: the image its camera draws into, the picture's size in pixels, and
+/// what it was last drawn for. It is drawn anew only when the map may look otherwise (a round
+/// played, the view or the selection changed, a command given, the tiles shaded anew, the
+/// minimap moved), and every [`REDRAW_FRAMES`] frames besides: drawing the whole level a second
+/// time every frame would cost a software renderer a seventh of its frame.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct MinimapPicture {
+    pub image: Option<Handle<Image>>,
+    size: UVec2,
+    drawn_for: Option<PictureKey>,
+    frames: u32,
+    /// Frames its camera is still to draw.
+    drawing: u32,
+}
+
+/// What the picture shows depends on.
+#[derive(Clone, Debug, PartialEq)]
+struct PictureKey {
+    rounds: u64,
+    view: Option<super::lighting::ViewMode>,
+    selected: Option<Entity>,
+    log: usize,
+    size: UVec2,
+}
+
+/// The picture is drawn anew at least this often, in frames.
+pub const REDRAW_FRAMES: u32 = 30;
+
+/// Frames a drawing of the picture takes.
+const DRAW_FRAMES: u32 = 3;
 
 pub struct MinimapPlugin;
 
 impl Plugin for MinimapPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Minimap>()
+            .init_resource::<MinimapPicture>()
             .add_systems(Startup, spawn_minimap_camera)
             .add_systems(
                 Update,
-                (place_minimap, move_camera_by_minimap)
+                (
+                    place_minimap,
+                    draw_the_picture_when_needed,
+                    move_camera_by_minimap,
+                )
                     .chain()
-                    .after(super::map::RedrawSet),
+                    .after(super::map::RedrawSet)
+                    .after(super::lighting::ShadeSet),
             );
         if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
-            app.add_systems(EguiPrimaryContextPass, frame_the_minimap);
+            app.add_systems(EguiPrimaryContextPass, show_the_minimap);
         }
     }
 }
 
-/// The render layer of the minimap's background.
-pub const MINIMAP_LAYER: usize = 3;
-
-/// The minimap's background: a camera's clear colour would clear the whole window, not its
-/// viewport, so a dark sheet under the level, that only the minimap's camera sees.
-#[derive(Component, Clone, Copy, Debug, Default)]
-struct Backdrop;
-
-fn spawn_minimap_camera(mut commands: Commands) {
-    commands.spawn((
-        Camera2d,
-        MinimapCamera,
-        Camera {
-            order: 1,
-            is_active: false,
-            clear_color: ClearColorConfig::None,
-            ..default()
-        },
-        RenderLayers::from_layers(&[0, MINIMAP_LAYER]),
-    ));
-    commands.spawn((
-        Backdrop,
-        Sprite::from_color(Color::srgb(0.05, 0.05, 0.07), Vec2::ONE),
-        Transform::from_xyz(0.0, 0.0, -100.0),
-        RenderLayers::layer(MINIMAP_LAYER),
-    ));
+fn spawn_minimap_camera(
+    mut commands: Commands,
+    images: Option<ResMut<Assets<Image>>>,
+    mut picture: ResMut<MinimapPicture>,
+) {
+    let camera = commands
+        .spawn((
+            Camera2d,
+            MinimapCamera,
+            Camera {
+                is_active: false,
+                clear_color: ClearColorConfig::Custom(Color::srgb(0.05, 0.05, 0.07)),
+                ..default()
+            },
+            RenderLayers::layer(0),
+        ))
+        .id();
+    if let Some(mut images) = images {
+        let size = UVec2::splat(64);
+        let image = images.add(target_image(size));
+        commands
+            .entity(camera)
+            .insert(bevy::camera::RenderTarget::from(image.clone()));
+        picture.image = Some(image);
+        picture.size = size;
+    }
 }
 
-/// What the minimap's camera is set by: where it draws, where it looks, how far out.
-type MinimapLens = (
-    &'static mut Camera,
-    &'static mut Transform,
-    &'static mut Projection,
-);
-
-/// The backdrop, not a camera.
-type BackdropOnly = (With<Backdrop>, Without<MinimapCamera>, Without<MapCamera>);
+/// An image a camera draws into, of this size in pixels.
+fn target_image(size: UVec2) -> Image {
+    Image::new_target_texture(
+        size.x,
+        size.y,
+        bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
+        None,
+    )
+}
 
 /// Lays the minimap out in the map's corner, or hides it: `I`; not while the map's camera shows
-/// the whole level; not where the map's space is too small.
+/// the whole level; not where the map's space is too small. Its camera looks at the whole level.
 #[allow(clippy::too_many_arguments)]
 fn place_minimap(
     actions: Query<&ActionState<DelveAction>>,
@@ -171,8 +208,6 @@ fn place_minimap(
     panels: Option<Res<super::panels::PanelState>>,
     windows: Query<&Window, With<PrimaryWindow>>,
     map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
-    mut cameras: Query<MinimapLens, (With<MinimapCamera>, Without<MapCamera>)>,
-    mut backdrop: Query<&mut Transform, BackdropOnly>,
 ) {
     if actions
         .iter()
@@ -187,7 +222,9 @@ fn place_minimap(
         .and_then(|a| a.0)
         .unwrap_or(Rect::from_corners(Vec2::ZERO, window.size()));
     let level = level_extent(&grid);
-    minimap.level = level;
+    if minimap.level != level {
+        minimap.level = level;
+    }
     let scale = panels.map_or(1.0, |p| p.ui_scale);
     let whole_in_view = map_camera.iter().next().is_some_and(|(tf, proj)| {
         let Projection::Orthographic(o) = proj else {
@@ -206,44 +243,86 @@ fn place_minimap(
     if minimap.rect != rect {
         minimap.rect = rect;
     }
-    for (mut camera, mut tf, mut proj) in &mut cameras {
-        let active = rect.is_some();
-        if camera.is_active != active {
-            camera.is_active = active;
-        }
-        let Some(rect) = rect else { continue };
-        let factor = window.scale_factor();
-        let physical = UVec2::new(window.physical_width(), window.physical_height());
-        let pos = (rect.min * factor).as_uvec2().min(physical);
-        let size = (rect.size() * factor)
-            .as_uvec2()
-            .min(physical - pos)
-            .max(UVec2::ONE);
-        if camera
-            .viewport
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size))
-            != Some((pos, size))
-        {
-            camera.viewport = Some(Viewport {
-                physical_position: pos,
-                physical_size: size,
-                ..default()
-            });
-        }
-        let centre = level.center().extend(tf.translation.z);
-        for mut sheet in &mut backdrop {
-            let want = Transform::from_translation(level.center().extend(-100.0))
-                .with_scale(level.size().extend(1.0) * 1.1);
-            if *sheet != want {
-                *sheet = want;
+}
+
+/// Draws the minimap's picture this frame when the map may look otherwise than when it was last
+/// drawn (see [`MinimapPicture`]), at the size it is shown at on the screen.
+#[allow(clippy::too_many_arguments)]
+fn draw_the_picture_when_needed(
+    minimap: Res<Minimap>,
+    mut picture: ResMut<MinimapPicture>,
+    mut images: Option<ResMut<Assets<Image>>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    clock: Res<delve::time::Clock>,
+    view: Option<Res<super::lighting::ViewMode>>,
+    selected: Res<super::input::Selected>,
+    log: Res<delve::log::EventLog>,
+    shaded: Query<(), Changed<bevy_ecs_tilemap::tiles::TileColor>>,
+    mut cameras: Query<(Entity, &mut Camera, &mut Transform, &mut Projection), With<MinimapCamera>>,
+    mut commands: Commands,
+) {
+    let Some(rect) = minimap.rect else {
+        for (_, mut camera, ..) in &mut cameras {
+            if camera.is_active {
+                camera.is_active = false;
             }
         }
+        picture.drawn_for = None;
+        return;
+    };
+    let factor = windows.single().map_or(1.0, |w| w.scale_factor());
+    let size = (rect.size() * factor).round().as_uvec2().max(UVec2::ONE);
+    let key = PictureKey {
+        rounds: clock.rounds,
+        view: view.as_deref().copied(),
+        selected: selected.0,
+        log: log.len(),
+        size,
+    };
+    picture.frames += 1;
+    let wanted = picture.drawn_for.as_ref() != Some(&key)
+        || !shaded.is_empty()
+        || picture.frames >= REDRAW_FRAMES;
+    // A camera's first frames draw nothing while the renderer makes ready its view (its
+    // pipelines and batches are the view's): once wanted, it draws for a few frames on end.
+    if wanted {
+        picture.drawing = DRAW_FRAMES;
+    }
+    let draw = picture.drawing > 0;
+    picture.drawing = picture.drawing.saturating_sub(1);
+    if wanted {
+        picture.frames = 0;
+        picture.drawn_for = Some(key);
+        // A picture of another size is a new image (egui keeps a texture by its image).
+        if picture.size != size
+            && let Some(images) = images.as_mut()
+        {
+            let image = images.add(target_image(size));
+            for (camera, ..) in &cameras {
+                commands
+                    .entity(camera)
+                    .insert(bevy::camera::RenderTarget::from(image.clone()));
+            }
+            picture.image = Some(image);
+            picture.size = size;
+            // Its texture is made in the render world this frame: drawn again the next.
+            picture.drawn_for = None;
+        }
+    }
+    let level = minimap.level;
+    for (_, mut camera, mut tf, mut proj) in &mut cameras {
+        if camera.is_active != draw {
+            camera.is_active = draw;
+        }
+        if !draw {
+            continue;
+        }
+        let centre = level.center().extend(tf.translation.z);
         if tf.translation != centre {
             tf.translation = centre;
         }
         if let Projection::Orthographic(o) = &mut *proj {
-            let fit = (level.width() / rect.width()).max(level.height() / rect.height());
+            let fit = (level.width() / size.x as f32).max(level.height() / size.y as f32);
             if o.scale != fit {
                 o.scale = fit;
             }
@@ -277,15 +356,30 @@ fn move_camera_by_minimap(
     }
 }
 
-/// The minimap's frame, and the map camera's rectangle on it.
-fn frame_the_minimap(
+/// The minimap on the screen: its picture, its frame, and the map camera's rectangle on it.
+fn show_the_minimap(
     mut contexts: EguiContexts,
     minimap: Res<Minimap>,
+    picture: Res<MinimapPicture>,
+    mut texture: Local<Option<(AssetId<Image>, egui::TextureId)>>,
     area: Option<Res<super::panels::MapArea>>,
     map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
 ) -> Result {
-    let (Some(rect), Some(area)) = (minimap.rect, area.and_then(|a| a.0)) else {
+    let (Some(rect), Some(area), Some(image)) =
+        (minimap.rect, area.and_then(|a| a.0), picture.image.as_ref())
+    else {
         return Ok(());
+    };
+    let id = match *texture {
+        Some((of, id)) if of == image.id() => id,
+        _ => {
+            if let Some((of, _)) = texture.take() {
+                contexts.remove_image(of);
+            }
+            let id = contexts.add_image(bevy_egui::EguiTextureHandle::Strong(image.clone()));
+            *texture = Some((image.id(), id));
+            id
+        }
     };
     let ctx = contexts.ctx_mut()?;
     let painter = ctx.layer_painter(egui::LayerId::new(
@@ -296,6 +390,12 @@ fn frame_the_minimap(
     let zoom = ctx.zoom_factor();
     let to_egui = |p: Vec2| egui::pos2(p.x / zoom, p.y / zoom);
     let frame = egui::Rect::from_min_max(to_egui(rect.min), to_egui(rect.max));
+    painter.image(
+        id,
+        frame,
+        egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+        egui::Color32::WHITE,
+    );
     painter.rect_stroke(
         frame.expand(1.0),
         2.0,
