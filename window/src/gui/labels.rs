@@ -19,6 +19,9 @@ pub const LABELS_LAYER: usize = 2;
 /// labels that may be hidden are shown only for the square under the pointer.
 pub const ROOMY_SQUARE_PX: f32 = 24.0;
 
+/// Squares this wide hold a name each: creatures side by side are all named.
+pub const NAME_WIDE_SQUARE_PX: f32 = 64.0;
+
 /// Text drawn at a fixed size on the screen: its scale follows the map camera's, so its font
 /// size is in screen pixels.
 #[derive(Component, Clone, Copy, Debug, Default)]

@@ -34,7 +34,8 @@ fn label_offset(p: delve::grid::GridPos) -> f32 {
 /// Two names side by side are wider than their squares: a creature with another beside it (on
 /// any of the eight squares around it) is named only while it is selected or under the pointer;
 /// one standing apart is named while the squares are wide enough for text
-/// ([`super::labels::ROOMY_SQUARE_PX`]; the players' window always is).
+/// ([`super::labels::ROOMY_SQUARE_PX`]; the players' window always is), and every creature
+/// while squares are as wide as a name ([`super::labels::NAME_WIDE_SQUARE_PX`]).
 fn name_the_crowded_on_hover(
     selected: Res<Selected>,
     pointer: super::input::Pointer,
@@ -44,7 +45,10 @@ fn name_the_crowded_on_hover(
     mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
 ) {
     let hovered = pointer.square();
-    let roomy = super::labels::roomy(super::labels::camera_scale(&camera));
+    let scale = super::labels::camera_scale(&camera);
+    let roomy = super::labels::roomy(scale);
+    // Squares as wide as a name leave room for neighbours' names too.
+    let roomy_for_crowds = super::labels::square_px(scale) >= super::labels::NAME_WIDE_SQUARE_PX;
     let taken: std::collections::HashSet<delve::grid::GridPos> =
         creatures.iter().map(|(_, p)| p.0).collect();
     for (parent, mut vis) in &mut labels {
@@ -60,6 +64,7 @@ fn name_the_crowded_on_hover(
             .filter(|&d| d != (0, 0))
             .any(|(dx, dy)| taken.contains(&delve::grid::GridPos::new(at.x + dx, at.y + dy)));
         let named = (!crowded && (roomy || for_players))
+            || (roomy_for_crowds && !for_players)
             || selected.0 == Some(token.creature)
             || hovered == Some(at);
         let want = if named {
