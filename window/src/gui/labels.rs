@@ -1,7 +1,8 @@
-//! Text on the map that can be read at any zoom: creatures' names, the path preview and the
-//! who-heard labels are drawn at a fixed size on the screen, not scaled with the map; below a
-//! zoom where they would run into each other they are hidden, and shown again for the square
-//! under the pointer (and the selected creature's name).
+//! Text on the map that can be read at any zoom: creatures' names and the who-heard labels are
+//! drawn at a fixed size on the screen, not scaled with the map; below a zoom where they would
+//! run into each other they are hidden, and shown again for the square under the pointer (and
+//! the selected creature's name). The walk to the square under the pointer and what it holds are
+//! told in the tooltip beside the pointer (`gui::under_pointer`).
 //!
 //! The labels are on a render layer of their own that only the map's camera draws, so the
 //! minimap (`gui::minimap`) shows the level without them.

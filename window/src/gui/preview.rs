@@ -1,9 +1,8 @@
-//! The path preview: with a creature selected, the square under the pointer shows the walk there,
-//! its length in feet and how many rounds it takes at the chosen pace (for a party, the leader's
-//! walk at the pace of its slowest member).
+//! The path preview: with a creature selected, the square under the pointer shows the walk there
+//! on the map, and its length in feet and how many rounds it takes at the chosen pace in the
+//! tooltip (for a party, the leader's walk at the pace of its slowest member).
 
 use bevy::prelude::*;
-use bevy::sprite::Text2dShadow;
 
 use super::input::{Pointer, Selected, UiState, ordered_party};
 use super::map::{Art, RedrawSet};
@@ -24,11 +23,18 @@ struct Shown(Option<(GridPos, GridPos, Pace, bool)>);
 #[derive(Component)]
 struct PreviewMark;
 
+/// The walk to the square under the pointer in words: its length in feet, the rounds it takes
+/// at the pace chosen, a run's sharp turn, the throws on the way; the tooltip over the map
+/// shows it above what the square holds (`gui::under_pointer`).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct WalkThere(pub Option<String>);
+
 pub struct PreviewPlugin;
 
 impl Plugin for PreviewPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Shown>()
+            .init_resource::<WalkThere>()
             .add_systems(Update, preview.after(RedrawSet));
     }
 }
@@ -62,6 +68,7 @@ fn preview(
     creatures: Query<Mover>,
     marks: Query<Entity, With<PreviewMark>>,
     mut shown: ResMut<Shown>,
+    mut walk: ResMut<WalkThere>,
     attack: Option<Res<super::battle::AttackOffer>>,
 ) {
     let Some(art) = art else {
@@ -90,6 +97,7 @@ fn preview(
     for e in &marks {
         commands.entity(e).despawn();
     }
+    walk.0 = None;
     let Some((from, to, pace, _)) = key else {
         return;
     };
@@ -158,17 +166,5 @@ fn preview(
             format!("{}' - {time} at {pace} speed{running}{throws}", path.feet)
         }
     };
-    let at = square_to_world(h, to.x, to.y);
-    commands.spawn((
-        PreviewMark,
-        super::labels::screen_text(),
-        Text2d::new(label),
-        TextFont::from_font_size(13.0),
-        TextColor(Color::srgb(1.0, 0.95, 0.6)),
-        Text2dShadow {
-            offset: Vec2::new(1.0, -1.0),
-            color: Color::BLACK,
-        },
-        Transform::from_xyz(at.x, at.y - 22.0, 12.0),
-    ));
+    walk.0 = Some(label);
 }

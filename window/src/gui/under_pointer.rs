@@ -289,16 +289,19 @@ fn under_pointer(
     }
 }
 
-/// The tooltip over the map: what the view tells of the square under the pointer, beside it.
+/// The tooltip over the map: the walk there (`gui::preview`), and what the view tells of the
+/// square under the pointer, beside it.
 fn square_tooltip(
     mut contexts: bevy_egui::EguiContexts,
     under: Res<UnderPointer>,
+    walk: Option<Res<super::preview::WalkThere>>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
 ) -> Result {
     use bevy_egui::egui;
     let Some(report) = &under.0 else {
         return Ok(());
     };
+    let walk = walk.and_then(|w| w.0.clone());
     let Some(cursor) = windows.single().ok().and_then(|w| w.cursor_position()) else {
         return Ok(());
     };
@@ -317,6 +320,10 @@ fn square_tooltip(
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(360.0);
+                if let Some(walk) = &walk {
+                    ui.colored_label(egui::Color32::from_rgb(255, 242, 153), walk);
+                    ui.separator();
+                }
                 for (i, line) in report.lines().iter().enumerate() {
                     if i == 0 {
                         ui.strong(line);
