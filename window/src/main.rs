@@ -80,6 +80,11 @@ struct ShowArgs {
     /// left out.
     #[arg(long, value_name = "WxH", value_parser = window_size)]
     window: Option<(u32, u32)>,
+    /// The window's settings file, remembered between runs: the panels' widths and open
+    /// sections, the interface's scale, the minimap (RON; `<config dir>/delve/window.ron` when
+    /// left out).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
 }
 
 /// `--window 1280x800`.
@@ -118,11 +123,6 @@ struct SaveArgs {
     /// The keys file (RON; `<config dir>/delve/keys.ron` when left out).
     #[arg(long, value_name = "FILE")]
     keys: Option<PathBuf>,
-    /// The window's settings file, remembered between runs: the panels' widths and open
-    /// sections, the interface's scale, the minimap (RON; `<config dir>/delve/window.ron` when
-    /// left out).
-    #[arg(long, value_name = "FILE")]
-    settings: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -368,7 +368,7 @@ fn window_options(saves: SaveArgs, show: ShowArgs) -> gui::WindowOptions {
         save: saves.save,
         autosave: saves.autosave,
         keys: saves.keys,
-        settings: saves.settings,
+        settings: show.settings,
         no_panels: show.no_panels,
         measure_frames: show.measure_frames,
         player_window: show.player_window,
@@ -449,7 +449,6 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 save: None,
                 autosave: None,
                 keys: None,
-                settings: None,
             },
             args.show,
         )

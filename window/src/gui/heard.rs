@@ -32,20 +32,76 @@ impl Plugin for HeardPlugin {
     }
 }
 
-fn label(commands: &mut Commands, square: GridPos, at: Vec2, text: String, colour: Color, z: f32) {
-    commands.spawn((
-        HeardLabel,
-        super::labels::screen_text(),
-        super::labels::SquareLabel(square),
-        Text2d::new(text),
-        TextFont::from_font_size(11.0),
-        TextColor(colour),
-        Text2dShadow {
-            offset: Vec2::new(1.0, -1.0),
-            color: Color::BLACK,
-        },
-        Transform::from_xyz(at.x, at.y, z),
-    ));
+/// One line of a who-heard label: the square it tells of, its words and colour.
+#[derive(Clone, Debug, PartialEq)]
+struct Line {
+    at: GridPos,
+    text: String,
+    colour: Color,
+}
+
+/// Squares this near (in squares, either way) put their lines in one label: the lines of a
+/// party standing together, and of the noise among them, are stacked, not drawn over each other.
+const NEAR: i32 = 2;
+
+/// The lines gathered into labels: each line goes with every line within [`NEAR`] squares of
+/// one of its label's (in the order given).
+fn gather(lines: Vec<Line>) -> Vec<Vec<Line>> {
+    let mut groups: Vec<Vec<Line>> = Vec::new();
+    for line in lines {
+        let near = |g: &Vec<Line>| {
+            g.iter()
+                .any(|l| (l.at.x - line.at.x).abs() <= NEAR && (l.at.y - line.at.y).abs() <= NEAR)
+        };
+        let mut joined: Vec<Line> = Vec::new();
+        let mut rest = Vec::new();
+        for g in groups {
+            if near(&g) {
+                joined.extend(g);
+            } else {
+                rest.push(g);
+            }
+        }
+        joined.push(line);
+        rest.push(joined);
+        groups = rest;
+    }
+    groups
+}
+
+/// A label of lines, hung below the lowest of their squares, centred on them.
+fn label(commands: &mut Commands, h: u32, lines: &[Line]) {
+    let Some(lowest) = lines.iter().map(|l| l.at).max_by_key(|p| (p.y, -p.x)) else {
+        return;
+    };
+    let x = lines.iter().map(|l| l.at.x as f32).sum::<f32>() / lines.len() as f32;
+    let at = square_to_world(h, 0, lowest.y);
+    let t = super::art::TILE_PX as f32;
+    let text = |l: &Line, last: bool| {
+        let end = if last { "" } else { "\n" };
+        (
+            TextSpan::new(format!("{}{end}", l.text)),
+            TextFont::from_font_size(13.0),
+            TextColor(l.colour),
+        )
+    };
+    let label = commands
+        .spawn((
+            HeardLabel,
+            super::labels::screen_text(),
+            super::labels::SquareLabel(lowest),
+            Text2d::default(),
+            bevy::sprite::Anchor::TOP_CENTER,
+            Text2dShadow {
+                offset: Vec2::new(1.0, -1.0),
+                color: Color::BLACK,
+            },
+            Transform::from_xyz(x * t, at.y - 18.0, 13.0),
+        ))
+        .id();
+    for (i, l) in lines.iter().enumerate() {
+        commands.spawn((ChildOf(label), text(l, i + 1 == lines.len())));
+    }
 }
 
 fn label_listeners(world: &mut World) {
@@ -79,7 +135,7 @@ fn label_listeners(world: &mut World) {
     }
     let heard = delve::query::who_heard(world);
     let h = world.resource::<ShownLevel>().level.grid.height();
-    let mut commands = world.commands();
+    let mut lines = Vec::new();
     for noise in &heard {
         let listeners: Vec<_> = noise
             .listeners
@@ -89,39 +145,58 @@ fn label_listeners(world: &mut World) {
         if listeners.is_empty() {
             continue;
         }
-        let at = square_to_world(h, noise.at.x, noise.at.y);
         let what = if one.is_some() {
             format!("heard from here? {} ({})", noise.what, noise.sound)
         } else {
             format!("noise: {} ({})", noise.what, noise.sound)
         };
-        let shown = one.is_none() || listeners.iter().any(|l| l.heard);
-        if shown {
-            label(
-                &mut commands,
-                noise.at,
-                at + Vec2::new(0.0, 14.0),
-                what,
-                Color::srgb(1.0, 0.75, 0.3),
-                13.0,
-            );
+        if one.is_none() || listeners.iter().any(|l| l.heard) {
+            lines.push(Line {
+                at: noise.at,
+                text: what,
+                colour: Color::srgb(1.0, 0.75, 0.3),
+            });
         }
         for l in listeners {
-            let at = square_to_world(h, l.at.x, l.at.y);
-            let colour = if l.heard {
-                Color::srgb(0.55, 0.85, 1.0)
-            } else {
-                Color::srgb(0.75, 0.75, 0.75)
-            };
-            label(
-                &mut commands,
-                l.at,
-                at - Vec2::new(0.0, 18.0),
-                l.to_string(),
-                colour,
-                13.0,
-            );
+            lines.push(Line {
+                at: l.at,
+                text: l.to_string(),
+                colour: if l.heard {
+                    Color::srgb(0.55, 0.85, 1.0)
+                } else {
+                    Color::srgb(0.75, 0.75, 0.75)
+                },
+            });
         }
     }
+    let mut commands = world.commands();
+    for group in gather(lines) {
+        label(&mut commands, h, &group);
+    }
     world.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(x: i32, y: i32) -> Line {
+        Line {
+            at: GridPos::new(x, y),
+            text: format!("{x},{y}"),
+            colour: Color::WHITE,
+        }
+    }
+
+    /// Lines within two squares of each other share a label, however they chain; lines farther
+    /// apart have their own; the order given is kept within a label.
+    #[test]
+    fn lines_near_each_other_are_gathered_into_one_label() {
+        let groups = gather(vec![line(0, 0), line(10, 10), line(4, 0), line(2, 1)]);
+        let texts: Vec<Vec<&str>> = groups
+            .iter()
+            .map(|g| g.iter().map(|l| l.text.as_str()).collect())
+            .collect();
+        assert_eq!(texts, vec![vec!["10,10"], vec!["0,0", "4,0", "2,1"]]);
+    }
 }
