@@ -278,12 +278,26 @@ pub fn light_words(l: LightLevel) -> &'static str {
     }
 }
 
+/// The pointer rests this long on a square, in seconds, before the tooltip shows: moved across
+/// the map, it does not flicker.
+pub const TOOLTIP_DELAY_S: f32 = 0.3;
+
 fn under_pointer(
     pointer: super::input::Pointer,
     facts: SquareFacts,
+    time: Res<Time<Real>>,
+    mut resting: Local<(Option<GridPos>, f32)>,
     mut under: ResMut<UnderPointer>,
 ) {
-    let report = pointer.square().and_then(|p| facts.describe(p));
+    let square = pointer.square();
+    if resting.0 != square {
+        *resting = (square, 0.0);
+    } else {
+        resting.1 += time.delta_secs();
+    }
+    let report = square
+        .filter(|_| resting.1 >= TOOLTIP_DELAY_S)
+        .and_then(|p| facts.describe(p));
     if under.0 != report {
         under.0 = report;
     }
