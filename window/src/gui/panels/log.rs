@@ -37,7 +37,11 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
                     ui.selectable_value(&mut f.who, Some(n.clone()), n);
                 }
             });
-        ui.add(egui::TextEdit::singleline(&mut f.search).hint_text("search"));
+        ui.add(
+            egui::TextEdit::singleline(&mut f.search)
+                .hint_text("search")
+                .desired_width(f32::INFINITY),
+        );
     });
     ui.horizontal_wrapped(|ui| {
         for k in LogKind::ALL {

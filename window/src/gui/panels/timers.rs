@@ -60,7 +60,12 @@ pub(super) fn timers(ui: &mut egui::Ui, d: &DelveView, filter: &mut String) {
         });
     ui.horizontal(|ui| {
         ui.label("creatures:");
-        ui.add(egui::TextEdit::singleline(filter).hint_text("filter by name"));
+        // The rest of the row, not egui's 280 points: a narrow panel stays narrow.
+        ui.add(
+            egui::TextEdit::singleline(filter)
+                .hint_text("filter by name")
+                .desired_width(f32::INFINITY),
+        );
     });
     let wanted = filter.to_lowercase();
     // (faction, name, rest, task), by faction, the party's first.
