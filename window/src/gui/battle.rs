@@ -34,11 +34,13 @@ pub struct AttackOffer {
 pub struct BattleText(pub String);
 
 /// The window's wish for each party (its members wait for orders unless the party fights by
-/// itself) becomes a `WaitForOrders` command whenever the simulation differs from it: the window
-/// changes the simulation only through commands, so a replay of its journal does the same.
+/// itself, or delves by itself under its policy: A) becomes a `WaitForOrders` command whenever
+/// the simulation differs from it: the window changes the simulation only through commands, so
+/// a replay of its journal does the same.
 fn party_control(
     alone: Res<PartyFightsAlone>,
     parties: Res<Parties>,
+    minds: Option<Res<delve::policy::PartyMinds>>,
     mut pending: ResMut<PendingCommands>,
     controlled: Query<Has<Controlled>, With<Creature>>,
 ) {
@@ -46,11 +48,17 @@ fn party_control(
         let Some(&leader) = party.marching_order.first() else {
             continue;
         };
+        // A party handed to its policy fights by itself: the policy leaves the blows to its
+        // members' battle minds.
+        let by_itself = alone.0
+            || minds
+                .as_ref()
+                .is_some_and(|m| m.0.iter().any(|m| m.party == party.name));
         let waits = controlled.get(leader).unwrap_or(false);
-        if waits == alone.0 && !pending.waiting_for(&party.name) {
+        if waits == by_itself && !pending.waiting_for(&party.name) {
             pending.push(Command::WaitForOrders(WaitForOrders {
                 party: party.name.clone(),
-                on: !alone.0,
+                on: !by_itself,
             }));
         }
     }
@@ -150,6 +158,7 @@ fn battle_panel(
     battle: Option<Res<Battle>>,
     offer: Res<AttackOffer>,
     alone: Res<PartyFightsAlone>,
+    minds: Option<Res<delve::policy::PartyMinds>>,
     view: Option<Res<super::lighting::ViewMode>>,
     creatures: Query<(
         &Name,
@@ -175,7 +184,9 @@ fn battle_panel(
         s.push_str(&format!(
             "Battle since round {} - initiative order{}:",
             battle.began,
-            if alone.0 {
+            if minds.as_ref().is_some_and(|m| !m.0.is_empty()) {
+                " (the party is under its policy, and fights by itself: A takes it back)"
+            } else if alone.0 {
                 " (the party fights by itself: B)"
             } else {
                 " (the party waits for orders: B)"
@@ -298,5 +309,58 @@ mod tests {
         // The party's members wait for orders in the window.
         let brannoc = w.resource::<delve::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
+    }
+
+    /// A party handed to its policy (A) fights by itself: its members do not wait for orders,
+    /// and strike at the ghouls; taken back, they wait again.
+    #[test]
+    fn a_party_under_its_policy_fights_by_itself() {
+        let mut level = load_default_level().unwrap().level;
+        for (name, at) in [
+            ("Brannoc", (33, 10)),
+            ("Mirela", (33, 9)),
+            ("Sera", (33, 8)),
+            ("Aldric", (34, 11)),
+        ] {
+            let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
+            c.at = delve::grid::GridPos::new(at.0, at.1);
+        }
+        let mut app = delve::sim::sim_app(&level, 7);
+        app.add_plugins(BattleViewPlugin);
+        let hand = |app: &mut App, policy: Option<delve::policy::PartyPolicy>| {
+            delve::command::dispatch_now(
+                app.world_mut(),
+                delve::policy::Autonomy {
+                    party: "party".into(),
+                    policy,
+                }
+                .into(),
+            );
+        };
+        hand(&mut app, Some(delve::policy::PartyPolicy::default()));
+        let brannoc = app.world().resource::<delve::creature::CreatureIndex>().0["Brannoc"];
+        for _ in 0..4 {
+            app.update();
+            delve::sim::run_round(app.world_mut());
+        }
+        app.update();
+        let w = app.world();
+        assert!(w.get::<Controlled>(brannoc).is_none(), "under its policy");
+        let struck = w
+            .resource::<delve::log::EventLog>()
+            .of::<delve::rules::combat::CombatEvent>()
+            .any(|e| {
+                matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. }
+                    if ["Brannoc", "Mirela", "Sera", "Aldric"].contains(&who.as_str()))
+            });
+        assert!(struck, "the party fought");
+        hand(&mut app, None);
+        app.update();
+        delve::sim::run_round(app.world_mut());
+        app.update();
+        assert!(
+            app.world().get::<Controlled>(brannoc).is_some(),
+            "taken back"
+        );
     }
 }
