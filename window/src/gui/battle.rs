@@ -311,6 +311,46 @@ mod tests {
         assert!(w.get::<Controlled>(brannoc).is_some());
     }
 
+    /// T plays a turn, but stops at the round a battle begins while the party waits for orders,
+    /// and says so; with the party fighting by itself (B), the turn is played whole.
+    #[test]
+    fn a_turn_stops_when_a_battle_begins_and_the_party_waits_for_orders() {
+        let mut level = load_default_level().unwrap().level;
+        for (name, at) in [
+            ("Brannoc", (26, 10)),
+            ("Mirela", (26, 9)),
+            ("Sera", (26, 8)),
+            ("Aldric", (27, 11)),
+        ] {
+            let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
+            c.at = delve::grid::GridPos::new(at.0, at.1);
+        }
+        let turn = |alone: bool| {
+            let mut app = super::super::input::tests::app_with(level.clone(), 7);
+            app.add_plugins(BattleViewPlugin);
+            app.insert_resource(PartyFightsAlone(alone));
+            app.update();
+            super::super::input::tests::press(&mut app, KeyCode::KeyT);
+            let w = app.world();
+            let began = w
+                .resource::<Battle>()
+                .active
+                .then(|| w.resource::<Battle>().began);
+            (
+                w.resource::<delve::time::Clock>().rounds,
+                began,
+                w.resource::<UiState>().notice.clone(),
+            )
+        };
+        let (rounds, began, notice) = turn(false);
+        let began = began.expect("the ghouls come");
+        assert!(rounds < 10, "stopped after {rounds} rounds");
+        assert_eq!(rounds, began + 1, "at the round the battle began");
+        assert!(notice.contains("battle began"), "{notice}");
+        let (rounds, ..) = turn(true);
+        assert_eq!(rounds, 10, "the party fights by itself: the whole turn");
+    }
+
     /// A party handed to its policy (A) fights by itself: its members do not wait for orders,
     /// and strike at the ghouls; taken back, they wait again.
     #[test]

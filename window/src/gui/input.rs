@@ -857,7 +857,17 @@ pub fn play_rounds(world: &mut World) {
         }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
         delve::sim::give_due(world);
+        let fighting = in_battle(world);
         world.run_schedule(SimRound);
+        // A battle begun with the party waiting for orders stops a turn played (T): the player
+        // gives the orders (F), or lets the party fight by itself (B).
+        if n > 1 && !fighting && in_battle(world) && party_waits_for_orders(world) {
+            let round = world.resource::<delve::time::Clock>().rounds;
+            world.resource_mut::<UiState>().notice = format!(
+                "a battle began at round {round}: the party waits for your orders (F attacks, B lets it fight by itself)"
+            );
+            break;
+        }
     }
     keep_the_line_left(world, forks);
     if !ended && let Some((party, outcome, tally)) = &world.resource::<delve::policy::DelveEnd>().0
@@ -875,6 +885,27 @@ pub fn play_rounds(world: &mut World) {
         world.resource_mut::<UiState>().notice =
             format!("cannot write the journal to {}: {e}", path.display());
     }
+}
+
+/// Is a battle on?
+fn in_battle(world: &World) -> bool {
+    world
+        .get_resource::<delve::rules::combat::battle::Battle>()
+        .is_some_and(|b| b.active)
+}
+
+/// Do a party's members wait for the player's orders in a battle (`gui::battle`)?
+fn party_waits_for_orders(world: &World) -> bool {
+    world
+        .resource::<delve::rules::party::Parties>()
+        .0
+        .iter()
+        .filter_map(|p| p.marching_order.first())
+        .any(|&leader| {
+            world
+                .get::<delve::rules::combat::battle::Controlled>(leader)
+                .is_some()
+        })
 }
 
 /// Is the world behind the end of its timeline's line, with no order given since (so that the
@@ -969,15 +1000,23 @@ pub(crate) mod tests {
     /// A headless app with the window's input plugin: keys are pressed the way leafwing's own
     /// tests press them.
     pub(crate) fn app() -> App {
+        let level = delve::level::LevelText::default_level()
+            .load()
+            .unwrap()
+            .level;
+        app_with(level, 1)
+    }
+
+    /// The same, on a level of the test's own (the crypt's text is kept as the level's).
+    pub(crate) fn app_with(level: delve::level::Level, seed: u64) -> App {
         let text = delve::level::LevelText::default_level();
-        let level = text.load().unwrap().level;
-        let mut app = sim_app(&level, 1);
+        let mut app = sim_app(&level, seed);
         let registry = crate::gui::keys::input_registry();
         app.add_plugins((BevyInputPlugin, InputPlugin));
         drop(registry);
         app.insert_resource(ShownLevel {
             path: None,
-            seed: 1,
+            seed,
             level,
             text,
             problems: None,
