@@ -1,5 +1,6 @@
-//! Creatures as tokens: a disc in the faction's colour with a readable name label, moved to
-//! follow the creature's square, and a ring around the selected one.
+//! Creatures as tokens: a disc in the faction's colour with the creature's initials on it and a
+//! readable name label, moved to follow the creature's square, and a ring around the selected
+//! one.
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -20,6 +21,57 @@ pub struct Token {
 /// A token's name label.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct TokenLabel;
+
+/// A creature's initials on its token.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct TokenInitials;
+
+/// A creature's initials, to tell tokens apart at a glance: a numbered one's first letter and
+/// number (`Rat 3` → `R3`), else the first letters of its first two capitalised words
+/// (`Warden of Ash` → `WA`, `Brannoc` → `B`).
+pub fn initials(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let first = |w: &str| w.chars().next().map(|c| c.to_uppercase().to_string());
+    match words.as_slice() {
+        [] => String::new(),
+        [one, .., last] if last.chars().all(|c| c.is_ascii_digit()) => {
+            format!("{}{last}", first(one).unwrap_or_default())
+        }
+        _ => {
+            let capitals: Vec<String> = words
+                .iter()
+                .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .filter_map(|w| first(w))
+                .take(2)
+                .collect();
+            if capitals.is_empty() {
+                first(words[0]).unwrap_or_default()
+            } else {
+                capitals.concat()
+            }
+        }
+    }
+}
+
+/// Initials are shown while the squares are wide enough for text (the players' window always).
+fn initials_when_roomy(
+    camera: Query<&Projection, With<super::input::MapCamera>>,
+    tokens: Query<Has<super::players::PlayersCopy>, With<Token>>,
+    mut marks: Query<(&ChildOf, &mut Visibility), With<TokenInitials>>,
+) {
+    let roomy = super::labels::roomy(super::labels::camera_scale(&camera));
+    for (parent, mut vis) in &mut marks {
+        let for_players = tokens.get(parent.parent()).unwrap_or(false);
+        let want = if roomy || for_players {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
 
 /// Labels sit above the token on one colour of a checkerboard and below it on the other, so
 /// the names of creatures standing next to each other do not overlap.
@@ -103,6 +155,7 @@ impl Plugin for TokensPlugin {
                 ring_the_selected,
                 label_caving_states,
                 name_the_crowded_on_hover,
+                initials_when_roomy,
             )
                 .after(super::map::RedrawSet),
         );
@@ -153,12 +206,25 @@ pub fn spawn_tokens(
                 Transform::from_xyz(0.0, label_y, 1.0),
             ))
             .id();
-        // The Judge's copy's names at a fixed size on the screen, on the labels' layer (not on
+        // The creature's initials on its disc: who is who when names would overlap.
+        let marked = commands
+            .spawn((
+                TokenInitials,
+                ChildOf(token),
+                Text2d::new(initials(c.name.as_str())),
+                TextFont::from_font_size(11.0),
+                TextColor(Color::srgb(0.05, 0.05, 0.05)),
+                Transform::from_xyz(0.0, 0.0, 0.5),
+            ))
+            .id();
+        // The Judge's copy's text at a fixed size on the screen, on the labels' layer (not on
         // the minimap); the players' window has a zoom of its own.
-        if drawn.for_players {
-            commands.entity(label).insert(drawn.layer.clone());
-        } else {
-            commands.entity(label).insert(super::labels::screen_text());
+        for text in [label, marked] {
+            if drawn.for_players {
+                commands.entity(text).insert(drawn.layer.clone());
+            } else {
+                commands.entity(text).insert(super::labels::screen_text());
+            }
         }
         drawn.mark_players(commands, token);
     }
@@ -305,5 +371,21 @@ fn label_caving_states(
         if text.0 != wanted {
             text.0 = wanted;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::initials;
+
+    /// Initials tell the crypt's and the cave's creatures apart.
+    #[test]
+    fn initials_of_names() {
+        assert_eq!(initials("Brannoc"), "B");
+        assert_eq!(initials("Rat 3"), "R3");
+        assert_eq!(initials("Warden of Ash"), "WA");
+        assert_eq!(initials("Pale Crawler"), "PC");
+        assert_eq!(initials("the dead"), "T");
+        assert_eq!(initials(""), "");
     }
 }
