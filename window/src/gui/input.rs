@@ -669,19 +669,36 @@ impl Pointer<'_, '_> {
     }
 }
 
+/// Tab and a click select a creature the view shows (in the party's view, the party's own and
+/// those it sees: an unseen monster is not picked out by the keys or the inspector).
+#[allow(clippy::too_many_arguments)]
 fn select(
     actions: Single<&ActionState<DelveAction>>,
     pointer: Pointer,
     creatures: Query<(Entity, &Position, &Name), With<Creature>>,
+    facts: super::under_pointer::SquareFacts,
+    view: Option<Res<super::lighting::ViewMode>>,
     mut selected: ResMut<Selected>,
     mut ui: ResMut<UiState>,
     mut framing: ResMut<Framing>,
 ) {
-    if actions.just_pressed(&DelveAction::NextCreature) {
+    let tab = actions.just_pressed(&DelveAction::NextCreature);
+    let click = actions.just_pressed(&DelveAction::Select);
+    if !tab && !click {
+        return;
+    }
+    // One creature's view is the Judge's look through its eyes: any creature may be chosen.
+    let shown = match view.as_deref() {
+        Some(super::lighting::ViewMode::Party) => Some(facts.shown_creatures(selected.0)),
+        _ => None,
+    };
+    let selectable = |e: Entity| shown.as_ref().is_none_or(|s| s.contains(&e));
+    if tab {
         // The camera goes to the creature Tab chose.
         framing.jump = true;
         let mut all: Vec<(Entity, String)> = creatures
             .iter()
+            .filter(|(e, ..)| selectable(*e))
             .map(|(e, _, n)| (e, n.to_string()))
             .collect();
         all.sort_by(|a, b| a.1.cmp(&b.1));
@@ -694,20 +711,19 @@ fn select(
         };
         selected.0 = next.map(|(e, _)| *e);
     }
-    if actions.just_pressed(&DelveAction::Select)
-        && let Some(p) = pointer.square()
-    {
+    if click && let Some(p) = pointer.square() {
         // A creature there is selected; an empty square is picked for the Judge's hand
         // (`gui::panels`), the selection kept, so that it can be placed there.
         ui.picked = Some(p);
         let there = creatures
             .iter()
-            .find(|(_, pos, _)| pos.0 == p)
+            .find(|(e, pos, _)| pos.0 == p && selectable(*e))
             .map(|(e, _, _)| e);
         if there.is_some() {
             selected.0 = there;
-        } else if let Some(t) = pointer.grid.terrain(p) {
-            ui.notice = format!("{p}: {t:?}");
+        } else if let Some(report) = facts.describe(p, selected.0) {
+            // What the view knows of the square (a square the party never saw tells nothing).
+            ui.notice = report.lines().join("; ");
         }
     }
 }
@@ -1151,6 +1167,33 @@ pub(crate) mod tests {
         }
         assert_ne!(square_at(&app, &leader), after, "the leader walked on");
         assert_eq!(camera_at(&mut app), stayed);
+    }
+
+    /// In the party's view Tab goes round the creatures the party sees — at the crypt's start,
+    /// its own four, not the ghouls and the skeleton beyond the walls; the Judge's view, all.
+    #[test]
+    fn tab_in_the_partys_view_selects_only_what_the_party_sees() {
+        let mut app = app();
+        app.insert_resource(super::super::lighting::ViewMode::Party);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..8 {
+            press(&mut app, KeyCode::Tab);
+            seen.insert(selected_name(&mut app).unwrap());
+        }
+        let party: std::collections::BTreeSet<String> = ["Aldric", "Brannoc", "Mirela", "Sera"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(seen, party);
+        app.insert_resource(super::super::lighting::ViewMode::Judge);
+        for _ in 0..8 {
+            press(&mut app, KeyCode::Tab);
+            seen.insert(selected_name(&mut app).unwrap());
+        }
+        assert!(
+            seen.contains("Gnawbone") && seen.contains("Warden of Ash"),
+            "{seen:?}"
+        );
     }
 
     #[test]

@@ -86,7 +86,6 @@ pub struct SquareFacts<'w, 's> {
     light: Res<'w, LightMap>,
     memory: Res<'w, FactionMemory>,
     view: Option<Res<'w, ViewMode>>,
-    selected: Res<'w, super::input::Selected>,
     parties: Res<'w, Parties>,
     factions: Res<'w, Factions>,
     sights: Query<'w, 's, (&'static Faction, &'static Position, &'static Sight)>,
@@ -164,22 +163,67 @@ impl SquareReport {
 }
 
 impl SquareFacts<'_, '_> {
-    /// What the view tells of square `p`: its terrain, its light, who stands there, its door
-    /// and traps. The Judge's view tells everything; the party's (and one creature's) only what
-    /// its eyes see now or its faction remembers, the creatures it sees, the doors it knows (a
-    /// secret door is wall to it), the traps its faction knows (RULINGS › Knowledge).
-    pub fn describe(&self, p: GridPos) -> Option<SquareReport> {
-        let (i, terrain) = self.grid.index(p).zip(self.grid.terrain(p))?;
+    /// Whose eyes the view looks through, and whether it is the Judge's (all-seeing).
+    fn eyes(&self, selected: Option<Entity>) -> (super::lighting::Eyes<'_>, bool) {
         let view = self.view.as_deref().copied().unwrap_or_default();
-        let judges = view.judges();
         let leader = self.parties.0.first().and_then(|p| p.leader());
         let eyes = super::lighting::eyes(
             view,
-            self.selected.0,
+            selected,
             leader,
             self.sights.iter().map(|(f, at, s)| (*f, at.0, s)),
             |e| self.sights.get(e).ok().map(|(f, at, s)| (*f, at.0, s)),
         );
+        (eyes, view.judges())
+    }
+
+    /// Does the view see creature `e` (of `faction`, at `at`)? And is it one of the view's own?
+    fn sees(
+        &self,
+        eyes: &super::lighting::Eyes,
+        judges: bool,
+        e: Entity,
+        faction: Faction,
+        at: GridPos,
+        hiding: bool,
+    ) -> (bool, bool) {
+        let own = match eyes.one {
+            Some(one) => e == one,
+            None => Some(faction) == eyes.faction,
+        };
+        let seen = judges
+            || own
+            || vision::faction_sees_creature(
+                &self.grid,
+                &self.light,
+                eyes.members.iter().copied(),
+                at,
+                hiding,
+            );
+        (seen, own)
+    }
+
+    /// The creatures the view shows: every one in the Judge's view; in the party's (and one
+    /// creature's) its own and those its eyes see now. Only these can be selected there.
+    /// `selected`: the creature whose view one creature's view is.
+    pub fn shown_creatures(&self, selected: Option<Entity>) -> Vec<Entity> {
+        let (eyes, judges) = self.eyes(selected);
+        self.creatures
+            .iter()
+            .filter(|(e, _, at, faction, _, hiding)| {
+                self.sees(&eyes, judges, *e, **faction, at.0, *hiding).0
+            })
+            .map(|(e, ..)| e)
+            .collect()
+    }
+
+    /// What the view tells of square `p`: its terrain, its light, who stands there, its door
+    /// and traps. The Judge's view tells everything; the party's (and one creature's) only what
+    /// its eyes see now or its faction remembers, the creatures it sees, the doors it knows (a
+    /// secret door is wall to it), the traps its faction knows (RULINGS › Knowledge).
+    pub fn describe(&self, p: GridPos, selected: Option<Entity>) -> Option<SquareReport> {
+        let (i, terrain) = self.grid.index(p).zip(self.grid.terrain(p))?;
+        let (eyes, judges) = self.eyes(selected);
         let seen_now = eyes
             .members
             .iter()
@@ -209,19 +253,7 @@ impl SquareFacts<'_, '_> {
             .iter()
             .filter(|(_, _, at, ..)| at.0 == p)
             .filter_map(|(e, name, _, faction, hp, hiding)| {
-                let own = match eyes.one {
-                    Some(one) => e == one,
-                    None => Some(*faction) == eyes.faction,
-                };
-                let seen = judges
-                    || own
-                    || vision::faction_sees_creature(
-                        &self.grid,
-                        &self.light,
-                        eyes.members.iter().copied(),
-                        p,
-                        hiding,
-                    );
+                let (seen, own) = self.sees(&eyes, judges, e, *faction, p, hiding);
                 seen.then(|| SeenCreature {
                     name: name.to_string(),
                     faction: self.factions.name(*faction).to_owned(),
@@ -285,6 +317,7 @@ pub const TOOLTIP_DELAY_S: f32 = 0.3;
 fn under_pointer(
     pointer: super::input::Pointer,
     facts: SquareFacts,
+    selected: Res<super::input::Selected>,
     time: Res<Time<Real>>,
     mut resting: Local<(Option<GridPos>, f32)>,
     mut under: ResMut<UnderPointer>,
@@ -297,7 +330,7 @@ fn under_pointer(
     }
     let report = square
         .filter(|_| resting.1 >= TOOLTIP_DELAY_S)
-        .and_then(|p| facts.describe(p));
+        .and_then(|p| facts.describe(p, selected.0));
     if under.0 != report {
         under.0 = report;
     }
@@ -370,7 +403,11 @@ mod tests {
 
     fn describe(app: &mut App, x: i32, y: i32) -> SquareReport {
         app.world_mut()
-            .run_system_once(move |f: SquareFacts| f.describe(GridPos::new(x, y)))
+            .run_system_once(
+                move |f: SquareFacts, s: Res<super::super::input::Selected>| {
+                    f.describe(GridPos::new(x, y), s.0)
+                },
+            )
             .unwrap()
             .expect("a square of the level")
     }
