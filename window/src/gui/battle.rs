@@ -36,32 +36,37 @@ pub struct BattleText(pub String);
 /// The window's wish for each party (its members wait for orders unless the party fights by
 /// itself, or delves by itself under its policy: A) becomes a `WaitForOrders` command whenever
 /// the simulation differs from it: the window changes the simulation only through commands, so
-/// a replay of its journal does the same.
-fn party_control(
-    alone: Res<PartyFightsAlone>,
-    parties: Res<Parties>,
-    minds: Option<Res<delve::policy::PartyMinds>>,
-    mut pending: ResMut<PendingCommands>,
-    controlled: Query<Has<Controlled>, With<Creature>>,
-) {
-    for party in &parties.0 {
+/// a replay of its journal does the same. Run every frame, and before each round played
+/// (`input::play_rounds`), so that a party handed to its policy fights from the round after.
+pub fn give_the_control_wished(world: &mut World) {
+    let Some(alone) = world.get_resource::<PartyFightsAlone>().map(|a| a.0) else {
+        return;
+    };
+    let parties = world.resource::<Parties>().0.clone();
+    for party in &parties {
         let Some(&leader) = party.marching_order.first() else {
             continue;
         };
-        // A party handed to its policy fights by itself: the policy leaves the blows to its
-        // members' battle minds.
-        let by_itself = alone.0
-            || minds
-                .as_ref()
-                .is_some_and(|m| m.0.iter().any(|m| m.party == party.name));
-        let waits = controlled.get(leader).unwrap_or(false);
+        let waits = world.get::<Controlled>(leader).is_some();
+        let by_itself = alone || under_its_policy(world, &party.name);
+        let pending = world.resource::<PendingCommands>();
         if waits == by_itself && !pending.waiting_for(&party.name) {
-            pending.push(Command::WaitForOrders(WaitForOrders {
-                party: party.name.clone(),
-                on: !by_itself,
-            }));
+            world
+                .resource_mut::<PendingCommands>()
+                .push(Command::WaitForOrders(WaitForOrders {
+                    party: party.name.clone(),
+                    on: !by_itself,
+                }));
         }
     }
+}
+
+/// Is the party handed to its policy? It fights by itself then: the policy leaves the blows to
+/// its members' battle minds.
+pub fn under_its_policy(world: &World, party: &str) -> bool {
+    world
+        .get_resource::<delve::policy::PartyMinds>()
+        .is_some_and(|m| m.0.iter().any(|m| m.party == party))
 }
 
 /// Works out the attack on the creature under the pointer: each weapon's chance to hit.
@@ -259,7 +264,7 @@ impl Plugin for BattleViewPlugin {
             .add_systems(
                 Update,
                 (
-                    (party_control, offer_attack, attack_key)
+                    (give_the_control_wished, offer_attack, attack_key)
                         .chain()
                         .run_if(resource_exists::<Battle>),
                     battle_panel,
@@ -349,6 +354,39 @@ mod tests {
         assert!(notice.contains("battle began"), "{notice}");
         let (rounds, ..) = turn(true);
         assert_eq!(rounds, 10, "the party fights by itself: the whole turn");
+    }
+
+    /// A then T at the cave's start, rats at hand: the turn is played whole, the party let go
+    /// from the round after A's, and it fights them in that turn.
+    #[test]
+    fn a_then_t_the_party_fights_from_the_next_round() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../levels/cave.ron");
+        let level = delve::level::load_level_file(std::path::Path::new(path))
+            .unwrap()
+            .level;
+        let mut app = super::super::input::tests::app_with(level, 1);
+        app.add_plugins(BattleViewPlugin);
+        app.update();
+        super::super::input::tests::press(&mut app, KeyCode::KeyA);
+        super::super::input::tests::press(&mut app, KeyCode::KeyT);
+        let w = app.world_mut();
+        assert_eq!(w.resource::<delve::time::Clock>().rounds, 10, "a whole turn");
+        let party: Vec<String> = w.resource::<Parties>().0[0]
+            .marching_order
+            .iter()
+            .map(|&e| delve::creature::name_of(w, e))
+            .collect();
+        let struck = w
+            .resource::<delve::log::EventLog>()
+            .of::<delve::rules::combat::CombatEvent>()
+            .filter(|e| {
+                matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. }
+                    if party.contains(who))
+            })
+            .count();
+        assert!(struck > 0, "the party fought the rats");
+        let mut q = w.query_filtered::<Has<Controlled>, With<Creature>>();
+        assert!(q.iter(w).all(|c| !c), "no one waits for orders");
     }
 
     /// A party handed to its policy (A) fights by itself: its members do not wait for orders,

@@ -873,6 +873,7 @@ pub fn play_rounds(world: &mut World) {
         }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
         delve::sim::give_due(world);
+        super::battle::give_the_control_wished(world);
         let fighting = in_battle(world);
         world.run_schedule(SimRound);
         // A battle begun with the party waiting for orders stops a turn played (T): the player
@@ -910,12 +911,14 @@ fn in_battle(world: &World) -> bool {
         .is_some_and(|b| b.active)
 }
 
-/// Do a party's members wait for the player's orders in a battle (`gui::battle`)?
+/// Do a party's members wait for the player's orders in a battle (`gui::battle`)? Not a party
+/// under its policy: it is let go at the next round.
 fn party_waits_for_orders(world: &World) -> bool {
     world
         .resource::<delve::rules::party::Parties>()
         .0
         .iter()
+        .filter(|p| !super::battle::under_its_policy(world, &p.name))
         .filter_map(|p| p.marching_order.first())
         .any(|&leader| {
             world

@@ -107,8 +107,9 @@ pub struct MinimapCamera;
 /// The minimap's picture: the image its camera draws into, the picture's size in pixels, and
 /// what it was last drawn for. It is drawn anew only when the map may look otherwise (a round
 /// played, the view or the selection changed, a command given, the tiles shaded anew, the
-/// minimap moved), and every [`REDRAW_FRAMES`] frames besides: drawing the whole level a second
-/// time every frame would cost a software renderer a seventh of its frame.
+/// minimap moved), at most every [`MIN_GAP_FRAMES`] frames for those, and every
+/// [`REDRAW_FRAMES`] frames besides: drawing the whole level a second time every frame would cost
+/// a software renderer a seventh of its frame.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct MinimapPicture {
     pub image: Option<Handle<Image>>,
@@ -117,6 +118,8 @@ pub struct MinimapPicture {
     frames: u32,
     /// Frames its camera is still to draw.
     drawing: u32,
+    /// The map changed since it was last drawn.
+    stale: bool,
 }
 
 /// What the picture shows depends on.
@@ -134,6 +137,9 @@ pub const REDRAW_FRAMES: u32 = 30;
 
 /// Frames a drawing of the picture takes.
 const DRAW_FRAMES: u32 = 3;
+
+/// Frames at least between two drawings for a change of the map.
+const MIN_GAP_FRAMES: u32 = 10;
 
 pub struct MinimapPlugin;
 
@@ -280,9 +286,17 @@ fn draw_the_picture_when_needed(
         size,
     };
     picture.frames += 1;
-    let wanted = picture.drawn_for.as_ref() != Some(&key)
-        || !shaded.is_empty()
+    // A change is drawn at most every few frames (played on at 16 rounds a second, the map
+    // changes every frame); a new size, or none drawn yet, at once.
+    let changed = picture.drawn_for.as_ref() != Some(&key) || !shaded.is_empty();
+    picture.stale |= changed;
+    let new_size = picture.drawn_for.as_ref().is_none_or(|k| k.size != size);
+    let wanted = new_size
+        || (picture.stale && picture.frames >= MIN_GAP_FRAMES)
         || picture.frames >= REDRAW_FRAMES;
+    if wanted {
+        picture.stale = false;
+    }
     // A camera's first frames draw nothing while the renderer makes ready its view (its
     // pipelines and batches are the view's): once wanted, it draws for a few frames on end.
     if wanted {
