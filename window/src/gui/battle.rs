@@ -370,7 +370,11 @@ mod tests {
         super::super::input::tests::press(&mut app, KeyCode::KeyA);
         super::super::input::tests::press(&mut app, KeyCode::KeyT);
         let w = app.world_mut();
-        assert_eq!(w.resource::<delve::time::Clock>().rounds, 10, "a whole turn");
+        assert_eq!(
+            w.resource::<delve::time::Clock>().rounds,
+            10,
+            "a whole turn"
+        );
         let party: Vec<String> = w.resource::<Parties>().0[0]
             .marching_order
             .iter()
