@@ -354,6 +354,17 @@ mod tests {
         assert!(notice.contains("battle began"), "{notice}");
         let (rounds, ..) = turn(true);
         assert_eq!(rounds, 10, "the party fights by itself: the whole turn");
+        // In the battle already, the next turn is played whole, and the notice of the battle's
+        // beginning is gone.
+        let mut app = super::super::input::tests::app_with(level.clone(), 7);
+        app.add_plugins(BattleViewPlugin);
+        app.update();
+        super::super::input::tests::press(&mut app, KeyCode::KeyT);
+        let stopped = app.world().resource::<delve::time::Clock>().rounds;
+        super::super::input::tests::press(&mut app, KeyCode::KeyT);
+        let w = app.world();
+        assert_eq!(w.resource::<delve::time::Clock>().rounds, stopped + 10);
+        assert!(!w.resource::<UiState>().notice.contains("battle began"));
     }
 
     /// A then T at the cave's start, rats at hand: the turn is played whole, the party let go

@@ -858,6 +858,10 @@ fn request_rounds(
 /// Plays the rounds asked for, in the headless schedule; then writes the journal if asked to.
 pub fn play_rounds(world: &mut World) {
     let n = std::mem::take(&mut world.resource_mut::<RoundsRequested>().0);
+    // The notice tells of the last thing done: rounds played, it is told anew (or not at all).
+    if n > 0 {
+        world.resource_mut::<UiState>().notice.clear();
+    }
     let ended = world.resource::<delve::policy::DelveEnd>().0.is_some();
     let forks = world
         .get_resource::<delve::keyframe::Keyframes>()
