@@ -256,6 +256,55 @@ pub fn faction_sees<'a>(
     seen
 }
 
+/// Whose eyes a view of the delve looks through (RULINGS › Knowledge): one creature's, or the
+/// members of a faction — each where it stands, with its sight. What they see now, what their
+/// faction remembers and which creatures they see is what such a view may show.
+#[derive(Clone, Debug, Default)]
+pub struct Eyes<'a> {
+    /// The one creature whose eyes they are, if one.
+    pub one: Option<Entity>,
+    /// Its faction, or the faction's.
+    pub faction: Option<Faction>,
+    pub members: Vec<(GridPos, &'a Sight)>,
+}
+
+impl Eyes<'_> {
+    /// Is a creature (of `faction`) one of the eyes' own: the one creature, or a member of the
+    /// faction? Its own always know where they are.
+    pub fn own(&self, creature: Entity, faction: Faction) -> bool {
+        match self.one {
+            Some(one) => creature == one,
+            None => Some(faction) == self.faction,
+        }
+    }
+
+    /// Do the eyes see a creature standing at `at` ([`faction_sees_creature`]), or is it their
+    /// own?
+    #[allow(clippy::too_many_arguments)]
+    pub fn see_creature(
+        &self,
+        grid: &DungeonGrid,
+        light: &LightMap,
+        creature: Entity,
+        faction: Faction,
+        at: GridPos,
+        hiding: bool,
+    ) -> bool {
+        self.own(creature, faction)
+            || faction_sees_creature(grid, light, self.members.iter().copied(), at, hiding)
+    }
+
+    /// The light each square is seen in now ([`faction_sees`]).
+    pub fn seen_now(&self, grid: &DungeonGrid) -> Vec<Option<LightLevel>> {
+        faction_sees(grid, self.members.iter().map(|m| m.1))
+    }
+
+    /// The squares their faction has seen ([`FactionMemory`]).
+    pub fn remembered<'m>(&self, memory: &'m FactionMemory) -> Option<&'m Vec<bool>> {
+        self.faction.and_then(|f| memory.seen.get(f.0))
+    }
+}
+
 /// Does any of a faction's members (each where it stands, with its sight) see a creature
 /// standing at `target`? See [`sees_creature`].
 pub fn faction_sees_creature<'a>(

@@ -281,20 +281,27 @@ mod tests {
     use super::*;
     use delve::level::load_default_level;
 
-    /// The party comes down to the ghouls; once the battle begins, the panel lists the factions
-    /// in order with their members' hit points, and the party waits for orders.
-    #[test]
-    fn the_initiative_panel_lists_the_factions_in_order() {
+    /// The crypt with the party come down the corridor from the evil door to the ghouls'
+    /// flooded burial room, moved `east` squares east (-7: seven west, not yet in their sight).
+    fn the_party_down_the_corridor(east: i32) -> delve::level::Level {
         let mut level = load_default_level().unwrap().level;
-        for (name, at) in [
+        for (name, (x, y)) in [
             ("Brannoc", (33, 10)),
             ("Mirela", (33, 9)),
             ("Sera", (33, 8)),
             ("Aldric", (34, 11)),
         ] {
             let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-            c.at = delve::grid::GridPos::new(at.0, at.1);
+            c.at = delve::grid::GridPos::new(x + east, y);
         }
+        level
+    }
+
+    /// The party comes down to the ghouls; once the battle begins, the panel lists the factions
+    /// in order with their members' hit points, and the party waits for orders.
+    #[test]
+    fn the_initiative_panel_lists_the_factions_in_order() {
+        let level = the_party_down_the_corridor(0);
         let mut app = delve::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
         app.update();
@@ -320,16 +327,7 @@ mod tests {
     /// and says so; with the party fighting by itself (B), the turn is played whole.
     #[test]
     fn a_turn_stops_when_a_battle_begins_and_the_party_waits_for_orders() {
-        let mut level = load_default_level().unwrap().level;
-        for (name, at) in [
-            ("Brannoc", (26, 10)),
-            ("Mirela", (26, 9)),
-            ("Sera", (26, 8)),
-            ("Aldric", (27, 11)),
-        ] {
-            let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-            c.at = delve::grid::GridPos::new(at.0, at.1);
-        }
+        let level = the_party_down_the_corridor(-7);
         let turn = |alone: bool| {
             let mut app = super::super::input::tests::app_with(level.clone(), 7);
             app.add_plugins(BattleViewPlugin);
@@ -408,16 +406,7 @@ mod tests {
     /// and strike at the ghouls; taken back, they wait again.
     #[test]
     fn a_party_under_its_policy_fights_by_itself() {
-        let mut level = load_default_level().unwrap().level;
-        for (name, at) in [
-            ("Brannoc", (33, 10)),
-            ("Mirela", (33, 9)),
-            ("Sera", (33, 8)),
-            ("Aldric", (34, 11)),
-        ] {
-            let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-            c.at = delve::grid::GridPos::new(at.0, at.1);
-        }
+        let level = the_party_down_the_corridor(0);
         let mut app = delve::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
         let hand = |app: &mut App, policy: Option<delve::policy::PartyPolicy>| {

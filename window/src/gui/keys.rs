@@ -42,7 +42,7 @@ impl Default for Bindings {
 
 /// `<config dir>/delve/keys.ron`.
 pub fn default_keys_file() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join("delve").join("keys.ron"))
+    super::config_file::in_config_dir("keys.ron")
 }
 
 /// Leafwing reads inputs back by the names of their types, from a registry its plugin fills as
@@ -89,15 +89,7 @@ pub fn read_keys(path: &Path) -> (InputMap<DelveAction>, Option<String>) {
     }
     match ron::from_str::<KeysFile>(&text) {
         Ok(file) => (file.keys, None),
-        Err(e) => fallback(
-            path,
-            &format!(
-                "{}:{}: {}",
-                e.span.start.line.max(1),
-                e.span.start.col.max(1),
-                e.code
-            ),
-        ),
+        Err(e) => fallback(path, &super::config_file::error_at(&e)),
     }
 }
 
@@ -117,12 +109,7 @@ pub fn write_keys(path: &Path, keys: &InputMap<DelveAction>) -> Result<(), Strin
         version: KEYS_VERSION,
         keys: keys.clone(),
     };
-    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default())
-        .map_err(|e| format!("cannot write the keys: {e}"))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    }
-    delve::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+    super::config_file::write(path, &file, "keys")
 }
 
 /// A button's name as the help line shows it: `Space`, `T`, `1`, `Ctrl`, `left click`.

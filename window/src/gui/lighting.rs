@@ -16,7 +16,7 @@ use delve::grid::DungeonGrid;
 use delve::rules::doors::Door;
 use delve::rules::light::{LightLevel, LightMap};
 use delve::rules::party::Parties;
-use delve::rules::vision::{FactionMemory, Sight, faction_sees, faction_sees_creature};
+use delve::rules::vision::{Eyes, FactionMemory, Sight};
 
 /// Which view the window shows.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,18 +36,9 @@ impl ViewMode {
     }
 }
 
-/// Whose eyes a view looks through: in one creature's view that creature alone (when it has
+/// The eyes a view looks through: in one creature's view that creature alone (when it has
 /// sight), else the first party's faction (its leader's) — the party's view, and the players'
-/// copy in the Judge's.
-pub struct Eyes<'a> {
-    /// The creature whose view it is.
-    pub one: Option<Entity>,
-    pub faction: Option<Faction>,
-    /// Each of them where it stands, with its sight.
-    pub members: Vec<(delve::grid::GridPos, &'a Sight)>,
-}
-
-/// The eyes of `view`, from every creature's faction, square and sight (`all`) and one
+/// copy in the Judge's; from every creature's faction, square and sight (`all`) and one
 /// creature's (`of`).
 pub fn eyes<'a>(
     view: ViewMode,
@@ -148,7 +139,7 @@ fn shade(
     mut tokens: Query<(&Token, &mut Visibility, Has<PlayersCopy>), Without<Marker>>,
     hiding: Query<(), With<delve::rules::vision::Hiding>>,
     traps: Query<(&Position, Ref<delve::rules::traps::Trap>)>,
-    creatures: Query<&Position>,
+    creatures: Query<(&Position, &Faction)>,
     mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
     (art, battlemap, over): Pictures,
 ) {
@@ -176,19 +167,16 @@ fn shade(
     }
     shaded.0 = key;
     let leader = parties.0.first().and_then(|p| p.leader());
-    let Eyes {
-        one,
-        faction: party_faction,
-        members,
-    } = eyes(
+    let eyes = eyes(
         *view,
         selected.0,
         leader,
         sights.iter().map(|(f, s, _, p)| (*f, p.0, s)),
         |e| sights.get(e).ok().map(|(f, s, _, p)| (*f, p.0, s)),
     );
-    let seen_now = faction_sees(&grid, members.iter().map(|m| m.1));
-    let remembered = party_faction.and_then(|f| memory.seen.get(f.0));
+    let party_faction = eyes.faction;
+    let seen_now = eyes.seen_now(&grid);
+    let remembered = eyes.remembered(&memory);
     let bright = brightness(&grid, &light);
     let secret: Vec<delve::grid::GridPos> = doors
         .iter()
@@ -251,15 +239,9 @@ fn shade(
         let view = if for_players { ViewMode::Party } else { *view };
         let show = match (view, creatures.get(token.creature)) {
             (ViewMode::Judge, _) => true,
-            (ViewMode::Party | ViewMode::Creature, Ok(p)) => {
-                let own = match one {
-                    Some(e) => token.creature == e,
-                    None => sights
-                        .get(token.creature)
-                        .is_ok_and(|s| Some(*s.0) == party_faction),
-                };
+            (ViewMode::Party | ViewMode::Creature, Ok((p, f))) => {
                 let hiding = hiding.get(token.creature).is_ok();
-                own || faction_sees_creature(&grid, &light, members.iter().copied(), p.0, hiding)
+                eyes.see_creature(&grid, &light, token.creature, *f, p.0, hiding)
             }
             (ViewMode::Party | ViewMode::Creature, Err(_)) => false,
         };

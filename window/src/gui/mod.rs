@@ -9,6 +9,7 @@ pub mod art;
 pub mod battle;
 pub mod battlemap;
 pub mod caving;
+pub mod config_file;
 pub mod heard;
 pub mod input;
 pub mod keys;

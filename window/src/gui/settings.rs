@@ -43,15 +43,10 @@ pub struct OpenPanels {
     pub log: bool,
 }
 
+/// A new window's: every panel open.
 impl Default for OpenPanels {
     fn default() -> Self {
-        Self {
-            inspector: true,
-            hand: true,
-            timers: true,
-            switches: true,
-            log: true,
-        }
+        WindowSettings::default().panels
     }
 }
 
@@ -60,16 +55,10 @@ pub const LEFT_WIDTH: f32 = 310.0;
 /// The log's.
 pub const RIGHT_WIDTH: f32 = 350.0;
 
+/// A new window's settings (its panels', its minimap's).
 impl Default for WindowSettings {
     fn default() -> Self {
-        Self {
-            left_width: LEFT_WIDTH,
-            right_width: RIGHT_WIDTH,
-            panels: OpenPanels::default(),
-            sections: BTreeMap::new(),
-            ui_scale: 1.0,
-            minimap: true,
-        }
+        Self::of(&PanelState::default(), &Minimap::default())
     }
 }
 
@@ -84,26 +73,12 @@ impl WindowSettings {
         };
         ron::from_str::<Self>(&text)
             .map(Self::within_bounds)
-            .map_err(|e| {
-                let at = format!(
-                    "{}:{}: {}",
-                    e.span.start.line.max(1),
-                    e.span.start.col.max(1),
-                    e.code
-                );
-                warning(path, &at)
-            })
+            .map_err(|e| warning(path, &super::config_file::error_at(&e)))
     }
 
     /// Writes the settings to `path` (atomically, making its directory).
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .map_err(|e| format!("cannot write the settings: {e}"))?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-        }
-        delve::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+        super::config_file::write(path, self, "settings")
     }
 
     /// Widths and the scale brought within what the window can show (a hand-edited file).
@@ -178,7 +153,7 @@ fn warning(path: &Path, why: &str) -> String {
 
 /// `<config dir>/delve/window.ron`.
 pub fn default_settings_file() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join("delve").join("window.ron"))
+    super::config_file::in_config_dir("window.ron")
 }
 
 /// Where the settings are written, and what was written (or read) last. `file` is `None` when

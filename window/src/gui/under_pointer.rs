@@ -164,7 +164,7 @@ impl SquareReport {
 
 impl SquareFacts<'_, '_> {
     /// Whose eyes the view looks through, and whether it is the Judge's (all-seeing).
-    fn eyes(&self, selected: Option<Entity>) -> (super::lighting::Eyes<'_>, bool) {
+    fn eyes(&self, selected: Option<Entity>) -> (vision::Eyes<'_>, bool) {
         let view = self.view.as_deref().copied().unwrap_or_default();
         let leader = self.parties.0.first().and_then(|p| p.leader());
         let eyes = super::lighting::eyes(
@@ -177,32 +177,6 @@ impl SquareFacts<'_, '_> {
         (eyes, view.judges())
     }
 
-    /// Does the view see creature `e` (of `faction`, at `at`)? And is it one of the view's own?
-    fn sees(
-        &self,
-        eyes: &super::lighting::Eyes,
-        judges: bool,
-        e: Entity,
-        faction: Faction,
-        at: GridPos,
-        hiding: bool,
-    ) -> (bool, bool) {
-        let own = match eyes.one {
-            Some(one) => e == one,
-            None => Some(faction) == eyes.faction,
-        };
-        let seen = judges
-            || own
-            || vision::faction_sees_creature(
-                &self.grid,
-                &self.light,
-                eyes.members.iter().copied(),
-                at,
-                hiding,
-            );
-        (seen, own)
-    }
-
     /// The creatures the view shows: every one in the Judge's view; in the party's (and one
     /// creature's) its own and those its eyes see now. Only these can be selected there.
     /// `selected`: the creature whose view one creature's view is.
@@ -211,7 +185,7 @@ impl SquareFacts<'_, '_> {
         self.creatures
             .iter()
             .filter(|(e, _, at, faction, _, hiding)| {
-                self.sees(&eyes, judges, *e, **faction, at.0, *hiding).0
+                judges || eyes.see_creature(&self.grid, &self.light, *e, **faction, at.0, *hiding)
             })
             .map(|(e, ..)| e)
             .collect()
@@ -230,8 +204,7 @@ impl SquareFacts<'_, '_> {
             .filter_map(|(_, s)| s.seen.iter().find(|(q, _)| *q == p).map(|&(_, how)| how))
             .max();
         let remembered = eyes
-            .faction
-            .and_then(|f| self.memory.seen.get(f.0))
+            .remembered(&self.memory)
             .is_some_and(|m| m.get(i).copied().unwrap_or(false));
         if !judges && seen_now.is_none() && !remembered {
             return Some(SquareReport { at: p, known: None });
@@ -253,7 +226,9 @@ impl SquareFacts<'_, '_> {
             .iter()
             .filter(|(_, _, at, ..)| at.0 == p)
             .filter_map(|(e, name, _, faction, hp, hiding)| {
-                let (seen, own) = self.sees(&eyes, judges, e, *faction, p, hiding);
+                let own = eyes.own(e, *faction);
+                let seen =
+                    judges || eyes.see_creature(&self.grid, &self.light, e, *faction, p, hiding);
                 seen.then(|| SeenCreature {
                     name: name.to_string(),
                     faction: self.factions.name(*faction).to_owned(),
