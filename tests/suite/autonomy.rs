@@ -1438,3 +1438,28 @@ fn a_party_that_gives_up_says_which_door_stopped_it() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A party told to wait for orders in a battle, then handed to its policy, waits no more: the
+/// policy leaves the blows to its members' battle minds, so a party that waited would stand
+/// while it was struck. Taken back, it stays let go until told to wait again.
+#[test]
+fn a_party_handed_to_its_policy_no_longer_waits_for_orders() {
+    use delve::rules::combat::battle::Controlled;
+    let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .build();
+    delve.act(WaitForOrders {
+        party: "party".into(),
+        on: true,
+    });
+    assert!(delve.get::<Controlled>("Ana").is_some());
+    hand_over(&mut delve, PartyPolicy::default());
+    delve.run(1);
+    assert!(delve.get::<Controlled>("Ana").is_none());
+    delve.act(Autonomy {
+        party: "party".into(),
+        policy: None,
+    });
+    assert!(delve.get::<Controlled>("Ana").is_none());
+}

@@ -166,6 +166,9 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
     })?;
     let way_in = crate::command::square_of(world, leader)?;
     let faction = *world.get::<Faction>(leader).ok_or(Unable::NoSquare)?;
+    // A party led by its policy does not wait for orders in a battle: the policy leaves the
+    // blows to its members' battle minds (`WaitForOrders` given before is let go).
+    crate::rules::combat::battle::wait_for_orders(world, party, false)?;
     let goal = world.resource::<LevelGoal>().0.clone();
     let fuel_at_start = super::outcome::fuel_rounds(world, &p.marching_order);
     let since = world.resource::<EventLog>().len();

@@ -37,7 +37,9 @@ pub struct BattleText(pub String);
 /// itself, or delves by itself under its policy: A) becomes a `WaitForOrders` command whenever
 /// the simulation differs from it: the window changes the simulation only through commands, so
 /// a replay of its journal does the same. Run every frame, and before each round played
-/// (`input::play_rounds`), so that a party handed to its policy fights from the round after.
+/// (`input::play_rounds`), so that the wish holds from round to round within a turn (handing a
+/// party to its policy lets go of its wait in the core; taken back, it waits from the round
+/// after).
 pub fn give_the_control_wished(world: &mut World) {
     let Some(alone) = world.get_resource::<PartyFightsAlone>().map(|a| a.0) else {
         return;
