@@ -89,26 +89,26 @@ fn timeline(c: &mut Criterion) {
             b.iter(|| {
                 // Rounds spread over the whole delve, 9 rounds after a keyframe at worst.
                 target = (target + 1_237) % (ROUNDS + 1);
-                delve::keyframe::seek(app.world_mut(), &level, target)
+                delve::save::seek(app.world_mut(), &level, target)
             })
         },
     );
     group.bench_function("seek to the last round", |b| {
-        b.iter(|| delve::keyframe::seek(app.world_mut(), &level, ROUNDS))
+        b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS))
     });
     group.bench_function(
         "seek to the round before a keyframe (9 rounds replayed)",
-        |b| b.iter(|| delve::keyframe::seek(app.world_mut(), &level, ROUNDS - 1)),
+        |b| b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS - 1)),
     );
     group.bench_function(
         "seek to the round before an hour's keyframe (59 rounds replayed)",
-        |b| b.iter(|| delve::keyframe::seek(app.world_mut(), &level, ROUNDS / 2 - 1)),
+        |b| b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS / 2 - 1)),
     );
     group.bench_function("undo a round at the end of the delve", |b| {
         b.iter_custom(|iterations| {
             let mut spent = std::time::Duration::ZERO;
             for _ in 0..iterations {
-                delve::keyframe::seek(app.world_mut(), &level, ROUNDS);
+                delve::save::seek(app.world_mut(), &level, ROUNDS);
                 let start = std::time::Instant::now();
                 delve::save::undo(app.world_mut(), &level, delve::save::Step::Round);
                 spent += start.elapsed();

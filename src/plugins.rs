@@ -6,13 +6,28 @@
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
+use crate::act::PendingCommands;
+use crate::command::{Journal, Script, dispatch_commands};
+use crate::creature::{
+    Abilities, ActingOrder, ArmorClass, Below, BodySize, ClassLevel, Combatant, Conditions,
+    Creature, CreatureIndex, Encumbrance, Equipment, Exerted, Faction, Factions, HitPoints,
+    LevelEntity, LevelInfo, Position, Proficiencies, Resting, SavingThrows, SwimmingSpeed, Vision,
+};
+use crate::dice::Dice;
+use crate::keyframe::{History, Keyframes, take_keyframe};
 use crate::level::schema::Modules;
+use crate::log::EventLog;
 use crate::rules::conditions::ConditionsPlugin;
 use crate::rules::movement::MovementPlugin;
 use crate::rules::party::PartyPlugin;
 use crate::rules::penalties::SituationalPenalties;
 use crate::rules::rest::RestPlugin;
-use crate::sim::SimCorePlugin;
+use crate::schedule::{
+    FactionTurn, RoundSet, SimRound, TurnSet, advance_clock, play_faction_turns, round_schedule,
+    turn_schedule,
+};
+use crate::state::KeepsState;
+use crate::time::{Clock, DelveMode};
 
 /// Every headless rule plugin. Works with `MinimalPlugins`; the window adds `GuiPlugins`.
 pub struct SimPlugins;
@@ -57,5 +72,69 @@ impl SimPlugins {
     /// systems are there, idle until the Judge switches them on).
     pub fn with(modules: Modules) -> PluginGroupBuilder {
         SimPlugins.build().add(RunningModulesPlugin(modules))
+    }
+}
+
+/// The schedule, its phases and the clock, the command queue and the dispatcher, the keyframes,
+/// and the creatures' own state.
+pub struct SimCorePlugin;
+
+impl Plugin for SimCorePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_schedule(round_schedule())
+            .add_schedule(turn_schedule())
+            .init_resource::<ActingOrder>()
+            .init_resource::<crate::kept::ReadQueries>()
+            .add_systems(SimRound, play_faction_turns.in_set(RoundSet::FactionTurns))
+            .add_systems(FactionTurn, dispatch_commands.in_set(TurnSet::Orders))
+            .init_resource::<Clock>()
+            .init_resource::<EventLog>()
+            .init_resource::<PendingCommands>()
+            .init_resource::<Journal>()
+            .add_systems(SimRound, dispatch_commands.in_set(RoundSet::Commands))
+            .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock))
+            .add_systems(
+                SimRound,
+                take_keyframe.in_set(RoundSet::Clock).after(advance_clock),
+            )
+            .keeps::<Clock>()
+            .keeps::<Dice>()
+            .keeps::<PendingCommands>()
+            .keeps::<ActingOrder>()
+            .keeps::<DelveMode>()
+            .keeps::<crate::grid::DungeonGrid>()
+            .keeps::<Factions>()
+            .keeps::<LevelInfo>()
+            .keeps::<CreatureIndex>()
+            .keeps_component::<Name>()
+            .keeps_component::<Abilities>()
+            .keeps_component::<ArmorClass>()
+            .keeps_component::<Below>()
+            .keeps_component::<BodySize>()
+            .keeps_component::<ClassLevel>()
+            .keeps_component::<Combatant>()
+            .keeps_component::<Creature>()
+            .keeps_component::<Encumbrance>()
+            .keeps_component::<Equipment>()
+            .keeps_component::<Exerted>()
+            .keeps_component::<Faction>()
+            .keeps_component::<HitPoints>()
+            .keeps_component::<Position>()
+            .keeps_component::<Proficiencies>()
+            .keeps_component::<Resting>()
+            .keeps_component::<SavingThrows>()
+            .keeps_component::<SwimmingSpeed>()
+            .keeps_component::<Vision>()
+            .keeps_component::<Conditions>()
+            .keeps_component::<crate::rules::acting::ActionTaken>()
+            .keeps::<crate::rules::modules::RunningModules>()
+            // The record of the delve (restored from its line) and what marks the level's
+            // entities: in the world, not its state.
+            .not_state::<Journal>()
+            .not_state::<EventLog>()
+            .not_state::<Keyframes>()
+            .not_state::<History>()
+            .not_state::<Script>()
+            .not_state::<LevelEntity>();
     }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::command::Choice;
+use crate::act::Choice;
 use crate::creature::{CreatureIndex, LevelInfo, Position};
 use crate::grid::los::line_of_sight;
 use crate::grid::path::find_path;

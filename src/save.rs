@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Journal, ScriptedCommand};
+use crate::command::{Journal, Script, ScriptedCommand, give_due, give_due_between_rounds};
+use crate::keyframe::History;
 use crate::level::{Diagnostics, Level, LevelText};
+use crate::sim::run_round;
 use crate::time::{Clock, ROUNDS_PER_TURN};
 
 /// The version of the save format this build writes and reads.
@@ -249,6 +251,43 @@ pub fn replay_checked_into(
     playing.play_in(world, rounds, |_| {})
 }
 
+/// Brings the delve in `world` to `round` as `journal` plays it: from the latest keyframe at or
+/// before `round` on the line of `journal` (`crate::keyframe`), the keyframe restored and the
+/// rounds after it played with the journal's commands at their rounds; the world is as
+/// [`replay_into`] would leave it, log and journal included. Without a keyframe to start from,
+/// replays from the start of the delve (`level`, `seed`).
+pub fn replay_to(
+    world: &mut World,
+    level: &Level,
+    seed: u64,
+    journal: &[ScriptedCommand],
+    round: u64,
+) {
+    let Some((from, given)) = crate::keyframe::restore_latest(world, journal, round) else {
+        replay_into(world, level, seed, journal, round);
+        return;
+    };
+    world.insert_resource(Script::new(&journal[given..]));
+    for _ in from..round {
+        give_due(world);
+        run_round(world);
+    }
+    give_due_between_rounds(world);
+    world.insert_resource(Script::default());
+}
+
+/// Goes to `round` along the line the keyframes were taken on (no further than its end): the
+/// timeline's scrubbing. Returns the round it came to, or `None` when the world keeps no
+/// keyframes.
+pub fn seek(world: &mut World, level: &Level, round: u64) -> Option<u64> {
+    let frames = world.get_resource::<crate::keyframe::Keyframes>()?;
+    let to = round.min(frames.end());
+    let line = frames.line().to_vec();
+    let seed = world.resource::<crate::dice::Dice>().seed();
+    replay_to(world, level, seed, &line, to);
+    Some(to)
+}
+
 /// Writes `bytes` to `path` so that the file is either the old one or the new one, never a
 /// part: into a temporary file beside it, flushed to the disk, then renamed over it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
@@ -305,40 +344,6 @@ pub enum Step {
     Turn,
 }
 
-/// Undo and redo by replaying the journal: what was taken back, until a new command is given.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct History {
-    /// The journal and rounds before the first undo since the last command: redo replays toward
-    /// them.
-    undone: Option<(Vec<ScriptedCommand>, u64)>,
-}
-
-impl History {
-    /// Can anything be redone?
-    pub fn can_redo(&self) -> bool {
-        self.undone.is_some()
-    }
-
-    /// What was undone, if the delve is still on its way back toward it: the journal so far is
-    /// the undone one up to this round. A command given since an undo (or a delve loaded) makes
-    /// it gone.
-    fn still_undone(&mut self, world: &World) -> Option<(Vec<ScriptedCommand>, u64)> {
-        let rounds = world.resource::<Clock>().rounds;
-        let journal = &world.resource::<Journal>().0;
-        // The journal so far is the undone one's beginning, and nothing the undone one gave
-        // before this round is missing from it.
-        let on_the_way = self.undone.as_ref().is_some_and(|(undone, last)| {
-            rounds <= *last
-                && undone.starts_with(journal)
-                && undone[journal.len()..].iter().all(|c| c.round >= rounds)
-        });
-        if !on_the_way {
-            self.undone = None;
-        }
-        self.undone.clone()
-    }
-}
-
 /// The round Undo goes back to from `rounds`: one round back, or back to the start of the turn
 /// (the one before, at a turn's start).
 pub fn undo_target(rounds: u64, step: Step) -> u64 {
@@ -375,7 +380,7 @@ pub fn undo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     } else {
         journal.into_iter().filter(|c| c.round < to).collect()
     };
-    crate::keyframe::replay_to(world, level, seed, &kept, to);
+    replay_to(world, level, seed, &kept, to);
     world.insert_resource(history);
     Some(to)
 }
@@ -404,7 +409,7 @@ pub fn redo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     } else {
         journal.iter().filter(|c| c.round < to).cloned().collect()
     };
-    crate::keyframe::replay_to(world, level, seed, &kept, to);
+    replay_to(world, level, seed, &kept, to);
     let done = to >= last && kept.len() == journal.len();
     if done {
         history.undone = None;

@@ -19,7 +19,8 @@
 
 use bevy::prelude::*;
 
-use crate::command::{Command, Refusal, refusals, was_refused};
+use crate::act::Refusal;
+use crate::command::{Command, refusals, was_refused};
 use crate::creature::{CreatureIndex, Position};
 use crate::dice::{Dice, Throw};
 use crate::grid::GridPos;

@@ -9,11 +9,17 @@
 //! faction, in initiative order, with [`ActingOrder::turn`] naming it; each area's systems for a
 //! turn act only for that faction's members. Creatures whose faction is not in the battle act in
 //! the round's own phases.
+//!
+//! The clock moves on at the end of every round ([`advance_clock`]), logging the end of a turn
+//! and of an hour ([`DelveEvent`]).
 
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
+use serde::Serialize;
 
 use crate::creature::ActingOrder;
+use crate::log::{EventLog, LogEvent};
+use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 
 /// One run of this schedule plays one round.
 #[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -222,4 +228,52 @@ pub fn round_schedule() -> Schedule {
             .chain(),
     );
     schedule
+}
+
+/// The delve itself in the log: its beginning and the passing of time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum DelveEvent {
+    /// The delve began on a level with a seed.
+    DelveBegan { level: String, seed: u64 },
+    /// A turn (10 rounds) ended.
+    TurnEnded { turn: u64 },
+    /// An hour (6 turns) ended.
+    HourEnded { hour: u64 },
+}
+
+impl LogEvent for DelveEvent {}
+
+impl std::fmt::Display for DelveEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DelveEvent::DelveBegan { level, seed } => {
+                write!(f, "the delve begins in {level} (seed {seed})")
+            }
+            DelveEvent::TurnEnded { turn } => write!(f, "turn {turn} ends"),
+            DelveEvent::HourEnded { hour } => write!(f, "hour {hour} ends"),
+        }
+    }
+}
+
+/// Ends the round: the clock moves on, and the end of a turn or an hour is logged.
+pub fn advance_clock(mut clock: ResMut<Clock>, mut log: ResMut<EventLog>) {
+    let round = clock.rounds;
+    clock.rounds += 1;
+    if clock.rounds.is_multiple_of(ROUNDS_PER_TURN) {
+        log.push(
+            round,
+            DelveEvent::TurnEnded {
+                turn: clock.rounds / ROUNDS_PER_TURN,
+            },
+        );
+    }
+    if clock.rounds.is_multiple_of(ROUNDS_PER_HOUR) {
+        log.push(
+            round,
+            DelveEvent::HourEnded {
+                hour: clock.rounds / ROUNDS_PER_HOUR,
+            },
+        );
+    }
 }

@@ -1,137 +1,27 @@
-//! The headless simulation: the core plugin (the schedule, the clock, the command queue),
-//! putting a level into a world, playing and replaying delves (the plugins in order are
-//! `crate::plugins`).
+//! The headless simulation: putting a level into a world, playing and replaying delves (the
+//! plugins in order, the core's among them, are `crate::plugins`).
 //!
 //! DESIGN.md › Principles: rounds are the tick; one seeded RNG; the schedule runs on the
 //! single-threaded executor with chained system sets, so the order of every draw is fixed.
 
 use bevy::prelude::*;
 
-use crate::command::{Command, Journal, PendingCommands, ScriptedCommand, dispatch_commands};
-use crate::creature::*;
-use crate::dice::Dice;
-use crate::keyframe::KeepsState;
-use crate::level::Level;
-use crate::log::{EventLog, LogEvent};
-use crate::rules::party::Parties;
-use crate::time::DelveMode;
-use crate::time::{Clock, ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 use serde::Serialize;
 
-/// The delve itself in the log: its beginning and the passing of time.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum DelveEvent {
-    /// The delve began on a level with a seed.
-    DelveBegan { level: String, seed: u64 },
-    /// A turn (10 rounds) ended.
-    TurnEnded { turn: u64 },
-    /// An hour (6 turns) ended.
-    HourEnded { hour: u64 },
-}
-
-impl LogEvent for DelveEvent {}
-
-impl std::fmt::Display for DelveEvent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DelveEvent::DelveBegan { level, seed } => {
-                write!(f, "the delve begins in {level} (seed {seed})")
-            }
-            DelveEvent::TurnEnded { turn } => write!(f, "turn {turn} ends"),
-            DelveEvent::HourEnded { hour } => write!(f, "hour {hour} ends"),
-        }
-    }
-}
-
-pub use crate::schedule::{RoundSet, SimRound};
-
-/// The schedule, its phases and the clock.
-pub struct SimCorePlugin;
-
-impl Plugin for SimCorePlugin {
-    fn build(&self, app: &mut App) {
-        app.add_schedule(crate::schedule::round_schedule())
-            .add_schedule(crate::schedule::turn_schedule())
-            .init_resource::<ActingOrder>()
-            .init_resource::<crate::kept::ReadQueries>()
-            .add_systems(
-                SimRound,
-                crate::schedule::play_faction_turns.in_set(RoundSet::FactionTurns),
-            )
-            .add_systems(
-                crate::schedule::FactionTurn,
-                dispatch_commands.in_set(crate::schedule::TurnSet::Orders),
-            )
-            .init_resource::<Clock>()
-            .init_resource::<EventLog>()
-            .init_resource::<PendingCommands>()
-            .init_resource::<Journal>()
-            .add_systems(SimRound, dispatch_commands.in_set(RoundSet::Commands))
-            .add_systems(SimRound, advance_clock.in_set(RoundSet::Clock))
-            .add_systems(
-                SimRound,
-                crate::keyframe::take_keyframe
-                    .in_set(RoundSet::Clock)
-                    .after(advance_clock),
-            )
-            .keeps::<Clock>()
-            .keeps::<Dice>()
-            .keeps::<PendingCommands>()
-            .keeps::<ActingOrder>()
-            .keeps::<DelveMode>()
-            .keeps::<crate::grid::DungeonGrid>()
-            .keeps::<Factions>()
-            .keeps::<LevelInfo>()
-            .keeps::<CreatureIndex>()
-            .keeps_component::<Name>()
-            .keeps_component::<crate::creature::components::Abilities>()
-            .keeps_component::<crate::creature::components::ArmorClass>()
-            .keeps_component::<crate::creature::components::Below>()
-            .keeps_component::<crate::creature::components::BodySize>()
-            .keeps_component::<crate::creature::components::ClassLevel>()
-            .keeps_component::<crate::creature::components::Combatant>()
-            .keeps_component::<crate::creature::components::Creature>()
-            .keeps_component::<crate::creature::components::Encumbrance>()
-            .keeps_component::<crate::creature::components::Equipment>()
-            .keeps_component::<crate::creature::components::Exerted>()
-            .keeps_component::<crate::creature::components::Faction>()
-            .keeps_component::<crate::creature::components::HitPoints>()
-            .keeps_component::<crate::creature::components::Position>()
-            .keeps_component::<crate::creature::components::Proficiencies>()
-            .keeps_component::<crate::creature::components::Resting>()
-            .keeps_component::<crate::creature::components::SavingThrows>()
-            .keeps_component::<crate::creature::components::SwimmingSpeed>()
-            .keeps_component::<crate::creature::components::Vision>()
-            .keeps_component::<crate::creature::conditions::Conditions>()
-            .keeps_component::<crate::rules::acting::ActionTaken>()
-            .keeps::<crate::rules::modules::RunningModules>();
-    }
-}
-
-/// Ends the round: the clock moves on, and the end of a turn or an hour is logged.
-pub fn advance_clock(mut clock: ResMut<Clock>, mut log: ResMut<EventLog>) {
-    let round = clock.rounds;
-    clock.rounds += 1;
-    if clock.rounds.is_multiple_of(ROUNDS_PER_TURN) {
-        log.push(
-            round,
-            DelveEvent::TurnEnded {
-                turn: clock.rounds / ROUNDS_PER_TURN,
-            },
-        );
-    }
-    if clock.rounds.is_multiple_of(ROUNDS_PER_HOUR) {
-        log.push(
-            round,
-            DelveEvent::HourEnded {
-                hour: clock.rounds / ROUNDS_PER_HOUR,
-            },
-        );
-    }
-}
-
-pub use crate::plugins::SimPlugins;
+use crate::act::{AnyAct, PendingCommands};
+use crate::command::{Journal, Script, ScriptedCommand, give_due, give_due_between_rounds};
+use crate::creature::{
+    Abilities, ActingOrder, ArmorClass, BodySize, ClassLevel, Conditions, Creature, CreatureIndex,
+    Encumbrance, Equipment, Faction, Factions, HitPoints, LevelEntity, LevelInfo, Position,
+    Proficiencies, SavingThrows,
+};
+use crate::dice::Dice;
+use crate::level::Level;
+use crate::log::EventLog;
+use crate::plugins::SimPlugins;
+use crate::rules::party::Parties;
+use crate::schedule::{DelveEvent, SimRound};
+use crate::time::{Clock, DelveMode, ROUNDS_PER_TURN};
 
 /// A headless app running `level` with dice seeded by `seed`: `MinimalPlugins` + the rule
 /// plugins of the modules the level runs with.
@@ -156,69 +46,8 @@ pub fn run_rounds(world: &mut World, n: u64) {
 
 /// Queues a command for the next round, as a player or a script gives it (it goes into the
 /// journal).
-pub fn give(world: &mut World, command: Command) {
+pub fn give(world: &mut World, command: impl Into<AnyAct>) {
     world.resource_mut::<PendingCommands>().push(command);
-}
-
-/// Commands waiting for their round: a script, or a journal being replayed (in the window
-/// too). [`give_due`] gives those whose round has come.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Script(std::collections::VecDeque<ScriptedCommand>);
-
-impl Script {
-    /// The commands in the order of their rounds (those of one round in the order written).
-    pub fn new(commands: &[ScriptedCommand]) -> Self {
-        let mut commands = commands.to_vec();
-        commands.sort_by_key(|c| c.round);
-        Self(commands.into())
-    }
-
-    /// Commands not yet given.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-/// Gives the script's commands whose round has come (at the start of their round).
-pub fn give_due(world: &mut World) {
-    for c in take_due(world, |_| true) {
-        if c.between_rounds {
-            crate::command::dispatch_now(world, c.command);
-        } else {
-            give(world, c.command);
-        }
-    }
-}
-
-/// Carries out the script's commands given between rounds before the round to come (the
-/// Judge's hand from the window), leaving the rest for their rounds: where a replay that stops
-/// here must stop to match the delve it replays.
-pub fn give_due_between_rounds(world: &mut World) {
-    for c in take_due(world, |c| c.between_rounds) {
-        crate::command::dispatch_now(world, c.command);
-    }
-}
-
-/// Takes from the script, in order, the commands due by now that `wanted` accepts, up to the
-/// first it does not.
-fn take_due(world: &mut World, wanted: impl Fn(&ScriptedCommand) -> bool) -> Vec<ScriptedCommand> {
-    let round = world.resource::<crate::time::Clock>().rounds;
-    let Some(mut script) = world.get_resource_mut::<Script>() else {
-        return Vec::new();
-    };
-    let mut due = Vec::new();
-    while script
-        .0
-        .front()
-        .is_some_and(|c| c.round <= round && wanted(c))
-    {
-        due.extend(script.0.pop_front());
-    }
-    due
 }
 
 /// Plays a delve headless: `level` with dice seeded by `seed`, each scripted command given at
@@ -232,7 +61,7 @@ pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -
 }
 
 /// Plays a delve headless with every party of the level handed to `policy` from the first
-/// round (the [`crate::policy::Autonomy`] command, journaled) and the scripted commands given
+/// round (the [`crate::rules::party::Autonomy`] command, journaled) and the scripted commands given
 /// at their rounds, until the delve ends or `max_rounds` have been played.
 pub fn play_autonomous(
     level: &Level,
@@ -371,11 +200,10 @@ pub fn hand_parties_to(world: &mut World, policy: &crate::policy::PartyPolicy) {
     for party in parties {
         give(
             world,
-            crate::policy::Autonomy {
+            crate::rules::party::Autonomy {
                 party,
                 policy: Some(policy.clone()),
-            }
-            .into(),
+            },
         );
     }
 }

@@ -1,16 +1,17 @@
-//! The one list of every command: each is written in its rule area (or the mind that gives
-//! it) and named here once; the macro makes the [`Command`] enum, [`acts`] and `From` each
-//! struct. The dispatcher (`command`) knows commands only through [`Command::act`].
+//! The one list of every command: each is written in its rule area and named here once; the
+//! macro makes the [`Command`] enum, [`acts`], `From` each struct, and each struct
+//! [`Listed`](crate::act::Listed). The dispatcher knows commands only as
+//! [`AnyAct`](crate::act::AnyAct)s.
 
 use serde::{Deserialize, Serialize};
 
-use super::Act;
+use crate::act::{Act, AnyAct, Listed};
 
 /// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
-/// the area's `commands.rs`) or in the policy that gives it (`policy::<mind>::<Command>`): this
-/// is the one place a new command is added besides its area. It makes the [`Command`] enum
-/// (written in scripts and journals as `OpenDoor(who: "Sera", at: (15, 8))`), [`acts`] (every
-/// command struct in one module) and `From` each struct.
+/// the area's `commands.rs`): this is the one place a new command is added besides its area.
+/// It makes the [`Command`] enum (written in scripts and journals as `OpenDoor(who: "Sera", at:
+/// (15, 8))`), [`acts`] (every command struct in one module), `From` each struct, and each
+/// struct [`Listed`], without which it cannot be offered or given ([`AnyAct`]).
 macro_rules! commands {
     ($($root:ident :: $area:ident :: $act:ident),* $(,)?) => {
         /// Every command struct, for scripts and tests: `use delve::command::acts::*`.
@@ -37,7 +38,33 @@ macro_rules! commands {
             fn from(a: crate::$root::$area::$act) -> Self {
                 Command::$act(a)
             }
+        }
+
+        impl Listed for crate::$root::$area::$act {
+            fn same_as(&self, other: &dyn Listed) -> bool {
+                let other: &dyn std::any::Any = other;
+                other.downcast_ref::<Self>() == Some(self)
+            }
         })*
+
+        impl From<Command> for AnyAct {
+            fn from(c: Command) -> Self {
+                match c {
+                    $(Command::$act(a) => AnyAct::from(a),)*
+                }
+            }
+        }
+
+        /// The command an [`AnyAct`] holds, as scripts and journals write it. Every [`AnyAct`]
+        /// holds a listed command: only this list makes a command [`Listed`].
+        impl From<&AnyAct> for Command {
+            fn from(a: &AnyAct) -> Self {
+                $(if let Some(a) = a.get::<crate::$root::$area::$act>() {
+                    return Command::$act(a.clone());
+                })*
+                unreachable!("only the list makes a command Listed")
+            }
+        }
     };
 }
 
@@ -88,6 +115,7 @@ commands! {
     rules::party::MarchingOrder,
     rules::party::Mapper,
     rules::party::TakeFrom,
+    rules::party::Autonomy,
     rules::caving::WiggleBack,
     rules::caving::PushForward,
     rules::caving::Climb,
@@ -113,5 +141,4 @@ commands! {
     rules::judge::SetTrap,
     rules::judge::SetLight,
     rules::judge::SwitchModule,
-    policy::party::Autonomy,
 }

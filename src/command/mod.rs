@@ -1,17 +1,16 @@
 //! Commands: everything an actor can do, from any source (keyboard, monster AI, a script, a
 //! replay). Each rule area defines its own commands ([`Act`]) in its `commands.rs`; the one
-//! list below gathers them into [`Command`]. Each is accepted, with its outcome as the area's
-//! typed events, or refused with a typed reason ([`Refusal`]); a refused command changes
-//! nothing.
+//! list below gathers them into [`Command`], the form scripts and journals write. The
+//! dispatcher carries out the commands waiting for their round ([`PendingCommands`]) through
+//! the gate: each is accepted, with its outcome as the area's typed events, or refused with a
+//! typed reason ([`Refusal`]); a refused command changes nothing.
 
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub mod act;
-pub use act::{Act, Reason, Refusal, Unable, at, creature, square_of};
-
+use crate::act::{Act, AnyAct, InTurn, PendingCommands, Refusal};
 use crate::creature::{ActingOrder, CreatureIndex, Faction};
 use crate::log::EventLog;
 use crate::rules::acting::{ActionTaken, held_from};
@@ -25,84 +24,6 @@ pub use list::{Command, acts};
 pub fn script_options() -> ron::Options {
     crate::level::ron_options()
         .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES)
-}
-
-/// An action open to a creature, with its time and its chance of success: what `delve query`
-/// and the window offer before anyone commits.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Choice {
-    /// `open`, `bash`, `disarm methodically`, …
-    pub way: String,
-    /// `1 round`, `1 turn`, `3 turns`.
-    pub time: String,
-    /// The throw's target on d20 after modifiers, if a throw is needed.
-    pub target: Option<i32>,
-    /// Chance of success per attempt, 0–1.
-    pub chance: f32,
-    /// Modifiers, risks, tools.
-    pub note: String,
-    /// The command that takes it.
-    #[serde(skip)]
-    pub command: Command,
-}
-
-impl Choice {
-    /// A way that takes a throw: its net d20 target and chance counted as the throw will be
-    /// (modifiers, bloodied, the natural 20's +10, an attack's natural 1).
-    #[allow(clippy::too_many_arguments)]
-    pub fn thrown(
-        way: &str,
-        time: &str,
-        who: &crate::rules::throws::Thrower,
-        kind: crate::rules::throws::ThrowKind,
-        modifiers: &[crate::dice::Modifier],
-        target: i32,
-        note: &str,
-        command: Command,
-    ) -> Self {
-        let (net, chance) = crate::rules::throws::chance(who, kind, modifiers, target);
-        Self {
-            chance,
-            ..Self::new(way, time, Some(net), note, command)
-        }
-    }
-
-    pub fn new(way: &str, time: &str, target: Option<i32>, note: &str, command: Command) -> Self {
-        Self {
-            way: way.into(),
-            time: time.into(),
-            target,
-            chance: target.map_or(1.0, crate::dice::d20_chance),
-            note: note.into(),
-            command,
-        }
-    }
-}
-
-impl fmt::Display for Choice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.target {
-            Some(t) => write!(
-                f,
-                "{}: {} {t}+, {:.0}% per attempt",
-                self.way,
-                self.time,
-                self.chance * 100.0
-            )?,
-            None if self.chance < 1.0 => write!(
-                f,
-                "{}: {}, {:.0}%",
-                self.way,
-                self.time,
-                self.chance * 100.0
-            )?,
-            None => write!(f, "{}: {}, certain", self.way, self.time)?,
-        }
-        if !self.note.is_empty() {
-            write!(f, " ({})", self.note)?;
-        }
-        Ok(())
-    }
 }
 
 impl Command {
@@ -193,57 +114,6 @@ fn in_words<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> 
     s.collect_str(c)
 }
 
-/// Commands waiting for the next round. Those given from outside the simulation (a player, a
-/// script, the window) go into the journal when they are carried out; those a mind inside it
-/// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
-/// they are not journaled. A round carries out the derived ones first, then the given ones, each
-/// in the order given. In a battle, an action (`rules::acting::Cost::action`) waits for its
-/// creature's faction's turn (RULINGS › The battle round).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct PendingCommands {
-    given: Vec<Command>,
-    derived: Vec<Command>,
-    in_turn: Vec<InTurn>,
-}
-
-/// An action given in a battle, waiting for its faction's turn.
-#[derive(Clone, Debug)]
-struct InTurn {
-    command: Command,
-    faction: usize,
-    by_mind: bool,
-}
-
-impl PendingCommands {
-    /// A command from outside the simulation: a player, a script, the window.
-    pub fn push(&mut self, c: Command) {
-        self.given.push(c);
-    }
-
-    /// A command from a mind inside the simulation.
-    pub fn push_derived(&mut self, c: Command) {
-        self.derived.push(c);
-    }
-
-    /// The commands given from outside, in order.
-    pub fn given(&self) -> &[Command] {
-        &self.given
-    }
-
-    /// Is a command waiting for this creature or party (for the next round, or for its
-    /// faction's turn)?
-    pub fn waiting_for(&self, who: &str) -> bool {
-        self.derived
-            .iter()
-            .chain(&self.given)
-            .chain(self.in_turn.iter().map(|t| &t.command))
-            .any(|c| c.who() == who)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.given.is_empty() && self.derived.is_empty() && self.in_turn.is_empty()
-    }
-}
 /// A command given at the start of `round`: a line of a script for `delve sim --commands`, and
 /// of the journal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -258,7 +128,7 @@ pub struct ScriptedCommand {
 }
 
 /// Every command given from outside the simulation, with the round it was carried out in: the
-/// level, the seed and the journal replay the delve exactly ([`crate::sim::replay`]).
+/// level, the seed and the journal replay the delve exactly (`sim::replay`).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Journal(pub Vec<ScriptedCommand>);
 
@@ -289,16 +159,16 @@ pub fn dispatch_commands(world: &mut World) {
 /// the world (set hit points, open a door, …) from the window's panels. It is journaled as given
 /// between rounds, so a replay carries it out at the same point, before the derived commands of
 /// the round to come.
-pub fn dispatch_now(world: &mut World, command: Command) {
-    dispatch(world, command, true, true);
+pub fn dispatch_now(world: &mut World, command: impl Into<AnyAct>) {
+    dispatch(world, command.into(), true, true);
 }
 
-fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds: bool) {
+fn dispatch(world: &mut World, command: AnyAct, journaled: bool, between_rounds: bool) {
     let round = world.resource::<Clock>().rounds;
     if journaled {
         world.resource_mut::<Journal>().0.push(ScriptedCommand {
             round,
-            command: command.clone(),
+            command: Command::from(&command),
             between_rounds,
         });
     }
@@ -318,7 +188,7 @@ fn dispatch(world: &mut World, command: Command, journaled: bool, between_rounds
 
 /// RULINGS › The battle round: an action of a creature whose faction is in the battle happens
 /// in its faction's turn. The faction it waits for, if it must wait.
-fn waits_for_turn(world: &World, command: &Command) -> Option<usize> {
+fn waits_for_turn(world: &World, command: &AnyAct) -> Option<usize> {
     if !command.act().cost().action {
         return None;
     }
@@ -331,7 +201,7 @@ fn waits_for_turn(world: &World, command: &Command) -> Option<usize> {
 /// Carries a command out through the gate and logs it: accepted (before what came of it), or
 /// refused and why. What it cost is counted: exertion against rest (RULINGS › Rest), and the
 /// action of the round (RULINGS › The battle round: no attack that round).
-fn carry_out_and_log(world: &mut World, command: Command, by_mind: bool) {
+fn carry_out_and_log(world: &mut World, command: AnyAct, by_mind: bool) {
     let round = world.resource::<Clock>().rounds;
     let before = world.resource::<EventLog>().len();
     let who = command.who().to_owned();
@@ -354,7 +224,7 @@ fn carry_out_and_log(world: &mut World, command: Command, by_mind: bool) {
                 round,
                 CommandEvent::CommandAccepted {
                     who,
-                    command,
+                    command: Command::from(&command),
                     by_mind,
                 },
             )
@@ -363,7 +233,7 @@ fn carry_out_and_log(world: &mut World, command: Command, by_mind: bool) {
             round,
             CommandEvent::CommandRefused {
                 who,
-                command,
+                command: Command::from(&command),
                 reason,
                 by_mind,
             },
@@ -380,4 +250,65 @@ pub fn carry_out(world: &mut World, act: &dyn Act) -> Result<(), Refusal> {
         return Err(hold.into());
     }
     act.carry_out(world)
+}
+
+/// Commands waiting for their round: a script, or a journal being replayed (in the window
+/// too). [`give_due`] gives those whose round has come.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Script(std::collections::VecDeque<ScriptedCommand>);
+
+impl Script {
+    /// The commands in the order of their rounds (those of one round in the order written).
+    pub fn new(commands: &[ScriptedCommand]) -> Self {
+        let mut commands = commands.to_vec();
+        commands.sort_by_key(|c| c.round);
+        Self(commands.into())
+    }
+
+    /// Commands not yet given.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Gives the script's commands whose round has come (at the start of their round).
+pub fn give_due(world: &mut World) {
+    for c in take_due(world, |_| true) {
+        if c.between_rounds {
+            dispatch_now(world, c.command);
+        } else {
+            world.resource_mut::<PendingCommands>().push(c.command);
+        }
+    }
+}
+
+/// Carries out the script's commands given between rounds before the round to come (the
+/// Judge's hand from the window), leaving the rest for their rounds: where a replay that stops
+/// here must stop to match the delve it replays.
+pub fn give_due_between_rounds(world: &mut World) {
+    for c in take_due(world, |c| c.between_rounds) {
+        dispatch_now(world, c.command);
+    }
+}
+
+/// Takes from the script, in order, the commands due by now that `wanted` accepts, up to the
+/// first it does not.
+fn take_due(world: &mut World, wanted: impl Fn(&ScriptedCommand) -> bool) -> Vec<ScriptedCommand> {
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let Some(mut script) = world.get_resource_mut::<Script>() else {
+        return Vec::new();
+    };
+    let mut due = Vec::new();
+    while script
+        .0
+        .front()
+        .is_some_and(|c| c.round <= round && wanted(c))
+    {
+        due.extend(script.0.pop_front());
+    }
+    due
 }

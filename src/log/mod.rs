@@ -149,7 +149,7 @@ impl LogEntry {
     }
 
     /// A hash of the entry (its JSON line), to tell whether a replay logged the same: the
-    /// journal keeps these for each turn (`crate::turn_check`).
+    /// journal keeps these for each turn (the turn checks).
     pub fn digest(&self) -> u32 {
         *self.digest.get_or_init(|| {
             let hash = blake3::hash(self.to_json().as_bytes());

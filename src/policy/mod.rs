@@ -7,8 +7,7 @@ pub mod knowledge;
 pub mod monsters;
 pub mod outcome;
 pub mod party;
-pub mod settings;
 
+pub use crate::party_policy::PartyPolicy;
 pub use outcome::{Outcome, Tally};
-pub use party::{Autonomy, DelveEnd, PartyMinds, PolicyEvent};
-pub use settings::PartyPolicy;
+pub use party::{DelveEnd, PartyMinds, PolicyEvent};

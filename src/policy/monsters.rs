@@ -32,8 +32,9 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::Serialize;
 
+use crate::act::PendingCommands;
+use crate::command::Command;
 use crate::command::acts::{Move, Noise};
-use crate::command::{Command, PendingCommands};
 use crate::creature::{ActingOrder, Combatant, Conditions, Faction, Factions, Position};
 use crate::grid::path::find_path;
 use crate::grid::{DungeonGrid, GridPos};
@@ -54,8 +55,8 @@ pub struct MonsterAiPlugin;
 
 impl Plugin for MonsterAiPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::policy::monsters::LairRadius>()
             .keeps_component::<crate::policy::monsters::Mind>()
             .keeps_component::<crate::policy::monsters::Patrol>();

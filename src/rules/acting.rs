@@ -18,10 +18,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::state::KeepsState;
 use bevy::prelude::*;
 use serde::Serialize;
-
-use crate::command::Reason;
 
 /// What stops a creature acting, each declared by the rule area that owns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -66,9 +65,6 @@ impl Hold {
         }
     }
 }
-
-/// A hold is the reason an action is refused: the log says what it allows, if anything.
-impl Reason for Hold {}
 
 impl fmt::Display for Hold {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -207,13 +203,13 @@ pub trait ActingRules {
 
 impl ActingRules for App {
     fn declare_hold(&mut self, hold: Hold, on: Test) -> &mut Self {
-        self.init_resource::<Holds>();
+        self.init_resource::<Holds>().not_state::<Holds>();
         self.world_mut().resource_mut::<Holds>().0.insert(hold, on);
         self
     }
 
     fn declare_busy_hands(&mut self, what: &'static str, on: Test) -> &mut Self {
-        self.init_resource::<BusyHands>();
+        self.init_resource::<BusyHands>().not_state::<BusyHands>();
         self.world_mut()
             .resource_mut::<BusyHands>()
             .0
@@ -222,7 +218,7 @@ impl ActingRules for App {
     }
 
     fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self {
-        self.init_resource::<Exertions>();
+        self.init_resource::<Exertions>().not_state::<Exertions>();
         self.world_mut()
             .resource_mut::<Exertions>()
             .0
@@ -231,7 +227,7 @@ impl ActingRules for App {
     }
 
     fn declare_exertion_of<C: Component>(&mut self, what: &'static str) -> &mut Self {
-        self.init_resource::<Exertions>();
+        self.init_resource::<Exertions>().not_state::<Exertions>();
         let id = self.world_mut().register_component::<C>();
         self.world_mut()
             .resource_mut::<Exertions>()

@@ -10,8 +10,9 @@
 
 use bevy::prelude::*;
 
-use crate::command::Choice;
+use crate::act::Choice;
 use crate::level::{CreatureDef, Level};
+use crate::state::KeepsState;
 
 /// A step of installing a level, given the level.
 pub type Install = fn(&mut World, &Level);
@@ -41,14 +42,14 @@ pub trait RuleArea {
     fn installs_after_creatures(&mut self, install: Install) -> &mut Self;
     /// State it carries from round to round, reset when a delve begins (an undo or a load
     /// installs a level again in the same world: nothing of the old delve may stay), and kept in
-    /// every keyframe (`crate::keyframe`).
+    /// every keyframe (`crate::state`).
     fn resets<R: Resource + Default + Clone + std::fmt::Debug>(&mut self) -> &mut Self;
     /// The choices it offers a creature.
     fn offers(&mut self, offer: Offer) -> &mut Self;
 }
 
 fn areas(app: &mut App) -> Mut<'_, Areas> {
-    app.init_resource::<Areas>();
+    app.init_resource::<Areas>().not_state::<Areas>();
     app.world_mut().resource_mut::<Areas>()
 }
 
@@ -76,7 +77,7 @@ impl RuleArea for App {
 
     fn resets<R: Resource + Default + Clone + std::fmt::Debug>(&mut self) -> &mut Self {
         areas(self).resets.push(reset::<R>);
-        crate::keyframe::KeepsState::keeps::<R>(self)
+        crate::state::KeepsState::keeps::<R>(self)
     }
 
     fn offers(&mut self, offer: Offer) -> &mut Self {

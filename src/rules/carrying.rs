@@ -14,12 +14,23 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Reason, Refusal, creature};
 use crate::creature::{Encumbrance, Faction};
 use crate::level::SpeedBasis;
 use crate::log::{LogEvent, log_in};
 use crate::rules::conditions::Conditions;
-use crate::rules::water::{BODY_STONE, Holding};
+
+/// A body's own weight in stone (Dungeon Delves › Drowning: a carried adventurer imposes half,
+/// "usually 7 3/6 stone plus half of any equipment encumbrance").
+pub const BODY_STONE: f32 = 15.0;
+
+/// A creature holding a drowning ally it grabbed, or carrying a downed one
+/// (`rules::carrying`): the stone it bears for it.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Holding {
+    pub whom: Entity,
+    pub stone: f32,
+}
 
 /// Takes up a companion beside it who cannot walk, to carry it (in lieu of moving).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,8 +165,8 @@ pub fn load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
 
 /// `Carry`: `who` takes up `whom`, a companion beside it who is down and alive.
 pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
-    let there = crate::command::square_of(world, whom)?;
+    let here = crate::act::square_of(world, who)?;
+    let there = crate::act::square_of(world, whom)?;
     let conditions = world.get::<Conditions>(whom).cloned().unwrap_or_default();
     if conditions.has(crate::level::schema::ConditionKind::Dead) {
         return Err(CarryingRefusal::Dead.into());
@@ -169,7 +180,7 @@ pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal
     if here.chebyshev(there) > 1 {
         return Err(CarryingRefusal::NotBeside.into());
     }
-    let below = |e: Entity| world.get::<crate::rules::caving::Below>(e).copied();
+    let below = |e: Entity| world.get::<crate::creature::Below>(e).copied();
     if below(who) != below(whom) {
         return Err(CarryingRefusal::NotAtTheSameDepth.into());
     }
@@ -178,7 +189,7 @@ pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal
     }
     let load = load_with(world, who, whom).map_err(|stone| CarryingRefusal::TooHeavy { stone })?;
     let stone = weight_of(world, whom);
-    crate::rules::water::take_up(world, who, whom, stone);
+    take_up(world, who, whom, stone);
     let (name, companion) = (
         crate::creature::name_of(world, who),
         crate::creature::name_of(world, whom),
@@ -208,8 +219,9 @@ pub fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
 
 /// What a creature can do for a companion beside it who is down and alive: take it up (the
 /// window's number keys). Letting go is offered with the water's choices (`LetGo`).
-pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
-    use crate::command::{Choice, Command};
+pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
+    use crate::act::AnyAct;
+    use crate::act::Choice;
     use crate::creature::Position;
     if world.get::<Holding>(who).is_some() {
         return Vec::new();
@@ -245,7 +257,7 @@ pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> 
                 Ok(load) => format!("bears {} stone ({load} in all)", weight_of(world, whom_e)),
                 Err(load) => format!("too heavy: {load} stone"),
             };
-            let carry = Command::from(Carry {
+            let carry = AnyAct::from(Carry {
                 who: name.clone(),
                 whom: whom.clone(),
             });
@@ -272,5 +284,33 @@ impl Plugin for CarryingPlugin {
                 .map(|c| ("carrying".to_owned(), c))
                 .collect()
         });
+    }
+}
+
+/// `who` takes `whom` up, in lieu of moving, and bears `stone` for it until it lets go; `whom`
+/// goes where it goes (`rules::water` moves it along). Grabbing a drowning ally, carrying a downed one
+/// (`rules::carrying`).
+pub(crate) fn take_up(world: &mut World, who: Entity, whom: Entity, stone: f32) {
+    bear(world, who, stone);
+    let round = world.resource::<crate::time::Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert((
+            Holding { whom, stone },
+            // In lieu of moving: it has spent its move this round.
+            crate::rules::movement::MoveLimit { round, feet: 0 },
+        ));
+}
+
+/// Adds `stone` (or takes it off) the creature's encumbrance; one whose speed is given, not its
+/// encumbrance, is not slowed.
+pub(crate) fn bear(world: &mut World, who: Entity, stone: f32) {
+    if let Some(mut enc) = world.get_mut::<Encumbrance>(who)
+        && let SpeedBasis::Encumbrance { stone: s } = enc.0
+    {
+        enc.0 = SpeedBasis::Encumbrance {
+            stone: (s + stone).max(0.0),
+        };
     }
 }

@@ -20,6 +20,7 @@ use crate::level::schema::ConditionKind;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition_in, lose_condition_in};
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::throws::{ThrowKind, throw_in};
+use crate::state::KeepsState;
 
 /// What being hurt does besides the hit points, as the rule areas that own it register it: a
 /// creature balancing on a ledge keeps its balance or falls (Dungeon Delves › Balancing
@@ -34,7 +35,7 @@ pub trait HurtRules {
 
 impl HurtRules for App {
     fn when_hurt(&mut self, effect: fn(&mut World, Entity)) -> &mut Self {
-        self.init_resource::<WhenHurt>();
+        self.init_resource::<WhenHurt>().not_state::<WhenHurt>();
         self.world_mut().resource_mut::<WhenHurt>().0.push(effect);
         self
     }

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::level::schema::Modules;
+use crate::state::KeepsState;
 
 /// The optional rule modules of the delve: those it started with (the level's, or as the
 /// command line switched them; what a save keeps) and those on now, as the Judge has switched
@@ -73,7 +74,8 @@ pub trait ModuleRules {
 
 impl ModuleRules for App {
     fn switches(&mut self, module: RuleModule, switch: Switch) -> &mut Self {
-        self.init_resource::<ModuleSwitches>();
+        self.init_resource::<ModuleSwitches>()
+            .not_state::<ModuleSwitches>();
         self.world_mut()
             .resource_mut::<ModuleSwitches>()
             .0

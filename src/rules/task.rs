@@ -113,8 +113,8 @@ pub struct TaskPlugin;
 
 impl Plugin for TaskPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::task::Task>();
         use crate::rules::acting::{ActingRules, Hold};
         // RULINGS › Rest: every task that takes rounds is exertion; one at work does nothing

@@ -2,8 +2,9 @@
 //! what an action costs, and when in a battle it happens.
 
 use bevy::prelude::*;
+use delve::act::{Act, Refusal};
+use delve::command::CommandEvent;
 use delve::command::acts::{Attack, Bash, Move, PushForward};
-use delve::command::{Act, CommandEvent, Refusal};
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
 use delve::rules::acting::{Cost, Hold};
@@ -158,6 +159,7 @@ fn a_stuck_creature_makes_no_attack_but_tries_to_escape() {
 }
 
 /// A command a new rule area might add, which says nothing of holds or costs.
+#[derive(Debug)]
 struct Whistle {
     who: String,
 }

@@ -1,11 +1,12 @@
 //! Doors and Dungeonbashing: the "Opening Doors" table's one-round actions.
 
 use bevy::prelude::*;
+use delve::act::Refusal;
+use delve::command::Command;
 use delve::command::acts::{
     AttackDoor, Bash, Batter, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically,
     Spike, Unlock,
 };
-use delve::command::{Command, Refusal};
 use delve::creature::{CreatureIndex, HitPoints};
 use delve::dice::Throw;
 use delve::grid::{DungeonGrid, GridPos};

@@ -164,8 +164,7 @@ fn hit_points_set_to_zero_leave_a_creature_dying_until_raised() {
         SetHitPoints {
             who: "Sera".into(),
             hit_points: 0,
-        }
-        .into(),
+        },
     );
     assert!(w.get::<Conditions>(sera).unwrap().has(ConditionKind::Dying));
     dispatch_now(
@@ -173,8 +172,7 @@ fn hit_points_set_to_zero_leave_a_creature_dying_until_raised() {
         SetHitPoints {
             who: "Sera".into(),
             hit_points: 4,
-        }
-        .into(),
+        },
     );
     let c = w.get::<Conditions>(sera).unwrap();
     assert!(!c.has(ConditionKind::Dying));
@@ -184,8 +182,7 @@ fn hit_points_set_to_zero_leave_a_creature_dying_until_raised() {
         SetHitPoints {
             who: "Sera".into(),
             hit_points: 99,
-        }
-        .into(),
+        },
     );
     let hp = w.get::<HitPoints>(sera).unwrap();
     assert_eq!(hp.current, hp.max);
@@ -218,16 +215,14 @@ fn giving_and_taking_a_condition_is_logged_replays_and_undoes() {
         GiveCondition {
             who: "Aldric".into(),
             condition: ConditionKind::Prone,
-        }
-        .into(),
+        },
     );
     dispatch_now(
         w,
         TakeCondition {
             who: "Aldric".into(),
             condition: ConditionKind::Prone,
-        }
-        .into(),
+        },
     );
     assert!(
         !w.get::<Conditions>(creature(w, "Aldric"))
@@ -240,8 +235,7 @@ fn giving_and_taking_a_condition_is_logged_replays_and_undoes() {
         TakeCondition {
             who: "Aldric".into(),
             condition: ConditionKind::Stuck,
-        }
-        .into(),
+        },
     );
     assert!(delve::command::was_refused(
         w.resource::<EventLog>(),
@@ -275,8 +269,7 @@ fn placing_a_creature_is_logged_replays_and_undoes() {
         PlaceCreature {
             who: "Mirela".into(),
             at: (brannoc.x, brannoc.y),
-        }
-        .into(),
+        },
     );
     assert!(
         delve::command::refusals(w.resource::<EventLog>()).any(|(who, r)| who == "the Judge"
@@ -287,8 +280,7 @@ fn placing_a_creature_is_logged_replays_and_undoes() {
         PlaceCreature {
             who: "Mirela".into(),
             at: (0, 0),
-        }
-        .into(),
+        },
     );
     assert!(delve::command::was_refused(
         w.resource::<EventLog>(),
@@ -467,8 +459,7 @@ fn switching_a_module_is_logged_replays_and_undoes() {
         SwitchModule {
             module: RuleModule::TacticalCombat,
             on: false,
-        }
-        .into(),
+        },
     );
     let save = Save::of(w, &crypt());
     assert!(
@@ -487,8 +478,7 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
         SetHitPoints {
             who: "Brannoc".into(),
             hit_points: 2,
-        }
-        .into(),
+        },
     );
     let after_first = state(w);
     dispatch_now(
@@ -496,8 +486,7 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
         SetDoor {
             at: (15, 8),
             to: DoorSetting::Open,
-        }
-        .into(),
+        },
     );
     assert_eq!(undo(w, &level, Step::Round), Some(6));
     assert_eq!(state(w), after_first);
@@ -539,7 +528,7 @@ fn a_noise_the_judge_makes_between_rounds_is_heard_next_round() {
     );
     let (mut app, _) = crypt_after_6_rounds();
     let w = app.world_mut();
-    dispatch_now(w, noise.into());
+    dispatch_now(w, noise);
     sim::run_round(w);
     assert!(w.resource::<EventLog>().of::<HearingEvent>().any(|e| {
         matches!(e, HearingEvent::Heard { who, noise: NoiseKind::Judge, .. } if who == "Gnawbone")

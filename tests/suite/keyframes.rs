@@ -29,7 +29,7 @@ fn every_piece_of_delve_state_is_kept() {
         let level = sample(&format!("levels/{file}.ron"));
         let policy = delve::policy::PartyPolicy::default();
         let mut app = delve::sim::play_autonomous(&level, 3, &policy, &[], 300);
-        missing.extend(delve::keyframe::not_kept(app.world_mut(), &own));
+        missing.extend(delve::state::not_kept(app.world_mut(), &own));
     }
     assert!(missing.is_empty(), "not kept: {missing:#?}");
 }
@@ -66,7 +66,7 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
         let mut targets: Vec<u64> = (0..12).map(|_| pick.random_range(0..=end)).collect();
         targets.extend([0, end, 1, end - 1]);
         for k in targets {
-            assert_eq!(delve::keyframe::seek(world, &level, k), Some(k));
+            assert_eq!(delve::save::seek(world, &level, k), Some(k));
             let mut fresh = delve::sim::play(&level, seed, &line, k);
             let at = format!("{file}, round {k}");
             let (seeked, played) = (
@@ -96,7 +96,7 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
                 fresh.world().resource::<delve::command::Journal>(),
                 "{at}: the journal"
             );
-            let differ = delve::keyframe::differences(world, fresh.world_mut());
+            let differ = delve::state::differences(world, fresh.world_mut());
             assert!(differ.is_empty(), "{at}: {differ:#?}");
         }
     }
@@ -109,7 +109,7 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
 fn every_component_and_resource_in_the_source_is_kept() {
     let level = sample("levels/crypt.ron");
     let app = delve::sim::sim_app(&level, 1);
-    let names: Vec<&str> = delve::keyframe::kept_and_not_state(app.world())
+    let names: Vec<&str> = delve::state::kept_and_not_state(app.world())
         .into_iter()
         .map(|(_, n)| n)
         .collect();
@@ -158,7 +158,8 @@ fn every_component_and_resource_in_the_source_is_kept() {
 /// where the replay's log leaves the journal's delve's.
 #[test]
 fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
-    use delve::sim::{JournalFile, Playing, Script, check_turn, give_due, run_round};
+    use delve::command::{Script, give_due};
+    use delve::sim::{JournalFile, Playing, check_turn, run_round};
     let level = sample("levels/crypt.ron");
     let policy = delve::policy::PartyPolicy::default();
     let playing = Playing {
@@ -269,14 +270,13 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
         .line()
         .to_vec();
     let k = 57;
-    delve::keyframe::seek(world, &level, k);
+    delve::save::seek(world, &level, k);
     delve::sim::give(
         world,
-        delve::policy::Autonomy {
+        delve::rules::party::Autonomy {
             party: "party".into(),
             policy: None,
-        }
-        .into(),
+        },
     );
     delve::sim::give(
         world,
@@ -348,7 +348,10 @@ fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
 fn numbered_otherwise(level: &delve::level::Level, others: usize) -> bevy::prelude::App {
     use bevy::prelude::*;
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, delve::sim::SimPlugins::with(level.modules)));
+    app.add_plugins((
+        MinimalPlugins,
+        delve::plugins::SimPlugins::with(level.modules),
+    ));
     let world = app.world_mut();
     let spawned: Vec<Entity> = (0..others).map(|_| world.spawn_empty().id()).collect();
     for e in spawned.iter().step_by(3) {

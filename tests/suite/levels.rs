@@ -13,10 +13,11 @@ use delve::grid::path::find_path;
 use delve::level::{Level, load_level_file, load_level_str};
 use delve::log::EventLog;
 use delve::rules::movement::MovementEvent;
-use delve::sim::DelveEvent;
+use delve::schedule::DelveEvent;
 
 use delve::rules::movement::Pace;
-use delve::sim::{SimRound, give, run_rounds, sim_app};
+use delve::schedule::SimRound;
+use delve::sim::{give, run_rounds, sim_app};
 use delve::time::Clock;
 
 fn sample_levels() -> Vec<PathBuf> {

@@ -18,6 +18,7 @@ mod judge;
 mod keyframes;
 mod lab;
 mod lab_why;
+mod layers;
 mod levels;
 mod light;
 mod lint;

@@ -239,8 +239,7 @@ fn undo_and_redo_replay_the_journal() {
             who: "Sera".into(),
             to: (3, 4),
             pace: Pace::Exploration,
-        }
-        .into(),
+        },
     );
     sim::run_round(world);
     assert_eq!(redo(world, &level, Step::Round), None);

@@ -487,7 +487,7 @@ fn a_swimmer_at_running_speed_cannot_attack() {
     assert_eq!(
         fight(Pace::Running),
         (
-            vec![delve::command::Refusal::from(Hold::SwimmingAtRunningSpeed)],
+            vec![delve::act::Refusal::from(Hold::SwimmingAtRunningSpeed)],
             false
         )
     );

@@ -46,7 +46,7 @@ pub(super) fn fallen_with_gear(
         .filter(|(e, n, p)| {
             !mind.looted.contains(n)
                 && (members.contains(e) || in_sight(world, members, *p))
-                && world.get::<crate::rules::caving::Below>(*e).is_none()
+                && world.get::<crate::creature::Below>(*e).is_none()
                 && (with_light.contains(e)
                     || (!lights_only
                         && world.get::<Equipment>(*e).is_some_and(|g| !g.0.is_empty())))
@@ -142,7 +142,7 @@ pub(super) fn out_of_the_pit(
 ) -> Option<(Intent, Vec<Command>)> {
     let below = members.iter().copied().find(|&m| {
         is_up(world, m)
-            && world.get::<crate::rules::caving::Below>(m).is_some()
+            && world.get::<crate::creature::Below>(m).is_some()
             && !mind.stranded_names.contains(&name(world, m))
             // (One on its way through a shaft the party is crossing climbs out on the far side.)
             && square(world, m) != shaft_of_the_crossing(world, mind)
@@ -155,7 +155,7 @@ pub(super) fn out_of_the_pit(
         .iter()
         .copied()
         .filter(|&m| {
-            m != below && is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none()
+            m != below && is_up(world, m) && world.get::<crate::creature::Below>(m).is_none()
         })
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
@@ -418,7 +418,7 @@ pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Inten
                 && world
                     .get::<Conditions>(m)
                     .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
-                && world.get::<crate::rules::caving::Below>(m).is_none()
+                && world.get::<crate::creature::Below>(m).is_none()
                 && !mind.left_for_good.contains(&name(world, m))
         })
         .filter_map(|m| Some((m, square(world, m)?)))
@@ -437,7 +437,7 @@ pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Inten
         .filter(|&m| {
             on_hand(world, mind, m)
                 && free_to_act(world, m)
-                && world.get::<crate::rules::water::Holding>(m).is_none()
+                && world.get::<crate::rules::carrying::Holding>(m).is_none()
         })
         .filter_map(|m| {
             let load = load_with(world, m, whom).ok()?;

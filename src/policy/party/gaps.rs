@@ -37,7 +37,7 @@ pub(super) fn party_jumps_at(world: &World, members: &[Entity], odds: f32) -> bo
     let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
     members
         .iter()
-        .filter(|&&m| is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none())
+        .filter(|&&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
         .all(|&m| chance(world, m, scale, true) >= odds)
 }
 
@@ -181,7 +181,7 @@ pub(super) fn party_traverses(world: &World, mind: &PartyMind, members: &[Entity
     };
     members
         .iter()
-        .filter(|&&m| is_up(world, m) && world.get::<crate::rules::caving::Below>(m).is_none())
+        .filter(|&&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
         .all(|&m| traverse_chance(world, m, inches) >= mind.policy.jump_odds)
 }
 

@@ -59,55 +59,22 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::knowledge::SeenDoor;
 use super::outcome::{Outcome, Tally};
-use super::settings::PartyPolicy;
+use crate::act::{PendingCommands, Refusal, Unable, at};
 use crate::command::acts::*;
-use crate::command::{Act, Command, CommandEvent, PendingCommands, Refusal, Unable, at};
+use crate::command::{Command, CommandEvent};
 use crate::creature::{Conditions, Faction, Position};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::Goal;
 use crate::log::{EventLog, LogEvent, log_in};
+use crate::party_policy::PartyPolicy;
 use crate::rules::doors::{DoorEvent, DoorRefusal};
-use crate::rules::party::Parties;
+use crate::rules::party::{Parties, PartyMindHandler};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
-
-/// Hands a party to its policy (`policy: Some(..)`), or takes it back (`None`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Autonomy {
-    pub party: String,
-    #[serde(default)]
-    pub policy: Option<PartyPolicy>,
-}
-
-impl fmt::Display for Autonomy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.policy {
-            Some(_) => write!(f, "hand the party to its policy"),
-            None => write!(f, "take the party back from its policy"),
-        }
-    }
-}
-
-impl Act for Autonomy {
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
-    }
-
-    fn who(&self) -> &str {
-        &self.party
-    }
-
-    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-        match &self.policy {
-            Some(policy) => hand_over(world, &self.party, policy.clone()),
-            None => take_back(world, &self.party),
-        }
-    }
-}
 
 /// Why a party cannot be handed to a policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,7 +87,7 @@ pub enum AutonomyRefusal {
     DelveOver,
 }
 
-impl crate::command::Reason for AutonomyRefusal {}
+impl crate::act::Reason for AutonomyRefusal {}
 
 impl fmt::Display for AutonomyRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -164,7 +131,7 @@ fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), 
     let leader = p.leader().ok_or(Unable::NoParty {
         name: party.to_owned(),
     })?;
-    let way_in = crate::command::square_of(world, leader)?;
+    let way_in = crate::act::square_of(world, leader)?;
     let faction = *world.get::<Faction>(leader).ok_or(Unable::NoSquare)?;
     // A party led by its policy does not wait for orders in a battle: the policy leaves the
     // blows to its members' battle minds (`WaitForOrders` given before is let go).
@@ -543,8 +510,8 @@ pub struct PartyPolicyPlugin;
 
 impl Plugin for PartyPolicyPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::policy::party::DelveEnd>()
             .keeps::<crate::policy::party::LevelGoal>()
             .keeps::<crate::policy::party::PartyMinds>();
@@ -557,6 +524,11 @@ impl Plugin for PartyPolicyPlugin {
         app.init_resource::<PartyMinds>()
             .init_resource::<DelveEnd>()
             .init_resource::<LevelGoal>()
+            .insert_resource(PartyMindHandler {
+                hand_over,
+                take_back,
+            })
+            .not_state::<PartyMindHandler>()
             .add_systems(SimRound, party_minds.in_set(RoundSet::PartyMinds));
     }
 }
@@ -854,7 +826,7 @@ fn left_behind(
             let at = square(world, m)?;
             let how = if dead {
                 return None;
-            } else if world.get::<crate::rules::caving::Below>(m).is_some() {
+            } else if world.get::<crate::creature::Below>(m).is_some() {
                 Stayed::InAPit
             } else if !is_up(world, m) {
                 Stayed::Dying
@@ -866,7 +838,7 @@ fn left_behind(
             // (One carried goes where its carrier goes.)
             let carried = members.iter().any(|&c| {
                 world
-                    .get::<crate::rules::water::Holding>(c)
+                    .get::<crate::rules::carrying::Holding>(c)
                     .is_some_and(|h| h.whom == m)
             });
             if carried && at.chebyshev(here) <= with_the_party(members) {
@@ -953,11 +925,11 @@ fn awaits_carrying(world: &mut World, mind: &PartyMind, members: &[Entity], here
             && world
                 .get::<Conditions>(m)
                 .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
-            && world.get::<crate::rules::caving::Below>(m).is_none()
+            && world.get::<crate::creature::Below>(m).is_none()
             && !mind.left_for_good.contains(&name(world, m))
             && !members.iter().any(|&c| {
                 world
-                    .get::<crate::rules::water::Holding>(c)
+                    .get::<crate::rules::carrying::Holding>(c)
                     .is_some_and(|h| h.whom == m)
             })
     })
@@ -989,7 +961,7 @@ fn straggling(
 /// there: one the party can count on to act where it stands.
 fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
     is_up(world, m)
-        && world.get::<crate::rules::caving::Below>(m).is_none()
+        && world.get::<crate::creature::Below>(m).is_none()
         && !mind.stranded_names.contains(&name(world, m))
 }
 

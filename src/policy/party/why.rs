@@ -77,7 +77,7 @@ fn out_of_light(world: &mut World, members: &[Entity]) -> Cause {
         })
     };
     for &m in members {
-        if world.get::<crate::rules::caving::Below>(m).is_some()
+        if world.get::<crate::creature::Below>(m).is_some()
             && (flasks(world, m) > 0
                 || carried(world, &[m])
                     .iter()

@@ -7,7 +7,8 @@ use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in
 use super::jumping::{Jumper, RUN_UP_FEET};
 use super::traverse::{Path, traverse_target};
 use super::{Below, ClimbPace, Surface};
-use crate::command::{Choice, Command};
+use crate::act::AnyAct;
+use crate::act::Choice;
 use crate::creature::{Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
@@ -88,7 +89,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
             .is_some_and(|e| e.has_rope(feet))
     };
     let situation = crate::rules::penalties::check_penalties(world, who, None);
-    let climb_choice = |way: String, surface: Surface, command: Command| {
+    let climb_choice = |way: String, surface: Surface, command: AnyAct| {
         climbing_target(profs, surface).map(|target| {
             let note = format!("{surface:?}; a third of combat speed");
             Choice::thrown(
@@ -112,7 +113,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 && let Some(c) = climb_choice(
                     format!("climb out to {p}"),
                     surface,
-                    Command::from(super::Climb {
+                    AnyAct::from(super::Climb {
                         who: name.clone(),
                         to: xy(p),
                         pace: ClimbPace::Third,
@@ -146,7 +147,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 &mods,
                 ac + 10,
                 "the Judge's secret throw",
-                Command::from(super::ThrowGrapplingHook { who: name.clone() }),
+                AnyAct::from(super::ThrowGrapplingHook { who: name.clone() }),
             ));
         }
         if let Some(leap) = super::jumping::leap_of(world, who)
@@ -159,7 +160,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                         "part of its move",
                         None,
                         &format!("a {leap}' leap"),
-                        Command::from(super::Jump {
+                        AnyAct::from(super::Jump {
                             who: name.clone(),
                             to: xy(p),
                             from: None,
@@ -179,7 +180,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
         if let Some(c) = climb_choice(
             format!("climb down into {p}"),
             side_of(world, p),
-            Command::from(super::ClimbDown {
+            AnyAct::from(super::ClimbDown {
                 who: name.clone(),
                 into: xy(p),
                 rappel: false,
@@ -200,7 +201,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 &situation,
                 target,
                 "running speed",
-                Command::from(super::ClimbDown {
+                AnyAct::from(super::ClimbDown {
                     who: name.clone(),
                     into: xy(p),
                     rappel: true,
@@ -215,7 +216,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 "1 round",
                 None,
                 "",
-                Command::from(super::LowerRope {
+                AnyAct::from(super::LowerRope {
                     who: name.clone(),
                     at: xy(p),
                 }),
@@ -227,7 +228,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 "1 round",
                 None,
                 "",
-                Command::from(super::TakeUpRope {
+                AnyAct::from(super::TakeUpRope {
                     who: name.clone(),
                     at: xy(p),
                 }),
@@ -252,7 +253,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 &situation,
                 target,
                 "vulnerable on the ledge",
-                Command::from(super::Traverse {
+                AnyAct::from(super::Traverse {
                     who: name.clone(),
                     to: xy(to),
                     pace: ClimbPace::Third,
@@ -270,7 +271,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 "part of its move",
                 None,
                 "no run-up: halved",
-                Command::from(super::Jump {
+                AnyAct::from(super::Jump {
                     who: name.clone(),
                     to: xy(to),
                     from: None,
@@ -292,7 +293,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 "part of its move",
                 None,
                 "a 20' run-up",
-                Command::from(super::Jump {
+                AnyAct::from(super::Jump {
                     who: name.clone(),
                     to: xy(to),
                     from: Some(xy(edge)),
@@ -321,7 +322,7 @@ fn belay_choices(world: &World, who: Entity, name: &str) -> Vec<Choice> {
                 "while it climbs",
                 None,
                 "Dungeonbashing 18+ if it falls",
-                Command::from(super::Belay {
+                AnyAct::from(super::Belay {
                     who: name.to_owned(),
                     climber: climber.to_string(),
                 }),
@@ -360,7 +361,7 @@ fn traverse_choices(
             &situation,
             target,
             "both hands; vulnerable",
-            Command::from(super::CrawlAcross {
+            AnyAct::from(super::CrawlAcross {
                 who: name,
                 to: xy,
                 pace: ClimbPace::Third,
@@ -374,7 +375,7 @@ fn traverse_choices(
             "3 rounds or more",
             None,
             &format!("a {span}' rope and the hook"),
-            Command::from(super::RigTraverse { who: name, to: xy }),
+            AnyAct::from(super::RigTraverse { who: name, to: xy }),
         ));
     }
     out

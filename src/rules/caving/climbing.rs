@@ -17,7 +17,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{CavingEvent, CavingRefusal};
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
@@ -154,7 +154,7 @@ pub(super) fn hook_penalties(world: &World, who: Entity, at: GridPos) -> Vec<Mod
 /// the range penalty for the depth). Caught, the rope makes the wall an easy climb; on a natural
 /// 1 it only seems to catch, and slips at the first failed Climbing throw.
 pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     let below = world
         .get::<Below>(who)
         .copied()
@@ -393,7 +393,7 @@ pub(super) fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
 
 /// `Climb`: from the bottom of a pit, up its wall onto the square `to` beside it.
 pub fn climb(world: &mut World, who: Entity, to: GridPos, pace: ClimbPace) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     let below = world
         .get::<Below>(who)
         .copied()
@@ -438,7 +438,7 @@ pub(crate) fn climb_down(
     rappel: bool,
     pace: ClimbPace,
 ) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::AlreadyBelow.into());
     }
@@ -485,7 +485,7 @@ pub(crate) fn climb_down(
 /// it above and lets it down: the pit's wall becomes an easy climb (one round). The rope stays
 /// there until someone takes it up.
 pub(crate) fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
     }
@@ -514,7 +514,7 @@ pub(crate) fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<
 /// `TakeUpRope`: from beside a pit or chasm, hauls up the rope hanging into it (and the
 /// grappling hook that held it) while no one is on it (one round).
 pub(crate) fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
         return Err(CavingRefusal::RopeFromAbove.into());
     }
@@ -860,7 +860,7 @@ fn belaying_reach(world: &World, who: Entity, hole: GridPos, height: f32) -> Opt
 /// `Belay`: from beside the hole a climber is on, or from higher on the same climb, with a
 /// rope that reaches it, it stands ready to break the climber's fall.
 pub(crate) fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
-    crate::command::square_of(world, who)?;
+    crate::act::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::BelayFromAbove.into());
     }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::climbing::ClimbPace;
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 
 /// Climbs from the bottom of a pit up onto the square `to` beside it.

@@ -22,7 +22,7 @@ use bevy::prelude::*;
 
 use super::climbing::{Below, fall};
 use super::{CavingEvent, CavingRefusal};
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::creature::{
     Abilities, ClassLevel, ConditionEnd, Encumbrance, Faction, Position, Proficiencies,
     SavingThrows,
@@ -158,7 +158,7 @@ pub fn jump(
     from: Option<GridPos>,
     pace: Pace,
 ) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
+    let here = crate::act::square_of(world, who)?;
     if let Some(below) = world.get::<Below>(who).copied() {
         if from.is_some_and(|f| f != here) {
             return Err(crate::rules::movement::MoveRefusal::AtTheBottom {

@@ -22,7 +22,7 @@ pub use events::CavingEvent;
 
 use bevy::prelude::*;
 
-use crate::command::{Refusal, Unable};
+use crate::act::{Refusal, Unable};
 use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThrows};
 use crate::dice::{Dice, Modifier};
 use crate::grid::{DungeonGrid, GridPos};
@@ -377,7 +377,7 @@ fn escape_throw_of(
 
 /// The ways out of a squeeze open to a stuck creature, each with its chance (the window's
 /// number keys).
-pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
+pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
     let Some(thrower) = Thrower::of(world, who) else {
         return Vec::new();
     };
@@ -390,10 +390,10 @@ pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
         let (kind, _, mods, target) = escape_throw(world, who, way).ok()?;
         let name = thrower.name.to_owned();
         let command = match way {
-            Escape::Back => crate::command::Command::from(WiggleBack { who: name }),
-            Escape::Forward => crate::command::Command::from(PushForward { who: name }),
+            Escape::Back => crate::act::AnyAct::from(WiggleBack { who: name }),
+            Escape::Forward => crate::act::AnyAct::from(PushForward { who: name }),
         };
-        Some(crate::command::Choice::thrown(
+        Some(crate::act::Choice::thrown(
             words, "1 round", &thrower, kind, &mods, target, "", command,
         ))
     })
@@ -487,8 +487,8 @@ pub struct CavingPlugin;
 
 impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::caving::climbing::Belaying>()
             .keeps::<crate::level::Climbs>()
             .keeps_component::<crate::rules::caving::climbing::Climbing>()

@@ -18,7 +18,7 @@ use super::climbing::{
     ADVENTURING_CLIMB, Below, ClimbPace, fall, next_throw_at, stop_being_vulnerable,
 };
 use super::{CavingEvent, CavingRefusal};
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
@@ -152,7 +152,7 @@ pub fn traverse(
     to: GridPos,
     pace: ClimbPace,
 ) -> Result<(), Refusal> {
-    let from = crate::command::square_of(world, who)?;
+    let from = crate::act::square_of(world, who)?;
     if world.get::<Below>(who).is_some() {
         return Err(CavingRefusal::AtTheBottom.into());
     }
@@ -240,7 +240,7 @@ pub(crate) fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
 /// `RigTraverse`: from a chasm's rim, with a rope and a grappling hook, rigs a crawling traverse
 /// straight across to the rim square `to`.
 pub(crate) fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
-    let from = crate::command::square_of(world, who)?;
+    let from = crate::act::square_of(world, who)?;
     if !super::firm_ground(world, to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
@@ -374,7 +374,7 @@ pub(crate) fn crawl_across(
     to: GridPos,
     pace: ClimbPace,
 ) -> Result<(), Refusal> {
-    let from = crate::command::square_of(world, who)?;
+    let from = crate::act::square_of(world, who)?;
     let rigged = world
         .get_resource::<RiggedTraverses>()
         .and_then(|r| r.find(from, to).copied())

@@ -10,7 +10,7 @@
 //! with an attack order attacks (RULINGS › The battle round: one that cannot act makes none).
 
 use super::commands::{AttackRefusal, CombatRefusal};
-use crate::command::{Refusal, Unable};
+use crate::act::{Refusal, Unable};
 use crate::log::log_in;
 use crate::rules::acting::ActionTaken;
 use crate::rules::combat::CombatEvent;
@@ -103,7 +103,7 @@ pub struct Awareness {
     looked: Vec<Look>,
 }
 
-/// The pairs; what they were worked out from is a cache (`crate::keyframe::differences`
+/// The pairs; what they were worked out from is a cache (`crate::state::differences`
 /// compares worlds by it).
 impl std::fmt::Debug for Awareness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -631,8 +631,8 @@ impl Plugin for BattlePlugin {
     /// The module's systems run while its state is in the world: the level's `modules` and the
     /// Judge's switch put it there or take it away (`rules::modules::switch_module`).
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::combat::opportunity::Disengaging>()
             .keeps_component::<crate::rules::combat::gear::ShieldState>()
             .keeps_component::<crate::rules::combat::gear::Jammed>()

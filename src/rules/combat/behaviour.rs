@@ -21,11 +21,13 @@
 //! given to the AI take effect in the faction's own turn). Orders go through the command queue
 //! like a player's, so they are logged, and are carried out at once, before the faction moves.
 
-use crate::command::acts::{Attack, Halt, Move};
+use crate::rules::combat::Attack;
+use crate::rules::movement::{Halt, Move};
 use bevy::prelude::*;
 
 use super::battle::{AttackOrder, Awareness, Battle, Controlled, can_attack, is_down};
-use crate::command::{Command, PendingCommands};
+use crate::act::AnyAct;
+use crate::act::PendingCommands;
 use crate::creature::{Combatant, Conditions, Creature, Faction, Position};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::ConditionKind;
@@ -133,7 +135,7 @@ pub(crate) fn fighting_behaviour(
         .filter(|u| heavy_shield(world, u.0))
         .copied()
         .collect();
-    let mut orders: Vec<Command> = Vec::new();
+    let mut orders: Vec<AnyAct> = Vec::new();
     let pending = world.resource::<PendingCommands>();
     let busy: Vec<String> = fighters
         .iter()
@@ -181,7 +183,7 @@ pub(crate) fn fighting_behaviour(
                 && let Some(to) = refuge(world.resource::<DungeonGrid>(), at, &enemies, &claimed)
             {
                 claimed.push(to);
-                orders.push(Command::Move(Move {
+                orders.push(AnyAct::from(Move {
                     who: name,
                     to: (to.x, to.y),
                     pace: Pace::Combat,
@@ -243,7 +245,7 @@ pub(crate) fn fighting_behaviour(
         usable.sort_by_key(melee_first);
         if let Some(&w) = usable.first() {
             let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
-            orders.push(Command::Attack(Attack {
+            orders.push(AnyAct::from(Attack {
                 who: name,
                 target: crate::creature::name_of(world, target),
                 weapon,
@@ -300,7 +302,7 @@ pub(crate) fn fighting_behaviour(
             if let Some(s) = shields.iter_mut().find(|s| s.0 == e) {
                 s.1 = to;
             }
-            orders.push(Command::Move(Move {
+            orders.push(AnyAct::from(Move {
                 who: name,
                 to: (to.x, to.y),
                 pace: Pace::Combat,
@@ -312,14 +314,14 @@ pub(crate) fn fighting_behaviour(
             // Off its post or out of its lair, and no enemy in reach from it: back to it.
             let home = k.home;
             claimed.push(home);
-            orders.push(Command::Move(Move {
+            orders.push(AnyAct::from(Move {
                 who: name,
                 to: (home.x, home.y),
                 pace: Pace::Combat,
             }));
         } else if heading.is_some() {
             // Nowhere free next to it: wait rather than walk into someone.
-            orders.push(Command::Halt(Halt { who: name }));
+            orders.push(AnyAct::from(Halt { who: name }));
         }
     }
     *world.resource_mut::<Awareness>() = aware;

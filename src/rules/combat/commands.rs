@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{battle, opportunity};
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::rules::penalties::PenaltyRefusal;
 
 /// Attacks a creature each round in the faction's turn, with a named weapon or the first that

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::battle::Damage;
 use super::initiative::FactionRoll;
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::dice::Throw;
 use crate::log::LogEvent;
 use crate::time::DelveMode;

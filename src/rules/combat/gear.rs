@@ -2,7 +2,7 @@
 //! are cleared, total defense, and weapon enchantments switched on.
 
 use super::commands::CombatRefusal;
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::log::log_in;
 use crate::rules::acting::ActionTaken;
 use crate::rules::combat::CombatEvent;

@@ -15,7 +15,7 @@
 use bevy::prelude::*;
 
 use super::commands::CombatRefusal;
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::kept::read_query;
 use crate::rules::throws::ThrowKind;
 

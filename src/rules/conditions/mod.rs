@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use crate::kept::in_entity_order;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Reason, Refusal, creature};
 pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
 use crate::creature::{ActingOrder, Faction};
 use crate::level::schema::ConditionKind;

@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 use crate::level::schema::{DoorMaterial, Structure};
 

@@ -15,7 +15,8 @@ use bevy::prelude::*;
 
 use crate::rules::throws::{ThrowKind, Thrower};
 
-use crate::command::{Choice, Command, Refusal, Unable, square_of};
+use crate::act::AnyAct;
+use crate::act::{Choice, Refusal, Unable, square_of};
 use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
@@ -242,7 +243,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
     let mut ways = Vec::new();
     let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
     if !locked && !d.stuck && d.spikes == 0 {
-        let open = Command::from(OpenDoor {
+        let open = AnyAct::from(OpenDoor {
             who: who.clone(),
             at: xy,
         });
@@ -251,7 +252,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
     if let Lock::Locked { key: Some(k) } = &d.lock
         && has(&Gear::Key(k.clone()))
     {
-        let unlock = Command::from(Unlock {
+        let unlock = AnyAct::from(Unlock {
             who: who.clone(),
             at: xy,
         });
@@ -270,7 +271,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
     {
         let mods = &w.situation.pick;
         if !w.hasty_pick_barred {
-            let pick = Command::from(PickLock {
+            let pick = AnyAct::from(PickLock {
                 who: who.clone(),
                 at: xy,
             });
@@ -286,7 +287,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
                 pick,
             ));
         }
-        let pick = Command::from(PickLockMethodically {
+        let pick = AnyAct::from(PickLockMethodically {
             who: who.clone(),
             at: xy,
         });
@@ -317,7 +318,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
             .iter()
             .map(|m| format!("{:+} {}", m.value, m.source))
             .collect();
-        let bash = Command::from(Bash {
+        let bash = AnyAct::from(Bash {
             who: who.clone(),
             at: xy,
             helper: None,
@@ -336,7 +337,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
     if can_batter(d.material, has(&Gear::Axe), w.armed)
         && let Some(rounds) = battering_rounds(d.material)
     {
-        let batter = Command::from(Batter {
+        let batter = AnyAct::from(Batter {
             who: who.clone(),
             at: xy,
         });
@@ -353,7 +354,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
         ));
     }
     if let Some(weapon) = w.weapons.iter().find(|weapon| harms_structure(weapon, d)) {
-        let strike = Command::from(AttackDoor {
+        let strike = AnyAct::from(AttackDoor {
             who: who.clone(),
             at: xy,
             weapon: Some(weapon.name.clone()),
@@ -423,7 +424,7 @@ fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
     let xy = (at.x, at.y);
     let mut out = ways_through(d, at, w).unwrap_or_default();
     if d.state == DoorState::Open && !d.broken {
-        let close = Command::from(CloseDoor {
+        let close = AnyAct::from(CloseDoor {
             who: who.clone(),
             at: xy,
         });
@@ -440,7 +441,7 @@ fn door_choices(d: &Door, at: GridPos, w: &DoorWorker) -> Vec<Choice> {
         } else {
             "spike shut"
         };
-        let spike = Command::from(Spike { who, at: xy });
+        let spike = AnyAct::from(Spike { who, at: xy });
         out.push(Choice::new(what, "1 round", None, "with a spike", spike));
     }
     out
@@ -1124,8 +1125,8 @@ pub struct DoorsPlugin;
 
 impl Plugin for DoorsPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::doors::HoldingShut>()
             .keeps_component::<crate::rules::doors::FailedHastyPicks>()
             .keeps_component::<crate::rules::doors::DroveSpike>()

@@ -3,14 +3,14 @@
 //! reveal a door, arm or reveal a trap, light or douse a source, switch a rule module). Each is
 //! a command like any other — logged, journaled, replayed and undone — given by
 //! [`THE_JUDGE`](super::THE_JUDGE). The window gives them between rounds
-//! ([`crate::command::dispatch_now`]); a script may give them at a round's start.
+//! (`command::dispatch_now`); a script may give them at a round's start.
 
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Refusal, at, creature};
+use crate::act::{Act, Refusal, at, creature};
 use crate::creature::{HitPoints, Position};
 use crate::grid::DungeonGrid;
 use crate::level::schema::{ConditionKind, DoorState, Lock};
@@ -231,7 +231,7 @@ impl Act for PlaceCreature {
         let from = world
             .get::<Position>(e)
             .map(|p| p.0)
-            .ok_or(crate::command::Unable::NoSquare)?;
+            .ok_or(crate::act::Unable::NoSquare)?;
         world
             .entity_mut(e)
             .insert(Position(to))

@@ -42,8 +42,8 @@ pub struct JudgePlugin;
 
 impl Plugin for JudgePlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::rules::calls::Judge>()
             .keeps_component::<crate::rules::calls::JudgeSettings>();
         use crate::rules::areas::RuleArea;

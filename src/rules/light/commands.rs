@@ -4,7 +4,7 @@ use std::fmt;
 
 use bevy::prelude::*;
 
-use crate::command::Reason;
+use crate::act::Reason;
 use crate::grid::GridPos;
 
 // Each light command: a creature acting on the lights it carries or stands over.

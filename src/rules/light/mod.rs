@@ -21,7 +21,7 @@ use bevy::prelude::*;
 use crate::kept::in_entity_order;
 use serde::Serialize;
 
-use crate::command::{Refusal, Unable, square_of};
+use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{Equipment, Position};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
@@ -103,7 +103,7 @@ pub struct LightMap {
 
 /// The light of every square and what each source lights; the stamps and the generation are
 /// the bookkeeping of its updates (a world restored from a keyframe recomputes the map once:
-/// `crate::keyframe::differences` compares worlds by this).
+/// `crate::state::differences` compares worlds by this).
 impl std::fmt::Debug for LightMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let footprints: std::collections::BTreeMap<_, _> = self.footprints.iter().collect();
@@ -313,8 +313,8 @@ pub struct LightPlugin;
 
 impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::light::CarriedBy>()
             .keeps::<crate::rules::light::LightMap>()
             .keeps_component::<crate::rules::light::LightSource>();

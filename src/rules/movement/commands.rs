@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Pace, Walking};
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 
 /// Walk to a square along the cheapest path, at a pace.

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::creature::Faction;
 use crate::grid::path::{Path, find_path, find_path_with};
 use crate::grid::{DungeonGrid, GridPos};
+use crate::state::KeepsState;
 
 use super::MoveRefusal;
 
@@ -36,7 +37,7 @@ pub trait HazardRules {
 
 impl HazardRules for App {
     fn knows_hazards(&mut self, known: HazardsOf) -> &mut Self {
-        self.init_resource::<Hazards>();
+        self.init_resource::<Hazards>().not_state::<Hazards>();
         self.world_mut().resource_mut::<Hazards>().0.push(known);
         self
     }

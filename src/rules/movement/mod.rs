@@ -22,7 +22,7 @@ pub use events::{HaltReason, MovementEvent};
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::command::{Refusal, square_of};
+use crate::act::{Refusal, square_of};
 use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
 use crate::dice::Dice;
 use crate::grid::distance::step_feet;
@@ -314,8 +314,8 @@ pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::movement::squeezes::StuckIn>()
             .keeps_component::<crate::rules::movement::ExplorationBenefits>()
             .keeps_component::<crate::rules::movement::Footsteps>()
@@ -444,16 +444,6 @@ pub fn sharp_turn(path: &[GridPos]) -> Option<GridPos> {
     None
 }
 
-/// With no squeezing rules, a walk meets no squeeze.
-fn no_squeezes(
-    _: &DungeonGrid,
-    _: (&mut Dice, &mut EventLog, u64),
-    _: (Option<&crate::rules::tactical::TacticalCombat>, bool),
-    _: squeezes::SqueezingMover,
-) -> squeezes::SqueezedOn {
-    squeezes::SqueezedOn::Moves
-}
-
 /// A walker, as the walk sees it.
 #[derive(bevy::ecs::query::QueryData)]
 #[query_data(mutable)]
@@ -545,7 +535,7 @@ pub fn walk(
 ) {
     let round = clock.rounds;
     // Dungeon Delves › Squeezing, as the squeezing rules register it (none: no squeezes).
-    let squeeze_on = squeezing.map_or(no_squeezes as squeezes::SqueezeOn, |s| s.0);
+    let squeeze_on = squeezes::Squeezes::on(squeezing.as_deref());
     let no_factions = crate::creature::Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
     let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);

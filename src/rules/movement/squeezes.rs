@@ -4,12 +4,13 @@
 
 use bevy::prelude::*;
 
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::creature::{Encumbrance, Proficiencies};
 use crate::dice::Dice;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::log::EventLog;
 use crate::rules::conditions::Conditions;
+use crate::state::KeepsState;
 
 /// How far a successful escape moves the stuck creature, back or on.
 pub const ESCAPE_FEET: u32 = 10;
@@ -99,6 +100,24 @@ pub type SqueezeOn = fn(
 #[derive(Resource, Clone, Copy)]
 pub struct Squeezes(pub SqueezeOn);
 
+impl Squeezes {
+    /// How a walk (a walker's, or a follower's in its party) meets a squeeze: as registered,
+    /// or, where no squeezing rules run, it walks on.
+    pub fn on(registered: Option<&Squeezes>) -> SqueezeOn {
+        registered.map_or(no_squeezes, |s| s.0)
+    }
+}
+
+/// Without squeezing rules a squeeze does not hold a walker back.
+fn no_squeezes(
+    _: &DungeonGrid,
+    _: (&mut Dice, &mut EventLog, u64),
+    _: (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    _: SqueezingMover,
+) -> SqueezedOn {
+    SqueezedOn::Moves
+}
+
 /// What forbids a creature to set off walking, as the areas register it: a reason, or none.
 #[derive(Resource, Clone, Default)]
 pub struct WalkBlockers(pub Vec<fn(&World, Entity) -> Option<Refusal>>);
@@ -113,11 +132,12 @@ pub trait WalkingRules {
 
 impl WalkingRules for App {
     fn squeezes_by(&mut self, on: SqueezeOn) -> &mut Self {
-        self.insert_resource(Squeezes(on))
+        self.insert_resource(Squeezes(on)).not_state::<Squeezes>()
     }
 
     fn blocks_walking(&mut self, block: fn(&World, Entity) -> Option<Refusal>) -> &mut Self {
-        self.init_resource::<WalkBlockers>();
+        self.init_resource::<WalkBlockers>()
+            .not_state::<WalkBlockers>();
         self.world_mut()
             .resource_mut::<WalkBlockers>()
             .0

@@ -6,7 +6,8 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, at};
+use crate::act::{Act, Reason, Refusal, at};
+use crate::party_policy::PartyPolicy;
 use crate::rules::movement::Pace;
 
 /// The party walks to a square behind its leader, in formation.
@@ -146,11 +147,57 @@ impl Act for TakeFrom {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let (who, from) = (
-            crate::command::creature(world, &self.who)?,
-            crate::command::creature(world, &self.from)?,
+            crate::act::creature(world, &self.who)?,
+            crate::act::creature(world, &self.from)?,
         );
         super::take_from(world, who, from)
     }
+}
+
+/// Hands a party to its policy (`policy: Some(..)`), or takes it back (`None`): the party's
+/// mind (`policy::party`) takes it up ([`PartyMindHandler`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Autonomy {
+    pub party: String,
+    #[serde(default)]
+    pub policy: Option<PartyPolicy>,
+}
+
+impl fmt::Display for Autonomy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.policy {
+            Some(_) => write!(f, "hand the party to its policy"),
+            None => write!(f, "take the party back from its policy"),
+        }
+    }
+}
+
+impl Act for Autonomy {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let Some(&mind) = world.get_resource::<PartyMindHandler>() else {
+            return Err(PartyRefusal::NoMind.into());
+        };
+        match &self.policy {
+            Some(policy) => (mind.hand_over)(world, &self.party, policy.clone()),
+            None => (mind.take_back)(world, &self.party),
+        }
+    }
+}
+
+/// How the party's mind takes a party handed to it ([`Autonomy`]) and gives it back: the mind
+/// registers it from its plugin, so the rules name no mind.
+#[derive(Resource, Clone, Copy)]
+pub struct PartyMindHandler {
+    pub hand_over: fn(&mut World, &str, PartyPolicy) -> Result<(), Refusal>,
+    pub take_back: fn(&mut World, &str) -> Result<(), Refusal>,
 }
 
 /// Why a party command is refused.
@@ -190,6 +237,8 @@ pub enum PartyRefusal {
     NothingToTake {
         name: String,
     },
+    /// No mind runs in this delve to take the party ([`Autonomy`]).
+    NoMind,
 }
 
 impl Reason for PartyRefusal {}
@@ -198,6 +247,7 @@ impl fmt::Display for PartyRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PartyRefusal::NoMembers => write!(f, "the party has no members"),
+            PartyRefusal::NoMind => write!(f, "no mind runs in this delve to take the party"),
             PartyRefusal::MemberTooEncumbered => write!(f, "a member is too encumbered to move"),
             PartyRefusal::NotInParty { name } => write!(f, "`{name}` is not in the party"),
             PartyRefusal::NamedTwice { name } => write!(f, "`{name}` is named twice"),

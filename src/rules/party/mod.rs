@@ -13,7 +13,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Refusal, Unable};
+use crate::act::{Refusal, Unable};
 use crate::creature::{
     ActingOrder, ClassLevel, CreatureIndex, Encumbrance, Faction, Position, Proficiencies,
     SavingThrows,
@@ -24,6 +24,7 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory};
 use crate::log::{EventLog, log_in};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::movement::squeezes::{SqueezedOn, Squeezes, SqueezingMover};
 use crate::rules::movement::{
     MovedThisRound, Pace, Speeds, Walking, after_running, falls_running_into_difficult_terrain,
     record_move, take_steps,
@@ -104,8 +105,8 @@ pub struct PartyPlugin;
 
 impl Plugin for PartyPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::party::Following>()
             .keeps::<crate::rules::party::Parties>()
             .keeps_component::<crate::rules::party::PartyMember>();
@@ -210,7 +211,7 @@ type Member<'a> = (
         &'a SavingThrows,
         &'a Proficiencies,
         &'a ClassLevel,
-        Has<crate::rules::caving::Below>,
+        Has<crate::creature::Below>,
         Option<&'a crate::creature::SwimmingSpeed>,
     ),
 );
@@ -232,9 +233,11 @@ fn keep_formation(
     tactical: Option<Res<TacticalCombat>>,
     penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
     hazards: Option<Res<crate::rules::movement::hazards::KnownHazards>>,
+    squeezing: Option<Res<Squeezes>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
+    let squeeze_on = Squeezes::on(squeezing.as_deref());
     let no_hazards = crate::rules::movement::hazards::KnownHazards::default();
     let hazards = hazards.as_deref().unwrap_or(&no_hazards);
     for party in &mut parties.0 {
@@ -347,11 +350,11 @@ fn keep_formation(
             .steps;
             // Dungeon Delves › Squeezing: followers squeeze through as walkers do.
             let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
-            let squeezed = crate::rules::caving::squeeze_on(
+            let squeezed = squeeze_on(
                 &grid,
                 (&mut dice, &mut log, round),
                 (tactical.as_deref(), penalties_on.is_some()),
-                crate::rules::caving::SqueezingMover {
+                SqueezingMover {
                     mouth_taken: false,
                     name,
                     at: pos.0,
@@ -363,10 +366,10 @@ fn keep_formation(
                     steps: &squares,
                 },
             );
-            if let crate::rules::caving::SqueezedOn::UpToTheSqueeze(n) = squeezed {
+            if let SqueezedOn::UpToTheSqueeze(n) = squeezed {
                 steps.truncate(n);
-            } else if squeezed != crate::rules::caving::SqueezedOn::Moves {
-                if let crate::rules::caving::SqueezedOn::Stuck(stuck_in) = squeezed {
+            } else if squeezed != SqueezedOn::Moves {
+                if let SqueezedOn::Stuck(stuck_in) = squeezed {
                     commands.entity(e).insert(stuck_in);
                 }
                 follow.banked_tenths = 0;
@@ -738,8 +741,8 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
         return Err(commands::PartyRefusal::NeitherDownNorCompanion { name: from_name }.into());
     }
     let (here, there) = (
-        crate::command::square_of(world, who)?,
-        crate::command::square_of(world, from)?,
+        crate::act::square_of(world, who)?,
+        crate::act::square_of(world, from)?,
     );
     if here.chebyshev(there) > 1 {
         return Err(commands::PartyRefusal::NotBeside { name: from_name }.into());

@@ -10,7 +10,7 @@ pub use events::PenaltyEvent;
 
 use bevy::prelude::*;
 
-use crate::command::{Act, Reason, Refusal, creature, square_of};
+use crate::act::{Act, Reason, Refusal, creature, square_of};
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{Encumbrance, Position};
@@ -519,8 +519,8 @@ pub struct SituationalPenalties;
 
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::penalties::LightsInView>()
             .keeps::<crate::rules::modules::SituationalPenaltiesOn>();
         use crate::rules::modules::ModuleRules;

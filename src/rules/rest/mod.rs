@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use crate::kept::in_entity_order;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Reason, Refusal, creature};
 use crate::creature::{ActingOrder, Exerted, Faction, Proficiencies};
 use crate::level::schema::{ConditionKind, Proficiency};
 use crate::log::EventLog;
@@ -132,8 +132,8 @@ pub struct RestPlugin;
 
 impl Plugin for RestPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::rest::Fatigue>();
         use crate::rules::areas::RuleArea;
         app.installs_creature(|world, e, _| {

@@ -15,7 +15,7 @@ pub use events::SearchEvent;
 
 use bevy::prelude::*;
 
-use crate::command::{Reason, Refusal, Unable, square_of};
+use crate::act::{Reason, Refusal, Unable, square_of};
 use crate::kept::read_query;
 use crate::rules::throws::ThrowKind;
 
@@ -61,7 +61,7 @@ fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
 /// The searches open to `who` where it stands.
-fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::command::Choice)> {
+fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
     let (Some(here), Some(thrower)) = (
         world.get::<Position>(who).map(|p| p.0),
         crate::rules::throws::Thrower::of(world, who),
@@ -91,15 +91,16 @@ fn search_choices(
     gear: &Equipment,
     searched_here_hastily: bool,
     situation: &[Modifier],
-) -> Vec<crate::command::Choice> {
-    use crate::command::{Choice, Command};
+) -> Vec<crate::act::Choice> {
+    use crate::act::AnyAct;
+    use crate::act::Choice;
     use crate::rules::throws::ThrowKind;
     let mut out = Vec::new();
     let name = who.name;
     if let Some((target, mut mods)) = searching_target(profs, true) {
         mods.extend(situation.iter().cloned());
         let note = format!("within {}'", reach_feet(Some(gear)));
-        let search = Command::Search(Search { who: name.into() });
+        let search = AnyAct::from(Search { who: name.into() });
         out.push(Choice::thrown(
             "search methodically",
             "1 turn",
@@ -114,7 +115,7 @@ fn search_choices(
     if let Some((target, _)) = searching_target(profs, false)
         && !searched_here_hastily
     {
-        let search = Command::SearchHastily(SearchHastily { who: name.into() });
+        let search = AnyAct::from(SearchHastily { who: name.into() });
         out.push(Choice::thrown(
             "search hastily",
             "1 round",
@@ -451,8 +452,8 @@ pub struct SearchPlugin;
 
 impl Plugin for SearchPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::search::HastilySearched>();
         crate::rules::areas::RuleArea::offers(app, searches_here);
         app.add_systems(

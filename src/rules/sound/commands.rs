@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{NoiseKind, NoisyAction, SoundRow, hearing};
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 
 /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …

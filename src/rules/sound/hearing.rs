@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::SoundRefusal;
 use super::{Earshot, NoiseKind, SoundRow, Verdict, bound, verdict};
-use crate::command::{Refusal, Unable, square_of};
+use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{
     ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
 };
@@ -134,8 +134,8 @@ pub struct HearingPlugin;
 
 impl Plugin for HearingPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::sound::hearing::Listened>()
             .keeps_component::<crate::rules::sound::hearing::ListeningActively>()
             .keeps::<crate::rules::sound::hearing::Noises>()

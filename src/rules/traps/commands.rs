@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Reason, Refusal, at, creature};
 use crate::grid::GridPos;
 
 /// Disarms (or, with `discharge`, sets off harmlessly) a known trap hastily (one round).

@@ -27,7 +27,8 @@ use serde::Serialize;
 
 use crate::rules::throws::{ThrowKind, Thrower};
 
-use crate::command::{Choice, Command, Refusal, square_of};
+use crate::act::AnyAct;
+use crate::act::{Choice, Refusal, square_of};
 use crate::creature::{
     ClassLevel, Creature, Equipment, Faction, Position, Proficiencies, SavingThrows,
 };
@@ -708,7 +709,7 @@ fn trap_choices(
                 && !hasty_barred
             {
                 for (way, discharge) in [("disarm hastily", false), ("discharge hastily", true)] {
-                    let command = Command::from(DisarmTrap {
+                    let command = AnyAct::from(DisarmTrap {
                         who: who.into(),
                         at: xy,
                         discharge,
@@ -727,7 +728,7 @@ fn trap_choices(
                     ("disarm methodically", false),
                     ("discharge methodically", true),
                 ] {
-                    let command = Command::from(DisarmTrapMethodically {
+                    let command = AnyAct::from(DisarmTrapMethodically {
                         who: who.into(),
                         at: xy,
                         discharge,
@@ -738,7 +739,7 @@ fn trap_choices(
         }
         TrapState::Disarmed => {
             if let Ok(target) = trapbreaking_target(profs, gear, false) {
-                let command = Command::from(RearmTrap {
+                let command = AnyAct::from(RearmTrap {
                     who: who.into(),
                     at: xy,
                 });
@@ -1019,8 +1020,8 @@ pub struct TrapsPlugin;
 
 impl Plugin for TrapsPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::traps::FailedHastyDisarms>()
             .keeps_component::<crate::rules::traps::Probing>()
             .keeps_component::<crate::rules::traps::Trap>();

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 
 use crate::kept::in_entity_order;
 
-use crate::command::{Act, Reason, Refusal, Unable, creature};
+use crate::act::{Act, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
@@ -51,7 +51,7 @@ pub struct Sight {
 }
 
 /// What is seen and in line of sight; the keys are a cache's (a world restored from a keyframe
-/// works its sights out afresh: `crate::keyframe::differences` compares worlds by this).
+/// works its sights out afresh: `crate::state::differences` compares worlds by this).
 impl std::fmt::Debug for Sight {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sight")
@@ -430,8 +430,8 @@ pub struct VisionPlugin;
 
 impl Plugin for VisionPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::rules::vision::FactionMemory>()
             .keeps_component::<crate::rules::vision::Hiding>()
             .keeps::<crate::rules::vision::PartyMaps>()
@@ -440,6 +440,7 @@ impl Plugin for VisionPlugin {
         // What the situational penalties read of sight: the light a square is seen by, and
         // as bright within lightless vision (RULINGS › Vision in the situational penalties:
         // darkvision takes no poor-vision penalty; shadowy senses see it dim).
+        app.not_state::<crate::rules::penalties::SeeingBy>();
         app.insert_resource(crate::rules::penalties::SeeingBy(|world, who, at| {
             let sight = world.get::<Sight>(who)?;
             let seen = sight.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l)?;

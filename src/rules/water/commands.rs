@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::command::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Reason, Refusal, creature};
 
 /// Grabs a drowning ally beside it and brings it up (in lieu of moving).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

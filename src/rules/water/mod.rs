@@ -24,13 +24,14 @@ pub use events::WaterEvent;
 
 use bevy::prelude::*;
 
-use crate::command::Refusal;
+use crate::act::Refusal;
 use crate::creature::{Abilities, ActingOrder, ConditionEnd, Encumbrance, Faction, Position};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::WaterDepths;
 use crate::level::schema::{ConditionKind, Proficiency, Terrain, WaterDepth};
-use crate::level::{SpeedBasis, WaterDepths};
 use crate::log::log_in;
+use crate::rules::carrying::{BODY_STONE, Holding, bear, carrier_of, take_up};
 use crate::rules::conditions::{Conditions, gain_condition_in, is_down, lose_condition_in};
 use crate::rules::throws::ThrowKind;
 use crate::rules::throws::{stone_of, stone_target};
@@ -39,10 +40,6 @@ use crate::rules::throws::{stone_of, stone_target};
 pub const SWIMMING_BONUS: i32 = 4;
 /// Feet sunk each round per stone of encumbrance.
 pub const SINKS_FEET_PER_STONE: u32 = 10;
-/// A body's own weight in stone (Dungeon Delves › Drowning: a carried adventurer imposes half,
-/// "usually 7 3/6 stone plus half of any equipment encumbrance").
-pub const BODY_STONE: f32 = 15.0;
-
 /// Rounds a creature holds its breath: 5 + CON modifier.
 pub fn breath_rounds(con: i32) -> u32 {
     (5 + crate::rules::abilities::delve_modifier(con)).max(0) as u32
@@ -97,14 +94,6 @@ pub struct Drowning {
     pub rounds_held: u32,
 }
 
-/// A creature holding a drowning ally it grabbed, or carrying a downed one
-/// (`rules::carrying`): the stone it bears for it.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub struct Holding {
-    pub whom: Entity,
-    pub stone: f32,
-}
-
 fn in_deep_water(grid: &DungeonGrid, at: GridPos) -> bool {
     grid.terrain(at) == Some(Terrain::Water(WaterDepth::Deep))
 }
@@ -126,10 +115,7 @@ fn start_of_initiative_in_water(
         .collect();
     swimmers.sort();
     for (e, at) in swimmers {
-        match (
-            world.get::<Drowning>(e).copied(),
-            crate::rules::carrying::carrier_of(world, e),
-        ) {
+        match (world.get::<Drowning>(e).copied(), carrier_of(world, e)) {
             (Some(d), Some(carrier)) => brought_up(world, e, carrier, d),
             (Some(d), None) => sink(world, e, at, d),
             // Kept at the surface by its carrier: no throw of its own.
@@ -261,8 +247,8 @@ fn sink(world: &mut World, who: Entity, at: GridPos, mut d: Drowning) {
 /// reached only by an ally swimming beside it (RULINGS › Water); one not yet sunk is at the
 /// surface, and saved at once.
 pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
-    let here = crate::command::square_of(world, who)?;
-    let there = crate::command::square_of(world, whom)?;
+    let here = crate::act::square_of(world, who)?;
+    let there = crate::act::square_of(world, whom)?;
     if world.get::<Drowning>(who).is_some() {
         return Err(WaterRefusal::DrowningItself.into());
     }
@@ -302,29 +288,14 @@ pub fn grab(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal>
     Ok(())
 }
 
-/// `who` takes `whom` up, in lieu of moving, and bears `stone` for it until it lets go; `whom`
-/// goes where it goes ([`carried_along`]). Grabbing a drowning ally, carrying a downed one
-/// (`rules::carrying`).
-pub(crate) fn take_up(world: &mut World, who: Entity, whom: Entity, stone: f32) {
-    bear(world, who, stone);
-    let round = world.resource::<crate::time::Clock>().rounds;
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert((
-            Holding { whom, stone },
-            // In lieu of moving: it has spent its move this round.
-            crate::rules::movement::MoveLimit { round, feet: 0 },
-        ));
-}
-
 /// What a creature can do for the drowning beside it (grab one, in lieu of moving) or for the
 /// one it holds (let go): the window's number keys.
-pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice> {
-    use crate::command::{Choice, Command};
+pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
+    use crate::act::AnyAct;
+    use crate::act::Choice;
     let name = crate::creature::name_of(world, who);
     if world.get::<Holding>(who).is_some() {
-        let let_go = Command::from(LetGo { who: name });
+        let let_go = AnyAct::from(LetGo { who: name });
         return vec![Choice::new("let go", "at once", None, "", let_go)];
     }
     let (Some(here), faction) = (
@@ -357,7 +328,7 @@ pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::command::Choice>
         .into_iter()
         .map(|(_, whom)| {
             let way = format!("grab {whom}");
-            let grab = Command::from(Grab {
+            let grab = AnyAct::from(Grab {
                 who: name.clone(),
                 whom,
             });
@@ -386,18 +357,6 @@ pub(crate) fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
     );
     log_in(world, WaterEvent::LetGo { who: name, whom });
     Ok(())
-}
-
-/// Adds `stone` (or takes it off) the creature's encumbrance; one whose speed is given, not its
-/// encumbrance, is not slowed.
-fn bear(world: &mut World, who: Entity, stone: f32) {
-    if let Some(mut enc) = world.get_mut::<Encumbrance>(who)
-        && let SpeedBasis::Encumbrance { stone: s } = enc.0
-    {
-        enc.0 = SpeedBasis::Encumbrance {
-            stone: (s + stone).max(0.0),
-        };
-    }
 }
 
 /// The one a creature holds goes where it goes (after the round's walking).
@@ -450,11 +409,11 @@ pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
-        use crate::keyframe::KeepsState;
-        // The area's state, kept in every keyframe (`crate::keyframe`).
+        use crate::state::KeepsState;
+        // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::level::WaterDepths>()
             .keeps_component::<crate::rules::water::Drowning>()
-            .keeps_component::<crate::rules::water::Holding>();
+            .keeps_component::<crate::rules::carrying::Holding>();
         crate::rules::areas::RuleArea::offers(app, |world, who| {
             let water = rescue_choices(world, who);
             water.into_iter().map(|c| ("water".to_owned(), c)).collect()

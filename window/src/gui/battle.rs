@@ -10,7 +10,8 @@ use delve::command::acts::{Attack, WaitForOrders};
 use leafwing_input_manager::prelude::*;
 
 use super::input::{DelveAction, Pointer, Selected, UiState};
-use delve::command::{Command, PendingCommands};
+use delve::act::PendingCommands;
+use delve::command::Command;
 use delve::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
 use delve::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
 use delve::rules::party::Parties;
@@ -414,11 +415,10 @@ mod tests {
         let hand = |app: &mut App, policy: Option<delve::policy::PartyPolicy>| {
             delve::command::dispatch_now(
                 app.world_mut(),
-                delve::policy::Autonomy {
+                delve::rules::party::Autonomy {
                     party: "party".into(),
                     policy,
-                }
-                .into(),
+                },
             );
         };
         hand(&mut app, Some(delve::policy::PartyPolicy::default()));

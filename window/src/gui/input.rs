@@ -8,12 +8,13 @@ use leafwing_input_manager::prelude::*;
 
 use super::map::RedrawSet;
 use super::{ShownLevel, world_to_square};
-use delve::command::{Command, PendingCommands};
+use delve::act::PendingCommands;
+use delve::command::Command;
 use delve::creature::{Creature, Position};
 use delve::grid::DungeonGrid;
 use delve::rules::movement::Pace;
 use delve::rules::party::Parties;
-use delve::sim::SimRound;
+use delve::schedule::SimRound;
 use delve::time::ROUNDS_PER_TURN;
 
 /// Everything the window's user can do.
@@ -835,12 +836,12 @@ fn autonomy(
         return;
     };
     let under_policy = minds.0.iter().any(|m| m.party == party);
-    let command = delve::policy::Autonomy {
+    let command = delve::rules::party::Autonomy {
         party: party.clone(),
         policy: (!under_policy).then(|| policy.map(|p| p.0.clone()).unwrap_or_default()),
     };
     ui.notice = format!("{party}: {command} - press Space or T to play rounds");
-    pending.push(command.into());
+    pending.push(command);
 }
 
 fn request_rounds(
@@ -871,12 +872,12 @@ pub fn play_rounds(world: &mut World) {
             // Back on the timeline and no new order: the line's next round, as it was played.
             let level = world.resource::<ShownLevel>().level.clone();
             let to = world.resource::<delve::time::Clock>().rounds + 1;
-            delve::keyframe::seek(world, &level, to);
+            delve::save::seek(world, &level, to);
             world.resource_mut::<ShownLevel>().keep_view = true;
             continue;
         }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
-        delve::sim::give_due(world);
+        delve::command::give_due(world);
         super::battle::give_the_control_wished(world);
         let fighting = in_battle(world);
         world.run_schedule(SimRound);
@@ -940,11 +941,11 @@ fn along_the_line(world: &World) -> bool {
     let now = world.resource::<delve::time::Clock>().rounds;
     now < frames.end()
         && world
-            .resource::<delve::command::PendingCommands>()
+            .resource::<delve::act::PendingCommands>()
             .given()
             .is_empty()
         && world
-            .get_resource::<delve::sim::Script>()
+            .get_resource::<delve::command::Script>()
             .is_none_or(|s| s.is_empty())
 }
 
@@ -1294,7 +1295,7 @@ pub(crate) mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending,
-            vec![Command::RestParty(RestParty {
+            vec![delve::act::AnyAct::from(RestParty {
                 party: "party".into()
             })]
         );
@@ -1304,7 +1305,7 @@ pub(crate) mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending.last(),
-            Some(&Command::Rest(Rest {
+            Some(&delve::act::AnyAct::from(Rest {
                 who: "Aldric".into()
             }))
         );
@@ -1400,7 +1401,7 @@ pub(crate) mod tests {
             .0
             .clone();
         let mut app = app();
-        app.insert_resource(delve::sim::Script::new(&journal));
+        app.insert_resource(delve::command::Script::new(&journal));
         for _ in 0..4 {
             press(&mut app, KeyCode::KeyT);
         }

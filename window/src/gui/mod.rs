@@ -38,7 +38,7 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 
 use delve::level::{self, Diagnostics, Level};
-use delve::sim::SimPlugins;
+use delve::plugins::SimPlugins;
 use delve::sim::install_level;
 
 /// What `delve [LEVEL]` asks of the window.
@@ -376,7 +376,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     });
     app.insert_resource(options.view);
     app.insert_resource(JournalFile(options.journal));
-    app.insert_resource(delve::sim::Script::new(&options.replay));
+    app.insert_resource(delve::command::Script::new(&options.replay));
     app.insert_resource(input::WindowPolicy(options.policy));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
@@ -437,7 +437,7 @@ fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) ->
             .find(|m| m.kind == kind)
             .map_or(end, |m| (m.round + 1).min(end)),
     };
-    delve::keyframe::seek(world, level, at);
+    delve::save::seek(world, level, at);
     match went {
         Some(went) => {
             eprintln!("{went}");

@@ -191,7 +191,7 @@ fn take_back(
     }
     reselect(world, selected);
     let can_redo = world
-        .get_resource::<delve::save::History>()
+        .get_resource::<delve::keyframe::History>()
         .is_some_and(|h| h.can_redo());
     format!(
         "{went} round {round}{}",

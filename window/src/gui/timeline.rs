@@ -165,7 +165,7 @@ pub fn go_to_round(world: &mut World) {
         .resource::<Selected>()
         .0
         .and_then(|e| world.get::<Name>(e).map(|n| n.to_string()));
-    let Some(at) = delve::keyframe::seek(world, &level, round) else {
+    let Some(at) = delve::save::seek(world, &level, round) else {
         return;
     };
     {
@@ -463,11 +463,10 @@ mod tests {
         // Taking the party back from its policy is an order: the delve forks at round 31.
         delve::sim::give(
             app.world_mut(),
-            delve::policy::Autonomy {
+            delve::rules::party::Autonomy {
                 party: "party".into(),
                 policy: None,
-            }
-            .into(),
+            },
         );
         press(&mut app, KeyCode::Space);
         assert_eq!(round(&app), 32);

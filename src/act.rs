@@ -1,12 +1,17 @@
-//! What every command shares: the [`Act`] a rule area implements for each of its commands, and
-//! the typed [`Refusal`] it answers with when the command cannot be carried out.
+//! What every command shares, below the rule areas that define them: the [`Act`] a rule area
+//! implements for each of its commands, the typed [`Refusal`] it answers with when the command
+//! cannot be carried out, the offer of a command with its chance ([`Choice`]), any one command
+//! as its area defines it ([`AnyAct`]), and the commands waiting for their round
+//! ([`PendingCommands`]).
 //!
 //! A rule area defines its commands (one struct each, named as the command word) with their
 //! refusal reasons in its own `commands.rs` (or in its `mod.rs`, for an area of one command);
-//! the list in `command` names each once.
+//! the list in `command` names each once and makes it [`Listed`], so a command left out of the
+//! list cannot be offered or given (it does not compile).
 
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use serde::Serialize;
@@ -15,7 +20,7 @@ use crate::creature::CreatureIndex;
 use crate::rules::acting::{Cost, Hold};
 
 /// One command of a rule area: who gives it, what it is in words, and how it is carried out.
-pub trait Act: fmt::Display {
+pub trait Act: fmt::Display + fmt::Debug + Any + Send + Sync {
     /// The creature or party that acts (`the Judge` for the Judge's own commands).
     fn who(&self) -> &str;
 
@@ -115,6 +120,203 @@ impl Serialize for Refusal {
     }
 }
 
+/// A hold is the reason an action is refused: the log says what it allows, if anything.
+impl Reason for Hold {}
+
+/// A command named in the one list of commands (`command::list`), which implements this for
+/// each and no other: a command left out of the list cannot be made [`AnyAct`], so it cannot be
+/// offered, given or journaled.
+pub trait Listed: Act {
+    /// Is `other` the same command?
+    fn same_as(&self, other: &dyn Listed) -> bool;
+}
+
+/// Any one command, as the rule area that defines it: what an offer carries and what waits
+/// for its round. The list in `command` turns it into its `Command` for scripts and journals;
+/// [`AnyAct::get`] asks for it by type.
+#[derive(Clone)]
+pub struct AnyAct(Arc<dyn Listed>);
+
+impl AnyAct {
+    /// The command as its rule area defines it.
+    pub fn act(&self) -> &dyn Act {
+        &*self.0
+    }
+
+    /// The command, if it is of type `T`.
+    pub fn get<T: Listed>(&self) -> Option<&T> {
+        let any: &dyn Any = &*self.0;
+        any.downcast_ref()
+    }
+
+    /// The creature or party that acts.
+    pub fn who(&self) -> &str {
+        self.0.who()
+    }
+}
+
+impl<T: Listed> From<T> for AnyAct {
+    fn from(act: T) -> Self {
+        Self(Arc::new(act))
+    }
+}
+
+impl PartialEq for AnyAct {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same_as(&*other.0)
+    }
+}
+
+impl Eq for AnyAct {}
+
+impl fmt::Debug for AnyAct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for AnyAct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+/// An action open to a creature, with its time and its chance of success: what `delve query`
+/// and the window offer before anyone commits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// `open`, `bash`, `disarm methodically`, …
+    pub way: String,
+    /// `1 round`, `1 turn`, `3 turns`.
+    pub time: String,
+    /// The throw's target on d20 after modifiers, if a throw is needed.
+    pub target: Option<i32>,
+    /// Chance of success per attempt, 0–1.
+    pub chance: f32,
+    /// Modifiers, risks, tools.
+    pub note: String,
+    /// The command that takes it.
+    #[serde(skip)]
+    pub command: AnyAct,
+}
+
+impl Choice {
+    /// A way that takes a throw: its net d20 target and chance counted as the throw will be
+    /// (modifiers, bloodied, the natural 20's +10, an attack's natural 1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn thrown(
+        way: &str,
+        time: &str,
+        who: &crate::rules::throws::Thrower,
+        kind: crate::rules::throws::ThrowKind,
+        modifiers: &[crate::dice::Modifier],
+        target: i32,
+        note: &str,
+        command: impl Into<AnyAct>,
+    ) -> Self {
+        let (net, chance) = crate::rules::throws::chance(who, kind, modifiers, target);
+        Self {
+            chance,
+            ..Self::new(way, time, Some(net), note, command)
+        }
+    }
+
+    pub fn new(
+        way: &str,
+        time: &str,
+        target: Option<i32>,
+        note: &str,
+        command: impl Into<AnyAct>,
+    ) -> Self {
+        Self {
+            way: way.into(),
+            time: time.into(),
+            target,
+            chance: target.map_or(1.0, crate::dice::d20_chance),
+            note: note.into(),
+            command: command.into(),
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.target {
+            Some(t) => write!(
+                f,
+                "{}: {} {t}+, {:.0}% per attempt",
+                self.way,
+                self.time,
+                self.chance * 100.0
+            )?,
+            None if self.chance < 1.0 => write!(
+                f,
+                "{}: {}, {:.0}%",
+                self.way,
+                self.time,
+                self.chance * 100.0
+            )?,
+            None => write!(f, "{}: {}, certain", self.way, self.time)?,
+        }
+        if !self.note.is_empty() {
+            write!(f, " ({})", self.note)?;
+        }
+        Ok(())
+    }
+}
+
+/// Commands waiting for the next round. Those given from outside the simulation (a player, a
+/// script, the window) go into the journal when they are carried out; those a mind inside it
+/// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
+/// they are not journaled. A round carries out the derived ones first, then the given ones, each
+/// in the order given. In a battle, an action (`rules::acting::Cost::action`) waits for its
+/// creature's faction's turn (RULINGS › The battle round).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingCommands {
+    pub(crate) given: Vec<AnyAct>,
+    pub(crate) derived: Vec<AnyAct>,
+    pub(crate) in_turn: Vec<InTurn>,
+}
+
+/// An action given in a battle, waiting for its faction's turn.
+#[derive(Clone, Debug)]
+pub(crate) struct InTurn {
+    pub(crate) command: AnyAct,
+    pub(crate) faction: usize,
+    pub(crate) by_mind: bool,
+}
+
+impl PendingCommands {
+    /// A command from outside the simulation: a player, a script, the window.
+    pub fn push(&mut self, c: impl Into<AnyAct>) {
+        self.given.push(c.into());
+    }
+
+    /// A command from a mind inside the simulation.
+    pub fn push_derived(&mut self, c: impl Into<AnyAct>) {
+        self.derived.push(c.into());
+    }
+
+    /// The commands given from outside, in order.
+    pub fn given(&self) -> &[AnyAct] {
+        &self.given
+    }
+
+    /// Is a command waiting for this creature or party (for the next round, or for its
+    /// faction's turn)?
+    pub fn waiting_for(&self, who: &str) -> bool {
+        self.derived
+            .iter()
+            .chain(&self.given)
+            .chain(self.in_turn.iter().map(|t| &t.command))
+            .any(|c| c.who() == who)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty() && self.derived.is_empty() && self.in_turn.is_empty()
+    }
+}
+
 /// Refusals every area can meet: a name that names no one, a creature that is down, or one
 /// without what every command of its kind needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,7 +397,7 @@ macro_rules! creature_commands {
                 }
             }
 
-            impl $crate::command::Act for $act {
+            impl $crate::act::Act for $act {
                 fn who(&self) -> &str {
                     &self.who
                 }
@@ -203,8 +405,8 @@ macro_rules! creature_commands {
                 fn carry_out(
                     &self,
                     world: &mut bevy::prelude::World,
-                ) -> Result<(), $crate::command::Refusal> {
-                    $rule(world, $crate::command::creature(world, &self.who)?)
+                ) -> Result<(), $crate::act::Refusal> {
+                    $rule(world, $crate::act::creature(world, &self.who)?)
                 }
 
                 $(fn cost(&self) -> $crate::rules::acting::Cost {

@@ -102,13 +102,10 @@ impl Default for PartyPolicy {
 /// The personas shipped with Delve (`assets/policies/`): each a documented setting of the same
 /// tactics, found by name (`delve lab LEVEL --policy careful`).
 pub const PERSONAS: [(&str, &str); 4] = [
-    ("careful", include_str!("../../assets/policies/careful.ron")),
-    ("bold", include_str!("../../assets/policies/bold.ron")),
-    (
-        "thorough",
-        include_str!("../../assets/policies/thorough.ron"),
-    ),
-    ("hasty", include_str!("../../assets/policies/hasty.ron")),
+    ("careful", include_str!("../assets/policies/careful.ron")),
+    ("bold", include_str!("../assets/policies/bold.ron")),
+    ("thorough", include_str!("../assets/policies/thorough.ron")),
+    ("hasty", include_str!("../assets/policies/hasty.ron")),
 ];
 
 impl PartyPolicy {
