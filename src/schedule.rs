@@ -242,7 +242,17 @@ pub enum DelveEvent {
     HourEnded { hour: u64 },
 }
 
-impl LogEvent for DelveEvent {}
+impl LogEvent for DelveEvent {
+    /// The delve and the passing of time concern no one in particular: every party learns of
+    /// them.
+    fn who(&self) -> Option<&str> {
+        None
+    }
+
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+}
 
 impl std::fmt::Display for DelveEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -13,7 +13,7 @@ use crate::rules::light::events::LightEvent;
 use crate::rules::traps::events::TrapEvent;
 
 /// What a mark marks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
 pub enum MarkKind {
     /// A creature died.
     Death,
@@ -38,18 +38,7 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
-    pub const ALL: [MarkKind; 10] = [
-        MarkKind::Death,
-        MarkKind::Downed,
-        MarkKind::Battle,
-        MarkKind::DoorOpened,
-        MarkKind::DoorForced,
-        MarkKind::Trap,
-        MarkKind::LightOut,
-        MarkKind::Noise,
-        MarkKind::Goal,
-        MarkKind::End,
-    ];
+    pub const ALL: &'static [MarkKind] = <MarkKind as strum::VariantArray>::VARIANTS;
 
     /// The kind a word names (`delve replay --at`): death, downed, battle, door, forced, trap,
     /// light, noise, goal, end.

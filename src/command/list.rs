@@ -7,13 +7,49 @@ use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, AnyAct, Listed};
 
+/// Whether a rule area offers a command where a creature stands, or why not (a command is
+/// declared one or the other: the list does not compile without it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Among the offers of the area that defines it.
+    Offered,
+    /// Not offered, and why.
+    NotOffered(&'static str),
+}
+
+macro_rules! offered {
+    (offered) => {
+        Offered::Offered
+    };
+    (not_offered($why:expr)) => {
+        Offered::NotOffered($why)
+    };
+}
+
+/// Why the Judge's commands are not offered.
+const HAND: &str = "the Judge's hand on the world (the Hand panel), not a creature's action";
+/// Why the party's orders are not offered.
+const WHOLE_PARTY: &str =
+    "an order to the whole party (the window's party keys, a policy), not one creature's action";
+/// Why a walk is not offered.
+const WALK: &str = "a walk goes where the map is clicked or the keys point, not to an offer";
+/// Why a creature's action is not offered yet.
+const NOT_YET: &str = "not yet among the offers: keys, scripts and minds give it";
+
 /// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
 /// the area's `commands.rs`): this is the one place a new command is added besides its area.
 /// It makes the [`Command`] enum (written in scripts and journals as `OpenDoor(who: "Sera", at:
-/// (15, 8))`), [`acts`] (every command struct in one module), `From` each struct, and each
-/// struct [`Listed`], without which it cannot be offered or given ([`AnyAct`]).
+/// (15, 8))`), [`acts`] (every command struct in one module), `From` each struct, each struct
+/// [`Listed`], without which it cannot be offered or given ([`AnyAct`]), and [`OFFERS`]: each
+/// command is declared `offered` by its area, or `not_offered("why")`.
 macro_rules! commands {
-    ($($root:ident :: $area:ident :: $act:ident),* $(,)?) => {
+    ($($root:ident :: $area:ident :: $act:ident => $offer:ident $(($why:expr))?),* $(,)?) => {
+        /// Every command by name, with whether a rule area offers it where a creature stands
+        /// (`rules::choices_for`), or why not.
+        pub const OFFERS: &[(&str, Offered)] = &[
+            $((stringify!($act), offered!($offer $(($why))?)),)*
+        ];
+
         /// Every command struct, for scripts and tests: `use delve::command::acts::*`.
         pub mod acts {
             $(pub use crate::$root::$area::$act;)*
@@ -30,6 +66,13 @@ macro_rules! commands {
             pub fn act(&self) -> &dyn Act {
                 match self {
                     $(Command::$act(a) => a,)*
+                }
+            }
+
+            /// The command's name, as scripts write it (`OpenDoor`).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Command::$act(_) => stringify!($act),)*
                 }
             }
         }
@@ -69,76 +112,76 @@ macro_rules! commands {
 }
 
 commands! {
-    rules::movement::Move,
-    rules::movement::Halt,
-    rules::rest::Rest,
-    rules::conditions::StandUp,
-    rules::light::LightUp,
-    rules::light::Douse,
-    rules::light::DropLight,
-    rules::light::PickUpLight,
-    rules::light::Refuel,
-    rules::doors::OpenDoor,
-    rules::doors::CloseDoor,
-    rules::doors::HoldShut,
-    rules::doors::Unlock,
-    rules::doors::PickLock,
-    rules::doors::PickLockMethodically,
-    rules::doors::Bash,
-    rules::doors::Batter,
-    rules::doors::Spike,
-    rules::doors::AttackDoor,
-    rules::traps::DisarmTrap,
-    rules::traps::DisarmTrapMethodically,
-    rules::traps::Touch,
-    rules::traps::Probe,
-    rules::traps::RearmTrap,
-    rules::search::Search,
-    rules::search::SearchHastily,
-    rules::sound::Noise,
-    rules::sound::Sneak,
-    rules::sound::Listen,
-    rules::sound::MakeNoise,
-    rules::vision::Hide,
-    rules::penalties::Dazzle,
-    rules::combat::Attack,
-    rules::combat::MoveCautiously,
-    rules::combat::MoveAcrobatically,
-    rules::combat::Disengage,
-    rules::combat::ClearJam,
-    rules::combat::TotalDefense,
-    rules::combat::ActivateEnchantment,
-    rules::combat::ForgoShield,
-    rules::combat::WaitForOrders,
-    rules::party::MoveParty,
-    rules::party::RestParty,
-    rules::party::MarchingOrder,
-    rules::party::Mapper,
-    rules::party::TakeFrom,
-    rules::party::Autonomy,
-    rules::caving::WiggleBack,
-    rules::caving::PushForward,
-    rules::caving::Climb,
-    rules::caving::ClimbDown,
-    rules::caving::Belay,
-    rules::caving::LowerRope,
-    rules::caving::TakeUpRope,
-    rules::caving::Jump,
-    rules::caving::Traverse,
-    rules::caving::RigTraverse,
-    rules::caving::CrawlAcross,
-    rules::caving::ThrowGrapplingHook,
-    rules::water::Grab,
-    rules::water::LetGo,
-    rules::carrying::Carry,
-    rules::judge::SetJudgeModifier,
-    rules::judge::UnexpectedLights,
-    rules::judge::SetHitPoints,
-    rules::judge::GiveCondition,
-    rules::judge::TakeCondition,
-    rules::judge::PlaceCreature,
-    rules::judge::SetDoor,
-    rules::judge::SetTrap,
-    rules::judge::SetLight,
-    rules::judge::SwitchModule,
+    rules::movement::Move => not_offered(WALK),
+    rules::movement::Halt => not_offered("stopping a walk under way: a key, a mind"),
+    rules::rest::Rest => not_offered(NOT_YET),
+    rules::conditions::StandUp => not_offered(NOT_YET),
+    rules::light::LightUp => not_offered(NOT_YET),
+    rules::light::Douse => not_offered(NOT_YET),
+    rules::light::DropLight => not_offered(NOT_YET),
+    rules::light::PickUpLight => not_offered(NOT_YET),
+    rules::light::Refuel => not_offered(NOT_YET),
+    rules::doors::OpenDoor => offered,
+    rules::doors::CloseDoor => offered,
+    rules::doors::HoldShut => not_offered(NOT_YET),
+    rules::doors::Unlock => offered,
+    rules::doors::PickLock => offered,
+    rules::doors::PickLockMethodically => offered,
+    rules::doors::Bash => offered,
+    rules::doors::Batter => offered,
+    rules::doors::Spike => offered,
+    rules::doors::AttackDoor => offered,
+    rules::traps::DisarmTrap => offered,
+    rules::traps::DisarmTrapMethodically => offered,
+    rules::traps::Touch => not_offered(NOT_YET),
+    rules::traps::Probe => not_offered(NOT_YET),
+    rules::traps::RearmTrap => offered,
+    rules::search::Search => offered,
+    rules::search::SearchHastily => offered,
+    rules::sound::Noise => not_offered(NOT_YET),
+    rules::sound::Sneak => not_offered(NOT_YET),
+    rules::sound::Listen => not_offered(NOT_YET),
+    rules::sound::MakeNoise => not_offered(NOT_YET),
+    rules::vision::Hide => not_offered(NOT_YET),
+    rules::penalties::Dazzle => not_offered(NOT_YET),
+    rules::combat::Attack => not_offered(NOT_YET),
+    rules::combat::MoveCautiously => not_offered(NOT_YET),
+    rules::combat::MoveAcrobatically => not_offered(NOT_YET),
+    rules::combat::Disengage => not_offered(NOT_YET),
+    rules::combat::ClearJam => not_offered(NOT_YET),
+    rules::combat::TotalDefense => not_offered(NOT_YET),
+    rules::combat::ActivateEnchantment => not_offered(NOT_YET),
+    rules::combat::ForgoShield => not_offered(NOT_YET),
+    rules::combat::WaitForOrders => not_offered(NOT_YET),
+    rules::party::MoveParty => not_offered(WHOLE_PARTY),
+    rules::party::RestParty => not_offered(WHOLE_PARTY),
+    rules::party::MarchingOrder => not_offered(WHOLE_PARTY),
+    rules::party::Mapper => not_offered(WHOLE_PARTY),
+    rules::party::TakeFrom => not_offered(NOT_YET),
+    rules::party::Autonomy => not_offered(WHOLE_PARTY),
+    rules::caving::WiggleBack => offered,
+    rules::caving::PushForward => offered,
+    rules::caving::Climb => offered,
+    rules::caving::ClimbDown => offered,
+    rules::caving::Belay => offered,
+    rules::caving::LowerRope => offered,
+    rules::caving::TakeUpRope => offered,
+    rules::caving::Jump => offered,
+    rules::caving::Traverse => offered,
+    rules::caving::RigTraverse => offered,
+    rules::caving::CrawlAcross => offered,
+    rules::caving::ThrowGrapplingHook => offered,
+    rules::water::Grab => offered,
+    rules::water::LetGo => offered,
+    rules::carrying::Carry => offered,
+    rules::judge::SetJudgeModifier => not_offered(HAND),
+    rules::judge::UnexpectedLights => not_offered(HAND),
+    rules::judge::SetHitPoints => not_offered(HAND),
+    rules::judge::GiveCondition => not_offered(HAND),
+    rules::judge::TakeCondition => not_offered(HAND),
+    rules::judge::PlaceCreature => not_offered(HAND),
+    rules::judge::SetDoor => not_offered(HAND),
+    rules::judge::SetTrap => not_offered(HAND),
+    rules::judge::SetLight => not_offered(HAND),
+    rules::judge::SwitchModule => not_offered(HAND),
 }

@@ -17,7 +17,7 @@ use crate::rules::acting::{ActionTaken, held_from};
 use crate::time::Clock;
 
 mod list;
-pub use list::{Command, acts};
+pub use list::{Command, OFFERS, Offered, acts};
 
 /// The RON options for command scripts and journals: a command's fields sit directly in its
 /// parentheses, `OpenDoor(who: "Sera", at: (15, 8))`.

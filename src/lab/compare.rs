@@ -4,7 +4,7 @@
 //! the dice.
 
 use super::RunRecord;
-use super::tables::Cell;
+use super::tables::{Cell, Table};
 
 /// A mean with its 95% interval (the normal approximation: mean ± 1.96 standard errors).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,9 +90,18 @@ pub fn compare(
     let (seeds_a, seeds_b) = (seeds(before.1), seeds(after.1));
     let tables_a = super::report::tables(before.0, "", before.1);
     let tables_b = super::report::tables(after.0, "", after.1);
+    compare_tables((&tables_a, &seeds_a), (&tables_b, &seeds_b))
+}
+
+/// [`compare`] of two reports' tables, each with the seeds of its delves that ended: tables
+/// matched by their id (a reworded title is the same table), rows by name, columns by header.
+pub fn compare_tables(
+    (tables_a, seeds_a): (&[Table], &[u64]),
+    (tables_b, seeds_b): (&[Table], &[u64]),
+) -> Vec<Change> {
     let mut changes = Vec::new();
-    for ta in &tables_a {
-        let tb = tables_b.iter().find(|t| t.title == ta.title);
+    for ta in tables_a {
+        let tb = tables_b.iter().find(|t| t.id == ta.id);
         let mut keys: Vec<String> = ta.rows.iter().map(|r| ta.key_of(r)).collect();
         if let Some(tb) = tb {
             for r in &tb.rows {
@@ -115,14 +124,14 @@ pub fn compare(
                 }
                 let words = |x: Option<&Cell>| x.map_or("—".to_owned(), Cell::words);
                 let paired = match (ca, cb) {
-                    (Some(a), Some(b)) => paired_change(a, &seeds_a, b, &seeds_b),
+                    (Some(a), Some(b)) => paired_change(a, seeds_a, b, seeds_b),
                     _ => None,
                 };
                 let moved = match (&paired, ca, cb) {
                     // A share seed by seed: McNemar's exact test on the seeds that changed (a
                     // handful all one way is not yet a change; the normal interval would say so).
                     (Some(_), Some(a @ Cell::Share(_)), Some(b)) => {
-                        mcnemar_p(a, &seeds_a, b, &seeds_b).is_some_and(|p| p < 0.05)
+                        mcnemar_p(a, seeds_a, b, seeds_b).is_some_and(|p| p < 0.05)
                     }
                     (Some(p), ..) => p.low > 0.0 || p.high < 0.0,
                     (None, Some(a), Some(b)) => unpaired_moved(a, b),
@@ -275,6 +284,28 @@ mod tests {
         let p = mcnemar_p(&none, &seeds, &cell(&ten, 20), &seeds).unwrap();
         assert!((p - 2.0 / 1024.0).abs() < 1e-9, "{p}");
         assert_eq!(mcnemar_p(&none, &seeds, &none, &seeds), Some(1.0));
+    }
+
+    /// A table whose title was reworded between two versions of the report is still the same
+    /// table: compared by its id, its shares are set side by side.
+    #[test]
+    fn tables_are_matched_by_their_id_not_their_title() {
+        let table = |title: &str, ones: usize| {
+            let mut t = Table::new("outcomes", title, "", &["outcome", "share"]);
+            let share = (0..20)
+                .map(|i| Some(f64::from(u8::from(i < ones))))
+                .collect();
+            t.push(vec![Cell::text("GoalReached"), Cell::Share(share)]);
+            t
+        };
+        let seeds: Vec<u64> = (0..20).collect();
+        let before = [table("Outcomes", 0)];
+        let after = [table("How the delves ended", 12)];
+        let changes = compare_tables((&before, &seeds), (&after, &seeds));
+        assert_eq!(changes.len(), 1, "{changes:#?}");
+        assert_eq!(changes[0].after, after[0].rows[0].0[1].words());
+        assert_ne!(changes[0].after, "—");
+        assert!(changes[0].moved, "{changes:#?}");
     }
 
     #[test]

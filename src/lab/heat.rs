@@ -34,7 +34,7 @@ pub struct Heat {
 }
 
 /// One of the heat maps, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum HeatKind {
     Visited,
     Unseen,
@@ -44,13 +44,7 @@ pub enum HeatKind {
 }
 
 impl HeatKind {
-    pub const ALL: [HeatKind; 5] = [
-        HeatKind::Visited,
-        HeatKind::Unseen,
-        HeatKind::Fights,
-        HeatKind::NoiseHeard,
-        HeatKind::Deaths,
-    ];
+    pub const ALL: &'static [HeatKind] = <HeatKind as strum::VariantArray>::VARIANTS;
 
     /// The file the map is drawn to, and its title.
     pub fn file_and_title(self) -> (&'static str, &'static str) {
@@ -99,7 +93,7 @@ impl Heat {
             *self = other.clone();
             return;
         }
-        for kind in HeatKind::ALL {
+        for &kind in HeatKind::ALL {
             let theirs = other.counts(kind).to_vec();
             let mine = match kind {
                 HeatKind::Visited => &mut self.visited,

@@ -207,7 +207,7 @@ pub fn draw_all(
 ) -> Result<Vec<(String, String)>, String> {
     let mut drawn = Vec::new();
     let runs = records.len() as u64;
-    for kind in HeatKind::ALL {
+    for &kind in HeatKind::ALL {
         let (file, title) = kind.file_and_title();
         heatmap(grid, heat, kind, runs, &dir.join(file))?;
         drawn.push((file.to_owned(), title.to_owned()));

@@ -10,14 +10,7 @@ use super::{LabPlan, MadeBy, RunRecord};
 use crate::policy::Outcome;
 
 /// Every outcome, in the order the report lists them.
-pub const OUTCOMES: [Outcome; 6] = [
-    Outcome::GoalReached,
-    Outcome::PartyDead,
-    Outcome::PartyFled,
-    Outcome::OutOfLight,
-    Outcome::OutOfTime,
-    Outcome::GaveUp,
-];
+pub const OUTCOMES: &[Outcome] = Outcome::ALL;
 
 /// A share of the delves with its 95% confidence interval (Wilson's score interval, which keeps
 /// within 0–1 and holds for shares near 0 or 1 and for few delves).
@@ -230,6 +223,7 @@ pub fn tables(plan: &LabPlan, lab_dir: &str, records: &[RunRecord]) -> Vec<Table
 
 fn causes_table(lab_dir: &str, ended: &[&RunRecord]) -> Table {
     let mut t = Table::new(
+        "why_short",
         "Why delves ended short of the goal",
         "The feature that stopped the party (with its square), or the state of a member, most \
          often first; three delves of each to watch on the timeline.",
@@ -261,8 +255,8 @@ fn causes_table(lab_dir: &str, ended: &[&RunRecord]) -> Table {
 }
 
 fn outcomes_table(ended: &[&RunRecord]) -> Table {
-    let mut t = Table::new("Outcomes", "", &["outcome", "delves", "share"]);
-    for o in OUTCOMES {
+    let mut t = Table::new("outcomes", "Outcomes", "", &["outcome", "delves", "share"]);
+    for &o in OUTCOMES {
         t.push(vec![
             Cell::text(format!("{o:?}")),
             Cell::Count(ended.iter().filter(|r| r.outcome == Some(o)).count() as u64),
@@ -273,7 +267,7 @@ fn outcomes_table(ended: &[&RunRecord]) -> Table {
 }
 
 fn a_delve(ended: &[&RunRecord]) -> Table {
-    let mut t = Table::new("A delve", "", &["number", "per delve"]);
+    let mut t = Table::new("a_delve", "A delve", "", &["number", "per delve"]);
     type Of = fn(&RunRecord) -> f64;
     let means: [(&str, Of); 11] = [
         ("turns", |r| r.tally.turns as f64),
@@ -336,12 +330,13 @@ fn a_delve(ended: &[&RunRecord]) -> Table {
 fn time_budget(ended: &[&RunRecord]) -> Table {
     use super::watch::Activity;
     let mut t = Table::new(
+        "time_budget",
         "Where the time went",
         "Each round of a delve counts once, for the first of these any member was at (a \
          battle's rounds are all fighting).",
         &["doing", "turns a delve", "% of its turns"],
     );
-    for a in Activity::ALL {
+    for &a in Activity::ALL {
         t.push(vec![
             Cell::text(a.words()),
             tables::mean(ended, |r| Some(r.features.time.get(a) as f64)),
@@ -366,6 +361,7 @@ pub fn party_size(level: &crate::level::Level) -> usize {
 fn survival_table(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
     use super::survival::{at, delves, hazard_by_turn, kaplan_meier, members};
     let mut t = Table::new(
+        "survival",
         "Survival by turn",
         "The share of delves still going and of members still standing at each turn (Kaplan–\
          Meier; a delve that hit the turn limit is censored there, a member standing at its \
@@ -407,13 +403,14 @@ fn survival_table(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
 fn casualties_by_fate(ended: &[&RunRecord]) -> Table {
     use super::watch::Fate;
     let mut t = Table::new(
+        "casualties",
         "Casualties",
         "Members brought down (dying or dead) or left behind: dead; dying when the delve ended \
          with every member down; abandoned (left behind alive as the party left); rescued \
          (brought down, and out alive with the party).",
         &["fate", "members a delve", "delves with one"],
     );
-    for fate in Fate::ALL {
+    for &fate in Fate::ALL {
         let count = |r: &RunRecord| {
             r.features
                 .casualties
@@ -433,6 +430,7 @@ fn casualties_by_fate(ended: &[&RunRecord]) -> Table {
 fn casualties(ended: &[&RunRecord]) -> Table {
     use super::watch::{Fate, Harm};
     let mut t = Table::new(
+        "casualties_by_cause",
         "Casualties by cause",
         "Who went down, to what (the trap, the foe, the fall) and where, and how it ended for \
          them: the share of delves.",
@@ -477,6 +475,7 @@ fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
         return None;
     }
     let mut t = Table::new(
+        "traps",
         "Traps",
         "Each trap of the level: the share of delves it went off on a member, went off \
          harmlessly (a pole's touch, a disarm that discharged it: not harm), harmed someone, \
@@ -558,6 +557,7 @@ fn doors(plan: &LabPlan, ended: &[&RunRecord]) -> Vec<Table> {
         return Vec::new();
     }
     let mut funnel = Table::new(
+        "doors",
         "Doors",
         "Each door: the share of delves that reached it (a member beside it), tried it, opened \
          it, tried it and left it shut, and never reached it; of those that tried it, the \
@@ -576,6 +576,7 @@ fn doors(plan: &LabPlan, ended: &[&RunRecord]) -> Vec<Table> {
         ],
     );
     let mut ways = Table::new(
+        "door_ways",
         "Doors: how they were tried",
         "Of the delves that tried each door, the share that tried it each way.",
         &[
@@ -619,7 +620,7 @@ fn doors(plan: &LabPlan, ended: &[&RunRecord]) -> Vec<Table> {
             }),
         ]);
         let mut row = vec![Cell::text(at)];
-        for way in DoorWay::ALL {
+        for &way in DoorWay::ALL {
             row.push(tables::share_where(ended, |r| {
                 tried(r).then(|| rec(r).is_some_and(|x| x.times_tried(way) > 0))
             }));
@@ -635,6 +636,7 @@ fn secret_doors(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
         return None;
     }
     let mut t = Table::new(
+        "secret_doors",
         "Secret doors",
         "Each secret door: the share of delves that came within a search's reach of it, \
          searched there, and found it; of those that reached it, the share that found it; and \
@@ -678,6 +680,7 @@ fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
     };
     let size = |k: usize| room_of.iter().filter(|r| **r == Some(k)).count();
     let mut t = Table::new(
+        "rooms",
         "Rooms",
         "Each stretch of floor that walls, doors and caving terrain bound (caves split into \
          chambers at their narrows), named by its first square; how it can be reached from the \
@@ -764,6 +767,7 @@ fn foes(level: &crate::level::Level, ended: &[&RunRecord]) -> Table {
     };
     names.sort_by_key(|n| std::cmp::Reverse(count(n)));
     let mut t = Table::new(
+        "foes",
         "Foes",
         "Each creature hostile to the party (those never met too) and any other it struck or \
          was struck by: the share of delves that fought it, felled it, and never met it.",
@@ -801,6 +805,7 @@ fn noises(ended: &[&RunRecord]) -> Option<Table> {
     let mut rows: Vec<_> = rows.into_iter().collect();
     rows.sort_by_key(|(_, delves)| std::cmp::Reverse(*delves));
     let mut t = Table::new(
+        "noises",
         "Noises that brought monsters",
         "For each foe the party fought, the last noise it heard before the fight (or the \
          companion's shout it answered): the share of delves in which that noise brought it. A \
@@ -831,6 +836,7 @@ fn noises(ended: &[&RunRecord]) -> Option<Table> {
 
 fn left_behind_table(ended: &[&RunRecord]) -> Table {
     let mut t = Table::new(
+        "left_behind",
         "Left behind alive",
         "Members alive (dying ones too) the party did not bring out as it left the level; \
          \"could be brought\": the others could have carried it, roped it out of its pit, or \

@@ -143,6 +143,9 @@ impl Row {
 /// A table of the report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
+    /// What names the table across versions of the report (`lab compare` matches tables by
+    /// it): its title may be reworded, its id stays.
+    pub id: &'static str,
     pub title: String,
     /// What it counts, in a sentence or two (may be empty).
     pub intro: String,
@@ -157,8 +160,9 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn new(title: &str, intro: &str, header: &[&str]) -> Self {
+    pub fn new(id: &'static str, title: &str, intro: &str, header: &[&str]) -> Self {
         Self {
+            id,
             title: title.to_owned(),
             intro: intro.to_owned(),
             header: header.iter().map(|h| (*h).to_owned()).collect(),

@@ -22,7 +22,19 @@ use crate::rules::water::WaterEvent;
 use crate::time::{DelveMode, ROUNDS_PER_TURN};
 
 /// A way of trying a door (Dungeon Delves › Doors).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DoorWay {
     /// Opening it by hand (a stuck door will not give).
@@ -40,14 +52,7 @@ pub enum DoorWay {
 }
 
 impl DoorWay {
-    pub const ALL: [DoorWay; 6] = [
-        DoorWay::ByHand,
-        DoorWay::Key,
-        DoorWay::HastyPick,
-        DoorWay::MethodicalPick,
-        DoorWay::Bash,
-        DoorWay::Batter,
-    ];
+    pub const ALL: &'static [DoorWay] = <DoorWay as strum::VariantArray>::VARIANTS;
 
     /// The way a door command tries, and the door's square.
     fn of(command: &Command) -> Option<(DoorWay, GridPos)> {
@@ -180,7 +185,19 @@ impl std::fmt::Display for Harm {
 }
 
 /// How a member brought down came out of the delve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Fate {
     /// Dead.
@@ -194,7 +211,7 @@ pub enum Fate {
 }
 
 impl Fate {
-    pub const ALL: [Fate; 4] = [Fate::Dead, Fate::Dying, Fate::Abandoned, Fate::Rescued];
+    pub const ALL: &'static [Fate] = <Fate as strum::VariantArray>::VARIANTS;
 }
 
 impl std::fmt::Display for Fate {
@@ -242,7 +259,7 @@ pub struct TimeBudget {
 }
 
 /// The parts of the time budget, in the order the report lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::VariantArray)]
 pub enum Activity {
     Fighting,
     Stuck,
@@ -256,17 +273,7 @@ pub enum Activity {
 }
 
 impl Activity {
-    pub const ALL: [Activity; 9] = [
-        Activity::Fighting,
-        Activity::Stuck,
-        Activity::Doors,
-        Activity::Traps,
-        Activity::Searching,
-        Activity::ClimbingAndSwimming,
-        Activity::Walking,
-        Activity::Resting,
-        Activity::Waiting,
-    ];
+    pub const ALL: &'static [Activity] = <Activity as strum::VariantArray>::VARIANTS;
 
     pub fn words(self) -> &'static str {
         match self {
@@ -282,16 +289,24 @@ impl Activity {
         }
     }
 
-    /// The activity a command of a member's sets it to, while it works at it.
+    /// The activity a command of a member's sets it to, while it works at it. Every command is
+    /// named: a new one must say where its time goes.
     fn of(command: &Command) -> Option<Activity> {
-        Some(match command {
-            c if DoorWay::of(c).is_some() => Activity::Doors,
-            Command::Spike(_) | Command::AttackDoor(_) | Command::HoldShut(_) => Activity::Doors,
+        match command {
+            Command::OpenDoor(_)
+            | Command::Unlock(_)
+            | Command::PickLock(_)
+            | Command::PickLockMethodically(_)
+            | Command::Bash(_)
+            | Command::Batter(_)
+            | Command::Spike(_)
+            | Command::AttackDoor(_)
+            | Command::HoldShut(_) => Some(Activity::Doors),
             Command::DisarmTrap(_)
             | Command::DisarmTrapMethodically(_)
             | Command::Touch(_)
-            | Command::Probe(_) => Activity::Traps,
-            Command::Search(_) | Command::SearchHastily(_) => Activity::Searching,
+            | Command::Probe(_) => Some(Activity::Traps),
+            Command::Search(_) | Command::SearchHastily(_) => Some(Activity::Searching),
             Command::Climb(_)
             | Command::ClimbDown(_)
             | Command::Belay(_)
@@ -303,10 +318,54 @@ impl Activity {
             | Command::CrawlAcross(_)
             | Command::ThrowGrapplingHook(_)
             | Command::WiggleBack(_)
-            | Command::PushForward(_) => Activity::ClimbingAndSwimming,
-            Command::Rest(_) | Command::RestParty(_) => Activity::Resting,
-            _ => return None,
-        })
+            | Command::PushForward(_) => Some(Activity::ClimbingAndSwimming),
+            Command::Rest(_) | Command::RestParty(_) => Some(Activity::Resting),
+            // What does not set a member to work: walking and fighting are told by the
+            // round (the walk, the battle); the rest take no time of their own.
+            Command::Move(_)
+            | Command::Halt(_)
+            | Command::StandUp(_)
+            | Command::LightUp(_)
+            | Command::Douse(_)
+            | Command::DropLight(_)
+            | Command::PickUpLight(_)
+            | Command::Refuel(_)
+            | Command::CloseDoor(_)
+            | Command::RearmTrap(_)
+            | Command::Noise(_)
+            | Command::Sneak(_)
+            | Command::Listen(_)
+            | Command::MakeNoise(_)
+            | Command::Hide(_)
+            | Command::Dazzle(_)
+            | Command::Attack(_)
+            | Command::MoveCautiously(_)
+            | Command::MoveAcrobatically(_)
+            | Command::Disengage(_)
+            | Command::ClearJam(_)
+            | Command::TotalDefense(_)
+            | Command::ActivateEnchantment(_)
+            | Command::ForgoShield(_)
+            | Command::WaitForOrders(_)
+            | Command::MoveParty(_)
+            | Command::MarchingOrder(_)
+            | Command::Mapper(_)
+            | Command::TakeFrom(_)
+            | Command::Autonomy(_)
+            | Command::Grab(_)
+            | Command::LetGo(_)
+            | Command::Carry(_)
+            | Command::SetJudgeModifier(_)
+            | Command::UnexpectedLights(_)
+            | Command::SetHitPoints(_)
+            | Command::GiveCondition(_)
+            | Command::TakeCondition(_)
+            | Command::PlaceCreature(_)
+            | Command::SetDoor(_)
+            | Command::SetTrap(_)
+            | Command::SetLight(_)
+            | Command::SwitchModule(_) => None,
+        }
     }
 }
 
@@ -786,7 +845,7 @@ impl DelveWatch {
             }
         }
         let mut time = TimeBudget::default();
-        for a in Activity::ALL {
+        for &a in Activity::ALL {
             time.add(a, self.rounds[a as usize] as f32 / ROUNDS_PER_TURN as f32);
         }
         features.doors = self.doors;

@@ -541,7 +541,19 @@ pub struct RawShield {
 }
 
 /// The conditions the rules name (Dungeon Delves, Situational Penalties, Tactical Combat).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 pub enum ConditionKind {
     Blinded,
     Bloodied,
@@ -557,6 +569,11 @@ pub enum ConditionKind {
     Stuck,
     Vulnerable,
     Winded,
+}
+
+impl ConditionKind {
+    /// Every ConditionKind, in the order declared.
+    pub const ALL: &'static [ConditionKind] = <ConditionKind as strum::VariantArray>::VARIANTS;
 }
 
 /// A creature as written: every field optional so that a `template` from a bestiary can supply
@@ -831,7 +848,19 @@ pub struct RawDepthRegion {
 /// The numbers the rules leave to the Judge (RULINGS: "anything a rule leaves to the Judge's
 /// discretion becomes a named modifier with a default"). Each is added, with its name, to the
 /// throws it concerns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 pub enum JudgeModifier {
     /// Searching throws, for the searcher's tools (Dungeon Delves › Searching).
     SearchTools,
@@ -860,17 +889,7 @@ pub enum JudgeModifier {
 }
 
 impl JudgeModifier {
-    pub const ALL: [JudgeModifier; 9] = [
-        JudgeModifier::SearchTools,
-        JudgeModifier::Concealment,
-        JudgeModifier::LockComplexity,
-        JudgeModifier::TrapComplexity,
-        JudgeModifier::UnusualDoor,
-        JudgeModifier::FogAndCrowds,
-        JudgeModifier::RoughWater,
-        JudgeModifier::Vulnerable,
-        JudgeModifier::ClimbingConditions,
-    ];
+    pub const ALL: &'static [JudgeModifier] = <JudgeModifier as strum::VariantArray>::VARIANTS;
 
     /// Its value where nothing sets it: 0, but +2 for attacks against the vulnerable.
     pub fn default_value(self) -> i32 {

@@ -14,12 +14,12 @@ use crate::time::Clock;
 
 /// An event a rule area records. Implement it on the area's event enum (which also derives
 /// `Serialize` with `#[serde(tag = "event", rename_all = "snake_case")]`, `Clone`, `PartialEq`
-/// and `Debug`, and says itself in words with `Display`).
+/// and `Debug`, and says itself in words with `Display`). Each event says whom it concerns and
+/// what kind it is (no default: what it reveals to a party's log follows from them).
 pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
-    /// The creature (or party) the event is about, if any.
-    fn who(&self) -> Option<&str> {
-        None
-    }
+    /// The creature (or party) the event is about; `None` for one about no one in particular
+    /// (the passing of time), which every party learns of.
+    fn who(&self) -> Option<&str>;
 
     /// Another creature the event happens to (an attack's target): it learns of it too.
     fn also_concerns(&self) -> Option<&str> {
@@ -32,9 +32,7 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
     }
 
     /// What sort of event it is, for the log panel's filter.
-    fn kind(&self) -> LogKind {
-        LogKind::Other
-    }
+    fn kind(&self) -> LogKind;
 
     /// The square where it happened, if it happened at one.
     fn at(&self) -> Option<crate::grid::GridPos> {
@@ -56,7 +54,7 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
 }
 
 /// The sorts of event the log panel filters by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
 pub enum LogKind {
     /// Throws, with their targets and modifiers.
     Throws,
@@ -76,17 +74,7 @@ pub enum LogKind {
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 9] = [
-        LogKind::Throws,
-        LogKind::Moves,
-        LogKind::Noise,
-        LogKind::Doors,
-        LogKind::Traps,
-        LogKind::Combat,
-        LogKind::Orders,
-        LogKind::Judge,
-        LogKind::Other,
-    ];
+    pub const ALL: &'static [LogKind] = <LogKind as strum::VariantArray>::VARIANTS;
 
     pub fn words(self) -> &'static str {
         match self {
@@ -326,6 +314,10 @@ mod tests {
 
         fn secret(&self) -> bool {
             matches!(self, Sample::Secret { .. })
+        }
+
+        fn kind(&self) -> LogKind {
+            LogKind::Moves
         }
     }
 

@@ -226,6 +226,11 @@ pub enum MonsterEvent {
 }
 
 impl LogEvent for MonsterEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             MonsterEvent::Shouted { who, .. }

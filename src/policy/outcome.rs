@@ -16,7 +16,19 @@ use crate::rules::traps::TrapEvent;
 use crate::time::{DelveMode, ROUNDS_PER_TURN};
 
 /// How a delve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 pub enum Outcome {
     /// The goal was met and the party left (by the way in, or the exit it was to find).
     GoalReached,
@@ -30,6 +42,11 @@ pub enum Outcome {
     OutOfTime,
     /// Everything the party could reach is explored, the goal not met: it left.
     GaveUp,
+}
+
+impl Outcome {
+    /// Every Outcome, in the order declared.
+    pub const ALL: &'static [Outcome] = <Outcome as strum::VariantArray>::VARIANTS;
 }
 
 impl fmt::Display for Outcome {

@@ -18,7 +18,18 @@ pub struct RunningModules {
 }
 
 /// One optional rule module, as the Judge switches it (and `delve sim --without` leaves out).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    strum::VariantArray,
+)]
 pub enum RuleModule {
     /// Tactical Combat: battles, initiative, attacks, and the tactical rules' switches.
     #[value(name = "combat")]
@@ -28,7 +39,7 @@ pub enum RuleModule {
 }
 
 impl RuleModule {
-    pub const ALL: [RuleModule; 2] = [RuleModule::TacticalCombat, RuleModule::SituationalPenalties];
+    pub const ALL: &'static [RuleModule] = <RuleModule as strum::VariantArray>::VARIANTS;
 
     /// Is it on in these modules?
     pub fn on_in(self, modules: Modules) -> bool {
@@ -109,7 +120,7 @@ pub(crate) fn start_modules(world: &mut World, modules: Modules) {
         started: modules,
         now: modules,
     });
-    for m in RuleModule::ALL {
+    for &m in RuleModule::ALL {
         switch_module(world, m, false);
         if m.on_in(modules) {
             switch_module(world, m, true);

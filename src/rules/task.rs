@@ -43,6 +43,11 @@ pub enum TaskEvent {
 }
 
 impl LogEvent for TaskEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             TaskEvent::TaskBegun { who, .. } => Some(who),

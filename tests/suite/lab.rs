@@ -99,6 +99,10 @@ fn the_report_lists_the_outcomes() {
         );
     }
     // Every delve stood on the way in; none saw the squares no one can reach.
+    // Each table has an id of its own, which `lab compare` matches tables by.
+    let tables = delve::lab::report::tables(&plan, "", records);
+    let ids: std::collections::BTreeSet<&str> = tables.iter().map(|t| t.id).collect();
+    assert_eq!(ids.len(), tables.len(), "{ids:?}");
     let heat = &result.heat;
     let way_in = (2 * heat.width + 2) as usize;
     assert_eq!(heat.visited[way_in], 6);

@@ -367,10 +367,7 @@ fn module_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<Stri
         imports.entry(from.clone()).or_default();
         let text = std::fs::read_to_string(src.join(file)).unwrap();
         for path in imports_of(file, &code_of(&text)) {
-            let Some(k) = (1..=path.len())
-                .rev()
-                .find(|&k| known.contains(&path[..k]))
-            else {
+            let Some(k) = (1..=path.len()).rev().find(|&k| known.contains(&path[..k])) else {
                 continue; // a crate's own item at the root, or a macro
             };
             let parts: Vec<&str> = path[..k].iter().map(String::as_str).collect();

@@ -28,6 +28,7 @@ mod modules;
 mod monsters;
 mod movement;
 mod query;
+mod registries;
 mod rulings;
 mod save;
 mod scenario;

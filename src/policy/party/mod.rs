@@ -328,6 +328,11 @@ pub enum PolicyEvent {
 }
 
 impl LogEvent for PolicyEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             PolicyEvent::Decided { party, .. }

@@ -70,6 +70,11 @@ pub enum LightEvent {
 }
 
 impl LogEvent for LightEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             LightEvent::LightBurnedOut { bearer, .. } => bearer.as_deref(),

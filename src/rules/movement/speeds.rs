@@ -14,7 +14,18 @@ use crate::time::ROUNDS_PER_TURN;
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
 )]
 pub enum Pace {
     /// Feet per turn: cautious, quiet, mapping.
@@ -37,7 +48,7 @@ impl fmt::Display for Pace {
 }
 
 impl Pace {
-    pub const ALL: [Pace; 3] = [Pace::Exploration, Pace::Combat, Pace::Running];
+    pub const ALL: &'static [Pace] = <Pace as strum::VariantArray>::VARIANTS;
 
     /// The next pace, for a key that cycles through them.
     pub fn next(self) -> Pace {

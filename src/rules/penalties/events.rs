@@ -30,6 +30,11 @@ pub enum PenaltyEvent {
 }
 
 impl LogEvent for PenaltyEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             PenaltyEvent::Dazzled { who, .. } | PenaltyEvent::UnexpectedLight { who, .. } => {

@@ -17,6 +17,11 @@ pub enum RestEvent {
 }
 
 impl LogEvent for RestEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             RestEvent::RestBegan { who } | RestEvent::Rested { who } => Some(who),

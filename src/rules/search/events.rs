@@ -20,6 +20,11 @@ pub enum SearchEvent {
 }
 
 impl LogEvent for SearchEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             SearchEvent::Found { who, .. } => Some(who),

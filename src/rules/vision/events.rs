@@ -22,6 +22,11 @@ pub enum VisionEvent {
 }
 
 impl LogEvent for VisionEvent {
+    /// Of no kind the log panel filters by on its own.
+    fn kind(&self) -> crate::log::LogKind {
+        crate::log::LogKind::Other
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             VisionEvent::HideAttempted { who, .. } | VisionEvent::MapError { who, .. } => Some(who),

@@ -264,7 +264,7 @@ pub fn timeline_panel(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Time
             .selected_text(timeline.kind.map_or("every mark", MarkKind::words))
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut timeline.kind, None, "every mark");
-                for k in MarkKind::ALL {
+                for &k in MarkKind::ALL {
                     ui.selectable_value(&mut timeline.kind, Some(k), k.words());
                 }
             })

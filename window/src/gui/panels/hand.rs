@@ -59,7 +59,7 @@ pub(super) fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
             egui::ComboBox::from_id_salt("condition")
                 .selected_text(format!("{:?}", s.condition))
                 .show_ui(ui, |ui| {
-                    for k in CONDITIONS {
+                    for &k in CONDITIONS {
                         ui.selectable_value(&mut s.condition, k, format!("{k:?}"));
                     }
                 });
@@ -175,18 +175,4 @@ pub(super) fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
     });
 }
 
-pub(super) const CONDITIONS: [ConditionKind; 13] = [
-    ConditionKind::Blinded,
-    ConditionKind::Bloodied,
-    ConditionKind::Deafened,
-    ConditionKind::Disordered,
-    ConditionKind::Drowning,
-    ConditionKind::FlatFooted,
-    ConditionKind::Prone,
-    ConditionKind::Staggered,
-    ConditionKind::Dying,
-    ConditionKind::Dead,
-    ConditionKind::Stuck,
-    ConditionKind::Vulnerable,
-    ConditionKind::Winded,
-];
+pub(super) const CONDITIONS: &[ConditionKind] = ConditionKind::ALL;

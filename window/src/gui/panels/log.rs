@@ -44,7 +44,7 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
         );
     });
     ui.horizontal_wrapped(|ui| {
-        for k in LogKind::ALL {
+        for &k in LogKind::ALL {
             let mut on = f.kinds.contains(&k);
             if ui.checkbox(&mut on, k.words()).changed() {
                 if on {

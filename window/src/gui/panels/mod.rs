@@ -173,7 +173,7 @@ impl Default for LogFilter {
     fn default() -> Self {
         Self {
             who: None,
-            kinds: LogKind::ALL.into_iter().collect(),
+            kinds: LogKind::ALL.iter().copied().collect(),
             secret: true,
             search: String::new(),
         }

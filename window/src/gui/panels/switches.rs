@@ -12,7 +12,7 @@ use delve::rules::modules::RuleModule;
 /// whole level, each changed by a command.
 pub(super) fn switches(ui: &mut egui::Ui, d: &DelveView, orders: &mut JudgeOrders) {
     if let Some(running) = &d.modules {
-        for m in RuleModule::ALL {
+        for &m in RuleModule::ALL {
             let mut on = m.on_in(running.now);
             if ui.checkbox(&mut on, m.words()).changed() {
                 orders.0.push(SwitchModule { module: m, on }.into());
@@ -39,7 +39,7 @@ pub(super) fn switches(ui: &mut egui::Ui, d: &DelveView, orders: &mut JudgeOrder
     }
     ui.label("The Judge's modifiers (the whole level):");
     egui::Grid::new("modifiers").show(ui, |ui| {
-        for jm in JudgeModifier::ALL {
+        for &jm in JudgeModifier::ALL {
             let value = judge.value(jm, None, &[]);
             ui.label(jm.words());
             ui.label(format!("{value:+}"));
