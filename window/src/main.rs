@@ -331,7 +331,7 @@ fn main() -> ExitCode {
 
 #[cfg(feature = "gui")]
 fn window(cli: Cli) -> ExitCode {
-    use gui::lighting::ViewMode;
+    use gui::state::ViewMode;
     let replay = match cli.replay.as_deref().map(load_script).transpose() {
         Ok(s) => s.unwrap_or_default(),
         Err(problems) => {
@@ -387,7 +387,7 @@ fn play(args: PlayArgs) -> ExitCode {
         seed: args.seed,
         screenshot: args.screenshot,
         policy,
-        view: gui::lighting::ViewMode::Party,
+        view: gui::state::ViewMode::Party,
         solo: true,
         ..window_options(args.saves, args.show)
     })
@@ -438,9 +438,9 @@ fn replay(args: ReplayArgs) -> ExitCode {
         select: args.select.clone(),
         journal: args.journal.clone(),
         view: match args.view {
-            View::Judge => gui::lighting::ViewMode::Judge,
-            View::Party => gui::lighting::ViewMode::Party,
-            View::Creature => gui::lighting::ViewMode::Creature,
+            View::Judge => gui::state::ViewMode::Judge,
+            View::Party => gui::state::ViewMode::Party,
+            View::Creature => gui::state::ViewMode::Creature,
         },
         ..window_options(
             SaveArgs {

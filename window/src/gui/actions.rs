@@ -7,7 +7,8 @@
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::input::{DelveAction, Selected, UiState};
+use super::controls::DelveAction;
+use super::state::{Selected, Tell};
 use delve::act::Choice;
 use delve::act::PendingCommands;
 
@@ -36,15 +37,15 @@ fn choose(
     actions: Single<&ActionState<DelveAction>>,
     offered: Res<Offered>,
     mut pending: ResMut<PendingCommands>,
-    mut ui: ResMut<UiState>,
+    mut tell: MessageWriter<Tell>,
 ) {
     for (i, (what, c)) in offered.0.iter().enumerate() {
         if actions.just_pressed(&DelveAction::Choose(i as u8)) {
-            ui.notice = format!(
+            tell.write(Tell(format!(
                 "{}: {} at the {what} - press Space to play rounds",
                 c.command.who(),
                 c.way
-            );
+            )));
             pending.push(c.command.clone());
         }
     }
@@ -70,8 +71,8 @@ impl Plugin for ActionsPlugin {
             Update,
             (offer, choose)
                 .chain()
-                .after(super::map::RedrawSet)
-                .before(super::input::play_rounds),
+                .after(super::state::RedrawSet)
+                .before(super::state::PlayRounds),
         );
     }
 }

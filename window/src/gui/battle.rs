@@ -9,7 +9,9 @@ use bevy::prelude::*;
 use delve::command::acts::{Attack, WaitForOrders};
 use leafwing_input_manager::prelude::*;
 
-use super::input::{DelveAction, Pointer, Selected, UiState};
+use super::controls::DelveAction;
+use super::pointer::Pointer;
+use super::state::{Selected, Tell};
 use delve::act::PendingCommands;
 use delve::command::Command;
 use delve::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
@@ -137,25 +139,32 @@ fn attack_key(
     actions: Single<&ActionState<DelveAction>>,
     offer: Res<AttackOffer>,
     mut pending: ResMut<PendingCommands>,
-    mut ui: ResMut<UiState>,
     mut alone: ResMut<PartyFightsAlone>,
+    mut tell: MessageWriter<Tell>,
 ) {
     if actions.just_pressed(&DelveAction::Attack) {
         match &offer.command {
             Some(c) => {
-                ui.notice = format!("{}: {c} - press Space to play rounds", c.who());
+                tell.write(Tell(format!(
+                    "{}: {c} - press Space to play rounds",
+                    c.who()
+                )));
                 pending.push(c.clone());
             }
-            None => ui.notice = "point at an enemy the selected creature can attack".into(),
+            None => {
+                tell.write(Tell(
+                    "point at an enemy the selected creature can attack".into(),
+                ));
+            }
         }
     }
     if actions.just_pressed(&DelveAction::PartyFightsAlone) {
         alone.0 = !alone.0;
-        ui.notice = if alone.0 {
+        tell.write(Tell(if alone.0 {
             "the party fights by itself".into()
         } else {
             "the party waits for your orders".into()
-        };
+        }));
     }
 }
 
@@ -167,7 +176,7 @@ fn battle_panel(
     offer: Res<AttackOffer>,
     alone: Res<PartyFightsAlone>,
     minds: Option<Res<delve::policy::PartyMinds>>,
-    view: Option<Res<super::lighting::ViewMode>>,
+    view: Option<Res<super::state::ViewMode>>,
     creatures: Query<(
         &Name,
         &Faction,
@@ -176,13 +185,13 @@ fn battle_panel(
         Option<&AttackOrder>,
     )>,
     names: Query<&Name>,
-    (mut text, selected): (ResMut<BattleText>, Option<Res<super::input::Selected>>),
+    (mut text, selected): (ResMut<BattleText>, Option<Res<super::state::Selected>>),
 ) {
     let mut s = String::new();
     // Whose hit points the view knows: the party's (faction 0), or in one creature's view its
     // faction's.
     let known = match view.as_deref() {
-        Some(super::lighting::ViewMode::Creature) => selected
+        Some(super::state::ViewMode::Creature) => selected
             .and_then(|s| s.0)
             .and_then(|e| creatures.get(e).ok())
             .map_or(0, |(_, f, ..)| f.0),
@@ -273,8 +282,8 @@ impl Plugin for BattleViewPlugin {
                     battle_panel,
                 )
                     .chain()
-                    .after(super::map::RedrawSet)
-                    .before(super::input::play_rounds),
+                    .after(super::state::RedrawSet)
+                    .before(super::state::PlayRounds),
             );
     }
 }
@@ -345,7 +354,7 @@ mod tests {
             (
                 w.resource::<delve::time::Clock>().rounds,
                 began,
-                w.resource::<UiState>().notice.clone(),
+                w.resource::<crate::gui::state::Notice>().0.clone(),
             )
         };
         let (rounds, began, notice) = turn(false);
@@ -365,7 +374,11 @@ mod tests {
         super::super::input::tests::press(&mut app, KeyCode::KeyT);
         let w = app.world();
         assert_eq!(w.resource::<delve::time::Clock>().rounds, stopped + 10);
-        assert!(!w.resource::<UiState>().notice.contains("battle began"));
+        assert!(
+            !w.resource::<crate::gui::state::Notice>()
+                .0
+                .contains("battle began")
+        );
     }
 
     /// A then T at the cave's start, rats at hand: the turn is played whole, the party let go

@@ -12,43 +12,10 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use leafwing_input_manager::prelude::ActionState;
 
-use super::input::{DelveAction, UiState};
-use super::{ShownLevel, art::TILE_PX};
-
-/// How the tiles are drawn over a battlemap.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TilesOver {
-    /// Faint: the picture shows through.
-    #[default]
-    Faint,
-    /// Not drawn: the picture alone (what the party does not see is still black).
-    Hidden,
-    /// Drawn in full, covering the picture.
-    Full,
-}
-
-impl TilesOver {
-    /// The tiles' opacity over a battlemap.
-    pub fn alpha(self) -> f32 {
-        match self {
-            TilesOver::Faint => 0.35,
-            TilesOver::Hidden => 0.0,
-            TilesOver::Full => 1.0,
-        }
-    }
-
-    fn next(self) -> Self {
-        match self {
-            TilesOver::Faint => TilesOver::Hidden,
-            TilesOver::Hidden => TilesOver::Full,
-            TilesOver::Full => TilesOver::Faint,
-        }
-    }
-}
-
-/// The battlemap shown now, if any: what the tiles' shading asks.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct BattlemapShown(pub Option<PathBuf>);
+use super::art::TILE_PX;
+use super::controls::DelveAction;
+use super::state::ShownLevel;
+use super::state::{BattlemapShown, Tell, TilesOver};
 
 /// A battlemap's sprite.
 #[derive(Component, Clone, Copy, Debug)]
@@ -62,7 +29,7 @@ impl Plugin for BattlemapPlugin {
             .init_resource::<BattlemapShown>()
             .add_systems(
                 Update,
-                (show_battlemap, toggle_tiles).after(super::map::RedrawSet),
+                (show_battlemap, toggle_tiles).after(super::state::RedrawSet),
             );
     }
 }
@@ -102,9 +69,9 @@ fn show_battlemap(
     shown: Res<ShownLevel>,
     mut current: ResMut<BattlemapShown>,
     mut images: ResMut<Assets<Image>>,
-    mut ui: ResMut<UiState>,
     old: Query<Entity, With<BattlemapSprite>>,
-    players: Option<Res<super::players::PlayerWindow>>,
+    players: Option<Res<super::state::PlayerWindow>>,
+    mut tell: MessageWriter<Tell>,
 ) {
     if !shown.is_changed() {
         return;
@@ -127,7 +94,7 @@ fn show_battlemap(
     let image = match read_image(&path) {
         Ok(i) => images.add(i),
         Err(e) => {
-            ui.notice = e;
+            tell.write(Tell(e));
             return;
         }
     };
@@ -140,7 +107,7 @@ fn show_battlemap(
     let centre = Vec2::new(left + size.x / 2.0, top - size.y / 2.0);
     let mut layers = vec![RenderLayers::layer(0)];
     if players.is_some() {
-        layers.push(RenderLayers::layer(super::players::PLAYERS_LAYER));
+        layers.push(RenderLayers::layer(super::state::PLAYERS_LAYER));
     }
     for layer in layers {
         commands.spawn((
@@ -161,20 +128,22 @@ fn toggle_tiles(
     actions: Single<&ActionState<DelveAction>>,
     shown: Res<BattlemapShown>,
     mut over: ResMut<TilesOver>,
-    mut ui: ResMut<UiState>,
+    mut tell: MessageWriter<Tell>,
 ) {
     if !actions.just_pressed(&DelveAction::ToggleBattlemap) {
         return;
     }
     if shown.0.is_none() {
-        ui.notice = "this level has no battlemap".into();
+        tell.write(Tell("this level has no battlemap".into()));
         return;
     }
     *over = over.next();
-    ui.notice = match *over {
-        TilesOver::Faint => "tiles drawn faint over the battlemap",
-        TilesOver::Hidden => "the battlemap alone",
-        TilesOver::Full => "tiles drawn in full over the battlemap",
-    }
-    .into();
+    tell.write(Tell(
+        match *over {
+            TilesOver::Faint => "tiles drawn faint over the battlemap",
+            TilesOver::Hidden => "the battlemap alone",
+            TilesOver::Full => "tiles drawn in full over the battlemap",
+        }
+        .into(),
+    ));
 }

@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::TileStorage;
 
 use super::art::TILE_PX;
-use super::lighting::Marker;
-use super::map::RedrawSet;
-use super::square_to_world;
+use super::squares::square_to_world;
+use super::state::Marker;
+use super::state::RedrawSet;
 use delve::grid::{DungeonGrid, GridPos};
 use delve::level::Climbs;
 use delve::level::schema::Surface;

@@ -8,10 +8,11 @@
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::input::Selected;
-use super::lighting::ViewMode;
-use super::map::RedrawSet;
-use super::{ShownLevel, square_to_world};
+use super::squares::square_to_world;
+use super::state::RedrawSet;
+use super::state::Selected;
+use super::state::ShownLevel;
+use super::state::ViewMode;
 use delve::grid::GridPos;
 use delve::time::Clock;
 

@@ -11,7 +11,7 @@ use leafwing_input_manager::clashing_inputs::BasicInputs;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::input::{DelveAction, default_input_map};
+use super::controls::{DelveAction, default_input_map};
 
 /// The version of the keys file this build reads and writes.
 pub const KEYS_VERSION: u32 = 1;
@@ -188,7 +188,7 @@ pub fn keys_of(map: &InputMap<DelveAction>, action: &DelveAction) -> String {
 /// The help line: each listed action with the keys bound to it now (an action with none is left
 /// out); the numbered choices as one entry (`1-9`).
 pub fn help_line(map: &InputMap<DelveAction>) -> String {
-    super::input::HELP
+    super::controls::HELP
         .iter()
         .filter_map(|(action, what)| {
             let keys = match action {
@@ -240,7 +240,7 @@ impl KeyPress {
 /// The actions a player may rebind by pressing a key: every action bound to buttons, but the
 /// camera's axes and the numbered choices (they stay 1-9).
 pub fn rebindable(map: &InputMap<DelveAction>) -> Vec<DelveAction> {
-    super::input::HELP
+    super::controls::HELP
         .iter()
         .map(|(a, _)| *a)
         .filter(|a| {
@@ -250,7 +250,7 @@ pub fn rebindable(map: &InputMap<DelveAction>) -> Vec<DelveAction> {
             )
         })
         // In solo play the Judge's actions are not the player's to bind.
-        .filter(|a| map.get_buttonlike(a).is_some() || !super::input::JUDGE_ONLY.contains(a))
+        .filter(|a| map.get_buttonlike(a).is_some() || !super::controls::JUDGE_ONLY.contains(a))
         .collect()
 }
 

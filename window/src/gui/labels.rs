@@ -10,7 +10,7 @@
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 
-use super::input::MapCamera;
+use super::state::MapCamera;
 use delve::grid::GridPos;
 
 /// The render layer of the map's text (the map's camera draws it; the minimap's does not).
@@ -88,7 +88,7 @@ fn keep_text_screen_sized(
 /// pointer.
 fn hide_labels_when_cramped(
     camera: Query<&Projection, With<MapCamera>>,
-    pointer: super::input::Pointer,
+    pointer: super::pointer::Pointer,
     mut labels: Query<(&SquareLabel, &mut Visibility)>,
 ) {
     let roomy = roomy(camera_scale(&camera));

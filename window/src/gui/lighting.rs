@@ -8,33 +8,17 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
 use super::art::TileArt;
-use super::map::{Art, MapView, RedrawSet};
-use super::players::PlayersCopy;
-use super::tokens::Token;
+use super::state::PlayersCopy;
+use super::state::Token;
+use super::state::ViewMode;
+use super::state::{Art, MapView, RedrawSet};
+use super::state::{Marker, ShadeSet};
 use delve::creature::{Faction, Position};
 use delve::grid::DungeonGrid;
 use delve::rules::doors::Door;
 use delve::rules::light::{LightLevel, LightMap};
 use delve::rules::party::Parties;
 use delve::rules::vision::{Eyes, FactionMemory, Sight};
-
-/// Which view the window shows.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ViewMode {
-    #[default]
-    Judge,
-    Party,
-    /// The selected creature's.
-    Creature,
-}
-
-impl ViewMode {
-    /// Does the view show what only the Judge knows (secret doors, hidden traps, unseen
-    /// creatures)?
-    pub fn judges(self) -> bool {
-        self == ViewMode::Judge
-    }
-}
 
 /// The eyes a view looks through: in one creature's view that creature alone (when it has
 /// sight), else the first party's faction (its leader's) — the party's view, and the players'
@@ -70,18 +54,6 @@ pub fn eyes<'a>(
         }
     }
 }
-
-/// Marks trap and light markers, hidden in the party's view unless seen.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct Marker {
-    pub at: delve::grid::GridPos,
-    pub trap: bool,
-}
-
-/// The shading of the map's tiles and tokens for the view (the minimap's picture is drawn
-/// after it).
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ShadeSet;
 
 pub struct LightingPlugin;
 
@@ -120,8 +92,8 @@ pub fn brightness(grid: &DungeonGrid, light: &LightMap) -> Vec<f32> {
 /// The tile art, and the battlemap under the tiles and how they are drawn over it.
 type Pictures<'w> = (
     Option<Res<'w, Art>>,
-    Option<Res<'w, super::battlemap::BattlemapShown>>,
-    Option<Res<'w, super::battlemap::TilesOver>>,
+    Option<Res<'w, super::state::BattlemapShown>>,
+    Option<Res<'w, super::state::TilesOver>>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -130,7 +102,7 @@ fn shade(
     grid: Res<DungeonGrid>,
     light: Res<LightMap>,
     memory: Res<FactionMemory>,
-    (parties, selected): (Res<Parties>, Res<super::input::Selected>),
+    (parties, selected): (Res<Parties>, Res<super::state::Selected>),
     mut shaded: ResMut<Shaded>,
     sights: Query<(&Faction, &Sight, Ref<Sight>, &Position)>,
     storages: Query<(Ref<TileStorage>, Has<PlayersCopy>), With<MapView>>,

@@ -7,28 +7,15 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{self, TILE_PX, TileArt};
-use super::{ShownLevel, square_to_world, tokens};
+use super::squares::square_to_world;
+use super::state::ShownLevel;
+use super::state::{Art, Drawn, MapView, RedrawSet};
+use super::tokens;
 use delve::creature::Position;
 use delve::grid::{DungeonGrid, GridPos};
 use delve::rules::doors::Door;
 use delve::rules::light::LightSource;
 use delve::rules::traps::Trap;
-
-/// Everything drawn for the current level; despawned when the level is drawn anew.
-#[derive(Component, Clone, Copy, Debug, Default)]
-pub struct MapView;
-
-/// The painted images.
-#[derive(Resource, Clone, Debug)]
-pub struct Art {
-    pub tileset: Handle<Image>,
-    pub token: Handle<Image>,
-    pub ring: Handle<Image>,
-}
-
-/// The systems that draw the map; token and panel systems run after them.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RedrawSet;
 
 /// Draws the map whenever the shown level changes, and keeps door tiles in step with doors.
 pub struct MapViewPlugin;
@@ -81,7 +68,7 @@ pub(super) fn redraw(
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
     factions: Res<delve::creature::Factions>,
-    players: Option<Res<super::players::PlayerWindow>>,
+    players: Option<Res<super::state::PlayerWindow>>,
 ) {
     if !shown.redraw {
         return;
@@ -93,7 +80,7 @@ pub(super) fn redraw(
     }
     let mut copies = vec![(RenderLayers::layer(0), false)];
     if players.is_some() {
-        copies.push((RenderLayers::layer(super::players::PLAYERS_LAYER), true));
+        copies.push((RenderLayers::layer(super::state::PLAYERS_LAYER), true));
     }
     for (layer, for_players) in copies {
         let drawn = Drawn { layer, for_players };
@@ -108,26 +95,6 @@ pub(super) fn redraw(
             &creatures,
             &factions,
         );
-    }
-}
-
-/// Which copy of the map is drawn: its render layer, and whether it is the players'.
-pub struct Drawn {
-    pub layer: RenderLayers,
-    pub for_players: bool,
-}
-
-impl Drawn {
-    /// What every entity of this copy carries.
-    pub fn marks(&self) -> impl Bundle {
-        (MapView, self.layer.clone())
-    }
-
-    /// Marks an entity of the players' copy as theirs.
-    pub fn mark_players(&self, commands: &mut Commands, e: Entity) {
-        if self.for_players {
-            commands.entity(e).insert(super::players::PlayersCopy);
-        }
     }
 }
 
@@ -188,7 +155,7 @@ fn draw(
         let e = commands
             .spawn((
                 drawn.marks(),
-                super::lighting::Marker {
+                super::state::Marker {
                     at: p.0,
                     trap: true,
                 },
@@ -213,7 +180,7 @@ fn draw(
         let e = commands
             .spawn((
                 drawn.marks(),
-                super::lighting::Marker {
+                super::state::Marker {
                     at: p.0,
                     trap: false,
                 },
@@ -245,7 +212,7 @@ pub fn trap_color(t: &Trap) -> Color {
 /// Keeps trap rings in step with the traps (found, disarmed, gone off).
 fn sync_trap_rings(
     traps: Query<(&Position, &Trap), Changed<Trap>>,
-    mut rings: Query<(&super::lighting::Marker, &mut Sprite)>,
+    mut rings: Query<(&super::state::Marker, &mut Sprite)>,
 ) {
     for (p, t) in &traps {
         for (m, mut sprite) in &mut rings {
@@ -260,7 +227,7 @@ fn sync_trap_rings(
 fn sync_door_tiles(
     grid: Res<DungeonGrid>,
     doors: Query<(&Position, &Door), Changed<Door>>,
-    storages: Query<(&TileStorage, Has<super::players::PlayersCopy>)>,
+    storages: Query<(&TileStorage, Has<super::state::PlayersCopy>)>,
     mut tiles: Query<&mut TileTextureIndex>,
 ) {
     for (p, d) in &doors {

@@ -10,7 +10,9 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::input::{DelveAction, MapCamera};
+use super::controls::DelveAction;
+use super::state::MapCamera;
+use super::state::Minimap;
 use delve::grid::DungeonGrid;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -19,57 +21,6 @@ pub const MINIMAP_PX: f32 = 200.0;
 
 /// Its margin from the map's edges.
 const MARGIN_PX: f32 = 10.0;
-
-/// Where the minimap is (logical window coordinates, `None` while not shown), and the level's
-/// extent in world units that it shows.
-#[derive(Resource, Clone, Copy, Debug)]
-pub struct Minimap {
-    /// Shown when it adds something (`I` hides it).
-    pub wanted: bool,
-    pub rect: Option<Rect>,
-    level: Rect,
-    /// A drag that began on the minimap goes on moving the camera outside it.
-    dragging: bool,
-}
-
-impl Default for Minimap {
-    fn default() -> Self {
-        Self {
-            wanted: true,
-            rect: None,
-            level: Rect::default(),
-            dragging: false,
-        }
-    }
-}
-
-impl Minimap {
-    /// Is the pointer at `cursor` (logical window coordinates) over the minimap?
-    pub fn covers(&self, cursor: Vec2) -> bool {
-        self.rect.is_some_and(|r| r.contains(cursor))
-    }
-
-    /// The world point under `cursor` on the minimap (clamped to the level).
-    pub fn world_at(&self, cursor: Vec2) -> Option<Vec2> {
-        let r = self.rect?;
-        let f = ((cursor - r.min) / r.size()).clamp(Vec2::ZERO, Vec2::ONE);
-        // Window y grows downwards, world y upwards.
-        Some(Vec2::new(
-            self.level.min.x + f.x * self.level.width(),
-            self.level.max.y - f.y * self.level.height(),
-        ))
-    }
-
-    /// Where a world point is on the minimap, in logical window coordinates.
-    pub fn place_of(&self, at: Vec2) -> Option<Vec2> {
-        let r = self.rect?;
-        let f = Vec2::new(
-            (at.x - self.level.min.x) / self.level.width(),
-            (self.level.max.y - at.y) / self.level.height(),
-        );
-        Some(r.min + f * r.size())
-    }
-}
 
 /// The level's extent in world units: square centres from 0, a half square beyond each.
 pub fn level_extent(grid: &DungeonGrid) -> Rect {
@@ -126,7 +77,7 @@ pub struct MinimapPicture {
 #[derive(Clone, Debug, PartialEq)]
 struct PictureKey {
     rounds: u64,
-    view: Option<super::lighting::ViewMode>,
+    view: Option<super::state::ViewMode>,
     selected: Option<Entity>,
     log: usize,
     size: UVec2,
@@ -156,8 +107,8 @@ impl Plugin for MinimapPlugin {
                     move_camera_by_minimap,
                 )
                     .chain()
-                    .after(super::map::RedrawSet)
-                    .after(super::lighting::ShadeSet),
+                    .after(super::state::RedrawSet)
+                    .after(super::state::ShadeSet),
             );
         if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
             app.add_systems(EguiPrimaryContextPass, show_the_minimap);
@@ -210,7 +161,7 @@ fn place_minimap(
     actions: Query<&ActionState<DelveAction>>,
     mut minimap: ResMut<Minimap>,
     grid: Res<DungeonGrid>,
-    area: Option<Res<super::panels::MapArea>>,
+    area: Option<Res<super::state::MapArea>>,
     panels: Option<Res<super::panels::PanelState>>,
     windows: Query<&Window, With<PrimaryWindow>>,
     map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
@@ -260,8 +211,8 @@ fn draw_the_picture_when_needed(
     mut images: Option<ResMut<Assets<Image>>>,
     windows: Query<&Window, With<PrimaryWindow>>,
     clock: Res<delve::time::Clock>,
-    view: Option<Res<super::lighting::ViewMode>>,
-    selected: Res<super::input::Selected>,
+    view: Option<Res<super::state::ViewMode>>,
+    selected: Res<super::state::Selected>,
     log: Res<delve::log::EventLog>,
     shaded: Query<(), Changed<bevy_ecs_tilemap::tiles::TileColor>>,
     mut cameras: Query<(Entity, &mut Camera, &mut Transform, &mut Projection), With<MinimapCamera>>,
@@ -376,7 +327,7 @@ fn show_the_minimap(
     minimap: Res<Minimap>,
     picture: Res<MinimapPicture>,
     mut texture: Local<Option<(AssetId<Image>, egui::TextureId)>>,
-    area: Option<Res<super::panels::MapArea>>,
+    area: Option<Res<super::state::MapArea>>,
     map_camera: Query<(&Transform, &Projection), With<MapCamera>>,
 ) -> Result {
     let (Some(rect), Some(area), Some(image)) =
@@ -484,7 +435,7 @@ mod tests {
         let rect = minimap.rect.expect("the minimap is shown");
         assert!(rect.max.x <= 1280.0 && rect.max.y <= 800.0 && rect.width() <= MINIMAP_PX);
         let h = app.world().resource::<DungeonGrid>().height();
-        let square = |x, y| super::super::square_to_world(h, x, y);
+        let square = |x, y| super::super::squares::square_to_world(h, x, y);
         let target = square(20, 3);
         let cursor = minimap.place_of(target).unwrap();
         assert!(minimap.covers(cursor));
@@ -495,7 +446,7 @@ mod tests {
         assert!(at.distance(target) < 0.01, "{at} is not {target}");
         assert_eq!(
             app.world()
-                .resource::<super::super::input::UiState>()
+                .resource::<super::super::state::UiState>()
                 .picked,
             None
         );

@@ -8,8 +8,10 @@ pub mod actions;
 pub mod art;
 pub mod battle;
 pub mod battlemap;
+pub mod camera;
 pub mod caving;
 pub mod config_file;
+pub mod controls;
 pub mod heard;
 pub mod input;
 pub mod keys;
@@ -18,13 +20,18 @@ pub mod lighting;
 pub mod map;
 pub mod minimap;
 pub mod noise;
+pub mod orders;
 pub mod panels;
 pub mod players;
+pub mod pointer;
 pub mod preview;
 pub mod reload;
+pub mod rounds;
 pub mod saving;
 pub mod screenshot;
 pub mod settings;
+pub mod squares;
+pub mod state;
 pub mod timeline;
 pub mod tokens;
 pub mod under_pointer;
@@ -37,7 +44,7 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 
-use delve::level::{self, Diagnostics, Level};
+use delve::level;
 use delve::plugins::SimPlugins;
 use delve::sim::install_level;
 
@@ -50,7 +57,7 @@ pub struct WindowOptions {
     /// Save a screenshot here and exit.
     pub screenshot: Option<PathBuf>,
     /// The view to open in.
-    pub view: lighting::ViewMode,
+    pub view: state::ViewMode,
     /// The creature selected at the start.
     pub select: Option<String>,
     /// Write the journal here after every round played (a command script that `delve sim`
@@ -111,29 +118,6 @@ pub enum WatchAt {
     Mark(delve::timeline::MarkKind),
 }
 
-/// Where the window writes its journal, if anywhere.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct JournalFile(pub Option<PathBuf>);
-
-/// The level shown, where it came from, and problems from the last attempt to (re)load it.
-#[derive(Resource, Clone, Debug)]
-pub struct ShownLevel {
-    pub path: Option<PathBuf>,
-    pub seed: u64,
-    pub level: Level,
-    /// The texts it was loaded from (what a save keeps).
-    pub text: level::LevelText,
-    /// Problems of the last reload that failed; the previous level stays in place meanwhile.
-    pub problems: Option<Diagnostics>,
-    /// Warnings of the level shown.
-    pub warnings: Diagnostics,
-    /// Set when the map and tokens must be drawn anew.
-    pub redraw: bool,
-    /// With `redraw`: the same level drawn again (an undo, a save of it loaded), so the camera
-    /// stays where it is.
-    pub keep_view: bool,
-}
-
 /// Everything the window adds on top of `SimPlugins`.
 pub struct GuiPlugins;
 
@@ -144,7 +128,11 @@ impl PluginGroup for GuiPlugins {
             .add(map::MapViewPlugin)
             .add(caving::CavingMarksPlugin)
             .add(tokens::TokensPlugin)
+            .add(state::StatePlugin)
             .add(input::InputPlugin)
+            .add(camera::CameraPlugin)
+            .add(orders::OrdersPlugin)
+            .add(rounds::RoundsPlugin)
             .add(panels::PanelsPlugin)
             .add(minimap::MinimapPlugin)
             .add(actions::ActionsPlugin)
@@ -282,7 +270,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
             .0
             .get(name)
             .copied();
-        app.insert_resource(input::Selected(chosen));
+        app.insert_resource(state::Selected(chosen));
     }
     let path = match &save {
         Some(save) => Some(PathBuf::from(&save.level.file)),
@@ -297,9 +285,9 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let keys_file = options.keys.clone().or_else(keys::default_keys_file);
     let (mut bound, warning) = keys_file
         .as_deref()
-        .map_or_else(|| (input::default_input_map(), None), keys::read_keys);
+        .map_or_else(|| (controls::default_input_map(), None), keys::read_keys);
     let mut panel_state = panels::PanelState::new(options.solo);
-    let mut minimap = minimap::Minimap::default();
+    let mut minimap = state::Minimap::default();
     let settings_file = options
         .settings
         .clone()
@@ -335,7 +323,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     }
     if options.solo {
         // The Judge's keys are not the player's.
-        for judge_only in input::JUDGE_ONLY {
+        for judge_only in controls::JUDGE_ONLY {
             bound.clear_action(&judge_only);
         }
     }
@@ -344,11 +332,11 @@ pub fn run(options: WindowOptions) -> ExitCode {
         file: keys_file,
     });
     if options.no_panels {
-        app.world_mut().resource_mut::<input::UiState>().show_help = false;
+        app.world_mut().resource_mut::<state::UiState>().show_help = false;
     }
     for warning in [warning, settings_warning].into_iter().flatten() {
         eprintln!("{warning}");
-        app.world_mut().resource_mut::<input::UiState>().notice = warning;
+        app.world_mut().write_message(state::Tell(warning));
     }
     if let Some(file) = &options.load {
         let notice = match &went {
@@ -358,13 +346,13 @@ pub fn run(options: WindowOptions) -> ExitCode {
         if went.is_some() {
             eprintln!("{notice}");
         }
-        app.world_mut().resource_mut::<input::UiState>().notice = notice;
+        app.world_mut().write_message(state::Tell(notice));
     }
     if let Some(watch) = &options.watch {
         let notice = watch_delve(app.world_mut(), &loaded.level, watch);
-        app.world_mut().resource_mut::<input::UiState>().notice = notice;
+        app.world_mut().write_message(state::Tell(notice));
     }
-    app.insert_resource(ShownLevel {
+    app.insert_resource(state::ShownLevel {
         path,
         seed,
         level: loaded.level,
@@ -375,9 +363,9 @@ pub fn run(options: WindowOptions) -> ExitCode {
         keep_view: false,
     });
     app.insert_resource(options.view);
-    app.insert_resource(JournalFile(options.journal));
+    app.insert_resource(state::JournalFile(options.journal));
     app.insert_resource(delve::command::Script::new(&options.replay));
-    app.insert_resource(input::WindowPolicy(options.policy));
+    app.insert_resource(state::WindowPolicy(options.policy));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
     }
@@ -448,18 +436,4 @@ fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) ->
             marks.len()
         ),
     }
-}
-
-/// Where a square's centre is in the world: one tile is [`art::TILE_PX`] units, row 0 on top.
-pub fn square_to_world(grid_height: u32, x: i32, y: i32) -> Vec2 {
-    let t = art::TILE_PX as f32;
-    Vec2::new(x as f32 * t, (grid_height as i32 - 1 - y) as f32 * t)
-}
-
-/// The square under a world point.
-pub fn world_to_square(grid_height: u32, p: Vec2) -> delve::grid::GridPos {
-    let t = art::TILE_PX as f32;
-    let x = (p.x / t).round() as i32;
-    let y = grid_height as i32 - 1 - (p.y / t).round() as i32;
-    delve::grid::GridPos::new(x, y)
 }

@@ -6,10 +6,11 @@ use bevy::prelude::*;
 use delve::command::acts::MakeNoise;
 use leafwing_input_manager::prelude::*;
 
-use super::input::{DelveAction, Pointer, UiState};
-use super::lighting::ViewMode;
-use super::map::RedrawSet;
-use super::square_to_world;
+use super::controls::DelveAction;
+use super::pointer::Pointer;
+use super::squares::square_to_world;
+use super::state::ViewMode;
+use super::state::{RedrawSet, Tell};
 use delve::act::PendingCommands;
 use delve::command::Command;
 use delve::creature::LevelInfo;
@@ -41,7 +42,7 @@ fn make_noise(
     actions: Single<&ActionState<DelveAction>>,
     pointer: Pointer,
     mut pending: ResMut<PendingCommands>,
-    mut ui: ResMut<UiState>,
+    mut tell: MessageWriter<Tell>,
 ) {
     if !actions.just_pressed(&DelveAction::MakeNoise) {
         return;
@@ -54,7 +55,7 @@ fn make_noise(
         sound: SoundRow::Loud,
         what: "a crash the Judge made".into(),
     });
-    ui.notice = format!("{command} - press Space to play the round");
+    tell.write(Tell(format!("{command} - press Space to play the round")));
     pending.push(command);
 }
 

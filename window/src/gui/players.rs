@@ -12,22 +12,10 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::{WindowRef, WindowResolution};
 
+use super::state::{PLAYERS_LAYER, PlayerWindow};
 use delve::creature::Position;
 use delve::grid::DungeonGrid;
 use delve::rules::party::Parties;
-
-/// The render layer of the players' copy of the map.
-pub const PLAYERS_LAYER: usize = 1;
-
-/// Marks what is drawn for the players' window (their copy of the map, its tokens and markers).
-#[derive(Component, Clone, Copy, Debug, Default)]
-pub struct PlayersCopy;
-
-/// The players' window, when the window was opened with `--player-window`.
-#[derive(Resource, Clone, Copy, Debug)]
-pub struct PlayerWindow {
-    pub window: Entity,
-}
 
 /// The players' camera.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -41,11 +29,11 @@ pub struct PlayerWindowPlugin;
 impl Plugin for PlayerWindowPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, open_player_window)
-            .add_systems(Update, follow_the_party.after(super::map::RedrawSet));
+            .add_systems(Update, follow_the_party.after(super::state::RedrawSet));
     }
 }
 
-fn open_player_window(mut commands: Commands, shown: Option<Res<super::ShownLevel>>) {
+fn open_player_window(mut commands: Commands, shown: Option<Res<super::state::ShownLevel>>) {
     let title = shown.map_or_else(
         || "Delve - the players' view".to_owned(),
         |s| format!("Delve - {} (the players' view)", s.level.name),
@@ -86,7 +74,7 @@ fn follow_the_party(
         .marching_order
         .iter()
         .filter_map(|&e| positions.get(e).ok())
-        .map(|p| super::square_to_world(grid.height(), p.0.x, p.0.y))
+        .map(|p| super::squares::square_to_world(grid.height(), p.0.x, p.0.y))
         .collect();
     if at.is_empty() {
         return;

@@ -4,9 +4,10 @@
 
 use bevy::prelude::*;
 
-use super::input::{Pointer, Selected, UiState, ordered_party};
-use super::map::{Art, RedrawSet};
-use super::square_to_world;
+use super::pointer::Pointer;
+use super::squares::square_to_world;
+use super::state::{Art, RedrawSet};
+use super::state::{Selected, UiState, ordered_party};
 use delve::creature::{Encumbrance, Position};
 use delve::grid::GridPos;
 use delve::grid::path::find_path;

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use bevy::prelude::*;
 
-use super::ShownLevel;
+use super::state::ShownLevel;
 use delve::level;
 use delve::sim::install_level;
 

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::ShownLevel;
-use super::input::{DelveAction, Selected, UiState, play_rounds};
+use super::controls::DelveAction;
+use super::state::{JournalFile, PlayRounds, Selected, ShownLevel, Tell};
 use delve::level::LevelText;
 use delve::save::{Save, Step};
 use delve::time::{Clock, ROUNDS_PER_TURN};
@@ -59,7 +59,7 @@ pub struct SavingPlugin;
 
 impl Plugin for SavingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (saving, autosave).chain().after(play_rounds));
+        app.add_systems(Update, (saving, autosave).chain().after(PlayRounds));
     }
 }
 
@@ -100,7 +100,7 @@ fn saving(world: &mut World) {
         Asked::Undo(step) => take_back(world, |w, l| delve::save::undo(w, l, step), "back to"),
         Asked::Redo => take_back(world, |w, l| delve::save::redo(w, l, Step::Round), "on to"),
     };
-    world.resource_mut::<UiState>().notice = notice;
+    world.write_message(Tell(notice));
 }
 
 /// Ctrl+S: the delve to the save file.
@@ -237,8 +237,64 @@ fn autosave(world: &mut World) {
         .map_err(|e| format!("cannot make {}: {e}", dir.display()))
         .and_then(|()| save.write(&path).map_err(|e| e.to_string()));
     if let Err(e) = written {
-        world.resource_mut::<UiState>().notice = format!("autosave failed: {e}");
+        world.write_message(Tell(format!("autosave failed: {e}")));
     }
+}
+
+/// With `--journal FILE`, the journal of the line the delve is on is written to FILE (after
+/// every round played), headed by the command line that replays it.
+pub fn write_journal(world: &mut World) {
+    let file = world
+        .get_resource::<JournalFile>()
+        .and_then(|f| f.0.clone());
+    if let Some(path) = file
+        && let Err(e) = std::fs::write(&path, delve::sim::journal_script(world))
+    {
+        world.write_message(Tell(format!(
+            "cannot write the journal to {}: {e}",
+            path.display()
+        )));
+    }
+}
+
+/// A fork of the timeline's line since `before` forks were known: with `--journal FILE`, the
+/// journal of the line left is written beside it (`FILE.left-at-round-R.ron`) and told.
+pub fn keep_the_line_left(world: &mut World, before: usize) {
+    let Some(frames) = world.get_resource::<delve::keyframe::Keyframes>() else {
+        return;
+    };
+    let Some((at, left)) = frames.left().get(before).cloned() else {
+        return;
+    };
+    let file = world
+        .get_resource::<JournalFile>()
+        .and_then(|f| f.0.clone());
+    let notice = match file {
+        Some(path) => {
+            let kept = path.with_extension(format!("left-at-round-{at}.ron"));
+            let journal = delve::sim::JournalFile {
+                commands: left,
+                ..Default::default()
+            };
+            let pretty = ron::ser::PrettyConfig::default()
+                .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+            let text = ron::ser::to_string_pretty(&journal, pretty).expect("commands serialize");
+            match std::fs::write(
+                &kept,
+                format!("// The journal of the line left at round {at}.\n{text}\n"),
+            ) {
+                Ok(()) => format!(
+                    "the delve forks at round {at}: the line left is kept in {}",
+                    kept.display()
+                ),
+                Err(e) => format!("cannot keep the line left in {}: {e}", kept.display()),
+            }
+        }
+        None => format!(
+            "the delve forks at round {at}: the line left is kept (Ctrl+Z and the timeline go back on the new one)"
+        ),
+    };
+    world.write_message(Tell(notice));
 }
 
 #[cfg(test)]
@@ -340,11 +396,11 @@ mod tests {
         assert_eq!(rounds(&app), 10);
         assert!(
             app.world()
-                .resource::<UiState>()
-                .notice
+                .resource::<crate::gui::state::Notice>()
+                .0
                 .contains("cut short"),
             "{}",
-            app.world().resource::<UiState>().notice
+            app.world().resource::<crate::gui::state::Notice>().0
         );
     }
 }

@@ -49,7 +49,7 @@ fn players_path(path: &std::path::Path) -> PathBuf {
 fn take_and_exit(
     mut commands: Commands,
     mut plan: ResMut<Plan>,
-    players: Option<Res<super::players::PlayerWindow>>,
+    players: Option<Res<super::state::PlayerWindow>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     plan.frames += 1;

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::minimap::Minimap;
 use super::panels::PanelState;
+use super::panels::{LEFT_WIDTH, RIGHT_WIDTH};
+use super::state::{Minimap, Tell};
 
 /// The settings the window keeps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -49,11 +50,6 @@ impl Default for OpenPanels {
         WindowSettings::default().panels
     }
 }
-
-/// The left panel's width at first.
-pub const LEFT_WIDTH: f32 = 310.0;
-/// The log's.
-pub const RIGHT_WIDTH: f32 = 350.0;
 
 /// A new window's settings (its panels', its minimap's).
 impl Default for WindowSettings {
@@ -181,7 +177,7 @@ fn remember_settings(
     panels: Option<Res<PanelState>>,
     minimap: Option<Res<Minimap>>,
     mouse: Option<Res<ButtonInput<MouseButton>>>,
-    ui: Option<ResMut<super::input::UiState>>,
+    mut tell: MessageWriter<Tell>,
 ) {
     let (Some(panels), Some(minimap)) = (panels, minimap) else {
         return;
@@ -197,9 +193,7 @@ fn remember_settings(
         return;
     }
     if let Err(e) = now.write(&path) {
-        if let Some(mut ui) = ui {
-            ui.notice = format!("cannot remember the window's settings: {e}");
-        }
+        tell.write(Tell(format!("cannot remember the window's settings: {e}")));
         file.file = None;
     }
     file.saved = now;

@@ -19,8 +19,9 @@ use delve::keyframe::Keyframes;
 use delve::time::{Clock, ROUNDS_PER_TURN};
 use delve::timeline::{Mark, MarkKind, next_mark, previous_mark};
 
-use super::ShownLevel;
-use super::input::{DelveAction, Selected, UiState};
+use super::controls::DelveAction;
+use super::state::ShownLevel;
+use super::state::{Selected, Tell};
 
 /// The playing speeds, in rounds a second.
 pub const SPEEDS: [u32; 3] = [1, 4, 16];
@@ -51,7 +52,7 @@ impl Plugin for TimelinePlugin {
             Update,
             (read_marks, timeline_keys, play_on, go_to_round)
                 .chain()
-                .after(super::input::play_rounds),
+                .after(super::state::PlayRounds),
         );
     }
 }
@@ -74,7 +75,7 @@ fn timeline_keys(
     clock: Res<Clock>,
     frames: Option<Res<Keyframes>>,
     mut timeline: ResMut<Timeline>,
-    mut ui: ResMut<UiState>,
+    mut tell: MessageWriter<Tell>,
 ) {
     let Some(frames) = frames else {
         return;
@@ -108,10 +109,10 @@ fn timeline_keys(
     }
     if pressed(DelveAction::PlaySpeed) {
         timeline.speed = (timeline.speed + 1) % SPEEDS.len();
-        ui.notice = format!(
+        tell.write(Tell(format!(
             "the timeline plays {} rounds a second",
             SPEEDS[timeline.speed]
-        );
+        )));
     }
     if pressed(DelveAction::MarkKind) {
         let all = MarkKind::ALL;
@@ -119,10 +120,10 @@ fn timeline_keys(
             None => Some(all[0]),
             Some(k) => all.iter().skip_while(|x| **x != k).nth(1).copied(),
         };
-        ui.notice = format!(
+        tell.write(Tell(format!(
             "[ and ] go to the {}",
             timeline.kind.map_or("marks of every kind", MarkKind::words)
-        );
+        )));
     }
 }
 
@@ -182,7 +183,7 @@ pub fn go_to_round(world: &mut World) {
     });
     world.resource_mut::<Selected>().0 = e;
     let end = world.resource::<Keyframes>().end();
-    world.resource_mut::<UiState>().notice = format!(
+    world.write_message(Tell(format!(
         "round {at} of {end} ({}){}",
         Clock { rounds: at },
         if at < end {
@@ -190,7 +191,7 @@ pub fn go_to_round(world: &mut World) {
         } else {
             ""
         }
-    );
+    )));
 }
 
 /// The colour of a kind of mark.

@@ -6,17 +6,12 @@ use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::input::Selected;
-use super::map::Art;
-use super::square_to_world;
+use super::squares::square_to_world;
+use super::state::Art;
+use super::state::Selected;
+use super::state::Token;
 use delve::creature::{Creature, Faction, Factions, Position};
 use delve::grid::DungeonGrid;
-
-/// A token drawn for a creature.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct Token {
-    pub creature: Entity,
-}
 
 /// A token's name label.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -55,8 +50,8 @@ pub fn initials(name: &str) -> String {
 
 /// Initials are shown while the squares are wide enough for text (the players' window always).
 fn initials_when_roomy(
-    camera: Query<&Projection, With<super::input::MapCamera>>,
-    tokens: Query<Has<super::players::PlayersCopy>, With<Token>>,
+    camera: Query<&Projection, With<super::state::MapCamera>>,
+    tokens: Query<Has<super::state::PlayersCopy>, With<Token>>,
     mut marks: Query<(&ChildOf, &mut Visibility), With<TokenInitials>>,
 ) {
     let roomy = super::labels::roomy(super::labels::camera_scale(&camera));
@@ -90,10 +85,10 @@ fn label_offset(p: delve::grid::GridPos) -> f32 {
 /// while squares are as wide as a name ([`super::labels::NAME_WIDE_SQUARE_PX`]).
 fn name_the_crowded_on_hover(
     selected: Res<Selected>,
-    pointer: super::input::Pointer,
-    camera: Query<&Projection, With<super::input::MapCamera>>,
+    pointer: super::pointer::Pointer,
+    camera: Query<&Projection, With<super::state::MapCamera>>,
     creatures: Query<(Entity, &Position), With<Creature>>,
-    tokens: Query<(&Token, Has<super::players::PlayersCopy>)>,
+    tokens: Query<(&Token, Has<super::state::PlayersCopy>)>,
     mut labels: Query<(&ChildOf, &mut Visibility), With<TokenLabel>>,
 ) {
     let hovered = pointer.square();
@@ -157,7 +152,7 @@ impl Plugin for TokensPlugin {
                 name_the_crowded_on_hover,
                 initials_when_roomy,
             )
-                .after(super::map::RedrawSet),
+                .after(super::state::RedrawSet),
         );
     }
 }
@@ -166,7 +161,7 @@ const TOKEN_PX: f32 = 26.0;
 
 pub fn spawn_tokens(
     commands: &mut Commands,
-    drawn: &super::map::Drawn,
+    drawn: &super::state::Drawn,
     art: &Art,
     grid_height: u32,
     creatures: &Query<TokenSource>,

@@ -6,7 +6,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::lighting::ViewMode;
+use super::state::ViewMode;
 use delve::creature::{Creature, Faction, Factions, HitPoints, Position};
 use delve::grid::{DungeonGrid, GridPos, Terrain, WallMaterial};
 use delve::rules::doors::Door;
@@ -290,9 +290,9 @@ pub fn light_words(l: LightLevel) -> &'static str {
 pub const TOOLTIP_DELAY_S: f32 = 0.3;
 
 fn under_pointer(
-    pointer: super::input::Pointer,
+    pointer: super::pointer::Pointer,
     facts: SquareFacts,
-    selected: Res<super::input::Selected>,
+    selected: Res<super::state::Selected>,
     time: Res<Time<Real>>,
     mut resting: Local<(Option<GridPos>, f32)>,
     mut under: ResMut<UnderPointer>,
@@ -363,7 +363,7 @@ pub struct UnderPointerPlugin;
 impl Plugin for UnderPointerPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<UnderPointer>()
-            .add_systems(Update, under_pointer.after(super::map::RedrawSet));
+            .add_systems(Update, under_pointer.after(super::state::RedrawSet));
         if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
             app.add_systems(bevy_egui::EguiPrimaryContextPass, square_tooltip);
         }
@@ -379,7 +379,7 @@ mod tests {
     fn describe(app: &mut App, x: i32, y: i32) -> SquareReport {
         app.world_mut()
             .run_system_once(
-                move |f: SquareFacts, s: Res<super::super::input::Selected>| {
+                move |f: SquareFacts, s: Res<super::super::state::Selected>| {
                     f.describe(GridPos::new(x, y), s.0)
                 },
             )

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use bevy_egui::egui;
 
-use crate::gui::input::Selected;
+use crate::gui::state::Selected;
 use delve::grid::GridPos;
 use delve::level::SpeedBasis;
 use delve::rules::light::LightSource;

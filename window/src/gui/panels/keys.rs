@@ -3,16 +3,17 @@
 
 use super::*;
 
+use super::super::state::Tell;
 use bevy_egui::egui;
 
 /// A key being bound: the action, and the press with the actions it clashes with, waiting for
 /// the player to bind it anyway.
 #[derive(Clone, Debug, Default)]
 pub struct Rebinding {
-    pub action: Option<crate::gui::input::DelveAction>,
+    pub action: Option<crate::gui::controls::DelveAction>,
     pub clash: Option<(
         crate::gui::keys::KeyPress,
-        Vec<crate::gui::input::DelveAction>,
+        Vec<crate::gui::controls::DelveAction>,
     )>,
 }
 
@@ -26,8 +27,8 @@ pub(super) fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
         return;
     };
     let mut changed = None;
-    let what = |a: &crate::gui::input::DelveAction| {
-        crate::gui::input::HELP
+    let what = |a: &crate::gui::controls::DelveAction| {
+        crate::gui::controls::HELP
             .iter()
             .find(|(h, _)| h == a)
             .map_or_else(|| format!("{a:?}"), |(_, w)| (*w).to_owned())
@@ -111,9 +112,9 @@ pub(super) fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
         return;
     }
     if restore {
-        bindings.keys = crate::gui::input::default_input_map();
+        bindings.keys = crate::gui::controls::default_input_map();
         if m.state.solo {
-            for judge_only in crate::gui::input::JUDGE_ONLY {
+            for judge_only in crate::gui::controls::JUDGE_ONLY {
                 bindings.keys.clear_action(&judge_only);
             }
         }
@@ -121,13 +122,14 @@ pub(super) fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
     for mut map in &mut m.maps {
         *map = bindings.keys.clone();
     }
-    m.ui.notice = match &bindings.file {
+    let told = match &bindings.file {
         Some(f) => match crate::gui::keys::write_keys(f, &bindings.keys) {
             Ok(()) => format!("keys written to {}", f.display()),
             Err(e) => e,
         },
         None => "keys changed for this session".into(),
     };
+    m.tell.write(Tell(told));
 }
 
 pub(super) type ModifierKeyOf = leafwing_input_manager::prelude::ModifierKey;

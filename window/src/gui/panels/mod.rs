@@ -19,9 +19,10 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::ShownLevel;
-use super::input::{Selected, UiState};
-use super::lighting::ViewMode;
+use super::state::MapArea;
+use super::state::ShownLevel;
+use super::state::ViewMode;
+use super::state::{Notice, Selected, Tell, UiState};
 use delve::command::Command;
 use delve::creature::{
     Abilities, ArmorClass, ClassLevel, Conditions, Creature, Encumbrance, Equipment, Faction,
@@ -132,8 +133,8 @@ impl PanelState {
             rows_for: None,
             ui_scale: 1.0,
             timer_filter: String::new(),
-            left_width: super::settings::LEFT_WIDTH,
-            right_width: super::settings::RIGHT_WIDTH,
+            left_width: super::panels::LEFT_WIDTH,
+            right_width: super::panels::RIGHT_WIDTH,
             sections: BTreeMap::new(),
         }
     }
@@ -141,11 +142,11 @@ impl PanelState {
 
 /// Ctrl+= and Ctrl+-: the interface larger or smaller (the screen's scale factor times this).
 pub fn scale_interface(
-    actions: Single<&leafwing_input_manager::prelude::ActionState<super::input::DelveAction>>,
+    actions: Single<&leafwing_input_manager::prelude::ActionState<super::controls::DelveAction>>,
     mut state: ResMut<PanelState>,
-    mut ui: ResMut<UiState>,
+    mut tell: MessageWriter<Tell>,
 ) {
-    use super::input::DelveAction as A;
+    use super::controls::DelveAction as A;
     let (least, most, step) = UI_SCALES;
     let by = if actions.just_pressed(&A::UiLarger) {
         step
@@ -156,7 +157,7 @@ pub fn scale_interface(
     };
     let scale = ((state.ui_scale + by).clamp(least, most) * 10.0).round() / 10.0;
     state.ui_scale = scale;
-    ui.notice = format!("the interface at {:.0}%", scale * 100.0);
+    tell.write(Tell(format!("the interface at {:.0}%", scale * 100.0)));
 }
 
 /// What the log panel shows: one creature's entries or everyone's, the kinds ticked, the
@@ -205,10 +206,6 @@ impl LogFilter {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct JudgeOrders(pub Vec<Command>);
 
-/// The part of the window the panels leave to the map, in logical pixels.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct MapArea(pub Option<Rect>);
-
 /// The map should centre on this square (a log entry clicked).
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct CentreOn(pub Option<GridPos>);
@@ -244,7 +241,7 @@ impl Plugin for PanelsPlugin {
             .add_systems(
                 Update,
                 (
-                    carry_out_judge_orders.before(super::input::play_rounds),
+                    carry_out_judge_orders.before(super::state::PlayRounds),
                     scale_interface,
                 ),
             );
@@ -271,10 +268,10 @@ fn gate_game_input(
     panels: Res<PanelState>,
     wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut actions: Query<
-        &mut leafwing_input_manager::prelude::ActionState<super::input::DelveAction>,
+        &mut leafwing_input_manager::prelude::ActionState<super::controls::DelveAction>,
     >,
 ) {
-    use super::input::DelveAction as A;
+    use super::controls::DelveAction as A;
     let Some(wants) = wants else {
         return;
     };
@@ -308,9 +305,7 @@ pub fn carry_out_judge_orders(world: &mut World) {
             Some(r @ delve::command::CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
             _ => None,
         });
-    if let Some(mut ui) = world.get_resource_mut::<UiState>() {
-        ui.notice = refused.unwrap_or_default();
-    }
+    world.write_message(Tell(refused.unwrap_or_default()));
 }
 
 type Inspected = (
@@ -388,11 +383,13 @@ pub struct PanelsMut<'w, 's> {
     maps: Query<
         'w,
         's,
-        &'static mut leafwing_input_manager::prelude::InputMap<super::input::DelveAction>,
-        With<super::input::MapCamera>,
+        &'static mut leafwing_input_manager::prelude::InputMap<super::controls::DelveAction>,
+        With<super::state::MapCamera>,
     >,
     selected: ResMut<'w, Selected>,
     ui: ResMut<'w, UiState>,
+    notice: Res<'w, Notice>,
+    tell: MessageWriter<'w, Tell>,
     orders: ResMut<'w, JudgeOrders>,
     centre: ResMut<'w, CentreOn>,
     area: ResMut<'w, MapArea>,
@@ -417,7 +414,7 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
             .max_rect(ctx.viewport_rect()),
     );
     top_bar(&mut root, &d, &mut m);
-    if !m.ui.notice.is_empty() || m.ui.show_help {
+    if !m.notice.0.is_empty() || m.ui.show_help {
         egui::Panel::bottom("help").show(&mut root, |ui| help(ui, &m));
     }
     // The timeline, once a round has been played.
@@ -571,8 +568,8 @@ fn top_bar(root: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
 }
 
 fn help(ui: &mut egui::Ui, m: &PanelsMut) {
-    if !m.ui.notice.is_empty() {
-        ui.colored_label(egui::Color32::from_rgb(250, 210, 120), &m.ui.notice);
+    if !m.notice.0.is_empty() {
+        ui.colored_label(egui::Color32::from_rgb(250, 210, 120), &m.notice.0);
     }
     if m.ui.show_help
         && let Some(b) = &m.bindings
@@ -595,7 +592,7 @@ fn map_viewport(
     mut centre: ResMut<CentreOn>,
     grid: Res<delve::grid::DungeonGrid>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut camera: Query<(&mut Camera, &mut Transform), With<super::input::MapCamera>>,
+    mut camera: Query<(&mut Camera, &mut Transform), With<super::state::MapCamera>>,
 ) {
     let Some(rect) = area.0 else {
         return;
@@ -622,13 +619,19 @@ fn map_viewport(
             cam.viewport = Some(viewport);
         }
         if let Some(p) = centre.0 {
-            let at = super::square_to_world(grid.height(), p.x, p.y);
+            let at = super::squares::square_to_world(grid.height(), p.x, p.y);
             tf.translation.x = at.x;
             tf.translation.y = at.y;
         }
     }
     centre.0 = None;
 }
+
+/// The left panel's width at first.
+pub const LEFT_WIDTH: f32 = 310.0;
+
+/// The log's.
+pub const RIGHT_WIDTH: f32 = 350.0;
 
 #[cfg(test)]
 mod tests {
@@ -715,7 +718,7 @@ mod tests {
             .of::<delve::command::CommandEvent>()
             .last()
             .map(|r| r.to_string());
-        assert_eq!(Some(w.resource::<UiState>().notice.clone()), refused);
+        assert_eq!(Some(w.resource::<Notice>().0.clone()), refused);
     }
 
     /// The log's filter: by kind, by creature, the Judge's secret throws, and the search.
