@@ -65,38 +65,16 @@ impl ClimbPace {
 
 pub use crate::creature::Below;
 
-/// A rope secured above a pit or chasm square and hanging into it: lowered from beside it, or
-/// caught by a grappling hook thrown from below.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SecuredRope {
-    pub at: GridPos,
-    pub feet: u32,
-    /// Hung by a grappling hook, which comes back up with it.
-    pub hook: bool,
-}
+mod ropes;
+pub use ropes::{LooseHooks, RopesSecured, SecuredRope, rope_in};
 
-/// The ropes hanging into pits and chasms: their walls are easy climbs.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct RopesSecured(pub Vec<SecuredRope>);
-
-impl RopesSecured {
-    pub fn at(&self, at: GridPos) -> Option<&SecuredRope> {
-        self.0.iter().find(|r| r.at == at)
-    }
-}
-
-/// The rope a command needs, at least `feet` long: `NoRope` without one, `RopeTooShort` when
-/// the longest does not reach.
-pub(crate) fn rope_reaching(world: &World, who: Entity, feet: u32) -> Result<(), CavingRefusal> {
-    match world.get::<Equipment>(who).and_then(|g| g.longest_rope()) {
-        None => Err(CavingRefusal::NoRope),
-        Some(longest) if longest < feet => Err(CavingRefusal::RopeTooShort {
-            needs: feet,
-            longest,
-        }),
-        Some(_) => Ok(()),
-    }
-}
+mod belaying;
+pub use belaying::Belaying;
+use belaying::{Belayed, belayed_fall, hole_of};
+pub(crate) use belaying::{belay, could_belay, on_the_rope};
+pub(crate) use ropes::{
+    grappling_range_penalty, lower_rope, rope_reaching, take_up_rope, throw_grappling_hook,
+};
 
 /// Spends the shortest rope of at least `feet` (and, with `hook`, a grappling hook) from the
 /// creature's gear; the rope's length.
@@ -108,23 +86,6 @@ pub(super) fn spend_rope(world: &mut World, who: Entity, feet: u32, hook: bool) 
         gear.take(&Gear::GrapplingHook);
     }
     gear.take_rope(feet).unwrap_or(feet)
-}
-
-/// Grappling hooks that only seem to hold (a natural 1): each slips loose the first time anyone
-/// fails a Climbing throw on its rope. The Judge's secret.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct LooseHooks(pub Vec<GridPos>);
-
-/// The attack penalty for throwing a grappling hook this far (Dungeon Delves › Climbing): −2 at
-/// 11'–30', −5 at 31'–50', −10 at 51'–100'; beyond 100' it cannot reach.
-pub(crate) fn grappling_range_penalty(feet: u32) -> Option<i32> {
-    match feet {
-        0..=10 => Some(0),
-        11..=30 => Some(-2),
-        31..=50 => Some(-5),
-        51..=100 => Some(-10),
-        _ => None,
-    }
 }
 
 /// The situational penalties of a grappling hook's throw, as of every ranged attack throw: those
@@ -147,77 +108,6 @@ pub(super) fn hook_penalties(world: &World, who: Entity, at: GridPos) -> Vec<Mod
         world, who, at, blinded,
     ));
     mods
-}
-
-/// `ThrowGrapplingHook`: from the bottom of a pit or chasm, a creature with a grappling hook and
-/// rope throws for the anchor above (an attack throw against its AC, the delve scale + 10, with
-/// the range penalty for the depth). Caught, the rope makes the wall an easy climb; on a natural
-/// 1 it only seems to catch, and slips at the first failed Climbing throw.
-pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(), Refusal> {
-    let here = crate::act::square_of(world, who)?;
-    let below = world
-        .get::<Below>(who)
-        .copied()
-        .ok_or(CavingRefusal::NothingToClimb)?;
-    let gear = world.get::<Equipment>(who);
-    if !gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.longest_rope().is_some()) {
-        return Err(CavingRefusal::NoGrapplingHook.into());
-    }
-    rope_reaching(world, who, below.depth_feet)?;
-    let anchor = world
-        .get_resource::<crate::level::Climbs>()
-        .and_then(|c| c.at(here).anchor_ac)
-        .ok_or(CavingRefusal::NoAnchor)?;
-    let penalty =
-        grappling_range_penalty(below.depth_feet).ok_or(CavingRefusal::OutOfHookRange {
-            feet: below.depth_feet,
-        })?;
-    let attack_bonus = world
-        .get::<crate::creature::Combatant>(who)
-        .map_or(0, |c| c.attack_bonus);
-    let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
-    if penalty != 0 {
-        mods.push(Modifier::new(
-            penalty,
-            format!("anchor {}' away", below.depth_feet),
-        ));
-    }
-    mods.extend(hook_penalties(world, who, here));
-    let throw = crate::rules::throws::throw_in(
-        world,
-        who,
-        ThrowKind::Attack { ranged: true },
-        crate::rules::throws::Skill::Attack,
-        "grappling hook at the anchor",
-        mods,
-        anchor + 10,
-    );
-    let seems_to_catch = throw.natural == 1;
-    let caught = throw.success || seems_to_catch;
-    if caught {
-        let feet = spend_rope(world, who, below.depth_feet, true);
-        world
-            .get_resource_or_init::<RopesSecured>()
-            .0
-            .push(SecuredRope {
-                at: here,
-                feet,
-                hook: true,
-            });
-        if seems_to_catch {
-            world.get_resource_or_init::<LooseHooks>().0.push(here);
-        }
-    }
-    let name = crate::creature::name_of(world, who);
-    log_in(
-        world,
-        CavingEvent::HookThrown {
-            who: name,
-            at: here,
-            caught,
-        },
-    );
-    Ok(())
 }
 
 /// A climb under way.
@@ -342,13 +232,6 @@ pub(crate) fn hole_at(world: &World, at: GridPos) -> Option<u32> {
         TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some(depth_feet),
         _ => None,
     })
-}
-
-/// Whether a rope hangs into the pit or chasm at `at`.
-pub fn rope_in(world: &World, at: GridPos) -> bool {
-    world
-        .get_resource::<RopesSecured>()
-        .is_some_and(|r| r.at(at).is_some())
 }
 
 /// The side of the hole at `at`: easy with a rope hanging in it, else as the level describes it
@@ -478,71 +361,6 @@ pub(crate) fn climb_down(
             slowed: false,
         },
     );
-    Ok(())
-}
-
-/// `LowerRope`: from beside an open pit, a creature with a rope that reaches the bottom secures
-/// it above and lets it down: the pit's wall becomes an easy climb (one round). The rope stays
-/// there until someone takes it up.
-pub(crate) fn lower_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
-    let here = crate::act::square_of(world, who)?;
-    if world.get::<Below>(who).is_some() {
-        return Err(CavingRefusal::RopeFromAbove.into());
-    }
-    if !here.is_adjacent(at) {
-        return Err(CavingRefusal::NotBesideThePit { at }.into());
-    }
-    let depth = hole_at(world, at).ok_or(CavingRefusal::NoOpenPit { at })?;
-    if rope_in(world, at) {
-        return Err(CavingRefusal::RopeHangsThere { at }.into());
-    }
-    rope_reaching(world, who, depth)?;
-    let feet = spend_rope(world, who, depth, false);
-    world
-        .get_resource_or_init::<RopesSecured>()
-        .0
-        .push(SecuredRope {
-            at,
-            feet,
-            hook: false,
-        });
-    let name = crate::creature::name_of(world, who);
-    log_in(world, CavingEvent::RopeLowered { who: name, at });
-    Ok(())
-}
-
-/// `TakeUpRope`: from beside a pit or chasm, hauls up the rope hanging into it (and the
-/// grappling hook that held it) while no one is on it (one round).
-pub(crate) fn take_up_rope(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
-    let here = crate::act::square_of(world, who)?;
-    if world.get::<Below>(who).is_some() || world.get::<Climbing>(who).is_some() {
-        return Err(CavingRefusal::RopeFromAbove.into());
-    }
-    if !here.is_adjacent(at) {
-        return Err(CavingRefusal::NotBesideThePit { at }.into());
-    }
-    let rope = world
-        .get_resource::<RopesSecured>()
-        .and_then(|r| r.at(at).copied())
-        .ok_or(CavingRefusal::NoRopeThere { at })?;
-    if on_the_rope(world, at) {
-        return Err(CavingRefusal::RopeInUse { at }.into());
-    }
-    world
-        .resource_mut::<RopesSecured>()
-        .0
-        .retain(|r| r.at != at);
-    if let Some(mut l) = world.get_resource_mut::<LooseHooks>() {
-        l.0.retain(|p| *p != at);
-    }
-    if let Some(mut gear) = world.get_mut::<Equipment>(who) {
-        gear.0.push(Gear::Rope(rope.feet));
-        if rope.hook {
-            gear.0.push(Gear::GrapplingHook);
-        }
-    }
-    let name = crate::creature::name_of(world, who);
-    log_in(world, CavingEvent::RopeTakenUp { who: name, at });
     Ok(())
 }
 
@@ -793,221 +611,6 @@ fn fall_off(world: &mut World, who: Entity, c: &Climbing, feet: u32) {
     fall(world, who, feet);
 }
 
-/// A creature holding a rope ready to break a climber's fall (Dungeon Delves › Belaying):
-/// standing beside the hole, or itself on the climb above the climber.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Belaying {
-    pub climber: Entity,
-    /// The rope paid out: it reaches the climber only this far.
-    pub rope_feet: u32,
-}
-
-/// The hole a climb goes into or out of.
-fn hole_of(world: &World, who: Entity, c: &Climbing) -> Option<GridPos> {
-    if c.down {
-        Some(c.to)
-    } else {
-        world.get::<Position>(who).map(|p| p.0)
-    }
-}
-
-/// Whether anyone is climbing in or out of the hole at `at`.
-pub(crate) fn on_the_rope(world: &World, at: GridPos) -> bool {
-    world
-        .try_query::<(Entity, &Climbing)>()
-        .is_some_and(|mut q| q.iter(world).any(|(e, c)| hole_of(world, e, c) == Some(at)))
-}
-
-/// Whether `who` could belay `climber` on its climb `c` now: beside its hole or above it on the
-/// same climb, with a rope that reaches.
-pub(crate) fn could_belay(world: &World, who: Entity, climber: Entity, c: &Climbing) -> bool {
-    let Some(hole) = hole_of(world, climber, c) else {
-        return false;
-    };
-    belaying_reach(world, who, hole, height_on(c)).is_some_and(|reach| {
-        world
-            .get::<Equipment>(who)
-            .is_some_and(|g| g.has_rope(reach))
-    })
-}
-
-/// How high above the bottom of its hole a climber is, in feet.
-fn height_on(c: &Climbing) -> f32 {
-    if c.down {
-        c.height_feet as f32 - c.done_feet
-    } else {
-        c.done_feet
-    }
-}
-
-/// The rope `who` needs to belay a climber `height` feet above the bottom of the hole at `hole`:
-/// standing beside the hole at the top (level with or above the climber), or higher on the same
-/// climb (strictly above, so a chain of belayers only ever runs up the rope); `None` if it is
-/// neither.
-fn belaying_reach(world: &World, who: Entity, hole: GridPos, height: f32) -> Option<u32> {
-    let above = if let Some(c) = world.get::<Climbing>(who) {
-        let own = height_on(c);
-        (hole_of(world, who, c) == Some(hole) && own > height).then_some(own)
-    } else {
-        let here = world.get::<Position>(who)?.0;
-        let beside = here.is_adjacent(hole);
-        let top = hole_at(world, hole).unwrap_or(0) as f32;
-        (world.get::<Below>(who).is_none() && beside && top >= height).then_some(top)
-    }?;
-    Some((above - height).ceil() as u32)
-}
-
-/// `Belay`: from beside the hole a climber is on, or from higher on the same climb, with a
-/// rope that reaches it, it stands ready to break the climber's fall.
-pub(crate) fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(), Refusal> {
-    crate::act::square_of(world, who)?;
-    if world.get::<Below>(who).is_some() {
-        return Err(CavingRefusal::BelayFromAbove.into());
-    }
-    let c = world
-        .get::<Climbing>(climber)
-        .copied()
-        .ok_or(CavingRefusal::NotClimbing)?;
-    let hole = hole_of(world, climber, &c).ok_or(CavingRefusal::NotClimbing)?;
-    let reach = belaying_reach(world, who, hole, height_on(&c)).ok_or(
-        if world.get::<Climbing>(who).is_some() {
-            CavingRefusal::BelayFromAbove
-        } else {
-            CavingRefusal::NotBesideThePit { at: hole }
-        },
-    )?;
-    rope_reaching(world, who, reach)?;
-    let rope_feet = world
-        .get::<Equipment>(who)
-        .and_then(|g| g.longest_rope())
-        .unwrap_or(reach);
-    world
-        .entity_mut(who)
-        .insert(Belaying { climber, rope_feet });
-    Ok(())
-}
-
-/// What a belayer did for a falling climber.
-enum Belayed {
-    /// No one was belaying it (or no rope reached it).
-    Alone,
-    /// The fall was broken, unhurt.
-    Caught,
-    /// The belayer could not slow it: it falls the length of the rope.
-    Dropped { rope_feet: u32 },
-}
-
-/// Dungeon Delves › Belaying: a climber who falls with a belayer ready: the belayer's
-/// Dungeonbashing 18+ (Strength ×4), the climber's encumbrance a penalty unless the belayer is
-/// proficient in Climbing and Mountaineering. Caught, the climber hangs unhurt where it was;
-/// failing, it falls the length of the rope; failing on a 1 or by 14 or more, the belayer makes
-/// a Climbing throw for the climb's surface (on a sheer one its class value), "applying the
-/// falling climber's encumbrance as a penalty" always, or falls too — and a belayer on the climb
-/// is itself caught, or not, by whoever belays it, and so on up the rope.
-fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> Belayed {
-    let Some(hole) = hole_of(world, climber, c) else {
-        return Belayed::Alone;
-    };
-    let height = height_on(c);
-    let mut q = world.query::<(Entity, &Belaying, &Conditions)>();
-    let ready: Vec<(Entity, u32)> = q
-        .iter(world)
-        .filter(|(_, b, cond)| b.climber == climber && !crate::rules::conditions::is_down(cond))
-        .map(|(e, b, _)| (e, b.rope_feet))
-        .collect();
-    let belayer = ready.into_iter().filter(|&(e, rope)| {
-        belaying_reach(world, e, hole, height).is_some_and(|reach| reach <= rope)
-    });
-    let Some((belayer, rope_feet)) = belayer.min_by_key(|(e, _)| *e) else {
-        return Belayed::Alone;
-    };
-    let stone = super::stone_of(world.get::<Encumbrance>(climber));
-    let profs = world
-        .get::<Proficiencies>(belayer)
-        .cloned()
-        .unwrap_or_default();
-    let both = profs.has(Proficiency::Climbing) && profs.has(Proficiency::Mountaineering);
-    let str_score = world
-        .get::<crate::creature::Abilities>(belayer)
-        .map_or(10, |a| a.0.str);
-    let mut mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
-    let weight = (stone > 0.0).then(|| {
-        Modifier::new(
-            -super::stone_target(stone),
-            format!("the climber's {stone} stone"),
-        )
-    });
-    mods.extend(weight.clone().filter(|_| !both));
-    mods.extend(crate::rules::penalties::check_penalties(
-        world, belayer, None,
-    ));
-    let throw = crate::rules::throws::throw_in(
-        world,
-        belayer,
-        ThrowKind::Check,
-        crate::rules::throws::Skill::Dungeonbashing,
-        "Dungeonbashing to belay a falling climber",
-        mods,
-        18,
-    );
-    let (belayer_name, climber_name) = (
-        crate::creature::name_of(world, belayer),
-        crate::creature::name_of(world, climber),
-    );
-    log_in(
-        world,
-        CavingEvent::Belayed {
-            who: belayer_name,
-            climber: climber_name,
-            caught: throw.success,
-        },
-    );
-    if throw.success {
-        return Belayed::Caught;
-    }
-    if throw.natural == 1 || throw.target - throw.total >= 14 {
-        let target = climbing_target(&profs, c.surface)
-            .or_else(|| climbing_target(&profs, Surface::Easy))
-            .unwrap_or(ADVENTURING_CLIMB);
-        let mut mods: Vec<Modifier> = weight.into_iter().collect();
-        mods.extend(crate::rules::penalties::check_penalties(
-            world, belayer, None,
-        ));
-        let held = crate::rules::throws::throw_in(
-            world,
-            belayer,
-            ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Climbing),
-            "Climbing to keep its footing",
-            mods,
-            target,
-        )
-        .success;
-        if !held {
-            world.entity_mut(belayer).remove::<Belaying>();
-            pulled_off(world, belayer, hole);
-        }
-    }
-    Belayed::Dropped { rope_feet }
-}
-
-/// A belayer pulled off its footing: from the climb, it falls off it (and its own belayer may
-/// catch it); from the top, it falls into the hole.
-fn pulled_off(world: &mut World, belayer: Entity, hole: GridPos) {
-    if let Some(c) = world.get::<Climbing>(belayer).copied() {
-        fall_off(world, belayer, &c, height_on(&c).round() as u32);
-        return;
-    }
-    let depth = hole_at(world, hole).unwrap_or(0);
-    if let Some(mut p) = world.get_mut::<Position>(belayer) {
-        p.0 = hole;
-    }
-    world
-        .entity_mut(belayer)
-        .insert(Below { depth_feet: depth });
-    fall(world, belayer, depth);
-}
-
 pub(super) fn stop_being_vulnerable(world: &mut World, who: Entity) {
     if world
         .get::<Conditions>(who)
@@ -1019,68 +622,4 @@ pub(super) fn stop_being_vulnerable(world: &mut World, who: Entity) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Dungeon Delves › Climbing: one throw per 100' climbed, with at least one at the
-    /// midpoint: a 20' climb throws at 10'; a 250' one at 50', 150' and 225'.
-    #[test]
-    fn one_throw_per_100_feet_at_least_one_at_the_midpoint() {
-        let marks = |height_feet| {
-            let mut c = Climbing {
-                to: GridPos::new(0, 0),
-                height_feet,
-                done_feet: 0.0,
-                surface: Surface::Easy,
-                pace: ClimbPace::Third,
-                stretches_thrown: 0,
-                down: false,
-                rappel: false,
-                slowed: false,
-            };
-            let mut out = Vec::new();
-            while let Some(m) = c.next_throw_at() {
-                out.push(m);
-                c.stretches_thrown += 1;
-            }
-            out
-        };
-        assert_eq!(marks(20), vec![10.0]);
-        assert_eq!(marks(250), vec![50.0, 150.0, 225.0]);
-    }
-
-    /// Dungeon Delves › Climbing: the grappling hook's range penalties.
-    #[test]
-    fn grappling_hook_range_penalties() {
-        let p: Vec<Option<i32>> = [10, 11, 30, 31, 50, 51, 100, 101]
-            .map(grappling_range_penalty)
-            .into();
-        assert_eq!(
-            p,
-            vec![
-                Some(0),
-                Some(-2),
-                Some(-2),
-                Some(-5),
-                Some(-5),
-                Some(-10),
-                Some(-10),
-                None
-            ]
-        );
-    }
-
-    /// The climbing table: Adventuring 8+ on easy surfaces only; the class value of Climbing or
-    /// Mountaineering on either.
-    #[test]
-    fn easy_by_adventuring_sheer_by_class_value() {
-        let none = Proficiencies::default();
-        assert_eq!(climbing_target(&none, Surface::Easy), Some(8));
-        assert_eq!(climbing_target(&none, Surface::Sheer), None);
-        let mut climber = Proficiencies::default();
-        climber.list.push(Proficiency::Climbing);
-        climber.throws.insert(Proficiency::Climbing, 6);
-        assert_eq!(climbing_target(&climber, Surface::Sheer), Some(6));
-        assert_eq!(climbing_target(&climber, Surface::Easy), Some(6));
-    }
-}
+mod tests;
