@@ -3,19 +3,64 @@
 //! names it ([`PolicyEvent::Decided`]'s `tactic`). A row that cannot make progress (no rope, no
 //! climber, nothing to light) does not apply, and the next is tried.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::super::knowledge::SeenDoor;
+use super::Homeward;
+use super::Intent;
+use super::PartyMind;
+use super::PartyMinds;
+use super::PolicyEvent;
+use super::doors::spike_behind;
+use super::doors::update_doors;
+use super::fallen::carry_the_downed;
+use super::fallen::fetch_from_the_pit;
+use super::fallen::out_of_the_pit;
+use super::fallen::take_from_the_fallen;
+use super::free_to_act;
+use super::gaps::party_climbs;
+use super::gaps::party_jumps;
+use super::gaps::party_jumps_at;
+use super::gaps::party_squeezes;
+use super::gaps::party_traverses;
+use super::gaps::rejoin_across;
+use super::is_up;
+use super::leader;
+use super::light::carried;
+use super::light::has_light_burning;
+use super::light::light_dying;
+use super::light::light_to_kindle;
+use super::light::take_a_light;
+use super::name;
+use super::party_members;
+use super::square;
+use super::way::all_swim;
+use super::way::best_searcher;
+use super::way::close_up;
+use super::way::dead_end_to_search;
+use super::way::goal_square;
+use super::way::in_sight;
+use super::way::known_traps;
+use super::way::nearest_edge;
+use super::way::on_the_way;
+use super::way::search_here;
+use super::way::setting_out;
+use super::way::take_the_lead;
+use super::way::turn_back;
 use crate::command::Command;
 use crate::command::acts::*;
+use crate::creature::Faction;
+use crate::creature::Position;
 use crate::creature::{Conditions, Proficiencies};
 use crate::grid::DungeonGrid;
+use crate::grid::GridPos;
 use crate::level::schema::ConditionKind;
+use crate::log::log_in;
 use crate::policy::knowledge::{Distances, Knowledge};
 use crate::rules::movement::Walking;
 use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
+use std::collections::BTreeMap;
 
 /// A tactic's answer: why, and the orders.
 pub type Decision = (Intent, Vec<Command>);

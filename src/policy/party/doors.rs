@@ -1,10 +1,21 @@
 //! Doors on the party's way (Dungeon Delves › Doors): listened at, opened, unlocked, picked,
 //! bashed, spiked, wedged open; and the thief who disarms the traps it knows of.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::DoorWay;
+use super::Intent;
+use super::PartyMind;
+use super::free_to_act;
+use super::is_up;
+use super::leader;
+use super::name;
+use super::on_hand;
+use super::square;
+use super::way::first_in_line;
+use super::way::free_square_beside;
+use super::way::in_sight;
+use super::way::walk_up_and;
 use crate::command::Command;
 use crate::command::acts::*;
 use crate::creature::{

@@ -1,9 +1,26 @@
 //! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::Homeward;
+use super::Intent;
+use super::PartyMind;
+use super::decide::foe_at_hand;
+use super::free_to_act;
+use super::gaps::shaft_of_the_crossing;
+use super::is_up;
+use super::light::carried;
+use super::name;
+use super::on_hand;
+use super::square;
+use super::way::free_square_beside;
+use super::way::in_sight;
+use super::way::make_way;
+use super::way::occupied_squares;
+use super::way::on_the_way;
+use super::way::take_the_lead;
+use super::way::walk_up_and;
+use super::with_the_party;
 use crate::command::Command;
 use crate::command::acts::*;
 use crate::creature::{Conditions, Equipment, Position, Proficiencies};

@@ -3,12 +3,19 @@
 //! off on its far side, is jumped, one member a round, each with a 20' run-up where it needs one
 //! to clear the 5' gap at the policy's odds.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::Intent;
+use super::PartyMind;
+use super::is_up;
+use super::name;
+use super::on_hand;
+use super::square;
+use super::way::make_way;
+use super::way::occupied_squares;
 use crate::command::Command;
 use crate::command::acts::*;
+use crate::creature::Conditions;
 use crate::creature::{Encumbrance, Equipment, Proficiencies};
 use crate::grid::GridPos;
 use crate::rules::caving::jumping::{Jumper, RUN_UP_FEET};

@@ -1,10 +1,16 @@
 //! The party's light (Dungeon Delves › Light and Darkness): what its members carry burning,
 //! and the next light to kindle.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::Homeward;
+use super::Intent;
+use super::PartyMind;
+use super::free_to_act;
+use super::is_up;
+use super::leader;
+use super::name;
+use super::square;
 use crate::command::Command;
 use crate::creature::Equipment;
 use crate::grid::GridPos;

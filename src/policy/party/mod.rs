@@ -39,20 +39,15 @@
 //! turning back, what is on the way) and `doors` (doors and traps on the way); `fighting` has it
 //! fight together in a battle.
 
-mod light;
-use light::*;
-mod fallen;
-use fallen::*;
-mod way;
-use way::*;
-mod doors;
-use doors::*;
 mod decide;
-use decide::*;
+mod doors;
+mod fallen;
+mod light;
+mod way;
+use decide::decide;
 pub use decide::{Decision, tactic_names, try_tactic};
-mod gaps;
-use gaps::*;
 mod fighting;
+mod gaps;
 mod why;
 
 use std::collections::BTreeMap;
@@ -75,6 +70,16 @@ use crate::rules::doors::{DoorEvent, DoorRefusal};
 use crate::rules::party::{Parties, PartyMindHandler};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
+use decide::busy;
+use decide::foe_at_hand;
+use decide::in_a_fight;
+use fallen::fallen_with_gear;
+use fallen::light_in_a_pit;
+use gaps::has_squeezes;
+use gaps::narrowest_ledge;
+use light::has_light_burning;
+use light::light_dying;
+use light::light_to_kindle;
 
 /// Why a party cannot be handed to a policy.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,10 +1,28 @@
 //! The party's way: where it goes next (the goal, the edge of what it has seen, a dead end to
 //! search), turning back, setting out and closing up, and what it meets on the way.
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::DoorWay;
+use super::Homeward;
+use super::Intent;
+use super::PartyMind;
+use super::decide::foe_at_hand;
+use super::doors::deal_with_door;
+use super::doors::disarmer;
+use super::doors::front_fighter;
+use super::doors::with_spikes;
+use super::free_to_act;
+use super::gaps::Over;
+use super::gaps::cross;
+use super::is_up;
+use super::leader;
+use super::light::burns_forever;
+use super::light::carried;
+use super::name;
+use super::on_hand;
+use super::square;
+use super::with_the_party;
 use crate::command::Command;
 use crate::command::acts::*;
 use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};

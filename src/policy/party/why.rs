@@ -1,17 +1,26 @@
 //! Why a delve ended short of its goal ([`Cause`]): read at its end from the party's state and
 //! the Judge's map, for the lab (it never guides the policy).
 
-use super::*;
-
 use bevy::prelude::*;
 
+use super::super::outcome::Outcome;
+use super::DoorWork;
+use super::PartyMind;
+use super::is_up;
+use super::light::carried;
+use super::name;
+use super::square;
+use crate::creature::Position;
 use crate::creature::{Conditions, Equipment};
 use crate::grid::GridPos;
 use crate::grid::terrain::Terrain;
+use crate::level::Goal;
 use crate::level::schema::DoorState;
 use crate::level::schema::{ConditionKind, Gear, WaterDepth};
+use crate::log::EventLog;
 use crate::policy::outcome::Cause;
 use crate::rules::doors::Door;
+use std::collections::BTreeMap;
 
 /// The cause of an outcome other than the goal.
 pub(super) fn why_it_ended(
