@@ -7,7 +7,7 @@
 //!
 //! The modules are layers that import only downward (the test `layers` in `tests/suite` holds
 //! the table, with the rule areas each may use and why), lowest first:
-//! 1. the ground: [`grid`], [`level`], [`dice`], [`time`], [`log`], [`kept`], [`tile_art`],
+//! 1. the ground: [`grid`], [`level`], [`dice`], [`time`], [`log`], [`query_cache`], [`tile_art`],
 //!    [`party_policy`];
 //! 2. creatures, throws and the round: [`creature`], `rules::{abilities, tactical, calls,
 //!    throws}`, [`schedule`], [`turn_check`];
@@ -26,7 +26,6 @@ pub mod creature;
 pub mod dice;
 pub mod grid;
 pub mod import;
-pub mod kept;
 pub mod keyframe;
 pub mod lab;
 pub mod level;
@@ -36,6 +35,7 @@ pub mod party_policy;
 pub mod plugins;
 pub mod policy;
 pub mod query;
+pub mod query_cache;
 pub mod rules;
 pub mod save;
 pub mod scenario;

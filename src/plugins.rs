@@ -84,7 +84,7 @@ impl Plugin for SimCorePlugin {
         app.add_schedule(round_schedule())
             .add_schedule(turn_schedule())
             .init_resource::<ActingOrder>()
-            .init_resource::<crate::kept::ReadQueries>()
+            .init_resource::<crate::query_cache::ReadQueries>()
             .add_systems(SimRound, play_faction_turns.in_set(RoundSet::FactionTurns))
             .add_systems(FactionTurn, dispatch_commands.in_set(TurnSet::Orders))
             .init_resource::<Clock>()

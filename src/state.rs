@@ -320,8 +320,8 @@ pub fn kept_and_not_state(world: &World) -> Vec<(std::any::TypeId, &'static str)
         .unwrap_or_default();
     all.extend([
         type_of::<StateKept>(),
-        type_of::<crate::kept::ReadQueries>(),
-        type_of::<crate::kept::KeptQueries>(),
+        type_of::<crate::query_cache::ReadQueries>(),
+        type_of::<crate::query_cache::CachedQueries>(),
     ]);
     all
 }

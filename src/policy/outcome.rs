@@ -316,13 +316,14 @@ pub(crate) fn explored_all(
 /// flask burns 24 turns). A light that burns without fuel counts as none.
 pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {
     use crate::rules::light::{CarriedBy, LightSource};
-    let lights: u64 = crate::kept::read_query(world, |q: Query<(&LightSource, &CarriedBy)>| {
-        q.iter()
-            .filter(|(_, c)| members.contains(&c.0))
-            .map(|(l, _)| l.fuel_rounds.unwrap_or(0))
-            .sum()
-    })
-    .unwrap_or(0);
+    let lights: u64 =
+        crate::query_cache::read_query(world, |q: Query<(&LightSource, &CarriedBy)>| {
+            q.iter()
+                .filter(|(_, c)| members.contains(&c.0))
+                .map(|(l, _)| l.fuel_rounds.unwrap_or(0))
+                .sum()
+        })
+        .unwrap_or(0);
     let flasks: u64 = members
         .iter()
         .filter_map(|&m| world.get::<crate::creature::Equipment>(m))

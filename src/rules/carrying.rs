@@ -208,7 +208,7 @@ pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal
 
 /// Who carries or holds `whom`, if anyone.
 pub fn carrier_of(world: &mut World, whom: Entity) -> Option<Entity> {
-    crate::kept::read_query(world, |q: Query<(Entity, &Holding)>| {
+    crate::query_cache::read_query(world, |q: Query<(Entity, &Holding)>| {
         q.iter()
             .filter(|(_, h)| h.whom == whom)
             .map(|(e, _)| e)

@@ -93,7 +93,7 @@ pub(crate) fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64
 /// Each round: tasks go on, are abandoned by those who moved, and are settled when done.
 fn carry_on_tasks(world: &mut World) {
     let mut busy: Vec<(Entity, Task)> =
-        crate::kept::read_query(world, |q: Query<(Entity, &Task)>| {
+        crate::query_cache::read_query(world, |q: Query<(Entity, &Task)>| {
             q.iter().map(|(e, t)| (e, t.clone())).collect()
         })
         .unwrap_or_default();

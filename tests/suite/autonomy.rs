@@ -4,7 +4,7 @@
 
 use delve::command::acts::*;
 use delve::grid::GridPos;
-use delve::policy::party::{DoorWay, Homeward, Intent};
+use delve::policy::party::{DoorPlan, Homeward, Intent};
 use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
 use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 use delve::rules::light::LightEvent;
@@ -157,7 +157,7 @@ fn bashes_a_stuck_door() {
     );
     let bash = Intent::Door {
         at: GridPos::new(4, 2),
-        how: DoorWay::Bash,
+        how: DoorPlan::Bash,
     };
     assert!(
         run_until(&mut delve, 30, |d| intents(d).contains(&bash)),
@@ -200,7 +200,7 @@ fn a_careful_thief_picks_a_lock_methodically() {
     );
     let methodically = Intent::Door {
         at: GridPos::new(4, 2),
-        how: DoorWay::PickMethodically,
+        how: DoorPlan::PickMethodically,
     };
     assert!(
         run_until(&mut delve, 30, |d| intents(d).contains(&methodically)),
@@ -253,7 +253,7 @@ fn a_thief_picks_a_locked_door() {
     );
     let pick = Intent::Door {
         at: GridPos::new(4, 2),
-        how: DoorWay::Pick,
+        how: DoorPlan::Pick,
     };
     assert!(
         run_until(&mut delve, 30, |d| {
@@ -1275,7 +1275,7 @@ fn an_evil_door_that_swung_shut_is_wedged_open() {
     );
     assert!(intents(&delve).contains(&Intent::Door {
         at: GridPos::new(4, 2),
-        how: DoorWay::Wedge
+        how: DoorPlan::Wedge
     }));
 }
 
@@ -1301,7 +1301,7 @@ fn two_bash_a_stuck_door_together() {
                 e,
                 PolicyEvent::Decided {
                     intent: Intent::Door {
-                        how: DoorWay::Bash,
+                        how: DoorPlan::Bash,
                         ..
                     },
                     ..

@@ -23,7 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "dice",
             "time",
             "log",
-            "kept",
+            "query_cache",
             "tile_art",
             "party_policy",
         ],

@@ -41,7 +41,7 @@ pub(super) fn through_doors(world: &mut World) {
         Idle,
     >;
     let mut errands: Vec<(Entity, String, GridPos, Faction, GridPos)> =
-        crate::kept::kept_query(world, |world, q: &mut OnErrand| {
+        crate::query_cache::cached_query(world, |world, q: &mut OnErrand| {
             q.iter(world)
                 .filter(|(.., c, _)| !crate::rules::conditions::is_down(c))
                 .filter_map(|(e, n, p, f, _, m)| Some((e, n.to_string(), p.0, *f, m.errand?)))

@@ -70,8 +70,8 @@ pub type Decision = (Intent, Vec<Command>);
 pub(super) enum Needs {
     /// The party alone: its members, leader and squares.
     Party,
-    /// What its faction knows of the level ([`Sight`]).
-    Sight,
+    /// What its faction knows of the level ([`KnownLevel`]).
+    KnownLevel,
     /// That, and the costs of walks from the leader's square (the faction's memory must be
     /// ready: until it is, no row from here on is tried).
     Distances,
@@ -88,14 +88,14 @@ pub(super) struct Tactic {
     /// Tried by a party in flight too.
     pub in_flight: bool,
     /// Whether it applies this round, and its orders if so.
-    pub try_it: fn(&mut Turn<'_>) -> Option<Decision>,
+    pub try_it: fn(&mut ThisRound<'_>) -> Option<Decision>,
 }
 
 impl Tactic {
     const fn new(
         name: &'static str,
         needs: Needs,
-        try_it: fn(&mut Turn<'_>) -> Option<Decision>,
+        try_it: fn(&mut ThisRound<'_>) -> Option<Decision>,
     ) -> Self {
         Tactic {
             name,
@@ -132,25 +132,25 @@ pub(super) const TACTICS: &[Tactic] = &[
     })
     .not_in_flight(),
     Tactic::new("relight", Needs::Party, relight),
-    Tactic::new("close up", Needs::Sight, |t| {
+    Tactic::new("close up", Needs::KnownLevel, |t| {
         close_up(t.world, t.mind, t.members, t.leader, t.here)
     }),
     Tactic::new("fetch from the pit", Needs::Distances, fetch_from_the_pit).not_in_flight(),
-    Tactic::new("out of the pit", Needs::Sight, |t| {
+    Tactic::new("out of the pit", Needs::KnownLevel, |t| {
         out_of_the_pit(t.world, t.mind, t.members)
     }),
-    Tactic::new("rejoin across", Needs::Sight, |t| {
+    Tactic::new("rejoin across", Needs::KnownLevel, |t| {
         let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
         rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
     }),
-    Tactic::new("flee", Needs::Sight, flee),
-    Tactic::new("spike behind", Needs::Sight, |t| {
+    Tactic::new("flee", Needs::KnownLevel, flee),
+    Tactic::new("spike behind", Needs::KnownLevel, |t| {
         if t.mind.homeward != Some(Homeward::Fleeing) {
             return None;
         }
         spike_behind(t.world, t.mind, t.members, t.here)
     }),
-    Tactic::new("rest", Needs::Sight, rest).not_in_flight(),
+    Tactic::new("rest", Needs::KnownLevel, rest).not_in_flight(),
     Tactic::new("take a light", Needs::Distances, |t| {
         if t.mind.homeward.is_some() {
             return None;
@@ -174,20 +174,20 @@ pub(super) const TACTICS: &[Tactic] = &[
 
 /// What the tactics see this round: the party, and (once a row needs it) what its faction
 /// knows and the walks from the leader's square.
-pub(super) struct Turn<'a> {
+pub(super) struct ThisRound<'a> {
     pub world: &'a mut World,
     pub mind: &'a mut PartyMind,
     pub members: &'a [Entity],
     /// The leader ([`leader`]) and its square.
     pub leader: Entity,
     pub here: GridPos,
-    pub sight: Option<Sight>,
+    pub sight: Option<KnownLevel>,
     pub from_here: Option<Distances>,
 }
 
 /// What the party's faction knows of the level this round (RULINGS › Knowledge), owned, for
 /// [`Knowledge`] to borrow.
-pub(super) struct Sight {
+pub(super) struct KnownLevel {
     grid: DungeonGrid,
     seen: Vec<bool>,
     doors: BTreeMap<GridPos, SeenDoor>,
@@ -203,9 +203,9 @@ pub(super) struct Sight {
     all_seen: bool,
 }
 
-impl Sight {
+impl KnownLevel {
     /// Looks: the doors it sees now, the traps and holes it knows.
-    fn look(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> Sight {
+    fn look(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> KnownLevel {
         update_doors(world, mind, members);
         let seen = world
             .resource::<crate::rules::vision::FactionMemory>()
@@ -216,7 +216,7 @@ impl Sight {
         let (traps, holes) = known_traps(world, mind.faction);
         let grid = world.resource::<DungeonGrid>().clone();
         let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
-        Sight {
+        KnownLevel {
             all_seen,
             seen,
             traps,
@@ -283,7 +283,7 @@ pub(super) fn decide(
 ) -> Option<(&'static str, Decision)> {
     let leader = leader(world, members)?;
     let here = square(world, leader)?;
-    let mut turn = Turn {
+    let mut turn = ThisRound {
         world,
         mind,
         members,
@@ -371,7 +371,7 @@ pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decisi
     let members = party_members(world, party);
     let leader = leader(world, &members)?;
     let here = square(world, leader)?;
-    let mut turn = Turn {
+    let mut turn = ThisRound {
         world,
         mind: &mut mind,
         members: &members,
@@ -393,12 +393,12 @@ pub fn tactic_names() -> impl Iterator<Item = &'static str> {
     TACTICS.iter().map(|t| t.name)
 }
 
-impl Turn<'_> {
+impl ThisRound<'_> {
     /// Learns what a row needs, if not yet known; false when the faction's memory is not ready
     /// for it.
     fn prepare(&mut self, needs: Needs) -> bool {
         if needs != Needs::Party && self.sight.is_none() {
-            self.sight = Some(Sight::look(self.world, self.mind, self.members));
+            self.sight = Some(KnownLevel::look(self.world, self.mind, self.members));
         }
         if needs == Needs::Distances && self.from_here.is_none() {
             let Some(sight) = self.sight.as_ref().filter(|s| s.all_seen) else {
@@ -430,7 +430,7 @@ impl Turn<'_> {
 }
 
 /// The marching order and the pole, once, as the party is handed over.
-fn set_out(t: &mut Turn<'_>) -> Option<Decision> {
+fn set_out(t: &mut ThisRound<'_>) -> Option<Decision> {
     if t.mind.set_out {
         return None;
     }
@@ -440,7 +440,7 @@ fn set_out(t: &mut Turn<'_>) -> Option<Decision> {
 }
 
 /// The leader is down, or at the bottom of a hole: the others go first.
-fn leader_up_front(t: &mut Turn<'_>) -> Option<Decision> {
+fn leader_up_front(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, members) = (&*t.world, t.members);
     if members.first() == Some(&t.leader) {
         return None;
@@ -477,7 +477,7 @@ fn leader_up_front(t: &mut Turn<'_>) -> Option<Decision> {
 /// way it was going lies ahead, the push is the likelier, and a failed push would still leave
 /// a wiggle that can work (or there is none to keep); else it wiggles back, as often as it
 /// takes. One with no chance either way is stuck for good: no order is given for it.
-fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
+fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
     let world = &*t.world;
     // (One held by more than the squeeze — drowning in it — can make no escape now.)
     let stuck = t.members.iter().copied().find(|&m| {
@@ -509,7 +509,7 @@ fn get_unstuck(t: &mut Turn<'_>) -> Option<Decision> {
 
 /// Dungeon Delves › Light and Darkness: the next light is lit before the last one dies (a round
 /// to light it), so the party is never in the dark between them; an empty lantern is filled.
-fn relight(t: &mut Turn<'_>) -> Option<Decision> {
+fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, members) = (&mut *t.world, t.members);
     if has_light_burning(world, members) && !light_dying(world, members) {
         return None;
@@ -544,7 +544,7 @@ fn relight(t: &mut Turn<'_>) -> Option<Decision> {
 
 /// Dungeon Delves › Rest: a turn once five have passed, or when a member is winded; resting in
 /// the dark (`douse_while_resting`) saves the turn's fuel, the next light lit after.
-fn rest(t: &mut Turn<'_>) -> Option<Decision> {
+fn rest(t: &mut ThisRound<'_>) -> Option<Decision> {
     if !needs_rest(t.world, t.members) {
         return None;
     }
@@ -578,7 +578,7 @@ fn rest(t: &mut Turn<'_>) -> Option<Decision> {
 
 /// Too many down while a foe is at hand: the party makes for the way in, running where it
 /// can. A beaten foe (none fighting, none in sight) is not fled.
-fn flee(t: &mut Turn<'_>) -> Option<Decision> {
+fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
     if t.mind.homeward == Some(Homeward::Fleeing)
         || !too_many_down(t.world, t.mind, t.members)
         || !foe_at_hand(t.world, t.mind, t.members)
@@ -609,7 +609,7 @@ fn flee(t: &mut Turn<'_>) -> Option<Decision> {
 /// Where to, and why: home once turned back; else the goal it has seen; else the nearest edge
 /// of what it has seen; else a dead end not yet searched (the best searcher goes first); else
 /// nothing is left. Then what is on the way there.
-fn where_next(t: &mut Turn<'_>) -> Option<Decision> {
+fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, mind, members, leader, here) =
         (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
     // (A leader at the bottom of a hole leads no walk: the party gets it out first.)
@@ -723,7 +723,7 @@ pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity
         return true;
     }
     type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
-    let foes: Vec<GridPos> = crate::kept::kept_query(world, |world, q: &mut Others| {
+    let foes: Vec<GridPos> = crate::query_cache::cached_query(world, |world, q: &mut Others| {
         let factions = world.resource::<crate::creature::Factions>();
         q.iter(world)
             .filter(|(_, f, c)| {

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::DoorWay;
+use super::DoorPlan;
 use super::Intent;
 use super::PartyMind;
 use super::free_to_act;
@@ -29,7 +29,7 @@ use crate::rules::doors::Door;
 /// The doors in sight of a member now, as they are.
 pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
     let doors: Vec<(GridPos, bool, bool)> =
-        crate::kept::read_query(world, |q: Query<(&Position, &Door)>| {
+        crate::query_cache::read_query(world, |q: Query<(&Position, &Door)>| {
             q.iter()
                 .map(|(p, d)| (p.0, d.secret, d.state == DoorState::Open))
                 .collect()
@@ -98,7 +98,7 @@ pub(super) fn deal_with_door(
     let (hasty_picks, methodical_picks) = (mind.policy.hasty_picks, mind.policy.methodical_picks);
     let party = mind.party.clone();
     let w = mind.door_work.entry(door).or_default();
-    let by = |how: DoorWay| Intent::Door { at: door, how };
+    let by = |how: DoorPlan| Intent::Door { at: door, how };
     let xy = (door.x, door.y);
     if listen && !w.listened {
         // Dungeon Delves › Listening: one listens standing at the door. The best listener steps
@@ -168,7 +168,7 @@ pub(super) fn deal_with_door(
         .into();
         if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
             let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
-            return (by(DoorWay::Wedge), orders);
+            return (by(DoorPlan::Wedge), orders);
         }
         w.tried_open = true;
         let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
@@ -181,7 +181,7 @@ pub(super) fn deal_with_door(
             at: xy,
         }
         .into();
-        return (by(DoorWay::Wedge), vec![open, spike]);
+        return (by(DoorPlan::Wedge), vec![open, spike]);
     }
     if !w.tried_open {
         // The party's front fighter opens the door and goes through first (what waits behind a
@@ -201,11 +201,11 @@ pub(super) fn deal_with_door(
             if opener != leader {
                 orders.push(first_in_line(world, &party, members, opener));
             }
-            return (by(DoorWay::Open), orders);
+            return (by(DoorPlan::Open), orders);
         }
         w.open_walks += 1;
         return (
-            by(DoorWay::Open),
+            by(DoorPlan::Open),
             walk_up_and(world, &party, members, opener, leader_at, door, order),
         );
     }
@@ -240,10 +240,10 @@ pub(super) fn deal_with_door(
                 w.key_tried = true;
             }
             if cut_off {
-                return (by(DoorWay::Key), Vec::new());
+                return (by(DoorPlan::Key), Vec::new());
             }
             return (
-                by(DoorWay::Key),
+                by(DoorPlan::Key),
                 walk_up_and(world, &party, members, holder, leader_at, door, order),
             );
         }
@@ -261,7 +261,7 @@ pub(super) fn deal_with_door(
                 }
                 .into();
                 return (
-                    by(DoorWay::Pick),
+                    by(DoorPlan::Pick),
                     walk_up_and(world, &party, members, thief, leader_at, door, order),
                 );
             }
@@ -272,13 +272,13 @@ pub(super) fn deal_with_door(
                 }
                 .into();
                 return (
-                    by(DoorWay::PickMethodically),
+                    by(DoorPlan::PickMethodically),
                     walk_up_and(world, &party, members, thief, leader_at, door, order),
                 );
             }
         }
         mind.shut_for_good.push(door);
-        return (by(DoorWay::LeaveShut), Vec::new());
+        return (by(DoorPlan::LeaveShut), Vec::new());
     }
     if w.stuck && w.bashes < mind.policy.bash_attempts {
         let basher = up
@@ -326,7 +326,7 @@ pub(super) fn deal_with_door(
                 to: (p.x, p.y),
                 pace: crate::rules::movement::Pace::Exploration,
             };
-            return (by(DoorWay::Bash), vec![step_up.into()]);
+            return (by(DoorPlan::Bash), vec![step_up.into()]);
         }
         if beside {
             w.bashes += 1;
@@ -339,17 +339,17 @@ pub(super) fn deal_with_door(
         }
         .into();
         return (
-            by(DoorWay::Bash),
+            by(DoorPlan::Bash),
             walk_up_and(world, &party, members, basher, leader_at, door, order),
         );
     }
     if w.stuck {
         mind.shut_for_good.push(door);
-        return (by(DoorWay::LeaveShut), Vec::new());
+        return (by(DoorPlan::LeaveShut), Vec::new());
     }
     // Tried, neither locked nor stuck as far as it learned, and still shut: open it again.
     w.tried_open = false;
-    (by(DoorWay::Open), Vec::new())
+    (by(DoorPlan::Open), Vec::new())
 }
 
 /// Fleeing: the rearmost member shuts and spikes an open door the party has passed.

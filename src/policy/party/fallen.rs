@@ -37,7 +37,7 @@ pub(super) fn fallen_with_gear(
     members: &[Entity],
     lights_only: bool,
 ) -> Vec<(Entity, GridPos)> {
-    let fallen: Vec<(Entity, String, GridPos)> = crate::kept::kept_query(
+    let fallen: Vec<(Entity, String, GridPos)> = crate::query_cache::cached_query(
         world,
         |world, q: &mut QueryState<(Entity, &Name, &Position, &Conditions)>| {
             q.iter(world)
@@ -49,7 +49,7 @@ pub(super) fn fallen_with_gear(
     if fallen.is_empty() {
         return Vec::new();
     }
-    let with_light: Vec<Entity> = crate::kept::kept_query(
+    let with_light: Vec<Entity> = crate::query_cache::cached_query(
         world,
         |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
             q.iter(world)
@@ -262,7 +262,7 @@ pub(super) fn out_of_the_pit(
 /// With no rope hanging there, the one with a rope lowers it first. Without a rope it cannot be
 /// done, and the fallen is given up.
 pub(super) fn fetch_from_the_pit(
-    t: &mut super::decide::Turn<'_>,
+    t: &mut super::decide::ThisRound<'_>,
 ) -> Option<(Intent, Vec<Command>)> {
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     let below = |world: &World, m: Entity| world.get::<crate::creature::Below>(m).is_some();
@@ -355,7 +355,7 @@ pub(super) fn fetch_from_the_pit(
 /// else the party's walk to the nearest square beside it it knows a way to (as it walks
 /// anywhere: doors, holes to jump), or `Err(None)` with no way known.
 fn walk_up_to(
-    t: &mut super::decide::Turn<'_>,
+    t: &mut super::decide::ThisRound<'_>,
     spot: GridPos,
     intent: Intent,
 ) -> Result<(), Option<(Intent, Vec<Command>)>> {
@@ -420,7 +420,9 @@ pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Ent
 /// to it as it walks anywhere (doors, holes to jump: [`on_the_way`]), the bearer taking the
 /// lead for the last steps. A party in flight does not stop for it with a foe at hand, nor go back for one
 /// not at hand. With no one able to bear it, or no way known to it, the tactic does not apply.
-pub(super) fn carry_the_downed(t: &mut super::decide::Turn<'_>) -> Option<(Intent, Vec<Command>)> {
+pub(super) fn carry_the_downed(
+    t: &mut super::decide::ThisRound<'_>,
+) -> Option<(Intent, Vec<Command>)> {
     use crate::rules::carrying::{carrier_of, load_with};
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     mind.homeward?;

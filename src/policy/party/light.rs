@@ -19,7 +19,7 @@ use crate::rules::light::{CarriedBy, LightSource};
 
 /// The lights the members carry: (bearer, light, the light), in a fixed order.
 pub(super) fn carried(world: &mut World, members: &[Entity]) -> Vec<(Entity, Entity, LightSource)> {
-    crate::kept::kept_query(
+    crate::query_cache::cached_query(
         world,
         |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
             let mut out: Vec<_> = q
@@ -107,7 +107,7 @@ pub(super) fn take_a_light(
     {
         return None;
     }
-    let standing: Vec<GridPos> = crate::kept::kept_query(
+    let standing: Vec<GridPos> = crate::query_cache::cached_query(
         world,
         |world,
          q: &mut QueryState<(&LightSource, &crate::creature::Position), Without<CarriedBy>>| {

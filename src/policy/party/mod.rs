@@ -263,7 +263,7 @@ pub enum Intent {
     /// Listening before opening a door.
     ListenAt { door: GridPos },
     /// Opening a door, by hand or by force, or leaving it shut.
-    Door { at: GridPos, how: DoorWay },
+    Door { at: GridPos, how: DoorPlan },
     /// Searching a dead end.
     Search { at: GridPos },
     /// Disarming a known trap.
@@ -294,7 +294,7 @@ pub enum Intent {
 
 /// How a door is dealt with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum DoorWay {
+pub enum DoorPlan {
     Open,
     Key,
     Pick,
@@ -483,7 +483,7 @@ pub struct PartyMind {
     /// Squares a member has stood on (kept with `pole_ahead`).
     trodden: std::collections::BTreeSet<GridPos>,
     /// The distances last worked out from the leader's square, and what they depended on
-    /// (`decide::Sight::fingerprint`).
+    /// (`decide::KnownLevel::fingerprint`).
     distances: Option<(u64, super::knowledge::Distances)>,
 }
 

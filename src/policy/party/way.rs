@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::DoorWay;
+use super::DoorPlan;
 use super::Homeward;
 use super::Intent;
 use super::PartyMind;
@@ -173,7 +173,7 @@ pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
 /// The armed traps the faction knows, and the holes (open pits: RULINGS › Pits and holes).
 pub(super) fn known_traps(world: &mut World, faction: Faction) -> (Vec<GridPos>, Vec<GridPos>) {
     let (mut traps, mut holes) = (Vec::new(), Vec::new());
-    crate::kept::read_query(world, |q: Query<(&Position, &Trap)>| {
+    crate::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
         for (p, t) in q.iter().filter(|(_, t)| t.known_to(Some(faction))) {
             if t.is_hole() {
                 holes.push(p.0);
@@ -464,7 +464,7 @@ pub(super) fn on_the_way(
                 return Some((
                     Intent::Door {
                         at: p,
-                        how: DoorWay::Wedge,
+                        how: DoorPlan::Wedge,
                     },
                     walk_up_and(
                         world,
@@ -757,7 +757,7 @@ pub(super) fn take_the_lead(
 /// The squares where a creature that is up stands.
 pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
     type Up = QueryState<(&'static Position, &'static Conditions), With<crate::creature::Creature>>;
-    crate::kept::kept_query(world, |world, q: &mut Up| {
+    crate::query_cache::cached_query(world, |world, q: &mut Up| {
         q.iter(world)
             .filter(|(_, c)| !crate::rules::conditions::is_down(c))
             .map(|(p, _)| p.0)

@@ -131,7 +131,7 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
     };
     let grid = world.resource::<crate::grid::DungeonGrid>().clone();
     let doors: BTreeMap<GridPos, Door> =
-        crate::kept::read_query(world, |q: Query<(&Position, &Door)>| {
+        crate::query_cache::read_query(world, |q: Query<(&Position, &Door)>| {
             q.iter().map(|(p, d)| (p.0, d.clone())).collect()
         })
         .unwrap_or_default();
@@ -180,7 +180,7 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
 
 /// Every open pit on the level (the Judge's map).
 fn open_holes(world: &mut World) -> Vec<GridPos> {
-    crate::kept::read_query(
+    crate::query_cache::read_query(
         world,
         |q: Query<(&Position, &crate::rules::traps::Trap)>| {
             q.iter()

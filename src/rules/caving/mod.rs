@@ -430,7 +430,7 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
         Escape::Forward => &stuck_in.ahead,
     };
     let occupied = |world: &mut World, p: GridPos| {
-        crate::kept::read_query(
+        crate::query_cache::read_query(
             world,
             |q: Query<&Position, With<crate::creature::Creature>>| q.iter().any(|o| o.0 == p),
         )

@@ -146,7 +146,7 @@ pub fn awareness(world: &mut World) {
         ),
         With<Creature>,
     >;
-    let worked_out = crate::kept::kept_query(world, |world, q: &mut Creatures| {
+    let worked_out = crate::query_cache::cached_query(world, |world, q: &mut Creatures| {
         // Who heard an enemy this round knows where it is (RULINGS › Faction initiative).
         let heard: Vec<(Entity, GridPos)> = world
             .get_resource::<crate::rules::sound::hearing::HeardThisRound>()
@@ -243,7 +243,7 @@ pub(crate) fn faction_members(world: &mut World, faction: usize) -> Vec<(String,
         ),
         With<Creature>,
     >;
-    let mut out: Vec<(String, i32)> = crate::kept::read_query(world, |q: Members| {
+    let mut out: Vec<(String, i32)> = crate::query_cache::read_query(world, |q: Members| {
         q.iter()
             .filter(|(_, f, c, ..)| f.0 == faction && !is_down(c))
             .map(|(n, _, _, c, a)| (n.to_string(), initiative_modifier(c, a)))

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 
 use super::commands::CombatRefusal;
 use crate::act::Refusal;
-use crate::kept::read_query;
+use crate::query_cache::read_query;
 use crate::rules::throws::ThrowKind;
 
 use super::battle::{Battle, is_down, strike};
@@ -124,7 +124,7 @@ pub(crate) fn ready_opportunities(world: &mut World) {
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
     let round = world.resource::<Clock>().rounds;
     // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
-    let threatening: Vec<Entity> = crate::kept::in_entity_order(
+    let threatening: Vec<Entity> = crate::query_cache::in_entity_order(
         read_query(
             world,
             |q: Query<(Entity, &Conditions, &Combatant), With<Creature>>| {

@@ -60,7 +60,7 @@ fn forewarned(world: &World, faction: usize, enemies: &[usize]) -> bool {
 /// The members of a faction that are up.
 fn members(world: &mut World, faction: usize) -> Vec<Entity> {
     let mut out: Vec<Entity> =
-        crate::kept::read_query(world, |q: Query<(Entity, &Faction, &Conditions)>| {
+        crate::query_cache::read_query(world, |q: Query<(Entity, &Faction, &Conditions)>| {
             q.iter()
                 .filter(|(_, f, c)| f.0 == faction && !is_down(c))
                 .map(|(e, ..)| e)
@@ -75,7 +75,7 @@ fn members(world: &mut World, faction: usize) -> Vec<Entity> {
 fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> bool {
     use crate::rules::light::{CarriedBy, LightSource};
     let bearers: Vec<Entity> =
-        crate::kept::read_query(world, |lights: Query<(&LightSource, &CarriedBy)>| {
+        crate::query_cache::read_query(world, |lights: Query<(&LightSource, &CarriedBy)>| {
             lights
                 .iter()
                 .filter(|(l, _)| l.lit)

@@ -7,7 +7,7 @@ pub use events::ConditionEvent;
 
 use bevy::prelude::*;
 
-use crate::kept::in_entity_order;
+use crate::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Reason, Refusal, creature};

@@ -17,10 +17,10 @@ use crate::act::{Refusal, square_of};
 use crate::creature::{ClassLevel, Equipment, Position};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::kept::{in_entity_order, read_query};
 use crate::level::DoorSpec;
 use crate::level::schema::{DoorState, Gear, Lock};
 use crate::log::{EventLog, log_in};
+use crate::query_cache::{in_entity_order, read_query};
 use crate::rules::abilities::delve_modifier;
 use crate::time::Clock;
 

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 
-use crate::kept::in_entity_order;
+use crate::query_cache::in_entity_order;
 use serde::Serialize;
 
 use crate::act::{Refusal, Unable, square_of};
@@ -425,13 +425,14 @@ pub(crate) fn update_light_map(
 
 /// The carried lights of a creature.
 fn carried(world: &mut World, bearer: Entity) -> Vec<Entity> {
-    let mut v: Vec<Entity> = crate::kept::read_query(world, |q: Query<(Entity, &CarriedBy)>| {
-        q.iter()
-            .filter(|(_, c)| c.0 == bearer)
-            .map(|(e, _)| e)
-            .collect()
-    })
-    .unwrap_or_default();
+    let mut v: Vec<Entity> =
+        crate::query_cache::read_query(world, |q: Query<(Entity, &CarriedBy)>| {
+            q.iter()
+                .filter(|(_, c)| c.0 == bearer)
+                .map(|(e, _)| e)
+                .collect()
+        })
+        .unwrap_or_default();
     v.sort();
     v
 }

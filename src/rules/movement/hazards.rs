@@ -168,7 +168,7 @@ pub(crate) fn mind_the_way(world: &mut World) {
         Option<&'a Faction>,
     );
     let mut learned: Vec<(Entity, GridPos, GridPos)> =
-        crate::kept::read_query(world, |q: Query<Walker>| {
+        crate::query_cache::read_query(world, |q: Query<Walker>| {
             q.iter()
                 .filter_map(|(e, w, at, f)| {
                     let f = f.copied()?;

@@ -15,7 +15,7 @@ pub use events::RestEvent;
 
 use bevy::prelude::*;
 
-use crate::kept::in_entity_order;
+use crate::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Reason, Refusal, creature};

@@ -16,7 +16,7 @@ pub use events::SearchEvent;
 use bevy::prelude::*;
 
 use crate::act::{Reason, Refusal, Unable, square_of};
-use crate::kept::read_query;
+use crate::query_cache::read_query;
 use crate::rules::throws::ThrowKind;
 
 use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};

@@ -13,7 +13,7 @@
 
 use bevy::prelude::*;
 
-use crate::kept::in_entity_order;
+use crate::query_cache::in_entity_order;
 
 use super::{HearingEvent, HowHeard};
 use serde::Serialize;

@@ -28,10 +28,10 @@ use serde::Serialize;
 use crate::act::{Refusal, square_of};
 use crate::creature::{Creature, Equipment, Faction, Position};
 use crate::grid::GridPos;
-use crate::kept::{in_entity_order, read_query};
 use crate::level::schema::{Gear, TrapKind};
 use crate::level::{TrapSpec, TrapTriggerDef};
 use crate::log::log_in;
+use crate::query_cache::{in_entity_order, read_query};
 use crate::rules::movement::hazards::Hazard;
 use crate::rules::movement::{Footsteps, HaltReason, MovedThisRound, MovementEvent, Pace};
 

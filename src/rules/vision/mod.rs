@@ -14,7 +14,7 @@ pub use events::VisionEvent;
 
 use bevy::prelude::*;
 
-use crate::kept::in_entity_order;
+use crate::query_cache::in_entity_order;
 
 use crate::act::{Act, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;

@@ -1,8 +1,8 @@
-//! Queries kept between calls. The rules and the minds ask the world the same questions many
-//! times a round (the door on this square, the traps a faction knows, who is up); a Bevy query
-//! made anew each time walks every archetype of the world and costs more than its answer. A
-//! kept query is made once per world and only brought up to date with the archetypes added
-//! since.
+//! Queries cached between calls (not the delve's kept state: `crate::state`). The rules and the
+//! minds ask the world the same questions many times a round (the door on this square, the
+//! traps a faction knows, who is up); a Bevy query made anew each time walks every archetype of
+//! the world and costs more than its answer. A cached query is made once per world and only
+//! brought up to date with the archetypes added since.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -11,13 +11,13 @@ use std::sync::Mutex;
 use bevy::ecs::query::{QueryData, QueryFilter, ReadOnlyQueryData};
 use bevy::prelude::*;
 
-/// The queries kept for the calls that may change what they read ([`kept_query`]), by the type
+/// The queries kept for the calls that may change what they read ([`cached_query`]), by the type
 /// of their state.
 #[derive(Resource, Default)]
-pub struct KeptQueries(HashMap<TypeId, Box<dyn Any + Send + Sync>>);
+pub struct CachedQueries(HashMap<TypeId, Box<dyn Any + Send + Sync>>);
 
 /// Runs `f` with the world and the kept query of `D` filtered by `F`, made on first use.
-pub(crate) fn kept_query<D, F, R>(
+pub(crate) fn cached_query<D, F, R>(
     world: &mut World,
     f: impl FnOnce(&World, &mut QueryState<D, F>) -> R,
 ) -> R
@@ -29,7 +29,7 @@ where
     let key = TypeId::of::<QueryState<D, F>>();
     // Taken out while in use, so that `f` may ask a kept query of its own.
     let taken = world
-        .get_resource_mut::<KeptQueries>()
+        .get_resource_mut::<CachedQueries>()
         .and_then(|mut k| k.0.remove(&key))
         .and_then(|b| b.downcast::<QueryState<D, F>>().ok());
     let mut state = match taken {
@@ -38,7 +38,7 @@ where
     };
     let answer = f(world, &mut state);
     world
-        .get_resource_or_init::<KeptQueries>()
+        .get_resource_or_init::<CachedQueries>()
         .0
         .insert(key, Box::new(state));
     answer
