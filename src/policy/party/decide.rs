@@ -165,7 +165,7 @@ pub(super) const TACTICS: &[Tactic] = &[
         let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
         let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
         t.mind.homeward = Some(why);
-        t.mind.heading_for = None;
+        t.mind.exploring.heading_for = None;
         Some((Intent::TurnBack { why }, Vec::new()))
     }),
     Tactic::new("carry the downed", Needs::Distances, carry_the_downed),
@@ -221,8 +221,8 @@ impl KnownLevel {
             seen,
             traps,
             holes,
-            doors: mind.doors.clone(),
-            shut_for_good: mind.shut_for_good.clone(),
+            doors: mind.door_memory.doors.clone(),
+            shut_for_good: mind.door_memory.shut_for_good.clone(),
             swims: all_swim(world, members),
             jumps: party_jumps(world, mind, members),
             traverses: party_traverses(world, mind, members),
@@ -306,11 +306,12 @@ pub(super) fn decide(
         };
         let mind = &mut *turn.mind;
         if tactic.throws_anew {
-            mind.unchanged = 0;
-            mind.last_decision = None;
+            mind.deciding.unchanged = 0;
+            mind.deciding.last_decision = None;
             return Some((tactic.name, decision));
         }
         if mind
+            .deciding
             .set_aside
             .iter()
             .any(|(n, i, until)| *n == tactic.name && *i == decision.0 && *until > now)
@@ -319,15 +320,25 @@ pub(super) fn decide(
         }
         // Never loop: the same decision again and again, a round or two apart, with no one
         // moving, is set aside for a while and the next row is tried.
-        let same = mind.last_decision.as_ref().is_some_and(|(n, i, r, sq)| {
-            *n == tactic.name && *i == decision.0 && now <= r + SET_ASIDE.within && *sq == squares
-        });
-        mind.unchanged = if same { mind.unchanged + 1 } else { 0 };
-        mind.last_decision = Some((tactic.name, decision.0.clone(), now, squares.clone()));
-        if mind.unchanged + 1 >= SET_ASIDE.after {
-            mind.unchanged = 0;
-            mind.set_aside
-                .push((tactic.name, decision.0.clone(), now + SET_ASIDE.for_rounds));
+        let same = mind
+            .deciding
+            .last_decision
+            .as_ref()
+            .is_some_and(|(n, i, r, sq)| {
+                *n == tactic.name
+                    && *i == decision.0
+                    && now <= r + SET_ASIDE.within
+                    && *sq == squares
+            });
+        mind.deciding.unchanged = if same { mind.deciding.unchanged + 1 } else { 0 };
+        mind.deciding.last_decision = Some((tactic.name, decision.0.clone(), now, squares.clone()));
+        if mind.deciding.unchanged + 1 >= SET_ASIDE.after {
+            mind.deciding.unchanged = 0;
+            mind.deciding.set_aside.push((
+                tactic.name,
+                decision.0.clone(),
+                now + SET_ASIDE.for_rounds,
+            ));
             log_in(
                 turn.world,
                 PolicyEvent::SetAside {
@@ -408,18 +419,18 @@ impl ThisRound<'_> {
             // An edge it stands on or beside stays an edge only for what cannot be seen from
             // here (dark walls, corners): walking there again would show no more.
             for p in std::iter::once(self.here).chain(self.here.neighbours()) {
-                if know.frontier(p) && !self.mind.exhausted.contains(&p) {
-                    self.mind.exhausted.push(p);
+                if know.frontier(p) && !self.mind.exploring.exhausted.contains(&p) {
+                    self.mind.exploring.exhausted.push(p);
                 }
             }
             // (The same knowledge from the same square gives the same distances: kept from
             // the last round that asked.)
             let key = sight.fingerprint(self.here);
-            let distances = match &self.mind.distances {
+            let distances = match &self.mind.deciding.distances {
                 Some((k, d)) if *k == key => d.clone(),
                 _ => {
                     let d = know.distances(self.here);
-                    self.mind.distances = Some((key, d.clone()));
+                    self.mind.deciding.distances = Some((key, d.clone()));
                     d
                 }
             };
@@ -431,10 +442,10 @@ impl ThisRound<'_> {
 
 /// The marching order and the pole, once, as the party is handed over.
 fn set_out(t: &mut ThisRound<'_>) -> Option<Decision> {
-    if t.mind.set_out {
+    if t.mind.deciding.set_out {
         return None;
     }
-    t.mind.set_out = true;
+    t.mind.deciding.set_out = true;
     let orders = setting_out(t.world, t.mind, t.members);
     (!orders.is_empty()).then_some((Intent::SetOut, orders))
 }
@@ -586,7 +597,7 @@ fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
         return None;
     }
     t.mind.homeward = Some(Homeward::Fleeing);
-    t.mind.heading_for = None;
+    t.mind.exploring.heading_for = None;
     for &m in t.members {
         t.world
             .entity_mut(m)
@@ -658,7 +669,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     };
     if target == here {
         // Arrived where it was bound, and it is still an edge: it is not tried again.
-        mind.exhausted.push(target);
+        mind.exploring.exhausted.push(target);
         return None;
     }
     if let Some(walk) = from_here.walk_to(&sight.grid, target) {
@@ -669,7 +680,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     // takes the squeeze, and jumps at the odds it accepts when stranded.
     mind.homeward?;
     let stranded = Knowledge {
-        squeezes: mind.has_squeezes,
+        squeezes: mind.gap_memory.has_squeezes,
         jumps: sight.jumps || party_jumps_at(world, members, mind.policy.stranded_jump_odds),
         ..sight.knowledge()
     };
@@ -758,4 +769,19 @@ pub(super) fn needs_rest(world: &World, members: &[Entity]) -> bool {
                     .get::<Conditions>(m)
                     .is_some_and(|c| c.has(ConditionKind::Winded)))
     })
+}
+
+/// The deciding itself: whether the party set out, the last decision and how often in a row decisions changed nothing, those set aside, and the distances last worked out from the leader's square.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Deciding {
+    pub(super) set_out: bool,
+    /// The last decision: its tactic, intent, round, and where the members stood.
+    pub(super) last_decision: Option<(&'static str, Intent, u64, Vec<Option<GridPos>>)>,
+    /// Decisions in a row that changed nothing (`decide::SET_ASIDE`).
+    pub(super) unchanged: u32,
+    /// Decisions set aside, until a round.
+    pub(super) set_aside: Vec<(&'static str, Intent, u64)>,
+    /// The distances last worked out from the leader's square, and what they depended on
+    /// (`decide::KnownLevel::fingerprint`).
+    pub(super) distances: Option<(u64, crate::policy::knowledge::Distances)>,
 }

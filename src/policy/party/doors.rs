@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use super::DoorPlan;
+use super::DoorWork;
 use super::Intent;
 use super::PartyMind;
 use super::free_to_act;
@@ -25,6 +26,7 @@ use crate::grid::GridPos;
 use crate::level::schema::{DoorState, Gear, Proficiency};
 use crate::policy::knowledge::SeenDoor;
 use crate::rules::doors::Door;
+use std::collections::BTreeMap;
 
 /// The doors in sight of a member now, as they are.
 pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
@@ -40,7 +42,7 @@ pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[E
             continue;
         }
         if in_sight(world, members, at) {
-            mind.doors.insert(at, SeenDoor { open });
+            mind.door_memory.doors.insert(at, SeenDoor { open });
         }
     }
 }
@@ -97,7 +99,7 @@ pub(super) fn deal_with_door(
     let listen = mind.policy.listen_at_doors;
     let (hasty_picks, methodical_picks) = (mind.policy.hasty_picks, mind.policy.methodical_picks);
     let party = mind.party.clone();
-    let w = mind.door_work.entry(door).or_default();
+    let w = mind.door_memory.door_work.entry(door).or_default();
     let by = |how: DoorPlan| Intent::Door { at: door, how };
     let xy = (door.x, door.y);
     if listen && !w.listened {
@@ -138,7 +140,7 @@ pub(super) fn deal_with_door(
             );
         }
         w.listened = true;
-        mind.listening_at = Some(door);
+        mind.door_memory.listening_at = Some(door);
         let listener = ears
             .iter()
             .filter(|e| e.2)
@@ -154,7 +156,7 @@ pub(super) fn deal_with_door(
             ],
         );
     }
-    mind.listening_at = None;
+    mind.door_memory.listening_at = None;
     // A door that swung shut by itself once is wedged open with a spike as it is opened, in the
     // same round, before it can swing shut again.
     if w.evil
@@ -277,7 +279,7 @@ pub(super) fn deal_with_door(
                 );
             }
         }
-        mind.shut_for_good.push(door);
+        mind.door_memory.shut_for_good.push(door);
         return (by(DoorPlan::LeaveShut), Vec::new());
     }
     if w.stuck && w.bashes < mind.policy.bash_attempts {
@@ -344,7 +346,7 @@ pub(super) fn deal_with_door(
         );
     }
     if w.stuck {
-        mind.shut_for_good.push(door);
+        mind.door_memory.shut_for_good.push(door);
         return (by(DoorPlan::LeaveShut), Vec::new());
     }
     // Tried, neither locked nor stuck as far as it learned, and still shut: open it again.
@@ -371,7 +373,9 @@ pub(super) fn spike_behind(
         .map(|(p, d)| (p.0, d.state, d.spikes))
         .collect();
     for (door, state, spikes) in doors {
-        if mind.spiked_behind.contains(&door) || !at.within_a_step(door) || occupied.contains(&door)
+        if mind.door_memory.spiked_behind.contains(&door)
+            || !at.within_a_step(door)
+            || occupied.contains(&door)
         {
             continue;
         }
@@ -385,7 +389,7 @@ pub(super) fn spike_behind(
         let order: Command = match state {
             DoorState::Open => CloseDoor { who, at: xy }.into(),
             DoorState::Closed if spikes == 0 => {
-                mind.spiked_behind.push(door);
+                mind.door_memory.spiked_behind.push(door);
                 Spike { who, at: xy }.into()
             }
             DoorState::Closed => continue,
@@ -393,4 +397,22 @@ pub(super) fn spike_behind(
         return Some((Intent::SpikeBehind { at: door }, vec![order]));
     }
     None
+}
+
+/// What the party has learned of doors: each as it last saw it, the work done at it, those it will not try again, those someone was heard behind (left for last), those it spiked shut behind it, the one it listens at, and whether an evil door swung shut since a walk was refused.
+#[derive(Clone, Debug, Default)]
+pub(super) struct DoorMemory {
+    /// The doors it has seen, as it last saw them.
+    pub(super) doors: BTreeMap<GridPos, SeenDoor>,
+    pub(super) door_work: BTreeMap<GridPos, DoorWork>,
+    /// Doors it will not try again.
+    pub(super) shut_for_good: Vec<GridPos>,
+    /// Doors someone was heard behind: left for last.
+    pub(super) later: Vec<GridPos>,
+    /// Doors it spiked shut behind it.
+    pub(super) spiked_behind: Vec<GridPos>,
+    /// The door it listened at, until the listening is heard out.
+    pub(super) listening_at: Option<GridPos>,
+    /// An evil door it knows swung shut since a walk was last refused.
+    pub(super) door_swung_shut: bool,
 }

@@ -61,7 +61,7 @@ pub(super) fn fallen_with_gear(
     let mut out: Vec<(bool, Entity, GridPos)> = fallen
         .into_iter()
         .filter(|(e, n, p)| {
-            !mind.looted.contains(n)
+            !mind.fallen_memory.looted.contains(n)
                 && (members.contains(e) || in_sight(world, members, *p))
                 && world.get::<crate::creature::Below>(*e).is_none()
                 && (with_light.contains(e)
@@ -103,12 +103,12 @@ pub(super) fn take_from_the_fallen(
         .min_by_key(|&(feet, m, _)| (feet, m));
     let intent = Intent::TakeFromTheFallen { from: from.clone() };
     let Some((_, taker, taker_at)) = taker else {
-        mind.looted.push(from);
+        mind.fallen_memory.looted.push(from);
         return None;
     };
     if taker_at.within_a_step(at) {
-        mind.taking_walks = 0;
-        mind.looted.push(from.clone());
+        mind.fallen_memory.taking_walks = 0;
+        mind.fallen_memory.looted.push(from.clone());
         let who = name(world, taker);
         return Some((intent, vec![TakeFrom { who, from }.into()]));
     }
@@ -124,10 +124,10 @@ pub(super) fn take_from_the_fallen(
                 .map(|path| (path.feet, p))
         })
         .min();
-    mind.taking_walks += 1;
-    if mind.taking_walks > 3 {
-        mind.taking_walks = 0;
-        mind.looted.push(from);
+    mind.fallen_memory.taking_walks += 1;
+    if mind.fallen_memory.taking_walks > 3 {
+        mind.fallen_memory.taking_walks = 0;
+        mind.fallen_memory.looted.push(from);
         return None;
     }
     match beside {
@@ -143,7 +143,7 @@ pub(super) fn take_from_the_fallen(
             ],
         )),
         _ => {
-            mind.looted.push(from);
+            mind.fallen_memory.looted.push(from);
             None
         }
     }
@@ -160,7 +160,7 @@ pub(super) fn out_of_the_pit(
     let below = members.iter().copied().find(|&m| {
         is_up(world, m)
             && world.get::<crate::creature::Below>(m).is_some()
-            && !mind.stranded_names.contains(&name(world, m))
+            && !mind.fallen_memory.stranded_names.contains(&name(world, m))
             // (One on its way through a shaft the party is crossing climbs out on the far side.)
             && square(world, m) != shaft_of_the_crossing(world, mind)
     })?;
@@ -180,7 +180,7 @@ pub(super) fn out_of_the_pit(
         .iter()
         .map(|&(_, p)| p)
         .min_by_key(|&p| (p.chebyshev(pit), p))
-        .or(mind.heading_for);
+        .or(mind.exploring.heading_for);
     let rim = pit
         .neighbours()
         .into_iter()
@@ -269,7 +269,7 @@ pub(super) fn fetch_from_the_pit(
     let fallen = members.iter().copied().find(|&m| {
         !is_up(world, m)
             && below(world, m)
-            && !mind.looted.contains(&name(world, m))
+            && !mind.fallen_memory.looted.contains(&name(world, m))
             && (world.get::<Equipment>(m).is_some_and(|g| !g.0.is_empty())
                 || carried(world, &[m])
                     .iter()
@@ -277,8 +277,8 @@ pub(super) fn fetch_from_the_pit(
     })?;
     let pit = square(world, fallen)?;
     let from = name(world, fallen);
-    if mind.pits_given_up.contains(&pit) {
-        mind.looted.push(from);
+    if mind.fallen_memory.pits_given_up.contains(&pit) {
+        mind.fallen_memory.looted.push(from);
         return None;
     }
     let intent = Intent::TakeFromTheFallen { from: from.clone() };
@@ -286,7 +286,7 @@ pub(super) fn fetch_from_the_pit(
     // what lies in it is given up.
     if let Err(far) = walk_up_to(t, pit, intent.clone()) {
         if far.is_none() {
-            t.mind.looted.push(from);
+            t.mind.fallen_memory.looted.push(from);
         }
         return far;
     }
@@ -296,7 +296,7 @@ pub(super) fn fetch_from_the_pit(
         .iter()
         .find(|&&m| is_up(world, m) && below(world, m) && square(world, m) == Some(pit))
     {
-        mind.looted.push(from.clone());
+        mind.fallen_memory.looted.push(from.clone());
         let who = name(world, down_there);
         return Some((intent, vec![TakeFrom { who, from }.into()]));
     }
@@ -317,7 +317,7 @@ pub(super) fn fetch_from_the_pit(
             .iter()
             .find(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
         else {
-            mind.looted.push(from);
+            mind.fallen_memory.looted.push(from);
             return None;
         };
         let order = LowerRope {
@@ -404,9 +404,10 @@ pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Ent
     members.iter().copied().any(|m| {
         !is_up(world, m)
             && world.get::<crate::creature::Below>(m).is_some()
-            && !mind.looted.contains(&name(world, m))
+            && !mind.fallen_memory.looted.contains(&name(world, m))
             && square(world, m).is_some_and(|pit| {
-                !mind.pits_given_up.contains(&pit) && rope_for_the_pit(world, members, pit, m)
+                !mind.fallen_memory.pits_given_up.contains(&pit)
+                    && rope_for_the_pit(world, members, pit, m)
             })
             && carried(world, &[m])
                 .iter()
@@ -438,7 +439,7 @@ pub(super) fn carry_the_downed(
                     .get::<Conditions>(m)
                     .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
                 && world.get::<crate::creature::Below>(m).is_none()
-                && !mind.left_for_good.contains(&name(world, m))
+                && !mind.fallen_memory.left_for_good.contains(&name(world, m))
         })
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
@@ -465,12 +466,12 @@ pub(super) fn carry_the_downed(
         })
         .min();
     let Some((_, _, bearer, bearer_at)) = bearer else {
-        mind.left_for_good.push(who);
+        mind.fallen_memory.left_for_good.push(who);
         return None;
     };
     let intent = Intent::Carry { whom: who.clone() };
     if bearer_at.within_a_step(at) {
-        mind.carry_walks = 0;
+        mind.fallen_memory.carry_walks = 0;
         let carry = crate::rules::carrying::Carry {
             who: name(world, bearer),
             whom: who,
@@ -486,19 +487,36 @@ pub(super) fn carry_the_downed(
             // No way known from here (the party parted by a hole, say): it goes home first,
             // and from there, with still no way, it is left.
             if t.here.within_a_step(mind.way_in) {
-                mind.left_for_good.push(who);
+                mind.fallen_memory.left_for_good.push(who);
             }
             return None;
         };
         return on_the_way(world, mind, members, &know, &walk, at, intent);
     }
     // Near: the bearer takes the lead up to it, the rest behind (four tries).
-    mind.carry_walks += 1;
-    if mind.carry_walks > 4 {
-        mind.carry_walks = 0;
-        mind.left_for_good.push(who);
+    mind.fallen_memory.carry_walks += 1;
+    if mind.fallen_memory.carry_walks > 4 {
+        mind.fallen_memory.carry_walks = 0;
+        mind.fallen_memory.left_for_good.push(who);
         return None;
     }
     let party = mind.party.clone();
     Some((intent, take_the_lead(world, &party, members, bearer, at)))
+}
+
+/// The fallen and the stranded: members left at the bottom of pits, those taken from, pits given up, walks toward the fallen and to bring a bearer, and members no one could bear or reach.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FallenMemory {
+    /// Members at the bottom of a pit who could not climb out, and were left there.
+    pub(super) stranded_names: Vec<String>,
+    /// The fallen it has taken from, or given up taking from.
+    pub(super) looted: Vec<String>,
+    /// Pits it will not climb down into or lower a rope into again (the rules refused it).
+    pub(super) pits_given_up: Vec<GridPos>,
+    /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
+    pub(super) taking_walks: u32,
+    /// Walks given to bring a bearer beside a downed member: four, and it is left.
+    pub(super) carry_walks: u32,
+    /// Downed members no one could bear or reach.
+    pub(super) left_for_good: Vec<String>,
 }

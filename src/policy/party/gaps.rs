@@ -89,7 +89,7 @@ pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
 /// (Dungeon Delves › Squeezing; `rules::caving::stuck_for_good_chance`) no more than the
 /// policy's `squeeze_risk`? Then squeezes are a way on.
 pub(super) fn party_squeezes(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    mind.has_squeezes
+    mind.gap_memory.has_squeezes
         && members.iter().filter(|&&m| is_up(world, m)).all(|&m| {
             crate::rules::caving::stuck_for_good_chance(world, m) <= mind.policy.squeeze_risk
         })
@@ -97,7 +97,7 @@ pub(super) fn party_squeezes(world: &World, mind: &PartyMind, members: &[Entity]
 
 /// The shaft the party is climbing through, if its crossing is one.
 pub(super) fn shaft_of_the_crossing(world: &World, mind: &PartyMind) -> Option<GridPos> {
-    let (take_off, landing) = mind.crossing?;
+    let (take_off, landing) = mind.gap_memory.crossing?;
     chasm_between(world, take_off, landing)
 }
 
@@ -183,7 +183,7 @@ pub(super) fn narrowest_ledge(world: &World) -> Option<u32> {
 /// Would every member who is up cross the level's narrowest ledge by a balancing traverse at
 /// the policy's odds? Then ledges are a way on for the party.
 pub(super) fn party_traverses(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let Some(inches) = mind.narrowest_ledge else {
+    let Some(inches) = mind.gap_memory.narrowest_ledge else {
         return false;
     };
     members
@@ -203,7 +203,7 @@ pub(super) fn rejoin_across(
 ) -> Option<(Intent, Vec<Command>)> {
     // One at the bottom of the shaft the party is climbing through: the crossing goes on.
     if let Some(shaft) = shaft_of_the_crossing(world, mind)
-        && let Some((take_off, landing)) = mind.crossing
+        && let Some((take_off, landing)) = mind.gap_memory.crossing
         && members.iter().any(|&m| {
             is_up(world, m)
                 && world.get::<crate::creature::Below>(m).is_some()
@@ -244,9 +244,9 @@ pub(super) fn rejoin_across(
         };
         let (take_off, landing) = (walk[k], walk[k + 1]);
         // Cut off by the party's own crossing, not yet done: the rest go on over to it.
-        if mind.crossing == Some((landing, take_off)) {
+        if mind.gap_memory.crossing == Some((landing, take_off)) {
             return cross(world, mind, members, landing, take_off).or_else(|| {
-                mind.crossing = None;
+                mind.gap_memory.crossing = None;
                 None
             });
         }
@@ -419,7 +419,14 @@ fn cross_one(
         };
         return Some((intent, vec![order]));
     }
-    if mind.jump_refused.iter().filter(|&n| *n == who).count() >= 2 {
+    if mind
+        .gap_memory
+        .jump_refused
+        .iter()
+        .filter(|&n| *n == who)
+        .count()
+        >= 2
+    {
         // Its jump was refused twice: the rules will not have it; the party stops trying.
         return None;
     }
@@ -520,4 +527,17 @@ fn cross_one(
         .min()?
         .1;
     Some((intent, vec![walk(who, back)]))
+}
+
+/// Gaps in the way: jumps the rules refused, the level's narrowest ledge and its squeezes (found once), and the hole being jumped while some are still to cross.
+#[derive(Clone, Debug, Default)]
+pub(super) struct GapMemory {
+    /// A name for each jump of that member the rules refused.
+    pub(super) jump_refused: Vec<String>,
+    /// The level's narrowest ledge, in inches ([`narrowest_ledge`]).
+    pub(super) narrowest_ledge: Option<u32>,
+    /// The level has squeezes ([`has_squeezes`]; found once: squeezes do not change).
+    pub(super) has_squeezes: bool,
+    /// The hole the party is jumping, take-off and landing, while some are still to cross.
+    pub(super) crossing: Option<(GridPos, GridPos)>,
 }

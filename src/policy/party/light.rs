@@ -123,7 +123,9 @@ pub(super) fn take_a_light(
     let (at, _) = standing
         .into_iter()
         .filter(|p| {
-            know.has_seen(*p) && !mind.lights_given_up.contains(p) && !mind.exhausted.contains(p)
+            know.has_seen(*p)
+                && !mind.light_memory.lights_given_up.contains(p)
+                && !mind.exploring.exhausted.contains(p)
         })
         .filter_map(|p| Some((p, from_here.cost(know.grid, p)?)))
         .filter(|&(_, cost)| cost <= 80)
@@ -131,7 +133,7 @@ pub(super) fn take_a_light(
     let leader = leader(world, members)?;
     let intent = Intent::TakeALight { at };
     if square(world, leader) == Some(at) {
-        mind.lights_given_up.push(at);
+        mind.light_memory.lights_given_up.push(at);
         return Some((
             intent,
             vec![
@@ -153,4 +155,11 @@ pub(super) fn take_a_light(
             .into(),
         ],
     ))
+}
+
+/// Lights on the level taken, or given up taking.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LightMemory {
+    /// Lights on the level it took, or gave up taking.
+    pub(super) lights_given_up: Vec<GridPos>,
 }

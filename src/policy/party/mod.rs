@@ -50,7 +50,6 @@ mod fighting;
 mod gaps;
 mod why;
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use bevy::prelude::*;
@@ -58,160 +57,34 @@ use serde::Serialize;
 
 use super::knowledge::SeenDoor;
 use super::outcome::{Outcome, Tally};
-use crate::act::{PendingCommands, Refusal, Unable, at};
+use crate::act::{PendingCommands, Refusal, at};
 use crate::command::acts::*;
 use crate::command::{Command, CommandEvent};
 use crate::creature::{Conditions, Faction, Position};
-use crate::grid::{DungeonGrid, GridPos};
+use crate::grid::GridPos;
 use crate::level::Goal;
 use crate::log::{EventLog, LogEvent, log_in};
 use crate::party_policy::PartyPolicy;
 use crate::rules::doors::{DoorEvent, DoorRefusal};
 use crate::rules::party::{Parties, PartyMindHandler};
 use crate::schedule::{RoundSet, SimRound};
-use crate::time::{Clock, ROUNDS_PER_TURN};
 use decide::busy;
-use decide::foe_at_hand;
 use decide::in_a_fight;
-use fallen::fallen_with_gear;
-use fallen::light_in_a_pit;
-use gaps::has_squeezes;
-use gaps::narrowest_ledge;
-use light::has_light_burning;
 use light::light_dying;
 use light::light_to_kindle;
 
-/// Why a party cannot be handed to a policy.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AutonomyRefusal {
-    /// The policy names someone who is not in the party.
-    NotInParty { name: String },
-    /// The party is not under a policy.
-    NotAutonomous,
-    /// The delve has ended.
-    DelveOver,
-}
+mod handing;
+pub use handing::AutonomyRefusal;
+use handing::{hand_over, take_back};
 
-impl crate::act::Reason for AutonomyRefusal {}
-
-impl fmt::Display for AutonomyRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AutonomyRefusal::NotInParty { name } => {
-                write!(f, "the policy names {name}, who is not in the party")
-            }
-            AutonomyRefusal::NotAutonomous => write!(f, "the party is not under its policy"),
-            AutonomyRefusal::DelveOver => write!(f, "the delve is over"),
-        }
-    }
-}
-
-/// The party hands itself to its policy: the way in is where its leader stands now.
-fn hand_over(world: &mut World, party: &str, policy: PartyPolicy) -> Result<(), Refusal> {
-    if world.resource::<DelveEnd>().0.is_some() {
-        return Err(AutonomyRefusal::DelveOver.into());
-    }
-    let p = world
-        .resource::<Parties>()
-        .get(party)
-        .cloned()
-        .ok_or_else(|| Unable::NoParty {
-            name: party.to_owned(),
-        })?;
-    let names: Vec<String> = p
-        .marching_order
-        .iter()
-        .map(|&m| crate::creature::name_of(world, m))
-        .collect();
-    for n in policy
-        .marching_order
-        .iter()
-        .flatten()
-        .chain(&policy.light_bearer)
-    {
-        if !names.contains(n) {
-            return Err(AutonomyRefusal::NotInParty { name: n.clone() }.into());
-        }
-    }
-    let leader = p.leader().ok_or(Unable::NoParty {
-        name: party.to_owned(),
-    })?;
-    let way_in = crate::act::square_of(world, leader)?;
-    let faction = *world.get::<Faction>(leader).ok_or(Unable::NoSquare)?;
-    // A party led by its policy does not wait for orders in a battle: the policy leaves the
-    // blows to its members' battle minds (`WaitForOrders` given before is let go).
-    crate::rules::combat::battle::wait_for_orders(world, party, false)?;
-    let goal = world.resource::<LevelGoal>().0.clone();
-    let fuel_at_start = super::outcome::fuel_rounds(world, &p.marching_order);
-    let since = world.resource::<EventLog>().len();
-    let goal_room = match goal {
-        Goal::Room(p) => world.resource::<DungeonGrid>().room_of(p),
-        _ => Vec::new(),
-    };
-    let mind = PartyMind {
-        party: party.to_owned(),
-        faction,
-        policy,
-        goal,
-        goal_room,
-        way_in,
-        since,
-        fuel_at_start,
-        cursor: since,
-        set_out: false,
-        homeward: None,
-        doors: BTreeMap::new(),
-        door_work: BTreeMap::new(),
-        shut_for_good: Vec::new(),
-        later: Vec::new(),
-        searched: BTreeMap::new(),
-        exhausted: Vec::new(),
-        traps_tried: Vec::new(),
-        spiked_behind: Vec::new(),
-        heading_for: None,
-        listening_at: None,
-        stranded_names: Vec::new(),
-        looted: Vec::new(),
-        jump_refused: Vec::new(),
-        crossing: None,
-        pits_given_up: Vec::new(),
-        lights_given_up: Vec::new(),
-        narrowest_ledge: narrowest_ledge(world),
-        has_squeezes: has_squeezes(world),
-        taking_walks: 0,
-        carry_walks: 0,
-        left_for_good: Vec::new(),
-        distances: None,
-        trodden: Default::default(),
-        stalls: 0,
-        last_walk_from: None,
-        door_swung_shut: false,
-        last_decision: None,
-        unchanged: 0,
-        set_aside: Vec::new(),
-    };
-    let mut minds = world.resource_mut::<PartyMinds>();
-    minds.0.retain(|m| m.party != party);
-    minds.0.push(mind);
-    Ok(())
-}
-
-fn take_back(world: &mut World, party: &str) -> Result<(), Refusal> {
-    let mut minds = world.resource_mut::<PartyMinds>();
-    let before = minds.0.len();
-    minds.0.retain(|m| m.party != party);
-    if minds.0.len() == before {
-        return Err(AutonomyRefusal::NotAutonomous.into());
-    }
-    let members = party_members(world, party);
-    for m in members {
-        world.entity_mut(m).remove::<(
-            crate::rules::combat::behaviour::Retreating,
-            crate::rules::combat::behaviour::FightsTogether,
-        )>();
-    }
-    Ok(())
-}
+mod ending;
+use decide::Deciding;
+use doors::DoorMemory;
+use ending::{left_behind, the_end};
+use fallen::FallenMemory;
+use gaps::GapMemory;
+use light::LightMemory;
+use way::{Exploring, WalkMemory};
 
 /// The level's goal, for the policies.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -415,8 +288,6 @@ pub struct PartyMind {
     pub faction: Faction,
     pub policy: PartyPolicy,
     pub goal: Goal,
-    /// The squares of the goal's room (for a `Room` goal), found once.
-    goal_room: Vec<GridPos>,
     /// Where the party came in, and leaves.
     pub way_in: GridPos,
 
@@ -425,66 +296,21 @@ pub struct PartyMind {
     pub fuel_at_start: u64,
     /// The log entries read so far.
     cursor: usize,
-    set_out: bool,
     pub homeward: Option<Homeward>,
-    /// The doors it has seen, as it last saw them.
-    doors: BTreeMap<GridPos, SeenDoor>,
-    door_work: BTreeMap<GridPos, DoorWork>,
-    /// Doors it will not try again.
-    shut_for_good: Vec<GridPos>,
-    /// Doors someone was heard behind: left for last.
-    later: Vec<GridPos>,
-    /// Dead ends, and how often they were searched methodically.
-    searched: BTreeMap<GridPos, u32>,
-    /// Edges it walked to that stayed edges: not tried again.
-    exhausted: Vec<GridPos>,
-    /// Traps a thief has tried to disarm.
-    traps_tried: Vec<GridPos>,
-    /// Doors it spiked shut behind it.
-    spiked_behind: Vec<GridPos>,
-    /// Where its last walk was bound.
-    heading_for: Option<GridPos>,
-    /// The door it listened at, until the listening is heard out.
-    listening_at: Option<GridPos>,
-    /// Members at the bottom of a pit who could not climb out, and were left there.
-    stranded_names: Vec<String>,
-    /// The fallen it has taken from, or given up taking from.
-    looted: Vec<String>,
-    /// A name for each jump of that member the rules refused.
-    jump_refused: Vec<String>,
-    /// The level's narrowest ledge, in inches ([`narrowest_ledge`]).
-    narrowest_ledge: Option<u32>,
-    /// The level has squeezes ([`has_squeezes`]; found once: squeezes do not change).
-    has_squeezes: bool,
-    /// Lights on the level it took, or gave up taking.
-    lights_given_up: Vec<GridPos>,
-    /// Pits it will not climb down into or lower a rope into again (the rules refused it).
-    pits_given_up: Vec<GridPos>,
-    /// The hole the party is jumping, take-off and landing, while some are still to cross.
-    crossing: Option<(GridPos, GridPos)>,
-    /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
-    taking_walks: u32,
-    /// Walks given to bring a bearer beside a downed member: four, and it is left.
-    carry_walks: u32,
-    /// Downed members no one could bear or reach.
-    left_for_good: Vec<String>,
-    /// Walks given in a row that did not move the leader: three, and the square is given up.
-    stalls: u32,
-    /// The leader's square when the last walk was given.
-    last_walk_from: Option<GridPos>,
-    /// An evil door it knows swung shut since a walk was last refused.
-    door_swung_shut: bool,
-    /// The last decision: its tactic, intent, round, and where the members stood.
-    last_decision: Option<(&'static str, Intent, u64, Vec<Option<GridPos>>)>,
-    /// Decisions in a row that changed nothing (`decide::SET_ASIDE`).
-    unchanged: u32,
-    /// Decisions set aside, until a round.
-    set_aside: Vec<(&'static str, Intent, u64)>,
-    /// Squares a member has stood on (kept with `pole_ahead`).
-    trodden: std::collections::BTreeSet<GridPos>,
-    /// The distances last worked out from the leader's square, and what they depended on
-    /// (`decide::KnownLevel::fingerprint`).
-    distances: Option<(u64, super::knowledge::Distances)>,
+    /// What the party has learned of doors ([`DoorMemory`]).
+    door_memory: DoorMemory,
+    /// Where the party has been and is bound ([`Exploring`]).
+    exploring: Exploring,
+    /// Walks that did not move the leader ([`WalkMemory`]).
+    walking: WalkMemory,
+    /// The fallen and the stranded ([`FallenMemory`]).
+    fallen_memory: FallenMemory,
+    /// Gaps in the way ([`GapMemory`]).
+    gap_memory: GapMemory,
+    /// Lights on the level taken, or given up taking ([`LightMemory`]).
+    light_memory: LightMemory,
+    /// The deciding itself ([`Deciding`]).
+    deciding: Deciding,
 }
 
 /// What the party has tried at a door, and learned.
@@ -559,7 +385,7 @@ fn party_minds(world: &mut World) {
         if mind.policy.pole_ahead {
             for &m in &members {
                 if let Some(p) = square(world, m) {
-                    mind.trodden.insert(p);
+                    mind.exploring.trodden.insert(p);
                 }
             }
         }
@@ -648,22 +474,22 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
             learn_from_refusal(mind, command, reason);
         } else if let Some(e) = entry.get::<DoorEvent>() {
             match e {
-                DoorEvent::DoorSwungShut { at } if mind.doors.contains_key(at) => {
-                    mind.door_work.entry(*at).or_default().evil = true;
-                    mind.door_swung_shut = true;
+                DoorEvent::DoorSwungShut { at } if mind.door_memory.doors.contains_key(at) => {
+                    mind.door_memory.door_work.entry(*at).or_default().evil = true;
+                    mind.door_memory.door_swung_shut = true;
                 }
                 DoorEvent::LockOpened { at, .. } => {
-                    let w = mind.door_work.entry(*at).or_default();
+                    let w = mind.door_memory.door_work.entry(*at).or_default();
                     w.locked = false;
                     w.tried_open = false;
                 }
                 DoorEvent::LockJammed { at, .. } => {
-                    let w = mind.door_work.entry(*at).or_default();
+                    let w = mind.door_memory.door_work.entry(*at).or_default();
                     w.picked = true;
                     w.jammed = true;
                 }
                 DoorEvent::PickFailed { at, may_retry, .. } => {
-                    let w = mind.door_work.entry(*at).or_default();
+                    let w = mind.door_memory.door_work.entry(*at).or_default();
                     w.picked = true;
                     // A methodical pick is counted once it has failed (one an encounter broke
                     // off is tried again).
@@ -673,11 +499,11 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
             }
         } else if let Some(crate::rules::sound::HearingEvent::Heard { who, .. }) = entry.get()
             && names.contains(who)
-            && let Some(door) = mind.listening_at
+            && let Some(door) = mind.door_memory.listening_at
             && mind.policy.avoid_noises
-            && !mind.later.contains(&door)
+            && !mind.door_memory.later.contains(&door)
         {
-            mind.later.push(door);
+            mind.door_memory.later.push(door);
         }
     }
     mind.cursor = log.len();
@@ -686,263 +512,82 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
 fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal) {
     match command {
         Command::OpenDoor(OpenDoor { at: d, .. }) => {
-            let w = mind.door_work.entry(at(*d)).or_default();
+            let w = mind.door_memory.door_work.entry(at(*d)).or_default();
             match reason.get::<DoorRefusal>() {
                 Some(DoorRefusal::Locked) => w.locked = true,
                 Some(DoorRefusal::Stuck | DoorRefusal::SpikedShut { .. }) => w.stuck = true,
                 // (Someone opened it out of its sight: it knows now.)
                 Some(DoorRefusal::OpenAlready | DoorRefusal::Open) => {
-                    mind.doors.insert(at(*d), SeenDoor { open: true });
+                    mind.door_memory
+                        .doors
+                        .insert(at(*d), SeenDoor { open: true });
                 }
                 _ => {
-                    mind.shut_for_good.push(at(*d));
+                    mind.door_memory.shut_for_good.push(at(*d));
                 }
             }
         }
         Command::Unlock(Unlock { at: d, .. }) => {
-            mind.door_work.entry(at(*d)).or_default().key_tried = true;
+            mind.door_memory
+                .door_work
+                .entry(at(*d))
+                .or_default()
+                .key_tried = true;
         }
         Command::PickLock(PickLock { at: d, .. }) => {
-            mind.door_work.entry(at(*d)).or_default().picked = true;
+            mind.door_memory.door_work.entry(at(*d)).or_default().picked = true;
         }
         Command::PickLockMethodically(PickLockMethodically { at: d, .. }) => {
-            mind.door_work.entry(at(*d)).or_default().jammed = true;
+            mind.door_memory.door_work.entry(at(*d)).or_default().jammed = true;
         }
         Command::Bash(Bash { at: d, .. }) => {
             if matches!(
                 reason.get::<DoorRefusal>(),
                 Some(DoorRefusal::Open | DoorRefusal::OpenAlready)
             ) {
-                mind.doors.insert(at(*d), SeenDoor { open: true });
+                mind.door_memory
+                    .doors
+                    .insert(at(*d), SeenDoor { open: true });
             } else {
-                mind.shut_for_good.push(at(*d));
+                mind.door_memory.shut_for_good.push(at(*d));
             }
         }
         Command::CloseDoor(CloseDoor { at: d, .. }) => {
-            mind.spiked_behind.push(at(*d));
+            mind.door_memory.spiked_behind.push(at(*d));
         }
         Command::Spike(Spike { at: d, .. }) => {
-            let w = mind.door_work.entry(at(*d)).or_default();
+            let w = mind.door_memory.door_work.entry(at(*d)).or_default();
             w.wedged = true;
-            mind.spiked_behind.push(at(*d));
+            mind.door_memory.spiked_behind.push(at(*d));
         }
         Command::DisarmTrap(DisarmTrap { at: t, .. })
         | Command::DisarmTrapMethodically(DisarmTrapMethodically { at: t, .. }) => {
-            mind.traps_tried.push(at(*t));
+            mind.exploring.traps_tried.push(at(*t));
         }
         Command::Climb(Climb { who, .. }) => {
-            mind.stranded_names.push(who.clone());
+            mind.fallen_memory.stranded_names.push(who.clone());
         }
         Command::Jump(Jump { who, .. }) => {
-            mind.jump_refused.push(who.clone());
+            mind.gap_memory.jump_refused.push(who.clone());
         }
         Command::ClimbDown(ClimbDown { into, .. })
         | Command::LowerRope(LowerRope { at: into, .. }) => {
-            mind.pits_given_up.push(at(*into));
+            mind.fallen_memory.pits_given_up.push(at(*into));
         }
         Command::TakeFrom(TakeFrom { from, .. }) => {
-            mind.looted.push(from.clone());
+            mind.fallen_memory.looted.push(from.clone());
         }
         Command::MoveParty(MoveParty { to, .. }) | Command::Move(Move { to, .. }) => {
             // A walk the rules refuse (a door shut out of sight): that square is given up —
             // unless an evil door it knows swung shut across the way: it goes back to it (and
             // wedges it open).
-            if std::mem::take(&mut mind.door_swung_shut) {
+            if std::mem::take(&mut mind.door_memory.door_swung_shut) {
                 return;
             }
-            mind.exhausted.push(at(*to));
+            mind.exploring.exhausted.push(at(*to));
         }
         _ => {}
     }
-}
-
-/// Has the delve ended for this party, and how?
-fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -> Option<Outcome> {
-    if members.iter().all(|&m| !is_up(world, m)) {
-        return Some(Outcome::PartyDead);
-    }
-    let rounds = world.resource::<Clock>().rounds;
-    if rounds >= mind.policy.turn_limit * ROUNDS_PER_TURN {
-        return Some(Outcome::OutOfTime);
-    }
-    let leader = leader(world, members)?;
-    let here = square(world, leader)?;
-    if let Goal::Exit(exit) = mind.goal
-        && here == exit
-    {
-        return Some(Outcome::GoalReached);
-    }
-    // Back at the way in: its leader on it, or beside it with a companion on it, and none who
-    // could close up left straggling (the party closes up first).
-    if here.within_a_step(mind.way_in)
-        && !members
-            .iter()
-            .any(|&m| straggling(world, mind, members, here, m))
-        && !awaits_carrying(world, mind, members, here)
-        && (here == mind.way_in
-            || members
-                .iter()
-                .any(|&m| is_up(world, m) && square(world, m) == Some(mind.way_in)))
-        && let Some(why) = mind.homeward
-    {
-        return Some(match why {
-            Homeward::GoalMet => Outcome::GoalReached,
-            Homeward::Fleeing => Outcome::PartyFled,
-            Homeward::LightShort => Outcome::OutOfLight,
-            Homeward::NothingLeft
-                if mind.goal == Goal::ExploreAll
-                    && super::outcome::explored_all(world, mind.faction, mind.way_in) =>
-            {
-                Outcome::GoalReached
-            }
-            Homeward::NothingLeft => Outcome::GaveUp,
-        });
-    }
-    // Its last light burnt out with nothing left to light (a party that came without lights
-    // delves by other senses).
-    if mind.fuel_at_start > 0
-        && !has_light_burning(world, members)
-        && light_to_kindle(world, members).is_none()
-        && fallen_with_gear(world, mind, members, true).is_empty()
-        && !light_in_a_pit(world, mind, members)
-    {
-        return Some(Outcome::OutOfLight);
-    }
-    None
-}
-
-/// As the party leaves the level (its leader at the way in, or at the exit it was to find):
-/// the living members it does not bring out — dying, at the bottom of a pit, or up but more
-/// than [`WITH_THE_PARTY`] squares from the leader. A party that does not leave leaves no one.
-fn left_behind(
-    world: &mut World,
-    mind: &PartyMind,
-    members: &[Entity],
-) -> Vec<super::outcome::LeftBehind> {
-    use super::outcome::{LeftBehind, Stayed};
-    let Some(here) = leader(world, members).and_then(|l| square(world, l)) else {
-        return Vec::new();
-    };
-    let leaving = here.within_a_step(mind.way_in) || mind.goal == Goal::Exit(here);
-    if !leaving {
-        return Vec::new();
-    }
-    let mut left = Vec::new();
-    for &m in members {
-        let Some((who, at, how)) = (|| {
-            let dead = world
-                .get::<Conditions>(m)
-                .is_none_or(|c| c.has(crate::level::schema::ConditionKind::Dead));
-            let at = square(world, m)?;
-            let how = if dead {
-                return None;
-            } else if world.get::<crate::creature::Below>(m).is_some() {
-                Stayed::InAPit
-            } else if !is_up(world, m) {
-                Stayed::Dying
-            } else if at.chebyshev(here) > with_the_party(members) {
-                Stayed::Apart
-            } else {
-                return None;
-            };
-            // (One carried goes where its carrier goes.)
-            let carried = members.iter().any(|&c| {
-                world
-                    .get::<crate::rules::carrying::Holding>(c)
-                    .is_some_and(|h| h.whom == m)
-            });
-            if carried && at.chebyshev(here) <= with_the_party(members) {
-                return None;
-            }
-            Some((name(world, m), at, how))
-        })() else {
-            continue;
-        };
-        let could_be_brought = could_be_brought(world, mind, members, m, at, how);
-        left.push(LeftBehind {
-            who,
-            at,
-            how,
-            could_be_brought,
-        });
-    }
-    left
-}
-
-/// Could the others have brought out `m`, left at `at` as `how` says? See
-/// [`super::outcome::LeftBehind::could_be_brought`].
-fn could_be_brought(
-    world: &mut World,
-    mind: &PartyMind,
-    members: &[Entity],
-    m: Entity,
-    at: GridPos,
-    how: super::outcome::Stayed,
-) -> bool {
-    use super::outcome::Stayed;
-    let others: Vec<(Entity, GridPos)> = members
-        .iter()
-        .copied()
-        .filter(|&o| o != m && on_hand(world, mind, o))
-        .filter_map(|o| Some((o, square(world, o)?)))
-        .collect();
-    let reaches = |world: &mut World, o: Entity, from: GridPos, to: GridPos| {
-        from.within_a_step(to) || crate::rules::movement::hazards::way(world, o, from, to).is_ok()
-    };
-    match how {
-        Stayed::Dying => others.iter().any(|&(o, p)| {
-            crate::rules::carrying::load_with(world, o, m).is_ok() && reaches(world, o, p, at)
-        }),
-        Stayed::InAPit => {
-            if !is_up(world, m) {
-                return false;
-            }
-            let roped = world
-                .resource::<crate::rules::caving::climbing::RopesSecured>()
-                .at(at)
-                .is_some();
-            let rims: Vec<GridPos> = at
-                .neighbours()
-                .into_iter()
-                .filter(|&r| crate::rules::caving::firm_ground(world, r))
-                .collect();
-            roped
-                || others.iter().any(|&(o, p)| {
-                    world
-                        .get::<crate::creature::Equipment>(o)
-                        .is_some_and(|g| g.has_rope(0))
-                        && rims.iter().any(|&r| reaches(world, o, p, r))
-                })
-        }
-        Stayed::Apart => others
-            .first()
-            .is_some_and(|&(_, p)| reaches(world, m, at, p)),
-    }
-}
-
-/// A member down and alive on the floor that no one carries yet, and the party has not found
-/// it cannot carry ([`carry_the_downed`]): it does not leave the level without it — unless it
-/// flees (then only one at hand is waited for, and none with a foe at hand).
-fn awaits_carrying(world: &mut World, mind: &PartyMind, members: &[Entity], here: GridPos) -> bool {
-    let fleeing = mind.homeward == Some(Homeward::Fleeing);
-    if fleeing && foe_at_hand(world, mind, members) {
-        return false;
-    }
-    members.iter().any(|&m| {
-        !is_up(world, m)
-            && (!fleeing
-                || square(world, m).is_some_and(|p| p.chebyshev(here) <= with_the_party(members)))
-            && world
-                .get::<Conditions>(m)
-                .is_some_and(|c| !c.has(crate::level::schema::ConditionKind::Dead))
-            && world.get::<crate::creature::Below>(m).is_none()
-            && !mind.left_for_good.contains(&name(world, m))
-            && !members.iter().any(|&c| {
-                world
-                    .get::<crate::rules::carrying::Holding>(c)
-                    .is_some_and(|h| h.whom == m)
-            })
-    })
 }
 
 /// How far from its leader, in squares, a member still walks with the party: its column's
@@ -972,7 +617,7 @@ fn straggling(
 fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
     is_up(world, m)
         && world.get::<crate::creature::Below>(m).is_none()
-        && !mind.stranded_names.contains(&name(world, m))
+        && !mind.fallen_memory.stranded_names.contains(&name(world, m))
 }
 
 /// Held by nothing that refuses its commands (stuck in a squeeze, drowning, crawling a

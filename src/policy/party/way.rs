@@ -33,6 +33,7 @@ use crate::policy::knowledge::{Knowledge, Step};
 use crate::rules::movement::Pace;
 use crate::rules::traps::{Trap, TrapState};
 use crate::time::ROUNDS_PER_TURN;
+use std::collections::BTreeMap;
 
 /// Strung out (its light far from its leader, or a member far behind): the party closes up on
 /// its leader before it goes on.
@@ -236,7 +237,7 @@ pub(super) fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> b
     match &mind.goal {
         Goal::ExploreAll | Goal::Exit(_) => false,
         Goal::Reach(p) => up.contains(p),
-        Goal::Room(_) => up.iter().any(|q| mind.goal_room.contains(q)),
+        Goal::Room(_) => up.iter().any(|q| mind.exploring.goal_room.contains(q)),
         Goal::Recover(gear) => members
             .iter()
             .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has(gear))),
@@ -267,7 +268,7 @@ pub(super) fn nearest_edge(
 ) -> Option<GridPos> {
     let candidates = from_here.reachable(know.grid).filter(|&(p, _)| {
         p != here
-            && !mind.exhausted.contains(&p)
+            && !mind.exploring.exhausted.contains(&p)
             && match know.step(p) {
                 Step::ClosedDoor => p
                     .neighbours()
@@ -277,7 +278,8 @@ pub(super) fn nearest_edge(
                 _ => false,
             }
     });
-    let (now, later): (Vec<_>, Vec<_>) = candidates.partition(|(p, _)| !mind.later.contains(p));
+    let (now, later): (Vec<_>, Vec<_>) =
+        candidates.partition(|(p, _)| !mind.door_memory.later.contains(p));
     let nearest =
         |v: Vec<(GridPos, u32)>| v.into_iter().min_by_key(|&(p, c)| (c, p)).map(|(p, _)| p);
     nearest(now).or_else(|| nearest(later))
@@ -292,8 +294,8 @@ pub(super) fn dead_end_to_search(
     from_here
         .reachable(know.grid)
         .filter(|&(p, _)| {
-            mind.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
-                && !mind.exhausted.contains(&p)
+            mind.exploring.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
+                && !mind.exploring.exhausted.contains(&p)
                 && know.dead_end(p)
         })
         .min_by_key(|&(p, c)| (c, p))
@@ -339,7 +341,7 @@ pub(super) fn search_here(
             take_the_lead(world, &mind.party, members, searcher, here),
         );
     }
-    let count = mind.searched.entry(here).or_insert(0);
+    let count = mind.exploring.searched.entry(here).or_insert(0);
     let hasty = mind.policy.hasty_search
         && *count == 0
         && world
@@ -403,13 +405,13 @@ pub(super) fn on_the_way(
             } else {
                 0
             };
-            mind.crossing = Some((walk[k - 1], p));
+            mind.gap_memory.crossing = Some((walk[k - 1], p));
             if k - 1 > line_up {
                 stop = walk[k - 1 - line_up];
                 break;
             }
             return cross(world, mind, members, walk[k - 1], p).or_else(|| {
-                mind.exhausted.push(target);
+                mind.exploring.exhausted.push(target);
                 None
             });
         }
@@ -418,14 +420,19 @@ pub(super) fn on_the_way(
             && (know.step(p) == Step::ClosedDoor || !in_sight(world, members, p));
         // A known trap on the way: the thief tries to disarm it hastily, then methodically (a
         // turn; the party waits while it works); after that it is crossed at its chance.
-        let tries = mind.traps_tried.iter().filter(|&&q| q == p).count();
+        let tries = mind
+            .exploring
+            .traps_tried
+            .iter()
+            .filter(|&&q| q == p)
+            .count();
         let trap = know.step(p) == Step::Trap && mind.policy.disarm_traps && tries < 2;
         // Fleeing, it stops just past an open door it has spikes for, to spike it behind.
         if fleeing
             && !door
             && know.grid.terrain(p) == Some(Terrain::Door)
             && know.step(p) == Step::Open
-            && !mind.spiked_behind.contains(&p)
+            && !mind.door_memory.spiked_behind.contains(&p)
             && with_spikes(world, members).is_some()
             && let Some(&past) = walk.get(k + 1)
         {
@@ -456,7 +463,7 @@ pub(super) fn on_the_way(
             return Some(deal_with_door(world, mind, members, p));
         }
         if door {
-            if let Some(w) = mind.door_work.get(&p)
+            if let Some(w) = mind.door_memory.door_work.get(&p)
                 && w.evil
                 && !w.wedged
                 && let Some(spiker) = with_spikes(world, members)
@@ -484,7 +491,7 @@ pub(super) fn on_the_way(
             continue;
         }
         if let Some(thief) = disarmer(world, members) {
-            mind.traps_tried.push(p);
+            mind.exploring.traps_tried.push(p);
             let who = name(world, thief);
             let at = (p.x, p.y);
             let disarm: Command = if tries == 0 {
@@ -507,20 +514,20 @@ pub(super) fn on_the_way(
                 walk_up_and(world, &party, members, thief, here, p, disarm),
             ));
         }
-        mind.traps_tried.extend([p, p]);
+        mind.exploring.traps_tried.extend([p, p]);
     }
     // The same walk again from the same square: something stands in the way.
-    if mind.heading_for == Some(stop) && mind.last_walk_from == Some(here) {
-        mind.stalls += 1;
-        if mind.stalls >= 3 {
-            mind.exhausted.extend([stop, target]);
-            mind.stalls = 0;
+    if mind.exploring.heading_for == Some(stop) && mind.walking.last_walk_from == Some(here) {
+        mind.walking.stalls += 1;
+        if mind.walking.stalls >= 3 {
+            mind.exploring.exhausted.extend([stop, target]);
+            mind.walking.stalls = 0;
         }
     } else {
-        mind.stalls = 0;
+        mind.walking.stalls = 0;
     }
-    mind.last_walk_from = Some(here);
-    mind.heading_for = Some(stop);
+    mind.walking.last_walk_from = Some(here);
+    mind.exploring.heading_for = Some(stop);
     let intent = if stop == target {
         intent
     } else {
@@ -580,7 +587,7 @@ fn pole_ahead(
         .unwrap_or(walk.len() - 1);
     let suspect = walk[1..=end]
         .iter()
-        .any(|&p| narrow(p) && !mind.trodden.contains(&p));
+        .any(|&p| narrow(p) && !mind.exploring.trodden.contains(&p));
     let up: Vec<Entity> = members
         .iter()
         .copied()
@@ -763,4 +770,30 @@ pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
             .map(|(p, _)| p.0)
             .collect()
     })
+}
+
+/// Where the party has been and is bound: the goal's room, the dead ends searched, the edges that stayed edges, the traps tried, where its last walk was bound, the squares trodden (`pole_ahead`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Exploring {
+    /// The squares of the goal's room (for a `Room` goal), found once.
+    pub(super) goal_room: Vec<GridPos>,
+    /// Dead ends, and how often they were searched methodically.
+    pub(super) searched: BTreeMap<GridPos, u32>,
+    /// Edges it walked to that stayed edges: not tried again.
+    pub(super) exhausted: Vec<GridPos>,
+    /// Traps a thief has tried to disarm.
+    pub(super) traps_tried: Vec<GridPos>,
+    /// Where its last walk was bound.
+    pub(super) heading_for: Option<GridPos>,
+    /// Squares a member has stood on (kept with `pole_ahead`).
+    pub(super) trodden: std::collections::BTreeSet<GridPos>,
+}
+
+/// Walks that did not move the leader: how many in a row, and from where the last was given.
+#[derive(Clone, Debug, Default)]
+pub(super) struct WalkMemory {
+    /// Walks given in a row that did not move the leader: three, and the square is given up.
+    pub(super) stalls: u32,
+    /// The leader's square when the last walk was given.
+    pub(super) last_walk_from: Option<GridPos>,
 }

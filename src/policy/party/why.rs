@@ -163,7 +163,12 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
             }
             return Some(Cause::DoorLeftShut {
                 at: p,
-                tried: mind.door_work.get(&p).map(tried_at).unwrap_or_default(),
+                tried: mind
+                    .door_memory
+                    .door_work
+                    .get(&p)
+                    .map(tried_at)
+                    .unwrap_or_default(),
             });
         }
     }
