@@ -16,10 +16,13 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Severity, SourcePos};
-use schema::*;
 
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::schema::{
+    ConditionKind, DamageType, DoorMaterial, DoorState, Environment, Gear, JudgeModifiers,
+    LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind,
+};
 pub use validate::{load_level_file, load_level_str, ron_options};
 
 /// The default level, embedded so the binary works from any directory.

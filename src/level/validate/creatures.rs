@@ -1,14 +1,29 @@
 //! The level's creatures: factions, the bestiary, each creature, the parties and who carries which key.
 
 use super::bestiary::{self, Bestiary};
-use super::spans::Seg;
-use super::*;
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::spans::Seg;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Includes, PALETTE, merge, parse_color, unknown};
+use crate::level::AbilityScores;
+use crate::level::CarriedLightDef;
+use crate::level::CreatureDef;
+use crate::level::DiagnosticKind;
+use crate::level::DoorDef;
+use crate::level::FactionDef;
+use crate::level::SpeedBasis;
+use crate::level::WeaponDef;
+use crate::level::schema::Gear;
+use crate::level::schema::Lock;
+use crate::level::schema::RawCreature;
+use crate::level::schema::RawDoor;
+use crate::level::schema::RawFaction;
+use crate::level::schema::Stance;
+use crate::level::schema::Terrain;
+use crate::level::validate::Validator;
 
 impl Validator<'_> {
     pub(super) fn factions(&mut self, raw: &[RawFaction]) -> Vec<FactionDef> {

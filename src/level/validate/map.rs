@@ -1,12 +1,29 @@
 //! The map's part of a level: its legend and rows, and the doors, traps and lights on its squares.
 
-use super::spans::Seg;
-use super::*;
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::level::spans::Seg;
 use std::collections::{BTreeMap, HashMap};
 
 use super::{MAX_DEPTH_FEET, MAX_MAP_SIDE};
+use crate::level::DiagnosticKind;
+use crate::level::DoorDef;
+use crate::level::DoorSpec;
+use crate::level::LightDef;
+use crate::level::TrapDef;
+use crate::level::TrapSpec;
+use crate::level::TrapTriggerDef;
+use crate::level::falling_damage;
+use crate::level::schema::Legend;
+use crate::level::schema::LightKind;
+use crate::level::schema::RawDoor;
+use crate::level::schema::RawLight;
+use crate::level::schema::RawPos;
+use crate::level::schema::RawTrap;
+use crate::level::schema::Terrain;
+use crate::level::schema::TrapKind;
+use crate::level::schema::TrapTrigger;
+use crate::level::validate::Validator;
 
 impl Validator<'_> {
     pub(super) fn legend(&mut self, legend: &Legend) -> HashMap<char, Terrain> {
@@ -247,7 +264,7 @@ impl Validator<'_> {
                             ),
                         );
                     }
-                    super::falling_damage(*depth_feet)
+                    falling_damage(*depth_feet)
                 }
                 TrapKind::Custom { damage, .. } => match DiceExpr::parse(damage) {
                     Ok(d) => d,

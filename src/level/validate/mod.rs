@@ -6,10 +6,10 @@ use std::path::Path;
 
 use super::bestiary::{self};
 use super::diagnostic::{Diagnostic, Diagnostics, SourcePos};
-use super::schema::*;
 use super::spans::{Seg, SpanIndex};
-use super::*;
 use crate::grid::DungeonGrid;
+use crate::level::schema::{RawCreature, RawGoal, RawLevel, RawPos, Terrain};
+use crate::level::{CreatureDef, DiagnosticKind, Level, Loaded, TrapKind};
 
 /// The largest map side accepted: keeps a mistyped file from asking for gigabytes.
 pub const MAX_MAP_SIDE: usize = 4096;

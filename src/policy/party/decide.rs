@@ -48,7 +48,9 @@ use super::way::setting_out;
 use super::way::take_the_lead;
 use super::way::turn_back;
 use crate::command::Command;
-use crate::command::acts::*;
+use crate::command::acts::{
+    Douse, LightUp, MarchingOrder, PushForward, Refuel, RestParty, WiggleBack,
+};
 use crate::creature::Faction;
 use crate::creature::Position;
 use crate::creature::{Conditions, Proficiencies};

@@ -18,7 +18,9 @@ use super::way::free_square_beside;
 use super::way::in_sight;
 use super::way::walk_up_and;
 use crate::command::Command;
-use crate::command::acts::*;
+use crate::command::acts::{
+    Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,
+};
 use crate::creature::{
     Abilities, ArmorClass, Combatant, Equipment, HitPoints, Position, Proficiencies,
 };

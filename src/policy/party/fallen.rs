@@ -22,7 +22,7 @@ use super::way::take_the_lead;
 use super::way::walk_up_and;
 use super::with_the_party;
 use crate::command::Command;
-use crate::command::acts::*;
+use crate::command::acts::{Climb, ClimbDown, LowerRope, Move, TakeFrom};
 use crate::creature::{Conditions, Equipment, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::rules::light::{CarriedBy, LightSource};

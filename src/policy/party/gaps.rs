@@ -14,7 +14,7 @@ use super::square;
 use super::way::make_way;
 use super::way::occupied_squares;
 use crate::command::Command;
-use crate::command::acts::*;
+use crate::command::acts::{Climb, ClimbDown, Jump, LowerRope, Move, Traverse};
 use crate::creature::Conditions;
 use crate::creature::{Encumbrance, Equipment, Proficiencies};
 use crate::grid::GridPos;

@@ -58,7 +58,6 @@ use serde::Serialize;
 use super::knowledge::SeenDoor;
 use super::outcome::{Outcome, Tally};
 use crate::act::{PendingCommands, Refusal, at};
-use crate::command::acts::*;
 use crate::command::{Command, CommandEvent};
 use crate::creature::{Conditions, Faction, Position};
 use crate::grid::GridPos;
@@ -78,6 +77,10 @@ pub use handing::AutonomyRefusal;
 use handing::{hand_over, take_back};
 
 mod ending;
+use crate::command::acts::{
+    Bash, Climb, ClimbDown, CloseDoor, DisarmTrap, DisarmTrapMethodically, Jump, LowerRope, Move,
+    MoveParty, OpenDoor, PickLock, PickLockMethodically, Spike, TakeFrom, Unlock,
+};
 use decide::Deciding;
 use doors::DoorMemory;
 use ending::{left_behind, the_end};

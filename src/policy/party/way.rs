@@ -24,7 +24,10 @@ use super::on_hand;
 use super::square;
 use super::with_the_party;
 use crate::command::Command;
-use crate::command::acts::*;
+use crate::command::acts::{
+    DisarmTrap, DisarmTrapMethodically, Douse, LightUp, MarchingOrder, Move, MoveParty, Probe,
+    Search, SearchHastily, Spike,
+};
 use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::Goal;

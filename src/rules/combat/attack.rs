@@ -22,11 +22,13 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::WeaponDef;
 use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
 use crate::log::EventLog;
+use crate::rules::combat::battle::{
+    ActiveEnchantments, AttackOrder, Battle, Jammed, ShieldForgone, ShieldState, TOTAL_DEFENSE_AC,
+    TotalDefense, is_down,
+};
 use crate::rules::penalties::{CheckKind, penalties_for};
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::time::Clock;
-
-use super::battle::*;
 
 /// The damage of a hit, as the log tells it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,9 +9,8 @@ use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
 
 use crate::creature::Combatant;
+use crate::rules::combat::battle::AttackOrder;
 use crate::time::Clock;
-
-use super::battle::*;
 
 /// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]

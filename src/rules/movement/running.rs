@@ -1,8 +1,6 @@
 //! Running (Dungeon Delves › Speed and Distance): a fall on difficult terrain, disorder, and long
 //! runs that wind the runner (Paralysis saves after 10 ± CON modifier rounds).
 
-use super::*;
-
 use crate::creature::{Abilities, ClassLevel, Proficiencies, SavingThrows};
 use crate::dice::{Dice, Modifier};
 use crate::grid::{DungeonGrid, GridPos};
@@ -11,6 +9,10 @@ use crate::log::EventLog;
 use crate::query_cache::in_entity_order;
 use crate::rules::abilities::delve_modifier;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
+use crate::rules::movement::{
+    Commands, Component, Entity, MovedThisRound, Name, Pace, Query, Res, ResMut, Walking,
+    is_difficult,
+};
 use crate::rules::throws::{ThrowKind, throw_logged};
 use crate::time::Clock;
 

@@ -1,10 +1,9 @@
 //! The Judge's hand: hit points, conditions, a creature's square, doors, traps, lights and noises,
 //! each given as a command between rounds.
 
-use super::*;
-
 use bevy_egui::egui;
 
+use super::{DelveView, PanelsMut};
 use delve::creature::Position;
 use delve::level::schema::ConditionKind;
 use delve::rules::judge::{

@@ -1,10 +1,10 @@
 //! The inspector: the selected creature's numbers, conditions, gear, lights, sight and rest.
 
-use super::*;
 use std::collections::BTreeSet;
 
 use bevy_egui::egui;
 
+use super::DelveView;
 use crate::gui::state::Selected;
 use delve::grid::GridPos;
 use delve::level::SpeedBasis;

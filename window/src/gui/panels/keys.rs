@@ -1,9 +1,9 @@
 //! The keys panel: every action with the keys bound to it, rebinding a key, and saving the keys
 //! file (`gui::keys`).
 
-use super::*;
-
-use super::super::state::Tell;
+use super::PanelsMut;
+use crate::gui::state::Tell;
+use bevy::prelude::KeyCode;
 use bevy_egui::egui;
 
 /// A key being bound: the action, and the press with the actions it clashes with, waiting for

@@ -1,10 +1,9 @@
 //! The log panel: the events by kind and creature, searched, in the Judge's view, the party's,
 //! or one creature's (what it knows: what happened to it, and the passing of time).
 
-use super::*;
-
 use bevy_egui::egui;
 
+use super::{DelveView, PanelsMut, ViewMode, party_members};
 use delve::log::LogKind;
 
 /// The log: filtered by creature and kind, the secret throws shown or not, searched; a click on

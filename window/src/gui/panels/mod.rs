@@ -44,18 +44,18 @@ use delve::rules::traps::Trap;
 use delve::rules::vision::Sight;
 use delve::time::{Clock, DelveMode};
 
-mod keys;
-use keys::*;
-mod inspector;
-use inspector::*;
 mod hand;
-use hand::*;
-mod timers;
-use timers::*;
-mod switches;
-use switches::*;
+mod inspector;
+mod keys;
 mod log;
-use log::*;
+mod switches;
+mod timers;
+use hand::hand;
+use inspector::inspector;
+use keys::{Rebinding, keys_panel};
+use log::log_panel;
+use switches::switches;
+use timers::timers;
 
 /// Which panels are open, and the log panel's filter.
 #[derive(Resource, Clone, Debug)]

@@ -1,9 +1,8 @@
 //! The rules' switches: the optional modules and the Judge's modifiers.
 
-use super::*;
-
 use bevy_egui::egui;
 
+use super::{DelveView, JudgeOrders};
 use delve::level::schema::JudgeModifier;
 use delve::rules::judge::{JudgeScope, SetJudgeModifier, SwitchModule, UnexpectedLights};
 use delve::rules::modules::RuleModule;

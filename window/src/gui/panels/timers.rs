@@ -1,9 +1,10 @@
 //! The clock and the timers: lights burning down, rests due, tasks under way.
 
-use super::*;
-
 use bevy_egui::egui;
 
+use super::DelveView;
+use super::inspector::rest_clock;
+use bevy::prelude::Entity;
 use delve::rules::rest::needs_rest;
 
 /// The clock, every lit light's fuel (a table), each creature's rest and task under way, by
