@@ -6,47 +6,20 @@
 use bevy::prelude::*;
 
 use super::super::knowledge::SeenDoor;
-use super::Homeward;
-use super::Intent;
-use super::PartyMind;
-use super::PartyMinds;
-use super::PolicyEvent;
-use super::doors::spike_behind;
-use super::doors::update_doors;
-use super::fallen::carry_the_downed;
-use super::fallen::fetch_from_the_pit;
-use super::fallen::out_of_the_pit;
-use super::fallen::take_from_the_fallen;
-use super::free_to_act;
-use super::gaps::party_climbs;
-use super::gaps::party_jumps;
-use super::gaps::party_jumps_at;
-use super::gaps::party_squeezes;
-use super::gaps::party_traverses;
-use super::gaps::rejoin_across;
-use super::is_up;
-use super::leader;
-use super::light::carried;
-use super::light::has_light_burning;
-use super::light::light_dying;
-use super::light::light_to_kindle;
-use super::light::take_a_light;
-use super::name;
-use super::party_members;
-use super::square;
-use super::way::all_swim;
-use super::way::best_searcher;
-use super::way::close_up;
-use super::way::dead_end_to_search;
-use super::way::goal_square;
-use super::way::in_sight;
-use super::way::known_traps;
-use super::way::nearest_edge;
-use super::way::on_the_way;
-use super::way::search_here;
-use super::way::setting_out;
-use super::way::take_the_lead;
-use super::way::turn_back;
+use super::doors::{spike_behind, update_doors};
+use super::fallen::{carry_the_downed, fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
+use super::gaps::{
+    party_climbs, party_jumps, party_jumps_at, party_squeezes, party_traverses, rejoin_across,
+};
+use super::light::{carried, has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::way::{
+    all_swim, best_searcher, close_up, dead_end_to_search, goal_square, in_sight, known_traps,
+    nearest_edge, on_the_way, search_here, setting_out, take_the_lead, turn_back,
+};
+use super::{
+    Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, free_to_act, is_up, leader, name,
+    party_members, square,
+};
 use crate::command::Command;
 use crate::command::acts::{
     Douse, LightUp, MarchingOrder, PushForward, Refuel, RestParty, WiggleBack,

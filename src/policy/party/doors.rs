@@ -3,20 +3,10 @@
 
 use bevy::prelude::*;
 
-use super::DoorPlan;
-use super::DoorWork;
-use super::Intent;
-use super::PartyMind;
-use super::free_to_act;
-use super::is_up;
-use super::leader;
-use super::name;
-use super::on_hand;
-use super::square;
-use super::way::first_in_line;
-use super::way::free_square_beside;
-use super::way::in_sight;
-use super::way::walk_up_and;
+use super::way::{first_in_line, free_square_beside, in_sight, walk_up_and};
+use super::{
+    DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, on_hand, square,
+};
 use crate::command::Command;
 use crate::command::acts::{
     Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,

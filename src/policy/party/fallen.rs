@@ -2,25 +2,16 @@
 
 use bevy::prelude::*;
 
-use super::Homeward;
-use super::Intent;
-use super::PartyMind;
 use super::decide::foe_at_hand;
-use super::free_to_act;
 use super::gaps::shaft_of_the_crossing;
-use super::is_up;
 use super::light::carried;
-use super::name;
-use super::on_hand;
-use super::square;
-use super::way::free_square_beside;
-use super::way::in_sight;
-use super::way::make_way;
-use super::way::occupied_squares;
-use super::way::on_the_way;
-use super::way::take_the_lead;
-use super::way::walk_up_and;
-use super::with_the_party;
+use super::way::{
+    free_square_beside, in_sight, make_way, occupied_squares, on_the_way, take_the_lead,
+    walk_up_and,
+};
+use super::{
+    Homeward, Intent, PartyMind, free_to_act, is_up, name, on_hand, square, with_the_party,
+};
 use crate::command::Command;
 use crate::command::acts::{Climb, ClimbDown, LowerRope, Move, TakeFrom};
 use crate::creature::{Conditions, Equipment, Position, Proficiencies};

@@ -5,14 +5,8 @@
 
 use bevy::prelude::*;
 
-use super::Intent;
-use super::PartyMind;
-use super::is_up;
-use super::name;
-use super::on_hand;
-use super::square;
-use super::way::make_way;
-use super::way::occupied_squares;
+use super::way::{make_way, occupied_squares};
+use super::{Intent, PartyMind, is_up, name, on_hand, square};
 use crate::command::Command;
 use crate::command::acts::{Climb, ClimbDown, Jump, LowerRope, Move, Traverse};
 use crate::creature::Conditions;

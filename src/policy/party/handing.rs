@@ -1,7 +1,6 @@
 //! Handing a party to its policy (the Autonomy command, as the rules' party area asks the mind to take it up) and taking it back.
 
-use super::gaps::has_squeezes;
-use super::gaps::narrowest_ledge;
+use super::gaps::{has_squeezes, narrowest_ledge};
 use crate::act::{Refusal, Unable};
 use crate::creature::Faction;
 use crate::grid::DungeonGrid;

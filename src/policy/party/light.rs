@@ -3,14 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::Homeward;
-use super::Intent;
-use super::PartyMind;
-use super::free_to_act;
-use super::is_up;
-use super::leader;
-use super::name;
-use super::square;
+use super::{Homeward, Intent, PartyMind, free_to_act, is_up, leader, name, square};
 use crate::command::Command;
 use crate::creature::Equipment;
 use crate::grid::GridPos;

@@ -3,26 +3,14 @@
 
 use bevy::prelude::*;
 
-use super::DoorPlan;
-use super::Homeward;
-use super::Intent;
-use super::PartyMind;
 use super::decide::foe_at_hand;
-use super::doors::deal_with_door;
-use super::doors::disarmer;
-use super::doors::front_fighter;
-use super::doors::with_spikes;
-use super::free_to_act;
-use super::gaps::Over;
-use super::gaps::cross;
-use super::is_up;
-use super::leader;
-use super::light::burns_forever;
-use super::light::carried;
-use super::name;
-use super::on_hand;
-use super::square;
-use super::with_the_party;
+use super::doors::{deal_with_door, disarmer, front_fighter, with_spikes};
+use super::gaps::{Over, cross};
+use super::light::{burns_forever, carried};
+use super::{
+    DoorPlan, Homeward, Intent, PartyMind, free_to_act, is_up, leader, name, on_hand, square,
+    with_the_party,
+};
 use crate::command::Command;
 use crate::command::acts::{
     DisarmTrap, DisarmTrapMethodically, Douse, LightUp, MarchingOrder, Move, MoveParty, Probe,

@@ -4,12 +4,8 @@
 use bevy::prelude::*;
 
 use super::super::outcome::Outcome;
-use super::DoorWork;
-use super::PartyMind;
-use super::is_up;
 use super::light::carried;
-use super::name;
-use super::square;
+use super::{DoorWork, PartyMind, is_up, name, square};
 use crate::creature::Position;
 use crate::creature::{Conditions, Equipment};
 use crate::grid::GridPos;
