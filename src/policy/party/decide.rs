@@ -12,9 +12,11 @@ use super::gaps::{
     party_climbs, party_jumps, party_jumps_at, party_squeezes, party_traverses, rejoin_across,
 };
 use super::light::{carried, has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::searching::{best_searcher, dead_end_to_search, search_here};
+use super::take_the_lead;
 use super::way::{
-    all_swim, best_searcher, close_up, dead_end_to_search, goal_square, in_sight, known_traps,
-    nearest_edge, on_the_way, search_here, setting_out, take_the_lead, turn_back,
+    all_swim, close_up, goal_square, in_sight, known_traps, nearest_edge, on_the_way, setting_out,
+    turn_back,
 };
 use super::{
     Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, free_to_act, is_up, leader, name,

@@ -3,7 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::way::{first_in_line, free_square_beside, in_sight, walk_up_and};
+use super::first_in_line;
+use super::way::{free_square_beside, in_sight, walk_up_and};
 use super::{
     DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, on_hand, square,
 };

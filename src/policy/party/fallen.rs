@@ -5,9 +5,9 @@ use bevy::prelude::*;
 use super::decide::foe_at_hand;
 use super::gaps::shaft_of_the_crossing;
 use super::light::carried;
+use super::take_the_lead;
 use super::way::{
-    free_square_beside, in_sight, make_way, occupied_squares, on_the_way, take_the_lead,
-    walk_up_and,
+    free_square_beside, in_sight, make_way, occupied_squares, on_the_way, walk_up_and,
 };
 use super::{
     Homeward, Intent, PartyMind, free_to_act, is_up, name, on_hand, square, with_the_party,

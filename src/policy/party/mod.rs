@@ -43,6 +43,7 @@ mod decide;
 mod doors;
 mod fallen;
 mod light;
+mod searching;
 mod way;
 use decide::decide;
 pub use decide::{Decision, tactic_names, try_tactic};
@@ -78,9 +79,11 @@ use handing::{hand_over, take_back};
 
 mod ending;
 use crate::command::acts::{
-    Bash, Climb, ClimbDown, CloseDoor, DisarmTrap, DisarmTrapMethodically, Jump, LowerRope, Move,
-    MoveParty, OpenDoor, PickLock, PickLockMethodically, Spike, TakeFrom, Unlock,
+    Bash, Climb, ClimbDown, CloseDoor, DisarmTrap, DisarmTrapMethodically, Jump, LowerRope,
+    MarchingOrder, Move, MoveParty, OpenDoor, PickLock, PickLockMethodically, Spike, TakeFrom,
+    Unlock,
 };
+use crate::rules::movement::Pace;
 use decide::Deciding;
 use doors::DoorMemory;
 use ending::{left_behind, the_end};
@@ -637,4 +640,45 @@ fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
         .copied()
         .find(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
         .or_else(|| members.iter().copied().find(|&m| is_up(world, m)))
+}
+
+/// `who` goes to the front of the marching order, the others behind it as they were.
+pub(super) fn first_in_line(
+    world: &World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+) -> Command {
+    let mut order = vec![name(world, who)];
+    order.extend(
+        members
+            .iter()
+            .filter(|&&m| m != who)
+            .map(|&m| name(world, m)),
+    );
+    MarchingOrder {
+        party: party.to_owned(),
+        order,
+    }
+    .into()
+}
+
+/// `who` goes to the front of the marching order and the party walks to `to`: the new leader
+/// passes the others, and they fall in behind.
+pub(super) fn take_the_lead(
+    world: &World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+    to: GridPos,
+) -> Vec<Command> {
+    vec![
+        first_in_line(world, party, members, who),
+        MoveParty {
+            party: party.to_owned(),
+            to: (to.x, to.y),
+            pace: Pace::Exploration,
+        }
+        .into(),
+    ]
 }

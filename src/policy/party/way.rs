@@ -8,13 +8,13 @@ use super::doors::{deal_with_door, disarmer, front_fighter, with_spikes};
 use super::gaps::{Over, cross};
 use super::light::{burns_forever, carried};
 use super::{
-    DoorPlan, Homeward, Intent, PartyMind, free_to_act, is_up, leader, name, on_hand, square,
-    with_the_party,
+    DoorPlan, Homeward, Intent, PartyMind, first_in_line, free_to_act, is_up, leader, name,
+    on_hand, square, take_the_lead, with_the_party,
 };
 use crate::command::Command;
 use crate::command::acts::{
     DisarmTrap, DisarmTrapMethodically, Douse, LightUp, MarchingOrder, Move, MoveParty, Probe,
-    Search, SearchHastily, Spike,
+    Spike,
 };
 use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
@@ -276,95 +276,6 @@ pub(super) fn nearest_edge(
     nearest(now).or_else(|| nearest(later))
 }
 
-/// The nearest dead end searched fewer times than the policy says.
-pub(super) fn dead_end_to_search(
-    mind: &PartyMind,
-    know: &Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
-) -> Option<GridPos> {
-    from_here
-        .reachable(know.grid)
-        .filter(|&(p, _)| {
-            mind.exploring.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
-                && !mind.exploring.exhausted.contains(&p)
-                && know.dead_end(p)
-        })
-        .min_by_key(|&(p, c)| (c, p))
-        .map(|(p, _)| p)
-}
-
-/// The member who searches best: proficient in Searching, then with a pole (twice the reach).
-pub(super) fn best_searcher(world: &World, up: &[Entity]) -> Option<Entity> {
-    up.iter().copied().max_by_key(|&m| {
-        let profs = world.get::<Proficiencies>(m);
-        let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
-        let pole = world
-            .get::<Equipment>(m)
-            .is_some_and(|g| g.has(&Gear::TenFootPole));
-        (proficient, pole, std::cmp::Reverse(m))
-    })
-}
-
-/// At a dead end: the best searcher steps onto it, then everyone searches (a turn); the thief
-/// first searches hastily when the policy says so.
-pub(super) fn search_here(
-    world: &World,
-    mind: &mut PartyMind,
-    members: &[Entity],
-    here: GridPos,
-) -> (Intent, Vec<Command>) {
-    let intent = Intent::Search { at: here };
-    let up: Vec<Entity> = members
-        .iter()
-        .copied()
-        .filter(|&m| is_up(world, m))
-        .collect();
-    let searcher = best_searcher(world, &up).expect("the leader is up");
-    // One already on the dead end searches from there: the others cannot step onto it.
-    let searcher = up
-        .iter()
-        .copied()
-        .find(|&m| square(world, m) == Some(here))
-        .unwrap_or(searcher);
-    if square(world, searcher) != Some(here) {
-        return (
-            intent,
-            take_the_lead(world, &mind.party, members, searcher, here),
-        );
-    }
-    let count = mind.exploring.searched.entry(here).or_insert(0);
-    let hasty = mind.policy.hasty_search
-        && *count == 0
-        && world
-            .get::<crate::rules::search::HastilySearched>(searcher)
-            .is_none_or(|s| !s.areas.iter().any(|(p, _)| *p == here))
-        && world
-            .get::<Proficiencies>(searcher)
-            .is_some_and(|p| p.has(Proficiency::Searching));
-    if hasty {
-        return (
-            intent,
-            vec![
-                SearchHastily {
-                    who: name(world, searcher),
-                }
-                .into(),
-            ],
-        );
-    }
-    *count += 1;
-    let orders = up
-        .iter()
-        .map(|&m| {
-            Search {
-                who: name(world, m),
-            }
-            .into()
-        })
-        .collect();
-    (intent, orders)
-}
-
 /// Walks toward `target` along `walk`, dealing with the first door or known trap on the way.
 pub(super) fn on_the_way(
     world: &mut World,
@@ -377,7 +288,6 @@ pub(super) fn on_the_way(
 ) -> Option<(Intent, Vec<Command>)> {
     use crate::grid::terrain::Terrain;
     let here = walk[0];
-    let party = mind.party.clone();
     let fleeing = mind.homeward == Some(Homeward::Fleeing);
     let pace = if fleeing {
         Pace::Combat
@@ -389,22 +299,14 @@ pub(super) fn on_the_way(
         // A hole to jump: the party lines up 20' short of the take-off (a run-up for each), then
         // crosses one a round.
         if walk[k - 1].chebyshev(p) >= 2 {
-            // (Along a ledge or down a shaft there is no run-up: the party stops at its start.)
-            let run_up = Over::of(world, walk[k - 1], p) == Over::Hole;
-            let line_up = if run_up {
-                (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
-            } else {
-                0
-            };
-            mind.gap_memory.crossing = Some((walk[k - 1], p));
-            if k - 1 > line_up {
-                stop = walk[k - 1 - line_up];
-                break;
+            match over_a_hole(world, mind, members, know, walk, k, target) {
+                AtStep::Walk => {}
+                AtStep::StopAt(at) => {
+                    stop = at;
+                    break;
+                }
+                AtStep::Orders(orders) => return orders,
             }
-            return cross(world, mind, members, walk[k - 1], p).or_else(|| {
-                mind.exploring.exhausted.push(target);
-                None
-            });
         }
         // A door is stopped before when it is shut, or out of sight (it may have shut since).
         let door = know.grid.terrain(p) == Some(Terrain::Door)
@@ -433,79 +335,14 @@ pub(super) fn on_the_way(
         if !(door || trap) {
             continue;
         }
-        // A companion already stands before the door (it went ahead to search or pick): it
-        // leads from here, as no one passes it in a corridor.
-        if door
-            && k > 1
-            && let Some(&ahead) = members
-                .iter()
-                .find(|&&m| is_up(world, m) && square(world, m) == Some(walk[k - 1]))
-        {
-            return Some((
-                Intent::Approach { to: walk[k - 1] },
-                vec![first_in_line(world, &party, members, ahead)],
-            ));
-        }
-        if k > 1 {
-            stop = walk[k - 1];
-            break;
-        }
-        if door && know.step(p) == Step::ClosedDoor {
-            return Some(deal_with_door(world, mind, members, p));
-        }
-        if door {
-            if let Some(w) = mind.door_memory.door_work.get(&p)
-                && w.evil
-                && !w.wedged
-                && let Some(spiker) = with_spikes(world, members)
-            {
-                return Some((
-                    Intent::Door {
-                        at: p,
-                        how: DoorPlan::Wedge,
-                    },
-                    walk_up_and(
-                        world,
-                        &party,
-                        members,
-                        spiker,
-                        here,
-                        p,
-                        Spike {
-                            who: name(world, spiker),
-                            at: (p.x, p.y),
-                        }
-                        .into(),
-                    ),
-                ));
+        match at_a_door_or_trap(world, mind, members, know, walk, k, (door, tries)) {
+            AtStep::Walk => {}
+            AtStep::StopAt(at) => {
+                stop = at;
+                break;
             }
-            continue;
+            AtStep::Orders(orders) => return orders,
         }
-        if let Some(thief) = disarmer(world, members) {
-            mind.exploring.traps_tried.push(p);
-            let who = name(world, thief);
-            let at = (p.x, p.y);
-            let disarm: Command = if tries == 0 {
-                DisarmTrap {
-                    who,
-                    at,
-                    discharge: false,
-                }
-                .into()
-            } else {
-                DisarmTrapMethodically {
-                    who,
-                    at,
-                    discharge: false,
-                }
-                .into()
-            };
-            return Some((
-                Intent::Disarm { at: p },
-                walk_up_and(world, &party, members, thief, here, p, disarm),
-            ));
-        }
-        mind.exploring.traps_tried.extend([p, p]);
     }
     // The same walk again from the same square: something stands in the way.
     if mind.exploring.heading_for == Some(stop) && mind.walking.last_walk_from == Some(here) {
@@ -537,6 +374,132 @@ pub(super) fn on_the_way(
         .into(),
     );
     Some((intent, orders))
+}
+
+/// What a step of the party's walk comes to.
+enum AtStep {
+    /// It walks on past it.
+    Walk,
+    /// It stops at this square (short of the step).
+    StopAt(GridPos),
+    /// These orders instead of the walk (none: the way is given up).
+    Orders(Option<(Intent, Vec<Command>)>),
+}
+
+/// A hole to jump between `walk[k - 1]` and `walk[k]`: the party lines up 20' short of the
+/// take-off (a run-up for each), then crosses one a round.
+fn over_a_hole(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+    k: usize,
+    target: GridPos,
+) -> AtStep {
+    let p = walk[k];
+    // (Along a ledge or down a shaft there is no run-up: the party stops at its start.)
+    let run_up = Over::of(world, walk[k - 1], p) == Over::Hole;
+    let line_up = if run_up {
+        (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
+    } else {
+        0
+    };
+    mind.gap_memory.crossing = Some((walk[k - 1], p));
+    if k - 1 > line_up {
+        return AtStep::StopAt(walk[k - 1 - line_up]);
+    }
+    AtStep::Orders(cross(world, mind, members, walk[k - 1], p).or_else(|| {
+        mind.exploring.exhausted.push(target);
+        None
+    }))
+}
+
+/// A shut door or a known trap at `walk[k]` (`door`; the thief's `tries` at the trap so far).
+fn at_a_door_or_trap(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+    k: usize,
+    (door, tries): (bool, usize),
+) -> AtStep {
+    let (here, p) = (walk[0], walk[k]);
+    let party = mind.party.clone();
+    // A companion already stands before the door (it went ahead to search or pick): it
+    // leads from here, as no one passes it in a corridor.
+    if door
+        && k > 1
+        && let Some(&ahead) = members
+            .iter()
+            .find(|&&m| is_up(world, m) && square(world, m) == Some(walk[k - 1]))
+    {
+        return AtStep::Orders(Some((
+            Intent::Approach { to: walk[k - 1] },
+            vec![first_in_line(world, &party, members, ahead)],
+        )));
+    }
+    if k > 1 {
+        return AtStep::StopAt(walk[k - 1]);
+    }
+    if door && know.step(p) == Step::ClosedDoor {
+        return AtStep::Orders(Some(deal_with_door(world, mind, members, p)));
+    }
+    if door {
+        if let Some(w) = mind.door_memory.door_work.get(&p)
+            && w.evil
+            && !w.wedged
+            && let Some(spiker) = with_spikes(world, members)
+        {
+            return AtStep::Orders(Some((
+                Intent::Door {
+                    at: p,
+                    how: DoorPlan::Wedge,
+                },
+                walk_up_and(
+                    world,
+                    &party,
+                    members,
+                    spiker,
+                    here,
+                    p,
+                    Spike {
+                        who: name(world, spiker),
+                        at: (p.x, p.y),
+                    }
+                    .into(),
+                ),
+            )));
+        }
+        return AtStep::Walk;
+    }
+    if let Some(thief) = disarmer(world, members) {
+        mind.exploring.traps_tried.push(p);
+        let who = name(world, thief);
+        let at = (p.x, p.y);
+        let disarm: Command = if tries == 0 {
+            DisarmTrap {
+                who,
+                at,
+                discharge: false,
+            }
+            .into()
+        } else {
+            DisarmTrapMethodically {
+                who,
+                at,
+                discharge: false,
+            }
+            .into()
+        };
+        return AtStep::Orders(Some((
+            Intent::Disarm { at: p },
+            walk_up_and(world, &party, members, thief, here, p, disarm),
+        )));
+    }
+    mind.exploring.traps_tried.extend([p, p]);
+    AtStep::Walk
 }
 
 /// Dungeon Delves › Traps (a 10' pole probing ahead enters each square before its bearer):
@@ -709,47 +672,6 @@ pub(super) fn free_square_beside(
                 && crate::rules::movement::hazards::way(world, who, from, p).is_ok()
         })
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p))
-}
-
-/// `who` goes to the front of the marching order, the others behind it as they were.
-pub(super) fn first_in_line(
-    world: &World,
-    party: &str,
-    members: &[Entity],
-    who: Entity,
-) -> Command {
-    let mut order = vec![name(world, who)];
-    order.extend(
-        members
-            .iter()
-            .filter(|&&m| m != who)
-            .map(|&m| name(world, m)),
-    );
-    MarchingOrder {
-        party: party.to_owned(),
-        order,
-    }
-    .into()
-}
-
-/// `who` goes to the front of the marching order and the party walks to `to`: the new leader
-/// passes the others, and they fall in behind.
-pub(super) fn take_the_lead(
-    world: &World,
-    party: &str,
-    members: &[Entity],
-    who: Entity,
-    to: GridPos,
-) -> Vec<Command> {
-    vec![
-        first_in_line(world, party, members, who),
-        MoveParty {
-            party: party.to_owned(),
-            to: (to.x, to.y),
-            pace: Pace::Exploration,
-        }
-        .into(),
-    ]
 }
 
 /// The squares where a creature that is up stands.

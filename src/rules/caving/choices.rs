@@ -76,41 +76,78 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     ) else {
         return Vec::new();
     };
-    let name = thrower.name.to_owned();
-    let xy = |p: GridPos| (p.x, p.y);
-    let grid = world.resource::<DungeonGrid>();
-    // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
-    let supervised = super::climbing::supervised_proficiencies(world, who);
-    let profs = &supervised;
-    let has = |g: &Gear| world.get::<Equipment>(who).is_some_and(|e| e.has(g));
-    let rope = |feet: u32| {
-        world
-            .get::<Equipment>(who)
-            .is_some_and(|e| e.has_rope(feet))
+    let caver = Caver {
+        world,
+        who,
+        here,
+        name: thrower.name.to_owned(),
+        // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
+        profs: super::climbing::supervised_proficiencies(world, who),
+        situation: crate::rules::penalties::check_penalties(world, who, None),
+        thrower,
     };
-    let situation = crate::rules::penalties::check_penalties(world, who, None);
-    let climb_choice = |way: String, surface: Surface, command: AnyAct| {
-        climbing_target(profs, surface).map(|target| {
+    if let Some(below) = world.get::<Below>(who) {
+        return caver.out_of_the_hole(below);
+    }
+    let mut out = caver.into_the_holes_beside();
+    out.extend(belay_choices(world, who, &caver.name));
+    out.extend(caver.across());
+    out
+}
+
+/// A creature looking for a way on where it stands: who it is, its throws (a supervising
+/// mountaineer's counted) and the situation's penalties to them.
+struct Caver<'w> {
+    world: &'w World,
+    who: Entity,
+    here: GridPos,
+    name: String,
+    thrower: Thrower<'w>,
+    profs: Proficiencies,
+    situation: Vec<Modifier>,
+}
+
+impl Caver<'_> {
+    fn has(&self, g: &Gear) -> bool {
+        self.world
+            .get::<Equipment>(self.who)
+            .is_some_and(|e| e.has(g))
+    }
+
+    fn rope(&self, feet: u32) -> bool {
+        self.world
+            .get::<Equipment>(self.who)
+            .is_some_and(|e| e.has_rope(feet))
+    }
+
+    /// A climb of `surface` offered as `way`, with its Climbing throw.
+    fn climb_choice(&self, way: String, surface: Surface, command: AnyAct) -> Option<Choice> {
+        climbing_target(&self.profs, surface).map(|target| {
             let note = format!("{surface:?}; a third of combat speed");
             Choice::thrown(
                 &way,
                 "rounds",
-                &thrower,
+                &self.thrower,
                 ThrowKind::Check,
-                &situation,
+                &self.situation,
                 target,
                 &note,
                 command,
             )
         })
-    };
-    let mut out = Vec::new();
-    if let Some(below) = world.get::<Below>(who) {
+    }
+
+    /// At the bottom of a pit or chasm: climbing out, a grappling hook thrown up, a leap out.
+    fn out_of_the_hole(&self, below: &Below) -> Vec<Choice> {
+        let (world, who, here, name) = (self.world, self.who, self.here, &self.name);
+        let (thrower, grid) = (&self.thrower, world.resource::<DungeonGrid>());
+        let xy = |p: GridPos| (p.x, p.y);
+        let mut out = Vec::new();
         let surface = side_of(world, here);
         for p in here.neighbours() {
             if grid.is_passable(p)
                 && hole_at(world, p).is_none()
-                && let Some(c) = climb_choice(
+                && let Some(c) = self.climb_choice(
                     format!("climb out to {p}"),
                     surface,
                     AnyAct::from(super::Climb {
@@ -130,7 +167,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
         if let (Some(ac), Some(penalty), true) = (
             anchor,
             grappling_range_penalty(below.depth_feet),
-            has(&Gear::GrapplingHook) && rope(below.depth_feet) && !rope_in(world, here),
+            self.has(&Gear::GrapplingHook) && self.rope(below.depth_feet) && !rope_in(world, here),
         ) {
             let bonus = world
                 .get::<crate::creature::Combatant>(who)
@@ -142,7 +179,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
             out.push(Choice::thrown(
                 "throw a grappling hook up",
                 "1 round",
-                &thrower,
+                thrower,
                 ThrowKind::Attack { ranged: true },
                 &mods,
                 ac + 10,
@@ -171,140 +208,159 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
                 }
             }
         }
-        return out;
+        out
     }
-    for p in here.neighbours() {
-        if hole_at(world, p).is_none() {
-            continue;
-        }
-        if let Some(c) = climb_choice(
-            format!("climb down into {p}"),
-            side_of(world, p),
-            AnyAct::from(super::ClimbDown {
-                who: name.clone(),
-                into: xy(p),
-                rappel: false,
-                pace: ClimbPace::Third,
-            }),
-        ) {
-            out.push(c);
-        }
-        if rope_in(world, p)
-            && (profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering))
-            && let Some(target) = climbing_target(profs, Surface::Sheer)
-        {
-            out.push(Choice::thrown(
-                &format!("rappel down into {p}"),
-                "rounds",
-                &thrower,
-                ThrowKind::Check,
-                &situation,
-                target,
-                "running speed",
+
+    /// Beside holes: climbing or rappelling down, lowering a rope, taking one up.
+    fn into_the_holes_beside(&self) -> Vec<Choice> {
+        let (world, here, name, profs) = (self.world, self.here, &self.name, &self.profs);
+        let (thrower, situation) = (&self.thrower, &self.situation);
+        let xy = |p: GridPos| (p.x, p.y);
+        let mut out = Vec::new();
+        for p in here.neighbours() {
+            if hole_at(world, p).is_none() {
+                continue;
+            }
+            if let Some(c) = self.climb_choice(
+                format!("climb down into {p}"),
+                side_of(world, p),
                 AnyAct::from(super::ClimbDown {
                     who: name.clone(),
                     into: xy(p),
-                    rappel: true,
+                    rappel: false,
                     pace: ClimbPace::Third,
                 }),
-            ));
+            ) {
+                out.push(c);
+            }
+            if rope_in(world, p)
+                && (profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering))
+                && let Some(target) = climbing_target(profs, Surface::Sheer)
+            {
+                out.push(Choice::thrown(
+                    &format!("rappel down into {p}"),
+                    "rounds",
+                    thrower,
+                    ThrowKind::Check,
+                    situation,
+                    target,
+                    "running speed",
+                    AnyAct::from(super::ClimbDown {
+                        who: name.clone(),
+                        into: xy(p),
+                        rappel: true,
+                        pace: ClimbPace::Third,
+                    }),
+                ));
+            }
+            let depth = hole_at(world, p).unwrap_or(0);
+            if self.rope(depth) && !rope_in(world, p) {
+                out.push(Choice::new(
+                    &format!("lower a rope into {p}"),
+                    "1 round",
+                    None,
+                    "",
+                    AnyAct::from(super::LowerRope {
+                        who: name.clone(),
+                        at: xy(p),
+                    }),
+                ));
+            }
+            if rope_in(world, p) && !super::climbing::on_the_rope(world, p) {
+                out.push(Choice::new(
+                    &format!("take up the rope in {p}"),
+                    "1 round",
+                    None,
+                    "",
+                    AnyAct::from(super::TakeUpRope {
+                        who: name.clone(),
+                        at: xy(p),
+                    }),
+                ));
+            }
         }
-        let depth = hole_at(world, p).unwrap_or(0);
-        if rope(depth) && !rope_in(world, p) {
-            out.push(Choice::new(
-                &format!("lower a rope into {p}"),
-                "1 round",
-                None,
-                "",
-                AnyAct::from(super::LowerRope {
-                    who: name.clone(),
-                    at: xy(p),
-                }),
-            ));
-        }
-        if rope_in(world, p) && !super::climbing::on_the_rope(world, p) {
-            out.push(Choice::new(
-                &format!("take up the rope in {p}"),
-                "1 round",
-                None,
-                "",
-                AnyAct::from(super::TakeUpRope {
-                    who: name.clone(),
-                    at: xy(p),
-                }),
-            ));
-        }
+        out
     }
-    out.extend(belay_choices(world, who, &name));
-    for dir in DIRECTIONS {
-        let ledge = across(world, here, dir, |p| {
-            matches!(grid.terrain(p), Some(Terrain::Ledge { .. }))
-        });
-        if let Some((_, to)) = ledge
-            && let Some((_, width)) = super::traverse::along_the_ledge(grid, here, to)
-            && let Some(path) = Path::of_width(width)
-            && let Some(target) = traverse_target(profs, path)
-        {
-            out.push(Choice::thrown(
-                &format!("traverse the {path:?} ledge to {to}"),
-                "rounds",
-                &thrower,
-                ThrowKind::Check,
-                &situation,
-                target,
-                "vulnerable on the ledge",
-                AnyAct::from(super::Traverse {
-                    who: name.clone(),
-                    to: xy(to),
-                    pace: ClimbPace::Third,
-                }),
-            ));
+
+    /// Across a ledge or a chasm in each direction: traversing, jumping (standing or with a
+    /// run-up), and crossing on a rope.
+    fn across(&self) -> Vec<Choice> {
+        let (world, who, here, name, profs) =
+            (self.world, self.who, self.here, &self.name, &self.profs);
+        let (thrower, situation) = (&self.thrower, &self.situation);
+        let grid = world.resource::<DungeonGrid>();
+        let xy = |p: GridPos| (p.x, p.y);
+        let mut out = Vec::new();
+        for dir in DIRECTIONS {
+            let ledge = across(world, here, dir, |p| {
+                matches!(grid.terrain(p), Some(Terrain::Ledge { .. }))
+            });
+            if let Some((_, to)) = ledge
+                && let Some((_, width)) = super::traverse::along_the_ledge(grid, here, to)
+                && let Some(path) = Path::of_width(width)
+                && let Some(target) = traverse_target(profs, path)
+            {
+                out.push(Choice::thrown(
+                    &format!("traverse the {path:?} ledge to {to}"),
+                    "rounds",
+                    thrower,
+                    ThrowKind::Check,
+                    situation,
+                    target,
+                    "vulnerable on the ledge",
+                    AnyAct::from(super::Traverse {
+                        who: name.clone(),
+                        to: xy(to),
+                        pace: ClimbPace::Third,
+                    }),
+                ));
+            }
+            let chasm = across(world, here, dir, is_hole(world));
+            if let Some((_, to)) = chasm
+                && let Some((_, gap)) = super::jumping::over_the_gap(world, here, to)
+                && let Some(j) = Jumper::of(world, who)
+            {
+                // From where it stands, a standing jump; with a run-up, from 20' back in line.
+                let mut c = Choice::new(
+                    &format!("jump the {gap}' gap to {to}"),
+                    "part of its move",
+                    None,
+                    "no run-up: halved",
+                    AnyAct::from(super::Jump {
+                        who: name.clone(),
+                        to: xy(to),
+                        from: None,
+                        running: false,
+                    }),
+                );
+                c.chance = j.chance(gap, false);
+                out.push(c);
+            }
+            if let Some((_, to)) = chasm {
+                out.extend(traverse_choices(world, who, thrower, here, to));
+            }
+            if let Some((edge, to)) = run_up_to_a_hole(world, here, dir)
+                && let Some((_, gap)) = super::jumping::over_the_gap(world, edge, to)
+                && let Some(j) = Jumper::of(world, who)
+            {
+                let mut c = Choice::new(
+                    &format!("run up to {edge} and jump the {gap}' gap to {to}"),
+                    "part of its move",
+                    None,
+                    "a 20' run-up",
+                    AnyAct::from(super::Jump {
+                        who: name.clone(),
+                        to: xy(to),
+                        from: Some(xy(edge)),
+                        running: false,
+                    }),
+                );
+                c.chance = j.chance(gap, true);
+                out.push(c);
+            }
         }
-        let chasm = across(world, here, dir, is_hole(world));
-        if let Some((_, to)) = chasm
-            && let Some((_, gap)) = super::jumping::over_the_gap(world, here, to)
-            && let Some(j) = Jumper::of(world, who)
-        {
-            // From where it stands, a standing jump; with a run-up, from 20' back in line.
-            let mut c = Choice::new(
-                &format!("jump the {gap}' gap to {to}"),
-                "part of its move",
-                None,
-                "no run-up: halved",
-                AnyAct::from(super::Jump {
-                    who: name.clone(),
-                    to: xy(to),
-                    from: None,
-                    running: false,
-                }),
-            );
-            c.chance = j.chance(gap, false);
-            out.push(c);
-        }
-        if let Some((_, to)) = chasm {
-            out.extend(traverse_choices(world, who, &thrower, here, to));
-        }
-        if let Some((edge, to)) = run_up_to_a_hole(world, here, dir)
-            && let Some((_, gap)) = super::jumping::over_the_gap(world, edge, to)
-            && let Some(j) = Jumper::of(world, who)
-        {
-            let mut c = Choice::new(
-                &format!("run up to {edge} and jump the {gap}' gap to {to}"),
-                "part of its move",
-                None,
-                "a 20' run-up",
-                AnyAct::from(super::Jump {
-                    who: name.clone(),
-                    to: xy(to),
-                    from: Some(xy(edge)),
-                    running: false,
-                }),
-            );
-            c.chance = j.chance(gap, true);
-            out.push(c);
-        }
+        out
     }
-    out
 }
 
 /// Belaying a climber on a hole beside it (or below it on its own climb), with a rope that

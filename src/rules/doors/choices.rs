@@ -119,7 +119,6 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
     }
     let who = w.name.to_owned();
     let xy = (at.x, at.y);
-    let has = |g: &Gear| w.gear.has(g);
     let mut ways = Vec::new();
     let locked = matches!(d.lock, Lock::Locked { .. } | Lock::Jammed);
     if !locked && !d.stuck && d.spikes == 0 {
@@ -129,6 +128,23 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
         });
         ways.push(Choice::new("open", "1 round", None, "", open));
     }
+    ways.extend(through_the_lock(d, xy, w));
+    ways.extend(by_force(d, xy, w, locked));
+    if ways.is_empty() {
+        return Err(match d.lock {
+            Lock::Jammed => "the lock is jammed, and it has no axe".to_owned(),
+            _ => "it has neither the key, the skill and tools to pick the lock, nor an axe"
+                .to_owned(),
+        });
+    }
+    Ok(ways)
+}
+
+/// The ways through a locked door's lock: its key, a hasty pick, a methodical one.
+fn through_the_lock(d: &Door, xy: (i32, i32), w: &DoorWorker) -> Vec<Choice> {
+    let who = w.name.to_owned();
+    let has = |g: &Gear| w.gear.has(g);
+    let mut ways = Vec::new();
     if let Lock::Locked { key: Some(k) } = &d.lock
         && has(&Gear::Key(k.clone()))
     {
@@ -185,6 +201,15 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
             pick,
         ));
     }
+    ways
+}
+
+/// The ways through a door by force: bashing a stuck or spiked one, battering it down,
+/// striking it with a weapon that harms its structure.
+fn by_force(d: &Door, xy: (i32, i32), w: &DoorWorker, locked: bool) -> Vec<Choice> {
+    let who = w.name.to_owned();
+    let has = |g: &Gear| w.gear.has(g);
+    let mut ways = Vec::new();
     if (d.stuck || d.spikes > 0) && !locked {
         let mut mods = bashing_modifiers(
             w.strength,
@@ -257,14 +282,7 @@ pub(crate) fn ways_through(d: &Door, at: GridPos, w: &DoorWorker) -> Result<Vec<
             strike,
         ));
     }
-    if ways.is_empty() {
-        return Err(match d.lock {
-            Lock::Jammed => "the lock is jammed, and it has no axe".to_owned(),
-            _ => "it has neither the key, the skill and tools to pick the lock, nor an axe"
-                .to_owned(),
-        });
-    }
-    Ok(ways)
+    ways
 }
 
 /// Everything a worker can do at a door it can see: the ways through a closed one, closing an

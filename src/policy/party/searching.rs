@@ -1,0 +1,101 @@
+//! Searching at dead ends: which dead end to search, who searches best, and the search itself
+//! (Dungeon Delves › Searching).
+
+use super::take_the_lead;
+use super::{Intent, PartyMind, is_up, name, square};
+use crate::command::Command;
+use crate::command::acts::{Search, SearchHastily};
+use crate::creature::{Equipment, Proficiencies};
+use crate::grid::GridPos;
+use crate::level::schema::{Gear, Proficiency};
+use crate::policy::knowledge::Knowledge;
+use bevy::prelude::*;
+
+/// The nearest dead end searched fewer times than the policy says.
+pub(super) fn dead_end_to_search(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<GridPos> {
+    from_here
+        .reachable(know.grid)
+        .filter(|&(p, _)| {
+            mind.exploring.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
+                && !mind.exploring.exhausted.contains(&p)
+                && know.dead_end(p)
+        })
+        .min_by_key(|&(p, c)| (c, p))
+        .map(|(p, _)| p)
+}
+
+/// The member who searches best: proficient in Searching, then with a pole (twice the reach).
+pub(super) fn best_searcher(world: &World, up: &[Entity]) -> Option<Entity> {
+    up.iter().copied().max_by_key(|&m| {
+        let profs = world.get::<Proficiencies>(m);
+        let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
+        let pole = world
+            .get::<Equipment>(m)
+            .is_some_and(|g| g.has(&Gear::TenFootPole));
+        (proficient, pole, std::cmp::Reverse(m))
+    })
+}
+
+/// At a dead end: the best searcher steps onto it, then everyone searches (a turn); the thief
+/// first searches hastily when the policy says so.
+pub(super) fn search_here(
+    world: &World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    here: GridPos,
+) -> (Intent, Vec<Command>) {
+    let intent = Intent::Search { at: here };
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    let searcher = best_searcher(world, &up).expect("the leader is up");
+    // One already on the dead end searches from there: the others cannot step onto it.
+    let searcher = up
+        .iter()
+        .copied()
+        .find(|&m| square(world, m) == Some(here))
+        .unwrap_or(searcher);
+    if square(world, searcher) != Some(here) {
+        return (
+            intent,
+            take_the_lead(world, &mind.party, members, searcher, here),
+        );
+    }
+    let count = mind.exploring.searched.entry(here).or_insert(0);
+    let hasty = mind.policy.hasty_search
+        && *count == 0
+        && world
+            .get::<crate::rules::search::HastilySearched>(searcher)
+            .is_none_or(|s| !s.areas.iter().any(|(p, _)| *p == here))
+        && world
+            .get::<Proficiencies>(searcher)
+            .is_some_and(|p| p.has(Proficiency::Searching));
+    if hasty {
+        return (
+            intent,
+            vec![
+                SearchHastily {
+                    who: name(world, searcher),
+                }
+                .into(),
+            ],
+        );
+    }
+    *count += 1;
+    let orders = up
+        .iter()
+        .map(|&m| {
+            Search {
+                who: name(world, m),
+            }
+            .into()
+        })
+        .collect();
+    (intent, orders)
+}
