@@ -89,7 +89,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     if let Some(below) = world.get::<Below>(who) {
         return caver.out_of_the_hole(below);
     }
-    let mut out = caver.into_the_holes_beside();
+    let mut out = caver.down_the_holes_beside();
     out.extend(belay_choices(world, who, &caver.name));
     out.extend(caver.across());
     out
@@ -212,7 +212,7 @@ impl Caver<'_> {
     }
 
     /// Beside holes: climbing or rappelling down, lowering a rope, taking one up.
-    fn into_the_holes_beside(&self) -> Vec<Choice> {
+    fn down_the_holes_beside(&self) -> Vec<Choice> {
         let (world, here, name, profs) = (self.world, self.here, &self.name, &self.profs);
         let (thrower, situation) = (&self.thrower, &self.situation);
         let xy = |p: GridPos| (p.x, p.y);
