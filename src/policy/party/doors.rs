@@ -152,31 +152,18 @@ pub(super) fn deal_with_door(
     mind.door_memory.listening_at = None;
     // A door that swung shut by itself once is wedged open with a spike as it is opened, in the
     // same round, before it can swing shut again.
+    let at = AtTheDoor {
+        members,
+        door,
+        leader_at,
+        up: &up,
+        party: &party,
+    };
     if w.evil
         && !w.wedged
         && let Some(spiker) = with_spikes(world, members)
     {
-        let spike: Command = Spike {
-            who: name(world, spiker),
-            at: xy,
-        }
-        .into();
-        if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
-            let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
-            return (by(DoorPlan::Wedge), orders);
-        }
-        w.tried_open = true;
-        let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
-            leader
-        } else {
-            spiker
-        };
-        let open = OpenDoor {
-            who: name(world, opener),
-            at: xy,
-        }
-        .into();
-        return (by(DoorPlan::Wedge), vec![open, spike]);
+        return wedge_open(world, &at, w, leader, spiker);
     }
     if !w.tried_open {
         // The party's front fighter opens the door and goes through first (what waits behind a
@@ -205,138 +192,13 @@ pub(super) fn deal_with_door(
         );
     }
     if w.locked {
-        let keys: Vec<Entity> = up
-            .iter()
-            .copied()
-            .filter(|&m| {
-                world
-                    .get::<Equipment>(m)
-                    .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Key(_))))
-            })
-            .collect();
-        if !w.key_tried
-            && let Some(&holder) = keys.first()
-        {
-            let order = Unlock {
-                who: name(world, holder),
-                at: xy,
-            }
-            .into();
-            // Tried once beside the door; the key's holder steps up to it (in a corridor one
-            // wide the one at the door steps back for it), three walks at most.
-            w.key_walks += 1;
-            let beside = square(world, holder).is_some_and(|p| p.within_a_step(door));
-            // (A holder with no way up to the door — across a hole — cannot bring the key.)
-            let cut_off = !beside
-                && square(world, holder).is_none_or(|p| {
-                    crate::rules::movement::hazards::way(world, holder, p, leader_at).is_err()
-                });
-            if beside || cut_off || w.key_walks > 2 {
-                w.key_tried = true;
-            }
-            if cut_off {
-                return (by(DoorPlan::Key), Vec::new());
-            }
-            return (
-                by(DoorPlan::Key),
-                walk_up_and(world, &party, members, holder, leader_at, door, order),
-            );
-        }
-        if let Some(thief) = up
-            .iter()
-            .copied()
-            .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
-        {
-            let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
-            if !w.picked && hasty_picks {
-                w.picked |= beside;
-                let order = PickLock {
-                    who: name(world, thief),
-                    at: xy,
-                }
-                .into();
-                return (
-                    by(DoorPlan::Pick),
-                    walk_up_and(world, &party, members, thief, leader_at, door, order),
-                );
-            }
-            if !w.jammed && w.methodical_picks < methodical_picks {
-                let order = PickLockMethodically {
-                    who: name(world, thief),
-                    at: xy,
-                }
-                .into();
-                return (
-                    by(DoorPlan::PickMethodically),
-                    walk_up_and(world, &party, members, thief, leader_at, door, order),
-                );
-            }
-        }
-        mind.door_memory.shut_for_good.push(door);
-        return (by(DoorPlan::LeaveShut), Vec::new());
+        return the_lock(world, &at, w, (hasty_picks, methodical_picks)).unwrap_or_else(|| {
+            mind.door_memory.shut_for_good.push(door);
+            (by(DoorPlan::LeaveShut), Vec::new())
+        });
     }
     if w.stuck && w.bashes < mind.policy.bash_attempts {
-        let basher = up
-            .iter()
-            .copied()
-            .max_by_key(|&m| {
-                (
-                    world.get::<Abilities>(m).map_or(0, |a| a.0.str),
-                    std::cmp::Reverse(m),
-                )
-            })
-            .unwrap_or(leader);
-        let basher_at = square(world, basher);
-        let beside = basher_at.is_some_and(|p| p.within_a_step(door));
-        // Dungeon Delves › Doors: a pair bashing together uses the stronger one's Strength,
-        // +4. The strongest other beside the door lends a hand; where there is room beside it
-        // and no one there, the strongest other steps up first (once for the door).
-        let strongest = |world: &World, near: bool| {
-            up.iter()
-                .copied()
-                .filter(|&m| {
-                    m != basher
-                        && free_to_act(world, m)
-                        && (!near
-                            || square(world, m).is_some_and(|p| p.within_a_step(door) && p != door))
-                })
-                .max_by_key(|&m| {
-                    (
-                        world.get::<Abilities>(m).map_or(0, |a| a.0.str),
-                        std::cmp::Reverse(m),
-                    )
-                })
-        };
-        let helper = strongest(world, true).filter(|_| beside);
-        if beside
-            && helper.is_none()
-            && !w.helper_called
-            && let Some(m) = strongest(world, false)
-            && let Some(basher_at) = basher_at
-            && let Some(p) = free_square_beside(world, m, basher_at, door)
-        {
-            w.helper_called = true;
-            let step_up = Move {
-                who: name(world, m),
-                to: (p.x, p.y),
-                pace: crate::rules::movement::Pace::Exploration,
-            };
-            return (by(DoorPlan::Bash), vec![step_up.into()]);
-        }
-        if beside {
-            w.bashes += 1;
-        }
-        let helper = helper.map(|m| name(world, m));
-        let order = Bash {
-            who: name(world, basher),
-            at: xy,
-            helper,
-        }
-        .into();
-        return (
-            by(DoorPlan::Bash),
-            walk_up_and(world, &party, members, basher, leader_at, door, order),
-        );
+        return the_bash(world, &at, w, leader);
     }
     if w.stuck {
         mind.door_memory.shut_for_good.push(door);
@@ -345,6 +207,224 @@ pub(super) fn deal_with_door(
     // Tried, neither locked nor stuck as far as it learned, and still shut: open it again.
     w.tried_open = false;
     (by(DoorPlan::Open), Vec::new())
+}
+
+/// A door that swung shut by itself once is wedged open with a spike as it is opened, in the
+/// same round, before it can swing shut again: the spiker steps up, then the leader (or the
+/// spiker) opens it and the spike goes in.
+fn wedge_open(
+    world: &mut World,
+    at: &AtTheDoor,
+    w: &mut DoorWork,
+    leader: Entity,
+    spiker: Entity,
+) -> (Intent, Vec<Command>) {
+    let AtTheDoor {
+        members,
+        door,
+        leader_at,
+        party,
+        ..
+    } = *at;
+    let by = |how: DoorPlan| Intent::Door { at: door, how };
+    let xy = (door.x, door.y);
+    let spike: Command = Spike {
+        who: name(world, spiker),
+        at: xy,
+    }
+    .into();
+    if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
+        let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
+        return (by(DoorPlan::Wedge), orders);
+    }
+    w.tried_open = true;
+    let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
+        leader
+    } else {
+        spiker
+    };
+    let open = OpenDoor {
+        who: name(world, opener),
+        at: xy,
+    }
+    .into();
+    (by(DoorPlan::Wedge), vec![open, spike])
+}
+
+/// The party at a door it deals with: its members (those up and on hand), the door, where the
+/// leader stands, and the party's name.
+struct AtTheDoor<'a> {
+    members: &'a [Entity],
+    door: GridPos,
+    leader_at: GridPos,
+    up: &'a [Entity],
+    party: &'a str,
+}
+
+/// A locked door: its key, if a member carries one (tried once beside it), else a thief's
+/// hasty pick, then methodical ones (as many as the policy allows). None: it is left shut.
+fn the_lock(
+    world: &mut World,
+    at: &AtTheDoor,
+    w: &mut DoorWork,
+    (hasty_picks, methodical_picks): (bool, u32),
+) -> Option<(Intent, Vec<Command>)> {
+    let AtTheDoor {
+        members,
+        door,
+        leader_at,
+        up,
+        party,
+    } = *at;
+    let by = |how: DoorPlan| Intent::Door { at: door, how };
+    let xy = (door.x, door.y);
+    let keys: Vec<Entity> = up
+        .iter()
+        .copied()
+        .filter(|&m| {
+            world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Key(_))))
+        })
+        .collect();
+    if !w.key_tried
+        && let Some(&holder) = keys.first()
+    {
+        let order = Unlock {
+            who: name(world, holder),
+            at: xy,
+        }
+        .into();
+        // Tried once beside the door; the key's holder steps up to it (in a corridor one
+        // wide the one at the door steps back for it), three walks at most.
+        w.key_walks += 1;
+        let beside = square(world, holder).is_some_and(|p| p.within_a_step(door));
+        // (A holder with no way up to the door — across a hole — cannot bring the key.)
+        let cut_off = !beside
+            && square(world, holder).is_none_or(|p| {
+                crate::rules::movement::hazards::way(world, holder, p, leader_at).is_err()
+            });
+        if beside || cut_off || w.key_walks > 2 {
+            w.key_tried = true;
+        }
+        if cut_off {
+            return Some((by(DoorPlan::Key), Vec::new()));
+        }
+        return Some((
+            by(DoorPlan::Key),
+            walk_up_and(world, &party, members, holder, leader_at, door, order),
+        ));
+    }
+    if let Some(thief) = up
+        .iter()
+        .copied()
+        .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
+    {
+        let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
+        if !w.picked && hasty_picks {
+            w.picked |= beside;
+            let order = PickLock {
+                who: name(world, thief),
+                at: xy,
+            }
+            .into();
+            return Some((
+                by(DoorPlan::Pick),
+                walk_up_and(world, &party, members, thief, leader_at, door, order),
+            ));
+        }
+        if !w.jammed && w.methodical_picks < methodical_picks {
+            let order = PickLockMethodically {
+                who: name(world, thief),
+                at: xy,
+            }
+            .into();
+            return Some((
+                by(DoorPlan::PickMethodically),
+                walk_up_and(world, &party, members, thief, leader_at, door, order),
+            ));
+        }
+    }
+    None
+}
+
+/// A stuck door bashed open by the strongest, with the strongest other's help beside it.
+fn the_bash(
+    world: &mut World,
+    at: &AtTheDoor,
+    w: &mut DoorWork,
+    leader: Entity,
+) -> (Intent, Vec<Command>) {
+    let AtTheDoor {
+        members,
+        door,
+        leader_at,
+        up,
+        party,
+    } = *at;
+    let by = |how: DoorPlan| Intent::Door { at: door, how };
+    let xy = (door.x, door.y);
+    let basher = up
+        .iter()
+        .copied()
+        .max_by_key(|&m| {
+            (
+                world.get::<Abilities>(m).map_or(0, |a| a.0.str),
+                std::cmp::Reverse(m),
+            )
+        })
+        .unwrap_or(leader);
+    let basher_at = square(world, basher);
+    let beside = basher_at.is_some_and(|p| p.within_a_step(door));
+    // Dungeon Delves › Doors: a pair bashing together uses the stronger one's Strength,
+    // +4. The strongest other beside the door lends a hand; where there is room beside it
+    // and no one there, the strongest other steps up first (once for the door).
+    let strongest = |world: &World, near: bool| {
+        up.iter()
+            .copied()
+            .filter(|&m| {
+                m != basher
+                    && free_to_act(world, m)
+                    && (!near
+                        || square(world, m).is_some_and(|p| p.within_a_step(door) && p != door))
+            })
+            .max_by_key(|&m| {
+                (
+                    world.get::<Abilities>(m).map_or(0, |a| a.0.str),
+                    std::cmp::Reverse(m),
+                )
+            })
+    };
+    let helper = strongest(world, true).filter(|_| beside);
+    if beside
+        && helper.is_none()
+        && !w.helper_called
+        && let Some(m) = strongest(world, false)
+        && let Some(basher_at) = basher_at
+        && let Some(p) = free_square_beside(world, m, basher_at, door)
+    {
+        w.helper_called = true;
+        let step_up = Move {
+            who: name(world, m),
+            to: (p.x, p.y),
+            pace: crate::rules::movement::Pace::Exploration,
+        };
+        return (by(DoorPlan::Bash), vec![step_up.into()]);
+    }
+    if beside {
+        w.bashes += 1;
+    }
+    let helper = helper.map(|m| name(world, m));
+    let order = Bash {
+        who: name(world, basher),
+        at: xy,
+        helper,
+    }
+    .into();
+    (
+        by(DoorPlan::Bash),
+        walk_up_and(world, &party, members, basher, leader_at, door, order),
+    )
 }
 
 /// Fleeing: the rearmost member shuts and spikes an open door the party has passed.

@@ -364,54 +364,16 @@ fn cross_one(
     // Down a shaft and out on its far side: a rope lowered into it first; then each in turn
     // climbs down, and out of it onto the landing.
     if let Over::Shaft(shaft) = way_over {
-        let roped = world
-            .resource::<crate::rules::caving::climbing::RopesSecured>()
-            .at(shaft)
-            .is_some();
-        if !roped
-            && let Some(&(roper, _)) = up.iter().find(|&&(m, p)| {
-                p.within_a_step(shaft)
-                    && p != landing
-                    && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
-            })
-        {
-            return Some((
-                intent,
-                vec![
-                    LowerRope {
-                        who: name(world, roper),
-                        at: (shaft.x, shaft.y),
-                    }
-                    .into(),
-                ],
-            ));
-        }
-        let order: Command = if at.within_a_step(shaft) && at != shaft {
-            ClimbDown {
-                who,
-                into: (shaft.x, shaft.y),
-                rappel: false,
-                pace: Default::default(),
-            }
-            .into()
-        } else {
-            walk(who, take_off)
-        };
-        return Some((intent, vec![order]));
+        return Some(down_the_shaft(
+            world,
+            up,
+            (shaft, take_off, landing),
+            (who, at),
+            intent,
+        ));
     }
-    // Along a ledge: up to its start, then a balancing traverse to the far side.
     if way_over == Over::Ledge {
-        let order: Command = if at == take_off {
-            Traverse {
-                who,
-                to: (landing.x, landing.y),
-                pace: Default::default(),
-            }
-            .into()
-        } else {
-            walk(who, take_off)
-        };
-        return Some((intent, vec![order]));
+        return Some((intent, vec![along_the_ledge(who, at, take_off, landing)]));
     }
     if mind
         .gap_memory
@@ -523,6 +485,51 @@ fn cross_one(
     Some((intent, vec![walk(who, back)]))
 }
 
+/// Down a shaft and out on its far side: a rope lowered into it first (by one beside it with
+/// a rope); then `who`, at `at`, walks to the take-off and climbs down.
+fn down_the_shaft(
+    world: &mut World,
+    up: &[(Entity, GridPos)],
+    (shaft, take_off, landing): (GridPos, GridPos, GridPos),
+    (who, at): (String, GridPos),
+    intent: Intent,
+) -> (Intent, Vec<Command>) {
+    let roped = world
+        .resource::<crate::rules::caving::climbing::RopesSecured>()
+        .at(shaft)
+        .is_some();
+    if !roped
+        && let Some(&(roper, _)) = up.iter().find(|&&(m, p)| {
+            p.within_a_step(shaft)
+                && p != landing
+                && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
+        })
+    {
+        return (
+            intent,
+            vec![
+                LowerRope {
+                    who: name(world, roper),
+                    at: (shaft.x, shaft.y),
+                }
+                .into(),
+            ],
+        );
+    }
+    let order: Command = if at.within_a_step(shaft) && at != shaft {
+        ClimbDown {
+            who,
+            into: (shaft.x, shaft.y),
+            rappel: false,
+            pace: Default::default(),
+        }
+        .into()
+    } else {
+        walk(who, take_off)
+    };
+    (intent, vec![order])
+}
+
 /// Gaps in the way: jumps the rules refused, the level's narrowest ledge and its squeezes (found once), and the hole being jumped while some are still to cross.
 #[derive(Clone, Debug, Default)]
 pub(super) struct GapMemory {
@@ -534,4 +541,18 @@ pub(super) struct GapMemory {
     pub(super) has_squeezes: bool,
     /// The hole the party is jumping, take-off and landing, while some are still to cross.
     pub(super) crossing: Option<(GridPos, GridPos)>,
+}
+
+/// Along a ledge: up to its start, then a balancing traverse to the far side.
+fn along_the_ledge(who: String, at: GridPos, take_off: GridPos, landing: GridPos) -> Command {
+    if at == take_off {
+        Traverse {
+            who,
+            to: (landing.x, landing.y),
+            pace: Default::default(),
+        }
+        .into()
+    } else {
+        walk(who, take_off)
+    }
 }
