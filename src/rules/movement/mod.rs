@@ -40,6 +40,11 @@ pub use speeds::*;
 mod running;
 pub use running::*;
 
+mod steps;
+use steps::{
+    mouth_taken, occupants, stop_short_of_others, take_the_steps, tenths_to_spend, walk_ended,
+};
+
 /// A walk in progress.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct Walking {
@@ -538,20 +543,7 @@ pub fn walk(
     let squeeze_on = squeezes::Squeezes::on(squeezing.as_deref());
     let no_factions = crate::creature::Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
-    let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);
-    let mut occupants: Vec<Occupant> = standing
-        .iter()
-        .filter(|(.., c)| up(c))
-        .map(|(e, p, f, _)| (e, p.0, f.copied()))
-        .collect();
-    occupants.extend(
-        walkers
-            .iter()
-            .filter(|w| up(w.conditions))
-            .map(|w| (w.entity, w.pos.0, w.faction.copied())),
-    );
-    // In entity order, whatever order the world stores them in (a restored keyframe's differs).
-    occupants.sort_by_key(|o| o.0);
+    let mut occupants = occupants(&standing, &walkers);
     taken.start.clone_from(&occupants);
     taken.steps.clear();
     // RULINGS › The battle round: in a battle each faction walks in its own turn; outside its
@@ -586,31 +578,19 @@ pub fn walk(
             continue;
         };
         let water = WaterCost::of(enc.0, swimmer);
-        if conditions.has(ConditionKind::Stuck) {
+        // Stuck in a squeeze, it does not walk; winded, it cannot run (Dungeon Delves › Running).
+        let stuck = conditions.has(ConditionKind::Stuck);
+        let winded = !stuck && w.pace == Pace::Running && conditions.has(ConditionKind::Winded);
+        if winded {
+            let (who, at) = (name.to_string(), pos.0);
+            let reason = HaltReason::Winded;
+            log.push(round, MovementEvent::Halted { who, at, reason });
+        }
+        if stuck || winded {
             commands.entity(entity).remove::<Walking>();
             continue;
         }
-        if w.pace == Pace::Running && conditions.has(ConditionKind::Winded) {
-            log.push(
-                round,
-                MovementEvent::Halted {
-                    who: name.to_string(),
-                    at: pos.0,
-                    reason: HaltReason::Winded,
-                },
-            );
-            commands.entity(entity).remove::<Walking>();
-            continue;
-        }
-        let gain = if w.cautious {
-            crate::rules::tactical::cautious_feet(speeds.combat) * 10
-        } else {
-            speeds.tenths_per_round(w.pace)
-        };
-        let mut banked = w.banked_tenths + w.cap_tenths.map_or(gain, |cap| gain.min(cap));
-        if let Some(limit) = limit.filter(|l| l.round == round) {
-            banked = banked.min(limit.feet * 10);
-        }
+        let mut banked = tenths_to_spend(&w, &speeds, limit, round);
         let mut odd = w.odd_diagonals;
         let Steps {
             mut steps,
@@ -619,15 +599,7 @@ pub fn walk(
         // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
         // The square before a squeeze's mouth another stands on: it squeezes on at once.
-        let mouth_taken = squares
-            .iter()
-            .position(|&p| grid.terrain(p) == Some(crate::grid::terrain::Terrain::Squeeze))
-            .is_some_and(|n| {
-                n > 0
-                    && occupants
-                        .iter()
-                        .any(|o| o.0 != entity && o.1 == squares[n - 1])
-            });
+        let mouth_taken = mouth_taken(&grid, &squares, &occupants, entity);
         let squeezed = squeeze_on(
             &grid,
             (&mut dice, &mut log, round),
@@ -656,23 +628,13 @@ pub fn walk(
                 continue;
             }
         }
-        // Creatures in the way stop the walk short of them.
-        if let Some(i) = steps.iter().enumerate().position(|(i, (p, ..))| {
-            let last = w.next + i + 1 == w.path.len();
-            barred(&occupants, factions, entity, faction.copied(), *p, last).is_some()
-        }) {
-            let to = steps[i].0;
-            let last = w.next + i + 1 == w.path.len();
-            blocked = barred(&occupants, factions, entity, faction.copied(), to, last);
-            steps.truncate(i);
-        }
-        // It passes its allies but does not end its move on another's square: it stops before,
-        // and keeps the feet for the next round.
-        while let Some(&(p, step, _)) = steps.last()
-            && occupants.iter().any(|o| o.0 != entity && o.1 == p)
-        {
-            steps.pop();
-            banked += step_cost(&grid, p, step, water);
+        if let Some(reason) = stop_short_of_others(
+            (&grid, &occupants, factions),
+            (entity, faction.copied()),
+            &w,
+            (&mut steps, &mut banked, water),
+        ) {
+            blocked = Some(reason);
         }
         let fell = w.pace == Pace::Running
             && falls_running_into_difficult_terrain(
@@ -683,56 +645,19 @@ pub fn walk(
                 &mut steps,
             );
         let from = pos.0;
-        let mut feet = 0;
-        for &(next, step, diagonal) in &steps {
-            taken.steps.push(Step {
-                who: entity,
-                faction: faction.copied(),
-                from: pos.0,
-                to: next,
-                cautious: w.cautious,
-                acrobatic: w.acrobatic,
-            });
-            footsteps.step(pos.0, next);
-            pos.0 = next;
-            if let Some(o) = occupants.iter_mut().find(|o| o.0 == entity) {
-                o.1 = next;
-            }
-            w.next += 1;
-            w.odd_diagonals ^= diagonal;
-            feet += step;
-        }
+        let feet = take_the_steps(
+            &steps,
+            (entity, faction.copied()),
+            (&mut w, &mut pos.0, &mut footsteps),
+            (&mut occupants, &mut taken),
+        );
         w.banked_tenths = if fell { 0 } else { banked };
         record_move(&mut log, round, name, &mut moved, w.pace, from, pos.0, feet);
         after_running(&mut log, round, name, &mut conditions, (w.pace, feet, fell));
-        if fell {
-            log.push(
-                round,
-                MovementEvent::Halted {
-                    who: name.to_string(),
-                    at: pos.0,
-                    reason: HaltReason::FellProne,
-                },
-            );
-            commands.entity(entity).remove::<Walking>();
-        } else if let Some(reason) = blocked {
-            log.push(
-                round,
-                MovementEvent::Halted {
-                    who: name.to_string(),
-                    at: pos.0,
-                    reason,
-                },
-            );
-            commands.entity(entity).remove::<Walking>();
-        } else if w.next >= w.path.len() {
-            log.push(
-                round,
-                MovementEvent::Arrived {
-                    who: name.to_string(),
-                    at: pos.0,
-                },
-            );
+        let arrived = w.next >= w.path.len();
+        let ended = walk_ended(name.to_string(), pos.0, (fell, blocked, arrived));
+        if let Some(event) = ended {
+            log.push(round, event);
             commands.entity(entity).remove::<Walking>();
         }
     }

@@ -1,7 +1,7 @@
 //! The unit tests of `rules::party`.
 
-use super::*;
 use super::formation::{formation_for, formation_slots, passage_width_feet};
+use super::*;
 use crate::grid::test_grid;
 
 #[test]

@@ -348,84 +348,21 @@ pub fn hear(
             party_moved.0.insert(*faction, turn);
         }
     }
-    // Noises carry as far as the quietest part of the level lets them; each listener hears by
-    // the environment where it stands.
-    let widest = info.widest_environment();
     heard_now.0.clear();
     last.0 = noises.0.clone();
     let faction_of = |n: &Noise| n.maker.and_then(|m| makers.get(m).ok()).map(|(f, _)| *f);
     // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
     // row for them all, and each listener hears the nearest. Other noises go one by one.
     let in_battle = |n: &Noise| faction_of(n).is_some_and(|f| acting.fighting(f));
-    let mut groups: Vec<Vec<Noise>> = Vec::new();
-    for noise in std::mem::take(&mut noises.0) {
-        match groups.iter_mut().find(|g| {
-            in_battle(&noise)
-                && in_battle(&g[0])
-                && g[0].sound == noise.sound
-                && g[0].call == noise.call
-                && faction_of(&g[0]) == faction_of(&noise)
-        }) {
-            Some(g) => g.push(noise),
-            None => groups.push(vec![noise]),
-        }
-    }
+    let groups = group_the_noises(std::mem::take(&mut noises.0), &in_battle, &faction_of);
     // Who has each noise in earshot, closest first (ties by name, for a fixed order).
-    let mut in_earshot: Vec<InEarshot> = Vec::new();
-    let mut calls: Vec<HeardNoise> = Vec::new();
-    for (g, group) in groups.iter().enumerate() {
-        let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
-        let field = field.flood(&grid, &sources, bound(group[0].sound, widest));
-        let maker_faction = faction_of(&group[0]);
-        let first = in_earshot.len();
-        for (e, name, pos, faction, _, conditions, ..) in &listeners {
-            if group.iter().any(|n| n.maker == Some(e))
-                || conditions.has(ConditionKind::Deafened)
-                || crate::rules::conditions::is_down(conditions)
-            {
-                continue;
-            }
-            let d = field.half_feet(&grid, pos.0);
-            let verdict = verdict(group[0].sound, info.environment_at(pos.0), d);
-            // A creature does not listen for its own faction's noises (no throw, no Listening
-            // chance used, no line in the log); but a companion's shout within its earshot
-            // calls it, and it knows where the shout came from.
-            if maker_faction == Some(*faction) {
-                if group[0].call && verdict != Verdict::Inaudible {
-                    calls.push(HeardNoise {
-                        listener: e,
-                        at: group[0].at,
-                        kind: group[0].kind,
-                        made_by: group[0].maker,
-                        maker: maker_faction,
-                        hostile: false,
-                        fighting: acting.fighting(*faction),
-                        call: true,
-                    });
-                }
-                continue;
-            }
-            if verdict != Verdict::Inaudible {
-                in_earshot.push(InEarshot {
-                    group: g,
-                    listener: e,
-                    name: name.to_string(),
-                    faction: *faction,
-                    half_feet: d.unwrap_or(0),
-                    verdict,
-                    source: field.nearest_source(&grid, pos.0).unwrap_or(0),
-                    closest: false,
-                });
-            }
-        }
-        let reach = &mut in_earshot[first..];
-        reach.sort_by(|a, b| (a.half_feet, &a.name).cmp(&(b.half_feet, &b.name)));
-        let mut seen: Vec<Faction> = Vec::new();
-        for entry in reach {
-            entry.closest = !seen.contains(&entry.faction);
-            seen.push(entry.faction);
-        }
-    }
+    let (in_earshot, calls) = in_earshot_of(
+        &groups,
+        (&mut field, &grid, &info),
+        &listeners,
+        &faction_of,
+        &acting,
+    );
     let active: Vec<Entity> = in_entity_order(listeners.iter().filter(|l| l.8).map(|l| l.0));
     // Each listener's one throw for the round, if it listens.
     let mut listened: Vec<(Entity, bool)> = Vec::new();
@@ -529,6 +466,99 @@ pub fn hear(
     for e in active {
         commands.entity(e).remove::<ListeningActively>();
     }
+}
+
+/// The noises of a side in a battle (its blows and steps) carry as one din: one flood per row
+/// for them all. Other noises go one by one.
+fn group_the_noises(
+    noises: Vec<Noise>,
+    in_battle: &dyn Fn(&Noise) -> bool,
+    faction_of: &dyn Fn(&Noise) -> Option<Faction>,
+) -> Vec<Vec<Noise>> {
+    let mut groups: Vec<Vec<Noise>> = Vec::new();
+    for noise in noises {
+        match groups.iter_mut().find(|g| {
+            in_battle(&noise)
+                && in_battle(&g[0])
+                && g[0].sound == noise.sound
+                && g[0].call == noise.call
+                && faction_of(&g[0]) == faction_of(&noise)
+        }) {
+            Some(g) => g.push(noise),
+            None => groups.push(vec![noise]),
+        }
+    }
+    groups
+}
+
+/// Who has each group of noises in earshot, closest first (ties by name, for a fixed order),
+/// the closest of each faction marked; and the companions a shout of their own faction calls.
+fn in_earshot_of(
+    groups: &[Vec<Noise>],
+    (field, grid, info): (&mut EarshotField, &DungeonGrid, &LevelInfo),
+    listeners: &Query<Listener, With<Creature>>,
+    faction_of: &dyn Fn(&Noise) -> Option<Faction>,
+    acting: &ActingOrder,
+) -> (Vec<InEarshot>, Vec<HeardNoise>) {
+    // Noises carry as far as the quietest part of the level lets them; each listener hears by
+    // the environment where it stands.
+    let widest = info.widest_environment();
+    let mut in_earshot: Vec<InEarshot> = Vec::new();
+    let mut calls: Vec<HeardNoise> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let sources: Vec<GridPos> = group.iter().map(|n| n.at).collect();
+        let field = field.flood(grid, &sources, bound(group[0].sound, widest));
+        let maker_faction = faction_of(&group[0]);
+        let first = in_earshot.len();
+        for (e, name, pos, faction, _, conditions, ..) in listeners.iter() {
+            if group.iter().any(|n| n.maker == Some(e))
+                || conditions.has(ConditionKind::Deafened)
+                || crate::rules::conditions::is_down(conditions)
+            {
+                continue;
+            }
+            let d = field.half_feet(grid, pos.0);
+            let verdict = verdict(group[0].sound, info.environment_at(pos.0), d);
+            // A creature does not listen for its own faction's noises (no throw, no Listening
+            // chance used, no line in the log); but a companion's shout within its earshot
+            // calls it, and it knows where the shout came from.
+            if maker_faction == Some(*faction) {
+                if group[0].call && verdict != Verdict::Inaudible {
+                    calls.push(HeardNoise {
+                        listener: e,
+                        at: group[0].at,
+                        kind: group[0].kind,
+                        made_by: group[0].maker,
+                        maker: maker_faction,
+                        hostile: false,
+                        fighting: acting.fighting(*faction),
+                        call: true,
+                    });
+                }
+                continue;
+            }
+            if verdict != Verdict::Inaudible {
+                in_earshot.push(InEarshot {
+                    group: g,
+                    listener: e,
+                    name: name.to_string(),
+                    faction: *faction,
+                    half_feet: d.unwrap_or(0),
+                    verdict,
+                    source: field.nearest_source(grid, pos.0).unwrap_or(0),
+                    closest: false,
+                });
+            }
+        }
+        let reach = &mut in_earshot[first..];
+        reach.sort_by(|a, b| (a.half_feet, &a.name).cmp(&(b.half_feet, &b.name)));
+        let mut seen: Vec<Faction> = Vec::new();
+        for entry in reach {
+            entry.closest = !seen.contains(&entry.faction);
+            seen.push(entry.faction);
+        }
+    }
+    (in_earshot, calls)
 }
 
 /// Dungeon Delves › Listening: "an adventurer standing at a door, passageway, or intersection
