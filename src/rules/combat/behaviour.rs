@@ -95,40 +95,8 @@ pub(crate) fn fighting_behaviour(
     }
     // Taken out while the world is used, and put back at the end.
     let aware = std::mem::take(&mut *world.resource_mut::<Awareness>());
-    let mut fighters: Vec<_> = fighters
-        .iter(world)
-        .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
-        // A creature under a hold (stuck, drowning, …) can give itself no orders; one at the
-        // bottom of a hole reaches no one until it climbs out (its own mind, or its party's,
-        // gets it out).
-        .filter(|c| {
-            crate::rules::acting::held(world, c.0).is_none()
-                && world.get::<crate::creature::Below>(c.0).is_none()
-        })
-        .map(|(e, n, p, f, c, k, o, w)| {
-            (
-                e,
-                n.to_string(),
-                p.0,
-                *f,
-                c.has(ConditionKind::Bloodied) && k.flees_when_bloodied,
-                o.copied(),
-                w.and_then(|w| w.destination()),
-            )
-        })
-        .collect();
-    fighters.sort_by_key(|f| f.0);
-    let mut up: Vec<(Entity, GridPos, Faction)> = Vec::new();
-    // Squares taken: where creatures stand and where walkers are going.
-    let mut claimed: Vec<GridPos> = Vec::new();
-    for (e, p, f, c, w) in everyone.iter(world) {
-        if !is_down(c) {
-            up.push((e, p.0, *f));
-            claimed.push(p.0);
-        }
-        claimed.extend(w.and_then(|w| w.destination()));
-    }
-    up.sort_by_key(|u| u.0);
+    let fighters = fighters_in_turn(world, fighters, turn);
+    let (up, mut claimed) = up_and_claimed(world, everyone);
     // Heavy shields, where they stand or are going: the walls they can make.
     let mut shields: Vec<(Entity, GridPos, Faction)> = up
         .iter()
@@ -146,34 +114,7 @@ pub(crate) fn fighting_behaviour(
         if busy.contains(&name) {
             continue;
         }
-        let mut known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
-        if known.is_empty() {
-            // Aware of no enemy itself: it goes for those its companions point out (one in
-            // the dark that only a companion sees, one a companion heard) — companions whose
-            // shout it hears without a throw (Dungeon Delves › Listening: Shouting), reckoned
-            // at the straight distance.
-            let info = world.resource::<crate::creature::LevelInfo>();
-            let grid = world.resource::<DungeonGrid>();
-            let hears_a_shout = |from: GridPos| {
-                crate::rules::sound::verdict(
-                    crate::rules::sound::SoundRow::Loud,
-                    info.environment_at(at),
-                    Some(2 * grid.distance_feet(from, at)),
-                ) == crate::rules::sound::Verdict::Automatic
-            };
-            known = up
-                .iter()
-                .filter(|u| u.2 == faction && u.0 != e && hears_a_shout(u.1))
-                .flat_map(|u| aware.of(u.0).iter().map(|p| p.1))
-                .collect();
-            known.sort();
-            known.dedup();
-        }
-        let enemies: Vec<(Entity, GridPos)> = known
-            .iter()
-            .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
-            .map(|i| (up[i].0, up[i].1))
-            .collect();
+        let enemies = known_enemies(world, &aware, &up, (e, at, faction));
         if enemies.is_empty() {
             continue;
         }
@@ -191,39 +132,7 @@ pub(crate) fn fighting_behaviour(
             }
             continue;
         }
-        let mut by_distance = enemies.clone();
-        by_distance.sort_by_key(|(o, p)| (at.chebyshev(*p), *o));
-        if world.get::<FightsTogether>(e).is_some()
-            && let Some(nearest) = by_distance.first().map(|(_, p)| at.chebyshev(*p))
-        {
-            let companions: Vec<(Entity, GridPos)> = up
-                .iter()
-                .filter(|u| u.2 == faction && u.0 != e)
-                .map(|u| (u.0, u.1))
-                .collect();
-            let threatened: Vec<GridPos> = companions
-                .iter()
-                .filter(|(c, _)| {
-                    world.get::<Conditions>(*c).is_some_and(|c| {
-                        c.has(ConditionKind::Vulnerable) || c.has(ConditionKind::Bloodied)
-                    })
-                })
-                .map(|c| c.1)
-                .collect();
-            let attacked: Vec<Entity> = companions
-                .iter()
-                .filter_map(|(c, _)| world.get::<AttackOrder>(*c).map(|o| o.target))
-                .collect();
-            by_distance.sort_by_key(|(o, p)| {
-                (
-                    at.chebyshev(*p) > nearest + 1,
-                    !threatened.iter().any(|t| t.within_a_step(*p)),
-                    !attacked.contains(o),
-                    at.chebyshev(*p),
-                    *o,
-                )
-            });
-        }
+        let by_distance = by_priority(world, &up, (e, at, faction), &enemies);
         let Some(&(target, target_at)) = by_distance.first() else {
             continue;
         };
@@ -233,16 +142,7 @@ pub(crate) fn fighting_behaviour(
         {
             continue;
         }
-        let weapons = world.get::<Combatant>(e).map_or(0, |c| c.weapons.len());
-        let melee_first = |i: &usize| {
-            world
-                .get::<Combatant>(e)
-                .is_some_and(|c| c.weapons[*i].range_feet.is_some())
-        };
-        let mut usable: Vec<usize> = (0..weapons)
-            .filter(|&i| can_attack(world, e, target, i).is_ok())
-            .collect();
-        usable.sort_by_key(melee_first);
+        let usable = usable_weapons(world, e, target);
         if let Some(&w) = usable.first() {
             let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
             orders.push(AnyAct::from(Attack {
@@ -283,9 +183,7 @@ pub(crate) fn fighting_behaviour(
         // (Looked for only where a squeeze lies near the way: around the two.)
         let is_squeeze =
             |q: GridPos| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze);
-        let (x0, x1) = (at.x.min(target_at.x) - 2, at.x.max(target_at.x) + 2);
-        let (y0, y1) = (at.y.min(target_at.y) - 2, at.y.max(target_at.y) + 2);
-        let squeeze_near = (y0..=y1).any(|y| (x0..=x1).any(|x| is_squeeze(GridPos::new(x, y))));
+        let squeeze_near = squeeze_near(grid, at, target_at);
         let no_squeeze = |p: &GridPos| {
             !squeeze_near
                 || crate::grid::path::find_path(grid, at, *p)
@@ -331,6 +229,160 @@ pub(crate) fn fighting_behaviour(
     }
 }
 
+/// A fighter as the behaviour orders it: its entity, name, square, faction, whether it flees
+/// (bloodied, and its kind flees then), its standing attack order, and where it is walking.
+type FighterNow = (
+    Entity,
+    String,
+    GridPos,
+    Faction,
+    bool,
+    Option<AttackOrder>,
+    Option<GridPos>,
+);
+
+/// The creatures that fight by themselves in faction `turn`'s turn, in entity order: up and
+/// armed, under no hold, not at the bottom of a hole.
+fn fighters_in_turn(
+    world: &World,
+    fighters: &mut QueryState<Fighter, ByThemselves>,
+    turn: usize,
+) -> Vec<FighterNow> {
+    let mut fighters: Vec<FighterNow> = fighters
+        .iter(world)
+        .filter(|c| c.3.0 == turn && !is_down(c.4) && !c.5.weapons.is_empty())
+        // A creature under a hold (stuck, drowning, …) can give itself no orders; one at the
+        // bottom of a hole reaches no one until it climbs out (its own mind, or its party's,
+        // gets it out).
+        .filter(|c| {
+            crate::rules::acting::held(world, c.0).is_none()
+                && world.get::<crate::creature::Below>(c.0).is_none()
+        })
+        .map(|(e, n, p, f, c, k, o, w)| {
+            (
+                e,
+                n.to_string(),
+                p.0,
+                *f,
+                c.has(ConditionKind::Bloodied) && k.flees_when_bloodied,
+                o.copied(),
+                w.and_then(|w| w.destination()),
+            )
+        })
+        .collect();
+    fighters.sort_by_key(|f| f.0);
+    fighters
+}
+
+/// The enemies `e` knows of: those it is aware of, or, aware of none itself, those its
+/// companions point out (one in the dark only a companion sees, one a companion heard) —
+/// companions whose shout it hears without a throw (Dungeon Delves › Listening: Shouting),
+/// reckoned at the straight distance. Each with its square.
+fn known_enemies(
+    world: &World,
+    aware: &Awareness,
+    up: &[(Entity, GridPos, Faction)],
+    (e, at, faction): (Entity, GridPos, Faction),
+) -> Vec<(Entity, GridPos)> {
+    let mut known: Vec<Entity> = aware.of(e).iter().map(|p| p.1).collect();
+    if known.is_empty() {
+        // Aware of no enemy itself: it goes for those its companions point out (one in
+        // the dark that only a companion sees, one a companion heard) — companions whose
+        // shout it hears without a throw (Dungeon Delves › Listening: Shouting), reckoned
+        // at the straight distance.
+        let info = world.resource::<crate::creature::LevelInfo>();
+        let grid = world.resource::<DungeonGrid>();
+        let hears_a_shout = |from: GridPos| {
+            crate::rules::sound::verdict(
+                crate::rules::sound::SoundRow::Loud,
+                info.environment_at(at),
+                Some(2 * grid.distance_feet(from, at)),
+            ) == crate::rules::sound::Verdict::Automatic
+        };
+        known = up
+            .iter()
+            .filter(|u| u.2 == faction && u.0 != e && hears_a_shout(u.1))
+            .flat_map(|u| aware.of(u.0).iter().map(|p| p.1))
+            .collect();
+        known.sort();
+        known.dedup();
+    }
+    let enemies: Vec<(Entity, GridPos)> = known
+        .iter()
+        .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
+        .map(|i| (up[i].0, up[i].1))
+        .collect();
+    enemies
+}
+
+/// The enemies in the order `e` goes for them: the nearest; fighting together, those next to a
+/// companion in trouble (vulnerable or bloodied) and those its companions attack first, among
+/// those about as near as the nearest.
+fn by_priority(
+    world: &World,
+    up: &[(Entity, GridPos, Faction)],
+    (e, at, faction): (Entity, GridPos, Faction),
+    enemies: &[(Entity, GridPos)],
+) -> Vec<(Entity, GridPos)> {
+    let mut by_distance = enemies.to_vec();
+    by_distance.sort_by_key(|(o, p)| (at.chebyshev(*p), *o));
+    if world.get::<FightsTogether>(e).is_some()
+        && let Some(nearest) = by_distance.first().map(|(_, p)| at.chebyshev(*p))
+    {
+        let companions: Vec<(Entity, GridPos)> = up
+            .iter()
+            .filter(|u| u.2 == faction && u.0 != e)
+            .map(|u| (u.0, u.1))
+            .collect();
+        let threatened: Vec<GridPos> = companions
+            .iter()
+            .filter(|(c, _)| {
+                world.get::<Conditions>(*c).is_some_and(|c| {
+                    c.has(ConditionKind::Vulnerable) || c.has(ConditionKind::Bloodied)
+                })
+            })
+            .map(|c| c.1)
+            .collect();
+        let attacked: Vec<Entity> = companions
+            .iter()
+            .filter_map(|(c, _)| world.get::<AttackOrder>(*c).map(|o| o.target))
+            .collect();
+        by_distance.sort_by_key(|(o, p)| {
+            (
+                at.chebyshev(*p) > nearest + 1,
+                !threatened.iter().any(|t| t.within_a_step(*p)),
+                !attacked.contains(o),
+                at.chebyshev(*p),
+                *o,
+            )
+        });
+    }
+    by_distance
+}
+
+/// The weapons (by index) `e` can attack `target` with now, those for close quarters first.
+fn usable_weapons(world: &World, e: Entity, target: Entity) -> Vec<usize> {
+    let weapons = world.get::<Combatant>(e).map_or(0, |c| c.weapons.len());
+    let melee_first = |i: &usize| {
+        world
+            .get::<Combatant>(e)
+            .is_some_and(|c| c.weapons[*i].range_feet.is_some())
+    };
+    let mut usable: Vec<usize> = (0..weapons)
+        .filter(|&i| can_attack(world, e, target, i).is_ok())
+        .collect();
+    usable.sort_by_key(melee_first);
+    usable
+}
+
+/// A squeeze lies near the way from `at` to `target_at` (within two squares of both).
+fn squeeze_near(grid: &DungeonGrid, at: GridPos, target_at: GridPos) -> bool {
+    let is_squeeze = |q: GridPos| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze);
+    let (x0, x1) = (at.x.min(target_at.x) - 2, at.x.max(target_at.x) + 2);
+    let (y0, y1) = (at.y.min(target_at.y) - 2, at.y.max(target_at.y) + 2);
+    (y0..=y1).any(|y| (x0..=x1).any(|x| is_squeeze(GridPos::new(x, y))))
+}
+
 /// Does it bear a heavy shield it has not forgone?
 fn heavy_shield(world: &World, e: Entity) -> bool {
     world.get::<Combatant>(e).is_some_and(|c| {
@@ -369,4 +421,24 @@ fn refuge(
         .into_iter()
         .map(|(_, std::cmp::Reverse(p))| p)
         .find(|&p| crate::grid::path::find_path(grid, at, p).is_some())
+}
+
+/// Every creature up (not down), in entity order, with its square and faction; and the squares
+/// taken: where creatures stand and where walkers are going.
+#[allow(clippy::type_complexity)]
+fn up_and_claimed(
+    world: &World,
+    everyone: &mut QueryState<Anyone, With<Creature>>,
+) -> (Vec<(Entity, GridPos, Faction)>, Vec<GridPos>) {
+    let mut up: Vec<(Entity, GridPos, Faction)> = Vec::new();
+    let mut claimed: Vec<GridPos> = Vec::new();
+    for (e, p, f, c, w) in everyone.iter(world) {
+        if !is_down(c) {
+            up.push((e, p.0, *f));
+            claimed.push(p.0);
+        }
+        claimed.extend(w.and_then(|w| w.destination()));
+    }
+    up.sort_by_key(|u| u.0);
+    (up, claimed)
 }
