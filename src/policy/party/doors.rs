@@ -234,7 +234,7 @@ fn wedge_open(
     }
     .into();
     if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
-        let orders = walk_up_and(world, &party, members, spiker, leader_at, door, spike);
+        let orders = walk_up_and(world, party, members, spiker, leader_at, door, spike);
         return (by(DoorPlan::Wedge), orders);
     }
     w.tried_open = true;
@@ -312,7 +312,7 @@ fn the_lock(
         }
         return Some((
             by(DoorPlan::Key),
-            walk_up_and(world, &party, members, holder, leader_at, door, order),
+            walk_up_and(world, party, members, holder, leader_at, door, order),
         ));
     }
     if let Some(thief) = up
@@ -330,7 +330,7 @@ fn the_lock(
             .into();
             return Some((
                 by(DoorPlan::Pick),
-                walk_up_and(world, &party, members, thief, leader_at, door, order),
+                walk_up_and(world, party, members, thief, leader_at, door, order),
             ));
         }
         if !w.jammed && w.methodical_picks < methodical_picks {
@@ -341,7 +341,7 @@ fn the_lock(
             .into();
             return Some((
                 by(DoorPlan::PickMethodically),
-                walk_up_and(world, &party, members, thief, leader_at, door, order),
+                walk_up_and(world, party, members, thief, leader_at, door, order),
             ));
         }
     }
@@ -423,7 +423,7 @@ fn the_bash(
     .into();
     (
         by(DoorPlan::Bash),
-        walk_up_and(world, &party, members, basher, leader_at, door, order),
+        walk_up_and(world, party, members, basher, leader_at, door, order),
     )
 }
 
