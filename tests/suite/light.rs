@@ -497,3 +497,96 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
         "{log}"
     );
 }
+
+/// The ways of the lights offered to Ada where she stands (`rules::choices_for`), in words.
+fn light_offers(app: &App) -> Vec<String> {
+    delve::rules::choices_for(app.world(), ada(app))
+        .into_iter()
+        .map(|(_, c)| c.way)
+        .filter(|w| {
+            ["light the", "douse", "refuel", "drop the", "pick up"]
+                .iter()
+                .any(|k| w.starts_with(k))
+        })
+        .collect()
+}
+
+/// Dungeon Delves › Light and Darkness, RULINGS › Fuel: a light is offered to be lit where it
+/// can be (unlit, with fuel), doused when lit, refuelled when a lantern is not full and a flask
+/// is carried, dropped when carried and picked up where one lies; taking the offer carries it
+/// out, and what the rules would refuse is not offered.
+#[test]
+fn the_lights_are_offered_where_the_rules_allow_them() {
+    // An unlit lantern at half its fuel and a flask of oil: light, refuel, drop.
+    let mut app = app(
+        1,
+        ", carries: [(kind: Lantern, lit: false, fuel_turns: 12)], gear: [Oil(1)]",
+        "",
+    );
+    assert_eq!(
+        light_offers(&app),
+        [
+            "light the lantern",
+            "refuel the lantern",
+            "drop the lantern"
+        ]
+    );
+    let offered: Vec<_> = delve::rules::choices_for(app.world(), ada(&app))
+        .into_iter()
+        .filter(|(_, c)| c.way == "light the lantern")
+        .map(|(_, c)| c)
+        .collect();
+    assert_eq!(offered[0].time, "1 round");
+    assert!(offered[0].command.get::<LightUp>().is_some());
+    give(app.world_mut(), offered[0].command.clone());
+    run_round(app.world_mut());
+    assert!(carried_light(&mut app).lit);
+    // Lit: douse instead of light.
+    assert_eq!(
+        light_offers(&app),
+        ["douse its lights", "refuel the lantern", "drop the lantern"]
+    );
+    // Refuelled to the full flask: no more refuelling (the rules refuse a full lantern).
+    give(app.world_mut(), Refuel { who: "Ada".into() });
+    run_round(app.world_mut());
+    assert_eq!(light_offers(&app), ["douse its lights", "drop the lantern"]);
+    // Dropped: it lies at her feet, to be picked up.
+    give(app.world_mut(), DropLight { who: "Ada".into() });
+    run_round(app.world_mut());
+    assert_eq!(light_offers(&app), ["pick up the lantern"]);
+
+    // A burnt-out torch is not offered to be lit; no light at all, nothing is offered.
+    let app = self::app(
+        1,
+        ", carries: [(kind: Torch, lit: false, fuel_turns: 0)]",
+        "",
+    );
+    assert_eq!(light_offers(&app), ["drop the torch"]);
+    let app = self::app(1, "", "");
+    assert!(light_offers(&app).is_empty());
+}
+
+/// In the crypt at round 0, Aldric is offered lighting his lantern and Brannoc dousing his
+/// torch, as `delve query choices` and the window's action list show them.
+#[test]
+fn in_the_crypt_aldric_may_light_his_lantern_and_brannoc_douse_his_torch() {
+    let level = super::common::sample("levels/crypt.ron");
+    let app = sim_app(&level, 1);
+    let ways = |name: &str| -> Vec<String> {
+        let e = app.world().resource::<CreatureIndex>().0[name];
+        delve::rules::choices_for(app.world(), e)
+            .into_iter()
+            .map(|(_, c)| c.way)
+            .collect()
+    };
+    assert!(
+        ways("Aldric").contains(&"light the lantern".to_owned()),
+        "{:?}",
+        ways("Aldric")
+    );
+    assert!(
+        ways("Brannoc").contains(&"douse its lights".to_owned()),
+        "{:?}",
+        ways("Brannoc")
+    );
+}

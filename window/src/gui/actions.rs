@@ -112,6 +112,8 @@ mod tests {
         assert_eq!(
             lines,
             vec![
+                "here: douse its lights: 1 round, certain",
+                "here: drop the torch: 1 round, certain",
                 "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
                 "here: jump the 5' gap to (1, 1): part of its move, 83% (no run-up: halved)",
                 "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
@@ -120,11 +122,37 @@ mod tests {
             ]
         );
         assert!(
-            offered[0]
+            offered[2]
                 .1
                 .command
                 .get::<delve::rules::doors::Bash>()
                 .is_some()
         );
+    }
+
+    /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the first
+    /// number key lights it as the round is played (Space), through the real input plugin.
+    #[test]
+    fn the_number_key_lights_aldrics_lantern() {
+        use crate::gui::input::tests::press;
+        let mut app = crate::gui::input::tests::app();
+        app.add_plugins(ActionsPlugin);
+        press(&mut app, KeyCode::Tab);
+        let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
+        assert_eq!(app.world().resource::<Selected>().0, Some(aldric));
+        let first = app.world().resource::<Offered>().0[0].1.way.clone();
+        assert_eq!(first, "light the lantern");
+        press(&mut app, KeyCode::Digit1);
+        press(&mut app, KeyCode::Space);
+        let world = app.world_mut();
+        let mut lights = world.query::<(
+            &delve::rules::light::LightSource,
+            &delve::rules::light::CarriedBy,
+        )>();
+        let lantern = lights
+            .iter(world)
+            .find(|(l, by)| by.0 == aldric && l.kind == delve::level::schema::LightKind::Lantern)
+            .map(|(l, _)| *l);
+        assert!(lantern.is_some_and(|l| l.lit), "{lantern:?}");
     }
 }
