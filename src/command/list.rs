@@ -114,8 +114,8 @@ macro_rules! commands {
 commands! {
     rules::movement::Move => not_offered(WALK),
     rules::movement::Halt => not_offered("stopping a walk under way: a key, a mind"),
-    rules::rest::Rest => not_offered(NOT_YET),
-    rules::conditions::StandUp => not_offered(NOT_YET),
+    rules::rest::Rest => offered,
+    rules::conditions::StandUp => offered,
     rules::light::LightUp => offered,
     rules::light::Douse => offered,
     rules::light::DropLight => offered,

@@ -596,3 +596,46 @@ fn a_creature_at_work_makes_no_attack_until_ordered_to() {
     assert!(delve.get::<delve::rules::task::Task>("Pip").is_none());
     assert_eq!(attacks_by(&delve, "Pip").len(), before + 1);
 }
+
+/// The rest and standing up offered to `who` where it stands, in words.
+fn ways(delve: &Delve, who: &str) -> Vec<String> {
+    delve::rules::choices_for(delve.world(), delve.entity(who))
+        .into_iter()
+        .map(|(_, c)| c.way)
+        .filter(|w| w == "rest" || w == "stand up")
+        .collect()
+}
+
+/// RULINGS › Rest and Dungeon Delves › Combat: a creature up and under no hold is offered a
+/// rest (not while resting); a prone one is offered to stand up (not once it stands); the
+/// offer taken is carried out.
+#[test]
+fn rest_and_standing_up_are_offered_where_the_rules_allow_them() {
+    let mut delve = Scenario::lit_corridor(15)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0, conditions: [Prone])"#,
+        )
+        .build();
+    assert_eq!(ways(&delve, "Ada"), ["stand up", "rest"]);
+    let stand = delve::rules::choices_for(delve.world(), delve.entity("Ada"))
+        .into_iter()
+        .map(|(_, c)| c)
+        .find(|c| c.way == "stand up")
+        .unwrap();
+    let stand = stand
+        .command
+        .get::<delve::command::acts::StandUp>()
+        .unwrap()
+        .clone();
+    delve.act(stand);
+    assert!(
+        !delve
+            .get::<Conditions>("Ada")
+            .unwrap()
+            .has(ConditionKind::Prone)
+    );
+    assert_eq!(ways(&delve, "Ada"), ["rest"]);
+    delve.act(delve::command::acts::Rest { who: "Ada".into() });
+    assert!(ways(&delve, "Ada").is_empty(), "resting: no rest offered");
+}

@@ -128,7 +128,27 @@ impl Plugin for ConditionsPlugin {
             start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
         )
         .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
+        crate::rules::areas::RuleArea::offers(app, stand_up_choices);
     }
+}
+
+/// A prone creature not yet standing up is offered to stand up: it is up at the round's end
+/// (Dungeon Delves › Combat: standing up).
+fn stand_up_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let standing_up = |c: &ActiveCondition| matches!(c.ends, ConditionEnd::EndOfRound(_));
+    let prone = world.get::<Conditions>(who).and_then(|c| {
+        c.0.iter()
+            .find(|c| c.kind == ConditionKind::Prone)
+            .filter(|c| !standing_up(c))
+    });
+    let (Some(_), Some(name)) = (prone, world.get::<Name>(who)) else {
+        return Vec::new();
+    };
+    let stand = crate::act::AnyAct::from(StandUp {
+        who: name.to_string(),
+    });
+    let choice = crate::act::Choice::new("stand up", "the round", None, "", stand);
+    vec![("here".to_owned(), choice)]
 }
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next

@@ -86,6 +86,34 @@ pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A creature not resting and under no hold is offered to rest (RULINGS › Rest): a full turn
+/// of rest ends winded and resets the count of turns without rest.
+fn rest_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    if world.get::<Resting>(who).is_some() || crate::rules::acting::held(world, who).is_some() {
+        return Vec::new();
+    }
+    let Some(name) = world.get::<Name>(who) else {
+        return Vec::new();
+    };
+    let note = match world.get::<Proficiencies>(who) {
+        Some(p) if !needs_rest(p) => "needs none: Endurance".to_owned(),
+        _ => world.get::<Fatigue>(who).map_or(String::new(), |f| {
+            let due = TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN;
+            match due.checked_sub(f.rounds_without_rest) {
+                Some(left) if left > 0 => format!("due in {left} rounds"),
+                _ => "overdue".to_owned(),
+            }
+        }),
+    };
+    let rest = crate::act::AnyAct::from(Rest {
+        who: name.to_string(),
+    });
+    vec![(
+        "here".to_owned(),
+        crate::act::Choice::new("rest", "1 turn", None, &note, rest),
+    )]
+}
+
 /// Rest: a full turn of rest ends winded and resets the count of turns without rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rest {
@@ -139,6 +167,7 @@ impl Plugin for RestPlugin {
         app.installs_creature(|world, e, _| {
             world.entity_mut(e).insert(Fatigue::default());
         });
+        app.offers(rest_choices);
         // After the long-run saves of this round, before conditions that end with the round.
         app.init_resource::<ActingOrder>().add_systems(
             SimRound,

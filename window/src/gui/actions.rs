@@ -112,6 +112,7 @@ mod tests {
         assert_eq!(
             lines,
             vec![
+                "here: rest: 1 turn, certain (due in 50 rounds)",
                 "here: douse its lights: 1 round, certain",
                 "here: drop the torch: 1 round, certain",
                 "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
@@ -122,7 +123,7 @@ mod tests {
             ]
         );
         assert!(
-            offered[2]
+            offered[3]
                 .1
                 .command
                 .get::<delve::rules::doors::Bash>()
@@ -130,8 +131,9 @@ mod tests {
         );
     }
 
-    /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the first
-    /// number key lights it as the round is played (Space), through the real input plugin.
+    /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the number key
+    /// of "light the lantern" (the second, after a rest) lights it as the round is played
+    /// (Space), through the real input plugin.
     #[test]
     fn the_number_key_lights_aldrics_lantern() {
         use crate::gui::input::tests::press;
@@ -140,9 +142,15 @@ mod tests {
         press(&mut app, KeyCode::Tab);
         let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
         assert_eq!(app.world().resource::<Selected>().0, Some(aldric));
-        let first = app.world().resource::<Offered>().0[0].1.way.clone();
-        assert_eq!(first, "light the lantern");
-        press(&mut app, KeyCode::Digit1);
+        let ways: Vec<String> = app
+            .world()
+            .resource::<Offered>()
+            .0
+            .iter()
+            .map(|(_, c)| c.way.clone())
+            .collect();
+        assert_eq!(ways[..2], ["rest", "light the lantern"], "{ways:?}");
+        press(&mut app, KeyCode::Digit2);
         press(&mut app, KeyCode::Space);
         let world = app.world_mut();
         let mut lights = world.query::<(
