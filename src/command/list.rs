@@ -140,7 +140,7 @@ commands! {
     rules::search::SearchHastily => offered,
     rules::sound::Noise => not_offered(NOT_YET),
     rules::sound::Sneak => not_offered(NOT_YET),
-    rules::sound::Listen => not_offered(NOT_YET),
+    rules::sound::Listen => offered,
     rules::sound::MakeNoise => not_offered(NOT_YET),
     rules::vision::Hide => not_offered(NOT_YET),
     rules::penalties::Dazzle => not_offered(NOT_YET),

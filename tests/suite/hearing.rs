@@ -534,3 +534,41 @@ fn who_heard_a_noise_names_each_listener_with_its_verdict_and_throw() {
         (Verdict::Automatic, true, &None)
     );
 }
+
+/// Dungeon Delves › Listening: in a passage (a listening post) one is offered to listen, at its
+/// Listening target (18 by Adventuring, 14 with Alertness); deafened, it is not. Taking the
+/// offer has it listen actively this round.
+#[test]
+fn listening_is_offered_at_a_listening_post_with_its_target() {
+    let mut delve = corridor("Normal")
+        .faction(r#"(name: "hermits")"#)
+        .creature(
+            r#"(name: "Deaf", faction: "hermits", at: (8, 1), hp: 5, ac: 10,
+                encumbrance_stone: 2.0, conditions: [Deafened])"#,
+        )
+        .build();
+    let listen = |delve: &Delve, who: &str| {
+        delve::rules::choices_for(delve.world(), delve.entity(who))
+            .into_iter()
+            .map(|(_, c)| c)
+            .find(|c| c.way == "listen")
+    };
+    assert_eq!(listen(&delve, "Near").and_then(|c| c.target), Some(18));
+    assert_eq!(listen(&delve, "Far").and_then(|c| c.target), Some(14));
+    assert!(listen(&delve, "Deaf").is_none(), "deafened: no listening");
+    // Listening actively, the Judge throws for it even with nothing in earshot.
+    assert!(
+        delve
+            .throws_for(Skill::Proficiency(
+                delve::level::schema::Proficiency::Listening
+            ))
+            .is_empty()
+    );
+    let offered = listen(&delve, "Far").unwrap();
+    delve.act(offered.command.get::<Listen>().unwrap().clone());
+    let throws = delve.throws_for(Skill::Proficiency(
+        delve::level::schema::Proficiency::Listening,
+    ));
+    assert_eq!(throws.len(), 1, "{}", delve.log().to_text());
+    assert_eq!(throws[0].target, 14);
+}

@@ -141,6 +141,7 @@ impl Plugin for HearingPlugin {
             .keeps::<crate::rules::sound::hearing::Noises>()
             .keeps_component::<crate::rules::sound::hearing::Sneaking>();
         use crate::rules::areas::RuleArea;
+        app.offers(listen_choices);
         app.installs(|world, _| world.insert_resource(Noises::default()))
             .resets::<EarshotField>()
             .resets::<LastRoundNoises>()
@@ -631,6 +632,46 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
     }
     world.entity_mut(who).insert(ListeningActively);
     Ok(())
+}
+
+/// Listening is offered where `listen` would take it up (Dungeon Delves › Listening): at a
+/// door, passageway or intersection, not deafened, and — while its party moves — once a turn;
+/// with its Listening target (the Judge throws in secret).
+fn listen_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let (Ok(here), Some(name), Some(profs)) = (
+        square_of(world, who),
+        world.get::<Name>(who),
+        world.get::<Proficiencies>(who),
+    ) else {
+        return Vec::new();
+    };
+    let turn = world.resource::<Clock>().rounds / ROUNDS_PER_TURN;
+    let deaf = world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Deafened));
+    let moving = world
+        .resource::<crate::rules::party::Parties>()
+        .of(who)
+        .is_some_and(|p| p.pace.is_some())
+        || world.get::<Walking>(who).is_some()
+        || world.get::<Faction>(who).is_some_and(|f| {
+            world
+                .get_resource::<PartyMoved>()
+                .is_some_and(|m| m.this_turn(*f, turn))
+        });
+    let listened = world
+        .get::<Listened>(who)
+        .is_some_and(|l| l.turn == Some(turn));
+    if deaf || (moving && listened) || !at_a_listening_post(world.resource::<DungeonGrid>(), here) {
+        return Vec::new();
+    }
+    let (target, by) = listening_target(profs);
+    let listen = crate::act::AnyAct::from(super::Listen {
+        who: name.to_string(),
+    });
+    let note = format!("by {by}; the Judge's secret throw");
+    let choice = crate::act::Choice::new("listen", "1 round", Some(target), &note, listen);
+    vec![("here".to_owned(), choice)]
 }
 
 /// `Noise`: a creature makes the noise of an action (talking, shouting, screaming, …) at its

@@ -115,6 +115,7 @@ mod tests {
                 "here: rest: 1 turn, certain (due in 50 rounds)",
                 "here: douse its lights: 1 round, certain",
                 "here: drop the torch: 1 round, certain",
+                "here: listen: 1 round 18+, 15% per attempt (by Adventuring; the Judge's secret throw)",
                 "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
                 "here: jump the 5' gap to (1, 1): part of its move, 83% (no run-up: halved)",
                 "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
@@ -123,7 +124,7 @@ mod tests {
             ]
         );
         assert!(
-            offered[3]
+            offered[4]
                 .1
                 .command
                 .get::<delve::rules::doors::Bash>()
