@@ -157,7 +157,7 @@ commands! {
     rules::party::RestParty => not_offered(WHOLE_PARTY),
     rules::party::MarchingOrder => not_offered(WHOLE_PARTY),
     rules::party::Mapper => not_offered(WHOLE_PARTY),
-    rules::party::TakeFrom => not_offered(NOT_YET),
+    rules::party::TakeFrom => offered,
     rules::party::Autonomy => not_offered(WHOLE_PARTY),
     rules::caving::WiggleBack => offered,
     rules::caving::PushForward => offered,

@@ -147,3 +147,58 @@ fn a_party_going_home_carries_its_dying_member() {
     );
     assert_eq!(delve.at("Aldric"), delve.at("Sera"));
 }
+
+/// Taking the gear of a fallen companion is offered to one beside it, as `TakeFrom` carries it
+/// out: not while the companion is up, not from two squares away; taken, the gear is hers.
+#[test]
+fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
+    let mut delve = Scenario::new(&["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"])
+        .light("(at: (1, 1), kind: Custom(bright_feet: 120, dim_feet: 120), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Sera", "Aldric", "Brannoc"])"#)
+        .creature(
+            r#"(name: "Sera", faction: "party", at: (2, 1), hp: 9, ac: 14, encumbrance_stone: 3.0)"#,
+        )
+        .creature(
+            r#"(name: "Aldric", faction: "party", at: (3, 1), hp: 5, ac: 11, encumbrance_stone: 2.0,
+                gear: [Oil(2)])"#,
+        )
+        .creature(
+            r#"(name: "Brannoc", faction: "party", at: (5, 1), hp: 18, ac: 16, encumbrance_stone: 6.0)"#,
+        )
+        .build();
+    let takes = |delve: &Delve, who: &str| -> Vec<(String, String)> {
+        delve::rules::choices_for(delve.world(), delve.entity(who))
+            .into_iter()
+            .filter(|(_, c)| c.way.starts_with("take "))
+            .map(|(what, c)| (what, c.way))
+            .collect()
+    };
+    assert!(takes(&delve, "Sera").is_empty(), "Aldric is up");
+    delve.act(SetHitPoints {
+        who: "Aldric".into(),
+        hit_points: 0,
+    });
+    assert_eq!(
+        takes(&delve, "Sera"),
+        [("Aldric".to_owned(), "take Aldric's gear".to_owned())]
+    );
+    assert!(takes(&delve, "Brannoc").is_empty(), "two squares away");
+    let offered = delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+        .into_iter()
+        .find(|(_, c)| c.way == "take Aldric's gear")
+        .unwrap()
+        .1;
+    delve.act(
+        offered
+            .command
+            .get::<delve::command::acts::TakeFrom>()
+            .unwrap()
+            .clone(),
+    );
+    let sera = delve.get::<delve::creature::Equipment>("Sera").unwrap();
+    assert!(
+        sera.0.contains(&delve::level::schema::Gear::Oil(2)),
+        "{sera:?}"
+    );
+    assert!(takes(&delve, "Sera").is_empty(), "nothing left to take");
+}

@@ -103,7 +103,8 @@ impl Plugin for PartyPlugin {
             .keeps::<crate::rules::party::Parties>()
             .keeps_component::<crate::rules::party::PartyMember>();
         use crate::rules::areas::RuleArea;
-        app.installs_after_creatures(install_parties);
+        app.installs_after_creatures(install_parties)
+            .offers(take_from_choices);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
@@ -453,6 +454,58 @@ fn unmake_mapper(world: &mut World, e: Entity) {
             );
         }
     });
+}
+
+/// Taking the gear and lights of one down (dying or dead) beside it, at the same depth, who
+/// has something to take, is offered as `take_from` would carry it out. (A companion up may
+/// hand over its gear too, by the same command; that is not offered, as it would stand in
+/// every list of a party walking together.)
+fn take_from_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let (Ok(here), Some(name)) = (crate::act::square_of(world, who), world.get::<Name>(who)) else {
+        return Vec::new();
+    };
+    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
+    let carries_light = |e: Entity| {
+        crate::query_cache::read_query(world, |q: Query<&crate::rules::light::CarriedBy>| {
+            q.iter().any(|c| c.0 == e)
+        })
+        .unwrap_or(false)
+    };
+    let mut fallen: Vec<(Entity, String)> = world
+        .resource::<CreatureIndex>()
+        .0
+        .iter()
+        .filter(|&(_, &e)| e != who && world.get_entity(e).is_ok())
+        .filter(|&(_, &e)| {
+            world
+                .get::<Conditions>(e)
+                .is_some_and(crate::rules::conditions::is_down)
+        })
+        .filter(|&(_, &e)| {
+            crate::act::square_of(world, e).is_ok_and(|p| p.chebyshev(here) <= 1)
+                && depth(e) == depth(who)
+        })
+        .filter(|&(_, &e)| {
+            world
+                .get::<crate::creature::Equipment>(e)
+                .is_some_and(|g| !g.0.is_empty())
+                || carries_light(e)
+        })
+        .map(|(n, &e)| (e, n.clone()))
+        .collect();
+    fallen.sort();
+    fallen
+        .into_iter()
+        .map(|(_, from)| {
+            let take = crate::act::AnyAct::from(TakeFrom {
+                who: name.to_string(),
+                from: from.clone(),
+            });
+            let way = format!("take {from}'s gear");
+            let choice = crate::act::Choice::new(&way, "1 round", None, "and lights", take);
+            (from, choice)
+        })
+        .collect()
 }
 
 /// `TakeFrom`: `who` takes everything `from` carries (its gear and its lights, lit ones still
