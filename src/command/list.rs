@@ -134,7 +134,7 @@ commands! {
     rules::traps::DisarmTrap => offered,
     rules::traps::DisarmTrapMethodically => offered,
     rules::traps::Touch => not_offered(NOT_YET),
-    rules::traps::Probe => not_offered(NOT_YET),
+    rules::traps::Probe => offered,
     rules::traps::RearmTrap => offered,
     rules::search::Search => offered,
     rules::search::SearchHastily => offered,

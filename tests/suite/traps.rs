@@ -1007,3 +1007,40 @@ fn the_fighting_behaviour_walks_no_one_across_a_known_hole() {
     assert_eq!(crossing, 0, "{}", delve.log().to_text());
     assert!(delve.at("Bo").x < 4 && delve.at("Rat").x > 4);
 }
+
+/// Dungeon Delves › Traps: the bearer of a 10' pole is offered to probe ahead with it, and,
+/// probing, to stop; one without a pole is offered neither.
+#[test]
+fn probing_with_the_pole_is_offered_to_its_bearer() {
+    let mut delve = delve::scenario::Scenario::lit_corridor(8)
+        .creature(
+            r#"(name: "Pip", faction: "party", at: (1, 1), hp: 5, ac: 10,
+                encumbrance_stone: 2.0, gear: [TenFootPole])"#,
+        )
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 5, ac: 10,
+                encumbrance_stone: 2.0)"#,
+        )
+        .build();
+    let probes = |delve: &delve::scenario::Delve, who: &str| -> Vec<delve::act::Choice> {
+        delve::rules::choices_for(delve.world(), delve.entity(who))
+            .into_iter()
+            .map(|(_, c)| c)
+            .filter(|c| c.command.get::<delve::command::acts::Probe>().is_some())
+            .collect()
+    };
+    assert!(probes(&delve, "Ada").is_empty(), "no pole");
+    let offered = probes(&delve, "Pip");
+    assert_eq!(offered.len(), 1);
+    assert_eq!(offered[0].way, "probe ahead with the pole");
+    delve.act(
+        offered[0]
+            .command
+            .get::<delve::command::acts::Probe>()
+            .unwrap()
+            .clone(),
+    );
+    assert!(delve.get::<delve::rules::traps::Probing>("Pip").is_some());
+    let offered = probes(&delve, "Pip");
+    assert_eq!(offered[0].way, "stop probing");
+}

@@ -133,7 +133,8 @@ fn query_choices_lists_what_the_rules_offer() {
         vec![
             ("rest", None),
             ("search methodically", Some(10)),
-            ("search hastily", Some(14))
+            ("search hastily", Some(14)),
+            ("probe ahead with the pole", None)
         ]
     );
     let o = delve(&["query", "levels/crypt.ron", "choices", "--who", "Nobody"]);

@@ -156,6 +156,33 @@ pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refu
     Ok(())
 }
 
+/// Probing with a 10' pole is offered to its bearer (Dungeon Delves › Traps: the pole enters
+/// each square a step before its bearer, so a trap there meets the pole), and stopping to one
+/// probing.
+fn probe_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let has_pole = world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::TenFootPole));
+    let (true, Some(name)) = (has_pole, world.get::<Name>(who)) else {
+        return Vec::new();
+    };
+    let on = world.get::<Probing>(who).is_none();
+    let (way, note) = if on {
+        (
+            "probe ahead with the pole",
+            "at exploration speed: a trap ahead meets the pole",
+        )
+    } else {
+        ("stop probing", "")
+    };
+    let probe = crate::act::AnyAct::from(Probe {
+        who: name.to_string(),
+        on,
+    });
+    let choice = crate::act::Choice::new(way, "as it walks", None, note, probe);
+    vec![("here".to_owned(), choice)]
+}
+
 /// What a faction knows lies in a walker's way (RULINGS › Pits and holes): the open pits it
 /// knows (holes), and the armed step traps it knows (stepped around where there is room).
 fn hazards_known_to(world: &World, faction: Option<Faction>) -> Vec<(GridPos, Hazard)> {
@@ -408,6 +435,7 @@ impl Plugin for TrapsPlugin {
             .keeps_component::<crate::rules::traps::Probing>()
             .keeps_component::<crate::rules::traps::Trap>();
         crate::rules::areas::RuleArea::offers(app, choices_at_known_traps);
+        crate::rules::areas::RuleArea::offers(app, probe_choices);
         crate::rules::movement::hazards::HazardRules::knows_hazards(app, hazards_known_to);
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
