@@ -142,7 +142,7 @@ commands! {
     rules::sound::Sneak => not_offered(NOT_YET),
     rules::sound::Listen => offered,
     rules::sound::MakeNoise => not_offered(NOT_YET),
-    rules::vision::Hide => not_offered(NOT_YET),
+    rules::vision::Hide => offered,
     rules::penalties::Dazzle => not_offered(NOT_YET),
     rules::combat::Attack => not_offered(NOT_YET),
     rules::combat::MoveCautiously => not_offered(NOT_YET),

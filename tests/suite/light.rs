@@ -590,3 +590,25 @@ fn in_the_crypt_aldric_may_light_his_lantern_and_brannoc_douse_his_torch() {
         ways("Brannoc")
     );
 }
+
+/// Dungeon Delves › Hiding: one proficient in Hiding, not hidden, is offered to hide at its
+/// Hiding throw; one who is not proficient is not offered it, nor one already hidden.
+#[test]
+fn hiding_is_offered_to_a_hider_not_hidden() {
+    let mut app = app(1, ", proficiencies: [Hiding], throws: { Hiding: 12 }", "");
+    let hides = |app: &App| -> Vec<(String, Option<i32>)> {
+        delve::rules::choices_for(app.world(), ada(app))
+            .into_iter()
+            .filter(|(_, c)| c.way == "hide")
+            .map(|(_, c)| (c.way, c.target))
+            .collect()
+    };
+    assert_eq!(hides(&app), [("hide".to_owned(), Some(12))]);
+    let e = ada(&app);
+    app.world_mut()
+        .entity_mut(e)
+        .insert(delve::rules::vision::Hiding);
+    assert!(hides(&app).is_empty(), "already hidden");
+    let app = self::app(1, "", "");
+    assert!(hides(&app).is_empty(), "not a hider");
+}

@@ -351,6 +351,39 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Hiding is offered to one proficient in it and not hidden (Dungeon Delves › Hiding), with its
+/// Hiding throw as `hide` makes it: its target and the situation's penalties.
+fn hide_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    use crate::level::schema::Proficiency;
+    let target = world
+        .get::<crate::creature::Proficiencies>(who)
+        .filter(|p| p.has(Proficiency::Hiding))
+        .and_then(|p| p.throws.get(&Proficiency::Hiding).copied());
+    let (Some(target), None, Some(thrower)) = (
+        target,
+        world.get::<Hiding>(who),
+        crate::rules::throws::Thrower::of(world, who),
+    ) else {
+        return Vec::new();
+    };
+    let mods = crate::rules::penalties::check_penalties(world, who, None);
+    let hide = crate::act::AnyAct::from(Hide {
+        who: thrower.name.to_owned(),
+    });
+    let note = "unseen by lightless vision until it moves";
+    let choice = crate::act::Choice::thrown(
+        "hide",
+        "1 round",
+        &thrower,
+        ThrowKind::Check,
+        &mods,
+        target,
+        note,
+        hide,
+    );
+    vec![("here".to_owned(), choice)]
+}
+
 /// Hides (proficient in Hiding): unseen by lightless vision until it moves.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
 pub struct Hide {
@@ -436,6 +469,7 @@ impl Plugin for VisionPlugin {
             .keeps_component::<crate::rules::vision::Hiding>()
             .keeps::<crate::rules::vision::PartyMaps>()
             .keeps_component::<crate::rules::vision::Sight>();
+        crate::rules::areas::RuleArea::offers(app, hide_choices);
         use crate::rules::areas::RuleArea;
         // What the situational penalties read of sight: the light a square is seen by, and
         // as bright within lightless vision (RULINGS › Vision in the situational penalties:
