@@ -21,7 +21,7 @@ use bevy::prelude::*;
 use crate::query_cache::in_entity_order;
 use serde::Serialize;
 
-use crate::act::{AnyAct, Choice, Refusal, Unable, square_of};
+use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{Equipment, Position};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
@@ -29,6 +29,9 @@ use crate::level::schema::{Gear, LightKind};
 use crate::log::{EventLog, log_in};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::{Clock, ROUNDS_PER_TURN};
+
+mod offers;
+pub use offers::light_choices;
 
 /// A light source (Dungeon Delves › Light and Darkness), placed or carried.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -436,119 +439,6 @@ fn carried(world: &World, bearer: Entity) -> Vec<Entity> {
         .unwrap_or_default();
     v.sort();
     v
-}
-
-/// What a creature may do with the lights it carries or stands over (Dungeon Delves › Light
-/// and Darkness; RULINGS › Fuel), each offered only where the command would be carried out:
-/// light an unlit source with fuel, douse its lit ones, refuel a lantern that is not full from
-/// a flask of oil, drop the light it carries first, pick up a light lying on its square.
-/// Handling a light takes a round (the action, in a battle).
-pub fn light_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
-    let Some(name) = world.get::<Name>(who).map(|n| n.to_string()) else {
-        return Vec::new();
-    };
-    let mine: Vec<&LightSource> = carried(world, who)
-        .into_iter()
-        .filter_map(|e| world.get::<LightSource>(e))
-        .collect();
-    let mut out = Vec::new();
-    let mut offer = |way: String, time: &str, note: String, act: AnyAct| {
-        out.push(("here".to_owned(), Choice::new(&way, time, None, &note, act)));
-    };
-    if let Some(l) = mine.iter().find(|l| !l.lit && l.fuel_rounds != Some(0)) {
-        let way = format!("light the {}", kind_words(&l.kind));
-        let who = name.clone();
-        offer(way, "1 round", fuel_words(l), AnyAct::from(LightUp { who }));
-    }
-    if mine.iter().any(|l| l.lit) {
-        let who = name.clone();
-        offer(
-            "douse its lights".into(),
-            "1 round",
-            String::new(),
-            AnyAct::from(Douse { who }),
-        );
-    }
-    let full = LANTERN_TURNS_PER_FLASK as u64 * ROUNDS_PER_TURN;
-    let flasks = world.get::<Equipment>(who).map_or(0, |g| {
-        g.0.iter()
-            .map(|g| match g {
-                Gear::Oil(n) => *n,
-                _ => 0,
-            })
-            .sum::<u32>()
-    });
-    if let Some(l) = mine
-        .iter()
-        .find(|l| l.kind == LightKind::Lantern)
-        .filter(|l| l.fuel_rounds.is_none_or(|f| f < full))
-        && flasks > 0
-    {
-        let note = format!("{}; {flasks} flask(s) of oil", fuel_words(l));
-        let who = name.clone();
-        offer(
-            "refuel the lantern".into(),
-            "1 round",
-            note,
-            AnyAct::from(Refuel { who }),
-        );
-    }
-    if let Some(l) = mine.first() {
-        let way = format!("drop the {}", kind_words(&l.kind));
-        let who = name.clone();
-        offer(
-            way,
-            "1 round",
-            String::new(),
-            AnyAct::from(DropLight { who }),
-        );
-    }
-    if let Ok(at) = square_of(world, who)
-        && let Some(l) = lying_at(world, at)
-    {
-        let way = format!("pick up the {}", kind_words(&l.kind));
-        offer(
-            way,
-            "1 round",
-            fuel_words(&l),
-            AnyAct::from(PickUpLight { who: name }),
-        );
-    }
-    out
-}
-
-/// The light lying on a square that `PickUpLight` would take (the first by entity), if any.
-fn lying_at(world: &World, at: GridPos) -> Option<LightSource> {
-    crate::query_cache::read_query(
-        world,
-        |q: Query<(Entity, &Position, &LightSource), Without<CarriedBy>>| {
-            q.iter()
-                .filter(|(_, p, _)| p.0 == at)
-                .min_by_key(|(e, ..)| *e)
-                .map(|(.., l)| *l)
-        },
-    )
-    .flatten()
-}
-
-/// A light's kind in words: `torch`, `lantern`, `candle`, `light`.
-fn kind_words(kind: &LightKind) -> &'static str {
-    match kind {
-        LightKind::Candle => "candle",
-        LightKind::Torch => "torch",
-        LightKind::Lantern => "lantern",
-        LightKind::Custom { .. } | LightKind::Magical { .. } | LightKind::Sunlight { .. } => {
-            "light"
-        }
-    }
-}
-
-/// The fuel a light has left, in words.
-fn fuel_words(l: &LightSource) -> String {
-    match l.fuel_rounds {
-        None => "burns until doused".into(),
-        Some(r) => format!("{} turns of fuel", r / ROUNDS_PER_TURN),
-    }
 }
 
 /// A light as the log tells it: its kind and the turns of fuel it has left.
