@@ -33,8 +33,6 @@ const WHOLE_PARTY: &str =
     "an order to the whole party (the window's party keys, a policy), not one creature's action";
 /// Why a walk is not offered.
 const WALK: &str = "a walk goes where the map is clicked or the keys point, not to an offer";
-/// Why a creature's action is not offered yet.
-const NOT_YET: &str = "not yet among the offers: keys, scripts and minds give it";
 
 /// The list of every command, each defined in its rule area (`rules::<area>::<Command>`, in
 /// the area's `commands.rs`): this is the one place a new command is added besides its area.
@@ -123,7 +121,7 @@ commands! {
     rules::light::Refuel => offered,
     rules::doors::OpenDoor => offered,
     rules::doors::CloseDoor => offered,
-    rules::doors::HoldShut => not_offered(NOT_YET),
+    rules::doors::HoldShut => offered,
     rules::doors::Unlock => offered,
     rules::doors::PickLock => offered,
     rules::doors::PickLockMethodically => offered,
@@ -133,26 +131,26 @@ commands! {
     rules::doors::AttackDoor => offered,
     rules::traps::DisarmTrap => offered,
     rules::traps::DisarmTrapMethodically => offered,
-    rules::traps::Touch => not_offered(NOT_YET),
+    rules::traps::Touch => offered,
     rules::traps::Probe => offered,
     rules::traps::RearmTrap => offered,
     rules::search::Search => offered,
     rules::search::SearchHastily => offered,
-    rules::sound::Noise => not_offered(NOT_YET),
-    rules::sound::Sneak => not_offered(NOT_YET),
+    rules::sound::Noise => offered,
+    rules::sound::Sneak => offered,
     rules::sound::Listen => offered,
-    rules::sound::MakeNoise => not_offered(NOT_YET),
+    rules::sound::MakeNoise => not_offered(HAND),
     rules::vision::Hide => offered,
-    rules::penalties::Dazzle => not_offered(NOT_YET),
-    rules::combat::Attack => not_offered(NOT_YET),
-    rules::combat::MoveCautiously => not_offered(NOT_YET),
-    rules::combat::MoveAcrobatically => not_offered(NOT_YET),
-    rules::combat::Disengage => not_offered(NOT_YET),
-    rules::combat::ClearJam => not_offered(NOT_YET),
-    rules::combat::TotalDefense => not_offered(NOT_YET),
-    rules::combat::ActivateEnchantment => not_offered(NOT_YET),
-    rules::combat::ForgoShield => not_offered(NOT_YET),
-    rules::combat::WaitForOrders => not_offered(NOT_YET),
+    rules::penalties::Dazzle => offered,
+    rules::combat::Attack => offered,
+    rules::combat::MoveCautiously => offered,
+    rules::combat::MoveAcrobatically => offered,
+    rules::combat::Disengage => offered,
+    rules::combat::ClearJam => offered,
+    rules::combat::TotalDefense => offered,
+    rules::combat::ActivateEnchantment => offered,
+    rules::combat::ForgoShield => offered,
+    rules::combat::WaitForOrders => not_offered(WHOLE_PARTY),
     rules::party::MoveParty => not_offered(WHOLE_PARTY),
     rules::party::RestParty => not_offered(WHOLE_PARTY),
     rules::party::MarchingOrder => not_offered(WHOLE_PARTY),

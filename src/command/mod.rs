@@ -172,7 +172,11 @@ fn dispatch(world: &mut World, command: AnyAct, journaled: bool, between_rounds:
             between_rounds,
         });
     }
-    if let Some(faction) = waits_for_turn(world, &command) {
+    // A creature under a hold that refuses the command is refused at once, not when its turn
+    // comes (a surprised faction gets no turn in the round it loses).
+    if let Some(faction) =
+        waits_for_turn(world, &command).filter(|_| gate(world, command.act()).is_ok())
+    {
         world
             .resource_mut::<PendingCommands>()
             .in_turn
@@ -189,7 +193,7 @@ fn dispatch(world: &mut World, command: AnyAct, journaled: bool, between_rounds:
 /// RULINGS › The battle round: an action of a creature whose faction is in the battle happens
 /// in its faction's turn. The faction it waits for, if it must wait.
 fn waits_for_turn(world: &World, command: &AnyAct) -> Option<usize> {
-    if !command.act().cost().action {
+    if !command.act().cost().in_turn {
         return None;
     }
     let &e = world.resource::<CreatureIndex>().0.get(command.who())?;
@@ -244,12 +248,19 @@ fn carry_out_and_log(world: &mut World, command: AnyAct, by_mind: bool) {
 /// The gate (`rules::acting`): carries an action out if the one who takes it may act now. A
 /// creature under a hold the action is not allowed under is refused, the hold its reason.
 pub fn carry_out(world: &mut World, act: &dyn Act) -> Result<(), Refusal> {
-    if let Some(&e) = world.resource::<CreatureIndex>().0.get(act.who())
-        && let Some(hold) = held_from(world, e, act.allowed_under())
-    {
-        return Err(hold.into());
-    }
+    gate(world, act)?;
     act.carry_out(world)
+}
+
+/// The gate's holds: refused if the creature is under a hold the action is not allowed under.
+fn gate(world: &World, act: &dyn Act) -> Result<(), Refusal> {
+    match world.resource::<CreatureIndex>().0.get(act.who()) {
+        Some(&e) => match held_from(world, e, act.allowed_under()) {
+            Some(hold) => Err(hold.into()),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
 }
 
 /// Commands waiting for their round: a script, or a journal being replayed (in the window

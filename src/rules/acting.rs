@@ -44,6 +44,9 @@ pub enum Hold {
     /// Swimming at running speed this round (`water`; RULINGS › Water): it cannot attack. A
     /// command is not refused.
     SwimmingAtRunningSpeed,
+    /// Its faction is surprised (`combat`; RULINGS › Surprise): it "does nothing in the battle's
+    /// first round" — no command, no attack, no attack of opportunity.
+    Surprised,
 }
 
 impl Hold {
@@ -62,6 +65,7 @@ impl Hold {
             Hold::Drowning => "drowning",
             Hold::AtWork => "at work on a task",
             Hold::SwimmingAtRunningSpeed => "swimming at running speed",
+            Hold::Surprised => "surprised",
         }
     }
 }
@@ -83,6 +87,10 @@ impl fmt::Display for Hold {
             Hold::SwimmingAtRunningSpeed => {
                 write!(f, "it swims at running speed this round and cannot attack")
             }
+            Hold::Surprised => write!(
+                f,
+                "it is surprised: it does nothing in the battle's first round"
+            ),
         }
     }
 }
@@ -93,10 +101,14 @@ pub struct Cost {
     /// It counts against rest (RULINGS › Rest): moving, climbing, opening, searching,
     /// fighting, every task.
     pub exertion: bool,
-    /// It takes the creature's action for the round (RULINGS › The battle round): in a battle
-    /// it is carried out in the creature's faction's turn, and the creature makes no attack
-    /// that round. Outside a battle it happens when given.
+    /// It takes the creature's action for the round (RULINGS › The battle round): the creature
+    /// makes no attack that round. Every action that takes it is also [`Cost::in_turn`].
     pub action: bool,
+    /// In a battle it is carried out in the creature's faction's turn (RULINGS › The battle
+    /// round: "every action a creature takes in a battle happens in its faction's turn"): a
+    /// faction acting earlier does not meet it yet. Outside a battle it happens when given.
+    /// Orders that stand (a walk, an attack order) are not: they are carried out in the turn.
+    pub in_turn: bool,
 }
 
 impl Cost {
@@ -105,24 +117,36 @@ impl Cost {
     pub const ACTION: Cost = Cost {
         exertion: true,
         action: true,
+        in_turn: true,
     };
-    /// Exertion that leaves the action free: moving and climbing (the movement of the round),
-    /// an order to attack (the attack is the action), and the combat actions that account for
-    /// themselves (total defense, clearing a jam, activating an enchantment).
+    /// Exertion that leaves the action free, given as an order that stands: moving and
+    /// climbing (the movement of the round, walked in the turn), an order to attack (the
+    /// attack is the action, made in the turn).
     pub const MOVEMENT: Cost = Cost {
         exertion: true,
         action: false,
+        in_turn: false,
+    };
+    /// A swift, free or move action of a battle, in the faction's turn, that leaves the
+    /// action free: disengaging, forgoing a shield, activating an enchantment (which takes the
+    /// action itself when it is a standard action).
+    pub const IN_TURN: Cost = Cost {
+        exertion: true,
+        action: false,
+        in_turn: true,
     };
     /// Neither: talking, listening, halting, resting, the party's arrangements, the Judge's
     /// hand.
     pub const REST: Cost = Cost {
         exertion: false,
         action: false,
+        in_turn: false,
     };
     /// Handling a light: it takes the action in a battle, and is rest (RULINGS › Rest).
     pub const HANDLING: Cost = Cost {
         exertion: false,
         action: true,
+        in_turn: true,
     };
 }
 

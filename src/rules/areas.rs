@@ -22,6 +22,27 @@ pub type InstallCreature = fn(&mut World, Entity, &CreatureDef);
 /// (`door (27, 4)`, `here`).
 pub type Offer = fn(&World, Entity) -> Vec<(String, Choice)>;
 
+/// Where an area's offers stand in a creature's list, most pressing first: what a player (and
+/// the window's numbered keys) meets first. Offers of one rank keep the order their plugins were
+/// added in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    /// Ways out of a hold or a danger: a squeeze, a pit, deep water, lying prone.
+    Escape,
+    /// The battle's actions: attacks, stepping back, defending.
+    Fight,
+    /// What is at hand: a door, a trap, a fallen companion, a load.
+    AtHand,
+    /// Lights: lighting, dousing, refuelling, dropping, picking up.
+    Light,
+    /// Looking and listening: searching, listening, hiding, probing.
+    Senses,
+    /// Resting.
+    Rest,
+    /// Talking, shouting, sneaking.
+    Voice,
+}
+
 /// What every rule area registered.
 #[derive(Resource, Default)]
 pub struct Areas {
@@ -29,7 +50,7 @@ pub struct Areas {
     creature: Vec<InstallCreature>,
     after_creatures: Vec<Install>,
     resets: Vec<fn(&mut World)>,
-    offers: Vec<Offer>,
+    offers: Vec<(Rank, Offer)>,
 }
 
 /// What a rule area registers, from its plugin.
@@ -44,8 +65,8 @@ pub trait RuleArea {
     /// installs a level again in the same world: nothing of the old delve may stay), and kept in
     /// every keyframe (`crate::state`).
     fn resets<R: Resource + Default + Clone + std::fmt::Debug>(&mut self) -> &mut Self;
-    /// The choices it offers a creature.
-    fn offers(&mut self, offer: Offer) -> &mut Self;
+    /// The choices it offers a creature, and where they stand in its list.
+    fn offers(&mut self, rank: Rank, offer: Offer) -> &mut Self;
 }
 
 fn areas(app: &mut App) -> Mut<'_, Areas> {
@@ -80,8 +101,11 @@ impl RuleArea for App {
         crate::state::KeepsState::keeps::<R>(self)
     }
 
-    fn offers(&mut self, offer: Offer) -> &mut Self {
-        areas(self).offers.push(offer);
+    fn offers(&mut self, rank: Rank, offer: Offer) -> &mut Self {
+        let mut areas = areas(self);
+        areas.offers.push((rank, offer));
+        // Stable: one rank's offers keep the order they were registered in.
+        areas.offers.sort_by_key(|o| o.0);
         self
     }
 }
@@ -136,7 +160,7 @@ pub fn choices_for(world: &World, who: Entity) -> Vec<(String, Choice)> {
     areas
         .offers
         .iter()
-        .flat_map(|offer| offer(world, who))
+        .flat_map(|(_, offer)| offer(world, who))
         .filter(|(_, c)| {
             crate::rules::acting::held_from(world, who, c.command.act().allowed_under()).is_none()
         })

@@ -278,7 +278,7 @@ pub struct CarryingPlugin;
 impl Plugin for CarryingPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::areas::RuleArea;
-        app.offers(|world, who| {
+        app.offers(crate::rules::areas::Rank::AtHand, |world, who| {
             carry_choices(world, who)
                 .into_iter()
                 .map(|c| ("carrying".to_owned(), c))

@@ -531,7 +531,8 @@ fn a_jump_needs_its_run_up_in_the_same_move() {
 }
 
 /// `rules::choices_for`: what a creature is offered passes the gate; stuck in a squeeze, only
-/// its ways out (Dungeon Delves › Squeezing), though it stands where it could search.
+/// its ways out (Dungeon Delves › Squeezing), though it stands where it could search — and its
+/// voice, which is no action (it may call for help).
 #[test]
 fn a_stuck_creature_is_offered_only_its_ways_out() {
     let delve = stuck_in_a_battle();
@@ -544,7 +545,9 @@ fn a_stuck_creature_is_offered_only_its_ways_out() {
         offered,
         vec![
             ("squeeze".to_owned(), "wiggle back 10'".to_owned()),
-            ("squeeze".to_owned(), "push forward 10'".to_owned())
+            ("squeeze".to_owned(), "push forward 10'".to_owned()),
+            ("here".to_owned(), "talk".to_owned()),
+            ("here".to_owned(), "shout".to_owned()),
         ]
     );
     let ghoul = delve.entity("Gnawbone");

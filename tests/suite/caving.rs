@@ -196,7 +196,7 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
 
 /// A corridor with a hidden 20' pit at (3, 1); Ada (2 stone: combat speed 40') walks over it
 /// and falls in (the Judge's d6 a 1, the pit's 2d6 two 1s). Bo stands beyond it at (4, 1).
-fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
+pub(crate) fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
     let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
         .trap("(at: (3, 1), kind: Pit(depth_feet: 20), trigger: Step, hidden: true)")
@@ -349,7 +349,7 @@ fn the_sure_climber_does_not_fall_from_an_easy_surface() {
 
 /// A chasm 10' wide and 30' deep at (6, 1)–(7, 1), its near edge (5, 1), its far side (8, 1)
 /// (floor, or rubble); Jess (2 stone, `dex`) stands where `jess` puts her.
-fn chasm(jess: &str, dex: i32, landing: char) -> Delve {
+pub(crate) fn chasm(jess: &str, dex: i32, landing: char) -> Delve {
     let row = format!("X.....CC{landing}...X");
     Scenario::new(&["XXXXXXXXXXXXX", &row, "XXXXXXXXXXXXX"])
         .field("climbs: [(at: (7, 1), anchor_ac: 2)]")
@@ -380,7 +380,7 @@ fn jumped(delve: &Delve) -> Option<(u32, u32, f32, bool)> {
         })
 }
 
-fn jump_across(delve: &mut Delve) {
+pub(crate) fn jump_across(delve: &mut Delve) {
     delve.act(Jump {
         who: "Jess".into(),
         to: (8, 1),

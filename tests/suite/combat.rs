@@ -133,7 +133,7 @@ use delve::rules::tactical::TacticalCombat;
 
 /// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
 /// (AC 13, 9 hp, claws); `ghoul` and `more` add fields and creatures.
-fn arena(ghoul: &str, more: &str) -> Delve {
+pub(crate) fn arena(ghoul: &str, more: &str) -> Delve {
     let mut scenario = Scenario::lit_corridor(15)
         .creature(
             r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, str: 16,
@@ -152,9 +152,9 @@ fn arena(ghoul: &str, more: &str) -> Delve {
 
 /// The last attack in the log: its throw's natural, modifiers by source, total and target, and
 /// its damage.
-type SeenAttack = (u32, Vec<(String, i32)>, i32, i32, bool, Option<Damage>);
+pub(crate) type SeenAttack = (u32, Vec<(String, i32)>, i32, i32, bool, Option<Damage>);
 
-fn last_attack(app: &App) -> SeenAttack {
+pub(crate) fn last_attack(app: &App) -> SeenAttack {
     app.world()
         .resource::<EventLog>()
         .entries()
@@ -179,7 +179,7 @@ fn last_attack(app: &App) -> SeenAttack {
 }
 
 /// The note of the last attack: a natural 1, a misfire, a sacrificed shield.
-fn last_note(app: &Delve) -> Option<AttackNote> {
+pub(crate) fn last_note(app: &Delve) -> Option<AttackNote> {
     app.events::<CombatEvent>()
         .into_iter()
         .rev()
@@ -404,20 +404,22 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
     );
 }
 
-/// Brannoc, under the player's control, in a battle with the ghoul next to him.
-fn engaged(ghoul: &str) -> Delve {
+/// Brannoc, under the player's control, in a battle with the ghoul next to him: initiative 11
+/// and 9, neither side surprised (6s).
+pub(crate) fn engaged(ghoul: &str) -> Delve {
     let mut app = arena(ghoul, "");
     let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
         .insert(delve::rules::combat::battle::Controlled);
+    app.script_dice(&[11, 9, 6, 6]);
     run_round(app.world_mut());
     assert!(app.world().resource::<Battle>().active);
     app
 }
 
 /// The attacks of opportunity in the log: (attacker, modifiers).
-fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
+pub(crate) fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
     app.world()
         .resource::<EventLog>()
         .entries()
@@ -511,18 +513,20 @@ fn disengaging_makes_the_first_step_safe() {
         who: "Brannoc".into(),
         to: (1, 1),
     }));
+    // The cautious walk is an order that stands, given at once; the disengage, a swift action,
+    // waits for the party's turn and meets it.
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
         delve::command::was_refused(
             app.world().resource::<EventLog>(),
             "Brannoc",
-            &CombatRefusal::DisengagingCannotBeCautious
+            &CombatRefusal::CautiousCannotDisengage
         ),
         "{log}"
     );
 }
 
-const GUNNER: &str = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 12,
+pub(crate) const GUNNER: &str = r#"(name: "Wren", faction: "party", at: (1, 1), hp: 6, ac: 12,
     encumbrance_stone: 2.0,
     weapons: [(name: "pistol", damage: "1d8", damage_type: Piercing, range_feet: 20,
                kind: Some(Firearm(misfire: 2, advanced: true)))])"#;
@@ -691,6 +695,8 @@ fn tumbling_past_with_acrobatics() {
         app.world_mut()
             .entity_mut(b)
             .insert(delve::rules::combat::battle::Controlled);
+        // Initiative 11 and 9, neither side surprised.
+        app.script_dice(&[11, 9, 6, 6]);
         run_round(app.world_mut());
         app.script_dice(&[die]);
         give_now(
@@ -846,7 +852,7 @@ fn attacks_in_the_dark_by_how_the_attacker_sees() {
 }
 
 /// What moved and who attacked, in log order: (round, who, what).
-fn moves_and_blows(app: &Delve) -> Vec<(u64, String, &'static str)> {
+pub(crate) fn moves_and_blows(app: &Delve) -> Vec<(u64, String, &'static str)> {
     app.log()
         .entries()
         .iter()
@@ -864,7 +870,7 @@ fn moves_and_blows(app: &Delve) -> Vec<(u64, String, &'static str)> {
 
 /// A lit corridor with Ada (party; 2 stone: 40' a round at combat speed, 120' running) and the
 /// ghoul Gnawbone; `ada` and `ghoul` add fields.
-fn duel(ada_x: i32, ada: &str, ghoul_x: i32, ghoul: &str) -> Delve {
+pub(crate) fn duel(ada_x: i32, ada: &str, ghoul_x: i32, ghoul: &str) -> Delve {
     Scenario::lit_corridor(15)
         .creature(&format!(
             r#"(name: "Ada", faction: "party", at: ({ada_x}, 1), hp: 30, ac: 12,
@@ -882,12 +888,13 @@ fn acting_order(app: &Delve) -> Vec<usize> {
     battle.order.iter().map(|f| f.faction).collect()
 }
 
-const SWORD: &str = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]"#;
+pub(crate) const SWORD: &str =
+    r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]"#;
 const SWORD_AND_SLING: &str = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing),
     (name: "sling", damage: "1d4", damage_type: Bludgeoning, range_feet: 50)]"#;
 
 /// Orders the named creature's player gives (the fighting behaviour leaves it alone).
-fn control(app: &mut Delve, name: &str) {
+pub(crate) fn control(app: &mut Delve, name: &str) {
     let e = app.entity(name);
     app.world_mut()
         .entity_mut(e)
@@ -988,6 +995,8 @@ fn a_forgone_shield_returns_at_the_start_of_its_bearers_next_turn() {
     );
     control(&mut app, "Ada");
     control(&mut app, "Gnawbone");
+    // Initiative 11 and 9, neither side surprised.
+    app.script_dice(&[11, 9, 6, 6]);
     app.run(1);
     app.give(ForgoShield {
         who: "Gnawbone".into(),
@@ -1254,11 +1263,12 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
         }
     ));
     control(&mut app, "Gnawbone");
-    app.give(Attack {
+    let gnawbone_attacks = Attack {
         who: "Gnawbone".into(),
         target: "Ada".into(),
         weapon: None,
-    });
+    };
+    app.give(gnawbone_attacks.clone());
     app.give(Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
@@ -1274,6 +1284,19 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
         "{}",
         app.log().to_text()
     );
+    // It does nothing in the round it lost: its order is refused, and the log says its turn was.
+    assert!(delve::command::was_refused(
+        app.log(),
+        "Gnawbone",
+        &delve::rules::acting::Hold::Surprised
+    ));
+    assert!(
+        app.events::<CombatEvent>()
+            .contains(&CombatEvent::TurnLost {
+                faction: "ghouls".into()
+            })
+    );
+    app.give(gnawbone_attacks);
     let mods = last_attack(&app).1;
     assert!(
         mods.iter()

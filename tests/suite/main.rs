@@ -12,6 +12,7 @@ mod caving_props;
 mod combat;
 mod descent;
 mod doors;
+mod gate;
 mod hearing;
 mod import;
 mod judge;

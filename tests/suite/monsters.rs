@@ -100,6 +100,35 @@ fn answered(delve: &Delve, who: &str) -> Option<GridPos> {
         })
 }
 
+/// RULINGS › Surprise: a lookout whose faction is surprised does nothing in the round it loses,
+/// its shout neither; its mind shouts again, and the shout is made the round after.
+#[test]
+fn a_surprised_lookout_shouts_when_its_faction_acts() {
+    let mut delve = corner(42)
+        .creature(r#"(name: "Ada", faction: "party", at: (2, 1), hp: 30, ac: 20, speed_feet: 120)"#)
+        .creature(&format!(
+            r#"(name: "Lookout", {GOBLIN}, at: (9, 1), mind: (stance: Guard, shouts: true))"#
+        ))
+        .creature(&format!(r#"(name: "Runner", {GOBLIN}, at: (20, 5))"#))
+        .build();
+    // Initiative 11 and 9; the goblins' surprise die a 1.
+    delve.script_dice(&[11, 9, 6, 1]);
+    delve.run(3);
+    assert!(delve.was_refused("Lookout", &delve::rules::acting::Hold::Surprised));
+    let made: Vec<u64> = delve
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| {
+            matches!(e.get::<delve::command::CommandEvent>(),
+                Some(delve::command::CommandEvent::CommandAccepted { who, .. }) if who == "Lookout")
+        })
+        .map(|e| e.round)
+        .collect();
+    assert_eq!(made, vec![2], "{}", delve.log().to_text());
+    assert!(answered(&delve, "Runner").is_some());
+}
+
 /// A lookout that sees an intruder shouts (a loud noise the intruder hears too); a companion
 /// round the corner, within the shout's earshot (45' / 180' for a loud noise in a normal
 /// dungeon), comes to the square beside it; one 250' away along the passages does not.
@@ -113,6 +142,8 @@ fn a_shout_calls_the_faction() {
         .creature(&format!(r#"(name: "Runner", {GOBLIN}, at: (20, 5))"#))
         .creature(&format!(r#"(name: "Sleeper", {GOBLIN}, at: (20, 42))"#))
         .build();
+    // Initiative 11 and 9; neither side surprised.
+    delve.script_dice(&[11, 9, 6, 6]);
     delve.run(3);
     let shouted: Vec<MonsterEvent> = delve
         .events::<MonsterEvent>()

@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use bevy::prelude::World;
 use delve::command::{Command, OFFERS, Offered};
+use delve::scenario::{Delve, Scenario};
 
 use super::common::sample;
 
@@ -61,10 +63,171 @@ fn every_rule_plugin_is_in_the_plugin_list() {
     assert!(missing.is_empty(), "not in SimPlugins: {missing:#?}");
 }
 
+/// Scenarios where the rare offers come up: a battle with a jammed pistol, an enchanted
+/// sword, a shield, Acrobatics and Sneaking; a pole within reach of a known trap beside a
+/// closed door; a torch and a ghoul in the dark beyond it.
+fn showcases() -> Vec<Delve> {
+    let fighter = r#"(name: "Ada", faction: "party", at: (2, 1), hp: 30, ac: 14,
+        encumbrance_stone: 2.0, attack_bonus: 2, dex: 14,
+        proficiencies: [Acrobatics, Gunsmithing, UseMagicDevice, Sneaking],
+        throws: { Sneaking: 14 },
+        shield: Some((weight: Heavy, ac_bonus: 1)),
+        weapons: [(name: "sword", damage: "1d8", damage_type: Slashing,
+                   enchantment: Some((name: "flaming", damage: "1d6"))),
+                  (name: "pistol", damage: "1d8", damage_type: Piercing, range_feet: 20,
+                   kind: Some(Firearm(misfire: 2, advanced: true)))])"#;
+    let mut battle = Scenario::new(&["XXXXXXXX", "X......X", "X......X", "XXXXXXXX"])
+        .light("(at: (5, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(fighter)
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1), hp: 30)"#)
+        .build();
+    for who in ["Ada", "Gnawbone"] {
+        let e = battle.entity(who);
+        battle
+            .world_mut()
+            .entity_mut(e)
+            .insert(delve::rules::combat::battle::Controlled);
+    }
+    battle.script_dice(&[11, 9, 6, 6]);
+    battle.run(1);
+    let ada = battle.entity("Ada");
+    battle
+        .world_mut()
+        .entity_mut(ada)
+        .insert(delve::rules::combat::battle::Jammed);
+
+    let mut trap = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (4, 1))")
+        .trap(r#"(at: (2, 1), kind: Custom(name: "dart", damage: "1d4"), hidden: false)"#)
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(r#"(name: "Sera", faction: "party", at: (3, 1), hp: 10, ac: 12, encumbrance_stone: 2.0, gear: [TenFootPole])"#)
+        .build();
+    trap.run(1);
+
+    let mut dark = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXXXX",
+        "X....................X",
+        "XXXXXXXXXXXXXXXXXXXXXX",
+    ])
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Bo", faction: "party", at: (1, 1), hp: 10, ac: 12, encumbrance_stone: 2.0,
+            carries: [(kind: Torch, lit: true)])"#,
+    )
+    .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (12, 1), hp: 30)"#)
+    .build();
+    dark.run(1);
+
+    // A thief beside a trap it sees and a prone hider; a disarmed trap beside it.
+    let thief = r#"(name: "Nim", faction: "party", at: (3, 1), hp: 10, ac: 12,
+        encumbrance_stone: 2.0, proficiencies: [Trapbreaking, Hiding], conditions: [Prone],
+        throws: { Trapbreaking: 12, Hiding: 12 }, gear: [ThievesTools])"#;
+    let mut traps = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .trap(r#"(at: (2, 1), kind: Custom(name: "dart", damage: "1d4"), hidden: false)"#)
+        .trap(r#"(at: (4, 1), kind: Custom(name: "needle", damage: "1d4"), hidden: false)"#)
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(thief)
+        .build();
+    traps.run(1);
+    let world = traps.world_mut();
+    let mut q = world.query::<(&delve::creature::Position, &mut delve::rules::traps::Trap)>();
+    for (p, mut t) in q.iter_mut(world) {
+        if p.0.x == 4 {
+            t.state = delve::rules::traps::TrapState::Disarmed;
+        }
+    }
+
+    // A giant with the key, an axe and a maul beside a locked door.
+    let doors = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
+        .legend("'+': Door")
+        .door(r#"(at: (4, 1), lock: Locked(key: Some("ash key")))"#)
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Grom", faction: "party", at: (3, 1), hp: 40, ac: 15, speed_feet: 120,
+                gear: [Key("ash key"), Axe], weapons: [
+                    (name: "maul", damage: "2d8", damage_type: Bludgeoning,
+                     structural_damage: (wood: "1d10", stone: "1d2"))])"#,
+        )
+        .build();
+
+    // Caving: Jess fallen into a chasm with a hook and a rope; a traverse rigged; Ada climbing
+    // out of a pit with Bo beside it.
+    let kit = ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope(50)]";
+    let mut fallen = crate::caving::chasm(kit, 13, '.');
+    fallen.script_dice(&[6, 1, 1, 1]);
+    crate::caving::jump_across(&mut fallen);
+    let mut rigged = crate::caving::chasm(kit, 13, '.');
+    rigged.give(delve::command::acts::RigTraverse {
+        who: "Jess".into(),
+        to: (8, 1),
+    });
+    rigged.script_dice(&[13]);
+    rigged.run(4);
+    let mut pit = crate::caving::ada_in_a_pit(
+        ", proficiencies: [Climbing], throws: { Climbing: 6 }",
+        ", str: 18, gear: [Rope(50)]",
+    );
+    pit.give(delve::command::acts::Climb {
+        who: "Ada".into(),
+        to: (2, 1),
+        pace: delve::rules::caving::ClimbPace::Third,
+    });
+    pit.script_dice(&[20]);
+    pit.run(1);
+
+    // Water: Pip goes under (Bo is offered to grab it), and Bo grabs it (to let go).
+    let drowning = || {
+        let mut pool = crate::water::pool(", encumbrance_stone: 3.0", "judge: ()");
+        pool.script_dice(&[1]);
+        pool.run(1);
+        pool
+    };
+    let mut held = drowning();
+    held.act(delve::command::acts::Grab {
+        who: "Bo".into(),
+        whom: "Pip".into(),
+    });
+    vec![
+        battle,
+        trap,
+        dark,
+        traps,
+        doors,
+        fallen,
+        rigged,
+        pit,
+        drowning(),
+        held,
+    ]
+}
+
+/// The names of the commands offered to anyone in this world now.
+fn offered_now(world: &World, seen: &mut BTreeSet<&'static str>) {
+    for &e in world
+        .resource::<delve::creature::CreatureIndex>()
+        .0
+        .values()
+    {
+        if world.get_entity(e).is_err() {
+            continue;
+        }
+        for (_, choice) in delve::rules::choices_for(world, e) {
+            seen.insert(Command::from(&choice.command).name());
+        }
+    }
+}
+
 /// Every command is declared offered by its area or not offered, with why (the list does not
-/// compile without one or the other); one declared offered is made into an offer by a rule
-/// area; and whatever is offered to any creature in delves of the four samples is declared
-/// offered.
+/// compile without one or the other); every command declared offered is offered to some
+/// creature, in delves of the four samples or in the showcases; and whatever is offered is
+/// declared offered.
 #[test]
 fn every_command_is_offered_or_says_why_not() {
     let names: BTreeSet<&str> = OFFERS.iter().map(|(n, _)| *n).collect();
@@ -74,42 +237,26 @@ fn every_command_is_offered_or_says_why_not() {
             assert!(why.len() > 10, "{name}: say why it is not offered");
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
-    let rules: String = sources(&src).into_iter().map(|(_, c)| c).collect();
-    for (name, offered) in OFFERS {
-        if *offered == Offered::Offered {
-            let made = [
-                format!("AnyAct::from({name} "),
-                format!("AnyAct::from(super::{name} "),
-            ]
-            .iter()
-            .any(|m| rules.contains(m.as_str()));
-            assert!(
-                made,
-                "{name} is declared offered, but no rule area offers it"
-            );
-        }
-    }
     let mut seen = BTreeSet::new();
     for file in ["crypt", "cave", "undercroft", "descent"] {
         let level = sample(&format!("levels/{file}.ron"));
         let policy = delve::policy::PartyPolicy::default();
         let _ = delve::sim::play_autonomous_watched(&level, 2, &policy, &[], 200, |world| {
-            for &e in world
-                .resource::<delve::creature::CreatureIndex>()
-                .0
-                .values()
-            {
-                if world.get_entity(e).is_err() {
-                    continue;
-                }
-                for (_, choice) in delve::rules::choices_for(world, e) {
-                    seen.insert(Command::from(&choice.command).name());
-                }
-            }
+            offered_now(world, &mut seen);
         });
     }
-    assert!(seen.len() >= 8, "{seen:?}");
+    for delve in showcases() {
+        offered_now(delve.world(), &mut seen);
+    }
+    let never: Vec<&str> = OFFERS
+        .iter()
+        .filter(|(n, o)| *o == Offered::Offered && !seen.contains(n))
+        .map(|(n, _)| *n)
+        .collect();
+    assert!(
+        never.is_empty(),
+        "declared offered, but offered to no one: {never:?}"
+    );
     for name in &seen {
         let declared = OFFERS.iter().find(|(n, _)| n == name).map(|(_, o)| *o);
         assert_eq!(

@@ -14,7 +14,7 @@ use delve::scenario::{Delve, Scenario};
 
 /// A pool over the head from (3, 1) to (5, 1), 40' deep; Pip (`pip`) swims in it at (3, 1);
 /// Bo (2 stone) stands on the bank at (2, 1).
-fn pool(pip: &str, extra: &str) -> Delve {
+pub(crate) fn pool(pip: &str, extra: &str) -> Delve {
     Scenario::new(&["XXXXXXXX", "X..~~~.X", "XXXXXXXX"])
         .legend("'~': Water(Deep)")
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")

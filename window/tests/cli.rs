@@ -108,7 +108,7 @@ fn query_los_answers_in_json() {
 
 /// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
 /// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
-/// (14+), and nothing else there.
+/// (14+), probe with her pole, rest, talk or shout, and sneak (14+).
 #[test]
 fn query_choices_lists_what_the_rules_offer() {
     let o = delve(&[
@@ -131,10 +131,13 @@ fn query_choices_lists_what_the_rules_offer() {
     assert_eq!(
         ways,
         vec![
-            ("rest", None),
             ("search methodically", Some(10)),
             ("search hastily", Some(14)),
-            ("probe ahead with the pole", None)
+            ("probe ahead with the pole", None),
+            ("rest", None),
+            ("talk", None),
+            ("shout", None),
+            ("sneak", Some(14)),
         ]
     );
     let o = delve(&["query", "levels/crypt.ron", "choices", "--who", "Nobody"]);

@@ -375,7 +375,10 @@ pub fn watch(
         } else if mind.quarry == Some(at.0) {
             mind.quarry = None;
         }
-        let rested = mind.shouted.is_none_or(|r| round >= r + ROUNDS_PER_TURN);
+        // A shout given as the battle began was refused if its faction lost the first round
+        // to surprise (RULINGS › Surprise: it does nothing): it shouts again.
+        let refused = acting.surprised.contains(&faction.0) && mind.shouted == round.checked_sub(1);
+        let rested = refused || mind.shouted.is_none_or(|r| round >= r + ROUNDS_PER_TURN);
         if mind.shouts && rested && !seen.is_empty() && !pending.waiting_for(name.as_str()) {
             mind.shouted = Some(round);
             let saw = seen

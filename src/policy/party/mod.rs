@@ -516,6 +516,11 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
 }
 
 fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal) {
+    // Refused for what the member is (surprised, drowning, stuck, …), not for what the door,
+    // trap or square is: nothing to learn of the world, and it tries again when it can.
+    if reason.get::<crate::rules::acting::Hold>().is_some() {
+        return;
+    }
     match command {
         Command::OpenDoor(OpenDoor { at: d, .. }) => {
             let w = mind.door_memory.door_work.entry(at(*d)).or_default();

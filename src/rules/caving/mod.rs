@@ -498,14 +498,18 @@ impl Plugin for CavingPlugin {
             .keeps::<crate::rules::caving::traverse::RiggedTraverses>()
             .keeps_component::<crate::rules::caving::traverse::Rigging>()
             .keeps_component::<crate::rules::caving::traverse::Traversing>();
-        crate::rules::areas::RuleArea::offers(app, |world, who| {
-            let squeeze = escape_choices(world, who).into_iter();
-            let here = choices::caving_choices(world, who).into_iter();
-            squeeze
-                .map(|c| ("squeeze".to_owned(), c))
-                .chain(here.map(|c| ("here".to_owned(), c)))
-                .collect()
-        });
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Escape,
+            |world, who| {
+                let squeeze = escape_choices(world, who).into_iter();
+                let here = choices::caving_choices(world, who).into_iter();
+                squeeze
+                    .map(|c| ("squeeze".to_owned(), c))
+                    .chain(here.map(|c| ("here".to_owned(), c)))
+                    .collect()
+            },
+        );
         use crate::rules::areas::RuleArea;
         use crate::rules::damage::HurtRules;
         use crate::rules::movement::squeezes::WalkingRules;

@@ -184,6 +184,14 @@ pub fn can_attack(
     }
 }
 
+/// Tactical Combat › Shields: the creature wields its shield — not forgone for a free hand
+/// (none of its benefits until its next turn), not destroyed. Only such a shield stands in a
+/// shield wall.
+pub fn shield_in_hand(world: &World, who: Entity) -> bool {
+    world.get::<ShieldForgone>(who).is_none()
+        && world.get::<ShieldState>(who).is_none_or(|s| !s.destroyed)
+}
+
 /// The armor class an attack must beat, and the attacker-side modifiers that stand for the
 /// target's condition (so the log shows each).
 fn defence(
@@ -261,12 +269,8 @@ fn defence(
             ));
         }
     }
-    let round = world.resource::<Clock>().rounds;
-    let defending = |e: Entity| {
-        world
-            .get::<TotalDefense>(e)
-            .is_some_and(|d| d.round == round)
-    };
+    // Total defense lasts until the start of the defender's faction's next turn.
+    let defending = |e: Entity| world.get::<TotalDefense>(e).is_some();
     if defending(target) {
         mods.push(Modifier::new(
             -TOTAL_DEFENSE_AC,
@@ -290,6 +294,7 @@ fn defence(
                     && c.shield
                         .as_ref()
                         .is_some_and(|s| s.weight == ShieldWeight::Heavy && s.proficient)
+                    && shield_in_hand(world, *e)
             })
             .map(|(e, ..)| e)
             .collect();
@@ -469,7 +474,13 @@ pub fn strike(
         confirmation = Some(confirmed);
         // Shields › a shield may be sacrificed to turn a critical into a normal hit: the
         // defender does so when the critical could put it down.
-        if critical && rules.shields && t.combatant.shield.as_ref().is_some_and(|s| s.proficient) {
+        // A forgone shield gives none of its benefits until its next turn: it cannot be
+        // sacrificed.
+        if critical
+            && rules.shields
+            && t.combatant.shield.as_ref().is_some_and(|s| s.proficient)
+            && world.get::<ShieldForgone>(target).is_none()
+        {
             let hp = world.get::<HitPoints>(target).map_or(0, |h| h.current);
             let most =
                 (w.damage.count * w.damage.sides * w.critical.multiplier) as i32 + w.damage.bonus;

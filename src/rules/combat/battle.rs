@@ -366,10 +366,10 @@ fn turn_of(world: &World) -> Option<usize> {
     world.resource::<crate::creature::ActingOrder>().turn
 }
 
-/// RULINGS › The battle round: the start of a faction's turn. A forgone shield returns at the
-/// start of its bearer's faction's next turn (Tactical Combat › Shields); outside a battle, at
-/// the start of the next round.
-fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
+/// RULINGS › The battle round: the start of a faction's turn. What lasts until the start of
+/// its members' next turn ends: a forgone shield returns (Tactical Combat › Shields), total
+/// defense ends; outside a battle, at the start of the next round.
+fn begin_turn(world: &mut World, until: &mut QueryState<UntilNextTurn>) {
     let turn = turn_of(world);
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
@@ -378,23 +378,49 @@ fn begin_turn(world: &mut World, forgone: &mut QueryState<Forgone>) {
         let faction = world.resource::<Factions>().name(Faction(f)).to_owned();
         log_in(world, CombatEvent::TurnBegan { faction });
     }
-    shields_return(world, forgone);
+    next_turn_comes(world, until);
 }
 
-/// A shield forgone, and whose it is.
-type Forgone<'a> = (Entity, &'a ShieldForgone, Option<&'a Faction>);
+/// What a creature keeps until the start of its faction's next turn: a shield forgone, total
+/// defense.
+type UntilNextTurn<'a> = (
+    Entity,
+    Option<&'a ShieldForgone>,
+    Option<&'a TotalDefense>,
+    Option<&'a Faction>,
+    Option<&'a Name>,
+);
 
-/// Shields forgone before this turn (or, outside a battle, this round) return to their bearers.
-fn shields_return(world: &mut World, forgone: &mut QueryState<Forgone>) {
+/// Shields forgone and total defense taken before this turn (or, outside a battle, this round)
+/// end for those who act now, and the log says so.
+fn next_turn_comes(world: &mut World, until: &mut QueryState<UntilNextTurn>) {
     let round = world.resource::<Clock>().rounds;
     let acting = world.resource::<crate::creature::ActingOrder>();
-    let back: Vec<Entity> = forgone
+    let mut ended: Vec<(Entity, bool, bool, String)> = until
         .iter(world)
-        .filter(|(_, f, faction)| f.round < round && acting.acts_now(faction.copied()))
-        .map(|(e, ..)| e)
+        .filter(|(_, s, d, faction, _)| {
+            (s.is_some() || d.is_some()) && acting.acts_now(faction.copied())
+        })
+        .map(|(e, s, d, _, name)| {
+            (
+                e,
+                s.is_some_and(|s| s.round < round),
+                d.is_some_and(|d| d.round < round),
+                name.map(|n| n.to_string()).unwrap_or_default(),
+            )
+        })
+        .filter(|(_, s, d, _)| *s || *d)
         .collect();
-    for e in back {
-        world.entity_mut(e).remove::<ShieldForgone>();
+    ended.sort_by_key(|e| e.0);
+    for (e, shield, defense, who) in ended {
+        if shield {
+            world.entity_mut(e).remove::<ShieldForgone>();
+            log_in(world, CombatEvent::ShieldReturned { who: who.clone() });
+        }
+        if defense {
+            world.entity_mut(e).remove::<TotalDefense>();
+            log_in(world, CombatEvent::TotalDefenseEnded { who });
+        }
     }
 }
 
@@ -464,10 +490,12 @@ fn attack_as_ordered(world: &mut World, who: Entity, order: AttackOrder) {
     }
 }
 
+/// RULINGS › The battle round: a member of the acting faction with both an attack order and a
+/// walk under way, whose target it can attack before moving, attacks first, then moves.
 /// Situational Penalties › Penalty to ranged attacks from movement: "if the character performs
-/// the ranged attack first, then moves, they can only move within their reach". A member of the
-/// acting faction with both an attack order and a walk under way, whose target it can attack
-/// before moving, attacks first; then it moves no more than its reach (15', RULINGS › Units).
+/// the ranged attack first, then moves, they can only move within their reach" (15', RULINGS ›
+/// Units); a melee attack sets no such limit. Staggered, it may not move at all once it has
+/// attacked.
 fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
@@ -480,18 +508,25 @@ fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
             continue;
         }
         attack_as_ordered(world, who, order);
-        // Staggered, it may not move at all once it has attacked.
         let staggered = world
             .get::<Conditions>(who)
             .is_some_and(|c| c.has(ConditionKind::Staggered));
+        let ranged = world
+            .get::<Combatant>(who)
+            .and_then(|c| c.weapons.get(order.weapon))
+            .is_some_and(|w| w.range_feet.is_some());
         let feet = if staggered {
-            0
+            Some(0)
+        } else if ranged {
+            Some(crate::rules::penalties::REACH_FEET as u32)
         } else {
-            crate::rules::penalties::REACH_FEET as u32
+            None
         };
-        world
-            .entity_mut(who)
-            .insert(crate::rules::movement::MoveLimit { round, feet });
+        if let Some(feet) = feet {
+            world
+                .entity_mut(who)
+                .insert(crate::rules::movement::MoveLimit { round, feet });
+        }
         world.resource_mut::<Battle>().struck_first.push(who);
     }
 }
@@ -606,6 +641,33 @@ fn publish_acting_order(
     }
 }
 
+/// RULINGS › Surprise: a surprised faction does nothing in the battle's first round; as the
+/// round begins the log says that its turn is lost.
+fn surprised_lose_their_turn(world: &mut World) {
+    let lost: Vec<String> = {
+        let acting = world.resource::<crate::creature::ActingOrder>();
+        let factions = world.resource::<Factions>();
+        acting
+            .order
+            .iter()
+            .filter(|f| acting.surprised.contains(f))
+            .map(|&f| factions.name(Faction(f)).to_owned())
+            .collect()
+    };
+    for faction in lost {
+        log_in(world, CombatEvent::TurnLost { faction });
+    }
+}
+
+/// The hold of a surprised faction's members (RULINGS › Surprise), in the round it loses.
+fn is_surprised(world: &World, who: Entity) -> bool {
+    world.get::<Faction>(who).is_some_and(|f| {
+        world
+            .get_resource::<crate::creature::ActingOrder>()
+            .is_some_and(|a| a.surprised.contains(&f.0))
+    })
+}
+
 /// The Tactical Combat module switched on (afresh: no battle yet, every tactical rule on) or off
 /// (its state taken away: a battle under way ends without a word).
 fn switch_tactical_combat(world: &mut World, on: bool) {
@@ -649,7 +711,13 @@ impl Plugin for BattlePlugin {
             .keeps_component::<crate::rules::combat::opportunity::OpportunitiesTaken>()
             .keeps::<crate::rules::combat::opportunity::Provoked>()
             .keeps::<crate::rules::tactical::TacticalCombat>();
+        use crate::rules::acting::{ActingRules, Hold};
+        app.declare_hold(Hold::Surprised, is_surprised);
         use crate::rules::areas::RuleArea;
+        app.offers(
+            crate::rules::areas::Rank::Fight,
+            super::offers::battle_choices,
+        );
         app.installs_creature(|world, e, c| {
             world.entity_mut(e).insert(Combatant {
                 attack_bonus: c.attack_bonus,
@@ -682,13 +750,14 @@ impl Plugin for BattlePlugin {
             )
             .add_systems(
                 crate::schedule::SimRound,
-                publish_acting_order
+                (publish_acting_order, surprised_lose_their_turn)
+                    .chain()
                     .in_set(crate::schedule::RoundSet::ActingOrder)
                     .run_if(resource_exists::<Battle>),
             )
             .add_systems(
                 crate::schedule::SimRound,
-                (super::opportunity::ready_opportunities, shields_return)
+                (super::opportunity::ready_opportunities, next_turn_comes)
                     .chain()
                     .in_set(crate::schedule::RoundSet::Readiness)
                     .run_if(resource_exists::<Battle>),

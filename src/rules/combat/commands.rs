@@ -49,8 +49,8 @@ pub struct ClearJam {
     pub who: String,
 }
 
-/// Total defense for the round: +4 AC, no attacks; a shield wall all in total defense doubles
-/// its bonus.
+/// Total defense, a standard action: +4 AC and no attacks until its next turn; a shield wall
+/// all in total defense doubles its bonus.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TotalDefense {
     pub who: String,
@@ -154,7 +154,7 @@ impl fmt::Display for Disengage {
 
 impl Act for Disengage {
     fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+        crate::rules::acting::Cost::IN_TURN
     }
 
     fn who(&self) -> &str {
@@ -176,7 +176,7 @@ impl fmt::Display for ClearJam {
 
 impl Act for ClearJam {
     fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+        crate::rules::acting::Cost::ACTION
     }
 
     fn who(&self) -> &str {
@@ -193,7 +193,7 @@ impl fmt::Display for TotalDefense {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "take total defense (+{} AC this round, no attacks)",
+            "take total defense (+{} AC and no attacks until its next turn)",
             battle::TOTAL_DEFENSE_AC
         )
     }
@@ -201,7 +201,7 @@ impl fmt::Display for TotalDefense {
 
 impl Act for TotalDefense {
     fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+        crate::rules::acting::Cost::ACTION
     }
 
     fn who(&self) -> &str {
@@ -222,7 +222,7 @@ impl fmt::Display for ActivateEnchantment {
 
 impl Act for ActivateEnchantment {
     fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+        crate::rules::acting::Cost::IN_TURN
     }
 
     fn who(&self) -> &str {
@@ -243,7 +243,7 @@ impl fmt::Display for ForgoShield {
 
 impl Act for ForgoShield {
     fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+        crate::rules::acting::Cost::IN_TURN
     }
 
     fn who(&self) -> &str {

@@ -35,6 +35,20 @@ pub enum CombatEvent {
     SurpriseCancelled { factions: Vec<String> },
     /// A faction's turn in the battle round begins (RULINGS › The battle round).
     TurnBegan { faction: String },
+    /// A surprised faction loses its turn in the battle's first round (RULINGS › Surprise).
+    TurnLost { faction: String },
+    /// A forgone shield returns to its bearer at the start of its faction's next turn
+    /// (Tactical Combat › Shields; RULINGS › The battle round).
+    ShieldReturned { who: String },
+    /// Total defense ends at the start of the creature's faction's next turn.
+    TotalDefenseEnded { who: String },
+    /// A step that would have provoked an attack of opportunity did not, and why (Tactical
+    /// Combat › Cautious Movement, Combat Reflexes, Disengage; RULINGS › The battle round).
+    OpportunityNotTaken {
+        who: String,
+        mover: String,
+        why: super::opportunity::NoOpportunity,
+    },
     /// An attack: the throw with every modifier, and the damage of a hit.
     Attacked {
         who: String,
@@ -85,6 +99,9 @@ impl LogEvent for CombatEvent {
             | CombatEvent::AttackOrdered { who, .. }
             | CombatEvent::AttackOrderLapsed { who, .. }
             | CombatEvent::JamCleared { who, .. }
+            | CombatEvent::ShieldReturned { who }
+            | CombatEvent::TotalDefenseEnded { who }
+            | CombatEvent::OpportunityNotTaken { who, .. }
             | CombatEvent::EnchantmentActivated { who, .. } => Some(who),
             _ => None,
         }
@@ -93,6 +110,7 @@ impl LogEvent for CombatEvent {
     fn also_concerns(&self) -> Option<&str> {
         match self {
             CombatEvent::Attacked { target, .. } => Some(target),
+            CombatEvent::OpportunityNotTaken { mover, .. } => Some(mover),
             _ => None,
         }
     }
@@ -186,6 +204,21 @@ impl fmt::Display for CombatEvent {
             }
             CombatEvent::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
             CombatEvent::TurnBegan { faction } => write!(f, "{faction}'s turn"),
+            CombatEvent::TurnLost { faction } => write!(
+                f,
+                "{faction} is surprised and loses its turn in this round: it does nothing"
+            ),
+            CombatEvent::ShieldReturned { who } => write!(
+                f,
+                "{who} takes up its shield again: its bonuses return at its faction's turn"
+            ),
+            CombatEvent::TotalDefenseEnded { who } => {
+                write!(f, "{who}'s total defense ends at its faction's turn")
+            }
+            CombatEvent::OpportunityNotTaken { who, mover, why } => write!(
+                f,
+                "{who} makes no attack of opportunity as {mover} moves away: {why}"
+            ),
             CombatEvent::AttackOrdered {
                 who,
                 target,

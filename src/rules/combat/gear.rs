@@ -9,7 +9,6 @@ use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
 
 use crate::creature::Combatant;
-use crate::rules::combat::battle::AttackOrder;
 use crate::time::Clock;
 
 /// Shields › sacrificing a shield to a critical hit: broken once, destroyed the second time.
@@ -30,8 +29,10 @@ pub struct ShieldForgone {
     pub round: u64,
 }
 
-/// `ClearJam`: a jammed firearm takes a full round to clear (the creature neither moves nor
-/// attacks this round), or a standard action with Gunsmithing, which leaves it its move.
+/// `ClearJam` (Tactical Combat › Firearm Misfires): "a full round action is spent clearing the
+/// jam" — the creature neither moves nor attacks this round — or "a standard action" with
+/// Gunsmithing, which leaves it its move. Either takes its action (its cost), so it makes no
+/// attack this round; a standing attack order waits for the next.
 pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
     if world.get::<Jammed>(who).is_none() {
         return Err(CombatRefusal::NotJammed.into());
@@ -41,10 +42,7 @@ pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
         .get::<crate::creature::Proficiencies>(who)
         .is_some_and(|p| p.has(crate::level::schema::Proficiency::Gunsmithing));
     if !gunsmith {
-        world
-            .entity_mut(who)
-            .remove::<crate::rules::movement::Walking>()
-            .remove::<AttackOrder>();
+        stays_put(world, who);
     }
     let name = crate::creature::name_of(world, who);
     log_in(
@@ -57,23 +55,31 @@ pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The standard rules' total defense: +4 to AC for the round, and no attacks.
+/// This round the creature moves no farther: a full-round action, or a move action spent.
+fn stays_put(world: &mut World, who: Entity) {
+    let round = world.resource::<Clock>().rounds;
+    world
+        .entity_mut(who)
+        .remove::<crate::rules::movement::Walking>()
+        .insert(crate::rules::movement::MoveLimit { round, feet: 0 });
+}
+
+/// The standard rules' total defense: +4 to AC, and no attacks.
 pub const TOTAL_DEFENSE_AC: i32 = 4;
 
-/// Taking the total defense action this round (no attacks; +4 AC; doubles a shield wall's
-/// bonus when the whole wall does).
+/// Taking the total defense action in `round` (no attacks, of opportunity neither; +4 AC;
+/// doubles a shield wall's bonus when the whole wall does), until the start of its faction's
+/// next turn (outside a battle, the next round).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TotalDefense {
     pub round: u64,
 }
 
-/// `TotalDefense`: this round, +4 AC and no attacks.
+/// `TotalDefense`: +4 AC and no attacks until its next turn. It takes the action (its cost), so
+/// the creature makes no attack this round; a standing attack order waits for the next.
 pub(crate) fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let round = world.resource::<Clock>().rounds;
-    world
-        .entity_mut(who)
-        .remove::<AttackOrder>()
-        .insert(TotalDefense { round });
+    world.entity_mut(who).insert(TotalDefense { round });
     Ok(())
 }
 
@@ -143,12 +149,11 @@ pub(crate) fn activate_enchantment(
     active.0.push(i);
     let round = world.resource::<Clock>().rounds;
     let move_action = activation_is_a_move_action(bab, umd);
-    let mut e = world.entity_mut(who);
-    e.insert(active);
+    world.entity_mut(who).insert(active);
     if move_action {
-        e.remove::<crate::rules::movement::Walking>();
+        stays_put(world, who);
     } else {
-        e.insert(ActionTaken { round });
+        world.entity_mut(who).insert(ActionTaken { round });
     }
     let who = crate::creature::name_of(world, who);
     log_in(

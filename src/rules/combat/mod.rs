@@ -12,5 +12,6 @@ pub mod battle;
 pub mod behaviour;
 pub mod gear;
 pub mod initiative;
+mod offers;
 pub mod opportunity;
 pub mod surprise;

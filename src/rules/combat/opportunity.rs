@@ -38,6 +38,51 @@ pub struct Provocation {
     pub cautious: bool,
     /// Moving at full speed with Acrobatics: a successful check avoids the attack.
     pub acrobatic: bool,
+    /// The mover's first step away from a creature it disengaged from: safe from it.
+    pub disengaged: bool,
+}
+
+/// Why a step that would provoke an attack of opportunity did not (the Judge sees the gate).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoOpportunity {
+    /// Tactical Combat › Cautious Movement: moving at half speed provokes no attack, but from
+    /// one with Combat Reflexes.
+    CautiousMover,
+    /// It has made every attack of opportunity it has this round (one, and one more per +2 of
+    /// Dexterity modifier with Combat Reflexes).
+    AllowanceUsed { allowed: u32 },
+    /// It cannot act (RULINGS › The battle round): down, stuck, drowning, crawling a traverse,
+    /// surprised in the round its faction loses, …
+    Held { hold: crate::rules::acting::Hold },
+    /// It takes total defense: no attacks until its next turn.
+    TotalDefense,
+    /// Vulnerable: it makes no attacks of opportunity (RULINGS › Conditions …).
+    Vulnerable,
+    /// Tactical Combat › Disengage: the first 5' away from the creature it disengaged from.
+    Disengaged,
+}
+
+impl std::fmt::Display for NoOpportunity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoOpportunity::CautiousMover => write!(
+                f,
+                "the mover moves cautiously, and it lacks Combat Reflexes"
+            ),
+            NoOpportunity::AllowanceUsed { allowed } => {
+                write!(f, "it has made its {allowed} this round")
+            }
+            NoOpportunity::Held { hold } => write!(f, "{hold}"),
+            NoOpportunity::TotalDefense => {
+                write!(f, "it takes total defense: no attacks until its next turn")
+            }
+            NoOpportunity::Vulnerable => write!(f, "it is vulnerable"),
+            NoOpportunity::Disengaged => {
+                write!(f, "the mover disengaged from it: its first 5' away is safe")
+            }
+        }
+    }
 }
 
 /// This round's provocations, and what movement needs to find them.
@@ -84,9 +129,7 @@ impl Provoked {
             {
                 continue;
             }
-            if first_step && self.disengaging.contains(&(mover, threatener)) {
-                continue;
-            }
+            let disengaged = first_step && self.disengaging.contains(&(mover, threatener));
             if self
                 .provocations
                 .iter()
@@ -99,6 +142,7 @@ impl Provoked {
                 threatener,
                 cautious,
                 acrobatic,
+                disengaged,
             });
         }
     }
@@ -118,11 +162,10 @@ pub struct OpportunitiesTaken {
     pub count: u32,
 }
 
-/// Before movement: who threatens, who disengages, and a fresh list.
+/// Before movement: who threatens, and a fresh list.
 pub(crate) fn ready_opportunities(world: &mut World) {
     let active =
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
-    let round = world.resource::<Clock>().rounds;
     // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
     let threatening: Vec<Entity> = crate::query_cache::in_entity_order(
         read_query(
@@ -141,20 +184,23 @@ pub(crate) fn ready_opportunities(world: &mut World) {
         .unwrap_or_default()
         .into_iter(),
     );
-    let disengaging: Vec<(Entity, Entity)> =
-        read_query(world, |d: Query<(Entity, &Disengaging)>| {
-            d.iter()
-                .filter(|(_, g)| g.round == round)
-                .map(|(e, g)| (e, g.from))
-                .collect()
-        })
-        .unwrap_or_default();
     *world.resource_mut::<Provoked>() = Provoked {
         active,
         threatening,
-        disengaging,
         ..Provoked::default()
     };
+}
+
+/// Who disengages this round, and from whom: a swift action taken in the faction's turn.
+fn disengaging(world: &mut World) -> Vec<(Entity, Entity)> {
+    let round = world.resource::<Clock>().rounds;
+    read_query(world, |d: Query<(Entity, &Disengaging)>| {
+        d.iter()
+            .filter(|(_, g)| g.round == round)
+            .map(|(e, g)| (e, g.from))
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// The round's steps, walked again from where everyone stood: who provoked whom.
@@ -162,6 +208,8 @@ fn find_provocations(world: &mut World) {
     if !world.resource::<Provoked>().active {
         return;
     }
+    let disengaging = disengaging(world);
+    world.resource_mut::<Provoked>().disengaging = disengaging;
     let Some(taken) = world.get_resource::<StepsTaken>() else {
         return;
     };
@@ -186,7 +234,9 @@ fn find_provocations(world: &mut World) {
 }
 
 /// After movement: each provocation is an attack of opportunity, while the threatener has some
-/// left this round (and, against a cautious mover, only with Combat Reflexes, at −4).
+/// left this round (and, against a cautious mover, only with Combat Reflexes, at −4). The
+/// threatener is asked at the moment the attack would be made whether it may attack at all
+/// ([`may_strike`]); a provocation that makes no attack says why in the log.
 pub(crate) fn opportunity_attacks(world: &mut World) {
     find_provocations(world);
     let provocations = std::mem::take(&mut world.resource_mut::<Provoked>().provocations);
@@ -197,9 +247,6 @@ pub(crate) fn opportunity_attacks(world: &mut World) {
             && world
                 .get::<Proficiencies>(p.threatener)
                 .is_some_and(|pr| pr.has(Proficiency::CombatReflexes));
-        if p.cautious && !reflexes {
-            continue;
-        }
         let dex = crate::rules::abilities::tactical_modifier(
             world.get::<Abilities>(p.threatener).map_or(10, |a| a.0.dex),
         );
@@ -209,18 +256,33 @@ pub(crate) fn opportunity_attacks(world: &mut World) {
             .copied()
             .filter(|t| t.round == round)
             .unwrap_or(OpportunitiesTaken { round, count: 0 });
-        if taken.count >= allowed {
-            continue;
-        }
-        if p.acrobatic && tumbles_past(world, p.mover, p.threatener) {
-            continue;
-        }
         let Some(weapon) = world
             .get::<Combatant>(p.threatener)
             .and_then(|c| c.weapons.iter().position(|w| w.range_feet.is_none()))
         else {
             continue;
         };
+        let why = if p.disengaged {
+            Some(NoOpportunity::Disengaged)
+        } else if p.cautious && !reflexes {
+            Some(NoOpportunity::CautiousMover)
+        } else {
+            may_strike(world, p.threatener)
+                .err()
+                .or((taken.count >= allowed).then_some(NoOpportunity::AllowanceUsed { allowed }))
+        };
+        if let Some(why) = why {
+            let who = crate::creature::name_of(world, p.threatener);
+            let mover = crate::creature::name_of(world, p.mover);
+            crate::log::log_in(
+                world,
+                super::CombatEvent::OpportunityNotTaken { who, mover, why },
+            );
+            continue;
+        }
+        if p.acrobatic && tumbles_past(world, p.mover, p.threatener) {
+            continue;
+        }
         let mut mods = vec![Modifier::new(0, "attack of opportunity")];
         if p.cautious {
             mods.push(Modifier::new(
@@ -235,6 +297,25 @@ pub(crate) fn opportunity_attacks(world: &mut World) {
             });
         }
     }
+}
+
+/// The gate for an attack of opportunity, asked when it would be made: a creature under a hold
+/// (down, stuck, drowning, crawling, surprised in its faction's lost round, …) makes none, nor
+/// one in total defense, nor a vulnerable one.
+pub fn may_strike(world: &World, who: Entity) -> Result<(), NoOpportunity> {
+    if let Some(hold) = crate::rules::acting::held(world, who) {
+        return Err(NoOpportunity::Held { hold });
+    }
+    if world.get::<super::gear::TotalDefense>(who).is_some() {
+        return Err(NoOpportunity::TotalDefense);
+    }
+    if world
+        .get::<Conditions>(who)
+        .is_some_and(|c| c.has(ConditionKind::Vulnerable))
+    {
+        return Err(NoOpportunity::Vulnerable);
+    }
+    Ok(())
 }
 
 /// The Acrobatics check to move past a threatener without provoking: the rules defer to "the

@@ -128,7 +128,11 @@ impl Plugin for ConditionsPlugin {
             start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
         )
         .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
-        crate::rules::areas::RuleArea::offers(app, stand_up_choices);
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Escape,
+            stand_up_choices,
+        );
     }
 }
 

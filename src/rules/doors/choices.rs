@@ -302,6 +302,7 @@ pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String
         .collect();
     near.sort_by_key(|(p, _)| (p.y, p.x));
     let mut out = Vec::new();
+    let holding = world.get::<super::HoldingShut>(who).map(|h| h.0);
     for (at, d) in near {
         if let Some(worker) = DoorWorker::of(world, who, at) {
             out.extend(
@@ -309,6 +310,19 @@ pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String
                     .into_iter()
                     .map(|c| (format!("door {at}"), c)),
             );
+            // Holding a closed door shut from beside it: it must be bashed open, and an evil
+            // door no longer yields to monsters.
+            if d.state != DoorState::Open && !d.broken && !d.secret && holding != Some(at) {
+                let hold = AnyAct::from(super::HoldShut {
+                    who: worker.name.to_owned(),
+                    at: (at.x, at.y),
+                });
+                let note = "while it stays beside it: only bashing opens it";
+                out.push((
+                    format!("door {at}"),
+                    Choice::new("hold shut", "as long as it stands there", None, note, hold),
+                ));
+            }
         }
     }
     out

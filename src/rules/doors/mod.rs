@@ -329,7 +329,11 @@ impl Plugin for DoorsPlugin {
             .keeps_component::<crate::rules::doors::FailedHastyPicks>()
             .keeps_component::<crate::rules::doors::DroveSpike>()
             .keeps_component::<crate::rules::doors::Door>();
-        crate::rules::areas::RuleArea::offers(app, choices_at_doors_beside);
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::AtHand,
+            choices_at_doors_beside,
+        );
         use crate::rules::areas::RuleArea;
         app.resets::<DoorsOpened>().installs(|world, level| {
             for d in &level.doors {

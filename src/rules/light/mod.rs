@@ -322,7 +322,7 @@ impl Plugin for LightPlugin {
             .keeps::<crate::rules::light::LightMap>()
             .keeps_component::<crate::rules::light::LightSource>();
         use crate::rules::areas::RuleArea;
-        app.offers(light_choices);
+        app.offers(crate::rules::areas::Rank::Light, light_choices);
         app.installs(|world, level| {
             world.insert_resource(level_light_map(level));
             for l in &level.lights {

@@ -104,7 +104,7 @@ impl Plugin for PartyPlugin {
             .keeps_component::<crate::rules::party::PartyMember>();
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties)
-            .offers(take_from_choices);
+            .offers(crate::rules::areas::Rank::AtHand, take_from_choices);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))

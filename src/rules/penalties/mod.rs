@@ -11,9 +11,10 @@ pub use events::PenaltyEvent;
 use bevy::prelude::*;
 
 use crate::act::{Act, Reason, Refusal, creature, square_of};
+use crate::query_cache::read_query;
 use crate::rules::throws::ThrowKind;
 
-use crate::creature::{Encumbrance, Position};
+use crate::creature::{Encumbrance, Faction, Position};
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, LightKind, Terrain, WaterDepth};
@@ -429,6 +430,68 @@ fn dazzle(world: &mut World, who: Entity, target: Entity, focused: bool) -> Resu
     Ok(())
 }
 
+/// Dazzling is offered to one carrying a lit light with a distraction number, against each
+/// hostile creature it is aware of that stands in the dark and can see it (Situational
+/// Penalties › Light distraction), plainly and focused where the light has a number for it.
+fn dazzle_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    use crate::rules::light::{CarriedBy, LightMap, LightSource};
+    let Some(name) = world.get::<Name>(who) else {
+        return Vec::new();
+    };
+    let Some(kind) = read_query(world, |q: Query<(&LightSource, &CarriedBy)>| {
+        q.iter()
+            .find(|(l, c)| c.0 == who && l.lit)
+            .map(|(l, _)| l.kind)
+    })
+    .flatten() else {
+        return Vec::new();
+    };
+    let (Ok(at), Some(mine)) = (square_of(world, who), world.get::<Faction>(who)) else {
+        return Vec::new();
+    };
+    let grid = world.resource::<DungeonGrid>();
+    let light = world.resource::<LightMap>();
+    let factions = world.resource::<crate::creature::Factions>();
+    let mut targets: Vec<(String, Entity)> = read_query(
+        world,
+        |q: Query<(Entity, &Name, &Faction, &Position, &Conditions)>| {
+            q.iter()
+                .filter(|(e, _, f, p, c)| {
+                    *e != who
+                        && factions.hostile(*mine, **f)
+                        && !crate::rules::conditions::is_down(c)
+                        && light.level(grid, p.0) == LightLevel::Dark
+                })
+                .map(|(e, n, ..)| (n.to_string(), e))
+                .collect()
+        },
+    )
+    .unwrap_or_default();
+    targets.sort();
+    let mut out = Vec::new();
+    for (target, e) in targets {
+        if how_seen(world, e, at).is_none() {
+            continue;
+        }
+        for (focused, way) in [(false, "dazzle"), (true, "dazzle, focused")] {
+            let Some(number) = distraction_target(kind, focused) else {
+                continue;
+            };
+            let dazzle = crate::act::AnyAct::from(Dazzle {
+                who: name.to_string(),
+                target: target.clone(),
+                focused,
+            });
+            let note = format!("{kind:?} turned on it: distraction number {number}");
+            out.push((
+                target.clone(),
+                crate::act::Choice::new(way, "its action", None, &note, dazzle),
+            ));
+        }
+    }
+    out
+}
+
 /// Turns a carried light on a creature standing in the dark (light distraction).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dazzle {
@@ -520,6 +583,11 @@ pub struct SituationalPenalties;
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
         use crate::state::KeepsState;
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Fight,
+            dazzle_choices,
+        );
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::penalties::LightsInView>()
             .keeps::<crate::rules::modules::SituationalPenaltiesOn>();

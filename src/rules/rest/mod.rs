@@ -167,7 +167,7 @@ impl Plugin for RestPlugin {
         app.installs_creature(|world, e, _| {
             world.entity_mut(e).insert(Fatigue::default());
         });
-        app.offers(rest_choices);
+        app.offers(crate::rules::areas::Rank::Rest, rest_choices);
         // After the long-run saves of this round, before conditions that end with the round.
         app.init_resource::<ActingOrder>().add_systems(
             SimRound,

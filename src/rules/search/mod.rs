@@ -455,7 +455,11 @@ impl Plugin for SearchPlugin {
         use crate::state::KeepsState;
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::search::HastilySearched>();
-        crate::rules::areas::RuleArea::offers(app, searches_here);
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Senses,
+            searches_here,
+        );
         app.add_systems(
             crate::schedule::SimRound,
             searching.in_set(crate::schedule::RoundSet::Searching),

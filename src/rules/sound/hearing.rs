@@ -141,7 +141,8 @@ impl Plugin for HearingPlugin {
             .keeps::<crate::rules::sound::hearing::Noises>()
             .keeps_component::<crate::rules::sound::hearing::Sneaking>();
         use crate::rules::areas::RuleArea;
-        app.offers(listen_choices);
+        app.offers(crate::rules::areas::Rank::Senses, listen_choices)
+            .offers(crate::rules::areas::Rank::Voice, voice_choices);
         app.installs(|world, _| world.insert_resource(Noises::default()))
             .resets::<EarshotField>()
             .resets::<LastRoundNoises>()
@@ -672,6 +673,54 @@ fn listen_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice
     let note = format!("by {by}; the Judge's secret throw");
     let choice = crate::act::Choice::new("listen", "1 round", Some(target), &note, listen);
     vec![("here".to_owned(), choice)]
+}
+
+/// A creature's voice and feet (Dungeon Delves › Noise): to talk or shout (a noise of its row
+/// of the earshot table, heard by friend and foe), and, proficient in Sneaking, to sneak or stop.
+fn voice_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let (Some(name), Some(profs)) = (world.get::<Name>(who), world.get::<Proficiencies>(who))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (way, action) in [
+        ("talk", super::NoisyAction::Talking),
+        ("shout", super::NoisyAction::Shouting),
+    ] {
+        let noise = crate::act::AnyAct::from(super::Noise {
+            who: name.to_string(),
+            action,
+        });
+        let note = format!("a {} noise, heard by friend and foe", action.row());
+        out.push((
+            "here".to_owned(),
+            crate::act::Choice::new(way, "free", None, &note, noise),
+        ));
+    }
+    if let Some(&target) = profs
+        .throws
+        .get(&Proficiency::Sneaking)
+        .filter(|_| profs.has(Proficiency::Sneaking))
+    {
+        let on = world.get::<Sneaking>(who).is_none();
+        let sneak = crate::act::AnyAct::from(super::Sneak {
+            who: name.to_string(),
+            on,
+        });
+        let choice = if on {
+            crate::act::Choice::new(
+                "sneak",
+                "as it moves",
+                Some(target),
+                "its footsteps unheard on a success (the Judge throws in secret)",
+                sneak,
+            )
+        } else {
+            crate::act::Choice::new("stop sneaking", "free", None, "", sneak)
+        };
+        out.push(("here".to_owned(), choice));
+    }
+    out
 }
 
 /// `Noise`: a creature makes the noise of an action (talking, shouting, screaming, …) at its

@@ -183,6 +183,49 @@ fn probe_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
     vec![("here".to_owned(), choice)]
 }
 
+/// A known armed trap within the 10' pole's reach (Dungeon Delves › Traps: a pole "within 10'")
+/// may be set off with it from a distance, on whoever stands there.
+fn touch_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+    let has_pole = world
+        .get::<Equipment>(who)
+        .is_some_and(|g| g.has(&Gear::TenFootPole));
+    let (true, Some(name), Some(here)) = (
+        has_pole,
+        world.get::<Name>(who),
+        world.get::<Position>(who).map(|p| p.0),
+    ) else {
+        return Vec::new();
+    };
+    let faction = world.get::<Faction>(who).copied();
+    let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+    let mut near: Vec<GridPos> = read_query(world, |q: Query<(&Position, &Trap)>| {
+        q.iter()
+            .filter(|(p, t)| {
+                t.known_to(faction)
+                    && t.state == TrapState::Armed
+                    && p.0 != here
+                    && crate::grid::distance_feet(here, p.0, scale) <= 10
+            })
+            .map(|(p, _)| p.0)
+            .collect()
+    })
+    .unwrap_or_default();
+    near.sort_by_key(|p| (p.y, p.x));
+    near.into_iter()
+        .map(|at| {
+            let touch = crate::act::AnyAct::from(Touch {
+                who: name.to_string(),
+                at: (at.x, at.y),
+            });
+            let note = "springs a touch or step trap on whoever stands there";
+            (
+                format!("trap {at}"),
+                crate::act::Choice::new("set it off with the pole", "1 round", None, note, touch),
+            )
+        })
+        .collect()
+}
+
 /// What a faction knows lies in a walker's way (RULINGS › Pits and holes): the open pits it
 /// knows (holes), and the armed step traps it knows (stepped around where there is room).
 fn hazards_known_to(world: &World, faction: Option<Faction>) -> Vec<(GridPos, Hazard)> {
@@ -434,8 +477,21 @@ impl Plugin for TrapsPlugin {
         app.keeps_component::<crate::rules::traps::FailedHastyDisarms>()
             .keeps_component::<crate::rules::traps::Probing>()
             .keeps_component::<crate::rules::traps::Trap>();
-        crate::rules::areas::RuleArea::offers(app, choices_at_known_traps);
-        crate::rules::areas::RuleArea::offers(app, probe_choices);
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::AtHand,
+            choices_at_known_traps,
+        );
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Senses,
+            probe_choices,
+        );
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Senses,
+            touch_choices,
+        );
         crate::rules::movement::hazards::HazardRules::knows_hazards(app, hazards_known_to);
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {

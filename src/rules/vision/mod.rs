@@ -469,7 +469,7 @@ impl Plugin for VisionPlugin {
             .keeps_component::<crate::rules::vision::Hiding>()
             .keeps::<crate::rules::vision::PartyMaps>()
             .keeps_component::<crate::rules::vision::Sight>();
-        crate::rules::areas::RuleArea::offers(app, hide_choices);
+        crate::rules::areas::RuleArea::offers(app, crate::rules::areas::Rank::Senses, hide_choices);
         use crate::rules::areas::RuleArea;
         // What the situational penalties read of sight: the light a square is seen by, and
         // as bright within lightless vision (RULINGS › Vision in the situational penalties:

@@ -414,10 +414,14 @@ impl Plugin for WaterPlugin {
         app.keeps::<crate::level::WaterDepths>()
             .keeps_component::<crate::rules::water::Drowning>()
             .keeps_component::<crate::rules::carrying::Holding>();
-        crate::rules::areas::RuleArea::offers(app, |world, who| {
-            let water = rescue_choices(world, who);
-            water.into_iter().map(|c| ("water".to_owned(), c)).collect()
-        });
+        crate::rules::areas::RuleArea::offers(
+            app,
+            crate::rules::areas::Rank::Escape,
+            |world, who| {
+                let water = rescue_choices(world, who);
+                water.into_iter().map(|c| ("water".to_owned(), c)).collect()
+            },
+        );
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| world.insert_resource(level.deep_water.clone()))
             .installs_creature(|world, e, c| {

@@ -1,64 +1,135 @@
 //! What the selected creature can do where it stands, as the rules offer it
-//! (`rules::choices_for`: every area's choices its holds allow — at the doors next to it, the
-//! traps it knows of within reach, its searches, climbs, jumps, rescues). Each is listed in the
-//! info panel with its key (1–9), its time and its chance of success; the key gives the
-//! command, played at the next round.
+//! (`rules::choices_for`: every area's choices its holds allow, most pressing first — ways out
+//! of a hold, the battle's actions, the doors and traps at hand, lights, searching and
+//! listening, rest, the voice). Each is listed in the info panel with its key (1–9, nine at a
+//! time: 0 shows the next nine), its time and its chance of success; the key gives the command,
+//! played at the next round. The common ones have keys of their own ([`QUICK`]), which take the
+//! first such offer wherever it stands in the list.
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::Choice;
-use delve::act::PendingCommands;
+use delve::act::{AnyAct, Choice, PendingCommands};
+use delve::command::acts::{Carry, Douse, Hide, LetGo, LightUp, Listen, Search, TakeFrom};
 
-/// The most choices offered at once: one per number key.
+/// The most choices listed at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
 
-/// The selected creature's choices, each with what it concerns ("door (27, 4)", "here").
+/// Whether an offer's command is of the kind a key takes.
+pub type Takes = fn(&AnyAct) -> bool;
+
+/// The keys of the common actions, each with the offers it takes (the first of them offered).
+pub const QUICK: &[(DelveAction, Takes)] = &[
+    (DelveAction::LightOrDouse, |a| {
+        a.get::<LightUp>().is_some() || a.get::<Douse>().is_some()
+    }),
+    (DelveAction::Listen, |a| a.get::<Listen>().is_some()),
+    (DelveAction::Search, |a| a.get::<Search>().is_some()),
+    (DelveAction::Hide, |a| a.get::<Hide>().is_some()),
+    (DelveAction::TakeGear, |a| a.get::<TakeFrom>().is_some()),
+    (DelveAction::Carry, |a| {
+        a.get::<Carry>().is_some() || a.get::<LetGo>().is_some()
+    }),
+];
+
+/// The selected creature's choices, each with what it concerns ("door (27, 4)", "here"), and
+/// which nine the number keys take.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Offered(pub Vec<(String, Choice)>);
+pub struct Offered {
+    pub all: Vec<(String, Choice)>,
+    /// The page of nine shown (0 the first).
+    pub page: usize,
+}
+
+impl Offered {
+    /// The nine (or fewer) the number keys take now.
+    pub fn shown(&self) -> &[(String, Choice)] {
+        let start = (self.page * MAX_CHOICES).min(self.all.len());
+        let end = (start + MAX_CHOICES).min(self.all.len());
+        &self.all[start..end]
+    }
+
+    /// How many pages of nine there are.
+    pub fn pages(&self) -> usize {
+        self.all.len().div_ceil(MAX_CHOICES)
+    }
+}
 
 /// Works out the selected creature's choices afresh, as the rules offer them
-/// (`rules::choices_for`: every area's, those its holds allow).
+/// (`rules::choices_for`: every area's, those its holds allow). A new list starts at its first
+/// page.
 fn offer(world: &mut World) {
-    let mut out = match world.resource::<Selected>().0 {
+    let out = match world.resource::<Selected>().0 {
         Some(e) => delve::rules::choices_for(world, e),
         None => Vec::new(),
     };
-    out.truncate(MAX_CHOICES);
-    if world.resource::<Offered>().0 != out {
-        world.resource_mut::<Offered>().0 = out;
+    if world.resource::<Offered>().all != out {
+        *world.resource_mut::<Offered>() = Offered { all: out, page: 0 };
     }
 }
 
-/// A number key takes the choice of that number.
+/// A number key takes the choice of that number on the page shown; 0 turns the page; a key of
+/// a common action takes the first such offer.
 fn choose(
     actions: Single<&ActionState<DelveAction>>,
-    offered: Res<Offered>,
+    mut offered: ResMut<Offered>,
     mut pending: ResMut<PendingCommands>,
     mut tell: MessageWriter<Tell>,
 ) {
-    for (i, (what, c)) in offered.0.iter().enumerate() {
+    if actions.just_pressed(&DelveAction::MoreChoices) && offered.pages() > 1 {
+        offered.page = (offered.page + 1) % offered.pages();
+    }
+    let mut taken: Option<&(String, Choice)> = None;
+    for (i, choice) in offered.shown().iter().enumerate() {
         if actions.just_pressed(&DelveAction::Choose(i as u8)) {
-            tell.write(Tell(format!(
-                "{}: {} at the {what} - press Space to play rounds",
-                c.command.who(),
-                c.way
-            )));
-            pending.push(c.command.clone());
+            taken = Some(choice);
         }
+    }
+    for (action, takes) in QUICK {
+        if actions.just_pressed(action) {
+            match offered.all.iter().find(|(_, c)| takes(&c.command)) {
+                Some(choice) => taken = Some(choice),
+                None => {
+                    tell.write(Tell(format!(
+                        "nothing to {} here: the rules do not offer it now",
+                        super::controls::HELP
+                            .iter()
+                            .find(|(a, _)| a == action)
+                            .map_or("do", |(_, w)| w)
+                    )));
+                }
+            }
+        }
+    }
+    if let Some((what, c)) = taken {
+        tell.write(Tell(format!(
+            "{}: {} at the {what} - press Space to play rounds",
+            c.command.who(),
+            c.way
+        )));
+        pending.push(c.command.clone());
     }
 }
 
-/// The info panel's lines for the choices: `1 door (27, 4): bash: 1 round 8+, 65% per attempt`.
+/// The info panel's lines for the choices shown: `1 door (27, 4): bash: 1 round 8+, 65% per
+/// attempt`, and how to see the rest.
 pub fn describe(offered: &Offered) -> String {
-    if offered.0.is_empty() {
+    if offered.all.is_empty() {
         return String::new();
     }
     let mut s = String::from("\nActions (number keys):");
-    for (i, (what, c)) in offered.0.iter().enumerate() {
+    for (i, (what, c)) in offered.shown().iter().enumerate() {
         s.push_str(&format!("\n {} {what}: {c}", i + 1));
+    }
+    if offered.pages() > 1 {
+        s.push_str(&format!(
+            "\n 0 more ({} of {} pages, {} actions)",
+            offered.page + 1,
+            offered.pages(),
+            offered.all.len()
+        ));
     }
     s
 }
@@ -101,67 +172,85 @@ mod tests {
 
     /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the pit in plain sight, seen by
     /// torchlight and so known, is a hole that can be jumped (RULINGS › Pits and holes) or
-    /// disabled methodically at 18+; the search is 18+. The
-    /// areas' choices come in the order the areas registered (`rules::choices_for`).
+    /// disabled methodically at 18+; the search is 18+. The choices come most pressing first
+    /// (`rules::areas::Rank`): the jump, the door and the trap at hand, the light, listening
+    /// and searching, rest, the voice; nine a page, 0 turns it.
     #[test]
     fn the_selected_creature_is_offered_its_choices_with_their_chances() {
         let mut app = app();
         app.update();
-        let offered = app.world().resource::<Offered>().0.clone();
-        let lines: Vec<String> = offered.iter().map(|(w, c)| format!("{w}: {c}")).collect();
+        let offered = app.world().resource::<Offered>().clone();
+        let lines: Vec<String> = offered
+            .all
+            .iter()
+            .map(|(w, c)| format!("{w}: {c}"))
+            .collect();
         assert_eq!(
             lines,
             vec![
-                "here: rest: 1 turn, certain (due in 50 rounds)",
+                "here: jump the 5' gap to (1, 1): part of its move, 83% (no run-up: halved)",
+                "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
+                "door (4, 1): hold shut: as long as it stands there, certain (while it stays beside it: only bashing opens it)",
+                "trap (2, 1): disarm methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
+                "trap (2, 1): discharge methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
                 "here: douse its lights: 1 round, certain",
                 "here: drop the torch: 1 round, certain",
                 "here: listen: 1 round 18+, 15% per attempt (by Adventuring; the Judge's secret throw)",
-                "door (4, 1): bash: 1 round 4+, 85% per attempt (+12 Strength 18 (+3 x 4), +2 crowbar)",
-                "here: jump the 5' gap to (1, 1): part of its move, 83% (no run-up: halved)",
                 "here: search methodically: 1 turn 18+, 15% per attempt (within 5')",
-                "trap (2, 1): disarm methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
-                "trap (2, 1): discharge methodically: 1 turn 18+, 15% per attempt (by Adventuring; a 1 sets it off)",
+                "here: rest: 1 turn, certain (due in 50 rounds)",
+                "here: talk: free, certain (a normal noise, heard by friend and foe)",
+                "here: shout: free, certain (a loud noise, heard by friend and foe)",
             ]
         );
         assert!(
-            offered[4]
+            offered.shown()[1]
                 .1
                 .command
                 .get::<delve::rules::doors::Bash>()
                 .is_some()
         );
+        assert_eq!((offered.shown().len(), offered.pages()), (9, 2));
+        assert!(describe(&offered).ends_with("0 more (1 of 2 pages, 12 actions)"));
     }
 
-    /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the number key
-    /// of "light the lantern" (the second, after a rest) lights it as the round is played
-    /// (Space), through the real input plugin.
+    /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the light key
+    /// (D) lights it as the round is played (Space), through the real input plugin; so does its
+    /// number key.
     #[test]
-    fn the_number_key_lights_aldrics_lantern() {
+    fn the_light_key_lights_aldrics_lantern() {
         use crate::gui::input::tests::press;
-        let mut app = crate::gui::input::tests::app();
-        app.add_plugins(ActionsPlugin);
-        press(&mut app, KeyCode::Tab);
-        let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
-        assert_eq!(app.world().resource::<Selected>().0, Some(aldric));
-        let ways: Vec<String> = app
-            .world()
-            .resource::<Offered>()
-            .0
-            .iter()
-            .map(|(_, c)| c.way.clone())
-            .collect();
-        assert_eq!(ways[..2], ["rest", "light the lantern"], "{ways:?}");
-        press(&mut app, KeyCode::Digit2);
-        press(&mut app, KeyCode::Space);
-        let world = app.world_mut();
-        let mut lights = world.query::<(
-            &delve::rules::light::LightSource,
-            &delve::rules::light::CarriedBy,
-        )>();
-        let lantern = lights
-            .iter(world)
-            .find(|(l, by)| by.0 == aldric && l.kind == delve::level::schema::LightKind::Lantern)
-            .map(|(l, _)| *l);
-        assert!(lantern.is_some_and(|l| l.lit), "{lantern:?}");
+        let lit = |app: &mut App| {
+            let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
+            let world = app.world_mut();
+            let mut lights = world.query::<(
+                &delve::rules::light::LightSource,
+                &delve::rules::light::CarriedBy,
+            )>();
+            lights
+                .iter(world)
+                .find(|(l, by)| {
+                    by.0 == aldric && l.kind == delve::level::schema::LightKind::Lantern
+                })
+                .is_some_and(|(l, _)| l.lit)
+        };
+        for key in [KeyCode::KeyD, KeyCode::Digit1] {
+            let mut app = crate::gui::input::tests::app();
+            app.add_plugins(ActionsPlugin);
+            press(&mut app, KeyCode::Tab);
+            let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
+            assert_eq!(app.world().resource::<Selected>().0, Some(aldric));
+            let ways: Vec<String> = app
+                .world()
+                .resource::<Offered>()
+                .shown()
+                .iter()
+                .map(|(_, c)| c.way.clone())
+                .collect();
+            assert_eq!(ways[0], "light the lantern", "{ways:?}");
+            assert!(!lit(&mut app));
+            press(&mut app, key);
+            press(&mut app, KeyCode::Space);
+            assert!(lit(&mut app), "{key:?}");
+        }
     }
 }

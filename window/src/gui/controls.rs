@@ -52,6 +52,20 @@ pub enum DelveAction {
     MakeNoise,
     /// Take the selected creature's choice of this number (0 is key 1); see `gui::actions`.
     Choose(u8),
+    /// The next nine of the selected creature's choices, when it has more than nine.
+    MoreChoices,
+    /// The selected creature lights a light, or douses its lights (the first such offer).
+    LightOrDouse,
+    /// The selected creature listens (where the rules offer it).
+    Listen,
+    /// The selected creature searches methodically where it stands.
+    Search,
+    /// The selected creature hides (proficient in Hiding).
+    Hide,
+    /// The selected creature takes the gear of a fallen companion beside it.
+    TakeGear,
+    /// The selected creature carries (or puts down) a companion beside it.
+    Carry,
     /// The selected creature attacks the creature under the pointer.
     Attack,
     /// The party fights by itself, or waits for orders.
@@ -122,8 +136,15 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::MakeNoise, "noise at pointer"),
     (
         DelveAction::Choose(0),
-        "the listed actions (doors, traps, searching, caving)",
+        "the listed actions (doors, traps, lights, caving, battle, …)",
     ),
+    (DelveAction::MoreChoices, "more actions"),
+    (DelveAction::LightOrDouse, "light/douse"),
+    (DelveAction::Listen, "listen"),
+    (DelveAction::Search, "search"),
+    (DelveAction::Hide, "hide"),
+    (DelveAction::TakeGear, "take a fallen one's gear"),
+    (DelveAction::Carry, "carry/put down"),
     (DelveAction::Attack, "attack at pointer"),
     (DelveAction::PartyFightsAlone, "party fights alone"),
     (DelveAction::Autonomy, "party delves by itself / back"),
@@ -172,6 +193,13 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
         .with(DelveAction::Rest, KeyCode::KeyR)
         .with(DelveAction::StandUp, KeyCode::KeyU)
+        .with(DelveAction::MoreChoices, KeyCode::Digit0)
+        .with(DelveAction::LightOrDouse, KeyCode::KeyD)
+        .with(DelveAction::Listen, KeyCode::KeyW)
+        .with(DelveAction::Search, KeyCode::KeyS)
+        .with(DelveAction::Hide, KeyCode::KeyH)
+        .with(DelveAction::TakeGear, KeyCode::KeyX)
+        .with(DelveAction::Carry, KeyCode::KeyY)
         .with(DelveAction::ToggleView, KeyCode::KeyV)
         .with(DelveAction::ToggleBattlemap, KeyCode::KeyM)
         .with(DelveAction::MakeNoise, KeyCode::KeyN)

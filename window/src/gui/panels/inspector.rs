@@ -137,7 +137,7 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         })
         .collect();
     ui.label(format!("heard this turn: {}", or_none(heard)));
-    if !d.offered.0.is_empty() {
+    if !d.offered.all.is_empty() {
         ui.separator();
         ui.label(crate::gui::actions::describe(&d.offered).trim());
     }
