@@ -103,6 +103,18 @@ impl ActingOrder {
     }
 }
 
+/// Is the creature's faction in a battle (RULINGS › Faction initiative)? Work that takes a turn
+/// is not begun in one (RULINGS › Time: an encounter interrupts it).
+pub fn in_battle(world: &World, who: Entity) -> bool {
+    match (
+        world.get::<Faction>(who),
+        world.get_resource::<ActingOrder>(),
+    ) {
+        (Some(f), Some(a)) => a.fighting(*f),
+        _ => false,
+    }
+}
+
 /// An entity's name, or an empty string.
 pub fn name_of(world: &World, e: Entity) -> String {
     world

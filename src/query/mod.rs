@@ -22,6 +22,9 @@ pub use hearing::{HearAnswer, Listener, NoiseHeard, hear, who_heard};
 mod caving;
 pub use caving::{CavingAnswer, ThrowOdds, climb, jump, squeeze, swim};
 
+mod combat;
+pub use combat::{AttackAnswer, WeaponAnswer, attack};
+
 /// `los --from X,Y --to X,Y`: is there line of sight, and how far apart are the squares.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LosAnswer {

@@ -154,6 +154,22 @@ pub(crate) fn install_after_creatures(world: &mut World, level: &Level) {
 /// what. A choice the creature's holds do not allow is not offered (stuck in a squeeze, it is
 /// offered only its ways out: `rules::acting`).
 pub fn choices_for(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    offered(world, who, &[])
+}
+
+/// What `who` will be offered in the round to come, as a mind deciding in the middle of a round
+/// sees it: its orders are carried out in the next round, so surprise — which lasts only the
+/// round its faction loses — does not hold them back (RULINGS › Surprise).
+pub fn choices_next_round(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    offered(world, who, &[crate::rules::acting::Hold::Surprised])
+}
+
+/// Every area's offers to `who` that its holds allow, but for the holds `lifting`.
+fn offered(
+    world: &World,
+    who: Entity,
+    lifting: &[crate::rules::acting::Hold],
+) -> Vec<(String, Choice)> {
     let Some(areas) = world.get_resource::<Areas>() else {
         return Vec::new();
     };
@@ -162,7 +178,9 @@ pub fn choices_for(world: &World, who: Entity) -> Vec<(String, Choice)> {
         .iter()
         .flat_map(|(_, offer)| offer(world, who))
         .filter(|(_, c)| {
-            crate::rules::acting::held_from(world, who, c.command.act().allowed_under()).is_none()
+            let mut allowed = c.command.act().allowed_under().to_vec();
+            allowed.extend_from_slice(lifting);
+            crate::rules::acting::held_from(world, who, &allowed).is_none()
         })
         .collect()
 }

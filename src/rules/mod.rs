@@ -26,4 +26,4 @@ pub mod traps;
 pub mod vision;
 pub mod water;
 
-pub use areas::choices_for;
+pub use areas::{choices_for, choices_next_round};

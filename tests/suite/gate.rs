@@ -104,6 +104,9 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
     // Initiative 11 and 9; the party's surprise die a 6, the ghouls' a 1.
     app.script_dice(&[11, 9, 6, 1]);
     app.run(1);
+    // Between the rounds, the round to come is the one it loses: it is offered nothing.
+    let offers = |app: &Delve| delve::rules::choices_for(app.world(), app.entity("Gnawbone"));
+    assert!(offers(&app).is_empty(), "{:?}", offers(&app));
     app.give(ForgoShield {
         who: "Gnawbone".into(),
     });
@@ -138,7 +141,8 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
         app.get::<delve::rules::combat::battle::ShieldForgone>("Gnawbone")
             .is_none()
     );
-    // Its next round it acts.
+    // Its next round it acts, and is offered what the battle allows.
+    assert!(!offers(&app).is_empty());
     app.act(step("Gnawbone", (5, 1)));
     assert_eq!(app.at("Gnawbone"), GridPos::new(5, 1));
 }

@@ -256,6 +256,10 @@ enum Cmd {
         /// Answer as one JSON object (stable field names; see the README).
         #[arg(long, global = true)]
         json: bool,
+        /// Ask after this many rounds of the delve (seed 1), no one given any command: the
+        /// monsters go about their business, battles begin where creatures meet.
+        #[arg(long, global = true, value_name = "ROUNDS", default_value_t = 0)]
+        after: u64,
     },
 }
 
@@ -269,7 +273,8 @@ fn main() -> ExitCode {
             level,
             question,
             json,
-        }) => cli::query::run_query(&level, question, json),
+            after,
+        }) => cli::query::run_query(&level, question, json, after),
         Some(Cmd::Play(args)) => play(args),
         Some(Cmd::Replay(args)) => replay(args),
         Some(Cmd::Lab(args)) => match args.action {

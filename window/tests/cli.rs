@@ -106,6 +106,102 @@ fn query_los_answers_in_json() {
     );
 }
 
+/// `delve query choices` at round 0 of the crypt: Aldric, with an unlit lantern, may light it;
+/// Brannoc, his torch burning, may douse it and rest.
+#[test]
+fn query_choices_offers_the_lights_and_rest() {
+    let ways = |who: &str| -> Vec<String> {
+        json(&[
+            "query",
+            "levels/crypt.ron",
+            "choices",
+            "--who",
+            who,
+            "--json",
+        ])["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["way"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(ways("Aldric").contains(&"light the lantern".to_owned()));
+    let brannoc = ways("Brannoc");
+    assert!(
+        brannoc.contains(&"douse its lights".to_owned()) && brannoc.contains(&"rest".to_owned()),
+        "{brannoc:?}"
+    );
+}
+
+/// A ghoul beside Brannoc, both in the light: after a round the battle is on, and `query
+/// choices --after 1` offers him the battle's actions (the attack with its chance, stepping back
+/// cautiously, disengaging, total defense); `query attack` gives the attack's breakdown and its
+/// damage with the ghoul's armor DR by type (none: it wears none) — and Gnawbone's claw against
+/// Brannoc's chain mail: DR 2 against slashing, 0 against bludgeoning.
+#[test]
+fn query_choices_and_attack_in_a_battle() {
+    let level = scratch_file(
+        "duel.ron",
+        r#"(name: "duel", legend: { 'X': Wall(Stone), '.': Floor },
+            map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+            lights: [(at: (3, 1), kind: Custom(bright_feet: 30, dim_feet: 40), lit: true)],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                 encumbrance_stone: 6.0, attack_bonus: 3,
+                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+                 armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4))),
+                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1)),
+            ])"#,
+    );
+    let level = level.to_str().unwrap();
+    let v = json(&[
+        "query", level, "choices", "--who", "Brannoc", "--after", "1", "--json",
+    ]);
+    let ways: Vec<&str> = v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["way"].as_str().unwrap())
+        .collect();
+    for way in [
+        "attack with its sword",
+        "step back cautiously",
+        "disengage",
+        "total defense",
+    ] {
+        assert!(ways.contains(&way), "{way}: {ways:?}");
+    }
+    let v = json(&[
+        "query", level, "attack", "--who", "Brannoc", "--target", "Gnawbone", "--json",
+    ]);
+    let sword = &v["weapons"][0]["attack"];
+    // d20 + 3 against the ghoul's AC 13: 10+, 55%.
+    assert_eq!(sword["ac"], 13);
+    assert_eq!(sword["need"], 10);
+    assert_eq!(sword["modifiers"][0]["source"], "attack bonus");
+    let v = json(&[
+        "query", level, "attack", "--who", "Gnawbone", "--target", "Brannoc", "--json",
+    ]);
+    let claw = &v["weapons"][0]["attack"];
+    assert_eq!(claw["dr"], 2, "{claw}");
+    let by_type = claw["dr_by_type"].as_array().unwrap();
+    assert_eq!(by_type[0], serde_json::json!(["Slashing", 2]));
+    assert_eq!(by_type[2], serde_json::json!(["Bludgeoning", 0]));
+    let text = stdout(&delve(&[
+        "query", level, "attack", "--who", "Gnawbone", "--target", "Brannoc",
+    ]));
+    assert!(
+        text.contains("claw: d20 +2 (attack bonus) vs AC 16: needs 14+"),
+        "{text}"
+    );
+    let o = delve(&[
+        "query", level, "attack", "--who", "Brannoc", "--target", "Gnawbone", "--weapon", "axe",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no weapon named `axe`"));
+}
+
 /// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
 /// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
 /// (14+), probe with her pole, rest, talk or shout, and sneak (14+).

@@ -23,9 +23,7 @@ use super::{
     party_members, square,
 };
 use crate::command::Command;
-use crate::command::acts::{
-    Douse, LightUp, MarchingOrder, PushForward, Refuel, RestParty, WiggleBack,
-};
+use crate::command::acts::{Douse, MarchingOrder, PushForward, RestParty, WiggleBack};
 use crate::creature::Faction;
 use crate::creature::Position;
 use crate::creature::{Conditions, Proficiencies};
@@ -473,8 +471,15 @@ fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
             && world
                 .get::<Conditions>(m)
                 .is_some_and(|c| c.has(ConditionKind::Stuck))
-            && crate::rules::acting::held_from(world, m, &[crate::rules::acting::Hold::Stuck])
-                .is_none()
+            && crate::rules::acting::held_from(
+                world,
+                m,
+                &[
+                    crate::rules::acting::Hold::Stuck,
+                    crate::rules::acting::Hold::Surprised,
+                ],
+            )
+            .is_none()
     })?;
     use crate::rules::caving::{Escape, StuckIn, escape_odds};
     let who = name(world, stuck);
@@ -502,15 +507,12 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
     if has_light_burning(world, members) && !light_dying(world, members) {
         return None;
     }
-    let (who, refuel) = light_to_kindle(world, members)?;
+    let (who, offered) = light_to_kindle(world, members)?;
     let n = name(world, who);
-    if refuel {
-        return Some((
-            Intent::Refuel { who: n.clone() },
-            vec![Refuel { who: n }.into()],
-        ));
+    if let Command::Refuel(_) = offered {
+        return Some((Intent::Refuel { who: n }, vec![offered]));
     }
-    let mut orders: Vec<Command> = vec![LightUp { who: n.clone() }.into()];
+    let mut orders: Vec<Command> = vec![offered];
     // The light goes second in the marching order, to light the leader's way.
     if members.first() != Some(&who) && members.get(1) != Some(&who) {
         let mut order: Vec<String> = members

@@ -3,12 +3,12 @@
 
 use bevy::prelude::*;
 
-use super::{Homeward, Intent, PartyMind, free_to_act, is_up, leader, name, square};
+use super::{Homeward, Intent, PartyMind, is_up, leader, name, square};
 use crate::command::Command;
-use crate::creature::Equipment;
 use crate::grid::GridPos;
-use crate::level::schema::{Gear, LightKind};
+use crate::level::schema::LightKind;
 use crate::rules::light::{CarriedBy, LightSource};
+use crate::rules::light::{LightUp, Refuel};
 
 /// The lights the members carry: (bearer, light, the light), in a fixed order.
 pub(super) fn carried(world: &mut World, members: &[Entity]) -> Vec<(Entity, Entity, LightSource)> {
@@ -55,28 +55,27 @@ pub(super) fn light_dying(world: &mut World, members: &[Entity]) -> bool {
             .all(|f| f.is_some_and(|rounds| rounds <= DYING_ROUNDS))
 }
 
-/// Who can light a light, and how: an unlit light with fuel, or an empty lantern and a flask.
-pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, bool)> {
-    let lights = carried(world, members);
-    // (One up and free to act: not stuck in a squeeze, not drowning.)
-    let up = |e: Entity| is_up(world, e) && free_to_act(world, e);
-    if let Some((b, ..)) = lights
+/// The light a member is offered to kindle (Dungeon Delves › Light and Darkness; the light
+/// area's offers, as the member will have them in the round its order is carried out): the first
+/// member, in a fixed order, offered to light an unlit light with fuel; else the first offered to
+/// refuel a lantern from a flask. The member and the offered command.
+pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, Command)> {
+    let mut members = members.to_vec();
+    members.sort();
+    let offer_of = |world: &World, m: Entity, takes: fn(&crate::act::AnyAct) -> bool| {
+        crate::rules::choices_next_round(world, m)
+            .into_iter()
+            .find(|(_, c)| takes(&c.command))
+            .map(|(_, c)| (m, Command::from(&c.command)))
+    };
+    members
         .iter()
-        .find(|(b, _, l)| !l.lit && l.fuel_rounds != Some(0) && up(*b))
-    {
-        return Some((*b, false));
-    }
-    lights
-        .iter()
-        .find(|(b, _, l)| {
-            l.kind == LightKind::Lantern
-                && l.fuel_rounds == Some(0)
-                && up(*b)
-                && world
-                    .get::<Equipment>(*b)
-                    .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Oil(n) if *n > 0)))
+        .find_map(|&m| offer_of(world, m, |a| a.get::<LightUp>().is_some()))
+        .or_else(|| {
+            members
+                .iter()
+                .find_map(|&m| offer_of(world, m, |a| a.get::<Refuel>().is_some()))
         })
-        .map(|(b, ..)| (*b, true))
 }
 
 /// Turns of light below which the party takes a lantern or torch it finds on the level.

@@ -632,9 +632,10 @@ fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
 }
 
 /// Held by nothing that refuses its commands (stuck in a squeeze, drowning, crawling a
-/// traverse): it can be given an order.
+/// traverse): it can be given an order. Surprise does not count: it lasts only the round the
+/// faction loses, and an order given now is carried out in the round after it.
 fn free_to_act(world: &World, m: Entity) -> bool {
-    crate::rules::acting::held_from(world, m, &[]).is_none()
+    crate::rules::acting::held_from(world, m, &[crate::rules::acting::Hold::Surprised]).is_none()
 }
 
 /// The first member who is up and not at the bottom of a hole (else the first up): the one who

@@ -20,7 +20,7 @@ use crate::creature::{Abilities, ArmorClass, Combatant, Conditions, Faction, Hit
 use crate::dice::Modifier;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::WeaponDef;
-use crate::level::schema::{ConditionKind, ShieldWeight, WeaponKind};
+use crate::level::schema::{ConditionKind, DamageType, ShieldWeight, WeaponKind};
 use crate::log::EventLog;
 use crate::rules::combat::battle::{
     ActiveEnchantments, AttackOrder, Battle, Jammed, ShieldForgone, ShieldState, TOTAL_DEFENSE_AC,
@@ -608,6 +608,112 @@ pub fn chance_to_hit(
     };
     let (need, chance) = throws::chance(&thrower, kind, &mods, ac);
     Some((chance, need))
+}
+
+/// What an attack would be now, before it is thrown (`delve query attack`): the throw's every
+/// modifier against the armor class and the chance, and the damage — its dice, the target's
+/// armor DR against its type (and against each type), and an active enchantment's dice.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Forecast {
+    pub weapon: String,
+    /// The armor class the throw must reach (ascending).
+    pub ac: i32,
+    pub modifiers: Vec<Modifier>,
+    /// The d20 face needed after the modifiers, and the chance to hit (bloodied, the natural
+    /// 20's +10 and the natural 1 counted).
+    pub need: i32,
+    pub chance: f32,
+    pub damage: crate::dice::DiceExpr,
+    pub damage_type: DamageType,
+    /// The critical threat (a natural this high or higher) and multiplier.
+    pub threat: u32,
+    pub multiplier: u32,
+    /// The target's armor DR against this weapon's damage (none within a crossbow's or
+    /// firearm's first increment, or with the rule off).
+    pub dr: i32,
+    /// Why the armor's DR does not count, if it does not.
+    pub dr_note: Option<String>,
+    /// The target's armor DR against each damage type.
+    pub dr_by_type: Vec<(DamageType, i32)>,
+    /// An active enchantment: its name and extra dice on a hit, past armor.
+    pub enchantment: Option<(String, crate::dice::DiceExpr)>,
+}
+
+/// The attack `who` would make on `target` with its weapon of this index now, or why it cannot.
+pub fn forecast(
+    world: &World,
+    who: Entity,
+    target: Entity,
+    weapon: usize,
+) -> Result<Forecast, AttackRefusal> {
+    let increment = can_attack(world, who, target, weapon)?;
+    let (a, t) = match (side(world, who), side(world, target)) {
+        (Some(a), Some(t)) => (a, t),
+        _ => return Err(AttackRefusal::CannotFight),
+    };
+    let w = a
+        .combatant
+        .weapons
+        .get(weapon)
+        .cloned()
+        .ok_or(AttackRefusal::NoSuchWeapon)?;
+    let (ac, modifiers) = attack_modifiers(world, (who, &a), (target, &t), &w, increment)?;
+    let rules = *world.resource::<TacticalCombat>();
+    let thrower = Thrower::new(&a.name, &a.conditions, Some(&rules));
+    let kind = ThrowKind::Attack {
+        ranged: w.range_feet.is_some(),
+    };
+    let (need, chance) = throws::chance(&thrower, kind, &modifiers, ac);
+    let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
+    let bypass = increment == 1
+        && matches!(
+            w.kind,
+            Some(WeaponKind::Crossbow | WeaponKind::Firearm { .. })
+        );
+    let dr_note = if !rules.armor_as_damage_reduction {
+        Some("the armor-as-DR rule is off".to_owned())
+    } else if bypass {
+        Some("a crossbow or firearm in its first increment bypasses armor's DR".to_owned())
+    } else {
+        t.combatant
+            .armor
+            .as_ref()
+            .filter(|a| !a.proficient)
+            .map(|a| format!("{} is not proficient with its {}", t.name, a.name))
+    };
+    let dr_of = |ty: DamageType| {
+        if rules.armor_as_damage_reduction {
+            tactical::worn_dr(&worn, ty)
+        } else {
+            0
+        }
+    };
+    let dr_by_type = [
+        DamageType::Slashing,
+        DamageType::Piercing,
+        DamageType::Bludgeoning,
+    ]
+    .into_iter()
+    .map(|ty| (ty, dr_of(ty)))
+    .collect();
+    let active = world
+        .get::<ActiveEnchantments>(who)
+        .is_some_and(|e| e.0.contains(&weapon));
+    Ok(Forecast {
+        weapon: w.name.clone(),
+        ac,
+        modifiers,
+        need,
+        chance,
+        damage: w.damage,
+        damage_type: w.damage_type,
+        threat: w.critical.threat,
+        multiplier: w.critical.multiplier,
+        dr: if bypass { 0 } else { dr_of(w.damage_type) },
+        dr_note,
+        dr_by_type,
+        enchantment: w.enchantment.clone().filter(|_| active),
+    })
 }
 
 #[cfg(test)]

@@ -659,13 +659,15 @@ fn surprised_lose_their_turn(world: &mut World) {
     }
 }
 
-/// The hold of a surprised faction's members (RULINGS › Surprise), in the round it loses.
+/// The hold of a surprised faction's members (RULINGS › Surprise), in the round it loses: the
+/// round being played, or between rounds the round to come (the clock has moved on), which is
+/// when a command given now is carried out.
 fn is_surprised(world: &World, who: Entity) -> bool {
-    world.get::<Faction>(who).is_some_and(|f| {
-        world
-            .get_resource::<crate::creature::ActingOrder>()
-            .is_some_and(|a| a.surprised.contains(&f.0))
-    })
+    let (Some(f), Some(battle)) = (world.get::<Faction>(who), world.get_resource::<Battle>())
+    else {
+        return false;
+    };
+    battle.active && battle.surprised_in(f.0, world.resource::<Clock>().rounds)
 }
 
 /// The Tactical Combat module switched on (afresh: no battle yet, every tactical rule on) or off

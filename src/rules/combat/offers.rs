@@ -23,7 +23,7 @@ use crate::rules::tactical::TacticalCombat;
 use crate::time::Clock;
 
 /// The time an attack order takes: it stands, and is carried out in each of the faction's turns.
-const EACH_TURN: &str = "each round, in its faction's turn";
+const EACH_TURN: &str = "each round";
 
 /// The battle's choices for a creature in it, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).

@@ -86,10 +86,13 @@ pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// A creature not resting and under no hold is offered to rest (RULINGS › Rest): a full turn
+/// A creature not resting, under no hold and not in a battle is offered to rest (RULINGS › Rest): a full turn
 /// of rest ends winded and resets the count of turns without rest.
 fn rest_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
-    if world.get::<Resting>(who).is_some() || crate::rules::acting::held(world, who).is_some() {
+    if world.get::<Resting>(who).is_some()
+        || crate::rules::acting::held(world, who).is_some()
+        || crate::creature::in_battle(world, who)
+    {
         return Vec::new();
     }
     let Some(name) = world.get::<Name>(who) else {

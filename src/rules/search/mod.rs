@@ -79,8 +79,12 @@ fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
         .get::<HastilySearched>(who)
         .is_some_and(|s| s.area(here, level));
     let situation = searching_situation(world, who);
+    // In a battle only the hasty search, a round's action (RULINGS › The battle round); the
+    // methodical one takes a turn, which an encounter interrupts (RULINGS › Time).
+    let battle = crate::creature::in_battle(world, who);
     search_choices(&thrower, profs, gear, searched_here, &situation)
         .into_iter()
+        .filter(|c| !battle || c.command.get::<Search>().is_none())
         .map(|c| ("here".to_owned(), c))
         .collect()
 }

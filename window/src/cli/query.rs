@@ -93,6 +93,17 @@ pub enum Question {
         #[arg(long, value_name = "NAME")]
         who: String,
     },
+    /// The attack a creature would make on another with each of its weapons (or the one
+    /// named): every modifier of the throw and its chance, and the damage with the target's
+    /// armor DR by type; or why it cannot attack.
+    Attack {
+        #[arg(long, value_name = "NAME")]
+        who: String,
+        #[arg(long, value_name = "NAME")]
+        target: String,
+        #[arg(long, value_name = "NAME")]
+        weapon: Option<String>,
+    },
     /// The squares a creature sees, as the level stands.
     Sees {
         #[arg(long, value_name = "NAME")]
@@ -107,13 +118,15 @@ pub enum Question {
     },
 }
 
-pub fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
+pub fn run_query(path: &Path, question: Question, json: bool, after: u64) -> ExitCode {
     let Some(loaded) = load(path) else {
         return ExitCode::from(1);
     };
-    // The delve as it stands before the first round: the questions are asked of its world.
+    // The delve as it stands before the first round (or `after` rounds of it, no one given a
+    // command): the questions are asked of its world.
     let mut app = delve::sim::sim_app(&loaded.level, 1);
     let world = app.world_mut();
+    delve::sim::run_rounds(world, after);
     let answer: Result<(String, String), String> = match question {
         Question::Los { from, to } => {
             query::los(world, from, to).map(|a| (a.to_string(), to_json(&a)))
@@ -129,6 +142,12 @@ pub fn run_query(path: &Path, question: Question, json: bool) -> ExitCode {
             query::choices(world, &who).map(|a| (a.to_string(), to_json(&a)))
         }
         Question::Sees { who } => query::sees(world, &who).map(|a| (a.to_string(), to_json(&a))),
+        Question::Attack {
+            who,
+            target,
+            weapon,
+        } => query::attack(world, &who, &target, weapon.as_deref())
+            .map(|a| (a.to_string(), to_json(&a))),
         Question::Initiative { seed } => {
             query::initiative(world, seed).map(|a| (a.to_string(), to_json(&a)))
         }
