@@ -234,7 +234,7 @@ impl Plugin for PanelsPlugin {
             )
             .add_systems(
                 EguiPrimaryContextPass,
-                (panels, map_viewport)
+                (panels, map_viewport, keys_stay_with_the_game)
                     .chain()
                     .run_if(resource_exists::<ShownLevel>),
             )
@@ -245,6 +245,21 @@ impl Plugin for PanelsPlugin {
                     scale_interface,
                 ),
             );
+    }
+}
+
+/// The keyboard belongs to the game but while text is typed: a button or checkbox that took
+/// the focus (egui moves it with Tab and the arrows, which are the game's next creature and
+/// pan) gives it up at once, or every game key would wait on it and Space would press it.
+fn keys_stay_with_the_game(mut contexts: EguiContexts) {
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    if ctx.text_edit_focused() {
+        return;
+    }
+    if let Some(id) = ctx.memory(|m| m.focused()) {
+        ctx.memory_mut(|m| m.surrender_focus(id));
     }
 }
 
