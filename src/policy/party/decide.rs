@@ -19,7 +19,7 @@ use super::way::{
     turn_back,
 };
 use super::{
-    Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, free_to_act, is_up, leader, name,
+    Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, is_up, leader, name, offered,
     party_members, square,
 };
 use crate::command::Command;
@@ -546,22 +546,18 @@ fn rest(t: &mut ThisRound<'_>) -> Option<Decision> {
     ];
     // Resting in the dark saves the turn's fuel; the next light is lit after.
     if t.mind.policy.douse_while_resting {
+        // (A light that needs no fuel burns on.)
         let mut bearers: Vec<Entity> = carried(t.world, t.members)
             .iter()
-            .filter(|(b, _, l)| {
-                l.lit && l.fuel_rounds.is_some() && is_up(t.world, *b) && free_to_act(t.world, *b)
-            })
+            .filter(|(_, _, l)| l.lit && l.fuel_rounds.is_some())
             .map(|(b, ..)| *b)
             .collect();
         bearers.dedup();
-        for b in bearers {
-            orders.push(
-                Douse {
-                    who: name(t.world, b),
-                }
-                .into(),
-            );
-        }
+        orders.extend(
+            bearers
+                .into_iter()
+                .filter_map(|b| offered(t.world, b, |a| a.get::<Douse>().is_some())),
+        );
     }
     Some((Intent::Rest, orders))
 }

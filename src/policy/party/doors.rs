@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use super::first_in_line;
 use super::way::{free_square_beside, in_sight, walk_up_and};
 use super::{
-    DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, on_hand, square,
+    DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, offered, on_hand,
+    square,
 };
 use crate::command::Command;
 use crate::command::acts::{
@@ -133,21 +134,16 @@ pub(super) fn deal_with_door(
             );
         }
         w.listened = true;
-        mind.door_memory.listening_at = Some(door);
         let listener = ears
             .iter()
             .filter(|e| e.2)
             .min_by_key(|e| e.1)
             .map_or(leader, |e| e.0);
-        return (
-            Intent::ListenAt { door },
-            vec![
-                Listen {
-                    who: name(world, listener),
-                }
-                .into(),
-            ],
-        );
+        // As the rules offer it (not deafened, not listened once already this turn on the move).
+        if let Some(listen) = offered(world, listener, |a| a.get::<Listen>().is_some()) {
+            mind.door_memory.listening_at = Some(door);
+            return (Intent::ListenAt { door }, vec![listen]);
+        }
     }
     mind.door_memory.listening_at = None;
     // A door that swung shut by itself once is wedged open with a spike as it is opened, in the

@@ -10,7 +10,7 @@ use super::way::{
     free_square_beside, in_sight, make_way, occupied_squares, on_the_way, walk_up_and,
 };
 use super::{
-    Homeward, Intent, PartyMind, free_to_act, is_up, name, on_hand, square, with_the_party,
+    Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, on_hand, square, with_the_party,
 };
 use crate::command::Command;
 use crate::command::acts::{Climb, ClimbDown, LowerRope, Move, TakeFrom};
@@ -100,8 +100,11 @@ pub(super) fn take_from_the_fallen(
     if taker_at.within_a_step(at) {
         mind.fallen_memory.taking_walks = 0;
         mind.fallen_memory.looted.push(from.clone());
-        let who = name(world, taker);
-        return Some((intent, vec![TakeFrom { who, from }.into()]));
+        // As the rules offer it (nothing left to take, it is not).
+        let take = offered(world, taker, |a| {
+            a.get::<TakeFrom>().is_some_and(|t| t.from == from)
+        })?;
+        return Some((intent, vec![take]));
     }
     // Up to the nearest free square beside it, unless that is too far to be worth it.
     let occupied = occupied_squares(world);
@@ -288,8 +291,10 @@ pub(super) fn fetch_from_the_pit(
         .find(|&&m| is_up(world, m) && below(world, m) && square(world, m) == Some(pit))
     {
         mind.fallen_memory.looted.push(from.clone());
-        let who = name(world, down_there);
-        return Some((intent, vec![TakeFrom { who, from }.into()]));
+        let take = offered(world, down_there, |a| {
+            a.get::<TakeFrom>().is_some_and(|t| t.from == from)
+        })?;
+        return Some((intent, vec![take]));
     }
     let above: Vec<(Entity, GridPos)> = members
         .iter()
@@ -463,11 +468,15 @@ pub(super) fn carry_the_downed(
     let intent = Intent::Carry { whom: who.clone() };
     if bearer_at.within_a_step(at) {
         mind.fallen_memory.carry_walks = 0;
-        let carry = crate::rules::carrying::Carry {
-            who: name(world, bearer),
-            whom: who,
+        // As the rules offer it: beside a companion who is down and alive, not holding another.
+        let Some(carry) = offered(world, bearer, |a| {
+            a.get::<crate::rules::carrying::Carry>()
+                .is_some_and(|c| c.whom == who)
+        }) else {
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
         };
-        return Some((intent, vec![carry.into()]));
+        return Some((intent, vec![carry]));
     }
     // Far off: the party walks back to it as it walks anywhere (a walk that makes no progress
     // is set aside by the table: `decide::SET_ASIDE`).

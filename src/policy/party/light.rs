@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Homeward, Intent, PartyMind, is_up, leader, name, square};
+use super::{Homeward, Intent, PartyMind, is_up, leader, name, offered, square};
 use crate::command::Command;
 use crate::grid::GridPos;
 use crate::level::schema::LightKind;
@@ -62,20 +62,13 @@ pub(super) fn light_dying(world: &mut World, members: &[Entity]) -> bool {
 pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, Command)> {
     let mut members = members.to_vec();
     members.sort();
-    let offer_of = |world: &World, m: Entity, takes: fn(&crate::act::AnyAct) -> bool| {
-        crate::rules::choices_next_round(world, m)
-            .into_iter()
-            .find(|(_, c)| takes(&c.command))
-            .map(|(_, c)| (m, Command::from(&c.command)))
+    let first_offered = |takes: fn(&crate::act::AnyAct) -> bool| {
+        members
+            .iter()
+            .find_map(|&m| offered(world, m, takes).map(|c| (m, c)))
     };
-    members
-        .iter()
-        .find_map(|&m| offer_of(world, m, |a| a.get::<LightUp>().is_some()))
-        .or_else(|| {
-            members
-                .iter()
-                .find_map(|&m| offer_of(world, m, |a| a.get::<Refuel>().is_some()))
-        })
+    first_offered(|a| a.get::<LightUp>().is_some())
+        .or_else(|| first_offered(|a| a.get::<Refuel>().is_some()))
 }
 
 /// Turns of light below which the party takes a lantern or torch it finds on the level.

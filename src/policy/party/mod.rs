@@ -631,6 +631,20 @@ fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
         && !mind.fallen_memory.stranded_names.contains(&name(world, m))
 }
 
+/// The first command of a kind the rules offer the member for the round to come (the areas'
+/// offers, `rules::choices_next_round`): the party chooses among the offers rather than
+/// repeating the rules that make them.
+pub(super) fn offered(
+    world: &World,
+    m: Entity,
+    takes: impl Fn(&crate::act::AnyAct) -> bool,
+) -> Option<Command> {
+    crate::rules::choices_next_round(world, m)
+        .into_iter()
+        .find(|(_, c)| takes(&c.command))
+        .map(|(_, c)| Command::from(&c.command))
+}
+
 /// Held by nothing that refuses its commands (stuck in a squeeze, drowning, crawling a
 /// traverse): it can be given an order. Surprise does not count: it lasts only the round the
 /// faction loses, and an order given now is carried out in the round after it.

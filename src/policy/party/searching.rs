@@ -2,7 +2,7 @@
 //! (Dungeon Delves › Searching).
 
 use super::take_the_lead;
-use super::{Intent, PartyMind, is_up, name, square};
+use super::{Intent, PartyMind, is_up, offered, square};
 use crate::command::Command;
 use crate::command::acts::{Search, SearchHastily};
 use crate::creature::{Equipment, Proficiencies};
@@ -67,35 +67,19 @@ pub(super) fn search_here(
             take_the_lead(world, &mind.party, members, searcher, here),
         );
     }
+    // The searcher's hasty search, where the rules offer it (proficient in Searching, not yet
+    // searched here hastily), first when the policy says so; then everyone's methodical one.
     let count = mind.exploring.searched.entry(here).or_insert(0);
-    let hasty = mind.policy.hasty_search
+    if mind.policy.hasty_search
         && *count == 0
-        && world
-            .get::<crate::rules::search::HastilySearched>(searcher)
-            .is_none_or(|s| !s.areas.iter().any(|(p, _)| *p == here))
-        && world
-            .get::<Proficiencies>(searcher)
-            .is_some_and(|p| p.has(Proficiency::Searching));
-    if hasty {
-        return (
-            intent,
-            vec![
-                SearchHastily {
-                    who: name(world, searcher),
-                }
-                .into(),
-            ],
-        );
+        && let Some(hasty) = offered(world, searcher, |a| a.get::<SearchHastily>().is_some())
+    {
+        return (intent, vec![hasty]);
     }
     *count += 1;
     let orders = up
         .iter()
-        .map(|&m| {
-            Search {
-                who: name(world, m),
-            }
-            .into()
-        })
+        .filter_map(|&m| offered(world, m, |a| a.get::<Search>().is_some()))
         .collect();
     (intent, orders)
 }
