@@ -30,6 +30,8 @@ pub enum DelveAction {
     Select,
     /// Send the selected creature to the square under the pointer.
     MoveHere,
+    /// The menu of the square under the pointer: what the selected creature is offered there.
+    SquareMenu,
     /// Play one round.
     AdvanceRound,
     /// Play one turn (10 rounds).
@@ -125,6 +127,7 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::NextCreature, "next creature"),
     (DelveAction::Select, "select"),
     (DelveAction::MoveHere, "move there"),
+    (DelveAction::SquareMenu, "what can be done there"),
     (DelveAction::AdvanceRound, "+1 round"),
     (DelveAction::AdvanceTurn, "+1 turn"),
     (DelveAction::CyclePace, "pace"),
@@ -182,6 +185,10 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::NextCreature, KeyCode::Tab)
         .with(DelveAction::Select, MouseButton::Left)
         .with(DelveAction::MoveHere, MouseButton::Right)
+        .with(
+            DelveAction::SquareMenu,
+            ButtonlikeChord::modified(ModifierKey::Shift, MouseButton::Right),
+        )
         .with(DelveAction::AdvanceRound, KeyCode::Space)
         .with(DelveAction::AdvanceTurn, KeyCode::KeyT)
         .with(DelveAction::Recentre, KeyCode::KeyC)

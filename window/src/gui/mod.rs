@@ -30,6 +30,7 @@ pub mod rounds;
 pub mod saving;
 pub mod screenshot;
 pub mod settings;
+pub mod square_menu;
 pub mod squares;
 pub mod state;
 pub mod timeline;
@@ -136,6 +137,7 @@ impl PluginGroup for GuiPlugins {
             .add(panels::PanelsPlugin)
             .add(minimap::MinimapPlugin)
             .add(actions::ActionsPlugin)
+            .add(square_menu::SquareMenuPlugin)
             .add(under_pointer::UnderPointerPlugin)
             .add(battle::BattleViewPlugin)
             .add(preview::PreviewPlugin)

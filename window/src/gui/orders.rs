@@ -99,7 +99,8 @@ fn move_here(
     ui: Res<UiState>,
     mut tell: MessageWriter<Tell>,
 ) {
-    if !actions.just_pressed(&DelveAction::MoveHere) {
+    // (Shift + right click opens the square's menu: `gui::square_menu`.)
+    if !actions.just_pressed(&DelveAction::MoveHere) || actions.pressed(&DelveAction::SquareMenu) {
         return;
     }
     let Some(who) = selected.0.and_then(|e| names.get(e).ok()) else {
