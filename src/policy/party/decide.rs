@@ -492,11 +492,12 @@ fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
     let forward = t.mind.homeward.is_none()
         && push > wiggle
         && (wiggle == 0.0 || odds(Escape::Back, pushes + 1) > 0.0);
-    let order: Command = if forward {
-        PushForward { who: who.clone() }.into()
+    // The way out as the squeeze offers it.
+    let order = if forward {
+        offered(world, stuck, |a| a.get::<PushForward>().is_some())
     } else {
-        WiggleBack { who: who.clone() }.into()
-    };
+        offered(world, stuck, |a| a.get::<WiggleBack>().is_some())
+    }?;
     Some((Intent::GetUnstuck { who }, vec![order]))
 }
 
