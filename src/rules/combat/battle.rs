@@ -369,7 +369,7 @@ fn turn_of(world: &World) -> Option<usize> {
 /// RULINGS › The battle round: the start of a faction's turn. What lasts until the start of
 /// its members' next turn ends: a forgone shield returns (Tactical Combat › Shields), total
 /// defense ends; outside a battle, at the start of the next round.
-fn begin_turn(world: &mut World, until: &mut QueryState<UntilNextTurn>) {
+fn begin_turn(world: &mut World, until: &mut QueryState<UntilNextTurn, KeptUntilNextTurn>) {
     let turn = turn_of(world);
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
@@ -380,6 +380,9 @@ fn begin_turn(world: &mut World, until: &mut QueryState<UntilNextTurn>) {
     }
     next_turn_comes(world, until);
 }
+
+/// Only those who keep something until their next turn.
+type KeptUntilNextTurn = Or<(With<ShieldForgone>, With<TotalDefense>)>;
 
 /// What a creature keeps until the start of its faction's next turn: a shield forgone, total
 /// defense.
@@ -393,7 +396,7 @@ type UntilNextTurn<'a> = (
 
 /// Shields forgone and total defense taken before this turn (or, outside a battle, this round)
 /// end for those who act now, and the log says so.
-fn next_turn_comes(world: &mut World, until: &mut QueryState<UntilNextTurn>) {
+fn next_turn_comes(world: &mut World, until: &mut QueryState<UntilNextTurn, KeptUntilNextTurn>) {
     let round = world.resource::<Clock>().rounds;
     let acting = world.resource::<crate::creature::ActingOrder>();
     let mut ended: Vec<(Entity, bool, bool, String)> = until
