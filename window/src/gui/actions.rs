@@ -41,6 +41,9 @@ pub struct Offered {
     pub all: Vec<(String, Choice)>,
     /// The page of nine shown (0 the first).
     pub page: usize,
+    /// What holds the creature, if anything (surprised, stuck, drowning, …): why it is offered
+    /// little or nothing.
+    pub held: Option<delve::rules::acting::Hold>,
 }
 
 impl Offered {
@@ -61,12 +64,20 @@ impl Offered {
 /// (`rules::choices_for`: every area's, those its holds allow). A new list starts at its first
 /// page.
 fn offer(world: &mut World) {
-    let out = match world.resource::<Selected>().0 {
-        Some(e) => delve::rules::choices_for(world, e),
-        None => Vec::new(),
+    let (out, held) = match world.resource::<Selected>().0 {
+        Some(e) => (
+            delve::rules::choices_for(world, e),
+            delve::rules::acting::held(world, e),
+        ),
+        None => (Vec::new(), None),
     };
-    if world.resource::<Offered>().all != out {
-        *world.resource_mut::<Offered>() = Offered { all: out, page: 0 };
+    let now = world.resource::<Offered>();
+    if now.all != out || now.held != held {
+        *world.resource_mut::<Offered>() = Offered {
+            all: out,
+            page: 0,
+            held,
+        };
     }
 }
 
@@ -116,10 +127,14 @@ fn choose(
 /// The info panel's lines for the choices shown: `1 door (27, 4): bash: 1 round 8+, 65% per
 /// attempt`, and how to see the rest.
 pub fn describe(offered: &Offered) -> String {
+    let mut s = match offered.held {
+        Some(hold) => format!("\nHeld: {hold}"),
+        None => String::new(),
+    };
     if offered.all.is_empty() {
-        return String::new();
+        return s;
     }
-    let mut s = String::from("\nActions (number keys):");
+    s.push_str("\nActions (number keys):");
     for (i, (what, c)) in offered.shown().iter().enumerate() {
         s.push_str(&format!("\n {} {what}: {c}", i + 1));
     }
@@ -211,6 +226,32 @@ mod tests {
         );
         assert_eq!((offered.shown().len(), offered.pages()), (9, 2));
         assert!(describe(&offered).ends_with("0 more (1 of 2 pages, 12 actions)"));
+    }
+
+    /// A creature under a hold is told why it is offered so little: stuck in a squeeze, Bo is
+    /// offered only its voice, and the list says it is stuck.
+    #[test]
+    fn a_held_creature_is_told_why() {
+        let src = r#"(name: "stuck", legend: { 'X': Wall(Stone), '.': Floor },
+            map: ["XXXXX", "X...X", "XXXXX"],
+            factions: [(name: "party")],
+            creatures: [(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10,
+                         encumbrance_stone: 2.0, conditions: [Stuck])])"#;
+        let level = load_level_str(src, "stuck.ron", None).unwrap().level;
+        let mut app = delve::sim::sim_app(&level, 1);
+        app.init_resource::<Offered>().add_systems(Update, offer);
+        let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
+        app.insert_resource(Selected(Some(bo)));
+        app.update();
+        let offered = app.world().resource::<Offered>().clone();
+        assert_eq!(offered.held, Some(delve::rules::acting::Hold::Stuck));
+        let text = describe(&offered);
+        assert!(
+            text.starts_with(
+                "\nHeld: it is stuck in a squeeze: it can only wiggle back or push forward"
+            ),
+            "{text}"
+        );
     }
 
     /// In the crypt at round 0 Aldric carries an unlit lantern: selected (Tab), the light key

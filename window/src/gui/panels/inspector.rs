@@ -137,7 +137,7 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         })
         .collect();
     ui.label(format!("heard this turn: {}", or_none(heard)));
-    if !d.offered.all.is_empty() {
+    if !d.offered.all.is_empty() || d.offered.held.is_some() {
         ui.separator();
         ui.label(crate::gui::actions::describe(&d.offered).trim());
     }
