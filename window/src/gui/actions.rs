@@ -228,6 +228,74 @@ mod tests {
         assert!(describe(&offered).ends_with("0 more (1 of 2 pages, 12 actions)"));
     }
 
+    /// In a battle the list offers the battle's actions — an attack on the ghoul beside
+    /// Brannoc with its chance, stepping back cautiously, disengaging, total defense — and the
+    /// number key of total defense, through the real input plugin, gives it in the party's turn.
+    #[test]
+    fn a_battles_actions_are_offered_and_taken_by_their_keys() {
+        use crate::gui::input::tests::press;
+        let src = r#"(name: "duel", legend: { 'X': Wall(Stone), '.': Floor },
+            map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+            lights: [(at: (3, 1), kind: Custom(bright_feet: 30, dim_feet: 40), lit: true)],
+            factions: [(name: "party"), (name: "ghouls", hostile_to: ["party"])],
+            creatures: [
+                (name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                 encumbrance_stone: 6.0, attack_bonus: 3,
+                 weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)]),
+                (name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1), hp: 30),
+            ])"#;
+        let level = load_level_str(src, "duel.ron", None).unwrap().level;
+        let mut app = crate::gui::input::tests::app_with(level, 1);
+        app.add_plugins(ActionsPlugin);
+        // Initiative 11 and 9, neither side surprised: the battle begins in the first round.
+        app.world_mut()
+            .resource_mut::<delve::dice::Dice>()
+            .script([11, 9, 6, 6]);
+        press(&mut app, KeyCode::Space);
+        assert!(
+            app.world()
+                .resource::<delve::rules::combat::battle::Battle>()
+                .active
+        );
+        press(&mut app, KeyCode::Tab);
+        let brannoc = app.world().resource::<delve::creature::CreatureIndex>().0["Brannoc"];
+        assert_eq!(app.world().resource::<Selected>().0, Some(brannoc));
+        let ways: Vec<String> = app
+            .world()
+            .resource::<Offered>()
+            .shown()
+            .iter()
+            .map(|(_, c)| c.way.clone())
+            .collect();
+        for way in [
+            "attack with its sword",
+            "step back cautiously",
+            "disengage",
+            "total defense",
+        ] {
+            assert!(ways.contains(&way.to_owned()), "{way}: {ways:?}");
+        }
+        let key = ways.iter().position(|w| w == "total defense").unwrap();
+        press(
+            &mut app,
+            [
+                KeyCode::Digit1,
+                KeyCode::Digit2,
+                KeyCode::Digit3,
+                KeyCode::Digit4,
+                KeyCode::Digit5,
+            ][key],
+        );
+        press(&mut app, KeyCode::Space);
+        assert!(
+            app.world()
+                .get::<delve::rules::combat::battle::TotalDefense>(brannoc)
+                .is_some(),
+            "{}",
+            app.world().resource::<delve::log::EventLog>().to_text()
+        );
+    }
+
     /// A creature under a hold is told why it is offered so little: stuck in a squeeze, Bo is
     /// offered only its voice, and the list says it is stuck.
     #[test]
