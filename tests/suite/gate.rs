@@ -170,6 +170,56 @@ fn a_surprised_walker_stands_still_in_the_lost_round() {
     assert_ne!(app.at("Ada"), at, "the round after, the walk goes on");
 }
 
+/// The same for a whole party on the march: surprised as the battle begins, neither its leader
+/// nor its followers take a step in the round the party loses; given anew in that round, the
+/// march is carried out the round after.
+#[test]
+fn a_surprised_party_does_not_march_in_the_lost_round() {
+    let floor = format!("X{}X", ".".repeat(20));
+    let wall = "X".repeat(22);
+    let mut app = Scenario::new(&[&wall, &floor, &wall])
+        .light("(at: (10, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Ada", "Bo"])"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(&format!(
+            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 30, ac: 12,
+                encumbrance_stone: 2.0, attack_bonus: 2{SWORD})"#
+        ))
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (1, 1), hp: 30, ac: 12, encumbrance_stone: 2.0)"#,
+        )
+        .creature(
+            r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (19, 1), hp: 30)"#,
+        )
+        .build();
+    control(&mut app, "Gnawbone");
+    let march = delve::command::acts::MoveParty {
+        party: "party".into(),
+        to: (12, 1),
+        pace: Pace::Exploration,
+    };
+    app.give(march.clone());
+    // Initiative 11 and 9; the party's surprise die a 1, the ghouls' a 6.
+    app.script_dice(&[11, 9, 1, 6]);
+    app.run(1);
+    assert!(
+        app.world()
+            .resource::<delve::rules::combat::battle::Battle>()
+            .active
+    );
+    let (ada, bo) = (app.at("Ada"), app.at("Bo"));
+    app.give(march);
+    app.run(1);
+    assert_eq!(
+        (app.at("Ada"), app.at("Bo")),
+        (ada, bo),
+        "{}",
+        app.log().to_text()
+    );
+    app.run(1);
+    assert_ne!(app.at("Ada"), ada, "the round after, the party marches on");
+}
+
 /// The standard rules' total defense, a standard action taken in the faction's turn (RULINGS ›
 /// The battle round): +4 AC and no attacks — none of opportunity either — until the start of its
 /// faction's next turn. The party acts first. In round 1 Ada's blow comes before the ghouls'
