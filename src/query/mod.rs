@@ -332,6 +332,10 @@ pub struct ChoicesAnswer {
     pub question: &'static str,
     pub who: String,
     pub at: GridPos,
+    /// What holds it, if anything (`surprised`, `stuck`, `drowning`, …): why it is offered little
+    /// or nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<crate::rules::acting::Hold>,
     /// Each choice with what it concerns (`door (27, 4)`, `here`, `squeeze`).
     pub choices: Vec<ConcernedChoice>,
 }
@@ -358,12 +362,16 @@ pub fn choices(world: &World, who: &str) -> Result<ChoicesAnswer, String> {
         question: "choices",
         who: who.to_owned(),
         at,
+        held: crate::rules::acting::held(world, e),
         choices,
     })
 }
 
 impl fmt::Display for ChoicesAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(hold) = self.held {
+            writeln!(f, "{} at {}: {hold}", self.who, self.at)?;
+        }
         if self.choices.is_empty() {
             return write!(f, "{} at {}: nothing to do here", self.who, self.at);
         }

@@ -202,6 +202,28 @@ fn query_choices_and_attack_in_a_battle() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no weapon named `axe`"));
 }
 
+/// `delve query choices` names what holds a creature: stuck in a squeeze, Tam is told so, and
+/// offered only its voice.
+#[test]
+fn query_choices_names_the_hold() {
+    let level = scratch_file(
+        "stuck.ron",
+        r#"(name: "stuck", legend: { 'X': Wall(Stone), '.': Floor },
+            map: ["XXXXX", "X...X", "XXXXX"],
+            factions: [(name: "party")],
+            creatures: [(name: "Tam", faction: "party", at: (2, 1), hp: 6, ac: 10,
+                         encumbrance_stone: 2.0, conditions: [Stuck])])"#,
+    );
+    let level = level.to_str().unwrap();
+    let v = json(&["query", level, "choices", "--who", "Tam", "--json"]);
+    assert_eq!(v["held"], "stuck");
+    let text = stdout(&delve(&["query", level, "choices", "--who", "Tam"]));
+    assert!(
+        text.starts_with("Tam at (2, 1): it is stuck in a squeeze"),
+        "{text}"
+    );
+}
+
 /// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
 /// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
 /// (14+), probe with her pole, rest, talk or shout, and sneak (14+).
