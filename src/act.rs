@@ -40,6 +40,33 @@ pub trait Act: fmt::Display + fmt::Debug + Any + Send + Sync {
     fn cost(&self) -> Cost {
         Cost::ACTION
     }
+
+    /// The common action it is, if it is one: a player has a key for each (the window's),
+    /// which takes the first offer of that kind.
+    fn common(&self) -> Option<Common> {
+        None
+    }
+}
+
+/// The common actions, each a key away in the window whatever the rule area that offers it:
+/// the command that is one says so ([`Act::common`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::VariantArray)]
+pub enum Common {
+    /// Lighting a light, or dousing one's lights.
+    LightOrDouse,
+    Listen,
+    /// The methodical search where it stands.
+    Search,
+    Hide,
+    /// Taking a fallen companion's gear.
+    TakeGear,
+    /// Taking up a companion who is down, or letting go of one.
+    Carry,
+}
+
+impl Common {
+    /// Every common action.
+    pub const ALL: &[Common] = <Common as strum::VariantArray>::VARIANTS;
 }
 
 /// A reason a rule area gives for refusing a command: an enum of the area's (deriving `Clone`,
@@ -379,11 +406,12 @@ pub fn at((x, y): (i32, i32)) -> crate::grid::GridPos {
 /// Commands whose only field is who acts, each carried out by a rule function taking that
 /// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse, costs
 /// REST; }` writes the struct, its words and its [`Act`], with its cost (`rules::acting::Cost`,
-/// an action if not given) and the holds it is allowed under (`, allowed under Stuck`).
+/// an action if not given), the holds it is allowed under (`, allowed under Stuck`), and the
+/// common action it is (`, common Listen`: [`Common`]).
 #[macro_export]
 macro_rules! creature_commands {
     ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path
-        $(, costs $cost:ident)? $(, allowed under $($hold:ident),+)?;)*) => {
+        $(, costs $cost:ident)? $(, allowed under $($hold:ident),+)? $(, common $common:ident)?;)*) => {
         $(
             $(#[$doc])*
             #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -415,6 +443,10 @@ macro_rules! creature_commands {
 
                 $(fn allowed_under(&self) -> &'static [$crate::rules::acting::Hold] {
                     &[$($crate::rules::acting::Hold::$hold),+]
+                })?
+
+                $(fn common(&self) -> Option<$crate::act::Common> {
+                    Some($crate::act::Common::$common)
                 })?
             }
         )*

@@ -46,6 +46,10 @@ impl fmt::Display for Carry {
 }
 
 impl Act for Carry {
+    fn common(&self) -> Option<crate::act::Common> {
+        Some(crate::act::Common::Carry)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

@@ -10,9 +10,9 @@ use crate::grid::GridPos;
 // Each light command: a creature acting on the lights it carries or stands over.
 crate::creature_commands! {
     /// Lights a carried torch, lantern or candle that has fuel.
-    LightUp: "light a light" => super::light_up, costs HANDLING;
+    LightUp: "light a light" => super::light_up, costs HANDLING, common LightOrDouse;
     /// Douses the lights it carries.
-    Douse: "douse its lights" => super::douse, costs REST;
+    Douse: "douse its lights" => super::douse, costs REST, common LightOrDouse;
     /// Drops a carried light on its square.
     DropLight: "drop a light" => super::drop_light, costs REST;
     /// Picks up a light lying on its square.

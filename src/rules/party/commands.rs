@@ -137,6 +137,10 @@ impl fmt::Display for TakeFrom {
 }
 
 impl Act for TakeFrom {
+    fn common(&self) -> Option<crate::act::Common> {
+        Some(crate::act::Common::TakeGear)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -396,7 +396,7 @@ impl crate::rules::task::Work for Searching {
 
 crate::creature_commands! {
     /// Search the squares around methodically (one turn).
-    Search: "search methodically" => search_methodically;
+    Search: "search methodically" => search_methodically, common Search;
     /// Search the squares around hastily (one round; proficient in Searching).
     SearchHastily: "search hastily" => search_hastily;
 }

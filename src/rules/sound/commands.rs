@@ -94,6 +94,10 @@ impl fmt::Display for Listen {
 }
 
 impl Act for Listen {
+    fn common(&self) -> Option<crate::act::Common> {
+        Some(crate::act::Common::Listen)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -397,6 +397,10 @@ impl std::fmt::Display for Hide {
 }
 
 impl Act for Hide {
+    fn common(&self) -> Option<crate::act::Common> {
+        Some(crate::act::Common::Hide)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

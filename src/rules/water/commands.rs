@@ -33,7 +33,7 @@ impl Act for Grab {
 
 crate::creature_commands! {
     /// Lets go of the one it holds.
-    LetGo: "let go" => super::let_go, costs MOVEMENT;
+    LetGo: "let go" => super::let_go, costs MOVEMENT, common Carry;
 }
 
 /// Why a water command is refused.

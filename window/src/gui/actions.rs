@@ -3,7 +3,7 @@
 //! of a hold, the battle's actions, the doors and traps at hand, lights, searching and
 //! listening, rest, the voice). Each is listed in the info panel with its key (1–9, nine at a
 //! time: 0 shows the next nine), its time and its chance of success; the key gives the command,
-//! played at the next round. The common ones have keys of their own ([`QUICK`]), which take the
+//! played at the next round. The common ones have keys of their own ([`COMMON_KEYS`]), which take the
 //! first such offer wherever it stands in the list.
 
 use bevy::prelude::*;
@@ -11,27 +11,20 @@ use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::{AnyAct, Choice, PendingCommands};
-use delve::command::acts::{Carry, Douse, Hide, LetGo, LightUp, Listen, Search, TakeFrom};
+use delve::act::{Choice, Common, PendingCommands};
 
 /// The most choices listed at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
 
-/// Whether an offer's command is of the kind a key takes.
-pub type Takes = fn(&AnyAct) -> bool;
-
-/// The keys of the common actions, each with the offers it takes (the first of them offered).
-pub const QUICK: &[(DelveAction, Takes)] = &[
-    (DelveAction::LightOrDouse, |a| {
-        a.get::<LightUp>().is_some() || a.get::<Douse>().is_some()
-    }),
-    (DelveAction::Listen, |a| a.get::<Listen>().is_some()),
-    (DelveAction::Search, |a| a.get::<Search>().is_some()),
-    (DelveAction::Hide, |a| a.get::<Hide>().is_some()),
-    (DelveAction::TakeGear, |a| a.get::<TakeFrom>().is_some()),
-    (DelveAction::Carry, |a| {
-        a.get::<Carry>().is_some() || a.get::<LetGo>().is_some()
-    }),
+/// The key of each common action (`delve::act::Common`): it takes the first offer whose command
+/// says it is that action, whichever rule area offers it.
+pub const COMMON_KEYS: &[(DelveAction, Common)] = &[
+    (DelveAction::LightOrDouse, Common::LightOrDouse),
+    (DelveAction::Listen, Common::Listen),
+    (DelveAction::Search, Common::Search),
+    (DelveAction::Hide, Common::Hide),
+    (DelveAction::TakeGear, Common::TakeGear),
+    (DelveAction::Carry, Common::Carry),
 ];
 
 /// The selected creature's choices, each with what it concerns ("door (27, 4)", "here"), and
@@ -98,9 +91,13 @@ fn choose(
             taken = Some(choice);
         }
     }
-    for (action, takes) in QUICK {
+    for (action, common) in COMMON_KEYS {
         if actions.just_pressed(action) {
-            match offered.all.iter().find(|(_, c)| takes(&c.command)) {
+            match offered
+                .all
+                .iter()
+                .find(|(_, c)| c.command.act().common() == Some(*common))
+            {
                 Some(choice) => taken = Some(choice),
                 None => {
                     tell.write(Tell(format!(
@@ -294,6 +291,15 @@ mod tests {
             "{}",
             app.world().resource::<delve::log::EventLog>().to_text()
         );
+    }
+
+    /// Every common action has its key, and no key names one twice.
+    #[test]
+    fn every_common_action_has_a_key() {
+        for common in Common::ALL {
+            let keys = COMMON_KEYS.iter().filter(|(_, c)| c == common).count();
+            assert_eq!(keys, 1, "{common:?}");
+        }
     }
 
     /// A creature under a hold is told why it is offered so little: stuck in a squeeze, Bo is
