@@ -259,9 +259,22 @@ document.querySelectorAll("table.sortable th").forEach(function (th, _) {
 </script>
 "#;
 
+/// A picture the report names that cannot be read to go inline in its page.
+#[derive(Debug)]
+pub struct PictureUnreadable {
+    pub path: std::path::PathBuf,
+    pub why: std::io::Error,
+}
+
+impl std::fmt::Display for PictureUnreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.why)
+    }
+}
+
 /// The report as one self-contained HTML page: the Markdown's headings, paragraphs, tables and
 /// pictures, the pictures inline (read from `dir`).
-pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
+pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, PictureUnreadable> {
     use base64::Engine;
     let esc = |t: &str| {
         t.replace('&', "&amp;")
@@ -324,8 +337,8 @@ pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, String> {
                 .split_once("](")
                 .map(|(t, f)| (t, f.trim_end_matches(')')))
                 .unwrap_or((rest, ""));
-            let bytes = std::fs::read(dir.join(file))
-                .map_err(|e| format!("{}: {e}", dir.join(file).display()))?;
+            let path = dir.join(file);
+            let bytes = std::fs::read(&path).map_err(|why| PictureUnreadable { path, why })?;
             let data = base64::engine::general_purpose::STANDARD.encode(bytes);
             let _ = writeln!(
                 out,
@@ -379,7 +392,10 @@ pub fn write_all(
         &pictures,
     );
     write("report.md", &md)?;
-    write("report.html", &html(&md, dir)?)
+    write(
+        "report.html",
+        &html(&md, dir).map_err(|e| format!("the report's page: {e}"))?,
+    )
 }
 
 #[cfg(test)]
