@@ -253,14 +253,32 @@ pub fn carry_out(world: &mut World, act: &dyn Act) -> Result<(), Refusal> {
 }
 
 /// The gate's holds: refused if the creature is under a hold the action is not allowed under.
+/// A party's order that exerts its members (a march) is refused when every member is held
+/// from it (surprised in the round the party loses, all down, …), the first member's hold the
+/// reason; the party's arrangements (its marching order, its policy) are not.
 fn gate(world: &World, act: &dyn Act) -> Result<(), Refusal> {
-    match world.resource::<CreatureIndex>().0.get(act.who()) {
-        Some(&e) => match held_from(world, e, act.allowed_under()) {
+    if let Some(&e) = world.resource::<CreatureIndex>().0.get(act.who()) {
+        return match held_from(world, e, act.allowed_under()) {
             Some(hold) => Err(hold.into()),
             None => Ok(()),
-        },
-        None => Ok(()),
+        };
     }
+    let party = world
+        .get_resource::<crate::rules::party::Parties>()
+        .and_then(|p| p.get(act.who()));
+    if let Some(party) = party.filter(|_| act.cost().exertion) {
+        let holds: Vec<Option<crate::rules::acting::Hold>> = party
+            .marching_order
+            .iter()
+            .map(|&m| held_from(world, m, act.allowed_under()))
+            .collect();
+        if let Some(Some(hold)) = holds.first()
+            && holds.iter().all(Option::is_some)
+        {
+            return Err((*hold).into());
+        }
+    }
+    Ok(())
 }
 
 /// Commands waiting for their round: a script, or a journal being replayed (in the window
