@@ -171,8 +171,8 @@ fn a_surprised_walker_stands_still_in_the_lost_round() {
 }
 
 /// The same for a whole party on the march: surprised as the battle begins, neither its leader
-/// nor its followers take a step in the round the party loses; given anew in that round, the
-/// march is carried out the round after.
+/// nor its followers take a step in the round the party loses, and a march ordered in that
+/// round is refused; the march under way goes on the round after.
 #[test]
 fn a_surprised_party_does_not_march_in_the_lost_round() {
     let floor = format!("X{}X", ".".repeat(20));
@@ -216,6 +216,8 @@ fn a_surprised_party_does_not_march_in_the_lost_round() {
         "{}",
         app.log().to_text()
     );
+    // The march ordered in the lost round is refused, the surprise the reason.
+    assert!(app.was_refused("party", &Hold::Surprised));
     app.run(1);
     assert_ne!(app.at("Ada"), ada, "the round after, the party marches on");
 }
