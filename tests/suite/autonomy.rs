@@ -4,20 +4,20 @@
 
 use delve::command::acts::*;
 use delve::grid::GridPos;
-use delve::policy::party::{DoorPlan, Homeward, Intent};
+use delve::policy::party::{Homeward, Intent};
 use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
-use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
+use delve::rules::doors::DoorEvent;
 use delve::rules::light::LightEvent;
 use delve::scenario::{Delve, Scenario};
 
-fn hand_over(delve: &mut Delve, policy: PartyPolicy) {
+pub(crate) fn hand_over(delve: &mut Delve, policy: PartyPolicy) {
     delve.give(Autonomy {
         party: "party".into(),
         policy: Some(policy),
     });
 }
 
-fn intents(delve: &Delve) -> Vec<Intent> {
+pub(crate) fn intents(delve: &Delve) -> Vec<Intent> {
     delve
         .events::<PolicyEvent>()
         .into_iter()
@@ -29,7 +29,7 @@ fn intents(delve: &Delve) -> Vec<Intent> {
 }
 
 /// Plays rounds until `done` holds (at most `max`); answers whether it did.
-fn run_until(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool {
+pub(crate) fn run_until(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool {
     for _ in 0..max {
         if done(delve) {
             return true;
@@ -39,7 +39,7 @@ fn run_until(delve: &mut Delve, max: u64, done: impl Fn(&Delve) -> bool) -> bool
     done(delve)
 }
 
-fn outcome(delve: &Delve) -> Option<Outcome> {
+pub(crate) fn outcome(delve: &Delve) -> Option<Outcome> {
     delve
         .events::<PolicyEvent>()
         .into_iter()
@@ -50,18 +50,18 @@ fn outcome(delve: &Delve) -> Option<Outcome> {
 }
 
 /// A fighter (Strength 18) with a torch, alone in a party.
-const FIGHTER: &str = r#"(name: "Brannoc", faction: "party", at: (1, 1), level: 3, class: "fighter",
+pub(crate) const FIGHTER: &str = r#"(name: "Brannoc", faction: "party", at: (1, 1), level: 3, class: "fighter",
     str: 18, hp: 18, ac: 16, speed_feet: 120, saves: { Paralysis: 14 }, gear: [Spikes(4)],
     carries: [(kind: Torch, lit: true)])"#;
 
-const THIEF: &str = r#"(name: "Sera", faction: "party", at: (1, 2), level: 3, class: "thief",
+pub(crate) const THIEF: &str = r#"(name: "Sera", faction: "party", at: (1, 2), level: 3, class: "thief",
     dex: 17, hp: 9, ac: 14, speed_feet: 120,
     proficiencies: [Searching, Lockpicking, Trapbreaking],
     throws: { Searching: 14, Lockpicking: 14, Trapbreaking: 14 },
     gear: [ThievesTools])"#;
 
 /// A room with a door east into a short corridor, walled round.
-fn room_with_door(door: &str, party: &[&str]) -> Scenario {
+pub(crate) fn room_with_door(door: &str, party: &[&str]) -> Scenario {
     let order: Vec<String> = party
         .iter()
         .map(|c| {
@@ -144,150 +144,6 @@ fn turns_back_when_light_runs_short() {
     assert_eq!(delve.at("Ana"), GridPos::new(1, 1), "back at the way in");
 }
 
-/// A stuck door is bashed by the strongest: Strength 18 bashes doors on 6+ (a 5 fails).
-#[test]
-fn bashes_a_stuck_door() {
-    let mut delve = room_with_door("(at: (4, 2), stuck: true)", &[FIGHTER]).build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let bash = Intent::Door {
-        at: GridPos::new(4, 2),
-        how: DoorPlan::Bash,
-    };
-    assert!(
-        run_until(&mut delve, 30, |d| intents(d).contains(&bash)),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Stuck));
-    delve.script_dice(&[5]).run(1);
-    assert!(
-        delve
-            .events::<DoorEvent>()
-            .iter()
-            .any(|e| matches!(e, DoorEvent::BashFailed { .. }))
-    );
-    assert!(run_until(&mut delve, 5, |d| {
-        intents(d).iter().filter(|i| **i == bash).count() == 2
-    }));
-    delve.script_dice(&[6]).run(1);
-    assert!(delve.events::<DoorEvent>().iter().any(|e| matches!(
-        e,
-        DoorEvent::DoorOpened {
-            how: DoorOpening::Bashed,
-            ..
-        }
-    )));
-}
-
-/// A locked door with no key: a careful party's thief picks it methodically, risking no jam
-/// on a 1–3 (Dungeon Delves › Doors: a turn, Lockpicking 14+ with +4, a 1 jams it).
-#[test]
-fn a_careful_thief_picks_a_lock_methodically() {
-    let mut delve =
-        room_with_door("(at: (4, 2), lock: Locked(key: None))", &[FIGHTER, THIEF]).build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let methodically = Intent::Door {
-        at: GridPos::new(4, 2),
-        how: DoorPlan::PickMethodically,
-    };
-    assert!(
-        run_until(&mut delve, 30, |d| intents(d).contains(&methodically)),
-        "{}",
-        delve.log().to_text()
-    );
-    // A throw of 10 (+4) opens it at the end of the turn.
-    delve.script_dice(&[10]);
-    assert!(
-        run_until(&mut delve, 15, |d| d.events::<DoorEvent>().iter().any(
-            |e| matches!(
-                e,
-                DoorEvent::LockOpened {
-                    by: LockOpening::Picked,
-                    ..
-                }
-            )
-        )),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(
-        !delve
-            .log()
-            .of::<delve::command::CommandEvent>()
-            .any(|e| matches!(
-                e,
-                delve::command::CommandEvent::CommandAccepted {
-                    command: delve::command::Command::PickLock(_),
-                    ..
-                }
-            )),
-        "no hasty pick"
-    );
-}
-
-/// A locked door with no key: a party that takes the risk (`hasty_picks`) has its thief pick
-/// it hastily first (Lockpicking 14+).
-#[test]
-fn a_thief_picks_a_locked_door() {
-    let mut delve =
-        room_with_door("(at: (4, 2), lock: Locked(key: None))", &[FIGHTER, THIEF]).build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            hasty_picks: true,
-            ..PartyPolicy::default()
-        },
-    );
-    let pick = Intent::Door {
-        at: GridPos::new(4, 2),
-        how: DoorPlan::Pick,
-    };
-    assert!(
-        run_until(&mut delve, 30, |d| {
-            d.log().of::<delve::command::CommandEvent>().any(|e| {
-                matches!(
-                    e,
-                    delve::command::CommandEvent::CommandAccepted {
-                        command: delve::command::Command::PickLock(_),
-                        ..
-                    }
-                )
-            }) || intents(d).iter().filter(|i| **i == pick).count() > 2
-        }),
-        "{}",
-        delve.log().to_text()
-    );
-    // The pick was given last round: its throw comes up 14.
-    let picked = delve.events::<DoorEvent>().iter().any(|e| {
-        matches!(
-            e,
-            DoorEvent::LockOpened {
-                by: LockOpening::Picked,
-                ..
-            }
-        )
-    });
-    let failed = delve
-        .events::<DoorEvent>()
-        .iter()
-        .any(|e| matches!(e, DoorEvent::PickFailed { .. }));
-    assert!(picked || failed, "{}", delve.log().to_text());
-    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Locked));
-}
-
 /// A dead end at the end of a corridor, nothing else to explore: the party searches it, and a
 /// throw of 20 finds the secret door there. (Once each: the dead end it starts on is searched
 /// first.)
@@ -351,60 +207,6 @@ fn rests_after_five_turns() {
                     .any(|e| matches!(e, delve::rules::party::PartyEvent::PartyRests { .. }))
             })
     );
-}
-
-/// Half the party down with a foe in sight (a guard come out of the dark): it flees for the way
-/// in, spiking shut the door it passes.
-#[test]
-fn flees_past_a_spiked_door() {
-    let mut delve = Scenario::new(&[
-        "XXXXXXXXXXXXXXXXXXXX",
-        "X...+..............X",
-        "XXXXXXXXXXXXXXXXXXXX",
-    ])
-    .legend("'+': Door")
-    .door("(at: (4, 1), state: Open)")
-    .faction(r#"(name: "party", marching_order: ["Brannoc", "Ana"])"#)
-    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
-    .creature(FIGHTER)
-    .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
-    .creature(
-        r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (18, 1),
-            mind: (stance: Guard))"#,
-    )
-    .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    assert!(
-        run_until(&mut delve, 40, |d| d.at("Brannoc").x >= 7),
-        "{}",
-        delve.log().to_text()
-    );
-    // The guard steps into the torchlight, and Ana falls: half the party is down.
-    delve.give(Move {
-        who: "Gnawbone".into(),
-        to: (11, 1),
-        pace: delve::rules::movement::Pace::Combat,
-    });
-    delve.run(2);
-    let ana = delve.entity("Ana");
-    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
-    assert!(
-        run_until(&mut delve, 40, |d| outcome(d).is_some()),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(intents(&delve).contains(&Intent::TurnBack {
-        why: Homeward::Fleeing
-    }));
-    assert!(
-        delve
-            .events::<DoorEvent>()
-            .iter()
-            .any(|e| matches!(e, DoorEvent::DoorSpiked { at, .. } if *at == GridPos::new(4, 1))),
-        "{}",
-        delve.log().to_text()
-    );
-    assert_eq!(outcome(&delve), Some(Outcome::PartyFled));
 }
 
 /// A known trap on the only way (a 5'-wide corridor, no room to step around it): without a
@@ -580,162 +382,6 @@ fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
     assert!(reached >= 5, "the shrine reached in {reached} of 20 seeds");
 }
 
-/// The lantern does not die with its bearer: with no other light, the one still up takes the
-/// fallen bearer's lantern (still lit) and the delve goes on.
-#[test]
-fn takes_the_light_from_a_fallen_bearer() {
-    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "X.......X", "XXXXXXXXX"])
-        .faction(r#"(name: "party", marching_order: ["Ana", "Bo"])"#)
-        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
-        .creature(
-            r#"(name: "Bo", faction: "party", at: (3, 2), hp: 6, ac: 12, speed_feet: 120,
-                conditions: [Dying], gear: [Oil(1)],
-                carries: [(kind: Lantern, lit: true, fuel_turns: 24)])"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    assert!(run_until(&mut delve, 12, |d| {
-        d.events::<delve::rules::party::PartyEvent>()
-            .iter()
-            .any(|e| matches!(e, delve::rules::party::PartyEvent::TookFrom { .. }))
-    }));
-    assert!(intents(&delve).contains(&Intent::TakeFromTheFallen { from: "Bo".into() }));
-    let took = delve
-        .events::<delve::rules::party::PartyEvent>()
-        .into_iter()
-        .find_map(|e| match e {
-            delve::rules::party::PartyEvent::TookFrom {
-                who,
-                from,
-                gear,
-                lights,
-            } => Some((who, from, gear, lights)),
-            _ => None,
-        })
-        .unwrap();
-    assert_eq!((took.0.as_str(), took.1.as_str()), ("Ana", "Bo"));
-    assert_eq!(took.2, vec![delve::level::schema::Gear::Oil(1)]);
-    assert_eq!(took.3.len(), 1);
-    assert_eq!(
-        took.3[0].kind,
-        delve::level::schema::LightKind::Lantern,
-        "the lantern, still burning"
-    );
-    assert_ne!(outcome(&delve), Some(Outcome::OutOfLight));
-}
-
-/// A `Recover` goal: the party takes the key from the skeleton it sees fallen, turns back with
-/// the goal met, and leaves by the way in.
-#[test]
-fn recovers_the_key_from_a_fallen_foe() {
-    let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "X........X", "XXXXXXXXXX"])
-        .field(r#"goal: Recover(Key("ash key"))"#)
-        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
-        .faction(r#"(name: "the dead", hostile_to: ["party"])"#)
-        .creature(
-            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
-                carries: [(kind: Torch, lit: true)])"#,
-        )
-        .creature(
-            r#"(name: "Warden", faction: "the dead", at: (7, 2), hp: 4, ac: 12, speed_feet: 60,
-                conditions: [Dead], gear: [Key("ash key")])"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    assert!(run_until(&mut delve, 40, |d| outcome(d).is_some()));
-    assert!(
-        intents(&delve).contains(&Intent::TurnBack {
-            why: Homeward::GoalMet
-        }),
-        "{}",
-        delve.log().to_text()
-    );
-    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
-    assert_eq!(delve.at("Ana"), GridPos::new(1, 1), "back at the way in");
-    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(ana.has(&delve::level::schema::Gear::Key("ash key".into())));
-}
-
-/// `TakeFrom` takes only from one beside it who is fallen or a companion.
-#[test]
-fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
-    use delve::rules::party::PartyRefusal;
-    let mut delve = Scenario::new(&["XXXXXXXX", "X......X", "XXXXXXXX"])
-        .faction(r#"(name: "party")"#)
-        .faction(r#"(name: "the dead", hostile_to: ["party"])"#)
-        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
-        .creature(
-            r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120,
-                gear: [Rope(50)])"#,
-        )
-        .creature(
-            r#"(name: "Foe", faction: "the dead", at: (3, 1), hp: 4, ac: 12, speed_feet: 60,
-                gear: [Crowbar])"#,
-        )
-        .creature(
-            r#"(name: "Far", faction: "the dead", at: (6, 1), hp: 4, ac: 12, speed_feet: 60,
-                conditions: [Dead],
-                gear: [Spikes(2)])"#,
-        )
-        .field("modules: (combat: false)")
-        .build();
-    let take = |who: &str, from: &str| TakeFrom {
-        who: who.into(),
-        from: from.into(),
-    };
-    delve.act(take("Cy", "Foe"));
-    assert!(delve.was_refused(
-        "Cy",
-        &PartyRefusal::NeitherDownNorCompanion { name: "Foe".into() }
-    ));
-    delve.act(take("Cy", "Far"));
-    assert!(delve.was_refused("Cy", &PartyRefusal::NotBeside { name: "Far".into() }));
-    delve.act(take("Ana", "Cy"));
-    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(ana.has(&delve::level::schema::Gear::Rope(50)));
-    delve.act(take("Ana", "Cy"));
-    assert!(delve.was_refused("Ana", &PartyRefusal::NothingToTake { name: "Cy".into() }));
-}
-
-/// One at the bottom of a pit is out of reach of one on its rim (RULINGS › Pits and holes): gear
-/// is taken from it only by one down there with it.
-#[test]
-fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
-    use delve::rules::party::PartyRefusal;
-    let mut delve = Scenario::new(&["XXXXXX", "X....X", "XXXXXX"])
-        .faction(r#"(name: "party")"#)
-        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
-        .creature(
-            r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120,
-                conditions: [Dead], gear: [Rope(50)])"#,
-        )
-        .field("modules: (combat: false)")
-        .build();
-    let cy = delve.entity("Cy");
-    delve
-        .world_mut()
-        .entity_mut(cy)
-        .insert(delve::creature::Below { depth_feet: 20 });
-    let take = TakeFrom {
-        who: "Ana".into(),
-        from: "Cy".into(),
-    };
-    delve.act(take.clone());
-    assert!(delve.was_refused(
-        "Ana",
-        &PartyRefusal::NotAtTheSameDepth { name: "Cy".into() }
-    ));
-    // Down in the pit beside it, she takes it.
-    let ana = delve.entity("Ana");
-    delve
-        .world_mut()
-        .entity_mut(ana)
-        .insert(delve::creature::Below { depth_feet: 20 });
-    delve.act(take);
-    let gear: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(gear.has(&delve::level::schema::Gear::Rope(50)));
-}
-
 /// On every sample level the autonomous party ends its delve with an outcome, from several
 /// seeds.
 #[test]
@@ -761,7 +407,7 @@ fn every_sample_level_ends_with_an_outcome() {
 /// `creature` (named `who`, at (3, 1)) alone in a party that walks into a squeeze on its way to
 /// the exit, stuck there by a natural 1 on its first Squeezing throw; the next dice come up
 /// `then`.
-fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Delve {
+pub(crate) fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Delve {
     let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
         .legend("'S': Squeeze")
         .field("goal: Exit((8, 1))")
@@ -782,199 +428,6 @@ fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Delve {
         delve.log().to_text()
     );
     delve
-}
-
-/// A member stuck in a squeeze gets out before anything else, by the likelier way (issue 33's
-/// "wiggle back from a squeeze when forward is hopeless"): Tam (Strength 10, 5 stone) pushes
-/// forward on 23+ — never — and wiggles back on 17+ (Paralysis 12 + 5): the policy wiggles.
-#[test]
-fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
-    let mut delve = stuck_in_a_squeeze(
-        "Tam",
-        r#"(name: "Tam", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 10,
-            encumbrance_stone: 5.0, saves: { Paralysis: 12 })"#,
-        &[],
-    );
-    delve.run(3);
-    use delve::rules::throws::Skill;
-    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
-    assert!(!wiggles.is_empty(), "{}", delve.log().to_text());
-    assert!(
-        delve.throws_for(Skill::Dungeonbashing).is_empty(),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(intents(&delve).contains(&Intent::GetUnstuck { who: "Tam".into() }));
-}
-
-/// A failed push forward makes every later escape −4, a failed wiggle back does not (Dungeon
-/// Delves › Squeezing), so the party pushes only while a failed push would leave a wiggle that
-/// can work. Orrin (Strength 17: +8; 6 stone: −6; Paralysis 14) pushes on 16+ (25%) and
-/// wiggles only on a natural 20 (+10: 5%); after one failed push each is a natural 20 alone,
-/// so it wiggles from then on, and never pushes the wiggle out of reach.
-#[test]
-fn a_stuck_member_pushes_once_then_wiggles() {
-    // After the natural 1: a failed push, then failed wiggles.
-    let mut delve = stuck_in_a_squeeze(
-        "Orrin",
-        r#"(name: "Orrin", faction: "party", at: (3, 1), hp: 30, ac: 12, str: 17,
-            encumbrance_stone: 6.0, saves: { Paralysis: 14 })"#,
-        &[2, 3, 3, 3, 3],
-    );
-    delve.run(6);
-    use delve::rules::throws::Skill;
-    let pushes = delve.throws_for(Skill::Dungeonbashing);
-    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
-    assert_eq!(pushes.len(), 1, "{}", delve.log().to_text());
-    assert!(wiggles.len() >= 4, "{}", delve.log().to_text());
-}
-
-/// Cut off from the way in by a squeeze it would not take at its usual risk — most likely the
-/// one it came in by — a party going home takes it. Orrin crosses the squeeze light (2 stone:
-/// its wiggle back works on 12+, so it is never stuck for good) and takes up a load beyond it
-/// (8 stone: stuck for good 5.2% a crossing, over the careful party's 5%); with nothing left to
-/// explore it turns back, and goes home through the squeeze (the level explored: its goal).
-#[test]
-fn a_party_going_home_takes_the_squeeze_it_came_in_by() {
-    let mut delve = Scenario::new(&["XXXXXXXXXXX", "X..SS.....X", "XXXXXXXXXXX"])
-        .legend("'S': Squeeze")
-        .light("(at: (5, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
-        .faction(r#"(name: "party", marching_order: ["Orrin"])"#)
-        .creature(
-            r#"(name: "Orrin", faction: "party", at: (1, 1), hp: 30, ac: 12, str: 17,
-                encumbrance_stone: 2.0, saves: { Paralysis: 14 })"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    assert!(
-        run_until(&mut delve, 60, |d| d.at("Orrin").x >= 6),
-        "{}",
-        delve.log().to_text()
-    );
-    let orrin = delve.entity("Orrin");
-    delve
-        .world_mut()
-        .get_mut::<delve::creature::Encumbrance>(orrin)
-        .expect("Orrin has an encumbrance")
-        .0 = delve::level::SpeedBasis::Encumbrance { stone: 8.0 };
-    assert!(
-        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
-            > PartyPolicy::default().squeeze_risk
-    );
-    assert!(
-        run_until(&mut delve, 300, |d| outcome(d).is_some()),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(intents(&delve).contains(&Intent::TurnBack {
-        why: Homeward::NothingLeft
-    }));
-    assert_eq!(
-        delve.at("Orrin"),
-        GridPos::new(1, 1),
-        "{}",
-        delve.log().to_text()
-    );
-    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
-}
-
-/// An open pit one square across in a 5'-wide corridor, the only way to the exit (RULINGS › Pits
-/// and holes; Dungeon Delves › Jumping and Leaping): the party does not walk into it nor give
-/// up, it jumps it one at a time — Tam (DEX 16, 1 stone) from a standing start, (16 + 1d6 − 1)
-/// ÷ 2 ≥ 8 clears the 5' gap always; Bo (DEX 10, 5 stone) needs a 20' run-up, 5 + 1d6 ≥ 5
-/// always, and backs up for it — and both reach the far side.
-#[test]
-fn the_party_jumps_an_open_pit_in_its_way() {
-    let mut delve = Scenario::new(&["XXXXXXXXXXXXX", "X...........X", "XXXXXXXXXXXXX"])
-        .trap("(at: (7, 1), kind: Pit(depth_feet: 20), hidden: false)")
-        .field("goal: Exit((11, 1))")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .light("(at: (11, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party", marching_order: ["Tam", "Bo"])"#)
-        .creature(
-            r#"(name: "Tam", faction: "party", at: (5, 1), hp: 10, ac: 12, dex: 16,
-                encumbrance_stone: 1.0)"#,
-        )
-        .creature(
-            r#"(name: "Bo", faction: "party", at: (4, 1), hp: 10, ac: 12, dex: 10,
-                encumbrance_stone: 5.0)"#,
-        )
-        .build();
-    hand_over(&mut delve, PartyPolicy::default());
-    assert!(
-        run_until(&mut delve, 60, |d| outcome(d).is_some()),
-        "{}",
-        delve.log().to_text()
-    );
-    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
-    let jumps: Vec<(String, bool)> = delve
-        .events::<delve::rules::caving::CavingEvent>()
-        .into_iter()
-        .filter_map(|e| match e {
-            delve::rules::caving::CavingEvent::Jumped { who, run_up, .. } => Some((who, run_up)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        jumps,
-        vec![("Tam".to_string(), false), ("Bo".to_string(), true)],
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(
-        delve
-            .events::<delve::rules::traps::TrapEvent>()
-            .iter()
-            .all(|e| !matches!(e, delve::rules::traps::TrapEvent::TrapSprung { .. })),
-        "no one fell in"
-    );
-    assert!(intents(&delve).contains(&Intent::JumpTheGap {
-        who: "Bo".into(),
-        over: GridPos::new(7, 1),
-    }));
-}
-
-/// The descent's ledge and shaft (Dungeon Delves › Climbing): the party does not search the
-/// ledge's end as a dead end; each member crosses the 6" ledge by a balancing traverse (Ada
-/// 6+, Pim 8+: both at least the careful policy's odds), Ada lowers her rope into the shaft,
-/// and each climbs down it and out into the lower gallery, then back the same way.
-#[test]
-fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/descent.ron"))
-        .unwrap()
-        .level;
-    let policy = PartyPolicy::default();
-    let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
-    let app = delve::sim::play_autonomous(&level, 1, &policy, &[], cap);
-    let log = app.world().resource::<delve::log::EventLog>();
-    let intents: Vec<Intent> = log
-        .of::<PolicyEvent>()
-        .filter_map(|e| match e {
-            PolicyEvent::Decided { intent, .. } => Some(intent.clone()),
-            _ => None,
-        })
-        .collect();
-    for who in ["Ada", "Pim"] {
-        assert!(intents.contains(&Intent::Traverse {
-            who: who.into(),
-            to: GridPos::new(14, 1),
-        }));
-        assert!(intents.contains(&Intent::ClimbThrough {
-            who: who.into(),
-            shaft: GridPos::new(16, 2),
-        }));
-    }
-    let out = |who: &str| {
-        log.of::<delve::rules::caving::CavingEvent>()
-            .any(|e| matches!(e, delve::rules::caving::CavingEvent::ClimbedOut { who: w, at } if w == who && *at == GridPos::new(17, 3)))
-    };
-    assert!(
-        out("Ada") && out("Pim"),
-        "both climbed out into the lower gallery"
-    );
-    assert!(!intents.contains(&Intent::Search {
-        at: GridPos::new(16, 1)
-    }));
 }
 
 /// Short of light (a torch with 3 turns left), the party takes the lantern standing in the
@@ -1097,66 +550,6 @@ fn each_tactic_is_a_row_tried_alone_and_named_in_the_log() {
     );
 }
 
-/// The fighter in front at a door: the thief leads, but the fighter (armour class 16, 18 hit
-/// points) steps up and opens the door; once the thief has picked its lock, the fighter opens
-/// it and goes through first.
-#[test]
-fn the_fighter_opens_a_door_and_goes_through_first() {
-    let thief_first = THIEF.replace("at: (1, 2)", "at: (3, 2)");
-    let fighter_behind = FIGHTER.replace("at: (1, 1)", "at: (2, 2)");
-    let mut delve = room_with_door(
-        "(at: (4, 2), lock: Locked(key: None))",
-        &[&thief_first, &fighter_behind],
-    )
-    .build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let opened_by = |d: &Delve| {
-        d.events::<DoorEvent>().into_iter().find_map(|e| match e {
-            DoorEvent::DoorOpened { who, .. } => Some(who),
-            _ => None,
-        })
-    };
-    let tried_by = |d: &Delve, who: &str| {
-        d.log().of::<delve::command::CommandEvent>().any(|e| {
-            matches!(e,
-                delve::command::CommandEvent::CommandRefused {
-                    command: delve::command::Command::OpenDoor(o), ..
-                } if o.who == who)
-        })
-    };
-    assert!(
-        run_until(&mut delve, 10, |d| tried_by(d, "Brannoc")),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(!tried_by(&delve, "Sera"), "the thief does not try the door");
-    // The thief picks it methodically: a throw of 10 (+4) opens it at the end of the turn.
-    delve.script_dice(&[10]);
-    assert!(
-        run_until(&mut delve, 40, |d| opened_by(d).is_some()),
-        "{}",
-        delve.log().to_text()
-    );
-    assert_eq!(opened_by(&delve).as_deref(), Some("Brannoc"));
-    let leader = delve
-        .world()
-        .resource::<delve::rules::party::Parties>()
-        .get("party")
-        .unwrap()
-        .marching_order[0];
-    assert_eq!(
-        leader,
-        delve.entity("Brannoc"),
-        "the fighter leads through the door"
-    );
-}
-
 /// Half the party down, but the foe is beaten (none fights, none is in sight): the party does
 /// not flee.
 #[test]
@@ -1207,148 +600,6 @@ fn no_flight_from_a_beaten_foe() {
     assert!(intents(&delve).contains(&fled), "{}", delve.log().to_text());
 }
 
-/// The key taken and used: a locked door whose key a fallen foe carries in the room; the party
-/// takes the key from it and unlocks the door with it (no thief needed).
-#[test]
-fn a_key_taken_from_the_fallen_opens_its_door() {
-    let mut delve = room_with_door(
-        "(at: (4, 2), lock: Locked(key: Some(\"brass\")))",
-        &[FIGHTER],
-    )
-    .faction(r#"(name: "goblins", hostile_to: ["party"])"#)
-    .creature(
-        r#"(name: "Snik", faction: "goblins", at: (2, 3), hp: 4, ac: 10, speed_feet: 120,
-                conditions: [Dead], gear: [Key("brass")])"#,
-    )
-    .light("(at: (2, 2), kind: Custom(bright_feet: 30, dim_feet: 30), lit: true)")
-    .build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let unlocked = |d: &Delve| {
-        d.events::<DoorEvent>().iter().any(
-            |e| matches!(e, DoorEvent::LockOpened { by: LockOpening::Key(k), .. } if k == "brass"),
-        )
-    };
-    assert!(
-        run_until(&mut delve, 40, unlocked),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(intents(&delve).contains(&Intent::TakeFromTheFallen {
-        from: "Snik".into()
-    }));
-}
-
-/// An evil door that swung shut behind the party is wedged open with a spike as it is opened
-/// again, in the same round (Dungeon Delves › Doors).
-#[test]
-fn an_evil_door_that_swung_shut_is_wedged_open() {
-    let mut delve = room_with_door("(at: (4, 2), evil: true)", &[FIGHTER]).build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let wedged = |d: &Delve| {
-        d.events::<DoorEvent>().iter().any(|e| {
-            matches!(e, DoorEvent::DoorSpiked { who, wedged_open: true, .. } if who == "Brannoc")
-        })
-    };
-    assert!(
-        run_until(&mut delve, 60, wedged),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(
-        delve
-            .events::<DoorEvent>()
-            .iter()
-            .any(|e| matches!(e, DoorEvent::DoorSwungShut { .. })),
-        "it swung shut first"
-    );
-    assert!(intents(&delve).contains(&Intent::Door {
-        at: GridPos::new(4, 2),
-        how: DoorPlan::Wedge
-    }));
-}
-
-/// Dungeon Delves › Doors: "a pair of adventurers working together" bash with the stronger one's
-/// Strength adjustment +4. Brannoc (Strength 18: +12) bashes the stuck door, and Orrin, the
-/// other member, steps up beside it to bash with him: a natural 2 opens it (2 + 12 + 4 = 18),
-/// where alone it would not (14).
-#[test]
-fn two_bash_a_stuck_door_together() {
-    const SECOND: &str = r#"(name: "Orrin", faction: "party", at: (1, 3), hp: 12, ac: 14,
-        str: 13, speed_feet: 120)"#;
-    let mut delve = room_with_door("(at: (4, 2), stuck: true)", &[FIGHTER, SECOND]).build();
-    hand_over(
-        &mut delve,
-        PartyPolicy {
-            listen_at_doors: false,
-            ..PartyPolicy::default()
-        },
-    );
-    let bashed = |d: &Delve| {
-        d.events::<PolicyEvent>().iter().any(|e| {
-            matches!(
-                e,
-                PolicyEvent::Decided {
-                    intent: Intent::Door {
-                        how: DoorPlan::Bash,
-                        ..
-                    },
-                    ..
-                }
-            )
-        })
-    };
-    assert!(
-        run_until(&mut delve, 40, bashed),
-        "{}",
-        delve.log().to_text()
-    );
-    // The helper steps up, then the pair bash.
-    assert!(
-        run_until(&mut delve, 6, |d| {
-            d.at("Orrin").chebyshev(GridPos::new(4, 2)) == 1
-                && d.at("Brannoc").chebyshev(GridPos::new(4, 2)) == 1
-        }),
-        "{}",
-        delve.log().to_text()
-    );
-    let throws = |d: &Delve| {
-        d.throws_for(delve::rules::throws::Skill::Dungeonbashing)
-            .len()
-    };
-    let before = throws(&delve);
-    for _ in 0..6 {
-        if throws(&delve) > before {
-            break;
-        }
-        delve.script_dice(&[2]).run(1);
-    }
-    let t = delve
-        .throws_for(delve::rules::throws::Skill::Dungeonbashing)
-        .last()
-        .cloned()
-        .expect("a bash");
-    assert_eq!((t.natural, t.success), (2, true), "{t:?}");
-    assert!(delve.events::<DoorEvent>().iter().any(|e| matches!(
-        e,
-        DoorEvent::DoorOpened {
-            how: DoorOpening::Bashed,
-            ..
-        }
-    )));
-}
-
 /// Dungeon Delves › Traps: a 10' pole probing ahead enters each square before its bearer. With
 /// `pole_ahead`, the pole's bearer leads down a passage no member has walked (the pole meets a
 /// trap there before a foot does); without it the fighter leads as before.
@@ -1391,7 +642,7 @@ fn the_poles_bearer_leads_down_a_passage_no_one_has_walked() {
 }
 
 /// The end of a delve, with its numbers.
-fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
+pub(crate) fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
     delve
         .events::<PolicyEvent>()
         .into_iter()
@@ -1399,44 +650,6 @@ fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
             PolicyEvent::DelveEnded { outcome, tally, .. } => Some((outcome, tally)),
             _ => None,
         })
-}
-
-/// A party that gives up says why (issue 34): the goal's room lies behind a door; a secret one
-/// it never searched for is "never found", a locked one it cannot open is "left shut", with
-/// how it was tried.
-#[test]
-fn a_party_that_gives_up_says_which_door_stopped_it() {
-    let why = |door: &str, policy: PartyPolicy| {
-        let mut delve = room_with_door(door, &[FIGHTER])
-            .field("goal: Room((6, 2))")
-            .light("(at: (2, 2), kind: Custom(bright_feet: 30, dim_feet: 30), lit: true)")
-            .build();
-        hand_over(&mut delve, policy);
-        assert!(run_until(&mut delve, 600, |d| ended(d).is_some()));
-        let (outcome, tally) = ended(&delve).unwrap();
-        assert_eq!(outcome, Outcome::GaveUp, "{}", delve.log().to_text());
-        tally.cause.expect("a cause")
-    };
-    let no_searching = PartyPolicy {
-        dead_end_searches: 0,
-        ..PartyPolicy::default()
-    };
-    assert_eq!(
-        why("(at: (4, 2), secret: true)", no_searching),
-        delve::policy::outcome::Cause::SecretDoorNotFound {
-            at: GridPos::new(4, 2)
-        }
-    );
-    match why(
-        "(at: (4, 2), lock: Locked(key: None))",
-        PartyPolicy::default(),
-    ) {
-        delve::policy::outcome::Cause::DoorLeftShut { at, tried } => {
-            assert_eq!(at, GridPos::new(4, 2));
-            assert!(tried.contains(&"by_hand".to_owned()), "{tried:?}");
-        }
-        other => panic!("{other:?}"),
-    }
 }
 
 /// A party told to wait for orders in a battle, then handed to its policy, waits no more: the

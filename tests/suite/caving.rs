@@ -1,14 +1,13 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
 use delve::command::acts::{
-    Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, Move, PushForward, RigTraverse,
-    ThrowGrapplingHook, Traverse, WiggleBack,
+    Climb, ClimbDown, Jump, LowerRope, Move, PushForward, Traverse, WiggleBack,
 };
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
 use delve::rules::acting::Hold;
 use delve::rules::caving::{
-    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn, Surface,
+    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn,
 };
 use delve::rules::conditions::Conditions;
 use delve::rules::movement::Pace;
@@ -17,7 +16,7 @@ use delve::scenario::{Delve, Scenario};
 
 /// A passage with a squeeze 10' long at (4, 1)–(5, 1), lit; Tam (5 stone, or 7.5) starts at
 /// (2, 1) and is told to walk to (8, 1) at combat speed.
-fn squeeze(tam: &str) -> Delve {
+pub(crate) fn squeeze(tam: &str) -> Delve {
     let mut delve = Scenario::new(&["XXXXXXXXXX", "X...SS...X", "XXXXXXXXXX"])
         .legend("'S': Squeeze")
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
@@ -35,7 +34,7 @@ fn squeeze(tam: &str) -> Delve {
     delve
 }
 
-fn squeezing(delve: &Delve) -> Vec<delve::dice::Throw> {
+pub(crate) fn squeezing(delve: &Delve) -> Vec<delve::dice::Throw> {
     delve.throws_for(Skill::Squeezing)
 }
 
@@ -225,7 +224,7 @@ pub(crate) fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
     delve
 }
 
-fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
+pub(crate) fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
     delve.throws_for(Skill::Proficiency(
         delve::level::schema::Proficiency::Climbing,
     ))
@@ -364,7 +363,7 @@ pub(crate) fn chasm(jess: &str, dex: i32, landing: char) -> Delve {
         .build()
 }
 
-fn jumped(delve: &Delve) -> Option<(u32, u32, f32, bool)> {
+pub(crate) fn jumped(delve: &Delve) -> Option<(u32, u32, f32, bool)> {
     delve
         .events::<CavingEvent>()
         .into_iter()
@@ -389,300 +388,9 @@ pub(crate) fn jump_across(delve: &mut Delve) {
     });
 }
 
-/// Dungeon Delves › Jumping: DEX 13 with no run-up clears (13 + 1d6 − 2) / 2 feet, at best
-/// 8½' of a 10' gap: it falls short, into the chasm where it came down (8½' out: the second
-/// chasm square), 30' (3d6), and is at its bottom.
-#[test]
-fn dex_13_with_no_run_up_falls_short_of_a_10_foot_chasm() {
-    let mut delve = chasm(", at: (5, 1)", 13, '.');
-    delve.script_dice(&[6, 1, 2, 3]);
-    jump_across(&mut delve);
-    assert_eq!(jumped(&delve), Some((10, 6, 8.5, false)));
-    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
-        who: "Jess".into(),
-        feet: 30,
-        dice: vec![1, 2, 3],
-        damage: 6
-    }));
-    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
-    assert_eq!(delve.at("Jess"), GridPos::new(7, 1));
-    // Out only by climbing the chasm's sheer side: not for her without Climbing.
-    delve.act(Climb {
-        who: "Jess".into(),
-        to: (8, 1),
-        pace: ClimbPace::Third,
-    });
-    assert!(delve.was_refused("Jess", &CavingRefusal::SheerNeedsClimbing));
-}
-
-/// Dungeon Delves › Jumping: after a moving start of 20' in the same move, the full DEX + 1d6 −
-/// stone: 13 + 1 − 2 = 12' clears the 10' gap.
-#[test]
-fn a_run_up_clears_the_chasm() {
-    let mut delve = chasm(", at: (1, 1)", 13, '.');
-    delve.script_dice(&[1]);
-    delve.act(Jump {
-        who: "Jess".into(),
-        to: (8, 1),
-        from: Some((5, 1)),
-        running: false,
-    });
-    assert_eq!(jumped(&delve), Some((10, 1, 12.0, true)));
-    assert_eq!(delve.at("Jess"), GridPos::new(8, 1));
-    assert!(delve.get::<Below>("Jess").is_none());
-}
-
-/// Dungeon Delves › Jumping: a landing on loose ground is precarious: a Paralysis save, or 1d6'
-/// short; a few feet short on the ground, prone.
-#[test]
-fn a_precarious_landing_may_fall_short() {
-    let mut delve = chasm(", at: (5, 1)", 18, ':');
-    // (18 + 6 − 2) / 2 = 11: across; the save (12) fails on a 5; 3' short: prone.
-    delve.script_dice(&[6, 5, 3]);
-    jump_across(&mut delve);
-    assert_eq!(delve.at("Jess"), GridPos::new(8, 1));
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::LandedShort {
-                who: "Jess".into(),
-                feet: 3
-            })
-    );
-    assert!(
-        delve
-            .get::<Conditions>("Jess")
-            .unwrap()
-            .has(ConditionKind::Prone)
-    );
-}
-
-/// Dungeon Delves › Climbing: a grappling hook thrown for the anchor (AC 2: 12 ascending) 30'
-/// above takes −2; caught, the rope makes the side an easy climb. On a natural 1 it only seems
-/// to catch, and slips loose at the first failed Climbing throw: a fall from the throw's point.
-#[test]
-fn a_grappling_hook_out_of_a_chasm() {
-    let fall_in = |delve: &mut Delve| {
-        delve.script_dice(&[6, 1, 1, 1]);
-        jump_across(delve);
-        assert!(delve.get::<Below>("Jess").is_some());
-    };
-    let gear = ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope(50)]";
-    let mut delve = chasm(gear, 13, '.');
-    fall_in(&mut delve);
-    delve.script_dice(&[13]);
-    delve.act(ThrowGrapplingHook { who: "Jess".into() });
-    let t = delve.throws().pop().unwrap();
-    assert_eq!(t.target, 12);
-    assert!(
-        t.modifiers.iter().any(|m| m.value == -2),
-        "{:?}",
-        t.modifiers
-    );
-    assert!(t.success, "{:?}", t.modifiers);
-    delve.act(Climb {
-        who: "Jess".into(),
-        to: (8, 1),
-        pace: ClimbPace::Third,
-    });
-    assert!(delve.events::<CavingEvent>().iter().any(|e| matches!(
-        e,
-        CavingEvent::ClimbBegun {
-            surface: Surface::Easy,
-            ..
-        }
-    )));
-
-    let mut delve = chasm(gear, 13, '.');
-    fall_in(&mut delve);
-    delve.script_dice(&[1]);
-    delve.act(ThrowGrapplingHook { who: "Jess".into() });
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .iter()
-            .any(|e| matches!(e, CavingEvent::HookThrown { caught: true, .. }))
-    );
-    delve.give(Climb {
-        who: "Jess".into(),
-        to: (8, 1),
-        pace: ClimbPace::Third,
-    });
-    // 13⅓' a round: the throw at 15' comes in the second round; a 5 fails, the hook slips.
-    delve.run(1);
-    delve.script_dice(&[5, 2]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .iter()
-            .any(|e| matches!(e, CavingEvent::HookSlipped { .. }))
-    );
-    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
-        who: "Jess".into(),
-        feet: 15,
-        dice: vec![2],
-        damage: 2
-    }));
-}
-
-/// Dungeon Delves › Climbing: down an easy rope (8+) a third of combat speed a round, the throw
-/// at the middle of the 30'; at the bottom.
-#[test]
-fn climbing_down_a_rope_into_a_chasm() {
-    let mut delve = chasm(", at: (5, 1), gear: [Rope(50)]", 13, '.');
-    delve.act(LowerRope {
-        who: "Jess".into(),
-        at: (6, 1),
-    });
-    delve.give(ClimbDown {
-        who: "Jess".into(),
-        into: (6, 1),
-        rappel: false,
-        pace: ClimbPace::Third,
-    });
-    delve.run(1);
-    delve.script_dice(&[8]);
-    delve.run(2);
-    let t: Vec<_> = climbing(&delve);
-    assert_eq!((t.len(), t[0].target, t[0].success), (1, 8, true));
-    assert_eq!(delve.at("Jess"), GridPos::new(6, 1));
-    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
-}
-
-/// Dungeon Delves › Rappelling: for the proficient, down a secured rope at running speed; a
-/// natural 1 falls from the midpoint (15' of 30' left), unless proficient in both Climbing and
-/// Mountaineering.
-#[test]
-fn rappelling_at_running_speed_and_the_botch() {
-    let rappel = |delve: &mut Delve, face: u32| {
-        delve.act(LowerRope {
-            who: "Jess".into(),
-            at: (6, 1),
-        });
-        delve.give(ClimbDown {
-            who: "Jess".into(),
-            into: (6, 1),
-            rappel: true,
-            pace: ClimbPace::Third,
-        });
-        delve.script_dice(&[face, 4]);
-        delve.run(1);
-    };
-    let climber =
-        ", at: (5, 1), gear: [Rope(50)], proficiencies: [Climbing], throws: { Climbing: 6 }";
-    let mut delve = chasm(climber, 13, '.');
-    rappel(&mut delve, 10);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::ClimbedDown {
-                who: "Jess".into(),
-                at: GridPos::new(6, 1)
-            }),
-        "30' in one round at running speed"
-    );
-
-    let mut delve = chasm(climber, 13, '.');
-    rappel(&mut delve, 1);
-    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
-        who: "Jess".into(),
-        feet: 15,
-        dice: vec![4],
-        damage: 4
-    }));
-    assert_eq!(delve.get::<Below>("Jess"), Some(&Below { depth_feet: 30 }));
-
-    let both = ", at: (5, 1), gear: [Rope(50)], proficiencies: [Climbing, Mountaineering], throws: { Climbing: 6 }";
-    let mut delve = chasm(both, 13, '.');
-    rappel(&mut delve, 1);
-    assert!(
-        !delve
-            .events::<CavingEvent>()
-            .iter()
-            .any(|e| matches!(e, CavingEvent::Fell { .. }))
-    );
-
-    let mut delve = chasm(", at: (5, 1), gear: [Rope(50)]", 13, '.');
-    delve.act(LowerRope {
-        who: "Jess".into(),
-        at: (6, 1),
-    });
-    delve.act(ClimbDown {
-        who: "Jess".into(),
-        into: (6, 1),
-        rappel: true,
-        pace: ClimbPace::Third,
-    });
-    assert!(delve.was_refused("Jess", &CavingRefusal::RappellingNeedsClimbing));
-}
-
-/// Dungeon Delves › Belaying: the belayer's Dungeonbashing 18+ (Strength 18: +12), the
-/// climber's 2 stone a penalty: caught, no fall. On a natural 1 the belayer must make a
-/// Climbing throw (the climber's stone a penalty) or fall in too.
-#[test]
-fn a_belayer_breaks_the_fall_or_is_pulled_in() {
-    let climber = ", proficiencies: [Climbing], throws: { Climbing: 6 }";
-    let start = |delve: &mut Delve| {
-        delve.act(Belay {
-            who: "Bo".into(),
-            climber: "Ada".into(),
-        });
-        assert!(delve.was_refused("Bo", &CavingRefusal::NotClimbing));
-        // Given in one round: Ada starts up, and Bo stands ready, before she climbs.
-        delve.give(Climb {
-            who: "Ada".into(),
-            to: (2, 1),
-            pace: ClimbPace::Third,
-        });
-        delve.give(Belay {
-            who: "Bo".into(),
-            climber: "Ada".into(),
-        });
-    };
-    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope(50)]");
-    start(&mut delve);
-    // The climb's throw at 10' fails (sheer: a fall); Bo throws 8: 8 + 12 − 2 = 18.
-    delve.script_dice(&[5, 8]);
-    delve.run(1);
-    let bash = delve.throws().pop().unwrap();
-    assert_eq!((bash.target, bash.total), (18, 18), "{:?}", bash.modifiers);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::Belayed {
-                who: "Bo".into(),
-                climber: "Ada".into(),
-                caught: true
-            })
-    );
-    assert!(
-        !delve
-            .events::<CavingEvent>()
-            .iter()
-            .any(|e| matches!(e, CavingEvent::Fell { .. }))
-    );
-    assert!(delve.get::<Climbing>("Ada").is_some(), "still on the wall");
-
-    let mut delve = ada_in_a_pit(climber, ", str: 18, gear: [Rope(50)]");
-    start(&mut delve);
-    delve.script_dice(&[5, 1, 3, 1, 1, 2]);
-    delve.run(1);
-    let falls: Vec<(String, u32)> = delve
-        .events::<CavingEvent>()
-        .into_iter()
-        .filter_map(|e| match e {
-            CavingEvent::Fell { who, feet, .. } => Some((who, feet)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(falls, vec![("Bo".into(), 20), ("Ada".into(), 10)]);
-    assert_eq!(delve.get::<Below>("Bo"), Some(&Below { depth_feet: 20 }));
-}
-
 /// A ledge 20' long (`width`" wide) from (3, 1) to (6, 1) over a 40' chasm; Kit (2 stone)
 /// stands at (2, 1).
-fn ledge(width: u32, kit: &str) -> Delve {
+pub(crate) fn ledge(width: u32, kit: &str) -> Delve {
     Scenario::new(&["XXXXXXXXXX", "X..LLLL..X", "XCCCCCCCCX", "XXXXXXXXXX"])
         .legend(&format!("'L': Ledge(width_inches: {width})"))
         .legend("'C': Chasm(depth_feet: 40)")
@@ -695,239 +403,12 @@ fn ledge(width: u32, kit: &str) -> Delve {
         .build()
 }
 
-fn cross(delve: &mut Delve) {
+pub(crate) fn cross(delve: &mut Delve) {
     delve.give(Traverse {
         who: "Kit".into(),
         to: (7, 1),
         pace: ClimbPace::Third,
     });
-}
-
-/// Dungeon Delves › Balancing Traverse: a narrow path (6") by Adventuring 8+, at exploration
-/// speed outside a battle (12' a round), one throw at the midpoint of 20'; the traverser is on
-/// the ledge as it goes.
-#[test]
-fn a_narrow_ledge_is_crossed_at_exploration_speed() {
-    let mut delve = ledge(6, "");
-    cross(&mut delve);
-    delve.script_dice(&[8]);
-    delve.run(1);
-    let t = delve.throws().pop().unwrap();
-    assert_eq!((t.target, t.success), (8, true));
-    assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "12' along");
-    assert!(
-        delve
-            .get::<Conditions>("Kit")
-            .unwrap()
-            .has(ConditionKind::Vulnerable)
-    );
-    delve.run(1);
-    assert_eq!(delve.at("Kit"), GridPos::new(7, 1));
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::Traversed {
-                who: "Kit".into(),
-                at: GridPos::new(7, 1)
-            })
-    );
-}
-
-/// Dungeon Delves › Balancing Traverse: a natural 1 on a narrow path falls, into the chasm
-/// beside it (40': 4d6); a precarious path (2") is for the Climbing-proficient only, and any
-/// failure there falls.
-#[test]
-fn falls_from_narrow_and_precarious_paths() {
-    let mut delve = ledge(6, "");
-    cross(&mut delve);
-    delve.script_dice(&[1, 1, 1, 1, 1]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .iter()
-            .any(|e| matches!(e, CavingEvent::Fell { feet: 40, .. }))
-    );
-    assert_eq!(delve.get::<Below>("Kit"), Some(&Below { depth_feet: 40 }));
-
-    let mut delve = ledge(2, "");
-    delve.act(Traverse {
-        who: "Kit".into(),
-        to: (7, 1),
-        pace: ClimbPace::Third,
-    });
-    assert!(delve.was_refused("Kit", &CavingRefusal::PrecariousNeedsClimbing));
-
-    let mut delve = ledge(2, ", proficiencies: [Climbing], throws: { Climbing: 7 }");
-    cross(&mut delve);
-    delve.script_dice(&[5, 1, 1, 1, 1]);
-    delve.run(1);
-    assert!(
-        delve.get::<Below>("Kit").is_some(),
-        "a failure on a precarious path falls"
-    );
-}
-
-/// Dungeon Delves › Balancing Traverse: damage on the path calls for a Paralysis save, or a
-/// fall.
-#[test]
-fn damage_on_a_ledge_calls_for_a_paralysis_save() {
-    let mut delve = ledge(6, "");
-    cross(&mut delve);
-    delve.script_dice(&[8]);
-    delve.run(1);
-    let kit = delve.entity("Kit");
-    delve.script_dice(&[3, 1, 1, 1, 1]);
-    delve::rules::damage::take_damage(delve.world_mut(), kit, 1);
-    let save = delve.throws().pop().unwrap();
-    assert_eq!((save.target, save.success), (12, false));
-    assert!(delve.get::<Below>("Kit").is_some());
-}
-
-/// Dungeon Delves › Crawling Traverse: rigging secures the near end (a round), hooks the far
-/// counterweight (AC 2: 12, −2 at 15') until it holds, and tightens the rope (a round); then
-/// the crossing is 8+ by Adventuring, a throw at the midpoint.
-#[test]
-fn a_crawling_traverse_is_rigged_and_crossed() {
-    let mut delve = chasm(
-        ", at: (5, 1), attack_bonus: 1, gear: [GrapplingHook, Rope(50)]",
-        13,
-        '.',
-    );
-    delve.act(RigTraverse {
-        who: "Jess".into(),
-        to: (8, 1),
-    });
-    delve.script_dice(&[11, 13]);
-    delve.run(3);
-    let hooks: Vec<(i32, i32, bool)> = delve
-        .throws()
-        .into_iter()
-        .filter(|t| t.what.starts_with("grappling hook"))
-        .map(|t| (t.natural as i32, t.target, t.success))
-        .collect();
-    assert_eq!(
-        hooks,
-        vec![(11, 12, false), (13, 12, true)],
-        "until it holds"
-    );
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::TraverseRigged {
-                who: "Jess".into(),
-                from: GridPos::new(5, 1),
-                to: GridPos::new(8, 1)
-            })
-    );
-    delve.give(CrawlAcross {
-        who: "Jess".into(),
-        to: (8, 1),
-        pace: ClimbPace::Third,
-    });
-    delve.script_dice(&[8]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::Traversed {
-                who: "Jess".into(),
-                at: GridPos::new(8, 1)
-            })
-    );
-}
-
-/// Dungeon Delves › Balancing Traverse: the Paralysis save for damage is for "an adventurer who
-/// suffers damage while on a narrow or precarious path" — not one crawling a rope.
-#[test]
-fn damage_while_crawling_a_rope_calls_for_no_balance_save() {
-    let mut delve = Scenario::new(&["XXXXXXXXXXXXX", "X....CCCCC..X", "XXXXXXXXXXXXX"])
-        .field("climbs: [(at: (9, 1), anchor_ac: 2)]")
-        .legend("'C': Chasm(depth_feet: 30)")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(
-            r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 12, attack_bonus: 1,
-                encumbrance_stone: 2.0, saves: { Paralysis: 12 },
-                gear: [GrapplingHook, Rope(50)])"#,
-        )
-        .build();
-    delve.act(RigTraverse {
-        who: "Jess".into(),
-        to: (10, 1),
-    });
-    delve.script_dice(&[20]);
-    delve.run(3);
-    delve.give(CrawlAcross {
-        who: "Jess".into(),
-        to: (10, 1),
-        pace: ClimbPace::Third,
-    });
-    delve.run(1);
-    assert!(
-        delve
-            .get::<delve::rules::caving::traverse::Traversing>("Jess")
-            .is_some(),
-        "{}",
-        delve.log().to_text()
-    );
-    let before = delve.throws().len();
-    let jess = delve.entity("Jess");
-    delve::rules::damage::take_damage(delve.world_mut(), jess, 1);
-    assert_eq!(delve.throws().len(), before, "no save");
-    assert!(delve.get::<Below>("Jess").is_none());
-}
-
-/// Dungeon Delves › Crawling Traverse: a rope bears 45 stone.
-#[test]
-fn a_rope_traverse_bears_45_stone() {
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
-    let mut delve = Scenario::new(&[
-        "XXXXXXXXXXXXXXXX",
-        "X....CCCCCC....X",
-        "XXXXXXXXXXXXXXXX",
-    ])
-        .legend("'C': Chasm(depth_feet: 30)")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(r#"(name: "Ox", faction: "party", at: (4, 1), hp: 20, ac: 10, encumbrance_stone: 20.0)"#)
-        .creature(r#"(name: "Yak", faction: "party", at: (3, 1), hp: 20, ac: 10, encumbrance_stone: 20.0)"#)
-        .creature(r#"(name: "Jess", faction: "party", at: (2, 1), hp: 20, ac: 10, encumbrance_stone: 6.0)"#)
-        .build();
-    delve
-        .world_mut()
-        .resource_mut::<RiggedTraverses>()
-        .0
-        .push(Rigged {
-            from: GridPos::new(4, 1),
-            to: GridPos::new(11, 1),
-            ropes: 1,
-            by_mountaineer: None,
-        });
-    let onto_the_rope = |delve: &mut Delve, who: &str| {
-        delve.act(Move {
-            who: who.into(),
-            to: (4, 1),
-            pace: Pace::Combat,
-        });
-        delve.act(CrawlAcross {
-            who: who.into(),
-            to: (11, 1),
-            pace: ClimbPace::Third,
-        });
-    };
-    onto_the_rope(&mut delve, "Ox");
-    onto_the_rope(&mut delve, "Yak");
-    assert!(delve.last_refusal().is_none(), "40 stone on one rope");
-    onto_the_rope(&mut delve, "Jess");
-    assert!(delve.was_refused(
-        "Jess",
-        &CavingRefusal::TooHeavyForTheRope {
-            load: 46.0,
-            bears: 45.0
-        }
-    ));
 }
 
 /// The spelunking tables' last row: vulnerable in combat climbing a sheer surface, rappelling,
@@ -1045,184 +526,9 @@ fn the_caving_choices_at_a_chasm_edge() {
     );
 }
 
-/// The spelunking tables' failed-throw row: on a narrow path and a crawling traverse a failure
-/// makes no progress that round (no fall).
-#[test]
-fn failures_on_a_narrow_path_and_a_rope_make_no_progress() {
-    let mut delve = ledge(6, "");
-    cross(&mut delve);
-    delve.script_dice(&[5]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::NoProgress { who: "Kit".into() })
-    );
-    assert_eq!(delve.at("Kit"), GridPos::new(2, 1), "still at the start");
-    assert!(delve.get::<Below>("Kit").is_none());
-
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
-    let mut delve = chasm(", at: (5, 1)", 13, '.');
-    delve
-        .world_mut()
-        .resource_mut::<RiggedTraverses>()
-        .0
-        .push(Rigged {
-            from: GridPos::new(5, 1),
-            to: GridPos::new(8, 1),
-            ropes: 1,
-            by_mountaineer: None,
-        });
-    delve.give(CrawlAcross {
-        who: "Jess".into(),
-        to: (8, 1),
-        pace: ClimbPace::Third,
-    });
-    delve.script_dice(&[5]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::NoProgress { who: "Jess".into() })
-    );
-    assert!(delve.get::<Below>("Jess").is_none());
-}
-
-/// Dungeon Delves › Rappelling: a failed throw slows the rappel to combat speed (40' a round
-/// at 2 stone) from running speed (120'), down a 300' rope into a 300' chasm.
-#[test]
-fn a_failed_rappelling_throw_slows_to_combat_speed() {
-    let mut delve = Scenario::new(&["XXXXXX", "X..C.X", "XXXXXX"])
-        .legend("'C': Chasm(depth_feet: 300)")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(
-            r#"(name: "Ro", faction: "party", at: (2, 1), hp: 20, ac: 12, encumbrance_stone: 2.0,
-                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope(300)])"#,
-        )
-        .build();
-    delve.act(LowerRope {
-        who: "Ro".into(),
-        at: (3, 1),
-    });
-    delve.give(ClimbDown {
-        who: "Ro".into(),
-        into: (3, 1),
-        rappel: true,
-        pace: ClimbPace::Third,
-    });
-    // The throw at 50' fails (a 3): slowed after it.
-    delve.script_dice(&[3]);
-    delve.run(1);
-    assert_eq!(delve.get::<Climbing>("Ro").unwrap().done_feet, 120.0);
-    delve.run(1);
-    assert_eq!(
-        delve.get::<Climbing>("Ro").unwrap().done_feet,
-        160.0,
-        "40' at combat speed"
-    );
-}
-
-/// Gear › Rope: a rope reaches as far as its length. Lowering one that does not reach the
-/// bottom is refused; the shortest that reaches is spent, hangs in the pit, and comes back up
-/// with `TakeUpRope` — but not while someone is on it.
-#[test]
-fn a_rope_reaches_as_far_as_its_length_and_stays_where_it_hangs() {
-    use delve::command::acts::TakeUpRope;
-    use delve::creature::Equipment;
-    use delve::level::schema::Gear;
-    let mut delve = ada_in_a_pit("", ", gear: [Rope(10)]");
-    delve.act(LowerRope {
-        who: "Bo".into(),
-        at: (3, 1),
-    });
-    assert!(delve.was_refused(
-        "Bo",
-        &CavingRefusal::RopeTooShort {
-            needs: 20,
-            longest: 10
-        }
-    ));
-
-    let mut delve = ada_in_a_pit("", ", gear: [Rope(100), Rope(10), Rope(50)]");
-    delve.act(LowerRope {
-        who: "Bo".into(),
-        at: (3, 1),
-    });
-    assert_eq!(
-        delve.get::<Equipment>("Bo").unwrap().0,
-        vec![Gear::Rope(100), Gear::Rope(10)],
-        "the 50' rope, the shortest that reaches, hangs in the pit"
-    );
-    delve.give(Climb {
-        who: "Ada".into(),
-        to: (2, 1),
-        pace: ClimbPace::Third,
-    });
-    delve.give(TakeUpRope {
-        who: "Bo".into(),
-        at: (3, 1),
-    });
-    delve.script_dice(&[12]);
-    delve.run(1);
-    assert!(delve.was_refused(
-        "Bo",
-        &CavingRefusal::RopeInUse {
-            at: GridPos::new(3, 1)
-        }
-    ));
-    delve.run(1);
-    assert_eq!(delve.at("Ada"), GridPos::new(2, 1), "climbed out");
-    delve.act(TakeUpRope {
-        who: "Bo".into(),
-        at: (3, 1),
-    });
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::RopeTakenUp {
-                who: "Bo".into(),
-                at: GridPos::new(3, 1)
-            })
-    );
-    assert!(delve.get::<Equipment>("Bo").unwrap().has(&Gear::Rope(50)));
-    assert!(!delve::rules::caving::climbing::rope_in(
-        delve.app.world(),
-        GridPos::new(3, 1)
-    ));
-}
-
-/// Dungeon Delves › Belaying: the rope must cover the distance between belayer and climber:
-/// 20' from the rim to the bottom of the pit.
-#[test]
-fn a_belayer_needs_a_rope_that_reaches_the_climber() {
-    let mut delve = ada_in_a_pit(
-        ", proficiencies: [Climbing], throws: { Climbing: 6 }",
-        ", gear: [Rope(10)]",
-    );
-    delve.give(Climb {
-        who: "Ada".into(),
-        to: (2, 1),
-        pace: ClimbPace::Third,
-    });
-    delve.give(Belay {
-        who: "Bo".into(),
-        climber: "Ada".into(),
-    });
-    delve.script_dice(&[15]);
-    delve.run(1);
-    assert!(delve.was_refused(
-        "Bo",
-        &CavingRefusal::RopeTooShort {
-            needs: 20,
-            longest: 10
-        }
-    ));
-}
-
 /// A 200' sheer chasm at (3, 1); Ro (Climbing 6, 2 stone) at (2, 1), Cy at (4, 1), Bo (Str 18)
 /// at (3, 2), each with a 60' rope.
-fn deep_chasm() -> Delve {
+pub(crate) fn deep_chasm() -> Delve {
     let climber = |name: &str, at: &str| {
         format!(
             r#"(name: "{name}", faction: "party", at: {at}, hp: 40, ac: 12, encumbrance_stone: 2.0,
@@ -1242,7 +548,7 @@ fn deep_chasm() -> Delve {
         .build()
 }
 
-fn falls(delve: &Delve) -> Vec<(String, u32)> {
+pub(crate) fn falls(delve: &Delve) -> Vec<(String, u32)> {
     delve
         .events::<CavingEvent>()
         .into_iter()
@@ -1251,211 +557,6 @@ fn falls(delve: &Delve) -> Vec<(String, u32)> {
             _ => None,
         })
         .collect()
-}
-
-/// Dungeon Delves › Belaying: a belayer who fails to slow the fall lets the climber fall the
-/// length of the rope: Ro falls off 150' above the bottom, and drops the 60' of Bo's rope, to
-/// hang at its end (6d6), still on the climb.
-#[test]
-fn a_failed_belay_drops_the_climber_the_length_of_the_rope() {
-    let mut delve = deep_chasm();
-    delve.give(ClimbDown {
-        who: "Ro".into(),
-        into: (3, 1),
-        rappel: false,
-        pace: ClimbPace::Third,
-    });
-    delve.give(Belay {
-        who: "Bo".into(),
-        climber: "Ro".into(),
-    });
-    // 12' a round (its exploration speed, outside a battle): 48' in four rounds.
-    delve.run(4);
-    assert!(falls(&delve).is_empty());
-    // At 50' (the middle of the first 100') Ro throws a 5 against 6; Bo 5 + 12 − 2 = 15 < 18.
-    delve.script_dice(&[5, 5, 1, 1, 1, 1, 1, 1]);
-    delve.run(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::Belayed {
-                who: "Bo".into(),
-                climber: "Ro".into(),
-                caught: false
-            })
-    );
-    assert_eq!(falls(&delve), vec![("Ro".into(), 60)]);
-    let c = delve.get::<Climbing>("Ro").expect("hangs on the rope");
-    assert_eq!(c.done_feet, 110.0, "90' above the bottom of the 200'");
-    assert_eq!(delve.at("Ro"), GridPos::new(2, 1));
-}
-
-/// Dungeon Delves › Belaying: "If the belayer was himself secured by another belayer further
-/// along than himself, that belayer must now repeat the steps above." Cy, on the climb above
-/// Ro, belays Ro; Bo, at the top, belays Cy. Ro falls; Cy's throw is a natural 1 and its
-/// footing throw fails: Cy falls off too, and Bo catches Cy. Ro drops the length of Cy's rope.
-#[test]
-fn belayers_up_the_rope_each_repeat_the_steps() {
-    let mut delve = deep_chasm();
-    delve.give(ClimbDown {
-        who: "Ro".into(),
-        into: (3, 1),
-        rappel: false,
-        pace: ClimbPace::Third,
-    });
-    delve.run(3);
-    delve.give(ClimbDown {
-        who: "Cy".into(),
-        into: (3, 1),
-        rappel: false,
-        pace: ClimbPace::Third,
-    });
-    delve.give(Belay {
-        who: "Cy".into(),
-        climber: "Ro".into(),
-    });
-    delve.give(Belay {
-        who: "Bo".into(),
-        climber: "Cy".into(),
-    });
-    delve.run(1);
-    assert!(falls(&delve).is_empty());
-    // Ro's throw at 50': 5 (fails, sheer); Cy's Dungeonbashing: a natural 1; Cy's footing: 2
-    // against 6 (fails); Bo for Cy: 15 + 12 − 2 = 25, caught; Ro falls Cy's 60' (6d6).
-    delve.script_dice(&[5, 1, 2, 15, 1, 1, 1, 1, 1, 1]);
-    delve.run(1);
-    let belayed: Vec<(String, String, bool)> = delve
-        .events::<CavingEvent>()
-        .into_iter()
-        .filter_map(|e| match e {
-            CavingEvent::Belayed {
-                who,
-                climber,
-                caught,
-            } => Some((who, climber, caught)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        belayed,
-        vec![
-            ("Cy".into(), "Ro".into(), false),
-            ("Bo".into(), "Cy".into(), true)
-        ]
-    );
-    assert_eq!(falls(&delve), vec![("Ro".into(), 60)]);
-    assert!(
-        delve.get::<Climbing>("Cy").is_some(),
-        "Cy hangs on Bo's rope"
-    );
-}
-
-/// Dungeon Delves › Jumping and Leaping: the vertical leap is DEX bonus + 1 (at least 1'), less
-/// 1' per stone, halved without a run-up. Out of a 1' hollow DEX 13 (+1) at 0 stone leaps 1'
-/// standing; a 2' one needs climbing.
-#[test]
-fn leaping_out_of_a_hole_no_deeper_than_the_leap() {
-    let hollow = |depth: u32| {
-        let mut delve = Scenario::new(&["XXXXX", "X...X", "XXXXX"])
-            .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-            .faction(r#"(name: "party")"#)
-            .creature(
-                r#"(name: "Lia", faction: "party", at: (2, 1), hp: 20, ac: 12, dex: 13,
-                    encumbrance_stone: 0.0)"#,
-            )
-            .build();
-        // As if fallen into a hollow that deep.
-        let lia = delve.entity("Lia");
-        delve
-            .app
-            .world_mut()
-            .entity_mut(lia)
-            .insert(Below { depth_feet: depth });
-        delve.act(Jump {
-            who: "Lia".into(),
-            to: (3, 1),
-            from: None,
-            running: false,
-        });
-        delve
-    };
-    let delve = hollow(1);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::LeaptOut {
-                who: "Lia".into(),
-                depth_feet: 1,
-                leap_feet: 1.0,
-                at: GridPos::new(3, 1)
-            })
-    );
-    assert_eq!(delve.at("Lia"), GridPos::new(3, 1));
-    assert!(delve.get::<Below>("Lia").is_none());
-    let delve = hollow(2);
-    assert!(delve.was_refused(
-        "Lia",
-        &CavingRefusal::TooHighToLeap {
-            depth_feet: 2,
-            leap_feet: 1.0
-        }
-    ));
-    assert!(delve.get::<Below>("Lia").is_some());
-}
-
-/// Dungeon Delves › Crawling Traverse: "crawling across the traverse requires both hands and
-/// feet": a mapper (both hands on the map) is refused the rope, and a crawler can do nothing
-/// but crawl on (nor throw a grappling hook, nor open a door).
-#[test]
-fn crawling_takes_both_hands() {
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
-    use delve::rules::movement::Mapper;
-    let mut delve = Scenario::new(&["XXXXXXXXXXX", "X...CCC...X", "XXXXXXXXXXX"])
-        .legend("'C': Chasm(depth_feet: 30)")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(
-            r#"(name: "Jess", faction: "party", at: (3, 1), hp: 20, ac: 10,
-                encumbrance_stone: 2.0, gear: [Rope(50), GrapplingHook])"#,
-        )
-        .build();
-    delve
-        .world_mut()
-        .resource_mut::<RiggedTraverses>()
-        .0
-        .push(Rigged {
-            from: GridPos::new(3, 1),
-            to: GridPos::new(7, 1),
-            ropes: 1,
-            by_mountaineer: None,
-        });
-    let jess = delve.entity("Jess");
-    delve
-        .world_mut()
-        .entity_mut(jess)
-        .insert(Mapper { proficient: false });
-    delve.act(CrawlAcross {
-        who: "Jess".into(),
-        to: (7, 1),
-        pace: ClimbPace::Third,
-    });
-    assert!(delve.was_refused("Jess", &CavingRefusal::HandsBusy { with: "mapping" }));
-    delve.world_mut().entity_mut(jess).remove::<Mapper>();
-    delve.act(CrawlAcross {
-        who: "Jess".into(),
-        to: (7, 1),
-        pace: ClimbPace::Third,
-    });
-    assert!(
-        delve
-            .get::<delve::rules::caving::traverse::Traversing>("Jess")
-            .is_some()
-    );
-    delve.act(LowerRope {
-        who: "Jess".into(),
-        at: (5, 1),
-    });
-    assert!(delve.was_refused("Jess", &Hold::CrawlingATraverse));
 }
 
 /// Dungeon Delves › Climbing: one climbs "at his exploration speed or, if action is being
@@ -1502,95 +603,6 @@ fn climbing_is_at_exploration_speed_outside_a_battle_and_a_third_of_combat_speed
     };
     assert_eq!(climbed(false), 36.0);
     assert!((climbed(true) - 40.0).abs() < 0.01, "{}", climbed(true));
-}
-
-/// Dungeon Delves › Belaying: a belayer who fails on a 1 "must make an immediate Climbing
-/// proficiency throw, applying the falling climber's encumbrance as a penalty" — always, even
-/// for one proficient in Climbing and Mountaineering (who escapes only the penalty on the
-/// Dungeonbashing throw); on a sheer climb it is by the belayer's class value (12), not the
-/// easy climb's 8+.
-#[test]
-fn a_belayer_pulled_off_balance_throws_by_the_climbs_surface_with_the_climbers_weight() {
-    let mut delve = Scenario::new(&["XXXXXXX", "X..C..X", "XXX.XXX", "XXXXXXX"])
-        .legend("'C': Chasm(depth_feet: 200)")
-        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(
-            r#"(name: "Ro", faction: "party", at: (2, 1), hp: 40, ac: 12, encumbrance_stone: 2.0,
-                proficiencies: [Climbing], throws: { Climbing: 6 }, gear: [Rope(60)])"#,
-        )
-        .creature(
-            r#"(name: "Bo", faction: "party", at: (3, 2), hp: 40, ac: 12, str: 18,
-                encumbrance_stone: 2.0, proficiencies: [Climbing, Mountaineering],
-                throws: { Climbing: 12, Mountaineering: 12 }, gear: [Rope(60)])"#,
-        )
-        .build();
-    delve.give(ClimbDown {
-        who: "Ro".into(),
-        into: (3, 1),
-        rappel: false,
-        pace: ClimbPace::Third,
-    });
-    delve.give(Belay {
-        who: "Bo".into(),
-        climber: "Ro".into(),
-    });
-    delve.run(4);
-    // Ro's throw at 50': 5 (fails, sheer); Bo's Dungeonbashing: a natural 1; Bo's footing: 20.
-    delve.script_dice(&[5, 1, 20, 1, 1, 1, 1, 1, 1]);
-    delve.run(1);
-    let throws = delve.throws_for(delve::rules::throws::Skill::Dungeonbashing);
-    let bash = throws.last().unwrap();
-    assert!(
-        !bash.modifiers.iter().any(|m| m.source.contains("stone")),
-        "{:?}",
-        bash.modifiers
-    );
-    let footing = delve
-        .throws_for(delve::rules::throws::Skill::Proficiency(
-            delve::level::schema::Proficiency::Climbing,
-        ))
-        .into_iter()
-        .find(|t| t.what.contains("footing"))
-        .expect("a footing throw");
-    assert_eq!(footing.target, 12);
-    assert!(
-        footing
-            .modifiers
-            .iter()
-            .any(|m| m.value == -2 && m.source == "the climber's 2 stone"),
-        "{:?}",
-        footing.modifiers
-    );
-}
-
-/// Dungeon Delves › Crawling Traverse: the grappling hook thrown at the far counterweight is an
-/// attack throw, and takes the situational penalties like every attack throw (RULINGS ›
-/// Movement penalties): prone, −4.
-#[test]
-fn the_traverse_hook_takes_the_situational_penalties() {
-    let mut delve = chasm(
-        ", at: (5, 1), attack_bonus: 1, conditions: [Prone], gear: [GrapplingHook, Rope(50)]",
-        13,
-        '.',
-    );
-    delve.act(RigTraverse {
-        who: "Jess".into(),
-        to: (8, 1),
-    });
-    delve.script_dice(&[20]);
-    delve.run(2);
-    let hook = delve
-        .throws()
-        .into_iter()
-        .find(|t| t.what.starts_with("grappling hook"))
-        .expect("the hook is thrown");
-    let mods: Vec<(String, i32)> = hook
-        .modifiers
-        .into_iter()
-        .map(|m| (m.source, m.value))
-        .collect();
-    assert!(mods.contains(&("prone".to_owned(), -4)), "{mods:?}");
 }
 
 /// Dungeon Delves › Rappelling: "the Judge can impose other modifiers to the mechanics above to
@@ -1669,6 +681,34 @@ fn a_mountaineer_beside_supervises_a_sheer_climb() {
     assert_eq!((t.target, t.success), (7, true));
 }
 
+/// The chance of being stuck for good in one squeeze, as the party's policy reckons it: a 1 on
+/// the Squeezing throw before it gets through, then every push forward failed (each −4 on the
+/// next), with no wiggle back to speak of (a Paralysis save of 14 with 8 stone against it: only
+/// a natural 20). Strength 17, 8 stone: through on 8+ (65%), stuck 5%, so 5/70 stuck first;
+/// pushes at 15%, then 5% three times (the natural 20's +10), then none: 0.0714 × 0.85 × 0.95³
+/// ≈ 5.2%. At 6 stone: 5/80 × 0.75 × 0.95³ ≈ 4.0%.
+#[test]
+fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
+    let chance = |stone: f32| {
+        let delve = Scenario::new(&["XXXXXX", "X.SS.X", "XXXXXX"])
+            .legend("'S': Squeeze")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Orrin", faction: "party", at: (1, 1), hp: 22, ac: 14, str: 17,
+                    encumbrance_stone: {stone:.1}, saves: {{ Paralysis: 14 }})"#
+            ))
+            .build();
+        let orrin = delve.entity("Orrin");
+        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
+    };
+    let eight = chance(8.0);
+    assert!((eight - 0.0714 * 0.85 * 0.857).abs() < 0.001, "{eight}");
+    let six = chance(6.0);
+    assert!((six - 0.0625 * 0.75 * 0.857).abs() < 0.001, "{six}");
+    // At 2 stone it wiggles back on 16+ (25%): never stuck for good.
+    assert_eq!(chance(2.0), 0.0);
+}
+
 /// Dungeon Delves › Rappelling: one "proficient in Climbing or Mountaineering, or assisted by an
 /// adventurer with Mountaineering proficiency" rappels: Jess alone may not; with Mira
 /// (Mountaineering 6) beside her she does, at Mira's 6+.
@@ -1710,65 +750,4 @@ fn a_mountaineer_beside_lets_another_rappel() {
     let helped = rappel(true);
     let t = climbing(&helped).pop().expect("she rappels");
     assert_eq!((t.target, t.success), (6, true));
-}
-
-/// Dungeon Delves › Jumping: a bad landing "exactly at the edge of a chasm" leaves the jumper
-/// "hanging by his fingers" to "climb or be pulled up": 5' short of the rubble square beyond the
-/// chasm, Jess hangs at its edge and climbs the last 5' (8+, an 8) onto the rubble.
-#[test]
-fn landing_at_the_very_edge_leaves_the_jumper_hanging_by_its_fingers() {
-    let mut delve = chasm(", at: (5, 1)", 18, ':');
-    // (18 + 6 − 2) / 2 = 11: across; the save (12) fails on a 5; 5' short: the edge.
-    delve.script_dice(&[6, 5, 5]);
-    jump_across(&mut delve);
-    assert!(
-        delve
-            .events::<CavingEvent>()
-            .contains(&CavingEvent::HangingByTheFingers {
-                who: "Jess".into(),
-                at: GridPos::new(7, 1)
-            }),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(delve.get::<Climbing>("Jess").is_some());
-    assert!(delve.get::<Below>("Jess").is_none());
-    assert!(falls(&delve).is_empty());
-    delve.script_dice(&[8]);
-    delve.run(1);
-    assert_eq!(
-        delve.at("Jess"),
-        GridPos::new(8, 1),
-        "{}",
-        delve.log().to_text()
-    );
-    assert!(delve.get::<Climbing>("Jess").is_none());
-}
-
-/// The chance of being stuck for good in one squeeze, as the party's policy reckons it: a 1 on
-/// the Squeezing throw before it gets through, then every push forward failed (each −4 on the
-/// next), with no wiggle back to speak of (a Paralysis save of 14 with 8 stone against it: only
-/// a natural 20). Strength 17, 8 stone: through on 8+ (65%), stuck 5%, so 5/70 stuck first;
-/// pushes at 15%, then 5% three times (the natural 20's +10), then none: 0.0714 × 0.85 × 0.95³
-/// ≈ 5.2%. At 6 stone: 5/80 × 0.75 × 0.95³ ≈ 4.0%.
-#[test]
-fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
-    let chance = |stone: f32| {
-        let delve = Scenario::new(&["XXXXXX", "X.SS.X", "XXXXXX"])
-            .legend("'S': Squeeze")
-            .faction(r#"(name: "party")"#)
-            .creature(&format!(
-                r#"(name: "Orrin", faction: "party", at: (1, 1), hp: 22, ac: 14, str: 17,
-                    encumbrance_stone: {stone:.1}, saves: {{ Paralysis: 14 }})"#
-            ))
-            .build();
-        let orrin = delve.entity("Orrin");
-        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
-    };
-    let eight = chance(8.0);
-    assert!((eight - 0.0714 * 0.85 * 0.857).abs() < 0.001, "{eight}");
-    let six = chance(6.0);
-    assert!((six - 0.0625 * 0.75 * 0.857).abs() < 0.001, "{six}");
-    // At 2 stone it wiggles back on 16+ (25%): never stuck for good.
-    assert_eq!(chance(2.0), 0.0);
 }

@@ -4,13 +4,12 @@ use bevy::prelude::*;
 use delve::act::Refusal;
 use delve::command::Command;
 use delve::command::acts::{
-    AttackDoor, Bash, Batter, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically,
-    Spike, Unlock,
+    AttackDoor, Bash, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically, Spike,
+    Unlock,
 };
 use delve::creature::{CreatureIndex, HitPoints};
 use delve::dice::Throw;
 use delve::grid::{DungeonGrid, GridPos};
-use delve::level::schema::DoorMaterial;
 use delve::level::schema::{DoorState, Lock};
 use delve::log::EventLog;
 use delve::rules::doors::Door;
@@ -22,7 +21,7 @@ use crate::common::log_text as text;
 use delve::scenario::{Delve, Scenario};
 use delve::sim::{give, run_round};
 
-fn app(door: &str, ada: &str, seed: u64) -> Delve {
+pub(crate) fn app(door: &str, ada: &str, seed: u64) -> Delve {
     door_hall()
         .door(&format!("(at: (4, 1){door})"))
         .faction(r#"(name: "party")"#)
@@ -38,41 +37,41 @@ fn app(door: &str, ada: &str, seed: u64) -> Delve {
 }
 
 /// A hall with a door in its middle, at (4, 1).
-fn door_hall() -> Scenario {
+pub(crate) fn door_hall() -> Scenario {
     Scenario::new(&["XXXXXXXXX", "X...+...X", "XXXXXXXXX"]).legend("'+': Door")
 }
 
-fn throws(app: &Delve) -> Vec<Throw> {
+pub(crate) fn throws(app: &Delve) -> Vec<Throw> {
     app.throws()
 }
 
 /// The Lockpicking throws in the log.
-fn lockpicking(app: &Delve) -> Vec<Throw> {
+pub(crate) fn lockpicking(app: &Delve) -> Vec<Throw> {
     let mut t = throws(app);
     t.retain(|t| t.what.starts_with("Lockpicking"));
     t
 }
 
-fn last_throw(app: &Delve) -> Throw {
+pub(crate) fn last_throw(app: &Delve) -> Throw {
     throws(app).pop().expect("a throw")
 }
 
-fn door(app: &mut Delve) -> Door {
+pub(crate) fn door(app: &mut Delve) -> Door {
     let world = app.world_mut();
     world.query::<&Door>().single(world).unwrap().clone()
 }
 
 /// The reason the last refused command was refused.
-fn refusal(app: &Delve) -> Refusal {
+pub(crate) fn refusal(app: &Delve) -> Refusal {
     app.last_refusal().expect("a refusal")
 }
 
-fn door_events(app: &Delve) -> Vec<DoorEvent> {
+pub(crate) fn door_events(app: &Delve) -> Vec<DoorEvent> {
     app.events::<DoorEvent>()
 }
 
 /// The noises made in the last round played (Bo, of Ada's faction, does not listen for them).
-fn noises_made(app: &App) -> Vec<(SoundRow, String)> {
+pub(crate) fn noises_made(app: &App) -> Vec<(SoundRow, String)> {
     app.world()
         .resource::<delve::rules::sound::hearing::LastRoundNoises>()
         .0
@@ -81,11 +80,11 @@ fn noises_made(app: &App) -> Vec<(SoundRow, String)> {
         .collect()
 }
 
-fn act(app: &mut Delve, c: Command) {
+pub(crate) fn act(app: &mut Delve, c: Command) {
     app.act(c);
 }
 
-const AT: (i32, i32) = (4, 1);
+pub(crate) const AT: (i32, i32) = (4, 1);
 
 #[test]
 fn open_and_close_change_what_blocks() {
@@ -422,65 +421,6 @@ fn evil_doors_swing_shut_and_yield_to_monsters() {
     );
 }
 
-/// Batter down: a wooden door takes one turn with an axe, an iron-banded one three; stone cannot
-/// be battered. Battering is loud.
-#[test]
-fn battering_down_takes_turns_by_material() {
-    for (material, turns) in [
-        ("Wooden", Some(1)),
-        ("IronBanded", Some(3)),
-        ("Stone", None),
-    ] {
-        let mut app = app(
-            &format!(", material: {material}, lock: Locked(key: None)"),
-            ", gear: [Axe]",
-            1,
-        );
-        act(
-            &mut app,
-            Command::Batter(Batter {
-                who: "Ada".into(),
-                at: AT,
-            }),
-        );
-        let Some(turns) = turns else {
-            assert!(
-                refusal(&app).is(&DoorRefusal::TooStrongToBatter {
-                    material: DoorMaterial::Stone
-                }),
-                "{}",
-                text(&app)
-            );
-            continue;
-        };
-        delve::sim::run_rounds(app.world_mut(), turns * 10 - 2);
-        assert_eq!(
-            door(&mut app).state,
-            DoorState::Closed,
-            "{material}: not yet"
-        );
-        run_round(app.world_mut());
-        let d = door(&mut app);
-        assert!(
-            d.broken && d.state == DoorState::Open,
-            "{material} after {turns} turn(s)"
-        );
-        assert!(
-            noises_made(&app).contains(&(SoundRow::Loud, "Ada battering a door".into())),
-            "battering is loud: {:?}",
-            noises_made(&app)
-        );
-        act(
-            &mut app,
-            Command::CloseDoor(CloseDoor {
-                who: "Ada".into(),
-                at: AT,
-            }),
-        );
-        assert!(refusal(&app).is(&DoorRefusal::BatteredDown));
-    }
-}
-
 /// Methodically pick: one turn and +4; a natural 1 jams the lock; other failures may retry.
 #[test]
 fn methodical_picking_takes_a_turn_at_plus_4() {
@@ -609,103 +549,9 @@ fn an_evil_door_held_shut_does_not_yield() {
     assert_eq!(last_throw(&app).what, "Dungeonbashing", "{}", text(&app));
 }
 
-/// RULINGS › Conditions …: the botched bash's point of damage goes through the one damage path:
-/// Ada, at 1 hit point, grunts on a natural 1 and is dying.
-#[test]
-fn a_botched_bash_wounds_through_the_one_damage_path() {
-    let mut app = door_hall()
-        .door("(at: (4, 1), stuck: true)")
-        .faction(r#"(name: "party")"#)
-        .creature(
-            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 1, ac: 10, encumbrance_stone: 2.0)"#,
-        )
-        .build();
-    app.script_dice(&[1]);
-    act(
-        &mut app,
-        Command::Bash(Bash {
-            who: "Ada".into(),
-            at: AT,
-            helper: None,
-        }),
-    );
-    assert!(
-        app.events::<DoorEvent>()
-            .iter()
-            .any(|e| matches!(e, DoorEvent::BashFailed { hurt: true, .. }))
-    );
-    let conditions = app.get::<delve::creature::Conditions>("Ada").unwrap();
-    assert!(conditions.has(delve::level::schema::ConditionKind::Dying));
-}
-
-/// Dungeon Delves › Doors: "Spiking shut a door requires one round per spike": a second spike
-/// in the same round is refused.
-#[test]
-fn spiking_shut_takes_one_round_per_spike() {
-    let mut app = app("", ", gear: [Spikes(2)]", 1);
-    let spike = || {
-        Command::Spike(Spike {
-            who: "Ada".into(),
-            at: AT,
-        })
-    };
-    give(app.world_mut(), spike());
-    give(app.world_mut(), spike());
-    run_round(app.world_mut());
-    assert_eq!(door(&mut app).spikes, 1, "{}", text(&app));
-    assert!(refusal(&app).is(&DoorRefusal::OneSpikeARound));
-    act(&mut app, spike());
-    assert_eq!(door(&mut app).spikes, 2, "the next round, the next spike");
-}
-
-/// Dungeon Delves › Doors: a door wedged open with a spike stays open until someone closes it,
-/// which knocks the spike out: the door is closed and unspiked.
-#[test]
-fn closing_a_door_wedged_open_removes_the_spike() {
-    let mut app = app("", ", gear: [Spikes(1)]", 1);
-    let at = GridPos::new(4, 1);
-    for c in [
-        Command::OpenDoor(OpenDoor {
-            who: "Ada".into(),
-            at: AT,
-        }),
-        Command::Spike(Spike {
-            who: "Ada".into(),
-            at: AT,
-        }),
-        Command::CloseDoor(CloseDoor {
-            who: "Ada".into(),
-            at: AT,
-        }),
-    ] {
-        act(&mut app, c);
-    }
-    let d = door(&mut app);
-    assert_eq!(
-        (d.state, d.spikes),
-        (DoorState::Closed, 0),
-        "{}",
-        text(&app)
-    );
-    assert!(door_events(&app).contains(&DoorEvent::WedgeRemoved {
-        who: "Ada".into(),
-        at,
-        spikes: 1
-    }));
-    // Closed and unspiked, it opens by hand again.
-    act(
-        &mut app,
-        Command::OpenDoor(OpenDoor {
-            who: "Ada".into(),
-            at: AT,
-        }),
-    );
-    assert_eq!(door(&mut app).state, DoorState::Open);
-}
-
 /// A hall with a door and a giant with a maul that deals structural damage (1d10 to wood,
 /// 1d2 to stone) and a sword that deals none.
-fn giant_at(door: &str) -> Delve {
+pub(crate) fn giant_at(door: &str) -> Delve {
     door_hall()
         .door(&format!("(at: (4, 1){door})"))
         .faction(r#"(name: "giants")"#)
@@ -720,7 +566,7 @@ fn giant_at(door: &str) -> Delve {
         .build()
 }
 
-fn strike(app: &mut Delve, weapon: Option<&str>) {
+pub(crate) fn strike(app: &mut Delve, weapon: Option<&str>) {
     act(
         app,
         Command::AttackDoor(AttackDoor {
@@ -729,73 +575,4 @@ fn strike(app: &mut Delve, weapon: Option<&str>) {
             weapon: weapon.map(str::to_owned),
         }),
     );
-}
-
-/// Dungeon Delves › Doors: doors are harmed as structures with the table's AC and structural
-/// hit points. The great iron-banded stone door (10' × 10' × 3½') is AC 6 (16 ascending) with
-/// 25 SHP; the 8' × 3' one has 2. A hit deals the weapon's damage against stone; a miss
-/// nothing; a weapon without structural damage cannot harm it; at 0 SHP it breaks open.
-#[test]
-fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
-    let at = GridPos::new(4, 1);
-    let mut app = giant_at(", material: GreatIronBandedStone, lock: Locked(key: None)");
-    let ways = delve::query::door(app.world_mut(), at, "Grom")
-        .unwrap()
-        .ways;
-    assert_eq!(
-        ways.iter()
-            .map(|w| (w.way.as_str(), w.target))
-            .collect::<Vec<_>>(),
-        vec![("strike with the maul", Some(16))],
-        "the way through is the maul against AC 16"
-    );
-    strike(&mut app, Some("sword"));
-    assert!(
-        refusal(&app).is(&DoorRefusal::CannotHarmStructure {
-            structure: delve::level::schema::Structure::Stone
-        }),
-        "{}",
-        text(&app)
-    );
-    app.script_dice(&[16, 2]);
-    strike(&mut app, None);
-    let t = last_throw(&app);
-    assert_eq!((t.natural, t.target, t.success), (16, 16, true));
-    assert!(door_events(&app).contains(&DoorEvent::DoorStruck {
-        who: "Grom".into(),
-        at,
-        structural_damage: Some(2),
-        structural_hp_left: Some(23),
-    }));
-    app.script_dice(&[15]);
-    strike(&mut app, Some("maul"));
-    assert!(!last_throw(&app).success, "15 misses AC 16");
-    assert_eq!(door(&mut app).structural_damage, 2);
-    assert_eq!(door(&mut app).state, DoorState::Closed);
-
-    // The 8' × 3' door: 2 SHP, broken by a hit for 2.
-    let mut app = giant_at(", material: IronBandedStone, lock: Locked(key: None)");
-    app.script_dice(&[18, 2]);
-    strike(&mut app, None);
-    let d = door(&mut app);
-    assert!(d.broken && d.state == DoorState::Open, "{}", text(&app));
-    assert_eq!(d.lock, Lock::Unlocked);
-    assert!(door_events(&app).contains(&DoorEvent::DoorOpened {
-        who: "Grom".into(),
-        at,
-        how: DoorOpening::Broken
-    }));
-    assert!(app.world().resource::<DungeonGrid>().is_passable(at));
-
-    // A wooden door (AC 1, 11 ascending) is harmed as wood: the maul's 1d10.
-    let mut app = giant_at("");
-    app.script_dice(&[11, 7]);
-    strike(&mut app, None);
-    assert!(door_events(&app).contains(&DoorEvent::DoorStruck {
-        who: "Grom".into(),
-        at,
-        structural_damage: Some(7),
-        structural_hp_left: Some(0),
-    }));
-    assert!(door(&mut app).broken);
 }

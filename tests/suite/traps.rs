@@ -1,18 +1,14 @@
 //! Traps: Dungeon Delves › Traps and Trapbreaking.
 
 use bevy::prelude::*;
-use delve::command::acts::{
-    DisarmTrap, DisarmTrapMethodically, Move, OpenDoor, Probe, RearmTrap, Touch,
-};
-use delve::command::{Command, refusals};
+use delve::command::Command;
+use delve::command::acts::{DisarmTrapMethodically, Move, OpenDoor, Probe};
 use delve::creature::{CreatureIndex, HitPoints, Position};
 use delve::dice::Dice;
 use delve::grid::GridPos;
 use delve::log::EventLog;
-use delve::rules::task::TaskEvent;
 use delve::rules::throws::ThrowEvent;
 use delve::rules::traps::TrapEvent;
-use delve::rules::traps::TrapRefusal;
 use delve::rules::traps::{Trap, TrapState};
 
 use crate::common::hp;
@@ -31,7 +27,7 @@ fn traps_go_off_on_one_or_two_in_six() {
     assert!((share - 1.0 / 3.0).abs() < 0.01, "{share}");
 }
 
-fn app(trap: &str, ada: &str, seed: u64) -> Delve {
+pub(crate) fn app(trap: &str, ada: &str, seed: u64) -> Delve {
     Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
         .trap(&format!("(at: (4, 1){trap})"))
         .faction(r#"(name: "party")"#)
@@ -92,7 +88,7 @@ fn a_twenty_foot_pit_deals_two_d6() {
     assert!(fell > 0 && missed > 0);
 }
 
-fn walk_to(delve: &mut Delve, who: &str, to: (i32, i32)) {
+pub(crate) fn walk_to(delve: &mut Delve, who: &str, to: (i32, i32)) {
     delve.give(Move {
         who: who.into(),
         to,
@@ -100,7 +96,7 @@ fn walk_to(delve: &mut Delve, who: &str, to: (i32, i32)) {
     });
 }
 
-fn trap_chances(delve: &Delve) -> Vec<GridPos> {
+pub(crate) fn trap_chances(delve: &Delve) -> Vec<GridPos> {
     delve
         .events::<TrapEvent>()
         .into_iter()
@@ -229,120 +225,19 @@ fn a_known_trap_with_no_room_is_crossed_at_its_trigger_chance() {
     assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(8, 1));
 }
 
-const THIEF: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 1 }, gear: [ThievesTools]";
+pub(crate) const THIEF: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 1 }, gear: [ThievesTools]";
 
-#[test]
-fn a_thief_disarms_re_arms_and_discharges() {
-    let custom = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden: false";
-    let mut app = next_to_the_trap(custom, THIEF);
-    act(
-        &mut app,
-        Command::DisarmTrap(DisarmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-            discharge: false,
-        }),
-    );
-    assert_eq!(state(&mut app), TrapState::Disarmed);
-    act(
-        &mut app,
-        Command::RearmTrap(RearmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-        }),
-    );
-    assert_eq!(state(&mut app), TrapState::Armed);
-    act(
-        &mut app,
-        Command::DisarmTrap(DisarmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-            discharge: true,
-        }),
-    );
-    assert_eq!(state(&mut app), TrapState::Discharged);
-    act(
-        &mut app,
-        Command::RearmTrap(RearmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-        }),
-    );
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Ada",
-            &TrapRefusal::NotDisarmed
-        ),
-        "{log}"
-    );
-}
-
-#[test]
-fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
-    let mut app = app(", kind: Pit(depth_feet: 10), hidden: false", "", 1);
-    give(
-        app.world_mut(),
-        Command::Move(Move {
-            who: "Ada".into(),
-            to: (3, 1),
-            pace: Pace::Combat,
-        }),
-    );
-    run_rounds(app.world_mut(), 1);
-    give(
-        app.world_mut(),
-        Command::DisarmTrap(DisarmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-            discharge: false,
-        }),
-    );
-    run_rounds(app.world_mut(), 1);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Ada",
-            &TrapRefusal::HastyNotProficient
-        ),
-        "{log}"
-    );
-    let mut app = self::app(", kind: Pit(depth_feet: 10)", THIEF, 1);
-    give(
-        app.world_mut(),
-        Command::DisarmTrap(DisarmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-            discharge: false,
-        }),
-    );
-    run_rounds(app.world_mut(), 1);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Ada",
-            &TrapRefusal::NoKnownTrap {
-                at: GridPos::new(4, 1)
-            }
-        ),
-        "{log}"
-    );
-}
-
-fn act(app: &mut Delve, c: Command) {
+pub(crate) fn act(app: &mut Delve, c: Command) {
     app.act(c);
 }
 
-fn state(app: &mut Delve) -> TrapState {
+pub(crate) fn state(app: &mut Delve) -> TrapState {
     let w = app.world_mut();
     w.query::<&Trap>().single(w).unwrap().state
 }
 
 /// The throws the log shows: (what, natural, total, target, success).
-fn throws(app: &Delve) -> Vec<(String, u32, i32, i32, bool)> {
+pub(crate) fn throws(app: &Delve) -> Vec<(String, u32, i32, i32, bool)> {
     app.events()
         .into_iter()
         .map(|ThrowEvent::Threw { throw, .. }: ThrowEvent| {
@@ -357,11 +252,11 @@ fn throws(app: &Delve) -> Vec<(String, u32, i32, i32, bool)> {
         .collect()
 }
 
-const NEEDLE: &str = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden: false";
+pub(crate) const NEEDLE: &str = ", kind: Custom(name: \"needle\", damage: \"1d4\"), hidden: false";
 /// A thief whose Trapbreaking throw is 15+.
-const THIEF_15: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 15 }, gear: [ThievesTools]";
+pub(crate) const THIEF_15: &str = ", class: \"thief\", level: 2, proficiencies: [Trapbreaking], throws: { Trapbreaking: 15 }, gear: [ThievesTools]";
 
-fn next_to_the_trap(trap: &str, ada: &str) -> Delve {
+pub(crate) fn next_to_the_trap(trap: &str, ada: &str) -> Delve {
     let mut app = app(trap, ada, 1);
     act(
         &mut app,
@@ -374,7 +269,7 @@ fn next_to_the_trap(trap: &str, ada: &str) -> Delve {
     app
 }
 
-fn disarm_methodically(app: &mut Delve) {
+pub(crate) fn disarm_methodically(app: &mut Delve) {
     give(
         app.world_mut(),
         Command::DisarmTrapMethodically(DisarmTrapMethodically {
@@ -385,146 +280,7 @@ fn disarm_methodically(app: &mut Delve) {
     );
 }
 
-/// Disabling Traps › Methodical Trapbreaking, using Trapbreaking: a turn, the class value +4.
-#[test]
-fn a_thief_disarms_methodically_in_a_turn_at_plus_four() {
-    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    disarm_methodically(&mut app);
-    app.script_dice(&[11]);
-    run_rounds(app.world_mut(), 9);
-    assert_eq!(state(&mut app), TrapState::Armed, "a turn is ten rounds");
-    assert!(throws(&app).is_empty());
-    run_rounds(app.world_mut(), 1);
-    assert_eq!(state(&mut app), TrapState::Disarmed);
-    let t = throws(&app);
-    assert_eq!(
-        t,
-        vec![("Trapbreaking (methodical)".into(), 11, 15, 15, true)]
-    );
-}
-
-/// A natural 1 on a methodical attempt sets the trap off; any other failure may be tried again.
-#[test]
-fn methodical_trapbreaking_botches_only_on_a_natural_one() {
-    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    disarm_methodically(&mut app);
-    app.script_dice(&[10]);
-    run_rounds(app.world_mut(), 10);
-    assert_eq!(state(&mut app), TrapState::Armed);
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        app.world()
-            .resource::<EventLog>()
-            .of::<TrapEvent>()
-            .any(|e| *e
-                == TrapEvent::DisablingFailed {
-                    who: "Ada".into(),
-                    at: GridPos::new(4, 1),
-                    may_retry: true
-                }),
-        "{log}"
-    );
-    disarm_methodically(&mut app);
-    app.script_dice(&[1, 3]);
-    run_rounds(app.world_mut(), 10);
-    assert_eq!(state(&mut app), TrapState::Discharged, "gone off");
-    assert_eq!(hp(&app, "Ada"), 30 - 3, "the needle's 1d4 came up 3");
-    assert!(
-        app.events()
-            .iter()
-            .any(|e| matches!(e, TrapEvent::TrapSprung { who, .. } if who == "Ada"))
-    );
-}
-
-/// Disabling Traps › Using Adventuring: hasty not permitted, methodical 18+, no tools needed.
-#[test]
-fn anyone_may_disarm_methodically_at_eighteen() {
-    let mut app = next_to_the_trap(NEEDLE, "");
-    disarm_methodically(&mut app);
-    app.script_dice(&[17]);
-    run_rounds(app.world_mut(), 10);
-    assert_eq!(state(&mut app), TrapState::Armed);
-    disarm_methodically(&mut app);
-    app.script_dice(&[18]);
-    run_rounds(app.world_mut(), 10);
-    assert_eq!(state(&mut app), TrapState::Disarmed);
-    let t = throws(&app);
-    assert_eq!(
-        t,
-        vec![
-            ("Trapbreaking (methodical)".into(), 17, 17, 18, false),
-            ("Trapbreaking (methodical)".into(), 18, 18, 18, true),
-        ]
-    );
-}
-
-/// Hasty Trapbreaking: a natural 1–3 on a failure sets the trap off; another failure bars a
-/// hasty retry at that level, though a methodical attempt is still allowed.
-#[test]
-fn hasty_trapbreaking_botches_on_one_to_three_and_bars_retries() {
-    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    app.script_dice(&[3, 2]);
-    act(
-        &mut app,
-        Command::DisarmTrap(DisarmTrap {
-            who: "Ada".into(),
-            at: (4, 1),
-            discharge: false,
-        }),
-    );
-    assert_eq!(
-        state(&mut app),
-        TrapState::Discharged,
-        "a natural 3 sets it off"
-    );
-    assert_eq!(hp(&app, "Ada"), 28);
-
-    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    app.script_dice(&[4]);
-    let hasty = Command::DisarmTrap(DisarmTrap {
-        who: "Ada".into(),
-        at: (4, 1),
-        discharge: true,
-    });
-    act(&mut app, hasty.clone());
-    assert_eq!(state(&mut app), TrapState::Armed, "a natural 4 just fails");
-    act(&mut app, hasty);
-    let log = app.world().resource::<EventLog>();
-    assert!(
-        refusals(log).any(|(_, why)| why.is(&TrapRefusal::HastyBarred)),
-        "{}",
-        log.to_text()
-    );
-    disarm_methodically(&mut app);
-    run_rounds(app.world_mut(), 1);
-    let log = app.world().resource::<EventLog>();
-    assert!(
-        log.of::<TaskEvent>()
-            .any(|e| matches!(e, TaskEvent::TaskBegun { who, rounds: 10, .. } if who == "Ada")),
-        "{}",
-        log.to_text()
-    );
-}
-
-#[test]
-fn walking_away_abandons_methodical_trapbreaking() {
-    let mut app = next_to_the_trap(NEEDLE, THIEF_15);
-    disarm_methodically(&mut app);
-    run_rounds(app.world_mut(), 3);
-    act(
-        &mut app,
-        Command::Move(Move {
-            who: "Ada".into(),
-            to: (1, 1),
-            pace: Pace::Combat,
-        }),
-    );
-    run_rounds(app.world_mut(), 10);
-    assert_eq!(state(&mut app), TrapState::Armed);
-    assert!(throws(&app).is_empty());
-}
-
-fn door_app(trap: &str) -> Delve {
+pub(crate) fn door_app(trap: &str) -> Delve {
     Scenario::new(&["XXXXXXXXX", "X...+...X", "XXXXXXXXX"])
         .legend("'+': Door")
         .trap(trap)
@@ -536,7 +292,7 @@ fn door_app(trap: &str) -> Delve {
         .build()
 }
 
-fn open_door(app: &mut Delve) {
+pub(crate) fn open_door(app: &mut Delve) {
     act(
         app,
         Command::OpenDoor(OpenDoor {
@@ -588,64 +344,7 @@ fn a_door_pit_with_no_one_over_it_just_opens() {
     );
 }
 
-const POLE: &str = ", gear: [TenFootPole]";
-
-/// Touch traps go off on 1–2 when handled; by hand on the toucher, by pole on no one; out of
-/// reach is refused.
-#[test]
-fn touching_a_touch_trap() {
-    let glyph = ", kind: Custom(name: \"glyph\", damage: \"2d4\"), trigger: Touch";
-    let mut app = next_to_the_trap(glyph, "");
-    app.script_dice(&[2, 1, 1]);
-    act(
-        &mut app,
-        Command::Touch(Touch {
-            who: "Ada".into(),
-            at: (4, 1),
-        }),
-    );
-    assert_eq!(hp(&app, "Ada"), 28);
-
-    let mut app = self::app(glyph, POLE, 1);
-    act(
-        &mut app,
-        Command::Move(Move {
-            who: "Ada".into(),
-            to: (2, 1),
-            pace: Pace::Combat,
-        }),
-    );
-    app.script_dice(&[1]);
-    act(
-        &mut app,
-        Command::Touch(Touch {
-            who: "Ada".into(),
-            at: (4, 1),
-        }),
-    );
-    assert_eq!(hp(&app, "Ada"), 30, "10' away, at the end of the pole");
-    assert_eq!(state(&mut app), TrapState::Discharged);
-
-    let mut app = self::app(glyph, "", 1);
-    act(
-        &mut app,
-        Command::Touch(Touch {
-            who: "Ada".into(),
-            at: (4, 1),
-        }),
-    );
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(
-        delve::command::was_refused(
-            app.world().resource::<EventLog>(),
-            "Ada",
-            &TrapRefusal::OutOfReach {
-                at: GridPos::new(4, 1)
-            }
-        ),
-        "{log}"
-    );
-}
+pub(crate) const POLE: &str = ", gear: [TenFootPole]";
 
 /// A probing pole is an adventurer 5' ahead of its bearer: it risks the hidden pit first, and
 /// if the pit opens the bearer stops at its edge unhurt.
@@ -734,7 +433,7 @@ fn at_combat_speed_the_pole_is_not_used() {
     assert_eq!(chances, vec!["Ada".to_owned()]);
 }
 
-fn app_with_probe() -> Delve {
+pub(crate) fn app_with_probe() -> Delve {
     let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
     act(
         &mut app,
@@ -1006,41 +705,4 @@ fn the_fighting_behaviour_walks_no_one_across_a_known_hole() {
     );
     assert_eq!(crossing, 0, "{}", delve.log().to_text());
     assert!(delve.at("Bo").x < 4 && delve.at("Rat").x > 4);
-}
-
-/// Dungeon Delves › Traps: the bearer of a 10' pole is offered to probe ahead with it, and,
-/// probing, to stop; one without a pole is offered neither.
-#[test]
-fn probing_with_the_pole_is_offered_to_its_bearer() {
-    let mut delve = delve::scenario::Scenario::lit_corridor(8)
-        .creature(
-            r#"(name: "Pip", faction: "party", at: (1, 1), hp: 5, ac: 10,
-                encumbrance_stone: 2.0, gear: [TenFootPole])"#,
-        )
-        .creature(
-            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 5, ac: 10,
-                encumbrance_stone: 2.0)"#,
-        )
-        .build();
-    let probes = |delve: &delve::scenario::Delve, who: &str| -> Vec<delve::act::Choice> {
-        delve::rules::choices_for(delve.world(), delve.entity(who))
-            .into_iter()
-            .map(|(_, c)| c)
-            .filter(|c| c.command.get::<delve::command::acts::Probe>().is_some())
-            .collect()
-    };
-    assert!(probes(&delve, "Ada").is_empty(), "no pole");
-    let offered = probes(&delve, "Pip");
-    assert_eq!(offered.len(), 1);
-    assert_eq!(offered[0].way, "probe ahead with the pole");
-    delve.act(
-        offered[0]
-            .command
-            .get::<delve::command::acts::Probe>()
-            .unwrap()
-            .clone(),
-    );
-    assert!(delve.get::<delve::rules::traps::Probing>("Pip").is_some());
-    let offered = probes(&delve, "Pip");
-    assert_eq!(offered[0].way, "stop probing");
 }

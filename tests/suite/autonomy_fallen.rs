@@ -1,0 +1,165 @@
+//! Delves that play themselves after a fall: the light, the key and the gear taken from the
+//! fallen, and not from one down a pit.
+
+use super::autonomy::*;
+use delve::command::acts::*;
+use delve::grid::GridPos;
+use delve::policy::party::{Homeward, Intent};
+use delve::policy::{Outcome, PartyPolicy};
+use delve::scenario::Scenario;
+
+/// The lantern does not die with its bearer: with no other light, the one still up takes the
+/// fallen bearer's lantern (still lit) and the delve goes on.
+#[test]
+fn takes_the_light_from_a_fallen_bearer() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "X.......X", "XXXXXXXXX"])
+        .faction(r#"(name: "party", marching_order: ["Ana", "Bo"])"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (3, 2), hp: 6, ac: 12, speed_feet: 120,
+                conditions: [Dying], gear: [Oil(1)],
+                carries: [(kind: Lantern, lit: true, fuel_turns: 24)])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(run_until(&mut delve, 12, |d| {
+        d.events::<delve::rules::party::PartyEvent>()
+            .iter()
+            .any(|e| matches!(e, delve::rules::party::PartyEvent::TookFrom { .. }))
+    }));
+    assert!(intents(&delve).contains(&Intent::TakeFromTheFallen { from: "Bo".into() }));
+    let took = delve
+        .events::<delve::rules::party::PartyEvent>()
+        .into_iter()
+        .find_map(|e| match e {
+            delve::rules::party::PartyEvent::TookFrom {
+                who,
+                from,
+                gear,
+                lights,
+            } => Some((who, from, gear, lights)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((took.0.as_str(), took.1.as_str()), ("Ana", "Bo"));
+    assert_eq!(took.2, vec![delve::level::schema::Gear::Oil(1)]);
+    assert_eq!(took.3.len(), 1);
+    assert_eq!(
+        took.3[0].kind,
+        delve::level::schema::LightKind::Lantern,
+        "the lantern, still burning"
+    );
+    assert_ne!(outcome(&delve), Some(Outcome::OutOfLight));
+}
+
+/// A `Recover` goal: the party takes the key from the skeleton it sees fallen, turns back with
+/// the goal met, and leaves by the way in.
+#[test]
+fn recovers_the_key_from_a_fallen_foe() {
+    let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "X........X", "XXXXXXXXXX"])
+        .field(r#"goal: Recover(Key("ash key"))"#)
+        .faction(r#"(name: "party", marching_order: ["Ana"])"#)
+        .faction(r#"(name: "the dead", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                carries: [(kind: Torch, lit: true)])"#,
+        )
+        .creature(
+            r#"(name: "Warden", faction: "the dead", at: (7, 2), hp: 4, ac: 12, speed_feet: 60,
+                conditions: [Dead], gear: [Key("ash key")])"#,
+        )
+        .build();
+    hand_over(&mut delve, PartyPolicy::default());
+    assert!(run_until(&mut delve, 40, |d| outcome(d).is_some()));
+    assert!(
+        intents(&delve).contains(&Intent::TurnBack {
+            why: Homeward::GoalMet
+        }),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
+    assert_eq!(delve.at("Ana"), GridPos::new(1, 1), "back at the way in");
+    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(ana.has(&delve::level::schema::Gear::Key("ash key".into())));
+}
+
+/// `TakeFrom` takes only from one beside it who is fallen or a companion.
+#[test]
+fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
+    use delve::rules::party::PartyRefusal;
+    let mut delve = Scenario::new(&["XXXXXXXX", "X......X", "XXXXXXXX"])
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "the dead", hostile_to: ["party"])"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120,
+                gear: [Rope(50)])"#,
+        )
+        .creature(
+            r#"(name: "Foe", faction: "the dead", at: (3, 1), hp: 4, ac: 12, speed_feet: 60,
+                gear: [Crowbar])"#,
+        )
+        .creature(
+            r#"(name: "Far", faction: "the dead", at: (6, 1), hp: 4, ac: 12, speed_feet: 60,
+                conditions: [Dead],
+                gear: [Spikes(2)])"#,
+        )
+        .field("modules: (combat: false)")
+        .build();
+    let take = |who: &str, from: &str| TakeFrom {
+        who: who.into(),
+        from: from.into(),
+    };
+    delve.act(take("Cy", "Foe"));
+    assert!(delve.was_refused(
+        "Cy",
+        &PartyRefusal::NeitherDownNorCompanion { name: "Foe".into() }
+    ));
+    delve.act(take("Cy", "Far"));
+    assert!(delve.was_refused("Cy", &PartyRefusal::NotBeside { name: "Far".into() }));
+    delve.act(take("Ana", "Cy"));
+    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(ana.has(&delve::level::schema::Gear::Rope(50)));
+    delve.act(take("Ana", "Cy"));
+    assert!(delve.was_refused("Ana", &PartyRefusal::NothingToTake { name: "Cy".into() }));
+}
+
+/// One at the bottom of a pit is out of reach of one on its rim (RULINGS › Pits and holes): gear
+/// is taken from it only by one down there with it.
+#[test]
+fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
+    use delve::rules::party::PartyRefusal;
+    let mut delve = Scenario::new(&["XXXXXX", "X....X", "XXXXXX"])
+        .faction(r#"(name: "party")"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 12, speed_feet: 120,
+                conditions: [Dead], gear: [Rope(50)])"#,
+        )
+        .field("modules: (combat: false)")
+        .build();
+    let cy = delve.entity("Cy");
+    delve
+        .world_mut()
+        .entity_mut(cy)
+        .insert(delve::creature::Below { depth_feet: 20 });
+    let take = TakeFrom {
+        who: "Ana".into(),
+        from: "Cy".into(),
+    };
+    delve.act(take.clone());
+    assert!(delve.was_refused(
+        "Ana",
+        &PartyRefusal::NotAtTheSameDepth { name: "Cy".into() }
+    ));
+    // Down in the pit beside it, she takes it.
+    let ana = delve.entity("Ana");
+    delve
+        .world_mut()
+        .entity_mut(ana)
+        .insert(delve::creature::Below { depth_feet: 20 });
+    delve.act(take);
+    let gear: &delve::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(gear.has(&delve::level::schema::Gear::Rope(50)));
+}

@@ -1,0 +1,453 @@
+//! Tactical Combat's actions and gear: attacks of opportunity, cautious movement, disengaging,
+//! tumbling, firearms, shields and walls, total defense, enchantments.
+
+use super::combat::*;
+use bevy::prelude::*;
+use delve::command::acts::{
+    ActivateEnchantment, ClearJam, Disengage, ForgoShield, Move, MoveAcrobatically, MoveCautiously,
+    TotalDefense,
+};
+use delve::level::schema::ConditionKind;
+use delve::log::EventLog;
+use delve::rules::combat::AttackRefusal;
+use delve::rules::combat::CombatRefusal;
+use delve::rules::combat::battle::attack;
+use delve::rules::combat::{AttackNote, CombatEvent};
+use delve::rules::damage::take_damage;
+use delve::scenario::Scenario;
+use delve::sim::run_round;
+
+/// Stepping away from a hostile creature provokes its attack of opportunity; moving cautiously
+/// (half speed) does not, unless it has Combat Reflexes, and then at −4.
+#[test]
+fn moving_away_provokes_and_cautious_movement_does_not() {
+    let away = |cautious: bool| {
+        if cautious {
+            delve::command::Command::MoveCautiously(MoveCautiously {
+                who: "Brannoc".into(),
+                to: (1, 1),
+            })
+        } else {
+            delve::command::Command::Move(Move {
+                who: "Brannoc".into(),
+                to: (1, 1),
+                pace: delve::rules::movement::Pace::Combat,
+            })
+        }
+    };
+    let mut app = engaged("");
+    give_now(&mut app, away(false));
+    let aoo = opportunities(&app);
+    assert_eq!(aoo.len(), 1, "{aoo:?}");
+    assert_eq!(aoo[0].0, "Gnawbone");
+
+    let mut app = engaged("");
+    give_now(&mut app, away(true));
+    assert!(opportunities(&app).is_empty());
+
+    let mut app = engaged(", proficiencies: [CombatReflexes], dex: 18");
+    give_now(&mut app, away(true));
+    let aoo = opportunities(&app);
+    assert_eq!(aoo.len(), 1);
+    assert!(
+        aoo[0]
+            .1
+            .contains(&("against cautious movement (Combat Reflexes)".to_owned(), -4))
+    );
+}
+
+/// Disengaging from a creature makes the first 5' away from it safe.
+#[test]
+fn disengaging_makes_the_first_step_safe() {
+    // Brannoc disengages from the ghoul, then steps away as told.
+    let disengaged_then = |step: delve::command::Command| {
+        let mut app = engaged("");
+        delve::sim::give(
+            app.world_mut(),
+            delve::command::Command::Disengage(Disengage {
+                who: "Brannoc".into(),
+                from: "Gnawbone".into(),
+            }),
+        );
+        give_now(&mut app, step);
+        app
+    };
+    let app = disengaged_then(delve::command::Command::Move(Move {
+        who: "Brannoc".into(),
+        to: (1, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    }));
+    assert!(opportunities(&app).is_empty());
+    // Disengaging does not combine with cautious movement.
+    let app = disengaged_then(delve::command::Command::MoveCautiously(MoveCautiously {
+        who: "Brannoc".into(),
+        to: (1, 1),
+    }));
+    // The cautious walk is an order that stands, given at once; the disengage, a swift action,
+    // waits for the party's turn and meets it.
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        delve::command::was_refused(
+            app.world().resource::<EventLog>(),
+            "Brannoc",
+            &CombatRefusal::CautiousCannotDisengage
+        ),
+        "{log}"
+    );
+}
+
+/// Firearms: within the first increment, against touch AC (+ shield) and through armor's DR; a
+/// natural roll within the misfire value misses and jams an advanced firearm until cleared.
+#[test]
+fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
+    let mut app = arena("", GUNNER);
+    let (w, b, g) = (
+        app.entity("Wren"),
+        app.entity("Brannoc"),
+        app.entity("Gnawbone"),
+    );
+    // Wren shoots the ghoul over no one: put Brannoc out of the line.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::creature::Position(delve::grid::GridPos::new(9, 1)));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
+    app.script_dice(&[10]);
+    attack(app.world_mut(), w, g, 0).unwrap();
+    let (_, _, _, target, hit, damage) = last_attack(&app);
+    // The ghoul wears no armor and bears no shield: touch AC is its AC, 13.
+    assert_eq!((target, hit), (13, false));
+    assert!(damage.is_none());
+    app.script_dice(&[2]);
+    attack(app.world_mut(), w, g, 0).unwrap();
+    assert_eq!(
+        last_note(&app),
+        Some(AttackNote::Misfire {
+            weapon: "pistol".into(),
+            jammed: true
+        })
+    );
+    assert_eq!(
+        attack(app.world_mut(), w, g, 0),
+        Err(AttackRefusal::Jammed {
+            weapon: "pistol".into()
+        })
+    );
+    give_now(
+        &mut app,
+        delve::command::Command::ClearJam(ClearJam { who: "Wren".into() }),
+    );
+    let log = app.world().resource::<EventLog>();
+    let cleared = CombatEvent::JamCleared {
+        who: "Wren".into(),
+        whole_round: true,
+    };
+    assert!(
+        log.of::<CombatEvent>().any(|e| *e == cleared),
+        "{}",
+        log.to_text()
+    );
+    assert!(delve::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
+}
+
+/// Against chain mail (AC 16, armor +4): a pistol in its first increment goes against touch AC
+/// 12 and its damage is not reduced.
+#[test]
+fn a_pistol_shot_at_chain_mail() {
+    let ghoul_gun = r#", weapons: [(name: "pistol", damage: "1d8", damage_type: Piercing,
+        range_feet: 20, kind: Some(Firearm(misfire: 1, advanced: false)))]"#;
+    let mut app = arena(ghoul_gun, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::creature::Position(delve::grid::GridPos::new(5, 1)));
+    app.script_dice(&[10, 5]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let (_, _, _, target, hit, damage) = last_attack(&app);
+    assert_eq!((target, hit), (12, true));
+    let d = damage.unwrap();
+    assert_eq!((d.reduced_by, d.total), (0, 5));
+}
+
+/// Shields: forgoing the shield for a free hand gives up its bonus until the next turn; a
+/// critical that could put the bearer down is turned into a normal hit by breaking the shield.
+#[test]
+fn shields_forgone_and_sacrificed() {
+    let shield = ", shield: Some((weight: Heavy, ac_bonus: 1))";
+    let mut app = arena(shield, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    give_now(
+        &mut app,
+        delve::command::Command::ForgoShield(ForgoShield {
+            who: "Gnawbone".into(),
+        }),
+    );
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone without its shield (forgone)".to_owned(), 1)),
+        "{mods:?}"
+    );
+
+    let mut app = arena(shield, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[20, 15, 4]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    assert!(!d.critical, "turned into a normal hit");
+    assert_eq!(d.total, 4);
+    let state = app
+        .world()
+        .get::<delve::rules::combat::battle::ShieldState>(g)
+        .copied()
+        .unwrap();
+    assert!(state.broken && !state.destroyed);
+    assert_eq!(
+        last_note(&app),
+        Some(AttackNote::ShieldSacrificed {
+            who: "Gnawbone".into(),
+            destroyed: false
+        })
+    );
+}
+
+/// A monster whose stat block says so flees once bloodied, and stops attacking.
+#[test]
+fn a_bloodied_monster_that_flees_runs_away() {
+    let mut app = engaged(", flees_when_bloodied: Some(true)");
+    let g = app.entity("Gnawbone");
+    take_damage(app.world_mut(), g, 5);
+    assert!(has(&app, "Gnawbone", ConditionKind::Bloodied));
+    let attacks = |app: &App| {
+        app.world()
+            .resource::<EventLog>()
+            .entries()
+            .iter()
+            .filter(|e| {
+                e.get::<CombatEvent>().is_some_and(
+                    |ev| matches!(ev, CombatEvent::Attacked { who, .. } if who == "Gnawbone"),
+                )
+            })
+            .count()
+    };
+    let attacks_before = attacks(&app);
+    for _ in 0..3 {
+        run_round(app.world_mut());
+    }
+    let at = app.world().get::<delve::creature::Position>(g).unwrap().0;
+    assert!(at.x >= 6, "it got away from Brannoc at (2, 1): {at}");
+    assert_eq!(attacks_before, attacks(&app));
+}
+
+/// Acrobatics: full speed through threatened squares; a successful check (here a Paralysis save
+/// with the class level added) avoids the attack of opportunity, a failed one still provokes.
+#[test]
+fn tumbling_past_with_acrobatics() {
+    for (die, provokes) in [(11, false), (10, true)] {
+        let src_brannoc = ", proficiencies: [Acrobatics], level: 3, saves: { Paralysis: 14 }";
+        // The arena, with Brannoc proficient in Acrobatics (and no armor).
+        let mut app = Scenario::lit_corridor(15)
+            .creature(&format!(
+                r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16,
+                    encumbrance_stone: 6.0, attack_bonus: 3{src_brannoc},
+                    weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#
+            ))
+            .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+            .build();
+        let b = app.entity("Brannoc");
+        app.world_mut()
+            .entity_mut(b)
+            .insert(delve::rules::combat::battle::Controlled);
+        // Initiative 11 and 9, neither side surprised.
+        app.script_dice(&[11, 9, 6, 6]);
+        run_round(app.world_mut());
+        app.script_dice(&[die]);
+        give_now(
+            &mut app,
+            delve::command::Command::MoveAcrobatically(MoveAcrobatically {
+                who: "Brannoc".into(),
+                to: (1, 1),
+            }),
+        );
+        assert!(
+            app.throws()
+                .iter()
+                .any(|t| t.what == "Acrobatics (Paralysis save) to tumble past Gnawbone"),
+            "the tumble is a Paralysis save"
+        );
+        assert_eq!(!opportunities(&app).is_empty(), provokes, "a {die}");
+    }
+}
+
+/// Shield walls: +1 per adjacent ally with a heavy shield; doubled when the whole wall takes
+/// total defense (which also gives +4 AC of its own).
+#[test]
+fn shield_walls_and_total_defense() {
+    let shield = ", shield: Some((weight: Heavy, ac_bonus: 1))";
+    let second = r#"(name: "Ashmaw", template: "ghoul", faction: "ghouls", at: (4, 1),
+        shield: Some((weight: Heavy, ac_bonus: 1)))"#;
+    let mut app = arena(shield, second);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone in a shield wall".to_owned(), -1)),
+        "{mods:?}"
+    );
+
+    let mut app = arena(shield, second);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    for who in ["Gnawbone", "Ashmaw"] {
+        delve::sim::give(
+            app.world_mut(),
+            delve::command::Command::TotalDefense(TotalDefense { who: who.into() }),
+        );
+    }
+    delve::command::dispatch_commands(app.world_mut());
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        mods.contains(&("Gnawbone in total defense".to_owned(), -4)),
+        "{mods:?}"
+    );
+    assert!(
+        mods.contains(&("Gnawbone in a shield wall (total defense)".to_owned(), -2)),
+        "{mods:?}"
+    );
+}
+
+/// Activating a weapon's enchantment: a move action with a base attack bonus of 1+ and Use
+/// Magic Device, otherwise a standard action (no attack that round); its extra damage is added
+/// to each hit, past armor.
+#[test]
+fn activating_a_weapon_enchantment() {
+    use delve::rules::combat::battle::activation_is_a_move_action;
+    assert!(activation_is_a_move_action(1, true));
+    assert!(!activation_is_a_move_action(0, true));
+    assert!(!activation_is_a_move_action(3, false));
+
+    let flaming = r#", weapons: [(name: "claw", damage: "1d3", damage_type: Slashing,
+        enchantment: Some((name: "flaming", damage: "1d6")))]"#;
+    let mut app = engaged(flaming);
+    give_now(
+        &mut app,
+        delve::command::Command::ActivateEnchantment(ActivateEnchantment {
+            who: "Gnawbone".into(),
+            weapon: "claw".into(),
+        }),
+    );
+    let log = app.world().resource::<EventLog>().to_text();
+    assert!(
+        log.contains(
+            "activates its claw's flaming enchantment (a standard action: no attack this round)"
+        ),
+        "{log}"
+    );
+    let round = app.world().resource::<delve::time::Clock>().rounds - 1;
+    let struck = app
+        .world()
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .any(|e| {
+            e.round == round
+                && e.get::<CombatEvent>().is_some_and(
+                    |ev| matches!(ev, CombatEvent::Attacked { who, .. } if who == "Gnawbone"),
+                )
+        });
+    assert!(
+        !struck,
+        "no attack in the round of a standard-action activation: {log}"
+    );
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[18, 3, 4]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let d = last_attack(&app).5.unwrap();
+    // 3 slashing less chain mail's DR 2, and 4 fire.
+    assert_eq!(
+        (d.reduced_by, d.enchantment.clone(), d.total),
+        (2, Some(("flaming".into(), vec![4])), 5)
+    );
+}
+
+/// Poor vision by how the attacker sees the target's square: a ghoul sees the dark by its
+/// lightless vision and takes no poor-vision penalty (RULINGS › Vision in the situational
+/// penalties: the penalty is for one who "has not acquired Darkvision"); Brannoc, with no light
+/// and no such vision, sees nothing and is blinded: −6 ("can't see through their eyes"), not
+/// also the darkness's −4 (they do not stack).
+#[test]
+fn attacks_in_the_dark_by_how_the_attacker_sees() {
+    let mut app = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+        .creature(
+            r#"(name: "Brannoc", faction: "party", at: (2, 1), hp: 18, ac: 16, encumbrance_stone: 6.0,
+                attack_bonus: 3, weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)])"#,
+        )
+        .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1))"#)
+        .build();
+    let b = app.entity("Brannoc");
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::rules::combat::battle::Controlled);
+    run_round(app.world_mut());
+    let g = app.entity("Gnawbone");
+    app.script_dice(&[10, 1]);
+    attack(app.world_mut(), g, b, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.iter().any(|(s, _)| s.starts_with("target in")),
+        "{mods:?}"
+    );
+    app.script_dice(&[10, 1]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(mods.contains(&("blinded".to_owned(), -6)), "{mods:?}");
+    assert!(
+        !mods.iter().any(|(s, _)| s.starts_with("target in")),
+        "{mods:?}"
+    );
+    // The window's chance to hit counts the same modifiers: 3 - 6 against AC 13 needs 16+.
+    let (chance, need) = delve::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
+    assert_eq!((need, chance), (16, 0.25));
+}
+
+/// Tactical Combat › Armor as Damage Reduction, › Shields: "to benefit from any of these
+/// effects, you must be proficient with the armor used" (and the shield): chain mail worn
+/// without proficiency reduces nothing and the damage says so; a heavy shield borne without
+/// proficiency makes no shield wall, and it cannot be forgone for a free hand.
+#[test]
+fn armor_and_shields_give_their_tactical_benefits_only_to_the_proficient() {
+    let mail = r#", weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)],
+        armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4, proficient: false))"#;
+    let mut app = arena(mail, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[20, 6]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let damage = last_attack(&app).5.expect("a hit");
+    assert_eq!(
+        (damage.reduced_by, damage.unproficient_armor.as_deref()),
+        (0, Some("chain mail"))
+    );
+
+    let clumsy = ", shield: Some((weight: Heavy, ac_bonus: 1, proficient: false))";
+    let second = r#"(name: "Ashmaw", template: "ghoul", faction: "ghouls", at: (4, 1),
+        shield: Some((weight: Heavy, ac_bonus: 1)))"#;
+    let mut app = arena(clumsy, second);
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.iter().any(|(s, _)| s.contains("shield wall")),
+        "{mods:?}"
+    );
+    app.act(ForgoShield {
+        who: "Gnawbone".into(),
+    });
+    assert!(app.was_refused("Gnawbone", &CombatRefusal::NotProficientWithShield));
+}
