@@ -524,6 +524,16 @@ pub fn strike(
     Ok(())
 }
 
+/// Tactical Combat › Armor as Damage Reduction: "at their first range increment, crossbows and
+/// firearms bypass all DR granted by armor".
+fn bypasses_armor(w: &WeaponDef, increment: u32) -> bool {
+    increment == 1
+        && matches!(
+            w.kind,
+            Some(WeaponKind::Crossbow | WeaponKind::Firearm { .. })
+        )
+}
+
 #[allow(clippy::too_many_arguments)]
 fn roll_damage(
     world: &mut World,
@@ -548,11 +558,7 @@ fn roll_damage(
             .roll_expr(&w.damage);
         (r.dice, r.total)
     };
-    let bypass = increment == 1
-        && matches!(
-            w.kind,
-            Some(WeaponKind::Crossbow | WeaponKind::Firearm { .. })
-        );
+    let bypass = bypasses_armor(w, increment);
     let reduced_by = if rules.armor_as_damage_reduction && !bypass {
         let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
         tactical::worn_dr(&worn, w.damage_type).min(raw.max(0))
@@ -665,11 +671,7 @@ pub fn forecast(
     };
     let (need, chance) = throws::chance(&thrower, kind, &modifiers, ac);
     let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
-    let bypass = increment == 1
-        && matches!(
-            w.kind,
-            Some(WeaponKind::Crossbow | WeaponKind::Firearm { .. })
-        );
+    let bypass = bypasses_armor(&w, increment);
     let dr_note = if !rules.armor_as_damage_reduction {
         Some("the armor-as-DR rule is off".to_owned())
     } else if bypass {

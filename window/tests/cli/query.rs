@@ -4,6 +4,16 @@
 
 use super::*;
 
+/// The ways a `query choices --json` answer offers, in order.
+fn ways_offered(v: &serde_json::Value) -> Vec<String> {
+    v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["way"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[test]
 fn query_los_answers_in_json() {
     let o = delve(&[
@@ -44,19 +54,14 @@ fn query_los_answers_in_json() {
 #[test]
 fn query_choices_offers_the_lights_and_rest() {
     let ways = |who: &str| -> Vec<String> {
-        json(&[
+        ways_offered(&json(&[
             "query",
             "levels/crypt.ron",
             "choices",
             "--who",
             who,
             "--json",
-        ])["choices"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["way"].as_str().unwrap().to_owned())
-            .collect()
+        ]))
     };
     assert!(ways("Aldric").contains(&"light the lantern".to_owned()));
     let brannoc = ways("Brannoc");
@@ -91,19 +96,14 @@ fn query_choices_and_attack_in_a_battle() {
     let v = json(&[
         "query", level, "choices", "--who", "Brannoc", "--after", "1", "--json",
     ]);
-    let ways: Vec<&str> = v["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["way"].as_str().unwrap())
-        .collect();
+    let ways = ways_offered(&v);
     for way in [
         "attack with its sword",
         "step back cautiously",
         "disengage",
         "total defense",
     ] {
-        assert!(ways.contains(&way), "{way}: {ways:?}");
+        assert!(ways.contains(&way.to_owned()), "{way}: {ways:?}");
     }
     let v = json(&[
         "query", level, "attack", "--who", "Brannoc", "--target", "Gnawbone", "--json",
