@@ -164,6 +164,17 @@ pub fn choices_next_round(world: &World, who: Entity) -> Vec<(String, Choice)> {
     offered(world, who, &[crate::rules::acting::Hold::Surprised])
 }
 
+/// One area's offers to `who` (its registered offer function) as [`choices_next_round`] gives
+/// them: for a mind that wants only that area's, without working out every area's.
+pub fn area_choices_next_round(world: &World, who: Entity, offer: Offer) -> Vec<(String, Choice)> {
+    allowed(
+        world,
+        who,
+        offer(world, who),
+        &[crate::rules::acting::Hold::Surprised],
+    )
+}
+
 /// Every area's offers to `who` that its holds allow, but for the holds `lifting`.
 fn offered(
     world: &World,
@@ -173,10 +184,23 @@ fn offered(
     let Some(areas) = world.get_resource::<Areas>() else {
         return Vec::new();
     };
-    areas
+    let all = areas
         .offers
         .iter()
         .flat_map(|(_, offer)| offer(world, who))
+        .collect();
+    allowed(world, who, all, lifting)
+}
+
+/// The offers the creature's holds allow it, but for the holds `lifting`.
+fn allowed(
+    world: &World,
+    who: Entity,
+    offers: Vec<(String, Choice)>,
+    lifting: &[crate::rules::acting::Hold],
+) -> Vec<(String, Choice)> {
+    offers
+        .into_iter()
         .filter(|(_, c)| {
             let mut allowed = c.command.act().allowed_under().to_vec();
             allowed.extend_from_slice(lifting);

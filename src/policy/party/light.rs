@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Homeward, Intent, PartyMind, is_up, leader, name, offered, square};
+use super::{Homeward, Intent, PartyMind, is_up, leader, name, square};
 use crate::command::Command;
 use crate::grid::GridPos;
 use crate::level::schema::LightKind;
@@ -62,10 +62,18 @@ pub(super) fn light_dying(world: &mut World, members: &[Entity]) -> bool {
 pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(Entity, Command)> {
     let mut members = members.to_vec();
     members.sort();
+    // Only the light area's offers: this is asked every round the party has no light burning.
     let first_offered = |takes: fn(&crate::act::AnyAct) -> bool| {
-        members
-            .iter()
-            .find_map(|&m| offered(world, m, takes).map(|c| (m, c)))
+        members.iter().find_map(|&m| {
+            crate::rules::areas::area_choices_next_round(
+                world,
+                m,
+                crate::rules::light::light_choices,
+            )
+            .into_iter()
+            .find(|(_, c)| takes(&c.command))
+            .map(|(_, c)| (m, Command::from(&c.command)))
+        })
     };
     first_offered(|a| a.get::<LightUp>().is_some())
         .or_else(|| first_offered(|a| a.get::<Refuel>().is_some()))
