@@ -11,6 +11,7 @@ use delve::level::schema::DoorMaterial;
 use delve::level::schema::{DoorState, Lock};
 use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
 use delve::rules::sound::SoundRow;
+use delve::scenario::Delve;
 use delve::sim::{give, run_round};
 
 /// Batter down: a wooden door takes one turn with an axe, an iron-banded one three; stone cannot
@@ -233,4 +234,75 @@ fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
         structural_hp_left: Some(0),
     }));
     assert!(door(&mut app).broken);
+}
+
+/// The commands offered to `who` at the door, by name.
+fn offered_at_door(app: &Delve, who: &str) -> Vec<&'static str> {
+    let world = app.world();
+    let e = world.resource::<delve::creature::CreatureIndex>().0[who];
+    delve::rules::choices_for(world, e)
+        .into_iter()
+        .filter(|(about, _)| about.starts_with("door"))
+        .map(|(_, c)| Command::from(&c.command).name())
+        .collect()
+}
+
+/// RULINGS › Knowledge: a lock is known only once tried. Beside a locked door never tried, a
+/// thief with tools and a stranger of another faction are offered to open it, not to pick it;
+/// once the thief tried it (refused: locked), its faction is offered the picks and no longer
+/// to open it, and the stranger still only to open it. A stuck door tried is offered bashing.
+#[test]
+fn a_lock_or_a_stuck_door_is_offered_only_once_tried() {
+    let mut app = door_hall()
+        .door("(at: (4, 1), lock: Locked(key: None))")
+        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "strangers")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (3, 1), hp: 6, ac: 10, speed_feet: 120,
+                proficiencies: [Lockpicking], throws: { Lockpicking: 14 },
+                gear: [ThievesTools], carries: [(kind: Torch, lit: true)])"#,
+        )
+        .creature(r#"(name: "Cy", faction: "party", at: (2, 1), hp: 6, ac: 10, speed_feet: 120)"#)
+        .creature(
+            r#"(name: "Oz", faction: "strangers", at: (5, 1), hp: 6, ac: 10, speed_feet: 120)"#,
+        )
+        .build();
+    let before = offered_at_door(&app, "Ada");
+    assert!(before.contains(&"OpenDoor"), "{before:?}");
+    assert!(!before.contains(&"PickLock"), "{before:?}");
+    act(
+        &mut app,
+        Command::OpenDoor(OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        }),
+    );
+    assert!(refusal(&app).is(&DoorRefusal::Locked), "{}", text(&app));
+    let after = offered_at_door(&app, "Ada");
+    assert!(after.contains(&"PickLock"), "{after:?}");
+    assert!(after.contains(&"PickLockMethodically"), "{after:?}");
+    assert!(!after.contains(&"OpenDoor"), "{after:?}");
+    let stranger = offered_at_door(&app, "Oz");
+    assert!(stranger.contains(&"OpenDoor"), "{stranger:?}");
+    assert!(!stranger.contains(&"PickLock"), "{stranger:?}");
+
+    let mut stuck = app_with_stuck_door();
+    assert!(!offered_at_door(&stuck, "Ada").contains(&"Bash"));
+    act(
+        &mut stuck,
+        Command::OpenDoor(OpenDoor {
+            who: "Ada".into(),
+            at: AT,
+        }),
+    );
+    assert!(refusal(&stuck).is(&DoorRefusal::Stuck), "{}", text(&stuck));
+    let tried = offered_at_door(&stuck, "Ada");
+    assert!(
+        tried.contains(&"Bash") && !tried.contains(&"OpenDoor"),
+        "{tried:?}"
+    );
+}
+
+fn app_with_stuck_door() -> Delve {
+    app(", stuck: true", "", 1)
 }

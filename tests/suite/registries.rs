@@ -143,8 +143,9 @@ fn showcases() -> Vec<Delve> {
         }
     }
 
-    // A giant with the key, an axe and a maul beside a locked door.
-    let doors = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
+    // A giant with the key, an axe and a maul beside a locked door, which it has tried (a lock
+    // is known only once tried).
+    let mut doors = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
         .legend("'+': Door")
         .door(r#"(at: (4, 1), lock: Locked(key: Some("ash key")))"#)
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
@@ -156,6 +157,10 @@ fn showcases() -> Vec<Delve> {
                      structural_damage: (wood: "1d10", stone: "1d2"))])"#,
         )
         .build();
+    doors.act(delve::command::acts::OpenDoor {
+        who: "Grom".into(),
+        at: (4, 1),
+    });
 
     // Caving: Jess fallen into a chasm with a hook and a rope; a traverse rigged; Ada climbing
     // out of a pit with Bo beside it.

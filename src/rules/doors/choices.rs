@@ -285,45 +285,57 @@ fn by_force(d: &Door, xy: (i32, i32), w: &DoorWorker, locked: bool) -> Vec<Choic
     ways
 }
 
-/// Everything a worker can do at a door it can see: the ways through a closed one, closing an
-/// open one, and driving a spike.
-/// The choices at every door next to `who`, nearest rows first.
+/// The choices at every door next to `who`, nearest rows first: everything it can do at a
+/// door it can see (the ways through a closed one, closing an open one, driving a spike,
+/// holding it shut), as its faction knows the door.
 pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String, Choice)> {
     let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
         return Vec::new();
     };
-    let Some(mut q) = world.try_query::<(&Position, &Door)>() else {
+    let Some(mut doors) = world.try_query_filtered::<&Position, With<Door>>() else {
         return Vec::new();
     };
-    let mut near: Vec<(GridPos, &Door)> = q
+    let mut near: Vec<GridPos> = doors
         .iter(world)
-        .filter(|(p, _)| p.0.is_adjacent(here))
-        .map(|(p, d)| (p.0, d))
+        .map(|p| p.0)
+        .filter(|p| p.is_adjacent(here))
         .collect();
-    near.sort_by_key(|(p, _)| (p.y, p.x));
-    let mut out = Vec::new();
+    near.sort_by_key(|p| (p.y, p.x));
+    near.into_iter()
+        .flat_map(|at| {
+            choices_at_door(world, who, at)
+                .into_iter()
+                .map(move |c| (format!("door {at}"), c))
+        })
+        .collect()
+}
+
+/// What `who` is offered at the door at `at`, as its faction knows the door, taken as it
+/// would stand beside it (the party's mind asks this before a member walks up to a door).
+pub fn choices_at_door(world: &World, who: Entity, at: GridPos) -> Vec<Choice> {
+    let Some(d) = super::known_door(world, who, at) else {
+        return Vec::new();
+    };
+    let Some(worker) = DoorWorker::of(world, who, at) else {
+        return Vec::new();
+    };
+    let mut out = door_choices(&d, at, &worker);
+    // Holding a closed door shut from beside it: it must be bashed open, and an evil door no
+    // longer yields to monsters.
     let holding = world.get::<super::HoldingShut>(who).map(|h| h.0);
-    for (at, d) in near {
-        if let Some(worker) = DoorWorker::of(world, who, at) {
-            out.extend(
-                door_choices(d, at, &worker)
-                    .into_iter()
-                    .map(|c| (format!("door {at}"), c)),
-            );
-            // Holding a closed door shut from beside it: it must be bashed open, and an evil
-            // door no longer yields to monsters.
-            if d.state != DoorState::Open && !d.broken && !d.secret && holding != Some(at) {
-                let hold = AnyAct::from(super::HoldShut {
-                    who: worker.name.to_owned(),
-                    at: (at.x, at.y),
-                });
-                let note = "while it stays beside it: only bashing opens it";
-                out.push((
-                    format!("door {at}"),
-                    Choice::new("hold shut", "as long as it stands there", None, note, hold),
-                ));
-            }
-        }
+    if d.state != DoorState::Open && !d.broken && !d.secret && holding != Some(at) {
+        let hold = AnyAct::from(super::HoldShut {
+            who: worker.name.to_owned(),
+            at: (at.x, at.y),
+        });
+        let note = "while it stays beside it: only bashing opens it";
+        out.push(Choice::new(
+            "hold shut",
+            "as long as it stands there",
+            None,
+            note,
+            hold,
+        ));
     }
     out
 }

@@ -102,13 +102,16 @@ impl Act for AttackDoor {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let who = creature(world, &self.who)?;
-        super::attack_door(world, who, at(self.at), self.weapon.as_deref())
+        let done = super::attack_door(world, who, at(self.at), self.weapon.as_deref());
+        super::known::learn(world, who, at(self.at));
+        done
     }
 }
 
-/// Each door command: its words and the rule that carries it out.
+/// Each door command: its words, the rule that carries it out, and what its faction learns of
+/// the door by it (`known::learn` for a try of the door, `known::learn_spikes` for closing it).
 macro_rules! door_commands {
-    ($($act:ident: $words:literal => $rule:path;)*) => {
+    ($($act:ident: $words:literal => $rule:path, $learns:path;)*) => {
         $(
             impl fmt::Display for $act {
                 fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -122,7 +125,10 @@ macro_rules! door_commands {
                 }
 
                 fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
-                    $rule(world, creature(world, &self.who)?, at(self.at))
+                    let who = creature(world, &self.who)?;
+                    let done = $rule(world, who, at(self.at));
+                    $learns(world, who, at(self.at));
+                    done
                 }
             }
         )*
@@ -130,14 +136,14 @@ macro_rules! door_commands {
 }
 
 door_commands! {
-    OpenDoor: "open the door at {}" => super::open;
-    CloseDoor: "close the door at {}" => super::close;
-    HoldShut: "hold the door at {} shut" => super::hold_shut;
-    Unlock: "unlock the door at {}" => super::unlock;
-    PickLock: "pick the lock at {}" => super::pick_hastily;
-    PickLockMethodically: "pick the lock at {} methodically" => super::pick_methodically;
-    Batter: "batter down the door at {}" => super::batter;
-    Spike: "spike the door at {}" => super::spike;
+    OpenDoor: "open the door at {}" => super::open, super::known::learn;
+    CloseDoor: "close the door at {}" => super::close, super::known::learn_spikes;
+    HoldShut: "hold the door at {} shut" => super::hold_shut, super::known::learn_spikes;
+    Unlock: "unlock the door at {}" => super::unlock, super::known::learn;
+    PickLock: "pick the lock at {}" => super::pick_hastily, super::known::learn;
+    PickLockMethodically: "pick the lock at {} methodically" => super::pick_methodically, super::known::learn;
+    Batter: "batter down the door at {}" => super::batter, super::known::learn;
+    Spike: "spike the door at {}" => super::spike, super::known::learn;
 }
 
 impl fmt::Display for Bash {
@@ -160,7 +166,13 @@ impl Act for Bash {
             Some(h) => Some(creature(world, h)?),
             None => None,
         };
-        super::bash(world, creature(world, &self.who)?, helper, at(self.at))
+        let who = creature(world, &self.who)?;
+        let done = super::bash(world, who, helper, at(self.at));
+        super::known::learn(world, who, at(self.at));
+        if let Some(helper) = helper {
+            super::known::learn(world, helper, at(self.at));
+        }
+        done
     }
 }
 

@@ -351,5 +351,6 @@ impl Work for Battering {
         };
         break_down(world, e);
         swing_open(world, who, e, at, DoorOpening::BatteredDown);
+        super::known::learn(world, who, at);
     }
 }

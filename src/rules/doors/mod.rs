@@ -26,14 +26,17 @@ use crate::time::Clock;
 
 mod choices;
 mod forcing;
+mod known;
 mod picking;
 
+pub use choices::choices_at_door;
 use choices::choices_at_doors_beside;
 pub(crate) use choices::ways_through;
 pub use choices::{DoorThrowMods, DoorWorker};
 pub(crate) use forcing::attack_door;
 pub use forcing::{Battering, DroveSpike, bash, batter, spike};
 use forcing::{battering_rounds, can_batter, harms_structure};
+pub use known::{Tried, TriedBy, known_door};
 pub use picking::{FailedHastyPicks, PickingLock};
 pub(crate) use picking::{pick_hastily, pick_methodically};
 
@@ -328,6 +331,7 @@ impl Plugin for DoorsPlugin {
         app.keeps_component::<crate::rules::doors::HoldingShut>()
             .keeps_component::<crate::rules::doors::FailedHastyPicks>()
             .keeps_component::<crate::rules::doors::DroveSpike>()
+            .keeps_component::<crate::rules::doors::TriedBy>()
             .keeps_component::<crate::rules::doors::Door>();
         crate::rules::areas::RuleArea::offers(
             app,

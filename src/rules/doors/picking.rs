@@ -100,6 +100,7 @@ pub(super) fn settle_pick(
         door.lock = lock;
     }
     log_in(world, event);
+    super::known::learn(world, who, at);
 }
 
 /// `PickLockMethodically`: sets to picking a lock methodically: one turn, then a Lockpicking

@@ -177,12 +177,18 @@ mod tests {
         let level = load_level_str(src, "door.ron", None).unwrap().level;
         let mut app = delve::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
+        // Bo tries the door and finds it stuck (a door is known as last tried).
+        let open = delve::command::acts::OpenDoor {
+            who: "Bo".into(),
+            at: (4, 1),
+        };
+        delve::command::dispatch_now(app.world_mut(), open);
         let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app
     }
 
-    /// Strength 18 with a crowbar bashes on 4+ (18 − 12 − 2); the pit in plain sight, seen by
+    /// Strength 18 with a crowbar bashes the door it found stuck on 4+ (18 − 12 − 2); the pit in plain sight, seen by
     /// torchlight and so known, is a hole that can be jumped (RULINGS › Pits and holes) or
     /// disabled methodically at 18+; the search is 18+. The choices come most pressing first
     /// (`rules::areas::Rank`): the jump, the door and the trap at hand, the light, listening
@@ -314,6 +320,12 @@ mod tests {
         let level = load_level_str(src, "stuck.ron", None).unwrap().level;
         let mut app = delve::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
+        // Bo tries the door and finds it stuck (a door is known as last tried).
+        let open = delve::command::acts::OpenDoor {
+            who: "Bo".into(),
+            at: (4, 1),
+        };
+        delve::command::dispatch_now(app.world_mut(), open);
         let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app.update();
