@@ -90,7 +90,15 @@ pub struct SquareFacts<'w, 's> {
     factions: Res<'w, Factions>,
     sights: Query<'w, 's, (&'static Faction, &'static Position, &'static Sight)>,
     creatures: Query<'w, 's, StandingThere, With<Creature>>,
-    doors: Query<'w, 's, (&'static Position, &'static Door)>,
+    doors: Query<
+        'w,
+        's,
+        (
+            &'static Position,
+            &'static Door,
+            Option<&'static delve::rules::doors::TriedBy>,
+        ),
+    >,
     traps: Query<'w, 's, (&'static Position, &'static Trap)>,
 }
 
@@ -209,12 +217,20 @@ impl SquareFacts<'_, '_> {
         if !judges && seen_now.is_none() && !remembered {
             return Some(SquareReport { at: p, known: None });
         }
+        // The party's view tells a door as its faction last tried it (a lock is known only once
+        // tried); the Judge's, as it is.
         let door = self
             .doors
             .iter()
-            .find(|(at, _)| at.0 == p)
-            .map(|(_, d)| d)
-            .filter(|d| judges || !d.secret);
+            .find(|(at, ..)| at.0 == p)
+            .filter(|(_, d, _)| judges || !d.secret)
+            .map(|(_, d, tried)| {
+                if judges {
+                    d.clone()
+                } else {
+                    d.as_known_to(tried, eyes.faction)
+                }
+            });
         let hidden_door = terrain == Terrain::Door && door.is_none();
         let light = match (judges, seen_now) {
             (true, _) => Lit::Now(self.light.level_at(i)),
@@ -252,7 +268,7 @@ impl SquareFacts<'_, '_> {
                 },
                 light,
                 creatures,
-                door: door.cloned(),
+                door,
                 traps,
             }),
         })
@@ -389,11 +405,13 @@ mod tests {
 
     /// The tooltip's report: the Judge's view tells the secret door, the hidden pit and the
     /// ghoul with its hit points; the party's view of the same squares, remembered but not seen
-    /// now, tells wall where the secret door is, no pit, no ghoul; a square it never saw, nothing.
+    /// now, tells wall where the secret door is, no pit, no ghoul, a closed door where a locked one
+    /// is that no one tried (RULINGS › Knowledge); a square it never saw, nothing.
     #[test]
     fn the_party_view_tells_only_what_the_party_knows() {
         let mut app = super::super::input::tests::app();
         let (door, pit, ghoul, unseen) = ((22, 12), (15, 10), (30, 12), (38, 2));
+        let locked = (23, 4);
         let judge = |app: &mut App, (x, y)| describe(app, x, y).known.expect("the Judge knows");
         app.insert_resource(ViewMode::Judge);
         let d = judge(&mut app, door);
@@ -424,7 +442,7 @@ mod tests {
             memory.seen.resize(party.unwrap() + 1, Vec::new());
             let known = &mut memory.seen[party.unwrap()];
             known.resize(size, false);
-            for (x, y) in [door, pit, ghoul] {
+            for (x, y) in [door, pit, ghoul, locked] {
                 known[grid.index(GridPos::new(x, y)).unwrap()] = true;
             }
         }
@@ -445,6 +463,10 @@ mod tests {
             .expect("remembered");
         assert!(g.creatures.is_empty(), "the ghoul is not seen now");
         assert_eq!(describe(&mut app, unseen.0, unseen.1).known, None);
+        // The locked door, never tried: the party's view tells a closed door, no lock.
+        let l = describe(&mut app, locked.0, locked.1).known.expect("remembered");
+        let told = describe_door(l.door.as_ref().expect("a door"));
+        assert_eq!(told, "ironbanded door, closed");
         // A party member on its own square: seen, with its hit points.
         let brannoc = describe(&mut app, 2, 2).known.expect("seen now");
         assert!(matches!(brannoc.light, Lit::Now(_)));
