@@ -102,6 +102,41 @@ fn a_careful_thief_picks_a_lock_methodically() {
     );
 }
 
+/// The party takes its ways through a door from what the rules offer: a fighter whose key fits
+/// another lock is not offered to unlock this one (RULINGS › Knowledge: the lock known once
+/// tried), so the thief goes to her picks with no round spent on the wrong key.
+#[test]
+fn a_key_that_fits_no_lock_here_is_not_tried() {
+    let fighter = FIGHTER.replace("gear: [Spikes(4)]", r#"gear: [Spikes(4), Key("iron key")]"#);
+    let mut delve = room_with_door(
+        "(at: (4, 2), lock: Locked(key: None))",
+        &[fighter.as_str(), THIEF],
+    )
+    .build();
+    hand_over(
+        &mut delve,
+        PartyPolicy {
+            listen_at_doors: false,
+            ..PartyPolicy::default()
+        },
+    );
+    let methodically = Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorPlan::PickMethodically,
+    };
+    assert!(
+        run_until(&mut delve, 30, |d| intents(d).contains(&methodically)),
+        "{}",
+        delve.log().to_text()
+    );
+    let key = Intent::Door {
+        at: GridPos::new(4, 2),
+        how: DoorPlan::Key,
+    };
+    assert!(!intents(&delve).contains(&key), "{}", delve.log().to_text());
+    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Locked));
+}
+
 /// A locked door with no key: a party that takes the risk (`hasty_picks`) has its thief pick
 /// it hastily first (Lockpicking 14+).
 #[test]

@@ -3,6 +3,8 @@
 
 use bevy::prelude::*;
 
+use crate::act::AnyAct;
+
 use super::first_in_line;
 use super::way::{free_square_beside, in_sight, walk_up_and};
 use super::{
@@ -13,11 +15,9 @@ use crate::command::Command;
 use crate::command::acts::{
     Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,
 };
-use crate::creature::{
-    Abilities, ArmorClass, Combatant, Equipment, HitPoints, Position, Proficiencies,
-};
+use crate::creature::{Abilities, ArmorClass, Combatant, HitPoints, Position, Proficiencies};
 use crate::grid::GridPos;
-use crate::level::schema::{DoorState, Gear, Proficiency};
+use crate::level::schema::{DoorState, Lock};
 use crate::policy::knowledge::SeenDoor;
 use crate::rules::doors::Door;
 use std::collections::BTreeMap;
@@ -41,28 +41,76 @@ pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[E
     }
 }
 
-pub(super) fn with_spikes(world: &World, members: &[Entity]) -> Option<Entity> {
-    members.iter().copied().find(|&m| {
-        is_up(world, m)
-            && world
-                .get::<Equipment>(m)
-                .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Spikes(n) if *n > 0)))
-    })
+/// The command the rules offer `m` at the door at `door` — as its faction knows the door, as if
+/// `m` stood beside it — that `takes` picks out.
+pub(super) fn offered_at_door(
+    world: &World,
+    m: Entity,
+    door: GridPos,
+    takes: impl Fn(&AnyAct) -> bool,
+) -> Option<Command> {
+    crate::rules::doors::choices_at_door(world, m, door)
+        .into_iter()
+        .find(|c| takes(&c.command))
+        .map(|c| Command::from(&c.command))
 }
 
-pub(super) fn proficient_with_tools(world: &World, m: Entity, p: Proficiency) -> bool {
-    is_up(world, m)
-        && world.get::<Proficiencies>(m).is_some_and(|x| x.has(p))
-        && world
-            .get::<Equipment>(m)
-            .is_some_and(|g| g.has(&Gear::ThievesTools))
-}
-
-pub(super) fn disarmer(world: &World, members: &[Entity]) -> Option<Entity> {
+/// The first member up who is offered a spike for the door at `door`, with the order.
+pub(super) fn spiker(
+    world: &World,
+    members: &[Entity],
+    door: GridPos,
+) -> Option<(Entity, Command)> {
     members
         .iter()
         .copied()
-        .find(|&m| proficient_with_tools(world, m, Proficiency::Trapbreaking))
+        .filter(|&m| is_up(world, m))
+        .find_map(|m| {
+            offered_at_door(world, m, door, |a| a.get::<Spike>().is_some()).map(|o| (m, o))
+        })
+}
+
+/// The first member up who is offered to disarm the trap at `at` hastily (one with the skill
+/// and the tools: a thief), with the order: hastily on the first try, methodically after.
+pub(super) fn disarmer(
+    world: &World,
+    members: &[Entity],
+    at: GridPos,
+    first_try: bool,
+) -> Option<(Entity, Command)> {
+    use crate::command::acts::{DisarmTrap, DisarmTrapMethodically};
+    let disarm = |a: &AnyAct| a.get::<DisarmTrap>().is_some_and(|d| !d.discharge);
+    let methodically = |a: &AnyAct| {
+        a.get::<DisarmTrapMethodically>()
+            .is_some_and(|d| !d.discharge)
+    };
+    members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .find_map(|m| {
+            let offers = crate::rules::traps::choices_at_trap(world, m, at);
+            let offered = |takes: &dyn Fn(&AnyAct) -> bool| {
+                offers
+                    .iter()
+                    .find(|c| takes(&c.command))
+                    .map(|c| Command::from(&c.command))
+            };
+            // A hasty try that failed at this trap bars the hasty way, not the thief.
+            let thief = offered(&disarm).is_some()
+                || world
+                    .get::<crate::rules::traps::FailedHastyDisarms>(m)
+                    .is_some_and(|f| f.0.iter().any(|(p, _)| *p == at));
+            if !thief {
+                return None;
+            }
+            let order = if first_try {
+                offered(&disarm).or_else(|| offered(&methodically))
+            } else {
+                offered(&methodically)
+            };
+            order.map(|o| (m, o))
+        })
 }
 
 /// The member best able to stand a blow, who goes first through a door: the highest armour
@@ -95,7 +143,6 @@ pub(super) fn deal_with_door(
     let party = mind.party.clone();
     let w = mind.door_memory.door_work.entry(door).or_default();
     let by = |how: DoorPlan| Intent::Door { at: door, how };
-    let xy = (door.x, door.y);
     if listen && !w.listened {
         // Dungeon Delves › Listening: one listens standing at the door. The best listener steps
         // up to a free square beside it (twice at most), else the best of those beside it
@@ -157,22 +204,30 @@ pub(super) fn deal_with_door(
     };
     if w.evil
         && !w.wedged
-        && let Some(spiker) = with_spikes(world, members)
+        && let Some(spiker) = spiker(world, members, door)
+        && let Some(orders) = wedge_open(world, &at, w, leader, spiker)
     {
-        return wedge_open(world, &at, w, leader, spiker);
+        return orders;
     }
-    if !w.tried_open {
+    // The door as the party knows it: locked, stuck or spiked only once a member tried it.
+    let known = crate::rules::doors::known_door(world, leader, door);
+    let locked = known
+        .as_ref()
+        .is_some_and(|d| !matches!(d.lock, Lock::Unlocked));
+    let stuck = known.as_ref().is_some_and(|d| d.stuck || d.spikes > 0);
+    if !w.tried_open && !locked && !stuck {
         // The party's front fighter opens the door and goes through first (what waits behind a
         // door meets the one best able to stand a blow); it steps up twice at most, else the
         // leader opens.
         let fighter = front_fighter(world, &up).filter(|_| w.open_walks < 2);
         let opener = fighter.unwrap_or(leader);
         let beside = square(world, opener).is_some_and(|p| p.within_a_step(door) && p != door);
-        let order: Command = OpenDoor {
-            who: name(world, opener),
-            at: xy,
-        }
-        .into();
+        let Some(order) = offered_at_door(world, opener, door, |a| a.get::<OpenDoor>().is_some())
+        else {
+            // (Not to be opened by hand, as far as the rules tell it: held shut.)
+            mind.door_memory.shut_for_good.push(door);
+            return (by(DoorPlan::LeaveShut), Vec::new());
+        };
         if beside {
             w.tried_open = true;
             let mut orders = vec![order];
@@ -187,16 +242,19 @@ pub(super) fn deal_with_door(
             walk_up_and(world, &party, members, opener, leader_at, door, order),
         );
     }
-    if w.locked {
+    if locked {
         return the_lock(world, &at, w, (hasty_picks, methodical_picks)).unwrap_or_else(|| {
             mind.door_memory.shut_for_good.push(door);
             (by(DoorPlan::LeaveShut), Vec::new())
         });
     }
-    if w.stuck && w.bashes < mind.policy.bash_attempts {
-        return the_bash(world, &at, w, leader);
+    if stuck
+        && w.bashes < mind.policy.bash_attempts
+        && let Some(bash) = the_bash(world, &at, w)
+    {
+        return bash;
     }
-    if w.stuck {
+    if stuck {
         mind.door_memory.shut_for_good.push(door);
         return (by(DoorPlan::LeaveShut), Vec::new());
     }
@@ -207,14 +265,14 @@ pub(super) fn deal_with_door(
 
 /// A door that swung shut by itself once is wedged open with a spike as it is opened, in the
 /// same round, before it can swing shut again: the spiker steps up, then the leader (or the
-/// spiker) opens it and the spike goes in.
+/// spiker) opens it and the spike goes in. None: the rules offer no way to open it by hand.
 fn wedge_open(
     world: &mut World,
     at: &AtTheDoor,
     w: &mut DoorWork,
     leader: Entity,
-    spiker: Entity,
-) -> (Intent, Vec<Command>) {
+    (spiker, spike): (Entity, Command),
+) -> Option<(Intent, Vec<Command>)> {
     let AtTheDoor {
         members,
         door,
@@ -223,28 +281,18 @@ fn wedge_open(
         ..
     } = *at;
     let by = |how: DoorPlan| Intent::Door { at: door, how };
-    let xy = (door.x, door.y);
-    let spike: Command = Spike {
-        who: name(world, spiker),
-        at: xy,
-    }
-    .into();
     if !square(world, spiker).is_some_and(|p| p.within_a_step(door)) {
         let orders = walk_up_and(world, party, members, spiker, leader_at, door, spike);
-        return (by(DoorPlan::Wedge), orders);
+        return Some((by(DoorPlan::Wedge), orders));
     }
-    w.tried_open = true;
     let opener = if square(world, leader).is_some_and(|p| p.within_a_step(door)) {
         leader
     } else {
         spiker
     };
-    let open = OpenDoor {
-        who: name(world, opener),
-        at: xy,
-    }
-    .into();
-    (by(DoorPlan::Wedge), vec![open, spike])
+    let open = offered_at_door(world, opener, door, |a| a.get::<OpenDoor>().is_some())?;
+    w.tried_open = true;
+    Some((by(DoorPlan::Wedge), vec![open, spike]))
 }
 
 /// The party at a door it deals with: its members (those up and on hand), the door, where the
@@ -257,8 +305,10 @@ struct AtTheDoor<'a> {
     party: &'a str,
 }
 
-/// A locked door: its key, if a member carries one (tried once beside it), else a thief's
-/// hasty pick, then methodical ones (as many as the policy allows). None: it is left shut.
+/// A locked door: its key, if the rules offer a member to unlock it (tried once beside it), else
+/// a thief's hasty pick, then methodical ones (as many as the policy allows), as the rules offer
+/// them (no hasty pick where one failed at the thief's level, none of a jammed lock). None: it is
+/// left shut.
 fn the_lock(
     world: &mut World,
     at: &AtTheDoor,
@@ -273,24 +323,12 @@ fn the_lock(
         party,
     } = *at;
     let by = |how: DoorPlan| Intent::Door { at: door, how };
-    let xy = (door.x, door.y);
-    let keys: Vec<Entity> = up
-        .iter()
-        .copied()
-        .filter(|&m| {
-            world
-                .get::<Equipment>(m)
-                .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Key(_))))
-        })
-        .collect();
+    let key = up.iter().copied().find_map(|m| {
+        offered_at_door(world, m, door, |a| a.get::<Unlock>().is_some()).map(|o| (m, o))
+    });
     if !w.key_tried
-        && let Some(&holder) = keys.first()
+        && let Some((holder, order)) = key
     {
-        let order = Unlock {
-            who: name(world, holder),
-            at: xy,
-        }
-        .into();
         // Tried once beside the door; the key's holder steps up to it (in a corridor one
         // wide the one at the door steps back for it), three walks at most.
         w.key_walks += 1;
@@ -311,46 +349,40 @@ fn the_lock(
             walk_up_and(world, party, members, holder, leader_at, door, order),
         ));
     }
-    if let Some(thief) = up
-        .iter()
-        .copied()
-        .find(|&m| proficient_with_tools(world, m, Proficiency::Lockpicking))
+    // The thief: the first member the rules offer to pick the lock with the skill and tools.
+    let hasty = |a: &AnyAct| a.get::<PickLock>().is_some();
+    let methodical = |a: &AnyAct| a.get::<PickLockMethodically>().is_some();
+    let thief = up.iter().copied().find(|&m| {
+        world
+            .get::<crate::creature::Proficiencies>(m)
+            .is_some_and(|p| p.has(crate::level::schema::Proficiency::Lockpicking))
+            && offered_at_door(world, m, door, methodical).is_some()
+    })?;
+    let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
+    if !w.picked
+        && hasty_picks
+        && let Some(order) = offered_at_door(world, thief, door, hasty)
     {
-        let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
-        if !w.picked && hasty_picks {
-            w.picked |= beside;
-            let order = PickLock {
-                who: name(world, thief),
-                at: xy,
-            }
-            .into();
-            return Some((
-                by(DoorPlan::Pick),
-                walk_up_and(world, party, members, thief, leader_at, door, order),
-            ));
-        }
-        if !w.jammed && w.methodical_picks < methodical_picks {
-            let order = PickLockMethodically {
-                who: name(world, thief),
-                at: xy,
-            }
-            .into();
-            return Some((
-                by(DoorPlan::PickMethodically),
-                walk_up_and(world, party, members, thief, leader_at, door, order),
-            ));
-        }
+        w.picked |= beside;
+        return Some((
+            by(DoorPlan::Pick),
+            walk_up_and(world, party, members, thief, leader_at, door, order),
+        ));
+    }
+    if w.methodical_picks < methodical_picks
+        && let Some(order) = offered_at_door(world, thief, door, methodical)
+    {
+        return Some((
+            by(DoorPlan::PickMethodically),
+            walk_up_and(world, party, members, thief, leader_at, door, order),
+        ));
     }
     None
 }
 
-/// A stuck door bashed open by the strongest, with the strongest other's help beside it.
-fn the_bash(
-    world: &mut World,
-    at: &AtTheDoor,
-    w: &mut DoorWork,
-    leader: Entity,
-) -> (Intent, Vec<Command>) {
+/// A stuck door bashed open by the strongest the rules offer to bash it, with the strongest
+/// other's help beside it. None: no one is offered to bash it.
+fn the_bash(world: &mut World, at: &AtTheDoor, w: &mut DoorWork) -> Option<(Intent, Vec<Command>)> {
     let AtTheDoor {
         members,
         door,
@@ -359,17 +391,13 @@ fn the_bash(
         party,
     } = *at;
     let by = |how: DoorPlan| Intent::Door { at: door, how };
-    let xy = (door.x, door.y);
-    let basher = up
+    let strength = |world: &World, m: Entity| world.get::<Abilities>(m).map_or(0, |a| a.0.str);
+    let bash = |a: &AnyAct| a.get::<Bash>().is_some();
+    let (basher, order) = up
         .iter()
         .copied()
-        .max_by_key(|&m| {
-            (
-                world.get::<Abilities>(m).map_or(0, |a| a.0.str),
-                std::cmp::Reverse(m),
-            )
-        })
-        .unwrap_or(leader);
+        .filter_map(|m| offered_at_door(world, m, door, bash).map(|o| (m, o)))
+        .max_by_key(|&(m, _)| (strength(world, m), std::cmp::Reverse(m)))?;
     let basher_at = square(world, basher);
     let beside = basher_at.is_some_and(|p| p.within_a_step(door));
     // Dungeon Delves › Doors: a pair bashing together uses the stronger one's Strength,
@@ -384,12 +412,7 @@ fn the_bash(
                     && (!near
                         || square(world, m).is_some_and(|p| p.within_a_step(door) && p != door))
             })
-            .max_by_key(|&m| {
-                (
-                    world.get::<Abilities>(m).map_or(0, |a| a.0.str),
-                    std::cmp::Reverse(m),
-                )
-            })
+            .max_by_key(|&m| (strength(world, m), std::cmp::Reverse(m)))
     };
     let helper = strongest(world, true).filter(|_| beside);
     if beside
@@ -405,22 +428,27 @@ fn the_bash(
             to: (p.x, p.y),
             pace: crate::rules::movement::Pace::Exploration,
         };
-        return (by(DoorPlan::Bash), vec![step_up.into()]);
+        return Some((by(DoorPlan::Bash), vec![step_up.into()]));
     }
     if beside {
         w.bashes += 1;
     }
-    let helper = helper.map(|m| name(world, m));
-    let order = Bash {
-        who: name(world, basher),
-        at: xy,
-        helper,
-    }
-    .into();
-    (
+    let Command::Bash(mut order) = order else {
+        return None;
+    };
+    order.helper = helper.map(|m| name(world, m));
+    Some((
         by(DoorPlan::Bash),
-        walk_up_and(world, party, members, basher, leader_at, door, order),
-    )
+        walk_up_and(world, party, members, basher, leader_at, door, order.into()),
+    ))
+}
+
+/// Whether `m` carries a spike.
+pub(super) fn carries_spikes(world: &World, m: Entity) -> bool {
+    use crate::level::schema::Gear;
+    world
+        .get::<crate::creature::Equipment>(m)
+        .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Spikes(n) if *n > 0)))
 }
 
 /// Fleeing: the rearmost member shuts and spikes an open door the party has passed.
@@ -430,7 +458,10 @@ pub(super) fn spike_behind(
     members: &[Entity],
     here: GridPos,
 ) -> Option<(Intent, Vec<Command>)> {
-    let spiker = with_spikes(world, members)?;
+    let spiker = members
+        .iter()
+        .copied()
+        .find(|&m| is_up(world, m) && carries_spikes(world, m))?;
     let at = square(world, spiker)?;
     let occupied: Vec<GridPos> = {
         let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
@@ -453,16 +484,21 @@ pub(super) fn spike_behind(
         if !behind {
             continue;
         }
-        let who = name(world, spiker);
-        let xy = (door.x, door.y);
-        let order: Command = match state {
-            DoorState::Open => CloseDoor { who, at: xy }.into(),
-            DoorState::Closed if spikes == 0 => {
-                mind.door_memory.spiked_behind.push(door);
-                Spike { who, at: xy }.into()
+        let order = match state {
+            DoorState::Open => {
+                offered_at_door(world, spiker, door, |a| a.get::<CloseDoor>().is_some())
             }
-            DoorState::Closed => continue,
+            DoorState::Closed if spikes == 0 => {
+                offered_at_door(world, spiker, door, |a| a.get::<Spike>().is_some())
+            }
+            DoorState::Closed => None,
         };
+        let Some(order) = order else {
+            continue;
+        };
+        if matches!(order, Command::Spike(_)) {
+            mind.door_memory.spiked_behind.push(door);
+        }
         return Some((Intent::SpikeBehind { at: door }, vec![order]));
     }
     None

@@ -329,9 +329,6 @@ struct DoorWork {
     tried_open: bool,
     /// Walks given to bring the front fighter up to the door to open it.
     open_walks: u32,
-    /// What the last refusal said: locked, stuck, spiked.
-    locked: bool,
-    stuck: bool,
     key_tried: bool,
     /// Walks given to bring the key's holder up to the door.
     key_walks: u32,
@@ -485,9 +482,11 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                     mind.door_memory.door_swung_shut = true;
                 }
                 DoorEvent::LockOpened { at, .. } => {
-                    let w = mind.door_memory.door_work.entry(*at).or_default();
-                    w.locked = false;
-                    w.tried_open = false;
+                    mind.door_memory
+                        .door_work
+                        .entry(*at)
+                        .or_default()
+                        .tried_open = false;
                 }
                 DoorEvent::LockJammed { at, .. } => {
                     let w = mind.door_memory.door_work.entry(*at).or_default();
@@ -523,10 +522,12 @@ fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal)
     }
     match command {
         Command::OpenDoor(OpenDoor { at: d, .. }) => {
-            let w = mind.door_memory.door_work.entry(at(*d)).or_default();
+            // (The door's work is begun: the lab's account reads it.)
+            mind.door_memory.door_work.entry(at(*d)).or_default();
             match reason.get::<DoorRefusal>() {
-                Some(DoorRefusal::Locked) => w.locked = true,
-                Some(DoorRefusal::Stuck | DoorRefusal::SpikedShut { .. }) => w.stuck = true,
+                // (Its faction knows the door as it tried it: `rules::doors::TriedBy`.)
+                Some(DoorRefusal::Locked | DoorRefusal::Stuck | DoorRefusal::SpikedShut { .. }) => {
+                }
                 // (Someone opened it out of its sight: it knows now.)
                 Some(DoorRefusal::OpenAlready | DoorRefusal::Open) => {
                     mind.door_memory

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::decide::foe_at_hand;
-use super::doors::{deal_with_door, disarmer, front_fighter, with_spikes};
+use super::doors::{carries_spikes, deal_with_door, disarmer, front_fighter, spiker};
 use super::gaps::{Over, cross};
 use super::light::{burns_forever, carried};
 use super::{
@@ -12,10 +12,7 @@ use super::{
     on_hand, square, take_the_lead, with_the_party,
 };
 use crate::command::Command;
-use crate::command::acts::{
-    DisarmTrap, DisarmTrapMethodically, Douse, LightUp, MarchingOrder, Move, MoveParty, Probe,
-    Spike,
-};
+use crate::command::acts::{Douse, LightUp, MarchingOrder, Move, MoveParty, Probe};
 use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::Goal;
@@ -326,7 +323,9 @@ pub(super) fn on_the_way(
             && know.grid.terrain(p) == Some(Terrain::Door)
             && know.step(p) == Step::Open
             && !mind.door_memory.spiked_behind.contains(&p)
-            && with_spikes(world, members).is_some()
+            && members
+                .iter()
+                .any(|&m| super::is_up(world, m) && carries_spikes(world, m))
             && let Some(&past) = walk.get(k + 1)
         {
             stop = past;
@@ -450,49 +449,20 @@ fn at_a_door_or_trap(
         if let Some(w) = mind.door_memory.door_work.get(&p)
             && w.evil
             && !w.wedged
-            && let Some(spiker) = with_spikes(world, members)
+            && let Some((spiker, spike)) = spiker(world, members, p)
         {
             return AtStep::Orders(Some((
                 Intent::Door {
                     at: p,
                     how: DoorPlan::Wedge,
                 },
-                walk_up_and(
-                    world,
-                    &party,
-                    members,
-                    spiker,
-                    here,
-                    p,
-                    Spike {
-                        who: name(world, spiker),
-                        at: (p.x, p.y),
-                    }
-                    .into(),
-                ),
+                walk_up_and(world, &party, members, spiker, here, p, spike),
             )));
         }
         return AtStep::Walk;
     }
-    if let Some(thief) = disarmer(world, members) {
+    if let Some((thief, disarm)) = disarmer(world, members, p, tries == 0) {
         mind.exploring.traps_tried.push(p);
-        let who = name(world, thief);
-        let at = (p.x, p.y);
-        let disarm: Command = if tries == 0 {
-            DisarmTrap {
-                who,
-                at,
-                discharge: false,
-            }
-            .into()
-        } else {
-            DisarmTrapMethodically {
-                who,
-                at,
-                discharge: false,
-            }
-            .into()
-        };
         return AtStep::Orders(Some((
             Intent::Disarm { at: p },
             walk_up_and(world, &party, members, thief, here, p, disarm),

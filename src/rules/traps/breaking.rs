@@ -41,49 +41,64 @@ pub(super) fn trapbreaking_target(
     }
 }
 
-/// What a creature can do about a trap it knows of, each with its time and chance (the
-/// "Disabling Traps" table): disarm or discharge hastily (unless a hasty try failed at its
-/// level) or methodically, or re-arm a disarmed trap.
 /// The choices at every trap within a step of `who` that its faction knows of (RULINGS ›
-/// Knowledge).
+/// Knowledge), nearest rows first.
 pub(super) fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(String, Choice)> {
-    let (Some(here), Some(thrower)) = (
-        world.get::<Position>(who).map(|p| p.0),
-        crate::rules::throws::Thrower::of(world, who),
-    ) else {
+    let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
+        return Vec::new();
+    };
+    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
+        return Vec::new();
+    };
+    let mut near: Vec<GridPos> = q
+        .iter(world)
+        .filter(|(p, _)| p.0.within_a_step(here))
+        .map(|(p, _)| p.0)
+        .collect();
+    near.sort_by_key(|p| (p.y, p.x));
+    near.dedup();
+    near.into_iter()
+        .flat_map(|at| {
+            choices_at_trap(world, who, at)
+                .into_iter()
+                .map(move |c| (format!("trap {at}"), c))
+        })
+        .collect()
+}
+
+/// What `who` can do about the traps at `at` that its faction knows of, each with its time and
+/// chance (the "Disabling Traps" table): disarm or discharge hastily (unless a hasty try failed
+/// there at its level) or methodically, or re-arm a disarmed trap. Taken as it would stand
+/// within a step of it (the party's mind asks this before a thief walks up to a trap).
+pub fn choices_at_trap(world: &World, who: Entity, at: GridPos) -> Vec<Choice> {
+    let Some(thrower) = crate::rules::throws::Thrower::of(world, who) else {
         return Vec::new();
     };
     let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
         return Vec::new();
     };
     let faction = world.get::<Faction>(who).copied();
-    let mut near: Vec<(GridPos, &Trap)> = q
-        .iter(world)
-        .filter(|(p, t)| p.0.within_a_step(here) && t.known_to(faction))
-        .map(|(p, t)| (p.0, t))
-        .collect();
-    near.sort_by_key(|(p, _)| (p.y, p.x));
     let level = world
         .get::<crate::creature::ClassLevel>(who)
         .map_or(0, |c| c.level);
-    let mut out = Vec::new();
-    for (at, t) in near {
-        let barred = world
-            .get::<FailedHastyDisarms>(who)
-            .is_some_and(|f| f.0.contains(&(at, level)));
-        let situation = trapbreaking_situation(world, who, at);
-        let choices = trap_choices(
-            t,
-            at,
-            &thrower,
-            world.get::<Proficiencies>(who),
-            world.get::<Equipment>(who),
-            barred,
-            &situation,
-        );
-        out.extend(choices.into_iter().map(|c| (format!("trap {at}"), c)));
-    }
-    out
+    let barred = world
+        .get::<FailedHastyDisarms>(who)
+        .is_some_and(|f| f.0.contains(&(at, level)));
+    let situation = trapbreaking_situation(world, who, at);
+    q.iter(world)
+        .filter(|(p, t)| p.0 == at && t.known_to(faction))
+        .flat_map(|(_, t)| {
+            trap_choices(
+                t,
+                at,
+                &thrower,
+                world.get::<Proficiencies>(who),
+                world.get::<Equipment>(who),
+                barred,
+                &situation,
+            )
+        })
+        .collect()
 }
 
 pub(super) fn trap_choices(

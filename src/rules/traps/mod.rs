@@ -39,7 +39,7 @@ mod breaking;
 mod springing;
 
 use breaking::choices_at_known_traps;
-pub use breaking::{BreakingTrap, FailedHastyDisarms, disarm_methodically};
+pub use breaking::{BreakingTrap, FailedHastyDisarms, choices_at_trap, disarm_methodically};
 pub(crate) use breaking::{disarm_hastily, rearm};
 use springing::risk;
 pub use springing::spring;

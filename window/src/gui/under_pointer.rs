@@ -464,7 +464,9 @@ mod tests {
         assert!(g.creatures.is_empty(), "the ghoul is not seen now");
         assert_eq!(describe(&mut app, unseen.0, unseen.1).known, None);
         // The locked door, never tried: the party's view tells a closed door, no lock.
-        let l = describe(&mut app, locked.0, locked.1).known.expect("remembered");
+        let l = describe(&mut app, locked.0, locked.1)
+            .known
+            .expect("remembered");
         let told = describe_door(l.door.as_ref().expect("a door"));
         assert_eq!(told, "ironbanded door, closed");
         // A party member on its own square: seen, with its hit points.
