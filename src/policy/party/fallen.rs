@@ -10,10 +10,11 @@ use super::way::{
     free_square_beside, in_sight, make_way, occupied_squares, on_the_way, walk_up_and,
 };
 use super::{
-    Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, on_hand, square, with_the_party,
+    Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, offered_at_hole,
+    offered_climb_out, on_hand, square, with_the_party,
 };
 use crate::command::Command;
-use crate::command::acts::{Climb, ClimbDown, LowerRope, Move, TakeFrom};
+use crate::command::acts::{ClimbDown, LowerRope, Move, TakeFrom};
 use crate::creature::{Conditions, Equipment, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::rules::light::{CarriedBy, LightSource};
@@ -201,9 +202,10 @@ pub(super) fn out_of_the_pit(
             .into_iter()
             .filter(|&p| crate::rules::caving::firm_ground(world, p))
             .collect();
+        let lower = |a: &crate::act::AnyAct| a.get::<LowerRope>().is_some();
         let roper = above
             .iter()
-            .filter(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
+            .filter(|&&(m, _)| offered_at_hole(world, m, pit, lower).is_some())
             .filter_map(|&(m, p)| {
                 if p.within_a_step(pit) {
                     return Some((0, m, p));
@@ -225,12 +227,9 @@ pub(super) fn out_of_the_pit(
             // The one on the rim steps back for the one with the rope.
             return Some((intent, vec![order]));
         }
-        if let Some((_, roper, its_rim)) = roper {
-            let order = LowerRope {
-                who: name(world, roper),
-                at: (pit.x, pit.y),
-            }
-            .into();
+        if let Some((_, roper, its_rim)) = roper
+            && let Some(order) = offered_at_hole(world, roper, pit, lower)
+        {
             let party = mind.party.clone();
             return Some((
                 intent,
@@ -238,17 +237,13 @@ pub(super) fn out_of_the_pit(
             ));
         }
     }
-    Some((
-        intent,
-        vec![
-            Climb {
-                who: name(world, below),
-                to: (rim.x, rim.y),
-                pace: Default::default(),
-            }
-            .into(),
-        ],
-    ))
+    // (No way out the rules offer it — a sheer side, no rope — and it is stranded until one
+    // comes.)
+    let Some(climb) = offered_climb_out(world, below, rim) else {
+        mind.fallen_memory.stranded_names.push(name(world, below));
+        return None;
+    };
+    Some((intent, vec![climb]))
 }
 
 /// A fallen member at the bottom of a pit carries lights or gear (the lantern, the oil): one of
@@ -309,18 +304,14 @@ pub(super) fn fetch_from_the_pit(
     let party = mind.party.clone();
     let leader_at = above.first()?.1;
     if !roped {
-        let Some(&(roper, _)) = above
+        let lower = |a: &crate::act::AnyAct| a.get::<LowerRope>().is_some();
+        let Some((roper, order)) = above
             .iter()
-            .find(|&&(m, _)| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)))
+            .find_map(|&(m, _)| offered_at_hole(world, m, pit, lower).map(|o| (m, o)))
         else {
             mind.fallen_memory.looted.push(from);
             return None;
         };
-        let order = LowerRope {
-            who: name(world, roper),
-            at: (pit.x, pit.y),
-        }
-        .into();
         return Some((
             intent,
             walk_up_and(world, &party, members, roper, leader_at, pit, order),
@@ -334,13 +325,11 @@ pub(super) fn fetch_from_the_pit(
         });
         (climber, std::cmp::Reverse(m))
     })?;
-    let order = ClimbDown {
-        who: name(world, fetcher),
-        into: (pit.x, pit.y),
-        rappel: false,
-        pace: Default::default(),
-    }
-    .into();
+    let down = |a: &crate::act::AnyAct| a.get::<ClimbDown>().is_some_and(|c| !c.rappel);
+    let Some(order) = offered_at_hole(world, fetcher, pit, down) else {
+        mind.fallen_memory.pits_given_up.push(pit);
+        return None;
+    };
     Some((
         intent,
         walk_up_and(world, &party, members, fetcher, leader_at, pit, order),

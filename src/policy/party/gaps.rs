@@ -8,9 +8,9 @@ use bevy::prelude::*;
 use super::way::{make_way, occupied_squares};
 use super::{Intent, PartyMind, is_up, name, on_hand, square};
 use crate::command::Command;
-use crate::command::acts::{Climb, ClimbDown, Jump, LowerRope, Move, Traverse};
+use crate::command::acts::{ClimbDown, Jump, LowerRope, Move, Traverse};
 use crate::creature::Conditions;
-use crate::creature::{Encumbrance, Equipment, Proficiencies};
+use crate::creature::{Encumbrance, Proficiencies};
 use crate::grid::GridPos;
 use crate::rules::caving::jumping::{Jumper, RUN_UP_FEET};
 use crate::rules::movement::hazards::way;
@@ -280,19 +280,10 @@ pub(super) fn cross(
             .find(|&&(m, p)| {
                 p == shaft && is_up(world, m) && world.get::<crate::creature::Below>(m).is_some()
             })
+            && let Some(climb) = super::offered_climb_out(world, m, landing)
         {
             let who = name(world, m);
-            return Some((
-                way_over.intent(who.clone(), over, landing),
-                vec![
-                    Climb {
-                        who,
-                        to: (landing.x, landing.y),
-                        pace: Default::default(),
-                    }
-                    .into(),
-                ],
-            ));
+            return Some((way_over.intent(who, over, landing), vec![climb]));
         }
     }
     // The near side: those with no way to the landing but by the jump.
@@ -364,16 +355,11 @@ fn cross_one(
     // Down a shaft and out on its far side: a rope lowered into it first; then each in turn
     // climbs down, and out of it onto the landing.
     if let Over::Shaft(shaft) = way_over {
-        return Some(down_the_shaft(
-            world,
-            up,
-            (shaft, take_off, landing),
-            (who, at),
-            intent,
-        ));
+        return down_the_shaft(world, up, (shaft, take_off, landing), (front, at), intent);
     }
     if way_over == Over::Ledge {
-        return Some((intent, vec![along_the_ledge(who, at, take_off, landing)]));
+        let order = along_the_ledge(world, front, at, take_off, landing)?;
+        return Some((intent, vec![order]));
     }
     if mind
         .gap_memory
@@ -491,43 +477,33 @@ fn down_the_shaft(
     world: &mut World,
     up: &[(Entity, GridPos)],
     (shaft, take_off, landing): (GridPos, GridPos, GridPos),
-    (who, at): (String, GridPos),
+    (front, at): (Entity, GridPos),
     intent: Intent,
-) -> (Intent, Vec<Command>) {
+) -> Option<(Intent, Vec<Command>)> {
     let roped = world
         .resource::<crate::rules::caving::climbing::RopesSecured>()
         .at(shaft)
         .is_some();
+    let lower = |a: &crate::act::AnyAct| a.get::<LowerRope>().is_some();
     if !roped
-        && let Some(&(roper, _)) = up.iter().find(|&&(m, p)| {
-            p.within_a_step(shaft)
-                && p != landing
-                && world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0))
-        })
+        && let Some(order) = up
+            .iter()
+            .filter(|&&(_, p)| p.within_a_step(shaft) && p != landing)
+            .find_map(|&(m, _)| super::offered_at_hole(world, m, shaft, lower))
     {
-        return (
-            intent,
-            vec![
-                LowerRope {
-                    who: name(world, roper),
-                    at: (shaft.x, shaft.y),
-                }
-                .into(),
-            ],
-        );
+        return Some((intent, vec![order]));
     }
-    let order: Command = if at.within_a_step(shaft) && at != shaft {
-        ClimbDown {
-            who,
-            into: (shaft.x, shaft.y),
-            rappel: false,
-            pace: Default::default(),
-        }
-        .into()
-    } else {
-        walk(who, take_off)
+    // Down as the rules offer it (none: it cannot go down, and the next in line is asked).
+    let down = |a: &crate::act::AnyAct| {
+        a.get::<ClimbDown>()
+            .is_some_and(|c| !c.rappel && c.into == (shaft.x, shaft.y))
     };
-    (intent, vec![order])
+    let order = if at.within_a_step(shaft) && at != shaft {
+        super::offered(world, front, down)?
+    } else {
+        walk(name(world, front), take_off)
+    };
+    Some((intent, vec![order]))
 }
 
 /// Gaps in the way: jumps the rules refused, the level's narrowest ledge and its squeezes (found once), and the hole being jumped while some are still to cross.
@@ -543,16 +519,21 @@ pub(super) struct GapMemory {
     pub(super) crossing: Option<(GridPos, GridPos)>,
 }
 
-/// Along a ledge: up to its start, then a balancing traverse to the far side.
-fn along_the_ledge(who: String, at: GridPos, take_off: GridPos, landing: GridPos) -> Command {
+/// Along a ledge: up to its start, then a balancing traverse to the far side, as the rules
+/// offer it there (none: `front` cannot traverse it).
+fn along_the_ledge(
+    world: &World,
+    front: Entity,
+    at: GridPos,
+    take_off: GridPos,
+    landing: GridPos,
+) -> Option<Command> {
     if at == take_off {
-        Traverse {
-            who,
-            to: (landing.x, landing.y),
-            pace: Default::default(),
-        }
-        .into()
+        super::offered(world, front, |a| {
+            a.get::<Traverse>()
+                .is_some_and(|t| t.to == (landing.x, landing.y))
+        })
     } else {
-        walk(who, take_off)
+        Some(walk(name(world, front), take_off))
     }
 }

@@ -646,6 +646,33 @@ pub(super) fn offered(
         .map(|(_, c)| Command::from(&c.command))
 }
 
+/// The command the rules offer `m` at the hole (pit or shaft) at `hole` — as if it stood beside
+/// it — that `takes` picks out.
+pub(super) fn offered_at_hole(
+    world: &World,
+    m: Entity,
+    hole: GridPos,
+    takes: impl Fn(&crate::act::AnyAct) -> bool,
+) -> Option<Command> {
+    crate::rules::caving::choices::choices_at_hole(world, m, hole)
+        .into_iter()
+        .find(|c| takes(&c.command))
+        .map(|c| Command::from(&c.command))
+}
+
+/// The climb out of its hole the rules offer `m` (at the bottom of one), made to `to`: the
+/// offer says it can climb out at all; which rim it makes for is the party's to choose.
+pub(super) fn offered_climb_out(world: &World, m: Entity, to: GridPos) -> Option<Command> {
+    match offered(world, m, |a| a.get::<Climb>().is_some())? {
+        Command::Climb(mut climb) => {
+            climb.to = (to.x, to.y);
+            climb.pace = Default::default();
+            Some(climb.into())
+        }
+        _ => None,
+    }
+}
+
 /// Held by nothing that refuses its commands (stuck in a squeeze, drowning, crawling a
 /// traverse): it can be given an order. Surprise does not count: it lasts only the round the
 /// faction loses, and an order given now is carried out in the round after it.

@@ -70,21 +70,11 @@ fn run_up_to_a_hole(
 
 /// The caving choices of `who` where it stands.
 pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
-    let (Some(here), Some(thrower)) = (
-        world.get::<Position>(who).map(|p| p.0),
-        Thrower::of(world, who),
-    ) else {
+    let Some(caver) = world
+        .get::<Position>(who)
+        .and_then(|p| Caver::of(world, who, p.0))
+    else {
         return Vec::new();
-    };
-    let caver = Caver {
-        world,
-        who,
-        here,
-        name: thrower.name.to_owned(),
-        // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
-        profs: super::climbing::supervised_proficiencies(world, who),
-        situation: crate::rules::penalties::check_penalties(world, who, None),
-        thrower,
     };
     if let Some(below) = world.get::<Below>(who) {
         return caver.out_of_the_hole(below);
@@ -93,6 +83,13 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
     out.extend(belay_choices(world, who, &caver.name));
     out.extend(caver.across());
     out
+}
+
+/// What `who` is offered at the hole at `hole` — climbing or rappelling down, lowering a rope,
+/// taking one up — taken as it would stand beside it (the party's mind asks this before a
+/// member walks up to a pit or shaft).
+pub fn choices_at_hole(world: &World, who: Entity, hole: GridPos) -> Vec<Choice> {
+    Caver::of(world, who, hole).map_or_else(Vec::new, |c| c.into_the_hole(hole))
 }
 
 /// A creature looking for a way on where it stands: who it is, its throws (a supervising
@@ -107,7 +104,22 @@ struct Caver<'w> {
     situation: Vec<Modifier>,
 }
 
-impl Caver<'_> {
+impl<'w> Caver<'w> {
+    /// `who` as a caver standing at `here`.
+    fn of(world: &'w World, who: Entity, here: GridPos) -> Option<Self> {
+        let thrower = Thrower::of(world, who)?;
+        Some(Caver {
+            world,
+            who,
+            here,
+            name: thrower.name.to_owned(),
+            // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
+            profs: super::climbing::supervised_proficiencies(world, who),
+            situation: crate::rules::penalties::check_penalties(world, who, None),
+            thrower,
+        })
+    }
+
     fn has(&self, g: &Gear) -> bool {
         self.world
             .get::<Equipment>(self.who)
@@ -213,71 +225,78 @@ impl Caver<'_> {
 
     /// Beside holes: climbing or rappelling down, lowering a rope, taking one up.
     fn down_the_holes_beside(&self) -> Vec<Choice> {
-        let (world, here, name, profs) = (self.world, self.here, &self.name, &self.profs);
+        self.here
+            .neighbours()
+            .into_iter()
+            .flat_map(|p| self.into_the_hole(p))
+            .collect()
+    }
+
+    /// Into the hole at `p`, if there is one: climbing or rappelling down, lowering a rope,
+    /// taking one up.
+    fn into_the_hole(&self, p: GridPos) -> Vec<Choice> {
+        let (world, name, profs) = (self.world, &self.name, &self.profs);
         let (thrower, situation) = (&self.thrower, &self.situation);
         let xy = |p: GridPos| (p.x, p.y);
         let mut out = Vec::new();
-        for p in here.neighbours() {
-            if hole_at(world, p).is_none() {
-                continue;
-            }
-            if let Some(c) = self.climb_choice(
-                format!("climb down into {p}"),
-                side_of(world, p),
+        let Some(depth) = hole_at(world, p) else {
+            return out;
+        };
+        if let Some(c) = self.climb_choice(
+            format!("climb down into {p}"),
+            side_of(world, p),
+            AnyAct::from(super::ClimbDown {
+                who: name.clone(),
+                into: xy(p),
+                rappel: false,
+                pace: ClimbPace::Third,
+            }),
+        ) {
+            out.push(c);
+        }
+        if rope_in(world, p)
+            && (profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering))
+            && let Some(target) = climbing_target(profs, Surface::Sheer)
+        {
+            out.push(Choice::thrown(
+                &format!("rappel down into {p}"),
+                "rounds",
+                thrower,
+                ThrowKind::Check,
+                situation,
+                target,
+                "running speed",
                 AnyAct::from(super::ClimbDown {
                     who: name.clone(),
                     into: xy(p),
-                    rappel: false,
+                    rappel: true,
                     pace: ClimbPace::Third,
                 }),
-            ) {
-                out.push(c);
-            }
-            if rope_in(world, p)
-                && (profs.has(Proficiency::Climbing) || profs.has(Proficiency::Mountaineering))
-                && let Some(target) = climbing_target(profs, Surface::Sheer)
-            {
-                out.push(Choice::thrown(
-                    &format!("rappel down into {p}"),
-                    "rounds",
-                    thrower,
-                    ThrowKind::Check,
-                    situation,
-                    target,
-                    "running speed",
-                    AnyAct::from(super::ClimbDown {
-                        who: name.clone(),
-                        into: xy(p),
-                        rappel: true,
-                        pace: ClimbPace::Third,
-                    }),
-                ));
-            }
-            let depth = hole_at(world, p).unwrap_or(0);
-            if self.rope(depth) && !rope_in(world, p) {
-                out.push(Choice::new(
-                    &format!("lower a rope into {p}"),
-                    "1 round",
-                    None,
-                    "",
-                    AnyAct::from(super::LowerRope {
-                        who: name.clone(),
-                        at: xy(p),
-                    }),
-                ));
-            }
-            if rope_in(world, p) && !super::climbing::on_the_rope(world, p) {
-                out.push(Choice::new(
-                    &format!("take up the rope in {p}"),
-                    "1 round",
-                    None,
-                    "",
-                    AnyAct::from(super::TakeUpRope {
-                        who: name.clone(),
-                        at: xy(p),
-                    }),
-                ));
-            }
+            ));
+        }
+        if self.rope(depth) && !rope_in(world, p) {
+            out.push(Choice::new(
+                &format!("lower a rope into {p}"),
+                "1 round",
+                None,
+                "",
+                AnyAct::from(super::LowerRope {
+                    who: name.clone(),
+                    at: xy(p),
+                }),
+            ));
+        }
+        if rope_in(world, p) && !super::climbing::on_the_rope(world, p) {
+            out.push(Choice::new(
+                &format!("take up the rope in {p}"),
+                "1 round",
+                None,
+                "",
+                AnyAct::from(super::TakeUpRope {
+                    who: name.clone(),
+                    at: xy(p),
+                }),
+            ));
         }
         out
     }
