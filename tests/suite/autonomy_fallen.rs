@@ -163,3 +163,54 @@ fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
     let gear: &delve::creature::Equipment = delve.get("Ana").unwrap();
     assert!(gear.has(&delve::level::schema::Gear::Rope(50)));
 }
+
+/// A member at the bottom of a sheer pit who does not climb (Dungeon Delves › Climbing: sheer
+/// is for those proficient; a rope lowered from above makes it easy): the party takes its
+/// orders from the offers — Bo, who carries a rope, is offered to lower it and does, and Ada is
+/// then offered the climb out and makes it. Without a rope nothing is offered her, and the
+/// party gives no climb the rules would refuse.
+#[test]
+fn one_in_a_sheer_pit_is_roped_out_as_offered_or_left_without_a_refused_climb() {
+    let in_a_pit = |bo: &str| {
+        let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
+            .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+            .trap("(at: (3, 1), kind: Pit(depth_feet: 20), trigger: Step, hidden: true)")
+            .faction(r#"(name: "party", marching_order: ["Bo", "Ada"])"#)
+            .creature(
+                r#"(name: "Ada", faction: "party", at: (2, 1), hp: 12, ac: 10,
+                    encumbrance_stone: 2.0)"#,
+            )
+            .creature(&format!(
+                r#"(name: "Bo", faction: "party", at: (4, 1), hp: 12, ac: 10,
+                    encumbrance_stone: 2.0{bo})"#
+            ))
+            .field("goal: Exit((5, 1))")
+            .build();
+        delve.script_dice(&[1, 1, 1]);
+        delve.act(Move {
+            who: "Ada".into(),
+            to: (4, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        });
+        assert!(delve.get::<delve::creature::Below>("Ada").is_some());
+        hand_over(&mut delve, PartyPolicy::default());
+        delve
+    };
+    let mut roped = in_a_pit(", gear: [Rope(50)]");
+    assert!(
+        run_until(&mut roped, 40, |d| d
+            .get::<delve::creature::Below>("Ada")
+            .is_none()),
+        "{}",
+        roped.log().to_text()
+    );
+    let text = roped.log().to_text();
+    assert!(text.contains("Bo secures a rope"), "{text}");
+    assert!(!text.contains("Ada cannot climb"), "{text}");
+
+    let mut bare = in_a_pit("");
+    bare.run(20);
+    assert!(bare.get::<delve::creature::Below>("Ada").is_some());
+    let text = bare.log().to_text();
+    assert!(!text.contains("cannot climb"), "{text}");
+}
