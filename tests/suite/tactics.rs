@@ -451,3 +451,50 @@ fn armor_and_shields_give_their_tactical_benefits_only_to_the_proficient() {
     });
     assert!(app.was_refused("Gnawbone", &CombatRefusal::NotProficientWithShield));
 }
+
+/// Tactical Combat › Firearm Misfires: a jammed firearm is cleared before it can shoot again.
+/// In a battle, Wren's fighting behaviour, with nothing to strike with, clears the jam in her
+/// turn (the whole round, without Gunsmithing); out of one, the party's policy has her clear
+/// it as the rules offer it (a round).
+#[test]
+fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
+    let cleared = CombatEvent::JamCleared {
+        who: "Wren".into(),
+        whole_round: true,
+    };
+    let mut app = arena("", GUNNER);
+    app.script_dice(&[11, 9, 6, 6]);
+    app.run(1);
+    let w = app.entity("Wren");
+    app.world_mut()
+        .entity_mut(w)
+        .insert(delve::rules::combat::battle::Jammed);
+    app.run(1);
+    assert!(
+        app.events::<CombatEvent>().contains(&cleared),
+        "{}",
+        app.log().to_text()
+    );
+
+    let mut quiet = Scenario::new(&["XXXXXXXX", "X......X", "XXXXXXXX"])
+        .light("(at: (4, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Wren"])"#)
+        .creature(GUNNER)
+        .build();
+    let w = quiet.entity("Wren");
+    quiet
+        .world_mut()
+        .entity_mut(w)
+        .insert(delve::rules::combat::battle::Jammed);
+    crate::autonomy::hand_over(&mut quiet, delve::policy::PartyPolicy::default());
+    quiet.run(3);
+    assert!(
+        quiet.events::<CombatEvent>().contains(&cleared),
+        "{}",
+        quiet.log().to_text()
+    );
+    assert!(
+        crate::autonomy::intents(&quiet)
+            .contains(&delve::policy::party::Intent::ClearJam { who: "Wren".into() })
+    );
+}

@@ -107,6 +107,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     })
     .not_in_flight(),
     Tactic::new("relight", Needs::Party, relight),
+    Tactic::new("clear a jam", Needs::Party, clear_a_jam).not_in_flight(),
     Tactic::new("close up", Needs::KnownLevel, |t| {
         close_up(t.world, t.mind, t.members, t.leader, t.here)
     }),
@@ -531,6 +532,24 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
         );
     }
     Some((Intent::Relight { who: n }, orders))
+}
+
+/// Tactical Combat › Firearms: a jammed firearm is cleared when the rules offer it (out of a
+/// battle: in one, the fighting behaviour clears it), by the first member up who has one.
+fn clear_a_jam(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let (world, members) = (&*t.world, t.members);
+    let clear = |a: &crate::act::AnyAct| a.get::<crate::command::acts::ClearJam>().is_some();
+    let (who, order) = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .find_map(|m| offered(world, m, clear).map(|o| (m, o)))?;
+    Some((
+        Intent::ClearJam {
+            who: name(world, who),
+        },
+        vec![order],
+    ))
 }
 
 /// Dungeon Delves › Rest: a turn once five have passed, or when a member is winded; resting in

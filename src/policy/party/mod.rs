@@ -127,6 +127,8 @@ pub enum Intent {
     Relight { who: String },
     /// Filling an empty lantern.
     Refuel { who: String },
+    /// Clearing a jammed firearm (Tactical Combat › Firearms).
+    ClearJam { who: String },
     /// Resting a turn (Dungeon Delves › Rest).
     Rest,
     /// Turning for the way in.
@@ -261,6 +263,7 @@ impl fmt::Display for Intent {
             Intent::SetOut => write!(f, "set out"),
             Intent::Relight { who } => write!(f, "{who} lights the next light"),
             Intent::Refuel { who } => write!(f, "{who} fills the lantern"),
+            Intent::ClearJam { who } => write!(f, "{who} clears the jam of its firearm"),
             Intent::Rest => write!(f, "rest a turn"),
             Intent::TurnBack { why } => write!(f, "turn back ({why:?})"),
             Intent::Explore { to } => write!(f, "explore toward {to}"),

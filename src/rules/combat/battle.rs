@@ -722,7 +722,8 @@ impl Plugin for BattlePlugin {
         app.offers(
             crate::rules::areas::Rank::Fight,
             super::offers::battle_choices,
-        );
+        )
+        .offers(crate::rules::areas::Rank::Fight, super::offers::jam_choices);
         app.installs_creature(|world, e, c| {
             world.entity_mut(e).insert(Combatant {
                 attack_bonus: c.attack_bonus,

@@ -9,7 +9,8 @@
 //!    goes first for an enemy next to a vulnerable or bloodied companion, then for one a
 //!    companion attacks;
 //! 3. attacks it with a weapon that can reach it now (a melee weapon when next to it);
-//! 4. or else closes in: walks at combat speed to the free square next to it that is nearest
+//! 4. or else, with a firearm jammed, clears the jam;
+//! 5. or else closes in: walks at combat speed to the free square next to it that is nearest
 //!    and not through a squeeze (one that keeps to a place, [`KeepsTo`] — a guard's post, a
 //!    lair — closes in only within it, and walks back to it when out of it: a guard holds its
 //!    post and fights whoever comes within its reach);
@@ -150,6 +151,12 @@ pub(crate) fn fighting_behaviour(
                 target: crate::creature::name_of(world, target),
                 weapon,
             }));
+            continue;
+        }
+        // Nothing to strike it with now, and a firearm jammed: the jam is cleared first
+        // (Tactical Combat › Firearms: the round, or the action with Gunsmithing).
+        if world.get::<super::gear::Jammed>(e).is_some() {
+            orders.push(AnyAct::from(super::ClearJam { who: name }));
             continue;
         }
         // Close in, unless already on the way to a square next to it.

@@ -135,27 +135,6 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
             ),
         ));
     }
-    if world.get::<Jammed>(who).is_some() {
-        let gunsmith = world
-            .get::<Proficiencies>(who)
-            .is_some_and(|p| p.has(Proficiency::Gunsmithing));
-        out.push((
-            "firearm".to_owned(),
-            Choice::new(
-                "clear the jam",
-                if gunsmith {
-                    "its action (Gunsmithing), in its faction's turn"
-                } else {
-                    "the whole round: no move, no attack"
-                },
-                None,
-                "no attack this round",
-                ClearJam {
-                    who: name.to_owned(),
-                },
-            ),
-        ));
-    }
     let active = world.get::<ActiveEnchantments>(who);
     for (i, w) in combatant.weapons.iter().enumerate() {
         let Some((enchantment, dice)) = &w.enchantment else {
@@ -187,6 +166,40 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
         ));
     }
     out
+}
+
+/// Clearing a jammed firearm (Tactical Combat › Firearms): in a battle a full-round action (a
+/// standard action with Gunsmithing), in its faction's turn; outside one, a round's work. Offered
+/// whether or not a battle is on, under no hold (the gate's holds are asked by
+/// `rules::choices_for`).
+pub(crate) fn jam_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
+    let Some(name) = world
+        .get::<Name>(who)
+        .filter(|_| world.get::<Jammed>(who).is_some())
+    else {
+        return Vec::new();
+    };
+    let gunsmith = world
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Gunsmithing));
+    let in_battle = world.get_resource::<Battle>().is_some_and(|b| b.active);
+    let time = match (in_battle, gunsmith) {
+        (false, _) => "1 round",
+        (true, true) => "its action (Gunsmithing), in its faction's turn",
+        (true, false) => "the whole round: no move, no attack",
+    };
+    let clear = ClearJam {
+        who: name.as_str().to_owned(),
+    };
+    let note = if in_battle {
+        "no attack this round"
+    } else {
+        ""
+    };
+    vec![(
+        "firearm".to_owned(),
+        Choice::new("clear the jam", time, None, note, clear),
+    )]
 }
 
 /// An attack on each hostile creature it is aware of and can strike now, with each weapon that
