@@ -89,7 +89,7 @@ pub fn caving_choices(world: &World, who: Entity) -> Vec<Choice> {
 /// taking one up — taken as it would stand beside it (the party's mind asks this before a
 /// member walks up to a pit or shaft).
 pub fn choices_at_hole(world: &World, who: Entity, hole: GridPos) -> Vec<Choice> {
-    Caver::of(world, who, hole).map_or_else(Vec::new, |c| c.into_the_hole(hole))
+    Caver::of(world, who, hole).map_or_else(Vec::new, |c| c.down_into(hole))
 }
 
 /// A creature looking for a way on where it stands: who it is, its throws (a supervising
@@ -228,13 +228,13 @@ impl<'w> Caver<'w> {
         self.here
             .neighbours()
             .into_iter()
-            .flat_map(|p| self.into_the_hole(p))
+            .flat_map(|p| self.down_into(p))
             .collect()
     }
 
     /// Into the hole at `p`, if there is one: climbing or rappelling down, lowering a rope,
     /// taking one up.
-    fn into_the_hole(&self, p: GridPos) -> Vec<Choice> {
+    fn down_into(&self, p: GridPos) -> Vec<Choice> {
         let (world, name, profs) = (self.world, &self.name, &self.profs);
         let (thrower, situation) = (&self.thrower, &self.situation);
         let xy = |p: GridPos| (p.x, p.y);
