@@ -208,6 +208,43 @@ impl fmt::Display for AnyAct {
     }
 }
 
+/// What an offer concerns: where the window lists it (its heading) and which square's menu
+/// shows it (`gui::square_menu`): a door or trap there, the creature standing there, or, on
+/// the chooser's own square, what it does where it stands.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Concern {
+    /// What it does where it stands: its light, its senses, its rest, its voice, its climbs.
+    Here,
+    /// The door at a square.
+    Door(crate::grid::GridPos),
+    /// The trap at a square.
+    Trap(crate::grid::GridPos),
+    /// A creature, by name: a foe to strike or step back from, a companion to take from.
+    Creature(String),
+    /// The squeeze it is stuck in.
+    Squeeze,
+    /// The drowning it can grab, or the one it holds up.
+    Water,
+    /// The companion it can take up and carry.
+    Carrying,
+    /// Something it carries or wields: its shield, its firearm, a weapon by name.
+    Gear(String),
+}
+
+impl std::fmt::Display for Concern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Concern::Here => write!(f, "here"),
+            Concern::Door(at) => write!(f, "door {at}"),
+            Concern::Trap(at) => write!(f, "trap {at}"),
+            Concern::Creature(name) | Concern::Gear(name) => write!(f, "{name}"),
+            Concern::Squeeze => write!(f, "squeeze"),
+            Concern::Water => write!(f, "water"),
+            Concern::Carrying => write!(f, "carrying"),
+        }
+    }
+}
+
 /// An action open to a creature, with its time and its chance of success: what `delve query`
 /// and the window offer before anyone commits.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -356,7 +356,10 @@ pub fn choices(world: &World, who: &str) -> Result<ChoicesAnswer, String> {
         .ok_or_else(|| format!("`{who}` has no square"))?;
     let choices = crate::rules::choices_for(world, e)
         .into_iter()
-        .map(|(concerns, choice)| ConcernedChoice { concerns, choice })
+        .map(|(concerns, choice)| ConcernedChoice {
+            concerns: concerns.to_string(),
+            choice,
+        })
         .collect();
     Ok(ChoicesAnswer {
         question: "choices",

@@ -10,7 +10,7 @@
 
 use bevy::prelude::*;
 
-use crate::act::Choice;
+use crate::act::{Choice, Concern};
 use crate::level::{CreatureDef, Level};
 use crate::state::KeepsState;
 
@@ -20,7 +20,7 @@ pub type Install = fn(&mut World, &Level);
 pub type InstallCreature = fn(&mut World, Entity, &CreatureDef);
 /// The choices an area offers a creature where it stands, each with what it concerns
 /// (`door (27, 4)`, `here`).
-pub type Offer = fn(&World, Entity) -> Vec<(String, Choice)>;
+pub type Offer = fn(&World, Entity) -> Vec<(Concern, Choice)>;
 
 /// Where an area's offers stand in a creature's list, most pressing first: what a player (and
 /// the window's numbered keys) meets first. Offers of one rank keep the order their plugins were
@@ -153,20 +153,20 @@ pub(crate) fn install_after_creatures(world: &mut World, level: &Level) {
 /// the window's action list and `delve query` show these, and nobody else decides who may do
 /// what. A choice the creature's holds do not allow is not offered (stuck in a squeeze, it is
 /// offered only its ways out: `rules::acting`).
-pub fn choices_for(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub fn choices_for(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     offered(world, who, &[])
 }
 
 /// What `who` will be offered in the round to come, as a mind deciding in the middle of a round
 /// sees it: its orders are carried out in the next round, so surprise — which lasts only the
 /// round its faction loses — does not hold them back (RULINGS › Surprise).
-pub fn choices_next_round(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub fn choices_next_round(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     offered(world, who, &[crate::rules::acting::Hold::Surprised])
 }
 
 /// One area's offers to `who` (its registered offer function) as [`choices_next_round`] gives
 /// them: for a mind that wants only that area's, without working out every area's.
-pub fn area_choices_next_round(world: &World, who: Entity, offer: Offer) -> Vec<(String, Choice)> {
+pub fn area_choices_next_round(world: &World, who: Entity, offer: Offer) -> Vec<(Concern, Choice)> {
     allowed(
         world,
         who,
@@ -180,7 +180,7 @@ fn offered(
     world: &World,
     who: Entity,
     lifting: &[crate::rules::acting::Hold],
-) -> Vec<(String, Choice)> {
+) -> Vec<(Concern, Choice)> {
     let Some(areas) = world.get_resource::<Areas>() else {
         return Vec::new();
     };
@@ -196,9 +196,9 @@ fn offered(
 fn allowed(
     world: &World,
     who: Entity,
-    offers: Vec<(String, Choice)>,
+    offers: Vec<(Concern, Choice)>,
     lifting: &[crate::rules::acting::Hold],
-) -> Vec<(String, Choice)> {
+) -> Vec<(Concern, Choice)> {
     offers
         .into_iter()
         .filter(|(_, c)| {

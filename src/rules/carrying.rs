@@ -285,7 +285,7 @@ impl Plugin for CarryingPlugin {
         app.offers(crate::rules::areas::Rank::AtHand, |world, who| {
             carry_choices(world, who)
                 .into_iter()
-                .map(|c| ("carrying".to_owned(), c))
+                .map(|c| (crate::act::Concern::Carrying, c))
                 .collect()
         });
     }

@@ -540,7 +540,7 @@ fn a_stuck_creature_is_offered_only_its_ways_out() {
     let tam = delve.entity("Tam");
     let offered: Vec<(String, String)> = delve::rules::choices_for(delve.world(), tam)
         .into_iter()
-        .map(|(what, c)| (what, c.way))
+        .map(|(what, c)| (what.to_string(), c.way))
         .collect();
     assert_eq!(
         offered,

@@ -55,7 +55,7 @@ fn a_dying_companion_is_carried_with_its_whole_weight() {
     let offered: Vec<(String, String)> =
         delve::rules::choices_for(delve.world(), delve.entity("Sera"))
             .into_iter()
-            .filter(|(area, _)| area == "carrying")
+            .filter(|(area, _)| *area == delve::act::Concern::Carrying)
             .map(|(_, c)| (c.way, c.note))
             .collect();
     assert_eq!(
@@ -170,7 +170,7 @@ fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
         delve::rules::choices_for(delve.world(), delve.entity(who))
             .into_iter()
             .filter(|(_, c)| c.way.starts_with("take "))
-            .map(|(what, c)| (what, c.way))
+            .map(|(what, c)| (what.to_string(), c.way))
             .collect()
     };
     assert!(takes(&delve, "Sera").is_empty(), "Aldric is up");

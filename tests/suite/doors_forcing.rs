@@ -242,7 +242,7 @@ fn offered_at_door(app: &Delve, who: &str) -> Vec<&'static str> {
     let e = world.resource::<delve::creature::CreatureIndex>().0[who];
     delve::rules::choices_for(world, e)
         .into_iter()
-        .filter(|(about, _)| about.starts_with("door"))
+        .filter(|(about, _)| matches!(about, delve::act::Concern::Door(_)))
         .map(|(_, c)| Command::from(&c.command).name())
         .collect()
 }

@@ -505,8 +505,8 @@ impl Plugin for CavingPlugin {
                 let squeeze = escape_choices(world, who).into_iter();
                 let here = choices::caving_choices(world, who).into_iter();
                 squeeze
-                    .map(|c| ("squeeze".to_owned(), c))
-                    .chain(here.map(|c| ("here".to_owned(), c)))
+                    .map(|c| (crate::act::Concern::Squeeze, c))
+                    .chain(here.map(|c| (crate::act::Concern::Here, c)))
                     .collect()
             },
         );

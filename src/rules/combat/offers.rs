@@ -15,7 +15,7 @@ use super::gear::{
     ActiveEnchantments, Jammed, ShieldForgone, TOTAL_DEFENSE_AC, TotalDefense as InTotalDefense,
 };
 use super::opportunity::Disengaging;
-use crate::act::Choice;
+use crate::act::{Choice, Concern};
 use crate::creature::{Combatant, Conditions, Faction, Factions, Position, Proficiencies};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::Proficiency;
@@ -27,7 +27,7 @@ const EACH_TURN: &str = "each round";
 
 /// The battle's choices for a creature in it, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).
-pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let (Some(battle), Some(rules)) = (
         world.get_resource::<Battle>(),
         world.get_resource::<TacticalCombat>(),
@@ -53,7 +53,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
         let here = (to.x, to.y);
         if rules.cautious_movement && !disengaging(world, who) {
             out.push((
-                foe_name.clone(),
+                Concern::Creature(foe_name.clone()),
                 Choice::new(
                     "step back cautiously",
                     "half combat speed",
@@ -73,7 +73,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
             .is_some_and(|p| p.has(Proficiency::Acrobatics))
         {
             out.push((
-                foe_name.clone(),
+                Concern::Creature(foe_name.clone()),
                 Choice::new(
                     "tumble back",
                     "full combat speed",
@@ -90,7 +90,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
     if !cautious(world, who) {
         for (_, foe_name) in &threateners {
             out.push((
-                foe_name.clone(),
+                Concern::Creature(foe_name.clone()),
                 Choice::new(
                     "disengage",
                     "a swift action, in its faction's turn",
@@ -106,7 +106,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
     }
     if world.get::<InTotalDefense>(who).is_none() {
         out.push((
-            "here".to_owned(),
+            Concern::Here,
             Choice::new(
                 "total defense",
                 "its action, in its faction's turn",
@@ -123,7 +123,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
         && super::attack::shield_in_hand(world, who)
     {
         out.push((
-            "shield".to_owned(),
+            Concern::Gear("shield".to_owned()),
             Choice::new(
                 "forgo the shield",
                 "free, in its faction's turn",
@@ -148,7 +148,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
             .is_some_and(|p| p.has(Proficiency::UseMagicDevice));
         let move_action = super::gear::activation_is_a_move_action(combatant.attack_bonus, umd);
         out.push((
-            w.name.clone(),
+            Concern::Gear(w.name.clone()),
             Choice::new(
                 &format!("activate {enchantment}"),
                 if move_action {
@@ -172,7 +172,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(String, Choice)
 /// standard action with Gunsmithing), in its faction's turn; outside one, a round's work. Offered
 /// whether or not a battle is on, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).
-pub(crate) fn jam_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub(crate) fn jam_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(name) = world
         .get::<Name>(who)
         .filter(|_| world.get::<Jammed>(who).is_some())
@@ -197,14 +197,14 @@ pub(crate) fn jam_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
         ""
     };
     vec![(
-        "firearm".to_owned(),
+        Concern::Gear("firearm".to_owned()),
         Choice::new("clear the jam", time, None, note, clear),
     )]
 }
 
 /// An attack on each hostile creature it is aware of and can strike now, with each weapon that
 /// can: the throw needed and its chance, and the damage.
-fn attacks(world: &World, who: Entity, name: &str, c: &Combatant) -> Vec<(String, Choice)> {
+fn attacks(world: &World, who: Entity, name: &str, c: &Combatant) -> Vec<(Concern, Choice)> {
     let Some(aware) = world.get_resource::<Awareness>() else {
         return Vec::new();
     };
@@ -221,7 +221,7 @@ fn attacks(world: &World, who: Entity, name: &str, c: &Combatant) -> Vec<(String
                 continue;
             };
             out.push((
-                foe_name.to_string(),
+                Concern::Creature(foe_name.to_string()),
                 Choice {
                     chance,
                     ..Choice::new(

@@ -138,7 +138,7 @@ impl Plugin for ConditionsPlugin {
 
 /// A prone creature not yet standing up is offered to stand up: it is up at the round's end
 /// (Dungeon Delves › Combat: standing up).
-fn stand_up_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn stand_up_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let standing_up = |c: &ActiveCondition| matches!(c.ends, ConditionEnd::EndOfRound(_));
     let prone = world.get::<Conditions>(who).and_then(|c| {
         c.0.iter()
@@ -152,7 +152,7 @@ fn stand_up_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choi
         who: name.to_string(),
     });
     let choice = crate::act::Choice::new("stand up", "the round", None, "", stand);
-    vec![("here".to_owned(), choice)]
+    vec![(crate::act::Concern::Here, choice)]
 }
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next

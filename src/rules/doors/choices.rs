@@ -1,7 +1,7 @@
 //! The ways through a door a creature beside it is offered, each with its time and chance (Dungeon Delves › Doors).
 
 use crate::act::AnyAct;
-use crate::act::Choice;
+use crate::act::{Choice, Concern};
 use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::GridPos;
@@ -288,7 +288,7 @@ fn by_force(d: &Door, xy: (i32, i32), w: &DoorWorker, locked: bool) -> Vec<Choic
 /// The choices at every door next to `who`, nearest rows first: everything it can do at a
 /// door it can see (the ways through a closed one, closing an open one, driving a spike,
 /// holding it shut), as its faction knows the door.
-pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
         return Vec::new();
     };
@@ -305,7 +305,7 @@ pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(String
         .flat_map(|at| {
             choices_at_door(world, who, at)
                 .into_iter()
-                .map(move |c| (format!("door {at}"), c))
+                .map(move |c| (Concern::Door(at), c))
         })
         .collect()
 }

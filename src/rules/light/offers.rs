@@ -1,7 +1,7 @@
 //! What a creature may do with the lights it carries or stands over, as the light area offers
 //! it (Dungeon Delves › Light and Darkness; RULINGS › Fuel).
 
-use crate::act::{AnyAct, Choice, square_of};
+use crate::act::{AnyAct, Choice, Concern, square_of};
 use crate::creature::{Equipment, Position};
 use crate::grid::GridPos;
 use crate::level::schema::{Gear, LightKind};
@@ -16,7 +16,7 @@ use super::{Douse, DropLight, LightUp, PickUpLight, Refuel};
 /// light an unlit source with fuel, douse its lit ones, refuel a lantern that is not full from
 /// a flask of oil, drop the light it carries first, pick up a light lying on its square.
 /// Handling a light takes a round (the action, in a battle).
-pub fn light_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub fn light_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(name) = world.get::<Name>(who).map(|n| n.to_string()) else {
         return Vec::new();
     };
@@ -26,7 +26,7 @@ pub fn light_choices(world: &World, who: Entity) -> Vec<(String, Choice)> {
         .collect();
     let mut out = Vec::new();
     let mut offer = |way: String, time: &str, note: String, act: AnyAct| {
-        out.push(("here".to_owned(), Choice::new(&way, time, None, &note, act)));
+        out.push((Concern::Here, Choice::new(&way, time, None, &note, act)));
     };
     if let Some(l) = mine.iter().find(|l| !l.lit && l.fuel_rounds != Some(0)) {
         let way = format!("light the {}", kind_words(&l.kind));

@@ -460,7 +460,7 @@ fn unmake_mapper(world: &mut World, e: Entity) {
 /// has something to take, is offered as `take_from` would carry it out. (A companion up may
 /// hand over its gear too, by the same command; that is not offered, as it would stand in
 /// every list of a party walking together.)
-fn take_from_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn take_from_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let (Ok(here), Some(name)) = (crate::act::square_of(world, who), world.get::<Name>(who)) else {
         return Vec::new();
     };
@@ -503,7 +503,7 @@ fn take_from_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Cho
             });
             let way = format!("take {from}'s gear");
             let choice = crate::act::Choice::new(&way, "1 round", None, "and lights", take);
-            (from, choice)
+            (crate::act::Concern::Creature(from), choice)
         })
         .collect()
 }

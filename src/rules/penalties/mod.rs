@@ -433,7 +433,7 @@ fn dazzle(world: &mut World, who: Entity, target: Entity, focused: bool) -> Resu
 /// Dazzling is offered to one carrying a lit light with a distraction number, against each
 /// hostile creature it is aware of that stands in the dark and can see it (Situational
 /// Penalties › Light distraction), plainly and focused where the light has a number for it.
-fn dazzle_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn dazzle_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     use crate::rules::light::{CarriedBy, LightMap, LightSource};
     let Some(name) = world.get::<Name>(who) else {
         return Vec::new();
@@ -484,7 +484,7 @@ fn dazzle_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice
             });
             let note = format!("{kind:?} turned on it: distraction number {number}");
             out.push((
-                target.clone(),
+                crate::act::Concern::Creature(target.clone()),
                 crate::act::Choice::new(way, "its action", None, &note, dazzle),
             ));
         }

@@ -88,7 +88,7 @@ pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
 
 /// A creature not resting, under no hold and not in a battle is offered to rest (RULINGS › Rest): a full turn
 /// of rest ends winded and resets the count of turns without rest.
-fn rest_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn rest_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     if world.get::<Resting>(who).is_some()
         || crate::rules::acting::held(world, who).is_some()
         || crate::creature::in_battle(world, who)
@@ -112,7 +112,7 @@ fn rest_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)>
         who: name.to_string(),
     });
     vec![(
-        "here".to_owned(),
+        crate::act::Concern::Here,
         crate::act::Choice::new("rest", "1 turn", None, &note, rest),
     )]
 }

@@ -61,7 +61,7 @@ fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
 /// The searches open to `who` where it stands.
-fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn searches_here(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let (Some(here), Some(thrower)) = (
         world.get::<Position>(who).map(|p| p.0),
         crate::rules::throws::Thrower::of(world, who),
@@ -85,7 +85,7 @@ fn searches_here(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
     search_choices(&thrower, profs, gear, searched_here, &situation)
         .into_iter()
         .filter(|c| !battle || c.command.get::<Search>().is_none())
-        .map(|c| ("here".to_owned(), c))
+        .map(|c| (crate::act::Concern::Here, c))
         .collect()
 }
 

@@ -638,7 +638,7 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
 /// Listening is offered where `listen` would take it up (Dungeon Delves › Listening): at a
 /// door, passageway or intersection, not deafened, and — while its party moves — once a turn;
 /// with its Listening target (the Judge throws in secret).
-fn listen_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn listen_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let (Ok(here), Some(name), Some(profs)) = (
         square_of(world, who),
         world.get::<Name>(who),
@@ -672,12 +672,12 @@ fn listen_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice
     });
     let note = format!("by {by}; the Judge's secret throw");
     let choice = crate::act::Choice::new("listen", "1 round", Some(target), &note, listen);
-    vec![("here".to_owned(), choice)]
+    vec![(crate::act::Concern::Here, choice)]
 }
 
 /// A creature's voice and feet (Dungeon Delves › Noise): to talk or shout (a noise of its row
 /// of the earshot table, heard by friend and foe), and, proficient in Sneaking, to sneak or stop.
-fn voice_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn voice_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let (Some(name), Some(profs)) = (world.get::<Name>(who), world.get::<Proficiencies>(who))
     else {
         return Vec::new();
@@ -693,7 +693,7 @@ fn voice_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
         });
         let note = format!("a {} noise, heard by friend and foe", action.row());
         out.push((
-            "here".to_owned(),
+            crate::act::Concern::Here,
             crate::act::Choice::new(way, "free", None, &note, noise),
         ));
     }
@@ -718,7 +718,7 @@ fn voice_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
         } else {
             crate::act::Choice::new("stop sneaking", "free", None, "", sneak)
         };
-        out.push(("here".to_owned(), choice));
+        out.push((crate::act::Concern::Here, choice));
     }
     out
 }

@@ -1,7 +1,7 @@
 //! Breaking a trap: the choices at a known trap, disarming it hastily or methodically, rearming it (Dungeon Delves › Traps, Trapbreaking).
 
 use crate::act::AnyAct;
-use crate::act::{Choice, Refusal, square_of};
+use crate::act::{Choice, Concern, Refusal, square_of};
 use crate::creature::{ClassLevel, Equipment, Faction, Position, Proficiencies};
 use crate::dice::Modifier;
 use crate::grid::GridPos;
@@ -43,7 +43,7 @@ pub(super) fn trapbreaking_target(
 
 /// The choices at every trap within a step of `who` that its faction knows of (RULINGS ›
 /// Knowledge), nearest rows first.
-pub(super) fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(String, Choice)> {
+pub(super) fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
         return Vec::new();
     };
@@ -61,7 +61,7 @@ pub(super) fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(String,
         .flat_map(|at| {
             choices_at_trap(world, who, at)
                 .into_iter()
-                .map(move |c| (format!("trap {at}"), c))
+                .map(move |c| (Concern::Trap(at), c))
         })
         .collect()
 }

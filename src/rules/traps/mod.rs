@@ -159,7 +159,7 @@ pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refu
 /// Probing with a 10' pole is offered to its bearer (Dungeon Delves › Traps: the pole enters
 /// each square a step before its bearer, so a trap there meets the pole), and stopping to one
 /// probing.
-fn probe_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn probe_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let has_pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));
@@ -180,12 +180,12 @@ fn probe_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
         on,
     });
     let choice = crate::act::Choice::new(way, "as it walks", None, note, probe);
-    vec![("here".to_owned(), choice)]
+    vec![(crate::act::Concern::Here, choice)]
 }
 
 /// A known armed trap within the 10' pole's reach (Dungeon Delves › Traps: a pole "within 10'")
 /// may be set off with it from a distance, on whoever stands there.
-fn touch_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn touch_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let has_pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));
@@ -219,7 +219,7 @@ fn touch_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)
             });
             let note = "springs a touch or step trap on whoever stands there";
             (
-                format!("trap {at}"),
+                crate::act::Concern::Trap(at),
                 crate::act::Choice::new("set it off with the pole", "1 round", None, note, touch),
             )
         })

@@ -353,7 +353,7 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
 
 /// Hiding is offered to one proficient in it and not hidden (Dungeon Delves › Hiding), with its
 /// Hiding throw as `hide` makes it: its target and the situation's penalties.
-fn hide_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)> {
+fn hide_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     use crate::level::schema::Proficiency;
     let target = world
         .get::<crate::creature::Proficiencies>(who)
@@ -381,7 +381,7 @@ fn hide_choices(world: &World, who: Entity) -> Vec<(String, crate::act::Choice)>
         note,
         hide,
     );
-    vec![("here".to_owned(), choice)]
+    vec![(crate::act::Concern::Here, choice)]
 }
 
 /// Hides (proficient in Hiding): unseen by lightless vision until it moves.

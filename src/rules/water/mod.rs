@@ -419,7 +419,10 @@ impl Plugin for WaterPlugin {
             crate::rules::areas::Rank::Escape,
             |world, who| {
                 let water = rescue_choices(world, who);
-                water.into_iter().map(|c| ("water".to_owned(), c)).collect()
+                water
+                    .into_iter()
+                    .map(|c| (crate::act::Concern::Water, c))
+                    .collect()
             },
         );
         use crate::rules::areas::RuleArea;

@@ -11,7 +11,7 @@ use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::{Choice, Common, PendingCommands};
+use delve::act::{Choice, Common, Concern, PendingCommands};
 
 /// The most choices listed at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
@@ -31,7 +31,7 @@ pub const COMMON_KEYS: &[(DelveAction, Common)] = &[
 /// which nine the number keys take.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Offered {
-    pub all: Vec<(String, Choice)>,
+    pub all: Vec<(Concern, Choice)>,
     /// The page of nine shown (0 the first).
     pub page: usize,
     /// What holds the creature, if anything (surprised, stuck, drowning, …): why it is offered
@@ -41,7 +41,7 @@ pub struct Offered {
 
 impl Offered {
     /// The nine (or fewer) the number keys take now.
-    pub fn shown(&self) -> &[(String, Choice)] {
+    pub fn shown(&self) -> &[(Concern, Choice)] {
         let start = (self.page * MAX_CHOICES).min(self.all.len());
         let end = (start + MAX_CHOICES).min(self.all.len());
         &self.all[start..end]
@@ -85,7 +85,7 @@ fn choose(
     if actions.just_pressed(&DelveAction::MoreChoices) && offered.pages() > 1 {
         offered.page = (offered.page + 1) % offered.pages();
     }
-    let mut taken: Option<&(String, Choice)> = None;
+    let mut taken: Option<&(Concern, Choice)> = None;
     for (i, choice) in offered.shown().iter().enumerate() {
         if actions.just_pressed(&DelveAction::Choose(i as u8)) {
             taken = Some(choice);

@@ -10,7 +10,7 @@ use leafwing_input_manager::prelude::*;
 use super::actions::Offered;
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::{Choice, PendingCommands};
+use delve::act::{Choice, Concern, PendingCommands};
 use delve::grid::GridPos;
 
 /// The open menu: its square, and where on the screen it opened (logical pixels); and whether it
@@ -20,30 +20,20 @@ pub struct SquareMenu(pub Option<(GridPos, Vec2)>, pub bool);
 
 /// The offers (by index in the list) that concern the square `at`: those at a door or trap
 /// there, those against a creature standing there (`there`), and, on the chooser's own square,
-/// those it makes where it stands (concerning no door, trap or creature: `creatures` are every
-/// creature's names).
+/// those it makes where it stands (concerning no door, trap or creature).
 pub fn concerning(
-    offered: &[(String, Choice)],
+    offered: &[(Concern, Choice)],
     at: GridPos,
     own_square: Option<GridPos>,
     there: &[String],
-    creatures: &[String],
 ) -> Vec<usize> {
-    let door = format!("door {at}");
-    let trap = format!("trap {at}");
-    let elsewhere = |what: &str| {
-        what.starts_with("door ")
-            || what.starts_with("trap ")
-            || creatures.iter().any(|c| c == what)
-    };
     offered
         .iter()
         .enumerate()
-        .filter(|(_, (what, _))| {
-            *what == door
-                || *what == trap
-                || there.contains(what)
-                || (own_square == Some(at) && !elsewhere(what))
+        .filter(|(_, (what, _))| match what {
+            Concern::Door(p) | Concern::Trap(p) => *p == at,
+            Concern::Creature(name) => there.contains(name),
+            _ => own_square == Some(at),
         })
         .map(|(i, _)| i)
         .collect()
@@ -100,8 +90,7 @@ fn show(
         .filter(|(_, p)| p.0 == at)
         .map(|(n, _)| n.to_string())
         .collect();
-    let everyone: Vec<String> = creatures.iter().map(|(n, _)| n.to_string()).collect();
-    let entries = concerning(&offered.all, at, own, &there, &everyone);
+    let entries = concerning(&offered.all, at, own, &there);
     let zoom = ctx.zoom_factor();
     let mut chosen = None;
     let area = egui::Area::new(egui::Id::new("the square's menu"))
@@ -176,17 +165,16 @@ mod tests {
             )
         };
         let offered = vec![
-            ("door (4, 1)".to_owned(), choice("bash")),
-            ("trap (2, 1)".to_owned(), choice("disarm")),
-            ("Gnawbone".to_owned(), choice("attack")),
-            ("here".to_owned(), choice("listen")),
-            ("squeeze".to_owned(), choice("wiggle back")),
+            (Concern::Door(GridPos::new(4, 1)), choice("bash")),
+            (Concern::Trap(GridPos::new(2, 1)), choice("disarm")),
+            (Concern::Creature("Gnawbone".into()), choice("attack")),
+            (Concern::Here, choice("listen")),
+            (Concern::Squeeze, choice("wiggle back")),
         ];
         let gnawbone = vec!["Gnawbone".to_owned()];
-        let everyone = vec!["Bo".to_owned(), "Gnawbone".to_owned()];
         let ways = |at: (i32, i32), there: &[String]| -> Vec<String> {
             let own = Some(GridPos::new(3, 1));
-            concerning(&offered, GridPos::new(at.0, at.1), own, there, &everyone)
+            concerning(&offered, GridPos::new(at.0, at.1), own, there)
                 .into_iter()
                 .map(|i| offered[i].1.way.clone())
                 .collect()
