@@ -43,7 +43,8 @@ pub struct Knowledge<'a> {
     pub traps: &'a [GridPos],
     /// Holes it knows (open pits: RULINGS › Pits and holes), not walked into.
     pub holes: &'a [GridPos],
-    /// Every member swims (Swimming, or a swimming speed): water over the head is a way on.
+    /// Every member swims at little risk (no Swimming throw, or one only a 1 fails: the policy's
+    /// `SWIMMER_MAY_FAIL`): water over the head is a way on.
     pub swims: bool,
     /// Every member would jump a hole one square across (a 5' gap) at the policy's odds: such
     /// a hole, with open ground straight across it, is a way on (a step of two squares).

@@ -102,6 +102,10 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic::new("set out", Needs::Party, set_out),
     Tactic::new("leader up front", Needs::Party, leader_up_front),
     Tactic::new("get unstuck", Needs::Party, get_unstuck).throws_anew(),
+    Tactic::new("save the drowning", Needs::Party, |t| {
+        super::rescue::save_the_drowning(t.world, t.members)
+    })
+    .throws_anew(),
     Tactic::new("take from the fallen", Needs::Party, |t| {
         take_from_the_fallen(t.world, t.mind, t.members)
     })

@@ -43,6 +43,7 @@ mod decide;
 mod doors;
 mod fallen;
 mod light;
+mod rescue;
 mod searching;
 mod way;
 use decide::decide;
@@ -153,6 +154,9 @@ pub enum Intent {
     SpikeBehind { at: GridPos },
     /// Getting a member out of a pit.
     ClimbOut { who: String },
+    /// Saving a member from drowning: grabbing it, swimming to it, bringing it out (Dungeon
+    /// Delves › Swimming and Drowning).
+    Rescue { who: String },
     /// Closing up on the leader.
     CloseUp,
     /// Taking the lights and gear of a fallen creature.
@@ -276,6 +280,7 @@ impl fmt::Display for Intent {
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
+            Intent::Rescue { who } => write!(f, "save {who} from drowning"),
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
             Intent::Carry { whom } => write!(f, "carry {whom} home"),

@@ -13,10 +13,10 @@ use super::{
 };
 use crate::command::Command;
 use crate::command::acts::{Douse, LightUp, MarchingOrder, Move, MoveParty, Probe};
-use crate::creature::{Conditions, Equipment, Faction, Position, Proficiencies};
+use crate::creature::{Conditions, Equipment, Faction, Position};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::Goal;
-use crate::level::schema::{Gear, Proficiency};
+use crate::level::schema::Gear;
 use crate::policy::knowledge::{Knowledge, Step};
 use crate::rules::movement::Pace;
 use crate::rules::traps::{Trap, TrapState};
@@ -151,12 +151,25 @@ pub(super) fn in_sight(world: &World, members: &[Entity], p: GridPos) -> bool {
 /// Does every member who is up swim: proficient in Swimming, or with a swimming speed (Dungeon
 /// Delves › Swimming)?
 pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
-    members.iter().filter(|&&m| is_up(world, m)).all(|&m| {
-        world
-            .get::<Proficiencies>(m)
-            .is_some_and(|p| p.has(Proficiency::Swimming))
-            || world.get::<crate::rules::water::SwimmingSpeed>(m).is_some()
-    })
+    members
+        .iter()
+        .filter(|&&m| is_up(world, m))
+        .all(|&m| swimming_fails(world, m) <= SWIMMER_MAY_FAIL)
+}
+
+/// The most a careful party lets a member risk failing its Swimming throw each round it swims
+/// (a natural 1): water over the head is a way on only then.
+pub(super) const SWIMMER_MAY_FAIL: f32 = 0.05;
+
+/// The chance that `m` fails its Swimming throw in a round afloat (Dungeon Delves › Swimming
+/// and Drowning): none for one with a swimming speed or one proficient whose net target is 0 or
+/// less (no throw); else a d20 under the net target (a 1 fails).
+pub(super) fn swimming_fails(world: &World, m: Entity) -> f32 {
+    let Some((target, mods)) = crate::rules::water::swimming_throw_at(world, m, None) else {
+        return 0.0;
+    };
+    let net = target - mods.iter().map(|m| m.value).sum::<i32>();
+    (net - 1).clamp(1, 20) as f32 / 20.0
 }
 
 /// The armed traps the faction knows, and the holes (open pits: RULINGS › Pits and holes).
@@ -343,6 +356,7 @@ pub(super) fn on_the_way(
             AtStep::Orders(orders) => return orders,
         }
     }
+    let stop = along_the_walk(world, members, know, walk, stop);
     // The same walk again from the same square: something stands in the way.
     if mind.exploring.heading_for == Some(stop) && mind.walking.last_walk_from == Some(here) {
         mind.walking.stalls += 1;
@@ -470,6 +484,34 @@ fn at_a_door_or_trap(
     }
     mind.exploring.traps_tried.extend([p, p]);
     AtStep::Walk
+}
+
+/// The farthest square of the planned walk, up to `stop`, to which the leader's own walk keeps
+/// to squares the party knows it can cross. The rules walk the shortest way, and that may cut
+/// through water over the head of one who cannot swim, or through squares no one has seen
+/// (RULINGS › Knowledge: the party plays by what it knows); the planned walk goes round, so
+/// the party walks it a leg at a time.
+fn along_the_walk(
+    world: &World,
+    members: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+    stop: GridPos,
+) -> GridPos {
+    let (Some(leader), Some(&here)) = (leader(world, members), walk.first()) else {
+        return stop;
+    };
+    let end = walk.iter().position(|&p| p == stop).unwrap_or(walk.len() - 1);
+    let known = crate::rules::movement::hazards::known_to(world, leader);
+    let keeps_to = |to: GridPos| {
+        crate::rules::movement::hazards::way_knowing(world, &known, here, to)
+            .is_ok_and(|way| way.squares.iter().all(|&q| know.step(q) != Step::Blocked))
+    };
+    (1..=end)
+        .rev()
+        .map(|k| walk[k])
+        .find(|&p| keeps_to(p))
+        .unwrap_or(stop)
 }
 
 /// Dungeon Delves › Traps (a 10' pole probing ahead enters each square before its bearer):

@@ -71,10 +71,20 @@ pub(super) fn formation_slots(
                 let dir = ((ahead.x - from.x).signum(), (ahead.y - from.y).signum());
                 let dir = if dir == (0, 0) { (1, 0) } else { dir };
                 let across = (-dir.1, dir.0);
+                // (Not into water over the head beside a trail that keeps out of it: the second
+                // column walks where the leader walked, not where it would have to swim.)
+                let deep = |p: GridPos| {
+                    grid.terrain(p)
+                        == Some(crate::level::schema::Terrain::Water(
+                            crate::level::schema::WaterDepth::Deep,
+                        ))
+                };
                 [1, -1]
                     .into_iter()
                     .map(|s| GridPos::new(base.x + s * across.0, base.y + s * across.1))
-                    .find(|&p| grid.is_passable(p) && !trail.contains(&p))
+                    .find(|&p| {
+                        grid.is_passable(p) && !trail.contains(&p) && (!deep(p) || deep(base))
+                    })
                     .or_else(|| back(k))
             }
         })
