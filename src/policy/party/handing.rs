@@ -94,6 +94,7 @@ pub(super) fn hand_over(
         since,
         fuel_at_start,
         cursor: since,
+        alarm: false,
         homeward: None,
         door_memory: DoorMemory::default(),
         exploring: Exploring {

@@ -310,6 +310,9 @@ pub struct PartyMind {
     pub fuel_at_start: u64,
     /// The log entries read so far.
     cursor: usize,
+    /// A member fell or went under since the party last decided: it stops to see to it, even
+    /// on the march.
+    alarm: bool,
     pub homeward: Option<Homeward>,
     /// What the party has learned of doors ([`DoorMemory`]).
     door_memory: DoorMemory,
@@ -419,7 +422,9 @@ fn party_minds(world: &mut World) {
         // Busy, unless (outside a fight) its last light is about to die and it has another to
         // light.
         let fighting = in_a_fight(world, &members);
+        let alarm = std::mem::take(&mut mind.alarm);
         if busy(world, mind, &members)
+            && !alarm
             && (fighting
                 || !(light_dying(world, &members) && light_to_kindle(world, &members).is_some()))
         {
@@ -483,6 +488,14 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                 continue;
             }
             learn_from_refusal(mind, command, reason);
+        } else if let Some(crate::rules::traps::TrapEvent::TrapSprung { who, .. }) = entry.get()
+            && names.contains(who)
+        {
+            mind.alarm = true;
+        } else if let Some(crate::rules::water::WaterEvent::Drowning { who, .. }) = entry.get()
+            && names.contains(who)
+        {
+            mind.alarm = true;
         } else if let Some(e) = entry.get::<DoorEvent>() {
             match e {
                 DoorEvent::DoorSwungShut { at } if mind.door_memory.doors.contains_key(at) => {
