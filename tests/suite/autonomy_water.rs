@@ -18,14 +18,22 @@ fn a_member_going_under_is_grabbed_brought_out_and_let_go() {
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
         .field("deep_water_feet: 40")
         .faction(r#"(name: "party", marching_order: ["Bo", "Pip"])"#)
-        .creature(r#"(name: "Pip", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 3.0)"#)
-        .creature(r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)"#)
+        .creature(
+            r#"(name: "Pip", faction: "party", at: (3, 1), hp: 6, ac: 10, encumbrance_stone: 3.0)"#,
+        )
+        .creature(
+            r#"(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10, encumbrance_stone: 2.0)"#,
+        )
         .field("goal: Exit((1, 1))")
         .build();
     hand_over(&mut delve, PartyPolicy::default());
     delve.script_dice(&[1]);
     delve.run(1);
-    assert!(delve.get::<Drowning>("Pip").is_some(), "{}", delve.log().to_text());
+    assert!(
+        delve.get::<Drowning>("Pip").is_some(),
+        "{}",
+        delve.log().to_text()
+    );
     assert!(
         run_until(&mut delve, 6, |d| d
             .events::<WaterEvent>()
@@ -38,11 +46,19 @@ fn a_member_going_under_is_grabbed_brought_out_and_let_go() {
     assert!(delve.get::<Drowning>("Pip").is_none());
     let pip = delve.at("Pip");
     assert_ne!(
-        delve.world().resource::<delve::grid::DungeonGrid>().terrain(pip),
-        Some(delve::level::schema::Terrain::Water(delve::level::schema::WaterDepth::Deep)),
+        delve
+            .world()
+            .resource::<delve::grid::DungeonGrid>()
+            .terrain(pip),
+        Some(delve::level::schema::Terrain::Water(
+            delve::level::schema::WaterDepth::Deep
+        )),
         "let go out of the water"
     );
-    assert!(!intents(&delve).contains(&Intent::Rest), "no rest while it drowned");
+    assert!(
+        !intents(&delve).contains(&Intent::Rest),
+        "no rest while it drowned"
+    );
 }
 
 /// A lit cavern split by a river over the head, with a bridge of rock far upstream; the way out

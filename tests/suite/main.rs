@@ -21,6 +21,7 @@ mod descent;
 mod doors;
 mod doors_forcing;
 mod gate;
+mod gym;
 mod hearing;
 mod import;
 mod judge;

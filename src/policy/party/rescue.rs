@@ -32,9 +32,10 @@ pub(super) fn save_the_drowning(
         .iter()
         .filter_map(|&m| world.get::<Holding>(m).map(|h| h.whom))
         .collect();
-    let drowning = members.iter().copied().find(|&m| {
-        world.get::<Drowning>(m).is_some() && is_up(world, m) && !held.contains(&m)
-    })?;
+    let drowning = members
+        .iter()
+        .copied()
+        .find(|&m| world.get::<Drowning>(m).is_some() && is_up(world, m) && !held.contains(&m))?;
     let whom = name(world, drowning);
     let intent = Intent::Rescue { who: whom.clone() };
     let grab = |a: &crate::act::AnyAct| a.get::<Grab>().is_some_and(|g| g.whom == whom);
@@ -134,4 +135,3 @@ fn may_rescue(world: &World, m: Entity) -> bool {
         && world.get::<Drowning>(m).is_none()
         && world.get::<Holding>(m).is_none()
 }
-

@@ -501,7 +501,10 @@ fn along_the_walk(
     let (Some(leader), Some(&here)) = (leader(world, members), walk.first()) else {
         return stop;
     };
-    let end = walk.iter().position(|&p| p == stop).unwrap_or(walk.len() - 1);
+    let end = walk
+        .iter()
+        .position(|&p| p == stop)
+        .unwrap_or(walk.len() - 1);
     let known = crate::rules::movement::hazards::known_to(world, leader);
     let keeps_to = |to: GridPos| {
         crate::rules::movement::hazards::way_knowing(world, &known, here, to)
