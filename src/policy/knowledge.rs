@@ -58,7 +58,17 @@ pub struct Knowledge<'a> {
     /// Every member could wiggle back out of a squeeze were it stuck there: squeezes are a way
     /// on (else one stuck might be stuck for good, and a careful party keeps out of them).
     pub squeezes: bool,
+    /// Where foes too strong for the party were last seen (`policy::party::odds`): squares
+    /// within [`DANGER_RADIUS`] of one cost [`DANGER_COST`] more to enter, so a way round is
+    /// taken where there is one.
+    pub danger: &'a [GridPos],
 }
+
+/// Squares (Chebyshev) around a foe too strong for the party that its ways keep out of.
+pub const DANGER_RADIUS: u32 = 4;
+/// What entering a square near such a foe costs a walk beyond its step, in half squares: a
+/// detour of twenty squares is taken rather than one square nearer it.
+pub const DANGER_COST: u32 = 40;
 
 /// How a square may be entered on a planned walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +115,12 @@ impl Knowledge<'_> {
         } else {
             step
         }
+    }
+
+    /// Is this square within [`DANGER_RADIUS`] of where a foe too strong for the party was last
+    /// seen?
+    pub fn dangerous(&self, p: GridPos) -> bool {
+        self.danger.iter().any(|d| d.chebyshev(p) <= DANGER_RADIUS)
     }
 
     /// Can one stand here, as far as the faction knows? (A seen floor square, an open door.)
@@ -212,7 +228,7 @@ impl Knowledge<'_> {
                     Step::Trap => KNOWN_TRAP_COST,
                     Step::Gap => 2 * (p.chebyshev(q).saturating_sub(1)) + GAP_COST,
                     _ => 0,
-                };
+                } + if self.dangerous(q) { DANGER_COST } else { 0 };
                 let c = at as u32 + if diagonal { 3 } else { 2 } + extra;
                 let j = self.grid.index(q).expect("a seen square is on the map");
                 relax(&mut frontier, j, i, c);
@@ -349,6 +365,7 @@ mod tests {
             traps: &[],
             holes: &[],
             swims: false,
+            danger: &[],
             jumps: false,
             traverses: false,
             climbs: false,
@@ -382,6 +399,7 @@ mod tests {
             traps: &[],
             holes: &[],
             swims: false,
+            danger: &[],
             jumps: false,
             traverses: false,
             climbs: false,
@@ -406,6 +424,7 @@ mod tests {
             traps: &[],
             holes: &hole,
             swims: false,
+            danger: &[],
             jumps: false,
             traverses: false,
             climbs: false,

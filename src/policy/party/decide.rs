@@ -179,6 +179,8 @@ pub(super) struct KnownLevel {
     traverses: bool,
     climbs: bool,
     squeezes: bool,
+    /// Where the foes too strong for it were last seen.
+    danger: Vec<GridPos>,
     /// The faction's memory covers the level (it is ready once its members have looked).
     all_seen: bool,
 }
@@ -197,6 +199,7 @@ impl KnownLevel {
         let grid = world.resource::<DungeonGrid>().clone();
         let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
         KnownLevel {
+            danger: mind.dangers.iter().map(|&(_, at)| at).collect(),
             all_seen,
             seen,
             traps,
@@ -226,6 +229,7 @@ impl KnownLevel {
         self.shut_for_good.hash(&mut h);
         self.traps.hash(&mut h);
         self.holes.hash(&mut h);
+        self.danger.hash(&mut h);
         (
             self.swims,
             self.jumps,
@@ -250,6 +254,7 @@ impl KnownLevel {
             traverses: self.traverses,
             climbs: self.climbs,
             squeezes: self.squeezes,
+            danger: &self.danger,
         }
     }
 }

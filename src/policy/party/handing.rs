@@ -95,6 +95,8 @@ pub(super) fn hand_over(
         fuel_at_start,
         cursor: since,
         alarm: false,
+        dangers: Vec::new(),
+        judged: Vec::new(),
         homeward: None,
         door_memory: DoorMemory::default(),
         exploring: Exploring {

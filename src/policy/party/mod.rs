@@ -43,6 +43,7 @@ mod decide;
 mod doors;
 mod fallen;
 mod light;
+mod odds;
 mod rescue;
 mod searching;
 mod way;
@@ -209,6 +210,17 @@ pub enum PolicyEvent {
         tactic: &'static str,
         intent: Intent,
     },
+    /// The party judged a foe it sees (`odds`): the rounds its members would take to fell it
+    /// and the wounds it would deal them meanwhile, of their hit points; too strong, and the
+    /// party keeps clear of it.
+    Judged {
+        party: String,
+        foe: String,
+        rounds_to_fell: f32,
+        wounds_expected: f32,
+        party_hit_points: f32,
+        too_strong: bool,
+    },
     /// The party's delve ended: how, and its numbers.
     DelveEnded {
         party: String,
@@ -227,6 +239,7 @@ impl LogEvent for PolicyEvent {
         match self {
             PolicyEvent::Decided { party, .. }
             | PolicyEvent::SetAside { party, .. }
+            | PolicyEvent::Judged { party, .. }
             | PolicyEvent::DelveEnded { party, .. } => Some(party),
         }
     }
@@ -245,6 +258,26 @@ impl fmt::Display for PolicyEvent {
                 outcome,
                 tally,
             } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
+            PolicyEvent::Judged {
+                party,
+                foe,
+                rounds_to_fell,
+                wounds_expected,
+                party_hit_points,
+                too_strong,
+            } => {
+                return write!(
+                    f,
+                    "{party}'s policy judges {foe}: {rounds_to_fell:.1} rounds to fell it, \
+                     {wounds_expected:.0} hit points of wounds meanwhile of the party's \
+                     {party_hit_points:.0}: {}",
+                    if *too_strong {
+                        "too strong, it keeps clear"
+                    } else {
+                        "it will fight"
+                    }
+                );
+            }
             PolicyEvent::SetAside {
                 party,
                 tactic,
@@ -313,6 +346,11 @@ pub struct PartyMind {
     /// A member fell or went under since the party last decided: it stops to see to it, even
     /// on the march.
     alarm: bool,
+    /// The foes it judged too strong for it, by name, where it last saw each
+    /// (`odds::update_dangers`): its ways keep away from them.
+    dangers: Vec<(String, GridPos)>,
+    /// The foes it has judged, by name.
+    judged: Vec<String>,
     pub homeward: Option<Homeward>,
     /// What the party has learned of doors ([`DoorMemory`]).
     door_memory: DoorMemory,
@@ -423,8 +461,14 @@ fn party_minds(world: &mut World) {
         // light.
         let fighting = in_a_fight(world, &members);
         let alarm = std::mem::take(&mut mind.alarm);
+        // A foe too strong for it in sight and no blow struck: it keeps clear, deciding its way
+        // on even in a battle (`odds`).
+        odds::update_dangers(world, mind, &members);
+        let clear = odds::keeping_clear(world, mind, &members);
+        odds::hold_back(world, mind, &members, clear);
         if busy(world, mind, &members)
             && !alarm
+            && !clear
             && (fighting
                 || !(light_dying(world, &members) && light_to_kindle(world, &members).is_some()))
         {

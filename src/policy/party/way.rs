@@ -299,7 +299,8 @@ pub(super) fn on_the_way(
     use crate::grid::terrain::Terrain;
     let here = walk[0];
     let fleeing = mind.homeward == Some(Homeward::Fleeing);
-    let pace = if fleeing {
+    // In a battle (fleeing, or keeping clear of a foe too strong for it) at combat speed.
+    let pace = if fleeing || super::decide::in_a_fight(world, members) {
         Pace::Combat
     } else {
         Pace::Exploration
@@ -487,8 +488,9 @@ fn at_a_door_or_trap(
 }
 
 /// The farthest square of the planned walk, up to `stop`, to which the leader's own walk keeps
-/// to squares the party knows it can cross. The rules walk the shortest way, and that may cut
-/// through water over the head of one who cannot swim, or through squares no one has seen
+/// to squares the party knows it can cross, and out of danger the planned walk keeps out of. The
+/// rules walk the shortest way, and that may cut through water over the head of one who cannot
+/// swim, past a foe too strong for the party, or through squares no one has seen
 /// (RULINGS › Knowledge: the party plays by what it knows); the planned walk goes round, so
 /// the party walks it a leg at a time.
 fn along_the_walk(
@@ -507,8 +509,11 @@ fn along_the_walk(
         .unwrap_or(walk.len() - 1);
     let known = crate::rules::movement::hazards::known_to(world, leader);
     let keeps_to = |to: GridPos| {
-        crate::rules::movement::hazards::way_knowing(world, &known, here, to)
-            .is_ok_and(|way| way.squares.iter().all(|&q| know.step(q) != Step::Blocked))
+        crate::rules::movement::hazards::way_knowing(world, &known, here, to).is_ok_and(|way| {
+            way.squares.iter().all(|&q| {
+                know.step(q) != Step::Blocked && (!know.dangerous(q) || walk.contains(&q))
+            })
+        })
     };
     (1..=end)
         .rev()
