@@ -547,12 +547,25 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
 /// battle: in one, the fighting behaviour clears it), by the first member up who has one.
 fn clear_a_jam(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, members) = (&*t.world, t.members);
-    let clear = |a: &crate::act::AnyAct| a.get::<crate::command::acts::ClearJam>().is_some();
+    // Only the combat area's jam offer, and only for a member with a jammed firearm: this is
+    // asked at every decision.
     let (who, order) = members
         .iter()
         .copied()
-        .filter(|&m| is_up(world, m))
-        .find_map(|m| offered(world, m, clear).map(|o| (m, o)))?;
+        .filter(|&m| {
+            is_up(world, m) && world.get::<crate::rules::combat::gear::Jammed>(m).is_some()
+        })
+        .find_map(|m| {
+            crate::rules::areas::area_choices_next_round(
+                world,
+                m,
+                crate::rules::combat::jam_choices,
+            )
+            .into_iter()
+            .map(|(_, c)| Command::from(&c.command))
+            .find(|c| matches!(c, Command::ClearJam(_)))
+            .map(|o| (m, o))
+        })?;
     Some((
         Intent::ClearJam {
             who: name(world, who),

@@ -463,8 +463,9 @@ fn party_minds(world: &mut World) {
         let alarm = std::mem::take(&mut mind.alarm);
         // A foe too strong for it in sight and no blow struck: it keeps clear, deciding its way
         // on even in a battle (`odds`).
-        odds::update_dangers(world, mind, &members);
-        let clear = odds::keeping_clear(world, mind, &members);
+        let in_sight = odds::foes_in_sight(world, mind.faction, &members);
+        odds::update_dangers(world, mind, &members, &in_sight);
+        let clear = odds::keeping_clear(world, mind, &members, &in_sight);
         odds::hold_back(world, mind, &members, clear);
         if busy(world, mind, &members)
             && !alarm

@@ -90,17 +90,21 @@ pub fn odds(world: &World, members: &[Entity], foe: Entity) -> Option<Odds> {
 }
 
 /// The foes a member sees now, hostile to the party and up, each with its square.
-fn foes_in_sight(world: &World, faction: Faction, members: &[Entity]) -> Vec<(Entity, GridPos)> {
-    let Some(mut q) = world.try_query::<(Entity, &Position, &Faction)>() else {
-        return Vec::new();
-    };
+pub(super) fn foes_in_sight(
+    world: &World,
+    faction: Faction,
+    members: &[Entity],
+) -> Vec<(Entity, GridPos)> {
     let factions = world.resource::<crate::creature::Factions>();
-    let mut out: Vec<(Entity, GridPos)> = q
-        .iter(world)
-        .filter(|(e, _, f)| factions.hostile(**f, faction) && is_up(world, *e))
-        .filter(|(_, p, _)| super::way::in_sight(world, members, p.0))
-        .map(|(e, p, _)| (e, p.0))
-        .collect();
+    let mut out: Vec<(Entity, GridPos)> =
+        crate::query_cache::read_query(world, |q: Query<(Entity, &Position, &Faction)>| {
+            q.iter()
+                .filter(|(_, _, f)| factions.hostile(**f, faction))
+                .map(|(e, p, _)| (e, p.0))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.retain(|&(e, p)| is_up(world, e) && super::way::in_sight(world, members, p));
     out.sort();
     out
 }
@@ -108,7 +112,12 @@ fn foes_in_sight(world: &World, faction: Faction, members: &[Entity]) -> Vec<(En
 /// The foes too strong for the party, by name, where it last saw each: those it sees now are
 /// judged (and moved to where they stand), those it saw fall are forgotten. A foe judged
 /// anew — first seen, or its verdict changed — is logged with the estimate.
-pub(super) fn update_dangers(world: &mut World, mind: &mut super::PartyMind, members: &[Entity]) {
+pub(super) fn update_dangers(
+    world: &mut World,
+    mind: &mut super::PartyMind,
+    members: &[Entity],
+    in_sight: &[(Entity, GridPos)],
+) {
     mind.dangers.retain(|(name, _)| {
         world
             .resource::<crate::creature::CreatureIndex>()
@@ -116,7 +125,7 @@ pub(super) fn update_dangers(world: &mut World, mind: &mut super::PartyMind, mem
             .get(name)
             .is_some_and(|&e| is_up(world, e))
     });
-    for (foe, at) in foes_in_sight(world, mind.faction, members) {
+    for &(foe, at) in in_sight {
         let name = crate::creature::name_of(world, foe);
         let Some(o) = odds(world, members, foe) else {
             continue;
@@ -150,11 +159,15 @@ pub(super) fn update_dangers(world: &mut World, mind: &mut super::PartyMind, mem
 /// beside a foe): the party does not close in — its members are held back from the fighting
 /// behaviour ([`Retreating`](crate::rules::combat::behaviour::Retreating)) — and goes on by
 /// its ways, which keep away from the foe. `true` while that holds.
-pub(super) fn keeping_clear(world: &World, mind: &super::PartyMind, members: &[Entity]) -> bool {
+pub(super) fn keeping_clear(
+    world: &World,
+    mind: &super::PartyMind,
+    members: &[Entity],
+    in_sight: &[(Entity, GridPos)],
+) -> bool {
     if mind.homeward == Some(super::Homeward::Fleeing) {
         return false;
     }
-    let in_sight = foes_in_sight(world, mind.faction, members);
     let danger_seen = in_sight.iter().any(|&(foe, _)| {
         let name = crate::creature::name_of(world, foe);
         mind.dangers.iter().any(|(n, _)| *n == name)

@@ -13,5 +13,6 @@ pub mod behaviour;
 pub mod gear;
 pub mod initiative;
 mod offers;
+pub use offers::jam_choices;
 pub mod opportunity;
 pub mod surprise;

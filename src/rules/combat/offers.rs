@@ -172,7 +172,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
 /// standard action with Gunsmithing), in its faction's turn; outside one, a round's work. Offered
 /// whether or not a battle is on, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).
-pub(crate) fn jam_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
+pub fn jam_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(name) = world
         .get::<Name>(who)
         .filter(|_| world.get::<Jammed>(who).is_some())
