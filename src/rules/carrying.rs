@@ -32,16 +32,25 @@ pub struct Holding {
     pub stone: f32,
 }
 
-/// Takes up a companion beside it who cannot walk, to carry it (in lieu of moving).
+/// Takes up a companion beside it who cannot walk, to carry it (in lieu of moving), alone or
+/// with a second bearer beside it (RULINGS › Carrying and hauling: two bearers share the weight,
+/// half each).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Carry {
     pub who: String,
     pub whom: String,
+    /// The second bearer, if two carry it together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<String>,
 }
 
 impl fmt::Display for Carry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "carry {}", self.whom)
+        write!(f, "carry {}", self.whom)?;
+        if let Some(with) = &self.with {
+            write!(f, " with {with}")?;
+        }
+        Ok(())
     }
 }
 
@@ -56,7 +65,11 @@ impl Act for Carry {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let (who, whom) = (creature(world, &self.who)?, creature(world, &self.whom)?);
-        carry(world, who, whom)
+        let with = match &self.with {
+            Some(w) => Some(creature(world, w)?),
+            None => None,
+        };
+        carry(world, who, whom, with)
     }
 
     fn cost(&self) -> crate::rules::acting::Cost {
@@ -154,11 +167,17 @@ pub fn weight_of(world: &World, whom: Entity) -> f32 {
     BODY_STONE + crate::rules::throws::stone_of(world.get::<Encumbrance>(whom))
 }
 
-/// The load `who` would carry with `whom` on its back, if it can move under it (`None` when
+/// The load `who` would carry with `whom` on its back, if it can move under it (`Err` when
 /// it cannot: over 20 stone). One whose speed is given, not its encumbrance, bears any load.
 pub fn load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
+    load_bearing(world, who, weight_of(world, whom))
+}
+
+/// The load `who` would carry bearing `stone` more, if it can move under it (`Err` when it
+/// cannot: over 20 stone).
+fn load_bearing(world: &World, who: Entity, stone: f32) -> Result<f32, f32> {
     let load = match world.get::<Encumbrance>(who).map(|e| e.0) {
-        Some(SpeedBasis::Encumbrance { stone }) => stone + weight_of(world, whom),
+        Some(SpeedBasis::Encumbrance { stone: own }) => own + stone,
         _ => return Ok(0.0),
     };
     match crate::rules::movement::encumbrance_band(load) {
@@ -167,10 +186,14 @@ pub fn load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
     }
 }
 
-/// `Carry`: `who` takes up `whom`, a companion beside it who is down and alive.
-pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal> {
-    let here = crate::act::square_of(world, who)?;
-    let there = crate::act::square_of(world, whom)?;
+/// `Carry`: `who` takes up `whom`, a companion beside it who is down and alive — with `with`,
+/// a second bearer beside it, half the weight each.
+pub fn carry(
+    world: &mut World,
+    who: Entity,
+    whom: Entity,
+    with: Option<Entity>,
+) -> Result<(), Refusal> {
     let conditions = world.get::<Conditions>(whom).cloned().unwrap_or_default();
     if conditions.has(crate::level::schema::ConditionKind::Dead) {
         return Err(CarryingRefusal::Dead.into());
@@ -178,6 +201,39 @@ pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal
     if !crate::rules::conditions::is_down(&conditions) {
         return Err(CarryingRefusal::NotDown.into());
     }
+    let bearers: Vec<Entity> = std::iter::once(who).chain(with).collect();
+    if with == Some(who) {
+        return Err(CarryingRefusal::NotACompanion.into());
+    }
+    let stone = weight_of(world, whom) / bearers.len() as f32;
+    let mut loads = Vec::new();
+    for &b in &bearers {
+        loads.push(may_bear(world, b, whom, stone)?);
+    }
+    for (&b, load) in bearers.iter().zip(loads) {
+        take_up(world, b, whom, stone);
+        let (name, companion) = (
+            crate::creature::name_of(world, b),
+            crate::creature::name_of(world, whom),
+        );
+        log_in(
+            world,
+            CarryingEvent::TakenUp {
+                who: name,
+                whom: companion,
+                stone,
+                load,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Can `who` bear `stone` of `whom`: a companion beside it, at its depth, hands free, the load
+/// within 20 stone? Its load if so.
+fn may_bear(world: &World, who: Entity, whom: Entity, stone: f32) -> Result<f32, Refusal> {
+    let here = crate::act::square_of(world, who)?;
+    let there = crate::act::square_of(world, whom)?;
     if who == whom || world.get::<Faction>(who) != world.get::<Faction>(whom) {
         return Err(CarryingRefusal::NotACompanion.into());
     }
@@ -191,23 +247,7 @@ pub fn carry(world: &mut World, who: Entity, whom: Entity) -> Result<(), Refusal
     if world.get::<Holding>(who).is_some() {
         return Err(CarryingRefusal::HandsFull.into());
     }
-    let load = load_with(world, who, whom).map_err(|stone| CarryingRefusal::TooHeavy { stone })?;
-    let stone = weight_of(world, whom);
-    take_up(world, who, whom, stone);
-    let (name, companion) = (
-        crate::creature::name_of(world, who),
-        crate::creature::name_of(world, whom),
-    );
-    log_in(
-        world,
-        CarryingEvent::TakenUp {
-            who: name,
-            whom: companion,
-            stone,
-            load,
-        },
-    );
-    Ok(())
+    Ok(load_bearing(world, who, stone).map_err(|stone| CarryingRefusal::TooHeavy { stone })?)
 }
 
 /// Who carries or holds `whom`, if anyone.
@@ -257,23 +297,85 @@ pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
     downed
         .into_iter()
         .map(|(whom_e, whom)| {
-            let note = match load_with(world, who, whom_e) {
-                Ok(load) => format!("bears {} stone ({load} in all)", weight_of(world, whom_e)),
-                Err(load) => format!("too heavy: {load} stone"),
+            let alone = load_with(world, who, whom_e);
+            // Too heavy alone: with the first companion beside it who can bear the other half.
+            let half = weight_of(world, whom_e) / 2.0;
+            let with = alone.is_err().then(|| {
+                companions_beside(world, who, whom_e, faction)
+                    .into_iter()
+                    .find(|&b| may_bear(world, b, whom_e, half).is_ok())
+            });
+            let note = match (alone, with) {
+                (Ok(load), _) => {
+                    format!("bears {} stone ({load} in all)", weight_of(world, whom_e))
+                }
+                (Err(_), Some(Some(_))) => match load_bearing(world, who, half) {
+                    Ok(load) => format!("two bear {half} stone each ({load} in all)"),
+                    Err(load) => return too_heavy(&name, &whom, load),
+                },
+                (Err(load), _) => return too_heavy(&name, &whom, load),
+            };
+            let with = with.flatten().map(|b| crate::creature::name_of(world, b));
+            let way = match &with {
+                Some(b) => format!("carry {whom} with {b}"),
+                None => format!("carry {whom}"),
             };
             let carry = AnyAct::from(Carry {
                 who: name.clone(),
                 whom: whom.clone(),
+                with,
             });
-            Choice::new(
-                &format!("carry {whom}"),
-                "in lieu of moving",
-                None,
-                &note,
-                carry,
-            )
+            Choice::new(&way, "in lieu of moving", None, &note, carry)
         })
         .collect()
+}
+
+/// The offer to carry one too heavy to bear, alone and with no one to share it: shown, with
+/// why, so the player sees the weight.
+fn too_heavy(name: &str, whom: &str, load: f32) -> crate::act::Choice {
+    let carry = crate::act::AnyAct::from(Carry {
+        who: name.to_owned(),
+        whom: whom.to_owned(),
+        with: None,
+    });
+    crate::act::Choice::new(
+        &format!("carry {whom}"),
+        "in lieu of moving",
+        None,
+        &format!("too heavy: {load} stone"),
+        carry,
+    )
+}
+
+/// The companions of `who`'s faction beside `whom`, up, but for `who`, in entity order.
+fn companions_beside(
+    world: &World,
+    who: Entity,
+    whom: Entity,
+    faction: Option<Faction>,
+) -> Vec<Entity> {
+    use crate::creature::Position;
+    let Some(there) = world.get::<Position>(whom).map(|p| p.0) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Entity> = crate::query_cache::read_query(
+        world,
+        |q: Query<(Entity, &Position, Option<&Faction>, &Conditions)>| {
+            q.iter()
+                .filter(|(e, p, f, c)| {
+                    *e != who
+                        && *e != whom
+                        && f.copied() == faction
+                        && p.0.within_a_step(there)
+                        && !crate::rules::conditions::is_down(c)
+                })
+                .map(|(e, ..)| e)
+                .collect()
+        },
+    )
+    .unwrap_or_default();
+    out.sort();
+    out
 }
 
 /// Carrying: the window offers `Carry` beside a downed companion.

@@ -45,6 +45,7 @@ fn a_dying_companion_is_carried_with_its_whole_weight() {
     delve.act(Carry {
         who: "Sera".into(),
         whom: "Aldric".into(),
+        with: None,
     });
     assert!(delve.was_refused("Sera", &CarryingRefusal::NotDown));
     delve.act(SetHitPoints {
@@ -68,11 +69,13 @@ fn a_dying_companion_is_carried_with_its_whole_weight() {
     delve.act(Carry {
         who: "Brannoc".into(),
         whom: "Aldric".into(),
+        with: None,
     });
     assert!(delve.was_refused("Brannoc", &CarryingRefusal::TooHeavy { stone: 23.0 }));
     delve.act(Carry {
         who: "Sera".into(),
         whom: "Aldric".into(),
+        with: None,
     });
     assert!(
         delve
@@ -201,4 +204,44 @@ fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
         "{sera:?}"
     );
     assert!(takes(&delve, "Sera").is_empty(), "nothing left to take");
+}
+
+/// RULINGS › Carrying and hauling: two bearers share the weight, half each. Brannoc (6 stone)
+/// alone would bear Aldric's 17 (23 in all: refused); with Sera beside him each bears 8.5 —
+/// Brannoc 14.5 in all, Sera 11.5 — and the window offers it so. Putting him down is done by
+/// both.
+#[test]
+fn two_bearers_share_the_weight_half_each() {
+    let mut delve = corridor(&["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"]);
+    delve.act(SetHitPoints {
+        who: "Aldric".into(),
+        hit_points: 0,
+    });
+    let offered: Vec<(String, String)> =
+        delve::rules::choices_for(delve.world(), delve.entity("Brannoc"))
+            .into_iter()
+            .filter(|(area, _)| *area == delve::act::Concern::Carrying)
+            .map(|(_, c)| (c.way, c.note))
+            .collect();
+    assert_eq!(
+        offered,
+        vec![(
+            "carry Aldric with Sera".to_owned(),
+            "two bear 8.5 stone each (14.5 in all)".to_owned()
+        )]
+    );
+    delve.act(Carry {
+        who: "Brannoc".into(),
+        whom: "Aldric".into(),
+        with: Some("Sera".into()),
+    });
+    assert_eq!(
+        (stone(&delve, "Brannoc"), stone(&delve, "Sera")),
+        (14.5, 11.5)
+    );
+    delve.act(LetGo { who: "Sera".into() });
+    assert_eq!(
+        (stone(&delve, "Brannoc"), stone(&delve, "Sera")),
+        (6.0, 3.0)
+    );
 }

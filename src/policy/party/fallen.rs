@@ -450,11 +450,55 @@ pub(super) fn carry_the_downed(
             Some(((load * 10.0) as u32, p.chebyshev(at), m, p))
         })
         .min();
-    let Some((_, _, bearer, bearer_at)) = bearer else {
-        mind.fallen_memory.left_for_good.push(who);
-        return None;
+    // No one bears it alone: two share it, half each (RULINGS › Carrying and hauling), the
+    // nearest two who can.
+    let (bearer, bearer_at, second) = match bearer {
+        Some((_, _, b, p)) => (b, p, None),
+        None => {
+            let half = crate::rules::carrying::weight_of(world, whom) / 2.0;
+            let mut able: Vec<(u32, Entity, GridPos)> = members
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    m != whom
+                        && on_hand(world, mind, m)
+                        && free_to_act(world, m)
+                        && world.get::<crate::rules::carrying::Holding>(m).is_none()
+                        && bears_half(world, m, half)
+                })
+                .filter_map(|m| Some((square(world, m)?.chebyshev(at), m, square(world, m)?)))
+                .collect();
+            able.sort();
+            let [(_, b, p), (_, second, second_at), ..] = able[..] else {
+                mind.fallen_memory.left_for_good.push(who);
+                return None;
+            };
+            (b, p, Some((second, second_at)))
+        }
     };
     let intent = Intent::Carry { whom: who.clone() };
+    // The second bearer comes beside it once the first is there.
+    if let Some((second, second_at)) = second
+        && bearer_at.within_a_step(at)
+        && !second_at.within_a_step(at)
+    {
+        mind.fallen_memory.carry_walks += 1;
+        if mind.fallen_memory.carry_walks > 6 {
+            mind.fallen_memory.carry_walks = 0;
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
+        }
+        let Some(p) = super::way::free_square_beside(world, second, bearer_at, at) else {
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
+        };
+        let step = crate::command::acts::Move {
+            who: name(world, second),
+            to: (p.x, p.y),
+            pace: crate::rules::movement::Pace::Exploration,
+        };
+        return Some((intent, vec![step.into()]));
+    }
     if bearer_at.within_a_step(at) {
         mind.fallen_memory.carry_walks = 0;
         // As the rules offer it: beside a companion who is down and alive, not holding another.
@@ -491,6 +535,17 @@ pub(super) fn carry_the_downed(
     }
     let party = mind.party.clone();
     Some((intent, take_the_lead(world, &party, members, bearer, at)))
+}
+
+/// Could `m` bear `stone` more and still move (20 stone at most)? One whose speed is given, not
+/// its encumbrance, bears any load.
+fn bears_half(world: &World, m: Entity, stone: f32) -> bool {
+    match world.get::<crate::creature::Encumbrance>(m).map(|e| e.0) {
+        Some(crate::level::SpeedBasis::Encumbrance { stone: own }) => {
+            crate::rules::movement::encumbrance_band(own + stone).is_some()
+        }
+        _ => true,
+    }
 }
 
 /// The fallen and the stranded: members left at the bottom of pits, those taken from, pits given up, walks toward the fallen and to bring a bearer, and members no one could bear or reach.

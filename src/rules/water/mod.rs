@@ -343,19 +343,34 @@ pub fn rescue_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
         .collect()
 }
 
-/// `LetGo`: puts down (or lets go of) the one it holds, and its weight with it.
+/// `LetGo`: puts down (or lets go of) the one it holds, and its weight with it. One carried by
+/// two is put down by both (RULINGS › Carrying and hauling).
 pub(crate) fn let_go(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let holding = world
         .get::<Holding>(who)
         .copied()
         .ok_or(WaterRefusal::HoldsNoOne)?;
-    bear(world, who, -holding.stone);
-    world.entity_mut(who).remove::<Holding>();
-    let (name, whom) = (
-        crate::creature::name_of(world, who),
-        crate::creature::name_of(world, holding.whom),
-    );
-    log_in(world, WaterEvent::LetGo { who: name, whom });
+    let mut holders: Vec<Entity> =
+        crate::query_cache::read_query(world, |q: Query<(Entity, &Holding)>| {
+            q.iter()
+                .filter(|(_, h)| h.whom == holding.whom)
+                .map(|(e, _)| e)
+                .collect()
+        })
+        .unwrap_or_default();
+    holders.sort_by_key(|&e| (e != who, e));
+    for h in holders {
+        let Some(held) = world.get::<Holding>(h).copied() else {
+            continue;
+        };
+        bear(world, h, -held.stone);
+        world.entity_mut(h).remove::<Holding>();
+        let (name, whom) = (
+            crate::creature::name_of(world, h),
+            crate::creature::name_of(world, held.whom),
+        );
+        log_in(world, WaterEvent::LetGo { who: name, whom });
+    }
     Ok(())
 }
 
@@ -367,7 +382,13 @@ fn carried_along(
 ) {
     let mut holders: Vec<_> = holders.iter().collect();
     holders.sort_unstable_by_key(|h| h.0);
+    // One carried by two goes with the first of them.
+    let mut moved = Vec::new();
     for (_, h, at) in holders {
+        if moved.contains(&h.whom) {
+            continue;
+        }
+        moved.push(h.whom);
         if let Ok(mut p) = held.get_mut(h.whom)
             && p.0 != at.0
         {
