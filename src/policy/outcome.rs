@@ -83,6 +83,9 @@ pub enum Cause {
     OilButNoLantern { flasks: u32 },
     /// Its lights and oil were spent.
     LightSpent,
+    /// It turned back with this many turns of light left, short of the walk home and its
+    /// margin, and came home with them.
+    TurnedBackShortOfLight { turns_left: u32 },
     /// A member is stuck in a squeeze.
     StuckInASqueeze { who: String, at: GridPos },
     /// The turn limit came with nothing holding the party: it was still at work.
@@ -120,6 +123,10 @@ impl fmt::Display for Cause {
                 write!(f, "{flasks} flask(s) of oil left and no lantern")
             }
             Cause::LightSpent => write!(f, "its lights and oil spent"),
+            Cause::TurnedBackShortOfLight { turns_left } => write!(
+                f,
+                "turned back short of light, and came home with {turns_left} turn(s) of it left"
+            ),
             Cause::StuckInASqueeze { who, at } => write!(f, "{who} stuck in the squeeze at {at}"),
             Cause::TurnLimit => write!(f, "the turn limit"),
             Cause::FledFrom { foes, down } => write!(

@@ -95,6 +95,13 @@ fn out_of_light(world: &mut World, members: &[Entity]) -> Cause {
             };
         }
     }
+    // Home with light still in hand: it turned back short of light, as a careful party does.
+    let left = crate::policy::outcome::fuel_rounds(world, members);
+    if left > 0 && super::light::has_light_burning(world, members) {
+        return Cause::TurnedBackShortOfLight {
+            turns_left: (left / crate::time::ROUNDS_PER_TURN) as u32,
+        };
+    }
     let oil: u32 = members.iter().map(|&m| flasks(world, m)).sum();
     if oil > 0 {
         Cause::OilButNoLantern { flasks: oil }
