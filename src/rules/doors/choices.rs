@@ -292,14 +292,13 @@ pub(super) fn choices_at_doors_beside(world: &World, who: Entity) -> Vec<(Concer
     let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
         return Vec::new();
     };
-    let Some(mut doors) = world.try_query_filtered::<&Position, With<Door>>() else {
-        return Vec::new();
-    };
-    let mut near: Vec<GridPos> = doors
-        .iter(world)
-        .map(|p| p.0)
-        .filter(|p| p.is_adjacent(here))
-        .collect();
+    let mut near: Vec<GridPos> = read_query(world, |q: Query<&Position, With<Door>>| {
+        q.iter()
+            .map(|p| p.0)
+            .filter(|p| p.is_adjacent(here))
+            .collect()
+    })
+    .unwrap_or_default();
     near.sort_by_key(|p| (p.y, p.x));
     near.into_iter()
         .flat_map(|at| {

@@ -104,8 +104,10 @@ pub fn known_door(world: &World, who: Entity, at: GridPos) -> Option<Door> {
     let faction = world.get::<Faction>(who).copied();
     // (A query naming `TriedBy` would find nothing before any door was tried: the component
     // is registered only once it is first inserted.)
-    let mut q = world.try_query::<(Entity, &Position, &Door)>()?;
-    q.iter(world)
-        .find(|(_, p, _)| p.0 == at)
-        .map(|(e, _, d)| d.as_known_to(world.get::<TriedBy>(e), faction))
+    crate::query_cache::read_query(world, |q: Query<(Entity, &Position, &Door)>| {
+        q.iter()
+            .find(|(_, p, _)| p.0 == at)
+            .map(|(e, _, d)| d.as_known_to(world.get::<TriedBy>(e), faction))
+    })
+    .flatten()
 }

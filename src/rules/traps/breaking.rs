@@ -47,14 +47,14 @@ pub(super) fn choices_at_known_traps(world: &World, who: Entity) -> Vec<(Concern
     let Some(here) = world.get::<Position>(who).map(|p| p.0) else {
         return Vec::new();
     };
-    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
-        return Vec::new();
-    };
-    let mut near: Vec<GridPos> = q
-        .iter(world)
-        .filter(|(p, _)| p.0.within_a_step(here))
-        .map(|(p, _)| p.0)
-        .collect();
+    let mut near: Vec<GridPos> =
+        crate::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
+            q.iter()
+                .filter(|(p, _)| p.0.within_a_step(here))
+                .map(|(p, _)| p.0)
+                .collect()
+        })
+        .unwrap_or_default();
     near.sort_by_key(|p| (p.y, p.x));
     near.dedup();
     near.into_iter()
@@ -74,9 +74,6 @@ pub fn choices_at_trap(world: &World, who: Entity, at: GridPos) -> Vec<Choice> {
     let Some(thrower) = crate::rules::throws::Thrower::of(world, who) else {
         return Vec::new();
     };
-    let Some(mut q) = world.try_query::<(&Position, &Trap)>() else {
-        return Vec::new();
-    };
     let faction = world.get::<Faction>(who).copied();
     let level = world
         .get::<crate::creature::ClassLevel>(who)
@@ -85,20 +82,23 @@ pub fn choices_at_trap(world: &World, who: Entity, at: GridPos) -> Vec<Choice> {
         .get::<FailedHastyDisarms>(who)
         .is_some_and(|f| f.0.contains(&(at, level)));
     let situation = trapbreaking_situation(world, who, at);
-    q.iter(world)
-        .filter(|(p, t)| p.0 == at && t.known_to(faction))
-        .flat_map(|(_, t)| {
-            trap_choices(
-                t,
-                at,
-                &thrower,
-                world.get::<Proficiencies>(who),
-                world.get::<Equipment>(who),
-                barred,
-                &situation,
-            )
-        })
-        .collect()
+    crate::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
+        q.iter()
+            .filter(|(p, t)| p.0 == at && t.known_to(faction))
+            .flat_map(|(_, t)| {
+                trap_choices(
+                    t,
+                    at,
+                    &thrower,
+                    world.get::<Proficiencies>(who),
+                    world.get::<Equipment>(who),
+                    barred,
+                    &situation,
+                )
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 pub(super) fn trap_choices(
