@@ -104,9 +104,30 @@ pub(super) fn foes_in_sight(
                 .collect()
         })
         .unwrap_or_default();
-    out.retain(|&(e, p)| is_up(world, e) && super::way::in_sight(world, members, p));
+    out.retain(|&(e, p)| is_up(world, e) && seen_by(world, members, e, p));
     out.sort();
     out
+}
+
+/// Does a member see the creature `e` standing at `at`, as the rules of vision have it (one
+/// hiding is not seen: RULINGS › Knowledge, the party plays by what it sees)?
+fn seen_by(world: &World, members: &[Entity], e: Entity, at: GridPos) -> bool {
+    let (Some(grid), Some(light)) = (
+        world.get_resource::<crate::grid::DungeonGrid>(),
+        world.get_resource::<crate::rules::light::LightMap>(),
+    ) else {
+        return false;
+    };
+    let hiding = world.get::<crate::rules::vision::Hiding>(e).is_some();
+    members.iter().any(|&m| {
+        let (Some(sight), Some(from)) = (
+            world.get::<crate::rules::vision::Sight>(m),
+            world.get::<Position>(m).map(|p| p.0),
+        ) else {
+            return false;
+        };
+        sight.sees_creature(grid, light, from, at, hiding)
+    })
 }
 
 /// The foes too strong for the party, by name, where it last saw each: those it sees now are
