@@ -111,7 +111,10 @@ pub(super) const TACTICS: &[Tactic] = &[
     })
     .not_in_flight(),
     Tactic::new("relight", Needs::Party, relight),
-    Tactic::new("clear a jam", Needs::Party, clear_a_jam).not_in_flight(),
+    Tactic::new("clear a jam", Needs::Party, |t| {
+        super::firearms::clear_a_jam(t.world, t.members)
+    })
+    .not_in_flight(),
     Tactic::new("close up", Needs::KnownLevel, |t| {
         close_up(t.world, t.mind, t.members, t.leader, t.here)
     }),
@@ -541,37 +544,6 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
         );
     }
     Some((Intent::Relight { who: n }, orders))
-}
-
-/// Tactical Combat › Firearms: a jammed firearm is cleared when the rules offer it (out of a
-/// battle: in one, the fighting behaviour clears it), by the first member up who has one.
-fn clear_a_jam(t: &mut ThisRound<'_>) -> Option<Decision> {
-    let (world, members) = (&*t.world, t.members);
-    // Only the combat area's jam offer, and only for a member with a jammed firearm: this is
-    // asked at every decision.
-    let (who, order) = members
-        .iter()
-        .copied()
-        .filter(|&m| {
-            is_up(world, m) && world.get::<crate::rules::combat::gear::Jammed>(m).is_some()
-        })
-        .find_map(|m| {
-            crate::rules::areas::area_choices_next_round(
-                world,
-                m,
-                crate::rules::combat::jam_choices,
-            )
-            .into_iter()
-            .map(|(_, c)| Command::from(&c.command))
-            .find(|c| matches!(c, Command::ClearJam(_)))
-            .map(|o| (m, o))
-        })?;
-    Some((
-        Intent::ClearJam {
-            who: name(world, who),
-        },
-        vec![order],
-    ))
 }
 
 /// Dungeon Delves › Rest: a turn once five have passed, or when a member is winded; resting in

@@ -42,10 +42,12 @@
 mod decide;
 mod doors;
 mod fallen;
+mod firearms;
 mod light;
 mod odds;
 mod rescue;
 mod searching;
+mod standing;
 mod way;
 use decide::decide;
 pub use decide::{Decision, tactic_names, try_tactic};

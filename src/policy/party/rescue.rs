@@ -6,7 +6,7 @@
 
 use bevy::prelude::*;
 
-use super::way::occupied_squares;
+use super::standing::occupied_squares;
 use super::{Intent, free_to_act, is_up, name, offered, square};
 use crate::command::Command;
 use crate::command::acts::{Grab, LetGo, Move};

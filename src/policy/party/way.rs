@@ -694,16 +694,7 @@ pub(super) fn free_square_beside(
         .min_by_key(|&p| (leader_at.x.abs_diff(p.x) + leader_at.y.abs_diff(p.y), p))
 }
 
-/// The squares where a creature that is up stands.
-pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
-    type Up = QueryState<(&'static Position, &'static Conditions), With<crate::creature::Creature>>;
-    crate::query_cache::cached_query(world, |world, q: &mut Up| {
-        q.iter(world)
-            .filter(|(_, c)| !crate::rules::conditions::is_down(c))
-            .map(|(p, _)| p.0)
-            .collect()
-    })
-}
+pub(super) use super::standing::occupied_squares;
 
 /// Where the party has been and is bound: the goal's room, the dead ends searched, the edges that stayed edges, the traps tried, where its last walk was bound, the squares trodden (`pole_ahead`).
 #[derive(Clone, Debug, Default)]
