@@ -156,6 +156,7 @@ commands! {
     rules::party::MarchingOrder => not_offered(WHOLE_PARTY),
     rules::party::Mapper => not_offered(WHOLE_PARTY),
     rules::party::TakeFrom => offered,
+    rules::party::StayBehind => offered,
     rules::party::Autonomy => not_offered(WHOLE_PARTY),
     rules::caving::WiggleBack => offered,
     rules::caving::PushForward => offered,

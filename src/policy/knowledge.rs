@@ -52,9 +52,13 @@ pub struct Knowledge<'a> {
     /// Every member would cross a ledge by a balancing traverse at the policy's odds: a ledge
     /// run straight from open ground to open ground is a way on (one step over its squares).
     pub traverses: bool,
-    /// Every member climbs sheer rock and the party has a rope: a chasm one climbs down into
-    /// from one square and out of onto another is a way on (one step over the chasm's square).
+    /// Every member climbs sheer rock, or the party has a rope to lower and make the climbs easy
+    /// (`policy::party::gaps::party_climbs`): a chasm one climbs down into from one square and
+    /// out of onto another is a way on (one step over the chasm's square).
     pub climbs: bool,
+    /// Chasms with a rope secured in them: any adventurer climbs down and out of them (an easy
+    /// climb, Dungeon Delves › Climbing), so each is a way on as a chasm is with `climbs`.
+    pub roped: &'a [GridPos],
     /// Every member could wiggle back out of a squeeze were it stuck there: squeezes are a way
     /// on (else one stuck might be stuck for good, and a careful party keeps out of them).
     pub squeezes: bool,
@@ -181,7 +185,7 @@ impl Knowledge<'_> {
                     step = Step::Gap;
                 }
                 // Down into a chasm and out of it onto open ground on its other side.
-                if self.climbs
+                if (self.climbs || self.roped.contains(&q))
                     && step == Step::Blocked
                     && self.has_seen(q)
                     && matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
@@ -369,6 +373,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            roped: &[],
             squeezes: true,
         };
         let d = k.distances(GridPos::new(1, 1));
@@ -403,6 +408,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            roped: &[],
             squeezes: true,
         };
         assert!(k.dead_end(GridPos::new(1, 1)));
@@ -428,6 +434,7 @@ mod tests {
             jumps: false,
             traverses: false,
             climbs: false,
+            roped: &[],
             squeezes: true,
         };
         let far = GridPos::new(5, 1);

@@ -359,6 +359,33 @@ fn dying_at_zero_and_dead_on_more_damage() {
     assert!(has(&app, "Gnawbone", ConditionKind::Dead));
 }
 
+/// RULINGS › Carrying and hauling, Pits and holes: one down in a pit or shaft and one on its rim
+/// do not reach each other — no blow either way (30' apart, whatever the squares); at the same
+/// depth they fight as any two.
+#[test]
+fn one_down_a_hole_and_one_on_its_rim_do_not_reach_each_other() {
+    let mut app = arena("", "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::creature::Below { depth_feet: 30 });
+    let refused = Err(AttackRefusal::AtAnotherDepth {
+        target: "Gnawbone".into(),
+    });
+    assert_eq!(attack(app.world_mut(), b, g, 0), refused);
+    assert_eq!(
+        attack(app.world_mut(), g, b, 0),
+        Err(AttackRefusal::AtAnotherDepth {
+            target: "Brannoc".into()
+        })
+    );
+    app.world_mut()
+        .entity_mut(b)
+        .insert(delve::creature::Below { depth_feet: 30 });
+    app.script_dice(&[19, 2]);
+    assert!(attack(app.world_mut(), b, g, 0).is_ok());
+}
+
 /// Missiles: range increments beyond the first cost −2 each; no line through another creature.
 #[test]
 fn missiles_take_range_penalties_and_need_a_free_path() {

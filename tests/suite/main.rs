@@ -10,6 +10,7 @@ mod autonomy_caving;
 mod autonomy_doors;
 mod autonomy_fallen;
 mod autonomy_odds;
+mod autonomy_tasks;
 mod autonomy_water;
 mod battle_round;
 mod carrying;

@@ -335,6 +335,7 @@ impl Activity {
             | Command::MarchingOrder(_)
             | Command::Mapper(_)
             | Command::TakeFrom(_)
+            | Command::StayBehind(_)
             | Command::Autonomy(_)
             | Command::Grab(_)
             | Command::LetGo(_)

@@ -5,52 +5,29 @@
 
 use bevy::prelude::*;
 
-use super::super::knowledge::SeenDoor;
-use super::doors::{spike_behind, update_doors};
+use super::doors::spike_behind;
 use super::fallen::{carry_the_downed, fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
-use super::gaps::{
-    party_climbs, party_jumps, party_jumps_at, party_squeezes, party_traverses, rejoin_across,
-};
-use super::light::{carried, has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::fighting::{foe_at_hand, in_a_fight};
+use super::gaps::{party_jumps_at, rejoin_across};
+use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::round::{Decision, Needs, ThisRound};
 use super::searching::{best_searcher, dead_end_to_search, search_here};
 use super::take_the_lead;
-use super::way::{
-    all_swim, close_up, goal_square, in_sight, known_traps, nearest_edge, on_the_way, setting_out,
-    turn_back,
-};
+use super::way::{close_up, goal_square, nearest_edge, on_the_way, setting_out, turn_back};
 use super::{
     Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, is_up, leader, name, offered,
     party_members, square,
 };
 use crate::command::Command;
-use crate::command::acts::{Douse, MarchingOrder, PushForward, RestParty, WiggleBack};
-use crate::creature::Faction;
-use crate::creature::Position;
-use crate::creature::{Conditions, Proficiencies};
-use crate::grid::DungeonGrid;
+use crate::command::acts::{MarchingOrder, PushForward, WiggleBack};
+use crate::creature::Conditions;
 use crate::grid::GridPos;
 use crate::level::schema::ConditionKind;
 use crate::log::log_in;
-use crate::policy::knowledge::{Distances, Knowledge};
+use crate::policy::knowledge::Knowledge;
 use crate::rules::movement::Walking;
 use crate::rules::party::Parties;
 use crate::time::ROUNDS_PER_TURN;
-use std::collections::BTreeMap;
-
-/// A tactic's answer: why, and the orders.
-pub type Decision = (Intent, Vec<Command>);
-
-/// What a row needs to know before it is tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Needs {
-    /// The party alone: its members, leader and squares.
-    Party,
-    /// What its faction knows of the level ([`KnownLevel`]).
-    KnownLevel,
-    /// That, and the costs of walks from the leader's square (the faction's memory must be
-    /// ready: until it is, no row from here on is tried).
-    Distances,
-}
 
 /// One row of the party's tactics.
 pub(super) struct Tactic {
@@ -62,6 +39,9 @@ pub(super) struct Tactic {
     pub throws_anew: bool,
     /// Tried by a party in flight too.
     pub in_flight: bool,
+    /// Tried in a battle the party fights (the fighting behaviour fights; these get a member at
+    /// the bottom of a hole, whom no behaviour moves, out to the fight).
+    pub in_battle: bool,
     /// Whether it applies this round, and its orders if so.
     pub try_it: fn(&mut ThisRound<'_>) -> Option<Decision>,
 }
@@ -77,6 +57,7 @@ impl Tactic {
             needs,
             throws_anew: false,
             in_flight: true,
+            in_battle: false,
             try_it,
         }
     }
@@ -84,6 +65,14 @@ impl Tactic {
     const fn throws_anew(self) -> Self {
         Tactic {
             throws_anew: true,
+            ..self
+        }
+    }
+
+    /// Tried in a battle too.
+    const fn in_battle(self) -> Self {
+        Tactic {
+            in_battle: true,
             ..self
         }
     }
@@ -121,11 +110,13 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic::new("fetch from the pit", Needs::Distances, fetch_from_the_pit).not_in_flight(),
     Tactic::new("out of the pit", Needs::KnownLevel, |t| {
         out_of_the_pit(t.world, t.mind, t.members)
-    }),
+    })
+    .in_battle(),
     Tactic::new("rejoin across", Needs::KnownLevel, |t| {
         let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
         rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
-    }),
+    })
+    .in_battle(),
     Tactic::new("flee", Needs::KnownLevel, flee),
     Tactic::new("spike behind", Needs::KnownLevel, |t| {
         if t.mind.homeward != Some(Homeward::Fleeing) {
@@ -133,7 +124,7 @@ pub(super) const TACTICS: &[Tactic] = &[
         }
         spike_behind(t.world, t.mind, t.members, t.here)
     }),
-    Tactic::new("rest", Needs::KnownLevel, rest).not_in_flight(),
+    Tactic::new("rest", Needs::KnownLevel, super::resting::rest).not_in_flight(),
     Tactic::new("take a light", Needs::Distances, |t| {
         if t.mind.homeward.is_some() {
             return None;
@@ -152,115 +143,13 @@ pub(super) const TACTICS: &[Tactic] = &[
         Some((Intent::TurnBack { why }, Vec::new()))
     }),
     Tactic::new("carry the downed", Needs::Distances, carry_the_downed),
+    Tactic::new(
+        "send the climbers",
+        Needs::Distances,
+        super::task::send_the_climbers,
+    ),
     Tactic::new("where next", Needs::Distances, where_next),
 ];
-
-/// What the tactics see this round: the party, and (once a row needs it) what its faction
-/// knows and the walks from the leader's square.
-pub(super) struct ThisRound<'a> {
-    pub world: &'a mut World,
-    pub mind: &'a mut PartyMind,
-    pub members: &'a [Entity],
-    /// The leader ([`leader`]) and its square.
-    pub leader: Entity,
-    pub here: GridPos,
-    pub sight: Option<KnownLevel>,
-    pub from_here: Option<Distances>,
-}
-
-/// What the party's faction knows of the level this round (RULINGS › Knowledge), owned, for
-/// [`Knowledge`] to borrow.
-pub(super) struct KnownLevel {
-    grid: DungeonGrid,
-    seen: Vec<bool>,
-    doors: BTreeMap<GridPos, SeenDoor>,
-    shut_for_good: Vec<GridPos>,
-    traps: Vec<GridPos>,
-    holes: Vec<GridPos>,
-    swims: bool,
-    jumps: bool,
-    traverses: bool,
-    climbs: bool,
-    squeezes: bool,
-    /// Where the foes too strong for it were last seen.
-    danger: Vec<GridPos>,
-    /// The faction's memory covers the level (it is ready once its members have looked).
-    all_seen: bool,
-}
-
-impl KnownLevel {
-    /// Looks: the doors it sees now, the traps and holes it knows.
-    fn look(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> KnownLevel {
-        update_doors(world, mind, members);
-        let seen = world
-            .resource::<crate::rules::vision::FactionMemory>()
-            .seen
-            .get(mind.faction.0)
-            .cloned()
-            .unwrap_or_default();
-        let (traps, holes) = known_traps(world, mind.faction);
-        let grid = world.resource::<DungeonGrid>().clone();
-        let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
-        KnownLevel {
-            danger: mind.dangers.iter().map(|&(_, at)| at).collect(),
-            all_seen,
-            seen,
-            traps,
-            holes,
-            doors: mind.door_memory.doors.clone(),
-            shut_for_good: mind.door_memory.shut_for_good.clone(),
-            swims: all_swim(world, members),
-            jumps: party_jumps(world, mind, members),
-            traverses: party_traverses(world, mind, members),
-            climbs: party_climbs(world, members),
-            squeezes: party_squeezes(world, mind, members),
-            grid,
-        }
-    }
-
-    /// What the distances from `from` depend on, in one number: the squares seen (they only
-    /// ever grow, so their count tells the set), the doors as last seen, the doors shut for
-    /// good, the known traps and holes, and what the party can cross.
-    fn fingerprint(&self, from: GridPos) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        from.hash(&mut h);
-        self.seen.iter().filter(|&&s| s).count().hash(&mut h);
-        for (p, d) in &self.doors {
-            (p, d.open).hash(&mut h);
-        }
-        self.shut_for_good.hash(&mut h);
-        self.traps.hash(&mut h);
-        self.holes.hash(&mut h);
-        self.danger.hash(&mut h);
-        (
-            self.swims,
-            self.jumps,
-            self.traverses,
-            self.climbs,
-            self.squeezes,
-        )
-            .hash(&mut h);
-        h.finish()
-    }
-
-    pub fn knowledge(&self) -> Knowledge<'_> {
-        Knowledge {
-            grid: &self.grid,
-            seen: &self.seen,
-            doors: &self.doors,
-            shut_for_good: &self.shut_for_good,
-            traps: &self.traps,
-            holes: &self.holes,
-            swims: self.swims,
-            jumps: self.jumps,
-            traverses: self.traverses,
-            climbs: self.climbs,
-            squeezes: self.squeezes,
-            danger: &self.danger,
-        }
-    }
-}
 
 /// The party's decision this round: the first tactic that applies, its name, why, and its
 /// orders.
@@ -282,7 +171,20 @@ pub(super) fn decide(
     };
     let now = turn.world.resource::<crate::time::Clock>().rounds;
     let squares: Vec<Option<GridPos>> = members.iter().map(|&m| square(turn.world, m)).collect();
+    // In a battle it fights (not fleeing, not too many down, not keeping clear of a foe too
+    // strong for it: `odds::hold_back`), only the rows for a battle.
+    let battle = in_a_fight(turn.world, members)
+        && turn.mind.homeward != Some(Homeward::Fleeing)
+        && !too_many_down(turn.world, turn.mind, members)
+        && !members.iter().any(|&m| {
+            turn.world
+                .get::<crate::rules::combat::behaviour::Retreating>(m)
+                .is_some()
+        });
     for tactic in TACTICS {
+        if battle && !tactic.in_battle {
+            continue;
+        }
         if !turn.prepare(tactic.needs) {
             return None;
         }
@@ -390,42 +292,6 @@ pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decisi
 /// The names of the party's tactics, in the order they are tried.
 pub fn tactic_names() -> impl Iterator<Item = &'static str> {
     TACTICS.iter().map(|t| t.name)
-}
-
-impl ThisRound<'_> {
-    /// Learns what a row needs, if not yet known; false when the faction's memory is not ready
-    /// for it.
-    fn prepare(&mut self, needs: Needs) -> bool {
-        if needs != Needs::Party && self.sight.is_none() {
-            self.sight = Some(KnownLevel::look(self.world, self.mind, self.members));
-        }
-        if needs == Needs::Distances && self.from_here.is_none() {
-            let Some(sight) = self.sight.as_ref().filter(|s| s.all_seen) else {
-                return false;
-            };
-            let know = sight.knowledge();
-            // An edge it stands on or beside stays an edge only for what cannot be seen from
-            // here (dark walls, corners): walking there again would show no more.
-            for p in std::iter::once(self.here).chain(self.here.neighbours()) {
-                if know.frontier(p) && !self.mind.exploring.exhausted.contains(&p) {
-                    self.mind.exploring.exhausted.push(p);
-                }
-            }
-            // (The same knowledge from the same square gives the same distances: kept from
-            // the last round that asked.)
-            let key = sight.fingerprint(self.here);
-            let distances = match &self.mind.deciding.distances {
-                Some((k, d)) if *k == key => d.clone(),
-                _ => {
-                    let d = know.distances(self.here);
-                    self.mind.deciding.distances = Some((key, d.clone()));
-                    d
-                }
-            };
-            self.from_here = Some(distances);
-        }
-        true
-    }
 }
 
 /// The marching order and the pole, once, as the party is handed over.
@@ -546,36 +412,6 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
     Some((Intent::Relight { who: n }, orders))
 }
 
-/// Dungeon Delves › Rest: a turn once five have passed, or when a member is winded; resting in
-/// the dark (`douse_while_resting`) saves the turn's fuel, the next light lit after.
-fn rest(t: &mut ThisRound<'_>) -> Option<Decision> {
-    if !needs_rest(t.world, t.members) {
-        return None;
-    }
-    let mut orders: Vec<Command> = vec![
-        RestParty {
-            party: t.mind.party.clone(),
-        }
-        .into(),
-    ];
-    // Resting in the dark saves the turn's fuel; the next light is lit after.
-    if t.mind.policy.douse_while_resting {
-        // (A light that needs no fuel burns on.)
-        let mut bearers: Vec<Entity> = carried(t.world, t.members)
-            .iter()
-            .filter(|(_, _, l)| l.lit && l.fuel_rounds.is_some())
-            .map(|(b, ..)| *b)
-            .collect();
-        bearers.dedup();
-        orders.extend(
-            bearers
-                .into_iter()
-                .filter_map(|b| offered(t.world, b, |a| a.get::<Douse>().is_some())),
-        );
-    }
-    Some((Intent::Rest, orders))
-}
-
 /// Too many down while a foe is at hand: the party makes for the way in, running where it
 /// can. A beaten foe (none fighting, none in sight) is not fled.
 fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
@@ -624,6 +460,8 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
         (goal, Intent::MakeForGoal { to: goal })
     } else if let Some(edge) = nearest_edge(mind, &know, from_here, here) {
         (edge, Intent::Explore { to: edge })
+    } else if let Some((foe, to)) = super::quarry::nearest(world, mind, members, &know, from_here) {
+        (to, Intent::SeekOut { foe, to })
     } else if let Some(end) = dead_end_to_search(mind, &know, from_here) {
         if members
             .iter()
@@ -686,8 +524,17 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
     let fighting = in_a_fight(world, members);
     // In a battle the fighting behaviour fights; the party decides only when too many are down
     // (to flee, at work or not).
+    // (But one at the bottom of a hole, up and not climbing, reaches no one: the party gets it
+    // out, with the rows for a battle.)
     if fighting && mind.homeward != Some(Homeward::Fleeing) {
-        return !too_many_down(world, mind, members);
+        let idle_below = members.iter().any(|&m| {
+            is_up(world, m)
+                && world.get::<crate::creature::Below>(m).is_some()
+                && world
+                    .get::<crate::rules::caving::climbing::Climbing>(m)
+                    .is_none()
+        });
+        return !too_many_down(world, mind, members) && !idle_below;
     }
     let marching = world
         .resource::<Parties>()
@@ -705,59 +552,13 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
         })
 }
 
-/// In a fight: a battle is on and a member is aware of an enemy in it (a party watched from the
-/// dark by a guard at its post knows of no fight, and goes about its delve).
-pub(super) fn in_a_fight(world: &World, members: &[Entity]) -> bool {
-    world
-        .get_resource::<crate::rules::combat::battle::Battle>()
-        .is_some_and(|b| b.active)
-        && world
-            .get_resource::<crate::rules::combat::battle::Awareness>()
-            .is_some_and(|a| members.iter().any(|&m| !a.of(m).is_empty()))
-}
-
-/// A foe at hand: the party is in a fight, or a member sees a creature hostile to the party
-/// that is up.
-pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
-    if in_a_fight(world, members) {
-        return true;
-    }
-    type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
-    let foes: Vec<GridPos> = crate::query_cache::cached_query(world, |world, q: &mut Others| {
-        let factions = world.resource::<crate::creature::Factions>();
-        q.iter(world)
-            .filter(|(_, f, c)| {
-                factions.hostile(**f, mind.faction) && !crate::rules::conditions::is_down(c)
-            })
-            .map(|(p, ..)| p.0)
-            .collect()
-    });
-    foes.into_iter().any(|p| in_sight(world, members, p))
-}
-
+/// Is the policy's share of the party down (the whole party's, while part of it is away on a
+/// task: `members` may be the goers alone)?
 pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let down = members.iter().filter(|&&m| !is_up(world, m)).count();
-    down > 0 && down as f32 >= mind.policy.flee_when_down * members.len() as f32
-}
-
-/// A member who needs rest has had five whole turns without it, or is winded (Dungeon Delves ›
-/// Rest).
-pub(super) fn needs_rest(world: &World, members: &[Entity]) -> bool {
-    members.iter().any(|&m| {
-        is_up(world, m)
-            && world
-                .get::<Proficiencies>(m)
-                .is_some_and(crate::rules::rest::needs_rest)
-            && (world
-                .get::<crate::rules::rest::Fatigue>(m)
-                .is_some_and(|f| {
-                    f.rounds_without_rest
-                        >= crate::rules::rest::TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN
-                })
-                || world
-                    .get::<Conditions>(m)
-                    .is_some_and(|c| c.has(ConditionKind::Winded)))
-    })
+    let party = party_members(world, &mind.party);
+    let all = if party.is_empty() { members } else { &party };
+    let down = all.iter().filter(|&&m| !is_up(world, m)).count();
+    down > 0 && down as f32 >= mind.policy.flee_when_down * all.len() as f32
 }
 
 /// The deciding itself: whether the party set out, the last decision and how often in a row decisions changed nothing, those set aside, and the distances last worked out from the leader's square.

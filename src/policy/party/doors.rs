@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use crate::act::AnyAct;
 
 use super::first_in_line;
-use super::way::{free_square_beside, in_sight, walk_up_and};
+use super::standing::in_sight;
+use super::way::{free_square_beside, walk_up_and};
 use super::{
     DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, offered, on_hand,
     square,

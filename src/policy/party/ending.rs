@@ -1,7 +1,7 @@
 //! The end of a delve under a policy: when it ends and how, and who was left behind (and whether they could have been brought out).
 
-use super::decide::foe_at_hand;
 use super::fallen::{fallen_with_gear, light_in_a_pit};
+use super::fighting::foe_at_hand;
 use super::light::{has_light_burning, light_to_kindle};
 use crate::creature::Conditions;
 use crate::grid::GridPos;

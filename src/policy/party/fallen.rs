@@ -2,13 +2,12 @@
 
 use bevy::prelude::*;
 
-use super::decide::foe_at_hand;
+use super::fighting::foe_at_hand;
 use super::gaps::shaft_of_the_crossing;
 use super::light::carried;
+use super::standing::in_sight;
 use super::take_the_lead;
-use super::way::{
-    free_square_beside, in_sight, make_way, occupied_squares, on_the_way, walk_up_and,
-};
+use super::way::{free_square_beside, make_way, occupied_squares, on_the_way, walk_up_and};
 use super::{
     Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, offered_at_hole,
     offered_climb_out, on_hand, square, with_the_party,
@@ -74,7 +73,7 @@ pub(super) fn take_from_the_fallen(
     mind: &mut PartyMind,
     members: &[Entity],
 ) -> Option<(Intent, Vec<Command>)> {
-    if super::decide::in_a_fight(world, members) {
+    if super::fighting::in_a_fight(world, members) {
         return None;
     }
     let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
@@ -251,7 +250,7 @@ pub(super) fn out_of_the_pit(
 /// With no rope hanging there, the one with a rope lowers it first. Without a rope it cannot be
 /// done, and the fallen is given up.
 pub(super) fn fetch_from_the_pit(
-    t: &mut super::decide::ThisRound<'_>,
+    t: &mut super::round::ThisRound<'_>,
 ) -> Option<(Intent, Vec<Command>)> {
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     let below = |world: &World, m: Entity| world.get::<crate::creature::Below>(m).is_some();
@@ -340,7 +339,7 @@ pub(super) fn fetch_from_the_pit(
 /// else the party's walk to the nearest square beside it it knows a way to (as it walks
 /// anywhere: doors, holes to jump), or `Err(None)` with no way known.
 fn walk_up_to(
-    t: &mut super::decide::ThisRound<'_>,
+    t: &mut super::round::ThisRound<'_>,
     spot: GridPos,
     intent: Intent,
 ) -> Result<(), Option<(Intent, Vec<Command>)>> {
@@ -407,7 +406,7 @@ pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Ent
 /// lead for the last steps. A party in flight does not stop for it with a foe at hand, nor go back for one
 /// not at hand. With no one able to bear it, or no way known to it, the tactic does not apply.
 pub(super) fn carry_the_downed(
-    t: &mut super::decide::ThisRound<'_>,
+    t: &mut super::round::ThisRound<'_>,
 ) -> Option<(Intent, Vec<Command>)> {
     use crate::rules::carrying::{carrier_of, load_with};
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);

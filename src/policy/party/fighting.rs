@@ -7,6 +7,10 @@
 
 use bevy::prelude::*;
 
+use super::PartyMind;
+use super::standing::in_sight;
+use crate::creature::{Conditions, Faction, Position};
+use crate::grid::GridPos;
 use crate::rules::combat::behaviour::FightsTogether;
 
 /// Every member of the party fights together while the party is under its policy.
@@ -16,4 +20,34 @@ pub(super) fn fight_together(world: &mut World, members: &[Entity]) {
             world.entity_mut(m).insert(FightsTogether);
         }
     }
+}
+
+/// In a fight: a battle is on and a member is aware of an enemy in it (a party watched from the
+/// dark by a guard at its post knows of no fight, and goes about its delve).
+pub(super) fn in_a_fight(world: &World, members: &[Entity]) -> bool {
+    world
+        .get_resource::<crate::rules::combat::battle::Battle>()
+        .is_some_and(|b| b.active)
+        && world
+            .get_resource::<crate::rules::combat::battle::Awareness>()
+            .is_some_and(|a| members.iter().any(|&m| !a.of(m).is_empty()))
+}
+
+/// A foe at hand: the party is in a fight, or a member sees a creature hostile to the party
+/// that is up.
+pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
+    if in_a_fight(world, members) {
+        return true;
+    }
+    type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
+    let foes: Vec<GridPos> = crate::query_cache::cached_query(world, |world, q: &mut Others| {
+        let factions = world.resource::<crate::creature::Factions>();
+        q.iter(world)
+            .filter(|(_, f, c)| {
+                factions.hostile(**f, mind.faction) && !crate::rules::conditions::is_down(c)
+            })
+            .map(|(p, ..)| p.0)
+            .collect()
+    });
+    foes.into_iter().any(|p| in_sight(world, members, p))
 }

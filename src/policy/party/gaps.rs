@@ -58,25 +58,29 @@ fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
         .map_or(0.0, |t| ((21 - t).clamp(0, 20)) as f32 / 20.0)
 }
 
-/// Does every member who is up climb sheer rock (Climbing or Mountaineering)? Then a chasm
-/// climbed down into and out of is a way on for the party (a rope, if one of it has one, is
-/// lowered first: it makes the climbs easy).
+/// Can every member who is up climb a shaft's sheer sides (Dungeon Delves › Climbing: "a
+/// proficient climber can ascend first and secure a rope to make an easy climb for his party
+/// members")? Each climbs sheer rock (Climbing or Mountaineering), or one of them carries a rope:
+/// lowered into the shaft first, it makes the climbs easy for every adventurer (8+, a 1 falls
+/// from the midpoint). Then a chasm climbed down into and out of is a way on for the party.
 pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
     let up: Vec<Entity> = members
         .iter()
         .copied()
         .filter(|&m| is_up(world, m))
         .collect();
-    !up.is_empty()
-        && up.iter().all(|&m| {
-            world.get::<Proficiencies>(m).is_some_and(|p| {
-                crate::rules::caving::climbing::climbing_target(
-                    p,
-                    crate::level::schema::Surface::Sheer,
-                )
+    let sheer = |m: Entity| {
+        world.get::<Proficiencies>(m).is_some_and(|p| {
+            crate::rules::caving::climbing::climbing_target(p, crate::level::schema::Surface::Sheer)
                 .is_some()
-            })
         })
+    };
+    let rope = up.iter().any(|&m| {
+        world
+            .get::<crate::creature::Equipment>(m)
+            .is_some_and(|g| g.has_rope(0))
+    });
+    !up.is_empty() && (rope || up.iter().all(|&m| sheer(m)))
 }
 
 /// Would every member who is up go through a squeeze, the chance of being stuck there for good
@@ -237,9 +241,13 @@ pub(super) fn rejoin_across(
             continue;
         };
         let (take_off, landing) = (walk[k], walk[k + 1]);
-        // Cut off by the party's own crossing, not yet done: the rest go on over to it.
-        if mind.gap_memory.crossing == Some((landing, take_off)) {
-            return cross(world, mind, members, landing, take_off).or_else(|| {
+        // Cut off by the party's own crossing, not yet done (it stands on the crossing's far
+        // side, the leader on its near side): the rest go on over to it.
+        if let Some((from, to)) = mind.gap_memory.crossing
+            && (at == to || way(world, m, at, to).is_ok())
+            && (here == from || way(world, leader, here, from).is_ok())
+        {
+            return cross(world, mind, members, from, to).or_else(|| {
                 mind.gap_memory.crossing = None;
                 None
             });

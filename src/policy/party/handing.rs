@@ -97,6 +97,7 @@ pub(super) fn hand_over(
         alarm: false,
         dangers: Vec::new(),
         judged: Vec::new(),
+        quarry: Vec::new(),
         homeward: None,
         door_memory: DoorMemory::default(),
         exploring: Exploring {
@@ -111,6 +112,7 @@ pub(super) fn hand_over(
             ..GapMemory::default()
         },
         light_memory: LightMemory::default(),
+        tasks: Default::default(),
         deciding: Deciding::default(),
     };
     let mut minds = world.resource_mut::<PartyMinds>();

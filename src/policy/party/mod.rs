@@ -45,17 +45,21 @@ mod fallen;
 mod firearms;
 mod light;
 mod odds;
+mod quarry;
 mod rescue;
+mod resting;
+mod round;
 mod searching;
 mod standing;
+mod task;
+mod telling;
 mod way;
 use decide::decide;
-pub use decide::{Decision, tactic_names, try_tactic};
+pub use decide::{tactic_names, try_tactic};
+pub use round::Decision;
 mod fighting;
 mod gaps;
 mod why;
-
-use std::fmt;
 
 use bevy::prelude::*;
 use serde::Serialize;
@@ -73,7 +77,7 @@ use crate::rules::doors::{DoorEvent, DoorRefusal};
 use crate::rules::party::{Parties, PartyMindHandler};
 use crate::schedule::{RoundSet, SimRound};
 use decide::busy;
-use decide::in_a_fight;
+use fighting::in_a_fight;
 use light::light_dying;
 use light::light_to_kindle;
 
@@ -141,6 +145,9 @@ pub enum Intent {
     Explore { to: GridPos },
     /// Walking to the goal it has seen.
     MakeForGoal { to: GridPos },
+    /// Seeking out a foe it would fight, beside where it last saw it (`to`): the gear it came
+    /// for may be on it (`quarry`).
+    SeekOut { foe: String, to: GridPos },
     /// Walking back to the way in.
     GoHome { to: GridPos },
     /// Walking up to a door or trap on the way.
@@ -178,6 +185,13 @@ pub enum Intent {
     ClimbThrough { who: String, shaft: GridPos },
     /// Short of light, taking the lantern or torch standing at `at`.
     TakeALight { at: GridPos },
+    /// Part of the party goes down the shaft at `shaft` (the way on lies down it, and only
+    /// they can climb it); the others wait at the top (`task`).
+    SendAhead {
+        who: Vec<String>,
+        wait: Vec<String>,
+        shaft: GridPos,
+    },
 }
 
 /// How a door is dealt with.
@@ -247,89 +261,6 @@ impl LogEvent for PolicyEvent {
     }
 }
 
-impl fmt::Display for PolicyEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (party, tactic, intent) = match self {
-            PolicyEvent::Decided {
-                party,
-                tactic,
-                intent,
-            } => (party, tactic, intent),
-            PolicyEvent::DelveEnded {
-                party,
-                outcome,
-                tally,
-            } => return write!(f, "the delve of {party} is over: {outcome} ({tally})"),
-            PolicyEvent::Judged {
-                party,
-                foe,
-                rounds_to_fell,
-                wounds_expected,
-                party_hit_points,
-                too_strong,
-            } => {
-                return write!(
-                    f,
-                    "{party}'s policy judges {foe}: {rounds_to_fell:.1} rounds to fell it, \
-                     {wounds_expected:.0} hit points of wounds meanwhile of the party's \
-                     {party_hit_points:.0}: {}",
-                    if *too_strong {
-                        "too strong, it keeps clear"
-                    } else {
-                        "it will fight"
-                    }
-                );
-            }
-            PolicyEvent::SetAside {
-                party,
-                tactic,
-                intent,
-            } => {
-                return write!(
-                    f,
-                    "{party}'s policy sets aside {tactic} ({intent}) for three turns: five \
-                     times in a row it changed nothing"
-                );
-            }
-        };
-        write!(f, "{party}'s policy ({tactic}): {intent}")
-    }
-}
-
-impl fmt::Display for Intent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Intent::SetOut => write!(f, "set out"),
-            Intent::Relight { who } => write!(f, "{who} lights the next light"),
-            Intent::Refuel { who } => write!(f, "{who} fills the lantern"),
-            Intent::ClearJam { who } => write!(f, "{who} clears the jam of its firearm"),
-            Intent::Rest => write!(f, "rest a turn"),
-            Intent::TurnBack { why } => write!(f, "turn back ({why:?})"),
-            Intent::Explore { to } => write!(f, "explore toward {to}"),
-            Intent::MakeForGoal { to } => write!(f, "make for the goal at {to}"),
-            Intent::GoHome { to } => write!(f, "go back to the way in at {to}"),
-            Intent::Approach { to } => write!(f, "walk up to {to}"),
-            Intent::ListenAt { door } => write!(f, "listen at the door at {door}"),
-            Intent::Door { at, how } => write!(f, "the door at {at}: {how:?}"),
-            Intent::Search { at } => write!(f, "search the dead end at {at}"),
-            Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
-            Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
-            Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
-            Intent::Rescue { who } => write!(f, "save {who} from drowning"),
-            Intent::CloseUp => write!(f, "close up"),
-            Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
-            Intent::Carry { whom } => write!(f, "carry {whom} home"),
-            Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
-            Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
-            Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
-            Intent::TakeALight { at } => write!(f, "take the light at {at}"),
-            Intent::ClimbThrough { who, shaft } => {
-                write!(f, "{who} climbs down the shaft at {shaft} and out")
-            }
-        }
-    }
-}
-
 /// The party's mind: its policy, what it has learned, and what it is about.
 #[derive(Clone, Debug)]
 pub struct PartyMind {
@@ -353,6 +284,8 @@ pub struct PartyMind {
     dangers: Vec<(String, GridPos)>,
     /// The foes it has judged, by name.
     judged: Vec<String>,
+    /// The foes it would fight, where it last saw each (`quarry`).
+    quarry: Vec<(String, GridPos)>,
     pub homeward: Option<Homeward>,
     /// What the party has learned of doors ([`DoorMemory`]).
     door_memory: DoorMemory,
@@ -364,6 +297,8 @@ pub struct PartyMind {
     fallen_memory: FallenMemory,
     /// Gaps in the way ([`GapMemory`]).
     gap_memory: GapMemory,
+    /// Part of the party sent down a shaft ([`task::Tasks`]).
+    tasks: task::Tasks,
     /// Lights on the level taken, or given up taking ([`LightMemory`]).
     light_memory: LightMemory,
     /// The deciding itself ([`Deciding`]).
@@ -467,9 +402,12 @@ fn party_minds(world: &mut World) {
         // on even in a battle (`odds`).
         let in_sight = odds::foes_in_sight(world, mind.faction, &members);
         odds::update_dangers(world, mind, &members, &in_sight);
+        quarry::update(world, mind, &members, &in_sight);
         let clear = odds::keeping_clear(world, mind, &members, &in_sight);
         odds::hold_back(world, mind, &members, clear);
-        if busy(world, mind, &members)
+        // (While part of the party is away on a task, they alone decide.)
+        let acting = task::acting_members(world, mind, &members);
+        if busy(world, mind, &acting)
             && !alarm
             && !clear
             && (fighting
@@ -477,7 +415,8 @@ fn party_minds(world: &mut World) {
         {
             continue;
         }
-        if let Some((tactic, (intent, orders))) = decide(world, mind, &members) {
+        if let Some((tactic, (intent, mut orders))) = decide(world, mind, &acting) {
+            task::name_the_waiters(mind, &mut orders);
             log_in(
                 world,
                 PolicyEvent::Decided {

@@ -1,4 +1,5 @@
-//! Where creatures stand: the squares a walk or a step aside must keep clear of.
+//! Where creatures stand: the squares a walk or a step aside must keep clear of, and the
+//! squares the party sees now.
 
 use bevy::prelude::*;
 
@@ -13,5 +14,14 @@ pub(super) fn occupied_squares(world: &mut World) -> Vec<GridPos> {
             .filter(|(_, c)| !crate::rules::conditions::is_down(c))
             .map(|(p, _)| p.0)
             .collect()
+    })
+}
+
+/// Does a member see this square now?
+pub(super) fn in_sight(world: &World, members: &[Entity], p: GridPos) -> bool {
+    members.iter().any(|&m| {
+        world
+            .get::<crate::rules::vision::Sight>(m)
+            .is_some_and(|s| s.sees(p))
     })
 }

@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use super::decide::foe_at_hand;
 use super::doors::{carries_spikes, deal_with_door, disarmer, front_fighter, spiker};
+use super::fighting::foe_at_hand;
 use super::gaps::{Over, cross};
 use super::light::{burns_forever, carried};
+use super::standing::in_sight;
 use super::{
     DoorPlan, Homeward, Intent, PartyMind, first_in_line, free_to_act, is_up, leader, name,
     on_hand, square, take_the_lead, with_the_party,
@@ -48,6 +49,16 @@ pub(super) fn close_up(
         .iter()
         .any(|(_, p)| far(*p, with_the_party(members)));
     if !(light_far || straggler) {
+        return None;
+    }
+    // A crossing under way with one cut off from the leader by it: bringing them together is
+    // the crossing's business (`gaps::rejoin_across`), and none walks away from the take-off.
+    if mind.gap_memory.crossing.is_some()
+        && with_us.iter().any(|&(m, p)| {
+            far(p, with_the_party(members))
+                && crate::rules::movement::hazards::way(world, m, p, here).is_err()
+        })
+    {
         return None;
     }
     // Each one far behind walks up to the nearest free square on its way to the leader.
@@ -139,15 +150,6 @@ pub(super) fn setting_out(world: &mut World, mind: &PartyMind, members: &[Entity
     orders
 }
 
-/// Does a member see this square now?
-pub(super) fn in_sight(world: &World, members: &[Entity], p: GridPos) -> bool {
-    members.iter().any(|&m| {
-        world
-            .get::<crate::rules::vision::Sight>(m)
-            .is_some_and(|s| s.sees(p))
-    })
-}
-
 /// Does every member who is up swim: proficient in Swimming, or with a swimming speed (Dungeon
 /// Delves › Swimming)?
 pub(super) fn all_swim(world: &World, members: &[Entity]) -> bool {
@@ -218,11 +220,13 @@ pub(super) fn turn_back(
     if mind.fuel_at_start == 0 || burns_forever(world, members) {
         return None;
     }
-    // A light at the bottom of a pit no one can go down to lights no walk home.
-    let within_reach: Vec<Entity> = members
+    // A light at the bottom of a pit no one can go down to lights no walk home. (The whole
+    // party's lights: those waiting for part of it carry light for all.)
+    let party = super::party_members(world, &mind.party);
+    let within_reach: Vec<Entity> = party
         .iter()
         .copied()
-        .filter(|&m| !super::fallen::beyond_reach_in_a_pit(world, members, m))
+        .filter(|&m| !super::fallen::beyond_reach_in_a_pit(world, &party, m))
         .collect();
     let fuel = crate::policy::outcome::fuel_rounds(world, &within_reach);
     let margin = mind.policy.light_margin_turns as u64 * ROUNDS_PER_TURN;
@@ -300,7 +304,7 @@ pub(super) fn on_the_way(
     let here = walk[0];
     let fleeing = mind.homeward == Some(Homeward::Fleeing);
     // In a battle (fleeing, or keeping clear of a foe too strong for it) at combat speed.
-    let pace = if fleeing || super::decide::in_a_fight(world, members) {
+    let pace = if fleeing || super::fighting::in_a_fight(world, members) {
         Pace::Combat
     } else {
         Pace::Exploration

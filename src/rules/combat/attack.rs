@@ -126,7 +126,8 @@ pub fn can_attack(
         return Err(AttackRefusal::NotAFoe);
     };
     let (a_at, t_at) = (a_at.0, t_at.0);
-    let target = || crate::creature::name_of(world, target);
+    let target_e = target;
+    let target = || crate::creature::name_of(world, target_e);
     if is_down(a_cond) {
         return Err(AttackRefusal::Down);
     }
@@ -147,7 +148,12 @@ pub fn can_attack(
         return Err(AttackRefusal::Jammed { weapon: weapon() });
     }
     let adjacent = a_at.is_adjacent(t_at);
+    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
     match w.range_feet {
+        // One down in a hole and one above are beyond each other's reach.
+        None if adjacent && depth(who) != depth(target_e) => {
+            Err(AttackRefusal::AtAnotherDepth { target: target() })
+        }
         None if adjacent => Ok(1),
         None => Err(AttackRefusal::OutOfReach {
             target: target(),

@@ -196,13 +196,18 @@ pub(crate) fn fighting_behaviour(
                 || crate::grid::path::find_path(grid, at, *p)
                     .is_none_or(|path| !path.squares.iter().any(|&q| is_squeeze(q)))
         };
-        if let Some(to) = target_at
+        // The nearest it has a walk to (none across a chasm or a shaft between them: it does
+        // not give an order the rules would refuse).
+        let mut near: Vec<GridPos> = target_at
             .neighbours()
             .into_iter()
             .filter(free)
             .filter(no_squeeze)
-            .min_by_key(|p| (apart(p), grid.distance_feet(at, *p), *p))
-        {
+            .collect();
+        near.sort_by_key(|p| (apart(p), grid.distance_feet(at, *p), *p));
+        let walkable =
+            |p: &GridPos| holes || *p == at || crate::grid::path::find_path(grid, at, *p).is_some();
+        if let Some(to) = near.into_iter().find(walkable) {
             claimed.push(to);
             if let Some(s) = shields.iter_mut().find(|s| s.0 == e) {
                 s.1 = to;
@@ -314,10 +319,13 @@ fn known_enemies(
         known.sort();
         known.dedup();
     }
+    // (Not one at the bottom of a hole: no fighter the behaviour moves is down in one, and a
+    // blow does not reach from the rim to the bottom.)
     let enemies: Vec<(Entity, GridPos)> = known
         .iter()
         .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
         .map(|i| (up[i].0, up[i].1))
+        .filter(|&(x, _)| world.get::<crate::creature::Below>(x).is_none())
         .collect();
     enemies
 }

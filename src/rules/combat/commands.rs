@@ -381,6 +381,11 @@ pub enum AttackRefusal {
         target: String,
         weapon: String,
     },
+    /// One is at the bottom of a pit or shaft and the other on its rim, or at another depth
+    /// (RULINGS › Carrying and hauling, Pits and holes: neither reaches the other in melee).
+    AtAnotherDepth {
+        target: String,
+    },
     /// Blinded creatures cannot make missile attacks.
     BlindedMissile,
     NoLineOfSight {
@@ -412,6 +417,10 @@ impl fmt::Display for AttackRefusal {
             NoSuchWeapon => write!(f, "it has no such weapon"),
             Jammed { weapon } => write!(f, "its {weapon} is jammed"),
             OutOfReach { target, weapon } => write!(f, "{target} is out of reach of its {weapon}"),
+            AtAnotherDepth { target } => write!(
+                f,
+                "{target} is not at its depth: one is down in a hole, the other above"
+            ),
             BlindedMissile => write!(f, "blinded creatures cannot make missile attacks"),
             NoLineOfSight { target } => write!(f, "it has no line of sight to {target}"),
             InTheWay { target } => write!(f, "someone stands in the way to {target}"),

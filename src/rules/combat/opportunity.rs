@@ -162,15 +162,19 @@ pub struct OpportunitiesTaken {
     pub count: u32,
 }
 
+/// Creatures not at the bottom of a hole.
+type OnTheFloor = (With<Creature>, Without<crate::creature::Below>);
+
 /// Before movement: who threatens, and a fresh list.
 pub(crate) fn ready_opportunities(world: &mut World) {
     let active =
         world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
-    // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity.
+    // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity; nor does
+    // one at the bottom of a hole reach anyone walking above it.
     let threatening: Vec<Entity> = crate::query_cache::in_entity_order(
         read_query(
             world,
-            |q: Query<(Entity, &Conditions, &Combatant), With<Creature>>| {
+            |q: Query<(Entity, &Conditions, &Combatant), OnTheFloor>| {
                 q.iter()
                     .filter(|(_, c, k)| {
                         !is_down(c)

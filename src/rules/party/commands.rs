@@ -243,6 +243,12 @@ pub enum PartyRefusal {
     },
     /// No mind runs in this delve to take the party ([`Autonomy`]).
     NoMind,
+    /// Only a member of a party stays behind it.
+    NotInAParty,
+    /// It already stays behind (`stay: true`), or already marches with the party.
+    AlreadyStaying {
+        stay: bool,
+    },
 }
 
 impl Reason for PartyRefusal {}
@@ -270,6 +276,11 @@ impl fmt::Display for PartyRefusal {
                 )
             }
             PartyRefusal::NothingToTake { name } => write!(f, "{name} carries nothing to take"),
+            PartyRefusal::NotInAParty => write!(f, "it is in no party"),
+            PartyRefusal::AlreadyStaying { stay: true } => write!(f, "it already stays behind"),
+            PartyRefusal::AlreadyStaying { stay: false } => {
+                write!(f, "it already marches with the party")
+            }
         }
     }
 }

@@ -35,6 +35,12 @@ pub enum PartyEvent {
         gear: Vec<crate::level::schema::Gear>,
         lights: Vec<crate::rules::light::LightDescription>,
     },
+    /// A member stays behind while its party marches (`stay`), or falls in again.
+    StaysBehind {
+        party: String,
+        who: String,
+        stay: bool,
+    },
 }
 
 impl LogEvent for PartyEvent {
@@ -48,7 +54,7 @@ impl LogEvent for PartyEvent {
             | PartyEvent::MarchBegun { party, .. }
             | PartyEvent::PartyRests { party, .. }
             | PartyEvent::StoppedRunning { party, .. } => Some(party),
-            PartyEvent::TookFrom { who, .. } => Some(who),
+            PartyEvent::TookFrom { who, .. } | PartyEvent::StaysBehind { who, .. } => Some(who),
         }
     }
 }
@@ -80,6 +86,13 @@ impl fmt::Display for PartyEvent {
             }
             PartyEvent::StoppedRunning { party, winded } => {
                 write!(f, "the {party} stops running: {winded} is winded")
+            }
+            PartyEvent::StaysBehind { party, who, stay } => {
+                if *stay {
+                    write!(f, "{who} stays behind while the {party} marches")
+                } else {
+                    write!(f, "{who} falls in with the {party} again")
+                }
             }
             PartyEvent::TookFrom {
                 who,

@@ -126,6 +126,7 @@ pub(super) fn keep_formation(
     penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
     hazards: Option<Res<crate::rules::movement::hazards::KnownHazards>>,
     squeezing: Option<Res<Squeezes>>,
+    staying: Query<(), With<super::StayingBehind>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -146,22 +147,23 @@ pub(super) fn keep_formation(
         // The leader's steps this round extend the trail; the formation fits the passage.
         let formation = extend_the_trail(party, at.0, walking, &grid, (&mut log, round));
         let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.3.0, m.4));
-        let Some(budget) = party_tenths_per_round(&party.marching_order[1..], pace, speeds) else {
+        // (One who stays behind holds its square: it takes no place in the formation.)
+        let followers: Vec<Entity> = party.marching_order[1..]
+            .iter()
+            .copied()
+            .filter(|&e| !staying.contains(e))
+            .collect();
+        let Some(budget) = party_tenths_per_round(&followers, pace, speeds) else {
             // No one follows (a party of one): the march ends when its leader stops.
-            if walking.is_none() && party.marching_order.len() == 1 {
+            if walking.is_none() && followers.is_empty() {
                 party.pace = None;
                 party.trail = vec![at.0];
             }
             continue;
         };
-        let slots = formation_slots(
-            &grid,
-            &party.trail,
-            party.marching_order.len() - 1,
-            formation,
-        );
+        let slots = formation_slots(&grid, &party.trail, followers.len(), formation);
         let mut taken: Vec<GridPos> = vec![at.0];
-        for (&e, slot) in party.marching_order[1..].iter().zip(slots) {
+        for (&e, slot) in followers.iter().zip(slots) {
             let Ok((
                 mut footsteps,
                 name,

@@ -25,6 +25,8 @@ use crate::time::Clock;
 
 mod formation;
 use formation::keep_formation;
+mod staying;
+pub use staying::{StayBehind, StayingBehind};
 
 /// Marks a creature that belongs to a party (an adventurer).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,10 +103,12 @@ impl Plugin for PartyPlugin {
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::party::Following>()
             .keeps::<crate::rules::party::Parties>()
-            .keeps_component::<crate::rules::party::PartyMember>();
+            .keeps_component::<crate::rules::party::PartyMember>()
+            .keeps_component::<StayingBehind>();
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties)
-            .offers(crate::rules::areas::Rank::AtHand, take_from_choices);
+            .offers(crate::rules::areas::Rank::AtHand, take_from_choices)
+            .offers(crate::rules::areas::Rank::Rest, staying::staying_choices);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
@@ -184,8 +188,15 @@ pub(crate) fn order_party_move(
         .cloned()
         .ok_or_else(|| no_party(party_name))?;
     let leader = party.leader().ok_or(PartyRefusal::NoMembers)?;
+    // (One who stays behind does not march: its speed does not count.)
+    let marching: Vec<Entity> = party
+        .marching_order
+        .iter()
+        .copied()
+        .filter(|&m| m == leader || world.get::<StayingBehind>(m).is_none())
+        .collect();
     let mut speeds = Vec::new();
-    for &m in &party.marching_order {
+    for &m in &marching {
         let gone = || Unable::Gone {
             what: "a member".into(),
         };
@@ -209,9 +220,8 @@ pub(crate) fn order_party_move(
             }
         }
     }
-    let slowest = party_tenths_per_round(&party.marching_order, pace, |e| {
-        party
-            .marching_order
+    let slowest = party_tenths_per_round(&marching, pace, |e| {
+        marching
             .iter()
             .position(|&m| m == e)
             .and_then(|i| speeds[i])

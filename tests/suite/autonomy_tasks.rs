@@ -1,0 +1,212 @@
+//! Tasks for part of the party (Dungeon Delves › Climbing: only those proficient in Climbing or
+//! Mountaineering tackle sheer surfaces; a rope secured makes an easy climb for all): the gym's
+//! shafts (`levels/gym/shaft.ron`, `levels/gym/climbers.ron`), and a member who stays behind
+//! while its party marches (`rules::party::StayBehind`).
+
+use delve::command::acts::{MoveParty, StayBehind};
+use delve::log::EventLog;
+use delve::policy::party::Intent;
+use delve::policy::{Outcome, PolicyEvent};
+use delve::rules::caving::CavingEvent;
+use delve::rules::movement::Pace;
+use delve::rules::party::{PartyEvent, PartyRefusal, StayingBehind};
+use delve::scenario::Scenario;
+
+fn gym(file: &str, seed: u64) -> bevy::prelude::App {
+    let level = delve::level::load_level_file(std::path::Path::new(file))
+        .unwrap()
+        .level;
+    delve::sim::play_autonomous(
+        &level,
+        seed,
+        &delve::policy::PartyPolicy::default(),
+        &[],
+        2000,
+    )
+}
+
+fn outcome(log: &EventLog) -> Option<Outcome> {
+    log.of::<PolicyEvent>().find_map(|e| match e {
+        PolicyEvent::DelveEnded { outcome, .. } => Some(*outcome),
+        _ => None,
+    })
+}
+
+fn intents(log: &EventLog) -> Vec<Intent> {
+    log.of::<PolicyEvent>()
+        .filter_map(|e| match e {
+            PolicyEvent::Decided { intent, .. } => Some(intent.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Who climbed down into the shaft, and on what surface.
+fn climbs_down(log: &EventLog) -> Vec<(String, delve::level::schema::Surface)> {
+    log.of::<CavingEvent>()
+        .filter_map(|e| match e {
+            CavingEvent::ClimbBegun {
+                who,
+                surface,
+                down: true,
+                ..
+            } => Some((who.clone(), *surface)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The relic lies with an eel at the foot of a 30' sheer shaft; Ada (a mountaineer) and Pim
+/// climb sheer rock, Hild in chain does not, and Ada carries a rope. Lowered first, the rope
+/// makes the climb an easy one for every adventurer (8+): the whole party goes down, Hild too,
+/// fells the eel, takes the relic and climbs back up. (Before, a party crossed a shaft only
+/// when every member climbed sheer rock, and this one gave up in every delve.)
+#[test]
+fn a_rope_lowered_into_the_shaft_takes_the_whole_party_down_to_the_goal() {
+    for seed in 1..=3 {
+        let app = gym("levels/gym/shaft.ron", seed);
+        let log = app.world().resource::<EventLog>();
+        assert_eq!(
+            outcome(log),
+            Some(Outcome::GoalReached),
+            "seed {seed}\n{}",
+            log.to_text()
+        );
+        assert!(
+            log.of::<CavingEvent>()
+                .any(|e| matches!(e, CavingEvent::RopeLowered { who, .. } if who == "Ada")),
+            "seed {seed}: the rope lowered first"
+        );
+        let down = climbs_down(log);
+        assert!(
+            down.iter()
+                .any(|(who, surface)| who == "Hild"
+                    && *surface == delve::level::schema::Surface::Easy),
+            "seed {seed}: Hild climbs down the rope: {down:?}"
+        );
+        assert!(
+            !intents(log)
+                .iter()
+                .any(|i| matches!(i, Intent::SendAhead { .. })),
+            "seed {seed}: no one is left at the top"
+        );
+    }
+}
+
+/// The same shaft with no rope in the party: the two thieves who climb sheer rock go down, and
+/// Hild, who cannot, stays behind at the top (she never climbs, and holds her square while they
+/// march below); they fell the eel, bring the relic back up, and she falls in again before the
+/// party goes home together.
+#[test]
+fn without_a_rope_the_climbers_fetch_the_relic_while_the_fighter_waits_at_the_top() {
+    for seed in 1..=3 {
+        let app = gym("levels/gym/climbers.ron", seed);
+        let log = app.world().resource::<EventLog>();
+        let text = log.to_text();
+        assert_eq!(
+            outcome(log),
+            Some(Outcome::GoalReached),
+            "seed {seed}\n{text}"
+        );
+        let sent = intents(log).into_iter().find_map(|i| match i {
+            Intent::SendAhead { who, wait, shaft } => Some((who, wait, shaft)),
+            _ => None,
+        });
+        assert_eq!(
+            sent,
+            Some((
+                vec!["Pim".to_string(), "Tam".to_string()],
+                vec!["Hild".to_string()],
+                delve::grid::GridPos::new(10, 2)
+            )),
+            "seed {seed}\n{text}"
+        );
+        assert!(
+            !climbs_down(log).iter().any(|(who, _)| who == "Hild"),
+            "seed {seed}: Hild never climbs\n{text}"
+        );
+        let stays: Vec<(String, bool)> = log
+            .of::<PartyEvent>()
+            .filter_map(|e| match e {
+                PartyEvent::StaysBehind { who, stay, .. } => Some((who.clone(), *stay)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            stays,
+            vec![("Hild".to_string(), true), ("Hild".to_string(), false)],
+            "seed {seed}: she stays behind, then falls in\n{text}"
+        );
+        // The relic came up the shaft with them, and Hild is with the party at the way in.
+        assert!(
+            app.world()
+                .resource::<delve::policy::party::DelveEnd>()
+                .0
+                .as_ref()
+                .is_some_and(|(_, _, tally)| tally.left_behind.is_empty()),
+            "seed {seed}\n{text}"
+        );
+    }
+}
+
+/// Dungeon Delves › Marching Order, the rules' side of a split: a member told to stay behind
+/// holds its square while its party marches, and its speed (8 stone here) does not slow the
+/// march; told to fall in, it follows its leader again. Told twice, the rules say it already
+/// does.
+#[test]
+fn a_member_who_stays_behind_holds_its_square_until_it_falls_in() {
+    let mut delve = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXX",
+        "X................X",
+        "XXXXXXXXXXXXXXXXXX",
+    ])
+    .light("(at: (8, 1), kind: Custom(bright_feet: 80, dim_feet: 90), lit: true)")
+    .faction(r#"(name: "party", marching_order: ["Lead", "Slow"])"#)
+    .creature(
+        r#"(name: "Lead", faction: "party", at: (2, 1), hp: 5, ac: 12, encumbrance_stone: 2.0)"#,
+    )
+    .creature(
+        r#"(name: "Slow", faction: "party", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 8.0)"#,
+    )
+    .build();
+    delve.act(StayBehind {
+        who: "Slow".into(),
+        stay: true,
+    });
+    assert!(delve.get::<StayingBehind>("Slow").is_some());
+    delve.act(StayBehind {
+        who: "Slow".into(),
+        stay: true,
+    });
+    assert!(delve.was_refused("Slow", &PartyRefusal::AlreadyStaying { stay: true }));
+    delve.give(MoveParty {
+        party: "party".into(),
+        to: (12, 1),
+        pace: Pace::Combat,
+    });
+    delve.run(1);
+    // Lead alone sets the pace: 2 stone is 40' a round at combat speed (8 stone would be 20').
+    assert_eq!(delve.at("Lead").x, 10, "{}", delve.log().to_text());
+    delve.run(2);
+    assert_eq!(delve.at("Slow"), delve::grid::GridPos::new(1, 1));
+    delve.act(StayBehind {
+        who: "Slow".into(),
+        stay: false,
+    });
+    assert!(delve.get::<StayingBehind>("Slow").is_none());
+    delve.give(MoveParty {
+        party: "party".into(),
+        to: (14, 1),
+        pace: Pace::Combat,
+    });
+    delve.run(3);
+    assert!(delve.at("Slow").x > 1, "{}", delve.log().to_text());
+    let offered: Vec<String> = delve::rules::choices_for(delve.world(), delve.entity("Slow"))
+        .into_iter()
+        .map(|(_, c)| c.way)
+        .collect();
+    assert!(
+        offered.contains(&"stay behind here while the party marches".to_string()),
+        "{offered:?}"
+    );
+}
