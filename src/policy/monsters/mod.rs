@@ -92,6 +92,7 @@ impl Plugin for MonsterAiPlugin {
                 world.entity_mut(e).insert(KeepsTo {
                     home: mind.home,
                     squares,
+                    in_line: false,
                 });
             }
             world.entity_mut(e).insert(mind);

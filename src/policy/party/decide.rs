@@ -515,6 +515,16 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
         return None;
     }
     let walk = stranded.distances(here).walk_to(&sight.grid, target)?;
+    // A body is not carried through a squeeze its bearer, so laden, would likely stick in for
+    // good (Dungeon Delves › Squeezing: the throw by encumbrance): it is put down and left.
+    if stranded.squeezes
+        && walk
+            .iter()
+            .any(|&p| sight.grid.terrain(p) == Some(crate::grid::terrain::Terrain::Squeeze))
+        && let Some(decision) = super::fallen::put_down_before_the_squeeze(world, mind, members)
+    {
+        return Some(decision);
+    }
     on_the_way(world, mind, members, &stranded, &walk, target, intent)
 }
 

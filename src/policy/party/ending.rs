@@ -25,8 +25,10 @@ pub(super) fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -
     }
     let leader = leader(world, members)?;
     let here = square(world, leader)?;
+    // (Through the way out, as at the way in, none is left awaiting carrying.)
     if let Goal::Exit(exit) = mind.goal
         && here == exit
+        && !awaits_carrying(world, mind, members, here)
     {
         return Some(Outcome::GoalReached);
     }
@@ -147,9 +149,20 @@ pub(super) fn could_be_brought(
     let reaches = |world: &mut World, o: Entity, from: GridPos, to: GridPos| {
         from.within_a_step(to) || crate::rules::movement::hazards::way(world, o, from, to).is_ok()
     };
+    // (A body is not brought out through a squeeze: laden with it, a bearer would stick.)
+    let through_a_squeeze = |world: &mut World, o: Entity| {
+        crate::rules::movement::hazards::way(world, o, at, mind.way_in).is_ok_and(|w| {
+            let grid = world.resource::<crate::grid::DungeonGrid>();
+            w.squares
+                .iter()
+                .any(|&q| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze))
+        })
+    };
     match how {
         Stayed::Dying => others.iter().any(|&(o, p)| {
-            crate::rules::carrying::load_with(world, o, m).is_ok() && reaches(world, o, p, at)
+            crate::rules::carrying::load_with(world, o, m).is_ok()
+                && reaches(world, o, p, at)
+                && !through_a_squeeze(world, o)
         }),
         Stayed::InAPit => {
             if !is_up(world, m) {
@@ -172,9 +185,15 @@ pub(super) fn could_be_brought(
                         && rims.iter().any(|&r| reaches(world, o, p, r))
                 })
         }
-        Stayed::Apart => others
-            .first()
-            .is_some_and(|&(_, p)| reaches(world, m, at, p)),
+        // (One stuck in a squeeze walks to no one.)
+        Stayed::Apart => {
+            !world
+                .get::<crate::creature::Conditions>(m)
+                .is_some_and(|c| c.has(crate::level::schema::ConditionKind::Stuck))
+                && others
+                    .first()
+                    .is_some_and(|&(_, p)| reaches(world, m, at, p))
+        }
     }
 }
 

@@ -410,7 +410,10 @@ pub(super) fn carry_the_downed(
 ) -> Option<(Intent, Vec<Command>)> {
     use crate::rules::carrying::{carrier_of, load_with};
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
-    mind.homeward?;
+    // (Bound home, or for a way out: the party leaves the level by it.)
+    if mind.homeward.is_none() && !matches!(mind.goal, crate::level::Goal::Exit(_)) {
+        return None;
+    }
     if mind.homeward == Some(Homeward::Fleeing) && foe_at_hand(world, mind, members) {
         return None;
     }
@@ -562,4 +565,25 @@ pub(super) struct FallenMemory {
     pub(super) carry_walks: u32,
     /// Downed members no one could bear or reach.
     pub(super) left_for_good: Vec<String>,
+}
+
+/// Bound home through a squeeze: a bearer whose chance of sticking there for good, laden as it
+/// is, is over the policy's `squeeze_risk` puts down the one it carries, who is left
+/// ([`FallenMemory::left_for_good`]).
+pub(super) fn put_down_before_the_squeeze(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let (bearer, whom) = members.iter().find_map(|&m| {
+        let held = world.get::<crate::rules::carrying::Holding>(m)?;
+        (crate::rules::caving::stuck_for_good_chance(world, m) > mind.policy.squeeze_risk)
+            .then_some((m, held.whom))
+    })?;
+    let let_go = offered(world, bearer, |a| {
+        a.get::<crate::command::acts::LetGo>().is_some()
+    })?;
+    let whom = name(world, whom);
+    mind.fallen_memory.left_for_good.push(whom.clone());
+    Some((Intent::LeaveAtTheSqueeze { whom }, vec![let_go]))
 }

@@ -98,6 +98,7 @@ pub(super) fn hand_over(
         dangers: Vec::new(),
         judged: Vec::new(),
         quarry: Vec::new(),
+        held: None,
         homeward: None,
         door_memory: DoorMemory::default(),
         exploring: Exploring {

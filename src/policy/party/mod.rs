@@ -59,6 +59,7 @@ pub use decide::{tactic_names, try_tactic};
 pub use round::Decision;
 mod fighting;
 mod gaps;
+mod ground;
 mod why;
 
 use bevy::prelude::*;
@@ -145,6 +146,9 @@ pub enum Intent {
     Explore { to: GridPos },
     /// Walking to the goal it has seen.
     MakeForGoal { to: GridPos },
+    /// Holding the passage one square wide it stands in or beside against foes that outnumber
+    /// it, its sturdiest member at `front` (`ground`).
+    HoldThePassage { front: GridPos },
     /// Seeking out a foe it would fight, beside where it last saw it (`to`): the gear it came
     /// for may be on it (`quarry`).
     SeekOut { foe: String, to: GridPos },
@@ -173,6 +177,8 @@ pub enum Intent {
     TakeFromTheFallen { from: String },
     /// Taking up a member who cannot walk, to carry it home.
     Carry { whom: String },
+    /// Putting down one it carries before a squeeze its bearer would stick in for good.
+    LeaveAtTheSqueeze { whom: String },
     /// Getting a member stuck in a squeeze out (Dungeon Delves › Squeezing).
     GetUnstuck { who: String },
     /// A member jumps the hole at `over` (Dungeon Delves › Jumping and Leaping), or makes ready
@@ -286,6 +292,8 @@ pub struct PartyMind {
     judged: Vec<String>,
     /// The foes it would fight, where it last saw each (`quarry`).
     quarry: Vec<(String, GridPos)>,
+    /// The passage it holds against foes that outnumber it (`ground`).
+    held: Option<Vec<GridPos>>,
     pub homeward: Option<Homeward>,
     /// What the party has learned of doors ([`DoorMemory`]).
     door_memory: DoorMemory,
@@ -405,6 +413,10 @@ fn party_minds(world: &mut World) {
         quarry::update(world, mind, &members, &in_sight);
         let clear = odds::keeping_clear(world, mind, &members, &in_sight);
         odds::hold_back(world, mind, &members, clear);
+        if !clear {
+            ground::hold_the_narrows(world, mind, &members, &in_sight);
+            ground::keep_the_frail_back(world, mind, &members, &in_sight);
+        }
         // (While part of the party is away on a task, they alone decide.)
         let acting = task::acting_members(world, mind, &members);
         if busy(world, mind, &acting)

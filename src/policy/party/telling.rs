@@ -64,6 +64,9 @@ impl fmt::Display for Intent {
             Intent::TurnBack { why } => write!(f, "turn back ({why:?})"),
             Intent::Explore { to } => write!(f, "explore toward {to}"),
             Intent::MakeForGoal { to } => write!(f, "make for the goal at {to}"),
+            Intent::HoldThePassage { front } => {
+                write!(f, "hold the passage, the sturdiest at {front}")
+            }
             Intent::SeekOut { foe, to } => write!(f, "seek out {foe}, last seen beside {to}"),
             Intent::GoHome { to } => write!(f, "go back to the way in at {to}"),
             Intent::Approach { to } => write!(f, "walk up to {to}"),
@@ -77,6 +80,10 @@ impl fmt::Display for Intent {
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),
             Intent::Carry { whom } => write!(f, "carry {whom} home"),
+            Intent::LeaveAtTheSqueeze { whom } => write!(
+                f,
+                "leave {whom}: no one laden with it would get through the squeeze"
+            ),
             Intent::GetUnstuck { who } => write!(f, "get {who} out of the squeeze"),
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
             Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),

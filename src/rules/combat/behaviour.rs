@@ -55,6 +55,9 @@ pub struct FightsTogether;
 pub struct KeepsTo {
     pub home: GridPos,
     pub squares: Vec<GridPos>,
+    /// It takes its place at `home` whenever no enemy is in reach (a member in its party's
+    /// line across a passage), not only once off its squares.
+    pub in_line: bool,
 }
 
 /// Creatures that fight by themselves: not under a player's control, nor withdrawing.
@@ -132,6 +135,16 @@ pub(crate) fn fighting_behaviour(
                 }));
             }
             continue;
+        }
+        // One keeping to its squares (a post, a lair, a passage its party holds) walking off
+        // them stops first.
+        let mut heading = heading;
+        if let (Some(k), Some(h)) = (world.get::<KeepsTo>(e), heading)
+            && !k.squares.contains(&h)
+            && h != k.home
+        {
+            orders.push(AnyAct::from(Halt { who: name.clone() }));
+            heading = None;
         }
         let by_distance = by_priority(world, &up, (e, at, faction), &enemies);
         let Some(&(target, target_at)) = by_distance.first() else {
@@ -218,10 +231,12 @@ pub(crate) fn fighting_behaviour(
                 pace: Pace::Combat,
             }));
         } else if let Some(k) = keeps
-            && !k.squares.contains(&at)
+            && (!k.squares.contains(&at)
+                || (k.in_line && at != k.home && !claimed.contains(&k.home)))
             && heading != Some(k.home)
         {
-            // Off its post or out of its lair, and no enemy in reach from it: back to it.
+            // Off its post or out of its lair (or its place in the line), and no enemy in reach
+            // from it: back to it.
             let home = k.home;
             claimed.push(home);
             orders.push(AnyAct::from(Move {

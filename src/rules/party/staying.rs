@@ -72,14 +72,16 @@ impl Act for StayBehind {
     }
 }
 
-/// Staying behind, or falling in again, is offered to every member of a party.
+/// Staying behind, or falling in again, is offered to every member of a party but its leader
+/// (the party marches behind its leader: it cannot stay behind itself).
 pub(super) fn staying_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
-    let (Some(name), true) = (
-        world.get::<Name>(who),
-        world.resource::<Parties>().of(who).is_some(),
-    ) else {
+    let (Some(name), Some(party)) = (world.get::<Name>(who), world.resource::<Parties>().of(who))
+    else {
         return Vec::new();
     };
+    if party.leader() == Some(who) {
+        return Vec::new();
+    }
     let stay = world.get::<StayingBehind>(who).is_none();
     let act = StayBehind {
         who: name.to_string(),
