@@ -47,7 +47,8 @@ pub struct Knowledge<'a> {
     /// `SWIMMER_MAY_FAIL`): water over the head is a way on.
     pub swims: bool,
     /// Every member would jump a hole one square across (a 5' gap) at the policy's odds: such
-    /// a hole, with open ground straight across it, is a way on (a step of two squares).
+    /// a hole or chasm, with open ground straight across it, is a way on (a step of two
+    /// squares).
     pub jumps: bool,
     /// Every member would cross a ledge by a balancing traverse at the policy's odds: a ledge
     /// run straight from open ground to open ground is a way on (one step over its squares).
@@ -178,7 +179,9 @@ impl Knowledge<'_> {
                 // A jump across a hole one square wide, straight, onto open ground.
                 if self.jumps
                     && (dx == 0 || dy == 0)
-                    && self.holes.contains(&q)
+                    && (self.holes.contains(&q)
+                        || (self.has_seen(q)
+                            && matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))))
                     && step_at(GridPos::new(q.x + dx, q.y + dy)) == Step::Open
                 {
                     q = GridPos::new(q.x + dx, q.y + dy);

@@ -109,7 +109,10 @@ pub(super) enum Over {
 }
 
 impl Over {
-    pub(super) fn of(world: &World, take_off: GridPos, landing: GridPos) -> Self {
+    /// What the step from `take_off` to `landing` goes over; a chasm one square across, the
+    /// two in a line with it, is jumped when the party jumps such gaps (`jumps`), else climbed
+    /// down into and out of.
+    pub(super) fn of(world: &World, take_off: GridPos, landing: GridPos, jumps: bool) -> Self {
         let first = GridPos::new(
             take_off.x + (landing.x - take_off.x).signum(),
             take_off.y + (landing.y - take_off.y).signum(),
@@ -120,6 +123,10 @@ impl Over {
             Some(crate::grid::terrain::Terrain::Ledge { .. })
         ) {
             return Over::Ledge;
+        }
+        let straight = take_off.x == landing.x || take_off.y == landing.y;
+        if jumps && straight && take_off.chebyshev(landing) == 2 {
+            return Over::Hole;
         }
         chasm_between(world, take_off, landing).map_or(Over::Hole, Over::Shaft)
     }
@@ -275,7 +282,8 @@ pub(super) fn cross(
         .filter(|&m| on_hand(world, mind, m))
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
-    let way_over = Over::of(world, take_off, landing);
+    let jumps = party_jumps(world, mind, members);
+    let way_over = Over::of(world, take_off, landing, jumps);
     if let Over::Shaft(shaft) = way_over
         && !occupied_squares(world).contains(&landing)
     {

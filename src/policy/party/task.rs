@@ -159,7 +159,7 @@ fn through_the_shaft(
         })?;
     let walk = distances.walk_to(know.grid, target)?;
     let k = first_jump(&walk)?;
-    match Over::of(world, walk[k], walk[k + 1]) {
+    match Over::of(world, walk[k], walk[k + 1], know.jumps) {
         Over::Shaft(shaft) => Some(shaft),
         _ => None,
     }

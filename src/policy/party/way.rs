@@ -417,7 +417,7 @@ fn over_a_hole(
 ) -> AtStep {
     let p = walk[k];
     // (Along a ledge or down a shaft there is no run-up: the party stops at its start.)
-    let run_up = Over::of(world, walk[k - 1], p) == Over::Hole;
+    let run_up = Over::of(world, walk[k - 1], p, know.jumps) == Over::Hole;
     let line_up = if run_up {
         (crate::rules::caving::jumping::RUN_UP_FEET / know.grid.scale_feet()) as usize
     } else {
