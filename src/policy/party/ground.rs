@@ -177,8 +177,8 @@ fn frail(world: &World, m: Entity, worst: i32) -> bool {
 }
 
 /// Each round of a battle the party does not hold a passage in: its frail members — any one
-/// blow of a foe it knows of could bring them down — keep out of reach while a sturdier one
-/// stands up to fight: each keeps to the squares near it no foe stands beside ([`KeepsTo`]),
+/// blow of a foe it sees could bring them down — keep out of reach while the sturdier ones can
+/// take on every foe in sight without them (`odds::can_take_them_all`): each keeps to the squares near it no foe stands beside ([`KeepsTo`]),
 /// going back to the nearest of them when a foe comes up to it, and strikes only from there
 /// (a missile). Out of a battle, or with none sturdier up, each fights as before.
 pub(super) fn keep_the_frail_back(
@@ -203,7 +203,15 @@ pub(super) fn keep_the_frail_back(
         .filter(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
-    let sturdy = up.iter().any(|&(m, _)| !frail(world, m, worst));
+    // (Only while the sturdier can take on every foe in sight without them.)
+    let sturdier: Vec<Entity> = up
+        .iter()
+        .map(|&(m, _)| m)
+        .filter(|&m| !frail(world, m, worst))
+        .collect();
+    let foe_list: Vec<Entity> = foes.iter().map(|&(f, _)| f).collect();
+    let sturdy =
+        !sturdier.is_empty() && super::odds::can_take_them_all(world, &sturdier, &foe_list);
     let grid = world.resource::<DungeonGrid>().clone();
     let occupied = super::standing::occupied_squares(world);
     for &(m, at) in &up {

@@ -89,6 +89,28 @@ pub fn odds(world: &World, members: &[Entity], foe: Entity) -> Option<Odds> {
     })
 }
 
+/// Could `members` take on all of `foes` together and come out of it without wounds of a third
+/// of their hit points ([`TOO_STRONG_SHARE`])? The foes fall one after another, the quickest
+/// to fell first, each striking until it falls: the wounds are each foe's blows a round times
+/// the rounds until it is down.
+pub fn can_take_them_all(world: &World, members: &[Entity], foes: &[Entity]) -> bool {
+    let mut each: Vec<Odds> = foes
+        .iter()
+        .filter_map(|&f| odds(world, members, f))
+        .collect();
+    let Some(hit_points) = each.first().map(|o| o.party_hit_points) else {
+        return true;
+    };
+    each.sort_by(|a, b| a.rounds_to_fell.total_cmp(&b.rounds_to_fell));
+    let mut until = 0.0;
+    let mut wounds = 0.0;
+    for o in &each {
+        until += o.rounds_to_fell;
+        wounds += o.wounds_expected / o.rounds_to_fell.max(0.01) * until;
+    }
+    wounds < TOO_STRONG_SHARE * hit_points
+}
+
 /// The foes a member sees now, hostile to the party and up, each with its square.
 pub(super) fn foes_in_sight(
     world: &World,

@@ -424,7 +424,11 @@ fn over_a_hole(
         0
     };
     mind.gap_memory.crossing = Some((walk[k - 1], p));
-    if k - 1 > line_up {
+    // (One of it already on the take-off, the crossing begins: none walks up onto it.)
+    let on_the_take_off = members
+        .iter()
+        .any(|&m| is_up(world, m) && square(world, m) == Some(walk[k - 1]));
+    if k - 1 > line_up && !(line_up == 0 && on_the_take_off) {
         return AtStep::StopAt(walk[k - 1 - line_up]);
     }
     AtStep::Orders(cross(world, mind, members, walk[k - 1], p).or_else(|| {
