@@ -149,14 +149,12 @@ pub(super) fn could_be_brought(
     let reaches = |world: &mut World, o: Entity, from: GridPos, to: GridPos| {
         from.within_a_step(to) || crate::rules::movement::hazards::way(world, o, from, to).is_ok()
     };
-    // (A body is not brought out through a squeeze: laden with it, a bearer would stick.)
-    let through_a_squeeze = |world: &mut World, o: Entity| {
-        crate::rules::movement::hazards::way(world, o, at, mind.way_in).is_ok_and(|w| {
-            let grid = world.resource::<crate::grid::DungeonGrid>();
-            w.squares
-                .iter()
-                .any(|&q| grid.terrain(q) == Some(crate::grid::terrain::Terrain::Squeeze))
-        })
+    // (A body the party put down before a squeeze was not to be brought through it: its
+    // bearer, so laden, would more likely than not have stuck there for good.)
+    let through_a_squeeze = |world: &mut World, _o: Entity| {
+        mind.fallen_memory
+            .put_down
+            .contains(&crate::creature::name_of(world, m))
     };
     match how {
         Stayed::Dying => others.iter().any(|&(o, p)| {

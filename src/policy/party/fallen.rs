@@ -565,10 +565,17 @@ pub(super) struct FallenMemory {
     pub(super) carry_walks: u32,
     /// Downed members no one could bear or reach.
     pub(super) left_for_good: Vec<String>,
+    /// Downed members put down before a squeeze their bearer would have stuck in for good.
+    pub(super) put_down: Vec<String>,
 }
 
+/// A bearer laden so that it would more likely than not stick in the squeeze for good.
+/// (Carried through, the two are lost together at that chance; put down, the one carried is
+/// lost for certain: a careful party carries on below one in two.)
+const LADEN_STUCK_FOR_GOOD: f32 = 0.5;
+
 /// Bound home through a squeeze: a bearer whose chance of sticking there for good, laden as it
-/// is, is over the policy's `squeeze_risk` puts down the one it carries, who is left
+/// is, is over [`LADEN_STUCK_FOR_GOOD`] puts down the one it carries, who is left
 /// ([`FallenMemory::left_for_good`]).
 pub(super) fn put_down_before_the_squeeze(
     world: &mut World,
@@ -577,7 +584,7 @@ pub(super) fn put_down_before_the_squeeze(
 ) -> Option<(Intent, Vec<Command>)> {
     let (bearer, whom) = members.iter().find_map(|&m| {
         let held = world.get::<crate::rules::carrying::Holding>(m)?;
-        (crate::rules::caving::stuck_for_good_chance(world, m) > mind.policy.squeeze_risk)
+        (crate::rules::caving::stuck_for_good_chance(world, m) > LADEN_STUCK_FOR_GOOD)
             .then_some((m, held.whom))
     })?;
     let let_go = offered(world, bearer, |a| {
@@ -585,5 +592,6 @@ pub(super) fn put_down_before_the_squeeze(
     })?;
     let whom = name(world, whom);
     mind.fallen_memory.left_for_good.push(whom.clone());
+    mind.fallen_memory.put_down.push(whom.clone());
     Some((Intent::LeaveAtTheSqueeze { whom }, vec![let_go]))
 }

@@ -169,15 +169,17 @@ fn hardest_blow(world: &World, foe: Entity) -> i32 {
     })
 }
 
-/// Is `m` frail against these foes: one blow of theirs could bring it down?
+/// Is `m` frail against these foes: one blow of theirs could bring it down, whole as it is (a
+/// mage of 3 hit points before a 1d6 sword — not a fighter a fight has worn down, whom the
+/// fight needs)?
 fn frail(world: &World, m: Entity, worst: i32) -> bool {
     world
         .get::<crate::creature::HitPoints>(m)
-        .is_some_and(|h| h.current <= worst)
+        .is_some_and(|h| h.max <= worst)
 }
 
 /// Each round of a battle the party does not hold a passage in: its frail members — any one
-/// blow of a foe it sees could bring them down — keep out of reach while the sturdier ones can
+/// blow of a foe it sees could bring them down, whole as they are — keep out of reach while the sturdier ones can
 /// take on every foe in sight without them (`odds::can_take_them_all`): each keeps to the squares near it no foe stands beside ([`KeepsTo`]),
 /// going back to the nearest of them when a foe comes up to it, and strikes only from there
 /// (a missile). Out of a battle, or with none sturdier up, each fights as before.
