@@ -150,6 +150,9 @@ struct PlayArgs {
     /// Save the window's image to this PNG file and exit.
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
+    /// Open on the map, without the level's briefing (F2 shows it).
+    #[arg(long)]
+    no_briefing: bool,
 }
 
 /// What `delve replay` takes.
@@ -394,6 +397,7 @@ fn play(args: PlayArgs) -> ExitCode {
         policy,
         view: gui::state::ViewMode::Party,
         solo: true,
+        briefing: !args.no_briefing,
         ..window_options(args.saves, args.show)
     })
 }

@@ -40,6 +40,8 @@ pub enum DelveAction {
     Recentre,
     /// Show or hide the key help.
     ToggleHelp,
+    /// Show the level's briefing again (`gui::briefing`), or put it away.
+    Briefing,
     /// Cycle the pace for the next move: exploration, combat, running.
     CyclePace,
     /// Give orders to the selected creature's whole party, or to the creature alone.
@@ -171,6 +173,7 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::FitLevel, "whole level"),
     (DelveAction::ToggleFollow, "follow/stay"),
     (DelveAction::ToggleMinimap, "minimap"),
+    (DelveAction::Briefing, "briefing"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
 
@@ -196,6 +199,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::ToggleFollow, KeyCode::KeyO)
         .with(DelveAction::ToggleMinimap, KeyCode::KeyI)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
+        .with(DelveAction::Briefing, KeyCode::F2)
         .with(DelveAction::CyclePace, KeyCode::KeyP)
         .with(DelveAction::TogglePartyOrders, KeyCode::KeyG)
         .with(DelveAction::Rest, KeyCode::KeyR)

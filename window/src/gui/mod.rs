@@ -8,6 +8,7 @@ pub mod actions;
 pub mod art;
 pub mod battle;
 pub mod battlemap;
+pub mod briefing;
 pub mod camera;
 pub mod caving;
 pub mod config_file;
@@ -82,6 +83,8 @@ pub struct WindowOptions {
     /// Solo play (`delve play`): the party's view, its first member selected, orders to the
     /// whole party, and none of the Judge's keys (the view switch, a noise anywhere).
     pub solo: bool,
+    /// In solo play, the level's briefing as it opens (`gui::briefing`).
+    pub briefing: bool,
     /// Open with every panel closed.
     pub no_panels: bool,
     /// Print the frame times of this many frames and exit.
@@ -251,7 +254,10 @@ pub fn run(options: WindowOptions) -> ExitCode {
             })
             .set(ImagePlugin::default_nearest()),
     )
-    .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins));
+    .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins))
+    .add_plugins(briefing::BriefingPlugin {
+        at_start: options.solo && options.briefing,
+    });
     if options.window_size.is_none() {
         app.add_systems(Update, fit_window_to_screen);
     }

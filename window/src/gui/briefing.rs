@@ -1,0 +1,227 @@
+//! The briefing: when a level opens in solo play (`delve play`), a window tells the player what
+//! the level is (its name and description), what the party came for (the goal in words), the
+//! party — each member with its hit points, armour, lights and gear — and the keys that matter.
+//! Enter, Escape or Space puts it away (no round is played by that Space); F2 shows it again.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use leafwing_input_manager::prelude::*;
+
+use super::controls::DelveAction;
+use super::state::ShownLevel;
+use delve::level::Goal;
+
+/// Whether the briefing is shown.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Briefing {
+    pub open: bool,
+}
+
+pub struct BriefingPlugin {
+    /// Shown as the level opens.
+    pub at_start: bool,
+}
+
+impl Plugin for BriefingPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Briefing {
+            open: self.at_start,
+        })
+        .add_systems(
+            PreUpdate,
+            put_away_or_show
+                .after(leafwing_input_manager::plugin::InputManagerSystem::ManualControl),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            show_briefing.run_if(resource_exists::<ShownLevel>),
+        );
+    }
+}
+
+/// What the party came for, in words (the level's `goal`).
+pub fn goal_in_words(goal: &Goal) -> String {
+    match goal {
+        Goal::ExploreAll => {
+            "Explore: see every square you can reach, and come back out by the way in.".into()
+        }
+        Goal::Reach(p) => format!("Reach the square at {p}, and come back out by the way in."),
+        Goal::Room(p) => {
+            format!("Reach the room that holds {p}, and come back out by the way in.")
+        }
+        Goal::Exit(p) => format!("Find the way out at {p}, and leave by it."),
+        Goal::Recover(gear) => {
+            let what = match gear {
+                delve::level::schema::Gear::Key(name) => name.clone(),
+                other => format!("{other:?}"),
+            };
+            format!(
+                "Come away with the {what} some creature of the level carries, and bring it out \
+                 by the way in."
+            )
+        }
+    }
+}
+
+/// While it is shown, the map's keys wait: Enter, Escape or Space puts it away. F2 (its
+/// action) shows it again, or puts it away.
+fn put_away_or_show(
+    mut briefing: ResMut<Briefing>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut actions: Query<&mut ActionState<DelveAction>>,
+) {
+    let asked = actions
+        .iter()
+        .any(|a| a.just_pressed(&DelveAction::Briefing));
+    if briefing.open {
+        let away = asked
+            || [KeyCode::Enter, KeyCode::Escape, KeyCode::Space]
+                .iter()
+                .any(|k| keys.just_pressed(*k));
+        for mut a in &mut actions {
+            a.reset_all();
+        }
+        if away {
+            briefing.open = false;
+        }
+    } else if asked {
+        briefing.open = true;
+    }
+}
+
+/// One member of the party, as the briefing tells it.
+type Member<'a> = (
+    &'a Name,
+    &'a delve::creature::ClassLevel,
+    &'a delve::creature::HitPoints,
+    &'a delve::creature::ArmorClass,
+    Option<&'a delve::creature::Equipment>,
+);
+
+#[allow(clippy::too_many_arguments)]
+fn show_briefing(
+    mut contexts: EguiContexts,
+    mut briefing: ResMut<Briefing>,
+    shown: Res<ShownLevel>,
+    parties: Res<delve::rules::party::Parties>,
+    members: Query<Member>,
+    lights: Query<(
+        &delve::rules::light::LightSource,
+        &delve::rules::light::CarriedBy,
+    )>,
+    bindings: Option<Res<super::keys::Bindings>>,
+) {
+    if !briefing.open {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    let level = &shown.level;
+    let key = |a: DelveAction| {
+        bindings
+            .as_ref()
+            .map(|b| super::keys::keys_of(&b.keys, &a))
+            .unwrap_or_default()
+    };
+    let mut open = true;
+    egui::Window::new(format!("Briefing: {}", level.name))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .default_width(560.0)
+        .show(ctx, |ui| {
+            if !level.description.is_empty() {
+                ui.label(&level.description);
+                ui.separator();
+            }
+            ui.strong("What you came for");
+            ui.label(goal_in_words(&level.goal));
+            ui.separator();
+            for party in &parties.0 {
+                ui.strong(format!("The {}, in marching order", party.name));
+                for &m in &party.marching_order {
+                    let Ok((name, class, hp, ac, gear)) = members.get(m) else {
+                        continue;
+                    };
+                    let class = class
+                        .class
+                        .as_ref()
+                        .map_or(String::new(), |c| format!(", {c} {}", class.level));
+                    let carried: Vec<String> = lights
+                        .iter()
+                        .filter(|(_, by)| by.0 == m)
+                        .map(|(l, _)| {
+                            let lit = if l.lit { "lit" } else { "unlit" };
+                            match l.fuel_rounds {
+                                Some(r) => format!(
+                                    "{:?} ({lit}, {} turns of fuel)",
+                                    l.kind,
+                                    r.div_ceil(delve::time::ROUNDS_PER_TURN)
+                                ),
+                                None => format!("{:?} ({lit})", l.kind),
+                            }
+                        })
+                        .collect();
+                    let gear: Vec<String> = gear
+                        .map(|g| g.0.iter().map(|x| format!("{x:?}")).collect())
+                        .unwrap_or_default();
+                    let mut line = format!("{name}{class}: HP {}, AC {}", hp.current, ac.0);
+                    if !carried.is_empty() {
+                        line += &format!("; lights: {}", carried.join(", "));
+                    }
+                    if !gear.is_empty() {
+                        line += &format!("; gear: {}", gear.join(", "));
+                    }
+                    ui.label(line);
+                }
+            }
+            ui.separator();
+            ui.strong("The keys that matter");
+            for (action, what) in [
+                (DelveAction::MoveHere, "walk the party there"),
+                (DelveAction::AdvanceRound, "play a round"),
+                (DelveAction::AdvanceTurn, "play a turn"),
+                (
+                    DelveAction::Choose(0),
+                    "the first of the listed actions (1-9: each)",
+                ),
+                (DelveAction::LightOrDouse, "light or douse a light"),
+                (DelveAction::Rest, "rest"),
+                (DelveAction::Attack, "attack the creature at the pointer"),
+                (DelveAction::Save, "save"),
+                (DelveAction::ToggleHelp, "the key help, with every key"),
+                (DelveAction::Briefing, "this briefing again"),
+            ] {
+                ui.label(format!("{}: {what}", key(action)));
+            }
+            ui.separator();
+            if ui.button("Begin (Enter)").clicked() {
+                open = false;
+            }
+        });
+    if !open {
+        briefing.open = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each goal is told in words, with its square where it has one.
+    #[test]
+    fn every_goal_is_told_in_words() {
+        let at = delve::grid::GridPos::new(3, 4);
+        assert!(goal_in_words(&Goal::ExploreAll).starts_with("Explore"));
+        assert!(goal_in_words(&Goal::Reach(at)).contains("(3, 4)"));
+        assert!(goal_in_words(&Goal::Room(at)).contains("room"));
+        assert!(goal_in_words(&Goal::Exit(at)).contains("leave by it"));
+        assert!(
+            goal_in_words(&Goal::Recover(delve::level::schema::Gear::Key(
+                "relic".into()
+            )))
+            .contains("relic")
+        );
+    }
+}
