@@ -2,6 +2,10 @@
 //! the level is (its name and description), what the party came for (the goal in words), the
 //! party — each member with its hit points, armour, lights and gear — and the keys that matter.
 //! Enter, Escape or Space puts it away (no round is played by that Space); F2 shows it again.
+//!
+//! The ending: once the delve is over ([`delve::policy::DelveEnd`]), a window tells how — the
+//! outcome, why when short of the goal, who fell and where, who was left behind, the turns and
+//! light spent — and what to do next.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -11,10 +15,12 @@ use super::controls::DelveAction;
 use super::state::ShownLevel;
 use delve::level::Goal;
 
-/// Whether the briefing is shown.
+/// Whether the briefing is shown, and whether the ending has been put away.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Briefing {
     pub open: bool,
+    /// The ending was put away (it shows again if the delve ends anew: an undo, a new delve).
+    pub ending_put_away: Option<u64>,
 }
 
 pub struct BriefingPlugin {
@@ -26,6 +32,7 @@ impl Plugin for BriefingPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Briefing {
             open: self.at_start,
+            ending_put_away: None,
         })
         .add_systems(
             PreUpdate,
@@ -34,7 +41,7 @@ impl Plugin for BriefingPlugin {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            show_briefing.run_if(resource_exists::<ShownLevel>),
+            (show_briefing, show_ending).run_if(resource_exists::<ShownLevel>),
         );
     }
 }
@@ -202,6 +209,92 @@ fn show_briefing(
         });
     if !open {
         briefing.open = false;
+    }
+}
+
+/// The ending, once the delve is over: how, why, who fell and who was left, and what next.
+fn show_ending(
+    mut contexts: EguiContexts,
+    mut briefing: ResMut<Briefing>,
+    end: Option<Res<delve::policy::DelveEnd>>,
+    shown: Res<ShownLevel>,
+    clock: Res<delve::time::Clock>,
+) {
+    let Some((party, outcome, tally)) = end.as_ref().and_then(|e| e.0.as_ref()) else {
+        briefing.ending_put_away = None;
+        return;
+    };
+    if briefing.open || briefing.ending_put_away == Some(clock.rounds) {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    let mut put_away = false;
+    egui::Window::new(format!("The delve is over: {}", shown.level.name))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .default_width(520.0)
+        .show(ctx, |ui| {
+            ui.heading(format!("The {party}: {outcome}"));
+            if let Some(why) = &tally.cause {
+                ui.label(format!("Why: {why}"));
+            }
+            ui.separator();
+            ui.label(format!(
+                "{:.1} turns, {:.1} turns of light burnt, {} hit points of wounds, {} encounters, \
+                 {} traps sprung, {} disarmed, {} doors forced",
+                tally.turns,
+                tally.light_turns_used,
+                tally.wounds,
+                tally.encounters,
+                tally.traps_sprung,
+                tally.traps_disarmed,
+                tally.doors_forced
+            ));
+            if tally.deaths.is_empty() {
+                ui.label("No one died.");
+            }
+            for d in &tally.deaths {
+                ui.label(format!("{} died at {}.", d.who, d.at));
+            }
+            for l in &tally.left_behind {
+                let could = if l.could_be_brought {
+                    ", though the others could have brought it out"
+                } else {
+                    ""
+                };
+                ui.label(format!(
+                    "{} was left behind at {} ({}){could}.",
+                    l.who, l.at, l.how
+                ));
+            }
+            ui.separator();
+            ui.strong("What next");
+            ui.label(
+                "Ctrl+Z takes back a round and Ctrl+Shift+Z a turn, to play them otherwise; \
+                 Comma and Period walk the timeline, BracketLeft and BracketRight jump between \
+                 its marks.",
+            );
+            ui.label(format!(
+                "Play again with another seed: delve play {} --seed {}.",
+                shown
+                    .path
+                    .as_ref()
+                    .map_or("LEVEL".to_string(), |p| p.display().to_string()),
+                shown.seed + 1
+            ));
+            ui.label(
+                "Or see how the party's policy plays it: delve sim LEVEL --auto, or A at the \
+                 start to hand it the party.",
+            );
+            if ui.button("Close").clicked() {
+                put_away = true;
+            }
+        });
+    if put_away {
+        briefing.ending_put_away = Some(clock.rounds);
     }
 }
 
