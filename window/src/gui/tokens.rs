@@ -151,6 +151,7 @@ impl Plugin for TokensPlugin {
                 label_caving_states,
                 name_the_crowded_on_hover,
                 initials_when_roomy,
+                lay_the_fallen,
             )
                 .after(super::state::RedrawSet),
         );
@@ -170,10 +171,7 @@ pub fn spawn_tokens(
     for c in creatures {
         let label_y = label_offset(c.position.0);
         let at = square_to_world(grid_height, c.position.0.x, c.position.0.y);
-        let [r, g, b] = factions
-            .0
-            .get(c.faction.0)
-            .map_or([200, 200, 200], |f| f.color);
+        let [r, g, b] = faction_color(factions, *c.faction);
         let token = commands
             .spawn((
                 drawn.marks(),
@@ -238,6 +236,52 @@ pub fn spawn_tokens(
         .id();
     drawn.mark_players(commands, ring);
 }
+
+/// A faction's colour (grey for one without).
+fn faction_color(factions: &Factions, faction: Faction) -> [u8; 3] {
+    factions
+        .0
+        .get(faction.0)
+        .map_or([200, 200, 200], |f| f.color)
+}
+
+/// The fallen lie on their square: the token of a creature that is down — dying, unconscious or
+/// dead — is drawn flat and greyed (the dead darker), so that what stands is told at a glance
+/// from what lies.
+fn lay_the_fallen(
+    factions: Res<Factions>,
+    creatures: Query<(&Faction, &delve::rules::conditions::Conditions)>,
+    mut tokens: Query<(&Token, &mut Sprite)>,
+) {
+    for (token, mut sprite) in &mut tokens {
+        let Ok((faction, conditions)) = creatures.get(token.creature) else {
+            continue;
+        };
+        let [r, g, b] = faction_color(&factions, *faction);
+        let (color, size) = if delve::rules::conditions::is_down(conditions) {
+            let dead = conditions.has(delve::level::schema::ConditionKind::Dead);
+            let grey = |c: u8| {
+                let c = f32::from(c) / 255.0;
+                (c * 0.25 + 0.35) * if dead { 0.6 } else { 1.0 }
+            };
+            (
+                Color::srgb(grey(r), grey(g), grey(b)),
+                Vec2::new(TOKEN_PX, TOKEN_PX * LYING),
+            )
+        } else {
+            (Color::srgb_u8(r, g, b), Vec2::splat(TOKEN_PX))
+        };
+        if sprite.color != color {
+            sprite.color = color;
+        }
+        if sprite.custom_size != Some(size) {
+            sprite.custom_size = Some(size);
+        }
+    }
+}
+
+/// A lying token's height, of its width.
+const LYING: f32 = 0.5;
 
 /// Tokens stand on their creature's square; labels keep to their checkerboard side.
 fn follow_creatures(
