@@ -676,3 +676,30 @@ fn a_party_handed_to_its_policy_no_longer_waits_for_orders() {
     });
     assert!(delve.get::<Controlled>("Ana").is_none());
 }
+
+/// A delve no policy plays (solo play) ends too: once every member of the party is down, the
+/// party is dead ([`PolicyEvent::DelveEnded`], `PartyDead`), its wounds counted from the
+/// level's start.
+#[test]
+fn a_solo_party_with_every_member_down_is_dead() {
+    let mut delve = Scenario::new(&["XXXXXX", "X....X", "XXXXXX"])
+        .light("(at: (1, 1), kind: Custom(bright_feet: 30, dim_feet: 30), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Ana", "Cy"])"#)
+        .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
+        .creature(r#"(name: "Cy", faction: "party", at: (2, 1), hp: 4, ac: 12, speed_feet: 120)"#)
+        .build();
+    delve.act(SetHitPoints {
+        who: "Ana".into(),
+        hit_points: 0,
+    });
+    delve.run(1);
+    assert_eq!(outcome(&delve), None, "Cy still stands");
+    delve.act(SetHitPoints {
+        who: "Cy".into(),
+        hit_points: -1,
+    });
+    delve.run(1);
+    assert_eq!(outcome(&delve), Some(Outcome::PartyDead));
+    let (_, tally) = ended(&delve).unwrap();
+    assert_eq!(tally.wounds, 6 + 4);
+}

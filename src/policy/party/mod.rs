@@ -49,6 +49,8 @@ mod quarry;
 mod rescue;
 mod resting;
 mod round;
+mod solo;
+pub use solo::FuelAtStart;
 mod searching;
 mod standing;
 mod task;
@@ -347,13 +349,15 @@ impl Plugin for PartyPolicyPlugin {
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps::<crate::policy::party::DelveEnd>()
             .keeps::<crate::policy::party::LevelGoal>()
-            .keeps::<crate::policy::party::PartyMinds>();
+            .keeps::<crate::policy::party::PartyMinds>()
+            .keeps::<crate::policy::party::FuelAtStart>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             world.insert_resource(LevelGoal(level.goal.clone()));
             world.insert_resource(PartyMinds::default());
             world.insert_resource(DelveEnd::default());
-        });
+        })
+        .installs_after_creatures(solo::count_fuel);
         app.init_resource::<PartyMinds>()
             .init_resource::<DelveEnd>()
             .init_resource::<LevelGoal>()
@@ -362,7 +366,12 @@ impl Plugin for PartyPolicyPlugin {
                 take_back,
             })
             .not_state::<PartyMindHandler>()
-            .add_systems(SimRound, party_minds.in_set(RoundSet::PartyMinds));
+            .add_systems(
+                SimRound,
+                (party_minds, solo::the_end_of_solo_play)
+                    .chain()
+                    .in_set(RoundSet::PartyMinds),
+            );
     }
 }
 
