@@ -41,6 +41,9 @@ pub enum Rank {
     Rest,
     /// Talking, shouting, sneaking.
     Voice,
+    /// The party's own: a member staying behind, the party leaving the level (last: a number
+    /// key pressed by mistake must not end the delve before the rest is offered).
+    Party,
 }
 
 /// What every rule area registered.

@@ -703,3 +703,57 @@ fn a_solo_party_with_every_member_down_is_dead() {
     let (_, tally) = ended(&delve).unwrap();
     assert_eq!(tally.wounds, 6 + 4);
 }
+
+/// Solo play ends when the party leaves the level together by the way it came in
+/// (`rules::party::Leave`, offered there): a party that stood on its goal's square reached its
+/// goal; one that did not gave up. One not yet at the way in keeps the party from leaving.
+#[test]
+fn a_solo_party_leaves_by_its_way_in_with_its_goal_met_or_not() {
+    let scene = |goal: &str| {
+        Scenario::new(&["XXXXXXXX", "X......X", "XXXXXXXX"])
+            .light("(at: (3, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+            .faction(r#"(name: "party", marching_order: ["Ana", "Cy"])"#)
+            .creature(
+                r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#,
+            )
+            .creature(
+                r#"(name: "Cy", faction: "party", at: (2, 1), hp: 4, ac: 12, speed_feet: 120)"#,
+            )
+            .field(goal)
+            .build()
+    };
+    let mut delve = scene("goal: Reach((6, 1))");
+    delve.act(Move {
+        who: "Cy".into(),
+        to: (6, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    delve.run(1);
+    delve.act(Leave { who: "Ana".into() });
+    assert!(delve.was_refused(
+        "Ana",
+        &delve::rules::party::PartyRefusal::NotAtTheWayOut { name: "Cy".into() }
+    ));
+    delve.act(Move {
+        who: "Cy".into(),
+        to: (2, 1),
+        pace: delve::rules::movement::Pace::Combat,
+    });
+    delve.run(1);
+    let offered: Vec<String> = delve::rules::choices_for(delve.world(), delve.entity("Ana"))
+        .into_iter()
+        .map(|(_, c)| c.way)
+        .collect();
+    assert!(
+        offered.contains(&"leave the level with the party".to_string()),
+        "{offered:?}"
+    );
+    delve.act(Leave { who: "Ana".into() });
+    delve.run(1);
+    assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
+
+    let mut delve = scene("goal: Reach((6, 1))");
+    delve.act(Leave { who: "Ana".into() });
+    delve.run(1);
+    assert_eq!(outcome(&delve), Some(Outcome::GaveUp));
+}

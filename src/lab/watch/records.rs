@@ -336,6 +336,7 @@ impl Activity {
             | Command::Mapper(_)
             | Command::TakeFrom(_)
             | Command::StayBehind(_)
+            | Command::Leave(_)
             | Command::Autonomy(_)
             | Command::Grab(_)
             | Command::LetGo(_)

@@ -50,7 +50,7 @@ mod rescue;
 mod resting;
 mod round;
 mod solo;
-pub use solo::FuelAtStart;
+pub use solo::{FuelAtStart, GoalsStoodOn};
 mod searching;
 mod standing;
 mod task;
@@ -350,7 +350,8 @@ impl Plugin for PartyPolicyPlugin {
         app.keeps::<crate::policy::party::DelveEnd>()
             .keeps::<crate::policy::party::LevelGoal>()
             .keeps::<crate::policy::party::PartyMinds>()
-            .keeps::<crate::policy::party::FuelAtStart>();
+            .keeps::<crate::policy::party::FuelAtStart>()
+            .keeps::<crate::policy::party::GoalsStoodOn>();
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             world.insert_resource(LevelGoal(level.goal.clone()));

@@ -249,6 +249,13 @@ pub enum PartyRefusal {
     AlreadyStaying {
         stay: bool,
     },
+    /// A party leaves the level by its way in (or the level's way out), every member who is up
+    /// there with it.
+    NotAtTheWayOut {
+        name: String,
+    },
+    /// It has left the level already.
+    AlreadyLeft,
 }
 
 impl Reason for PartyRefusal {}
@@ -278,6 +285,12 @@ impl fmt::Display for PartyRefusal {
             PartyRefusal::NothingToTake { name } => write!(f, "{name} carries nothing to take"),
             PartyRefusal::NotInAParty => write!(f, "it is in no party"),
             PartyRefusal::AlreadyStaying { stay: true } => write!(f, "it already stays behind"),
+            PartyRefusal::NotAtTheWayOut { name } => write!(
+                f,
+                "{name} is not at the way out: the party leaves together, every member who is up \
+                 within 10' of it"
+            ),
+            PartyRefusal::AlreadyLeft => write!(f, "the party has left the level"),
             PartyRefusal::AlreadyStaying { stay: false } => {
                 write!(f, "it already marches with the party")
             }

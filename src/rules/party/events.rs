@@ -35,6 +35,12 @@ pub enum PartyEvent {
         gear: Vec<crate::level::schema::Gear>,
         lights: Vec<crate::rules::light::LightDescription>,
     },
+    /// A party left the level at `at`, leaving those down behind.
+    LeftTheLevel {
+        party: String,
+        at: GridPos,
+        left_behind: Vec<String>,
+    },
     /// A member stays behind while its party marches (`stay`), or falls in again.
     StaysBehind {
         party: String,
@@ -53,7 +59,8 @@ impl LogEvent for PartyEvent {
             PartyEvent::FormationChanged { party, .. }
             | PartyEvent::MarchBegun { party, .. }
             | PartyEvent::PartyRests { party, .. }
-            | PartyEvent::StoppedRunning { party, .. } => Some(party),
+            | PartyEvent::StoppedRunning { party, .. }
+            | PartyEvent::LeftTheLevel { party, .. } => Some(party),
             PartyEvent::TookFrom { who, .. } | PartyEvent::StaysBehind { who, .. } => Some(who),
         }
     }
@@ -86,6 +93,17 @@ impl fmt::Display for PartyEvent {
             }
             PartyEvent::StoppedRunning { party, winded } => {
                 write!(f, "the {party} stops running: {winded} is winded")
+            }
+            PartyEvent::LeftTheLevel {
+                party,
+                at,
+                left_behind,
+            } => {
+                write!(f, "the {party} leaves the level at {at}")?;
+                if !left_behind.is_empty() {
+                    write!(f, ", leaving {} behind", left_behind.join(" and "))?;
+                }
+                Ok(())
             }
             PartyEvent::StaysBehind { party, who, stay } => {
                 if *stay {

@@ -27,6 +27,8 @@ mod formation;
 use formation::keep_formation;
 mod staying;
 pub use staying::{StayBehind, StayingBehind};
+mod leaving;
+pub use leaving::{Leave, way_out};
 
 /// Marks a creature that belongs to a party (an adventurer).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,13 @@ pub struct Party {
     pub trail: Vec<GridPos>,
     /// The pace of the march, while the leader walks.
     pub pace: Option<Pace>,
+    /// Where it came in: its leader's square as the level opened. It leaves the level there
+    /// ([`Leave`]).
+    pub way_in: Option<GridPos>,
+    /// The level's way out (an `Exit` goal): it may leave there too.
+    pub exit: Option<GridPos>,
+    /// It has left the level ([`Leave`]).
+    pub left: bool,
 }
 
 impl Party {
@@ -108,7 +117,8 @@ impl Plugin for PartyPlugin {
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties)
             .offers(crate::rules::areas::Rank::AtHand, take_from_choices)
-            .offers(crate::rules::areas::Rank::Rest, staying::staying_choices);
+            .offers(crate::rules::areas::Rank::Party, staying::staying_choices)
+            .offers(crate::rules::areas::Rank::Party, leaving::leaving_choices);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
@@ -399,6 +409,10 @@ fn install_parties(world: &mut World, level: &crate::level::Level) {
                 world.entity_mut(e).insert(Following::default());
             }
         }
+        let way_in = order
+            .first()
+            .and_then(|&e| world.get::<Position>(e))
+            .map(|p| p.0);
         parties.0.push(Party {
             name: f.name.clone(),
             marching_order: order,
@@ -406,6 +420,12 @@ fn install_parties(world: &mut World, level: &crate::level::Level) {
             formation: Formation::default(),
             trail: Vec::new(),
             pace: None,
+            way_in,
+            exit: match level.goal {
+                crate::level::Goal::Exit(p) => Some(p),
+                _ => None,
+            },
+            left: false,
         });
     }
     world.insert_resource(parties);

@@ -159,8 +159,8 @@ fn query_choices_names_the_hold() {
 
 /// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
 /// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
-/// (14+), probe with her pole, stay behind while her party marches, rest, talk or shout, and
-/// sneak (14+).
+/// (14+), probe with her pole, rest, talk or shout, sneak (14+), stay behind while her party
+/// marches, and — the party standing at its way in — leave the level with it.
 #[test]
 fn query_choices_lists_what_the_rules_offer() {
     let o = delve(&[
@@ -186,11 +186,12 @@ fn query_choices_lists_what_the_rules_offer() {
             ("search methodically", Some(10)),
             ("search hastily", Some(14)),
             ("probe ahead with the pole", None),
-            ("stay behind here while the party marches", None),
             ("rest", None),
             ("talk", None),
             ("shout", None),
             ("sneak", Some(14)),
+            ("stay behind here while the party marches", None),
+            ("leave the level with the party", None),
         ]
     );
     let o = delve(&["query", "levels/crypt.ron", "choices", "--who", "Nobody"]);
