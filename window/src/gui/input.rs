@@ -330,6 +330,23 @@ pub(crate) mod tests {
         assert_eq!(selected_name(&mut app).as_deref(), Some("Ashmaw"));
     }
 
+    /// Once the delve is over, Space plays no round on: the clock stays where the delve ended.
+    #[test]
+    fn no_round_is_played_after_the_end() {
+        let mut app = app();
+        press(&mut app, KeyCode::Space);
+        let at = app.world().resource::<Clock>().rounds;
+        assert_eq!(at, 1, "Space plays a round before the end");
+        app.world_mut().resource_mut::<delve::policy::DelveEnd>().0 = Some((
+            "party".into(),
+            delve::policy::Outcome::GaveUp,
+            delve::policy::Tally::default(),
+        ));
+        press(&mut app, KeyCode::Space);
+        press(&mut app, KeyCode::KeyT);
+        assert_eq!(app.world().resource::<Clock>().rounds, at);
+    }
+
     /// The number keys take the listed actions: Sera, a thief, is offered a methodical search
     /// as her first (searching and listening come before rest and the voice).
     #[test]

@@ -58,6 +58,13 @@ pub fn play_rounds(world: &mut World) {
             world.resource_mut::<ShownLevel>().keep_view = true;
             continue;
         }
+        // Once the delve is over, no round is played on (take one back to play otherwise).
+        if world.resource::<delve::policy::DelveEnd>().0.is_some() {
+            world.write_message(Tell(
+                "the delve is over: Ctrl+Z takes back a round, to play it otherwise".to_string(),
+            ));
+            break;
+        }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
         delve::command::give_due(world);
         super::battle::give_the_control_wished(world);
