@@ -58,6 +58,22 @@ fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
     })
 }
 
+/// The walk from `from` to `to`: over any open square (the Judge's view), or only over those
+/// seen (`seen`, indexed as the grid: a player's view).
+fn walk_known(
+    grid: &delve::grid::DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+    seen: Option<&[bool]>,
+) -> Option<delve::grid::path::Path> {
+    match seen {
+        None => find_path(grid, from, to),
+        Some(seen) => delve::grid::path::find_path_with(grid, from, to, |p| {
+            grid.is_passable(p) && grid.index(p).is_some_and(|i| seen.get(i) == Some(&true))
+        }),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn preview(
     mut commands: Commands,
@@ -71,6 +87,9 @@ fn preview(
     mut shown: ResMut<Shown>,
     mut walk: ResMut<WalkThere>,
     attack: Option<Res<super::battle::AttackOffer>>,
+    view: Option<Res<super::state::ViewMode>>,
+    memory: Option<Res<delve::rules::vision::FactionMemory>>,
+    factions: Query<&delve::creature::Faction>,
 ) {
     let Some(art) = art else {
         return;
@@ -104,7 +123,17 @@ fn preview(
     };
     let grid = &pointer.grid;
     let h = grid.height();
-    let label = match find_path(grid, from, to) {
+    // In a player's view a walk goes only over squares the mover's faction has seen (RULINGS ›
+    // Knowledge): the preview maps nothing the party does not know.
+    let known: Option<Vec<bool>> = view
+        .filter(|v| **v != super::state::ViewMode::Judge)
+        .and_then(|_| {
+            let faction = movers.first().and_then(|&e| factions.get(e).ok())?;
+            Some(memory.as_ref()?.seen.get(faction.0)?.clone())
+        });
+    let path = walk_known(grid, from, to, known.as_deref());
+    let label = match path {
+        None if known.is_some() => "no known way there".to_owned(),
         None => "no open path".to_owned(),
         Some(path) => {
             let water = movers
@@ -168,4 +197,34 @@ fn preview(
         }
     };
     walk.0 = Some(label);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In a player's view the preview walks only over squares the party has seen: a square
+    /// beyond them has no known way, though the Judge's view finds the open one.
+    #[test]
+    fn a_players_walk_goes_only_over_squares_seen() {
+        let level = delve::level::LevelText::default_level()
+            .load()
+            .unwrap()
+            .level;
+        let app = delve::sim::sim_app(&level, 1);
+        let grid = app.world().resource::<delve::grid::DungeonGrid>().clone();
+        let (from, near, far) = (GridPos::new(2, 2), GridPos::new(3, 3), GridPos::new(6, 4));
+        assert!(walk_known(&grid, from, far, None).is_some());
+        let mut seen = vec![false; (grid.width() * grid.height()) as usize];
+        // The squares around the two seen (a diagonal step needs its corners open).
+        for p in [from, near] {
+            for q in std::iter::once(p).chain(p.neighbours()) {
+                if let Some(i) = grid.index(q) {
+                    seen[i] = true;
+                }
+            }
+        }
+        assert!(walk_known(&grid, from, near, Some(&seen)).is_some());
+        assert!(walk_known(&grid, from, far, Some(&seen)).is_none());
+    }
 }
