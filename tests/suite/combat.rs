@@ -386,6 +386,28 @@ fn one_down_a_hole_and_one_on_its_rim_do_not_reach_each_other() {
     assert!(attack(app.world_mut(), b, g, 0).is_ok());
 }
 
+/// RULINGS › Knowledge: a faction's initiative names its members, so the party learns only its
+/// own — the ghouls' line (Gnawbone, Ashmaw, …) is not in the party's log.
+#[test]
+fn the_party_learns_only_its_own_initiative() {
+    use delve::log::LogEvent;
+    use delve::rules::combat::initiative::FactionRoll;
+    let roll = |name: &str, member: &str| CombatEvent::Initiative {
+        roll: FactionRoll {
+            faction: 0,
+            name: name.into(),
+            members: vec![(member.into(), 0)],
+            modifier: 0,
+            roll: 10,
+            result: 10,
+            roll_offs: Vec::new(),
+        },
+    };
+    let members = ["Brannoc", "Sera"];
+    assert!(roll("party", "Brannoc").known_to_party(&members, "party"));
+    assert!(!roll("ghouls", "Gnawbone").known_to_party(&members, "party"));
+}
+
 /// Missiles: range increments beyond the first cost −2 each; no line through another creature.
 #[test]
 fn missiles_take_range_penalties_and_need_a_free_path() {

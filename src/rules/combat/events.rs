@@ -103,6 +103,9 @@ impl LogEvent for CombatEvent {
             | CombatEvent::TotalDefenseEnded { who }
             | CombatEvent::OpportunityNotTaken { who, .. }
             | CombatEvent::EnchantmentActivated { who, .. } => Some(who),
+            // A faction's initiative names its members: told to that faction alone (RULINGS ›
+            // Knowledge: another faction learns their names only once it has seen them).
+            CombatEvent::Initiative { roll } => Some(&roll.name),
             _ => None,
         }
     }
