@@ -168,8 +168,19 @@ fn attack_key(
     }
 }
 
+/// A creature as the battle panel lists it.
+type Fighting<'a> = (
+    Entity,
+    &'a Name,
+    &'a Faction,
+    &'a HitPoints,
+    &'a Conditions,
+    Option<&'a AttackOrder>,
+);
+
 /// The initiative panel: the factions in acting order with each member's hit points and
-/// conditions, the one acting marked; and the attack offered under the pointer.
+/// conditions, the one acting marked; and the attack offered under the pointer. In a player's
+/// view another faction's members are listed only while its faction sees them.
 #[allow(clippy::too_many_arguments)]
 fn battle_panel(
     battle: Option<Res<Battle>>,
@@ -177,15 +188,14 @@ fn battle_panel(
     alone: Res<PartyFightsAlone>,
     minds: Option<Res<delve::policy::PartyMinds>>,
     view: Option<Res<super::state::ViewMode>>,
-    creatures: Query<(
-        &Name,
-        &Faction,
-        &HitPoints,
-        &Conditions,
-        Option<&AttackOrder>,
-    )>,
+    creatures: Query<Fighting>,
     names: Query<&Name>,
     (mut text, selected): (ResMut<BattleText>, Option<Res<super::state::Selected>>),
+    eyes: Query<(
+        &Faction,
+        &delve::rules::vision::Sight,
+        &delve::creature::Position,
+    )>,
 ) {
     let mut s = String::new();
     // Whose hit points the view knows: the party's (faction 0), or in one creature's view its
@@ -194,7 +204,7 @@ fn battle_panel(
         Some(super::state::ViewMode::Creature) => selected
             .and_then(|s| s.0)
             .and_then(|e| creatures.get(e).ok())
-            .map_or(0, |(_, f, ..)| f.0),
+            .map_or(0, |(_, _, f, ..)| f.0),
         _ => 0,
     };
     if let Some(battle) = battle.filter(|b| b.active) {
@@ -220,10 +230,20 @@ fn battle_panel(
                     " (not yet acted)"
                 };
             s.push_str(&format!("\n{}. {} {}{first}", i + 1, f.name, f.result));
+            // In a player's view another faction's members are named only where the view's
+            // faction sees them now (RULINGS › Knowledge).
+            let seen = |e: Entity| {
+                eyes.get(e).is_ok_and(|(_, _, at)| {
+                    eyes.iter()
+                        .any(|(fa, sight, _)| fa.0 == known && sight.sees(at.0))
+                })
+            };
             let mut members: Vec<String> = creatures
                 .iter()
-                .filter(|(_, fa, ..)| fa.0 == f.faction)
-                .map(|(n, _, hp, c, order)| {
+                .filter(|(e, _, fa, ..)| {
+                    fa.0 == f.faction && (!party_view || f.faction == known || seen(*e))
+                })
+                .map(|(_, n, _, hp, c, order)| {
                     let conds: Vec<String> = c.0.iter().map(|c| format!("{:?}", c.kind)).collect();
                     let hp = if party_view && f.faction != known {
                         if is_down(c) {
@@ -333,6 +353,35 @@ mod tests {
         // The party's members wait for orders in the window.
         let brannoc = w.resource::<delve::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
+    }
+
+    /// In the party's view the panel names another faction's members only while the party
+    /// sees them (RULINGS › Knowledge); the Judge's view names them all. Hollowjaw, put far off
+    /// in the dark by the Judge's hand, is in the Judge's panel and not in the party's;
+    /// Gnawbone, in sight, is in both.
+    #[test]
+    fn the_party_view_names_only_the_foes_it_sees() {
+        let level = the_party_down_the_corridor(0);
+        let mut app = delve::sim::sim_app(&level, 7);
+        app.add_plugins(BattleViewPlugin);
+        app.update();
+        delve::sim::run_round(app.world_mut());
+        let hollowjaw = app.world().resource::<delve::creature::CreatureIndex>().0["Hollowjaw"];
+        app.world_mut()
+            .entity_mut(hollowjaw)
+            .insert(delve::creature::Position(delve::grid::GridPos::new(38, 2)));
+        app.insert_resource(super::super::state::ViewMode::Judge);
+        app.update();
+        let judge = app.world().resource::<BattleText>().0.clone();
+        app.insert_resource(super::super::state::ViewMode::Party);
+        app.update();
+        let party = app.world().resource::<BattleText>().0.clone();
+        assert!(
+            judge.contains("Hollowjaw HP") && judge.contains("Gnawbone HP"),
+            "{judge}"
+        );
+        assert!(!party.contains("Hollowjaw"), "{party}");
+        assert!(party.contains("Gnawbone HP"), "{party}");
     }
 
     /// T plays a turn, but stops at the round a battle begins while the party waits for orders,
