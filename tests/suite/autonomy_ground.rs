@@ -7,16 +7,7 @@ use delve::policy::party::Intent;
 use delve::rules::combat::CombatEvent;
 
 fn gym(file: &str, seed: u64) -> bevy::prelude::App {
-    let level = delve::level::load_level_file(std::path::Path::new(file))
-        .unwrap()
-        .level;
-    delve::sim::play_autonomous(
-        &level,
-        seed,
-        &delve::policy::PartyPolicy::default(),
-        &[],
-        1200,
-    )
+    crate::common::play_level(file, seed, 1200)
 }
 
 /// Who was struck at all (a hit that dealt damage).

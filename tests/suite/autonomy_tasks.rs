@@ -13,16 +13,7 @@ use delve::rules::party::{PartyEvent, PartyRefusal, StayingBehind};
 use delve::scenario::Scenario;
 
 fn gym(file: &str, seed: u64) -> bevy::prelude::App {
-    let level = delve::level::load_level_file(std::path::Path::new(file))
-        .unwrap()
-        .level;
-    delve::sim::play_autonomous(
-        &level,
-        seed,
-        &delve::policy::PartyPolicy::default(),
-        &[],
-        2000,
-    )
+    crate::common::play_level(file, seed, 2000)
 }
 
 fn outcome(log: &EventLog) -> Option<Outcome> {

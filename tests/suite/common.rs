@@ -27,3 +27,17 @@ pub fn sample(file: &str) -> delve::level::Level {
         .unwrap()
         .level
 }
+
+/// A delve of a level file played by the default party policy, at most `rounds` rounds.
+pub fn play_level(file: &str, seed: u64, rounds: u64) -> bevy::prelude::App {
+    let level = delve::level::load_level_file(std::path::Path::new(file))
+        .unwrap()
+        .level;
+    delve::sim::play_autonomous(
+        &level,
+        seed,
+        &delve::policy::PartyPolicy::default(),
+        &[],
+        rounds,
+    )
+}

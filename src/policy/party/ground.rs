@@ -13,6 +13,16 @@ use super::{PartyMind, is_up, square};
 use crate::grid::{DungeonGrid, GridPos};
 use crate::rules::combat::behaviour::KeepsTo;
 
+/// The members up and not down a hole, each with its square.
+fn on_the_floor(world: &World, members: &[Entity]) -> Vec<(Entity, GridPos)> {
+    members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect()
+}
+
 /// A square in a passage one square wide: passable, with at most two passable squares around
 /// it (the way on and the way back).
 fn narrow(grid: &DungeonGrid, p: GridPos) -> bool {
@@ -100,12 +110,7 @@ pub(super) fn hold_the_narrows(
     members: &[Entity],
     in_sight: &[(Entity, GridPos)],
 ) {
-    let up: Vec<(Entity, GridPos)> = members
-        .iter()
-        .copied()
-        .filter(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
-        .filter_map(|m| Some((m, square(world, m)?)))
-        .collect();
+    let up = on_the_floor(world, members);
     let foes = foes_known(world, members, in_sight);
     // (Once held, the passage is held to the battle's end: foes out of sight are foes still.)
     let holding = (in_a_fight(world, members) && mind.homeward != Some(super::Homeward::Fleeing))
@@ -199,12 +204,7 @@ pub(super) fn keep_the_frail_back(
         .map(|&(f, _)| hardest_blow(world, f))
         .max()
         .unwrap_or(0);
-    let up: Vec<(Entity, GridPos)> = members
-        .iter()
-        .copied()
-        .filter(|&m| is_up(world, m) && world.get::<crate::creature::Below>(m).is_none())
-        .filter_map(|m| Some((m, square(world, m)?)))
-        .collect();
+    let up = on_the_floor(world, members);
     // (Only while the sturdier can take on every foe in sight without them.)
     let sturdier: Vec<Entity> = up
         .iter()
