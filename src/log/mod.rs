@@ -34,6 +34,13 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
     /// What sort of event it is, for the log panel's filter.
     fn kind(&self) -> LogKind;
 
+    /// The words the party `party` (its members' names) is told this in, where the Judge's
+    /// words name what it may not know (another faction's name, an unseen noise's maker);
+    /// `None` when they are the same.
+    fn told_to_party(&self, _members: &[&str], _party: &str) -> Option<String> {
+        None
+    }
+
     /// The square where it happened, if it happened at one.
     fn at(&self) -> Option<crate::grid::GridPos> {
         None
@@ -125,6 +132,9 @@ pub struct LogEntry {
     event: Box<dyn RecordedEvent>,
     /// [`LogEntry::digest`], worked out once.
     digest: std::sync::OnceLock<u32>,
+    /// For an event about no one at a square (a door swinging shut by itself): the factions
+    /// that saw that square as it happened ([`EventLog::witness`]). Not part of the event.
+    witnesses: Vec<usize>,
 }
 
 impl LogEntry {
@@ -133,7 +143,42 @@ impl LogEntry {
             round,
             event: Box::new(event),
             digest: Default::default(),
+            witnesses: Vec::new(),
         }
+    }
+
+    /// Does the party (its members' names, its own name, its faction) learn of this entry?
+    /// Of an event about no one at a square, only if it saw that square as it happened
+    /// (RULINGS › Knowledge); otherwise as [`LogEvent::known_to_party`] says.
+    pub fn known_to_party(&self, members: &[&str], party: &str, faction: usize) -> bool {
+        if self.about_no_one_at().is_some() {
+            return !self.event.secret() && self.witnesses.contains(&faction);
+        }
+        self.event.known_to_party(members, party)
+    }
+
+    /// The entry as the party `party` reads it (see [`LogEvent::told_to_party`]).
+    pub fn told_to_party(&self, members: &[&str], party: &str) -> String {
+        match self.event.told_to_party(members, party) {
+            Some(words) => {
+                let c = Clock { rounds: self.round };
+                format!(
+                    "[h{} t{} r{}] {words}",
+                    c.hours(),
+                    c.turn_of_hour(),
+                    c.round_of_turn()
+                )
+            }
+            None => self.to_string(),
+        }
+    }
+
+    /// The square of an event about no one in particular that happened at one.
+    fn about_no_one_at(&self) -> Option<crate::grid::GridPos> {
+        let e = self.event();
+        (e.who().is_none() && e.also_concerns().is_none())
+            .then(|| e.at())
+            .flatten()
     }
 
     /// A hash of the entry (its JSON line), to tell whether a replay logged the same: the
@@ -175,6 +220,7 @@ impl Clone for LogEntry {
             round: self.round,
             event: self.event.clone_boxed(),
             digest: self.digest.clone(),
+            witnesses: self.witnesses.clone(),
         }
     }
 }
@@ -206,12 +252,32 @@ impl fmt::Display for LogEntry {
 }
 
 /// The log of one delve, in order.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
+#[derive(Resource, Clone, Debug, Default)]
 pub struct EventLog {
     entries: Vec<LogEntry>,
+    /// The entries before this one have had their witnesses noted.
+    witnessed: usize,
+}
+
+/// Two logs are the same when their entries are.
+impl PartialEq for EventLog {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
 }
 
 impl EventLog {
+    /// Notes, for each entry since the last call about no one at a square, which factions
+    /// `saw` that square: they learn of it (the vision area calls this after everyone looks).
+    pub fn witness(&mut self, saw: impl Fn(crate::grid::GridPos) -> Vec<usize>) {
+        for e in &mut self.entries[self.witnessed..] {
+            if let Some(at) = e.about_no_one_at() {
+                e.witnesses = saw(at);
+            }
+        }
+        self.witnessed = self.entries.len();
+    }
+
     pub fn push(&mut self, round: u64, event: impl RecordedEvent) {
         self.entries.push(LogEntry::new(round, event));
     }
@@ -220,6 +286,9 @@ impl EventLog {
     /// outcome its rule logged while carrying it out.
     pub fn insert(&mut self, index: usize, round: u64, event: impl RecordedEvent) {
         self.entries.insert(index, LogEntry::new(round, event));
+        if index < self.witnessed {
+            self.witnessed += 1;
+        }
     }
 
     pub fn entries(&self) -> &[LogEntry] {
@@ -228,7 +297,10 @@ impl EventLog {
 
     /// A log of these entries (a keyframe's log, restored).
     pub fn from_entries(entries: Vec<LogEntry>) -> Self {
-        Self { entries }
+        Self {
+            witnessed: entries.len(),
+            entries,
+        }
     }
 
     /// Every event of type `T`, in order.

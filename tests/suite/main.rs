@@ -40,6 +40,7 @@ mod loader_props;
 mod modules;
 mod monsters;
 mod movement;
+mod party_log;
 mod query;
 mod registries;
 mod rulings;

@@ -93,6 +93,37 @@ impl LogEvent for CombatEvent {
         crate::log::LogKind::Combat
     }
 
+    /// The acting order and the turns are told to every faction, with another faction's name
+    /// as "the foe" (RULINGS › Knowledge).
+    fn told_to_party(&self, _members: &[&str], party: &str) -> Option<String> {
+        let called = |faction: &str| {
+            if faction == party {
+                faction.to_owned()
+            } else {
+                "the foe".to_owned()
+            }
+        };
+        match self {
+            CombatEvent::ActingOrder { order } if order.iter().any(|f| f != party) => {
+                Some(format!(
+                    "acting order: {}",
+                    order
+                        .iter()
+                        .map(|f| called(f))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }
+            CombatEvent::TurnBegan { faction } if faction != party => {
+                Some(format!("{}'s turn", called(faction)))
+            }
+            CombatEvent::SurpriseCancelled { .. } => {
+                Some("both sides surprised: the surprises cancel out".to_owned())
+            }
+            _ => None,
+        }
+    }
+
     fn who(&self) -> Option<&str> {
         match self {
             CombatEvent::Attacked { who, .. }
@@ -104,8 +135,12 @@ impl LogEvent for CombatEvent {
             | CombatEvent::OpportunityNotTaken { who, .. }
             | CombatEvent::EnchantmentActivated { who, .. } => Some(who),
             // A faction's initiative names its members: told to that faction alone (RULINGS ›
-            // Knowledge: another faction learns their names only once it has seen them).
+            // Knowledge: another faction learns their names only once it has seen them); so
+            // are its throw for surprise and what came of it.
             CombatEvent::Initiative { roll } => Some(&roll.name),
+            CombatEvent::Surprise { faction, .. }
+            | CombatEvent::Forewarned { faction }
+            | CombatEvent::TurnLost { faction } => Some(faction),
             _ => None,
         }
     }
@@ -261,6 +296,12 @@ impl fmt::Display for CombatEvent {
                 damage,
                 ..
             } => {
+                // The outcome first, so a narrow log never cuts it off.
+                match damage {
+                    Some(d) if d.critical => write!(f, "critical hit, {} damage: ", d.total)?,
+                    Some(d) => write!(f, "hit, {} damage: ", d.total)?,
+                    None => write!(f, "miss: ")?,
+                }
                 write!(f, "{throw}")?;
                 if let Some(c) = confirmation {
                     write!(f, " [threat; {c}]")?;

@@ -50,6 +50,26 @@ impl LogEvent for HearingEvent {
         crate::log::LogKind::Noise
     }
 
+    /// A party hears a noise, not who made it: another's noise is "something"'s (RULINGS ›
+    /// Knowledge).
+    fn told_to_party(&self, members: &[&str], _party: &str) -> Option<String> {
+        match self {
+            HearingEvent::Heard {
+                who,
+                sound,
+                made_by: Some(maker),
+                what,
+                roughly_at,
+                how,
+                ..
+            } if !members.contains(&maker.as_str()) => Some(format!(
+                "{who} hears a {sound} noise near {roughly_at} ({how}): {}",
+                what.replace(maker.as_str(), "something")
+            )),
+            HearingEvent::Heard { .. } => None,
+        }
+    }
+
     fn at(&self) -> Option<crate::grid::GridPos> {
         match self {
             HearingEvent::Heard { roughly_at, .. } => Some(*roughly_at),

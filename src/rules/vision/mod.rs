@@ -511,6 +511,7 @@ impl Plugin for VisionPlugin {
                     moving_ends_hiding,
                     look,
                     remember,
+                    witness,
                     map_where_bright,
                     judge_the_maps,
                 )
@@ -606,6 +607,22 @@ pub fn look(
             );
         }
     }
+}
+
+/// What happened this round at a square, about no one in particular (a door swinging shut by
+/// itself), is learnt by the factions whose members, up, see that square now (RULINGS ›
+/// Knowledge): the log notes them for each such entry.
+fn witness(mut log: ResMut<EventLog>, q: Query<(&Faction, &Sight, &Conditions)>) {
+    log.witness(|at| {
+        let mut saw: Vec<usize> = q
+            .iter()
+            .filter(|(_, sight, c)| !crate::rules::conditions::is_down(c) && sight.sees(at))
+            .map(|(f, ..)| f.0)
+            .collect();
+        saw.sort_unstable();
+        saw.dedup();
+        saw
+    });
 }
 
 /// Each faction remembers what its members see. A sight that has not changed since the last

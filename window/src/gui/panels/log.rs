@@ -6,6 +6,9 @@ use bevy_egui::egui;
 use super::{DelveView, PanelsMut, ViewMode, party_members};
 use delve::log::LogKind;
 
+/// How many of the latest entries that pass the filter the log lays out.
+const LOG_LINES_SHOWN: usize = 400;
+
 /// The log: filtered by creature and kind, the secret throws shown or not, searched; a click on
 /// an entry selects its creature and centres the map where it happened.
 pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
@@ -59,43 +62,57 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
     });
     ui.separator();
     // The rows are worked out again only when the log or the filter changes.
+    // The faction whose knowledge the view shows: the party's (faction 0), or the creature's.
+    let faction = one
+        .as_ref()
+        .and(m.selected.0)
+        .and_then(|e| d.faction_of.get(e).ok())
+        .map_or(0, |f| f.0);
+    let (members, party_name) = match &one {
+        Some(name) => (vec![name.clone()], String::new()),
+        None => party_members(d),
+    };
+    let members: Vec<&str> = members.iter().map(String::as_str).collect();
     let key = (d.log.len(), f.clone(), knower);
     if m.state.rows_for.as_ref() != Some(&key) {
-        let (members, party_name) = match &one {
-            Some(name) => (vec![name.clone()], String::new()),
-            None => party_members(d),
-        };
-        let members: Vec<&str> = members.iter().map(String::as_str).collect();
         m.state.rows = d
             .log
             .entries()
             .iter()
             .enumerate()
-            .filter(|(_, e)| !party_view || e.event().known_to_party(&members, &party_name))
+            .filter(|(_, e)| !party_view || e.known_to_party(&members, &party_name, faction))
             .filter(|(_, e)| m.state.filter.passes(e))
             .map(|(i, _)| i)
             .collect();
         m.state.rows_for = Some(key);
     }
-    let row_height = ui.text_style_height(&egui::TextStyle::Body);
+    // Lines wrap, so no outcome is cut off at the panel's width; the latest entries are laid
+    // out (the search and filters reach the earlier ones).
     let rows = &m.state.rows;
+    let shown = &rows[rows.len().saturating_sub(LOG_LINES_SHOWN)..];
     let mut clicked = None;
     egui::ScrollArea::vertical()
         .stick_to_bottom(true)
         .auto_shrink(false)
-        .show_rows(ui, row_height, rows.len(), |ui, range| {
-            for &i in &rows[range] {
+        .show(ui, |ui| {
+            if shown.len() < rows.len() {
+                ui.weak(format!(
+                    "{} earlier entries: search or filter to see them",
+                    rows.len() - shown.len()
+                ));
+            }
+            for &i in shown {
                 let entry = &d.log.entries()[i];
                 let secret = entry.event().secret();
-                let text = egui::RichText::new(entry.to_string());
+                let words = if party_view {
+                    entry.told_to_party(&members, &party_name)
+                } else {
+                    entry.to_string()
+                };
+                let text = egui::RichText::new(words);
                 let text = if secret { text.italics().weak() } else { text };
                 if ui
-                    .add(
-                        egui::Label::new(text)
-                            .truncate()
-                            .sense(egui::Sense::click()),
-                    )
-                    .on_hover_text(entry.to_string())
+                    .add(egui::Label::new(text).wrap().sense(egui::Sense::click()))
                     .clicked()
                 {
                     clicked = Some(i);

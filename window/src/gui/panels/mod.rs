@@ -364,6 +364,7 @@ pub struct DelveView<'w, 's> {
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
+    faction_of: Query<'w, 's, &'static delve::creature::Faction>,
     lights: Query<
         'w,
         's,
