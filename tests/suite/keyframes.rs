@@ -192,8 +192,16 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
     let (_, went) = replaying.play(&level, 6, played, |_| {});
     assert_eq!(went, None);
 
-    // One die changed at round 43: the next die thrown shows another face.
-    let tampered_at = 43;
+    // One die changed at the first round from 40 on with a d20 thrown in the open: the next
+    // die thrown shows another face.
+    let tampered_at = original
+        .world()
+        .resource::<delve::log::EventLog>()
+        .entries()
+        .iter()
+        .find(|e| e.round >= 40 && !e.event().secret() && e.to_string().contains(": d20 "))
+        .expect("a d20 thrown from round 40 on")
+        .round;
     for face in [1, 20] {
         let mut app = delve::sim::sim_app(&level, 6);
         let world = app.world_mut();
@@ -220,8 +228,14 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
             .zip(&original_log)
             .position(|(e, o)| e.to_json() != *o);
         let Some(first) = first else {
-            // The die came up as it would have: nothing went another way.
-            assert_eq!(went, None, "face {face}");
+            // The die came up as it would have: no event went another way. The dice stand
+            // elsewhere in their stream all the same (a scripted face draws nothing from it),
+            // which the turn's check may tell as its state.
+            assert!(
+                went.as_ref()
+                    .is_none_or(|w| w.what == delve::turn_check::Differs::State),
+                "face {face}: {went:?}"
+            );
             continue;
         };
         let went = went.expect("the replay went another way and said so");
@@ -238,7 +252,8 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
         );
         assert!(
             went.to_string()
-                .starts_with("the delve went another way at [h0 t")
+                .starts_with("the delve went another way at [h"),
+            "{went}"
         );
         return;
     }

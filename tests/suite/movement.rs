@@ -755,3 +755,51 @@ fn the_judge_throws_for_mapping_errors() {
         Some(delve::rules::vision::VisionEvent::MapError { noticed: None, .. })
     ));
 }
+
+/// Dungeon Delves › Marching Order: the party walks as one. Sent across the crypt's pillared
+/// hall, no two of its members ever stand on one square, and when the leader stops the
+/// followers close up behind it rather than stopping where they were.
+#[test]
+fn the_party_closes_up_and_never_shares_a_square() {
+    let mut app = sim_app(&crate::common::sample("levels/crypt.ron"), 1);
+    give(
+        app.world_mut(),
+        Command::MoveParty(MoveParty {
+            party: "party".into(),
+            to: (20, 4),
+            pace: Pace::Exploration,
+        }),
+    );
+    let names = ["Brannoc", "Sera", "Aldric", "Mirela"];
+    let at = |app: &App| -> Vec<GridPos> {
+        names
+            .iter()
+            .map(|n| app.world().get::<Position>(entity(app, n)).unwrap().0)
+            .collect()
+    };
+    for round in 0..30 {
+        run_round(app.world_mut());
+        let squares = at(&app);
+        for (i, a) in squares.iter().enumerate() {
+            for (j, b) in squares.iter().enumerate().skip(i + 1) {
+                assert_ne!(
+                    a, b,
+                    "round {round}: {} and {} share {a}",
+                    names[i], names[j]
+                );
+            }
+        }
+    }
+    let parties = app.world().resource::<delve::rules::party::Parties>();
+    assert_eq!(parties.0[0].pace, None, "the march has ended");
+    let squares = at(&app);
+    let leader = squares[0];
+    assert_eq!(leader, GridPos::new(20, 4));
+    for (n, p) in names.iter().zip(&squares).skip(1) {
+        let off = (p.x - leader.x).abs().max((p.y - leader.y).abs());
+        assert!(
+            off <= 3,
+            "{n} at {p} is {off} squares from the leader at {leader}"
+        );
+    }
+}

@@ -113,13 +113,14 @@ pub(super) fn hold_the_narrows(
     let up = on_the_floor(world, members);
     let foes = foes_known(world, members, in_sight);
     // (Once held, the passage is held to the battle's end: foes out of sight are foes still.)
-    let holding = (in_a_fight(world, members) && mind.homeward != Some(super::Homeward::Fleeing))
-        .then(|| {
-            mind.held
-                .clone()
-                .or_else(|| (foes.len() > up.len()).then(|| the_narrows(world, &up, &foes))?)
-        })
-        .flatten();
+    let holding = (super::fighting::foe_at_hand(world, mind, members)
+        && mind.homeward != Some(super::Homeward::Fleeing))
+    .then(|| {
+        mind.held
+            .clone()
+            .or_else(|| (foes.len() > up.len()).then(|| the_narrows(world, &up, &foes))?)
+    })
+    .flatten();
     if holding == mind.held {
         return;
     }

@@ -146,6 +146,25 @@ pub(crate) fn fighting_behaviour(
             orders.push(AnyAct::from(Halt { who: name.clone() }));
             heading = None;
         }
+        // One in front of the line its party holds (it got there before the line was drawn)
+        // falls back to its place in it, foe in reach or not: behind the front fighter the
+        // foes come at it one at a time.
+        if let Some(k) = world.get::<KeepsTo>(e)
+            && k.in_line
+            && !k.squares.contains(&at)
+            && heading != Some(k.home)
+            && !claimed.contains(&k.home)
+        {
+            let home = k.home;
+            claimed.push(home);
+            world.entity_mut(e).remove::<AttackOrder>();
+            orders.push(AnyAct::from(Move {
+                who: name,
+                to: (home.x, home.y),
+                pace: Pace::Combat,
+            }));
+            continue;
+        }
         let by_distance = by_priority(world, &up, (e, at, faction), &enemies);
         let Some(&(target, target_at)) = by_distance.first() else {
             continue;

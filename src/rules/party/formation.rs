@@ -163,6 +163,28 @@ pub(super) fn keep_formation(
         };
         let slots = formation_slots(&grid, &party.trail, followers.len(), formation);
         let mut taken: Vec<GridPos> = vec![at.0];
+        // Where each member stands, kept as they move: a follower's move never ends on a
+        // fellow's square (two share one only in a squeeze or a fight).
+        let mut standing: Vec<(Entity, GridPos)> = party
+            .marching_order
+            .iter()
+            .filter_map(|&e| {
+                if e == leader {
+                    Some((e, at.0))
+                } else {
+                    members.get(e).ok().map(|m| (e, m.2.0))
+                }
+            })
+            .collect();
+        let deep = |p: GridPos| {
+            grid.terrain(p)
+                == Some(crate::level::schema::Terrain::Water(
+                    crate::level::schema::WaterDepth::Deep,
+                ))
+        };
+        // Whether every follower stands at its place (or cannot get nearer), and whether any
+        // moved: the march ends once the party has closed up behind a leader who stopped.
+        let (mut closed_up, mut moved_any) = (true, false);
         for (&e, slot) in followers.iter().zip(slots) {
             let Ok((
                 mut footsteps,
@@ -190,9 +212,12 @@ pub(super) fn keep_formation(
                 taken.push(pos.0);
                 continue;
             }
-            // RULINGS › Pits and holes: never into a hole the party knows of.
+            // RULINGS › Pits and holes: never into a hole the party knows of; nor into water
+            // over the head where the leader kept out of it (a follower walks where the leader
+            // walked, not where it would have to swim).
+            let swims = deep(pos.0) || party.trail.iter().any(|&p| deep(p));
             let Some(path) = find_path_with(&grid, pos.0, slot, |p| {
-                grid.is_passable(p) && !hazards.hole(faction.copied(), p)
+                grid.is_passable(p) && !hazards.hole(faction.copied(), p) && (swims || !deep(p))
             }) else {
                 taken.push(pos.0);
                 continue;
@@ -235,6 +260,12 @@ pub(super) fn keep_formation(
                 taken.push(pos.0);
                 continue;
             }
+            while steps
+                .last()
+                .is_some_and(|s| standing.iter().any(|&(o, p)| o != e && p == s.0))
+            {
+                steps.pop();
+            }
             // Followers run by the running rules as their leader does (Dungeon Delves ›
             // Running): difficult terrain calls for the save, and a runner is disordered.
             let fell = pace == Pace::Running
@@ -253,13 +284,20 @@ pub(super) fn keep_formation(
             }
             if pos.0 == slot || fell {
                 follow.banked_tenths = 0;
+            } else {
+                closed_up = false;
+            }
+            moved_any |= feet > 0;
+            if let Some(s) = standing.iter_mut().find(|s| s.0 == e) {
+                s.1 = pos.0;
             }
             record_move(&mut log, round, name, &mut moved, pace, from, pos.0, feet);
             after_running(&mut log, round, name, &mut conditions, (pace, feet, fell));
             taken.push(pos.0);
         }
-        if walking.is_none() {
-            // The leader has arrived or stopped: the march ends once everyone has closed up.
+        if walking.is_none() && (closed_up || !moved_any) {
+            // The leader has arrived or stopped: the march ends once everyone has closed up
+            // (or no one can get nearer its place).
             party.pace = None;
             party.trail = vec![at.0];
         }
