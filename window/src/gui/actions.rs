@@ -112,13 +112,23 @@ fn choose(
         }
     }
     if let Some((what, c)) = taken {
-        tell.write(Tell(format!(
-            "{}: {} at the {what} - press Space to play rounds",
-            c.command.who(),
-            c.way
-        )));
+        tell.write(Tell(chosen(what, c)));
         pending.push(c.command.clone());
     }
+}
+
+/// The notice for a choice taken: `Sera: pick the lock (door (23, 4)) - press Space to play
+/// rounds` (what it concerns named unless it is the creature's own square).
+pub fn chosen(what: &Concern, c: &Choice) -> String {
+    let at = match what {
+        Concern::Here => String::new(),
+        other => format!(" ({other})"),
+    };
+    format!(
+        "{}: {}{at} - press Space to play rounds",
+        c.command.who(),
+        c.way
+    )
 }
 
 /// The info panel's lines for the choices shown: `1 door (27, 4): bash: 1 round 8+, 65% per

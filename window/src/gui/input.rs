@@ -60,14 +60,24 @@ fn taps_within_a_frame(
                     .map(|(_, b)| b.pressed(store, none))
                     .collect();
                 hold(store, true);
-                let tapped: Vec<DelveAction> = map
+                let tapped: Vec<(DelveAction, _)> = map
                     .buttonlike_bindings()
                     .zip(before)
                     .filter(|((_, b), was)| !was && b.pressed(store, none))
-                    .map(|((a, _), _)| *a)
+                    .map(|((a, b), _)| (*a, b.decompose()))
                     .collect();
                 hold(store, false);
+                // As leafwing settles clashes, the longest chord wins: a tap of S with Ctrl
+                // held saves, and does not search as well.
                 tapped
+                    .iter()
+                    .filter(|(_, b)| {
+                        !tapped
+                            .iter()
+                            .any(|(_, o)| o.len() > b.len() && o.clashes_with(b))
+                    })
+                    .map(|(a, _)| *a)
+                    .collect::<Vec<DelveAction>>()
             };
         let mut actions = Vec::new();
         for &k in &tapped_keys {

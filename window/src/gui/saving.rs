@@ -354,6 +354,32 @@ mod tests {
         assert!(app.world().resource::<ShownLevel>().keep_view);
     }
 
+    /// A quick Ctrl+S (S pressed and let go within one frame, Ctrl held) saves, and does not
+    /// also order the selected creature to search (S alone): the longest chord wins.
+    #[test]
+    fn a_tap_of_ctrl_s_saves_and_does_not_search() {
+        let (mut app, dir) = saving_app("window-tap-save");
+        app.add_plugins(crate::gui::actions::ActionsPlugin);
+        press(&mut app, KeyCode::Tab);
+        assert!(
+            app.world()
+                .resource::<crate::gui::state::Selected>()
+                .0
+                .is_some()
+        );
+        KeyCode::ControlLeft.press(app.world_mut());
+        app.update();
+        KeyCode::KeyS.press(app.world_mut());
+        KeyCode::KeyS.release(app.world_mut());
+        app.update();
+        KeyCode::ControlLeft.release(app.world_mut());
+        app.update();
+        assert!(dir.join("crypt.save.ron").exists(), "saved");
+        press(&mut app, KeyCode::Space);
+        let log = app.world().resource::<delve::log::EventLog>().to_text();
+        assert!(!log.contains("search"), "{log}");
+    }
+
     /// Ctrl+Z takes back a round, Ctrl+Shift+Z a turn, Ctrl+Y gives a round back.
     #[test]
     fn ctrl_z_undoes_and_ctrl_y_redoes() {

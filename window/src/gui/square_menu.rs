@@ -119,11 +119,7 @@ fn show(
         && chosen.is_none();
     if let Some(i) = chosen {
         let (what, c) = &offered.all[i];
-        tell.write(Tell(format!(
-            "{}: {} at the {what} - press Space to play rounds",
-            c.command.who(),
-            c.way
-        )));
+        tell.write(Tell(super::actions::chosen(what, c)));
         pending.push(c.command.clone());
         menu.0 = None;
     } else if clicked_elsewhere || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
