@@ -157,6 +157,7 @@ commands! {
     rules::party::Mapper => not_offered(WHOLE_PARTY),
     rules::party::TakeFrom => offered,
     rules::party::StayBehind => offered,
+    rules::party::ToTheFront => offered,
     rules::party::Leave => offered,
     rules::party::Autonomy => not_offered(WHOLE_PARTY),
     rules::caving::WiggleBack => offered,

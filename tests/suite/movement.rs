@@ -803,3 +803,57 @@ fn the_party_closes_up_and_never_shares_a_square() {
         );
     }
 }
+
+/// Dungeon Delves › Marching Order: in a corridor one square wide, the thief at the back goes
+/// to the front in one order — it takes the leader's square, the two it passes step back a
+/// place each, and it leads the march. The leader is offered no such thing; nor is one whose
+/// way forward is longer than its combat speed.
+#[test]
+fn the_thief_goes_to_the_front_and_the_others_step_aside() {
+    use delve::rules::party::{PartyEvent, ToTheFront};
+    let build = |pell_at: (i32, i32)| {
+        // (Six stone carried: combat speed 30'.)
+        Scenario::new(&["XXXXXXXXXXX", "X.........X", "XXXXXXXXXXX"])
+            .faction(r#"(name: "party", marching_order: ["Hild", "Oswin", "Pell"])"#)
+            .creature(r#"(name: "Hild", faction: "party", at: (8, 1), hp: 14, ac: 16, encumbrance_stone: 6.0)"#)
+            .creature(r#"(name: "Oswin", faction: "party", at: (7, 1), hp: 11, ac: 15, encumbrance_stone: 6.0)"#)
+            .creature(&format!(
+                r#"(name: "Pell", faction: "party", at: {pell_at:?}, hp: 7, ac: 13, encumbrance_stone: 6.0)"#
+            ))
+            .build()
+    };
+    let mut delve = build((6, 1));
+    let offered = |delve: &delve::scenario::Delve, who: &str| -> Vec<String> {
+        delve::rules::choices_for(delve.world(), delve.entity(who))
+            .into_iter()
+            .map(|(_, c)| c.way)
+            .collect()
+    };
+    let front = "go to the front and lead the march".to_owned();
+    assert!(offered(&delve, "Pell").contains(&front));
+    assert!(
+        !offered(&delve, "Hild").contains(&front),
+        "the leader leads"
+    );
+    delve.act(ToTheFront { who: "Pell".into() });
+    assert_eq!(delve.at("Pell"), GridPos::new(8, 1));
+    assert_eq!(delve.at("Hild"), GridPos::new(7, 1));
+    assert_eq!(delve.at("Oswin"), GridPos::new(6, 1));
+    let parties = delve.world().resource::<delve::rules::party::Parties>();
+    assert_eq!(parties.0[0].leader(), Some(delve.entity("Pell")));
+    assert!(delve.events::<PartyEvent>().iter().any(|e| matches!(
+        e,
+        PartyEvent::WentToTheFront { who, .. } if who == "Pell"
+    )));
+    // Pell 35' back: more than its combat speed of 30'.
+    let mut far = build((1, 1));
+    assert!(!offered(&far, "Pell").contains(&front));
+    far.act(ToTheFront { who: "Pell".into() });
+    assert!(
+        far.last_refusal()
+            .is_some_and(|r| r.to_string().contains("more than its combat speed")),
+        "{:?}",
+        far.last_refusal()
+    );
+    assert_eq!(far.at("Pell"), GridPos::new(1, 1));
+}

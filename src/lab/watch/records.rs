@@ -307,6 +307,7 @@ impl Activity {
             // What does not set a member to work: walking and fighting are told by the
             // round (the walk, the battle); the rest take no time of their own.
             Command::Move(_)
+            | Command::ToTheFront(_)
             | Command::Halt(_)
             | Command::StandUp(_)
             | Command::LightUp(_)

@@ -256,6 +256,20 @@ pub enum PartyRefusal {
     },
     /// It has left the level already.
     AlreadyLeft,
+    /// One who stays behind falls in again before it goes to the front.
+    StaysBehindFirst,
+    /// It leads the march already.
+    LeadsAlready,
+    /// A member who would make way (or the one going forward) cannot move now.
+    CannotStepAside {
+        name: String,
+    },
+    /// A member's way to its new place is longer than its combat speed.
+    TooFarToStepAside {
+        name: String,
+        feet: u32,
+        speed: u32,
+    },
 }
 
 impl Reason for PartyRefusal {}
@@ -291,6 +305,23 @@ impl fmt::Display for PartyRefusal {
                  within 10' of it"
             ),
             PartyRefusal::AlreadyLeft => write!(f, "the party has left the level"),
+            PartyRefusal::StaysBehindFirst => {
+                write!(
+                    f,
+                    "it stays behind: it falls in again before it goes to the front"
+                )
+            }
+            PartyRefusal::LeadsAlready => write!(f, "it leads the march already"),
+            PartyRefusal::CannotStepAside { name } => {
+                write!(
+                    f,
+                    "{name} cannot move now (down, stuck, in a hole or in the water)"
+                )
+            }
+            PartyRefusal::TooFarToStepAside { name, feet, speed } => write!(
+                f,
+                "{name} would have {feet}' to go, more than its combat speed of {speed}'"
+            ),
             PartyRefusal::AlreadyStaying { stay: false } => {
                 write!(f, "it already marches with the party")
             }

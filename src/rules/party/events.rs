@@ -47,6 +47,8 @@ pub enum PartyEvent {
         who: String,
         stay: bool,
     },
+    /// A member went to the front of the marching order; those it passed stepped back a place.
+    WentToTheFront { party: String, who: String },
 }
 
 impl LogEvent for PartyEvent {
@@ -61,7 +63,9 @@ impl LogEvent for PartyEvent {
             | PartyEvent::PartyRests { party, .. }
             | PartyEvent::StoppedRunning { party, .. }
             | PartyEvent::LeftTheLevel { party, .. } => Some(party),
-            PartyEvent::TookFrom { who, .. } | PartyEvent::StaysBehind { who, .. } => Some(who),
+            PartyEvent::TookFrom { who, .. }
+            | PartyEvent::StaysBehind { who, .. }
+            | PartyEvent::WentToTheFront { who, .. } => Some(who),
         }
     }
 }
@@ -105,6 +109,10 @@ impl fmt::Display for PartyEvent {
                 }
                 Ok(())
             }
+            PartyEvent::WentToTheFront { party, who } => write!(
+                f,
+                "{who} goes to the front and leads the {party}; the others step back a place"
+            ),
             PartyEvent::StaysBehind { party, who, stay } => {
                 if *stay {
                     write!(f, "{who} stays behind while the {party} marches")

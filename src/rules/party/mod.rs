@@ -25,7 +25,9 @@ use crate::time::Clock;
 
 mod formation;
 use formation::keep_formation;
+mod front;
 mod staying;
+pub use front::ToTheFront;
 pub use staying::{StayBehind, StayingBehind};
 mod leaving;
 pub use leaving::{Leave, way_out};
@@ -117,6 +119,7 @@ impl Plugin for PartyPlugin {
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties)
             .offers(crate::rules::areas::Rank::AtHand, take_from_choices)
+            .offers(crate::rules::areas::Rank::Party, front::front_choices)
             .offers(crate::rules::areas::Rank::Party, staying::staying_choices)
             .offers(crate::rules::areas::Rank::Party, leaving::leaving_choices);
         app.init_resource::<Parties>()

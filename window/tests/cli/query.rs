@@ -159,8 +159,9 @@ fn query_choices_names_the_hold() {
 
 /// `delve query choices`: what a creature may do where it stands, as the window lists it: Sera,
 /// the crypt's thief, standing in the entry hall, may search methodically (10+) or hastily
-/// (14+), probe with her pole, rest, talk or shout, sneak (14+), stay behind while her party
-/// marches, and — the party standing at its way in — leave the level with it.
+/// (14+), probe with her pole, rest, talk or shout, sneak (14+), go to the front of her party,
+/// stay behind while it marches, and — the party standing at its way in — leave the level
+/// with it.
 #[test]
 fn query_choices_lists_what_the_rules_offer() {
     let o = delve(&[
@@ -190,6 +191,7 @@ fn query_choices_lists_what_the_rules_offer() {
             ("talk", None),
             ("shout", None),
             ("sneak", Some(14)),
+            ("go to the front and lead the march", None),
             ("stay behind here while the party marches", None),
             ("leave the level with the party", None),
         ]
