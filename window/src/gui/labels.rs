@@ -71,13 +71,19 @@ impl Plugin for LabelsPlugin {
     }
 }
 
-/// The labels' scale is the camera's: a font of 13 is 13 pixels on the screen at every zoom.
+/// The labels' scale is the camera's: a font of 13 is 13 pixels on the screen at every zoom
+/// (under a parent drawn smaller, a token sharing its square, as large all the same).
 fn keep_text_screen_sized(
     camera: Query<&Projection, With<MapCamera>>,
-    mut labels: Query<&mut Transform, With<ScreenSized>>,
+    mut labels: Query<(&mut Transform, Option<&ChildOf>), With<ScreenSized>>,
+    parents: Query<&Transform, Without<ScreenSized>>,
 ) {
-    let scale = Vec3::splat(camera_scale(&camera));
-    for mut tf in &mut labels {
+    let camera = camera_scale(&camera);
+    for (mut tf, parent) in &mut labels {
+        let under = parent
+            .and_then(|p| parents.get(p.parent()).ok())
+            .map_or(1.0, |t| t.scale.x.max(0.01));
+        let scale = Vec3::splat(camera / under);
         if tf.scale != scale {
             tf.scale = scale;
         }

@@ -96,8 +96,10 @@ fn name_the_crowded_on_hover(
     let roomy = super::labels::roomy(scale);
     // Squares as wide as a name leave room for neighbours' names too.
     let roomy_for_crowds = super::labels::square_px(scale) >= super::labels::NAME_WIDE_SQUARE_PX;
-    let taken: std::collections::HashSet<delve::grid::GridPos> =
-        creatures.iter().map(|(_, p)| p.0).collect();
+    let mut taken: std::collections::HashMap<delve::grid::GridPos, usize> = Default::default();
+    for (_, p) in &creatures {
+        *taken.entry(p.0).or_default() += 1;
+    }
     for (parent, mut vis) in &mut labels {
         let Ok((token, for_players)) = tokens.get(parent.parent()) else {
             continue;
@@ -106,14 +108,19 @@ fn name_the_crowded_on_hover(
             continue;
         };
         let at = at.0;
-        let crowded = (-1..=1)
-            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-            .filter(|&d| d != (0, 0))
-            .any(|(dx, dy)| taken.contains(&delve::grid::GridPos::new(at.x + dx, at.y + dy)));
+        // (Sharing its square, it is named only while selected: the tooltip names them all.)
+        let shares = taken.get(&at).is_some_and(|&n| n > 1);
+        let crowded = shares
+            || (-1..=1)
+                .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+                .filter(|&d| d != (0, 0))
+                .any(|(dx, dy)| {
+                    taken.contains_key(&delve::grid::GridPos::new(at.x + dx, at.y + dy))
+                });
         let named = (!crowded && (roomy || for_players))
-            || (roomy_for_crowds && !for_players)
+            || (roomy_for_crowds && !for_players && !shares)
             || selected.0 == Some(token.creature)
-            || hovered == Some(at);
+            || (hovered == Some(at) && !shares);
         let want = if named {
             Visibility::Inherited
         } else {
@@ -280,28 +287,67 @@ fn lay_the_fallen(
     }
 }
 
+/// Where a token stands within its square, and its scale, among the `sharing` creatures
+/// there (in entity order): alone, in the middle at full size; two, left and right; three or
+/// four, in the square's quarters; each at half size.
+fn side_by_side(sharing: &[Entity], creature: Entity) -> (Vec2, f32) {
+    if sharing.len() < 2 {
+        return (Vec2::ZERO, 1.0);
+    }
+    let mut order = sharing.to_vec();
+    order.sort();
+    let i = order.iter().position(|&e| e == creature).unwrap_or(0) % 4;
+    let quarter = super::art::TILE_PX as f32 / 4.0;
+    let x = if i % 2 == 0 { -quarter } else { quarter };
+    let y = match (sharing.len(), i / 2) {
+        (2, _) => 0.0,
+        (_, 0) => quarter,
+        _ => -quarter,
+    };
+    (Vec2::new(x, y), 0.5)
+}
+
 /// A lying token's height, of its width.
 const LYING: f32 = 0.5;
 
-/// Tokens stand on their creature's square; labels keep to their checkerboard side.
+/// Tokens stand on their creature's square — those sharing one (in a squeeze, a carried
+/// companion, the fallen under a fighter) side by side at half size, so none hides another;
+/// labels keep to their checkerboard side.
 fn follow_creatures(
     grid: Res<DungeonGrid>,
     positions: Query<&Position>,
     mut tokens: Query<(&Token, &mut Transform), Without<TokenLabel>>,
     mut labels: Query<(&ChildOf, &mut Transform), With<TokenLabel>>,
 ) {
-    for (token, mut tf) in &mut tokens {
+    let mut on: std::collections::BTreeMap<(i32, i32), Vec<Entity>> = Default::default();
+    for (token, _) in &tokens {
         if let Ok(p) = positions.get(token.creature) {
-            let at = square_to_world(grid.height(), p.0.x, p.0.y);
-            tf.translation.x = at.x;
-            tf.translation.y = at.y;
+            on.entry((p.0.x, p.0.y)).or_default().push(token.creature);
+        }
+    }
+    for (token, mut tf) in &mut tokens {
+        let Ok(p) = positions.get(token.creature) else {
+            continue;
+        };
+        let at = square_to_world(grid.height(), p.0.x, p.0.y);
+        let sharing = on.get(&(p.0.x, p.0.y)).map_or(&[][..], Vec::as_slice);
+        let (offset, scale) = side_by_side(sharing, token.creature);
+        tf.translation.x = at.x + offset.x;
+        tf.translation.y = at.y + offset.y;
+        if tf.scale.x != scale {
+            tf.scale = Vec3::new(scale, scale, 1.0);
         }
     }
     for (parent, mut tf) in &mut labels {
         if let Ok((token, _)) = tokens.get(parent.parent())
             && let Ok(p) = positions.get(token.creature)
         {
-            let y = label_offset(p.0);
+            // A half-size token's label keeps its distance from the square (and its size:
+            // `labels`).
+            let token_scale = tokens
+                .get(parent.parent())
+                .map_or(1.0, |(_, t)| t.scale.x.max(0.01));
+            let y = label_offset(p.0) / token_scale;
             if tf.translation.y != y {
                 tf.translation.y = y;
             }
@@ -416,6 +462,28 @@ fn label_caving_states(
 #[cfg(test)]
 mod tests {
     use super::initials;
+
+    /// Two on a square stand left and right at half size, three in distinct quarters; one
+    /// alone in the middle at full size.
+    #[test]
+    fn tokens_sharing_a_square_stand_side_by_side() {
+        use bevy::prelude::{Entity, Vec2};
+        let (a, b, c) = (
+            Entity::from_raw_u32(1).unwrap(),
+            Entity::from_raw_u32(2).unwrap(),
+            Entity::from_raw_u32(3).unwrap(),
+        );
+        assert_eq!(super::side_by_side(&[a], a), (Vec2::ZERO, 1.0));
+        let (left, half) = super::side_by_side(&[b, a], a);
+        let (right, _) = super::side_by_side(&[b, a], b);
+        assert_eq!(half, 0.5);
+        assert!(left.x * right.x < 0.0 && left.y == 0.0 && right.y == 0.0);
+        let three: Vec<Vec2> = [a, b, c]
+            .iter()
+            .map(|&e| super::side_by_side(&[a, b, c], e).0)
+            .collect();
+        assert!(three[0] != three[1] && three[1] != three[2] && three[0] != three[2]);
+    }
 
     /// Initials tell the crypt's and the cave's creatures apart.
     #[test]
