@@ -74,6 +74,42 @@ fn walk_known(
     }
 }
 
+/// Where a walk to `to` ends: at `to`, or — `to` a closed door (not one still secret) — on the
+/// open square beside it with the shortest walk from `from` (one walks up to a door, then opens
+/// it: Dungeon Delves › Doors).
+pub fn walk_end(
+    grid: &delve::grid::DungeonGrid,
+    from: GridPos,
+    to: GridPos,
+    seen: Option<&[bool]>,
+    door_here: bool,
+) -> GridPos {
+    if !door_here || grid.is_passable(to) {
+        return to;
+    }
+    [(0, -1), (1, 0), (0, 1), (-1, 0)]
+        .into_iter()
+        .map(|(dx, dy)| GridPos::new(to.x + dx, to.y + dy))
+        .filter_map(|p| walk_known(grid, from, p, seen).map(|w| (w.feet, p)))
+        .min()
+        .map_or(to, |(_, p)| p)
+}
+
+/// Is there a closed door at `p` one may walk up to (not one still secret)?
+pub fn door_at(doors: &Query<(&Position, &delve::rules::doors::Door)>, p: GridPos) -> bool {
+    doors.iter().any(|(at, d)| at.0 == p && !d.spec.secret)
+}
+
+/// What the faction of `mover` has seen, in a player's view (`None` in the Judge's).
+pub fn seen_by(
+    view: Option<&super::state::ViewMode>,
+    memory: Option<&delve::rules::vision::FactionMemory>,
+    faction: Option<&delve::creature::Faction>,
+) -> Option<Vec<bool>> {
+    view.filter(|v| **v != super::state::ViewMode::Judge)
+        .and_then(|_| Some(memory?.seen.get(faction?.0)?.clone()))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn preview(
     mut commands: Commands,
@@ -90,6 +126,7 @@ fn preview(
     view: Option<Res<super::state::ViewMode>>,
     memory: Option<Res<delve::rules::vision::FactionMemory>>,
     factions: Query<&delve::creature::Faction>,
+    doors: Query<(&Position, &delve::rules::doors::Door)>,
 ) {
     let Some(art) = art else {
         return;
@@ -125,13 +162,14 @@ fn preview(
     let h = grid.height();
     // In a player's view a walk goes only over squares the mover's faction has seen (RULINGS ›
     // Knowledge): the preview maps nothing the party does not know.
-    let known: Option<Vec<bool>> = view
-        .filter(|v| **v != super::state::ViewMode::Judge)
-        .and_then(|_| {
-            let faction = movers.first().and_then(|&e| factions.get(e).ok())?;
-            Some(memory.as_ref()?.seen.get(faction.0)?.clone())
-        });
-    let path = walk_known(grid, from, to, known.as_deref());
+    let known = seen_by(
+        view.as_deref(),
+        memory.as_deref(),
+        movers.first().and_then(|&e| factions.get(e).ok()),
+    );
+    let door = door_at(&doors, to);
+    let end = walk_end(grid, from, to, known.as_deref(), door);
+    let path = walk_known(grid, from, end, known.as_deref());
     let label = match path {
         None if known.is_some() => "no known way there".to_owned(),
         None => "no open path".to_owned(),
@@ -193,7 +231,15 @@ fn preview(
             } else {
                 format!("\n{} throws on the way (red)", throws.join(" and "))
             };
-            format!("{}' - {time} at {pace} speed{running}{throws}", path.feet)
+            let up_to = if end != to {
+                format!("up to the door at {to}: ")
+            } else {
+                String::new()
+            };
+            format!(
+                "{up_to}{}' - {time} at {pace} speed{running}{throws}",
+                path.feet
+            )
         }
     };
     walk.0 = Some(label);
@@ -226,5 +272,27 @@ mod tests {
         }
         assert!(walk_known(&grid, from, near, Some(&seen)).is_some());
         assert!(walk_known(&grid, from, far, Some(&seen)).is_none());
+    }
+
+    /// A walk to the crypt's closed door at (3, 6) ends beside it, at (3, 5), on the side the
+    /// walker comes from; an open square is walked to itself; a square that is no door, not
+    /// open, is left as it is (the rules then say why there is no path).
+    #[test]
+    fn a_walk_to_a_closed_door_ends_beside_it() {
+        let level = delve::level::LevelText::default_level()
+            .load()
+            .unwrap()
+            .level;
+        let app = delve::sim::sim_app(&level, 1);
+        let grid = app.world().resource::<delve::grid::DungeonGrid>().clone();
+        let (from, door) = (GridPos::new(2, 2), GridPos::new(3, 6));
+        assert!(!grid.is_passable(door));
+        assert_eq!(walk_end(&grid, from, door, None, true), GridPos::new(3, 5));
+        assert_eq!(
+            walk_end(&grid, from, GridPos::new(4, 4), None, false),
+            GridPos::new(4, 4)
+        );
+        let wall = GridPos::new(0, 0);
+        assert_eq!(walk_end(&grid, from, wall, None, false), wall);
     }
 }
