@@ -98,13 +98,7 @@ fn move_here(
     mut pending: ResMut<PendingCommands>,
     ui: Res<UiState>,
     mut tell: MessageWriter<Tell>,
-    (view, memory, factions, positions, doors): (
-        Option<Res<super::state::ViewMode>>,
-        Option<Res<delve::rules::vision::FactionMemory>>,
-        Query<&delve::creature::Faction>,
-        Query<&delve::creature::Position>,
-        Query<(&delve::creature::Position, &delve::rules::doors::Door)>,
-    ),
+    known: super::preview::WalkKnowledge,
 ) {
     // (Shift + right click opens the square's menu: `gui::square_menu`.)
     if !actions.just_pressed(&DelveAction::MoveHere) || actions.pressed(&DelveAction::SquareMenu) {
@@ -124,18 +118,7 @@ fn move_here(
         .and_then(|p| parties.get(p))
         .and_then(|p| p.leader())
         .or(selected.0);
-    let to = match mover.and_then(|m| positions.get(m).ok()) {
-        Some(from) => {
-            let known = super::preview::seen_by(
-                view.as_deref(),
-                memory.as_deref(),
-                mover.and_then(|m| factions.get(m).ok()),
-            );
-            let door = super::preview::door_at(&doors, to);
-            super::preview::walk_end(&pointer.grid, from.0, to, known.as_deref(), door)
-        }
-        None => to,
-    };
+    let to = mover.map_or(to, |m| known.walk_end(&pointer.grid, m, to));
     let command = match party {
         Some(party) => Command::MoveParty(MoveParty {
             party,

@@ -110,6 +110,32 @@ pub fn seen_by(
         .and_then(|_| Some(memory?.seen.get(faction?.0)?.clone()))
 }
 
+/// What a view knows to walk by: its faction's memory of squares (in a player's view) and
+/// the doors.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct WalkKnowledge<'w, 's> {
+    view: Option<Res<'w, super::state::ViewMode>>,
+    memory: Option<Res<'w, delve::rules::vision::FactionMemory>>,
+    factions: Query<'w, 's, &'static delve::creature::Faction>,
+    positions: Query<'w, 's, &'static Position>,
+    doors: Query<'w, 's, (&'static Position, &'static delve::rules::doors::Door)>,
+}
+
+impl WalkKnowledge<'_, '_> {
+    /// Where `mover`'s walk to `to` ends ([`walk_end`]), as the view knows the squares.
+    pub fn walk_end(&self, grid: &delve::grid::DungeonGrid, mover: Entity, to: GridPos) -> GridPos {
+        let Ok(from) = self.positions.get(mover) else {
+            return to;
+        };
+        let known = seen_by(
+            self.view.as_deref(),
+            self.memory.as_deref(),
+            self.factions.get(mover).ok(),
+        );
+        walk_end(grid, from.0, to, known.as_deref(), door_at(&self.doors, to))
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn preview(
     mut commands: Commands,
