@@ -229,7 +229,13 @@ fn battle_panel(
                 } else {
                     " (not yet acted)"
                 };
-            s.push_str(&format!("\n{}. {} {}{first}", i + 1, f.name, f.result));
+            // Another faction is "the foe" to a player's view, its throw unknown (RULINGS ›
+            // Knowledge: the acting order is all it learns of it).
+            if party_view && f.faction != known {
+                s.push_str(&format!("\n{}. the foe{first}", i + 1));
+            } else {
+                s.push_str(&format!("\n{}. {} {}{first}", i + 1, f.name, f.result));
+            }
             // In a player's view another faction's members are named only where the view's
             // faction sees them now (RULINGS › Knowledge).
             let seen = |e: Entity| {
@@ -356,7 +362,8 @@ mod tests {
     }
 
     /// In the party's view the panel names another faction's members only while the party
-    /// sees them (RULINGS › Knowledge); the Judge's view names them all. Hollowjaw, put far off
+    /// sees them, and the faction itself not at all (RULINGS › Knowledge); the Judge's view
+    /// names them all. Hollowjaw, put far off
     /// in the dark by the Judge's hand, is in the Judge's panel and not in the party's;
     /// Gnawbone, in sight, is in both.
     #[test]
@@ -382,6 +389,10 @@ mod tests {
         );
         assert!(!party.contains("Hollowjaw"), "{party}");
         assert!(party.contains("Gnawbone HP"), "{party}");
+        // Another faction is "the foe": its name and its initiative are the Judge's.
+        assert!(judge.contains("ghouls"), "{judge}");
+        assert!(!party.contains("ghouls"), "{party}");
+        assert!(party.contains(". the foe"), "{party}");
     }
 
     /// T plays a turn, but stops at the round a battle begins while the party waits for orders,
