@@ -84,12 +84,19 @@ pub struct Mark {
 
 /// The marks of a delve's log, in order.
 pub fn marks(log: &[LogEntry]) -> Vec<Mark> {
+    marks_told(log, |e| Some(e.event().to_string()))
+}
+
+/// The marks of the entries `told` gives words for (a party's: those it knows of, in its
+/// words — [`LogEntry::known_to_party`], [`LogEntry::told_to_party`]), in order.
+pub fn marks_told(log: &[LogEntry], told: impl Fn(&LogEntry) -> Option<String>) -> Vec<Mark> {
     log.iter()
         .filter_map(|e| {
-            kind_of(e).map(|kind| Mark {
+            let kind = kind_of(e)?;
+            Some(Mark {
                 round: e.round,
                 kind,
-                what: e.event().to_string(),
+                what: told(e)?,
             })
         })
         .collect()

@@ -157,20 +157,24 @@ impl LogEntry {
         self.event.known_to_party(members, party)
     }
 
-    /// The entry as the party `party` reads it (see [`LogEvent::told_to_party`]).
+    /// The entry as the party `party` reads it, stamped with its time (see
+    /// [`LogEvent::told_to_party`]).
     pub fn told_to_party(&self, members: &[&str], party: &str) -> String {
-        match self.event.told_to_party(members, party) {
-            Some(words) => {
-                let c = Clock { rounds: self.round };
-                format!(
-                    "[h{} t{} r{}] {words}",
-                    c.hours(),
-                    c.turn_of_hour(),
-                    c.round_of_turn()
-                )
-            }
-            None => self.to_string(),
-        }
+        let c = Clock { rounds: self.round };
+        format!(
+            "[h{} t{} r{}] {}",
+            c.hours(),
+            c.turn_of_hour(),
+            c.round_of_turn(),
+            self.words_for_party(members, party)
+        )
+    }
+
+    /// The event in the words the party `party` is told it in.
+    pub fn words_for_party(&self, members: &[&str], party: &str) -> String {
+        self.event
+            .told_to_party(members, party)
+            .unwrap_or_else(|| self.event.to_string())
     }
 
     /// The square of an event about no one in particular that happened at one.

@@ -30,8 +30,8 @@ pub const SPEEDS: [u32; 3] = [1, 4, 16];
 #[derive(Resource, Debug, Default)]
 pub struct Timeline {
     pub marks: Vec<Mark>,
-    /// The line's log length and end the marks were read at.
-    read_at: (usize, u64),
+    /// The line's log length and end the marks were read at, and whether for a player's view.
+    read_at: (usize, u64, bool),
     /// Playing on along the line.
     pub playing: bool,
     /// Index into [`SPEEDS`].
@@ -57,16 +57,39 @@ impl Plugin for TimelinePlugin {
     }
 }
 
-/// The marks of the line, read again when it grew or forked.
-fn read_marks(frames: Option<Res<Keyframes>>, mut timeline: ResMut<Timeline>) {
+/// The marks of the line, read again when it grew or forked, or the view changed: in a
+/// player's view only what the party knows of, in its words (RULINGS › Knowledge).
+fn read_marks(
+    frames: Option<Res<Keyframes>>,
+    mut timeline: ResMut<Timeline>,
+    view: Option<Res<super::state::ViewMode>>,
+    parties: Res<delve::rules::party::Parties>,
+    names: Query<&Name>,
+) {
     let Some(frames) = frames else {
         return;
     };
-    let at = (frames.log().len(), frames.end());
-    if timeline.read_at != at {
-        timeline.marks = delve::timeline::marks(frames.log());
-        timeline.read_at = at;
+    let party_view = view.as_deref().is_some_and(|v| !v.judges());
+    let at = (frames.log().len(), frames.end(), party_view);
+    if timeline.read_at == at {
+        return;
     }
+    timeline.marks = match parties.0.first().filter(|_| party_view) {
+        Some(party) => {
+            let members: Vec<String> = party
+                .marching_order
+                .iter()
+                .filter_map(|&e| names.get(e).ok().map(|n| n.to_string()))
+                .collect();
+            let members: Vec<&str> = members.iter().map(String::as_str).collect();
+            delve::timeline::marks_told(frames.log(), |e| {
+                e.known_to_party(&members, &party.name, 0)
+                    .then(|| e.words_for_party(&members, &party.name))
+            })
+        }
+        None => delve::timeline::marks(frames.log()),
+    };
+    timeline.read_at = at;
 }
 
 /// The timeline's keys: where to go.
@@ -396,6 +419,33 @@ mod tests {
         key.release(app.world_mut());
         held.release(app.world_mut());
         app.update();
+    }
+
+    /// In a player's view the timeline marks only what the party knows of, in its words: the
+    /// crypt's delve, 300 rounds under the policy, has marks the Judge sees that name a monster
+    /// (a ghoul going to look at a noise, one downed), and none of them is the party's.
+    #[test]
+    fn the_partys_timeline_marks_only_what_it_knows() {
+        let mut app = watched(300);
+        app.insert_resource(crate::gui::state::ViewMode::Judge);
+        app.update();
+        let judge = app.world().resource::<Timeline>().marks.clone();
+        app.insert_resource(crate::gui::state::ViewMode::Party);
+        app.update();
+        let party = app.world().resource::<Timeline>().marks.clone();
+        let monsters = [
+            "Gnawbone",
+            "Ashmaw",
+            "Hollowjaw",
+            "Warden of Ash",
+            "ghouls",
+            "the dead",
+        ];
+        let names_one = |m: &Mark| monsters.iter().any(|n| m.what.contains(n));
+        assert!(judge.iter().any(names_one), "{judge:#?}");
+        assert!(party.len() < judge.len());
+        let leaked: Vec<&Mark> = party.iter().filter(|m| names_one(m)).collect();
+        assert!(leaked.is_empty(), "{leaked:#?}");
     }
 
     /// , and . step a round, Shift with them a turn, never past the line's ends; [ and ] go to
