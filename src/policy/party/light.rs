@@ -39,6 +39,17 @@ pub(super) fn has_light_burning(world: &mut World, members: &[Entity]) -> bool {
         .any(|(b, _, l)| l.lit && is_up(world, *b))
 }
 
+/// Does the party see at `at` by all the light it has: a lit light is carried by a member up
+/// there, or none burns (it sees by what is there, or in the dark)?
+pub(super) fn light_on(world: &mut World, members: &[Entity], at: GridPos) -> bool {
+    let burning: Vec<Entity> = carried(world, members)
+        .iter()
+        .filter(|(b, _, l)| l.lit && is_up(world, *b))
+        .map(|(b, ..)| *b)
+        .collect();
+    burning.is_empty() || burning.iter().any(|&b| square(world, b) == Some(at))
+}
+
 /// Rounds of fuel left in the party's burning lights below which it lights the next.
 const DYING_ROUNDS: u64 = 2;
 

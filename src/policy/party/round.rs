@@ -160,9 +160,11 @@ impl ThisRound<'_> {
             };
             let know = sight.knowledge();
             // An edge it stands on or beside stays an edge only for what cannot be seen from
-            // here (dark walls, corners): walking there again would show no more.
+            // here (dark walls, corners): walking there again would show no more — unless the
+            // party's light is behind its leader (brought up, it shows more).
+            let light_here = super::light::light_on(self.world, self.members, self.here);
             for p in std::iter::once(self.here).chain(self.here.neighbours()) {
-                if know.frontier(p) && !self.mind.exploring.exhausted.contains(&p) {
+                if light_here && know.frontier(p) && !self.mind.exploring.exhausted.contains(&p) {
                     self.mind.exploring.exhausted.push(p);
                 }
             }

@@ -127,6 +127,7 @@ pub(super) fn keep_formation(
     hazards: Option<Res<crate::rules::movement::hazards::KnownHazards>>,
     squeezing: Option<Res<Squeezes>>,
     staying: Query<(), With<super::StayingBehind>>,
+    own_way: Query<(), (With<Walking>, With<Following>)>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -199,9 +200,10 @@ pub(super) fn keep_formation(
             else {
                 continue;
             };
+            // (One walking a way of its own, told to, is not pulled back into line.)
             let Some(slot) = slot
                 .filter(|s| !taken.contains(s))
-                .filter(|_| free_to_follow(&conditions, rolls.3))
+                .filter(|_| free_to_follow(&conditions, rolls.3) && !own_way.contains(e))
             else {
                 taken.push(pos.0);
                 continue;
@@ -295,7 +297,9 @@ pub(super) fn keep_formation(
             after_running(&mut log, round, name, &mut conditions, (pace, feet, fell));
             taken.push(pos.0);
         }
-        if walking.is_none() && (closed_up || !moved_any) {
+        // (In a battle each fights where it stands: the march ends with the leader's walk.)
+        let fighting = faction.is_some_and(|f| acting.fighting(*f));
+        if walking.is_none() && (closed_up || !moved_any || fighting) {
             // The leader has arrived or stopped: the march ends once everyone has closed up
             // (or no one can get nearer its place).
             party.pace = None;
