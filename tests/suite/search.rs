@@ -342,3 +342,50 @@ fn one_searching_throw_notices_every_hidden_feature() {
         assert_eq!(finds, found, "{}", delve.log().to_text());
     }
 }
+
+/// Dungeon Delves › Searching and › Marching Order: the fighter leading has walked onto the
+/// corridor's dead end (the shrine behind a secret door beyond it), the thief behind it. The
+/// party does not let the fighter search with its poor throw: the thief goes to the front —
+/// the fighter steps back a place — and searches there.
+#[test]
+fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
+    use delve::rules::party::PartyEvent;
+    let mut delve = delve::scenario::Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXXXX",
+        "X..............+.....X",
+        "XXXXXXXXXXXXXXXX.....X",
+        "XXXXXXXXXXXXXXXXXXXXXX",
+    ])
+    .legend("'+': Door")
+    .door("(at: (15, 1), material: Stone, secret: true)")
+    .light("(at: (7, 1), kind: Custom(bright_feet: 200, dim_feet: 300), lit: true)")
+    .faction(r#"(name: "party", marching_order: ["Hild", "Pell"])"#)
+    .creature(
+        r#"(name: "Hild", faction: "party", at: (14, 1), level: 2, class: "fighter", hp: 14,
+            ac: 16, encumbrance_stone: 6.0)"#,
+    )
+    .creature(
+        r#"(name: "Pell", faction: "party", at: (13, 1), level: 2, class: "thief", hp: 7,
+            ac: 13, encumbrance_stone: 2.5, proficiencies: [Searching],
+            throws: { Searching: 14 })"#,
+    )
+    .field("goal: Room((19, 1))")
+    .build();
+    crate::autonomy::hand_over(&mut delve, delve::policy::PartyPolicy::default());
+    delve.run(3);
+    assert!(
+        delve.events::<PartyEvent>().iter().any(|e| matches!(
+            e,
+            PartyEvent::WentToTheFront { who, .. } if who == "Pell"
+        )),
+        "{}",
+        delve.log().to_text()
+    );
+    assert_eq!(delve.at("Pell"), delve::grid::GridPos::new(14, 1));
+    assert_eq!(delve.at("Hild"), delve::grid::GridPos::new(13, 1));
+    delve.run(20);
+    let searches = delve.throws_for(delve::rules::throws::Skill::Proficiency(
+        delve::level::schema::Proficiency::Searching,
+    ));
+    assert!(!searches.is_empty(), "{}", delve.log().to_text());
+}

@@ -54,13 +54,24 @@ pub(super) fn search_here(
         .copied()
         .filter(|&m| is_up(world, m))
         .collect();
-    let searcher = best_searcher(world, &up).expect("the leader is up");
-    // One already on the dead end searches from there: the others cannot step onto it.
-    let searcher = up
-        .iter()
-        .copied()
-        .find(|&m| square(world, m) == Some(here))
-        .unwrap_or(searcher);
+    let best = best_searcher(world, &up).expect("the leader is up");
+    // One already on the dead end searches from there: the others cannot step onto it —
+    // unless it leads and the best searcher can go to the front (the others step back a place:
+    // `rules::party::ToTheFront`).
+    let on_it = up.iter().copied().find(|&m| square(world, m) == Some(here));
+    if on_it.is_some_and(|m| m != best)
+        && let Some(forward) = offered(world, best, |a| {
+            a.get::<crate::rules::party::ToTheFront>().is_some()
+        })
+        && on_it
+            == world
+                .resource::<crate::rules::party::Parties>()
+                .get(&mind.party)
+                .and_then(|p| p.leader())
+    {
+        return (intent, vec![forward]);
+    }
+    let searcher = on_it.unwrap_or(best);
     if square(world, searcher) != Some(here) {
         return (
             intent,
