@@ -266,7 +266,21 @@ enum Cmd {
     },
 }
 
+/// Output piped to a reader that stops reading (`delve check … | head -1`) ends the process
+/// quietly, as Unix tools do, instead of a panic in the next line printed: SIGPIPE's default.
+#[cfg(unix)]
+fn quiet_when_the_reader_goes() {
+    // SAFETY: setting a signal's disposition to its default, once, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_when_the_reader_goes() {}
+
 fn main() -> ExitCode {
+    quiet_when_the_reader_goes();
     let cli = Cli::parse();
     match cli.command {
         None => window(cli),

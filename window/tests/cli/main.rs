@@ -519,3 +519,37 @@ fn sim_stops_where_a_tampered_journal_goes_another_way() {
     // The log stops at the end of that turn.
     assert!(!stdout(&o).contains("turn 4 ends"), "{}", stdout(&o));
 }
+
+/// A reader that stops after the first line (`delve check … | head -1`, `delve sim --auto … |
+/// head`) ends delve quietly: no panic on the broken pipe.
+#[test]
+fn a_reader_that_stops_early_ends_delve_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for args in [
+        &[
+            "check",
+            "levels/crypt.ron",
+            "levels/cave.ron",
+            "levels/undercroft.ron",
+        ][..],
+        &["sim", "levels/crypt.ron", "--auto", "--seed", "3"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+            .args(args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("delve runs");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty(), "{args:?}");
+        // (The reader is dropped here: the pipe closes.)
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
