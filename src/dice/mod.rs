@@ -79,6 +79,9 @@ pub fn d20_chance(target: i32) -> f32 {
     (21 - target).clamp(0, 20) as f32 / 20.0
 }
 
+/// The largest number in a dice expression, either way (and the most dice, and sides).
+pub const MAX_DICE_NUMBER: i32 = 1000;
+
 /// `NdS+B`: N dice of S sides plus a bonus (which may be negative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceExpr {
@@ -109,6 +112,17 @@ impl DiceExpr {
             Some(_) => return Err(bad()),
             None => (&t[..], 0),
         };
+        // (Numbers are bounded as the dice are: a total never overflows.)
+        let number = |n: i32| {
+            if (-MAX_DICE_NUMBER..=MAX_DICE_NUMBER).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!(
+                    "`{s}`: a number in dice is -{MAX_DICE_NUMBER} to {MAX_DICE_NUMBER}"
+                ))
+            }
+        };
+        let bonus = number(bonus)?;
         match dice.split_once(['d', 'D']) {
             Some((n, sides)) => {
                 let count = if n.is_empty() {
@@ -117,7 +131,11 @@ impl DiceExpr {
                     n.parse().map_err(|_| bad())?
                 };
                 let sides: u32 = sides.parse().map_err(|_| bad())?;
-                if count == 0 || count > 1000 || sides == 0 || sides > 1000 {
+                if count == 0
+                    || count > MAX_DICE_NUMBER as u32
+                    || sides == 0
+                    || sides > MAX_DICE_NUMBER as u32
+                {
                     return Err(format!(
                         "`{s}`: dice need 1 to 1000 dice of 1 to 1000 sides"
                     ));
@@ -125,7 +143,7 @@ impl DiceExpr {
                 Ok(Self::new(count, sides, bonus))
             }
             None => {
-                let n: i32 = dice.parse().map_err(|_| bad())?;
+                let n: i32 = number(dice.parse().map_err(|_| bad())?)?;
                 Ok(Self::new(0, 0, n + bonus))
             }
         }

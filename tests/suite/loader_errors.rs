@@ -346,3 +346,52 @@ fn empty_map() {
         .collect();
     assert_at(&errors[0], pos_of(&src, "[],", 0, 0), "the map has no rows");
 }
+
+/// Numbers the simulator would overflow on, or allocate without bound for, are refused at the
+/// door with their range, on the line of the field: a critical multiplier of 4294967295 (one
+/// critical would roll its dice that many times), a light's reach of 4294967295' (its footprint
+/// is worked out square by square), an attack bonus of 2147483647 (the throw's sum wraps), a
+/// damage of `2147483647+1` (it parsed as −2147483648), squares 4294967295' wide.
+#[test]
+fn numbers_beyond_what_the_simulator_takes_are_refused_with_their_range() {
+    let weapon = r#"weapons: [(name: "axe", damage: "1d8", damage_type: Slashing, critical: (threat: 20, multiplier: 4294967295))]"#;
+    let cases: [(String, &str, &str); 5] = [
+        (
+            BASE.replace("speed_feet: 60)", &format!("speed_feet: 60, {weapon})")),
+            "critical: (",
+            "a critical multiplier 4294967295: it is 2 to 10",
+        ),
+        (
+            BASE.replace(
+                "creatures: [",
+                "lights: [(at: (1, 1), kind: Custom(bright_feet: 10, dim_feet: 4294967295), lit: true)],\n    creatures: [",
+            ),
+            "kind: Custom",
+            "its reach in feet, 4294967295: it is 0 to 1000",
+        ),
+        (
+            BASE.replace("speed_feet: 60)", "speed_feet: 60, attack_bonus: 2147483647)"),
+            "attack_bonus",
+            "an attack bonus 2147483647: it is -100 to 100",
+        ),
+        (
+            BASE.replace(
+                "speed_feet: 60)",
+                r#"speed_feet: 60, weapons: [(name: "axe", damage: "2147483647+1", damage_type: Slashing)])"#,
+            ),
+            "damage: \"2147",
+            "a number in dice is -1000 to 1000",
+        ),
+        (
+            BASE.replace("name: \"test\",", "name: \"test\",\n    scale_feet: 4294967295,"),
+            "scale_feet",
+            "`scale_feet`, the side of a square in feet, 4294967295: it is 1 to 100",
+        ),
+    ];
+    for (src, field, words) in cases {
+        let d = the_error(&src);
+        assert_eq!(d.kind, DiagnosticKind::BadValue, "{d}");
+        assert_eq!(d.line, pos_of(&src, field, 0, 0).0, "{d}");
+        assert!(d.message.contains(words), "`{words}` not in: {d}");
+    }
+}

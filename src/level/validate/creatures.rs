@@ -371,13 +371,27 @@ impl Validator<'_> {
                         },
                     })
                 });
+                let critical = w.critical.unwrap_or_default();
+                let crit_at = path!["creatures", i, "weapons", j, "critical"];
+                let critical_ok = self.within(
+                    i64::from(critical.threat),
+                    2..=20,
+                    crit_at,
+                    "a critical threat (the lowest d20 face that threatens)",
+                ) && self.within(
+                    i64::from(critical.multiplier),
+                    2..=super::MAX_CRITICAL_MULTIPLIER,
+                    crit_at,
+                    "a critical multiplier",
+                );
                 match DiceExpr::parse(&w.damage) {
+                    Ok(_) if !critical_ok => {}
                     Ok(damage) => weapons.push(WeaponDef {
                         name: w.name.clone(),
                         damage,
                         damage_type: w.damage_type,
                         range_feet: w.range_feet,
-                        critical: w.critical.unwrap_or_default(),
+                        critical,
                         kind: w.kind,
                         enchantment,
                         structural,
@@ -387,6 +401,14 @@ impl Validator<'_> {
                         self.error(DiagnosticKind::BadValue, pos, e);
                     }
                 }
+            }
+            if let Some(b) = c.attack_bonus {
+                self.within(
+                    i64::from(b),
+                    -super::MAX_ATTACK_BONUS..=super::MAX_ATTACK_BONUS,
+                    path!["creatures", i, "attack_bonus"],
+                    "an attack bonus",
+                );
             }
             let mut carries = Vec::new();
             for (j, l) in c.carries.iter().flatten().enumerate() {

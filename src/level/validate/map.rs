@@ -307,6 +307,21 @@ impl Validator<'_> {
     }
 
     pub(super) fn light_kind(&mut self, kind: LightKind, path: &[Seg]) -> bool {
+        if let Some((bright_feet, dim_feet)) = kind.radii() {
+            for (feet, what) in [
+                (bright_feet, "its bright light's reach"),
+                (dim_feet, "its reach"),
+            ] {
+                if !self.within(
+                    i64::from(feet),
+                    0..=super::MAX_REACH_FEET,
+                    path,
+                    &format!("a light: {what} in feet,"),
+                ) {
+                    return false;
+                }
+            }
+        }
         if let Some((bright_feet, dim_feet)) = kind.radii()
             && dim_feet < bright_feet
         {

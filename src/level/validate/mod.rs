@@ -17,6 +17,21 @@ pub const MAX_MAP_SIDE: usize = 4096;
 /// The deepest depth (and highest height) a level may give (RULINGS › Pits and holes).
 pub const MAX_DEPTH_FEET: u32 = 1000;
 
+/// The widest square a level may have, in feet (a dungeon's squares are 5' or 10'; beyond this
+/// a walk's feet would no longer be a dungeon's).
+pub const MAX_SCALE_FEET: i64 = 100;
+
+/// The farthest a light reaches, in feet, as the depths and heights (a light's footprint is
+/// worked out square by square within its reach).
+pub const MAX_REACH_FEET: i64 = 1000;
+
+/// The largest attack bonus, either way (a throw's modifiers are summed in 32 bits).
+pub const MAX_ATTACK_BONUS: i64 = 100;
+
+/// The largest critical multiplier (the rules' weapons are ×2 to ×4: Tactical Combat › Critical
+/// Hits); a critical's dice are rolled that many times.
+pub const MAX_CRITICAL_MULTIPLIER: i64 = 10;
+
 /// The RON dialect of level, bestiary and script files: optional fields are written bare
 /// (`hp: 9`, not `hp: Some(9)`); `Some(..)` is still accepted.
 pub fn ron_options() -> ron::Options {
@@ -200,14 +215,12 @@ impl Validator<'_> {
     }
 
     fn level(&mut self, raw: RawLevel, includes: Includes) -> Option<Level> {
-        if raw.scale_feet == 0 {
-            let at = self.at(path!["scale_feet"]);
-            self.error(
-                DiagnosticKind::BadValue,
-                at,
-                "`scale_feet` must be at least 1 (feet per square)",
-            );
-        }
+        self.within(
+            i64::from(raw.scale_feet),
+            1..=MAX_SCALE_FEET,
+            path!["scale_feet"],
+            "`scale_feet`, the side of a square in feet,",
+        );
         let legend = self.legend(&raw.legend);
         self.depth(raw.deep_water_feet, path!["deep_water_feet"], "deep water");
         if !(1..=MAX_DEPTH_FEET).contains(&raw.lair_radius_feet) {
@@ -424,6 +437,27 @@ impl Validator<'_> {
     }
 
     /// RULINGS › Pits and holes: depths and heights in a level are 1' to 1,000'.
+    /// A number the simulator takes only within `range` (it would overflow, or allocate without
+    /// bound, beyond it): an error at `path` naming `what` and the range otherwise.
+    pub(super) fn within(
+        &mut self,
+        value: i64,
+        range: std::ops::RangeInclusive<i64>,
+        path: &[Seg],
+        what: &str,
+    ) -> bool {
+        if range.contains(&value) {
+            return true;
+        }
+        let at = self.at(path);
+        self.error(
+            DiagnosticKind::BadValue,
+            at,
+            format!("{what} {value}: it is {} to {}", range.start(), range.end()),
+        );
+        false
+    }
+
     fn depth(&mut self, feet: u32, path: &[Seg], what: &str) {
         if !(1..=MAX_DEPTH_FEET).contains(&feet) {
             let at = self.at(path);

@@ -164,8 +164,12 @@ pub(super) fn keep_formation(
         };
         let slots = formation_slots(&grid, &party.trail, followers.len(), formation);
         let mut taken: Vec<GridPos> = vec![at.0];
-        // Where each member stands, kept as they move: a follower's move never ends on a
-        // fellow's square (two share one only in a squeeze or a fight).
+        // In a battle each fights where it stands: the march ends with the leader's walk, and
+        // followers may close up onto a fellow's square (two share one only in a squeeze or a
+        // fight).
+        let fighting = faction.is_some_and(|f| acting.fighting(*f));
+        // Where each member stands, kept as they move: outside a fight a follower's move never
+        // ends on a fellow's square.
         let mut standing: Vec<(Entity, GridPos)> = party
             .marching_order
             .iter()
@@ -262,9 +266,10 @@ pub(super) fn keep_formation(
                 taken.push(pos.0);
                 continue;
             }
-            while steps
-                .last()
-                .is_some_and(|s| standing.iter().any(|&(o, p)| o != e && p == s.0))
+            while !fighting
+                && steps
+                    .last()
+                    .is_some_and(|s| standing.iter().any(|&(o, p)| o != e && p == s.0))
             {
                 steps.pop();
             }
@@ -297,8 +302,6 @@ pub(super) fn keep_formation(
             after_running(&mut log, round, name, &mut conditions, (pace, feet, fell));
             taken.push(pos.0);
         }
-        // (In a battle each fights where it stands: the march ends with the leader's walk.)
-        let fighting = faction.is_some_and(|f| acting.fighting(*f));
         if walking.is_none() && (closed_up || !moved_any || fighting) {
             // The leader has arrived or stopped: the march ends once everyone has closed up
             // (or no one can get nearer its place).
