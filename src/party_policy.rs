@@ -161,9 +161,21 @@ impl PartyPolicy {
                 });
             }
         }
+        if !(1..=MAX_TURN_LIMIT).contains(&policy.turn_limit) {
+            return Err(PolicyError {
+                line: 1,
+                col: 1,
+                problem: PolicyProblem::TurnLimit(policy.turn_limit),
+            });
+        }
         Ok(policy)
     }
 }
+
+/// The most turns a delve may last under a policy: 1,000 hours. The lab keeps each delve's
+/// records round by round, so a delve must end in bounded time (and its rounds never overflow
+/// the turn's arithmetic: a limit near the largest number ended delves after 4 rounds).
+pub const MAX_TURN_LIMIT: u64 = 6000;
 
 /// What is wrong with a policy file, and where.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,6 +193,8 @@ pub enum PolicyProblem {
     FleeShare(f32),
     /// `jump_odds` is a chance, from 0 to 1.
     Odds(f32),
+    /// `turn_limit` is 1 to [`MAX_TURN_LIMIT`] turns.
+    TurnLimit(u64),
 }
 
 impl std::fmt::Display for PolicyError {
@@ -193,6 +207,10 @@ impl std::fmt::Display for PolicyError {
                 "flee_when_down is a share of the party from 0 to 1, not {v}"
             ),
             PolicyProblem::Odds(v) => write!(f, "jump_odds is a chance from 0 to 1, not {v}"),
+            PolicyProblem::TurnLimit(v) => write!(
+                f,
+                "turn_limit is 1 to {MAX_TURN_LIMIT} turns (1,000 hours), not {v}"
+            ),
         }
     }
 }
@@ -207,6 +225,14 @@ mod tests {
 
     #[test]
     fn a_policy_file_names_only_what_it_changes() {
+        for bad in ["(turn_limit: 0)", "(turn_limit: 18446744073709551615)"] {
+            let e = PartyPolicy::parse(bad).unwrap_err();
+            assert!(matches!(e.problem, PolicyProblem::TurnLimit(_)), "{e}");
+            assert!(
+                e.to_string().contains("turn_limit is 1 to 6000 turns"),
+                "{e}"
+            );
+        }
         let p = PartyPolicy::parse("(listen_at_doors: false, turn_limit: 12)").unwrap();
         assert!(!p.listen_at_doors);
         assert_eq!(p.turn_limit, 12);

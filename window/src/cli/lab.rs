@@ -16,8 +16,8 @@ pub struct LabArgs {
     /// The level to play.
     #[arg(required = true)]
     level: Option<PathBuf>,
-    /// How many delves (seeded SEED, SEED + 1, …).
-    #[arg(long, default_value_t = 100)]
+    /// How many delves (seeded SEED, SEED + 1, …): 1 or more.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     runs: u64,
     /// The first seed.
     #[arg(long, default_value_t = 1)]
@@ -95,6 +95,16 @@ const EXPECTATION_FAILED: u8 = 3;
 /// its partial result).
 pub fn run_lab(args: LabArgs) -> ExitCode {
     let path = args.level.expect("clap requires the level");
+    // The seeds are SEED, SEED + 1, …: the last must be a seed.
+    if args.seed.checked_add(args.runs).is_none() {
+        eprintln!(
+            "error: --seed {} with --runs {}: the last seed would pass {} (the largest)",
+            args.seed,
+            args.runs,
+            u64::MAX
+        );
+        return ExitCode::from(2);
+    }
     let Some(policy) = load_policy(args.policy.as_deref()) else {
         return ExitCode::from(1);
     };

@@ -553,3 +553,34 @@ fn a_reader_that_stops_early_ends_delve_quietly() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// A lab of no delves, or of seeds past the largest, is refused before anything is played:
+/// `--runs 0` (it reported "Every delve reached the goal"), `--seed 18446744073709551615
+/// --runs 3` (it played none and reported three).
+#[test]
+fn a_lab_of_no_delves_or_of_seeds_past_the_largest_is_refused() {
+    let out = std::env::temp_dir().join(format!("delve-lab-bounds-{}", std::process::id()));
+    let out = out.to_str().unwrap();
+    let o = delve(&["lab", "levels/descent.ron", "--runs", "0", "--out", out]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--runs"),
+        "{o:?}"
+    );
+    let o = delve(&[
+        "lab",
+        "levels/descent.ron",
+        "--seed",
+        "18446744073709551615",
+        "--runs",
+        "3",
+        "--out",
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("the last seed would pass"),
+        "{o:?}"
+    );
+    assert!(!std::path::Path::new(out).join("report.html").exists());
+}
