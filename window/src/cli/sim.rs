@@ -64,6 +64,18 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     let (policy, journal, save) = (policy.as_deref(), journal.as_deref(), save.as_deref());
     let (commands, log_file) = (commands.as_deref(), log.as_deref());
     let without = without.as_slice();
+    // A journal written over the script it replays would lose it to a replay cut short (one
+    // that went another way stops there).
+    if let (Some(c), Some(j)) = (commands, journal)
+        && same_file(c, j)
+    {
+        eprintln!(
+            "error: --journal {} is the --commands file: a replay cut short would write over \
+             it; write the journal to another file",
+            j.display()
+        );
+        return ExitCode::from(2);
+    }
     let Some(policy) = load_policy(policy) else {
         return ExitCode::from(1);
     };
@@ -108,9 +120,9 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     let (app, went) = playing.play(&loaded.level, seed, rounds, |_| {});
     let world = app.world();
     if let Some(file) = journal
-        && let Err(e) = std::fs::write(file, sim::journal_script(world))
+        && let Err(e) = write_whole(file, sim::journal_script(world).as_bytes(), "journal")
     {
-        eprintln!("{}: cannot write the journal: {e}", file.display());
+        eprintln!("{e}");
         return ExitCode::from(1);
     }
     if let Some(file) = save {
@@ -133,9 +145,9 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         print!("{}", log.to_text());
     }
     if let Some(file) = log_file
-        && let Err(e) = std::fs::write(file, log.to_json_lines())
+        && let Err(e) = write_whole(file, log.to_json_lines().as_bytes(), "log")
     {
-        eprintln!("{}: cannot write the log: {e}", file.display());
+        eprintln!("{e}");
         return ExitCode::from(1);
     }
     if let Some(went) = went {
@@ -147,4 +159,23 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         return ExitCode::from(3);
     }
     ExitCode::SUCCESS
+}
+
+/// Do two paths name one file (the second perhaps not yet written)?
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Writes `bytes` to `file` whole or not at all (a full disk leaves the old file, not half a
+/// new one): `what` names it in the error.
+fn write_whole(file: &std::path::Path, bytes: &[u8], what: &str) -> Result<(), String> {
+    delve::save::write_atomic(file, bytes).map_err(|e| match e {
+        delve::save::SaveError::Unwritable { path, error } => format!(
+            "{path}: cannot write the {what}: {error} (the {what} that was there, if any, is kept)"
+        ),
+        other => other.to_string(),
+    })
 }

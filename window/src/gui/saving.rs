@@ -241,6 +241,14 @@ fn autosave(world: &mut World) {
     }
 }
 
+/// Why a file was not written, without the save's words (it may be a journal).
+fn why_unwritten(e: delve::save::SaveError) -> String {
+    match e {
+        delve::save::SaveError::Unwritable { error, .. } => error,
+        other => other.to_string(),
+    }
+}
+
 /// With `--journal FILE`, the journal of the line the delve is on is written to FILE (after
 /// every round played), headed by the command line that replays it.
 pub fn write_journal(world: &mut World) {
@@ -248,11 +256,14 @@ pub fn write_journal(world: &mut World) {
         .get_resource::<JournalFile>()
         .and_then(|f| f.0.clone());
     if let Some(path) = file
-        && let Err(e) = std::fs::write(&path, delve::sim::journal_script(world))
+        && let Err(e) =
+            delve::save::write_atomic(&path, delve::sim::journal_script(world).as_bytes())
     {
+        // (Written whole or not at all: the journal that was there is kept.)
         world.write_message(Tell(format!(
-            "cannot write the journal to {}: {e}",
-            path.display()
+            "cannot write the journal to {}: {}",
+            path.display(),
+            why_unwritten(e)
         )));
     }
 }
@@ -279,15 +290,19 @@ pub fn keep_the_line_left(world: &mut World, before: usize) {
             let pretty = ron::ser::PrettyConfig::default()
                 .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
             let text = ron::ser::to_string_pretty(&journal, pretty).expect("commands serialize");
-            match std::fs::write(
+            match delve::save::write_atomic(
                 &kept,
-                format!("// The journal of the line left at round {at}.\n{text}\n"),
+                format!("// The journal of the line left at round {at}.\n{text}\n").as_bytes(),
             ) {
                 Ok(()) => format!(
                     "the delve forks at round {at}: the line left is kept in {}",
                     kept.display()
                 ),
-                Err(e) => format!("cannot keep the line left in {}: {e}", kept.display()),
+                Err(e) => format!(
+                    "cannot keep the line left in {}: {}",
+                    kept.display(),
+                    why_unwritten(e)
+                ),
             }
         }
         None => format!(

@@ -584,3 +584,39 @@ fn a_lab_of_no_delves_or_of_seeds_past_the_largest_is_refused() {
     );
     assert!(!std::path::Path::new(out).join("report.html").exists());
 }
+
+/// `--commands J --journal J` would write a replay cut short over the journal it replays: it
+/// is refused, and the journal is left as it was.
+#[test]
+fn a_journal_is_not_written_over_the_script_it_replays() {
+    let dir = std::env::temp_dir().join(format!("delve-journal-self-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("j.ron");
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--rounds",
+        "3",
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let before = std::fs::read_to_string(&journal).unwrap();
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--rounds",
+        "1",
+        "--commands",
+        journal.to_str().unwrap(),
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("is the --commands file"),
+        "{o:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
