@@ -79,6 +79,12 @@ pub enum Problem {
     },
     /// Not a kind of file `delve import` reads.
     NotAMap,
+    /// Writing the level (or its battlemap beside it) would replace a file that is not an
+    /// earlier import's: the map read, or a picture another level or no level names.
+    WouldReplace {
+        path: String,
+        what: &'static str,
+    },
     /// Not JSON, not well-formed XML, or not the format's shape.
     Syntax {
         format: &'static str,
@@ -147,6 +153,10 @@ impl fmt::Display for Problem {
         match self {
             Problem::Unreadable { error } => write!(f, "cannot read it: {error}"),
             Problem::Unwritable { error } => write!(f, "cannot write it: {error}"),
+            Problem::WouldReplace { path, what } => write!(
+                f,
+                "writing the level would replace {path}, {what}: choose another --out"
+            ),
             Problem::NotAMap => f.write_str(
                 "not a map delve imports: give a .dd2vtt, .uvtt or .df2vtt (Universal VTT) or a \
                  .tmx (Tiled, saved as TMX) file",
@@ -450,6 +460,19 @@ pub fn format_of(path: &Path) -> Option<&'static str> {
 /// it can be. Returns the paths written.
 pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<PathBuf>, ImportError> {
     let file = map.display().to_string();
+    // Neither the level nor its picture is written over the map read.
+    for target in [out.to_owned(), out.with_extension("png")] {
+        if same_file(map, &target) {
+            return Err(ImportError::new(
+                &file,
+                None,
+                Problem::WouldReplace {
+                    path: target.display().to_string(),
+                    what: "the map being read",
+                },
+            ));
+        }
+    }
     let imported = match format_of(map) {
         Some("uvtt") => {
             let text = std::fs::read_to_string(map).map_err(|e| {
@@ -510,6 +533,23 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
             )
         })?;
     }
+    // A picture already beside the level is replaced only when the level there names it (an
+    // earlier import of the same level): another's is kept.
+    if imported.image.is_some()
+        && image_path.exists()
+        && !image_name.as_deref().is_some_and(|name| {
+            std::fs::read_to_string(out).is_ok_and(|t| t.contains(&format!("\"{name}\"")))
+        })
+    {
+        return Err(ImportError::new(
+            &out_name,
+            None,
+            Problem::WouldReplace {
+                path: image_path.display().to_string(),
+                what: "a picture that is not this level's battlemap",
+            },
+        ));
+    }
     let mut written = Vec::new();
     if let Some(png) = &imported.image {
         crate::save::write_atomic(&image_path, png).map_err(unwritable)?;
@@ -524,6 +564,14 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     }
     written.push(out.to_owned());
     Ok(written)
+}
+
+/// Do two paths name one file (either perhaps not there)?
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// The line and column (from 1) of a byte offset in a text.

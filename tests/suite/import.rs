@@ -410,3 +410,34 @@ fn export_then_import_gives_the_same_walls_doors_and_lights() {
         assert_eq!(img.width(), original.grid.width() * 32);
     }
 }
+
+/// An import writes nothing over what is not its own: `--out` onto the map being read (the
+/// level's text would replace the map) is refused; a picture beside the level that the level
+/// there does not name (another's) is kept and the import refused; an earlier import of the
+/// same level is written over, its picture with it.
+#[test]
+fn an_import_replaces_only_its_own_earlier_files() {
+    let dir = scratch("replace");
+    let map = dir.join("cellar.dd2vtt");
+    std::fs::copy("tests/maps/two_rooms.dd2vtt", &map).unwrap();
+    let before = std::fs::read(&map).unwrap();
+    let e = import(&map, &map, ImportOptions::default()).unwrap_err();
+    assert!(matches!(*e.problem, Problem::WouldReplace { .. }), "{e}");
+    assert!(e.to_string().contains("the map being read"), "{e}");
+    assert_eq!(std::fs::read(&map).unwrap(), before, "the map is kept");
+    // Another picture where the battlemap would go.
+    let out = dir.join("level.ron");
+    std::fs::write(dir.join("level.png"), b"someone's picture").unwrap();
+    let e = import(&map, &out, ImportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("not this level's battlemap"), "{e}");
+    assert_eq!(
+        std::fs::read(dir.join("level.png")).unwrap(),
+        b"someone's picture"
+    );
+    assert!(!out.exists());
+    // Its own earlier import is replaced.
+    std::fs::remove_file(dir.join("level.png")).unwrap();
+    import(&map, &out, ImportOptions::default()).unwrap();
+    import(&map, &out, ImportOptions::default()).unwrap();
+    assert!(dir.join("level.png").exists());
+}
