@@ -24,6 +24,7 @@ pub mod act;
 pub mod command;
 pub mod creature;
 pub mod dice;
+pub mod files;
 pub mod grid;
 pub mod import;
 pub mod keyframe;

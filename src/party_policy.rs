@@ -127,7 +127,7 @@ impl PartyPolicy {
 
     /// Reads a policy file; the error names the file, line and column.
     pub fn load(path: &std::path::Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path)
             .map_err(|e| format!("{}: cannot read the policy: {e}", path.display()))?;
         Self::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
     }

@@ -157,7 +157,7 @@ impl Save {
     /// Reads a save file.
     pub fn read(path: &Path) -> Result<Save, SaveError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| SaveError::Unreadable {
+        let text = crate::files::read_text(path).map_err(|e| SaveError::Unreadable {
             path: name.clone(),
             error: e.to_string(),
         })?;

@@ -475,7 +475,7 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
     }
     let imported = match format_of(map) {
         Some("uvtt") => {
-            let text = std::fs::read_to_string(map).map_err(|e| {
+            let text = crate::files::read_text(map).map_err(|e| {
                 ImportError::new(
                     &file,
                     None,
@@ -538,7 +538,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     if imported.image.is_some()
         && image_path.exists()
         && !image_name.as_deref().is_some_and(|name| {
-            std::fs::read_to_string(out).is_ok_and(|t| t.contains(&format!("\"{name}\"")))
+            crate::files::read_text(out).is_ok_and(|t| t.contains(&format!("\"{name}\"")))
         })
     {
         return Err(ImportError::new(

@@ -31,7 +31,7 @@ const TEXT_FIELDS: [&str; 4] = ["name", "template", "faction", "class"];
 
 /// Reads a TMX map (`file` names it in messages).
 pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::files::read_text(path).map_err(|e| {
         ImportError::new(
             file,
             None,

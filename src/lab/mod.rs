@@ -350,7 +350,7 @@ pub fn write_partial(
         serde_json::to_string(&result.heat).expect("heat serializes"),
     )?;
     // The level as it was played, so the lab can be read (compared) after the file is edited.
-    if let Ok(text) = std::fs::read_to_string(level_file) {
+    if let Ok(text) = crate::files::read_text(level_file) {
         write(LEVEL_COPY, text)?;
     }
     let meta = LabMeta {
@@ -374,7 +374,7 @@ pub fn read_lab(dir: &std::path::Path) -> Result<(LabPlan, Vec<RunRecord>), Stri
     let (meta, result) = read_partial(dir)?;
     let copy = dir.join(LEVEL_COPY);
     let loaded = if copy.exists() {
-        let text = std::fs::read_to_string(&copy)
+        let text = crate::files::read_text(&copy)
             .map_err(|e| format!("{}: cannot read: {e}", copy.display()))?;
         let base = std::path::Path::new(&meta.level_file).parent();
         crate::level::load_level_str(&text, &copy.display().to_string(), base)
@@ -400,7 +400,7 @@ pub fn read_lab(dir: &std::path::Path) -> Result<(LabPlan, Vec<RunRecord>), Stri
 pub fn read_partial(dir: &std::path::Path) -> Result<(LabMeta, LabResult), String> {
     let read = |name: &str| {
         let at = dir.join(name);
-        std::fs::read_to_string(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
+        crate::files::read_text(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
     };
     let meta: LabMeta = serde_json::from_str(&read("lab.json")?)
         .map_err(|e| format!("{}: {e}", dir.join("lab.json").display()))?;

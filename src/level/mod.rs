@@ -401,7 +401,7 @@ impl LevelText {
     /// loading says so, at the line that names them).
     pub fn read(path: &Path) -> Result<LevelText, Diagnostics> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::files::read_text(path).map_err(|e| {
             Diagnostics(vec![Diagnostic::error(
                 DiagnosticKind::Unreadable,
                 &file,
@@ -430,7 +430,7 @@ impl LevelText {
             .into_iter()
             .filter_map(|name| {
                 let path = dir.map_or_else(|| Path::new(&name).to_path_buf(), |d| d.join(&name));
-                std::fs::read_to_string(path).ok().map(|t| (name, t))
+                crate::files::read_text(path).ok().map(|t| (name, t))
             })
             .collect();
         LevelText {

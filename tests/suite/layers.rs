@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "the ground: the level file and its types, the grid, dice, time, the log's entries, \
-         query caches, the tile art, the policy file",
+         query caches, the tile art, the policy file, reading a user's files",
         &[
             "grid",
             "level",
@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "query_cache",
             "tile_art",
             "party_policy",
+            "files",
         ],
     ),
     (

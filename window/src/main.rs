@@ -514,7 +514,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         });
         return gui::run(options);
     }
-    let text = match std::fs::read_to_string(source) {
+    let text = match delve::files::read_text(source) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("{}: cannot read: {e}", source.display());
@@ -602,7 +602,7 @@ fn check(levels: &[PathBuf], lint: bool) -> ExitCode {
         match level::load_level_file(path) {
             Ok(mut loaded) => {
                 if lint {
-                    let src = std::fs::read_to_string(path).unwrap_or_default();
+                    let src = delve::files::read_text(path).unwrap_or_default();
                     let file = path.display().to_string();
                     for l in delve::lint::lint(&loaded.level, &src) {
                         loaded.warnings.push(l.diagnostic(&file));
@@ -649,7 +649,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
 /// A journal (its commands and the checks of its turns) or a command script.
 fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
     let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| {
+    let src = delve::files::read_text(path).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
             level::DiagnosticKind::Unreadable,
             &file,

@@ -83,7 +83,7 @@ impl Validator<'_> {
             let (path, text) = match includes {
                 Includes::Dir(base_dir) => {
                     let path = base_dir.map_or_else(|| Path::new(f).to_path_buf(), |d| d.join(f));
-                    let text = std::fs::read_to_string(&path);
+                    let text = crate::files::read_text(&path);
                     (path, text)
                 }
                 Includes::Given(given) => (

@@ -108,7 +108,7 @@ fn number_out_of_bounds(src: &str, at: SourcePos) -> Option<String> {
 /// Reads and validates a level file. Bestiary files it names are read relative to it.
 pub fn load_level_file(path: &Path) -> Result<Loaded, Diagnostics> {
     let file = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    match crate::files::read_text(path) {
         Ok(src) => load_level_str(&src, &file, path.parent()),
         Err(e) => Err(Diagnostics(vec![Diagnostic::error(
             DiagnosticKind::Unreadable,

@@ -69,7 +69,7 @@ fn read_expectations(
     file: &Path,
     level: &delve::level::Level,
 ) -> Result<delve::lab::expect::Expectations, String> {
-    let text = std::fs::read_to_string(file)
+    let text = delve::files::read_text(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     delve::lab::expect::parse(&text, &file.display().to_string(), level)
 }

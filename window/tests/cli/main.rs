@@ -620,3 +620,46 @@ fn a_journal_is_not_written_over_the_script_it_replays() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A level named that is a pipe (a FIFO no one writes to) or a device is refused at once with
+/// why, instead of a read that waits forever, or one that fills the memory (`/dev/zero`).
+#[cfg(unix)]
+#[test]
+fn a_pipe_or_a_device_named_as_a_level_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("delve-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("level.ron");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for named in [fifo.to_str().unwrap(), "/dev/zero"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+            .args(["check", named])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("delve check {named} still reading after 20 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(!out.status.success());
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(said.contains("not a regular file"), "{named}: {said}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
