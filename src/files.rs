@@ -53,6 +53,14 @@ pub fn read_bytes(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Do two paths name one file (either perhaps not there yet)?
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -462,7 +462,7 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
     let file = map.display().to_string();
     // Neither the level nor its picture is written over the map read.
     for target in [out.to_owned(), out.with_extension("png")] {
-        if same_file(map, &target) {
+        if crate::files::same_file(map, &target) {
             return Err(ImportError::new(
                 &file,
                 None,
@@ -564,14 +564,6 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     }
     written.push(out.to_owned());
     Ok(written)
-}
-
-/// Do two paths name one file (either perhaps not there)?
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }
 
 /// The line and column (from 1) of a byte offset in a text.

@@ -37,6 +37,7 @@ mod light;
 mod lint;
 mod loader_errors;
 mod loader_props;
+mod marching;
 mod modules;
 mod monsters;
 mod movement;

@@ -67,7 +67,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     // A journal written over the script it replays would lose it to a replay cut short (one
     // that went another way stops there).
     if let (Some(c), Some(j)) = (commands, journal)
-        && same_file(c, j)
+        && delve::files::same_file(c, j)
     {
         eprintln!(
             "error: --journal {} is the --commands file: a replay cut short would write over \
@@ -159,14 +159,6 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         return ExitCode::from(3);
     }
     ExitCode::SUCCESS
-}
-
-/// Do two paths name one file (the second perhaps not yet written)?
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }
 
 /// Writes `bytes` to `file` whole or not at all (a full disk leaves the old file, not half a

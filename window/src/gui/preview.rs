@@ -275,16 +275,21 @@ fn preview(
 mod tests {
     use super::*;
 
-    /// In a player's view the preview walks only over squares the party has seen: a square
-    /// beyond them has no known way, though the Judge's view finds the open one.
-    #[test]
-    fn a_players_walk_goes_only_over_squares_seen() {
+    /// The built-in crypt's grid.
+    fn crypt_grid() -> delve::grid::DungeonGrid {
         let level = delve::level::LevelText::default_level()
             .load()
             .unwrap()
             .level;
         let app = delve::sim::sim_app(&level, 1);
-        let grid = app.world().resource::<delve::grid::DungeonGrid>().clone();
+        app.world().resource::<delve::grid::DungeonGrid>().clone()
+    }
+
+    /// In a player's view the preview walks only over squares the party has seen: a square
+    /// beyond them has no known way, though the Judge's view finds the open one.
+    #[test]
+    fn a_players_walk_goes_only_over_squares_seen() {
+        let grid = crypt_grid();
         let (from, near, far) = (GridPos::new(2, 2), GridPos::new(3, 3), GridPos::new(6, 4));
         assert!(walk_known(&grid, from, far, None).is_some());
         let mut seen = vec![false; (grid.width() * grid.height()) as usize];
@@ -305,12 +310,7 @@ mod tests {
     /// open, is left as it is (the rules then say why there is no path).
     #[test]
     fn a_walk_to_a_closed_door_ends_beside_it() {
-        let level = delve::level::LevelText::default_level()
-            .load()
-            .unwrap()
-            .level;
-        let app = delve::sim::sim_app(&level, 1);
-        let grid = app.world().resource::<delve::grid::DungeonGrid>().clone();
+        let grid = crypt_grid();
         let (from, door) = (GridPos::new(2, 2), GridPos::new(3, 6));
         assert!(!grid.is_passable(door));
         assert_eq!(walk_end(&grid, from, door, None, true), GridPos::new(3, 5));
