@@ -452,6 +452,7 @@ macro_rules! creature_commands {
         $(
             $(#[$doc])*
             #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+            #[serde(deny_unknown_fields)]
             pub struct $act {
                 pub who: String,
             }

@@ -175,7 +175,7 @@ impl PartyPolicy {
 /// The most turns a delve may last under a policy: 1,000 hours. The lab keeps each delve's
 /// records round by round, so a delve must end in bounded time (and its rounds never overflow
 /// the turn's arithmetic: a limit near the largest number ended delves after 4 rounds).
-pub const MAX_TURN_LIMIT: u64 = 6000;
+pub const MAX_TURN_LIMIT: u64 = crate::time::MAX_TURNS;
 
 /// What is wrong with a policy file, and where.
 #[derive(Clone, Debug, PartialEq)]

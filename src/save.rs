@@ -33,7 +33,8 @@ pub struct Save {
     /// The level's fingerprint ([`LevelText::fingerprint`]) when it was saved.
     pub fingerprint: String,
     pub seed: u64,
-    /// Rounds played.
+    /// Rounds played (at most [`crate::time::MAX_ROUNDS`]).
+    #[serde(deserialize_with = "crate::time::bounded_round")]
     pub rounds: u64,
     /// The optional rule modules it started with (the level's, or as the command line switched
     /// them); the Judge's switches since are in the journal.
@@ -171,8 +172,12 @@ impl Save {
 
     /// The level kept in the save, with the rule modules it ran with.
     pub fn load_level(&self) -> Result<Level, SaveError> {
-        let mut level = self
-            .level
+        // Its errors are at lines of the copy in the save, not of the file on disk: named so.
+        let kept = LevelText {
+            file: format!("{} (the copy kept in the save)", self.level.file),
+            ..self.level.clone()
+        };
+        let mut level = kept
             .load()
             .map(|l| l.level)
             .map_err(|d: Diagnostics| SaveError::BrokenLevel(d.to_string()))?;

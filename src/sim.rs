@@ -220,7 +220,11 @@ pub struct JournalFile {
     pub level: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::time::bounded_round_opt"
+    )]
     pub rounds: Option<u64>,
     pub commands: Vec<ScriptedCommand>,
     #[serde(default)]
@@ -237,15 +241,29 @@ impl JournalFile {
             .map(str::trim)
             .find(|l| !l.is_empty() && !l.starts_with("//"))
             .is_some_and(|l| l.starts_with('['));
-        if bare {
-            let commands = options.from_str::<Vec<ScriptedCommand>>(text)?;
-            Ok(Self {
-                commands,
-                ..Self::default()
-            })
+        let read = if bare {
+            options
+                .from_str::<Vec<ScriptedCommand>>(text)
+                .map(|commands| Self {
+                    commands,
+                    ..Self::default()
+                })
         } else {
             options.from_str::<Self>(text)
-        }
+        };
+        read.map_err(|mut e| {
+            // In a script `Some((5, 2))` reads as `Some(5, 2)` (commands are written unwrapped,
+            // `Move(who: …)`, and so is what `Some` holds): say how to write it.
+            let line = text.lines().nth(e.span.start.line.saturating_sub(1));
+            if line.is_some_and(|l| l.contains("Some((")) {
+                e.code = ron::Error::Message(format!(
+                    "{}: in a script an optional value is written bare: `from: (5, 2)`, \
+                     `policy: (…)`, not `Some((…))`",
+                    e.code
+                ));
+            }
+            e
+        })
     }
 
     /// The journal of the delve in `world`, with the checks of the turns played.

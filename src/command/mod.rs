@@ -119,6 +119,7 @@ fn in_words<S: serde::Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptedCommand {
+    #[serde(deserialize_with = "crate::time::bounded_round")]
     pub round: u64,
     pub command: Command,
     /// Carried out at once, between rounds, before round `round` is played: the Judge's hand on

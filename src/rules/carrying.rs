@@ -36,6 +36,7 @@ pub struct Holding {
 /// with a second bearer beside it (RULINGS › Carrying and hauling: two bearers share the weight,
 /// half each).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Carry {
     pub who: String,
     pub whom: String,

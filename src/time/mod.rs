@@ -13,6 +13,33 @@ pub const TURNS_PER_HOUR: u64 = 6;
 /// Rounds per hour.
 pub const ROUNDS_PER_HOUR: u64 = ROUNDS_PER_TURN * TURNS_PER_HOUR;
 
+/// The longest delve there is: 6,000 turns (1,000 hours). A policy's turn limit, the rounds of a
+/// save, a journal and a script, and `--rounds` are at most this, so that no file can ask for a
+/// replay that never ends.
+pub const MAX_TURNS: u64 = 6000;
+/// [`MAX_TURNS`] in rounds.
+pub const MAX_ROUNDS: u64 = MAX_TURNS * ROUNDS_PER_TURN;
+
+/// Reads a round number of a file (a save's rounds, a journal's, a script command's round),
+/// refusing one past [`MAX_ROUNDS`] with the range: the reader's error carries its place.
+pub fn bounded_round<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let round = u64::deserialize(d)?;
+    if round > MAX_ROUNDS {
+        return Err(serde::de::Error::custom(format!(
+            "round {round} is past the longest delve: rounds are 0 to {MAX_ROUNDS} \
+             ({MAX_TURNS} turns)"
+        )));
+    }
+    Ok(round)
+}
+
+/// [`bounded_round`] for a round that may be left out.
+pub fn bounded_round_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    struct Bounded(#[serde(deserialize_with = "bounded_round")] u64);
+    Ok(Option::<Bounded>::deserialize(d)?.map(|b| b.0))
+}
+
 /// How many rounds have been played since the delve began.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {

@@ -271,3 +271,39 @@ fn every_command_is_offered_or_says_why_not() {
         );
     }
 }
+
+/// A misspelt field in a script is refused, never skipped: `Move(…, pase: Running)` once
+/// walked at exploration pace. Every listed command denies fields it does not have (a new
+/// command without `#[serde(deny_unknown_fields)]` fails here).
+#[test]
+fn every_command_refuses_a_field_it_does_not_have() {
+    for (name, _) in OFFERS {
+        let text = format!("{name}(pase: Running)");
+        let read = delve::command::script_options().from_str::<Command>(&text);
+        let why = read.expect_err(&text).code.to_string();
+        assert!(why.contains("pase"), "{text}: {why}");
+    }
+    let script = "[(round: 0, command: Move(who: \"Brannoc\", to: (6, 2), pase: Running))]";
+    let e = delve::sim::JournalFile::from_text(script).unwrap_err();
+    assert_eq!(
+        (e.span.start.line, e.code.to_string().contains("pase")),
+        (1, true)
+    );
+}
+
+/// The README's forms of optional values in a script read as written: `from: (5, 2)` and
+/// `policy: (…)` bare; `Some((5, 2))` (which reads as `Some(5, 2)` among unwrapped commands)
+/// is refused with how to write it.
+#[test]
+fn optional_values_in_a_script_are_written_bare() {
+    let bare = "[(round: 0, command: Jump(who: \"Sera\", to: (6, 2), from: (5, 2))),
+                 (round: 0, command: Autonomy(party: \"party\", policy: (turn_limit: 9)))]";
+    let read = delve::sim::JournalFile::from_text(bare).unwrap();
+    assert_eq!(read.commands.len(), 2);
+    let wrapped = "[(round: 0, command: Jump(who: \"Sera\", to: (6, 2), from: Some((5, 2))))]";
+    let why = delve::sim::JournalFile::from_text(wrapped)
+        .unwrap_err()
+        .code
+        .to_string();
+    assert!(why.contains("written bare: `from: (5, 2)`"), "{why}");
+}

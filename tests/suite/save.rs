@@ -129,6 +129,50 @@ fn bad_saves_say_what_is_wrong() {
     ));
 }
 
+/// A save that asks for a billion rounds would replay for ever: its rounds are refused at
+/// their line with the range, as is a command's round past the longest delve in a script.
+#[test]
+fn rounds_past_the_longest_delve_are_refused_at_their_line() {
+    let text = Save::of(played(5).world(), &crypt()).to_text();
+    let line = text.lines().position(|l| l.trim() == "rounds: 5,").unwrap() + 1;
+    let endless = text.replacen("rounds: 5,", "rounds: 1000000000,", 1);
+    match Save::from_text(&endless, "endless.save") {
+        Err(SaveError::NotASave {
+            line: at, message, ..
+        }) => {
+            assert_eq!(at, line);
+            assert!(message.contains("0 to 60000"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let script = "[(round: 1000000000, command: Wait(who: \"Sera\"))]";
+    let e = sim::JournalFile::from_text(script).unwrap_err();
+    assert_eq!(e.span.start.line, 1);
+    assert!(e.code.to_string().contains("0 to 60000"), "{}", e.code);
+    let journal = "(rounds: Some(99999999999), commands: [])";
+    let e = sim::JournalFile::from_text(journal).unwrap_err();
+    assert!(
+        e.code.to_string().contains("past the longest delve"),
+        "{}",
+        e.code
+    );
+}
+
+/// A broken level kept in a save is named as the save's copy: its lines are the copy's, not
+/// the level file's on disk.
+#[test]
+fn a_broken_level_in_a_save_is_named_as_the_saves_copy() {
+    let mut save = Save::of(played(2).world(), &crypt());
+    save.level.text = save.level.text.replacen("name:", "nmae:", 1);
+    let Err(SaveError::BrokenLevel(why)) = save.load_level() else {
+        panic!("the broken level loaded");
+    };
+    assert!(
+        why.contains(&format!("{} (the copy kept in the save):", save.level.file)),
+        "{why}"
+    );
+}
+
 /// The rule modules the delve ran with (the command line's `--without combat`) are kept.
 #[test]
 fn a_save_keeps_the_rule_modules() {

@@ -261,7 +261,13 @@ enum Cmd {
         json: bool,
         /// Ask after this many rounds of the delve (seed 1), no one given any command: the
         /// monsters go about their business, battles begin where creatures meet.
-        #[arg(long, global = true, value_name = "ROUNDS", default_value_t = 0)]
+        #[arg(
+            long,
+            global = true,
+            value_name = "ROUNDS",
+            default_value_t = 0,
+            value_parser = clap::value_parser!(u64).range(0..=delve::time::MAX_ROUNDS)
+        )]
         after: u64,
     },
 }

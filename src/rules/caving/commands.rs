@@ -11,6 +11,7 @@ use crate::grid::GridPos;
 
 /// Climbs from the bottom of a pit up onto the square `to` beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Climb {
     pub who: String,
     pub to: (i32, i32),
@@ -41,6 +42,7 @@ impl Act for Climb {
 
 /// Climbs (or, with `rappel`, rappels) down into the pit or chasm square `into` beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClimbDown {
     pub who: String,
     pub into: (i32, i32),
@@ -74,6 +76,7 @@ impl Act for ClimbDown {
 
 /// From beside the hole a climber is on, with a rope, stands ready to break its fall.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Belay {
     pub who: String,
     pub climber: String,
@@ -98,6 +101,7 @@ impl Act for Belay {
 
 /// Crosses a ledge by a balancing traverse, in a straight line onto the square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Traverse {
     pub who: String,
     pub to: (i32, i32),
@@ -128,6 +132,7 @@ impl Act for Traverse {
 
 /// Rigs a crawling traverse across a chasm, straight to the rim square `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RigTraverse {
     pub who: String,
     pub to: (i32, i32),
@@ -152,6 +157,7 @@ impl Act for RigTraverse {
 
 /// Crawls along a rigged traverse to its far end `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CrawlAcross {
     pub who: String,
     pub to: (i32, i32),
@@ -190,6 +196,7 @@ impl Act for CrawlAcross {
 /// the same move (at running speed if `running`, else combat speed), and 20' of run-up gives
 /// the full jump; the run-up and the jump together must fit in the round's movement.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Jump {
     pub who: String,
     pub to: (i32, i32),
@@ -232,6 +239,7 @@ impl Act for Jump {
 
 /// From beside an open pit, secures a rope above it and lets it down (one round).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LowerRope {
     pub who: String,
     pub at: (i32, i32),
@@ -256,6 +264,7 @@ impl Act for LowerRope {
 
 /// From beside a pit or chasm, hauls up the rope hanging into it (one round).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TakeUpRope {
     pub who: String,
     pub at: (i32, i32),

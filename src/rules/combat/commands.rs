@@ -13,6 +13,7 @@ use crate::rules::penalties::PenaltyRefusal;
 /// Attacks a creature each round in the faction's turn, with a named weapon or the first that
 /// can reach it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Attack {
     pub who: String,
     pub target: String,
@@ -23,6 +24,7 @@ pub struct Attack {
 /// Walks at half combat speed through threatened squares without provoking attacks of
 /// opportunity (Tactical Combat › Cautious Movement).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveCautiously {
     pub who: String,
     pub to: (i32, i32),
@@ -31,6 +33,7 @@ pub struct MoveCautiously {
 /// Walks at full combat speed through threatened squares, tumbling past each threatener with
 /// an Acrobatics check (proficient in Acrobatics).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveAcrobatically {
     pub who: String,
     pub to: (i32, i32),
@@ -38,6 +41,7 @@ pub struct MoveAcrobatically {
 
 /// This round, the first 5' away from a creature provokes no attack of opportunity from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Disengage {
     pub who: String,
     pub from: String,
@@ -45,6 +49,7 @@ pub struct Disengage {
 
 /// Clears a jammed firearm: a full round, or a standard action with Gunsmithing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClearJam {
     pub who: String,
 }
@@ -52,6 +57,7 @@ pub struct ClearJam {
 /// Total defense, a standard action: +4 AC and no attacks until its next turn; a shield wall
 /// all in total defense doubles its bonus.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TotalDefense {
     pub who: String,
 }
@@ -59,6 +65,7 @@ pub struct TotalDefense {
 /// Activates a weapon's enchantment: a move action with base attack bonus 1+ and Use Magic
 /// Device, a standard action otherwise.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ActivateEnchantment {
     pub who: String,
     pub weapon: String,
@@ -66,6 +73,7 @@ pub struct ActivateEnchantment {
 
 /// Forgoes the shield's bonuses for a free hand until its next turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ForgoShield {
     pub who: String,
 }
@@ -73,6 +81,7 @@ pub struct ForgoShield {
 /// In a battle the party's members wait for their player's orders (`on`), or fight by
 /// themselves (`off`, as every party does headless).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WaitForOrders {
     pub party: String,
     pub on: bool,

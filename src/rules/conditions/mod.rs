@@ -246,6 +246,7 @@ fn stand_up(conditions: &mut Conditions, round: u64) -> Result<(), StandUpRefusa
 
 /// Stand up from prone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StandUp {
     pub who: String,
 }

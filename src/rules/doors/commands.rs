@@ -11,6 +11,7 @@ use crate::level::schema::{DoorMaterial, Structure};
 
 /// Opens the door at a square next to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OpenDoor {
     pub who: String,
     pub at: (i32, i32),
@@ -18,6 +19,7 @@ pub struct OpenDoor {
 
 /// Closes the door at a square next to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CloseDoor {
     pub who: String,
     pub at: (i32, i32),
@@ -26,6 +28,7 @@ pub struct CloseDoor {
 /// Holds a closed door shut from beside it: it must be bashed open, and an evil one no longer
 /// yields to monsters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HoldShut {
     pub who: String,
     pub at: (i32, i32),
@@ -33,6 +36,7 @@ pub struct HoldShut {
 
 /// Unlocks a door with its key (one round).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Unlock {
     pub who: String,
     pub at: (i32, i32),
@@ -40,6 +44,7 @@ pub struct Unlock {
 
 /// Picks a lock hastily (one round, thieves' tools, a Lockpicking throw).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PickLock {
     pub who: String,
     pub at: (i32, i32),
@@ -47,6 +52,7 @@ pub struct PickLock {
 
 /// Picks a lock methodically (one turn, +4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PickLockMethodically {
     pub who: String,
     pub at: (i32, i32),
@@ -54,6 +60,7 @@ pub struct PickLockMethodically {
 
 /// Bashes a stuck or spiked door open (one round), with a helper if one is named.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Bash {
     pub who: String,
     pub at: (i32, i32),
@@ -63,6 +70,7 @@ pub struct Bash {
 
 /// Batters a door down with an axe (a wooden door one turn, an iron-banded one three).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Batter {
     pub who: String,
     pub at: (i32, i32),
@@ -70,6 +78,7 @@ pub struct Batter {
 
 /// Drives a spike into a door (one round): shut if closed, wedged open if open.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Spike {
     pub who: String,
     pub at: (i32, i32),
@@ -78,6 +87,7 @@ pub struct Spike {
 /// Strikes a closed door with a weapon that deals structural damage (the one named, or the
 /// first that can harm it), until its structural hit points are gone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AttackDoor {
     pub who: String,
     pub at: (i32, i32),

@@ -43,6 +43,7 @@ impl fmt::Display for JudgeScope {
 
 /// Sets a Judge modifier for the level, a region, a door, a trap or a creature.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SetJudgeModifier {
     pub modifier: JudgeModifier,
     pub value: i32,
@@ -119,6 +120,7 @@ impl Act for SetJudgeModifier {
 /// Creatures in the dark throw against lights they did not expect (`on`), or only against
 /// lights turned on them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct UnexpectedLights {
     pub on: bool,
 }

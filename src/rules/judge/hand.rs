@@ -38,6 +38,7 @@ fn relight(world: &mut World) {
 /// Delves › Hit Points); brought above 0 it is no longer dying; the tactical rules' bloodied
 /// follows its hit points where they are on. Dead stays dead until the Judge takes it away.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SetHitPoints {
     pub who: String,
     pub hit_points: i32,
@@ -106,6 +107,7 @@ impl Act for SetHitPoints {
 
 /// Gives a creature a condition until the Judge takes it away (prone until it stands up).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GiveCondition {
     pub who: String,
     pub condition: ConditionKind,
@@ -148,6 +150,7 @@ impl Act for GiveCondition {
 
 /// Takes a condition away from a creature.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TakeCondition {
     pub who: String,
     pub condition: ConditionKind,
@@ -187,6 +190,7 @@ impl Act for TakeCondition {
 /// Puts a creature on a square (any square it could stand on, not another's): it stops where
 /// it was going.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlaceCreature {
     pub who: String,
     pub at: (i32, i32),
@@ -279,6 +283,7 @@ impl fmt::Display for DoorSetting {
 
 /// Opens, closes, locks, unlocks or reveals the door at a square, with no throw and no time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SetDoor {
     pub at: (i32, i32),
     pub to: DoorSetting,
@@ -353,6 +358,7 @@ impl fmt::Display for TrapSetting {
 
 /// Arms, disarms or reveals the trap at a square.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SetTrap {
     pub at: (i32, i32),
     pub to: TrapSetting,
@@ -394,6 +400,7 @@ impl Act for SetTrap {
 /// Lights or douses every source at a square: those lying there and those carried by the
 /// creature standing there. A source with no fuel left does not light.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SetLight {
     pub at: (i32, i32),
     pub lit: bool,
@@ -459,6 +466,7 @@ impl Act for SetLight {
 /// Switches an optional rule module on or off for the rest of the delve (RULINGS: the modules
 /// are optional).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SwitchModule {
     pub module: RuleModule,
     pub on: bool,

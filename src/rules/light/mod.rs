@@ -175,7 +175,7 @@ impl LightMap {
     /// its dim reach (5-10-5 feet), bright within its bright radius.
     pub fn footprint(&mut self, grid: &DungeonGrid, origin: GridPos, kind: LightKind) -> Footprint {
         let (bright_feet, dim_feet) = (kind.bright_feet(), kind.dim_feet());
-        let radius = (dim_feet / grid.scale_feet().max(1)) as i32;
+        let radius = i32::try_from(dim_feet / grid.scale_feet().max(1)).unwrap_or(i32::MAX);
         self.stamp_now = self.stamp_now.wrapping_add(1);
         if self.stamp_now == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -183,7 +183,15 @@ impl LightMap {
         }
         let now = self.stamp_now;
         let stamp = &mut self.stamp;
-        let mut squares = Vec::with_capacity(((2 * radius + 1) * (2 * radius + 1)) as usize);
+        // The squares it can reach are those of its square of reach clipped to the map (off the
+        // map is opaque, so the cast stops at the edge): a reach of 1,000' on a small map
+        // reserves the map, not four million squares.
+        let span = |o: i32, len: u32| {
+            let (lo, hi) = (o.saturating_sub(radius).max(0), o.saturating_add(radius));
+            (hi.min(len as i32 - 1) - lo + 1).max(0) as usize
+        };
+        let mut squares =
+            Vec::with_capacity(span(origin.x, grid.width()) * span(origin.y, grid.height()));
         shadowcast(grid, origin, radius, |p| {
             let d = grid.distance_feet(origin, p);
             if d <= dim_feet
@@ -697,5 +705,24 @@ mod tests {
         assert_eq!(map.to_text(), fresh.to_text(), "incremental equals full");
         map.place(&g, 2, None);
         assert_eq!(map.level(&g, GridPos::new(9, 5)), LightLevel::Dark);
+    }
+
+    /// A light of the widest reach a level may give (1,000') on a small map reserves the map's
+    /// squares, not the (2r+1)² of its reach: a thousand such lights once took 1.4 GB.
+    #[test]
+    fn a_far_reaching_light_reserves_no_more_than_the_map() {
+        let g = open(12);
+        let mut map = LightMap::new(&g);
+        let kind = LightKind::Custom {
+            bright_feet: 1000,
+            dim_feet: 1000,
+        };
+        let fp = map.footprint(&g, GridPos::new(3, 4), kind);
+        assert_eq!(fp.squares.len(), 144, "the whole open map is lit");
+        assert!(
+            fp.squares.capacity() <= 144,
+            "reserved {}",
+            fp.squares.capacity()
+        );
     }
 }

@@ -11,6 +11,7 @@ use crate::grid::GridPos;
 
 /// Walk to a square along the cheapest path, at a pace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Move {
     pub who: String,
     pub to: (i32, i32),
@@ -20,6 +21,7 @@ pub struct Move {
 
 /// Stop walking.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Halt {
     pub who: String,
 }

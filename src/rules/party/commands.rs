@@ -12,6 +12,7 @@ use crate::rules::movement::Pace;
 
 /// The party walks to a square behind its leader, in formation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveParty {
     pub party: String,
     pub to: (i32, i32),
@@ -21,12 +22,14 @@ pub struct MoveParty {
 
 /// The whole party rests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RestParty {
     pub party: String,
 }
 
 /// Sets the party's marching order (every member, once).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MarchingOrder {
     pub party: String,
     pub order: Vec<String>,
@@ -34,6 +37,7 @@ pub struct MarchingOrder {
 
 /// Designates the party's mapper, or none.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Mapper {
     pub party: String,
     pub who: Option<String>,
@@ -125,6 +129,7 @@ impl Act for Mapper {
 /// Takes the gear and the lights of a fallen creature beside it, or of a companion who hands
 /// them over (Dungeon Delves › Mapping: the map passes from a fallen mapper to one still alive).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TakeFrom {
     pub who: String,
     pub from: String,
@@ -161,6 +166,7 @@ impl Act for TakeFrom {
 /// Hands a party to its policy (`policy: Some(..)`), or takes it back (`None`): the party's
 /// mind (`policy::party`) takes it up ([`PartyMindHandler`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Autonomy {
     pub party: String,
     #[serde(default)]

@@ -19,6 +19,7 @@ use crate::rules::movement::{MovedThisRound, Pace, Speeds, record_move};
 /// `who` goes to the front of its party: it leads the march from the leader's square, and the
 /// members it passes step back one place each.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToTheFront {
     pub who: String,
 }

@@ -18,6 +18,7 @@ const TOGETHER_FEET: u32 = 10;
 
 /// `who`'s party leaves the level by its way in or the level's way out, where it stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Leave {
     pub who: String,
 }

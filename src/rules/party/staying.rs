@@ -21,6 +21,7 @@ pub struct StayingBehind;
 /// `who` stays behind where it stands while its party marches (`stay: true`), or falls in again
 /// behind its leader (`stay: false`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StayBehind {
     pub who: String,
     pub stay: bool,

@@ -494,6 +494,7 @@ fn dazzle_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate
 
 /// Turns a carried light on a creature standing in the dark (light distraction).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Dazzle {
     pub who: String,
     pub target: String,

@@ -119,6 +119,7 @@ fn rest_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::
 
 /// Rest: a full turn of rest ends winded and resets the count of turns without rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rest {
     pub who: String,
 }

@@ -12,6 +12,7 @@ use crate::grid::GridPos;
 
 /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Noise {
     pub who: String,
     pub action: NoisyAction,
@@ -19,6 +20,7 @@ pub struct Noise {
 
 /// Starts (`on: true`) or stops moving silently (proficient in Sneaking).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sneak {
     pub who: String,
     pub on: bool,
@@ -26,12 +28,14 @@ pub struct Sneak {
 
 /// Listens actively for a round (once per turn while its party moves).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Listen {
     pub who: String,
 }
 
 /// The Judge makes a noise of any row of the earshot table at a square.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MakeNoise {
     pub at: (i32, i32),
     pub sound: SoundRow,

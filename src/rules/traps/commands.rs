@@ -10,6 +10,7 @@ use crate::grid::GridPos;
 
 /// Disarms (or, with `discharge`, sets off harmlessly) a known trap hastily (one round).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DisarmTrap {
     pub who: String,
     pub at: (i32, i32),
@@ -20,6 +21,7 @@ pub struct DisarmTrap {
 /// Disarms (or, with `discharge`, sets off harmlessly) a known trap methodically (one turn;
 /// +4 for a thief, 18+ by Adventuring for anyone else).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DisarmTrapMethodically {
     pub who: String,
     pub at: (i32, i32),
@@ -29,6 +31,7 @@ pub struct DisarmTrapMethodically {
 
 /// Touches what is on a square: by hand next to it, or with a 10' pole within 10'.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Touch {
     pub who: String,
     pub at: (i32, i32),
@@ -36,6 +39,7 @@ pub struct Touch {
 
 /// Starts (`on: true`) or stops probing the floor ahead with a 10' pole while walking.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Probe {
     pub who: String,
     pub on: bool,
@@ -43,6 +47,7 @@ pub struct Probe {
 
 /// Re-arms a disarmed trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RearmTrap {
     pub who: String,
     pub at: (i32, i32),

@@ -386,6 +386,7 @@ fn hide_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::
 
 /// Hides (proficient in Hiding): unseen by lightless vision until it moves.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Hide {
     pub who: String,
 }

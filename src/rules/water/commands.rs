@@ -9,6 +9,7 @@ use crate::act::{Act, Reason, Refusal, creature};
 
 /// Grabs a drowning ally beside it and brings it up (in lieu of moving).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Grab {
     pub who: String,
     pub whom: String,

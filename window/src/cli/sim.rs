@@ -15,9 +15,13 @@ pub struct SimArgs {
     /// Seed for the dice: the same level, seed and commands give the same log.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rounds to play (10 rounds make a turn); with --auto, at most this many (the delve
-    /// ends by itself, at the latest at the policy's turn limit).
-    #[arg(long, required_unless_present = "auto")]
+    /// Rounds to play (10 rounds make a turn, at most 60,000 rounds); with --auto, at most
+    /// this many (the delve ends by itself, at the latest at the policy's turn limit).
+    #[arg(
+        long,
+        required_unless_present_any = ["auto", "policy"],
+        value_parser = clap::value_parser!(u64).range(0..=delve::time::MAX_ROUNDS + 1)
+    )]
     pub rounds: Option<u64>,
     /// Hand the party to its policy: it delves by itself until the delve ends.
     #[arg(long)]
