@@ -11,6 +11,7 @@
 pub mod export;
 pub mod raster;
 pub mod tiled_map;
+mod tmx_data;
 pub mod uvtt;
 
 use std::fmt;
@@ -115,6 +116,17 @@ pub enum Problem {
     NoRange {
         light: usize,
     },
+    /// A Tiled tile layer whose data does not hold a tile for each of its squares, or holds
+    /// far more once inflated.
+    LayerData {
+        layer: String,
+        why: String,
+    },
+    /// A light reaching farther than a level's light may.
+    TooFar {
+        light: usize,
+        feet: f64,
+    },
     BadImage {
         error: String,
     },
@@ -186,6 +198,12 @@ impl fmt::Display for Problem {
             Problem::NoRange { light } => {
                 write!(f, "light {light} has no range: how far does it light?")
             }
+            Problem::LayerData { layer, why } => write!(f, "tile layer {layer:?}: {why}"),
+            Problem::TooFar { light, feet } => write!(
+                f,
+                "light {light} reaches {feet}': a light reaches 0' to {}'",
+                crate::level::MAX_REACH_FEET
+            ),
             Problem::BadImage { error } => write!(f, "the image: {error}"),
             Problem::NoTerrain => {
                 f.write_str("the tile has no `terrain` property (a string: Floor, Wall(Stone), …)")
@@ -280,6 +298,9 @@ pub struct ImportedMap {
     pub image_squares: Option<(u32, u32)>,
     /// What the format cannot say, for the designer to add (the level's heading comment).
     pub left_to_designer: String,
+    /// What lay outside the map and was left out, counted (`"2 portals"`): an export cropped
+    /// from a larger canvas keeps the walls, doors and lights of the whole canvas.
+    pub left_outside: Vec<String>,
 }
 
 impl ImportedMap {
@@ -302,6 +323,7 @@ impl ImportedMap {
             image: None,
             image_squares: None,
             left_to_designer: "Factions, creatures, door properties and traps".into(),
+            left_outside: Vec::new(),
         }
     }
 
@@ -354,12 +376,19 @@ impl ImportedMap {
         }
         let mut s = format!(
             "// Imported by `delve import` from {} ({}): {}.\n\
-             // {} are for the designer to add.\n(\n",
+             // {} are for the designer to add.\n",
             self.source,
             self.format,
             self.imported_parts(),
             self.left_to_designer
         );
+        if !self.left_outside.is_empty() {
+            s.push_str(&format!(
+                "// Left out, lying outside the exported map: {}.\n",
+                self.left_outside.join(", ")
+            ));
+        }
+        s.push_str("(\n");
         s.push_str(&format!("    name: {:?},\n", self.name));
         s.push_str(&format!("    scale_feet: {},\n", self.scale_feet));
         if let Some(b) = battlemap {
@@ -398,6 +427,15 @@ impl ImportedMap {
         }
         s.push_str(")\n");
         s
+    }
+
+    /// Notes that `count` `what`s lay outside the map (`what` in the singular, `whats` plural).
+    pub fn left_out(&mut self, count: usize, what: &str, whats: &str) {
+        match count {
+            0 => {}
+            1 => self.left_outside.push(format!("1 {what}")),
+            n => self.left_outside.push(format!("{n} {whats}")),
+        }
     }
 
     fn imported_parts(&self) -> String {

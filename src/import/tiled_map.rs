@@ -41,17 +41,20 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
         )
     })?;
     well_formed(&text, file)?;
-    let map = tiled::Loader::new().load_tmx_map(path).map_err(|e| {
-        let error = e.to_string();
-        ImportError::new(
-            file,
-            None,
-            Problem::Syntax {
-                format: "Tiled",
-                error,
-            },
-        )
-    })?;
+    super::tmx_data::check(&text, file)?;
+    let map = tiled::Loader::with_reader(Limited)
+        .load_tmx_map(path)
+        .map_err(|e| {
+            let error = e.to_string();
+            ImportError::new(
+                file,
+                None,
+                Problem::Syntax {
+                    format: "Tiled",
+                    error,
+                },
+            )
+        })?;
     if map.orientation != tiled::Orientation::Orthogonal {
         return Err(ImportError::new(file, None, Problem::NotOrthogonal));
     }
@@ -248,6 +251,20 @@ fn ron_value(
 /// Does the RON read as the level reads a `T`?
 fn reads_as<T: DeserializeOwned>(ron: &str) -> Result<(), ron::error::SpannedError> {
     crate::level::ron_options().from_str::<T>(ron).map(|_| ())
+}
+
+/// The map and the tilesets and templates it names, read as every file a user names is
+/// (`crate::files`): regular files of bounded size only, so that a tileset `source` naming a
+/// FIFO or `/dev/zero` is refused rather than read for ever.
+struct Limited;
+
+impl tiled::ResourceReader for Limited {
+    type Resource = std::io::Cursor<Vec<u8>>;
+    type Error = std::io::Error;
+
+    fn read_from(&mut self, path: &Path) -> std::io::Result<Self::Resource> {
+        crate::files::read_bytes(path).map(std::io::Cursor::new)
+    }
 }
 
 /// The XML is well formed, or the line and column where it is not.

@@ -131,8 +131,10 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
         |raw: &RawValue| line_col(text, raw.get().as_ptr() as usize - text.as_ptr() as usize);
     // Walls.
     let mut squares = Vec::new();
+    let mut walls_outside = 0;
     for raw in f.line_of_sight.iter().chain(&f.objects_line_of_sight) {
         let line: Vec<Point> = parse(raw, file, &at_of, "a wall: a list of points")?;
+        let before = squares.len();
         match line.as_slice() {
             [] => {}
             [p] => raster::squares_on(to_squares(p), to_squares(p), w, h, &mut squares),
@@ -148,7 +150,11 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
                 }
             }
         }
+        if squares.len() == before && !line.is_empty() {
+            walls_outside += 1;
+        }
     }
+    map.left_out(walls_outside, "wall", "walls");
     for p in squares.drain(..) {
         map.set(p, Terrain::Wall(WallMaterial::Stone));
     }
@@ -162,20 +168,22 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
     if empty_col && empty_row {
         map.trim(w - 1, h - 1);
     }
-    // Doors.
+    // Doors. Those outside the map (an export cropped from a larger canvas: `map_origin` is
+    // its corner there) are left out and counted.
+    let (mw, mh) = (map.width as i32, map.height as i32);
+    let square_of = |p: &Point| {
+        let (x, y) = to_squares(p);
+        (x.is_finite() && y.is_finite())
+            .then(|| GridPos::new(x.floor() as i32, y.floor() as i32))
+            .filter(|at| (0..mw).contains(&at.x) && (0..mh).contains(&at.y))
+    };
+    let mut portals_outside = 0;
     for (i, raw) in f.portals.iter().enumerate() {
         let portal: Portal = parse(raw, file, &at_of, "a portal: position, bounds, closed")?;
-        let (x, y) = to_squares(&portal.position);
-        let at = GridPos::new(x.floor() as i32, y.floor() as i32);
-        if !map.in_bounds(at) {
-            return Err(ImportError::new(
-                file,
-                Some(at_of(raw)),
-                Problem::OutsideTheMap {
-                    what: format!("portal {i}"),
-                },
-            ));
-        }
+        let Some(at) = square_of(&portal.position) else {
+            portals_outside += 1;
+            continue;
+        };
         let closed = portal.closed.unwrap_or(true);
         let span = match portal.bounds.as_slice() {
             [a, b, ..] => ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt(),
@@ -201,7 +209,9 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             ),
         });
     }
+    map.left_out(portals_outside, "portal", "portals");
     // Lights.
+    let mut lights_outside = 0;
     for (i, raw) in f.lights.iter().enumerate() {
         let light: Light = parse(raw, file, &at_of, "a light: position, range")?;
         let Some(range) = light.range.filter(|r| r.is_finite() && *r > 0.0) else {
@@ -211,17 +221,10 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
                 Problem::NoRange { light: i },
             ));
         };
-        let (x, y) = to_squares(&light.position);
-        let mut at = GridPos::new(x.floor() as i32, y.floor() as i32);
-        if !map.in_bounds(at) {
-            return Err(ImportError::new(
-                file,
-                Some(at_of(raw)),
-                Problem::OutsideTheMap {
-                    what: format!("light {i}"),
-                },
-            ));
-        }
+        let Some(mut at) = square_of(&light.position) else {
+            lights_outside += 1;
+            continue;
+        };
         // A light hung on a wall lights the floor beside it.
         if matches!(map.get(at), Some(Terrain::Wall(_))) {
             let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -232,7 +235,15 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
                 at = p;
             }
         }
-        let dim_feet = (range * cell_feet as f64).round() as u32;
+        let feet = (range * cell_feet as f64).round();
+        if feet > crate::level::MAX_REACH_FEET as f64 {
+            return Err(ImportError::new(
+                file,
+                Some(at_of(raw)),
+                Problem::TooFar { light: i, feet },
+            ));
+        }
+        let dim_feet = feet as u32;
         let kind = match dim_feet {
             10 => "Candle".to_owned(),
             30 => "Torch".to_owned(),
@@ -246,6 +257,7 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             origin: format!("light {i}, range {range} cells"),
         });
     }
+    map.left_out(lights_outside, "light", "lights");
     if let Some(image) = &f.image {
         map.image = Some(png_of(image, file)?);
         // The picture spans the cells, not the column and row beyond them.

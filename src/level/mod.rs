@@ -23,7 +23,10 @@ use crate::level::schema::{
     ConditionKind, DamageType, DoorMaterial, DoorState, Environment, Gear, JudgeModifiers,
     LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind,
 };
-pub use validate::{load_level_file, load_level_str, ron_options};
+pub use validate::{
+    MAX_ATTACK_BONUS, MAX_CRITICAL_MULTIPLIER, MAX_DEPTH_FEET, MAX_MAP_SIDE, MAX_REACH_FEET,
+    MAX_SCALE_FEET, load_level_file, load_level_str, ron_options,
+};
 
 /// The default level, embedded so the binary works from any directory.
 /// The most dice a fall deals (RULINGS › Pits and holes: 1d6 per 10', at most 20d6).

@@ -130,6 +130,36 @@ fn written(dir: &Path) -> bool {
     dir.join("out").exists() && std::fs::read_dir(dir.join("out")).unwrap().next().is_some()
 }
 
+/// Dungeondraft exports a region cropped from a larger canvas: `map_origin` is the region's
+/// corner on the canvas, and the walls, portals and lights of the whole canvas come along.
+/// Those outside the region are left out, and the level's heading says how many (such
+/// exports were refused outright: "portal 1 lies outside the map").
+#[test]
+fn a_cropped_export_keeps_its_region_and_says_what_it_left_out() {
+    let (level, dir) = imported("tests/maps/cropped.dd2vtt", "cropped");
+    assert_eq!(
+        rows(&level),
+        [
+            "######+##",
+            "#.......#",
+            "#.......#",
+            "#####...#",
+            "#.......#",
+            "#.......#",
+            "#########",
+        ]
+    );
+    assert_eq!(level.doors.len(), 1);
+    assert_eq!(level.doors[0].at, GridPos::new(6, 0));
+    assert_eq!(level.lights.len(), 1);
+    assert_eq!(level.lights[0].at, GridPos::new(3, 5));
+    let text = std::fs::read_to_string(dir.join("cropped.ron")).unwrap();
+    assert!(
+        text.contains("// Left out, lying outside the exported map: 1 wall, 2 portals, 1 light."),
+        "{text}"
+    );
+}
+
 /// Errors name the file, the line and the column, and nothing is written.
 #[test]
 fn errors_point_at_the_line_and_write_nothing() {
@@ -142,26 +172,6 @@ fn errors_point_at_the_line_and_write_nothing() {
     assert!(matches!(*e.problem, Problem::Syntax { .. }), "{e}");
     assert!(!written(&dir));
 
-    let outside = r#"{
-  "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 3}},
-  "line_of_sight": [],
-  "portals": [
-    {"position": {"x": 1, "y": 1}, "bounds": [], "closed": true},
-    {"position": {"x": 9, "y": 1}, "bounds": [], "closed": true}
-  ]
-}"#;
-    let (r, dir) = import_text(outside, "outside");
-    let e = r.unwrap_err();
-    assert_eq!(e.at, Some(Spot::LineCol { line: 6, col: 5 }), "{e}");
-    assert_eq!(
-        *e.problem,
-        Problem::OutsideTheMap {
-            what: "portal 1".into()
-        },
-        "{e}"
-    );
-    assert!(!written(&dir));
-
     let no_range = r#"{
   "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 3}},
   "lights": [{"position": {"x": 1, "y": 1}, "intensity": 1}]
@@ -170,6 +180,17 @@ fn errors_point_at_the_line_and_write_nothing() {
     let e = r.unwrap_err();
     assert_eq!(e.at, Some(Spot::LineCol { line: 3, col: 14 }), "{e}");
     assert_eq!(*e.problem, Problem::NoRange { light: 0 }, "{e}");
+    assert!(!written(&dir));
+
+    // A light's range of a billion cells once made a level whose light reserved gigabytes.
+    let far = r#"{
+  "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 3}},
+  "lights": [{"position": {"x": 1, "y": 1}, "range": 1e9}]
+}"#;
+    let (r, dir) = import_text(far, "far");
+    let e = r.unwrap_err();
+    assert_eq!(e.at, Some(Spot::LineCol { line: 3, col: 14 }), "{e}");
+    assert!(e.to_string().contains("a light reaches 0' to 1000'"), "{e}");
     assert!(!written(&dir));
 }
 

@@ -27,6 +27,7 @@ mod gate;
 mod gym;
 mod hearing;
 mod import;
+mod import_bounds;
 mod judge;
 mod keyframes;
 mod lab;
