@@ -1,8 +1,8 @@
 //! Reading the files a user names (levels, bestiaries, saves, journals, policies, lab folders):
-//! whole files of bounded size only. A FIFO would hang the read and `/dev/zero` would fill the
+//! whole files of bounded size only; and writing files whole or not at all. A FIFO would hang the read and `/dev/zero` would fill the
 //! memory; a file past [`MAX_FILE_BYTES`] is no level, save or journal of a delve.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// The largest file read: 256 MiB (the largest sample level is a few hundred KiB; a day's
@@ -51,6 +51,41 @@ pub fn read_bytes(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
         return Err(too_big());
     }
     Ok(bytes)
+}
+
+/// Writes `bytes` to `path` so that the file is either the old one or the new one, never a
+/// part: into a temporary file beside it, flushed to the disk, then renamed over it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, |p| std::fs::File::create(p))
+}
+
+/// [`write_atomic`], opening the temporary file with `open` (tests give one that fails).
+pub fn write_atomic_with<W: Write>(
+    path: &Path,
+    bytes: &[u8],
+    open: impl FnOnce(&Path) -> std::io::Result<W>,
+) -> std::io::Result<()> {
+    let temporary = temporary_beside(path);
+    let written = (|| {
+        let mut file = open(&temporary)?;
+        file.write_all(bytes)?;
+        file.flush()?;
+        drop(file);
+        // Flushed to the disk before it takes the old file's place.
+        std::fs::File::open(&temporary)?.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+fn temporary_beside(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 /// Do two paths name one file (either perhaps not there yet)?

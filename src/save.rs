@@ -293,8 +293,7 @@ pub fn seek(world: &mut World, level: &Level, round: u64) -> Option<u64> {
     Some(to)
 }
 
-/// Writes `bytes` to `path` so that the file is either the old one or the new one, never a
-/// part: into a temporary file beside it, flushed to the disk, then renamed over it.
+/// Writes `bytes` to `path` whole or not at all ([`crate::files::write_atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     write_atomic_with(path, bytes, |p| std::fs::File::create(p))
 }
@@ -305,32 +304,10 @@ pub fn write_atomic_with<W: Write>(
     bytes: &[u8],
     open: impl FnOnce(&Path) -> std::io::Result<W>,
 ) -> Result<(), SaveError> {
-    let failed = |e: std::io::Error| SaveError::Unwritable {
+    crate::files::write_atomic_with(path, bytes, open).map_err(|e| SaveError::Unwritable {
         path: path.display().to_string(),
         error: e.to_string(),
-    };
-    let temporary = temporary_beside(path);
-    let written = (|| {
-        let mut file = open(&temporary)?;
-        file.write_all(bytes)?;
-        file.flush()?;
-        drop(file);
-        // Flushed to the disk before it takes the save's place.
-        std::fs::File::open(&temporary)?.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(failed(e));
-    }
-    Ok(())
-}
-
-fn temporary_beside(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    })
 }
 
 /// The autosaves kept: the newest replaces the oldest.

@@ -31,6 +31,10 @@ pub struct Heat {
     pub noise_heard: Vec<u32>,
     /// Members of the party brought down (dying or dead) on the square, or left behind there.
     pub deaths: Vec<u32>,
+    /// The seeds of the delves summed here (a failed delve's adds only its seed): a lab's
+    /// folder is resumed or merged only where its heat and its records are of the same delves.
+    #[serde(default)]
+    pub seeds: Vec<u64>,
 }
 
 /// One of the heat maps, by name.
@@ -69,6 +73,7 @@ impl Heat {
             fights: vec![0; n],
             noise_heard: vec![0; n],
             deaths: vec![0; n],
+            seeds: Vec::new(),
         }
     }
 
@@ -88,9 +93,27 @@ impl Heat {
     }
 
     /// Adds another delve's (or lab's) counts to these.
+    /// Are its maps all of its size (or all empty: no delve yet)?
+    pub fn is_whole(&self) -> bool {
+        let n = self.width as usize * self.height as usize;
+        let maps = [
+            &self.visited,
+            &self.unseen,
+            &self.fights,
+            &self.noise_heard,
+            &self.deaths,
+        ];
+        maps.iter().all(|m| m.is_empty()) || maps.iter().all(|m| m.len() == n)
+    }
+
     pub fn add(&mut self, other: &Heat) {
+        self.seeds.extend(&other.seeds);
         if self.visited.is_empty() {
-            *self = other.clone();
+            let seeds = std::mem::take(&mut self.seeds);
+            *self = Heat {
+                seeds,
+                ..other.clone()
+            };
             return;
         }
         for &kind in HeatKind::ALL {

@@ -10,6 +10,7 @@
 
 pub mod compare;
 pub mod expect;
+mod folder;
 pub mod heat;
 pub mod plots;
 pub mod report;
@@ -27,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::level::Level;
 use crate::policy::{Outcome, PartyPolicy, Tally};
 use crate::time::ROUNDS_PER_TURN;
+pub use folder::{LEVEL_COPY, LabMeta, merge, read_lab, read_partial, resume, write_partial};
 use heat::{Heat, HeatCollector};
 
 /// What a lab plays: the level, the policy, the seeds, and how many threads.
@@ -183,7 +185,7 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
             collector.map_or_else(Default::default, |c| c.finish(app.world(), &tally));
         (end, heat, features)
     }));
-    match played {
+    let (record, mut heat) = match played {
         Ok((Some((_, outcome, tally)), heat, features)) => (
             RunRecord {
                 seed,
@@ -217,7 +219,9 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
             },
             Heat::default(),
         ),
-    }
+    };
+    heat.seeds = vec![seed];
+    (record, heat)
 }
 
 /// The members of the level's first party, and its faction.
@@ -300,6 +304,7 @@ pub fn join(mut so_far: LabResult, rest: LabResult) -> LabResult {
     so_far.heat.add(&rest.heat);
     so_far.records.extend(rest.records);
     so_far.records.sort_by_key(|r| r.seed);
+    so_far.heat.seeds.sort_unstable();
     so_far
 }
 
@@ -313,143 +318,61 @@ pub fn runs_jsonl(records: &[RunRecord]) -> String {
     out
 }
 
-/// The records of a `runs.jsonl`; the error names the line.
+/// The records of a `runs.jsonl`, each within its bounds ([`RunRecord::check`]); the error
+/// names the line.
 pub fn read_runs_jsonl(text: &str) -> Result<Vec<RunRecord>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .map(|(i, l)| read_record(l).map_err(|e| format!("line {}: {e}", i + 1)))
         .collect()
 }
 
-/// What a lab's folder says of how it was made (`lab.json`), so that labs can be merged and
-/// compared: the level file, the seeds, and the policy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LabMeta {
-    pub level_file: String,
-    pub seed: u64,
-    pub runs: u64,
-    pub policy: PartyPolicy,
+/// One line of a `runs.jsonl`, checked.
+fn read_record(line: &str) -> Result<RunRecord, String> {
+    let record: RunRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    record.check()?;
+    Ok(record)
 }
 
-/// Writes a shard's partial result: its records, its heat and how it was made. `delve lab
-/// merge` makes the report from the partials of all the shards.
-pub fn write_partial(
-    plan: &LabPlan,
-    level_file: &str,
-    result: &LabResult,
-    dir: &std::path::Path,
-) -> Result<(), String> {
-    let write = |name: &str, text: String| {
-        let at = dir.join(name);
-        std::fs::write(&at, text).map_err(|e| format!("{}: cannot write: {e}", at.display()))
-    };
-    write("runs.jsonl", runs_jsonl(&result.records))?;
-    write(
-        "heat.json",
-        serde_json::to_string(&result.heat).expect("heat serializes"),
-    )?;
-    // The level as it was played, so the lab can be read (compared) after the file is edited.
-    if let Ok(text) = crate::files::read_text(level_file) {
-        write(LEVEL_COPY, text)?;
+impl RunRecord {
+    /// A record read from a file is one a delve could have made: its rounds and turns within
+    /// the longest delve, every number of turns finite (one record of `turns: 1e9` once made
+    /// the report allocate 32 GB for its histogram).
+    pub fn check(&self) -> Result<(), String> {
+        use crate::time::{MAX_ROUNDS, MAX_TURNS};
+        let t = &self.tally;
+        if t.rounds > MAX_ROUNDS + 1 {
+            return Err(format!(
+                "rounds {} is past the longest delve ({} rounds)",
+                t.rounds,
+                MAX_ROUNDS + 1
+            ));
+        }
+        let most = (MAX_TURNS + 1) as f32;
+        let turns = [("turns", t.turns)]
+            .into_iter()
+            .chain(self.features.reached.iter().map(|r| ("a room's turn", r.1)))
+            .chain(
+                self.features
+                    .casualties
+                    .iter()
+                    .filter_map(|c| c.turn.map(|t| ("a casualty's turn", t))),
+            )
+            .chain(
+                watch::Activity::ALL
+                    .iter()
+                    .map(|&a| (a.words(), self.features.time.get(a))),
+            );
+        for (what, v) in turns {
+            if !(v.is_finite() && (0.0..=most).contains(&v)) {
+                return Err(format!("{what} {v} is not 0 to {most} turns"));
+            }
+        }
+        let fuel = t.light_turns_used;
+        if !(fuel.is_finite() && fuel >= 0.0) {
+            return Err(format!("light_turns_used {fuel} is not a number of turns"));
+        }
+        Ok(())
     }
-    let meta = LabMeta {
-        level_file: level_file.to_owned(),
-        seed: plan.seed,
-        runs: plan.runs,
-        policy: plan.policy.clone(),
-    };
-    write(
-        "lab.json",
-        serde_json::to_string_pretty(&meta).expect("the lab's description serializes"),
-    )
-}
-
-/// The copy of the level a lab's folder keeps, as it was when the lab was played.
-pub const LEVEL_COPY: &str = "level.ron";
-
-/// A lab's folder read back as its plan (the level as it was played: the folder's copy, else
-/// the level file it names) and its records.
-pub fn read_lab(dir: &std::path::Path) -> Result<(LabPlan, Vec<RunRecord>), String> {
-    let (meta, result) = read_partial(dir)?;
-    let copy = dir.join(LEVEL_COPY);
-    let loaded = if copy.exists() {
-        let text = crate::files::read_text(&copy)
-            .map_err(|e| format!("{}: cannot read: {e}", copy.display()))?;
-        let base = std::path::Path::new(&meta.level_file).parent();
-        crate::level::load_level_str(&text, &copy.display().to_string(), base)
-    } else {
-        crate::level::load_level_file(std::path::Path::new(&meta.level_file))
-    };
-    let level = loaded
-        .map_err(|d| format!("{}: the lab's level does not load:\n{d}", dir.display()))?
-        .level;
-    Ok((
-        LabPlan {
-            level,
-            policy: meta.policy,
-            seed: meta.seed,
-            runs: meta.runs,
-            jobs: 1,
-        },
-        result.records,
-    ))
-}
-
-/// A lab's folder read back: how it was made, its records and its heat.
-pub fn read_partial(dir: &std::path::Path) -> Result<(LabMeta, LabResult), String> {
-    let read = |name: &str| {
-        let at = dir.join(name);
-        crate::files::read_text(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
-    };
-    let meta: LabMeta = serde_json::from_str(&read("lab.json")?)
-        .map_err(|e| format!("{}: {e}", dir.join("lab.json").display()))?;
-    let records = read_runs_jsonl(&read("runs.jsonl")?)
-        .map_err(|e| format!("{}: {e}", dir.join("runs.jsonl").display()))?;
-    let heat: Heat = serde_json::from_str(&read("heat.json")?)
-        .map_err(|e| format!("{}: {e}", dir.join("heat.json").display()))?;
-    Ok((meta, LabResult { records, heat }))
-}
-
-/// Merges the partials of a lab's shards into the result of the whole lab, as if it had been
-/// played at once: the records in the order of the seeds, the heat summed. The shards must be
-/// of one level and policy, and their seeds must run on from one to the next without a gap or
-/// a seed twice.
-pub fn merge(parts: Vec<(LabMeta, LabResult)>) -> Result<(LabMeta, LabResult), String> {
-    let mut parts = parts;
-    parts.sort_by_key(|(m, _)| m.seed);
-    let Some((first, _)) = parts.first() else {
-        return Err("nothing to merge".into());
-    };
-    let mut meta = first.clone();
-    meta.runs = 0;
-    let mut whole = LabResult::default();
-    for (m, part) in parts {
-        if part.records.len() as u64 != m.runs {
-            return Err(format!(
-                "the shard from seed {} is unfinished ({} of {} delves): resume it first \
-                 (delve lab ... --shard I/N --out DIR --resume)",
-                m.seed,
-                part.records.len(),
-                m.runs
-            ));
-        }
-        if m.level_file != meta.level_file || m.policy != meta.policy {
-            return Err(format!(
-                "the shards are of different labs: {} and {} (or their policies differ)",
-                meta.level_file, m.level_file
-            ));
-        }
-        if m.seed != meta.seed + meta.runs {
-            return Err(format!(
-                "the shards' seeds do not run on: {} follows {}",
-                m.seed,
-                meta.seed + meta.runs - 1
-            ));
-        }
-        meta.runs += m.runs;
-        whole.heat.add(&part.heat);
-        whole.records.extend(part.records);
-    }
-    Ok((meta, whole))
 }

@@ -171,6 +171,7 @@ fn shards_that_do_not_fit_are_not_merged() {
         seed: plan.seed,
         runs: plan.runs,
         policy: plan.policy.clone(),
+        level_fingerprint: None,
     };
     let empty = delve::lab::LabResult::default();
     let (s0, s2) = (whole.shard(0, 3).unwrap(), whole.shard(2, 3).unwrap());

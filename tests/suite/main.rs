@@ -31,6 +31,7 @@ mod import_bounds;
 mod judge;
 mod keyframes;
 mod lab;
+mod lab_folder;
 mod lab_why;
 mod layers;
 mod levels;

@@ -368,7 +368,8 @@ pub fn write_all(
 ) -> Result<(), String> {
     let write = |name: &str, text: &str| {
         let at = dir.join(name);
-        std::fs::write(&at, text).map_err(|e| format!("{}: cannot write: {e}", at.display()))
+        crate::files::write_atomic(&at, text.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", at.display()))
     };
     super::write_partial(plan, level_file, result, dir)?;
     let party_size = plan

@@ -165,24 +165,16 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
     let file = path.display().to_string();
     // What an interrupted lab kept, when resuming it.
     let kept = if args.resume && out.join("lab.json").exists() {
-        match delve::lab::read_partial(&out) {
-            Ok((meta, kept))
-                if meta.level_file == file
-                    && meta.policy == plan.policy
-                    && (meta.seed, meta.runs) == (plan.seed, plan.runs) =>
-            {
+        match delve::lab::resume(&out, &plan, &file) {
+            Ok((kept, warnings)) => {
+                for w in warnings {
+                    eprintln!("warning: {w}");
+                }
                 kept
-            }
-            Ok(_) => {
-                eprintln!(
-                    "error: {} holds a lab of another level, policy or seeds: nothing to resume",
-                    out.display()
-                );
-                return ExitCode::from(2);
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(1);
+                return ExitCode::from(2);
             }
         }
     } else {
