@@ -11,10 +11,28 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// [`std::fs::read_to_string`] for files a user names: a regular file of at most
 /// [`MAX_FILE_BYTES`], or an error that says why not.
+///
+/// The text is as an editor shows it: a UTF-8 byte-order mark at its start is dropped, and
+/// Windows (CR LF) and old Mac (CR) line endings read as LF, so that every line and column
+/// reported is the one the editor shows (a BOM once gave "Expected opening `(`" at 1:1).
 pub fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
     let bytes = read_bytes(path)?;
-    String::from_utf8(bytes)
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    let text = String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))?;
+    Ok(as_an_editor_shows(text))
+}
+
+/// `text` without a byte-order mark, its line endings LF.
+pub fn as_an_editor_shows(text: String) -> String {
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    };
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
+    }
 }
 
 /// [`std::fs::read`] for files a user names (see [`read_text`]).

@@ -10,7 +10,8 @@
 //! - a trap stepped on only by walking to it on purpose: unreachable, or at the far end of
 //!   every path that comes to it (a dead end's tip, a room's farthest corner);
 //! - a monster that can never hear the party (a loud noise, with a Listening throw) nor see it
-//!   anywhere it can walk, every door open.
+//!   anywhere it can walk, every door open;
+//! - a faction hostile to itself, an empty name, traps stacked on one square.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -52,6 +53,13 @@ pub enum LintProblem {
     /// A creature out of earshot of the loudest everyday noise (fighting, shouting: loud) and
     /// out of sight of every square the party can walk to, from every square it keeps to.
     NeverMeetsTheParty { who: String },
+    /// A faction hostile to itself: its members fight one another.
+    HostileToItself { faction: String },
+    /// A name that is empty or blank (`what`: the level, a faction, a creature): the log and
+    /// the panels name it by nothing.
+    EmptyName { what: &'static str },
+    /// More than one trap on one square: the first to go off hides the rest.
+    StackedTraps { at: GridPos, traps: usize },
 }
 
 impl fmt::Display for LintProblem {
@@ -106,6 +114,18 @@ impl fmt::Display for LintProblem {
                 f,
                 "no one in the party `{party}` carries a weapon, and {foes} creature(s) in the \
                  level are hostile to it: it cannot fight"
+            ),
+            LintProblem::HostileToItself { faction } => write!(
+                f,
+                "the faction `{faction}` is hostile to itself: its members fight one another"
+            ),
+            LintProblem::EmptyName { what } => write!(
+                f,
+                "{what} has an empty name: the log and the panels name it by nothing"
+            ),
+            LintProblem::StackedTraps { at, traps } => write!(
+                f,
+                "{traps} traps on the square {at}: the first to go off hides the rest"
             ),
             LintProblem::NoEnemies { faction } => write!(
                 f,
@@ -506,6 +526,54 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
             });
         }
     }
+    lints.extend(careless_entries(level, &places));
     lints.sort_by_key(|l| (l.at.line, l.at.col));
+    lints
+}
+
+/// Entries that load but say what no designer means: a faction hostile to itself, an empty
+/// name, traps stacked on one square.
+fn careless_entries(level: &Level, places: &Places) -> Vec<Lint> {
+    let mut lints = Vec::new();
+    let blank = |name: &str| name.trim().is_empty();
+    if blank(&level.name) {
+        lints.push(Lint {
+            at: places.pos(&[Seg::Field("name")]),
+            problem: LintProblem::EmptyName { what: "the level" },
+        });
+    }
+    for (i, f) in level.factions.iter().enumerate() {
+        let at = places.pos(&[Seg::Field("factions"), Seg::Index(i)]);
+        if f.hostile_to.contains(&i) {
+            lints.push(Lint {
+                at,
+                problem: LintProblem::HostileToItself {
+                    faction: f.name.clone(),
+                },
+            });
+        }
+        if blank(&f.name) {
+            lints.push(Lint {
+                at,
+                problem: LintProblem::EmptyName { what: "a faction" },
+            });
+        }
+    }
+    for c in level.creatures.iter().filter(|c| blank(&c.name)) {
+        lints.push(Lint {
+            at: places.entry("creatures", c.at),
+            problem: LintProblem::EmptyName { what: "a creature" },
+        });
+    }
+    let mut on: BTreeMap<GridPos, usize> = BTreeMap::new();
+    for t in &level.traps {
+        *on.entry(t.at).or_default() += 1;
+    }
+    for (at, traps) in on.into_iter().filter(|&(_, n)| n > 1) {
+        lints.push(Lint {
+            at: places.entry("traps", at),
+            problem: LintProblem::StackedTraps { at, traps },
+        });
+    }
     lints
 }

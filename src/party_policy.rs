@@ -47,16 +47,20 @@ pub struct PartyPolicy {
     /// The least chance each member must have of clearing a hole one square across (a 5' gap,
     /// with a 20' run-up) for the party to jump it (Dungeon Delves › Jumping and Leaping); 1
     /// never risks a fall.
+    #[serde(deserialize_with = "bounded::jump_odds")]
     pub jump_odds: f32,
     /// The odds it accepts for that jump when a hole cuts it off from the way home (a pit that
     /// opened behind it): a fall in, with a rope to climb out, beats waiting for the end.
+    #[serde(deserialize_with = "bounded::stranded_jump_odds")]
     pub stranded_jump_odds: f32,
     /// The most chance each member may run of being stuck for good in one squeeze (stuck on a
     /// 1, no wiggle back, every push forward failed) for the party to go through squeezes.
+    #[serde(deserialize_with = "bounded::squeeze_risk")]
     pub squeeze_risk: f32,
     /// Bashes at a stuck or spiked door before it is left shut.
     pub bash_attempts: u32,
     /// The party flees for the way in once this share of its members is down.
+    #[serde(deserialize_with = "bounded::flee_when_down")]
     pub flee_when_down: f32,
     /// Douse the party's lights for a turn of rest, and light one again after: a turn of fuel
     /// saved in every six (Dungeon Delves › Light and Darkness; › Rest).
@@ -65,6 +69,7 @@ pub struct PartyPolicy {
     pub light_margin_turns: u32,
     /// The delve ends after this many turns (60 make 10 hours: a day's delve; the party turns
     /// back sooner when its light runs short).
+    #[serde(deserialize_with = "bounded::turn_limit")]
     pub turn_limit: u64,
     /// The marching order, front first (every member once); the level's when left out.
     pub marching_order: Option<Vec<String>>,
@@ -139,35 +144,11 @@ impl PartyPolicy {
             .map_err(|e| PolicyError {
                 line: e.span.start.line,
                 col: e.span.start.col,
-                problem: PolicyProblem::Unreadable(e.code.to_string()),
+                problem: match e.code {
+                    ron::Error::Message(why) => PolicyProblem::OutOfRange(why),
+                    other => PolicyProblem::Unreadable(other.to_string()),
+                },
             })?;
-        if !(0.0..=1.0).contains(&policy.flee_when_down) {
-            return Err(PolicyError {
-                line: 1,
-                col: 1,
-                problem: PolicyProblem::FleeShare(policy.flee_when_down),
-            });
-        }
-        for odds in [
-            policy.jump_odds,
-            policy.stranded_jump_odds,
-            policy.squeeze_risk,
-        ] {
-            if !(0.0..=1.0).contains(&odds) {
-                return Err(PolicyError {
-                    line: 1,
-                    col: 1,
-                    problem: PolicyProblem::Odds(odds),
-                });
-            }
-        }
-        if !(1..=MAX_TURN_LIMIT).contains(&policy.turn_limit) {
-            return Err(PolicyError {
-                line: 1,
-                col: 1,
-                problem: PolicyProblem::TurnLimit(policy.turn_limit),
-            });
-        }
         Ok(policy)
     }
 }
@@ -189,12 +170,8 @@ pub struct PolicyError {
 pub enum PolicyProblem {
     /// Not RON of the policy's fields (an unknown field, a wrong value).
     Unreadable(String),
-    /// `flee_when_down` is a share of the party, from 0 to 1.
-    FleeShare(f32),
-    /// `jump_odds` is a chance, from 0 to 1.
-    Odds(f32),
-    /// `turn_limit` is 1 to [`MAX_TURN_LIMIT`] turns.
-    TurnLimit(u64),
+    /// A number out of its field's range: the field, its range and the number.
+    OutOfRange(String),
 }
 
 impl std::fmt::Display for PolicyError {
@@ -202,15 +179,51 @@ impl std::fmt::Display for PolicyError {
         write!(f, "{}:{}: ", self.line, self.col)?;
         match &self.problem {
             PolicyProblem::Unreadable(why) => write!(f, "{why}"),
-            PolicyProblem::FleeShare(v) => write!(
-                f,
-                "flee_when_down is a share of the party from 0 to 1, not {v}"
-            ),
-            PolicyProblem::Odds(v) => write!(f, "jump_odds is a chance from 0 to 1, not {v}"),
-            PolicyProblem::TurnLimit(v) => write!(
-                f,
-                "turn_limit is 1 to {MAX_TURN_LIMIT} turns (1,000 hours), not {v}"
-            ),
+            PolicyProblem::OutOfRange(why) => f.write_str(why),
+        }
+    }
+}
+
+/// The fields with a range, checked as they are read so that the error is at the number.
+mod bounded {
+    use serde::{Deserialize, Deserializer, de::Error};
+
+    fn share<'de, D: Deserializer<'de>>(d: D, field: &str, what: &str) -> Result<f32, D::Error> {
+        let v = f32::deserialize(d)?;
+        if (0.0..=1.0).contains(&v) {
+            Ok(v)
+        } else {
+            Err(D::Error::custom(format!(
+                "{field} is {what} from 0 to 1, not {v}"
+            )))
+        }
+    }
+
+    pub fn flee_when_down<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        share(d, "flee_when_down", "a share of the party")
+    }
+
+    pub fn jump_odds<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        share(d, "jump_odds", "a chance")
+    }
+
+    pub fn stranded_jump_odds<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        share(d, "stranded_jump_odds", "a chance")
+    }
+
+    pub fn squeeze_risk<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        share(d, "squeeze_risk", "a chance")
+    }
+
+    pub fn turn_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let v = u64::deserialize(d)?;
+        if (1..=super::MAX_TURN_LIMIT).contains(&v) {
+            Ok(v)
+        } else {
+            Err(D::Error::custom(format!(
+                "turn_limit is 1 to {} turns (1,000 hours), not {v}",
+                super::MAX_TURN_LIMIT
+            )))
         }
     }
 }
@@ -227,7 +240,7 @@ mod tests {
     fn a_policy_file_names_only_what_it_changes() {
         for bad in ["(turn_limit: 0)", "(turn_limit: 18446744073709551615)"] {
             let e = PartyPolicy::parse(bad).unwrap_err();
-            assert!(matches!(e.problem, PolicyProblem::TurnLimit(_)), "{e}");
+            assert!(matches!(e.problem, PolicyProblem::OutOfRange(_)), "{e}");
             assert!(
                 e.to_string().contains("turn_limit is 1 to 6000 turns"),
                 "{e}"
@@ -264,7 +277,20 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(matches!(e.problem, PolicyProblem::Unreadable(_)));
         let e = PartyPolicy::parse("(flee_when_down: 2.0)").unwrap_err();
-        assert_eq!(e.problem, PolicyProblem::FleeShare(2.0));
+        assert_eq!(
+            e.problem,
+            PolicyProblem::OutOfRange(
+                "flee_when_down is a share of the party from 0 to 1, not 2".into()
+            )
+        );
+        // At the number, each odds by its own name (they once all said 1:1, jump_odds).
+        let e = PartyPolicy::parse("(\n  jump_odds: 0.5,\n  squeeze_risk: 7.0,\n)").unwrap_err();
+        assert_eq!((e.line, e.col), (3, 17), "{e}");
+        assert!(
+            e.to_string()
+                .contains("squeeze_risk is a chance from 0 to 1, not 7"),
+            "{e}"
+        );
         let e = PartyPolicy::parse("(bravery: 3)").unwrap_err();
         assert_eq!(e.line, 1);
         assert!(matches!(e.problem, PolicyProblem::Unreadable(_)));

@@ -549,7 +549,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
             &imported.source,
             None,
             Problem::Level {
-                problems: problems.to_string(),
+                problems: traced_to_the_map(&problems, &text),
             },
         ));
     }
@@ -602,6 +602,42 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     }
     written.push(out.to_owned());
     Ok(written)
+}
+
+/// The problems of a level made of a map, each told at what in the map it came from — the
+/// portal, the light, the Tiled object: the comment above its entry — rather than at a line
+/// of a file never written.
+fn traced_to_the_map(problems: &crate::level::Diagnostics, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let origin = |line: usize| -> Option<&str> {
+        let above = lines.get(line.checked_sub(2)?)?.trim();
+        above.strip_prefix("// imported: ")
+    };
+    let mut out = String::new();
+    for d in &problems.0 {
+        let at = origin(d.line).map_or_else(
+            || match lines.get(d.line.wrapping_sub(1)) {
+                Some(l) if l.trim_start().starts_with('"') => {
+                    format!(
+                        "the map, row {}",
+                        d.line.saturating_sub(map_start(&lines) + 1)
+                    )
+                }
+                _ => "the map".to_owned(),
+            },
+            str::to_owned,
+        );
+        out += &format!("  {at}: {}\n", d.message);
+    }
+    out
+}
+
+/// The line number (from 1) of the `map: [` line.
+fn map_start(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("map: ["))
+        .map_or(0, |i| i + 1)
 }
 
 /// The line and column (from 1) of a byte offset in a text.

@@ -173,7 +173,41 @@ pub struct ExpectFile {
     /// The most delves to play; the lab's `--runs` when left out.
     #[serde(default)]
     pub cap: Option<u64>,
-    pub expect: BTreeMap<Subject, Wanted>,
+    pub expect: Unique,
+}
+
+/// The expectations by subject, each subject once: a subject given twice is refused where it
+/// is given the second time (a map read by RON keeps only the last, and the first was dropped
+/// without a word).
+#[derive(Clone, Debug, Default)]
+pub struct Unique(pub BTreeMap<Subject, Wanted>);
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Pairs;
+        impl<'de> serde::de::Visitor<'de> for Pairs {
+            type Value = Unique;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of expectations, `{ goal_reached: (at_least: 0.5), … }`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Unique, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(subject) = map.next_key::<Subject>()? {
+                    if out.contains_key(&subject) {
+                        return Err(serde::de::Error::custom(format!(
+                            "{subject:?} is expected twice: give each subject once"
+                        )));
+                    }
+                    out.insert(subject, map.next_value::<Wanted>()?);
+                }
+                Ok(Unique(out))
+            }
+        }
+        d.deserialize_map(Pairs)
+    }
 }
 
 /// One expectation, ready to judge: what it says, and for a delve whether it holds.
@@ -199,8 +233,7 @@ pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expe
     let whole: Result<ExpectFile, _> = crate::level::ron_options().from_str(text);
     let parsed = match whole {
         Ok(f) => f,
-        Err(first) => match crate::level::ron_options().from_str::<BTreeMap<Subject, Wanted>>(text)
-        {
+        Err(first) => match crate::level::ron_options().from_str::<Unique>(text) {
             Ok(expect) => ExpectFile {
                 wrongly_pass: default_error(),
                 wrongly_fail: default_error(),
@@ -237,7 +270,7 @@ pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expe
         ));
     }
     let mut list = Vec::new();
-    for (subject, wanted) in parsed.expect {
+    for (subject, wanted) in parsed.expect.0 {
         let e = expectation(&subject, &wanted, level).map_err(|e| format!("{file}: {e}"))?;
         list.push(e);
     }
@@ -250,6 +283,15 @@ pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expe
         margin: parsed.margin,
         cap: parsed.cap,
         list,
+    })
+}
+
+/// Is the creature of that name in a party's marching order?
+fn in_a_party(level: &crate::level::Level, who: &str) -> bool {
+    level.factions.iter().any(|f| {
+        f.marching_order
+            .iter()
+            .any(|&i| level.creatures.get(i).is_some_and(|c| c.name == who))
     })
 }
 
@@ -376,6 +418,11 @@ fn expectation(
             if !level.creatures.iter().any(|c| c.name == *who) {
                 return Err(format!("{name}: the level has no creature of that name"));
             }
+            if in_a_party(level, who) {
+                return Err(format!(
+                    "{name}: {who} is a member of the party (give member({who}))"
+                ));
+            }
             let (m, bound) = measured(&name)?;
             let who = who.clone();
             let hit: Hit = match m {
@@ -389,6 +436,11 @@ fn expectation(
             let name = format!("member({who})");
             if !level.creatures.iter().any(|c| c.name == *who) {
                 return Err(format!("{name}: the level has no creature of that name"));
+            }
+            if !in_a_party(level, who) {
+                return Err(format!(
+                    "{name}: {who} is no member of a party (give foe({who}) for a foe)"
+                ));
             }
             let (m, bound) = measured(&name)?;
             let who = who.clone();
@@ -583,5 +635,38 @@ mod tests {
             Decision::Failed { .. }
         ));
         assert_eq!(sprt(&half[..5], 0.4, false, &e), Decision::Open);
+    }
+
+    /// A subject given twice is refused at the second (the first was dropped without a word);
+    /// a monster is no member, nor a member a foe.
+    #[test]
+    fn a_subject_twice_and_a_monster_as_a_member_are_refused() {
+        let level = crate::level::load_level_file(std::path::Path::new("levels/gym/climbers.ron"))
+            .unwrap()
+            .level;
+        let twice = "{\n  goal_reached: (at_least: 0.5),\n  goal_reached: (at_most: 0.9),\n}";
+        let e = parse(twice, "x.ron", &level).err().unwrap();
+        assert!(e.starts_with("x.ron:3:"), "{e}");
+        assert!(e.contains("GoalReached is expected twice"), "{e}");
+        let whole = "(expect: { member(\"Hild\"): (died: (at_most: 0.1)), member(\"Hild\"): (downed: (at_most: 0.1)) })";
+        let e = parse(whole, "x.ron", &level).err().unwrap();
+        assert!(e.contains("is expected twice"), "{e}");
+        let monster = "{ member(\"Eel\"): (died: (at_most: 0.1)) }";
+        let e = parse(monster, "x.ron", &level).err().unwrap();
+        assert_eq!(
+            e,
+            "x.ron: member(Eel): Eel is no member of a party (give foe(Eel) for a foe)"
+        );
+        let member = "{ foe(\"Hild\"): (felled: (at_most: 0.1)) }";
+        let e = parse(member, "x.ron", &level).err().unwrap();
+        assert!(e.contains("Hild is a member of the party"), "{e}");
+        assert!(
+            parse(
+                "{ member(\"Hild\"): (died: (at_most: 0.1)) }",
+                "x.ron",
+                &level
+            )
+            .is_ok()
+        );
     }
 }

@@ -338,10 +338,25 @@ impl EventLog {
     }
 
     /// The whole log as text for people.
+    ///
+    /// One line an entry: a control character in it (a newline or an escape sequence in a name
+    /// a script gave) is written escaped, `\n`, `\u{1b}`, so that no entry can forge another
+    /// line or colour the reader's terminal.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for e in &self.entries {
-            s.push_str(&e.to_string());
+            let line = e.to_string();
+            if line.chars().any(char::is_control) {
+                for c in line.chars() {
+                    if c.is_control() {
+                        s.extend(c.escape_default());
+                    } else {
+                        s.push(c);
+                    }
+                }
+            } else {
+                s.push_str(&line);
+            }
             s.push('\n');
         }
         s

@@ -145,3 +145,37 @@ fn a_tileset_that_is_a_fifo_is_refused_at_once() {
     let e = r.unwrap_err();
     assert!(e.contains("not a regular file"), "{e}");
 }
+
+/// A level made of a map that does not load names what in the map its problem comes from (the
+/// Tiled object), not a line of the level file that was never written (`out.ron:19:14`).
+#[test]
+fn a_level_that_does_not_load_names_the_object() {
+    let good = std::fs::read_to_string("tests/maps/flooded_cell.tmx").unwrap();
+    let twin = r#"  <object id="6" name="Gnawbone" type="creature" x="176" y="112">
+   <properties>
+    <property name="faction" value="ghouls"/>
+    <property name="template" value="ghoul"/>
+   </properties>
+   <point/>
+  </object>
+ </objectgroup>"#;
+    let tmx = good.replacen(" </objectgroup>", twin, 1);
+    let dir = scratch("twin");
+    std::fs::copy("tests/maps/delve.tsx", dir.join("delve.tsx")).unwrap();
+    std::fs::write(dir.join("map.tmx"), tmx).unwrap();
+    let e = import(
+        &dir.join("map.tmx"),
+        &dir.join("out.ron"),
+        ImportOptions::default(),
+    )
+    .unwrap_err();
+    let Problem::Level { problems } = &*e.problem else {
+        panic!("{e}");
+    };
+    assert!(
+        problems
+            .contains("object 6 \"Gnawbone\" (creature): creature name `Gnawbone` is used twice"),
+        "{problems}"
+    );
+    assert!(!problems.contains("out.ron"), "{problems}");
+}

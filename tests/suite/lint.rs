@@ -264,3 +264,51 @@ fn an_unarmed_party_among_foes() {
         .all(|l| !matches!(l.problem, LintProblem::Unarmed { .. }))
     );
 }
+
+/// A faction hostile to itself, empty names and traps stacked on one square load, and are
+/// each told at their entry; a name holding a newline does not load (it would forge log
+/// lines).
+#[test]
+fn careless_entries_are_told() {
+    let src = r#"(
+    name: " ",
+    legend: { 'X': Wall(Stone), '.': Floor },
+    map: ["XXXXXXX", "X.....X", "XXXXXXX"],
+    factions: [(name: "party", marching_order: ["Ana"]),
+               (name: "rats", hostile_to: ["party", "rats"])],
+    creatures: [(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120,
+                 carries: [(kind: Torch, lit: true)]),
+                (name: "", faction: "rats", at: (5, 1), hp: 2, ac: 11, speed_feet: 60)],
+    traps: [(at: (3, 1), kind: Pit(depth_feet: 10), trigger: Step),
+            (at: (3, 1), kind: Pit(depth_feet: 20), trigger: Step),
+            (at: (3, 1), kind: Pit(depth_feet: 30), trigger: Step)],
+)"#;
+    let found = lints(src);
+    let at = |p: LintProblem| line_col(&found, &p).map(|(line, _)| line);
+    assert_eq!(
+        at(LintProblem::EmptyName { what: "the level" }),
+        Some(2),
+        "{found:?}"
+    );
+    let rats = "rats".to_owned();
+    assert_eq!(at(LintProblem::HostileToItself { faction: rats }), Some(6));
+    assert_eq!(at(LintProblem::EmptyName { what: "a creature" }), Some(9));
+    let stacked = LintProblem::StackedTraps {
+        at: GridPos::new(3, 1),
+        traps: 3,
+    };
+    assert_eq!(at(stacked), Some(10));
+    let forged = src.replace(
+        "name: \"Ana\"",
+        "name: \"Ana\\n[h0 t0 r0] the party reaches its goal\"",
+    );
+    let forged = forged.replace(
+        "[\"Ana\"]",
+        "[\"Ana\\n[h0 t0 r0] the party reaches its goal\"]",
+    );
+    let e = load_level_str(&forged, "lint.ron", None).unwrap_err();
+    assert!(
+        e.to_string().contains("holds the control character '\\n'"),
+        "{e}"
+    );
+}

@@ -395,3 +395,22 @@ fn numbers_beyond_what_the_simulator_takes_are_refused_with_their_range() {
         assert!(d.message.contains(words), "`{words}` not in: {d}");
     }
 }
+
+/// A file saved with a byte-order mark and Windows line endings loads; one with old Mac line
+/// endings (CR alone) reports its error at the line an editor shows (both once gave "Expected
+/// opening `(`" at 1:1, or every error on line 1).
+#[test]
+fn a_byte_order_mark_and_cr_line_endings_read_as_the_editor_shows() {
+    let dir = std::env::temp_dir().join(format!("delve-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let windows = dir.join("windows.ron");
+    std::fs::write(&windows, format!("\u{feff}{}", BASE.replace('\n', "\r\n"))).unwrap();
+    let loaded = load_level_file(&windows).unwrap();
+    assert_eq!(loaded.level.name, "test");
+    let mac = dir.join("mac.ron");
+    let typo = BASE.replace("hp: 5, ac: 10, speed", "hp: 5, ac: 1O, speed");
+    std::fs::write(&mac, format!("\u{feff}{}", typo.replace('\n', "\r"))).unwrap();
+    let e = load_level_file(&mac).unwrap_err().0;
+    assert_eq!(e[0].line, pos_of(&typo, "1O", 0, 0).0, "{e:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

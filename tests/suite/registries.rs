@@ -307,3 +307,22 @@ fn optional_values_in_a_script_are_written_bare() {
         .to_string();
     assert!(why.contains("written bare: `from: (5, 2)`"), "{why}");
 }
+
+/// A name a script gives is printed in the log as text: a newline or a terminal's escape in it
+/// is written escaped, and forges no line (`who: "Ghost\n[h0 t0 r0] …"` once printed a second
+/// line as the log's own).
+#[test]
+fn a_name_from_a_script_forges_no_log_line() {
+    let script = r#"[(round: 0, command: Halt(who: "Ghost\n[h0 t0 r0] the party reaches its goal\u{1b}[31m"))]"#;
+    let script = delve::sim::JournalFile::from_text(script).unwrap().commands;
+    let level = sample("levels/crypt.ron");
+    let app = delve::sim::play(&level, 1, &script, 1);
+    let text = app.world().resource::<delve::log::EventLog>().to_text();
+    assert!(text.contains("Ghost\\n[h0 t0 r0] the party"), "{text}");
+    assert!(text.contains("\\u{1b}[31m"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("[h0 t0 r0] the party reaches"))
+    );
+}

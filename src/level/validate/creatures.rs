@@ -26,9 +26,26 @@ use crate::level::schema::Terrain;
 use crate::level::validate::Validator;
 
 impl Validator<'_> {
+    /// A name is printed in the log line by line: a control character in it (a newline, a
+    /// terminal's escape) would forge lines or colour the reader's terminal.
+    fn printable(&mut self, name: &str, path: &[Seg]) {
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            let pos = self.at(path);
+            self.error(
+                DiagnosticKind::BadValue,
+                pos,
+                format!(
+                    "the name {name:?} holds the control character {:?}: a name is printable text",
+                    c
+                ),
+            );
+        }
+    }
+
     pub(super) fn factions(&mut self, raw: &[RawFaction]) -> Vec<FactionDef> {
         let mut index: HashMap<&str, usize> = HashMap::new();
         for (i, f) in raw.iter().enumerate() {
+            self.printable(&f.name, path!["factions", i, "name"]);
             if index.insert(&f.name, i).is_some() {
                 let pos = self.at(path!["factions", i, "name"]);
                 self.error(
@@ -147,6 +164,7 @@ impl Validator<'_> {
                 );
                 continue;
             };
+            self.printable(&name, path!["creatures", i, "name"]);
             if let Some(first) = names.insert(name.clone(), i) {
                 let pos = self.at(path!["creatures", i, "name"]);
                 self.error(DiagnosticKind::Duplicate,

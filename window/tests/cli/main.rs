@@ -663,3 +663,27 @@ fn a_pipe_or_a_device_named_as_a_level_is_refused_at_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--policy` implies `--auto`, as the help says (it once demanded `--rounds`); rounds past the
+/// longest delve (60,000 rounds) are refused with the range.
+#[test]
+fn sim_policy_implies_auto_and_rounds_are_bounded() {
+    let o = delve(&[
+        "sim",
+        "levels/crypt.ron",
+        "--policy",
+        "careful",
+        "--seed",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout(&o).contains("the delve of party is over"),
+        "{}",
+        stdout(&o)
+    );
+    let o = delve(&["sim", "levels/crypt.ron", "--rounds", "1000000000"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("0..=60001"), "{err}");
+}
