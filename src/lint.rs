@@ -338,8 +338,8 @@ fn never_meets_the_party(level: &Level, c: &crate::level::CreatureDef, route: &[
             .squares()
             .any(|(q, _)| on_route(q) && earshot.half_feet(&grid, q).is_some_and(|d| d <= reach));
         let sees = crate::rules::vision::line_of_sight_field(&grid, p, &mut stamp)
-            .iter()
-            .any(|&(q, _)| on_route(q));
+            .squares()
+            .any(on_route);
         if hears || sees {
             return false;
         }

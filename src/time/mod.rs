@@ -35,9 +35,13 @@ pub fn bounded_round<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::E
 
 /// [`bounded_round`] for a round that may be left out.
 pub fn bounded_round_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    #[derive(Deserialize)]
-    struct Bounded(#[serde(deserialize_with = "bounded_round")] u64);
-    Ok(Option::<Bounded>::deserialize(d)?.map(|b| b.0))
+    let round = Option::<u64>::deserialize(d)?;
+    match round {
+        Some(r) if r > MAX_ROUNDS => Err(serde::de::Error::custom(format!(
+            "round {r} is past the longest delve: rounds are 0 to {MAX_ROUNDS} ({MAX_TURNS} turns)"
+        ))),
+        _ => Ok(round),
+    }
 }
 
 /// How many rounds have been played since the delve began.

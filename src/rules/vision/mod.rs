@@ -10,7 +10,9 @@
 //! only where its mapper stands in bright light.
 
 pub mod events;
+mod field;
 pub use events::VisionEvent;
+pub use field::LosField;
 
 use bevy::prelude::*;
 
@@ -21,7 +23,6 @@ use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
 use crate::creature::{Faction, Factions, Position, Vision};
-use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
@@ -44,9 +45,9 @@ pub const SEES_NOTHING: &str = "sees nothing";
 pub struct Sight {
     pub seen: Vec<(GridPos, LightLevel)>,
     key: Option<SightKey>,
-    /// Every square in line of sight with its distance in feet, lit or not; kept while the
-    /// creature stays put and the walls do not change.
-    los: Vec<(GridPos, u32)>,
+    /// Every square in line of sight, lit or not; kept while the creature stays put and the
+    /// walls do not change.
+    los: LosField,
     los_key: Option<(GridPos, u64)>,
 }
 
@@ -104,34 +105,14 @@ pub struct Senses {
     pub blinded: bool,
 }
 
-/// Every square in line of sight of `at`, once each, with its distance in feet. `stamp` is
-/// scratch space the size of the grid (reused between calls; its contents do not matter).
+/// Every square in line of sight of `at`. `stamp` is scratch space (reused between calls; its
+/// contents do not matter).
 pub(crate) fn line_of_sight_field(
     grid: &DungeonGrid,
     at: GridPos,
-    stamp: &mut Vec<u32>,
-) -> Vec<(GridPos, u32)> {
-    let n = (grid.width() * grid.height()) as usize;
-    if stamp.len() != n + 1 {
-        *stamp = vec![0; n + 1];
-    }
-    // The last slot holds the current stamp value.
-    let now = stamp[n].wrapping_add(1).max(1);
-    if now == 1 {
-        stamp[..n].iter_mut().for_each(|s| *s = 0);
-    }
-    stamp[n] = now;
-    let radius = grid.width().max(grid.height()) as i32;
-    let mut field = Vec::new();
-    shadowcast(grid, at, radius, |p| {
-        if let Some(i) = grid.index(p)
-            && stamp[i] != now
-        {
-            stamp[i] = now;
-            field.push((p, grid.distance_feet(at, p)));
-        }
-    });
-    field
+    stamp: &mut Vec<GridPos>,
+) -> LosField {
+    LosField::of(grid, at, stamp)
 }
 
 /// The squares seen from `at`.
@@ -148,27 +129,31 @@ pub fn sight_of(
         grid,
         light,
         &line_of_sight_field(grid, at, &mut Vec::new()),
+        at,
         senses,
     )
 }
 
-/// Of the squares in line of sight (with their distances), those seen, and as how lit.
+/// Of the squares in line of sight of `at`, those seen, and as how lit.
 fn seen_in(
     grid: &DungeonGrid,
     light: &LightMap,
-    field: &[(GridPos, u32)],
+    field: &LosField,
+    at: GridPos,
     senses: Senses,
 ) -> Vec<(GridPos, LightLevel)> {
     if senses.blinded {
         return Vec::new();
     }
-    let mut seen = Vec::with_capacity(field.len());
-    for &(p, d) in field {
+    // (Not reserved for the whole field: in the dark a creature sees a few of its squares.)
+    let mut seen = Vec::new();
+    for p in field.squares() {
         let how = match light.level(grid, p) {
             LightLevel::Bright => Some(LightLevel::Bright),
             LightLevel::Dim => Some(LightLevel::Dim),
             LightLevel::MagicalDarkness => None,
             LightLevel::Dark => {
+                let d = grid.distance_feet(at, p);
                 let lightless =
                     senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
                 let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
@@ -486,8 +471,10 @@ impl Plugin for VisionPlugin {
             let darkvision = world
                 .get::<Vision>(who)
                 .map_or(0, |v| v.lightless_vision_feet);
-            let within =
-                darkvision > 0 && sight.los.iter().any(|&(p, d)| p == at && d <= darkvision);
+            let from = world.get::<Position>(who)?.0;
+            let within = darkvision > 0
+                && sight.los.contains(at)
+                && world.resource::<DungeonGrid>().distance_feet(from, at) <= darkvision;
             Some(if within { LightLevel::Bright } else { seen })
         }));
         app.installs(|world, _| {
@@ -553,7 +540,7 @@ pub fn look(
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
     mut q: Query<Looker>,
-    mut stamp: Local<Vec<u32>>,
+    mut stamp: Local<Vec<GridPos>>,
 ) {
     for e in in_entity_order(q.iter().map(|l| l.0)) {
         let Ok((_, name, pos, vision, mut conditions, moved, mut sight)) = q.get_mut(e) else {
@@ -579,7 +566,7 @@ pub fn look(
             sight.los = line_of_sight_field(&grid, pos.0, &mut stamp);
             sight.los_key = los_key;
         }
-        sight.seen = seen_in(&grid, &light, &sight.los, senses);
+        sight.seen = seen_in(&grid, &light, &sight.los, pos.0, senses);
         sight.key = key;
         let sees_nothing = sight.seen.is_empty();
         let round = clock.rounds;
