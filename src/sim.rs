@@ -231,6 +231,38 @@ pub struct JournalFile {
     pub checks: Vec<crate::turn_check::TurnCheck>,
 }
 
+/// Where a script's commands are in its text (byte offsets): the whole of a bare list, else
+/// the list after `commands:` (to the end, if it is cut short).
+fn commands_span(text: &str) -> (usize, usize) {
+    let key = text.match_indices("commands:").map(|(i, _)| i).find(|&i| {
+        let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+        !text[line_start..i].contains("//")
+    });
+    let Some(key) = key else {
+        return (0, text.len());
+    };
+    let Some(open) = text[key..].find('[').map(|o| key + o) else {
+        return (key, text.len());
+    };
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '[' | '(' | '{' if !in_string => depth += 1,
+            ']' | ')' | '}' if !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    return (open, open + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    (open, text.len())
+}
+
 impl JournalFile {
     /// Reads a journal or a command script; the error has the line and column RON gives.
     pub fn from_text(text: &str) -> Result<Self, ron::error::SpannedError> {
@@ -251,6 +283,27 @@ impl JournalFile {
         } else {
             options.from_str::<Self>(text)
         };
+        // The numbers of the commands are held to a level's bound: a square at -2147483648
+        // or hit points of -2147483648 once overflowed the rules' arithmetic.
+        let read = read.and_then(|journal| {
+            let (from, to) = commands_span(text);
+            match crate::level::numbers_out_of_bounds_within(text, from, to, "").first() {
+                Some(d) => Err(ron::error::SpannedError {
+                    code: ron::Error::Message(d.message.clone()),
+                    span: ron::error::Span {
+                        start: ron::error::Position {
+                            line: d.line,
+                            col: d.col,
+                        },
+                        end: ron::error::Position {
+                            line: d.line,
+                            col: d.col,
+                        },
+                    },
+                }),
+                None => Ok(journal),
+            }
+        });
         read.map_err(|mut e| {
             // In a script `Some((5, 2))` reads as `Some(5, 2)` (commands are written unwrapped,
             // `Move(who: …)`, and so is what `Some` holds): say how to write it.

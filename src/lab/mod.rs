@@ -335,6 +335,9 @@ fn read_record(line: &str) -> Result<RunRecord, String> {
     Ok(record)
 }
 
+/// The largest number a lab's record holds, either way (its seed aside).
+pub const MAX_RECORD_NUMBER: f64 = 1_000_000.0;
+
 impl RunRecord {
     /// A record read from a file is one a delve could have made: its rounds and turns within
     /// the longest delve, every number of turns finite (one record of `turns: 1e9` once made
@@ -373,6 +376,21 @@ impl RunRecord {
         if !(fuel.is_finite() && fuel >= 0.0) {
             return Err(format!("light_turns_used {fuel} is not a number of turns"));
         }
-        Ok(())
+        // Under those, every number a delve counts (traps sprung, hit points, a door's tries)
+        // is at most a million, so that sums over a lab stay within their types.
+        fn wild(v: &serde_json::Value, key: &str) -> Option<String> {
+            match v {
+                serde_json::Value::Number(n) if key != "seed" => {
+                    let x = n.as_f64().unwrap_or(f64::INFINITY);
+                    (x.is_nan() || x.abs() > MAX_RECORD_NUMBER)
+                        .then(|| format!("{key} {n} is out of bounds: at most {MAX_RECORD_NUMBER}"))
+                }
+                serde_json::Value::Array(a) => a.iter().find_map(|x| wild(x, key)),
+                serde_json::Value::Object(o) => o.iter().find_map(|(k, x)| wild(x, k)),
+                _ => None,
+            }
+        }
+        let value = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        wild(&value, "").map_or(Ok(()), Err)
     }
 }

@@ -28,6 +28,11 @@ impl Bestiary {
 
     /// Adds the templates of one bestiary file; later files override earlier ones.
     pub fn add_source(&mut self, src: &str, file: &str, problems: &mut Diagnostics) {
+        let wild = super::validate::numbers_out_of_bounds(src, file);
+        if !wild.is_empty() {
+            wild.into_iter().for_each(|d| problems.push(d));
+            return;
+        }
         match ron_options().from_str::<RawBestiary>(src) {
             Ok(raw) => {
                 for (name, t) in raw.templates {

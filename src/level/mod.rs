@@ -24,8 +24,9 @@ use crate::level::schema::{
     LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind,
 };
 pub use validate::{
-    MAX_ATTACK_BONUS, MAX_CRITICAL_MULTIPLIER, MAX_DEPTH_FEET, MAX_MAP_SIDE, MAX_REACH_FEET,
-    MAX_SCALE_FEET, load_level_file, load_level_str, ron_options,
+    MAX_ATTACK_BONUS, MAX_CRITICAL_MULTIPLIER, MAX_DEPTH_FEET, MAX_MAP_SIDE, MAX_NUMBER,
+    MAX_REACH_FEET, MAX_SCALE_FEET, load_level_file, load_level_str, numbers_out_of_bounds_within,
+    ron_options,
 };
 
 /// The default level, embedded so the binary works from any directory.

@@ -355,7 +355,22 @@ fn empty_map() {
 #[test]
 fn numbers_beyond_what_the_simulator_takes_are_refused_with_their_range() {
     let weapon = r#"weapons: [(name: "axe", damage: "1d8", damage_type: Slashing, critical: (threat: 20, multiplier: 4294967295))]"#;
-    let cases: [(String, &str, &str); 5] = [
+    let cases: [(String, &str, &str); 8] = [
+        (
+            BASE.replace("speed_feet: 60)", "speed_feet: 60, throws: { Climbing: -2147483648 })"),
+            "throws",
+            "the number -2147483648 is out of bounds: a number in a level is -100000 to 100000",
+        ),
+        (
+            BASE.replace("hp: 5, ac: 10, speed_feet: 60", "hp: 5, ac: -2147483648, speed_feet: 60"),
+            "ac: -2147483648",
+            "an armour class -2147483648: it is -100 to 100",
+        ),
+        (
+            BASE.replace("hp: 5, ac: 10, speed_feet: 60", "hp: 99999, ac: 10, speed_feet: 60"),
+            "hp: 99999",
+            "hit points 99999: it is 1 to 10000",
+        ),
         (
             BASE.replace("speed_feet: 60)", &format!("speed_feet: 60, {weapon})")),
             "critical: (",

@@ -60,10 +60,18 @@ pub(super) fn a_delve(ended: &[&RunRecord]) -> Table {
         ("encounters", |r| r.tally.encounters as f64),
         ("hit points of wounds", |r| r.tally.wounds as f64),
         ("traps sprung on a member", |r| {
-            r.features.traps.iter().map(|t| t.sprung).sum::<u32>() as f64
+            r.features
+                .traps
+                .iter()
+                .map(|t| t.sprung as f64)
+                .sum::<f64>()
         }),
         ("traps discharged harmlessly (a pole, a disarm)", |r| {
-            r.features.traps.iter().map(|t| t.discharged).sum::<u32>() as f64
+            r.features
+                .traps
+                .iter()
+                .map(|t| t.discharged as f64)
+                .sum::<f64>()
         }),
         ("traps disarmed", |r| r.tally.traps_disarmed as f64),
         ("doors forced", |r| r.tally.doors_forced as f64),

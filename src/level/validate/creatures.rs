@@ -258,7 +258,20 @@ impl Validator<'_> {
                     pos,
                     format!("creature `{name}` has {hp} hit points; at least 1 is needed"),
                 );
+            } else {
+                self.within(
+                    i64::from(hp),
+                    1..=super::MAX_HIT_POINTS,
+                    path!["creatures", i, "hp"],
+                    "hit points",
+                );
             }
+            self.within(
+                i64::from(ac),
+                -super::MAX_ARMOR_CLASS..=super::MAX_ARMOR_CLASS,
+                path!["creatures", i, "ac"],
+                "an armour class",
+            );
             // A patrol route goes through squares one can stand on.
             let mut patrol = Vec::new();
             for (k, &xy) in c.patrol.iter().flatten().enumerate() {

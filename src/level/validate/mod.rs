@@ -28,6 +28,13 @@ pub const MAX_REACH_FEET: i64 = 1000;
 /// The largest attack bonus, either way (a throw's modifiers are summed in 32 bits).
 pub const MAX_ATTACK_BONUS: i64 = 100;
 
+/// The most hit points a creature may have (the rules' mightiest have a few hundred; sums of
+/// a party's are taken in 32 bits).
+pub const MAX_HIT_POINTS: i64 = 10_000;
+
+/// The largest armour class, either way (an attack throw is compared with it in 32 bits).
+pub const MAX_ARMOR_CLASS: i64 = 100;
+
 /// The largest critical multiplier (the rules' weapons are ×2 to ×4: Tactical Combat › Critical
 /// Hits); a critical's dice are rolled that many times.
 pub const MAX_CRITICAL_MULTIPLIER: i64 = 10;
@@ -149,6 +156,7 @@ pub(crate) fn load_level_with(
             return Err(Diagnostics(vec![ron_diagnostic(file, src, &e, "a level")]));
         }
     };
+
     let mut v = Validator {
         file,
         src,
@@ -156,6 +164,18 @@ pub(crate) fn load_level_with(
         problems: Diagnostics::default(),
     };
     let level = v.level(raw, includes);
+    // Under the fields' own ranges, the bound of every number: told where no error of the
+    // line says more (a critical multiplier of 4294967295 is told as such).
+    for wild in numbers::out_of_bounds(src, file) {
+        if !v
+            .problems
+            .0
+            .iter()
+            .any(|d| d.file == file && d.line == wild.line)
+        {
+            v.problems.push(wild);
+        }
+    }
     let problems = v.problems.sorted();
     if problems.has_errors() {
         Err(problems)
@@ -182,6 +202,11 @@ macro_rules! path {
 // After `path!`, which they use.
 mod creatures;
 mod map;
+mod numbers;
+pub use numbers::{
+    MAX_NUMBER, out_of_bounds as numbers_out_of_bounds,
+    out_of_bounds_within as numbers_out_of_bounds_within,
+};
 
 impl<'s> From<&'s str> for Seg<'s> {
     fn from(s: &'s str) -> Self {
