@@ -348,6 +348,15 @@ pub fn watch(
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
     let up = |c: &Conditions| !crate::rules::conditions::is_down(c);
+    // Who stands where, of those up: a monster looks at the squares it sees, not at every
+    // creature of the level (on a level of tens of thousands, that was most of a round).
+    let mut standing: std::collections::HashMap<GridPos, Vec<(Entity, Faction, bool)>> =
+        std::collections::HashMap::new();
+    for (o, _, p, f, c, hiding) in &everyone {
+        if up(c) {
+            standing.entry(p.0).or_default().push((o, *f, hiding));
+        }
+    }
     for (e, name, at, faction, sight, conditions, mut mind) in &mut monsters {
         if !up(conditions) {
             continue;
@@ -360,13 +369,21 @@ pub fn watch(
                 .filter(|(.., c, _)| up(c))
                 .map(|(o, _, p, ..)| (grid.distance_feet(at.0, p.0), p.0, o))
                 .collect(),
-            _ => everyone
+            _ => sight
+                .seen
                 .iter()
-                .filter(|(_, _, _, f, c, _)| factions.hostile(*faction, **f) && up(c))
-                .filter(|(.., p, _, _, hiding)| {
-                    sight.sees_creature(&grid, &light, at.0, p.0, *hiding)
+                .flat_map(|&(p, _)| {
+                    standing
+                        .get(&p)
+                        .into_iter()
+                        .flatten()
+                        .map(move |&(o, f, hiding)| (p, o, f, hiding))
                 })
-                .map(|(o, _, p, ..)| (grid.distance_feet(at.0, p.0), p.0, o))
+                .filter(|&(p, _, f, hiding)| {
+                    factions.hostile(*faction, f)
+                        && sight.sees_creature_on_seen_square(&grid, &light, at.0, p, hiding)
+                })
+                .map(|(p, o, ..)| (grid.distance_feet(at.0, p), p, o))
                 .collect(),
         };
         seen.sort();

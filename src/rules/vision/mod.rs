@@ -76,6 +76,23 @@ impl Sight {
         self.seen.iter().any(|(q, _)| *q == p)
     }
 
+    /// Does it see a creature standing at `target`, a square it is known to see (one of
+    /// [`Sight::seen`]): [`Sight::sees_creature`] without looking the square up again.
+    pub fn sees_creature_on_seen_square(
+        &self,
+        grid: &DungeonGrid,
+        light: &LightMap,
+        viewer_at: GridPos,
+        target: GridPos,
+        hiding: bool,
+    ) -> bool {
+        if !hidden_from_lightless_vision(light.level(grid, target), hiding) {
+            return true;
+        }
+        self.key.is_some_and(|k| k.2)
+            && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
+    }
+
     /// Does it see a creature standing at `target` (see [`sees_creature`]), with the senses it
     /// looked with?
     pub fn sees_creature(
