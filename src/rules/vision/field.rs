@@ -1,10 +1,12 @@
-//! The squares in a creature's line of sight, kept while it stands still: a bit a square over
-//! the field's bounding box. A creature on an open floor of a million squares once kept 12 MB
+//! The squares in a creature's line of sight, kept while it stands still, and those of them it
+//! sees. The field is a bit a square over its bounding box. A creature on an open floor of a million squares once kept 12 MB
 //! of them (a square and its distance each, and as much again reserved for what it saw); as
 //! bits it keeps 125 KB, and in a room no more than the room.
 
+use super::{SHADOWY_SENSES_FEET, Senses};
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
+use crate::rules::light::{LightLevel, LightMap};
 
 /// Every square in line of sight of a square, once each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,6 +19,8 @@ pub struct LosField {
     /// Row by row, each row `words` words of bits.
     words: u32,
     bits: Vec<u64>,
+    /// How many bits are set.
+    count: usize,
 }
 
 impl LosField {
@@ -45,11 +49,13 @@ impl LosField {
             width,
             words,
             bits: vec![0; rows * words as usize],
+            count: 0,
         };
         for &p in stamp.iter() {
             let (word, bit) = field.slot(p).expect("within the box");
             field.bits[word] |= 1 << bit;
         }
+        field.count = field.bits.iter().map(|w| w.count_ones() as usize).sum();
         field
     }
 
@@ -80,11 +86,11 @@ impl LosField {
 
     /// How many squares are in line of sight.
     pub fn len(&self) -> usize {
-        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.bits.iter().all(|&w| w == 0)
+        self.count == 0
     }
 }
 
@@ -102,6 +108,106 @@ impl Iterator for Bits {
         self.0 &= self.0 - 1;
         Some(b)
     }
+}
+
+/// Of the squares in line of sight of `at`, those seen, and as how lit.
+pub(super) fn seen_in(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    field: &LosField,
+    at: GridPos,
+    senses: Senses,
+) -> Vec<(GridPos, LightLevel)> {
+    if senses.blinded {
+        return Vec::new();
+    }
+    // What it can see is lit, or dark within its senses' reach. Where those are fewer than the
+    // squares in its line of sight (a dark floor of a million squares and a torch), they are
+    // looked at rather than the whole field: the same squares, in the same order (row by row).
+    let reach_feet = senses.lightless_vision_feet.max(if senses.shadowy_senses {
+        SHADOWY_SENSES_FEET
+    } else {
+        0
+    });
+    let reach = (reach_feet / grid.scale_feet().max(1)) as i32;
+    let lit: usize = light.footprints().map(|f| f.squares.len()).sum();
+    let around = ((2 * reach + 1) * (2 * reach + 1)) as usize;
+    if lit + around < field.len() / 4 {
+        seen_by_light(grid, light, field, at, senses, reach)
+    } else {
+        seen_by_field(grid, light, field, at, senses)
+    }
+}
+
+/// [`seen_in`] from the lit squares and those within `reach` squares.
+fn seen_by_light(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    field: &LosField,
+    at: GridPos,
+    senses: Senses,
+    reach: i32,
+) -> Vec<(GridPos, LightLevel)> {
+    {
+        let mut seen: Vec<(GridPos, LightLevel)> = Vec::new();
+        for fp in light.footprints() {
+            for &(i, _) in &fp.squares {
+                let p = grid.pos_of(i as usize);
+                if field.contains(p)
+                    && let how @ (LightLevel::Bright | LightLevel::Dim) = light.level_at(i as usize)
+                {
+                    seen.push((p, how));
+                }
+            }
+        }
+        for y in at.y - reach..=at.y + reach {
+            for x in at.x - reach..=at.x + reach {
+                let p = GridPos::new(x, y);
+                if field.contains(p) && light.level(grid, p) == LightLevel::Dark {
+                    let d = grid.distance_feet(at, p);
+                    let lightless =
+                        senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
+                    let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
+                    if lightless || shadowy {
+                        seen.push((p, LightLevel::Dim));
+                    }
+                }
+            }
+        }
+        seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
+        seen.dedup_by_key(|(p, _)| *p);
+        seen
+    }
+}
+
+/// [`seen_in`] square by square of the line of sight.
+fn seen_by_field(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    field: &LosField,
+    at: GridPos,
+    senses: Senses,
+) -> Vec<(GridPos, LightLevel)> {
+    // (Not reserved for the whole field: in the dark a creature sees a few of its squares.)
+    let mut seen = Vec::new();
+    for p in field.squares() {
+        let how = match light.level(grid, p) {
+            LightLevel::Bright => Some(LightLevel::Bright),
+            LightLevel::Dim => Some(LightLevel::Dim),
+            LightLevel::MagicalDarkness => None,
+            LightLevel::Dark => {
+                let d = grid.distance_feet(at, p);
+                let lightless =
+                    senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
+                let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
+                (lightless || shadowy).then_some(LightLevel::Dim)
+            }
+        };
+        if let Some(how) = how {
+            seen.push((p, how));
+        }
+    }
+    seen
 }
 
 #[cfg(test)]
@@ -138,5 +244,58 @@ mod tests {
             300 * 5,
             "five words a row of 300 squares"
         );
+    }
+
+    /// Seen from the lit squares and those within reach, or square by square of the line of
+    /// sight: the same squares in the same order, on the crypt's creatures where they stand
+    /// and on an open floor with a torch, with every kind of senses.
+    #[test]
+    fn seen_by_light_is_seen_by_field() {
+        let crypt = crate::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+            .unwrap()
+            .level;
+        let row = ".".repeat(60);
+        let rows: Vec<&str> = (0..60).map(|_| row.as_str()).collect();
+        let open = test_grid(&rows);
+        let mut open_light = LightMap::new(&open);
+        open_light.place(
+            &open,
+            1,
+            Some((GridPos::new(50, 40), crate::level::schema::LightKind::Torch)),
+        );
+        let mut places: Vec<(&DungeonGrid, LightMap, GridPos)> = Vec::new();
+        for c in &crypt.creatures {
+            places.push((&crypt.grid, LightMap::new(&crypt.grid), c.at));
+        }
+        let mut lit = LightMap::new(&crypt.grid);
+        lit.place(
+            &crypt.grid,
+            1,
+            Some((GridPos::new(2, 2), crate::level::schema::LightKind::Lantern)),
+        );
+        places.push((&crypt.grid, lit, GridPos::new(4, 2)));
+        places.push((&open, open_light.clone(), GridPos::new(3, 3)));
+        places.push((&open, open_light, GridPos::new(45, 45)));
+        for (grid, light, at) in &places {
+            let field = LosField::of(grid, *at, &mut Vec::new());
+            for senses in [
+                Senses::default(),
+                Senses {
+                    lightless_vision_feet: 60,
+                    ..Senses::default()
+                },
+                Senses {
+                    shadowy_senses: true,
+                    ..Senses::default()
+                },
+            ] {
+                let reach = (senses.lightless_vision_feet.max(30) / grid.scale_feet()) as i32;
+                assert_eq!(
+                    seen_by_light(grid, light, &field, *at, senses, reach),
+                    seen_by_field(grid, light, &field, *at, senses),
+                    "{at} {senses:?}"
+                );
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ pub mod events;
 mod field;
 pub use events::VisionEvent;
 pub use field::LosField;
+use field::seen_in;
 
 use bevy::prelude::*;
 
@@ -149,39 +150,6 @@ pub fn sight_of(
         at,
         senses,
     )
-}
-
-/// Of the squares in line of sight of `at`, those seen, and as how lit.
-fn seen_in(
-    grid: &DungeonGrid,
-    light: &LightMap,
-    field: &LosField,
-    at: GridPos,
-    senses: Senses,
-) -> Vec<(GridPos, LightLevel)> {
-    if senses.blinded {
-        return Vec::new();
-    }
-    // (Not reserved for the whole field: in the dark a creature sees a few of its squares.)
-    let mut seen = Vec::new();
-    for p in field.squares() {
-        let how = match light.level(grid, p) {
-            LightLevel::Bright => Some(LightLevel::Bright),
-            LightLevel::Dim => Some(LightLevel::Dim),
-            LightLevel::MagicalDarkness => None,
-            LightLevel::Dark => {
-                let d = grid.distance_feet(at, p);
-                let lightless =
-                    senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
-                let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
-                (lightless || shadowy).then_some(LightLevel::Dim)
-            }
-        };
-        if let Some(how) = how {
-            seen.push((p, how));
-        }
-    }
-    seen
 }
 
 /// Are a creature's shadowy senses working? Not when running, deafened, or in magical darkness.
