@@ -132,6 +132,19 @@ impl Save {
             }
             _ => {}
         }
+        // The numbers of its commands are held to a level's bound, as a script's are.
+        let (from, to) = match text.contains("journal:") {
+            true => crate::sim::commands_span(text, "journal:"),
+            false => (0, 0),
+        };
+        if let Some(d) = crate::level::numbers_out_of_bounds_within(text, from, to, path).first() {
+            return Err(SaveError::NotASave {
+                path: path.to_owned(),
+                line: d.line,
+                col: d.col,
+                message: d.message.clone(),
+            });
+        }
         options.from_str::<Save>(text).map_err(|e| {
             let (line, col) = located(&e);
             // The file ends where the save is still open: in a string, a list, a struct.

@@ -232,9 +232,9 @@ pub struct JournalFile {
 }
 
 /// Where a script's commands are in its text (byte offsets): the whole of a bare list, else
-/// the list after `commands:` (to the end, if it is cut short).
-fn commands_span(text: &str) -> (usize, usize) {
-    let key = text.match_indices("commands:").map(|(i, _)| i).find(|&i| {
+/// the list after `list` (`commands:`; a save's `journal:`), to the end if it is cut short.
+pub(crate) fn commands_span(text: &str, list: &str) -> (usize, usize) {
+    let key = text.match_indices(list).map(|(i, _)| i).find(|&i| {
         let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
         !text[line_start..i].contains("//")
     });
@@ -286,7 +286,7 @@ impl JournalFile {
         // The numbers of the commands are held to a level's bound: a square at -2147483648
         // or hit points of -2147483648 once overflowed the rules' arithmetic.
         let read = read.and_then(|journal| {
-            let (from, to) = commands_span(text);
+            let (from, to) = commands_span(text, "commands:");
             match crate::level::numbers_out_of_bounds_within(text, from, to, "").first() {
                 Some(d) => Err(ron::error::SpannedError {
                     code: ron::Error::Message(d.message.clone()),

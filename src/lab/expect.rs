@@ -157,6 +157,9 @@ fn default_margin() -> f64 {
     0.05
 }
 
+/// The most delves an expectations file may ask for (a lab of them plays for hours).
+pub const MAX_CAP: u64 = 100_000;
+
 /// An expectations file.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -262,6 +265,9 @@ pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expe
                 "{file}: {name} is {x}: give a chance between 0 and 0.5"
             ));
         }
+    }
+    if let Some(cap) = parsed.cap.filter(|c| !(1..=MAX_CAP).contains(c)) {
+        return Err(format!("{file}: cap is {cap}: give 1 to {MAX_CAP} delves"));
     }
     if !(parsed.margin > 0.0 && parsed.margin < 0.5) {
         return Err(format!(
@@ -667,6 +673,13 @@ mod tests {
                 &level
             )
             .is_ok()
+        );
+        // A cap past what a lab plays for is refused (it played for ever).
+        let endless = "(cap: 18446744073709551615, expect: { goal_reached: (at_least: 0.5) })";
+        let e = parse(endless, "x.ron", &level).err().unwrap();
+        assert_eq!(
+            e,
+            "x.ron: cap is 18446744073709551615: give 1 to 100000 delves"
         );
     }
 }

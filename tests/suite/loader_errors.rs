@@ -367,9 +367,9 @@ fn numbers_beyond_what_the_simulator_takes_are_refused_with_their_range() {
             "an armour class -2147483648: it is -100 to 100",
         ),
         (
-            BASE.replace("hp: 5, ac: 10, speed_feet: 60", "hp: 99999, ac: 10, speed_feet: 60"),
-            "hp: 99999",
-            "hit points 99999: it is 1 to 10000",
+            BASE.replace("hp: 5, ac: 10, speed_feet: 60", "hp: 999999, ac: 10, speed_feet: 60"),
+            "hp: 999999",
+            "hit points 999999: it is 1 to 100000",
         ),
         (
             BASE.replace("speed_feet: 60)", &format!("speed_feet: 60, {weapon})")),

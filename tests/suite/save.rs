@@ -145,6 +145,20 @@ fn rounds_past_the_longest_delve_are_refused_at_their_line() {
         }
         other => panic!("{other:?}"),
     }
+    // A command's square at the edge of its type overflowed a rule's arithmetic on replay.
+    let text = Save::of(played(5).world(), &crypt()).to_text();
+    let at = text.find("to: (").expect("the walk's square") + "to: (".len();
+    let wild = format!("{}-2147483648{}", &text[..at], &text[at + 1..]);
+    match Save::from_text(&wild, "wild.save") {
+        Err(SaveError::NotASave { line, message, .. }) => {
+            assert_eq!(line, text[..at].lines().count());
+            assert!(
+                message.contains("-2147483648 is out of bounds"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     let script = "[(round: 1000000000, command: Wait(who: \"Sera\"))]";
     let e = sim::JournalFile::from_text(script).unwrap_err();
     assert_eq!(e.span.start.line, 1);

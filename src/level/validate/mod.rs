@@ -30,7 +30,7 @@ pub const MAX_ATTACK_BONUS: i64 = 100;
 
 /// The most hit points a creature may have (the rules' mightiest have a few hundred; sums of
 /// a party's are taken in 32 bits).
-pub const MAX_HIT_POINTS: i64 = 10_000;
+pub const MAX_HIT_POINTS: i64 = 100_000;
 
 /// The largest armour class, either way (an attack throw is compared with it in 32 bits).
 pub const MAX_ARMOR_CLASS: i64 = 100;

@@ -55,6 +55,21 @@ pub fn out_of_bounds(src: &str, file: &str) -> Vec<Diagnostic> {
             }
             continue;
         }
+        if in_string && b != b'\\' && b != b'"' && b != b'\n' {
+            // Through the string to its next quote, escape or line end at once (a map row is
+            // a long string).
+            let run = bytes[i..]
+                .iter()
+                .position(|&c| c == b'\\' || c == b'"' || c == b'\n')
+                .unwrap_or(bytes.len() - i);
+            col += bytes[i..i + run]
+                .iter()
+                .filter(|&&c| (c & 0xC0) != 0x80)
+                .count();
+            i += run;
+            prev = bytes[i - 1];
+            continue;
+        }
         if in_string {
             if b == b'\\' {
                 i += 1;
@@ -117,6 +132,11 @@ pub fn out_of_bounds_within(src: &str, from: usize, to: usize, file: &str) -> Ve
 
 /// Why a number token is out of bounds, if it is.
 fn out_of_range(token: &str) -> Option<String> {
+    // Most numbers are a few plain digits: within bounds without parsing.
+    let digits = token.trim_start_matches('-');
+    if digits.len() <= 5 && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
     let plain = token.replace('_', "");
     let value = if let Some(hex) = plain.strip_prefix("0x") {
         i128::from_str_radix(hex, 16).ok().map(|v| v as f64)

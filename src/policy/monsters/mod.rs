@@ -329,6 +329,10 @@ type Watcher<'a> = (
     &'a mut Mind,
 );
 
+/// A creature that is up where it stands (row, column first), with its faction and whether it
+/// hides: the monsters look these up by the squares they see.
+type Standing = ((i32, i32), Entity, Faction, bool);
+
 /// Each monster that sees a hostile creature notes where the nearest one stands; one that
 /// shouts, and has not shouted this last turn, shouts for its faction. In its faction's battle
 /// the battle's awareness says whom it knows of (by sight or by the din), at no further cost.
@@ -344,19 +348,28 @@ pub fn watch(
     mut log: ResMut<EventLog>,
     mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
     everyone: Query<Anyone>,
+    mut standing: Local<Vec<Standing>>,
 ) {
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
     let up = |c: &Conditions| !crate::rules::conditions::is_down(c);
     // Who stands where, of those up: a monster looks at the squares it sees, not at every
     // creature of the level (on a level of tens of thousands, that was most of a round).
-    let mut standing: std::collections::HashMap<GridPos, Vec<(Entity, Faction, bool)>> =
-        std::collections::HashMap::new();
+    standing.clear();
     for (o, _, p, f, c, hiding) in &everyone {
         if up(c) {
-            standing.entry(p.0).or_default().push((o, *f, hiding));
+            standing.push(((p.0.y, p.0.x), o, *f, hiding));
         }
     }
+    standing.sort_unstable_by_key(|s| (s.0, s.1));
+    let standing = &*standing;
+    let on = |p: GridPos| {
+        let from = standing.partition_point(|s| s.0 < (p.y, p.x));
+        standing[from..]
+            .iter()
+            .take_while(move |s| s.0 == (p.y, p.x))
+            .map(|s| (s.1, s.2, s.3))
+    };
     for (e, name, at, faction, sight, conditions, mut mind) in &mut monsters {
         if !up(conditions) {
             continue;
@@ -372,13 +385,7 @@ pub fn watch(
             _ => sight
                 .seen
                 .iter()
-                .flat_map(|&(p, _)| {
-                    standing
-                        .get(&p)
-                        .into_iter()
-                        .flatten()
-                        .map(move |&(o, f, hiding)| (p, o, f, hiding))
-                })
+                .flat_map(|&(p, _)| on(p).map(move |(o, f, hiding)| (p, o, f, hiding)))
                 .filter(|&(p, _, f, hiding)| {
                     factions.hostile(*faction, f)
                         && sight.sees_creature_on_seen_square(&grid, &light, at.0, p, hiding)

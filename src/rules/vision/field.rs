@@ -84,6 +84,25 @@ impl LosField {
         })
     }
 
+    /// Calls `visit` with each square in line of sight and its index in a grid `width` squares
+    /// wide, row by row.
+    pub fn for_each(&self, width: u32, mut visit: impl FnMut(GridPos, usize)) {
+        let words = self.words.max(1) as usize;
+        for (row, chunk) in self.bits.chunks(words).enumerate() {
+            let y = self.y0 + row as i32;
+            let row_start = y as usize * width as usize;
+            for (k, &word) in chunk.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    let b = w.trailing_zeros() as i32;
+                    w &= w - 1;
+                    let x = self.x0 + k as i32 * 64 + b;
+                    visit(GridPos::new(x, y), row_start + x as usize);
+                }
+            }
+        }
+    }
+
     /// How many squares are in line of sight.
     pub fn len(&self) -> usize {
         self.count
@@ -188,13 +207,16 @@ fn seen_by_field(
     at: GridPos,
     senses: Senses,
 ) -> Vec<(GridPos, LightLevel)> {
-    // (Not reserved for the whole field: in the dark a creature sees a few of its squares.)
-    let mut seen = Vec::new();
-    for p in field.squares() {
-        let how = match light.level(grid, p) {
+    // (Reserved for a room's worth, not for the whole field: in the dark a creature sees a few
+    // of its squares.)
+    let mut seen = Vec::with_capacity(field.len().min(256));
+    let senses_the_dark = senses.lightless_vision_feet > 0 || senses.shadowy_senses;
+    field.for_each(grid.width(), |p, i| {
+        let how = match light.level_at(i) {
             LightLevel::Bright => Some(LightLevel::Bright),
             LightLevel::Dim => Some(LightLevel::Dim),
             LightLevel::MagicalDarkness => None,
+            LightLevel::Dark if !senses_the_dark => None,
             LightLevel::Dark => {
                 let d = grid.distance_feet(at, p);
                 let lightless =
@@ -206,7 +228,7 @@ fn seen_by_field(
         if let Some(how) = how {
             seen.push((p, how));
         }
-    }
+    });
     seen
 }
 

@@ -44,6 +44,7 @@ pub const SEES_NOTHING: &str = "sees nothing";
 /// senses).
 #[derive(Component, Clone, Default, PartialEq, Eq)]
 pub struct Sight {
+    /// The squares seen, row by row (by `y`, then `x`).
     pub seen: Vec<(GridPos, LightLevel)>,
     key: Option<SightKey>,
     /// Every square in line of sight, lit or not; kept while the creature stays put and the
@@ -74,7 +75,15 @@ impl Sight {
     }
 
     pub fn sees(&self, p: GridPos) -> bool {
-        self.seen.iter().any(|(q, _)| *q == p)
+        self.seen_as(p).is_some()
+    }
+
+    /// The light a square is seen in, if it is seen (`seen` is row by row: looked up by halves).
+    pub fn seen_as(&self, p: GridPos) -> Option<LightLevel> {
+        self.seen
+            .binary_search_by_key(&(p.y, p.x), |(q, _)| (q.y, q.x))
+            .ok()
+            .map(|i| self.seen[i].1)
     }
 
     /// Does it see a creature standing at `target`, a square it is known to see (one of
@@ -452,7 +461,7 @@ impl Plugin for VisionPlugin {
         app.not_state::<crate::rules::penalties::SeeingBy>();
         app.insert_resource(crate::rules::penalties::SeeingBy(|world, who, at| {
             let sight = world.get::<Sight>(who)?;
-            let seen = sight.seen.iter().find(|(p, _)| *p == at).map(|(_, l)| *l)?;
+            let seen = sight.seen_as(at)?;
             let darkvision = world
                 .get::<Vision>(who)
                 .map_or(0, |v| v.lightless_vision_feet);
