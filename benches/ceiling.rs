@@ -118,7 +118,7 @@ fn ceiling(c: &mut Criterion) {
     drop(weigh(
         "an open floor of 1000 × 1000 and 1000 rats",
         &open_floor(1000, 1000),
-        1,
+        5,
     ));
 }
 
