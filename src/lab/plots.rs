@@ -209,12 +209,14 @@ pub fn draw_all(
     let runs = records.len() as u64;
     for &kind in HeatKind::ALL {
         let (file, title) = kind.file_and_title();
-        heatmap(grid, heat, kind, runs, &dir.join(file))?;
+        whole(&dir.join(file), |p| heatmap(grid, heat, kind, runs, p))?;
         drawn.push((file.to_owned(), title.to_owned()));
     }
     let ended: Vec<&RunRecord> = records.iter().filter(|r| r.outcome.is_some()).collect();
     let turns: Vec<u32> = ended.iter().map(|r| r.tally.turns.ceil() as u32).collect();
-    histogram(&turns, "Length of a delve", "turns", &dir.join("turns.png"))?;
+    whole(&dir.join("turns.png"), |p| {
+        histogram(&turns, "Length of a delve", "turns", p)
+    })?;
     drawn.push(("turns.png".into(), "length of a delve (turns)".into()));
     let survivors: Vec<u32> = ended
         .iter()
@@ -228,19 +230,40 @@ pub fn draw_all(
             party_size.saturating_sub(lost as u32)
         })
         .collect();
-    histogram(
-        &survivors,
-        "Survivors of a delve",
-        "members out alive with the party, or standing at the end (not dead, dying or left behind)",
-        &dir.join("survivors.png"),
-    )?;
+    whole(&dir.join("survivors.png"), |p| {
+        histogram(
+            &survivors,
+            "Survivors of a delve",
+            "members out alive with the party, or standing at the end (not dead, dying or left behind)",
+            p,
+        )
+    })?;
     drawn.push(("survivors.png".into(), "survivors of a delve".into()));
-    survival(&ended, party_size as usize, &dir.join("survival.png"))?;
+    whole(&dir.join("survival.png"), |p| {
+        survival(&ended, party_size as usize, p)
+    })?;
     drawn.push((
         "survival.png".into(),
         "delves still going and members still standing by turn, and the hazard".into(),
     ));
     Ok(drawn)
+}
+
+/// Draws a picture to `path` whole or not at all: into a file beside it, renamed over it once
+/// drawn (a lab stopped midway leaves the pictures of the last report, not half of one).
+fn whole(path: &Path, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+    let name = path.file_name().map_or_else(
+        || "picture.png".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let beside = path.with_file_name(format!(".{}.{name}", std::process::id()));
+    let drawn = draw(&beside).and_then(|()| {
+        std::fs::rename(&beside, path).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    });
+    if drawn.is_err() {
+        let _ = std::fs::remove_file(&beside);
+    }
+    drawn
 }
 
 /// The survival curves (Kaplan–Meier): delves still going and members still standing by turn,

@@ -137,6 +137,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
+        replacing(file, "save");
         if let Err(e) = delve::save::Save::of(world, &text).write(file) {
             eprintln!("{e}");
             return ExitCode::from(1);
@@ -168,10 +169,21 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
 /// Writes `bytes` to `file` whole or not at all (a full disk leaves the old file, not half a
 /// new one): `what` names it in the error.
 fn write_whole(file: &std::path::Path, bytes: &[u8], what: &str) -> Result<(), String> {
+    replacing(file, what);
     delve::save::write_atomic(file, bytes).map_err(|e| match e {
         delve::save::SaveError::Unwritable { path, error } => format!(
             "{path}: cannot write the {what}: {error} (the {what} that was there, if any, is kept)"
         ),
         other => other.to_string(),
     })
+}
+
+/// Says so when an output replaces a file that was there: nothing is written over silently.
+fn replacing(file: &std::path::Path, what: &str) {
+    if file.exists() {
+        eprintln!(
+            "note: the {what} replaces the file that was at {}",
+            file.display()
+        );
+    }
 }

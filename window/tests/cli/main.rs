@@ -105,6 +105,15 @@ fn sim_runs_a_script_and_writes_json_lines() {
     }
     let again = delve(&args);
     assert_eq!(stdout(&again), text, "same seed and script, same log");
+    // The second run wrote over the first one's log, and said so.
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        said.contains(&format!(
+            "note: the log replaces the file that was at {}",
+            log.display()
+        )),
+        "{said}"
+    );
 }
 
 #[test]
