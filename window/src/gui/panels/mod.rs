@@ -466,6 +466,7 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
             .default_size(m.state.left_width.min(at_first))
             .size_range(120.0..=at_most)
             .show(&mut root, |ui| {
+                wrap_to_the_panel(ui);
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if m.state.inspector {
                         section(ui, &mut sections, "Creature", true, |ui| {
@@ -497,7 +498,10 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
             .resizable(true)
             .default_size(m.state.right_width.min(at_first))
             .size_range(120.0..=at_most)
-            .show(&mut root, |ui| log_panel(ui, &d, &mut m));
+            .show(&mut root, |ui| {
+                wrap_to_the_panel(ui);
+                log_panel(ui, &d, &mut m)
+            });
         m.state.right_width = shown.response.rect.width();
     }
     if m.state.keys {
@@ -529,6 +533,13 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         m.area.0 = Some(area);
     }
     Ok(())
+}
+
+/// A side panel's text wraps at the panel's width, monospace too: its width is the user's drag
+/// (or the default), never its longest line's. A long line once widened the panel, and that
+/// width was saved as the user's.
+fn wrap_to_the_panel(ui: &mut egui::Ui) {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
 }
 
 /// A section of a panel that can be folded, open at first as `default_open` says or as it was
@@ -653,6 +664,52 @@ pub const RIGHT_WIDTH: f32 = 350.0;
 mod tests {
     use super::*;
     use delve::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
+
+    /// A side panel given a line of 600 characters keeps its width: the line wraps.
+    #[test]
+    fn a_long_line_does_not_widen_a_side_panel() {
+        let width_with = |wrap: bool| {
+            let ctx = egui::Context::default();
+            let mut width = 0.0;
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1280.0, 800.0),
+                )),
+                ..Default::default()
+            };
+            for _ in 0..3 {
+                let mut out = ctx.run_ui(input.clone(), |ui| {
+                    let shown = egui::Panel::left("judge")
+                        .resizable(true)
+                        .default_size(300.0)
+                        .size_range(120.0..=576.0)
+                        .show(ui, |ui| {
+                            if wrap {
+                                wrap_to_the_panel(ui);
+                            }
+                            egui::ScrollArea::vertical().show(ui, |ui| {
+                                // A row, as the inspector and the timers lay out a name and
+                                // what is said of it.
+                                ui.horizontal(|ui| {
+                                    ui.label("Sera:");
+                                    ui.monospace("a long line of the log ".repeat(26));
+                                });
+                            });
+                        });
+                    width = shown.response.rect.width();
+                });
+                // No renderer here: the fonts' texture is dropped, not drawn.
+                out.textures_delta.clear();
+            }
+            width
+        };
+        assert!(width_with(true) <= 310.0, "{}", width_with(true));
+        assert!(
+            width_with(false) > 400.0,
+            "without wrapping the line widens it"
+        );
+    }
 
     /// Ctrl+= and Ctrl+- scale the interface a tenth at a time, within its bounds.
     #[test]
