@@ -124,6 +124,7 @@ fn fit_when_wanted(
         Some((_, p)) if !judges || whole > t / LEGIBLE_SQUARE_PX.0 => {
             let scale = t / LEGIBLE_SQUARE_PX.1;
             let at = super::squares::square_to_world(grid.height(), p.x, p.y);
+            let at = keep_on_the_map(at, scale, space, &grid);
             for (mut tf, mut proj) in camera.iter_mut() {
                 tf.translation.x = at.x;
                 tf.translation.y = at.y;
@@ -151,13 +152,16 @@ fn followed(
 
 /// Follows the creature followed as it moves (when following), and goes to the one Tab chose.
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn follow(
     mut framing: ResMut<Framing>,
     selected: Res<Selected>,
     parties: Option<Res<delve::rules::party::Parties>>,
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
-    mut camera: Query<&mut Transform, With<MapCamera>>,
+    area: Option<Res<super::state::MapArea>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &Projection), With<MapCamera>>,
 ) {
     let now = followed(&selected, parties.as_deref(), &positions);
     let moved = now.is_some() && now != framing.followed;
@@ -166,13 +170,42 @@ fn follow(
     if (framing.follow && moved && same_one) || (framing.jump && now.is_some()) {
         let (_, p) = now.expect("followed");
         let at = super::squares::square_to_world(grid.height(), p.x, p.y);
-        for mut tf in camera.iter_mut() {
+        let space = map_space(area.as_deref(), &windows);
+        for (mut tf, proj) in camera.iter_mut() {
+            let scale = match proj {
+                Projection::Orthographic(o) => o.scale,
+                _ => 1.0,
+            };
+            let at = keep_on_the_map(at, scale, space, &grid);
             tf.translation.x = at.x;
             tf.translation.y = at.y;
         }
     }
     framing.jump = false;
     framing.followed = now;
+}
+
+/// Where the camera looks to show `at` without showing past the map's edges: along a side
+/// where the map is wider than the view, the view stays within the map; along one where the map
+/// is narrower, the map is centred. (A party in the map's corner once left three quarters of
+/// the view grey.)
+pub(crate) fn keep_on_the_map(at: Vec2, scale: f32, space: Vec2, grid: &DungeonGrid) -> Vec2 {
+    let t = super::art::TILE_PX as f32;
+    let size = Vec2::new(grid.width() as f32 * t, grid.height() as f32 * t);
+    // Squares are centred on multiples of a tile: the map spans half a tile either side.
+    let (lo, hi) = (Vec2::splat(-t / 2.0), size - t / 2.0);
+    let half_view = space * scale / 2.0;
+    let along = |at: f32, lo: f32, hi: f32, half: f32| {
+        if hi - lo <= 2.0 * half {
+            (lo + hi) / 2.0
+        } else {
+            at.clamp(lo + half, hi - half)
+        }
+    };
+    Vec2::new(
+        along(at.x, lo.x, hi.x, half_view.x),
+        along(at.y, lo.y, hi.y, half_view.y),
+    )
 }
 
 /// Home: the whole level in the map's space.
@@ -265,5 +298,35 @@ fn pan_and_zoom(
             let widest = (grid.width().max(grid.height()) as f32 / 10.0).max(2.0);
             o.scale = (o.scale * factor).clamp(0.25, widest);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The crypt (41 × 17 squares) at 32 pixels a square in a view of 620 × 700: framed on the
+    /// party in its top-left corner, the view starts at the map's left edge rather than
+    /// centring the corner, and the map, lower than the view, is centred up and down.
+    #[test]
+    fn a_view_on_a_corner_keeps_to_the_map() {
+        let grid = delve::level::load_level_file(std::path::Path::new("../levels/crypt.ron"))
+            .unwrap()
+            .level
+            .grid;
+        let t = super::super::art::TILE_PX as f32;
+        let scale = t / 32.0;
+        let space = Vec2::new(620.0, 700.0);
+        let corner = super::super::squares::square_to_world(grid.height(), 2, 2);
+        let at = keep_on_the_map(corner, scale, space, &grid);
+        let left_edge = at.x - space.x * scale / 2.0;
+        assert!((left_edge - (-t / 2.0)).abs() < 0.01, "{left_edge}");
+        assert!(
+            (at.y - (grid.height() as f32 * t - t) / 2.0).abs() < 0.01,
+            "{at}"
+        );
+        // In the middle of a wide map, the view is on the square itself.
+        let middle = super::super::squares::square_to_world(grid.height(), 20, 8);
+        assert_eq!(keep_on_the_map(middle, scale, space, &grid).x, middle.x);
     }
 }

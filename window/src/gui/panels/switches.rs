@@ -38,6 +38,8 @@ pub(super) fn switches(ui: &mut egui::Ui, d: &DelveView, orders: &mut JudgeOrder
     }
     ui.label("The Judge's modifiers (the whole level):");
     egui::Grid::new("modifiers").show(ui, |ui| {
+        // A table's cells keep their words whole (the panel wraps its text, not its tables).
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         for &jm in JudgeModifier::ALL {
             let value = judge.value(jm, None, &[]);
             ui.label(jm.words());

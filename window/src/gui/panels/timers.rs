@@ -47,6 +47,8 @@ pub(super) fn timers(ui: &mut egui::Ui, d: &DelveView, filter: &mut String) {
                 return;
             }
             egui::Grid::new("lights").striped(true).show(ui, |ui| {
+                // A table's cells keep their words whole (the panel wraps its text, not its tables).
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.strong("who or where");
                 ui.strong("light");
                 ui.strong("fuel left");
@@ -114,6 +116,8 @@ pub(super) fn timers(ui: &mut egui::Ui, d: &DelveView, filter: &mut String) {
             .default_open(party_factions.contains(&f) || !wanted.is_empty())
             .show(ui, |ui| {
                 egui::Grid::new(("rest", f)).striped(true).show(ui, |ui| {
+                    // A table's cells keep their words whole (the panel wraps its text, not its tables).
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                     for (_, n, rest, task) in members {
                         ui.label(n);
                         ui.label(rest);
