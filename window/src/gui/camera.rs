@@ -152,7 +152,6 @@ fn followed(
 
 /// Follows the creature followed as it moves (when following), and goes to the one Tab chose.
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_arguments)]
 fn follow(
     mut framing: ResMut<Framing>,
     selected: Res<Selected>,
