@@ -124,7 +124,12 @@ fn fit_when_wanted(
         Some((_, p)) if !judges || whole > t / LEGIBLE_SQUARE_PX.0 => {
             let scale = t / LEGIBLE_SQUARE_PX.1;
             let at = super::squares::square_to_world(grid.height(), p.x, p.y);
-            let at = keep_on_the_map(at, scale, space, &grid);
+            // The Judge sees the whole map: the view keeps to it. A party's view centres its
+            // creature, whose surroundings are what it knows.
+            let at = match judges {
+                true => keep_on_the_map(at, scale, space, &grid),
+                false => at,
+            };
             for (mut tf, mut proj) in camera.iter_mut() {
                 tf.translation.x = at.x;
                 tf.translation.y = at.y;
@@ -159,6 +164,7 @@ fn follow(
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
     area: Option<Res<super::state::MapArea>>,
+    view: Option<Res<super::state::ViewMode>>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &Projection), With<MapCamera>>,
 ) {
@@ -175,7 +181,11 @@ fn follow(
                 Projection::Orthographic(o) => o.scale,
                 _ => 1.0,
             };
-            let at = keep_on_the_map(at, scale, space, &grid);
+            let judges = view.as_deref().is_none_or(|v| v.judges());
+            let at = match judges {
+                true => keep_on_the_map(at, scale, space, &grid),
+                false => at,
+            };
             tf.translation.x = at.x;
             tf.translation.y = at.y;
         }
@@ -184,7 +194,7 @@ fn follow(
     framing.followed = now;
 }
 
-/// Where the camera looks to show `at` without showing past the map's edges: along a side
+/// Where the Judge's view looks to show `at` without showing past the map's edges: along a side
 /// where the map is wider than the view, the view stays within the map; along one where the map
 /// is narrower, the map is centred. (A party in the map's corner once left three quarters of
 /// the view grey.)

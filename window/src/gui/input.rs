@@ -205,10 +205,17 @@ pub(crate) mod tests {
         crate::gui::squares::square_to_world(h, p.x, p.y)
     }
 
-    /// Where the camera shows that creature: centred on its square, kept to the map (the
-    /// space is the whole 1280x800 window: this app has no panels).
+    /// Where the camera shows that creature: centred on its square, kept to the map in the
+    /// Judge's view (the space is the whole 1280x800 window: this app has no panels).
     fn showing(app: &mut App, name: &str) -> Vec2 {
         let at = square_at(app, name);
+        if app
+            .world()
+            .get_resource::<ViewMode>()
+            .is_some_and(|v| !v.judges())
+        {
+            return at;
+        }
         let mut q = app
             .world_mut()
             .query_filtered::<&Projection, With<MapCamera>>();
