@@ -269,23 +269,19 @@ pub fn tileset_rgba() -> (u32, Vec<u8>) {
     c.rect(t, 17, 9, 18, 13, [230, 190, 60]);
     c.rect(t, 13, 8, 18, 9, [230, 190, 60]);
     c.rect(t, 15, 16, 16, 19, [40, 30, 10]);
-    // Secret: the wall's bricks with a dashed outline only the Judge sees.
+    // Secret: the wall's bricks with a bold dashed outline only the Judge sees (3 pixels
+    // thick, so that it still shows at 16 pixels a square; a 1-pixel dotted line vanished) and
+    // a keyhole.
     let t = TileArt::DoorSecret as u32;
     c.fill(t, stone_px);
-    for i in (2..30).step_by(4) {
-        for (x, y) in [
-            (i, 3),
-            (i + 1, 3),
-            (i, 28),
-            (i + 1, 28),
-            (3, i),
-            (3, i + 1),
-            (28, i),
-            (28, i + 1),
-        ] {
-            c.set(t, x, y, [240, 90, 220]);
-        }
+    let magenta = [240, 90, 220];
+    for i in (2..28).step_by(7) {
+        c.rect(t, i, 2, i + 4, 5, magenta);
+        c.rect(t, i, 27, i + 4, 30, magenta);
+        c.rect(t, 2, i, 5, i + 4, magenta);
+        c.rect(t, 27, i, 30, i + 4, magenta);
     }
-    c.rect(t, 21, 14, 24, 17, [240, 90, 220]);
+    c.rect(t, 13, 11, 19, 17, magenta);
+    c.rect(t, 15, 17, 17, 22, magenta);
     (width, c.px)
 }

@@ -132,7 +132,9 @@ impl fmt::Display for Listener {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::rules::sound::Verdict;
         let throw = |t: &crate::dice::Throw| {
-            format!("Listening d20 {} → {} vs {}", t.natural, t.total, t.target)
+            // Plain ASCII: the map's labels draw in a font without arrows (an arrow once showed
+            // as an empty box).
+            format!("Listening d20 {} = {} vs {}", t.natural, t.total, t.target)
         };
         match (self.verdict, self.heard, &self.throw) {
             (Verdict::Automatic, true, _) => write!(f, "{}: heard it (automatically)", self.who),

@@ -514,6 +514,13 @@ fn who_heard_a_noise_names_each_listener_with_its_verdict_and_throw() {
         assert_eq!(near.heard, hears);
         let throw = near.throw.as_ref().expect("Near threw");
         assert_eq!((throw.natural, throw.target), (face, 18));
+        // The label drawn on the map, in plain ASCII (its font has no arrows).
+        let label = near.to_string();
+        assert!(
+            label.contains(&format!("Listening d20 {face} = {face} vs 18")),
+            "{label}"
+        );
+        assert!(label.is_ascii(), "{label}");
         let far = noise.listeners.iter().find(|l| l.who == "Far").unwrap();
         assert_eq!(
             (far.verdict, far.heard, &far.throw),
