@@ -3,7 +3,7 @@
 //! of them (a square and its distance each, and as much again reserved for what it saw); as
 //! bits it keeps 125 KB, and in a room no more than the room.
 
-use super::{SHADOWY_SENSES_FEET, Senses};
+use super::Senses;
 use crate::grid::los::shadowcast;
 use crate::grid::{DungeonGrid, GridPos};
 use crate::rules::light::{LightLevel, LightMap};
@@ -143,12 +143,7 @@ pub(super) fn seen_in(
     // What it can see is lit, or dark within its senses' reach. Where those are fewer than the
     // squares in its line of sight (a dark floor of a million squares and a torch), they are
     // looked at rather than the whole field: the same squares, in the same order (row by row).
-    let reach_feet = senses.lightless_vision_feet.max(if senses.shadowy_senses {
-        SHADOWY_SENSES_FEET
-    } else {
-        0
-    });
-    let reach = (reach_feet / grid.scale_feet().max(1)) as i32;
+    let reach = (senses.dark_reach_feet() / grid.scale_feet().max(1)) as i32;
     let lit: usize = light.footprints().map(|f| f.squares.len()).sum();
     let around = ((2 * reach + 1) * (2 * reach + 1)) as usize;
     if lit + around < field.len() / 4 {
@@ -167,36 +162,31 @@ fn seen_by_light(
     senses: Senses,
     reach: i32,
 ) -> Vec<(GridPos, LightLevel)> {
-    {
-        let mut seen: Vec<(GridPos, LightLevel)> = Vec::new();
-        for fp in light.footprints() {
-            for &(i, _) in &fp.squares {
-                let p = grid.pos_of(i as usize);
-                if field.contains(p)
-                    && let how @ (LightLevel::Bright | LightLevel::Dim) = light.level_at(i as usize)
-                {
-                    seen.push((p, how));
-                }
+    let mut seen: Vec<(GridPos, LightLevel)> = Vec::new();
+    for fp in light.footprints() {
+        for &(i, _) in &fp.squares {
+            let p = grid.pos_of(i as usize);
+            if field.contains(p)
+                && let how @ (LightLevel::Bright | LightLevel::Dim) = light.level_at(i as usize)
+            {
+                seen.push((p, how));
             }
         }
-        for y in at.y - reach..=at.y + reach {
-            for x in at.x - reach..=at.x + reach {
-                let p = GridPos::new(x, y);
-                if field.contains(p) && light.level(grid, p) == LightLevel::Dark {
-                    let d = grid.distance_feet(at, p);
-                    let lightless =
-                        senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
-                    let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
-                    if lightless || shadowy {
-                        seen.push((p, LightLevel::Dim));
-                    }
-                }
-            }
-        }
-        seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
-        seen.dedup_by_key(|(p, _)| *p);
-        seen
     }
+    for y in at.y - reach..=at.y + reach {
+        for x in at.x - reach..=at.x + reach {
+            let p = GridPos::new(x, y);
+            if field.contains(p)
+                && light.level(grid, p) == LightLevel::Dark
+                && senses.see_in_the_dark(grid.distance_feet(at, p))
+            {
+                seen.push((p, LightLevel::Dim));
+            }
+        }
+    }
+    seen.sort_unstable_by_key(|(p, _)| (p.y, p.x));
+    seen.dedup_by_key(|(p, _)| *p);
+    seen
 }
 
 /// [`seen_in`] square by square of the line of sight.
@@ -210,20 +200,16 @@ fn seen_by_field(
     // (Reserved for a room's worth, not for the whole field: in the dark a creature sees a few
     // of its squares.)
     let mut seen = Vec::with_capacity(field.len().min(256));
-    let senses_the_dark = senses.lightless_vision_feet > 0 || senses.shadowy_senses;
+    let senses_the_dark = senses.dark_reach_feet() > 0;
     field.for_each(grid.width(), |p, i| {
         let how = match light.level_at(i) {
             LightLevel::Bright => Some(LightLevel::Bright),
             LightLevel::Dim => Some(LightLevel::Dim),
             LightLevel::MagicalDarkness => None,
             LightLevel::Dark if !senses_the_dark => None,
-            LightLevel::Dark => {
-                let d = grid.distance_feet(at, p);
-                let lightless =
-                    senses.lightless_vision_feet > 0 && d <= senses.lightless_vision_feet;
-                let shadowy = senses.shadowy_senses && d <= SHADOWY_SENSES_FEET;
-                (lightless || shadowy).then_some(LightLevel::Dim)
-            }
+            LightLevel::Dark => senses
+                .see_in_the_dark(grid.distance_feet(at, p))
+                .then_some(LightLevel::Dim),
         };
         if let Some(how) = how {
             seen.push((p, how));

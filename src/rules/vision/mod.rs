@@ -96,11 +96,8 @@ impl Sight {
         target: GridPos,
         hiding: bool,
     ) -> bool {
-        if !hidden_from_lightless_vision(light.level(grid, target), hiding) {
-            return true;
-        }
-        self.key.is_some_and(|k| k.2)
-            && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
+        let shadowy = self.key.is_some_and(|k| k.2);
+        shows_creature(grid, light, viewer_at, shadowy, target, hiding)
     }
 
     /// Does it see a creature standing at `target` (see [`sees_creature`]), with the senses it
@@ -132,6 +129,25 @@ pub struct Senses {
     pub blinded: bool,
 }
 
+impl Senses {
+    /// Does it see a dark square `feet` away: within its lightless vision or its shadowy
+    /// senses?
+    pub fn see_in_the_dark(self, feet: u32) -> bool {
+        (self.lightless_vision_feet > 0 && feet <= self.lightless_vision_feet)
+            || (self.shadowy_senses && feet <= SHADOWY_SENSES_FEET)
+    }
+
+    /// The farthest it sees in the dark, in feet.
+    pub fn dark_reach_feet(self) -> u32 {
+        let shadowy = if self.shadowy_senses {
+            SHADOWY_SENSES_FEET
+        } else {
+            0
+        };
+        self.lightless_vision_feet.max(shadowy)
+    }
+}
+
 /// Every square in line of sight of `at`. `stamp` is scratch space (reused between calls; its
 /// contents do not matter).
 pub(crate) fn line_of_sight_field(
@@ -149,9 +165,6 @@ pub fn sight_of(
     at: GridPos,
     senses: Senses,
 ) -> Vec<(GridPos, LightLevel)> {
-    if senses.blinded {
-        return Vec::new();
-    }
     seen_in(
         grid,
         light,
@@ -209,13 +222,29 @@ pub fn sees_creature(
     target: GridPos,
     target_hiding: bool,
 ) -> bool {
-    if !viewer.sees(target) {
-        return false;
-    }
-    if !hidden_from_lightless_vision(light.level(grid, target), target_hiding) {
-        return true;
-    }
-    viewer_senses.shadowy_senses && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET
+    viewer.sees(target)
+        && shows_creature(
+            grid,
+            light,
+            viewer_at,
+            viewer_senses.shadowy_senses,
+            target,
+            target_hiding,
+        )
+}
+
+/// Does a square a viewer sees show the creature standing on it? Unless it hides where no light
+/// reaches, from all but shadowy senses (which rely on hearing, scent and touch).
+fn shows_creature(
+    grid: &DungeonGrid,
+    light: &LightMap,
+    viewer_at: GridPos,
+    shadowy_senses: bool,
+    target: GridPos,
+    hiding: bool,
+) -> bool {
+    !hidden_from_lightless_vision(light.level(grid, target), hiding)
+        || (shadowy_senses && grid.distance_feet(viewer_at, target) <= SHADOWY_SENSES_FEET)
 }
 
 /// What a faction sees now: each square any member sees, in the best light it is seen in

@@ -1,0 +1,179 @@
+//! The unit tests of the window's panels.
+
+use super::*;
+use delve::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
+
+/// A side panel given a line of 600 characters keeps its width: the line wraps.
+#[test]
+fn a_long_line_does_not_widen_a_side_panel() {
+    let width_with = |wrap: bool| {
+        let ctx = egui::Context::default();
+        let mut width = 0.0;
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 800.0),
+            )),
+            ..Default::default()
+        };
+        for _ in 0..3 {
+            let mut out = ctx.run_ui(input.clone(), |ui| {
+                let shown = egui::Panel::left("judge")
+                    .resizable(true)
+                    .default_size(300.0)
+                    .size_range(120.0..=576.0)
+                    .show(ui, |ui| {
+                        if wrap {
+                            wrap_to_the_panel(ui);
+                        }
+                        egui::ScrollArea::vertical().show(ui, |ui| {
+                            // A row, as the inspector and the timers lay out a name and
+                            // what is said of it.
+                            ui.horizontal(|ui| {
+                                ui.label("Sera:");
+                                ui.monospace("a long line of the log ".repeat(26));
+                            });
+                        });
+                    });
+                width = shown.response.rect.width();
+            });
+            // No renderer here: the fonts' texture is dropped, not drawn.
+            out.textures_delta.clear();
+        }
+        width
+    };
+    assert!(width_with(true) <= 310.0, "{}", width_with(true));
+    assert!(
+        width_with(false) > 400.0,
+        "without wrapping the line widens it"
+    );
+}
+
+/// Ctrl+= and Ctrl+- scale the interface a tenth at a time, within its bounds.
+#[test]
+fn ctrl_plus_and_minus_scale_the_interface() {
+    use leafwing_input_manager::prelude::Buttonlike;
+    let mut app = super::super::input::tests::app();
+    app.init_resource::<PanelState>()
+        .add_systems(Update, scale_interface);
+    let chord = |app: &mut App, key: KeyCode| {
+        KeyCode::ControlLeft.press(app.world_mut());
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+        KeyCode::ControlLeft.release(app.world_mut());
+        app.update();
+    };
+    let scale = |app: &App| app.world().resource::<PanelState>().ui_scale;
+    assert_eq!(scale(&app), 1.0);
+    chord(&mut app, KeyCode::Equal);
+    assert_eq!(scale(&app), 1.1);
+    chord(&mut app, KeyCode::Minus);
+    chord(&mut app, KeyCode::Minus);
+    assert_eq!(scale(&app), 0.9);
+    for _ in 0..10 {
+        chord(&mut app, KeyCode::Minus);
+    }
+    assert_eq!(scale(&app), UI_SCALES.0);
+}
+
+/// A command from the Judge's hand is carried out in the frame it is given, with no round
+/// played, and goes into the journal as given between rounds.
+#[test]
+fn the_judges_hand_acts_at_once_and_is_journaled() {
+    let mut app = super::super::input::tests::app();
+    app.init_resource::<JudgeOrders>()
+        .add_systems(Update, carry_out_judge_orders);
+    app.world_mut().resource_mut::<JudgeOrders>().0.push(
+        SetHitPoints {
+            who: "Brannoc".into(),
+            hit_points: 5,
+        }
+        .into(),
+    );
+    app.update();
+    let w = app.world();
+    assert_eq!(w.resource::<Clock>().rounds, 0);
+    assert!(
+        w.resource::<EventLog>()
+            .of::<JudgeEvent>()
+            .any(|e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc"))
+    );
+    let journal = &w.resource::<delve::command::Journal>().0;
+    assert!(
+        journal
+            .last()
+            .is_some_and(|c| c.between_rounds && c.round == 0)
+    );
+    // A refusal is told in the notice.
+    app.world_mut().resource_mut::<JudgeOrders>().0.push(
+        SetDoor {
+            at: (0, 0),
+            to: DoorSetting::Open,
+        }
+        .into(),
+    );
+    app.update();
+    let w = app.world();
+    let log = w.resource::<EventLog>();
+    assert!(delve::command::was_refused(
+        log,
+        delve::rules::judge::THE_JUDGE,
+        &delve::rules::judge::JudgeRefusal::Nothing {
+            what: "door",
+            at: GridPos::new(0, 0)
+        }
+    ));
+    // The notice tells that refusal, as the log does.
+    let refused = log
+        .of::<delve::command::CommandEvent>()
+        .last()
+        .map(|r| r.to_string());
+    assert_eq!(Some(w.resource::<Notice>().0.clone()), refused);
+}
+
+/// The log's filter: by kind, by creature, the Judge's secret throws, and the search.
+#[test]
+fn the_log_filter_keeps_what_is_asked() {
+    let mut app = super::super::input::tests::app();
+    delve::sim::run_rounds(app.world_mut(), 3);
+    let sera = app.world().resource::<delve::creature::CreatureIndex>().0["Sera"];
+    delve::rules::throws::throw_in(
+        app.world_mut(),
+        sera,
+        delve::rules::throws::ThrowKind::Check,
+        delve::rules::throws::Skill::Proficiency(delve::level::schema::Proficiency::Searching),
+        "searching",
+        Vec::new(),
+        14,
+    );
+    let log = app.world().resource::<EventLog>();
+    let count = |f: &LogFilter| log.entries().iter().filter(|e| f.passes(e)).count();
+    let all = LogFilter::default();
+    let throws = LogFilter {
+        kinds: [LogKind::Throws].into(),
+        ..all.clone()
+    };
+    assert!(count(&throws) > 0, "the search's secret throw");
+    assert!(
+        log.entries()
+            .iter()
+            .filter(|e| throws.passes(e))
+            .all(|e| e.get::<delve::rules::throws::ThrowEvent>().is_some())
+    );
+    let no_secrets = LogFilter {
+        secret: false,
+        ..throws.clone()
+    };
+    assert_eq!(count(&no_secrets), 0, "the Judge's throws hidden");
+    let brannoc = LogFilter {
+        who: Some("Brannoc".into()),
+        ..all.clone()
+    };
+    assert!(count(&brannoc) < count(&all));
+    let search = LogFilter {
+        search: "SEARCH".into(),
+        ..all.clone()
+    };
+    assert!(count(&search) > 0 && count(&search) < count(&all));
+}
