@@ -1,7 +1,7 @@
-//! The minimap: the whole level small in the map's lower right corner, with the map camera's
-//! rectangle on it; a click or a drag on it moves the camera there. It is the map itself seen
-//! by a second camera (the tiles and tokens as the view shades them: in the party's view only
-//! what the party knows), without the map's text (`gui::labels`), drawn into a picture when the
+//! The minimap: the whole level small in a corner of the map (the one where it hides least of
+//! the level drawn there), with the map camera's rectangle on it; a click or a drag on it moves
+//! the camera there. It is the map itself seen by a second camera (the tiles and tokens as the
+//! view shades them: in the party's view only what the party knows), without the map's text (`gui::labels`), drawn into a picture when the
 //! map may have changed ([`MinimapPicture`]) and shown by the panels' pass. `I` shows or hides
 //! it; it is not shown while the whole level is in view already.
 
@@ -34,9 +34,18 @@ pub fn level_extent(grid: &DungeonGrid) -> Rect {
 }
 
 /// Where the minimap goes in the map's space (`area`, logical pixels) for a level of this
-/// extent: the level's shape, its longer side `side` pixels, in the lower right corner; none
-/// when the map's space is too small to spare it.
-pub fn minimap_rect(area: Rect, level: Rect, side: f32) -> Option<Rect> {
+/// extent: the level's shape, its longer side `side` pixels, in the corner of the map's space
+/// where it hides least of the level as drawn there now (`drawn`, the level's rectangle on the
+/// screen): the lower right unless another hides less. It stays in its corner (`was`) unless
+/// another hides less by a tenth of its size, so that it does not hop as the map is panned.
+/// None when the map's space is too small to spare it.
+pub fn minimap_rect(
+    area: Rect,
+    level: Rect,
+    side: f32,
+    drawn: Option<Rect>,
+    was: Option<Rect>,
+) -> Option<Rect> {
     let aspect = level.width() / level.height().max(1.0);
     let size = if aspect >= 1.0 {
         Vec2::new(side, side / aspect)
@@ -46,8 +55,57 @@ pub fn minimap_rect(area: Rect, level: Rect, side: f32) -> Option<Rect> {
     if area.width() < size.x * 2.0 || area.height() < size.y * 1.5 {
         return None;
     }
-    let max = area.max - Vec2::splat(MARGIN_PX);
-    Some(Rect::from_corners(max - size, max))
+    let inner = Rect::from_corners(
+        area.min + Vec2::splat(MARGIN_PX),
+        area.max - Vec2::splat(MARGIN_PX),
+    );
+    // Lower right, lower left, upper right, upper left.
+    let corners = [
+        Rect::from_corners(inner.max - size, inner.max),
+        Rect::from_corners(
+            Vec2::new(inner.min.x, inner.max.y - size.y),
+            Vec2::new(inner.min.x + size.x, inner.max.y),
+        ),
+        Rect::from_corners(
+            Vec2::new(inner.max.x - size.x, inner.min.y),
+            Vec2::new(inner.max.x, inner.min.y + size.y),
+        ),
+        Rect::from_corners(inner.min, inner.min + size),
+    ];
+    let hides = |r: &Rect| {
+        drawn.map_or(0.0, |d| {
+            let i = r.intersect(d);
+            if i.is_empty() {
+                0.0
+            } else {
+                i.width() * i.height()
+            }
+        })
+    };
+    let least = corners
+        .iter()
+        .copied()
+        .min_by(|a, b| hides(a).total_cmp(&hides(b)))
+        .unwrap_or(corners[0]);
+    let stay = was
+        .and_then(|w| {
+            corners
+                .iter()
+                .copied()
+                .find(|c| c.min.distance(w.min) < 0.5)
+        })
+        .filter(|c| hides(c) <= hides(&least) + 0.1 * size.x * size.y);
+    Some(stay.unwrap_or(least))
+}
+
+/// The level's rectangle on the screen (logical pixels) as the map's camera at `at`, `scale`
+/// world units a pixel, draws it in the map's space `area`.
+pub fn level_on_screen(area: Rect, level: Rect, at: Vec2, scale: f32) -> Rect {
+    let to_screen = |w: Vec2| {
+        let d = (w - at) / scale.max(f32::EPSILON);
+        Vec2::new(area.center().x + d.x, area.center().y - d.y)
+    };
+    Rect::from_corners(to_screen(level.min), to_screen(level.max))
 }
 
 /// The minimap's camera: the map's default layer only (no text), drawn into the minimap's
@@ -192,8 +250,17 @@ fn place_minimap(
         let view = Rect::from_corners(at - half, at + half);
         view.contains(level.min) && view.contains(level.max)
     });
+    let drawn = map_camera.iter().next().and_then(|(tf, proj)| match proj {
+        Projection::Orthographic(o) => Some(level_on_screen(
+            area,
+            level,
+            tf.translation.truncate(),
+            o.scale,
+        )),
+        _ => None,
+    });
     let rect = if minimap.wanted && !whole_in_view {
-        minimap_rect(area, level, MINIMAP_PX * scale)
+        minimap_rect(area, level, MINIMAP_PX * scale, drawn, minimap.rect)
     } else {
         None
     };
@@ -471,17 +538,42 @@ mod tests {
     fn the_minimap_has_the_levels_shape_in_the_corner() {
         let area = Rect::new(300.0, 20.0, 1000.0, 760.0);
         let wide = Rect::new(0.0, 0.0, 400.0, 100.0);
-        let r = minimap_rect(area, wide, 200.0).unwrap();
+        let r = minimap_rect(area, wide, 200.0, None, None).unwrap();
         assert_eq!(r.size(), Vec2::new(200.0, 50.0));
         assert_eq!(r.max, area.max - Vec2::splat(MARGIN_PX));
         let tall = Rect::new(0.0, 0.0, 100.0, 400.0);
         assert_eq!(
-            minimap_rect(area, tall, 200.0).unwrap().size(),
+            minimap_rect(area, tall, 200.0, None, None).unwrap().size(),
             Vec2::new(50.0, 200.0)
         );
         assert_eq!(
-            minimap_rect(Rect::new(0.0, 0.0, 300.0, 250.0), tall, 200.0),
+            minimap_rect(Rect::new(0.0, 0.0, 300.0, 250.0), tall, 200.0, None, None),
             None
         );
+    }
+
+    /// The minimap goes to the corner where it hides least of the level as drawn, and stays in
+    /// its corner while another would hide only a little less.
+    #[test]
+    fn the_minimap_hides_least_of_the_level() {
+        let area = Rect::new(300.0, 20.0, 1000.0, 760.0);
+        let level = Rect::new(0.0, 0.0, 400.0, 400.0);
+        // The level drawn over all but the upper left of the map's space.
+        let drawn = Rect::new(400.0, 150.0, 1000.0, 760.0);
+        let r = minimap_rect(area, level, 200.0, Some(drawn), None).unwrap();
+        assert_eq!(r.min, area.min + Vec2::splat(MARGIN_PX), "{r:?}");
+        // Drawn everywhere: the lower right, and the corner it was in is kept.
+        let r = minimap_rect(area, level, 200.0, Some(area), None).unwrap();
+        assert_eq!(r.max, area.max - Vec2::splat(MARGIN_PX));
+        let upper_left = Rect::from_corners(
+            area.min + Vec2::splat(MARGIN_PX),
+            area.min + Vec2::splat(MARGIN_PX + 200.0),
+        );
+        let kept = minimap_rect(area, level, 200.0, Some(area), Some(upper_left)).unwrap();
+        assert_eq!(kept, upper_left);
+        // On the screen: a level 400 wide at scale 2 is 200 pixels wide about the middle.
+        let on = level_on_screen(area, level, Vec2::new(200.0, 200.0), 2.0);
+        assert_eq!(on.size(), Vec2::new(200.0, 200.0));
+        assert_eq!(on.center(), area.center());
     }
 }

@@ -50,6 +50,8 @@ fn take_and_exit(
     mut commands: Commands,
     mut plan: ResMut<Plan>,
     players: Option<Res<super::state::PlayerWindow>>,
+    area: Option<Res<super::state::MapArea>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     plan.frames += 1;
@@ -74,6 +76,16 @@ fn take_and_exit(
     }
     if plan.frames >= SETTLE_FRAMES && !plan.requested {
         plan.requested = true;
+        // The map's space in the picture, for the checks that it comes first (`.ci/run`).
+        if let (Some(r), Ok(w)) = (area.and_then(|a| a.0), window.single()) {
+            let f = w.scale_factor();
+            let (x0, y0, x1, y1) = (r.min.x * f, r.min.y * f, r.max.x * f, r.max.y * f);
+            let (ww, wh) = (w.physical_width() as f32, w.physical_height() as f32);
+            println!(
+                "the map's space: {x0:.0} {y0:.0} {x1:.0} {y1:.0} of {ww:.0}x{wh:.0} ({:.0}% of the window)",
+                100.0 * (x1 - x0) * (y1 - y0) / (ww * wh)
+            );
+        }
         let path = plan.path.clone();
         plan.outcomes.push((path, None));
         commands

@@ -47,6 +47,7 @@ use delve::time::{Clock, DelveMode};
 mod hand;
 mod inspector;
 mod keys;
+pub mod layout;
 mod log;
 mod switches;
 mod timers;
@@ -89,6 +90,9 @@ pub struct PanelState {
     /// The side panels' widths, in the interface's points (remembered: `gui::settings`).
     pub left_width: f32,
     pub right_width: f32,
+    /// A side panel collapsed to a strip (`layout`) is open over the map: the left, the log.
+    pub left_over_map: bool,
+    pub log_over_map: bool,
     /// The panels' sections opened or closed against their default, by title.
     pub sections: BTreeMap<String, bool>,
 }
@@ -135,6 +139,8 @@ impl PanelState {
             timer_filter: String::new(),
             left_width: super::panels::LEFT_WIDTH,
             right_width: super::panels::RIGHT_WIDTH,
+            left_over_map: false,
+            log_over_map: false,
             sections: BTreeMap::new(),
         }
     }
@@ -453,57 +459,77 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     let solo = m.state.solo;
     let left_open =
         m.state.inspector || (!solo && (m.state.hand || m.state.switches)) || m.state.timers;
+    // The map first (`layout`): the panels dock while the map keeps its share of the window,
+    // else they are strips that open over it. A panel's width is the user's drag, at least the
+    // narrowest and at most what leaves the map its share.
+    let window = ctx.viewport_rect();
+    let free = root.available_rect_before_wrap();
+    let (left_dock, log_dock) = layout::side_docks(
+        (window.width(), window.height()),
+        (free.width(), free.height()),
+        left_open.then_some(m.state.left_width),
+        m.state.log.then_some(m.state.right_width),
+    );
     // The sections' open states are the settings' (`gui::settings`); taken out while the
     // sections borrow the rest.
     let mut sections = std::mem::take(&mut m.state.sections);
-    // A side panel opens at most at 30% of the window's width (a large interface scale on a
-    // small window leaves the map its room); dragged, up to 45%.
-    let width = ctx.viewport_rect().width();
-    let (at_first, at_most) = (width * 0.3, width * 0.45);
-    if left_open {
-        let shown = egui::Panel::left("judge")
-            .resizable(true)
-            .default_size(m.state.left_width.min(at_first))
-            .size_range(120.0..=at_most)
-            .show(&mut root, |ui| {
-                wrap_to_the_panel(ui);
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    if m.state.inspector {
-                        section(ui, &mut sections, "Creature", true, |ui| {
-                            inspector(ui, &d, &m.selected)
-                        });
-                    }
-                    if m.state.hand && !solo {
-                        section(ui, &mut sections, "The Judge's hand", true, |ui| {
-                            hand(ui, &d, &mut m)
-                        });
-                    }
-                    if m.state.timers {
-                        section(ui, &mut sections, "Clock and timers", true, |ui| {
-                            timers(ui, &d, &mut m.state.timer_filter)
-                        });
-                    }
-                    if m.state.switches && !solo {
-                        section(ui, &mut sections, "Rules", false, |ui| {
-                            switches(ui, &d, &mut m.orders)
-                        });
-                    }
+    match left_dock {
+        layout::Dock::Docked { at_most } => {
+            let shown = egui::Panel::left("judge")
+                .resizable(true)
+                .default_size(m.state.left_width.min(at_most))
+                .size_range(120.0_f32.min(at_most)..=at_most)
+                .show(&mut root, |ui| {
+                    wrap_to_the_panel(ui);
+                    left_panel(ui, &d, &mut m, &mut sections);
                 });
-            });
-        m.state.left_width = shown.response.rect.width();
+            m.state.left_width = shown.response.rect.width();
+        }
+        layout::Dock::Strip => {
+            let open = m.state.left_over_map;
+            m.state.left_over_map = strip(
+                &mut root,
+                "judge strip",
+                true,
+                open,
+                "the creature, the Judge's hand, the timers and the rules",
+            );
+        }
+        layout::Dock::Closed => {}
+    }
+    match log_dock {
+        layout::Dock::Docked { at_most } => {
+            let shown = egui::Panel::right("log")
+                .resizable(true)
+                .default_size(m.state.right_width.min(at_most))
+                .size_range(120.0_f32.min(at_most)..=at_most)
+                .show(&mut root, |ui| {
+                    wrap_to_the_panel(ui);
+                    log_panel(ui, &d, &mut m)
+                });
+            m.state.right_width = shown.response.rect.width();
+        }
+        layout::Dock::Strip => {
+            let open = m.state.log_over_map;
+            m.state.log_over_map = strip(&mut root, "log strip", false, open, "the log");
+        }
+        layout::Dock::Closed => {}
+    }
+    // A strip's panel open over the map, at its width, along the map's edge.
+    let map = root.available_rect_before_wrap();
+    if left_dock == layout::Dock::Strip && m.state.left_over_map {
+        let width = m.state.left_width;
+        over_the_map(ctx, "judge over the map", map, true, width, |ui| {
+            left_panel(ui, &d, &mut m, &mut sections)
+        });
+    }
+    if log_dock == layout::Dock::Strip && m.state.log_over_map {
+        let width = m.state.right_width;
+        over_the_map(ctx, "log over the map", map, false, width, |ui| {
+            log_panel(ui, &d, &mut m)
+        });
     }
     m.state.sections = sections;
-    if m.state.log {
-        let shown = egui::Panel::right("log")
-            .resizable(true)
-            .default_size(m.state.right_width.min(at_first))
-            .size_range(120.0..=at_most)
-            .show(&mut root, |ui| {
-                wrap_to_the_panel(ui);
-                log_panel(ui, &d, &mut m)
-            });
-        m.state.right_width = shown.response.rect.width();
-    }
     if m.state.keys {
         let mut open = true;
         egui::Window::new("Keys")
@@ -540,6 +566,99 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
 /// width was saved as the user's.
 fn wrap_to_the_panel(ui: &mut egui::Ui) {
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+}
+
+/// The left panel's sections: the selected creature, the Judge's hand (not in solo play), the
+/// clock and timers, the rules' switches (not in solo play).
+fn left_panel(
+    ui: &mut egui::Ui,
+    d: &DelveView,
+    m: &mut PanelsMut,
+    sections: &mut BTreeMap<String, bool>,
+) {
+    let solo = m.state.solo;
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        if m.state.inspector {
+            section(ui, sections, "Creature", true, |ui| {
+                inspector(ui, d, &m.selected)
+            });
+        }
+        if m.state.hand && !solo {
+            section(ui, sections, "The Judge's hand", true, |ui| hand(ui, d, m));
+        }
+        if m.state.timers {
+            section(ui, sections, "Clock and timers", true, |ui| {
+                timers(ui, d, &mut m.state.timer_filter)
+            });
+        }
+        if m.state.switches && !solo {
+            section(ui, sections, "Rules", false, |ui| {
+                switches(ui, d, &mut m.orders)
+            });
+        }
+    });
+}
+
+/// A collapsed side panel: a strip at the window's edge (`left` or right) whose button opens
+/// the panel over the map and closes it again. Whether it is open after this frame.
+fn strip(root: &mut egui::Ui, id: &'static str, left: bool, open: bool, what: &str) -> bool {
+    let panel = if left {
+        egui::Panel::left(id)
+    } else {
+        egui::Panel::right(id)
+    };
+    let mut open = open;
+    panel
+        .resizable(false)
+        .exact_size(layout::STRIP_WIDTH)
+        .show(root, |ui| {
+            // Pointing away from the edge opens; back towards it closes.
+            let arrow = if open == left { "«" } else { "»" };
+            let said = if open {
+                format!("close {what}")
+            } else {
+                format!(
+                    "open {what} over the map (the window is too small to dock it beside the map)"
+                )
+            };
+            if ui
+                .add(egui::Button::new(egui::RichText::new(arrow).strong()).selected(open))
+                .on_hover_text(said)
+                .clicked()
+            {
+                open = !open;
+            }
+        });
+    open
+}
+
+/// A side panel open over the map (`map`, the space the docked panels leave) along its left or
+/// right edge, `width` wide and the map's height.
+fn over_the_map(
+    ctx: &egui::Context,
+    id: &str,
+    map: egui::Rect,
+    left: bool,
+    width: f32,
+    body: impl FnOnce(&mut egui::Ui),
+) {
+    let width = width.min(map.width() * 0.9);
+    let at = if left {
+        map.left_top()
+    } else {
+        egui::pos2(map.right() - width, map.top())
+    };
+    egui::Area::new(egui::Id::new(id))
+        .order(egui::Order::Middle)
+        .fixed_pos(at)
+        .show(ctx, |ui| {
+            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+                ui.set_width(width - 16.0);
+                ui.set_height(map.height() - 12.0);
+                wrap_to_the_panel(ui);
+                body(ui);
+            });
+        });
 }
 
 /// A section of a panel that can be folded, open at first as `default_open` says or as it was
