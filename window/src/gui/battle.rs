@@ -29,6 +29,39 @@ pub struct AttackOffer {
     pub command: Option<Command>,
     /// What the panel says: the chance with each weapon, or why not.
     pub text: String,
+    /// The square of the creature attacked, and the throw with the weapon F attacks with,
+    /// modifier by modifier (the tooltip beside the pointer shows it: `gui::under_pointer`).
+    pub breakdown: Option<(delve::grid::GridPos, Vec<String>)>,
+}
+
+/// The attack throw `forecast` works out, in lines: the chance and the face needed against the
+/// armor class, each modifier with its source, and the damage.
+pub fn breakdown(f: &delve::rules::combat::attack::Forecast) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {:.0}% to hit - d20 {}+ against AC {}",
+        f.weapon,
+        f.chance * 100.0,
+        f.need,
+        f.ac
+    )];
+    for m in &f.modifiers {
+        lines.push(format!("  {:+} {}", m.value, m.source));
+    }
+    let mut damage = format!(
+        "damage {} {:?}, critical on {}+ x{}",
+        f.damage, f.damage_type, f.threat, f.multiplier
+    );
+    if f.dr > 0 {
+        damage.push_str(&format!(", less armor DR {}", f.dr));
+    }
+    if let Some(note) = &f.dr_note {
+        damage.push_str(&format!(" ({note})"));
+    }
+    if let Some((name, dice)) = &f.enchantment {
+        damage.push_str(&format!(", {name} +{dice}"));
+    }
+    lines.push(damage);
+    lines
 }
 
 /// What the initiative panel says (shown by `gui::panels`): empty outside a battle with no attack
@@ -121,6 +154,12 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                 offer
                     .text
                     .push_str(&format!(" - F attacks with the {weapon}"));
+                let index = weapons.iter().position(|w| w.name == weapon);
+                offer.breakdown = index
+                    .and_then(|i| {
+                        delve::rules::combat::attack::forecast(world, who, target, i).ok()
+                    })
+                    .map(|f| (p, breakdown(&f)));
                 offer.command = Some(Command::Attack(Attack {
                     who: delve::creature::name_of(world, who),
                     target: name,
@@ -197,7 +236,8 @@ fn battle_panel(
         &delve::creature::Position,
     )>,
 ) {
-    let mut s = String::new();
+    // The attack offered first: a long initiative list does not push it out of sight.
+    let mut s = offer.text.clone();
     // Whose hit points the view knows: the party's (faction 0), or in one creature's view its
     // faction's.
     let known = match view.as_deref() {
@@ -208,6 +248,9 @@ fn battle_panel(
         _ => 0,
     };
     if let Some(battle) = battle.filter(|b| b.active) {
+        if !s.is_empty() {
+            s.push('\n');
+        }
         s.push_str(&format!(
             "Battle since round {} - initiative order{}:",
             battle.began,
@@ -281,12 +324,6 @@ fn battle_panel(
             }
         }
     }
-    if !offer.text.is_empty() {
-        if !s.is_empty() {
-            s.push('\n');
-        }
-        s.push_str(&offer.text);
-    }
     if text.0 != s {
         text.0 = s;
     }
@@ -359,6 +396,44 @@ mod tests {
         // The party's members wait for orders in the window.
         let brannoc = w.resource::<delve::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
+    }
+
+    /// The to-hit breakdown the tooltip shows: the chance, the face needed against the armor
+    /// class, every modifier of the throw the attack would make, then its damage.
+    #[test]
+    fn the_to_hit_breakdown_lists_every_modifier() {
+        let mut level = the_party_down_the_corridor(0);
+        // Gnawbone beside Brannoc.
+        let g = level
+            .creatures
+            .iter_mut()
+            .find(|c| c.name == "Gnawbone")
+            .unwrap();
+        g.at = delve::grid::GridPos::new(34, 10);
+        let mut app = delve::sim::sim_app(&level, 7);
+        app.update();
+        delve::sim::run_round(app.world_mut());
+        let w = app.world();
+        let index = &w.resource::<delve::creature::CreatureIndex>().0;
+        let (brannoc, gnawbone) = (index["Brannoc"], index["Gnawbone"]);
+        let f = delve::rules::combat::attack::forecast(w, brannoc, gnawbone, 0)
+            .expect("Brannoc can attack Gnawbone");
+        let lines = breakdown(&f);
+        assert_eq!(
+            lines[0],
+            format!(
+                "{}: {:.0}% to hit - d20 {}+ against AC {}",
+                f.weapon,
+                f.chance * 100.0,
+                f.need,
+                f.ac
+            )
+        );
+        assert_eq!(lines.len(), f.modifiers.len() + 2);
+        for (line, m) in lines[1..].iter().zip(&f.modifiers) {
+            assert!(line.contains(&m.source) && line.contains(&format!("{:+}", m.value)));
+        }
+        assert!(lines.last().unwrap().starts_with("damage "), "{lines:?}");
     }
 
     /// In the party's view the panel names another faction's members only while the party

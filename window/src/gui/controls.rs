@@ -112,6 +112,14 @@ pub enum DelveAction {
     ToggleFollow,
     /// Show or hide the minimap (`gui::minimap`).
     ToggleMinimap,
+    /// Show or hide the noise overlay (`gui::overlays`).
+    ToggleNoise,
+    /// Show or hide who heard what, or show it again once faded.
+    ToggleHearing,
+    /// Show or hide the party's map over the map.
+    TogglePartyMap,
+    /// Show or hide the overlays' legend.
+    ToggleLegend,
     /// The interface larger (the panels' text and widgets).
     UiLarger,
     /// The interface smaller.
@@ -173,6 +181,10 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::FitLevel, "whole level"),
     (DelveAction::ToggleFollow, "follow/stay"),
     (DelveAction::ToggleMinimap, "minimap"),
+    (DelveAction::ToggleNoise, "noise overlay"),
+    (DelveAction::ToggleHearing, "who heard"),
+    (DelveAction::TogglePartyMap, "the party's map"),
+    (DelveAction::ToggleLegend, "legend"),
     (DelveAction::Briefing, "briefing"),
     (DelveAction::ToggleHelp, "hide help"),
 ];
@@ -198,6 +210,10 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::FitLevel, KeyCode::Home)
         .with(DelveAction::ToggleFollow, KeyCode::KeyO)
         .with(DelveAction::ToggleMinimap, KeyCode::KeyI)
+        .with(DelveAction::ToggleNoise, KeyCode::F3)
+        .with(DelveAction::ToggleHearing, KeyCode::F4)
+        .with(DelveAction::TogglePartyMap, KeyCode::F5)
+        .with(DelveAction::ToggleLegend, KeyCode::F6)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
         .with(DelveAction::Briefing, KeyCode::F2)
         .with(DelveAction::CyclePace, KeyCode::KeyP)

@@ -4,6 +4,10 @@
 //! view every listener is labelled; in one creature's view only that creature, with a mark where
 //! it heard each noise from. The party's view shows none (the players learn what they heard from
 //! the log).
+//!
+//! The labels fade after [`SHOWN_SECONDS`] (F4 shows them again, or hides them: `gui::overlays`,
+//! whose legend says what their colours mean), and are laid out so that none covers another or
+//! runs off the map's edge ([`lay_out`]).
 
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
@@ -16,9 +20,29 @@ use super::state::ViewMode;
 use delve::grid::GridPos;
 use delve::time::Clock;
 
-/// A label of who heard what.
-#[derive(Component)]
-struct HeardLabel;
+/// A label of who heard what: how long it has been shown, and where it hangs (in the world, its
+/// top's middle) before it is moved off the others.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct HeardLabel {
+    pub age: f32,
+    hangs: Vec2,
+}
+
+/// Seconds the labels are shown after a round, the last [`FADE_SECONDS`] of them fading.
+pub const SHOWN_SECONDS: f32 = 8.0;
+const FADE_SECONDS: f32 = 2.0;
+
+impl HeardLabel {
+    /// Is it still to be read?
+    pub fn showing(&self) -> bool {
+        self.age < SHOWN_SECONDS
+    }
+
+    /// Its opacity now.
+    fn opacity(&self) -> f32 {
+        ((SHOWN_SECONDS - self.age) / FADE_SECONDS).clamp(0.0, 1.0)
+    }
+}
 
 /// What the labels were drawn for: the round, the view, the selection.
 #[derive(Resource, Default, PartialEq)]
@@ -29,7 +53,11 @@ pub struct HeardPlugin;
 impl Plugin for HeardPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Drawn>()
-            .add_systems(Update, label_listeners.after(RedrawSet));
+            .add_systems(Update, (label_listeners, fade).chain().after(RedrawSet))
+            .add_systems(
+                PostUpdate,
+                lay_out.before(bevy::transform::TransformSystems::Propagate),
+            );
     }
 }
 
@@ -86,9 +114,10 @@ fn label(commands: &mut Commands, h: u32, lines: &[Line]) {
             TextColor(l.colour),
         )
     };
+    let hangs = Vec2::new(x * t, at.y - 18.0);
     let label = commands
         .spawn((
-            HeardLabel,
+            HeardLabel { age: 0.0, hangs },
             super::labels::screen_text(),
             super::labels::SquareLabel(lowest),
             Text2d::default(),
@@ -97,7 +126,7 @@ fn label(commands: &mut Commands, h: u32, lines: &[Line]) {
                 offset: Vec2::new(1.0, -1.0),
                 color: Color::BLACK,
             },
-            Transform::from_xyz(x * t, at.y - 18.0, 13.0),
+            Transform::from_xyz(hangs.x, hangs.y, 13.0),
         ))
         .id();
     for (i, l) in lines.iter().enumerate() {
@@ -112,7 +141,10 @@ fn label_listeners(world: &mut World) {
         .unwrap_or_default();
     let selected = world.resource::<Selected>().0;
     let round = world.resource::<Clock>().rounds;
-    let now = Some((round, view, selected));
+    let shown = world
+        .get_resource::<super::overlays::Overlays>()
+        .is_none_or(|o| o.hearing);
+    let now = Some((round, view, selected)).filter(|_| shown);
     if world.resource::<Drawn>().0 == now {
         return;
     }
@@ -124,7 +156,7 @@ fn label_listeners(world: &mut World) {
     for e in old {
         world.despawn(e);
     }
-    if view == ViewMode::Party {
+    if view == ViewMode::Party || !shown {
         return;
     }
     let one = match view {
@@ -134,6 +166,7 @@ fn label_listeners(world: &mut World) {
     if view == ViewMode::Creature && one.is_none() {
         return;
     }
+    let rgb = |[r, g, b]: [u8; 3]| Color::srgb_u8(r, g, b);
     let heard = delve::query::who_heard(world);
     let h = world.resource::<ShownLevel>().level.grid.height();
     let mut lines = Vec::new();
@@ -155,18 +188,18 @@ fn label_listeners(world: &mut World) {
             lines.push(Line {
                 at: noise.at,
                 text: what,
-                colour: Color::srgb(1.0, 0.75, 0.3),
+                colour: rgb(super::overlays::THE_NOISE),
             });
         }
         for l in listeners {
             lines.push(Line {
                 at: l.at,
                 text: l.to_string(),
-                colour: if l.heard {
-                    Color::srgb(0.55, 0.85, 1.0)
+                colour: rgb(if l.heard {
+                    super::overlays::HEARD_IT
                 } else {
-                    Color::srgb(0.75, 0.75, 0.75)
-                },
+                    super::overlays::MISSED_IT
+                }),
             });
         }
     }
@@ -175,6 +208,123 @@ fn label_listeners(world: &mut World) {
         label(&mut commands, h, &group);
     }
     world.flush();
+}
+
+/// The labels age, and fade over their last [`FADE_SECONDS`].
+fn fade(
+    time: Res<Time<Real>>,
+    mut labels: Query<(&mut HeardLabel, &mut Text2dShadow, &Children)>,
+    mut spans: Query<&mut TextColor>,
+) {
+    for (mut label, mut shadow, children) in &mut labels {
+        label.age += time.delta_secs();
+        let now = label.opacity();
+        if shadow.color.alpha() == now {
+            continue;
+        }
+        shadow.color.set_alpha(now);
+        for &c in children {
+            if let Ok(mut color) = spans.get_mut(c) {
+                color.0.set_alpha(now);
+            }
+        }
+    }
+}
+
+/// A label's box on the screen: its top's middle and its size, in screen pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Placed {
+    top_middle: Vec2,
+    size: Vec2,
+}
+
+impl Placed {
+    fn rect(&self) -> Rect {
+        Rect::from_corners(
+            self.top_middle - Vec2::new(self.size.x / 2.0, 0.0),
+            self.top_middle + Vec2::new(self.size.x / 2.0, self.size.y),
+        )
+    }
+}
+
+/// Labels (screen pixels, y down) moved so that none covers another — each, from the top,
+/// moved down below any it would cover — and kept within `view` across.
+fn place(mut labels: Vec<Placed>, view: Rect) -> Vec<Placed> {
+    let order = {
+        let mut o: Vec<usize> = (0..labels.len()).collect();
+        o.sort_by(|&a, &b| labels[a].top_middle.y.total_cmp(&labels[b].top_middle.y));
+        o
+    };
+    let mut placed: Vec<Rect> = Vec::new();
+    for i in order {
+        let l = &mut labels[i];
+        let half = l.size.x / 2.0;
+        if view.width() > l.size.x {
+            l.top_middle.x = l.top_middle.x.clamp(view.min.x + half, view.max.x - half);
+        }
+        // Down past whatever it covers, until it covers nothing.
+        while let Some(under) = placed
+            .iter()
+            .filter(|p| !p.intersect(l.rect()).is_empty())
+            .map(|p| p.max.y)
+            .reduce(f32::max)
+        {
+            l.top_middle.y = under + 2.0;
+        }
+        placed.push(l.rect());
+    }
+    labels
+}
+
+/// Lays the labels out on the screen at the map camera's zoom: none covers another, none runs
+/// off the map's sides.
+fn lay_out(
+    camera: Query<super::labels::CameraView, (With<super::state::MapCamera>, Without<HeardLabel>)>,
+    area: Option<Res<super::state::MapArea>>,
+    mut labels: Query<(
+        &HeardLabel,
+        &bevy::text::TextLayoutInfo,
+        &mut Transform,
+        &Visibility,
+    )>,
+) {
+    let Ok((cam, Projection::Orthographic(o))) = camera.single() else {
+        return;
+    };
+    let Some(area) = area.and_then(|a| a.0) else {
+        return;
+    };
+    let scale = o.scale.max(f32::EPSILON);
+    let centre = cam.translation.truncate();
+    // World to screen (y down) about the map's space's middle, and back.
+    let to_screen = |w: Vec2| {
+        let d = (w - centre) / scale;
+        Vec2::new(area.center().x + d.x, area.center().y - d.y)
+    };
+    let to_world = |p: Vec2| {
+        let d = p - area.center();
+        centre + Vec2::new(d.x, -d.y) * scale
+    };
+    let laid = |l: &HeardLabel, v: &Visibility| l.showing() && *v != Visibility::Hidden;
+    let shown: Vec<_> = labels
+        .iter()
+        .filter(|(l, _, _, v)| laid(l, v))
+        .map(|(l, info, ..)| Placed {
+            top_middle: to_screen(l.hangs),
+            size: info.size,
+        })
+        .collect();
+    let mut placed = place(shown, area).into_iter();
+    for (_, _, mut tf, _) in labels.iter_mut().filter(|(l, _, _, v)| laid(l, v)) {
+        let Some(p) = placed.next() else {
+            break;
+        };
+        let at = to_world(p.top_middle);
+        if (tf.translation.x, tf.translation.y) != (at.x, at.y) {
+            tf.translation.x = at.x;
+            tf.translation.y = at.y;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -199,5 +349,28 @@ mod tests {
             .map(|g| g.iter().map(|l| l.text.as_str()).collect())
             .collect();
         assert_eq!(texts, vec![vec!["10,10"], vec!["0,0", "4,0", "2,1"]]);
+    }
+
+    /// Labels that would cover each other are moved down until none does; one past the map's
+    /// side is brought back within it.
+    #[test]
+    fn labels_are_laid_out_without_overlap_within_the_map() {
+        let label = |x: f32, y: f32| Placed {
+            top_middle: Vec2::new(x, y),
+            size: Vec2::new(200.0, 40.0),
+        };
+        let view = Rect::new(0.0, 0.0, 1000.0, 800.0);
+        let out = place(
+            vec![
+                label(500.0, 100.0),
+                label(550.0, 110.0),
+                label(990.0, 400.0),
+            ],
+            view,
+        );
+        assert!(out[0].rect().intersect(out[1].rect()).is_empty());
+        assert_eq!(out[0], label(500.0, 100.0), "the upper one stays");
+        assert!(out[1].top_middle.y >= 140.0);
+        assert_eq!(out[2].rect().max.x, 1000.0);
     }
 }

@@ -28,6 +28,27 @@ pub const NAME_WIDE_SQUARE_PX: f32 = 64.0;
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct ScreenSized;
 
+/// Screen-sized text that shrinks with the squares: at most [`SHRUNK_SHARE`] of a square's width
+/// high, and never below [`LEGIBLE_PX`] (a token's initials and mark at every zoom).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct ShrinkWithSquares {
+    /// Its font's size, in screen pixels, at full size.
+    pub font_px: f32,
+}
+
+/// The share of a square's width shrinking text keeps to.
+pub const SHRUNK_SHARE: f32 = 0.6;
+
+/// The least text is drawn, in screen pixels.
+pub const LEGIBLE_PX: f32 = 8.0;
+
+impl ShrinkWithSquares {
+    /// Its scale at squares `square_px` wide on the screen.
+    pub fn factor(self, square_px: f32) -> f32 {
+        (square_px * SHRUNK_SHARE).clamp(LEGIBLE_PX, self.font_px) / self.font_px
+    }
+}
+
 /// A label of a square that is hidden while the map is zoomed out too far for text, unless the
 /// pointer is over its square.
 #[derive(Component, Clone, Copy, Debug)]
@@ -71,19 +92,31 @@ impl Plugin for LabelsPlugin {
     }
 }
 
+/// Where a camera looks and how far it is zoomed.
+pub type CameraView = (&'static Transform, &'static Projection);
+
+/// A screen-sized text: its transform, its parent, whether it shrinks with the squares.
+type ScreenText = (
+    &'static mut Transform,
+    Option<&'static ChildOf>,
+    Option<&'static ShrinkWithSquares>,
+);
+
 /// The labels' scale is the camera's: a font of 13 is 13 pixels on the screen at every zoom
 /// (under a parent drawn smaller, a token sharing its square, as large all the same).
 fn keep_text_screen_sized(
     camera: Query<&Projection, With<MapCamera>>,
-    mut labels: Query<(&mut Transform, Option<&ChildOf>), With<ScreenSized>>,
+    mut labels: Query<ScreenText, With<ScreenSized>>,
     parents: Query<&Transform, Without<ScreenSized>>,
 ) {
     let camera = camera_scale(&camera);
-    for (mut tf, parent) in &mut labels {
+    let square = square_px(camera);
+    for (mut tf, parent, shrink) in &mut labels {
         let under = parent
             .and_then(|p| parents.get(p.parent()).ok())
             .map_or(1.0, |t| t.scale.x.max(0.01));
-        let scale = Vec3::splat(camera / under);
+        let shrunk = shrink.map_or(1.0, |s| s.factor(square));
+        let scale = Vec3::splat(camera * shrunk / under);
         if tf.scale != scale {
             tf.scale = scale;
         }
@@ -153,5 +186,14 @@ mod tests {
         assert_eq!(seen(&app), (2.0, Visibility::Hidden));
         zoom(&mut app, 32.0 / 24.0);
         assert_eq!(seen(&app).1, Visibility::Inherited);
+    }
+
+    /// Initials of 11 pixels keep to 60% of a square's width, down to 8 pixels.
+    #[test]
+    fn shrinking_text_keeps_to_its_square_and_stays_legible() {
+        let s = ShrinkWithSquares { font_px: 11.0 };
+        assert_eq!(s.factor(64.0), 1.0);
+        assert!((s.factor(15.0) * 11.0 - 9.0).abs() < 1e-4);
+        assert!((s.factor(8.0) * 11.0 - LEGIBLE_PX).abs() < 1e-4);
     }
 }

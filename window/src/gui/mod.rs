@@ -22,6 +22,7 @@ pub mod map;
 pub mod minimap;
 pub mod noise;
 pub mod orders;
+pub mod overlays;
 pub mod panels;
 pub mod players;
 pub mod pointer;
@@ -150,6 +151,7 @@ impl PluginGroup for GuiPlugins {
             .add(saving::SavingPlugin)
             .add(timeline::TimelinePlugin)
             .add(heard::HeardPlugin)
+            .add(overlays::OverlaysPlugin)
             .add(labels::LabelsPlugin)
             .add(settings::SettingsPlugin)
             .add(battlemap::BattlemapPlugin)

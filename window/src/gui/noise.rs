@@ -1,6 +1,7 @@
 //! Noise in the Judge's view: when a noise of normal loudness or more happens, the squares where
 //! it is heard automatically glow orange and those where it takes a Listening throw glow blue,
-//! fading over a few seconds. N makes a loud noise at the pointer.
+//! fading over a few seconds (F3 hides or shows them: `gui::overlays`, whose legend says what
+//! the colours mean). N makes a loud noise at the pointer.
 
 use bevy::prelude::*;
 use delve::command::acts::MakeNoise;
@@ -21,8 +22,9 @@ use delve::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
 /// Seconds an overlay takes to fade.
 const FADE_SECONDS: f32 = 3.0;
 
+/// A square of the noise overlay, fading.
 #[derive(Component, Clone, Copy, Debug)]
-struct NoiseMark {
+pub struct NoiseMark {
     age: f32,
     alpha: f32,
 }
@@ -62,12 +64,21 @@ fn make_noise(
 fn show_noises(
     mut commands: Commands,
     noises: Res<LastRoundNoises>,
-    view: Res<ViewMode>,
-    grid: Res<DungeonGrid>,
-    info: Res<LevelInfo>,
-    mut earshot: Local<Earshot>,
+    (view, grid, info): (Res<ViewMode>, Res<DungeonGrid>, Res<LevelInfo>),
+    overlays: Res<super::overlays::Overlays>,
+    shown: Query<Entity, With<NoiseMark>>,
+    (mut earshot, mut was): (Local<Earshot>, Local<Option<bool>>),
 ) {
-    if !noises.is_changed() || *view != ViewMode::Judge {
+    // Hidden (F3): gone at once; shown again: the last round's noises anew.
+    let toggled = was.is_some_and(|w| w != overlays.noise);
+    *was = Some(overlays.noise);
+    if toggled && !overlays.noise {
+        for e in &shown {
+            commands.entity(e).despawn();
+        }
+    }
+    let again = toggled && overlays.noise;
+    if !(noises.is_changed() || again) || *view != ViewMode::Judge || !overlays.noise {
         return;
     }
     let h = grid.height();
@@ -81,9 +92,10 @@ fn show_noises(
             |p| info.environment_at(p),
         );
         for ((p, _), v) in grid.squares().zip(verdicts) {
+            let rgb = |[r, g, b]: [u8; 3]| Color::srgb_u8(r, g, b);
             let (color, alpha) = match v {
-                Verdict::Automatic => (Color::srgb(1.0, 0.55, 0.1), 0.45),
-                Verdict::Throw => (Color::srgb(0.3, 0.6, 1.0), 0.3),
+                Verdict::Automatic => (rgb(super::overlays::HEARD_AUTOMATICALLY), 0.45),
+                Verdict::Throw => (rgb(super::overlays::HEARD_WITH_A_THROW), 0.3),
                 Verdict::Inaudible => continue,
             };
             let at = square_to_world(h, p.x, p.y);

@@ -17,6 +17,19 @@ use delve::creature::Position;
 use delve::grid::DungeonGrid;
 use delve::rules::party::Parties;
 
+/// What the Judge shows in the players' window.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayersShow {
+    /// The party's own map over what it sees and remembers.
+    pub party_map: bool,
+}
+
+impl Default for PlayersShow {
+    fn default() -> Self {
+        Self { party_map: true }
+    }
+}
+
 /// The players' camera.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct PlayersCamera;

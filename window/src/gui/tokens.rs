@@ -21,6 +21,143 @@ pub struct TokenLabel;
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct TokenInitials;
 
+/// The mark at a token's upper right corner: what state the creature is in ([`StateMark`]).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct TokenMark;
+
+/// A creature's state as its token shows it, the gravest first: one mark a token, at every
+/// zoom, in a colour of its own (the overlays' legend, `gui::legend`, names them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StateMark {
+    Dead,
+    /// Dying (`delve::rules::conditions::is_down`, short of dead).
+    Down,
+    Drowning,
+    Stuck,
+    Prone,
+    /// On a square no light reaches (darkness or magical darkness).
+    InTheDark,
+}
+
+impl StateMark {
+    /// Every mark, gravest first.
+    pub const ALL: &[StateMark] = &[
+        StateMark::Dead,
+        StateMark::Down,
+        StateMark::Drowning,
+        StateMark::Stuck,
+        StateMark::Prone,
+        StateMark::InTheDark,
+    ];
+
+    /// Its glyph (in the map labels' font: ASCII).
+    pub fn glyph(self) -> &'static str {
+        match self {
+            StateMark::Dead => "x",
+            StateMark::Down => "+",
+            StateMark::Drowning => "~",
+            StateMark::Stuck => "s",
+            StateMark::Prone => "p",
+            StateMark::InTheDark => "d",
+        }
+    }
+
+    /// Its colour, sRGB.
+    pub fn color(self) -> [u8; 3] {
+        match self {
+            StateMark::Dead => [200, 200, 200],
+            StateMark::Down => [255, 80, 70],
+            StateMark::Drowning => [90, 200, 255],
+            StateMark::Stuck => [255, 220, 90],
+            StateMark::Prone => [255, 150, 60],
+            StateMark::InTheDark => [185, 140, 255],
+        }
+    }
+
+    /// What it means, for the legend.
+    pub fn words(self) -> &'static str {
+        match self {
+            StateMark::Dead => "dead",
+            StateMark::Down => "down: dying",
+            StateMark::Drowning => "drowning",
+            StateMark::Stuck => "stuck (in a squeeze, a web, mud)",
+            StateMark::Prone => "prone",
+            StateMark::InTheDark => "in the dark: no light reaches its square",
+        }
+    }
+
+    /// The gravest mark of a creature in these conditions, drowning or not, in this light.
+    pub fn of(
+        conditions: &delve::rules::conditions::Conditions,
+        drowning: bool,
+        light: delve::rules::light::LightLevel,
+    ) -> Option<StateMark> {
+        use delve::level::schema::ConditionKind as K;
+        use delve::rules::light::LightLevel as L;
+        if conditions.has(K::Dead) {
+            Some(StateMark::Dead)
+        } else if delve::rules::conditions::is_down(conditions) {
+            Some(StateMark::Down)
+        } else if drowning {
+            Some(StateMark::Drowning)
+        } else if conditions.has(K::Stuck) {
+            Some(StateMark::Stuck)
+        } else if conditions.has(K::Prone) {
+            Some(StateMark::Prone)
+        } else if matches!(light, L::Dark | L::MagicalDarkness) {
+            Some(StateMark::InTheDark)
+        } else {
+            None
+        }
+    }
+}
+
+/// Each token's mark: its creature's gravest state, or none.
+fn mark_states(
+    grid: Res<DungeonGrid>,
+    light: Option<Res<delve::rules::light::LightMap>>,
+    creatures: Query<(
+        &Position,
+        &delve::rules::conditions::Conditions,
+        Has<delve::rules::water::Drowning>,
+    )>,
+    tokens: Query<&Token>,
+    mut marks: Query<(&ChildOf, &mut Text2d, &mut TextColor, &mut Visibility), With<TokenMark>>,
+) {
+    for (parent, mut text, mut color, mut vis) in &mut marks {
+        let Ok(token) = tokens.get(parent.parent()) else {
+            continue;
+        };
+        let Ok((at, conditions, drowning)) = creatures.get(token.creature) else {
+            continue;
+        };
+        let lit = light
+            .as_ref()
+            .map_or(delve::rules::light::LightLevel::Bright, |l| {
+                l.level(&grid, at.0)
+            });
+        let mark = StateMark::of(conditions, drowning, lit);
+        let want = if mark.is_some() {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *vis != want {
+            *vis = want;
+        }
+        if let Some(m) = mark {
+            if text.0 != m.glyph() {
+                text.0 = m.glyph().to_owned();
+            }
+            let [r, g, b] = m.color();
+            let c = Color::srgb_u8(r, g, b);
+            if color.0 != c {
+                color.0 = c;
+            }
+        }
+    }
+}
+
 /// A creature's initials, to tell tokens apart at a glance: a numbered one's first letter and
 /// number (`Rat 3` → `R3`), else the first letters of its first two capitalised words
 /// (`Warden of Ash` → `WA`, `Brannoc` → `B`).
@@ -48,13 +185,19 @@ pub fn initials(name: &str) -> String {
     }
 }
 
-/// Initials are shown while the squares are wide enough for text (the players' window always).
+/// Squares narrower than this on the screen show no initials: a token is a dot.
+pub const INITIALS_SQUARE_PX: f32 = 8.0;
+
+/// Initials are shown while squares are at least [`INITIALS_SQUARE_PX`] wide on the screen
+/// (the players' window always), their size shrinking with the squares
+/// (`labels::ShrinkWithSquares`).
 fn initials_when_roomy(
     camera: Query<&Projection, With<super::state::MapCamera>>,
     tokens: Query<Has<super::state::PlayersCopy>, With<Token>>,
     mut marks: Query<(&ChildOf, &mut Visibility), With<TokenInitials>>,
 ) {
-    let roomy = super::labels::roomy(super::labels::camera_scale(&camera));
+    let roomy =
+        super::labels::square_px(super::labels::camera_scale(&camera)) >= INITIALS_SQUARE_PX;
     for (parent, mut vis) in &mut marks {
         let for_players = tokens.get(parent.parent()).unwrap_or(false);
         let want = if roomy || for_players {
@@ -159,6 +302,7 @@ impl Plugin for TokensPlugin {
                 name_the_crowded_on_hover,
                 initials_when_roomy,
                 lay_the_fallen,
+                mark_states,
             )
                 .after(super::state::RedrawSet),
         );
@@ -217,9 +361,31 @@ pub fn spawn_tokens(
                 Transform::from_xyz(0.0, 0.0, 0.5),
             ))
             .id();
+        // The creature's state at the disc's upper right corner, at every zoom.
+        let state = commands
+            .spawn((
+                TokenMark,
+                ChildOf(token),
+                Text2d::new(""),
+                TextFont::from_font_size(12.0),
+                TextColor(Color::WHITE),
+                Text2dShadow {
+                    offset: Vec2::new(1.0, -1.0),
+                    color: Color::BLACK,
+                },
+                Transform::from_xyz(TOKEN_PX * 0.45, TOKEN_PX * 0.45, 1.5),
+                Visibility::Hidden,
+            ))
+            .id();
+        // Initials and marks shrink with the squares, down to a legible size.
+        for text in [marked, state] {
+            commands
+                .entity(text)
+                .insert(super::labels::ShrinkWithSquares { font_px: 11.0 });
+        }
         // The Judge's copy's text at a fixed size on the screen, on the labels' layer (not on
         // the minimap); the players' window has a zoom of its own.
-        for text in [label, marked] {
+        for text in [label, marked, state] {
             if drawn.for_players {
                 commands.entity(text).insert(drawn.layer.clone());
             } else {
@@ -483,6 +649,37 @@ mod tests {
             .map(|&e| super::side_by_side(&[a, b, c], e).0)
             .collect();
         assert!(three[0] != three[1] && three[1] != three[2] && three[0] != three[2]);
+    }
+
+    /// A token's mark is its creature's gravest state: dead over down over drowning over stuck
+    /// over prone over the dark; none for one standing in the light.
+    #[test]
+    fn a_token_is_marked_with_the_gravest_state() {
+        use super::StateMark;
+        use delve::creature::Conditions;
+        use delve::level::schema::ConditionKind as K;
+        use delve::rules::light::LightLevel as L;
+        let of = |kinds: &[K], drowning: bool, light: L| {
+            StateMark::of(&Conditions::from_level(kinds), drowning, light)
+        };
+        assert_eq!(of(&[], false, L::Bright), None);
+        assert_eq!(of(&[], false, L::Dim), None);
+        assert_eq!(of(&[], false, L::Dark), Some(StateMark::InTheDark));
+        assert_eq!(of(&[K::Prone], false, L::Dark), Some(StateMark::Prone));
+        assert_eq!(
+            of(&[K::Prone, K::Stuck], false, L::Bright),
+            Some(StateMark::Stuck)
+        );
+        assert_eq!(of(&[K::Stuck], true, L::Bright), Some(StateMark::Drowning));
+        assert_eq!(of(&[K::Dying], true, L::Bright), Some(StateMark::Down));
+        assert_eq!(
+            of(&[K::Dead, K::Prone], false, L::Dark),
+            Some(StateMark::Dead)
+        );
+        // Each mark its own glyph.
+        let glyphs: std::collections::BTreeSet<&str> =
+            StateMark::ALL.iter().map(|m| m.glyph()).collect();
+        assert_eq!(glyphs.len(), StateMark::ALL.len());
     }
 
     /// Initials tell the crypt's and the cave's creatures apart.

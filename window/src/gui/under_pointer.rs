@@ -333,6 +333,7 @@ fn square_tooltip(
     mut contexts: bevy_egui::EguiContexts,
     under: Res<UnderPointer>,
     walk: Option<Res<super::preview::WalkThere>>,
+    attack: Option<Res<super::battle::AttackOffer>>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
 ) -> Result {
     use bevy_egui::egui;
@@ -368,6 +369,22 @@ fn square_tooltip(
                     } else {
                         ui.label(line);
                     }
+                }
+                // The selected creature's attack on the one here, throw by modifier.
+                if let Some((_, lines)) = attack
+                    .as_ref()
+                    .and_then(|a| a.breakdown.as_ref())
+                    .filter(|(at, _)| *at == report.at)
+                {
+                    ui.separator();
+                    for (i, line) in lines.iter().enumerate() {
+                        if i == 0 {
+                            ui.colored_label(egui::Color32::from_rgb(255, 170, 120), line);
+                        } else {
+                            ui.label(line);
+                        }
+                    }
+                    ui.weak("F attacks");
                 }
             });
         });

@@ -109,12 +109,7 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
                 } else {
                     entry.to_string()
                 };
-                let text = egui::RichText::new(words);
-                let text = if secret { text.italics().weak() } else { text };
-                if ui
-                    .add(egui::Label::new(text).wrap().sense(egui::Sense::click()))
-                    .clicked()
-                {
+                if log_line(ui, words, secret).0.clicked() {
                     clicked = Some(i);
                 }
             }
@@ -131,4 +126,29 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
             m.centre.0 = ev.at();
         }
     }
+}
+
+/// One entry of the log, wrapped at the panel's width (never cut: a throw's outcome is in its
+/// first words, `delve::rules::combat::CombatEvent`), the Judge's secret throws in italics; a
+/// click on it is for the caller. Its laid-out text too, for the tests.
+pub(super) fn log_line(
+    ui: &mut egui::Ui,
+    words: String,
+    secret: bool,
+) -> (egui::Response, std::sync::Arc<egui::Galley>) {
+    let text = egui::RichText::new(words);
+    let text = if secret { text.italics().weak() } else { text };
+    let (at, galley, response) = egui::Label::new(text)
+        .wrap()
+        .sense(egui::Sense::click())
+        .layout_in_ui(ui);
+    if ui.is_rect_visible(response.rect) {
+        let color = if response.hovered() {
+            ui.visuals().strong_text_color()
+        } else {
+            ui.visuals().text_color()
+        };
+        ui.painter().galley(at, galley.clone(), color);
+    }
+    (response, galley)
 }

@@ -212,6 +212,10 @@ impl LogFilter {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct JudgeOrders(pub Vec<Command>);
 
+/// The panels' pass: what is drawn over the map after it (the legend) knows the map's space.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelsPass;
+
 /// The map should centre on this square (a log entry clicked).
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct CentreOn(pub Option<GridPos>);
@@ -242,6 +246,7 @@ impl Plugin for PanelsPlugin {
                 EguiPrimaryContextPass,
                 (panels, map_viewport, keys_stay_with_the_game)
                     .chain()
+                    .in_set(PanelsPass)
                     .run_if(resource_exists::<ShownLevel>),
             )
             .add_systems(

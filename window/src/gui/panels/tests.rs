@@ -49,6 +49,88 @@ fn a_long_line_does_not_widen_a_side_panel() {
     );
 }
 
+/// At the log's default width in a window of 1280×800, an attack's line shows its outcome: the
+/// hit and its damage in its first row, no word of it cut off ("…"), every row within the panel.
+#[test]
+fn an_attack_line_shows_its_outcome_at_the_default_width() {
+    use delve::dice::{Modifier, Throw};
+    use delve::rules::combat::CombatEvent;
+    use delve::rules::combat::attack::Damage;
+    let event = CombatEvent::Attacked {
+        who: "Brannoc".into(),
+        target: "Gnawbone".into(),
+        throw: Throw::resolve(
+            "Brannoc attacks Gnawbone with the sword".into(),
+            14,
+            vec![
+                Modifier::new(2, "Strength"),
+                Modifier::new(1, "Fighting"),
+                Modifier::new(-2, "dim light"),
+            ],
+            13,
+        ),
+        confirmation: None,
+        note: None,
+        damage: Some(Box::new(Damage {
+            dice: vec![6],
+            bonus: 2,
+            critical: false,
+            reduced_by: 1,
+            unproficient_armor: None,
+            enchantment: None,
+            total: 7,
+        })),
+    };
+    let words = delve::log::LogEntry::new(3, event).to_string();
+    let ctx = egui::Context::default();
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    let mut seen = None;
+    for _ in 0..3 {
+        let mut out = ctx.run_ui(input.clone(), |ui| {
+            let (_, log) = layout::side_docks(
+                (1280.0, 800.0),
+                (1280.0, 700.0),
+                Some(LEFT_WIDTH),
+                Some(RIGHT_WIDTH),
+            );
+            let layout::Dock::Docked { at_most } = log else {
+                panic!("the log docks at 1280x800: {log:?}");
+            };
+            let shown = egui::Panel::right("log")
+                .resizable(true)
+                .default_size(RIGHT_WIDTH.min(at_most))
+                .size_range(120.0..=at_most)
+                .show(ui, |ui| {
+                    wrap_to_the_panel(ui);
+                    log::log_line(ui, words.clone(), false).1
+                });
+            seen = Some((shown.inner, shown.response.rect));
+        });
+        out.textures_delta.clear();
+    }
+    let (galley, panel) = seen.unwrap();
+    assert!(!galley.elided, "{words}");
+    assert_eq!(galley.text(), words);
+    let first_row: String = galley.rows[0].text();
+    assert!(
+        first_row.contains("hit, 7 damage"),
+        "the outcome is in the first row: {first_row:?} of {words}"
+    );
+    assert!(
+        galley.rect.width() <= panel.width(),
+        "{} > {}",
+        galley.rect.width(),
+        panel.width()
+    );
+    assert!(galley.rows.len() > 1, "the line wraps");
+}
+
 /// Ctrl+= and Ctrl+- scale the interface a tenth at a time, within its bounds.
 #[test]
 fn ctrl_plus_and_minus_scale_the_interface() {
