@@ -76,6 +76,10 @@ struct ShowArgs {
     /// the party's view, following the party.
     #[arg(long)]
     player_window: bool,
+    /// The players' window's size in logical pixels, WIDTHxHEIGHT (1280x800 when left out), or
+    /// `full`: the whole of the second screen (of the only one, when there is one).
+    #[arg(long, value_name = "WxH|full", value_parser = players_size, requires = "player_window")]
+    players_size: Option<PlayersSize>,
     /// The window's size in logical pixels, WIDTHxHEIGHT (`1280x800`); the screen's size when
     /// left out.
     #[arg(long, value_name = "WxH", value_parser = window_size)]
@@ -100,6 +104,22 @@ fn window_size(s: &str) -> Result<(u32, u32), String> {
             .ok_or_else(|| format!("{s}: {n} is not a width or height from 200 to 16384"))
     };
     Ok((number(w)?, number(h)?))
+}
+
+/// The players' window's size: logical pixels, or a whole screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayersSize {
+    Window(u32, u32),
+    Full,
+}
+
+/// `--players-size 1280x800` or `full`.
+fn players_size(s: &str) -> Result<PlayersSize, String> {
+    if s.eq_ignore_ascii_case("full") {
+        return Ok(PlayersSize::Full);
+    }
+    let (w, h) = window_size(s).map_err(|e| format!("{e}, or full"))?;
+    Ok(PlayersSize::Window(w, h))
 }
 
 /// Saves and keys, for the window and for `delve play`.
@@ -399,7 +419,11 @@ fn window_options(saves: SaveArgs, show: ShowArgs) -> gui::WindowOptions {
         settings: show.settings,
         no_panels: show.no_panels,
         measure_frames: show.measure_frames,
-        player_window: show.player_window,
+        player_window: show.player_window.then(|| match show.players_size {
+            None => gui::players::PlayersSize::default(),
+            Some(PlayersSize::Window(w, h)) => gui::players::PlayersSize::Window(w, h),
+            Some(PlayersSize::Full) => gui::players::PlayersSize::Full,
+        }),
         window_size: show.window,
         ..Default::default()
     }

@@ -90,8 +90,9 @@ pub struct WindowOptions {
     pub no_panels: bool,
     /// Print the frame times of this many frames and exit.
     pub measure_frames: Option<u32>,
-    /// Open a second window for the players: the party's view, following the party.
-    pub player_window: bool,
+    /// Open a second window for the players, of this size: the party's view, following the
+    /// party.
+    pub player_window: Option<players::PlayersSize>,
     /// A delve to watch on the timeline (`delve replay`): played to its end before the window
     /// opens, then shown at a round of it.
     pub watch: Option<Watch>,
@@ -325,8 +326,8 @@ pub fn run(options: WindowOptions) -> ExitCode {
     });
     app.insert_resource(panel_state);
     app.insert_resource(minimap);
-    if options.player_window {
-        app.add_plugins(players::PlayerWindowPlugin);
+    if let Some(size) = options.player_window {
+        app.add_plugins(players::PlayerWindowPlugin { size });
     }
     if let Some(frames) = options.measure_frames {
         app.add_plugins(screenshot::FrameTimesPlugin { frames });

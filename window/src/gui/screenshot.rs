@@ -51,6 +51,7 @@ fn take_and_exit(
     mut plan: ResMut<Plan>,
     players: Option<Res<super::state::PlayerWindow>>,
     area: Option<Res<super::state::MapArea>>,
+    players_shown: Option<Res<super::players::PlayersShown>>,
     window: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -85,6 +86,9 @@ fn take_and_exit(
                 "the map's space: {x0:.0} {y0:.0} {x1:.0} {y1:.0} of {ww:.0}x{wh:.0} ({:.0}% of the window)",
                 100.0 * (x1 - x0) * (y1 - y0) / (ww * wh)
             );
+        }
+        if let Some(shown) = players_shown {
+            println!("{}", *shown);
         }
         let path = plan.path.clone();
         plan.outcomes.push((path, None));

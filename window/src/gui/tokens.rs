@@ -488,7 +488,11 @@ fn follow_creatures(
     let mut on: std::collections::BTreeMap<(i32, i32), Vec<Entity>> = Default::default();
     for (token, _) in &tokens {
         if let Ok(p) = positions.get(token.creature) {
-            on.entry((p.0.x, p.0.y)).or_default().push(token.creature);
+            // Once each: the players' window draws a second token of the same creature.
+            let here = on.entry((p.0.x, p.0.y)).or_default();
+            if !here.contains(&token.creature) {
+                here.push(token.creature);
+            }
         }
     }
     for (token, mut tf) in &mut tokens {

@@ -421,6 +421,8 @@ pub struct PanelsMut<'w, 's> {
     centre: ResMut<'w, CentreOn>,
     area: ResMut<'w, MapArea>,
     timeline: Option<ResMut<'w, super::timeline::Timeline>>,
+    /// What the players' window shows, when there is one.
+    players: Option<ResMut<'w, super::players::PlayersShow>>,
 }
 
 fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result {
@@ -601,7 +603,26 @@ fn left_panel(
                 switches(ui, d, &mut m.orders)
             });
         }
+        if let Some(show) = m.players.as_mut() {
+            section(ui, sections, "The players' window", true, |ui| {
+                players_show(ui, show)
+            });
+        }
     });
+}
+
+/// What the players' window shows, the Judge's to choose.
+fn players_show(ui: &mut egui::Ui, show: &mut super::players::PlayersShow) {
+    let mut s = *show;
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut s.clock, "the clock");
+        ui.checkbox(&mut s.party, "the party");
+        ui.checkbox(&mut s.log, "what it saw and heard");
+        ui.checkbox(&mut s.party_map, "its map");
+    });
+    if s != *show {
+        *show = s;
+    }
 }
 
 /// A collapsed side panel: a strip at the window's edge (`left` or right) whose button opens
