@@ -284,14 +284,9 @@ fn pan_and_zoom(
         framing.follow = !framing.follow;
     }
     if actions.just_pressed(&DelveAction::Recentre) {
+        // Centred on the selection as `follow` goes to it: in the Judge's view kept to the map.
         match selected.0.and_then(|e| positions.get(e).ok()) {
-            Some(p) => {
-                let at = super::squares::square_to_world(grid.height(), p.0.x, p.0.y);
-                for (mut tf, _) in camera.iter_mut() {
-                    tf.translation.x = at.x;
-                    tf.translation.y = at.y;
-                }
-            }
+            Some(_) => framing.jump = true,
             None => framing.wanted = true,
         }
     }
