@@ -116,8 +116,10 @@ pub enum DelveAction {
     ToggleNoise,
     /// Show or hide who heard what, or show it again once faded.
     ToggleHearing,
-    /// Show or hide the party's map over the map.
+    /// Show or hide the party's knowledge (seen, mapped, mapped wrong) over the map.
     TogglePartyMap,
+    /// Show or hide the light overlay: each square bright, dim or in magical darkness.
+    ToggleLight,
     /// Show or hide the overlays' legend.
     ToggleLegend,
     /// The interface larger (the panels' text and widgets).
@@ -183,7 +185,8 @@ pub const HELP: &[(DelveAction, &str)] = &[
     (DelveAction::ToggleMinimap, "minimap"),
     (DelveAction::ToggleNoise, "noise overlay"),
     (DelveAction::ToggleHearing, "who heard"),
-    (DelveAction::TogglePartyMap, "the party's map"),
+    (DelveAction::TogglePartyMap, "the party's knowledge"),
+    (DelveAction::ToggleLight, "light overlay"),
     (DelveAction::ToggleLegend, "legend"),
     (DelveAction::Briefing, "briefing"),
     (DelveAction::ToggleHelp, "hide help"),
@@ -214,6 +217,7 @@ pub fn default_input_map() -> InputMap<DelveAction> {
         .with(DelveAction::ToggleHearing, KeyCode::F4)
         .with(DelveAction::TogglePartyMap, KeyCode::F5)
         .with(DelveAction::ToggleLegend, KeyCode::F6)
+        .with(DelveAction::ToggleLight, KeyCode::F7)
         .with(DelveAction::ToggleHelp, KeyCode::F1)
         .with(DelveAction::Briefing, KeyCode::F2)
         .with(DelveAction::CyclePace, KeyCode::KeyP)

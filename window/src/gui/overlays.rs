@@ -5,8 +5,11 @@
 //!   only with a Listening throw (blue), fading over a few seconds (`gui::noise`).
 //! - **Who heard** (F4): who heard each noise, and how (`gui::heard`), fading after
 //!   [`super::heard::SHOWN_SECONDS`]; F4 shows them again.
-//! - **The party's map** (F5): the squares its mapper has drawn (Dungeon Delves › Marching and
-//!   Mapping), and — for the Judge only — those drawn wrong, the error not yet noticed.
+//! - **The party's knowledge** (F5): the squares the party has seen, those its mapper has drawn
+//!   (Dungeon Delves › Marching and Mapping), and — for the Judge only — those drawn wrong, the
+//!   error not yet noticed.
+//! - **Light** (F7): each square bright, dim or in magical darkness, tinted (the map's shading
+//!   says it too, more softly).
 //! - **Marks on tokens**: a creature's gravest state (`gui::tokens::StateMark`).
 
 use bevy::prelude::*;
@@ -25,6 +28,7 @@ pub struct Overlays {
     pub noise: bool,
     pub hearing: bool,
     pub party_map: bool,
+    pub light: bool,
     pub legend: bool,
 }
 
@@ -34,6 +38,7 @@ impl Default for Overlays {
             noise: true,
             hearing: true,
             party_map: false,
+            light: false,
             legend: true,
         }
     }
@@ -65,13 +70,21 @@ pub const THE_NOISE: [u8; 3] = [255, 191, 77];
 pub const HEARD_IT: [u8; 3] = [140, 217, 255];
 pub const MISSED_IT: [u8; 3] = [191, 191, 191];
 
-/// The party's map: the squares drawn, and those drawn wrong.
+/// The party's knowledge: the squares seen, drawn on its map, and drawn wrong.
+pub const SEEN: [u8; 3] = [120, 170, 255];
 pub const MAPPED: [u8; 3] = [240, 215, 140];
 pub const MAPPED_WRONG: [u8; 3] = [255, 60, 60];
 
-/// The party's map squares' opacity: drawn, and drawn wrong.
+/// Their opacity.
+const SEEN_ALPHA: f32 = 0.16;
 const MAPPED_ALPHA: f32 = 0.22;
 const WRONG_ALPHA: f32 = 0.5;
+
+/// Light: bright, dim, magical darkness, and their opacity.
+pub const BRIGHT: [u8; 3] = [255, 235, 110];
+pub const DIM: [u8; 3] = [200, 120, 40];
+pub const MAGICAL_DARKNESS: [u8; 3] = [150, 60, 220];
+const LIGHT_ALPHA: f32 = 0.3;
 
 /// What the legend shows now: a title (with its key) and its entries, for each overlay on the
 /// map.
@@ -79,6 +92,7 @@ pub fn legend_sections(
     noise_shown: bool,
     hearing_shown: bool,
     party_map_shown: bool,
+    light_shown: bool,
     judges: bool,
     marks: &[super::tokens::StateMark],
 ) -> Vec<(String, Vec<LegendEntry>)> {
@@ -103,14 +117,28 @@ pub fn legend_sections(
         ));
     }
     if party_map_shown {
-        let mut entries = vec![swatch(MAPPED, "drawn on the party's map")];
+        let mut entries = vec![
+            swatch(SEEN, "seen by the party, not on its map"),
+            swatch(MAPPED, "drawn on the party's map"),
+        ];
         if judges {
             entries.push(swatch(
                 MAPPED_WRONG,
                 "drawn wrong, not yet noticed (the Judge's eyes only)",
             ));
         }
-        out.push(("The party's map (F5)".to_owned(), entries));
+        out.push(("The party's knowledge (F5)".to_owned(), entries));
+    }
+    if light_shown {
+        out.push((
+            "Light (F7)".to_owned(),
+            vec![
+                swatch(BRIGHT, "bright light"),
+                swatch(DIM, "dim light"),
+                swatch(MAGICAL_DARKNESS, "magical darkness"),
+                swatch([40, 40, 40], "untinted: dark"),
+            ],
+        ));
     }
     if !marks.is_empty() {
         out.push((
@@ -128,9 +156,13 @@ pub fn legend_sections(
     out
 }
 
-/// A square of the party's map drawn over the map.
+/// A square of the party's knowledge drawn over the map.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct PartyMapMark;
+
+/// A square of the light overlay.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct LightMark;
 
 pub struct OverlaysPlugin;
 
@@ -139,7 +171,7 @@ impl Plugin for OverlaysPlugin {
         app.init_resource::<Overlays>()
             .add_systems(
                 Update,
-                (toggle_overlays, draw_the_party_map)
+                (toggle_overlays, draw_the_party_map, draw_the_light)
                     .chain()
                     .after(RedrawSet),
             )
@@ -152,7 +184,7 @@ impl Plugin for OverlaysPlugin {
     }
 }
 
-/// F3, F4, F5, F6: the noise, who heard, the party's map, the legend.
+/// F3, F4, F5, F6, F7: the noise, who heard, the party's knowledge, the legend, the light.
 fn toggle_overlays(
     actions: Query<&ActionState<DelveAction>>,
     mut overlays: ResMut<Overlays>,
@@ -181,7 +213,14 @@ fn toggle_overlays(
     }
     if pressed(DelveAction::TogglePartyMap) {
         o.party_map = !o.party_map;
-        tell.write(Tell(format!("the party's map {}", onoff(o.party_map))));
+        tell.write(Tell(format!(
+            "the party's knowledge {}",
+            onoff(o.party_map)
+        )));
+    }
+    if pressed(DelveAction::ToggleLight) {
+        o.light = !o.light;
+        tell.write(Tell(format!("the light overlay {}", onoff(o.light))));
     }
     if pressed(DelveAction::ToggleLegend) {
         o.legend = !o.legend;
@@ -192,13 +231,15 @@ fn toggle_overlays(
     }
 }
 
-/// The first party's map over the Judge's map while F5 shows it (the squares drawn wrong
-/// marked); over the players' window's map as the party's own (its errors unmarked) while the
-/// Judge shows it there (`players::PlayersShow`).
+/// The first party's knowledge over the Judge's map while F5 shows it: the squares it has seen
+/// (the party's faction's memory), those on its map, those drawn wrong; and its map over the
+/// players' window's as the party's own (its errors unmarked) while the Judge shows it there
+/// (`players::PlayersShow`).
 fn draw_the_party_map(
     mut commands: Commands,
     overlays: Res<Overlays>,
     maps: Res<PartyMaps>,
+    memory: Res<delve::rules::vision::FactionMemory>,
     grid: Res<DungeonGrid>,
     players: Option<Res<super::players::PlayersShow>>,
     drawn: Query<Entity, With<PartyMapMark>>,
@@ -206,6 +247,7 @@ fn draw_the_party_map(
     let for_players = players.as_deref().is_some_and(|p| p.party_map);
     let changed = overlays.is_changed()
         || maps.is_changed()
+        || (overlays.party_map && memory.is_changed())
         || grid.is_changed()
         || players.as_ref().is_some_and(|p| p.is_changed());
     if !changed {
@@ -253,6 +295,55 @@ fn draw_the_party_map(
         for &i in &map.errors {
             commands.spawn(square(i, MAPPED_WRONG, WRONG_ALPHA));
         }
+        // Seen by the party (faction 0), not on its map.
+        let seen = memory.seen.first().map_or(&[][..], Vec::as_slice);
+        for (i, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+            if !map.mapped.get(i).copied().unwrap_or(false) {
+                commands.spawn(square(i, SEEN, SEEN_ALPHA));
+            }
+        }
+    }
+}
+
+/// Each square's light over the Judge's map while F7 shows it: bright, dim, magical darkness.
+fn draw_the_light(
+    mut commands: Commands,
+    overlays: Res<Overlays>,
+    light: Res<delve::rules::light::LightMap>,
+    grid: Res<DungeonGrid>,
+    drawn: Query<Entity, With<LightMark>>,
+) {
+    use delve::rules::light::LightLevel as L;
+    let changed = overlays.is_changed() || light.is_changed() || grid.is_changed();
+    if !changed {
+        return;
+    }
+    for e in &drawn {
+        commands.entity(e).despawn();
+    }
+    if !overlays.light {
+        return;
+    }
+    let t = super::art::TILE_PX as f32;
+    let h = grid.height();
+    for i in 0..(grid.width() * grid.height()) as usize {
+        let color = match light.level_at(i) {
+            L::Bright => BRIGHT,
+            L::Dim => DIM,
+            L::MagicalDarkness => MAGICAL_DARKNESS,
+            L::Dark => continue,
+        };
+        let p = grid.pos_of(i);
+        let at = square_to_world(h, p.x, p.y);
+        commands.spawn((
+            LightMark,
+            Sprite {
+                color: Color::srgb_u8(color[0], color[1], color[2]).with_alpha(LIGHT_ALPHA),
+                custom_size: Some(Vec2::splat(t)),
+                ..default()
+            },
+            Transform::from_xyz(at.x, at.y, 6.5),
+        ));
     }
 }
 
@@ -294,6 +385,7 @@ fn legend(
                 .iter()
                 .any(|(h, v)| h.showing() && *v != Visibility::Hidden),
         overlays.party_map,
+        overlays.light,
         judges,
         &present,
     );
@@ -378,7 +470,10 @@ fn legend(
                             });
                         }
                     }
-                    ui.weak("F3 noise, F4 who heard, F5 the party's map, F6 this legend");
+                    ui.weak(
+                        "F3 noise, F4 who heard, F5 the party's knowledge, F7 light, \
+                         F6 this legend",
+                    );
                 });
         });
     *size = shown.response.rect.size();
@@ -394,22 +489,23 @@ mod tests {
     /// Judge.
     #[test]
     fn the_legend_explains_what_is_shown() {
-        assert!(legend_sections(false, false, false, true, &[]).is_empty());
-        let all = legend_sections(true, true, true, true, &[StateMark::Prone]);
+        assert!(legend_sections(false, false, false, false, true, &[]).is_empty());
+        let all = legend_sections(true, true, true, true, true, &[StateMark::Prone]);
         let titles: Vec<&str> = all.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(
             titles,
             [
                 "Noise (F3)",
                 "Who heard (F4)",
-                "The party's map (F5)",
+                "The party's knowledge (F5)",
+                "Light (F7)",
                 "Marks on tokens"
             ]
         );
         assert_eq!(all[0].1[1].words, "heard only with a Listening throw");
-        assert_eq!(all[2].1.len(), 2);
-        assert_eq!(all[3].1[0].glyph, Some("p"));
-        let players = legend_sections(false, false, true, false, &[]);
-        assert_eq!(players[0].1.len(), 1, "no errors but to the Judge");
+        assert_eq!(all[2].1.len(), 3);
+        assert_eq!(all[4].1[0].glyph, Some("p"));
+        let players = legend_sections(false, false, true, false, false, &[]);
+        assert_eq!(players[0].1.len(), 2, "no errors but to the Judge");
     }
 }
