@@ -64,7 +64,7 @@ wait_for_save() {
 press Return
 # The door at (3, 6), where the window (1280x800, the default panels) first draws it: a right
 # click walks the party up to it (no round is played yet).
-xdotool mousemove --window "$win" 510 497
+xdotool mousemove --window "$win" 815 497
 sleep 0.6
 xdotool click 3
 sleep 0.6

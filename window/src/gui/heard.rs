@@ -231,6 +231,9 @@ fn fade(
     }
 }
 
+/// The space kept between labels, and between a label and the map's sides, in pixels.
+const MARGIN: f32 = 3.0;
+
 /// A label's box on the screen: its top's middle and its size, in screen pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Placed {
@@ -247,29 +250,53 @@ impl Placed {
     }
 }
 
-/// Labels (screen pixels, y down) moved so that none covers another — each, from the top,
-/// moved down below any it would cover — and kept within `view` across.
-fn place(mut labels: Vec<Placed>, view: Rect) -> Vec<Placed> {
+/// Labels (screen pixels, y down) moved so that none covers another nor what stays where it is
+/// (`fixed`: the creatures' tokens and names) — each, from the top, moved down below any it would cover —
+/// and kept within `view` across.
+fn place(mut labels: Vec<Placed>, view: Rect, fixed: Vec<Rect>) -> Vec<Placed> {
     let order = {
         let mut o: Vec<usize> = (0..labels.len()).collect();
         o.sort_by(|&a, &b| labels[a].top_middle.y.total_cmp(&labels[b].top_middle.y));
         o
     };
-    let mut placed: Vec<Rect> = Vec::new();
+    let mut placed: Vec<Rect> = fixed;
     for i in order {
         let l = &mut labels[i];
-        let half = l.size.x / 2.0;
-        if view.width() > l.size.x {
+        let half = l.size.x / 2.0 + MARGIN;
+        if view.width() > 2.0 * half {
             l.top_middle.x = l.top_middle.x.clamp(view.min.x + half, view.max.x - half);
         }
+        let hangs = l.top_middle.y;
+        let covers = |l: &Placed| {
+            placed
+                .iter()
+                .filter(|p| !p.intersect(l.rect()).is_empty())
+                .copied()
+                .collect::<Vec<Rect>>()
+        };
         // Down past whatever it covers, until it covers nothing.
-        while let Some(under) = placed
-            .iter()
-            .filter(|p| !p.intersect(l.rect()).is_empty())
-            .map(|p| p.max.y)
-            .reduce(f32::max)
-        {
-            l.top_middle.y = under + 2.0;
+        loop {
+            let under = covers(l);
+            let Some(lowest) = under.iter().map(|p| p.max.y).reduce(f32::max) else {
+                break;
+            };
+            l.top_middle.y = lowest + MARGIN;
+        }
+        // Pushed off the bottom of the map: up past whatever it covers instead, if that keeps
+        // it on the map.
+        if l.rect().max.y > view.max.y {
+            let mut up = *l;
+            up.top_middle.y = hangs;
+            loop {
+                let over = covers(&up);
+                let Some(highest) = over.iter().map(|p| p.min.y).reduce(f32::min) else {
+                    break;
+                };
+                up.top_middle.y = highest - up.size.y - MARGIN;
+            }
+            if up.rect().min.y >= view.min.y {
+                *l = up;
+            }
         }
         placed.push(l.rect());
     }
@@ -287,6 +314,22 @@ fn lay_out(
         &mut Transform,
         &Visibility,
     )>,
+    names: Query<
+        (
+            &GlobalTransform,
+            &bevy::text::TextLayoutInfo,
+            &InheritedVisibility,
+        ),
+        (With<super::tokens::TokenLabel>, Without<HeardLabel>),
+    >,
+    tokens: Query<
+        (&GlobalTransform, &InheritedVisibility),
+        (
+            With<super::state::Token>,
+            Without<super::state::PlayersCopy>,
+            Without<HeardLabel>,
+        ),
+    >,
 ) {
     let Ok((cam, Projection::Orthographic(o))) = camera.single() else {
         return;
@@ -314,7 +357,20 @@ fn lay_out(
             size: info.size,
         })
         .collect();
-    let mut placed = place(shown, area).into_iter();
+    // The creatures' tokens and names shown (centred on their place) stay where they are.
+    let token = Vec2::splat(super::tokens::TOKEN_PX / scale);
+    let fixed =
+        names
+            .iter()
+            .filter(|(_, _, v)| v.get())
+            .map(|(tf, info, _)| {
+                Rect::from_center_size(to_screen(tf.translation().truncate()), info.size)
+            })
+            .chain(tokens.iter().filter(|(_, v)| v.get()).map(|(tf, _)| {
+                Rect::from_center_size(to_screen(tf.translation().truncate()), token)
+            }))
+            .collect();
+    let mut placed = place(shown, area, fixed).into_iter();
     for (_, _, mut tf, _) in labels.iter_mut().filter(|(l, _, _, v)| laid(l, v)) {
         let Some(p) = placed.next() else {
             break;
@@ -351,8 +407,9 @@ mod tests {
         assert_eq!(texts, vec![vec!["10,10"], vec!["0,0", "4,0", "2,1"]]);
     }
 
-    /// Labels that would cover each other are moved down until none does; one past the map's
-    /// side is brought back within it.
+    /// Labels that would cover each other, or a creature's name, are moved down until none
+    /// does (up, where down would take them off the map); one past the map's side is brought
+    /// back within it.
     #[test]
     fn labels_are_laid_out_without_overlap_within_the_map() {
         let label = |x: f32, y: f32| Placed {
@@ -360,6 +417,8 @@ mod tests {
             size: Vec2::new(200.0, 40.0),
         };
         let view = Rect::new(0.0, 0.0, 1000.0, 800.0);
+        // A creature's name under the third.
+        let name = Rect::from_center_size(Vec2::new(900.0, 410.0), Vec2::new(80.0, 16.0));
         let out = place(
             vec![
                 label(500.0, 100.0),
@@ -367,10 +426,20 @@ mod tests {
                 label(990.0, 400.0),
             ],
             view,
+            vec![name],
         );
         assert!(out[0].rect().intersect(out[1].rect()).is_empty());
         assert_eq!(out[0], label(500.0, 100.0), "the upper one stays");
         assert!(out[1].top_middle.y >= 140.0);
-        assert_eq!(out[2].rect().max.x, 1000.0);
+        assert_eq!(out[2].rect().max.x, 1000.0 - MARGIN);
+        assert!(out[2].rect().intersect(name).is_empty(), "{:?}", out[2]);
+        // At the map's bottom, one that would be pushed off it goes up instead.
+        let out = place(
+            vec![label(500.0, 740.0), label(520.0, 750.0)],
+            view,
+            Vec::new(),
+        );
+        assert!(out[0].rect().intersect(out[1].rect()).is_empty());
+        assert!(out.iter().all(|l| l.rect().max.y <= 800.0), "{out:?}");
     }
 }

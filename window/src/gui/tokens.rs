@@ -309,7 +309,7 @@ impl Plugin for TokensPlugin {
     }
 }
 
-const TOKEN_PX: f32 = 26.0;
+pub const TOKEN_PX: f32 = 26.0;
 
 pub fn spawn_tokens(
     commands: &mut Commands,

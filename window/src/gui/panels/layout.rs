@@ -1,6 +1,7 @@
 //! The map first: how the side panels share the window with the map. Docked, a panel takes its
 //! width from the map; the panels dock only while the map keeps [`MAP_SHARE`] of the window,
-//! the log first (the Judge reads it as the delve goes), then the left panel. A panel that does
+//! one first — the log for the Judge, who reads it as the delve goes; the left panel (the
+//! creature and its actions) for a solo player — then the other. A panel that does
 //! not fit is a strip at the window's edge ([`STRIP_WIDTH`]) whose button opens it over the map,
 //! where it hides some of the map while it is open and none of it once closed.
 
@@ -35,6 +36,13 @@ impl Dock {
     }
 }
 
+/// Which side panel docks first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    Log,
+    Left,
+}
+
 /// How the left panel and the log are shown, each at its width (`None`: closed from the top
 /// bar), in a window `window` points large whose bars at the top and bottom leave `free` (its
 /// width and height) to the map and the side panels.
@@ -43,20 +51,24 @@ pub fn side_docks(
     free: (f32, f32),
     left: Option<f32>,
     log: Option<f32>,
+    first: First,
 ) -> (Dock, Dock) {
     let (ww, wh) = window;
     let (fw, fh) = free;
     // The map's width that keeps its share of the window at the free height.
     let map_width = MAP_SHARE * ww * wh / fh.max(1.0);
     let room = (fw - map_width).max(0.0);
-    let strip_or_closed = |w: Option<f32>| w.map_or(Dock::Closed, |_| Dock::Strip);
-    // The log first: it docks at its width, or narrower down to the narrowest, with room for
-    // the left panel's strip beside it.
-    let left_strip = left.map_or(0.0, |_| STRIP_WIDTH);
-    let log_dock = match log {
+    let (one, other) = match first {
+        First::Log => (log, left),
+        First::Left => (left, log),
+    };
+    // The first docks at its width, or narrower down to the narrowest, with room for the
+    // other's strip beside it; the other docks whole in what is left, or is a strip.
+    let other_strip = other.map_or(0.0, |_| STRIP_WIDTH);
+    let one_dock = match one {
         None => Dock::Closed,
         Some(w) => {
-            let at_most = room - left_strip;
+            let at_most = room - other_strip;
             if at_most >= NARROWEST.min(w) {
                 Dock::Docked { at_most }
             } else {
@@ -64,14 +76,18 @@ pub fn side_docks(
             }
         }
     };
-    let log_takes = log.map_or(0.0, |w| log_dock.takes(w));
-    let left_dock = match left {
-        Some(w) if w <= room - log_takes => Dock::Docked {
-            at_most: room - log_takes,
+    let one_takes = one.map_or(0.0, |w| one_dock.takes(w));
+    let other_dock = match other {
+        Some(w) if w <= room - one_takes => Dock::Docked {
+            at_most: room - one_takes,
         },
-        _ => strip_or_closed(left),
+        Some(_) => Dock::Strip,
+        None => Dock::Closed,
     };
-    (left_dock, log_dock)
+    match first {
+        First::Log => (other_dock, one_dock),
+        First::Left => (one_dock, other_dock),
+    }
 }
 
 #[cfg(test)]
@@ -79,8 +95,14 @@ mod tests {
     use super::*;
 
     /// The map's share of the window with the panels as laid out.
-    fn share(window: (f32, f32), free: (f32, f32), left: Option<f32>, log: Option<f32>) -> f32 {
-        let (l, r) = side_docks(window, free, left, log);
+    fn share(
+        window: (f32, f32),
+        free: (f32, f32),
+        left: Option<f32>,
+        log: Option<f32>,
+        first: First,
+    ) -> f32 {
+        let (l, r) = side_docks(window, free, left, log, first);
         let taken = l.takes(left.unwrap_or(0.0)) + r.takes(log.unwrap_or(0.0));
         (free.0 - taken) * free.1 / (window.0 * window.1)
     }
@@ -90,20 +112,31 @@ mod tests {
     #[test]
     fn at_1280_by_800_the_log_docks_and_the_left_panel_is_a_strip() {
         let (window, free) = ((1280.0, 800.0), (1280.0, 700.0));
-        let (l, r) = side_docks(window, free, Some(310.0), Some(350.0));
+        let (l, r) = side_docks(window, free, Some(310.0), Some(350.0), First::Log);
         assert_eq!(l, Dock::Strip);
         assert!(matches!(r, Dock::Docked { .. }), "{r:?}");
         assert_eq!(r.takes(350.0), 350.0);
-        assert!(share(window, free, Some(310.0), Some(350.0)) >= MAP_SHARE);
+        assert!(share(window, free, Some(310.0), Some(350.0), First::Log) >= MAP_SHARE);
+    }
+
+    /// In solo play the left panel (the creature and its actions) docks first, the log is a
+    /// strip.
+    #[test]
+    fn in_solo_play_the_creature_docks_first() {
+        let (window, free) = ((1280.0, 800.0), (1280.0, 700.0));
+        let (l, r) = side_docks(window, free, Some(310.0), Some(350.0), First::Left);
+        assert!(matches!(l, Dock::Docked { .. }), "{l:?}");
+        assert_eq!(r, Dock::Strip);
+        assert_eq!(l.takes(310.0), 310.0);
     }
 
     /// At 1920×1080 both dock.
     #[test]
     fn at_1920_by_1080_both_dock() {
         let (window, free) = ((1920.0, 1080.0), (1920.0, 1000.0));
-        let (l, r) = side_docks(window, free, Some(310.0), Some(350.0));
+        let (l, r) = side_docks(window, free, Some(310.0), Some(350.0), First::Log);
         assert!(matches!(l, Dock::Docked { .. }) && matches!(r, Dock::Docked { .. }));
-        assert!(share(window, free, Some(310.0), Some(350.0)) >= MAP_SHARE);
+        assert!(share(window, free, Some(310.0), Some(350.0), First::Log) >= MAP_SHARE);
     }
 
     /// A log dragged wide is held to what leaves the map its share; on a small window both are
@@ -125,26 +158,40 @@ mod tests {
                     (Some(900.0), None),
                     (None, None),
                 ] {
-                    let s = share(window, free, left, log);
-                    // Strips are all a window too small for the share keeps beside the map.
-                    let floor = (free.0 - 2.0 * STRIP_WIDTH) * free.1 / (window.0 * window.1);
-                    assert!(
-                        s >= MAP_SHARE.min(floor) - 1e-4,
-                        "{window:?} {free:?} {left:?} {log:?}: {s}"
-                    );
+                    for first in [First::Log, First::Left] {
+                        let s = share(window, free, left, log, first);
+                        // Strips are all a window too small for the share keeps beside the map.
+                        let floor = (free.0 - 2.0 * STRIP_WIDTH) * free.1 / (window.0 * window.1);
+                        assert!(
+                            s >= MAP_SHARE.min(floor) - 1e-4,
+                            "{window:?} {free:?} {left:?} {log:?} {first:?}: {s}"
+                        );
+                    }
                 }
             }
         }
         // At 800×600 the log docks narrower than it was left.
-        let (l, r) = side_docks((800.0, 600.0), (800.0, 560.0), Some(310.0), Some(350.0));
+        let (l, r) = side_docks(
+            (800.0, 600.0),
+            (800.0, 560.0),
+            Some(310.0),
+            Some(350.0),
+            First::Log,
+        );
         assert_eq!(l, Dock::Strip);
         assert!(
             r.takes(350.0) < 350.0 && r.takes(350.0) >= NARROWEST,
             "{r:?}"
         );
-        let (l, r) = side_docks((640.0, 480.0), (640.0, 400.0), Some(310.0), Some(350.0));
+        let (l, r) = side_docks(
+            (640.0, 480.0),
+            (640.0, 400.0),
+            Some(310.0),
+            Some(350.0),
+            First::Log,
+        );
         assert_eq!((l, r), (Dock::Strip, Dock::Strip));
-        let (l, r) = side_docks((1280.0, 800.0), (1280.0, 700.0), None, None);
+        let (l, r) = side_docks((1280.0, 800.0), (1280.0, 700.0), None, None, First::Log);
         assert_eq!((l, r), (Dock::Closed, Dock::Closed));
     }
 }

@@ -456,9 +456,15 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         });
     }
     if let Some(battle) = d.battle.as_ref().filter(|b| !b.0.is_empty()) {
+        // Tall enough for the whole acting order, up to two fifths of the window at first (the
+        // chance to hit offered is its first line); dragged, up to half.
+        let height = ctx.viewport_rect().height();
+        let line = ctx.global_style().text_styles[&egui::TextStyle::Monospace].size * 1.3;
+        let fits = battle.0.lines().count() as f32 * line + 16.0;
         egui::Panel::bottom("battle")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(fits.clamp(80.0, height * 0.4))
+            .size_range(60.0..=height * 0.5)
             .show(&mut root, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| ui.monospace(&battle.0));
             });
@@ -476,6 +482,12 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         (free.width(), free.height()),
         left_open.then_some(m.state.left_width),
         m.state.log.then_some(m.state.right_width),
+        // The Judge reads the log as the delve goes; a solo player the creature's actions.
+        if solo {
+            layout::First::Left
+        } else {
+            layout::First::Log
+        },
     );
     // The sections' open states are the settings' (`gui::settings`); taken out while the
     // sections borrow the rest.

@@ -98,6 +98,7 @@ fn an_attack_line_shows_its_outcome_at_the_default_width() {
                 (1280.0, 700.0),
                 Some(LEFT_WIDTH),
                 Some(RIGHT_WIDTH),
+                layout::First::Log,
             );
             let layout::Dock::Docked { at_most } = log else {
                 panic!("the log docks at 1280x800: {log:?}");
