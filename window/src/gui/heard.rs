@@ -303,6 +303,23 @@ fn place(mut labels: Vec<Placed>, view: Rect, fixed: Vec<Rect>) -> Vec<Placed> {
     labels
 }
 
+/// A creature's name on the map: where it is, how large, whether it is shown.
+type ShownName = (
+    &'static GlobalTransform,
+    &'static bevy::text::TextLayoutInfo,
+    &'static InheritedVisibility,
+);
+
+/// A creature's token: where it is, whether it is shown.
+type ShownToken = (&'static GlobalTransform, &'static InheritedVisibility);
+
+/// The Judge's map's tokens.
+type JudgesTokens = (
+    With<super::state::Token>,
+    Without<super::state::PlayersCopy>,
+    Without<HeardLabel>,
+);
+
 /// Lays the labels out on the screen at the map camera's zoom: none covers another, none runs
 /// off the map's sides.
 fn lay_out(
@@ -314,22 +331,8 @@ fn lay_out(
         &mut Transform,
         &Visibility,
     )>,
-    names: Query<
-        (
-            &GlobalTransform,
-            &bevy::text::TextLayoutInfo,
-            &InheritedVisibility,
-        ),
-        (With<super::tokens::TokenLabel>, Without<HeardLabel>),
-    >,
-    tokens: Query<
-        (&GlobalTransform, &InheritedVisibility),
-        (
-            With<super::state::Token>,
-            Without<super::state::PlayersCopy>,
-            Without<HeardLabel>,
-        ),
-    >,
+    names: Query<ShownName, (With<super::tokens::TokenLabel>, Without<HeardLabel>)>,
+    tokens: Query<ShownToken, JudgesTokens>,
 ) {
     let Ok((cam, Projection::Orthographic(o))) = camera.single() else {
         return;
