@@ -38,6 +38,19 @@ impl HeardLabel {
         self.age < SHOWN_SECONDS
     }
 
+    /// A label shown long ago, faded (for the tests of the keys that show it again).
+    #[cfg(test)]
+    pub fn faded_for_tests() -> (Self, Text2dShadow, Children) {
+        (
+            Self {
+                age: SHOWN_SECONDS + 1.0,
+                hangs: Vec2::ZERO,
+            },
+            Text2dShadow::default(),
+            Children::default(),
+        )
+    }
+
     /// Its opacity now.
     fn opacity(&self) -> f32 {
         ((SHOWN_SECONDS - self.age) / FADE_SECONDS).clamp(0.0, 1.0)
@@ -53,7 +66,10 @@ pub struct HeardPlugin;
 impl Plugin for HeardPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Drawn>()
-            .add_systems(Update, (label_listeners, fade).chain().after(RedrawSet))
+            .add_systems(
+                Update,
+                (label_listeners, show_again, fade).chain().after(RedrawSet),
+            )
             .add_systems(
                 PostUpdate,
                 lay_out.before(bevy::transform::TransformSystems::Propagate),
@@ -210,12 +226,30 @@ fn label_listeners(world: &mut World) {
     world.flush();
 }
 
-/// The labels age, and fade over their last [`FADE_SECONDS`].
-fn fade(
+/// F4 with the labels faded: shown again, from the start.
+pub(crate) fn show_again(
+    mut again: MessageReader<super::overlays::ShowHeardAgain>,
+    mut labels: Query<&mut HeardLabel>,
+) {
+    if again.read().count() > 0 {
+        for mut l in &mut labels {
+            l.age = 0.0;
+        }
+    }
+}
+
+/// The labels age, and fade over their last [`FADE_SECONDS`]; whether all have faded is told
+/// to the overlays' keys (`gui::overlays::HearingFaded`).
+pub(crate) fn fade(
     time: Res<Time<Real>>,
     mut labels: Query<(&mut HeardLabel, &mut Text2dShadow, &Children)>,
     mut spans: Query<&mut TextColor>,
+    mut faded: ResMut<super::overlays::HearingFaded>,
 ) {
+    let all_faded = !labels.is_empty() && labels.iter().all(|(l, ..)| !l.showing());
+    if faded.0 != all_faded {
+        faded.0 = all_faded;
+    }
     for (mut label, mut shadow, children) in &mut labels {
         label.age += time.delta_secs();
         let now = label.opacity();

@@ -17,6 +17,7 @@ pub mod heard;
 pub mod input;
 pub mod keys;
 pub mod labels;
+pub mod legend;
 pub mod lighting;
 pub mod map;
 pub mod minimap;
@@ -153,6 +154,7 @@ impl PluginGroup for GuiPlugins {
             .add(timeline::TimelinePlugin)
             .add(heard::HeardPlugin)
             .add(overlays::OverlaysPlugin)
+            .add(legend::LegendPlugin)
             .add(labels::LabelsPlugin)
             .add(settings::SettingsPlugin)
             .add(battlemap::BattlemapPlugin)

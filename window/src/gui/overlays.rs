@@ -1,10 +1,10 @@
-//! The map's overlays, each with a key to show or hide it, and their legend: what is on the map
-//! now and what its colours and marks mean, in the map's corner (F6 hides it).
+//! The map's overlays, each with a key to show or hide it, and the colours they are drawn in
+//! (the legend, `gui::legend`, says what they mean; F6 hides it).
 //!
 //! - **Noise** (F3, the Judge's view): where a noise was heard with no throw (orange) and where
 //!   only with a Listening throw (blue), fading over a few seconds (`gui::noise`).
-//! - **Who heard** (F4): who heard each noise, and how (`gui::heard`), fading after
-//!   [`super::heard::SHOWN_SECONDS`]; F4 shows them again.
+//! - **Who heard** (F4): who heard each noise, and how (`gui::heard`), fading after eight
+//!   seconds; F4 shows them again.
 //! - **The party's knowledge** (F5): the squares the party has seen, those its mapper has drawn
 //!   (Dungeon Delves › Marching and Mapping), and — for the Judge only — those drawn wrong, the
 //!   error not yet noticed.
@@ -13,12 +13,11 @@
 //! - **Marks on tokens**: a creature's gravest state (`gui::tokens::StateMark`).
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use leafwing_input_manager::prelude::ActionState;
 
 use super::controls::DelveAction;
 use super::squares::square_to_world;
-use super::state::{PLAYERS_LAYER, RedrawSet, Tell, ViewMode};
+use super::state::{PLAYERS_LAYER, RedrawSet, Tell};
 use delve::grid::DungeonGrid;
 use delve::rules::vision::PartyMaps;
 
@@ -41,23 +40,6 @@ impl Default for Overlays {
             light: false,
             legend: true,
         }
-    }
-}
-
-/// What the legend explains: an overlay's entries, each a colour (or a glyph in a colour) and
-/// what it means.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LegendEntry {
-    pub glyph: Option<&'static str>,
-    pub color: [u8; 3],
-    pub words: &'static str,
-}
-
-const fn swatch(color: [u8; 3], words: &'static str) -> LegendEntry {
-    LegendEntry {
-        glyph: None,
-        color,
-        words,
     }
 }
 
@@ -86,75 +68,14 @@ pub const DIM: [u8; 3] = [200, 120, 40];
 pub const MAGICAL_DARKNESS: [u8; 3] = [150, 60, 220];
 const LIGHT_ALPHA: f32 = 0.3;
 
-/// What the legend shows now: a title (with its key) and its entries, for each overlay on the
-/// map.
-pub fn legend_sections(
-    noise_shown: bool,
-    hearing_shown: bool,
-    party_map_shown: bool,
-    light_shown: bool,
-    judges: bool,
-    marks: &[super::tokens::StateMark],
-) -> Vec<(String, Vec<LegendEntry>)> {
-    let mut out = Vec::new();
-    if noise_shown {
-        out.push((
-            "Noise (F3)".to_owned(),
-            vec![
-                swatch(HEARD_AUTOMATICALLY, "heard with no throw"),
-                swatch(HEARD_WITH_A_THROW, "heard only with a Listening throw"),
-            ],
-        ));
-    }
-    if hearing_shown {
-        out.push((
-            "Who heard (F4)".to_owned(),
-            vec![
-                swatch(THE_NOISE, "the noise, and how loud"),
-                swatch(HEARD_IT, "heard it (d20 throw vs target)"),
-                swatch(MISSED_IT, "did not hear it"),
-            ],
-        ));
-    }
-    if party_map_shown {
-        let mut entries = vec![
-            swatch(SEEN, "seen by the party, not on its map"),
-            swatch(MAPPED, "drawn on the party's map"),
-        ];
-        if judges {
-            entries.push(swatch(
-                MAPPED_WRONG,
-                "drawn wrong, not yet noticed (the Judge's eyes only)",
-            ));
-        }
-        out.push(("The party's knowledge (F5)".to_owned(), entries));
-    }
-    if light_shown {
-        out.push((
-            "Light (F7)".to_owned(),
-            vec![
-                swatch(BRIGHT, "bright light"),
-                swatch(DIM, "dim light"),
-                swatch(MAGICAL_DARKNESS, "magical darkness"),
-                swatch([40, 40, 40], "untinted: dark"),
-            ],
-        ));
-    }
-    if !marks.is_empty() {
-        out.push((
-            "Marks on tokens".to_owned(),
-            marks
-                .iter()
-                .map(|m| LegendEntry {
-                    glyph: Some(m.glyph()),
-                    color: m.color(),
-                    words: m.words(),
-                })
-                .collect(),
-        ));
-    }
-    out
-}
+/// The who-heard labels are there but have faded (`gui::heard` says so): F4 shows them again
+/// rather than hiding them.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HearingFaded(pub bool);
+
+/// Show the faded who-heard labels again (F4).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ShowHeardAgain;
 
 /// A square of the party's knowledge drawn over the map.
 #[derive(Component, Clone, Copy, Debug)]
@@ -169,17 +90,13 @@ pub struct OverlaysPlugin;
 impl Plugin for OverlaysPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Overlays>()
+            .init_resource::<HearingFaded>()
+            .add_message::<ShowHeardAgain>()
             .add_systems(
                 Update,
                 (toggle_overlays, draw_the_party_map, draw_the_light)
                     .chain()
                     .after(RedrawSet),
-            )
-            .add_systems(
-                EguiPrimaryContextPass,
-                legend
-                    .after(super::panels::PanelsPass)
-                    .run_if(resource_exists::<super::state::ShownLevel>),
             );
     }
 }
@@ -188,7 +105,8 @@ impl Plugin for OverlaysPlugin {
 fn toggle_overlays(
     actions: Query<&ActionState<DelveAction>>,
     mut overlays: ResMut<Overlays>,
-    mut heard: Query<&mut super::heard::HeardLabel>,
+    faded: Res<HearingFaded>,
+    mut again: MessageWriter<ShowHeardAgain>,
     mut tell: MessageWriter<Tell>,
 ) {
     let pressed = |a: DelveAction| actions.iter().any(|s| s.just_pressed(&a));
@@ -200,11 +118,8 @@ fn toggle_overlays(
     }
     if pressed(DelveAction::ToggleHearing) {
         // Faded, they are shown again; else hidden or shown.
-        let faded = !heard.is_empty() && heard.iter().all(|h| !h.showing());
-        if o.hearing && faded {
-            for mut h in &mut heard {
-                h.age = 0.0;
-            }
+        if o.hearing && faded.0 {
+            again.write(ShowHeardAgain);
             tell.write(Tell("who heard what, again".to_owned()));
         } else {
             o.hearing = !o.hearing;
@@ -347,165 +262,63 @@ fn draw_the_light(
     }
 }
 
-/// The legend in the corner of the map's space where it hides least of the level (never over
-/// the minimap): what each overlay on the map now means.
-#[allow(clippy::too_many_arguments)]
-fn legend(
-    mut contexts: EguiContexts,
-    overlays: Res<Overlays>,
-    view: Option<Res<ViewMode>>,
-    area: Res<super::state::MapArea>,
-    minimap: Option<Res<super::state::Minimap>>,
-    noise: Query<(), With<super::noise::NoiseMark>>,
-    heard: Query<(&super::heard::HeardLabel, &Visibility)>,
-    marks: Query<(&Text2d, &InheritedVisibility), With<super::tokens::TokenMark>>,
-    (camera, grid, mut size): (
-        Query<super::labels::CameraView, With<super::state::MapCamera>>,
-        Res<DungeonGrid>,
-        Local<egui::Vec2>,
-    ),
-) -> Result {
-    if !overlays.legend {
-        return Ok(());
-    }
-    let Some(area) = area.0 else {
-        return Ok(());
-    };
-    let judges = view.as_deref().is_none_or(|v| v.judges());
-    let mut present: Vec<super::tokens::StateMark> = super::tokens::StateMark::ALL
-        .iter()
-        .copied()
-        .filter(|m| marks.iter().any(|(t, v)| v.get() && t.0 == m.glyph()))
-        .collect();
-    present.dedup();
-    let sections = legend_sections(
-        overlays.noise && !noise.is_empty(),
-        overlays.hearing
-            && heard
-                .iter()
-                .any(|(h, v)| h.showing() && *v != Visibility::Hidden),
-        overlays.party_map,
-        overlays.light,
-        judges,
-        &present,
-    );
-    if sections.is_empty() {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let zoom = ctx.zoom_factor();
-    let to_egui = |r: Rect| {
-        egui::Rect::from_min_max(
-            egui::pos2(r.min.x / zoom, r.min.y / zoom),
-            egui::pos2(r.max.x / zoom, r.max.y / zoom),
-        )
-    };
-    let map = to_egui(area);
-    // In the corner where it hides least of the level, away from the minimap (its size is the
-    // last frame's).
-    let level = camera.single().ok().and_then(|(tf, proj)| match proj {
-        Projection::Orthographic(o) => Some(to_egui(super::minimap::level_on_screen(
-            area,
-            super::minimap::level_extent(&grid),
-            tf.translation.truncate(),
-            o.scale,
-        ))),
-        _ => None,
-    });
-    let minimap = minimap.and_then(|m| m.rect).map(to_egui);
-    let inner = map.shrink(8.0);
-    let corners = [
-        (egui::Align2::LEFT_TOP, inner.left_top()),
-        (egui::Align2::LEFT_BOTTOM, inner.left_bottom()),
-        (egui::Align2::RIGHT_TOP, inner.right_top()),
-        (egui::Align2::RIGHT_BOTTOM, inner.right_bottom()),
-    ];
-    let hides = |r: egui::Rect, of: Option<egui::Rect>| {
-        of.map_or(0.0, |o| {
-            let i = r.intersect(o);
-            if i.is_positive() { i.area() } else { 0.0 }
-        })
-    };
-    let (pivot, at) = corners
-        .iter()
-        .copied()
-        .map(|(pivot, at)| {
-            let r = pivot.anchor_size(at, *size);
-            // The minimap is never covered; then the least of the level.
-            (hides(r, minimap) * 1e6 + hides(r, level), pivot, at)
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map_or((egui::Align2::LEFT_TOP, inner.left_top()), |(_, p, a)| {
-            (p, a)
-        });
-    let shown = egui::Area::new(egui::Id::new("legend"))
-        .order(egui::Order::Middle)
-        .pivot(pivot)
-        .fixed_pos(at)
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::popup(ui.style())
-                .fill(egui::Color32::from_black_alpha(200))
-                .show(ui, |ui| {
-                    ui.set_max_width(300.0);
-                    for (title, entries) in &sections {
-                        ui.strong(title);
-                        for e in entries {
-                            let [r, g, b] = e.color;
-                            let c = egui::Color32::from_rgb(r, g, b);
-                            ui.horizontal(|ui| {
-                                match e.glyph {
-                                    Some(glyph) => {
-                                        ui.label(egui::RichText::new(glyph).color(c).strong());
-                                    }
-                                    None => {
-                                        let (rect, _) = ui.allocate_exact_size(
-                                            egui::vec2(12.0, 12.0),
-                                            egui::Sense::hover(),
-                                        );
-                                        ui.painter().rect_filled(rect, 2.0, c);
-                                    }
-                                }
-                                ui.label(e.words);
-                            });
-                        }
-                    }
-                    ui.weak(
-                        "F3 noise, F4 who heard, F5 the party's knowledge, F7 light, \
-                         F6 this legend",
-                    );
-                });
-        });
-    *size = shown.response.rect.size();
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::tokens::StateMark;
 
-    /// The legend lists only what is on the map, and the party's map's errors only to the
-    /// Judge.
+    /// F3, F5, F7 and F6 show and hide their overlays; F4 hides who heard what, and with the
+    /// labels faded shows them again instead; F5 draws the party's knowledge over the map and
+    /// F7 the light.
     #[test]
-    fn the_legend_explains_what_is_shown() {
-        assert!(legend_sections(false, false, false, false, true, &[]).is_empty());
-        let all = legend_sections(true, true, true, true, true, &[StateMark::Prone]);
-        let titles: Vec<&str> = all.iter().map(|(t, _)| t.as_str()).collect();
-        assert_eq!(
-            titles,
-            [
-                "Noise (F3)",
-                "Who heard (F4)",
-                "The party's knowledge (F5)",
-                "Light (F7)",
-                "Marks on tokens"
-            ]
+    fn the_overlay_keys_show_and_hide_them() {
+        use super::super::input::tests::{app, press};
+        let mut app = app();
+        app.add_plugins(OverlaysPlugin);
+        app.add_systems(
+            Update,
+            (super::super::heard::show_again, super::super::heard::fade).chain(),
         );
-        assert_eq!(all[0].1[1].words, "heard only with a Listening throw");
-        assert_eq!(all[2].1.len(), 3);
-        assert_eq!(all[4].1[0].glyph, Some("p"));
-        let players = legend_sections(false, false, true, false, false, &[]);
-        assert_eq!(players[0].1.len(), 2, "no errors but to the Judge");
+        app.update();
+        let overlays = |app: &App| *app.world().resource::<Overlays>();
+        assert_eq!(overlays(&app), Overlays::default());
+        press(&mut app, KeyCode::F3);
+        assert!(!overlays(&app).noise);
+        press(&mut app, KeyCode::F6);
+        assert!(!overlays(&app).legend);
+        let count = |app: &mut App, f: fn(&mut World) -> usize| f(app.world_mut());
+        press(&mut app, KeyCode::F5);
+        assert!(overlays(&app).party_map);
+        let mapped = count(&mut app, |w| {
+            w.query_filtered::<(), With<PartyMapMark>>().iter(w).count()
+        });
+        assert!(mapped > 0, "the party has seen its first room");
+        press(&mut app, KeyCode::F7);
+        assert!(overlays(&app).light);
+        let lit = count(&mut app, |w| {
+            w.query_filtered::<(), With<LightMark>>().iter(w).count()
+        });
+        assert!(lit > 0, "Brannoc's torch lights the room");
+        press(&mut app, KeyCode::F7);
+        let lit = count(&mut app, |w| {
+            w.query_filtered::<(), With<LightMark>>().iter(w).count()
+        });
+        assert_eq!(lit, 0);
+        // A faded label: F4 shows it again, and who heard what stays shown.
+        let label = app
+            .world_mut()
+            .spawn(super::super::heard::HeardLabel::faded_for_tests())
+            .id();
+        app.update();
+        assert!(app.world().resource::<HearingFaded>().0);
+        press(&mut app, KeyCode::F4);
+        assert!(overlays(&app).hearing);
+        let shown = app
+            .world()
+            .get::<super::super::heard::HeardLabel>(label)
+            .unwrap()
+            .showing();
+        assert!(shown, "shown again");
+        press(&mut app, KeyCode::F4);
+        assert!(!overlays(&app).hearing, "shown, F4 hides them");
     }
 }

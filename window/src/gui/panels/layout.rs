@@ -5,6 +5,8 @@
 //! not fit is a strip at the window's edge ([`STRIP_WIDTH`]) whose button opens it over the map,
 //! where it hides some of the map while it is open and none of it once closed.
 
+use bevy_egui::egui;
+
 /// The share of the window the map keeps with the panels docked beside it.
 pub const MAP_SHARE: f32 = 0.6;
 
@@ -88,6 +90,74 @@ pub fn side_docks(
         First::Log => (other_dock, one_dock),
         First::Left => (one_dock, other_dock),
     }
+}
+
+/// A collapsed side panel: a strip at the window's edge (`left` or right) whose button opens
+/// the panel over the map and closes it again. Whether it is open after this frame.
+pub(super) fn strip(
+    root: &mut egui::Ui,
+    id: &'static str,
+    left: bool,
+    open: bool,
+    what: &str,
+) -> bool {
+    let panel = if left {
+        egui::Panel::left(id)
+    } else {
+        egui::Panel::right(id)
+    };
+    let mut open = open;
+    panel
+        .resizable(false)
+        .exact_size(STRIP_WIDTH)
+        .show(root, |ui| {
+            // Pointing away from the edge opens; back towards it closes.
+            let arrow = if open == left { "«" } else { "»" };
+            let said = if open {
+                format!("close {what}")
+            } else {
+                format!(
+                    "open {what} over the map (the window is too small to dock it beside the map)"
+                )
+            };
+            if ui
+                .add(egui::Button::new(egui::RichText::new(arrow).strong()).selected(open))
+                .on_hover_text(said)
+                .clicked()
+            {
+                open = !open;
+            }
+        });
+    open
+}
+
+/// A side panel open over the map (`map`, the space the docked panels leave) along its left or
+/// right edge, `width` wide and the map's height.
+pub(super) fn over_the_map(
+    ctx: &egui::Context,
+    id: &str,
+    map: egui::Rect,
+    left: bool,
+    width: f32,
+    body: impl FnOnce(&mut egui::Ui),
+) {
+    let width = width.min(map.width() * 0.9);
+    let at = if left {
+        map.left_top()
+    } else {
+        egui::pos2(map.right() - width, map.top())
+    };
+    egui::Area::new(egui::Id::new(id))
+        .order(egui::Order::Middle)
+        .fixed_pos(at)
+        .show(ctx, |ui| {
+            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+                ui.set_width(width - 16.0);
+                ui.set_height(map.height() - 12.0);
+                super::wrap_to_the_panel(ui);
+                body(ui);
+            });
+        });
 }
 
 #[cfg(test)]

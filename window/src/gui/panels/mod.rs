@@ -506,7 +506,7 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         }
         layout::Dock::Strip => {
             let open = m.state.left_over_map;
-            m.state.left_over_map = strip(
+            m.state.left_over_map = layout::strip(
                 &mut root,
                 "judge strip",
                 true,
@@ -530,7 +530,7 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
         }
         layout::Dock::Strip => {
             let open = m.state.log_over_map;
-            m.state.log_over_map = strip(&mut root, "log strip", false, open, "the log");
+            m.state.log_over_map = layout::strip(&mut root, "log strip", false, open, "the log");
         }
         layout::Dock::Closed => {}
     }
@@ -538,13 +538,13 @@ fn panels(mut contexts: EguiContexts, d: DelveView, mut m: PanelsMut) -> Result 
     let map = root.available_rect_before_wrap();
     if left_dock == layout::Dock::Strip && m.state.left_over_map {
         let width = m.state.left_width;
-        over_the_map(ctx, "judge over the map", map, true, width, |ui| {
+        layout::over_the_map(ctx, "judge over the map", map, true, width, |ui| {
             left_panel(ui, &d, &mut m, &mut sections)
         });
     }
     if log_dock == layout::Dock::Strip && m.state.log_over_map {
         let width = m.state.right_width;
-        over_the_map(ctx, "log over the map", map, false, width, |ui| {
+        layout::over_the_map(ctx, "log over the map", map, false, width, |ui| {
             log_panel(ui, &d, &mut m)
         });
     }
@@ -635,68 +635,6 @@ fn players_show(ui: &mut egui::Ui, show: &mut super::players::PlayersShow) {
     if s != *show {
         *show = s;
     }
-}
-
-/// A collapsed side panel: a strip at the window's edge (`left` or right) whose button opens
-/// the panel over the map and closes it again. Whether it is open after this frame.
-fn strip(root: &mut egui::Ui, id: &'static str, left: bool, open: bool, what: &str) -> bool {
-    let panel = if left {
-        egui::Panel::left(id)
-    } else {
-        egui::Panel::right(id)
-    };
-    let mut open = open;
-    panel
-        .resizable(false)
-        .exact_size(layout::STRIP_WIDTH)
-        .show(root, |ui| {
-            // Pointing away from the edge opens; back towards it closes.
-            let arrow = if open == left { "«" } else { "»" };
-            let said = if open {
-                format!("close {what}")
-            } else {
-                format!(
-                    "open {what} over the map (the window is too small to dock it beside the map)"
-                )
-            };
-            if ui
-                .add(egui::Button::new(egui::RichText::new(arrow).strong()).selected(open))
-                .on_hover_text(said)
-                .clicked()
-            {
-                open = !open;
-            }
-        });
-    open
-}
-
-/// A side panel open over the map (`map`, the space the docked panels leave) along its left or
-/// right edge, `width` wide and the map's height.
-fn over_the_map(
-    ctx: &egui::Context,
-    id: &str,
-    map: egui::Rect,
-    left: bool,
-    width: f32,
-    body: impl FnOnce(&mut egui::Ui),
-) {
-    let width = width.min(map.width() * 0.9);
-    let at = if left {
-        map.left_top()
-    } else {
-        egui::pos2(map.right() - width, map.top())
-    };
-    egui::Area::new(egui::Id::new(id))
-        .order(egui::Order::Middle)
-        .fixed_pos(at)
-        .show(ctx, |ui| {
-            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
-                ui.set_width(width - 16.0);
-                ui.set_height(map.height() - 12.0);
-                wrap_to_the_panel(ui);
-                body(ui);
-            });
-        });
 }
 
 /// A section of a panel that can be folded, open at first as `default_open` says or as it was
