@@ -83,7 +83,12 @@ pub fn legend_sections(
             ],
         ));
     }
-    if !marks.is_empty() {
+    // The marks with an overlay, or when one graver than the dark is on the map: the dark
+    // alone (monsters waiting unlit, on almost every level) does not call up the legend.
+    let grave = marks
+        .iter()
+        .any(|m| *m != super::tokens::StateMark::InTheDark);
+    if !marks.is_empty() && (grave || !out.is_empty()) {
         out.push((
             "Marks on tokens".to_owned(),
             marks
@@ -251,7 +256,7 @@ mod tests {
     use crate::gui::tokens::StateMark;
 
     /// The legend lists only what is on the map, and the party's map's errors only to the
-    /// Judge.
+    /// Judge; the marks on tokens with an overlay, or when one graver than the dark is shown.
     #[test]
     fn the_legend_explains_what_is_shown() {
         assert!(legend_sections(false, false, false, false, true, &[]).is_empty());
@@ -270,6 +275,20 @@ mod tests {
         assert_eq!(all[0].1[1].words, "heard only with a Listening throw");
         assert_eq!(all[2].1.len(), 3);
         assert_eq!(all[4].1[0].glyph, Some("p"));
+        // The dark alone calls up no legend; a graver mark does.
+        assert!(
+            legend_sections(false, false, false, false, true, &[StateMark::InTheDark]).is_empty()
+        );
+        let down = legend_sections(
+            false,
+            false,
+            false,
+            false,
+            true,
+            &[StateMark::Down, StateMark::InTheDark],
+        );
+        assert_eq!(down.len(), 1);
+        assert_eq!(down[0].1.len(), 2);
         let players = legend_sections(false, false, true, false, false, &[]);
         assert_eq!(players[0].1.len(), 2, "no errors but to the Judge");
     }
