@@ -61,7 +61,32 @@ impl Plugin for LightingPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ViewMode>()
             .init_resource::<Shaded>()
-            .add_systems(Update, shade.after(RedrawSet).in_set(ShadeSet));
+            .add_systems(Update, shade.after(RedrawSet).in_set(ShadeSet))
+            .add_systems(Update, background_of_the_view);
+    }
+}
+
+/// Past the level's edge the Judge's view shows the window's background, so the Judge sees
+/// where the level ends; a party's or a creature's view shows black there, as it shows the
+/// squares it does not know: the players do not learn where the level ends by looking.
+fn background_of_the_view(
+    view: Res<ViewMode>,
+    mut cameras: Query<&mut Camera, With<super::state::MapCamera>>,
+) {
+    let want = if view.judges() {
+        ClearColorConfig::Default
+    } else {
+        ClearColorConfig::Custom(Color::BLACK)
+    };
+    for mut camera in &mut cameras {
+        let same = match (&camera.clear_color, &want) {
+            (ClearColorConfig::Default, ClearColorConfig::Default) => true,
+            (ClearColorConfig::Custom(a), ClearColorConfig::Custom(b)) => a == b,
+            _ => false,
+        };
+        if !same {
+            camera.clear_color = want;
+        }
     }
 }
 

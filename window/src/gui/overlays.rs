@@ -146,8 +146,9 @@ fn toggle_overlays(
     }
 }
 
-/// The first party's knowledge over the Judge's map while F5 shows it: the squares it has seen
-/// (the party's faction's memory), those on its map, those drawn wrong; and its map over the
+/// The first party's knowledge over the map while F5 shows it: the squares it has seen (the
+/// party's faction's memory), those on its map, and in the Judge's view those drawn wrong;
+/// and its map over the
 /// players' window's as the party's own (its errors unmarked) while the Judge shows it there
 /// (`players::PlayersShow`).
 fn draw_the_party_map(
@@ -155,13 +156,15 @@ fn draw_the_party_map(
     overlays: Res<Overlays>,
     maps: Res<PartyMaps>,
     memory: Res<delve::rules::vision::FactionMemory>,
-    grid: Res<DungeonGrid>,
+    (grid, view): (Res<DungeonGrid>, Option<Res<super::state::ViewMode>>),
     players: Option<Res<super::players::PlayersShow>>,
     drawn: Query<Entity, With<PartyMapMark>>,
 ) {
     let for_players = players.as_deref().is_some_and(|p| p.party_map);
+    let judges = view.as_deref().is_none_or(|v| v.judges());
     let changed = overlays.is_changed()
         || maps.is_changed()
+        || view.as_ref().is_some_and(|v| v.is_changed())
         || (overlays.party_map && memory.is_changed())
         || grid.is_changed()
         || players.as_ref().is_some_and(|p| p.is_changed());
@@ -207,7 +210,8 @@ fn draw_the_party_map(
         }
     }
     if overlays.party_map {
-        for &i in &map.errors {
+        // Its errors are the Judge's to know.
+        for &i in map.errors.iter().filter(|_| judges) {
             commands.spawn(square(i, MAPPED_WRONG, WRONG_ALPHA));
         }
         // Seen by the party (faction 0), not on its map.
