@@ -128,8 +128,14 @@ pub enum DelveAction {
     UiSmaller,
 }
 
-/// The Judge's actions, not bound in solo play: the view switch and a noise anywhere.
-pub const JUDGE_ONLY: [DelveAction; 2] = [DelveAction::ToggleView, DelveAction::MakeNoise];
+/// The Judge's actions, not bound in solo play: the view switch, a noise anywhere, and the
+/// overlays only the Judge's view shows (the noise heard, who heard it).
+pub const JUDGE_ONLY: [DelveAction; 4] = [
+    DelveAction::ToggleView,
+    DelveAction::MakeNoise,
+    DelveAction::ToggleNoise,
+    DelveAction::ToggleHearing,
+];
 
 /// The actions the help line lists, in its order, with what each does (the keys are those bound
 /// now: `gui::keys`).
