@@ -177,21 +177,8 @@ fn draw_the_party_map(
     let Some(map) = maps.0.first() else {
         return;
     };
-    let t = super::art::TILE_PX as f32;
-    let h = grid.height();
-    let square = |i: usize, color: [u8; 3], alpha: f32| {
-        let p = grid.pos_of(i);
-        let at = square_to_world(h, p.x, p.y);
-        (
-            PartyMapMark,
-            Sprite {
-                color: Color::srgb_u8(color[0], color[1], color[2]).with_alpha(alpha),
-                custom_size: Some(Vec2::splat(t)),
-                ..default()
-            },
-            Transform::from_xyz(at.x, at.y, 6.0),
-        )
-    };
+    let square =
+        |i: usize, color: [u8; 3], alpha: f32| (PartyMapMark, tint(&grid, i, color, alpha, 6.0));
     let mapped = map
         .mapped
         .iter()
@@ -243,8 +230,6 @@ fn draw_the_light(
     if !overlays.light {
         return;
     }
-    let t = super::art::TILE_PX as f32;
-    let h = grid.height();
     for i in 0..(grid.width() * grid.height()) as usize {
         let color = match light.level_at(i) {
             L::Bright => BRIGHT,
@@ -252,18 +237,22 @@ fn draw_the_light(
             L::MagicalDarkness => MAGICAL_DARKNESS,
             L::Dark => continue,
         };
-        let p = grid.pos_of(i);
-        let at = square_to_world(h, p.x, p.y);
-        commands.spawn((
-            LightMark,
-            Sprite {
-                color: Color::srgb_u8(color[0], color[1], color[2]).with_alpha(LIGHT_ALPHA),
-                custom_size: Some(Vec2::splat(t)),
-                ..default()
-            },
-            Transform::from_xyz(at.x, at.y, 6.5),
-        ));
+        commands.spawn((LightMark, tint(&grid, i, color, LIGHT_ALPHA, 6.5)));
     }
+}
+
+/// A square (by its index) tinted in a colour, over the tiles at height `z`.
+fn tint(grid: &DungeonGrid, i: usize, color: [u8; 3], alpha: f32, z: f32) -> impl Bundle {
+    let p = grid.pos_of(i);
+    let at = square_to_world(grid.height(), p.x, p.y);
+    (
+        Sprite {
+            color: Color::srgb_u8(color[0], color[1], color[2]).with_alpha(alpha),
+            custom_size: Some(Vec2::splat(super::art::TILE_PX as f32)),
+            ..default()
+        },
+        Transform::from_xyz(at.x, at.y, z),
+    )
 }
 
 #[cfg(test)]

@@ -12,7 +12,6 @@
 //! hidden. The players' camera sees only that layer.
 
 use bevy::camera::RenderTarget;
-use bevy::camera::Viewport;
 use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::system::SystemParam;
@@ -403,26 +402,8 @@ fn players_viewport(
     let Ok(window) = windows.get(player.window) else {
         return;
     };
-    let scale = window.scale_factor();
-    let (ww, wh) = (window.physical_width(), window.physical_height());
-    let pos = (rect.min * scale).as_uvec2().min(UVec2::new(ww, wh));
-    let size = (rect.size() * scale)
-        .as_uvec2()
-        .min(UVec2::new(ww, wh).saturating_sub(pos))
-        .max(UVec2::ONE);
     for mut cam in &mut cameras {
-        if cam
-            .viewport
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size))
-            != Some((pos, size))
-        {
-            cam.viewport = Some(Viewport {
-                physical_position: pos,
-                physical_size: size,
-                ..default()
-            });
-        }
+        super::state::draw_within(&mut cam, window, rect);
     }
 }
 

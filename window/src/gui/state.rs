@@ -306,6 +306,31 @@ impl Minimap {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct MapArea(pub Option<Rect>);
 
+/// A camera draws into `rect` of its window (logical pixels): its viewport, in the window's
+/// physical pixels, within the window and at least a pixel large; left as it is when it is so
+/// already.
+pub fn draw_within(camera: &mut Camera, window: &Window, rect: Rect) {
+    let scale = window.scale_factor();
+    let whole = UVec2::new(window.physical_width(), window.physical_height());
+    let pos = (rect.min * scale).as_uvec2().min(whole);
+    let size = (rect.size() * scale)
+        .as_uvec2()
+        .min(whole.saturating_sub(pos))
+        .max(UVec2::ONE);
+    if camera
+        .viewport
+        .as_ref()
+        .map(|v| (v.physical_position, v.physical_size))
+        != Some((pos, size))
+    {
+        camera.viewport = Some(bevy::camera::Viewport {
+            physical_position: pos,
+            physical_size: size,
+            ..default()
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The bottom of the window imports none of the window's modules: the shared state, the

@@ -13,7 +13,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use bevy::camera::Viewport;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -719,27 +718,8 @@ fn map_viewport(
     let Some(rect) = area.0 else {
         return;
     };
-    let scale = window.scale_factor();
-    let (ww, wh) = (window.physical_width(), window.physical_height());
-    let pos = (rect.min * scale).as_uvec2().min(UVec2::new(ww, wh));
-    let size = (rect.size() * scale)
-        .as_uvec2()
-        .min(UVec2::new(ww, wh) - pos)
-        .max(UVec2::ONE);
     for (mut cam, mut tf) in &mut camera {
-        let viewport = Viewport {
-            physical_position: pos,
-            physical_size: size,
-            ..default()
-        };
-        if cam
-            .viewport
-            .as_ref()
-            .map(|v| (v.physical_position, v.physical_size))
-            != Some((pos, size))
-        {
-            cam.viewport = Some(viewport);
-        }
+        super::state::draw_within(&mut cam, &window, rect);
         if let Some(p) = centre.0 {
             let at = super::squares::square_to_world(grid.height(), p.x, p.y);
             tf.translation.x = at.x;
