@@ -169,14 +169,20 @@ pub fn spell_attack_critical(rolled: &[u32]) -> i32 {
     total + total / 2
 }
 
-/// A natural 1 on a save doubles the damage dealt; a natural 20 on a save for half takes none.
+/// Tactical Combat › Natural 20 and Natural 1: "A Natural 1 on a save doubles the damage
+/// dealt" — the damage the save's outcome deals, doubled: a natural 1 that still succeeds (a
+/// natural 1 is no automatic failure on a save) doubles half the damage to the whole of it,
+/// and a negated 0 stays 0; a natural 20 on a save for half takes none.
 pub(crate) fn damage_after_save(damage: i32, natural: u32, saved: bool, half_on_save: bool) -> i32 {
+    let dealt = match (saved, half_on_save) {
+        (true, true) => damage / 2,
+        (true, false) => 0,
+        (false, _) => damage,
+    };
     match (natural, saved, half_on_save) {
-        (1, _, _) => damage * 2,
+        (1, ..) => dealt * 2,
         (20, true, true) => 0,
-        (_, true, true) => damage / 2,
-        (_, true, false) => 0,
-        _ => damage,
+        _ => dealt,
     }
 }
 
@@ -301,6 +307,16 @@ mod tests {
     #[test]
     fn the_scorching_ray_critical_is_24() {
         assert_eq!(spell_attack_critical(&[4, 6, 4, 2]), 24);
+    }
+
+    /// "A Natural 1 on a save doubles the damage dealt": a natural 1 that still succeeds (the
+    /// victim's bonus high enough) doubles what the success deals — half of 10 is 5, doubled
+    /// 10; negated, 0 stays 0 (it once doubled the full 10 to 20 either way).
+    #[test]
+    fn a_natural_1_on_a_save_doubles_the_damage_dealt_not_the_full_damage() {
+        assert_eq!(damage_after_save(10, 1, true, true), 10);
+        assert_eq!(damage_after_save(10, 1, true, false), 0);
+        assert_eq!(damage_after_save(10, 1, false, false), 20);
     }
 
     #[test]

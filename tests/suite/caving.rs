@@ -709,6 +709,50 @@ fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
     assert_eq!(chance(2.0), 0.0);
 }
 
+/// Dungeon Delves › Rappelling: "An adventurer proficient in both Climbing and Mountaineering
+/// never falls while rappelling" — the rappeller's own proficiencies. Jess (Climbing) rappels
+/// with Mira (Mountaineering) beside her: on a natural 1 she falls from the midpoint all the
+/// same (the supervisor's Mountaineering was once counted as hers, and she never fell).
+#[test]
+fn a_supervisor_does_not_make_a_rappeller_never_fall() {
+    let mut delve = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
+        .legend("'C': Chasm(depth_feet: 60)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Jess", faction: "party", at: (4, 1), hp: 40, ac: 10,
+                encumbrance_stone: 2.0, gear: [Rope(100)], proficiencies: [Climbing],
+                throws: { Climbing: 6 })"#,
+        )
+        .creature(
+            r#"(name: "Mira", faction: "party", at: (3, 1), hp: 20, ac: 10,
+                encumbrance_stone: 2.0, proficiencies: [Mountaineering],
+                throws: { Mountaineering: 6 })"#,
+        )
+        .build();
+    delve.act(LowerRope {
+        who: "Jess".into(),
+        at: (5, 1),
+    });
+    delve.give(ClimbDown {
+        who: "Jess".into(),
+        into: (5, 1),
+        rappel: true,
+        pace: ClimbPace::Third,
+    });
+    delve.script_dice(&[1, 4, 4, 4, 4, 4]);
+    delve.run(1);
+    let t = climbing(&delve).pop().expect("she rappels");
+    assert_eq!((t.natural, t.success), (1, false));
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { who, .. } if who == "Jess")),
+        "a natural 1 and not proficient in both herself: she falls"
+    );
+}
+
 /// Dungeon Delves › Rappelling: one "proficient in Climbing or Mountaineering, or assisted by an
 /// adventurer with Mountaineering proficiency" rappels: Jess alone may not; with Mira
 /// (Mountaineering 6) beside her she does, at Mira's 6+.

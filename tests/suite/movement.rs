@@ -331,6 +331,45 @@ fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
     assert!(log.contains("Tough keeps watch"), "{log}");
 }
 
+/// A creature that is down does nothing: a dying member with Endurance does not keep watch at
+/// the party's rest, and a winded one that is down does not rest the winding off by lying still
+/// (a drowned member was once "no longer Winded: rested a turn" four rounds after it died).
+#[test]
+fn one_who_is_down_neither_rests_nor_keeps_watch() {
+    let creatures = "(name: \"Down\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, conditions: [Winded, Dying]),\n\
+                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Endurance], conditions: [Dying]),\n\
+                     (name: \"Up\", faction: \"party\", at: (3, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, carries: [(kind: Lantern, lit: true)], proficiencies: [Endurance])";
+    let l = level(
+        &["XXXXXX", "X....X", "XXXXXX"],
+        creatures,
+        ", marching_order: [\"Up\", \"Down\", \"Tough\"]",
+    );
+    let mut app = sim_app(&l, 1);
+    give(
+        app.world_mut(),
+        Command::RestParty(RestParty {
+            party: "party".into(),
+        }),
+    );
+    run_rounds(app.world_mut(), 20);
+    let log = app.world().resource::<EventLog>();
+    let watch: Vec<Vec<String>> = log
+        .of::<PartyEvent>()
+        .filter_map(|e| match e {
+            PartyEvent::PartyRests { watch, .. } => Some(watch.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(watch, vec![vec!["Up".to_owned()]], "{}", log.to_text());
+    assert!(
+        !log.of::<RestEvent>()
+            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Down")),
+        "{}",
+        log.to_text()
+    );
+    assert!(conditions(&app, "Down").has(ConditionKind::Winded));
+}
+
 /// RULINGS › Rest: a turn in which an adventurer neither moved nor acted is a turn of rest. A
 /// party that stands still for six turns is not winded; a winded adventurer who then stands
 /// still ten rounds in a row has rested.

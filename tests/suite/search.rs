@@ -158,6 +158,51 @@ fn a_thief_exploring_past_a_pit_finds_it_before_stepping_on_it() {
     assert!(!world.query::<&Trap>().single(world).unwrap().hidden);
 }
 
+/// Dungeon Delves › Searching: "If the throw succeeds, the thief notices the hidden feature
+/// (and if it's a trap, he notices it before triggering it)." Sera explores from (1, 1) onto the
+/// hidden pit at (5, 1) (two squares a round): the round she reaches it her search, made after
+/// the walk, finds it — and she stops short of it at (4, 1), with no 1d6 for it.
+#[test]
+fn a_thief_who_notices_a_trap_does_not_set_it_off() {
+    use delve::rules::movement::{HaltReason, MovementEvent};
+    use delve::rules::traps::TrapEvent;
+    let pit = "traps: [(at: (5, 1), kind: Pit(depth_feet: 20))],";
+    let mut app = app(SURE, pit);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Sera".into(),
+            to: (10, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_rounds(app.world_mut(), 2);
+    let log = app.world().resource::<EventLog>();
+    let found = log
+        .of::<SearchEvent>()
+        .any(|e| matches!(e, SearchEvent::Found { at, .. } if *at == GridPos::new(5, 1)));
+    assert!(found, "{}", text(&app));
+    assert_eq!(
+        log.of::<TrapEvent>().count(),
+        0,
+        "no chance of setting it off: {}",
+        text(&app)
+    );
+    let halted = log.of::<MovementEvent>().any(|e| {
+        matches!(
+            e,
+            MovementEvent::Halted { who, at, reason: HaltReason::Noticed { at: trap } }
+                if who == "Sera" && *at == GridPos::new(4, 1) && *trap == GridPos::new(5, 1)
+        )
+    });
+    assert!(halted, "{}", text(&app));
+    let sera = app.world().resource::<CreatureIndex>().0["Sera"];
+    assert_eq!(
+        app.world().get::<Position>(sera).unwrap().0,
+        GridPos::new(4, 1)
+    );
+}
+
 #[test]
 fn hasty_searches_are_for_thieves_and_once_per_level() {
     let mut app = app("", SECRET);

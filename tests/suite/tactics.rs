@@ -151,6 +151,47 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     assert!(delve::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
 }
 
+/// Shields: a firearm in its first increment goes "versus the target's Touch AC + Shield bonus
+/// if they have one". A ghoul whose stat block gives touch AC 11 and a shield +2: the pistol
+/// needs 13; its shield destroyed, 11 — the shield taken off once (it was once taken off twice,
+/// leaving 9).
+#[test]
+fn a_firearm_against_a_stat_blocks_touch_ac_and_a_destroyed_shield() {
+    let ghoul = ", touch_ac: Some(11), shield: Some((weight: Heavy, ac_bonus: 2))";
+    let aim = |destroyed: bool| {
+        let mut app = arena(ghoul, GUNNER);
+        let (w, b, g) = (
+            app.entity("Wren"),
+            app.entity("Brannoc"),
+            app.entity("Gnawbone"),
+        );
+        app.world_mut()
+            .entity_mut(b)
+            .insert(delve::creature::Position(delve::grid::GridPos::new(9, 1)));
+        app.world_mut()
+            .entity_mut(g)
+            .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
+        if destroyed {
+            app.world_mut()
+                .entity_mut(g)
+                .insert(delve::rules::combat::battle::ShieldState {
+                    broken: true,
+                    destroyed: true,
+                });
+        }
+        let f = delve::rules::combat::attack::forecast(app.world(), w, g, 0).unwrap();
+        let shield_off: i32 = f
+            .modifiers
+            .iter()
+            .filter(|m| m.source.contains("without its shield"))
+            .map(|m| m.value)
+            .sum();
+        f.ac - shield_off
+    };
+    assert_eq!(aim(false), 13, "touch AC 11 + shield 2");
+    assert_eq!(aim(true), 11, "touch AC 11, the shield destroyed");
+}
+
 /// Against chain mail (AC 16, armor +4): a pistol in its first increment goes against touch AC
 /// 12 and its damage is not reduced.
 #[test]

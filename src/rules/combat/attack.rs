@@ -218,7 +218,6 @@ fn defence(
             .get::<ShieldState>(target)
             .is_none_or(|s| !s.destroyed)
     });
-    let shield_bonus = shield.map_or(0, |s| s.ac_bonus);
     let mut mods = Vec::new();
     // Its stat block's AC counts the shield: one forgone, or destroyed, no longer does.
     let forgone = rules.shields && world.get::<ShieldForgone>(target).is_some();
@@ -237,7 +236,10 @@ fn defence(
     }
     let shield = shield.filter(|_| !forgone);
     let mut ac = base;
-    // Shields › firearms within their first increment go against touch AC + shield.
+    // Shields › firearms within their first increment go against touch AC + shield: the
+    // shield as the stat block gives it — one destroyed or forgone is taken off by the
+    // modifier above, once (a stat block's touch AC never counts the shield; counting a
+    // destroyed one out here as well took it off twice).
     if let Some(WeaponKind::Firearm { .. }) = w.kind
         && increment == 1
     {
@@ -246,8 +248,9 @@ fn defence(
             .armor
             .as_ref()
             .map_or(0, |a| a.ac_bonus + a.enhancement);
-        let touch = t.combatant.touch_ac.unwrap_or(base - armor - shield_bonus);
-        ac = touch + if rules.shields { shield_bonus } else { 0 };
+        let written = t.combatant.shield.as_ref().map_or(0, |s| s.ac_bonus);
+        let touch = t.combatant.touch_ac.unwrap_or(base - armor - written);
+        ac = touch + if rules.shields { written } else { 0 };
     }
     if t.conditions.has(ConditionKind::Disordered) {
         mods.push(Modifier::new(2, format!("{} disordered (-2 AC)", t.name)));

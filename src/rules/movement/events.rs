@@ -53,6 +53,9 @@ pub enum HaltReason {
     /// A trap it has come to know of since it set off lies ahead, with no room to step around:
     /// it stops, so that whoever commands it decides (disarm it, or cross at its chance).
     Trap { at: GridPos },
+    /// A hidden trap on its way, noticed this round by a thief's search while exploring: it
+    /// stops short of it (Dungeon Delves › Searching: "he notices it before triggering it").
+    Noticed { at: GridPos },
 }
 
 impl fmt::Display for HaltReason {
@@ -66,6 +69,10 @@ impl fmt::Display for HaltReason {
             HaltReason::Trap { at } => write!(
                 f,
                 "a trap it has just learned of lies ahead at {at}, with no room to step around"
+            ),
+            HaltReason::Noticed { at } => write!(
+                f,
+                "a hidden trap at {at} was noticed before it was set off: it stops short of it"
             ),
         }
     }

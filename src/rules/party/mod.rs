@@ -294,6 +294,13 @@ pub(crate) fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> 
     }
     let mut watch = Vec::new();
     for e in members {
+        // A member that is down (dying, dead) does nothing: it neither rests nor keeps watch.
+        if world
+            .get::<crate::creature::Conditions>(e)
+            .is_some_and(crate::rules::conditions::is_down)
+        {
+            continue;
+        }
         let endurance = world
             .get::<crate::creature::Proficiencies>(e)
             .is_some_and(|p| !crate::rules::rest::needs_rest(p));

@@ -240,6 +240,14 @@ fn rest_and_fatigue(
         else {
             continue;
         };
+        // A creature that is down (dying, dead) does nothing: it neither exerts itself nor
+        // rests (a drowned one was once "no longer Winded: rested a turn" four rounds on).
+        if crate::rules::conditions::is_down(&conditions) {
+            if resting.is_some() {
+                commands.entity(entity).remove::<Resting>();
+            }
+            continue;
+        }
         let rested = |fatigue: &mut Fatigue,
                       tally: &mut Option<Mut<RunningTally>>,
                       conditions: &mut Conditions,

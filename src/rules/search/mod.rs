@@ -264,6 +264,7 @@ fn search_for(
                 let witnesses = crate::rules::traps::witnesses(world, h.at);
                 if let Some(mut t) = world.get_mut::<Trap>(h.entity) {
                     t.hidden = false;
+                    t.found_in_round = Some(round);
                     t.learned_by(faction);
                     for w in witnesses {
                         t.learned_by(Some(w));

@@ -57,6 +57,10 @@ pub struct Trap {
     pub known_to: Vec<Faction>,
     /// In plain sight: written `hidden: false`, or a pit that has opened.
     pub plain_sight: bool,
+    /// The round a search found it (`rules::search`): those who walked onto it that round
+    /// stop short of it — Dungeon Delves › Searching: the thief "notices it before triggering
+    /// it".
+    pub found_in_round: Option<u64>,
 }
 
 impl Trap {
@@ -100,6 +104,7 @@ impl From<&TrapSpec> for Trap {
             state: TrapState::Armed,
             known_to: Vec::new(),
             plain_sight: !spec.hidden,
+            found_in_round: None,
         }
     }
 }
@@ -328,6 +333,14 @@ fn step_on_traps(world: &mut World) {
             // faction knows where there is room (the way is planned so), and cross them at
             // their trigger chance where there is not.
             if t.known_to(faction) {
+                // Dungeon Delves › Searching: a thief's search while exploring "notices it
+                // before triggering it" — found this round, after the walk that reached it
+                // (searching comes after walking in the round), the walkers who know of it
+                // stop short of it rather than cross it at its chance.
+                if t.found_in_round == Some(world.resource::<crate::time::Clock>().rounds) {
+                    stop_short(world, who, &steps, i, HaltReason::Noticed { at });
+                    break;
+                }
                 if t.trigger == TrapTriggerDef::Step
                     && risk(world, trap, at, (&name, false), Some(who))
                 {

@@ -13,6 +13,19 @@ use bevy::prelude::*;
 use super::TrapEvent;
 use super::{Trap, TrapState, sets_off, trap_name};
 
+/// A creature standing on a square, and the squares it entered this round: not yet in a pit.
+type Bystander<'a> = (
+    Entity,
+    &'a Position,
+    Option<&'a crate::rules::movement::Footsteps>,
+);
+
+/// A creature not yet in a pit.
+type Standing = (
+    With<crate::creature::Creature>,
+    Without<crate::creature::Below>,
+);
+
 /// A trap goes off on `victim`: damage (with a save if the trap offers one), noise, and the trap
 /// is known and, unless it is a pit, spent.
 pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
@@ -124,6 +137,23 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
     }
     // RULINGS › Conditions …: a trap's damage goes through the one damage path.
     crate::rules::damage::take_damage(world, victim, damage);
+    // A pit opens under its whole square: whoever else was standing there (a companion
+    // carried, or sharing the square in a squeeze, the fallen under a fighter) falls in too,
+    // each with its own fall. One that only walked onto the square this round came after the
+    // pit opened: it meets the hole as it steps (`step_on_traps`).
+    if matches!(t.kind, TrapKind::Pit { .. }) {
+        let mut others = crate::query_cache::read_query(world, |q: Query<Bystander, Standing>| {
+            q.iter()
+                .filter(|(_, p, steps)| p.0 == at && steps.is_none_or(|s| !s.entered.contains(&at)))
+                .map(|(e, ..)| e)
+                .collect::<Vec<Entity>>()
+        })
+        .unwrap_or_default();
+        others.sort();
+        for other in others.into_iter().filter(|&e| e != victim) {
+            spring(world, trap, other);
+        }
+    }
 }
 
 /// A trap's attack throw against its victim (Dungeon Delves › Traps): d20 + its bonus against

@@ -514,7 +514,10 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
             fall_off(world, who, &c, fall_feet);
             return;
         }
-        let both = profs.has(Proficiency::Climbing) && profs.has(Proficiency::Mountaineering);
+        // Dungeon Delves › Rappelling: "an adventurer proficient in both Climbing and
+        // Mountaineering never falls" — its own proficiencies: a supervisor lends its throw,
+        // not its sureness.
+        let both = double_proficient(world, who);
         let falls = match (c.rappel, c.surface, throw.success, throw.natural == 1) {
             (true, _, false, botch) => botch && !both,
             (_, _, true, _) => false,
