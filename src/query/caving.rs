@@ -287,11 +287,23 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     let permitted = climbing_target(&profs, surface).is_some();
     let throw = match climbing_target(&profs, surface) {
         Some(target) => {
-            notes.push(match surface {
-                Surface::Easy => format!(
+            // Dungeon Delves › Climbing: proficient in both Climbing and Mountaineering, with
+            // mountaineering gear, at a third of its combat speed (the pace asked of here), it
+            // never falls from an easy obstacle, and from a sheer surface only on a 1.
+            let sure = crate::rules::caving::climbing::sure_climber(world, e);
+            notes.push(match (surface, sure) {
+                (Surface::Easy, false) => format!(
                     "failing: no progress that round; a 1: a fall (Adventuring throws {ADVENTURING_CLIMB}+)"
                 ),
-                Surface::Sheer => "failing: a fall from the point of the throw".into(),
+                (Surface::Easy, true) => "failing: no progress that round; it never falls \
+                    (Climbing and Mountaineering, with mountaineering gear, at a third of its \
+                    combat speed)"
+                    .into(),
+                (Surface::Sheer, false) => "failing: a fall from the point of the throw".into(),
+                (Surface::Sheer, true) => "failing: no progress that round; a 1: a fall from \
+                    the point of the throw (Climbing and Mountaineering, with mountaineering \
+                    gear, at a third of its combat speed)"
+                    .into(),
             });
             let mut mods = crate::rules::penalties::check_penalties(world, e, None);
             mods.extend(crate::rules::calls::judge_modifier(

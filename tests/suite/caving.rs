@@ -415,6 +415,22 @@ pub(crate) fn cross(delve: &mut Delve) {
 /// crawling a traverse and on either balancing path; not climbing an easy one.
 #[test]
 fn the_spelunking_tables_vulnerable_row() {
+    // Vulnerable, and from what (each situation named as it is: a rappel was once "climbing a
+    // sheer surface" too).
+    let vulnerable_from = |delve: &Delve| {
+        delve
+            .events::<delve::rules::conditions::ConditionEvent>()
+            .iter()
+            .find_map(|e| match e {
+                delve::rules::conditions::ConditionEvent::ConditionGained {
+                    who,
+                    condition: ConditionKind::Vulnerable,
+                    source,
+                    ..
+                } if who == "Jess" => Some(source.clone()),
+                _ => None,
+            })
+    };
     let vulnerable = |delve: &Delve| {
         delve
             .events::<delve::rules::conditions::ConditionEvent>()
@@ -449,9 +465,14 @@ fn the_spelunking_tables_vulnerable_row() {
     let mut delve = chasm(climber, 13, '.');
     down(&mut delve, false, false);
     assert!(vulnerable(&delve), "a sheer surface is");
+    assert_eq!(
+        vulnerable_from(&delve).as_deref(),
+        Some("climbing a sheer surface")
+    );
     let mut delve = chasm(climber, 13, '.');
     down(&mut delve, true, true);
     assert!(vulnerable(&delve), "rappelling is");
+    assert_eq!(vulnerable_from(&delve).as_deref(), Some("rappelling"));
 }
 
 /// Dungeon Delves › Squeezing: a party marching through a squeeze squeezes one by one — its
@@ -707,6 +728,41 @@ fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
     assert!((six - 0.0625 * 0.75 * 0.857).abs() < 0.001, "{six}");
     // At 2 stone it wiggles back on 16+ (25%): never stuck for good.
     assert_eq!(chance(2.0), 0.0);
+}
+
+/// `query climb` tells a sure climber's fall as the rule has it (Dungeon Delves › Climbing: one
+/// proficient in both Climbing and Mountaineering, with mountaineering gear, "does not fall
+/// while climbing a sheer surface provided he ... did not roll an unmodified 1"): no progress on
+/// a failed throw, a fall on a 1 — where it once said any failed throw falls. Without the gear,
+/// any failed throw is a fall.
+#[test]
+fn query_climb_tells_a_sure_climbers_fall_on_a_1_only() {
+    let notes = |gear: &str| {
+        let mut delve = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
+            .legend("'C': Chasm(depth_feet: 60)")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Jess", faction: "party", at: (4, 1), hp: 20, ac: 10,
+                    encumbrance_stone: 2.0, gear: [{gear}], proficiencies: [Climbing, Mountaineering],
+                    throws: {{ Climbing: 6, Mountaineering: 6 }})"#
+            ))
+            .build();
+        delve::query::climb(delve.world_mut(), GridPos::new(5, 1), "Jess")
+            .unwrap()
+            .notes
+    };
+    let sure = notes("MountaineeringGear");
+    assert!(
+        sure.iter()
+            .any(|n| n.starts_with("failing: no progress that round; a 1: a fall")),
+        "{sure:?}"
+    );
+    let bare = notes("Rope(50)");
+    assert!(
+        bare.iter()
+            .any(|n| n == "failing: a fall from the point of the throw"),
+        "{bare:?}"
+    );
 }
 
 /// Dungeon Delves › Rappelling: "An adventurer proficient in both Climbing and Mountaineering

@@ -89,14 +89,24 @@ fn a_narrow_ledge_is_crossed_at_exploration_speed() {
     let t = delve.throws().pop().unwrap();
     assert_eq!((t.target, t.success), (8, true));
     assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "12' along");
-    assert!(
+    // Vulnerable on the ledge, said so (it was once "climbing a sheer surface").
+    assert_eq!(
         delve
             .get::<Conditions>("Kit")
             .unwrap()
-            .has(ConditionKind::Vulnerable)
+            .get(ConditionKind::Vulnerable)
+            .map(|v| v.source.as_str()),
+        Some("traversing a ledge")
     );
     delve.run(1);
     assert_eq!(delve.at("Kit"), GridPos::new(7, 1));
+    assert!(
+        !delve
+            .get::<Conditions>("Kit")
+            .unwrap()
+            .has(ConditionKind::Vulnerable),
+        "off the ledge, no longer vulnerable"
+    );
     assert!(
         delve
             .events::<CavingEvent>()

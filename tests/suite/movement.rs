@@ -147,6 +147,53 @@ fn long_run_saves_start_after_ten_rounds_plus_or_minus_con() {
     }
 }
 
+/// Dungeon Delves › Running winds an adventurer with Endurance too (Endurance spares only the
+/// rest due after five turns); RULINGS › Rest: a turn in which it neither moved nor acted is a
+/// turn of rest, and ends it — once only an explicit `Rest` did.
+#[test]
+fn an_enduring_runner_winded_rests_it_off_by_a_still_turn() {
+    let corridor = long_corridor();
+    // Paralysis 25: every save fails.
+    let l = level(
+        &rows(&corridor),
+        &runner(10, 25, ", proficiencies: [Endurance]"),
+        "",
+    );
+    let mut app = sim_app(&l, 3);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Runner".into(),
+            to: (398, 1),
+            pace: Pace::Running,
+        }),
+    );
+    run_rounds(app.world_mut(), 10);
+    assert!(conditions(&app, "Runner").has(ConditionKind::Winded));
+    give(
+        app.world_mut(),
+        Command::Halt(Halt {
+            who: "Runner".into(),
+        }),
+    );
+    run_rounds(app.world_mut(), 9);
+    assert!(
+        conditions(&app, "Runner").has(ConditionKind::Winded),
+        "nine still rounds are not a turn"
+    );
+    run_round(app.world_mut());
+    assert!(
+        !conditions(&app, "Runner").has(ConditionKind::Winded),
+        "{}",
+        app.world().resource::<EventLog>().to_text()
+    );
+    assert!(
+        events(&app)
+            .iter()
+            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Runner"))
+    );
+}
+
 #[test]
 fn a_failed_long_run_save_winds_and_a_turn_of_rest_ends_it() {
     let corridor = long_corridor();

@@ -429,7 +429,10 @@ fn start_traversing(world: &mut World, who: Entity, t: Traversing) {
         world,
         who,
         ConditionKind::Vulnerable,
-        "climbing a sheer surface",
+        match t.path {
+            Path::Rope => super::climbing::VULNERABLE_ON_A_ROPE,
+            _ => super::climbing::VULNERABLE_ON_A_LEDGE,
+        },
         ConditionEnd::UntilRemoved,
     );
     let name = crate::creature::name_of(world, who);

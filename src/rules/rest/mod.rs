@@ -279,9 +279,9 @@ fn rest_and_fatigue(
             }
             continue;
         }
-        if !needs_rest(profs) {
-            continue;
-        }
+        // Endurance: no rest is needed after five turns; but one winded by running (Dungeon
+        // Delves › Running) rests it off like anyone, by a still turn.
+        let endurance = !needs_rest(profs);
         let (exerted, faction) = doing;
         let fighting = faction.is_some_and(|f| acting.fighting(*f));
         if moved.feet > 0 || fighting || exerted.is_some_and(|x| x.round == round) {
@@ -289,6 +289,22 @@ fn rest_and_fatigue(
             fatigue.still_rounds = 0;
         } else {
             fatigue.still_rounds += 1;
+        }
+        let ran =
+            conditions.has(ConditionKind::Winded) || tally.as_ref().is_some_and(|t| t.rounds > 0);
+        if endurance {
+            if fatigue.still_rounds >= ROUNDS_PER_TURN && ran {
+                log.push(
+                    round,
+                    RestEvent::Rested {
+                        who: name.to_string(),
+                    },
+                );
+                rested(&mut fatigue, &mut tally, &mut conditions, &mut log);
+            } else if turn_ends {
+                fatigue.exerted_this_turn = false;
+            }
+            continue;
         }
         if fatigue.exerted_this_turn {
             fatigue.rounds_without_rest =

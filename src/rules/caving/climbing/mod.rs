@@ -212,7 +212,7 @@ pub(super) fn double_proficient(world: &World, who: Entity) -> bool {
 }
 
 /// Proficient in both Climbing and Mountaineering, with mountaineering gear: the sure climber.
-pub(super) fn sure_climber(world: &World, who: Entity) -> bool {
+pub(crate) fn sure_climber(world: &World, who: Entity) -> bool {
     world
         .get::<Proficiencies>(who)
         .is_some_and(|p| p.has(Proficiency::Climbing) && p.has(Proficiency::Mountaineering))
@@ -246,6 +246,13 @@ pub(crate) fn side_of(world: &World, at: GridPos) -> Surface {
     }
 }
 
+/// Why a caver is vulnerable (the spelunking tables' last row), as its condition's source
+/// says: each situation its own words.
+pub(crate) const VULNERABLE_CLIMBING: &str = "climbing a sheer surface";
+pub(crate) const VULNERABLE_RAPPELLING: &str = "rappelling";
+pub(crate) const VULNERABLE_ON_A_LEDGE: &str = "traversing a ledge";
+pub(crate) const VULNERABLE_ON_A_ROPE: &str = "crawling along a rope";
+
 /// Starts a climb: off any walk, vulnerable on a sheer surface or a rappel, and logged.
 pub(super) fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
     world
@@ -257,7 +264,11 @@ pub(super) fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
             world,
             who,
             ConditionKind::Vulnerable,
-            "climbing a sheer surface",
+            if c.rappel {
+                VULNERABLE_RAPPELLING
+            } else {
+                VULNERABLE_CLIMBING
+            },
             ConditionEnd::UntilRemoved,
         );
     }
@@ -618,7 +629,15 @@ pub(super) fn stop_being_vulnerable(world: &mut World, who: Entity) {
     if world
         .get::<Conditions>(who)
         .and_then(|c| c.get(ConditionKind::Vulnerable))
-        .is_some_and(|v| v.source == "climbing a sheer surface")
+        .is_some_and(|v| {
+            [
+                VULNERABLE_CLIMBING,
+                VULNERABLE_RAPPELLING,
+                VULNERABLE_ON_A_LEDGE,
+                VULNERABLE_ON_A_ROPE,
+            ]
+            .contains(&v.source.as_str())
+        })
     {
         lose_condition_in(world, who, ConditionKind::Vulnerable, "off the wall");
     }
