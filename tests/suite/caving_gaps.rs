@@ -89,6 +89,18 @@ fn a_narrow_ledge_is_crossed_at_exploration_speed() {
     let t = delve.throws().pop().unwrap();
     assert_eq!((t.target, t.success), (8, true));
     assert_eq!(delve.at("Kit"), GridPos::new(5, 1), "12' along");
+    // RULINGS › Sound: moving at exploration speed is quiet — balancing along too (it once made
+    // combat speed's normal noise).
+    let kit = delve.entity("Kit");
+    let made: Vec<delve::rules::sound::SoundRow> = delve
+        .world()
+        .resource::<delve::rules::sound::hearing::LastRoundNoises>()
+        .0
+        .iter()
+        .filter(|n| n.maker == Some(kit))
+        .map(|n| n.sound)
+        .collect();
+    assert_eq!(made, vec![delve::rules::sound::SoundRow::Quiet]);
     // Vulnerable on the ledge, said so (it was once "climbing a sheer surface").
     assert_eq!(
         delve

@@ -95,6 +95,31 @@ fn the_swimming_proficiency_and_rough_water() {
     );
 }
 
+/// Dungeon Delves › Swimming: "If the water is cold, rough, or fast-moving, the Judge might
+/// impose a penalty on the swimming throw" — the delve rules' own: it holds with the
+/// situational penalties switched off (it once went with them).
+#[test]
+fn rough_water_holds_without_the_situational_penalties() {
+    let mut delve = pool(
+        ", encumbrance_stone: 5.0, proficiencies: [Swimming]",
+        "judge_regions: [(from: (3, 1), to: (5, 1), modifiers: { RoughWater: -2 })], \
+         modules: (situational_penalties: false)",
+    );
+    delve.run(1);
+    let mods: Vec<(String, i32)> = swimming(&delve)[0]
+        .modifiers
+        .iter()
+        .map(|m| (m.source.clone(), m.value))
+        .collect();
+    assert_eq!(
+        mods,
+        vec![
+            ("Swimming".into(), 4),
+            ("Judge: cold, rough or fast water".into(), -2)
+        ]
+    );
+}
+
 /// Dungeon Delves › Drowning: it sinks 10' per stone each round, to the water's depth, takes no
 /// action, and dies when its 5 + CON modifier rounds of breath are gone.
 #[test]

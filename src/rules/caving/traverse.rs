@@ -25,7 +25,6 @@ use crate::grid::{DungeonGrid, GridPos};
 use crate::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use crate::log::log_in;
 use crate::rules::conditions::{Conditions, gain_condition_in, is_down};
-use crate::rules::movement::Pace;
 use crate::rules::throws::ThrowKind;
 
 /// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
@@ -520,9 +519,10 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
     }
     let before = t.done_feet;
     t.done_feet = reach.min(t.length_feet as f32);
-    // RULINGS › Rest: crawling and balancing along are movement, with its noise.
+    // RULINGS › Rest: crawling and balancing along are movement, with its noise (RULINGS ›
+    // Sound: quiet at exploration speed).
     let crossed = (t.done_feet.round() - before.round()).max(0.0) as u32;
-    crate::rules::movement::moved_by_other_means(world, who, crossed, Pace::Combat);
+    crate::rules::movement::moved_by_other_means(world, who, crossed, t.pace.noise());
     let scale = world.resource::<DungeonGrid>().scale_feet();
     if t.done_feet < t.length_feet as f32 {
         let on = t.square_after(t.done_feet, scale);

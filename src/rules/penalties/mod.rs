@@ -651,14 +651,28 @@ pub(crate) fn swimming_penalties_at(
     e: Entity,
     at: Option<GridPos>,
 ) -> Vec<Modifier> {
-    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
-        return Vec::new();
-    }
-    let no_conditions = Conditions::default();
     let no_judge = crate::level::JudgeCalls::default();
     let judge = world
         .get_resource::<crate::rules::calls::Judge>()
         .map_or(&no_judge, |j| &j.0);
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
+        // Dungeon Delves › Swimming: "If the water is cold, rough, or fast-moving, the Judge
+        // might impose a penalty on the swimming throw" — the delve rules' own, so it holds
+        // with the situational penalties switched off.
+        let in_water = at.is_some_and(|p| {
+            matches!(
+                world.resource::<DungeonGrid>().terrain(p),
+                Some(Terrain::Water(_))
+            )
+        });
+        let settings = world.get::<crate::rules::calls::JudgeSettings>(e);
+        return in_water
+            .then(|| rough_water(judge, at, settings))
+            .flatten()
+            .into_iter()
+            .collect();
+    }
+    let no_conditions = Conditions::default();
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
@@ -715,16 +729,24 @@ impl Standing<'_> {
             },
         )?;
         if water.is_some() && !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
-            let rough = crate::level::schema::JudgeModifier::RoughWater;
-            let particular: Vec<&crate::level::schema::JudgeModifiers> =
-                self.settings.map(|s| &s.0).into_iter().collect();
-            let v = judge.value(rough, self.at, &particular);
-            if v != 0 {
-                mods.push(Modifier::new(v, format!("Judge: {}", rough.words())));
-            }
+            mods.extend(rough_water(judge, self.at, self.settings));
         }
         Ok(mods)
     }
+}
+
+/// The Judge's penalty for cold, rough or fast water at `at` (the level's, the region's, or the
+/// creature's own setting), if any.
+fn rough_water(
+    judge: &crate::level::JudgeCalls,
+    at: Option<GridPos>,
+    settings: Option<&crate::rules::calls::JudgeSettings>,
+) -> Option<Modifier> {
+    let rough = crate::level::schema::JudgeModifier::RoughWater;
+    let particular: Vec<&crate::level::schema::JudgeModifiers> =
+        settings.map(|s| &s.0).into_iter().collect();
+    let v = judge.value(rough, at, &particular);
+    (v != 0).then(|| Modifier::new(v, format!("Judge: {}", rough.words())))
 }
 
 /// The situational penalties from inside a system: what [`penalties_for`] gives with the

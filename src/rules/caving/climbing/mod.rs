@@ -54,6 +54,16 @@ impl ClimbPace {
         }
     }
 
+    /// The walking pace whose noise it makes (RULINGS › Sound): a third of combat speed is
+    /// exploration speed (Dungeon Delves › Climbing: "at his exploration speed or, if action
+    /// is being tracked in rounds, one-third his combat speed"), quiet; faster, combat speed.
+    pub(crate) fn noise(self) -> Pace {
+        match self {
+            ClimbPace::Third => Pace::Exploration,
+            ClimbPace::Half | ClimbPace::Full => Pace::Combat,
+        }
+    }
+
     fn penalty(self) -> Option<Modifier> {
         match self {
             ClimbPace::Third => None,
@@ -551,11 +561,17 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
     }
     let before = c.done_feet;
     c.done_feet = reach.min(c.height_feet as f32);
-    // RULINGS › Rest: climbing is movement, with its noise, though the square stays the same.
-    let pace = if c.rappel && !c.slowed {
-        Pace::Running
+    // RULINGS › Rest: climbing is movement, with its noise, though the square stays the same;
+    // RULINGS › Sound: at exploration speed (a third of combat speed) quiet, faster normal, a
+    // rappel at running speed loud.
+    let pace = if c.rappel {
+        if c.slowed {
+            Pace::Combat
+        } else {
+            Pace::Running
+        }
     } else {
-        Pace::Combat
+        c.pace.noise()
     };
     let climbed = (c.done_feet.round() - before.round()).max(0.0) as u32;
     crate::rules::movement::moved_by_other_means(world, who, climbed, pace);
