@@ -560,3 +560,60 @@ pub(crate) fn surprises(app: &Delve) -> Vec<CombatEvent> {
         })
         .collect()
 }
+
+/// Situational Penalties › Prone: "During combat, standing back up from a prone position is a
+/// free action. However, the penalty from being prone lasts until the end of the round in which
+/// the character stood up." The ghoul, prone beside Brannoc, stands up in its turn and attacks
+/// at −4 that round; it is prone no more after it (no mind once stood up: the −4 lasted the
+/// whole fight).
+#[test]
+fn a_prone_fighter_stands_up_and_strikes_at_minus_4_that_round() {
+    let mut app = engaged(", conditions: [Prone]");
+    for _ in 0..3 {
+        if !app
+            .get::<Conditions>("Gnawbone")
+            .unwrap()
+            .has(ConditionKind::Prone)
+        {
+            break;
+        }
+        run_round(app.world_mut());
+    }
+    let log = app.world().resource::<EventLog>();
+    let stood = log
+        .of_with_round::<delve::rules::conditions::ConditionEvent>()
+        .find_map(|(round, e)| match e {
+            delve::rules::conditions::ConditionEvent::ConditionLost {
+                who,
+                condition: ConditionKind::Prone,
+                ..
+            } if who == "Gnawbone" => Some(round),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("Gnawbone never stood up:\n{}", log.to_text()));
+    // Its blows of the round it stood up carry the prone −4.
+    let prone_blows: Vec<bool> = log
+        .of_with_round::<CombatEvent>()
+        .filter_map(|(round, e)| match e {
+            CombatEvent::Attacked { who, throw, .. } if who == "Gnawbone" && round == stood => {
+                Some(
+                    throw
+                        .modifiers
+                        .iter()
+                        .any(|m| m.source.contains("prone") && m.value == -4),
+                )
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !prone_blows.is_empty() && prone_blows.iter().all(|&p| p),
+        "{prone_blows:?}\n{}",
+        log.to_text()
+    );
+    assert!(
+        !app.get::<Conditions>("Gnawbone")
+            .unwrap()
+            .has(ConditionKind::Prone)
+    );
+}

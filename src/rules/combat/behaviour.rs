@@ -1,6 +1,7 @@
 //! How creatures fight when no one commands them: a simple, readable behaviour shared by
 //! monsters and by party members not under the player's control, so a whole battle runs
-//! headless. Each round of a battle, a creature that is up:
+//! headless. Each round of a battle, a creature that is up (standing up first if it is prone:
+//! a free action):
 //! 1. flees, if its stat block says it flees when bloodied and it is bloodied: it walks to the
 //!    square within a few steps that is farthest from its enemies;
 //! 2. otherwise picks the nearest enemy it is aware of — or, aware of none itself, the nearest
@@ -121,6 +122,24 @@ pub(crate) fn fighting_behaviour(
         let enemies = known_enemies(world, &aware, &up, (e, at, faction));
         if enemies.is_empty() {
             continue;
+        }
+        // Prone, it stands up first (Situational Penalties › Prone: "standing back up from a
+        // prone position is a free action", the −4 lasting to the end of the round) and then
+        // does what it would: no mind once stood up, and a prone fighter kept its −4 for the
+        // rest of the fight.
+        let prone = world.get::<Conditions>(e).is_some_and(|c| {
+            c.0.iter().any(|c| {
+                c.kind == ConditionKind::Prone
+                    && !matches!(
+                        c.ends,
+                        crate::rules::conditions::ConditionEnd::EndOfRound(_)
+                    )
+            })
+        });
+        if prone {
+            orders.push(AnyAct::from(crate::rules::conditions::StandUp {
+                who: name.clone(),
+            }));
         }
         if fleeing {
             world.entity_mut(e).remove::<AttackOrder>();
