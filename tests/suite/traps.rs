@@ -445,6 +445,46 @@ pub(crate) fn app_with_probe() -> Delve {
     app
 }
 
+/// Dungeon Delves › Traps: "the pole is treated as an adventurer moving 5' ahead of its bearer
+/// for purposes of activation". Ada, probing, walks to (3, 1) and stops there: her pole has
+/// gone on to (4, 1), over the hidden pit — its 1d6 is thrown (a 1: it opens, on no one), where
+/// the pole once stopped with her.
+#[test]
+fn a_probing_pole_reaches_the_square_beyond_where_its_bearer_stops() {
+    let mut app = app_with_probe();
+    app.script_dice(&[1]);
+    give(
+        app.world_mut(),
+        Command::Move(Move {
+            who: "Ada".into(),
+            to: (3, 1),
+            pace: Pace::Exploration,
+        }),
+    );
+    run_rounds(app.world_mut(), 3);
+    assert_eq!(app.at("Ada"), GridPos::new(3, 1));
+    let chances: Vec<(String, GridPos, u32, bool)> = app
+        .events::<TrapEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            TrapEvent::TrapChance {
+                who,
+                at,
+                d6,
+                sprung,
+            } => Some((who, at, d6, sprung)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        chances,
+        vec![("Ada's 10' pole".to_owned(), GridPos::new(4, 1), 1, true)]
+    );
+    assert!(app.events::<TrapEvent>().iter().any(
+        |e| matches!(e, TrapEvent::TrapSprungHarmlessly { at, .. } if *at == GridPos::new(4, 1))
+    ));
+}
+
 /// Tactical Combat › Natural 20 and Natural 1: a natural 1 on the save doubles a trap's damage;
 /// a natural 20 on a save for half takes none.
 #[test]

@@ -313,6 +313,8 @@ fn step_on_traps(world: &mut World) {
                 .get::<Equipment>(who)
                 .is_some_and(|g| g.has(&Gear::TenFootPole));
         let name = crate::creature::name_of(world, who);
+        // Stopped on the way (fell in, set a trap off, stopped short): no pole beyond.
+        let mut stopped = false;
         for (i, &at) in steps.entered.iter().enumerate() {
             let Some((trap, t)) = trap_at(world, at) else {
                 continue;
@@ -324,6 +326,7 @@ fn step_on_traps(world: &mut World) {
                 } else {
                     spring(world, trap, who);
                 }
+                stopped = true;
                 break;
             }
             if t.state != TrapState::Armed {
@@ -339,11 +342,13 @@ fn step_on_traps(world: &mut World) {
                 // stop short of it rather than cross it at its chance.
                 if t.found_in_round == Some(world.resource::<crate::time::Clock>().rounds) {
                     stop_short(world, who, &steps, i, HaltReason::Noticed { at });
+                    stopped = true;
                     break;
                 }
                 if t.trigger == TrapTriggerDef::Step
                     && risk(world, trap, at, (&name, false), Some(who))
                 {
+                    stopped = true;
                     break;
                 }
                 continue;
@@ -357,14 +362,46 @@ fn step_on_traps(world: &mut World) {
                             .remove::<crate::rules::movement::Walking>()
                             .insert(Position(back));
                     }
+                    stopped = true;
                     break;
                 }
             }
             if t.trigger == TrapTriggerDef::Step && risk(world, trap, at, (&name, false), Some(who))
             {
+                stopped = true;
                 break;
             }
         }
+        // Dungeon Delves › Traps: "the pole is treated as an adventurer moving 5' ahead of its
+        // bearer": a bearer that stops with its pole out has probed the square 5' beyond, ahead
+        // in the way it went (each square it entered was probed just before it stepped in).
+        if probing && !stopped && world.get::<crate::rules::movement::Walking>(who).is_none() {
+            probe_beyond(world, who, &steps, &name);
+        }
+    }
+}
+
+/// The square 5' beyond the last a bearer entered, ahead in its last step's direction: a hidden
+/// step or touch trap there is risked by its pole (on whoever stands there, or on no one).
+fn probe_beyond(world: &mut World, who: Entity, steps: &Footsteps, name: &str) {
+    let (Some(&last), Some(before)) = (
+        steps.entered.last(),
+        steps.before(steps.entered.len().saturating_sub(1)),
+    ) else {
+        return;
+    };
+    let beyond = GridPos::new(2 * last.x - before.x, 2 * last.y - before.y);
+    let faction = world.get::<Faction>(who).copied();
+    let Some((trap, t)) = trap_at(world, beyond) else {
+        return;
+    };
+    if t.state == TrapState::Armed
+        && !t.is_hole()
+        && !t.known_to(faction)
+        && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch)
+    {
+        let victim = creature_on(world, beyond);
+        risk(world, trap, beyond, (name, true), victim);
     }
 }
 
