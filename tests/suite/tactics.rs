@@ -56,6 +56,37 @@ fn moving_away_provokes_and_cautious_movement_does_not() {
     );
 }
 
+/// Tactical Combat › Disengage: "to escape a single threatening opponent" — from a foe that does
+/// not threaten it (not beside it) there is nothing to disengage from: refused, where it was
+/// once taken.
+#[test]
+fn one_disengages_only_from_a_foe_that_threatens_it() {
+    let mut app = engaged("");
+    let g = app.entity("Gnawbone");
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::creature::Position(delve::grid::GridPos::new(6, 1)));
+    give_now(
+        &mut app,
+        delve::command::Command::Disengage(Disengage {
+            who: "Brannoc".into(),
+            from: "Gnawbone".into(),
+        }),
+    );
+    let log = app.world().resource::<EventLog>();
+    assert!(
+        delve::command::was_refused(
+            log,
+            "Brannoc",
+            &CombatRefusal::DoesNotThreaten {
+                name: "Gnawbone".into()
+            }
+        ),
+        "{}",
+        log.to_text()
+    );
+}
+
 /// Disengaging from a creature makes the first 5' away from it safe.
 #[test]
 fn disengaging_makes_the_first_step_safe() {

@@ -329,6 +329,11 @@ pub enum CombatRefusal {
     CautiousMovementOff,
     CautiousCannotDisengage,
     DisengagingCannotBeCautious,
+    /// Tactical Combat › Disengage: "to escape a single threatening opponent" — this one does
+    /// not threaten it (not a foe beside it, up, with a melee weapon).
+    DoesNotThreaten {
+        name: String,
+    },
 }
 
 impl Reason for CombatRefusal {}
@@ -364,6 +369,11 @@ impl fmt::Display for CombatRefusal {
             CautiousCannotDisengage => write!(
                 f,
                 "it moves cautiously: disengaging does not combine with it"
+            ),
+            DoesNotThreaten { name } => write!(
+                f,
+                "{name} does not threaten it (no foe beside it, up, with a melee weapon): \
+                 there is nothing to disengage from"
             ),
             DisengagingCannotBeCautious => write!(
                 f,

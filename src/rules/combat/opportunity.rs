@@ -21,7 +21,7 @@ use crate::rules::throws::ThrowKind;
 
 use super::battle::{Battle, is_down, strike};
 use crate::creature::{
-    Abilities, Combatant, Conditions, Creature, Faction, Factions, Proficiencies,
+    Abilities, Combatant, Conditions, Creature, Faction, Factions, Position, Proficiencies,
 };
 use crate::dice::Modifier;
 use crate::grid::GridPos;
@@ -376,6 +376,30 @@ pub(crate) fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<
         .is_some_and(|w| w.cautious)
     {
         return Err(CombatRefusal::CautiousCannotDisengage.into());
+    }
+    // Tactical Combat › Disengage: "to escape a single threatening opponent": a foe beside it,
+    // up, on the floor with it, with a melee weapon.
+    let threatens = {
+        let hostile = match (world.get::<Faction>(who), world.get::<Faction>(from)) {
+            (Some(&a), Some(&b)) => world.resource::<Factions>().hostile(a, b),
+            _ => false,
+        };
+        let beside = match (world.get::<Position>(who), world.get::<Position>(from)) {
+            (Some(a), Some(b)) => a.0.is_adjacent(b.0),
+            _ => false,
+        };
+        let below = |e: Entity| world.get::<crate::creature::Below>(e).is_some();
+        let up = world.get::<Conditions>(from).is_some_and(|c| !is_down(c));
+        let armed = world
+            .get::<Combatant>(from)
+            .is_some_and(|k| k.weapons.iter().any(|w| w.range_feet.is_none()));
+        hostile && beside && up && armed && below(who) == below(from)
+    };
+    if !threatens {
+        return Err(CombatRefusal::DoesNotThreaten {
+            name: crate::creature::name_of(world, from),
+        }
+        .into());
     }
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(Disengaging { from, round });
