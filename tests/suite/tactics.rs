@@ -56,6 +56,29 @@ fn moving_away_provokes_and_cautious_movement_does_not() {
     );
 }
 
+/// Attacks of opportunity are the standard rules': with the cautious movement rule switched
+/// off (Tactical Combat › Cautious Movement lets a half-speed mover through without provoking)
+/// a step away from the ghoul still provokes it — switching the rule off once ended every
+/// attack of opportunity, and with them Combat Reflexes, Disengage and Acrobatics.
+#[test]
+fn without_cautious_movement_stepping_away_still_provokes() {
+    let mut app = engaged("");
+    app.world_mut()
+        .resource_mut::<delve::rules::tactical::TacticalCombat>()
+        .cautious_movement = false;
+    give_now(
+        &mut app,
+        delve::command::Command::Move(Move {
+            who: "Brannoc".into(),
+            to: (1, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        }),
+    );
+    let aoo = opportunities(&app);
+    assert_eq!(aoo.len(), 1, "{aoo:?}");
+    assert_eq!(aoo[0].0, "Gnawbone");
+}
+
 /// Tactical Combat › Disengage: "to escape a single threatening opponent" — from a foe that does
 /// not threaten it (not beside it) there is nothing to disengage from: refused, where it was
 /// once taken.

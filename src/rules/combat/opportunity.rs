@@ -167,8 +167,11 @@ type OnTheFloor = (With<Creature>, Without<crate::creature::Below>);
 
 /// Before movement: who threatens, and a fresh list.
 pub(crate) fn ready_opportunities(world: &mut World) {
-    let active =
-        world.resource::<Battle>().active && world.resource::<TacticalCombat>().cautious_movement;
+    // Attacks of opportunity are the standard rules' (Tactical Combat › Cautious Movement
+    // only lets a half-speed mover through threatened squares without provoking them): with
+    // that rule off they are made all the same, and Combat Reflexes, Disengage and Acrobatics
+    // keep their use.
+    let active = world.resource::<Battle>().active;
     // RULINGS › Conditions …: a vulnerable creature makes no attacks of opportunity; nor does
     // one at the bottom of a hole reach anyone walking above it.
     let threatening: Vec<Entity> = crate::query_cache::in_entity_order(
