@@ -651,28 +651,14 @@ pub(crate) fn swimming_penalties_at(
     e: Entity,
     at: Option<GridPos>,
 ) -> Vec<Modifier> {
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
+        return Vec::new();
+    }
+    let no_conditions = Conditions::default();
     let no_judge = crate::level::JudgeCalls::default();
     let judge = world
         .get_resource::<crate::rules::calls::Judge>()
         .map_or(&no_judge, |j| &j.0);
-    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
-        // Dungeon Delves › Swimming: "If the water is cold, rough, or fast-moving, the Judge
-        // might impose a penalty on the swimming throw" — the delve rules' own, so it holds
-        // with the situational penalties switched off.
-        let in_water = at.is_some_and(|p| {
-            matches!(
-                world.resource::<DungeonGrid>().terrain(p),
-                Some(Terrain::Water(_))
-            )
-        });
-        let settings = world.get::<crate::rules::calls::JudgeSettings>(e);
-        return in_water
-            .then(|| rough_water(judge, at, settings))
-            .flatten()
-            .into_iter()
-            .collect();
-    }
-    let no_conditions = Conditions::default();
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
@@ -737,7 +723,7 @@ impl Standing<'_> {
 
 /// The Judge's penalty for cold, rough or fast water at `at` (the level's, the region's, or the
 /// creature's own setting), if any.
-fn rough_water(
+pub(crate) fn rough_water(
     judge: &crate::level::JudgeCalls,
     at: Option<GridPos>,
     settings: Option<&crate::rules::calls::JudgeSettings>,

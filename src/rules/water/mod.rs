@@ -80,6 +80,20 @@ pub(crate) fn swimming_throw_at(
     mods.extend(crate::rules::penalties::swimming_penalties_at(
         world, who, at,
     ));
+    // Dungeon Delves › Swimming: "If the water is cold, rough, or fast-moving, the Judge might
+    // impose a penalty on the swimming throw" — the delve rules' own: with the situational
+    // penalties switched off (whose water penalties count it otherwise) it holds all the same.
+    if world
+        .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
+        .is_none()
+    {
+        let none = crate::level::JudgeCalls::default();
+        let judge = world
+            .get_resource::<crate::rules::calls::Judge>()
+            .map_or(&none, |j| &j.0);
+        let settings = world.get::<crate::rules::calls::JudgeSettings>(who);
+        mods.extend(crate::rules::penalties::rough_water(judge, at, settings));
+    }
     let target = stone_target(stone);
     let net = target - mods.iter().map(|m| m.value).sum::<i32>();
     (net > 0 || !proficient).then_some((target, mods))
