@@ -125,6 +125,45 @@ fn sneaking_takes_the_water_penalty() {
     );
 }
 
+/// Situational Penalties › Water: "Footing is muddy … −2" on every check but resistance and
+/// Intelligence checks, where the Judge makes the footing muddy (`MuddyFooting`): Wren sneaking
+/// through the mud takes it; on dry ground beyond the region, none.
+#[test]
+fn muddy_footing_is_a_penalty_where_the_judge_says_so() {
+    let sneak = |from: (i32, i32)| {
+        let mut delve = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+            .field("judge_regions: [(from: (1, 1), to: (4, 1), modifiers: { MuddyFooting: -2 })]")
+            .light("(at: (4, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
+            .faction(r#"(name: "party")"#)
+            .creature(&format!(
+                r#"(name: "Wren", faction: "party", at: ({}, {}), hp: 6, ac: 12,
+                    encumbrance_stone: 2.0, proficiencies: [Sneaking], throws: {{ Sneaking: 14 }})"#,
+                from.0, from.1
+            ))
+            .build();
+        delve.act(Sneak {
+            who: "Wren".into(),
+            on: true,
+        });
+        delve.act(Move {
+            who: "Wren".into(),
+            to: (from.0 + 1, from.1),
+            pace: Pace::Exploration,
+        });
+        mods_of(&delve, "Sneaking")
+    };
+    let muddy = sneak((1, 1));
+    assert!(
+        muddy.contains(&("Judge: muddy footing".into(), -2)),
+        "{muddy:?}"
+    );
+    let dry = sneak((6, 1));
+    assert!(
+        !dry.iter().any(|(s, _)| s == "Judge: muddy footing"),
+        "{dry:?}"
+    );
+}
+
 /// RULINGS › Light and vision, › Vision in the situational penalties: a check that needs sight
 /// of its square takes the poor vision of that square, or blindness, whichever is worse: a lock
 /// picked in the dark by one who sees nothing (blinded), −6, not also the dark's −4.

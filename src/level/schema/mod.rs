@@ -584,6 +584,9 @@ pub enum JudgeModifier {
     /// circumstances" — a wet surface, a wind (a penalty), a very easy slope (+5) (Dungeon
     /// Delves › Climbing, › Rappelling).
     ClimbingConditions,
+    /// Checks made where the footing is muddy, −2 (Situational Penalties › Water: "Footing is
+    /// muddy, or in water up to the knees −2"): all but resistance and Intelligence checks.
+    MuddyFooting,
 }
 
 impl JudgeModifier {
@@ -609,6 +612,7 @@ impl JudgeModifier {
             JudgeModifier::RoughWater => "cold, rough or fast water",
             JudgeModifier::Vulnerable => "vulnerable",
             JudgeModifier::ClimbingConditions => "weather, wind or surface",
+            JudgeModifier::MuddyFooting => "muddy footing",
         }
     }
 }

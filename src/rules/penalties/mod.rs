@@ -714,25 +714,30 @@ impl Standing<'_> {
                     && !self.conditions.has(ConditionKind::Drowning),
             },
         )?;
-        if water.is_some() && !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
-            mods.extend(rough_water(judge, self.at, self.settings));
+        if !matches!(kind, CheckKind::Resistance | CheckKind::Intelligence) {
+            use crate::level::schema::JudgeModifier::{MuddyFooting, RoughWater};
+            if water.is_some() {
+                mods.extend(judge_call(judge, RoughWater, self.at, self.settings));
+            }
+            // Situational Penalties › Water: "Footing is muddy … −2", where the Judge says so.
+            mods.extend(judge_call(judge, MuddyFooting, self.at, self.settings));
         }
         Ok(mods)
     }
 }
 
-/// The Judge's penalty for cold, rough or fast water at `at` (the level's, the region's, or the
-/// creature's own setting), if any.
-pub(crate) fn rough_water(
+/// The Judge's modifier of this kind at `at` (the level's, the region's, or the creature's own
+/// setting), if any.
+fn judge_call(
     judge: &crate::level::JudgeCalls,
+    call: crate::level::schema::JudgeModifier,
     at: Option<GridPos>,
     settings: Option<&crate::rules::calls::JudgeSettings>,
 ) -> Option<Modifier> {
-    let rough = crate::level::schema::JudgeModifier::RoughWater;
     let particular: Vec<&crate::level::schema::JudgeModifiers> =
         settings.map(|s| &s.0).into_iter().collect();
-    let v = judge.value(rough, at, &particular);
-    (v != 0).then(|| Modifier::new(v, format!("Judge: {}", rough.words())))
+    let v = judge.value(call, at, &particular);
+    (v != 0).then(|| Modifier::new(v, format!("Judge: {}", call.words())))
 }
 
 /// The situational penalties from inside a system: what [`penalties_for`] gives with the

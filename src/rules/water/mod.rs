@@ -87,12 +87,12 @@ pub(crate) fn swimming_throw_at(
         .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
         .is_none()
     {
-        let none = crate::level::JudgeCalls::default();
-        let judge = world
-            .get_resource::<crate::rules::calls::Judge>()
-            .map_or(&none, |j| &j.0);
-        let settings = world.get::<crate::rules::calls::JudgeSettings>(who);
-        mods.extend(crate::rules::penalties::rough_water(judge, at, settings));
+        mods.extend(crate::rules::calls::judge_modifier(
+            world,
+            crate::level::schema::JudgeModifier::RoughWater,
+            at,
+            &[who],
+        ));
     }
     let target = stone_target(stone);
     let net = target - mods.iter().map(|m| m.value).sum::<i32>();
