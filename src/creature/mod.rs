@@ -88,6 +88,18 @@ impl ActingOrder {
         self.place(f).is_some()
     }
 
+    /// Whether a faction has taken its turn this round already: it acts before the faction
+    /// whose turn it is.
+    pub fn has_acted(&self, f: Faction) -> bool {
+        match (
+            self.place(f),
+            self.turn.and_then(|t| self.place(Faction(t))),
+        ) {
+            (Some(mine), Some(now)) => mine < now,
+            _ => false,
+        }
+    }
+
     /// Whether a creature of this faction acts now: in its faction's turn when its faction is
     /// in the battle, in the round's own phases when it is not.
     pub fn acts_now(&self, f: Option<Faction>) -> bool {

@@ -324,6 +324,47 @@ fn light_distraction_blinds_for_three_rounds_and_six_on_a_natural_1() {
     }
 }
 
+/// Situational Penalties › Distractions: "for three rounds, they cannot see" — three of the
+/// victim's turns. In a battle where Gob's faction acted before Ada's, her glare in her turn
+/// blinds him through the end of the round after the third (it once ended with the third,
+/// covering two of his turns).
+#[test]
+fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
+    let mut delve = glare_hall("(kind: Torch, lit: true)", "judge: ()");
+    delve.run(1);
+    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    // The foes (1) act before the party (0), and it is the party's turn.
+    *delve
+        .world_mut()
+        .resource_mut::<delve::creature::ActingOrder>() = delve::creature::ActingOrder {
+        order: vec![1, 0],
+        turn: Some(0),
+        surprised: Vec::new(),
+    };
+    delve.script_dice(&[5]);
+    // Carried out at once, in the party's turn as set (a round played would set the order
+    // anew).
+    delve::command::dispatch_now(
+        delve.world_mut(),
+        delve::command::Command::Dazzle(Dazzle {
+            who: "Ada".into(),
+            target: "Gob".into(),
+            focused: false,
+        }),
+    );
+    let ends = delve
+        .get::<Conditions>("Gob")
+        .unwrap()
+        .get(ConditionKind::Blinded)
+        .map(|c| c.ends);
+    assert_eq!(
+        ends,
+        Some(delve::rules::conditions::ConditionEnd::EndOfRound(
+            round + 3
+        ))
+    );
+}
+
 /// Situational Penalties › Distractions: magical light is 13, sunlight by a mirror 15.
 #[test]
 fn magical_light_and_sunlight_by_a_mirror_are_expressible() {

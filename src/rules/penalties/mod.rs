@@ -278,7 +278,15 @@ fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Opt
         throw.natural,
         world.get_resource::<crate::rules::tactical::TacticalCombat>(),
     );
-    let ends = ConditionEnd::EndOfRound(round + rounds - 1);
+    // "For three rounds": three of its turns (its faction acted already: a round more).
+    let acted = world
+        .get::<crate::creature::Faction>(target)
+        .is_some_and(|&f| {
+            world
+                .resource::<crate::creature::ActingOrder>()
+                .has_acted(f)
+        });
+    let ends = ConditionEnd::EndOfRound(round + rounds - 1 + u64::from(acted));
     world.resource_scope(|world, mut log: Mut<EventLog>| {
         if let Some(mut c) = world.get_mut::<Conditions>(target) {
             gain_condition(
