@@ -70,6 +70,25 @@ fn a_methodical_search_with_a_pole_covers_ten_feet() {
     }
 }
 
+/// Dungeon Delves › Searching: "The Judge might apply bonuses or penalties to the roll
+/// depending on ... the degree of concealment of the hidden features": a secret door written
+/// with the Judge's `Concealment` in the level carries it into every Searching throw for it.
+#[test]
+fn a_secret_doors_concealment_is_written_in_the_level() {
+    let door = "doors: [(at: (3, 2), secret: true, judge: { Concealment: -3 })],";
+    let mut app = app(&format!("{SURE}, gear: [TenFootPole]"), door);
+    give(
+        app.world_mut(),
+        Command::Search(Search { who: "Sera".into() }),
+    );
+    run_rounds(app.world_mut(), 10);
+    let log = text(&app);
+    assert!(
+        log.contains("Searching (methodical): d20") && log.contains("-3 (Judge: concealment)"),
+        "{log}"
+    );
+}
+
 /// A found secret door works like any other door.
 #[test]
 fn a_found_secret_door_can_be_opened() {
