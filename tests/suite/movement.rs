@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use delve::command::Command;
 use delve::command::CommandEvent;
-use delve::command::acts::{Halt, Move, MoveParty, Rest, RestParty, StandUp};
+use delve::command::acts::{Halt, Move, MoveParty, Rest, StandUp};
 use delve::creature::{CreatureIndex, Position};
 use delve::grid::GridPos;
 use delve::level::schema::ConditionKind;
@@ -23,7 +23,7 @@ use delve::sim::{give, run_round, run_rounds, sim_app};
 
 /// A level from map rows (`:` is rubble) and creature entries, with a `party` faction (its
 /// other fields in `party`) and a `foes` faction.
-fn level(rows: &[&str], creatures: &str, party: &str) -> delve::level::Level {
+pub(crate) fn level(rows: &[&str], creatures: &str, party: &str) -> delve::level::Level {
     Scenario::new(rows)
         .legend("':': Rubble")
         .faction(&format!(r#"(name: "party"{party})"#))
@@ -37,7 +37,7 @@ fn entity(app: &App, name: &str) -> Entity {
     app.world().resource::<CreatureIndex>().0[name]
 }
 
-fn conditions(app: &App, name: &str) -> Conditions {
+pub(crate) fn conditions(app: &App, name: &str) -> Conditions {
     app.world()
         .get::<Conditions>(entity(app, name))
         .unwrap()
@@ -49,7 +49,7 @@ fn at(app: &App, name: &str) -> GridPos {
 }
 
 /// Every event of one type in the log, in order.
-fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
+pub(crate) fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
     app.world()
         .resource::<EventLog>()
         .of::<T>()
@@ -57,20 +57,20 @@ fn events<T: Clone + 'static>(app: &App) -> Vec<T> {
         .collect()
 }
 
-fn runner(con: i32, paralysis: i32, extra: &str) -> String {
+pub(crate) fn runner(con: i32, paralysis: i32, extra: &str) -> String {
     format!(
         "(name: \"Runner\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], con: {con}, encumbrance_stone: 2.0, \
          saves: {{ Paralysis: {paralysis} }}{extra})"
     )
 }
 
-fn long_corridor() -> Vec<String> {
+pub(crate) fn long_corridor() -> Vec<String> {
     let wall = "X".repeat(400);
     let floor = format!("X{}X", ".".repeat(398));
     vec![wall.clone(), floor, wall]
 }
 
-fn rows(v: &[String]) -> Vec<&str> {
+pub(crate) fn rows(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
@@ -145,53 +145,6 @@ fn long_run_saves_start_after_ten_rounds_plus_or_minus_con() {
             "CON {con}: one save each further round"
         );
     }
-}
-
-/// Dungeon Delves › Running winds an adventurer with Endurance too (Endurance spares only the
-/// rest due after five turns); RULINGS › Rest: a turn in which it neither moved nor acted is a
-/// turn of rest, and ends it — once only an explicit `Rest` did.
-#[test]
-fn an_enduring_runner_winded_rests_it_off_by_a_still_turn() {
-    let corridor = long_corridor();
-    // Paralysis 25: every save fails.
-    let l = level(
-        &rows(&corridor),
-        &runner(10, 25, ", proficiencies: [Endurance]"),
-        "",
-    );
-    let mut app = sim_app(&l, 3);
-    give(
-        app.world_mut(),
-        Command::Move(Move {
-            who: "Runner".into(),
-            to: (398, 1),
-            pace: Pace::Running,
-        }),
-    );
-    run_rounds(app.world_mut(), 10);
-    assert!(conditions(&app, "Runner").has(ConditionKind::Winded));
-    give(
-        app.world_mut(),
-        Command::Halt(Halt {
-            who: "Runner".into(),
-        }),
-    );
-    run_rounds(app.world_mut(), 9);
-    assert!(
-        conditions(&app, "Runner").has(ConditionKind::Winded),
-        "nine still rounds are not a turn"
-    );
-    run_round(app.world_mut());
-    assert!(
-        !conditions(&app, "Runner").has(ConditionKind::Winded),
-        "{}",
-        app.world().resource::<EventLog>().to_text()
-    );
-    assert!(
-        events(&app)
-            .iter()
-            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Runner"))
-    );
 }
 
 #[test]
@@ -328,139 +281,6 @@ fn running_needs_a_straight_line_or_gentle_curve() {
         |e| matches!(e, CommandEvent::CommandRefused { reason, .. } if matches!(reason.get(), Some(MoveRefusal::SharpTurn { .. })))
     ));
     assert_eq!(at(&app, "Runner"), GridPos::new(1, 1));
-}
-
-/// Dungeon Delves › Rest: more than 5 turns of exploration without rest winds an adventurer;
-/// Endurance exempts.
-#[test]
-fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
-    let corridor = long_corridor();
-    let creatures = "(name: \"Tired\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0),\n\
-                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, proficiencies: [Endurance])";
-    let l = level(
-        &rows(&corridor),
-        creatures,
-        ", marching_order: [\"Tired\", \"Tough\"]",
-    );
-    let mut app = sim_app(&l, 1);
-    give(
-        app.world_mut(),
-        Command::MoveParty(MoveParty {
-            party: "party".into(),
-            to: (398, 1),
-            pace: Pace::Exploration,
-        }),
-    );
-    run_rounds(app.world_mut(), 50);
-    assert!(
-        !conditions(&app, "Tired").has(ConditionKind::Winded),
-        "five turns are allowed"
-    );
-    run_round(app.world_mut());
-    assert!(
-        conditions(&app, "Tired").has(ConditionKind::Winded),
-        "the sixth turn winds"
-    );
-    assert!(
-        !conditions(&app, "Tough").has(ConditionKind::Winded),
-        "Endurance needs no rest"
-    );
-    // The party rests; the one with Endurance keeps watch.
-    give(
-        app.world_mut(),
-        Command::RestParty(RestParty {
-            party: "party".into(),
-        }),
-    );
-    run_rounds(app.world_mut(), 10);
-    assert!(!conditions(&app, "Tired").has(ConditionKind::Winded));
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("Tough keeps watch"), "{log}");
-}
-
-/// A creature that is down does nothing: a dying member with Endurance does not keep watch at
-/// the party's rest, and a winded one that is down does not rest the winding off by lying still
-/// (a drowned member was once "no longer Winded: rested a turn" four rounds after it died).
-#[test]
-fn one_who_is_down_neither_rests_nor_keeps_watch() {
-    let creatures = "(name: \"Down\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, conditions: [Winded, Dying]),\n\
-                     (name: \"Tough\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, proficiencies: [Endurance], conditions: [Dying]),\n\
-                     (name: \"Up\", faction: \"party\", at: (3, 1), hp: 5, ac: 12, encumbrance_stone: 2.0, carries: [(kind: Lantern, lit: true)], proficiencies: [Endurance])";
-    let l = level(
-        &["XXXXXX", "X....X", "XXXXXX"],
-        creatures,
-        ", marching_order: [\"Up\", \"Down\", \"Tough\"]",
-    );
-    let mut app = sim_app(&l, 1);
-    give(
-        app.world_mut(),
-        Command::RestParty(RestParty {
-            party: "party".into(),
-        }),
-    );
-    run_rounds(app.world_mut(), 20);
-    let log = app.world().resource::<EventLog>();
-    let watch: Vec<Vec<String>> = log
-        .of::<PartyEvent>()
-        .filter_map(|e| match e {
-            PartyEvent::PartyRests { watch, .. } => Some(watch.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(watch, vec![vec!["Up".to_owned()]], "{}", log.to_text());
-    assert!(
-        !log.of::<RestEvent>()
-            .any(|e| matches!(e, RestEvent::Rested { who } if who == "Down")),
-        "{}",
-        log.to_text()
-    );
-    assert!(conditions(&app, "Down").has(ConditionKind::Winded));
-}
-
-/// RULINGS › Rest: a turn in which an adventurer neither moved nor acted is a turn of rest. A
-/// party that stands still for six turns is not winded; a winded adventurer who then stands
-/// still ten rounds in a row has rested.
-#[test]
-fn standing_still_is_rest() {
-    let creatures = "(name: \"Idle\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0)";
-    let l = level(&["XXXXX", "X...X", "XXXXX"], creatures, "");
-    let mut app = sim_app(&l, 1);
-    run_rounds(app.world_mut(), 70);
-    assert!(!conditions(&app, "Idle").has(ConditionKind::Winded));
-
-    let corridor = long_corridor();
-    let mut app = sim_app(&level(&rows(&corridor), creatures, ""), 1);
-    give(
-        app.world_mut(),
-        Command::Move(Move {
-            who: "Idle".into(),
-            to: (398, 1),
-            pace: Pace::Exploration,
-        }),
-    );
-    run_rounds(app.world_mut(), 51);
-    assert!(conditions(&app, "Idle").has(ConditionKind::Winded));
-    give(app.world_mut(), Command::Halt(Halt { who: "Idle".into() }));
-    // It halts in round 51: ten still rounds in a row (51–60), counted from its last step and
-    // not from the clock's turn, are its rest.
-    run_rounds(app.world_mut(), 9);
-    assert!(
-        conditions(&app, "Idle").has(ConditionKind::Winded),
-        "not yet"
-    );
-    run_round(app.world_mut());
-    assert!(!conditions(&app, "Idle").has(ConditionKind::Winded));
-    let rested: Vec<u64> = app
-        .world()
-        .resource::<EventLog>()
-        .entries()
-        .iter()
-        .filter(
-            |e| matches!(e.get::<RestEvent>(), Some(RestEvent::Rested { who }) if who == "Idle"),
-        )
-        .map(|e| e.round)
-        .collect();
-    assert_eq!(rested, vec![60]);
 }
 
 #[test]

@@ -82,10 +82,19 @@ fn a_secret_doors_concealment_is_written_in_the_level() {
         Command::Search(Search { who: "Sera".into() }),
     );
     run_rounds(app.world_mut(), 10);
-    let log = text(&app);
+    let search = app
+        .world()
+        .resource::<EventLog>()
+        .of::<delve::rules::throws::ThrowEvent>()
+        .map(|delve::rules::throws::ThrowEvent::Threw { throw, .. }| throw)
+        .find(|t| t.what.starts_with("Searching (methodical)"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no methodical search:\n{}", text(&app)));
     assert!(
-        log.contains("Searching (methodical): d20") && log.contains("-3 (Judge: concealment)"),
-        "{log}"
+        search
+            .modifiers
+            .contains(&delve::dice::Modifier::new(-3, "Judge: concealment")),
+        "{search:?}"
     );
 }
 
