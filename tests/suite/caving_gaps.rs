@@ -308,3 +308,96 @@ fn landing_at_the_very_edge_leaves_the_jumper_hanging_by_its_fingers() {
     );
     assert!(delve.get::<Climbing>("Jess").is_none());
 }
+
+/// A ledge as [`ledge`], with Bo (Strength 18, `bo` his gear and place) to belay Kit.
+fn ledge_with_a_belayer(bo: &str) -> delve::scenario::Delve {
+    Scenario::new(&["XXXXXXXXXX", "X..LLLL..X", "XCCCCCCCCX", "XXXXXXXXXX"])
+        .legend("'L': Ledge(width_inches: 6)")
+        .legend("'C': Chasm(depth_feet: 40)")
+        .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Kit", faction: "party", at: (2, 1), hp: 30, ac: 12,
+                encumbrance_stone: 2.0, saves: { Paralysis: 12 })"#,
+        )
+        .creature(&format!(
+            r#"(name: "Bo", faction: "party", hp: 20, ac: 12, str: 18, encumbrance_stone: 1.0{bo})"#
+        ))
+        .build()
+}
+
+/// Dungeon Delves › Belaying: "an adventurer who has already ascended or traversed part or all
+/// of an obstacle can provide security to subsequent climbers". Bo, across at the ledge's far
+/// end, belays Kit: Kit's natural 1 at the midpoint (10' along, 15' from Bo) is caught by Bo's
+/// Dungeonbashing 8 + 12 (Strength 18) − 2 (Kit's 2 stone) = 18, and Kit stays on the path,
+/// unhurt. Failing it, Bo drops Kit the length of his 30' rope (3d6) down the 40' chasm's side,
+/// where Kit hangs to climb back up. (The rope must reach Kit where he starts, 25' away.) Bo on the near side has traversed nothing: refused.
+#[test]
+fn a_belayer_across_breaks_a_traversers_fall() {
+    let start = |delve: &mut delve::scenario::Delve| {
+        cross(delve);
+        delve.give(delve::command::acts::Belay {
+            who: "Bo".into(),
+            climber: "Kit".into(),
+        });
+    };
+    let mut delve = ledge_with_a_belayer(", at: (7, 1), gear: [Rope(30)]");
+    start(&mut delve);
+    delve.script_dice(&[1, 8]);
+    delve.run(1);
+    let bash = delve.throws().pop().unwrap();
+    assert_eq!((bash.target, bash.total), (18, 18), "{:?}", bash.modifiers);
+    assert!(
+        delve
+            .events::<CavingEvent>()
+            .contains(&CavingEvent::Belayed {
+                who: "Bo".into(),
+                climber: "Kit".into(),
+                caught: true
+            })
+    );
+    assert!(
+        !delve
+            .events::<CavingEvent>()
+            .iter()
+            .any(|e| matches!(e, CavingEvent::Fell { .. }))
+    );
+    assert!(delve.get::<Below>("Kit").is_none(), "still on the path");
+    assert!(
+        delve
+            .get::<delve::rules::caving::traverse::Traversing>("Kit")
+            .is_some()
+    );
+
+    let mut delve = ledge_with_a_belayer(", at: (7, 1), gear: [Rope(30)]");
+    start(&mut delve);
+    delve.script_dice(&[1, 3, 2, 3, 4]);
+    delve.run(1);
+    assert!(delve.events::<CavingEvent>().contains(&CavingEvent::Fell {
+        who: "Kit".into(),
+        feet: 30,
+        dice: vec![2, 3, 4],
+        damage: 9
+    }));
+    assert_eq!(delve.get::<Below>("Kit"), Some(&Below { depth_feet: 40 }));
+    let hanging = delve.get::<Climbing>("Kit").copied().unwrap();
+    assert_eq!(
+        (hanging.to, hanging.done_feet, hanging.down),
+        (GridPos::new(4, 1), 10.0, false),
+        "30' down the 40' side, below the square it fell from"
+    );
+
+    let mut delve = ledge_with_a_belayer(", at: (1, 1), gear: [Rope(30)]");
+    cross(&mut delve);
+    delve.run(1);
+    delve.act(delve::command::acts::Belay {
+        who: "Bo".into(),
+        climber: "Kit".into(),
+    });
+    assert!(delve.was_refused(
+        "Bo",
+        &CavingRefusal::BelayFromAcross {
+            to: GridPos::new(7, 1)
+        }
+    ));
+}

@@ -385,16 +385,29 @@ impl<'w> Caver<'w> {
 /// Belaying a climber on a hole beside it (or below it on its own climb), with a rope that
 /// reaches.
 fn belay_choices(world: &World, who: Entity, name: &str) -> Vec<Choice> {
-    let Some(mut q) = world.try_query::<(Entity, &super::Climbing, &Name)>() else {
+    let Some(mut q) = world.try_query::<(
+        Entity,
+        Option<&super::Climbing>,
+        Option<&super::traverse::Traversing>,
+        &Name,
+    )>() else {
         return Vec::new();
     };
     q.iter(world)
         .filter(|(e, ..)| *e != who)
-        .filter(|(e, c, _)| super::climbing::could_belay(world, who, *e, c))
-        .map(|(_, _, climber)| {
+        .filter(|(e, c, t, _)| match (c, t) {
+            (Some(c), _) => super::climbing::could_belay(world, who, *e, c),
+            (None, Some(_)) => super::traverse::could_belay_traverser(world, who, *e),
+            (None, None) => false,
+        })
+        .map(|(_, _, t, climber)| {
             Choice::new(
                 &format!("belay {climber}"),
-                "while it climbs",
+                if t.is_some() {
+                    "while it traverses"
+                } else {
+                    "while it climbs"
+                },
                 None,
                 "Dungeonbashing 18+ if it falls",
                 AnyAct::from(super::Belay {

@@ -74,7 +74,8 @@ impl Act for ClimbDown {
     }
 }
 
-/// From beside the hole a climber is on, with a rope, stands ready to break its fall.
+/// From beside the hole a climber is on (or across the traverse a traverser is on), with a
+/// rope, stands ready to break its fall.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Belay {
@@ -95,6 +96,9 @@ impl Act for Belay {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let (who, climber) = (creature(world, &self.who)?, creature(world, &self.climber)?);
+        if world.get::<super::traverse::Traversing>(climber).is_some() {
+            return super::traverse::belay_traverser(world, who, climber);
+        }
         super::climbing::belay(world, who, climber)
     }
 }
@@ -368,6 +372,11 @@ pub enum CavingRefusal {
     },
     /// A belayer holds the rope from above the climber.
     BelayFromAbove,
+    /// A traverser's belayer has crossed already: at the traverse's far end `to`, or further
+    /// along it.
+    BelayFromAcross {
+        to: GridPos,
+    },
     NotClimbing,
     AlreadyBelow,
     NoRopeToRappel {
@@ -455,7 +464,12 @@ impl fmt::Display for CavingRefusal {
                 "a belayer holds the rope from above the climber: beside the hole at the top, or \
                  higher on the same climb"
             ),
-            CavingRefusal::NotClimbing => write!(f, "that one is not on a climb"),
+            CavingRefusal::BelayFromAcross { to } => write!(
+                f,
+                "a belayer on a traverse has crossed already: at its far end {to} or beside it, \
+                 or further along the same traverse"
+            ),
+            CavingRefusal::NotClimbing => write!(f, "that one is not on a climb or a traverse"),
             CavingRefusal::NotAlongALedge { to } => write!(
                 f,
                 "a traverse goes straight (or diagonally) along ledge squares only, and {to} is \

@@ -15,7 +15,8 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::climbing::{
-    ADVENTURING_CLIMB, Below, ClimbPace, fall, next_throw_at, stop_being_vulnerable,
+    ADVENTURING_CLIMB, Belayed, Below, ClimbPace, fall, hold_the_fall, next_throw_at,
+    stop_being_vulnerable,
 };
 use super::{CavingEvent, CavingRefusal};
 use crate::act::Refusal;
@@ -551,7 +552,19 @@ fn set_square(world: &mut World, who: Entity, at: GridPos) {
 
 /// Off the ledge at `at`: into the deepest chasm beside it (1d6 per 10' of its depth), at its
 /// bottom; with no chasm beside it, a 10' drop back where it stands.
+///
+/// A traverser's belayer may break the fall (it stays on the path where it was, unhurt, and
+/// makes no progress that round), or let it drop only the length of the rope: then it hangs on
+/// the rope that far down the chasm's side, to climb back up to the path.
 fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
+    let rope = match world.get::<Traversing>(who).copied() {
+        Some(t) => match belayed_traverse_fall(world, who, &t, at) {
+            Belayed::Caught => return,
+            Belayed::Dropped { rope_feet } => Some(rope_feet),
+            Belayed::Alone => None,
+        },
+        None => None,
+    };
     world.entity_mut(who).remove::<Traversing>();
     stop_being_vulnerable(world, who);
     // Over a hole (a rope across a chasm or an open pit), straight down; off a ledge, into the
@@ -560,14 +573,134 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
         .chain(at.neighbours())
         .filter_map(|p| super::climbing::hole_at(world, p).map(|depth| (depth, p)))
         .max_by_key(|&(d, p)| (d, std::cmp::Reverse((p.y, p.x))));
-    match chasm {
-        Some((depth, p)) => {
+    match (chasm, rope) {
+        (Some((depth, p)), Some(rope_feet)) if rope_feet < depth => {
+            // Held at the rope's end: on the chasm's side below the path, a rope above it.
+            set_square(world, who, p);
+            world.entity_mut(who).insert((
+                Below { depth_feet: depth },
+                super::climbing::Climbing {
+                    to: at,
+                    height_feet: depth,
+                    done_feet: (depth - rope_feet) as f32,
+                    surface: super::climbing::Surface::Easy,
+                    pace: ClimbPace::Third,
+                    stretches_thrown: 0,
+                    down: false,
+                    rappel: false,
+                    slowed: false,
+                },
+            ));
+            fall(world, who, rope_feet);
+        }
+        (Some((depth, p)), _) => {
             set_square(world, who, p);
             world.entity_mut(who).insert(Below { depth_feet: depth });
             fall(world, who, depth);
         }
-        None => fall(world, who, 10),
+        (None, rope) => fall(world, who, rope.map_or(10, |r| r.min(10))),
     }
+}
+
+/// How far (in feet) `who` is from a traverser on `t` at `at`, if it stands where it could
+/// belay it: Dungeon Delves › Belaying, "an adventurer who has already ascended or traversed
+/// part or all of an obstacle" — across, on or beside the traverse's far end (not below), or
+/// further along the same traverse.
+pub(crate) fn belaying_across(
+    world: &World,
+    who: Entity,
+    t: &Traversing,
+    at: GridPos,
+) -> Option<u32> {
+    let here = world.get::<Position>(who)?.0;
+    let across = match world.get::<Traversing>(who) {
+        Some(own) => (own.from, own.to) == (t.from, t.to) && own.done_feet > t.done_feet,
+        None => {
+            world.get::<Below>(who).is_none()
+                && world.get::<super::climbing::Climbing>(who).is_none()
+                && (here == t.to || (here.is_adjacent(t.to) && super::firm_ground(world, here)))
+        }
+    };
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    across.then(|| crate::grid::distance_feet(here, at, scale))
+}
+
+/// Whether `who` could belay the traverser `traverser` now, with a rope that reaches it.
+pub(crate) fn could_belay_traverser(world: &World, who: Entity, traverser: Entity) -> bool {
+    let (Some(t), Some(at)) = (
+        world.get::<Traversing>(traverser),
+        world.get::<Position>(traverser),
+    ) else {
+        return false;
+    };
+    belaying_across(world, who, t, at.0).is_some_and(|reach| {
+        world
+            .get::<crate::creature::Equipment>(who)
+            .is_some_and(|g| g.has_rope(reach))
+    })
+}
+
+/// `Belay` a traverser: from across (see [`belaying_across`]), with a rope that reaches it.
+pub(crate) fn belay_traverser(
+    world: &mut World,
+    who: Entity,
+    traverser: Entity,
+) -> Result<(), Refusal> {
+    crate::act::square_of(world, who)?;
+    let t = world
+        .get::<Traversing>(traverser)
+        .copied()
+        .ok_or(CavingRefusal::NotClimbing)?;
+    let at = crate::act::square_of(world, traverser)?;
+    let reach =
+        belaying_across(world, who, &t, at).ok_or(CavingRefusal::BelayFromAcross { to: t.to })?;
+    super::climbing::rope_reaching(world, who, reach)?;
+    let rope_feet = world
+        .get::<crate::creature::Equipment>(who)
+        .and_then(|g| g.longest_rope())
+        .unwrap_or(reach);
+    world.entity_mut(who).insert(super::climbing::Belaying {
+        climber: traverser,
+        rope_feet,
+    });
+    Ok(())
+}
+
+/// Dungeon Delves › Belaying, on a traverse: the belayer across whose rope reaches the falling
+/// traverser makes its throws; pulled off, it falls itself — off the path if it is on it (where
+/// its own belayer may catch it, and so on), else into the chasm beside it.
+fn belayed_traverse_fall(world: &mut World, who: Entity, t: &Traversing, at: GridPos) -> Belayed {
+    let ready: Vec<(Entity, u32)> = {
+        let mut q = world.query::<(Entity, &super::climbing::Belaying, &Conditions)>();
+        q.iter(world)
+            .filter(|(_, b, cond)| b.climber == who && !is_down(cond))
+            .map(|(e, b, _)| (e, b.rope_feet))
+            .collect()
+    };
+    let Some((belayer, rope_feet)) = ready
+        .into_iter()
+        .filter(|&(e, rope)| belaying_across(world, e, t, at).is_some_and(|reach| reach <= rope))
+        .min_by_key(|(e, _)| *e)
+    else {
+        return Belayed::Alone;
+    };
+    let profs = world
+        .get::<Proficiencies>(belayer)
+        .cloned()
+        .unwrap_or_default();
+    let footing = world
+        .get::<Traversing>(belayer)
+        .and_then(|own| traverse_target(&profs, own.path))
+        .unwrap_or(ADVENTURING_CLIMB);
+    let held = hold_the_fall(world, belayer, who, rope_feet, footing);
+    if held.pulled_off {
+        world
+            .entity_mut(belayer)
+            .remove::<super::climbing::Belaying>();
+        let there = world.get::<Position>(belayer).map_or(at, |p| p.0);
+        fall_from_ledge(world, belayer, there);
+    }
+    held.belayed
 }
 
 /// Dungeon Delves › Balancing Traverse: "an adventurer who suffers damage while on a narrow or

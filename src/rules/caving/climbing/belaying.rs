@@ -114,7 +114,7 @@ pub(crate) fn belay(world: &mut World, who: Entity, climber: Entity) -> Result<(
 }
 
 /// What a belayer did for a falling climber.
-pub(super) enum Belayed {
+pub(in crate::rules::caving) enum Belayed {
     /// No one was belaying it (or no rope reached it).
     Alone,
     /// The fall was broken, unhurt.
@@ -147,6 +147,39 @@ pub(super) fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> 
     let Some((belayer, rope_feet)) = belayer.min_by_key(|(e, _)| *e) else {
         return Belayed::Alone;
     };
+    let profs = world
+        .get::<Proficiencies>(belayer)
+        .cloned()
+        .unwrap_or_default();
+    let footing = climbing_target(&profs, c.surface)
+        .or_else(|| climbing_target(&profs, Surface::Easy))
+        .unwrap_or(ADVENTURING_CLIMB);
+    let held = hold_the_fall(world, belayer, climber, rope_feet, footing);
+    if held.pulled_off {
+        world.entity_mut(belayer).remove::<Belaying>();
+        pulled_off(world, belayer, hole);
+    }
+    held.belayed
+}
+
+/// What the belayer's throws came to: the climber caught or dropped, and whether the belayer
+/// lost its own footing.
+pub(in crate::rules::caving) struct Held {
+    pub belayed: Belayed,
+    pub pulled_off: bool,
+}
+
+/// Dungeon Delves › Belaying, the belayer's throws, whatever the obstacle: Dungeonbashing 18+
+/// (Strength ×4), the climber's encumbrance a penalty unless the belayer is proficient in both
+/// Climbing and Mountaineering; failing on a 1 or by 14 or more, a Climbing throw of `footing`
+/// "applying the falling climber's encumbrance as a penalty", failing which it is pulled off.
+pub(in crate::rules::caving) fn hold_the_fall(
+    world: &mut World,
+    belayer: Entity,
+    climber: Entity,
+    rope_feet: u32,
+    footing: i32,
+) -> Held {
     let stone = super::super::stone_of(world.get::<Encumbrance>(climber));
     let profs = world
         .get::<Proficiencies>(belayer)
@@ -189,32 +222,32 @@ pub(super) fn belayed_fall(world: &mut World, climber: Entity, c: &Climbing) -> 
         },
     );
     if throw.success {
-        return Belayed::Caught;
+        return Held {
+            belayed: Belayed::Caught,
+            pulled_off: false,
+        };
     }
+    let mut pulled_off = false;
     if throw.natural == 1 || throw.target - throw.total >= 14 {
-        let target = climbing_target(&profs, c.surface)
-            .or_else(|| climbing_target(&profs, Surface::Easy))
-            .unwrap_or(ADVENTURING_CLIMB);
         let mut mods: Vec<Modifier> = weight.into_iter().collect();
         mods.extend(crate::rules::penalties::check_penalties(
             world, belayer, None,
         ));
-        let held = crate::rules::throws::throw_in(
+        pulled_off = !crate::rules::throws::throw_in(
             world,
             belayer,
             ThrowKind::Check,
             crate::rules::throws::Skill::Proficiency(crate::level::schema::Proficiency::Climbing),
             "Climbing to keep its footing",
             mods,
-            target,
+            footing,
         )
         .success;
-        if !held {
-            world.entity_mut(belayer).remove::<Belaying>();
-            pulled_off(world, belayer, hole);
-        }
     }
-    Belayed::Dropped { rope_feet }
+    Held {
+        belayed: Belayed::Dropped { rope_feet },
+        pulled_off,
+    }
 }
 
 /// A belayer pulled off its footing: from the climb, it falls off it (and its own belayer may

@@ -80,8 +80,9 @@ pub use ropes::{LooseHooks, RopesSecured, SecuredRope, rope_in};
 
 mod belaying;
 pub use belaying::Belaying;
-use belaying::{Belayed, belayed_fall, hole_of};
+pub(in crate::rules::caving) use belaying::{Belayed, hold_the_fall};
 pub(crate) use belaying::{belay, could_belay, on_the_rope};
+use belaying::{belayed_fall, hole_of};
 pub(crate) use ropes::{
     grappling_range_penalty, lower_rope, rope_reaching, take_up_rope, throw_grappling_hook,
 };
