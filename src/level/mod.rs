@@ -59,6 +59,8 @@ pub struct Level {
     pub lights: Vec<LightDef>,
     /// Areas of magical darkness: centre and radius in feet.
     pub magical_darkness: Vec<(GridPos, u32)>,
+    /// Areas of magical silence (shadowy senses fail there): centre and radius in feet.
+    pub magical_silence: Vec<(GridPos, u32)>,
     pub factions: Vec<FactionDef>,
     pub creatures: Vec<CreatureDef>,
     /// The optional rule modules it runs with.

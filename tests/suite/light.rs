@@ -260,6 +260,45 @@ fn lightless_vision_sees_in_the_dark_and_magical_darkness_hides_everything() {
     assert_eq!(level_at(&app, 5, 1), LightLevel::MagicalDarkness);
 }
 
+/// Dungeon Delves › Light and Darkness: shadowy senses "see" 30' as dim light, but do not
+/// function "in an area of magical darkness or magical silence". Ada (shadowy senses, no light)
+/// senses the dark hall up to its door; standing in a magical silence 5' across (the square she is on
+/// and those beside it), she sees nothing and is blinded. Silence is not darkness: the squares
+/// stay Dark, and a creature outside it still senses into it.
+#[test]
+fn shadowy_senses_fail_in_magical_silence() {
+    let mut app = app(3, ", shadowy_senses: true", "");
+    run_round(app.world_mut());
+    let sight = app.world().get::<Sight>(ada(&app)).unwrap();
+    assert!(sight.sees(GridPos::new(1, 1)) && sight.sees(GridPos::new(6, 1)));
+    let mut app = app_in_silence(3);
+    run_round(app.world_mut());
+    let sight = app.world().get::<Sight>(ada(&app)).unwrap();
+    assert!(sight.seen.is_empty(), "{:?}", sight.seen);
+    assert!(
+        app.world()
+            .get::<Conditions>(ada(&app))
+            .unwrap()
+            .has(ConditionKind::Blinded)
+    );
+    assert_eq!(level_at(&app, 3, 1), LightLevel::Dark);
+    let mut app = app_in_silence(6);
+    run_round(app.world_mut());
+    let sight = app.world().get::<Sight>(ada(&app)).unwrap();
+    assert!(
+        sight.sees(GridPos::new(4, 1)),
+        "sensed into the silence from outside it"
+    );
+}
+
+fn app_in_silence(x: i32) -> App {
+    app(
+        x,
+        ", shadowy_senses: true",
+        ", magical_silence: [(at: (3, 1), radius_feet: 5)]",
+    )
+}
+
 /// A long hall: Ada at its west end with a torch (lit or not) and Bo beside her; Gob, of
 /// another faction, in the dark at its east end.
 fn glare_hall(ada_light: &str, judge: &str) -> delve::scenario::Delve {

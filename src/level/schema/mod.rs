@@ -377,7 +377,8 @@ pub struct RawRegion {
     pub environment: Environment,
 }
 
-/// An area of magical darkness: every square within `radius_feet` of `at`.
+/// An area of magical darkness (or of magical silence): every square within `radius_feet` of
+/// `at`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawDarkness {
@@ -429,6 +430,9 @@ pub struct RawLevel {
     pub lights: Vec<RawLight>,
     #[serde(default)]
     pub magical_darkness: Vec<RawDarkness>,
+    /// Areas of magical silence, where shadowy senses fail (as `magical_darkness`).
+    #[serde(default)]
+    pub magical_silence: Vec<RawDarkness>,
     #[serde(default)]
     pub environment_regions: Vec<RawRegion>,
     #[serde(default)]

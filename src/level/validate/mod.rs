@@ -361,20 +361,21 @@ impl Validator<'_> {
                 ))
             })
             .collect();
-        let magical_darkness = raw
-            .magical_darkness
-            .iter()
-            .enumerate()
-            .filter_map(|(i, d)| {
-                self.square(
-                    d.at,
-                    path!["magical_darkness", i, "at"],
-                    &grid,
-                    "magical darkness",
-                )
-                .map(|p| (p, d.radius_feet))
-            })
-            .collect();
+        let mut areas = |list: &[crate::level::schema::RawDarkness], field, what| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    self.square(d.at, path![field, i, "at"], &grid, what)
+                        .map(|p| (p, d.radius_feet))
+                })
+                .collect::<Vec<_>>()
+        };
+        let magical_darkness = areas(
+            &raw.magical_darkness,
+            "magical_darkness",
+            "magical darkness",
+        );
+        let magical_silence = areas(&raw.magical_silence, "magical_silence", "magical silence");
         let factions = self.factions(&raw.factions);
         let bestiary = self.bestiary(&raw.bestiary, includes);
         let creatures = self.creatures(&raw.creatures, &grid, &factions, &bestiary);
@@ -397,6 +398,7 @@ impl Validator<'_> {
             traps,
             lights,
             magical_darkness,
+            magical_silence,
             factions,
             creatures,
             modules: raw.modules,

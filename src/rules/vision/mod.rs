@@ -2,7 +2,7 @@
 //!
 //! A creature sees a square it has line of sight to when the square is lit, bright or dim, or
 //! when the square is within its lightless vision, or (at exploration or combat speed, not
-//! deafened, not in magical darkness) within the 30' of its shadowy senses; those show the square
+//! deafened, not in magical darkness or silence) within the 30' of its shadowy senses; those show the square
 //! as dim. A creature that sees nothing is blinded. A lit creature is seen from as far as there
 //! is line of sight to it, so carrying a light gives a party away before it sees anyone.
 //!
@@ -11,9 +11,11 @@
 
 pub mod events;
 mod field;
+mod silence;
 pub use events::VisionEvent;
 pub use field::LosField;
 use field::seen_in;
+pub use silence::MagicalSilence;
 
 use bevy::prelude::*;
 
@@ -174,17 +176,18 @@ pub fn sight_of(
     )
 }
 
-/// Are a creature's shadowy senses working? Not when running, deafened, or in magical darkness.
+/// Are a creature's shadowy senses working? Not when running, deafened, or in an area of
+/// magical darkness or magical silence (Dungeon Delves › Light and Darkness).
 fn shadowy_senses_work(
     vision: &Vision,
     conditions: &Conditions,
     moved: &MovedThisRound,
-    in_magical_darkness: bool,
+    in_magical_darkness_or_silence: bool,
 ) -> bool {
     vision.shadowy_senses
         && moved.pace != Some(Pace::Running)
         && !conditions.has(ConditionKind::Deafened)
-        && !in_magical_darkness
+        && !in_magical_darkness_or_silence
 }
 
 /// Blind for a reason other than seeing nothing (a dazzling light, the level file).
@@ -500,7 +503,12 @@ impl Plugin for VisionPlugin {
                 && world.resource::<DungeonGrid>().distance_feet(from, at) <= darkvision;
             Some(if within { LightLevel::Bright } else { seen })
         }));
-        app.installs(|world, _| {
+        app.keeps::<MagicalSilence>();
+        app.installs(|world, level| {
+            world.insert_resource(MagicalSilence::of_areas(
+                &level.grid,
+                &level.magical_silence,
+            ));
             world.insert_resource(FactionMemory::default());
             world.insert_resource(PartyMaps::default());
         })
@@ -561,6 +569,7 @@ pub fn look(
     grid: Res<DungeonGrid>,
     light: Res<LightMap>,
     clock: Res<Clock>,
+    silence: Option<Res<MagicalSilence>>,
     mut log: ResMut<EventLog>,
     mut q: Query<Looker>,
     mut stamp: Local<Vec<GridPos>>,
@@ -569,7 +578,8 @@ pub fn look(
         let Ok((_, name, pos, vision, mut conditions, moved, mut sight)) = q.get_mut(e) else {
             continue;
         };
-        let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness;
+        let dark_magic = light.level(&grid, pos.0) == LightLevel::MagicalDarkness
+            || silence.as_ref().is_some_and(|s| s.at(&grid, pos.0));
         let senses = Senses {
             lightless_vision_feet: vision.lightless_vision_feet,
             shadowy_senses: shadowy_senses_work(vision, &conditions, moved, dark_magic),
