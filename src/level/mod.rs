@@ -215,6 +215,8 @@ pub struct DoorSpec {
     pub secret: bool,
     pub evil: bool,
     pub spikes: u8,
+    /// Partly hidden (a secret door): anyone may search for it hastily.
+    pub hasty_for_anyone: bool,
     pub judge: JudgeModifiers,
 }
 
@@ -231,6 +233,7 @@ impl DoorDef {
                 secret: false,
                 evil: false,
                 spikes: 0,
+                hasty_for_anyone: false,
                 judge: JudgeModifiers::new(),
             },
         }
@@ -259,6 +262,8 @@ pub struct TrapSpec {
     pub trigger: TrapTriggerDef,
     pub hidden: bool,
     pub search_modifier: i32,
+    /// Partly hidden: anyone may search for it hastily.
+    pub hasty_for_anyone: bool,
     pub judge: JudgeModifiers,
 }
 

@@ -462,3 +462,54 @@ fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
     ));
     assert!(!searches.is_empty(), "{}", delve.log().to_text());
 }
+
+/// Dungeon Delves › Searching: some features are only partly hidden and "permit a hasty throw
+/// even for non-thieves". Sera (no Searching) is offered a hasty search only within reach of
+/// the partly hidden door; she throws 18+ (the table's Adventuring target) for it alone — the
+/// fully hidden pit beside her is not hers to find hastily — and cannot repeat it. Elsewhere,
+/// still "not permitted".
+#[test]
+fn a_partly_hidden_feature_permits_anyone_a_hasty_search() {
+    let features = "doors: [(at: (3, 2), secret: true, hasty_for_anyone: true)], \
+                    traps: [(at: (5, 1), kind: Pit(depth_feet: 10), hidden: true)],";
+    let mut delve = delve::scenario::Delve {
+        app: app("", features),
+    };
+    let hasty = |delve: &delve::scenario::Delve| {
+        delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+            .into_iter()
+            .any(|(_, c)| c.way == "search hastily")
+    };
+    assert!(
+        !hasty(&delve),
+        "10' from the door: nothing partly hidden within 5'"
+    );
+    delve.act(SearchHastily { who: "Sera".into() });
+    assert!(delve.was_refused("Sera", &SearchRefusal::NotASearcher));
+    // Beside the door (5' diagonally) and the pit.
+    let sera = delve.entity("Sera");
+    delve.world_mut().get_mut::<Position>(sera).unwrap().0 = GridPos::new(4, 1);
+    assert!(hasty(&delve));
+    delve.script_dice(&[18]);
+    delve.act(SearchHastily { who: "Sera".into() });
+    let throws = delve.throws_for(delve::rules::throws::Skill::Proficiency(
+        delve::level::schema::Proficiency::Searching,
+    ));
+    assert_eq!(
+        throws
+            .iter()
+            .map(|t| (t.target, t.success))
+            .collect::<Vec<_>>(),
+        vec![(18, true)],
+        "one throw, for the door only"
+    );
+    assert_eq!(
+        delve.events::<SearchEvent>(),
+        vec![SearchEvent::Found {
+            who: "Sera".into(),
+            feature: "a secret door".into(),
+            at: GridPos::new(3, 2)
+        }]
+    );
+    assert!(!hasty(&delve), "not again here at her level");
+}

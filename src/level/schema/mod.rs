@@ -159,6 +159,10 @@ pub struct RawDoor {
     pub evil: bool,
     #[serde(default)]
     pub spikes: u8,
+    /// A secret door only partly hidden: anyone may search for it hastily (Dungeon Delves ›
+    /// Searching: features that "permit a hasty throw even for non-thieves").
+    #[serde(default)]
+    pub hasty_for_anyone: bool,
     /// The Judge's modifiers for this door: `{ LockComplexity: -2, UnusualDoor: -4 }`.
     #[serde(default)]
     pub judge: JudgeModifiers,
@@ -242,6 +246,9 @@ pub struct RawTrap {
     pub hidden: bool,
     #[serde(default)]
     pub search_modifier: i32,
+    /// Only partly hidden: anyone may search for it hastily (Dungeon Delves › Searching).
+    #[serde(default)]
+    pub hasty_for_anyone: bool,
     /// The Judge's modifiers for this trap: `{ TrapComplexity: -2, Concealment: -4 }`.
     #[serde(default)]
     pub judge: JudgeModifiers,

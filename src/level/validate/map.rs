@@ -212,6 +212,7 @@ impl Validator<'_> {
                     secret: d.secret,
                     evil: d.evil,
                     spikes: d.spikes.min(4),
+                    hasty_for_anyone: d.hasty_for_anyone,
                     judge: d.judge.clone(),
                 },
             });
@@ -299,6 +300,7 @@ impl Validator<'_> {
                     trigger,
                     hidden: t.hidden,
                     search_modifier: t.search_modifier,
+                    hasty_for_anyone: t.hasty_for_anyone,
                     judge: t.judge.clone(),
                 },
             });

@@ -9,6 +9,11 @@
 //! within its reach of any square it passes; that counts as a failed hasty search of a feature it
 //! misses. Each hidden feature's own search modifier applies. The Judge throws in secret: the log
 //! (the Judge's) shows every throw; the party learns only what is found.
+//!
+//! Some features are only partly hidden and "permit a hasty throw even for non-thieves"
+//! (`hasty_for_anyone` in the level): anyone within reach of one may search hastily, for those
+//! features only, at the Adventuring target the table gives (18+, 14+ with Alertness — the
+//! table's Adventuring row has no number of its own for a hasty search).
 
 pub mod events;
 pub use events::SearchEvent;
@@ -57,10 +62,10 @@ fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec
 
 /// The searches open to a creature where it stands, each with its time and chance: methodical
 /// (a turn; 5', 10' with a pole), and hasty (a round; proficient, and not already searched here
-/// hastily at its level).
+/// hastily at its level; or, for anyone, where a partly hidden feature is within reach: see
+/// [`hasty_search_of`]).
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
-/// The searches open to `who` where it stands.
 fn searches_here(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
     let (Some(here), Some(thrower)) = (
         world.get::<Position>(who).map(|p| p.0),
@@ -78,11 +83,14 @@ fn searches_here(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
     let searched_here = world
         .get::<HastilySearched>(who)
         .is_some_and(|s| s.area(here, level));
+    let hasty = hasty_search_of(world, who, &[here])
+        .filter(|_| !searched_here)
+        .map(|(target, ..)| target);
     let situation = searching_situation(world, who);
     // In a battle only the hasty search, a round's action (RULINGS › The battle round); the
     // methodical one takes a turn, which an encounter interrupts (RULINGS › Time).
     let battle = crate::creature::in_battle(world, who);
-    search_choices(&thrower, profs, gear, searched_here, &situation)
+    search_choices(&thrower, profs, gear, hasty, &situation)
         .into_iter()
         .filter(|c| !battle || c.command.get::<Search>().is_none())
         .map(|c| (crate::act::Concern::Here, c))
@@ -93,7 +101,7 @@ fn search_choices(
     who: &crate::rules::throws::Thrower,
     profs: &Proficiencies,
     gear: &Equipment,
-    searched_here_hastily: bool,
+    hasty: Option<i32>,
     situation: &[Modifier],
 ) -> Vec<crate::act::Choice> {
     use crate::act::AnyAct;
@@ -116,9 +124,7 @@ fn search_choices(
             search,
         ));
     }
-    if let Some((target, _)) = searching_target(profs, false)
-        && !searched_here_hastily
-    {
+    if let Some(target) = hasty {
         let search = AnyAct::from(SearchHastily { who: name.into() });
         out.push(Choice::thrown(
             "search hastily",
@@ -154,40 +160,67 @@ struct Hidden {
     at: GridPos,
     modifier: i32,
     door: bool,
+    /// Partly hidden: anyone may search for it hastily.
+    hasty_for_anyone: bool,
 }
 
-fn hidden_features(world: &mut World) -> Vec<Hidden> {
+fn hidden_features(world: &World) -> Vec<Hidden> {
     let mut out = Vec::new();
-    read_query(world, |doors: Query<(Entity, &Position, &Door)>| {
-        for (e, p, d) in &doors {
+    if let Some(mut doors) = world.try_query::<(Entity, &Position, &Door)>() {
+        for (e, p, d) in doors.iter(world) {
             if d.secret {
                 out.push(Hidden {
                     entity: e,
                     at: p.0,
                     modifier: 0,
                     door: true,
+                    hasty_for_anyone: d.hasty_for_anyone,
                 });
             }
         }
-    });
-    read_query(world, |traps: Query<(Entity, &Position, &Trap)>| {
-        for (e, p, t) in &traps {
+    }
+    if let Some(mut traps) = world.try_query::<(Entity, &Position, &Trap)>() {
+        for (e, p, t) in traps.iter(world) {
             if t.hidden {
                 out.push(Hidden {
                     entity: e,
                     at: p.0,
                     modifier: t.search_modifier,
                     door: false,
+                    hasty_for_anyone: t.hasty_for_anyone,
                 });
             }
         }
-    });
+    }
     out.sort_by_key(|h| (h.at.y, h.at.x, h.entity));
     out
 }
 
+/// The hasty search open to `who` over the hidden features within reach of `squares`: one
+/// proficient in Searching throws its class value for all of them; anyone else, 18+ (14+ with
+/// Alertness), for the partly hidden ones only, and only when there is one it has not searched
+/// for hastily at its level — else `None`.
+fn hasty_search_of(
+    world: &World,
+    who: Entity,
+    squares: &[GridPos],
+) -> Option<(i32, Vec<Modifier>, Vec<Hidden>)> {
+    let profs = world.get::<Proficiencies>(who)?;
+    let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
+    let searched = world.get::<HastilySearched>(who);
+    let fresh = within_reach(world, who, squares)
+        .into_iter()
+        .filter(|h| searched.is_none_or(|s| !s.features.contains(&(h.entity, level))));
+    if let Some((target, mods)) = searching_target(profs, false) {
+        return Some((target, mods, fresh.collect()));
+    }
+    let partly: Vec<Hidden> = fresh.filter(|h| h.hasty_for_anyone).collect();
+    let (target, _) = searching_target(profs, true)?;
+    (!partly.is_empty()).then_some((target, Vec::new(), partly))
+}
+
 /// The hidden features within reach of any of `squares` (a searcher's reach).
-fn within_reach(world: &mut World, who: Entity, squares: &[GridPos]) -> Vec<Hidden> {
+fn within_reach(world: &World, who: Entity, squares: &[GridPos]) -> Vec<Hidden> {
     let reach = reach_feet(world.get::<Equipment>(who));
     let scale = world.resource::<DungeonGrid>().scale_feet();
     hidden_features(world)
@@ -307,10 +340,7 @@ impl HastilySearched {
 /// A hasty search of `squares`' surroundings: a throw for each hidden feature within reach not
 /// already searched for hastily at the searcher's level, each then counted as searched.
 fn search_hastily_around(world: &mut World, who: Entity, squares: &[GridPos], what: &str) {
-    let Some((target, mods)) = world
-        .get::<Proficiencies>(who)
-        .and_then(|p| searching_target(p, false))
-    else {
+    let Some((target, mods, fresh)) = hasty_search_of(world, who, squares) else {
         return;
     };
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
@@ -318,10 +348,6 @@ fn search_hastily_around(world: &mut World, who: Entity, squares: &[GridPos], wh
         .get::<HastilySearched>(who)
         .cloned()
         .unwrap_or_default();
-    let fresh: Vec<Hidden> = within_reach(world, who, squares)
-        .into_iter()
-        .filter(|h| !searched.features.contains(&(h.entity, level)))
-        .collect();
     searched
         .features
         .extend(fresh.iter().map(|h| (h.entity, level)));
@@ -340,10 +366,10 @@ fn search_methodically(world: &mut World, who: Entity) -> Result<(), Refusal> {
 /// `SearchHastily`: a hasty search of the squares around (a round; proficient in Searching).
 fn search_hastily(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let at = square_of(world, who)?;
-    let profs = world
+    world
         .get::<Proficiencies>(who)
         .ok_or(Unable::NoProficiencies)?;
-    searching_target(profs, false).ok_or(SearchRefusal::NotASearcher)?;
+    hasty_search_of(world, who, &[at]).ok_or(SearchRefusal::NotASearcher)?;
     let level = world.get::<ClassLevel>(who).map_or(0, |c| c.level);
     let mut searched = world
         .get::<HastilySearched>(who)
@@ -405,7 +431,7 @@ crate::creature_commands! {
 /// Why a search is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchRefusal {
-    /// Hasty searches are for those proficient in Searching.
+    /// Hasty searches are for those proficient in Searching (or near a partly hidden feature).
     NotASearcher,
     /// Searched here hastily at this level already.
     SearchedHereHastily,
@@ -418,7 +444,8 @@ impl std::fmt::Display for SearchRefusal {
         match self {
             SearchRefusal::NotASearcher => write!(
                 f,
-                "only those proficient in Searching, with a Searching throw, search hastily"
+                "only those proficient in Searching, with a Searching throw, search hastily \
+                 (anyone else only where something partly hidden is within reach)"
             ),
             SearchRefusal::SearchedHereHastily => write!(
                 f,

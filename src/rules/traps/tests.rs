@@ -56,6 +56,7 @@ fn a_thief_is_offered_hasty_and_methodical_ways_and_anyone_else_methodical_only(
         trigger: TrapTriggerDef::Step,
         hidden: false,
         search_modifier: 0,
+        hasty_for_anyone: false,
         judge: Default::default(),
     });
     let at = GridPos::new(4, 1);

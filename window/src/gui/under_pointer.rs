@@ -66,6 +66,9 @@ pub fn describe_trap(t: &Trap) -> String {
     if t.search_modifier != 0 {
         s.push_str(&format!(", search {:+}", t.search_modifier));
     }
+    if t.hidden && t.hasty_for_anyone {
+        s.push_str(", partly hidden (a hasty search by anyone)");
+    }
     s
 }
 
