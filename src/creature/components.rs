@@ -154,11 +154,20 @@ pub struct Combatant {
     pub initiative_modifier: Option<i32>,
     pub weapons: Vec<WeaponDef>,
     pub armor: Option<RawArmor>,
+    /// A gambeson layered beneath `armor` (Tactical Combat › Armor as Damage Reduction).
+    pub beneath: Option<RawArmor>,
     pub shield: Option<RawShield>,
     pub fortitude: Option<i32>,
     pub touch_ac: Option<i32>,
     pub mythic: bool,
     pub flees_when_bloodied: bool,
+}
+
+impl Combatant {
+    /// The armor it wears: its armor, and a gambeson beneath it.
+    pub fn worn(&self) -> Vec<&RawArmor> {
+        self.armor.iter().chain(self.beneath.iter()).collect()
+    }
 }
 
 /// A creature resting (Dungeon Delves › Rest and Recuperation; `rules::rest`), and for how

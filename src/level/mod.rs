@@ -374,6 +374,8 @@ pub struct CreatureDef {
     pub initiative_modifier: Option<i32>,
     pub weapons: Vec<WeaponDef>,
     pub armor: Option<RawArmor>,
+    /// A gambeson layered beneath `armor`.
+    pub beneath: Option<RawArmor>,
     pub shield: Option<RawShield>,
     pub conditions: Vec<ConditionKind>,
     pub fortitude: Option<i32>,

@@ -84,7 +84,7 @@ impl TacticalCombat {
 /// 2, heavy 3, against piercing and slashing; +1 at the first enhancement, again at +3 and +5.
 /// A gambeson (light armor named "gambeson") gives DR 3 against bludgeoning only.
 fn armor_dr(armor: &RawArmor, against: DamageType) -> i32 {
-    if armor.name.eq_ignore_ascii_case("gambeson") {
+    if armor.is_gambeson() {
         return if against == DamageType::Bludgeoning {
             3
         } else {

@@ -593,3 +593,54 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
             .contains(&delve::policy::party::Intent::ClearJam { who: "Wren".into() })
     );
 }
+
+/// Tactical Combat › Armor as Damage Reduction: a gambeson "can be worn alone as light armor or
+/// layered under other armor. When layered beneath armor that grants DR vs Piercing & Slashing,
+/// both DR types apply": Gnawbone in chain mail (DR 2 against slashing) over a gambeson (DR 3
+/// against bludgeoning) takes Brannoc's sword's 6 as 4 and Hild's mace's 6 as 3. Only a
+/// gambeson goes beneath, and only beneath armor: the level says where it is wrong.
+#[test]
+fn a_gambeson_layered_beneath_armor_adds_its_bludgeoning_dr() {
+    let layered = r#", armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)),
+        beneath: Some((name: "gambeson", weight: Light, ac_bonus: 1))"#;
+    let hild = r#"(name: "Hild", faction: "party", at: (4, 1), hp: 12, ac: 14, str: 13,
+        encumbrance_stone: 5.0, attack_bonus: 3,
+        weapons: [(name: "mace", damage: "1d6", damage_type: Bludgeoning)])"#;
+    let mut app = arena(layered, hild);
+    let (b, h, g) = (
+        app.entity("Brannoc"),
+        app.entity("Hild"),
+        app.entity("Gnawbone"),
+    );
+    for (who, dr, total) in [(b, 2, 4), (h, 3, 3)] {
+        app.script_dice(&[19, 6]);
+        attack(app.world_mut(), who, g, 0).unwrap();
+        let damage = last_attack(&app).5.expect("a hit");
+        assert_eq!((damage.reduced_by, damage.total), (dr, total));
+    }
+
+    for (wrong, says) in [
+        (
+            r#", armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)),
+            beneath: Some((name: "leather", weight: Light, ac_bonus: 2))"#,
+            "only a gambeson is layered under other armor",
+        ),
+        (
+            r#", beneath: Some((name: "gambeson", weight: Light, ac_bonus: 1))"#,
+            "beneath no armor",
+        ),
+    ] {
+        let problems = Scenario::lit_corridor(15)
+            .creature(&format!(
+                r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (3, 1){wrong})"#
+            ))
+            .try_build()
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            problems.contains(says) && problems.contains("beneath"),
+            "{problems}"
+        );
+    }
+}

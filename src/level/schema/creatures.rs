@@ -161,6 +161,7 @@ pub enum ArmorWeight {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawArmor {
+    /// Its name; a "gambeson" is DR against bludgeoning only.
     pub name: String,
     pub weight: ArmorWeight,
     pub ac_bonus: i32,
@@ -170,6 +171,13 @@ pub struct RawArmor {
     /// of these effects, you must be proficient with the armor used"); yes unless written.
     #[serde(default = "yes")]
     pub proficient: bool,
+}
+
+impl RawArmor {
+    /// A gambeson (Tactical Combat › Armor as Damage Reduction).
+    pub fn is_gambeson(&self) -> bool {
+        self.name.eq_ignore_ascii_case("gambeson")
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,6 +267,9 @@ pub struct RawCreature {
     pub initiative_modifier: Option<i32>,
     pub weapons: Option<Vec<RawWeapon>>,
     pub armor: Option<RawArmor>,
+    /// A gambeson layered beneath `armor` (Tactical Combat › Armor as Damage Reduction: "It can
+    /// be worn alone as light armor or layered under other armor … both DR types apply").
+    pub beneath: Option<RawArmor>,
     pub shield: Option<RawShield>,
     pub conditions: Option<Vec<ConditionKind>>,
     /// Fortitude save bonus for the tactical rules' saves (massive trauma and damage); the

@@ -241,6 +241,30 @@ impl Validator<'_> {
                     format!("creature `{name}` shares {p} with `{other}`"),
                 );
             }
+            if let Some(b) = &c.beneath {
+                let pos = self.at(path!["creatures", i, "beneath"]);
+                if !b.is_gambeson() {
+                    self.error(
+                        DiagnosticKind::BadValue,
+                        pos,
+                        format!(
+                            "creature `{name}` wears a `{}` beneath its armor: only a gambeson is \
+                             layered under other armor (Tactical Combat › Armor as Damage \
+                             Reduction)",
+                            b.name
+                        ),
+                    );
+                } else if c.armor.is_none() {
+                    self.error(
+                        DiagnosticKind::Missing,
+                        pos,
+                        format!(
+                            "creature `{name}` wears a gambeson beneath no armor: worn alone, it \
+                             is its `armor`"
+                        ),
+                    );
+                }
+            }
             let (Some(hp), Some(ac)) = (c.hp, c.ac) else {
                 self.error(
                     DiagnosticKind::Missing,
@@ -484,6 +508,7 @@ impl Validator<'_> {
                 initiative_modifier: c.initiative_modifier,
                 weapons,
                 armor: c.armor.clone(),
+                beneath: c.beneath.clone(),
                 shield: c.shield.clone(),
                 conditions: c.conditions.clone().unwrap_or_default(),
                 fortitude: c.fortitude,

@@ -560,6 +560,7 @@ fn merge(entry: &RawCreature, t: &RawCreature, template_name: &str) -> RawCreatu
         initiative_modifier,
         weapons,
         armor,
+        beneath,
         shield,
         conditions,
         fortitude,

@@ -569,7 +569,7 @@ fn roll_damage(
     };
     let bypass = bypasses_armor(w, increment);
     let reduced_by = if rules.armor_as_damage_reduction && !bypass {
-        let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
+        let worn = t.combatant.worn();
         tactical::worn_dr(&worn, w.damage_type).min(raw.max(0))
     } else {
         0
@@ -578,9 +578,9 @@ fn roll_damage(
     // nothing; the breakdown says so.
     let unproficient_armor = t
         .combatant
-        .armor
-        .as_ref()
-        .filter(|a| rules.armor_as_damage_reduction && !bypass && !a.proficient)
+        .worn()
+        .into_iter()
+        .find(|a| rules.armor_as_damage_reduction && !bypass && !a.proficient)
         .map(|a| a.name.clone());
     let mut total = (raw - reduced_by).max(0);
     let enchantment = match &w.enchantment {
@@ -679,7 +679,7 @@ pub fn forecast(
         ranged: w.range_feet.is_some(),
     };
     let (need, chance) = throws::chance(&thrower, kind, &modifiers, ac);
-    let worn: Vec<&crate::level::schema::RawArmor> = t.combatant.armor.iter().collect();
+    let worn = t.combatant.worn();
     let bypass = bypasses_armor(&w, increment);
     let dr_note = if !rules.armor_as_damage_reduction {
         Some("the armor-as-DR rule is off".to_owned())
@@ -687,9 +687,9 @@ pub fn forecast(
         Some("a crossbow or firearm in its first increment bypasses armor's DR".to_owned())
     } else {
         t.combatant
-            .armor
-            .as_ref()
-            .filter(|a| !a.proficient)
+            .worn()
+            .into_iter()
+            .find(|a| !a.proficient)
             .map(|a| format!("{} is not proficient with its {}", t.name, a.name))
     };
     let dr_of = |ty: DamageType| {

@@ -730,6 +730,7 @@ impl Plugin for BattlePlugin {
                 initiative_modifier: c.initiative_modifier,
                 weapons: c.weapons.clone(),
                 armor: c.armor.clone(),
+                beneath: c.beneath.clone(),
                 shield: c.shield.clone(),
                 fortitude: c.fortitude,
                 touch_ac: c.touch_ac,
