@@ -150,6 +150,7 @@ commands! {
     rules::combat::TotalDefense => offered,
     rules::combat::ActivateEnchantment => offered,
     rules::combat::ForgoShield => offered,
+    rules::combat::SacrificeShield => offered,
     rules::combat::WaitForOrders => not_offered(WHOLE_PARTY),
     rules::party::MoveParty => not_offered(WHOLE_PARTY),
     rules::party::RestParty => not_offered(WHOLE_PARTY),

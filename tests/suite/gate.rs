@@ -465,6 +465,7 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
                 .insert(delve::rules::combat::battle::ShieldState {
                     broken: true,
                     destroyed: true,
+                    sacrificed_in: None,
                 });
         }
         app.script_dice(&[10, 3]);

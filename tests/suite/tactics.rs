@@ -231,6 +231,7 @@ fn a_firearm_against_a_stat_blocks_touch_ac_and_a_destroyed_shield() {
                 .insert(delve::rules::combat::battle::ShieldState {
                     broken: true,
                     destroyed: true,
+                    sacrificed_in: None,
                 });
         }
         let f = delve::rules::combat::attack::forecast(app.world(), w, g, 0).unwrap();
@@ -304,6 +305,65 @@ fn shields_forgone_and_sacrificed() {
         Some(AttackNote::ShieldSacrificed {
             who: "Gnawbone".into(),
             destroyed: false
+        })
+    );
+}
+
+/// Tactical Combat › Shields: "as an immediate action you can choose to give the shield the
+/// broken condition to convert the attack to a standard hit" — the bearer's choice, once a
+/// round. Gnawbone (40 hit points: no critical of Brannoc's could put him down) keeps his
+/// shield by default and when he says never; saying always, he breaks it at the first
+/// critical, not at a second in the same round, and it is destroyed at one the next round.
+#[test]
+fn a_shield_is_sacrificed_by_its_bearers_choice_once_a_round() {
+    use delve::command::acts::SacrificeShield;
+    use delve::rules::combat::gear::{ShieldSacrifice, ShieldState};
+    let tough = ", hp: 40, shield: Some((weight: Heavy, ac_bonus: 1))";
+    // The throw, its confirmation, and the damage die (a critical's base dice at maximum).
+    let critical = |app: &mut delve::scenario::Delve| {
+        let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+        app.script_dice(&[20, 15, 4]);
+        attack(app.world_mut(), b, g, 0).unwrap();
+        (
+            last_attack(app).5.unwrap().critical,
+            app.get::<ShieldState>("Gnawbone").copied(),
+        )
+    };
+    for when in [None, Some(ShieldSacrifice::Never)] {
+        let mut app = arena(tough, "");
+        if let Some(when) = when {
+            app.act(SacrificeShield {
+                who: "Gnawbone".into(),
+                when,
+            });
+        }
+        assert_eq!(critical(&mut app), (true, None), "{when:?}");
+    }
+    let mut app = arena(tough, "");
+    app.act(SacrificeShield {
+        who: "Gnawbone".into(),
+        when: ShieldSacrifice::Always,
+    });
+    let round = app.world().resource::<delve::time::Clock>().rounds;
+    let broken = ShieldState {
+        broken: true,
+        destroyed: false,
+        sacrificed_in: Some(round),
+    };
+    assert_eq!(critical(&mut app), (false, Some(broken)));
+    assert_eq!(
+        critical(&mut app),
+        (true, Some(broken)),
+        "an immediate action: once a round"
+    );
+    app.world_mut().resource_mut::<delve::time::Clock>().rounds += 1;
+    let (crit, state) = critical(&mut app);
+    assert!(!crit && state.is_some_and(|s| s.destroyed));
+    assert_eq!(
+        last_note(&app),
+        Some(AttackNote::ShieldSacrificed {
+            who: "Gnawbone".into(),
+            destroyed: true
         })
     );
 }

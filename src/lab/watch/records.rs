@@ -331,6 +331,7 @@ impl Activity {
             | Command::TotalDefense(_)
             | Command::ActivateEnchantment(_)
             | Command::ForgoShield(_)
+            | Command::SacrificeShield(_)
             | Command::WaitForOrders(_)
             | Command::MoveParty(_)
             | Command::MarchingOrder(_)

@@ -23,8 +23,8 @@ use crate::level::WeaponDef;
 use crate::level::schema::{ConditionKind, DamageType, ShieldWeight, WeaponKind};
 use crate::log::EventLog;
 use crate::rules::combat::battle::{
-    ActiveEnchantments, AttackOrder, Battle, Jammed, ShieldForgone, ShieldState, TOTAL_DEFENSE_AC,
-    TotalDefense, is_down,
+    ActiveEnchantments, AttackOrder, Battle, Jammed, ShieldForgone, ShieldSacrifice, ShieldState,
+    TOTAL_DEFENSE_AC, TotalDefense, is_down,
 };
 use crate::rules::penalties::{CheckKind, penalties_for};
 use crate::rules::tactical::{self, TacticalCombat};
@@ -481,8 +481,9 @@ pub fn strike(
         let confirm = confirmed.natural;
         critical = confirmed.success && confirm != 1;
         confirmation = Some(confirmed);
-        // Shields › a shield may be sacrificed to turn a critical into a normal hit: the
-        // defender does so when the critical could put it down.
+        // Shields › a shield may be sacrificed to turn a critical into a normal hit, as an
+        // immediate action (once a round), by the bearer's standing choice (`ShieldSacrifice`:
+        // by default, when the critical could put it down).
         // A forgone shield gives none of its benefits until its next turn: it cannot be
         // sacrificed.
         if critical
@@ -497,10 +498,18 @@ pub fn strike(
                 .get::<ShieldState>(target)
                 .copied()
                 .unwrap_or_default();
-            if most >= hp && !state.destroyed {
+            let choice = world
+                .get::<ShieldSacrifice>(target)
+                .copied()
+                .unwrap_or_default();
+            if choice.gives_it_up(most, hp)
+                && !state.destroyed
+                && state.sacrificed_in != Some(round)
+            {
                 let now = ShieldState {
                     broken: true,
                     destroyed: state.broken,
+                    sacrificed_in: Some(round),
                 };
                 world.entity_mut(target).insert(now);
                 critical = false;

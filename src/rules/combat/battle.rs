@@ -702,6 +702,7 @@ impl Plugin for BattlePlugin {
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::combat::opportunity::Disengaging>()
             .keeps_component::<crate::rules::combat::gear::ShieldState>()
+            .keeps_component::<crate::rules::combat::gear::ShieldSacrifice>()
             .keeps_component::<crate::rules::combat::gear::Jammed>()
             .keeps_component::<crate::rules::combat::gear::TotalDefense>()
             .keeps_component::<crate::rules::combat::gear::ActiveEnchantments>()

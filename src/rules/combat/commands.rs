@@ -78,6 +78,14 @@ pub struct ForgoShield {
     pub who: String,
 }
 
+/// When the shield is given up to a critical hit (Tactical Combat › Shields): a standing choice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SacrificeShield {
+    pub who: String,
+    pub when: super::gear::ShieldSacrifice,
+}
+
 /// In a battle the party's members wait for their player's orders (`on`), or fight by
 /// themselves (`off`, as every party does headless).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -262,6 +270,31 @@ impl Act for ForgoShield {
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         combat_on(world)?;
         battle::forgo_shield(world, creature(world, &self.who)?)
+    }
+}
+
+impl fmt::Display for SacrificeShield {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "give the shield up to a critical hit {}",
+            self.when.words()
+        )
+    }
+}
+
+impl Act for SacrificeShield {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        combat_on(world)?;
+        super::gear::choose_sacrifice(world, creature(world, &self.who)?, self.when)
     }
 }
 

@@ -16,6 +16,63 @@ use crate::time::Clock;
 pub struct ShieldState {
     pub broken: bool,
     pub destroyed: bool,
+    /// The round it was last sacrificed: "as an immediate action", once a round.
+    pub sacrificed_in: Option<u64>,
+}
+
+/// Shields: "when a critical hit is scored against you while you are wielding a shield, as an
+/// immediate action you can choose to give the shield the broken condition to convert the
+/// attack to a standard hit … before the damage is rolled". The blow lands in the attacker's
+/// turn, so the bearer's choice is made beforehand and stands.
+#[derive(
+    Component, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
+pub enum ShieldSacrifice {
+    /// When the critical could put it down: the most the blow could deal is at least its hit
+    /// points. Every creature's choice until it makes another.
+    #[default]
+    ToSurvive,
+    /// At any critical (once a round).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ShieldSacrifice {
+    /// Would the bearer give its shield up to a critical that could deal `most`, with `hp` left?
+    pub fn gives_it_up(self, most: i32, hp: i32) -> bool {
+        match self {
+            ShieldSacrifice::ToSurvive => most >= hp,
+            ShieldSacrifice::Always => true,
+            ShieldSacrifice::Never => false,
+        }
+    }
+
+    /// The choice in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            ShieldSacrifice::ToSurvive => "when a critical could put it down",
+            ShieldSacrifice::Always => "at any critical",
+            ShieldSacrifice::Never => "never",
+        }
+    }
+}
+
+/// `SacrificeShield`: when the bearer will give its shield up to a critical hit.
+pub(crate) fn choose_sacrifice(
+    world: &mut World,
+    who: Entity,
+    when: ShieldSacrifice,
+) -> Result<(), Refusal> {
+    let shield = world
+        .get::<Combatant>(who)
+        .and_then(|c| c.shield.as_ref())
+        .ok_or(CombatRefusal::NoShield)?;
+    if !shield.proficient {
+        return Err(CombatRefusal::NotProficientWithShield.into());
+    }
+    world.entity_mut(who).insert(when);
+    Ok(())
 }
 
 /// Firearm Misfires: an advanced firearm that misfired is jammed until cleared.
