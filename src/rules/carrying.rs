@@ -399,15 +399,12 @@ impl Plugin for CarryingPlugin {
 /// (`rules::carrying`).
 pub(crate) fn take_up(world: &mut World, who: Entity, whom: Entity, stone: f32) {
     bear(world, who, stone);
-    let round = world.resource::<crate::time::Clock>().rounds;
     world
         .entity_mut(who)
         .remove::<crate::rules::movement::Walking>()
-        .insert((
-            Holding { whom, stone },
-            // In lieu of moving: it has spent its move this round.
-            crate::rules::movement::MoveLimit { round, feet: 0 },
-        ));
+        .insert(Holding { whom, stone });
+    // In lieu of moving: it has spent its move this round.
+    crate::rules::movement::limit_moves(world, who, 0);
 }
 
 /// Adds `stone` (or takes it off) the creature's encumbrance; one whose speed is given, not its

@@ -488,3 +488,55 @@ fn a_faction_that_heard_the_enemy_is_not_surprised() {
         "the party's 1: surprised"
     );
 }
+
+/// Tactical Combat › Activating Weapon Enchantments: with a base attack bonus of 1+ and Use
+/// Magic Device, "as a move action instead of as a Standard Action". Ada, told to shoot, to
+/// activate her sling's flaming and to walk away, spends her move on it: she shoots (the
+/// enchantment burning) and does not move at all — the 15' a missile loosed first allows does
+/// not give back the move she spent (it once did: the last limit set won).
+#[test]
+fn an_enchantment_activated_as_a_move_action_spends_the_move() {
+    let sling = r#", proficiencies: [UseMagicDevice], initiative_modifier: 20,
+        weapons: [(name: "sword", damage: "1d8", damage_type: Slashing),
+        (name: "sling", damage: "1d4", damage_type: Bludgeoning, range_feet: 50,
+         enchantment: Some((name: "flaming", damage: "1d6")))]"#;
+    let mut app = duel(7, sling, 12, "");
+    control(&mut app, "Ada");
+    control(&mut app, "Gnawbone");
+    app.run(1);
+    app.script_dice(&[15, 2, 3]);
+    app.give(delve::command::acts::Attack {
+        who: "Ada".into(),
+        target: "Gnawbone".into(),
+        weapon: Some("sling".into()),
+    });
+    // As her player gives them in her faction's turn: the activation, then the walk.
+    for order in [
+        delve::command::Command::from(delve::command::acts::ActivateEnchantment {
+            who: "Ada".into(),
+            weapon: "sling".into(),
+        }),
+        delve::command::Command::from(Move {
+            who: "Ada".into(),
+            to: (1, 1),
+            pace: delve::rules::movement::Pace::Combat,
+        }),
+    ] {
+        delve::command::carry_out(app.world_mut(), order.act()).unwrap();
+    }
+    app.run(1);
+    assert!(app.events::<CombatEvent>().iter().any(|e| matches!(
+        e,
+        CombatEvent::EnchantmentActivated {
+            move_action: true,
+            ..
+        }
+    )));
+    let d = last_attack(&app).5.expect("a hit");
+    assert_eq!(d.enchantment, Some(("flaming".into(), vec![3])));
+    assert_eq!(
+        app.at("Ada"),
+        delve::grid::GridPos::new(7, 1),
+        "no move left"
+    );
+}

@@ -503,7 +503,6 @@ fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
     let Some(faction) = turn_of(world) else {
         return;
     };
-    let round = world.resource::<Clock>().rounds;
     for (_, who, order) in attackers(world, q, faction) {
         if world.get::<crate::rules::movement::Walking>(who).is_none()
             || can_attack(world, who, order.target, order.weapon).is_err()
@@ -526,9 +525,7 @@ fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
             None
         };
         if let Some(feet) = feet {
-            world
-                .entity_mut(who)
-                .insert(crate::rules::movement::MoveLimit { round, feet });
+            crate::rules::movement::limit_moves(world, who, feet);
         }
         world.resource_mut::<Battle>().struck_first.push(who);
     }

@@ -114,11 +114,10 @@ pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
 
 /// This round the creature moves no farther: a full-round action, or a move action spent.
 fn stays_put(world: &mut World, who: Entity) {
-    let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(crate::rules::movement::MoveLimit { round, feet: 0 });
+        .remove::<crate::rules::movement::Walking>();
+    crate::rules::movement::limit_moves(world, who, 0);
 }
 
 /// The standard rules' total defense: +4 to AC, and no attacks.
@@ -165,7 +164,9 @@ pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: boo
 }
 
 /// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
-/// walking this round; as a standard action it does not attack this round.
+/// walking this round and moves no farther, whatever else limits its move; as a standard action
+/// it does not attack this round. (In a battle it is carried out in its faction's turn, before
+/// the faction walks: its move is not yet spent.)
 pub(crate) fn activate_enchantment(
     world: &mut World,
     who: Entity,

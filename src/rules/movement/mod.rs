@@ -110,6 +110,17 @@ pub struct MoveLimit {
     pub feet: u32,
 }
 
+/// Limits the creature's movement this round to `feet`: the least of every limit set on it
+/// this round holds (a move action spent, then a missile loosed, still leaves it no move).
+pub(crate) fn limit_moves(world: &mut World, who: Entity, feet: u32) {
+    let round = world.resource::<crate::time::Clock>().rounds;
+    let feet = world
+        .get::<MoveLimit>(who)
+        .filter(|l| l.round == round)
+        .map_or(feet, |l| l.feet.min(feet));
+    world.entity_mut(who).insert(MoveLimit { round, feet });
+}
+
 /// How far a creature moved this round and at what pace (Situational Penalties › Movement reads
 /// it). Reset at the start of every round.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
