@@ -127,6 +127,7 @@ impl Plugin for SimCorePlugin {
             .keeps_component::<Vision>()
             .keeps_component::<Conditions>()
             .keeps_component::<crate::rules::acting::ActionTaken>()
+            .keeps_component::<crate::rules::acting::HandsUsed>()
             .keeps::<crate::rules::modules::RunningModules>()
             // The record of the delve (restored from its line) and what marks the level's
             // entities: in the world, not its state.

@@ -280,6 +280,32 @@ pub fn held(world: &World, who: Entity) -> Option<Hold> {
     world.get_resource::<Holds>()?.on(world, who).next()
 }
 
+/// The round a creature last used its hands in a blow (an attack, one of opportunity too).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandsUsed {
+    pub round: u64,
+}
+
+/// Did the creature use its hands this round for something: an action of the round (a lock
+/// picked, a trap disarmed, a light lit, a hook thrown …), work on a task, a blow struck, or
+/// what keeps its hands busy (climbing, crawling, holding up a companion)? Dungeon Delves ›
+/// Marching and Mapping: the mapper "must use both hands for mapping" — a mapper that does
+/// any of these maps nothing that round.
+pub fn hands_used(world: &World, who: Entity, round: u64) -> bool {
+    ActionTaken::this_round(world.get::<ActionTaken>(who), round)
+        || world
+            .get::<HandsUsed>(who)
+            .is_some_and(|h| h.round == round)
+        || held(world, who) == Some(Hold::AtWork)
+        || world.get_resource::<BusyHands>().is_some_and(|b| {
+            b.0.iter()
+                .any(|(what, on)| *what != MAPPING && on(world, who))
+        })
+}
+
+/// What keeps a mapper's hands busy (Dungeon Delves › Marching and Mapping).
+pub const MAPPING: &str = "mapping";
+
 /// The round a creature took its action (RULINGS › The battle round): it makes no attack that
 /// round.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

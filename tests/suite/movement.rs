@@ -608,6 +608,66 @@ fn at_combat_speed_the_mapper_does_not_map() {
     assert_eq!(hurrying, before, "nothing mapped at combat speed");
 }
 
+/// Dungeon Delves › Marching and Mapping: the mapper "must use both hands for mapping". Walking
+/// the dark corridor with a torch at exploration speed, the mapper maps what it sees; carrying
+/// a dying companion the same way (its hands holding him), it maps nothing.
+#[test]
+fn a_mapper_whose_hands_are_busy_does_not_map() {
+    let corridor = long_corridor();
+    let mapped_after = |carrying: bool| {
+        let l = level(
+            &rows(&corridor),
+            "(name: \"Scribe\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, str: 16, \
+             carries: [(kind: Torch, lit: true)], encumbrance_stone: 1.0), \
+             (name: \"Hurt\", faction: \"party\", at: (2, 1), hp: 5, ac: 12, \
+             encumbrance_stone: 1.0, conditions: [Dying])",
+            ", marching_order: [\"Scribe\", \"Hurt\"], mapper: \"Scribe\"",
+        );
+        let mut app = sim_app(&l, 1);
+        let mapped = |app: &App| {
+            let maps = app.world().resource::<delve::rules::vision::PartyMaps>();
+            maps.0
+                .iter()
+                .find(|m| m.party == "party")
+                .map_or(0, |m| m.mapped.iter().filter(|&&b| b).count())
+        };
+        if carrying {
+            give(
+                app.world_mut(),
+                Command::Carry(delve::command::acts::Carry {
+                    who: "Scribe".into(),
+                    whom: "Hurt".into(),
+                    with: None,
+                }),
+            );
+            run_round(app.world_mut());
+            assert!(
+                app.world()
+                    .get::<delve::rules::carrying::Holding>(
+                        app.world().resource::<CreatureIndex>().0["Scribe"]
+                    )
+                    .is_some()
+            );
+        }
+        let before = mapped(&app);
+        give(
+            app.world_mut(),
+            Command::Move(Move {
+                who: "Scribe".into(),
+                to: (60, 1),
+                pace: Pace::Exploration,
+            }),
+        );
+        run_rounds(app.world_mut(), 10);
+        assert!(at(&app, "Scribe").x > 5, "it walked on");
+        (before, mapped(&app))
+    };
+    let (before, free) = mapped_after(false);
+    assert!(before > 0 && free > before, "{before} → {free}");
+    let (before, carrying) = mapped_after(true);
+    assert_eq!(carrying, before, "nothing mapped with its hands full");
+}
+
 /// Dungeon Delves › Marching and Mapping, with the Judge's `mapping_errors` on: at the end of a
 /// turn of mapping the Judge's secret 1d6 puts an error in the map on a 1; a mapper with the
 /// Mapping proficiency gets the Judge's secret Mapping throw to notice it (12 against 10: put

@@ -368,6 +368,55 @@ fn a_shield_is_sacrificed_by_its_bearers_choice_once_a_round() {
     );
 }
 
+/// Tactical Combat › Shields: "a character wielding a shield may perform actions that require a
+/// free hand if they forgo all bonuses and benefits of the shield". Gnawbone on a climb (a hand
+/// on the wall) has none of his shield's +1 against Brannoc's blow, and his shield is not his to
+/// sacrifice to a critical; off the wall, it is back.
+#[test]
+fn a_shield_is_forgone_while_its_bearers_hands_climb() {
+    let shield = ", hp: 40, shield: Some((weight: Heavy, ac_bonus: 1))";
+    let mut app = arena(shield, "");
+    let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
+    app.world_mut()
+        .entity_mut(g)
+        .insert(delve::rules::caving::Climbing {
+            to: delve::grid::GridPos::new(3, 1),
+            height_feet: 20,
+            done_feet: 5.0,
+            surface: delve::rules::caving::Surface::Sheer,
+            pace: delve::rules::caving::ClimbPace::Third,
+            stretches_thrown: 0,
+            down: true,
+            rappel: false,
+            slowed: false,
+        });
+    app.act(delve::command::acts::SacrificeShield {
+        who: "Gnawbone".into(),
+        when: delve::rules::combat::gear::ShieldSacrifice::Always,
+    });
+    app.script_dice(&[20, 15, 4]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let (_, mods, _, _, _, damage) = last_attack(&app);
+    assert!(
+        mods.contains(&(
+            "Gnawbone without its shield (forgone, its hands busy climbing)".to_owned(),
+            1
+        )),
+        "{mods:?}"
+    );
+    assert!(damage.unwrap().critical, "no shield to give up");
+    app.world_mut()
+        .entity_mut(g)
+        .remove::<delve::rules::caving::Climbing>();
+    app.script_dice(&[10, 3]);
+    attack(app.world_mut(), b, g, 0).unwrap();
+    let mods = last_attack(&app).1;
+    assert!(
+        !mods.iter().any(|(s, _)| s.contains("without its shield")),
+        "{mods:?}"
+    );
+}
+
 /// A monster whose stat block says so flees once bloodied, and stops attacking.
 #[test]
 fn a_bloodied_monster_that_flees_runs_away() {

@@ -529,6 +529,9 @@ impl Plugin for CavingPlugin {
         app.declare_hold(Hold::Stuck, is_stuck)
             .declare_hold(Hold::CrawlingATraverse, is_crawling)
             .declare_busy_hands("crawling a traverse", is_crawling)
+            .declare_busy_hands("climbing", |world, who| {
+                world.get::<climbing::Climbing>(who).is_some()
+            })
             .declare_exertion_of::<climbing::Climbing>("climbing")
             .declare_exertion_of::<traverse::Traversing>("traversing")
             .declare_exertion_of::<traverse::Rigging>("rigging a traverse")

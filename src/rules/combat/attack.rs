@@ -194,8 +194,19 @@ pub fn can_attack(
 /// (none of its benefits until its next turn), not destroyed. Only such a shield stands in a
 /// shield wall.
 pub fn shield_in_hand(world: &World, who: Entity) -> bool {
-    world.get::<ShieldForgone>(who).is_none()
+    shield_forgone(world, who).is_none()
         && world.get::<ShieldState>(who).is_none_or(|s| !s.destroyed)
+}
+
+/// Why the creature's shield is forgone, if it is (Tactical Combat › Shields: "a character
+/// wielding a shield may perform actions that require a free hand if they forgo all bonuses and
+/// benefits of the shield"): forgone by its choice, or while its hands are busy with what needs
+/// them — climbing, crawling a rope, holding up or carrying a companion, mapping (both hands).
+pub fn shield_forgone(world: &World, who: Entity) -> Option<&'static str> {
+    if world.get::<ShieldForgone>(who).is_some() {
+        return Some("forgone");
+    }
+    crate::rules::acting::hands_busy(world, who)
 }
 
 /// The armor class an attack must beat, and the attacker-side modifiers that stand for the
@@ -220,20 +231,22 @@ fn defence(
     });
     let mut mods = Vec::new();
     // Its stat block's AC counts the shield: one forgone, or destroyed, no longer does.
-    let forgone = rules.shields && world.get::<ShieldForgone>(target).is_some();
+    let forgone = shield_forgone(world, target).filter(|_| rules.shields);
     let destroyed = t.combatant.shield.is_some() && shield.is_none();
     if let Some(s) = t.combatant.shield.as_ref()
-        && (forgone || destroyed)
+        && (forgone.is_some() || destroyed)
     {
+        let why = match forgone {
+            _ if destroyed => "destroyed".to_owned(),
+            Some("forgone") | None => "forgone".to_owned(),
+            Some(busy) => format!("forgone, its hands busy {busy}"),
+        };
         mods.push(Modifier::new(
             s.ac_bonus,
-            format!(
-                "{} without its shield ({})",
-                t.name,
-                if destroyed { "destroyed" } else { "forgone" }
-            ),
+            format!("{} without its shield ({why})", t.name),
         ));
     }
+    let forgone = forgone.is_some();
     let shield = shield.filter(|_| !forgone);
     let mut ac = base;
     // Shields › firearms within their first increment go against touch AC + shield: the
@@ -444,6 +457,9 @@ pub fn strike(
         });
     }
     let round = world.resource::<Clock>().rounds;
+    world
+        .entity_mut(who)
+        .insert(crate::rules::acting::HandsUsed { round });
     // Fighting is loud (RULINGS › Noise and hearing).
     let _ = crate::rules::sound::hearing::creature_noise(
         world,
@@ -489,7 +505,7 @@ pub fn strike(
         if critical
             && rules.shields
             && t.combatant.shield.as_ref().is_some_and(|s| s.proficient)
-            && world.get::<ShieldForgone>(target).is_none()
+            && shield_forgone(world, target).is_none()
         {
             let hp = world.get::<HitPoints>(target).map_or(0, |h| h.current);
             let most =

@@ -344,7 +344,9 @@ impl Plugin for MovementPlugin {
         use crate::rules::acting::ActingRules;
         use crate::rules::areas::RuleArea;
         // Dungeon Delves › Mapping: the mapper's hands are both on the map.
-        app.declare_busy_hands("mapping", |world, who| world.get::<Mapper>(who).is_some());
+        app.declare_busy_hands(crate::rules::acting::MAPPING, |world, who| {
+            world.get::<Mapper>(who).is_some()
+        });
         app.resets::<StepsTaken>().installs_creature(|world, e, _| {
             world.entity_mut(e).insert((
                 MovedThisRound::default(),

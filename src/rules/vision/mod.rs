@@ -11,10 +11,13 @@
 
 pub mod events;
 mod field;
+mod mapping;
 mod silence;
 pub use events::VisionEvent;
 pub use field::LosField;
 use field::seen_in;
+pub use mapping::{PartyMap, PartyMaps};
+use mapping::{judge_the_maps, map_where_bright};
 pub use silence::MagicalSilence;
 
 use bevy::prelude::*;
@@ -31,8 +34,7 @@ use crate::level::schema::ConditionKind;
 use crate::log::EventLog;
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::light::{LightLevel, LightMap};
-use crate::rules::movement::{Mapper, MovedThisRound, Pace};
-use crate::rules::party::Parties;
+use crate::rules::movement::{MovedThisRound, Pace};
 use crate::schedule::{RoundSet, SimRound};
 use crate::time::Clock;
 
@@ -459,22 +461,6 @@ pub struct FactionMemory {
     pub seen: Vec<Vec<bool>>,
 }
 
-/// A party's map: the squares seen while its mapper stood in bright light.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PartyMap {
-    pub party: String,
-    pub mapped: Vec<bool>,
-    /// Whether the mapper has the Mapping proficiency (accurate measurements).
-    pub proficient: bool,
-    /// Squares mapped this turn (the Judge's check for errors is by the turn).
-    pub this_turn: Vec<usize>,
-    /// Squares drawn wrong, the error not noticed (Dungeon Delves › Marching and Mapping).
-    pub errors: Vec<usize>,
-}
-
-#[derive(Resource, Clone, Debug, Default)]
-pub struct PartyMaps(pub Vec<PartyMap>);
-
 pub struct VisionPlugin;
 
 impl Plugin for VisionPlugin {
@@ -545,13 +531,10 @@ fn first_look(world: &mut World) {
     use bevy::ecs::system::RunSystemOnce;
     world.init_resource::<FactionMemory>();
     world.init_resource::<PartyMaps>();
-    for result in [
-        world.run_system_once(look),
-        world.run_system_once(remember),
-        world.run_system_once(map_where_bright),
-    ] {
+    for result in [world.run_system_once(look), world.run_system_once(remember)] {
         debug_assert!(result.is_ok(), "{result:?}");
     }
+    map_where_bright(world);
 }
 
 type Looker<'a> = (
@@ -671,127 +654,6 @@ fn remember(
                 }
             }
         }
-    }
-}
-
-/// Dungeon Delves › Marching and Mapping: the mapper maps what it sees while it stands in bright
-/// light; moving at combat or running speed, it cannot map (Dungeon Delves › Combat speed).
-fn map_where_bright(
-    grid: Res<DungeonGrid>,
-    light: Res<LightMap>,
-    parties: Res<Parties>,
-    mut maps: ResMut<PartyMaps>,
-    mappers: Query<(&Position, &Sight, &Mapper, &MovedThisRound)>,
-) {
-    let n = (grid.width() * grid.height()) as usize;
-    for party in &parties.0 {
-        let Some((pos, sight, mapper, moved)) = party.mapper.and_then(|m| mappers.get(m).ok())
-        else {
-            continue;
-        };
-        if light.level(&grid, pos.0) != LightLevel::Bright {
-            continue;
-        }
-        if moved.feet > 0 && moved.pace != Some(crate::rules::movement::Pace::Exploration) {
-            continue;
-        }
-        let i = match maps.0.iter().position(|m| m.party == party.name) {
-            Some(i) => i,
-            None => {
-                maps.0.push(PartyMap {
-                    party: party.name.clone(),
-                    mapped: vec![false; n],
-                    proficient: mapper.proficient,
-                    ..PartyMap::default()
-                });
-                maps.0.len() - 1
-            }
-        };
-        let map = &mut maps.0[i];
-        map.proficient = mapper.proficient;
-        for (p, _) in &sight.seen {
-            if let Some(k) = grid.index(*p)
-                && !map.mapped[k]
-            {
-                map.mapped[k] = true;
-                map.this_turn.push(k);
-            }
-        }
-    }
-}
-
-/// Dungeon Delves › Marching and Mapping, with the Judge's `mapping_errors` on: at the end of
-/// each turn in which a party's mapper mapped new squares, the Judge's secret 1d6 makes an error
-/// on a 1. A mapper with the Mapping proficiency gets the Judge's secret Mapping throw (its
-/// class value) to realize it; one without it "has no opportunity to passively detect errors".
-/// An error not noticed stays on the map, on the squares mapped that turn.
-fn judge_the_maps(world: &mut World) {
-    let clock = world.resource::<Clock>().rounds;
-    if !(clock + 1).is_multiple_of(crate::time::ROUNDS_PER_TURN) {
-        return;
-    }
-    let on = world
-        .get_resource::<crate::rules::calls::Judge>()
-        .is_some_and(|j| j.0.mapping_errors);
-    let parties: Vec<(String, Option<Entity>)> = world
-        .resource::<Parties>()
-        .0
-        .iter()
-        .map(|p| (p.name.clone(), p.mapper))
-        .collect();
-    for (party, mapper) in parties {
-        let Some(i) = world
-            .resource::<PartyMaps>()
-            .0
-            .iter()
-            .position(|m| m.party == party)
-        else {
-            continue;
-        };
-        let squares = std::mem::take(&mut world.resource_mut::<PartyMaps>().0[i].this_turn);
-        let (true, Some(mapper), false) = (on, mapper, squares.is_empty()) else {
-            continue;
-        };
-        let d6 = world.resource_mut::<crate::dice::Dice>().roll(6);
-        if d6 > 1 {
-            continue;
-        }
-        let class = world
-            .get::<crate::creature::Proficiencies>(mapper)
-            .filter(|p| p.has(crate::level::schema::Proficiency::Mapping))
-            .and_then(|p| {
-                p.throws
-                    .get(&crate::level::schema::Proficiency::Mapping)
-                    .copied()
-            });
-        let noticed = class.map(|target| {
-            crate::rules::throws::throw_in(
-                world,
-                mapper,
-                ThrowKind::Check,
-                crate::rules::throws::Skill::Proficiency(
-                    crate::level::schema::Proficiency::Mapping,
-                ),
-                "Mapping (the Judge's, in secret) to notice an error",
-                Vec::new(),
-                target,
-            )
-            .success
-        });
-        if noticed != Some(true) {
-            world.resource_mut::<PartyMaps>().0[i]
-                .errors
-                .extend(squares.iter().copied());
-        }
-        let who = crate::creature::name_of(world, mapper);
-        crate::log::log_in(
-            world,
-            VisionEvent::MapError {
-                who,
-                squares: squares.len(),
-                noticed,
-            },
-        );
     }
 }
 
