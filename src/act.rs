@@ -69,6 +69,19 @@ impl Common {
     pub const ALL: &[Common] = <Common as strum::VariantArray>::VARIANTS;
 }
 
+/// An action of the round refused while something keeps the creature from one
+/// (`rules::acting::refused_action`): running, when the Judge rules so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotWhile(pub &'static str);
+
+impl Reason for NotWhile {}
+
+impl fmt::Display for NotWhile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "it can take no such action {}", self.0)
+    }
+}
+
 /// A reason a rule area gives for refusing a command: an enum of the area's (deriving `Clone`,
 /// `PartialEq` and `Debug`), saying itself in words with `Display`.
 pub trait Reason: fmt::Display + fmt::Debug + Send + Sync + 'static {}

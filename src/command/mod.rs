@@ -259,8 +259,11 @@ pub fn carry_out(world: &mut World, act: &dyn Act) -> Result<(), Refusal> {
 /// reason; the party's arrangements (its marching order, its policy) are not.
 fn gate(world: &World, act: &dyn Act) -> Result<(), Refusal> {
     if let Some(&e) = world.resource::<CreatureIndex>().0.get(act.who()) {
-        return match held_from(world, e, act.allowed_under()) {
-            Some(hold) => Err(hold.into()),
+        if let Some(hold) = held_from(world, e, act.allowed_under()) {
+            return Err(hold.into());
+        }
+        return match crate::rules::acting::refused_action(world, e, act.cost()) {
+            Some(what) => Err(crate::act::NotWhile(what).into()),
             None => Ok(()),
         };
     }

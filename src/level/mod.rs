@@ -170,6 +170,8 @@ pub struct JudgeCalls {
     pub unexpected_lights: bool,
     /// The mapper's map may hold errors (the Judge's setting).
     pub mapping_errors: bool,
+    /// No action of the round while running (the Judge's call).
+    pub no_actions_while_running: bool,
 }
 
 /// The earshot environment at a square: the last region that holds it, or the level's.

@@ -209,6 +209,27 @@ pub(crate) fn hands_busy(world: &World, who: Entity) -> Option<&'static str> {
         .map(|(n, _)| *n)
 }
 
+/// What keeps a creature from taking an action of the round (one whose cost takes the action),
+/// each declared by the area that owns it: running, when the Judge rules so.
+#[derive(Resource, Default)]
+pub struct NoActions(Vec<(&'static str, Test)>);
+
+/// Why the creature may take no action of the round now, if anything: the first declared.
+pub(crate) fn no_action_while(world: &World, who: Entity) -> Option<&'static str> {
+    world
+        .get_resource::<NoActions>()?
+        .0
+        .iter()
+        .find(|(_, on)| on(world, who))
+        .map(|(n, _)| *n)
+}
+
+/// The gate's test beyond the holds: an action that takes the round's action is refused while
+/// something keeps the creature from one (the refusal is `act::NotWhile`).
+pub(crate) fn refused_action(world: &World, who: Entity, cost: Cost) -> Option<&'static str> {
+    cost.action.then(|| no_action_while(world, who)).flatten()
+}
+
 /// What a rule area declares of acting, from its plugin.
 pub trait ActingRules {
     /// A hold the area owns: what stops a creature acting.
@@ -216,6 +237,9 @@ pub trait ActingRules {
 
     /// Something the area owns that keeps a creature's hands busy: mapping, holding an ally up.
     fn declare_busy_hands(&mut self, what: &'static str, on: Test) -> &mut Self;
+
+    /// Something the area owns that keeps a creature from taking an action of the round.
+    fn declare_no_action(&mut self, what: &'static str, on: Test) -> &mut Self;
 
     /// A kind of exertion the area owns (RULINGS › Rest), found by a test: treading water, …
     fn declare_exertion(&mut self, what: &'static str, on: Test) -> &mut Self;
@@ -236,6 +260,15 @@ impl ActingRules for App {
         self.init_resource::<BusyHands>().not_state::<BusyHands>();
         self.world_mut()
             .resource_mut::<BusyHands>()
+            .0
+            .push((what, on));
+        self
+    }
+
+    fn declare_no_action(&mut self, what: &'static str, on: Test) -> &mut Self {
+        self.init_resource::<NoActions>().not_state::<NoActions>();
+        self.world_mut()
+            .resource_mut::<NoActions>()
             .0
             .push((what, on));
         self

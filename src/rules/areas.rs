@@ -208,6 +208,8 @@ fn allowed(
             let mut allowed = c.command.act().allowed_under().to_vec();
             allowed.extend_from_slice(lifting);
             crate::rules::acting::held_from(world, who, &allowed).is_none()
+                && crate::rules::acting::refused_action(world, who, c.command.act().cost())
+                    .is_none()
         })
         .collect()
 }

@@ -86,6 +86,7 @@ mod tests {
             )],
             unexpected_lights: false,
             mapping_errors: false,
+            no_actions_while_running: false,
         };
         let fog = JudgeModifier::FogAndCrowds;
         assert_eq!(calls.value(fog, Some(GridPos::new(9, 9)), &[]), -2);

@@ -553,3 +553,54 @@ fn an_attack_of_opportunity_not_made_says_why() {
         vec![NoOpportunity::AllowanceUsed { allowed: 1 }]
     );
 }
+
+/// Situational Penalties › Movement: "the GM may also decide that, based on the situation,
+/// objective, or type of action, the character cannot perform said action while running". With
+/// the Judge's `no_actions_while_running`, Ada running down the hall is refused a methodical
+/// search (an action of the round), and is not offered one; she may still halt, and once she
+/// walks, search. Without the call, she searches on the run.
+#[test]
+fn the_judge_may_rule_out_actions_while_running() {
+    let hall = |judge: &str| {
+        Scenario::lit_corridor(80)
+            .creature(
+                r#"(name: "Ada", faction: "party", at: (1, 1), hp: 10, ac: 12,
+                    encumbrance_stone: 2.0, saves: { Paralysis: 14 })"#,
+            )
+            .field(judge)
+            .build()
+    };
+    let run = |app: &mut Delve, pace: Pace| {
+        app.give(Move {
+            who: "Ada".into(),
+            to: (75, 1),
+            pace,
+        });
+    };
+    let searching = |app: &Delve| {
+        delve::rules::choices_for(app.world(), app.entity("Ada"))
+            .iter()
+            .any(|(_, c)| c.way == "search methodically")
+    };
+    let not_while = delve::act::NotWhile("while running (the Judge's call)");
+    let mut app = hall("judge: (no_actions_while_running: true)");
+    run(&mut app, Pace::Running);
+    app.run(1);
+    assert!(!searching(&app), "not offered while she runs");
+    app.act(delve::command::acts::Search { who: "Ada".into() });
+    assert!(app.was_refused("Ada", &not_while));
+    assert!(app.get::<delve::rules::task::Task>("Ada").is_none());
+
+    let mut app = hall("judge: (no_actions_while_running: true)");
+    run(&mut app, Pace::Exploration);
+    app.run(1);
+    assert!(searching(&app));
+    app.act(delve::command::acts::Search { who: "Ada".into() });
+    assert!(app.get::<delve::rules::task::Task>("Ada").is_some());
+
+    let mut app = hall("judge: ()");
+    run(&mut app, Pace::Running);
+    app.run(1);
+    app.act(delve::command::acts::Search { who: "Ada".into() });
+    assert!(app.get::<delve::rules::task::Task>("Ada").is_some());
+}

@@ -646,6 +646,12 @@ pub struct RawJudge {
     /// then throws Mapping (secretly) to notice it. Off unless the Judge enables it.
     #[serde(default)]
     pub mapping_errors: bool,
+    /// Situational Penalties › Movement: "the GM may also decide that … the character cannot
+    /// perform said action while running": a creature running (its walk under way at running
+    /// speed) may take no action of the round (bash, pick, disarm, search, light, …) — it halts
+    /// or slows first. Off unless the Judge rules it.
+    #[serde(default)]
+    pub no_actions_while_running: bool,
 }
 
 /// A rectangle with Judge modifiers of its own.

@@ -407,6 +407,7 @@ impl Validator<'_> {
                 regions: judge_regions,
                 unexpected_lights: raw.judge.unexpected_lights,
                 mapping_errors: raw.judge.mapping_errors,
+                no_actions_while_running: raw.judge.no_actions_while_running,
             },
             deep_water: crate::level::WaterDepths {
                 feet: raw.deep_water_feet,

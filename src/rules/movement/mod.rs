@@ -346,7 +346,11 @@ impl Plugin for MovementPlugin {
         // Dungeon Delves › Mapping: the mapper's hands are both on the map.
         app.declare_busy_hands(crate::rules::acting::MAPPING, |world, who| {
             world.get::<Mapper>(who).is_some()
-        });
+        })
+        .declare_no_action(
+            "while running (the Judge's call)",
+            running_under_the_judges_call,
+        );
         app.resets::<StepsTaken>().installs_creature(|world, e, _| {
             world.entity_mut(e).insert((
                 MovedThisRound::default(),
@@ -370,6 +374,17 @@ impl Plugin for MovementPlugin {
             )
             .add_systems(SimRound, long_runs.in_set(RoundSet::Running));
     }
+}
+
+/// Situational Penalties › Movement, with the Judge's `no_actions_while_running`: the creature is
+/// running — its walk under way at running speed.
+fn running_under_the_judges_call(world: &World, who: Entity) -> bool {
+    world
+        .get_resource::<crate::rules::calls::Judge>()
+        .is_some_and(|j| j.0.no_actions_while_running)
+        && world
+            .get::<Walking>(who)
+            .is_some_and(|w| w.pace == Pace::Running)
 }
 
 fn start_round(
