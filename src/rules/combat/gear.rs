@@ -51,8 +51,8 @@ impl ShieldSacrifice {
     /// The choice in words.
     pub fn words(self) -> &'static str {
         match self {
-            ShieldSacrifice::ToSurvive => "when a critical could put it down",
-            ShieldSacrifice::Always => "at any critical",
+            ShieldSacrifice::ToSurvive => "only when it could put it down",
+            ShieldSacrifice::Always => "always",
             ShieldSacrifice::Never => "never",
         }
     }

@@ -135,44 +135,6 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
             ),
         ));
     }
-    // Shields › a shield sacrificed to a critical hit: the bearer's standing choice.
-    if combatant.shield.as_ref().is_some_and(|s| s.proficient)
-        && world
-            .get::<super::gear::ShieldState>(who)
-            .is_none_or(|s| !s.destroyed)
-    {
-        use super::gear::ShieldSacrifice;
-        let now = world
-            .get::<ShieldSacrifice>(who)
-            .copied()
-            .unwrap_or_default();
-        for when in [
-            ShieldSacrifice::ToSurvive,
-            ShieldSacrifice::Always,
-            ShieldSacrifice::Never,
-        ] {
-            if when == now {
-                continue;
-            }
-            out.push((
-                Concern::Gear("shield".to_owned()),
-                Choice::new(
-                    &format!("sacrifice the shield {}", when.words()),
-                    "free, and it stands",
-                    None,
-                    &format!(
-                        "turns a critical hit into a normal one (once a round), the shield \
-                         broken, then destroyed; now {}",
-                        now.words()
-                    ),
-                    super::SacrificeShield {
-                        who: name.to_owned(),
-                        when,
-                    },
-                ),
-            ));
-        }
-    }
     let active = world.get::<ActiveEnchantments>(who);
     for (i, w) in combatant.weapons.iter().enumerate() {
         let Some((enchantment, dice)) = &w.enchantment else {
@@ -202,6 +164,41 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
                 },
             ),
         ));
+    }
+    // Shields › a shield sacrificed to a critical hit (a normal hit instead, once a round; the
+    // shield broken, then destroyed): the bearer's standing choice, last of its offers.
+    if combatant.shield.as_ref().is_some_and(|s| s.proficient)
+        && world
+            .get::<super::gear::ShieldState>(who)
+            .is_none_or(|s| !s.destroyed)
+    {
+        use super::gear::ShieldSacrifice;
+        let now = world
+            .get::<ShieldSacrifice>(who)
+            .copied()
+            .unwrap_or_default();
+        for when in [
+            ShieldSacrifice::ToSurvive,
+            ShieldSacrifice::Always,
+            ShieldSacrifice::Never,
+        ] {
+            if when == now {
+                continue;
+            }
+            out.push((
+                Concern::Gear("shield".to_owned()),
+                Choice::new(
+                    &format!("give the shield to a critical {}", when.words()),
+                    "free; it stands",
+                    None,
+                    &format!("now: {}", now.words()),
+                    super::SacrificeShield {
+                        who: name.to_owned(),
+                        when,
+                    },
+                ),
+            ));
+        }
     }
     out
 }
