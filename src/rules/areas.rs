@@ -41,6 +41,8 @@ pub enum Rank {
     Rest,
     /// Talking, shouting, sneaking.
     Voice,
+    /// Standing choices that hold until changed: when to give a shield to a critical.
+    Standing,
     /// The party's own: a member staying behind, the party leaving the level (last: a number
     /// key pressed by mistake must not end the delve before the rest is offered).
     Party,

@@ -721,7 +721,11 @@ impl Plugin for BattlePlugin {
             crate::rules::areas::Rank::Fight,
             super::offers::battle_choices,
         )
-        .offers(crate::rules::areas::Rank::Fight, super::offers::jam_choices);
+        .offers(crate::rules::areas::Rank::Fight, super::offers::jam_choices)
+        .offers(
+            crate::rules::areas::Rank::Standing,
+            super::offers::sacrifice_choices,
+        );
         app.installs_creature(|world, e, c| {
             world.entity_mut(e).insert(Combatant {
                 attack_bonus: c.attack_bonus,

@@ -165,8 +165,26 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
             ),
         ));
     }
-    // Shields › a shield sacrificed to a critical hit (a normal hit instead, once a round; the
-    // shield broken, then destroyed): the bearer's standing choice, last of its offers.
+    out
+}
+
+/// Tactical Combat › Shields, a shield sacrificed to a critical hit (a normal hit instead, once a
+/// round; the shield broken, then destroyed): the bearer's standing choice, offered in a battle
+/// after everything it might do in it (`Rank::Standing`).
+pub fn sacrifice_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
+    let (Some(battle), Some(faction), Some(combatant), Some(name)) = (
+        world.get_resource::<Battle>(),
+        world.get::<Faction>(who),
+        world.get::<Combatant>(who),
+        world.get::<Name>(who),
+    ) else {
+        return Vec::new();
+    };
+    if !battle.active || battle.result_of(faction.0).is_none() {
+        return Vec::new();
+    }
+    let name = name.as_str();
+    let mut out = Vec::new();
     if combatant.shield.as_ref().is_some_and(|s| s.proficient)
         && world
             .get::<super::gear::ShieldState>(who)
