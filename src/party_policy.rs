@@ -65,6 +65,10 @@ pub struct PartyPolicy {
     /// Douse the party's lights for a turn of rest, and light one again after: a turn of fuel
     /// saved in every six (Dungeon Delves › Light and Darkness; › Rest).
     pub douse_while_resting: bool,
+    /// The mapper puts the map away when a fight begins, and takes it up again after it
+    /// (Dungeon Delves › Marching and Mapping: mapping takes both hands and leaves the mapper
+    /// vulnerable).
+    pub stow_map_in_fights: bool,
     /// Turns of light kept in hand beyond the walk back: less, and the party turns back.
     pub light_margin_turns: u32,
     /// The delve ends after this many turns (60 make 10 hours: a day's delve; the party turns
@@ -96,6 +100,7 @@ impl Default for PartyPolicy {
             bash_attempts: 3,
             flee_when_down: 0.5,
             douse_while_resting: true,
+            stow_map_in_fights: true,
             light_margin_turns: 2,
             turn_limit: 60,
             marching_order: None,

@@ -9,6 +9,7 @@ mod autonomy;
 mod autonomy_caving;
 mod autonomy_doors;
 mod autonomy_fallen;
+mod autonomy_fights;
 mod autonomy_ground;
 mod autonomy_odds;
 mod autonomy_tasks;

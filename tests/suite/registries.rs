@@ -199,7 +199,15 @@ fn showcases() -> Vec<Delve> {
         who: "Bo".into(),
         whom: "Pip".into(),
     });
+    // Caving: stuck in a squeeze (to wiggle back or push forward).
+    let stuck = crate::autonomy::stuck_in_a_squeeze(
+        "Tam",
+        r#"(name: "Tam", faction: "party", at: (3, 1), hp: 8, ac: 12, encumbrance_stone: 2.0,
+            saves: { Paralysis: 14 })"#,
+        &[],
+    );
     vec![
+        stuck,
         battle,
         trap,
         dark,

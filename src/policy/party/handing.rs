@@ -115,6 +115,7 @@ pub(super) fn hand_over(
         light_memory: LightMemory::default(),
         tasks: Default::default(),
         deciding: Deciding::default(),
+        map_stowed_by: None,
     };
     let mut minds = world.resource_mut::<PartyMinds>();
     minds.0.retain(|m| m.party != party);

@@ -62,6 +62,7 @@ pub use round::Decision;
 mod fighting;
 mod gaps;
 mod ground;
+mod stowing;
 mod why;
 
 use bevy::prelude::*;
@@ -313,6 +314,8 @@ pub struct PartyMind {
     light_memory: LightMemory,
     /// The deciding itself ([`Deciding`]).
     deciding: Deciding,
+    /// The mapper who put the map away for a fight, by name (`stowing`).
+    map_stowed_by: Option<String>,
 }
 
 /// What the party has tried at a door, and learned.
@@ -415,6 +418,9 @@ fn party_minds(world: &mut World) {
         // Busy, unless (outside a fight) its last light is about to die and it has another to
         // light.
         let fighting = in_a_fight(world, &members);
+        let foe_at_hand =
+            mind.policy.stow_map_in_fights && fighting::foe_at_hand(world, mind, &members);
+        stowing::stow_the_map(world, mind, foe_at_hand);
         let alarm = std::mem::take(&mut mind.alarm);
         // A foe too strong for it in sight and no blow struck: it keeps clear, deciding its way
         // on even in a battle (`odds`).
