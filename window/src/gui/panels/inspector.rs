@@ -25,6 +25,40 @@ pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: b
     }
 }
 
+/// What a creature fights with and wears, as its stat block gives it: weapons with their
+/// damage, armor (a gambeson beneath it), and the shield (broken or destroyed).
+pub(super) fn arms_words(
+    c: &delve::creature::Combatant,
+    state: Option<&delve::rules::combat::gear::ShieldState>,
+) -> String {
+    let weapons: Vec<String> = c
+        .weapons
+        .iter()
+        .map(|w| {
+            let kind = format!("{:?}", w.damage_type).to_lowercase();
+            format!("{} {} {kind}", w.name, w.damage)
+        })
+        .collect();
+    let mut worn: Vec<String> = Vec::new();
+    if let Some(a) = &c.armor {
+        let beneath = c
+            .beneath
+            .as_ref()
+            .map_or(String::new(), |b| format!(" over a {}", b.name));
+        worn.push(format!("{}{beneath}", a.name));
+    }
+    if let Some(s) = &c.shield {
+        let state = match state {
+            Some(s) if s.destroyed => " (destroyed)",
+            Some(s) if s.broken => " (broken)",
+            _ => "",
+        };
+        let weight = format!("{:?}", s.weight).to_lowercase();
+        worn.push(format!("{weight} shield +{}{state}", s.ac_bonus));
+    }
+    format!("arms: {}; wears: {}", or_none(weapons), or_none(worn))
+}
+
 /// The selected creature's stat block and state (the inspector).
 pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
     let Some(e) = selected.0 else {
@@ -36,7 +70,7 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         return;
     };
     let (name, faction, class, hp, ac, pos, enc, conditions, walking, task) = c;
-    let (abilities, profs, gear, fatigue, resting, sight) = k;
+    let (abilities, profs, gear, fatigue, resting, sight, combatant, shield_state) = k;
     let class = match &class.class {
         Some(c) => format!("{c} {}", class.level),
         None => format!("monster, level {}", class.level),
@@ -98,6 +132,9 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
     if let Some(g) = gear {
         let list: Vec<String> = g.0.iter().map(|x| format!("{x:?}")).collect();
         ui.label(format!("gear: {}", or_none(list)));
+    }
+    if let Some(c) = combatant {
+        ui.label(arms_words(c, shield_state));
     }
     let lights: Vec<String> = d
         .lights

@@ -353,6 +353,8 @@ type Carried = (
     Option<&'static Fatigue>,
     Option<&'static Resting>,
     Option<&'static Sight>,
+    Option<&'static delve::creature::Combatant>,
+    Option<&'static delve::rules::combat::gear::ShieldState>,
 );
 
 /// What the panels read of the delve.

@@ -260,3 +260,47 @@ fn the_log_filter_keeps_what_is_asked() {
     };
     assert!(count(&search) > 0 && count(&search) < count(&all));
 }
+
+/// The inspector names what a creature fights with and wears: its weapons with their damage,
+/// its armor with a gambeson beneath, and its shield, broken once sacrificed.
+#[test]
+fn the_inspector_names_arms_and_armor() {
+    let src = r#"(name: "arms", legend: { 'X': Wall(Stone), '.': Floor },
+        map: ["XXXX", "X..X", "XXXX"],
+        factions: [(name: "party")],
+        creatures: [(name: "Hild", faction: "party", at: (1, 1), hp: 14, ac: 17,
+            encumbrance_stone: 6.0,
+            weapons: [(name: "spear", damage: "1d8", damage_type: Piercing)],
+            armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)),
+            beneath: Some((name: "gambeson", weight: Light, ac_bonus: 1)),
+            shield: Some((weight: Heavy, ac_bonus: 1)))])"#;
+    let level = delve::level::load_level_str(src, "arms.ron", None)
+        .unwrap()
+        .level;
+    let c = &level.creatures[0];
+    let hild = delve::creature::Combatant {
+        attack_bonus: c.attack_bonus,
+        initiative_modifier: c.initiative_modifier,
+        weapons: c.weapons.clone(),
+        armor: c.armor.clone(),
+        beneath: c.beneath.clone(),
+        shield: c.shield.clone(),
+        fortitude: c.fortitude,
+        touch_ac: c.touch_ac,
+        mythic: c.mythic,
+        flees_when_bloodied: c.flees_when_bloodied,
+    };
+    let broken = delve::rules::combat::gear::ShieldState {
+        broken: true,
+        destroyed: false,
+        sacrificed_in: Some(3),
+    };
+    assert_eq!(
+        inspector::arms_words(&hild, None),
+        "arms: spear 1d8 piercing; wears: chain mail over a gambeson, heavy shield +1"
+    );
+    assert_eq!(
+        inspector::arms_words(&hild, Some(&broken)),
+        "arms: spear 1d8 piercing; wears: chain mail over a gambeson, heavy shield +1 (broken)"
+    );
+}

@@ -82,7 +82,7 @@ pub(super) fn timers(ui: &mut egui::Ui, d: &DelveView, filter: &mut String) {
             if delve::rules::conditions::is_down(conditions) {
                 return None;
             }
-            let (_, profs, _, fatigue, resting, _) = d.carried.get(e).ok()?;
+            let (_, profs, _, fatigue, resting, ..) = d.carried.get(e).ok()?;
             let rest =
                 fatigue.map(|f| rest_clock(f, resting, profs.is_some_and(|p| !needs_rest(p))));
             let task = task.map(|t| format!("{} ({} rounds left)", t.work, t.rounds_left));
