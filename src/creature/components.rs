@@ -164,6 +164,22 @@ pub struct Combatant {
 }
 
 impl Combatant {
+    /// The fighting numbers of a creature as the level gives them.
+    pub fn of(c: &crate::level::CreatureDef) -> Self {
+        Combatant {
+            attack_bonus: c.attack_bonus,
+            initiative_modifier: c.initiative_modifier,
+            weapons: c.weapons.clone(),
+            armor: c.armor.clone(),
+            beneath: c.beneath.clone(),
+            shield: c.shield.clone(),
+            fortitude: c.fortitude,
+            touch_ac: c.touch_ac,
+            mythic: c.mythic,
+            flees_when_bloodied: c.flees_when_bloodied,
+        }
+    }
+
     /// The armor it wears: its armor, and a gambeson beneath it.
     pub fn worn(&self) -> Vec<&RawArmor> {
         self.armor.iter().chain(self.beneath.iter()).collect()

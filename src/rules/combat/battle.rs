@@ -727,18 +727,7 @@ impl Plugin for BattlePlugin {
             super::offers::sacrifice_choices,
         );
         app.installs_creature(|world, e, c| {
-            world.entity_mut(e).insert(Combatant {
-                attack_bonus: c.attack_bonus,
-                initiative_modifier: c.initiative_modifier,
-                weapons: c.weapons.clone(),
-                armor: c.armor.clone(),
-                beneath: c.beneath.clone(),
-                shield: c.shield.clone(),
-                fortitude: c.fortitude,
-                touch_ac: c.touch_ac,
-                mythic: c.mythic,
-                flees_when_bloodied: c.flees_when_bloodied,
-            });
+            world.entity_mut(e).insert(Combatant::of(c));
         });
         crate::rules::modules::ModuleRules::switches(
             app,

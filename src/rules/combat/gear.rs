@@ -58,19 +58,26 @@ impl ShieldSacrifice {
     }
 }
 
+/// Tactical Combat › Shields: "in order to use any of these actions or benefits you must be
+/// proficient with the shield used" — the creature bears a shield, and is proficient with it.
+fn bears_a_shield_proficiently(world: &World, who: Entity) -> Result<(), CombatRefusal> {
+    let shield = world
+        .get::<Combatant>(who)
+        .and_then(|c| c.shield.as_ref())
+        .ok_or(CombatRefusal::NoShield)?;
+    if !shield.proficient {
+        return Err(CombatRefusal::NotProficientWithShield);
+    }
+    Ok(())
+}
+
 /// `SacrificeShield`: when the bearer will give its shield up to a critical hit.
 pub(crate) fn choose_sacrifice(
     world: &mut World,
     who: Entity,
     when: ShieldSacrifice,
 ) -> Result<(), Refusal> {
-    let shield = world
-        .get::<Combatant>(who)
-        .and_then(|c| c.shield.as_ref())
-        .ok_or(CombatRefusal::NoShield)?;
-    if !shield.proficient {
-        return Err(CombatRefusal::NotProficientWithShield.into());
-    }
+    bears_a_shield_proficiently(world, who)?;
     world.entity_mut(who).insert(when);
     Ok(())
 }
@@ -141,13 +148,7 @@ pub(crate) fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusa
 
 /// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
 pub(crate) fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
-    let shield = world
-        .get::<Combatant>(who)
-        .and_then(|c| c.shield.as_ref())
-        .ok_or(CombatRefusal::NoShield)?;
-    if !shield.proficient {
-        return Err(CombatRefusal::NotProficientWithShield.into());
-    }
+    bears_a_shield_proficiently(world, who)?;
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(ShieldForgone { round });
     Ok(())

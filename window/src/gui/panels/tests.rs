@@ -277,19 +277,7 @@ fn the_inspector_names_arms_and_armor() {
     let level = delve::level::load_level_str(src, "arms.ron", None)
         .unwrap()
         .level;
-    let c = &level.creatures[0];
-    let hild = delve::creature::Combatant {
-        attack_bonus: c.attack_bonus,
-        initiative_modifier: c.initiative_modifier,
-        weapons: c.weapons.clone(),
-        armor: c.armor.clone(),
-        beneath: c.beneath.clone(),
-        shield: c.shield.clone(),
-        fortitude: c.fortitude,
-        touch_ac: c.touch_ac,
-        mythic: c.mythic,
-        flees_when_bloodied: c.flees_when_bloodied,
-    };
+    let hild = delve::creature::Combatant::of(&level.creatures[0]);
     let broken = delve::rules::combat::gear::ShieldState {
         broken: true,
         destroyed: false,
