@@ -70,7 +70,7 @@ fn the_mapper_puts_the_map_away_for_a_fight() {
         .filter(|e| {
             matches!(e, CombatEvent::Attacked { target, throw, .. }
                 if target == "Oswin"
-                    && throw.modifiers.iter().any(|m| m.source.contains("vulnerable")))
+                    && throw.modifiers.iter().any(|m| m.source == "Oswin vulnerable"))
         })
         .count();
     assert_eq!(vulnerable_blows, 0, "{}", delve.log().to_text());

@@ -600,7 +600,7 @@ fn a_prone_fighter_stands_up_and_strikes_at_minus_4_that_round() {
                     throw
                         .modifiers
                         .iter()
-                        .any(|m| m.source.contains("prone") && m.value == -4),
+                        .any(|m| m.source == "prone" && m.value == -4),
                 )
             }
             _ => None,

@@ -102,8 +102,15 @@ fn the_sixth_turn_without_rest_winds_the_party_and_endurance_exempts() {
     );
     run_rounds(app.world_mut(), 10);
     assert!(!conditions(&app, "Tired").has(ConditionKind::Winded));
-    let log = app.world().resource::<EventLog>().to_text();
-    assert!(log.contains("Tough keeps watch"), "{log}");
+    let log = app.world().resource::<EventLog>();
+    assert!(
+        log.of::<PartyEvent>().any(|e| matches!(
+            e,
+            PartyEvent::PartyRests { watch, .. } if watch == &vec!["Tough".to_owned()]
+        )),
+        "{}",
+        log.to_text()
+    );
 }
 
 /// A creature that is down does nothing: a dying member with Endurance does not keep watch at
