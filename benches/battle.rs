@@ -6,11 +6,11 @@
 
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::level::load_level_str;
-use delve::log::EventLog;
-use delve::rules::combat::CombatEvent;
+use delve_ground::level::load_level_str;
+use delve_ground::log::EventLog;
+use delve_rules::rules::combat::CombatEvent;
 
-use delve::sim::{run_round, sim_app};
+use delve_play::sim::{run_round, sim_app};
 
 const SIDE: usize = 25;
 

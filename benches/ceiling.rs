@@ -83,17 +83,17 @@ fn open_floor(side: usize, rats: usize) -> String {
 
 /// Loads `text`, plays `rounds` rounds, and says how long and how much memory it took.
 fn weigh(what: &str, text: &str, rounds: u64) -> bevy::prelude::App {
-    let level = delve::level::load_level_str(text, what, None)
+    let level = delve_ground::level::load_level_str(text, what, None)
         .expect("the level loads")
         .level;
     let creatures = level.creatures.len();
     let before = LIVE.load(Ordering::Relaxed);
     MOST.store(before, Ordering::Relaxed);
     let started = Instant::now();
-    let mut app = delve::sim::sim_app(&level, 1);
+    let mut app = delve_play::sim::sim_app(&level, 1);
     let loaded = started.elapsed();
     let started = Instant::now();
-    delve::sim::run_rounds(app.world_mut(), rounds);
+    delve_play::sim::run_rounds(app.world_mut(), rounds);
     let played = started.elapsed();
     println!(
         "{what}: {creatures} creatures; installed in {loaded:.2?}, {rounds} rounds in {played:.2?} \
@@ -106,12 +106,12 @@ fn weigh(what: &str, text: &str, rounds: u64) -> bevy::prelude::App {
 }
 
 fn ceiling(c: &mut Criterion) {
-    let generated = delve::level::generate::rooms_and_corridors("Ceiling", 1024, 1024, 1);
+    let generated = delve_ground::level::generate::rooms_and_corridors("Ceiling", 1024, 1024, 1);
     let mut app = weigh("a generated level of 1024 × 1024", &generated, 3);
     let mut g = c.benchmark_group("ceiling");
     g.sample_size(10);
     g.bench_function("a round of a generated level of 1024 × 1024", |b| {
-        b.iter(|| delve::sim::run_round(app.world_mut()))
+        b.iter(|| delve_play::sim::run_round(app.world_mut()))
     });
     g.finish();
     drop(app);

@@ -3,9 +3,9 @@
 //! on a 2-core machine. Each delve is a fresh world on the crypt with its own seed.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::level::load_level_file;
-use delve::policy::PartyPolicy;
-use delve::time::{ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
+use delve_ground::level::load_level_file;
+use delve_ground::party_policy::PartyPolicy;
+use delve_ground::time::{ROUNDS_PER_HOUR, ROUNDS_PER_TURN};
 
 fn crypt_delves(c: &mut Criterion) {
     let level = load_level_file(std::path::Path::new("levels/crypt.ron"))
@@ -19,11 +19,16 @@ fn crypt_delves(c: &mut Criterion) {
     c.bench_function("autonomous crypt delve, to its outcome", |b| {
         b.iter(|| {
             seed += 1;
-            let app =
-                delve::sim::play_autonomous(&level, seed, &policy, &[], 5 * ROUNDS_PER_HOUR + 1);
+            let app = delve_play::sim::play_autonomous(
+                &level,
+                seed,
+                &policy,
+                &[],
+                5 * ROUNDS_PER_HOUR + 1,
+            );
             let ended = app
                 .world()
-                .resource::<delve::policy::DelveEnd>()
+                .resource::<delve_minds::policy::party::DelveEnd>()
                 .0
                 .is_some();
             assert!(ended, "seed {seed} ended without an outcome");

@@ -4,8 +4,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use delve::lab::{LabPlan, run_lab};
-use delve::level::load_level_file;
-use delve::policy::PartyPolicy;
+use delve_ground::level::load_level_file;
+use delve_ground::party_policy::PartyPolicy;
 
 /// The allocator the `delve` binary runs with (see `src/main.rs`).
 #[global_allocator]

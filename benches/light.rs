@@ -2,11 +2,11 @@
 //! radius 6 squares (≤ 0.2 ms), and one moved light (≤ 5 µs).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::grid::GridPos;
-use delve::level::generate::rooms_and_corridors;
-use delve::level::load_level_str;
-use delve::level::schema::LightKind;
-use delve::rules::light::LightMap;
+use delve_ground::grid::GridPos;
+use delve_ground::level::generate::rooms_and_corridors;
+use delve_ground::level::load_level_str;
+use delve_ground::level::schema::LightKind;
+use delve_rules::rules::light::LightMap;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {

@@ -2,20 +2,20 @@
 //! Fifty creatures of the 128×128 sample level walk paths across it (every door open), and the
 //! whole `SimRound` schedule runs; walkers that arrive are sent on again outside the timing.
 
-use delve::command::acts::Move;
+use delve_rules::command::acts::Move;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::command::Command;
-use delve::command::dispatch_commands;
-use delve::creature::Position;
-use delve::grid::DungeonGrid;
-use delve::level::load_level_str;
-use delve::level::schema::DoorState;
-use delve::rules::doors::Door;
-use delve::rules::movement::{Pace, Walking};
-use delve::sim::{give, run_round, sim_app};
+use delve_ground::grid::DungeonGrid;
+use delve_ground::level::load_level_str;
+use delve_ground::level::schema::DoorState;
+use delve_play::sim::{give, run_round, sim_app};
+use delve_rules::command::Command;
+use delve_rules::command::dispatch_commands;
+use delve_rules::creature::Position;
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::movement::{Pace, Walking};
 
 const UNDERCROFT: &str = include_str!("../levels/undercroft.ron");
 const WALKERS: usize = 50;
@@ -34,7 +34,7 @@ fn send_walkers(world: &mut World, names: &[String], targets: &[(i32, i32)], pac
         // Alternate between two far targets so nobody stands still for long.
         let to = targets[(i + WALKERS / 2) % WALKERS];
         let here = {
-            let e = world.resource::<delve::creature::CreatureIndex>().0[&names[i]];
+            let e = world.resource::<delve_rules::creature::CreatureIndex>().0[&names[i]];
             world.get::<Position>(e).unwrap().0
         };
         let to = if (here.x, here.y) == to {

@@ -2,9 +2,9 @@
 //! hour of the crypt (600 rounds, the party under its policy until its delve ends), in release.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::level::LevelText;
-use delve::policy::PartyPolicy;
-use delve::save::{Save, Step, undo};
+use delve_ground::level::LevelText;
+use delve_ground::party_policy::PartyPolicy;
+use delve_play::save::{Save, Step, undo};
 
 const ROUNDS: u64 = 600;
 
@@ -15,11 +15,11 @@ fn save(c: &mut Criterion) {
         turn_limit: 1_000,
         ..PartyPolicy::default()
     };
-    let mut app = delve::sim::play_autonomous(&level, 3, &policy, &[], ROUNDS);
+    let mut app = delve_play::sim::play_autonomous(&level, 3, &policy, &[], ROUNDS);
     // The delve may end sooner; the hour is played out.
-    let so_far = app.world().resource::<delve::time::Clock>().rounds;
-    delve::sim::run_rounds(app.world_mut(), ROUNDS.saturating_sub(so_far));
-    let played = app.world().resource::<delve::time::Clock>().rounds;
+    let so_far = app.world().resource::<delve_ground::time::Clock>().rounds;
+    delve_play::sim::run_rounds(app.world_mut(), ROUNDS.saturating_sub(so_far));
+    let played = app.world().resource::<delve_ground::time::Clock>().rounds;
     let saved = Save::of(app.world(), &text);
     let saved_text = saved.to_text();
     let mut group = c.benchmark_group(format!("save, crypt after {played} rounds"));
@@ -29,7 +29,7 @@ fn save(c: &mut Criterion) {
         b.iter(|| {
             let save = Save::from_text(&saved_text, "crypt.save").expect("reads");
             let level = save.load_level().expect("loads");
-            let mut app = delve::sim::sim_app(&level, save.seed);
+            let mut app = delve_play::sim::sim_app(&level, save.seed);
             save.restore_into(app.world_mut(), &level);
             app
         })
@@ -38,7 +38,7 @@ fn save(c: &mut Criterion) {
         b.iter_batched(
             || {
                 let level = saved.load_level().expect("loads");
-                let mut app = delve::sim::sim_app(&level, saved.seed);
+                let mut app = delve_play::sim::sim_app(&level, saved.seed);
                 saved.restore_into(app.world_mut(), &level);
                 (app, level)
             },

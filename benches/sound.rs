@@ -5,11 +5,11 @@
 use std::collections::VecDeque;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::grid::{DungeonGrid, GridPos, SOUND_BLOCKED};
-use delve::level::generate::rooms_and_corridors;
-use delve::level::load_level_str;
-use delve::level::schema::Environment;
-use delve::rules::sound::{Earshot, SoundRow, bound};
+use delve_ground::grid::{DungeonGrid, GridPos, SOUND_BLOCKED};
+use delve_ground::level::generate::rooms_and_corridors;
+use delve_ground::level::load_level_str;
+use delve_ground::level::schema::Environment;
+use delve_rules::rules::sound::{Earshot, SoundRow, bound};
 use std::hint::black_box;
 
 /// Breadth-first search over every square sound can cross, each step costing one.

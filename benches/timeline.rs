@@ -1,4 +1,4 @@
-//! Keyframes (`delve::keyframe`): seeking anywhere in a long delve of the undercroft (4,800
+//! Keyframes (`delve_play::keyframe`): seeking anywhere in a long delve of the undercroft (4,800
 //! rounds: 80 hours at 10 rounds a turn and 6 turns an hour; the "8 hours" are 480 of
 //! them) restores the nearest keyframe and replays the rest; how long that takes, how much the
 //! keyframes hold, what taking them costs a round, and undo at the end of the delve. Release.
@@ -11,9 +11,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::keyframe::Keyframes;
-use delve::policy::PartyPolicy;
-use delve::time::Clock;
+use delve_ground::party_policy::PartyPolicy;
+use delve_ground::time::Clock;
+use delve_play::keyframe::Keyframes;
 
 /// Counts the bytes allocated and not yet freed, to weigh the keyframes.
 struct Counting;
@@ -45,19 +45,19 @@ const ROUNDS: u64 = 4_800;
 
 /// The undercroft played for [`ROUNDS`] rounds in a world keeping keyframes every `every` rounds (none
 /// when 0).
-fn long_delve(level: &delve::level::Level, every: u64) -> bevy::prelude::App {
-    let mut app = delve::sim::sim_app(level, 1);
+fn long_delve(level: &delve_ground::level::Level, every: u64) -> bevy::prelude::App {
+    let mut app = delve_play::sim::sim_app(level, 1);
     let world = app.world_mut();
     if every > 0 {
-        delve::keyframe::keep(world, every);
+        delve_play::keyframe::keep(world, every);
     }
-    delve::sim::hand_parties_to(world, &PartyPolicy::default());
-    delve::sim::run_rounds(world, ROUNDS);
+    delve_play::sim::hand_parties_to(world, &PartyPolicy::default());
+    delve_play::sim::run_rounds(world, ROUNDS);
     app
 }
 
 fn timeline(c: &mut Criterion) {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/undercroft.ron"))
+    let level = delve_ground::level::load_level_file(std::path::Path::new("levels/undercroft.ron"))
         .expect("the undercroft loads")
         .level;
     // What the keyframes hold: the bytes live with them, less without them.
@@ -66,7 +66,7 @@ fn timeline(c: &mut Criterion) {
     let plain = LIVE.load(Ordering::Relaxed) - before;
     drop(without);
     let before = LIVE.load(Ordering::Relaxed);
-    let mut app = long_delve(&level, delve::time::ROUNDS_PER_TURN);
+    let mut app = long_delve(&level, delve_ground::time::ROUNDS_PER_TURN);
     let with = LIVE.load(Ordering::Relaxed) - before;
     let frames = app.world().resource::<Keyframes>();
     let count = frames.rounds().count();
@@ -89,28 +89,28 @@ fn timeline(c: &mut Criterion) {
             b.iter(|| {
                 // Rounds spread over the whole delve, 9 rounds after a keyframe at worst.
                 target = (target + 1_237) % (ROUNDS + 1);
-                delve::save::seek(app.world_mut(), &level, target)
+                delve_play::save::seek(app.world_mut(), &level, target)
             })
         },
     );
     group.bench_function("seek to the last round", |b| {
-        b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS))
+        b.iter(|| delve_play::save::seek(app.world_mut(), &level, ROUNDS))
     });
     group.bench_function(
         "seek to the round before a keyframe (9 rounds replayed)",
-        |b| b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS - 1)),
+        |b| b.iter(|| delve_play::save::seek(app.world_mut(), &level, ROUNDS - 1)),
     );
     group.bench_function(
         "seek to the round before an hour's keyframe (59 rounds replayed)",
-        |b| b.iter(|| delve::save::seek(app.world_mut(), &level, ROUNDS / 2 - 1)),
+        |b| b.iter(|| delve_play::save::seek(app.world_mut(), &level, ROUNDS / 2 - 1)),
     );
     group.bench_function("undo a round at the end of the delve", |b| {
         b.iter_custom(|iterations| {
             let mut spent = std::time::Duration::ZERO;
             for _ in 0..iterations {
-                delve::save::seek(app.world_mut(), &level, ROUNDS);
+                delve_play::save::seek(app.world_mut(), &level, ROUNDS);
                 let start = std::time::Instant::now();
-                delve::save::undo(app.world_mut(), &level, delve::save::Step::Round);
+                delve_play::save::undo(app.world_mut(), &level, delve_play::save::Step::Round);
                 spent += start.elapsed();
             }
             spent
@@ -121,12 +121,14 @@ fn timeline(c: &mut Criterion) {
     let mut rounds = c.benchmark_group("undercroft, a turn of rounds");
     rounds.sample_size(10);
     for (name, every) in [("without keyframes", 0), ("with a keyframe", 10)] {
-        let mut app = delve::sim::sim_app(&level, 1);
+        let mut app = delve_play::sim::sim_app(&level, 1);
         if every > 0 {
-            delve::keyframe::keep(app.world_mut(), every);
+            delve_play::keyframe::keep(app.world_mut(), every);
         }
         rounds.bench_function(name, |b| {
-            b.iter(|| delve::sim::run_rounds(app.world_mut(), delve::time::ROUNDS_PER_TURN))
+            b.iter(|| {
+                delve_play::sim::run_rounds(app.world_mut(), delve_ground::time::ROUNDS_PER_TURN)
+            })
         });
         let _ = app.world().resource::<Clock>();
     }

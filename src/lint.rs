@@ -16,11 +16,11 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
-use crate::grid::GridPos;
-use crate::grid::terrain::Terrain;
-use crate::level::schema::{Gear, Lock, Proficiency, RawLevel};
-use crate::level::spans::{Seg, SpanIndex};
-use crate::level::{Diagnostic, Level, SourcePos};
+use delve_ground::grid::GridPos;
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::level::schema::{Gear, Lock, Proficiency, RawLevel};
+use delve_ground::level::spans::{Seg, SpanIndex};
+use delve_ground::level::{Diagnostic, Level, SourcePos};
 
 /// A design problem of a level.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ impl Lint {
     /// As a warning of `delve check`.
     pub fn diagnostic(&self, file: &str) -> Diagnostic {
         Diagnostic::warning(
-            crate::level::DiagnosticKind::Lint,
+            delve_ground::level::DiagnosticKind::Lint,
             file,
             self.at,
             format!("lint: {}", self.problem),
@@ -276,12 +276,12 @@ fn traps_off_the_paths(
     let grid = &level.grid;
     let steps = steps_from(level, start, route);
     let goal = match level.goal {
-        crate::level::Goal::Reach(p) | crate::level::Goal::Exit(p) => Some(p),
+        delve_ground::level::Goal::Reach(p) | delve_ground::level::Goal::Exit(p) => Some(p),
         _ => None,
     };
     let mut lints = Vec::new();
     for t in &level.traps {
-        if t.trap.trigger != crate::level::TrapTriggerDef::Step || goal == Some(t.at) {
+        if t.trap.trigger != delve_ground::level::TrapTriggerDef::Step || goal == Some(t.at) {
             continue;
         }
         let Some(d) = grid.index(t.at).and_then(|i| steps[i]) else {
@@ -315,11 +315,15 @@ fn traps_off_the_paths(
 /// its patrol route), with every door open: no square of the party's `route` is within the
 /// earshot of a loud noise with a Listening throw (Dungeon Delves › Listening, the environment
 /// where it stands), and none is in its line of sight (the party carries its light).
-fn never_meets_the_party(level: &Level, c: &crate::level::CreatureDef, route: &[bool]) -> bool {
-    use crate::rules::sound::{Earshot, SoundRow, bound};
+fn never_meets_the_party(
+    level: &Level,
+    c: &delve_ground::level::CreatureDef,
+    route: &[bool],
+) -> bool {
+    use delve_rules::rules::sound::{Earshot, SoundRow, bound};
     let mut grid = level.grid.clone();
     for d in &level.doors {
-        grid.set_door(d.at, crate::grid::DoorState::Open);
+        grid.set_door(d.at, delve_ground::grid::DoorState::Open);
     }
     let on_route = |p: GridPos| grid.index(p).is_some_and(|i| route[i]);
     let keeps_to: Vec<GridPos> = std::iter::once(c.at)
@@ -331,13 +335,14 @@ fn never_meets_the_party(level: &Level, c: &crate::level::CreatureDef, route: &[
     let mut stamp = Vec::new();
     let mut earshot = Earshot::default();
     for &p in &keeps_to {
-        let env = crate::level::environment_at(level.environment, &level.environment_regions, p);
+        let env =
+            delve_ground::level::environment_at(level.environment, &level.environment_regions, p);
         let reach = bound(SoundRow::Loud, env);
         earshot.propagate(&grid, p, reach);
         let hears = grid
             .squares()
             .any(|(q, _)| on_route(q) && earshot.half_feet(&grid, q).is_some_and(|d| d <= reach));
-        let sees = crate::rules::vision::line_of_sight_field(&grid, p, &mut stamp)
+        let sees = delve_rules::rules::vision::line_of_sight_field(&grid, p, &mut stamp)
             .squares()
             .any(on_route);
         if hears || sees {
@@ -351,11 +356,13 @@ fn never_meets_the_party(level: &Level, c: &crate::level::CreatureDef, route: &[
 pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
     let places = Places {
         spans: SpanIndex::build(src),
-        raw: crate::level::ron_options().from_str::<RawLevel>(src).ok(),
+        raw: delve_ground::level::ron_options()
+            .from_str::<RawLevel>(src)
+            .ok(),
     };
     let mut lints = Vec::new();
     let party = level.factions.iter().find(|f| !f.marching_order.is_empty());
-    let members: Vec<&crate::level::CreatureDef> = party
+    let members: Vec<&delve_ground::level::CreatureDef> = party
         .map(|f| {
             f.marching_order
                 .iter()
@@ -436,7 +443,7 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
             Lock::Locked { key: None } => false,
             Lock::Unlocked | Lock::Jammed => continue,
         };
-        use crate::level::schema::DoorMaterial::*;
+        use delve_ground::level::schema::DoorMaterial::*;
         let forced = match d.door.material {
             Wooden | IronBanded => axe || harms(false),
             LeadGlassWindow => armed,

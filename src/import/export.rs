@@ -15,14 +15,15 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use super::{ImportError, Problem};
-use crate::grid::{GridPos, Terrain};
-use crate::level::Level;
-use crate::tile_art::{TILE_PX, TileArt};
+use delve_ground::grid::{GridPos, Terrain};
+use delve_ground::level::Level;
+use delve_ground::tile_art::{TILE_PX, TileArt};
 
 /// Writes `level` (read from `level_file`) as Universal VTT to `out`, atomically.
 pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     let name = level_file.display().to_string();
-    let text = crate::level::LevelText::read(level_file).map_err(|d| not_a_level(&name, d))?;
+    let text =
+        delve_ground::level::LevelText::read(level_file).map_err(|d| not_a_level(&name, d))?;
     let level = text.load().map_err(|d| not_a_level(&name, d))?.level;
     let image = match &level.battlemap {
         Some(b) => {
@@ -36,9 +37,9 @@ pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     };
     let uvtt = to_uvtt(&level, &image);
     let written = serde_json::to_string_pretty(&uvtt).expect("JSON writes");
-    crate::save::write_atomic(out, written.as_bytes()).map_err(|e| {
+    delve_play::save::write_atomic(out, written.as_bytes()).map_err(|e| {
         let error = match e {
-            crate::save::SaveError::Unwritable { error, .. } => error,
+            delve_play::save::SaveError::Unwritable { error, .. } => error,
             e => e.to_string(),
         };
         ImportError::new(
@@ -49,7 +50,7 @@ pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     })
 }
 
-fn not_a_level(file: &str, problems: crate::level::Diagnostics) -> ImportError {
+fn not_a_level(file: &str, problems: delve_ground::level::Diagnostics) -> ImportError {
     let problems = problems.to_string();
     ImportError::new(file, None, Problem::Level { problems })
 }
@@ -143,7 +144,7 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
                 "position": pt(x + 0.5, y + 0.5),
                 "bounds": bounds,
                 "rotation": rotation,
-                "closed": d.door.state == crate::grid::DoorState::Closed,
+                "closed": d.door.state == delve_ground::grid::DoorState::Closed,
                 "freestanding": false,
             })
         })
@@ -181,7 +182,7 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
 
 /// The level drawn with the window's tile art, as PNG.
 pub fn drawn(level: &Level) -> Vec<u8> {
-    let (strip_w, strip) = crate::tile_art::tileset_rgba();
+    let (strip_w, strip) = delve_ground::tile_art::tileset_rgba();
     let (w, h) = (level.grid.width(), level.grid.height());
     let mut img = image::RgbaImage::new(w * TILE_PX, h * TILE_PX);
     for (p, t) in level.grid.squares() {

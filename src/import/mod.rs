@@ -17,7 +17,7 @@ pub mod uvtt;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::grid::{GridPos, Terrain};
+use delve_ground::grid::{GridPos, Terrain};
 
 /// How a Universal VTT map's cells become squares: a cell is `cell_feet` feet, cut into
 /// `squares_per_cell` squares a side (so a square is `cell_feet / squares_per_cell` feet).
@@ -202,7 +202,7 @@ impl fmt::Display for Problem {
             Problem::TooFar { light, feet } => write!(
                 f,
                 "light {light} reaches {feet}': a light reaches 0' to {}'",
-                crate::level::MAX_REACH_FEET
+                delve_ground::level::MAX_REACH_FEET
             ),
             Problem::BadImage { error } => write!(f, "the image: {error}"),
             Problem::NoTerrain => {
@@ -460,7 +460,7 @@ impl ImportedMap {
 
 /// The usual character for a terrain, or the first free one.
 fn legend_char(t: Terrain, taken: &[(char, Terrain)]) -> char {
-    use crate::grid::{WallMaterial, WaterDepth};
+    use delve_ground::grid::{WallMaterial, WaterDepth};
     let usual = match t {
         Terrain::Floor => '.',
         Terrain::Rubble => ':',
@@ -500,7 +500,7 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
     let file = map.display().to_string();
     // Neither the level nor its picture is written over the map read.
     for target in [out.to_owned(), out.with_extension("png")] {
-        if crate::files::same_file(map, &target) {
+        if delve_ground::files::same_file(map, &target) {
             return Err(ImportError::new(
                 &file,
                 None,
@@ -513,7 +513,7 @@ pub fn import(map: &Path, out: &Path, options: ImportOptions) -> Result<Vec<Path
     }
     let imported = match format_of(map) {
         Some("uvtt") => {
-            let text = crate::files::read_text(map).map_err(|e| {
+            let text = delve_ground::files::read_text(map).map_err(|e| {
                 ImportError::new(
                     &file,
                     None,
@@ -539,7 +539,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
         .map(|n| n.to_string_lossy().into_owned());
     let battlemap = imported.image.as_ref().and(image_name.as_deref());
     let text = imported.level_text(battlemap);
-    let level = crate::level::LevelText {
+    let level = delve_ground::level::LevelText {
         file: out_name.clone(),
         text: text.clone(),
         included: Vec::new(),
@@ -553,9 +553,9 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
             },
         ));
     }
-    let unwritable = |e: crate::save::SaveError| {
+    let unwritable = |e: delve_play::save::SaveError| {
         let error = match e {
-            crate::save::SaveError::Unwritable { error, .. } => error,
+            delve_play::save::SaveError::Unwritable { error, .. } => error,
             e => e.to_string(),
         };
         ImportError::new(&out_name, None, Problem::Unwritable { error })
@@ -576,7 +576,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     if imported.image.is_some()
         && image_path.exists()
         && !image_name.as_deref().is_some_and(|name| {
-            crate::files::read_text(out).is_ok_and(|t| t.contains(&format!("\"{name}\"")))
+            delve_ground::files::read_text(out).is_ok_and(|t| t.contains(&format!("\"{name}\"")))
         })
     {
         return Err(ImportError::new(
@@ -590,10 +590,10 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
     }
     let mut written = Vec::new();
     if let Some(png) = &imported.image {
-        crate::save::write_atomic(&image_path, png).map_err(unwritable)?;
+        delve_play::save::write_atomic(&image_path, png).map_err(unwritable)?;
         written.push(image_path.clone());
     }
-    if let Err(e) = crate::save::write_atomic(out, text.as_bytes()) {
+    if let Err(e) = delve_play::save::write_atomic(out, text.as_bytes()) {
         // No half an import: the image goes too.
         if !written.is_empty() {
             let _ = std::fs::remove_file(&image_path);
@@ -607,7 +607,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
 /// The problems of a level made of a map, each told at what in the map it came from — the
 /// portal, the light, the Tiled object: the comment above its entry — rather than at a line
 /// of a file never written.
-fn traced_to_the_map(problems: &crate::level::Diagnostics, text: &str) -> String {
+fn traced_to_the_map(problems: &delve_ground::level::Diagnostics, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let origin = |line: usize| -> Option<&str> {
         let above = lines.get(line.checked_sub(2)?)?.trim();

@@ -9,7 +9,7 @@
 //! A line is walked square by square (Amanatides & Woo's traversal): every square it passes
 //! through is filled, its end squares too.
 
-use crate::grid::GridPos;
+use delve_ground::grid::GridPos;
 
 /// A point in square units (cells × n).
 pub type Point = (f64, f64);

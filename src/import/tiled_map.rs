@@ -23,15 +23,15 @@ use serde::de::DeserializeOwned;
 use tiled::{LayerType, ObjectShape, PropertyValue};
 
 use super::{Entry, ImportError, ImportedMap, Problem, Spot, line_col};
-use crate::grid::{GridPos, Terrain};
-use crate::level::schema::{RawClimb, RawCreature, RawDoor, RawLight, RawTrap};
+use delve_ground::grid::{GridPos, Terrain};
+use delve_ground::level::schema::{RawClimb, RawCreature, RawDoor, RawLight, RawTrap};
 
 /// Fields whose values are text: a string property for them is quoted.
 const TEXT_FIELDS: [&str; 4] = ["name", "template", "faction", "class"];
 
 /// Reads a TMX map (`file` names it in messages).
 pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
-    let text = crate::files::read_text(path).map_err(|e| {
+    let text = delve_ground::files::read_text(path).map_err(|e| {
         ImportError::new(
             file,
             None,
@@ -107,18 +107,20 @@ pub fn read(path: &Path, file: &str) -> Result<ImportedMap, ImportError> {
                             .get_tile()
                             .and_then(|tile| tile.properties.get("terrain").cloned())
                         {
-                            Some(PropertyValue::StringValue(s)) => crate::level::ron_options()
-                                .from_str::<Terrain>(&s)
-                                .map_err(|e| {
-                                    ImportError::new(
-                                        file,
-                                        at(),
-                                        Problem::UnknownTerrain {
-                                            terrain: s.clone(),
-                                            error: e.to_string(),
-                                        },
-                                    )
-                                })?,
+                            Some(PropertyValue::StringValue(s)) => {
+                                delve_ground::level::ron_options()
+                                    .from_str::<Terrain>(&s)
+                                    .map_err(|e| {
+                                        ImportError::new(
+                                            file,
+                                            at(),
+                                            Problem::UnknownTerrain {
+                                                terrain: s.clone(),
+                                                error: e.to_string(),
+                                            },
+                                        )
+                                    })?
+                            }
                             _ => {
                                 return Err(ImportError::new(file, at(), Problem::NoTerrain));
                             }
@@ -250,11 +252,13 @@ fn ron_value(
 
 /// Does the RON read as the level reads a `T`?
 fn reads_as<T: DeserializeOwned>(ron: &str) -> Result<(), ron::error::SpannedError> {
-    crate::level::ron_options().from_str::<T>(ron).map(|_| ())
+    delve_ground::level::ron_options()
+        .from_str::<T>(ron)
+        .map(|_| ())
 }
 
 /// The map and the tilesets and templates it names, read as every file a user names is
-/// (`crate::files`): regular files of bounded size only, so that a tileset `source` naming a
+/// (`delve_ground::files`): regular files of bounded size only, so that a tileset `source` naming a
 /// FIFO or `/dev/zero` is refused rather than read for ever.
 struct Limited;
 
@@ -263,7 +267,7 @@ impl tiled::ResourceReader for Limited {
     type Error = std::io::Error;
 
     fn read_from(&mut self, path: &Path) -> std::io::Result<Self::Resource> {
-        crate::files::read_bytes(path).map(std::io::Cursor::new)
+        delve_ground::files::read_bytes(path).map(std::io::Cursor::new)
     }
 }
 

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{Entry, ImportError, ImportOptions, ImportedMap, Problem, Spot, line_col, raster};
-use crate::grid::{GridPos, Terrain, WallMaterial};
+use delve_ground::grid::{GridPos, Terrain, WallMaterial};
 
 #[derive(Deserialize)]
 struct Point {
@@ -236,7 +236,7 @@ pub fn read(text: &str, file: &str, options: ImportOptions) -> Result<ImportedMa
             }
         }
         let feet = (range * cell_feet as f64).round();
-        if feet > crate::level::MAX_REACH_FEET as f64 {
+        if feet > delve_ground::level::MAX_REACH_FEET as f64 {
             return Err(ImportError::new(
                 file,
                 Some(at_of(raw)),

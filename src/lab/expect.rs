@@ -24,8 +24,8 @@ use serde::Deserialize;
 
 use super::RunRecord;
 use super::report::Share;
-use crate::grid::GridPos;
-use crate::policy::Outcome;
+use delve_ground::grid::GridPos;
+use delve_minds::policy::outcome::Outcome;
 
 /// What an expectation is about.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -232,11 +232,15 @@ pub struct Expectations {
 /// Reads an expectations file (the whole form, or a bare map) and checks it against the level:
 /// each door, trap and room named must be on it. The error names the file, and the line where
 /// RON says so.
-pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expectations, String> {
-    let whole: Result<ExpectFile, _> = crate::level::ron_options().from_str(text);
+pub fn parse(
+    text: &str,
+    file: &str,
+    level: &delve_ground::level::Level,
+) -> Result<Expectations, String> {
+    let whole: Result<ExpectFile, _> = delve_ground::level::ron_options().from_str(text);
     let parsed = match whole {
         Ok(f) => f,
-        Err(first) => match crate::level::ron_options().from_str::<Unique>(text) {
+        Err(first) => match delve_ground::level::ron_options().from_str::<Unique>(text) {
             Ok(expect) => ExpectFile {
                 wrongly_pass: default_error(),
                 wrongly_fail: default_error(),
@@ -293,7 +297,7 @@ pub fn parse(text: &str, file: &str, level: &crate::level::Level) -> Result<Expe
 }
 
 /// Is the creature of that name in a party's marching order?
-fn in_a_party(level: &crate::level::Level, who: &str) -> bool {
+fn in_a_party(level: &delve_ground::level::Level, who: &str) -> bool {
     level.factions.iter().any(|f| {
         f.marching_order
             .iter()
@@ -304,7 +308,7 @@ fn in_a_party(level: &crate::level::Level, who: &str) -> bool {
 fn expectation(
     subject: &Subject,
     wanted: &Wanted,
-    level: &crate::level::Level,
+    level: &delve_ground::level::Level,
 ) -> Result<Expectation, String> {
     let outcome = |o: Outcome| -> Result<Expectation, String> {
         Ok(Expectation {
@@ -647,9 +651,10 @@ mod tests {
     /// a monster is no member, nor a member a foe.
     #[test]
     fn a_subject_twice_and_a_monster_as_a_member_are_refused() {
-        let level = crate::level::load_level_file(std::path::Path::new("levels/gym/climbers.ron"))
-            .unwrap()
-            .level;
+        let level =
+            delve_ground::level::load_level_file(std::path::Path::new("levels/gym/climbers.ron"))
+                .unwrap()
+                .level;
         let twice = "{\n  goal_reached: (at_least: 0.5),\n  goal_reached: (at_most: 0.9),\n}";
         let e = parse(twice, "x.ron", &level).err().unwrap();
         assert!(e.starts_with("x.ron:3:"), "{e}");

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::heat::Heat;
 use super::{LabPlan, LabResult, RunRecord, read_runs_jsonl, runs_jsonl};
-use crate::policy::PartyPolicy;
+use delve_ground::party_policy::PartyPolicy;
 
 /// What a lab's folder says of how it was made (`lab.json`), so that labs can be merged and
 /// compared: the level file, the seeds, and the policy.
@@ -32,7 +32,7 @@ pub const LEVEL_COPY: &str = "level.ron";
 
 /// The fingerprint of the level file as it reads now, if it reads.
 fn fingerprint_of(level_file: &str) -> Option<String> {
-    crate::level::LevelText::read(Path::new(level_file))
+    delve_ground::level::LevelText::read(Path::new(level_file))
         .ok()
         .map(|t| t.fingerprint())
 }
@@ -48,7 +48,7 @@ pub fn write_partial(
 ) -> Result<(), String> {
     let write = |name: &str, text: String| {
         let at = dir.join(name);
-        crate::files::write_atomic(&at, text.as_bytes())
+        delve_ground::files::write_atomic(&at, text.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", at.display()))
     };
     write("runs.jsonl", runs_jsonl(&result.records))?;
@@ -57,7 +57,7 @@ pub fn write_partial(
         serde_json::to_string(&result.heat).expect("heat serializes"),
     )?;
     // The level as it was played, so the lab can be read (compared) after the file is edited.
-    if let Ok(text) = crate::files::read_text(level_file) {
+    if let Ok(text) = delve_ground::files::read_text(level_file) {
         write(LEVEL_COPY, text)?;
     }
     let meta = LabMeta {
@@ -79,12 +79,12 @@ pub fn read_lab(dir: &Path) -> Result<(LabPlan, Vec<RunRecord>), String> {
     let (meta, result) = read_partial(dir)?;
     let copy = dir.join(LEVEL_COPY);
     let loaded = if copy.exists() {
-        let text = crate::files::read_text(&copy)
+        let text = delve_ground::files::read_text(&copy)
             .map_err(|e| format!("{}: cannot read: {e}", copy.display()))?;
         let base = Path::new(&meta.level_file).parent();
-        crate::level::load_level_str(&text, &copy.display().to_string(), base)
+        delve_ground::level::load_level_str(&text, &copy.display().to_string(), base)
     } else {
-        crate::level::load_level_file(Path::new(&meta.level_file))
+        delve_ground::level::load_level_file(Path::new(&meta.level_file))
     };
     let level = loaded
         .map_err(|d| format!("{}: the lab's level does not load:\n{d}", dir.display()))?
@@ -103,7 +103,7 @@ pub fn read_lab(dir: &Path) -> Result<(LabPlan, Vec<RunRecord>), String> {
 
 fn read_file(dir: &Path, name: &str) -> Result<String, String> {
     let at = dir.join(name);
-    crate::files::read_text(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
+    delve_ground::files::read_text(&at).map_err(|e| format!("{}: cannot read: {e}", at.display()))
 }
 
 fn read_meta(dir: &Path) -> Result<LabMeta, String> {

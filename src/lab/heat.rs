@@ -4,15 +4,15 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::creature::{CreatureIndex, Position};
-use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::ConditionKind;
-use crate::log::EventLog;
-use crate::policy::monsters::MonsterEvent;
-use crate::rules::combat::CombatEvent;
-use crate::rules::conditions::ConditionEvent;
-use crate::rules::movement::MovementEvent;
-use crate::rules::sound::{HearingEvent, NoiseKind, NoisyAction};
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_minds::policy::monsters::MonsterEvent;
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::conditions::ConditionEvent;
+use delve_rules::rules::movement::MovementEvent;
+use delve_rules::rules::sound::{HearingEvent, NoiseKind, NoisyAction};
 
 use super::{Brought, MadeBy};
 
@@ -139,7 +139,7 @@ impl Heat {
 /// pockets of fewer than [`LEAST_ROOM`] squares); each named by its first square in reading
 /// order; and for each square, the room it is in.
 pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
-    use crate::grid::terrain::Terrain;
+    use delve_ground::grid::terrain::Terrain;
     let (w, h) = (grid.width(), grid.height());
     let rock = |p: GridPos| grid.terrain(p) == Some(Terrain::Rock);
     let floor = |p: GridPos| {
@@ -149,7 +149,7 @@ pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
                 Some(
                     Terrain::Door
                         | Terrain::Squeeze
-                        | Terrain::Water(crate::level::schema::WaterDepth::Deep)
+                        | Terrain::Water(delve_ground::level::schema::WaterDepth::Deep)
                 )
             )
     };
@@ -241,8 +241,8 @@ impl std::fmt::Display for Reach {
 }
 
 /// For each room of [`rooms`], how it can be reached from `from` (the way in).
-pub fn reach_of_rooms(level: &crate::level::Level, from: GridPos) -> Vec<Reach> {
-    use crate::grid::terrain::Terrain;
+pub fn reach_of_rooms(level: &delve_ground::level::Level, from: GridPos) -> Vec<Reach> {
+    use delve_ground::grid::terrain::Terrain;
     let grid = &level.grid;
     let (names, room_of) = rooms(grid);
     let secret: Vec<GridPos> = level
@@ -255,7 +255,11 @@ pub fn reach_of_rooms(level: &crate::level::Level, from: GridPos) -> Vec<Reach> 
         .traps
         .iter()
         .filter(|t| {
-            !t.trap.hidden && matches!(t.trap.kind, crate::level::schema::TrapKind::Pit { .. })
+            !t.trap.hidden
+                && matches!(
+                    t.trap.kind,
+                    delve_ground::level::schema::TrapKind::Pit { .. }
+                )
         })
         .map(|t| t.at)
         .collect();
@@ -265,7 +269,7 @@ pub fn reach_of_rooms(level: &crate::level::Level, from: GridPos) -> Vec<Reach> 
                 grid.terrain(p),
                 Some(
                     Terrain::Squeeze
-                        | Terrain::Water(crate::level::schema::WaterDepth::Deep)
+                        | Terrain::Water(delve_ground::level::schema::WaterDepth::Deep)
                         | Terrain::Chasm { .. }
                         | Terrain::Ledge { .. }
                 )
@@ -330,7 +334,7 @@ pub struct HeatCollector {
     visited: Vec<bool>,
     cursor: usize,
     party: Vec<String>,
-    faction: Option<crate::creature::Faction>,
+    faction: Option<delve_rules::creature::Faction>,
     /// The room of each square, and the rooms' names.
     rooms: (Vec<GridPos>, Vec<Option<usize>>),
     reached: Vec<bool>,
@@ -345,7 +349,7 @@ impl HeatCollector {
     pub fn new(
         world: &World,
         party: Vec<String>,
-        faction: Option<crate::creature::Faction>,
+        faction: Option<delve_rules::creature::Faction>,
     ) -> Self {
         let heat = Heat::new(world.resource::<DungeonGrid>());
         let n = heat.visited.len();
@@ -379,7 +383,7 @@ impl HeatCollector {
             && !self.reached[room]
         {
             self.reached[room] = true;
-            let turns = round as f32 / crate::time::ROUNDS_PER_TURN as f32;
+            let turns = round as f32 / delve_ground::time::ROUNDS_PER_TURN as f32;
             self.features.reached.push((self.rooms.0[room], turns));
         }
     }
@@ -402,7 +406,7 @@ impl HeatCollector {
 
     /// The squares the party's members stand on now count as visited.
     fn mark_where_the_party_stands(&mut self, world: &World) {
-        let round = world.resource::<crate::time::Clock>().rounds;
+        let round = world.resource::<delve_ground::time::Clock>().rounds;
         let scale = world.resource::<DungeonGrid>().scale_feet();
         let squares: Vec<(usize, u32)> = self
             .party
@@ -467,8 +471,8 @@ impl HeatCollector {
                         MadeBy::ItsCompanion,
                     ),
                 );
-            } else if let Some(e) = entry.get::<crate::rules::traps::TrapEvent>() {
-                use crate::rules::traps::TrapEvent;
+            } else if let Some(e) = entry.get::<delve_rules::rules::traps::TrapEvent>() {
+                use delve_rules::rules::traps::TrapEvent;
                 match e {
                     TrapEvent::TrapSprung { trap, at, .. }
                     | TrapEvent::TrapSprungHarmlessly { trap, at, .. } => {
@@ -479,13 +483,13 @@ impl HeatCollector {
                     }
                     _ => {}
                 }
-            } else if let Some(crate::rules::search::SearchEvent::Found { who, feature, at }) =
+            } else if let Some(delve_rules::rules::search::SearchEvent::Found { who, feature, at }) =
                 entry.get()
                 && self.party.contains(who)
             {
                 self.features.found.push((*at, feature.clone()));
-            } else if let Some(e) = entry.get::<crate::rules::doors::DoorEvent>() {
-                use crate::rules::doors::{DoorEvent, LockOpening};
+            } else if let Some(e) = entry.get::<delve_rules::rules::doors::DoorEvent>() {
+                use delve_rules::rules::doors::{DoorEvent, LockOpening};
                 match e {
                     DoorEvent::DoorOpened { who, at, how } if self.party.contains(who) => {
                         self.features.opened.push((*at, *how))
@@ -525,7 +529,7 @@ impl HeatCollector {
     pub fn finish(
         mut self,
         world: &World,
-        tally: &crate::policy::Tally,
+        tally: &delve_minds::policy::outcome::Tally,
     ) -> (Heat, super::Features) {
         self.mark_where_the_party_stands(world);
         self.watch
@@ -534,15 +538,15 @@ impl HeatCollector {
             self.heat.visited[i] += *v as u32;
         }
         let grid = world.resource::<DungeonGrid>();
-        let memory = world.resource::<crate::rules::vision::FactionMemory>();
+        let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
         let seen = self.faction.and_then(|f| memory.seen.get(f.0));
         for (i, count) in self.heat.unseen.iter_mut().enumerate() {
             let p = GridPos::new(
                 (i as u32 % self.heat.width) as i32,
                 (i as u32 / self.heat.width) as i32,
             );
-            let open =
-                grid.is_passable(p) || grid.terrain(p) == Some(crate::grid::terrain::Terrain::Door);
+            let open = grid.is_passable(p)
+                || grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Door);
             if open && !seen.is_some_and(|s| s.get(i).copied().unwrap_or(false)) {
                 *count += 1;
             }
@@ -558,5 +562,5 @@ impl HeatCollector {
 
 /// How far a member's search reaches (Dungeon Delves › Searching).
 fn search_reach(world: &World, member: Entity) -> u32 {
-    crate::rules::search::reach_feet(world.get::<crate::creature::Equipment>(member))
+    delve_rules::rules::search::reach_feet(world.get::<delve_rules::creature::Equipment>(member))
 }

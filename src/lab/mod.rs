@@ -25,9 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::level::Level;
-use crate::policy::{Outcome, PartyPolicy, Tally};
-use crate::time::ROUNDS_PER_TURN;
+use delve_ground::level::Level;
+use delve_ground::party_policy::PartyPolicy;
+use delve_ground::time::ROUNDS_PER_TURN;
+use delve_minds::policy::outcome::{Outcome, Tally};
 pub use folder::{LEVEL_COPY, LabMeta, merge, read_lab, read_partial, resume, write_partial};
 use heat::{Heat, HeatCollector};
 
@@ -95,17 +96,20 @@ pub struct RunRecord {
 #[serde(default)]
 pub struct Features {
     /// Traps that went off: where, and what they were.
-    pub sprung: Vec<(crate::grid::GridPos, String)>,
+    pub sprung: Vec<(delve_ground::grid::GridPos, String)>,
     /// Traps and secret doors the party found.
-    pub found: Vec<(crate::grid::GridPos, String)>,
+    pub found: Vec<(delve_ground::grid::GridPos, String)>,
     /// Traps the party disarmed (or discharged).
-    pub disarmed: Vec<crate::grid::GridPos>,
+    pub disarmed: Vec<delve_ground::grid::GridPos>,
     /// Doors the party opened, and how.
-    pub opened: Vec<(crate::grid::GridPos, crate::rules::doors::DoorOpening)>,
+    pub opened: Vec<(
+        delve_ground::grid::GridPos,
+        delve_rules::rules::doors::DoorOpening,
+    )>,
     /// Locks the party picked.
-    pub picked: Vec<crate::grid::GridPos>,
+    pub picked: Vec<delve_ground::grid::GridPos>,
     /// The rooms the party came into (named by their first square), and the turn it first did.
-    pub reached: Vec<(crate::grid::GridPos, f32)>,
+    pub reached: Vec<(delve_ground::grid::GridPos, f32)>,
     /// The foes a noise brought to the fight: each with the last noise it heard (or the
     /// companion's shout it answered) before it first fought the party.
     pub brought: Vec<Brought>,
@@ -130,7 +134,7 @@ pub struct Features {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Brought {
     pub monster: String,
-    pub noise: crate::rules::sound::NoiseKind,
+    pub noise: delve_rules::rules::sound::NoiseKind,
     pub made_by: MadeBy,
 }
 
@@ -164,7 +168,7 @@ impl std::fmt::Display for MadeBy {
 pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
     let played = catch_unwind(AssertUnwindSafe(|| {
         let mut collector: Option<HeatCollector> = None;
-        let app = crate::sim::play_autonomous_watched(
+        let app = delve_play::sim::play_autonomous_watched(
             &plan.level,
             seed,
             &plan.policy,
@@ -179,7 +183,11 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
                     .after_round(world)
             },
         );
-        let end = app.world().resource::<crate::policy::DelveEnd>().0.clone();
+        let end = app
+            .world()
+            .resource::<delve_minds::policy::party::DelveEnd>()
+            .0
+            .clone();
         let tally = end.as_ref().map(|e| e.2.clone()).unwrap_or_default();
         let (heat, features) =
             collector.map_or_else(Default::default, |c| c.finish(app.world(), &tally));
@@ -225,19 +233,25 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
 }
 
 /// The members of the level's first party, and its faction.
-fn first_party(world: &bevy::prelude::World) -> (Vec<String>, Option<crate::creature::Faction>) {
-    let Some(party) = world.resource::<crate::rules::party::Parties>().0.first() else {
+fn first_party(
+    world: &bevy::prelude::World,
+) -> (Vec<String>, Option<delve_rules::creature::Faction>) {
+    let Some(party) = world
+        .resource::<delve_rules::rules::party::Parties>()
+        .0
+        .first()
+    else {
         return (Vec::new(), None);
     };
     let names = party
         .marching_order
         .iter()
-        .map(|&m| crate::creature::name_of(world, m))
+        .map(|&m| delve_rules::creature::name_of(world, m))
         .collect();
     let faction = party
         .marching_order
         .first()
-        .and_then(|&m| world.get::<crate::creature::Faction>(m))
+        .and_then(|&m| world.get::<delve_rules::creature::Faction>(m))
         .copied();
     (names, faction)
 }
@@ -343,7 +357,7 @@ impl RunRecord {
     /// the longest delve, every number of turns finite (one record of `turns: 1e9` once made
     /// the report allocate 32 GB for its histogram).
     pub fn check(&self) -> Result<(), String> {
-        use crate::time::{MAX_ROUNDS, MAX_TURNS};
+        use delve_ground::time::{MAX_ROUNDS, MAX_TURNS};
         let t = &self.tally;
         if t.rounds > MAX_ROUNDS + 1 {
             return Err(format!(

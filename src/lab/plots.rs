@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 use super::RunRecord;
 use super::heat::{Heat, HeatKind};
-use crate::grid::{DungeonGrid, GridPos, Terrain};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain};
 
 /// The embedded font (DejaVu Sans; assets/fonts/LICENSE-DejaVu.txt).
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");

@@ -5,7 +5,7 @@
 //! still standing at a delve's end is censored at that end.
 
 use super::RunRecord;
-use crate::policy::Outcome;
+use delve_minds::policy::outcome::Outcome;
 
 /// One delve or member: the turn it ended (or went down), and whether it did (else censored).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! Caving and water: the throws of a squeeze, a climb, a jump and a swim, with their chances (Dungeon Delves › Caving, Swimming).
 
-use crate::creature::Position;
-use crate::grid::{DungeonGrid, GridPos};
-use crate::rules::conditions::Conditions;
 use bevy::prelude::*;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::creature::Position;
+use delve_rules::rules::conditions::Conditions;
 use serde::Serialize;
 use std::fmt;
 
@@ -15,7 +15,7 @@ use super::{check_square, creature};
 pub struct ThrowOdds {
     pub what: String,
     pub target: i32,
-    pub modifiers: Vec<crate::dice::Modifier>,
+    pub modifiers: Vec<delve_ground::dice::Modifier>,
     pub net_target: i32,
     pub chance: f32,
 }
@@ -26,12 +26,12 @@ impl ThrowOdds {
         who: Entity,
         what: &str,
         target: i32,
-        modifiers: Vec<crate::dice::Modifier>,
+        modifiers: Vec<delve_ground::dice::Modifier>,
     ) -> Option<Self> {
-        let thrower = crate::rules::throws::Thrower::of(world, who)?;
-        let (net_target, chance) = crate::rules::throws::chance(
+        let thrower = delve_rules::rules::throws::Thrower::of(world, who)?;
+        let (net_target, chance) = delve_rules::rules::throws::chance(
             &thrower,
-            crate::rules::throws::ThrowKind::Check,
+            delve_rules::rules::throws::ThrowKind::Check,
             &modifiers,
             target,
         );
@@ -96,7 +96,7 @@ impl fmt::Display for CavingAnswer {
 pub(super) fn terrain_must_be(
     world: &World,
     at: GridPos,
-    wanted: crate::level::schema::Terrain,
+    wanted: delve_ground::level::schema::Terrain,
     what: &str,
 ) -> Result<(), String> {
     let grid = world.resource::<DungeonGrid>();
@@ -110,25 +110,25 @@ pub(super) fn terrain_must_be(
 
 /// `squeeze`: the Squeezing throw a creature would make in the squeeze at `at`.
 pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use crate::rules::caving::squeezing_modifiers;
-    use crate::rules::throws::{stone_of, stone_target};
+    use delve_rules::rules::caving::squeezing_modifiers;
+    use delve_rules::rules::throws::{stone_of, stone_target};
     terrain_must_be(
         world,
         at,
-        crate::level::schema::Terrain::Squeeze,
+        delve_ground::level::schema::Terrain::Squeeze,
         "a squeeze",
     )?;
     let e = creature(world, who)?;
-    let stone = stone_of(world.get::<crate::creature::Encumbrance>(e));
-    let no_profs = crate::creature::Proficiencies::default();
+    let stone = stone_of(world.get::<delve_rules::creature::Encumbrance>(e));
+    let no_profs = delve_rules::creature::Proficiencies::default();
     let no_conditions = Conditions::default();
     let mods = squeezing_modifiers(
         world
-            .get::<crate::creature::Proficiencies>(e)
+            .get::<delve_rules::creature::Proficiencies>(e)
             .unwrap_or(&no_profs),
         world.get::<Conditions>(e).unwrap_or(&no_conditions),
         world
-            .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
+            .get_resource::<delve_rules::rules::modules::SituationalPenaltiesOn>()
             .is_some(),
     );
     let throw = ThrowOdds::of(world, e, "Squeezing", stone_target(stone), mods)
@@ -154,8 +154,8 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
 /// `swim`: the Swimming throw a creature would make in the deep water at `at`, its swimming
 /// speeds, and its breath.
 pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use crate::level::schema::{Terrain, WaterDepth};
-    use crate::rules::water::{breath_rounds, sinks_feet, swimming_throw_at};
+    use delve_ground::level::schema::{Terrain, WaterDepth};
+    use delve_rules::rules::water::{breath_rounds, sinks_feet, swimming_throw_at};
     terrain_must_be(
         world,
         at,
@@ -170,23 +170,24 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         ),
         None => None,
     };
-    let stone = crate::rules::throws::stone_of(world.get::<crate::creature::Encumbrance>(e));
+    let stone =
+        delve_rules::rules::throws::stone_of(world.get::<delve_rules::creature::Encumbrance>(e));
     let con = world
-        .get::<crate::creature::Abilities>(e)
+        .get::<delve_rules::creature::Abilities>(e)
         .map_or(10, |a| a.0.con);
     let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
     let mut notes = Vec::new();
-    if let Some(enc) = world.get::<crate::creature::Encumbrance>(e)
-        && let Some(s) = crate::rules::movement::Speeds::of(enc.0, &conditions)
+    if let Some(enc) = world.get::<delve_rules::creature::Encumbrance>(e)
+        && let Some(s) = delve_rules::rules::movement::Speeds::of(enc.0, &conditions)
     {
         // A quarter of its speed, or its swimming speed (what deep water costs it).
-        let swimmer = world.get::<crate::creature::SwimmingSpeed>(e);
-        let share = crate::rules::movement::WaterCost::of(enc.0, swimmer).share();
+        let swimmer = world.get::<delve_rules::creature::SwimmingSpeed>(e);
+        let share = delve_rules::rules::movement::WaterCost::of(enc.0, swimmer).share();
         notes.push(format!(
             "afloat it swims {}' a round at combat pace (and may attack) or {}' running (no \
              attack; the running rules apply){}",
-            s.rated(crate::rules::movement::Pace::Combat) * share,
-            s.rated(crate::rules::movement::Pace::Running) * share,
+            s.rated(delve_rules::rules::movement::Pace::Combat) * share,
+            s.rated(delve_rules::rules::movement::Pace::Running) * share,
             if swimmer.is_some() {
                 ": its swimming speed"
             } else {
@@ -195,15 +196,18 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         ));
     }
     // RULINGS › Water.
-    if world.get::<crate::creature::SwimmingSpeed>(e).is_some() {
+    if world
+        .get::<delve_rules::creature::SwimmingSpeed>(e)
+        .is_some()
+    {
         notes.push(
             "at home in water (a swimming speed): no Swimming throw, no water penalty at any depth"
                 .into(),
         );
     } else {
         if !world
-            .get::<crate::creature::Proficiencies>(e)
-            .is_some_and(|p| p.has(crate::level::schema::Proficiency::Swimming))
+            .get::<delve_rules::creature::Proficiencies>(e)
+            .is_some_and(|p| p.has(delve_ground::level::schema::Proficiency::Swimming))
         {
             notes.push(
                 "without the Swimming proficiency it always throws, and succeeds at a net \
@@ -212,7 +216,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
             );
         }
         if world
-            .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
+            .get_resource::<delve_rules::rules::modules::SituationalPenaltiesOn>()
             .is_some()
         {
             notes.push(
@@ -223,7 +227,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         }
     }
     let depth = world
-        .get_resource::<crate::level::WaterDepths>()
+        .get_resource::<delve_ground::level::WaterDepths>()
         .map_or(0, |w| w.at(at));
     notes.push(format!(
         "drowning, it sinks {}' a round (to {depth}') and holds its breath {} rounds",
@@ -245,8 +249,8 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
 /// `climb --who NAME --at X,Y`: climbing down into (or, from its bottom, out of) the pit or
 /// chasm square at `at`: the Climbing throw, its chance, speed and how many throws.
 pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use crate::rules::caving::Surface;
-    use crate::rules::caving::climbing::{
+    use delve_rules::rules::caving::Surface;
+    use delve_rules::rules::caving::climbing::{
         ADVENTURING_CLIMB, FEET_PER_THROW, climbing_target, hole_at, next_throw_at, rope_in,
     };
     check_square(world.resource::<DungeonGrid>(), at, "at")?;
@@ -254,17 +258,17 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
         .ok_or_else(|| format!("{at} is neither a chasm square nor an open pit"))?;
     let e = creature(world, who)?;
     let rope = rope_in(world, at);
-    let surface = crate::rules::caving::climbing::side_of(world, at);
+    let surface = delve_rules::rules::caving::climbing::side_of(world, at);
     // A supervising mountaineer's throw counted (Dungeon Delves › Climbing).
-    let profs = crate::rules::caving::climbing::supervised_proficiencies(world, e);
+    let profs = delve_rules::rules::caving::climbing::supervised_proficiencies(world, e);
     let mut notes = vec![format!(
         "{depth}' of {surface:?} wall{}",
         if rope { " (a rope hangs there)" } else { "" }
     )];
-    if let Some((m, value)) = crate::rules::caving::climbing::supervisor(world, e) {
+    if let Some((m, value)) = delve_rules::rules::caving::climbing::supervisor(world, e) {
         notes.push(format!(
             "supervised by {} beside it (Mountaineering {value}+), while it stays beside",
-            crate::creature::name_of(world, m)
+            delve_rules::creature::name_of(world, m)
         ));
     }
     let throws = (0..)
@@ -273,10 +277,10 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     notes.push(format!(
         "{throws} throw(s), at the middle of each {FEET_PER_THROW}'"
     ));
-    let climbs = crate::rules::caving::climbing::climbing_feet_per_round(
+    let climbs = delve_rules::rules::caving::climbing::climbing_feet_per_round(
         world,
         e,
-        crate::rules::caving::ClimbPace::Third,
+        delve_rules::rules::caving::ClimbPace::Third,
     );
     if climbs > 0.0 {
         notes.push(format!(
@@ -290,7 +294,7 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
             // Dungeon Delves › Climbing: proficient in both Climbing and Mountaineering, with
             // mountaineering gear, at a third of its combat speed (the pace asked of here), it
             // never falls from an easy obstacle, and from a sheer surface only on a 1.
-            let sure = crate::rules::caving::climbing::sure_climber(world, e);
+            let sure = delve_rules::rules::caving::climbing::sure_climber(world, e);
             notes.push(match (surface, sure) {
                 (Surface::Easy, false) => format!(
                     "failing: no progress that round; a 1: a fall (Adventuring throws {ADVENTURING_CLIMB}+)"
@@ -305,10 +309,10 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
                     gear, at a third of its combat speed)"
                     .into(),
             });
-            let mut mods = crate::rules::penalties::check_penalties(world, e, None);
-            mods.extend(crate::rules::calls::judge_modifier(
+            let mut mods = delve_rules::rules::penalties::check_penalties(world, e, None);
+            mods.extend(delve_rules::rules::calls::judge_modifier(
                 world,
-                crate::level::schema::JudgeModifier::ClimbingConditions,
+                delve_ground::level::schema::JudgeModifier::ClimbingConditions,
                 Some(at),
                 &[e],
             ));
@@ -344,7 +348,7 @@ pub fn jump(
     who: &str,
     from: Option<GridPos>,
 ) -> Result<CavingAnswer, String> {
-    use crate::rules::caving::jumping::{Jumper, over_the_gap};
+    use delve_rules::rules::caving::jumping::{Jumper, over_the_gap};
     let grid = world.resource::<DungeonGrid>();
     check_square(grid, at, "at")?;
     let e = creature(world, who)?;

@@ -7,8 +7,8 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::creature::Combatant;
-use crate::rules::combat::attack::{Forecast, forecast};
+use delve_rules::creature::Combatant;
+use delve_rules::rules::combat::attack::{Forecast, forecast};
 
 /// The attacks `who` could make on `target`, weapon by weapon.
 #[derive(Clone, Debug, PartialEq, Serialize)]

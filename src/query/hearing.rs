@@ -1,9 +1,9 @@
 //! What is heard: the earshot of a noise and its verdict at a square or over the map, and who heard a noise (Dungeon Delves › Noise).
 
-use crate::creature::{CreatureIndex, LevelInfo, Position};
-use crate::grid::{DungeonGrid, GridPos};
-use crate::rules::conditions::Conditions;
 use bevy::prelude::*;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::creature::{CreatureIndex, LevelInfo, Position};
+use delve_rules::rules::conditions::Conditions;
 use serde::Serialize;
 use std::fmt;
 
@@ -14,14 +14,14 @@ use super::check_square;
 pub struct HearAnswer {
     pub question: &'static str,
     pub from: GridPos,
-    pub sound: crate::rules::sound::SoundRow,
-    pub environment: crate::level::schema::Environment,
+    pub sound: delve_rules::rules::sound::SoundRow,
+    pub environment: delve_ground::level::schema::Environment,
     /// The square asked about, if one was.
     pub at: Option<GridPos>,
     /// Earshot distance in feet to it (`null` when sound cannot reach it within earshot).
     pub earshot_feet: Option<f32>,
     /// `automatic`, `throw` or `inaudible`.
-    pub verdict: Option<crate::rules::sound::Verdict>,
+    pub verdict: Option<delve_rules::rules::sound::Verdict>,
     /// Without `--at`: one string per row (`A` automatic, `t` with a throw, `.` inaudible).
     pub rows: Vec<String>,
 }
@@ -31,11 +31,11 @@ pub struct HearAnswer {
 pub fn hear(
     world: &World,
     from: GridPos,
-    sound: crate::rules::sound::SoundRow,
+    sound: delve_rules::rules::sound::SoundRow,
     at: Option<GridPos>,
-    environment: Option<crate::level::schema::Environment>,
+    environment: Option<delve_ground::level::schema::Environment>,
 ) -> Result<HearAnswer, String> {
-    use crate::rules::sound::{Earshot, verdicts_from};
+    use delve_rules::rules::sound::{Earshot, verdicts_from};
     let g = world.resource::<DungeonGrid>();
     let info = world.resource::<LevelInfo>();
     check_square(g, from, "from")?;
@@ -85,9 +85,9 @@ impl fmt::Display for HearAnswer {
                     self.from,
                     self.environment,
                     match v {
-                        crate::rules::sound::Verdict::Automatic => "heard automatically",
-                        crate::rules::sound::Verdict::Throw => "heard with a Listening throw",
-                        crate::rules::sound::Verdict::Inaudible => "inaudible",
+                        delve_rules::rules::sound::Verdict::Automatic => "heard automatically",
+                        delve_rules::rules::sound::Verdict::Throw => "heard with a Listening throw",
+                        delve_rules::rules::sound::Verdict::Inaudible => "inaudible",
                     }
                 )
             }
@@ -110,7 +110,7 @@ impl fmt::Display for HearAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NoiseHeard {
     pub at: GridPos,
-    pub sound: crate::rules::sound::SoundRow,
+    pub sound: delve_rules::rules::sound::SoundRow,
     pub what: String,
     pub listeners: Vec<Listener>,
 }
@@ -121,17 +121,17 @@ pub struct Listener {
     pub who: String,
     pub at: GridPos,
     /// `automatic` or `throw` where it stands.
-    pub verdict: crate::rules::sound::Verdict,
+    pub verdict: delve_rules::rules::sound::Verdict,
     /// It heard the noise (or a companion's shout called it).
     pub heard: bool,
     /// Its Listening throw this round, if it threw.
-    pub throw: Option<crate::dice::Throw>,
+    pub throw: Option<delve_ground::dice::Throw>,
 }
 
 impl fmt::Display for Listener {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::rules::sound::Verdict;
-        let throw = |t: &crate::dice::Throw| {
+        use delve_rules::rules::sound::Verdict;
+        let throw = |t: &delve_ground::dice::Throw| {
             // Plain ASCII: the map's labels draw in a font without arrows (an arrow once showed
             // as an empty box).
             format!("Listening d20 {} = {} vs {}", t.natural, t.total, t.target)
@@ -155,9 +155,9 @@ impl fmt::Display for Listener {
 
 /// The noises of the round just played and who heard each.
 pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
-    use crate::rules::sound::hearing::{HeardThisRound, LastRoundNoises};
-    use crate::rules::sound::{Earshot, Verdict, verdicts_from};
-    use crate::rules::throws::{Skill, ThrowEvent};
+    use delve_rules::rules::sound::hearing::{HeardThisRound, LastRoundNoises};
+    use delve_rules::rules::sound::{Earshot, Verdict, verdicts_from};
+    use delve_rules::rules::throws::{Skill, ThrowEvent};
     let (Some(noises), Some(heard)) = (
         world.get_resource::<LastRoundNoises>(),
         world.get_resource::<HeardThisRound>(),
@@ -167,10 +167,10 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
     let grid = world.resource::<DungeonGrid>();
     let info = world.resource::<LevelInfo>();
     let round = world
-        .resource::<crate::time::Clock>()
+        .resource::<delve_ground::time::Clock>()
         .rounds
         .saturating_sub(1);
-    let log = world.resource::<crate::log::EventLog>().entries();
+    let log = world.resource::<delve_ground::log::EventLog>().entries();
     let from = log.partition_point(|e| e.round < round);
     let listening = |who: &str| {
         log[from..]
@@ -178,7 +178,7 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
             .find_map(|e| match e.get::<ThrowEvent>() {
                 Some(ThrowEvent::Threw {
                     who: w,
-                    skill: Skill::Proficiency(crate::level::schema::Proficiency::Listening),
+                    skill: Skill::Proficiency(delve_ground::level::schema::Proficiency::Listening),
                     throw,
                 }) if w == who => Some(throw.clone()),
                 _ => None,
@@ -206,7 +206,8 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
                     let at = world.get::<Position>(*e)?.0;
                     let called = heard.0.iter().any(|h| h.listener == *e && h.at == noise.at);
                     // A creature does not listen for its own faction's noises (a shout calls it).
-                    let faction = |c: Entity| world.get::<crate::creature::Faction>(c).copied();
+                    let faction =
+                        |c: Entity| world.get::<delve_rules::creature::Faction>(c).copied();
                     if !called && noise.maker.is_some_and(|m| faction(m) == faction(*e)) {
                         return None;
                     }
@@ -214,7 +215,7 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
                     if verdict == Verdict::Inaudible
                         || world
                             .get::<Conditions>(*e)
-                            .is_some_and(crate::rules::conditions::is_down)
+                            .is_some_and(delve_rules::rules::conditions::is_down)
                     {
                         return None;
                     }

@@ -9,12 +9,12 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::act::Choice;
-use crate::creature::{CreatureIndex, Position};
-use crate::grid::los::line_of_sight;
-use crate::grid::path::find_path;
-use crate::grid::{DungeonGrid, GridPos};
-use crate::rules::conditions::Conditions;
+use delve_ground::grid::los::line_of_sight;
+use delve_ground::grid::path::find_path;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::act::Choice;
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::conditions::Conditions;
 
 mod hearing;
 pub use hearing::{HearAnswer, Listener, NoiseHeard, hear, who_heard};
@@ -173,10 +173,10 @@ pub struct SpeedsAnswer {
 }
 
 pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
-    use crate::creature::Encumbrance;
-    use crate::level::SpeedBasis;
-    use crate::level::schema::{ConditionKind, Terrain};
-    use crate::rules::movement::{Pace, Speeds, encumbrance_band, terrain_cost};
+    use delve_ground::level::SpeedBasis;
+    use delve_ground::level::schema::{ConditionKind, Terrain};
+    use delve_rules::creature::Encumbrance;
+    use delve_rules::rules::movement::{Pace, Speeds, encumbrance_band, terrain_cost};
 
     let e = creature(world, who)?;
     let (Some(basis), Some(conditions), Some(at)) = (
@@ -220,12 +220,12 @@ pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
             why.push(format!("in {d:?} water"));
         }
     }
-    match world.get::<crate::creature::SwimmingSpeed>(e) {
+    match world.get::<delve_rules::creature::SwimmingSpeed>(e) {
         Some(swim) => why.push(format!(
             "difficult terrain (rubble) costs double; it swims {}' (no Swimming throws): water \
              over the head costs {} tenths of a foot per foot",
             swim.0,
-            crate::rules::movement::WaterCost::of(basis, Some(swim)).0
+            delve_rules::rules::movement::WaterCost::of(basis, Some(swim)).0
         )),
         None => why.push(
             "difficult terrain (rubble) costs double; water over the head four times (swimming \
@@ -277,7 +277,7 @@ pub struct LightAnswer {
     /// The square asked about, if one was.
     pub at: Option<GridPos>,
     /// Its light level: `Bright`, `Dim`, `Dark` or `MagicalDarkness`.
-    pub light: Option<crate::rules::light::LightLevel>,
+    pub light: Option<delve_rules::rules::light::LightLevel>,
     /// Without `--at`: one string per row, one character per square
     /// (`*` bright, `:` dim, `.` dark, `X` magical darkness).
     pub rows: Vec<String>,
@@ -285,7 +285,7 @@ pub struct LightAnswer {
 
 pub fn light(world: &World, at: Option<GridPos>) -> Result<LightAnswer, String> {
     let grid = world.resource::<DungeonGrid>();
-    let map = world.resource::<crate::rules::light::LightMap>();
+    let map = world.resource::<delve_rules::rules::light::LightMap>();
     match at {
         Some(p) => {
             check_square(grid, p, "at")?;
@@ -322,7 +322,7 @@ impl fmt::Display for LightAnswer {
 pub struct SeenSquare {
     pub x: i32,
     pub y: i32,
-    pub light: crate::rules::light::LightLevel,
+    pub light: delve_rules::rules::light::LightLevel,
 }
 
 /// `choices --who NAME`: what a creature may do where it stands, as the rules offer it
@@ -335,7 +335,7 @@ pub struct ChoicesAnswer {
     /// What holds it, if anything (`surprised`, `stuck`, `drowning`, …): why it is offered little
     /// or nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub held: Option<crate::rules::acting::Hold>,
+    pub held: Option<delve_rules::rules::acting::Hold>,
     /// Each choice with what it concerns (`door (27, 4)`, `here`, `squeeze`).
     pub choices: Vec<ConcernedChoice>,
 }
@@ -354,7 +354,7 @@ pub fn choices(world: &World, who: &str) -> Result<ChoicesAnswer, String> {
         .get::<Position>(e)
         .map(|p| p.0)
         .ok_or_else(|| format!("`{who}` has no square"))?;
-    let choices = crate::rules::choices_for(world, e)
+    let choices = delve_rules::rules::choices_for(world, e)
         .into_iter()
         .map(|(concerns, choice)| ConcernedChoice {
             concerns: concerns.to_string(),
@@ -365,7 +365,7 @@ pub fn choices(world: &World, who: &str) -> Result<ChoicesAnswer, String> {
         question: "choices",
         who: who.to_owned(),
         at,
-        held: crate::rules::acting::held(world, e),
+        held: delve_rules::rules::acting::held(world, e),
         choices,
     })
 }
@@ -404,7 +404,7 @@ pub struct SeesAnswer {
 pub fn sees(world: &World, who: &str) -> Result<SeesAnswer, String> {
     let e = creature(world, who)?;
     let (Some(sight), Some(at)) = (
-        world.get::<crate::rules::vision::Sight>(e),
+        world.get::<delve_rules::rules::vision::Sight>(e),
         world.get::<Position>(e).map(|p| p.0),
     ) else {
         return Err(format!("`{who}` does not see: it has no eyes to look with"));
@@ -465,7 +465,7 @@ pub struct DoorAnswer {
 }
 
 pub fn door(world: &mut World, at: GridPos, who: &str) -> Result<DoorAnswer, String> {
-    use crate::rules::doors::{Door, DoorWorker, ways_through};
+    use delve_rules::rules::doors::{Door, DoorWorker, ways_through};
     check_square(world.resource::<DungeonGrid>(), at, "at")?;
     let e = creature(world, who)?;
     let door = world
@@ -509,7 +509,7 @@ pub struct InitiativeAnswer {
     pub question: &'static str,
     pub seed: u64,
     /// In acting order, highest first.
-    pub factions: Vec<crate::rules::combat::initiative::FactionRoll>,
+    pub factions: Vec<delve_rules::rules::combat::initiative::FactionRoll>,
     /// Each faction's surprise die as a battle begun now would throw it (RULINGS › Surprise),
     /// unless it knew of the enemy the round before: its modifiers and chance of surprise.
     pub surprise: Vec<SurpriseOdds>,
@@ -519,16 +519,16 @@ pub struct InitiativeAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SurpriseOdds {
     pub faction: String,
-    pub modifiers: Vec<crate::dice::Modifier>,
+    pub modifiers: Vec<delve_ground::dice::Modifier>,
     pub chance: f32,
 }
 
 /// Every faction with creatures up, as `battle` would enter them, rolled with dice of their own
 /// seeded by `seed` (the delve's dice are not touched).
 pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, String> {
-    use crate::rules::combat::battle::faction_members;
-    use crate::rules::combat::initiative::{Entrant, roll_initiative};
-    let factions = world.resource::<crate::creature::Factions>().clone();
+    use delve_rules::rules::combat::battle::faction_members;
+    use delve_rules::rules::combat::initiative::{Entrant, roll_initiative};
+    let factions = world.resource::<delve_rules::creature::Factions>().clone();
     let entrants: Vec<Entrant> = (0..factions.0.len())
         .filter_map(|i| {
             let members = faction_members(world, i);
@@ -544,19 +544,25 @@ pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, Stri
         let enemies: Vec<usize> = entrants
             .iter()
             .map(|e| e.0)
-            .filter(|&g| names.hostile(crate::creature::Faction(*f), crate::creature::Faction(g)))
+            .filter(|&g| {
+                names.hostile(
+                    delve_rules::creature::Faction(*f),
+                    delve_rules::creature::Faction(g),
+                )
+            })
             .collect();
         if enemies.is_empty() {
             continue;
         }
-        let modifiers = crate::rules::combat::surprise::surprise_modifiers(world, *f, &enemies);
+        let modifiers =
+            delve_rules::rules::combat::surprise::surprise_modifiers(world, *f, &enemies);
         surprise.push(SurpriseOdds {
             faction: name.clone(),
-            chance: crate::rules::combat::surprise::surprise_chance(&modifiers),
+            chance: delve_rules::rules::combat::surprise::surprise_chance(&modifiers),
             modifiers,
         });
     }
-    let mut dice = crate::dice::Dice::seeded(seed);
+    let mut dice = delve_ground::dice::Dice::seeded(seed);
     let factions = roll_initiative(&mut dice, entrants);
     Ok(InitiativeAnswer {
         question: "initiative",

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use delve::level::{Level, LevelText};
-use delve::policy::PartyPolicy;
+use delve_ground::level::{Level, LevelText};
+use delve_ground::party_policy::PartyPolicy;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -39,7 +39,7 @@ pub const SCRIPT: &str = r#"// A script of commands, one of each kind a player g
 fn crypt() -> &'static Level {
     static CRYPT: OnceLock<Level> = OnceLock::new();
     CRYPT.get_or_init(|| {
-        delve::level::load_level_file(Path::new("levels/crypt.ron"))
+        delve_ground::level::load_level_file(Path::new("levels/crypt.ron"))
             .expect("the crypt loads")
             .level
     })
@@ -58,7 +58,7 @@ fn files(dir: &str, keep: impl Fn(&str) -> bool) -> Vec<Vec<u8>> {
 
 /// A delve of the crypt under the policy, `rounds` long.
 fn delve(rounds: u64) -> bevy::prelude::App {
-    delve::sim::play_autonomous(crypt(), 4, &PartyPolicy::default(), &[], rounds)
+    delve_play::sim::play_autonomous(crypt(), 4, &PartyPolicy::default(), &[], rounds)
 }
 
 impl Kind {
@@ -84,11 +84,11 @@ impl Kind {
                 all
             }
             Kind::Script => vec![SCRIPT.as_bytes().to_vec()],
-            Kind::Journal => vec![delve::sim::journal_script(delve(80).world()).into_bytes()],
+            Kind::Journal => vec![delve_play::sim::journal_script(delve(80).world()).into_bytes()],
             Kind::Save => {
                 let text = LevelText::read(Path::new("levels/crypt.ron")).unwrap();
                 vec![
-                    delve::save::Save::of(delve(30).world(), &text)
+                    delve_play::save::Save::of(delve(30).world(), &text)
                         .to_text()
                         .into_bytes(),
                 ]
@@ -125,31 +125,36 @@ pub fn feed(kind: Kind, input: &[u8], scratch: &Path) -> Result<(), String> {
                 Ok(loaded) => {
                     let _ = delve::lint::lint(&loaded.level, &text());
                     let policy = PartyPolicy::default();
-                    let _ = delve::sim::play_autonomous(&loaded.level, 1, &policy, &[], ROUNDS);
+                    let _ =
+                        delve_play::sim::play_autonomous(&loaded.level, 1, &policy, &[], ROUNDS);
                     Ok(())
                 }
             }
         }
-        Kind::Script | Kind::Journal => match delve::sim::JournalFile::from_text(&text()) {
+        Kind::Script | Kind::Journal => match delve_play::sim::JournalFile::from_text(&text()) {
             Err(e) => placed([e.span.start.line], &e),
             Ok(journal) => {
-                let _ = delve::sim::play(crypt(), 1, &journal.commands, ROUNDS);
+                let _ = delve_play::sim::play(crypt(), 1, &journal.commands, ROUNDS);
                 Ok(())
             }
         },
-        Kind::Save => match delve::save::Save::from_text(&text(), "fuzz.save") {
+        Kind::Save => match delve_play::save::Save::from_text(&text(), "fuzz.save") {
             Err(e) => named(&e.to_string(), "fuzz.save"),
             Ok(save) => {
                 if let Ok(level) = save.load_level() {
-                    let journal = delve::command::Journal(save.journal.clone());
-                    let _ =
-                        delve::sim::replay(&level, save.seed, &journal, save.rounds.min(ROUNDS));
+                    let journal = delve_rules::command::Journal(save.journal.clone());
+                    let _ = delve_play::sim::replay(
+                        &level,
+                        save.seed,
+                        &journal,
+                        save.rounds.min(ROUNDS),
+                    );
                 }
                 Ok(())
             }
         },
         Kind::Expect => {
-            let level = delve::level::load_level_file(Path::new("levels/gym/climbers.ron"))
+            let level = delve_ground::level::load_level_file(Path::new("levels/gym/climbers.ron"))
                 .unwrap()
                 .level;
             match delve::lab::expect::parse(&text(), "fuzz.expect", &level) {

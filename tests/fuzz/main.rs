@@ -215,9 +215,9 @@ fn tiled_maps() {
 /// The corpus itself reads (a seed that does not read fuzzes only the errors).
 #[test]
 fn the_corpus_reads() {
-    assert!(delve::sim::JournalFile::from_text(inputs::SCRIPT).is_ok());
+    assert!(delve_play::sim::JournalFile::from_text(inputs::SCRIPT).is_ok());
     let expect = Kind::Expect.corpus();
-    let level = delve::level::load_level_file(Path::new("levels/gym/climbers.ron"))
+    let level = delve_ground::level::load_level_file(Path::new("levels/gym/climbers.ron"))
         .unwrap()
         .level;
     let text = String::from_utf8(expect[0].clone()).unwrap();

@@ -2,18 +2,18 @@
 //! what an action costs, and when in a battle it happens.
 
 use bevy::prelude::*;
-use delve::act::{Act, Refusal};
-use delve::command::CommandEvent;
-use delve::command::acts::{Attack, Bash, Move, PushForward};
-use delve::grid::GridPos;
-use delve::level::schema::ConditionKind;
-use delve::rules::acting::{Cost, Hold};
-use delve::rules::combat::CombatEvent;
-use delve::rules::combat::battle::Controlled;
-use delve::rules::conditions::Conditions;
-use delve::rules::movement::Pace;
-use delve::rules::throws::Skill;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::act::{Act, Refusal};
+use delve_rules::command::CommandEvent;
+use delve_rules::command::acts::{Attack, Bash, Move, PushForward};
+use delve_rules::rules::acting::{Cost, Hold};
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::combat::battle::Controlled;
+use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::throws::Skill;
 
 const SLING: &str = r#", weapons: [(name: "sling", damage: "1d4", damage_type: Bludgeoning,
     range_feet: 50)]"#;
@@ -88,7 +88,7 @@ fn a_drowning_creature_makes_no_attack() {
     assert!(
         delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     assert_eq!(
@@ -193,13 +193,13 @@ fn a_new_command_is_refused_while_stuck_naming_the_hold() {
     let mut delve = stuck_in_a_battle();
     let whistle = Whistle { who: "Tam".into() };
     assert_eq!(whistle.cost(), Cost::ACTION);
-    let refused = delve::command::carry_out(delve.world_mut(), &whistle).unwrap_err();
+    let refused = delve_rules::command::carry_out(delve.world_mut(), &whistle).unwrap_err();
     assert_eq!(refused.get::<Hold>(), Some(&Hold::Stuck));
     assert!(delve.world().get_resource::<Whistled>().is_none());
     let free = Whistle {
         who: "Gnawbone".into(),
     };
-    delve::command::carry_out(delve.world_mut(), &free).unwrap();
+    delve_rules::command::carry_out(delve.world_mut(), &free).unwrap();
     assert_eq!(delve.world().resource::<Whistled>().0, 1);
 }
 
@@ -207,9 +207,9 @@ fn a_new_command_is_refused_while_stuck_naming_the_hold() {
 /// attack, and its order lapses, saying why.
 #[test]
 fn a_creature_crawling_a_traverse_makes_no_attack() {
-    use delve::command::acts::CrawlAcross;
-    use delve::rules::caving::ClimbPace;
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    use delve_rules::command::acts::CrawlAcross;
+    use delve_rules::rules::caving::ClimbPace;
+    use delve_rules::rules::caving::traverse::{Rigged, RiggedTraverses};
     let mut delve = Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXXXXX",
         "X...CCCCCCCCCCCCCCCC..X",
@@ -247,7 +247,7 @@ fn a_creature_crawling_a_traverse_makes_no_attack() {
     delve.run(2);
     assert!(
         delve
-            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .get::<delve_rules::rules::caving::traverse::Traversing>("Jess")
             .is_some(),
         "{}",
         delve.log().to_text()
@@ -288,7 +288,7 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
     assert!(
         delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     delve.give(attack("Ada", "Gnawbone"));
@@ -312,7 +312,7 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
             } else if let Some(CommandEvent::CommandAccepted { who, .. }) = e.get() {
                 Some(format!("{who} acts"))
             } else {
-                e.get::<delve::rules::doors::DoorEvent>()
+                e.get::<delve_rules::rules::doors::DoorEvent>()
                     .map(|_| "the door".to_owned())
             }
         })
@@ -334,10 +334,10 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
 /// 12' a round: 13 rounds) does not rest on the way and is still winded at the bottom.
 #[test]
 fn climbing_for_a_turn_is_not_rest() {
-    use delve::command::acts::{ClimbDown, LowerRope};
-    use delve::rules::caving::{Below, ClimbPace, Climbing};
-    use delve::rules::movement::MovedThisRound;
-    use delve::rules::rest::RestEvent;
+    use delve_rules::command::acts::{ClimbDown, LowerRope};
+    use delve_rules::rules::caving::{Below, ClimbPace, Climbing};
+    use delve_rules::rules::movement::MovedThisRound;
+    use delve_rules::rules::rest::RestEvent;
     let mut delve = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
         .legend("'C': Chasm(depth_feet: 150)")
         .light("(at: (1, 1), kind: Custom(bright_feet: 60, dim_feet: 60), lit: true)")
@@ -390,7 +390,7 @@ fn climbing_for_a_turn_is_not_rest() {
 /// of a turn and has rested ten rounds later, in the turn after.
 #[test]
 fn ten_still_rounds_from_the_last_exertion_are_a_rest() {
-    use delve::rules::rest::RestEvent;
+    use delve_rules::rules::rest::RestEvent;
     let mut delve = Scenario::lit_corridor(15)
         .creature(
             r#"(name: "Ada", faction: "party", at: (1, 1), hp: 20, ac: 10,
@@ -441,8 +441,8 @@ fn a_gap_to_jump(ada: &str) -> Delve {
         .build()
 }
 
-fn jump(from: Option<(i32, i32)>, running: bool) -> delve::command::acts::Jump {
-    delve::command::acts::Jump {
+fn jump(from: Option<(i32, i32)>, running: bool) -> delve_rules::command::acts::Jump {
+    delve_rules::command::acts::Jump {
         who: "Ada".into(),
         to: (9, 1),
         from,
@@ -452,7 +452,7 @@ fn jump(from: Option<(i32, i32)>, running: bool) -> delve::command::acts::Jump {
 
 /// What the jumps were: (d6, reach, with a run-up).
 fn jumps(delve: &Delve) -> Vec<(u32, f32, bool)> {
-    use delve::rules::caving::CavingEvent;
+    use delve_rules::rules::caving::CavingEvent;
     delve
         .events::<CavingEvent>()
         .into_iter()
@@ -474,8 +474,8 @@ fn jumps(delve: &Delve) -> Vec<(u32, f32, bool)> {
 /// chance (the d6 a 1) and drops her 10'.
 #[test]
 fn a_jump_spends_movement_and_lands_on_its_square() {
-    use delve::rules::caving::Below;
-    use delve::rules::movement::MovedThisRound;
+    use delve_rules::rules::caving::Below;
+    use delve_rules::rules::movement::MovedThisRound;
     let mut delve = a_gap_to_jump(", encumbrance_stone: 2.0");
     delve.script_dice(&[1, 1, 1]);
     delve.act(jump(Some((6, 1)), false));
@@ -501,7 +501,7 @@ fn a_jump_spends_movement_and_lands_on_its_square() {
 /// is not.
 #[test]
 fn a_jump_needs_its_run_up_in_the_same_move() {
-    use delve::rules::caving::{Below, CavingRefusal};
+    use delve_rules::rules::caving::{Below, CavingRefusal};
     let mut delve = a_gap_to_jump(", encumbrance_stone: 2.0");
     delve.act(Move {
         who: "Ada".into(),
@@ -538,7 +538,7 @@ fn a_jump_needs_its_run_up_in_the_same_move() {
 fn a_stuck_creature_is_offered_only_its_ways_out() {
     let delve = stuck_in_a_battle();
     let tam = delve.entity("Tam");
-    let offered: Vec<(String, String)> = delve::rules::choices_for(delve.world(), tam)
+    let offered: Vec<(String, String)> = delve_rules::rules::choices_for(delve.world(), tam)
         .into_iter()
         .map(|(what, c)| (what.to_string(), c.way))
         .collect();
@@ -552,7 +552,7 @@ fn a_stuck_creature_is_offered_only_its_ways_out() {
         ]
     );
     let ghoul = delve.entity("Gnawbone");
-    let ways: Vec<String> = delve::rules::choices_for(delve.world(), ghoul)
+    let ways: Vec<String> = delve_rules::rules::choices_for(delve.world(), ghoul)
         .into_iter()
         .map(|(_, c)| c.way)
         .collect();
@@ -580,13 +580,13 @@ fn a_creature_at_work_makes_no_attack_until_ordered_to() {
     assert!(
         delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     let before = attacks_by(&delve, "Pip").len();
-    delve.give(delve::command::acts::Search { who: "Pip".into() });
+    delve.give(delve_rules::command::acts::Search { who: "Pip".into() });
     delve.run(2);
-    assert!(delve.get::<delve::rules::task::Task>("Pip").is_some());
+    assert!(delve.get::<delve_rules::rules::task::Task>("Pip").is_some());
     assert_eq!(
         attacks_by(&delve, "Pip").len(),
         before,
@@ -597,13 +597,13 @@ fn a_creature_at_work_makes_no_attack_until_ordered_to() {
     // An order to attack is not refused: it sets the search aside, and Pip attacks again.
     delve.give(attack("Pip", "Gnawbone"));
     delve.run(1);
-    assert!(delve.get::<delve::rules::task::Task>("Pip").is_none());
+    assert!(delve.get::<delve_rules::rules::task::Task>("Pip").is_none());
     assert_eq!(attacks_by(&delve, "Pip").len(), before + 1);
 }
 
 /// The rest and standing up offered to `who` where it stands, in words.
 fn ways(delve: &Delve, who: &str) -> Vec<String> {
-    delve::rules::choices_for(delve.world(), delve.entity(who))
+    delve_rules::rules::choices_for(delve.world(), delve.entity(who))
         .into_iter()
         .map(|(_, c)| c.way)
         .filter(|w| w == "rest" || w == "stand up")
@@ -622,14 +622,14 @@ fn rest_and_standing_up_are_offered_where_the_rules_allow_them() {
         )
         .build();
     assert_eq!(ways(&delve, "Ada"), ["stand up", "rest"]);
-    let stand = delve::rules::choices_for(delve.world(), delve.entity("Ada"))
+    let stand = delve_rules::rules::choices_for(delve.world(), delve.entity("Ada"))
         .into_iter()
         .map(|(_, c)| c)
         .find(|c| c.way == "stand up")
         .unwrap();
     let stand = stand
         .command
-        .get::<delve::command::acts::StandUp>()
+        .get::<delve_rules::command::acts::StandUp>()
         .unwrap()
         .clone();
     delve.act(stand);
@@ -640,6 +640,6 @@ fn rest_and_standing_up_are_offered_where_the_rules_allow_them() {
             .has(ConditionKind::Prone)
     );
     assert_eq!(ways(&delve, "Ada"), ["rest"]);
-    delve.act(delve::command::acts::Rest { who: "Ada".into() });
+    delve.act(delve_rules::command::acts::Rest { who: "Ada".into() });
     assert!(ways(&delve, "Ada").is_empty(), "resting: no rest offered");
 }

@@ -2,13 +2,15 @@
 //! knows, keeps its light burning, rests, deals with doors, traps and dead ends, flees, and
 //! ends the delve with an outcome.
 
-use delve::command::acts::*;
-use delve::grid::GridPos;
-use delve::policy::party::{Homeward, Intent};
-use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
-use delve::rules::doors::DoorEvent;
-use delve::rules::light::LightEvent;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::PolicyEvent;
+use delve_minds::policy::party::{Homeward, Intent};
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::*;
+use delve_rules::rules::doors::DoorEvent;
+use delve_rules::rules::light::LightEvent;
 
 pub(crate) fn hand_over(delve: &mut Delve, policy: PartyPolicy) {
     delve.give(Autonomy {
@@ -172,7 +174,8 @@ fn searches_a_dead_end() {
     );
     delve.script_dice(&[20]);
     assert!(run_until(&mut delve, 15, |d| {
-        !d.events::<delve::rules::search::SearchEvent>().is_empty()
+        !d.events::<delve_rules::rules::search::SearchEvent>()
+            .is_empty()
     }));
 }
 
@@ -194,17 +197,17 @@ fn rests_after_five_turns() {
         "{}",
         delve.log().to_text()
     );
-    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    let round = delve.world().resource::<delve_ground::time::Clock>().rounds;
     assert!((48..=52).contains(&round), "rested at round {round}");
-    let rests = delve.events::<delve::rules::party::PartyEvent>();
+    let rests = delve.events::<delve_rules::rules::party::PartyEvent>();
     assert!(
         rests
             .iter()
-            .any(|e| matches!(e, delve::rules::party::PartyEvent::PartyRests { .. }))
+            .any(|e| matches!(e, delve_rules::rules::party::PartyEvent::PartyRests { .. }))
             || run_until(&mut delve, 2, |d| {
-                d.events::<delve::rules::party::PartyEvent>()
+                d.events::<delve_rules::rules::party::PartyEvent>()
                     .iter()
-                    .any(|e| matches!(e, delve::rules::party::PartyEvent::PartyRests { .. }))
+                    .any(|e| matches!(e, delve_rules::rules::party::PartyEvent::PartyRests { .. }))
             })
     );
 }
@@ -248,10 +251,10 @@ fn known_traps_are_crossed_at_their_chance_or_disarmed() {
         alone.log().to_text()
     );
     let rolls: Vec<String> = alone
-        .events::<delve::rules::traps::TrapEvent>()
+        .events::<delve_rules::rules::traps::TrapEvent>()
         .into_iter()
         .filter_map(|e| match e {
-            delve::rules::traps::TrapEvent::TrapChance { who, at, .. }
+            delve_rules::rules::traps::TrapEvent::TrapChance { who, at, .. }
                 if at == GridPos::new(4, 1) =>
             {
                 Some(who)
@@ -309,22 +312,22 @@ fn the_policy_does_not_read_the_judges_map() {
 /// The same level, seed and policy give the same delve, and its journal replays it.
 #[test]
 fn an_autonomous_delve_replays_from_its_journal() {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+    let level = delve_ground::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
         .unwrap()
         .level;
     let policy = PartyPolicy::default();
-    let first = delve::sim::play_autonomous(&level, 4, &policy, &[], 400);
-    let again = delve::sim::play_autonomous(&level, 4, &policy, &[], 400);
+    let first = delve_play::sim::play_autonomous(&level, 4, &policy, &[], 400);
+    let again = delve_play::sim::play_autonomous(&level, 4, &policy, &[], 400);
     let log = |app: &bevy::app::App| {
         app.world()
-            .resource::<delve::log::EventLog>()
+            .resource::<delve_ground::log::EventLog>()
             .to_json_lines()
     };
     assert_eq!(log(&first), log(&again));
     let world = first.world();
-    let journal = world.resource::<delve::command::Journal>().clone();
-    let rounds = world.resource::<delve::time::Clock>().rounds;
-    let replayed = delve::sim::replay(&level, 4, &journal, rounds);
+    let journal = world.resource::<delve_rules::command::Journal>().clone();
+    let rounds = world.resource::<delve_ground::time::Clock>().rounds;
+    let replayed = delve_play::sim::replay(&level, 4, &journal, rounds);
     assert_eq!(log(&replayed), log(&first));
 }
 
@@ -336,15 +339,15 @@ fn an_autonomous_delve_replays_from_its_journal() {
 /// the dead end until it finds the secret door).
 #[test]
 fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+    let level = delve_ground::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
         .unwrap()
         .level;
     let policy = PartyPolicy::default();
     let mut reached = 0;
     for seed in 1..=20 {
-        let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
-        let app = delve::sim::play_autonomous(&level, seed, &policy, &[], cap);
-        let log = app.world().resource::<delve::log::EventLog>();
+        let cap = policy.turn_limit * delve_ground::time::ROUNDS_PER_TURN + 1;
+        let app = delve_play::sim::play_autonomous(&level, seed, &policy, &[], cap);
+        let log = app.world().resource::<delve_ground::log::EventLog>();
         let end = log.of::<PolicyEvent>().find_map(|e| match e {
             PolicyEvent::DelveEnded { outcome, .. } => Some(*outcome),
             _ => None,
@@ -353,7 +356,7 @@ fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
         if end == Some(Outcome::GoalReached) {
             reached += 1;
             assert!(
-                log.of::<delve::rules::search::SearchEvent>()
+                log.of::<delve_rules::rules::search::SearchEvent>()
                     .next()
                     .is_some(),
                 "seed {seed}: the shrine is reached only through the secret door"
@@ -365,12 +368,12 @@ fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
             .of::<DoorEvent>()
             .filter(|e| matches!(e, DoorEvent::DoorSwungShut { .. }))
             .count();
-        let refused = delve::command::refusals(log)
+        let refused = delve_rules::command::refusals(log)
             .filter(|(who, r)| {
                 party.contains(who)
                     && matches!(
-                        r.get::<delve::rules::movement::MoveRefusal>(),
-                        Some(delve::rules::movement::MoveRefusal::NoPath { .. })
+                        r.get::<delve_rules::rules::movement::MoveRefusal>(),
+                        Some(delve_rules::rules::movement::MoveRefusal::NoPath { .. })
                     )
             })
             .count();
@@ -387,18 +390,21 @@ fn crypt_delves_end_with_an_outcome_and_a_found_shrine() {
 #[test]
 fn every_sample_level_ends_with_an_outcome() {
     let policy = PartyPolicy::default();
-    let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
+    let cap = policy.turn_limit * delve_ground::time::ROUNDS_PER_TURN + 1;
     for file in [
         "levels/cave.ron",
         "levels/descent.ron",
         "levels/undercroft.ron",
     ] {
-        let level = delve::level::load_level_file(std::path::Path::new(file))
+        let level = delve_ground::level::load_level_file(std::path::Path::new(file))
             .unwrap()
             .level;
         for seed in 1..=3 {
-            let app = delve::sim::play_autonomous(&level, seed, &policy, &[], cap);
-            let end = &app.world().resource::<delve::policy::DelveEnd>().0;
+            let app = delve_play::sim::play_autonomous(&level, seed, &policy, &[], cap);
+            let end = &app
+                .world()
+                .resource::<delve_minds::policy::party::DelveEnd>()
+                .0;
             assert!(end.is_some(), "{file}, seed {seed}: no outcome");
         }
     }
@@ -421,8 +427,8 @@ pub(crate) fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Del
     delve.script_dice(&dice);
     assert!(
         run_until(&mut delve, 10, |d| {
-            d.get::<delve::rules::conditions::Conditions>(who)
-                .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Stuck))
+            d.get::<delve_rules::rules::conditions::Conditions>(who)
+                .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Stuck))
         }),
         "{}",
         delve.log().to_text()
@@ -446,9 +452,9 @@ fn a_party_short_of_light_takes_a_lantern_it_sees() {
     assert!(
         run_until(&mut delve, 30, |d| {
             d
-            .events::<delve::rules::light::LightEvent>()
+            .events::<delve_rules::rules::light::LightEvent>()
             .iter()
-            .any(|e| matches!(e, delve::rules::light::LightEvent::LightPickedUp { who, .. } if who == "Tam"))
+            .any(|e| matches!(e, delve_rules::rules::light::LightEvent::LightPickedUp { who, .. } if who == "Tam"))
         }),
         "{}",
         delve.log().to_text()
@@ -470,7 +476,7 @@ fn the_next_light_is_lit_before_the_last_dies() {
         )
         .build();
     hand_over(&mut delve, PartyPolicy::default());
-    use delve::rules::light::LightEvent;
+    use delve_rules::rules::light::LightEvent;
     assert!(
         run_until(&mut delve, 20, |d| d
             .events::<LightEvent>()
@@ -504,12 +510,12 @@ fn each_tactic_is_a_row_tried_alone_and_named_in_the_log() {
         .build();
     hand_over(&mut delve, PartyPolicy::default());
     delve.run(1);
-    let names: Vec<&str> = delve::policy::party::tactic_names().collect();
+    let names: Vec<&str> = delve_minds::policy::party::tactic_names().collect();
     for (i, n) in names.iter().enumerate() {
         assert!(!names[i + 1..].contains(n), "{n} is named twice");
     }
     let tried = |delve: &mut Delve, tactic: &str| {
-        delve::policy::party::try_tactic(delve.world_mut(), "party", tactic).map(|(i, _)| i)
+        delve_minds::policy::party::try_tactic(delve.world_mut(), "party", tactic).map(|(i, _)| i)
     };
     // A torch with a turn left: not yet dying; no one has toiled five turns; no one is down.
     assert_eq!(tried(&mut delve, "relight"), None);
@@ -565,10 +571,10 @@ fn no_flight_from_a_beaten_foe() {
         .build();
     // The ghoul has fallen, and Ana with it: half the party is down.
     let (ghoul, ana) = (delve.entity("Gnawbone"), delve.entity("Ana"));
-    delve::rules::damage::take_damage(delve.world_mut(), ghoul, 40);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), ghoul, 40);
     hand_over(&mut delve, PartyPolicy::default());
     delve.run(2);
-    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), ana, 7);
     delve.run(20);
     let fled = Intent::TurnBack {
         why: Homeward::Fleeing,
@@ -595,7 +601,7 @@ fn no_flight_from_a_beaten_foe() {
     let ana = delve.entity("Ana");
     hand_over(&mut delve, PartyPolicy::default());
     delve.run(2);
-    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), ana, 7);
     delve.run(4);
     assert!(intents(&delve).contains(&fled), "{}", delve.log().to_text());
 }
@@ -642,7 +648,7 @@ fn the_poles_bearer_leads_down_a_passage_no_one_has_walked() {
 }
 
 /// The end of a delve, with its numbers.
-pub(crate) fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
+pub(crate) fn ended(delve: &Delve) -> Option<(Outcome, delve_minds::policy::outcome::Tally)> {
     delve
         .events::<PolicyEvent>()
         .into_iter()
@@ -657,7 +663,7 @@ pub(crate) fn ended(delve: &Delve) -> Option<(Outcome, delve::policy::Tally)> {
 /// while it was struck. Taken back, it stays let go until told to wait again.
 #[test]
 fn a_party_handed_to_its_policy_no_longer_waits_for_orders() {
-    use delve::rules::combat::battle::Controlled;
+    use delve_rules::rules::combat::battle::Controlled;
     let mut delve = Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
         .faction(r#"(name: "party", marching_order: ["Ana"])"#)
         .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
@@ -726,21 +732,21 @@ fn a_solo_party_leaves_by_its_way_in_with_its_goal_met_or_not() {
     delve.act(Move {
         who: "Cy".into(),
         to: (6, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
     delve.run(1);
     delve.act(Leave { who: "Ana".into() });
     assert!(delve.was_refused(
         "Ana",
-        &delve::rules::party::PartyRefusal::NotAtTheWayOut { name: "Cy".into() }
+        &delve_rules::rules::party::PartyRefusal::NotAtTheWayOut { name: "Cy".into() }
     ));
     delve.act(Move {
         who: "Cy".into(),
         to: (2, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
     delve.run(1);
-    let offered: Vec<String> = delve::rules::choices_for(delve.world(), delve.entity("Ana"))
+    let offered: Vec<String> = delve_rules::rules::choices_for(delve.world(), delve.entity("Ana"))
         .into_iter()
         .map(|(_, c)| c.way)
         .collect();

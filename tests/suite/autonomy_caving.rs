@@ -2,10 +2,12 @@
 //! jumped, a ledge traversed and a shaft climbed down.
 
 use super::autonomy::*;
-use delve::grid::GridPos;
-use delve::policy::party::{Homeward, Intent};
-use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::PolicyEvent;
+use delve_minds::policy::party::{Homeward, Intent};
+use delve_play::scenario::Scenario;
 
 /// A member stuck in a squeeze gets out before anything else, by the likelier way (issue 33's
 /// "wiggle back from a squeeze when forward is hopeless"): Tam (Strength 10, 5 stone) pushes
@@ -19,8 +21,10 @@ fn a_stuck_member_wiggles_back_when_forward_is_hopeless() {
         &[],
     );
     delve.run(3);
-    use delve::rules::throws::Skill;
-    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
+    use delve_rules::rules::throws::Skill;
+    let wiggles = delve.throws_for(Skill::Save(
+        delve_ground::level::schema::SaveCategory::Paralysis,
+    ));
     assert!(!wiggles.is_empty(), "{}", delve.log().to_text());
     assert!(
         delve.throws_for(Skill::Dungeonbashing).is_empty(),
@@ -45,9 +49,11 @@ fn a_stuck_member_pushes_once_then_wiggles() {
         &[2, 3, 3, 3, 3],
     );
     delve.run(6);
-    use delve::rules::throws::Skill;
+    use delve_rules::rules::throws::Skill;
     let pushes = delve.throws_for(Skill::Dungeonbashing);
-    let wiggles = delve.throws_for(Skill::Save(delve::level::schema::SaveCategory::Paralysis));
+    let wiggles = delve.throws_for(Skill::Save(
+        delve_ground::level::schema::SaveCategory::Paralysis,
+    ));
     assert_eq!(pushes.len(), 1, "{}", delve.log().to_text());
     assert!(wiggles.len() >= 4, "{}", delve.log().to_text());
 }
@@ -77,11 +83,11 @@ fn a_party_going_home_takes_the_squeeze_it_came_in_by() {
     let orrin = delve.entity("Orrin");
     delve
         .world_mut()
-        .get_mut::<delve::creature::Encumbrance>(orrin)
+        .get_mut::<delve_rules::creature::Encumbrance>(orrin)
         .expect("Orrin has an encumbrance")
-        .0 = delve::level::SpeedBasis::Encumbrance { stone: 8.0 };
+        .0 = delve_ground::level::SpeedBasis::Encumbrance { stone: 8.0 };
     assert!(
-        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
+        delve_rules::rules::caving::stuck_for_good_chance(delve.world(), orrin)
             > PartyPolicy::default().squeeze_risk
     );
     assert!(
@@ -131,10 +137,12 @@ fn the_party_jumps_an_open_pit_in_its_way() {
     );
     assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
     let jumps: Vec<(String, bool)> = delve
-        .events::<delve::rules::caving::CavingEvent>()
+        .events::<delve_rules::rules::caving::CavingEvent>()
         .into_iter()
         .filter_map(|e| match e {
-            delve::rules::caving::CavingEvent::Jumped { who, run_up, .. } => Some((who, run_up)),
+            delve_rules::rules::caving::CavingEvent::Jumped { who, run_up, .. } => {
+                Some((who, run_up))
+            }
             _ => None,
         })
         .collect();
@@ -146,9 +154,9 @@ fn the_party_jumps_an_open_pit_in_its_way() {
     );
     assert!(
         delve
-            .events::<delve::rules::traps::TrapEvent>()
+            .events::<delve_rules::rules::traps::TrapEvent>()
             .iter()
-            .all(|e| !matches!(e, delve::rules::traps::TrapEvent::TrapSprung { .. })),
+            .all(|e| !matches!(e, delve_rules::rules::traps::TrapEvent::TrapSprung { .. })),
         "no one fell in"
     );
     assert!(intents(&delve).contains(&Intent::JumpTheGap {
@@ -163,13 +171,13 @@ fn the_party_jumps_an_open_pit_in_its_way() {
 /// and each climbs down it and out into the lower gallery, then back the same way.
 #[test]
 fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/descent.ron"))
+    let level = delve_ground::level::load_level_file(std::path::Path::new("levels/descent.ron"))
         .unwrap()
         .level;
     let policy = PartyPolicy::default();
-    let cap = policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1;
-    let app = delve::sim::play_autonomous(&level, 1, &policy, &[], cap);
-    let log = app.world().resource::<delve::log::EventLog>();
+    let cap = policy.turn_limit * delve_ground::time::ROUNDS_PER_TURN + 1;
+    let app = delve_play::sim::play_autonomous(&level, 1, &policy, &[], cap);
+    let log = app.world().resource::<delve_ground::log::EventLog>();
     let intents: Vec<Intent> = log
         .of::<PolicyEvent>()
         .filter_map(|e| match e {
@@ -188,8 +196,8 @@ fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
         }));
     }
     let out = |who: &str| {
-        log.of::<delve::rules::caving::CavingEvent>()
-            .any(|e| matches!(e, delve::rules::caving::CavingEvent::ClimbedOut { who: w, at } if w == who && *at == GridPos::new(17, 3)))
+        log.of::<delve_rules::rules::caving::CavingEvent>()
+            .any(|e| matches!(e, delve_rules::rules::caving::CavingEvent::ClimbedOut { who: w, at } if w == who && *at == GridPos::new(17, 3)))
     };
     assert!(
         out("Ada") && out("Pim"),

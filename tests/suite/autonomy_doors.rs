@@ -2,12 +2,14 @@
 //! lock, the key taken from the fallen, the evil door wedged open, flight past a spiked door.
 
 use super::autonomy::*;
-use delve::command::acts::*;
-use delve::grid::GridPos;
-use delve::policy::party::{DoorPlan, Homeward, Intent};
-use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
-use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::PolicyEvent;
+use delve_minds::policy::party::{DoorPlan, Homeward, Intent};
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::*;
+use delve_rules::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 
 /// A stuck door is bashed by the strongest: Strength 18 bashes doors on 6+ (a 5 fails).
 #[test]
@@ -29,7 +31,7 @@ fn bashes_a_stuck_door() {
         "{}",
         delve.log().to_text()
     );
-    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Stuck));
+    assert!(delve.was_refused("Brannoc", &delve_rules::rules::doors::DoorRefusal::Stuck));
     delve.script_dice(&[5]).run(1);
     assert!(
         delve
@@ -90,11 +92,11 @@ fn a_careful_thief_picks_a_lock_methodically() {
     assert!(
         !delve
             .log()
-            .of::<delve::command::CommandEvent>()
+            .of::<delve_rules::command::CommandEvent>()
             .any(|e| matches!(
                 e,
-                delve::command::CommandEvent::CommandAccepted {
-                    command: delve::command::Command::PickLock(_),
+                delve_rules::command::CommandEvent::CommandAccepted {
+                    command: delve_rules::command::Command::PickLock(_),
                     ..
                 }
             )),
@@ -134,7 +136,7 @@ fn a_key_that_fits_no_lock_here_is_not_tried() {
         how: DoorPlan::Key,
     };
     assert!(!intents(&delve).contains(&key), "{}", delve.log().to_text());
-    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Locked));
+    assert!(delve.was_refused("Brannoc", &delve_rules::rules::doors::DoorRefusal::Locked));
 }
 
 /// A locked door with no key: a party that takes the risk (`hasty_picks`) has its thief pick
@@ -157,11 +159,11 @@ fn a_thief_picks_a_locked_door() {
     };
     assert!(
         run_until(&mut delve, 30, |d| {
-            d.log().of::<delve::command::CommandEvent>().any(|e| {
+            d.log().of::<delve_rules::command::CommandEvent>().any(|e| {
                 matches!(
                     e,
-                    delve::command::CommandEvent::CommandAccepted {
-                        command: delve::command::Command::PickLock(_),
+                    delve_rules::command::CommandEvent::CommandAccepted {
+                        command: delve_rules::command::Command::PickLock(_),
                         ..
                     }
                 )
@@ -185,7 +187,7 @@ fn a_thief_picks_a_locked_door() {
         .iter()
         .any(|e| matches!(e, DoorEvent::PickFailed { .. }));
     assert!(picked || failed, "{}", delve.log().to_text());
-    assert!(delve.was_refused("Brannoc", &delve::rules::doors::DoorRefusal::Locked));
+    assert!(delve.was_refused("Brannoc", &delve_rules::rules::doors::DoorRefusal::Locked));
 }
 
 /// Half the party down with a foe in sight (a guard come out of the dark): it flees for the way
@@ -218,11 +220,11 @@ fn flees_past_a_spiked_door() {
     delve.give(Move {
         who: "Gnawbone".into(),
         to: (11, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
     delve.run(2);
     let ana = delve.entity("Ana");
-    delve::rules::damage::take_damage(delve.world_mut(), ana, 7);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), ana, 7);
     assert!(
         run_until(&mut delve, 40, |d| outcome(d).is_some()),
         "{}",
@@ -268,10 +270,10 @@ fn the_fighter_opens_a_door_and_goes_through_first() {
         })
     };
     let tried_by = |d: &Delve, who: &str| {
-        d.log().of::<delve::command::CommandEvent>().any(|e| {
+        d.log().of::<delve_rules::command::CommandEvent>().any(|e| {
             matches!(e,
-                delve::command::CommandEvent::CommandRefused {
-                    command: delve::command::Command::OpenDoor(o), ..
+                delve_rules::command::CommandEvent::CommandRefused {
+                    command: delve_rules::command::Command::OpenDoor(o), ..
                 } if o.who == who)
         })
     };
@@ -291,7 +293,7 @@ fn the_fighter_opens_a_door_and_goes_through_first() {
     assert_eq!(opened_by(&delve).as_deref(), Some("Brannoc"));
     let leader = delve
         .world()
-        .resource::<delve::rules::party::Parties>()
+        .resource::<delve_rules::rules::party::Parties>()
         .get("party")
         .unwrap()
         .marching_order[0];
@@ -419,7 +421,7 @@ fn two_bash_a_stuck_door_together() {
         delve.log().to_text()
     );
     let throws = |d: &Delve| {
-        d.throws_for(delve::rules::throws::Skill::Dungeonbashing)
+        d.throws_for(delve_rules::rules::throws::Skill::Dungeonbashing)
             .len()
     };
     let before = throws(&delve);
@@ -430,7 +432,7 @@ fn two_bash_a_stuck_door_together() {
         delve.script_dice(&[2]).run(1);
     }
     let t = delve
-        .throws_for(delve::rules::throws::Skill::Dungeonbashing)
+        .throws_for(delve_rules::rules::throws::Skill::Dungeonbashing)
         .last()
         .cloned()
         .expect("a bash");
@@ -466,7 +468,7 @@ fn a_party_that_gives_up_says_which_door_stopped_it() {
     };
     assert_eq!(
         why("(at: (4, 2), secret: true)", no_searching),
-        delve::policy::outcome::Cause::SecretDoorNotFound {
+        delve_minds::policy::outcome::Cause::SecretDoorNotFound {
             at: GridPos::new(4, 2)
         }
     );
@@ -474,7 +476,7 @@ fn a_party_that_gives_up_says_which_door_stopped_it() {
         "(at: (4, 2), lock: Locked(key: None))",
         PartyPolicy::default(),
     ) {
-        delve::policy::outcome::Cause::DoorLeftShut { at, tried } => {
+        delve_minds::policy::outcome::Cause::DoorLeftShut { at, tried } => {
             assert_eq!(at, GridPos::new(4, 2));
             assert!(tried.contains(&"by_hand".to_owned()), "{tried:?}");
         }

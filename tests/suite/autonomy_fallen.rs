@@ -2,11 +2,12 @@
 //! fallen, and not from one down a pit.
 
 use super::autonomy::*;
-use delve::command::acts::*;
-use delve::grid::GridPos;
-use delve::policy::party::{Homeward, Intent};
-use delve::policy::{Outcome, PartyPolicy};
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::{Homeward, Intent};
+use delve_play::scenario::Scenario;
+use delve_rules::command::acts::*;
 
 /// The lantern does not die with its bearer: with no other light, the one still up takes the
 /// fallen bearer's lantern (still lit) and the delve goes on.
@@ -23,16 +24,16 @@ fn takes_the_light_from_a_fallen_bearer() {
         .build();
     hand_over(&mut delve, PartyPolicy::default());
     assert!(run_until(&mut delve, 12, |d| {
-        d.events::<delve::rules::party::PartyEvent>()
+        d.events::<delve_rules::rules::party::PartyEvent>()
             .iter()
-            .any(|e| matches!(e, delve::rules::party::PartyEvent::TookFrom { .. }))
+            .any(|e| matches!(e, delve_rules::rules::party::PartyEvent::TookFrom { .. }))
     }));
     assert!(intents(&delve).contains(&Intent::TakeFromTheFallen { from: "Bo".into() }));
     let took = delve
-        .events::<delve::rules::party::PartyEvent>()
+        .events::<delve_rules::rules::party::PartyEvent>()
         .into_iter()
         .find_map(|e| match e {
-            delve::rules::party::PartyEvent::TookFrom {
+            delve_rules::rules::party::PartyEvent::TookFrom {
                 who,
                 from,
                 gear,
@@ -42,11 +43,11 @@ fn takes_the_light_from_a_fallen_bearer() {
         })
         .unwrap();
     assert_eq!((took.0.as_str(), took.1.as_str()), ("Ana", "Bo"));
-    assert_eq!(took.2, vec![delve::level::schema::Gear::Oil(1)]);
+    assert_eq!(took.2, vec![delve_ground::level::schema::Gear::Oil(1)]);
     assert_eq!(took.3.len(), 1);
     assert_eq!(
         took.3[0].kind,
-        delve::level::schema::LightKind::Lantern,
+        delve_ground::level::schema::LightKind::Lantern,
         "the lantern, still burning"
     );
     assert_ne!(outcome(&delve), Some(Outcome::OutOfLight));
@@ -80,14 +81,14 @@ fn recovers_the_key_from_a_fallen_foe() {
     );
     assert_eq!(outcome(&delve), Some(Outcome::GoalReached));
     assert_eq!(delve.at("Ana"), GridPos::new(1, 1), "back at the way in");
-    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(ana.has(&delve::level::schema::Gear::Key("ash key".into())));
+    let ana: &delve_rules::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(ana.has(&delve_ground::level::schema::Gear::Key("ash key".into())));
 }
 
 /// `TakeFrom` takes only from one beside it who is fallen or a companion.
 #[test]
 fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
-    use delve::rules::party::PartyRefusal;
+    use delve_rules::rules::party::PartyRefusal;
     let mut delve = Scenario::new(&["XXXXXXXX", "X......X", "XXXXXXXX"])
         .faction(r#"(name: "party")"#)
         .faction(r#"(name: "the dead", hostile_to: ["party"])"#)
@@ -119,8 +120,8 @@ fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
     delve.act(take("Cy", "Far"));
     assert!(delve.was_refused("Cy", &PartyRefusal::NotBeside { name: "Far".into() }));
     delve.act(take("Ana", "Cy"));
-    let ana: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(ana.has(&delve::level::schema::Gear::Rope(50)));
+    let ana: &delve_rules::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(ana.has(&delve_ground::level::schema::Gear::Rope(50)));
     delve.act(take("Ana", "Cy"));
     assert!(delve.was_refused("Ana", &PartyRefusal::NothingToTake { name: "Cy".into() }));
 }
@@ -129,7 +130,7 @@ fn gear_is_taken_from_the_fallen_beside_or_a_companion() {
 /// is taken from it only by one down there with it.
 #[test]
 fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
-    use delve::rules::party::PartyRefusal;
+    use delve_rules::rules::party::PartyRefusal;
     let mut delve = Scenario::new(&["XXXXXX", "X....X", "XXXXXX"])
         .faction(r#"(name: "party")"#)
         .creature(r#"(name: "Ana", faction: "party", at: (1, 1), hp: 6, ac: 12, speed_feet: 120)"#)
@@ -143,7 +144,7 @@ fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
     delve
         .world_mut()
         .entity_mut(cy)
-        .insert(delve::creature::Below { depth_feet: 20 });
+        .insert(delve_rules::creature::Below { depth_feet: 20 });
     let take = TakeFrom {
         who: "Ana".into(),
         from: "Cy".into(),
@@ -158,10 +159,10 @@ fn gear_is_not_taken_from_one_down_a_pit_by_one_on_its_rim() {
     delve
         .world_mut()
         .entity_mut(ana)
-        .insert(delve::creature::Below { depth_feet: 20 });
+        .insert(delve_rules::creature::Below { depth_feet: 20 });
     delve.act(take);
-    let gear: &delve::creature::Equipment = delve.get("Ana").unwrap();
-    assert!(gear.has(&delve::level::schema::Gear::Rope(50)));
+    let gear: &delve_rules::creature::Equipment = delve.get("Ana").unwrap();
+    assert!(gear.has(&delve_ground::level::schema::Gear::Rope(50)));
 }
 
 /// A member at the bottom of a sheer pit who does not climb (Dungeon Delves › Climbing: sheer
@@ -190,26 +191,26 @@ fn one_in_a_sheer_pit_is_roped_out_as_offered_or_left_without_a_refused_climb() 
         delve.act(Move {
             who: "Ada".into(),
             to: (4, 1),
-            pace: delve::rules::movement::Pace::Combat,
+            pace: delve_rules::rules::movement::Pace::Combat,
         });
-        assert!(delve.get::<delve::creature::Below>("Ada").is_some());
+        assert!(delve.get::<delve_rules::creature::Below>("Ada").is_some());
         hand_over(&mut delve, PartyPolicy::default());
         delve
     };
     let mut roped = in_a_pit(", gear: [Rope(50)]");
     assert!(
         run_until(&mut roped, 40, |d| d
-            .get::<delve::creature::Below>("Ada")
+            .get::<delve_rules::creature::Below>("Ada")
             .is_none()),
         "{}",
         roped.log().to_text()
     );
     assert!(
         roped
-            .events::<delve::rules::caving::CavingEvent>()
-            .contains(&delve::rules::caving::CavingEvent::RopeLowered {
+            .events::<delve_rules::rules::caving::CavingEvent>()
+            .contains(&delve_rules::rules::caving::CavingEvent::RopeLowered {
                 who: "Bo".into(),
-                at: delve::grid::GridPos::new(3, 1),
+                at: delve_ground::grid::GridPos::new(3, 1),
             }),
         "{}",
         roped.log().to_text()
@@ -218,20 +219,20 @@ fn one_in_a_sheer_pit_is_roped_out_as_offered_or_left_without_a_refused_climb() 
 
     let mut bare = in_a_pit("");
     bare.run(20);
-    assert!(bare.get::<delve::creature::Below>("Ada").is_some());
+    assert!(bare.get::<delve_rules::creature::Below>("Ada").is_some());
     assert_eq!(refused_climbs(&bare), 0, "{}", bare.log().to_text());
 }
 
 /// The climbs the rules refused in the delve.
-fn refused_climbs(delve: &delve::scenario::Delve) -> usize {
+fn refused_climbs(delve: &delve_play::scenario::Delve) -> usize {
     delve
         .log()
-        .of::<delve::command::CommandEvent>()
+        .of::<delve_rules::command::CommandEvent>()
         .filter(|e| {
             matches!(
                 e,
-                delve::command::CommandEvent::CommandRefused {
-                    command: delve::command::Command::Climb(_),
+                delve_rules::command::CommandEvent::CommandRefused {
+                    command: delve_rules::command::Command::Climb(_),
                     ..
                 }
             )

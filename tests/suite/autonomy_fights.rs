@@ -2,11 +2,11 @@
 //! the map away while a foe is at hand, and takes it up again after.
 
 use crate::autonomy::{hand_over, run_until};
-use delve::level::schema::ConditionKind;
-use delve::policy::PartyPolicy;
-use delve::rules::combat::CombatEvent;
-use delve::rules::conditions::Conditions;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::party_policy::PartyPolicy;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::conditions::Conditions;
 
 /// Hild and Oswin, who maps, in a lit cellar with a brute at its far end.
 fn cellar() -> Delve {
@@ -57,7 +57,7 @@ fn the_mapper_puts_the_map_away_for_a_fight() {
     assert!(run_until(&mut delve, 3, |d| !mapping(d, "Oswin")));
     let brute_down = |d: &Delve| {
         d.get::<Conditions>("Brute")
-            .is_some_and(delve::rules::conditions::is_down)
+            .is_some_and(delve_rules::rules::conditions::is_down)
     };
     assert!(
         run_until(&mut delve, 30, brute_down),

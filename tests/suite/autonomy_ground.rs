@@ -1,10 +1,10 @@
 //! Choosing its ground in a fight (`policy::party::ground`): the gym's rat cellar
 //! (`levels/gym/doorway.ron`) and the mage's first delve (`levels/gym/frail.ron`).
 
-use delve::log::EventLog;
-use delve::policy::PolicyEvent;
-use delve::policy::party::Intent;
-use delve::rules::combat::CombatEvent;
+use delve_ground::log::EventLog;
+use delve_minds::policy::party::Intent;
+use delve_minds::policy::party::PolicyEvent;
+use delve_rules::rules::combat::CombatEvent;
 
 fn gym(file: &str, seed: u64) -> bevy::prelude::App {
     crate::common::play_level(file, seed, 1200)
@@ -45,7 +45,7 @@ fn outnumbered_the_party_holds_the_passage_its_sturdiest_in_front() {
         });
         assert_eq!(
             held,
-            Some(delve::grid::GridPos::new(7, 5)),
+            Some(delve_ground::grid::GridPos::new(7, 5)),
             "seed {seed}\n{}",
             log.to_text()
         );

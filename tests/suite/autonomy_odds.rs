@@ -1,9 +1,9 @@
 //! Judging a fight before it starts (RULINGS › Knowledge: a foe seen is judged by its kind's
 //! entry): the gym's bear on the short way (`levels/gym/lair.ron`).
 
-use delve::log::EventLog;
-use delve::policy::PolicyEvent;
-use delve::rules::combat::CombatEvent;
+use delve_ground::log::EventLog;
+use delve_minds::policy::party::PolicyEvent;
+use delve_rules::rules::combat::CombatEvent;
 
 /// Three first-level adventurers see Old Mauler, a cave bear (31 hp, AC 13, +5, bite 2d6), in
 /// its lit chamber on the short way. Their blows: the fighter +1 with a 1d8 spear hits AC 13 on
@@ -14,14 +14,14 @@ use delve::rules::combat::CombatEvent;
 /// long gallery.
 #[test]
 fn a_bear_too_strong_for_the_party_is_judged_and_kept_clear_of() {
-    let level = delve::level::load_level_file(std::path::Path::new("levels/gym/lair.ron"))
+    let level = delve_ground::level::load_level_file(std::path::Path::new("levels/gym/lair.ron"))
         .unwrap()
         .level;
     for seed in 1..=3 {
-        let app = delve::sim::play_autonomous(
+        let app = delve_play::sim::play_autonomous(
             &level,
             seed,
-            &delve::policy::PartyPolicy::default(),
+            &delve_ground::party_policy::PartyPolicy::default(),
             &[],
             600,
         );
@@ -67,7 +67,7 @@ fn a_bear_too_strong_for_the_party_is_judged_and_kept_clear_of() {
         });
         assert_eq!(
             ended,
-            Some(delve::policy::Outcome::GoalReached),
+            Some(delve_minds::policy::outcome::Outcome::GoalReached),
             "seed {seed}"
         );
     }

@@ -3,14 +3,15 @@
 //! shafts (`levels/gym/shaft.ron`, `levels/gym/climbers.ron`), and a member who stays behind
 //! while its party marches (`rules::party::StayBehind`).
 
-use delve::command::acts::{MoveParty, StayBehind};
-use delve::log::EventLog;
-use delve::policy::party::Intent;
-use delve::policy::{Outcome, PolicyEvent};
-use delve::rules::caving::CavingEvent;
-use delve::rules::movement::Pace;
-use delve::rules::party::{PartyEvent, PartyRefusal, StayingBehind};
-use delve::scenario::Scenario;
+use delve_ground::log::EventLog;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::Intent;
+use delve_minds::policy::party::PolicyEvent;
+use delve_play::scenario::Scenario;
+use delve_rules::command::acts::{MoveParty, StayBehind};
+use delve_rules::rules::caving::CavingEvent;
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::party::{PartyEvent, PartyRefusal, StayingBehind};
 
 fn gym(file: &str, seed: u64) -> bevy::prelude::App {
     crate::common::play_level(file, seed, 2000)
@@ -33,7 +34,7 @@ fn intents(log: &EventLog) -> Vec<Intent> {
 }
 
 /// Who climbed down into the shaft, and on what surface.
-fn climbs_down(log: &EventLog) -> Vec<(String, delve::level::schema::Surface)> {
+fn climbs_down(log: &EventLog) -> Vec<(String, delve_ground::level::schema::Surface)> {
     log.of::<CavingEvent>()
         .filter_map(|e| match e {
             CavingEvent::ClimbBegun {
@@ -77,7 +78,7 @@ fn a_rope_lowered_into_the_shaft_takes_the_whole_party_down_to_the_goal() {
             let down = climbs_down(log);
             assert!(
                 down.iter().any(|(who, surface)| who == "Hild"
-                    && *surface == delve::level::schema::Surface::Easy),
+                    && *surface == delve_ground::level::schema::Surface::Easy),
                 "seed {seed}: Hild climbs down the rope: {down:?}"
             );
         }
@@ -113,7 +114,7 @@ fn without_a_rope_the_climbers_fetch_the_relic_while_the_fighter_waits_at_the_to
             Some((
                 vec!["Pim".to_string(), "Tam".to_string()],
                 vec!["Hild".to_string()],
-                delve::grid::GridPos::new(10, 2)
+                delve_ground::grid::GridPos::new(10, 2)
             )),
             "seed {seed}\n{text}"
         );
@@ -136,7 +137,7 @@ fn without_a_rope_the_climbers_fetch_the_relic_while_the_fighter_waits_at_the_to
         // The relic came up the shaft with them, and Hild is with the party at the way in.
         if app
             .world()
-            .resource::<delve::policy::party::DelveEnd>()
+            .resource::<delve_minds::policy::party::DelveEnd>()
             .0
             .as_ref()
             .is_some_and(|(_, _, tally)| tally.left_behind.is_empty())
@@ -186,7 +187,7 @@ fn a_member_who_stays_behind_holds_its_square_until_it_falls_in() {
     // Lead alone sets the pace: 2 stone is 40' a round at combat speed (8 stone would be 20').
     assert_eq!(delve.at("Lead").x, 10, "{}", delve.log().to_text());
     delve.run(2);
-    assert_eq!(delve.at("Slow"), delve::grid::GridPos::new(1, 1));
+    assert_eq!(delve.at("Slow"), delve_ground::grid::GridPos::new(1, 1));
     delve.act(StayBehind {
         who: "Slow".into(),
         stay: false,
@@ -199,7 +200,7 @@ fn a_member_who_stays_behind_holds_its_square_until_it_falls_in() {
     });
     delve.run(3);
     assert!(delve.at("Slow").x > 1, "{}", delve.log().to_text());
-    let offered: Vec<String> = delve::rules::choices_for(delve.world(), delve.entity("Slow"))
+    let offered: Vec<String> = delve_rules::rules::choices_for(delve.world(), delve.entity("Slow"))
         .into_iter()
         .map(|(_, c)| c.way)
         .collect();

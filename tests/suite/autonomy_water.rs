@@ -3,10 +3,10 @@
 //! by the dry way it knows, the second column keeping out of it too.
 
 use super::autonomy::*;
-use delve::policy::PartyPolicy;
-use delve::policy::party::Intent;
-use delve::rules::water::{Drowning, WaterEvent};
-use delve::scenario::{Delve, Scenario};
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::party::Intent;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::rules::water::{Drowning, WaterEvent};
 
 /// Pip goes under in the pool beside Bo, who stands on its edge: the party's first business is
 /// to save it. Bo grabs it at the surface (the rules' offer: it is saved), brings it out beside
@@ -48,10 +48,10 @@ fn a_member_going_under_is_grabbed_brought_out_and_let_go() {
     assert_ne!(
         delve
             .world()
-            .resource::<delve::grid::DungeonGrid>()
+            .resource::<delve_ground::grid::DungeonGrid>()
             .terrain(pip),
-        Some(delve::level::schema::Terrain::Water(
-            delve::level::schema::WaterDepth::Deep
+        Some(delve_ground::level::schema::Terrain::Water(
+            delve_ground::level::schema::WaterDepth::Deep
         )),
         "let go out of the water"
     );
@@ -96,13 +96,13 @@ fn the_party_goes_round_a_river_it_cannot_swim_by_the_dry_way() {
         hand_over(&mut delve, PartyPolicy::default());
         delve.run(60);
         let text = delve.log().to_text();
-        let swims = delve.throws_for(delve::rules::throws::Skill::Proficiency(
-            delve::level::schema::Proficiency::Swimming,
+        let swims = delve.throws_for(delve_rules::rules::throws::Skill::Proficiency(
+            delve_ground::level::schema::Proficiency::Swimming,
         ));
         assert!(swims.is_empty(), "seed {seed}: {text}");
         assert_eq!(
             outcome(&delve),
-            Some(delve::policy::Outcome::GoalReached),
+            Some(delve_minds::policy::outcome::Outcome::GoalReached),
             "seed {seed}: {text}"
         );
     }

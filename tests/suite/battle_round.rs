@@ -3,15 +3,15 @@
 
 use super::combat::*;
 use bevy::prelude::*;
-use delve::command::acts::{Attack, ForgoShield, Move};
-use delve::level::schema::ConditionKind;
-use delve::rules::combat::AttackRefusal;
-use delve::rules::combat::CombatEvent;
-use delve::rules::combat::battle::Battle;
-use delve::rules::combat::battle::attack;
-use delve::rules::damage::take_damage;
-use delve::rules::tactical::TacticalCombat;
-use delve::scenario::Scenario;
+use delve_ground::level::schema::ConditionKind;
+use delve_play::scenario::Scenario;
+use delve_rules::command::acts::{Attack, ForgoShield, Move};
+use delve_rules::rules::combat::AttackRefusal;
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::combat::battle::Battle;
+use delve_rules::rules::combat::battle::attack;
+use delve_rules::rules::damage::take_damage;
+use delve_rules::rules::tactical::TacticalCombat;
 
 /// RULINGS › The battle round: each faction moves and attacks before the next faction moves,
 /// and orders given to the AI take effect in the faction's own turn. The party acts first: Ada
@@ -38,10 +38,10 @@ fn each_faction_moves_and_attacks_before_the_next_moves() {
         "{}",
         app.log().to_text()
     );
-    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(7, 1));
+    assert_eq!(app.at("Ada"), delve_ground::grid::GridPos::new(7, 1));
     assert_eq!(
         app.at("Gnawbone"),
-        delve::grid::GridPos::new(8, 1),
+        delve_ground::grid::GridPos::new(8, 1),
         "it never moved"
     );
 }
@@ -65,14 +65,14 @@ fn disordered_until_the_runners_faction_acts_again() {
     app.act(Move {
         who: "Ada".into(),
         to: (7, 1),
-        pace: delve::rules::movement::Pace::Running,
+        pace: delve_rules::rules::movement::Pace::Running,
     });
     assert!(
         has(&app, "Ada", ConditionKind::Disordered),
         "{}",
         app.log().to_text()
     );
-    app.act(delve::command::acts::Attack {
+    app.act(delve_rules::command::acts::Attack {
         who: "Gnawbone".into(),
         target: "Ada".into(),
         weapon: None,
@@ -113,7 +113,7 @@ fn a_forgone_shield_returns_at_the_start_of_its_bearers_next_turn() {
     app.give(ForgoShield {
         who: "Gnawbone".into(),
     });
-    app.act(delve::command::acts::Attack {
+    app.act(delve_rules::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
         weapon: Some("sword".into()),
@@ -143,7 +143,7 @@ fn one_that_attacks_first_moves_only_within_reach() {
     control(&mut app, "Gnawbone");
     app.run(1);
     app.script_dice(&[5]);
-    app.give(delve::command::acts::Attack {
+    app.give(delve_rules::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
         weapon: Some("sling".into()),
@@ -151,7 +151,7 @@ fn one_that_attacks_first_moves_only_within_reach() {
     app.act(Move {
         who: "Ada".into(),
         to: (1, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
     let seen = moves_and_blows(&app);
     assert_eq!(
@@ -164,7 +164,11 @@ fn one_that_attacks_first_moves_only_within_reach() {
         vec![("attack bonus".to_owned(), 2)],
         "no penalty from movement: it had not moved"
     );
-    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(4, 1), "15' of 30'");
+    assert_eq!(
+        app.at("Ada"),
+        delve_ground::grid::GridPos::new(4, 1),
+        "15' of 30'"
+    );
 }
 
 /// RULINGS › Conditions …: staggered, a creature may move or attack in a round, not both. Having
@@ -176,25 +180,25 @@ fn staggered_may_move_or_attack_not_both() {
     control(&mut app, "Gnawbone");
     app.run(1);
     let ada = app.entity("Ada");
-    delve::rules::conditions::gain_condition_in(
+    delve_rules::rules::conditions::gain_condition_in(
         app.world_mut(),
         ada,
         ConditionKind::Staggered,
         "massive trauma",
-        delve::rules::conditions::ConditionEnd::UntilRemoved,
+        delve_rules::rules::conditions::ConditionEnd::UntilRemoved,
     );
     // Moving next to the ghoul, then attacking: the attack is refused.
     app.give(Move {
         who: "Ada".into(),
         to: (2, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
-    app.act(delve::command::acts::Attack {
+    app.act(delve_rules::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
         weapon: None,
     });
-    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(2, 1));
+    assert_eq!(app.at("Ada"), delve_ground::grid::GridPos::new(2, 1));
     assert!(
         app.events::<CombatEvent>().iter().any(|e| matches!(
             e,
@@ -210,7 +214,7 @@ fn staggered_may_move_or_attack_not_both() {
             .any(|(_, w, what)| w == "Ada" && *what == "attacks")
     );
     // Attacking first, then told to walk away: it attacks and stays.
-    app.give(delve::command::acts::Attack {
+    app.give(delve_rules::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
         weapon: None,
@@ -218,11 +222,11 @@ fn staggered_may_move_or_attack_not_both() {
     app.act(Move {
         who: "Ada".into(),
         to: (1, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     });
     let last = moves_and_blows(&app).pop().unwrap();
     assert_eq!((last.1.as_str(), last.2), ("Ada", "attacks"));
-    assert_eq!(app.at("Ada"), delve::grid::GridPos::new(2, 1));
+    assert_eq!(app.at("Ada"), delve_ground::grid::GridPos::new(2, 1));
 }
 
 /// RULINGS › Conditions …: attack throws against a vulnerable creature gain +2, and a vulnerable
@@ -242,13 +246,13 @@ fn the_vulnerable_are_easier_to_hit_and_make_no_attacks_of_opportunity() {
     let before = opportunities(&app).len();
     give_now(
         &mut app,
-        delve::command::Command::Move(Move {
+        delve_rules::command::Command::Move(Move {
             who: "Brannoc".into(),
             to: (1, 1),
-            pace: delve::rules::movement::Pace::Combat,
+            pace: delve_rules::rules::movement::Pace::Combat,
         }),
     );
-    assert_eq!(app.at("Brannoc"), delve::grid::GridPos::new(1, 1));
+    assert_eq!(app.at("Brannoc"), delve_ground::grid::GridPos::new(1, 1));
     assert_eq!(opportunities(&app).len(), before, "{}", app.log().to_text());
 }
 
@@ -263,12 +267,12 @@ fn the_fortitude_save_takes_the_tactical_switches() {
             .resource_mut::<TacticalCombat>()
             .natural_20_and_1 = natural_20_and_1;
         if bloodied {
-            delve::rules::conditions::gain_condition_in(
+            delve_rules::rules::conditions::gain_condition_in(
                 app.world_mut(),
                 g,
                 ConditionKind::Bloodied,
                 "a test",
-                delve::rules::conditions::ConditionEnd::UntilRemoved,
+                delve_rules::rules::conditions::ConditionEnd::UntilRemoved,
             );
         }
         app.script_dice(&[20]);
@@ -317,7 +321,7 @@ fn heavy_shields_close_in_side_by_side() {
     app.run(4);
     let (b, m) = (app.at("Brannoc"), app.at("Mirela"));
     let g = app.at("Gnawbone");
-    let beside = |p: delve::grid::GridPos, q: delve::grid::GridPos| {
+    let beside = |p: delve_ground::grid::GridPos, q: delve_ground::grid::GridPos| {
         p.x.abs_diff(q.x).max(p.y.abs_diff(q.y)) == 1
     };
     assert!(
@@ -382,10 +386,10 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
         app.log().to_text()
     );
     // It does nothing in the round it lost: its order is refused, and the log says its turn was.
-    assert!(delve::command::was_refused(
+    assert!(delve_rules::command::was_refused(
         app.log(),
         "Gnawbone",
-        &delve::rules::acting::Hold::Surprised
+        &delve_rules::rules::acting::Hold::Surprised
     ));
     assert!(
         app.events::<CombatEvent>()
@@ -405,9 +409,9 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
     // The lab's tally of the party's delve: the party was not surprised; seen from the ghouls'
     // side, they were, by the party.
     let (ada, ghoul) = (app.entity("Ada"), app.entity("Gnawbone"));
-    let party = delve::policy::outcome::tally(app.world_mut(), &[ada], 0, 0);
+    let party = delve_minds::policy::outcome::tally(app.world_mut(), &[ada], 0, 0);
     assert!(party.surprised_by.is_empty());
-    let ghouls = delve::policy::outcome::tally(app.world_mut(), &[ghoul], 0, 0);
+    let ghouls = delve_minds::policy::outcome::tally(app.world_mut(), &[ghoul], 0, 0);
     assert_eq!(ghouls.surprised_by, vec!["party".to_owned()]);
 }
 
@@ -459,20 +463,22 @@ fn the_enemys_light_seen_is_plus_2_against_surprise() {
 #[test]
 fn a_faction_that_heard_the_enemy_is_not_surprised() {
     let mut app = duel(6, SWORD, 7, "");
-    app.world_mut().resource_mut::<delve::log::EventLog>().push(
-        0,
-        delve::rules::sound::HearingEvent::Heard {
-            who: "Gnawbone".into(),
-            sound: delve::rules::sound::SoundRow::Normal,
-            noise: delve::rules::sound::NoiseKind::Action(
-                delve::rules::sound::NoisyAction::Talking,
-            ),
-            made_by: Some("Ada".into()),
-            what: "Ada talking".into(),
-            roughly_at: delve::grid::GridPos::new(6, 1),
-            how: delve::rules::sound::HowHeard::Automatically,
-        },
-    );
+    app.world_mut()
+        .resource_mut::<delve_ground::log::EventLog>()
+        .push(
+            0,
+            delve_rules::rules::sound::HearingEvent::Heard {
+                who: "Gnawbone".into(),
+                sound: delve_rules::rules::sound::SoundRow::Normal,
+                noise: delve_rules::rules::sound::NoiseKind::Action(
+                    delve_rules::rules::sound::NoisyAction::Talking,
+                ),
+                made_by: Some("Ada".into()),
+                what: "Ada talking".into(),
+                roughly_at: delve_ground::grid::GridPos::new(6, 1),
+                how: delve_rules::rules::sound::HowHeard::Automatically,
+            },
+        );
     app.script_dice(&[11, 9, 1]);
     app.run(1);
     let s = surprises(&app);
@@ -505,24 +511,24 @@ fn an_enchantment_activated_as_a_move_action_spends_the_move() {
     control(&mut app, "Gnawbone");
     app.run(1);
     app.script_dice(&[15, 2, 3]);
-    app.give(delve::command::acts::Attack {
+    app.give(delve_rules::command::acts::Attack {
         who: "Ada".into(),
         target: "Gnawbone".into(),
         weapon: Some("sling".into()),
     });
     // As her player gives them in her faction's turn: the activation, then the walk.
     for order in [
-        delve::command::Command::from(delve::command::acts::ActivateEnchantment {
+        delve_rules::command::Command::from(delve_rules::command::acts::ActivateEnchantment {
             who: "Ada".into(),
             weapon: "sling".into(),
         }),
-        delve::command::Command::from(Move {
+        delve_rules::command::Command::from(Move {
             who: "Ada".into(),
             to: (1, 1),
-            pace: delve::rules::movement::Pace::Combat,
+            pace: delve_rules::rules::movement::Pace::Combat,
         }),
     ] {
-        delve::command::carry_out(app.world_mut(), order.act()).unwrap();
+        delve_rules::command::carry_out(app.world_mut(), order.act()).unwrap();
     }
     app.run(1);
     assert!(app.events::<CombatEvent>().iter().any(|e| matches!(
@@ -536,7 +542,7 @@ fn an_enchantment_activated_as_a_move_action_spends_the_move() {
     assert_eq!(d.enchantment, Some(("flaming".into(), vec![3])));
     assert_eq!(
         app.at("Ada"),
-        delve::grid::GridPos::new(7, 1),
+        delve_ground::grid::GridPos::new(7, 1),
         "no move left"
     );
 }

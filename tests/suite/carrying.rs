@@ -1,14 +1,16 @@
 //! Carrying a companion who cannot walk (`rules::carrying`: its whole weight, the speed table at
 //! the new load), and a party that carries its dying member home.
 
-use delve::command::acts::{Autonomy, Carry, LetGo, Move, SetHitPoints};
-use delve::creature::Encumbrance;
-use delve::level::SpeedBasis;
-use delve::policy::party::Intent;
-use delve::policy::{Outcome, PartyPolicy, PolicyEvent};
-use delve::rules::carrying::{CarryingEvent, CarryingRefusal};
-use delve::rules::movement::Pace;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::level::SpeedBasis;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_minds::policy::party::Intent;
+use delve_minds::policy::party::PolicyEvent;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{Autonomy, Carry, LetGo, Move, SetHitPoints};
+use delve_rules::creature::Encumbrance;
+use delve_rules::rules::carrying::{CarryingEvent, CarryingRefusal};
+use delve_rules::rules::movement::Pace;
 
 /// A lit corridor: Sera (3 stone) at (2, 1), Aldric (2 stone) at (3, 1), Brannoc (6 stone) at
 /// (4, 1).
@@ -54,9 +56,9 @@ fn a_dying_companion_is_carried_with_its_whole_weight() {
     });
     // The window offers it to the one beside him, and says what it would bear.
     let offered: Vec<(String, String)> =
-        delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+        delve_rules::rules::choices_for(delve.world(), delve.entity("Sera"))
             .into_iter()
-            .filter(|(area, _)| *area == delve::act::Concern::Carrying)
+            .filter(|(area, _)| *area == delve_rules::act::Concern::Carrying)
             .map(|(_, c)| (c.way, c.note))
             .collect();
     assert_eq!(
@@ -170,7 +172,7 @@ fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
         )
         .build();
     let takes = |delve: &Delve, who: &str| -> Vec<(String, String)> {
-        delve::rules::choices_for(delve.world(), delve.entity(who))
+        delve_rules::rules::choices_for(delve.world(), delve.entity(who))
             .into_iter()
             .filter(|(_, c)| c.way.starts_with("take "))
             .map(|(what, c)| (what.to_string(), c.way))
@@ -186,7 +188,7 @@ fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
         [("Aldric".to_owned(), "take Aldric's gear".to_owned())]
     );
     assert!(takes(&delve, "Brannoc").is_empty(), "two squares away");
-    let offered = delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+    let offered = delve_rules::rules::choices_for(delve.world(), delve.entity("Sera"))
         .into_iter()
         .find(|(_, c)| c.way == "take Aldric's gear")
         .unwrap()
@@ -194,13 +196,15 @@ fn the_gear_of_a_fallen_companion_is_offered_to_one_beside_it() {
     delve.act(
         offered
             .command
-            .get::<delve::command::acts::TakeFrom>()
+            .get::<delve_rules::command::acts::TakeFrom>()
             .unwrap()
             .clone(),
     );
-    let sera = delve.get::<delve::creature::Equipment>("Sera").unwrap();
+    let sera = delve
+        .get::<delve_rules::creature::Equipment>("Sera")
+        .unwrap();
     assert!(
-        sera.0.contains(&delve::level::schema::Gear::Oil(2)),
+        sera.0.contains(&delve_ground::level::schema::Gear::Oil(2)),
         "{sera:?}"
     );
     assert!(takes(&delve, "Sera").is_empty(), "nothing left to take");
@@ -218,9 +222,9 @@ fn two_bearers_share_the_weight_half_each() {
         hit_points: 0,
     });
     let offered: Vec<(String, String)> =
-        delve::rules::choices_for(delve.world(), delve.entity("Brannoc"))
+        delve_rules::rules::choices_for(delve.world(), delve.entity("Brannoc"))
             .into_iter()
-            .filter(|(area, _)| *area == delve::act::Concern::Carrying)
+            .filter(|(area, _)| *area == delve_rules::act::Concern::Carrying)
             .map(|(_, c)| (c.way, c.note))
             .collect();
     assert_eq!(

@@ -1,18 +1,18 @@
 //! Caving and Spelunking (Dungeon Delves): squeezes.
 
-use delve::command::acts::{
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{
     Climb, ClimbDown, Jump, LowerRope, Move, PushForward, Traverse, WiggleBack,
 };
-use delve::grid::GridPos;
-use delve::level::schema::ConditionKind;
-use delve::rules::acting::Hold;
-use delve::rules::caving::{
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::caving::{
     Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn,
 };
-use delve::rules::conditions::Conditions;
-use delve::rules::movement::Pace;
-use delve::rules::throws::Skill;
-use delve::scenario::{Delve, Scenario};
+use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::throws::Skill;
 
 /// A passage with a squeeze 10' long at (4, 1)–(5, 1), lit; Tam (5 stone, or 7.5) starts at
 /// (2, 1) and is told to walk to (8, 1) at combat speed.
@@ -34,7 +34,7 @@ pub(crate) fn squeeze(tam: &str) -> Delve {
     delve
 }
 
-pub(crate) fn squeezing(delve: &Delve) -> Vec<delve::dice::Throw> {
+pub(crate) fn squeezing(delve: &Delve) -> Vec<delve_ground::dice::Throw> {
     delve.throws_for(Skill::Squeezing)
 }
 
@@ -130,7 +130,7 @@ fn a_natural_1_leaves_it_stuck_until_it_escapes() {
     // (20%); Dungeonbashing 18 − 4 (Strength 13) + 5 = 19+ (10%).
     let tam = delve.entity("Tam");
     let offered: Vec<(String, Option<i32>, f32)> =
-        delve::rules::caving::escape_choices(delve.world(), tam)
+        delve_rules::rules::caving::escape_choices(delve.world(), tam)
             .into_iter()
             .map(|c| (c.way, c.target, c.chance))
             .collect();
@@ -224,9 +224,9 @@ pub(crate) fn ada_in_a_pit(ada: &str, bo: &str) -> Delve {
     delve
 }
 
-pub(crate) fn climbing(delve: &Delve) -> Vec<delve::dice::Throw> {
+pub(crate) fn climbing(delve: &Delve) -> Vec<delve_ground::dice::Throw> {
     delve.throws_for(Skill::Proficiency(
-        delve::level::schema::Proficiency::Climbing,
+        delve_ground::level::schema::Proficiency::Climbing,
     ))
 }
 
@@ -244,7 +244,7 @@ fn a_pit_holds_its_victim_until_it_climbs_out() {
     });
     assert!(delve.was_refused(
         "Ada",
-        &delve::rules::movement::MoveRefusal::AtTheBottom { depth_feet: 20 }
+        &delve_rules::rules::movement::MoveRefusal::AtTheBottom { depth_feet: 20 }
     ));
     let climb = || Climb {
         who: "Ada".into(),
@@ -419,10 +419,10 @@ fn the_spelunking_tables_vulnerable_row() {
     // sheer surface" too).
     let vulnerable_from = |delve: &Delve| {
         delve
-            .events::<delve::rules::conditions::ConditionEvent>()
+            .events::<delve_rules::rules::conditions::ConditionEvent>()
             .iter()
             .find_map(|e| match e {
-                delve::rules::conditions::ConditionEvent::ConditionGained {
+                delve_rules::rules::conditions::ConditionEvent::ConditionGained {
                     who,
                     condition: ConditionKind::Vulnerable,
                     source,
@@ -433,10 +433,10 @@ fn the_spelunking_tables_vulnerable_row() {
     };
     let vulnerable = |delve: &Delve| {
         delve
-            .events::<delve::rules::conditions::ConditionEvent>()
+            .events::<delve_rules::rules::conditions::ConditionEvent>()
             .iter()
             .any(|e| {
-                matches!(e, delve::rules::conditions::ConditionEvent::ConditionGained {
+                matches!(e, delve_rules::rules::conditions::ConditionEvent::ConditionGained {
                     who,
                     condition: ConditionKind::Vulnerable,
                     ..
@@ -479,8 +479,8 @@ fn the_spelunking_tables_vulnerable_row() {
 /// followers throw as its leader does.
 #[test]
 fn followers_squeeze_through_as_their_leader_does() {
-    use delve::command::acts::MoveParty;
-    use delve::rules::throws::ThrowEvent;
+    use delve_rules::command::acts::MoveParty;
+    use delve_rules::rules::throws::ThrowEvent;
     let mut delve = Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXX",
         "X...SS.............X",
@@ -516,7 +516,7 @@ fn followers_squeeze_through_as_their_leader_does() {
 /// DEX 13 without a run-up: never 10'), and climbing down only for those who may.
 #[test]
 fn the_caving_choices_at_a_chasm_edge() {
-    use delve::rules::caving::choices::caving_choices;
+    use delve_rules::rules::caving::choices::caving_choices;
     let ways = |delve: &Delve| -> Vec<(String, f32)> {
         let jess = delve.entity("Jess");
         caving_choices(delve.world(), jess)
@@ -607,7 +607,7 @@ fn climbing_is_at_exploration_speed_outside_a_battle_and_a_third_of_combat_speed
             delve
                 .world_mut()
                 .entity_mut(g)
-                .insert(delve::rules::combat::battle::Controlled);
+                .insert(delve_rules::rules::combat::battle::Controlled);
         }
         delve.act(LowerRope {
             who: "Jess".into(),
@@ -652,22 +652,22 @@ fn the_judges_climbing_conditions_are_named_in_the_breakdown() {
     };
     let judge = "Judge: weather, wind or surface".to_owned();
     let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
-    delve.act(delve::command::acts::SetJudgeModifier {
-        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+    delve.act(delve_rules::command::acts::SetJudgeModifier {
+        modifier: delve_ground::level::schema::JudgeModifier::ClimbingConditions,
         value: 5,
-        on: delve::rules::judge::JudgeScope::Level,
+        on: delve_rules::rules::judge::JudgeScope::Level,
     });
     assert_eq!(climb_out(&mut delve), vec![(judge.clone(), 5)]);
     let mut delve = ada_in_a_pit("", ", gear: [Rope(50)]");
-    delve.act(delve::command::acts::SetJudgeModifier {
-        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+    delve.act(delve_rules::command::acts::SetJudgeModifier {
+        modifier: delve_ground::level::schema::JudgeModifier::ClimbingConditions,
         value: 5,
-        on: delve::rules::judge::JudgeScope::Level,
+        on: delve_rules::rules::judge::JudgeScope::Level,
     });
-    delve.act(delve::command::acts::SetJudgeModifier {
-        modifier: delve::level::schema::JudgeModifier::ClimbingConditions,
+    delve.act(delve_rules::command::acts::SetJudgeModifier {
+        modifier: delve_ground::level::schema::JudgeModifier::ClimbingConditions,
         value: -2,
-        on: delve::rules::judge::JudgeScope::Creature { name: "Ada".into() },
+        on: delve_rules::rules::judge::JudgeScope::Creature { name: "Ada".into() },
     });
     assert_eq!(climb_out(&mut delve), vec![(judge, -2)]);
 }
@@ -690,7 +690,7 @@ fn the_chance_of_being_stuck_for_good_in_a_squeeze() {
             ))
             .build();
         let orrin = delve.entity("Orrin");
-        delve::rules::caving::stuck_for_good_chance(delve.world(), orrin)
+        delve_rules::rules::caving::stuck_for_good_chance(delve.world(), orrin)
     };
     let eight = chance(8.0);
     assert!((eight - 0.0714 * 0.85 * 0.857).abs() < 0.001, "{eight}");

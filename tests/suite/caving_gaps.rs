@@ -2,12 +2,12 @@
 //! precarious landings, leaping out of a hole, narrow and precarious ledges and their falls.
 
 use super::caving::*;
-use delve::command::acts::{Climb, CrawlAcross, Jump, Traverse};
-use delve::grid::GridPos;
-use delve::level::schema::ConditionKind;
-use delve::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing};
-use delve::rules::conditions::Conditions;
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_play::scenario::Scenario;
+use delve_rules::command::acts::{Climb, CrawlAcross, Jump, Traverse};
+use delve_rules::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing};
+use delve_rules::rules::conditions::Conditions;
 
 /// Dungeon Delves › Jumping: DEX 13 with no run-up clears (13 + 1d6 − 2) / 2 feet, at best
 /// 8½' of a 10' gap: it falls short, into the chasm where it came down (8½' out: the second
@@ -92,15 +92,15 @@ fn a_narrow_ledge_is_crossed_at_exploration_speed() {
     // RULINGS › Sound: moving at exploration speed is quiet — balancing along too (it once made
     // combat speed's normal noise).
     let kit = delve.entity("Kit");
-    let made: Vec<delve::rules::sound::SoundRow> = delve
+    let made: Vec<delve_rules::rules::sound::SoundRow> = delve
         .world()
-        .resource::<delve::rules::sound::hearing::LastRoundNoises>()
+        .resource::<delve_rules::rules::sound::hearing::LastRoundNoises>()
         .0
         .iter()
         .filter(|n| n.maker == Some(kit))
         .map(|n| n.sound)
         .collect();
-    assert_eq!(made, vec![delve::rules::sound::SoundRow::Quiet]);
+    assert_eq!(made, vec![delve_rules::rules::sound::SoundRow::Quiet]);
     // Vulnerable on the ledge, said so (it was once "climbing a sheer surface").
     assert_eq!(
         delve
@@ -174,7 +174,7 @@ fn damage_on_a_ledge_calls_for_a_paralysis_save() {
     delve.run(1);
     let kit = delve.entity("Kit");
     delve.script_dice(&[3, 1, 1, 1, 1]);
-    delve::rules::damage::take_damage(delve.world_mut(), kit, 1);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), kit, 1);
     let save = delve.throws().pop().unwrap();
     assert_eq!((save.target, save.success), (12, false));
     assert!(delve.get::<Below>("Kit").is_some());
@@ -196,7 +196,7 @@ fn failures_on_a_narrow_path_and_a_rope_make_no_progress() {
     assert_eq!(delve.at("Kit"), GridPos::new(2, 1), "still at the start");
     assert!(delve.get::<Below>("Kit").is_none());
 
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    use delve_rules::rules::caving::traverse::{Rigged, RiggedTraverses};
     let mut delve = chasm(", at: (5, 1)", 13, '.');
     delve
         .world_mut()
@@ -310,7 +310,7 @@ fn landing_at_the_very_edge_leaves_the_jumper_hanging_by_its_fingers() {
 }
 
 /// A ledge as [`ledge`], with Bo (Strength 18, `bo` his gear and place) to belay Kit.
-fn ledge_with_a_belayer(bo: &str) -> delve::scenario::Delve {
+fn ledge_with_a_belayer(bo: &str) -> delve_play::scenario::Delve {
     Scenario::new(&["XXXXXXXXXX", "X..LLLL..X", "XCCCCCCCCX", "XXXXXXXXXX"])
         .legend("'L': Ledge(width_inches: 6)")
         .legend("'C': Chasm(depth_feet: 40)")
@@ -334,9 +334,9 @@ fn ledge_with_a_belayer(bo: &str) -> delve::scenario::Delve {
 /// where Kit hangs to climb back up. (The rope must reach Kit where he starts, 25' away.) Bo on the near side has traversed nothing: refused.
 #[test]
 fn a_belayer_across_breaks_a_traversers_fall() {
-    let start = |delve: &mut delve::scenario::Delve| {
+    let start = |delve: &mut delve_play::scenario::Delve| {
         cross(delve);
-        delve.give(delve::command::acts::Belay {
+        delve.give(delve_rules::command::acts::Belay {
             who: "Bo".into(),
             climber: "Kit".into(),
         });
@@ -365,7 +365,7 @@ fn a_belayer_across_breaks_a_traversers_fall() {
     assert!(delve.get::<Below>("Kit").is_none(), "still on the path");
     assert!(
         delve
-            .get::<delve::rules::caving::traverse::Traversing>("Kit")
+            .get::<delve_rules::rules::caving::traverse::Traversing>("Kit")
             .is_some()
     );
 
@@ -390,7 +390,7 @@ fn a_belayer_across_breaks_a_traversers_fall() {
     let mut delve = ledge_with_a_belayer(", at: (1, 1), gear: [Rope(30)]");
     cross(&mut delve);
     delve.run(1);
-    delve.act(delve::command::acts::Belay {
+    delve.act(delve_rules::command::acts::Belay {
         who: "Bo".into(),
         climber: "Kit".into(),
     });

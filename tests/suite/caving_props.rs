@@ -1,16 +1,16 @@
 //! Caving never breaks the world: whatever caving commands a creature is given on whatever
 //! ledges, chasms and rubble, nothing panics and no creature ends up inside a wall or rock.
 
-use delve::command::Command;
-use delve::command::acts::{
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::schema::Terrain;
+use delve_play::scenario::Scenario;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{
     Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, Move, PushForward, RigTraverse,
     TakeUpRope, ThrowGrapplingHook, Traverse, WiggleBack,
 };
-use delve::grid::{DungeonGrid, GridPos};
-use delve::level::schema::Terrain;
-use delve::rules::caving::ClimbPace;
-use delve::rules::movement::Pace;
-use delve::scenario::Scenario;
+use delve_rules::rules::caving::ClimbPace;
+use delve_rules::rules::movement::Pace;
 use proptest::prelude::*;
 
 const WIDTH: usize = 8;

@@ -3,14 +3,14 @@
 //! rigged and crossed, a rope's reach.
 
 use super::caving::*;
-use delve::command::acts::{
+use delve_ground::grid::GridPos;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{
     Belay, Climb, ClimbDown, CrawlAcross, LowerRope, Move, RigTraverse, ThrowGrapplingHook,
 };
-use delve::grid::GridPos;
-use delve::rules::acting::Hold;
-use delve::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Surface};
-use delve::rules::movement::Pace;
-use delve::scenario::{Delve, Scenario};
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Surface};
+use delve_rules::rules::movement::Pace;
 
 /// Dungeon Delves › Climbing: a grappling hook thrown for the anchor (AC 2: 12 ascending) 30'
 /// above takes −2; caught, the rope makes the side an easy climb. On a natural 1 it only seems
@@ -318,14 +318,14 @@ fn damage_while_crawling_a_rope_calls_for_no_balance_save() {
     delve.run(1);
     assert!(
         delve
-            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .get::<delve_rules::rules::caving::traverse::Traversing>("Jess")
             .is_some(),
         "{}",
         delve.log().to_text()
     );
     let before = delve.throws().len();
     let jess = delve.entity("Jess");
-    delve::rules::damage::take_damage(delve.world_mut(), jess, 1);
+    delve_rules::rules::damage::take_damage(delve.world_mut(), jess, 1);
     assert_eq!(delve.throws().len(), before, "no save");
     assert!(delve.get::<Below>("Jess").is_none());
 }
@@ -333,7 +333,7 @@ fn damage_while_crawling_a_rope_calls_for_no_balance_save() {
 /// Dungeon Delves › Crawling Traverse: a rope bears 45 stone.
 #[test]
 fn a_rope_traverse_bears_45_stone() {
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
+    use delve_rules::rules::caving::traverse::{Rigged, RiggedTraverses};
     let mut delve = Scenario::new(&[
         "XXXXXXXXXXXXXXXX",
         "X....CCCCCC....X",
@@ -421,9 +421,9 @@ fn a_failed_rappelling_throw_slows_to_combat_speed() {
 /// with `TakeUpRope` — but not while someone is on it.
 #[test]
 fn a_rope_reaches_as_far_as_its_length_and_stays_where_it_hangs() {
-    use delve::command::acts::TakeUpRope;
-    use delve::creature::Equipment;
-    use delve::level::schema::Gear;
+    use delve_ground::level::schema::Gear;
+    use delve_rules::command::acts::TakeUpRope;
+    use delve_rules::creature::Equipment;
     let mut delve = ada_in_a_pit("", ", gear: [Rope(10)]");
     delve.act(LowerRope {
         who: "Bo".into(),
@@ -479,7 +479,7 @@ fn a_rope_reaches_as_far_as_its_length_and_stays_where_it_hangs() {
             })
     );
     assert!(delve.get::<Equipment>("Bo").unwrap().has(&Gear::Rope(50)));
-    assert!(!delve::rules::caving::climbing::rope_in(
+    assert!(!delve_rules::rules::caving::climbing::rope_in(
         delve.app.world(),
         GridPos::new(3, 1)
     ));
@@ -615,8 +615,8 @@ fn belayers_up_the_rope_each_repeat_the_steps() {
 /// but crawl on (nor throw a grappling hook, nor open a door).
 #[test]
 fn crawling_takes_both_hands() {
-    use delve::rules::caving::traverse::{Rigged, RiggedTraverses};
-    use delve::rules::movement::Mapper;
+    use delve_rules::rules::caving::traverse::{Rigged, RiggedTraverses};
+    use delve_rules::rules::movement::Mapper;
     let mut delve = Scenario::new(&["XXXXXXXXXXX", "X...CCC...X", "XXXXXXXXXXX"])
         .legend("'C': Chasm(depth_feet: 30)")
         .light("(at: (1, 1), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
@@ -655,7 +655,7 @@ fn crawling_takes_both_hands() {
     });
     assert!(
         delve
-            .get::<delve::rules::caving::traverse::Traversing>("Jess")
+            .get::<delve_rules::rules::caving::traverse::Traversing>("Jess")
             .is_some()
     );
     delve.act(LowerRope {
@@ -700,7 +700,7 @@ fn a_belayer_pulled_off_balance_throws_by_the_climbs_surface_with_the_climbers_w
     // Ro's throw at 50': 5 (fails, sheer); Bo's Dungeonbashing: a natural 1; Bo's footing: 20.
     delve.script_dice(&[5, 1, 20, 1, 1, 1, 1, 1, 1]);
     delve.run(1);
-    let throws = delve.throws_for(delve::rules::throws::Skill::Dungeonbashing);
+    let throws = delve.throws_for(delve_rules::rules::throws::Skill::Dungeonbashing);
     let bash = throws.last().unwrap();
     assert!(
         !bash.modifiers.iter().any(|m| m.source.contains("stone")),
@@ -708,8 +708,8 @@ fn a_belayer_pulled_off_balance_throws_by_the_climbs_surface_with_the_climbers_w
         bash.modifiers
     );
     let footing = delve
-        .throws_for(delve::rules::throws::Skill::Proficiency(
-            delve::level::schema::Proficiency::Climbing,
+        .throws_for(delve_rules::rules::throws::Skill::Proficiency(
+            delve_ground::level::schema::Proficiency::Climbing,
         ))
         .into_iter()
         .find(|t| t.what.contains("footing"))

@@ -2,10 +2,10 @@
 //! climber, and what `query climb` tells of them.
 
 use super::caving::{ada_in_a_pit, climbing};
-use delve::command::acts::{Climb, ClimbDown, LowerRope};
-use delve::grid::GridPos;
-use delve::rules::caving::{CavingEvent, CavingRefusal, ClimbPace};
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_play::scenario::Scenario;
+use delve_rules::command::acts::{Climb, ClimbDown, LowerRope};
+use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace};
 
 /// Dungeon Delves › Climbing: "only adventurers proficient in Climbing or Mountaineering, or
 /// whose climbing is supervised by an adventurer proficient in Mountaineering, can tackle sheer

@@ -1,16 +1,16 @@
 //! Encounters and combat: faction initiative, attacks and their breakdowns, a whole battle.
 
 use bevy::prelude::*;
-use delve::creature::{Conditions, Faction, HitPoints};
-use delve::level::load_default_level;
-use delve::log::EventLog;
-use delve::rules::combat::{AttackNote, CombatEvent};
+use delve_ground::level::load_default_level;
+use delve_ground::log::EventLog;
+use delve_rules::creature::{Conditions, Faction, HitPoints};
+use delve_rules::rules::combat::{AttackNote, CombatEvent};
 
 use crate::common::hp;
-use delve::rules::combat::battle::{Battle, is_down};
-use delve::scenario::{Delve, Scenario};
-use delve::sim::{run_round, sim_app};
-use delve::time::DelveMode;
+use delve_ground::time::DelveMode;
+use delve_play::scenario::{Delve, Scenario};
+use delve_play::sim::{run_round, sim_app};
+use delve_rules::rules::combat::battle::{Battle, is_down};
 
 /// The party goes down to the flooded burial room and fights the ghouls to the end.
 /// The party comes down the corridor from the evil door into the ghouls' flooded burial room.
@@ -23,7 +23,7 @@ pub(crate) fn crypt_battle(seed: u64) -> (App, String) {
         ("Aldric", (34, 11)),
     ] {
         let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-        c.at = delve::grid::GridPos::new(at.0, at.1);
+        c.at = delve_ground::grid::GridPos::new(at.0, at.1);
     }
     let mut app = sim_app(&level, seed);
     for _ in 0..400 {
@@ -119,12 +119,12 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
     assert!(!w.resource::<Battle>().active);
 }
 
-use delve::level::schema::ConditionKind;
-use delve::rules::combat::AttackRefusal;
-use delve::rules::combat::battle::{Damage, attack};
-use delve::rules::combat::initiative::FactionRoll;
-use delve::rules::damage::take_damage;
-use delve::rules::tactical::TacticalCombat;
+use delve_ground::level::schema::ConditionKind;
+use delve_rules::rules::combat::AttackRefusal;
+use delve_rules::rules::combat::battle::{Damage, attack};
+use delve_rules::rules::combat::initiative::FactionRoll;
+use delve_rules::rules::damage::take_damage;
+use delve_rules::rules::tactical::TacticalCombat;
 
 /// A lit corridor: Brannoc (attack +3, a sword, chain mail: medium armor, DR 2) next to a ghoul
 /// (AC 13, 9 hp, claws); `ghoul` and `more` add fields and creatures.
@@ -368,7 +368,7 @@ fn one_down_a_hole_and_one_on_its_rim_do_not_reach_each_other() {
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::creature::Below { depth_feet: 30 });
+        .insert(delve_rules::creature::Below { depth_feet: 30 });
     let refused = Err(AttackRefusal::AtAnotherDepth {
         target: "Gnawbone".into(),
     });
@@ -381,7 +381,7 @@ fn one_down_a_hole_and_one_on_its_rim_do_not_reach_each_other() {
     );
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::creature::Below { depth_feet: 30 });
+        .insert(delve_rules::creature::Below { depth_feet: 30 });
     app.script_dice(&[19, 2]);
     assert!(attack(app.world_mut(), b, g, 0).is_ok());
 }
@@ -390,8 +390,8 @@ fn one_down_a_hole_and_one_on_its_rim_do_not_reach_each_other() {
 /// own — the ghouls' line (Gnawbone, Ashmaw, …) is not in the party's log.
 #[test]
 fn the_party_learns_only_its_own_initiative() {
-    use delve::log::LogEvent;
-    use delve::rules::combat::initiative::FactionRoll;
+    use delve_ground::log::LogEvent;
+    use delve_rules::rules::combat::initiative::FactionRoll;
     let roll = |name: &str, member: &str| CombatEvent::Initiative {
         roll: FactionRoll {
             faction: 0,
@@ -427,7 +427,9 @@ fn missiles_take_range_penalties_and_need_a_free_path() {
     let put = |app: &mut App, who: Entity, x: i32| {
         app.world_mut()
             .entity_mut(who)
-            .insert(delve::creature::Position(delve::grid::GridPos::new(x, 1)));
+            .insert(delve_rules::creature::Position(
+                delve_ground::grid::GridPos::new(x, 1),
+            ));
     };
     let b = app.entity("Brannoc");
     put(&mut app, g, 14);
@@ -455,7 +457,7 @@ pub(crate) fn engaged(ghoul: &str) -> Delve {
     let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::rules::combat::battle::Controlled);
+        .insert(delve_rules::rules::combat::battle::Controlled);
     app.script_dice(&[11, 9, 6, 6]);
     run_round(app.world_mut());
     assert!(app.world().resource::<Battle>().active);
@@ -486,8 +488,8 @@ pub(crate) fn opportunities(app: &App) -> Vec<(String, Vec<(String, i32)>)> {
         .collect()
 }
 
-pub(crate) fn give_now(app: &mut App, c: delve::command::Command) {
-    delve::sim::give(app.world_mut(), c);
+pub(crate) fn give_now(app: &mut App, c: delve_rules::command::Command) {
+    delve_play::sim::give(app.world_mut(), c);
     run_round(app.world_mut());
 }
 
@@ -502,7 +504,7 @@ pub(crate) fn moves_and_blows(app: &Delve) -> Vec<(u64, String, &'static str)> {
         .entries()
         .iter()
         .filter_map(|e| {
-            if let Some(delve::rules::movement::MovementEvent::Moved { who, .. }) = e.get() {
+            if let Some(delve_rules::rules::movement::MovementEvent::Moved { who, .. }) = e.get() {
                 Some((e.round, who.clone(), "moves"))
             } else if let Some(CombatEvent::Attacked { who, .. }) = e.get() {
                 Some((e.round, who.clone(), "attacks"))
@@ -543,7 +545,7 @@ pub(crate) fn control(app: &mut Delve, name: &str) {
     let e = app.entity(name);
     app.world_mut()
         .entity_mut(e)
-        .insert(delve::rules::combat::battle::Controlled);
+        .insert(delve_rules::rules::combat::battle::Controlled);
 }
 
 /// The surprise events of the log.
@@ -581,9 +583,9 @@ fn a_prone_fighter_stands_up_and_strikes_at_minus_4_that_round() {
     }
     let log = app.world().resource::<EventLog>();
     let stood = log
-        .of_with_round::<delve::rules::conditions::ConditionEvent>()
+        .of_with_round::<delve_rules::rules::conditions::ConditionEvent>()
         .find_map(|(round, e)| match e {
-            delve::rules::conditions::ConditionEvent::ConditionLost {
+            delve_rules::rules::conditions::ConditionEvent::ConditionLost {
                 who,
                 condition: ConditionKind::Prone,
                 ..

@@ -1,10 +1,10 @@
 //! Helpers more than one module of the suite uses.
 
 use bevy::prelude::*;
-use delve::creature::HitPoints;
-use delve::level::LevelText;
-use delve::log::EventLog;
-use delve::scenario::Delve;
+use delve_ground::level::LevelText;
+use delve_ground::log::EventLog;
+use delve_play::scenario::Delve;
+use delve_rules::creature::HitPoints;
 
 /// The crypt's level file, read as the tests' working directory (the package root) has it.
 pub fn crypt() -> LevelText {
@@ -22,21 +22,21 @@ pub fn log_text(app: &App) -> String {
 }
 
 /// A sample level, loaded.
-pub fn sample(file: &str) -> delve::level::Level {
-    delve::level::load_level_file(std::path::Path::new(file))
+pub fn sample(file: &str) -> delve_ground::level::Level {
+    delve_ground::level::load_level_file(std::path::Path::new(file))
         .unwrap()
         .level
 }
 
 /// A delve of a level file played by the default party policy, at most `rounds` rounds.
 pub fn play_level(file: &str, seed: u64, rounds: u64) -> bevy::prelude::App {
-    let level = delve::level::load_level_file(std::path::Path::new(file))
+    let level = delve_ground::level::load_level_file(std::path::Path::new(file))
         .unwrap()
         .level;
-    delve::sim::play_autonomous(
+    delve_play::sim::play_autonomous(
         &level,
         seed,
-        &delve::policy::PartyPolicy::default(),
+        &delve_ground::party_policy::PartyPolicy::default(),
         &[],
         rounds,
     )

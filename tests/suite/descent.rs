@@ -2,16 +2,16 @@
 //! squeeze through the squeeze, swim the flooded passage, balance along the ledge over the
 //! chasm, and go down the shaft by the rope Ada lowers, out into the lower gallery.
 
-use delve::command::Command;
-use delve::command::acts::{Climb, ClimbDown, LowerRope, Move, Traverse};
-use delve::grid::GridPos;
-use delve::level::load_level_file;
-use delve::log::EventLog;
-use delve::rules::caving::traverse::Traversing;
-use delve::rules::caving::{CavingEvent, ClimbPace, Climbing};
-use delve::rules::movement::{Pace, Walking};
-use delve::rules::throws::ThrowEvent;
-use delve::scenario::Delve;
+use delve_ground::grid::GridPos;
+use delve_ground::level::load_level_file;
+use delve_ground::log::EventLog;
+use delve_play::scenario::Delve;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Climb, ClimbDown, LowerRope, Move, Traverse};
+use delve_rules::rules::caving::traverse::Traversing;
+use delve_rules::rules::caving::{CavingEvent, ClimbPace, Climbing};
+use delve_rules::rules::movement::{Pace, Walking};
+use delve_rules::rules::throws::ThrowEvent;
 
 /// One creature's way down, step by step: each step is a command and the square (and state)
 /// that says it is done.
@@ -93,7 +93,7 @@ fn play(seed: u64) -> Option<EventLog> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/descent.ron");
     let level = load_level_file(&path).unwrap().level;
     let mut delve = Delve {
-        app: delve::sim::sim_app(&level, seed),
+        app: delve_play::sim::sim_app(&level, seed),
     };
     let mut plan: Vec<(String, Command, GridPos)> = Vec::new();
     for (who, out, rope) in [("Ada", (19, 3), true), ("Pim", (18, 3), false)] {

@@ -1,25 +1,25 @@
 //! Doors and Dungeonbashing: the "Opening Doors" table's one-round actions.
 
 use bevy::prelude::*;
-use delve::act::Refusal;
-use delve::command::Command;
-use delve::command::acts::{
+use delve_ground::dice::Throw;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::schema::{DoorState, Lock};
+use delve_ground::log::EventLog;
+use delve_rules::act::Refusal;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{
     AttackDoor, Bash, CloseDoor, HoldShut, Move, OpenDoor, PickLock, PickLockMethodically, Spike,
     Unlock,
 };
-use delve::creature::{CreatureIndex, HitPoints};
-use delve::dice::Throw;
-use delve::grid::{DungeonGrid, GridPos};
-use delve::level::schema::{DoorState, Lock};
-use delve::log::EventLog;
-use delve::rules::doors::Door;
-use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
-use delve::rules::sound::SoundRow;
-use delve::rules::throws::ThrowEvent;
+use delve_rules::creature::{CreatureIndex, HitPoints};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
+use delve_rules::rules::sound::SoundRow;
+use delve_rules::rules::throws::ThrowEvent;
 
 use crate::common::log_text as text;
-use delve::scenario::{Delve, Scenario};
-use delve::sim::{give, run_round};
+use delve_play::scenario::{Delve, Scenario};
+use delve_play::sim::{give, run_round};
 
 pub(crate) fn app(door: &str, ada: &str, seed: u64) -> Delve {
     door_hall()
@@ -73,7 +73,7 @@ pub(crate) fn door_events(app: &Delve) -> Vec<DoorEvent> {
 /// The noises made in the last round played (Bo, of Ada's faction, does not listen for them).
 pub(crate) fn noises_made(app: &App) -> Vec<(SoundRow, String)> {
     app.world()
-        .resource::<delve::rules::sound::hearing::LastRoundNoises>()
+        .resource::<delve_rules::rules::sound::hearing::LastRoundNoises>()
         .0
         .iter()
         .map(|n| (n.sound, n.what.clone()))
@@ -433,7 +433,7 @@ fn methodical_picking_takes_a_turn_at_plus_4() {
             at: AT,
         }),
     );
-    delve::sim::run_rounds(app.world_mut(), 8);
+    delve_play::sim::run_rounds(app.world_mut(), 8);
     assert!(lockpicking(&app).is_empty(), "not before the turn is up");
     run_round(app.world_mut());
     let t = last_throw(&app);
@@ -464,7 +464,7 @@ fn methodical_picking_takes_a_turn_at_plus_4() {
             pace: Default::default(),
         }),
     );
-    delve::sim::run_rounds(app2.world_mut(), 12);
+    delve_play::sim::run_rounds(app2.world_mut(), 12);
     assert!(lockpicking(&app2).is_empty(), "{}", text(&app2));
 }
 
@@ -481,7 +481,7 @@ fn a_natural_20_adds_ten_and_bloodied_takes_two() {
     };
     let mut app = app(", spikes: 3", ", str: 8", 1);
     app.world_mut()
-        .resource_mut::<delve::dice::Dice>()
+        .resource_mut::<delve_ground::dice::Dice>()
         .script([20]);
     act(&mut app, bash());
     let t = last_throw(&app);
@@ -491,7 +491,7 @@ fn a_natural_20_adds_ten_and_bloodied_takes_two() {
 
     let mut app = self::app(", stuck: true", ", str: 18, conditions: [Bloodied]", 1);
     app.world_mut()
-        .resource_mut::<delve::dice::Dice>()
+        .resource_mut::<delve_ground::dice::Dice>()
         .script([7]);
     act(&mut app, bash());
     let t = last_throw(&app);

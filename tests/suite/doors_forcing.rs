@@ -4,15 +4,15 @@
 use super::doors::*;
 use crate::common::log_text as text;
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::{Bash, Batter, CloseDoor, OpenDoor, Spike};
-use delve::grid::{DungeonGrid, GridPos};
-use delve::level::schema::DoorMaterial;
-use delve::level::schema::{DoorState, Lock};
-use delve::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
-use delve::rules::sound::SoundRow;
-use delve::scenario::Delve;
-use delve::sim::{give, run_round};
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::schema::DoorMaterial;
+use delve_ground::level::schema::{DoorState, Lock};
+use delve_play::scenario::Delve;
+use delve_play::sim::{give, run_round};
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Bash, Batter, CloseDoor, OpenDoor, Spike};
+use delve_rules::rules::doors::{DoorEvent, DoorOpening, DoorRefusal};
+use delve_rules::rules::sound::SoundRow;
 
 /// Batter down: a wooden door takes one turn with an axe, an iron-banded one three; stone cannot
 /// be battered. Battering is loud.
@@ -45,7 +45,7 @@ fn battering_down_takes_turns_by_material() {
             );
             continue;
         };
-        delve::sim::run_rounds(app.world_mut(), turns * 10 - 2);
+        delve_play::sim::run_rounds(app.world_mut(), turns * 10 - 2);
         assert_eq!(
             door(&mut app).state,
             DoorState::Closed,
@@ -98,8 +98,8 @@ fn a_botched_bash_wounds_through_the_one_damage_path() {
             .iter()
             .any(|e| matches!(e, DoorEvent::BashFailed { hurt: true, .. }))
     );
-    let conditions = app.get::<delve::creature::Conditions>("Ada").unwrap();
-    assert!(conditions.has(delve::level::schema::ConditionKind::Dying));
+    let conditions = app.get::<delve_rules::creature::Conditions>("Ada").unwrap();
+    assert!(conditions.has(delve_ground::level::schema::ConditionKind::Dying));
 }
 
 /// Dungeon Delves › Doors: "Spiking shut a door requires one round per spike": a second spike
@@ -188,7 +188,7 @@ fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
     strike(&mut app, Some("sword"));
     assert!(
         refusal(&app).is(&DoorRefusal::CannotHarmStructure {
-            structure: delve::level::schema::Structure::Stone
+            structure: delve_ground::level::schema::Structure::Stone
         }),
         "{}",
         text(&app)
@@ -239,10 +239,10 @@ fn doors_are_harmed_as_structures_by_their_ac_and_structural_hit_points() {
 /// The commands offered to `who` at the door, by name.
 fn offered_at_door(app: &Delve, who: &str) -> Vec<&'static str> {
     let world = app.world();
-    let e = world.resource::<delve::creature::CreatureIndex>().0[who];
-    delve::rules::choices_for(world, e)
+    let e = world.resource::<delve_rules::creature::CreatureIndex>().0[who];
+    delve_rules::rules::choices_for(world, e)
         .into_iter()
-        .filter(|(about, _)| matches!(about, delve::act::Concern::Door(_)))
+        .filter(|(about, _)| matches!(about, delve_rules::act::Concern::Door(_)))
         .map(|(_, c)| Command::from(&c.command).name())
         .collect()
 }

@@ -2,13 +2,13 @@
 //! strike at the moment it would, what happens in the faction's turn, and what an action takes.
 //! Each test is a leak the gate once had, with scripted dice.
 
-use delve::command::acts::{Attack, ClearJam, Disengage, ForgoShield, Move, TotalDefense};
-use delve::grid::GridPos;
-use delve::rules::acting::Hold;
-use delve::rules::combat::CombatEvent;
-use delve::rules::combat::opportunity::NoOpportunity;
-use delve::rules::movement::Pace;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{Attack, ClearJam, Disengage, ForgoShield, Move, TotalDefense};
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::combat::opportunity::NoOpportunity;
+use delve_rules::rules::movement::Pace;
 
 use crate::combat::{
     GUNNER, SWORD, arena, control, duel, engaged, last_attack, moves_and_blows, opportunities,
@@ -73,7 +73,7 @@ fn a_creature_that_goes_under_makes_no_attack_of_opportunity() {
     app.script_dice(&[1]);
     app.act(step("Ada", (1, 1)));
     assert!(
-        app.get::<delve::rules::water::Drowning>("Gnawbone")
+        app.get::<delve_rules::rules::water::Drowning>("Gnawbone")
             .is_some(),
         "{}",
         app.log().to_text()
@@ -105,7 +105,7 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
     app.script_dice(&[11, 9, 6, 1]);
     app.run(1);
     // Between the rounds, the round to come is the one it loses: it is offered nothing.
-    let offers = |app: &Delve| delve::rules::choices_for(app.world(), app.entity("Gnawbone"));
+    let offers = |app: &Delve| delve_rules::rules::choices_for(app.world(), app.entity("Gnawbone"));
     assert!(offers(&app).is_empty(), "{:?}", offers(&app));
     app.give(ForgoShield {
         who: "Gnawbone".into(),
@@ -132,13 +132,13 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
             }
         )]
     );
-    let refused = delve::command::refusals(app.log())
+    let refused = delve_rules::command::refusals(app.log())
         .filter(|(who, r)| *who == "Gnawbone" && r.is(&Hold::Surprised))
         .count();
     assert_eq!(refused, 3, "{}", app.log().to_text());
     assert_eq!(app.at("Gnawbone"), GridPos::new(3, 1), "it did not walk");
     assert!(
-        app.get::<delve::rules::combat::battle::ShieldForgone>("Gnawbone")
+        app.get::<delve_rules::rules::combat::battle::ShieldForgone>("Gnawbone")
             .is_none()
     );
     // Its next round it acts, and is offered what the battle allows.
@@ -193,7 +193,7 @@ fn a_surprised_party_does_not_march_in_the_lost_round() {
         )
         .build();
     control(&mut app, "Gnawbone");
-    let march = delve::command::acts::MoveParty {
+    let march = delve_rules::command::acts::MoveParty {
         party: "party".into(),
         to: (12, 1),
         pace: Pace::Exploration,
@@ -204,7 +204,7 @@ fn a_surprised_party_does_not_march_in_the_lost_round() {
     app.run(1);
     assert!(
         app.world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     let (ada, bo) = (app.at("Ada"), app.at("Bo"));
@@ -320,13 +320,13 @@ fn clearing_a_jam_takes_the_round_or_the_standard_action() {
         let b = app.entity("Brannoc");
         app.world_mut()
             .entity_mut(b)
-            .insert(delve::creature::Position(GridPos::new(9, 1)));
+            .insert(delve_rules::creature::Position(GridPos::new(9, 1)));
         app.script_dice(&[11, 9, 6, 6]);
         app.run(1);
         let w = app.entity("Wren");
         app.world_mut()
             .entity_mut(w)
-            .insert(delve::rules::combat::battle::Jammed);
+            .insert(delve_rules::rules::combat::battle::Jammed);
         app.give(Attack {
             who: "Wren".into(),
             target: "Gnawbone".into(),
@@ -360,11 +360,11 @@ fn clearing_a_jam_takes_the_round_or_the_standard_action() {
     let w = app.entity("Wren");
     app.world_mut()
         .entity_mut(w)
-        .insert(delve::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::battle::Jammed);
     let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::creature::Position(GridPos::new(9, 1)));
+        .insert(delve_rules::creature::Position(GridPos::new(9, 1)));
     app.give(ClearJam { who: "Wren".into() });
     app.act(step("Wren", (2, 1)));
     assert_eq!(
@@ -452,7 +452,7 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
             app.entity("Ashmaw"),
         );
         if forgone {
-            delve::command::dispatch_now(
+            delve_rules::command::dispatch_now(
                 app.world_mut(),
                 ForgoShield {
                     who: "Ashmaw".into(),
@@ -462,14 +462,14 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
         if destroyed {
             app.world_mut()
                 .entity_mut(a)
-                .insert(delve::rules::combat::battle::ShieldState {
+                .insert(delve_rules::rules::combat::battle::ShieldState {
                     broken: true,
                     destroyed: true,
                     sacrificed_in: None,
                 });
         }
         app.script_dice(&[10, 3]);
-        delve::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
+        delve_rules::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
         assert!(
             !last_attack(&app).1.contains(&wall),
             "{:?}",
@@ -479,18 +479,18 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
     // Gnawbone forgoes its own shield: a critical that could put it down stands.
     let mut app = arena(shield, "");
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
-    delve::command::dispatch_now(
+    delve_rules::command::dispatch_now(
         app.world_mut(),
         ForgoShield {
             who: "Gnawbone".into(),
         },
     );
     app.script_dice(&[20, 15, 4]);
-    delve::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
+    delve_rules::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     assert!(d.critical, "a forgone shield is not sacrificed");
     assert!(
-        app.get::<delve::rules::combat::battle::ShieldState>("Gnawbone")
+        app.get::<delve_rules::rules::combat::battle::ShieldState>("Gnawbone")
             .is_none()
     );
 }
@@ -500,7 +500,7 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
 #[test]
 fn an_attack_of_opportunity_not_made_says_why() {
     let mut app = engaged("");
-    app.act(delve::command::acts::MoveCautiously {
+    app.act(delve_rules::command::acts::MoveCautiously {
         who: "Brannoc".into(),
         to: (1, 1),
     });
@@ -578,29 +578,29 @@ fn the_judge_may_rule_out_actions_while_running() {
         });
     };
     let searching = |app: &Delve| {
-        delve::rules::choices_for(app.world(), app.entity("Ada"))
+        delve_rules::rules::choices_for(app.world(), app.entity("Ada"))
             .iter()
             .any(|(_, c)| c.way == "search methodically")
     };
-    let not_while = delve::act::NotWhile("while running (the Judge's call)");
+    let not_while = delve_rules::act::NotWhile("while running (the Judge's call)");
     let mut app = hall("judge: (no_actions_while_running: true)");
     run(&mut app, Pace::Running);
     app.run(1);
     assert!(!searching(&app), "not offered while she runs");
-    app.act(delve::command::acts::Search { who: "Ada".into() });
+    app.act(delve_rules::command::acts::Search { who: "Ada".into() });
     assert!(app.was_refused("Ada", &not_while));
-    assert!(app.get::<delve::rules::task::Task>("Ada").is_none());
+    assert!(app.get::<delve_rules::rules::task::Task>("Ada").is_none());
 
     let mut app = hall("judge: (no_actions_while_running: true)");
     run(&mut app, Pace::Exploration);
     app.run(1);
     assert!(searching(&app));
-    app.act(delve::command::acts::Search { who: "Ada".into() });
-    assert!(app.get::<delve::rules::task::Task>("Ada").is_some());
+    app.act(delve_rules::command::acts::Search { who: "Ada".into() });
+    assert!(app.get::<delve_rules::rules::task::Task>("Ada").is_some());
 
     let mut app = hall("judge: ()");
     run(&mut app, Pace::Running);
     app.run(1);
-    app.act(delve::command::acts::Search { who: "Ada".into() });
-    assert!(app.get::<delve::rules::task::Task>("Ada").is_some());
+    app.act(delve_rules::command::acts::Search { who: "Ada".into() });
+    assert!(app.get::<delve_rules::rules::task::Task>("Ada").is_some());
 }

@@ -44,7 +44,7 @@ fn the_gym_has_levels_each_with_its_expectations() {
 #[test]
 fn no_gym_level_fails_its_expectations_in_a_few_delves() {
     for (file, expect) in gym() {
-        let level = delve::level::load_level_file(&file)
+        let level = delve_ground::level::load_level_file(&file)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
             .level;
         let text = std::fs::read_to_string(&expect).unwrap();
@@ -52,7 +52,7 @@ fn no_gym_level_fails_its_expectations_in_a_few_delves() {
             delve::lab::expect::parse(&text, &expect.display().to_string(), &level).unwrap();
         let plan = delve::lab::LabPlan {
             level,
-            policy: delve::policy::PartyPolicy::default(),
+            policy: delve_ground::party_policy::PartyPolicy::default(),
             seed: 1,
             runs: DELVES,
             jobs: 2,

@@ -1,14 +1,14 @@
 //! Noise and hearing: Dungeon Delves › Listening, the Earshot by Sound and Environment table, and
 //! RULINGS › Noise and hearing.
 
-use delve::command::CommandEvent;
-use delve::command::acts::{Listen, MakeNoise, Move, MoveParty, Noise, Sneak};
-use delve::dice::Throw;
-use delve::grid::GridPos;
-use delve::rules::movement::{MovementEvent, Pace};
-use delve::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRefusal, SoundRow};
-use delve::rules::throws::{Skill, ThrowEvent};
-use delve::scenario::{Delve, Scenario};
+use delve_ground::dice::Throw;
+use delve_ground::grid::GridPos;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::CommandEvent;
+use delve_rules::command::acts::{Listen, MakeNoise, Move, MoveParty, Noise, Sneak};
+use delve_rules::rules::movement::{MovementEvent, Pace};
+use delve_rules::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRefusal, SoundRow};
+use delve_rules::rules::throws::{Skill, ThrowEvent};
 
 /// Every Listening throw, by whom.
 fn listening(delve: &Delve) -> Vec<(String, Throw)> {
@@ -16,7 +16,7 @@ fn listening(delve: &Delve) -> Vec<(String, Throw)> {
         .log()
         .of::<ThrowEvent>()
         .filter(|ThrowEvent::Threw { skill, .. }| {
-            *skill == Skill::Proficiency(delve::level::schema::Proficiency::Listening)
+            *skill == Skill::Proficiency(delve_ground::level::schema::Proficiency::Listening)
         })
         .map(|ThrowEvent::Threw { who, throw, .. }| (who.clone(), throw.clone()))
         .collect()
@@ -190,7 +190,7 @@ fn listening_is_once_per_turn_while_the_party_moves() {
     delve.act(Listen { who: "Far".into() });
     assert!(delve.was_refused("Far", &SoundRefusal::ListenedThisTurn));
     // The next turn the closest listens again, and the throw covers the noise of that round.
-    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    let round = delve.world().resource::<delve_ground::time::Clock>().rounds;
     delve.run(10 - round % 10);
     delve.act(noise((23, 1), SoundRow::Normal, "third"));
     let t = listening(&delve);
@@ -211,7 +211,7 @@ fn talking_diagonally_beside_someone_is_heard_outright() {
         .build();
     delve.act(Noise {
         who: "Hob".into(),
-        action: delve::rules::sound::NoisyAction::Talking,
+        action: delve_rules::rules::sound::NoisyAction::Talking,
     });
     assert_eq!(
         heard(&delve),
@@ -358,7 +358,7 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
             .collect();
         assert!(
             throws.iter().any(|(w, s)| w == "Wren"
-                && *s == Skill::Proficiency(delve::level::schema::Proficiency::Sneaking)),
+                && *s == Skill::Proficiency(delve_ground::level::schema::Proficiency::Sneaking)),
             "{throws:?}"
         );
         assert_eq!(
@@ -373,7 +373,7 @@ fn a_proficient_sneaker_who_succeeds_makes_no_noise() {
 
 #[test]
 fn creatures_make_the_noise_of_what_they_do() {
-    use delve::rules::sound::NoisyAction;
+    use delve_rules::rules::sound::NoisyAction;
     // Near is of another faction: no one listens for its own faction's noises.
     let mut delve = Scenario::new(&["XXXXXXXXX", "X.......X", "XXXXXXXXX"])
         .field("environment: Normal")
@@ -387,7 +387,7 @@ fn creatures_make_the_noise_of_what_they_do() {
         action: NoisyAction::Talking,
     };
     delve.act(talk.clone());
-    let talk = delve::command::Command::Noise(talk);
+    let talk = delve_rules::command::Command::Noise(talk);
     assert!(
         delve.log().of::<CommandEvent>().any(
             |e| matches!(e, CommandEvent::CommandAccepted { command, .. } if *command == talk)
@@ -471,9 +471,9 @@ fn active_listening_is_at_a_door_a_passage_or_an_intersection() {
     };
     let mut delve = grid_of(&rows);
     let post = |delve: &Delve, x: i32, y: i32| {
-        delve::rules::sound::hearing::at_a_listening_post(
-            delve.world().resource::<delve::grid::DungeonGrid>(),
-            delve::grid::GridPos::new(x, y),
+        delve_rules::rules::sound::hearing::at_a_listening_post(
+            delve.world().resource::<delve_ground::grid::DungeonGrid>(),
+            delve_ground::grid::GridPos::new(x, y),
         )
     };
     assert!(!post(&delve, 3, 2), "the middle of the room");
@@ -483,8 +483,8 @@ fn active_listening_is_at_a_door_a_passage_or_an_intersection() {
     delve.act(Listen { who: "Far".into() });
     assert!(delve.was_refused(
         "Far",
-        &delve::rules::sound::SoundRefusal::NotAtADoorOrPassage {
-            at: delve::grid::GridPos::new(3, 2)
+        &delve_rules::rules::sound::SoundRefusal::NotAtADoorOrPassage {
+            at: delve_ground::grid::GridPos::new(3, 2)
         }
     ));
 }
@@ -497,7 +497,7 @@ fn active_listening_is_at_a_door_a_passage_or_an_intersection() {
 #[test]
 fn who_heard_a_noise_names_each_listener_with_its_verdict_and_throw() {
     use delve::query::who_heard;
-    use delve::rules::sound::Verdict;
+    use delve_rules::rules::sound::Verdict;
     for (face, hears) in [(18, true), (17, false)] {
         let mut delve = corridor("Normal").build();
         delve.script_dice(&[face]);
@@ -555,7 +555,7 @@ fn listening_is_offered_at_a_listening_post_with_its_target() {
         )
         .build();
     let listen = |delve: &Delve, who: &str| {
-        delve::rules::choices_for(delve.world(), delve.entity(who))
+        delve_rules::rules::choices_for(delve.world(), delve.entity(who))
             .into_iter()
             .map(|(_, c)| c)
             .find(|c| c.way == "listen")
@@ -567,14 +567,14 @@ fn listening_is_offered_at_a_listening_post_with_its_target() {
     assert!(
         delve
             .throws_for(Skill::Proficiency(
-                delve::level::schema::Proficiency::Listening
+                delve_ground::level::schema::Proficiency::Listening
             ))
             .is_empty()
     );
     let offered = listen(&delve, "Far").unwrap();
     delve.act(offered.command.get::<Listen>().unwrap().clone());
     let throws = delve.throws_for(Skill::Proficiency(
-        delve::level::schema::Proficiency::Listening,
+        delve_ground::level::schema::Proficiency::Listening,
     ));
     assert_eq!(throws.len(), 1, "{}", delve.log().to_text());
     assert_eq!(throws[0].target, 14);

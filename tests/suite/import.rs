@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use delve::grid::{GridPos, Terrain};
 use delve::import::{ImportError, ImportOptions, Problem, Spot, import};
-use delve::level::LevelText;
-use delve::level::schema::{DoorState, LightKind};
+use delve_ground::grid::{GridPos, Terrain};
+use delve_ground::level::LevelText;
+use delve_ground::level::schema::{DoorState, LightKind};
 use proptest::prelude::*;
 
 fn scratch(name: &str) -> PathBuf {
@@ -19,7 +19,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The map rows of a level, `#` wall, `+` door, `.` floor.
-fn rows(level: &delve::level::Level) -> Vec<String> {
+fn rows(level: &delve_ground::level::Level) -> Vec<String> {
     let g = &level.grid;
     (0..g.height() as i32)
         .map(|y| {
@@ -35,7 +35,7 @@ fn rows(level: &delve::level::Level) -> Vec<String> {
         .collect()
 }
 
-fn imported(map: &str, name: &str) -> (delve::level::Level, PathBuf) {
+fn imported(map: &str, name: &str) -> (delve_ground::level::Level, PathBuf) {
     let dir = scratch(name);
     let out = dir.join(format!("{name}.ron"));
     import(Path::new(map), &out, ImportOptions::default()).unwrap();
@@ -271,17 +271,20 @@ fn a_tiled_map_with_terrain_tiles_and_objects() {
             "########", "#....??#", "#...+..#", "#...#..#", "#...#.?#", "########"
         ]
     );
-    assert_eq!(terrain(5, 1), Terrain::Water(delve::grid::WaterDepth::Deep));
+    assert_eq!(
+        terrain(5, 1),
+        Terrain::Water(delve_ground::grid::WaterDepth::Deep)
+    );
     assert_eq!(terrain(6, 4), Terrain::Chasm { depth_feet: 30 });
     let door = &level.doors[0];
     assert_eq!(door.at, GridPos::new(4, 2));
     assert_eq!(
         door.door.material,
-        delve::level::schema::DoorMaterial::IronBanded
+        delve_ground::level::schema::DoorMaterial::IronBanded
     );
     assert!(matches!(
         &door.door.lock,
-        delve::level::schema::Lock::Locked { key: Some(k) } if k == "ash key"
+        delve_ground::level::schema::Lock::Locked { key: Some(k) } if k == "ash key"
     ));
     assert_eq!(level.lights[0].at, GridPos::new(1, 1));
     assert_eq!(level.lights[0].kind, LightKind::Torch);
@@ -408,7 +411,7 @@ fn export_then_import_gives_the_same_walls_doors_and_lights() {
                 "{file} {p}: {t:?} came back as {back_t:?}"
             );
         }
-        let doors = |l: &delve::level::Level| -> Vec<(GridPos, DoorState)> {
+        let doors = |l: &delve_ground::level::Level| -> Vec<(GridPos, DoorState)> {
             let mut v: Vec<_> = l
                 .doors
                 .iter()
@@ -419,7 +422,7 @@ fn export_then_import_gives_the_same_walls_doors_and_lights() {
             v
         };
         assert_eq!(doors(&back), doors(&original), "{file}");
-        let lights = |l: &delve::level::Level| -> Vec<(GridPos, u32)> {
+        let lights = |l: &delve_ground::level::Level| -> Vec<(GridPos, u32)> {
             let mut v: Vec<_> = l.lights.iter().map(|x| (x.at, x.kind.dim_feet())).collect();
             v.sort_by_key(|x| (x.0.y, x.0.x));
             v

@@ -4,26 +4,28 @@
 
 use crate::common::crypt;
 use bevy::prelude::*;
-use delve::command::acts::{
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::{ConditionKind, DoorState, JudgeModifier, Lock};
+use delve_ground::log::EventLog;
+use delve_play::save::{Save, Step, undo};
+use delve_play::sim;
+use delve_rules::command::acts::{
     GiveCondition, PlaceCreature, SetDoor, SetHitPoints, SetJudgeModifier, SetLight, SetTrap,
     SwitchModule, TakeCondition,
 };
-use delve::command::{Command, CommandEvent, dispatch_now};
-use delve::creature::{CreatureIndex, HitPoints, Position};
-use delve::grid::GridPos;
-use delve::level::schema::{ConditionKind, DoorState, JudgeModifier, Lock};
-use delve::log::EventLog;
-use delve::rules::conditions::{ConditionEvent, Conditions};
-use delve::rules::doors::Door;
-use delve::rules::judge::{DoorSetting, Judge, JudgeEvent, JudgeRefusal, JudgeScope, TrapSetting};
-use delve::rules::light::{CarriedBy, LightSource};
-use delve::rules::modules::{RuleModule, RunningModules};
-use delve::rules::traps::{Trap, TrapState};
-use delve::save::{Save, Step, undo};
-use delve::sim;
+use delve_rules::command::{Command, CommandEvent, dispatch_now};
+use delve_rules::creature::{CreatureIndex, HitPoints, Position};
+use delve_rules::rules::conditions::{ConditionEvent, Conditions};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::judge::{
+    DoorSetting, Judge, JudgeEvent, JudgeRefusal, JudgeScope, TrapSetting,
+};
+use delve_rules::rules::light::{CarriedBy, LightSource};
+use delve_rules::rules::modules::{RuleModule, RunningModules};
+use delve_rules::rules::traps::{Trap, TrapState};
 
 /// The crypt after 6 rounds of nothing.
-fn crypt_after_6_rounds() -> (App, delve::level::Level) {
+fn crypt_after_6_rounds() -> (App, delve_ground::level::Level) {
     let level = crypt().load().unwrap().level;
     let app = sim::play(&level, 11, &[], 6);
     (app, level)
@@ -109,7 +111,7 @@ fn check(
     assert!(logged(log), "{command}: its event is not in the log");
     assert!(changed(world), "{command}: the world did not change");
     assert_eq!(
-        world.resource::<delve::time::Clock>().rounds,
+        world.resource::<delve_ground::time::Clock>().rounds,
         6,
         "no round played"
     );
@@ -237,7 +239,7 @@ fn giving_and_taking_a_condition_is_logged_replays_and_undoes() {
             condition: ConditionKind::Stuck,
         },
     );
-    assert!(delve::command::was_refused(
+    assert!(delve_rules::command::was_refused(
         w.resource::<EventLog>(),
         "the Judge",
         &JudgeRefusal::HasItNot {
@@ -272,7 +274,7 @@ fn placing_a_creature_is_logged_replays_and_undoes() {
         },
     );
     assert!(
-        delve::command::refusals(w.resource::<EventLog>()).any(|(who, r)| who == "the Judge"
+        delve_rules::command::refusals(w.resource::<EventLog>()).any(|(who, r)| who == "the Judge"
             && matches!(r.get::<JudgeRefusal>(), Some(JudgeRefusal::Taken { .. })))
     );
     dispatch_now(
@@ -282,7 +284,7 @@ fn placing_a_creature_is_logged_replays_and_undoes() {
             at: (0, 0),
         },
     );
-    assert!(delve::command::was_refused(
+    assert!(delve_rules::command::was_refused(
         w.resource::<EventLog>(),
         "the Judge",
         &JudgeRefusal::NoFooting {
@@ -438,7 +440,7 @@ fn switching_a_module_is_logged_replays_and_undoes() {
         },
         |w| {
             !w.resource::<RunningModules>().now.combat
-                && !w.contains_resource::<delve::rules::combat::battle::Battle>()
+                && !w.contains_resource::<delve_rules::rules::combat::battle::Battle>()
         },
     );
     check(
@@ -450,7 +452,7 @@ fn switching_a_module_is_logged_replays_and_undoes() {
             log.of::<JudgeEvent>()
                 .any(|e| matches!(e, JudgeEvent::ModuleSwitched { on: false, .. }))
         },
-        |w| !w.contains_resource::<delve::rules::penalties::SituationalPenaltiesOn>(),
+        |w| !w.contains_resource::<delve_rules::rules::penalties::SituationalPenaltiesOn>(),
     );
     let (mut app, _) = crypt_after_6_rounds();
     let w = app.world_mut();
@@ -490,7 +492,7 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
     );
     assert_eq!(undo(w, &level, Step::Round), Some(6));
     assert_eq!(state(w), after_first);
-    assert_eq!(delve::save::redo(w, &level, Step::Round), Some(6));
+    assert_eq!(delve_play::save::redo(w, &level, Step::Round), Some(6));
     assert_eq!(at::<Door>(w, (15, 8)).state, DoorState::Open);
 }
 
@@ -499,8 +501,8 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
 /// replays and undoes like the rest.
 #[test]
 fn a_noise_the_judge_makes_between_rounds_is_heard_next_round() {
-    use delve::rules::sound::hearing::Noises;
-    use delve::rules::sound::{HearingEvent, MakeNoise, NoiseKind, SoundRow};
+    use delve_rules::rules::sound::hearing::Noises;
+    use delve_rules::rules::sound::{HearingEvent, MakeNoise, NoiseKind, SoundRow};
     let noise = MakeNoise {
         at: (31, 12),
         sound: SoundRow::Loud,

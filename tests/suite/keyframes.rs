@@ -1,4 +1,4 @@
-//! Keyframes (`delve::keyframe`): going to any round restores the nearest keyframe and replays
+//! Keyframes (`delve_play::keyframe`): going to any round restores the nearest keyframe and replays
 //! the rest, to the same world and log as playing from the start.
 
 use super::common::*;
@@ -27,23 +27,31 @@ fn every_piece_of_delve_state_is_kept() {
     let mut missing = std::collections::BTreeSet::new();
     for file in ["crypt", "cave", "undercroft", "descent"] {
         let level = sample(&format!("levels/{file}.ron"));
-        let policy = delve::policy::PartyPolicy::default();
-        let mut app = delve::sim::play_autonomous(&level, 3, &policy, &[], 300);
-        missing.extend(delve::state::not_kept(app.world_mut(), &own));
+        let policy = delve_ground::party_policy::PartyPolicy::default();
+        let mut app = delve_play::sim::play_autonomous(&level, 3, &policy, &[], 300);
+        missing.extend(delve_rules::state::not_kept(app.world_mut(), &own));
     }
     assert!(missing.is_empty(), "not kept: {missing:#?}");
 }
 
 /// A delve of `level` handed to the default policy, played to its end (or `cap` rounds) in a
 /// world that keeps a keyframe every turn.
-fn played_with_keyframes(level: &delve::level::Level, seed: u64, cap: u64) -> bevy::prelude::App {
-    let mut app = delve::sim::sim_app(level, seed);
+fn played_with_keyframes(
+    level: &delve_ground::level::Level,
+    seed: u64,
+    cap: u64,
+) -> bevy::prelude::App {
+    let mut app = delve_play::sim::sim_app(level, seed);
     let world = app.world_mut();
-    delve::keyframe::keep(world, delve::time::ROUNDS_PER_TURN);
-    delve::sim::hand_parties_to(world, &delve::policy::PartyPolicy::default());
+    delve_play::keyframe::keep(world, delve_ground::time::ROUNDS_PER_TURN);
+    delve_play::sim::hand_parties_to(world, &delve_ground::party_policy::PartyPolicy::default());
     for _ in 0..cap {
-        delve::sim::run_round(world);
-        if world.resource::<delve::policy::DelveEnd>().0.is_some() {
+        delve_play::sim::run_round(world);
+        if world
+            .resource::<delve_minds::policy::party::DelveEnd>()
+            .0
+            .is_some()
+        {
             break;
         }
     }
@@ -59,21 +67,23 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
         let level = sample(&format!("levels/{file}.ron"));
         let mut app = played_with_keyframes(&level, seed, 3000);
         let world = app.world_mut();
-        let frames = world.resource::<delve::keyframe::Keyframes>();
+        let frames = world.resource::<delve_play::keyframe::Keyframes>();
         let (end, line) = (frames.end(), frames.line().to_vec());
         assert!(end > 60, "{file}: the delve lasted {end} rounds");
         let mut pick = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut targets: Vec<u64> = (0..12).map(|_| pick.random_range(0..=end)).collect();
         targets.extend([0, end, 1, end - 1]);
         for k in targets {
-            assert_eq!(delve::save::seek(world, &level, k), Some(k));
-            let mut fresh = delve::sim::play(&level, seed, &line, k);
+            assert_eq!(delve_play::save::seek(world, &level, k), Some(k));
+            let mut fresh = delve_play::sim::play(&level, seed, &line, k);
             let at = format!("{file}, round {k}");
             let (seeked, played) = (
-                world.resource::<delve::log::EventLog>().to_json_lines(),
+                world
+                    .resource::<delve_ground::log::EventLog>()
+                    .to_json_lines(),
                 fresh
                     .world()
-                    .resource::<delve::log::EventLog>()
+                    .resource::<delve_ground::log::EventLog>()
                     .to_json_lines(),
             );
             let first = seeked.lines().zip(played.lines()).position(|(a, b)| a != b);
@@ -92,11 +102,11 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
                 around(&played),
             );
             assert_eq!(
-                world.resource::<delve::command::Journal>(),
-                fresh.world().resource::<delve::command::Journal>(),
+                world.resource::<delve_rules::command::Journal>(),
+                fresh.world().resource::<delve_rules::command::Journal>(),
                 "{at}: the journal"
             );
-            let differ = delve::state::differences(world, fresh.world_mut());
+            let differ = delve_rules::state::differences(world, fresh.world_mut());
             assert!(differ.is_empty(), "{at}: {differ:#?}");
         }
     }
@@ -108,19 +118,22 @@ fn seeking_to_any_round_is_playing_from_the_start_to_it() {
 #[test]
 fn every_component_and_resource_in_the_source_is_kept() {
     let level = sample("levels/crypt.ron");
-    let app = delve::sim::sim_app(&level, 1);
-    let names: Vec<&str> = delve::state::kept_and_not_state(app.world())
+    let app = delve_play::sim::sim_app(&level, 1);
+    let names: Vec<&str> = delve_rules::state::kept_and_not_state(app.world())
         .into_iter()
         .map(|(_, n)| n)
         .collect();
-    assert!(names.contains(&"delve::time::Clock"), "{names:?}");
+    assert!(names.contains(&"delve_ground::time::Clock"), "{names:?}");
     let short = |n: &str| {
         let bare = n.split('<').next().unwrap_or(n);
         bare.rsplit("::").next().unwrap_or(bare).to_owned()
     };
     let known: std::collections::BTreeSet<String> = names.iter().map(|n| short(n)).collect();
     let mut missing = Vec::new();
-    let mut files = vec![std::path::PathBuf::from("src")];
+    let mut files = vec![
+        std::path::PathBuf::from("src"),
+        std::path::PathBuf::from("crates"),
+    ];
     while let Some(path) = files.pop() {
         if path.is_dir() {
             files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
@@ -158,10 +171,10 @@ fn every_component_and_resource_in_the_source_is_kept() {
 /// where the replay's log leaves the journal's delve's.
 #[test]
 fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
-    use delve::command::{Script, give_due};
-    use delve::sim::{JournalFile, Playing, check_turn, run_round};
+    use delve_play::sim::{JournalFile, Playing, check_turn, run_round};
+    use delve_rules::command::{Script, give_due};
     let level = sample("levels/crypt.ron");
-    let policy = delve::policy::PartyPolicy::default();
+    let policy = delve_ground::party_policy::PartyPolicy::default();
     let playing = Playing {
         policy: Some(&policy),
         keyframes: true,
@@ -169,18 +182,21 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
     };
     let (original, _) = playing.play(&level, 6, 300, |_| {});
     let journal = JournalFile::of(original.world());
-    let played = original.world().resource::<delve::time::Clock>().rounds;
+    let played = original
+        .world()
+        .resource::<delve_ground::time::Clock>()
+        .rounds;
     assert_eq!(journal.checks.len() as u64, played / 10, "a check a turn");
     let original_log: Vec<String> = original
         .world()
-        .resource::<delve::log::EventLog>()
+        .resource::<delve_ground::log::EventLog>()
         .entries()
         .iter()
         .map(|e| e.to_json())
         .collect();
 
     // The journal read back from its file is the same journal.
-    let text = delve::sim::journal_script(original.world());
+    let text = delve_play::sim::journal_script(original.world());
     assert_eq!(JournalFile::from_text(&text).unwrap(), journal);
 
     // Unchanged, the replay keeps to every check.
@@ -196,21 +212,23 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
     // die thrown shows another face.
     let tampered_at = original
         .world()
-        .resource::<delve::log::EventLog>()
+        .resource::<delve_ground::log::EventLog>()
         .entries()
         .iter()
         .find(|e| e.round >= 40 && !e.event().secret() && e.to_string().contains(": d20 "))
         .expect("a d20 thrown from round 40 on")
         .round;
     for face in [1, 20] {
-        let mut app = delve::sim::sim_app(&level, 6);
+        let mut app = delve_play::sim::sim_app(&level, 6);
         let world = app.world_mut();
-        delve::keyframe::keep(world, 10);
+        delve_play::keyframe::keep(world, 10);
         world.insert_resource(Script::new(&journal.commands));
         let mut went = None;
         for round in 0..played {
             if round == tampered_at {
-                world.resource_mut::<delve::dice::Dice>().script([face]);
+                world
+                    .resource_mut::<delve_ground::dice::Dice>()
+                    .script([face]);
             }
             give_due(world);
             run_round(world);
@@ -222,7 +240,7 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
                 break;
             }
         }
-        let log = world.resource::<delve::log::EventLog>().entries();
+        let log = world.resource::<delve_ground::log::EventLog>().entries();
         let first = log
             .iter()
             .zip(&original_log)
@@ -233,7 +251,7 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
             // which the turn's check may tell as its state.
             assert!(
                 went.as_ref()
-                    .is_none_or(|w| w.what == delve::turn_check::Differs::State),
+                    .is_none_or(|w| w.what == delve_rules::turn_check::Differs::State),
                 "face {face}: {went:?}"
             );
             continue;
@@ -244,7 +262,7 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
         assert_eq!(went.turn, log[first].round / 10 + 1);
         assert_eq!(
             went.what,
-            delve::turn_check::Differs::Event {
+            delve_rules::turn_check::Differs::Event {
                 index: first - log.partition_point(|e| e.round < (went.turn - 1) * 10),
                 event: log[first].event().to_string(),
             },
@@ -264,9 +282,9 @@ fn a_replay_with_one_die_changed_stops_at_the_first_event_that_differs() {
 /// rounds before k byte-identical — the log and the journal — and keeps the line it left.
 #[test]
 fn a_fork_keeps_the_rounds_before_it_byte_identical() {
-    use delve::sim::Playing;
+    use delve_play::sim::Playing;
     let level = sample("levels/crypt.ron");
-    let policy = delve::policy::PartyPolicy::default();
+    let policy = delve_ground::party_policy::PartyPolicy::default();
     let playing = Playing {
         policy: Some(&policy),
         keyframes: true,
@@ -275,33 +293,33 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
     let (mut app, _) = playing.play(&level, 2, 400, |_| {});
     let world = app.world_mut();
     let before: Vec<String> = world
-        .resource::<delve::log::EventLog>()
+        .resource::<delve_ground::log::EventLog>()
         .entries()
         .iter()
         .map(|e| e.to_json())
         .collect();
     let line = world
-        .resource::<delve::keyframe::Keyframes>()
+        .resource::<delve_play::keyframe::Keyframes>()
         .line()
         .to_vec();
     let k = 57;
-    delve::save::seek(world, &level, k);
-    delve::sim::give(
+    delve_play::save::seek(world, &level, k);
+    delve_play::sim::give(
         world,
-        delve::rules::party::Autonomy {
+        delve_rules::rules::party::Autonomy {
             party: "party".into(),
             policy: None,
         },
     );
-    delve::sim::give(
+    delve_play::sim::give(
         world,
-        delve::command::Command::Rest(delve::command::acts::Rest {
+        delve_rules::command::Command::Rest(delve_rules::command::acts::Rest {
             who: "Brannoc".into(),
         }),
     );
-    delve::sim::run_rounds(world, 20);
+    delve_play::sim::run_rounds(world, 20);
     let after: Vec<String> = world
-        .resource::<delve::log::EventLog>()
+        .resource::<delve_ground::log::EventLog>()
         .entries()
         .iter()
         .map(|e| e.to_json())
@@ -317,10 +335,10 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
     };
     assert_eq!(rounds_of(&after), rounds_of(&before));
     assert_ne!(after, before[..after.len().min(before.len())].to_vec());
-    let journal = &world.resource::<delve::command::Journal>().0;
+    let journal = &world.resource::<delve_rules::command::Journal>().0;
     let kept = line.iter().filter(|c| c.round < k).count();
     assert_eq!(journal[..kept], line[..kept]);
-    let frames = world.resource::<delve::keyframe::Keyframes>();
+    let frames = world.resource::<delve_play::keyframe::Keyframes>();
     assert_eq!(frames.left().len(), 1);
     assert_eq!(frames.left()[0], (k, line));
     assert_eq!(frames.end(), k + 20);
@@ -331,8 +349,8 @@ fn a_fork_keeps_the_rounds_before_it_byte_identical() {
 #[test]
 fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
     let level = sample("levels/crypt.ron");
-    let policy = delve::policy::PartyPolicy::default();
-    let playing = delve::sim::Playing {
+    let policy = delve_ground::party_policy::PartyPolicy::default();
+    let playing = delve_play::sim::Playing {
         policy: Some(&policy),
         keyframes: true,
         ..Default::default()
@@ -342,37 +360,40 @@ fn the_checks_are_the_same_in_a_world_that_numbers_entities_otherwise() {
     let went = playing.play_in(app.world_mut(), 200, |_| {});
     assert_eq!(went, None);
     let (a, b) = (
-        delve::sim::JournalFile::of(headless.world()),
-        delve::sim::JournalFile::of(app.world()),
+        delve_play::sim::JournalFile::of(headless.world()),
+        delve_play::sim::JournalFile::of(app.world()),
     );
     assert!(!a.checks.is_empty());
     assert_eq!(a.checks, b.checks);
     // Compared turn by turn as it plays, too.
-    let replaying = delve::sim::Playing {
+    let replaying = delve_play::sim::Playing {
         script: &a.commands,
         checks: &a.checks,
         ..Default::default()
     };
     let mut app = numbered_otherwise(&level, 7);
-    let rounds = headless.world().resource::<delve::time::Clock>().rounds;
+    let rounds = headless
+        .world()
+        .resource::<delve_ground::time::Clock>()
+        .rounds;
     assert_eq!(replaying.play_in(app.world_mut(), rounds, |_| {}), None);
 }
 
 /// A world keeping keyframes with `others` entities of its own spawned before the level (every
 /// third gone again), the level installed with seed 8: its entities numbered otherwise.
-fn numbered_otherwise(level: &delve::level::Level, others: usize) -> bevy::prelude::App {
+fn numbered_otherwise(level: &delve_ground::level::Level, others: usize) -> bevy::prelude::App {
     use bevy::prelude::*;
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
-        delve::plugins::SimPlugins::with(level.modules),
+        delve_play::plugins::SimPlugins::with(level.modules),
     ));
     let world = app.world_mut();
     let spawned: Vec<Entity> = (0..others).map(|_| world.spawn_empty().id()).collect();
     for e in spawned.iter().step_by(3) {
         world.despawn(*e);
     }
-    world.insert_resource(delve::keyframe::Keyframes::default());
-    delve::sim::install_level(world, level, 8);
+    world.insert_resource(delve_play::keyframe::Keyframes::default());
+    delve_play::sim::install_level(world, level, 8);
     app
 }

@@ -3,12 +3,13 @@
 
 use delve::lab::report::{Share, Summary};
 use delve::lab::{LabPlan, read_runs_jsonl, run_lab, runs_jsonl};
-use delve::policy::{Outcome, PartyPolicy};
-use delve::scenario::Scenario;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Outcome;
+use delve_play::scenario::Scenario;
 
 fn crypt_plan(runs: u64, jobs: usize) -> LabPlan {
     LabPlan {
-        level: delve::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
+        level: delve_ground::level::load_level_file(std::path::Path::new("levels/crypt.ron"))
             .unwrap()
             .level,
         policy: PartyPolicy::default(),
@@ -70,7 +71,10 @@ fn a_hidden_pit_is_sprung_in_a_third_of_the_delves() {
     // Each delve's record names the pit it sprang, where it is.
     for r in records.iter().filter(|r| r.tally.traps_sprung > 0) {
         assert_eq!(r.features.sprung.len(), 1);
-        assert_eq!(r.features.sprung[0].0, delve::grid::GridPos::new(5, 1));
+        assert_eq!(
+            r.features.sprung[0].0,
+            delve_ground::grid::GridPos::new(5, 1)
+        );
     }
     let share = Share::new(sprung, 300);
     assert!(
@@ -95,7 +99,7 @@ fn the_report_lists_the_outcomes() {
     for r in records {
         assert_eq!(
             r.features.reached.first(),
-            Some(&(delve::grid::GridPos::new(1, 1), 0.1))
+            Some(&(delve_ground::grid::GridPos::new(1, 1), 0.1))
         );
     }
     // Every delve stood on the way in; none saw the squares no one can reach.
@@ -271,7 +275,7 @@ fn an_interrupted_lab_resumes_to_the_same_result() {
 #[test]
 fn the_record_names_the_noise_that_brought_a_monster() {
     use delve::lab::{Brought, MadeBy};
-    use delve::rules::sound::{NoiseKind, NoisyAction};
+    use delve_rules::rules::sound::{NoiseKind, NoisyAction};
     let level = Scenario::new(&[
         "XXXXXXXXXXX",
         "X....+....X",
@@ -340,7 +344,7 @@ fn no_refused_command_is_repeated_and_no_one_who_could_be_brought_out_is_left() 
         ("descent", 16),
     ] {
         let plan = LabPlan {
-            level: delve::level::load_level_file(std::path::Path::new(&format!(
+            level: delve_ground::level::load_level_file(std::path::Path::new(&format!(
                 "levels/{level}.ron"
             )))
             .unwrap()
@@ -372,9 +376,9 @@ fn no_refused_command_is_repeated_and_no_one_who_could_be_brought_out_is_left() 
 /// (issue 34: "No one died" hid 107 crypt delves that left a member at 0 hit points).
 #[test]
 fn the_report_counts_the_living_left_behind() {
-    use delve::grid::GridPos;
     use delve::lab::RunRecord;
-    use delve::policy::outcome::{LeftBehind, Stayed};
+    use delve_ground::grid::GridPos;
+    use delve_minds::policy::outcome::{LeftBehind, Stayed};
     let left = |could: bool| LeftBehind {
         who: "Aldric".into(),
         at: GridPos::new(15, 10),
@@ -384,7 +388,7 @@ fn the_report_counts_the_living_left_behind() {
     let record = |seed: u64, left_behind: Vec<LeftBehind>| RunRecord {
         seed,
         outcome: Some(Outcome::GoalReached),
-        tally: delve::policy::Tally {
+        tally: delve_minds::policy::outcome::Tally {
             left_behind,
             ..Default::default()
         },

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use delve::lab::{LabPlan, LabResult, read_partial, resume, run_lab, write_partial};
-use delve::policy::PartyPolicy;
+use delve_ground::party_policy::PartyPolicy;
 
 /// A folder holding a copy of the crypt (`crypt.ron`) and a lab of `runs` of its delves,
 /// `played` of them played and written.
@@ -18,7 +18,9 @@ fn interrupted(name: &str, runs: u64, played: u64) -> (LabPlan, PathBuf, String,
     let level_file = dir.join("crypt.ron");
     std::fs::copy("levels/crypt.ron", &level_file).unwrap();
     let plan = LabPlan {
-        level: delve::level::load_level_file(&level_file).unwrap().level,
+        level: delve_ground::level::load_level_file(&level_file)
+            .unwrap()
+            .level,
         policy: PartyPolicy::default(),
         seed: 1,
         runs,

@@ -1,14 +1,15 @@
 //! The lab tells why (issue 34): causes with their squares, honest casualties, funnels for
 //! every feature, rooms that mean something in caves, survival, and expectations a level keeps.
 
-use delve::grid::GridPos;
 use delve::lab::watch::{Fate, Harm};
 use delve::lab::{LabPlan, run_lab};
-use delve::policy::outcome::Cause;
-use delve::policy::{Outcome, PartyPolicy};
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::outcome::Cause;
+use delve_minds::policy::outcome::Outcome;
+use delve_play::scenario::Scenario;
 
-fn plan(level: delve::level::Level, runs: u64) -> LabPlan {
+fn plan(level: delve_ground::level::Level, runs: u64) -> LabPlan {
     LabPlan {
         level,
         policy: PartyPolicy::default(),
@@ -19,7 +20,7 @@ fn plan(level: delve::level::Level, runs: u64) -> LabPlan {
 }
 
 /// A corridor with a hidden pit in it; the one carrying the only light leads.
-fn pit_under_the_light_bearer() -> delve::level::Level {
+fn pit_under_the_light_bearer() -> delve_ground::level::Level {
     Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         "X........................................X",
@@ -95,11 +96,11 @@ fn a_light_bearer_in_a_pit_is_the_cause_and_an_abandoned_casualty() {
 }
 
 /// What the lab's watch makes of a delve played so far.
-fn watched(delve: &delve::scenario::Delve, party: &[&str]) -> delve::lab::Features {
+fn watched(delve: &delve_play::scenario::Delve, party: &[&str]) -> delve::lab::Features {
     let world = delve.app.world();
     let mut watch =
         delve::lab::watch::DelveWatch::new(world, party.iter().map(|p| (*p).to_owned()).collect());
-    for entry in world.resource::<delve::log::EventLog>().entries() {
+    for entry in world.resource::<delve_ground::log::EventLog>().entries() {
         watch.entry(world, entry);
     }
     let mut features = delve::lab::Features::default();
@@ -112,8 +113,8 @@ fn watched(delve: &delve::scenario::Delve, party: &[&str]) -> delve::lab::Featur
 /// (issue 34: "poison needle sprung 25%" was entirely harmless pole discharges).
 #[test]
 fn a_harmless_pole_discharge_is_not_counted_as_harm() {
-    use delve::command::Command;
-    use delve::rules::traps::Touch;
+    use delve_rules::command::Command;
+    use delve_rules::rules::traps::Touch;
     let glyph = |gear: &str, at: u32| {
         Scenario::new(&["XXXXXXX", "X.....X", "XXXXXXX"])
             .faction(r#"(name: "party", marching_order: ["Ada"])"#)
@@ -233,7 +234,7 @@ fn the_survival_curve_of_delves_all_ending_at_turn_five_drops_to_zero_at_five() 
         .map(|seed| delve::lab::RunRecord {
             seed,
             outcome: Some(Outcome::GaveUp),
-            tally: delve::policy::Tally {
+            tally: delve_minds::policy::outcome::Tally {
                 turns: 5.0,
                 rounds: 50,
                 ..Default::default()

@@ -1,34 +1,26 @@
-//! The layers of the core (DESIGN.md › Layout: layers that import only downward), read from the
-//! source: every `crate::` and `super::` path in `src/` (outside comments and test modules) is
-//! an import of the module it names, and
-//! - every module of `src/` has its place in [`LAYERS`] (a new module must be placed);
+//! The layers the crates cannot hold (DESIGN.md › Layout: layers that import only downward).
+//! The core's crates are its layers (`crates/ground`, `crates/rules`, `crates/minds`,
+//! `crates/play`, then the tools in `src/`), so an upward import between them does not
+//! compile. Inside the rules' crate, read from the source as the compiler would (every path of
+//! every `use` tree, grouped, renamed or re-exported, `super::super` and inline paths, outside
+//! comments, strings and test modules: [`source`](super::source)):
+//! - every module of the rules' crate has its place in [`LAYERS`] (a new module must be placed);
 //! - no module imports one of a layer above its own;
 //! - a rule area uses only the areas [`AREAS`] lets it, each for the reason given there;
-//! - no module imports one that imports it back, through any number of others.
+//! - in every crate of the core, no module imports one that imports it back, through any
+//!   number of others.
 //!
-//! A module is a file or folder directly under `src/`; under `rules/` and `policy/`, each
-//! area or mind is one.
+//! A module is a file or folder directly under a crate's `src/`; under `rules/` and `policy/`,
+//! each area or mind is one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The layers, lowest first: each imports only the layers below it and its own.
+use super::source::{absolute, code_of, files, module_of_file, named, root};
+
+/// The layers of the rules' crate, lowest first: each imports only the layers below it and
+/// its own.
 const LAYERS: &[(&str, &[&str])] = &[
-    (
-        "the ground: the level file and its types, the grid, dice, time, the log's entries, \
-         query caches, the tile art, the policy file, reading a user's files",
-        &[
-            "grid",
-            "level",
-            "dice",
-            "time",
-            "log",
-            "query_cache",
-            "tile_art",
-            "party_policy",
-            "files",
-        ],
-    ),
     (
         "creatures, throws and the round: components, names and factions, the throw and its \
          modifiers, the phases of a round and the clock, the turn checks",
@@ -82,26 +74,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "the one list of commands, the dispatcher and the journal",
         &["command"],
     ),
-    (
-        "the minds: the party's policy and the monsters', choosing among the offers",
-        &[
-            "policy",
-            "policy::knowledge",
-            "policy::outcome",
-            "policy::monsters",
-            "policy::party",
-        ],
-    ),
-    (
-        "playing delves: keyframes, the plugin list (composing every area and mind), \
-         playing, saving and replaying, the timeline's marks, scenarios",
-        &["keyframe", "plugins", "sim", "save", "timeline", "scenario"],
-    ),
-    (
-        "the tools: the lab, queries, imports, the level's lint",
-        &["lab", "query", "import", "lint"],
-    ),
 ];
+
+/// The rule areas: the third of the rules' layers.
+const AREA_LAYER: usize = 2;
 
 /// The rule areas each area may use, and why: where the rules tie two areas, the one that
 /// depends on the other uses its types and functions. An area not listed uses none.
@@ -236,146 +212,45 @@ const AREAS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-/// A module of `src/`: the first part of its path, or `rules::<area>`, `policy::<mind>`.
-fn module_of(parts: &[&str]) -> Option<String> {
-    let first = *parts.first()?;
-    match (first, parts.get(1)) {
-        ("rules" | "policy", Some(second)) if !second.is_empty() => {
-            Some(format!("{first}::{second}"))
-        }
-        _ => Some(first.to_owned()),
+/// The crates of the core, each a folder with its `src/`.
+const CRATES: &[&str] = &[
+    "crates/ground",
+    "crates/rules",
+    "crates/minds",
+    "crates/play",
+    ".",
+];
+
+/// A module of a crate: the first part of its path, or `rules::<area>`, `policy::<mind>`.
+fn module_of(path: &[String]) -> Option<String> {
+    let first = path.first()?;
+    match path.get(1) {
+        Some(second) if first == "rules" || first == "policy" => Some(format!("{first}::{second}")),
+        _ => Some(first.clone()),
     }
 }
 
-/// The module path of a file: `rules/doors/mod.rs` is `["rules", "doors"]`.
-fn path_of(file: &Path) -> Vec<String> {
-    let mut parts: Vec<String> = file
-        .with_extension("")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
-        parts.pop();
-    }
-    parts
-}
-
-/// The source without comments and without its test module.
-fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests") {
-        Some(i) => &text[..i],
-        None => text,
-    };
-    text.lines()
-        .map(|l| match l.find("//") {
-            // A `//` inside a string ("http://") is rare in the core; a path after it on the
-            // same line would be missed, not invented.
-            Some(i) => &l[..i],
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The module paths a file's code names: `crate::a::b` (also inside `use crate::{a::b, c}`) and
-/// `super::a` (relative to the file's own module).
-fn imports_of(file: &Path, code: &str) -> Vec<Vec<String>> {
-    let here = path_of(file);
-    let mut found = Vec::new();
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut rest = code;
-    while let Some(i) = rest.find("crate::") {
-        let after = &rest[i + 7..];
-        if after.starts_with('{') {
-            // `use crate::{a::b, c::{d, e}}`: the first part of each item.
-            let end = after.find("};").unwrap_or(after.len());
-            let mut depth = 0;
-            let mut item = String::new();
-            for c in after[1..end].chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.push(split(&item));
-                        item.clear();
-                    }
-                    _ if depth == 0 => item.push(c),
-                    _ => {}
-                }
-            }
-            found.push(split(&item));
-        } else {
-            let end = after
-                .find(|c: char| !(word(c) || c == ':'))
-                .unwrap_or(after.len());
-            found.push(split(&after[..end]));
-        }
-        rest = after;
-    }
-    let mut rest = code;
-    while let Some(i) = rest.find("super::") {
-        let before_ok = i == 0 || !rest[..i].ends_with(|c: char| word(c) || c == ':');
-        let after = &rest[i + 7..];
-        if before_ok {
-            let end = after
-                .find(|c: char| !(word(c) || c == ':'))
-                .unwrap_or(after.len());
-            // `super` of `a/b.rs` and of `a/b/mod.rs` is `a`.
-            let mut path: Vec<String> = here[..here.len().saturating_sub(1)].to_vec();
-            path.extend(split(&after[..end]));
-            found.push(path);
-        }
-        rest = after;
-    }
-    found.retain(|p| !p.is_empty());
-    found
-}
-
-fn split(path: &str) -> Vec<String> {
-    path.split("::")
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && *p != "self")
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Every `.rs` file under `dir`, relative to it.
-fn files(dir: &Path, under: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files(&path, under, out);
-        } else if path.extension().is_some_and(|e| e == "rs")
-            && path.file_name().is_some_and(|n| n != "tests.rs")
-        {
-            // A module's unit tests (`mod tests;` in `tests.rs`) may use anything.
-            out.push(path.strip_prefix(under).unwrap().to_path_buf());
-        }
-    }
-}
-
-/// Every module's imports of other modules: module → (module it imports → the files and paths
-/// that import it).
+/// Every module's imports of other modules of its crate: module → (module it imports → the
+/// files and paths that import it).
 fn module_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
-    let mut all = Vec::new();
-    files(src, src, &mut all);
-    // The modules that exist: a path names the longest of them it starts with.
-    let known: BTreeSet<Vec<String>> = all.iter().map(|f| path_of(f)).collect();
+    let all = files(src);
+    let known: BTreeSet<Vec<String>> = all.iter().map(|f| module_of_file(f)).collect();
     let mut imports: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for file in &all {
-        let here: Vec<String> = path_of(file);
-        let here_parts: Vec<&str> = here.iter().map(String::as_str).collect();
-        let Some(from) = module_of(&here_parts) else {
+        let here = module_of_file(file);
+        let Some(from) = module_of(&here) else {
             continue; // lib.rs
         };
         imports.entry(from.clone()).or_default();
         let text = std::fs::read_to_string(src.join(file)).unwrap();
-        for path in imports_of(file, &code_of(&text)) {
-            let Some(k) = (1..=path.len()).rev().find(|&k| known.contains(&path[..k])) else {
-                continue; // a crate's own item at the root, or a macro
+        for n in named(&code_of(&text)) {
+            let Some(path) = absolute(&here, &n.path, &known) else {
+                continue; // another crate's
             };
-            let parts: Vec<&str> = path[..k].iter().map(String::as_str).collect();
-            let Some(to) = module_of(&parts) else {
+            let Some(k) = (1..=path.len()).rev().find(|&k| known.contains(&path[..k])) else {
+                continue; // an item at the crate's root, or a macro
+            };
+            let Some(to) = module_of(&path[..k]) else {
                 continue;
             };
             if to != from {
@@ -384,7 +259,12 @@ fn module_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<Stri
                     .or_default()
                     .entry(to)
                     .or_default()
-                    .insert(format!("{} names {}", file.display(), path.join("::")));
+                    .insert(format!(
+                        "{}:{} names {}",
+                        file.display(),
+                        n.line,
+                        n.path.join("::")
+                    ));
             }
         }
     }
@@ -395,7 +275,8 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|(_, ms)| ms.contains(&module))
 }
 
-/// The upward imports, the area pairs not allowed and the modules not placed, in `src`.
+/// The modules of the rules' crate not placed, its upward imports and the area pairs not
+/// allowed.
 fn breaches(src: &Path) -> Vec<String> {
     let imports = module_imports(src);
     let mut found = Vec::new();
@@ -418,25 +299,27 @@ fn breaches(src: &Path) -> Vec<String> {
                     LAYERS[lt].0.split(':').next().unwrap_or_default()
                 ));
             }
-            let (Some(a), Some(b)) = (from.strip_prefix("rules::"), to.strip_prefix("rules::"))
-            else {
+            if lf != AREA_LAYER || lt != AREA_LAYER {
                 continue;
-            };
-            let areas = &LAYERS[3].1;
-            if areas.contains(&from.as_str()) && areas.contains(&to.as_str()) {
-                let allowed = AREAS
-                    .iter()
-                    .find(|(area, ..)| *area == a)
-                    .is_some_and(|(_, uses, _)| uses.contains(&b));
-                if !allowed {
-                    found.push(format!(
-                        "the rule area `{a}` uses `{b}`, which AREAS does not let it: {example}"
-                    ));
-                }
+            }
+            let (a, b) = (&from["rules::".len()..], &to["rules::".len()..]);
+            let allowed = AREAS
+                .iter()
+                .find(|(area, ..)| *area == a)
+                .is_some_and(|(_, uses, _)| uses.contains(&b));
+            if !allowed {
+                found.push(format!(
+                    "the rule area `{a}` uses `{b}`, which AREAS does not let it: {example}"
+                ));
             }
         }
     }
-    // Circles among the modules: depth-first, a module met again on the current way.
+    found.extend(circles(&imports));
+    found
+}
+
+/// Circles among a crate's modules: depth-first, a module met again on the current way.
+fn circles(imports: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>) -> Vec<String> {
     fn visit<'a>(
         m: &'a str,
         imports: &'a BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
@@ -460,23 +343,35 @@ fn breaches(src: &Path) -> Vec<String> {
         }
         way.pop();
     }
+    let mut found = Vec::new();
     let mut done = BTreeSet::new();
     for m in imports.keys() {
-        visit(m, &imports, &mut Vec::new(), &mut done, &mut found);
+        visit(m, imports, &mut Vec::new(), &mut done, &mut found);
     }
     found
 }
 
+fn rules_src() -> std::path::PathBuf {
+    root().join("crates/rules/src")
+}
+
 #[test]
-fn the_core_imports_only_downward() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let found = breaches(&src);
+fn the_rules_import_only_downward_and_each_area_only_what_it_may() {
+    let found = breaches(&rules_src());
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
+fn no_crate_of_the_core_has_an_import_circle_among_its_modules() {
+    for krate in CRATES {
+        let found = circles(&module_imports(&root().join(krate).join("src")));
+        assert!(found.is_empty(), "{krate}: {}", found.join("\n"));
+    }
+}
+
+#[test]
 fn every_area_that_may_use_another_is_a_rule_area() {
-    let areas = &LAYERS[3].1;
+    let areas = &LAYERS[AREA_LAYER].1;
     for (area, uses, why) in AREAS {
         assert!(areas.contains(&format!("rules::{area}").as_str()), "{area}");
         assert!(!why.is_empty(), "{area}: say why");
@@ -489,16 +384,15 @@ fn every_area_that_may_use_another_is_a_rule_area() {
     }
 }
 
-/// The test itself: an import up a layer, an area using one it may not, a module with no
-/// place and a circle are each found, in a copy of the core with one such line added.
+/// The test itself: an import up a layer, an area using one it may not (grouped, through
+/// `super::super`, re-exported, through `crate as`, after an empty test module), a module with
+/// no place and a circle are each found, in a copy of the rules with one such line added.
 #[test]
-fn an_upward_import_an_unlisted_pair_and_a_circle_are_found() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn an_upward_import_an_unlisted_pair_and_a_circle_are_found_however_written() {
+    let src = rules_src();
     let scratch = std::env::temp_dir().join(format!("delve-layers-{}", std::process::id()));
     let copy = |to: &Path| {
-        let mut all = Vec::new();
-        files(&src, &src, &mut all);
-        for f in all {
+        for f in files(&src) {
             let target = to.join(&f);
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
             std::fs::copy(src.join(&f), target).unwrap();
@@ -509,26 +403,47 @@ fn an_upward_import_an_unlisted_pair_and_a_circle_are_found() {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         std::fs::write(path, format!("{line}\n{text}")).unwrap();
     };
-    let cases: [(&str, &str, &str); 4] = [
+    let uses_doors = "the rule area `movement` uses `doors`";
+    let cases: [(&str, &str, &str); 8] = [
         (
             "rules/light/mod.rs",
-            "use crate::sim::sim_app;",
-            "imports `sim` from the layer above",
+            "use crate::command::Command;",
+            "imports `command` from the layer above",
         ),
         (
             "rules/movement/mod.rs",
             "use crate::rules::doors::Door;",
-            "the rule area `movement` uses `doors`",
+            uses_doors,
         ),
         (
-            "grid/mod.rs",
-            "use crate::level::Level;",
+            "rules/movement/mod.rs",
+            "use crate::rules::{doors::Door};",
+            uses_doors,
+        ),
+        (
+            "rules/light/commands.rs",
+            "use super::super::super::command::Command;",
+            "imports `command` from the layer above",
+        ),
+        (
+            "rules/mod.rs",
+            "pub use combat::CombatEvent;",
+            "imports `rules::combat` from the layer above",
+        ),
+        (
+            "rules/movement/mod.rs",
+            "use crate as core_;\nuse core_::rules::doors::Door;",
+            uses_doors,
+        ),
+        (
+            "rules/movement/mod.rs",
+            "#[cfg(test)]\nmod tests {}\nfn f() -> crate::rules::doors::Door { todo!() }",
+            uses_doors,
+        ),
+        (
+            "creature/mod.rs",
+            "use crate::schedule::Phase;",
             "an import circle",
-        ),
-        (
-            "new_area.rs",
-            "use crate::grid::GridPos;",
-            "`new_area` has no place",
         ),
     ];
     for (i, (file, line, expected)) in cases.into_iter().enumerate() {
@@ -541,6 +456,14 @@ fn an_upward_import_an_unlisted_pair_and_a_circle_are_found() {
             "{line} in {file}: {found:#?}"
         );
     }
+    let root = scratch.join("new");
+    copy(&root);
+    add(&root, "new_area.rs", "use crate::creature::Position;");
+    assert!(
+        breaches(&root)
+            .iter()
+            .any(|f| f.contains("`new_area` has no place")),
+    );
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(breaches(&src).is_empty());
 }

@@ -1,24 +1,24 @@
 //! The sample levels load, run headless, and keep the grid's promises.
 
-use delve::command::acts::Move;
+use delve_rules::command::acts::Move;
 use std::path::{Path, PathBuf};
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::creature::Position;
-use delve::grid::GridPos;
-use delve::grid::los::line_of_sight;
-use delve::grid::path::find_path;
-use delve::level::{Level, load_level_file, load_level_str};
-use delve::log::EventLog;
-use delve::rules::movement::MovementEvent;
-use delve::schedule::DelveEvent;
+use delve_ground::grid::GridPos;
+use delve_ground::grid::los::line_of_sight;
+use delve_ground::grid::path::find_path;
+use delve_ground::level::{Level, load_level_file, load_level_str};
+use delve_ground::log::EventLog;
+use delve_rules::command::Command;
+use delve_rules::creature::Position;
+use delve_rules::rules::movement::MovementEvent;
+use delve_rules::schedule::DelveEvent;
 
-use delve::rules::movement::Pace;
-use delve::schedule::SimRound;
-use delve::sim::{give, run_rounds, sim_app};
-use delve::time::Clock;
+use delve_ground::time::Clock;
+use delve_play::sim::{give, run_rounds, sim_app};
+use delve_rules::rules::movement::Pace;
+use delve_rules::schedule::SimRound;
 
 fn sample_levels() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> =
@@ -60,7 +60,7 @@ fn there_are_at_least_three_sample_levels_and_all_check_clean() {
 
 #[test]
 fn the_embedded_default_level_is_the_crypt() {
-    let l = delve::level::load_default_level().unwrap().level;
+    let l = delve_ground::level::load_default_level().unwrap().level;
     assert_eq!(l.name, "Crypt of the Ash Kings");
     assert!(
         l.doors.iter().any(|d| d.door.secret),
@@ -70,7 +70,7 @@ fn the_embedded_default_level_is_the_crypt() {
 
 #[test]
 fn the_cave_has_water_rubble_and_a_chasm() {
-    use delve::level::schema::Terrain;
+    use delve_ground::level::schema::Terrain;
     let l = load("cave.ron");
     let has = |f: fn(Terrain) -> bool| l.grid.squares().any(|(_, t)| f(t));
     assert!(has(|t| matches!(t, Terrain::Water(_))));
@@ -97,10 +97,13 @@ fn sample_levels_run_a_hundred_rounds_headless() {
             .map(|(_, q)| q)
             .unwrap();
         // The player walks it: if a battle begins, the fighting behaviour leaves it alone.
-        let e = app.world().resource::<delve::creature::CreatureIndex>().0[&walker.name];
+        let e = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0[&walker.name];
         app.world_mut()
             .entity_mut(e)
-            .insert(delve::rules::combat::battle::Controlled);
+            .insert(delve_rules::rules::combat::battle::Controlled);
         give(
             app.world_mut(),
             Command::Move(Move {
@@ -250,7 +253,7 @@ fn the_round_schedule_has_no_ambiguities() {
         });
         schedule.initialize(world).expect("no ambiguities");
     });
-    world.schedule_scope(delve::schedule::FactionTurn, |world, schedule| {
+    world.schedule_scope(delve_rules::schedule::FactionTurn, |world, schedule| {
         schedule.set_build_settings(ScheduleBuildSettings {
             ambiguity_detection: LogLevel::Error,
             ..default()

@@ -1,23 +1,25 @@
 //! Light and vision: the numbers of Dungeon Delves › Light and Darkness.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::{Dazzle, Douse, DropLight, Hide, LightUp, Move, PickUpLight, Refuel};
-use delve::creature::CreatureIndex;
-use delve::grid::GridPos;
-use delve::level::load_level_str;
-use delve::level::schema::ConditionKind;
-use delve::log::EventLog;
-use delve::rules::light::LightEvent;
-use delve::rules::light::LightRefusal;
-use delve::rules::light::LightSource;
-use delve::rules::penalties::{DazzleRefusal, PenaltyEvent};
-use delve::rules::vision::HideRefusal;
+use delve_ground::grid::GridPos;
+use delve_ground::level::load_level_str;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{
+    Dazzle, Douse, DropLight, Hide, LightUp, Move, PickUpLight, Refuel,
+};
+use delve_rules::creature::CreatureIndex;
+use delve_rules::rules::light::LightEvent;
+use delve_rules::rules::light::LightRefusal;
+use delve_rules::rules::light::LightSource;
+use delve_rules::rules::penalties::{DazzleRefusal, PenaltyEvent};
+use delve_rules::rules::vision::HideRefusal;
 
-use delve::rules::conditions::Conditions;
-use delve::rules::light::{LightLevel, LightMap};
-use delve::rules::vision::Sight;
-use delve::sim::{give, run_round, run_rounds, sim_app};
+use delve_play::sim::{give, run_round, run_rounds, sim_app};
+use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::light::{LightLevel, LightMap};
+use delve_rules::rules::vision::Sight;
 
 fn app(x: i32, creature_extra: &str, level_extra: &str) -> App {
     let src = format!(
@@ -43,7 +45,7 @@ fn carried_light(app: &mut App) -> LightSource {
 }
 
 fn level_at(app: &App, x: i32, y: i32) -> LightLevel {
-    let grid = app.world().resource::<delve::grid::DungeonGrid>();
+    let grid = app.world().resource::<delve_ground::grid::DungeonGrid>();
     app.world()
         .resource::<LightMap>()
         .level(grid, GridPos::new(x, y))
@@ -73,7 +75,7 @@ fn a_torch_lit_at_round_zero_goes_out_at_round_sixty() {
     assert_eq!(level_at(&app, 1, 1), LightLevel::Dark);
     let log = app.world().resource::<EventLog>();
     let burned = LightEvent::LightBurnedOut {
-        kind: delve::level::schema::LightKind::Torch,
+        kind: delve_ground::level::schema::LightKind::Torch,
         bearer: Some("Ada".into()),
     };
     assert!(
@@ -102,7 +104,7 @@ fn a_lantern_holds_one_flask() {
         Command::LightUp(LightUp { who: "Ada".into() }),
     );
     run_round(app.world_mut());
-    assert!(delve::command::was_refused(
+    assert!(delve_rules::command::was_refused(
         app.world().resource::<EventLog>(),
         "Ada",
         &LightRefusal::LanternFull
@@ -148,8 +150,11 @@ fn light_stops_at_a_closed_door_and_passes_when_it_opens() {
     assert_eq!(level_at(&app, 7, 1), LightLevel::Bright, "the door is lit");
     assert_eq!(level_at(&app, 8, 1), LightLevel::Dark, "nothing beyond it");
     app.world_mut()
-        .resource_mut::<delve::grid::DungeonGrid>()
-        .set_door(GridPos::new(7, 1), delve::level::schema::DoorState::Open);
+        .resource_mut::<delve_ground::grid::DungeonGrid>()
+        .set_door(
+            GridPos::new(7, 1),
+            delve_ground::level::schema::DoorState::Open,
+        );
     run_round(app.world_mut());
     assert_eq!(level_at(&app, 8, 1), LightLevel::Bright, "15' away");
     assert_eq!(level_at(&app, 9, 1), LightLevel::Dim, "20' away");
@@ -184,7 +189,7 @@ fn dousing_blinds_in_the_dark_and_blinded_creatures_crawl_at_a_third() {
     run_rounds(app.world_mut(), 5);
     let at = app
         .world()
-        .get::<delve::creature::Position>(ada(&app))
+        .get::<delve_rules::creature::Position>(ada(&app))
         .unwrap()
         .0;
     assert_eq!(at, GridPos::new(5, 1), "20' in 5 rounds");
@@ -214,7 +219,7 @@ fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
         Command::Move(Move {
             who: "Ada".into(),
             to: (6, 1),
-            pace: delve::rules::movement::Pace::Combat,
+            pace: delve_rules::rules::movement::Pace::Combat,
         }),
     );
     run_rounds(app.world_mut(), 2);
@@ -231,7 +236,7 @@ fn a_dropped_light_stays_where_it_fell_and_can_be_picked_up() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &LightRefusal::NoLightHere {
@@ -301,8 +306,8 @@ fn app_in_silence(x: i32) -> App {
 
 /// A long hall: Ada at its west end with a torch (lit or not) and Bo beside her; Gob, of
 /// another faction, in the dark at its east end.
-fn glare_hall(ada_light: &str, judge: &str) -> delve::scenario::Delve {
-    delve::scenario::Scenario::new(&[
+fn glare_hall(ada_light: &str, judge: &str) -> delve_play::scenario::Delve {
+    delve_play::scenario::Scenario::new(&[
         "XXXXXXXXXXXXXXXXXX",
         "X................X",
         "XXXXXXXXXXXXXXXXXX",
@@ -323,7 +328,7 @@ fn glare_hall(ada_light: &str, judge: &str) -> delve::scenario::Delve {
     .build()
 }
 
-fn blinded(delve: &delve::scenario::Delve, who: &str) -> bool {
+fn blinded(delve: &delve_play::scenario::Delve, who: &str) -> bool {
     delve
         .get::<Conditions>(who)
         .unwrap()
@@ -371,21 +376,22 @@ fn light_distraction_blinds_for_three_rounds_and_six_on_a_natural_1() {
 fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
     let mut delve = glare_hall("(kind: Torch, lit: true)", "judge: ()");
     delve.run(1);
-    let round = delve.world().resource::<delve::time::Clock>().rounds;
+    let round = delve.world().resource::<delve_ground::time::Clock>().rounds;
     // The foes (1) act before the party (0), and it is the party's turn.
     *delve
         .world_mut()
-        .resource_mut::<delve::creature::ActingOrder>() = delve::creature::ActingOrder {
-        order: vec![1, 0],
-        turn: Some(0),
-        surprised: Vec::new(),
-    };
+        .resource_mut::<delve_rules::creature::ActingOrder>() =
+        delve_rules::creature::ActingOrder {
+            order: vec![1, 0],
+            turn: Some(0),
+            surprised: Vec::new(),
+        };
     delve.script_dice(&[5]);
     // Carried out at once, in the party's turn as set (a round played would set the order
     // anew).
-    delve::command::dispatch_now(
+    delve_rules::command::dispatch_now(
         delve.world_mut(),
-        delve::command::Command::Dazzle(Dazzle {
+        delve_rules::command::Command::Dazzle(Dazzle {
             who: "Ada".into(),
             target: "Gob".into(),
             focused: false,
@@ -398,7 +404,7 @@ fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
         .map(|c| c.ends);
     assert_eq!(
         ends,
-        Some(delve::rules::conditions::ConditionEnd::EndOfRound(
+        Some(delve_rules::rules::conditions::ConditionEnd::EndOfRound(
             round + 3
         ))
     );
@@ -490,7 +496,7 @@ fn dazzling_needs_a_target_in_the_dark() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &DazzleRefusal::TargetNotInTheDark
@@ -502,7 +508,7 @@ fn dazzling_needs_a_target_in_the_dark() {
 /// Dungeon Delves › Light and Darkness: those proficient in Hiding can hide from lightless vision.
 #[test]
 fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
-    use delve::rules::vision::{Hiding, Senses, sees_creature};
+    use delve_rules::rules::vision::{Hiding, Senses, sees_creature};
     let src = r#"(name: "hide", legend: { 'X': Wall(Stone), '.': Floor },
         map: ["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"],
         factions: [(name: "party"), (name: "foes")],
@@ -518,13 +524,13 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
     let (wren, ghoul) = (index["Wren"], index["Ghoul"]);
     let ghoul_sees_wren = |app: &App| {
         let w = app.world();
-        let grid = w.resource::<delve::grid::DungeonGrid>();
+        let grid = w.resource::<delve_ground::grid::DungeonGrid>();
         let light = w.resource::<LightMap>();
         let senses = Senses {
             lightless_vision_feet: 60,
             ..Senses::default()
         };
-        let wren_at = w.get::<delve::creature::Position>(wren).unwrap().0;
+        let wren_at = w.get::<delve_rules::creature::Position>(wren).unwrap().0;
         let hiding = w.get::<Hiding>(wren).is_some();
         sees_creature(
             grid,
@@ -569,7 +575,7 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
     run_round(app.world_mut());
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ghoul",
             &HideRefusal::NotAHider
@@ -580,7 +586,7 @@ fn a_hider_in_the_dark_is_hidden_from_lightless_vision_until_it_moves() {
 
 /// The ways of the lights offered to Ada where she stands (`rules::choices_for`), in words.
 fn light_offers(app: &App) -> Vec<String> {
-    delve::rules::choices_for(app.world(), ada(app))
+    delve_rules::rules::choices_for(app.world(), ada(app))
         .into_iter()
         .map(|(_, c)| c.way)
         .filter(|w| {
@@ -611,7 +617,7 @@ fn the_lights_are_offered_where_the_rules_allow_them() {
             "drop the lantern"
         ]
     );
-    let offered: Vec<_> = delve::rules::choices_for(app.world(), ada(&app))
+    let offered: Vec<_> = delve_rules::rules::choices_for(app.world(), ada(&app))
         .into_iter()
         .filter(|(_, c)| c.way == "light the lantern")
         .map(|(_, c)| c)
@@ -654,7 +660,7 @@ fn in_the_crypt_aldric_may_light_his_lantern_and_brannoc_douse_his_torch() {
     let app = sim_app(&level, 1);
     let ways = |name: &str| -> Vec<String> {
         let e = app.world().resource::<CreatureIndex>().0[name];
-        delve::rules::choices_for(app.world(), e)
+        delve_rules::rules::choices_for(app.world(), e)
             .into_iter()
             .map(|(_, c)| c.way)
             .collect()
@@ -677,7 +683,7 @@ fn in_the_crypt_aldric_may_light_his_lantern_and_brannoc_douse_his_torch() {
 fn hiding_is_offered_to_a_hider_not_hidden() {
     let mut app = app(1, ", proficiencies: [Hiding], throws: { Hiding: 12 }", "");
     let hides = |app: &App| -> Vec<(String, Option<i32>)> {
-        delve::rules::choices_for(app.world(), ada(app))
+        delve_rules::rules::choices_for(app.world(), ada(app))
             .into_iter()
             .filter(|(_, c)| c.way == "hide")
             .map(|(_, c)| (c.way, c.target))
@@ -687,7 +693,7 @@ fn hiding_is_offered_to_a_hider_not_hidden() {
     let e = ada(&app);
     app.world_mut()
         .entity_mut(e)
-        .insert(delve::rules::vision::Hiding);
+        .insert(delve_rules::rules::vision::Hiding);
     assert!(hides(&app).is_empty(), "already hidden");
     let app = self::app(1, "", "");
     assert!(hides(&app).is_empty(), "not a hider");

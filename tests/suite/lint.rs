@@ -2,9 +2,9 @@
 //! and column they come from; the sample levels have none (the crypt's shrine is behind a
 //! secret door by design, and says so as a note).
 
-use delve::grid::GridPos;
-use delve::level::load_level_str;
 use delve::lint::{LintProblem, lint};
+use delve_ground::grid::GridPos;
+use delve_ground::level::load_level_str;
 
 fn lints(src: &str) -> Vec<delve::lint::Lint> {
     let level = load_level_str(src, "lint.ron", None).unwrap().level;

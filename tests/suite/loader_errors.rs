@@ -1,7 +1,7 @@
 //! Each kind of level error names the file, the line and the column of what is wrong
 //! (LEVEL_FORMAT.md › Errors). Positions are asserted against the text they must point at.
 
-use delve::level::{Diagnostic, DiagnosticKind, Severity, load_level_file, load_level_str};
+use delve_ground::level::{Diagnostic, DiagnosticKind, Severity, load_level_file, load_level_str};
 
 const BASE: &str = r#######"(
     name: "test",

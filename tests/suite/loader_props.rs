@@ -1,7 +1,7 @@
 //! The loader never panics: arbitrary text, and valid levels with random damage.
 
-use delve::level::load_level_str;
-use delve::level::spans::{Seg, SpanIndex};
+use delve_ground::level::load_level_str;
+use delve_ground::level::spans::{Seg, SpanIndex};
 use proptest::prelude::*;
 
 const CRYPT: &str = include_str!("../../levels/crypt.ron");
@@ -96,7 +96,7 @@ fn a_negative_number_says_what_its_field_takes() {
     let d = &problems.0[0];
     assert_eq!(
         (d.line, d.kind),
-        (3, delve::level::diagnostic::DiagnosticKind::Syntax)
+        (3, delve_ground::level::diagnostic::DiagnosticKind::Syntax)
     );
     assert!(
         d.message.starts_with(
@@ -107,11 +107,10 @@ fn a_negative_number_says_what_its_field_takes() {
     let src = with_depths(0, 10, 20);
     let problems = load_level_str(&src, "depths.ron", None).unwrap_err();
     assert!(
-        problems.0.iter().any(
-            |d| d.kind == delve::level::diagnostic::DiagnosticKind::BadValue
-                && d.line == 1
-                && d.message.contains("depths and heights are 1' to 1,000'")
-        ),
+        problems.0.iter().any(|d| d.kind
+            == delve_ground::level::diagnostic::DiagnosticKind::BadValue
+            && d.line == 1
+            && d.message.contains("depths and heights are 1' to 1,000'")),
         "{problems}"
     );
 }
@@ -135,7 +134,7 @@ proptest! {
             Ok(loaded) => {
                 prop_assert!(!unknown);
                 let loaded_bonus = match &loaded.level.traps[0].trap.kind {
-                    delve::level::schema::TrapKind::Custom { attack: Some(a), .. } => Some(a.bonus),
+                    delve_ground::level::schema::TrapKind::Custom { attack: Some(a), .. } => Some(a.bonus),
                     _ => None,
                 };
                 prop_assert_eq!(loaded_bonus, Some(bonus));

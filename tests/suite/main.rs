@@ -53,6 +53,8 @@ mod rulings;
 mod save;
 mod scenario;
 mod search;
+mod source;
+
 mod tactics;
 mod trap_damage;
 mod trapbreaking;

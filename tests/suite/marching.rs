@@ -2,13 +2,13 @@
 //! without two on a square, and a member going to the front while the others step back.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::MoveParty;
-use delve::creature::{CreatureIndex, Position};
-use delve::grid::GridPos;
-use delve::rules::movement::Pace;
-use delve::scenario::Scenario;
-use delve::sim::{give, run_round, sim_app};
+use delve_ground::grid::GridPos;
+use delve_play::scenario::Scenario;
+use delve_play::sim::{give, run_round, sim_app};
+use delve_rules::command::Command;
+use delve_rules::command::acts::MoveParty;
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::movement::Pace;
 
 fn entity(app: &App, name: &str) -> Entity {
     app.world().resource::<CreatureIndex>().0[name]
@@ -48,7 +48,7 @@ fn the_party_closes_up_and_never_shares_a_square() {
             }
         }
     }
-    let parties = app.world().resource::<delve::rules::party::Parties>();
+    let parties = app.world().resource::<delve_rules::rules::party::Parties>();
     assert_eq!(parties.0[0].pace, None, "the march has ended");
     let squares = at(&app);
     let leader = squares[0];
@@ -68,7 +68,7 @@ fn the_party_closes_up_and_never_shares_a_square() {
 /// way forward is longer than its combat speed.
 #[test]
 fn the_thief_goes_to_the_front_and_the_others_step_aside() {
-    use delve::rules::party::{PartyEvent, ToTheFront};
+    use delve_rules::rules::party::{PartyEvent, ToTheFront};
     let build = |pell_at: (i32, i32)| {
         // (Six stone carried: combat speed 30'.)
         Scenario::new(&["XXXXXXXXXXX", "X.........X", "XXXXXXXXXXX"])
@@ -81,8 +81,8 @@ fn the_thief_goes_to_the_front_and_the_others_step_aside() {
             .build()
     };
     let mut delve = build((6, 1));
-    let offered = |delve: &delve::scenario::Delve, who: &str| -> Vec<String> {
-        delve::rules::choices_for(delve.world(), delve.entity(who))
+    let offered = |delve: &delve_play::scenario::Delve, who: &str| -> Vec<String> {
+        delve_rules::rules::choices_for(delve.world(), delve.entity(who))
             .into_iter()
             .map(|(_, c)| c.way)
             .collect()
@@ -97,7 +97,9 @@ fn the_thief_goes_to_the_front_and_the_others_step_aside() {
     assert_eq!(delve.at("Pell"), GridPos::new(8, 1));
     assert_eq!(delve.at("Hild"), GridPos::new(7, 1));
     assert_eq!(delve.at("Oswin"), GridPos::new(6, 1));
-    let parties = delve.world().resource::<delve::rules::party::Parties>();
+    let parties = delve
+        .world()
+        .resource::<delve_rules::rules::party::Parties>();
     assert_eq!(parties.0[0].leader(), Some(delve.entity("Pell")));
     assert!(delve.events::<PartyEvent>().iter().any(|e| matches!(
         e,
@@ -110,7 +112,7 @@ fn the_thief_goes_to_the_front_and_the_others_step_aside() {
     assert!(
         far.was_refused(
             "Pell",
-            &delve::rules::party::PartyRefusal::TooFarToStepAside {
+            &delve_rules::rules::party::PartyRefusal::TooFarToStepAside {
                 name: "Pell".into(),
                 feet: 35,
                 speed: 30,

@@ -3,13 +3,13 @@
 //! without them.
 
 use bevy::prelude::*;
-use delve::command::acts::Attack;
-use delve::command::{Command, was_refused};
-use delve::dice::Throw;
-use delve::log::EventLog;
-use delve::rules::combat::{CombatEvent, CombatRefusal};
-use delve::scenario::{Delve, Scenario};
-use delve::sim::{give, run_rounds};
+use delve_ground::dice::Throw;
+use delve_ground::log::EventLog;
+use delve_play::scenario::{Delve, Scenario};
+use delve_play::sim::{give, run_rounds};
+use delve_rules::command::acts::Attack;
+use delve_rules::command::{Command, was_refused};
+use delve_rules::rules::combat::{CombatEvent, CombatRefusal};
 
 /// Brannoc and a ghoul face each other in a lit hall; the level's `modules` as given.
 fn arena(modules: &str, brannoc: &str) -> Delve {

@@ -2,12 +2,12 @@
 //! a guard that keeps its post, a lair-dweller that keeps to its lair, a wanderer, a shout that
 //! calls the faction, and pursuit of intruders who slip out of sight.
 
-use delve::command::acts::{MakeNoise, Move};
-use delve::grid::GridPos;
-use delve::policy::monsters::MonsterEvent;
-use delve::rules::movement::Pace;
-use delve::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRow};
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_minds::policy::monsters::MonsterEvent;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{MakeNoise, Move};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::sound::{HearingEvent, HowHeard, NoiseKind, SoundRow};
 
 /// A corridor with a guard (speed 120': 12' a round at exploration speed) whose route runs
 /// between (2, 1) and (8, 1).
@@ -43,10 +43,10 @@ fn a_patrol_walks_its_route_round_and_round() {
     );
     // 12' a round: two 5' squares, the rest kept for the next round.
     let moved: Vec<u32> = delve
-        .events::<delve::rules::movement::MovementEvent>()
+        .events::<delve_rules::rules::movement::MovementEvent>()
         .iter()
         .filter_map(|e| match e {
-            delve::rules::movement::MovementEvent::Moved { feet, .. } => Some(*feet),
+            delve_rules::rules::movement::MovementEvent::Moved { feet, .. } => Some(*feet),
             _ => None,
         })
         .take(2)
@@ -114,14 +114,14 @@ fn a_surprised_lookout_shouts_when_its_faction_acts() {
     // Initiative 11 and 9; the goblins' surprise die a 1.
     delve.script_dice(&[11, 9, 6, 1]);
     delve.run(3);
-    assert!(delve.was_refused("Lookout", &delve::rules::acting::Hold::Surprised));
+    assert!(delve.was_refused("Lookout", &delve_rules::rules::acting::Hold::Surprised));
     let made: Vec<u64> = delve
         .log()
         .entries()
         .iter()
         .filter(|e| {
-            matches!(e.get::<delve::command::CommandEvent>(),
-                Some(delve::command::CommandEvent::CommandAccepted { who, .. }) if who == "Lookout")
+            matches!(e.get::<delve_rules::command::CommandEvent>(),
+                Some(delve_rules::command::CommandEvent::CommandAccepted { who, .. }) if who == "Lookout")
         })
         .map(|e| e.round)
         .collect();
@@ -408,7 +408,7 @@ fn a_guard_holds_its_post_in_a_battle() {
     assert!(
         delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active,
         "{}",
         delve.log().to_text()
@@ -430,8 +430,8 @@ fn a_guard_holds_its_post_in_a_battle() {
     assert!(
         delve
             .log()
-            .of::<delve::rules::combat::CombatEvent>()
-            .any(|e| matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. } if who == "Guard")),
+            .of::<delve_rules::rules::combat::CombatEvent>()
+            .any(|e| matches!(e, delve_rules::rules::combat::CombatEvent::Attacked { who, .. } if who == "Guard")),
         "{}",
         delve.log().to_text()
     );
@@ -458,7 +458,7 @@ fn a_lair_without_doors_reaches_its_radius() {
     };
     let lair = |delve: &Delve| {
         let mut xs: Vec<i32> = delve
-            .get::<delve::policy::monsters::Mind>("Bear")
+            .get::<delve_minds::policy::monsters::Mind>("Bear")
             .unwrap()
             .lair
             .iter()
@@ -511,12 +511,12 @@ fn noise_west(delve: &mut Delve) {
     });
 }
 
-fn opened(delve: &Delve) -> Vec<(String, delve::rules::doors::DoorOpening)> {
+fn opened(delve: &Delve) -> Vec<(String, delve_rules::rules::doors::DoorOpening)> {
     delve
-        .events::<delve::rules::doors::DoorEvent>()
+        .events::<delve_rules::rules::doors::DoorEvent>()
         .into_iter()
         .filter_map(|e| match e {
-            delve::rules::doors::DoorEvent::DoorOpened { who, how, .. } => Some((who, how)),
+            delve_rules::rules::doors::DoorEvent::DoorOpened { who, how, .. } => Some((who, how)),
             _ => None,
         })
         .collect()
@@ -526,7 +526,7 @@ fn opened(delve: &Delve) -> Vec<(String, delve::rules::doors::DoorOpening)> {
 /// and goes on through.
 #[test]
 fn a_monster_opens_a_door_to_look_at_a_noise() {
-    use delve::rules::doors::DoorOpening;
+    use delve_rules::rules::doors::DoorOpening;
     let mut delve = rooms_with_door("(at: (5, 2))", "").build();
     noise_west(&mut delve);
     delve.run(8);
@@ -568,9 +568,9 @@ fn a_monster_opens_a_door_to_look_at_a_noise() {
     assert!(opened(&delve).is_empty());
     assert!(
         !delve
-            .events::<delve::rules::doors::DoorEvent>()
+            .events::<delve_rules::rules::doors::DoorEvent>()
             .iter()
-            .any(|e| matches!(e, delve::rules::doors::DoorEvent::BashFailed { .. })),
+            .any(|e| matches!(e, delve_rules::rules::doors::DoorEvent::BashFailed { .. })),
         "no bash"
     );
 }
@@ -645,7 +645,7 @@ fn a_creature_closes_in_on_the_enemy_a_companion_points_out() {
     let aware = |d: &Delve, who: &str| {
         let e = d.entity(who);
         !d.world()
-            .resource::<delve::rules::combat::battle::Awareness>()
+            .resource::<delve_rules::rules::combat::battle::Awareness>()
             .of(e)
             .is_empty()
     };
@@ -697,7 +697,7 @@ fn a_party_member_goes_for_the_foe_beside_its_vulnerable_mapper() {
             delve
                 .world_mut()
                 .entity_mut(bo)
-                .insert(delve::rules::combat::behaviour::FightsTogether);
+                .insert(delve_rules::rules::combat::behaviour::FightsTogether);
         }
         delve.run(3);
         delve
@@ -705,8 +705,8 @@ fn a_party_member_goes_for_the_foe_beside_its_vulnerable_mapper() {
     let delve = build(true);
     assert!(
         delve
-            .get::<delve::rules::conditions::Conditions>("Ana")
-            .is_some_and(|c| c.has(delve::level::schema::ConditionKind::Vulnerable))
+            .get::<delve_rules::rules::conditions::Conditions>("Ana")
+            .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Vulnerable))
     );
     assert!(
         delve.at("Bo").within_a_step(GridPos::new(7, 1)),

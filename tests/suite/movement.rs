@@ -2,28 +2,28 @@
 //! Mapping, Rest and Recuperation, and the prone rule of the situational penalties.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::CommandEvent;
-use delve::command::acts::{Halt, Move, MoveParty, Rest, StandUp};
-use delve::creature::{CreatureIndex, Position};
-use delve::grid::GridPos;
-use delve::level::schema::ConditionKind;
-use delve::log::EventLog;
-use delve::rules::conditions::ConditionEvent;
-use delve::rules::movement::{HaltReason, MoveRefusal, MovementEvent};
-use delve::rules::party::PartyEvent;
-use delve::rules::rest::RestEvent;
-use delve::rules::throws::ThrowEvent;
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_play::scenario::Scenario;
+use delve_rules::command::Command;
+use delve_rules::command::CommandEvent;
+use delve_rules::command::acts::{Halt, Move, MoveParty, Rest, StandUp};
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::conditions::ConditionEvent;
+use delve_rules::rules::movement::{HaltReason, MoveRefusal, MovementEvent};
+use delve_rules::rules::party::PartyEvent;
+use delve_rules::rules::rest::RestEvent;
+use delve_rules::rules::throws::ThrowEvent;
 
-use delve::rules::conditions::{Conditions, effective_ac};
-use delve::rules::movement::Pace;
-use delve::rules::penalties::{CheckKind, penalties_for};
-use delve::sim::{give, run_round, run_rounds, sim_app};
+use delve_play::sim::{give, run_round, run_rounds, sim_app};
+use delve_rules::rules::conditions::{Conditions, effective_ac};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::penalties::{CheckKind, penalties_for};
 
 /// A level from map rows (`:` is rubble) and creature entries, with a `party` faction (its
 /// other fields in `party`) and a `foes` faction.
-pub(crate) fn level(rows: &[&str], creatures: &str, party: &str) -> delve::level::Level {
+pub(crate) fn level(rows: &[&str], creatures: &str, party: &str) -> delve_ground::level::Level {
     Scenario::new(rows)
         .legend("':': Rubble")
         .faction(&format!(r#"(name: "party"{party})"#))
@@ -319,7 +319,7 @@ fn prone_penalty_still_applies_in_the_round_the_creature_stood_up() {
         Command::StandUp(StandUp { who: "Down".into() }),
     );
     // Run the round up to its conditions phase: commands are taken, the creature stands.
-    delve::command::dispatch_commands(app.world_mut());
+    delve_rules::command::dispatch_commands(app.world_mut());
     assert!(conditions(&app, "Down").has(ConditionKind::Prone));
     assert_eq!(
         penalty(&app, CheckKind::Action),
@@ -393,7 +393,7 @@ fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens(
         "the leader passed through the corridor\n{}",
         app.world().resource::<EventLog>().to_text()
     );
-    use delve::rules::party::Formation;
+    use delve_rules::rules::party::Formation;
     assert_eq!(
         formations.last(),
         Some(&Formation::TwoColumns),
@@ -426,7 +426,7 @@ fn the_party_switches_from_single_file_to_two_columns_where_the_corridor_widens(
 
 #[test]
 fn exploring_records_its_benefits() {
-    use delve::rules::movement::ExplorationBenefits;
+    use delve_rules::rules::movement::ExplorationBenefits;
     let l = level(
         &["XXXXXXXXXXXX", "X..........X", "XXXXXXXXXXXX"],
         "(name: \"Thief\", faction: \"party\", at: (1, 1), hp: 5, ac: 12, carries: [(kind: Lantern, lit: true)], encumbrance_stone: 2.0, proficiencies: [Searching], gear: [TenFootPole])",
@@ -528,9 +528,9 @@ fn every_member_of_a_running_party_runs_by_the_running_rules() {
     assert!(events(&app).iter().any(|e| matches!(
         e,
         CommandEvent::CommandRefused { reason, .. }
-            if reason.get::<delve::rules::party::PartyRefusal>().is_some_and(|r| matches!(
+            if reason.get::<delve_rules::rules::party::PartyRefusal>().is_some_and(|r| matches!(
                 r,
-                delve::rules::party::PartyRefusal::MemberCannot { name, why: MoveRefusal::WindedCannotRun }
+                delve_rules::rules::party::PartyRefusal::MemberCannot { name, why: MoveRefusal::WindedCannotRun }
                     if name == "Follow"
             ))
     )));
@@ -561,7 +561,9 @@ fn every_member_of_a_running_party_runs_by_the_running_rules() {
         .iter()
         .filter(|ThrowEvent::Threw { skill, .. }| {
             *skill
-                == delve::rules::throws::Skill::Save(delve::level::schema::SaveCategory::Paralysis)
+                == delve_rules::rules::throws::Skill::Save(
+                    delve_ground::level::schema::SaveCategory::Paralysis,
+                )
         })
         .map(|ThrowEvent::Threw { who, throw, .. }| (who.clone(), throw.success))
         .collect();
@@ -583,7 +585,9 @@ fn at_combat_speed_the_mapper_does_not_map() {
         );
         let mut app = sim_app(&l, 1);
         let mapped = |app: &App| {
-            let maps = app.world().resource::<delve::rules::vision::PartyMaps>();
+            let maps = app
+                .world()
+                .resource::<delve_rules::rules::vision::PartyMaps>();
             maps.0
                 .iter()
                 .find(|m| m.party == "party")
@@ -625,7 +629,9 @@ fn a_mapper_whose_hands_are_busy_does_not_map() {
         );
         let mut app = sim_app(&l, 1);
         let mapped = |app: &App| {
-            let maps = app.world().resource::<delve::rules::vision::PartyMaps>();
+            let maps = app
+                .world()
+                .resource::<delve_rules::rules::vision::PartyMaps>();
             maps.0
                 .iter()
                 .find(|m| m.party == "party")
@@ -634,7 +640,7 @@ fn a_mapper_whose_hands_are_busy_does_not_map() {
         if carrying {
             give(
                 app.world_mut(),
-                Command::Carry(delve::command::acts::Carry {
+                Command::Carry(delve_rules::command::acts::Carry {
                     who: "Scribe".into(),
                     whom: "Hurt".into(),
                     with: None,
@@ -643,7 +649,7 @@ fn a_mapper_whose_hands_are_busy_does_not_map() {
             run_round(app.world_mut());
             assert!(
                 app.world()
-                    .get::<delve::rules::carrying::Holding>(
+                    .get::<delve_rules::rules::carrying::Holding>(
                         app.world().resource::<CreatureIndex>().0["Scribe"]
                     )
                     .is_some()
@@ -685,7 +691,7 @@ fn the_judge_throws_for_mapping_errors() {
             ", marching_order: [\"Scribe\"], mapper: \"Scribe\"",
         );
         l.judge.mapping_errors = true;
-        let mut app = delve::scenario::Delve {
+        let mut app = delve_play::scenario::Delve {
             app: sim_app(&l, 1),
         };
         app.give(MoveParty {
@@ -696,20 +702,23 @@ fn the_judge_throws_for_mapping_errors() {
         app.run(9);
         app.script_dice(&[1, 12]);
         app.run(1);
-        let errors = app.world().resource::<delve::rules::vision::PartyMaps>().0[0]
+        let errors = app
+            .world()
+            .resource::<delve_rules::rules::vision::PartyMaps>()
+            .0[0]
             .errors
             .len();
         let event = app
-            .events::<delve::rules::vision::VisionEvent>()
+            .events::<delve_rules::rules::vision::VisionEvent>()
             .into_iter()
-            .find(|e| matches!(e, delve::rules::vision::VisionEvent::MapError { .. }));
+            .find(|e| matches!(e, delve_rules::rules::vision::VisionEvent::MapError { .. }));
         (errors, event)
     };
     let (errors, event) = map_a_turn(", proficiencies: [Mapping], throws: { Mapping: 10 }");
     assert_eq!(errors, 0);
     assert!(matches!(
         event,
-        Some(delve::rules::vision::VisionEvent::MapError {
+        Some(delve_rules::rules::vision::VisionEvent::MapError {
             noticed: Some(true),
             ..
         })
@@ -718,6 +727,6 @@ fn the_judge_throws_for_mapping_errors() {
     assert!(errors > 0);
     assert!(matches!(
         event,
-        Some(delve::rules::vision::VisionEvent::MapError { noticed: None, .. })
+        Some(delve_rules::rules::vision::VisionEvent::MapError { noticed: None, .. })
     ));
 }

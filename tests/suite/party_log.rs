@@ -4,22 +4,22 @@
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
-use delve::creature::{Creature, Faction, Factions, Position};
-use delve::log::EventLog;
-use delve::rules::doors::DoorEvent;
-use delve::rules::vision::Sight;
+use delve_ground::log::EventLog;
+use delve_rules::creature::{Creature, Faction, Factions, Position};
+use delve_rules::rules::doors::DoorEvent;
+use delve_rules::rules::vision::Sight;
 
 /// Plays `file` under the default policy and gathers the names of the other factions'
 /// creatures some member of the party (faction 0) saw standing, round by round.
 fn delve_watching_the_party(file: &str, seed: u64, rounds: u64) -> (App, BTreeSet<String>) {
-    let level = delve::level::load_level_file(std::path::Path::new(file))
+    let level = delve_ground::level::load_level_file(std::path::Path::new(file))
         .unwrap()
         .level;
     let mut seen = BTreeSet::new();
-    let app = delve::sim::play_autonomous_watched(
+    let app = delve_play::sim::play_autonomous_watched(
         &level,
         seed,
-        &delve::policy::PartyPolicy::default(),
+        &delve_ground::party_policy::PartyPolicy::default(),
         &[],
         rounds,
         |world: &World| {
@@ -55,7 +55,7 @@ fn delve_watching_the_party(file: &str, seed: u64, rounds: u64) -> (App, BTreeSe
 /// Every entry of the party's log, as the party reads it.
 fn party_log(app: &App) -> Vec<(usize, String)> {
     let world = app.world();
-    let parties = world.resource::<delve::rules::party::Parties>();
+    let parties = world.resource::<delve_rules::rules::party::Parties>();
     let party = &parties.0[0];
     let members: Vec<String> = party
         .marching_order

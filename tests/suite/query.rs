@@ -1,12 +1,12 @@
 //! A Judge's questions asked in the middle of a delve: `query` answers from the simulation world
 //! as it stands, by the rules' own functions.
 
-use delve::command::acts::{Douse, Move};
-use delve::grid::GridPos;
 use delve::query;
-use delve::rules::light::LightLevel;
-use delve::rules::movement::Pace;
-use delve::scenario::{Delve, Scenario};
+use delve_ground::grid::GridPos;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{Douse, Move};
+use delve_rules::rules::light::LightLevel;
+use delve_rules::rules::movement::Pace;
 
 /// Ada (2 stone: 120' a turn, 40' a round in combat) with a lit torch at the west end of a
 /// corridor 20 squares long.

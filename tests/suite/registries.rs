@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::World;
-use delve::command::{Command, OFFERS, Offered};
-use delve::scenario::{Delve, Scenario};
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::{Command, OFFERS, Offered};
 
 use super::common::sample;
 
@@ -32,18 +32,22 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
 
 /// A plugin of the core left out of the plugin list would still carry out its commands but
 /// never run its systems, install its part of a level or offer its choices: every `impl Plugin`
-/// of `src/` is added by the list (`plugins::SimPlugins`).
+/// of the rules and the minds (`crates/rules`, `crates/minds`) is added by the list
+/// (`plugins::SimPlugins`, in `crates/play`).
 #[test]
 fn every_rule_plugin_is_in_the_plugin_list() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let list = std::fs::read_to_string(src.join("plugins.rs")).unwrap();
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let list = std::fs::read_to_string(crates.join("play/src/plugins.rs")).unwrap();
     let group = list
         .split("impl PluginGroup for SimPlugins")
         .nth(1)
         .and_then(|rest| rest.split("\n}\n").next())
         .expect("plugins.rs builds SimPlugins");
     let mut plugins = Vec::new();
-    for (path, code) in sources(&src) {
+    let sources = ["rules", "minds", "play"]
+        .into_iter()
+        .flat_map(|c| sources(&crates.join(c).join("src")));
+    for (path, code) in sources {
         for part in code.split("impl Plugin for ").skip(1) {
             let name: String = part
                 .chars()
@@ -88,7 +92,7 @@ fn showcases() -> Vec<Delve> {
         battle
             .world_mut()
             .entity_mut(e)
-            .insert(delve::rules::combat::battle::Controlled);
+            .insert(delve_rules::rules::combat::battle::Controlled);
     }
     battle.script_dice(&[11, 9, 6, 6]);
     battle.run(1);
@@ -96,7 +100,7 @@ fn showcases() -> Vec<Delve> {
     battle
         .world_mut()
         .entity_mut(ada)
-        .insert(delve::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::battle::Jammed);
 
     let mut trap = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
         .legend("'+': Door")
@@ -136,10 +140,13 @@ fn showcases() -> Vec<Delve> {
         .build();
     traps.run(1);
     let world = traps.world_mut();
-    let mut q = world.query::<(&delve::creature::Position, &mut delve::rules::traps::Trap)>();
+    let mut q = world.query::<(
+        &delve_rules::creature::Position,
+        &mut delve_rules::rules::traps::Trap,
+    )>();
     for (p, mut t) in q.iter_mut(world) {
         if p.0.x == 4 {
-            t.state = delve::rules::traps::TrapState::Disarmed;
+            t.state = delve_rules::rules::traps::TrapState::Disarmed;
         }
     }
 
@@ -157,7 +164,7 @@ fn showcases() -> Vec<Delve> {
                      structural_damage: (wood: "1d10", stone: "1d2"))])"#,
         )
         .build();
-    doors.act(delve::command::acts::OpenDoor {
+    doors.act(delve_rules::command::acts::OpenDoor {
         who: "Grom".into(),
         at: (4, 1),
     });
@@ -169,7 +176,7 @@ fn showcases() -> Vec<Delve> {
     fallen.script_dice(&[6, 1, 1, 1]);
     crate::caving::jump_across(&mut fallen);
     let mut rigged = crate::caving::chasm(kit, 13, '.');
-    rigged.give(delve::command::acts::RigTraverse {
+    rigged.give(delve_rules::command::acts::RigTraverse {
         who: "Jess".into(),
         to: (8, 1),
     });
@@ -179,10 +186,10 @@ fn showcases() -> Vec<Delve> {
         ", proficiencies: [Climbing], throws: { Climbing: 6 }",
         ", str: 18, gear: [Rope(50)]",
     );
-    pit.give(delve::command::acts::Climb {
+    pit.give(delve_rules::command::acts::Climb {
         who: "Ada".into(),
         to: (2, 1),
-        pace: delve::rules::caving::ClimbPace::Third,
+        pace: delve_rules::rules::caving::ClimbPace::Third,
     });
     pit.script_dice(&[20]);
     pit.run(1);
@@ -195,7 +202,7 @@ fn showcases() -> Vec<Delve> {
         pool
     };
     let mut held = drowning();
-    held.act(delve::command::acts::Grab {
+    held.act(delve_rules::command::acts::Grab {
         who: "Bo".into(),
         whom: "Pip".into(),
     });
@@ -224,14 +231,14 @@ fn showcases() -> Vec<Delve> {
 /// The names of the commands offered to anyone in this world now.
 fn offered_now(world: &World, seen: &mut BTreeSet<&'static str>) {
     for &e in world
-        .resource::<delve::creature::CreatureIndex>()
+        .resource::<delve_rules::creature::CreatureIndex>()
         .0
         .values()
     {
         if world.get_entity(e).is_err() {
             continue;
         }
-        for (_, choice) in delve::rules::choices_for(world, e) {
+        for (_, choice) in delve_rules::rules::choices_for(world, e) {
             seen.insert(Command::from(&choice.command).name());
         }
     }
@@ -253,8 +260,8 @@ fn every_command_is_offered_or_says_why_not() {
     let mut seen = BTreeSet::new();
     for file in ["crypt", "cave", "undercroft", "descent"] {
         let level = sample(&format!("levels/{file}.ron"));
-        let policy = delve::policy::PartyPolicy::default();
-        let _ = delve::sim::play_autonomous_watched(&level, 2, &policy, &[], 200, |world| {
+        let policy = delve_ground::party_policy::PartyPolicy::default();
+        let _ = delve_play::sim::play_autonomous_watched(&level, 2, &policy, &[], 200, |world| {
             offered_now(world, &mut seen);
         });
     }
@@ -287,12 +294,12 @@ fn every_command_is_offered_or_says_why_not() {
 fn every_command_refuses_a_field_it_does_not_have() {
     for (name, _) in OFFERS {
         let text = format!("{name}(pase: Running)");
-        let read = delve::command::script_options().from_str::<Command>(&text);
+        let read = delve_rules::command::script_options().from_str::<Command>(&text);
         let why = read.expect_err(&text).code.to_string();
         assert!(why.contains("pase"), "{text}: {why}");
     }
     let script = "[(round: 0, command: Move(who: \"Brannoc\", to: (6, 2), pase: Running))]";
-    let e = delve::sim::JournalFile::from_text(script).unwrap_err();
+    let e = delve_play::sim::JournalFile::from_text(script).unwrap_err();
     assert_eq!(
         (e.span.start.line, e.code.to_string().contains("pase")),
         (1, true)
@@ -306,10 +313,10 @@ fn every_command_refuses_a_field_it_does_not_have() {
 fn optional_values_in_a_script_are_written_bare() {
     let bare = "[(round: 0, command: Jump(who: \"Sera\", to: (6, 2), from: (5, 2))),
                  (round: 0, command: Autonomy(party: \"party\", policy: (turn_limit: 9)))]";
-    let read = delve::sim::JournalFile::from_text(bare).unwrap();
+    let read = delve_play::sim::JournalFile::from_text(bare).unwrap();
     assert_eq!(read.commands.len(), 2);
     let wrapped = "[(round: 0, command: Jump(who: \"Sera\", to: (6, 2), from: Some((5, 2))))]";
-    let why = delve::sim::JournalFile::from_text(wrapped)
+    let why = delve_play::sim::JournalFile::from_text(wrapped)
         .unwrap_err()
         .code
         .to_string();
@@ -322,10 +329,15 @@ fn optional_values_in_a_script_are_written_bare() {
 #[test]
 fn a_name_from_a_script_forges_no_log_line() {
     let script = r#"[(round: 0, command: Halt(who: "Ghost\n[h0 t0 r0] the party reaches its goal\u{1b}[31m"))]"#;
-    let script = delve::sim::JournalFile::from_text(script).unwrap().commands;
+    let script = delve_play::sim::JournalFile::from_text(script)
+        .unwrap()
+        .commands;
     let level = sample("levels/crypt.ron");
-    let app = delve::sim::play(&level, 1, &script, 1);
-    let text = app.world().resource::<delve::log::EventLog>().to_text();
+    let app = delve_play::sim::play(&level, 1, &script, 1);
+    let text = app
+        .world()
+        .resource::<delve_ground::log::EventLog>()
+        .to_text();
     assert!(text.contains("Ghost\\n[h0 t0 r0] the party"), "{text}");
     assert!(text.contains("\\u{1b}[31m"), "{text}");
     assert!(

@@ -2,14 +2,14 @@
 //! a still turn as rest, winded runners resting it off, and those who are down.
 
 use super::movement::{conditions, events, level, long_corridor, rows, runner};
-use delve::command::Command;
-use delve::command::acts::{Halt, Move, MoveParty, RestParty};
-use delve::level::schema::ConditionKind;
-use delve::log::EventLog;
-use delve::rules::movement::Pace;
-use delve::rules::party::PartyEvent;
-use delve::rules::rest::RestEvent;
-use delve::sim::{give, run_round, run_rounds, sim_app};
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_play::sim::{give, run_round, run_rounds, sim_app};
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Halt, Move, MoveParty, RestParty};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::party::PartyEvent;
+use delve_rules::rules::rest::RestEvent;
 
 /// Dungeon Delves › Running winds an adventurer with Endurance too (Endurance spares only the
 /// rest due after five turns); RULINGS › Rest: a turn in which it neither moved nor acted is a

@@ -2,15 +2,15 @@
 //! name (RULINGS › Movement penalties), the Judge's modifiers (RULINGS, first section), and the
 //! chances offered counted as the throw is (issue: chances shown).
 
-use delve::command::acts::{
+use delve_ground::dice::Throw;
+use delve_ground::level::schema::JudgeModifier;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{
     Attack, Bash, DisarmTrap, Hide, Listen, Move, PickLock, SearchHastily, SetJudgeModifier, Sneak,
 };
-use delve::dice::Throw;
-use delve::level::schema::JudgeModifier;
-use delve::rules::combat::CombatEvent;
-use delve::rules::judge::{JudgeRefusal, JudgeScope};
-use delve::rules::movement::Pace;
-use delve::scenario::{Delve, Scenario};
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::judge::{JudgeRefusal, JudgeScope};
+use delve_rules::rules::movement::Pace;
 
 /// The modifiers of the last throw whose description starts with `what`, as (source, value).
 fn mods_of(delve: &Delve, what: &str) -> Vec<(String, i32)> {
@@ -263,7 +263,7 @@ fn judge_modifiers_are_named_and_the_most_particular_wins() {
         "the Judge",
         &JudgeRefusal::Nothing {
             what: "door",
-            at: delve::grid::GridPos::new(5, 1)
+            at: delve_ground::grid::GridPos::new(5, 1)
         }
     ));
 }
@@ -333,7 +333,7 @@ fn chances_shown_count_the_natural_20_and_bloodied() {
             s = s.field("modules: (combat: false)");
         }
         let mut delve = s.build();
-        let at = delve::grid::GridPos::new(3, 1);
+        let at = delve_ground::grid::GridPos::new(3, 1);
         let ways = delve::query::door(delve.world_mut(), at, "Ada")
             .unwrap()
             .ways;

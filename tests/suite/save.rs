@@ -4,19 +4,19 @@
 
 use crate::common::crypt;
 use bevy::prelude::*;
-use delve::command::acts::{LightUp, Move, OpenDoor};
-use delve::command::{Journal, ScriptedCommand};
-use delve::creature::{HitPoints, Position};
-use delve::log::EventLog;
-use delve::rules::movement::Pace;
-use delve::save::{Save, SaveError, Step, redo, undo, write_atomic, write_atomic_with};
-use delve::sim;
-use delve::time::Clock;
+use delve_ground::log::EventLog;
+use delve_ground::time::Clock;
+use delve_play::save::{Save, SaveError, Step, redo, undo, write_atomic, write_atomic_with};
+use delve_play::sim;
+use delve_rules::command::acts::{LightUp, Move, OpenDoor};
+use delve_rules::command::{Journal, ScriptedCommand};
+use delve_rules::creature::{HitPoints, Position};
+use delve_rules::rules::movement::Pace;
 
 /// The crypt's fighter walks to the pillared hall's door, the mage lights his lantern, the
 /// fighter opens the door: commands at rounds 0, 3 and 12.
 fn script() -> Vec<ScriptedCommand> {
-    let at = |round: u64, command: delve::command::Command| ScriptedCommand {
+    let at = |round: u64, command: delve_rules::command::Command| ScriptedCommand {
         round,
         command,
         between_rounds: false,

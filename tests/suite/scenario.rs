@@ -3,23 +3,23 @@
 //! lowers), finds the secret door by searching, picks its lock, and opens it.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::{
+use delve_ground::grid::GridPos;
+use delve_ground::level::load_level_file;
+use delve_ground::level::schema::{DoorState, Lock};
+use delve_ground::log::{EventLog, LogEntry};
+use delve_rules::command::Command;
+use delve_rules::command::acts::{
     Climb, LowerRope, MarchingOrder, Move, OpenDoor, PickLockMethodically, Search,
 };
-use delve::creature::{CreatureIndex, Position};
-use delve::grid::GridPos;
-use delve::level::load_level_file;
-use delve::level::schema::{DoorState, Lock};
-use delve::log::{EventLog, LogEntry};
-use delve::rules::caving::{Below, CavingEvent, ClimbPace, Climbing};
-use delve::rules::doors::Door;
-use delve::rules::doors::{DoorEvent, DoorOpening, LockOpening};
-use delve::rules::search::SearchEvent;
-use delve::rules::traps::TrapEvent;
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::caving::{Below, CavingEvent, ClimbPace, Climbing};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::doors::{DoorEvent, DoorOpening, LockOpening};
+use delve_rules::rules::search::SearchEvent;
+use delve_rules::rules::traps::TrapEvent;
 
-use delve::rules::movement::{Pace, Walking};
-use delve::sim::{give, run_round, sim_app};
+use delve_play::sim::{give, run_round, sim_app};
+use delve_rules::rules::movement::{Pace, Walking};
 
 const SECRET: GridPos = GridPos::new(22, 12);
 
@@ -64,7 +64,7 @@ fn play(seed: u64) -> Option<EventLog> {
                     to: (beside.x, beside.y),
                     pace: Pace::Combat,
                 })
-            } else if !delve::rules::caving::climbing::rope_in(
+            } else if !delve_rules::rules::caving::climbing::rope_in(
                 app.world_mut(),
                 GridPos::new(15, 10),
             ) {

@@ -1,21 +1,21 @@
 //! Searching: Dungeon Delves › Searching and the "Searching & Listening" table.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::{Move, OpenDoor, Search, SearchHastily};
-use delve::creature::{CreatureIndex, Position};
-use delve::grid::GridPos;
-use delve::level::load_level_str;
-use delve::log::EventLog;
-use delve::rules::doors::Door;
-use delve::rules::doors::DoorRefusal;
-use delve::rules::search::SearchEvent;
-use delve::rules::search::SearchRefusal;
-use delve::rules::traps::Trap;
+use delve_ground::grid::GridPos;
+use delve_ground::level::load_level_str;
+use delve_ground::log::EventLog;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Move, OpenDoor, Search, SearchHastily};
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::doors::DoorRefusal;
+use delve_rules::rules::search::SearchEvent;
+use delve_rules::rules::search::SearchRefusal;
+use delve_rules::rules::traps::Trap;
 
 use crate::common::log_text as text;
-use delve::rules::movement::Pace;
-use delve::sim::{give, run_round, run_rounds, sim_app};
+use delve_play::sim::{give, run_round, run_rounds, sim_app};
+use delve_rules::rules::movement::Pace;
 
 fn app(extra: &str, features: &str) -> App {
     let src = format!(
@@ -85,15 +85,15 @@ fn a_secret_doors_concealment_is_written_in_the_level() {
     let search = app
         .world()
         .resource::<EventLog>()
-        .of::<delve::rules::throws::ThrowEvent>()
-        .map(|delve::rules::throws::ThrowEvent::Threw { throw, .. }| throw)
+        .of::<delve_rules::rules::throws::ThrowEvent>()
+        .map(|delve_rules::rules::throws::ThrowEvent::Threw { throw, .. }| throw)
         .find(|t| t.what.starts_with("Searching (methodical)"))
         .cloned()
         .unwrap_or_else(|| panic!("no methodical search:\n{}", text(&app)));
     assert!(
         search
             .modifiers
-            .contains(&delve::dice::Modifier::new(-3, "Judge: concealment")),
+            .contains(&delve_ground::dice::Modifier::new(-3, "Judge: concealment")),
         "{search:?}"
     );
 }
@@ -120,7 +120,7 @@ fn a_found_secret_door_can_be_opened() {
     );
     run_round(app.world_mut());
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Sera",
             &DoorRefusal::NoKnownDoor {
@@ -145,7 +145,7 @@ fn a_found_secret_door_can_be_opened() {
     run_round(app.world_mut());
     let world = app.world_mut();
     let door = world.query::<&Door>().single(world).unwrap().clone();
-    assert!(!door.secret && door.state == delve::level::schema::DoorState::Open);
+    assert!(!door.secret && door.state == delve_ground::level::schema::DoorState::Open);
 }
 
 /// A thief exploring past a hidden pit searches for it by itself, and finds it before it
@@ -192,8 +192,8 @@ fn a_thief_exploring_past_a_pit_finds_it_before_stepping_on_it() {
 /// the walk, finds it — and she stops short of it at (4, 1), with no 1d6 for it.
 #[test]
 fn a_thief_who_notices_a_trap_does_not_set_it_off() {
-    use delve::rules::movement::{HaltReason, MovementEvent};
-    use delve::rules::traps::TrapEvent;
+    use delve_rules::rules::movement::{HaltReason, MovementEvent};
+    use delve_rules::rules::traps::TrapEvent;
     let pit = "traps: [(at: (5, 1), kind: Pit(depth_feet: 20))],";
     let mut app = app(SURE, pit);
     give(
@@ -240,7 +240,7 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     );
     run_round(app.world_mut());
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Sera",
             &SearchRefusal::NotASearcher
@@ -274,7 +274,7 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
     let log = text(&app);
     assert!(log.contains("Searching (hasty): d20"), "{log}");
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Sera",
             &SearchRefusal::SearchedHereHastily
@@ -291,10 +291,12 @@ fn hasty_searches_are_for_thieves_and_once_per_level() {
 fn hasty_throws(app: &App) -> usize {
     app.world()
         .resource::<EventLog>()
-        .of::<delve::rules::throws::ThrowEvent>()
-        .filter(|delve::rules::throws::ThrowEvent::Threw { throw, .. }| {
-            throw.what.starts_with("Searching (hasty")
-        })
+        .of::<delve_rules::rules::throws::ThrowEvent>()
+        .filter(
+            |delve_rules::rules::throws::ThrowEvent::Threw { throw, .. }| {
+                throw.what.starts_with("Searching (hasty")
+            },
+        )
         .count()
 }
 
@@ -324,7 +326,7 @@ fn a_missed_feature_is_not_searched_for_hastily_again_from_another_square() {
         run_round(app.world_mut());
     }
     assert_eq!(hasty_throws(&app), 1, "{}", text(&app));
-    assert!(!delve::command::was_refused(
+    assert!(!delve_rules::command::was_refused(
         app.world().resource::<EventLog>(),
         "Sera",
         &SearchRefusal::SearchedHereHastily
@@ -399,15 +401,15 @@ fn one_searching_throw_notices_every_hidden_feature() {
     let both = "doors: [(at: (3, 2), secret: true)], \
                 traps: [(at: (2, 1), kind: Pit(depth_feet: 10), hidden: true)],";
     for (die, found) in [(18, 2), (17, 0)] {
-        let mut delve = delve::scenario::Delve {
+        let mut delve = delve_play::scenario::Delve {
             app: app(", gear: [TenFootPole]", both),
         };
         delve.give(Search { who: "Sera".into() });
         delve.run(9);
         delve.script_dice(&[die]);
         delve.run(1);
-        let throws = delve.throws_for(delve::rules::throws::Skill::Proficiency(
-            delve::level::schema::Proficiency::Searching,
+        let throws = delve.throws_for(delve_rules::rules::throws::Skill::Proficiency(
+            delve_ground::level::schema::Proficiency::Searching,
         ));
         assert_eq!(throws.len(), 2, "each feature read against the one die");
         assert!(throws.iter().all(|t| t.natural == die && t.target == 18));
@@ -422,8 +424,8 @@ fn one_searching_throw_notices_every_hidden_feature() {
 /// the fighter steps back a place — and searches there.
 #[test]
 fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
-    use delve::rules::party::PartyEvent;
-    let mut delve = delve::scenario::Scenario::new(&[
+    use delve_rules::rules::party::PartyEvent;
+    let mut delve = delve_play::scenario::Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXXXX",
         "X..............+.....X",
         "XXXXXXXXXXXXXXXX.....X",
@@ -444,7 +446,10 @@ fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
     )
     .field("goal: Room((19, 1))")
     .build();
-    crate::autonomy::hand_over(&mut delve, delve::policy::PartyPolicy::default());
+    crate::autonomy::hand_over(
+        &mut delve,
+        delve_ground::party_policy::PartyPolicy::default(),
+    );
     delve.run(3);
     assert!(
         delve.events::<PartyEvent>().iter().any(|e| matches!(
@@ -454,11 +459,11 @@ fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
         "{}",
         delve.log().to_text()
     );
-    assert_eq!(delve.at("Pell"), delve::grid::GridPos::new(14, 1));
-    assert_eq!(delve.at("Hild"), delve::grid::GridPos::new(13, 1));
+    assert_eq!(delve.at("Pell"), delve_ground::grid::GridPos::new(14, 1));
+    assert_eq!(delve.at("Hild"), delve_ground::grid::GridPos::new(13, 1));
     delve.run(20);
-    let searches = delve.throws_for(delve::rules::throws::Skill::Proficiency(
-        delve::level::schema::Proficiency::Searching,
+    let searches = delve.throws_for(delve_rules::rules::throws::Skill::Proficiency(
+        delve_ground::level::schema::Proficiency::Searching,
     ));
     assert!(!searches.is_empty(), "{}", delve.log().to_text());
 }
@@ -472,11 +477,11 @@ fn the_thief_comes_forward_to_search_the_dead_end_its_leader_stands_on() {
 fn a_partly_hidden_feature_permits_anyone_a_hasty_search() {
     let features = "doors: [(at: (3, 2), secret: true, hasty_for_anyone: true)], \
                     traps: [(at: (5, 1), kind: Pit(depth_feet: 10), hidden: true)],";
-    let mut delve = delve::scenario::Delve {
+    let mut delve = delve_play::scenario::Delve {
         app: app("", features),
     };
-    let hasty = |delve: &delve::scenario::Delve| {
-        delve::rules::choices_for(delve.world(), delve.entity("Sera"))
+    let hasty = |delve: &delve_play::scenario::Delve| {
+        delve_rules::rules::choices_for(delve.world(), delve.entity("Sera"))
             .into_iter()
             .any(|(_, c)| c.way == "search hastily")
     };
@@ -492,8 +497,8 @@ fn a_partly_hidden_feature_permits_anyone_a_hasty_search() {
     assert!(hasty(&delve));
     delve.script_dice(&[18]);
     delve.act(SearchHastily { who: "Sera".into() });
-    let throws = delve.throws_for(delve::rules::throws::Skill::Proficiency(
-        delve::level::schema::Proficiency::Searching,
+    let throws = delve.throws_for(delve_rules::rules::throws::Skill::Proficiency(
+        delve_ground::level::schema::Proficiency::Searching,
     ));
     assert_eq!(
         throws

@@ -3,19 +3,19 @@
 
 use super::combat::*;
 use bevy::prelude::*;
-use delve::command::acts::{
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_play::scenario::Scenario;
+use delve_play::sim::run_round;
+use delve_rules::command::acts::{
     ActivateEnchantment, ClearJam, Disengage, ForgoShield, Move, MoveAcrobatically, MoveCautiously,
     TotalDefense,
 };
-use delve::level::schema::ConditionKind;
-use delve::log::EventLog;
-use delve::rules::combat::AttackRefusal;
-use delve::rules::combat::CombatRefusal;
-use delve::rules::combat::battle::attack;
-use delve::rules::combat::{AttackNote, CombatEvent};
-use delve::rules::damage::take_damage;
-use delve::scenario::Scenario;
-use delve::sim::run_round;
+use delve_rules::rules::combat::AttackRefusal;
+use delve_rules::rules::combat::CombatRefusal;
+use delve_rules::rules::combat::battle::attack;
+use delve_rules::rules::combat::{AttackNote, CombatEvent};
+use delve_rules::rules::damage::take_damage;
 
 /// Stepping away from a hostile creature provokes its attack of opportunity; moving cautiously
 /// (half speed) does not, unless it has Combat Reflexes, and then at −4.
@@ -23,15 +23,15 @@ use delve::sim::run_round;
 fn moving_away_provokes_and_cautious_movement_does_not() {
     let away = |cautious: bool| {
         if cautious {
-            delve::command::Command::MoveCautiously(MoveCautiously {
+            delve_rules::command::Command::MoveCautiously(MoveCautiously {
                 who: "Brannoc".into(),
                 to: (1, 1),
             })
         } else {
-            delve::command::Command::Move(Move {
+            delve_rules::command::Command::Move(Move {
                 who: "Brannoc".into(),
                 to: (1, 1),
-                pace: delve::rules::movement::Pace::Combat,
+                pace: delve_rules::rules::movement::Pace::Combat,
             })
         }
     };
@@ -64,14 +64,14 @@ fn moving_away_provokes_and_cautious_movement_does_not() {
 fn without_cautious_movement_stepping_away_still_provokes() {
     let mut app = engaged("");
     app.world_mut()
-        .resource_mut::<delve::rules::tactical::TacticalCombat>()
+        .resource_mut::<delve_rules::rules::tactical::TacticalCombat>()
         .cautious_movement = false;
     give_now(
         &mut app,
-        delve::command::Command::Move(Move {
+        delve_rules::command::Command::Move(Move {
             who: "Brannoc".into(),
             to: (1, 1),
-            pace: delve::rules::movement::Pace::Combat,
+            pace: delve_rules::rules::movement::Pace::Combat,
         }),
     );
     let aoo = opportunities(&app);
@@ -88,17 +88,19 @@ fn one_disengages_only_from_a_foe_that_threatens_it() {
     let g = app.entity("Gnawbone");
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::creature::Position(delve::grid::GridPos::new(6, 1)));
+        .insert(delve_rules::creature::Position(
+            delve_ground::grid::GridPos::new(6, 1),
+        ));
     give_now(
         &mut app,
-        delve::command::Command::Disengage(Disengage {
+        delve_rules::command::Command::Disengage(Disengage {
             who: "Brannoc".into(),
             from: "Gnawbone".into(),
         }),
     );
     let log = app.world().resource::<EventLog>();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             log,
             "Brannoc",
             &CombatRefusal::DoesNotThreaten {
@@ -114,11 +116,11 @@ fn one_disengages_only_from_a_foe_that_threatens_it() {
 #[test]
 fn disengaging_makes_the_first_step_safe() {
     // Brannoc disengages from the ghoul, then steps away as told.
-    let disengaged_then = |step: delve::command::Command| {
+    let disengaged_then = |step: delve_rules::command::Command| {
         let mut app = engaged("");
-        delve::sim::give(
+        delve_play::sim::give(
             app.world_mut(),
-            delve::command::Command::Disengage(Disengage {
+            delve_rules::command::Command::Disengage(Disengage {
                 who: "Brannoc".into(),
                 from: "Gnawbone".into(),
             }),
@@ -126,22 +128,24 @@ fn disengaging_makes_the_first_step_safe() {
         give_now(&mut app, step);
         app
     };
-    let app = disengaged_then(delve::command::Command::Move(Move {
+    let app = disengaged_then(delve_rules::command::Command::Move(Move {
         who: "Brannoc".into(),
         to: (1, 1),
-        pace: delve::rules::movement::Pace::Combat,
+        pace: delve_rules::rules::movement::Pace::Combat,
     }));
     assert!(opportunities(&app).is_empty());
     // Disengaging does not combine with cautious movement.
-    let app = disengaged_then(delve::command::Command::MoveCautiously(MoveCautiously {
-        who: "Brannoc".into(),
-        to: (1, 1),
-    }));
+    let app = disengaged_then(delve_rules::command::Command::MoveCautiously(
+        MoveCautiously {
+            who: "Brannoc".into(),
+            to: (1, 1),
+        },
+    ));
     // The cautious walk is an order that stands, given at once; the disengage, a swift action,
     // waits for the party's turn and meets it.
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Brannoc",
             &CombatRefusal::CautiousCannotDisengage
@@ -163,10 +167,14 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     // Wren shoots the ghoul over no one: put Brannoc out of the line.
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::creature::Position(delve::grid::GridPos::new(9, 1)));
+        .insert(delve_rules::creature::Position(
+            delve_ground::grid::GridPos::new(9, 1),
+        ));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
+        .insert(delve_rules::creature::Position(
+            delve_ground::grid::GridPos::new(3, 1),
+        ));
     app.script_dice(&[10]);
     attack(app.world_mut(), w, g, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
@@ -190,7 +198,7 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
     );
     give_now(
         &mut app,
-        delve::command::Command::ClearJam(ClearJam { who: "Wren".into() }),
+        delve_rules::command::Command::ClearJam(ClearJam { who: "Wren".into() }),
     );
     let log = app.world().resource::<EventLog>();
     let cleared = CombatEvent::JamCleared {
@@ -202,7 +210,7 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
         "{}",
         log.to_text()
     );
-    assert!(delve::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
+    assert!(delve_rules::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
 }
 
 /// Shields: a firearm in its first increment goes "versus the target's Touch AC + Shield bonus
@@ -221,20 +229,24 @@ fn a_firearm_against_a_stat_blocks_touch_ac_and_a_destroyed_shield() {
         );
         app.world_mut()
             .entity_mut(b)
-            .insert(delve::creature::Position(delve::grid::GridPos::new(9, 1)));
+            .insert(delve_rules::creature::Position(
+                delve_ground::grid::GridPos::new(9, 1),
+            ));
         app.world_mut()
             .entity_mut(g)
-            .insert(delve::creature::Position(delve::grid::GridPos::new(3, 1)));
+            .insert(delve_rules::creature::Position(
+                delve_ground::grid::GridPos::new(3, 1),
+            ));
         if destroyed {
             app.world_mut()
                 .entity_mut(g)
-                .insert(delve::rules::combat::battle::ShieldState {
+                .insert(delve_rules::rules::combat::battle::ShieldState {
                     broken: true,
                     destroyed: true,
                     sacrificed_in: None,
                 });
         }
-        let f = delve::rules::combat::attack::forecast(app.world(), w, g, 0).unwrap();
+        let f = delve_rules::rules::combat::attack::forecast(app.world(), w, g, 0).unwrap();
         let shield_off: i32 = f
             .modifiers
             .iter()
@@ -257,7 +269,9 @@ fn a_pistol_shot_at_chain_mail() {
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::creature::Position(delve::grid::GridPos::new(5, 1)));
+        .insert(delve_rules::creature::Position(
+            delve_ground::grid::GridPos::new(5, 1),
+        ));
     app.script_dice(&[10, 5]);
     attack(app.world_mut(), g, b, 0).unwrap();
     let (_, _, _, target, hit, damage) = last_attack(&app);
@@ -275,7 +289,7 @@ fn shields_forgone_and_sacrificed() {
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     give_now(
         &mut app,
-        delve::command::Command::ForgoShield(ForgoShield {
+        delve_rules::command::Command::ForgoShield(ForgoShield {
             who: "Gnawbone".into(),
         }),
     );
@@ -296,7 +310,7 @@ fn shields_forgone_and_sacrificed() {
     assert_eq!(d.total, 4);
     let state = app
         .world()
-        .get::<delve::rules::combat::battle::ShieldState>(g)
+        .get::<delve_rules::rules::combat::battle::ShieldState>(g)
         .copied()
         .unwrap();
     assert!(state.broken && !state.destroyed);
@@ -316,11 +330,11 @@ fn shields_forgone_and_sacrificed() {
 /// critical, not at a second in the same round, and it is destroyed at one the next round.
 #[test]
 fn a_shield_is_sacrificed_by_its_bearers_choice_once_a_round() {
-    use delve::command::acts::SacrificeShield;
-    use delve::rules::combat::gear::{ShieldSacrifice, ShieldState};
+    use delve_rules::command::acts::SacrificeShield;
+    use delve_rules::rules::combat::gear::{ShieldSacrifice, ShieldState};
     let tough = ", hp: 40, shield: Some((weight: Heavy, ac_bonus: 1))";
     // The throw, its confirmation, and the damage die (a critical's base dice at maximum).
-    let critical = |app: &mut delve::scenario::Delve| {
+    let critical = |app: &mut delve_play::scenario::Delve| {
         let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
         app.script_dice(&[20, 15, 4]);
         attack(app.world_mut(), b, g, 0).unwrap();
@@ -344,7 +358,7 @@ fn a_shield_is_sacrificed_by_its_bearers_choice_once_a_round() {
         who: "Gnawbone".into(),
         when: ShieldSacrifice::Always,
     });
-    let round = app.world().resource::<delve::time::Clock>().rounds;
+    let round = app.world().resource::<delve_ground::time::Clock>().rounds;
     let broken = ShieldState {
         broken: true,
         destroyed: false,
@@ -356,7 +370,9 @@ fn a_shield_is_sacrificed_by_its_bearers_choice_once_a_round() {
         (true, Some(broken)),
         "an immediate action: once a round"
     );
-    app.world_mut().resource_mut::<delve::time::Clock>().rounds += 1;
+    app.world_mut()
+        .resource_mut::<delve_ground::time::Clock>()
+        .rounds += 1;
     let (crit, state) = critical(&mut app);
     assert!(!crit && state.is_some_and(|s| s.destroyed));
     assert_eq!(
@@ -379,20 +395,20 @@ fn a_shield_is_forgone_while_its_bearers_hands_climb() {
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     app.world_mut()
         .entity_mut(g)
-        .insert(delve::rules::caving::Climbing {
-            to: delve::grid::GridPos::new(3, 1),
+        .insert(delve_rules::rules::caving::Climbing {
+            to: delve_ground::grid::GridPos::new(3, 1),
             height_feet: 20,
             done_feet: 5.0,
-            surface: delve::rules::caving::Surface::Sheer,
-            pace: delve::rules::caving::ClimbPace::Third,
+            surface: delve_rules::rules::caving::Surface::Sheer,
+            pace: delve_rules::rules::caving::ClimbPace::Third,
             stretches_thrown: 0,
             down: true,
             rappel: false,
             slowed: false,
         });
-    app.act(delve::command::acts::SacrificeShield {
+    app.act(delve_rules::command::acts::SacrificeShield {
         who: "Gnawbone".into(),
-        when: delve::rules::combat::gear::ShieldSacrifice::Always,
+        when: delve_rules::rules::combat::gear::ShieldSacrifice::Always,
     });
     app.script_dice(&[20, 15, 4]);
     attack(app.world_mut(), b, g, 0).unwrap();
@@ -407,7 +423,7 @@ fn a_shield_is_forgone_while_its_bearers_hands_climb() {
     assert!(damage.unwrap().critical, "no shield to give up");
     app.world_mut()
         .entity_mut(g)
-        .remove::<delve::rules::caving::Climbing>();
+        .remove::<delve_rules::rules::caving::Climbing>();
     app.script_dice(&[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
@@ -441,7 +457,11 @@ fn a_bloodied_monster_that_flees_runs_away() {
     for _ in 0..3 {
         run_round(app.world_mut());
     }
-    let at = app.world().get::<delve::creature::Position>(g).unwrap().0;
+    let at = app
+        .world()
+        .get::<delve_rules::creature::Position>(g)
+        .unwrap()
+        .0;
     assert!(at.x >= 6, "it got away from Brannoc at (2, 1): {at}");
     assert_eq!(attacks_before, attacks(&app));
 }
@@ -464,14 +484,14 @@ fn tumbling_past_with_acrobatics() {
         let b = app.entity("Brannoc");
         app.world_mut()
             .entity_mut(b)
-            .insert(delve::rules::combat::battle::Controlled);
+            .insert(delve_rules::rules::combat::battle::Controlled);
         // Initiative 11 and 9, neither side surprised.
         app.script_dice(&[11, 9, 6, 6]);
         run_round(app.world_mut());
         app.script_dice(&[die]);
         give_now(
             &mut app,
-            delve::command::Command::MoveAcrobatically(MoveAcrobatically {
+            delve_rules::command::Command::MoveAcrobatically(MoveAcrobatically {
                 who: "Brannoc".into(),
                 to: (1, 1),
             }),
@@ -506,12 +526,12 @@ fn shield_walls_and_total_defense() {
     let mut app = arena(shield, second);
     let (b, g) = (app.entity("Brannoc"), app.entity("Gnawbone"));
     for who in ["Gnawbone", "Ashmaw"] {
-        delve::sim::give(
+        delve_play::sim::give(
             app.world_mut(),
-            delve::command::Command::TotalDefense(TotalDefense { who: who.into() }),
+            delve_rules::command::Command::TotalDefense(TotalDefense { who: who.into() }),
         );
     }
-    delve::command::dispatch_commands(app.world_mut());
+    delve_rules::command::dispatch_commands(app.world_mut());
     app.script_dice(&[10, 3]);
     attack(app.world_mut(), b, g, 0).unwrap();
     let mods = last_attack(&app).1;
@@ -530,7 +550,7 @@ fn shield_walls_and_total_defense() {
 /// to each hit, past armor.
 #[test]
 fn activating_a_weapon_enchantment() {
-    use delve::rules::combat::battle::activation_is_a_move_action;
+    use delve_rules::rules::combat::battle::activation_is_a_move_action;
     assert!(activation_is_a_move_action(1, true));
     assert!(!activation_is_a_move_action(0, true));
     assert!(!activation_is_a_move_action(3, false));
@@ -540,7 +560,7 @@ fn activating_a_weapon_enchantment() {
     let mut app = engaged(flaming);
     give_now(
         &mut app,
-        delve::command::Command::ActivateEnchantment(ActivateEnchantment {
+        delve_rules::command::Command::ActivateEnchantment(ActivateEnchantment {
             who: "Gnawbone".into(),
             weapon: "claw".into(),
         }),
@@ -552,7 +572,7 @@ fn activating_a_weapon_enchantment() {
         ),
         "{log}"
     );
-    let round = app.world().resource::<delve::time::Clock>().rounds - 1;
+    let round = app.world().resource::<delve_ground::time::Clock>().rounds - 1;
     let struck = app
         .world()
         .resource::<EventLog>()
@@ -598,7 +618,7 @@ fn attacks_in_the_dark_by_how_the_attacker_sees() {
     let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
-        .insert(delve::rules::combat::battle::Controlled);
+        .insert(delve_rules::rules::combat::battle::Controlled);
     run_round(app.world_mut());
     let g = app.entity("Gnawbone");
     app.script_dice(&[10, 1]);
@@ -617,7 +637,8 @@ fn attacks_in_the_dark_by_how_the_attacker_sees() {
         "{mods:?}"
     );
     // The window's chance to hit counts the same modifiers: 3 - 6 against AC 13 needs 16+.
-    let (chance, need) = delve::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
+    let (chance, need) =
+        delve_rules::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
     assert_eq!((need, chance), (16, 0.25));
 }
 
@@ -673,7 +694,7 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
     let w = app.entity("Wren");
     app.world_mut()
         .entity_mut(w)
-        .insert(delve::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::battle::Jammed);
     app.run(1);
     assert!(
         app.events::<CombatEvent>().contains(&cleared),
@@ -690,8 +711,11 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
     quiet
         .world_mut()
         .entity_mut(w)
-        .insert(delve::rules::combat::battle::Jammed);
-    crate::autonomy::hand_over(&mut quiet, delve::policy::PartyPolicy::default());
+        .insert(delve_rules::rules::combat::battle::Jammed);
+    crate::autonomy::hand_over(
+        &mut quiet,
+        delve_ground::party_policy::PartyPolicy::default(),
+    );
     quiet.run(3);
     assert!(
         quiet.events::<CombatEvent>().contains(&cleared),
@@ -700,7 +724,7 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
     );
     assert!(
         crate::autonomy::intents(&quiet)
-            .contains(&delve::policy::party::Intent::ClearJam { who: "Wren".into() })
+            .contains(&delve_minds::policy::party::Intent::ClearJam { who: "Wren".into() })
     );
 }
 
@@ -729,7 +753,7 @@ fn a_gambeson_layered_beneath_armor_adds_its_bludgeoning_dr() {
         assert_eq!((damage.reduced_by, damage.total), (dr, total));
     }
 
-    use delve::level::DiagnosticKind;
+    use delve_ground::level::DiagnosticKind;
     for (wrong, kind) in [
         (
             r#", armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)),

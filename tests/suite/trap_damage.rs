@@ -5,12 +5,12 @@
 use super::traps::{act, app, walk_to};
 use crate::common::hp;
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::Move;
-use delve::grid::GridPos;
-use delve::rules::movement::Pace;
-use delve::rules::traps::TrapEvent;
-use delve::scenario::Scenario;
+use delve_ground::grid::GridPos;
+use delve_play::scenario::Scenario;
+use delve_rules::command::Command;
+use delve_rules::command::acts::Move;
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::traps::TrapEvent;
 
 /// Tactical Combat › Natural 20 and Natural 1: a natural 1 on the save doubles a trap's damage;
 /// a natural 20 on a save for half takes none.
@@ -53,10 +53,10 @@ fn a_natural_1_that_saves_doubles_only_the_damage_dealt() {
             }),
         );
         let sprung = app
-            .events::<delve::rules::traps::TrapEvent>()
+            .events::<delve_rules::rules::traps::TrapEvent>()
             .into_iter()
             .find_map(|e| match e {
-                delve::rules::traps::TrapEvent::TrapSprung { damage, saved, .. } => {
+                delve_rules::rules::traps::TrapEvent::TrapSprung { damage, saved, .. } => {
                     Some((damage, saved))
                 }
                 _ => None,
@@ -86,20 +86,20 @@ fn a_pit_opening_under_one_takes_everyone_on_its_square() {
     let (ada, bo) = (app.entity("Ada"), app.entity("Bo"));
     app.world_mut()
         .entity_mut(bo)
-        .insert(delve::creature::Position(GridPos::new(4, 1)));
+        .insert(delve_rules::creature::Position(GridPos::new(4, 1)));
     let trap = {
         let world = app.world_mut();
         world
-            .query_filtered::<Entity, With<delve::rules::traps::Trap>>()
+            .query_filtered::<Entity, With<delve_rules::rules::traps::Trap>>()
             .single(world)
             .unwrap()
     };
     app.script_dice(&[3, 4, 5, 6]);
-    delve::rules::traps::spring(app.world_mut(), trap, ada);
+    delve_rules::rules::traps::spring(app.world_mut(), trap, ada);
     for name in ["Ada", "Bo"] {
         assert_eq!(
-            app.get::<delve::creature::Below>(name),
-            Some(&delve::creature::Below { depth_feet: 20 }),
+            app.get::<delve_rules::creature::Below>(name),
+            Some(&delve_rules::creature::Below { depth_feet: 20 }),
             "{name} is in the pit"
         );
     }
@@ -119,7 +119,7 @@ fn a_pit_opening_under_one_takes_everyone_on_its_square() {
 /// leaves her bloodied.
 #[test]
 fn a_pits_damage_goes_through_the_one_damage_path() {
-    use delve::level::schema::ConditionKind;
+    use delve_ground::level::schema::ConditionKind;
     for (hp, faces, condition) in [
         (4, [1, 3, 3], ConditionKind::Dying),
         (20, [1, 6, 5], ConditionKind::Bloodied),
@@ -139,7 +139,7 @@ fn a_pits_damage_goes_through_the_one_damage_path() {
             pace: Pace::Combat,
         });
         app.run(3);
-        let conditions = app.get::<delve::creature::Conditions>("Ada").unwrap();
+        let conditions = app.get::<delve_rules::creature::Conditions>("Ada").unwrap();
         assert!(conditions.has(condition), "{}", app.log().to_text());
         assert_eq!(app.at("Ada"), GridPos::new(4, 1), "in the pit");
     }
@@ -158,7 +158,7 @@ fn a_trap_that_attacks_damages_only_on_a_hit() {
         delve.script_dice(&[1, die, 4]);
         delve.run(1);
         let attack = delve
-            .throws_for(delve::rules::throws::Skill::Attack)
+            .throws_for(delve_rules::rules::throws::Skill::Attack)
             .pop()
             .expect("the trap attacks");
         assert_eq!(

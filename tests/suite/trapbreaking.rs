@@ -5,16 +5,16 @@
 use super::traps::*;
 use crate::common::hp;
 use bevy::prelude::*;
-use delve::command::acts::{DisarmTrap, Move, RearmTrap, Touch};
-use delve::command::{Command, refusals};
-use delve::grid::GridPos;
-use delve::log::EventLog;
-use delve::rules::movement::Pace;
-use delve::rules::task::TaskEvent;
-use delve::rules::traps::TrapEvent;
-use delve::rules::traps::TrapRefusal;
-use delve::rules::traps::TrapState;
-use delve::sim::{give, run_rounds};
+use delve_ground::grid::GridPos;
+use delve_ground::log::EventLog;
+use delve_play::sim::{give, run_rounds};
+use delve_rules::command::acts::{DisarmTrap, Move, RearmTrap, Touch};
+use delve_rules::command::{Command, refusals};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::task::TaskEvent;
+use delve_rules::rules::traps::TrapEvent;
+use delve_rules::rules::traps::TrapRefusal;
+use delve_rules::rules::traps::TrapState;
 
 #[test]
 fn a_thief_disarms_re_arms_and_discharges() {
@@ -55,7 +55,7 @@ fn a_thief_disarms_re_arms_and_discharges() {
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &TrapRefusal::NotDisarmed
@@ -87,7 +87,7 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &TrapRefusal::HastyNotProficient
@@ -106,7 +106,7 @@ fn only_thieves_disarm_hastily_and_unknown_traps_cannot_be_touched() {
     run_rounds(app.world_mut(), 1);
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &TrapRefusal::NoKnownTrap {
@@ -302,7 +302,7 @@ fn touching_a_touch_trap() {
     );
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
-        delve::command::was_refused(
+        delve_rules::command::was_refused(
             app.world().resource::<EventLog>(),
             "Ada",
             &TrapRefusal::OutOfReach {
@@ -317,7 +317,7 @@ fn touching_a_touch_trap() {
 /// probing, to stop; one without a pole is offered neither.
 #[test]
 fn probing_with_the_pole_is_offered_to_its_bearer() {
-    let mut delve = delve::scenario::Scenario::lit_corridor(8)
+    let mut delve = delve_play::scenario::Scenario::lit_corridor(8)
         .creature(
             r#"(name: "Pip", faction: "party", at: (1, 1), hp: 5, ac: 10,
                 encumbrance_stone: 2.0, gear: [TenFootPole])"#,
@@ -327,13 +327,18 @@ fn probing_with_the_pole_is_offered_to_its_bearer() {
                 encumbrance_stone: 2.0)"#,
         )
         .build();
-    let probes = |delve: &delve::scenario::Delve, who: &str| -> Vec<delve::act::Choice> {
-        delve::rules::choices_for(delve.world(), delve.entity(who))
-            .into_iter()
-            .map(|(_, c)| c)
-            .filter(|c| c.command.get::<delve::command::acts::Probe>().is_some())
-            .collect()
-    };
+    let probes =
+        |delve: &delve_play::scenario::Delve, who: &str| -> Vec<delve_rules::act::Choice> {
+            delve_rules::rules::choices_for(delve.world(), delve.entity(who))
+                .into_iter()
+                .map(|(_, c)| c)
+                .filter(|c| {
+                    c.command
+                        .get::<delve_rules::command::acts::Probe>()
+                        .is_some()
+                })
+                .collect()
+        };
     assert!(probes(&delve, "Ada").is_empty(), "no pole");
     let offered = probes(&delve, "Pip");
     assert_eq!(offered.len(), 1);
@@ -341,11 +346,15 @@ fn probing_with_the_pole_is_offered_to_its_bearer() {
     delve.act(
         offered[0]
             .command
-            .get::<delve::command::acts::Probe>()
+            .get::<delve_rules::command::acts::Probe>()
             .unwrap()
             .clone(),
     );
-    assert!(delve.get::<delve::rules::traps::Probing>("Pip").is_some());
+    assert!(
+        delve
+            .get::<delve_rules::rules::traps::Probing>("Pip")
+            .is_some()
+    );
     let offered = probes(&delve, "Pip");
     assert_eq!(offered[0].way, "stop probing");
 }

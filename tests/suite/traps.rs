@@ -1,21 +1,21 @@
 //! Traps: Dungeon Delves › Traps and Trapbreaking.
 
 use bevy::prelude::*;
-use delve::command::Command;
-use delve::command::acts::{DisarmTrapMethodically, Move, OpenDoor, Probe};
-use delve::creature::{CreatureIndex, HitPoints, Position};
-use delve::dice::Dice;
-use delve::grid::GridPos;
-use delve::log::EventLog;
-use delve::rules::throws::ThrowEvent;
-use delve::rules::traps::TrapEvent;
-use delve::rules::traps::{Trap, TrapState};
+use delve_ground::dice::Dice;
+use delve_ground::grid::GridPos;
+use delve_ground::log::EventLog;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{DisarmTrapMethodically, Move, OpenDoor, Probe};
+use delve_rules::creature::{CreatureIndex, HitPoints, Position};
+use delve_rules::rules::throws::ThrowEvent;
+use delve_rules::rules::traps::TrapEvent;
+use delve_rules::rules::traps::{Trap, TrapState};
 
 use crate::common::hp;
-use delve::rules::movement::Pace;
-use delve::rules::traps::sets_off;
-use delve::scenario::{Delve, Scenario};
-use delve::sim::{give, run_rounds};
+use delve_play::scenario::{Delve, Scenario};
+use delve_play::sim::{give, run_rounds};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::traps::sets_off;
 
 /// A trap goes off on 1–2 of 1d6: about a third of the time over many seeded rolls.
 #[test]
@@ -116,7 +116,7 @@ fn an_open_pit_is_a_hole_not_floor() {
     delve.run(2);
     assert!(delve.was_refused(
         "Ada",
-        &delve::rules::movement::MoveRefusal::HoleInTheWay {
+        &delve_rules::rules::movement::MoveRefusal::HoleInTheWay {
             at: GridPos::new(4, 1)
         }
     ));
@@ -142,7 +142,7 @@ fn one_who_does_not_know_an_open_pit_falls_in() {
         delve.run(2);
         assert!(trap_chances(&delve).is_empty());
         assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(4, 1));
-        assert!(delve.get::<delve::creature::Below>("Ada").is_some());
+        assert!(delve.get::<delve_rules::creature::Below>("Ada").is_some());
     }
 }
 
@@ -172,15 +172,15 @@ fn those_behind_stop_at_the_edge_of_a_pit_that_opens() {
     delve.script_dice(&[1, 3, 4]);
     delve.run(4);
     assert!(
-        delve.get::<delve::creature::Below>("Ada").is_some(),
+        delve.get::<delve_rules::creature::Below>("Ada").is_some(),
         "{}",
         delve.log().to_text()
     );
     assert!(delve.get::<Position>("Bo").unwrap().0.x < 4);
-    assert!(delve.get::<delve::creature::Below>("Bo").is_none());
-    assert!(delve.events::<delve::rules::movement::MovementEvent>().iter().any(|e| matches!(
+    assert!(delve.get::<delve_rules::creature::Below>("Bo").is_none());
+    assert!(delve.events::<delve_rules::rules::movement::MovementEvent>().iter().any(|e| matches!(
         e,
-        delve::rules::movement::MovementEvent::Halted { who, reason: delve::rules::movement::HaltReason::Hole { at }, .. }
+        delve_rules::rules::movement::MovementEvent::Halted { who, reason: delve_rules::rules::movement::HaltReason::Hole { at }, .. }
             if who == "Bo" && *at == GridPos::new(4, 1)
     )));
     assert_eq!(trap_chances(&delve), vec![GridPos::new(4, 1)]);
@@ -534,12 +534,15 @@ fn monsters_do_not_step_around_a_trap_only_the_party_found() {
         r#"(name: "Hob", faction: "hermits", at: (7, 4), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
     )
     .build();
-    app.act(delve::command::acts::SearchHastily { who: "Sera".into() });
+    app.act(delve_rules::command::acts::SearchHastily { who: "Sera".into() });
     let trap = |app: &mut Delve| {
         let world = app.world_mut();
         world.query::<&Trap>().single(world).unwrap().clone()
     };
-    assert_eq!(trap(&mut app).known_to, vec![delve::creature::Faction(0)]);
+    assert_eq!(
+        trap(&mut app).known_to,
+        vec![delve_rules::creature::Faction(0)]
+    );
     // Sera walks across: she knows it, and steps around it.
     app.give(Move {
         who: "Sera".into(),
@@ -575,14 +578,14 @@ fn an_open_pit_can_be_jumped() {
         .entity_mut(ada)
         .insert(Position(GridPos::new(3, 1)));
     delve.script_dice(&[6]);
-    delve.act(delve::command::acts::Jump {
+    delve.act(delve_rules::command::acts::Jump {
         who: "Ada".into(),
         to: (5, 1),
         from: None,
         running: false,
     });
     assert_eq!(delve.get::<Position>("Ada").unwrap().0, GridPos::new(5, 1));
-    assert!(delve.get::<delve::creature::Below>("Ada").is_none());
+    assert!(delve.get::<delve_rules::creature::Below>("Ada").is_none());
     assert!(trap_chances(&delve).is_empty());
 }
 
@@ -606,14 +609,14 @@ fn a_trap_found_on_the_way_stops_the_walk() {
     {
         let world = delve.world_mut();
         let mut trap = world.query::<&mut Trap>().single_mut(world).unwrap();
-        trap.learned_by(Some(delve::creature::Faction(0)));
+        trap.learned_by(Some(delve_rules::creature::Faction(0)));
     }
     delve.run(1);
     let at = delve.get::<Position>("Ada").unwrap().0;
     assert!(at.x < 4);
-    assert!(delve.events::<delve::rules::movement::MovementEvent>().iter().any(|e| matches!(
+    assert!(delve.events::<delve_rules::rules::movement::MovementEvent>().iter().any(|e| matches!(
         e,
-        delve::rules::movement::MovementEvent::Halted { who, reason: delve::rules::movement::HaltReason::Trap { at }, .. }
+        delve_rules::rules::movement::MovementEvent::Halted { who, reason: delve_rules::rules::movement::HaltReason::Trap { at }, .. }
             if who == "Ada" && *at == GridPos::new(4, 1)
     )));
     assert!(trap_chances(&delve).is_empty());
@@ -644,19 +647,22 @@ fn the_fighting_behaviour_walks_no_one_across_a_known_hole() {
         )
         .build();
     delve.run(12);
-    let crossing = delve::command::refusals(delve.log())
+    let crossing = delve_rules::command::refusals(delve.log())
         .filter(|(_, r)| {
             matches!(
-                r.get::<delve::rules::movement::MoveRefusal>(),
-                Some(delve::rules::movement::MoveRefusal::HoleInTheWay { .. })
+                r.get::<delve_rules::rules::movement::MoveRefusal>(),
+                Some(delve_rules::rules::movement::MoveRefusal::HoleInTheWay { .. })
             )
         })
         .count();
     assert!(
         delve
             .log()
-            .of::<delve::rules::combat::CombatEvent>()
-            .any(|e| matches!(e, delve::rules::combat::CombatEvent::ModeChanged { .. })),
+            .of::<delve_rules::rules::combat::CombatEvent>()
+            .any(|e| matches!(
+                e,
+                delve_rules::rules::combat::CombatEvent::ModeChanged { .. }
+            )),
         "a battle began: {}",
         delve.log().to_text()
     );

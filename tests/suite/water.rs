@@ -1,16 +1,16 @@
 //! Swimming and Drowning (Dungeon Delves).
 
-use delve::command::acts::{Grab, LetGo, Move};
-use delve::creature::Encumbrance;
-use delve::level::SpeedBasis;
-use delve::level::schema::ConditionKind;
-use delve::level::schema::Proficiency;
-use delve::rules::acting::Hold;
-use delve::rules::conditions::Conditions;
-use delve::rules::movement::Pace;
-use delve::rules::throws::Skill;
-use delve::rules::water::{Drowning, WaterEvent, WaterRefusal};
-use delve::scenario::{Delve, Scenario};
+use delve_ground::level::SpeedBasis;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::level::schema::Proficiency;
+use delve_play::scenario::{Delve, Scenario};
+use delve_rules::command::acts::{Grab, LetGo, Move};
+use delve_rules::creature::Encumbrance;
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::throws::Skill;
+use delve_rules::rules::water::{Drowning, WaterEvent, WaterRefusal};
 
 /// A pool over the head from (3, 1) to (5, 1), 40' deep; Pip (`pip`) swims in it at (3, 1);
 /// Bo (2 stone) stands on the bank at (2, 1).
@@ -30,7 +30,7 @@ pub(crate) fn pool(pip: &str, extra: &str) -> Delve {
         .build()
 }
 
-fn swimming(delve: &Delve) -> Vec<delve::dice::Throw> {
+fn swimming(delve: &Delve) -> Vec<delve_ground::dice::Throw> {
     delve.throws_for(Skill::Proficiency(Proficiency::Swimming))
 }
 
@@ -169,7 +169,7 @@ fn an_ally_grabs_the_drowning_and_bears_half_its_weight() {
     delve.script_dice(&[1]);
     delve.run(1);
     let bo = delve.entity("Bo");
-    let offered: Vec<String> = delve::rules::water::rescue_choices(delve.world(), bo)
+    let offered: Vec<String> = delve_rules::rules::water::rescue_choices(delve.world(), bo)
         .into_iter()
         .map(|c| c.way)
         .collect();
@@ -238,11 +238,11 @@ fn a_swimming_speed_is_how_fast_it_swims() {
     };
     assert_eq!(
         swim(", speed_feet: 30, swim_feet: 60"),
-        delve::grid::GridPos::new(5, 1)
+        delve_ground::grid::GridPos::new(5, 1)
     );
     assert_eq!(
         swim(", encumbrance_stone: 0.0, proficiencies: [Swimming]"),
-        delve::grid::GridPos::new(3, 1)
+        delve_ground::grid::GridPos::new(3, 1)
     );
 }
 
@@ -265,13 +265,13 @@ fn one_swimming_throw_a_round_through_a_battle() {
         delve
             .world_mut()
             .entity_mut(e)
-            .insert(delve::rules::combat::battle::Controlled);
+            .insert(delve_rules::rules::combat::battle::Controlled);
     }
     delve.run(4);
     assert!(
         delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     // The ghoul leaves the level: the battle ends after a round with no one aware.
@@ -281,12 +281,12 @@ fn one_swimming_throw_a_round_through_a_battle() {
     assert!(
         !delve
             .world()
-            .resource::<delve::rules::combat::battle::Battle>()
+            .resource::<delve_rules::rules::combat::battle::Battle>()
             .active
     );
     let mut per_round = std::collections::BTreeMap::<u64, u32>::new();
     for e in delve.log().entries() {
-        if let Some(delve::rules::throws::ThrowEvent::Threw { skill, .. }) = e.get()
+        if let Some(delve_rules::rules::throws::ThrowEvent::Threw { skill, .. }) = e.get()
             && *skill == Skill::Proficiency(Proficiency::Swimming)
         {
             *per_round.entry(e.round).or_default() += 1;
@@ -303,10 +303,10 @@ fn one_swimming_throw_a_round_through_a_battle() {
 
 /// The situational penalties of an action check for `who` now, by source.
 fn action_penalties(delve: &Delve, who: &str) -> Vec<(String, i32)> {
-    delve::rules::penalties::penalties_for(
+    delve_rules::rules::penalties::penalties_for(
         delve.world(),
         delve.entity(who),
-        delve::rules::penalties::CheckKind::Action,
+        delve_rules::rules::penalties::CheckKind::Action,
     )
     .unwrap()
     .into_iter()
@@ -417,7 +417,7 @@ fn a_sunk_ally_is_reached_by_swimming_and_carried_up() {
     });
     assert!(delve.was_refused("Bo", &WaterRefusal::MustSwimToIt { sunk_feet: 40 }));
     let bo = delve.entity("Bo");
-    assert!(delve::rules::water::rescue_choices(delve.world(), bo).is_empty());
+    assert!(delve_rules::rules::water::rescue_choices(delve.world(), bo).is_empty());
     delve.act(Grab {
         who: "Cal".into(),
         whom: "Pip".into(),
@@ -479,10 +479,10 @@ fn a_swimmer_at_running_speed_cannot_attack() {
             delve
                 .world_mut()
                 .entity_mut(e)
-                .insert(delve::rules::combat::battle::Controlled);
+                .insert(delve_rules::rules::combat::battle::Controlled);
         }
         delve.run(1);
-        delve.give(delve::command::acts::Attack {
+        delve.give(delve_rules::command::acts::Attack {
             who: "Pip".into(),
             target: "Gnawbone".into(),
             weapon: None,
@@ -493,26 +493,27 @@ fn a_swimmer_at_running_speed_cannot_attack() {
             pace,
         });
         delve.run(1);
-        let events = delve.events::<delve::rules::combat::CombatEvent>();
-        let lapsed: Vec<_> =
-            events
-                .iter()
-                .filter_map(|e| match e {
-                    delve::rules::combat::CombatEvent::AttackOrderLapsed {
-                        who, reason, ..
-                    } if who == "Pip" => Some(reason.clone()),
-                    _ => None,
-                })
-                .collect();
+        let events = delve.events::<delve_rules::rules::combat::CombatEvent>();
+        let lapsed: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                delve_rules::rules::combat::CombatEvent::AttackOrderLapsed {
+                    who, reason, ..
+                } if who == "Pip" => Some(reason.clone()),
+                _ => None,
+            })
+            .collect();
         let attacked = events.iter().any(|e| {
-            matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. } if who == "Pip")
+            matches!(e, delve_rules::rules::combat::CombatEvent::Attacked { who, .. } if who == "Pip")
         });
         (lapsed, attacked)
     };
     assert_eq!(
         fight(Pace::Running),
         (
-            vec![delve::act::Refusal::from(Hold::SwimmingAtRunningSpeed)],
+            vec![delve_rules::act::Refusal::from(
+                Hold::SwimmingAtRunningSpeed
+            )],
             false
         )
     );

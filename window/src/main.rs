@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use delve::command::ScriptedCommand;
-use delve::level::{self, Diagnostics, Loaded, SourcePos};
+use delve_ground::level::{self, Diagnostics, Loaded, SourcePos};
+use delve_rules::command::ScriptedCommand;
 
 mod cli;
 #[cfg(feature = "gui")]
@@ -286,7 +286,7 @@ enum Cmd {
             global = true,
             value_name = "ROUNDS",
             default_value_t = 0,
-            value_parser = clap::value_parser!(u64).range(0..=delve::time::MAX_ROUNDS)
+            value_parser = clap::value_parser!(u64).range(0..=delve_ground::time::MAX_ROUNDS)
         )]
         after: u64,
     },
@@ -370,7 +370,7 @@ fn main() -> ExitCode {
         }) => {
             print!(
                 "{}",
-                delve::level::generate::rooms_and_corridors(&name, width, height, seed)
+                delve_ground::level::generate::rooms_and_corridors(&name, width, height, seed)
             );
             ExitCode::SUCCESS
         }
@@ -459,7 +459,7 @@ fn replay(_: ReplayArgs) -> ExitCode {
 /// Where `--at` opens the delve.
 #[cfg(feature = "gui")]
 fn watch_at(at: Option<&str>) -> Result<gui::WatchAt, String> {
-    use delve::timeline::MarkKind as K;
+    use delve_play::timeline::MarkKind as K;
     let Some(at) = at else {
         return Ok(gui::WatchAt::Start);
     };
@@ -544,7 +544,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         });
         return gui::run(options);
     }
-    let text = match delve::files::read_text(source) {
+    let text = match delve_ground::files::read_text(source) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("{}: cannot read: {e}", source.display());
@@ -553,7 +553,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
     };
     if text.contains("fingerprint") {
         // A save: the window goes on from it, then back to the round asked for.
-        if let Err(e) = delve::save::Save::from_text(&text, &source.display().to_string()) {
+        if let Err(e) = delve_play::save::Save::from_text(&text, &source.display().to_string()) {
             eprintln!("{e}");
             return ExitCode::from(1);
         }
@@ -632,7 +632,7 @@ fn check(levels: &[PathBuf], lint: bool) -> ExitCode {
         match level::load_level_file(path) {
             Ok(mut loaded) => {
                 if lint {
-                    let src = delve::files::read_text(path).unwrap_or_default();
+                    let src = delve_ground::files::read_text(path).unwrap_or_default();
                     let file = path.display().to_string();
                     for l in delve::lint::lint(&loaded.level, &src) {
                         loaded.warnings.push(l.diagnostic(&file));
@@ -677,9 +677,9 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
 }
 
 /// A journal (its commands and the checks of its turns) or a command script.
-fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
+fn load_journal(path: &Path) -> Result<delve_play::sim::JournalFile, Diagnostics> {
     let file = path.display().to_string();
-    let src = delve::files::read_text(path).map_err(|e| {
+    let src = delve_ground::files::read_text(path).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
             level::DiagnosticKind::Unreadable,
             &file,
@@ -687,7 +687,7 @@ fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
             format!("cannot read command script: {e}"),
         )])
     })?;
-    delve::sim::JournalFile::from_text(&src).map_err(|e| {
+    delve_play::sim::JournalFile::from_text(&src).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
             level::DiagnosticKind::Syntax,
             &file,
@@ -699,12 +699,17 @@ fn load_journal(path: &Path) -> Result<delve::sim::JournalFile, Diagnostics> {
 
 /// The party policy in the file `path`, or the persona of that name (the defaults when none),
 /// or its error printed.
-fn load_policy(path: Option<&Path>) -> Option<delve::policy::PartyPolicy> {
-    match path.map(delve::policy::PartyPolicy::find).transpose() {
-        Ok(p) => Some(p.unwrap_or_else(|| delve::policy::PartyPolicy {
-            name: Some("careful".to_owned()),
-            ..Default::default()
-        })),
+fn load_policy(path: Option<&Path>) -> Option<delve_ground::party_policy::PartyPolicy> {
+    match path
+        .map(delve_ground::party_policy::PartyPolicy::find)
+        .transpose()
+    {
+        Ok(p) => Some(
+            p.unwrap_or_else(|| delve_ground::party_policy::PartyPolicy {
+                name: Some("careful".to_owned()),
+                ..Default::default()
+            }),
+        ),
         Err(e) => {
             eprintln!("error: {e}");
             None
@@ -714,7 +719,7 @@ fn load_policy(path: Option<&Path>) -> Option<delve::policy::PartyPolicy> {
 
 /// Does the level have a party for a policy to play (a faction with a marching order)? If
 /// not, says so.
-fn has_party(path: &Path, level: &delve::level::Level) -> bool {
+fn has_party(path: &Path, level: &delve_ground::level::Level) -> bool {
     let any = level.factions.iter().any(|f| !f.marching_order.is_empty());
     if !any {
         eprintln!(

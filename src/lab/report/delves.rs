@@ -143,7 +143,7 @@ pub(super) fn time_budget(ended: &[&RunRecord]) -> Table {
 }
 
 /// The party's size: the members of the level's first party.
-pub fn party_size(level: &crate::level::Level) -> usize {
+pub fn party_size(level: &delve_ground::level::Level) -> usize {
     level
         .factions
         .iter()
@@ -231,7 +231,7 @@ pub(super) fn casualties(ended: &[&RunRecord]) -> Table {
     )
     .keyed_by(4)
     .when_empty("No member was brought down or left behind.");
-    let mut rows: std::collections::BTreeSet<(&str, &Harm, crate::grid::GridPos, Fate)> =
+    let mut rows: std::collections::BTreeSet<(&str, &Harm, delve_ground::grid::GridPos, Fate)> =
         Default::default();
     for r in ended {
         for c in &r.features.casualties {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::tables::Table;
 use super::{LabPlan, RunRecord};
-use crate::policy::Outcome;
+use delve_minds::policy::outcome::Outcome;
 
 mod delves;
 pub use delves::party_size;
@@ -89,7 +89,7 @@ pub struct Summary {
     pub failed: Vec<(u64, String)>,
     /// Members left behind alive as the party left (`tally.left_behind`), by who, where and
     /// how, most first: the delves, and how many of them the others could have brought out.
-    pub left_behind: Vec<((String, crate::grid::GridPos, String), u64, u64)>,
+    pub left_behind: Vec<((String, delve_ground::grid::GridPos, String), u64, u64)>,
 }
 
 impl Summary {
@@ -125,8 +125,11 @@ impl Summary {
 }
 
 /// Members left behind alive, by who, where and how, most first (then by name).
-fn left_behind(ended: &[&RunRecord]) -> Vec<((String, crate::grid::GridPos, String), u64, u64)> {
-    let mut by: BTreeMap<(String, crate::grid::GridPos, String), (u64, u64)> = BTreeMap::new();
+fn left_behind(
+    ended: &[&RunRecord],
+) -> Vec<((String, delve_ground::grid::GridPos, String), u64, u64)> {
+    let mut by: BTreeMap<(String, delve_ground::grid::GridPos, String), (u64, u64)> =
+        BTreeMap::new();
     for r in ended {
         for l in &r.tally.left_behind {
             let e = by
@@ -368,7 +371,7 @@ pub fn write_all(
 ) -> Result<(), String> {
     let write = |name: &str, text: &str| {
         let at = dir.join(name);
-        crate::files::write_atomic(&at, text.as_bytes())
+        delve_ground::files::write_atomic(&at, text.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", at.display()))
     };
     super::write_partial(plan, level_file, result, dir)?;

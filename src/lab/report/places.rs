@@ -2,7 +2,7 @@
 
 use super::super::tables::{self, Cell, Table};
 use super::super::{LabPlan, MadeBy, RunRecord};
-use crate::policy::Outcome;
+use delve_minds::policy::outcome::Outcome;
 use std::collections::BTreeMap;
 
 pub(super) fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
@@ -69,15 +69,15 @@ pub(super) fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
 }
 
 /// The door's kind in words: secret, open at the start, locked, stuck.
-pub(super) fn door_note(d: &crate::level::DoorDef) -> String {
+pub(super) fn door_note(d: &delve_ground::level::DoorDef) -> String {
     let mut notes = Vec::new();
     if d.door.secret {
         notes.push("secret");
     }
-    if d.door.state == crate::grid::DoorState::Open {
+    if d.door.state == delve_ground::grid::DoorState::Open {
         notes.push("open at the start");
     }
-    if d.door.lock != crate::level::schema::Lock::Unlocked {
+    if d.door.lock != delve_ground::level::schema::Lock::Unlocked {
         notes.push("locked");
     }
     if d.door.stuck {
@@ -208,9 +208,9 @@ pub(super) fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
     let (names, room_of) = super::super::heat::rooms(&plan.level.grid);
     let reach = super::super::heat::reach_of_rooms(&plan.level, way_in(&plan.level));
     let goal_room = match plan.level.goal {
-        crate::level::Goal::Room(p)
-        | crate::level::Goal::Reach(p)
-        | crate::level::Goal::Exit(p) => plan.level.grid.index(p).and_then(|i| room_of[i]),
+        delve_ground::level::Goal::Room(p)
+        | delve_ground::level::Goal::Reach(p)
+        | delve_ground::level::Goal::Exit(p) => plan.level.grid.index(p).and_then(|i| room_of[i]),
         _ => None,
     };
     let size = |k: usize| room_of.iter().filter(|r| **r == Some(k)).count();
@@ -253,7 +253,7 @@ pub(super) fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
 }
 
 /// Where the level's first party starts: its leader's square.
-pub fn way_in(level: &crate::level::Level) -> crate::grid::GridPos {
+pub fn way_in(level: &delve_ground::level::Level) -> delve_ground::grid::GridPos {
     level
         .factions
         .iter()
@@ -263,7 +263,7 @@ pub fn way_in(level: &crate::level::Level) -> crate::grid::GridPos {
 }
 
 /// The level's creatures hostile to its (first) party, or it to them, by name.
-pub(super) fn hostile_to_the_party(level: &crate::level::Level) -> Vec<String> {
+pub(super) fn hostile_to_the_party(level: &delve_ground::level::Level) -> Vec<String> {
     let Some(party) = level
         .factions
         .iter()
@@ -285,7 +285,7 @@ pub(super) fn hostile_to_the_party(level: &crate::level::Level) -> Vec<String> {
 
 /// The foes of the party — every creature hostile to it, those never met at zero, and any
 /// other the party fought: the share of delves that fought each, felled it, and never met it.
-pub(super) fn foes(level: &crate::level::Level, ended: &[&RunRecord]) -> Table {
+pub(super) fn foes(level: &delve_ground::level::Level, ended: &[&RunRecord]) -> Table {
     let hostile = hostile_to_the_party(level);
     let mut names: Vec<&String> = ended
         .iter()

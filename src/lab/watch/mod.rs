@@ -7,18 +7,18 @@
 
 use bevy::prelude::*;
 
-use crate::command::{Command, CommandEvent};
-use crate::creature::{CreatureIndex, Position};
-use crate::grid::GridPos;
-use crate::level::schema::ConditionKind;
-use crate::log::LogEntry;
-use crate::rules::caving::CavingEvent;
-use crate::rules::combat::CombatEvent;
-use crate::rules::conditions::ConditionEvent;
-use crate::rules::doors::{DoorEvent, LockOpening};
-use crate::rules::traps::TrapEvent;
-use crate::rules::water::WaterEvent;
-use crate::time::{DelveMode, ROUNDS_PER_TURN};
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::LogEntry;
+use delve_ground::time::{DelveMode, ROUNDS_PER_TURN};
+use delve_rules::command::{Command, CommandEvent};
+use delve_rules::creature::{CreatureIndex, Position};
+use delve_rules::rules::caving::CavingEvent;
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::conditions::ConditionEvent;
+use delve_rules::rules::doors::{DoorEvent, LockOpening};
+use delve_rules::rules::traps::TrapEvent;
+use delve_rules::rules::water::WaterEvent;
 
 mod records;
 pub use records::{
@@ -56,7 +56,7 @@ impl DelveWatch {
         let mut secret_doors = Vec::new();
         let mut traps = Vec::new();
         let mut world_doors: Vec<(GridPos, bool)> = Vec::new();
-        if let Some(mut q) = world.try_query::<(&Position, &crate::rules::doors::Door)>() {
+        if let Some(mut q) = world.try_query::<(&Position, &delve_rules::rules::doors::Door)>() {
             world_doors = q.iter(world).map(|(p, d)| (p.0, d.secret)).collect();
         }
         world_doors.sort();
@@ -72,7 +72,7 @@ impl DelveWatch {
                 });
             }
         }
-        if let Some(mut q) = world.try_query::<(&Position, &crate::rules::traps::Trap)>() {
+        if let Some(mut q) = world.try_query::<(&Position, &delve_rules::rules::traps::Trap)>() {
             let mut at: Vec<GridPos> = q.iter(world).map(|(p, _)| p.0).collect();
             at.sort();
             traps = at
@@ -119,7 +119,8 @@ impl DelveWatch {
             }
         }
         for s in &mut self.secret_doors {
-            if s.reached.is_none() && crate::grid::distance_feet(p, s.at, scale_feet) <= reach_feet
+            if s.reached.is_none()
+                && delve_ground::grid::distance_feet(p, s.at, scale_feet) <= reach_feet
             {
                 s.reached = Some(turn);
             }
@@ -159,16 +160,18 @@ impl DelveWatch {
             if matches!(command, Command::Search(_) | Command::SearchHastily(_))
                 && let Some(p) = square(who)
             {
-                let reach = crate::rules::search::reach_feet(
+                let reach = delve_rules::rules::search::reach_feet(
                     world
                         .resource::<CreatureIndex>()
                         .0
                         .get(who)
-                        .and_then(|&e| world.get::<crate::creature::Equipment>(e)),
+                        .and_then(|&e| world.get::<delve_rules::creature::Equipment>(e)),
                 );
-                let scale = world.resource::<crate::grid::DungeonGrid>().scale_feet();
+                let scale = world
+                    .resource::<delve_ground::grid::DungeonGrid>()
+                    .scale_feet();
                 for s in &mut self.secret_doors {
-                    if crate::grid::distance_feet(p, s.at, scale) <= reach {
+                    if delve_ground::grid::distance_feet(p, s.at, scale) <= reach {
                         s.searched += 1;
                         s.reached.get_or_insert(turn);
                     }
@@ -183,9 +186,9 @@ impl DelveWatch {
             && self.member(who)
             && let Some((way, at)) = DoorWay::of(command)
             && reason
-                .get::<crate::rules::doors::DoorRefusal>()
+                .get::<delve_rules::rules::doors::DoorRefusal>()
                 .is_some_and(|r| {
-                    use crate::rules::doors::DoorRefusal;
+                    use delve_rules::rules::doors::DoorRefusal;
                     matches!(
                         r,
                         DoorRefusal::Locked
@@ -201,7 +204,7 @@ impl DelveWatch {
                 d.try_it(way);
                 d.reached.get_or_insert(turn);
             }
-        } else if let Some(crate::rules::task::TaskEvent::TaskBegun { who, rounds, .. }) =
+        } else if let Some(delve_rules::rules::task::TaskEvent::TaskBegun { who, rounds, .. }) =
             entry.get()
             && let Some(&k) = self.trying.get(who)
         {
@@ -237,7 +240,8 @@ impl DelveWatch {
                 }
                 _ => {}
             }
-        } else if let Some(crate::rules::search::SearchEvent::Found { who, at, .. }) = entry.get()
+        } else if let Some(delve_rules::rules::search::SearchEvent::Found { who, at, .. }) =
+            entry.get()
             && self.member(who)
         {
             if let Some(s) = self.secret_doors.iter_mut().find(|s| s.at == *at) {
@@ -334,7 +338,7 @@ impl DelveWatch {
 
     /// The round ends: it counts for what the party was doing.
     pub fn end_of_round(&mut self, world: &World) {
-        let round = world.resource::<crate::time::Clock>().rounds;
+        let round = world.resource::<delve_ground::time::Clock>().rounds;
         if self.last_round == Some(round) {
             return;
         }
@@ -349,38 +353,44 @@ impl DelveWatch {
         if !fighting {
             for who in &self.party {
                 let Some(&e) = index.0.get(who) else { continue };
-                let conditions = world.get::<crate::creature::Conditions>(e);
-                if conditions.is_some_and(crate::rules::conditions::is_down) {
+                let conditions = world.get::<delve_rules::creature::Conditions>(e);
+                if conditions.is_some_and(delve_rules::rules::conditions::is_down) {
                     continue;
                 }
                 let a = if conditions.is_some_and(|c| c.has(ConditionKind::Stuck)) {
                     Activity::Stuck
-                } else if world.get::<crate::rules::task::Task>(e).is_some() {
+                } else if world.get::<delve_rules::rules::task::Task>(e).is_some() {
                     self.working_at
                         .get(who)
                         .copied()
                         .unwrap_or(Activity::Waiting)
-                } else if world.get::<crate::creature::Resting>(e).is_some() {
+                } else if world.get::<delve_rules::creature::Resting>(e).is_some() {
                     Activity::Resting
-                } else if world.get::<crate::rules::caving::Climbing>(e).is_some()
+                } else if world
+                    .get::<delve_rules::rules::caving::Climbing>(e)
+                    .is_some()
                     || world
-                        .get::<crate::rules::caving::traverse::Traversing>(e)
+                        .get::<delve_rules::rules::caving::traverse::Traversing>(e)
                         .is_some()
                 {
                     Activity::ClimbingAndSwimming
                 } else if world
-                    .get::<crate::rules::movement::MovedThisRound>(e)
+                    .get::<delve_rules::rules::movement::MovedThisRound>(e)
                     .is_some_and(|m| m.feet > 0)
                 {
                     let swimming = world
                         .get::<Position>(e)
-                        .and_then(|p| world.resource::<crate::grid::DungeonGrid>().terrain(p.0))
+                        .and_then(|p| {
+                            world
+                                .resource::<delve_ground::grid::DungeonGrid>()
+                                .terrain(p.0)
+                        })
                         .is_some_and(|t| {
                             matches!(
                                 t,
-                                crate::grid::terrain::Terrain::Water(
-                                    crate::level::schema::WaterDepth::Deep
-                                        | crate::level::schema::WaterDepth::Chest
+                                delve_ground::grid::terrain::Terrain::Water(
+                                    delve_ground::level::schema::WaterDepth::Deep
+                                        | delve_ground::level::schema::WaterDepth::Chest
                                 )
                             )
                         });
@@ -407,7 +417,7 @@ impl DelveWatch {
     pub fn finish(
         self,
         world: &World,
-        left_behind: &[crate::policy::outcome::LeftBehind],
+        left_behind: &[delve_minds::policy::outcome::LeftBehind],
         features: &mut super::Features,
     ) {
         let index = world.resource::<CreatureIndex>();
@@ -415,7 +425,7 @@ impl DelveWatch {
             index
                 .0
                 .get(who)
-                .and_then(|&e| world.get::<crate::creature::Conditions>(e))
+                .and_then(|&e| world.get::<delve_rules::creature::Conditions>(e))
                 .map(|c| (c.has(ConditionKind::Dead), c.has(ConditionKind::Dying)))
                 .unwrap_or((false, false))
         };

@@ -1,8 +1,8 @@
 //! What the lab records of a delve: each door, secret door and trap, each casualty and its fate, and where the time went (the time budget by activity).
 
-use crate::command::Command;
-use crate::grid::GridPos;
 use bevy::prelude::*;
+use delve_ground::grid::GridPos;
+use delve_rules::command::Command;
 use serde::{Deserialize, Serialize};
 
 /// A way of trying a door (Dungeon Delves › Doors).

@@ -67,9 +67,9 @@ pub enum LabAction {
 /// Reads an expectations file for the level; the error says where and why.
 fn read_expectations(
     file: &Path,
-    level: &delve::level::Level,
+    level: &delve_ground::level::Level,
 ) -> Result<delve::lab::expect::Expectations, String> {
-    let text = delve::files::read_text(file)
+    let text = delve_ground::files::read_text(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     delve::lab::expect::parse(&text, &file.display().to_string(), level)
 }

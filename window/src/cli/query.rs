@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use delve::grid::GridPos;
 use delve::query;
+use delve_ground::grid::GridPos;
 
 use crate::load;
 
@@ -36,12 +36,12 @@ pub enum Question {
         from: GridPos,
         /// The earshot table's row.
         #[arg(long, value_enum)]
-        sound: delve::rules::sound::SoundRow,
+        sound: delve_rules::rules::sound::SoundRow,
         #[arg(long, value_name = "X,Y")]
         at: Option<GridPos>,
         /// The table's column; the level's environment when left out.
         #[arg(long, value_enum)]
-        environment: Option<delve::level::schema::Environment>,
+        environment: Option<delve_ground::level::schema::Environment>,
     },
     /// The ways a creature can get through a door, each with its time and chance.
     Door {
@@ -124,9 +124,9 @@ pub fn run_query(path: &Path, question: Question, json: bool, after: u64) -> Exi
     };
     // The delve as it stands before the first round (or `after` rounds of it, no one given a
     // command): the questions are asked of its world.
-    let mut app = delve::sim::sim_app(&loaded.level, 1);
+    let mut app = delve_play::sim::sim_app(&loaded.level, 1);
     let world = app.world_mut();
-    delve::sim::run_rounds(world, after);
+    delve_play::sim::run_rounds(world, after);
     let answer: Result<(String, String), String> = match question {
         Question::Los { from, to } => {
             query::los(world, from, to).map(|a| (a.to_string(), to_json(&a)))

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use delve::sim;
+use delve_play::sim;
 
 use crate::{has_party, load, load_journal, load_policy};
 
@@ -20,7 +20,7 @@ pub struct SimArgs {
     #[arg(
         long,
         required_unless_present_any = ["auto", "policy"],
-        value_parser = clap::value_parser!(u64).range(0..=delve::time::MAX_ROUNDS + 1)
+        value_parser = clap::value_parser!(u64).range(0..=delve_ground::time::MAX_ROUNDS + 1)
     )]
     pub rounds: Option<u64>,
     /// Hand the party to its policy: it delves by itself until the delve ends.
@@ -47,7 +47,7 @@ pub struct SimArgs {
     pub json: bool,
     /// Play without an optional rule module, whatever the level file says (repeatable).
     #[arg(long, value_enum, value_name = "MODULE")]
-    pub without: Vec<delve::rules::modules::RuleModule>,
+    pub without: Vec<delve_rules::rules::modules::RuleModule>,
 }
 
 pub fn run_sim(args: SimArgs) -> ExitCode {
@@ -71,7 +71,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     // A journal written over the script it replays would lose it to a replay cut short (one
     // that went another way stops there).
     if let (Some(c), Some(j)) = (commands, journal)
-        && delve::files::same_file(c, j)
+        && delve_ground::files::same_file(c, j)
     {
         eprintln!(
             "error: --journal {} is the --commands file: a replay cut short would write over \
@@ -84,7 +84,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         return ExitCode::from(1);
     };
     // With --auto, the turn limit ends the delve; one more round logs the end.
-    let rounds = rounds.unwrap_or(policy.turn_limit * delve::time::ROUNDS_PER_TURN + 1);
+    let rounds = rounds.unwrap_or(policy.turn_limit * delve_ground::time::ROUNDS_PER_TURN + 1);
     let Some(mut loaded) = load(path) else {
         return ExitCode::from(1);
     };
@@ -94,7 +94,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     if auto && !has_party(path, &loaded.level) {
         return ExitCode::from(2);
     }
-    let delve::sim::JournalFile {
+    let delve_play::sim::JournalFile {
         commands: script,
         checks,
         ..
@@ -130,7 +130,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     if let Some(file) = save {
-        let text = match delve::level::LevelText::read(path) {
+        let text = match delve_ground::level::LevelText::read(path) {
             Ok(text) => text,
             Err(problems) => {
                 eprint!("{problems}");
@@ -138,12 +138,12 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
             }
         };
         replacing(file, "save");
-        if let Err(e) = delve::save::Save::of(world, &text).write(file) {
+        if let Err(e) = delve_play::save::Save::of(world, &text).write(file) {
             eprintln!("{e}");
             return ExitCode::from(1);
         }
     }
-    let log = world.resource::<delve::log::EventLog>();
+    let log = world.resource::<delve_ground::log::EventLog>();
     if json {
         print!("{}", log.to_json_lines());
     } else {
@@ -170,8 +170,8 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
 /// new one): `what` names it in the error.
 fn write_whole(file: &std::path::Path, bytes: &[u8], what: &str) -> Result<(), String> {
     replacing(file, what);
-    delve::save::write_atomic(file, bytes).map_err(|e| match e {
-        delve::save::SaveError::Unwritable { path, error } => format!(
+    delve_play::save::write_atomic(file, bytes).map_err(|e| match e {
+        delve_play::save::SaveError::Unwritable { path, error } => format!(
             "{path}: cannot write the {what}: {error} (the {what} that was there, if any, is kept)"
         ),
         other => other.to_string(),

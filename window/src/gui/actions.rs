@@ -11,12 +11,12 @@ use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::{Choice, Common, Concern, PendingCommands};
+use delve_rules::act::{Choice, Common, Concern, PendingCommands};
 
 /// The most choices listed at once: one per number key.
 pub const MAX_CHOICES: usize = 9;
 
-/// The key of each common action (`delve::act::Common`): it takes the first offer whose command
+/// The key of each common action (`delve_rules::act::Common`): it takes the first offer whose command
 /// says it is that action, whichever rule area offers it.
 pub const COMMON_KEYS: &[(DelveAction, Common)] = &[
     (DelveAction::LightOrDouse, Common::LightOrDouse),
@@ -36,7 +36,7 @@ pub struct Offered {
     pub page: usize,
     /// What holds the creature, if anything (surprised, stuck, drowning, …): why it is offered
     /// little or nothing.
-    pub held: Option<delve::rules::acting::Hold>,
+    pub held: Option<delve_rules::rules::acting::Hold>,
 }
 
 impl Offered {
@@ -59,8 +59,8 @@ impl Offered {
 fn offer(world: &mut World) {
     let (out, held) = match world.resource::<Selected>().0 {
         Some(e) => (
-            delve::rules::choices_for(world, e),
-            delve::rules::acting::held(world, e),
+            delve_rules::rules::choices_for(world, e),
+            delve_rules::rules::acting::held(world, e),
         ),
         None => (Vec::new(), None),
     };
@@ -173,7 +173,7 @@ impl Plugin for ActionsPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use delve::level::load_level_str;
+    use delve_ground::level::load_level_str;
 
     fn app() -> App {
         let src = r#"(name: "door", legend: { 'X': Wall(Stone), '.': Floor, '+': Door },
@@ -185,15 +185,18 @@ mod tests {
                          encumbrance_stone: 2.0, str: 18, gear: [Crowbar],
                          carries: [(kind: Torch, lit: true)])])"#;
         let level = load_level_str(src, "door.ron", None).unwrap().level;
-        let mut app = delve::sim::sim_app(&level, 1);
+        let mut app = delve_play::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
         // Bo tries the door and finds it stuck (a door is known as last tried).
-        let open = delve::command::acts::OpenDoor {
+        let open = delve_rules::command::acts::OpenDoor {
             who: "Bo".into(),
             at: (4, 1),
         };
-        delve::command::dispatch_now(app.world_mut(), open);
-        let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
+        delve_rules::command::dispatch_now(app.world_mut(), open);
+        let bo = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app
     }
@@ -231,7 +234,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            delve::command::Command::from(&offered.shown()[1].1.command).name(),
+            delve_rules::command::Command::from(&offered.shown()[1].1.command).name(),
             "Bash"
         );
         assert_eq!((offered.shown().len(), offered.pages()), (9, 2));
@@ -259,14 +262,17 @@ mod tests {
         app.add_plugins(ActionsPlugin);
         // Initiative 11 and 9, neither side surprised: the battle begins in the first round.
         app.world_mut()
-            .resource_mut::<delve::dice::Dice>()
+            .resource_mut::<delve_ground::dice::Dice>()
             .script([11, 9, 6, 6]);
         press(&mut app, KeyCode::Space);
         press(&mut app, KeyCode::Tab);
-        let brannoc = app.world().resource::<delve::creature::CreatureIndex>().0["Brannoc"];
+        let brannoc = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0["Brannoc"];
         assert_eq!(
-            *app.world().resource::<delve::time::DelveMode>(),
-            delve::time::DelveMode::Encounter
+            *app.world().resource::<delve_ground::time::DelveMode>(),
+            delve_ground::time::DelveMode::Encounter
         );
         assert_eq!(app.world().resource::<Selected>().0, Some(brannoc));
         let ways: Vec<String> = app
@@ -299,7 +305,9 @@ mod tests {
         assert!(
             accepted(&app, "Brannoc", "TotalDefense"),
             "{}",
-            app.world().resource::<delve::log::EventLog>().to_text()
+            app.world()
+                .resource::<delve_ground::log::EventLog>()
+                .to_text()
         );
     }
 
@@ -307,10 +315,10 @@ mod tests {
     /// through and its rule area did what it says).
     fn accepted(app: &App, who: &str, name: &str) -> bool {
         app.world()
-            .resource::<delve::log::EventLog>()
-            .of::<delve::command::CommandEvent>()
+            .resource::<delve_ground::log::EventLog>()
+            .of::<delve_rules::command::CommandEvent>()
             .any(|e| {
-                matches!(e, delve::command::CommandEvent::CommandAccepted { who: w, command, .. }
+                matches!(e, delve_rules::command::CommandEvent::CommandAccepted { who: w, command, .. }
                     if w == who && command.name() == name)
             })
     }
@@ -334,19 +342,22 @@ mod tests {
             creatures: [(name: "Bo", faction: "party", at: (2, 1), hp: 6, ac: 10,
                          encumbrance_stone: 2.0, conditions: [Stuck])])"#;
         let level = load_level_str(src, "stuck.ron", None).unwrap().level;
-        let mut app = delve::sim::sim_app(&level, 1);
+        let mut app = delve_play::sim::sim_app(&level, 1);
         app.init_resource::<Offered>().add_systems(Update, offer);
         // Bo tries the door and finds it stuck (a door is known as last tried).
-        let open = delve::command::acts::OpenDoor {
+        let open = delve_rules::command::acts::OpenDoor {
             who: "Bo".into(),
             at: (4, 1),
         };
-        delve::command::dispatch_now(app.world_mut(), open);
-        let bo = app.world().resource::<delve::creature::CreatureIndex>().0["Bo"];
+        delve_rules::command::dispatch_now(app.world_mut(), open);
+        let bo = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0["Bo"];
         app.insert_resource(Selected(Some(bo)));
         app.update();
         let offered = app.world().resource::<Offered>().clone();
-        assert_eq!(offered.held, Some(delve::rules::acting::Hold::Stuck));
+        assert_eq!(offered.held, Some(delve_rules::rules::acting::Hold::Stuck));
         let text = describe(&offered);
         assert!(
             text.starts_with(
@@ -367,7 +378,10 @@ mod tests {
             let mut app = crate::gui::input::tests::app();
             app.add_plugins(ActionsPlugin);
             press(&mut app, KeyCode::Tab);
-            let aldric = app.world().resource::<delve::creature::CreatureIndex>().0["Aldric"];
+            let aldric = app
+                .world()
+                .resource::<delve_rules::creature::CreatureIndex>()
+                .0["Aldric"];
             assert_eq!(app.world().resource::<Selected>().0, Some(aldric));
             let ways: Vec<String> = app
                 .world()

@@ -1,15 +1,15 @@
-//! The window's images: the tile strip (painted by [`delve::tile_art`]) as a texture, and the
+//! The window's images: the tile strip (painted by [`delve_ground::tile_art`]) as a texture, and the
 //! tokens' discs.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
-pub use delve::tile_art::{TILE_PX, TileArt};
+pub use delve_ground::tile_art::{TILE_PX, TileArt};
 
 /// The tile strip as a texture.
 pub fn tileset_image() -> Image {
-    let (width, px) = delve::tile_art::tileset_rgba();
+    let (width, px) = delve_ground::tile_art::tileset_rgba();
     Image::new(
         Extent3d {
             width,

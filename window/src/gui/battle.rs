@@ -6,17 +6,19 @@
 //! orders, unless B lets them fight by themselves with the behaviour the monsters use.
 
 use bevy::prelude::*;
-use delve::command::acts::{Attack, WaitForOrders};
+use delve_rules::command::acts::{Attack, WaitForOrders};
 use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::pointer::Pointer;
 use super::state::{Selected, Tell};
-use delve::act::PendingCommands;
-use delve::command::Command;
-use delve::creature::{Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position};
-use delve::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
-use delve::rules::party::Parties;
+use delve_rules::act::PendingCommands;
+use delve_rules::command::Command;
+use delve_rules::creature::{
+    Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
+};
+use delve_rules::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
+use delve_rules::rules::party::Parties;
 
 /// The party fights by itself (B); otherwise its members wait for the player's orders.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,12 +33,12 @@ pub struct AttackOffer {
     pub text: String,
     /// The square of the creature attacked, and the throw with the weapon F attacks with,
     /// modifier by modifier (the tooltip beside the pointer shows it: `gui::under_pointer`).
-    pub breakdown: Option<(delve::grid::GridPos, Vec<String>)>,
+    pub breakdown: Option<(delve_ground::grid::GridPos, Vec<String>)>,
 }
 
 /// The attack throw `forecast` works out, in lines: the chance and the face needed against the
 /// armor class, each modifier with its source, and the damage.
-pub fn breakdown(f: &delve::rules::combat::attack::Forecast) -> Vec<String> {
+pub fn breakdown(f: &delve_rules::rules::combat::attack::Forecast) -> Vec<String> {
     let mut lines = vec![format!(
         "{}: {:.0}% to hit - d20 {}+ against AC {}",
         f.weapon,
@@ -103,7 +105,7 @@ pub fn give_the_control_wished(world: &mut World) {
 /// its members' battle minds.
 pub fn under_its_policy(world: &World, party: &str) -> bool {
     world
-        .get_resource::<delve::policy::PartyMinds>()
+        .get_resource::<delve_minds::policy::party::PartyMinds>()
         .is_some_and(|m| m.0.iter().any(|m| m.party == party))
 }
 
@@ -125,7 +127,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
         if let (Some((target, _, tf)), Some(mine)) = (target, mine)
             && world.resource::<Factions>().hostile(mine, *tf)
         {
-            let name = delve::creature::name_of(world, target);
+            let name = delve_rules::creature::name_of(world, target);
             let weapons = world
                 .get::<Combatant>(who)
                 .map(|c| c.weapons.clone())
@@ -141,10 +143,11 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                         }
                     }
                     None => {
-                        let why = delve::rules::combat::battle::can_attack(world, who, target, i)
-                            .err()
-                            .map(|why| why.to_string())
-                            .unwrap_or_default();
+                        let why =
+                            delve_rules::rules::combat::battle::can_attack(world, who, target, i)
+                                .err()
+                                .map(|why| why.to_string())
+                                .unwrap_or_default();
                         lines.push(format!("{}: {why}", w.name));
                     }
                 }
@@ -157,11 +160,11 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                 let index = weapons.iter().position(|w| w.name == weapon);
                 offer.breakdown = index
                     .and_then(|i| {
-                        delve::rules::combat::attack::forecast(world, who, target, i).ok()
+                        delve_rules::rules::combat::attack::forecast(world, who, target, i).ok()
                     })
                     .map(|f| (p, breakdown(&f)));
                 offer.command = Some(Command::Attack(Attack {
-                    who: delve::creature::name_of(world, who),
+                    who: delve_rules::creature::name_of(world, who),
                     target: name,
                     weapon: Some(weapon),
                 }));
@@ -225,15 +228,15 @@ fn battle_panel(
     battle: Option<Res<Battle>>,
     offer: Res<AttackOffer>,
     alone: Res<PartyFightsAlone>,
-    minds: Option<Res<delve::policy::PartyMinds>>,
+    minds: Option<Res<delve_minds::policy::party::PartyMinds>>,
     view: Option<Res<super::state::ViewMode>>,
     creatures: Query<Fighting>,
     names: Query<&Name>,
     (mut text, selected): (ResMut<BattleText>, Option<Res<super::state::Selected>>),
     eyes: Query<(
         &Faction,
-        &delve::rules::vision::Sight,
-        &delve::creature::Position,
+        &delve_rules::rules::vision::Sight,
+        &delve_rules::creature::Position,
     )>,
 ) {
     // The attack offered first: a long initiative list does not push it out of sight.
@@ -354,11 +357,11 @@ impl Plugin for BattleViewPlugin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use delve::level::load_default_level;
+    use delve_ground::level::load_default_level;
 
     /// The crypt with the party come down the corridor from the evil door to the ghouls'
     /// flooded burial room, moved `east` squares east (-7: seven west, not yet in their sight).
-    fn the_party_down_the_corridor(east: i32) -> delve::level::Level {
+    fn the_party_down_the_corridor(east: i32) -> delve_ground::level::Level {
         let mut level = load_default_level().unwrap().level;
         for (name, (x, y)) in [
             ("Brannoc", (33, 10)),
@@ -367,7 +370,7 @@ mod tests {
             ("Aldric", (34, 11)),
         ] {
             let c = level.creatures.iter_mut().find(|c| c.name == name).unwrap();
-            c.at = delve::grid::GridPos::new(x + east, y);
+            c.at = delve_ground::grid::GridPos::new(x + east, y);
         }
         level
     }
@@ -377,10 +380,10 @@ mod tests {
     #[test]
     fn the_initiative_panel_lists_the_factions_in_order() {
         let level = the_party_down_the_corridor(0);
-        let mut app = delve::sim::sim_app(&level, 7);
+        let mut app = delve_play::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
         app.update();
-        delve::sim::run_round(app.world_mut());
+        delve_play::sim::run_round(app.world_mut());
         app.update();
         let w = app.world_mut();
         let text = w.resource::<BattleText>().0.clone();
@@ -394,7 +397,7 @@ mod tests {
         assert_eq!(party < ghouls, first == "party", "{text}");
         assert!(text.contains("Brannoc HP 18/18"), "{text}");
         // The party's members wait for orders in the window.
-        let brannoc = w.resource::<delve::creature::CreatureIndex>().0["Brannoc"];
+        let brannoc = w.resource::<delve_rules::creature::CreatureIndex>().0["Brannoc"];
         assert!(w.get::<Controlled>(brannoc).is_some());
     }
 
@@ -409,14 +412,14 @@ mod tests {
             .iter_mut()
             .find(|c| c.name == "Gnawbone")
             .unwrap();
-        g.at = delve::grid::GridPos::new(34, 10);
-        let mut app = delve::sim::sim_app(&level, 7);
+        g.at = delve_ground::grid::GridPos::new(34, 10);
+        let mut app = delve_play::sim::sim_app(&level, 7);
         app.update();
-        delve::sim::run_round(app.world_mut());
+        delve_play::sim::run_round(app.world_mut());
         let w = app.world();
-        let index = &w.resource::<delve::creature::CreatureIndex>().0;
+        let index = &w.resource::<delve_rules::creature::CreatureIndex>().0;
         let (brannoc, gnawbone) = (index["Brannoc"], index["Gnawbone"]);
-        let f = delve::rules::combat::attack::forecast(w, brannoc, gnawbone, 0)
+        let f = delve_rules::rules::combat::attack::forecast(w, brannoc, gnawbone, 0)
             .expect("Brannoc can attack Gnawbone");
         let lines = breakdown(&f);
         assert_eq!(
@@ -444,14 +447,19 @@ mod tests {
     #[test]
     fn the_party_view_names_only_the_foes_it_sees() {
         let level = the_party_down_the_corridor(0);
-        let mut app = delve::sim::sim_app(&level, 7);
+        let mut app = delve_play::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
         app.update();
-        delve::sim::run_round(app.world_mut());
-        let hollowjaw = app.world().resource::<delve::creature::CreatureIndex>().0["Hollowjaw"];
+        delve_play::sim::run_round(app.world_mut());
+        let hollowjaw = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0["Hollowjaw"];
         app.world_mut()
             .entity_mut(hollowjaw)
-            .insert(delve::creature::Position(delve::grid::GridPos::new(38, 2)));
+            .insert(delve_rules::creature::Position(
+                delve_ground::grid::GridPos::new(38, 2),
+            ));
         app.insert_resource(super::super::state::ViewMode::Judge);
         app.update();
         let judge = app.world().resource::<BattleText>().0.clone();
@@ -487,7 +495,7 @@ mod tests {
                 .active
                 .then(|| w.resource::<Battle>().began);
             (
-                w.resource::<delve::time::Clock>().rounds,
+                w.resource::<delve_ground::time::Clock>().rounds,
                 began,
                 w.resource::<crate::gui::state::Notice>().0.clone(),
             )
@@ -505,10 +513,13 @@ mod tests {
         app.add_plugins(BattleViewPlugin);
         app.update();
         super::super::input::tests::press(&mut app, KeyCode::KeyT);
-        let stopped = app.world().resource::<delve::time::Clock>().rounds;
+        let stopped = app.world().resource::<delve_ground::time::Clock>().rounds;
         super::super::input::tests::press(&mut app, KeyCode::KeyT);
         let w = app.world();
-        assert_eq!(w.resource::<delve::time::Clock>().rounds, stopped + 10);
+        assert_eq!(
+            w.resource::<delve_ground::time::Clock>().rounds,
+            stopped + 10
+        );
         assert!(
             !w.resource::<crate::gui::state::Notice>()
                 .0
@@ -521,7 +532,7 @@ mod tests {
     #[test]
     fn a_then_t_the_party_fights_from_the_next_round() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../levels/cave.ron");
-        let level = delve::level::load_level_file(std::path::Path::new(path))
+        let level = delve_ground::level::load_level_file(std::path::Path::new(path))
             .unwrap()
             .level;
         let mut app = super::super::input::tests::app_with(level, 1);
@@ -531,20 +542,20 @@ mod tests {
         super::super::input::tests::press(&mut app, KeyCode::KeyT);
         let w = app.world_mut();
         assert_eq!(
-            w.resource::<delve::time::Clock>().rounds,
+            w.resource::<delve_ground::time::Clock>().rounds,
             10,
             "a whole turn"
         );
         let party: Vec<String> = w.resource::<Parties>().0[0]
             .marching_order
             .iter()
-            .map(|&e| delve::creature::name_of(w, e))
+            .map(|&e| delve_rules::creature::name_of(w, e))
             .collect();
         let struck = w
-            .resource::<delve::log::EventLog>()
-            .of::<delve::rules::combat::CombatEvent>()
+            .resource::<delve_ground::log::EventLog>()
+            .of::<delve_rules::rules::combat::CombatEvent>()
             .filter(|e| {
-                matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. }
+                matches!(e, delve_rules::rules::combat::CombatEvent::Attacked { who, .. }
                     if party.contains(who))
             })
             .count();
@@ -558,37 +569,43 @@ mod tests {
     #[test]
     fn a_party_under_its_policy_fights_by_itself() {
         let level = the_party_down_the_corridor(0);
-        let mut app = delve::sim::sim_app(&level, 7);
+        let mut app = delve_play::sim::sim_app(&level, 7);
         app.add_plugins(BattleViewPlugin);
-        let hand = |app: &mut App, policy: Option<delve::policy::PartyPolicy>| {
-            delve::command::dispatch_now(
+        let hand = |app: &mut App, policy: Option<delve_ground::party_policy::PartyPolicy>| {
+            delve_rules::command::dispatch_now(
                 app.world_mut(),
-                delve::rules::party::Autonomy {
+                delve_rules::rules::party::Autonomy {
                     party: "party".into(),
                     policy,
                 },
             );
         };
-        hand(&mut app, Some(delve::policy::PartyPolicy::default()));
-        let brannoc = app.world().resource::<delve::creature::CreatureIndex>().0["Brannoc"];
+        hand(
+            &mut app,
+            Some(delve_ground::party_policy::PartyPolicy::default()),
+        );
+        let brannoc = app
+            .world()
+            .resource::<delve_rules::creature::CreatureIndex>()
+            .0["Brannoc"];
         for _ in 0..4 {
             app.update();
-            delve::sim::run_round(app.world_mut());
+            delve_play::sim::run_round(app.world_mut());
         }
         app.update();
         let w = app.world();
         assert!(w.get::<Controlled>(brannoc).is_none(), "under its policy");
         let struck = w
-            .resource::<delve::log::EventLog>()
-            .of::<delve::rules::combat::CombatEvent>()
+            .resource::<delve_ground::log::EventLog>()
+            .of::<delve_rules::rules::combat::CombatEvent>()
             .any(|e| {
-                matches!(e, delve::rules::combat::CombatEvent::Attacked { who, .. }
+                matches!(e, delve_rules::rules::combat::CombatEvent::Attacked { who, .. }
                     if ["Brannoc", "Mirela", "Sera", "Aldric"].contains(&who.as_str()))
             });
         assert!(struck, "the party fought");
         hand(&mut app, None);
         app.update();
-        delve::sim::run_round(app.world_mut());
+        delve_play::sim::run_round(app.world_mut());
         app.update();
         assert!(
             app.world().get::<Controlled>(brannoc).is_some(),

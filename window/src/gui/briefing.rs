@@ -3,7 +3,7 @@
 //! party — each member with its hit points, armour, lights and gear — and the keys that matter.
 //! Enter, Escape or Space puts it away (no round is played by that Space); F2 shows it again.
 //!
-//! The ending: once the delve is over ([`delve::policy::DelveEnd`]), a window tells how — the
+//! The ending: once the delve is over ([`delve_minds::policy::party::DelveEnd`]), a window tells how — the
 //! outcome, why when short of the goal, who fell and where, who was left behind, the turns and
 //! light spent — and what to do next.
 
@@ -13,7 +13,7 @@ use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::ShownLevel;
-use delve::level::Goal;
+use delve_ground::level::Goal;
 
 /// Whether the briefing is shown, and whether the ending has been put away.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub fn goal_in_words(goal: &Goal) -> String {
         Goal::Exit(p) => format!("Find the way out at {p}, and leave by it."),
         Goal::Recover(gear) => {
             let what = match gear {
-                delve::level::schema::Gear::Key(name) => name.clone(),
+                delve_ground::level::schema::Gear::Key(name) => name.clone(),
                 other => format!("{other:?}"),
             };
             format!(
@@ -99,10 +99,10 @@ fn put_away_or_show(
 /// One member of the party, as the briefing tells it.
 type Member<'a> = (
     &'a Name,
-    &'a delve::creature::ClassLevel,
-    &'a delve::creature::HitPoints,
-    &'a delve::creature::ArmorClass,
-    Option<&'a delve::creature::Equipment>,
+    &'a delve_rules::creature::ClassLevel,
+    &'a delve_rules::creature::HitPoints,
+    &'a delve_rules::creature::ArmorClass,
+    Option<&'a delve_rules::creature::Equipment>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -110,11 +110,11 @@ fn show_briefing(
     mut contexts: EguiContexts,
     mut briefing: ResMut<Briefing>,
     shown: Res<ShownLevel>,
-    parties: Res<delve::rules::party::Parties>,
+    parties: Res<delve_rules::rules::party::Parties>,
     members: Query<Member>,
     lights: Query<(
-        &delve::rules::light::LightSource,
-        &delve::rules::light::CarriedBy,
+        &delve_rules::rules::light::LightSource,
+        &delve_rules::rules::light::CarriedBy,
     )>,
     bindings: Option<Res<super::keys::Bindings>>,
 ) {
@@ -164,7 +164,7 @@ fn show_briefing(
                                 Some(r) => format!(
                                     "{:?} ({lit}, {} turns of fuel)",
                                     l.kind,
-                                    r.div_ceil(delve::time::ROUNDS_PER_TURN)
+                                    r.div_ceil(delve_ground::time::ROUNDS_PER_TURN)
                                 ),
                                 None => format!("{:?} ({lit})", l.kind),
                             }
@@ -216,9 +216,9 @@ fn show_briefing(
 fn show_ending(
     mut contexts: EguiContexts,
     mut briefing: ResMut<Briefing>,
-    end: Option<Res<delve::policy::DelveEnd>>,
+    end: Option<Res<delve_minds::policy::party::DelveEnd>>,
     shown: Res<ShownLevel>,
-    clock: Res<delve::time::Clock>,
+    clock: Res<delve_ground::time::Clock>,
 ) {
     let Some((party, outcome, tally)) = end.as_ref().and_then(|e| e.0.as_ref()) else {
         briefing.ending_put_away = None;
@@ -305,13 +305,13 @@ mod tests {
     /// Each goal is told in words, with its square where it has one.
     #[test]
     fn every_goal_is_told_in_words() {
-        let at = delve::grid::GridPos::new(3, 4);
+        let at = delve_ground::grid::GridPos::new(3, 4);
         assert!(goal_in_words(&Goal::ExploreAll).starts_with("Explore"));
         assert!(goal_in_words(&Goal::Reach(at)).contains("(3, 4)"));
         assert!(goal_in_words(&Goal::Room(at)).contains("room"));
         assert!(goal_in_words(&Goal::Exit(at)).contains("leave by it"));
         assert!(
-            goal_in_words(&Goal::Recover(delve::level::schema::Gear::Key(
+            goal_in_words(&Goal::Recover(delve_ground::level::schema::Gear::Key(
                 "relic".into()
             )))
             .contains("relic")

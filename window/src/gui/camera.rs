@@ -7,8 +7,8 @@ use leafwing_input_manager::prelude::*;
 use super::controls::{DelveAction, default_input_map};
 use super::state::RedrawSet;
 use super::state::{MapCamera, PlayRounds, Selected, ShownLevel};
-use delve::creature::{Creature, Position};
-use delve::grid::DungeonGrid;
+use delve_ground::grid::DungeonGrid;
+use delve_rules::creature::{Creature, Position};
 
 pub struct CameraPlugin;
 
@@ -50,7 +50,7 @@ pub struct Framing {
     pub wanted: bool,
     framed_in: Option<Vec2>,
     pub follow: bool,
-    followed: Option<(Entity, delve::grid::GridPos)>,
+    followed: Option<(Entity, delve_ground::grid::GridPos)>,
     /// Tab chose a creature: the camera goes to it.
     pub(crate) jump: bool,
 }
@@ -102,7 +102,7 @@ fn fit_when_wanted(
     grid: Res<DungeonGrid>,
     view: Option<Res<super::state::ViewMode>>,
     selected: Res<Selected>,
-    parties: Option<Res<delve::rules::party::Parties>>,
+    parties: Option<Res<delve_rules::rules::party::Parties>>,
     positions: Query<&Position>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
@@ -146,9 +146,9 @@ fn fit_when_wanted(
 /// square.
 fn followed(
     selected: &Selected,
-    parties: Option<&delve::rules::party::Parties>,
+    parties: Option<&delve_rules::rules::party::Parties>,
     positions: &Query<&Position>,
-) -> Option<(Entity, delve::grid::GridPos)> {
+) -> Option<(Entity, delve_ground::grid::GridPos)> {
     let e = selected
         .0
         .or_else(|| parties.and_then(|p| p.0.first()).and_then(|p| p.leader()))?;
@@ -160,7 +160,7 @@ fn followed(
 fn follow(
     mut framing: ResMut<Framing>,
     selected: Res<Selected>,
-    parties: Option<Res<delve::rules::party::Parties>>,
+    parties: Option<Res<delve_rules::rules::party::Parties>>,
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
     area: Option<Res<super::state::MapArea>>,
@@ -314,10 +314,11 @@ mod tests {
     /// centring the corner, and the map, lower than the view, is centred up and down.
     #[test]
     fn a_view_on_a_corner_keeps_to_the_map() {
-        let grid = delve::level::load_level_file(std::path::Path::new("../levels/crypt.ron"))
-            .unwrap()
-            .level
-            .grid;
+        let grid =
+            delve_ground::level::load_level_file(std::path::Path::new("../levels/crypt.ron"))
+                .unwrap()
+                .level
+                .grid;
         let t = super::super::art::TILE_PX as f32;
         let scale = t / 32.0;
         let space = Vec2::new(620.0, 700.0);

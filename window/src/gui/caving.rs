@@ -9,11 +9,11 @@ use super::art::TILE_PX;
 use super::squares::square_to_world;
 use super::state::Marker;
 use super::state::RedrawSet;
-use delve::grid::{DungeonGrid, GridPos};
-use delve::level::Climbs;
-use delve::level::schema::Surface;
-use delve::rules::caving::climbing::RopesSecured;
-use delve::rules::caving::traverse::RiggedTraverses;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::Climbs;
+use delve_ground::level::schema::Surface;
+use delve_rules::rules::caving::climbing::RopesSecured;
+use delve_rules::rules::caving::traverse::RiggedTraverses;
 
 /// A drawn caving mark; all are drawn anew when the ropes change or the map is redrawn.
 #[derive(Component, Clone, Copy, Debug)]

@@ -19,7 +19,7 @@ pub fn write<T: Serialize>(path: &Path, value: &T, what: &str) -> Result<(), Str
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    delve::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+    delve_play::save::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// Where a RON file went wrong and why: `LINE:COLUMN: what`.

@@ -17,8 +17,8 @@ use super::state::RedrawSet;
 use super::state::Selected;
 use super::state::ShownLevel;
 use super::state::ViewMode;
-use delve::grid::GridPos;
-use delve::time::Clock;
+use delve_ground::grid::GridPos;
+use delve_ground::time::Clock;
 
 /// A label of who heard what: how long it has been shown, and where it hangs (in the world, its
 /// top's middle) before it is moved off the others.

@@ -130,20 +130,20 @@ pub(crate) mod tests {
     use crate::gui::orders::OrdersPlugin;
     use crate::gui::rounds::RoundsPlugin;
     use crate::gui::state::{MapCamera, ShownLevel, StatePlugin};
-    use delve::act::PendingCommands;
-    use delve::command::Command;
-    use delve::command::acts::{Rest, RestParty};
-    use delve::creature::Position;
-    use delve::grid::DungeonGrid;
-    use delve::level::Diagnostics;
-    use delve::rules::movement::Pace;
-    use delve::sim::sim_app;
-    use delve::time::Clock;
+    use delve_ground::grid::DungeonGrid;
+    use delve_ground::level::Diagnostics;
+    use delve_ground::time::Clock;
+    use delve_play::sim::sim_app;
+    use delve_rules::act::PendingCommands;
+    use delve_rules::command::Command;
+    use delve_rules::command::acts::{Rest, RestParty};
+    use delve_rules::creature::Position;
+    use delve_rules::rules::movement::Pace;
 
     /// A headless app with the window's input plugin: keys are pressed the way leafwing's own
     /// tests press them.
     pub(crate) fn app() -> App {
-        let level = delve::level::LevelText::default_level()
+        let level = delve_ground::level::LevelText::default_level()
             .load()
             .unwrap()
             .level;
@@ -151,8 +151,8 @@ pub(crate) mod tests {
     }
 
     /// The same, on a level of the test's own (the crypt's text is kept as the level's).
-    pub(crate) fn app_with(level: delve::level::Level, seed: u64) -> App {
-        let text = delve::level::LevelText::default_level();
+    pub(crate) fn app_with(level: delve_ground::level::Level, seed: u64) -> App {
+        let text = delve_ground::level::LevelText::default_level();
         let mut app = sim_app(&level, seed);
         let registry = crate::gui::keys::input_registry();
         app.add_plugins((
@@ -199,7 +199,7 @@ pub(crate) mod tests {
 
     fn square_at(app: &App, name: &str) -> Vec2 {
         let world = app.world();
-        let e = world.resource::<delve::creature::CreatureIndex>().0[name];
+        let e = world.resource::<delve_rules::creature::CreatureIndex>().0[name];
         let p = world.get::<Position>(e).unwrap().0;
         let h = world.resource::<DungeonGrid>().height();
         crate::gui::squares::square_to_world(h, p.x, p.y)
@@ -264,7 +264,7 @@ pub(crate) mod tests {
         };
         let leader = {
             let world = app.world();
-            let e = world.resource::<delve::rules::party::Parties>().0[0]
+            let e = world.resource::<delve_rules::rules::party::Parties>().0[0]
                 .leader()
                 .unwrap();
             world.get::<Name>(e).unwrap().to_string()
@@ -292,16 +292,16 @@ pub(crate) mod tests {
         zoom_in(&mut app);
         let leader = {
             let world = app.world();
-            let parties = world.resource::<delve::rules::party::Parties>();
+            let parties = world.resource::<delve_rules::rules::party::Parties>();
             let e = parties.0[0].leader().unwrap();
             world.get::<Name>(e).unwrap().to_string()
         };
-        delve::sim::give(
+        delve_play::sim::give(
             app.world_mut(),
-            delve::command::Command::Move(delve::command::acts::Move {
+            delve_rules::command::Command::Move(delve_rules::command::acts::Move {
                 who: leader.clone(),
                 to: (16, 4),
-                pace: delve::rules::movement::Pace::Exploration,
+                pace: delve_rules::rules::movement::Pace::Exploration,
             }),
         );
         let before = square_at(&app, &leader);
@@ -364,10 +364,12 @@ pub(crate) mod tests {
         press(&mut app, KeyCode::Space);
         let at = app.world().resource::<Clock>().rounds;
         assert_eq!(at, 1, "Space plays a round before the end");
-        app.world_mut().resource_mut::<delve::policy::DelveEnd>().0 = Some((
+        app.world_mut()
+            .resource_mut::<delve_minds::policy::party::DelveEnd>()
+            .0 = Some((
             "party".into(),
-            delve::policy::Outcome::GaveUp,
-            delve::policy::Tally::default(),
+            delve_minds::policy::outcome::Outcome::GaveUp,
+            delve_minds::policy::outcome::Tally::default(),
         ));
         press(&mut app, KeyCode::Space);
         press(&mut app, KeyCode::KeyT);
@@ -394,10 +396,10 @@ pub(crate) mod tests {
         assert_eq!(first, "search methodically");
         press(&mut app, KeyCode::Digit1);
         press(&mut app, KeyCode::Space);
-        let log = app.world().resource::<delve::log::EventLog>();
+        let log = app.world().resource::<delve_ground::log::EventLog>();
         assert!(
-            log.of::<delve::rules::task::TaskEvent>().any(|e| *e
-                == delve::rules::task::TaskEvent::TaskBegun {
+            log.of::<delve_rules::rules::task::TaskEvent>().any(|e| *e
+                == delve_rules::rules::task::TaskEvent::TaskBegun {
                     who: "Sera".into(),
                     task: "searching methodically within 10'".into(),
                     rounds: 10
@@ -458,7 +460,7 @@ pub(crate) mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending,
-            vec![delve::act::AnyAct::from(RestParty {
+            vec![delve_rules::act::AnyAct::from(RestParty {
                 party: "party".into()
             })]
         );
@@ -468,7 +470,7 @@ pub(crate) mod tests {
         let pending = app.world().resource::<PendingCommands>().given().to_vec();
         assert_eq!(
             pending.last(),
-            Some(&delve::act::AnyAct::from(Rest {
+            Some(&delve_rules::act::AnyAct::from(Rest {
                 who: "Aldric".into()
             }))
         );
@@ -498,21 +500,21 @@ pub(crate) mod tests {
         press(&mut app, KeyCode::KeyT);
         press(&mut app, KeyCode::Space);
         let world = app.world();
-        let journal = world.resource::<delve::command::Journal>().clone();
+        let journal = world.resource::<delve_rules::command::Journal>().clone();
         assert!(
             journal.0.len() >= 4,
             "the search, the rest and the orders: {journal:?}"
         );
         let rounds = world.resource::<Clock>().rounds;
-        let level = delve::level::load_default_level().unwrap().level;
-        let replayed = delve::sim::replay(&level, 1, &journal, rounds);
-        let log = world.resource::<delve::log::EventLog>();
-        let again = replayed.world().resource::<delve::log::EventLog>();
+        let level = delve_ground::level::load_default_level().unwrap().level;
+        let replayed = delve_play::sim::replay(&level, 1, &journal, rounds);
+        let log = world.resource::<delve_ground::log::EventLog>();
+        let again = replayed.world().resource::<delve_ground::log::EventLog>();
         assert_eq!(again.to_text(), log.to_text());
         assert_eq!(again.to_json_lines(), log.to_json_lines());
         // The journal the window writes is a command script for `delve sim`.
-        let script = delve::sim::journal_script(app.world());
-        let parsed = delve::sim::JournalFile::from_text(&script).unwrap();
+        let script = delve_play::sim::journal_script(app.world());
+        let parsed = delve_play::sim::JournalFile::from_text(&script).unwrap();
         assert_eq!(parsed.commands, journal.0);
     }
 
@@ -523,24 +525,33 @@ pub(crate) mod tests {
         let mut app = app();
         press(&mut app, KeyCode::KeyA);
         press(&mut app, KeyCode::KeyT);
-        let minds = app.world().resource::<delve::policy::PartyMinds>();
+        let minds = app
+            .world()
+            .resource::<delve_minds::policy::party::PartyMinds>();
         assert_eq!(minds.0.len(), 1, "the party is under its policy");
-        let log = app.world().resource::<delve::log::EventLog>();
-        assert!(log.of::<delve::policy::PolicyEvent>().next().is_some());
-        assert!(log.of::<delve::command::CommandEvent>().any(|e| matches!(
-            e,
-            delve::command::CommandEvent::CommandAccepted { who, by_mind: true, .. }
-                if who == "party"
-        )));
+        let log = app.world().resource::<delve_ground::log::EventLog>();
+        assert!(
+            log.of::<delve_minds::policy::party::PolicyEvent>()
+                .next()
+                .is_some()
+        );
+        assert!(
+            log.of::<delve_rules::command::CommandEvent>()
+                .any(|e| matches!(
+                    e,
+                    delve_rules::command::CommandEvent::CommandAccepted { who, by_mind: true, .. }
+                        if who == "party"
+                ))
+        );
         press(&mut app, KeyCode::KeyA);
         press(&mut app, KeyCode::Space);
         assert!(
             app.world()
-                .resource::<delve::policy::PartyMinds>()
+                .resource::<delve_minds::policy::party::PartyMinds>()
                 .0
                 .is_empty()
         );
-        let journal = &app.world().resource::<delve::command::Journal>().0;
+        let journal = &app.world().resource::<delve_rules::command::Journal>().0;
         let handed: Vec<bool> = journal
             .iter()
             .filter_map(|c| match &c.command {
@@ -555,21 +566,21 @@ pub(crate) mod tests {
     /// the window's log is the log of the delve it came from.
     #[test]
     fn a_journal_replays_in_the_window() {
-        let level = delve::level::load_default_level().unwrap().level;
-        let policy = delve::policy::PartyPolicy::default();
-        let played = delve::sim::play_autonomous(&level, 1, &policy, &[], 40);
+        let level = delve_ground::level::load_default_level().unwrap().level;
+        let policy = delve_ground::party_policy::PartyPolicy::default();
+        let played = delve_play::sim::play_autonomous(&level, 1, &policy, &[], 40);
         let journal = played
             .world()
-            .resource::<delve::command::Journal>()
+            .resource::<delve_rules::command::Journal>()
             .0
             .clone();
         let mut app = app();
-        app.insert_resource(delve::command::Script::new(&journal));
+        app.insert_resource(delve_rules::command::Script::new(&journal));
         for _ in 0..4 {
             press(&mut app, KeyCode::KeyT);
         }
-        let log = app.world().resource::<delve::log::EventLog>();
-        let original = played.world().resource::<delve::log::EventLog>();
+        let log = app.world().resource::<delve_ground::log::EventLog>();
+        let original = played.world().resource::<delve_ground::log::EventLog>();
         assert_eq!(log.to_json_lines(), original.to_json_lines());
     }
 

@@ -66,7 +66,7 @@ fn register_inputs() {
 /// why if it cannot be read, is not a keys file, or is of another version.
 pub fn read_keys(path: &Path) -> (InputMap<DelveAction>, Option<String>) {
     register_inputs();
-    let text = match delve::files::read_text(path) {
+    let text = match delve_ground::files::read_text(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (default_input_map(), None),
         Err(e) => return fallback(path, &format!("cannot read it: {e}")),

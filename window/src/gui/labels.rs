@@ -11,7 +11,7 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 
 use super::state::MapCamera;
-use delve::grid::GridPos;
+use delve_ground::grid::GridPos;
 
 /// The render layer of the map's text (the map's camera draws it; the minimap's does not).
 pub const LABELS_LAYER: usize = 2;

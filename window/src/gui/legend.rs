@@ -10,7 +10,7 @@ use super::overlays::{
     MAPPED_WRONG, MISSED_IT, Overlays, SEEN, THE_NOISE,
 };
 use super::state::ViewMode;
-use delve::grid::DungeonGrid;
+use delve_ground::grid::DungeonGrid;
 
 /// What the legend explains: an overlay's entries, each a colour (or a glyph in a colour) and
 /// what it means.

@@ -11,11 +11,11 @@ use super::squares::square_to_world;
 use super::state::ShownLevel;
 use super::state::{Art, Drawn, MapView, RedrawSet};
 use super::tokens;
-use delve::creature::Position;
-use delve::grid::{DungeonGrid, GridPos};
-use delve::rules::doors::Door;
-use delve::rules::light::LightSource;
-use delve::rules::traps::Trap;
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::creature::Position;
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::light::LightSource;
+use delve_rules::rules::traps::Trap;
 
 /// Draws the map whenever the shown level changes, and keeps door tiles in step with doors.
 pub struct MapViewPlugin;
@@ -67,7 +67,7 @@ pub(super) fn redraw(
     traps: Query<(&Position, &Trap)>,
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
-    factions: Res<delve::creature::Factions>,
+    factions: Res<delve_rules::creature::Factions>,
     players: Option<Res<super::state::PlayerWindow>>,
 ) {
     if !shown.redraw {
@@ -108,7 +108,7 @@ fn draw(
     traps: &Query<(&Position, &Trap)>,
     lights: &Query<(&Position, &LightSource)>,
     creatures: &Query<tokens::TokenSource>,
-    factions: &delve::creature::Factions,
+    factions: &delve_rules::creature::Factions,
 ) {
     let (w, h) = (grid.width(), grid.height());
     let map_size = TilemapSize { x: w, y: h };
@@ -202,10 +202,10 @@ fn draw(
 /// disarmed, dark grey when spent.
 pub fn trap_color(t: &Trap) -> Color {
     match (t.state, t.hidden) {
-        (delve::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
-        (delve::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
-        (delve::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
-        (delve::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
+        (delve_rules::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
+        (delve_rules::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
+        (delve_rules::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
+        (delve_rules::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
     }
 }
 

@@ -13,7 +13,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::controls::DelveAction;
 use super::state::MapCamera;
 use super::state::Minimap;
-use delve::grid::DungeonGrid;
+use delve_ground::grid::DungeonGrid;
 use leafwing_input_manager::prelude::ActionState;
 
 /// The minimap's longer side at an interface scale of 1, in logical pixels.
@@ -277,10 +277,10 @@ fn draw_the_picture_when_needed(
     mut picture: ResMut<MinimapPicture>,
     mut images: Option<ResMut<Assets<Image>>>,
     windows: Query<&Window, With<PrimaryWindow>>,
-    clock: Res<delve::time::Clock>,
+    clock: Res<delve_ground::time::Clock>,
     view: Option<Res<super::state::ViewMode>>,
     selected: Res<super::state::Selected>,
-    log: Res<delve::log::EventLog>,
+    log: Res<delve_ground::log::EventLog>,
     shaded: Query<(), Changed<bevy_ecs_tilemap::tiles::TileColor>>,
     mut cameras: Query<(Entity, &mut Camera, &mut Transform, &mut Projection), With<MinimapCamera>>,
     mut commands: Commands,

@@ -1,7 +1,7 @@
 //! The window (feature `gui`): the level drawn with bevy_ecs_tilemap, creatures as tokens, the
 //! clock, the selection and the log in panels, keyboard and mouse through leafwing actions.
 //!
-//! The window only reads simulation state and writes [`Command`](delve::command::Command)s; the
+//! The window only reads simulation state and writes [`Command`](delve_rules::command::Command)s; the
 //! rules run in the headless `SimRound` schedule, one run per round the Judge advances.
 
 pub mod actions;
@@ -48,9 +48,9 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 
-use delve::level;
-use delve::plugins::SimPlugins;
-use delve::sim::install_level;
+use delve_ground::level;
+use delve_play::plugins::SimPlugins;
+use delve_play::sim::install_level;
 
 /// What `delve [LEVEL]` asks of the window.
 #[derive(Clone, Debug, Default)]
@@ -68,9 +68,9 @@ pub struct WindowOptions {
     /// replays with the same log).
     pub journal: Option<PathBuf>,
     /// A journal to replay: its commands are given at their rounds as rounds are played.
-    pub replay: Vec<delve::command::ScriptedCommand>,
+    pub replay: Vec<delve_rules::command::ScriptedCommand>,
     /// The policy the A key hands a party to.
-    pub policy: delve::policy::PartyPolicy,
+    pub policy: delve_ground::party_policy::PartyPolicy,
     /// A save to go on from, and whether to load it though its level file changed since.
     pub load: Option<PathBuf>,
     pub anyway: bool,
@@ -105,10 +105,10 @@ pub struct WindowOptions {
 #[derive(Clone, Debug, Default)]
 pub struct Watch {
     /// Hand the parties to this policy from the first round (a lab's delve).
-    pub policy: Option<delve::policy::PartyPolicy>,
+    pub policy: Option<delve_ground::party_policy::PartyPolicy>,
     /// The journal's commands, and the checks of its turns.
-    pub script: Vec<delve::command::ScriptedCommand>,
-    pub checks: Vec<delve::turn_check::TurnCheck>,
+    pub script: Vec<delve_rules::command::ScriptedCommand>,
+    pub checks: Vec<delve_rules::turn_check::TurnCheck>,
     /// Rounds to play at most (a policy's delve ends sooner).
     pub rounds: u64,
     /// Where to open: a round, or the first mark of a kind.
@@ -122,7 +122,7 @@ pub enum WatchAt {
     Start,
     Round(u64),
     /// The round after the first mark of this kind (the end when there is none).
-    Mark(delve::timeline::MarkKind),
+    Mark(delve_play::timeline::MarkKind),
 }
 
 /// Everything the window adds on top of `SimPlugins`.
@@ -167,7 +167,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     let save = match options
         .load
         .as_deref()
-        .map(delve::save::Save::read)
+        .map(delve_play::save::Save::read)
         .transpose()
     {
         Ok(save) => save,
@@ -268,7 +268,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     }
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
     // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
-    app.insert_resource(delve::keyframe::Keyframes::default());
+    app.insert_resource(delve_play::keyframe::Keyframes::default());
     let went = match &save {
         Some(save) => save.restore_into(app.world_mut(), &loaded.level),
         None => {
@@ -279,7 +279,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     if let Some(name) = options.select.as_ref().or(solo_pick.as_ref()) {
         let chosen = app
             .world()
-            .resource::<delve::creature::CreatureIndex>()
+            .resource::<delve_rules::creature::CreatureIndex>()
             .0
             .get(name)
             .copied();
@@ -377,7 +377,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
     });
     app.insert_resource(options.view);
     app.insert_resource(state::JournalFile(options.journal));
-    app.insert_resource(delve::command::Script::new(&options.replay));
+    app.insert_resource(delve_rules::command::Script::new(&options.replay));
     app.insert_resource(state::WindowPolicy(options.policy));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path });
@@ -419,8 +419,8 @@ fn fit_window_to_screen(
 /// Plays the delve to watch to its end in `world` (keyframes kept: the timeline), its checks
 /// compared turn by turn, and goes to the round to open at. Says what it did, or where the
 /// delve went another way than its journal.
-fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) -> String {
-    let playing = delve::sim::Playing {
+fn watch_delve(world: &mut World, level: &delve_ground::level::Level, watch: &Watch) -> String {
+    let playing = delve_play::sim::Playing {
         policy: watch.policy.as_ref(),
         script: &watch.script,
         checks: &watch.checks,
@@ -428,8 +428,9 @@ fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) ->
         ..Default::default()
     };
     let went = playing.play_in(world, watch.rounds, |_| {});
-    let end = world.resource::<delve::time::Clock>().rounds;
-    let marks = delve::timeline::marks(world.resource::<delve::log::EventLog>().entries());
+    let end = world.resource::<delve_ground::time::Clock>().rounds;
+    let marks =
+        delve_play::timeline::marks(world.resource::<delve_ground::log::EventLog>().entries());
     let at = match watch.at {
         WatchAt::Start => 0,
         WatchAt::Round(r) => r.min(end),
@@ -438,7 +439,7 @@ fn watch_delve(world: &mut World, level: &delve::level::Level, watch: &Watch) ->
             .find(|m| m.kind == kind)
             .map_or(end, |m| (m.round + 1).min(end)),
     };
-    delve::save::seek(world, level, at);
+    delve_play::save::seek(world, level, at);
     match went {
         Some(went) => {
             eprintln!("{went}");

@@ -4,7 +4,7 @@
 //! the colours mean). N makes a loud noise at the pointer.
 
 use bevy::prelude::*;
-use delve::command::acts::MakeNoise;
+use delve_rules::command::acts::MakeNoise;
 use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
@@ -12,12 +12,12 @@ use super::pointer::Pointer;
 use super::squares::square_to_world;
 use super::state::ViewMode;
 use super::state::{RedrawSet, Tell};
-use delve::act::PendingCommands;
-use delve::command::Command;
-use delve::creature::LevelInfo;
-use delve::grid::DungeonGrid;
-use delve::rules::sound::hearing::LastRoundNoises;
-use delve::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
+use delve_ground::grid::DungeonGrid;
+use delve_rules::act::PendingCommands;
+use delve_rules::command::Command;
+use delve_rules::creature::LevelInfo;
+use delve_rules::rules::sound::hearing::LastRoundNoises;
+use delve_rules::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
 
 /// Seconds an overlay takes to fade.
 const FADE_SECONDS: f32 = 3.0;

@@ -10,11 +10,11 @@ use super::controls::DelveAction;
 use super::pointer::Pointer;
 use super::state::RedrawSet;
 use super::state::{Selected, Tell, UiState, ViewMode, WindowPolicy, ordered_party};
-use delve::act::PendingCommands;
-use delve::command::Command;
-use delve::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
-use delve::creature::{Creature, Position};
-use delve::rules::party::Parties;
+use delve_rules::act::PendingCommands;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
+use delve_rules::creature::{Creature, Position};
+use delve_rules::rules::party::Parties;
 
 pub struct OrdersPlugin;
 
@@ -191,7 +191,7 @@ fn autonomy(
     actions: Single<&ActionState<DelveAction>>,
     selected: Res<Selected>,
     parties: Res<Parties>,
-    minds: Res<delve::policy::PartyMinds>,
+    minds: Res<delve_minds::policy::party::PartyMinds>,
     policy: Option<Res<WindowPolicy>>,
     mut pending: ResMut<PendingCommands>,
     mut tell: MessageWriter<Tell>,
@@ -209,7 +209,7 @@ fn autonomy(
         return;
     };
     let under_policy = minds.0.iter().any(|m| m.party == party);
-    let command = delve::rules::party::Autonomy {
+    let command = delve_rules::rules::party::Autonomy {
         party: party.clone(),
         policy: (!under_policy).then(|| policy.map(|p| p.0.clone()).unwrap_or_default()),
     };

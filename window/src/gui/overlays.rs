@@ -18,8 +18,8 @@ use leafwing_input_manager::prelude::ActionState;
 use super::controls::DelveAction;
 use super::squares::square_to_world;
 use super::state::{PLAYERS_LAYER, RedrawSet, Tell};
-use delve::grid::DungeonGrid;
-use delve::rules::vision::PartyMaps;
+use delve_ground::grid::DungeonGrid;
+use delve_rules::rules::vision::PartyMaps;
 
 /// Which overlays are shown.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ fn draw_the_party_map(
     mut commands: Commands,
     overlays: Res<Overlays>,
     maps: Res<PartyMaps>,
-    memory: Res<delve::rules::vision::FactionMemory>,
+    memory: Res<delve_rules::rules::vision::FactionMemory>,
     (grid, view): (Res<DungeonGrid>, Option<Res<super::state::ViewMode>>),
     players: Option<Res<super::players::PlayersShow>>,
     drawn: Query<Entity, With<PartyMapMark>>,
@@ -215,11 +215,11 @@ fn draw_the_party_map(
 fn draw_the_light(
     mut commands: Commands,
     overlays: Res<Overlays>,
-    light: Res<delve::rules::light::LightMap>,
+    light: Res<delve_rules::rules::light::LightMap>,
     grid: Res<DungeonGrid>,
     drawn: Query<Entity, With<LightMark>>,
 ) {
-    use delve::rules::light::LightLevel as L;
+    use delve_rules::rules::light::LightLevel as L;
     let changed = overlays.is_changed() || light.is_changed() || grid.is_changed();
     if !changed {
         return;

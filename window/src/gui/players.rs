@@ -20,9 +20,9 @@ use bevy::window::{MonitorSelection, WindowMode, WindowRef, WindowResolution};
 use bevy_egui::{EguiContext, EguiSchedule, egui};
 
 use super::state::{PLAYERS_LAYER, PlayerWindow};
-use delve::creature::Position;
-use delve::grid::DungeonGrid;
-use delve::rules::party::Parties;
+use delve_ground::grid::DungeonGrid;
+use delve_rules::creature::Position;
+use delve_rules::rules::party::Parties;
 
 /// What the Judge shows in the players' window.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,26 +202,26 @@ pub struct PlayersArea(pub Option<Rect>);
 #[derive(SystemParam)]
 pub struct PartyKnows<'w, 's> {
     shown: Option<Res<'w, super::state::ShownLevel>>,
-    clock: Res<'w, delve::time::Clock>,
-    mode: Res<'w, delve::time::DelveMode>,
+    clock: Res<'w, delve_ground::time::Clock>,
+    mode: Res<'w, delve_ground::time::DelveMode>,
     parties: Res<'w, Parties>,
-    log: Res<'w, delve::log::EventLog>,
+    log: Res<'w, delve_ground::log::EventLog>,
     show: Res<'w, PlayersShow>,
     members: Query<
         'w,
         's,
         (
             &'static Name,
-            &'static delve::creature::HitPoints,
-            &'static delve::creature::Conditions,
+            &'static delve_rules::creature::HitPoints,
+            &'static delve_rules::creature::Conditions,
         ),
     >,
     lights: Query<
         'w,
         's,
         (
-            &'static delve::rules::light::LightSource,
-            &'static delve::rules::light::CarriedBy,
+            &'static delve_rules::rules::light::LightSource,
+            &'static delve_rules::rules::light::CarriedBy,
         ),
     >,
 }
@@ -466,8 +466,8 @@ mod tests {
     #[test]
     fn the_players_see_their_party_with_hit_points_and_lights() {
         use bevy::ecs::system::RunSystemOnce;
-        let level = delve::level::load_default_level().unwrap().level;
-        let mut app = delve::sim::sim_app(&level, 1);
+        let level = delve_ground::level::load_default_level().unwrap().level;
+        let mut app = delve_play::sim::sim_app(&level, 1);
         app.init_resource::<PlayersShow>();
         app.update();
         let rows = app

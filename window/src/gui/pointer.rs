@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::squares::world_to_square;
 use super::state::MapCamera;
-use delve::grid::DungeonGrid;
+use delve_ground::grid::DungeonGrid;
 
 /// Where the mouse pointer is on the map.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -17,7 +17,7 @@ pub struct Pointer<'w, 's> {
 
 impl Pointer<'_, '_> {
     /// The square under the mouse pointer, if it is on the map.
-    pub fn square(&self) -> Option<delve::grid::GridPos> {
+    pub fn square(&self) -> Option<delve_ground::grid::GridPos> {
         let cursor = self.windows.iter().next()?.cursor_position()?;
         let (camera, at) = self.cameras.iter().next()?;
         // Over a panel, or over the minimap in the map's corner, the pointer is not on a square.

@@ -8,14 +8,14 @@ use super::pointer::Pointer;
 use super::squares::square_to_world;
 use super::state::{Art, RedrawSet};
 use super::state::{Selected, UiState, ordered_party};
-use delve::creature::{Encumbrance, Position};
-use delve::grid::GridPos;
-use delve::grid::path::find_path;
-use delve::rules::conditions::Conditions;
-use delve::rules::movement::throw_to_enter;
-use delve::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
-use delve::rules::party::Parties;
-use delve::time::ROUNDS_PER_TURN;
+use delve_ground::grid::GridPos;
+use delve_ground::grid::path::find_path;
+use delve_ground::time::ROUNDS_PER_TURN;
+use delve_rules::creature::{Encumbrance, Position};
+use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::movement::throw_to_enter;
+use delve_rules::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
+use delve_rules::rules::party::Parties;
 
 /// What the preview shows now: mover's square, target, pace, whole party.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
@@ -45,13 +45,13 @@ type Mover<'a> = (
     &'a Position,
     &'a Encumbrance,
     &'a Conditions,
-    Option<&'a delve::creature::SwimmingSpeed>,
+    Option<&'a delve_rules::creature::SwimmingSpeed>,
 );
 
 /// Tenths of a foot a round for the mover: the slowest member for a party (the party rules'
 /// pace).
 fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
-    delve::rules::party::party_tenths_per_round(movers, pace, |e| {
+    delve_rules::rules::party::party_tenths_per_round(movers, pace, |e| {
         q.get(e)
             .ok()
             .and_then(|(_, enc, c, _)| Speeds::of(enc.0, c))
@@ -61,14 +61,14 @@ fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
 /// The walk from `from` to `to`: over any open square (the Judge's view), or only over those
 /// seen (`seen`, indexed as the grid: a player's view).
 fn walk_known(
-    grid: &delve::grid::DungeonGrid,
+    grid: &delve_ground::grid::DungeonGrid,
     from: GridPos,
     to: GridPos,
     seen: Option<&[bool]>,
-) -> Option<delve::grid::path::Path> {
+) -> Option<delve_ground::grid::path::Path> {
     match seen {
         None => find_path(grid, from, to),
-        Some(seen) => delve::grid::path::find_path_with(grid, from, to, |p| {
+        Some(seen) => delve_ground::grid::path::find_path_with(grid, from, to, |p| {
             grid.is_passable(p) && grid.index(p).is_some_and(|i| seen.get(i) == Some(&true))
         }),
     }
@@ -78,7 +78,7 @@ fn walk_known(
 /// open square beside it with the shortest walk from `from` (one walks up to a door, then opens
 /// it: Dungeon Delves › Doors).
 pub fn walk_end(
-    grid: &delve::grid::DungeonGrid,
+    grid: &delve_ground::grid::DungeonGrid,
     from: GridPos,
     to: GridPos,
     seen: Option<&[bool]>,
@@ -96,15 +96,15 @@ pub fn walk_end(
 }
 
 /// Is there a closed door at `p` one may walk up to (not one still secret)?
-pub fn door_at(doors: &Query<(&Position, &delve::rules::doors::Door)>, p: GridPos) -> bool {
+pub fn door_at(doors: &Query<(&Position, &delve_rules::rules::doors::Door)>, p: GridPos) -> bool {
     doors.iter().any(|(at, d)| at.0 == p && !d.spec.secret)
 }
 
 /// What the faction of `mover` has seen, in a player's view (`None` in the Judge's).
 pub fn seen_by(
     view: Option<&super::state::ViewMode>,
-    memory: Option<&delve::rules::vision::FactionMemory>,
-    faction: Option<&delve::creature::Faction>,
+    memory: Option<&delve_rules::rules::vision::FactionMemory>,
+    faction: Option<&delve_rules::creature::Faction>,
 ) -> Option<Vec<bool>> {
     view.filter(|v| **v != super::state::ViewMode::Judge)
         .and_then(|_| Some(memory?.seen.get(faction?.0)?.clone()))
@@ -115,15 +115,20 @@ pub fn seen_by(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct WalkKnowledge<'w, 's> {
     view: Option<Res<'w, super::state::ViewMode>>,
-    memory: Option<Res<'w, delve::rules::vision::FactionMemory>>,
-    factions: Query<'w, 's, &'static delve::creature::Faction>,
+    memory: Option<Res<'w, delve_rules::rules::vision::FactionMemory>>,
+    factions: Query<'w, 's, &'static delve_rules::creature::Faction>,
     positions: Query<'w, 's, &'static Position>,
-    doors: Query<'w, 's, (&'static Position, &'static delve::rules::doors::Door)>,
+    doors: Query<'w, 's, (&'static Position, &'static delve_rules::rules::doors::Door)>,
 }
 
 impl WalkKnowledge<'_, '_> {
     /// Where `mover`'s walk to `to` ends ([`walk_end`]), as the view knows the squares.
-    pub fn walk_end(&self, grid: &delve::grid::DungeonGrid, mover: Entity, to: GridPos) -> GridPos {
+    pub fn walk_end(
+        &self,
+        grid: &delve_ground::grid::DungeonGrid,
+        mover: Entity,
+        to: GridPos,
+    ) -> GridPos {
         let Ok(from) = self.positions.get(mover) else {
             return to;
         };
@@ -150,9 +155,9 @@ fn preview(
     mut walk: ResMut<WalkThere>,
     attack: Option<Res<super::battle::AttackOffer>>,
     view: Option<Res<super::state::ViewMode>>,
-    memory: Option<Res<delve::rules::vision::FactionMemory>>,
-    factions: Query<&delve::creature::Faction>,
-    doors: Query<(&Position, &delve::rules::doors::Door)>,
+    memory: Option<Res<delve_rules::rules::vision::FactionMemory>>,
+    factions: Query<&delve_rules::creature::Faction>,
+    doors: Query<(&Position, &delve_rules::rules::doors::Door)>,
 ) {
     let Some(art) = art else {
         return;
@@ -276,13 +281,15 @@ mod tests {
     use super::*;
 
     /// The built-in crypt's grid.
-    fn crypt_grid() -> delve::grid::DungeonGrid {
-        let level = delve::level::LevelText::default_level()
+    fn crypt_grid() -> delve_ground::grid::DungeonGrid {
+        let level = delve_ground::level::LevelText::default_level()
             .load()
             .unwrap()
             .level;
-        let app = delve::sim::sim_app(&level, 1);
-        app.world().resource::<delve::grid::DungeonGrid>().clone()
+        let app = delve_play::sim::sim_app(&level, 1);
+        app.world()
+            .resource::<delve_ground::grid::DungeonGrid>()
+            .clone()
     }
 
     /// In a player's view the preview walks only over squares the party has seen: a square

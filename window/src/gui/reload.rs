@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use bevy::prelude::*;
 
 use super::state::ShownLevel;
-use delve::level;
-use delve::sim::install_level;
+use delve_ground::level;
+use delve_play::sim::install_level;
 
 /// When the file was last seen modified, and when to look again.
 #[derive(Resource, Debug)]
@@ -79,8 +79,8 @@ mod tests {
     use bevy::time::TimeUpdateStrategy;
 
     use super::*;
-    use delve::level::Diagnostics;
-    use delve::sim::sim_app;
+    use delve_ground::level::Diagnostics;
+    use delve_play::sim::sim_app;
 
     const LEVEL: &str = r#"(name: "before", legend: { '.': Floor, 'X': Wall(Stone) }, map: ["XXXXX", "X...X", "XXXXX"])"#;
 
@@ -125,7 +125,9 @@ mod tests {
         assert_eq!(shown.level.name, "after");
         assert!(shown.redraw && shown.problems.is_none());
         assert_eq!(
-            app.world().resource::<delve::creature::LevelInfo>().name,
+            app.world()
+                .resource::<delve_rules::creature::LevelInfo>()
+                .name,
             "after"
         );
 

@@ -9,8 +9,8 @@ use super::controls::DelveAction;
 use super::saving::{keep_the_line_left, write_journal};
 use super::state::RedrawSet;
 use super::state::{PlayRounds, RoundsRequested, ShownLevel, Tell};
-use delve::schedule::SimRound;
-use delve::time::ROUNDS_PER_TURN;
+use delve_ground::time::ROUNDS_PER_TURN;
+use delve_rules::schedule::SimRound;
 
 pub struct RoundsPlugin;
 
@@ -45,35 +45,42 @@ pub fn play_rounds(world: &mut World) {
     if n > 0 {
         world.write_message(Tell::nothing());
     }
-    let ended = world.resource::<delve::policy::DelveEnd>().0.is_some();
+    let ended = world
+        .resource::<delve_minds::policy::party::DelveEnd>()
+        .0
+        .is_some();
     let forks = world
-        .get_resource::<delve::keyframe::Keyframes>()
+        .get_resource::<delve_play::keyframe::Keyframes>()
         .map_or(0, |k| k.left().len());
     for _ in 0..n {
         if along_the_line(world) {
             // Back on the timeline and no new order: the line's next round, as it was played.
             let level = world.resource::<ShownLevel>().level.clone();
-            let to = world.resource::<delve::time::Clock>().rounds + 1;
-            delve::save::seek(world, &level, to);
+            let to = world.resource::<delve_ground::time::Clock>().rounds + 1;
+            delve_play::save::seek(world, &level, to);
             world.resource_mut::<ShownLevel>().keep_view = true;
             continue;
         }
         // Once the delve is over, no round is played on (take one back to play otherwise).
-        if world.resource::<delve::policy::DelveEnd>().0.is_some() {
+        if world
+            .resource::<delve_minds::policy::party::DelveEnd>()
+            .0
+            .is_some()
+        {
             world.write_message(Tell(
                 "the delve is over: Ctrl+Z takes back a round, to play it otherwise".to_string(),
             ));
             break;
         }
         // A journal being replayed (`--replay FILE`) gives its commands at their rounds.
-        delve::command::give_due(world);
+        delve_rules::command::give_due(world);
         super::battle::give_the_control_wished(world);
         let fighting = in_battle(world);
         world.run_schedule(SimRound);
         // A battle begun with the party waiting for orders stops a turn played (T): the player
         // gives the orders (F), or lets the party fight by itself (B).
         if n > 1 && !fighting && in_battle(world) && party_waits_for_orders(world) {
-            let round = world.resource::<delve::time::Clock>().rounds;
+            let round = world.resource::<delve_ground::time::Clock>().rounds;
             world.write_message(Tell(format!(
                 "a battle began at round {round}: the party waits for your orders (F attacks, B lets it fight by itself)"
             )));
@@ -81,7 +88,9 @@ pub fn play_rounds(world: &mut World) {
         }
     }
     keep_the_line_left(world, forks);
-    if !ended && let Some((party, outcome, tally)) = &world.resource::<delve::policy::DelveEnd>().0
+    if !ended
+        && let Some((party, outcome, tally)) =
+            &world.resource::<delve_minds::policy::party::DelveEnd>().0
     {
         let told = format!("the delve of the {party} is over: {outcome} ({tally})");
         world.write_message(Tell(told));
@@ -94,7 +103,7 @@ pub fn play_rounds(world: &mut World) {
 /// Is a battle on?
 fn in_battle(world: &World) -> bool {
     world
-        .get_resource::<delve::rules::combat::battle::Battle>()
+        .get_resource::<delve_rules::rules::combat::battle::Battle>()
         .is_some_and(|b| b.active)
 }
 
@@ -102,14 +111,14 @@ fn in_battle(world: &World) -> bool {
 /// under its policy: it is let go at the next round.
 fn party_waits_for_orders(world: &World) -> bool {
     world
-        .resource::<delve::rules::party::Parties>()
+        .resource::<delve_rules::rules::party::Parties>()
         .0
         .iter()
         .filter(|p| !super::battle::under_its_policy(world, &p.name))
         .filter_map(|p| p.marching_order.first())
         .any(|&leader| {
             world
-                .get::<delve::rules::combat::battle::Controlled>(leader)
+                .get::<delve_rules::rules::combat::battle::Controlled>(leader)
                 .is_some()
         })
 }
@@ -117,16 +126,16 @@ fn party_waits_for_orders(world: &World) -> bool {
 /// Is the world behind the end of its timeline's line, with no order given since (so that the
 /// next round is the line's)?
 fn along_the_line(world: &World) -> bool {
-    let Some(frames) = world.get_resource::<delve::keyframe::Keyframes>() else {
+    let Some(frames) = world.get_resource::<delve_play::keyframe::Keyframes>() else {
         return false;
     };
-    let now = world.resource::<delve::time::Clock>().rounds;
+    let now = world.resource::<delve_ground::time::Clock>().rounds;
     now < frames.end()
         && world
-            .resource::<delve::act::PendingCommands>()
+            .resource::<delve_rules::act::PendingCommands>()
             .given()
             .is_empty()
         && world
-            .get_resource::<delve::command::Script>()
+            .get_resource::<delve_rules::command::Script>()
             .is_none_or(|s| s.is_empty())
 }

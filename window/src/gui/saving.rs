@@ -1,4 +1,4 @@
-//! Save, load, undo and redo in the window, and an autosave every turn (`delve::save`): Ctrl+S
+//! Save, load, undo and redo in the window, and an autosave every turn (`delve_play::save`): Ctrl+S
 //! saves, Ctrl+O loads (a second Ctrl+O loads a save whose level file has changed since, as it
 //! was saved), Ctrl+Z takes back a round, Ctrl+Shift+Z a turn, Ctrl+Y gives back a round.
 
@@ -9,9 +9,9 @@ use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::state::{JournalFile, PlayRounds, Selected, ShownLevel, Tell};
-use delve::level::LevelText;
-use delve::save::{Save, Step};
-use delve::time::{Clock, ROUNDS_PER_TURN};
+use delve_ground::level::LevelText;
+use delve_ground::time::{Clock, ROUNDS_PER_TURN};
+use delve_play::save::{Save, Step};
 
 /// Where the window saves and autosaves.
 #[derive(Resource, Clone, Debug)]
@@ -97,8 +97,12 @@ fn saving(world: &mut World) {
             let path = world.resource::<SaveFiles>().file.clone();
             load(world, &path)
         }
-        Asked::Undo(step) => take_back(world, |w, l| delve::save::undo(w, l, step), "back to"),
-        Asked::Redo => take_back(world, |w, l| delve::save::redo(w, l, Step::Round), "on to"),
+        Asked::Undo(step) => take_back(world, |w, l| delve_play::save::undo(w, l, step), "back to"),
+        Asked::Redo => take_back(
+            world,
+            |w, l| delve_play::save::redo(w, l, Step::Round),
+            "on to",
+        ),
     };
     world.write_message(Tell(notice));
 }
@@ -172,7 +176,7 @@ pub fn load(world: &mut World, path: &Path) -> String {
 /// Undo or redo, keeping the view and the selection.
 fn take_back(
     world: &mut World,
-    replay: impl FnOnce(&mut World, &delve::level::Level) -> Option<u64>,
+    replay: impl FnOnce(&mut World, &delve_ground::level::Level) -> Option<u64>,
     went: &str,
 ) -> String {
     let level = world.resource::<ShownLevel>().level.clone();
@@ -191,7 +195,7 @@ fn take_back(
     }
     reselect(world, selected);
     let can_redo = world
-        .get_resource::<delve::keyframe::History>()
+        .get_resource::<delve_play::keyframe::History>()
         .is_some_and(|h| h.can_redo());
     format!(
         "{went} round {round}{}",
@@ -212,7 +216,7 @@ fn selected_name(world: &World) -> Option<String> {
 fn reselect(world: &mut World, name: Option<String>) {
     let e = name.and_then(|n| {
         world
-            .resource::<delve::creature::CreatureIndex>()
+            .resource::<delve_rules::creature::CreatureIndex>()
             .0
             .get(&n)
             .copied()
@@ -231,7 +235,7 @@ fn autosave(world: &mut World) {
         return;
     };
     world.resource_mut::<SaveFiles>().autosaved_turn = turn;
-    let path = delve::save::autosave_path(&dir, turn);
+    let path = delve_play::save::autosave_path(&dir, turn);
     let save = Save::of(world, &world.resource::<ShownLevel>().text);
     let written = std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot make {}: {e}", dir.display()))
@@ -242,9 +246,9 @@ fn autosave(world: &mut World) {
 }
 
 /// Why a file was not written, without the save's words (it may be a journal).
-fn why_unwritten(e: delve::save::SaveError) -> String {
+fn why_unwritten(e: delve_play::save::SaveError) -> String {
     match e {
-        delve::save::SaveError::Unwritable { error, .. } => error,
+        delve_play::save::SaveError::Unwritable { error, .. } => error,
         other => other.to_string(),
     }
 }
@@ -257,7 +261,7 @@ pub fn write_journal(world: &mut World) {
         .and_then(|f| f.0.clone());
     if let Some(path) = file
         && let Err(e) =
-            delve::save::write_atomic(&path, delve::sim::journal_script(world).as_bytes())
+            delve_play::save::write_atomic(&path, delve_play::sim::journal_script(world).as_bytes())
     {
         // (Written whole or not at all: the journal that was there is kept.)
         world.write_message(Tell(format!(
@@ -271,7 +275,7 @@ pub fn write_journal(world: &mut World) {
 /// A fork of the timeline's line since `before` forks were known: with `--journal FILE`, the
 /// journal of the line left is written beside it (`FILE.left-at-round-R.ron`) and told.
 pub fn keep_the_line_left(world: &mut World, before: usize) {
-    let Some(frames) = world.get_resource::<delve::keyframe::Keyframes>() else {
+    let Some(frames) = world.get_resource::<delve_play::keyframe::Keyframes>() else {
         return;
     };
     let Some((at, left)) = frames.left().get(before).cloned() else {
@@ -283,14 +287,14 @@ pub fn keep_the_line_left(world: &mut World, before: usize) {
     let notice = match file {
         Some(path) => {
             let kept = path.with_extension(format!("left-at-round-{at}.ron"));
-            let journal = delve::sim::JournalFile {
+            let journal = delve_play::sim::JournalFile {
                 commands: left,
                 ..Default::default()
             };
             let pretty = ron::ser::PrettyConfig::default()
                 .extensions(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
             let text = ron::ser::to_string_pretty(&journal, pretty).expect("commands serialize");
-            match delve::save::write_atomic(
+            match delve_play::save::write_atomic(
                 &kept,
                 format!("// The journal of the line left at round {at}.\n{text}\n").as_bytes(),
             ) {
@@ -355,7 +359,10 @@ mod tests {
         let (mut app, dir) = saving_app("window-save");
         press(&mut app, KeyCode::KeyT);
         press(&mut app, KeyCode::Space);
-        let then = app.world().resource::<delve::log::EventLog>().to_text();
+        let then = app
+            .world()
+            .resource::<delve_ground::log::EventLog>()
+            .to_text();
         chord(&mut app, false, KeyCode::KeyS);
         assert!(dir.join("crypt.save.ron").exists());
         press(&mut app, KeyCode::KeyT);
@@ -363,7 +370,9 @@ mod tests {
         chord(&mut app, false, KeyCode::KeyO);
         assert_eq!(rounds(&app), 11);
         assert_eq!(
-            app.world().resource::<delve::log::EventLog>().to_text(),
+            app.world()
+                .resource::<delve_ground::log::EventLog>()
+                .to_text(),
             then
         );
         assert!(app.world().resource::<ShownLevel>().keep_view);
@@ -391,7 +400,10 @@ mod tests {
         app.update();
         assert!(dir.join("crypt.save.ron").exists(), "saved");
         press(&mut app, KeyCode::Space);
-        let log = app.world().resource::<delve::log::EventLog>().to_text();
+        let log = app
+            .world()
+            .resource::<delve_ground::log::EventLog>()
+            .to_text();
         assert!(!log.contains("search"), "{log}");
     }
 

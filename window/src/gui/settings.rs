@@ -62,7 +62,7 @@ impl WindowSettings {
     /// The settings in `path`: the defaults if there is no such file; the defaults and a
     /// warning saying where and why if it cannot be read.
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = match delve::files::read_text(path) {
+        let text = match delve_ground::files::read_text(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
             Err(e) => return Err(warning(path, &format!("cannot read it: {e}"))),

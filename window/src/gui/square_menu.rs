@@ -10,8 +10,8 @@ use leafwing_input_manager::prelude::*;
 use super::actions::Offered;
 use super::controls::DelveAction;
 use super::state::{Selected, Tell};
-use delve::act::{Choice, Concern, PendingCommands};
-use delve::grid::GridPos;
+use delve_ground::grid::GridPos;
+use delve_rules::act::{Choice, Concern, PendingCommands};
 
 /// The open menu: its square, and where on the screen it opened (logical pixels); and whether it
 /// has been drawn yet (the click that opened it closes nothing).
@@ -72,7 +72,7 @@ fn show(
     mut menu: ResMut<SquareMenu>,
     offered: Res<Offered>,
     selected: Res<Selected>,
-    creatures: Query<(&Name, &delve::creature::Position)>,
+    creatures: Query<(&Name, &delve_rules::creature::Position)>,
     mut pending: ResMut<PendingCommands>,
     mut tell: MessageWriter<Tell>,
 ) -> Result {
@@ -157,7 +157,7 @@ mod tests {
                 "1 round",
                 None,
                 "",
-                delve::command::acts::Listen { who: "Bo".into() },
+                delve_rules::command::acts::Listen { who: "Bo".into() },
             )
         };
         let offered = vec![

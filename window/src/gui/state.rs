@@ -9,9 +9,9 @@ use std::path::PathBuf;
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
-use delve::level::{self, Diagnostics, Level};
-use delve::rules::movement::Pace;
-use delve::rules::party::Parties;
+use delve_ground::level::{self, Diagnostics, Level};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::party::Parties;
 
 /// The level shown, where it came from, and problems from the last attempt to (re)load it.
 #[derive(Resource, Clone, Debug)]
@@ -67,7 +67,7 @@ pub struct UiState {
     /// Orders go to the selected creature's whole party.
     pub whole_party: bool,
     /// The square last clicked: the Judge's hand acts on it.
-    pub picked: Option<delve::grid::GridPos>,
+    pub picked: Option<delve_ground::grid::GridPos>,
 }
 
 impl Default for UiState {
@@ -99,7 +99,7 @@ pub struct RoundsRequested(pub u64);
 
 /// The policy the A key hands a party to (`delve LEVEL --policy FILE`; the defaults without).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct WindowPolicy(pub delve::policy::PartyPolicy);
+pub struct WindowPolicy(pub delve_ground::party_policy::PartyPolicy);
 
 /// The camera that draws the map (in the space the panels leave it).
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -188,7 +188,7 @@ impl Drawn {
 /// Marks trap and light markers, hidden in the party's view unless seen.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Marker {
-    pub at: delve::grid::GridPos,
+    pub at: delve_ground::grid::GridPos,
     pub trap: bool,
 }
 

@@ -1,7 +1,7 @@
 //! The timeline: a bar under the map from the delve's first round to the last played along its
-//! line (`delve::keyframe`), with a mark for every death, member downed, battle, door opened or
+//! line (`delve_play::keyframe`), with a mark for every death, member downed, battle, door opened or
 //! forced, trap sprung, light out, noise that brought a monster and the delve's end
-//! (`delve::timeline`). Dragging on it goes to that round (the map and the log follow: the
+//! (`delve_play::timeline`). Dragging on it goes to that round (the map and the log follow: the
 //! world is the delve at that round, restored from the nearest keyframe); a click on a mark
 //! goes to the round after its event. Keys: `,` and `.` a round back and on, Shift with them a
 //! turn, `[` and `]` the previous and next mark (of the kind `J` chooses), `K` plays and
@@ -9,15 +9,15 @@
 //!
 //! Going on from a round before the line's end replays the line; a command given there forks
 //! it: the delve goes on from that round with the new command, the old line kept
-//! (`delve::keyframe::Keyframes::left`; with `--journal FILE`, written beside it).
+//! (`delve_play::keyframe::Keyframes::left`; with `--journal FILE`, written beside it).
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 use leafwing_input_manager::prelude::*;
 
-use delve::keyframe::Keyframes;
-use delve::time::{Clock, ROUNDS_PER_TURN};
-use delve::timeline::{Mark, MarkKind, next_mark, previous_mark};
+use delve_ground::time::{Clock, ROUNDS_PER_TURN};
+use delve_play::keyframe::Keyframes;
+use delve_play::timeline::{Mark, MarkKind, next_mark, previous_mark};
 
 use super::controls::DelveAction;
 use super::state::ShownLevel;
@@ -63,7 +63,7 @@ fn read_marks(
     frames: Option<Res<Keyframes>>,
     mut timeline: ResMut<Timeline>,
     view: Option<Res<super::state::ViewMode>>,
-    parties: Res<delve::rules::party::Parties>,
+    parties: Res<delve_rules::rules::party::Parties>,
     names: Query<&Name>,
 ) {
     let Some(frames) = frames else {
@@ -82,12 +82,12 @@ fn read_marks(
                 .filter_map(|&e| names.get(e).ok().map(|n| n.to_string()))
                 .collect();
             let members: Vec<&str> = members.iter().map(String::as_str).collect();
-            delve::timeline::marks_told(frames.log(), |e| {
+            delve_play::timeline::marks_told(frames.log(), |e| {
                 e.known_to_party(&members, &party.name, 0)
                     .then(|| e.words_for_party(&members, &party.name))
             })
         }
-        None => delve::timeline::marks(frames.log()),
+        None => delve_play::timeline::marks(frames.log()),
     };
     timeline.read_at = at;
 }
@@ -189,7 +189,7 @@ pub fn go_to_round(world: &mut World) {
         .resource::<Selected>()
         .0
         .and_then(|e| world.get::<Name>(e).map(|n| n.to_string()));
-    let Some(at) = delve::save::seek(world, &level, round) else {
+    let Some(at) = delve_play::save::seek(world, &level, round) else {
         return;
     };
     {
@@ -199,7 +199,7 @@ pub fn go_to_round(world: &mut World) {
     }
     let e = selected.and_then(|n| {
         world
-            .resource::<delve::creature::CreatureIndex>()
+            .resource::<delve_rules::creature::CreatureIndex>()
             .0
             .get(&n)
             .copied()
@@ -326,7 +326,7 @@ fn timeline_bar(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Timeline) 
             .clamp(0.0, span) as u64
     };
     // Every hour a faint line.
-    for hour in (0..=end).step_by(delve::time::ROUNDS_PER_HOUR as usize) {
+    for hour in (0..=end).step_by(delve_ground::time::ROUNDS_PER_HOUR as usize) {
         let x = x_of(hour);
         painter.line_segment(
             [
@@ -393,7 +393,7 @@ fn timeline_bar(ui: &mut egui::Ui, now: u64, end: u64, timeline: &mut Timeline) 
 mod tests {
     use super::*;
     use crate::gui::input::tests::{app, press};
-    use delve::keyframe::Keyframes;
+    use delve_play::keyframe::Keyframes;
 
     /// The window's input with the timeline, on the crypt's delve handed to its policy and
     /// played `rounds` rounds (keyframes kept from its start).
@@ -401,9 +401,12 @@ mod tests {
         let mut app = app();
         app.add_plugins(TimelinePlugin);
         let world = app.world_mut();
-        delve::keyframe::keep(world, ROUNDS_PER_TURN);
-        delve::sim::hand_parties_to(world, &delve::policy::PartyPolicy::default());
-        delve::sim::run_rounds(world, rounds);
+        delve_play::keyframe::keep(world, ROUNDS_PER_TURN);
+        delve_play::sim::hand_parties_to(
+            world,
+            &delve_ground::party_policy::PartyPolicy::default(),
+        );
+        delve_play::sim::run_rounds(world, rounds);
         app.update();
         app
     }
@@ -468,7 +471,7 @@ mod tests {
         // The log follows the round.
         let log_at = |app: &App| {
             app.world()
-                .resource::<delve::log::EventLog>()
+                .resource::<delve_ground::log::EventLog>()
                 .entries()
                 .last()
                 .map(|e| e.round)
@@ -503,7 +506,7 @@ mod tests {
         }
         assert_eq!(round(&app), 30);
         // The journal written is the whole line's, whichever round is shown.
-        let written = delve::sim::JournalFile::of_line(app.world());
+        let written = delve_play::sim::JournalFile::of_line(app.world());
         assert_eq!(written.rounds, Some(60));
         assert_eq!(written.checks.len(), 6);
         press(&mut app, KeyCode::Space);
@@ -512,9 +515,9 @@ mod tests {
         assert!(frames.left().is_empty(), "{:?}", frames.left());
         assert_eq!((frames.end(), frames.log().len()), (60, line_log));
         // Taking the party back from its policy is an order: the delve forks at round 31.
-        delve::sim::give(
+        delve_play::sim::give(
             app.world_mut(),
-            delve::rules::party::Autonomy {
+            delve_rules::rules::party::Autonomy {
                 party: "party".into(),
                 policy: None,
             },

@@ -10,8 +10,8 @@ use super::squares::square_to_world;
 use super::state::Art;
 use super::state::Selected;
 use super::state::Token;
-use delve::creature::{Creature, Faction, Factions, Position};
-use delve::grid::DungeonGrid;
+use delve_ground::grid::DungeonGrid;
+use delve_rules::creature::{Creature, Faction, Factions, Position};
 
 /// A token's name label.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -30,7 +30,7 @@ pub struct TokenMark;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StateMark {
     Dead,
-    /// Dying (`delve::rules::conditions::is_down`, short of dead).
+    /// Dying (`delve_rules::rules::conditions::is_down`, short of dead).
     Down,
     Drowning,
     Stuck,
@@ -88,15 +88,15 @@ impl StateMark {
 
     /// The gravest mark of a creature in these conditions, drowning or not, in this light.
     pub fn of(
-        conditions: &delve::rules::conditions::Conditions,
+        conditions: &delve_rules::rules::conditions::Conditions,
         drowning: bool,
-        light: delve::rules::light::LightLevel,
+        light: delve_rules::rules::light::LightLevel,
     ) -> Option<StateMark> {
-        use delve::level::schema::ConditionKind as K;
-        use delve::rules::light::LightLevel as L;
+        use delve_ground::level::schema::ConditionKind as K;
+        use delve_rules::rules::light::LightLevel as L;
         if conditions.has(K::Dead) {
             Some(StateMark::Dead)
-        } else if delve::rules::conditions::is_down(conditions) {
+        } else if delve_rules::rules::conditions::is_down(conditions) {
             Some(StateMark::Down)
         } else if drowning {
             Some(StateMark::Drowning)
@@ -115,11 +115,11 @@ impl StateMark {
 /// Each token's mark: its creature's gravest state, or none.
 fn mark_states(
     grid: Res<DungeonGrid>,
-    light: Option<Res<delve::rules::light::LightMap>>,
+    light: Option<Res<delve_rules::rules::light::LightMap>>,
     creatures: Query<(
         &Position,
-        &delve::rules::conditions::Conditions,
-        Has<delve::rules::water::Drowning>,
+        &delve_rules::rules::conditions::Conditions,
+        Has<delve_rules::rules::water::Drowning>,
     )>,
     tokens: Query<&Token>,
     mut marks: Query<(&ChildOf, &mut Text2d, &mut TextColor, &mut Visibility), With<TokenMark>>,
@@ -133,7 +133,7 @@ fn mark_states(
         };
         let lit = light
             .as_ref()
-            .map_or(delve::rules::light::LightLevel::Bright, |l| {
+            .map_or(delve_rules::rules::light::LightLevel::Bright, |l| {
                 l.level(&grid, at.0)
             });
         let mark = StateMark::of(conditions, drowning, lit);
@@ -213,7 +213,7 @@ fn initials_when_roomy(
 
 /// Labels sit above the token on one colour of a checkerboard and below it on the other, so
 /// the names of creatures standing next to each other do not overlap.
-fn label_offset(p: delve::grid::GridPos) -> f32 {
+fn label_offset(p: delve_ground::grid::GridPos) -> f32 {
     if (p.x + p.y).rem_euclid(2) == 0 {
         21.0
     } else {
@@ -239,7 +239,8 @@ fn name_the_crowded_on_hover(
     let roomy = super::labels::roomy(scale);
     // Squares as wide as a name leave room for neighbours' names too.
     let roomy_for_crowds = super::labels::square_px(scale) >= super::labels::NAME_WIDE_SQUARE_PX;
-    let mut taken: std::collections::HashMap<delve::grid::GridPos, usize> = Default::default();
+    let mut taken: std::collections::HashMap<delve_ground::grid::GridPos, usize> =
+        Default::default();
     for (_, p) in &creatures {
         *taken.entry(p.0).or_default() += 1;
     }
@@ -258,7 +259,7 @@ fn name_the_crowded_on_hover(
                 .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
                 .filter(|&d| d != (0, 0))
                 .any(|(dx, dy)| {
-                    taken.contains_key(&delve::grid::GridPos::new(at.x + dx, at.y + dy))
+                    taken.contains_key(&delve_ground::grid::GridPos::new(at.x + dx, at.y + dy))
                 });
         let named = (!crowded && (roomy || for_players))
             || (roomy_for_crowds && !for_players && !shares)
@@ -423,7 +424,7 @@ fn faction_color(factions: &Factions, faction: Faction) -> [u8; 3] {
 /// from what lies.
 fn lay_the_fallen(
     factions: Res<Factions>,
-    creatures: Query<(&Faction, &delve::rules::conditions::Conditions)>,
+    creatures: Query<(&Faction, &delve_rules::rules::conditions::Conditions)>,
     mut tokens: Query<(&Token, &mut Sprite)>,
 ) {
     for (token, mut sprite) in &mut tokens {
@@ -431,8 +432,8 @@ fn lay_the_fallen(
             continue;
         };
         let [r, g, b] = faction_color(&factions, *faction);
-        let (color, size) = if delve::rules::conditions::is_down(conditions) {
-            let dead = conditions.has(delve::level::schema::ConditionKind::Dead);
+        let (color, size) = if delve_rules::rules::conditions::is_down(conditions) {
+            let dead = conditions.has(delve_ground::level::schema::ConditionKind::Dead);
             let grey = |c: u8| {
                 let c = f32::from(c) / 255.0;
                 (c * 0.25 + 0.35) * if dead { 0.6 } else { 1.0 }
@@ -561,7 +562,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
         Some("stuck")
     } else if let Some(t) = traversing {
         Some(match t.path {
-            delve::rules::caving::traverse::Path::Rope => "on the rope",
+            delve_rules::rules::caving::traverse::Path::Rope => "on the rope",
             _ => "on the ledge",
         })
     } else if climbing {
@@ -577,7 +578,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
 
 struct CavingState {
     climbing: bool,
-    traversing: Option<delve::rules::caving::traverse::Traversing>,
+    traversing: Option<delve_rules::rules::caving::traverse::Traversing>,
     below: bool,
     drowning: bool,
     stuck: bool,
@@ -587,11 +588,11 @@ struct CavingState {
 type CaverQuery<'a> = (
     &'a Name,
     &'a Position,
-    &'a delve::rules::conditions::Conditions,
-    Has<delve::rules::caving::Climbing>,
-    Option<&'a delve::rules::caving::traverse::Traversing>,
-    Has<delve::rules::caving::Below>,
-    Has<delve::rules::water::Drowning>,
+    &'a delve_rules::rules::conditions::Conditions,
+    Has<delve_rules::rules::caving::Climbing>,
+    Option<&'a delve_rules::rules::caving::traverse::Traversing>,
+    Has<delve_rules::rules::caving::Below>,
+    Has<delve_rules::rules::water::Drowning>,
 );
 
 /// Labels say what a creature is doing on a rope, a ledge or in the water, in either view.
@@ -601,7 +602,7 @@ fn label_caving_states(
     tokens: Query<&Token>,
     mut labels: Query<(&ChildOf, &mut Text2d), With<TokenLabel>>,
 ) {
-    use delve::level::schema::{ConditionKind, Terrain, WaterDepth};
+    use delve_ground::level::schema::{ConditionKind, Terrain, WaterDepth};
     for (parent, mut text) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
             continue;
@@ -660,9 +661,9 @@ mod tests {
     #[test]
     fn a_token_is_marked_with_the_gravest_state() {
         use super::StateMark;
-        use delve::creature::Conditions;
-        use delve::level::schema::ConditionKind as K;
-        use delve::rules::light::LightLevel as L;
+        use delve_ground::level::schema::ConditionKind as K;
+        use delve_rules::creature::Conditions;
+        use delve_rules::rules::light::LightLevel as L;
         let of = |kinds: &[K], drowning: bool, light: L| {
             StateMark::of(&Conditions::from_level(kinds), drowning, light)
         };

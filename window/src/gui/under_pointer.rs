@@ -7,13 +7,13 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::state::ViewMode;
-use delve::creature::{Creature, Faction, Factions, HitPoints, Position};
-use delve::grid::{DungeonGrid, GridPos, Terrain, WallMaterial};
-use delve::rules::doors::Door;
-use delve::rules::light::{LightLevel, LightMap};
-use delve::rules::party::Parties;
-use delve::rules::traps::Trap;
-use delve::rules::vision::{self, FactionMemory, Hiding, Sight};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain, WallMaterial};
+use delve_rules::creature::{Creature, Faction, Factions, HitPoints, Position};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::light::{LightLevel, LightMap};
+use delve_rules::rules::party::Parties;
+use delve_rules::rules::traps::Trap;
+use delve_rules::rules::vision::{self, FactionMemory, Hiding, Sight};
 
 /// What the view tells of the square under the pointer ([`SquareFacts::describe`]).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct UnderPointer(pub Option<SquareReport>);
 
 /// A door's state in words: `secret iron-banded door, closed, locked (key "brass"), 2 spikes`.
 pub fn describe_door(d: &Door) -> String {
-    use delve::level::schema::Lock;
+    use delve_ground::level::schema::Lock;
     let mut words = vec![format!(
         "{}{:?} door, {:?}",
         if d.secret { "secret " } else { "" },
@@ -51,7 +51,7 @@ pub fn describe_door(d: &Door) -> String {
 
 /// A trap's state in words: `a 20' pit, Step trigger, hidden, armed, search -2`.
 pub fn describe_trap(t: &Trap) -> String {
-    use delve::level::schema::TrapKind;
+    use delve_ground::level::schema::TrapKind;
     let kind = match &t.kind {
         TrapKind::Pit { depth_feet } => format!("a {depth_feet}' pit"),
         TrapKind::Custom { name, .. } => name.clone(),
@@ -99,7 +99,7 @@ pub struct SquareFacts<'w, 's> {
         (
             &'static Position,
             &'static Door,
-            Option<&'static delve::rules::doors::TriedBy>,
+            Option<&'static delve_rules::rules::doors::TriedBy>,
         ),
     >,
     traps: Query<'w, 's, (&'static Position, &'static Trap)>,
@@ -410,7 +410,7 @@ impl Plugin for UnderPointerPlugin {
 mod tests {
     use super::*;
     use bevy::ecs::system::RunSystemOnce;
-    use delve::level::schema::TrapKind;
+    use delve_ground::level::schema::TrapKind;
 
     fn describe(app: &mut App, x: i32, y: i32) -> SquareReport {
         app.world_mut()

@@ -4,14 +4,14 @@
 use bevy_egui::egui;
 
 use super::{DelveView, PanelsMut};
-use delve::creature::Position;
-use delve::level::schema::ConditionKind;
-use delve::rules::judge::{
+use delve_ground::level::schema::ConditionKind;
+use delve_rules::creature::Position;
+use delve_rules::rules::judge::{
     DoorSetting, GiveCondition, PlaceCreature, SetDoor, SetHitPoints, SetLight, SetTrap,
     TakeCondition, TrapSetting,
 };
-use delve::rules::light::{CarriedBy, LightSource};
-use delve::rules::sound::{MakeNoise, SoundRow};
+use delve_rules::rules::light::{CarriedBy, LightSource};
+use delve_rules::rules::sound::{MakeNoise, SoundRow};
 
 /// The Judge's hand on the world: on the selected creature, and on the square last clicked.
 pub(super) fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
@@ -101,7 +101,7 @@ pub(super) fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
             .iter()
             .find(|dd| dd.at == at)
             .and_then(|dd| match &dd.door.lock {
-                delve::level::schema::Lock::Locked { key } => key.clone(),
+                delve_ground::level::schema::Lock::Locked { key } => key.clone(),
                 _ => None,
             });
         ui.horizontal_wrapped(|ui| {

@@ -6,12 +6,12 @@ use bevy_egui::egui;
 
 use super::DelveView;
 use crate::gui::state::Selected;
-use delve::grid::GridPos;
-use delve::level::SpeedBasis;
-use delve::rules::light::LightSource;
-use delve::rules::movement::Speeds;
-use delve::rules::rest::{Fatigue, Resting, needs_rest};
-use delve::time::ROUNDS_PER_TURN;
+use delve_ground::grid::GridPos;
+use delve_ground::level::SpeedBasis;
+use delve_ground::time::ROUNDS_PER_TURN;
+use delve_rules::rules::light::LightSource;
+use delve_rules::rules::movement::Speeds;
+use delve_rules::rules::rest::{Fatigue, Resting, needs_rest};
 
 pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: bool) -> String {
     match (resting, exempt) {
@@ -28,8 +28,8 @@ pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: b
 /// What a creature fights with and wears, as its stat block gives it: weapons with their
 /// damage, armor (a gambeson beneath it), and the shield (broken or destroyed).
 pub(super) fn arms_words(
-    c: &delve::creature::Combatant,
-    state: Option<&delve::rules::combat::gear::ShieldState>,
+    c: &delve_rules::creature::Combatant,
+    state: Option<&delve_rules::rules::combat::gear::ShieldState>,
 ) -> String {
     let weapons: Vec<String> = c
         .weapons
@@ -164,14 +164,16 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         .iter()
         .rev()
         .take_while(|en| en.round >= turn_start)
-        .filter_map(|en| match en.get::<delve::rules::sound::HearingEvent>() {
-            Some(h @ delve::rules::sound::HearingEvent::Heard { who, .. })
-                if who.as_str() == name.as_str() =>
-            {
-                Some(h.to_string())
-            }
-            _ => None,
-        })
+        .filter_map(
+            |en| match en.get::<delve_rules::rules::sound::HearingEvent>() {
+                Some(h @ delve_rules::rules::sound::HearingEvent::Heard { who, .. })
+                    if who.as_str() == name.as_str() =>
+                {
+                    Some(h.to_string())
+                }
+                _ => None,
+            },
+        )
         .collect();
     ui.label(format!("heard this turn: {}", or_none(heard)));
     if !d.offered.all.is_empty() || d.offered.held.is_some() {

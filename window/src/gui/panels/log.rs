@@ -4,7 +4,7 @@
 use bevy_egui::egui;
 
 use super::{DelveView, PanelsMut, ViewMode, party_members};
-use delve::log::LogKind;
+use delve_ground::log::LogKind;
 
 /// How many of the latest entries that pass the filter the log lays out.
 const LOG_LINES_SHOWN: usize = 400;
@@ -129,7 +129,7 @@ pub(super) fn log_panel(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
 }
 
 /// One entry of the log, wrapped at the panel's width (never cut: a throw's outcome is in its
-/// first words, `delve::rules::combat::CombatEvent`), the Judge's secret throws in italics; a
+/// first words, `delve_rules::rules::combat::CombatEvent`), the Judge's secret throws in italics; a
 /// click on it is for the caller. Its laid-out text too, for the tests.
 pub(super) fn log_line(
     ui: &mut egui::Ui,

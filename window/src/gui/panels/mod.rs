@@ -4,7 +4,7 @@
 //! top bar; the map takes the space they leave ([`MapArea`]).
 //!
 //! The panels read the world and give the Judge's commands through [`JudgeOrders`], carried out
-//! at once between rounds ([`delve::command::dispatch_now`]): logged, journaled, replayed and
+//! at once between rounds ([`delve_rules::command::dispatch_now`]): logged, journaled, replayed and
 //! undone like every other command. In solo play the Judge's hand and switches are not shown,
 //! and the log shows what the party knows.
 //!
@@ -22,26 +22,26 @@ use super::state::MapArea;
 use super::state::ShownLevel;
 use super::state::ViewMode;
 use super::state::{Notice, Selected, Tell, UiState};
-use delve::command::Command;
-use delve::creature::{
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::{EventLog, LogKind};
+use delve_ground::time::{Clock, DelveMode};
+use delve_rules::command::Command;
+use delve_rules::creature::{
     Abilities, ArmorClass, ClassLevel, Conditions, Creature, Encumbrance, Equipment, Faction,
     Factions, HitPoints, Position, Proficiencies,
 };
-use delve::grid::GridPos;
-use delve::level::schema::ConditionKind;
-use delve::log::{EventLog, LogKind};
-use delve::rules::doors::Door;
-use delve::rules::judge::Judge;
-use delve::rules::light::{CarriedBy, LightSource};
-use delve::rules::modules::RunningModules;
-use delve::rules::movement::Walking;
-use delve::rules::party::Parties;
-use delve::rules::rest::{Fatigue, Resting};
-use delve::rules::sound::SoundRow;
-use delve::rules::task::Task;
-use delve::rules::traps::Trap;
-use delve::rules::vision::Sight;
-use delve::time::{Clock, DelveMode};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::judge::Judge;
+use delve_rules::rules::light::{CarriedBy, LightSource};
+use delve_rules::rules::modules::RunningModules;
+use delve_rules::rules::movement::Walking;
+use delve_rules::rules::party::Parties;
+use delve_rules::rules::rest::{Fatigue, Resting};
+use delve_rules::rules::sound::SoundRow;
+use delve_rules::rules::task::Task;
+use delve_rules::rules::traps::Trap;
+use delve_rules::rules::vision::Sight;
 
 mod hand;
 mod inspector;
@@ -188,7 +188,7 @@ impl Default for LogFilter {
 
 impl LogFilter {
     /// Does the entry pass?
-    pub fn passes(&self, e: &delve::log::LogEntry) -> bool {
+    pub fn passes(&self, e: &delve_ground::log::LogEntry) -> bool {
         let ev = e.event();
         if !self.kinds.contains(&ev.kind()) || (!self.secret && ev.secret()) {
             return false;
@@ -320,14 +320,16 @@ pub fn carry_out_judge_orders(world: &mut World) {
     let orders = std::mem::take(&mut world.resource_mut::<JudgeOrders>().0);
     let before = world.resource::<EventLog>().len();
     for c in orders {
-        delve::command::dispatch_now(world, c);
+        delve_rules::command::dispatch_now(world, c);
     }
     // A refusal is told in the notice as well as in the log.
     let refused = world.resource::<EventLog>().entries()[before..]
         .iter()
         .rev()
-        .find_map(|e| match e.get::<delve::command::CommandEvent>() {
-            Some(r @ delve::command::CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
+        .find_map(|e| match e.get::<delve_rules::command::CommandEvent>() {
+            Some(r @ delve_rules::command::CommandEvent::CommandRefused { .. }) => {
+                Some(r.to_string())
+            }
             _ => None,
         });
     world.write_message(Tell(refused.unwrap_or_default()));
@@ -353,8 +355,8 @@ type Carried = (
     Option<&'static Fatigue>,
     Option<&'static Resting>,
     Option<&'static Sight>,
-    Option<&'static delve::creature::Combatant>,
-    Option<&'static delve::rules::combat::gear::ShieldState>,
+    Option<&'static delve_rules::creature::Combatant>,
+    Option<&'static delve_rules::rules::combat::gear::ShieldState>,
 );
 
 /// What the panels read of the delve.
@@ -369,14 +371,14 @@ pub struct DelveView<'w, 's> {
     view: Option<Res<'w, ViewMode>>,
     modules: Option<Res<'w, RunningModules>>,
     judge: Option<Res<'w, Judge>>,
-    tactical: Option<Res<'w, delve::rules::tactical::TacticalCombat>>,
+    tactical: Option<Res<'w, delve_rules::rules::tactical::TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
-    frames: Option<Res<'w, delve::keyframe::Keyframes>>,
+    frames: Option<Res<'w, delve_play::keyframe::Keyframes>>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
-    faction_of: Query<'w, 's, &'static delve::creature::Faction>,
+    faction_of: Query<'w, 's, &'static delve_rules::creature::Faction>,
     lights: Query<
         'w,
         's,
@@ -713,7 +715,7 @@ fn party_members(d: &DelveView) -> (Vec<String>, String) {
 fn map_viewport(
     area: Res<MapArea>,
     mut centre: ResMut<CentreOn>,
-    grid: Res<delve::grid::DungeonGrid>,
+    grid: Res<delve_ground::grid::DungeonGrid>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Camera, &mut Transform), With<super::state::MapCamera>>,
 ) {

@@ -3,9 +3,9 @@
 use bevy_egui::egui;
 
 use super::{DelveView, JudgeOrders};
-use delve::level::schema::JudgeModifier;
-use delve::rules::judge::{JudgeScope, SetJudgeModifier, SwitchModule, UnexpectedLights};
-use delve::rules::modules::RuleModule;
+use delve_ground::level::schema::JudgeModifier;
+use delve_rules::rules::judge::{JudgeScope, SetJudgeModifier, SwitchModule, UnexpectedLights};
+use delve_rules::rules::modules::RuleModule;
 
 /// The rule modules on or off, the tactical rules they bring, and the Judge's modifiers for the
 /// whole level, each changed by a command.

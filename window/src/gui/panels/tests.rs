@@ -1,7 +1,7 @@
 //! The unit tests of the window's panels.
 
 use super::*;
-use delve::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
+use delve_rules::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
 
 /// A side panel given a line of 600 characters keeps its width: the line wraps.
 #[test]
@@ -53,9 +53,9 @@ fn a_long_line_does_not_widen_a_side_panel() {
 /// hit and its damage in its first row, no word of it cut off ("…"), every row within the panel.
 #[test]
 fn an_attack_line_shows_its_outcome_at_the_default_width() {
-    use delve::dice::{Modifier, Throw};
-    use delve::rules::combat::CombatEvent;
-    use delve::rules::combat::attack::Damage;
+    use delve_ground::dice::{Modifier, Throw};
+    use delve_rules::rules::combat::CombatEvent;
+    use delve_rules::rules::combat::attack::Damage;
     let event = CombatEvent::Attacked {
         who: "Brannoc".into(),
         target: "Gnawbone".into(),
@@ -81,7 +81,7 @@ fn an_attack_line_shows_its_outcome_at_the_default_width() {
             total: 7,
         })),
     };
-    let words = delve::log::LogEntry::new(3, event).to_string();
+    let words = delve_ground::log::LogEntry::new(3, event).to_string();
     let ctx = egui::Context::default();
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -182,7 +182,7 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
             .of::<JudgeEvent>()
             .any(|e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc"))
     );
-    let journal = &w.resource::<delve::command::Journal>().0;
+    let journal = &w.resource::<delve_rules::command::Journal>().0;
     assert!(
         journal
             .last()
@@ -199,17 +199,17 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
     app.update();
     let w = app.world();
     let log = w.resource::<EventLog>();
-    assert!(delve::command::was_refused(
+    assert!(delve_rules::command::was_refused(
         log,
-        delve::rules::judge::THE_JUDGE,
-        &delve::rules::judge::JudgeRefusal::Nothing {
+        delve_rules::rules::judge::THE_JUDGE,
+        &delve_rules::rules::judge::JudgeRefusal::Nothing {
             what: "door",
             at: GridPos::new(0, 0)
         }
     ));
     // The notice tells that refusal, as the log does.
     let refused = log
-        .of::<delve::command::CommandEvent>()
+        .of::<delve_rules::command::CommandEvent>()
         .last()
         .map(|r| r.to_string());
     assert_eq!(Some(w.resource::<Notice>().0.clone()), refused);
@@ -219,13 +219,18 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
 #[test]
 fn the_log_filter_keeps_what_is_asked() {
     let mut app = super::super::input::tests::app();
-    delve::sim::run_rounds(app.world_mut(), 3);
-    let sera = app.world().resource::<delve::creature::CreatureIndex>().0["Sera"];
-    delve::rules::throws::throw_in(
+    delve_play::sim::run_rounds(app.world_mut(), 3);
+    let sera = app
+        .world()
+        .resource::<delve_rules::creature::CreatureIndex>()
+        .0["Sera"];
+    delve_rules::rules::throws::throw_in(
         app.world_mut(),
         sera,
-        delve::rules::throws::ThrowKind::Check,
-        delve::rules::throws::Skill::Proficiency(delve::level::schema::Proficiency::Searching),
+        delve_rules::rules::throws::ThrowKind::Check,
+        delve_rules::rules::throws::Skill::Proficiency(
+            delve_ground::level::schema::Proficiency::Searching,
+        ),
         "searching",
         Vec::new(),
         14,
@@ -242,7 +247,7 @@ fn the_log_filter_keeps_what_is_asked() {
         log.entries()
             .iter()
             .filter(|e| throws.passes(e))
-            .all(|e| e.get::<delve::rules::throws::ThrowEvent>().is_some())
+            .all(|e| e.get::<delve_rules::rules::throws::ThrowEvent>().is_some())
     );
     let no_secrets = LogFilter {
         secret: false,
@@ -274,11 +279,11 @@ fn the_inspector_names_arms_and_armor() {
             armor: Some((name: "chain mail", weight: Medium, ac_bonus: 4)),
             beneath: Some((name: "gambeson", weight: Light, ac_bonus: 1)),
             shield: Some((weight: Heavy, ac_bonus: 1)))])"#;
-    let level = delve::level::load_level_str(src, "arms.ron", None)
+    let level = delve_ground::level::load_level_str(src, "arms.ron", None)
         .unwrap()
         .level;
-    let hild = delve::creature::Combatant::of(&level.creatures[0]);
-    let broken = delve::rules::combat::gear::ShieldState {
+    let hild = delve_rules::creature::Combatant::of(&level.creatures[0]);
+    let broken = delve_rules::rules::combat::gear::ShieldState {
         broken: true,
         destroyed: false,
         sacrificed_in: Some(3),

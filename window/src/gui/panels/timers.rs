@@ -5,7 +5,7 @@ use bevy_egui::egui;
 use super::DelveView;
 use super::inspector::rest_clock;
 use bevy::prelude::Entity;
-use delve::rules::rest::needs_rest;
+use delve_rules::rules::rest::needs_rest;
 
 /// The clock, every lit light's fuel (a table), each creature's rest and task under way, by
 /// faction: the party's first and open, the others folded; `filter` keeps the creatures whose
@@ -79,7 +79,7 @@ pub(super) fn timers(ui: &mut egui::Ui, d: &DelveView, filter: &mut String) {
         .filter(|(_, n, _)| n.as_str().to_lowercase().contains(&wanted))
         .filter_map(|(e, n, _)| {
             let (_, faction, _, _, _, _, _, conditions, _, task) = d.creatures.get(e).ok()?;
-            if delve::rules::conditions::is_down(conditions) {
+            if delve_rules::rules::conditions::is_down(conditions) {
                 return None;
             }
             let (_, profs, _, fatigue, resting, ..) = d.carried.get(e).ok()?;

@@ -1,0 +1,587 @@
+//! The party's decision each round: an ordered table of named tactics ([`TACTICS`]). Each row
+//! is tried in turn; the first that applies gives the round's intent and orders, and the log
+//! names it ([`PolicyEvent::Decided`]'s `tactic`). A row that cannot make progress (no rope, no
+//! climber, nothing to light) does not apply, and the next is tried.
+
+use bevy::prelude::*;
+
+use super::doors::spike_behind;
+use super::fallen::{carry_the_downed, fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
+use super::fighting::{foe_at_hand, in_a_fight};
+use super::gaps::{party_jumps_at, rejoin_across};
+use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::round::{Decision, Needs, ThisRound};
+use super::searching::{best_searcher, dead_end_to_search, search_here};
+use super::take_the_lead;
+use super::way::{close_up, goal_square, nearest_edge, on_the_way, setting_out, turn_back};
+use super::{
+    Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, is_up, leader, name, offered,
+    party_members, square,
+};
+use crate::policy::knowledge::Knowledge;
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::log_in;
+use delve_ground::time::ROUNDS_PER_TURN;
+use delve_rules::command::Command;
+use delve_rules::command::acts::{MarchingOrder, PushForward, WiggleBack};
+use delve_rules::creature::Conditions;
+use delve_rules::rules::movement::Walking;
+use delve_rules::rules::party::Parties;
+
+/// One row of the party's tactics.
+pub(super) struct Tactic {
+    /// The tactic's name, as the log gives it.
+    pub name: &'static str,
+    pub needs: Needs,
+    /// Each round's try is a fresh throw that may succeed (an escape from a squeeze): never set
+    /// aside for changing nothing ([`SET_ASIDE`]).
+    pub throws_anew: bool,
+    /// Tried by a party in flight too.
+    pub in_flight: bool,
+    /// Tried in a battle the party fights (the fighting behaviour fights; these get a member at
+    /// the bottom of a hole, whom no behaviour moves, out to the fight).
+    pub in_battle: bool,
+    /// Whether it applies this round, and its orders if so.
+    pub try_it: fn(&mut ThisRound<'_>) -> Option<Decision>,
+}
+
+impl Tactic {
+    const fn new(
+        name: &'static str,
+        needs: Needs,
+        try_it: fn(&mut ThisRound<'_>) -> Option<Decision>,
+    ) -> Self {
+        Tactic {
+            name,
+            needs,
+            throws_anew: false,
+            in_flight: true,
+            in_battle: false,
+            try_it,
+        }
+    }
+
+    const fn throws_anew(self) -> Self {
+        Tactic {
+            throws_anew: true,
+            ..self
+        }
+    }
+
+    /// Tried in a battle too.
+    const fn in_battle(self) -> Self {
+        Tactic {
+            in_battle: true,
+            ..self
+        }
+    }
+
+    /// A party in flight does not stop for it.
+    const fn not_in_flight(self) -> Self {
+        Tactic {
+            in_flight: false,
+            ..self
+        }
+    }
+}
+
+/// The party's tactics, in the order they are tried.
+pub(super) const TACTICS: &[Tactic] = &[
+    Tactic::new("set out", Needs::Party, set_out),
+    Tactic::new("leader up front", Needs::Party, leader_up_front),
+    Tactic::new("get unstuck", Needs::Party, get_unstuck).throws_anew(),
+    Tactic::new("save the drowning", Needs::Party, |t| {
+        super::rescue::save_the_drowning(t.world, t.members)
+    })
+    .throws_anew(),
+    Tactic::new("take from the fallen", Needs::Party, |t| {
+        take_from_the_fallen(t.world, t.mind, t.members)
+    })
+    .not_in_flight(),
+    Tactic::new("relight", Needs::Party, relight),
+    Tactic::new("clear a jam", Needs::Party, |t| {
+        super::firearms::clear_a_jam(t.world, t.members)
+    })
+    .not_in_flight(),
+    Tactic::new("close up", Needs::KnownLevel, |t| {
+        close_up(t.world, t.mind, t.members, t.leader, t.here)
+    }),
+    Tactic::new("fetch from the pit", Needs::Distances, fetch_from_the_pit).not_in_flight(),
+    Tactic::new("out of the pit", Needs::KnownLevel, |t| {
+        out_of_the_pit(t.world, t.mind, t.members)
+    })
+    .in_battle(),
+    Tactic::new("rejoin across", Needs::KnownLevel, |t| {
+        let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
+        rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())
+    })
+    .in_battle(),
+    Tactic::new("flee", Needs::KnownLevel, flee),
+    Tactic::new("spike behind", Needs::KnownLevel, |t| {
+        if t.mind.homeward != Some(Homeward::Fleeing) {
+            return None;
+        }
+        spike_behind(t.world, t.mind, t.members, t.here)
+    }),
+    Tactic::new("rest", Needs::KnownLevel, super::resting::rest).not_in_flight(),
+    Tactic::new("take a light", Needs::Distances, |t| {
+        if t.mind.homeward.is_some() {
+            return None;
+        }
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        take_a_light(t.world, t.mind, t.members, &sight.knowledge(), from_here)
+    }),
+    Tactic::new("turn back", Needs::Distances, |t| {
+        if t.mind.homeward.is_some() {
+            return None;
+        }
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
+        t.mind.homeward = Some(why);
+        t.mind.exploring.heading_for = None;
+        Some((Intent::TurnBack { why }, Vec::new()))
+    }),
+    Tactic::new("carry the downed", Needs::Distances, carry_the_downed),
+    Tactic::new(
+        "send the climbers",
+        Needs::Distances,
+        super::task::send_the_climbers,
+    ),
+    Tactic::new("where next", Needs::Distances, where_next),
+];
+
+/// The party's decision this round: the first tactic that applies, its name, why, and its
+/// orders.
+pub(super) fn decide(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(&'static str, Decision)> {
+    let leader = leader(world, members)?;
+    let here = square(world, leader)?;
+    let mut turn = ThisRound {
+        world,
+        mind,
+        members,
+        leader,
+        here,
+        sight: None,
+        from_here: None,
+    };
+    let now = turn.world.resource::<delve_ground::time::Clock>().rounds;
+    let squares: Vec<Option<GridPos>> = members.iter().map(|&m| square(turn.world, m)).collect();
+    // In a battle it fights (not fleeing, not too many down, not keeping clear of a foe too
+    // strong for it: `odds::hold_back`), only the rows for a battle.
+    let battle = in_a_fight(turn.world, members)
+        && turn.mind.homeward != Some(Homeward::Fleeing)
+        && !too_many_down(turn.world, turn.mind, members)
+        && !members.iter().any(|&m| {
+            turn.world
+                .get::<delve_rules::rules::combat::behaviour::Retreating>(m)
+                .is_some()
+        });
+    for tactic in TACTICS {
+        if battle && !tactic.in_battle {
+            continue;
+        }
+        if !turn.prepare(tactic.needs) {
+            return None;
+        }
+        if !tactic.in_flight && turn.mind.homeward == Some(Homeward::Fleeing) {
+            continue;
+        }
+        let Some(decision) = (tactic.try_it)(&mut turn) else {
+            continue;
+        };
+        let mind = &mut *turn.mind;
+        if tactic.throws_anew {
+            mind.deciding.unchanged = 0;
+            mind.deciding.last_decision = None;
+            return Some((tactic.name, decision));
+        }
+        if mind
+            .deciding
+            .set_aside
+            .iter()
+            .any(|(n, i, until)| *n == tactic.name && *i == decision.0 && *until > now)
+        {
+            continue;
+        }
+        // Never loop: the same decision again and again, a round or two apart, with no one
+        // moving, is set aside for a while and the next row is tried.
+        let same = mind
+            .deciding
+            .last_decision
+            .as_ref()
+            .is_some_and(|(n, i, r, sq)| {
+                *n == tactic.name
+                    && *i == decision.0
+                    && now <= r + SET_ASIDE.within
+                    && *sq == squares
+            });
+        mind.deciding.unchanged = if same { mind.deciding.unchanged + 1 } else { 0 };
+        mind.deciding.last_decision = Some((tactic.name, decision.0.clone(), now, squares.clone()));
+        if mind.deciding.unchanged + 1 >= SET_ASIDE.after {
+            mind.deciding.unchanged = 0;
+            mind.deciding.set_aside.push((
+                tactic.name,
+                decision.0.clone(),
+                now + SET_ASIDE.for_rounds,
+            ));
+            log_in(
+                turn.world,
+                PolicyEvent::SetAside {
+                    party: turn.mind.party.clone(),
+                    tactic: tactic.name,
+                    intent: decision.0,
+                },
+            );
+            continue;
+        }
+        return Some((tactic.name, decision));
+    }
+    None
+}
+
+/// When a decision that changes nothing is set aside: after five in a row, each within three
+/// rounds of the last with no member moved; for three turns.
+pub(super) struct SetAside {
+    pub after: u32,
+    pub within: u64,
+    pub for_rounds: u64,
+}
+
+pub(super) const SET_ASIDE: SetAside = SetAside {
+    after: 5,
+    within: 3,
+    for_rounds: 3 * ROUNDS_PER_TURN,
+};
+
+/// One tactic alone, as if it were the only row (a test of that row): its decision for the
+/// party now, if it applies. The party's mind is left as it was; the world may not be (a row's
+/// orders are not given, but a flight marks the members as retreating).
+pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decision> {
+    let tactic = TACTICS.iter().find(|t| t.name == tactic)?;
+    let mut mind = world
+        .resource::<PartyMinds>()
+        .0
+        .iter()
+        .find(|m| m.party == party)?
+        .clone();
+    let members = party_members(world, party);
+    let leader = leader(world, &members)?;
+    let here = square(world, leader)?;
+    let mut turn = ThisRound {
+        world,
+        mind: &mut mind,
+        members: &members,
+        leader,
+        here,
+        sight: None,
+        from_here: None,
+    };
+    if !turn.prepare(tactic.needs)
+        || (!tactic.in_flight && turn.mind.homeward == Some(Homeward::Fleeing))
+    {
+        return None;
+    }
+    (tactic.try_it)(&mut turn)
+}
+
+/// The names of the party's tactics, in the order they are tried.
+pub fn tactic_names() -> impl Iterator<Item = &'static str> {
+    TACTICS.iter().map(|t| t.name)
+}
+
+/// The marching order and the pole, once, as the party is handed over.
+fn set_out(t: &mut ThisRound<'_>) -> Option<Decision> {
+    if t.mind.deciding.set_out {
+        return None;
+    }
+    t.mind.deciding.set_out = true;
+    let orders = setting_out(t.world, t.mind, t.members);
+    (!orders.is_empty()).then_some((Intent::SetOut, orders))
+}
+
+/// The leader is down, or at the bottom of a hole: the others go first.
+fn leader_up_front(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let (world, members) = (&*t.world, t.members);
+    if members.first() == Some(&t.leader) {
+        return None;
+    }
+    let below = |m: Entity| world.get::<delve_rules::creature::Below>(m).is_some();
+    let mut order: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && !below(m))
+        .collect();
+    order.extend(
+        members
+            .iter()
+            .copied()
+            .filter(|&m| is_up(world, m) && below(m)),
+    );
+    order.extend(members.iter().copied().filter(|&m| !is_up(world, m)));
+    let order = order.iter().map(|&m| name(world, m)).collect();
+    Some((
+        Intent::SetOut,
+        vec![
+            MarchingOrder {
+                party: t.mind.party.clone(),
+                order,
+            }
+            .into(),
+        ],
+    ))
+}
+
+/// Stuck in a squeeze, before anything else (a stuck member can do nothing but escape). A
+/// failed push forward (Dungeonbashing) makes every later attempt −4; a failed wiggle back (a
+/// Paralysis save) leaves it no worse (Dungeon Delves › Squeezing). So it pushes only where the
+/// way it was going lies ahead, the push is the likelier, and a failed push would still leave
+/// a wiggle that can work (or there is none to keep); else it wiggles back, as often as it
+/// takes. One with no chance either way is stuck for good: no order is given for it.
+fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let world = &*t.world;
+    // (One held by more than the squeeze — drowning in it — can make no escape now.)
+    let stuck = t.members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world
+                .get::<Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Stuck))
+            && delve_rules::rules::acting::held_from(
+                world,
+                m,
+                &[
+                    delve_rules::rules::acting::Hold::Stuck,
+                    delve_rules::rules::acting::Hold::Surprised,
+                ],
+            )
+            .is_none()
+    })?;
+    use delve_rules::rules::caving::{Escape, StuckIn, escape_odds};
+    let who = name(world, stuck);
+    let pushes = world.get::<StuckIn>(stuck).map_or(0, |s| s.failed_pushes);
+    let odds = |way: Escape, pushes: u32| escape_odds(world, stuck, way, pushes);
+    let (push, wiggle) = (odds(Escape::Forward, pushes), odds(Escape::Back, pushes));
+    if push == 0.0 && wiggle == 0.0 {
+        return None;
+    }
+    let forward = t.mind.homeward.is_none()
+        && push > wiggle
+        && (wiggle == 0.0 || odds(Escape::Back, pushes + 1) > 0.0);
+    // The way out as the squeeze offers it.
+    let order = if forward {
+        offered(world, stuck, |a| a.get::<PushForward>().is_some())
+    } else {
+        offered(world, stuck, |a| a.get::<WiggleBack>().is_some())
+    }?;
+    Some((Intent::GetUnstuck { who }, vec![order]))
+}
+
+/// Dungeon Delves › Light and Darkness: the next light is lit before the last one dies (a round
+/// to light it), so the party is never in the dark between them; an empty lantern is filled.
+fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let (world, members) = (&mut *t.world, t.members);
+    if has_light_burning(world, members) && !light_dying(world, members) {
+        return None;
+    }
+    let (who, offered) = light_to_kindle(world, members)?;
+    let n = name(world, who);
+    if let Command::Refuel(_) = offered {
+        return Some((Intent::Refuel { who: n }, vec![offered]));
+    }
+    let mut orders: Vec<Command> = vec![offered];
+    // The light goes second in the marching order, to light the leader's way.
+    if members.first() != Some(&who) && members.get(1) != Some(&who) {
+        let mut order: Vec<String> = members
+            .iter()
+            .filter(|&&m| m != who)
+            .map(|&m| name(world, m))
+            .collect();
+        order.insert(1.min(order.len()), n.clone());
+        orders.push(
+            MarchingOrder {
+                party: t.mind.party.clone(),
+                order,
+            }
+            .into(),
+        );
+    }
+    Some((Intent::Relight { who: n }, orders))
+}
+
+/// Too many down while a foe is at hand: the party makes for the way in, running where it
+/// can. A beaten foe (none fighting, none in sight) is not fled.
+fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
+    if t.mind.homeward == Some(Homeward::Fleeing)
+        || !too_many_down(t.world, t.mind, t.members)
+        || !foe_at_hand(t.world, t.mind, t.members)
+    {
+        return None;
+    }
+    t.mind.homeward = Some(Homeward::Fleeing);
+    t.mind.exploring.heading_for = None;
+    for &m in t.members {
+        t.world
+            .entity_mut(m)
+            .insert(delve_rules::rules::combat::behaviour::Retreating);
+    }
+    // It sets off at once, whatever it was at (a search, a pick: a walk sets a task aside).
+    let orders = if t.prepare(Needs::Distances) {
+        where_next(t).map(|(_, orders)| orders).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Some((
+        Intent::TurnBack {
+            why: Homeward::Fleeing,
+        },
+        orders,
+    ))
+}
+
+/// Where to, and why: home once turned back; else the goal it has seen; else the nearest edge
+/// of what it has seen; else a dead end not yet searched (the best searcher goes first); else
+/// nothing is left. Then what is on the way there.
+fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let (world, mind, members, leader, here) =
+        (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
+    // (A leader at the bottom of a hole leads no walk: the party gets it out first.)
+    if world.get::<delve_rules::creature::Below>(leader).is_some() {
+        return None;
+    }
+    let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+    let know = sight.knowledge();
+    let (target, intent) = if mind.homeward.is_some() {
+        (mind.way_in, Intent::GoHome { to: mind.way_in })
+    } else if let Some(goal) = goal_square(mind, &know, from_here) {
+        (goal, Intent::MakeForGoal { to: goal })
+    } else if let Some(edge) = nearest_edge(mind, &know, from_here, here) {
+        (edge, Intent::Explore { to: edge })
+    } else if let Some((foe, to)) = super::quarry::nearest(world, mind, members, &know, from_here) {
+        (to, Intent::SeekOut { foe, to })
+    } else if let Some(end) = dead_end_to_search(mind, &know, from_here) {
+        if members
+            .iter()
+            .any(|&m| is_up(world, m) && square(world, m) == Some(end))
+        {
+            return Some(search_here(world, mind, members, end));
+        }
+        // The best searcher goes first to the dead end (in a corridor no one passes the one on
+        // it).
+        let up: Vec<Entity> = members
+            .iter()
+            .copied()
+            .filter(|&m| is_up(world, m))
+            .collect();
+        if let Some(searcher) = best_searcher(world, &up)
+            && searcher != leader
+        {
+            return Some((
+                Intent::Search { at: end },
+                take_the_lead(world, &mind.party, members, searcher, end),
+            ));
+        }
+        (end, Intent::Search { at: end })
+    } else {
+        mind.homeward = Some(Homeward::NothingLeft);
+        return Some((
+            Intent::TurnBack {
+                why: Homeward::NothingLeft,
+            },
+            Vec::new(),
+        ));
+    };
+    if target == here {
+        // Arrived where it was bound, and it is still an edge: it is not tried again.
+        mind.exploring.exhausted.push(target);
+        return None;
+    }
+    if let Some(walk) = from_here.walk_to(&sight.grid, target) {
+        return on_the_way(world, mind, members, &know, &walk, target, intent);
+    }
+    // Homeward, and cut off from the way in by a squeeze it would not take at its usual risk
+    // (most likely the one it came in by) or a hole it would not jump at its usual odds: it
+    // takes the squeeze, and jumps at the odds it accepts when stranded.
+    mind.homeward?;
+    let stranded = Knowledge {
+        squeezes: mind.gap_memory.has_squeezes,
+        jumps: sight.jumps || party_jumps_at(world, members, mind.policy.stranded_jump_odds),
+        ..sight.knowledge()
+    };
+    if (stranded.squeezes, stranded.jumps) == (sight.squeezes, sight.jumps) {
+        return None;
+    }
+    let walk = stranded.distances(here).walk_to(&sight.grid, target)?;
+    // A body is not carried through a squeeze its bearer, so laden, would likely stick in for
+    // good (Dungeon Delves › Squeezing: the throw by encumbrance): it is put down and left.
+    if stranded.squeezes
+        && walk
+            .iter()
+            .any(|&p| sight.grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Squeeze))
+        && let Some(decision) = super::fallen::put_down_before_the_squeeze(world, mind, members)
+    {
+        return Some(decision);
+    }
+    on_the_way(world, mind, members, &stranded, &walk, target, intent)
+}
+
+/// Busy: walking, closing up, climbing, resting, at work, or in a battle it knows of (not
+/// fleeing).
+pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let fighting = in_a_fight(world, members);
+    // In a battle the fighting behaviour fights; the party decides only when too many are down
+    // (to flee, at work or not).
+    // (But one at the bottom of a hole, up and not climbing, reaches no one: the party gets it
+    // out, with the rows for a battle.)
+    if fighting && mind.homeward != Some(Homeward::Fleeing) {
+        let idle_below = members.iter().any(|&m| {
+            is_up(world, m)
+                && world.get::<delve_rules::creature::Below>(m).is_some()
+                && world
+                    .get::<delve_rules::rules::caving::climbing::Climbing>(m)
+                    .is_none()
+        });
+        return !too_many_down(world, mind, members) && !idle_below;
+    }
+    let marching = world
+        .resource::<Parties>()
+        .get(&mind.party)
+        .is_some_and(|p| p.pace.is_some());
+    marching
+        || members.iter().any(|&m| {
+            is_up(world, m)
+                && (world.get::<Walking>(m).is_some()
+                    || world
+                        .get::<delve_rules::rules::caving::climbing::Climbing>(m)
+                        .is_some()
+                    || world.get::<delve_rules::rules::task::Task>(m).is_some()
+                    || world.get::<delve_rules::creature::Resting>(m).is_some())
+        })
+}
+
+/// Is the policy's share of the party down (the whole party's, while part of it is away on a
+/// task: `members` may be the goers alone)?
+pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
+    let party = party_members(world, &mind.party);
+    let all = if party.is_empty() { members } else { &party };
+    let down = all.iter().filter(|&&m| !is_up(world, m)).count();
+    down > 0 && down as f32 >= mind.policy.flee_when_down * all.len() as f32
+}
+
+/// The deciding itself: whether the party set out, the last decision and how often in a row decisions changed nothing, those set aside, and the distances last worked out from the leader's square.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Deciding {
+    pub(super) set_out: bool,
+    /// The last decision: its tactic, intent, round, and where the members stood.
+    pub(super) last_decision: Option<(&'static str, Intent, u64, Vec<Option<GridPos>>)>,
+    /// Decisions in a row that changed nothing (`decide::SET_ASIDE`).
+    pub(super) unchanged: u32,
+    /// Decisions set aside, until a round.
+    pub(super) set_aside: Vec<(&'static str, Intent, u64)>,
+    /// The distances last worked out from the leader's square, and what they depended on
+    /// (`decide::KnownLevel::fingerprint`).
+    pub(super) distances: Option<(u64, crate::policy::knowledge::Distances)>,
+}

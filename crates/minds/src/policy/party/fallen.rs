@@ -1,0 +1,608 @@
+//! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit.
+
+use bevy::prelude::*;
+
+use super::fighting::foe_at_hand;
+use super::gaps::shaft_of_the_crossing;
+use super::light::carried;
+use super::standing::in_sight;
+use super::take_the_lead;
+use super::way::{free_square_beside, make_way, occupied_squares, on_the_way, walk_up_and};
+use super::{
+    Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, offered_at_hole,
+    offered_climb_out, on_hand, square, with_the_party,
+};
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::command::Command;
+use delve_rules::command::acts::{ClimbDown, LowerRope, Move, TakeFrom};
+use delve_rules::creature::{Conditions, Equipment, Position, Proficiencies};
+use delve_rules::rules::light::{CarriedBy, LightSource};
+use delve_rules::rules::movement::Pace;
+
+/// The fallen within reach of the party's knowledge that carry something, not yet taken from
+/// nor given up: its own fallen members, and any other fallen creature a member sees now.
+/// `lights_only`: only those that carry a light with fuel. Its own fallen come first.
+pub(super) fn fallen_with_gear(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    lights_only: bool,
+) -> Vec<(Entity, GridPos)> {
+    let fallen: Vec<(Entity, String, GridPos)> = delve_ground::query_cache::cached_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &Name, &Position, &Conditions)>| {
+            q.iter(world)
+                .filter(|(.., c)| delve_rules::rules::conditions::is_down(c))
+                .map(|(e, n, p, _)| (e, n.to_string(), p.0))
+                .collect()
+        },
+    );
+    if fallen.is_empty() {
+        return Vec::new();
+    }
+    let with_light: Vec<Entity> = delve_ground::query_cache::cached_query(
+        world,
+        |world, q: &mut QueryState<(Entity, &LightSource, &CarriedBy)>| {
+            q.iter(world)
+                .filter(|(_, l, _)| l.fuel_rounds != Some(0))
+                .map(|(_, _, c)| c.0)
+                .collect()
+        },
+    );
+    let mut out: Vec<(bool, Entity, GridPos)> = fallen
+        .into_iter()
+        .filter(|(e, n, p)| {
+            !mind.fallen_memory.looted.contains(n)
+                && (members.contains(e) || in_sight(world, members, *p))
+                && world.get::<delve_rules::creature::Below>(*e).is_none()
+                && (with_light.contains(e)
+                    || (!lights_only
+                        && world.get::<Equipment>(*e).is_some_and(|g| !g.0.is_empty())))
+        })
+        .map(|(e, _, p)| (!members.contains(&e), e, p))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, e, p)| (e, p)).collect()
+}
+
+/// Outside a fight, the nearest member who is up takes the lights and gear of the fallen: its
+/// own first (a lantern must not die with its bearer), then foes it sees fall (a key, a
+/// treasure). It walks up to one not beside it.
+pub(super) fn take_from_the_fallen(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    if super::fighting::in_a_fight(world, members) {
+        return None;
+    }
+    let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
+    let from = name(world, fallen);
+    let grid = world.resource::<DungeonGrid>().clone();
+    let taker = members
+        .iter()
+        .copied()
+        .filter(|&m| on_hand(world, mind, m))
+        .filter_map(|m| {
+            let p = square(world, m)?;
+            if p.within_a_step(at) {
+                return Some((0, m, p));
+            }
+            let path = delve_rules::rules::movement::hazards::way(world, m, p, at).ok()?;
+            Some((path.feet, m, p))
+        })
+        .min_by_key(|&(feet, m, _)| (feet, m));
+    let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    let Some((_, taker, taker_at)) = taker else {
+        mind.fallen_memory.looted.push(from);
+        return None;
+    };
+    if taker_at.within_a_step(at) {
+        mind.fallen_memory.taking_walks = 0;
+        mind.fallen_memory.looted.push(from.clone());
+        // As the rules offer it (nothing left to take, it is not).
+        let take = offered(world, taker, |a| {
+            a.get::<TakeFrom>().is_some_and(|t| t.from == from)
+        })?;
+        return Some((intent, vec![take]));
+    }
+    // Up to the nearest free square beside it, unless that is too far to be worth it.
+    let occupied = occupied_squares(world);
+    let beside = at
+        .neighbours()
+        .into_iter()
+        .filter(|p| grid.is_passable(*p) && !occupied.contains(p))
+        .filter_map(|p| {
+            delve_rules::rules::movement::hazards::way(world, taker, taker_at, p)
+                .ok()
+                .map(|path| (path.feet, p))
+        })
+        .min();
+    mind.fallen_memory.taking_walks += 1;
+    if mind.fallen_memory.taking_walks > 3 {
+        mind.fallen_memory.taking_walks = 0;
+        mind.fallen_memory.looted.push(from);
+        return None;
+    }
+    match beside {
+        Some((feet, p)) if feet <= 120 => Some((
+            intent,
+            vec![
+                Move {
+                    who: name(world, taker),
+                    to: (p.x, p.y),
+                    pace: Pace::Exploration,
+                }
+                .into(),
+            ],
+        )),
+        _ => {
+            mind.fallen_memory.looted.push(from);
+            None
+        }
+    }
+}
+
+/// A member at the bottom of a pit climbs out to the rim, up a rope if one hangs there; with
+/// none, one who carries a rope lowers it from beside the pit first. One who cannot climb out
+/// is left there.
+pub(super) fn out_of_the_pit(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let below = members.iter().copied().find(|&m| {
+        is_up(world, m)
+            && world.get::<delve_rules::creature::Below>(m).is_some()
+            && !mind.fallen_memory.stranded_names.contains(&name(world, m))
+            // (One on its way through a shaft the party is crossing climbs out on the far side.)
+            && square(world, m) != shaft_of_the_crossing(world, mind)
+    })?;
+    let pit = square(world, below)?;
+    // The rim on the party's side: firm ground beside the pit, nearest the nearest member who
+    // is up on the floor (RULINGS › Pits and holes: the others do not walk across the hole);
+    // alone, the side it was heading for.
+    let above: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            m != below && is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none()
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    let side = above
+        .iter()
+        .map(|&(_, p)| p)
+        .min_by_key(|&p| (p.chebyshev(pit), p))
+        .or(mind.exploring.heading_for);
+    let rim = pit
+        .neighbours()
+        .into_iter()
+        .filter(|&p| delve_rules::rules::caving::firm_ground(world, p))
+        .min_by_key(|&p| (side.map_or(0, |s| s.chebyshev(p)), p))?;
+    let roped = world
+        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some();
+    let intent = Intent::ClimbOut {
+        who: name(world, below),
+    };
+    let climber = world.get::<Proficiencies>(below).is_some_and(|p| {
+        delve_rules::rules::caving::climbing::climbing_target(
+            p,
+            delve_ground::level::schema::Surface::Sheer,
+        )
+        .is_some()
+    });
+    let sheer = delve_rules::rules::caving::climbing::side_of(world, pit)
+        == delve_ground::level::schema::Surface::Sheer;
+    if !roped && sheer && !climber {
+        // The one with a rope nearest a rim it can reach (by the way there: the rim on the
+        // far side, for one the hole parts from the rest) lowers it.
+        let rims: Vec<GridPos> = pit
+            .neighbours()
+            .into_iter()
+            .filter(|&p| delve_rules::rules::caving::firm_ground(world, p))
+            .collect();
+        let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
+        let roper = above
+            .iter()
+            .filter(|&&(m, _)| offered_at_hole(world, m, pit, lower).is_some())
+            .filter_map(|&(m, p)| {
+                if p.within_a_step(pit) {
+                    return Some((0, m, p));
+                }
+                rims.iter()
+                    .filter_map(|&r| {
+                        let way =
+                            delve_rules::rules::movement::hazards::way(world, m, p, r).ok()?;
+                        Some((way.feet, m, r))
+                    })
+                    .min_by_key(|&(feet, _, r)| (feet, r.chebyshev(rim), r))
+            })
+            .min_by_key(|&(feet, m, _)| (feet, m));
+        if let Some((_, roper, its_rim)) = roper
+            && let Some(roper_at) = square(world, roper)
+            && !roper_at.within_a_step(pit)
+            && free_square_beside(world, roper, its_rim, pit).is_none()
+            && let Some(order) = make_way(world, &above, roper, its_rim, pit)
+        {
+            // The one on the rim steps back for the one with the rope.
+            return Some((intent, vec![order]));
+        }
+        if let Some((_, roper, its_rim)) = roper
+            && let Some(order) = offered_at_hole(world, roper, pit, lower)
+        {
+            let party = mind.party.clone();
+            return Some((
+                intent,
+                walk_up_and(world, &party, members, roper, its_rim, pit, order),
+            ));
+        }
+    }
+    // (No way out the rules offer it — a sheer side, no rope — and it is stranded until one
+    // comes.)
+    let Some(climb) = offered_climb_out(world, below, rim) else {
+        mind.fallen_memory.stranded_names.push(name(world, below));
+        return None;
+    };
+    Some((intent, vec![climb]))
+}
+
+/// A fallen member at the bottom of a pit carries lights or gear (the lantern, the oil): one of
+/// the others climbs down on a rope to take them, and climbs out again ([`out_of_the_pit`]).
+/// With no rope hanging there, the one with a rope lowers it first. Without a rope it cannot be
+/// done, and the fallen is given up.
+pub(super) fn fetch_from_the_pit(
+    t: &mut super::round::ThisRound<'_>,
+) -> Option<(Intent, Vec<Command>)> {
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
+    let below = |world: &World, m: Entity| world.get::<delve_rules::creature::Below>(m).is_some();
+    let fallen = members.iter().copied().find(|&m| {
+        !is_up(world, m)
+            && below(world, m)
+            && !mind.fallen_memory.looted.contains(&name(world, m))
+            && (world.get::<Equipment>(m).is_some_and(|g| !g.0.is_empty())
+                || carried(world, &[m])
+                    .iter()
+                    .any(|(.., l)| l.fuel_rounds != Some(0)))
+    })?;
+    let pit = square(world, fallen)?;
+    let from = name(world, fallen);
+    if mind.fallen_memory.pits_given_up.contains(&pit) {
+        mind.fallen_memory.looted.push(from);
+        return None;
+    }
+    let intent = Intent::TakeFromTheFallen { from: from.clone() };
+    // Far off: the party walks back to the pit's rim as it walks anywhere; with no way known,
+    // what lies in it is given up.
+    if let Err(far) = walk_up_to(t, pit, intent.clone()) {
+        if far.is_none() {
+            t.mind.fallen_memory.looted.push(from);
+        }
+        return far;
+    }
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
+    // One already down there takes them.
+    if let Some(&down_there) = members
+        .iter()
+        .find(|&&m| is_up(world, m) && below(world, m) && square(world, m) == Some(pit))
+    {
+        mind.fallen_memory.looted.push(from.clone());
+        let take = offered(world, down_there, |a| {
+            a.get::<TakeFrom>().is_some_and(|t| t.from == from)
+        })?;
+        return Some((intent, vec![take]));
+    }
+    let above: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && !below(world, m))
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    let roped = world
+        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some();
+    let party = mind.party.clone();
+    let leader_at = above.first()?.1;
+    if !roped {
+        let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
+        let Some((roper, order)) = above
+            .iter()
+            .find_map(|&(m, _)| offered_at_hole(world, m, pit, lower).map(|o| (m, o)))
+        else {
+            mind.fallen_memory.looted.push(from);
+            return None;
+        };
+        return Some((
+            intent,
+            walk_up_and(world, &party, members, roper, leader_at, pit, order),
+        ));
+    }
+    // The best climber goes down (the rope makes the climb easy for anyone).
+    let (fetcher, _) = *above.iter().max_by_key(|&&(m, _)| {
+        let climber = world.get::<Proficiencies>(m).is_some_and(|p| {
+            p.has(delve_ground::level::schema::Proficiency::Climbing)
+                || p.has(delve_ground::level::schema::Proficiency::Mountaineering)
+        });
+        (climber, std::cmp::Reverse(m))
+    })?;
+    let down = |a: &delve_rules::act::AnyAct| a.get::<ClimbDown>().is_some_and(|c| !c.rappel);
+    let Some(order) = offered_at_hole(world, fetcher, pit, down) else {
+        mind.fallen_memory.pits_given_up.push(pit);
+        return None;
+    };
+    Some((
+        intent,
+        walk_up_and(world, &party, members, fetcher, leader_at, pit, order),
+    ))
+}
+
+/// Is the party at hand to `spot` (its leader within the column's length of it)? `Ok` if so;
+/// else the party's walk to the nearest square beside it it knows a way to (as it walks
+/// anywhere: doors, holes to jump), or `Err(None)` with no way known.
+fn walk_up_to(
+    t: &mut super::round::ThisRound<'_>,
+    spot: GridPos,
+    intent: Intent,
+) -> Result<(), Option<(Intent, Vec<Command>)>> {
+    if t.here.chebyshev(spot) <= with_the_party(t.members) {
+        return Ok(());
+    }
+    let (Some(sight), Some(from_here)) = (t.sight.as_ref(), t.from_here.as_ref()) else {
+        return Err(None);
+    };
+    let know = sight.knowledge();
+    let walk = GridPos::new(spot.x, spot.y)
+        .neighbours()
+        .into_iter()
+        .filter_map(|p| from_here.walk_to(know.grid, p))
+        .min_by_key(Vec::len);
+    let Some(walk) = walk else {
+        return Err(None);
+    };
+    let to = *walk.last().expect("a walk holds its start");
+    Err(on_the_way(
+        t.world, t.mind, t.members, &know, &walk, to, intent,
+    ))
+}
+
+/// The party can go down into the pit at `pit` or bring one up from it: a rope hangs there,
+/// or a member up (other than `but`) carries one.
+fn rope_for_the_pit(world: &World, members: &[Entity], pit: GridPos, but: Entity) -> bool {
+    members.iter().any(|&o| {
+        o != but && is_up(world, o) && world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
+    }) || world
+        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
+        .at(pit)
+        .is_some()
+}
+
+/// A member at the bottom of a pit the party cannot go down to or bring up
+/// ([`rope_for_the_pit`]): what it carries (its light) is lost to the party.
+pub(super) fn beyond_reach_in_a_pit(world: &World, members: &[Entity], m: Entity) -> bool {
+    world.get::<delve_rules::creature::Below>(m).is_some()
+        && square(world, m).is_some_and(|pit| !rope_for_the_pit(world, members, pit, m))
+}
+
+/// A fallen member at the bottom of a pit still carries a light with fuel, and the party can go
+/// down for it: a rope hangs there or one of it carries a rope ([`fetch_from_the_pit`]).
+pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
+    members.iter().copied().any(|m| {
+        !is_up(world, m)
+            && world.get::<delve_rules::creature::Below>(m).is_some()
+            && !mind.fallen_memory.looted.contains(&name(world, m))
+            && square(world, m).is_some_and(|pit| {
+                !mind.fallen_memory.pits_given_up.contains(&pit)
+                    && rope_for_the_pit(world, members, pit, m)
+            })
+            && carried(world, &[m])
+                .iter()
+                .any(|(.., l)| l.fuel_rounds != Some(0))
+    })
+}
+
+/// Going home, no one who can still be brought out is left behind: a member down and alive
+/// (dying) on the floor is taken up by the companion who can bear it with the lightest load
+/// (`rules::carrying`: its whole weight; over 20 stone no one can move). The party walks back
+/// to it as it walks anywhere (doors, holes to jump: [`on_the_way`]), the bearer taking the
+/// lead for the last steps. A party in flight does not stop for it with a foe at hand, nor go back for one
+/// not at hand. With no one able to bear it, or no way known to it, the tactic does not apply.
+pub(super) fn carry_the_downed(
+    t: &mut super::round::ThisRound<'_>,
+) -> Option<(Intent, Vec<Command>)> {
+    use delve_rules::rules::carrying::{carrier_of, load_with};
+    let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
+    // (Bound home, or for a way out: the party leaves the level by it.)
+    if mind.homeward.is_none() && !matches!(mind.goal, delve_ground::level::Goal::Exit(_)) {
+        return None;
+    }
+    if mind.homeward == Some(Homeward::Fleeing) && foe_at_hand(world, mind, members) {
+        return None;
+    }
+    let downed: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            !is_up(world, m)
+                && world
+                    .get::<Conditions>(m)
+                    .is_some_and(|c| !c.has(delve_ground::level::schema::ConditionKind::Dead))
+                && world.get::<delve_rules::creature::Below>(m).is_none()
+                && !mind.fallen_memory.left_for_good.contains(&name(world, m))
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    // In flight the party takes up only those at hand, and does not go back for the others.
+    let fleeing = mind.homeward == Some(Homeward::Fleeing);
+    let (whom, at) = downed.into_iter().find(|&(m, p)| {
+        carrier_of(world, m).is_none()
+            && (!fleeing || p.chebyshev(t.here) <= with_the_party(members))
+    })?;
+    let who = name(world, whom);
+    // The one who bears it with the lightest load, then the nearest.
+    let bearer = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            on_hand(world, mind, m)
+                && free_to_act(world, m)
+                && world
+                    .get::<delve_rules::rules::carrying::Holding>(m)
+                    .is_none()
+        })
+        .filter_map(|m| {
+            let load = load_with(world, m, whom).ok()?;
+            let p = square(world, m)?;
+            Some(((load * 10.0) as u32, p.chebyshev(at), m, p))
+        })
+        .min();
+    // No one bears it alone: two share it, half each (RULINGS › Carrying and hauling), the
+    // nearest two who can.
+    let (bearer, bearer_at, second) = match bearer {
+        Some((_, _, b, p)) => (b, p, None),
+        None => {
+            let half = delve_rules::rules::carrying::weight_of(world, whom) / 2.0;
+            let mut able: Vec<(u32, Entity, GridPos)> = members
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    m != whom
+                        && on_hand(world, mind, m)
+                        && free_to_act(world, m)
+                        && world
+                            .get::<delve_rules::rules::carrying::Holding>(m)
+                            .is_none()
+                        && bears_half(world, m, half)
+                })
+                .filter_map(|m| Some((square(world, m)?.chebyshev(at), m, square(world, m)?)))
+                .collect();
+            able.sort();
+            let [(_, b, p), (_, second, second_at), ..] = able[..] else {
+                mind.fallen_memory.left_for_good.push(who);
+                return None;
+            };
+            (b, p, Some((second, second_at)))
+        }
+    };
+    let intent = Intent::Carry { whom: who.clone() };
+    // The second bearer comes beside it once the first is there.
+    if let Some((second, second_at)) = second
+        && bearer_at.within_a_step(at)
+        && !second_at.within_a_step(at)
+    {
+        mind.fallen_memory.carry_walks += 1;
+        if mind.fallen_memory.carry_walks > 6 {
+            mind.fallen_memory.carry_walks = 0;
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
+        }
+        let Some(p) = super::way::free_square_beside(world, second, bearer_at, at) else {
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
+        };
+        let step = delve_rules::command::acts::Move {
+            who: name(world, second),
+            to: (p.x, p.y),
+            pace: delve_rules::rules::movement::Pace::Exploration,
+        };
+        return Some((intent, vec![step.into()]));
+    }
+    if bearer_at.within_a_step(at) {
+        mind.fallen_memory.carry_walks = 0;
+        // As the rules offer it: beside a companion who is down and alive, not holding another.
+        let Some(carry) = offered(world, bearer, |a| {
+            a.get::<delve_rules::rules::carrying::Carry>()
+                .is_some_and(|c| c.whom == who)
+        }) else {
+            mind.fallen_memory.left_for_good.push(who);
+            return None;
+        };
+        return Some((intent, vec![carry]));
+    }
+    // Far off: the party walks back to it as it walks anywhere (a walk that makes no progress
+    // is set aside by the table: `decide::SET_ASIDE`).
+    if t.here.chebyshev(at) > with_the_party(members) {
+        let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
+        let know = sight.knowledge();
+        let Some(walk) = from_here.walk_to(know.grid, at) else {
+            // No way known from here (the party parted by a hole, say): it goes home first,
+            // and from there, with still no way, it is left.
+            if t.here.within_a_step(mind.way_in) {
+                mind.fallen_memory.left_for_good.push(who);
+            }
+            return None;
+        };
+        return on_the_way(world, mind, members, &know, &walk, at, intent);
+    }
+    // Near: the bearer takes the lead up to it, the rest behind (four tries).
+    mind.fallen_memory.carry_walks += 1;
+    if mind.fallen_memory.carry_walks > 4 {
+        mind.fallen_memory.carry_walks = 0;
+        mind.fallen_memory.left_for_good.push(who);
+        return None;
+    }
+    let party = mind.party.clone();
+    Some((intent, take_the_lead(world, &party, members, bearer, at)))
+}
+
+/// Could `m` bear `stone` more and still move (20 stone at most)? One whose speed is given, not
+/// its encumbrance, bears any load.
+fn bears_half(world: &World, m: Entity, stone: f32) -> bool {
+    match world
+        .get::<delve_rules::creature::Encumbrance>(m)
+        .map(|e| e.0)
+    {
+        Some(delve_ground::level::SpeedBasis::Encumbrance { stone: own }) => {
+            delve_rules::rules::movement::encumbrance_band(own + stone).is_some()
+        }
+        _ => true,
+    }
+}
+
+/// The fallen and the stranded: members left at the bottom of pits, those taken from, pits given up, walks toward the fallen and to bring a bearer, and members no one could bear or reach.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FallenMemory {
+    /// Members at the bottom of a pit who could not climb out, and were left there.
+    pub(super) stranded_names: Vec<String>,
+    /// The fallen it has taken from, or given up taking from.
+    pub(super) looted: Vec<String>,
+    /// Pits it will not climb down into or lower a rope into again (the rules refused it).
+    pub(super) pits_given_up: Vec<GridPos>,
+    /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
+    pub(super) taking_walks: u32,
+    /// Walks given to bring a bearer beside a downed member: four, and it is left.
+    pub(super) carry_walks: u32,
+    /// Downed members no one could bear or reach.
+    pub(super) left_for_good: Vec<String>,
+    /// Downed members put down before a squeeze their bearer would have stuck in for good.
+    pub(super) put_down: Vec<String>,
+}
+
+/// A bearer laden so that it would more likely than not stick in the squeeze for good.
+/// (Carried through, the two are lost together at that chance; put down, the one carried is
+/// lost for certain: a careful party carries on below one in two.)
+const LADEN_STUCK_FOR_GOOD: f32 = 0.5;
+
+/// Bound home through a squeeze: a bearer whose chance of sticking there for good, laden as it
+/// is, is over [`LADEN_STUCK_FOR_GOOD`] puts down the one it carries, who is left
+/// ([`FallenMemory::left_for_good`]).
+pub(super) fn put_down_before_the_squeeze(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+) -> Option<(Intent, Vec<Command>)> {
+    let (bearer, whom) = members.iter().find_map(|&m| {
+        let held = world.get::<delve_rules::rules::carrying::Holding>(m)?;
+        (delve_rules::rules::caving::stuck_for_good_chance(world, m) > LADEN_STUCK_FOR_GOOD)
+            .then_some((m, held.whom))
+    })?;
+    let let_go = offered(world, bearer, |a| {
+        a.get::<delve_rules::command::acts::LetGo>().is_some()
+    })?;
+    let whom = name(world, whom);
+    mind.fallen_memory.left_for_good.push(whom.clone());
+    mind.fallen_memory.put_down.push(whom.clone());
+    Some((Intent::LeaveAtTheSqueeze { whom }, vec![let_go]))
+}

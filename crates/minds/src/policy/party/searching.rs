@@ -1,0 +1,96 @@
+//! Searching at dead ends: which dead end to search, who searches best, and the search itself
+//! (Dungeon Delves › Searching).
+
+use super::take_the_lead;
+use super::{Intent, PartyMind, is_up, offered, square};
+use crate::policy::knowledge::Knowledge;
+use bevy::prelude::*;
+use delve_ground::grid::GridPos;
+use delve_ground::level::schema::{Gear, Proficiency};
+use delve_rules::command::Command;
+use delve_rules::command::acts::{Search, SearchHastily};
+use delve_rules::creature::{Equipment, Proficiencies};
+
+/// The nearest dead end searched fewer times than the policy says.
+pub(super) fn dead_end_to_search(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &crate::policy::knowledge::Distances,
+) -> Option<GridPos> {
+    from_here
+        .reachable(know.grid)
+        .filter(|&(p, _)| {
+            mind.exploring.searched.get(&p).copied().unwrap_or(0) < mind.policy.dead_end_searches
+                && !mind.exploring.exhausted.contains(&p)
+                && know.dead_end(p)
+        })
+        .min_by_key(|&(p, c)| (c, p))
+        .map(|(p, _)| p)
+}
+
+/// The member who searches best: proficient in Searching, then with a pole (twice the reach).
+pub(super) fn best_searcher(world: &World, up: &[Entity]) -> Option<Entity> {
+    up.iter().copied().max_by_key(|&m| {
+        let profs = world.get::<Proficiencies>(m);
+        let proficient = profs.is_some_and(|p| p.has(Proficiency::Searching));
+        let pole = world
+            .get::<Equipment>(m)
+            .is_some_and(|g| g.has(&Gear::TenFootPole));
+        (proficient, pole, std::cmp::Reverse(m))
+    })
+}
+
+/// At a dead end: the best searcher steps onto it, then everyone searches (a turn); the thief
+/// first searches hastily when the policy says so.
+pub(super) fn search_here(
+    world: &World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    here: GridPos,
+) -> (Intent, Vec<Command>) {
+    let intent = Intent::Search { at: here };
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    let best = best_searcher(world, &up).expect("the leader is up");
+    // One already on the dead end searches from there: the others cannot step onto it —
+    // unless it leads and the best searcher can go to the front (the others step back a place:
+    // `rules::party::ToTheFront`).
+    let on_it = up.iter().copied().find(|&m| square(world, m) == Some(here));
+    if on_it.is_some_and(|m| m != best)
+        && let Some(forward) = offered(world, best, |a| {
+            a.get::<delve_rules::rules::party::ToTheFront>().is_some()
+        })
+        && on_it
+            == world
+                .resource::<delve_rules::rules::party::Parties>()
+                .get(&mind.party)
+                .and_then(|p| p.leader())
+    {
+        return (intent, vec![forward]);
+    }
+    let searcher = on_it.unwrap_or(best);
+    if square(world, searcher) != Some(here) {
+        return (
+            intent,
+            take_the_lead(world, &mind.party, members, searcher, here),
+        );
+    }
+    // The searcher's hasty search, where the rules offer it (proficient in Searching, not yet
+    // searched here hastily), first when the policy says so; then everyone's methodical one.
+    let count = mind.exploring.searched.entry(here).or_insert(0);
+    if mind.policy.hasty_search
+        && *count == 0
+        && let Some(hasty) = offered(world, searcher, |a| a.get::<SearchHastily>().is_some())
+    {
+        return (intent, vec![hasty]);
+    }
+    *count += 1;
+    let orders = up
+        .iter()
+        .filter_map(|&m| offered(world, m, |a| a.get::<Search>().is_some()))
+        .collect();
+    (intent, orders)
+}

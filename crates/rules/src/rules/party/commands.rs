@@ -1,0 +1,336 @@
+//! The party's commands (Dungeon Delves › Marching Order, Rest, Mapping) and why one is
+//! refused.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::act::{Act, Reason, Refusal, at};
+use crate::rules::movement::Pace;
+use delve_ground::party_policy::PartyPolicy;
+
+/// The party walks to a square behind its leader, in formation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveParty {
+    pub party: String,
+    pub to: (i32, i32),
+    #[serde(default)]
+    pub pace: Pace,
+}
+
+/// The whole party rests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RestParty {
+    pub party: String,
+}
+
+/// Sets the party's marching order (every member, once).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarchingOrder {
+    pub party: String,
+    pub order: Vec<String>,
+}
+
+/// Designates the party's mapper, or none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mapper {
+    pub party: String,
+    pub who: Option<String>,
+}
+
+impl fmt::Display for MoveParty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move to {} at {} speed", at(self.to), self.pace)
+    }
+}
+
+impl Act for MoveParty {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::MOVEMENT
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::order_party_move(world, &self.party, at(self.to), self.pace)
+    }
+}
+
+impl fmt::Display for RestParty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rest")
+    }
+}
+
+impl Act for RestParty {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::rest_party(world, &self.party)
+    }
+}
+
+impl fmt::Display for MarchingOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "march in the order {}", self.order.join(", "))
+    }
+}
+
+impl Act for MarchingOrder {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::set_marching_order(world, &self.party, &self.order)
+    }
+}
+
+impl fmt::Display for Mapper {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.who {
+            Some(w) => write!(f, "have {w} map"),
+            None => write!(f, "stop mapping"),
+        }
+    }
+}
+
+impl Act for Mapper {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        super::set_mapper(world, &self.party, self.who.as_deref())
+    }
+}
+
+/// Takes the gear and the lights of a fallen creature beside it, or of a companion who hands
+/// them over (Dungeon Delves › Mapping: the map passes from a fallen mapper to one still alive).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeFrom {
+    pub who: String,
+    pub from: String,
+}
+
+impl fmt::Display for TakeFrom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "take the gear of {}", self.from)
+    }
+}
+
+impl Act for TakeFrom {
+    fn common(&self) -> Option<crate::act::Common> {
+        Some(crate::act::Common::TakeGear)
+    }
+
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.who
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let (who, from) = (
+            crate::act::creature(world, &self.who)?,
+            crate::act::creature(world, &self.from)?,
+        );
+        super::take_from(world, who, from)
+    }
+}
+
+/// Hands a party to its policy (`policy: Some(..)`), or takes it back (`None`): the party's
+/// mind (`policy::party`) takes it up ([`PartyMindHandler`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Autonomy {
+    pub party: String,
+    #[serde(default)]
+    pub policy: Option<PartyPolicy>,
+}
+
+impl fmt::Display for Autonomy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.policy {
+            Some(_) => write!(f, "hand the party to its policy"),
+            None => write!(f, "take the party back from its policy"),
+        }
+    }
+}
+
+impl Act for Autonomy {
+    fn cost(&self) -> crate::rules::acting::Cost {
+        crate::rules::acting::Cost::REST
+    }
+
+    fn who(&self) -> &str {
+        &self.party
+    }
+
+    fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
+        let Some(&mind) = world.get_resource::<PartyMindHandler>() else {
+            return Err(PartyRefusal::NoMind.into());
+        };
+        match &self.policy {
+            Some(policy) => (mind.hand_over)(world, &self.party, policy.clone()),
+            None => (mind.take_back)(world, &self.party),
+        }
+    }
+}
+
+/// How the party's mind takes a party handed to it ([`Autonomy`]) and gives it back: the mind
+/// registers it from its plugin, so the rules name no mind.
+#[derive(Resource, Clone, Copy)]
+pub struct PartyMindHandler {
+    pub hand_over: fn(&mut World, &str, PartyPolicy) -> Result<(), Refusal>,
+    pub take_back: fn(&mut World, &str) -> Result<(), Refusal>,
+}
+
+/// Why a party command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartyRefusal {
+    NoMembers,
+    MemberTooEncumbered,
+    NotInParty {
+        name: String,
+    },
+    NamedTwice {
+        name: String,
+    },
+    /// A marching order names every member once.
+    NameEveryMember {
+        members: usize,
+    },
+    /// A member cannot move at the party's pace: a winded member cannot run, so neither can
+    /// the party (Dungeon Delves › Running).
+    MemberCannot {
+        name: String,
+        why: crate::rules::movement::MoveRefusal,
+    },
+    /// Gear is taken from the fallen, or from a companion.
+    NeitherDownNorCompanion {
+        name: String,
+    },
+    /// Gear is taken from one beside it.
+    NotBeside {
+        name: String,
+    },
+    /// One is at the bottom of a pit or shaft and the other on its rim (RULINGS › Pits and
+    /// holes): neither reaches the other.
+    NotAtTheSameDepth {
+        name: String,
+    },
+    NothingToTake {
+        name: String,
+    },
+    /// No mind runs in this delve to take the party ([`Autonomy`]).
+    NoMind,
+    /// Only a member of a party stays behind it.
+    NotInAParty,
+    /// It already stays behind (`stay: true`), or already marches with the party.
+    AlreadyStaying {
+        stay: bool,
+    },
+    /// A party leaves the level by its way in (or the level's way out), every member who is up
+    /// there with it.
+    NotAtTheWayOut {
+        name: String,
+    },
+    /// It has left the level already.
+    AlreadyLeft,
+    /// One who stays behind falls in again before it goes to the front.
+    StaysBehindFirst,
+    /// It leads the march already.
+    LeadsAlready,
+    /// A member who would make way (or the one going forward) cannot move now.
+    CannotStepAside {
+        name: String,
+    },
+    /// A member's way to its new place is longer than its combat speed.
+    TooFarToStepAside {
+        name: String,
+        feet: u32,
+        speed: u32,
+    },
+}
+
+impl Reason for PartyRefusal {}
+
+impl fmt::Display for PartyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartyRefusal::NoMembers => write!(f, "the party has no members"),
+            PartyRefusal::NoMind => write!(f, "no mind runs in this delve to take the party"),
+            PartyRefusal::MemberTooEncumbered => write!(f, "a member is too encumbered to move"),
+            PartyRefusal::NotInParty { name } => write!(f, "`{name}` is not in the party"),
+            PartyRefusal::NamedTwice { name } => write!(f, "`{name}` is named twice"),
+            PartyRefusal::NameEveryMember { members } => {
+                write!(f, "name all {members} members of the party")
+            }
+            PartyRefusal::MemberCannot { name, why } => write!(f, "{name}: {why}"),
+            PartyRefusal::NeitherDownNorCompanion { name } => {
+                write!(f, "{name} is neither fallen nor a companion")
+            }
+            PartyRefusal::NotBeside { name } => write!(f, "{name} is not beside it"),
+            PartyRefusal::NotAtTheSameDepth { name } => {
+                write!(
+                    f,
+                    "{name} is not at its depth: one is down in a hole, the other above"
+                )
+            }
+            PartyRefusal::NothingToTake { name } => write!(f, "{name} carries nothing to take"),
+            PartyRefusal::NotInAParty => write!(f, "it is in no party"),
+            PartyRefusal::AlreadyStaying { stay: true } => write!(f, "it already stays behind"),
+            PartyRefusal::NotAtTheWayOut { name } => write!(
+                f,
+                "{name} is not at the way out: the party leaves together, every member who is up \
+                 within 10' of it"
+            ),
+            PartyRefusal::AlreadyLeft => write!(f, "the party has left the level"),
+            PartyRefusal::StaysBehindFirst => {
+                write!(
+                    f,
+                    "it stays behind: it falls in again before it goes to the front"
+                )
+            }
+            PartyRefusal::LeadsAlready => write!(f, "it leads the march already"),
+            PartyRefusal::CannotStepAside { name } => {
+                write!(
+                    f,
+                    "{name} cannot move now (down, stuck, in a hole or in the water)"
+                )
+            }
+            PartyRefusal::TooFarToStepAside { name, feet, speed } => write!(
+                f,
+                "{name} would have {feet}' to go, more than its combat speed of {speed}'"
+            ),
+            PartyRefusal::AlreadyStaying { stay: false } => {
+                write!(f, "it already marches with the party")
+            }
+        }
+    }
+}
