@@ -377,7 +377,7 @@ impl RunRecord {
                     .filter_map(|c| c.turn.map(|t| ("a casualty's turn", t))),
             )
             .chain(
-                watch::Activity::ALL
+                delve_rules::act::Activity::ALL
                     .iter()
                     .map(|&a| (a.words(), self.features.time.get(a))),
             );

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::ConditionKind;
 use delve_play::scenario::{Delve, Scenario};
-use delve_rules::act::{Act, Refusal};
+use delve_rules::act::{Act, Activity, Refusal};
 use delve_rules::command::CommandEvent;
 use delve_rules::command::acts::{Attack, Bash, Move, PushForward};
 use delve_rules::rules::acting::{Cost, Hold};
@@ -183,6 +183,10 @@ impl Act for Whistle {
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         world.get_resource_or_insert_with(Whistled::default).0 += 1;
         Ok(())
+    }
+
+    fn activity(&self) -> Option<Activity> {
+        None
     }
 }
 

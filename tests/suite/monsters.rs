@@ -697,7 +697,7 @@ fn a_party_member_goes_for_the_foe_beside_its_vulnerable_mapper() {
             delve
                 .world_mut()
                 .entity_mut(bo)
-                .insert(delve_rules::rules::combat::behaviour::FightsTogether);
+                .insert(delve_minds::policy::behaviour::FightsTogether);
         }
         delve.run(3);
         delve

@@ -52,6 +52,7 @@ impl PluginGroup for SimPlugins {
             .add(delve_rules::rules::caving::CavingPlugin)
             .add(delve_rules::rules::task::TaskPlugin)
             .add(delve_rules::rules::combat::battle::BattlePlugin)
+            .add(delve_minds::policy::behaviour::FightingBehaviourPlugin)
             .add(delve_rules::rules::search::SearchPlugin)
             .add(delve_rules::rules::traps::TrapsPlugin)
             .add(SituationalPenalties)

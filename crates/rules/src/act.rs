@@ -46,6 +46,58 @@ pub trait Act: fmt::Display + fmt::Debug + Any + Send + Sync {
     fn common(&self) -> Option<Common> {
         None
     }
+
+    /// The activity a member's time goes to while it works at the command (the lab's time
+    /// budget), or `None` for one that sets it to no work of its own: walking and fighting
+    /// are told by the round, and the rest take no time of their own. Every command says: a
+    /// new one does not compile until it does.
+    fn activity(&self) -> Option<Activity>;
+}
+
+/// Where a creature's time goes (the lab's time budget), in the order the report lists them.
+/// A command names the one its work is ([`Act::activity`]); fighting, being stuck, walking and
+/// waiting are told by the round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::VariantArray)]
+pub enum Activity {
+    Fighting,
+    Stuck,
+    Doors,
+    Traps,
+    Searching,
+    ClimbingAndSwimming,
+    Walking,
+    Resting,
+    Waiting,
+}
+
+impl Activity {
+    pub const ALL: &'static [Activity] = <Activity as strum::VariantArray>::VARIANTS;
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Activity::Fighting => "fighting",
+            Activity::Stuck => "stuck in a squeeze",
+            Activity::Doors => "working doors",
+            Activity::Traps => "working traps",
+            Activity::Searching => "searching",
+            Activity::ClimbingAndSwimming => "climbing and swimming",
+            Activity::Walking => "walking",
+            Activity::Resting => "resting",
+            Activity::Waiting => "waiting",
+        }
+    }
+}
+
+/// An activity as a command macro names it: `None`, or an [`Activity`] by name.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! activity {
+    (None) => {
+        None
+    };
+    ($activity:ident) => {
+        Some($crate::act::Activity::$activity)
+    };
 }
 
 /// The common actions, each a key away in the window whatever the rule area that offers it:
@@ -454,13 +506,14 @@ pub fn at((x, y): (i32, i32)) -> delve_ground::grid::GridPos {
 }
 
 /// Commands whose only field is who acts, each carried out by a rule function taking that
-/// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse, costs
-/// REST; }` writes the struct, its words and its [`Act`], with its cost (`rules::acting::Cost`,
+/// creature: `creature_commands! { /// doc  Douse: "douse its lights" => super::douse, activity
+/// None, costs REST; }` writes the struct, its words and its [`Act`], with the activity its time
+/// goes to ([`Act::activity`]: `None`, or an [`Activity`] by name), its cost (`rules::acting::Cost`,
 /// an action if not given), the holds it is allowed under (`, allowed under Stuck`), and the
 /// common action it is (`, common Listen`: [`Common`]).
 #[macro_export]
 macro_rules! creature_commands {
-    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path
+    ($($(#[$doc:meta])* $act:ident: $words:literal => $rule:path, activity $activity:ident
         $(, costs $cost:ident)? $(, allowed under $($hold:ident),+)? $(, common $common:ident)?;)*) => {
         $(
             $(#[$doc])*
@@ -486,6 +539,10 @@ macro_rules! creature_commands {
                     world: &mut bevy::prelude::World,
                 ) -> Result<(), $crate::act::Refusal> {
                     $rule(world, $crate::act::creature(world, &self.who)?)
+                }
+
+                fn activity(&self) -> Option<$crate::act::Activity> {
+                    $crate::activity!($activity)
                 }
 
                 $(fn cost(&self) -> $crate::rules::acting::Cost {

@@ -121,7 +121,7 @@ pub(super) fn a_delve(ended: &[&RunRecord]) -> Table {
 }
 
 pub(super) fn time_budget(ended: &[&RunRecord]) -> Table {
-    use super::super::watch::Activity;
+    use delve_rules::act::Activity;
     let mut t = Table::new(
         "time_budget",
         "Where the time went",

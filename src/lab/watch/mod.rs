@@ -11,6 +11,7 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::LogEntry;
 use delve_ground::time::{DelveMode, ROUNDS_PER_TURN};
+use delve_rules::act::Activity;
 use delve_rules::command::{Command, CommandEvent};
 use delve_rules::creature::{CreatureIndex, Position};
 use delve_rules::rules::caving::CavingEvent;
@@ -22,7 +23,7 @@ use delve_rules::rules::water::WaterEvent;
 
 mod records;
 pub use records::{
-    Activity, Casualty, DoorRecord, DoorWay, Fate, Harm, SecretDoorRecord, TimeBudget, TrapRecord,
+    Casualty, DoorRecord, DoorWay, Fate, Harm, SecretDoorRecord, TimeBudget, TrapRecord,
 };
 
 /// A member's going down, as it happened.
@@ -142,7 +143,7 @@ impl DelveWatch {
             if !self.member(who) {
                 return;
             }
-            if let Some(a) = Activity::of(command) {
+            if let Some(a) = command.act().activity() {
                 self.working_at.insert(who.clone(), a);
             } else {
                 self.working_at.remove(who);

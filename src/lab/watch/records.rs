@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 use delve_ground::grid::GridPos;
+use delve_rules::act::Activity;
 use delve_rules::command::Command;
 use serde::{Deserialize, Serialize};
 
@@ -240,121 +241,6 @@ pub struct TimeBudget {
     pub walking: f32,
     pub resting: f32,
     pub waiting: f32,
-}
-
-/// The parts of the time budget, in the order the report lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::VariantArray)]
-pub enum Activity {
-    Fighting,
-    Stuck,
-    Doors,
-    Traps,
-    Searching,
-    ClimbingAndSwimming,
-    Walking,
-    Resting,
-    Waiting,
-}
-
-impl Activity {
-    pub const ALL: &'static [Activity] = <Activity as strum::VariantArray>::VARIANTS;
-
-    pub fn words(self) -> &'static str {
-        match self {
-            Activity::Fighting => "fighting",
-            Activity::Stuck => "stuck in a squeeze",
-            Activity::Doors => "working doors",
-            Activity::Traps => "working traps",
-            Activity::Searching => "searching",
-            Activity::ClimbingAndSwimming => "climbing and swimming",
-            Activity::Walking => "walking",
-            Activity::Resting => "resting",
-            Activity::Waiting => "waiting",
-        }
-    }
-
-    /// The activity a command of a member's sets it to, while it works at it. Every command is
-    /// named: a new one must say where its time goes.
-    pub(super) fn of(command: &Command) -> Option<Activity> {
-        match command {
-            Command::OpenDoor(_)
-            | Command::Unlock(_)
-            | Command::PickLock(_)
-            | Command::PickLockMethodically(_)
-            | Command::Bash(_)
-            | Command::Batter(_)
-            | Command::Spike(_)
-            | Command::AttackDoor(_)
-            | Command::HoldShut(_) => Some(Activity::Doors),
-            Command::DisarmTrap(_)
-            | Command::DisarmTrapMethodically(_)
-            | Command::Touch(_)
-            | Command::Probe(_) => Some(Activity::Traps),
-            Command::Search(_) | Command::SearchHastily(_) => Some(Activity::Searching),
-            Command::Climb(_)
-            | Command::ClimbDown(_)
-            | Command::Belay(_)
-            | Command::LowerRope(_)
-            | Command::TakeUpRope(_)
-            | Command::Jump(_)
-            | Command::Traverse(_)
-            | Command::RigTraverse(_)
-            | Command::CrawlAcross(_)
-            | Command::ThrowGrapplingHook(_)
-            | Command::WiggleBack(_)
-            | Command::PushForward(_) => Some(Activity::ClimbingAndSwimming),
-            Command::Rest(_) | Command::RestParty(_) => Some(Activity::Resting),
-            // What does not set a member to work: walking and fighting are told by the
-            // round (the walk, the battle); the rest take no time of their own.
-            Command::Move(_)
-            | Command::ToTheFront(_)
-            | Command::Halt(_)
-            | Command::StandUp(_)
-            | Command::LightUp(_)
-            | Command::Douse(_)
-            | Command::DropLight(_)
-            | Command::PickUpLight(_)
-            | Command::Refuel(_)
-            | Command::CloseDoor(_)
-            | Command::RearmTrap(_)
-            | Command::Noise(_)
-            | Command::Sneak(_)
-            | Command::Listen(_)
-            | Command::MakeNoise(_)
-            | Command::Hide(_)
-            | Command::Dazzle(_)
-            | Command::Attack(_)
-            | Command::MoveCautiously(_)
-            | Command::MoveAcrobatically(_)
-            | Command::Disengage(_)
-            | Command::ClearJam(_)
-            | Command::TotalDefense(_)
-            | Command::ActivateEnchantment(_)
-            | Command::ForgoShield(_)
-            | Command::SacrificeShield(_)
-            | Command::WaitForOrders(_)
-            | Command::MoveParty(_)
-            | Command::MarchingOrder(_)
-            | Command::Mapper(_)
-            | Command::TakeFrom(_)
-            | Command::StayBehind(_)
-            | Command::Leave(_)
-            | Command::Autonomy(_)
-            | Command::Grab(_)
-            | Command::LetGo(_)
-            | Command::Carry(_)
-            | Command::SetJudgeModifier(_)
-            | Command::UnexpectedLights(_)
-            | Command::SetHitPoints(_)
-            | Command::GiveCondition(_)
-            | Command::TakeCondition(_)
-            | Command::PlaceCreature(_)
-            | Command::SetDoor(_)
-            | Command::SetTrap(_)
-            | Command::SetLight(_)
-            | Command::SwitchModule(_) => None,
-        }
-    }
 }
 
 impl TimeBudget {

@@ -3,6 +3,7 @@
 //! player gives, so everything it does is logged and replayable; it reads only what its faction
 //! knows ([`knowledge`]).
 
+pub mod behaviour;
 pub mod knowledge;
 pub mod monsters;
 pub mod outcome;

@@ -14,7 +14,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Activity, Reason, Refusal, creature};
 use crate::creature::{Encumbrance, Faction};
 use crate::rules::conditions::Conditions;
 use delve_ground::level::SpeedBasis;
@@ -56,6 +56,10 @@ impl fmt::Display for Carry {
 }
 
 impl Act for Carry {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn common(&self) -> Option<crate::act::Common> {
         Some(crate::act::Common::Carry)
     }

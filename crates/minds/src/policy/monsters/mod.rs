@@ -32,6 +32,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::Serialize;
 
+use crate::policy::behaviour::KeepsTo;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, RawMind, Stance};
 use delve_ground::log::{EventLog, LogEvent};
@@ -41,7 +42,6 @@ use delve_rules::command::Command;
 use delve_rules::command::acts::{Move, Noise};
 use delve_rules::creature::{ActingOrder, Combatant, Conditions, Faction, Factions, Position};
 use delve_rules::rules::combat::battle::Controlled;
-use delve_rules::rules::combat::behaviour::KeepsTo;
 use delve_rules::rules::movement::{Pace, Walking};
 use delve_rules::rules::party::PartyMember;
 use delve_rules::rules::sound::hearing::HeardThisRound;

@@ -178,7 +178,7 @@ pub(super) fn decide(
         && !too_many_down(turn.world, turn.mind, members)
         && !members.iter().any(|&m| {
             turn.world
-                .get::<delve_rules::rules::combat::behaviour::Retreating>(m)
+                .get::<crate::policy::behaviour::Retreating>(m)
                 .is_some()
         });
     for tactic in TACTICS {
@@ -426,7 +426,7 @@ fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
     for &m in t.members {
         t.world
             .entity_mut(m)
-            .insert(delve_rules::rules::combat::behaviour::Retreating);
+            .insert(crate::policy::behaviour::Retreating);
     }
     // It sets off at once, whatever it was at (a search, a pick: a walk sets a task aside).
     let orders = if t.prepare(Needs::Distances) {

@@ -9,9 +9,9 @@ use bevy::prelude::*;
 
 use super::PartyMind;
 use super::standing::in_sight;
+use crate::policy::behaviour::FightsTogether;
 use delve_ground::grid::GridPos;
 use delve_rules::creature::{Conditions, Faction, Position};
-use delve_rules::rules::combat::behaviour::FightsTogether;
 
 /// Every member of the party fights together while the party is under its policy.
 pub(super) fn fight_together(world: &mut World, members: &[Entity]) {

@@ -10,8 +10,8 @@ use bevy::prelude::*;
 
 use super::fighting::in_a_fight;
 use super::{PartyMind, is_up, square};
+use crate::policy::behaviour::KeepsTo;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_rules::rules::combat::behaviour::KeepsTo;
 
 /// The members up and not down a hole, each with its square.
 fn on_the_floor(world: &World, members: &[Entity]) -> Vec<(Entity, GridPos)> {

@@ -133,8 +133,8 @@ pub(super) fn take_back(world: &mut World, party: &str) -> Result<(), Refusal> {
     let members = party_members(world, party);
     for m in members {
         world.entity_mut(m).remove::<(
-            delve_rules::rules::combat::behaviour::Retreating,
-            delve_rules::rules::combat::behaviour::FightsTogether,
+            crate::policy::behaviour::Retreating,
+            crate::policy::behaviour::FightsTogether,
         )>();
     }
     Ok(())

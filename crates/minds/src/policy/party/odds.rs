@@ -200,7 +200,7 @@ pub(super) fn update_dangers(
 
 /// Keeping clear of a foe too strong for it that it sees, before any blow is struck (no member
 /// beside a foe): the party does not close in — its members are held back from the fighting
-/// behaviour ([`Retreating`](delve_rules::rules::combat::behaviour::Retreating)) — and goes on by
+/// behaviour ([`Retreating`](crate::policy::behaviour::Retreating)) — and goes on by
 /// its ways, which keep away from the foe. `true` while that holds.
 pub(super) fn keeping_clear(
     world: &World,
@@ -231,7 +231,7 @@ pub(super) fn hold_back(
     members: &[Entity],
     clear: bool,
 ) {
-    use delve_rules::rules::combat::behaviour::Retreating;
+    use crate::policy::behaviour::Retreating;
     if mind.homeward == Some(super::Homeward::Fleeing) {
         return;
     }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::climbing::ClimbPace;
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 
 /// Climbs from the bottom of a pit up onto the square `to` beside it.
@@ -26,6 +26,10 @@ impl fmt::Display for Climb {
 }
 
 impl Act for Climb {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -60,6 +64,10 @@ impl fmt::Display for ClimbDown {
 }
 
 impl Act for ClimbDown {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -90,6 +98,10 @@ impl fmt::Display for Belay {
 }
 
 impl Act for Belay {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -120,6 +132,10 @@ impl fmt::Display for Traverse {
 }
 
 impl Act for Traverse {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -149,6 +165,10 @@ impl fmt::Display for RigTraverse {
 }
 
 impl Act for RigTraverse {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -176,6 +196,10 @@ impl fmt::Display for CrawlAcross {
 }
 
 impl Act for CrawlAcross {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
         use crate::rules::acting::Hold;
         &[Hold::CrawlingATraverse]
@@ -226,6 +250,10 @@ impl fmt::Display for Jump {
 }
 
 impl Act for Jump {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -256,6 +284,10 @@ impl fmt::Display for LowerRope {
 }
 
 impl Act for LowerRope {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -281,6 +313,10 @@ impl fmt::Display for TakeUpRope {
 }
 
 impl Act for TakeUpRope {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::ClimbingAndSwimming)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -293,11 +329,11 @@ impl Act for TakeUpRope {
 
 crate::creature_commands! {
     /// From the bottom of a pit or chasm, throw a grappling hook for the anchor above.
-    ThrowGrapplingHook: "throw a grappling hook" => super::climbing::throw_grappling_hook;
+    ThrowGrapplingHook: "throw a grappling hook" => super::climbing::throw_grappling_hook, activity ClimbingAndSwimming;
     /// Stuck in a squeeze: wiggle backwards (a Paralysis save; 10' back).
-    WiggleBack: "wiggle back out of the squeeze" => wiggle_back, allowed under Stuck;
+    WiggleBack: "wiggle back out of the squeeze" => wiggle_back, activity ClimbingAndSwimming, allowed under Stuck;
     /// Stuck in a squeeze: push forward (Dungeonbashing; 10' on).
-    PushForward: "push forward through the squeeze" => push_forward, allowed under Stuck;
+    PushForward: "push forward through the squeeze" => push_forward, activity ClimbingAndSwimming, allowed under Stuck;
 }
 
 fn wiggle_back(world: &mut World, who: Entity) -> Result<(), Refusal> {

@@ -707,9 +707,6 @@ impl Plugin for BattlePlugin {
             .keeps::<crate::rules::combat::battle::Awareness>()
             .keeps::<crate::rules::combat::battle::Battle>()
             .keeps_component::<crate::rules::combat::battle::Controlled>()
-            .keeps_component::<crate::rules::combat::behaviour::FightsTogether>()
-            .keeps_component::<crate::rules::combat::behaviour::KeepsTo>()
-            .keeps_component::<crate::rules::combat::behaviour::Retreating>()
             .keeps_component::<crate::rules::combat::gear::ShieldForgone>()
             .keeps_component::<crate::rules::combat::opportunity::OpportunitiesTaken>()
             .keeps::<crate::rules::combat::opportunity::Provoked>()
@@ -764,7 +761,6 @@ impl Plugin for BattlePlugin {
                 crate::schedule::FactionTurn,
                 (
                     begin_turn.in_set(TurnSet::BeginTurn),
-                    super::behaviour::fighting_behaviour.in_set(TurnSet::Minds),
                     attacks_first.in_set(TurnSet::AttacksFirst),
                     (super::opportunity::opportunity_attacks, faction_attacks)
                         .chain()

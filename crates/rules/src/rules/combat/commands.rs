@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{battle, opportunity};
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use crate::rules::penalties::PenaltyRefusal;
 
 /// Attacks a creature each round in the faction's turn, with a named weapon or the first that
@@ -106,6 +106,10 @@ impl fmt::Display for Attack {
 }
 
 impl Act for Attack {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -128,6 +132,10 @@ impl fmt::Display for MoveCautiously {
 }
 
 impl Act for MoveCautiously {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -149,6 +157,10 @@ impl fmt::Display for MoveAcrobatically {
 }
 
 impl Act for MoveAcrobatically {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -170,6 +182,10 @@ impl fmt::Display for Disengage {
 }
 
 impl Act for Disengage {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::IN_TURN
     }
@@ -192,6 +208,10 @@ impl fmt::Display for ClearJam {
 }
 
 impl Act for ClearJam {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::ACTION
     }
@@ -217,6 +237,10 @@ impl fmt::Display for TotalDefense {
 }
 
 impl Act for TotalDefense {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::ACTION
     }
@@ -238,6 +262,10 @@ impl fmt::Display for ActivateEnchantment {
 }
 
 impl Act for ActivateEnchantment {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::IN_TURN
     }
@@ -259,6 +287,10 @@ impl fmt::Display for ForgoShield {
 }
 
 impl Act for ForgoShield {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::IN_TURN
     }
@@ -284,6 +316,10 @@ impl fmt::Display for SacrificeShield {
 }
 
 impl Act for SacrificeShield {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -309,6 +345,10 @@ impl fmt::Display for WaitForOrders {
 }
 
 impl Act for WaitForOrders {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
         use crate::rules::acting::Hold;
         &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]

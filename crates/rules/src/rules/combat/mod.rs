@@ -9,7 +9,6 @@ pub use events::{AttackNote, CombatEvent};
 
 pub mod attack;
 pub mod battle;
-pub mod behaviour;
 pub mod gear;
 pub mod initiative;
 mod offers;

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use delve_ground::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Activity, Reason, Refusal, creature};
 pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
 use crate::creature::{ActingOrder, Faction};
 use crate::schedule::{RoundSet, SimRound};
@@ -261,6 +261,10 @@ impl std::fmt::Display for StandUp {
 }
 
 impl Act for StandUp {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::{DoorMaterial, Structure};
 
@@ -106,6 +106,10 @@ impl fmt::Display for AttackDoor {
 }
 
 impl Act for AttackDoor {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Doors)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -121,7 +125,7 @@ impl Act for AttackDoor {
 /// Each door command: its words, the rule that carries it out, and what its faction learns of
 /// the door by it (`known::learn` for a try of the door, `known::learn_spikes` for closing it).
 macro_rules! door_commands {
-    ($($act:ident: $words:literal => $rule:path, $learns:path;)*) => {
+    ($($act:ident: $words:literal => $rule:path, $learns:path, activity $activity:ident;)*) => {
         $(
             impl fmt::Display for $act {
                 fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -140,20 +144,24 @@ macro_rules! door_commands {
                     $learns(world, who, at(self.at));
                     done
                 }
+
+                fn activity(&self) -> Option<Activity> {
+                    crate::activity!($activity)
+                }
             }
         )*
     };
 }
 
 door_commands! {
-    OpenDoor: "open the door at {}" => super::open, super::known::learn;
-    CloseDoor: "close the door at {}" => super::close, super::known::learn_spikes;
-    HoldShut: "hold the door at {} shut" => super::hold_shut, super::known::learn_spikes;
-    Unlock: "unlock the door at {}" => super::unlock, super::known::learn;
-    PickLock: "pick the lock at {}" => super::pick_hastily, super::known::learn;
-    PickLockMethodically: "pick the lock at {} methodically" => super::pick_methodically, super::known::learn;
-    Batter: "batter down the door at {}" => super::batter, super::known::learn;
-    Spike: "spike the door at {}" => super::spike, super::known::learn;
+    OpenDoor: "open the door at {}" => super::open, super::known::learn, activity Doors;
+    CloseDoor: "close the door at {}" => super::close, super::known::learn_spikes, activity None;
+    HoldShut: "hold the door at {} shut" => super::hold_shut, super::known::learn_spikes, activity Doors;
+    Unlock: "unlock the door at {}" => super::unlock, super::known::learn, activity Doors;
+    PickLock: "pick the lock at {}" => super::pick_hastily, super::known::learn, activity Doors;
+    PickLockMethodically: "pick the lock at {} methodically" => super::pick_methodically, super::known::learn, activity Doors;
+    Batter: "batter down the door at {}" => super::batter, super::known::learn, activity Doors;
+    Spike: "spike the door at {}" => super::spike, super::known::learn, activity Doors;
 }
 
 impl fmt::Display for Bash {
@@ -167,6 +175,10 @@ impl fmt::Display for Bash {
 }
 
 impl Act for Bash {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Doors)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, JudgeModifier};
 use delve_ground::log::log_in;
@@ -71,6 +71,10 @@ impl fmt::Display for SetJudgeModifier {
 pub const THE_JUDGE: &str = "the Judge";
 
 impl Act for SetJudgeModifier {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -136,6 +140,10 @@ impl fmt::Display for UnexpectedLights {
 }
 
 impl Act for UnexpectedLights {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -10,7 +10,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Refusal, at, creature};
+use crate::act::{Act, Activity, Refusal, at, creature};
 use crate::creature::{HitPoints, Position};
 use crate::rules::conditions::{
     ConditionEnd, Conditions, gain_condition_in, is_down, lose_condition_in,
@@ -51,6 +51,10 @@ impl fmt::Display for SetHitPoints {
 }
 
 impl Act for SetHitPoints {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -120,6 +124,10 @@ impl fmt::Display for GiveCondition {
 }
 
 impl Act for GiveCondition {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -163,6 +171,10 @@ impl fmt::Display for TakeCondition {
 }
 
 impl Act for TakeCondition {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -203,6 +215,10 @@ impl fmt::Display for PlaceCreature {
 }
 
 impl Act for PlaceCreature {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -296,6 +312,10 @@ impl fmt::Display for SetDoor {
 }
 
 impl Act for SetDoor {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -371,6 +391,10 @@ impl fmt::Display for SetTrap {
 }
 
 impl Act for SetTrap {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -414,6 +438,10 @@ impl fmt::Display for SetLight {
 }
 
 impl Act for SetLight {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -480,6 +508,10 @@ impl fmt::Display for SwitchModule {
 }
 
 impl Act for SwitchModule {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

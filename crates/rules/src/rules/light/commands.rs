@@ -10,15 +10,15 @@ use delve_ground::grid::GridPos;
 // Each light command: a creature acting on the lights it carries or stands over.
 crate::creature_commands! {
     /// Lights a carried torch, lantern or candle that has fuel.
-    LightUp: "light a light" => super::light_up, costs HANDLING, common LightOrDouse;
+    LightUp: "light a light" => super::light_up, activity None, costs HANDLING, common LightOrDouse;
     /// Douses the lights it carries.
-    Douse: "douse its lights" => super::douse, costs REST, common LightOrDouse;
+    Douse: "douse its lights" => super::douse, activity None, costs REST, common LightOrDouse;
     /// Drops a carried light on its square.
-    DropLight: "drop a light" => super::drop_light, costs REST;
+    DropLight: "drop a light" => super::drop_light, activity None, costs REST;
     /// Picks up a light lying on its square.
-    PickUpLight: "pick up a light" => super::pick_up_light, costs HANDLING;
+    PickUpLight: "pick up a light" => super::pick_up_light, activity None, costs HANDLING;
     /// Fills a carried lantern from a flask of oil.
-    Refuel: "refuel a lantern" => super::refuel, costs HANDLING;
+    Refuel: "refuel a lantern" => super::refuel, activity None, costs HANDLING;
 }
 
 /// Why a light command is refused.

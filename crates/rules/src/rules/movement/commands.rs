@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Pace, Walking};
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 
 /// Walk to a square along the cheapest path, at a pace.
@@ -33,6 +33,10 @@ impl fmt::Display for Move {
 }
 
 impl Act for Move {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -53,6 +57,10 @@ impl fmt::Display for Halt {
 }
 
 impl Act for Halt {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
         use crate::rules::acting::Hold;
         &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]

@@ -6,7 +6,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, at};
+use crate::act::{Act, Activity, Reason, Refusal, at};
 use crate::rules::movement::Pace;
 use delve_ground::party_policy::PartyPolicy;
 
@@ -50,6 +50,10 @@ impl fmt::Display for MoveParty {
 }
 
 impl Act for MoveParty {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }
@@ -70,6 +74,10 @@ impl fmt::Display for RestParty {
 }
 
 impl Act for RestParty {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Resting)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -90,6 +98,10 @@ impl fmt::Display for MarchingOrder {
 }
 
 impl Act for MarchingOrder {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -113,6 +125,10 @@ impl fmt::Display for Mapper {
 }
 
 impl Act for Mapper {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -142,6 +158,10 @@ impl fmt::Display for TakeFrom {
 }
 
 impl Act for TakeFrom {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn common(&self) -> Option<crate::act::Common> {
         Some(crate::act::Common::TakeGear)
     }
@@ -183,6 +203,10 @@ impl fmt::Display for Autonomy {
 }
 
 impl Act for Autonomy {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

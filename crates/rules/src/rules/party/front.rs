@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Parties, PartyEvent, PartyRefusal, StayingBehind};
-use crate::act::{Act, AnyAct, Choice, Concern, Refusal};
+use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use crate::creature::{Encumbrance, Position};
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds, record_move};
@@ -31,6 +31,10 @@ impl fmt::Display for ToTheFront {
 }
 
 impl Act for ToTheFront {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::MOVEMENT
     }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Parties, PartyEvent, PartyRefusal};
-use crate::act::{Act, AnyAct, Choice, Concern, Refusal};
+use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use delve_ground::grid::GridPos;
 use delve_ground::log::log_in;
 
@@ -82,6 +82,10 @@ fn at_the_way_out(world: &World, who: Entity) -> Result<(String, GridPos, Vec<En
 }
 
 impl Act for Leave {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

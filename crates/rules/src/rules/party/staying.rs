@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Parties, PartyEvent};
-use crate::act::{Act, AnyAct, Choice, Concern, Refusal};
+use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use delve_ground::log::log_in;
 
 /// The member holds its square while its party marches (it takes no place in the formation,
@@ -38,6 +38,10 @@ impl fmt::Display for StayBehind {
 }
 
 impl Act for StayBehind {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

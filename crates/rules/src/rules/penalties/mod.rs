@@ -10,7 +10,7 @@ pub use events::PenaltyEvent;
 
 use bevy::prelude::*;
 
-use crate::act::{Act, Reason, Refusal, creature, square_of};
+use crate::act::{Act, Activity, Reason, Refusal, creature, square_of};
 use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
@@ -513,6 +513,10 @@ impl std::fmt::Display for Dazzle {
 }
 
 impl Act for Dazzle {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use delve_ground::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Activity, Reason, Refusal, creature};
 use crate::creature::{ActingOrder, Exerted, Faction, Proficiencies};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::movement::{MovedThisRound, RunningTally};
@@ -131,6 +131,10 @@ impl std::fmt::Display for Rest {
 }
 
 impl Act for Rest {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Resting)
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -423,9 +423,9 @@ impl crate::rules::task::Work for Searching {
 
 crate::creature_commands! {
     /// Search the squares around methodically (one turn).
-    Search: "search methodically" => search_methodically, common Search;
+    Search: "search methodically" => search_methodically, activity Searching, common Search;
     /// Search the squares around hastily (one round; proficient in Searching).
-    SearchHastily: "search hastily" => search_hastily;
+    SearchHastily: "search hastily" => search_hastily, activity Searching;
 }
 
 /// Why a search is refused.

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{NoiseKind, NoisyAction, SoundRow, hearing};
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 
 /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
@@ -49,6 +49,10 @@ impl fmt::Display for Noise {
 }
 
 impl Act for Noise {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn allowed_under(&self) -> &'static [crate::rules::acting::Hold] {
         use crate::rules::acting::Hold;
         &[Hold::Stuck, Hold::CrawlingATraverse]
@@ -78,6 +82,10 @@ impl fmt::Display for Sneak {
 }
 
 impl Act for Sneak {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }
@@ -98,6 +106,10 @@ impl fmt::Display for Listen {
 }
 
 impl Act for Listen {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn common(&self) -> Option<crate::act::Common> {
         Some(crate::act::Common::Listen)
     }
@@ -128,6 +140,10 @@ impl fmt::Display for MakeNoise {
 }
 
 impl Act for MakeNoise {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn cost(&self) -> crate::rules::acting::Cost {
         crate::rules::acting::Cost::REST
     }

@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 
 /// Disarms (or, with `discharge`, sets off harmlessly) a known trap hastily (one round).
@@ -65,6 +65,10 @@ impl fmt::Display for DisarmTrap {
 }
 
 impl Act for DisarmTrap {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Traps)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -87,6 +91,10 @@ impl fmt::Display for DisarmTrapMethodically {
 }
 
 impl Act for DisarmTrapMethodically {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Traps)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -104,6 +112,10 @@ impl fmt::Display for Touch {
 }
 
 impl Act for Touch {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Traps)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -124,6 +136,10 @@ impl fmt::Display for Probe {
 }
 
 impl Act for Probe {
+    fn activity(&self) -> Option<Activity> {
+        Some(Activity::Traps)
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -140,6 +156,10 @@ impl fmt::Display for RearmTrap {
 }
 
 impl Act for RearmTrap {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn who(&self) -> &str {
         &self.who
     }

@@ -24,7 +24,7 @@ use bevy::prelude::*;
 
 use delve_ground::query_cache::in_entity_order;
 
-use crate::act::{Act, Reason, Refusal, Unable, creature};
+use crate::act::{Act, Activity, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
@@ -407,6 +407,10 @@ impl std::fmt::Display for Hide {
 }
 
 impl Act for Hide {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn common(&self) -> Option<crate::act::Common> {
         Some(crate::act::Common::Hide)
     }

@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Reason, Refusal, creature};
+use crate::act::{Act, Activity, Reason, Refusal, creature};
 
 /// Grabs a drowning ally beside it and brings it up (in lieu of moving).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +22,10 @@ impl fmt::Display for Grab {
 }
 
 impl Act for Grab {
+    fn activity(&self) -> Option<Activity> {
+        None
+    }
+
     fn who(&self) -> &str {
         &self.who
     }
@@ -34,7 +38,7 @@ impl Act for Grab {
 
 crate::creature_commands! {
     /// Lets go of the one it holds.
-    LetGo: "let go" => super::let_go, costs MOVEMENT, common Carry;
+    LetGo: "let go" => super::let_go, activity None, costs MOVEMENT, common Carry;
 }
 
 /// Why a water command is refused.

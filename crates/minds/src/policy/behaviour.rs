@@ -22,18 +22,44 @@
 //! It runs in each faction's turn for that faction's members (RULINGS › The battle round: orders
 //! given to the AI take effect in the faction's own turn). Orders go through the command queue
 //! like a player's, so they are logged, and are carried out at once, before the faction moves.
+//!
+//! It is a mind, not a rule: the combat area offers and refuses, and this chooses. The markers
+//! that set its stance ([`Retreating`], [`FightsTogether`], [`KeepsTo`]) are the minds' own.
 
-use crate::rules::combat::Attack;
-use crate::rules::movement::{Halt, Move};
 use bevy::prelude::*;
+use delve_rules::rules::combat::Attack;
+use delve_rules::rules::movement::{Halt, Move};
 
-use super::battle::{AttackOrder, Awareness, Battle, Controlled, can_attack, is_down};
-use crate::act::AnyAct;
-use crate::act::PendingCommands;
-use crate::creature::{Combatant, Conditions, Creature, Faction, Position};
-use crate::rules::movement::{Pace, Walking};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
+use delve_rules::act::AnyAct;
+use delve_rules::act::PendingCommands;
+use delve_rules::creature::{Combatant, Conditions, Creature, Faction, Position};
+use delve_rules::rules::combat::ClearJam;
+use delve_rules::rules::combat::battle::{
+    AttackOrder, Awareness, Battle, Controlled, can_attack, is_down,
+};
+use delve_rules::rules::combat::gear::Jammed;
+use delve_rules::rules::movement::{Pace, Walking};
+use delve_rules::schedule::{FactionTurn, TurnSet};
+use delve_rules::state::KeepsState;
+
+/// The fighting behaviour in each faction's turn of a battle, and the stances the minds set.
+pub struct FightingBehaviourPlugin;
+
+impl Plugin for FightingBehaviourPlugin {
+    fn build(&self, app: &mut App) {
+        app.keeps_component::<FightsTogether>()
+            .keeps_component::<KeepsTo>()
+            .keeps_component::<Retreating>()
+            .add_systems(
+                FactionTurn,
+                fighting_behaviour
+                    .in_set(TurnSet::Minds)
+                    .run_if(resource_exists::<Battle>),
+            );
+    }
+}
 
 /// How far a fleeing creature looks for somewhere safer, in squares.
 const FLIGHT_SQUARES: i32 = 4;
@@ -87,12 +113,12 @@ type Anyone<'a> = (
 
 /// In its faction's turn: every creature of the faction not under the player's control decides
 /// what to do.
-pub(crate) fn fighting_behaviour(
+pub fn fighting_behaviour(
     world: &mut World,
     fighters: &mut QueryState<Fighter, ByThemselves>,
     everyone: &mut QueryState<Anyone, With<Creature>>,
 ) {
-    let Some(turn) = world.resource::<crate::creature::ActingOrder>().turn else {
+    let Some(turn) = world.resource::<delve_rules::creature::ActingOrder>().turn else {
         return;
     };
     if !world.resource::<Battle>().active {
@@ -132,12 +158,12 @@ pub(crate) fn fighting_behaviour(
                 c.kind == ConditionKind::Prone
                     && !matches!(
                         c.ends,
-                        crate::rules::conditions::ConditionEnd::EndOfRound(_)
+                        delve_rules::rules::conditions::ConditionEnd::EndOfRound(_)
                     )
             })
         });
         if prone {
-            orders.push(AnyAct::from(crate::rules::conditions::StandUp {
+            orders.push(AnyAct::from(delve_rules::rules::conditions::StandUp {
                 who: name.clone(),
             }));
         }
@@ -199,15 +225,15 @@ pub(crate) fn fighting_behaviour(
             let weapon = world.get::<Combatant>(e).map(|c| c.weapons[w].name.clone());
             orders.push(AnyAct::from(Attack {
                 who: name,
-                target: crate::creature::name_of(world, target),
+                target: delve_rules::creature::name_of(world, target),
                 weapon,
             }));
             continue;
         }
         // Nothing to strike it with now, and a firearm jammed: the jam is cleared first
         // (Tactical Combat › Firearms: the round, or the action with Gunsmithing).
-        if world.get::<super::gear::Jammed>(e).is_some() {
-            orders.push(AnyAct::from(super::ClearJam { who: name }));
+        if world.get::<Jammed>(e).is_some() {
+            orders.push(AnyAct::from(ClearJam { who: name }));
             continue;
         }
         // Close in, unless already on the way to a square next to it.
@@ -217,15 +243,15 @@ pub(crate) fn fighting_behaviour(
         let grid = world.resource::<DungeonGrid>();
         // A square it has a way to (no open hole it knows across every way: RULINGS › Pits and
         // holes).
-        let holes = crate::rules::movement::hazards::known_to(world, e)
+        let holes = delve_rules::rules::movement::hazards::known_to(world, e)
             .iter()
-            .any(|(_, h)| *h == crate::rules::movement::hazards::Hazard::Hole);
+            .any(|(_, h)| *h == delve_rules::rules::movement::hazards::Hazard::Hole);
         let keeps = world.get::<KeepsTo>(e);
         let free = |p: &GridPos| {
             grid.is_passable(*p)
                 && !claimed.contains(p)
                 && keeps.is_none_or(|k| k.squares.contains(p))
-                && (!holes || crate::rules::movement::hazards::way(world, e, at, *p).is_ok())
+                && (!holes || delve_rules::rules::movement::hazards::way(world, e, at, *p).is_ok())
         };
         // A heavy shield's bearer closes in beside a companion's heavy shield where it can
         // (where the companion stands, or is going this turn).
@@ -321,8 +347,8 @@ fn fighters_in_turn(
         // bottom of a hole reaches no one until it climbs out (its own mind, or its party's,
         // gets it out).
         .filter(|c| {
-            crate::rules::acting::held(world, c.0).is_none()
-                && world.get::<crate::creature::Below>(c.0).is_none()
+            delve_rules::rules::acting::held(world, c.0).is_none()
+                && world.get::<delve_rules::creature::Below>(c.0).is_none()
         })
         .map(|(e, n, p, f, c, k, o, w)| {
             (
@@ -356,14 +382,14 @@ fn known_enemies(
         // the dark that only a companion sees, one a companion heard) — companions whose
         // shout it hears without a throw (Dungeon Delves › Listening: Shouting), reckoned
         // at the straight distance.
-        let info = world.resource::<crate::creature::LevelInfo>();
+        let info = world.resource::<delve_rules::creature::LevelInfo>();
         let grid = world.resource::<DungeonGrid>();
         let hears_a_shout = |from: GridPos| {
-            crate::rules::sound::verdict(
-                crate::rules::sound::SoundRow::Loud,
+            delve_rules::rules::sound::verdict(
+                delve_rules::rules::sound::SoundRow::Loud,
                 info.environment_at(at),
                 Some(2 * grid.distance_feet(from, at)),
-            ) == crate::rules::sound::Verdict::Automatic
+            ) == delve_rules::rules::sound::Verdict::Automatic
         };
         known = up
             .iter()
@@ -379,7 +405,7 @@ fn known_enemies(
         .iter()
         .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
         .map(|i| (up[i].0, up[i].1))
-        .filter(|&(x, _)| world.get::<crate::creature::Below>(x).is_none())
+        .filter(|&(x, _)| world.get::<delve_rules::creature::Below>(x).is_none())
         .collect();
     enemies
 }
