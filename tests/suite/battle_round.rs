@@ -8,8 +8,8 @@ use delve_play::scenario::Scenario;
 use delve_rules::command::acts::{Attack, ForgoShield, Move};
 use delve_rules::rules::combat::AttackRefusal;
 use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::combat::attack::attack;
 use delve_rules::rules::combat::battle::Battle;
-use delve_rules::rules::combat::battle::attack;
 use delve_rules::rules::damage::take_damage;
 use delve_rules::rules::tactical::TacticalCombat;
 

@@ -138,7 +138,7 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
     assert_eq!(refused, 3, "{}", app.log().to_text());
     assert_eq!(app.at("Gnawbone"), GridPos::new(3, 1), "it did not walk");
     assert!(
-        app.get::<delve_rules::rules::combat::battle::ShieldForgone>("Gnawbone")
+        app.get::<delve_rules::rules::combat::gear::ShieldForgone>("Gnawbone")
             .is_none()
     );
     // Its next round it acts, and is offered what the battle allows.
@@ -326,7 +326,7 @@ fn clearing_a_jam_takes_the_round_or_the_standard_action() {
         let w = app.entity("Wren");
         app.world_mut()
             .entity_mut(w)
-            .insert(delve_rules::rules::combat::battle::Jammed);
+            .insert(delve_rules::rules::combat::gear::Jammed);
         app.give(Attack {
             who: "Wren".into(),
             target: "Gnawbone".into(),
@@ -360,7 +360,7 @@ fn clearing_a_jam_takes_the_round_or_the_standard_action() {
     let w = app.entity("Wren");
     app.world_mut()
         .entity_mut(w)
-        .insert(delve_rules::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::gear::Jammed);
     let b = app.entity("Brannoc");
     app.world_mut()
         .entity_mut(b)
@@ -462,14 +462,14 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
         if destroyed {
             app.world_mut()
                 .entity_mut(a)
-                .insert(delve_rules::rules::combat::battle::ShieldState {
+                .insert(delve_rules::rules::combat::gear::ShieldState {
                     broken: true,
                     destroyed: true,
                     sacrificed_in: None,
                 });
         }
         app.script_dice(&[10, 3]);
-        delve_rules::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
+        delve_rules::rules::combat::attack::attack(app.world_mut(), b, g, 0).unwrap();
         assert!(
             !last_attack(&app).1.contains(&wall),
             "{:?}",
@@ -486,11 +486,11 @@ fn a_forgone_or_destroyed_shield_stands_in_no_wall_and_is_not_sacrificed() {
         },
     );
     app.script_dice(&[20, 15, 4]);
-    delve_rules::rules::combat::battle::attack(app.world_mut(), b, g, 0).unwrap();
+    delve_rules::rules::combat::attack::attack(app.world_mut(), b, g, 0).unwrap();
     let d = last_attack(&app).5.unwrap();
     assert!(d.critical, "a forgone shield is not sacrificed");
     assert!(
-        app.get::<delve_rules::rules::combat::battle::ShieldState>("Gnawbone")
+        app.get::<delve_rules::rules::combat::gear::ShieldState>("Gnawbone")
             .is_none()
     );
 }

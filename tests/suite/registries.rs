@@ -100,7 +100,7 @@ fn showcases() -> Vec<Delve> {
     battle
         .world_mut()
         .entity_mut(ada)
-        .insert(delve_rules::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::gear::Jammed);
 
     let mut trap = Scenario::new(&["XXXXXXX", "X...+.X", "XXXXXXX"])
         .legend("'+': Door")

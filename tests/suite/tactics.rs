@@ -13,7 +13,7 @@ use delve_rules::command::acts::{
 };
 use delve_rules::rules::combat::AttackRefusal;
 use delve_rules::rules::combat::CombatRefusal;
-use delve_rules::rules::combat::battle::attack;
+use delve_rules::rules::combat::attack::attack;
 use delve_rules::rules::combat::{AttackNote, CombatEvent};
 use delve_rules::rules::damage::take_damage;
 
@@ -210,7 +210,7 @@ fn firearms_go_against_touch_ac_bypass_dr_and_misfire() {
         "{}",
         log.to_text()
     );
-    assert!(delve_rules::rules::combat::battle::can_attack(app.world(), w, g, 0).is_ok());
+    assert!(delve_rules::rules::combat::attack::can_attack(app.world(), w, g, 0).is_ok());
 }
 
 /// Shields: a firearm in its first increment goes "versus the target's Touch AC + Shield bonus
@@ -240,7 +240,7 @@ fn a_firearm_against_a_stat_blocks_touch_ac_and_a_destroyed_shield() {
         if destroyed {
             app.world_mut()
                 .entity_mut(g)
-                .insert(delve_rules::rules::combat::battle::ShieldState {
+                .insert(delve_rules::rules::combat::gear::ShieldState {
                     broken: true,
                     destroyed: true,
                     sacrificed_in: None,
@@ -310,7 +310,7 @@ fn shields_forgone_and_sacrificed() {
     assert_eq!(d.total, 4);
     let state = app
         .world()
-        .get::<delve_rules::rules::combat::battle::ShieldState>(g)
+        .get::<delve_rules::rules::combat::gear::ShieldState>(g)
         .copied()
         .unwrap();
     assert!(state.broken && !state.destroyed);
@@ -550,7 +550,7 @@ fn shield_walls_and_total_defense() {
 /// to each hit, past armor.
 #[test]
 fn activating_a_weapon_enchantment() {
-    use delve_rules::rules::combat::battle::activation_is_a_move_action;
+    use delve_rules::rules::combat::gear::activation_is_a_move_action;
     assert!(activation_is_a_move_action(1, true));
     assert!(!activation_is_a_move_action(0, true));
     assert!(!activation_is_a_move_action(3, false));
@@ -638,7 +638,7 @@ fn attacks_in_the_dark_by_how_the_attacker_sees() {
     );
     // The window's chance to hit counts the same modifiers: 3 - 6 against AC 13 needs 16+.
     let (chance, need) =
-        delve_rules::rules::combat::battle::chance_to_hit(app.world(), b, g, 0).unwrap();
+        delve_rules::rules::combat::attack::chance_to_hit(app.world(), b, g, 0).unwrap();
     assert_eq!((need, chance), (16, 0.25));
 }
 
@@ -694,7 +694,7 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
     let w = app.entity("Wren");
     app.world_mut()
         .entity_mut(w)
-        .insert(delve_rules::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::gear::Jammed);
     app.run(1);
     assert!(
         app.events::<CombatEvent>().contains(&cleared),
@@ -711,7 +711,7 @@ fn a_jammed_firearm_is_cleared_in_a_battle_and_after_it() {
     quiet
         .world_mut()
         .entity_mut(w)
-        .insert(delve_rules::rules::combat::battle::Jammed);
+        .insert(delve_rules::rules::combat::gear::Jammed);
     crate::autonomy::hand_over(
         &mut quiet,
         delve_ground::party_policy::PartyPolicy::default(),

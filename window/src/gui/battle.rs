@@ -17,7 +17,8 @@ use delve_rules::command::Command;
 use delve_rules::creature::{
     Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
 };
-use delve_rules::rules::combat::battle::{AttackOrder, Battle, Controlled, chance_to_hit, is_down};
+use delve_rules::rules::combat::attack::chance_to_hit;
+use delve_rules::rules::combat::battle::{AttackOrder, Battle, Controlled, is_down};
 use delve_rules::rules::party::Parties;
 
 /// The party fights by itself (B); otherwise its members wait for the player's orders.
@@ -144,7 +145,7 @@ fn offer_attack(world: &mut World, mut state: Local<Option<PointerState>>) {
                     }
                     None => {
                         let why =
-                            delve_rules::rules::combat::battle::can_attack(world, who, target, i)
+                            delve_rules::rules::combat::attack::can_attack(world, who, target, i)
                                 .err()
                                 .map(|why| why.to_string())
                                 .unwrap_or_default();

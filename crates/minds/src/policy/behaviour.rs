@@ -36,9 +36,8 @@ use delve_rules::act::AnyAct;
 use delve_rules::act::PendingCommands;
 use delve_rules::creature::{Combatant, Conditions, Creature, Faction, Position};
 use delve_rules::rules::combat::ClearJam;
-use delve_rules::rules::combat::battle::{
-    AttackOrder, Awareness, Battle, Controlled, can_attack, is_down,
-};
+use delve_rules::rules::combat::attack::can_attack;
+use delve_rules::rules::combat::battle::{AttackOrder, Awareness, Battle, Controlled, is_down};
 use delve_rules::rules::combat::gear::Jammed;
 use delve_rules::rules::movement::{Pace, Walking};
 use delve_rules::schedule::{FactionTurn, TurnSet};

@@ -3,14 +3,18 @@
 //! level's factions, and what the level is. Every rule area reads these; none of them imports a
 //! rule.
 
-pub mod components;
+mod components;
 pub mod conditions;
 
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
-pub use components::*;
+pub use components::{
+    Abilities, ArmorClass, Below, BodySize, ClassLevel, Combatant, Creature, Encumbrance,
+    Equipment, Exerted, Faction, HitPoints, LevelEntity, Position, Proficiencies, Resting,
+    SavingThrows, SwimmingSpeed, Vision,
+};
 pub use conditions::{ActiveCondition, ConditionEnd, Conditions};
 
 /// What the level is, for systems and panels: its name, file and earshot environment.

@@ -12,12 +12,15 @@
 
 pub mod choices;
 pub mod climbing;
-pub mod commands;
+mod commands;
 pub mod events;
 pub mod jumping;
 pub mod traverse;
 pub use climbing::{Below, ClimbPace, Climbing, Surface};
-pub use commands::*;
+pub use commands::{
+    Belay, CavingRefusal, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, PushForward, RigTraverse,
+    TakeUpRope, ThrowGrapplingHook, Traverse, WiggleBack,
+};
 pub use events::CavingEvent;
 
 use bevy::prelude::*;

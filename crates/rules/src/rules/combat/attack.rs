@@ -17,9 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use super::initiative::flat_footed_against;
 use crate::creature::{Abilities, ArmorClass, Combatant, Conditions, Faction, HitPoints, Position};
-use crate::rules::combat::battle::{
-    ActiveEnchantments, AttackOrder, Battle, Jammed, ShieldForgone, ShieldSacrifice, ShieldState,
-    TOTAL_DEFENSE_AC, TotalDefense, is_down,
+use crate::rules::combat::battle::{AttackOrder, Battle, is_down};
+use crate::rules::combat::gear::{
+    ActiveEnchantments, Jammed, ShieldForgone, ShieldSacrifice, ShieldState, TOTAL_DEFENSE_AC,
+    TotalDefense,
 };
 use crate::rules::penalties::{CheckKind, penalties_for};
 use crate::rules::tactical::{self, TacticalCombat};

@@ -9,7 +9,9 @@
 //! a full round. Each round, factions act from the highest result to the lowest: each member
 //! with an attack order attacks (RULINGS › The battle round: one that cannot act makes none).
 
+use super::attack::{attack, can_attack};
 use super::commands::{AttackRefusal, CombatRefusal};
+use super::gear::{ShieldForgone, TotalDefense};
 use crate::act::{Refusal, Unable};
 use crate::rules::acting::ActionTaken;
 use crate::rules::combat::CombatEvent;
@@ -26,9 +28,6 @@ use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
 use delve_ground::time::{Clock, DelveMode};
-
-pub use super::attack::*;
-pub use super::gear::*;
 
 /// The battle under way, if any.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]

@@ -222,7 +222,7 @@ impl Act for ClearJam {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         combat_on(world)?;
-        battle::clear_jam(world, creature(world, &self.who)?)
+        super::gear::clear_jam(world, creature(world, &self.who)?)
     }
 }
 
@@ -231,7 +231,7 @@ impl fmt::Display for TotalDefense {
         write!(
             f,
             "take total defense (+{} AC and no attacks until its next turn)",
-            battle::TOTAL_DEFENSE_AC
+            super::gear::TOTAL_DEFENSE_AC
         )
     }
 }
@@ -251,7 +251,7 @@ impl Act for TotalDefense {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         combat_on(world)?;
-        battle::total_defense(world, creature(world, &self.who)?)
+        super::gear::total_defense(world, creature(world, &self.who)?)
     }
 }
 
@@ -276,7 +276,7 @@ impl Act for ActivateEnchantment {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         combat_on(world)?;
-        battle::activate_enchantment(world, creature(world, &self.who)?, &self.weapon)
+        super::gear::activate_enchantment(world, creature(world, &self.who)?, &self.weapon)
     }
 }
 
@@ -301,7 +301,7 @@ impl Act for ForgoShield {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         combat_on(world)?;
-        battle::forgo_shield(world, creature(world, &self.who)?)
+        super::gear::forgo_shield(world, creature(world, &self.who)?)
     }
 }
 

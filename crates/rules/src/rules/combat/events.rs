@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::battle::Damage;
+use super::attack::Damage;
 use super::initiative::FactionRoll;
 use crate::act::Refusal;
 use delve_ground::dice::Throw;

@@ -2,9 +2,12 @@
 //! creature becomes aware of a hostile one and end when none has been for a round; factions act
 //! in initiative order; attacks, damage and the tactical rules.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{
+    ActivateEnchantment, Attack, AttackRefusal, ClearJam, CombatRefusal, Disengage, ForgoShield,
+    MoveAcrobatically, MoveCautiously, SacrificeShield, TotalDefense, WaitForOrders,
+};
 pub use events::{AttackNote, CombatEvent};
 
 pub mod attack;

@@ -6,7 +6,8 @@
 
 use bevy::prelude::*;
 
-use super::battle::{Awareness, Battle, can_attack, chance_to_hit, is_down};
+use super::attack::{can_attack, chance_to_hit};
+use super::battle::{Awareness, Battle, is_down};
 use super::commands::{
     ActivateEnchantment, Attack, ClearJam, Disengage, ForgoShield, MoveAcrobatically,
     MoveCautiously, TotalDefense,

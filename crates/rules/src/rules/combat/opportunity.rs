@@ -19,7 +19,8 @@ use crate::act::Refusal;
 use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
-use super::battle::{Battle, is_down, strike};
+use super::attack::strike;
+use super::battle::{Battle, is_down};
 use crate::creature::{
     Abilities, Combatant, Conditions, Creature, Faction, Factions, Position, Proficiencies,
 };

@@ -6,9 +6,12 @@
 //! and −4 for each spike after the first; an unmodified 1 deals the basher 1 point of
 //! bludgeoning damage. Bashing makes a loud noise.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{
+    AttackDoor, Bash, Batter, CloseDoor, DoorRefusal, HoldShut, OpenDoor, PickLock,
+    PickLockMethodically, Spike, Unlock,
+};
 pub use events::{DoorEvent, DoorOpening, LockOpening};
 
 use bevy::prelude::*;

@@ -2,12 +2,16 @@
 //! Judge's hand on the world (hit points, conditions, doors, traps, lights, modules), and how
 //! the level's calls are installed.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub mod hand;
-pub use commands::*;
+mod hand;
+use commands::thing_at;
+pub use commands::{JudgeRefusal, JudgeScope, SetJudgeModifier, THE_JUDGE, UnexpectedLights};
 pub use events::JudgeEvent;
-pub use hand::*;
+pub use hand::{
+    DoorSetting, GiveCondition, PlaceCreature, SetDoor, SetHitPoints, SetLight, SetTrap,
+    SwitchModule, TakeCondition, TrapSetting,
+};
 
 use bevy::prelude::*;
 

@@ -9,9 +9,9 @@
 //! and each source's footprint, so that a moved, lit or doused source updates only its own
 //! squares. A change in the walls (a door opening) recomputes everything.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{Douse, DropLight, LightRefusal, LightUp, PickUpLight, Refuel};
 pub use events::{LightDescription, LightEvent};
 
 use std::collections::HashMap;

@@ -14,9 +14,9 @@
 //! This file is walking (planning, each round's steps, the round's records); the speeds and
 //! what terrain costs are `speeds`, running's costs `running`.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{Halt, Move, MoveRefusal};
 pub use events::{HaltReason, MovementEvent};
 
 use bevy::prelude::*;
@@ -34,11 +34,16 @@ use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
 
 pub mod hazards;
+mod running;
 mod speeds;
 pub mod squeezes;
-pub use speeds::*;
-mod running;
-pub use running::*;
+pub use running::RunningTally;
+pub(crate) use running::{after_running, falls_running_into_difficult_terrain, long_runs};
+pub use speeds::{
+    EncumbranceBand, Pace, SPEED_TABLE, Speeds, WaterCost, encumbrance_band, path_cost,
+    terrain_cost, throw_to_enter,
+};
+pub(crate) use speeds::{is_difficult, step_cost};
 
 mod steps;
 use steps::{

@@ -1,5 +1,6 @@
 //! The unit tests of `rules::movement`.
 
+use super::running::rounds_before_saves;
 use super::*;
 use delve_ground::level::SpeedBasis;
 use delve_ground::level::schema::{Terrain, WaterDepth};

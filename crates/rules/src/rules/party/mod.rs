@@ -3,9 +3,11 @@
 //! its leader along the path and keeping formation, at the pace of its slowest member, and a
 //! designated mapper (both hands busy, vulnerable from distraction, mapping only in bright light).
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{
+    Autonomy, Mapper, MarchingOrder, MoveParty, PartyMindHandler, PartyRefusal, RestParty, TakeFrom,
+};
 pub use events::PartyEvent;
 
 use std::fmt;

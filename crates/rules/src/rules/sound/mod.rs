@@ -11,9 +11,9 @@
 //! depends on how many diagonals came before, the search state is a square and the parity of the
 //! diagonals taken to reach it (as in `grid::path`).
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{Listen, MakeNoise, Noise, Sneak, SoundRefusal};
 pub use events::{HearingEvent, HowHeard};
 
 pub mod hearing;

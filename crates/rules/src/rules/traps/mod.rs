@@ -17,9 +17,9 @@
 //! methodically only, by Adventuring at 18+. A disarmed trap can be re-armed by a thief with a
 //! successful throw.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{DisarmTrap, DisarmTrapMethodically, Probe, RearmTrap, Touch, TrapRefusal};
 pub use events::TrapEvent;
 
 use bevy::prelude::*;

@@ -17,9 +17,9 @@
 //!   carrier bears half its weight (7½ stone plus half its gear), keeps it at the surface (no
 //!   Swimming throws of its own) and takes it along wherever it goes until it lets go.
 
-pub mod commands;
+mod commands;
 pub mod events;
-pub use commands::*;
+pub use commands::{Grab, LetGo, WaterRefusal};
 pub use events::WaterEvent;
 
 use bevy::prelude::*;
