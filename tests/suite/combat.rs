@@ -121,7 +121,8 @@ fn the_party_and_the_ghouls_fight_to_the_end() {
 
 use delve_ground::level::schema::ConditionKind;
 use delve_rules::rules::combat::AttackRefusal;
-use delve_rules::rules::combat::attack::{Damage, attack};
+use delve_rules::rules::combat::attack::attack;
+use delve_rules::rules::combat::events::Damage;
 use delve_rules::rules::combat::initiative::FactionRoll;
 use delve_rules::rules::damage::take_damage;
 use delve_rules::rules::tactical::TacticalCombat;

@@ -7,7 +7,7 @@ use delve_play::scenario::{Delve, Scenario};
 use delve_rules::command::acts::{Attack, ClearJam, Disengage, ForgoShield, Move, TotalDefense};
 use delve_rules::rules::acting::Hold;
 use delve_rules::rules::combat::CombatEvent;
-use delve_rules::rules::combat::opportunity::NoOpportunity;
+use delve_rules::rules::combat::events::NoOpportunity;
 use delve_rules::rules::movement::Pace;
 
 use crate::combat::{

@@ -55,7 +55,7 @@ fn a_long_line_does_not_widen_a_side_panel() {
 fn an_attack_line_shows_its_outcome_at_the_default_width() {
     use delve_ground::dice::{Modifier, Throw};
     use delve_rules::rules::combat::CombatEvent;
-    use delve_rules::rules::combat::attack::Damage;
+    use delve_rules::rules::combat::events::Damage;
     let event = CombatEvent::Attacked {
         who: "Brannoc".into(),
         target: "Gnawbone".into(),

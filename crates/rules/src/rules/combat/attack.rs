@@ -8,12 +8,11 @@
 //! critical. The damage lands through the one damage path (`rules::damage`: bloodied, dying,
 //! massive trauma and damage).
 
-use super::commands::AttackRefusal;
-use crate::rules::combat::{AttackNote, CombatEvent};
+use super::events::{AttackNote, CombatEvent, Damage};
+use super::refusals::AttackRefusal;
 use bevy::prelude::*;
 
 use crate::rules::throws::{self, ThrowKind, Thrower};
-use serde::{Deserialize, Serialize};
 
 use super::initiative::flat_footed_against;
 use crate::creature::{Abilities, ArmorClass, Combatant, Conditions, Faction, HitPoints, Position};
@@ -30,26 +29,6 @@ use delve_ground::level::WeaponDef;
 use delve_ground::level::schema::{ConditionKind, DamageType, ShieldWeight, WeaponKind};
 use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
-
-/// The damage of a hit, as the log tells it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Damage {
-    /// The dice rolled (for a critical, the extra dice; the base dice count at maximum).
-    pub dice: Vec<u32>,
-    pub bonus: i32,
-    pub critical: bool,
-    /// Armor damage reduction that applied.
-    pub reduced_by: i32,
-    /// Armor worn without proficiency: it reduced nothing (Tactical Combat › Armor as Damage
-    /// Reduction).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unproficient_armor: Option<String>,
-    /// An active enchantment's extra damage: its name and dice (never multiplied, never
-    /// reduced by armor).
-    #[serde(default)]
-    pub enchantment: Option<(String, Vec<u32>)>,
-    pub total: i32,
-}
 
 /// The squares strictly between two squares on a straight line (Bresenham).
 fn between(a: GridPos, b: GridPos) -> Vec<GridPos> {

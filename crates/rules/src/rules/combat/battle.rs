@@ -10,11 +10,11 @@
 //! with an attack order attacks (RULINGS › The battle round: one that cannot act makes none).
 
 use super::attack::{attack, can_attack};
-use super::commands::{AttackRefusal, CombatRefusal};
+use super::events::CombatEvent;
 use super::gear::{ShieldForgone, TotalDefense};
+use super::refusals::{AttackRefusal, CombatRefusal};
 use crate::act::{Refusal, Unable};
 use crate::rules::acting::ActionTaken;
-use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
 use delve_ground::log::log_in;
 

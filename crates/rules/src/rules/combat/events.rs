@@ -2,9 +2,8 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::attack::Damage;
 use super::initiative::FactionRoll;
 use crate::act::Refusal;
 use delve_ground::dice::Throw;
@@ -47,7 +46,7 @@ pub enum CombatEvent {
     OpportunityNotTaken {
         who: String,
         mover: String,
-        why: super::opportunity::NoOpportunity,
+        why: NoOpportunity,
     },
     /// An attack: the throw with every modifier, and the damage of a hit.
     Attacked {
@@ -336,6 +335,69 @@ impl fmt::Display for CombatEvent {
             }
             CombatEvent::BattleEnded => write!(f, "the battle ends: no one is aware of an enemy"),
             CombatEvent::ModeChanged { mode } => write!(f, "now in {mode:?} mode"),
+        }
+    }
+}
+
+/// The damage of a hit, as the log tells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Damage {
+    /// The dice rolled (for a critical, the extra dice; the base dice count at maximum).
+    pub dice: Vec<u32>,
+    pub bonus: i32,
+    pub critical: bool,
+    /// Armor damage reduction that applied.
+    pub reduced_by: i32,
+    /// Armor worn without proficiency: it reduced nothing (Tactical Combat › Armor as Damage
+    /// Reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unproficient_armor: Option<String>,
+    /// An active enchantment's extra damage: its name and dice (never multiplied, never
+    /// reduced by armor).
+    #[serde(default)]
+    pub enchantment: Option<(String, Vec<u32>)>,
+    pub total: i32,
+}
+
+/// Why a step that would provoke an attack of opportunity did not (the Judge sees the gate).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoOpportunity {
+    /// Tactical Combat › Cautious Movement: moving at half speed provokes no attack, but from
+    /// one with Combat Reflexes.
+    CautiousMover,
+    /// It has made every attack of opportunity it has this round (one, and one more per +2 of
+    /// Dexterity modifier with Combat Reflexes).
+    AllowanceUsed { allowed: u32 },
+    /// It cannot act (RULINGS › The battle round): down, stuck, drowning, crawling a traverse,
+    /// surprised in the round its faction loses, …
+    Held { hold: crate::rules::acting::Hold },
+    /// It takes total defense: no attacks until its next turn.
+    TotalDefense,
+    /// Vulnerable: it makes no attacks of opportunity (RULINGS › Conditions …).
+    Vulnerable,
+    /// Tactical Combat › Disengage: the first 5' away from the creature it disengaged from.
+    Disengaged,
+}
+
+impl std::fmt::Display for NoOpportunity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoOpportunity::CautiousMover => write!(
+                f,
+                "the mover moves cautiously, and it lacks Combat Reflexes"
+            ),
+            NoOpportunity::AllowanceUsed { allowed } => {
+                write!(f, "it has made its {allowed} this round")
+            }
+            NoOpportunity::Held { hold } => write!(f, "{hold}"),
+            NoOpportunity::TotalDefense => {
+                write!(f, "it takes total defense: no attacks until its next turn")
+            }
+            NoOpportunity::Vulnerable => write!(f, "it is vulnerable"),
+            NoOpportunity::Disengaged => {
+                write!(f, "the mover disengaged from it: its first 5' away is safe")
+            }
         }
     }
 }

@@ -1,10 +1,10 @@
 //! The gear of a fight (Tactical Combat): shields forgone and sacrificed, firearms that jam and
 //! are cleared, total defense, and weapon enchantments switched on.
 
-use super::commands::CombatRefusal;
+use super::events::CombatEvent;
+use super::refusals::CombatRefusal;
 use crate::act::Refusal;
 use crate::rules::acting::ActionTaken;
-use crate::rules::combat::CombatEvent;
 use bevy::prelude::*;
 use delve_ground::log::log_in;
 

@@ -5,10 +5,12 @@
 mod commands;
 pub mod events;
 pub use commands::{
-    ActivateEnchantment, Attack, AttackRefusal, ClearJam, CombatRefusal, Disengage, ForgoShield,
-    MoveAcrobatically, MoveCautiously, SacrificeShield, TotalDefense, WaitForOrders,
+    ActivateEnchantment, Attack, ClearJam, Disengage, ForgoShield, MoveAcrobatically,
+    MoveCautiously, SacrificeShield, TotalDefense, WaitForOrders,
 };
 pub use events::{AttackNote, CombatEvent};
+mod refusals;
+pub use refusals::{AttackRefusal, CombatRefusal};
 
 pub mod attack;
 pub mod battle;

@@ -14,13 +14,14 @@
 
 use bevy::prelude::*;
 
-use super::commands::CombatRefusal;
+use super::refusals::CombatRefusal;
 use crate::act::Refusal;
 use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
 use super::attack::strike;
 use super::battle::{Battle, is_down};
+use super::events::NoOpportunity;
 use crate::creature::{
     Abilities, Combatant, Conditions, Creature, Faction, Factions, Position, Proficiencies,
 };
@@ -41,49 +42,6 @@ pub struct Provocation {
     pub acrobatic: bool,
     /// The mover's first step away from a creature it disengaged from: safe from it.
     pub disengaged: bool,
-}
-
-/// Why a step that would provoke an attack of opportunity did not (the Judge sees the gate).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum NoOpportunity {
-    /// Tactical Combat › Cautious Movement: moving at half speed provokes no attack, but from
-    /// one with Combat Reflexes.
-    CautiousMover,
-    /// It has made every attack of opportunity it has this round (one, and one more per +2 of
-    /// Dexterity modifier with Combat Reflexes).
-    AllowanceUsed { allowed: u32 },
-    /// It cannot act (RULINGS › The battle round): down, stuck, drowning, crawling a traverse,
-    /// surprised in the round its faction loses, …
-    Held { hold: crate::rules::acting::Hold },
-    /// It takes total defense: no attacks until its next turn.
-    TotalDefense,
-    /// Vulnerable: it makes no attacks of opportunity (RULINGS › Conditions …).
-    Vulnerable,
-    /// Tactical Combat › Disengage: the first 5' away from the creature it disengaged from.
-    Disengaged,
-}
-
-impl std::fmt::Display for NoOpportunity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NoOpportunity::CautiousMover => write!(
-                f,
-                "the mover moves cautiously, and it lacks Combat Reflexes"
-            ),
-            NoOpportunity::AllowanceUsed { allowed } => {
-                write!(f, "it has made its {allowed} this round")
-            }
-            NoOpportunity::Held { hold } => write!(f, "{hold}"),
-            NoOpportunity::TotalDefense => {
-                write!(f, "it takes total defense: no attacks until its next turn")
-            }
-            NoOpportunity::Vulnerable => write!(f, "it is vulnerable"),
-            NoOpportunity::Disengaged => {
-                write!(f, "the mover disengaged from it: its first 5' away is safe")
-            }
-        }
-    }
 }
 
 /// This round's provocations, and what movement needs to find them.

@@ -14,7 +14,7 @@ use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
 
-use super::CombatEvent;
+use super::events::CombatEvent;
 
 /// The highest result of the d6 (with its modifiers) that is surprise.
 pub const SURPRISED_ON: i32 = 2;
