@@ -7,9 +7,8 @@ use delve_rules::command::acts::{
     Climb, ClimbDown, Jump, LowerRope, Move, PushForward, Traverse, WiggleBack,
 };
 use delve_rules::rules::acting::Hold;
-use delve_rules::rules::caving::{
-    Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, Escape, StuckIn,
-};
+use delve_rules::rules::caving::events::Escape;
+use delve_rules::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, StuckIn};
 use delve_rules::rules::conditions::Conditions;
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::throws::Skill;

@@ -562,7 +562,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
         Some("stuck")
     } else if let Some(t) = traversing {
         Some(match t.path {
-            delve_rules::rules::caving::traverse::Path::Rope => "on the rope",
+            delve_rules::rules::caving::events::Path::Rope => "on the rope",
             _ => "on the ledge",
         })
     } else if climbing {

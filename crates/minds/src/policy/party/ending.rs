@@ -174,7 +174,7 @@ pub(super) fn could_be_brought(
             let rims: Vec<GridPos> = at
                 .neighbours()
                 .into_iter()
-                .filter(|&r| delve_rules::rules::caving::firm_ground(world, r))
+                .filter(|&r| delve_rules::rules::caving::footing::firm_ground(world, r))
                 .collect();
             roped
                 || others.iter().any(|&(o, p)| {

@@ -178,7 +178,7 @@ pub(super) fn out_of_the_pit(
     let rim = pit
         .neighbours()
         .into_iter()
-        .filter(|&p| delve_rules::rules::caving::firm_ground(world, p))
+        .filter(|&p| delve_rules::rules::caving::footing::firm_ground(world, p))
         .min_by_key(|&p| (side.map_or(0, |s| s.chebyshev(p)), p))?;
     let roped = world
         .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
@@ -202,7 +202,7 @@ pub(super) fn out_of_the_pit(
         let rims: Vec<GridPos> = pit
             .neighbours()
             .into_iter()
-            .filter(|&p| delve_rules::rules::caving::firm_ground(world, p))
+            .filter(|&p| delve_rules::rules::caving::footing::firm_ground(world, p))
             .collect();
         let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
         let roper = above

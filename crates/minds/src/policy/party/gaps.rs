@@ -55,7 +55,8 @@ pub(super) fn first_jump(walk: &[GridPos]) -> Option<usize> {
 /// The chance `who` crosses a ledge `inches` wide by a balancing traverse (Dungeon Delves ›
 /// Climbing: its Climbing throw for the path).
 fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
-    use delve_rules::rules::caving::traverse::{Path, traverse_target};
+    use delve_rules::rules::caving::events::Path;
+    use delve_rules::rules::caving::traverse::traverse_target;
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
     Path::of_width(inches)
         .and_then(|path| traverse_target(&profs, path))
@@ -487,7 +488,9 @@ fn cross_one(
         .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
         .map(|(dx, dy)| GridPos::new(take_off.x + dx, take_off.y + dy))
         .filter(|&q| q.chebyshev(take_off) * scale >= RUN_UP_FEET)
-        .filter(|&q| !occupied.contains(&q) && delve_rules::rules::caving::firm_ground(world, q))
+        .filter(|&q| {
+            !occupied.contains(&q) && delve_rules::rules::caving::footing::firm_ground(world, q)
+        })
         .filter_map(|q| {
             let run = way(q, take_off).ok()?.feet;
             if run < RUN_UP_FEET {

@@ -660,7 +660,7 @@ pub(super) fn make_way(
             let p = GridPos::new(at.x + dx, at.y + dy);
             if p.within_a_step(thing)
                 || occupied.contains(&p)
-                || !delve_rules::rules::caving::firm_ground(world, p)
+                || !delve_rules::rules::caving::footing::firm_ground(world, p)
             {
                 continue;
             }

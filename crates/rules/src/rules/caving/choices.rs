@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
+use super::climbing::{Below, ClimbPace, Surface};
 use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in, side_of};
+use super::events::Path;
 use super::jumping::{Jumper, RUN_UP_FEET};
-use super::traverse::{Path, traverse_target};
-use super::{Below, ClimbPace, Surface};
+use super::traverse::traverse_target;
 use crate::act::AnyAct;
 use crate::act::Choice;
 use crate::creature::{Equipment, Position, Proficiencies};
@@ -40,7 +41,7 @@ fn across(
         n += 1;
         p = GridPos::new(p.x + dx, p.y + dy);
     }
-    (n > 0 && super::firm_ground(world, p)).then_some((n, p))
+    (n > 0 && super::footing::firm_ground(world, p)).then_some((n, p))
 }
 
 /// Is there a hole at the square: a chasm or an open pit (RULINGS › Pits and holes)?
@@ -58,7 +59,7 @@ fn run_up_to_a_hole(
     let mut edge = from;
     loop {
         let next = GridPos::new(edge.x + dx, edge.y + dy);
-        if !super::firm_ground(world, next) {
+        if !super::footing::firm_ground(world, next) {
             break;
         }
         edge = next;
@@ -163,7 +164,7 @@ impl<'w> Caver<'w> {
                 && let Some(c) = self.climb_choice(
                     format!("climb out to {p}"),
                     surface,
-                    AnyAct::from(super::Climb {
+                    AnyAct::from(super::commands::Climb {
                         who: name.clone(),
                         to: xy(p),
                         pace: ClimbPace::Third,
@@ -197,7 +198,7 @@ impl<'w> Caver<'w> {
                 &mods,
                 ac + 10,
                 "the Judge's secret throw",
-                AnyAct::from(super::ThrowGrapplingHook { who: name.clone() }),
+                AnyAct::from(super::commands::ThrowGrapplingHook { who: name.clone() }),
             ));
         }
         if let Some(leap) = super::jumping::leap_of(world, who)
@@ -210,7 +211,7 @@ impl<'w> Caver<'w> {
                         "part of its move",
                         None,
                         &format!("a {leap}' leap"),
-                        AnyAct::from(super::Jump {
+                        AnyAct::from(super::commands::Jump {
                             who: name.clone(),
                             to: xy(p),
                             from: None,
@@ -246,7 +247,7 @@ impl<'w> Caver<'w> {
         if let Some(c) = self.climb_choice(
             format!("climb down into {p}"),
             side_of(world, p),
-            AnyAct::from(super::ClimbDown {
+            AnyAct::from(super::commands::ClimbDown {
                 who: name.clone(),
                 into: xy(p),
                 rappel: false,
@@ -267,7 +268,7 @@ impl<'w> Caver<'w> {
                 situation,
                 target,
                 "running speed",
-                AnyAct::from(super::ClimbDown {
+                AnyAct::from(super::commands::ClimbDown {
                     who: name.clone(),
                     into: xy(p),
                     rappel: true,
@@ -281,7 +282,7 @@ impl<'w> Caver<'w> {
                 "1 round",
                 None,
                 "",
-                AnyAct::from(super::LowerRope {
+                AnyAct::from(super::commands::LowerRope {
                     who: name.clone(),
                     at: xy(p),
                 }),
@@ -293,7 +294,7 @@ impl<'w> Caver<'w> {
                 "1 round",
                 None,
                 "",
-                AnyAct::from(super::TakeUpRope {
+                AnyAct::from(super::commands::TakeUpRope {
                     who: name.clone(),
                     at: xy(p),
                 }),
@@ -328,7 +329,7 @@ impl<'w> Caver<'w> {
                     situation,
                     target,
                     "vulnerable on the ledge",
-                    AnyAct::from(super::Traverse {
+                    AnyAct::from(super::commands::Traverse {
                         who: name.clone(),
                         to: xy(to),
                         pace: ClimbPace::Third,
@@ -346,7 +347,7 @@ impl<'w> Caver<'w> {
                     "part of its move",
                     None,
                     "no run-up: halved",
-                    AnyAct::from(super::Jump {
+                    AnyAct::from(super::commands::Jump {
                         who: name.clone(),
                         to: xy(to),
                         from: None,
@@ -368,7 +369,7 @@ impl<'w> Caver<'w> {
                     "part of its move",
                     None,
                     "a 20' run-up",
-                    AnyAct::from(super::Jump {
+                    AnyAct::from(super::commands::Jump {
                         who: name.clone(),
                         to: xy(to),
                         from: Some(xy(edge)),
@@ -388,7 +389,7 @@ impl<'w> Caver<'w> {
 fn belay_choices(world: &World, who: Entity, name: &str) -> Vec<Choice> {
     let Some(mut q) = world.try_query::<(
         Entity,
-        Option<&super::Climbing>,
+        Option<&super::climbing::Climbing>,
         Option<&super::traverse::Traversing>,
         &Name,
     )>() else {
@@ -411,7 +412,7 @@ fn belay_choices(world: &World, who: Entity, name: &str) -> Vec<Choice> {
                 },
                 None,
                 "Dungeonbashing 18+ if it falls",
-                AnyAct::from(super::Belay {
+                AnyAct::from(super::commands::Belay {
                     who: name.to_owned(),
                     climber: climber.to_string(),
                 }),
@@ -450,7 +451,7 @@ fn traverse_choices(
             &situation,
             target,
             "both hands; vulnerable",
-            AnyAct::from(super::CrawlAcross {
+            AnyAct::from(super::commands::CrawlAcross {
                 who: name,
                 to: xy,
                 pace: ClimbPace::Third,
@@ -464,7 +465,7 @@ fn traverse_choices(
             "3 rounds or more",
             None,
             &format!("a {span}' rope and the hook"),
-            AnyAct::from(super::RigTraverse { who: name, to: xy }),
+            AnyAct::from(super::commands::RigTraverse { who: name, to: xy }),
         ));
     }
     out

@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::traverse::Path;
-use super::{Escape, Surface};
+use super::climbing::Surface;
 use delve_ground::grid::GridPos;
 use delve_ground::log::LogEvent;
 
@@ -262,6 +261,39 @@ impl fmt::Display for CavingEvent {
                 dice,
                 damage,
             } => write!(f, "{who} falls {feet}': {dice:?}, {damage} damage"),
+        }
+    }
+}
+
+/// Which way a stuck creature tries to get out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Escape {
+    /// Wiggle backwards: a Paralysis save; 10' back.
+    Back,
+    /// Push forward: a Dungeonbashing throw; 10' on.
+    Forward,
+}
+
+/// A balancing traverse's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Path {
+    /// 4" to 8".
+    Narrow,
+    /// ½" to under 4".
+    Precarious,
+    /// A rope rigged across a chasm, crawled hand over hand (Dungeon Delves › Crawling
+    /// Traverse).
+    Rope,
+}
+
+impl Path {
+    /// The path a ledge of this width makes; `None` under ½" (0 in whole inches).
+    pub fn of_width(inches: u32) -> Option<Path> {
+        match inches {
+            0 => None,
+            1..=3 => Some(Path::Precarious),
+            _ => Some(Path::Narrow),
         }
     }
 }

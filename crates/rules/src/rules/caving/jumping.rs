@@ -21,7 +21,8 @@
 use bevy::prelude::*;
 
 use super::climbing::{Below, fall};
-use super::{CavingEvent, CavingRefusal};
+use super::events::CavingEvent;
+use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{
     Abilities, ClassLevel, ConditionEnd, Encumbrance, Faction, Position, Proficiencies,
@@ -121,7 +122,7 @@ impl Jumper {
 /// holes in between (a chasm, an open pit), on a straight or diagonal line.
 pub fn over_the_gap(world: &World, from: GridPos, to: GridPos) -> Option<(Vec<GridPos>, u32)> {
     let grid = world.resource::<DungeonGrid>();
-    let between = super::across_a_hole(world, from, to)?;
+    let between = super::footing::across_a_hole(world, from, to)?;
     let gap = delve_ground::grid::distance_feet(from, to, grid.scale_feet())
         .saturating_sub(grid.scale_feet());
     Some((between, gap))
@@ -165,7 +166,7 @@ pub fn jump(
         return leap_out(world, who, here, below, to);
     }
     let take_off = from.unwrap_or(here);
-    if !super::firm_ground(world, to) {
+    if !super::footing::firm_ground(world, to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
     over_the_gap(world, take_off, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
@@ -207,7 +208,7 @@ pub(crate) fn jumpers_jump(
     world: &mut World,
     q: &mut QueryState<(Entity, &JumpOrder, &Conditions, Option<&Faction>)>,
 ) {
-    for (who, order) in super::acting_now(world, q) {
+    for (who, order) in super::footing::acting_now(world, q) {
         if world.get::<crate::rules::movement::Walking>(who).is_some() {
             continue;
         }
@@ -384,7 +385,7 @@ fn hang_by_the_fingers(world: &mut World, who: Entity, edge: GridPos, rim: GridP
     let depth = super::climbing::hole_at(world, edge).unwrap_or(0);
     let below_rim = world.resource::<DungeonGrid>().scale_feet().min(depth) as f32;
     set_square(world, who, edge);
-    let surface = super::Surface::Easy;
+    let surface = super::climbing::Surface::Easy;
     let name = crate::creature::name_of(world, who);
     log_in(
         world,
@@ -396,7 +397,7 @@ fn hang_by_the_fingers(world: &mut World, who: Entity, edge: GridPos, rim: GridP
     super::climbing::start_climbing(
         world,
         who,
-        super::Climbing {
+        super::climbing::Climbing {
             to: rim,
             height_feet: depth,
             done_feet: depth as f32 - below_rim,

@@ -18,10 +18,14 @@ pub mod jumping;
 pub mod traverse;
 pub use climbing::{Below, ClimbPace, Climbing, Surface};
 pub use commands::{
-    Belay, CavingRefusal, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, PushForward, RigTraverse,
-    TakeUpRope, ThrowGrapplingHook, Traverse, WiggleBack,
+    Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, PushForward, RigTraverse, TakeUpRope,
+    ThrowGrapplingHook, Traverse, WiggleBack,
 };
 pub use events::CavingEvent;
+pub mod footing;
+mod refusals;
+use events::Escape;
+pub use refusals::CavingRefusal;
 
 use bevy::prelude::*;
 
@@ -35,53 +39,6 @@ use delve_ground::dice::{Dice, Modifier};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
 use delve_ground::log::{EventLog, log_in};
-
-/// Those under way with `T` (a climb, a traverse) whose initiative it is and who are up, in
-/// entity order, each with a copy of its `T`.
-pub(crate) fn acting_now<T: Component + Copy>(
-    world: &World,
-    q: &mut QueryState<(Entity, &T, &Conditions, Option<&crate::creature::Faction>)>,
-) -> Vec<(Entity, T)> {
-    let acting = world.resource::<crate::creature::ActingOrder>();
-    let mut out: Vec<(Entity, T)> = q
-        .iter(world)
-        .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !crate::rules::conditions::is_down(c))
-        .map(|(e, t, ..)| (e, *t))
-        .collect();
-    out.sort_by_key(|(e, _)| *e);
-    out
-}
-
-/// The squares strictly between `from` and `to` on a straight or diagonal line, if they are so
-/// aligned with at least one square between: what a jump, a traverse or a rope crosses.
-pub(crate) fn straight_between(from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let steps = dx.abs().max(dy.abs());
-    if steps < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-        return None;
-    }
-    let (sx, sy) = (dx.signum(), dy.signum());
-    Some(
-        (1..steps)
-            .map(|k| GridPos::new(from.x + sx * k, from.y + sy * k))
-            .collect(),
-    )
-}
-
-/// The hole squares straight (or diagonally) between two squares, if holes are all there is: a
-/// chasm, or an open pit (RULINGS › Pits and holes), to jump or to cross on a rope.
-pub(crate) fn across_a_hole(world: &World, from: GridPos, to: GridPos) -> Option<Vec<GridPos>> {
-    straight_between(from, to).filter(|between| {
-        between
-            .iter()
-            .all(|&p| climbing::hole_at(world, p).is_some())
-    })
-}
-
-/// Can a creature stand on the square: it is passable and no hole (RULINGS › Pits and holes).
-pub fn firm_ground(world: &World, at: GridPos) -> bool {
-    world.resource::<DungeonGrid>().is_passable(at) && climbing::hole_at(world, at).is_none()
-}
 
 /// The Contortionism bonus to Squeezing throws and to escaping when stuck.
 pub const CONTORTIONISM_BONUS: i32 = 4;
@@ -251,16 +208,6 @@ fn become_stuck(
             at,
         },
     );
-}
-
-/// Which way a stuck creature tries to get out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Escape {
-    /// Wiggle backwards: a Paralysis save; 10' back.
-    Back,
-    /// Push forward: a Dungeonbashing throw; 10' on.
-    Forward,
 }
 
 /// The throw of an escape from a squeeze: its kind, what it is, its modifiers and its target
@@ -482,7 +429,7 @@ fn is_stuck(world: &World, who: Entity) -> bool {
 fn is_crawling(world: &World, who: Entity) -> bool {
     world
         .get::<traverse::Traversing>(who)
-        .is_some_and(|t| t.path == traverse::Path::Rope)
+        .is_some_and(|t| t.path == events::Path::Rope)
 }
 
 /// The caving rules that run each round: climbers climb (in their initiative).

@@ -18,7 +18,8 @@ use super::climbing::{
     ADVENTURING_CLIMB, Belayed, Below, ClimbPace, fall, hold_the_fall, next_throw_at,
     stop_being_vulnerable,
 };
-use super::{CavingEvent, CavingRefusal};
+use super::events::{CavingEvent, Path};
+use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
 use crate::rules::conditions::{Conditions, gain_condition_in, is_down};
@@ -30,29 +31,6 @@ use delve_ground::log::log_in;
 
 /// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
 pub const NARROW_INCHES: std::ops::RangeInclusive<u32> = 4..=8;
-
-/// A balancing traverse's path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Path {
-    /// 4" to 8".
-    Narrow,
-    /// ½" to under 4".
-    Precarious,
-    /// A rope rigged across a chasm, crawled hand over hand (Dungeon Delves › Crawling
-    /// Traverse).
-    Rope,
-}
-
-impl Path {
-    /// The path a ledge of this width makes; `None` under ½" (0 in whole inches).
-    pub fn of_width(inches: u32) -> Option<Path> {
-        match inches {
-            0 => None,
-            1..=3 => Some(Path::Precarious),
-            _ => Some(Path::Narrow),
-        }
-    }
-}
 
 /// The throw's target on this path: narrow, Adventuring 8+ or the class value of Climbing or
 /// Mountaineering (the better); precarious, the Climbing class value only.
@@ -133,7 +111,7 @@ pub(crate) fn along_the_ledge(
     from: GridPos,
     to: GridPos,
 ) -> Option<(Vec<GridPos>, u32)> {
-    let squares = super::straight_between(from, to)?;
+    let squares = super::footing::straight_between(from, to)?;
     let widths: Option<Vec<u32>> = squares
         .iter()
         .map(|&p| match grid.terrain(p) {
@@ -241,10 +219,10 @@ pub(crate) fn crawling_target(profs: &Proficiencies, rigged: &Rigged) -> i32 {
 /// straight across to the rim square `to`.
 pub(crate) fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Refusal> {
     let from = crate::act::square_of(world, who)?;
-    if !super::firm_ground(world, to) {
+    if !super::footing::firm_ground(world, to) {
         return Err(CavingRefusal::NoLanding { at: to }.into());
     }
-    super::across_a_hole(world, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
+    super::footing::across_a_hole(world, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
     let grid = world.resource::<DungeonGrid>();
     let span = delve_ground::grid::distance_feet(from, to, grid.scale_feet());
     let gear = world.get::<crate::creature::Equipment>(who);
@@ -334,7 +312,7 @@ pub(crate) fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Riggin
 fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> bool {
     let feet =
         delve_ground::grid::distance_feet(from, to, world.resource::<DungeonGrid>().scale_feet());
-    let last = super::across_a_hole(world, from, to)
+    let last = super::footing::across_a_hole(world, from, to)
         .and_then(|s| s.last().copied())
         .unwrap_or(to);
     let anchor = world
@@ -391,9 +369,9 @@ pub(crate) fn crawl_across(
                     && ((t.from, t.to) == (rigged.from, rigged.to)
                         || (t.from, t.to) == (rigged.to, rigged.from))
             })
-            .map(|(_, e)| super::stone_of(Some(e)))
+            .map(|(_, e)| crate::rules::throws::stone_of(Some(e)))
             .sum::<f32>()
-    } + super::stone_of(world.get::<Encumbrance>(who));
+    } + crate::rules::throws::stone_of(world.get::<Encumbrance>(who));
     let bears = STONE_PER_ROPE * rigged.ropes as f32;
     if load > bears {
         return Err(CavingRefusal::TooHeavyForTheRope { load, bears }.into());
@@ -460,7 +438,7 @@ pub(crate) fn traversers_traverse(
     world: &mut World,
     q: &mut QueryState<(Entity, &Traversing, &Conditions, Option<&Faction>)>,
 ) {
-    for (who, t) in super::acting_now(world, q) {
+    for (who, t) in super::footing::acting_now(world, q) {
         traverse_a_round(world, who, t);
     }
 }
@@ -621,7 +599,8 @@ pub(crate) fn belaying_across(
         None => {
             world.get::<Below>(who).is_none()
                 && world.get::<super::climbing::Climbing>(who).is_none()
-                && (here == t.to || (here.is_adjacent(t.to) && super::firm_ground(world, here)))
+                && (here == t.to
+                    || (here.is_adjacent(t.to) && super::footing::firm_ground(world, here)))
         }
     };
     let scale = world.resource::<DungeonGrid>().scale_feet();

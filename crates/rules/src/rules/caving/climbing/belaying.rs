@@ -180,7 +180,7 @@ pub(in crate::rules::caving) fn hold_the_fall(
     rope_feet: u32,
     footing: i32,
 ) -> Held {
-    let stone = super::super::stone_of(world.get::<Encumbrance>(climber));
+    let stone = crate::rules::throws::stone_of(world.get::<Encumbrance>(climber));
     let profs = world
         .get::<Proficiencies>(belayer)
         .cloned()
@@ -192,7 +192,7 @@ pub(in crate::rules::caving) fn hold_the_fall(
     let mut mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
     let weight = (stone > 0.0).then(|| {
         Modifier::new(
-            -super::super::stone_target(stone),
+            -crate::rules::throws::stone_target(stone),
             format!("the climber's {stone} stone"),
         )
     });

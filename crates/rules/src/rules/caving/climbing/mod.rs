@@ -16,7 +16,8 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{CavingEvent, CavingRefusal};
+use super::events::CavingEvent;
+use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies};
 use crate::rules::conditions::{Conditions, gain_condition_in, lose_condition_in};
@@ -418,7 +419,7 @@ pub(crate) fn climbers_climb(
     world: &mut World,
     q: &mut QueryState<(Entity, &Climbing, &Conditions, Option<&Faction>)>,
 ) {
-    for (who, c) in super::acting_now(world, q) {
+    for (who, c) in super::footing::acting_now(world, q) {
         climb_a_round(world, who, c);
     }
 }
