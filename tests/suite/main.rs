@@ -54,6 +54,7 @@ mod save;
 mod scenario;
 mod search;
 mod source;
+mod tidy;
 
 mod tactics;
 mod trap_damage;

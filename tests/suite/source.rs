@@ -1,7 +1,7 @@
 //! Reading the house's Rust source as the compiler would, for the tests that hold its shape
 //! (`layers`, `tidy`): the code without comments, strings and test modules; every path it
 //! names, from `use` trees (grouped, renamed, re-exported, `super::super`, `crate as x`) and
-//! from inline paths.
+//! from inline paths; and the length of every function.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -219,6 +219,13 @@ pub struct Named {
 /// `super`, `self` or a name a `use` brought in (`core_::level::Level` after `use crate as
 /// core_`).
 pub fn named(code: &str) -> Vec<Named> {
+    // A visibility (`pub(in crate::a)`) names a module without importing it.
+    let mut code = code.to_owned();
+    while let Some(at) = code.find("pub(in ") {
+        let end = code[at..].find(')').map_or(code.len(), |e| at + e + 1);
+        code.replace_range(at..end, &" ".repeat(end - at));
+    }
+    let code = code.as_str();
     let mut found = Vec::new();
     let mut aliases: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let line_at = |i: usize| code[..i].matches('\n').count() + 1;
@@ -411,4 +418,38 @@ pub fn absolute(
     }
     at.extend(rest.iter().cloned());
     Some(at)
+}
+
+/// Every function of a file whose body is over `limit` lines: (its name, its first line, its
+/// lines), counting from the line of `fn` to the line of its closing brace.
+pub fn long_functions(text: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let code = without_comments(text);
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = find(bytes, b"fn ", from) {
+        from = at + 3;
+        if at > 0 && is_word(bytes[at - 1] as char) {
+            continue;
+        }
+        let name: String = code[at + 3..].chars().take_while(|&c| is_word(c)).collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The body: the first `{` before any `;` (a declaration without a body has none).
+        let Some(open) = code[at..].find(['{', ';']).map(|p| at + p) else {
+            break;
+        };
+        if bytes[open] == b';' {
+            continue;
+        }
+        let close = closing(bytes, open);
+        let first = code[..at].matches('\n').count() + 1;
+        let last = code[..close].matches('\n').count() + 1;
+        let lines = last - first + 1;
+        if lines > limit {
+            out.push((name, first, lines));
+        }
+    }
+    out
 }
