@@ -332,18 +332,15 @@ pub struct Choice {
 impl Choice {
     /// A way that takes a throw: its net d20 target and chance counted as the throw will be
     /// (modifiers, bloodied, the natural 20's +10, an attack's natural 1).
-    #[allow(clippy::too_many_arguments)]
     pub fn thrown(
         way: &str,
         time: &str,
-        who: &crate::rules::throws::Thrower,
-        kind: crate::rules::throws::ThrowKind,
-        modifiers: &[delve_ground::dice::Modifier],
-        target: i32,
+        odds: crate::rules::throws::ThrowOdds,
         note: &str,
         command: impl Into<AnyAct>,
     ) -> Self {
-        let (net, chance) = crate::rules::throws::chance(who, kind, modifiers, target);
+        let (net, chance) =
+            crate::rules::throws::chance(odds.who, odds.kind, odds.modifiers, odds.target);
         Self {
             chance,
             ..Self::new(way, time, Some(net), note, command)

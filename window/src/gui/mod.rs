@@ -162,7 +162,18 @@ impl PluginGroup for GuiPlugins {
 }
 
 /// Opens the window and runs until it is closed (or the screenshot is saved).
-pub fn run(options: WindowOptions) -> ExitCode {
+/// What the window opens on: the save it goes on from (if any), the level's text and the
+/// level loaded from it, and the member solo play selects first; or why it cannot open.
+struct Opened {
+    save: Option<delve_play::save::Save>,
+    text: level::LevelText,
+    loaded: level::Loaded,
+    solo_pick: Option<String>,
+}
+
+/// Reads the save or the level, checks the selection and the display: what the window opens
+/// on, or the exit code after saying why not.
+fn open(options: &WindowOptions) -> Result<Opened, ExitCode> {
     // A save brings its own level; else the level file, or the built-in crypt.
     let save = match options
         .load
@@ -173,7 +184,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         Ok(save) => save,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::from(1);
+            return Err(ExitCode::from(1));
         }
     };
     if let Some(save) = &save
@@ -181,7 +192,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         && let Some(changed) = save.level_file_changed()
     {
         eprintln!("{changed}; add --anyway to load it as it was saved");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     let text = match (&save, &options.level) {
         (Some(save), _) => Ok(save.level.clone()),
@@ -192,7 +203,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         Ok(l) => l,
         Err(problems) => {
             eprint!("{problems}");
-            return ExitCode::from(1);
+            return Err(ExitCode::from(1));
         }
     };
     let (text, mut loaded) = loaded;
@@ -206,7 +217,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
         let mut known: Vec<&String> = loaded.level.creatures.iter().map(|c| &c.name).collect();
         known.sort();
         eprintln!("--select: no creature named {name:?} in this level (it has: {known:?})");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     // Solo play needs a party to play.
     let solo_pick = if options.solo {
@@ -223,7 +234,7 @@ pub fn run(options: WindowOptions) -> ExitCode {
                     "{}: no party to play (no faction has a marching order)",
                     text.file
                 );
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         }
     } else {
@@ -235,8 +246,82 @@ pub fn run(options: WindowOptions) -> ExitCode {
             "no display to open the window on (DISPLAY is not set): run it under X11, or headless \
              under `xvfb-run -a`; `delve check`, `delve sim` and `delve query` need no display"
         );
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
+    Ok(Opened {
+        save,
+        text,
+        loaded,
+        solo_pick,
+    })
+}
+
+/// The player's preferences put into the window: its keys (the file's, or the defaults; the
+/// Judge's taken away in solo play), its panels and minimap as last left, and the warnings of
+/// files that could not be read.
+fn preferences(app: &mut App, options: &WindowOptions) {
+    let keys_file = options.keys.clone().or_else(keys::default_keys_file);
+    let (mut bound, warning) = keys_file
+        .as_deref()
+        .map_or_else(|| (controls::default_input_map(), None), keys::read_keys);
+    let mut panel_state = panels::PanelState::new(options.solo);
+    let mut minimap = state::Minimap::default();
+    let settings_file = options
+        .settings
+        .clone()
+        .or_else(settings::default_settings_file);
+    let (remembered, settings_warning) = match settings_file.as_deref() {
+        Some(path) => match settings::WindowSettings::read(path) {
+            Ok(s) => (Some(s), None),
+            Err(warning) => (None, Some(warning)),
+        },
+        None => (None, None),
+    };
+    if let Some(s) = &remembered {
+        s.apply(&mut panel_state, &mut minimap);
+    }
+    if options.no_panels {
+        panel_state.close_all();
+    }
+    // Written when changed; not when it could not be read (left as it is), nor in a run with
+    // its panels closed, nor in one that takes a screenshot or measures frames and exits.
+    let passing =
+        options.no_panels || options.screenshot.is_some() || options.measure_frames.is_some();
+    app.insert_resource(settings::SettingsFile {
+        file: settings_file.filter(|_| remembered.is_some() && !passing),
+        saved: remembered.unwrap_or_default(),
+    });
+    app.insert_resource(panel_state);
+    app.insert_resource(minimap);
+    if options.solo {
+        // The Judge's keys are not the player's.
+        for judge_only in controls::JUDGE_ONLY {
+            bound.clear_action(&judge_only);
+        }
+    }
+    app.insert_resource(keys::Bindings {
+        keys: bound,
+        file: keys_file,
+    });
+    if options.no_panels {
+        app.world_mut().resource_mut::<state::UiState>().show_help = false;
+    }
+    for warning in [warning, settings_warning].into_iter().flatten() {
+        eprintln!("{warning}");
+        app.world_mut().write_message(state::Tell(warning));
+    }
+}
+
+pub fn run(options: WindowOptions) -> ExitCode {
+    let Opened {
+        save,
+        text,
+        loaded,
+        solo_pick,
+    } = match open(&options) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
     let title = if options.solo {
         format!("Delve - {} (solo)", loaded.level.name)
     } else {
@@ -289,67 +374,18 @@ pub fn run(options: WindowOptions) -> ExitCode {
         Some(save) => Some(PathBuf::from(&save.level.file)),
         None => options.level.clone(),
     };
+    preferences(&mut app, &options);
     app.insert_resource(saving::SaveFiles::new(
         options.save.or(options.load.clone()),
         options.autosave,
         &text,
         app.world(),
     ));
-    let keys_file = options.keys.clone().or_else(keys::default_keys_file);
-    let (mut bound, warning) = keys_file
-        .as_deref()
-        .map_or_else(|| (controls::default_input_map(), None), keys::read_keys);
-    let mut panel_state = panels::PanelState::new(options.solo);
-    let mut minimap = state::Minimap::default();
-    let settings_file = options
-        .settings
-        .clone()
-        .or_else(settings::default_settings_file);
-    let (remembered, settings_warning) = match settings_file.as_deref() {
-        Some(path) => match settings::WindowSettings::read(path) {
-            Ok(s) => (Some(s), None),
-            Err(warning) => (None, Some(warning)),
-        },
-        None => (None, None),
-    };
-    if let Some(s) = &remembered {
-        s.apply(&mut panel_state, &mut minimap);
-    }
-    if options.no_panels {
-        panel_state.close_all();
-    }
-    // Written when changed; not when it could not be read (left as it is), nor in a run with
-    // its panels closed, nor in one that takes a screenshot or measures frames and exits.
-    let passing =
-        options.no_panels || options.screenshot.is_some() || options.measure_frames.is_some();
-    app.insert_resource(settings::SettingsFile {
-        file: settings_file.filter(|_| remembered.is_some() && !passing),
-        saved: remembered.unwrap_or_default(),
-    });
-    app.insert_resource(panel_state);
-    app.insert_resource(minimap);
     if let Some(size) = options.player_window {
         app.add_plugins(players::PlayerWindowPlugin { size });
     }
     if let Some(frames) = options.measure_frames {
         app.add_plugins(screenshot::FrameTimesPlugin { frames });
-    }
-    if options.solo {
-        // The Judge's keys are not the player's.
-        for judge_only in controls::JUDGE_ONLY {
-            bound.clear_action(&judge_only);
-        }
-    }
-    app.insert_resource(keys::Bindings {
-        keys: bound,
-        file: keys_file,
-    });
-    if options.no_panels {
-        app.world_mut().resource_mut::<state::UiState>().show_help = false;
-    }
-    for warning in [warning, settings_warning].into_iter().flatten() {
-        eprintln!("{warning}");
-        app.world_mut().write_message(state::Tell(warning));
     }
     if let Some(file) = &options.load {
         let notice = match &went {

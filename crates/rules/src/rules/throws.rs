@@ -208,12 +208,24 @@ pub fn chance(who: &Thrower, kind: ThrowKind, modifiers: &[Modifier], target: i3
     (net, succeeds as f32 / 20.0)
 }
 
+/// Where a system's throw is made and told: its dice, its log and the round.
+pub(crate) struct ThrowAt<'a> {
+    pub dice: &'a mut Dice,
+    pub log: &'a mut EventLog,
+    pub round: u64,
+}
+
+/// The odds of a throw: who throws, what kind of throw, its modifiers and its target.
+pub struct ThrowOdds<'a> {
+    pub who: &'a Thrower<'a>,
+    pub kind: ThrowKind,
+    pub modifiers: &'a [Modifier],
+    pub target: i32,
+}
+
 /// A creature's throw from inside a system (dice and log at hand), logged; its success.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn throw_logged(
-    dice: &mut Dice,
-    log: &mut EventLog,
-    round: u64,
+    ThrowAt { dice, log, round }: ThrowAt,
     who: Thrower,
     kind: ThrowKind,
     skill: Skill,

@@ -11,6 +11,7 @@ use super::traverse::traverse_target;
 use crate::act::AnyAct;
 use crate::act::Choice;
 use crate::creature::{Equipment, Position, Proficiencies};
+use crate::rules::throws::ThrowOdds;
 use crate::rules::throws::{ThrowKind, Thrower};
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -141,10 +142,12 @@ impl<'w> Caver<'w> {
             Choice::thrown(
                 &way,
                 "rounds",
-                &self.thrower,
-                ThrowKind::Check,
-                &self.situation,
-                target,
+                ThrowOdds {
+                    who: &self.thrower,
+                    kind: ThrowKind::Check,
+                    modifiers: &self.situation,
+                    target,
+                },
                 &note,
                 command,
             )
@@ -193,10 +196,12 @@ impl<'w> Caver<'w> {
             out.push(Choice::thrown(
                 "throw a grappling hook up",
                 "1 round",
-                thrower,
-                ThrowKind::Attack { ranged: true },
-                &mods,
-                ac + 10,
+                ThrowOdds {
+                    who: thrower,
+                    kind: ThrowKind::Attack { ranged: true },
+                    modifiers: &mods,
+                    target: ac + 10,
+                },
                 "the Judge's secret throw",
                 AnyAct::from(super::commands::ThrowGrapplingHook { who: name.clone() }),
             ));
@@ -263,10 +268,12 @@ impl<'w> Caver<'w> {
             out.push(Choice::thrown(
                 &format!("rappel down into {p}"),
                 "rounds",
-                thrower,
-                ThrowKind::Check,
-                situation,
-                target,
+                ThrowOdds {
+                    who: thrower,
+                    kind: ThrowKind::Check,
+                    modifiers: situation,
+                    target,
+                },
                 "running speed",
                 AnyAct::from(super::commands::ClimbDown {
                     who: name.clone(),
@@ -324,10 +331,12 @@ impl<'w> Caver<'w> {
                 out.push(Choice::thrown(
                     &format!("traverse the {path:?} ledge to {to}"),
                     "rounds",
-                    thrower,
-                    ThrowKind::Check,
-                    situation,
-                    target,
+                    ThrowOdds {
+                        who: thrower,
+                        kind: ThrowKind::Check,
+                        modifiers: situation,
+                        target,
+                    },
                     "vulnerable on the ledge",
                     AnyAct::from(super::commands::Traverse {
                         who: name.clone(),
@@ -446,10 +455,12 @@ fn traverse_choices(
         out.push(Choice::thrown(
             &format!("crawl across the rope to {to}"),
             "rounds",
-            thrower,
-            ThrowKind::Check,
-            &situation,
-            target,
+            ThrowOdds {
+                who: thrower,
+                kind: ThrowKind::Check,
+                modifiers: &situation,
+                target,
+            },
             "both hands; vulnerable",
             AnyAct::from(super::commands::CrawlAcross {
                 who: name,

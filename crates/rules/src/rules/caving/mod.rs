@@ -34,7 +34,8 @@ use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThr
 use crate::rules::acting::{ActingRules, Hold};
 use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
-use crate::rules::throws::{ThrowKind, Thrower};
+use crate::rules::throws::ThrowOdds;
+use crate::rules::throws::{ThrowAt, ThrowKind, Thrower};
 use delve_ground::dice::{Dice, Modifier};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
@@ -92,11 +93,8 @@ pub fn squeezes(grid: &DungeonGrid, from: GridPos, steps: &[GridPos]) -> bool {
 }
 
 /// The Squeezing throw (logged): through, no progress, or stuck.
-#[allow(clippy::too_many_arguments)]
 fn squeezing_throw(
-    dice: &mut Dice,
-    log: &mut EventLog,
-    round: u64,
+    ThrowAt { dice, log, round }: ThrowAt,
     thrower: Thrower,
     stone: f32,
     mods: Vec<Modifier>,
@@ -149,9 +147,7 @@ pub(crate) fn squeeze_on(
     let mods = squeezing_modifiers(m.profs, m.conditions, penalties_on);
     let thrower = Thrower::new(m.name, m.conditions, tactical);
     match squeezing_throw(
-        dice,
-        log,
-        round,
+        ThrowAt { dice, log, round },
         thrower,
         stone_of(Some(m.encumbrance)),
         mods,
@@ -344,7 +340,16 @@ pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
             Escape::Forward => crate::act::AnyAct::from(PushForward { who: name }),
         };
         Some(crate::act::Choice::thrown(
-            words, "1 round", &thrower, kind, &mods, target, "", command,
+            words,
+            "1 round",
+            ThrowOdds {
+                who: &thrower,
+                kind,
+                modifiers: &mods,
+                target,
+            },
+            "",
+            command,
         ))
     })
     .collect()

@@ -18,6 +18,7 @@ use super::{
     Door, FailedHastyPicks, MAX_SPIKES, bashing_modifiers, battering_rounds, can_batter,
     harms_structure,
 };
+use crate::rules::throws::ThrowOdds;
 
 /// What a creature brings to a door: its name, Strength, proficiencies, gear and size, and
 /// whether a hasty pick of this lock failed at its level.
@@ -175,10 +176,12 @@ fn through_the_lock(d: &Door, xy: (i32, i32), w: &DoorWorker) -> Vec<Choice> {
             ways.push(Choice::thrown(
                 "pick hastily",
                 "1 round",
-                &w.thrower,
-                ThrowKind::Check,
-                mods,
-                t,
+                ThrowOdds {
+                    who: &w.thrower,
+                    kind: ThrowKind::Check,
+                    modifiers: mods,
+                    target: t,
+                },
                 note,
                 pick,
             ));
@@ -193,10 +196,12 @@ fn through_the_lock(d: &Door, xy: (i32, i32), w: &DoorWorker) -> Vec<Choice> {
         ways.push(Choice::thrown(
             "pick methodically",
             "1 turn",
-            &w.thrower,
-            ThrowKind::Check,
-            &methodical,
-            t,
+            ThrowOdds {
+                who: &w.thrower,
+                kind: ThrowKind::Check,
+                modifiers: &methodical,
+                target: t,
+            },
             note,
             pick,
         ));
@@ -231,10 +236,12 @@ fn by_force(d: &Door, xy: (i32, i32), w: &DoorWorker, locked: bool) -> Vec<Choic
         ways.push(Choice::thrown(
             "bash",
             "1 round",
-            &w.thrower,
-            ThrowKind::Check,
-            &mods,
-            18,
+            ThrowOdds {
+                who: &w.thrower,
+                kind: ThrowKind::Check,
+                modifiers: &mods,
+                target: 18,
+            },
             &why.join(", "),
             bash,
         ));
@@ -274,10 +281,12 @@ fn by_force(d: &Door, xy: (i32, i32), w: &DoorWorker, locked: bool) -> Vec<Choic
         ways.push(Choice::thrown(
             &format!("strike with the {}", weapon.name),
             "1 round a blow",
-            &w.thrower,
-            ThrowKind::Attack { ranged: false },
-            &mods,
-            d.material.ac(),
+            ThrowOdds {
+                who: &w.thrower,
+                kind: ThrowKind::Attack { ranged: false },
+                modifiers: &mods,
+                target: d.material.ac(),
+            },
             &hp,
             strike,
         ));

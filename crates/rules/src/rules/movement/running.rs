@@ -8,6 +8,7 @@ use crate::rules::movement::{
     Commands, Component, Entity, MovedThisRound, Name, Pace, Query, Res, ResMut, Walking,
     is_difficult,
 };
+use crate::rules::throws::ThrowAt;
 use crate::rules::throws::{ThrowKind, throw_logged};
 use delve_ground::dice::{Dice, Modifier};
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -48,9 +49,7 @@ pub(crate) fn falls_running_into_difficult_terrain(
     }
     let what = "Paralysis save, running in difficult terrain";
     if throw_logged(
-        dice,
-        log,
-        round,
+        ThrowAt { dice, log, round },
         thrower,
         ThrowKind::Save,
         crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
@@ -166,9 +165,11 @@ pub(crate) fn long_runs(
         let what = format!("Paralysis save after {rounds} rounds of running");
         let thrower = crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
         if !throw_logged(
-            &mut dice,
-            &mut log,
-            round,
+            ThrowAt {
+                dice: &mut dice,
+                log: &mut log,
+                round,
+            },
             thrower,
             ThrowKind::Save,
             crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),

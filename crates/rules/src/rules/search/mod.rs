@@ -27,6 +27,7 @@ use delve_ground::query_cache::read_query;
 use crate::creature::{ClassLevel, Equipment, Position, Proficiencies};
 use crate::rules::doors::Door;
 use crate::rules::movement::{Footsteps, MovedThisRound, Pace};
+use crate::rules::throws::ThrowOdds;
 use crate::rules::traps::Trap;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -116,10 +117,12 @@ fn search_choices(
         out.push(Choice::thrown(
             "search methodically",
             "1 turn",
-            who,
-            ThrowKind::Check,
-            &mods,
-            target,
+            ThrowOdds {
+                who,
+                kind: ThrowKind::Check,
+                modifiers: &mods,
+                target,
+            },
             &note,
             search,
         ));
@@ -129,10 +132,12 @@ fn search_choices(
         out.push(Choice::thrown(
             "search hastily",
             "1 round",
-            who,
-            ThrowKind::Check,
-            situation,
-            target,
+            ThrowOdds {
+                who,
+                kind: ThrowKind::Check,
+                modifiers: situation,
+                target,
+            },
             "",
             search,
         ));

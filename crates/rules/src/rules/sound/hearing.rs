@@ -26,7 +26,7 @@ use crate::creature::{
 };
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
-use crate::rules::throws::{ThrowKind, throw_logged};
+use crate::rules::throws::{Skill, ThrowAt, ThrowKind, Thrower, throw_logged};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Proficiency};
@@ -231,9 +231,11 @@ fn footsteps(
             && profs.has(Proficiency::Sneaking)
             && let Some(&target) = profs.throws.get(&Proficiency::Sneaking)
             && throw_logged(
-                &mut dice,
-                &mut log,
-                clock.rounds,
+                ThrowAt {
+                    dice: &mut dice,
+                    log: &mut log,
+                    round: clock.rounds,
+                },
                 crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref()),
                 ThrowKind::Check,
                 crate::rules::throws::Skill::Proficiency(
@@ -389,17 +391,17 @@ pub fn hear(
             what += if k == 0 { " for " } else { "; " };
             what += &format!("{} {} away", noise.what, super::feet(entry.half_feet));
         }
-        let thrower = crate::rules::throws::Thrower::new(name, conditions, tactical.as_deref());
+        let thrower = Thrower::new(name, conditions, tactical.as_deref());
         // RULINGS › Movement penalties: prone, movement and water reach Listening too.
         let success = throw_logged(
-            &mut dice,
-            &mut log,
-            round,
+            ThrowAt {
+                dice: &mut dice,
+                log: &mut log,
+                round,
+            },
             thrower,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Listening,
-            ),
+            Skill::Proficiency(Proficiency::Listening),
             what,
             situations.action_check(e),
             target,

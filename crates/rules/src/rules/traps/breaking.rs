@@ -14,6 +14,7 @@ use delve_ground::time::ROUNDS_PER_TURN;
 
 use super::{DisarmTrap, DisarmTrapMethodically, RearmTrap, TrapEvent, TrapRefusal};
 use super::{Trap, TrapState, spring, trap_at};
+use crate::rules::throws::ThrowOdds;
 
 /// Hasty disarms that failed: (trap square, level then).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
@@ -122,10 +123,12 @@ pub(super) fn trap_choices(
             Choice::thrown(
                 way,
                 time,
-                thrower,
-                ThrowKind::Check,
-                &mods,
-                target,
+                ThrowOdds {
+                    who: thrower,
+                    kind: ThrowKind::Check,
+                    modifiers: &mods,
+                    target,
+                },
                 note,
                 command,
             )

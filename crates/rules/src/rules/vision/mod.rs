@@ -32,6 +32,7 @@ use crate::creature::{Faction, Factions, Position, Vision};
 use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::movement::{MovedThisRound, Pace};
+use crate::rules::throws::ThrowOdds;
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
@@ -383,10 +384,12 @@ fn hide_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::
     let choice = crate::act::Choice::thrown(
         "hide",
         "1 round",
-        &thrower,
-        ThrowKind::Check,
-        &mods,
-        target,
+        ThrowOdds {
+            who: &thrower,
+            kind: ThrowKind::Check,
+            modifiers: &mods,
+            target,
+        },
         note,
         hide,
     );
