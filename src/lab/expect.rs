@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::RunRecord;
-use super::report::Share;
+use super::tables::Share;
 use delve_ground::grid::GridPos;
 use delve_minds::policy::outcome::Outcome;
 

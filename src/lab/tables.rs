@@ -5,7 +5,47 @@
 
 use std::fmt::Write;
 
-use super::report::Share;
+/// A share of the delves with its 95% confidence interval (Wilson's score interval, which keeps
+/// within 0–1 and holds for shares near 0 or 1 and for few delves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    pub count: u64,
+    pub of: u64,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Share {
+    pub fn new(count: u64, of: u64) -> Self {
+        if of == 0 {
+            return Self {
+                count,
+                of,
+                share: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let z = 1.959_963_984_540_054_f64;
+        let n = of as f64;
+        let p = count as f64 / n;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        Self {
+            count,
+            of,
+            share: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+
+    /// Do two shares' intervals not overlap: a change beyond the noise of the delves?
+    pub fn differs_from(&self, other: &Share) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
 
 /// One cell of a table.
 #[derive(Clone, Debug, PartialEq)]
@@ -231,6 +271,56 @@ impl Table {
         if !self.note.is_empty() {
             let _ = writeln!(out, "\n{}", self.note);
         }
+    }
+}
+
+impl Table {
+    /// The table as HTML, as the report's page shows it: its title, intro, and rows (words to
+    /// the left, numbers to the right), its columns sorting when a heading is clicked.
+    pub fn html(&self, out: &mut String) {
+        let _ = writeln!(out, "<h2>{}</h2>", escape(&self.title));
+        paragraphs(&self.intro, out);
+        if self.rows.is_empty() {
+            paragraphs(&self.when_empty, out);
+            return;
+        }
+        // A cell as the page shows it: its words without code marks.
+        let shown = |words: &str| escape(&words.trim().replace('`', ""));
+        out.push_str("<table class=\"sortable\">\n<thead><tr>");
+        for h in &self.header {
+            let _ = write!(out, "<th aria-sort=\"none\">{}</th>", shown(h));
+        }
+        out.push_str("</tr>\n</thead><tbody>\n");
+        let words: Vec<bool> = (0..self.header.len())
+            .map(|c| matches!(self.rows[0].0.get(c), Some(Cell::Text(_)) | None))
+            .collect();
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for (k, c) in row.0.iter().enumerate() {
+                if words.get(k).copied().unwrap_or(false) {
+                    let _ = write!(out, "<td class=\"w\">{}</td>", shown(&c.words()));
+                } else {
+                    let _ = write!(out, "<td>{}</td>", shown(&c.words()));
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody></table>\n");
+        paragraphs(&self.note, out);
+    }
+}
+
+/// Words made safe to stand in HTML.
+pub fn escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Words as HTML paragraphs, one a line (code marks dropped).
+pub fn paragraphs(words: &str, out: &mut String) {
+    for line in words.lines().filter(|l| !l.trim().is_empty()) {
+        let _ = writeln!(out, "<p>{}</p>", escape(&line.replace('`', "")));
     }
 }
 

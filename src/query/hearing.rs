@@ -155,7 +155,8 @@ impl fmt::Display for Listener {
 
 /// The noises of the round just played and who heard each.
 pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
-    use delve_rules::rules::sound::hearing::{HeardThisRound, LastRoundNoises};
+    use delve_rules::rules::sound::hearing::HeardThisRound;
+    use delve_rules::rules::sound::noises::LastRoundNoises;
     use delve_rules::rules::sound::{Earshot, Verdict, verdicts_from};
     use delve_rules::rules::throws::{Skill, ThrowEvent};
     let (Some(noises), Some(heard)) = (

@@ -141,7 +141,7 @@ fn stuck_in_a_battle() -> Delve {
 
 /// Dungeon Delves › Squeezing: a stuck creature "cannot attack, cast spells, move, or take any
 /// other action except to attempt to escape": its attack order lapses, saying why, and its
-/// escape throws are carried out (in its faction's turn).
+/// escape throws are carried out (in its faction's initiative).
 #[test]
 fn a_stuck_creature_makes_no_attack_but_tries_to_escape() {
     let mut delve = stuck_in_a_battle();
@@ -268,7 +268,7 @@ fn a_creature_crawling_a_traverse_makes_no_attack() {
 }
 
 /// RULINGS › The battle round: a bash given in a battle is carried out in the basher's
-/// faction's turn, after the faction that won initiative has acted, and takes the basher's
+/// faction's initiative, after the faction that won initiative has acted, and takes the basher's
 /// action: it makes no attack that round (it attacks again the next).
 #[test]
 fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
@@ -304,15 +304,15 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
         helper: None,
     });
     delve.run(1);
-    // In round 2: the ghouls' turn, then the party's, in which Ada bashes.
+    // In round 2: the ghouls' initiative, then the party's, in which Ada bashes.
     let round_2: Vec<String> = delve
         .log()
         .entries()
         .iter()
         .filter(|e| e.round == 2)
         .filter_map(|e| {
-            if let Some(CombatEvent::TurnBegan { faction }) = e.get::<CombatEvent>() {
-                Some(format!("{faction}'s turn"))
+            if let Some(CombatEvent::InitiativeBegan { faction }) = e.get::<CombatEvent>() {
+                Some(format!("{faction}'s initiative"))
             } else if let Some(CommandEvent::CommandAccepted { who, .. }) = e.get() {
                 Some(format!("{who} acts"))
             } else {
@@ -323,7 +323,12 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
         .collect();
     assert_eq!(
         round_2,
-        vec!["ghouls's turn", "party's turn", "Ada acts", "the door"],
+        vec![
+            "ghouls's initiative",
+            "party's initiative",
+            "Ada acts",
+            "the door"
+        ],
         "{}",
         delve.log().to_text()
     );

@@ -13,10 +13,10 @@ use delve_rules::rules::combat::battle::Battle;
 use delve_rules::rules::damage::take_damage;
 use delve_rules::rules::tactical::TacticalCombat;
 
-/// RULINGS › The battle round: each faction moves and attacks before the next faction moves,
-/// and orders given to the AI take effect in the faction's own turn. The party acts first: Ada
-/// closes in on the ghoul in the party's turn; in the ghouls' turn of the same round the ghoul,
-/// finding her beside it, attacks her where she now stands.
+/// RULINGS › The battle round: each faction moves and attacks before the next faction moves, and
+/// orders given to the AI take effect in the faction's own turn. The party acts first: Ada closes
+/// in on the ghoul in the party's initiative; in the ghouls' initiative of the same round the
+/// ghoul, finding her beside it, attacks her where she now stands.
 #[test]
 fn each_faction_moves_and_attacks_before_the_next_moves() {
     let mut app = duel(1, &format!("{SWORD}, initiative_modifier: 20"), 8, "");
@@ -46,10 +46,10 @@ fn each_faction_moves_and_attacks_before_the_next_moves() {
     );
 }
 
-/// Dungeon Delves › Running speed: a runner is disordered until its next initiative; RULINGS ›
-/// The battle round: until the start of its faction's next turn. The ghouls act first: Ada runs
-/// up to the ghoul in the party's turn; in the next round the ghoul, acting before her faction,
-/// attacks her still disordered (−2 AC); the party's turn ends it.
+/// Dungeon Delves › Running speed: a runner is disordered until its next initiative; RULINGS › The
+/// battle round: until the start of its faction's next initiative. The ghouls act first: Ada runs
+/// up to the ghoul in the party's initiative; in the next round the ghoul, acting before her
+/// faction, attacks her still disordered (−2 AC); the party's initiative ends it.
 #[test]
 fn disordered_until_the_runners_faction_acts_again() {
     let mut app = duel(
@@ -80,11 +80,11 @@ fn disordered_until_the_runners_faction_acts_again() {
     let mods = last_attack(&app).1;
     assert!(
         mods.contains(&("Ada disordered (-2 AC)".to_owned(), 2)),
-        "still disordered before the party's turn: {mods:?}"
+        "still disordered before the party's initiative: {mods:?}"
     );
     assert!(
         !has(&app, "Ada", ConditionKind::Disordered),
-        "the party's turn began"
+        "the party's initiative began"
     );
     app.run(1);
     let mods = last_attack(&app).1;
@@ -95,8 +95,8 @@ fn disordered_until_the_runners_faction_acts_again() {
 }
 
 /// Tactical Combat › Shields; RULINGS › The battle round: a forgone shield returns at the start of
-/// its bearer's faction's next turn. The ghouls act first: Gnawbone forgoes its shield; Ada
-/// attacks it without its shield in that round, and with it the next (its turn came first).
+/// its bearer's faction's next initiative. The ghouls act first: Gnawbone forgoes its shield; Ada
+/// attacks it without its shield in that round, and with it the next (its initiative came first).
 #[test]
 fn a_forgone_shield_returns_at_the_start_of_its_bearers_next_turn() {
     let mut app = duel(
@@ -124,7 +124,7 @@ fn a_forgone_shield_returns_at_the_start_of_its_bearers_next_turn() {
     let mods = last_attack(&app).1;
     assert!(
         !mods.contains(&forgone),
-        "its faction's turn came: {mods:?}"
+        "its faction's initiative came: {mods:?}"
     );
 }
 
@@ -385,7 +385,8 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
         "{}",
         app.log().to_text()
     );
-    // It does nothing in the round it lost: its order is refused, and the log says its turn was.
+    // It does nothing in the round it lost: its order is refused, and the log says its initiative
+    // was.
     assert!(delve_rules::command::was_refused(
         app.log(),
         "Gnawbone",
@@ -393,7 +394,7 @@ fn a_surprised_faction_loses_the_first_round_and_is_flat_footed() {
     ));
     assert!(
         app.events::<CombatEvent>()
-            .contains(&CombatEvent::TurnLost {
+            .contains(&CombatEvent::InitiativeLost {
                 faction: "ghouls".into()
             })
     );
@@ -516,7 +517,7 @@ fn an_enchantment_activated_as_a_move_action_spends_the_move() {
         target: "Gnawbone".into(),
         weapon: Some("sling".into()),
     });
-    // As her player gives them in her faction's turn: the activation, then the walk.
+    // As her player gives them in her faction's initiative: the activation, then the walk.
     for order in [
         delve_rules::command::Command::from(delve_rules::command::acts::ActivateEnchantment {
             who: "Ada".into(),

@@ -94,7 +94,7 @@ fn a_narrow_ledge_is_crossed_at_exploration_speed() {
     let kit = delve.entity("Kit");
     let made: Vec<delve_rules::rules::sound::SoundRow> = delve
         .world()
-        .resource::<delve_rules::rules::sound::hearing::LastRoundNoises>()
+        .resource::<delve_rules::rules::sound::noises::LastRoundNoises>()
         .0
         .iter()
         .filter(|n| n.maker == Some(kit))

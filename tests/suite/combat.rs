@@ -564,11 +564,11 @@ pub(crate) fn surprises(app: &Delve) -> Vec<CombatEvent> {
         .collect()
 }
 
-/// Situational Penalties › Prone: "During combat, standing back up from a prone position is a
-/// free action. However, the penalty from being prone lasts until the end of the round in which
-/// the character stood up." The ghoul, prone beside Brannoc, stands up in its turn and attacks
-/// at −4 that round; it is prone no more after it (no mind once stood up: the −4 lasted the
-/// whole fight).
+/// Situational Penalties › Prone: "During combat, standing back up from a prone position is a free
+/// action. However, the penalty from being prone lasts until the end of the round in which the
+/// character stood up." The ghoul, prone beside Brannoc, stands up in its initiative and attacks at
+/// −4 that round; it is prone no more after it (no mind once stood up: the −4 lasted the whole
+/// fight).
 #[test]
 fn a_prone_fighter_stands_up_and_strikes_at_minus_4_that_round() {
     let mut app = engaged(", conditions: [Prone]");

@@ -73,7 +73,7 @@ pub(crate) fn door_events(app: &Delve) -> Vec<DoorEvent> {
 /// The noises made in the last round played (Bo, of Ada's faction, does not listen for them).
 pub(crate) fn noises_made(app: &App) -> Vec<(SoundRow, String)> {
     app.world()
-        .resource::<delve_rules::rules::sound::hearing::LastRoundNoises>()
+        .resource::<delve_rules::rules::sound::noises::LastRoundNoises>()
         .0
         .iter()
         .map(|n| (n.sound, n.what.clone()))

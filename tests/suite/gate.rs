@@ -1,6 +1,6 @@
 //! The one gate in a battle (RULINGS › The battle round, › Surprise; Tactical Combat): who may
-//! strike at the moment it would, what happens in the faction's turn, and what an action takes.
-//! Each test is a leak the gate once had, with scripted dice.
+//! strike at the moment it would, what happens in the faction's initiative, and what an action
+//! takes. Each test is a leak the gate once had, with scripted dice.
 
 use delve_ground::grid::GridPos;
 use delve_play::scenario::{Delve, Scenario};
@@ -40,10 +40,10 @@ fn step(who: &str, to: (i32, i32)) -> Move {
     }
 }
 
-/// Dungeon Delves › Drowning: a drowning creature "cannot take any actions"; RULINGS › The
-/// battle round: one that cannot act makes no attack. The ghouls act first (initiative +20):
-/// Gnawbone, afloat beside the bank in 10 stone of gear, fails its Swimming throw at the start
-/// of its faction's turn and goes under; in the party's turn Ada steps away from it. It was
+/// Dungeon Delves › Drowning: a drowning creature "cannot take any actions"; RULINGS › The battle
+/// round: one that cannot act makes no attack. The ghouls act first (initiative +20): Gnawbone,
+/// afloat beside the bank in 10 stone of gear, fails its Swimming throw at the start of its
+/// faction's initiative and goes under; in the party's initiative Ada steps away from it. It was
 /// able to strike when the round began; at the moment the attack would be made it is drowning.
 #[test]
 fn a_creature_that_goes_under_makes_no_attack_of_opportunity() {
@@ -93,7 +93,7 @@ fn a_creature_that_goes_under_makes_no_attack_of_opportunity() {
 }
 
 /// RULINGS › Surprise: "a surprised faction does nothing in the battle's first round". The
-/// ghouls' 1 surprises them: the log says their turn is lost; Gnawbone makes no attack of
+/// ghouls' 1 surprises them: the log says their initiative is lost; Gnawbone makes no attack of
 /// opportunity as Brannoc steps away; its orders that do not take the action (forgoing its
 /// shield, total defense, a walk) are refused, the hold the reason; in the next round it acts.
 #[test]
@@ -117,7 +117,7 @@ fn a_surprised_faction_does_nothing_in_the_round_it_loses() {
     app.act(step("Brannoc", (1, 1)));
     assert!(
         app.events::<CombatEvent>()
-            .contains(&CombatEvent::TurnLost {
+            .contains(&CombatEvent::InitiativeLost {
                 faction: "ghouls".into()
             })
     );
@@ -222,12 +222,12 @@ fn a_surprised_party_does_not_march_in_the_lost_round() {
     assert_ne!(app.at("Ada"), ada, "the round after, the party marches on");
 }
 
-/// The standard rules' total defense, a standard action taken in the faction's turn (RULINGS ›
-/// The battle round): +4 AC and no attacks — none of opportunity either — until the start of its
-/// faction's next turn. The party acts first. In round 1 Ada's blow comes before the ghouls'
-/// turn and meets no total defense; in their turn Gnawbone takes it, and its own mind's order
+/// The standard rules' total defense, a standard action taken in the faction's initiative (RULINGS
+/// › The battle round): +4 AC and no attacks — none of opportunity either — until the start of its
+/// faction's next initiative. The party acts first. In round 1 Ada's blow comes before the ghouls'
+/// turn and meets no total defense; in their initiative Gnawbone takes it, and its own mind's order
 /// to attack makes no attack. In round 2 Ada strikes it in total defense and steps away from it
-/// unanswered; in the ghouls' turn its total defense ends and it strikes again.
+/// unanswered; in the ghouls' initiative its total defense ends and it strikes again.
 #[test]
 fn total_defense_ends_the_creatures_attacks_until_its_next_turn() {
     let mut app = duel(6, SWORD, 7, "");
@@ -257,7 +257,7 @@ fn total_defense_ends_the_creatures_attacks_until_its_next_turn() {
         .unwrap();
     assert!(
         !ada_first.modifiers.iter().any(|m| m.source == in_defense.0),
-        "the party's turn came before the ghouls'"
+        "the party's initiative came before the ghouls'"
     );
     assert_eq!(
         attacks_by(&app, "Gnawbone", 1),
@@ -376,7 +376,7 @@ fn clearing_a_jam_takes_the_round_or_the_standard_action() {
 }
 
 /// RULINGS › The battle round: "every action a creature takes in a battle happens in its
-/// faction's turn". The party acts first; Gnawbone forgoes its shield in round 1: Ada's blow
+/// faction's initiative". The party acts first; Gnawbone forgoes its shield in round 1: Ada's blow
 /// of round 1 comes before, and meets the shield; her blow of round 2 comes before the ghouls'
 /// next turn and meets none; at that turn the shield returns, and the log says so.
 #[test]

@@ -501,7 +501,7 @@ fn undo_takes_back_the_judges_commands_one_at_a_time() {
 /// replays and undoes like the rest.
 #[test]
 fn a_noise_the_judge_makes_between_rounds_is_heard_next_round() {
-    use delve_rules::rules::sound::hearing::Noises;
+    use delve_rules::rules::sound::noises::Noises;
     use delve_rules::rules::sound::{HearingEvent, MakeNoise, NoiseKind, SoundRow};
     let noise = MakeNoise {
         at: (31, 12),

@@ -1,7 +1,8 @@
 //! The level-design lab: many delves in parallel, the same records on any number of threads,
 //! and numbers that match the rules' odds.
 
-use delve::lab::report::{Share, Summary};
+use delve::lab::report::Summary;
+use delve::lab::tables::Share;
 use delve::lab::{LabPlan, read_runs_jsonl, run_lab, runs_jsonl};
 use delve_ground::party_policy::PartyPolicy;
 use delve_minds::policy::outcome::Outcome;

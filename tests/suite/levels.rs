@@ -239,7 +239,7 @@ fn exploration_walks_exactly_120_feet_in_a_turn() {
     assert_eq!(per_round, vec![2, 4, 7, 9, 12, 14, 16, 19, 21, 24]);
 }
 
-/// DESIGN.md › Examples: the round's schedule and a faction turn's have no unordered
+/// DESIGN.md › Examples: the round's schedule and a faction's initiative's have no unordered
 /// conflicting systems.
 #[test]
 fn the_round_schedule_has_no_ambiguities() {
@@ -253,13 +253,16 @@ fn the_round_schedule_has_no_ambiguities() {
         });
         schedule.initialize(world).expect("no ambiguities");
     });
-    world.schedule_scope(delve_rules::schedule::FactionTurn, |world, schedule| {
-        schedule.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-        schedule
-            .initialize(world)
-            .expect("no ambiguities in a faction turn");
-    });
+    world.schedule_scope(
+        delve_rules::schedule::FactionInitiative,
+        |world, schedule| {
+            schedule.set_build_settings(ScheduleBuildSettings {
+                ambiguity_detection: LogLevel::Error,
+                ..default()
+            });
+            schedule
+                .initialize(world)
+                .expect("no ambiguities in a faction turn");
+        },
+    );
 }

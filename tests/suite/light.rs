@@ -377,17 +377,17 @@ fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
     let mut delve = glare_hall("(kind: Torch, lit: true)", "judge: ()");
     delve.run(1);
     let round = delve.world().resource::<delve_ground::time::Clock>().rounds;
-    // The foes (1) act before the party (0), and it is the party's turn.
+    // The foes (1) act before the party (0), and it is the party's initiative.
     *delve
         .world_mut()
         .resource_mut::<delve_rules::creature::ActingOrder>() =
         delve_rules::creature::ActingOrder {
             order: vec![1, 0],
-            turn: Some(0),
+            initiative: Some(0),
             surprised: Vec::new(),
         };
     delve.script_dice(&[5]);
-    // Carried out at once, in the party's turn as set (a round played would set the order
+    // Carried out at once, in the party's initiative as set (a round played would set the order
     // anew).
     delve_rules::command::dispatch_now(
         delve.world_mut(),

@@ -244,6 +244,60 @@ fn offered_now(world: &World, seen: &mut BTreeSet<&'static str>) {
     }
 }
 
+/// The commands a rule area's source defines: each `impl Act for X`, and each entry of the
+/// areas' command macros (`creature_commands!`, `door_commands!`), whose entries are written
+/// `Name: "words" => …;`.
+fn commands_defined() -> BTreeSet<(String, String)> {
+    let rules = super::source::root().join("crates/rules/src");
+    let mut defined = BTreeSet::new();
+    for file in super::source::files(&rules) {
+        let text = std::fs::read_to_string(rules.join(&file)).unwrap();
+        let code = super::source::code_of(&text);
+        let at = file.display().to_string();
+        for chunk in code.split("impl Act for ").skip(1) {
+            let name: String = chunk.chars().take_while(|c| c.is_alphanumeric()).collect();
+            if !name.is_empty() {
+                defined.insert((name, at.clone()));
+            }
+        }
+        for invocation in ["creature_commands! {", "door_commands! {"] {
+            for block in code.split(invocation).skip(1) {
+                let body = &block[..block.find("\n}").unwrap_or(block.len())];
+                for entry in body.split(';') {
+                    let entry = entry.trim();
+                    if let Some((name, _)) = entry.split_once(':')
+                        && !name.is_empty()
+                        && name.chars().all(|c| c.is_alphanumeric())
+                    {
+                        defined.insert((name.to_owned(), at.clone()));
+                    }
+                }
+            }
+        }
+    }
+    defined
+}
+
+/// A command written in its rule area but left out of the list in `command/list.rs` could be
+/// neither given nor offered, and nothing would say so: every command an area defines is in the
+/// list, and the list names nothing the areas do not define.
+#[test]
+fn every_command_an_area_defines_is_listed() {
+    let defined = commands_defined();
+    let listed: BTreeSet<&str> = OFFERS.iter().map(|(n, _)| *n).collect();
+    let unlisted: Vec<_> = defined
+        .iter()
+        .filter(|(name, _)| !listed.contains(name.as_str()))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "defined in a rule area but not in the list (crates/rules/src/command/list.rs): \
+         {unlisted:?}"
+    );
+    let names: BTreeSet<&str> = defined.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, listed, "the list and the areas' commands differ");
+}
+
 /// Every command is declared offered by its area or not offered, with why (the list does not
 /// compile without one or the other); every command declared offered is offered to some
 /// creature, in delves of the four samples or in the showcases; and whatever is offered is

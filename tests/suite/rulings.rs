@@ -290,7 +290,7 @@ fn fog_and_the_vulnerable_bonus_are_the_judges() {
         target: "Gnawbone".into(),
         weapon: None,
     });
-    // The battle begins; the attack comes in the party's turn.
+    // The battle begins; the attack comes in the party's initiative.
     delve.run(1);
     let attack: Vec<(String, i32)> = delve
         .events::<CombatEvent>()

@@ -142,7 +142,7 @@ fn disengaging_makes_the_first_step_safe() {
         },
     ));
     // The cautious walk is an order that stands, given at once; the disengage, a swift action,
-    // waits for the party's turn and meets it.
+    // waits for the party's initiative and meets it.
     let log = app.world().resource::<EventLog>().to_text();
     assert!(
         delve_rules::command::was_refused(

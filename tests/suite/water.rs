@@ -247,7 +247,7 @@ fn a_swimming_speed_is_how_fast_it_swims() {
 }
 
 /// RULINGS › Water, › The battle round: one Swimming throw a round, at the start of the
-/// swimmer's own initiative — outside a battle each round, in one in its faction's turn: none
+/// swimmer's own initiative — outside a battle each round, in one in its faction's initiative: none
 /// twice in the battle's first round, none missed in the round after it ends. Pip (1 stone: a
 /// target of 1, which every die makes) swims while a ghoul across the pool comes and goes.
 #[test]

@@ -24,8 +24,8 @@ use delve_rules::rules::party::PartyPlugin;
 use delve_rules::rules::penalties::SituationalPenalties;
 use delve_rules::rules::rest::RestPlugin;
 use delve_rules::schedule::{
-    FactionTurn, RoundSet, SimRound, TurnSet, advance_clock, play_faction_turns, round_schedule,
-    turn_schedule,
+    FactionInitiative, InitiativeSet, RoundSet, SimRound, advance_clock, initiative_schedule,
+    play_initiatives, round_schedule,
 };
 use delve_rules::state::KeepsState;
 
@@ -83,11 +83,14 @@ pub struct SimCorePlugin;
 impl Plugin for SimCorePlugin {
     fn build(&self, app: &mut App) {
         app.add_schedule(round_schedule())
-            .add_schedule(turn_schedule())
+            .add_schedule(initiative_schedule())
             .init_resource::<ActingOrder>()
             .init_resource::<delve_ground::query_cache::ReadQueries>()
-            .add_systems(SimRound, play_faction_turns.in_set(RoundSet::FactionTurns))
-            .add_systems(FactionTurn, dispatch_commands.in_set(TurnSet::Orders))
+            .add_systems(SimRound, play_initiatives.in_set(RoundSet::Initiatives))
+            .add_systems(
+                FactionInitiative,
+                dispatch_commands.in_set(InitiativeSet::Orders),
+            )
             .init_resource::<Clock>()
             .init_resource::<EventLog>()
             .init_resource::<PendingCommands>()

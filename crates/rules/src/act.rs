@@ -396,17 +396,17 @@ impl fmt::Display for Choice {
 /// gives (the monsters' reactions, the fighting behaviour) are derived again by a replay, so
 /// they are not journaled. A round carries out the derived ones first, then the given ones, each
 /// in the order given. In a battle, an action (`rules::acting::Cost::action`) waits for its
-/// creature's faction's turn (RULINGS › The battle round).
+/// creature's faction's initiative (RULINGS › The battle round).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingCommands {
     pub(crate) given: Vec<AnyAct>,
     pub(crate) derived: Vec<AnyAct>,
-    pub(crate) in_turn: Vec<InTurn>,
+    pub(crate) in_initiative: Vec<InInitiative>,
 }
 
-/// An action given in a battle, waiting for its faction's turn.
+/// An action given in a battle, waiting for its faction's initiative.
 #[derive(Clone, Debug)]
-pub(crate) struct InTurn {
+pub(crate) struct InInitiative {
     pub(crate) command: AnyAct,
     pub(crate) faction: usize,
     pub(crate) by_mind: bool,
@@ -429,17 +429,17 @@ impl PendingCommands {
     }
 
     /// Is a command waiting for this creature or party (for the next round, or for its
-    /// faction's turn)?
+    /// faction's initiative)?
     pub fn waiting_for(&self, who: &str) -> bool {
         self.derived
             .iter()
             .chain(&self.given)
-            .chain(self.in_turn.iter().map(|t| &t.command))
+            .chain(self.in_initiative.iter().map(|t| &t.command))
             .any(|c| c.who() == who)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.given.is_empty() && self.derived.is_empty() && self.in_turn.is_empty()
+        self.given.is_empty() && self.derived.is_empty() && self.in_initiative.is_empty()
     }
 }
 

@@ -5,10 +5,10 @@
 //! builds it with ambiguity detection.
 //!
 //! In a battle the round's acting is done faction by faction (RULINGS › The battle round): in the
-//! [`RoundSet::FactionTurns`] phase the [`FactionTurn`] schedule runs once for each fighting
-//! faction, in initiative order, with [`ActingOrder::turn`] naming it; each area's systems for a
-//! turn act only for that faction's members. Creatures whose faction is not in the battle act in
-//! the round's own phases.
+//! [`RoundSet::Initiatives`] phase the [`FactionInitiative`] schedule runs once for each fighting
+//! faction, in initiative order, with [`ActingOrder::initiative`] naming it; each area's systems
+//! for an initiative act only for that faction's members. Creatures whose faction is not in the
+//! battle act in the round's own phases.
 //!
 //! The clock moves on at the end of every round ([`advance_clock`]), logging the end of a turn
 //! and of an hour ([`DelveEvent`]).
@@ -35,20 +35,21 @@ pub enum RoundSet {
     /// ([`ActingOrder`]), before anything asks for it.
     ActingOrder,
     /// The round's commands are carried out (and journaled); in a battle, actions wait for
-    /// their faction's turn.
+    /// their faction's initiative.
     Commands,
     /// What ends or resets when a round begins: last round's movement, disorder.
     StartOfRound,
     /// The start of each creature's initiative, once what ends with it has ended: swimming and
-    /// drowning (outside a battle; in one, in the faction's turn).
+    /// drowning (outside a battle; in one, in the faction's initiative).
     Swimming,
     /// Who threatens whom before anyone moves (attacks of opportunity).
     Readiness,
     /// What each walker knows lies in its way before anyone moves: walks turn from the holes and
     /// traps their walkers have come to know of (RULINGS › Pits and holes).
     WayAhead,
-    /// In a battle, each fighting faction's turn, in initiative order ([`FactionTurn`]).
-    FactionTurns,
+    /// In a battle, each fighting faction's initiative, in initiative order
+    /// ([`FactionInitiative`]).
+    Initiatives,
     /// Walking and running, square by square.
     Walking,
     /// Movement by other means, after the walkers (a jumper's run-up is its walk): jumping,
@@ -100,23 +101,23 @@ pub enum RoundSet {
     Clock,
 }
 
-/// One faction's turn in a battle: its members decide, move and attack before the next
+/// One faction's initiative in a battle: its members decide, move and attack before the next
 /// faction moves (RULINGS › The battle round).
 #[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FactionTurn;
+pub struct FactionInitiative;
 
-/// The phases of a faction's turn, in the order they run.
+/// The phases of a faction's initiative, in the order they run.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TurnSet {
-    /// The battle notes whose turn it is; a shield forgone returns.
-    BeginTurn,
+pub enum InitiativeSet {
+    /// The battle notes whose initiative it is; a shield forgone returns.
+    BeginInitiative,
     /// Conditions that last until the start of the creature's next initiative end: disorder.
-    StartOfTurn,
+    StartOfInitiative,
     /// The start of its members' initiative: swimming and drowning.
     Swimming,
     /// The minds of the faction's members give their orders.
     Minds,
-    /// Those orders are carried out at once: they take effect in this turn.
+    /// Those orders are carried out at once: they take effect in this initiative.
     Orders,
     /// Attacks made before moving (the mover may then move only within reach).
     AttacksFirst,
@@ -134,43 +135,43 @@ pub enum TurnSet {
     Attacks,
 }
 
-/// Builds a faction turn's schedule, its phases chained in the order of [`TurnSet`].
-pub fn turn_schedule() -> Schedule {
-    let mut schedule = Schedule::new(FactionTurn);
+/// Builds a faction's initiative's schedule, its phases chained in the order of [`InitiativeSet`].
+pub fn initiative_schedule() -> Schedule {
+    let mut schedule = Schedule::new(FactionInitiative);
     schedule.set_executor(SingleThreadedExecutor::new());
     schedule.configure_sets(
         (
-            TurnSet::BeginTurn,
-            TurnSet::StartOfTurn,
-            TurnSet::Swimming,
-            TurnSet::Minds,
-            TurnSet::Orders,
-            TurnSet::AttacksFirst,
-            TurnSet::Walking,
-            TurnSet::Climbing,
-            TurnSet::Formation,
-            TurnSet::Carried,
-            TurnSet::Light,
-            TurnSet::Attacks,
+            InitiativeSet::BeginInitiative,
+            InitiativeSet::StartOfInitiative,
+            InitiativeSet::Swimming,
+            InitiativeSet::Minds,
+            InitiativeSet::Orders,
+            InitiativeSet::AttacksFirst,
+            InitiativeSet::Walking,
+            InitiativeSet::Climbing,
+            InitiativeSet::Formation,
+            InitiativeSet::Carried,
+            InitiativeSet::Light,
+            InitiativeSet::Attacks,
         )
             .chain(),
     );
     schedule
 }
 
-/// The faction turns of a battle round: each fighting faction in acting order takes its turn
-/// ([`FactionTurn`]); outside a battle there are none.
-pub fn play_faction_turns(world: &mut World) {
+/// The factions' initiatives of a battle round: each fighting faction in acting order acts
+/// ([`FactionInitiative`]); outside a battle there are none.
+pub fn play_initiatives(world: &mut World) {
     let (order, surprised) = {
         let acting = world.resource::<ActingOrder>();
         (acting.order.clone(), acting.surprised.clone())
     };
     // RULINGS › Surprise: a surprised faction does nothing in the battle's first round.
     for faction in order.into_iter().filter(|f| !surprised.contains(f)) {
-        world.resource_mut::<ActingOrder>().turn = Some(faction);
-        world.run_schedule(FactionTurn);
+        world.resource_mut::<ActingOrder>().initiative = Some(faction);
+        world.run_schedule(FactionInitiative);
     }
-    world.resource_mut::<ActingOrder>().turn = None;
+    world.resource_mut::<ActingOrder>().initiative = None;
 }
 
 /// Builds the round's schedule with its phases chained in the order of [`RoundSet`].
@@ -187,7 +188,7 @@ pub fn round_schedule() -> Schedule {
             RoundSet::Swimming,
             RoundSet::Readiness,
             RoundSet::WayAhead,
-            RoundSet::FactionTurns,
+            RoundSet::Initiatives,
             RoundSet::Walking,
         )
             .chain(),

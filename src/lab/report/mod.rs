@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::tables::Table;
+use super::tables::{Cell, Share, Table};
 use super::{LabPlan, RunRecord};
 use delve_minds::policy::outcome::Outcome;
 
@@ -16,54 +16,13 @@ use delves::{
     survival_table, time_budget,
 };
 
+pub mod page;
 mod places;
 pub use places::way_in;
 use places::{doors, foes, noises, rooms, secret_doors, traps};
 
 /// Every outcome, in the order the report lists them.
 pub const OUTCOMES: &[Outcome] = Outcome::ALL;
-
-/// A share of the delves with its 95% confidence interval (Wilson's score interval, which keeps
-/// within 0–1 and holds for shares near 0 or 1 and for few delves).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Share {
-    pub count: u64,
-    pub of: u64,
-    pub share: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-impl Share {
-    pub fn new(count: u64, of: u64) -> Self {
-        if of == 0 {
-            return Self {
-                count,
-                of,
-                share: 0.0,
-                low: 0.0,
-                high: 1.0,
-            };
-        }
-        let z = 1.959_963_984_540_054_f64;
-        let n = of as f64;
-        let p = count as f64 / n;
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        Self {
-            count,
-            of,
-            share: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
-        }
-    }
-
-    /// Do two shares' intervals not overlap: a change beyond the noise of the delves?
-    pub fn differs_from(&self, other: &Share) -> bool {
-        self.high < other.low || other.high < self.low
-    }
-}
 
 /// The median and 90th percentile of some numbers (nearest rank), if there are any.
 pub fn median_and_p90(values: &[f32]) -> Option<(f32, f32)> {
@@ -164,49 +123,81 @@ fn causes(ended: &[&RunRecord]) -> Vec<(String, Share, Vec<u64>)> {
     out
 }
 
-/// The report as Markdown, showing `pictures` (file, title) beside it.
-pub fn markdown(
-    plan: &LabPlan,
-    level_file: &str,
-    lab_dir: &str,
-    records: &[RunRecord],
-    pictures: &[(String, String)],
-) -> String {
-    let s = Summary::of(records);
-    let mut out = String::new();
-    let last = plan.seed + plan.runs.saturating_sub(1);
-    let _ = writeln!(out, "# {} — {} delves\n", plan.level.name, s.runs);
-    let _ = writeln!(
-        out,
-        "Level `{level_file}`, seeds {}–{last}, the party's policy {} (turn limit {} turns). \
-         Any delve replays with `delve sim {level_file} --auto --seed S`, and opens on the \
-         timeline in the window with `delve replay {lab_dir} --seed S`. A share is given with \
-         its 95% interval; a mean with its standard deviation, least and most.\n",
-        plan.seed,
-        plan.policy
-            .name
-            .as_deref()
-            .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
-        plan.policy.turn_limit
-    );
-    for table in tables(plan, lab_dir, records) {
-        table.markdown(&mut out);
-    }
-    if !pictures.is_empty() {
-        let _ = writeln!(out, "\n## Pictures\n");
-        for (file, title) in pictures {
-            let _ = writeln!(out, "![{title}]({file})\n");
+/// The report as a designer reads it, in its order: its heading, what it is of, its tables,
+/// its pictures and the delves that failed. `report.md` and `report.html` are both written from
+/// it ([`Report::markdown`], [`page::html`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub title: String,
+    /// The level, the seeds, the policy, and how to open a delve of it.
+    pub about: String,
+    pub tables: Vec<Table>,
+    /// The pictures beside the report: (file in the lab's folder, title).
+    pub pictures: Vec<(String, String)>,
+    /// Failed delves: seed and error.
+    pub failed: Vec<(u64, String)>,
+}
+
+impl Report {
+    /// The report of a lab's records, showing `pictures` (file, title) beside it.
+    pub fn of(
+        plan: &LabPlan,
+        level_file: &str,
+        lab_dir: &str,
+        records: &[RunRecord],
+        pictures: &[(String, String)],
+    ) -> Self {
+        let s = Summary::of(records);
+        let last = plan.seed + plan.runs.saturating_sub(1);
+        let about = format!(
+            "Level `{level_file}`, seeds {}–{last}, the party's policy {} (turn limit {} turns). \
+             Any delve replays with `delve sim {level_file} --auto --seed S`, and opens on the \
+             timeline in the window with `delve replay {lab_dir} --seed S`. A share is given with \
+             its 95% interval; a mean with its standard deviation, least and most.",
+            plan.seed,
+            plan.policy
+                .name
+                .as_deref()
+                .map_or("of its own settings".to_owned(), |n| format!("`{n}`")),
+            plan.policy.turn_limit
+        );
+        Self {
+            title: format!("{} — {} delves", plan.level.name, s.runs),
+            about,
+            tables: tables(plan, lab_dir, records),
+            pictures: pictures.to_vec(),
+            failed: s.failed,
         }
     }
-    if !s.failed.is_empty() {
-        let _ = writeln!(out, "\n## Delves that failed\n");
-        let _ = writeln!(out, "| seed | error |");
-        let _ = writeln!(out, "| ---: | --- |");
-        for (seed, e) in &s.failed {
-            let _ = writeln!(out, "| {seed} | {} |", e.replace('|', "\\|"));
+
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}\n", self.title);
+        let _ = writeln!(out, "{}\n", self.about);
+        for table in &self.tables {
+            table.markdown(&mut out);
         }
+        if !self.pictures.is_empty() {
+            let _ = writeln!(out, "\n## Pictures\n");
+            for (file, title) in &self.pictures {
+                let _ = writeln!(out, "![{title}]({file})\n");
+            }
+        }
+        if !self.failed.is_empty() {
+            failed_table(&self.failed).markdown(&mut out);
+        }
+        out
     }
-    out
+}
+
+/// The delves that failed, by seed, with their errors.
+fn failed_table(failed: &[(u64, String)]) -> Table {
+    let mut t = Table::new("failed", "Delves that failed", "", &["seed", "error"]);
+    for (seed, e) in failed {
+        t.push(vec![Cell::Count(*seed), Cell::text(e)]);
+    }
+    t
 }
 
 /// Every table of the report, in its order: why delves ended short, outcomes, a delve's
@@ -233,132 +224,6 @@ pub fn tables(plan: &LabPlan, lab_dir: &str, records: &[RunRecord]) -> Vec<Table
     all.extend(noises(e));
     all.push(left_behind_table(e));
     all
-}
-
-/// Sorts a table of the page by the column whose heading is clicked (again: the other way):
-/// by the number a cell begins with where every cell of the column has one, else by its words.
-/// Inline, so the page needs no network.
-const SORT_SCRIPT: &str = r#"<script>
-document.querySelectorAll("table.sortable th").forEach(function (th, _) {
-  th.addEventListener("click", function () {
-    var table = th.closest("table"), body = table.tBodies[0];
-    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var up = th.getAttribute("aria-sort") !== "ascending";
-    table.querySelectorAll("th").forEach(function (h) { h.setAttribute("aria-sort", "none"); });
-    th.setAttribute("aria-sort", up ? "ascending" : "descending");
-    var rows = Array.prototype.slice.call(body.rows);
-    var key = function (r) { return (r.cells[col] || {}).textContent || ""; };
-    var num = function (t) { var m = t.replace(/^\(/, "").match(/^-?[0-9]+(\.[0-9]+)?/); return m ? parseFloat(m[0]) : NaN; };
-    var numeric = rows.every(function (r) { return !isNaN(num(key(r))) || key(r) === "\u2014"; });
-    rows.sort(function (a, b) {
-      var x = key(a), y = key(b), d;
-      if (numeric) { d = (isNaN(num(x)) ? -1 : num(x)) - (isNaN(num(y)) ? -1 : num(y)); }
-      else { d = x.localeCompare(y); }
-      return up ? d : -d;
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-  });
-});
-</script>
-"#;
-
-/// A picture the report names that cannot be read to go inline in its page.
-#[derive(Debug)]
-pub struct PictureUnreadable {
-    pub path: std::path::PathBuf,
-    pub why: std::io::Error,
-}
-
-impl std::fmt::Display for PictureUnreadable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.why)
-    }
-}
-
-/// The report as one self-contained HTML page: the Markdown's headings, paragraphs, tables and
-/// pictures, the pictures inline (read from `dir`).
-pub fn html(markdown: &str, dir: &std::path::Path) -> Result<String, PictureUnreadable> {
-    use base64::Engine;
-    let esc = |t: &str| {
-        t.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    let mut out = String::from(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Delve lab</title>\n\
-         <style>body{font-family:sans-serif;max-width:72em;margin:2em auto;color:#222}\
-         table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.25em .6em}\
-         th{cursor:pointer;background:#f2f2f2;user-select:none}th[aria-sort]::after{content:' \\2195'}\
-         th[aria-sort=ascending]::after{content:' \\2191'}th[aria-sort=descending]::after{content:' \\2193'}\
-         td{text-align:right}td.w{text-align:left}img{max-width:100%}</style>\n\
-         </head><body>\n",
-    );
-    let mut in_table = false;
-    let mut words: Vec<bool> = Vec::new();
-    for line in markdown.lines() {
-        let is_row = line.starts_with('|');
-        if in_table && !is_row {
-            out += "</tbody></table>\n";
-            in_table = false;
-        }
-        if let Some(h) = line.strip_prefix("## ") {
-            let _ = writeln!(out, "<h2>{}</h2>", esc(h));
-        } else if let Some(h) = line.strip_prefix("# ") {
-            let _ = writeln!(out, "<h1>{}</h1>", esc(h));
-        } else if is_row {
-            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
-            if cells
-                .iter()
-                .all(|c| c.chars().all(|ch| matches!(ch, '-' | ':')))
-            {
-                // The alignment row: words to the left, numbers to the right.
-                words = cells.iter().map(|c| !c.ends_with(':')).collect();
-                continue;
-            }
-            let tag = if in_table { "td" } else { "th" };
-            if !in_table {
-                out += "<table class=\"sortable\">\n<thead>";
-            }
-            out += "<tr>";
-            for (k, c) in cells.iter().enumerate() {
-                let c = esc(&c.replace('`', "").replace("\\|", "|"));
-                if tag == "th" {
-                    let _ = write!(out, "<th aria-sort=\"none\">{c}</th>");
-                } else if words.get(k).copied().unwrap_or(false) {
-                    let _ = write!(out, "<td class=\"w\">{c}</td>");
-                } else {
-                    let _ = write!(out, "<td>{c}</td>");
-                }
-            }
-            out += "</tr>\n";
-            if !in_table {
-                out += "</thead><tbody>\n";
-                in_table = true;
-            }
-        } else if let Some(rest) = line.strip_prefix("![") {
-            let (title, file) = rest
-                .split_once("](")
-                .map(|(t, f)| (t, f.trim_end_matches(')')))
-                .unwrap_or((rest, ""));
-            let path = dir.join(file);
-            let bytes = std::fs::read(&path).map_err(|why| PictureUnreadable { path, why })?;
-            let data = base64::engine::general_purpose::STANDARD.encode(bytes);
-            let _ = writeln!(
-                out,
-                "<figure><img alt=\"{0}\" src=\"data:image/png;base64,{data}\">\
-                 <figcaption>{0}</figcaption></figure>",
-                esc(title)
-            );
-        } else if !line.trim().is_empty() {
-            let _ = writeln!(out, "<p>{}</p>", esc(&line.replace('`', "")));
-        }
-    }
-    if in_table {
-        out += "</tbody></table>\n";
-    }
-    out += SORT_SCRIPT;
-    out += "</body></html>\n";
-    Ok(out)
 }
 
 /// Writes everything a lab gives into `dir`: `runs.jsonl`, `heat.json` and `lab.json` (which
@@ -388,17 +253,17 @@ pub fn write_all(
         party_size,
         dir,
     )?;
-    let md = markdown(
+    let report = Report::of(
         plan,
         level_file,
         &dir.display().to_string(),
         &result.records,
         &pictures,
     );
-    write("report.md", &md)?;
+    write("report.md", &report.markdown())?;
     write(
         "report.html",
-        &html(&md, dir).map_err(|e| format!("the report's page: {e}"))?,
+        &page::html(&report, dir).map_err(|e| format!("the report's page: {e}"))?,
     )
 }
 
@@ -410,6 +275,7 @@ mod tests {
     /// 0–1 at the ends.
     #[test]
     fn wilson_intervals() {
+        use crate::lab::tables::Share;
         let s = Share::new(5, 20);
         assert!((s.low - 0.1119).abs() < 0.001, "{s:?}");
         assert!((s.high - 0.4687).abs() < 0.001, "{s:?}");

@@ -241,9 +241,9 @@ mod tests {
         assert!(describe(&offered).ends_with("0 more (1 of 2 pages, 12 actions)"));
     }
 
-    /// In a battle the list offers the battle's actions — an attack on the ghoul beside
-    /// Brannoc with its chance, stepping back cautiously, disengaging, total defense — and the
-    /// number key of total defense, through the real input plugin, gives it in the party's turn.
+    /// In a battle the list offers the battle's actions — an attack on the ghoul beside Brannoc
+    /// with its chance, stepping back cautiously, disengaging, total defense — and the number key
+    /// of total defense, through the real input plugin, gives it in the party's initiative.
     #[test]
     fn a_battles_actions_are_offered_and_taken_by_their_keys() {
         use crate::gui::input::tests::press;

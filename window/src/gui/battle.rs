@@ -1,5 +1,5 @@
-//! The battle in the window: the initiative panel (factions in acting order, whose turn it is,
-//! each creature's hit points and conditions), attack targeting (the chance to hit the creature
+//! The battle in the window: the initiative panel (factions in acting order, whose initiative it
+//! is, each creature's hit points and conditions), attack targeting (the chance to hit the creature
 //! under the pointer, shown before committing; F gives the order), and who fights by itself.
 //!
 //! In the window the player commands the party: its members are `Controlled` and wait for
@@ -270,7 +270,7 @@ fn battle_panel(
         for (i, f) in battle.order.iter().enumerate() {
             let first =
                 if battle.surprised.contains(&f.faction) && !battle.acted.contains(&f.faction) {
-                    " (surprised: no turn in the first round)"
+                    " (surprised: no initiative in the first round)"
                 } else if battle.acted.contains(&f.faction) {
                     ""
                 } else {

@@ -313,44 +313,62 @@ fn preferences(app: &mut App, options: &WindowOptions) {
 }
 
 pub fn run(options: WindowOptions) -> ExitCode {
+    let opened = match open(&options) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    let mut app = App::new();
+    app.add_plugins((
+        window_plugins(&options, &opened.loaded.level.name),
+        SimPlugins::with(opened.loaded.level.modules),
+        GuiPlugins,
+        briefing::BriefingPlugin {
+            at_start: options.solo && options.briefing,
+        },
+    ));
+    if options.window_size.is_none() {
+        app.add_systems(Update, fit_window_to_screen);
+    }
+    preferences(&mut app, &options);
+    start_delve(&mut app, options, opened);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Bevy's plugins for one window of the size asked (1280×800 until it fits the screen), its
+/// title the level's name, pixel art drawn sharp.
+fn window_plugins(options: &WindowOptions, level_name: &str) -> impl PluginGroup {
+    let title = if options.solo {
+        format!("Delve - {level_name} (solo)")
+    } else {
+        format!("Delve - {level_name}")
+    };
+    let (w, h) = options.window_size.unwrap_or((1280, 800));
+    DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title,
+                resolution: WindowResolution::new(w, h),
+                present_mode: PresentMode::AutoVsync,
+                ..default()
+            }),
+            ..default()
+        })
+        .set(ImagePlugin::default_nearest())
+}
+
+/// Puts the delve in the window: the level installed (or the save restored), a keyframe every
+/// turn, the creature selected, the saves and journal, the tools asked for (a players' window,
+/// frame times, a screenshot), and a notice of where it went on from.
+fn start_delve(app: &mut App, options: WindowOptions, opened: Opened) {
     let Opened {
         save,
         text,
         loaded,
         solo_pick,
-    } = match open(&options) {
-        Ok(opened) => opened,
-        Err(code) => return code,
-    };
-    let title = if options.solo {
-        format!("Delve - {} (solo)", loaded.level.name)
-    } else {
-        format!("Delve - {}", loaded.level.name)
-    };
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title,
-                    resolution: {
-                        let (w, h) = options.window_size.unwrap_or((1280, 800));
-                        WindowResolution::new(w, h)
-                    },
-                    present_mode: PresentMode::AutoVsync,
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(ImagePlugin::default_nearest()),
-    )
-    .add_plugins((SimPlugins::with(loaded.level.modules), GuiPlugins))
-    .add_plugins(briefing::BriefingPlugin {
-        at_start: options.solo && options.briefing,
-    });
-    if options.window_size.is_none() {
-        app.add_systems(Update, fit_window_to_screen);
-    }
+    } = opened;
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
     // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
     app.insert_resource(delve_play::keyframe::Keyframes::default());
@@ -374,7 +392,6 @@ pub fn run(options: WindowOptions) -> ExitCode {
         Some(save) => Some(PathBuf::from(&save.level.file)),
         None => options.level.clone(),
     };
-    preferences(&mut app, &options);
     app.insert_resource(saving::SaveFiles::new(
         options.save.or(options.load.clone()),
         options.autosave,
@@ -386,6 +403,9 @@ pub fn run(options: WindowOptions) -> ExitCode {
     }
     if let Some(frames) = options.measure_frames {
         app.add_plugins(screenshot::FrameTimesPlugin { frames });
+    }
+    if let Some(path) = options.screenshot {
+        app.add_plugins(screenshot::ScreenshotPlugin { path });
     }
     if let Some(file) = &options.load {
         let notice = match &went {
@@ -415,13 +435,6 @@ pub fn run(options: WindowOptions) -> ExitCode {
     app.insert_resource(state::JournalFile(options.journal));
     app.insert_resource(delve_rules::command::Script::new(&options.replay));
     app.insert_resource(state::WindowPolicy(options.policy));
-    if let Some(path) = options.screenshot {
-        app.add_plugins(screenshot::ScreenshotPlugin { path });
-    }
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(code) => ExitCode::from(code.get()),
-    }
 }
 
 /// The window takes the whole screen it opens on (its size in logical pixels: the screen's

@@ -16,7 +16,7 @@ use delve_ground::grid::DungeonGrid;
 use delve_rules::act::PendingCommands;
 use delve_rules::command::Command;
 use delve_rules::creature::LevelInfo;
-use delve_rules::rules::sound::hearing::LastRoundNoises;
+use delve_rules::rules::sound::noises::LastRoundNoises;
 use delve_rules::rules::sound::{Earshot, SoundRow, Verdict, verdicts_from};
 
 /// Seconds an overlay takes to fade.

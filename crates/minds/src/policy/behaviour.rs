@@ -19,9 +19,10 @@
 //!    that they stand in a shield wall (Tactical Combat › Shields); one with a missile weapon
 //!    shoots from where it stands whenever its target is in range (from the back rank).
 //!
-//! It runs in each faction's turn for that faction's members (RULINGS › The battle round: orders
-//! given to the AI take effect in the faction's own turn). Orders go through the command queue
-//! like a player's, so they are logged, and are carried out at once, before the faction moves.
+//! It runs in each faction's initiative for that faction's members (RULINGS › The battle round:
+//! orders given to the AI take effect in the faction's own turn). Orders go through the command
+//! queue like a player's, so they are logged, and are carried out at once, before the faction
+//! moves.
 //!
 //! It is a mind, not a rule: the combat area offers and refuses, and this chooses. The markers
 //! that set its stance ([`Retreating`], [`FightsTogether`], [`KeepsTo`]) are the minds' own.
@@ -34,16 +35,16 @@ use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
 use delve_rules::act::AnyAct;
 use delve_rules::act::PendingCommands;
-use delve_rules::creature::{Combatant, Conditions, Creature, Faction, Position};
+use delve_rules::creature::{ActingOrder, Combatant, Conditions, Creature, Faction, Position};
 use delve_rules::rules::combat::ClearJam;
 use delve_rules::rules::combat::attack::can_attack;
 use delve_rules::rules::combat::battle::{AttackOrder, Awareness, Battle, Controlled, is_down};
 use delve_rules::rules::combat::gear::Jammed;
 use delve_rules::rules::movement::{Pace, Walking};
-use delve_rules::schedule::{FactionTurn, TurnSet};
+use delve_rules::schedule::{FactionInitiative, InitiativeSet};
 use delve_rules::state::KeepsState;
 
-/// The fighting behaviour in each faction's turn of a battle, and the stances the minds set.
+/// The fighting behaviour in each faction's initiative of a battle, and the stances the minds set.
 pub struct FightingBehaviourPlugin;
 
 impl Plugin for FightingBehaviourPlugin {
@@ -52,9 +53,9 @@ impl Plugin for FightingBehaviourPlugin {
             .keeps_component::<KeepsTo>()
             .keeps_component::<Retreating>()
             .add_systems(
-                FactionTurn,
+                FactionInitiative,
                 fighting_behaviour
-                    .in_set(TurnSet::Minds)
+                    .in_set(InitiativeSet::Minds)
                     .run_if(resource_exists::<Battle>),
             );
     }
@@ -110,14 +111,14 @@ type Anyone<'a> = (
     Option<&'a Walking>,
 );
 
-/// In its faction's turn: every creature of the faction not under the player's control decides
-/// what to do.
+/// In its faction's initiative: every creature of the faction not under the player's control
+/// decides what to do.
 pub fn fighting_behaviour(
     world: &mut World,
     fighters: &mut QueryState<Fighter, ByThemselves>,
     everyone: &mut QueryState<Anyone, With<Creature>>,
 ) {
-    let Some(turn) = world.resource::<delve_rules::creature::ActingOrder>().turn else {
+    let Some(turn) = world.resource::<ActingOrder>().initiative else {
         return;
     };
     if !world.resource::<Battle>().active {
@@ -125,7 +126,7 @@ pub fn fighting_behaviour(
     }
     // Taken out while the world is used, and put back at the end.
     let aware = std::mem::take(&mut *world.resource_mut::<Awareness>());
-    let fighters = fighters_in_turn(world, fighters, turn);
+    let fighters = fighters_in_initiative(world, fighters, turn);
     let (up, mut claimed) = up_and_claimed(world, everyone);
     // Heavy shields, where they stand or are going: the walls they can make.
     let mut shields: Vec<(Entity, GridPos, Faction)> = up
@@ -334,7 +335,7 @@ type FighterNow = (
 
 /// The creatures that fight by themselves in faction `turn`'s turn, in entity order: up and
 /// armed, under no hold, not at the bottom of a hole.
-fn fighters_in_turn(
+fn fighters_in_initiative(
     world: &World,
     fighters: &mut QueryState<Fighter, ByThemselves>,
     turn: usize,

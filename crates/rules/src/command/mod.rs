@@ -10,7 +10,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, AnyAct, InTurn, PendingCommands, Refusal};
+use crate::act::{Act, AnyAct, InInitiative, PendingCommands, Refusal};
 use crate::creature::{ActingOrder, CreatureIndex, Faction};
 use crate::rules::acting::{ActionTaken, held_from};
 use delve_ground::log::EventLog;
@@ -135,14 +135,14 @@ pub struct Journal(pub Vec<ScriptedCommand>);
 
 /// Takes the round's commands in order and hands each to its rule area; the log says it was
 /// accepted, followed by what came of it, or refused, and why. Commands given from outside go
-/// into the journal, refused or not: a replay gives them again. In a faction's turn, the
+/// into the journal, refused or not: a replay gives them again. In a faction's initiative, the
 /// actions that waited for it are carried out first, in the order given.
 pub fn dispatch_commands(world: &mut World) {
-    if let Some(turn) = world.resource::<ActingOrder>().turn {
-        let waiting = std::mem::take(&mut world.resource_mut::<PendingCommands>().in_turn);
-        let (now, later): (Vec<InTurn>, Vec<InTurn>) =
+    if let Some(turn) = world.resource::<ActingOrder>().initiative {
+        let waiting = std::mem::take(&mut world.resource_mut::<PendingCommands>().in_initiative);
+        let (now, later): (Vec<InInitiative>, Vec<InInitiative>) =
             waiting.into_iter().partition(|t| t.faction == turn);
-        world.resource_mut::<PendingCommands>().in_turn = later;
+        world.resource_mut::<PendingCommands>().in_initiative = later;
         for t in now {
             carry_out_and_log(world, t.command, t.by_mind);
         }
@@ -173,15 +173,15 @@ fn dispatch(world: &mut World, command: AnyAct, journaled: bool, between_rounds:
             between_rounds,
         });
     }
-    // A creature under a hold that refuses the command is refused at once, not when its turn
+    // A creature under a hold that refuses the command is refused at once, not when its initiative
     // comes (a surprised faction gets no turn in the round it loses).
     if let Some(faction) =
-        waits_for_turn(world, &command).filter(|_| gate(world, command.act()).is_ok())
+        waits_for_initiative(world, &command).filter(|_| gate(world, command.act()).is_ok())
     {
         world
             .resource_mut::<PendingCommands>()
-            .in_turn
-            .push(InTurn {
+            .in_initiative
+            .push(InInitiative {
                 command,
                 faction,
                 by_mind: !journaled,
@@ -192,9 +192,9 @@ fn dispatch(world: &mut World, command: AnyAct, journaled: bool, between_rounds:
 }
 
 /// RULINGS › The battle round: an action of a creature whose faction is in the battle happens
-/// in its faction's turn. The faction it waits for, if it must wait.
-fn waits_for_turn(world: &World, command: &AnyAct) -> Option<usize> {
-    if !command.act().cost().in_turn {
+/// in its faction's initiative. The faction it waits for, if it must wait.
+fn waits_for_initiative(world: &World, command: &AnyAct) -> Option<usize> {
+    if !command.act().cost().in_initiative {
         return None;
     }
     let &e = world.resource::<CreatureIndex>().0.get(command.who())?;

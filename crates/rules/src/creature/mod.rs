@@ -70,16 +70,16 @@ impl Factions {
 }
 
 /// The factions in a battle, in the order they act (RULINGS › Faction initiative), and whose
-/// turn it is (RULINGS › The battle round); empty when no battle is on. The combat module keeps
-/// the order; the round's faction turns set the turn; the core rules read both without knowing
-/// combat: a fighting faction's members walk in their faction's turn, and the noises of a
-/// fighting faction are one din its members do not listen to passively.
+/// initiative it is (RULINGS › The battle round); empty when no battle is on. The combat module
+/// keeps the order; the round's factions' initiatives are taken one by one; the core rules read
+/// both without knowing combat: a fighting faction's members walk in their faction's initiative,
+/// and the noises of a fighting faction are one din its members do not listen to passively.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ActingOrder {
     /// Factions, by index, in acting order.
     pub order: Vec<usize>,
-    /// The faction whose turn it is, while the battle's factions take their turns.
-    pub turn: Option<usize>,
+    /// The faction whose initiative it is, while the battle's factions act one by one.
+    pub initiative: Option<usize>,
     /// Factions surprised this round (the battle's first: RULINGS › Surprise): they do nothing.
     pub surprised: Vec<usize>,
 }
@@ -95,26 +95,26 @@ impl ActingOrder {
         self.place(f).is_some()
     }
 
-    /// Whether a faction has taken its turn this round already: it acts before the faction
-    /// whose turn it is.
+    /// Whether a faction has acted this round already: it acts before the faction whose
+    /// initiative it is.
     pub fn has_acted(&self, f: Faction) -> bool {
         match (
             self.place(f),
-            self.turn.and_then(|t| self.place(Faction(t))),
+            self.initiative.and_then(|t| self.place(Faction(t))),
         ) {
             (Some(mine), Some(now)) => mine < now,
             _ => false,
         }
     }
 
-    /// Whether a creature of this faction acts now: in its faction's turn when its faction is
+    /// Whether a creature of this faction acts now: in its faction's initiative when its faction is
     /// in the battle, in the round's own phases when it is not.
     pub fn acts_now(&self, f: Option<Faction>) -> bool {
         if f.is_some_and(|f| self.surprised.contains(&f.0)) {
             return false;
         }
-        match (self.turn, f) {
-            (Some(turn), Some(f)) => f.0 == turn,
+        match (self.initiative, f) {
+            (Some(now), Some(f)) => f.0 == now,
             (Some(_), None) => false,
             (None, Some(f)) => !self.fighting(f),
             (None, None) => true,

@@ -12,7 +12,7 @@
 //!   is exertion whether or not its square changes (RULINGS › Rest): each area declares its own
 //!   ([`ActingRules::declare_exertion`]), and rest asks them all.
 //! - Commands ask the gate before they are carried out (`command::carry_out`); standing attack
-//!   orders ask it in the faction's turn (a held creature's order lapses, saying why); the
+//!   orders ask it in the faction's initiative (a held creature's order lapses, saying why); the
 //!   fighting behaviour gives a held creature no orders.
 
 use std::collections::BTreeMap;
@@ -102,13 +102,13 @@ pub struct Cost {
     /// fighting, every task.
     pub exertion: bool,
     /// It takes the creature's action for the round (RULINGS › The battle round): the creature
-    /// makes no attack that round. Every action that takes it is also [`Cost::in_turn`].
+    /// makes no attack that round. Every action that takes it is also [`Cost::in_initiative`].
     pub action: bool,
-    /// In a battle it is carried out in the creature's faction's turn (RULINGS › The battle
-    /// round: "every action a creature takes in a battle happens in its faction's turn"): a
+    /// In a battle it is carried out in the creature's faction's initiative (RULINGS › The battle
+    /// round: "every action a creature takes in a battle happens in its faction's initiative"): a
     /// faction acting earlier does not meet it yet. Outside a battle it happens when given.
     /// Orders that stand (a walk, an attack order) are not: they are carried out in the turn.
-    pub in_turn: bool,
+    pub in_initiative: bool,
 }
 
 impl Cost {
@@ -117,7 +117,7 @@ impl Cost {
     pub const ACTION: Cost = Cost {
         exertion: true,
         action: true,
-        in_turn: true,
+        in_initiative: true,
     };
     /// Exertion that leaves the action free, given as an order that stands: moving and
     /// climbing (the movement of the round, walked in the turn), an order to attack (the
@@ -125,28 +125,28 @@ impl Cost {
     pub const MOVEMENT: Cost = Cost {
         exertion: true,
         action: false,
-        in_turn: false,
+        in_initiative: false,
     };
-    /// A swift, free or move action of a battle, in the faction's turn, that leaves the
+    /// A swift, free or move action of a battle, in the faction's initiative, that leaves the
     /// action free: disengaging, forgoing a shield, activating an enchantment (which takes the
     /// action itself when it is a standard action).
     pub const IN_TURN: Cost = Cost {
         exertion: true,
         action: false,
-        in_turn: true,
+        in_initiative: true,
     };
     /// Neither: talking, listening, halting, resting, the party's arrangements, the Judge's
     /// hand.
     pub const REST: Cost = Cost {
         exertion: false,
         action: false,
-        in_turn: false,
+        in_initiative: false,
     };
     /// Handling a light: it takes the action in a battle, and is rest (RULINGS › Rest).
     pub const HANDLING: Cost = Cost {
         exertion: false,
         action: true,
-        in_turn: true,
+        in_initiative: true,
     };
 }
 

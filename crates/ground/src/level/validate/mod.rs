@@ -200,6 +200,7 @@ macro_rules! path {
 }
 
 // After `path!`, which they use.
+mod creature;
 mod creatures;
 mod map;
 mod numbers;

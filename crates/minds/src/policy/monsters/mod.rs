@@ -29,6 +29,7 @@
 
 use std::fmt;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -335,23 +336,37 @@ type Watcher<'a> = (
 /// hides: the monsters look these up by the squares they see.
 type Standing = ((i32, i32), Entity, Faction, bool);
 
+/// What a monster's mind reads of the delve and where its orders go: the clock, the map, the acting
+/// order (whose initiative it is in a battle), the commands waiting for the round, and the log its
+/// decisions are told in.
+#[derive(SystemParam)]
+pub struct Orders<'w> {
+    clock: Res<'w, Clock>,
+    grid: Res<'w, DungeonGrid>,
+    acting: Res<'w, ActingOrder>,
+    pending: ResMut<'w, PendingCommands>,
+    log: ResMut<'w, EventLog>,
+}
+
 /// Each monster that sees a hostile creature notes where the nearest one stands; one that
 /// shouts, and has not shouted this last turn, shouts for its faction. In its faction's battle
 /// the battle's awareness says whom it knows of (by sight or by the din), at no further cost.
-#[allow(clippy::too_many_arguments)]
 pub fn watch(
-    clock: Res<Clock>,
+    orders: Orders,
     factions: Res<Factions>,
-    grid: Res<DungeonGrid>,
     light: Res<delve_rules::rules::light::LightMap>,
-    acting: Res<ActingOrder>,
     aware: Option<Res<delve_rules::rules::combat::battle::Awareness>>,
-    mut pending: ResMut<PendingCommands>,
-    mut log: ResMut<EventLog>,
     mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
     everyone: Query<Anyone>,
     mut standing: Local<Vec<Standing>>,
 ) {
+    let Orders {
+        clock,
+        grid,
+        acting,
+        mut pending,
+        mut log,
+    } = orders;
     let round = clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
     let up = |c: &Conditions| !delve_rules::rules::conditions::is_down(c);
@@ -443,18 +458,20 @@ type Answerer<'a> = (
 
 /// A monster that heard a companion's shout comes to the square beside the one who shouted; in
 /// a battle too, while it is aware of no enemy itself.
-#[allow(clippy::too_many_arguments)]
 fn answer_calls(
-    clock: Res<Clock>,
-    grid: Res<DungeonGrid>,
+    orders: Orders,
     heard: Res<HeardThisRound>,
-    acting: Res<ActingOrder>,
     aware: Option<Res<delve_rules::rules::combat::battle::Awareness>>,
-    mut pending: ResMut<PendingCommands>,
-    mut log: ResMut<EventLog>,
     mut monsters: Query<Answerer, Idle>,
     names: Query<&Name>,
 ) {
+    let Orders {
+        clock,
+        grid,
+        acting,
+        mut pending,
+        mut log,
+    } = orders;
     // A call is a creature's shout, so it always has a maker.
     let mut calls: Vec<(Entity, GridPos, Entity)> = heard
         .0

@@ -17,7 +17,7 @@ use delve_rules::rules::sound::NoiseKind;
 use delve_rules::rules::sound::hearing::{HeardThisRound, roughly};
 use delve_rules::rules::vision::Sight;
 
-use super::{Answerer, Idle, Mind, MonsterEvent, NotCommanded, Patroller, free_to_act};
+use super::{Answerer, Idle, Mind, MonsterEvent, NotCommanded, Orders, Patroller, free_to_act};
 
 /// Of these squares, the one it can walk to in the fewest feet, and whether the walk is plain
 /// (`false`: only through a closed door, [`through_doors`]).
@@ -58,17 +58,19 @@ pub(super) fn path_through_doors(
 
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn go_to_look(
-    clock: Res<Clock>,
-    grid: Res<DungeonGrid>,
+    orders: Orders,
     heard: Res<HeardThisRound>,
-    acting: Res<ActingOrder>,
-    mut pending: ResMut<PendingCommands>,
-    mut log: ResMut<EventLog>,
     mut monsters: Query<(Answerer, Option<&Walking>), NotCommanded>,
     names: Query<&Name>,
 ) {
+    let Orders {
+        clock,
+        grid,
+        acting,
+        mut pending,
+        mut log,
+    } = orders;
     let mut looking: Vec<(Entity, GridPos, NoiseKind, Option<Entity>)> = heard
         .0
         .iter()

@@ -3,13 +3,12 @@
 //! - Horizontally an adventurer jumps up to its DEX score plus 1d6 feet, vertically its DEX
 //!   bonus plus 1 (at least 1'); each less 1' per stone of encumbrance; halved, after
 //!   encumbrance, without a moving start of at least 20'.
-//! - A jump is movement (RULINGS › The battle round, › Rest): the jumper may run up to its
-//!   take-off square in the same move, and the run-up is what it moved this round before it
-//!   jumped; the distance jumped counts against the round's movement; it jumps in the round's
-//!   walking (in its faction's turn in a battle), makes the noise of moving, and the square it
-//!   lands on is stepped on (traps).
-//!   Acrobatics adds the class level to DEX for this, to at most 24 (the DEX bonus of 19–20 is
-//!   +4, 21–23 +5, 24 +6).
+//! - A jump is movement (RULINGS › The battle round, › Rest): the jumper may run up to its take-off
+//!   square in the same move, and the run-up is what it moved this round before it jumped; the
+//!   distance jumped counts against the round's movement; it jumps in the round's walking (in its
+//!   faction's initiative in a battle), makes the noise of moving, and the square it lands on is
+//!   stepped on (traps). Acrobatics adds the class level to DEX for this, to at most 24 (the DEX
+//!   bonus of 19–20 is +4, 21–23 +5, 24 +6).
 //! - A creature without an encumbrance (a monster with a speed) jumps as DEX 10 (unless given)
 //!   times its running speed / 120.
 //! - A creature at the bottom of a hole no deeper than its leap leaps out onto a square beside

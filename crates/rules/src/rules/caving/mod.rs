@@ -505,7 +505,7 @@ impl Plugin for CavingPlugin {
                     .in_set(crate::schedule::RoundSet::Climbing),
             )
             .add_systems(
-                crate::schedule::FactionTurn,
+                crate::schedule::FactionInitiative,
                 // Climbers climb before jumpers jump: one who comes down at the very edge ends
                 // the round hanging there (Dungeon Delves › Jumping).
                 (
@@ -515,7 +515,7 @@ impl Plugin for CavingPlugin {
                     jumping::jumpers_jump,
                 )
                     .chain()
-                    .in_set(crate::schedule::TurnSet::Climbing),
+                    .in_set(crate::schedule::InitiativeSet::Climbing),
             );
     }
 }

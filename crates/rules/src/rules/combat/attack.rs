@@ -171,7 +171,7 @@ pub fn can_attack(
 }
 
 /// Tactical Combat › Shields: the creature wields its shield — not forgone for a free hand
-/// (none of its benefits until its next turn), not destroyed. Only such a shield stands in a
+/// (none of its benefits until its next initiative), not destroyed. Only such a shield stands in a
 /// shield wall.
 pub fn shield_in_hand(world: &World, who: Entity) -> bool {
     shield_forgone(world, who).is_none()
@@ -271,7 +271,7 @@ fn defence(
             ));
         }
     }
-    // Total defense lasts until the start of the defender's faction's next turn.
+    // Total defense lasts until the start of the defender's faction's next initiative.
     let defending = |e: Entity| world.get::<TotalDefense>(e).is_some();
     if defending(target) {
         mods.push(Modifier::new(
@@ -480,7 +480,7 @@ pub fn strike(
         // Shields › a shield may be sacrificed to turn a critical into a normal hit, as an
         // immediate action (once a round), by the bearer's standing choice (`ShieldSacrifice`:
         // by default, when the critical could put it down).
-        // A forgone shield gives none of its benefits until its next turn: it cannot be
+        // A forgone shield gives none of its benefits until its next initiative: it cannot be
         // sacrificed.
         if critical
             && rules.shields
@@ -548,7 +548,6 @@ fn bypasses_armor(w: &WeaponDef, increment: u32) -> bool {
         )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn roll_damage(
     world: &mut World,
     w: &WeaponDef,

@@ -1,5 +1,5 @@
-//! Battles: when they begin and end, faction turns, and the attack orders carried out in them.
-//! How an attack resolves is `attack`; the gear of a fight (shields, jams, total defense,
+//! Battles: when they begin and end, factions' initiatives, and the attack orders carried out in
+//! them. How an attack resolves is `attack`; the gear of a fight (shields, jams, total defense,
 //! enchantments) is `gear`; both are re-exported here.
 //!
 //! RULINGS › Faction initiative: a battle begins when a creature becomes aware of a hostile one
@@ -23,7 +23,7 @@ use crate::creature::{Abilities, Combatant, Conditions, Creature, Faction, Facti
 use crate::rules::light::LightMap;
 use crate::rules::tactical::TacticalCombat;
 use crate::rules::vision::{Hiding, Sight};
-use crate::schedule::TurnSet;
+use crate::schedule::InitiativeSet;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
@@ -39,7 +39,7 @@ pub struct Battle {
     pub order: Vec<FactionRoll>,
     /// Factions that have acted at least once in this battle.
     pub acted: Vec<usize>,
-    /// The faction whose turn it is.
+    /// The faction whose initiative it is.
     pub acting: Option<usize>,
     /// Those of the acting faction that attacked before moving this turn.
     pub struck_first: Vec<Entity>,
@@ -360,30 +360,30 @@ fn notice_hostiles(world: &mut World) {
     }
 }
 
-/// The faction whose turn it is in the battle, if any.
+/// The faction whose initiative it is in the battle, if any.
 fn turn_of(world: &World) -> Option<usize> {
-    world.resource::<crate::creature::ActingOrder>().turn
+    world.resource::<crate::creature::ActingOrder>().initiative
 }
 
-/// RULINGS › The battle round: the start of a faction's turn. What lasts until the start of
-/// its members' next turn ends: a forgone shield returns (Tactical Combat › Shields), total
+/// RULINGS › The battle round: the start of a faction's initiative. What lasts until the start of
+/// its members' next initiative ends: a forgone shield returns (Tactical Combat › Shields), total
 /// defense ends; outside a battle, at the start of the next round.
-fn begin_turn(world: &mut World, until: &mut QueryState<UntilNextTurn, KeptUntilNextTurn>) {
+fn begin_initiative(world: &mut World, until: &mut QueryState<UntilNextTurn, KeptUntilNextTurn>) {
     let turn = turn_of(world);
     let mut battle = world.resource_mut::<Battle>();
     battle.acting = turn;
     battle.struck_first.clear();
     if let Some(f) = turn {
         let faction = world.resource::<Factions>().name(Faction(f)).to_owned();
-        log_in(world, CombatEvent::TurnBegan { faction });
+        log_in(world, CombatEvent::InitiativeBegan { faction });
     }
     next_turn_comes(world, until);
 }
 
-/// Only those who keep something until their next turn.
+/// Only those who keep something until their next initiative.
 type KeptUntilNextTurn = Or<(With<ShieldForgone>, With<TotalDefense>)>;
 
-/// What a creature keeps until the start of its faction's next turn: a shield forgone, total
+/// What a creature keeps until the start of its faction's next initiative: a shield forgone, total
 /// defense.
 type UntilNextTurn<'a> = (
     Entity,
@@ -570,7 +570,7 @@ pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), R
 }
 
 /// `Attack`: a standing order to attack a creature with a weapon (by name, or the first that
-/// can reach), carried out in the faction's turn.
+/// can reach), carried out in the faction's initiative.
 pub(crate) fn order_attack(
     world: &mut World,
     who: Entity,
@@ -641,7 +641,7 @@ fn publish_acting_order(
 }
 
 /// RULINGS › Surprise: a surprised faction does nothing in the battle's first round; as the
-/// round begins the log says that its turn is lost.
+/// round begins the log says that its initiative is lost.
 fn surprised_lose_their_turn(world: &mut World) {
     let lost: Vec<String> = {
         let acting = world.resource::<crate::creature::ActingOrder>();
@@ -654,7 +654,7 @@ fn surprised_lose_their_turn(world: &mut World) {
             .collect()
     };
     for faction in lost {
-        log_in(world, CombatEvent::TurnLost { faction });
+        log_in(world, CombatEvent::InitiativeLost { faction });
     }
 }
 
@@ -757,13 +757,13 @@ impl Plugin for BattlePlugin {
                     .run_if(resource_exists::<Battle>),
             )
             .add_systems(
-                crate::schedule::FactionTurn,
+                crate::schedule::FactionInitiative,
                 (
-                    begin_turn.in_set(TurnSet::BeginTurn),
-                    attacks_first.in_set(TurnSet::AttacksFirst),
+                    begin_initiative.in_set(InitiativeSet::BeginInitiative),
+                    attacks_first.in_set(InitiativeSet::AttacksFirst),
                     (super::opportunity::opportunity_attacks, faction_attacks)
                         .chain()
-                        .in_set(TurnSet::Attacks),
+                        .in_set(InitiativeSet::Attacks),
                 )
                     .run_if(resource_exists::<Battle>),
             );

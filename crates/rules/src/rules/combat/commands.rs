@@ -10,7 +10,7 @@ use super::refusals::CombatRefusal;
 use super::{battle, opportunity};
 use crate::act::{Act, Activity, Refusal, at, creature};
 
-/// Attacks a creature each round in the faction's turn, with a named weapon or the first that
+/// Attacks a creature each round in the faction's initiative, with a named weapon or the first that
 /// can reach it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -54,7 +54,7 @@ pub struct ClearJam {
     pub who: String,
 }
 
-/// Total defense, a standard action: +4 AC and no attacks until its next turn; a shield wall
+/// Total defense, a standard action: +4 AC and no attacks until its next initiative; a shield wall
 /// all in total defense doubles its bonus.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +71,7 @@ pub struct ActivateEnchantment {
     pub weapon: String,
 }
 
-/// Forgoes the shield's bonuses for a free hand until its next turn.
+/// Forgoes the shield's bonuses for a free hand until its next initiative.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ForgoShield {
@@ -230,7 +230,7 @@ impl fmt::Display for TotalDefense {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "take total defense (+{} AC and no attacks until its next turn)",
+            "take total defense (+{} AC and no attacks until its next initiative)",
             super::gear::TOTAL_DEFENSE_AC
         )
     }
@@ -282,7 +282,10 @@ impl Act for ActivateEnchantment {
 
 impl fmt::Display for ForgoShield {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "forgo the shield for a free hand until its next turn")
+        write!(
+            f,
+            "forgo the shield for a free hand until its next initiative"
+        )
     }
 }
 

@@ -32,14 +32,14 @@ pub enum CombatEvent {
     Forewarned { faction: String },
     /// Every faction that threw was surprised: the surprises cancel out.
     SurpriseCancelled { factions: Vec<String> },
-    /// A faction's turn in the battle round begins (RULINGS › The battle round).
-    TurnBegan { faction: String },
-    /// A surprised faction loses its turn in the battle's first round (RULINGS › Surprise).
-    TurnLost { faction: String },
-    /// A forgone shield returns to its bearer at the start of its faction's next turn
+    /// A faction's initiative in the battle round begins (RULINGS › The battle round).
+    InitiativeBegan { faction: String },
+    /// A surprised faction loses its initiative in the battle's first round (RULINGS › Surprise).
+    InitiativeLost { faction: String },
+    /// A forgone shield returns to its bearer at the start of its faction's next initiative
     /// (Tactical Combat › Shields; RULINGS › The battle round).
     ShieldReturned { who: String },
-    /// Total defense ends at the start of the creature's faction's next turn.
+    /// Total defense ends at the start of the creature's faction's next initiative.
     TotalDefenseEnded { who: String },
     /// A step that would have provoked an attack of opportunity did not, and why (Tactical
     /// Combat › Cautious Movement, Combat Reflexes, Disengage; RULINGS › The battle round).
@@ -59,7 +59,7 @@ pub enum CombatEvent {
         note: Option<AttackNote>,
         damage: Option<Box<Damage>>,
     },
-    /// A creature was ordered to attack a target with a weapon, in its faction's turn.
+    /// A creature was ordered to attack a target with a weapon, in its faction's initiative.
     AttackOrdered {
         who: String,
         target: String,
@@ -92,7 +92,7 @@ impl LogEvent for CombatEvent {
         delve_ground::log::LogKind::Combat
     }
 
-    /// The acting order and the turns are told to every faction, with another faction's name
+    /// The acting order and the initiatives are told to every faction, with another faction's name
     /// as "the foe" (RULINGS › Knowledge).
     fn told_to_party(&self, _members: &[&str], party: &str) -> Option<String> {
         let called = |faction: &str| {
@@ -113,8 +113,8 @@ impl LogEvent for CombatEvent {
                         .join(", ")
                 ))
             }
-            CombatEvent::TurnBegan { faction } if faction != party => {
-                Some(format!("{}'s turn", called(faction)))
+            CombatEvent::InitiativeBegan { faction } if faction != party => {
+                Some(format!("{}'s initiative", called(faction)))
             }
             CombatEvent::SurpriseCancelled { .. } => {
                 Some("both sides surprised: the surprises cancel out".to_owned())
@@ -139,7 +139,7 @@ impl LogEvent for CombatEvent {
             CombatEvent::Initiative { roll } => Some(&roll.name),
             CombatEvent::Surprise { faction, .. }
             | CombatEvent::Forewarned { faction }
-            | CombatEvent::TurnLost { faction } => Some(faction),
+            | CombatEvent::InitiativeLost { faction } => Some(faction),
             _ => None,
         }
     }
@@ -240,17 +240,17 @@ impl fmt::Display for CombatEvent {
                 Ok(())
             }
             CombatEvent::ActingOrder { order } => write!(f, "acting order: {}", order.join(", ")),
-            CombatEvent::TurnBegan { faction } => write!(f, "{faction}'s turn"),
-            CombatEvent::TurnLost { faction } => write!(
+            CombatEvent::InitiativeBegan { faction } => write!(f, "{faction}'s initiative"),
+            CombatEvent::InitiativeLost { faction } => write!(
                 f,
-                "{faction} is surprised and loses its turn in this round: it does nothing"
+                "{faction} is surprised and loses its initiative in this round: it does nothing"
             ),
             CombatEvent::ShieldReturned { who } => write!(
                 f,
-                "{who} takes up its shield again: its bonuses return at its faction's turn"
+                "{who} takes up its shield again: its bonuses return at its faction's initiative"
             ),
             CombatEvent::TotalDefenseEnded { who } => {
-                write!(f, "{who}'s total defense ends at its faction's turn")
+                write!(f, "{who}'s total defense ends at its faction's initiative")
             }
             CombatEvent::OpportunityNotTaken { who, mover, why } => write!(
                 f,
@@ -372,7 +372,7 @@ pub enum NoOpportunity {
     /// It cannot act (RULINGS › The battle round): down, stuck, drowning, crawling a traverse,
     /// surprised in the round its faction loses, …
     Held { hold: crate::rules::acting::Hold },
-    /// It takes total defense: no attacks until its next turn.
+    /// It takes total defense: no attacks until its next initiative.
     TotalDefense,
     /// Vulnerable: it makes no attacks of opportunity (RULINGS › Conditions …).
     Vulnerable,
@@ -392,7 +392,10 @@ impl std::fmt::Display for NoOpportunity {
             }
             NoOpportunity::Held { hold } => write!(f, "{hold}"),
             NoOpportunity::TotalDefense => {
-                write!(f, "it takes total defense: no attacks until its next turn")
+                write!(
+                    f,
+                    "it takes total defense: no attacks until its next initiative"
+                )
             }
             NoOpportunity::Vulnerable => write!(f, "it is vulnerable"),
             NoOpportunity::Disengaged => {

@@ -87,7 +87,8 @@ pub(crate) fn choose_sacrifice(
 pub struct Jammed;
 
 /// Shields: the shield's bonuses forgone for a free hand in `round`, until the start of its
-/// bearer's faction's next turn (RULINGS › The battle round), or the next round outside a battle.
+/// bearer's faction's next initiative (RULINGS › The battle round), or the next round outside a
+/// battle.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShieldForgone {
     pub round: u64,
@@ -132,21 +133,21 @@ pub const TOTAL_DEFENSE_AC: i32 = 4;
 
 /// Taking the total defense action in `round` (no attacks, of opportunity neither; +4 AC;
 /// doubles a shield wall's bonus when the whole wall does), until the start of its faction's
-/// next turn (outside a battle, the next round).
+/// next initiative (outside a battle, the next round).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TotalDefense {
     pub round: u64,
 }
 
-/// `TotalDefense`: +4 AC and no attacks until its next turn. It takes the action (its cost), so
-/// the creature makes no attack this round; a standing attack order waits for the next.
+/// `TotalDefense`: +4 AC and no attacks until its next initiative. It takes the action (its cost),
+/// so the creature makes no attack this round; a standing attack order waits for the next.
 pub(crate) fn total_defense(world: &mut World, who: Entity) -> Result<(), Refusal> {
     let round = world.resource::<Clock>().rounds;
     world.entity_mut(who).insert(TotalDefense { round });
     Ok(())
 }
 
-/// `ForgoShield`: a free hand, for the shield's bonuses until its next turn.
+/// `ForgoShield`: a free hand, for the shield's bonuses until its next initiative.
 pub(crate) fn forgo_shield(world: &mut World, who: Entity) -> Result<(), Refusal> {
     bears_a_shield_proficiently(world, who)?;
     let round = world.resource::<Clock>().rounds;
@@ -165,8 +166,8 @@ pub fn activation_is_a_move_action(base_attack_bonus: i32, use_magic_device: boo
 }
 
 /// `ActivateEnchantment`: turns a weapon's enchantment on. As a move action the creature stops
-/// walking this round and moves no farther, whatever else limits its move; as a standard action
-/// it does not attack this round. (In a battle it is carried out in its faction's turn, before
+/// walking this round and moves no farther, whatever else limits its move; as a standard action it
+/// does not attack this round. (In a battle it is carried out in its faction's initiative, before
 /// the faction walks: its move is not yet spent.)
 pub(crate) fn activate_enchantment(
     world: &mut World,

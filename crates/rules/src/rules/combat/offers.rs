@@ -23,8 +23,9 @@ use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::Proficiency;
 use delve_ground::time::Clock;
 
-/// The time an attack order takes: it stands, and is carried out in each of the faction's turns.
-const EACH_TURN: &str = "each round";
+/// The time an attack order takes: it stands, and is carried out in each of the faction's
+/// initiatives.
+const EACH_ROUND: &str = "each round";
 
 /// The battle's choices for a creature in it, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).
@@ -94,7 +95,7 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
                 Concern::Creature(foe_name.clone()),
                 Choice::new(
                     "disengage",
-                    "a swift action, in its faction's turn",
+                    "a swift action, in its faction's initiative",
                     None,
                     "its first 5' away this round provokes no attack from it",
                     Disengage {
@@ -110,9 +111,9 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
             Concern::Here,
             Choice::new(
                 "total defense",
-                "its action, in its faction's turn",
+                "its action, in its faction's initiative",
                 None,
-                &format!("+{TOTAL_DEFENSE_AC} AC and no attacks until its next turn"),
+                &format!("+{TOTAL_DEFENSE_AC} AC and no attacks until its next initiative"),
                 TotalDefense {
                     who: name.to_owned(),
                 },
@@ -127,9 +128,9 @@ pub(crate) fn battle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice
             Concern::Gear("shield".to_owned()),
             Choice::new(
                 "forgo the shield",
-                "free, in its faction's turn",
+                "free, in its faction's initiative",
                 None,
-                "a free hand; none of the shield's bonuses until its next turn",
+                "a free hand; none of the shield's bonuses until its next initiative",
                 ForgoShield {
                     who: name.to_owned(),
                 },
@@ -211,7 +212,7 @@ pub fn sacrifice_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
                     "free; it stands",
                     None,
                     &format!("now: {}", now.words()),
-                    super::SacrificeShield {
+                    super::commands::SacrificeShield {
                         who: name.to_owned(),
                         when,
                     },
@@ -223,8 +224,8 @@ pub fn sacrifice_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
 }
 
 /// Clearing a jammed firearm (Tactical Combat › Firearms): in a battle a full-round action (a
-/// standard action with Gunsmithing), in its faction's turn; outside one, a round's work. Offered
-/// whether or not a battle is on, under no hold (the gate's holds are asked by
+/// standard action with Gunsmithing), in its faction's initiative; outside one, a round's work.
+/// Offered whether or not a battle is on, under no hold (the gate's holds are asked by
 /// `rules::choices_for`).
 pub fn jam_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let Some(name) = world
@@ -239,7 +240,7 @@ pub fn jam_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let in_battle = world.get_resource::<Battle>().is_some_and(|b| b.active);
     let time = match (in_battle, gunsmith) {
         (false, _) => "1 round",
-        (true, true) => "its action (Gunsmithing), in its faction's turn",
+        (true, true) => "its action (Gunsmithing), in its faction's initiative",
         (true, false) => "the whole round: no move, no attack",
     };
     let clear = ClearJam {
@@ -280,7 +281,7 @@ fn attacks(world: &World, who: Entity, name: &str, c: &Combatant) -> Vec<(Concer
                     chance,
                     ..Choice::new(
                         &format!("attack with its {}", w.name),
-                        EACH_TURN,
+                        EACH_ROUND,
                         Some(need),
                         &format!("{} {:?} damage", w.damage, w.damage_type),
                         Attack {

@@ -59,13 +59,11 @@ pub struct Provoked {
 }
 
 impl Provoked {
-    /// `mover` steps from `from` to `to`: every hostile threatening `from` may strike.
-    #[allow(clippy::too_many_arguments)]
+    /// `mover` steps away from `from`: every hostile threatening `from` may strike.
     pub fn leaving(
         &mut self,
         mover: Entity,
         from: GridPos,
-        _to: GridPos,
         (cautious, acrobatic): (bool, bool),
         mine: Option<Faction>,
         occupants: &[Occupant],
@@ -157,7 +155,7 @@ pub(crate) fn ready_opportunities(world: &mut World) {
     };
 }
 
-/// Who disengages this round, and from whom: a swift action taken in the faction's turn.
+/// Who disengages this round, and from whom: a swift action taken in the faction's initiative.
 fn disengaging(world: &mut World) -> Vec<(Entity, Entity)> {
     let round = world.resource::<Clock>().rounds;
     read_query(world, |d: Query<(Entity, &Disengaging)>| {
@@ -187,7 +185,6 @@ fn find_provocations(world: &mut World) {
         provoked.leaving(
             s.who,
             s.from,
-            s.to,
             (s.cautious, s.acrobatic),
             s.faction,
             &occupants,
@@ -242,7 +239,7 @@ pub(crate) fn opportunity_attacks(world: &mut World) {
             let mover = crate::creature::name_of(world, p.mover);
             delve_ground::log::log_in(
                 world,
-                super::CombatEvent::OpportunityNotTaken { who, mover, why },
+                super::events::CombatEvent::OpportunityNotTaken { who, mover, why },
             );
             continue;
         }

@@ -111,7 +111,7 @@ pub(crate) fn lose_condition(
 }
 
 /// Ends conditions when their time comes: disorder at the start of the creature's next
-/// initiative (its faction's next turn in a battle, the next round outside one), and whatever
+/// initiative (its faction's next initiative in a battle, the next round outside one), and whatever
 /// lasts to the end of a round when that round ends.
 pub struct ConditionsPlugin;
 
@@ -124,8 +124,8 @@ impl Plugin for ConditionsPlugin {
         .init_resource::<ActingOrder>()
         .add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
         .add_systems(
-            crate::schedule::FactionTurn,
-            start_of_initiative.in_set(crate::schedule::TurnSet::StartOfTurn),
+            crate::schedule::FactionInitiative,
+            start_of_initiative.in_set(crate::schedule::InitiativeSet::StartOfInitiative),
         )
         .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
         crate::rules::areas::RuleArea::offers(
@@ -156,8 +156,9 @@ fn stand_up_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, cra
 }
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next
-/// initiative"; RULINGS › The battle round: until the start of the runner's faction's next turn.
-/// Outside a battle a creature's initiative starts each round; in one, its faction's turn does.
+/// initiative"; RULINGS › The battle round: until the start of the runner's faction's next
+/// initiative. Outside a battle a creature's initiative starts each round; in one, its faction's
+/// initiative does.
 fn start_of_initiative(
     clock: Res<Clock>,
     acting: Res<ActingOrder>,

@@ -11,7 +11,7 @@ use crate::creature::{Faction, Position};
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::Lock;
 
-use super::Door;
+use super::door::{Door, door_at};
 
 /// A door as a faction found it when it last tried it: its lock, whether it was stuck, and
 /// its spikes.
@@ -61,7 +61,7 @@ pub(super) fn learn(world: &mut World, who: Entity, at: GridPos) {
     {
         return;
     }
-    let Some((e, d)) = super::door_at(world, at) else {
+    let Some((e, d)) = door_at(world, at) else {
         return;
     };
     if d.secret {
@@ -89,7 +89,7 @@ pub(super) fn learn_spikes(world: &mut World, who: Entity, at: GridPos) {
     let Some(faction) = world.get::<Faction>(who).copied() else {
         return;
     };
-    let Some((e, d)) = super::door_at(world, at) else {
+    let Some((e, d)) = door_at(world, at) else {
         return;
     };
     if let Some(mut t) = world.get_mut::<TriedBy>(e)

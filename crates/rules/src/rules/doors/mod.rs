@@ -21,13 +21,13 @@ use crate::creature::{ClassLevel, Equipment, Position};
 use crate::rules::abilities::delve_modifier;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::DoorSpec;
 use delve_ground::level::schema::{DoorState, Gear, Lock};
 use delve_ground::log::{EventLog, log_in};
 use delve_ground::query_cache::{in_entity_order, read_query};
 use delve_ground::time::Clock;
 
 mod choices;
+mod door;
 mod forcing;
 mod known;
 mod picking;
@@ -36,45 +36,14 @@ pub use choices::choices_at_door;
 use choices::choices_at_doors_beside;
 pub use choices::ways_through;
 pub use choices::{DoorThrowMods, DoorWorker};
+use door::door_at;
+pub use door::{Door, door_here};
 pub(crate) use forcing::attack_door;
 pub use forcing::{Battering, DroveSpike, bash, batter, spike};
 use forcing::{battering_rounds, can_batter, harms_structure};
 pub use known::{Tried, TriedBy, known_door};
 pub use picking::{FailedHastyPicks, PickingLock};
 pub(crate) use picking::{pick_hastily, pick_methodically};
-
-/// A door (Dungeon Delves › Doors and Dungeonbashing): as the level file describes it (its
-/// fields are read through it: `door.lock`, `door.spikes`), and whether it was battered down.
-#[derive(Component, Clone, Debug, PartialEq, Eq, Deref, DerefMut)]
-pub struct Door {
-    #[deref]
-    pub spec: DoorSpec,
-    /// Battered or broken down: it stands open for good.
-    pub broken: bool,
-    /// Structural hit points it has lost to attacks (the doors table's SHP).
-    pub structural_damage: u32,
-}
-
-impl From<&DoorSpec> for Door {
-    /// The door as the level file describes it, not yet battered down.
-    fn from(spec: &DoorSpec) -> Self {
-        Self {
-            spec: spec.clone(),
-            broken: false,
-            structural_damage: 0,
-        }
-    }
-}
-
-impl Door {
-    /// Structural hit points left; `None` for a door the table gives none (a lead glass
-    /// window: any damaging hit breaks it).
-    pub fn structural_hp_left(&self) -> Option<u32> {
-        self.material
-            .structural_hp()
-            .map(|hp| hp.saturating_sub(self.structural_damage))
-    }
-}
 
 /// The most spikes a door can take.
 pub const MAX_SPIKES: u8 = 4;
@@ -115,21 +84,6 @@ pub fn bashing_modifiers(
         ));
     }
     mods
-}
-
-/// The door at `at`, as it is now.
-pub fn door_here(world: &mut World, at: GridPos) -> Option<Door> {
-    door_at(world, at).map(|(_, d)| d)
-}
-
-/// The door a creature stands next to at `at`, with its entity.
-fn door_at(world: &mut World, at: GridPos) -> Option<(Entity, Door)> {
-    read_query(world, |q: Query<(Entity, &Position, &Door)>| {
-        q.iter()
-            .find(|(_, p, _)| p.0 == at)
-            .map(|(e, _, d)| (e, d.clone()))
-    })
-    .flatten()
 }
 
 /// The door at `door`, if `who` stands next to it.

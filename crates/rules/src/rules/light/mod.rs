@@ -357,8 +357,8 @@ impl Plugin for LightPlugin {
         .add_systems(SimRound, burn_fuel.in_set(RoundSet::Fuel))
         // In a battle, lights carried along are where their bearers are before anyone attacks.
         .add_systems(
-            crate::schedule::FactionTurn,
-            update_light_map.in_set(crate::schedule::TurnSet::Light),
+            crate::schedule::FactionInitiative,
+            update_light_map.in_set(crate::schedule::InitiativeSet::Light),
         );
     }
 }

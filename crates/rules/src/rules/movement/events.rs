@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::rules::movement::Pace;
+use super::speeds::Pace;
 use delve_ground::grid::GridPos;
 use delve_ground::log::LogEvent;
 

@@ -11,7 +11,9 @@ use crate::state::KeepsState;
 use delve_ground::grid::path::{Path, find_path, find_path_with};
 use delve_ground::grid::{DungeonGrid, GridPos};
 
-use super::MoveRefusal;
+use super::events::{HaltReason, MovementEvent};
+use super::refusals::MoveRefusal;
+use super::walking::Walking;
 
 /// A square a walker knows is dangerous to enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +160,7 @@ pub(crate) fn mind_the_way(world: &mut World) {
     }
     type Walker<'a> = (
         Entity,
-        &'a super::Walking,
+        &'a Walking,
         &'a crate::creature::Position,
         Option<&'a Faction>,
     );
@@ -186,23 +188,23 @@ pub(crate) fn mind_the_way(world: &mut World) {
         let stop = match way(world, who, at, to) {
             Ok(path) => match on_the_path(world, who, &path.squares).first() {
                 None => {
-                    if let Some(mut w) = world.get_mut::<super::Walking>(who) {
+                    if let Some(mut w) = world.get_mut::<Walking>(who) {
                         w.path = path.squares;
                         w.next = 1;
                         w.knowingly.clear();
                     }
                     continue;
                 }
-                Some(&trap) => super::HaltReason::Trap { at: trap },
+                Some(&trap) => HaltReason::Trap { at: trap },
             },
-            Err(MoveRefusal::HoleInTheWay { at: hole }) => super::HaltReason::Hole { at: hole },
+            Err(MoveRefusal::HoleInTheWay { at: hole }) => HaltReason::Hole { at: hole },
             Err(_) => continue,
         };
-        world.entity_mut(who).remove::<super::Walking>();
+        world.entity_mut(who).remove::<Walking>();
         let name = crate::creature::name_of(world, who);
         delve_ground::log::log_in(
             world,
-            super::MovementEvent::Halted {
+            MovementEvent::Halted {
                 who: name,
                 at,
                 reason: stop,

@@ -16,9 +16,14 @@
 
 mod commands;
 pub mod events;
-pub use commands::{Halt, Move, MoveRefusal};
+mod refusals;
+mod walking;
+pub use commands::{Halt, Move};
 pub use events::{HaltReason, MovementEvent};
+pub use refusals::MoveRefusal;
+pub use walking::Walking;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -26,12 +31,11 @@ use crate::act::{Refusal, square_of};
 use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
 use crate::rules::conditions::Conditions;
 use crate::schedule::{RoundSet, SimRound};
-use delve_ground::dice::Dice;
 use delve_ground::grid::distance::step_feet;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Gear, Proficiency, SaveCategory};
 use delve_ground::log::EventLog;
-use delve_ground::time::Clock;
+use delve_ground::table::Table;
 
 pub mod hazards;
 mod running;
@@ -49,62 +53,6 @@ mod steps;
 use steps::{
     mouth_taken, occupants, stop_short_of_others, take_the_steps, tenths_to_spend, walk_ended,
 };
-
-/// A walk in progress.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct Walking {
-    pub path: Vec<GridPos>,
-    /// Index in `path` of the next square to enter.
-    pub next: usize,
-    pub pace: Pace,
-    /// Feet (in tenths) carried over from earlier rounds.
-    pub banked_tenths: u32,
-    /// Whether an odd number of diagonal steps has been taken (5-10-5).
-    pub odd_diagonals: bool,
-    /// A party's leader walks no faster than its slowest member: tenths of a foot per round.
-    pub cap_tenths: Option<u32>,
-    /// Tactical Combat › Cautious Movement: half combat speed (rounded down to 5'), and moving
-    /// through threatened squares provokes no attacks of opportunity.
-    pub cautious: bool,
-    /// Tactical Combat › Cautious Movement: full speed through threatened squares with
-    /// Acrobatics; each threatener's attack of opportunity is avoided by a successful check.
-    pub acrobatic: bool,
-    /// The known hazards on the path when it was planned: crossed knowingly (RULINGS › Pits and
-    /// holes). One learned of since stops or turns the walk ([`hazards::mind_the_way`]).
-    pub knowingly: Vec<GridPos>,
-}
-
-impl Walking {
-    pub fn new(path: Vec<GridPos>, pace: Pace) -> Self {
-        Self {
-            path,
-            next: 1,
-            pace,
-            banked_tenths: 0,
-            odd_diagonals: false,
-            cap_tenths: None,
-            cautious: false,
-            acrobatic: false,
-            knowingly: Vec::new(),
-        }
-    }
-
-    pub fn destination(&self) -> Option<GridPos> {
-        self.path.last().copied()
-    }
-
-    /// Feet of path still ahead, by the 5-10-5 rule (terrain costs not counted).
-    pub fn feet_left(&self, scale_feet: u32) -> u32 {
-        let mut odd = self.odd_diagonals;
-        let mut feet = 0;
-        for w in self.path[self.next.saturating_sub(1)..].windows(2) {
-            let diagonal = w[0].x != w[1].x && w[0].y != w[1].y;
-            feet += step_feet(diagonal, odd, scale_feet);
-            odd ^= diagonal;
-        }
-        feet
-    }
-}
 
 /// This round the creature may move no farther than `feet` (Situational Penalties › Penalty
 /// to ranged attacks from movement: one that attacked before moving may then move only within
@@ -226,30 +174,30 @@ pub(crate) fn take_steps(
     out
 }
 
-/// Notes a creature's movement this round and logs it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn record_move(
-    log: &mut EventLog,
-    round: u64,
-    who: &str,
-    moved: &mut MovedThisRound,
-    pace: Pace,
-    from: GridPos,
-    to: GridPos,
-    feet: u32,
-) {
-    moved.feet += feet;
-    moved.pace = Some(pace);
-    if feet > 0 {
-        log.push(
-            round,
-            MovementEvent::Moved {
-                who: who.to_owned(),
-                from,
-                to,
-                feet,
-            },
-        );
+impl MovedThisRound {
+    /// Notes a creature's movement this round and logs it.
+    pub(crate) fn record(
+        &mut self,
+        log: &mut EventLog,
+        round: u64,
+        who: &str,
+        pace: Pace,
+        (from, to): (GridPos, GridPos),
+        feet: u32,
+    ) {
+        self.feet += feet;
+        self.pace = Some(pace);
+        if feet > 0 {
+            log.push(
+                round,
+                MovementEvent::Moved {
+                    who: who.to_owned(),
+                    from,
+                    to,
+                    feet,
+                },
+            );
+        }
     }
 }
 
@@ -370,8 +318,8 @@ impl Plugin for MovementPlugin {
             .add_systems(SimRound, hazards::mind_the_way.in_set(RoundSet::WayAhead))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
             .add_systems(
-                crate::schedule::FactionTurn,
-                walk.in_set(crate::schedule::TurnSet::Walking),
+                crate::schedule::FactionInitiative,
+                walk.in_set(crate::schedule::InitiativeSet::Walking),
             )
             .add_systems(
                 SimRound,
@@ -554,26 +502,29 @@ fn barred(
         .map(|_| HaltReason::Occupied { at: to })
 }
 
+/// The rules a step is taken under, as the level's modules have them: the tactical rules, the
+/// acting order (whose initiative it is in a battle), the situational penalties, and squeezing.
+#[derive(SystemParam)]
+pub struct StepRules<'w> {
+    pub tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
+    pub acting: Res<'w, crate::creature::ActingOrder>,
+    pub penalties_on: Option<Res<'w, crate::rules::modules::SituationalPenaltiesOn>>,
+    pub squeezing: Option<Res<'w, squeezes::Squeezes>>,
+}
+
 /// Each round, every walker spends its pace's feet on steps along its path.
-#[allow(clippy::too_many_arguments)]
 pub fn walk(
-    grid: Res<DungeonGrid>,
-    clock: Res<Clock>,
+    mut table: Table,
     factions: Option<Res<crate::creature::Factions>>,
-    mut dice: ResMut<Dice>,
-    mut log: ResMut<EventLog>,
     mut walkers: Query<Walker>,
     standing: Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
     mut taken: ResMut<StepsTaken>,
-    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
-    acting: Res<crate::creature::ActingOrder>,
-    penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
-    squeezing: Option<Res<squeezes::Squeezes>>,
+    rules: StepRules,
     mut commands: Commands,
 ) {
-    let round = clock.rounds;
+    let round = table.clock.rounds;
     // Dungeon Delves › Squeezing, as the squeezing rules register it (none: no squeezes).
-    let squeeze_on = squeezes::Squeezes::on(squeezing.as_deref());
+    let squeeze_on = squeezes::Squeezes::on(rules.squeezing.as_deref());
     let no_factions = crate::creature::Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
     let mut occupants = occupants(&standing, &walkers);
@@ -583,7 +534,7 @@ pub fn walk(
     // turn, only those whose faction is not fighting walk.
     let mut order: Vec<Entity> = walkers
         .iter()
-        .filter(|w| acting.acts_now(w.faction.copied()))
+        .filter(|w| rules.acting.acts_now(w.faction.copied()))
         .map(|w| w.entity)
         .collect();
     order.sort();
@@ -615,9 +566,9 @@ pub fn walk(
         let stuck = conditions.has(ConditionKind::Stuck);
         let winded = !stuck && w.pace == Pace::Running && conditions.has(ConditionKind::Winded);
         if winded {
-            let (who, at) = (name.to_string(), pos.0);
-            let reason = HaltReason::Winded;
-            log.push(round, MovementEvent::Halted { who, at, reason });
+            let (who, at, reason) = (name.to_string(), pos.0, HaltReason::Winded);
+            let halted = MovementEvent::Halted { who, at, reason };
+            table.log.push(round, halted);
         }
         if stuck || winded {
             commands.entity(entity).remove::<Walking>();
@@ -628,15 +579,15 @@ pub fn walk(
         let Steps {
             mut steps,
             mut blocked,
-        } = take_steps(&grid, &w.path, w.next, &mut banked, &mut odd, water);
+        } = take_steps(&table.grid, &w.path, w.next, &mut banked, &mut odd, water);
         // Dungeon Delves › Squeezing.
         let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
         // The square before a squeeze's mouth another stands on: it squeezes on at once.
-        let mouth_taken = mouth_taken(&grid, &squares, &occupants, entity);
+        let mouth_taken = mouth_taken(&table.grid, &squares, &occupants, entity);
         let squeezed = squeeze_on(
-            &grid,
-            (&mut dice, &mut log, round),
-            (tactical.as_deref(), penalties_on.is_some()),
+            &table.grid,
+            (&mut table.dice, &mut table.log, round),
+            (rules.tactical.as_deref(), rules.penalties_on.is_some()),
             squeezes::SqueezingMover {
                 name,
                 at: pos.0,
@@ -662,7 +613,7 @@ pub fn walk(
             }
         }
         if let Some(reason) = stop_short_of_others(
-            (&grid, &occupants, factions),
+            (&table.grid, &occupants, factions),
             (entity, faction.copied()),
             &w,
             (&mut steps, &mut banked, water),
@@ -671,9 +622,9 @@ pub fn walk(
         }
         let fell = w.pace == Pace::Running
             && falls_running_into_difficult_terrain(
-                &grid,
-                (&mut dice, &mut log, round),
-                crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref()),
+                &table.grid,
+                (&mut table.dice, &mut table.log, round),
+                crate::rules::throws::Thrower::new(name, &conditions, rules.tactical.as_deref()),
                 (saves, profs, class),
                 &mut steps,
             );
@@ -685,8 +636,9 @@ pub fn walk(
             (&mut occupants, &mut taken),
         );
         w.banked_tenths = if fell { 0 } else { banked };
-        record_move(&mut log, round, name, &mut moved, w.pace, from, pos.0, feet);
-        after_running(&mut log, round, name, &mut conditions, (w.pace, feet, fell));
+        let log = &mut table.log;
+        moved.record(log, round, name, w.pace, (from, pos.0), feet);
+        after_running(log, round, name, &mut conditions, (w.pace, feet, fell));
         let arrived = w.next >= w.path.len();
         let ended = walk_ended(name.to_string(), pos.0, (fell, blocked, arrived));
         if let Some(event) = ended {

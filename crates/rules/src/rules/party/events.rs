@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::Formation;
+use super::parties::Formation;
 use crate::rules::movement::Pace;
 use delve_ground::grid::GridPos;
 use delve_ground::log::LogEvent;

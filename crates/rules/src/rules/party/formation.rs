@@ -1,26 +1,24 @@
 //! The party's formation (Dungeon Delves › Marching Order): the passage's width sets how many walk abreast, the leader's trail is where the others walk, and the followers take their places behind it each round, squeezing and running as walkers do.
 
-use crate::creature::{
-    ActingOrder, ClassLevel, Encumbrance, Faction, Position, Proficiencies, SavingThrows,
-};
+use crate::creature::{ClassLevel, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
 use crate::rules::conditions::Conditions;
 use crate::rules::movement::squeezes::{SqueezedOn, Squeezes, SqueezingMover};
 use crate::rules::movement::{
-    MovedThisRound, Pace, Speeds, Walking, after_running, falls_running_into_difficult_terrain,
-    record_move, take_steps,
+    MovedThisRound, Pace, Speeds, StepRules, Walking, after_running,
+    falls_running_into_difficult_terrain, take_steps,
 };
-use crate::rules::tactical::TacticalCombat;
 use crate::rules::throws::Thrower;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use delve_ground::dice::Dice;
 use delve_ground::grid::path::find_path_with;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
-use delve_ground::time::Clock;
+use delve_ground::table::Table;
 
-use super::PartyEvent;
-use super::{Following, Formation, Parties, Party, party_tenths_per_round};
+use super::events::PartyEvent;
+use super::parties::{Following, Formation, Parties, Party, party_tenths_per_round};
+use super::staying::StayingBehind;
 
 /// Width in feet of the passage at `at`, across the direction of travel `dir`: the square itself
 /// and the passable squares on either side of it, up to two each way.
@@ -111,29 +109,30 @@ pub(super) type Member<'a> = (
 /// A party's leader, as its followers see it.
 pub(super) type Leader<'a> = (&'a Position, Option<&'a Walking>, Option<&'a Faction>);
 
+/// What the followers keep to and keep from: the members out of the formation (those staying
+/// behind, and followers walking a way of their own), and the holes they know of.
+#[derive(SystemParam)]
+pub(super) struct Keeping<'w, 's> {
+    staying: Query<'w, 's, (), With<StayingBehind>>,
+    own_way: Query<'w, 's, (), (With<Walking>, With<Following>)>,
+    hazards: Option<Res<'w, crate::rules::movement::hazards::KnownHazards>>,
+}
+
 /// After the leader has walked, the followers take their places behind it.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn keep_formation(
-    grid: Res<DungeonGrid>,
-    clock: Res<Clock>,
-    mut dice: ResMut<Dice>,
-    mut log: ResMut<EventLog>,
+    mut table: Table,
     mut parties: ResMut<Parties>,
     leaders: Query<Leader, Without<Following>>,
     mut members: Query<Member>,
-    acting: Res<ActingOrder>,
-    tactical: Option<Res<TacticalCombat>>,
-    penalties_on: Option<Res<crate::rules::modules::SituationalPenaltiesOn>>,
-    hazards: Option<Res<crate::rules::movement::hazards::KnownHazards>>,
-    squeezing: Option<Res<Squeezes>>,
-    staying: Query<(), With<super::StayingBehind>>,
-    own_way: Query<(), (With<Walking>, With<Following>)>,
+    rules: StepRules,
+    keeping: Keeping,
     mut commands: Commands,
 ) {
-    let round = clock.rounds;
-    let squeeze_on = Squeezes::on(squeezing.as_deref());
+    let round = table.clock.rounds;
+    let grid: &DungeonGrid = &table.grid;
+    let squeeze_on = Squeezes::on(rules.squeezing.as_deref());
     let no_hazards = crate::rules::movement::hazards::KnownHazards::default();
-    let hazards = hazards.as_deref().unwrap_or(&no_hazards);
+    let hazards = keeping.hazards.as_deref().unwrap_or(&no_hazards);
     for party in &mut parties.0 {
         let (Some(pace), Some(leader)) = (party.pace, party.leader()) else {
             continue;
@@ -141,18 +140,18 @@ pub(super) fn keep_formation(
         let Ok((at, walking, faction)) = leaders.get(leader) else {
             continue;
         };
-        // In a battle the followers close up in their faction's turn, after the leader.
-        if !acting.acts_now(faction.copied()) {
+        // In a battle the followers close up in their faction's initiative, after the leader.
+        if !rules.acting.acts_now(faction.copied()) {
             continue;
         }
         // The leader's steps this round extend the trail; the formation fits the passage.
-        let formation = extend_the_trail(party, at.0, walking, &grid, (&mut log, round));
+        let formation = extend_the_trail(party, at.0, walking, grid, (&mut table.log, round));
         let speeds = |e: Entity| members.get(e).ok().and_then(|m| Speeds::of(m.3.0, m.4));
         // (One who stays behind holds its square: it takes no place in the formation.)
         let followers: Vec<Entity> = party.marching_order[1..]
             .iter()
             .copied()
-            .filter(|&e| !staying.contains(e))
+            .filter(|&e| !keeping.staying.contains(e))
             .collect();
         let Some(budget) = party_tenths_per_round(&followers, pace, speeds) else {
             // No one follows (a party of one): the march ends when its leader stops.
@@ -162,12 +161,12 @@ pub(super) fn keep_formation(
             }
             continue;
         };
-        let slots = formation_slots(&grid, &party.trail, followers.len(), formation);
+        let slots = formation_slots(grid, &party.trail, followers.len(), formation);
         let mut taken: Vec<GridPos> = vec![at.0];
         // In a battle each fights where it stands: the march ends with the leader's walk, and
         // followers may close up onto a fellow's square (two share one only in a squeeze or a
         // fight).
-        let fighting = faction.is_some_and(|f| acting.fighting(*f));
+        let fighting = faction.is_some_and(|f| rules.acting.fighting(*f));
         // Where each member stands, kept as they move: outside a fight a follower's move never
         // ends on a fellow's square.
         let mut standing: Vec<(Entity, GridPos)> = party
@@ -207,7 +206,7 @@ pub(super) fn keep_formation(
             // (One walking a way of its own, told to, is not pulled back into line.)
             let Some(slot) = slot
                 .filter(|s| !taken.contains(s))
-                .filter(|_| free_to_follow(&conditions, rolls.3) && !own_way.contains(e))
+                .filter(|_| free_to_follow(&conditions, rolls.3) && !keeping.own_way.contains(e))
             else {
                 taken.push(pos.0);
                 continue;
@@ -222,7 +221,7 @@ pub(super) fn keep_formation(
             // over the head where the leader kept out of it (a follower walks where the leader
             // walked, not where it would have to swim).
             let swims = deep(pos.0) || party.trail.iter().any(|&p| deep(p));
-            let Some(path) = find_path_with(&grid, pos.0, slot, |p| {
+            let Some(path) = find_path_with(grid, pos.0, slot, |p| {
                 grid.is_passable(p) && !hazards.hole(faction.copied(), p) && (swims || !deep(p))
             }) else {
                 taken.push(pos.0);
@@ -230,7 +229,7 @@ pub(super) fn keep_formation(
             };
             let mut odd = false;
             let mut steps = take_steps(
-                &grid,
+                grid,
                 &path.squares,
                 1,
                 &mut follow.banked_tenths,
@@ -241,9 +240,9 @@ pub(super) fn keep_formation(
             // Dungeon Delves › Squeezing: followers squeeze through as walkers do.
             let squares: Vec<GridPos> = steps.iter().map(|s| s.0).collect();
             let squeezed = squeeze_on(
-                &grid,
-                (&mut dice, &mut log, round),
-                (tactical.as_deref(), penalties_on.is_some()),
+                grid,
+                (&mut table.dice, &mut table.log, round),
+                (rules.tactical.as_deref(), rules.penalties_on.is_some()),
                 SqueezingMover {
                     mouth_taken: false,
                     name,
@@ -277,9 +276,9 @@ pub(super) fn keep_formation(
             // Running): difficult terrain calls for the save, and a runner is disordered.
             let fell = pace == Pace::Running
                 && falls_running_into_difficult_terrain(
-                    &grid,
-                    (&mut dice, &mut log, round),
-                    Thrower::new(name, &conditions, tactical.as_deref()),
+                    grid,
+                    (&mut table.dice, &mut table.log, round),
+                    Thrower::new(name, &conditions, rules.tactical.as_deref()),
                     (rolls.0, rolls.1, rolls.2),
                     &mut steps,
                 );
@@ -298,8 +297,14 @@ pub(super) fn keep_formation(
             if let Some(s) = standing.iter_mut().find(|s| s.0 == e) {
                 s.1 = pos.0;
             }
-            record_move(&mut log, round, name, &mut moved, pace, from, pos.0, feet);
-            after_running(&mut log, round, name, &mut conditions, (pace, feet, fell));
+            moved.record(&mut table.log, round, name, pace, (from, pos.0), feet);
+            after_running(
+                &mut table.log,
+                round,
+                name,
+                &mut conditions,
+                (pace, feet, fell),
+            );
             taken.push(pos.0);
         }
         if walking.is_none() && (closed_up || !moved_any || fighting) {

@@ -8,11 +8,15 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Parties, PartyEvent, PartyRefusal, StayingBehind};
+use super::events::PartyEvent;
+use super::formation::free_to_follow;
+use super::parties::{Following, Parties};
+use super::refusals::PartyRefusal;
+use super::staying::StayingBehind;
 use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use crate::creature::{Encumbrance, Position};
 use crate::rules::conditions::Conditions;
-use crate::rules::movement::{MovedThisRound, Pace, Speeds, record_move};
+use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::log::log_in;
 
@@ -57,16 +61,7 @@ impl Act for ToTheFront {
             let name = crate::creature::name_of(world, e);
             world.resource_scope(|world, mut log: Mut<delve_ground::log::EventLog>| {
                 if let Some(mut moved) = world.get_mut::<MovedThisRound>(e) {
-                    record_move(
-                        &mut log,
-                        round,
-                        &name,
-                        &mut moved,
-                        Pace::Combat,
-                        from,
-                        to,
-                        feet,
-                    );
+                    moved.record(&mut log, round, &name, Pace::Combat, (from, to), feet);
                 }
             });
         }
@@ -79,9 +74,9 @@ impl Act for ToTheFront {
         let order = p.marching_order.clone();
         for (i, &e) in order.iter().enumerate() {
             if i == 0 {
-                world.entity_mut(e).remove::<super::Following>();
-            } else if world.get::<super::Following>(e).is_none() {
-                world.entity_mut(e).insert(super::Following::default());
+                world.entity_mut(e).remove::<Following>();
+            } else if world.get::<Following>(e).is_none() {
+                world.entity_mut(e).insert(Following::default());
             }
         }
         log_in(
@@ -131,7 +126,7 @@ fn the_moves(world: &World, who: Entity) -> Result<Vec<(Entity, GridPos, GridPos
             let name = crate::creature::name_of(world, e);
             let free = world
                 .get::<Conditions>(e)
-                .is_some_and(|c| super::formation::free_to_follow(c, false))
+                .is_some_and(|c| free_to_follow(c, false))
                 && world.get::<crate::creature::Below>(e).is_none();
             if !free {
                 return Err(PartyRefusal::CannotStepAside { name }.into());

@@ -8,7 +8,9 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Parties, PartyEvent, PartyRefusal};
+use super::events::PartyEvent;
+use super::parties::{Parties, Party};
+use super::refusals::PartyRefusal;
 use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use delve_ground::grid::GridPos;
 use delve_ground::log::log_in;
@@ -31,7 +33,7 @@ impl fmt::Display for Leave {
 
 /// The squares a party may leave the level by: its way in, and the level's way out (an `Exit`
 /// goal).
-pub fn way_out(party: &super::Party) -> Vec<GridPos> {
+pub fn way_out(party: &Party) -> Vec<GridPos> {
     party.way_in.into_iter().chain(party.exit).collect()
 }
 

@@ -5,15 +5,16 @@
 
 mod commands;
 pub mod events;
+mod parties;
+mod refusals;
 pub use commands::{
-    Autonomy, Mapper, MarchingOrder, MoveParty, PartyMindHandler, PartyRefusal, RestParty, TakeFrom,
+    Autonomy, Mapper, MarchingOrder, MoveParty, PartyMindHandler, RestParty, TakeFrom,
 };
 pub use events::PartyEvent;
-
-use std::fmt;
+pub use parties::{Following, Formation, Parties, Party, PartyMember, party_tenths_per_round};
+pub use refusals::PartyRefusal;
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::act::{Refusal, Unable};
 use crate::creature::{ActingOrder, CreatureIndex, Encumbrance, Faction, Position};
@@ -33,80 +34,6 @@ pub use front::ToTheFront;
 pub use staying::{StayBehind, StayingBehind};
 mod leaving;
 pub use leaving::{Leave, way_out};
-
-/// Marks a creature that belongs to a party (an adventurer).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PartyMember;
-
-/// How the party walks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Formation {
-    /// One behind another: corridors 5' wide or less.
-    #[default]
-    SingleFile,
-    /// Side by side in pairs: passages 6' wide or wider.
-    TwoColumns,
-}
-
-impl fmt::Display for Formation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Formation::SingleFile => "single file",
-            Formation::TwoColumns => "two columns",
-        })
-    }
-}
-
-/// A party: its members in marching order, its mapper, and its march if it is moving.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Party {
-    pub name: String,
-    pub marching_order: Vec<Entity>,
-    pub mapper: Option<Entity>,
-    pub formation: Formation,
-    /// The squares the leader has stood on during the march, oldest first.
-    pub trail: Vec<GridPos>,
-    /// The pace of the march, while the leader walks.
-    pub pace: Option<Pace>,
-    /// Where it came in: its leader's square as the level opened. It leaves the level there
-    /// ([`Leave`]).
-    pub way_in: Option<GridPos>,
-    /// The level's way out (an `Exit` goal): it may leave there too.
-    pub exit: Option<GridPos>,
-    /// It has left the level ([`Leave`]).
-    pub left: bool,
-}
-
-impl Party {
-    pub fn leader(&self) -> Option<Entity> {
-        self.marching_order.first().copied()
-    }
-}
-
-/// Every party of the level, by name.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Parties(pub Vec<Party>);
-
-impl Parties {
-    pub fn get(&self, name: &str) -> Option<&Party> {
-        self.0.iter().find(|p| p.name == name)
-    }
-
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut Party> {
-        self.0.iter_mut().find(|p| p.name == name)
-    }
-
-    /// The party a creature belongs to.
-    pub fn of(&self, e: Entity) -> Option<&Party> {
-        self.0.iter().find(|p| p.marching_order.contains(&e))
-    }
-}
-
-/// A follower's walk toward its place in the formation.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Following {
-    pub banked_tenths: u32,
-}
 
 pub struct PartyPlugin;
 
@@ -132,24 +59,10 @@ impl Plugin for PartyPlugin {
                 winded_parties_stop_running.in_set(RoundSet::PartyPace),
             )
             .add_systems(
-                crate::schedule::FactionTurn,
-                keep_formation.in_set(crate::schedule::TurnSet::Formation),
+                crate::schedule::FactionInitiative,
+                keep_formation.in_set(crate::schedule::InitiativeSet::Formation),
             );
     }
-}
-
-/// The slowest member's speeds set the party's pace.
-pub fn party_tenths_per_round(
-    members: &[Entity],
-    pace: Pace,
-    speeds: impl Fn(Entity) -> Option<Speeds>,
-) -> Option<u32> {
-    members
-        .iter()
-        .map(|&e| speeds(e).map(|s| s.tenths_per_round(pace)))
-        .collect::<Option<Vec<u32>>>()?
-        .into_iter()
-        .min()
 }
 
 /// Dungeon Delves › Running: a winded creature cannot run, so a running party with a winded
@@ -558,18 +471,18 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
         .get::<Conditions>(from)
         .is_some_and(crate::rules::conditions::is_down);
     if who == from || !(down || world.get::<Faction>(who) == world.get::<Faction>(from)) {
-        return Err(commands::PartyRefusal::NeitherDownNorCompanion { name: from_name }.into());
+        return Err(PartyRefusal::NeitherDownNorCompanion { name: from_name }.into());
     }
     let (here, there) = (
         crate::act::square_of(world, who)?,
         crate::act::square_of(world, from)?,
     );
     if here.chebyshev(there) > 1 {
-        return Err(commands::PartyRefusal::NotBeside { name: from_name }.into());
+        return Err(PartyRefusal::NotBeside { name: from_name }.into());
     }
     let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
     if depth(who) != depth(from) {
-        return Err(commands::PartyRefusal::NotAtTheSameDepth { name: from_name }.into());
+        return Err(PartyRefusal::NotAtTheSameDepth { name: from_name }.into());
     }
     let mut q = world.query::<(Entity, &crate::rules::light::CarriedBy)>();
     let mut lights: Vec<Entity> = q
@@ -583,7 +496,7 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
         .map(|mut g| std::mem::take(&mut g.0))
         .unwrap_or_default();
     if gear.is_empty() && lights.is_empty() {
-        return Err(commands::PartyRefusal::NothingToTake { name: from_name }.into());
+        return Err(PartyRefusal::NothingToTake { name: from_name }.into());
     }
     let mut described = Vec::new();
     for &l in &lights {

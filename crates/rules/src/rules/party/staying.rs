@@ -9,7 +9,9 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Parties, PartyEvent};
+use super::events::PartyEvent;
+use super::parties::Parties;
+use super::refusals::PartyRefusal;
 use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use delve_ground::log::log_in;
 
@@ -56,9 +58,9 @@ impl Act for StayBehind {
             .resource::<Parties>()
             .of(who)
             .map(|p| p.name.clone())
-            .ok_or(super::PartyRefusal::NotInAParty)?;
+            .ok_or(PartyRefusal::NotInAParty)?;
         if self.stay == world.get::<StayingBehind>(who).is_some() {
-            return Err(super::PartyRefusal::AlreadyStaying { stay: self.stay }.into());
+            return Err(PartyRefusal::AlreadyStaying { stay: self.stay }.into());
         }
         if self.stay {
             world.entity_mut(who).insert(StayingBehind);

@@ -274,7 +274,7 @@ fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Opt
         throw.natural,
         world.get_resource::<crate::rules::tactical::TacticalCombat>(),
     );
-    // "For three rounds": three of its turns (its faction acted already: a round more).
+    // "For three rounds": three of its initiatives (its faction acted already: a round more).
     let acted = world
         .get::<crate::creature::Faction>(target)
         .is_some_and(|&f| {

@@ -11,15 +11,16 @@
 //!
 //! Monsters hear by the same rules; what they hear drives their minds (`policy::monsters`).
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use delve_ground::query_cache::in_entity_order;
 
 use super::{HearingEvent, HowHeard};
-use serde::Serialize;
 
 use super::SoundRefusal;
-use super::{Earshot, NoiseKind, SoundRow, Verdict, bound, verdict};
+use super::noises::{EarshotField, LastRoundNoises, Noise, Noises};
+use super::{NoiseKind, SoundRow, Verdict, bound, verdict};
 use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{
     ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
@@ -31,67 +32,8 @@ use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Proficiency};
 use delve_ground::log::EventLog;
+use delve_ground::table::Table;
 use delve_ground::time::{Clock, ROUNDS_PER_TURN};
-
-/// A noise made this round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Noise {
-    pub at: GridPos,
-    pub sound: SoundRow,
-    /// What made it.
-    pub kind: NoiseKind,
-    pub what: String,
-    /// The creature that made it, if any (it does not "hear" itself).
-    #[serde(skip)]
-    pub maker: Option<Entity>,
-    /// A shout that calls the maker's companions: they hear it within its earshot, without a
-    /// throw, and come (`policy::monsters`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub call: bool,
-}
-
-/// This round's noises.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Noises(pub Vec<Noise>);
-
-/// The noises of the last round played, for the window and tools to show.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct LastRoundNoises(pub Vec<Noise>);
-
-/// The propagation buffers, reused round after round. The last few floods are kept with what
-/// they were made from: the same sources, bound and walls give the same flood (the din of a
-/// battle where no one moves), so it is not made again.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct EarshotField {
-    floods: Vec<(FloodKey, Earshot)>,
-}
-
-/// What a flood was made from: its sources, its bound, and the walls' generation.
-type FloodKey = (Vec<GridPos>, u32, u64);
-
-/// How many floods are kept.
-const KEPT_FLOODS: usize = 4;
-
-impl EarshotField {
-    /// The earshot field of `sources` within `bound`, made now or kept from before.
-    pub fn flood(&mut self, grid: &DungeonGrid, sources: &[GridPos], bound: u32) -> &Earshot {
-        let key = (sources.to_vec(), bound, grid.generation());
-        if let Some(i) = self.floods.iter().position(|(k, _)| *k == key) {
-            // Most recently used last.
-            let kept = self.floods.remove(i);
-            self.floods.push(kept);
-        } else {
-            let mut field = if self.floods.len() >= KEPT_FLOODS {
-                self.floods.remove(0).1
-            } else {
-                Earshot::default()
-            };
-            field.propagate_many(grid, sources, bound);
-            self.floods.push((key, field));
-        }
-        &self.floods.last().expect("just pushed").1
-    }
-}
 
 /// The turn of a creature's last Listening throw.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -138,7 +80,7 @@ impl Plugin for HearingPlugin {
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::sound::hearing::Listened>()
             .keeps_component::<crate::rules::sound::hearing::ListeningActively>()
-            .keeps::<crate::rules::sound::hearing::Noises>()
+            .keeps::<Noises>()
             .keeps_component::<crate::rules::sound::hearing::Sneaking>();
         use crate::rules::areas::RuleArea;
         app.offers(crate::rules::areas::Rank::Senses, listen_choices)
@@ -314,6 +256,29 @@ struct InEarshot {
     closest: bool,
 }
 
+/// What hearing keeps and reads besides the table: the level's environments, who is hostile to
+/// whom, this round's noises and last round's, the earshot field, what was heard this round, and
+/// when each party last moved.
+#[derive(SystemParam)]
+pub struct Sounds<'w> {
+    info: Res<'w, LevelInfo>,
+    factions: Res<'w, Factions>,
+    noises: ResMut<'w, Noises>,
+    field: ResMut<'w, EarshotField>,
+    last: ResMut<'w, LastRoundNoises>,
+    heard_now: ResMut<'w, HeardThisRound>,
+    party_moved: ResMut<'w, PartyMoved>,
+}
+
+/// The rules a Listening throw is made under: who is fighting (the acting order), the tactical
+/// rules, and the situational penalties.
+#[derive(SystemParam)]
+pub struct ListeningRules<'w, 's> {
+    acting: Res<'w, ActingOrder>,
+    tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
+    situations: crate::rules::penalties::Situations<'w, 's>,
+}
+
 /// Every noise of the round reaches whoever can hear it (Dungeon Delves › Listening; RULINGS ›
 /// Noise and hearing):
 /// - within the first number of the earshot table a listener hears automatically;
@@ -323,49 +288,39 @@ struct InEarshot {
 /// - passive listening is not for one running or fighting, and is once per turn while the party
 ///   moves at all; a party standing still listens every round; active listening (`Listen`)
 ///   always throws, in secret, whether or not there is anything to hear.
-#[allow(clippy::too_many_arguments)]
 pub fn hear(
-    grid: Res<DungeonGrid>,
-    info: Res<LevelInfo>,
-    clock: Res<Clock>,
-    factions: Res<Factions>,
-    mut noises: ResMut<Noises>,
-    mut field: ResMut<EarshotField>,
-    mut dice: ResMut<delve_ground::dice::Dice>,
-    mut log: ResMut<EventLog>,
-    mut last: ResMut<LastRoundNoises>,
-    mut heard_now: ResMut<HeardThisRound>,
-    mut party_moved: ResMut<PartyMoved>,
+    mut table: Table,
+    mut sounds: Sounds,
     mut listeners: Query<Listener, With<Creature>>,
     makers: Query<(&Faction, &Name)>,
-    acting: Res<ActingOrder>,
-    (tactical, situations): (
-        Option<Res<crate::rules::tactical::TacticalCombat>>,
-        crate::rules::penalties::Situations,
-    ),
+    rules: ListeningRules,
     mut commands: Commands,
 ) {
-    let round = clock.rounds;
+    let round = table.clock.rounds;
     let turn = round / ROUNDS_PER_TURN;
     for (_, _, _, faction, _, _, moved, ..) in &listeners {
         if moved.feet > 0 {
-            party_moved.0.insert(*faction, turn);
+            sounds.party_moved.0.insert(*faction, turn);
         }
     }
-    heard_now.0.clear();
-    last.0 = noises.0.clone();
+    sounds.heard_now.0.clear();
+    sounds.last.0 = sounds.noises.0.clone();
     let faction_of = |n: &Noise| n.maker.and_then(|m| makers.get(m).ok()).map(|(f, _)| *f);
     // The noises of a side in a battle (its blows and steps) carry as one din: one flood per
     // row for them all, and each listener hears the nearest. Other noises go one by one.
-    let in_battle = |n: &Noise| faction_of(n).is_some_and(|f| acting.fighting(f));
-    let groups = group_the_noises(std::mem::take(&mut noises.0), &in_battle, &faction_of);
+    let in_battle = |n: &Noise| faction_of(n).is_some_and(|f| rules.acting.fighting(f));
+    let groups = group_the_noises(
+        std::mem::take(&mut sounds.noises.0),
+        &in_battle,
+        &faction_of,
+    );
     // Who has each noise in earshot, closest first (ties by name, for a fixed order).
     let (in_earshot, calls) = in_earshot_of(
         &groups,
-        (&mut field, &grid, &info),
+        (&mut sounds.field, &table.grid, &sounds.info),
         &listeners,
         &faction_of,
-        &acting,
+        &rules.acting,
     );
     let active: Vec<Entity> = in_entity_order(listeners.iter().filter(|l| l.8).map(|l| l.0));
     // Each listener's one throw for the round, if it listens.
@@ -376,9 +331,9 @@ pub fn hear(
         else {
             return;
         };
-        let passive = !acting.fighting(*faction)
+        let passive = !rules.acting.fighting(*faction)
             && moved.pace != Some(Pace::Running)
-            && (last_listened.turn != Some(turn) || !party_moved.this_turn(*faction, turn));
+            && (last_listened.turn != Some(turn) || !sounds.party_moved.this_turn(*faction, turn));
         if !(active || passive) {
             listened.push((e, false));
             return;
@@ -391,19 +346,19 @@ pub fn hear(
             what += if k == 0 { " for " } else { "; " };
             what += &format!("{} {} away", noise.what, super::feet(entry.half_feet));
         }
-        let thrower = Thrower::new(name, conditions, tactical.as_deref());
+        let thrower = Thrower::new(name, conditions, rules.tactical.as_deref());
         // RULINGS › Movement penalties: prone, movement and water reach Listening too.
         let success = throw_logged(
             ThrowAt {
-                dice: &mut dice,
-                log: &mut log,
+                dice: &mut table.dice,
+                log: &mut table.log,
                 round,
             },
             thrower,
             ThrowKind::Check,
             Skill::Proficiency(Proficiency::Listening),
             what,
-            situations.action_check(e),
+            rules.situations.action_check(e),
             target,
         );
         listened.push((e, success));
@@ -439,19 +394,19 @@ pub fn hear(
         let noise = &group[entry.source.min(group.len() - 1)];
         let maker = faction_of(noise);
         // Those fighting hear the din without a line in the log for every blow.
-        let fighting = acting.fighting(entry.faction);
-        heard_now.0.push(HeardNoise {
+        let fighting = rules.acting.fighting(entry.faction);
+        sounds.heard_now.0.push(HeardNoise {
             listener: entry.listener,
             at: noise.at,
             kind: noise.kind,
             made_by: noise.maker,
             maker,
-            hostile: maker.is_none_or(|m| factions.hostile(m, entry.faction)),
+            hostile: maker.is_none_or(|m| sounds.factions.hostile(m, entry.faction)),
             fighting,
             call: false,
         });
         if !fighting {
-            log.push(
+            table.log.push(
                 round,
                 HearingEvent::Heard {
                     who: entry.name.clone(),
@@ -468,7 +423,7 @@ pub fn hear(
             );
         }
     }
-    heard_now.0.extend(calls);
+    sounds.heard_now.0.extend(calls);
     for e in active {
         commands.entity(e).remove::<ListeningActively>();
     }

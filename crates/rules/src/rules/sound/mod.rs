@@ -17,6 +17,7 @@ pub use commands::{Listen, MakeNoise, Noise, Sneak, SoundRefusal};
 pub use events::{HearingEvent, HowHeard};
 
 pub mod hearing;
+pub mod noises;
 
 use std::fmt;
 

@@ -290,7 +290,6 @@ impl Eyes<'_> {
 
     /// Do the eyes see a creature standing at `at` ([`faction_sees_creature`]), or is it their
     /// own?
-    #[allow(clippy::too_many_arguments)]
     pub fn see_creature(
         &self,
         grid: &DungeonGrid,

@@ -441,7 +441,7 @@ fn treading_water(world: &World, who: Entity) -> bool {
 }
 
 /// Swimming and drowning at the start of each creature's initiative: each round outside a
-/// battle, in its faction's turn in one.
+/// battle, in its faction's initiative in one.
 pub struct WaterPlugin;
 
 impl Plugin for WaterPlugin {
@@ -483,16 +483,16 @@ impl Plugin for WaterPlugin {
                 start_of_initiative_in_water.in_set(crate::schedule::RoundSet::Swimming),
             )
             .add_systems(
-                crate::schedule::FactionTurn,
-                start_of_initiative_in_water.in_set(crate::schedule::TurnSet::Swimming),
+                crate::schedule::FactionInitiative,
+                start_of_initiative_in_water.in_set(crate::schedule::InitiativeSet::Swimming),
             )
             .add_systems(
                 crate::schedule::SimRound,
                 carried_along.in_set(crate::schedule::RoundSet::Carried),
             )
             .add_systems(
-                crate::schedule::FactionTurn,
-                carried_along.in_set(crate::schedule::TurnSet::Carried),
+                crate::schedule::FactionInitiative,
+                carried_along.in_set(crate::schedule::InitiativeSet::Carried),
             );
     }
 }
