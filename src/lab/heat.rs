@@ -149,7 +149,7 @@ pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
                 Some(
                     Terrain::Door
                         | Terrain::Squeeze
-                        | Terrain::Water(delve_ground::level::schema::WaterDepth::Deep)
+                        | Terrain::Water(delve_ground::grid::WaterDepth::Deep)
                 )
             )
     };
@@ -269,7 +269,7 @@ pub fn reach_of_rooms(level: &delve_ground::level::Level, from: GridPos) -> Vec<
                 grid.terrain(p),
                 Some(
                     Terrain::Squeeze
-                        | Terrain::Water(delve_ground::level::schema::WaterDepth::Deep)
+                        | Terrain::Water(delve_ground::grid::WaterDepth::Deep)
                         | Terrain::Chasm { .. }
                         | Terrain::Ledge { .. }
                 )

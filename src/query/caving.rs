@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::creature::Position;
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 use serde::Serialize;
 use std::fmt;
 
@@ -96,7 +96,7 @@ impl fmt::Display for CavingAnswer {
 pub(super) fn terrain_must_be(
     world: &World,
     at: GridPos,
-    wanted: delve_ground::level::schema::Terrain,
+    wanted: delve_ground::grid::Terrain,
     what: &str,
 ) -> Result<(), String> {
     let grid = world.resource::<DungeonGrid>();
@@ -115,7 +115,7 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
     terrain_must_be(
         world,
         at,
-        delve_ground::level::schema::Terrain::Squeeze,
+        delve_ground::grid::Terrain::Squeeze,
         "a squeeze",
     )?;
     let e = creature(world, who)?;
@@ -154,7 +154,8 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
 /// `swim`: the Swimming throw a creature would make in the deep water at `at`, its swimming
 /// speeds, and its breath.
 pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use delve_ground::level::schema::{Terrain, WaterDepth};
+    use delve_ground::grid::WaterDepth;
+    use delve_ground::grid::Terrain;
     use delve_rules::rules::water::{breath_rounds, sinks_feet, swimming_throw_at};
     terrain_must_be(
         world,
@@ -249,7 +250,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
 /// `climb --who NAME --at X,Y`: climbing down into (or, from its bottom, out of) the pit or
 /// chasm square at `at`: the Climbing throw, its chance, speed and how many throws.
 pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use delve_rules::rules::caving::Surface;
+    use delve_ground::level::schema::Surface;
     use delve_rules::rules::caving::climbing::{
         ADVENTURING_CLIMB, FEET_PER_THROW, climbing_target, hole_at, next_throw_at, rope_in,
     };

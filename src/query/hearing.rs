@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::creature::{CreatureIndex, LevelInfo, Position};
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 use serde::Serialize;
 use std::fmt;
 

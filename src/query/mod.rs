@@ -14,7 +14,7 @@ use delve_ground::grid::path::find_path;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::act::Choice;
 use delve_rules::creature::{CreatureIndex, Position};
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 
 mod hearing;
 pub use hearing::{HearAnswer, Listener, NoiseHeard, hear, who_heard};
@@ -174,7 +174,8 @@ pub struct SpeedsAnswer {
 
 pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
     use delve_ground::level::SpeedBasis;
-    use delve_ground::level::schema::{ConditionKind, Terrain};
+    use delve_ground::level::schema::ConditionKind;
+    use delve_ground::grid::Terrain;
     use delve_rules::creature::Encumbrance;
     use delve_rules::rules::movement::{Pace, Speeds, encumbrance_band, terrain_cost};
 

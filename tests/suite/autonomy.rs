@@ -427,7 +427,7 @@ pub(crate) fn stuck_in_a_squeeze(who: &str, creature: &str, then: &[u32]) -> Del
     delve.script_dice(&dice);
     assert!(
         run_until(&mut delve, 10, |d| {
-            d.get::<delve_rules::rules::conditions::Conditions>(who)
+            d.get::<delve_rules::creature::Conditions>(who)
                 .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Stuck))
         }),
         "{}",

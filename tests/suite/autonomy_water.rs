@@ -50,8 +50,8 @@ fn a_member_going_under_is_grabbed_brought_out_and_let_go() {
             .world()
             .resource::<delve_ground::grid::DungeonGrid>()
             .terrain(pip),
-        Some(delve_ground::level::schema::Terrain::Water(
-            delve_ground::level::schema::WaterDepth::Deep
+        Some(delve_ground::grid::Terrain::Water(
+            delve_ground::grid::WaterDepth::Deep
         )),
         "let go out of the water"
     );

@@ -185,7 +185,7 @@ fn staggered_may_move_or_attack_not_both() {
         ada,
         ConditionKind::Staggered,
         "massive trauma",
-        delve_rules::rules::conditions::ConditionEnd::UntilRemoved,
+        delve_rules::creature::ConditionEnd::UntilRemoved,
     );
     // Moving next to the ghoul, then attacking: the attack is refused.
     app.give(Move {
@@ -272,7 +272,7 @@ fn the_fortitude_save_takes_the_tactical_switches() {
                 g,
                 ConditionKind::Bloodied,
                 "a test",
-                delve_rules::rules::conditions::ConditionEnd::UntilRemoved,
+                delve_rules::creature::ConditionEnd::UntilRemoved,
             );
         }
         app.script_dice(&[20]);

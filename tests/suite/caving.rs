@@ -8,8 +8,10 @@ use delve_rules::command::acts::{
 };
 use delve_rules::rules::acting::Hold;
 use delve_rules::rules::caving::events::Escape;
-use delve_rules::rules::caving::{Below, CavingEvent, CavingRefusal, ClimbPace, Climbing, StuckIn};
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace, Climbing};
+use delve_rules::rules::movement::squeezes::StuckIn;
+use delve_rules::creature::Below;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::throws::Skill;
 

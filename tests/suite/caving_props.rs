@@ -2,7 +2,7 @@
 //! ledges, chasms and rubble, nothing panics and no creature ends up inside a wall or rock.
 
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::Terrain;
+use delve_ground::grid::Terrain;
 use delve_play::scenario::Scenario;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{

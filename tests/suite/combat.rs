@@ -10,7 +10,8 @@ use crate::common::hp;
 use delve_ground::time::DelveMode;
 use delve_play::scenario::{Delve, Scenario};
 use delve_play::sim::{run_round, sim_app};
-use delve_rules::rules::combat::battle::{Battle, is_down};
+use delve_rules::rules::combat::battle::Battle;
+use delve_rules::rules::conditions::is_down;
 
 /// The party goes down to the flooded burial room and fights the ghouls to the end.
 /// The party comes down the corridor from the evil door into the ghouls' flooded burial room.

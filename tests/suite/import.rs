@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use delve::import::{ImportError, ImportOptions, Problem, Spot, import};
 use delve_ground::grid::{GridPos, Terrain};
 use delve_ground::level::LevelText;
-use delve_ground::level::schema::{DoorState, LightKind};
+use delve_ground::level::schema::LightKind;
+use delve_ground::grid::DoorState;
 use proptest::prelude::*;
 
 fn scratch(name: &str) -> PathBuf {

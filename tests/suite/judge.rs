@@ -5,7 +5,8 @@
 use crate::common::crypt;
 use bevy::prelude::*;
 use delve_ground::grid::GridPos;
-use delve_ground::level::schema::{ConditionKind, DoorState, JudgeModifier, Lock};
+use delve_ground::level::schema::{ConditionKind, JudgeModifier, Lock};
+use delve_ground::grid::DoorState;
 use delve_ground::log::EventLog;
 use delve_play::save::{Save, Step, undo};
 use delve_play::sim;
@@ -15,7 +16,8 @@ use delve_rules::command::acts::{
 };
 use delve_rules::command::{Command, CommandEvent, dispatch_now};
 use delve_rules::creature::{CreatureIndex, HitPoints, Position};
-use delve_rules::rules::conditions::{ConditionEvent, Conditions};
+use delve_rules::rules::conditions::ConditionEvent;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::doors::Door;
 use delve_rules::rules::judge::{
     DoorSetting, Judge, JudgeEvent, JudgeRefusal, JudgeScope, TrapSetting,

@@ -70,7 +70,7 @@ fn the_embedded_default_level_is_the_crypt() {
 
 #[test]
 fn the_cave_has_water_rubble_and_a_chasm() {
-    use delve_ground::level::schema::Terrain;
+    use delve_ground::grid::Terrain;
     let l = load("cave.ron");
     let has = |f: fn(Terrain) -> bool| l.grid.squares().any(|(_, t)| f(t));
     assert!(has(|t| matches!(t, Terrain::Water(_))));

@@ -17,7 +17,7 @@ use delve_rules::rules::penalties::{DazzleRefusal, PenaltyEvent};
 use delve_rules::rules::vision::HideRefusal;
 
 use delve_play::sim::{give, run_round, run_rounds, sim_app};
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::light::{LightLevel, LightMap};
 use delve_rules::rules::vision::Sight;
 
@@ -153,7 +153,7 @@ fn light_stops_at_a_closed_door_and_passes_when_it_opens() {
         .resource_mut::<delve_ground::grid::DungeonGrid>()
         .set_door(
             GridPos::new(7, 1),
-            delve_ground::level::schema::DoorState::Open,
+            delve_ground::grid::DoorState::Open,
         );
     run_round(app.world_mut());
     assert_eq!(level_at(&app, 8, 1), LightLevel::Bright, "15' away");
@@ -404,7 +404,7 @@ fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
         .map(|c| c.ends);
     assert_eq!(
         ends,
-        Some(delve_rules::rules::conditions::ConditionEnd::EndOfRound(
+        Some(delve_rules::creature::ConditionEnd::EndOfRound(
             round + 3
         ))
     );

@@ -705,7 +705,7 @@ fn a_party_member_goes_for_the_foe_beside_its_vulnerable_mapper() {
     let delve = build(true);
     assert!(
         delve
-            .get::<delve_rules::rules::conditions::Conditions>("Ana")
+            .get::<delve_rules::creature::Conditions>("Ana")
             .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Vulnerable))
     );
     assert!(

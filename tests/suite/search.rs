@@ -145,7 +145,7 @@ fn a_found_secret_door_can_be_opened() {
     run_round(app.world_mut());
     let world = app.world_mut();
     let door = world.query::<&Door>().single(world).unwrap().clone();
-    assert!(!door.secret && door.state == delve_ground::level::schema::DoorState::Open);
+    assert!(!door.secret && door.state == delve_ground::grid::DoorState::Open);
 }
 
 /// A thief exploring past a hidden pit searches for it by itself, and finds it before it

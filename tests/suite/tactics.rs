@@ -399,7 +399,7 @@ fn a_shield_is_forgone_while_its_bearers_hands_climb() {
             to: delve_ground::grid::GridPos::new(3, 1),
             height_feet: 20,
             done_feet: 5.0,
-            surface: delve_rules::rules::caving::Surface::Sheer,
+            surface: delve_ground::level::schema::Surface::Sheer,
             pace: delve_rules::rules::caving::ClimbPace::Third,
             stretches_thrown: 0,
             down: true,

@@ -7,7 +7,7 @@ use delve_play::scenario::{Delve, Scenario};
 use delve_rules::command::acts::{Grab, LetGo, Move};
 use delve_rules::creature::Encumbrance;
 use delve_rules::rules::acting::Hold;
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::throws::Skill;
 use delve_rules::rules::water::{Drowning, WaterEvent, WaterRefusal};

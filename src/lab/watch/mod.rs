@@ -390,8 +390,8 @@ impl DelveWatch {
                             matches!(
                                 t,
                                 delve_ground::grid::terrain::Terrain::Water(
-                                    delve_ground::level::schema::WaterDepth::Deep
-                                        | delve_ground::level::schema::WaterDepth::Chest
+                                    delve_ground::grid::WaterDepth::Deep
+                                        | delve_ground::grid::WaterDepth::Chest
                                 )
                             )
                         });

@@ -18,7 +18,8 @@ use delve_rules::creature::{
     Combatant, Conditions, Creature, Faction, Factions, HitPoints, Position,
 };
 use delve_rules::rules::combat::attack::chance_to_hit;
-use delve_rules::rules::combat::battle::{AttackOrder, Battle, Controlled, is_down};
+use delve_rules::rules::combat::battle::{AttackOrder, Battle, Controlled};
+use delve_rules::rules::conditions::is_down;
 use delve_rules::rules::party::Parties;
 
 /// The party fights by itself (B); otherwise its members wait for the player's orders.

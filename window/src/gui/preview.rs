@@ -12,7 +12,7 @@ use delve_ground::grid::GridPos;
 use delve_ground::grid::path::find_path;
 use delve_ground::time::ROUNDS_PER_TURN;
 use delve_rules::creature::{Encumbrance, Position};
-use delve_rules::rules::conditions::Conditions;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::movement::throw_to_enter;
 use delve_rules::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
 use delve_rules::rules::party::Parties;

@@ -88,7 +88,7 @@ impl StateMark {
 
     /// The gravest mark of a creature in these conditions, drowning or not, in this light.
     pub fn of(
-        conditions: &delve_rules::rules::conditions::Conditions,
+        conditions: &delve_rules::creature::Conditions,
         drowning: bool,
         light: delve_rules::rules::light::LightLevel,
     ) -> Option<StateMark> {
@@ -118,7 +118,7 @@ fn mark_states(
     light: Option<Res<delve_rules::rules::light::LightMap>>,
     creatures: Query<(
         &Position,
-        &delve_rules::rules::conditions::Conditions,
+        &delve_rules::creature::Conditions,
         Has<delve_rules::rules::water::Drowning>,
     )>,
     tokens: Query<&Token>,
@@ -424,7 +424,7 @@ fn faction_color(factions: &Factions, faction: Faction) -> [u8; 3] {
 /// from what lies.
 fn lay_the_fallen(
     factions: Res<Factions>,
-    creatures: Query<(&Faction, &delve_rules::rules::conditions::Conditions)>,
+    creatures: Query<(&Faction, &delve_rules::creature::Conditions)>,
     mut tokens: Query<(&Token, &mut Sprite)>,
 ) {
     for (token, mut sprite) in &mut tokens {
@@ -588,10 +588,10 @@ struct CavingState {
 type CaverQuery<'a> = (
     &'a Name,
     &'a Position,
-    &'a delve_rules::rules::conditions::Conditions,
+    &'a delve_rules::creature::Conditions,
     Has<delve_rules::rules::caving::Climbing>,
     Option<&'a delve_rules::rules::caving::traverse::Traversing>,
-    Has<delve_rules::rules::caving::Below>,
+    Has<delve_rules::creature::Below>,
     Has<delve_rules::rules::water::Drowning>,
 );
 
@@ -602,7 +602,9 @@ fn label_caving_states(
     tokens: Query<&Token>,
     mut labels: Query<(&ChildOf, &mut Text2d), With<TokenLabel>>,
 ) {
-    use delve_ground::level::schema::{ConditionKind, Terrain, WaterDepth};
+    use delve_ground::level::schema::ConditionKind;
+    use delve_ground::grid::WaterDepth;
+    use delve_ground::grid::Terrain;
     for (parent, mut text) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
             continue;

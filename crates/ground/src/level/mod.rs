@@ -19,11 +19,8 @@ pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Severity, SourcePo
 
 use crate::dice::DiceExpr;
 use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::{
-    ConditionKind, DamageType, DoorMaterial, DoorState, Environment, Gear, JudgeModifier,
-    JudgeModifiers, LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size,
-    TrapKind,
-};
+use crate::level::schema::{ConditionKind, DamageType, DoorMaterial, Environment, Gear, JudgeModifier, JudgeModifiers, LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind};
+use crate::grid::DoorState;
 pub use validate::{
     MAX_ATTACK_BONUS, MAX_CRITICAL_MULTIPLIER, MAX_DEPTH_FEET, MAX_MAP_SIDE, MAX_NUMBER,
     MAX_REACH_FEET, MAX_SCALE_FEET, load_level_file, load_level_str, numbers_out_of_bounds_within,

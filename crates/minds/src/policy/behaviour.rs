@@ -38,7 +38,8 @@ use delve_rules::act::PendingCommands;
 use delve_rules::creature::{ActingOrder, Combatant, Conditions, Creature, Faction, Position};
 use delve_rules::rules::combat::ClearJam;
 use delve_rules::rules::combat::attack::can_attack;
-use delve_rules::rules::combat::battle::{AttackOrder, Awareness, Battle, Controlled, is_down};
+use delve_rules::rules::combat::battle::{AttackOrder, Awareness, Battle, Controlled};
+use delve_rules::rules::conditions::is_down;
 use delve_rules::rules::combat::gear::Jammed;
 use delve_rules::rules::movement::{Pace, Walking};
 use delve_rules::schedule::{FactionInitiative, InitiativeSet};
@@ -158,7 +159,7 @@ pub fn fighting_behaviour(
                 c.kind == ConditionKind::Prone
                     && !matches!(
                         c.ends,
-                        delve_rules::rules::conditions::ConditionEnd::EndOfRound(_)
+                        delve_rules::creature::ConditionEnd::EndOfRound(_)
                     )
             })
         });

@@ -4,7 +4,7 @@
 //! rule.
 
 mod components;
-pub mod conditions;
+mod conditions;
 
 use std::collections::BTreeMap;
 

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
 use crate::creature::{Encumbrance, Faction};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use delve_ground::level::SpeedBasis;
 use delve_ground::log::{LogEvent, log_in};
 

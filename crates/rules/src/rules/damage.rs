@@ -15,7 +15,9 @@
 use bevy::prelude::*;
 
 use crate::creature::{Abilities, Combatant, HitPoints};
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition_in, lose_condition_in};
+use crate::rules::conditions::{gain_condition_in, lose_condition_in};
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::throws::{ThrowKind, throw_in};
 use crate::state::KeepsState;

@@ -11,7 +11,8 @@ use delve_ground::level::SpeedBasis;
 use delve_ground::time::ROUNDS_PER_TURN;
 use delve_rules::rules::light::LightSource;
 use delve_rules::rules::movement::Speeds;
-use delve_rules::rules::rest::{Fatigue, Resting, needs_rest};
+use delve_rules::rules::rest::{Fatigue, needs_rest};
+use delve_rules::creature::Resting;
 
 pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: bool) -> String {
     match (resting, exempt) {

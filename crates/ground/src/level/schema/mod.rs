@@ -22,7 +22,7 @@ pub enum Environment {
     Loud,
 }
 
-pub use crate::grid::terrain::{DoorState, Terrain, WallMaterial, WaterDepth};
+use crate::grid::terrain::{DoorState, Terrain};
 
 mod creatures;
 pub use creatures::{

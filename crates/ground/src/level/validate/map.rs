@@ -20,7 +20,7 @@ use crate::level::schema::RawDoor;
 use crate::level::schema::RawLight;
 use crate::level::schema::RawPos;
 use crate::level::schema::RawTrap;
-use crate::level::schema::Terrain;
+use crate::grid::Terrain;
 use crate::level::schema::TrapKind;
 use crate::level::schema::TrapTrigger;
 use crate::level::validate::Validator;

@@ -8,7 +8,8 @@ use super::bestiary::{self};
 use super::diagnostic::{Diagnostic, Diagnostics, SourcePos};
 use super::spans::{Seg, SpanIndex};
 use crate::grid::DungeonGrid;
-use crate::level::schema::{RawCreature, RawGoal, RawLevel, RawPos, Terrain};
+use crate::level::schema::{RawCreature, RawGoal, RawLevel, RawPos};
+use crate::grid::Terrain;
 use crate::level::{CreatureDef, DiagnosticKind, Level, Loaded, TrapKind};
 
 /// The largest map side accepted: keeps a mistyped file from asking for gigabytes.

@@ -26,7 +26,8 @@ pub(super) const BASH_AT_WORST: i32 = 14;
 /// (a Dungeonbashing throw of 14+ at worst, Strength and size counted), else leaves. Through
 /// the door, it goes on. It knows the doors of its own dungeon.
 pub(super) fn through_doors(world: &mut World) {
-    use delve_ground::level::schema::{DoorState, Gear, Lock};
+    use delve_ground::level::schema::{Gear, Lock};
+    use delve_ground::grid::DoorState;
     use delve_rules::command::acts::{Bash, OpenDoor, Unlock};
     use delve_rules::creature::{Abilities, BodySize, Equipment};
     type OnErrand = QueryState<

@@ -361,7 +361,8 @@ fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
             .is_none()
     })?;
     use delve_rules::rules::caving::events::Escape;
-    use delve_rules::rules::caving::{StuckIn, escape_odds};
+    use delve_rules::rules::caving::escape_odds;
+    use delve_rules::rules::movement::squeezes::StuckIn;
     let who = name(world, stuck);
     let pushes = world.get::<StuckIn>(stuck).map_or(0, |s| s.failed_pushes);
     let odds = |way: Escape, pushes: u32| escape_odds(world, stuck, way, pushes);

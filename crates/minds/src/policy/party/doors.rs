@@ -14,7 +14,8 @@ use super::{
 };
 use crate::policy::knowledge::SeenDoor;
 use delve_ground::grid::GridPos;
-use delve_ground::level::schema::{DoorState, Lock};
+use delve_ground::level::schema::Lock;
+use delve_ground::grid::DoorState;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{
     Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,

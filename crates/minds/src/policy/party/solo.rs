@@ -195,7 +195,7 @@ fn left_behind(world: &World, members: &[Entity]) -> Vec<crate::policy::outcome:
             !is_up(world, m)
                 && !carried(m)
                 && world
-                    .get::<delve_rules::rules::conditions::Conditions>(m)
+                    .get::<delve_rules::creature::Conditions>(m)
                     .is_some_and(|c| !c.has(delve_ground::level::schema::ConditionKind::Dead))
         })
         .filter_map(|m| {

@@ -3,7 +3,9 @@
 
 use bevy::prelude::*;
 
-use super::climbing::{Below, ClimbPace, Surface};
+use super::climbing::{ClimbPace};
+use delve_ground::level::schema::Surface;
+use crate::creature::Below;
 use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in, side_of};
 use super::events::Path;
 use super::jumping::{Jumper, RUN_UP_FEET};
@@ -15,7 +17,8 @@ use crate::rules::throws::ThrowOdds;
 use crate::rules::throws::{ThrowKind, Thrower};
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::{Gear, Proficiency, Terrain};
+use delve_ground::level::schema::{Gear, Proficiency};
+use delve_ground::grid::Terrain;
 
 const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),

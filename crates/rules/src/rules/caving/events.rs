@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::climbing::Surface;
+use delve_ground::level::schema::Surface;
 use delve_ground::grid::GridPos;
 use delve_ground::log::LogEvent;
 

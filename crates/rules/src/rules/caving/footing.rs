@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::climbing;
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use delve_ground::grid::{DungeonGrid, GridPos};
 
 /// Those under way with `T` (a climb, a traverse) whose initiative it is and who are up, in

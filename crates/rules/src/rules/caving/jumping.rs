@@ -19,7 +19,8 @@
 
 use bevy::prelude::*;
 
-use super::climbing::{Below, fall};
+use super::climbing::{fall};
+use crate::creature::Below;
 use super::events::CavingEvent;
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
@@ -27,13 +28,15 @@ use crate::creature::{
     Abilities, ClassLevel, ConditionEnd, Encumbrance, Faction, Position, Proficiencies,
     SavingThrows,
 };
-use crate::rules::conditions::{Conditions, gain_condition_in};
+use crate::rules::conditions::gain_condition_in;
+use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::SpeedBasis;
-use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
+use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The moving start a full jump needs.
@@ -172,7 +175,7 @@ pub fn jump(
     let grid = world.resource::<DungeonGrid>();
     let jump_feet = delve_ground::grid::distance_feet(take_off, to, grid.scale_feet());
     let conditions = world
-        .get::<crate::rules::conditions::Conditions>(who)
+        .get::<crate::creature::Conditions>(who)
         .cloned()
         .unwrap_or_default();
     let speeds = world
@@ -384,7 +387,7 @@ fn hang_by_the_fingers(world: &mut World, who: Entity, edge: GridPos, rim: GridP
     let depth = super::climbing::hole_at(world, edge).unwrap_or(0);
     let below_rim = world.resource::<DungeonGrid>().scale_feet().min(depth) as f32;
     set_square(world, who, edge);
-    let surface = super::climbing::Surface::Easy;
+    let surface = delve_ground::level::schema::Surface::Easy;
     let name = crate::creature::name_of(world, who);
     log_in(
         world,

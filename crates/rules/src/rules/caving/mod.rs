@@ -16,7 +16,7 @@ mod commands;
 pub mod events;
 pub mod jumping;
 pub mod traverse;
-pub use climbing::{Below, ClimbPace, Climbing, Surface};
+pub use climbing::{ClimbPace, Climbing};
 pub use commands::{
     Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, PushForward, RigTraverse, TakeUpRope,
     ThrowGrapplingHook, Traverse, WiggleBack,
@@ -32,21 +32,23 @@ use bevy::prelude::*;
 use crate::act::{Refusal, Unable};
 use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThrows};
 use crate::rules::acting::{ActingRules, Hold};
-use crate::rules::conditions::{Conditions, gain_condition, lose_condition_in};
+use crate::rules::conditions::{gain_condition, lose_condition_in};
+use crate::creature::Conditions;
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
 use crate::rules::throws::ThrowOdds;
 use crate::rules::throws::{ThrowAt, ThrowKind, Thrower};
 use delve_ground::dice::{Dice, Modifier};
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
+use delve_ground::grid::Terrain;
 use delve_ground::log::{EventLog, log_in};
 
 /// The Contortionism bonus to Squeezing throws and to escaping when stuck.
 pub const CONTORTIONISM_BONUS: i32 = 4;
 /// The cumulative penalty for each failed attempt to escape.
 pub const FAILED_ESCAPE_PENALTY: i32 = -4;
-pub use crate::rules::movement::squeezes::{ESCAPE_FEET, SqueezedOn, SqueezingMover, StuckIn};
-pub use crate::rules::throws::{stone_of, stone_target};
+use crate::rules::movement::squeezes::{ESCAPE_FEET, SqueezedOn, SqueezingMover, StuckIn};
+use crate::rules::throws::{stone_of, stone_target};
 
 /// How a Squeezing throw came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

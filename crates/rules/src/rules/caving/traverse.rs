@@ -14,19 +14,19 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::climbing::{
-    ADVENTURING_CLIMB, Belayed, Below, ClimbPace, fall, hold_the_fall, next_throw_at,
-    stop_being_vulnerable,
-};
+use super::climbing::{ADVENTURING_CLIMB, Belayed, ClimbPace, fall, hold_the_fall, next_throw_at, stop_being_vulnerable};
+use crate::creature::Below;
 use super::events::{CavingEvent, Path};
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
-use crate::rules::conditions::{Conditions, gain_condition_in, is_down};
+use crate::rules::conditions::{gain_condition_in, is_down};
+use crate::creature::Conditions;
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory, Terrain};
+use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
+use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
@@ -564,7 +564,7 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
                     to: at,
                     height_feet: depth,
                     done_feet: (depth - rope_feet) as f32,
-                    surface: super::climbing::Surface::Easy,
+                    surface: delve_ground::level::schema::Surface::Easy,
                     pace: ClimbPace::Third,
                     stretches_thrown: 0,
                     down: false,

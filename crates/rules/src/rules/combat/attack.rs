@@ -16,7 +16,8 @@ use crate::rules::throws::{self, ThrowKind, Thrower};
 
 use super::initiative::flat_footed_against;
 use crate::creature::{Abilities, ArmorClass, Combatant, Conditions, Faction, HitPoints, Position};
-use crate::rules::combat::battle::{AttackOrder, Battle, is_down};
+use crate::rules::combat::battle::{AttackOrder, Battle};
+use crate::rules::conditions::is_down;
 use crate::rules::combat::gear::{
     ActiveEnchantments, Jammed, ShieldForgone, ShieldSacrifice, ShieldState, TOTAL_DEFENSE_AC,
     TotalDefense,

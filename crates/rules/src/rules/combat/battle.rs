@@ -79,7 +79,7 @@ pub struct AttackOrder {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Controlled;
 
-pub use crate::rules::conditions::is_down;
+use crate::rules::conditions::is_down;
 
 /// A creature's initiative modifier: its stat block's, or the tactical Dexterity modifier.
 pub fn initiative_modifier(combatant: Option<&Combatant>, abilities: Option<&Abilities>) -> i32 {

@@ -7,7 +7,8 @@
 use bevy::prelude::*;
 
 use super::attack::{can_attack, chance_to_hit};
-use super::battle::{Awareness, Battle, is_down};
+use super::battle::{Awareness, Battle};
+use crate::rules::conditions::is_down;
 use super::commands::{
     ActivateEnchantment, Attack, ClearJam, Disengage, ForgoShield, MoveAcrobatically,
     MoveCautiously, TotalDefense,

@@ -20,7 +20,8 @@ use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
 use super::attack::strike;
-use super::battle::{Battle, is_down};
+use super::battle::{Battle};
+use crate::rules::conditions::is_down;
 use super::events::NoOpportunity;
 use crate::creature::{
     Abilities, Combatant, Conditions, Creature, Faction, Factions, Position, Proficiencies,

@@ -8,7 +8,8 @@
 use bevy::prelude::*;
 
 use crate::creature::{CreatureIndex, Faction, Factions, Position};
-use crate::rules::conditions::{Conditions, is_down};
+use crate::rules::conditions::is_down;
+use crate::creature::Conditions;
 use delve_ground::dice::Modifier;
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;

@@ -11,7 +11,7 @@ use delve_ground::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
-pub use crate::creature::conditions::{ActiveCondition, ConditionEnd, Conditions};
+use crate::creature::{ActiveCondition, ConditionEnd, Conditions};
 use crate::creature::{ActingOrder, Faction};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::level::schema::ConditionKind;

@@ -8,7 +8,8 @@ use crate::rules::throws::{ThrowKind, Thrower};
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::GridPos;
-use delve_ground::level::schema::{DoorState, Gear, Lock, Proficiency};
+use delve_ground::level::schema::{Gear, Lock, Proficiency};
+use delve_ground::grid::DoorState;
 use delve_ground::query_cache::read_query;
 
 use super::{

@@ -8,7 +8,8 @@ use crate::rules::throws::ThrowKind;
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;
 use delve_ground::grid::GridPos;
-use delve_ground::level::schema::{DoorState, Gear, Lock};
+use delve_ground::level::schema::{Gear, Lock};
+use delve_ground::grid::DoorState;
 use delve_ground::log::log_in;
 use delve_ground::time::Clock;
 

@@ -12,15 +12,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Refusal, at, creature};
 use crate::creature::{HitPoints, Position};
-use crate::rules::conditions::{
-    ConditionEnd, Conditions, gain_condition_in, is_down, lose_condition_in,
-};
+use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
 use crate::rules::doors::Door;
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::modules::RuleModule;
 use crate::rules::traps::{Trap, TrapState};
 use delve_ground::grid::DungeonGrid;
-use delve_ground::level::schema::{ConditionKind, DoorState, Lock};
+use delve_ground::level::schema::{ConditionKind, Lock};
+use delve_ground::grid::DoorState;
 use delve_ground::log::log_in;
 
 use super::{JudgeEvent, JudgeRefusal, THE_JUDGE, thing_at};

@@ -663,7 +663,7 @@ mod tests {
         assert_eq!(map.level(&g, GridPos::new(5, 1)), LightLevel::Dark);
         g.set_door(
             GridPos::new(4, 1),
-            delve_ground::level::schema::DoorState::Open,
+            delve_ground::grid::DoorState::Open,
         );
         map.recompute(&g, [(1, GridPos::new(2, 1), LightKind::Torch)]);
         assert_eq!(

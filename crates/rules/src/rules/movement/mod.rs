@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use crate::act::{Refusal, square_of};
 use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::distance::step_feet;
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -47,7 +47,7 @@ pub use speeds::{
     EncumbranceBand, Pace, SPEED_TABLE, Speeds, WaterCost, encumbrance_band, path_cost,
     terrain_cost, throw_to_enter,
 };
-pub(crate) use speeds::{is_difficult, step_cost};
+pub(crate) use speeds::step_cost;
 
 mod steps;
 use steps::{

@@ -3,11 +3,14 @@
 
 use crate::creature::{Abilities, ClassLevel, Proficiencies, SavingThrows};
 use crate::rules::abilities::delve_modifier;
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition};
-use crate::rules::movement::{
-    Commands, Component, Entity, MovedThisRound, Name, Pace, Query, Res, ResMut, Walking,
-    is_difficult,
-};
+use crate::rules::conditions::gain_condition;
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
+use bevy::prelude::*;
+
+use super::speeds::{Pace, is_difficult};
+use super::walking::Walking;
+use crate::rules::movement::MovedThisRound;
 use crate::rules::throws::ThrowAt;
 use crate::rules::throws::{ThrowKind, throw_logged};
 use delve_ground::dice::{Dice, Modifier};

@@ -5,11 +5,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use delve_ground::grid::distance::step_feet;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::SpeedBasis;
-use delve_ground::level::schema::{ConditionKind, Terrain, WaterDepth};
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::grid::WaterDepth;
+use delve_ground::grid::Terrain;
 use delve_ground::time::ROUNDS_PER_TURN;
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::act::Refusal;
 use crate::creature::{Encumbrance, Proficiencies};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::state::KeepsState;
 use delve_ground::dice::Dice;
 use delve_ground::grid::{DungeonGrid, GridPos};

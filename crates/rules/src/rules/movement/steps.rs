@@ -1,6 +1,6 @@
 //! The walk's steps in a round: the feet to spend, who stands in the way, the steps taken, and how the walk ended (Dungeon Delves › Movement).
 
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;

@@ -1,7 +1,7 @@
 //! The party's formation (Dungeon Delves › Marching Order): the passage's width sets how many walk abreast, the leader's trail is where the others walk, and the followers take their places behind it each round, squeezing and running as walkers do.
 
 use crate::creature::{ClassLevel, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::rules::movement::squeezes::{SqueezedOn, Squeezes, SqueezingMover};
 use crate::rules::movement::{
     MovedThisRound, Pace, Speeds, StepRules, Walking, after_running,
@@ -73,8 +73,8 @@ pub(super) fn formation_slots(
                 // column walks where the leader walked, not where it would have to swim.)
                 let deep = |p: GridPos| {
                     grid.terrain(p)
-                        == Some(delve_ground::level::schema::Terrain::Water(
-                            delve_ground::level::schema::WaterDepth::Deep,
+                        == Some(delve_ground::grid::Terrain::Water(
+                            delve_ground::grid::WaterDepth::Deep,
                         ))
                 };
                 [1, -1]
@@ -182,8 +182,8 @@ pub(super) fn keep_formation(
             .collect();
         let deep = |p: GridPos| {
             grid.terrain(p)
-                == Some(delve_ground::level::schema::Terrain::Water(
-                    delve_ground::level::schema::WaterDepth::Deep,
+                == Some(delve_ground::grid::Terrain::Water(
+                    delve_ground::grid::WaterDepth::Deep,
                 ))
         };
         // Whether every follower stands at its place (or cannot get nearer), and whether any

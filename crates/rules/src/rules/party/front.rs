@@ -15,7 +15,7 @@ use super::refusals::PartyRefusal;
 use super::staying::StayingBehind;
 use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
 use crate::creature::{Encumbrance, Position};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::log::log_in;

@@ -53,7 +53,7 @@ fn at_the_way_out(world: &World, who: Entity) -> Result<(String, GridPos, Vec<En
     let square = |e: Entity| world.get::<crate::creature::Position>(e).map(|p| p.0);
     let up = |e: Entity| {
         world
-            .get::<crate::rules::conditions::Conditions>(e)
+            .get::<crate::creature::Conditions>(e)
             .is_some_and(|c| !crate::rules::conditions::is_down(c))
     };
     let here = square(who).ok_or(crate::act::Unable::NoSquare)?;

@@ -18,7 +18,9 @@ use bevy::prelude::*;
 
 use crate::act::{Refusal, Unable};
 use crate::creature::{ActingOrder, CreatureIndex, Encumbrance, Faction, Position};
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::conditions::{gain_condition, lose_condition};
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
 use crate::rules::movement::{Pace, Speeds, Walking};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::GridPos;

@@ -15,12 +15,14 @@ use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
 use crate::creature::{Encumbrance, Faction, Position};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::rules::light::LightLevel;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::{ConditionKind, LightKind, Terrain, WaterDepth};
+use delve_ground::level::schema::{ConditionKind, LightKind};
+use delve_ground::grid::WaterDepth;
+use delve_ground::grid::Terrain;
 
 /// Reach: 5 meters, taken as 15 feet.
 pub const REACH_FEET: f32 = 15.0;
@@ -249,7 +251,8 @@ fn distraction_blinds_rounds(
 /// Returns the rounds it is blinded for, or `None` if it looked away in time.
 fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Option<u64> {
     use crate::creature::Abilities;
-    use crate::rules::conditions::{ConditionEnd, gain_condition};
+    use crate::rules::conditions::gain_condition;
+    use crate::creature::ConditionEnd;
     use delve_ground::log::EventLog;
     let str_mod = world
         .get::<Abilities>(target)

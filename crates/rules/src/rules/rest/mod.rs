@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
 use crate::creature::{ActingOrder, Exerted, Faction, Proficiencies};
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::conditions::{gain_condition, lose_condition};
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, RunningTally};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::level::schema::{ConditionKind, Proficiency};
@@ -57,7 +59,7 @@ impl Fatigue {
     }
 }
 
-pub use crate::creature::Resting;
+use crate::creature::Resting;
 
 /// Does this creature need rest at all? Endurance exempts it.
 pub fn needs_rest(profs: &Proficiencies) -> bool {

@@ -25,7 +25,7 @@ use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{
     ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
 };
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
 use crate::rules::throws::{Skill, ThrowAt, ThrowKind, Thrower, throw_logged};
 use crate::schedule::{RoundSet, SimRound};
@@ -527,7 +527,7 @@ fn in_earshot_of(
 /// across one of its axes; or a crossing of passages (every diagonal neighbour solid, three or
 /// four ways on).
 pub fn at_a_listening_post(grid: &DungeonGrid, at: GridPos) -> bool {
-    use delve_ground::level::schema::Terrain;
+    use delve_ground::grid::Terrain;
     let open = |p: GridPos| {
         grid.terrain(p)
             .is_some_and(|t| !matches!(t, Terrain::Wall(_) | Terrain::Rock))

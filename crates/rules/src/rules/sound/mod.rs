@@ -379,7 +379,8 @@ pub fn feet(half_feet: u32) -> String {
 mod tests {
     use super::*;
     use delve_ground::grid::test_grid;
-    use delve_ground::level::schema::{Terrain, WallMaterial};
+    use delve_ground::grid::WallMaterial;
+    use delve_ground::grid::Terrain;
 
     #[test]
     fn actions_make_the_noise_of_their_row() {
@@ -490,7 +491,7 @@ mod tests {
         let mut open = g.clone();
         open.set_door(
             GridPos::new(3, 1),
-            delve_ground::level::schema::DoorState::Open,
+            delve_ground::grid::DoorState::Open,
         );
         e.propagate(&open, GridPos::new(1, 1), 10_000);
         assert_eq!(

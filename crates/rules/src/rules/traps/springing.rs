@@ -175,7 +175,7 @@ pub(super) fn trap_attack(
     let (_, mut mods) = crate::rules::conditions::effective_ac(
         base,
         &world
-            .get::<crate::rules::conditions::Conditions>(victim)
+            .get::<crate::creature::Conditions>(victim)
             .cloned()
             .unwrap_or_default(),
     );
@@ -188,7 +188,7 @@ pub(super) fn trap_attack(
     let tactical = world
         .get_resource::<crate::rules::tactical::TacticalCombat>()
         .copied();
-    let untouched = crate::rules::conditions::Conditions::default();
+    let untouched = crate::creature::Conditions::default();
     let thrower = crate::rules::throws::Thrower::new(&name, &untouched, tactical.as_ref());
     let throw = world.resource_scope(|_, mut dice: Mut<delve_ground::dice::Dice>| {
         crate::rules::throws::throw(

@@ -29,7 +29,9 @@ use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
 use crate::creature::{Faction, Factions, Position, Vision};
-use crate::rules::conditions::{ConditionEnd, Conditions, gain_condition, lose_condition};
+use crate::rules::conditions::{gain_condition, lose_condition};
+use crate::creature::ConditionEnd;
+use crate::creature::Conditions;
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::movement::{MovedThisRound, Pace};
 use crate::rules::throws::ThrowOdds;

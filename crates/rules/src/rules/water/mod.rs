@@ -27,13 +27,16 @@ use bevy::prelude::*;
 use crate::act::Refusal;
 use crate::creature::{Abilities, ActingOrder, ConditionEnd, Encumbrance, Faction, Position};
 use crate::rules::carrying::{BODY_STONE, Holding, bear, carrier_of, take_up};
-use crate::rules::conditions::{Conditions, gain_condition_in, is_down, lose_condition_in};
+use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
+use crate::creature::Conditions;
 use crate::rules::throws::ThrowKind;
 use crate::rules::throws::{stone_of, stone_target};
 use delve_ground::dice::Modifier;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::WaterDepths;
-use delve_ground::level::schema::{ConditionKind, Proficiency, Terrain, WaterDepth};
+use delve_ground::level::schema::{ConditionKind, Proficiency};
+use delve_ground::grid::WaterDepth;
+use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The Swimming proficiency's bonus.

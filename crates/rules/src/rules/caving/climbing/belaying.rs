@@ -3,7 +3,7 @@
 use super::{CavingEvent, CavingRefusal};
 use crate::act::Refusal;
 use crate::creature::{Encumbrance, Equipment, Position, Proficiencies};
-use crate::rules::conditions::Conditions;
+use crate::creature::Conditions;
 use crate::rules::throws::ThrowKind;
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;

@@ -20,7 +20,8 @@ use super::events::CavingEvent;
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies};
-use crate::rules::conditions::{Conditions, gain_condition_in, lose_condition_in};
+use crate::rules::conditions::{gain_condition_in, lose_condition_in};
+use crate::creature::Conditions;
 use crate::rules::movement::{Pace, Speeds};
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
@@ -33,7 +34,7 @@ pub const ADVENTURING_CLIMB: i32 = 8;
 /// Feet climbed per Climbing throw.
 pub const FEET_PER_THROW: u32 = 100;
 
-pub use delve_ground::level::schema::Surface;
+use delve_ground::level::schema::Surface;
 
 /// How fast a climber goes: a third of its combat speed, or (proficient in Climbing) half at −5
 /// or all of it at −10.
@@ -74,7 +75,7 @@ impl ClimbPace {
     }
 }
 
-pub use crate::creature::Below;
+use crate::creature::Below;
 
 mod ropes;
 pub use ropes::{LooseHooks, RopesSecured, SecuredRope, rope_in};
@@ -235,7 +236,8 @@ pub fn sure_climber(world: &World, who: Entity) -> bool {
 
 /// The depth of the hole at a square: a pit that has opened there, or a chasm.
 pub fn hole_at(world: &World, at: GridPos) -> Option<u32> {
-    use delve_ground::level::schema::{Terrain, TrapKind};
+    use delve_ground::level::schema::TrapKind;
+    use delve_ground::grid::Terrain;
     if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
         return Some(depth_feet);
     }
