@@ -3,12 +3,12 @@
 //! path corner to corner (≤ 0.5 ms).
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use delve_ground::grid::DoorState;
 use delve_ground::grid::GridPos;
 use delve_ground::grid::los::{field_of_view, line_of_sight};
 use delve_ground::grid::path::find_path;
 use delve_ground::level::generate::rooms_and_corridors;
 use delve_ground::level::load_level_str;
-use delve_ground::grid::DoorState;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {

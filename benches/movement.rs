@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use delve_ground::grid::DoorState;
 use delve_ground::grid::DungeonGrid;
 use delve_ground::level::load_level_str;
-use delve_ground::grid::DoorState;
 use delve_play::sim::{give, run_round, sim_app};
 use delve_rules::command::Command;
 use delve_rules::command::dispatch_commands;

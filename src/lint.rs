@@ -13,6 +13,9 @@
 //!   anywhere it can walk, every door open;
 //! - a faction hostile to itself, an empty name, traps stacked on one square.
 
+use delve_ground::grid::DoorState;
+use delve_ground::level::{CreatureDef, DiagnosticKind, Goal, TrapTriggerDef};
+
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
@@ -147,7 +150,7 @@ impl Lint {
     /// As a warning of `delve check`.
     pub fn diagnostic(&self, file: &str) -> Diagnostic {
         Diagnostic::warning(
-            delve_ground::level::DiagnosticKind::Lint,
+            DiagnosticKind::Lint,
             file,
             self.at,
             format!("lint: {}", self.problem),
@@ -276,12 +279,12 @@ fn traps_off_the_paths(
     let grid = &level.grid;
     let steps = steps_from(level, start, route);
     let goal = match level.goal {
-        delve_ground::level::Goal::Reach(p) | delve_ground::level::Goal::Exit(p) => Some(p),
+        Goal::Reach(p) | Goal::Exit(p) => Some(p),
         _ => None,
     };
     let mut lints = Vec::new();
     for t in &level.traps {
-        if t.trap.trigger != delve_ground::level::TrapTriggerDef::Step || goal == Some(t.at) {
+        if t.trap.trigger != TrapTriggerDef::Step || goal == Some(t.at) {
             continue;
         }
         let Some(d) = grid.index(t.at).and_then(|i| steps[i]) else {
@@ -315,15 +318,11 @@ fn traps_off_the_paths(
 /// its patrol route), with every door open: no square of the party's `route` is within the
 /// earshot of a loud noise with a Listening throw (Dungeon Delves › Listening, the environment
 /// where it stands), and none is in its line of sight (the party carries its light).
-fn never_meets_the_party(
-    level: &Level,
-    c: &delve_ground::level::CreatureDef,
-    route: &[bool],
-) -> bool {
+fn never_meets_the_party(level: &Level, c: &CreatureDef, route: &[bool]) -> bool {
     use delve_rules::rules::sound::{Earshot, SoundRow, bound};
     let mut grid = level.grid.clone();
     for d in &level.doors {
-        grid.set_door(d.at, delve_ground::grid::DoorState::Open);
+        grid.set_door(d.at, DoorState::Open);
     }
     let on_route = |p: GridPos| grid.index(p).is_some_and(|i| route[i]);
     let keeps_to: Vec<GridPos> = std::iter::once(c.at)
@@ -362,7 +361,7 @@ pub fn lint(level: &Level, src: &str) -> Vec<Lint> {
     };
     let mut lints = Vec::new();
     let party = level.factions.iter().find(|f| !f.marching_order.is_empty());
-    let members: Vec<&delve_ground::level::CreatureDef> = party
+    let members: Vec<&CreatureDef> = party
         .map(|f| {
             f.marching_order
                 .iter()

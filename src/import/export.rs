@@ -9,6 +9,10 @@
 //! whose range is its dim light's. The image is the level's battlemap if it names one, or the
 //! level drawn with the window's tile art.
 
+use delve_ground::grid::DoorState;
+use delve_ground::level::{Diagnostics, LevelText};
+use delve_play::save::SaveError;
+
 use std::path::Path;
 
 use base64::Engine;
@@ -22,8 +26,7 @@ use delve_ground::tile_art::{TILE_PX, TileArt};
 /// Writes `level` (read from `level_file`) as Universal VTT to `out`, atomically.
 pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     let name = level_file.display().to_string();
-    let text =
-        delve_ground::level::LevelText::read(level_file).map_err(|d| not_a_level(&name, d))?;
+    let text = LevelText::read(level_file).map_err(|d| not_a_level(&name, d))?;
     let level = text.load().map_err(|d| not_a_level(&name, d))?.level;
     let image = match &level.battlemap {
         Some(b) => {
@@ -39,7 +42,7 @@ pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     let written = serde_json::to_string_pretty(&uvtt).expect("JSON writes");
     delve_play::save::write_atomic(out, written.as_bytes()).map_err(|e| {
         let error = match e {
-            delve_play::save::SaveError::Unwritable { error, .. } => error,
+            SaveError::Unwritable { error, .. } => error,
             e => e.to_string(),
         };
         ImportError::new(
@@ -50,7 +53,7 @@ pub fn export(level_file: &Path, out: &Path) -> Result<(), ImportError> {
     })
 }
 
-fn not_a_level(file: &str, problems: delve_ground::level::Diagnostics) -> ImportError {
+fn not_a_level(file: &str, problems: Diagnostics) -> ImportError {
     let problems = problems.to_string();
     ImportError::new(file, None, Problem::Level { problems })
 }
@@ -144,7 +147,7 @@ pub fn to_uvtt(level: &Level, image: &[u8]) -> Value {
                 "position": pt(x + 0.5, y + 0.5),
                 "bounds": bounds,
                 "rotation": rotation,
-                "closed": d.door.state == delve_ground::grid::DoorState::Closed,
+                "closed": d.door.state == DoorState::Closed,
                 "freestanding": false,
             })
         })

@@ -14,6 +14,9 @@ pub mod tiled_map;
 mod tmx_data;
 pub mod uvtt;
 
+use delve_ground::level::{Diagnostics, LevelText};
+use delve_play::save::SaveError;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -539,7 +542,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
         .map(|n| n.to_string_lossy().into_owned());
     let battlemap = imported.image.as_ref().and(image_name.as_deref());
     let text = imported.level_text(battlemap);
-    let level = delve_ground::level::LevelText {
+    let level = LevelText {
         file: out_name.clone(),
         text: text.clone(),
         included: Vec::new(),
@@ -553,9 +556,9 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
             },
         ));
     }
-    let unwritable = |e: delve_play::save::SaveError| {
+    let unwritable = |e: SaveError| {
         let error = match e {
-            delve_play::save::SaveError::Unwritable { error, .. } => error,
+            SaveError::Unwritable { error, .. } => error,
             e => e.to_string(),
         };
         ImportError::new(&out_name, None, Problem::Unwritable { error })
@@ -607,7 +610,7 @@ pub fn write_level(imported: &ImportedMap, out: &Path) -> Result<Vec<PathBuf>, I
 /// The problems of a level made of a map, each told at what in the map it came from — the
 /// portal, the light, the Tiled object: the comment above its entry — rather than at a line
 /// of a file never written.
-fn traced_to_the_map(problems: &delve_ground::level::Diagnostics, text: &str) -> String {
+fn traced_to_the_map(problems: &Diagnostics, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let origin = |line: usize| -> Option<&str> {
         let above = lines.get(line.checked_sub(2)?)?.trim();

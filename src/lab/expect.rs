@@ -18,6 +18,8 @@
 //!
 //! A bare map (just the `expect` part) is read with the defaults.
 
+use delve_ground::level::Level;
+
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -232,11 +234,7 @@ pub struct Expectations {
 /// Reads an expectations file (the whole form, or a bare map) and checks it against the level:
 /// each door, trap and room named must be on it. The error names the file, and the line where
 /// RON says so.
-pub fn parse(
-    text: &str,
-    file: &str,
-    level: &delve_ground::level::Level,
-) -> Result<Expectations, String> {
+pub fn parse(text: &str, file: &str, level: &Level) -> Result<Expectations, String> {
     let whole: Result<ExpectFile, _> = delve_ground::level::ron_options().from_str(text);
     let parsed = match whole {
         Ok(f) => f,
@@ -297,7 +295,7 @@ pub fn parse(
 }
 
 /// Is the creature of that name in a party's marching order?
-fn in_a_party(level: &delve_ground::level::Level, who: &str) -> bool {
+fn in_a_party(level: &Level, who: &str) -> bool {
     level.factions.iter().any(|f| {
         f.marching_order
             .iter()
@@ -305,11 +303,7 @@ fn in_a_party(level: &delve_ground::level::Level, who: &str) -> bool {
     })
 }
 
-fn expectation(
-    subject: &Subject,
-    wanted: &Wanted,
-    level: &delve_ground::level::Level,
-) -> Result<Expectation, String> {
+fn expectation(subject: &Subject, wanted: &Wanted, level: &Level) -> Result<Expectation, String> {
     let outcome = |o: Outcome| -> Result<Expectation, String> {
         Ok(Expectation {
             what: format!("{o:?}"),

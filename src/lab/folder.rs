@@ -4,6 +4,8 @@
 //! it keeps, and keeps what it can of a last line cut short; `merge` takes only shards of one
 //! lab, each whole.
 
+use delve_ground::level::LevelText;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -32,7 +34,7 @@ pub const LEVEL_COPY: &str = "level.ron";
 
 /// The fingerprint of the level file as it reads now, if it reads.
 fn fingerprint_of(level_file: &str) -> Option<String> {
-    delve_ground::level::LevelText::read(Path::new(level_file))
+    LevelText::read(Path::new(level_file))
         .ok()
         .map(|t| t.fingerprint())
 }

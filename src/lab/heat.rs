@@ -1,6 +1,15 @@
 //! Where things happened over many delves: counts for each square of the level, summed over the
 //! delves (so the sum is the same whatever order the delves finish in), drawn as heatmaps.
 
+use delve_ground::grid::WaterDepth;
+use delve_ground::level::Level;
+use delve_ground::level::schema::TrapKind;
+use delve_ground::time::Clock;
+use delve_minds::policy::outcome::Tally;
+use delve_rules::creature::{Equipment, Faction};
+use delve_rules::rules::search::SearchEvent;
+use delve_rules::rules::vision::FactionMemory;
+
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -146,11 +155,7 @@ pub fn rooms(grid: &DungeonGrid) -> (Vec<GridPos>, Vec<Option<usize>>) {
         grid.is_passable(p)
             && !matches!(
                 grid.terrain(p),
-                Some(
-                    Terrain::Door
-                        | Terrain::Squeeze
-                        | Terrain::Water(delve_ground::grid::WaterDepth::Deep)
-                )
+                Some(Terrain::Door | Terrain::Squeeze | Terrain::Water(WaterDepth::Deep))
             )
     };
     let neck = |p: GridPos| {
@@ -241,7 +246,7 @@ impl std::fmt::Display for Reach {
 }
 
 /// For each room of [`rooms`], how it can be reached from `from` (the way in).
-pub fn reach_of_rooms(level: &delve_ground::level::Level, from: GridPos) -> Vec<Reach> {
+pub fn reach_of_rooms(level: &Level, from: GridPos) -> Vec<Reach> {
     use delve_ground::grid::terrain::Terrain;
     let grid = &level.grid;
     let (names, room_of) = rooms(grid);
@@ -254,13 +259,7 @@ pub fn reach_of_rooms(level: &delve_ground::level::Level, from: GridPos) -> Vec<
     let holes: Vec<GridPos> = level
         .traps
         .iter()
-        .filter(|t| {
-            !t.trap.hidden
-                && matches!(
-                    t.trap.kind,
-                    delve_ground::level::schema::TrapKind::Pit { .. }
-                )
-        })
+        .filter(|t| !t.trap.hidden && matches!(t.trap.kind, TrapKind::Pit { .. }))
         .map(|t| t.at)
         .collect();
     let caving = |p: GridPos| {
@@ -269,7 +268,7 @@ pub fn reach_of_rooms(level: &delve_ground::level::Level, from: GridPos) -> Vec<
                 grid.terrain(p),
                 Some(
                     Terrain::Squeeze
-                        | Terrain::Water(delve_ground::grid::WaterDepth::Deep)
+                        | Terrain::Water(WaterDepth::Deep)
                         | Terrain::Chasm { .. }
                         | Terrain::Ledge { .. }
                 )
@@ -334,7 +333,7 @@ pub struct HeatCollector {
     visited: Vec<bool>,
     cursor: usize,
     party: Vec<String>,
-    faction: Option<delve_rules::creature::Faction>,
+    faction: Option<Faction>,
     /// The room of each square, and the rooms' names.
     rooms: (Vec<GridPos>, Vec<Option<usize>>),
     reached: Vec<bool>,
@@ -346,11 +345,7 @@ pub struct HeatCollector {
 
 impl HeatCollector {
     /// For the delve in `world`, whose party is made of `party` of faction `faction`.
-    pub fn new(
-        world: &World,
-        party: Vec<String>,
-        faction: Option<delve_rules::creature::Faction>,
-    ) -> Self {
+    pub fn new(world: &World, party: Vec<String>, faction: Option<Faction>) -> Self {
         let heat = Heat::new(world.resource::<DungeonGrid>());
         let n = heat.visited.len();
         let rooms = rooms(world.resource::<DungeonGrid>());
@@ -406,7 +401,7 @@ impl HeatCollector {
 
     /// The squares the party's members stand on now count as visited.
     fn mark_where_the_party_stands(&mut self, world: &World) {
-        let round = world.resource::<delve_ground::time::Clock>().rounds;
+        let round = world.resource::<Clock>().rounds;
         let scale = world.resource::<DungeonGrid>().scale_feet();
         let squares: Vec<(usize, u32)> = self
             .party
@@ -483,8 +478,7 @@ impl HeatCollector {
                     }
                     _ => {}
                 }
-            } else if let Some(delve_rules::rules::search::SearchEvent::Found { who, feature, at }) =
-                entry.get()
+            } else if let Some(SearchEvent::Found { who, feature, at }) = entry.get()
                 && self.party.contains(who)
             {
                 self.features.found.push((*at, feature.clone()));
@@ -526,11 +520,7 @@ impl HeatCollector {
     }
 
     /// The delve's heat and the features it met, once it has ended with this tally.
-    pub fn finish(
-        mut self,
-        world: &World,
-        tally: &delve_minds::policy::outcome::Tally,
-    ) -> (Heat, super::Features) {
+    pub fn finish(mut self, world: &World, tally: &Tally) -> (Heat, super::Features) {
         self.mark_where_the_party_stands(world);
         self.watch
             .finish(world, &tally.left_behind, &mut self.features);
@@ -538,7 +528,7 @@ impl HeatCollector {
             self.heat.visited[i] += *v as u32;
         }
         let grid = world.resource::<DungeonGrid>();
-        let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
+        let memory = world.resource::<FactionMemory>();
         let seen = self.faction.and_then(|f| memory.seen.get(f.0));
         for (i, count) in self.heat.unseen.iter_mut().enumerate() {
             let p = GridPos::new(
@@ -562,5 +552,5 @@ impl HeatCollector {
 
 /// How far a member's search reaches (Dungeon Delves › Searching).
 fn search_reach(world: &World, member: Entity) -> u32 {
-    delve_rules::rules::search::reach_feet(world.get::<delve_rules::creature::Equipment>(member))
+    delve_rules::rules::search::reach_feet(world.get::<Equipment>(member))
 }

@@ -18,6 +18,14 @@ pub mod survival;
 pub mod tables;
 pub mod watch;
 
+use delve_ground::grid::GridPos;
+use delve_minds::policy::party::DelveEnd;
+use delve_rules::act::Activity;
+use delve_rules::creature::Faction;
+use delve_rules::rules::doors::DoorOpening;
+use delve_rules::rules::party::Parties;
+use delve_rules::rules::sound::NoiseKind;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,20 +104,17 @@ pub struct RunRecord {
 #[serde(default)]
 pub struct Features {
     /// Traps that went off: where, and what they were.
-    pub sprung: Vec<(delve_ground::grid::GridPos, String)>,
+    pub sprung: Vec<(GridPos, String)>,
     /// Traps and secret doors the party found.
-    pub found: Vec<(delve_ground::grid::GridPos, String)>,
+    pub found: Vec<(GridPos, String)>,
     /// Traps the party disarmed (or discharged).
-    pub disarmed: Vec<delve_ground::grid::GridPos>,
+    pub disarmed: Vec<GridPos>,
     /// Doors the party opened, and how.
-    pub opened: Vec<(
-        delve_ground::grid::GridPos,
-        delve_rules::rules::doors::DoorOpening,
-    )>,
+    pub opened: Vec<(GridPos, DoorOpening)>,
     /// Locks the party picked.
-    pub picked: Vec<delve_ground::grid::GridPos>,
+    pub picked: Vec<GridPos>,
     /// The rooms the party came into (named by their first square), and the turn it first did.
-    pub reached: Vec<(delve_ground::grid::GridPos, f32)>,
+    pub reached: Vec<(GridPos, f32)>,
     /// The foes a noise brought to the fight: each with the last noise it heard (or the
     /// companion's shout it answered) before it first fought the party.
     pub brought: Vec<Brought>,
@@ -134,7 +139,7 @@ pub struct Features {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Brought {
     pub monster: String,
-    pub noise: delve_rules::rules::sound::NoiseKind,
+    pub noise: NoiseKind,
     pub made_by: MadeBy,
 }
 
@@ -183,11 +188,7 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
                     .after_round(world)
             },
         );
-        let end = app
-            .world()
-            .resource::<delve_minds::policy::party::DelveEnd>()
-            .0
-            .clone();
+        let end = app.world().resource::<DelveEnd>().0.clone();
         let tally = end.as_ref().map(|e| e.2.clone()).unwrap_or_default();
         let (heat, features) =
             collector.map_or_else(Default::default, |c| c.finish(app.world(), &tally));
@@ -233,14 +234,8 @@ pub fn run_one(plan: &LabPlan, seed: u64) -> (RunRecord, Heat) {
 }
 
 /// The members of the level's first party, and its faction.
-fn first_party(
-    world: &bevy::prelude::World,
-) -> (Vec<String>, Option<delve_rules::creature::Faction>) {
-    let Some(party) = world
-        .resource::<delve_rules::rules::party::Parties>()
-        .0
-        .first()
-    else {
+fn first_party(world: &bevy::prelude::World) -> (Vec<String>, Option<Faction>) {
+    let Some(party) = world.resource::<Parties>().0.first() else {
         return (Vec::new(), None);
     };
     let names = party
@@ -251,7 +246,7 @@ fn first_party(
     let faction = party
         .marching_order
         .first()
-        .and_then(|&m| world.get::<delve_rules::creature::Faction>(m))
+        .and_then(|&m| world.get::<Faction>(m))
         .copied();
     (names, faction)
 }
@@ -377,7 +372,7 @@ impl RunRecord {
                     .filter_map(|c| c.turn.map(|t| ("a casualty's turn", t))),
             )
             .chain(
-                delve_rules::act::Activity::ALL
+                Activity::ALL
                     .iter()
                     .map(|&a| (a.words(), self.features.time.get(a))),
             );

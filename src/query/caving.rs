@@ -1,9 +1,17 @@
 //! Caving and water: the throws of a squeeze, a climb, a jump and a swim, with their chances (Dungeon Delves › Caving, Swimming).
 
+use delve_ground::dice::Modifier;
+use delve_ground::level::WaterDepths;
+use delve_ground::level::schema::{JudgeModifier, Proficiency};
+use delve_rules::creature::{Abilities, Encumbrance, Proficiencies, SwimmingSpeed};
+use delve_rules::rules::caving::ClimbPace;
+use delve_rules::rules::modules::SituationalPenaltiesOn;
+use delve_rules::rules::movement::{Pace, Speeds, WaterCost};
+use delve_rules::rules::throws::{ThrowKind, Thrower};
+
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_rules::creature::Position;
-use delve_rules::creature::Conditions;
+use delve_rules::creature::{Conditions, Position};
 use serde::Serialize;
 use std::fmt;
 
@@ -15,7 +23,7 @@ use super::{check_square, creature};
 pub struct ThrowOdds {
     pub what: String,
     pub target: i32,
-    pub modifiers: Vec<delve_ground::dice::Modifier>,
+    pub modifiers: Vec<Modifier>,
     pub net_target: i32,
     pub chance: f32,
 }
@@ -26,15 +34,11 @@ impl ThrowOdds {
         who: Entity,
         what: &str,
         target: i32,
-        modifiers: Vec<delve_ground::dice::Modifier>,
+        modifiers: Vec<Modifier>,
     ) -> Option<Self> {
-        let thrower = delve_rules::rules::throws::Thrower::of(world, who)?;
-        let (net_target, chance) = delve_rules::rules::throws::chance(
-            &thrower,
-            delve_rules::rules::throws::ThrowKind::Check,
-            &modifiers,
-            target,
-        );
+        let thrower = Thrower::of(world, who)?;
+        let (net_target, chance) =
+            delve_rules::rules::throws::chance(&thrower, ThrowKind::Check, &modifiers, target);
         Some(Self {
             what: what.to_owned(),
             target,
@@ -112,24 +116,15 @@ pub(super) fn terrain_must_be(
 pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
     use delve_rules::rules::caving::squeezing_modifiers;
     use delve_rules::rules::throws::{stone_of, stone_target};
-    terrain_must_be(
-        world,
-        at,
-        delve_ground::grid::Terrain::Squeeze,
-        "a squeeze",
-    )?;
+    terrain_must_be(world, at, delve_ground::grid::Terrain::Squeeze, "a squeeze")?;
     let e = creature(world, who)?;
-    let stone = stone_of(world.get::<delve_rules::creature::Encumbrance>(e));
-    let no_profs = delve_rules::creature::Proficiencies::default();
+    let stone = stone_of(world.get::<Encumbrance>(e));
+    let no_profs = Proficiencies::default();
     let no_conditions = Conditions::default();
     let mods = squeezing_modifiers(
-        world
-            .get::<delve_rules::creature::Proficiencies>(e)
-            .unwrap_or(&no_profs),
+        world.get::<Proficiencies>(e).unwrap_or(&no_profs),
         world.get::<Conditions>(e).unwrap_or(&no_conditions),
-        world
-            .get_resource::<delve_rules::rules::modules::SituationalPenaltiesOn>()
-            .is_some(),
+        world.get_resource::<SituationalPenaltiesOn>().is_some(),
     );
     let throw = ThrowOdds::of(world, e, "Squeezing", stone_target(stone), mods)
         .ok_or_else(|| format!("`{who}` has no name to throw under"))?;
@@ -154,8 +149,8 @@ pub fn squeeze(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, St
 /// `swim`: the Swimming throw a creature would make in the deep water at `at`, its swimming
 /// speeds, and its breath.
 pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, String> {
-    use delve_ground::grid::WaterDepth;
     use delve_ground::grid::Terrain;
+    use delve_ground::grid::WaterDepth;
     use delve_rules::rules::water::{breath_rounds, sinks_feet, swimming_throw_at};
     terrain_must_be(
         world,
@@ -171,24 +166,21 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         ),
         None => None,
     };
-    let stone =
-        delve_rules::rules::throws::stone_of(world.get::<delve_rules::creature::Encumbrance>(e));
-    let con = world
-        .get::<delve_rules::creature::Abilities>(e)
-        .map_or(10, |a| a.0.con);
+    let stone = delve_rules::rules::throws::stone_of(world.get::<Encumbrance>(e));
+    let con = world.get::<Abilities>(e).map_or(10, |a| a.0.con);
     let conditions = world.get::<Conditions>(e).cloned().unwrap_or_default();
     let mut notes = Vec::new();
-    if let Some(enc) = world.get::<delve_rules::creature::Encumbrance>(e)
-        && let Some(s) = delve_rules::rules::movement::Speeds::of(enc.0, &conditions)
+    if let Some(enc) = world.get::<Encumbrance>(e)
+        && let Some(s) = Speeds::of(enc.0, &conditions)
     {
         // A quarter of its speed, or its swimming speed (what deep water costs it).
-        let swimmer = world.get::<delve_rules::creature::SwimmingSpeed>(e);
-        let share = delve_rules::rules::movement::WaterCost::of(enc.0, swimmer).share();
+        let swimmer = world.get::<SwimmingSpeed>(e);
+        let share = WaterCost::of(enc.0, swimmer).share();
         notes.push(format!(
             "afloat it swims {}' a round at combat pace (and may attack) or {}' running (no \
              attack; the running rules apply){}",
-            s.rated(delve_rules::rules::movement::Pace::Combat) * share,
-            s.rated(delve_rules::rules::movement::Pace::Running) * share,
+            s.rated(Pace::Combat) * share,
+            s.rated(Pace::Running) * share,
             if swimmer.is_some() {
                 ": its swimming speed"
             } else {
@@ -197,18 +189,15 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
         ));
     }
     // RULINGS › Water.
-    if world
-        .get::<delve_rules::creature::SwimmingSpeed>(e)
-        .is_some()
-    {
+    if world.get::<SwimmingSpeed>(e).is_some() {
         notes.push(
             "at home in water (a swimming speed): no Swimming throw, no water penalty at any depth"
                 .into(),
         );
     } else {
         if !world
-            .get::<delve_rules::creature::Proficiencies>(e)
-            .is_some_and(|p| p.has(delve_ground::level::schema::Proficiency::Swimming))
+            .get::<Proficiencies>(e)
+            .is_some_and(|p| p.has(Proficiency::Swimming))
         {
             notes.push(
                 "without the Swimming proficiency it always throws, and succeeds at a net \
@@ -216,10 +205,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
                     .into(),
             );
         }
-        if world
-            .get_resource::<delve_rules::rules::modules::SituationalPenaltiesOn>()
-            .is_some()
-        {
+        if world.get_resource::<SituationalPenaltiesOn>().is_some() {
             notes.push(
                 "afloat, its other checks take -6 (swimming at the surface; its Swimming throw \
                  takes none); sinking or drowning, -8 (fully submerged)"
@@ -227,9 +213,7 @@ pub fn swim(world: &World, at: GridPos, who: &str) -> Result<CavingAnswer, Strin
             );
         }
     }
-    let depth = world
-        .get_resource::<delve_ground::level::WaterDepths>()
-        .map_or(0, |w| w.at(at));
+    let depth = world.get_resource::<WaterDepths>().map_or(0, |w| w.at(at));
     notes.push(format!(
         "drowning, it sinks {}' a round (to {depth}') and holds its breath {} rounds",
         sinks_feet(stone),
@@ -278,11 +262,8 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
     notes.push(format!(
         "{throws} throw(s), at the middle of each {FEET_PER_THROW}'"
     ));
-    let climbs = delve_rules::rules::caving::climbing::climbing_feet_per_round(
-        world,
-        e,
-        delve_rules::rules::caving::ClimbPace::Third,
-    );
+    let climbs =
+        delve_rules::rules::caving::climbing::climbing_feet_per_round(world, e, ClimbPace::Third);
     if climbs > 0.0 {
         notes.push(format!(
             "it climbs {climbs:.1}' a round (its exploration speed; a third of its combat speed \
@@ -313,7 +294,7 @@ pub fn climb(world: &mut World, at: GridPos, who: &str) -> Result<CavingAnswer, 
             let mut mods = delve_rules::rules::penalties::check_penalties(world, e, None);
             mods.extend(delve_rules::rules::calls::judge_modifier(
                 world,
-                delve_ground::level::schema::JudgeModifier::ClimbingConditions,
+                JudgeModifier::ClimbingConditions,
                 Some(at),
                 &[e],
             ));

@@ -1,9 +1,15 @@
 //! What is heard: the earshot of a noise and its verdict at a square or over the map, and who heard a noise (Dungeon Delves › Noise).
 
+use delve_ground::dice::Throw;
+use delve_ground::level::schema::{Environment, Proficiency};
+use delve_ground::log::EventLog;
+use delve_ground::time::Clock;
+use delve_rules::creature::Faction;
+use delve_rules::rules::sound::SoundRow;
+
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_rules::creature::{CreatureIndex, LevelInfo, Position};
-use delve_rules::creature::Conditions;
+use delve_rules::creature::{Conditions, CreatureIndex, LevelInfo, Position};
 use serde::Serialize;
 use std::fmt;
 
@@ -14,8 +20,8 @@ use super::check_square;
 pub struct HearAnswer {
     pub question: &'static str,
     pub from: GridPos,
-    pub sound: delve_rules::rules::sound::SoundRow,
-    pub environment: delve_ground::level::schema::Environment,
+    pub sound: SoundRow,
+    pub environment: Environment,
     /// The square asked about, if one was.
     pub at: Option<GridPos>,
     /// Earshot distance in feet to it (`null` when sound cannot reach it within earshot).
@@ -31,9 +37,9 @@ pub struct HearAnswer {
 pub fn hear(
     world: &World,
     from: GridPos,
-    sound: delve_rules::rules::sound::SoundRow,
+    sound: SoundRow,
     at: Option<GridPos>,
-    environment: Option<delve_ground::level::schema::Environment>,
+    environment: Option<Environment>,
 ) -> Result<HearAnswer, String> {
     use delve_rules::rules::sound::{Earshot, verdicts_from};
     let g = world.resource::<DungeonGrid>();
@@ -110,7 +116,7 @@ impl fmt::Display for HearAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NoiseHeard {
     pub at: GridPos,
-    pub sound: delve_rules::rules::sound::SoundRow,
+    pub sound: SoundRow,
     pub what: String,
     pub listeners: Vec<Listener>,
 }
@@ -125,13 +131,13 @@ pub struct Listener {
     /// It heard the noise (or a companion's shout called it).
     pub heard: bool,
     /// Its Listening throw this round, if it threw.
-    pub throw: Option<delve_ground::dice::Throw>,
+    pub throw: Option<Throw>,
 }
 
 impl fmt::Display for Listener {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use delve_rules::rules::sound::Verdict;
-        let throw = |t: &delve_ground::dice::Throw| {
+        let throw = |t: &Throw| {
             // Plain ASCII: the map's labels draw in a font without arrows (an arrow once showed
             // as an empty box).
             format!("Listening d20 {} = {} vs {}", t.natural, t.total, t.target)
@@ -167,11 +173,8 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
     };
     let grid = world.resource::<DungeonGrid>();
     let info = world.resource::<LevelInfo>();
-    let round = world
-        .resource::<delve_ground::time::Clock>()
-        .rounds
-        .saturating_sub(1);
-    let log = world.resource::<delve_ground::log::EventLog>().entries();
+    let round = world.resource::<Clock>().rounds.saturating_sub(1);
+    let log = world.resource::<EventLog>().entries();
     let from = log.partition_point(|e| e.round < round);
     let listening = |who: &str| {
         log[from..]
@@ -179,7 +182,7 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
             .find_map(|e| match e.get::<ThrowEvent>() {
                 Some(ThrowEvent::Threw {
                     who: w,
-                    skill: Skill::Proficiency(delve_ground::level::schema::Proficiency::Listening),
+                    skill: Skill::Proficiency(Proficiency::Listening),
                     throw,
                 }) if w == who => Some(throw.clone()),
                 _ => None,
@@ -207,8 +210,7 @@ pub fn who_heard(world: &World) -> Vec<NoiseHeard> {
                     let at = world.get::<Position>(*e)?.0;
                     let called = heard.0.iter().any(|h| h.listener == *e && h.at == noise.at);
                     // A creature does not listen for its own faction's noises (a shout calls it).
-                    let faction =
-                        |c: Entity| world.get::<delve_rules::creature::Faction>(c).copied();
+                    let faction = |c: Entity| world.get::<Faction>(c).copied();
                     if !called && noise.maker.is_some_and(|m| faction(m) == faction(*e)) {
                         return None;
                     }

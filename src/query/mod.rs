@@ -4,6 +4,14 @@
 //! a serde struct: the command line prints it as text, or with `--json` as one JSON object whose
 //! field names are stable (documented in the README).
 
+use delve_ground::dice::{Dice, Modifier};
+use delve_rules::creature::{Faction, Factions, SwimmingSpeed};
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::combat::initiative::FactionRoll;
+use delve_rules::rules::light::{LightLevel, LightMap};
+use delve_rules::rules::movement::WaterCost;
+use delve_rules::rules::vision::Sight;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -13,8 +21,7 @@ use delve_ground::grid::los::line_of_sight;
 use delve_ground::grid::path::find_path;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::act::Choice;
-use delve_rules::creature::{CreatureIndex, Position};
-use delve_rules::creature::Conditions;
+use delve_rules::creature::{Conditions, CreatureIndex, Position};
 
 mod hearing;
 pub use hearing::{HearAnswer, Listener, NoiseHeard, hear, who_heard};
@@ -173,9 +180,9 @@ pub struct SpeedsAnswer {
 }
 
 pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
+    use delve_ground::grid::Terrain;
     use delve_ground::level::SpeedBasis;
     use delve_ground::level::schema::ConditionKind;
-    use delve_ground::grid::Terrain;
     use delve_rules::creature::Encumbrance;
     use delve_rules::rules::movement::{Pace, Speeds, encumbrance_band, terrain_cost};
 
@@ -221,12 +228,12 @@ pub fn speeds(world: &World, who: &str) -> Result<SpeedsAnswer, String> {
             why.push(format!("in {d:?} water"));
         }
     }
-    match world.get::<delve_rules::creature::SwimmingSpeed>(e) {
+    match world.get::<SwimmingSpeed>(e) {
         Some(swim) => why.push(format!(
             "difficult terrain (rubble) costs double; it swims {}' (no Swimming throws): water \
              over the head costs {} tenths of a foot per foot",
             swim.0,
-            delve_rules::rules::movement::WaterCost::of(basis, Some(swim)).0
+            WaterCost::of(basis, Some(swim)).0
         )),
         None => why.push(
             "difficult terrain (rubble) costs double; water over the head four times (swimming \
@@ -278,7 +285,7 @@ pub struct LightAnswer {
     /// The square asked about, if one was.
     pub at: Option<GridPos>,
     /// Its light level: `Bright`, `Dim`, `Dark` or `MagicalDarkness`.
-    pub light: Option<delve_rules::rules::light::LightLevel>,
+    pub light: Option<LightLevel>,
     /// Without `--at`: one string per row, one character per square
     /// (`*` bright, `:` dim, `.` dark, `X` magical darkness).
     pub rows: Vec<String>,
@@ -286,7 +293,7 @@ pub struct LightAnswer {
 
 pub fn light(world: &World, at: Option<GridPos>) -> Result<LightAnswer, String> {
     let grid = world.resource::<DungeonGrid>();
-    let map = world.resource::<delve_rules::rules::light::LightMap>();
+    let map = world.resource::<LightMap>();
     match at {
         Some(p) => {
             check_square(grid, p, "at")?;
@@ -323,7 +330,7 @@ impl fmt::Display for LightAnswer {
 pub struct SeenSquare {
     pub x: i32,
     pub y: i32,
-    pub light: delve_rules::rules::light::LightLevel,
+    pub light: LightLevel,
 }
 
 /// `choices --who NAME`: what a creature may do where it stands, as the rules offer it
@@ -336,7 +343,7 @@ pub struct ChoicesAnswer {
     /// What holds it, if anything (`surprised`, `stuck`, `drowning`, …): why it is offered little
     /// or nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub held: Option<delve_rules::rules::acting::Hold>,
+    pub held: Option<Hold>,
     /// Each choice with what it concerns (`door (27, 4)`, `here`, `squeeze`).
     pub choices: Vec<ConcernedChoice>,
 }
@@ -404,10 +411,8 @@ pub struct SeesAnswer {
 /// as the delve begins).
 pub fn sees(world: &World, who: &str) -> Result<SeesAnswer, String> {
     let e = creature(world, who)?;
-    let (Some(sight), Some(at)) = (
-        world.get::<delve_rules::rules::vision::Sight>(e),
-        world.get::<Position>(e).map(|p| p.0),
-    ) else {
+    let (Some(sight), Some(at)) = (world.get::<Sight>(e), world.get::<Position>(e).map(|p| p.0))
+    else {
         return Err(format!("`{who}` does not see: it has no eyes to look with"));
     };
     let mut seen = sight.seen.clone();
@@ -510,7 +515,7 @@ pub struct InitiativeAnswer {
     pub question: &'static str,
     pub seed: u64,
     /// In acting order, highest first.
-    pub factions: Vec<delve_rules::rules::combat::initiative::FactionRoll>,
+    pub factions: Vec<FactionRoll>,
     /// Each faction's surprise die as a battle begun now would throw it (RULINGS › Surprise),
     /// unless it knew of the enemy the round before: its modifiers and chance of surprise.
     pub surprise: Vec<SurpriseOdds>,
@@ -520,7 +525,7 @@ pub struct InitiativeAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SurpriseOdds {
     pub faction: String,
-    pub modifiers: Vec<delve_ground::dice::Modifier>,
+    pub modifiers: Vec<Modifier>,
     pub chance: f32,
 }
 
@@ -529,7 +534,7 @@ pub struct SurpriseOdds {
 pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, String> {
     use delve_rules::rules::combat::battle::faction_members;
     use delve_rules::rules::combat::initiative::{Entrant, roll_initiative};
-    let factions = world.resource::<delve_rules::creature::Factions>().clone();
+    let factions = world.resource::<Factions>().clone();
     let entrants: Vec<Entrant> = (0..factions.0.len())
         .filter_map(|i| {
             let members = faction_members(world, i);
@@ -545,12 +550,7 @@ pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, Stri
         let enemies: Vec<usize> = entrants
             .iter()
             .map(|e| e.0)
-            .filter(|&g| {
-                names.hostile(
-                    delve_rules::creature::Faction(*f),
-                    delve_rules::creature::Faction(g),
-                )
-            })
+            .filter(|&g| names.hostile(Faction(*f), Faction(g)))
             .collect();
         if enemies.is_empty() {
             continue;
@@ -563,7 +563,7 @@ pub fn initiative(world: &mut World, seed: u64) -> Result<InitiativeAnswer, Stri
             modifiers,
         });
     }
-    let mut dice = delve_ground::dice::Dice::seeded(seed);
+    let mut dice = Dice::seeded(seed);
     let factions = roll_initiative(&mut dice, entrants);
     Ok(InitiativeAnswer {
         question: "initiative",

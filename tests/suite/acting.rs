@@ -8,10 +8,10 @@ use delve_play::scenario::{Delve, Scenario};
 use delve_rules::act::{Act, Activity, Refusal};
 use delve_rules::command::CommandEvent;
 use delve_rules::command::acts::{Attack, Bash, Move, PushForward};
+use delve_rules::creature::Conditions;
 use delve_rules::rules::acting::{Cost, Hold};
 use delve_rules::rules::combat::CombatEvent;
 use delve_rules::rules::combat::battle::Controlled;
-use delve_rules::creature::Conditions;
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::throws::Skill;
 
@@ -344,8 +344,8 @@ fn a_bash_in_a_battle_waits_for_the_faction_turn_and_takes_the_action() {
 #[test]
 fn climbing_for_a_turn_is_not_rest() {
     use delve_rules::command::acts::{ClimbDown, LowerRope};
-    use delve_rules::rules::caving::{ClimbPace, Climbing};
     use delve_rules::creature::Below;
+    use delve_rules::rules::caving::{ClimbPace, Climbing};
     use delve_rules::rules::movement::MovedThisRound;
     use delve_rules::rules::rest::RestEvent;
     let mut delve = Scenario::new(&["XXXXXXXX", "X....C.X", "XXXXXXXX"])
@@ -511,8 +511,8 @@ fn a_jump_spends_movement_and_lands_on_its_square() {
 /// is not.
 #[test]
 fn a_jump_needs_its_run_up_in_the_same_move() {
-    use delve_rules::rules::caving::CavingRefusal;
     use delve_rules::creature::Below;
+    use delve_rules::rules::caving::CavingRefusal;
     let mut delve = a_gap_to_jump(", encumbrance_stone: 2.0");
     delve.act(Move {
         who: "Ada".into(),

@@ -5,8 +5,8 @@ use crate::autonomy::{hand_over, run_until};
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::party_policy::PartyPolicy;
 use delve_play::scenario::{Delve, Scenario};
-use delve_rules::rules::combat::CombatEvent;
 use delve_rules::creature::Conditions;
+use delve_rules::rules::combat::CombatEvent;
 
 /// Hild and Oswin, who maps, in a lit cellar with a brute at its far end.
 fn cellar() -> Delve {

@@ -6,13 +6,13 @@ use delve_play::scenario::{Delve, Scenario};
 use delve_rules::command::acts::{
     Climb, ClimbDown, Jump, LowerRope, Move, PushForward, Traverse, WiggleBack,
 };
+use delve_rules::creature::Below;
+use delve_rules::creature::Conditions;
 use delve_rules::rules::acting::Hold;
 use delve_rules::rules::caving::events::Escape;
 use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace, Climbing};
-use delve_rules::rules::movement::squeezes::StuckIn;
-use delve_rules::creature::Below;
-use delve_rules::creature::Conditions;
 use delve_rules::rules::movement::Pace;
+use delve_rules::rules::movement::squeezes::StuckIn;
 use delve_rules::rules::throws::Skill;
 
 /// A passage with a squeeze 10' long at (4, 1)–(5, 1), lit; Tam (5 stone, or 7.5) starts at

@@ -6,9 +6,9 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::ConditionKind;
 use delve_play::scenario::Scenario;
 use delve_rules::command::acts::{Climb, CrawlAcross, Jump, Traverse};
-use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace, Climbing};
 use delve_rules::creature::Below;
 use delve_rules::creature::Conditions;
+use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace, Climbing};
 
 /// Dungeon Delves › Jumping: DEX 13 with no run-up clears (13 + 1d6 − 2) / 2 feet, at best
 /// 8½' of a 10' gap: it falls short, into the chasm where it came down (8½' out: the second

@@ -1,8 +1,8 @@
 //! Caving never breaks the world: whatever caving commands a creature is given on whatever
 //! ledges, chasms and rubble, nothing panics and no creature ends up inside a wall or rock.
 
-use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::grid::Terrain;
+use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_play::scenario::Scenario;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{

@@ -4,14 +4,14 @@
 
 use super::caving::*;
 use delve_ground::grid::GridPos;
+use delve_ground::level::schema::Surface;
 use delve_play::scenario::{Delve, Scenario};
 use delve_rules::command::acts::{
     Belay, Climb, ClimbDown, CrawlAcross, LowerRope, Move, RigTraverse, ThrowGrapplingHook,
 };
+use delve_rules::creature::Below;
 use delve_rules::rules::acting::Hold;
 use delve_rules::rules::caving::{CavingEvent, CavingRefusal, ClimbPace, Climbing};
-use delve_rules::creature::Below;
-use delve_ground::level::schema::Surface;
 use delve_rules::rules::movement::Pace;
 
 /// Dungeon Delves › Climbing: a grappling hook thrown for the anchor (AC 2: 12 ascending) 30'

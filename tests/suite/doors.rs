@@ -2,9 +2,9 @@
 
 use bevy::prelude::*;
 use delve_ground::dice::Throw;
+use delve_ground::grid::DoorState;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::Lock;
-use delve_ground::grid::DoorState;
 use delve_ground::log::EventLog;
 use delve_rules::act::Refusal;
 use delve_rules::command::Command;

@@ -4,10 +4,10 @@
 use super::doors::*;
 use crate::common::log_text as text;
 use bevy::prelude::*;
+use delve_ground::grid::DoorState;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::DoorMaterial;
 use delve_ground::level::schema::Lock;
-use delve_ground::grid::DoorState;
 use delve_play::scenario::Delve;
 use delve_play::sim::{give, run_round};
 use delve_rules::command::Command;

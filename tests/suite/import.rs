@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use delve::import::{ImportError, ImportOptions, Problem, Spot, import};
+use delve_ground::grid::DoorState;
 use delve_ground::grid::{GridPos, Terrain};
 use delve_ground::level::LevelText;
 use delve_ground::level::schema::LightKind;
-use delve_ground::grid::DoorState;
 use proptest::prelude::*;
 
 fn scratch(name: &str) -> PathBuf {

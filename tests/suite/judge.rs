@@ -4,9 +4,9 @@
 
 use crate::common::crypt;
 use bevy::prelude::*;
+use delve_ground::grid::DoorState;
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::{ConditionKind, JudgeModifier, Lock};
-use delve_ground::grid::DoorState;
 use delve_ground::log::EventLog;
 use delve_play::save::{Save, Step, undo};
 use delve_play::sim;
@@ -15,9 +15,9 @@ use delve_rules::command::acts::{
     SwitchModule, TakeCondition,
 };
 use delve_rules::command::{Command, CommandEvent, dispatch_now};
+use delve_rules::creature::Conditions;
 use delve_rules::creature::{CreatureIndex, HitPoints, Position};
 use delve_rules::rules::conditions::ConditionEvent;
-use delve_rules::creature::Conditions;
 use delve_rules::rules::doors::Door;
 use delve_rules::rules::judge::{
     DoorSetting, Judge, JudgeEvent, JudgeRefusal, JudgeScope, TrapSetting,

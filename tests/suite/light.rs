@@ -151,10 +151,7 @@ fn light_stops_at_a_closed_door_and_passes_when_it_opens() {
     assert_eq!(level_at(&app, 8, 1), LightLevel::Dark, "nothing beyond it");
     app.world_mut()
         .resource_mut::<delve_ground::grid::DungeonGrid>()
-        .set_door(
-            GridPos::new(7, 1),
-            delve_ground::grid::DoorState::Open,
-        );
+        .set_door(GridPos::new(7, 1), delve_ground::grid::DoorState::Open);
     run_round(app.world_mut());
     assert_eq!(level_at(&app, 8, 1), LightLevel::Bright, "15' away");
     assert_eq!(level_at(&app, 9, 1), LightLevel::Dim, "20' away");
@@ -404,9 +401,7 @@ fn a_glare_in_the_dazzlers_turn_covers_three_of_the_victims_turns() {
         .map(|c| c.ends);
     assert_eq!(
         ends,
-        Some(delve_rules::creature::ConditionEnd::EndOfRound(
-            round + 3
-        ))
+        Some(delve_rules::creature::ConditionEnd::EndOfRound(round + 3))
     );
 }
 

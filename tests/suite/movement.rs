@@ -17,8 +17,8 @@ use delve_rules::rules::rest::RestEvent;
 use delve_rules::rules::throws::ThrowEvent;
 
 use delve_play::sim::{give, run_round, run_rounds, sim_app};
-use delve_rules::rules::conditions::effective_ac;
 use delve_rules::creature::Conditions;
+use delve_rules::rules::conditions::effective_ac;
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::penalties::{CheckKind, penalties_for};
 

@@ -3,18 +3,18 @@
 //! lowers), finds the secret door by searching, picks its lock, and opens it.
 
 use bevy::prelude::*;
+use delve_ground::grid::DoorState;
 use delve_ground::grid::GridPos;
 use delve_ground::level::load_level_file;
 use delve_ground::level::schema::Lock;
-use delve_ground::grid::DoorState;
 use delve_ground::log::{EventLog, LogEntry};
 use delve_rules::command::Command;
 use delve_rules::command::acts::{
     Climb, LowerRope, MarchingOrder, Move, OpenDoor, PickLockMethodically, Search,
 };
+use delve_rules::creature::Below;
 use delve_rules::creature::{CreatureIndex, Position};
 use delve_rules::rules::caving::{CavingEvent, ClimbPace, Climbing};
-use delve_rules::creature::Below;
 use delve_rules::rules::doors::Door;
 use delve_rules::rules::doors::{DoorEvent, DoorOpening, LockOpening};
 use delve_rules::rules::search::SearchEvent;

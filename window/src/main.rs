@@ -1,6 +1,12 @@
 //! `delve`: open a level in the window, check levels, run delves headless, answer a Judge's
 //! questions.
 
+use delve::import::ImportOptions;
+use delve_ground::level::Level;
+use delve_ground::party_policy::PartyPolicy;
+use delve_play::save::Save;
+use delve_play::sim::JournalFile;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -335,7 +341,7 @@ fn main() -> ExitCode {
             cell_feet,
             squares_per_cell,
         }) => {
-            let options = delve::import::ImportOptions {
+            let options = ImportOptions {
                 cell_feet,
                 squares_per_cell,
             };
@@ -553,7 +559,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
     };
     if text.contains("fingerprint") {
         // A save: the window goes on from it, then back to the round asked for.
-        if let Err(e) = delve_play::save::Save::from_text(&text, &source.display().to_string()) {
+        if let Err(e) = Save::from_text(&text, &source.display().to_string()) {
             eprintln!("{e}");
             return ExitCode::from(1);
         }
@@ -677,7 +683,7 @@ fn load_script(path: &Path) -> Result<Vec<ScriptedCommand>, Diagnostics> {
 }
 
 /// A journal (its commands and the checks of its turns) or a command script.
-fn load_journal(path: &Path) -> Result<delve_play::sim::JournalFile, Diagnostics> {
+fn load_journal(path: &Path) -> Result<JournalFile, Diagnostics> {
     let file = path.display().to_string();
     let src = delve_ground::files::read_text(path).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
@@ -687,7 +693,7 @@ fn load_journal(path: &Path) -> Result<delve_play::sim::JournalFile, Diagnostics
             format!("cannot read command script: {e}"),
         )])
     })?;
-    delve_play::sim::JournalFile::from_text(&src).map_err(|e| {
+    JournalFile::from_text(&src).map_err(|e| {
         Diagnostics(vec![level::Diagnostic::error(
             level::DiagnosticKind::Syntax,
             &file,
@@ -699,17 +705,12 @@ fn load_journal(path: &Path) -> Result<delve_play::sim::JournalFile, Diagnostics
 
 /// The party policy in the file `path`, or the persona of that name (the defaults when none),
 /// or its error printed.
-fn load_policy(path: Option<&Path>) -> Option<delve_ground::party_policy::PartyPolicy> {
-    match path
-        .map(delve_ground::party_policy::PartyPolicy::find)
-        .transpose()
-    {
-        Ok(p) => Some(
-            p.unwrap_or_else(|| delve_ground::party_policy::PartyPolicy {
-                name: Some("careful".to_owned()),
-                ..Default::default()
-            }),
-        ),
+fn load_policy(path: Option<&Path>) -> Option<PartyPolicy> {
+    match path.map(PartyPolicy::find).transpose() {
+        Ok(p) => Some(p.unwrap_or_else(|| PartyPolicy {
+            name: Some("careful".to_owned()),
+            ..Default::default()
+        })),
         Err(e) => {
             eprintln!("error: {e}");
             None
@@ -719,7 +720,7 @@ fn load_policy(path: Option<&Path>) -> Option<delve_ground::party_policy::PartyP
 
 /// Does the level have a party for a policy to play (a faction with a marching order)? If
 /// not, says so.
-fn has_party(path: &Path, level: &delve_ground::level::Level) -> bool {
+fn has_party(path: &Path, level: &Level) -> bool {
     let any = level.factions.iter().any(|f| !f.marching_order.is_empty());
     if !any {
         eprintln!(

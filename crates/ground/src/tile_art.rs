@@ -5,11 +5,8 @@
 //! flagstones, brick, planks, black rock, pebbles, water darkening with depth, a chasm's drop,
 //! a squeeze's slit, and doors open, closed, locked and secret.
 
+use crate::grid::{DoorState, Terrain, WallMaterial, WaterDepth};
 use crate::level::schema::Lock;
-use crate::grid::WaterDepth;
-use crate::grid::WallMaterial;
-use crate::grid::Terrain;
-use crate::grid::DoorState;
 
 /// Pixels per tile side.
 pub const TILE_PX: u32 = 32;

@@ -3,6 +3,26 @@
 //! `rules::acting`) and the order of systems that share a phase, so it is kept stable; a new
 //! area is added here once and registers everything else from its own plugin.
 
+use delve_ground::grid::DungeonGrid;
+use delve_ground::query_cache::ReadQueries;
+use delve_minds::policy::behaviour::FightingBehaviourPlugin;
+use delve_minds::policy::monsters::MonsterAiPlugin;
+use delve_minds::policy::party::PartyPolicyPlugin;
+use delve_rules::rules::acting::{ActionTaken, HandsUsed};
+use delve_rules::rules::carrying::CarryingPlugin;
+use delve_rules::rules::caving::CavingPlugin;
+use delve_rules::rules::combat::battle::BattlePlugin;
+use delve_rules::rules::doors::DoorsPlugin;
+use delve_rules::rules::judge::JudgePlugin;
+use delve_rules::rules::light::LightPlugin;
+use delve_rules::rules::modules::RunningModules;
+use delve_rules::rules::search::SearchPlugin;
+use delve_rules::rules::sound::hearing::HearingPlugin;
+use delve_rules::rules::task::TaskPlugin;
+use delve_rules::rules::traps::TrapsPlugin;
+use delve_rules::rules::vision::VisionPlugin;
+use delve_rules::rules::water::WaterPlugin;
+
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
@@ -40,21 +60,21 @@ impl PluginGroup for SimPlugins {
             .add(MovementPlugin)
             .add(PartyPlugin)
             .add(RestPlugin)
-            .add(delve_rules::rules::light::LightPlugin)
-            .add(delve_rules::rules::vision::VisionPlugin)
-            .add(delve_rules::rules::sound::hearing::HearingPlugin)
-            .add(delve_minds::policy::monsters::MonsterAiPlugin)
-            .add(delve_minds::policy::party::PartyPolicyPlugin)
-            .add(delve_rules::rules::doors::DoorsPlugin)
-            .add(delve_rules::rules::judge::JudgePlugin)
-            .add(delve_rules::rules::water::WaterPlugin)
-            .add(delve_rules::rules::carrying::CarryingPlugin)
-            .add(delve_rules::rules::caving::CavingPlugin)
-            .add(delve_rules::rules::task::TaskPlugin)
-            .add(delve_rules::rules::combat::battle::BattlePlugin)
-            .add(delve_minds::policy::behaviour::FightingBehaviourPlugin)
-            .add(delve_rules::rules::search::SearchPlugin)
-            .add(delve_rules::rules::traps::TrapsPlugin)
+            .add(LightPlugin)
+            .add(VisionPlugin)
+            .add(HearingPlugin)
+            .add(MonsterAiPlugin)
+            .add(PartyPolicyPlugin)
+            .add(DoorsPlugin)
+            .add(JudgePlugin)
+            .add(WaterPlugin)
+            .add(CarryingPlugin)
+            .add(CavingPlugin)
+            .add(TaskPlugin)
+            .add(BattlePlugin)
+            .add(FightingBehaviourPlugin)
+            .add(SearchPlugin)
+            .add(TrapsPlugin)
             .add(SituationalPenalties)
     }
 }
@@ -85,7 +105,7 @@ impl Plugin for SimCorePlugin {
         app.add_schedule(round_schedule())
             .add_schedule(initiative_schedule())
             .init_resource::<ActingOrder>()
-            .init_resource::<delve_ground::query_cache::ReadQueries>()
+            .init_resource::<ReadQueries>()
             .add_systems(SimRound, play_initiatives.in_set(RoundSet::Initiatives))
             .add_systems(
                 FactionInitiative,
@@ -106,7 +126,7 @@ impl Plugin for SimCorePlugin {
             .keeps::<PendingCommands>()
             .keeps::<ActingOrder>()
             .keeps::<DelveMode>()
-            .keeps::<delve_ground::grid::DungeonGrid>()
+            .keeps::<DungeonGrid>()
             .keeps::<Factions>()
             .keeps::<LevelInfo>()
             .keeps::<CreatureIndex>()
@@ -130,9 +150,9 @@ impl Plugin for SimCorePlugin {
             .keeps_component::<SwimmingSpeed>()
             .keeps_component::<Vision>()
             .keeps_component::<Conditions>()
-            .keeps_component::<delve_rules::rules::acting::ActionTaken>()
-            .keeps_component::<delve_rules::rules::acting::HandsUsed>()
-            .keeps::<delve_rules::rules::modules::RunningModules>()
+            .keeps_component::<ActionTaken>()
+            .keeps_component::<HandsUsed>()
+            .keeps::<RunningModules>()
             // The record of the delve (restored from its line) and what marks the level's
             // entities: in the world, not its state.
             .not_state::<Journal>()

@@ -10,6 +10,13 @@
 //! written atomically: a temporary file beside the save, then a rename, so a failure midway never
 //! loses the save that was there.
 
+use crate::keyframe::Keyframes;
+use crate::sim::{JournalFile, Playing};
+use delve_ground::dice::Dice;
+use delve_ground::level::schema::Modules;
+use delve_rules::rules::modules::RunningModules;
+use delve_rules::turn_check::{Divergence, TurnCheck};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,13 +46,13 @@ pub struct Save {
     /// The optional rule modules it started with (the level's, or as the command line switched
     /// them); the Judge's switches since are in the journal.
     #[serde(default)]
-    pub modules: delve_ground::level::schema::Modules,
+    pub modules: Modules,
     /// Every command given from outside, with its round.
     pub journal: Vec<ScriptedCommand>,
     /// The check of every turn played (`delve_rules::turn_check`): loading replays the journal and
     /// says where it went another way.
     #[serde(default)]
-    pub checks: Vec<delve_rules::turn_check::TurnCheck>,
+    pub checks: Vec<TurnCheck>,
     /// The level as it was.
     pub level: LevelText,
 }
@@ -95,13 +102,13 @@ impl Save {
         Save {
             version: SAVE_VERSION,
             fingerprint: level.fingerprint(),
-            seed: world.resource::<delve_ground::dice::Dice>().seed(),
+            seed: world.resource::<Dice>().seed(),
             rounds: world.resource::<Clock>().rounds,
             modules: world
-                .get_resource::<delve_rules::rules::modules::RunningModules>()
+                .get_resource::<RunningModules>()
                 .map_or_else(Default::default, |m| m.started),
             journal: world.resource::<Journal>().0.clone(),
-            checks: crate::sim::JournalFile::of(world).checks,
+            checks: JournalFile::of(world).checks,
             level: level.clone(),
         }
     }
@@ -222,11 +229,7 @@ impl Save {
     /// Replays the save into `world` (one that runs the simulation): its level installed anew,
     /// then its journal played to the round it was saved at. Where a turn went another way than
     /// its check (an edited save, another build), says where; the delve is then as replayed.
-    pub fn restore_into(
-        &self,
-        world: &mut World,
-        level: &Level,
-    ) -> Option<delve_rules::turn_check::Divergence> {
+    pub fn restore_into(&self, world: &mut World, level: &Level) -> Option<Divergence> {
         replay_checked_into(
             world,
             level,
@@ -259,10 +262,10 @@ pub fn replay_checked_into(
     seed: u64,
     journal: &[ScriptedCommand],
     rounds: u64,
-    checks: &[delve_rules::turn_check::TurnCheck],
-) -> Option<delve_rules::turn_check::Divergence> {
+    checks: &[TurnCheck],
+) -> Option<Divergence> {
     crate::sim::install_level(world, level, seed);
-    let playing = crate::sim::Playing {
+    let playing = Playing {
         script: journal,
         checks,
         go_on: true,
@@ -300,10 +303,10 @@ pub fn replay_to(
 /// timeline's scrubbing. Returns the round it came to, or `None` when the world keeps no
 /// keyframes.
 pub fn seek(world: &mut World, level: &Level, round: u64) -> Option<u64> {
-    let frames = world.get_resource::<crate::keyframe::Keyframes>()?;
+    let frames = world.get_resource::<Keyframes>()?;
     let to = round.min(frames.end());
     let line = frames.line().to_vec();
-    let seed = world.resource::<delve_ground::dice::Dice>().seed();
+    let seed = world.resource::<Dice>().seed();
     replay_to(world, level, seed, &line, to);
     Some(to)
 }
@@ -367,7 +370,7 @@ pub fn undo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
     } else {
         undo_target(rounds, step)
     };
-    let seed = world.resource::<delve_ground::dice::Dice>().seed();
+    let seed = world.resource::<Dice>().seed();
     let mut history = world.remove_resource::<History>().unwrap_or_default();
     if history.still_undone(world).is_none() {
         history.undone = Some((journal.clone(), rounds));
@@ -397,7 +400,7 @@ pub fn redo(world: &mut World, level: &Level, step: Step) -> Option<u64> {
         Step::Turn => (rounds / ROUNDS_PER_TURN + 1) * ROUNDS_PER_TURN,
     }
     .min(last);
-    let seed = world.resource::<delve_ground::dice::Dice>().seed();
+    let seed = world.resource::<Dice>().seed();
     let kept: Vec<ScriptedCommand> = if to == rounds {
         // At the last round already: the Judge's commands taken back, one at a time.
         journal[..(journal_now + 1).min(journal.len())].to_vec()

@@ -17,6 +17,8 @@
 //! assert_eq!(delve.at("Ada"), delve_ground::grid::GridPos::new(4, 1));
 //! ```
 
+use delve_rules::rules::throws::Skill;
+
 use bevy::prelude::*;
 
 use crate::sim::{give, run_rounds, sim_app};
@@ -249,7 +251,7 @@ impl Delve {
     }
 
     /// Every throw made for this skill, in order (`Skill` is what the throw is for, by type).
-    pub fn throws_for(&self, skill: delve_rules::rules::throws::Skill) -> Vec<Throw> {
+    pub fn throws_for(&self, skill: Skill) -> Vec<Throw> {
         self.log()
             .of::<ThrowEvent>()
             .filter(|ThrowEvent::Threw { skill: s, .. }| *s == skill)

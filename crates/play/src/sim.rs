@@ -4,6 +4,13 @@
 //! DESIGN.md › Principles: rounds are the tick; one seeded RNG; the schedule runs on the
 //! single-threaded executor with chained system sets, so the order of every draw is fixed.
 
+use crate::keyframe::Keyframes;
+use delve_ground::level::CreatureDef;
+use delve_ground::party_policy::PartyPolicy;
+use delve_minds::policy::party::DelveEnd;
+use delve_rules::rules::party::Autonomy;
+use delve_rules::turn_check::{Divergence, TurnCheck};
+
 use bevy::prelude::*;
 
 use serde::Serialize;
@@ -66,7 +73,7 @@ pub fn play(level: &Level, seed: u64, script: &[ScriptedCommand], rounds: u64) -
 pub fn play_autonomous(
     level: &Level,
     seed: u64,
-    policy: &delve_ground::party_policy::PartyPolicy,
+    policy: &PartyPolicy,
     script: &[ScriptedCommand],
     max_rounds: u64,
 ) -> App {
@@ -78,7 +85,7 @@ pub fn play_autonomous(
 pub fn play_autonomous_watched(
     level: &Level,
     seed: u64,
-    policy: &delve_ground::party_policy::PartyPolicy,
+    policy: &PartyPolicy,
     script: &[ScriptedCommand],
     max_rounds: u64,
     watch: impl FnMut(&World),
@@ -95,12 +102,12 @@ pub fn play_autonomous_watched(
 #[derive(Clone, Copy, Default)]
 pub struct Playing<'a> {
     /// Hand every party to this policy from the first round, and stop when the delve ends.
-    pub policy: Option<&'a delve_ground::party_policy::PartyPolicy>,
+    pub policy: Option<&'a PartyPolicy>,
     /// The commands given at their rounds.
     pub script: &'a [ScriptedCommand],
     /// The checks of the delve the script was the journal of (`delve_rules::turn_check`): the play
     /// stops at the first turn that went another way.
-    pub checks: &'a [delve_rules::turn_check::TurnCheck],
+    pub checks: &'a [TurnCheck],
     /// Keep keyframes (and so the checks of every turn, for a journal): `crate::keyframe`.
     pub keyframes: bool,
     /// Play on past a turn that went another way than its check (a save loaded, a delve
@@ -118,7 +125,7 @@ impl Playing<'_> {
         seed: u64,
         rounds: u64,
         watch: impl FnMut(&World),
-    ) -> (App, Option<delve_rules::turn_check::Divergence>) {
+    ) -> (App, Option<Divergence>) {
         let mut app = sim_app(level, seed);
         let world = app.world_mut();
         if self.keyframes || !self.checks.is_empty() {
@@ -135,7 +142,7 @@ impl Playing<'_> {
         world: &mut World,
         rounds: u64,
         mut watch: impl FnMut(&World),
-    ) -> Option<delve_rules::turn_check::Divergence> {
+    ) -> Option<Divergence> {
         if let Some(policy) = self.policy {
             hand_parties_to(world, policy);
         }
@@ -156,12 +163,7 @@ impl Playing<'_> {
                     return went;
                 }
             }
-            if self.policy.is_some()
-                && world
-                    .resource::<delve_minds::policy::party::DelveEnd>()
-                    .0
-                    .is_some()
-            {
+            if self.policy.is_some() && world.resource::<DelveEnd>().0.is_some() {
                 break;
             }
         }
@@ -176,11 +178,8 @@ impl Playing<'_> {
 
 /// Compares the check of the turn that just ended in `world` (which keeps keyframes) with the
 /// journal's.
-pub fn check_turn(
-    world: &World,
-    expected: &delve_rules::turn_check::TurnCheck,
-) -> Result<(), delve_rules::turn_check::Divergence> {
-    let Some(frames) = world.get_resource::<crate::keyframe::Keyframes>() else {
+pub fn check_turn(world: &World, expected: &TurnCheck) -> Result<(), Divergence> {
+    let Some(frames) = world.get_resource::<Keyframes>() else {
         return Ok(());
     };
     let Some(got) = frames
@@ -195,7 +194,7 @@ pub fn check_turn(
 }
 
 /// Gives every party of the level to `policy` (a command for the next round).
-pub fn hand_parties_to(world: &mut World, policy: &delve_ground::party_policy::PartyPolicy) {
+pub fn hand_parties_to(world: &mut World, policy: &PartyPolicy) {
     let parties: Vec<String> = world
         .resource::<Parties>()
         .0
@@ -205,7 +204,7 @@ pub fn hand_parties_to(world: &mut World, policy: &delve_ground::party_policy::P
     for party in parties {
         give(
             world,
-            delve_rules::rules::party::Autonomy {
+            Autonomy {
                 party,
                 policy: Some(policy.clone()),
             },
@@ -233,7 +232,7 @@ pub struct JournalFile {
     pub rounds: Option<u64>,
     pub commands: Vec<ScriptedCommand>,
     #[serde(default)]
-    pub checks: Vec<delve_rules::turn_check::TurnCheck>,
+    pub checks: Vec<TurnCheck>,
 }
 
 /// Where a script's commands are in its text (byte offsets): the whole of a bare list, else
@@ -333,7 +332,7 @@ impl JournalFile {
             rounds: Some(rounds),
             commands: world.resource::<Journal>().0.clone(),
             checks: world
-                .get_resource::<crate::keyframe::Keyframes>()
+                .get_resource::<Keyframes>()
                 .map(|k| k.checks_to(rounds).to_vec())
                 .unwrap_or_default(),
         }
@@ -342,7 +341,7 @@ impl JournalFile {
     /// The journal of the whole line the delve in `world` is on: back on its timeline, the
     /// rounds after the one shown too (the journal as played, whichever round is shown).
     pub fn of_line(world: &World) -> Self {
-        let Some(frames) = world.get_resource::<crate::keyframe::Keyframes>() else {
+        let Some(frames) = world.get_resource::<Keyframes>() else {
             return Self::of(world);
         };
         let end = frames
@@ -430,7 +429,7 @@ pub fn install_level(world: &mut World, level: &Level, seed: u64) {
     crate::keyframe::begin(world);
 }
 
-fn creature_bundle(c: &delve_ground::level::CreatureDef) -> impl Bundle {
+fn creature_bundle(c: &CreatureDef) -> impl Bundle {
     (
         (
             LevelEntity,

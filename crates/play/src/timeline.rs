@@ -3,6 +3,8 @@
 //! brought monsters, and the delve ended. The window draws them on its timeline and jumps
 //! between them; they are plain data, so tests read them as the window does.
 
+use delve_minds::policy::monsters::MonsterEvent;
+
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::LogEntry;
 use delve_minds::policy::outcome::Outcome;
@@ -128,11 +130,7 @@ fn kind_of(e: &LogEntry) -> Option<MarkKind> {
     if let Some(LightEvent::LightBurnedOut { .. }) = e.get() {
         return Some(MarkKind::LightOut);
     }
-    if let Some(
-        delve_minds::policy::monsters::MonsterEvent::WentToLook { .. }
-        | delve_minds::policy::monsters::MonsterEvent::AnsweredCall { .. },
-    ) = e.get()
-    {
+    if let Some(MonsterEvent::WentToLook { .. } | MonsterEvent::AnsweredCall { .. }) = e.get() {
         return Some(MarkKind::Noise);
     }
     if let Some(PolicyEvent::DelveEnded { outcome, .. }) = e.get() {

@@ -9,6 +9,10 @@
 //! the list in `command` names each once and makes it [`Listed`], so a command left out of the
 //! list cannot be offered or given (it does not compile).
 
+use crate::creature::Position;
+use crate::rules::throws::ThrowOdds;
+use delve_ground::grid::GridPos;
+
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
@@ -281,9 +285,9 @@ pub enum Concern {
     /// What it does where it stands: its light, its senses, its rest, its voice, its climbs.
     Here,
     /// The door at a square.
-    Door(delve_ground::grid::GridPos),
+    Door(GridPos),
     /// The trap at a square.
-    Trap(delve_ground::grid::GridPos),
+    Trap(GridPos),
     /// A creature, by name: a foe to strike or step back from, a companion to take from.
     Creature(String),
     /// The squeeze it is stuck in.
@@ -335,7 +339,7 @@ impl Choice {
     pub fn thrown(
         way: &str,
         time: &str,
-        odds: crate::rules::throws::ThrowOdds,
+        odds: ThrowOdds,
         note: &str,
         command: impl Into<AnyAct>,
     ) -> Self {
@@ -490,16 +494,16 @@ pub fn creature(world: &World, name: &str) -> Result<Entity, Unable> {
 }
 
 /// The square a creature stands on.
-pub fn square_of(world: &World, who: Entity) -> Result<delve_ground::grid::GridPos, Unable> {
+pub fn square_of(world: &World, who: Entity) -> Result<GridPos, Unable> {
     world
-        .get::<crate::creature::Position>(who)
+        .get::<Position>(who)
         .map(|p| p.0)
         .ok_or(Unable::NoSquare)
 }
 
 /// `(x, y)` of a command as a square.
-pub fn at((x, y): (i32, i32)) -> delve_ground::grid::GridPos {
-    delve_ground::grid::GridPos::new(x, y)
+pub fn at((x, y): (i32, i32)) -> GridPos {
+    GridPos::new(x, y)
 }
 
 /// Commands whose only field is who acts, each carried out by a rule function taking that

@@ -13,6 +13,8 @@
 //! The clock moves on at the end of every round ([`advance_clock`]), logging the end of a turn
 //! and of an hour ([`DelveEvent`]).
 
+use delve_ground::log::LogKind;
+
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 use serde::Serialize;
@@ -250,8 +252,8 @@ impl LogEvent for DelveEvent {
         None
     }
 
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 }
 

@@ -8,6 +8,8 @@
 //! A resource or component that did not change since the state was last taken is shared with
 //! what was taken then, not copied.
 
+use delve_ground::query_cache::{CachedQueries, ReadQueries};
+
 use std::sync::Arc;
 
 use bevy::ecs::change_detection::Tick;
@@ -320,8 +322,8 @@ pub fn kept_and_not_state(world: &World) -> Vec<(std::any::TypeId, &'static str)
         .unwrap_or_default();
     all.extend([
         type_of::<StateKept>(),
-        type_of::<delve_ground::query_cache::ReadQueries>(),
-        type_of::<delve_ground::query_cache::CachedQueries>(),
+        type_of::<ReadQueries>(),
+        type_of::<CachedQueries>(),
     ]);
     all
 }

@@ -7,6 +7,9 @@
 //! first event that went another way, instead of drifting on silently (DESIGN.md › Principles:
 //! same level + seed + commands ⇒ the same log).
 
+use crate::creature::CreatureIndex;
+use delve_ground::dice::Dice;
+
 use serde::{Deserialize, Serialize};
 
 use delve_ground::log::LogEntry;
@@ -36,11 +39,8 @@ pub fn events_of(log: &[LogEntry], turn: u64) -> &[LogEntry] {
 /// stands, and each creature by name with its square, hit points and conditions.
 pub fn state_of(world: &bevy::prelude::World) -> String {
     use crate::creature::{Conditions, HitPoints, Position};
-    let mut words = format!(
-        "{:?}",
-        world.resource::<delve_ground::dice::Dice>().position()
-    );
-    for (name, e) in &world.resource::<crate::creature::CreatureIndex>().0 {
+    let mut words = format!("{:?}", world.resource::<Dice>().position());
+    for (name, e) in &world.resource::<CreatureIndex>().0 {
         let at = world.get::<Position>(*e).map(|p| p.0);
         let hp = world.get::<HitPoints>(*e).map(|h| (h.current, h.max));
         let conditions = world.get::<Conditions>(*e);

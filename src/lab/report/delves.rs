@@ -1,5 +1,8 @@
 //! The report's tables of the delves themselves: why they ended short, their outcomes, a delve's numbers, where the time went, survival by turn, casualties and who was left behind.
 
+use delve_ground::grid::GridPos;
+use delve_ground::level::Level;
+
 use super::super::tables::{self, Cell, Table, pct};
 use super::super::{LabPlan, RunRecord};
 use std::collections::BTreeMap;
@@ -143,7 +146,7 @@ pub(super) fn time_budget(ended: &[&RunRecord]) -> Table {
 }
 
 /// The party's size: the members of the level's first party.
-pub fn party_size(level: &delve_ground::level::Level) -> usize {
+pub fn party_size(level: &Level) -> usize {
     level
         .factions
         .iter()
@@ -231,8 +234,7 @@ pub(super) fn casualties(ended: &[&RunRecord]) -> Table {
     )
     .keyed_by(4)
     .when_empty("No member was brought down or left behind.");
-    let mut rows: std::collections::BTreeSet<(&str, &Harm, delve_ground::grid::GridPos, Fate)> =
-        Default::default();
+    let mut rows: std::collections::BTreeSet<(&str, &Harm, GridPos, Fate)> = Default::default();
     for r in ended {
         for c in &r.features.casualties {
             rows.insert((&c.who, &c.by, c.at, c.fate));

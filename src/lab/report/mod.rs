@@ -2,6 +2,8 @@
 //! records (themselves counted from the typed events of each delve), with 95% confidence
 //! intervals on the shares.
 
+use delve_ground::grid::GridPos;
+
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -48,7 +50,7 @@ pub struct Summary {
     pub failed: Vec<(u64, String)>,
     /// Members left behind alive as the party left (`tally.left_behind`), by who, where and
     /// how, most first: the delves, and how many of them the others could have brought out.
-    pub left_behind: Vec<((String, delve_ground::grid::GridPos, String), u64, u64)>,
+    pub left_behind: Vec<((String, GridPos, String), u64, u64)>,
 }
 
 impl Summary {
@@ -84,11 +86,8 @@ impl Summary {
 }
 
 /// Members left behind alive, by who, where and how, most first (then by name).
-fn left_behind(
-    ended: &[&RunRecord],
-) -> Vec<((String, delve_ground::grid::GridPos, String), u64, u64)> {
-    let mut by: BTreeMap<(String, delve_ground::grid::GridPos, String), (u64, u64)> =
-        BTreeMap::new();
+fn left_behind(ended: &[&RunRecord]) -> Vec<((String, GridPos, String), u64, u64)> {
+    let mut by: BTreeMap<(String, GridPos, String), (u64, u64)> = BTreeMap::new();
     for r in ended {
         for l in &r.tally.left_behind {
             let e = by

@@ -1,5 +1,9 @@
 //! The report's tables of the level's places and foes: traps, doors and secret doors, rooms, foes, and the noises that brought monsters.
 
+use delve_ground::grid::{DoorState, GridPos};
+use delve_ground::level::schema::Lock;
+use delve_ground::level::{DoorDef, Goal, Level};
+
 use super::super::tables::{self, Cell, Table};
 use super::super::{LabPlan, MadeBy, RunRecord};
 use delve_minds::policy::outcome::Outcome;
@@ -69,15 +73,15 @@ pub(super) fn traps(plan: &LabPlan, ended: &[&RunRecord]) -> Option<Table> {
 }
 
 /// The door's kind in words: secret, open at the start, locked, stuck.
-pub(super) fn door_note(d: &delve_ground::level::DoorDef) -> String {
+pub(super) fn door_note(d: &DoorDef) -> String {
     let mut notes = Vec::new();
     if d.door.secret {
         notes.push("secret");
     }
-    if d.door.state == delve_ground::grid::DoorState::Open {
+    if d.door.state == DoorState::Open {
         notes.push("open at the start");
     }
-    if d.door.lock != delve_ground::level::schema::Lock::Unlocked {
+    if d.door.lock != Lock::Unlocked {
         notes.push("locked");
     }
     if d.door.stuck {
@@ -208,9 +212,9 @@ pub(super) fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
     let (names, room_of) = super::super::heat::rooms(&plan.level.grid);
     let reach = super::super::heat::reach_of_rooms(&plan.level, way_in(&plan.level));
     let goal_room = match plan.level.goal {
-        delve_ground::level::Goal::Room(p)
-        | delve_ground::level::Goal::Reach(p)
-        | delve_ground::level::Goal::Exit(p) => plan.level.grid.index(p).and_then(|i| room_of[i]),
+        Goal::Room(p) | Goal::Reach(p) | Goal::Exit(p) => {
+            plan.level.grid.index(p).and_then(|i| room_of[i])
+        }
         _ => None,
     };
     let size = |k: usize| room_of.iter().filter(|r| **r == Some(k)).count();
@@ -253,7 +257,7 @@ pub(super) fn rooms(plan: &LabPlan, ended: &[&RunRecord]) -> Table {
 }
 
 /// Where the level's first party starts: its leader's square.
-pub fn way_in(level: &delve_ground::level::Level) -> delve_ground::grid::GridPos {
+pub fn way_in(level: &Level) -> GridPos {
     level
         .factions
         .iter()
@@ -263,7 +267,7 @@ pub fn way_in(level: &delve_ground::level::Level) -> delve_ground::grid::GridPos
 }
 
 /// The level's creatures hostile to its (first) party, or it to them, by name.
-pub(super) fn hostile_to_the_party(level: &delve_ground::level::Level) -> Vec<String> {
+pub(super) fn hostile_to_the_party(level: &Level) -> Vec<String> {
     let Some(party) = level
         .factions
         .iter()
@@ -285,7 +289,7 @@ pub(super) fn hostile_to_the_party(level: &delve_ground::level::Level) -> Vec<St
 
 /// The foes of the party — every creature hostile to it, those never met at zero, and any
 /// other the party fought: the share of delves that fought each, felled it, and never met it.
-pub(super) fn foes(level: &delve_ground::level::Level, ended: &[&RunRecord]) -> Table {
+pub(super) fn foes(level: &Level, ended: &[&RunRecord]) -> Table {
     let hostile = hostile_to_the_party(level);
     let mut names: Vec<&String> = ended
         .iter()

@@ -5,6 +5,19 @@
 //! harmless discharges (the pole's, a disarm's), each member's casualty (downed, by what and
 //! where; dead, dying, abandoned or rescued at the end), and the delve's time budget.
 
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::grid::{DungeonGrid, WaterDepth};
+use delve_ground::time::Clock;
+use delve_minds::policy::outcome::LeftBehind;
+use delve_rules::creature::{Conditions, Equipment, Resting};
+use delve_rules::rules::caving::Climbing;
+use delve_rules::rules::caving::traverse::Traversing;
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::movement::MovedThisRound;
+use delve_rules::rules::search::SearchEvent;
+use delve_rules::rules::task::{Task, TaskEvent};
+use delve_rules::rules::traps::Trap;
+
 use bevy::prelude::*;
 
 use delve_ground::grid::GridPos;
@@ -57,7 +70,7 @@ impl DelveWatch {
         let mut secret_doors = Vec::new();
         let mut traps = Vec::new();
         let mut world_doors: Vec<(GridPos, bool)> = Vec::new();
-        if let Some(mut q) = world.try_query::<(&Position, &delve_rules::rules::doors::Door)>() {
+        if let Some(mut q) = world.try_query::<(&Position, &Door)>() {
             world_doors = q.iter(world).map(|(p, d)| (p.0, d.secret)).collect();
         }
         world_doors.sort();
@@ -73,7 +86,7 @@ impl DelveWatch {
                 });
             }
         }
-        if let Some(mut q) = world.try_query::<(&Position, &delve_rules::rules::traps::Trap)>() {
+        if let Some(mut q) = world.try_query::<(&Position, &Trap)>() {
             let mut at: Vec<GridPos> = q.iter(world).map(|(p, _)| p.0).collect();
             at.sort();
             traps = at
@@ -166,11 +179,9 @@ impl DelveWatch {
                         .resource::<CreatureIndex>()
                         .0
                         .get(who)
-                        .and_then(|&e| world.get::<delve_rules::creature::Equipment>(e)),
+                        .and_then(|&e| world.get::<Equipment>(e)),
                 );
-                let scale = world
-                    .resource::<delve_ground::grid::DungeonGrid>()
-                    .scale_feet();
+                let scale = world.resource::<DungeonGrid>().scale_feet();
                 for s in &mut self.secret_doors {
                     if delve_ground::grid::distance_feet(p, s.at, scale) <= reach {
                         s.searched += 1;
@@ -205,8 +216,7 @@ impl DelveWatch {
                 d.try_it(way);
                 d.reached.get_or_insert(turn);
             }
-        } else if let Some(delve_rules::rules::task::TaskEvent::TaskBegun { who, rounds, .. }) =
-            entry.get()
+        } else if let Some(TaskEvent::TaskBegun { who, rounds, .. }) = entry.get()
             && let Some(&k) = self.trying.get(who)
         {
             // The round the command took is counted already.
@@ -241,8 +251,7 @@ impl DelveWatch {
                 }
                 _ => {}
             }
-        } else if let Some(delve_rules::rules::search::SearchEvent::Found { who, at, .. }) =
-            entry.get()
+        } else if let Some(SearchEvent::Found { who, at, .. }) = entry.get()
             && self.member(who)
         {
             if let Some(s) = self.secret_doors.iter_mut().find(|s| s.at == *at) {
@@ -339,7 +348,7 @@ impl DelveWatch {
 
     /// The round ends: it counts for what the party was doing.
     pub fn end_of_round(&mut self, world: &World) {
-        let round = world.resource::<delve_ground::time::Clock>().rounds;
+        let round = world.resource::<Clock>().rounds;
         if self.last_round == Some(round) {
             return;
         }
@@ -354,46 +363,28 @@ impl DelveWatch {
         if !fighting {
             for who in &self.party {
                 let Some(&e) = index.0.get(who) else { continue };
-                let conditions = world.get::<delve_rules::creature::Conditions>(e);
+                let conditions = world.get::<Conditions>(e);
                 if conditions.is_some_and(delve_rules::rules::conditions::is_down) {
                     continue;
                 }
                 let a = if conditions.is_some_and(|c| c.has(ConditionKind::Stuck)) {
                     Activity::Stuck
-                } else if world.get::<delve_rules::rules::task::Task>(e).is_some() {
+                } else if world.get::<Task>(e).is_some() {
                     self.working_at
                         .get(who)
                         .copied()
                         .unwrap_or(Activity::Waiting)
-                } else if world.get::<delve_rules::creature::Resting>(e).is_some() {
+                } else if world.get::<Resting>(e).is_some() {
                     Activity::Resting
-                } else if world
-                    .get::<delve_rules::rules::caving::Climbing>(e)
-                    .is_some()
-                    || world
-                        .get::<delve_rules::rules::caving::traverse::Traversing>(e)
-                        .is_some()
+                } else if world.get::<Climbing>(e).is_some() || world.get::<Traversing>(e).is_some()
                 {
                     Activity::ClimbingAndSwimming
-                } else if world
-                    .get::<delve_rules::rules::movement::MovedThisRound>(e)
-                    .is_some_and(|m| m.feet > 0)
-                {
+                } else if world.get::<MovedThisRound>(e).is_some_and(|m| m.feet > 0) {
                     let swimming = world
                         .get::<Position>(e)
-                        .and_then(|p| {
-                            world
-                                .resource::<delve_ground::grid::DungeonGrid>()
-                                .terrain(p.0)
-                        })
+                        .and_then(|p| world.resource::<DungeonGrid>().terrain(p.0))
                         .is_some_and(|t| {
-                            matches!(
-                                t,
-                                delve_ground::grid::terrain::Terrain::Water(
-                                    delve_ground::grid::WaterDepth::Deep
-                                        | delve_ground::grid::WaterDepth::Chest
-                                )
-                            )
+                            matches!(t, Terrain::Water(WaterDepth::Deep | WaterDepth::Chest))
                         });
                     if swimming {
                         Activity::ClimbingAndSwimming
@@ -415,18 +406,13 @@ impl DelveWatch {
     }
 
     /// Into `features`, once the delve has ended with these members left behind (its tally's).
-    pub fn finish(
-        self,
-        world: &World,
-        left_behind: &[delve_minds::policy::outcome::LeftBehind],
-        features: &mut super::Features,
-    ) {
+    pub fn finish(self, world: &World, left_behind: &[LeftBehind], features: &mut super::Features) {
         let index = world.resource::<CreatureIndex>();
         let state = |who: &str| {
             index
                 .0
                 .get(who)
-                .and_then(|&e| world.get::<delve_rules::creature::Conditions>(e))
+                .and_then(|&e| world.get::<Conditions>(e))
                 .map(|c| (c.has(ConditionKind::Dead), c.has(ConditionKind::Dying)))
                 .unwrap_or((false, false))
         };

@@ -1,6 +1,10 @@
 //! `delve lab`: many autonomous delves of a level in parallel (or shards of them), what came of
 //! them written as runs, pictures and reports; two labs compared; shards merged.
 
+use delve::lab::expect::{Expectations, Verdict};
+use delve::lab::{LabPlan, LabResult, RunRecord};
+use delve_ground::level::Level;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -65,17 +69,14 @@ pub enum LabAction {
 }
 
 /// Reads an expectations file for the level; the error says where and why.
-fn read_expectations(
-    file: &Path,
-    level: &delve_ground::level::Level,
-) -> Result<delve::lab::expect::Expectations, String> {
+fn read_expectations(file: &Path, level: &Level) -> Result<Expectations, String> {
     let text = delve_ground::files::read_text(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     delve::lab::expect::parse(&text, &file.display().to_string(), level)
 }
 
 /// Prints each verdict; true if every expectation passed.
-fn tell_verdicts(verdicts: &[delve::lab::expect::Verdict]) -> bool {
+fn tell_verdicts(verdicts: &[Verdict]) -> bool {
     for v in verdicts {
         println!("{} {v}", if v.passed() { "ok  " } else { "FAIL" });
     }
@@ -117,7 +118,7 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let whole = delve::lab::LabPlan {
+    let whole = LabPlan {
         level: loaded.level,
         policy,
         seed: args.seed,
@@ -178,7 +179,7 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
             }
         }
     } else {
-        delve::lab::LabResult::default()
+        LabResult::default()
     };
     if let Some(expectations) = expectations.as_ref().filter(|_| args.shard.is_none()) {
         return play_until_decided(plan, expectations, &file, &out);
@@ -238,8 +239,8 @@ pub fn run_lab(args: LabArgs) -> ExitCode {
 /// expectation is decided or the cap is reached; then the report of the delves played and the
 /// verdicts.
 fn play_until_decided(
-    mut plan: delve::lab::LabPlan,
-    expectations: &delve::lab::expect::Expectations,
+    mut plan: LabPlan,
+    expectations: &Expectations,
     file: &str,
     out: &Path,
 ) -> ExitCode {
@@ -252,7 +253,7 @@ fn play_until_decided(
         )
         .expect("the progress bar's template"),
     );
-    let mut result = delve::lab::LabResult::default();
+    let mut result = LabResult::default();
     let mut played = 0;
     let verdicts = loop {
         let next = batch.min(cap - played);
@@ -285,7 +286,7 @@ fn play_until_decided(
     }
 }
 
-fn tell_failed(records: &[delve::lab::RunRecord], runs: u64, file: &str, out: &Path) {
+fn tell_failed(records: &[RunRecord], runs: u64, file: &str, out: &Path) {
     let failed = records.iter().filter(|r| r.error.is_some()).count();
     eprintln!(
         "{runs} delves of {file}: the results are in {}{}",
@@ -349,7 +350,7 @@ pub fn lab_merge(parts: &[PathBuf], out: &Path, expect: Option<&Path>) -> ExitCo
     let Some(loaded) = load(Path::new(&meta.level_file)) else {
         return ExitCode::from(1);
     };
-    let plan = delve::lab::LabPlan {
+    let plan = LabPlan {
         level: loaded.level,
         policy: meta.policy.clone(),
         seed: meta.seed,

@@ -1,6 +1,9 @@
 //! `delve query`: a Judge's question about a level answered without running a delve (as text,
 //! or as one JSON object).
 
+use delve_ground::level::schema::Environment;
+use delve_rules::rules::sound::SoundRow;
+
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -36,12 +39,12 @@ pub enum Question {
         from: GridPos,
         /// The earshot table's row.
         #[arg(long, value_enum)]
-        sound: delve_rules::rules::sound::SoundRow,
+        sound: SoundRow,
         #[arg(long, value_name = "X,Y")]
         at: Option<GridPos>,
         /// The table's column; the level's environment when left out.
         #[arg(long, value_enum)]
-        environment: Option<delve_ground::level::schema::Environment>,
+        environment: Option<Environment>,
     },
     /// The ways a creature can get through a door, each with its time and chance.
     Door {

@@ -1,6 +1,12 @@
 //! `delve sim`: a delve played headless, its log printed (or written as JSON lines), its
 //! journal and save written on request.
 
+use delve_ground::level::LevelText;
+use delve_ground::log::EventLog;
+use delve_play::save::{Save, SaveError};
+use delve_play::sim::JournalFile;
+use delve_rules::rules::modules::RuleModule;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,7 +53,7 @@ pub struct SimArgs {
     pub json: bool,
     /// Play without an optional rule module, whatever the level file says (repeatable).
     #[arg(long, value_enum, value_name = "MODULE")]
-    pub without: Vec<delve_rules::rules::modules::RuleModule>,
+    pub without: Vec<RuleModule>,
 }
 
 pub fn run_sim(args: SimArgs) -> ExitCode {
@@ -94,7 +100,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
     if auto && !has_party(path, &loaded.level) {
         return ExitCode::from(2);
     }
-    let delve_play::sim::JournalFile {
+    let JournalFile {
         commands: script,
         checks,
         ..
@@ -130,7 +136,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     if let Some(file) = save {
-        let text = match delve_ground::level::LevelText::read(path) {
+        let text = match LevelText::read(path) {
             Ok(text) => text,
             Err(problems) => {
                 eprint!("{problems}");
@@ -138,12 +144,12 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
             }
         };
         replacing(file, "save");
-        if let Err(e) = delve_play::save::Save::of(world, &text).write(file) {
+        if let Err(e) = Save::of(world, &text).write(file) {
             eprintln!("{e}");
             return ExitCode::from(1);
         }
     }
-    let log = world.resource::<delve_ground::log::EventLog>();
+    let log = world.resource::<EventLog>();
     if json {
         print!("{}", log.to_json_lines());
     } else {
@@ -171,7 +177,7 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
 fn write_whole(file: &std::path::Path, bytes: &[u8], what: &str) -> Result<(), String> {
     replacing(file, what);
     delve_play::save::write_atomic(file, bytes).map_err(|e| match e {
-        delve_play::save::SaveError::Unwritable { path, error } => format!(
+        SaveError::Unwritable { path, error } => format!(
             "{path}: cannot write the {what}: {error} (the {what} that was there, if any, is kept)"
         ),
         other => other.to_string(),

@@ -6,6 +6,8 @@
 //! played at the next round. The common ones have keys of their own ([`COMMON_KEYS`]), which take the
 //! first such offer wherever it stands in the list.
 
+use delve_rules::rules::acting::Hold;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -36,7 +38,7 @@ pub struct Offered {
     pub page: usize,
     /// What holds the creature, if anything (surprised, stuck, drowning, …): why it is offered
     /// little or nothing.
-    pub held: Option<delve_rules::rules::acting::Hold>,
+    pub held: Option<Hold>,
 }
 
 impl Offered {

@@ -5,6 +5,11 @@
 //! In the window the player commands the party: its members are `Controlled` and wait for
 //! orders, unless B lets them fight by themselves with the behaviour the monsters use.
 
+use delve_ground::grid::GridPos;
+use delve_minds::policy::party::PartyMinds;
+use delve_rules::rules::combat::attack::Forecast;
+use delve_rules::rules::vision::Sight;
+
 use bevy::prelude::*;
 use delve_rules::command::acts::{Attack, WaitForOrders};
 use leafwing_input_manager::prelude::*;
@@ -35,12 +40,12 @@ pub struct AttackOffer {
     pub text: String,
     /// The square of the creature attacked, and the throw with the weapon F attacks with,
     /// modifier by modifier (the tooltip beside the pointer shows it: `gui::under_pointer`).
-    pub breakdown: Option<(delve_ground::grid::GridPos, Vec<String>)>,
+    pub breakdown: Option<(GridPos, Vec<String>)>,
 }
 
 /// The attack throw `forecast` works out, in lines: the chance and the face needed against the
 /// armor class, each modifier with its source, and the damage.
-pub fn breakdown(f: &delve_rules::rules::combat::attack::Forecast) -> Vec<String> {
+pub fn breakdown(f: &Forecast) -> Vec<String> {
     let mut lines = vec![format!(
         "{}: {:.0}% to hit - d20 {}+ against AC {}",
         f.weapon,
@@ -107,7 +112,7 @@ pub fn give_the_control_wished(world: &mut World) {
 /// its members' battle minds.
 pub fn under_its_policy(world: &World, party: &str) -> bool {
     world
-        .get_resource::<delve_minds::policy::party::PartyMinds>()
+        .get_resource::<PartyMinds>()
         .is_some_and(|m| m.0.iter().any(|m| m.party == party))
 }
 
@@ -230,16 +235,12 @@ fn battle_panel(
     battle: Option<Res<Battle>>,
     offer: Res<AttackOffer>,
     alone: Res<PartyFightsAlone>,
-    minds: Option<Res<delve_minds::policy::party::PartyMinds>>,
+    minds: Option<Res<PartyMinds>>,
     view: Option<Res<super::state::ViewMode>>,
     creatures: Query<Fighting>,
     names: Query<&Name>,
     (mut text, selected): (ResMut<BattleText>, Option<Res<super::state::Selected>>),
-    eyes: Query<(
-        &Faction,
-        &delve_rules::rules::vision::Sight,
-        &delve_rules::creature::Position,
-    )>,
+    eyes: Query<(&Faction, &Sight, &delve_rules::creature::Position)>,
 ) {
     // The attack offered first: a long initiative list does not push it out of sight.
     let mut s = offer.text.clone();

@@ -14,8 +14,7 @@ use leafwing_input_manager::prelude::ActionState;
 
 use super::art::TILE_PX;
 use super::controls::DelveAction;
-use super::state::ShownLevel;
-use super::state::{BattlemapShown, Tell, TilesOver};
+use super::state::{BattlemapShown, ShownLevel, Tell, TilesOver};
 
 /// A battlemap's sprite.
 #[derive(Component, Clone, Copy, Debug)]

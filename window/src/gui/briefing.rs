@@ -7,6 +7,13 @@
 //! outcome, why when short of the goal, who fell and where, who was left behind, the turns and
 //! light spent — and what to do next.
 
+use delve_ground::level::schema::Gear;
+use delve_ground::time::Clock;
+use delve_minds::policy::party::DelveEnd;
+use delve_rules::creature::{ArmorClass, ClassLevel, Equipment, HitPoints};
+use delve_rules::rules::light::{CarriedBy, LightSource};
+use delve_rules::rules::party::Parties;
+
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use leafwing_input_manager::prelude::*;
@@ -59,7 +66,7 @@ pub fn goal_in_words(goal: &Goal) -> String {
         Goal::Exit(p) => format!("Find the way out at {p}, and leave by it."),
         Goal::Recover(gear) => {
             let what = match gear {
-                delve_ground::level::schema::Gear::Key(name) => name.clone(),
+                Gear::Key(name) => name.clone(),
                 other => format!("{other:?}"),
             };
             format!(
@@ -99,10 +106,10 @@ fn put_away_or_show(
 /// One member of the party, as the briefing tells it.
 type Member<'a> = (
     &'a Name,
-    &'a delve_rules::creature::ClassLevel,
-    &'a delve_rules::creature::HitPoints,
-    &'a delve_rules::creature::ArmorClass,
-    Option<&'a delve_rules::creature::Equipment>,
+    &'a ClassLevel,
+    &'a HitPoints,
+    &'a ArmorClass,
+    Option<&'a Equipment>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -110,12 +117,9 @@ fn show_briefing(
     mut contexts: EguiContexts,
     mut briefing: ResMut<Briefing>,
     shown: Res<ShownLevel>,
-    parties: Res<delve_rules::rules::party::Parties>,
+    parties: Res<Parties>,
     members: Query<Member>,
-    lights: Query<(
-        &delve_rules::rules::light::LightSource,
-        &delve_rules::rules::light::CarriedBy,
-    )>,
+    lights: Query<(&LightSource, &CarriedBy)>,
     bindings: Option<Res<super::keys::Bindings>>,
 ) {
     if !briefing.open {
@@ -216,9 +220,9 @@ fn show_briefing(
 fn show_ending(
     mut contexts: EguiContexts,
     mut briefing: ResMut<Briefing>,
-    end: Option<Res<delve_minds::policy::party::DelveEnd>>,
+    end: Option<Res<DelveEnd>>,
     shown: Res<ShownLevel>,
-    clock: Res<delve_ground::time::Clock>,
+    clock: Res<Clock>,
 ) {
     let Some((party, outcome, tally)) = end.as_ref().and_then(|e| e.0.as_ref()) else {
         briefing.ending_put_away = None;

@@ -1,12 +1,14 @@
 //! The map's camera: where it opens (the party's leader at a legible size, or the whole level
 //! in the Judge's view), following the creature it follows, panned, zoomed and fitted by keys.
 
+use delve_ground::grid::GridPos;
+use delve_rules::rules::party::Parties;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::controls::{DelveAction, default_input_map};
-use super::state::RedrawSet;
-use super::state::{MapCamera, PlayRounds, Selected, ShownLevel};
+use super::state::{MapCamera, PlayRounds, RedrawSet, Selected, ShownLevel};
 use delve_ground::grid::DungeonGrid;
 use delve_rules::creature::{Creature, Position};
 
@@ -50,7 +52,7 @@ pub struct Framing {
     pub wanted: bool,
     framed_in: Option<Vec2>,
     pub follow: bool,
-    followed: Option<(Entity, delve_ground::grid::GridPos)>,
+    followed: Option<(Entity, GridPos)>,
     /// Tab chose a creature: the camera goes to it.
     pub(crate) jump: bool,
 }
@@ -102,7 +104,7 @@ fn fit_when_wanted(
     grid: Res<DungeonGrid>,
     view: Option<Res<super::state::ViewMode>>,
     selected: Res<Selected>,
-    parties: Option<Res<delve_rules::rules::party::Parties>>,
+    parties: Option<Res<Parties>>,
     positions: Query<&Position>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
@@ -146,9 +148,9 @@ fn fit_when_wanted(
 /// square.
 fn followed(
     selected: &Selected,
-    parties: Option<&delve_rules::rules::party::Parties>,
+    parties: Option<&Parties>,
     positions: &Query<&Position>,
-) -> Option<(Entity, delve_ground::grid::GridPos)> {
+) -> Option<(Entity, GridPos)> {
     let e = selected
         .0
         .or_else(|| parties.and_then(|p| p.0.first()).and_then(|p| p.leader()))?;
@@ -160,7 +162,7 @@ fn followed(
 fn follow(
     mut framing: ResMut<Framing>,
     selected: Res<Selected>,
-    parties: Option<Res<delve_rules::rules::party::Parties>>,
+    parties: Option<Res<Parties>>,
     positions: Query<&Position>,
     grid: Res<DungeonGrid>,
     area: Option<Res<super::state::MapArea>>,

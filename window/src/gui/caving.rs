@@ -7,8 +7,7 @@ use bevy_ecs_tilemap::prelude::TileStorage;
 
 use super::art::TILE_PX;
 use super::squares::square_to_world;
-use super::state::Marker;
-use super::state::RedrawSet;
+use super::state::{Marker, RedrawSet};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::Climbs;
 use delve_ground::level::schema::Surface;

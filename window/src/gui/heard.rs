@@ -13,10 +13,7 @@ use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
 use super::squares::square_to_world;
-use super::state::RedrawSet;
-use super::state::Selected;
-use super::state::ShownLevel;
-use super::state::ViewMode;
+use super::state::{RedrawSet, Selected, ShownLevel, ViewMode};
 use delve_ground::grid::GridPos;
 use delve_ground::time::Clock;
 

@@ -7,8 +7,7 @@ use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
-use super::state::RedrawSet;
-use super::state::{Selected, Tell, UiState, ViewMode};
+use super::state::{RedrawSet, Selected, Tell, UiState, ViewMode};
 
 pub struct InputPlugin;
 

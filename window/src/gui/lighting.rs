@@ -4,15 +4,15 @@
 //! one creature's (the selected creature's: what it sees now, what its faction remembers, the
 //! traps its faction knows; `gui::heard` marks what it heard this round and from where).
 
+use delve_ground::grid::GridPos;
+use delve_rules::rules::traps::Trap;
+use delve_rules::rules::vision::Hiding;
+
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
 use super::art::TileArt;
-use super::state::PlayersCopy;
-use super::state::Token;
-use super::state::ViewMode;
-use super::state::{Art, MapView, RedrawSet};
-use super::state::{Marker, ShadeSet};
+use super::state::{Art, MapView, Marker, PlayersCopy, RedrawSet, ShadeSet, Token, ViewMode};
 use delve_ground::grid::DungeonGrid;
 use delve_rules::creature::{Faction, Position};
 use delve_rules::rules::doors::Door;
@@ -28,8 +28,8 @@ pub fn eyes<'a>(
     view: ViewMode,
     selected: Option<Entity>,
     leader: Option<Entity>,
-    all: impl Iterator<Item = (Faction, delve_ground::grid::GridPos, &'a Sight)>,
-    of: impl Fn(Entity) -> Option<(Faction, delve_ground::grid::GridPos, &'a Sight)>,
+    all: impl Iterator<Item = (Faction, GridPos, &'a Sight)>,
+    of: impl Fn(Entity) -> Option<(Faction, GridPos, &'a Sight)>,
 ) -> Eyes<'a> {
     let one = (view == ViewMode::Creature)
         .then_some(selected)
@@ -134,8 +134,8 @@ fn shade(
     mut tiles: Query<(&mut TileColor, &mut TileTextureIndex)>,
     doors: Query<(&Position, &Door)>,
     mut tokens: Query<(&Token, &mut Visibility, Has<PlayersCopy>), Without<Marker>>,
-    hiding: Query<(), With<delve_rules::rules::vision::Hiding>>,
-    traps: Query<(&Position, Ref<delve_rules::rules::traps::Trap>)>,
+    hiding: Query<(), With<Hiding>>,
+    traps: Query<(&Position, Ref<Trap>)>,
     creatures: Query<(&Position, &Faction)>,
     mut markers: Query<(&Marker, &mut Visibility, Has<PlayersCopy>), Without<Token>>,
     (art, battlemap, over): Pictures,
@@ -175,7 +175,7 @@ fn shade(
     let seen_now = eyes.seen_now(&grid);
     let remembered = eyes.remembered(&memory);
     let bright = brightness(&grid, &light);
-    let secret: Vec<delve_ground::grid::GridPos> = doors
+    let secret: Vec<GridPos> = doors
         .iter()
         .filter(|(_, d)| d.secret)
         .map(|(p, _)| p.0)
@@ -231,8 +231,7 @@ fn shade(
             }
         }
     }
-    let visible =
-        |p: delve_ground::grid::GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
+    let visible = |p: GridPos| grid.index(p).is_some_and(|i| seen_now[i].is_some());
     for (token, mut vis, for_players) in &mut tokens {
         let view = if for_players { ViewMode::Party } else { *view };
         let show = match (view, creatures.get(token.creature)) {
@@ -250,7 +249,7 @@ fn shade(
         };
     }
     // RULINGS › Knowledge: the traps the party's faction knows.
-    let found_trap = |at: delve_ground::grid::GridPos| {
+    let found_trap = |at: GridPos| {
         traps
             .iter()
             .any(|(p, t)| p.0 == at && t.known_to(party_faction))

@@ -1,5 +1,8 @@
 //! The level as a tilemap, with the Judge's markers for traps and light sources.
 
+use delve_rules::creature::Factions;
+use delve_rules::rules::traps::TrapState;
+
 use std::collections::HashMap;
 
 use bevy::camera::visibility::RenderLayers;
@@ -8,8 +11,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{self, TILE_PX, TileArt};
 use super::squares::square_to_world;
-use super::state::ShownLevel;
-use super::state::{Art, Drawn, MapView, RedrawSet};
+use super::state::{Art, Drawn, MapView, RedrawSet, ShownLevel};
 use super::tokens;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::creature::Position;
@@ -67,7 +69,7 @@ pub(super) fn redraw(
     traps: Query<(&Position, &Trap)>,
     lights: Query<(&Position, &LightSource)>,
     creatures: Query<tokens::TokenSource>,
-    factions: Res<delve_rules::creature::Factions>,
+    factions: Res<Factions>,
     players: Option<Res<super::state::PlayerWindow>>,
 ) {
     if !shown.redraw {
@@ -108,7 +110,7 @@ fn draw(
     traps: &Query<(&Position, &Trap)>,
     lights: &Query<(&Position, &LightSource)>,
     creatures: &Query<tokens::TokenSource>,
-    factions: &delve_rules::creature::Factions,
+    factions: &Factions,
 ) {
     let (w, h) = (grid.width(), grid.height());
     let map_size = TilemapSize { x: w, y: h };
@@ -202,10 +204,10 @@ fn draw(
 /// disarmed, dark grey when spent.
 pub fn trap_color(t: &Trap) -> Color {
     match (t.state, t.hidden) {
-        (delve_rules::rules::traps::TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
-        (delve_rules::rules::traps::TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
-        (delve_rules::rules::traps::TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
-        (delve_rules::rules::traps::TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
+        (TrapState::Armed, true) => Color::srgb(0.95, 0.15, 0.1),
+        (TrapState::Armed, false) => Color::srgb(1.0, 0.6, 0.1),
+        (TrapState::Disarmed, _) => Color::srgb(0.45, 0.55, 0.75),
+        (TrapState::Discharged, _) => Color::srgb(0.3, 0.3, 0.3),
     }
 }
 

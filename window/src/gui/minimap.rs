@@ -5,14 +5,16 @@
 //! map may have changed ([`MinimapPicture`]) and shown by the panels' pass. `I` shows or hides
 //! it; it is not shown while the whole level is in view already.
 
+use delve_ground::log::EventLog;
+use delve_ground::time::Clock;
+
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::controls::DelveAction;
-use super::state::MapCamera;
-use super::state::Minimap;
+use super::state::{MapCamera, Minimap};
 use delve_ground::grid::DungeonGrid;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -277,10 +279,10 @@ fn draw_the_picture_when_needed(
     mut picture: ResMut<MinimapPicture>,
     mut images: Option<ResMut<Assets<Image>>>,
     windows: Query<&Window, With<PrimaryWindow>>,
-    clock: Res<delve_ground::time::Clock>,
+    clock: Res<Clock>,
     view: Option<Res<super::state::ViewMode>>,
     selected: Res<super::state::Selected>,
-    log: Res<delve_ground::log::EventLog>,
+    log: Res<EventLog>,
     shaded: Query<(), Changed<bevy_ecs_tilemap::tiles::TileColor>>,
     mut cameras: Query<(Entity, &mut Camera, &mut Transform, &mut Projection), With<MinimapCamera>>,
     mut commands: Commands,

@@ -40,6 +40,18 @@ pub mod timeline;
 pub mod tokens;
 pub mod under_pointer;
 
+use delve_ground::level::Level;
+use delve_ground::log::EventLog;
+use delve_ground::party_policy::PartyPolicy;
+use delve_ground::time::Clock;
+use delve_play::keyframe::Keyframes;
+use delve_play::save::Save;
+use delve_play::sim::Playing;
+use delve_play::timeline::MarkKind;
+use delve_rules::command::{Script, ScriptedCommand};
+use delve_rules::creature::CreatureIndex;
+use delve_rules::turn_check::TurnCheck;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -68,9 +80,9 @@ pub struct WindowOptions {
     /// replays with the same log).
     pub journal: Option<PathBuf>,
     /// A journal to replay: its commands are given at their rounds as rounds are played.
-    pub replay: Vec<delve_rules::command::ScriptedCommand>,
+    pub replay: Vec<ScriptedCommand>,
     /// The policy the A key hands a party to.
-    pub policy: delve_ground::party_policy::PartyPolicy,
+    pub policy: PartyPolicy,
     /// A save to go on from, and whether to load it though its level file changed since.
     pub load: Option<PathBuf>,
     pub anyway: bool,
@@ -105,10 +117,10 @@ pub struct WindowOptions {
 #[derive(Clone, Debug, Default)]
 pub struct Watch {
     /// Hand the parties to this policy from the first round (a lab's delve).
-    pub policy: Option<delve_ground::party_policy::PartyPolicy>,
+    pub policy: Option<PartyPolicy>,
     /// The journal's commands, and the checks of its turns.
-    pub script: Vec<delve_rules::command::ScriptedCommand>,
-    pub checks: Vec<delve_rules::turn_check::TurnCheck>,
+    pub script: Vec<ScriptedCommand>,
+    pub checks: Vec<TurnCheck>,
     /// Rounds to play at most (a policy's delve ends sooner).
     pub rounds: u64,
     /// Where to open: a round, or the first mark of a kind.
@@ -122,7 +134,7 @@ pub enum WatchAt {
     Start,
     Round(u64),
     /// The round after the first mark of this kind (the end when there is none).
-    Mark(delve_play::timeline::MarkKind),
+    Mark(MarkKind),
 }
 
 /// Everything the window adds on top of `SimPlugins`.
@@ -165,7 +177,7 @@ impl PluginGroup for GuiPlugins {
 /// What the window opens on: the save it goes on from (if any), the level's text and the
 /// level loaded from it, and the member solo play selects first; or why it cannot open.
 struct Opened {
-    save: Option<delve_play::save::Save>,
+    save: Option<Save>,
     text: level::LevelText,
     loaded: level::Loaded,
     solo_pick: Option<String>,
@@ -175,12 +187,7 @@ struct Opened {
 /// on, or the exit code after saying why not.
 fn open(options: &WindowOptions) -> Result<Opened, ExitCode> {
     // A save brings its own level; else the level file, or the built-in crypt.
-    let save = match options
-        .load
-        .as_deref()
-        .map(delve_play::save::Save::read)
-        .transpose()
-    {
+    let save = match options.load.as_deref().map(Save::read).transpose() {
         Ok(save) => save,
         Err(e) => {
             eprintln!("{e}");
@@ -371,7 +378,7 @@ fn start_delve(app: &mut App, options: WindowOptions, opened: Opened) {
     } = opened;
     let seed = save.as_ref().map_or(options.seed, |s| s.seed);
     // A keyframe every turn: the timeline, undo and redo go to any round from the nearest.
-    app.insert_resource(delve_play::keyframe::Keyframes::default());
+    app.insert_resource(Keyframes::default());
     let went = match &save {
         Some(save) => save.restore_into(app.world_mut(), &loaded.level),
         None => {
@@ -380,12 +387,7 @@ fn start_delve(app: &mut App, options: WindowOptions, opened: Opened) {
         }
     };
     if let Some(name) = options.select.as_ref().or(solo_pick.as_ref()) {
-        let chosen = app
-            .world()
-            .resource::<delve_rules::creature::CreatureIndex>()
-            .0
-            .get(name)
-            .copied();
+        let chosen = app.world().resource::<CreatureIndex>().0.get(name).copied();
         app.insert_resource(state::Selected(chosen));
     }
     let path = match &save {
@@ -433,7 +435,7 @@ fn start_delve(app: &mut App, options: WindowOptions, opened: Opened) {
     });
     app.insert_resource(options.view);
     app.insert_resource(state::JournalFile(options.journal));
-    app.insert_resource(delve_rules::command::Script::new(&options.replay));
+    app.insert_resource(Script::new(&options.replay));
     app.insert_resource(state::WindowPolicy(options.policy));
 }
 
@@ -468,8 +470,8 @@ fn fit_window_to_screen(
 /// Plays the delve to watch to its end in `world` (keyframes kept: the timeline), its checks
 /// compared turn by turn, and goes to the round to open at. Says what it did, or where the
 /// delve went another way than its journal.
-fn watch_delve(world: &mut World, level: &delve_ground::level::Level, watch: &Watch) -> String {
-    let playing = delve_play::sim::Playing {
+fn watch_delve(world: &mut World, level: &Level, watch: &Watch) -> String {
+    let playing = Playing {
         policy: watch.policy.as_ref(),
         script: &watch.script,
         checks: &watch.checks,
@@ -477,9 +479,8 @@ fn watch_delve(world: &mut World, level: &delve_ground::level::Level, watch: &Wa
         ..Default::default()
     };
     let went = playing.play_in(world, watch.rounds, |_| {});
-    let end = world.resource::<delve_ground::time::Clock>().rounds;
-    let marks =
-        delve_play::timeline::marks(world.resource::<delve_ground::log::EventLog>().entries());
+    let end = world.resource::<Clock>().rounds;
+    let marks = delve_play::timeline::marks(world.resource::<EventLog>().entries());
     let at = match watch.at {
         WatchAt::Start => 0,
         WatchAt::Round(r) => r.min(end),

@@ -2,14 +2,16 @@
 //! right click walks there, P, G, R, U, A set the pace, the party's orders, rest, stand up, and
 //! hand the party to its policy. Each order is a command for the next round.
 
+use delve_minds::policy::party::PartyMinds;
+use delve_rules::rules::party::Autonomy;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::camera::Framing;
 use super::controls::DelveAction;
 use super::pointer::Pointer;
-use super::state::RedrawSet;
-use super::state::{Selected, Tell, UiState, ViewMode, WindowPolicy, ordered_party};
+use super::state::{RedrawSet, Selected, Tell, UiState, ViewMode, WindowPolicy, ordered_party};
 use delve_rules::act::PendingCommands;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{Move, MoveParty, Rest, RestParty, StandUp};
@@ -191,7 +193,7 @@ fn autonomy(
     actions: Single<&ActionState<DelveAction>>,
     selected: Res<Selected>,
     parties: Res<Parties>,
-    minds: Res<delve_minds::policy::party::PartyMinds>,
+    minds: Res<PartyMinds>,
     policy: Option<Res<WindowPolicy>>,
     mut pending: ResMut<PendingCommands>,
     mut tell: MessageWriter<Tell>,
@@ -209,7 +211,7 @@ fn autonomy(
         return;
     };
     let under_policy = minds.0.iter().any(|m| m.party == party);
-    let command = delve_rules::rules::party::Autonomy {
+    let command = Autonomy {
         party: party.clone(),
         policy: (!under_policy).then(|| policy.map(|p| p.0.clone()).unwrap_or_default()),
     };

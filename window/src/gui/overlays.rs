@@ -12,6 +12,9 @@
 //!   says it too, more softly).
 //! - **Marks on tokens**: a creature's gravest state (`gui::tokens::StateMark`).
 
+use delve_rules::rules::light::LightMap;
+use delve_rules::rules::vision::FactionMemory;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
@@ -155,7 +158,7 @@ fn draw_the_party_map(
     mut commands: Commands,
     overlays: Res<Overlays>,
     maps: Res<PartyMaps>,
-    memory: Res<delve_rules::rules::vision::FactionMemory>,
+    memory: Res<FactionMemory>,
     (grid, view): (Res<DungeonGrid>, Option<Res<super::state::ViewMode>>),
     players: Option<Res<super::players::PlayersShow>>,
     drawn: Query<Entity, With<PartyMapMark>>,
@@ -215,7 +218,7 @@ fn draw_the_party_map(
 fn draw_the_light(
     mut commands: Commands,
     overlays: Res<Overlays>,
-    light: Res<delve_rules::rules::light::LightMap>,
+    light: Res<LightMap>,
     grid: Res<DungeonGrid>,
     drawn: Query<Entity, With<LightMark>>,
 ) {

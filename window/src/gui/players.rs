@@ -11,6 +11,11 @@
 //! now, what it remembers greyed, secret doors as wall, unseen creatures and unknown traps
 //! hidden. The players' camera sees only that layer.
 
+use delve_ground::log::EventLog;
+use delve_ground::time::{Clock, DelveMode};
+use delve_rules::creature::{Conditions, HitPoints};
+use delve_rules::rules::light::{CarriedBy, LightSource};
+
 use bevy::camera::RenderTarget;
 use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::schedule::ScheduleLabel;
@@ -202,28 +207,13 @@ pub struct PlayersArea(pub Option<Rect>);
 #[derive(SystemParam)]
 pub struct PartyKnows<'w, 's> {
     shown: Option<Res<'w, super::state::ShownLevel>>,
-    clock: Res<'w, delve_ground::time::Clock>,
-    mode: Res<'w, delve_ground::time::DelveMode>,
+    clock: Res<'w, Clock>,
+    mode: Res<'w, DelveMode>,
     parties: Res<'w, Parties>,
-    log: Res<'w, delve_ground::log::EventLog>,
+    log: Res<'w, EventLog>,
     show: Res<'w, PlayersShow>,
-    members: Query<
-        'w,
-        's,
-        (
-            &'static Name,
-            &'static delve_rules::creature::HitPoints,
-            &'static delve_rules::creature::Conditions,
-        ),
-    >,
-    lights: Query<
-        'w,
-        's,
-        (
-            &'static delve_rules::rules::light::LightSource,
-            &'static delve_rules::rules::light::CarriedBy,
-        ),
-    >,
+    members: Query<'w, 's, (&'static Name, &'static HitPoints, &'static Conditions)>,
+    lights: Query<'w, 's, (&'static LightSource, &'static CarriedBy)>,
 }
 
 /// The party's members as the players' window lists them: name, hit points, conditions, and

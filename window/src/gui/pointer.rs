@@ -1,5 +1,7 @@
 //! Where the mouse pointer is on the map.
 
+use delve_ground::grid::GridPos;
+
 use bevy::prelude::*;
 
 use super::squares::world_to_square;
@@ -17,7 +19,7 @@ pub struct Pointer<'w, 's> {
 
 impl Pointer<'_, '_> {
     /// The square under the mouse pointer, if it is on the map.
-    pub fn square(&self) -> Option<delve_ground::grid::GridPos> {
+    pub fn square(&self) -> Option<GridPos> {
         let cursor = self.windows.iter().next()?.cursor_position()?;
         let (camera, at) = self.cameras.iter().next()?;
         // Over a panel, or over the minimap in the map's corner, the pointer is not on a square.

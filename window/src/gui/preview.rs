@@ -2,19 +2,24 @@
 //! on the map, and its length in feet and how many rounds it takes at the chosen pace in the
 //! tooltip (for a party, the leader's walk at the pace of its slowest member).
 
+use delve_ground::grid::DungeonGrid;
+use delve_ground::grid::path::Path;
+use delve_rules::creature::{Faction, SwimmingSpeed};
+use delve_rules::rules::doors::Door;
+use delve_rules::rules::vision::FactionMemory;
+
 use bevy::prelude::*;
 
 use super::pointer::Pointer;
 use super::squares::square_to_world;
-use super::state::{Art, RedrawSet};
-use super::state::{Selected, UiState, ordered_party};
+use super::state::{Art, RedrawSet, Selected, UiState, ordered_party};
 use delve_ground::grid::GridPos;
 use delve_ground::grid::path::find_path;
 use delve_ground::time::ROUNDS_PER_TURN;
-use delve_rules::creature::{Encumbrance, Position};
-use delve_rules::creature::Conditions;
-use delve_rules::rules::movement::throw_to_enter;
-use delve_rules::rules::movement::{Pace, Speeds, WaterCost, path_cost, sharp_turn};
+use delve_rules::creature::{Conditions, Encumbrance, Position};
+use delve_rules::rules::movement::{
+    Pace, Speeds, WaterCost, path_cost, sharp_turn, throw_to_enter,
+};
 use delve_rules::rules::party::Parties;
 
 /// What the preview shows now: mover's square, target, pace, whole party.
@@ -45,7 +50,7 @@ type Mover<'a> = (
     &'a Position,
     &'a Encumbrance,
     &'a Conditions,
-    Option<&'a delve_rules::creature::SwimmingSpeed>,
+    Option<&'a SwimmingSpeed>,
 );
 
 /// Tenths of a foot a round for the mover: the slowest member for a party (the party rules'
@@ -61,11 +66,11 @@ fn budget(movers: &[Entity], pace: Pace, q: &Query<Mover>) -> Option<u32> {
 /// The walk from `from` to `to`: over any open square (the Judge's view), or only over those
 /// seen (`seen`, indexed as the grid: a player's view).
 fn walk_known(
-    grid: &delve_ground::grid::DungeonGrid,
+    grid: &DungeonGrid,
     from: GridPos,
     to: GridPos,
     seen: Option<&[bool]>,
-) -> Option<delve_ground::grid::path::Path> {
+) -> Option<Path> {
     match seen {
         None => find_path(grid, from, to),
         Some(seen) => delve_ground::grid::path::find_path_with(grid, from, to, |p| {
@@ -78,7 +83,7 @@ fn walk_known(
 /// open square beside it with the shortest walk from `from` (one walks up to a door, then opens
 /// it: Dungeon Delves › Doors).
 pub fn walk_end(
-    grid: &delve_ground::grid::DungeonGrid,
+    grid: &DungeonGrid,
     from: GridPos,
     to: GridPos,
     seen: Option<&[bool]>,
@@ -96,15 +101,15 @@ pub fn walk_end(
 }
 
 /// Is there a closed door at `p` one may walk up to (not one still secret)?
-pub fn door_at(doors: &Query<(&Position, &delve_rules::rules::doors::Door)>, p: GridPos) -> bool {
+pub fn door_at(doors: &Query<(&Position, &Door)>, p: GridPos) -> bool {
     doors.iter().any(|(at, d)| at.0 == p && !d.spec.secret)
 }
 
 /// What the faction of `mover` has seen, in a player's view (`None` in the Judge's).
 pub fn seen_by(
     view: Option<&super::state::ViewMode>,
-    memory: Option<&delve_rules::rules::vision::FactionMemory>,
-    faction: Option<&delve_rules::creature::Faction>,
+    memory: Option<&FactionMemory>,
+    faction: Option<&Faction>,
 ) -> Option<Vec<bool>> {
     view.filter(|v| **v != super::state::ViewMode::Judge)
         .and_then(|_| Some(memory?.seen.get(faction?.0)?.clone()))
@@ -115,20 +120,15 @@ pub fn seen_by(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct WalkKnowledge<'w, 's> {
     view: Option<Res<'w, super::state::ViewMode>>,
-    memory: Option<Res<'w, delve_rules::rules::vision::FactionMemory>>,
-    factions: Query<'w, 's, &'static delve_rules::creature::Faction>,
+    memory: Option<Res<'w, FactionMemory>>,
+    factions: Query<'w, 's, &'static Faction>,
     positions: Query<'w, 's, &'static Position>,
-    doors: Query<'w, 's, (&'static Position, &'static delve_rules::rules::doors::Door)>,
+    doors: Query<'w, 's, (&'static Position, &'static Door)>,
 }
 
 impl WalkKnowledge<'_, '_> {
     /// Where `mover`'s walk to `to` ends ([`walk_end`]), as the view knows the squares.
-    pub fn walk_end(
-        &self,
-        grid: &delve_ground::grid::DungeonGrid,
-        mover: Entity,
-        to: GridPos,
-    ) -> GridPos {
+    pub fn walk_end(&self, grid: &DungeonGrid, mover: Entity, to: GridPos) -> GridPos {
         let Ok(from) = self.positions.get(mover) else {
             return to;
         };
@@ -155,9 +155,9 @@ fn preview(
     mut walk: ResMut<WalkThere>,
     attack: Option<Res<super::battle::AttackOffer>>,
     view: Option<Res<super::state::ViewMode>>,
-    memory: Option<Res<delve_rules::rules::vision::FactionMemory>>,
-    factions: Query<&delve_rules::creature::Faction>,
-    doors: Query<(&Position, &delve_rules::rules::doors::Door)>,
+    memory: Option<Res<FactionMemory>>,
+    factions: Query<&Faction>,
+    doors: Query<(&Position, &Door)>,
 ) {
     let Some(art) = art else {
         return;

@@ -2,13 +2,20 @@
 //! line where the delve is back on it, stopping a turn where a battle begins with the party
 //! waiting for orders; then the journal is written (`gui::saving`).
 
+use delve_ground::time::Clock;
+use delve_minds::policy::party::DelveEnd;
+use delve_play::keyframe::Keyframes;
+use delve_rules::act::PendingCommands;
+use delve_rules::command::Script;
+use delve_rules::rules::combat::battle::{Battle, Controlled};
+use delve_rules::rules::party::Parties;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 use super::controls::DelveAction;
 use super::saving::{keep_the_line_left, write_journal};
-use super::state::RedrawSet;
-use super::state::{PlayRounds, RoundsRequested, ShownLevel, Tell};
+use super::state::{PlayRounds, RedrawSet, RoundsRequested, ShownLevel, Tell};
 use delve_ground::time::ROUNDS_PER_TURN;
 use delve_rules::schedule::SimRound;
 
@@ -45,28 +52,21 @@ pub fn play_rounds(world: &mut World) {
     if n > 0 {
         world.write_message(Tell::nothing());
     }
-    let ended = world
-        .resource::<delve_minds::policy::party::DelveEnd>()
-        .0
-        .is_some();
+    let ended = world.resource::<DelveEnd>().0.is_some();
     let forks = world
-        .get_resource::<delve_play::keyframe::Keyframes>()
+        .get_resource::<Keyframes>()
         .map_or(0, |k| k.left().len());
     for _ in 0..n {
         if along_the_line(world) {
             // Back on the timeline and no new order: the line's next round, as it was played.
             let level = world.resource::<ShownLevel>().level.clone();
-            let to = world.resource::<delve_ground::time::Clock>().rounds + 1;
+            let to = world.resource::<Clock>().rounds + 1;
             delve_play::save::seek(world, &level, to);
             world.resource_mut::<ShownLevel>().keep_view = true;
             continue;
         }
         // Once the delve is over, no round is played on (take one back to play otherwise).
-        if world
-            .resource::<delve_minds::policy::party::DelveEnd>()
-            .0
-            .is_some()
-        {
+        if world.resource::<DelveEnd>().0.is_some() {
             world.write_message(Tell(
                 "the delve is over: Ctrl+Z takes back a round, to play it otherwise".to_string(),
             ));
@@ -80,7 +80,7 @@ pub fn play_rounds(world: &mut World) {
         // A battle begun with the party waiting for orders stops a turn played (T): the player
         // gives the orders (F), or lets the party fight by itself (B).
         if n > 1 && !fighting && in_battle(world) && party_waits_for_orders(world) {
-            let round = world.resource::<delve_ground::time::Clock>().rounds;
+            let round = world.resource::<Clock>().rounds;
             world.write_message(Tell(format!(
                 "a battle began at round {round}: the party waits for your orders (F attacks, B lets it fight by itself)"
             )));
@@ -88,10 +88,7 @@ pub fn play_rounds(world: &mut World) {
         }
     }
     keep_the_line_left(world, forks);
-    if !ended
-        && let Some((party, outcome, tally)) =
-            &world.resource::<delve_minds::policy::party::DelveEnd>().0
-    {
+    if !ended && let Some((party, outcome, tally)) = &world.resource::<DelveEnd>().0 {
         let told = format!("the delve of the {party} is over: {outcome} ({tally})");
         world.write_message(Tell(told));
     }
@@ -102,40 +99,29 @@ pub fn play_rounds(world: &mut World) {
 
 /// Is a battle on?
 fn in_battle(world: &World) -> bool {
-    world
-        .get_resource::<delve_rules::rules::combat::battle::Battle>()
-        .is_some_and(|b| b.active)
+    world.get_resource::<Battle>().is_some_and(|b| b.active)
 }
 
 /// Do a party's members wait for the player's orders in a battle (`gui::battle`)? Not a party
 /// under its policy: it is let go at the next round.
 fn party_waits_for_orders(world: &World) -> bool {
     world
-        .resource::<delve_rules::rules::party::Parties>()
+        .resource::<Parties>()
         .0
         .iter()
         .filter(|p| !super::battle::under_its_policy(world, &p.name))
         .filter_map(|p| p.marching_order.first())
-        .any(|&leader| {
-            world
-                .get::<delve_rules::rules::combat::battle::Controlled>(leader)
-                .is_some()
-        })
+        .any(|&leader| world.get::<Controlled>(leader).is_some())
 }
 
 /// Is the world behind the end of its timeline's line, with no order given since (so that the
 /// next round is the line's)?
 fn along_the_line(world: &World) -> bool {
-    let Some(frames) = world.get_resource::<delve_play::keyframe::Keyframes>() else {
+    let Some(frames) = world.get_resource::<Keyframes>() else {
         return false;
     };
-    let now = world.resource::<delve_ground::time::Clock>().rounds;
+    let now = world.resource::<Clock>().rounds;
     now < frames.end()
-        && world
-            .resource::<delve_rules::act::PendingCommands>()
-            .given()
-            .is_empty()
-        && world
-            .get_resource::<delve_rules::command::Script>()
-            .is_none_or(|s| s.is_empty())
+        && world.resource::<PendingCommands>().given().is_empty()
+        && world.get_resource::<Script>().is_none_or(|s| s.is_empty())
 }

@@ -2,6 +2,11 @@
 //! saves, Ctrl+O loads (a second Ctrl+O loads a save whose level file has changed since, as it
 //! was saved), Ctrl+Z takes back a round, Ctrl+Shift+Z a turn, Ctrl+Y gives back a round.
 
+use delve_ground::level::Level;
+use delve_play::keyframe::{History, Keyframes};
+use delve_play::save::SaveError;
+use delve_rules::creature::CreatureIndex;
+
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
@@ -176,7 +181,7 @@ pub fn load(world: &mut World, path: &Path) -> String {
 /// Undo or redo, keeping the view and the selection.
 fn take_back(
     world: &mut World,
-    replay: impl FnOnce(&mut World, &delve_ground::level::Level) -> Option<u64>,
+    replay: impl FnOnce(&mut World, &Level) -> Option<u64>,
     went: &str,
 ) -> String {
     let level = world.resource::<ShownLevel>().level.clone();
@@ -195,7 +200,7 @@ fn take_back(
     }
     reselect(world, selected);
     let can_redo = world
-        .get_resource::<delve_play::keyframe::History>()
+        .get_resource::<History>()
         .is_some_and(|h| h.can_redo());
     format!(
         "{went} round {round}{}",
@@ -214,13 +219,7 @@ fn selected_name(world: &World) -> Option<String> {
 
 /// The creature of that name in the world as it is now is the one selected.
 fn reselect(world: &mut World, name: Option<String>) {
-    let e = name.and_then(|n| {
-        world
-            .resource::<delve_rules::creature::CreatureIndex>()
-            .0
-            .get(&n)
-            .copied()
-    });
+    let e = name.and_then(|n| world.resource::<CreatureIndex>().0.get(&n).copied());
     world.resource_mut::<Selected>().0 = e;
 }
 
@@ -246,9 +245,9 @@ fn autosave(world: &mut World) {
 }
 
 /// Why a file was not written, without the save's words (it may be a journal).
-fn why_unwritten(e: delve_play::save::SaveError) -> String {
+fn why_unwritten(e: SaveError) -> String {
     match e {
-        delve_play::save::SaveError::Unwritable { error, .. } => error,
+        SaveError::Unwritable { error, .. } => error,
         other => other.to_string(),
     }
 }
@@ -275,7 +274,7 @@ pub fn write_journal(world: &mut World) {
 /// A fork of the timeline's line since `before` forks were known: with `--journal FILE`, the
 /// journal of the line left is written beside it (`FILE.left-at-round-R.ron`) and told.
 pub fn keep_the_line_left(world: &mut World, before: usize) {
-    let Some(frames) = world.get_resource::<delve_play::keyframe::Keyframes>() else {
+    let Some(frames) = world.get_resource::<Keyframes>() else {
         return;
     };
     let Some((at, left)) = frames.left().get(before).cloned() else {

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::panels::PanelState;
-use super::panels::{LEFT_WIDTH, RIGHT_WIDTH};
+use super::panels::{LEFT_WIDTH, PanelState, RIGHT_WIDTH};
 use super::state::{Minimap, Tell};
 
 /// The settings the window keeps.

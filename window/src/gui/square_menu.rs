@@ -4,6 +4,8 @@
 //! (`gui::actions`). Choosing one gives its command for the next round; Escape or a click
 //! elsewhere closes the menu.
 
+use delve_rules::creature::Position;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -72,7 +74,7 @@ fn show(
     mut menu: ResMut<SquareMenu>,
     offered: Res<Offered>,
     selected: Res<Selected>,
-    creatures: Query<(&Name, &delve_rules::creature::Position)>,
+    creatures: Query<(&Name, &Position)>,
     mut pending: ResMut<PendingCommands>,
     mut tell: MessageWriter<Tell>,
 ) -> Result {

@@ -1,5 +1,7 @@
 //! Squares of the level and points of the world the map is drawn in.
 
+use delve_ground::grid::GridPos;
+
 use bevy::prelude::*;
 
 use super::art;
@@ -11,9 +13,9 @@ pub fn square_to_world(grid_height: u32, x: i32, y: i32) -> Vec2 {
 }
 
 /// The square under a world point.
-pub fn world_to_square(grid_height: u32, p: Vec2) -> delve_ground::grid::GridPos {
+pub fn world_to_square(grid_height: u32, p: Vec2) -> GridPos {
     let t = art::TILE_PX as f32;
     let x = (p.x / t).round() as i32;
     let y = grid_height as i32 - 1 - (p.y / t).round() as i32;
-    delve_ground::grid::GridPos::new(x, y)
+    GridPos::new(x, y)
 }

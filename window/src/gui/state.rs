@@ -5,6 +5,9 @@
 //! map area's places. It imports no other module of the window (a test keeps it so), so that
 //! none of them is a hub the others import and that imports them back.
 
+use delve_ground::grid::GridPos;
+use delve_ground::party_policy::PartyPolicy;
+
 use std::path::PathBuf;
 
 use bevy::camera::visibility::RenderLayers;
@@ -67,7 +70,7 @@ pub struct UiState {
     /// Orders go to the selected creature's whole party.
     pub whole_party: bool,
     /// The square last clicked: the Judge's hand acts on it.
-    pub picked: Option<delve_ground::grid::GridPos>,
+    pub picked: Option<GridPos>,
 }
 
 impl Default for UiState {
@@ -99,7 +102,7 @@ pub struct RoundsRequested(pub u64);
 
 /// The policy the A key hands a party to (`delve LEVEL --policy FILE`; the defaults without).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct WindowPolicy(pub delve_ground::party_policy::PartyPolicy);
+pub struct WindowPolicy(pub PartyPolicy);
 
 /// The camera that draws the map (in the space the panels leave it).
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -188,7 +191,7 @@ impl Drawn {
 /// Marks trap and light markers, hidden in the party's view unless seen.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Marker {
-    pub at: delve_ground::grid::GridPos,
+    pub at: GridPos,
     pub trap: bool,
 }
 

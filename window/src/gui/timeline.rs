@@ -11,6 +11,9 @@
 //! it: the delve goes on from that round with the new command, the old line kept
 //! (`delve_play::keyframe::Keyframes::left`; with `--journal FILE`, written beside it).
 
+use delve_rules::creature::CreatureIndex;
+use delve_rules::rules::party::Parties;
+
 use bevy::prelude::*;
 use bevy_egui::egui;
 use leafwing_input_manager::prelude::*;
@@ -20,8 +23,7 @@ use delve_play::keyframe::Keyframes;
 use delve_play::timeline::{Mark, MarkKind, next_mark, previous_mark};
 
 use super::controls::DelveAction;
-use super::state::ShownLevel;
-use super::state::{Selected, Tell};
+use super::state::{Selected, ShownLevel, Tell};
 
 /// The playing speeds, in rounds a second.
 pub const SPEEDS: [u32; 3] = [1, 4, 16];
@@ -63,7 +65,7 @@ fn read_marks(
     frames: Option<Res<Keyframes>>,
     mut timeline: ResMut<Timeline>,
     view: Option<Res<super::state::ViewMode>>,
-    parties: Res<delve_rules::rules::party::Parties>,
+    parties: Res<Parties>,
     names: Query<&Name>,
 ) {
     let Some(frames) = frames else {
@@ -197,13 +199,7 @@ pub fn go_to_round(world: &mut World) {
         shown.redraw = true;
         shown.keep_view = true;
     }
-    let e = selected.and_then(|n| {
-        world
-            .resource::<delve_rules::creature::CreatureIndex>()
-            .0
-            .get(&n)
-            .copied()
-    });
+    let e = selected.and_then(|n| world.resource::<CreatureIndex>().0.get(&n).copied());
     world.resource_mut::<Selected>().0 = e;
     let end = world.resource::<Keyframes>().end();
     world.write_message(Tell(format!(

@@ -2,14 +2,20 @@
 //! readable name label, moved to follow the creature's square, and a ring around the selected
 //! one.
 
+use delve_ground::grid::GridPos;
+use delve_rules::creature::{Below, Conditions};
+use delve_rules::rules::caving::Climbing;
+use delve_rules::rules::caving::events::Path;
+use delve_rules::rules::caving::traverse::Traversing;
+use delve_rules::rules::light::{LightLevel, LightMap};
+use delve_rules::rules::water::Drowning;
+
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
 use super::squares::square_to_world;
-use super::state::Art;
-use super::state::Selected;
-use super::state::Token;
+use super::state::{Art, Selected, Token};
 use delve_ground::grid::DungeonGrid;
 use delve_rules::creature::{Creature, Faction, Factions, Position};
 
@@ -87,11 +93,7 @@ impl StateMark {
     }
 
     /// The gravest mark of a creature in these conditions, drowning or not, in this light.
-    pub fn of(
-        conditions: &delve_rules::creature::Conditions,
-        drowning: bool,
-        light: delve_rules::rules::light::LightLevel,
-    ) -> Option<StateMark> {
+    pub fn of(conditions: &Conditions, drowning: bool, light: LightLevel) -> Option<StateMark> {
         use delve_ground::level::schema::ConditionKind as K;
         use delve_rules::rules::light::LightLevel as L;
         if conditions.has(K::Dead) {
@@ -115,12 +117,8 @@ impl StateMark {
 /// Each token's mark: its creature's gravest state, or none.
 fn mark_states(
     grid: Res<DungeonGrid>,
-    light: Option<Res<delve_rules::rules::light::LightMap>>,
-    creatures: Query<(
-        &Position,
-        &delve_rules::creature::Conditions,
-        Has<delve_rules::rules::water::Drowning>,
-    )>,
+    light: Option<Res<LightMap>>,
+    creatures: Query<(&Position, &Conditions, Has<Drowning>)>,
     tokens: Query<&Token>,
     mut marks: Query<(&ChildOf, &mut Text2d, &mut TextColor, &mut Visibility), With<TokenMark>>,
 ) {
@@ -133,9 +131,7 @@ fn mark_states(
         };
         let lit = light
             .as_ref()
-            .map_or(delve_rules::rules::light::LightLevel::Bright, |l| {
-                l.level(&grid, at.0)
-            });
+            .map_or(LightLevel::Bright, |l| l.level(&grid, at.0));
         let mark = StateMark::of(conditions, drowning, lit);
         let want = if mark.is_some() {
             Visibility::Inherited
@@ -213,7 +209,7 @@ fn initials_when_roomy(
 
 /// Labels sit above the token on one colour of a checkerboard and below it on the other, so
 /// the names of creatures standing next to each other do not overlap.
-fn label_offset(p: delve_ground::grid::GridPos) -> f32 {
+fn label_offset(p: GridPos) -> f32 {
     if (p.x + p.y).rem_euclid(2) == 0 {
         21.0
     } else {
@@ -239,8 +235,7 @@ fn name_the_crowded_on_hover(
     let roomy = super::labels::roomy(scale);
     // Squares as wide as a name leave room for neighbours' names too.
     let roomy_for_crowds = super::labels::square_px(scale) >= super::labels::NAME_WIDE_SQUARE_PX;
-    let mut taken: std::collections::HashMap<delve_ground::grid::GridPos, usize> =
-        Default::default();
+    let mut taken: std::collections::HashMap<GridPos, usize> = Default::default();
     for (_, p) in &creatures {
         *taken.entry(p.0).or_default() += 1;
     }
@@ -258,9 +253,7 @@ fn name_the_crowded_on_hover(
             || (-1..=1)
                 .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
                 .filter(|&d| d != (0, 0))
-                .any(|(dx, dy)| {
-                    taken.contains_key(&delve_ground::grid::GridPos::new(at.x + dx, at.y + dy))
-                });
+                .any(|(dx, dy)| taken.contains_key(&GridPos::new(at.x + dx, at.y + dy)));
         let named = (!crowded && (roomy || for_players))
             || (roomy_for_crowds && !for_players && !shares)
             || selected.0 == Some(token.creature)
@@ -424,7 +417,7 @@ fn faction_color(factions: &Factions, faction: Faction) -> [u8; 3] {
 /// from what lies.
 fn lay_the_fallen(
     factions: Res<Factions>,
-    creatures: Query<(&Faction, &delve_rules::creature::Conditions)>,
+    creatures: Query<(&Faction, &Conditions)>,
     mut tokens: Query<(&Token, &mut Sprite)>,
 ) {
     for (token, mut sprite) in &mut tokens {
@@ -562,7 +555,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
         Some("stuck")
     } else if let Some(t) = traversing {
         Some(match t.path {
-            delve_rules::rules::caving::events::Path::Rope => "on the rope",
+            Path::Rope => "on the rope",
             _ => "on the ledge",
         })
     } else if climbing {
@@ -578,7 +571,7 @@ fn caving_state(state: CavingState) -> Option<&'static str> {
 
 struct CavingState {
     climbing: bool,
-    traversing: Option<delve_rules::rules::caving::traverse::Traversing>,
+    traversing: Option<Traversing>,
     below: bool,
     drowning: bool,
     stuck: bool,
@@ -588,11 +581,11 @@ struct CavingState {
 type CaverQuery<'a> = (
     &'a Name,
     &'a Position,
-    &'a delve_rules::creature::Conditions,
-    Has<delve_rules::rules::caving::Climbing>,
-    Option<&'a delve_rules::rules::caving::traverse::Traversing>,
-    Has<delve_rules::creature::Below>,
-    Has<delve_rules::rules::water::Drowning>,
+    &'a Conditions,
+    Has<Climbing>,
+    Option<&'a Traversing>,
+    Has<Below>,
+    Has<Drowning>,
 );
 
 /// Labels say what a creature is doing on a rope, a ledge or in the water, in either view.
@@ -602,9 +595,9 @@ fn label_caving_states(
     tokens: Query<&Token>,
     mut labels: Query<(&ChildOf, &mut Text2d), With<TokenLabel>>,
 ) {
-    use delve_ground::level::schema::ConditionKind;
-    use delve_ground::grid::WaterDepth;
     use delve_ground::grid::Terrain;
+    use delve_ground::grid::WaterDepth;
+    use delve_ground::level::schema::ConditionKind;
     for (parent, mut text) in &mut labels {
         let Ok(token) = tokens.get(parent.parent()) else {
             continue;

@@ -3,6 +3,8 @@
 //! (the party's view tells only what the party sees or remembers: unfound secret doors, unknown
 //! traps and unseen creatures stay hidden).
 
+use delve_rules::rules::doors::TriedBy;
+
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -93,15 +95,7 @@ pub struct SquareFacts<'w, 's> {
     factions: Res<'w, Factions>,
     sights: Query<'w, 's, (&'static Faction, &'static Position, &'static Sight)>,
     creatures: Query<'w, 's, StandingThere, With<Creature>>,
-    doors: Query<
-        'w,
-        's,
-        (
-            &'static Position,
-            &'static Door,
-            Option<&'static delve_rules::rules::doors::TriedBy>,
-        ),
-    >,
+    doors: Query<'w, 's, (&'static Position, &'static Door, Option<&'static TriedBy>)>,
     traps: Query<'w, 's, (&'static Position, &'static Trap)>,
 }
 

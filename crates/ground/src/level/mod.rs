@@ -10,6 +10,8 @@ pub mod schema;
 pub mod spans;
 mod validate;
 
+use crate::level::schema::{Critical, Modules, WeaponKind};
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -18,9 +20,11 @@ use serde::Serialize;
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Severity, SourcePos};
 
 use crate::dice::DiceExpr;
-use crate::grid::{DungeonGrid, GridPos};
-use crate::level::schema::{ConditionKind, DamageType, DoorMaterial, Environment, Gear, JudgeModifier, JudgeModifiers, LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind};
-use crate::grid::DoorState;
+use crate::grid::{DoorState, DungeonGrid, GridPos};
+use crate::level::schema::{
+    ConditionKind, DamageType, DoorMaterial, Environment, Gear, JudgeModifier, JudgeModifiers,
+    LightKind, Lock, Proficiency, RawArmor, RawShield, SaveCategory, Size, TrapKind,
+};
 pub use validate::{
     MAX_ATTACK_BONUS, MAX_CRITICAL_MULTIPLIER, MAX_DEPTH_FEET, MAX_MAP_SIDE, MAX_NUMBER,
     MAX_REACH_FEET, MAX_SCALE_FEET, load_level_file, load_level_str, numbers_out_of_bounds_within,
@@ -62,7 +66,7 @@ pub struct Level {
     pub factions: Vec<FactionDef>,
     pub creatures: Vec<CreatureDef>,
     /// The optional rule modules it runs with.
-    pub modules: crate::level::schema::Modules,
+    pub modules: Modules,
     /// The Judge's calls for the level and its regions.
     pub judge: JudgeCalls,
     /// Deep water's depth in feet: the level's, and rectangles of their own (a later one wins).
@@ -347,8 +351,8 @@ pub struct WeaponDef {
     pub damage: DiceExpr,
     pub damage_type: DamageType,
     pub range_feet: Option<u32>,
-    pub critical: crate::level::schema::Critical,
-    pub kind: Option<crate::level::schema::WeaponKind>,
+    pub critical: Critical,
+    pub kind: Option<WeaponKind>,
     /// An enchantment to activate: its name and extra damage on a hit.
     pub enchantment: Option<(String, DiceExpr)>,
     /// Structural damage on a hit against wood and (if any) stone structures.

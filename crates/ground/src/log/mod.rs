@@ -4,6 +4,8 @@
 //! People read it as text, tools as JSON lines; the window's log panel, `delve sim`, batch runs
 //! and tests all read the same entries, and tests ask for them by type ([`EventLog::of`]).
 
+use crate::grid::GridPos;
+
 use std::any::Any;
 use std::fmt;
 
@@ -42,7 +44,7 @@ pub trait LogEvent: fmt::Display + fmt::Debug + Send + Sync + 'static {
     }
 
     /// The square where it happened, if it happened at one.
-    fn at(&self) -> Option<crate::grid::GridPos> {
+    fn at(&self) -> Option<GridPos> {
         None
     }
 
@@ -178,7 +180,7 @@ impl LogEntry {
     }
 
     /// The square of an event about no one in particular that happened at one.
-    fn about_no_one_at(&self) -> Option<crate::grid::GridPos> {
+    fn about_no_one_at(&self) -> Option<GridPos> {
         let e = self.event();
         (e.who().is_none() && e.also_concerns().is_none())
             .then(|| e.at())
@@ -273,7 +275,7 @@ impl PartialEq for EventLog {
 impl EventLog {
     /// Notes, for each entry since the last call about no one at a square, which factions
     /// `saw` that square: they learn of it (the vision area calls this after everyone looks).
-    pub fn witness(&mut self, saw: impl Fn(crate::grid::GridPos) -> Vec<usize>) {
+    pub fn witness(&mut self, saw: impl Fn(GridPos) -> Vec<usize>) {
         for e in &mut self.entries[self.witnessed..] {
             if let Some(at) = e.about_no_one_at() {
                 e.witnesses = saw(at);

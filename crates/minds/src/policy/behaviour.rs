@@ -27,20 +27,26 @@
 //! It is a mind, not a rule: the combat area offers and refuses, and this chooses. The markers
 //! that set its stance ([`Retreating`], [`FightsTogether`], [`KeepsTo`]) are the minds' own.
 
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::level::schema::ShieldWeight;
+use delve_rules::creature::{Below, ConditionEnd, LevelInfo};
+use delve_rules::rules::conditions::StandUp;
+use delve_rules::rules::movement::hazards::Hazard;
+use delve_rules::rules::sound::{SoundRow, Verdict};
+
 use bevy::prelude::*;
 use delve_rules::rules::combat::Attack;
 use delve_rules::rules::movement::{Halt, Move};
 
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
-use delve_rules::act::AnyAct;
-use delve_rules::act::PendingCommands;
+use delve_rules::act::{AnyAct, PendingCommands};
 use delve_rules::creature::{ActingOrder, Combatant, Conditions, Creature, Faction, Position};
 use delve_rules::rules::combat::ClearJam;
 use delve_rules::rules::combat::attack::can_attack;
 use delve_rules::rules::combat::battle::{AttackOrder, Awareness, Battle, Controlled};
-use delve_rules::rules::conditions::is_down;
 use delve_rules::rules::combat::gear::Jammed;
+use delve_rules::rules::conditions::is_down;
 use delve_rules::rules::movement::{Pace, Walking};
 use delve_rules::schedule::{FactionInitiative, InitiativeSet};
 use delve_rules::state::KeepsState;
@@ -156,17 +162,11 @@ pub fn fighting_behaviour(
         // rest of the fight.
         let prone = world.get::<Conditions>(e).is_some_and(|c| {
             c.0.iter().any(|c| {
-                c.kind == ConditionKind::Prone
-                    && !matches!(
-                        c.ends,
-                        delve_rules::creature::ConditionEnd::EndOfRound(_)
-                    )
+                c.kind == ConditionKind::Prone && !matches!(c.ends, ConditionEnd::EndOfRound(_))
             })
         });
         if prone {
-            orders.push(AnyAct::from(delve_rules::rules::conditions::StandUp {
-                who: name.clone(),
-            }));
+            orders.push(AnyAct::from(StandUp { who: name.clone() }));
         }
         if fleeing {
             world.entity_mut(e).remove::<AttackOrder>();
@@ -246,7 +246,7 @@ pub fn fighting_behaviour(
         // holes).
         let holes = delve_rules::rules::movement::hazards::known_to(world, e)
             .iter()
-            .any(|(_, h)| *h == delve_rules::rules::movement::hazards::Hazard::Hole);
+            .any(|(_, h)| *h == Hazard::Hole);
         let keeps = world.get::<KeepsTo>(e);
         let free = |p: &GridPos| {
             grid.is_passable(*p)
@@ -266,8 +266,7 @@ pub fn fighting_behaviour(
         // No one squeezes through a chokepoint to close in (one stuck there is out of the
         // fight, and may be for good): only a square reached without a squeeze.
         // (Looked for only where a squeeze lies near the way: around the two.)
-        let is_squeeze =
-            |q: GridPos| grid.terrain(q) == Some(delve_ground::grid::terrain::Terrain::Squeeze);
+        let is_squeeze = |q: GridPos| grid.terrain(q) == Some(Terrain::Squeeze);
         let squeeze_near = squeeze_near(grid, at, target_at);
         let no_squeeze = |p: &GridPos| {
             !squeeze_near
@@ -349,7 +348,7 @@ fn fighters_in_initiative(
         // gets it out).
         .filter(|c| {
             delve_rules::rules::acting::held(world, c.0).is_none()
-                && world.get::<delve_rules::creature::Below>(c.0).is_none()
+                && world.get::<Below>(c.0).is_none()
         })
         .map(|(e, n, p, f, c, k, o, w)| {
             (
@@ -383,14 +382,14 @@ fn known_enemies(
         // the dark that only a companion sees, one a companion heard) — companions whose
         // shout it hears without a throw (Dungeon Delves › Listening: Shouting), reckoned
         // at the straight distance.
-        let info = world.resource::<delve_rules::creature::LevelInfo>();
+        let info = world.resource::<LevelInfo>();
         let grid = world.resource::<DungeonGrid>();
         let hears_a_shout = |from: GridPos| {
             delve_rules::rules::sound::verdict(
-                delve_rules::rules::sound::SoundRow::Loud,
+                SoundRow::Loud,
                 info.environment_at(at),
                 Some(2 * grid.distance_feet(from, at)),
-            ) == delve_rules::rules::sound::Verdict::Automatic
+            ) == Verdict::Automatic
         };
         known = up
             .iter()
@@ -406,7 +405,7 @@ fn known_enemies(
         .iter()
         .filter_map(|k| up.binary_search_by_key(k, |u| u.0).ok())
         .map(|i| (up[i].0, up[i].1))
-        .filter(|&(x, _)| world.get::<delve_rules::creature::Below>(x).is_none())
+        .filter(|&(x, _)| world.get::<Below>(x).is_none())
         .collect();
     enemies
 }
@@ -473,8 +472,7 @@ fn usable_weapons(world: &World, e: Entity, target: Entity) -> Vec<usize> {
 
 /// A squeeze lies near the way from `at` to `target_at` (within two squares of both).
 fn squeeze_near(grid: &DungeonGrid, at: GridPos, target_at: GridPos) -> bool {
-    let is_squeeze =
-        |q: GridPos| grid.terrain(q) == Some(delve_ground::grid::terrain::Terrain::Squeeze);
+    let is_squeeze = |q: GridPos| grid.terrain(q) == Some(Terrain::Squeeze);
     let (x0, x1) = (at.x.min(target_at.x) - 2, at.x.max(target_at.x) + 2);
     let (y0, y1) = (at.y.min(target_at.y) - 2, at.y.max(target_at.y) + 2);
     (y0..=y1).any(|y| (x0..=x1).any(|x| is_squeeze(GridPos::new(x, y))))
@@ -485,7 +483,7 @@ fn heavy_shield(world: &World, e: Entity) -> bool {
     world.get::<Combatant>(e).is_some_and(|c| {
         c.shield
             .as_ref()
-            .is_some_and(|s| s.weight == delve_ground::level::schema::ShieldWeight::Heavy)
+            .is_some_and(|s| s.weight == ShieldWeight::Heavy)
     })
 }
 

@@ -1,6 +1,15 @@
 //! The end of an autonomous delve: how it ended, and the numbers a designer wants, counted from
 //! the typed events of the log and the state of the party.
 
+use delve_ground::grid::DungeonGrid;
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::level::schema::Gear;
+use delve_ground::time::Clock;
+use delve_rules::command::{Command, CommandEvent};
+use delve_rules::creature::{CreatureIndex, Equipment, Faction, Factions};
+use delve_rules::rules::party::Parties;
+use delve_rules::rules::vision::FactionMemory;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -290,19 +299,13 @@ impl fmt::Display for Tally {
 /// The verdict on an `ExploreAll` delve: has the faction seen every square one can walk to from
 /// the way in, through every door, secret ones too? It reads the Judge's map, so it judges the
 /// delve and never guides the policy.
-pub(crate) fn explored_all(
-    world: &World,
-    faction: delve_rules::creature::Faction,
-    way_in: GridPos,
-) -> bool {
-    let grid = world.resource::<delve_ground::grid::DungeonGrid>();
-    let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
+pub(crate) fn explored_all(world: &World, faction: Faction, way_in: GridPos) -> bool {
+    let grid = world.resource::<DungeonGrid>();
+    let memory = world.resource::<FactionMemory>();
     let Some(seen) = memory.seen.get(faction.0) else {
         return false;
     };
-    let walkable = |p: GridPos| {
-        grid.is_passable(p) || grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Door)
-    };
+    let walkable = |p: GridPos| grid.is_passable(p) || grid.terrain(p) == Some(Terrain::Door);
     let mut reached = vec![false; seen.len()];
     let mut todo = vec![way_in];
     while let Some(p) = todo.pop() {
@@ -333,10 +336,10 @@ pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {
         .unwrap_or(0);
     let flasks: u64 = members
         .iter()
-        .filter_map(|&m| world.get::<delve_rules::creature::Equipment>(m))
+        .filter_map(|&m| world.get::<Equipment>(m))
         .flat_map(|g| g.0.iter())
         .map(|g| match g {
-            delve_ground::level::schema::Gear::Oil(n) => *n as u64,
+            Gear::Oil(n) => *n as u64,
             _ => 0,
         })
         .sum();
@@ -346,7 +349,7 @@ pub fn fuel_rounds(world: &mut World, members: &[Entity]) -> u64 {
 /// Counts a delve's numbers: events from the log since `from` (the entry where the party was
 /// handed to its policy), the party's hit points now, and the fuel it started with.
 pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: u64) -> Tally {
-    let rounds = world.resource::<delve_ground::time::Clock>().rounds;
+    let rounds = world.resource::<Clock>().rounds;
     let fuel_now = fuel_rounds(world, members);
     let names: Vec<String> = members
         .iter()
@@ -368,13 +371,8 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
     let mut died = Vec::new();
     let party = members
         .first()
-        .and_then(|&m| world.get::<delve_rules::creature::Faction>(m))
-        .map(|&f| {
-            world
-                .resource::<delve_rules::creature::Factions>()
-                .name(f)
-                .to_owned()
-        });
+        .and_then(|&m| world.get::<Faction>(m))
+        .map(|&f| world.resource::<Factions>().name(f).to_owned());
     // The factions entering each battle, and whether the party was surprised in it.
     let mut met: Vec<String> = Vec::new();
     let mut surprised = false;
@@ -389,7 +387,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
     };
     // The party's own name: orders to the whole party (a march, a rest) are refused to it.
     let party_name = world
-        .resource::<delve_rules::rules::party::Parties>()
+        .resource::<Parties>()
         .0
         .iter()
         .find(|p| {
@@ -398,7 +396,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
                 .is_some_and(|m| p.marching_order.contains(m))
         })
         .map(|p| p.name.clone());
-    let mut last_refused: Option<delve_rules::command::Command> = None;
+    let mut last_refused: Option<Command> = None;
     let mut run = 0;
     for entry in &log.entries()[from.min(log.len())..] {
         if round != Some(entry.round) {
@@ -420,8 +418,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
                 _ => {}
             }
         }
-        if let Some(delve_rules::command::CommandEvent::CommandRefused { who, command, .. }) =
-            entry.get::<delve_rules::command::CommandEvent>()
+        if let Some(CommandEvent::CommandRefused { who, command, .. }) = entry.get::<CommandEvent>()
             && (names.contains(who) || Some(who) == party_name.as_ref())
         {
             run = match &last_refused {
@@ -469,7 +466,7 @@ pub fn tally(world: &mut World, members: &[Entity], from: usize, fuel_at_start: 
     close(&mut t, &mut met, &mut surprised);
     for who in died {
         let at = world
-            .resource::<delve_rules::creature::CreatureIndex>()
+            .resource::<CreatureIndex>()
             .0
             .get(&who)
             .and_then(|&e| world.get::<Position>(e))

@@ -5,6 +5,12 @@
 //! the gate: each is accepted, with its outcome as the area's typed events, or refused with a
 //! typed reason ([`Refusal`]); a refused command changes nothing.
 
+use crate::act::NotWhile;
+use crate::creature::Exerted;
+use crate::rules::acting::Hold;
+use crate::rules::party::Parties;
+use delve_ground::log::{LogEvent, LogKind};
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -64,9 +70,9 @@ pub enum CommandEvent {
     },
 }
 
-impl delve_ground::log::LogEvent for CommandEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Orders
+impl LogEvent for CommandEvent {
+    fn kind(&self) -> LogKind {
+        LogKind::Orders
     }
 
     fn who(&self) -> Option<&str> {
@@ -218,7 +224,7 @@ fn carry_out_and_log(world: &mut World, command: AnyAct, by_mind: bool) {
             {
                 let mut creature = world.entity_mut(e);
                 if cost.exertion {
-                    creature.insert(crate::creature::Exerted { round });
+                    creature.insert(Exerted { round });
                 }
                 if cost.action {
                     creature.insert(ActionTaken { round });
@@ -263,15 +269,15 @@ fn gate(world: &World, act: &dyn Act) -> Result<(), Refusal> {
             return Err(hold.into());
         }
         return match crate::rules::acting::refused_action(world, e, act.cost()) {
-            Some(what) => Err(crate::act::NotWhile(what).into()),
+            Some(what) => Err(NotWhile(what).into()),
             None => Ok(()),
         };
     }
     let party = world
-        .get_resource::<crate::rules::party::Parties>()
+        .get_resource::<Parties>()
         .and_then(|p| p.get(act.who()));
     if let Some(party) = party.filter(|_| act.cost().exertion) {
-        let holds: Vec<Option<crate::rules::acting::Hold>> = party
+        let holds: Vec<Option<Hold>> = party
             .marching_order
             .iter()
             .map(|&m| held_from(world, m, act.allowed_under()))

@@ -1,5 +1,7 @@
 //! Components that carry the rules' own names and hold what the level file gives them.
 
+use delve_ground::level::CreatureDef;
+
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
@@ -165,7 +167,7 @@ pub struct Combatant {
 
 impl Combatant {
     /// The fighting numbers of a creature as the level gives them.
-    pub fn of(c: &delve_ground::level::CreatureDef) -> Self {
+    pub fn of(c: &CreatureDef) -> Self {
         Combatant {
             attack_bonus: c.attack_bonus,
             initiative_modifier: c.initiative_modifier,

@@ -6,6 +6,9 @@
 mod components;
 mod conditions;
 
+use delve_ground::grid::GridPos;
+use delve_ground::level::FactionDef;
+
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
@@ -23,19 +26,12 @@ pub struct LevelInfo {
     pub name: String,
     pub source: String,
     pub environment: delve_ground::level::schema::Environment,
-    pub environment_regions: Vec<(
-        delve_ground::grid::GridPos,
-        delve_ground::grid::GridPos,
-        delve_ground::level::schema::Environment,
-    )>,
+    pub environment_regions: Vec<(GridPos, GridPos, delve_ground::level::schema::Environment)>,
 }
 
 impl LevelInfo {
     /// The earshot environment at a square.
-    pub fn environment_at(
-        &self,
-        p: delve_ground::grid::GridPos,
-    ) -> delve_ground::level::schema::Environment {
+    pub fn environment_at(&self, p: GridPos) -> delve_ground::level::schema::Environment {
         delve_ground::level::environment_at(self.environment, &self.environment_regions, p)
     }
 
@@ -55,7 +51,7 @@ impl LevelInfo {
 
 /// The factions of the level, indexed by [`Faction`].
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Factions(pub Vec<delve_ground::level::FactionDef>);
+pub struct Factions(pub Vec<FactionDef>);
 
 impl Factions {
     pub fn name(&self, f: Faction) -> &str {

@@ -8,6 +8,8 @@
 //! Everything runs in the order the plugins were added (`sim::SimPlugins`), so a delve is
 //! installed the same way every time.
 
+use crate::rules::acting::Hold;
+
 use bevy::prelude::*;
 
 use crate::act::{Choice, Concern};
@@ -166,26 +168,17 @@ pub fn choices_for(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
 /// sees it: its orders are carried out in the next round, so surprise — which lasts only the
 /// round its faction loses — does not hold them back (RULINGS › Surprise).
 pub fn choices_next_round(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
-    offered(world, who, &[crate::rules::acting::Hold::Surprised])
+    offered(world, who, &[Hold::Surprised])
 }
 
 /// One area's offers to `who` (its registered offer function) as [`choices_next_round`] gives
 /// them: for a mind that wants only that area's, without working out every area's.
 pub fn area_choices_next_round(world: &World, who: Entity, offer: Offer) -> Vec<(Concern, Choice)> {
-    allowed(
-        world,
-        who,
-        offer(world, who),
-        &[crate::rules::acting::Hold::Surprised],
-    )
+    allowed(world, who, offer(world, who), &[Hold::Surprised])
 }
 
 /// Every area's offers to `who` that its holds allow, but for the holds `lifting`.
-fn offered(
-    world: &World,
-    who: Entity,
-    lifting: &[crate::rules::acting::Hold],
-) -> Vec<(Concern, Choice)> {
+fn offered(world: &World, who: Entity, lifting: &[Hold]) -> Vec<(Concern, Choice)> {
     let Some(areas) = world.get_resource::<Areas>() else {
         return Vec::new();
     };
@@ -202,7 +195,7 @@ fn allowed(
     world: &World,
     who: Entity,
     offers: Vec<(Concern, Choice)>,
-    lifting: &[crate::rules::acting::Hold],
+    lifting: &[Hold],
 ) -> Vec<(Concern, Choice)> {
     offers
         .into_iter()

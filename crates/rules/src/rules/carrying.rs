@@ -9,14 +9,21 @@
 //! where its carrier goes until it is put down (`LetGo`), and the carrier's hands are full.
 //! Carrying is exertion, never rest.
 
+use crate::act::{Common, Concern};
+use crate::creature::Below;
+use crate::rules::acting::Cost;
+use crate::rules::areas::Rank;
+use crate::rules::movement::Walking;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
-use crate::creature::{Encumbrance, Faction};
-use crate::creature::Conditions;
+use crate::creature::{Conditions, Encumbrance, Faction};
 use delve_ground::level::SpeedBasis;
 use delve_ground::log::{LogEvent, log_in};
 
@@ -60,8 +67,8 @@ impl Act for Carry {
         None
     }
 
-    fn common(&self) -> Option<crate::act::Common> {
-        Some(crate::act::Common::Carry)
+    fn common(&self) -> Option<Common> {
+        Some(Common::Carry)
     }
 
     fn who(&self) -> &str {
@@ -77,8 +84,8 @@ impl Act for Carry {
         carry(world, who, whom, with)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 }
 
@@ -134,8 +141,8 @@ pub enum CarryingEvent {
 }
 
 impl LogEvent for CarryingEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Moves
+    fn kind(&self) -> LogKind {
+        LogKind::Moves
     }
 
     fn who(&self) -> Option<&str> {
@@ -200,7 +207,7 @@ pub fn carry(
     with: Option<Entity>,
 ) -> Result<(), Refusal> {
     let conditions = world.get::<Conditions>(whom).cloned().unwrap_or_default();
-    if conditions.has(delve_ground::level::schema::ConditionKind::Dead) {
+    if conditions.has(ConditionKind::Dead) {
         return Err(CarryingRefusal::Dead.into());
     }
     if !crate::rules::conditions::is_down(&conditions) {
@@ -245,7 +252,7 @@ fn may_bear(world: &World, who: Entity, whom: Entity, stone: f32) -> Result<f32,
     if here.chebyshev(there) > 1 {
         return Err(CarryingRefusal::NotBeside.into());
     }
-    let below = |e: Entity| world.get::<crate::creature::Below>(e).copied();
+    let below = |e: Entity| world.get::<Below>(e).copied();
     if below(who) != below(whom) {
         return Err(CarryingRefusal::NotAtTheSameDepth.into());
     }
@@ -293,7 +300,7 @@ pub fn carry_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
                 && f.copied() == faction
                 && p.0.within_a_step(here)
                 && crate::rules::conditions::is_down(c)
-                && !c.has(delve_ground::level::schema::ConditionKind::Dead)
+                && !c.has(ConditionKind::Dead)
         })
         .map(|(e, n, ..)| (e, n.to_string()))
         .collect();
@@ -389,10 +396,10 @@ pub struct CarryingPlugin;
 impl Plugin for CarryingPlugin {
     fn build(&self, app: &mut App) {
         use crate::rules::areas::RuleArea;
-        app.offers(crate::rules::areas::Rank::AtHand, |world, who| {
+        app.offers(Rank::AtHand, |world, who| {
             carry_choices(world, who)
                 .into_iter()
-                .map(|c| (crate::act::Concern::Carrying, c))
+                .map(|c| (Concern::Carrying, c))
                 .collect()
         });
     }
@@ -405,7 +412,7 @@ pub(crate) fn take_up(world: &mut World, who: Entity, whom: Entity, stone: f32) 
     bear(world, who, stone);
     world
         .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
+        .remove::<Walking>()
         .insert(Holding { whom, stone });
     // In lieu of moving: it has spent its move this round.
     crate::rules::movement::limit_moves(world, who, 0);

@@ -12,12 +12,14 @@
 //! - Tactical Combat › Massive Damage: half and at least 50, a DC 15 Fortitude save or death.
 //!   Mythic creatures are immune to both.
 
+use crate::rules::movement::Walking;
+use crate::rules::task::Task;
+use crate::rules::throws::Skill;
+
 use bevy::prelude::*;
 
-use crate::creature::{Abilities, Combatant, HitPoints};
+use crate::creature::{Abilities, Combatant, ConditionEnd, Conditions, HitPoints};
 use crate::rules::conditions::{gain_condition_in, lose_condition_in};
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use crate::rules::tactical::{self, TacticalCombat};
 use crate::rules::throws::{ThrowKind, throw_in};
 use crate::state::KeepsState;
@@ -125,10 +127,7 @@ fn hit_points_and_what_follows(world: &mut World, who: Entity, damage: i32) {
 pub(crate) fn falls_dying(world: &mut World, who: Entity, why: &str) {
     gain(world, who, ConditionKind::Dying, why);
     gain(world, who, ConditionKind::Prone, "dying");
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .remove::<crate::rules::task::Task>();
+    world.entity_mut(who).remove::<Walking>().remove::<Task>();
 }
 
 fn set_hit_points(world: &mut World, who: Entity, current: i32) {
@@ -165,7 +164,7 @@ fn fortitude_save(world: &mut World, who: Entity, dc: i32, what: &str) -> bool {
         world,
         who,
         ThrowKind::Save,
-        crate::rules::throws::Skill::Fortitude,
+        Skill::Fortitude,
         what,
         mods,
         dc,

@@ -5,6 +5,10 @@
 //! is up, the rule area that owns the action settles the outcome: each area defines its work
 //! ([`Work`]) beside its commands.
 
+use crate::rules::movement::Walking;
+use crate::schedule::{RoundSet, SimRound};
+use delve_ground::log::LogKind;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -44,8 +48,8 @@ pub enum TaskEvent {
 
 impl LogEvent for TaskEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {
@@ -79,13 +83,10 @@ pub(crate) fn time_words(rounds: u64) -> String {
 /// Sets `who` to work for `rounds`: it stops walking, and any task it had is dropped.
 pub(crate) fn begin(world: &mut World, who: Entity, work: impl Work, rounds: u64) {
     let task = work.to_string();
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(Task {
-            work: Arc::new(work),
-            rounds_left: rounds,
-        });
+    world.entity_mut(who).remove::<Walking>().insert(Task {
+        work: Arc::new(work),
+        rounds_left: rounds,
+    });
     let who = crate::creature::name_of(world, who);
     delve_ground::log::log_in(world, TaskEvent::TaskBegun { who, task, rounds });
 }
@@ -126,9 +127,6 @@ impl Plugin for TaskPlugin {
         // else (RULINGS › The battle round).
         app.declare_exertion_of::<Task>("at work")
             .declare_hold(Hold::AtWork, |world, who| world.get::<Task>(who).is_some())
-            .add_systems(
-                crate::schedule::SimRound,
-                carry_on_tasks.in_set(crate::schedule::RoundSet::Tasks),
-            );
+            .add_systems(SimRound, carry_on_tasks.in_set(RoundSet::Tasks));
     }
 }

@@ -2,6 +2,11 @@
 //! natural 20 and bloodied where they are on, logged with the die, each modifier and its source,
 //! the target and the outcome.
 
+use crate::creature::Encumbrance;
+use delve_ground::level::SpeedBasis;
+use delve_ground::level::schema::{Proficiency, SaveCategory};
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -51,13 +56,13 @@ pub enum ThrowEvent {
 pub enum Skill {
     /// A proficiency's throw (or the Adventuring throw that stands in for it): Climbing,
     /// Swimming, Lockpicking, Trapbreaking, Searching, Listening, Sneaking, Hiding.
-    Proficiency(delve_ground::level::schema::Proficiency),
+    Proficiency(Proficiency),
     /// Dungeonbashing (Strength): forcing a door, pushing forward through a squeeze, belaying.
     Dungeonbashing,
     /// Squeezing: the encumbrance in stone.
     Squeezing,
     /// A saving throw of this category.
-    Save(delve_ground::level::schema::SaveCategory),
+    Save(SaveCategory),
     /// A Fortitude save (Tactical Combat › Massive Trauma, › Massive Damage).
     Fortitude,
     /// Strength resistance (Situational Penalties › Distractions).
@@ -67,8 +72,8 @@ pub enum Skill {
 }
 
 impl LogEvent for ThrowEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Throws
+    fn kind(&self) -> LogKind {
+        LogKind::Throws
     }
 
     fn who(&self) -> Option<&str> {
@@ -295,9 +300,9 @@ pub(crate) fn throw_in_with_die(
 /// A creature's encumbrance in stone: what a Squeezing (or Swimming) throw must reach. A
 /// creature whose stat block gives a speed instead of an encumbrance carries nothing to speak
 /// of: 0.
-pub fn stone_of(enc: Option<&crate::creature::Encumbrance>) -> f32 {
+pub fn stone_of(enc: Option<&Encumbrance>) -> f32 {
     match enc.map(|e| e.0) {
-        Some(delve_ground::level::SpeedBasis::Encumbrance { stone }) => stone,
+        Some(SpeedBasis::Encumbrance { stone }) => stone,
         _ => 0.0,
     }
 }

@@ -1,6 +1,8 @@
 //! The Judge's hand: hit points, conditions, a creature's square, doors, traps, lights and noises,
 //! each given as a command between rounds.
 
+use delve_ground::level::schema::Lock;
+
 use bevy_egui::egui;
 
 use super::{DelveView, PanelsMut};
@@ -101,7 +103,7 @@ pub(super) fn hand(ui: &mut egui::Ui, d: &DelveView, m: &mut PanelsMut) {
             .iter()
             .find(|dd| dd.at == at)
             .and_then(|dd| match &dd.door.lock {
-                delve_ground::level::schema::Lock::Locked { key } => key.clone(),
+                Lock::Locked { key } => key.clone(),
                 _ => None,
             });
         ui.horizontal_wrapped(|ui| {

@@ -1,5 +1,9 @@
 //! The inspector: the selected creature's numbers, conditions, gear, lights, sight and rest.
 
+use delve_rules::creature::Combatant;
+use delve_rules::rules::combat::gear::ShieldState;
+use delve_rules::rules::sound::HearingEvent;
+
 use std::collections::BTreeSet;
 
 use bevy_egui::egui;
@@ -9,10 +13,10 @@ use crate::gui::state::Selected;
 use delve_ground::grid::GridPos;
 use delve_ground::level::SpeedBasis;
 use delve_ground::time::ROUNDS_PER_TURN;
+use delve_rules::creature::Resting;
 use delve_rules::rules::light::LightSource;
 use delve_rules::rules::movement::Speeds;
 use delve_rules::rules::rest::{Fatigue, needs_rest};
-use delve_rules::creature::Resting;
 
 pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: bool) -> String {
     match (resting, exempt) {
@@ -28,10 +32,7 @@ pub(super) fn rest_clock(fatigue: &Fatigue, resting: Option<&Resting>, exempt: b
 
 /// What a creature fights with and wears, as its stat block gives it: weapons with their
 /// damage, armor (a gambeson beneath it), and the shield (broken or destroyed).
-pub(super) fn arms_words(
-    c: &delve_rules::creature::Combatant,
-    state: Option<&delve_rules::rules::combat::gear::ShieldState>,
-) -> String {
+pub(super) fn arms_words(c: &Combatant, state: Option<&ShieldState>) -> String {
     let weapons: Vec<String> = c
         .weapons
         .iter()
@@ -165,16 +166,12 @@ pub(super) fn inspector(ui: &mut egui::Ui, d: &DelveView, selected: &Selected) {
         .iter()
         .rev()
         .take_while(|en| en.round >= turn_start)
-        .filter_map(
-            |en| match en.get::<delve_rules::rules::sound::HearingEvent>() {
-                Some(h @ delve_rules::rules::sound::HearingEvent::Heard { who, .. })
-                    if who.as_str() == name.as_str() =>
-                {
-                    Some(h.to_string())
-                }
-                _ => None,
-            },
-        )
+        .filter_map(|en| match en.get::<HearingEvent>() {
+            Some(h @ HearingEvent::Heard { who, .. }) if who.as_str() == name.as_str() => {
+                Some(h.to_string())
+            }
+            _ => None,
+        })
         .collect();
     ui.label(format!("heard this turn: {}", or_none(heard)));
     if !d.offered.all.is_empty() || d.offered.held.is_some() {

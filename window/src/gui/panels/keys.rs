@@ -1,6 +1,8 @@
 //! The keys panel: every action with the keys bound to it, rebinding a key, and saving the keys
 //! file (`gui::keys`).
 
+use crate::gui::controls::{DelveAction, HELP};
+
 use super::PanelsMut;
 use crate::gui::state::Tell;
 use bevy::prelude::KeyCode;
@@ -10,11 +12,8 @@ use bevy_egui::egui;
 /// the player to bind it anyway.
 #[derive(Clone, Debug, Default)]
 pub struct Rebinding {
-    pub action: Option<crate::gui::controls::DelveAction>,
-    pub clash: Option<(
-        crate::gui::keys::KeyPress,
-        Vec<crate::gui::controls::DelveAction>,
-    )>,
+    pub action: Option<DelveAction>,
+    pub clash: Option<(crate::gui::keys::KeyPress, Vec<DelveAction>)>,
 }
 
 /// Rebinding: each action with its keys; "change" waits for a key (with Ctrl, Alt or Shift if
@@ -27,9 +26,8 @@ pub(super) fn keys_panel(ui: &mut egui::Ui, m: &mut PanelsMut) {
         return;
     };
     let mut changed = None;
-    let what = |a: &crate::gui::controls::DelveAction| {
-        crate::gui::controls::HELP
-            .iter()
+    let what = |a: &DelveAction| {
+        HELP.iter()
             .find(|(h, _)| h == a)
             .map_or_else(|| format!("{a:?}"), |(_, w)| (*w).to_owned())
     };

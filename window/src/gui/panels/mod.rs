@@ -11,6 +11,14 @@
 //! This file lays the panels out (the top bar, the help line, the map's area); each panel is its
 //! own file: `inspector`, `hand` (the Judge's hand), `timers`, `switches`, `log`, `keys`.
 
+use delve_ground::grid::DungeonGrid;
+use delve_ground::log::LogEntry;
+use delve_play::keyframe::Keyframes;
+use delve_rules::command::CommandEvent;
+use delve_rules::creature::Combatant;
+use delve_rules::rules::combat::gear::ShieldState;
+use delve_rules::rules::tactical::TacticalCombat;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use bevy::ecs::system::SystemParam;
@@ -18,10 +26,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::state::MapArea;
-use super::state::ShownLevel;
-use super::state::ViewMode;
-use super::state::{Notice, Selected, Tell, UiState};
+use super::state::{MapArea, Notice, Selected, ShownLevel, Tell, UiState, ViewMode};
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::{EventLog, LogKind};
@@ -29,7 +34,7 @@ use delve_ground::time::{Clock, DelveMode};
 use delve_rules::command::Command;
 use delve_rules::creature::{
     Abilities, ArmorClass, ClassLevel, Conditions, Creature, Encumbrance, Equipment, Faction,
-    Factions, HitPoints, Position, Proficiencies,
+    Factions, HitPoints, Position, Proficiencies, Resting,
 };
 use delve_rules::rules::doors::Door;
 use delve_rules::rules::judge::Judge;
@@ -38,7 +43,6 @@ use delve_rules::rules::modules::RunningModules;
 use delve_rules::rules::movement::Walking;
 use delve_rules::rules::party::Parties;
 use delve_rules::rules::rest::Fatigue;
-use delve_rules::creature::Resting;
 use delve_rules::rules::sound::SoundRow;
 use delve_rules::rules::task::Task;
 use delve_rules::rules::traps::Trap;
@@ -189,7 +193,7 @@ impl Default for LogFilter {
 
 impl LogFilter {
     /// Does the entry pass?
-    pub fn passes(&self, e: &delve_ground::log::LogEntry) -> bool {
+    pub fn passes(&self, e: &LogEntry) -> bool {
         let ev = e.event();
         if !self.kinds.contains(&ev.kind()) || (!self.secret && ev.secret()) {
             return false;
@@ -327,10 +331,8 @@ pub fn carry_out_judge_orders(world: &mut World) {
     let refused = world.resource::<EventLog>().entries()[before..]
         .iter()
         .rev()
-        .find_map(|e| match e.get::<delve_rules::command::CommandEvent>() {
-            Some(r @ delve_rules::command::CommandEvent::CommandRefused { .. }) => {
-                Some(r.to_string())
-            }
+        .find_map(|e| match e.get::<CommandEvent>() {
+            Some(r @ CommandEvent::CommandRefused { .. }) => Some(r.to_string()),
             _ => None,
         });
     world.write_message(Tell(refused.unwrap_or_default()));
@@ -356,8 +358,8 @@ type Carried = (
     Option<&'static Fatigue>,
     Option<&'static Resting>,
     Option<&'static Sight>,
-    Option<&'static delve_rules::creature::Combatant>,
-    Option<&'static delve_rules::rules::combat::gear::ShieldState>,
+    Option<&'static Combatant>,
+    Option<&'static ShieldState>,
 );
 
 /// What the panels read of the delve.
@@ -372,10 +374,10 @@ pub struct DelveView<'w, 's> {
     view: Option<Res<'w, ViewMode>>,
     modules: Option<Res<'w, RunningModules>>,
     judge: Option<Res<'w, Judge>>,
-    tactical: Option<Res<'w, delve_rules::rules::tactical::TacticalCombat>>,
+    tactical: Option<Res<'w, TacticalCombat>>,
     offered: Res<'w, super::actions::Offered>,
     battle: Option<Res<'w, super::battle::BattleText>>,
-    frames: Option<Res<'w, delve_play::keyframe::Keyframes>>,
+    frames: Option<Res<'w, Keyframes>>,
     creatures: Query<'w, 's, Inspected>,
     carried: Query<'w, 's, Carried>,
     everyone: Query<'w, 's, (Entity, &'static Name, &'static Position), With<Creature>>,
@@ -716,7 +718,7 @@ fn party_members(d: &DelveView) -> (Vec<String>, String) {
 fn map_viewport(
     area: Res<MapArea>,
     mut centre: ResMut<CentreOn>,
-    grid: Res<delve_ground::grid::DungeonGrid>,
+    grid: Res<DungeonGrid>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Camera, &mut Transform), With<super::state::MapCamera>>,
 ) {

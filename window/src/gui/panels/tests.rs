@@ -1,5 +1,13 @@
 //! The unit tests of the window's panels.
 
+use delve_ground::level::schema::Proficiency;
+use delve_ground::log::LogEntry;
+use delve_rules::command::{CommandEvent, Journal};
+use delve_rules::creature::{Combatant, CreatureIndex};
+use delve_rules::rules::combat::gear::ShieldState;
+use delve_rules::rules::judge::JudgeRefusal;
+use delve_rules::rules::throws::{Skill, ThrowEvent, ThrowKind};
+
 use super::*;
 use delve_rules::rules::judge::{DoorSetting, JudgeEvent, SetDoor, SetHitPoints};
 
@@ -81,7 +89,7 @@ fn an_attack_line_shows_its_outcome_at_the_default_width() {
             total: 7,
         })),
     };
-    let words = delve_ground::log::LogEntry::new(3, event).to_string();
+    let words = LogEntry::new(3, event).to_string();
     let ctx = egui::Context::default();
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -182,7 +190,7 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
             .of::<JudgeEvent>()
             .any(|e| matches!(e, JudgeEvent::HitPointsSet { who, to: 5, .. } if who == "Brannoc"))
     );
-    let journal = &w.resource::<delve_rules::command::Journal>().0;
+    let journal = &w.resource::<Journal>().0;
     assert!(
         journal
             .last()
@@ -202,16 +210,13 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
     assert!(delve_rules::command::was_refused(
         log,
         delve_rules::rules::judge::THE_JUDGE,
-        &delve_rules::rules::judge::JudgeRefusal::Nothing {
+        &JudgeRefusal::Nothing {
             what: "door",
             at: GridPos::new(0, 0)
         }
     ));
     // The notice tells that refusal, as the log does.
-    let refused = log
-        .of::<delve_rules::command::CommandEvent>()
-        .last()
-        .map(|r| r.to_string());
+    let refused = log.of::<CommandEvent>().last().map(|r| r.to_string());
     assert_eq!(Some(w.resource::<Notice>().0.clone()), refused);
 }
 
@@ -220,17 +225,12 @@ fn the_judges_hand_acts_at_once_and_is_journaled() {
 fn the_log_filter_keeps_what_is_asked() {
     let mut app = super::super::input::tests::app();
     delve_play::sim::run_rounds(app.world_mut(), 3);
-    let sera = app
-        .world()
-        .resource::<delve_rules::creature::CreatureIndex>()
-        .0["Sera"];
+    let sera = app.world().resource::<CreatureIndex>().0["Sera"];
     delve_rules::rules::throws::throw_in(
         app.world_mut(),
         sera,
-        delve_rules::rules::throws::ThrowKind::Check,
-        delve_rules::rules::throws::Skill::Proficiency(
-            delve_ground::level::schema::Proficiency::Searching,
-        ),
+        ThrowKind::Check,
+        Skill::Proficiency(Proficiency::Searching),
         "searching",
         Vec::new(),
         14,
@@ -247,7 +247,7 @@ fn the_log_filter_keeps_what_is_asked() {
         log.entries()
             .iter()
             .filter(|e| throws.passes(e))
-            .all(|e| e.get::<delve_rules::rules::throws::ThrowEvent>().is_some())
+            .all(|e| e.get::<ThrowEvent>().is_some())
     );
     let no_secrets = LogFilter {
         secret: false,
@@ -282,8 +282,8 @@ fn the_inspector_names_arms_and_armor() {
     let level = delve_ground::level::load_level_str(src, "arms.ron", None)
         .unwrap()
         .level;
-    let hild = delve_rules::creature::Combatant::of(&level.creatures[0]);
-    let broken = delve_rules::rules::combat::gear::ShieldState {
+    let hild = Combatant::of(&level.creatures[0]);
+    let broken = ShieldState {
         broken: true,
         destroyed: false,
         sacrificed_in: Some(3),

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 use super::bestiary::Bestiary;
 use super::{merge, unknown};
 use crate::dice::DiceExpr;
-use crate::grid::{DungeonGrid, GridPos};
+use crate::grid::{DungeonGrid, GridPos, Terrain};
 use crate::level::schema::{RawCreature, RawWeapon, Stance};
-use crate::grid::Terrain;
 use crate::level::spans::Seg;
 use crate::level::validate::Validator;
 use crate::level::{

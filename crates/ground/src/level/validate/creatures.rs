@@ -7,15 +7,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Includes, PALETTE, parse_color, unknown};
-use crate::level::CreatureDef;
-use crate::level::DiagnosticKind;
-use crate::level::DoorDef;
-use crate::level::FactionDef;
-use crate::level::schema::Gear;
-use crate::level::schema::Lock;
-use crate::level::schema::RawDoor;
-use crate::level::schema::RawFaction;
+use crate::level::schema::{Gear, Lock, RawDoor, RawFaction};
 use crate::level::validate::Validator;
+use crate::level::{CreatureDef, DiagnosticKind, DoorDef, FactionDef};
 
 impl Validator<'_> {
     /// A name is printed in the log line by line: a control character in it (a newline, a

@@ -6,24 +6,14 @@ use crate::level::spans::Seg;
 use std::collections::{BTreeMap, HashMap};
 
 use super::{MAX_DEPTH_FEET, MAX_MAP_SIDE};
-use crate::level::DiagnosticKind;
-use crate::level::DoorDef;
-use crate::level::DoorSpec;
-use crate::level::LightDef;
-use crate::level::TrapDef;
-use crate::level::TrapSpec;
-use crate::level::TrapTriggerDef;
-use crate::level::falling_damage;
-use crate::level::schema::Legend;
-use crate::level::schema::LightKind;
-use crate::level::schema::RawDoor;
-use crate::level::schema::RawLight;
-use crate::level::schema::RawPos;
-use crate::level::schema::RawTrap;
 use crate::grid::Terrain;
-use crate::level::schema::TrapKind;
-use crate::level::schema::TrapTrigger;
+use crate::level::schema::{
+    Legend, LightKind, RawDoor, RawLight, RawPos, RawTrap, TrapKind, TrapTrigger,
+};
 use crate::level::validate::Validator;
+use crate::level::{
+    DiagnosticKind, DoorDef, DoorSpec, LightDef, TrapDef, TrapSpec, TrapTriggerDef, falling_damage,
+};
 
 impl Validator<'_> {
     pub(super) fn legend(&mut self, legend: &Legend) -> HashMap<char, Terrain> {

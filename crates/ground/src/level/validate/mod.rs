@@ -1,15 +1,17 @@
 //! From the file to the level: parse, then check everything LEVEL_FORMAT.md › Errors lists, and
 //! report every problem at its line and column.
 
+use crate::level::schema::RawDarkness;
+use crate::level::{Battlemap, ClimbDef, Climbs, JudgeCalls, WaterDepths};
+
 use std::cell::OnceCell;
 use std::path::Path;
 
 use super::bestiary::{self};
 use super::diagnostic::{Diagnostic, Diagnostics, SourcePos};
 use super::spans::{Seg, SpanIndex};
-use crate::grid::DungeonGrid;
+use crate::grid::{DungeonGrid, Terrain};
 use crate::level::schema::{RawCreature, RawGoal, RawLevel, RawPos};
-use crate::grid::Terrain;
 use crate::level::{CreatureDef, DiagnosticKind, Level, Loaded, TrapKind};
 
 /// The largest map side accepted: keeps a mistyped file from asking for gigabytes.
@@ -356,14 +358,14 @@ impl Validator<'_> {
                 }
                 Some((
                     at,
-                    crate::level::ClimbDef {
+                    ClimbDef {
                         surface: c.surface,
                         anchor_ac: c.anchor_ac,
                     },
                 ))
             })
             .collect();
-        let mut areas = |list: &[crate::level::schema::RawDarkness], field, what| {
+        let mut areas = |list: &[RawDarkness], field, what| {
             list.iter()
                 .enumerate()
                 .filter_map(|(i, d)| {
@@ -384,7 +386,7 @@ impl Validator<'_> {
         let factions = self.parties(&raw.factions, factions, &creatures);
         self.keys(&raw.doors, &doors, &creatures);
         let goal = self.goal(&raw.goal, &grid, &creatures);
-        let battlemap = raw.battlemap.map(|b| crate::level::Battlemap {
+        let battlemap = raw.battlemap.map(|b| Battlemap {
             image: b.image,
             width: b.width.unwrap_or(grid.width()),
             height: b.height.unwrap_or(grid.height()),
@@ -404,18 +406,18 @@ impl Validator<'_> {
             factions,
             creatures,
             modules: raw.modules,
-            judge: crate::level::JudgeCalls {
+            judge: JudgeCalls {
                 modifiers: raw.judge.modifiers,
                 regions: judge_regions,
                 unexpected_lights: raw.judge.unexpected_lights,
                 mapping_errors: raw.judge.mapping_errors,
                 no_actions_while_running: raw.judge.no_actions_while_running,
             },
-            deep_water: crate::level::WaterDepths {
+            deep_water: WaterDepths {
                 feet: raw.deep_water_feet,
                 regions: depth_regions,
             },
-            climbs: crate::level::Climbs(climbs),
+            climbs: Climbs(climbs),
             lair_radius_feet: raw.lair_radius_feet,
             goal: goal?,
             battlemap,

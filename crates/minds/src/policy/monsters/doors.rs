@@ -1,6 +1,7 @@
 //! How a monster gets through a closed door on its way: open it, bash it, or break it, as its mind would (Dungeon Delves › Doors: monsters and doors).
 
 use bevy::prelude::*;
+use delve_ground::grid::DoorState;
 use delve_ground::grid::path::find_path;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::act::PendingCommands;
@@ -27,7 +28,6 @@ pub(super) const BASH_AT_WORST: i32 = 14;
 /// the door, it goes on. It knows the doors of its own dungeon.
 pub(super) fn through_doors(world: &mut World) {
     use delve_ground::level::schema::{Gear, Lock};
-    use delve_ground::grid::DoorState;
     use delve_rules::command::acts::{Bash, OpenDoor, Unlock};
     use delve_rules::creature::{Abilities, BodySize, Equipment};
     type OnErrand = QueryState<

@@ -27,6 +27,10 @@
 //! lair-dweller keeping to its lair there too ([`KeepsTo`]). A lair is the room its dweller
 //! starts in; a room without doors (a cave) reaches the level's `lair_radius_feet` from there.
 
+use delve_ground::log::LogKind;
+use delve_rules::rules::combat::battle::Awareness;
+use delve_rules::rules::light::LightMap;
+
 use std::fmt;
 
 use bevy::ecs::system::SystemParam;
@@ -55,9 +59,9 @@ use doors::through_doors;
 
 mod moving;
 pub use moving::Patrol;
-use moving::path_through_doors;
 use moving::{
-    approach_lights, go_to_look, keep_to_home, nearest_reachable, pursue, walk_the_patrol,
+    approach_lights, go_to_look, keep_to_home, nearest_reachable, path_through_doors, pursue,
+    walk_the_patrol,
 };
 
 pub struct MonsterAiPlugin;
@@ -239,8 +243,8 @@ pub enum MonsterEvent {
 
 impl LogEvent for MonsterEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {
@@ -354,8 +358,8 @@ pub struct Orders<'w> {
 pub fn watch(
     orders: Orders,
     factions: Res<Factions>,
-    light: Res<delve_rules::rules::light::LightMap>,
-    aware: Option<Res<delve_rules::rules::combat::battle::Awareness>>,
+    light: Res<LightMap>,
+    aware: Option<Res<Awareness>>,
     mut monsters: Query<Watcher, (Without<PartyMember>, Without<Controlled>)>,
     everyone: Query<Anyone>,
     mut standing: Local<Vec<Standing>>,
@@ -461,7 +465,7 @@ type Answerer<'a> = (
 fn answer_calls(
     orders: Orders,
     heard: Res<HeardThisRound>,
-    aware: Option<Res<delve_rules::rules::combat::battle::Awareness>>,
+    aware: Option<Res<Awareness>>,
     mut monsters: Query<Answerer, Idle>,
     names: Query<&Name>,
 ) {

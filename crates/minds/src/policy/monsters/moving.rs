@@ -1,5 +1,8 @@
 //! Where monsters go: to look at a noise, toward the lights they see, after the foes they pursue, along their patrols, and home to their lairs.
 
+use delve_ground::dice::Dice;
+use delve_ground::grid::path::Path;
+
 use super::doors::mix;
 use bevy::prelude::*;
 use delve_ground::grid::path::find_path;
@@ -45,11 +48,7 @@ pub(super) fn nearest_reachable(
 }
 
 /// A walk that may pass closed doors (a monster knows the doors of its own dungeon).
-pub(super) fn path_through_doors(
-    grid: &DungeonGrid,
-    from: GridPos,
-    to: GridPos,
-) -> Option<delve_ground::grid::path::Path> {
+pub(super) fn path_through_doors(grid: &DungeonGrid, from: GridPos, to: GridPos) -> Option<Path> {
     use delve_ground::grid::terrain::Terrain;
     delve_ground::grid::path::find_path_with(grid, from, to, |p| {
         grid.is_passable(p) || grid.terrain(p) == Some(Terrain::Door)
@@ -317,7 +316,7 @@ pub(super) fn walk_the_patrol(
 pub(super) fn keep_to_home(
     clock: Res<Clock>,
     grid: Res<DungeonGrid>,
-    dice: Res<delve_ground::dice::Dice>,
+    dice: Res<Dice>,
     acting: Res<ActingOrder>,
     mut pending: ResMut<PendingCommands>,
     monsters: Query<(&Name, &Position, &Faction, &Conditions, &Mind), Idle>,

@@ -3,6 +3,15 @@
 //! names it ([`PolicyEvent::Decided`]'s `tactic`). A row that cannot make progress (no rope, no
 //! climber, nothing to light) does not apply, and the next is tried.
 
+use crate::policy::behaviour::Retreating;
+use crate::policy::knowledge::Distances;
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::time::Clock;
+use delve_rules::creature::{Below, Resting};
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::caving::climbing::Climbing;
+use delve_rules::rules::task::Task;
+
 use bevy::prelude::*;
 
 use super::doors::spike_behind;
@@ -12,11 +21,10 @@ use super::gaps::{party_jumps_at, rejoin_across};
 use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
 use super::round::{Decision, Needs, ThisRound};
 use super::searching::{best_searcher, dead_end_to_search, search_here};
-use super::take_the_lead;
 use super::way::{close_up, goal_square, nearest_edge, on_the_way, setting_out, turn_back};
 use super::{
     Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, is_up, leader, name, offered,
-    party_members, square,
+    party_members, square, take_the_lead,
 };
 use crate::policy::knowledge::Knowledge;
 use delve_ground::grid::GridPos;
@@ -169,18 +177,16 @@ pub(super) fn decide(
         sight: None,
         from_here: None,
     };
-    let now = turn.world.resource::<delve_ground::time::Clock>().rounds;
+    let now = turn.world.resource::<Clock>().rounds;
     let squares: Vec<Option<GridPos>> = members.iter().map(|&m| square(turn.world, m)).collect();
     // In a battle it fights (not fleeing, not too many down, not keeping clear of a foe too
     // strong for it: `odds::hold_back`), only the rows for a battle.
     let battle = in_a_fight(turn.world, members)
         && turn.mind.homeward != Some(Homeward::Fleeing)
         && !too_many_down(turn.world, turn.mind, members)
-        && !members.iter().any(|&m| {
-            turn.world
-                .get::<crate::policy::behaviour::Retreating>(m)
-                .is_some()
-        });
+        && !members
+            .iter()
+            .any(|&m| turn.world.get::<Retreating>(m).is_some());
     for tactic in TACTICS {
         if battle && !tactic.in_battle {
             continue;
@@ -310,7 +316,7 @@ fn leader_up_front(t: &mut ThisRound<'_>) -> Option<Decision> {
     if members.first() == Some(&t.leader) {
         return None;
     }
-    let below = |m: Entity| world.get::<delve_rules::creature::Below>(m).is_some();
+    let below = |m: Entity| world.get::<Below>(m).is_some();
     let mut order: Vec<Entity> = members
         .iter()
         .copied()
@@ -350,18 +356,11 @@ fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
             && world
                 .get::<Conditions>(m)
                 .is_some_and(|c| c.has(ConditionKind::Stuck))
-            && delve_rules::rules::acting::held_from(
-                world,
-                m,
-                &[
-                    delve_rules::rules::acting::Hold::Stuck,
-                    delve_rules::rules::acting::Hold::Surprised,
-                ],
-            )
-            .is_none()
+            && delve_rules::rules::acting::held_from(world, m, &[Hold::Stuck, Hold::Surprised])
+                .is_none()
     })?;
-    use delve_rules::rules::caving::events::Escape;
     use delve_rules::rules::caving::escape_odds;
+    use delve_rules::rules::caving::events::Escape;
     use delve_rules::rules::movement::squeezes::StuckIn;
     let who = name(world, stuck);
     let pushes = world.get::<StuckIn>(stuck).map_or(0, |s| s.failed_pushes);
@@ -426,9 +425,7 @@ fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
     t.mind.homeward = Some(Homeward::Fleeing);
     t.mind.exploring.heading_for = None;
     for &m in t.members {
-        t.world
-            .entity_mut(m)
-            .insert(crate::policy::behaviour::Retreating);
+        t.world.entity_mut(m).insert(Retreating);
     }
     // It sets off at once, whatever it was at (a search, a pick: a walk sets a task aside).
     let orders = if t.prepare(Needs::Distances) {
@@ -451,7 +448,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, mind, members, leader, here) =
         (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
     // (A leader at the bottom of a hole leads no walk: the party gets it out first.)
-    if world.get::<delve_rules::creature::Below>(leader).is_some() {
+    if world.get::<Below>(leader).is_some() {
         return None;
     }
     let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
@@ -522,7 +519,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     if stranded.squeezes
         && walk
             .iter()
-            .any(|&p| sight.grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Squeeze))
+            .any(|&p| sight.grid.terrain(p) == Some(Terrain::Squeeze))
         && let Some(decision) = super::fallen::put_down_before_the_squeeze(world, mind, members)
     {
         return Some(decision);
@@ -540,11 +537,7 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
     // out, with the rows for a battle.)
     if fighting && mind.homeward != Some(Homeward::Fleeing) {
         let idle_below = members.iter().any(|&m| {
-            is_up(world, m)
-                && world.get::<delve_rules::creature::Below>(m).is_some()
-                && world
-                    .get::<delve_rules::rules::caving::climbing::Climbing>(m)
-                    .is_none()
+            is_up(world, m) && world.get::<Below>(m).is_some() && world.get::<Climbing>(m).is_none()
         });
         return !too_many_down(world, mind, members) && !idle_below;
     }
@@ -556,11 +549,9 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
         || members.iter().any(|&m| {
             is_up(world, m)
                 && (world.get::<Walking>(m).is_some()
-                    || world
-                        .get::<delve_rules::rules::caving::climbing::Climbing>(m)
-                        .is_some()
-                    || world.get::<delve_rules::rules::task::Task>(m).is_some()
-                    || world.get::<delve_rules::creature::Resting>(m).is_some())
+                    || world.get::<Climbing>(m).is_some()
+                    || world.get::<Task>(m).is_some()
+                    || world.get::<Resting>(m).is_some())
         })
 }
 
@@ -585,5 +576,5 @@ pub(super) struct Deciding {
     pub(super) set_aside: Vec<(&'static str, Intent, u64)>,
     /// The distances last worked out from the leader's square, and what they depended on
     /// (`decide::KnownLevel::fingerprint`).
-    pub(super) distances: Option<(u64, crate::policy::knowledge::Distances)>,
+    pub(super) distances: Option<(u64, Distances)>,
 }

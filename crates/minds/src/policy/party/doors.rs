@@ -1,21 +1,24 @@
 //! Doors on the party's way (Dungeon Delves › Doors): listened at, opened, unlocked, picked,
 //! bashed, spiked, wedged open; and the thief who disarms the traps it knows of.
 
+use delve_ground::level::schema::Proficiency;
+use delve_rules::creature::{Creature, Equipment};
+use delve_rules::rules::movement::Pace;
+use delve_rules::rules::traps::FailedHastyDisarms;
+
 use bevy::prelude::*;
 
 use delve_rules::act::AnyAct;
 
-use super::first_in_line;
 use super::standing::in_sight;
 use super::way::{free_square_beside, walk_up_and};
 use super::{
-    DoorPlan, DoorWork, Intent, PartyMind, free_to_act, is_up, leader, name, offered, on_hand,
-    square,
+    DoorPlan, DoorWork, Intent, PartyMind, first_in_line, free_to_act, is_up, leader, name,
+    offered, on_hand, square,
 };
 use crate::policy::knowledge::SeenDoor;
-use delve_ground::grid::GridPos;
+use delve_ground::grid::{DoorState, GridPos};
 use delve_ground::level::schema::Lock;
-use delve_ground::grid::DoorState;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{
     Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,
@@ -101,7 +104,7 @@ pub(super) fn disarmer(
             // A hasty try that failed at this trap bars the hasty way, not the thief.
             let thief = offered(&disarm).is_some()
                 || world
-                    .get::<delve_rules::rules::traps::FailedHastyDisarms>(m)
+                    .get::<FailedHastyDisarms>(m)
                     .is_some_and(|f| f.0.iter().any(|(p, _)| *p == at));
             if !thief {
                 return None;
@@ -176,7 +179,7 @@ pub(super) fn deal_with_door(
                     Move {
                         who: name(world, best),
                         to: (p.x, p.y),
-                        pace: delve_rules::rules::movement::Pace::Exploration,
+                        pace: Pace::Exploration,
                     }
                     .into(),
                 ],
@@ -357,7 +360,7 @@ fn the_lock(
     let thief = up.iter().copied().find(|&m| {
         world
             .get::<delve_rules::creature::Proficiencies>(m)
-            .is_some_and(|p| p.has(delve_ground::level::schema::Proficiency::Lockpicking))
+            .is_some_and(|p| p.has(Proficiency::Lockpicking))
             && offered_at_door(world, m, door, methodical).is_some()
     })?;
     let beside = square(world, thief).is_some_and(|p| p.within_a_step(door));
@@ -428,7 +431,7 @@ fn the_bash(world: &mut World, at: &AtTheDoor, w: &mut DoorWork) -> Option<(Inte
         let step_up = Move {
             who: name(world, m),
             to: (p.x, p.y),
-            pace: delve_rules::rules::movement::Pace::Exploration,
+            pace: Pace::Exploration,
         };
         return Some((by(DoorPlan::Bash), vec![step_up.into()]));
     }
@@ -449,7 +452,7 @@ fn the_bash(world: &mut World, at: &AtTheDoor, w: &mut DoorWork) -> Option<(Inte
 pub(super) fn carries_spikes(world: &World, m: Entity) -> bool {
     use delve_ground::level::schema::Gear;
     world
-        .get::<delve_rules::creature::Equipment>(m)
+        .get::<Equipment>(m)
         .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Spikes(n) if *n > 0)))
 }
 
@@ -466,7 +469,7 @@ pub(super) fn spike_behind(
         .find(|&m| is_up(world, m) && carries_spikes(world, m))?;
     let at = square(world, spiker)?;
     let occupied: Vec<GridPos> = {
-        let mut q = world.query_filtered::<&Position, With<delve_rules::creature::Creature>>();
+        let mut q = world.query_filtered::<&Position, With<Creature>>();
         q.iter(world).map(|p| p.0).collect()
     };
     let mut q = world.query::<(&Position, &Door)>();

@@ -1,5 +1,10 @@
 //! The end of a delve under a policy: when it ends and how, and who was left behind (and whether they could have been brought out).
 
+use delve_ground::level::schema::ConditionKind;
+use delve_rules::creature::{Below, Equipment};
+use delve_rules::rules::carrying::Holding;
+use delve_rules::rules::caving::climbing::RopesSecured;
+
 use super::fallen::{fallen_with_gear, light_in_a_pit};
 use super::fighting::foe_at_hand;
 use super::light::{has_light_burning, light_to_kindle};
@@ -92,11 +97,11 @@ pub(super) fn left_behind(
         let Some((who, at, how)) = (|| {
             let dead = world
                 .get::<Conditions>(m)
-                .is_none_or(|c| c.has(delve_ground::level::schema::ConditionKind::Dead));
+                .is_none_or(|c| c.has(ConditionKind::Dead));
             let at = square(world, m)?;
             let how = if dead {
                 return None;
-            } else if world.get::<delve_rules::creature::Below>(m).is_some() {
+            } else if world.get::<Below>(m).is_some() {
                 Stayed::InAPit
             } else if !is_up(world, m) {
                 Stayed::Dying
@@ -106,11 +111,9 @@ pub(super) fn left_behind(
                 return None;
             };
             // (One carried goes where its carrier goes.)
-            let carried = members.iter().any(|&c| {
-                world
-                    .get::<delve_rules::rules::carrying::Holding>(c)
-                    .is_some_and(|h| h.whom == m)
-            });
+            let carried = members
+                .iter()
+                .any(|&c| world.get::<Holding>(c).is_some_and(|h| h.whom == m));
             if carried && at.chebyshev(here) <= with_the_party(members) {
                 return None;
             }
@@ -167,10 +170,7 @@ pub(super) fn could_be_brought(
             if !is_up(world, m) {
                 return false;
             }
-            let roped = world
-                .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
-                .at(at)
-                .is_some();
+            let roped = world.resource::<RopesSecured>().at(at).is_some();
             let rims: Vec<GridPos> = at
                 .neighbours()
                 .into_iter()
@@ -178,9 +178,7 @@ pub(super) fn could_be_brought(
                 .collect();
             roped
                 || others.iter().any(|&(o, p)| {
-                    world
-                        .get::<delve_rules::creature::Equipment>(o)
-                        .is_some_and(|g| g.has_rope(0))
+                    world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
                         && rims.iter().any(|&r| reaches(world, o, p, r))
                 })
         }
@@ -188,7 +186,7 @@ pub(super) fn could_be_brought(
         Stayed::Apart => {
             !world
                 .get::<delve_rules::creature::Conditions>(m)
-                .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Stuck))
+                .is_some_and(|c| c.has(ConditionKind::Stuck))
                 && others
                     .first()
                     .is_some_and(|&(_, p)| reaches(world, m, at, p))
@@ -215,13 +213,11 @@ pub(super) fn awaits_carrying(
                 || square(world, m).is_some_and(|p| p.chebyshev(here) <= with_the_party(members)))
             && world
                 .get::<Conditions>(m)
-                .is_some_and(|c| !c.has(delve_ground::level::schema::ConditionKind::Dead))
-            && world.get::<delve_rules::creature::Below>(m).is_none()
+                .is_some_and(|c| !c.has(ConditionKind::Dead))
+            && world.get::<Below>(m).is_none()
             && !mind.fallen_memory.left_for_good.contains(&name(world, m))
-            && !members.iter().any(|&c| {
-                world
-                    .get::<delve_rules::rules::carrying::Holding>(c)
-                    .is_some_and(|h| h.whom == m)
-            })
+            && !members
+                .iter()
+                .any(|&c| world.get::<Holding>(c).is_some_and(|h| h.whom == m))
     })
 }

@@ -1,16 +1,23 @@
 //! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit.
 
+use delve_ground::level::schema::{ConditionKind, Proficiency, Surface};
+use delve_ground::level::{Goal, SpeedBasis};
+use delve_rules::act::AnyAct;
+use delve_rules::command::acts::LetGo;
+use delve_rules::creature::{Below, Encumbrance};
+use delve_rules::rules::carrying::{Carry, Holding};
+use delve_rules::rules::caving::climbing::RopesSecured;
+
 use bevy::prelude::*;
 
 use super::fighting::foe_at_hand;
 use super::gaps::shaft_of_the_crossing;
 use super::light::carried;
 use super::standing::in_sight;
-use super::take_the_lead;
 use super::way::{free_square_beside, make_way, occupied_squares, on_the_way, walk_up_and};
 use super::{
     Homeward, Intent, PartyMind, free_to_act, is_up, name, offered, offered_at_hole,
-    offered_climb_out, on_hand, square, with_the_party,
+    offered_climb_out, on_hand, square, take_the_lead, with_the_party,
 };
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::command::Command;
@@ -54,7 +61,7 @@ pub(super) fn fallen_with_gear(
         .filter(|(e, n, p)| {
             !mind.fallen_memory.looted.contains(n)
                 && (members.contains(e) || in_sight(world, members, *p))
-                && world.get::<delve_rules::creature::Below>(*e).is_none()
+                && world.get::<Below>(*e).is_none()
                 && (with_light.contains(e)
                     || (!lights_only
                         && world.get::<Equipment>(*e).is_some_and(|g| !g.0.is_empty())))
@@ -153,7 +160,7 @@ pub(super) fn out_of_the_pit(
 ) -> Option<(Intent, Vec<Command>)> {
     let below = members.iter().copied().find(|&m| {
         is_up(world, m)
-            && world.get::<delve_rules::creature::Below>(m).is_some()
+            && world.get::<Below>(m).is_some()
             && !mind.fallen_memory.stranded_names.contains(&name(world, m))
             // (One on its way through a shaft the party is crossing climbs out on the far side.)
             && square(world, m) != shaft_of_the_crossing(world, mind)
@@ -165,9 +172,7 @@ pub(super) fn out_of_the_pit(
     let above: Vec<(Entity, GridPos)> = members
         .iter()
         .copied()
-        .filter(|&m| {
-            m != below && is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none()
-        })
+        .filter(|&m| m != below && is_up(world, m) && world.get::<Below>(m).is_none())
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
     let side = above
@@ -180,22 +185,14 @@ pub(super) fn out_of_the_pit(
         .into_iter()
         .filter(|&p| delve_rules::rules::caving::footing::firm_ground(world, p))
         .min_by_key(|&p| (side.map_or(0, |s| s.chebyshev(p)), p))?;
-    let roped = world
-        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
-        .at(pit)
-        .is_some();
+    let roped = world.resource::<RopesSecured>().at(pit).is_some();
     let intent = Intent::ClimbOut {
         who: name(world, below),
     };
     let climber = world.get::<Proficiencies>(below).is_some_and(|p| {
-        delve_rules::rules::caving::climbing::climbing_target(
-            p,
-            delve_ground::level::schema::Surface::Sheer,
-        )
-        .is_some()
+        delve_rules::rules::caving::climbing::climbing_target(p, Surface::Sheer).is_some()
     });
-    let sheer = delve_rules::rules::caving::climbing::side_of(world, pit)
-        == delve_ground::level::schema::Surface::Sheer;
+    let sheer = delve_rules::rules::caving::climbing::side_of(world, pit) == Surface::Sheer;
     if !roped && sheer && !climber {
         // The one with a rope nearest a rim it can reach (by the way there: the rim on the
         // far side, for one the hole parts from the rest) lowers it.
@@ -204,7 +201,7 @@ pub(super) fn out_of_the_pit(
             .into_iter()
             .filter(|&p| delve_rules::rules::caving::footing::firm_ground(world, p))
             .collect();
-        let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
+        let lower = |a: &AnyAct| a.get::<LowerRope>().is_some();
         let roper = above
             .iter()
             .filter(|&&(m, _)| offered_at_hole(world, m, pit, lower).is_some())
@@ -257,7 +254,7 @@ pub(super) fn fetch_from_the_pit(
     t: &mut super::round::ThisRound<'_>,
 ) -> Option<(Intent, Vec<Command>)> {
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
-    let below = |world: &World, m: Entity| world.get::<delve_rules::creature::Below>(m).is_some();
+    let below = |world: &World, m: Entity| world.get::<Below>(m).is_some();
     let fallen = members.iter().copied().find(|&m| {
         !is_up(world, m)
             && below(world, m)
@@ -300,14 +297,11 @@ pub(super) fn fetch_from_the_pit(
         .filter(|&m| is_up(world, m) && !below(world, m))
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
-    let roped = world
-        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
-        .at(pit)
-        .is_some();
+    let roped = world.resource::<RopesSecured>().at(pit).is_some();
     let party = mind.party.clone();
     let leader_at = above.first()?.1;
     if !roped {
-        let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
+        let lower = |a: &AnyAct| a.get::<LowerRope>().is_some();
         let Some((roper, order)) = above
             .iter()
             .find_map(|&(m, _)| offered_at_hole(world, m, pit, lower).map(|o| (m, o)))
@@ -322,13 +316,12 @@ pub(super) fn fetch_from_the_pit(
     }
     // The best climber goes down (the rope makes the climb easy for anyone).
     let (fetcher, _) = *above.iter().max_by_key(|&&(m, _)| {
-        let climber = world.get::<Proficiencies>(m).is_some_and(|p| {
-            p.has(delve_ground::level::schema::Proficiency::Climbing)
-                || p.has(delve_ground::level::schema::Proficiency::Mountaineering)
-        });
+        let climber = world
+            .get::<Proficiencies>(m)
+            .is_some_and(|p| p.has(Proficiency::Climbing) || p.has(Proficiency::Mountaineering));
         (climber, std::cmp::Reverse(m))
     })?;
-    let down = |a: &delve_rules::act::AnyAct| a.get::<ClimbDown>().is_some_and(|c| !c.rappel);
+    let down = |a: &AnyAct| a.get::<ClimbDown>().is_some_and(|c| !c.rappel);
     let Some(order) = offered_at_hole(world, fetcher, pit, down) else {
         mind.fallen_memory.pits_given_up.push(pit);
         return None;
@@ -373,16 +366,13 @@ fn walk_up_to(
 fn rope_for_the_pit(world: &World, members: &[Entity], pit: GridPos, but: Entity) -> bool {
     members.iter().any(|&o| {
         o != but && is_up(world, o) && world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
-    }) || world
-        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
-        .at(pit)
-        .is_some()
+    }) || world.resource::<RopesSecured>().at(pit).is_some()
 }
 
 /// A member at the bottom of a pit the party cannot go down to or bring up
 /// ([`rope_for_the_pit`]): what it carries (its light) is lost to the party.
 pub(super) fn beyond_reach_in_a_pit(world: &World, members: &[Entity], m: Entity) -> bool {
-    world.get::<delve_rules::creature::Below>(m).is_some()
+    world.get::<Below>(m).is_some()
         && square(world, m).is_some_and(|pit| !rope_for_the_pit(world, members, pit, m))
 }
 
@@ -391,7 +381,7 @@ pub(super) fn beyond_reach_in_a_pit(world: &World, members: &[Entity], m: Entity
 pub(super) fn light_in_a_pit(world: &mut World, mind: &PartyMind, members: &[Entity]) -> bool {
     members.iter().copied().any(|m| {
         !is_up(world, m)
-            && world.get::<delve_rules::creature::Below>(m).is_some()
+            && world.get::<Below>(m).is_some()
             && !mind.fallen_memory.looted.contains(&name(world, m))
             && square(world, m).is_some_and(|pit| {
                 !mind.fallen_memory.pits_given_up.contains(&pit)
@@ -415,7 +405,7 @@ pub(super) fn carry_the_downed(
     use delve_rules::rules::carrying::{carrier_of, load_with};
     let (world, mind, members) = (&mut *t.world, &mut *t.mind, t.members);
     // (Bound home, or for a way out: the party leaves the level by it.)
-    if mind.homeward.is_none() && !matches!(mind.goal, delve_ground::level::Goal::Exit(_)) {
+    if mind.homeward.is_none() && !matches!(mind.goal, Goal::Exit(_)) {
         return None;
     }
     if mind.homeward == Some(Homeward::Fleeing) && foe_at_hand(world, mind, members) {
@@ -428,8 +418,8 @@ pub(super) fn carry_the_downed(
             !is_up(world, m)
                 && world
                     .get::<Conditions>(m)
-                    .is_some_and(|c| !c.has(delve_ground::level::schema::ConditionKind::Dead))
-                && world.get::<delve_rules::creature::Below>(m).is_none()
+                    .is_some_and(|c| !c.has(ConditionKind::Dead))
+                && world.get::<Below>(m).is_none()
                 && !mind.fallen_memory.left_for_good.contains(&name(world, m))
         })
         .filter_map(|m| Some((m, square(world, m)?)))
@@ -446,11 +436,7 @@ pub(super) fn carry_the_downed(
         .iter()
         .copied()
         .filter(|&m| {
-            on_hand(world, mind, m)
-                && free_to_act(world, m)
-                && world
-                    .get::<delve_rules::rules::carrying::Holding>(m)
-                    .is_none()
+            on_hand(world, mind, m) && free_to_act(world, m) && world.get::<Holding>(m).is_none()
         })
         .filter_map(|m| {
             let load = load_with(world, m, whom).ok()?;
@@ -471,9 +457,7 @@ pub(super) fn carry_the_downed(
                     m != whom
                         && on_hand(world, mind, m)
                         && free_to_act(world, m)
-                        && world
-                            .get::<delve_rules::rules::carrying::Holding>(m)
-                            .is_none()
+                        && world.get::<Holding>(m).is_none()
                         && bears_half(world, m, half)
                 })
                 .filter_map(|m| Some((square(world, m)?.chebyshev(at), m, square(world, m)?)))
@@ -513,8 +497,7 @@ pub(super) fn carry_the_downed(
         mind.fallen_memory.carry_walks = 0;
         // As the rules offer it: beside a companion who is down and alive, not holding another.
         let Some(carry) = offered(world, bearer, |a| {
-            a.get::<delve_rules::rules::carrying::Carry>()
-                .is_some_and(|c| c.whom == who)
+            a.get::<Carry>().is_some_and(|c| c.whom == who)
         }) else {
             mind.fallen_memory.left_for_good.push(who);
             return None;
@@ -550,11 +533,8 @@ pub(super) fn carry_the_downed(
 /// Could `m` bear `stone` more and still move (20 stone at most)? One whose speed is given, not
 /// its encumbrance, bears any load.
 fn bears_half(world: &World, m: Entity, stone: f32) -> bool {
-    match world
-        .get::<delve_rules::creature::Encumbrance>(m)
-        .map(|e| e.0)
-    {
-        Some(delve_ground::level::SpeedBasis::Encumbrance { stone: own }) => {
+    match world.get::<Encumbrance>(m).map(|e| e.0) {
+        Some(SpeedBasis::Encumbrance { stone: own }) => {
             delve_rules::rules::movement::encumbrance_band(own + stone).is_some()
         }
         _ => true,
@@ -594,13 +574,11 @@ pub(super) fn put_down_before_the_squeeze(
     members: &[Entity],
 ) -> Option<(Intent, Vec<Command>)> {
     let (bearer, whom) = members.iter().find_map(|&m| {
-        let held = world.get::<delve_rules::rules::carrying::Holding>(m)?;
+        let held = world.get::<Holding>(m)?;
         (delve_rules::rules::caving::stuck_for_good_chance(world, m) > LADEN_STUCK_FOR_GOOD)
             .then_some((m, held.whom))
     })?;
-    let let_go = offered(world, bearer, |a| {
-        a.get::<delve_rules::command::acts::LetGo>().is_some()
-    })?;
+    let let_go = offered(world, bearer, |a| a.get::<LetGo>().is_some())?;
     let whom = name(world, whom);
     mind.fallen_memory.left_for_good.push(whom.clone());
     mind.fallen_memory.put_down.push(whom.clone());

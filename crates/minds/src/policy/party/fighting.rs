@@ -5,6 +5,9 @@
 //! map, the stuck, the drowning: Dungeon Delves › Mapping, › Squeezing, › Swimming and
 //! Drowning) or a bloodied one, then for one a companion is already attacking.
 
+use delve_rules::creature::Factions;
+use delve_rules::rules::combat::battle::{Awareness, Battle};
+
 use bevy::prelude::*;
 
 use super::PartyMind;
@@ -25,11 +28,9 @@ pub(super) fn fight_together(world: &mut World, members: &[Entity]) {
 /// In a fight: a battle is on and a member is aware of an enemy in it (a party watched from the
 /// dark by a guard at its post knows of no fight, and goes about its delve).
 pub(super) fn in_a_fight(world: &World, members: &[Entity]) -> bool {
-    world
-        .get_resource::<delve_rules::rules::combat::battle::Battle>()
-        .is_some_and(|b| b.active)
+    world.get_resource::<Battle>().is_some_and(|b| b.active)
         && world
-            .get_resource::<delve_rules::rules::combat::battle::Awareness>()
+            .get_resource::<Awareness>()
             .is_some_and(|a| members.iter().any(|&m| !a.of(m).is_empty()))
 }
 
@@ -42,7 +43,7 @@ pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity
     type Others = QueryState<(&'static Position, &'static Faction, &'static Conditions)>;
     let foes: Vec<GridPos> =
         delve_ground::query_cache::cached_query(world, |world, q: &mut Others| {
-            let factions = world.resource::<delve_rules::creature::Factions>();
+            let factions = world.resource::<Factions>();
             q.iter(world)
                 .filter(|(_, f, c)| {
                     factions.hostile(**f, mind.faction)

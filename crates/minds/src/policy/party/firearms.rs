@@ -1,6 +1,8 @@
 //! Firearms (Tactical Combat › Firearm Misfires): a jammed firearm is cleared after a battle,
 //! as the rules offer it (in one, the fighting behaviour clears it).
 
+use delve_rules::rules::combat::gear::Jammed;
+
 use bevy::prelude::*;
 
 use super::{Intent, is_up, name};
@@ -12,12 +14,7 @@ pub(super) fn clear_a_jam(world: &mut World, members: &[Entity]) -> Option<(Inte
     let (who, order) = members
         .iter()
         .copied()
-        .filter(|&m| {
-            is_up(world, m)
-                && world
-                    .get::<delve_rules::rules::combat::gear::Jammed>(m)
-                    .is_some()
-        })
+        .filter(|&m| is_up(world, m) && world.get::<Jammed>(m).is_some())
         .find_map(|m| {
             delve_rules::rules::areas::area_choices_next_round(
                 world,

@@ -3,6 +3,14 @@
 //! off on its far side, is jumped, one member a round, each with a 20' run-up where it needs one
 //! to clear the 5' gap at the policy's odds.
 
+use crate::policy::knowledge::Knowledge;
+use delve_ground::grid::DungeonGrid;
+use delve_ground::grid::terrain::Terrain;
+use delve_ground::level::schema::Surface;
+use delve_rules::act::AnyAct;
+use delve_rules::creature::{Below, Equipment, HitPoints};
+use delve_rules::rules::caving::climbing::RopesSecured;
+
 use bevy::prelude::*;
 
 use super::way::{make_way, occupied_squares};
@@ -10,17 +18,14 @@ use super::{Intent, PartyMind, is_up, name, on_hand, square};
 use delve_ground::grid::GridPos;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{ClimbDown, Jump, LowerRope, Move, Traverse};
-use delve_rules::creature::Conditions;
-use delve_rules::creature::{Encumbrance, Proficiencies};
+use delve_rules::creature::{Conditions, Encumbrance, Proficiencies};
 use delve_rules::rules::caving::jumping::{Jumper, RUN_UP_FEET};
 use delve_rules::rules::movement::hazards::way;
 use delve_rules::rules::movement::{Pace, Speeds};
 
 /// The gap over a hole one square across, in feet.
 fn gap_feet(world: &World, take_off: GridPos, landing: GridPos) -> u32 {
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
+    let scale = world.resource::<DungeonGrid>().scale_feet();
     delve_ground::grid::distance_feet(take_off, landing, scale).saturating_sub(scale)
 }
 
@@ -37,12 +42,10 @@ pub(super) fn party_jumps(world: &World, mind: &PartyMind, members: &[Entity]) -
 
 /// Would every member who is up clear a hole one square across, with a run-up, at `odds`?
 pub(super) fn party_jumps_at(world: &World, members: &[Entity], odds: f32) -> bool {
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
+    let scale = world.resource::<DungeonGrid>().scale_feet();
     members
         .iter()
-        .filter(|&&m| is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none())
+        .filter(|&&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .all(|&m| chance(world, m, scale, true) >= odds)
 }
 
@@ -76,18 +79,12 @@ pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
         .collect();
     let sheer = |m: Entity| {
         world.get::<Proficiencies>(m).is_some_and(|p| {
-            delve_rules::rules::caving::climbing::climbing_target(
-                p,
-                delve_ground::level::schema::Surface::Sheer,
-            )
-            .is_some()
+            delve_rules::rules::caving::climbing::climbing_target(p, Surface::Sheer).is_some()
         })
     };
-    let rope = up.iter().any(|&m| {
-        world
-            .get::<delve_rules::creature::Equipment>(m)
-            .is_some_and(|g| g.has_rope(0))
-    });
+    let rope = up
+        .iter()
+        .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
     !up.is_empty() && (rope || up.iter().all(|&m| sheer(m)))
 }
 
@@ -125,11 +122,8 @@ impl Over {
             take_off.x + (landing.x - take_off.x).signum(),
             take_off.y + (landing.y - take_off.y).signum(),
         );
-        let grid = world.resource::<delve_ground::grid::DungeonGrid>();
-        if matches!(
-            grid.terrain(first),
-            Some(delve_ground::grid::terrain::Terrain::Ledge { .. })
-        ) {
+        let grid = world.resource::<DungeonGrid>();
+        if matches!(grid.terrain(first), Some(Terrain::Ledge { .. })) {
             return Over::Ledge;
         }
         let straight = take_off.x == landing.x || take_off.y == landing.y;
@@ -162,34 +156,28 @@ fn walk(who: String, to: GridPos) -> Command {
 /// The chasm square a step from `take_off` to `landing` goes down into and out of, if it is
 /// one (a way on through a shaft, [`party_climbs`]).
 fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<GridPos> {
-    let grid = world.resource::<delve_ground::grid::DungeonGrid>();
+    let grid = world.resource::<DungeonGrid>();
     take_off.neighbours().into_iter().find(|&c| {
-        c.within_a_step(landing)
-            && matches!(
-                grid.terrain(c),
-                Some(delve_ground::grid::terrain::Terrain::Chasm { .. })
-            )
+        c.within_a_step(landing) && matches!(grid.terrain(c), Some(Terrain::Chasm { .. }))
     })
 }
 
 /// Does the level have a squeeze (found once, as the party is handed over)?
 pub(super) fn has_squeezes(world: &World) -> bool {
-    let grid = world.resource::<delve_ground::grid::DungeonGrid>();
+    let grid = world.resource::<DungeonGrid>();
     (0..grid.height() as i32)
         .flat_map(|y| (0..grid.width() as i32).map(move |x| GridPos::new(x, y)))
-        .any(|p| grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Squeeze))
+        .any(|p| grid.terrain(p) == Some(Terrain::Squeeze))
 }
 
 /// The narrowest ledge on the level, in inches, if there is one (found once, as the party is
 /// handed over: ledges do not change).
 pub(super) fn narrowest_ledge(world: &World) -> Option<u32> {
-    let grid = world.resource::<delve_ground::grid::DungeonGrid>();
+    let grid = world.resource::<DungeonGrid>();
     (0..grid.height() as i32)
         .flat_map(|y| (0..grid.width() as i32).map(move |x| GridPos::new(x, y)))
         .filter_map(|p| match grid.terrain(p) {
-            Some(delve_ground::grid::terrain::Terrain::Ledge { width_inches }) => {
-                Some(width_inches)
-            }
+            Some(Terrain::Ledge { width_inches }) => Some(width_inches),
             _ => None,
         })
         .min()
@@ -203,7 +191,7 @@ pub(super) fn party_traverses(world: &World, mind: &PartyMind, members: &[Entity
     };
     members
         .iter()
-        .filter(|&&m| is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none())
+        .filter(|&&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .all(|&m| traverse_chance(world, m, inches) >= mind.policy.jump_odds)
 }
 
@@ -214,15 +202,13 @@ pub(super) fn rejoin_across(
     mind: &mut PartyMind,
     members: &[Entity],
     leader: Entity,
-    know: &crate::policy::knowledge::Knowledge,
+    know: &Knowledge,
 ) -> Option<(Intent, Vec<Command>)> {
     // One at the bottom of the shaft the party is climbing through: the crossing goes on.
     if let Some(shaft) = shaft_of_the_crossing(world, mind)
         && let Some((take_off, landing)) = mind.gap_memory.crossing
         && members.iter().any(|&m| {
-            is_up(world, m)
-                && world.get::<delve_rules::creature::Below>(m).is_some()
-                && square(world, m) == Some(shaft)
+            is_up(world, m) && world.get::<Below>(m).is_some() && square(world, m) == Some(shaft)
         })
     {
         return cross(world, mind, members, take_off, landing);
@@ -303,11 +289,7 @@ pub(super) fn cross(
             .filter_map(|&m| Some((m, square(world, m)?)))
             .collect::<Vec<_>>()
             .iter()
-            .find(|&&(m, p)| {
-                p == shaft
-                    && is_up(world, m)
-                    && world.get::<delve_rules::creature::Below>(m).is_some()
-            })
+            .find(|&&(m, p)| p == shaft && is_up(world, m) && world.get::<Below>(m).is_some())
             && let Some(climb) = super::offered_climb_out(world, m, landing)
         {
             let who = name(world, m);
@@ -402,9 +384,7 @@ fn cross_one(
     }
     let gap = gap_feet(world, take_off, landing);
     let odds = mind.policy.jump_odds;
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
+    let scale = world.resource::<DungeonGrid>().scale_feet();
     let jump_feet = gap + scale;
     let speeds = {
         let conditions = world.get::<Conditions>(front).cloned().unwrap_or_default();
@@ -466,9 +446,7 @@ fn cross_one(
         // if a fall would not kill it (1d6 per 10', RULINGS › Pits and holes) — the party gets a
         // member out of a pit; left behind it would be lost for good.
         let depth = delve_rules::rules::caving::climbing::hole_at(world, over).unwrap_or(0);
-        let hp = world
-            .get::<delve_rules::creature::HitPoints>(front)
-            .map_or(0, |h| h.current);
+        let hp = world.get::<HitPoints>(front).map_or(0, |h| h.current);
         let worst_fall = (depth / 10).max(1) as i32 * 6;
         if chance(world, front, gap, false) > 0.0 && hp > worst_fall && fits(Pace::Combat) {
             return Some((intent, vec![jump(false)]));
@@ -512,11 +490,8 @@ fn down_the_shaft(
     (front, at): (Entity, GridPos),
     intent: Intent,
 ) -> Option<(Intent, Vec<Command>)> {
-    let roped = world
-        .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
-        .at(shaft)
-        .is_some();
-    let lower = |a: &delve_rules::act::AnyAct| a.get::<LowerRope>().is_some();
+    let roped = world.resource::<RopesSecured>().at(shaft).is_some();
+    let lower = |a: &AnyAct| a.get::<LowerRope>().is_some();
     if !roped
         && let Some(order) = up
             .iter()
@@ -526,7 +501,7 @@ fn down_the_shaft(
         return Some((intent, vec![order]));
     }
     // Down as the rules offer it (none: it cannot go down, and the next in line is asked).
-    let down = |a: &delve_rules::act::AnyAct| {
+    let down = |a: &AnyAct| {
         a.get::<ClimbDown>()
             .is_some_and(|c| !c.rappel && c.into == (shaft.x, shaft.y))
     };

@@ -6,6 +6,9 @@
 //! surrounding it in the open. The party takes the passage when the foes it knows of outnumber
 //! its members up, and holds it to the battle's end; then each member fights as before.
 
+use delve_rules::creature::{Below, Combatant, HitPoints};
+use delve_rules::rules::combat::battle::Awareness;
+
 use bevy::prelude::*;
 
 use super::fighting::in_a_fight;
@@ -18,7 +21,7 @@ fn on_the_floor(world: &World, members: &[Entity]) -> Vec<(Entity, GridPos)> {
     members
         .iter()
         .copied()
-        .filter(|&m| is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none())
+        .filter(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect()
 }
@@ -84,7 +87,7 @@ fn the_narrows(world: &World, up: &[(Entity, GridPos)], foes: &[GridPos]) -> Opt
 /// The foes the party knows of in the battle: those a member sees or is aware of, up.
 fn foes_known(world: &World, members: &[Entity], in_sight: &[(Entity, GridPos)]) -> Vec<GridPos> {
     let mut foes: Vec<(Entity, GridPos)> = in_sight.to_vec();
-    if let Some(aware) = world.get_resource::<delve_rules::rules::combat::battle::Awareness>() {
+    if let Some(aware) = world.get_resource::<Awareness>() {
         for &m in members {
             for &(_, foe) in aware.of(m) {
                 if is_up(world, foe)
@@ -166,24 +169,20 @@ const SAFE_GROUND_RADIUS: i32 = 6;
 
 /// The most one blow of `foe` can deal (its hardest-hitting weapon's dice at their highest).
 fn hardest_blow(world: &World, foe: Entity) -> i32 {
-    world
-        .get::<delve_rules::creature::Combatant>(foe)
-        .map_or(0, |c| {
-            c.weapons
-                .iter()
-                .map(|w| (w.damage.count * w.damage.sides) as i32 + w.damage.bonus)
-                .max()
-                .unwrap_or(0)
-        })
+    world.get::<Combatant>(foe).map_or(0, |c| {
+        c.weapons
+            .iter()
+            .map(|w| (w.damage.count * w.damage.sides) as i32 + w.damage.bonus)
+            .max()
+            .unwrap_or(0)
+    })
 }
 
 /// Is `m` frail against these foes: one blow of theirs could bring it down, whole as it is (a
 /// mage of 3 hit points before a 1d6 sword — not a fighter a fight has worn down, whom the
 /// fight needs)?
 fn frail(world: &World, m: Entity, worst: i32) -> bool {
-    world
-        .get::<delve_rules::creature::HitPoints>(m)
-        .is_some_and(|h| h.max <= worst)
+    world.get::<HitPoints>(m).is_some_and(|h| h.max <= worst)
 }
 
 /// Each round of a battle the party does not hold a passage in: its frail members — any one

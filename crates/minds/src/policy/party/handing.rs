@@ -1,5 +1,8 @@
 //! Handing a party to its policy (the Autonomy command, as the rules' party area asks the mind to take it up) and taking it back.
 
+use crate::policy::behaviour::{FightsTogether, Retreating};
+use delve_rules::act::Reason;
+
 use super::gaps::{has_squeezes, narrowest_ledge};
 use bevy::prelude::*;
 use delve_ground::grid::DungeonGrid;
@@ -11,8 +14,10 @@ use delve_rules::creature::Faction;
 use delve_rules::rules::party::Parties;
 use std::fmt;
 
-use super::{Deciding, DoorMemory, Exploring, FallenMemory, GapMemory, LightMemory, WalkMemory};
-use super::{DelveEnd, LevelGoal, PartyMind, PartyMinds, party_members};
+use super::{
+    Deciding, DelveEnd, DoorMemory, Exploring, FallenMemory, GapMemory, LevelGoal, LightMemory,
+    PartyMind, PartyMinds, WalkMemory, party_members,
+};
 
 /// Why a party cannot be handed to a policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +30,7 @@ pub enum AutonomyRefusal {
     DelveOver,
 }
 
-impl delve_rules::act::Reason for AutonomyRefusal {}
+impl Reason for AutonomyRefusal {}
 
 impl fmt::Display for AutonomyRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -132,10 +137,7 @@ pub(super) fn take_back(world: &mut World, party: &str) -> Result<(), Refusal> {
     }
     let members = party_members(world, party);
     for m in members {
-        world.entity_mut(m).remove::<(
-            crate::policy::behaviour::Retreating,
-            crate::policy::behaviour::FightsTogether,
-        )>();
+        world.entity_mut(m).remove::<(Retreating, FightsTogether)>();
     }
     Ok(())
 }

@@ -1,14 +1,19 @@
 //! The party's light (Dungeon Delves › Light and Darkness): what its members carry burning,
 //! and the next light to kindle.
 
+use crate::policy::knowledge::{Distances, Knowledge};
+use delve_rules::act::AnyAct;
+use delve_rules::command::acts::{MoveParty, PickUpLight};
+use delve_rules::creature::Position;
+use delve_rules::rules::movement::Pace;
+
 use bevy::prelude::*;
 
 use super::{Homeward, Intent, PartyMind, is_up, leader, name, square};
 use delve_ground::grid::GridPos;
 use delve_ground::level::schema::LightKind;
 use delve_rules::command::Command;
-use delve_rules::rules::light::{CarriedBy, LightSource};
-use delve_rules::rules::light::{LightUp, Refuel};
+use delve_rules::rules::light::{CarriedBy, LightSource, LightUp, Refuel};
 
 /// The lights the members carry: (bearer, light, the light), in a fixed order.
 pub(super) fn carried(world: &mut World, members: &[Entity]) -> Vec<(Entity, Entity, LightSource)> {
@@ -74,7 +79,7 @@ pub(super) fn light_to_kindle(world: &mut World, members: &[Entity]) -> Option<(
     let mut members = members.to_vec();
     members.sort();
     // Only the light area's offers: this is asked every round the party has no light burning.
-    let first_offered = |takes: fn(&delve_rules::act::AnyAct) -> bool| {
+    let first_offered = |takes: fn(&AnyAct) -> bool| {
         members.iter().find_map(|&m| {
             delve_rules::rules::areas::area_choices_next_round(
                 world,
@@ -101,8 +106,8 @@ pub(super) fn take_a_light(
     world: &mut World,
     mind: &mut PartyMind,
     members: &[Entity],
-    know: &crate::policy::knowledge::Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
+    know: &Knowledge,
+    from_here: &Distances,
 ) -> Option<(Intent, Vec<Command>)> {
     if mind.homeward == Some(Homeward::Fleeing)
         || burns_forever(world, members)
@@ -113,11 +118,7 @@ pub(super) fn take_a_light(
     }
     let standing: Vec<GridPos> = delve_ground::query_cache::cached_query(
         world,
-        |world,
-         q: &mut QueryState<
-            (&LightSource, &delve_rules::creature::Position),
-            Without<CarriedBy>,
-        >| {
+        |world, q: &mut QueryState<(&LightSource, &Position), Without<CarriedBy>>| {
             q.iter(world)
                 .filter(|(l, _)| {
                     matches!(l.kind, LightKind::Lantern | LightKind::Torch)
@@ -144,7 +145,7 @@ pub(super) fn take_a_light(
         return Some((
             intent,
             vec![
-                delve_rules::command::acts::PickUpLight {
+                PickUpLight {
                     who: name(world, leader),
                 }
                 .into(),
@@ -154,10 +155,10 @@ pub(super) fn take_a_light(
     Some((
         intent,
         vec![
-            delve_rules::command::acts::MoveParty {
+            MoveParty {
                 party: mind.party.clone(),
                 to: (at.x, at.y),
-                pace: delve_rules::rules::movement::Pace::Exploration,
+                pace: Pace::Exploration,
             }
             .into(),
         ],

@@ -50,6 +50,14 @@ mod rescue;
 mod resting;
 mod round;
 mod solo;
+use delve_ground::log::LogKind;
+use delve_rules::act::AnyAct;
+use delve_rules::creature::Below;
+use delve_rules::rules::acting::Hold;
+use delve_rules::rules::sound::HearingEvent;
+use delve_rules::rules::traps::TrapEvent;
+use delve_rules::rules::water::WaterEvent;
+
 pub use solo::{FuelAtStart, GoalsStoodOn};
 mod searching;
 mod standing;
@@ -82,8 +90,7 @@ use delve_rules::rules::doors::{DoorEvent, DoorRefusal};
 use delve_rules::rules::party::{Parties, PartyMindHandler};
 use delve_rules::schedule::{RoundSet, SimRound};
 use fighting::in_a_fight;
-use light::light_dying;
-use light::light_to_kindle;
+use light::{light_dying, light_to_kindle};
 
 mod handing;
 pub use handing::AutonomyRefusal;
@@ -256,8 +263,8 @@ pub enum PolicyEvent {
 
 impl LogEvent for PolicyEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {
@@ -502,13 +509,11 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                 continue;
             }
             learn_from_refusal(mind, command, reason);
-        } else if let Some(delve_rules::rules::traps::TrapEvent::TrapSprung { who, .. }) =
-            entry.get()
+        } else if let Some(TrapEvent::TrapSprung { who, .. }) = entry.get()
             && names.contains(who)
         {
             mind.alarm = true;
-        } else if let Some(delve_rules::rules::water::WaterEvent::Drowning { who, .. }) =
-            entry.get()
+        } else if let Some(WaterEvent::Drowning { who, .. }) = entry.get()
             && names.contains(who)
         {
             mind.alarm = true;
@@ -539,7 +544,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
                 }
                 _ => {}
             }
-        } else if let Some(delve_rules::rules::sound::HearingEvent::Heard { who, .. }) = entry.get()
+        } else if let Some(HearingEvent::Heard { who, .. }) = entry.get()
             && names.contains(who)
             && let Some(door) = mind.door_memory.listening_at
             && mind.policy.avoid_noises
@@ -554,7 +559,7 @@ fn read_the_news(world: &World, mind: &mut PartyMind, members: &[Entity]) {
 fn learn_from_refusal(mind: &mut PartyMind, command: &Command, reason: &Refusal) {
     // Refused for what the member is (surprised, drowning, stuck, …), not for what the door,
     // trap or square is: nothing to learn of the world, and it tries again when it can.
-    if reason.get::<delve_rules::rules::acting::Hold>().is_some() {
+    if reason.get::<Hold>().is_some() {
         return;
     }
     match command {
@@ -665,7 +670,7 @@ fn straggling(
 /// there: one the party can count on to act where it stands.
 fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
     is_up(world, m)
-        && world.get::<delve_rules::creature::Below>(m).is_none()
+        && world.get::<Below>(m).is_none()
         && !mind.fallen_memory.stranded_names.contains(&name(world, m))
 }
 
@@ -675,7 +680,7 @@ fn on_hand(world: &World, mind: &PartyMind, m: Entity) -> bool {
 pub(super) fn offered(
     world: &World,
     m: Entity,
-    takes: impl Fn(&delve_rules::act::AnyAct) -> bool,
+    takes: impl Fn(&AnyAct) -> bool,
 ) -> Option<Command> {
     delve_rules::rules::choices_next_round(world, m)
         .into_iter()
@@ -689,7 +694,7 @@ pub(super) fn offered_at_hole(
     world: &World,
     m: Entity,
     hole: GridPos,
-    takes: impl Fn(&delve_rules::act::AnyAct) -> bool,
+    takes: impl Fn(&AnyAct) -> bool,
 ) -> Option<Command> {
     delve_rules::rules::caving::choices::choices_at_hole(world, m, hole)
         .into_iter()
@@ -714,8 +719,7 @@ pub(super) fn offered_climb_out(world: &World, m: Entity, to: GridPos) -> Option
 /// traverse): it can be given an order. Surprise does not count: it lasts only the round the
 /// faction loses, and an order given now is carried out in the round after it.
 fn free_to_act(world: &World, m: Entity) -> bool {
-    delve_rules::rules::acting::held_from(world, m, &[delve_rules::rules::acting::Hold::Surprised])
-        .is_none()
+    delve_rules::rules::acting::held_from(world, m, &[Hold::Surprised]).is_none()
 }
 
 /// The first member who is up and not at the bottom of a hole (else the first up): the one who
@@ -724,7 +728,7 @@ fn leader(world: &World, members: &[Entity]) -> Option<Entity> {
     members
         .iter()
         .copied()
-        .find(|&m| is_up(world, m) && world.get::<delve_rules::creature::Below>(m).is_none())
+        .find(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .or_else(|| members.iter().copied().find(|&m| is_up(world, m)))
 }
 

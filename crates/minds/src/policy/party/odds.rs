@@ -6,6 +6,11 @@
 //! more before it falls is too strong, and the party keeps its ways away from where it last
 //! saw it.
 
+use delve_ground::grid::DungeonGrid;
+use delve_rules::creature::{CreatureIndex, Factions};
+use delve_rules::rules::light::LightMap;
+use delve_rules::rules::vision::{Hiding, Sight};
+
 use bevy::prelude::*;
 
 use super::is_up;
@@ -117,7 +122,7 @@ pub(super) fn foes_in_sight(
     faction: Faction,
     members: &[Entity],
 ) -> Vec<(Entity, GridPos)> {
-    let factions = world.resource::<delve_rules::creature::Factions>();
+    let factions = world.resource::<Factions>();
     let mut out: Vec<(Entity, GridPos)> =
         delve_ground::query_cache::read_query(world, |q: Query<(Entity, &Position, &Faction)>| {
             q.iter()
@@ -135,17 +140,16 @@ pub(super) fn foes_in_sight(
 /// hiding is not seen: RULINGS › Knowledge, the party plays by what it sees)?
 fn seen_by(world: &World, members: &[Entity], e: Entity, at: GridPos) -> bool {
     let (Some(grid), Some(light)) = (
-        world.get_resource::<delve_ground::grid::DungeonGrid>(),
-        world.get_resource::<delve_rules::rules::light::LightMap>(),
+        world.get_resource::<DungeonGrid>(),
+        world.get_resource::<LightMap>(),
     ) else {
         return false;
     };
-    let hiding = world.get::<delve_rules::rules::vision::Hiding>(e).is_some();
+    let hiding = world.get::<Hiding>(e).is_some();
     members.iter().any(|&m| {
-        let (Some(sight), Some(from)) = (
-            world.get::<delve_rules::rules::vision::Sight>(m),
-            world.get::<Position>(m).map(|p| p.0),
-        ) else {
+        let (Some(sight), Some(from)) =
+            (world.get::<Sight>(m), world.get::<Position>(m).map(|p| p.0))
+        else {
             return false;
         };
         sight.sees_creature(grid, light, from, at, hiding)
@@ -163,7 +167,7 @@ pub(super) fn update_dangers(
 ) {
     mind.dangers.retain(|(name, _)| {
         world
-            .resource::<delve_rules::creature::CreatureIndex>()
+            .resource::<CreatureIndex>()
             .0
             .get(name)
             .is_some_and(|&e| is_up(world, e))

@@ -4,6 +4,8 @@
 //! a player who has searched a level and not found the relic goes after the eel it saw in the
 //! pool. A foe it sees no more where it last saw it is forgotten (it moved off, who knows where).
 
+use delve_rules::creature::CreatureIndex;
+
 use bevy::prelude::*;
 
 use super::standing::in_sight;
@@ -23,7 +25,7 @@ pub(super) fn update(
 ) {
     let alive = |name: &str| {
         world
-            .resource::<delve_rules::creature::CreatureIndex>()
+            .resource::<CreatureIndex>()
             .0
             .get(name)
             .is_some_and(|&e| is_up(world, e))

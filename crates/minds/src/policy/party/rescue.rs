@@ -4,13 +4,14 @@
 //! when no one is beside it, and the one holding it brings it out of water over the head and
 //! lets go there.
 
+use delve_rules::act::AnyAct;
+use delve_rules::rules::water::SwimmingSpeed;
+
 use bevy::prelude::*;
 
 use super::standing::occupied_squares;
 use super::{Intent, free_to_act, is_up, name, offered, square};
-use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::grid::WaterDepth;
-use delve_ground::grid::Terrain;
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain, WaterDepth};
 use delve_rules::command::Command;
 use delve_rules::command::acts::{Grab, LetGo, Move};
 use delve_rules::rules::carrying::Holding;
@@ -39,7 +40,7 @@ pub(super) fn save_the_drowning(
         .find(|&m| world.get::<Drowning>(m).is_some() && is_up(world, m) && !held.contains(&m))?;
     let whom = name(world, drowning);
     let intent = Intent::Rescue { who: whom.clone() };
-    let grab = |a: &delve_rules::act::AnyAct| a.get::<Grab>().is_some_and(|g| g.whom == whom);
+    let grab = |a: &AnyAct| a.get::<Grab>().is_some_and(|g| g.whom == whom);
     let rescuers: Vec<Entity> = members
         .iter()
         .copied()
@@ -57,11 +58,7 @@ pub(super) fn save_the_drowning(
     let (rescuer, to) = rescuers
         .iter()
         .copied()
-        .filter(|&m| {
-            world
-                .get::<delve_rules::rules::water::SwimmingSpeed>(m)
-                .is_some()
-        })
+        .filter(|&m| world.get::<SwimmingSpeed>(m).is_some())
         .filter_map(|m| {
             let from = square(world, m)?;
             let to = at

@@ -1,6 +1,8 @@
 //! Resting (Dungeon Delves › Rest): the party rests a turn once five have passed, or when a
 //! member is winded.
 
+use delve_rules::rules::rest::Fatigue;
+
 use bevy::prelude::*;
 
 use super::light::carried;
@@ -50,14 +52,11 @@ pub(super) fn needs_rest(world: &World, members: &[Entity]) -> bool {
             && world
                 .get::<Proficiencies>(m)
                 .is_some_and(delve_rules::rules::rest::needs_rest)
-            && (world
-                .get::<delve_rules::rules::rest::Fatigue>(m)
-                .is_some_and(|f| {
-                    f.rounds_without_rest
-                        >= delve_rules::rules::rest::TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN
-                })
-                || world
-                    .get::<Conditions>(m)
-                    .is_some_and(|c| c.has(ConditionKind::Winded)))
+            && (world.get::<Fatigue>(m).is_some_and(|f| {
+                f.rounds_without_rest
+                    >= delve_rules::rules::rest::TURNS_BETWEEN_RESTS * ROUNDS_PER_TURN
+            }) || world
+                .get::<Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Winded)))
     })
 }

@@ -2,6 +2,9 @@
 //! it — what its faction knows of the level ([`KnownLevel`], RULINGS › Knowledge) and the walks
 //! from its leader's square.
 
+use delve_rules::rules::caving::climbing::RopesSecured;
+use delve_rules::rules::vision::FactionMemory;
+
 use bevy::prelude::*;
 
 use super::super::knowledge::SeenDoor;
@@ -10,8 +13,7 @@ use super::gaps::{party_climbs, party_jumps, party_squeezes, party_traverses};
 use super::way::{all_swim, known_traps};
 use super::{Intent, PartyMind};
 use crate::policy::knowledge::{Distances, Knowledge};
-use delve_ground::grid::DungeonGrid;
-use delve_ground::grid::GridPos;
+use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_rules::command::Command;
 use std::collections::BTreeMap;
 
@@ -70,7 +72,7 @@ impl KnownLevel {
     pub(super) fn look(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> KnownLevel {
         update_doors(world, mind, members);
         let seen = world
-            .resource::<delve_rules::rules::vision::FactionMemory>()
+            .resource::<FactionMemory>()
             .seen
             .get(mind.faction.0)
             .cloned()
@@ -91,7 +93,7 @@ impl KnownLevel {
             traverses: party_traverses(world, mind, members),
             climbs: party_climbs(world, members),
             roped: world
-                .resource::<delve_rules::rules::caving::climbing::RopesSecured>()
+                .resource::<RopesSecured>()
                 .0
                 .iter()
                 .map(|r| r.at)

@@ -1,8 +1,10 @@
 //! Searching at dead ends: which dead end to search, who searches best, and the search itself
 //! (Dungeon Delves › Searching).
 
-use super::take_the_lead;
-use super::{Intent, PartyMind, is_up, offered, square};
+use crate::policy::knowledge::Distances;
+use delve_rules::rules::party::{Parties, ToTheFront};
+
+use super::{Intent, PartyMind, is_up, offered, square, take_the_lead};
 use crate::policy::knowledge::Knowledge;
 use bevy::prelude::*;
 use delve_ground::grid::GridPos;
@@ -15,7 +17,7 @@ use delve_rules::creature::{Equipment, Proficiencies};
 pub(super) fn dead_end_to_search(
     mind: &PartyMind,
     know: &Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
+    from_here: &Distances,
 ) -> Option<GridPos> {
     from_here
         .reachable(know.grid)
@@ -60,12 +62,10 @@ pub(super) fn search_here(
     // `rules::party::ToTheFront`).
     let on_it = up.iter().copied().find(|&m| square(world, m) == Some(here));
     if on_it.is_some_and(|m| m != best)
-        && let Some(forward) = offered(world, best, |a| {
-            a.get::<delve_rules::rules::party::ToTheFront>().is_some()
-        })
+        && let Some(forward) = offered(world, best, |a| a.get::<ToTheFront>().is_some())
         && on_it
             == world
-                .resource::<delve_rules::rules::party::Parties>()
+                .resource::<Parties>()
                 .get(&mind.party)
                 .and_then(|p| p.leader())
     {

@@ -5,6 +5,15 @@
 //! square it could reach, or left by the way out — and else gave up. Those down it did not
 //! carry out are left behind.
 
+use crate::policy::outcome::{LeftBehind, Stayed};
+use delve_ground::grid::DungeonGrid;
+use delve_ground::level::Level;
+use delve_ground::level::schema::ConditionKind;
+use delve_ground::log::EventLog;
+use delve_rules::creature::{Conditions, Equipment, Faction, Position};
+use delve_rules::rules::carrying::Holding;
+use delve_rules::rules::party::PartyEvent;
+
 use bevy::prelude::*;
 
 use super::{DelveEnd, PartyMinds, is_up};
@@ -20,7 +29,7 @@ use delve_rules::rules::party::Parties;
 pub struct FuelAtStart(pub Vec<(String, u64)>);
 
 /// As the level opens, after its creatures: each party's fuel.
-pub(super) fn count_fuel(world: &mut World, _level: &delve_ground::level::Level) {
+pub(super) fn count_fuel(world: &mut World, _level: &Level) {
     let parties: Vec<(String, Vec<Entity>)> = world
         .resource::<Parties>()
         .0
@@ -52,12 +61,9 @@ fn goal_met(world: &World, party: &str, members: &[Entity], at: Option<GridPos>)
         Goal::Reach(_) | Goal::Room(_) => world
             .get_resource::<GoalsStoodOn>()
             .is_some_and(|g| g.0.iter().any(|n| n == party)),
-        Goal::Recover(gear) => members.iter().any(|&m| {
-            is_up(world, m)
-                && world
-                    .get::<delve_rules::creature::Equipment>(m)
-                    .is_some_and(|g| g.has(&gear))
-        }),
+        Goal::Recover(gear) => members
+            .iter()
+            .any(|&m| is_up(world, m) && world.get::<Equipment>(m).is_some_and(|g| g.has(&gear))),
         Goal::ExploreAll => {
             let (Some(&first), Some(way_in)) = (
                 members.first(),
@@ -69,7 +75,7 @@ fn goal_met(world: &World, party: &str, members: &[Entity], at: Option<GridPos>)
                 return false;
             };
             world
-                .get::<delve_rules::creature::Faction>(first)
+                .get::<Faction>(first)
                 .is_some_and(|&f| crate::policy::outcome::explored_all(world, f, way_in))
         }
     }
@@ -85,15 +91,13 @@ fn note_the_goal(world: &mut World, party: &str, members: &[Entity]) {
     };
     let squares: Vec<GridPos> = match goal {
         Goal::Reach(p) => vec![p],
-        Goal::Room(p) => world
-            .resource::<delve_ground::grid::DungeonGrid>()
-            .room_of(p),
+        Goal::Room(p) => world.resource::<DungeonGrid>().room_of(p),
         _ => return,
     };
     let there = members.iter().any(|&m| {
         is_up(world, m)
             && world
-                .get::<delve_rules::creature::Position>(m)
+                .get::<Position>(m)
                 .is_some_and(|p| squares.contains(&p.0))
     });
     if there {
@@ -165,14 +169,10 @@ pub(super) fn the_end_of_solo_play(world: &mut World) {
 /// Where the party left the level (its last `LeftTheLevel`).
 fn left_at(world: &World, party: &str) -> Option<GridPos> {
     world
-        .resource::<delve_ground::log::EventLog>()
-        .of::<delve_rules::rules::party::PartyEvent>()
+        .resource::<EventLog>()
+        .of::<PartyEvent>()
         .filter_map(|e| match e {
-            delve_rules::rules::party::PartyEvent::LeftTheLevel { party: p, at, .. }
-                if p == party =>
-            {
-                Some(*at)
-            }
+            PartyEvent::LeftTheLevel { party: p, at, .. } if p == party => Some(*at),
             _ => None,
         })
         .last()
@@ -180,13 +180,11 @@ fn left_at(world: &World, party: &str) -> Option<GridPos> {
 
 /// Those down and alive the party did not carry out: each could have been brought out if one
 /// of the others up could bear it (`rules::carrying::load_with`).
-fn left_behind(world: &World, members: &[Entity]) -> Vec<crate::policy::outcome::LeftBehind> {
+fn left_behind(world: &World, members: &[Entity]) -> Vec<LeftBehind> {
     let carried = |m: Entity| {
-        members.iter().any(|&b| {
-            world
-                .get::<delve_rules::rules::carrying::Holding>(b)
-                .is_some_and(|h| h.whom == m)
-        })
+        members
+            .iter()
+            .any(|&b| world.get::<Holding>(b).is_some_and(|h| h.whom == m))
     };
     members
         .iter()
@@ -195,20 +193,20 @@ fn left_behind(world: &World, members: &[Entity]) -> Vec<crate::policy::outcome:
             !is_up(world, m)
                 && !carried(m)
                 && world
-                    .get::<delve_rules::creature::Conditions>(m)
-                    .is_some_and(|c| !c.has(delve_ground::level::schema::ConditionKind::Dead))
+                    .get::<Conditions>(m)
+                    .is_some_and(|c| !c.has(ConditionKind::Dead))
         })
         .filter_map(|m| {
-            let at = world.get::<delve_rules::creature::Position>(m)?.0;
+            let at = world.get::<Position>(m)?.0;
             let could_be_brought = members.iter().any(|&o| {
                 o != m
                     && is_up(world, o)
                     && delve_rules::rules::carrying::load_with(world, o, m).is_ok()
             });
-            Some(crate::policy::outcome::LeftBehind {
+            Some(LeftBehind {
                 who: delve_rules::creature::name_of(world, m),
                 at,
-                how: crate::policy::outcome::Stayed::Dying,
+                how: Stayed::Dying,
                 could_be_brought,
             })
         })

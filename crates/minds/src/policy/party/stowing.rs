@@ -3,6 +3,10 @@
 //! careful party's mapper puts the map away when a fight begins — both hands for the fight, no
 //! longer vulnerable — and takes it up again once the fight is over (`stow_map_in_fights`).
 
+use delve_ground::level::schema::ConditionKind;
+use delve_rules::act::AnyAct;
+use delve_rules::creature::{Conditions, CreatureIndex};
+
 use bevy::prelude::*;
 
 use super::{PartyMind, is_up};
@@ -27,14 +31,14 @@ pub(super) fn stow_the_map(world: &mut World, mind: &mut PartyMind, foe_at_hand:
             None
         }
         (false, None, Some(name)) => {
-            let index = world.resource::<delve_rules::creature::CreatureIndex>();
+            let index = world.resource::<CreatureIndex>();
             let Some(&e) = index.0.get(name) else {
                 mind.map_stowed_by = None;
                 return;
             };
             if world
-                .get::<delve_rules::creature::Conditions>(e)
-                .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Dead))
+                .get::<Conditions>(e)
+                .is_some_and(|c| c.has(ConditionKind::Dead))
             {
                 mind.map_stowed_by = None;
                 return;
@@ -48,7 +52,7 @@ pub(super) fn stow_the_map(world: &mut World, mind: &mut PartyMind, foe_at_hand:
     };
     world
         .resource_mut::<PendingCommands>()
-        .push_derived(delve_rules::act::AnyAct::from(Mapper {
+        .push_derived(AnyAct::from(Mapper {
             party: mind.party.clone(),
             who,
         }));

@@ -7,6 +7,8 @@
 //! own ([`acting_members`]); it ends when they are all back on the waiters' side (or none of
 //! them is up), and the party goes on together. A shaft is gone down by part of the party once.
 
+use delve_rules::act::PendingCommands;
+
 use bevy::prelude::*;
 
 use super::gaps::{Over, first_jump};
@@ -101,7 +103,7 @@ pub(super) fn acting_members(
             return members.to_vec();
         };
         // Those who waited fall in again.
-        let mut pending = world.resource_mut::<delve_rules::act::PendingCommands>();
+        let mut pending = world.resource_mut::<PendingCommands>();
         for who in std::mem::take(&mut task.waiters) {
             pending.push_derived(Command::from(StayBehind { who, stay: false }));
         }

@@ -1,6 +1,10 @@
 //! The party's way: where it goes next (the goal, the edge of what it has seen, a dead end to
 //! search), turning back, setting out and closing up, and what it meets on the way.
 
+use crate::policy::knowledge::Distances;
+use delve_rules::creature::{CreatureIndex, Encumbrance};
+use delve_rules::rules::movement::Speeds;
+
 use bevy::prelude::*;
 
 use super::doors::{carries_spikes, deal_with_door, disarmer, front_fighter, spiker};
@@ -110,11 +114,7 @@ pub(super) fn setting_out(world: &mut World, mind: &PartyMind, members: &[Entity
     }
     if let Some(bearer) = &mind.policy.light_bearer {
         let has_lit = |world: &mut World, who: &str| {
-            let e = world
-                .resource::<delve_rules::creature::CreatureIndex>()
-                .0
-                .get(who)
-                .copied();
+            let e = world.resource::<CreatureIndex>().0.get(who).copied();
             e.is_some_and(|e| carried(world, &[e]).iter().any(|(.., l)| l.lit))
         };
         if !has_lit(world, bearer) {
@@ -197,7 +197,7 @@ pub(super) fn turn_back(
     mind: &PartyMind,
     members: &[Entity],
     know: &Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
+    from_here: &Distances,
 ) -> Option<Homeward> {
     if goal_met(world, mind, members) {
         return Some(Homeward::GoalMet);
@@ -209,10 +209,9 @@ pub(super) fn turn_back(
         .iter()
         .filter(|&&m| is_up(world, m))
         .filter_map(|&m| {
-            let enc = world.get::<delve_rules::creature::Encumbrance>(m)?;
+            let enc = world.get::<Encumbrance>(m)?;
             let cond = world.get::<Conditions>(m)?;
-            delve_rules::rules::movement::Speeds::of(enc.0, cond)
-                .map(|s| s.tenths_per_round(Pace::Exploration) as u64)
+            Speeds::of(enc.0, cond).map(|s| s.tenths_per_round(Pace::Exploration) as u64)
         })
         .min()
         .filter(|&t| t > 0)?;
@@ -253,7 +252,7 @@ pub(super) fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> b
 pub(super) fn goal_square(
     mind: &PartyMind,
     know: &Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
+    from_here: &Distances,
 ) -> Option<GridPos> {
     match mind.goal {
         Goal::Reach(p) | Goal::Room(p) | Goal::Exit(p) => {
@@ -268,7 +267,7 @@ pub(super) fn goal_square(
 pub(super) fn nearest_edge(
     mind: &PartyMind,
     know: &Knowledge,
-    from_here: &crate::policy::knowledge::Distances,
+    from_here: &Distances,
     here: GridPos,
 ) -> Option<GridPos> {
     let candidates = from_here.reachable(know.grid).filter(|&(p, _)| {

@@ -1,21 +1,24 @@
 //! Why a delve ended short of its goal ([`Cause`]): read at its end from the party's state and
 //! the Judge's map, for the lab (it never guides the policy).
 
+use delve_ground::grid::DungeonGrid;
+use delve_rules::creature::Below;
+use delve_rules::rules::combat::CombatEvent;
+use delve_rules::rules::traps::Trap;
+use delve_rules::rules::vision::FactionMemory;
+
 use bevy::prelude::*;
 
 use super::super::outcome::Outcome;
 use super::light::carried;
 use super::{DoorWork, PartyMind, is_up, name, square};
 use crate::policy::outcome::Cause;
-use delve_ground::grid::GridPos;
 use delve_ground::grid::terrain::Terrain;
+use delve_ground::grid::{DoorState, GridPos, WaterDepth};
 use delve_ground::level::Goal;
-use delve_ground::grid::DoorState;
 use delve_ground::level::schema::{ConditionKind, Gear};
-use delve_ground::grid::WaterDepth;
 use delve_ground::log::EventLog;
-use delve_rules::creature::Position;
-use delve_rules::creature::{Conditions, Equipment};
+use delve_rules::creature::{Conditions, Equipment, Position};
 use delve_rules::rules::doors::Door;
 use std::collections::BTreeMap;
 
@@ -51,22 +54,21 @@ pub(super) fn why_it_ended(
 /// The foes whose attacks on members are the last ten in the log, by name.
 fn last_attackers(world: &World, members: &[Entity]) -> Vec<String> {
     let names: Vec<String> = members.iter().map(|&m| name(world, m)).collect();
-    let mut foes: Vec<String> =
-        world
-            .resource::<EventLog>()
-            .entries()
-            .iter()
-            .rev()
-            .filter_map(
-                |e| match e.get::<delve_rules::rules::combat::CombatEvent>() {
-                    Some(delve_rules::rules::combat::CombatEvent::Attacked {
-                        who, target, ..
-                    }) if names.contains(target) && !names.contains(who) => Some(who.clone()),
-                    _ => None,
-                },
-            )
-            .take(10)
-            .collect();
+    let mut foes: Vec<String> = world
+        .resource::<EventLog>()
+        .entries()
+        .iter()
+        .rev()
+        .filter_map(|e| match e.get::<CombatEvent>() {
+            Some(CombatEvent::Attacked { who, target, .. })
+                if names.contains(target) && !names.contains(who) =>
+            {
+                Some(who.clone())
+            }
+            _ => None,
+        })
+        .take(10)
+        .collect();
     foes.sort();
     foes.dedup();
     foes
@@ -84,7 +86,7 @@ fn out_of_light(world: &mut World, members: &[Entity]) -> Cause {
         })
     };
     for &m in members {
-        if world.get::<delve_rules::creature::Below>(m).is_some()
+        if world.get::<Below>(m).is_some()
             && (flasks(world, m) > 0
                 || carried(world, &[m])
                     .iter()
@@ -134,7 +136,7 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
         Goal::Reach(p) | Goal::Room(p) | Goal::Exit(p) => p,
         Goal::ExploreAll | Goal::Recover(_) => return None,
     };
-    let grid = world.resource::<delve_ground::grid::DungeonGrid>().clone();
+    let grid = world.resource::<DungeonGrid>().clone();
     let doors: BTreeMap<GridPos, Door> =
         delve_ground::query_cache::read_query(world, |q: Query<(&Position, &Door)>| {
             q.iter().map(|(p, d)| (p.0, d.clone())).collect()
@@ -155,7 +157,7 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
         doors.contains_key(&p) || grid.is_passable(p) || caving(p).is_some()
     })?
     .squares;
-    let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
+    let memory = world.resource::<FactionMemory>();
     let seen: &[bool] = memory.seen.get(mind.faction.0).map_or(&[], Vec::as_slice);
     let seen_at = |p: GridPos| grid.index(p).is_some_and(|i| seen.get(i) == Some(&true));
     for &p in &way {
@@ -190,15 +192,12 @@ fn blocked_on_the_way(world: &mut World, mind: &PartyMind) -> Option<Cause> {
 
 /// Every open pit on the level (the Judge's map).
 fn open_holes(world: &mut World) -> Vec<GridPos> {
-    delve_ground::query_cache::read_query(
-        world,
-        |q: Query<(&Position, &delve_rules::rules::traps::Trap)>| {
-            q.iter()
-                .filter(|(_, t)| t.is_hole())
-                .map(|(p, _)| p.0)
-                .collect()
-        },
-    )
+    delve_ground::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
+        q.iter()
+            .filter(|(_, t)| t.is_hole())
+            .map(|(p, _)| p.0)
+            .collect()
+    })
     .unwrap_or_default()
 }
 

@@ -1,24 +1,23 @@
 //! What a creature can do about the caving features around it, each with its time and chance:
 //! the window's number keys (as doors and traps have them).
 
+use crate::creature::Combatant;
+use delve_ground::level::Climbs;
+
 use bevy::prelude::*;
 
-use super::climbing::{ClimbPace};
-use delve_ground::level::schema::Surface;
-use crate::creature::Below;
-use super::climbing::{climbing_target, grappling_range_penalty, hole_at, rope_in, side_of};
+use super::climbing::{
+    ClimbPace, climbing_target, grappling_range_penalty, hole_at, rope_in, side_of,
+};
 use super::events::Path;
 use super::jumping::{Jumper, RUN_UP_FEET};
 use super::traverse::traverse_target;
-use crate::act::AnyAct;
-use crate::act::Choice;
-use crate::creature::{Equipment, Position, Proficiencies};
-use crate::rules::throws::ThrowOdds;
-use crate::rules::throws::{ThrowKind, Thrower};
+use crate::act::{AnyAct, Choice};
+use crate::creature::{Below, Equipment, Position, Proficiencies};
+use crate::rules::throws::{ThrowKind, ThrowOdds, Thrower};
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::{Gear, Proficiency};
-use delve_ground::grid::Terrain;
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain};
+use delve_ground::level::schema::{Gear, Proficiency, Surface};
 
 const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),
@@ -182,16 +181,14 @@ impl<'w> Caver<'w> {
             }
         }
         let anchor = world
-            .get_resource::<delve_ground::level::Climbs>()
+            .get_resource::<Climbs>()
             .and_then(|c| c.at(here).anchor_ac);
         if let (Some(ac), Some(penalty), true) = (
             anchor,
             grappling_range_penalty(below.depth_feet),
             self.has(&Gear::GrapplingHook) && self.rope(below.depth_feet) && !rope_in(world, here),
         ) {
-            let bonus = world
-                .get::<crate::creature::Combatant>(who)
-                .map_or(0, |c| c.attack_bonus);
+            let bonus = world.get::<Combatant>(who).map_or(0, |c| c.attack_bonus);
             let mods = [
                 Modifier::new(bonus, "attack bonus"),
                 Modifier::new(penalty, "range"),

@@ -1,5 +1,8 @@
 //! The caving commands and why one is refused.
 
+use crate::rules::acting::Cost;
+use crate::rules::movement::Pace;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -29,8 +32,8 @@ impl Act for Climb {
         Some(Activity::ClimbingAndSwimming)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -67,8 +70,8 @@ impl Act for ClimbDown {
         Some(Activity::ClimbingAndSwimming)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -135,8 +138,8 @@ impl Act for Traverse {
         Some(Activity::ClimbingAndSwimming)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -204,8 +207,8 @@ impl Act for CrawlAcross {
         &[Hold::CrawlingATraverse]
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -260,9 +263,9 @@ impl Act for Jump {
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let who = creature(world, &self.who)?;
         let pace = if self.running {
-            crate::rules::movement::Pace::Running
+            Pace::Running
         } else {
-            crate::rules::movement::Pace::Combat
+            Pace::Combat
         };
         super::jumping::jump(world, who, at(self.to), self.from.map(at), pace)
     }

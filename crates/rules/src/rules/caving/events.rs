@@ -1,11 +1,13 @@
 //! What caving puts in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use delve_ground::level::schema::Surface;
 use delve_ground::grid::GridPos;
+use delve_ground::level::schema::Surface;
 use delve_ground::log::LogEvent;
 
 /// Dungeon Delves › Caving and Spelunking.
@@ -103,8 +105,8 @@ pub enum CavingEvent {
 }
 
 impl LogEvent for CavingEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Moves
+    fn kind(&self) -> LogKind {
+        LogKind::Moves
     }
 
     fn who(&self) -> Option<&str> {

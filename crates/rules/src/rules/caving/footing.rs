@@ -1,6 +1,8 @@
 //! Where a caver stands and what lies between two squares: firm ground, the squares on a
 //! straight line, a hole to jump or cross; and who is under way with a climb or a traverse now.
 
+use crate::creature::{ActingOrder, Faction};
+
 use bevy::prelude::*;
 
 use super::climbing;
@@ -11,9 +13,9 @@ use delve_ground::grid::{DungeonGrid, GridPos};
 /// entity order, each with a copy of its `T`.
 pub(crate) fn acting_now<T: Component + Copy>(
     world: &World,
-    q: &mut QueryState<(Entity, &T, &Conditions, Option<&crate::creature::Faction>)>,
+    q: &mut QueryState<(Entity, &T, &Conditions, Option<&Faction>)>,
 ) -> Vec<(Entity, T)> {
-    let acting = world.resource::<crate::creature::ActingOrder>();
+    let acting = world.resource::<ActingOrder>();
     let mut out: Vec<(Entity, T)> = q
         .iter(world)
         .filter(|(_, _, c, f)| acting.acts_now(f.copied()) && !crate::rules::conditions::is_down(c))

@@ -17,26 +17,29 @@
 //!   rubble is precarious: a Paralysis save (+2 Acrobatics), or it lands 1d6' short — prone on
 //!   the ground, or into the chasm.
 
+use crate::creature::Resting;
+use crate::rules::movement::{Footsteps, MoveRefusal, Walking};
+use crate::rules::throws::Skill;
+use delve_ground::dice::Dice;
+use delve_ground::level::schema::Surface;
+
 use bevy::prelude::*;
 
-use super::climbing::{fall};
-use crate::creature::Below;
+use super::climbing::fall;
 use super::events::CavingEvent;
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
 use crate::creature::{
-    Abilities, ClassLevel, ConditionEnd, Encumbrance, Faction, Position, Proficiencies,
-    SavingThrows,
+    Abilities, Below, ClassLevel, ConditionEnd, Conditions, Encumbrance, Faction, Position,
+    Proficiencies, SavingThrows,
 };
 use crate::rules::conditions::gain_condition_in;
-use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain};
 use delve_ground::level::SpeedBasis;
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
-use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The moving start a full jump needs.
@@ -160,7 +163,7 @@ pub fn jump(
     let here = crate::act::square_of(world, who)?;
     if let Some(below) = world.get::<Below>(who).copied() {
         if from.is_some_and(|f| f != here) {
-            return Err(crate::rules::movement::MoveRefusal::AtTheBottom {
+            return Err(MoveRefusal::AtTheBottom {
                 depth_feet: below.depth_feet,
             }
             .into());
@@ -181,7 +184,7 @@ pub fn jump(
     let speeds = world
         .get::<Encumbrance>(who)
         .and_then(|e| Speeds::of(e.0, &conditions))
-        .ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
+        .ok_or(MoveRefusal::CannotMove)?;
     let run_up = if take_off == here {
         None
     } else {
@@ -196,7 +199,7 @@ pub fn jump(
     }
     world
         .entity_mut(who)
-        .remove::<(crate::rules::movement::Walking, crate::creature::Resting)>()
+        .remove::<(Walking, Resting)>()
         .insert(JumpOrder { take_off, to, pace });
     if run_up.is_some() {
         crate::rules::movement::begin_walk(world, who, take_off, pace)?;
@@ -211,7 +214,7 @@ pub(crate) fn jumpers_jump(
     q: &mut QueryState<(Entity, &JumpOrder, &Conditions, Option<&Faction>)>,
 ) {
     for (who, order) in super::footing::acting_now(world, q) {
-        if world.get::<crate::rules::movement::Walking>(who).is_some() {
+        if world.get::<Walking>(who).is_some() {
             continue;
         }
         world.entity_mut(who).remove::<JumpOrder>();
@@ -246,7 +249,7 @@ fn take_off(world: &mut World, who: Entity, order: JumpOrder, run_up: bool) {
     let Some(j) = Jumper::of(world, who) else {
         return;
     };
-    let d6 = world.resource_mut::<delve_ground::dice::Dice>().roll(6);
+    let d6 = world.resource_mut::<Dice>().roll(6);
     let reach = horizontal_jump_feet(j.dex, d6, j.stone, run_up, j.factor);
     let name = crate::creature::name_of(world, who);
     log_in(
@@ -261,7 +264,7 @@ fn take_off(world: &mut World, who: Entity, order: JumpOrder, run_up: bool) {
     );
     crate::rules::movement::moved_by_other_means(world, who, jump_feet, order.pace);
     if reach >= gap as f32 {
-        if let Some(mut steps) = world.get_mut::<crate::rules::movement::Footsteps>(who) {
+        if let Some(mut steps) = world.get_mut::<Footsteps>(who) {
             steps.step(order.take_off, order.to);
         }
         land(world, who, order.to, &between, j.acrobat);
@@ -286,7 +289,7 @@ fn leap_out(
     {
         return Err(CavingRefusal::NoWayUp { to }.into());
     }
-    let leap = leap_of(world, who).ok_or(crate::rules::movement::MoveRefusal::CannotMove)?;
+    let leap = leap_of(world, who).ok_or(MoveRefusal::CannotMove)?;
     if leap < below.depth_feet as f32 {
         return Err(CavingRefusal::TooHighToLeap {
             depth_feet: below.depth_feet,
@@ -294,9 +297,7 @@ fn leap_out(
         }
         .into());
     }
-    world
-        .entity_mut(who)
-        .remove::<(Below, crate::rules::movement::Walking)>();
+    world.entity_mut(who).remove::<(Below, Walking)>();
     set_square(world, who, to);
     let name = crate::creature::name_of(world, who);
     log_in(
@@ -340,7 +341,7 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
         world,
         who,
         ThrowKind::Save,
-        crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
+        Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
         "Paralysis save landing on loose ground",
         mods,
         save,
@@ -349,7 +350,7 @@ fn land(world: &mut World, who: Entity, to: GridPos, between: &[GridPos], acroba
     if landed {
         return;
     }
-    let short = world.resource_mut::<delve_ground::dice::Dice>().roll(6);
+    let short = world.resource_mut::<Dice>().roll(6);
     let name = crate::creature::name_of(world, who);
     log_in(
         world,
@@ -387,7 +388,7 @@ fn hang_by_the_fingers(world: &mut World, who: Entity, edge: GridPos, rim: GridP
     let depth = super::climbing::hole_at(world, edge).unwrap_or(0);
     let below_rim = world.resource::<DungeonGrid>().scale_feet().min(depth) as f32;
     set_square(world, who, edge);
-    let surface = delve_ground::level::schema::Surface::Easy;
+    let surface = Surface::Easy;
     let name = crate::creature::name_of(world, who);
     log_in(
         world,

@@ -16,6 +16,18 @@ mod commands;
 pub mod events;
 pub mod jumping;
 pub mod traverse;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::creature::Creature;
+use crate::rules::areas::Rank;
+use crate::rules::caving::climbing::{Belaying, LooseHooks, RopesSecured};
+use crate::rules::caving::jumping::JumpOrder;
+use crate::rules::caving::traverse::{RiggedTraverses, Rigging, Traversing};
+use crate::rules::movement::MoveRefusal;
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::{Skill, ThrowEvent};
+use crate::schedule::{FactionInitiative, InitiativeSet, RoundSet, SimRound};
+use delve_ground::level::Climbs;
+
 pub use climbing::{ClimbPace, Climbing};
 pub use commands::{
     Belay, Climb, ClimbDown, CrawlAcross, Jump, LowerRope, PushForward, RigTraverse, TakeUpRope,
@@ -30,17 +42,14 @@ pub use refusals::CavingRefusal;
 use bevy::prelude::*;
 
 use crate::act::{Refusal, Unable};
-use crate::creature::{Abilities, Encumbrance, Position, Proficiencies, SavingThrows};
+use crate::creature::{Abilities, Conditions, Encumbrance, Position, Proficiencies, SavingThrows};
 use crate::rules::acting::{ActingRules, Hold};
 use crate::rules::conditions::{gain_condition, lose_condition_in};
-use crate::creature::Conditions;
 use crate::rules::penalties::{CheckKind, Situation, situational_modifiers};
-use crate::rules::throws::ThrowOdds;
-use crate::rules::throws::{ThrowAt, ThrowKind, Thrower};
+use crate::rules::throws::{ThrowAt, ThrowKind, ThrowOdds, Thrower};
 use delve_ground::dice::{Dice, Modifier};
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain};
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
-use delve_ground::grid::Terrain;
 use delve_ground::log::{EventLog, log_in};
 
 /// The Contortionism bonus to Squeezing throws and to escaping when stuck.
@@ -118,9 +127,9 @@ fn squeezing_throw(
     };
     log.push(
         round,
-        crate::rules::throws::ThrowEvent::Threw {
+        ThrowEvent::Threw {
             who: thrower.name.to_owned(),
-            skill: crate::rules::throws::Skill::Squeezing,
+            skill: Skill::Squeezing,
             throw,
         },
     );
@@ -132,7 +141,7 @@ fn squeezing_throw(
 pub(crate) fn squeeze_on(
     grid: &DungeonGrid,
     (dice, log, round): (&mut Dice, &mut EventLog, u64),
-    rules: (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    rules: (Option<&TacticalCombat>, bool),
     m: SqueezingMover,
 ) -> SqueezedOn {
     if m.steps.is_empty() || !squeezes(grid, m.at, m.steps) {
@@ -325,7 +334,7 @@ fn escape_throw_of(
 
 /// The ways out of a squeeze open to a stuck creature, each with its chance (the window's
 /// number keys).
-pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
+pub fn escape_choices(world: &World, who: Entity) -> Vec<Choice> {
     let Some(thrower) = Thrower::of(world, who) else {
         return Vec::new();
     };
@@ -338,10 +347,10 @@ pub fn escape_choices(world: &World, who: Entity) -> Vec<crate::act::Choice> {
         let (kind, _, mods, target) = escape_throw(world, who, way).ok()?;
         let name = thrower.name.to_owned();
         let command = match way {
-            Escape::Back => crate::act::AnyAct::from(WiggleBack { who: name }),
-            Escape::Forward => crate::act::AnyAct::from(PushForward { who: name }),
+            Escape::Back => AnyAct::from(WiggleBack { who: name }),
+            Escape::Forward => AnyAct::from(PushForward { who: name }),
         };
-        Some(crate::act::Choice::thrown(
+        Some(Choice::thrown(
             words,
             "1 round",
             ThrowOdds {
@@ -362,8 +371,8 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
     let (kind, what, mods, target) = escape_throw(world, who, way)?;
     let stuck_in = world.get::<StuckIn>(who).cloned().unwrap_or_default();
     let skill = match way {
-        Escape::Back => crate::rules::throws::Skill::Save(SaveCategory::Paralysis),
-        Escape::Forward => crate::rules::throws::Skill::Dungeonbashing,
+        Escape::Back => Skill::Save(SaveCategory::Paralysis),
+        Escape::Forward => Skill::Dungeonbashing,
     };
     let throw = crate::rules::throws::throw_in(world, who, kind, skill, what, mods, target);
     let name = crate::creature::name_of(world, who);
@@ -387,10 +396,9 @@ pub fn escape(world: &mut World, who: Entity, way: Escape) -> Result<(), Refusal
         Escape::Forward => &stuck_in.ahead,
     };
     let occupied = |world: &mut World, p: GridPos| {
-        delve_ground::query_cache::read_query(
-            world,
-            |q: Query<&Position, With<crate::creature::Creature>>| q.iter().any(|o| o.0 == p),
-        )
+        delve_ground::query_cache::read_query(world, |q: Query<&Position, With<Creature>>| {
+            q.iter().any(|o| o.0 == p)
+        })
         .unwrap_or(false)
     };
     let mut to = from;
@@ -446,27 +454,23 @@ impl Plugin for CavingPlugin {
     fn build(&self, app: &mut App) {
         use crate::state::KeepsState;
         // The area's state, kept in every keyframe (`crate::state`).
-        app.keeps_component::<crate::rules::caving::climbing::Belaying>()
-            .keeps::<delve_ground::level::Climbs>()
+        app.keeps_component::<Belaying>()
+            .keeps::<Climbs>()
             .keeps_component::<crate::rules::caving::climbing::Climbing>()
-            .keeps::<crate::rules::caving::climbing::LooseHooks>()
-            .keeps::<crate::rules::caving::climbing::RopesSecured>()
-            .keeps_component::<crate::rules::caving::jumping::JumpOrder>()
-            .keeps::<crate::rules::caving::traverse::RiggedTraverses>()
-            .keeps_component::<crate::rules::caving::traverse::Rigging>()
-            .keeps_component::<crate::rules::caving::traverse::Traversing>();
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Escape,
-            |world, who| {
-                let squeeze = escape_choices(world, who).into_iter();
-                let here = choices::caving_choices(world, who).into_iter();
-                squeeze
-                    .map(|c| (crate::act::Concern::Squeeze, c))
-                    .chain(here.map(|c| (crate::act::Concern::Here, c)))
-                    .collect()
-            },
-        );
+            .keeps::<LooseHooks>()
+            .keeps::<RopesSecured>()
+            .keeps_component::<JumpOrder>()
+            .keeps::<RiggedTraverses>()
+            .keeps_component::<Rigging>()
+            .keeps_component::<Traversing>();
+        crate::rules::areas::RuleArea::offers(app, Rank::Escape, |world, who| {
+            let squeeze = escape_choices(world, who).into_iter();
+            let here = choices::caving_choices(world, who).into_iter();
+            squeeze
+                .map(|c| (Concern::Squeeze, c))
+                .chain(here.map(|c| (Concern::Here, c)))
+                .collect()
+        });
         use crate::rules::areas::RuleArea;
         use crate::rules::damage::HurtRules;
         use crate::rules::movement::squeezes::WalkingRules;
@@ -475,7 +479,7 @@ impl Plugin for CavingPlugin {
         app.squeezes_by(squeeze_on).blocks_walking(|world, who| {
             world
                 .get::<Climbing>(who)
-                .map(|_| crate::rules::movement::MoveRefusal::OnAClimb.into())
+                .map(|_| MoveRefusal::OnAClimb.into())
         });
         app.installs(|world, level| {
             world.insert_resource(climbing::RopesSecured::default());
@@ -494,7 +498,7 @@ impl Plugin for CavingPlugin {
             .declare_exertion_of::<traverse::Rigging>("rigging a traverse")
             .declare_exertion("stuck in a squeeze", is_stuck)
             .add_systems(
-                crate::schedule::SimRound,
+                SimRound,
                 // Climbers climb before jumpers jump: one who comes down at the very edge ends
                 // the round hanging there (Dungeon Delves › Jumping).
                 (
@@ -504,10 +508,10 @@ impl Plugin for CavingPlugin {
                     jumping::jumpers_jump,
                 )
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Climbing),
+                    .in_set(RoundSet::Climbing),
             )
             .add_systems(
-                crate::schedule::FactionInitiative,
+                FactionInitiative,
                 // Climbers climb before jumpers jump: one who comes down at the very edge ends
                 // the round hanging there (Dungeon Delves › Jumping).
                 (
@@ -517,7 +521,7 @@ impl Plugin for CavingPlugin {
                     jumping::jumpers_jump,
                 )
                     .chain()
-                    .in_set(crate::schedule::InitiativeSet::Climbing),
+                    .in_set(InitiativeSet::Climbing),
             );
     }
 }

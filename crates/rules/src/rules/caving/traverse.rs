@@ -11,22 +11,30 @@
 //! - On the path it is vulnerable; damage taken there calls for a Paralysis save (+2 Cat
 //!   Burglary) or it falls. A fall drops into the deepest chasm beside the path.
 
+use crate::creature::{Combatant, Equipment};
+use crate::rules::movement::{MovedThisRound, Walking};
+use crate::rules::throws::Skill;
+use delve_ground::level::Climbs;
+use delve_ground::level::schema::{Gear, Surface};
+
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::climbing::{ADVENTURING_CLIMB, Belayed, ClimbPace, fall, hold_the_fall, next_throw_at, stop_being_vulnerable};
-use crate::creature::Below;
+use super::climbing::{
+    ADVENTURING_CLIMB, Belayed, ClimbPace, fall, hold_the_fall, next_throw_at,
+    stop_being_vulnerable,
+};
 use super::events::{CavingEvent, Path};
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
-use crate::creature::{ConditionEnd, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
+use crate::creature::{
+    Below, ConditionEnd, Conditions, Encumbrance, Faction, Position, Proficiencies, SavingThrows,
+};
 use crate::rules::conditions::{gain_condition_in, is_down};
-use crate::creature::Conditions;
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain};
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
-use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The widest path that is a balancing traverse, and the narrowest that is a narrow one.
@@ -225,10 +233,8 @@ pub(crate) fn rig(world: &mut World, who: Entity, to: GridPos) -> Result<(), Ref
     super::footing::across_a_hole(world, from, to).ok_or(CavingRefusal::NotAcrossAChasm { to })?;
     let grid = world.resource::<DungeonGrid>();
     let span = delve_ground::grid::distance_feet(from, to, grid.scale_feet());
-    let gear = world.get::<crate::creature::Equipment>(who);
-    if !gear.is_some_and(|g| {
-        g.has(&delve_ground::level::schema::Gear::GrapplingHook) && g.longest_rope().is_some()
-    }) {
+    let gear = world.get::<Equipment>(who);
+    if !gear.is_some_and(|g| g.has(&Gear::GrapplingHook) && g.longest_rope().is_some()) {
         return Err(CavingRefusal::NoGrapplingHook.into());
     }
     super::climbing::rope_reaching(world, who, span)?;
@@ -245,10 +251,7 @@ pub(crate) fn riggers_rig(world: &mut World, q: &mut QueryState<(Entity, &Riggin
         q.iter(world).map(|(e, r, p)| (e, *r, p.0)).collect();
     riggers.sort_by_key(|(e, ..)| *e);
     for (who, r, from) in riggers {
-        if world
-            .get::<crate::rules::movement::MovedThisRound>(who)
-            .is_some_and(|m| m.feet > 0)
-        {
+        if world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0) {
             world.entity_mut(who).remove::<Rigging>();
             continue;
         }
@@ -316,15 +319,13 @@ fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> b
         .and_then(|s| s.last().copied())
         .unwrap_or(to);
     let anchor = world
-        .get_resource::<delve_ground::level::Climbs>()
+        .get_resource::<Climbs>()
         .and_then(|c| c.at(last).anchor_ac)
         .unwrap_or(1);
     let Some(penalty) = super::climbing::grappling_range_penalty(feet) else {
         return false;
     };
-    let attack_bonus = world
-        .get::<crate::creature::Combatant>(who)
-        .map_or(0, |c| c.attack_bonus);
+    let attack_bonus = world.get::<Combatant>(who).map_or(0, |c| c.attack_bonus);
     let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
     if penalty != 0 {
         mods.push(Modifier::new(
@@ -337,7 +338,7 @@ fn hook_far_end(world: &mut World, who: Entity, from: GridPos, to: GridPos) -> b
         world,
         who,
         ThrowKind::Attack { ranged: true },
-        crate::rules::throws::Skill::Attack,
+        Skill::Attack,
         "grappling hook at the far counterweight",
         mods,
         anchor + 10,
@@ -400,10 +401,7 @@ pub(crate) fn crawl_across(
 
 /// Starts a traverse: off any walk, vulnerable while on it (both traverse tables), logged.
 fn start_traversing(world: &mut World, who: Entity, t: Traversing) {
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(t);
+    world.entity_mut(who).remove::<Walking>().insert(t);
     gain_condition_in(
         world,
         who,
@@ -465,9 +463,7 @@ fn traverse_a_round(world: &mut World, who: Entity, mut t: Traversing) {
             world,
             who,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Climbing,
-            ),
+            Skill::Proficiency(delve_ground::level::schema::Proficiency::Climbing),
             "Climbing (balancing traverse)",
             mods,
             target,
@@ -564,7 +560,7 @@ fn fall_from_ledge(world: &mut World, who: Entity, at: GridPos) {
                     to: at,
                     height_feet: depth,
                     done_feet: (depth - rope_feet) as f32,
-                    surface: delve_ground::level::schema::Surface::Easy,
+                    surface: Surface::Easy,
                     pace: ClimbPace::Third,
                     stretches_thrown: 0,
                     down: false,
@@ -617,7 +613,7 @@ pub(crate) fn could_belay_traverser(world: &World, who: Entity, traverser: Entit
     };
     belaying_across(world, who, t, at.0).is_some_and(|reach| {
         world
-            .get::<crate::creature::Equipment>(who)
+            .get::<Equipment>(who)
             .is_some_and(|g| g.has_rope(reach))
     })
 }
@@ -638,7 +634,7 @@ pub(crate) fn belay_traverser(
         belaying_across(world, who, &t, at).ok_or(CavingRefusal::BelayFromAcross { to: t.to })?;
     super::climbing::rope_reaching(world, who, reach)?;
     let rope_feet = world
-        .get::<crate::creature::Equipment>(who)
+        .get::<Equipment>(who)
         .and_then(|g| g.longest_rope())
         .unwrap_or(reach);
     world.entity_mut(who).insert(super::climbing::Belaying {
@@ -716,7 +712,7 @@ pub(crate) fn damaged_on_a_ledge(world: &mut World, who: Entity) {
         world,
         who,
         ThrowKind::Save,
-        crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
+        Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
         "Paralysis save to keep its balance",
         mods,
         save,

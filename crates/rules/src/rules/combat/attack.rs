@@ -8,6 +8,13 @@
 //! critical. The damage lands through the one damage path (`rules::damage`: bloodied, dying,
 //! massive trauma and damage).
 
+use crate::creature::Below;
+use crate::rules::acting::HandsUsed;
+use crate::rules::movement::MovedThisRound;
+use crate::rules::sound::NoisyAction;
+use delve_ground::dice::{Dice, DiceExpr};
+use delve_ground::level::schema::JudgeModifier;
+
 use super::events::{AttackNote, CombatEvent, Damage};
 use super::refusals::AttackRefusal;
 use bevy::prelude::*;
@@ -17,11 +24,11 @@ use crate::rules::throws::{self, ThrowKind, Thrower};
 use super::initiative::flat_footed_against;
 use crate::creature::{Abilities, ArmorClass, Combatant, Conditions, Faction, HitPoints, Position};
 use crate::rules::combat::battle::{AttackOrder, Battle};
-use crate::rules::conditions::is_down;
 use crate::rules::combat::gear::{
     ActiveEnchantments, Jammed, ShieldForgone, ShieldSacrifice, ShieldState, TOTAL_DEFENSE_AC,
     TotalDefense,
 };
+use crate::rules::conditions::is_down;
 use crate::rules::penalties::{CheckKind, penalties_for};
 use crate::rules::tactical::{self, TacticalCombat};
 use delve_ground::dice::Modifier;
@@ -114,9 +121,7 @@ pub fn can_attack(
     }
     // RULINGS › Conditions …: a staggered creature may move or attack in a round, not both.
     if a_cond.has(ConditionKind::Staggered)
-        && world
-            .get::<crate::rules::movement::MovedThisRound>(who)
-            .is_some_and(|m| m.feet > 0)
+        && world.get::<MovedThisRound>(who).is_some_and(|m| m.feet > 0)
     {
         return Err(AttackRefusal::StaggeredMoved);
     }
@@ -129,7 +134,7 @@ pub fn can_attack(
         return Err(AttackRefusal::Jammed { weapon: weapon() });
     }
     let adjacent = a_at.is_adjacent(t_at);
-    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
+    let depth = |e: Entity| world.get::<Below>(e).map(|b| b.depth_feet);
     match w.range_feet {
         // One down in a hole and one above are beyond each other's reach.
         None if adjacent && depth(who) != depth(target_e) => {
@@ -351,7 +356,7 @@ fn attack_modifiers(
     if t.conditions.has(ConditionKind::Vulnerable)
         && let Some(m) = crate::rules::calls::judge_modifier(
             world,
-            delve_ground::level::schema::JudgeModifier::Vulnerable,
+            JudgeModifier::Vulnerable,
             Some(t.at),
             &[target],
         )
@@ -419,7 +424,7 @@ pub fn strike(
     let kind = ThrowKind::Attack {
         ranged: w.range_feet.is_some(),
     };
-    let mut throw = world.resource_scope(|_, mut dice: Mut<delve_ground::dice::Dice>| {
+    let mut throw = world.resource_scope(|_, mut dice: Mut<Dice>| {
         throws::throw(&mut dice, &thrower, kind, what, mods.clone(), ac)
     });
     let natural = throw.natural;
@@ -438,15 +443,9 @@ pub fn strike(
         });
     }
     let round = world.resource::<Clock>().rounds;
-    world
-        .entity_mut(who)
-        .insert(crate::rules::acting::HandsUsed { round });
+    world.entity_mut(who).insert(HandsUsed { round });
     // Fighting is loud (RULINGS › Noise and hearing).
-    let _ = crate::rules::sound::hearing::creature_noise(
-        world,
-        who,
-        crate::rules::sound::NoisyAction::Fighting,
-    );
+    let _ = crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::Fighting);
     if !throw.success {
         world.resource_mut::<EventLog>().push(
             round,
@@ -465,7 +464,7 @@ pub fn strike(
     let mut critical = false;
     let mut confirmation = None;
     if rules.critical_hits && natural >= w.critical.threat {
-        let confirmed = world.resource_scope(|_, mut dice: Mut<delve_ground::dice::Dice>| {
+        let confirmed = world.resource_scope(|_, mut dice: Mut<Dice>| {
             throws::throw(
                 &mut dice,
                 &thrower,
@@ -561,15 +560,13 @@ fn roll_damage(
     let (dice, raw) = if critical {
         let n = tactical::critical_extra_dice(&w.damage, w.critical.multiplier);
         let extra: Vec<u32> = {
-            let mut d = world.resource_mut::<delve_ground::dice::Dice>();
+            let mut d = world.resource_mut::<Dice>();
             (0..n).map(|_| d.roll(w.damage.sides)).collect()
         };
         let total = tactical::weapon_critical(&w.damage, &extra);
         (extra, total)
     } else {
-        let r = world
-            .resource_mut::<delve_ground::dice::Dice>()
-            .roll_expr(&w.damage);
+        let r = world.resource_mut::<Dice>().roll_expr(&w.damage);
         (r.dice, r.total)
     };
     let bypass = bypasses_armor(w, increment);
@@ -590,9 +587,7 @@ fn roll_damage(
     let mut total = (raw - reduced_by).max(0);
     let enchantment = match &w.enchantment {
         Some((name, extra)) if active => {
-            let r = world
-                .resource_mut::<delve_ground::dice::Dice>()
-                .roll_expr(extra);
+            let r = world.resource_mut::<Dice>().roll_expr(extra);
             total += r.total.max(0);
             Some((name.clone(), r.dice))
         }
@@ -645,7 +640,7 @@ pub struct Forecast {
     /// 20's +10 and the natural 1 counted).
     pub need: i32,
     pub chance: f32,
-    pub damage: delve_ground::dice::DiceExpr,
+    pub damage: DiceExpr,
     pub damage_type: DamageType,
     /// The critical threat (a natural this high or higher) and multiplier.
     pub threat: u32,
@@ -658,7 +653,7 @@ pub struct Forecast {
     /// The target's armor DR against each damage type.
     pub dr_by_type: Vec<(DamageType, i32)>,
     /// An active enchantment: its name and extra dice on a hit, past armor.
-    pub enchantment: Option<(String, delve_ground::dice::DiceExpr)>,
+    pub enchantment: Option<(String, DiceExpr)>,
 }
 
 /// The attack `who` would make on `target` with its weapon of this index now, or why it cannot.

@@ -9,6 +9,19 @@
 //! a full round. Each round, factions act from the highest result to the lowest: each member
 //! with an attack order attacks (RULINGS › The battle round: one that cannot act makes none).
 
+use crate::creature::{ActingOrder, Resting};
+use crate::rules::areas::Rank;
+use crate::rules::combat::gear::{ActiveEnchantments, Jammed, ShieldSacrifice, ShieldState};
+use crate::rules::combat::opportunity::{Disengaging, OpportunitiesTaken, Provoked};
+use crate::rules::modules::{ModuleRules, RuleModule};
+use crate::rules::movement::Walking;
+use crate::rules::party::Parties;
+use crate::rules::sound::hearing::HeardThisRound;
+use crate::rules::task::Task;
+use crate::rules::vision::SightKey;
+use crate::schedule::{FactionInitiative, RoundSet, SimRound};
+use delve_ground::dice::Dice;
+
 use super::attack::{attack, can_attack};
 use super::events::CombatEvent;
 use super::gear::{ShieldForgone, TotalDefense};
@@ -123,13 +136,7 @@ impl Awareness {
 
 /// One creature as awareness sees it: where it is, what its sight was worked out from, whether
 /// it hides, and where it heard an enemy.
-type Look = (
-    Entity,
-    GridPos,
-    Option<crate::rules::vision::SightKey>,
-    bool,
-    Option<GridPos>,
-);
+type Look = (Entity, GridPos, Option<SightKey>, bool, Option<GridPos>);
 
 /// Works out [`Awareness`]: for each creature, the creatures standing on the squares it sees,
 /// and those near where it heard an enemy. Unchanged inputs keep the last answer.
@@ -148,7 +155,7 @@ pub fn awareness(world: &mut World) {
     let worked_out = delve_ground::query_cache::cached_query(world, |world, q: &mut Creatures| {
         // Who heard an enemy this round knows where it is (RULINGS › Faction initiative).
         let heard: Vec<(Entity, GridPos)> = world
-            .get_resource::<crate::rules::sound::hearing::HeardThisRound>()
+            .get_resource::<HeardThisRound>()
             .map(|h| h.hostile_makers().collect())
             .unwrap_or_default();
         let heard_by = |e: Entity| heard.iter().find(|h| h.0 == e).map(|h| h.1);
@@ -308,33 +315,28 @@ fn notice_hostiles(world: &mut World) {
         })
         .collect();
     let rolls = {
-        let mut dice = world.resource_mut::<delve_ground::dice::Dice>();
+        let mut dice = world.resource_mut::<Dice>();
         roll_initiative(&mut dice, entries)
     };
     let began = !battle.active;
     battle.order.extend(rolls.iter().cloned());
     {
-        let mut dice = world.resource_mut::<delve_ground::dice::Dice>();
+        let mut dice = world.resource_mut::<Dice>();
         super::initiative::roll_off_ties(&mut dice, &mut battle.order);
     }
     if began {
         battle.active = true;
         battle.began = round;
         // RULINGS › Time: actions that take a turn are interrupted by an encounter.
-        let mut busy = world.query_filtered::<(Entity, &Faction), Or<(
-            With<crate::rules::task::Task>,
-            With<crate::creature::Resting>,
-        )>>();
+        let mut busy =
+            world.query_filtered::<(Entity, &Faction), Or<(With<Task>, With<Resting>)>>();
         let busy: Vec<Entity> = busy
             .iter(world)
             .filter(|(_, f)| battle.result_of(f.0).is_some())
             .map(|(e, _)| e)
             .collect();
         for e in busy {
-            world
-                .entity_mut(e)
-                .remove::<crate::rules::task::Task>()
-                .remove::<crate::creature::Resting>();
+            world.entity_mut(e).remove::<Task>().remove::<Resting>();
         }
         *world.resource_mut::<DelveMode>() = DelveMode::Encounter;
     }
@@ -362,7 +364,7 @@ fn notice_hostiles(world: &mut World) {
 
 /// The faction whose initiative it is in the battle, if any.
 fn turn_of(world: &World) -> Option<usize> {
-    world.resource::<crate::creature::ActingOrder>().initiative
+    world.resource::<ActingOrder>().initiative
 }
 
 /// RULINGS › The battle round: the start of a faction's initiative. What lasts until the start of
@@ -397,7 +399,7 @@ type UntilNextTurn<'a> = (
 /// end for those who act now, and the log says so.
 fn next_turn_comes(world: &mut World, until: &mut QueryState<UntilNextTurn, KeptUntilNextTurn>) {
     let round = world.resource::<Clock>().rounds;
-    let acting = world.resource::<crate::creature::ActingOrder>();
+    let acting = world.resource::<ActingOrder>();
     let mut ended: Vec<(Entity, bool, bool, String)> = until
         .iter(world)
         .filter(|(_, s, d, faction, _)| {
@@ -503,7 +505,7 @@ fn attacks_first(world: &mut World, q: &mut QueryState<Attacker>) {
         return;
     };
     for (_, who, order) in attackers(world, q, faction) {
-        if world.get::<crate::rules::movement::Walking>(who).is_none()
+        if world.get::<Walking>(who).is_none()
             || can_attack(world, who, order.target, order.weapon).is_err()
         {
             continue;
@@ -553,7 +555,7 @@ fn faction_attacks(world: &mut World, q: &mut QueryState<Attacker>) {
 /// fight by themselves like every other creature (`off`).
 pub fn wait_for_orders(world: &mut World, party: &str, on: bool) -> Result<(), Refusal> {
     let members = world
-        .resource::<crate::rules::party::Parties>()
+        .resource::<Parties>()
         .get(party)
         .map(|p| p.marching_order.clone())
         .ok_or_else(|| Unable::NoParty {
@@ -596,13 +598,10 @@ pub(crate) fn order_attack(
             .unwrap_or(0),
     };
     // An order to attack sets aside any work under way (RULINGS › The battle round).
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::task::Task>()
-        .insert(AttackOrder {
-            target,
-            weapon: index,
-        });
+    world.entity_mut(who).remove::<Task>().insert(AttackOrder {
+        target,
+        weapon: index,
+    });
     let (who, target) = (
         crate::creature::name_of(world, who),
         crate::creature::name_of(world, target),
@@ -621,11 +620,7 @@ pub(crate) fn order_attack(
 
 /// Tells the core rules which factions are fighting, in the order they act
 /// ([`ActingOrder`](crate::creature::ActingOrder)), as the round begins.
-fn publish_acting_order(
-    battle: Res<Battle>,
-    clock: Res<Clock>,
-    mut acting: ResMut<crate::creature::ActingOrder>,
-) {
+fn publish_acting_order(battle: Res<Battle>, clock: Res<Clock>, mut acting: ResMut<ActingOrder>) {
     let now = battle.order.iter().map(|r| r.faction);
     if !acting.order.iter().copied().eq(now.clone()) {
         acting.order = now.collect();
@@ -644,7 +639,7 @@ fn publish_acting_order(
 /// round begins the log says that its initiative is lost.
 fn surprised_lose_their_turn(world: &mut World) {
     let lost: Vec<String> = {
-        let acting = world.resource::<crate::creature::ActingOrder>();
+        let acting = world.resource::<ActingOrder>();
         let factions = world.resource::<Factions>();
         acting
             .order
@@ -684,7 +679,7 @@ fn switch_tactical_combat(world: &mut World, on: bool) {
         world.remove_resource::<Awareness>();
         world.remove_resource::<super::opportunity::Provoked>();
         world.remove_resource::<TacticalCombat>();
-        world.insert_resource(crate::creature::ActingOrder::default());
+        world.insert_resource(ActingOrder::default());
     }
 }
 
@@ -696,68 +691,58 @@ impl Plugin for BattlePlugin {
     fn build(&self, app: &mut App) {
         use crate::state::KeepsState;
         // The area's state, kept in every keyframe (`crate::state`).
-        app.keeps_component::<crate::rules::combat::opportunity::Disengaging>()
-            .keeps_component::<crate::rules::combat::gear::ShieldState>()
-            .keeps_component::<crate::rules::combat::gear::ShieldSacrifice>()
-            .keeps_component::<crate::rules::combat::gear::Jammed>()
+        app.keeps_component::<Disengaging>()
+            .keeps_component::<ShieldState>()
+            .keeps_component::<ShieldSacrifice>()
+            .keeps_component::<Jammed>()
             .keeps_component::<crate::rules::combat::gear::TotalDefense>()
-            .keeps_component::<crate::rules::combat::gear::ActiveEnchantments>()
+            .keeps_component::<ActiveEnchantments>()
             .keeps_component::<crate::rules::combat::battle::AttackOrder>()
             .keeps::<crate::rules::combat::battle::Awareness>()
             .keeps::<crate::rules::combat::battle::Battle>()
             .keeps_component::<crate::rules::combat::battle::Controlled>()
             .keeps_component::<crate::rules::combat::gear::ShieldForgone>()
-            .keeps_component::<crate::rules::combat::opportunity::OpportunitiesTaken>()
-            .keeps::<crate::rules::combat::opportunity::Provoked>()
+            .keeps_component::<OpportunitiesTaken>()
+            .keeps::<Provoked>()
             .keeps::<crate::rules::tactical::TacticalCombat>();
         use crate::rules::acting::{ActingRules, Hold};
         app.declare_hold(Hold::Surprised, is_surprised);
         use crate::rules::areas::RuleArea;
-        app.offers(
-            crate::rules::areas::Rank::Fight,
-            super::offers::battle_choices,
-        )
-        .offers(crate::rules::areas::Rank::Fight, super::offers::jam_choices)
-        .offers(
-            crate::rules::areas::Rank::Standing,
-            super::offers::sacrifice_choices,
-        );
+        app.offers(Rank::Fight, super::offers::battle_choices)
+            .offers(Rank::Fight, super::offers::jam_choices)
+            .offers(Rank::Standing, super::offers::sacrifice_choices);
         app.installs_creature(|world, e, c| {
             world.entity_mut(e).insert(Combatant::of(c));
         });
-        crate::rules::modules::ModuleRules::switches(
-            app,
-            crate::rules::modules::RuleModule::TacticalCombat,
-            switch_tactical_combat,
-        );
+        ModuleRules::switches(app, RuleModule::TacticalCombat, switch_tactical_combat);
         app.init_resource::<Battle>()
             .init_resource::<Awareness>()
-            .init_resource::<crate::creature::ActingOrder>()
+            .init_resource::<ActingOrder>()
             .init_resource::<super::opportunity::Provoked>()
             .init_resource::<TacticalCombat>()
             .add_systems(
-                crate::schedule::SimRound,
+                SimRound,
                 (notice_hostiles, super::opportunity::opportunity_attacks)
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Combat)
+                    .in_set(RoundSet::Combat)
                     .run_if(resource_exists::<Battle>),
             )
             .add_systems(
-                crate::schedule::SimRound,
+                SimRound,
                 (publish_acting_order, surprised_lose_their_turn)
                     .chain()
-                    .in_set(crate::schedule::RoundSet::ActingOrder)
+                    .in_set(RoundSet::ActingOrder)
                     .run_if(resource_exists::<Battle>),
             )
             .add_systems(
-                crate::schedule::SimRound,
+                SimRound,
                 (super::opportunity::ready_opportunities, next_turn_comes)
                     .chain()
-                    .in_set(crate::schedule::RoundSet::Readiness)
+                    .in_set(RoundSet::Readiness)
                     .run_if(resource_exists::<Battle>),
             )
             .add_systems(
-                crate::schedule::FactionInitiative,
+                FactionInitiative,
                 (
                     begin_initiative.in_set(InitiativeSet::BeginInitiative),
                     attacks_first.in_set(InitiativeSet::AttacksFirst),

@@ -1,6 +1,8 @@
 //! The commands of a battle (Tactical Combat) and why one is refused or an attack cannot be
 //! made.
 
+use crate::rules::acting::Cost;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -110,8 +112,8 @@ impl Act for Attack {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -136,8 +138,8 @@ impl Act for MoveCautiously {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -161,8 +163,8 @@ impl Act for MoveAcrobatically {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -186,8 +188,8 @@ impl Act for Disengage {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::IN_TURN
+    fn cost(&self) -> Cost {
+        Cost::IN_TURN
     }
 
     fn who(&self) -> &str {
@@ -212,8 +214,8 @@ impl Act for ClearJam {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::ACTION
+    fn cost(&self) -> Cost {
+        Cost::ACTION
     }
 
     fn who(&self) -> &str {
@@ -241,8 +243,8 @@ impl Act for TotalDefense {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::ACTION
+    fn cost(&self) -> Cost {
+        Cost::ACTION
     }
 
     fn who(&self) -> &str {
@@ -266,8 +268,8 @@ impl Act for ActivateEnchantment {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::IN_TURN
+    fn cost(&self) -> Cost {
+        Cost::IN_TURN
     }
 
     fn who(&self) -> &str {
@@ -294,8 +296,8 @@ impl Act for ForgoShield {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::IN_TURN
+    fn cost(&self) -> Cost {
+        Cost::IN_TURN
     }
 
     fn who(&self) -> &str {
@@ -323,8 +325,8 @@ impl Act for SacrificeShield {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -357,8 +359,8 @@ impl Act for WaitForOrders {
         &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

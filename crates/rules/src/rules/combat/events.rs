@@ -1,5 +1,9 @@
 //! What battles put in the log.
 
+use crate::rules::acting::Hold;
+use delve_ground::dice::Modifier;
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +27,7 @@ pub enum CombatEvent {
     Surprise {
         faction: String,
         d6: u32,
-        modifiers: Vec<delve_ground::dice::Modifier>,
+        modifiers: Vec<Modifier>,
         total: i32,
         surprised: bool,
     },
@@ -88,8 +92,8 @@ pub enum CombatEvent {
 }
 
 impl LogEvent for CombatEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Combat
+    fn kind(&self) -> LogKind {
+        LogKind::Combat
     }
 
     /// The acting order and the initiatives are told to every faction, with another faction's name
@@ -371,7 +375,7 @@ pub enum NoOpportunity {
     AllowanceUsed { allowed: u32 },
     /// It cannot act (RULINGS › The battle round): down, stuck, drowning, crawling a traverse,
     /// surprised in the round its faction loses, …
-    Held { hold: crate::rules::acting::Hold },
+    Held { hold: Hold },
     /// It takes total defense: no attacks until its next initiative.
     TotalDefense,
     /// Vulnerable: it makes no attacks of opportunity (RULINGS › Conditions …).

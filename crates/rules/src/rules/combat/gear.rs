@@ -1,6 +1,10 @@
 //! The gear of a fight (Tactical Combat): shields forgone and sacrificed, firearms that jam and
 //! are cleared, total defense, and weapon enchantments switched on.
 
+use crate::creature::Proficiencies;
+use crate::rules::movement::Walking;
+use delve_ground::level::schema::Proficiency;
+
 use super::events::CombatEvent;
 use super::refusals::CombatRefusal;
 use crate::act::Refusal;
@@ -104,8 +108,8 @@ pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
     }
     world.entity_mut(who).remove::<Jammed>();
     let gunsmith = world
-        .get::<crate::creature::Proficiencies>(who)
-        .is_some_and(|p| p.has(delve_ground::level::schema::Proficiency::Gunsmithing));
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::Gunsmithing));
     if !gunsmith {
         stays_put(world, who);
     }
@@ -122,9 +126,7 @@ pub(crate) fn clear_jam(world: &mut World, who: Entity) -> Result<(), Refusal> {
 
 /// This round the creature moves no farther: a full-round action, or a move action spent.
 fn stays_put(world: &mut World, who: Entity) {
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>();
+    world.entity_mut(who).remove::<Walking>();
     crate::rules::movement::limit_moves(world, who, 0);
 }
 
@@ -193,8 +195,8 @@ pub(crate) fn activate_enchantment(
     // The stat block's attack bonus stands for its base attack bonus.
     let bab = c.attack_bonus;
     let umd = world
-        .get::<crate::creature::Proficiencies>(who)
-        .is_some_and(|p| p.has(delve_ground::level::schema::Proficiency::UseMagicDevice));
+        .get::<Proficiencies>(who)
+        .is_some_and(|p| p.has(Proficiency::UseMagicDevice));
     let mut active = world
         .get::<ActiveEnchantments>(who)
         .cloned()

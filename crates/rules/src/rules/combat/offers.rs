@@ -4,11 +4,12 @@
 //! shield; clearing a jam; activating a weapon's enchantment. Each is offered only where the
 //! gate would take it, with the action it costs in the battle round.
 
+use crate::rules::movement::Walking;
+
 use bevy::prelude::*;
 
 use super::attack::{can_attack, chance_to_hit};
 use super::battle::{Awareness, Battle};
-use crate::rules::conditions::is_down;
 use super::commands::{
     ActivateEnchantment, Attack, ClearJam, Disengage, ForgoShield, MoveAcrobatically,
     MoveCautiously, TotalDefense,
@@ -19,6 +20,7 @@ use super::gear::{
 use super::opportunity::Disengaging;
 use crate::act::{Choice, Concern};
 use crate::creature::{Combatant, Conditions, Faction, Factions, Position, Proficiencies};
+use crate::rules::conditions::is_down;
 use crate::rules::tactical::TacticalCombat;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::Proficiency;
@@ -368,7 +370,5 @@ fn disengaging(world: &World, who: Entity) -> bool {
 
 /// Is it moving cautiously (which does not combine with disengaging)?
 fn cautious(world: &World, who: Entity) -> bool {
-    world
-        .get::<crate::rules::movement::Walking>(who)
-        .is_some_and(|w| w.cautious)
+    world.get::<Walking>(who).is_some_and(|w| w.cautious)
 }

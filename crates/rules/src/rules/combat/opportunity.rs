@@ -12,6 +12,11 @@
 //! walked again here to find the provocations, and the attacks are made, each against where the
 //! mover was.
 
+use crate::creature::{Below, ClassLevel, SavingThrows};
+use crate::rules::movement::{Pace, Walking};
+use crate::rules::throws::Skill;
+use delve_ground::level::schema::SaveCategory;
+
 use bevy::prelude::*;
 
 use super::refusals::CombatRefusal;
@@ -20,12 +25,12 @@ use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
 use super::attack::strike;
-use super::battle::{Battle};
-use crate::rules::conditions::is_down;
+use super::battle::Battle;
 use super::events::NoOpportunity;
 use crate::creature::{
     Abilities, Combatant, Conditions, Creature, Faction, Factions, Position, Proficiencies,
 };
+use crate::rules::conditions::is_down;
 use crate::rules::movement::{Occupant, StepsTaken};
 use crate::rules::tactical::{CAUTIOUS_AOO_PENALTY, TacticalCombat, attacks_of_opportunity};
 use delve_ground::dice::Modifier;
@@ -121,7 +126,7 @@ pub struct OpportunitiesTaken {
 }
 
 /// Creatures not at the bottom of a hole.
-type OnTheFloor = (With<Creature>, Without<crate::creature::Below>);
+type OnTheFloor = (With<Creature>, Without<Below>);
 
 /// Before movement: who threatens, and a fresh list.
 pub(crate) fn ready_opportunities(world: &mut World) {
@@ -287,22 +292,18 @@ pub fn may_strike(world: &World, who: Entity) -> Result<(), NoOpportunity> {
 /// it is a Paralysis saving throw with the class level added for Acrobatics.
 fn tumbles_past(world: &mut World, mover: Entity, threatener: Entity) -> bool {
     let Some(&target) = world
-        .get::<crate::creature::SavingThrows>(mover)
-        .and_then(|s| {
-            s.0.get(&delve_ground::level::schema::SaveCategory::Paralysis)
-        })
+        .get::<SavingThrows>(mover)
+        .and_then(|s| s.0.get(&SaveCategory::Paralysis))
     else {
         return false;
     };
-    let level = world
-        .get::<crate::creature::ClassLevel>(mover)
-        .map_or(0, |c| c.level as i32);
+    let level = world.get::<ClassLevel>(mover).map_or(0, |c| c.level as i32);
     let past = crate::creature::name_of(world, threatener);
     crate::rules::throws::throw_in(
         world,
         mover,
         ThrowKind::Save,
-        crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
+        Skill::Save(SaveCategory::Paralysis),
         format!("Acrobatics (Paralysis save) to tumble past {past}"),
         vec![Modifier::new(level, "Acrobatics: class level")],
         target,
@@ -323,8 +324,8 @@ pub(crate) fn move_acrobatically(
     {
         return Err(CombatRefusal::NeedsAcrobatics.into());
     }
-    crate::rules::movement::begin_walk(world, who, to, crate::rules::movement::Pace::Combat)?;
-    if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
+    crate::rules::movement::begin_walk(world, who, to, Pace::Combat)?;
+    if let Some(mut w) = world.get_mut::<Walking>(who) {
         w.acrobatic = true;
     }
     Ok(())
@@ -333,10 +334,7 @@ pub(crate) fn move_acrobatically(
 /// `Disengage`: the first 5' of this round's movement away from one creature provokes no
 /// attack of opportunity from it; not with cautious movement.
 pub(crate) fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<(), Refusal> {
-    if world
-        .get::<crate::rules::movement::Walking>(who)
-        .is_some_and(|w| w.cautious)
-    {
+    if world.get::<Walking>(who).is_some_and(|w| w.cautious) {
         return Err(CombatRefusal::CautiousCannotDisengage.into());
     }
     // Tactical Combat › Disengage: "to escape a single threatening opponent": a foe beside it,
@@ -350,7 +348,7 @@ pub(crate) fn disengage(world: &mut World, who: Entity, from: Entity) -> Result<
             (Some(a), Some(b)) => a.0.is_adjacent(b.0),
             _ => false,
         };
-        let below = |e: Entity| world.get::<crate::creature::Below>(e).is_some();
+        let below = |e: Entity| world.get::<Below>(e).is_some();
         let up = world.get::<Conditions>(from).is_some_and(|c| !is_down(c));
         let armed = world
             .get::<Combatant>(from)
@@ -379,8 +377,8 @@ pub(crate) fn move_cautiously(world: &mut World, who: Entity, to: GridPos) -> Re
     {
         return Err(CombatRefusal::DisengagingCannotBeCautious.into());
     }
-    crate::rules::movement::begin_walk(world, who, to, crate::rules::movement::Pace::Combat)?;
-    if let Some(mut w) = world.get_mut::<crate::rules::movement::Walking>(who) {
+    crate::rules::movement::begin_walk(world, who, to, Pace::Combat)?;
+    if let Some(mut w) = world.get_mut::<Walking>(who) {
         w.cautious = true;
     }
     Ok(())

@@ -5,11 +5,15 @@
 //! the battle's first round and is flat-footed to every attack in it (`battle`); both sides
 //! surprised cancel out.
 
+use crate::rules::sound::{HearingEvent, NoiseKind, NoisyAction};
+use crate::rules::vision::Sight;
+use delve_ground::dice::Dice;
+use delve_ground::grid::GridPos;
+
 use bevy::prelude::*;
 
-use crate::creature::{CreatureIndex, Faction, Factions, Position};
+use crate::creature::{Conditions, CreatureIndex, Faction, Factions, Position};
 use crate::rules::conditions::is_down;
-use crate::creature::Conditions;
 use delve_ground::dice::Modifier;
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
@@ -38,9 +42,9 @@ fn forewarned(world: &World, faction: usize, enemies: &[usize]) -> bool {
         .iter()
         .rev()
         .take_while(|e| e.round + 1 >= round)
-        .filter_map(|e| e.get::<crate::rules::sound::HearingEvent>())
+        .filter_map(|e| e.get::<HearingEvent>())
         .any(|h| match h {
-            crate::rules::sound::HearingEvent::Heard {
+            HearingEvent::Heard {
                 who,
                 made_by: Some(maker),
                 noise,
@@ -48,11 +52,7 @@ fn forewarned(world: &World, faction: usize, enemies: &[usize]) -> bool {
             } if faction_of(who) == Some(faction) => {
                 let by = faction_of(maker);
                 by.is_some_and(|b| enemies.contains(&b))
-                    || (by == Some(faction)
-                        && *noise
-                            == crate::rules::sound::NoiseKind::Action(
-                                crate::rules::sound::NoisyAction::Shouting,
-                            ))
+                    || (by == Some(faction) && *noise == NoiseKind::Action(NoisyAction::Shouting))
             }
             _ => false,
         })
@@ -88,7 +88,7 @@ fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> 
         },
     )
     .unwrap_or_default();
-    let squares: Vec<delve_ground::grid::GridPos> = bearers
+    let squares: Vec<GridPos> = bearers
         .into_iter()
         .filter(|&b| {
             world
@@ -99,7 +99,7 @@ fn sees_an_enemy_light(world: &mut World, faction: usize, enemies: &[usize]) -> 
         .collect();
     members(world, faction).into_iter().any(|m| {
         world
-            .get::<crate::rules::vision::Sight>(m)
+            .get::<Sight>(m)
             .is_some_and(|s| squares.iter().any(|&p| s.sees(p)))
     })
 }
@@ -154,7 +154,7 @@ pub(crate) fn throw_for_surprise(world: &mut World, factions: &[usize]) -> Vec<u
             continue;
         }
         let modifiers = surprise_modifiers(world, f, &enemies);
-        let d6 = world.resource_mut::<delve_ground::dice::Dice>().roll(6);
+        let d6 = world.resource_mut::<Dice>().roll(6);
         let total = d6 as i32 + modifiers.iter().map(|m| m.value).sum::<i32>();
         let is_surprised = total <= SURPRISED_ON;
         threw += 1;

@@ -1,5 +1,7 @@
 //! What gaining and losing conditions put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -27,8 +29,8 @@ pub enum ConditionEvent {
 }
 
 impl LogEvent for ConditionEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Combat
+    fn kind(&self) -> LogKind {
+        LogKind::Combat
     }
 
     fn who(&self) -> Option<&str> {

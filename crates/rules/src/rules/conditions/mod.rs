@@ -3,6 +3,12 @@
 //! ends it. Gaining and losing a condition is an event in the log.
 
 pub mod events;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::rules::acting::Cost;
+use crate::rules::areas::{Rank, RuleArea};
+use crate::schedule::{FactionInitiative, InitiativeSet};
+use delve_ground::dice::Modifier;
+
 pub use events::ConditionEvent;
 
 use bevy::prelude::*;
@@ -11,8 +17,7 @@ use delve_ground::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
-use crate::creature::{ActiveCondition, ConditionEnd, Conditions};
-use crate::creature::{ActingOrder, Faction};
+use crate::creature::{ActingOrder, ActiveCondition, ConditionEnd, Conditions, Faction};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::EventLog;
@@ -124,21 +129,17 @@ impl Plugin for ConditionsPlugin {
         .init_resource::<ActingOrder>()
         .add_systems(SimRound, start_of_initiative.in_set(RoundSet::StartOfRound))
         .add_systems(
-            crate::schedule::FactionInitiative,
-            start_of_initiative.in_set(crate::schedule::InitiativeSet::StartOfInitiative),
+            FactionInitiative,
+            start_of_initiative.in_set(InitiativeSet::StartOfInitiative),
         )
         .add_systems(SimRound, end_of_round.in_set(RoundSet::EndOfRound));
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Escape,
-            stand_up_choices,
-        );
+        RuleArea::offers(app, Rank::Escape, stand_up_choices);
     }
 }
 
 /// A prone creature not yet standing up is offered to stand up: it is up at the round's end
 /// (Dungeon Delves › Combat: standing up).
-fn stand_up_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn stand_up_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let standing_up = |c: &ActiveCondition| matches!(c.ends, ConditionEnd::EndOfRound(_));
     let prone = world.get::<Conditions>(who).and_then(|c| {
         c.0.iter()
@@ -148,11 +149,11 @@ fn stand_up_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, cra
     let (Some(_), Some(name)) = (prone, world.get::<Name>(who)) else {
         return Vec::new();
     };
-    let stand = crate::act::AnyAct::from(StandUp {
+    let stand = AnyAct::from(StandUp {
         who: name.to_string(),
     });
-    let choice = crate::act::Choice::new("stand up", "the round", None, "", stand);
-    vec![(crate::act::Concern::Here, choice)]
+    let choice = Choice::new("stand up", "the round", None, "", stand);
+    vec![(Concern::Here, choice)]
 }
 
 /// Dungeon Delves › Speed and Distance: a runner is disordered "until the start of their next
@@ -218,13 +219,10 @@ fn end_of_round(
 
 /// Armour class under the conditions: disordered creatures suffer −2 to AC
 /// (Dungeon Delves › Speed and Distance, running). Returns the AC and each modifier.
-pub fn effective_ac(
-    base: i32,
-    conditions: &Conditions,
-) -> (i32, Vec<delve_ground::dice::Modifier>) {
+pub fn effective_ac(base: i32, conditions: &Conditions) -> (i32, Vec<Modifier>) {
     let mut mods = Vec::new();
     if conditions.has(ConditionKind::Disordered) {
-        mods.push(delve_ground::dice::Modifier::new(-2, "disordered"));
+        mods.push(Modifier::new(-2, "disordered"));
     }
     (base + mods.iter().map(|m| m.value).sum::<i32>(), mods)
 }
@@ -266,8 +264,8 @@ impl Act for StandUp {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

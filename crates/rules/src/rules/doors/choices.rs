@@ -1,22 +1,21 @@
 //! The ways through a door a creature beside it is offered, each with its time and chance (Dungeon Delves › Doors).
 
-use crate::act::AnyAct;
-use crate::act::{Choice, Concern};
+use crate::creature::Combatant;
+use delve_ground::level::WeaponDef;
+
+use crate::act::{AnyAct, Choice, Concern};
 use crate::creature::{Abilities, BodySize, ClassLevel, Equipment, Position, Proficiencies};
 use crate::rules::task::time_words;
 use crate::rules::throws::{ThrowKind, Thrower};
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;
-use delve_ground::grid::GridPos;
+use delve_ground::grid::{DoorState, GridPos};
 use delve_ground::level::schema::{Gear, Lock, Proficiency};
-use delve_ground::grid::DoorState;
 use delve_ground::query_cache::read_query;
 
 use super::{
-    AttackDoor, Bash, Batter, CloseDoor, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,
-};
-use super::{
-    Door, FailedHastyPicks, MAX_SPIKES, bashing_modifiers, battering_rounds, can_batter,
+    AttackDoor, Bash, Batter, CloseDoor, Door, FailedHastyPicks, MAX_SPIKES, OpenDoor, PickLock,
+    PickLockMethodically, Spike, Unlock, bashing_modifiers, battering_rounds, can_batter,
     harms_structure,
 };
 use crate::rules::throws::ThrowOdds;
@@ -33,7 +32,7 @@ pub struct DoorWorker<'a> {
     /// It carries a weapon (enough to break a lead glass window).
     pub armed: bool,
     /// Its weapons and attack bonus, for striking a door as a structure.
-    pub weapons: &'a [delve_ground::level::WeaponDef],
+    pub weapons: &'a [WeaponDef],
     pub attack_bonus: i32,
     /// How it throws (bloodied, the tactical rules), for the chances.
     pub thrower: Thrower<'a>,
@@ -96,14 +95,12 @@ impl<'a> DoorWorker<'a> {
                 .get::<FailedHastyPicks>(who)
                 .is_some_and(|f| f.0.contains(&(at, level))),
             armed: world
-                .get::<crate::creature::Combatant>(who)
+                .get::<Combatant>(who)
                 .is_some_and(|c| !c.weapons.is_empty()),
             weapons: world
-                .get::<crate::creature::Combatant>(who)
+                .get::<Combatant>(who)
                 .map_or(&[], |c| c.weapons.as_slice()),
-            attack_bonus: world
-                .get::<crate::creature::Combatant>(who)
-                .map_or(0, |c| c.attack_bonus),
+            attack_bonus: world.get::<Combatant>(who).map_or(0, |c| c.attack_bonus),
             thrower: Thrower::of(world, who)?,
             situation: DoorThrowMods::of(world, who, at),
         })

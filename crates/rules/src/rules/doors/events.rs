@@ -1,5 +1,7 @@
 //! What doors put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -90,8 +92,8 @@ pub enum DoorEvent {
 }
 
 impl LogEvent for DoorEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Doors
+    fn kind(&self) -> LogKind {
+        LogKind::Doors
     }
 
     fn at(&self) -> Option<delve_ground::grid::GridPos> {

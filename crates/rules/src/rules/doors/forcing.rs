@@ -1,5 +1,11 @@
 //! Forcing a door: bashing it open, spiking it, striking it with a weapon that harms structures, battering it down (Dungeon Delves › Doors, Dungeonbashing).
 
+use crate::creature::Combatant;
+use crate::rules::throws::Skill;
+use delve_ground::dice::Dice;
+use delve_ground::level::WeaponDef;
+use delve_ground::level::schema::DoorMaterial;
+
 use crate::act::{Refusal, Unable};
 use crate::creature::{Abilities, BodySize, Equipment};
 use crate::rules::sound::NoisyAction;
@@ -7,16 +13,15 @@ use crate::rules::task::{self, Work};
 use crate::rules::throws::ThrowKind;
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;
-use delve_ground::grid::GridPos;
+use delve_ground::grid::{DoorState, GridPos};
 use delve_ground::level::schema::{Gear, Lock};
-use delve_ground::grid::DoorState;
 use delve_ground::log::log_in;
 use delve_ground::time::Clock;
 
 use super::{
-    Door, HoldingShut, MAX_SPIKES, bashing_modifiers, door_at, held_by, reach_door, swing_open,
+    Door, DoorEvent, DoorOpening, DoorRefusal, DoorThrowMods, HoldingShut, MAX_SPIKES,
+    bashing_modifiers, door_at, held_by, reach_door, swing_open,
 };
-use super::{DoorEvent, DoorOpening, DoorRefusal, DoorThrowMods};
 
 /// `Bash`: bashes a stuck, spiked or held door (one round), alone or with a helper.
 pub fn bash(
@@ -59,7 +64,7 @@ pub fn bash(
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Dungeonbashing,
+        Skill::Dungeonbashing,
         "Dungeonbashing",
         mods,
         18,
@@ -148,7 +153,7 @@ pub struct DroveSpike {
 
 /// Whether a melee weapon can harm this door: one with structural damage against its kind of
 /// structure, or any against a window (no structural hit points).
-pub(super) fn harms_structure(w: &delve_ground::level::WeaponDef, door: &Door) -> bool {
+pub(super) fn harms_structure(w: &WeaponDef, door: &Door) -> bool {
     w.range_feet.is_none()
         && (door.material.structural_hp().is_none()
             || w.structural
@@ -163,13 +168,13 @@ pub(super) fn structural_weapon(
     who: Entity,
     door: &Door,
     named: Option<&str>,
-) -> Result<(usize, delve_ground::level::WeaponDef), DoorRefusal> {
+) -> Result<(usize, WeaponDef), DoorRefusal> {
     let structure = door.material.harmed_as();
     let weapons = world
-        .get::<crate::creature::Combatant>(who)
+        .get::<Combatant>(who)
         .map(|c| c.weapons.clone())
         .unwrap_or_default();
-    let harms = |w: &delve_ground::level::WeaponDef| harms_structure(w, door);
+    let harms = |w: &WeaponDef| harms_structure(w, door);
     let found = match named {
         Some(n) => weapons
             .iter()
@@ -205,9 +210,7 @@ pub(crate) fn attack_door(
         return Err(DoorRefusal::Open.into());
     }
     let (_, w) = structural_weapon(world, who, &d, weapon)?;
-    let attack_bonus = world
-        .get::<crate::creature::Combatant>(who)
-        .map_or(0, |c| c.attack_bonus);
+    let attack_bonus = world.get::<Combatant>(who).map_or(0, |c| c.attack_bonus);
     let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
     mods.extend(DoorThrowMods::of(world, who, at).strike);
     crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::BatteringADoor)?;
@@ -216,7 +219,7 @@ pub(crate) fn attack_door(
         world,
         who,
         ThrowKind::Attack { ranged: false },
-        crate::rules::throws::Skill::Attack,
+        Skill::Attack,
         format!("{name} strikes the door at {at} with {}", w.name),
         mods,
         d.material.ac(),
@@ -228,11 +231,7 @@ pub(crate) fn attack_door(
             .and_then(|s| s.against(d.material.harmed_as()))
             .cloned();
         Some(dice.map_or(0, |dice| {
-            world
-                .resource_mut::<delve_ground::dice::Dice>()
-                .roll_expr(&dice)
-                .total
-                .max(0) as u32
+            world.resource_mut::<Dice>().roll_expr(&dice).total.max(0) as u32
         }))
     } else {
         None
@@ -276,7 +275,7 @@ pub(super) fn break_down(world: &mut World, e: Entity) {
 /// Rounds of battering down (the doors table): a wooden door one turn with an axe, an
 /// iron-banded one three; a lead glass window breaks open in one round with any weapon; solid
 /// metal and stone doors cannot be battered down.
-pub(super) fn battering_rounds(material: delve_ground::level::schema::DoorMaterial) -> Option<u64> {
+pub(super) fn battering_rounds(material: DoorMaterial) -> Option<u64> {
     use delve_ground::level::schema::DoorMaterial::*;
     match material {
         Wooden => Some(delve_ground::time::ROUNDS_PER_TURN),
@@ -288,12 +287,8 @@ pub(super) fn battering_rounds(material: delve_ground::level::schema::DoorMateri
 
 /// Whether a creature has what battering this door down takes: an axe, or for a lead glass
 /// window any weapon.
-pub(super) fn can_batter(
-    material: delve_ground::level::schema::DoorMaterial,
-    axe: bool,
-    armed: bool,
-) -> bool {
-    axe || (material == delve_ground::level::schema::DoorMaterial::LeadGlassWindow && armed)
+pub(super) fn can_batter(material: DoorMaterial, axe: bool, armed: bool) -> bool {
+    axe || (material == DoorMaterial::LeadGlassWindow && armed)
 }
 
 /// `Batter`: sets to battering a door down with an axe (a lead glass window with any weapon).
@@ -306,17 +301,15 @@ pub fn batter(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::Axe));
     let armed = world
-        .get::<crate::creature::Combatant>(who)
+        .get::<Combatant>(who)
         .is_some_and(|c| !c.weapons.is_empty());
     if !can_batter(d.material, axe, armed) {
-        return Err(
-            if d.material == delve_ground::level::schema::DoorMaterial::LeadGlassWindow {
-                DoorRefusal::WindowNeedsWeapon
-            } else {
-                DoorRefusal::NeedsAxe
-            }
-            .into(),
-        );
+        return Err(if d.material == DoorMaterial::LeadGlassWindow {
+            DoorRefusal::WindowNeedsWeapon
+        } else {
+            DoorRefusal::NeedsAxe
+        }
+        .into());
     }
     let rounds = battering_rounds(d.material).ok_or(DoorRefusal::TooStrongToBatter {
         material: d.material,

@@ -8,6 +8,11 @@
 
 mod commands;
 pub mod events;
+use crate::creature::{Conditions, Creature, LevelEntity};
+use crate::rules::areas::Rank;
+use crate::rules::party::PartyMember;
+use crate::schedule::{RoundSet, SimRound};
+
 pub use commands::{
     AttackDoor, Bash, Batter, CloseDoor, DoorRefusal, HoldShut, OpenDoor, PickLock,
     PickLockMethodically, Spike, Unlock,
@@ -20,9 +25,8 @@ use crate::act::{Refusal, square_of};
 use crate::creature::{ClassLevel, Equipment, Position};
 use crate::rules::abilities::delve_modifier;
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DoorState, DungeonGrid, GridPos};
 use delve_ground::level::schema::{Gear, Lock};
-use delve_ground::grid::DoorState;
 use delve_ground::log::{EventLog, log_in};
 use delve_ground::query_cache::{in_entity_order, read_query};
 use delve_ground::time::Clock;
@@ -135,7 +139,7 @@ fn held_by(world: &mut World, at: GridPos) -> Option<Entity> {
             Entity,
             &'static HoldingShut,
             &'static Position,
-            &'static crate::creature::Conditions,
+            &'static Conditions,
         ),
     >;
     read_query(world, |q: Holders| {
@@ -170,7 +174,7 @@ pub fn open(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> 
         return Err(DoorRefusal::HeldShut { by }.into());
     }
     // Monsters: creatures of no party and no class (adventurers have classes).
-    let monster = world.get::<crate::rules::party::PartyMember>(who).is_none()
+    let monster = world.get::<PartyMember>(who).is_none()
         && world
             .get::<ClassLevel>(who)
             .is_none_or(|c| c.class.is_none());
@@ -199,7 +203,7 @@ pub fn close(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
     if d.state == DoorState::Closed {
         return Err(DoorRefusal::ClosedAlready.into());
     }
-    let mut q = world.query_filtered::<&Position, With<crate::creature::Creature>>();
+    let mut q = world.query_filtered::<&Position, With<Creature>>();
     if q.iter(world).any(|p| p.0 == at) {
         return Err(DoorRefusal::DoorwayOccupied.into());
     }
@@ -262,7 +266,7 @@ fn evil_doors_swing_shut(
     mut log: ResMut<EventLog>,
     mut grid: ResMut<DungeonGrid>,
     mut doors: Query<(Entity, &Position, &mut Door)>,
-    creatures: Query<&Position, (With<crate::creature::Creature>, Without<Door>)>,
+    creatures: Query<&Position, (With<Creature>, Without<Door>)>,
 ) {
     for e in in_entity_order(doors.iter().map(|d| d.0)) {
         let Ok((_, at, mut d)) = doors.get_mut(e) else {
@@ -291,25 +295,15 @@ impl Plugin for DoorsPlugin {
             .keeps_component::<crate::rules::doors::DroveSpike>()
             .keeps_component::<crate::rules::doors::TriedBy>()
             .keeps_component::<crate::rules::doors::Door>();
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::AtHand,
-            choices_at_doors_beside,
-        );
+        crate::rules::areas::RuleArea::offers(app, Rank::AtHand, choices_at_doors_beside);
         use crate::rules::areas::RuleArea;
         app.resets::<DoorsOpened>().installs(|world, level| {
             for d in &level.doors {
-                world.spawn((
-                    crate::creature::LevelEntity,
-                    Position(d.at),
-                    Door::from(&d.door),
-                ));
+                world.spawn((LevelEntity, Position(d.at), Door::from(&d.door)));
             }
         });
-        app.init_resource::<DoorsOpened>().add_systems(
-            crate::schedule::SimRound,
-            evil_doors_swing_shut.in_set(crate::schedule::RoundSet::Doors),
-        );
+        app.init_resource::<DoorsOpened>()
+            .add_systems(SimRound, evil_doors_swing_shut.in_set(RoundSet::Doors));
     }
 }
 

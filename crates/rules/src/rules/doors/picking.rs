@@ -1,5 +1,7 @@
 //! Picking a lock, hastily (a round, a jam on a natural 1-3) or methodically (a turn, +4) (Dungeon Delves › Doors).
 
+use crate::rules::throws::Skill;
+
 use crate::act::{Refusal, Unable};
 use crate::creature::{ClassLevel, Equipment, Proficiencies};
 use crate::rules::task::{self, Work};
@@ -10,8 +12,7 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::{Gear, Lock, Proficiency};
 use delve_ground::log::log_in;
 
-use super::{Door, door_at, reach_door};
-use super::{DoorEvent, DoorRefusal, DoorThrowMods, LockOpening};
+use super::{Door, DoorEvent, DoorRefusal, DoorThrowMods, LockOpening, door_at, reach_door};
 
 /// Hasty picks that failed: (door square, the thief's level then). No hasty retry of that lock
 /// until the thief's level rises.
@@ -45,9 +46,7 @@ pub(crate) fn pick_hastily(world: &mut World, who: Entity, at: GridPos) -> Resul
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Proficiency(
-            delve_ground::level::schema::Proficiency::Lockpicking,
-        ),
+        Skill::Proficiency(delve_ground::level::schema::Proficiency::Lockpicking),
         "Lockpicking (hasty)",
         mods,
         target,
@@ -174,9 +173,7 @@ impl Work for PickingLock {
             world,
             who,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Lockpicking,
-            ),
+            Skill::Proficiency(delve_ground::level::schema::Proficiency::Lockpicking),
             "Lockpicking (methodical)",
             mods,
             target,

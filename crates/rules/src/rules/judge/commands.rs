@@ -1,5 +1,10 @@
 //! The Judge's commands: setting a modifier, switching the unexpected-light throw.
 
+use crate::creature::Position;
+use crate::rules::acting::Cost;
+use crate::rules::doors::Door;
+use crate::rules::traps::Trap;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -75,8 +80,8 @@ impl Act for SetJudgeModifier {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -97,11 +102,11 @@ impl Act for SetJudgeModifier {
                     .push((from, to, [(m, v)].into()));
             }
             JudgeScope::Door { at: p } => {
-                let e = thing_at::<crate::rules::doors::Door>(world, at(*p), "door")?;
+                let e = thing_at::<Door>(world, at(*p), "door")?;
                 set_on(world, e, m, v);
             }
             JudgeScope::Trap { at: p } => {
-                let e = thing_at::<crate::rules::traps::Trap>(world, at(*p), "trap")?;
+                let e = thing_at::<Trap>(world, at(*p), "trap")?;
                 set_on(world, e, m, v);
             }
             JudgeScope::Creature { name } => {
@@ -144,8 +149,8 @@ impl Act for UnexpectedLights {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -179,7 +184,7 @@ pub(super) fn thing_at<T: Component>(
     p: GridPos,
     what: &'static str,
 ) -> Result<Entity, JudgeRefusal> {
-    let mut q = world.query_filtered::<(Entity, &crate::creature::Position), With<T>>();
+    let mut q = world.query_filtered::<(Entity, &Position), With<T>>();
     q.iter(world)
         .find(|(_, pos)| pos.0 == p)
         .map(|(e, _)| e)

@@ -1,5 +1,7 @@
 //! What the Judge's calls put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -47,8 +49,8 @@ pub enum JudgeEvent {
 }
 
 impl LogEvent for JudgeEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Judge
+    fn kind(&self) -> LogKind {
+        LogKind::Judge
     }
 
     fn at(&self) -> Option<delve_ground::grid::GridPos> {

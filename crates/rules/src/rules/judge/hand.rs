@@ -5,23 +5,26 @@
 //! [`THE_JUDGE`](super::THE_JUDGE). The window gives them between rounds
 //! (`command::dispatch_now`); a script may give them at a round's start.
 
+use crate::act::Unable;
+use crate::rules::acting::Cost;
+use crate::rules::modules::RunningModules;
+use crate::rules::movement::Walking;
+use crate::rules::tactical::TacticalCombat;
+
 use std::fmt;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Refusal, at, creature};
-use crate::creature::{HitPoints, Position};
+use crate::creature::{ConditionEnd, Conditions, HitPoints, Position};
 use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use crate::rules::doors::Door;
 use crate::rules::light::{CarriedBy, LightSource};
 use crate::rules::modules::RuleModule;
 use crate::rules::traps::{Trap, TrapState};
-use delve_ground::grid::DungeonGrid;
+use delve_ground::grid::{DoorState, DungeonGrid};
 use delve_ground::level::schema::{ConditionKind, Lock};
-use delve_ground::grid::DoorState;
 use delve_ground::log::log_in;
 
 use super::{JudgeEvent, JudgeRefusal, THE_JUDGE, thing_at};
@@ -56,8 +59,8 @@ impl Act for SetHitPoints {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -86,7 +89,7 @@ impl Act for SetHitPoints {
             lose_condition_in(world, e, ConditionKind::Dying, BY_THE_JUDGE);
         }
         let bloodied_rule = world
-            .get_resource::<crate::rules::tactical::TacticalCombat>()
+            .get_resource::<TacticalCombat>()
             .is_some_and(|t| t.bloodied);
         if bloodied_rule {
             if crate::rules::tactical::is_bloodied(to, hp.max) {
@@ -129,8 +132,8 @@ impl Act for GiveCondition {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -176,8 +179,8 @@ impl Act for TakeCondition {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -220,8 +223,8 @@ impl Act for PlaceCreature {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -252,11 +255,8 @@ impl Act for PlaceCreature {
         let from = world
             .get::<Position>(e)
             .map(|p| p.0)
-            .ok_or(crate::act::Unable::NoSquare)?;
-        world
-            .entity_mut(e)
-            .insert(Position(to))
-            .remove::<crate::rules::movement::Walking>();
+            .ok_or(Unable::NoSquare)?;
+        world.entity_mut(e).insert(Position(to)).remove::<Walking>();
         log_in(
             world,
             JudgeEvent::Placed {
@@ -317,8 +317,8 @@ impl Act for SetDoor {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -396,8 +396,8 @@ impl Act for SetTrap {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -443,8 +443,8 @@ impl Act for SetLight {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -513,8 +513,8 @@ impl Act for SwitchModule {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -523,7 +523,7 @@ impl Act for SwitchModule {
 
     fn carry_out(&self, world: &mut World) -> Result<(), Refusal> {
         let now = world
-            .get_resource::<crate::rules::modules::RunningModules>()
+            .get_resource::<RunningModules>()
             .map(|m| self.module.on_in(m.now));
         if now == Some(self.on) {
             return Err(JudgeRefusal::SwitchedAlready { on: self.on }.into());

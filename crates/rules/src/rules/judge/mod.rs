@@ -5,6 +5,11 @@
 mod commands;
 pub mod events;
 mod hand;
+use crate::creature::Position;
+use crate::rules::doors::Door;
+use crate::rules::traps::Trap;
+use delve_ground::level::Level;
+
 use commands::thing_at;
 pub use commands::{JudgeRefusal, JudgeScope, SetJudgeModifier, THE_JUDGE, UnexpectedLights};
 pub use events::JudgeEvent;
@@ -20,12 +25,10 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::JudgeModifiers;
 
 /// The Judge's modifiers the level sets for its doors and traps, on each of them.
-fn judge_settings_of_doors_and_traps(world: &mut World, level: &delve_ground::level::Level) {
-    let mut doors = world
-        .query_filtered::<(Entity, &crate::creature::Position), With<crate::rules::doors::Door>>();
+fn judge_settings_of_doors_and_traps(world: &mut World, level: &Level) {
+    let mut doors = world.query_filtered::<(Entity, &Position), With<Door>>();
     let doors: Vec<(Entity, GridPos)> = doors.iter(world).map(|(e, p)| (e, p.0)).collect();
-    let mut traps = world
-        .query_filtered::<(Entity, &crate::creature::Position), With<crate::rules::traps::Trap>>();
+    let mut traps = world.query_filtered::<(Entity, &Position), With<Trap>>();
     let traps: Vec<(Entity, GridPos)> = traps.iter(world).map(|(e, p)| (e, p.0)).collect();
     let settings =
         level

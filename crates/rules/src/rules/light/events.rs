@@ -1,5 +1,7 @@
 //! What light sources put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -71,8 +73,8 @@ pub enum LightEvent {
 
 impl LogEvent for LightEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {

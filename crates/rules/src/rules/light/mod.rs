@@ -11,6 +11,11 @@
 
 mod commands;
 pub mod events;
+use crate::creature::LevelEntity;
+use crate::rules::areas::Rank;
+use crate::schedule::{FactionInitiative, InitiativeSet};
+use delve_ground::level::Level;
+
 pub use commands::{Douse, DropLight, LightRefusal, LightUp, PickUpLight, Refuel};
 pub use events::{LightDescription, LightEvent};
 
@@ -280,7 +285,7 @@ impl LightMap {
 
 /// The light of a level as the file sets it: placed and carried lights that are lit, and its
 /// areas of magical darkness.
-fn level_light_map(level: &delve_ground::level::Level) -> LightMap {
+fn level_light_map(level: &Level) -> LightMap {
     let grid = &level.grid;
     let mut map = LightMap::new(grid);
     for &(centre, radius) in &level.magical_darkness {
@@ -330,12 +335,12 @@ impl Plugin for LightPlugin {
             .keeps::<crate::rules::light::LightMap>()
             .keeps_component::<crate::rules::light::LightSource>();
         use crate::rules::areas::RuleArea;
-        app.offers(crate::rules::areas::Rank::Light, light_choices);
+        app.offers(Rank::Light, light_choices);
         app.installs(|world, level| {
             world.insert_resource(level_light_map(level));
             for l in &level.lights {
                 world.spawn((
-                    crate::creature::LevelEntity,
+                    LevelEntity,
                     Position(l.at),
                     LightSource::new(l.kind, l.lit, l.fuel_turns),
                 ));
@@ -344,7 +349,7 @@ impl Plugin for LightPlugin {
         .installs_creature(|world, e, c| {
             for l in &c.carries {
                 world.spawn((
-                    crate::creature::LevelEntity,
+                    LevelEntity,
                     CarriedBy(e),
                     LightSource::new(l.kind, l.lit, l.fuel_turns),
                 ));
@@ -357,8 +362,8 @@ impl Plugin for LightPlugin {
         .add_systems(SimRound, burn_fuel.in_set(RoundSet::Fuel))
         // In a battle, lights carried along are where their bearers are before anyone attacks.
         .add_systems(
-            crate::schedule::FactionInitiative,
-            update_light_map.in_set(crate::schedule::InitiativeSet::Light),
+            FactionInitiative,
+            update_light_map.in_set(InitiativeSet::Light),
         );
     }
 }
@@ -661,10 +666,7 @@ mod tests {
             "the door itself is lit"
         );
         assert_eq!(map.level(&g, GridPos::new(5, 1)), LightLevel::Dark);
-        g.set_door(
-            GridPos::new(4, 1),
-            delve_ground::grid::DoorState::Open,
-        );
+        g.set_door(GridPos::new(4, 1), delve_ground::grid::DoorState::Open);
         map.recompute(&g, [(1, GridPos::new(2, 1), LightKind::Torch)]);
         assert_eq!(
             map.level(&g, GridPos::new(5, 1)),

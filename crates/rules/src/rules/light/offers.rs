@@ -8,8 +8,10 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::{Gear, LightKind};
 use delve_ground::time::ROUNDS_PER_TURN;
 
-use super::{CarriedBy, LANTERN_TURNS_PER_FLASK, LightSource, carried};
-use super::{Douse, DropLight, LightUp, PickUpLight, Refuel};
+use super::{
+    CarriedBy, Douse, DropLight, LANTERN_TURNS_PER_FLASK, LightSource, LightUp, PickUpLight,
+    Refuel, carried,
+};
 
 /// What a creature may do with the lights it carries or stands over (Dungeon Delves › Light
 /// and Darkness; RULINGS › Fuel), each offered only where the command would be carried out:

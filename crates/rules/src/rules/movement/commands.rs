@@ -1,5 +1,7 @@
 //! The movement commands (Dungeon Delves › Speed and Distance) and why one is refused.
 
+use crate::rules::acting::Cost;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -37,8 +39,8 @@ impl Act for Move {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -66,8 +68,8 @@ impl Act for Halt {
         &[Hold::Stuck, Hold::CrawlingATraverse, Hold::Drowning]
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

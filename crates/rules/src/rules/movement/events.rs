@@ -1,5 +1,7 @@
 //! What walking and running put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -84,8 +86,8 @@ fn in_words<S: serde::Serializer>(r: &HaltReason, s: S) -> Result<S::Ok, S::Erro
 }
 
 impl LogEvent for MovementEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Moves
+    fn kind(&self) -> LogKind {
+        LogKind::Moves
     }
 
     fn at(&self) -> Option<delve_ground::grid::GridPos> {

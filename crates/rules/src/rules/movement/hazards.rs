@@ -4,6 +4,8 @@
 //! that own them register what a faction knows ([`HazardRules::knows_hazards`]); a walk's way is
 //! planned around them ([`way`]).
 
+use crate::creature::{Factions, Position};
+
 use bevy::prelude::*;
 
 use crate::creature::Faction;
@@ -143,9 +145,7 @@ pub(crate) fn mind_the_way(world: &mut World) {
         let Some(hazards) = world.get_resource::<Hazards>() else {
             return;
         };
-        let factions = world
-            .get_resource::<crate::creature::Factions>()
-            .map_or(0, |f| f.0.len());
+        let factions = world.get_resource::<Factions>().map_or(0, |f| f.0.len());
         let mut known = Vec::new();
         for f in (0..factions).map(Faction) {
             for k in &hazards.0 {
@@ -158,12 +158,7 @@ pub(crate) fn mind_the_way(world: &mut World) {
         world.insert_resource(KnownHazards(known));
         return;
     }
-    type Walker<'a> = (
-        Entity,
-        &'a Walking,
-        &'a crate::creature::Position,
-        Option<&'a Faction>,
-    );
+    type Walker<'a> = (Entity, &'a Walking, &'a Position, Option<&'a Faction>);
     let mut learned: Vec<(Entity, GridPos, GridPos)> =
         delve_ground::query_cache::read_query(world, |q: Query<Walker>| {
             q.iter()

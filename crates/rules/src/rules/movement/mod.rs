@@ -18,6 +18,18 @@ mod commands;
 pub mod events;
 mod refusals;
 mod walking;
+use crate::creature::{ActingOrder, Below, Creature, Faction, Factions, Resting, SwimmingSpeed};
+use crate::rules::acting::MAPPING;
+use crate::rules::calls::Judge;
+use crate::rules::modules::SituationalPenaltiesOn;
+use crate::rules::movement::hazards::KnownHazards;
+use crate::rules::movement::squeezes::StuckIn;
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::Thrower;
+use crate::schedule::{FactionInitiative, InitiativeSet};
+use delve_ground::grid::path::Path;
+use delve_ground::time::Clock;
+
 pub use commands::{Halt, Move};
 pub use events::{HaltReason, MovementEvent};
 pub use refusals::MoveRefusal;
@@ -28,8 +40,9 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::act::{Refusal, square_of};
-use crate::creature::{ClassLevel, Encumbrance, Equipment, Position, Proficiencies, SavingThrows};
-use crate::creature::Conditions;
+use crate::creature::{
+    ClassLevel, Conditions, Encumbrance, Equipment, Position, Proficiencies, SavingThrows,
+};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::distance::step_feet;
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -43,11 +56,11 @@ mod speeds;
 pub mod squeezes;
 pub use running::RunningTally;
 pub(crate) use running::{after_running, falls_running_into_difficult_terrain, long_runs};
+pub(crate) use speeds::step_cost;
 pub use speeds::{
     EncumbranceBand, Pace, SPEED_TABLE, Speeds, WaterCost, encumbrance_band, path_cost,
     terrain_cost, throw_to_enter,
 };
-pub(crate) use speeds::step_cost;
 
 mod steps;
 use steps::{
@@ -66,7 +79,7 @@ pub struct MoveLimit {
 /// Limits the creature's movement this round to `feet`: the least of every limit set on it
 /// this round holds (a move action spent, then a missile loosed, still leaves it no move).
 pub(crate) fn limit_moves(world: &mut World, who: Entity, feet: u32) {
-    let round = world.resource::<delve_ground::time::Clock>().rounds;
+    let round = world.resource::<Clock>().rounds;
     let feet = world
         .get::<MoveLimit>(who)
         .filter(|l| l.round == round)
@@ -216,7 +229,7 @@ pub(crate) fn order_move(
         knowingly,
         ..Walking::new(path.squares, pace)
     });
-    world.entity_mut(e).remove::<crate::creature::Resting>();
+    world.entity_mut(e).remove::<Resting>();
     Ok(feet)
 }
 
@@ -226,7 +239,7 @@ pub(crate) fn plan_move(
     e: Entity,
     to: GridPos,
     pace: Pace,
-) -> Result<delve_ground::grid::path::Path, Refusal> {
+) -> Result<Path, Refusal> {
     let pos = square_of(world, e)?;
     if let Some(blocked) = world
         .get_resource::<squeezes::WalkBlockers>()
@@ -234,7 +247,7 @@ pub(crate) fn plan_move(
     {
         return Err(blocked);
     }
-    if let Some(below) = world.get::<crate::creature::Below>(e) {
+    if let Some(below) = world.get::<Below>(e) {
         return Err(MoveRefusal::AtTheBottom {
             depth_feet: below.depth_feet,
         }
@@ -285,25 +298,23 @@ impl Plugin for MovementPlugin {
     fn build(&self, app: &mut App) {
         use crate::state::KeepsState;
         // The area's state, kept in every keyframe (`crate::state`).
-        app.keeps_component::<crate::rules::movement::squeezes::StuckIn>()
+        app.keeps_component::<StuckIn>()
             .keeps_component::<crate::rules::movement::ExplorationBenefits>()
             .keeps_component::<crate::rules::movement::Footsteps>()
             .keeps_component::<crate::rules::movement::Mapper>()
             .keeps_component::<crate::rules::movement::MoveLimit>()
             .keeps_component::<crate::rules::movement::MovedThisRound>()
             .keeps_component::<crate::rules::movement::Walking>()
-            .keeps::<crate::rules::movement::hazards::KnownHazards>()
+            .keeps::<KnownHazards>()
             .keeps_component::<crate::rules::movement::running::RunningTally>();
         use crate::rules::acting::ActingRules;
         use crate::rules::areas::RuleArea;
         // Dungeon Delves › Mapping: the mapper's hands are both on the map.
-        app.declare_busy_hands(crate::rules::acting::MAPPING, |world, who| {
-            world.get::<Mapper>(who).is_some()
-        })
-        .declare_no_action(
-            "while running (the Judge's call)",
-            running_under_the_judges_call,
-        );
+        app.declare_busy_hands(MAPPING, |world, who| world.get::<Mapper>(who).is_some())
+            .declare_no_action(
+                "while running (the Judge's call)",
+                running_under_the_judges_call,
+            );
         app.resets::<StepsTaken>().installs_creature(|world, e, _| {
             world.entity_mut(e).insert((
                 MovedThisRound::default(),
@@ -313,14 +324,11 @@ impl Plugin for MovementPlugin {
             ));
         });
         app.init_resource::<StepsTaken>()
-            .init_resource::<crate::creature::ActingOrder>()
+            .init_resource::<ActingOrder>()
             .add_systems(SimRound, start_round.in_set(RoundSet::NewRound))
             .add_systems(SimRound, hazards::mind_the_way.in_set(RoundSet::WayAhead))
             .add_systems(SimRound, walk.in_set(RoundSet::Walking))
-            .add_systems(
-                crate::schedule::FactionInitiative,
-                walk.in_set(crate::schedule::InitiativeSet::Walking),
-            )
+            .add_systems(FactionInitiative, walk.in_set(InitiativeSet::Walking))
             .add_systems(
                 SimRound,
                 record_exploration_benefits.in_set(RoundSet::ExplorationBenefits),
@@ -333,7 +341,7 @@ impl Plugin for MovementPlugin {
 /// running — its walk under way at running speed.
 fn running_under_the_judges_call(world: &World, who: Entity) -> bool {
     world
-        .get_resource::<crate::rules::calls::Judge>()
+        .get_resource::<Judge>()
         .is_some_and(|j| j.0.no_actions_while_running)
         && world
             .get::<Walking>(who)
@@ -372,8 +380,8 @@ fn plan_walk(
     pace: Pace,
     speeds: Option<Speeds>,
     (conditions, saves): (&Conditions, &SavingThrows),
-    way: impl FnOnce() -> Result<delve_ground::grid::path::Path, MoveRefusal>,
-) -> Result<delve_ground::grid::path::Path, MoveRefusal> {
+    way: impl FnOnce() -> Result<Path, MoveRefusal>,
+) -> Result<Path, MoveRefusal> {
     let Some(speeds) = speeds else {
         return Err(MoveRefusal::OverEncumbered);
     };
@@ -445,27 +453,22 @@ pub struct Walker {
     profs: &'static Proficiencies,
     class: &'static ClassLevel,
     footsteps: &'static mut Footsteps,
-    faction: Option<&'static crate::creature::Faction>,
+    faction: Option<&'static Faction>,
     limit: Option<&'static MoveLimit>,
-    swimmer: Option<&'static crate::creature::SwimmingSpeed>,
+    swimmer: Option<&'static SwimmingSpeed>,
 }
 
 /// A creature not walking, as walkers see it.
-type Standing<'a> = (
-    Entity,
-    &'a Position,
-    Option<&'a crate::creature::Faction>,
-    &'a Conditions,
-);
+type Standing<'a> = (Entity, &'a Position, Option<&'a Faction>, &'a Conditions);
 
 /// Who stands where, as walkers move: a creature that is up (not dying or dead) and its faction.
-pub type Occupant = (Entity, GridPos, Option<crate::creature::Faction>);
+pub type Occupant = (Entity, GridPos, Option<Faction>);
 
 /// One square's step of a walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     pub who: Entity,
-    pub faction: Option<crate::creature::Faction>,
+    pub faction: Option<Faction>,
     pub from: GridPos,
     pub to: GridPos,
     /// Walking cautiously, or acrobatically (Tactical Combat › Cautious Movement).
@@ -486,9 +489,9 @@ pub struct StepsTaken {
 /// and it is where the walk would end (creatures pass their allies but do not share a square).
 fn barred(
     occupants: &[Occupant],
-    factions: &crate::creature::Factions,
+    factions: &Factions,
     who: Entity,
-    mine: Option<crate::creature::Faction>,
+    mine: Option<Faction>,
     to: GridPos,
     last: bool,
 ) -> Option<HaltReason> {
@@ -506,18 +509,18 @@ fn barred(
 /// acting order (whose initiative it is in a battle), the situational penalties, and squeezing.
 #[derive(SystemParam)]
 pub struct StepRules<'w> {
-    pub tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
-    pub acting: Res<'w, crate::creature::ActingOrder>,
-    pub penalties_on: Option<Res<'w, crate::rules::modules::SituationalPenaltiesOn>>,
+    pub tactical: Option<Res<'w, TacticalCombat>>,
+    pub acting: Res<'w, ActingOrder>,
+    pub penalties_on: Option<Res<'w, SituationalPenaltiesOn>>,
     pub squeezing: Option<Res<'w, squeezes::Squeezes>>,
 }
 
 /// Each round, every walker spends its pace's feet on steps along its path.
 pub fn walk(
     mut table: Table,
-    factions: Option<Res<crate::creature::Factions>>,
+    factions: Option<Res<Factions>>,
     mut walkers: Query<Walker>,
-    standing: Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
+    standing: Query<Standing, (With<Creature>, Without<Walking>)>,
     mut taken: ResMut<StepsTaken>,
     rules: StepRules,
     mut commands: Commands,
@@ -525,7 +528,7 @@ pub fn walk(
     let round = table.clock.rounds;
     // Dungeon Delves › Squeezing, as the squeezing rules register it (none: no squeezes).
     let squeeze_on = squeezes::Squeezes::on(rules.squeezing.as_deref());
-    let no_factions = crate::creature::Factions::default();
+    let no_factions = Factions::default();
     let factions = factions.as_deref().unwrap_or(&no_factions);
     let mut occupants = occupants(&standing, &walkers);
     taken.start.clone_from(&occupants);
@@ -624,7 +627,7 @@ pub fn walk(
             && falls_running_into_difficult_terrain(
                 &table.grid,
                 (&mut table.dice, &mut table.log, round),
-                crate::rules::throws::Thrower::new(name, &conditions, rules.tactical.as_deref()),
+                Thrower::new(name, &conditions, rules.tactical.as_deref()),
                 (saves, profs, class),
                 &mut steps,
             );

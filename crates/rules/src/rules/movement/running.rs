@@ -1,18 +1,20 @@
 //! Running (Dungeon Delves › Speed and Distance): a fall on difficult terrain, disorder, and long
 //! runs that wind the runner (Paralysis saves after 10 ± CON modifier rounds).
 
-use crate::creature::{Abilities, ClassLevel, Proficiencies, SavingThrows};
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::{Skill, Thrower};
+
+use crate::creature::{
+    Abilities, ClassLevel, ConditionEnd, Conditions, Proficiencies, SavingThrows,
+};
 use crate::rules::abilities::delve_modifier;
 use crate::rules::conditions::gain_condition;
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use bevy::prelude::*;
 
 use super::speeds::{Pace, is_difficult};
 use super::walking::Walking;
 use crate::rules::movement::MovedThisRound;
-use crate::rules::throws::ThrowAt;
-use crate::rules::throws::{ThrowKind, throw_logged};
+use crate::rules::throws::{ThrowAt, ThrowKind, throw_logged};
 use delve_ground::dice::{Dice, Modifier};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, Proficiency, SaveCategory};
@@ -33,7 +35,7 @@ pub struct RunningTally {
 pub(crate) fn falls_running_into_difficult_terrain(
     grid: &DungeonGrid,
     (dice, log, round): (&mut Dice, &mut EventLog, u64),
-    thrower: crate::rules::throws::Thrower,
+    thrower: Thrower,
     (saves, profs, class): (&SavingThrows, &Proficiencies, &ClassLevel),
     steps: &mut Vec<(GridPos, u32, bool)>,
 ) -> bool {
@@ -55,7 +57,7 @@ pub(crate) fn falls_running_into_difficult_terrain(
         ThrowAt { dice, log, round },
         thrower,
         ThrowKind::Save,
-        crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
+        Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
         what,
         mods,
         target,
@@ -131,7 +133,7 @@ pub(crate) fn long_runs(
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut runners: Query<Runner>,
-    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
+    tactical: Option<Res<TacticalCombat>>,
     mut commands: Commands,
 ) {
     let round = clock.rounds;
@@ -166,7 +168,7 @@ pub(crate) fn long_runs(
             mods.push(Modifier::new(4, "Endurance"));
         }
         let what = format!("Paralysis save after {rounds} rounds of running");
-        let thrower = crate::rules::throws::Thrower::new(name, &conditions, tactical.as_deref());
+        let thrower = Thrower::new(name, &conditions, tactical.as_deref());
         if !throw_logged(
             ThrowAt {
                 dice: &mut dice,
@@ -175,7 +177,7 @@ pub(crate) fn long_runs(
             },
             thrower,
             ThrowKind::Save,
-            crate::rules::throws::Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
+            Skill::Save(delve_ground::level::schema::SaveCategory::Paralysis),
             what,
             mods,
             target,

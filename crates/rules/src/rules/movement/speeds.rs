@@ -1,17 +1,17 @@
 //! Speeds (Dungeon Delves › Speed and Distance; RULINGS › Encumbrance and speed): the three
 //! paces, the speed table by encumbrance, and what terrain costs to cross.
 
+use crate::creature::SwimmingSpeed;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::creature::Conditions;
 use delve_ground::grid::distance::step_feet;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain, WaterDepth};
 use delve_ground::level::SpeedBasis;
 use delve_ground::level::schema::ConditionKind;
-use delve_ground::grid::WaterDepth;
-use delve_ground::grid::Terrain;
 use delve_ground::time::ROUNDS_PER_TURN;
 
 /// The three basic speeds (Dungeon Delves › Speed and Distance).
@@ -215,7 +215,7 @@ impl WaterCost {
     }
 
     /// The cost for a creature of these speeds and this swimming speed, if any.
-    pub fn of(basis: SpeedBasis, swim: Option<&crate::creature::SwimmingSpeed>) -> Self {
+    pub fn of(basis: SpeedBasis, swim: Option<&SwimmingSpeed>) -> Self {
         match (swim, Speeds::from_basis(basis)) {
             (Some(s), Some(speeds)) if s.0 > 0 => Self((speeds.running * 10).div_ceil(s.0).max(1)),
             _ => Self::default(),

@@ -2,11 +2,12 @@
 //! movement names none of them): the way into a squeeze, as the squeezing rules register it
 //! (`rules::caving`: Dungeon Delves › Squeezing), and what forbids setting off at all (a climb).
 
+use crate::rules::tactical::TacticalCombat;
+
 use bevy::prelude::*;
 
 use crate::act::Refusal;
-use crate::creature::{Encumbrance, Proficiencies};
-use crate::creature::Conditions;
+use crate::creature::{Conditions, Encumbrance, Proficiencies};
 use crate::state::KeepsState;
 use delve_ground::dice::Dice;
 use delve_ground::grid::{DungeonGrid, GridPos};
@@ -92,7 +93,7 @@ impl StuckIn {
 pub type SqueezeOn = fn(
     &DungeonGrid,
     (&mut Dice, &mut EventLog, u64),
-    (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    (Option<&TacticalCombat>, bool),
     SqueezingMover,
 ) -> SqueezedOn;
 
@@ -112,7 +113,7 @@ impl Squeezes {
 fn no_squeezes(
     _: &DungeonGrid,
     _: (&mut Dice, &mut EventLog, u64),
-    _: (Option<&crate::rules::tactical::TacticalCombat>, bool),
+    _: (Option<&TacticalCombat>, bool),
     _: SqueezingMover,
 ) -> SqueezedOn {
     SqueezedOn::Moves

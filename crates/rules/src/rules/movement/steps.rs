@@ -1,12 +1,17 @@
 //! The walk's steps in a round: the feet to spend, who stands in the way, the steps taken, and how the walk ended (Dungeon Delves › Movement).
 
+use crate::creature::{Creature, Faction, Factions};
+use delve_ground::grid::terrain::Terrain;
+
 use crate::creature::Conditions;
 use bevy::prelude::*;
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::ConditionKind;
 
-use super::{Footsteps, MoveLimit, Occupant, Standing, Step, StepsTaken, Walker, Walking, barred};
-use super::{HaltReason, MovementEvent, Speeds, WaterCost, step_cost};
+use super::{
+    Footsteps, HaltReason, MoveLimit, MovementEvent, Occupant, Speeds, Standing, Step, StepsTaken,
+    Walker, Walking, WaterCost, barred, step_cost,
+};
 
 /// How a walk ended this round, if it did: halted by a fall running, or by what barred it, or
 /// arrived.
@@ -29,7 +34,7 @@ pub(super) fn walk_ended(
 /// Who stands where as the round's walking begins: every creature up (not dying or dead), in
 /// entity order, whatever order the world stores them in (a restored keyframe's differs).
 pub(super) fn occupants(
-    standing: &Query<Standing, (With<crate::creature::Creature>, Without<Walking>)>,
+    standing: &Query<Standing, (With<Creature>, Without<Walking>)>,
     walkers: &Query<Walker>,
 ) -> Vec<Occupant> {
     let up = |c: &Conditions| !c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead);
@@ -53,7 +58,7 @@ pub(super) fn occupants(
 /// walk advanced. The feet walked.
 pub(super) fn take_the_steps(
     steps: &[(GridPos, u32, bool)],
-    (entity, faction): (Entity, Option<crate::creature::Faction>),
+    (entity, faction): (Entity, Option<Faction>),
     (w, at, footsteps): (&mut Walking, &mut GridPos, &mut Footsteps),
     (occupants, taken): (&mut [Occupant], &mut StepsTaken),
 ) -> u32 {
@@ -109,7 +114,7 @@ pub(super) fn mouth_taken(
 ) -> bool {
     squares
         .iter()
-        .position(|&p| grid.terrain(p) == Some(delve_ground::grid::terrain::Terrain::Squeeze))
+        .position(|&p| grid.terrain(p) == Some(Terrain::Squeeze))
         .is_some_and(|n| {
             n > 0
                 && occupants
@@ -122,8 +127,8 @@ pub(super) fn mouth_taken(
 /// allies but does not end its move on another's square: it stops before, and keeps the feet
 /// for the next round.
 pub(super) fn stop_short_of_others(
-    (grid, occupants, factions): (&DungeonGrid, &[Occupant], &crate::creature::Factions),
-    (entity, faction): (Entity, Option<crate::creature::Faction>),
+    (grid, occupants, factions): (&DungeonGrid, &[Occupant], &Factions),
+    (entity, faction): (Entity, Option<Faction>),
     w: &Walking,
     (steps, banked, water): (&mut Vec<(GridPos, u32, bool)>, &mut u32, WaterCost),
 ) -> Option<HaltReason> {

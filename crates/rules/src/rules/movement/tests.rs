@@ -2,9 +2,8 @@
 
 use super::running::rounds_before_saves;
 use super::*;
+use delve_ground::grid::{Terrain, WaterDepth};
 use delve_ground::level::SpeedBasis;
-use delve_ground::grid::WaterDepth;
-use delve_ground::grid::Terrain;
 
 /// Speed and Distance: 5-10-5 diagonals; rubble costs double (the path's cost is what a
 /// walker spends, and what the window's preview shows).

@@ -1,5 +1,8 @@
 //! The party's commands (Dungeon Delves › Marching Order, Rest, Mapping).
 
+use crate::act::Common;
+use crate::rules::acting::Cost;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -55,8 +58,8 @@ impl Act for MoveParty {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -79,8 +82,8 @@ impl Act for RestParty {
         Some(Activity::Resting)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -103,8 +106,8 @@ impl Act for MarchingOrder {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -130,8 +133,8 @@ impl Act for Mapper {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -163,12 +166,12 @@ impl Act for TakeFrom {
         None
     }
 
-    fn common(&self) -> Option<crate::act::Common> {
-        Some(crate::act::Common::TakeGear)
+    fn common(&self) -> Option<Common> {
+        Some(Common::TakeGear)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -208,8 +211,8 @@ impl Act for Autonomy {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

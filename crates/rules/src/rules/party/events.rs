@@ -1,5 +1,9 @@
 //! What the party's marching puts in the log.
 
+use crate::rules::light::LightDescription;
+use delve_ground::level::schema::Gear;
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -32,8 +36,8 @@ pub enum PartyEvent {
     TookFrom {
         who: String,
         from: String,
-        gear: Vec<delve_ground::level::schema::Gear>,
-        lights: Vec<crate::rules::light::LightDescription>,
+        gear: Vec<Gear>,
+        lights: Vec<LightDescription>,
     },
     /// A party left the level at `at`, leaving those down behind.
     LeftTheLevel {
@@ -52,8 +56,8 @@ pub enum PartyEvent {
 }
 
 impl LogEvent for PartyEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Moves
+    fn kind(&self) -> LogKind {
+        LogKind::Moves
     }
 
     fn who(&self) -> Option<&str> {

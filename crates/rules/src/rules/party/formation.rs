@@ -1,7 +1,13 @@
 //! The party's formation (Dungeon Delves › Marching Order): the passage's width sets how many walk abreast, the leader's trail is where the others walk, and the followers take their places behind it each round, squeezing and running as walkers do.
 
-use crate::creature::{ClassLevel, Encumbrance, Faction, Position, Proficiencies, SavingThrows};
-use crate::creature::Conditions;
+use crate::creature::{Below, SwimmingSpeed};
+use crate::rules::movement::hazards::KnownHazards;
+use crate::rules::movement::{Footsteps, WaterCost};
+use delve_ground::grid::{Terrain, WaterDepth};
+
+use crate::creature::{
+    ClassLevel, Conditions, Encumbrance, Faction, Position, Proficiencies, SavingThrows,
+};
 use crate::rules::movement::squeezes::{SqueezedOn, Squeezes, SqueezingMover};
 use crate::rules::movement::{
     MovedThisRound, Pace, Speeds, StepRules, Walking, after_running,
@@ -71,12 +77,7 @@ pub(super) fn formation_slots(
                 let across = (-dir.1, dir.0);
                 // (Not into water over the head beside a trail that keeps out of it: the second
                 // column walks where the leader walked, not where it would have to swim.)
-                let deep = |p: GridPos| {
-                    grid.terrain(p)
-                        == Some(delve_ground::grid::Terrain::Water(
-                            delve_ground::grid::WaterDepth::Deep,
-                        ))
-                };
+                let deep = |p: GridPos| grid.terrain(p) == Some(Terrain::Water(WaterDepth::Deep));
                 [1, -1]
                     .into_iter()
                     .map(|s| GridPos::new(base.x + s * across.0, base.y + s * across.1))
@@ -90,7 +91,7 @@ pub(super) fn formation_slots(
 }
 
 pub(super) type Member<'a> = (
-    &'a mut crate::rules::movement::Footsteps,
+    &'a mut Footsteps,
     &'a Name,
     &'a mut Position,
     &'a Encumbrance,
@@ -101,8 +102,8 @@ pub(super) type Member<'a> = (
         &'a SavingThrows,
         &'a Proficiencies,
         &'a ClassLevel,
-        Has<crate::creature::Below>,
-        Option<&'a crate::creature::SwimmingSpeed>,
+        Has<Below>,
+        Option<&'a SwimmingSpeed>,
     ),
 );
 
@@ -115,7 +116,7 @@ pub(super) type Leader<'a> = (&'a Position, Option<&'a Walking>, Option<&'a Fact
 pub(super) struct Keeping<'w, 's> {
     staying: Query<'w, 's, (), With<StayingBehind>>,
     own_way: Query<'w, 's, (), (With<Walking>, With<Following>)>,
-    hazards: Option<Res<'w, crate::rules::movement::hazards::KnownHazards>>,
+    hazards: Option<Res<'w, KnownHazards>>,
 }
 
 /// After the leader has walked, the followers take their places behind it.
@@ -131,7 +132,7 @@ pub(super) fn keep_formation(
     let round = table.clock.rounds;
     let grid: &DungeonGrid = &table.grid;
     let squeeze_on = Squeezes::on(rules.squeezing.as_deref());
-    let no_hazards = crate::rules::movement::hazards::KnownHazards::default();
+    let no_hazards = KnownHazards::default();
     let hazards = keeping.hazards.as_deref().unwrap_or(&no_hazards);
     for party in &mut parties.0 {
         let (Some(pace), Some(leader)) = (party.pace, party.leader()) else {
@@ -180,12 +181,7 @@ pub(super) fn keep_formation(
                 }
             })
             .collect();
-        let deep = |p: GridPos| {
-            grid.terrain(p)
-                == Some(delve_ground::grid::Terrain::Water(
-                    delve_ground::grid::WaterDepth::Deep,
-                ))
-        };
+        let deep = |p: GridPos| grid.terrain(p) == Some(Terrain::Water(WaterDepth::Deep));
         // Whether every follower stands at its place (or cannot get nearer), and whether any
         // moved: the march ends once the party has closed up behind a leader who stopped.
         let (mut closed_up, mut moved_any) = (true, false);
@@ -234,7 +230,7 @@ pub(super) fn keep_formation(
                 1,
                 &mut follow.banked_tenths,
                 &mut odd,
-                crate::rules::movement::WaterCost::of(enc.0, rolls.4),
+                WaterCost::of(enc.0, rolls.4),
             )
             .steps;
             // Dungeon Delves › Squeezing: followers squeeze through as walkers do.

@@ -3,6 +3,11 @@
 //! those it passes each step back one place — in a corridor one square wide the thief comes
 //! forward to the lock and the fighter makes way, in one order, not by hand.
 
+use crate::creature::Below;
+use crate::rules::acting::Cost;
+use delve_ground::log::EventLog;
+use delve_ground::time::Clock;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -14,8 +19,7 @@ use super::parties::{Following, Parties};
 use super::refusals::PartyRefusal;
 use super::staying::StayingBehind;
 use crate::act::{Act, Activity, AnyAct, Choice, Concern, Refusal};
-use crate::creature::{Encumbrance, Position};
-use crate::creature::Conditions;
+use crate::creature::{Conditions, Encumbrance, Position};
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::log::log_in;
@@ -39,8 +43,8 @@ impl Act for ToTheFront {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::MOVEMENT
+    fn cost(&self) -> Cost {
+        Cost::MOVEMENT
     }
 
     fn who(&self) -> &str {
@@ -55,11 +59,11 @@ impl Act for ToTheFront {
             .of(who)
             .map(|p| p.name.clone())
             .ok_or(PartyRefusal::NotInAParty)?;
-        let round = world.resource::<delve_ground::time::Clock>().rounds;
+        let round = world.resource::<Clock>().rounds;
         for &(e, from, to, feet) in &moves {
             world.get_mut::<Position>(e).expect("a member stands").0 = to;
             let name = crate::creature::name_of(world, e);
-            world.resource_scope(|world, mut log: Mut<delve_ground::log::EventLog>| {
+            world.resource_scope(|world, mut log: Mut<EventLog>| {
                 if let Some(mut moved) = world.get_mut::<MovedThisRound>(e) {
                     moved.record(&mut log, round, &name, Pace::Combat, (from, to), feet);
                 }
@@ -127,7 +131,7 @@ fn the_moves(world: &World, who: Entity) -> Result<Vec<(Entity, GridPos, GridPos
             let free = world
                 .get::<Conditions>(e)
                 .is_some_and(|c| free_to_follow(c, false))
-                && world.get::<crate::creature::Below>(e).is_none();
+                && world.get::<Below>(e).is_none();
             if !free {
                 return Err(PartyRefusal::CannotStepAside { name }.into());
             }

@@ -3,6 +3,11 @@
 //! within 10' of it. Those down are left behind unless carried. The delve is then over (the
 //! policy area tells how it went: `policy::party::solo`).
 
+use crate::act::Unable;
+use crate::creature::{Conditions, Position};
+use crate::rules::acting::Cost;
+use delve_ground::grid::DungeonGrid;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -47,16 +52,14 @@ fn at_the_way_out(world: &World, who: Entity) -> Result<(String, GridPos, Vec<En
     if party.left {
         return Err(PartyRefusal::AlreadyLeft.into());
     }
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
-    let square = |e: Entity| world.get::<crate::creature::Position>(e).map(|p| p.0);
+    let scale = world.resource::<DungeonGrid>().scale_feet();
+    let square = |e: Entity| world.get::<Position>(e).map(|p| p.0);
     let up = |e: Entity| {
         world
-            .get::<crate::creature::Conditions>(e)
+            .get::<Conditions>(e)
             .is_some_and(|c| !crate::rules::conditions::is_down(c))
     };
-    let here = square(who).ok_or(crate::act::Unable::NoSquare)?;
+    let here = square(who).ok_or(Unable::NoSquare)?;
     let Some(out) = way_out(&party)
         .into_iter()
         .min_by_key(|&o| o.chebyshev(here))
@@ -88,8 +91,8 @@ impl Act for Leave {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

@@ -7,6 +7,14 @@ mod commands;
 pub mod events;
 mod parties;
 mod refusals;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::creature::{Below, Equipment, Proficiencies, Resting, SavingThrows};
+use crate::rules::areas::Rank;
+use crate::rules::light::{CarriedBy, LightSource};
+use crate::rules::movement::MoveRefusal;
+use crate::schedule::{FactionInitiative, InitiativeSet};
+use delve_ground::level::{Goal, Level};
+
 pub use commands::{
     Autonomy, Mapper, MarchingOrder, MoveParty, PartyMindHandler, RestParty, TakeFrom,
 };
@@ -17,10 +25,10 @@ pub use refusals::PartyRefusal;
 use bevy::prelude::*;
 
 use crate::act::{Refusal, Unable};
-use crate::creature::{ActingOrder, CreatureIndex, Encumbrance, Faction, Position};
+use crate::creature::{
+    ActingOrder, ConditionEnd, Conditions, CreatureIndex, Encumbrance, Faction, Position,
+};
 use crate::rules::conditions::{gain_condition, lose_condition};
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use crate::rules::movement::{Pace, Speeds, Walking};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::grid::GridPos;
@@ -49,10 +57,10 @@ impl Plugin for PartyPlugin {
             .keeps_component::<StayingBehind>();
         use crate::rules::areas::RuleArea;
         app.installs_after_creatures(install_parties)
-            .offers(crate::rules::areas::Rank::AtHand, take_from_choices)
-            .offers(crate::rules::areas::Rank::Party, front::front_choices)
-            .offers(crate::rules::areas::Rank::Party, staying::staying_choices)
-            .offers(crate::rules::areas::Rank::Party, leaving::leaving_choices);
+            .offers(Rank::AtHand, take_from_choices)
+            .offers(Rank::Party, front::front_choices)
+            .offers(Rank::Party, staying::staying_choices)
+            .offers(Rank::Party, leaving::leaving_choices);
         app.init_resource::<Parties>()
             .init_resource::<ActingOrder>()
             .add_systems(SimRound, keep_formation.in_set(RoundSet::Formation))
@@ -61,8 +69,8 @@ impl Plugin for PartyPlugin {
                 winded_parties_stop_running.in_set(RoundSet::PartyPace),
             )
             .add_systems(
-                crate::schedule::FactionInitiative,
-                keep_formation.in_set(crate::schedule::InitiativeSet::Formation),
+                FactionInitiative,
+                keep_formation.in_set(InitiativeSet::Formation),
             );
     }
 }
@@ -136,11 +144,11 @@ pub(crate) fn order_party_move(
         // Every member runs by the running rules: a winded one cannot run, nor one without the
         // Paralysis save running calls for.
         if pace == Pace::Running {
-            let saves = world.get::<crate::creature::SavingThrows>(m);
+            let saves = world.get::<SavingThrows>(m);
             let why = if cond.has(ConditionKind::Winded) {
-                Some(crate::rules::movement::MoveRefusal::WindedCannotRun)
+                Some(MoveRefusal::WindedCannotRun)
             } else if !saves.is_some_and(|s| s.0.contains_key(&SaveCategory::Paralysis)) {
-                Some(crate::rules::movement::MoveRefusal::NoParalysisSave)
+                Some(MoveRefusal::NoParalysisSave)
             } else {
                 None
             };
@@ -168,7 +176,7 @@ pub(crate) fn order_party_move(
         .ok_or(Unable::NoSquare)?;
     for &m in &party.marching_order[1..] {
         world.entity_mut(m).remove::<Walking>();
-        world.entity_mut(m).remove::<crate::creature::Resting>();
+        world.entity_mut(m).remove::<Resting>();
     }
     let p = world
         .resource_mut::<Parties>()
@@ -219,7 +227,7 @@ pub(crate) fn rest_party(world: &mut World, party: &str) -> Result<(), Refusal> 
             continue;
         }
         let endurance = world
-            .get::<crate::creature::Proficiencies>(e)
+            .get::<Proficiencies>(e)
             .is_some_and(|p| !crate::rules::rest::needs_rest(p));
         if endurance {
             world.entity_mut(e).remove::<Walking>();
@@ -312,7 +320,7 @@ pub(crate) fn set_mapper(
 /// The mapper's marker and its vulnerability.
 /// The level's parties: each faction with a marching order, its leader first and the rest
 /// following; its mapper, if it names one.
-fn install_parties(world: &mut World, level: &delve_ground::level::Level) {
+fn install_parties(world: &mut World, level: &Level) {
     let index = world.resource::<crate::creature::CreatureIndex>();
     let spawned: Vec<Option<Entity>> = level
         .creatures
@@ -349,7 +357,7 @@ fn install_parties(world: &mut World, level: &delve_ground::level::Level) {
             pace: None,
             way_in,
             exit: match level.goal {
-                delve_ground::level::Goal::Exit(p) => Some(p),
+                Goal::Exit(p) => Some(p),
                 _ => None,
             },
             left: false,
@@ -369,7 +377,7 @@ fn install_parties(world: &mut World, level: &delve_ground::level::Level) {
 fn make_mapper(world: &mut World, e: Entity) {
     let round = world.resource::<Clock>().rounds;
     let proficient = world
-        .get::<crate::creature::Proficiencies>(e)
+        .get::<Proficiencies>(e)
         .is_some_and(|p| p.has(Proficiency::Mapping));
     let name = crate::creature::name_of(world, e);
     world
@@ -417,13 +425,13 @@ fn unmake_mapper(world: &mut World, e: Entity) {
 /// has something to take, is offered as `take_from` would carry it out. (A companion up may
 /// hand over its gear too, by the same command; that is not offered, as it would stand in
 /// every list of a party walking together.)
-fn take_from_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn take_from_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let (Ok(here), Some(name)) = (crate::act::square_of(world, who), world.get::<Name>(who)) else {
         return Vec::new();
     };
-    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
+    let depth = |e: Entity| world.get::<Below>(e).map(|b| b.depth_feet);
     let carries_light = |e: Entity| {
-        delve_ground::query_cache::read_query(world, |q: Query<&crate::rules::light::CarriedBy>| {
+        delve_ground::query_cache::read_query(world, |q: Query<&CarriedBy>| {
             q.iter().any(|c| c.0 == e)
         })
         .unwrap_or(false)
@@ -443,10 +451,7 @@ fn take_from_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, cr
                 && depth(e) == depth(who)
         })
         .filter(|&(_, &e)| {
-            world
-                .get::<crate::creature::Equipment>(e)
-                .is_some_and(|g| !g.0.is_empty())
-                || carries_light(e)
+            world.get::<Equipment>(e).is_some_and(|g| !g.0.is_empty()) || carries_light(e)
         })
         .map(|(n, &e)| (e, n.clone()))
         .collect();
@@ -454,13 +459,13 @@ fn take_from_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, cr
     fallen
         .into_iter()
         .map(|(_, from)| {
-            let take = crate::act::AnyAct::from(TakeFrom {
+            let take = AnyAct::from(TakeFrom {
                 who: name.to_string(),
                 from: from.clone(),
             });
             let way = format!("take {from}'s gear");
-            let choice = crate::act::Choice::new(&way, "1 round", None, "and lights", take);
-            (crate::act::Concern::Creature(from), choice)
+            let choice = Choice::new(&way, "1 round", None, "and lights", take);
+            (Concern::Creature(from), choice)
         })
         .collect()
 }
@@ -482,11 +487,11 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
     if here.chebyshev(there) > 1 {
         return Err(PartyRefusal::NotBeside { name: from_name }.into());
     }
-    let depth = |e: Entity| world.get::<crate::creature::Below>(e).map(|b| b.depth_feet);
+    let depth = |e: Entity| world.get::<Below>(e).map(|b| b.depth_feet);
     if depth(who) != depth(from) {
         return Err(PartyRefusal::NotAtTheSameDepth { name: from_name }.into());
     }
-    let mut q = world.query::<(Entity, &crate::rules::light::CarriedBy)>();
+    let mut q = world.query::<(Entity, &CarriedBy)>();
     let mut lights: Vec<Entity> = q
         .iter(world)
         .filter(|(_, c)| c.0 == from)
@@ -494,7 +499,7 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
         .collect();
     lights.sort();
     let gear = world
-        .get_mut::<crate::creature::Equipment>(from)
+        .get_mut::<Equipment>(from)
         .map(|mut g| std::mem::take(&mut g.0))
         .unwrap_or_default();
     if gear.is_empty() && lights.is_empty() {
@@ -502,19 +507,15 @@ pub(crate) fn take_from(world: &mut World, who: Entity, from: Entity) -> Result<
     }
     let mut described = Vec::new();
     for &l in &lights {
-        world
-            .entity_mut(l)
-            .insert(crate::rules::light::CarriedBy(who));
-        if let Some(source) = world.get::<crate::rules::light::LightSource>(l) {
+        world.entity_mut(l).insert(CarriedBy(who));
+        if let Some(source) = world.get::<LightSource>(l) {
             described.push(crate::rules::light::described(source));
         }
     }
-    match world.get_mut::<crate::creature::Equipment>(who) {
+    match world.get_mut::<Equipment>(who) {
         Some(mut mine) => mine.0.extend(gear.iter().cloned()),
         None => {
-            world
-                .entity_mut(who)
-                .insert(crate::creature::Equipment(gear.clone()));
+            world.entity_mut(who).insert(Equipment(gear.clone()));
         }
     }
     let name = crate::creature::name_of(world, who);

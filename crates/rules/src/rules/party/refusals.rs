@@ -1,5 +1,7 @@
 //! Why a party command is refused.
 
+use crate::rules::movement::MoveRefusal;
+
 use std::fmt;
 
 use crate::act::Reason;
@@ -23,7 +25,7 @@ pub enum PartyRefusal {
     /// the party (Dungeon Delves › Running).
     MemberCannot {
         name: String,
-        why: crate::rules::movement::MoveRefusal,
+        why: MoveRefusal,
     },
     /// Gear is taken from the fallen, or from a companion.
     NeitherDownNorCompanion {

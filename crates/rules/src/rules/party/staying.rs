@@ -4,6 +4,8 @@
 //! splits this way to send some of it where the others cannot go (a shaft only its climbers
 //! can climb) while the rest wait.
 
+use crate::rules::acting::Cost;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -44,8 +46,8 @@ impl Act for StayBehind {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

@@ -6,6 +6,18 @@
 //! combat speed; "reach (5 meters)" is 15 feet.
 
 pub mod events;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::creature::{ActingOrder, Creature, Factions, SwimmingSpeed};
+use crate::rules::areas::{Rank, RuleArea};
+use crate::rules::calls::{Judge, JudgeSettings};
+use crate::rules::modules::RuleModule;
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::Skill;
+use crate::schedule::{RoundSet, SimRound};
+use delve_ground::level::JudgeCalls;
+use delve_ground::level::schema::{JudgeModifier, JudgeModifiers};
+use delve_ground::time::Clock;
+
 pub use events::PenaltyEvent;
 
 use bevy::prelude::*;
@@ -14,15 +26,12 @@ use crate::act::{Act, Activity, Reason, Refusal, creature, square_of};
 use crate::rules::throws::ThrowKind;
 use delve_ground::query_cache::read_query;
 
-use crate::creature::{Encumbrance, Faction, Position};
-use crate::creature::Conditions;
+use crate::creature::{Conditions, Encumbrance, Faction, Position};
 use crate::rules::light::LightLevel;
 use crate::rules::movement::{MovedThisRound, Pace, Speeds};
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain, WaterDepth};
 use delve_ground::level::schema::{ConditionKind, LightKind};
-use delve_ground::grid::WaterDepth;
-use delve_ground::grid::Terrain;
 
 /// Reach: 5 meters, taken as 15 feet.
 pub const REACH_FEET: f32 = 15.0;
@@ -191,7 +200,7 @@ pub(crate) fn sight_penalties(
         .collect();
     mods.extend(crate::rules::calls::judge_modifier(
         world,
-        delve_ground::level::schema::JudgeModifier::FogAndCrowds,
+        JudgeModifier::FogAndCrowds,
         Some(at),
         &[],
     ));
@@ -235,10 +244,7 @@ pub const DISTRACTION_BLINDS_ROUNDS: u64 = 3;
 /// Rounds a failed distraction throw blinds for, given its natural die: three, doubled on a
 /// natural 1 with the tactical rules on (Tactical Combat › Natural 20 and Natural 1: "a natural
 /// 1 on a save doubles … the duration of effects").
-fn distraction_blinds_rounds(
-    natural: u32,
-    tactical: Option<&crate::rules::tactical::TacticalCombat>,
-) -> u64 {
+fn distraction_blinds_rounds(natural: u32, tactical: Option<&TacticalCombat>) -> u64 {
     if natural == 1 && tactical.is_some_and(|t| t.natural_20_and_1) {
         2 * DISTRACTION_BLINDS_ROUNDS
     } else {
@@ -251,13 +257,13 @@ fn distraction_blinds_rounds(
 /// Returns the rounds it is blinded for, or `None` if it looked away in time.
 fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Option<u64> {
     use crate::creature::Abilities;
-    use crate::rules::conditions::gain_condition;
     use crate::creature::ConditionEnd;
+    use crate::rules::conditions::gain_condition;
     use delve_ground::log::EventLog;
     let str_mod = world
         .get::<Abilities>(target)
         .map_or(0, |a| crate::rules::abilities::delve_modifier(a.0.str));
-    let round = world.resource::<delve_ground::time::Clock>().rounds;
+    let round = world.resource::<Clock>().rounds;
     let name = crate::creature::name_of(world, target);
     let what = format!("Strength resistance against a {kind:?}'s glare");
     let mods = vec![Modifier::new(str_mod, "Strength")];
@@ -265,7 +271,7 @@ fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Opt
         world,
         target,
         ThrowKind::Save,
-        crate::rules::throws::Skill::StrengthResistance,
+        Skill::StrengthResistance,
         what,
         mods,
         number,
@@ -273,18 +279,11 @@ fn glare(world: &mut World, target: Entity, kind: LightKind, number: i32) -> Opt
     if throw.success {
         return None;
     }
-    let rounds = distraction_blinds_rounds(
-        throw.natural,
-        world.get_resource::<crate::rules::tactical::TacticalCombat>(),
-    );
+    let rounds = distraction_blinds_rounds(throw.natural, world.get_resource::<TacticalCombat>());
     // "For three rounds": three of its initiatives (its faction acted already: a round more).
     let acted = world
         .get::<crate::creature::Faction>(target)
-        .is_some_and(|&f| {
-            world
-                .resource::<crate::creature::ActingOrder>()
-                .has_acted(f)
-        });
+        .is_some_and(|&f| world.resource::<ActingOrder>().has_acted(f));
     let ends = ConditionEnd::EndOfRound(round + rounds - 1 + u64::from(acted));
     world.resource_scope(|world, mut log: Mut<EventLog>| {
         if let Some(mut c) = world.get_mut::<Conditions>(target) {
@@ -315,7 +314,7 @@ pub fn unexpected_lights(world: &mut World) {
     use crate::creature::Faction;
     use crate::rules::light::{CarriedBy, LightMap, LightSource};
     if !world
-        .get_resource::<crate::rules::calls::Judge>()
+        .get_resource::<Judge>()
         .is_some_and(|j| j.unexpected_lights)
     {
         return;
@@ -339,7 +338,7 @@ pub fn unexpected_lights(world: &mut World) {
         &Conditions,
         Option<&Faction>,
         Option<&LightsInView>,
-    ), With<crate::creature::Creature>>();
+    ), With<Creature>>();
     let w: &World = world;
     let grid = w.resource::<DungeonGrid>();
     let light_map = w.resource::<LightMap>();
@@ -440,7 +439,7 @@ fn dazzle(world: &mut World, who: Entity, target: Entity, focused: bool) -> Resu
 /// Dazzling is offered to one carrying a lit light with a distraction number, against each
 /// hostile creature it is aware of that stands in the dark and can see it (Situational
 /// Penalties › Light distraction), plainly and focused where the light has a number for it.
-fn dazzle_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn dazzle_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     use crate::rules::light::{CarriedBy, LightMap, LightSource};
     let Some(name) = world.get::<Name>(who) else {
         return Vec::new();
@@ -458,7 +457,7 @@ fn dazzle_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate
     };
     let grid = world.resource::<DungeonGrid>();
     let light = world.resource::<LightMap>();
-    let factions = world.resource::<crate::creature::Factions>();
+    let factions = world.resource::<Factions>();
     let mut targets: Vec<(String, Entity)> = read_query(
         world,
         |q: Query<(Entity, &Name, &Faction, &Position, &Conditions)>| {
@@ -484,15 +483,15 @@ fn dazzle_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate
             let Some(number) = distraction_target(kind, focused) else {
                 continue;
             };
-            let dazzle = crate::act::AnyAct::from(Dazzle {
+            let dazzle = AnyAct::from(Dazzle {
                 who: name.to_string(),
                 target: target.clone(),
                 focused,
             });
             let note = format!("{kind:?} turned on it: distraction number {number}");
             out.push((
-                crate::act::Concern::Creature(target.clone()),
-                crate::act::Choice::new(way, "its action", None, &note, dazzle),
+                Concern::Creature(target.clone()),
+                Choice::new(way, "its action", None, &note, dazzle),
             ));
         }
     }
@@ -595,29 +594,22 @@ pub struct SituationalPenalties;
 impl Plugin for SituationalPenalties {
     fn build(&self, app: &mut App) {
         use crate::state::KeepsState;
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Fight,
-            dazzle_choices,
-        );
+        RuleArea::offers(app, Rank::Fight, dazzle_choices);
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::penalties::LightsInView>()
             .keeps::<crate::rules::modules::SituationalPenaltiesOn>();
         use crate::rules::modules::ModuleRules;
-        app.switches(
-            crate::rules::modules::RuleModule::SituationalPenalties,
-            |world, on| {
-                if on {
-                    world.insert_resource(SituationalPenaltiesOn);
-                } else {
-                    world.remove_resource::<SituationalPenaltiesOn>();
-                }
-            },
-        );
+        app.switches(RuleModule::SituationalPenalties, |world, on| {
+            if on {
+                world.insert_resource(SituationalPenaltiesOn);
+            } else {
+                world.remove_resource::<SituationalPenaltiesOn>();
+            }
+        });
         app.init_resource::<SituationalPenaltiesOn>().add_systems(
-            crate::schedule::SimRound,
+            SimRound,
             unexpected_lights
-                .in_set(crate::schedule::RoundSet::Distractions)
+                .in_set(RoundSet::Distractions)
                 .run_if(resource_exists::<SituationalPenaltiesOn>),
         );
     }
@@ -633,18 +625,16 @@ pub fn penalties_for(
         return Ok(Vec::new());
     }
     let no_conditions = Conditions::default();
-    let no_judge = delve_ground::level::JudgeCalls::default();
-    let judge = world
-        .get_resource::<crate::rules::calls::Judge>()
-        .map_or(&no_judge, |j| &j.0);
+    let no_judge = JudgeCalls::default();
+    let judge = world.get_resource::<Judge>().map_or(&no_judge, |j| &j.0);
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
         encumbrance: world.get::<Encumbrance>(e),
         at: world.get::<Position>(e).map(|p| p.0),
-        settings: world.get::<crate::rules::calls::JudgeSettings>(e),
+        settings: world.get::<JudgeSettings>(e),
         swimming: false,
-        at_home_in_water: world.get::<crate::creature::SwimmingSpeed>(e).is_some(),
+        at_home_in_water: world.get::<SwimmingSpeed>(e).is_some(),
     }
     .modifiers(kind, world.resource::<DungeonGrid>(), judge)
 }
@@ -666,18 +656,16 @@ pub(crate) fn swimming_penalties_at(
         return Vec::new();
     }
     let no_conditions = Conditions::default();
-    let no_judge = delve_ground::level::JudgeCalls::default();
-    let judge = world
-        .get_resource::<crate::rules::calls::Judge>()
-        .map_or(&no_judge, |j| &j.0);
+    let no_judge = JudgeCalls::default();
+    let judge = world.get_resource::<Judge>().map_or(&no_judge, |j| &j.0);
     Standing {
         conditions: world.get::<Conditions>(e).unwrap_or(&no_conditions),
         moved: world.get::<MovedThisRound>(e).copied().unwrap_or_default(),
         encumbrance: world.get::<Encumbrance>(e),
         at,
-        settings: world.get::<crate::rules::calls::JudgeSettings>(e),
+        settings: world.get::<JudgeSettings>(e),
         swimming: true,
-        at_home_in_water: world.get::<crate::creature::SwimmingSpeed>(e).is_some(),
+        at_home_in_water: world.get::<SwimmingSpeed>(e).is_some(),
     }
     .modifiers(CheckKind::Action, world.resource::<DungeonGrid>(), judge)
     .unwrap_or_default()
@@ -689,7 +677,7 @@ struct Standing<'a> {
     moved: MovedThisRound,
     encumbrance: Option<&'a Encumbrance>,
     at: Option<GridPos>,
-    settings: Option<&'a crate::rules::calls::JudgeSettings>,
+    settings: Option<&'a JudgeSettings>,
     /// A Swimming throw: the depth's own penalty is what the throw itself measures.
     swimming: bool,
     /// It has a swimming speed (RULINGS › Water): at home in water, no water penalty at any
@@ -704,7 +692,7 @@ impl Standing<'_> {
         &self,
         kind: CheckKind,
         grid: &DungeonGrid,
-        judge: &delve_ground::level::JudgeCalls,
+        judge: &JudgeCalls,
     ) -> Result<Vec<Modifier>, PenaltyRefusal> {
         let speed = self
             .encumbrance
@@ -740,13 +728,12 @@ impl Standing<'_> {
 /// The Judge's modifier of this kind at `at` (the level's, the region's, or the creature's own
 /// setting), if any.
 fn judge_call(
-    judge: &delve_ground::level::JudgeCalls,
-    call: delve_ground::level::schema::JudgeModifier,
+    judge: &JudgeCalls,
+    call: JudgeModifier,
     at: Option<GridPos>,
-    settings: Option<&crate::rules::calls::JudgeSettings>,
+    settings: Option<&JudgeSettings>,
 ) -> Option<Modifier> {
-    let particular: Vec<&delve_ground::level::schema::JudgeModifiers> =
-        settings.map(|s| &s.0).into_iter().collect();
+    let particular: Vec<&JudgeModifiers> = settings.map(|s| &s.0).into_iter().collect();
     let v = judge.value(call, at, &particular);
     (v != 0).then(|| Modifier::new(v, format!("Judge: {}", call.words())))
 }
@@ -757,7 +744,7 @@ fn judge_call(
 pub struct Situations<'w, 's> {
     on: Option<Res<'w, SituationalPenaltiesOn>>,
     grid: Res<'w, DungeonGrid>,
-    judge: Option<Res<'w, crate::rules::calls::Judge>>,
+    judge: Option<Res<'w, Judge>>,
     creatures: Query<'w, 's, StandingQuery>,
 }
 
@@ -767,8 +754,8 @@ type StandingQuery = (
     Option<&'static MovedThisRound>,
     Option<&'static Encumbrance>,
     Option<&'static Position>,
-    Option<&'static crate::rules::calls::JudgeSettings>,
-    Has<crate::creature::SwimmingSpeed>,
+    Option<&'static JudgeSettings>,
+    Has<SwimmingSpeed>,
 );
 
 impl Situations<'_, '_> {
@@ -780,7 +767,7 @@ impl Situations<'_, '_> {
         else {
             return Vec::new();
         };
-        let no_judge = delve_ground::level::JudgeCalls::default();
+        let no_judge = JudgeCalls::default();
         Standing {
             conditions,
             moved: moved.copied().unwrap_or_default(),

@@ -1,5 +1,7 @@
 //! What resting puts in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -18,8 +20,8 @@ pub enum RestEvent {
 
 impl LogEvent for RestEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {

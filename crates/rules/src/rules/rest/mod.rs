@@ -11,6 +11,11 @@
 //! rest. A monster waiting in its lair rests.
 
 pub mod events;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::rules::acting::Cost;
+use crate::rules::areas::Rank;
+use crate::rules::movement::Walking;
+
 pub use events::RestEvent;
 
 use bevy::prelude::*;
@@ -19,10 +24,8 @@ use delve_ground::query_cache::in_entity_order;
 use serde::{Deserialize, Serialize};
 
 use crate::act::{Act, Activity, Reason, Refusal, creature};
-use crate::creature::{ActingOrder, Exerted, Faction, Proficiencies};
+use crate::creature::{ActingOrder, ConditionEnd, Conditions, Exerted, Faction, Proficiencies};
 use crate::rules::conditions::{gain_condition, lose_condition};
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, RunningTally};
 use crate::schedule::{RoundSet, SimRound};
 use delve_ground::level::schema::{ConditionKind, Proficiency};
@@ -80,7 +83,7 @@ pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
     let round = world.resource::<Clock>().rounds;
     world
         .entity_mut(e)
-        .remove::<crate::rules::movement::Walking>()
+        .remove::<Walking>()
         .insert(Resting::default());
     world
         .resource_mut::<EventLog>()
@@ -90,7 +93,7 @@ pub(crate) fn begin_rest(world: &mut World, e: Entity) -> Result<(), Refusal> {
 
 /// A creature not resting, under no hold and not in a battle is offered to rest (RULINGS › Rest): a full turn
 /// of rest ends winded and resets the count of turns without rest.
-fn rest_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn rest_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     if world.get::<Resting>(who).is_some()
         || crate::rules::acting::held(world, who).is_some()
         || crate::creature::in_battle(world, who)
@@ -110,12 +113,12 @@ fn rest_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::
             }
         }),
     };
-    let rest = crate::act::AnyAct::from(Rest {
+    let rest = AnyAct::from(Rest {
         who: name.to_string(),
     });
     vec![(
-        crate::act::Concern::Here,
-        crate::act::Choice::new("rest", "1 turn", None, &note, rest),
+        Concern::Here,
+        Choice::new("rest", "1 turn", None, &note, rest),
     )]
 }
 
@@ -137,8 +140,8 @@ impl Act for Rest {
         Some(Activity::Resting)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -177,7 +180,7 @@ impl Plugin for RestPlugin {
         app.installs_creature(|world, e, _| {
             world.entity_mut(e).insert(Fatigue::default());
         });
-        app.offers(crate::rules::areas::Rank::Rest, rest_choices);
+        app.offers(Rank::Rest, rest_choices);
         // After the long-run saves of this round, before conditions that end with the round.
         app.init_resource::<ActingOrder>().add_systems(
             SimRound,

@@ -1,5 +1,7 @@
 //! What searching puts in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -21,8 +23,8 @@ pub enum SearchEvent {
 
 impl LogEvent for SearchEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {

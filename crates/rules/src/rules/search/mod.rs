@@ -16,6 +16,15 @@
 //! table's Adventuring row has no number of its own for a hasty search).
 
 pub mod events;
+use crate::act::Concern;
+use crate::creature::{Conditions, Faction};
+use crate::rules::areas::{Rank, RuleArea};
+use crate::rules::task::Work;
+use crate::rules::throws::{Skill, Thrower};
+use crate::schedule::{RoundSet, SimRound};
+use delve_ground::dice::Dice;
+use delve_ground::level::schema::{ConditionKind, JudgeModifier};
+
 pub use events::SearchEvent;
 
 use bevy::prelude::*;
@@ -67,10 +76,10 @@ fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec
 /// [`hasty_search_of`]).
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
-fn searches_here(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn searches_here(world: &World, who: Entity) -> Vec<(Concern, crate::act::Choice)> {
     let (Some(here), Some(thrower)) = (
         world.get::<Position>(who).map(|p| p.0),
-        crate::rules::throws::Thrower::of(world, who),
+        Thrower::of(world, who),
     ) else {
         return Vec::new();
     };
@@ -94,12 +103,12 @@ fn searches_here(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
     search_choices(&thrower, profs, gear, hasty, &situation)
         .into_iter()
         .filter(|c| !battle || c.command.get::<Search>().is_none())
-        .map(|c| (crate::act::Concern::Here, c))
+        .map(|c| (Concern::Here, c))
         .collect()
 }
 
 fn search_choices(
-    who: &crate::rules::throws::Thrower,
+    who: &Thrower,
     profs: &Proficiencies,
     gear: &Equipment,
     hasty: Option<i32>,
@@ -151,7 +160,7 @@ fn searching_situation(world: &World, who: Entity) -> Vec<Modifier> {
     let mut mods = crate::rules::penalties::check_penalties(world, who, None);
     mods.extend(crate::rules::calls::judge_modifier(
         world,
-        delve_ground::level::schema::JudgeModifier::SearchTools,
+        JudgeModifier::SearchTools,
         world.get::<Position>(who).map(|p| p.0),
         &[who],
     ));
@@ -256,7 +265,7 @@ fn search_for(
         return;
     }
     let situation = searching_situation(world, who);
-    let natural = world.resource_mut::<delve_ground::dice::Dice>().roll(20);
+    let natural = world.resource_mut::<Dice>().roll(20);
     for h in features {
         let mut m = mods.to_vec();
         m.extend(situation.iter().cloned());
@@ -265,14 +274,14 @@ fn search_for(
         }
         // Seeing the feature's square (poor vision, blindness, fog) and the Judge's concealment.
         let blinded = world
-            .get::<crate::creature::Conditions>(who)
-            .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Blinded));
+            .get::<Conditions>(who)
+            .is_some_and(|c| c.has(ConditionKind::Blinded));
         m.extend(crate::rules::penalties::sight_penalties(
             world, who, h.at, blinded,
         ));
         m.extend(crate::rules::calls::judge_modifier(
             world,
-            delve_ground::level::schema::JudgeModifier::Concealment,
+            JudgeModifier::Concealment,
             Some(h.at),
             &[h.entity],
         ));
@@ -281,9 +290,7 @@ fn search_for(
             who,
             (
                 ThrowKind::Check,
-                crate::rules::throws::Skill::Proficiency(
-                    delve_ground::level::schema::Proficiency::Searching,
-                ),
+                Skill::Proficiency(delve_ground::level::schema::Proficiency::Searching),
             ),
             what,
             m,
@@ -298,7 +305,7 @@ fn search_for(
             } else {
                 // RULINGS › Knowledge: known to the finder's faction and to those who saw it
                 // found.
-                let faction = world.get::<crate::creature::Faction>(who).copied();
+                let faction = world.get::<Faction>(who).copied();
                 let witnesses = crate::rules::traps::witnesses(world, h.at);
                 if let Some(mut t) = world.get_mut::<Trap>(h.entity) {
                     t.hidden = false;
@@ -402,7 +409,7 @@ impl std::fmt::Display for Searching {
     }
 }
 
-impl crate::rules::task::Work for Searching {
+impl Work for Searching {
     /// The end of a turn of methodical searching: the Judge's secret throw for every hidden
     /// feature within reach.
     fn finish(&self, world: &mut World, who: Entity) {
@@ -492,15 +499,8 @@ impl Plugin for SearchPlugin {
         use crate::state::KeepsState;
         // The area's state, kept in every keyframe (`crate::state`).
         app.keeps_component::<crate::rules::search::HastilySearched>();
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Senses,
-            searches_here,
-        );
-        app.add_systems(
-            crate::schedule::SimRound,
-            searching.in_set(crate::schedule::RoundSet::Searching),
-        );
+        RuleArea::offers(app, Rank::Senses, searches_here);
+        app.add_systems(SimRound, searching.in_set(RoundSet::Searching));
     }
 }
 

@@ -1,6 +1,9 @@
 //! The commands of noise and hearing (Dungeon Delves › Listening, Sneaking) and why one is
 //! refused.
 
+use crate::act::Common;
+use crate::rules::acting::Cost;
+
 use std::fmt;
 
 use bevy::prelude::*;
@@ -58,8 +61,8 @@ impl Act for Noise {
         &[Hold::Stuck, Hold::CrawlingATraverse]
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -86,8 +89,8 @@ impl Act for Sneak {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -110,12 +113,12 @@ impl Act for Listen {
         None
     }
 
-    fn common(&self) -> Option<crate::act::Common> {
-        Some(crate::act::Common::Listen)
+    fn common(&self) -> Option<Common> {
+        Some(Common::Listen)
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {
@@ -144,8 +147,8 @@ impl Act for MakeNoise {
         None
     }
 
-    fn cost(&self) -> crate::rules::acting::Cost {
-        crate::rules::acting::Cost::REST
+    fn cost(&self) -> Cost {
+        Cost::REST
     }
 
     fn who(&self) -> &str {

@@ -1,5 +1,7 @@
 //! What hearing puts in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -46,8 +48,8 @@ impl fmt::Display for HowHeard {
 }
 
 impl LogEvent for HearingEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Noise
+    fn kind(&self) -> LogKind {
+        LogKind::Noise
     }
 
     /// A party hears a noise, not who made it: another's noise is "something"'s (RULINGS ›

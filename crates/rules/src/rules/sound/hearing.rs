@@ -11,6 +11,13 @@
 //!
 //! Monsters hear by the same rules; what they hear drives their minds (`policy::monsters`).
 
+use crate::act::{AnyAct, Choice, Concern};
+use crate::rules::areas::Rank;
+use crate::rules::party::Parties;
+use crate::rules::penalties::Situations;
+use crate::rules::tactical::TacticalCombat;
+use delve_ground::dice::Dice;
+
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -18,14 +25,12 @@ use delve_ground::query_cache::in_entity_order;
 
 use super::{HearingEvent, HowHeard};
 
-use super::SoundRefusal;
 use super::noises::{EarshotField, LastRoundNoises, Noise, Noises};
-use super::{NoiseKind, SoundRow, Verdict, bound, verdict};
+use super::{NoiseKind, SoundRefusal, SoundRow, Verdict, bound, verdict};
 use crate::act::{Refusal, Unable, square_of};
 use crate::creature::{
-    ActingOrder, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
+    ActingOrder, Conditions, Creature, Faction, Factions, LevelInfo, Position, Proficiencies,
 };
-use crate::creature::Conditions;
 use crate::rules::movement::{MovedThisRound, Pace, Walking};
 use crate::rules::throws::{Skill, ThrowAt, ThrowKind, Thrower, throw_logged};
 use crate::schedule::{RoundSet, SimRound};
@@ -83,8 +88,8 @@ impl Plugin for HearingPlugin {
             .keeps::<Noises>()
             .keeps_component::<crate::rules::sound::hearing::Sneaking>();
         use crate::rules::areas::RuleArea;
-        app.offers(crate::rules::areas::Rank::Senses, listen_choices)
-            .offers(crate::rules::areas::Rank::Voice, voice_choices);
+        app.offers(Rank::Senses, listen_choices)
+            .offers(Rank::Voice, voice_choices);
         app.installs(|world, _| world.insert_resource(Noises::default()))
             .resets::<EarshotField>()
             .resets::<LastRoundNoises>()
@@ -155,12 +160,12 @@ type Walker<'a> = (
 /// round it moves: proficient and successful, it makes no noise; otherwise a quiet one.
 fn footsteps(
     clock: Res<Clock>,
-    mut dice: ResMut<delve_ground::dice::Dice>,
+    mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut noises: ResMut<Noises>,
     q: Query<Walker>,
-    tactical: Option<Res<crate::rules::tactical::TacticalCombat>>,
-    situations: crate::rules::penalties::Situations,
+    tactical: Option<Res<TacticalCombat>>,
+    situations: Situations,
 ) {
     let mut walkers: Vec<_> = q.iter().collect();
     walkers.sort_unstable_by_key(|w| w.0);
@@ -275,8 +280,8 @@ pub struct Sounds<'w> {
 #[derive(SystemParam)]
 pub struct ListeningRules<'w, 's> {
     acting: Res<'w, ActingOrder>,
-    tactical: Option<Res<'w, crate::rules::tactical::TacticalCombat>>,
-    situations: crate::rules::penalties::Situations<'w, 's>,
+    tactical: Option<Res<'w, TacticalCombat>>,
+    situations: Situations<'w, 's>,
 }
 
 /// Every noise of the round reaches whoever can hear it (Dungeon Delves › Listening; RULINGS ›
@@ -576,7 +581,7 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
         return Err(SoundRefusal::Deafened.into());
     }
     let moving = world
-        .resource::<crate::rules::party::Parties>()
+        .resource::<Parties>()
         .of(who)
         .is_some_and(|p| p.pace.is_some())
         || world.get::<Walking>(who).is_some()
@@ -597,7 +602,7 @@ pub fn listen(world: &mut World, who: Entity) -> Result<(), Refusal> {
 /// Listening is offered where `listen` would take it up (Dungeon Delves › Listening): at a
 /// door, passageway or intersection, not deafened, and — while its party moves — once a turn;
 /// with its Listening target (the Judge throws in secret).
-fn listen_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn listen_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let (Ok(here), Some(name), Some(profs)) = (
         square_of(world, who),
         world.get::<Name>(who),
@@ -610,7 +615,7 @@ fn listen_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate
         .get::<Conditions>(who)
         .is_some_and(|c| c.has(ConditionKind::Deafened));
     let moving = world
-        .resource::<crate::rules::party::Parties>()
+        .resource::<Parties>()
         .of(who)
         .is_some_and(|p| p.pace.is_some())
         || world.get::<Walking>(who).is_some()
@@ -626,17 +631,17 @@ fn listen_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate
         return Vec::new();
     }
     let (target, by) = listening_target(profs);
-    let listen = crate::act::AnyAct::from(super::Listen {
+    let listen = AnyAct::from(super::Listen {
         who: name.to_string(),
     });
     let note = format!("by {by}; the Judge's secret throw");
-    let choice = crate::act::Choice::new("listen", "1 round", Some(target), &note, listen);
-    vec![(crate::act::Concern::Here, choice)]
+    let choice = Choice::new("listen", "1 round", Some(target), &note, listen);
+    vec![(Concern::Here, choice)]
 }
 
 /// A creature's voice and feet (Dungeon Delves › Noise): to talk or shout (a noise of its row
 /// of the earshot table, heard by friend and foe), and, proficient in Sneaking, to sneak or stop.
-fn voice_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn voice_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let (Some(name), Some(profs)) = (world.get::<Name>(who), world.get::<Proficiencies>(who))
     else {
         return Vec::new();
@@ -646,15 +651,12 @@ fn voice_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
         ("talk", super::NoisyAction::Talking),
         ("shout", super::NoisyAction::Shouting),
     ] {
-        let noise = crate::act::AnyAct::from(super::Noise {
+        let noise = AnyAct::from(super::Noise {
             who: name.to_string(),
             action,
         });
         let note = format!("a {} noise, heard by friend and foe", action.row());
-        out.push((
-            crate::act::Concern::Here,
-            crate::act::Choice::new(way, "free", None, &note, noise),
-        ));
+        out.push((Concern::Here, Choice::new(way, "free", None, &note, noise)));
     }
     if let Some(&target) = profs
         .throws
@@ -662,12 +664,12 @@ fn voice_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
         .filter(|_| profs.has(Proficiency::Sneaking))
     {
         let on = world.get::<Sneaking>(who).is_none();
-        let sneak = crate::act::AnyAct::from(super::Sneak {
+        let sneak = AnyAct::from(super::Sneak {
             who: name.to_string(),
             on,
         });
         let choice = if on {
-            crate::act::Choice::new(
+            Choice::new(
                 "sneak",
                 "as it moves",
                 Some(target),
@@ -675,9 +677,9 @@ fn voice_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
                 sneak,
             )
         } else {
-            crate::act::Choice::new("stop sneaking", "free", None, "", sneak)
+            Choice::new("stop sneaking", "free", None, "", sneak)
         };
-        out.push((crate::act::Concern::Here, choice));
+        out.push((Concern::Here, choice));
     }
     out
 }

@@ -13,6 +13,8 @@
 
 mod commands;
 pub mod events;
+use crate::rules::movement::Pace;
+
 pub use commands::{Listen, MakeNoise, Noise, Sneak, SoundRefusal};
 pub use events::{HearingEvent, HowHeard};
 
@@ -129,7 +131,7 @@ impl NoisyAction {
 #[serde(rename_all = "snake_case")]
 pub enum NoiseKind {
     /// Moving: quiet at exploration speed, normal at combat speed, loud running.
-    Moving(crate::rules::movement::Pace),
+    Moving(Pace),
     /// A creature's action: talking, shouting, fighting, bashing a door, a trap going off, …
     Action(NoisyAction),
     /// A noise the Judge (or a script) made.
@@ -378,9 +380,9 @@ pub fn feet(half_feet: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use delve_ground::grid::test_grid;
-    use delve_ground::grid::WallMaterial;
     use delve_ground::grid::Terrain;
+    use delve_ground::grid::WallMaterial;
+    use delve_ground::grid::test_grid;
 
     #[test]
     fn actions_make_the_noise_of_their_row() {
@@ -489,10 +491,7 @@ mod tests {
             "20' of true distance: 25' of earshot"
         );
         let mut open = g.clone();
-        open.set_door(
-            GridPos::new(3, 1),
-            delve_ground::grid::DoorState::Open,
-        );
+        open.set_door(GridPos::new(3, 1), delve_ground::grid::DoorState::Open);
         e.propagate(&open, GridPos::new(1, 1), 10_000);
         assert_eq!(
             e.half_feet(&open, GridPos::new(5, 1)),

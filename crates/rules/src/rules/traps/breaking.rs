@@ -1,7 +1,10 @@
 //! Breaking a trap: the choices at a known trap, disarming it hastily or methodically, rearming it (Dungeon Delves › Traps, Trapbreaking).
 
-use crate::act::AnyAct;
-use crate::act::{Choice, Concern, Refusal, square_of};
+use crate::rules::task::Work;
+use crate::rules::throws::Skill;
+use delve_ground::level::schema::JudgeModifier;
+
+use crate::act::{AnyAct, Choice, Concern, Refusal, square_of};
 use crate::creature::{ClassLevel, Equipment, Faction, Position, Proficiencies};
 use crate::rules::throws::{ThrowKind, Thrower};
 use bevy::prelude::*;
@@ -12,8 +15,10 @@ use delve_ground::log::log_in;
 use delve_ground::query_cache::read_query;
 use delve_ground::time::ROUNDS_PER_TURN;
 
-use super::{DisarmTrap, DisarmTrapMethodically, RearmTrap, TrapEvent, TrapRefusal};
-use super::{Trap, TrapState, spring, trap_at};
+use super::{
+    DisarmTrap, DisarmTrapMethodically, RearmTrap, Trap, TrapEvent, TrapRefusal, TrapState, spring,
+    trap_at,
+};
 use crate::rules::throws::ThrowOdds;
 
 /// Hasty disarms that failed: (trap square, level then).
@@ -211,7 +216,7 @@ pub(super) fn trapbreaking_situation(world: &World, who: Entity, at: GridPos) ->
     let mut mods = crate::rules::penalties::check_penalties(world, who, Some(at));
     mods.extend(crate::rules::calls::judge_modifier(
         world,
-        delve_ground::level::schema::JudgeModifier::TrapComplexity,
+        JudgeModifier::TrapComplexity,
         Some(at),
         &trap,
     ));
@@ -295,9 +300,7 @@ pub(crate) fn disarm_hastily(
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Proficiency(
-            delve_ground::level::schema::Proficiency::Trapbreaking,
-        ),
+        Skill::Proficiency(delve_ground::level::schema::Proficiency::Trapbreaking),
         "Trapbreaking (hasty)",
         mods,
         target,
@@ -357,7 +360,7 @@ impl std::fmt::Display for BreakingTrap {
     }
 }
 
-impl crate::rules::task::Work for BreakingTrap {
+impl Work for BreakingTrap {
     /// The end of a turn of methodical trapbreaking: the throw (+4 for the proficient); an
     /// unmodified 1 sets the trap off, and any other failure may be tried again.
     fn finish(&self, world: &mut World, who: Entity) {
@@ -375,9 +378,7 @@ impl crate::rules::task::Work for BreakingTrap {
             world,
             who,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Trapbreaking,
-            ),
+            Skill::Proficiency(delve_ground::level::schema::Proficiency::Trapbreaking),
             "Trapbreaking (methodical)",
             mods,
             target,
@@ -404,9 +405,7 @@ pub(crate) fn rearm(world: &mut World, who: Entity, at: GridPos) -> Result<(), R
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Proficiency(
-            delve_ground::level::schema::Proficiency::Trapbreaking,
-        ),
+        Skill::Proficiency(delve_ground::level::schema::Proficiency::Trapbreaking),
         "Trapbreaking (re-arm)",
         mods,
         target,

@@ -1,5 +1,7 @@
 //! What traps put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -64,8 +66,8 @@ pub enum TrapEvent {
 }
 
 impl LogEvent for TrapEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Traps
+    fn kind(&self) -> LogKind {
+        LogKind::Traps
     }
 
     fn at(&self) -> Option<delve_ground::grid::GridPos> {

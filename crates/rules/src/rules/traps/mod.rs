@@ -19,6 +19,17 @@
 
 mod commands;
 pub mod events;
+use crate::act::{AnyAct, Choice, Concern};
+use crate::creature::LevelEntity;
+use crate::rules::areas::Rank;
+use crate::rules::doors::DoorsOpened;
+use crate::rules::movement::Walking;
+use crate::rules::movement::hazards::HazardRules;
+use crate::rules::vision::Sight;
+use crate::schedule::{RoundSet, SimRound};
+use delve_ground::grid::DungeonGrid;
+use delve_ground::time::Clock;
+
 pub use commands::{DisarmTrap, DisarmTrapMethodically, Probe, RearmTrap, Touch, TrapRefusal};
 pub use events::TrapEvent;
 
@@ -164,7 +175,7 @@ pub(crate) fn probe(world: &mut World, who: Entity, on: bool) -> Result<(), Refu
 /// Probing with a 10' pole is offered to its bearer (Dungeon Delves › Traps: the pole enters
 /// each square a step before its bearer, so a trap there meets the pole), and stopping to one
 /// probing.
-fn probe_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn probe_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let has_pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));
@@ -180,17 +191,17 @@ fn probe_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
     } else {
         ("stop probing", "")
     };
-    let probe = crate::act::AnyAct::from(Probe {
+    let probe = AnyAct::from(Probe {
         who: name.to_string(),
         on,
     });
-    let choice = crate::act::Choice::new(way, "as it walks", None, note, probe);
-    vec![(crate::act::Concern::Here, choice)]
+    let choice = Choice::new(way, "as it walks", None, note, probe);
+    vec![(Concern::Here, choice)]
 }
 
 /// A known armed trap within the 10' pole's reach (Dungeon Delves › Traps: a pole "within 10'")
 /// may be set off with it from a distance, on whoever stands there.
-fn touch_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn touch_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     let has_pole = world
         .get::<Equipment>(who)
         .is_some_and(|g| g.has(&Gear::TenFootPole));
@@ -202,9 +213,7 @@ fn touch_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
         return Vec::new();
     };
     let faction = world.get::<Faction>(who).copied();
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
+    let scale = world.resource::<DungeonGrid>().scale_feet();
     let mut near: Vec<GridPos> = read_query(world, |q: Query<(&Position, &Trap)>| {
         q.iter()
             .filter(|(p, t)| {
@@ -220,14 +229,14 @@ fn touch_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate:
     near.sort_by_key(|p| (p.y, p.x));
     near.into_iter()
         .map(|at| {
-            let touch = crate::act::AnyAct::from(Touch {
+            let touch = AnyAct::from(Touch {
                 who: name.to_string(),
                 at: (at.x, at.y),
             });
             let note = "springs a touch or step trap on whoever stands there";
             (
-                crate::act::Concern::Trap(at),
-                crate::act::Choice::new("set it off with the pole", "1 round", None, note, touch),
+                Concern::Trap(at),
+                Choice::new("set it off with the pole", "1 round", None, note, touch),
             )
         })
         .collect()
@@ -259,7 +268,7 @@ fn stop_short(world: &mut World, who: Entity, steps: &Footsteps, i: usize, reaso
     };
     world
         .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
+        .remove::<Walking>()
         .insert(Position(back));
     let who = crate::creature::name_of(world, who);
     log_in(
@@ -342,7 +351,7 @@ fn step_on_traps(world: &mut World) {
                 // before triggering it" — found this round, after the walk that reached it
                 // (searching comes after walking in the round), the walkers who know of it
                 // stop short of it rather than cross it at its chance.
-                if t.found_in_round == Some(world.resource::<delve_ground::time::Clock>().rounds) {
+                if t.found_in_round == Some(world.resource::<Clock>().rounds) {
                     stop_short(world, who, &steps, i, HaltReason::Noticed { at });
                     stopped = true;
                     break;
@@ -361,7 +370,7 @@ fn step_on_traps(world: &mut World) {
                     if let Some(back) = steps.before(i) {
                         world
                             .entity_mut(who)
-                            .remove::<crate::rules::movement::Walking>()
+                            .remove::<Walking>()
                             .insert(Position(back));
                     }
                     stopped = true;
@@ -377,7 +386,7 @@ fn step_on_traps(world: &mut World) {
         // Dungeon Delves › Traps: "the pole is treated as an adventurer moving 5' ahead of its
         // bearer": a bearer that stops with its pole out has probed the square 5' beyond, ahead
         // in the way it went (each square it entered was probed just before it stepped in).
-        if probing && !stopped && world.get::<crate::rules::movement::Walking>(who).is_none() {
+        if probing && !stopped && world.get::<Walking>(who).is_none() {
             probe_beyond(world, who, &steps, &name);
         }
     }
@@ -410,7 +419,7 @@ fn probe_beyond(world: &mut World, who: Entity, steps: &Footsteps, name: &str) {
 /// Each round: every door opened this round risks every armed trap set to go off when it
 /// opens.
 fn doors_opened(world: &mut World) {
-    let opened = std::mem::take(&mut world.resource_mut::<crate::rules::doors::DoorsOpened>().0);
+    let opened = std::mem::take(&mut world.resource_mut::<DoorsOpened>().0);
     for (opener, door) in opened {
         door_opened(world, opener, door);
     }
@@ -447,9 +456,7 @@ fn door_opened(world: &mut World, opener: Entity, door: GridPos) {
 /// goes off at the end of a pole, on whoever stands on the square.
 pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal> {
     let here = square_of(world, who)?;
-    let scale = world
-        .resource::<delve_ground::grid::DungeonGrid>()
-        .scale_feet();
+    let scale = world.resource::<DungeonGrid>().scale_feet();
     let by_hand = here.within_a_step(at);
     let pole = world
         .get::<Equipment>(who)
@@ -488,7 +495,7 @@ pub fn touch(world: &mut World, who: Entity, at: GridPos) -> Result<(), Refusal>
 /// becomes known to every faction with a member who sees its square.
 fn learn_traps_in_sight(
     mut traps: Query<(Entity, &Position, &mut Trap)>,
-    seers: Query<(&Faction, &crate::rules::vision::Sight)>,
+    seers: Query<(&Faction, &Sight)>,
 ) {
     for e in in_entity_order(traps.iter().map(|t| t.0)) {
         let Ok((_, at, mut trap)) = traps.get_mut(e) else {
@@ -507,15 +514,12 @@ fn learn_traps_in_sight(
 
 /// The factions with a member who sees the square now: those who see a trap found.
 pub(crate) fn witnesses(world: &mut World, at: GridPos) -> Vec<Faction> {
-    let mut out: Vec<Faction> = read_query(
-        world,
-        |q: Query<(&Faction, &crate::rules::vision::Sight)>| {
-            q.iter()
-                .filter(|(_, s)| s.sees(at))
-                .map(|(f, _)| *f)
-                .collect()
-        },
-    )
+    let mut out: Vec<Faction> = read_query(world, |q: Query<(&Faction, &Sight)>| {
+        q.iter()
+            .filter(|(_, s)| s.sees(at))
+            .map(|(f, _)| *f)
+            .collect()
+    })
     .unwrap_or_default();
     out.sort();
     out.dedup();
@@ -531,30 +535,14 @@ impl Plugin for TrapsPlugin {
         app.keeps_component::<crate::rules::traps::FailedHastyDisarms>()
             .keeps_component::<crate::rules::traps::Probing>()
             .keeps_component::<crate::rules::traps::Trap>();
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::AtHand,
-            choices_at_known_traps,
-        );
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Senses,
-            probe_choices,
-        );
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Senses,
-            touch_choices,
-        );
-        crate::rules::movement::hazards::HazardRules::knows_hazards(app, hazards_known_to);
+        crate::rules::areas::RuleArea::offers(app, Rank::AtHand, choices_at_known_traps);
+        crate::rules::areas::RuleArea::offers(app, Rank::Senses, probe_choices);
+        crate::rules::areas::RuleArea::offers(app, Rank::Senses, touch_choices);
+        HazardRules::knows_hazards(app, hazards_known_to);
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| {
             for t in &level.traps {
-                world.spawn((
-                    crate::creature::LevelEntity,
-                    Position(t.at),
-                    Trap::from(&t.trap),
-                ));
+                world.spawn((LevelEntity, Position(t.at), Trap::from(&t.trap)));
             }
         })
         // What everyone sees as the delve begins: traps in plain sight are known from the start.
@@ -564,15 +552,12 @@ impl Plugin for TrapsPlugin {
             debug_assert!(learned.is_ok(), "{learned:?}");
         });
         app.add_systems(
-            crate::schedule::SimRound,
+            SimRound,
             (doors_opened, step_on_traps)
                 .chain()
-                .in_set(crate::schedule::RoundSet::Traps),
+                .in_set(RoundSet::Traps),
         )
-        .add_systems(
-            crate::schedule::SimRound,
-            learn_traps_in_sight.in_set(crate::schedule::RoundSet::Knowledge),
-        );
+        .add_systems(SimRound, learn_traps_in_sight.in_set(RoundSet::Knowledge));
     }
 }
 

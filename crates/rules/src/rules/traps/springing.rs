@@ -1,5 +1,13 @@
 //! A trap springing on its victim or on no one, its attack, and the risk of setting it off (Dungeon Delves › Traps).
 
+use crate::creature::{ArmorClass, Below, Conditions, Creature};
+use crate::rules::movement::{Footsteps, Walking};
+use crate::rules::sound::NoiseKind;
+use crate::rules::tactical::TacticalCombat;
+use crate::rules::throws::{Skill, ThrowEvent, Thrower};
+use delve_ground::dice::Dice;
+use delve_ground::level::schema::TrapAttack;
+
 use crate::creature::{Faction, Position, SavingThrows};
 use crate::rules::sound::NoisyAction;
 use crate::rules::throws::ThrowKind;
@@ -10,21 +18,13 @@ use delve_ground::level::schema::{SaveEffect, TrapKind};
 use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
 
-use super::TrapEvent;
-use super::{Trap, TrapState, sets_off, trap_name};
+use super::{Trap, TrapEvent, TrapState, sets_off, trap_name};
 
 /// A creature standing on a square, and the squares it entered this round: not yet in a pit.
-type Bystander<'a> = (
-    Entity,
-    &'a Position,
-    Option<&'a crate::rules::movement::Footsteps>,
-);
+type Bystander<'a> = (Entity, &'a Position, Option<&'a Footsteps>);
 
 /// A creature not yet in a pit.
-type Standing = (
-    With<crate::creature::Creature>,
-    Without<crate::creature::Below>,
-);
+type Standing = (With<Creature>, Without<Below>);
 
 /// A trap goes off on `victim`: damage (with a save if the trap offers one), noise, and the trap
 /// is known and, unless it is a pit, spent.
@@ -67,9 +67,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         }
         return;
     }
-    let roll = world
-        .resource_mut::<delve_ground::dice::Dice>()
-        .roll_expr(&t.damage);
+    let roll = world.resource_mut::<Dice>().roll_expr(&t.damage);
     let mut damage = roll.total.max(0);
     let mut saved = None;
     if let TrapKind::Custom {
@@ -84,7 +82,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
             world,
             victim,
             ThrowKind::Save,
-            crate::rules::throws::Skill::Save(save.throw),
+            Skill::Save(save.throw),
             what,
             Vec::new(),
             target,
@@ -93,7 +91,7 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         // Tactical Combat › Natural 20 and Natural 1: a natural 1 on a save doubles the damage;
         // a natural 20 on a save for half takes none.
         let tactical = world
-            .get_resource::<crate::rules::tactical::TacticalCombat>()
+            .get_resource::<TacticalCombat>()
             .is_some_and(|t| t.natural_20_and_1);
         damage = if tactical {
             crate::rules::tactical::damage_after_save(damage, throw.natural, throw.success, half)
@@ -111,8 +109,8 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
         // At the bottom of the pit: out only by climbing (Dungeon Delves › Climbing).
         world
             .entity_mut(victim)
-            .remove::<crate::rules::movement::Walking>()
-            .insert((Position(at), crate::creature::Below { depth_feet }));
+            .remove::<Walking>()
+            .insert((Position(at), Below { depth_feet }));
         NoisyAction::AFall
     } else {
         NoisyAction::ATrapGoingOff
@@ -161,23 +159,13 @@ pub fn spring(world: &mut World, trap: Entity, victim: Entity) {
 
 /// A trap's attack throw against its victim (Dungeon Delves › Traps): d20 + its bonus against
 /// the victim's armor class (disordered −2), logged under the trap's name; true on a hit.
-pub(super) fn trap_attack(
-    world: &mut World,
-    t: &Trap,
-    attack: delve_ground::level::schema::TrapAttack,
-    victim: Entity,
-) -> bool {
-    let base = world
-        .get::<crate::creature::ArmorClass>(victim)
-        .map_or(10, |ac| ac.0);
+pub(super) fn trap_attack(world: &mut World, t: &Trap, attack: TrapAttack, victim: Entity) -> bool {
+    let base = world.get::<ArmorClass>(victim).map_or(10, |ac| ac.0);
     // The victim's condition lowers its armor class: shown, as in combat, as the attacker's
     // bonus.
     let (_, mut mods) = crate::rules::conditions::effective_ac(
         base,
-        &world
-            .get::<crate::creature::Conditions>(victim)
-            .cloned()
-            .unwrap_or_default(),
+        &world.get::<Conditions>(victim).cloned().unwrap_or_default(),
     );
     for m in &mut mods {
         m.value = -m.value;
@@ -185,12 +173,10 @@ pub(super) fn trap_attack(
     mods.insert(0, Modifier::new(attack.bonus, "the trap's attack bonus"));
     let name = trap_name(t);
     let victim_name = crate::creature::name_of(world, victim);
-    let tactical = world
-        .get_resource::<crate::rules::tactical::TacticalCombat>()
-        .copied();
-    let untouched = crate::creature::Conditions::default();
-    let thrower = crate::rules::throws::Thrower::new(&name, &untouched, tactical.as_ref());
-    let throw = world.resource_scope(|_, mut dice: Mut<delve_ground::dice::Dice>| {
+    let tactical = world.get_resource::<TacticalCombat>().copied();
+    let untouched = Conditions::default();
+    let thrower = Thrower::new(&name, &untouched, tactical.as_ref());
+    let throw = world.resource_scope(|_, mut dice: Mut<Dice>| {
         crate::rules::throws::throw(
             &mut dice,
             &thrower,
@@ -204,9 +190,9 @@ pub(super) fn trap_attack(
     let round = world.resource::<Clock>().rounds;
     world.resource_mut::<EventLog>().push(
         round,
-        crate::rules::throws::ThrowEvent::Threw {
+        ThrowEvent::Threw {
             who: name,
-            skill: crate::rules::throws::Skill::Attack,
+            skill: Skill::Attack,
             throw,
         },
     );
@@ -242,7 +228,7 @@ pub(super) fn spring_on_no_one(world: &mut World, trap: Entity, set_off_by: &str
         world,
         at,
         NoisyAction::ATrapGoingOff.row(),
-        crate::rules::sound::NoiseKind::Action(NoisyAction::ATrapGoingOff),
+        NoiseKind::Action(NoisyAction::ATrapGoingOff),
         &what,
     );
     let round = world.resource::<Clock>().rounds;
@@ -265,7 +251,7 @@ pub(super) fn risk(
     (who, pole): (&str, bool),
     victim: Option<Entity>,
 ) -> bool {
-    let d6 = world.resource_mut::<delve_ground::dice::Dice>().roll(6);
+    let d6 = world.resource_mut::<Dice>().roll(6);
     let sprung = sets_off(d6);
     let round = world.resource::<Clock>().rounds;
     world.resource_mut::<EventLog>().push(

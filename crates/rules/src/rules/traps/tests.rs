@@ -1,5 +1,7 @@
 //! The unit tests of `rules::traps`.
 
+use delve_ground::dice::DiceExpr;
+
 use super::breaking::{trap_choices, trapbreaking_target};
 use super::*;
 use crate::act::Choice;
@@ -52,7 +54,7 @@ fn trapbreaking_targets_by_the_table() {
 fn a_thief_is_offered_hasty_and_methodical_ways_and_anyone_else_methodical_only() {
     let t = Trap::from(&TrapSpec {
         kind: TrapKind::Pit { depth_feet: 10 },
-        damage: delve_ground::dice::DiceExpr::new(1, 6, 0),
+        damage: DiceExpr::new(1, 6, 0),
         trigger: TrapTriggerDef::Step,
         hidden: false,
         search_modifier: 0,

@@ -1,5 +1,7 @@
 //! What vision puts in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -23,8 +25,8 @@ pub enum VisionEvent {
 
 impl LogEvent for VisionEvent {
     /// Of no kind the log panel filters by on its own.
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Other
+    fn kind(&self) -> LogKind {
+        LogKind::Other
     }
 
     fn who(&self) -> Option<&str> {

@@ -1,6 +1,13 @@
 //! The party's map (Dungeon Delves › Marching and Mapping): what its mapper draws while it
 //! stands in bright light with its hands free, and the Judge's secret errors in it.
 
+use crate::creature::Proficiencies;
+use crate::rules::calls::Judge;
+use crate::rules::movement::Pace;
+use crate::rules::throws::Skill;
+use delve_ground::dice::Dice;
+use delve_ground::level::schema::Proficiency;
+
 use bevy::prelude::*;
 
 use super::{Sight, VisionEvent};
@@ -56,7 +63,7 @@ pub(super) fn map_where_bright(world: &mut World) {
             if light.level(grid, pos.0) != LightLevel::Bright {
                 continue;
             }
-            if moved.feet > 0 && moved.pace != Some(crate::rules::movement::Pace::Exploration) {
+            if moved.feet > 0 && moved.pace != Some(Pace::Exploration) {
                 continue;
             }
             // "He must use both hands for mapping": a mapper whose hands did something else
@@ -101,7 +108,7 @@ pub(super) fn judge_the_maps(world: &mut World) {
         return;
     }
     let on = world
-        .get_resource::<crate::rules::calls::Judge>()
+        .get_resource::<Judge>()
         .is_some_and(|j| j.0.mapping_errors);
     let parties: Vec<(String, Option<Entity>)> = world
         .resource::<Parties>()
@@ -122,26 +129,20 @@ pub(super) fn judge_the_maps(world: &mut World) {
         let (true, Some(mapper), false) = (on, mapper, squares.is_empty()) else {
             continue;
         };
-        let d6 = world.resource_mut::<delve_ground::dice::Dice>().roll(6);
+        let d6 = world.resource_mut::<Dice>().roll(6);
         if d6 > 1 {
             continue;
         }
         let class = world
-            .get::<crate::creature::Proficiencies>(mapper)
-            .filter(|p| p.has(delve_ground::level::schema::Proficiency::Mapping))
-            .and_then(|p| {
-                p.throws
-                    .get(&delve_ground::level::schema::Proficiency::Mapping)
-                    .copied()
-            });
+            .get::<Proficiencies>(mapper)
+            .filter(|p| p.has(Proficiency::Mapping))
+            .and_then(|p| p.throws.get(&Proficiency::Mapping).copied());
         let noticed = class.map(|target| {
             crate::rules::throws::throw_in(
                 world,
                 mapper,
                 ThrowKind::Check,
-                crate::rules::throws::Skill::Proficiency(
-                    delve_ground::level::schema::Proficiency::Mapping,
-                ),
+                Skill::Proficiency(Proficiency::Mapping),
                 "Mapping (the Judge's, in secret) to notice an error",
                 Vec::new(),
                 target,

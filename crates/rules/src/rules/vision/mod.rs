@@ -13,6 +13,11 @@ pub mod events;
 mod field;
 mod mapping;
 mod silence;
+use crate::act::{AnyAct, Choice, Common, Concern};
+use crate::rules::areas::Rank;
+use crate::rules::penalties::SeeingBy;
+use crate::rules::throws::{Skill, Thrower};
+
 pub use events::VisionEvent;
 pub use field::LosField;
 use field::seen_in;
@@ -28,10 +33,8 @@ use crate::act::{Act, Activity, Reason, Refusal, Unable, creature};
 use crate::rules::throws::ThrowKind;
 use serde::Serialize;
 
-use crate::creature::{Faction, Factions, Position, Vision};
+use crate::creature::{ConditionEnd, Conditions, Faction, Factions, Position, Vision};
 use crate::rules::conditions::{gain_condition, lose_condition};
-use crate::creature::ConditionEnd;
-use crate::creature::Conditions;
 use crate::rules::light::{LightLevel, LightMap};
 use crate::rules::movement::{MovedThisRound, Pace};
 use crate::rules::throws::ThrowOdds;
@@ -348,7 +351,7 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Proficiency(delve_ground::level::schema::Proficiency::Hiding),
+        Skill::Proficiency(delve_ground::level::schema::Proficiency::Hiding),
         "Hiding",
         crate::rules::penalties::check_penalties(world, who, None),
         target,
@@ -364,25 +367,23 @@ pub fn hide(world: &mut World, who: Entity) -> Result<(), Refusal> {
 
 /// Hiding is offered to one proficient in it and not hidden (Dungeon Delves › Hiding), with its
 /// Hiding throw as `hide` makes it: its target and the situation's penalties.
-fn hide_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::act::Choice)> {
+fn hide_choices(world: &World, who: Entity) -> Vec<(Concern, Choice)> {
     use delve_ground::level::schema::Proficiency;
     let target = world
         .get::<crate::creature::Proficiencies>(who)
         .filter(|p| p.has(Proficiency::Hiding))
         .and_then(|p| p.throws.get(&Proficiency::Hiding).copied());
-    let (Some(target), None, Some(thrower)) = (
-        target,
-        world.get::<Hiding>(who),
-        crate::rules::throws::Thrower::of(world, who),
-    ) else {
+    let (Some(target), None, Some(thrower)) =
+        (target, world.get::<Hiding>(who), Thrower::of(world, who))
+    else {
         return Vec::new();
     };
     let mods = crate::rules::penalties::check_penalties(world, who, None);
-    let hide = crate::act::AnyAct::from(Hide {
+    let hide = AnyAct::from(Hide {
         who: thrower.name.to_owned(),
     });
     let note = "unseen by lightless vision until it moves";
-    let choice = crate::act::Choice::thrown(
+    let choice = Choice::thrown(
         "hide",
         "1 round",
         ThrowOdds {
@@ -394,7 +395,7 @@ fn hide_choices(world: &World, who: Entity) -> Vec<(crate::act::Concern, crate::
         note,
         hide,
     );
-    vec![(crate::act::Concern::Here, choice)]
+    vec![(Concern::Here, choice)]
 }
 
 /// Hides (proficient in Hiding): unseen by lightless vision until it moves.
@@ -415,8 +416,8 @@ impl Act for Hide {
         None
     }
 
-    fn common(&self) -> Option<crate::act::Common> {
-        Some(crate::act::Common::Hide)
+    fn common(&self) -> Option<Common> {
+        Some(Common::Hide)
     }
 
     fn who(&self) -> &str {
@@ -475,13 +476,13 @@ impl Plugin for VisionPlugin {
             .keeps_component::<crate::rules::vision::Hiding>()
             .keeps::<crate::rules::vision::PartyMaps>()
             .keeps_component::<crate::rules::vision::Sight>();
-        crate::rules::areas::RuleArea::offers(app, crate::rules::areas::Rank::Senses, hide_choices);
+        crate::rules::areas::RuleArea::offers(app, Rank::Senses, hide_choices);
         use crate::rules::areas::RuleArea;
         // What the situational penalties read of sight: the light a square is seen by, and
         // as bright within lightless vision (RULINGS › Vision in the situational penalties:
         // darkvision takes no poor-vision penalty; shadowy senses see it dim).
-        app.not_state::<crate::rules::penalties::SeeingBy>();
-        app.insert_resource(crate::rules::penalties::SeeingBy(|world, who, at| {
+        app.not_state::<SeeingBy>();
+        app.insert_resource(SeeingBy(|world, who, at| {
             let sight = world.get::<Sight>(who)?;
             let seen = sight.seen_as(at)?;
             let darkvision = world

@@ -1,5 +1,7 @@
 //! What swimming and drowning put in the log.
 
+use delve_ground::log::LogKind;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -40,8 +42,8 @@ pub enum WaterEvent {
 }
 
 impl LogEvent for WaterEvent {
-    fn kind(&self) -> delve_ground::log::LogKind {
-        delve_ground::log::LogKind::Moves
+    fn kind(&self) -> LogKind {
+        LogKind::Moves
     }
 
     fn who(&self) -> Option<&str> {

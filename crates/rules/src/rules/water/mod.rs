@@ -19,24 +19,31 @@
 
 mod commands;
 pub mod events;
+use crate::act::Concern;
+use crate::creature::Proficiencies;
+use crate::rules::areas::Rank;
+use crate::rules::modules::SituationalPenaltiesOn;
+use crate::rules::movement::{MovedThisRound, Pace, Speeds, Walking, WaterCost};
+use crate::rules::throws::Skill;
+use crate::schedule::{FactionInitiative, InitiativeSet, RoundSet, SimRound};
+use delve_ground::level::schema::JudgeModifier;
+
 pub use commands::{Grab, LetGo, WaterRefusal};
 pub use events::WaterEvent;
 
 use bevy::prelude::*;
 
 use crate::act::Refusal;
-use crate::creature::{Abilities, ActingOrder, ConditionEnd, Encumbrance, Faction, Position};
+use crate::creature::{
+    Abilities, ActingOrder, ConditionEnd, Conditions, Encumbrance, Faction, Position,
+};
 use crate::rules::carrying::{BODY_STONE, Holding, bear, carrier_of, take_up};
 use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
-use crate::creature::Conditions;
-use crate::rules::throws::ThrowKind;
-use crate::rules::throws::{stone_of, stone_target};
+use crate::rules::throws::{ThrowKind, stone_of, stone_target};
 use delve_ground::dice::Modifier;
-use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::grid::{DungeonGrid, GridPos, Terrain, WaterDepth};
 use delve_ground::level::WaterDepths;
 use delve_ground::level::schema::{ConditionKind, Proficiency};
-use delve_ground::grid::WaterDepth;
-use delve_ground::grid::Terrain;
 use delve_ground::log::log_in;
 
 /// The Swimming proficiency's bonus.
@@ -75,7 +82,7 @@ pub fn swimming_throw_at(
     let stone = stone_of(world.get::<Encumbrance>(who));
     let mut mods = Vec::new();
     let proficient = world
-        .get::<crate::creature::Proficiencies>(who)
+        .get::<Proficiencies>(who)
         .is_some_and(|p| p.has(Proficiency::Swimming));
     if proficient {
         mods.push(Modifier::new(SWIMMING_BONUS, "Swimming"));
@@ -86,13 +93,10 @@ pub fn swimming_throw_at(
     // Dungeon Delves › Swimming: "If the water is cold, rough, or fast-moving, the Judge might
     // impose a penalty on the swimming throw" — the delve rules' own: with the situational
     // penalties switched off (whose water penalties count it otherwise) it holds all the same.
-    if world
-        .get_resource::<crate::rules::modules::SituationalPenaltiesOn>()
-        .is_none()
-    {
+    if world.get_resource::<SituationalPenaltiesOn>().is_none() {
         mods.extend(crate::rules::calls::judge_modifier(
             world,
-            delve_ground::level::schema::JudgeModifier::RoughWater,
+            JudgeModifier::RoughWater,
             at,
             &[who],
         ));
@@ -152,11 +156,8 @@ fn swims_up_feet(world: &World, carrier: Entity) -> u32 {
         .get::<Conditions>(carrier)
         .cloned()
         .unwrap_or_default();
-    let share =
-        crate::rules::movement::WaterCost::of(enc.0, world.get::<SwimmingSpeed>(carrier)).share();
-    crate::rules::movement::Speeds::of(enc.0, &conditions).map_or(0, |s| {
-        (s.rated(crate::rules::movement::Pace::Combat) * share).floor() as u32
-    })
+    let share = WaterCost::of(enc.0, world.get::<SwimmingSpeed>(carrier)).share();
+    Speeds::of(enc.0, &conditions).map_or(0, |s| (s.rated(Pace::Combat) * share).floor() as u32)
 }
 
 /// A drowning creature in its carrier's grip, at the start of its initiative: brought up by the
@@ -210,9 +211,7 @@ fn swim(world: &mut World, who: Entity) {
         world,
         who,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Proficiency(
-            delve_ground::level::schema::Proficiency::Swimming,
-        ),
+        Skill::Proficiency(delve_ground::level::schema::Proficiency::Swimming),
         "Swimming",
         mods,
         target,
@@ -223,7 +222,7 @@ fn swim(world: &mut World, who: Entity) {
     }
     world
         .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
+        .remove::<Walking>()
         .insert(Drowning::default());
     for kind in [ConditionKind::Drowning, ConditionKind::Vulnerable] {
         gain_condition_in(world, who, kind, "drowning", ConditionEnd::UntilRemoved);
@@ -412,9 +411,7 @@ fn carried_along(
             && p.0 != at.0
         {
             p.0 = at.0;
-            commands
-                .entity(h.whom)
-                .remove::<crate::rules::movement::Walking>();
+            commands.entity(h.whom).remove::<Walking>();
         }
     }
 }
@@ -423,8 +420,8 @@ fn carried_along(
 /// RULINGS › Water: a swimmer at running speed cannot attack.
 fn swimming_at_running_speed(world: &World, who: Entity) -> bool {
     world
-        .get::<crate::rules::movement::MovedThisRound>(who)
-        .is_some_and(|m| m.pace == Some(crate::rules::movement::Pace::Running))
+        .get::<MovedThisRound>(who)
+        .is_some_and(|m| m.pace == Some(Pace::Running))
         && world
             .get::<Position>(who)
             .is_some_and(|p| in_deep_water(world.resource::<DungeonGrid>(), p.0))
@@ -454,17 +451,10 @@ impl Plugin for WaterPlugin {
         app.keeps::<delve_ground::level::WaterDepths>()
             .keeps_component::<crate::rules::water::Drowning>()
             .keeps_component::<crate::rules::carrying::Holding>();
-        crate::rules::areas::RuleArea::offers(
-            app,
-            crate::rules::areas::Rank::Escape,
-            |world, who| {
-                let water = rescue_choices(world, who);
-                water
-                    .into_iter()
-                    .map(|c| (crate::act::Concern::Water, c))
-                    .collect()
-            },
-        );
+        crate::rules::areas::RuleArea::offers(app, Rank::Escape, |world, who| {
+            let water = rescue_choices(world, who);
+            water.into_iter().map(|c| (Concern::Water, c)).collect()
+        });
         use crate::rules::areas::RuleArea;
         app.installs(|world, level| world.insert_resource(level.deep_water.clone()))
             .installs_creature(|world, e, c| {
@@ -482,20 +472,17 @@ impl Plugin for WaterPlugin {
                 world.get::<Holding>(who).is_some()
             })
             .add_systems(
-                crate::schedule::SimRound,
-                start_of_initiative_in_water.in_set(crate::schedule::RoundSet::Swimming),
+                SimRound,
+                start_of_initiative_in_water.in_set(RoundSet::Swimming),
             )
             .add_systems(
-                crate::schedule::FactionInitiative,
-                start_of_initiative_in_water.in_set(crate::schedule::InitiativeSet::Swimming),
+                FactionInitiative,
+                start_of_initiative_in_water.in_set(InitiativeSet::Swimming),
             )
+            .add_systems(SimRound, carried_along.in_set(RoundSet::Carried))
             .add_systems(
-                crate::schedule::SimRound,
-                carried_along.in_set(crate::schedule::RoundSet::Carried),
-            )
-            .add_systems(
-                crate::schedule::FactionInitiative,
-                carried_along.in_set(crate::schedule::InitiativeSet::Carried),
+                FactionInitiative,
+                carried_along.in_set(InitiativeSet::Carried),
             );
     }
 }

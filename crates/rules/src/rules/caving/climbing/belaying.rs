@@ -1,9 +1,11 @@
 //! Belaying: a climber on a rope held by one at the rim, and what a fall comes to then (Dungeon Delves › Climbing).
 
+use crate::creature::Abilities;
+use crate::rules::throws::Skill;
+
 use super::{CavingEvent, CavingRefusal};
 use crate::act::Refusal;
-use crate::creature::{Encumbrance, Equipment, Position, Proficiencies};
-use crate::creature::Conditions;
+use crate::creature::{Conditions, Encumbrance, Equipment, Position, Proficiencies};
 use crate::rules::throws::ThrowKind;
 use bevy::prelude::*;
 use delve_ground::dice::Modifier;
@@ -11,8 +13,10 @@ use delve_ground::grid::GridPos;
 use delve_ground::level::schema::Proficiency;
 use delve_ground::log::log_in;
 
-use super::{ADVENTURING_CLIMB, Climbing, climbing_target, fall, fall_off, hole_at};
-use super::{Below, Surface, rope_reaching};
+use super::{
+    ADVENTURING_CLIMB, Below, Climbing, Surface, climbing_target, fall, fall_off, hole_at,
+    rope_reaching,
+};
 
 /// A creature holding a rope ready to break a climber's fall (Dungeon Delves › Belaying):
 /// standing beside the hole, or itself on the climb above the climber.
@@ -186,9 +190,7 @@ pub(in crate::rules::caving) fn hold_the_fall(
         .cloned()
         .unwrap_or_default();
     let both = profs.has(Proficiency::Climbing) && profs.has(Proficiency::Mountaineering);
-    let str_score = world
-        .get::<crate::creature::Abilities>(belayer)
-        .map_or(10, |a| a.0.str);
+    let str_score = world.get::<Abilities>(belayer).map_or(10, |a| a.0.str);
     let mut mods = crate::rules::doors::bashing_modifiers(str_score, None, false, 0, 0);
     let weight = (stone > 0.0).then(|| {
         Modifier::new(
@@ -204,7 +206,7 @@ pub(in crate::rules::caving) fn hold_the_fall(
         world,
         belayer,
         ThrowKind::Check,
-        crate::rules::throws::Skill::Dungeonbashing,
+        Skill::Dungeonbashing,
         "Dungeonbashing to belay a falling climber",
         mods,
         18,
@@ -237,9 +239,7 @@ pub(in crate::rules::caving) fn hold_the_fall(
             world,
             belayer,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Climbing,
-            ),
+            Skill::Proficiency(delve_ground::level::schema::Proficiency::Climbing),
             "Climbing to keep its footing",
             mods,
             footing,

@@ -13,15 +13,26 @@
 //!   combat speed, never falls from an easy surface, and from a sheer one only on a natural 1.
 //! - Climbing a sheer surface, it is vulnerable.
 
+use crate::creature::ActingOrder;
+use crate::rules::movement::Walking;
+use crate::rules::penalties::CheckKind;
+use crate::rules::sound::NoisyAction;
+use crate::rules::throws::Skill;
+use crate::rules::traps::Trap;
+use delve_ground::dice::Dice;
+use delve_ground::level::Climbs;
+use delve_ground::level::schema::JudgeModifier;
+
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::events::CavingEvent;
 use super::refusals::CavingRefusal;
 use crate::act::Refusal;
-use crate::creature::{ConditionEnd, Encumbrance, Equipment, Faction, Position, Proficiencies};
+use crate::creature::{
+    ConditionEnd, Conditions, Encumbrance, Equipment, Faction, Position, Proficiencies,
+};
 use crate::rules::conditions::{gain_condition_in, lose_condition_in};
-use crate::creature::Conditions;
 use crate::rules::movement::{Pace, Speeds};
 use crate::rules::throws::ThrowKind;
 use delve_ground::dice::Modifier;
@@ -105,15 +116,11 @@ pub(super) fn spend_rope(world: &mut World, who: Entity, feet: u32, hook: bool) 
 /// for having moved (RULINGS › Movement penalties), prone and water, and how well the thrower
 /// sees the counterweight's square (poor vision, blindness, fog).
 pub(super) fn hook_penalties(world: &World, who: Entity, at: GridPos) -> Vec<Modifier> {
-    let mut mods = crate::rules::penalties::penalties_for(
-        world,
-        who,
-        crate::rules::penalties::CheckKind::RangedAttack,
-    )
-    // Beyond twice its movement speed no missile is thrown at all; a hook is thrown standing (at
-    // the bottom of a hole, or rigging), so that is only where a command meets a runner: it
-    // takes the heaviest movement penalty instead.
-    .unwrap_or_else(|_| crate::rules::penalties::check_penalties(world, who, None));
+    let mut mods = crate::rules::penalties::penalties_for(world, who, CheckKind::RangedAttack)
+        // Beyond twice its movement speed no missile is thrown at all; a hook is thrown standing (at
+        // the bottom of a hole, or rigging), so that is only where a command meets a runner: it
+        // takes the heaviest movement penalty instead.
+        .unwrap_or_else(|_| crate::rules::penalties::check_penalties(world, who, None));
     let blinded = world
         .get::<Conditions>(who)
         .is_some_and(|c| c.has(ConditionKind::Blinded));
@@ -236,12 +243,12 @@ pub fn sure_climber(world: &World, who: Entity) -> bool {
 
 /// The depth of the hole at a square: a pit that has opened there, or a chasm.
 pub fn hole_at(world: &World, at: GridPos) -> Option<u32> {
-    use delve_ground::level::schema::TrapKind;
     use delve_ground::grid::Terrain;
+    use delve_ground::level::schema::TrapKind;
     if let Some(Terrain::Chasm { depth_feet }) = world.resource::<DungeonGrid>().terrain(at) {
         return Some(depth_feet);
     }
-    let mut q = world.try_query::<(&Position, &crate::rules::traps::Trap)>()?;
+    let mut q = world.try_query::<(&Position, &Trap)>()?;
     q.iter(world).find_map(|(p, t)| match t.kind {
         TrapKind::Pit { depth_feet } if p.0 == at && t.plain_sight => Some(depth_feet),
         _ => None,
@@ -255,7 +262,7 @@ pub fn side_of(world: &World, at: GridPos) -> Surface {
         Surface::Easy
     } else {
         world
-            .get_resource::<delve_ground::level::Climbs>()
+            .get_resource::<Climbs>()
             .map_or(Surface::Sheer, |c| c.at(at).surface)
     }
 }
@@ -269,10 +276,7 @@ pub(crate) const VULNERABLE_ON_A_ROPE: &str = "crawling along a rope";
 
 /// Starts a climb: off any walk, vulnerable on a sheer surface or a rappel, and logged.
 pub(super) fn start_climbing(world: &mut World, who: Entity, c: Climbing) {
-    world
-        .entity_mut(who)
-        .remove::<crate::rules::movement::Walking>()
-        .insert(c);
+    world.entity_mut(who).remove::<Walking>().insert(c);
     if c.surface == Surface::Sheer || c.rappel {
         gain_condition_in(
             world,
@@ -393,9 +397,7 @@ pub(crate) fn climb_down(
 /// …), and the noise of it.
 pub fn fall(world: &mut World, who: Entity, feet: u32) {
     let dice = crate::rules::damage::falling_damage(feet);
-    let roll = world
-        .resource_mut::<delve_ground::dice::Dice>()
-        .roll_expr(&dice);
+    let roll = world.resource_mut::<Dice>().roll_expr(&dice);
     let damage = roll.total.max(0);
     let name = crate::creature::name_of(world, who);
     log_in(
@@ -407,11 +409,7 @@ pub fn fall(world: &mut World, who: Entity, feet: u32) {
             damage,
         },
     );
-    let _ = crate::rules::sound::hearing::creature_noise(
-        world,
-        who,
-        crate::rules::sound::NoisyAction::AFall,
-    );
+    let _ = crate::rules::sound::hearing::creature_noise(world, who, NoisyAction::AFall);
     crate::rules::damage::take_damage(world, who, damage);
 }
 
@@ -432,11 +430,9 @@ pub(crate) fn climbers_climb(
 /// outside a battle, a third of its combat speed when its faction is in one; the proficient's
 /// half and full paces are shares of its combat speed.
 pub fn climbing_feet_per_round(world: &World, who: Entity, pace: ClimbPace) -> f32 {
-    let tracked_in_rounds = world.get::<Faction>(who).is_some_and(|f| {
-        world
-            .resource::<crate::creature::ActingOrder>()
-            .fighting(*f)
-    });
+    let tracked_in_rounds = world
+        .get::<Faction>(who)
+        .is_some_and(|f| world.resource::<ActingOrder>().fighting(*f));
     match pace {
         ClimbPace::Third if !tracked_in_rounds => {
             rate(world, who, Pace::Exploration) / delve_ground::time::ROUNDS_PER_TURN as f32
@@ -463,12 +459,7 @@ pub(super) fn climbing_conditions(
     who: Entity,
     at: Option<GridPos>,
 ) -> Option<Modifier> {
-    crate::rules::calls::judge_modifier(
-        world,
-        delve_ground::level::schema::JudgeModifier::ClimbingConditions,
-        at,
-        &[who],
-    )
+    crate::rules::calls::judge_modifier(world, JudgeModifier::ClimbingConditions, at, &[who])
 }
 
 fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
@@ -508,9 +499,7 @@ fn climb_a_round(world: &mut World, who: Entity, mut c: Climbing) {
             world,
             who,
             ThrowKind::Check,
-            crate::rules::throws::Skill::Proficiency(
-                delve_ground::level::schema::Proficiency::Climbing,
-            ),
+            Skill::Proficiency(delve_ground::level::schema::Proficiency::Climbing),
             "Climbing",
             mods,
             target,

@@ -1,5 +1,9 @@
 //! Ropes: secured at a hole's rim, lowered, taken up, and the grappling hook thrown to secure one (Dungeon Delves › Climbing).
 
+use crate::creature::Combatant;
+use crate::rules::throws::Skill;
+use delve_ground::level::Climbs;
+
 use super::{CavingEvent, CavingRefusal};
 use crate::act::Refusal;
 use crate::creature::Equipment;
@@ -11,8 +15,7 @@ use delve_ground::level::schema::Gear;
 use delve_ground::log::log_in;
 use serde::{Deserialize, Serialize};
 
-use super::Below;
-use super::{Climbing, hole_at, hook_penalties, on_the_rope, spend_rope};
+use super::{Below, Climbing, hole_at, hook_penalties, on_the_rope, spend_rope};
 
 /// A rope secured above a pit or chasm square and hanging into it: lowered from beside it, or
 /// caught by a grappling hook thrown from below.
@@ -80,16 +83,14 @@ pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(),
     }
     rope_reaching(world, who, below.depth_feet)?;
     let anchor = world
-        .get_resource::<delve_ground::level::Climbs>()
+        .get_resource::<Climbs>()
         .and_then(|c| c.at(here).anchor_ac)
         .ok_or(CavingRefusal::NoAnchor)?;
     let penalty =
         grappling_range_penalty(below.depth_feet).ok_or(CavingRefusal::OutOfHookRange {
             feet: below.depth_feet,
         })?;
-    let attack_bonus = world
-        .get::<crate::creature::Combatant>(who)
-        .map_or(0, |c| c.attack_bonus);
+    let attack_bonus = world.get::<Combatant>(who).map_or(0, |c| c.attack_bonus);
     let mut mods = vec![Modifier::new(attack_bonus, "attack bonus")];
     if penalty != 0 {
         mods.push(Modifier::new(
@@ -102,7 +103,7 @@ pub(crate) fn throw_grappling_hook(world: &mut World, who: Entity) -> Result<(),
         world,
         who,
         ThrowKind::Attack { ranged: true },
-        crate::rules::throws::Skill::Attack,
+        Skill::Attack,
         "grappling hook at the anchor",
         mods,
         anchor + 10,
