@@ -356,7 +356,7 @@ pub struct Orders<'w> {
 /// shouts, and has not shouted this last turn, shouts for its faction. In its faction's battle
 /// the battle's awareness says whom it knows of (by sight or by the din), at no further cost.
 pub fn watch(
-    orders: Orders,
+    mut orders: Orders,
     factions: Res<Factions>,
     light: Res<LightMap>,
     aware: Option<Res<Awareness>>,
@@ -364,14 +364,7 @@ pub fn watch(
     everyone: Query<Anyone>,
     mut standing: Local<Vec<Standing>>,
 ) {
-    let Orders {
-        clock,
-        grid,
-        acting,
-        mut pending,
-        mut log,
-    } = orders;
-    let round = clock.rounds;
+    let round = orders.clock.rounds;
     let mut shouts: Vec<(String, Vec<String>)> = Vec::new();
     let up = |c: &Conditions| !delve_rules::rules::conditions::is_down(c);
     // Who stands where, of those up: a monster looks at the squares it sees, not at every
@@ -396,12 +389,12 @@ pub fn watch(
             continue;
         }
         let mut seen: Vec<(u32, GridPos, Entity)> = match aware.as_ref() {
-            Some(aware) if acting.fighting(*faction) => aware
+            Some(aware) if orders.acting.fighting(*faction) => aware
                 .of(e)
                 .iter()
                 .filter_map(|&(_, o)| everyone.get(o).ok())
                 .filter(|(.., c, _)| up(c))
-                .map(|(o, _, p, ..)| (grid.distance_feet(at.0, p.0), p.0, o))
+                .map(|(o, _, p, ..)| (orders.grid.distance_feet(at.0, p.0), p.0, o))
                 .collect(),
             _ => sight
                 .seen
@@ -409,9 +402,9 @@ pub fn watch(
                 .flat_map(|&(p, _)| on(p).map(move |(o, f, hiding)| (p, o, f, hiding)))
                 .filter(|&(p, _, f, hiding)| {
                     factions.hostile(*faction, f)
-                        && sight.sees_creature_on_seen_square(&grid, &light, at.0, p, hiding)
+                        && sight.sees_creature_on_seen_square(&orders.grid, &light, at.0, p, hiding)
                 })
-                .map(|(p, o, ..)| (grid.distance_feet(at.0, p), p, o))
+                .map(|(p, o, ..)| (orders.grid.distance_feet(at.0, p), p, o))
                 .collect(),
         };
         seen.sort();
@@ -423,9 +416,10 @@ pub fn watch(
         }
         // A shout given as the battle began was refused if its faction lost the first round
         // to surprise (RULINGS › Surprise: it does nothing): it shouts again.
-        let refused = acting.surprised.contains(&faction.0) && mind.shouted == round.checked_sub(1);
+        let refused =
+            orders.acting.surprised.contains(&faction.0) && mind.shouted == round.checked_sub(1);
         let rested = refused || mind.shouted.is_none_or(|r| round >= r + ROUNDS_PER_TURN);
-        if mind.shouts && rested && !seen.is_empty() && !pending.waiting_for(name.as_str()) {
+        if mind.shouts && rested && !seen.is_empty() && !orders.pending.waiting_for(name.as_str()) {
             mind.shouted = Some(round);
             let saw = seen
                 .iter()
@@ -437,14 +431,14 @@ pub fn watch(
     }
     shouts.sort();
     for (who, saw) in shouts {
-        log.push(
+        orders.log.push(
             round,
             MonsterEvent::Shouted {
                 who: who.clone(),
                 saw,
             },
         );
-        pending.push_derived(Command::Noise(Noise {
+        orders.pending.push_derived(Command::Noise(Noise {
             who,
             action: NoisyAction::Shouting,
         }));
@@ -463,19 +457,12 @@ type Answerer<'a> = (
 /// A monster that heard a companion's shout comes to the square beside the one who shouted; in
 /// a battle too, while it is aware of no enemy itself.
 fn answer_calls(
-    orders: Orders,
+    mut orders: Orders,
     heard: Res<HeardThisRound>,
     aware: Option<Res<Awareness>>,
     mut monsters: Query<Answerer, Idle>,
     names: Query<&Name>,
 ) {
-    let Orders {
-        clock,
-        grid,
-        acting,
-        mut pending,
-        mut log,
-    } = orders;
     // A call is a creature's shout, so it always has a maker.
     let mut calls: Vec<(Entity, GridPos, Entity)> = heard
         .0
@@ -491,16 +478,18 @@ fn answer_calls(
         };
         // Not yet in the fight itself: its faction's battle does not keep it from coming.
         let unaware = aware.as_ref().is_none_or(|a| a.of(e).is_empty());
-        let fighting = acting.fighting(*faction) && !unaware;
-        if !mind.answers_calls || !free_to_act(&pending, fighting, name, conditions, combatant) {
+        let fighting = orders.acting.fighting(*faction) && !unaware;
+        if !mind.answers_calls
+            || !free_to_act(&orders.pending, fighting, name, conditions, combatant)
+        {
             continue;
         }
-        if let Some((to, plain)) = nearest_reachable(&grid, pos.0, caller.neighbours()) {
+        if let Some((to, plain)) = nearest_reachable(&orders.grid, pos.0, caller.neighbours()) {
             if !plain {
                 mind.set_errand(to);
             }
-            log.push(
-                clock.rounds,
+            orders.log.push(
+                orders.clock.rounds,
                 MonsterEvent::AnsweredCall {
                     who: name.to_string(),
                     to,
@@ -510,7 +499,7 @@ fn answer_calls(
                 },
             );
             if plain {
-                pending.push_derived(Command::Move(Move {
+                orders.pending.push_derived(Command::Move(Move {
                     who: name.to_string(),
                     to: (to.x, to.y),
                     pace: Pace::Combat,

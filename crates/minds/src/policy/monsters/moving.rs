@@ -58,18 +58,11 @@ pub(super) fn path_through_doors(grid: &DungeonGrid, from: GridPos, to: GridPos)
 /// A monster that heard something this round (outside a battle) and is not on its way somewhere
 /// goes to the nearest reachable square at the noise: roughly where it was, or beside it.
 pub(super) fn go_to_look(
-    orders: Orders,
+    mut orders: Orders,
     heard: Res<HeardThisRound>,
     mut monsters: Query<(Answerer, Option<&Walking>), NotCommanded>,
     names: Query<&Name>,
 ) {
-    let Orders {
-        clock,
-        grid,
-        acting,
-        mut pending,
-        mut log,
-    } = orders;
     let mut looking: Vec<(Entity, GridPos, NoiseKind, Option<Entity>)> = heard
         .0
         .iter()
@@ -92,8 +85,8 @@ pub(super) fn go_to_look(
         }
         if !mind.may_go(at)
             || !free_to_act(
-                &pending,
-                acting.fighting(*faction),
+                &orders.pending,
+                orders.acting.fighting(*faction),
                 name,
                 conditions,
                 combatant,
@@ -102,12 +95,12 @@ pub(super) fn go_to_look(
             continue;
         }
         let candidates = [roughly(at), at].into_iter().chain(at.neighbours());
-        if let Some((to, plain)) = nearest_reachable(&grid, pos.0, candidates) {
+        if let Some((to, plain)) = nearest_reachable(&orders.grid, pos.0, candidates) {
             if !plain {
                 mind.set_errand(to);
             }
-            log.push(
-                clock.rounds,
+            orders.log.push(
+                orders.clock.rounds,
                 MonsterEvent::WentToLook {
                     who: name.to_string(),
                     to,
@@ -118,7 +111,7 @@ pub(super) fn go_to_look(
                 },
             );
             if plain {
-                pending.push_derived(Command::Move(Move {
+                orders.pending.push_derived(Command::Move(Move {
                     who: name.to_string(),
                     to: (to.x, to.y),
                     pace: Pace::Combat,
@@ -156,7 +149,7 @@ pub(super) fn approach_lights(
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, sight, conditions, combatant, mind) in &monsters {
         if !free_to_act(
-            &pending,
+            &orders.pending,
             acting.fighting(*faction),
             name,
             conditions,
@@ -215,7 +208,7 @@ pub(super) fn pursue(
         if !mind.pursues
             || !mind.may_go(quarry)
             || !free_to_act(
-                &pending,
+                &orders.pending,
                 acting.fighting(*faction),
                 name,
                 conditions,
@@ -280,8 +273,13 @@ pub(super) fn walk_the_patrol(
 ) {
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, conditions, mut patrol, mind) in &mut monsters {
-        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
-            || patrol.route.is_empty()
+        if !free_to_act(
+            &orders.pending,
+            acting.fighting(*faction),
+            name,
+            conditions,
+            None,
+        ) || patrol.route.is_empty()
             || mind.is_some_and(|m| m.errand.is_some())
         {
             continue;
@@ -323,8 +321,13 @@ pub(super) fn keep_to_home(
 ) {
     let mut orders: Vec<(String, GridPos)> = Vec::new();
     for (name, at, faction, conditions, mind) in &monsters {
-        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
-            || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
+        if !free_to_act(
+            &orders.pending,
+            acting.fighting(*faction),
+            name,
+            conditions,
+            None,
+        ) || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
             || mind.errand.is_some()
         {
             continue;
