@@ -149,7 +149,7 @@ pub(super) fn approach_lights(
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, sight, conditions, combatant, mind) in &monsters {
         if !free_to_act(
-            &orders.pending,
+            &pending,
             acting.fighting(*faction),
             name,
             conditions,
@@ -208,7 +208,7 @@ pub(super) fn pursue(
         if !mind.pursues
             || !mind.may_go(quarry)
             || !free_to_act(
-                &orders.pending,
+                &pending,
                 acting.fighting(*faction),
                 name,
                 conditions,
@@ -273,13 +273,8 @@ pub(super) fn walk_the_patrol(
 ) {
     let mut orders: Vec<(String, (i32, i32))> = Vec::new();
     for (name, at, faction, conditions, mut patrol, mind) in &mut monsters {
-        if !free_to_act(
-            &orders.pending,
-            acting.fighting(*faction),
-            name,
-            conditions,
-            None,
-        ) || patrol.route.is_empty()
+        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
+            || patrol.route.is_empty()
             || mind.is_some_and(|m| m.errand.is_some())
         {
             continue;
@@ -321,13 +316,8 @@ pub(super) fn keep_to_home(
 ) {
     let mut orders: Vec<(String, GridPos)> = Vec::new();
     for (name, at, faction, conditions, mind) in &monsters {
-        if !free_to_act(
-            &orders.pending,
-            acting.fighting(*faction),
-            name,
-            conditions,
-            None,
-        ) || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
+        if !free_to_act(&pending, acting.fighting(*faction), name, conditions, None)
+            || (mind.pursues && !mind.sighted && mind.quarry.is_some_and(|q| mind.may_go(q)))
             || mind.errand.is_some()
         {
             continue;
