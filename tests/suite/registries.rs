@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::World;
 use delve_play::scenario::{Delve, Scenario};
-use delve_rules::command::{Command, OFFERS, Offered};
+use delve_rules::act::Offered;
+use delve_rules::command::{Command, offers};
 
 use super::common::sample;
 
@@ -278,21 +279,22 @@ fn commands_defined() -> BTreeSet<(String, String)> {
     defined
 }
 
-/// A command written in its rule area but left out of the list in `command/list.rs` could be
-/// neither given nor offered, and nothing would say so: every command an area defines is in the
-/// list, and the list names nothing the areas do not define.
+/// The list is written by the rules crate's build script from the areas' declarations; read
+/// again here another way, every command an area defines is in it, and it names nothing the
+/// areas do not define (a command the script failed to read could be neither given nor offered,
+/// and nothing else would say so).
 #[test]
 fn every_command_an_area_defines_is_listed() {
     let defined = commands_defined();
-    let listed: BTreeSet<&str> = OFFERS.iter().map(|(n, _)| *n).collect();
+    let listed: BTreeSet<&str> = offers().iter().map(|(n, _)| *n).collect();
     let unlisted: Vec<_> = defined
         .iter()
         .filter(|(name, _)| !listed.contains(name.as_str()))
         .collect();
     assert!(
         unlisted.is_empty(),
-        "defined in a rule area but not in the list (crates/rules/src/command/list.rs): \
-         {unlisted:?}"
+        "defined in a rule area but not in the list the build script wrote \
+         (crates/rules/build.rs): {unlisted:?}"
     );
     let names: BTreeSet<&str> = defined.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, listed, "the list and the areas' commands differ");
@@ -304,9 +306,9 @@ fn every_command_an_area_defines_is_listed() {
 /// declared offered.
 #[test]
 fn every_command_is_offered_or_says_why_not() {
-    let names: BTreeSet<&str> = OFFERS.iter().map(|(n, _)| *n).collect();
-    assert_eq!(names.len(), OFFERS.len(), "a command listed twice");
-    for (name, offered) in OFFERS {
+    let names: BTreeSet<&str> = offers().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names.len(), offers().len(), "a command listed twice");
+    for (name, offered) in &offers() {
         if let Offered::NotOffered(why) = offered {
             assert!(why.len() > 10, "{name}: say why it is not offered");
         }
@@ -322,7 +324,7 @@ fn every_command_is_offered_or_says_why_not() {
     for delve in showcases() {
         offered_now(delve.world(), &mut seen);
     }
-    let never: Vec<&str> = OFFERS
+    let never: Vec<&str> = offers()
         .iter()
         .filter(|(n, o)| *o == Offered::Offered && !seen.contains(n))
         .map(|(n, _)| *n)
@@ -332,7 +334,7 @@ fn every_command_is_offered_or_says_why_not() {
         "declared offered, but offered to no one: {never:?}"
     );
     for name in &seen {
-        let declared = OFFERS.iter().find(|(n, _)| n == name).map(|(_, o)| *o);
+        let declared = offers().iter().find(|(n, _)| n == name).map(|(_, o)| *o);
         assert_eq!(
             declared,
             Some(Offered::Offered),
@@ -346,7 +348,7 @@ fn every_command_is_offered_or_says_why_not() {
 /// command without `#[serde(deny_unknown_fields)]` fails here).
 #[test]
 fn every_command_refuses_a_field_it_does_not_have() {
-    for (name, _) in OFFERS {
+    for (name, _) in &offers() {
         let text = format!("{name}(pase: Running)");
         let read = delve_rules::command::script_options().from_str::<Command>(&text);
         let why = read.expect_err(&text).code.to_string();

@@ -4,10 +4,11 @@
 //! as its area defines it ([`AnyAct`]), and the commands waiting for their round
 //! ([`PendingCommands`]).
 //!
-//! A rule area defines its commands (one struct each, named as the command word) with their
-//! refusal reasons in its own `commands.rs` (or in its `mod.rs`, for an area of one command);
-//! the list in `command` names each once and makes it [`Listed`], so a command left out of the
-//! list cannot be offered or given (it does not compile).
+//! A rule area defines its commands (one struct each, named as the command word, implementing
+//! [`Act`]) with their refusal reasons in its own `commands.rs` (or in its `mod.rs`, for an area
+//! of one command): that is the command's one declaration. The rules crate's build script writes
+//! the list in `command` from the areas' declarations, which makes each [`Listed`]: only a listed
+//! command can be offered or given.
 
 use crate::creature::Position;
 use crate::rules::throws::ThrowOdds;
@@ -56,6 +57,39 @@ pub trait Act: fmt::Display + fmt::Debug + Any + Send + Sync {
     /// are told by the round, and the rest take no time of their own. Every command says: a
     /// new one does not compile until it does.
     fn activity(&self) -> Option<Activity>;
+
+    /// Whether its rule area offers it where a creature stands (`rules::choices_for`), or why
+    /// not. A command that does not say is offered: a test fails on one declared offered that
+    /// no area offers, and on one offered that is declared otherwise.
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::Offered
+    }
+}
+
+/// Whether a rule area offers a command where a creature stands, or why not ([`Act::offered`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Among the offers of the area that defines it.
+    Offered,
+    /// Not offered, and why.
+    NotOffered(&'static str),
+}
+
+impl Offered {
+    /// The Judge's commands.
+    pub const JUDGES_HAND: Offered = Offered::NotOffered(
+        "the Judge's hand on the world (the Hand panel), not a creature's action",
+    );
+    /// The party's orders.
+    pub const WHOLE_PARTY: Offered = Offered::NotOffered(
+        "an order to the whole party (the window's party keys, a policy), not one creature's action",
+    );
+    /// A walk.
+    pub const WALK: Offered =
+        Offered::NotOffered("a walk goes where the map is clicked or the keys point, not to an offer");
 }
 
 /// Where a creature's time goes (the lab's time budget), in the order the report lists them.

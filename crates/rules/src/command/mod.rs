@@ -23,7 +23,7 @@ use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
 
 mod list;
-pub use list::{Command, OFFERS, Offered, acts};
+pub use list::{Command, acts, offers};
 
 /// The RON options for command scripts and journals: a command's fields sit directly in its
 /// parentheses, `OpenDoor(who: "Sera", at: (15, 8))`.

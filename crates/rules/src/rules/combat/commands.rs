@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::refusals::CombatRefusal;
 use super::{battle, opportunity};
-use crate::act::{Act, Activity, Refusal, at, creature};
+use crate::act::{Act, Activity, Refusal, at, creature, Offered};
 
 /// Attacks a creature each round in the faction's initiative, with a named weapon or the first that
 /// can reach it.
@@ -350,6 +350,13 @@ impl fmt::Display for WaitForOrders {
 }
 
 impl Act for WaitForOrders {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }

@@ -10,7 +10,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature, Offered};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, JudgeModifier};
 use delve_ground::log::log_in;
@@ -76,6 +76,13 @@ impl fmt::Display for SetJudgeModifier {
 pub const THE_JUDGE: &str = "the Judge";
 
 impl Act for SetJudgeModifier {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -145,6 +152,13 @@ impl fmt::Display for UnexpectedLights {
 }
 
 impl Act for UnexpectedLights {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }

@@ -16,7 +16,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Refusal, at, creature};
+use crate::act::{Act, Activity, Refusal, at, creature, Offered};
 use crate::creature::{ConditionEnd, Conditions, HitPoints, Position};
 use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
 use crate::rules::doors::Door;
@@ -55,6 +55,13 @@ impl fmt::Display for SetHitPoints {
 }
 
 impl Act for SetHitPoints {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -128,6 +135,13 @@ impl fmt::Display for GiveCondition {
 }
 
 impl Act for GiveCondition {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -175,6 +189,13 @@ impl fmt::Display for TakeCondition {
 }
 
 impl Act for TakeCondition {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -219,6 +240,13 @@ impl fmt::Display for PlaceCreature {
 }
 
 impl Act for PlaceCreature {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -313,6 +341,13 @@ impl fmt::Display for SetDoor {
 }
 
 impl Act for SetDoor {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -392,6 +427,13 @@ impl fmt::Display for SetTrap {
 }
 
 impl Act for SetTrap {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -439,6 +481,13 @@ impl fmt::Display for SetLight {
 }
 
 impl Act for SetLight {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -509,6 +558,13 @@ impl fmt::Display for SwitchModule {
 }
 
 impl Act for SwitchModule {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }

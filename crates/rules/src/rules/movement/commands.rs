@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::refusals::MoveRefusal;
 use super::{Pace, Walking};
-use crate::act::{Act, Activity, Refusal, at, creature};
+use crate::act::{Act, Activity, Refusal, at, creature, Offered};
 
 /// Walk to a square along the cheapest path, at a pace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +35,13 @@ impl fmt::Display for Move {
 }
 
 impl Act for Move {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WALK
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -59,6 +66,13 @@ impl fmt::Display for Halt {
 }
 
 impl Act for Halt {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::NotOffered("stopping a walk under way: a key, a mind")
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }

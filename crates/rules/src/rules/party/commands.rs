@@ -8,7 +8,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Refusal, at};
+use crate::act::{Act, Activity, Refusal, at, Offered};
 
 use super::refusals::PartyRefusal;
 use crate::rules::movement::Pace;
@@ -54,6 +54,13 @@ impl fmt::Display for MoveParty {
 }
 
 impl Act for MoveParty {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -78,6 +85,13 @@ impl fmt::Display for RestParty {
 }
 
 impl Act for RestParty {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         Some(Activity::Resting)
     }
@@ -102,6 +116,13 @@ impl fmt::Display for MarchingOrder {
 }
 
 impl Act for MarchingOrder {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -129,6 +150,13 @@ impl fmt::Display for Mapper {
 }
 
 impl Act for Mapper {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
@@ -207,6 +235,13 @@ impl fmt::Display for Autonomy {
 }
 
 impl Act for Autonomy {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::WHOLE_PARTY
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{NoiseKind, NoisyAction, SoundRow, hearing};
-use crate::act::{Act, Activity, Reason, Refusal, at, creature};
+use crate::act::{Act, Activity, Reason, Refusal, at, creature, Offered};
 use delve_ground::grid::GridPos;
 
 /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
@@ -143,6 +143,13 @@ impl fmt::Display for MakeNoise {
 }
 
 impl Act for MakeNoise {
+    fn offered() -> Offered
+    where
+        Self: Sized,
+    {
+        Offered::JUDGES_HAND
+    }
+
     fn activity(&self) -> Option<Activity> {
         None
     }
