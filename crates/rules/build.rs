@@ -27,7 +27,10 @@ fn main() {
         let text = fs::read_to_string(&file).expect("a rule file is readable");
         for name in declared(&code_of(&text)) {
             if !seen.insert(name.clone()) {
-                panic!("the command {name} is declared twice (again in {})", file.display());
+                panic!(
+                    "the command {name} is declared twice (again in {})",
+                    file.display()
+                );
             }
             list += &format!("    rules::{area}::{name},\n");
         }

@@ -88,8 +88,9 @@ impl Offered {
         "an order to the whole party (the window's party keys, a policy), not one creature's action",
     );
     /// A walk.
-    pub const WALK: Offered =
-        Offered::NotOffered("a walk goes where the map is clicked or the keys point, not to an offer");
+    pub const WALK: Offered = Offered::NotOffered(
+        "a walk goes where the map is clicked or the keys point, not to an offer",
+    );
 }
 
 /// Where a creature's time goes (the lab's time budget), in the order the report lists them.

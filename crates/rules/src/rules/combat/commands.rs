@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::refusals::CombatRefusal;
 use super::{battle, opportunity};
-use crate::act::{Act, Activity, Refusal, at, creature, Offered};
+use crate::act::{Act, Activity, Offered, Refusal, at, creature};
 
 /// Attacks a creature each round in the faction's initiative, with a named weapon or the first that
 /// can reach it.

@@ -10,7 +10,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Reason, Refusal, at, creature, Offered};
+use crate::act::{Act, Activity, Offered, Reason, Refusal, at, creature};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::schema::{ConditionKind, JudgeModifier};
 use delve_ground::log::log_in;

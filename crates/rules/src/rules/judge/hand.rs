@@ -16,7 +16,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Refusal, at, creature, Offered};
+use crate::act::{Act, Activity, Offered, Refusal, at, creature};
 use crate::creature::{ConditionEnd, Conditions, HitPoints, Position};
 use crate::rules::conditions::{gain_condition_in, is_down, lose_condition_in};
 use crate::rules::doors::Door;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::refusals::MoveRefusal;
 use super::{Pace, Walking};
-use crate::act::{Act, Activity, Refusal, at, creature, Offered};
+use crate::act::{Act, Activity, Offered, Refusal, at, creature};
 
 /// Walk to a square along the cheapest path, at a pace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::act::{Act, Activity, Refusal, at, Offered};
+use crate::act::{Act, Activity, Offered, Refusal, at};
 
 use super::refusals::PartyRefusal;
 use crate::rules::movement::Pace;

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{NoiseKind, NoisyAction, SoundRow, hearing};
-use crate::act::{Act, Activity, Reason, Refusal, at, creature, Offered};
+use crate::act::{Act, Activity, Offered, Reason, Refusal, at, creature};
 use delve_ground::grid::GridPos;
 
 /// Makes the noise of an action at its square: `Talking`, `Shouting`, `Screaming`, …
