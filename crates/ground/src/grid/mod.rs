@@ -31,21 +31,25 @@ impl GridPos {
 
     /// Squares apart, a diagonal step counting as one (the Chebyshev distance): 0 on the same
     /// square, 1 on any of the eight around it.
+    #[inline]
     pub fn chebyshev(self, other: GridPos) -> u32 {
         self.x.abs_diff(other.x).max(self.y.abs_diff(other.y))
     }
 
     /// Is `other` one of the eight squares around this one (not this square itself)?
+    #[inline]
     pub fn is_adjacent(self, other: GridPos) -> bool {
         self.chebyshev(other) == 1
     }
 
     /// Is `other` this square or one of the eight around it (within a step, within reach)?
+    #[inline]
     pub fn within_a_step(self, other: GridPos) -> bool {
         self.chebyshev(other) <= 1
     }
 
     /// The eight neighbours, orthogonal ones first.
+    #[inline]
     pub fn neighbours(self) -> [GridPos; 8] {
         let GridPos { x, y } = self;
         [
@@ -147,19 +151,23 @@ impl DungeonGrid {
         };
     }
 
+    #[inline]
     pub fn width(&self) -> u32 {
         self.width
     }
 
+    #[inline]
     pub fn height(&self) -> u32 {
         self.height
     }
 
     /// Feet per square (LEVEL_FORMAT.md › `scale_feet`).
+    #[inline]
     pub fn scale_feet(&self) -> u32 {
         self.scale_feet
     }
 
+    #[inline]
     pub fn in_bounds(&self, p: GridPos) -> bool {
         p.x >= 0 && p.y >= 0 && (p.x as u32) < self.width && (p.y as u32) < self.height
     }
@@ -171,6 +179,7 @@ impl DungeonGrid {
             .then(|| p.y as usize * self.width as usize + p.x as usize)
     }
 
+    #[inline]
     pub fn pos_of(&self, i: usize) -> GridPos {
         GridPos::new(
             (i % self.width as usize) as i32,
@@ -178,6 +187,7 @@ impl DungeonGrid {
         )
     }
 
+    #[inline]
     pub fn terrain(&self, p: GridPos) -> Option<Terrain> {
         self.index(p).map(|i| self.terrain[i])
     }
@@ -195,6 +205,7 @@ impl DungeonGrid {
     }
 
     /// Feet of earshot distance that crossing this square counts as.
+    #[inline]
     pub fn sound_cost(&self, p: GridPos) -> u16 {
         self.index(p).map_or(SOUND_BLOCKED, |i| self.sound_cost[i])
     }
@@ -210,6 +221,7 @@ impl DungeonGrid {
     }
 
     /// Changes whenever what blocks sight, light, movement or sound changes.
+    #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
     }
@@ -223,6 +235,7 @@ impl DungeonGrid {
     }
 
     /// Feet between two squares by the 5-10-5 rule.
+    #[inline]
     pub fn distance_feet(&self, a: GridPos, b: GridPos) -> u32 {
         distance_feet(a, b, self.scale_feet)
     }

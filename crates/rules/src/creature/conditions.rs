@@ -69,10 +69,12 @@ impl Conditions {
         )
     }
 
+    #[inline]
     pub fn has(&self, kind: ConditionKind) -> bool {
         self.0.iter().any(|c| c.kind == kind)
     }
 
+    #[inline]
     pub fn get(&self, kind: ConditionKind) -> Option<&ActiveCondition> {
         self.0.iter().find(|c| c.kind == kind)
     }

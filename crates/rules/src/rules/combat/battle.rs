@@ -127,6 +127,7 @@ impl std::fmt::Debug for Awareness {
 
 impl Awareness {
     /// The creatures `who` is aware of.
+    #[inline]
     pub fn of(&self, who: Entity) -> &[(Entity, Entity)] {
         let start = self.pairs.partition_point(|p| p.0 < who);
         let end = self.pairs.partition_point(|p| p.0 <= who);

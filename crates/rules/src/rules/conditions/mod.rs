@@ -24,6 +24,7 @@ use delve_ground::log::EventLog;
 use delve_ground::time::Clock;
 
 /// Is this creature out of the fight (dying or dead)?
+#[inline]
 pub fn is_down(conditions: &Conditions) -> bool {
     conditions.has(ConditionKind::Dying) || conditions.has(ConditionKind::Dead)
 }
