@@ -8,7 +8,7 @@
 //! 3. `delve-minds` (`crates/minds`): the party's and the monsters' policies;
 //! 4. `delve-play` (`crates/play`): the plugin list, the delve, keyframes, saves, the timeline,
 //!    scenarios;
-//! 5. this crate, the tools: [`lab`], [`query`], [`import`], [`lint`].
+//! 5. this crate, the tools: [`lab`], [`query`], [`import`], [`lint`], [`situations`].
 //!
 //! The window and the command line are the `delve-window` package (`window/`), which only reads
 //! the simulation's state and writes commands.
@@ -17,3 +17,4 @@ pub mod import;
 pub mod lab;
 pub mod lint;
 pub mod query;
+pub mod situations;

@@ -265,7 +265,9 @@ enum Cmd {
         #[arg(long, value_name = "OUT.dd2vtt")]
         uvtt: PathBuf,
     },
-    /// Write a new rooms-and-corridors level (RON) to start a design from.
+    /// Write a new rooms-and-corridors level (RON) to start a design from; or, with
+    /// `--situation`, a fresh instance of one situation a careful party meets and its
+    /// expectations (README › Situations).
     Generate {
         /// The level's name.
         #[arg(long, default_value = "Generated Halls")]
@@ -276,6 +278,16 @@ enum Cmd {
         height: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Draw an instance of this situation: writes `NAME-SEED.ron` and
+        /// `NAME-SEED.expect.ron` into `--out`.
+        #[arg(long, value_name = "NAME")]
+        situation: Option<String>,
+        /// List the situations, a line each.
+        #[arg(long, conflicts_with = "situation")]
+        situations: bool,
+        /// The folder the situation's files are written to (made if missing).
+        #[arg(long, default_value = ".", requires = "situation")]
+        out: PathBuf,
     },
     /// Answer a Judge's question about a level without running a delve.
     Query {
@@ -369,10 +381,25 @@ fn main() -> ExitCode {
             }
         },
         Some(Cmd::Generate {
+            situations: true, ..
+        }) => {
+            for s in delve::situations::SITUATIONS {
+                println!("{}: {}", s.name, s.about);
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Cmd::Generate {
+            situation: Some(name),
+            seed,
+            out,
+            ..
+        }) => cli::generate_situation(&name, seed, &out),
+        Some(Cmd::Generate {
             name,
             width,
             height,
             seed,
+            ..
         }) => {
             print!(
                 "{}",
