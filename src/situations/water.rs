@@ -177,8 +177,12 @@ fn no_way_round(d: &mut Draw) -> Drawn {
         "(at_least: 0.9)",
         "with no way round, the party turns back",
     );
-    not_drowned(&mut e, &party);
-    for m in &party {
+    // One measure a subject: the armoured must not drown, the light must not be left on the
+    // near bank while the others swim on.
+    let (armoured, light): (Vec<Adventurer>, Vec<Adventurer>) =
+        party.into_iter().partition(|m| m.stone >= 5.0);
+    not_drowned(&mut e, &armoured);
+    for m in &light {
         e.wants(
             &format!("member({:?})", m.name),
             "(abandoned: (at_most: 0.02))",

@@ -53,6 +53,7 @@ mod rulings;
 mod save;
 mod scenario;
 mod search;
+mod situations;
 mod source;
 mod tidy;
 
