@@ -1,26 +1,8 @@
 //! Foes: one the party cannot beat, and many behind a door at the end of a narrow way.
 
-use super::party::{Adventurer, Armour, Draw, fighter, mage, party_faction, thief};
-use super::sketch::{Expect, Sketch, Square};
+use super::party::{Armour, Draw, fighter, mage, thief};
+use super::sketch::{Expect, Sketch};
 use super::{Drawn, Situation};
-
-fn place(s: &mut Sketch, party: &[Adventurer], squares: &[Square]) {
-    let members: Vec<&Adventurer> = party.iter().collect();
-    s.faction(party_faction(&members));
-    for (m, at) in party.iter().zip(squares) {
-        s.creature(m.ron("party", *at));
-    }
-}
-
-fn none_abandoned(e: &mut Expect, party: &[Adventurer]) {
-    for m in party {
-        e.wants(
-            &format!("member({:?})", m.name),
-            "(abandoned: (at_most: 0.05))",
-            "no one is left behind, dying or alive",
-        );
-    }
-}
 
 pub const TOO_STRONG_ON_PATROL: Situation = Situation {
     name: "too_strong_on_patrol",
@@ -84,11 +66,7 @@ fn too_strong_on_patrol(d: &mut Draw) -> Drawn {
     ];
     d.shuffle(&mut party);
     party[0].with_torches(3);
-    place(
-        &mut s,
-        &party,
-        &[(2, h / 2), (2, h / 2 - 1), (3, h / 2 + 1)],
-    );
+    s.party(&party, &[(2, h / 2), (2, h / 2 - 1), (3, h / 2 + 1)]);
     s.goal(format!("Reach(({}, {}))", goal.0, goal.1));
     s.describe(&format!(
         "An ogre of {hp} hit points walks a ring of passages between the way in and the shrine; \
@@ -105,7 +83,7 @@ fn too_strong_on_patrol(d: &mut Draw) -> Drawn {
         "(felled: (at_most: 0.05))",
         "no party of this strength fells the ogre",
     );
-    none_abandoned(&mut e, &party);
+    e.none_abandoned(&party);
     Drawn {
         level: s.ron(),
         expect: e.ron(TOO_STRONG_ON_PATROL.about),
@@ -157,11 +135,7 @@ fn goblins_behind_a_door(d: &mut Draw) -> Drawn {
     ];
     d.shuffle(&mut party);
     party[0].with_torches(3);
-    place(
-        &mut s,
-        &party,
-        &[(2, h / 2), (2, h / 2 - 1), (3, h / 2 + 1)],
-    );
+    s.party(&party, &[(2, h / 2), (2, h / 2 - 1), (3, h / 2 + 1)]);
     s.goal(format!("Reach(({}, {}))", goal.0, goal.1));
     s.describe(&format!(
         "A one-wide passage ends at a door; {n} goblins keep the lit guardroom beyond it, on the \
@@ -178,7 +152,7 @@ fn goblins_behind_a_door(d: &mut Draw) -> Drawn {
         "(at_most: 0.05)",
         "a careful party pulls back before it is lost",
     );
-    none_abandoned(&mut e, &party);
+    e.none_abandoned(&party);
     Drawn {
         level: s.ron(),
         expect: e.ron(GOBLINS_BEHIND_A_DOOR.about),

@@ -1,6 +1,6 @@
 //! Locked doors (Dungeon Delves › Doors): a key carried by a guard, or a thief's picks.
 
-use super::party::{Adventurer, Armour, Draw, fighter, mage, party_faction, thief};
+use super::party::{Armour, Draw, fighter, mage, thief};
 use super::sketch::{Expect, Sketch, Square};
 use super::{Drawn, Situation};
 
@@ -33,14 +33,6 @@ fn hall_and_vault(
         ),
     );
     ((wall, door_row), (w - 3, (top + bottom) / 2))
-}
-
-fn place(s: &mut Sketch, party: &[Adventurer], squares: &[Square]) {
-    let members: Vec<&Adventurer> = party.iter().collect();
-    s.faction(party_faction(&members));
-    for (m, at) in party.iter().zip(squares) {
-        s.creature(m.ron("party", *at));
-    }
 }
 
 pub const GUARD_KEY: Situation = Situation {
@@ -87,7 +79,7 @@ fn guard_key(d: &mut Draw) -> Drawn {
     ];
     d.shuffle(&mut party);
     party[0].with_torches(3);
-    place(&mut s, &party, &[(2, 2), (2, 3), (3, 2)]);
+    s.party(&party, &[(2, 2), (2, 3), (3, 2)]);
     s.goal(format!("Room(({}, {}))", vault.0, vault.1));
     s.describe(
         "A skeleton gaoler keeps the key to the locked vault door in a chamber below the hall; \
@@ -133,7 +125,7 @@ fn locked_thief(d: &mut Draw) -> Drawn {
     }
     d.shuffle(&mut party);
     party[0].with_torches(3);
-    place(&mut s, &party, &[(2, 2), (2, 3), (3, 2)]);
+    s.party(&party, &[(2, 2), (2, 3), (3, 2)]);
     s.goal(format!("Room(({}, {}))", vault.0, vault.1));
     s.describe("A vault behind a locked door whose key is lost; a thief with her picks.");
     let mut e = Expect::default();

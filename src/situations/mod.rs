@@ -8,11 +8,13 @@
 //! Every situation is a row of [`SITUATIONS`]; its drawing is in the file of its kind.
 
 mod foes;
+mod hidden;
 mod keys;
 pub mod party;
 mod shafts;
 pub mod sketch;
 mod water;
+mod ways;
 
 use party::Draw;
 
@@ -40,6 +42,11 @@ pub const SITUATIONS: &[Situation] = &[
     keys::LOCKED_THIEF,
     foes::TOO_STRONG_ON_PATROL,
     foes::GOBLINS_BEHIND_A_DOOR,
+    hidden::SECRET_IN_A_WALL,
+    hidden::HIDDEN_PIT,
+    hidden::BLADE_IN_PLAIN_SIGHT,
+    ways::DYING_FAR_FROM_THE_WAY_OUT,
+    ways::LAIR_ON_THE_SHORT_WAY,
 ];
 
 /// The situation of that name, or a message that lists them.

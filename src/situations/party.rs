@@ -24,11 +24,9 @@ const NAMES: &[&str] = &[
 impl Draw {
     /// The drawing of `situation` with `seed`: each situation's seeds are its own.
     pub fn new(situation: &str, seed: u64) -> Self {
-        let salt = situation
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
+        let salt = situation.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt);
         let mut names = NAMES.to_vec();
         names.shuffle(&mut rng);
@@ -151,7 +149,11 @@ impl Adventurer {
             out += &format!(", proficiencies: [{}]", self.proficiencies.join(", "));
         }
         if !self.throws.is_empty() {
-            let t: Vec<String> = self.throws.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+            let t: Vec<String> = self
+                .throws
+                .iter()
+                .map(|(p, t)| format!("{p}: {t}"))
+                .collect();
             out += &format!(", throws: {{ {} }}", t.join(", "));
         }
         if !self.gear.is_empty() {
@@ -285,8 +287,5 @@ pub fn mage(d: &mut Draw) -> Adventurer {
 /// The party's faction entry, marching in the order given.
 pub fn party_faction(members: &[&Adventurer]) -> String {
     let order: Vec<String> = members.iter().map(|m| format!("{:?}", m.name)).collect();
-    format!(
-        "(name: \"party\", marching_order: [{}])",
-        order.join(", ")
-    )
+    format!("(name: \"party\", marching_order: [{}])", order.join(", "))
 }

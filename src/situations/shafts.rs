@@ -1,6 +1,6 @@
 //! Shafts: a way down that only climbers (or a rope) take.
 
-use super::party::{Adventurer, Armour, Draw, explorer, fighter, mage, party_faction, thief};
+use super::party::{Adventurer, Armour, Draw, explorer, fighter, mage, thief};
 use super::sketch::{Expect, Sketch, Square};
 use super::{Drawn, Situation};
 
@@ -87,8 +87,6 @@ fn shaft(d: &mut Draw) -> Drawn {
     }
     d.shuffle(&mut party);
     party[0].with_torches(3);
-    let members: Vec<&Adventurer> = party.iter().collect();
-    s.faction(party_faction(&members));
     s.faction("(name: \"eel\", hostile_to: [\"party\"])".into());
     let room_squares = [
         start,
@@ -97,9 +95,7 @@ fn shaft(d: &mut Draw) -> Drawn {
         plus(start, times(across(from), -1)),
         plus(plus(start, from), across(from)),
     ];
-    for (m, at) in party.iter().zip(room_squares) {
-        s.creature(m.ron("party", at));
-    }
+    s.party(&party, &room_squares);
     s.creature(format!(
         "(name: \"Eel\", faction: \"eel\", at: ({}, {}), hp: {}, ac: 12, speed_feet: 10, \
          swim_feet: 90, level: 1, attack_bonus: 1, \
@@ -120,7 +116,11 @@ fn shaft(d: &mut Draw) -> Drawn {
         "A passage ends at a {depth}' sheer shaft, the only way down to a grotto where an eel \
          keeps the relic; {} climb sheer rock{}{}.",
         climbing.join(" and "),
-        if rope { ", a rope and hook are carried" } else { "" },
+        if rope {
+            ", a rope and hook are carried"
+        } else {
+            ""
+        },
         if anchor {
             ", a rock horn above takes a hook"
         } else {

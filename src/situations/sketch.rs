@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::party::{Adventurer, party_faction};
+
 /// A square of the map, `(x, y)` from the top-left corner.
 pub type Square = (i32, i32);
 
@@ -123,6 +125,20 @@ impl Sketch {
         self.factions.push(entry);
     }
 
+    /// The party: its faction, marching in the order given, and each member on its square.
+    pub fn party(&mut self, party: &[Adventurer], squares: &[Square]) {
+        assert!(
+            squares.len() >= party.len(),
+            "{}: a square for each",
+            self.name
+        );
+        let members: Vec<&Adventurer> = party.iter().collect();
+        self.faction(party_faction(&members));
+        for (m, at) in party.iter().zip(squares) {
+            self.creature(m.ron("party", *at));
+        }
+    }
+
     pub fn creature(&mut self, entry: String) {
         self.creatures.push(entry);
     }
@@ -185,6 +201,18 @@ impl Expect {
     pub fn wants(&mut self, subject: &str, wanted: &str, why: &str) -> &mut Self {
         self.lines.push((subject.to_owned(), wanted.to_owned()));
         self.why.push(why.to_owned());
+        self
+    }
+
+    /// No member left behind, dying or alive.
+    pub fn none_abandoned(&mut self, party: &[Adventurer]) -> &mut Self {
+        for m in party {
+            self.wants(
+                &format!("member({:?})", m.name),
+                "(abandoned: (at_most: 0.05))",
+                &format!("{} is not left behind, dying or alive", m.name),
+            );
+        }
         self
     }
 

@@ -1,17 +1,9 @@
 //! Water over the head (Dungeon Delves › Swimming and Drowning): who swims it, who goes round,
 //! and when no one should.
 
-use super::party::{Adventurer, Armour, Draw, explorer, fighter, party_faction, thief};
-use super::sketch::{Expect, Sketch, Square};
+use super::party::{Adventurer, Armour, Draw, explorer, fighter, thief};
+use super::sketch::{Expect, Sketch};
 use super::{Drawn, Situation};
-
-fn place(s: &mut Sketch, party: &[Adventurer], squares: &[Square]) {
-    let members: Vec<&Adventurer> = party.iter().collect();
-    s.faction(party_faction(&members));
-    for (m, at) in party.iter().zip(squares) {
-        s.creature(m.ron("party", *at));
-    }
-}
 
 fn not_drowned(e: &mut Expect, party: &[Adventurer]) {
     for m in party.iter().filter(|m| !m.swims_without_a_throw()) {
@@ -58,7 +50,7 @@ fn deep_goal(d: &mut Draw) -> Drawn {
     }
     d.shuffle(&mut party);
     party[0].with_torches(2);
-    place(&mut s, &party, &[(2, 2), (2, 3), (3, 2), (3, 3)]);
+    s.party(&party, &[(2, 2), (2, 3), (3, 2), (3, 3)]);
     s.goal(format!("Reach(({}, {}))", goal.0, goal.1));
     let swimmer = party.iter().find(|m| m.swims_without_a_throw()).unwrap();
     s.describe(&format!(
@@ -121,7 +113,7 @@ fn river_round(d: &mut Draw) -> Drawn {
         (2, start_row + 1),
         (3, start_row + 1),
     ];
-    place(&mut s, &party, &squares);
+    s.party(&party, &squares);
     s.goal(format!("Exit(({}, {}))", exit.0, exit.1));
     s.describe(
         "A lit cavern split by a deep, slow river; a stone bridge crosses it far from the way \
@@ -163,9 +155,11 @@ fn no_way_round(d: &mut Draw) -> Drawn {
     }
     party.push(thief(d));
     d.shuffle(&mut party);
-    place(&mut s, &party, &[(2, 1), (2, 2), (3, 1)]);
+    s.party(&party, &[(2, 1), (2, 2), (3, 1)]);
     s.goal(format!("Exit(({}, {}))", w - 2, h / 2));
-    s.describe("A flooded passage, over the head, between the way in and the way out; no way round.");
+    s.describe(
+        "A flooded passage, over the head, between the way in and the way out; no way round.",
+    );
     let mut e = Expect::default();
     e.wants(
         "party_dead",
