@@ -21,7 +21,9 @@ fn situations_have_names_of_their_own() {
         );
         assert!(s.about.len() > 60, "{}: say what it is", s.name);
     }
-    let err = situation("no such").err().expect("an unknown name is refused");
+    let err = situation("no such")
+        .err()
+        .expect("an unknown name is refused");
     assert!(err.contains("shaft") && err.contains("guard_key"), "{err}");
 }
 
