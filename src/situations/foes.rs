@@ -38,7 +38,7 @@ fn too_strong_on_patrol(d: &mut Draw) -> Drawn {
     let goal = (w - 3, h / 2);
     s.light(goal, 20, 30);
     let clockwise = d.chance(0.5);
-    let mut route = vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
+    let mut route = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)];
     if !clockwise {
         route.reverse();
     }
