@@ -6,8 +6,6 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::sketch::Square;
-
 /// The dice of one drawing: every choice a generator makes comes from here, so the same
 /// situation and seed draw the same level.
 pub struct Draw {
@@ -135,7 +133,7 @@ impl Adventurer {
     }
 
     /// The creature entry for the level file.
-    pub fn ron(&self, faction: &str, at: Square) -> String {
+    pub fn ron(&self, faction: &str, at: (i32, i32)) -> String {
         let mut out = format!(
             "(name: {:?}, faction: {faction:?}, at: ({}, {}), class: {:?}, hp: {}, ac: {}, \
              encumbrance_stone: {:.1}",

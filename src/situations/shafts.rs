@@ -29,8 +29,18 @@ pub const SHAFT: Situation = Situation {
     draw: shaft,
 };
 
-fn shaft(d: &mut Draw) -> Drawn {
-    let mut s = Sketch::new("A Shaft", 37, 23);
+/// The places a shaft's drawing leaves: where the party starts, the side the way in comes
+/// from, and the grotto below.
+struct Drop {
+    start: Square,
+    from: Square,
+    grotto: Square,
+    depth: i32,
+    anchor: bool,
+}
+
+/// Draws the way in, the shaft and the gallery and grotto below it.
+fn drop(s: &mut Sketch, d: &mut Draw) -> Drop {
     let depth = 5 * d.int(4, 8);
     s.legend('H', &format!("Chasm(depth_feet: {depth})"));
     s.legend('~', "Water(Waist)");
@@ -72,6 +82,24 @@ fn shaft(d: &mut Draw) -> Drawn {
             if anchor { ", anchor_ac: 2" } else { "" }
         ),
     );
+    Drop {
+        start,
+        from,
+        grotto,
+        depth,
+        anchor,
+    }
+}
+
+fn shaft(d: &mut Draw) -> Drawn {
+    let mut s = Sketch::new("A Shaft", 37, 23);
+    let Drop {
+        start,
+        from,
+        grotto,
+        depth,
+        anchor,
+    } = drop(&mut s, d);
     // Three or four adventurers, one or two of whom climb; a rope and hook with the first
     // climber when drawn.
     let climbers = d.int(1, 2);
