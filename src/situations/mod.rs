@@ -7,10 +7,12 @@
 //!
 //! Every situation is a row of [`SITUATIONS`]; its drawing is in the file of its kind.
 
+mod doors;
 mod foes;
 mod hidden;
 mod keys;
 pub mod party;
+mod passages;
 mod shafts;
 pub mod sketch;
 mod water;
@@ -47,6 +49,12 @@ pub const SITUATIONS: &[Situation] = &[
     hidden::BLADE_IN_PLAIN_SIGHT,
     ways::DYING_FAR_FROM_THE_WAY_OUT,
     ways::LAIR_ON_THE_SHORT_WAY,
+    doors::STUCK_DOOR,
+    doors::EVIL_DOOR,
+    doors::SECRET_AT_A_DEAD_END,
+    passages::SQUEEZE_OR_ROUND,
+    passages::CRACK_TO_JUMP,
+    passages::LIGHT_TOO_SHORT,
 ];
 
 /// The situation of that name, or a message that lists them.

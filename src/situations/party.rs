@@ -63,6 +63,15 @@ pub enum Armour {
     Heavy,
 }
 
+/// A light carried: its kind (`Torch`, `Lantern`), whether it burns, and the turns of fuel it
+/// has left when not the rules' full measure.
+#[derive(Clone, Debug)]
+pub struct Carried {
+    pub kind: &'static str,
+    pub lit: bool,
+    pub fuel_turns: Option<i32>,
+}
+
 /// One adventurer, as the level file writes it, and what the generator reads of it.
 #[derive(Clone, Debug)]
 pub struct Adventurer {
@@ -75,8 +84,8 @@ pub struct Adventurer {
     pub proficiencies: Vec<&'static str>,
     pub throws: Vec<(&'static str, i32)>,
     pub gear: Vec<String>,
-    /// Lights carried: (kind, lit).
-    pub carries: Vec<(&'static str, bool)>,
+    /// Lights carried.
+    pub carries: Vec<Carried>,
     pub conditions: Vec<&'static str>,
     fields: Vec<String>,
 }
@@ -127,7 +136,11 @@ impl Adventurer {
     /// Torches: the first lit.
     pub fn with_torches(&mut self, n: usize) -> &mut Self {
         for i in 0..n {
-            self.carries.push(("Torch", i == 0));
+            self.carries.push(Carried {
+                kind: "Torch",
+                lit: i == 0,
+                fuel_turns: None,
+            });
         }
         self
     }
@@ -161,7 +174,10 @@ impl Adventurer {
             let c: Vec<String> = self
                 .carries
                 .iter()
-                .map(|(k, lit)| format!("(kind: {k}, lit: {lit})"))
+                .map(|c| match c.fuel_turns {
+                    Some(f) => format!("(kind: {}, lit: {}, fuel_turns: {f})", c.kind, c.lit),
+                    None => format!("(kind: {}, lit: {})", c.kind, c.lit),
+                })
                 .collect();
             out += &format!(", carries: [{}]", c.join(", "));
         }
