@@ -7,6 +7,7 @@
 //!
 //! Every situation is a row of [`SITUATIONS`]; its drawing is in the file of its kind.
 
+mod combined;
 mod doors;
 mod foes;
 mod hidden;
@@ -55,6 +56,10 @@ pub const SITUATIONS: &[Situation] = &[
     passages::SQUEEZE_OR_ROUND,
     passages::CRACK_TO_JUMP,
     passages::LIGHT_TOO_SHORT,
+    combined::PACK_BEYOND_A_NARROW_WAY,
+    combined::FRAIL_BEFORE_SKELETONS,
+    combined::KEY_BEYOND_WATER,
+    combined::GUARD_BEFORE_A_SHAFT,
 ];
 
 /// The situation of that name, or a message that lists them.
