@@ -696,3 +696,76 @@ fn sim_policy_implies_auto_and_rounds_are_bounded() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("0..=60001"), "{err}");
 }
+
+/// `delve generate --situation`: the instance's level and expectations are written where asked,
+/// the level passes `check`, the lab judges it by its expectations; the same seed writes the same
+/// level; an unknown situation is refused with the names there are.
+#[test]
+fn generate_writes_a_situation_a_lab_can_judge() {
+    let out = scratch("situations");
+    let _ = std::fs::remove_dir_all(&out);
+    let dir = out.to_str().unwrap();
+    let o = delve(&[
+        "generate",
+        "--situation",
+        "stuck_door",
+        "--seed",
+        "7",
+        "--out",
+        dir,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let level = out.join("stuck_door-7.ron");
+    let expect = out.join("stuck_door-7.expect.ron");
+    assert!(
+        stdout(&o).contains("stuck_door-7.expect.ron"),
+        "{}",
+        stdout(&o)
+    );
+    let first = std::fs::read_to_string(&level).unwrap();
+    let o = delve(&["check", level.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let again = delve(&[
+        "generate",
+        "--situation",
+        "stuck_door",
+        "--seed",
+        "7",
+        "--out",
+        dir,
+    ]);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(&level).unwrap(), first);
+    let lab = out.join("lab");
+    let o = delve(&[
+        "lab",
+        level.to_str().unwrap(),
+        "--expect",
+        expect.to_str().unwrap(),
+        "--runs",
+        "4",
+        "--jobs",
+        "2",
+        "--out",
+        lab.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&o).contains("GoalReached at least 90.0%"),
+        "{}{}",
+        stdout(&o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let listed = delve(&["generate", "--situations"]);
+    assert!(
+        stdout(&listed).contains("stuck_door: "),
+        "{}",
+        stdout(&listed)
+    );
+    let o = delve(&["generate", "--situation", "no_such", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no_such") && err.contains("stuck_door"),
+        "{err}"
+    );
+}
