@@ -33,7 +33,10 @@ use delve_minds::policy::outcome::Outcome;
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subject {
+    /// The goal met and every living member brought out.
     GoalReached,
+    /// The goal met, living members left behind.
+    GoalReachedMembersLeft,
     PartyDead,
     PartyFled,
     OutOfLight,
@@ -324,6 +327,7 @@ fn expectation(subject: &Subject, wanted: &Wanted, level: &Level) -> Result<Expe
     type Hit = Box<dyn Fn(&RunRecord) -> bool + Send + Sync>;
     let (what, bound, hit): (String, Bound, Hit) = match subject {
         Subject::GoalReached => return outcome(Outcome::GoalReached),
+        Subject::GoalReachedMembersLeft => return outcome(Outcome::GoalReachedMembersLeft),
         Subject::PartyDead => return outcome(Outcome::PartyDead),
         Subject::PartyFled => return outcome(Outcome::PartyFled),
         Subject::OutOfLight => return outcome(Outcome::OutOfLight),

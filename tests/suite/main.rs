@@ -45,6 +45,7 @@ mod marching;
 mod modules;
 mod monsters;
 mod movement;
+mod outcomes;
 mod party_log;
 mod query;
 mod registries;

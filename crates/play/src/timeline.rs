@@ -7,7 +7,6 @@ use delve_minds::policy::monsters::MonsterEvent;
 
 use delve_ground::level::schema::ConditionKind;
 use delve_ground::log::LogEntry;
-use delve_minds::policy::outcome::Outcome;
 use delve_minds::policy::party::PolicyEvent;
 use delve_rules::rules::combat::events::CombatEvent;
 use delve_rules::rules::conditions::events::ConditionEvent;
@@ -134,7 +133,7 @@ fn kind_of(e: &LogEntry) -> Option<MarkKind> {
         return Some(MarkKind::Noise);
     }
     if let Some(PolicyEvent::DelveEnded { outcome, .. }) = e.get() {
-        return Some(if *outcome == Outcome::GoalReached {
+        return Some(if outcome.goal_met() {
             MarkKind::Goal
         } else {
             MarkKind::End

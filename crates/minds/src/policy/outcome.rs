@@ -39,8 +39,12 @@ use delve_rules::rules::traps::TrapEvent;
     strum::VariantArray,
 )]
 pub enum Outcome {
-    /// The goal was met and the party left (by the way in, or the exit it was to find).
+    /// The goal was met and the party left (by the way in, or the exit it was to find), every
+    /// living member with it.
     GoalReached,
+    /// The goal was met and the party left, but left living members behind: dying, at the
+    /// bottom of a pit, or apart from it (`Tally::left_behind` names them).
+    GoalReachedMembersLeft,
     /// Every member is down: dying or dead.
     PartyDead,
     /// The party fled for the way in, too many of it down, and got out.
@@ -56,12 +60,29 @@ pub enum Outcome {
 impl Outcome {
     /// Every Outcome, in the order declared.
     pub const ALL: &'static [Outcome] = <Outcome as strum::VariantArray>::VARIANTS;
+
+    /// Was the goal met (with every member brought out or not)?
+    pub fn goal_met(self) -> bool {
+        matches!(self, Outcome::GoalReached | Outcome::GoalReachedMembersLeft)
+    }
+
+    /// The outcome once it is known whom the party left behind: a goal reached with living
+    /// members left is not the same as one reached with everyone out.
+    pub fn leaving(self, left_behind: &[LeftBehind]) -> Outcome {
+        match self {
+            Outcome::GoalReached if !left_behind.is_empty() => Outcome::GoalReachedMembersLeft,
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Outcome::GoalReached => "the goal was reached and the party left",
+            Outcome::GoalReachedMembersLeft => {
+                "the goal was reached and the party left, members left behind"
+            }
             Outcome::PartyDead => "the party is dead",
             Outcome::PartyFled => "the party fled",
             Outcome::OutOfLight => "the party ran out of light",
@@ -108,6 +129,12 @@ pub enum Cause {
     Overwhelmed { by: Vec<String> },
     /// It explored all it could reach and the goal was not there.
     NothingLeftToTry,
+    /// It met its goal and left, leaving a living member behind (the first it left, and how).
+    LeftBehind {
+        who: String,
+        at: GridPos,
+        how: Stayed,
+    },
 }
 
 impl fmt::Display for Cause {
@@ -152,6 +179,7 @@ impl fmt::Display for Cause {
                 )
             }
             Cause::NothingLeftToTry => write!(f, "nothing left to try"),
+            Cause::LeftBehind { who, at, how } => write!(f, "{who} left behind ({how}) at {at}"),
         }
     }
 }
@@ -164,7 +192,8 @@ impl Cause {
             | Cause::DoorLeftShut { at, .. }
             | Cause::CavingNotTaken { at, .. }
             | Cause::LightBearerInAPit { at, .. }
-            | Cause::StuckInASqueeze { at, .. } => Some(*at),
+            | Cause::StuckInASqueeze { at, .. }
+            | Cause::LeftBehind { at, .. } => Some(*at),
             _ => None,
         }
     }
@@ -181,6 +210,7 @@ impl Cause {
             }
             Cause::DoorLeftShut { at, .. } => format!("the door at {at} left shut, tried"),
             Cause::FledFrom { .. } => "fled, too many down".to_owned(),
+            Cause::LeftBehind { how, .. } => format!("the goal reached, a member left {how}"),
             Cause::Overwhelmed { .. } => "every member down".to_owned(),
             other => other.to_string(),
         }
@@ -208,14 +238,15 @@ pub struct LeftBehind {
     pub who: String,
     pub at: GridPos,
     pub how: Stayed,
-    /// The rest of the party could have brought it out: one of them could bear it
-    /// (`rules::carrying`) and reach it, or lower a rope into its pit (one up climbs a rope
-    /// out; no rule brings up one who cannot climb), or it could walk to them.
+    /// The rest of the party could have brought it out: one of them could bear it, or two
+    /// sharing its weight (`rules::carrying`, RULINGS › Carrying and hauling), and reach it; or
+    /// lower a rope into its pit (one up climbs a rope out; hauling one who cannot climb is not
+    /// yet a command); or it could walk to them.
     pub could_be_brought: bool,
 }
 
 /// How a member left behind was: down (dying), at the bottom of a pit, or up but elsewhere.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stayed {
     Dying,
@@ -293,6 +324,23 @@ impl fmt::Display for Tally {
             }
         }
         Ok(())
+    }
+}
+
+impl Tally {
+    /// Every member down: those still dying die, for no one is left to bind their wounds
+    /// (Dungeon Delves › Dying): they are counted among the deaths, where they lie.
+    pub fn count_the_dying(&mut self, world: &World, members: &[Entity]) {
+        for &m in members {
+            let who = delve_rules::creature::name_of(world, m);
+            let dying = world
+                .get::<delve_rules::creature::Conditions>(m)
+                .is_some_and(|c| c.has(ConditionKind::Dying) && !c.has(ConditionKind::Dead));
+            if dying && !self.deaths.iter().any(|d| d.who == who) {
+                let at = world.get::<Position>(m).map_or(GridPos::default(), |p| p.0);
+                self.deaths.push(Death { who, at });
+            }
+        }
     }
 }
 

@@ -185,6 +185,12 @@ pub fn load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
     load_bearing(world, who, weight_of(world, whom))
 }
 
+/// The load `who` would carry sharing `whom` with another bearer, half the weight each
+/// (RULINGS › Carrying and hauling), if it can move under it (`Err` when it cannot).
+pub fn half_load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f32> {
+    load_bearing(world, who, weight_of(world, whom) / 2.0)
+}
+
 /// The load `who` would carry bearing `stone` more, if it can move under it (`Err` when it
 /// cannot: over 20 stone).
 fn load_bearing(world: &World, who: Entity, stone: f32) -> Result<f32, f32> {

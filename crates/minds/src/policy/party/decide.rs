@@ -454,7 +454,8 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
     let know = sight.knowledge();
     let (target, intent) = if mind.homeward.is_some() {
-        (mind.way_in, Intent::GoHome { to: mind.way_in })
+        let home = mind.home(world);
+        (home, Intent::GoHome { to: home })
     } else if let Some(goal) = goal_square(mind, &know, from_here) {
         (goal, Intent::MakeForGoal { to: goal })
     } else if let Some(edge) = nearest_edge(mind, &know, from_here, here) {

@@ -38,8 +38,10 @@ pub(super) fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -
         return Some(Outcome::GoalReached);
     }
     // Back at the way in: its leader on it, or beside it with a companion on it, and none who
-    // could close up left straggling (the party closes up first).
-    if here.within_a_step(mind.way_in)
+    // could close up left straggling (the party closes up first). (A party whose home is the
+    // way out it was to find leaves only by that.)
+    if mind.home(world) == mind.way_in
+        && here.within_a_step(mind.way_in)
         && !members
             .iter()
             .any(|&m| straggling(world, mind, members, here, m))
@@ -161,11 +163,19 @@ pub(super) fn could_be_brought(
             .contains(&delve_rules::creature::name_of(world, m))
     };
     match how {
-        Stayed::Dying => others.iter().any(|&(o, p)| {
-            delve_rules::rules::carrying::load_with(world, o, m).is_ok()
-                && reaches(world, o, p, at)
-                && !through_a_squeeze(world, o)
-        }),
+        // One bearer, or two sharing the weight (RULINGS › Carrying and hauling).
+        Stayed::Dying => {
+            use delve_rules::rules::carrying::{half_load_with, load_with};
+            let mut bearers: Vec<(Entity, bool, bool)> = Vec::new();
+            for &(o, p) in &others {
+                if reaches(world, o, p, at) && !through_a_squeeze(world, o) {
+                    let alone = load_with(world, o, m).is_ok();
+                    bearers.push((o, alone, half_load_with(world, o, m).is_ok()));
+                }
+            }
+            bearers.iter().any(|&(_, alone, _)| alone)
+                || bearers.iter().filter(|&&(_, _, half)| half).count() >= 2
+        }
         Stayed::InAPit => {
             if !is_up(world, m) {
                 return false;

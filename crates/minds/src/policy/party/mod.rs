@@ -325,6 +325,24 @@ pub struct PartyMind {
     map_stowed_by: Option<String>,
 }
 
+impl PartyMind {
+    /// Where the party leaves the level when it makes for home: the way out its goal sends it
+    /// to find (`Goal::Exit`), once it has seen it; else the way it came in.
+    pub(super) fn home(&self, world: &World) -> GridPos {
+        let seen = |p: GridPos| {
+            let grid = world.resource::<delve_ground::grid::DungeonGrid>();
+            let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
+            grid.index(p)
+                .zip(memory.seen.get(self.faction.0))
+                .is_some_and(|(i, seen)| seen.get(i).copied().unwrap_or(false))
+        };
+        match self.goal {
+            Goal::Exit(exit) if seen(exit) => exit,
+            _ => self.way_in,
+        }
+    }
+}
+
 /// What the party has tried at a door, and learned.
 #[derive(Clone, Debug, Default)]
 struct DoorWork {
@@ -386,6 +404,15 @@ impl Plugin for PartyPolicyPlugin {
     }
 }
 
+/// Why a delve that met its goal is not counted a success: the first member it left behind.
+fn left_first(left: &[super::outcome::LeftBehind]) -> Option<super::outcome::Cause> {
+    left.first().map(|l| super::outcome::Cause::LeftBehind {
+        who: l.who.clone(),
+        at: l.at,
+        how: l.how,
+    })
+}
+
 /// Each round, every party under a policy decides.
 fn party_minds(world: &mut World) {
     if world.resource::<PartyMinds>().0.is_empty() || world.resource::<DelveEnd>().0.is_some() {
@@ -409,7 +436,12 @@ fn party_minds(world: &mut World) {
         if let Some(outcome) = the_end(world, mind, &members) {
             let mut tally = super::outcome::tally(world, &members, mind.since, mind.fuel_at_start);
             tally.left_behind = left_behind(world, mind, &members);
-            tally.cause = why::why_it_ended(world, mind, &members, outcome);
+            let outcome = outcome.leaving(&tally.left_behind);
+            if outcome == Outcome::PartyDead {
+                tally.count_the_dying(world, &members);
+            }
+            tally.cause = why::why_it_ended(world, mind, &members, outcome)
+                .or_else(|| left_first(&tally.left_behind));
             log_in(
                 world,
                 PolicyEvent::DelveEnded {

@@ -148,11 +148,14 @@ pub(super) fn the_end_of_solo_play(world: &mut World) {
             let at = left_at(world, &party);
             tally.left_behind = left_behind(world, &members);
             if goal_met(world, &party, &members, at) {
-                Outcome::GoalReached
+                Outcome::GoalReached.leaving(&tally.left_behind)
             } else {
                 Outcome::GaveUp
             }
         };
+        if outcome == Outcome::PartyDead {
+            tally.count_the_dying(world, &members);
+        }
         log_in(
             world,
             super::PolicyEvent::DelveEnded {

@@ -202,8 +202,8 @@ pub(super) fn turn_back(
     if goal_met(world, mind, members) {
         return Some(Homeward::GoalMet);
     }
-    // Dungeon Delves › Light and Darkness: the light left against the walk back.
-    let cost = from_here.cost(know.grid, mind.way_in)?;
+    // Dungeon Delves › Light and Darkness: the light left against the walk out.
+    let cost = from_here.cost(know.grid, mind.home(world))?;
     let feet = (cost / 2 * know.grid.scale_feet()) as u64;
     let tenths = members
         .iter()

@@ -30,7 +30,7 @@ pub(super) fn why_it_ended(
     outcome: Outcome,
 ) -> Option<Cause> {
     Some(match outcome {
-        Outcome::GoalReached => return None,
+        Outcome::GoalReached | Outcome::GoalReachedMembersLeft => return None,
         Outcome::PartyDead => Cause::Overwhelmed {
             by: last_attackers(world, members),
         },
