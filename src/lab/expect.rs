@@ -57,6 +57,22 @@ pub enum Subject {
     Member(String),
 }
 
+impl Subject {
+    /// The outcome an outcome's subject counts (`goal_reached`: the goal met and every living
+    /// member brought out); the others count delves by what happened in them.
+    fn outcome(&self) -> Outcome {
+        match self {
+            Subject::GoalReachedMembersLeft => Outcome::GoalReachedMembersLeft,
+            Subject::PartyDead => Outcome::PartyDead,
+            Subject::PartyFled => Outcome::PartyFled,
+            Subject::OutOfLight => Outcome::OutOfLight,
+            Subject::OutOfTime => Outcome::OutOfTime,
+            Subject::GaveUp => Outcome::GaveUp,
+            _ => Outcome::GoalReached,
+        }
+    }
+}
+
 /// The share wanted: at least, at most, or between two shares.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -306,6 +322,13 @@ fn in_a_party(level: &Level, who: &str) -> bool {
     })
 }
 
+/// A measure the subject does not have.
+fn unknown<T>(name: &str, m: &str, allowed: &str) -> Result<T, String> {
+    Err(format!(
+        "{name}: {m} is not measured of it (give {allowed})"
+    ))
+}
+
 fn expectation(subject: &Subject, wanted: &Wanted, level: &Level) -> Result<Expectation, String> {
     let outcome = |o: Outcome| -> Result<Expectation, String> {
         Ok(Expectation {
@@ -319,20 +342,15 @@ fn expectation(subject: &Subject, wanted: &Wanted, level: &Level) -> Result<Expe
         let (m, w) = wanted.measure().map_err(|e| format!("{name}: {e}"))?;
         Ok((m, w.bound().map_err(|e| format!("{name} {m}: {e}"))?))
     };
-    let unknown = |name: &str, m: &str, allowed: &str| {
-        Err(format!(
-            "{name}: {m} is not measured of it (give {allowed})"
-        ))
-    };
     type Hit = Box<dyn Fn(&RunRecord) -> bool + Send + Sync>;
     let (what, bound, hit): (String, Bound, Hit) = match subject {
-        Subject::GoalReached => return outcome(Outcome::GoalReached),
-        Subject::GoalReachedMembersLeft => return outcome(Outcome::GoalReachedMembersLeft),
-        Subject::PartyDead => return outcome(Outcome::PartyDead),
-        Subject::PartyFled => return outcome(Outcome::PartyFled),
-        Subject::OutOfLight => return outcome(Outcome::OutOfLight),
-        Subject::OutOfTime => return outcome(Outcome::OutOfTime),
-        Subject::GaveUp => return outcome(Outcome::GaveUp),
+        Subject::GoalReached
+        | Subject::GoalReachedMembersLeft
+        | Subject::PartyDead
+        | Subject::PartyFled
+        | Subject::OutOfLight
+        | Subject::OutOfTime
+        | Subject::GaveUp => return outcome(subject.outcome()),
         Subject::SecretDoor(p) => {
             let at = sq(*p);
             let name = format!("secret_door({at})");

@@ -93,6 +93,7 @@ fn frail_before_skeletons(d: &mut Draw) -> Drawn {
         wizard.clone(),
     ];
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(2, 1), (2, 2), (1, 1)]);
     s.goal(format!("Room(({}, {}))", w - 3, h / 2));
     s.describe(&format!(
@@ -162,6 +163,7 @@ fn key_beyond_water(d: &mut Draw) -> Drawn {
         mage(d)
     });
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(2, h - 2), (3, h - 2), (2, h - 3)]);
     s.goal(format!("Room(({}, 1))", door.0));
     let swimmer = party.iter().find(|m| m.swims_without_a_throw()).unwrap();
@@ -244,6 +246,7 @@ fn guard_before_a_shaft(d: &mut Draw) -> Drawn {
         fighter(d, &[Armour::Medium])
     });
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(2, 2), (2, 3), (1, 2)]);
     s.goal("Recover(Key(\"relic\"))".into());
     s.describe(&format!(

@@ -149,6 +149,7 @@ fn blade_in_plain_sight(d: &mut Draw) -> Drawn {
         party.push(mage(d));
     }
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     party[1].with_gear("TenFootPole");
     s.party(&party, &[(2, 3), (2, 2), (2, 4)]);
     s.goal(format!("Reach(({}, 3))", w - 3));

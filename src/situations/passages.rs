@@ -32,6 +32,7 @@ fn squeeze_or_round(d: &mut Draw) -> Drawn {
     let mut party = vec![fighter(d, &[Armour::Heavy]), fighter(d, &[Armour::Heavy])];
     party.push(if d.chance(0.5) { thief(d) } else { mage(d) });
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(1, row), (1, row - 1), (1, row + 1)]);
     let goal = (w - 3, row);
     s.goal(format!("Reach(({}, {}))", goal.0, goal.1));
@@ -82,6 +83,7 @@ fn crack_to_jump(d: &mut Draw) -> Drawn {
         party.push(mage(d));
     }
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(2, 1), (2, 2), (1, 1)]);
     s.goal(format!("Reach(({}, {}))", w - 3, h / 2));
     s.describe(&format!(

@@ -107,6 +107,7 @@ fn river_round(d: &mut Draw) -> Drawn {
     }
     party.push(thief(d));
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     let squares = [
         (2, start_row),
         (3, start_row),
@@ -155,6 +156,7 @@ fn no_way_round(d: &mut Draw) -> Drawn {
     }
     party.push(thief(d));
     d.shuffle(&mut party);
+    party[0].with_torches(3);
     s.party(&party, &[(2, 1), (2, 2), (3, 1)]);
     s.goal(format!("Exit(({}, {}))", w - 2, h / 2));
     s.describe(

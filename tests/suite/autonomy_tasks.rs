@@ -73,7 +73,8 @@ fn a_rope_lowered_into_the_shaft_takes_the_whole_party_down_to_the_goal() {
                 .any(|i| matches!(i, Intent::SendAhead { .. })),
             "seed {seed}: no one is left at the top"
         );
-        if outcome(log) == Some(Outcome::GoalReached) {
+        // (The goal met; a climber who fell back into the shaft may be left there.)
+        if outcome(log).is_some_and(Outcome::goal_met) {
             reached += 1;
             let down = climbs_down(log);
             assert!(
@@ -100,9 +101,8 @@ fn without_a_rope_the_climbers_fetch_the_relic_while_the_fighter_waits_at_the_to
         let app = gym("levels/gym/climbers.ron", seed);
         let log = app.world().resource::<EventLog>();
         let text = log.to_text();
-        assert_eq!(
-            outcome(log),
-            Some(Outcome::GoalReached),
+        assert!(
+            outcome(log).is_some_and(Outcome::goal_met),
             "seed {seed}\n{text}"
         );
         let sent = intents(log).into_iter().find_map(|i| match i {

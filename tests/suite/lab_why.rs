@@ -53,7 +53,7 @@ fn a_light_bearer_in_a_pit_is_the_cause_and_an_abandoned_casualty() {
     let lux_in_the_pit: Vec<_> = records
         .iter()
         .filter(|r| {
-            r.outcome != Some(Outcome::GoalReached)
+            !r.outcome.is_some_and(Outcome::goal_met)
                 && r.tally
                     .left_behind
                     .iter()

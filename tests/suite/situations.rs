@@ -42,6 +42,12 @@ fn every_instance_loads_with_expectations_the_lab_can_judge() {
                 loaded.warnings,
                 drawn.level
             );
+            // (A careful party does not delve without light: the party carries torches.)
+            assert!(
+                drawn.level.contains("(kind: Torch, lit: true"),
+                "{file}: the party carries no light\n{}",
+                drawn.level
+            );
             delve::lab::expect::parse(&drawn.expect, &file, &loaded.level)
                 .unwrap_or_else(|e| panic!("{file}: {e}\n{}", drawn.expect));
             assert_eq!(

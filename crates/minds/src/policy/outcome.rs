@@ -314,7 +314,10 @@ impl fmt::Display for Tally {
         for d in &self.deaths {
             write!(f, "; {} died at {}", d.who, d.at)?;
         }
-        if let Some(c) = &self.cause {
+        // (A member left behind is told below, with the others left.)
+        if let Some(c) = &self.cause
+            && !matches!(c, Cause::LeftBehind { .. })
+        {
             write!(f, "; why: {c}")?;
         }
         for l in &self.left_behind {

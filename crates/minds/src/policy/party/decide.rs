@@ -147,6 +147,7 @@ pub(super) const TACTICS: &[Tactic] = &[
         let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
         let why = turn_back(t.world, t.mind, t.members, &sight.knowledge(), from_here)?;
         t.mind.homeward = Some(why);
+        t.mind.exploring.home = Some(super::way::home(t.mind, &sight.knowledge(), from_here));
         t.mind.exploring.heading_for = None;
         Some((Intent::TurnBack { why }, Vec::new()))
     }),
@@ -454,7 +455,11 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
     let know = sight.knowledge();
     let (target, intent) = if mind.homeward.is_some() {
-        let home = mind.home(world);
+        let home = match mind.exploring.home {
+            Some(home) => home,
+            None => super::way::home(mind, &know, from_here),
+        };
+        mind.exploring.home = Some(home);
         (home, Intent::GoHome { to: home })
     } else if let Some(goal) = goal_square(mind, &know, from_here) {
         (goal, Intent::MakeForGoal { to: goal })

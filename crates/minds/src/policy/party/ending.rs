@@ -40,7 +40,7 @@ pub(super) fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -
     // Back at the way in: its leader on it, or beside it with a companion on it, and none who
     // could close up left straggling (the party closes up first). (A party whose home is the
     // way out it was to find leaves only by that.)
-    if mind.home(world) == mind.way_in
+    if mind.exploring.home.is_none_or(|h| h == mind.way_in)
         && here.within_a_step(mind.way_in)
         && !members
             .iter()

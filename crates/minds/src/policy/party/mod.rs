@@ -325,24 +325,6 @@ pub struct PartyMind {
     map_stowed_by: Option<String>,
 }
 
-impl PartyMind {
-    /// Where the party leaves the level when it makes for home: the way out its goal sends it
-    /// to find (`Goal::Exit`), once it has seen it; else the way it came in.
-    pub(super) fn home(&self, world: &World) -> GridPos {
-        let seen = |p: GridPos| {
-            let grid = world.resource::<delve_ground::grid::DungeonGrid>();
-            let memory = world.resource::<delve_rules::rules::vision::FactionMemory>();
-            grid.index(p)
-                .zip(memory.seen.get(self.faction.0))
-                .is_some_and(|(i, seen)| seen.get(i).copied().unwrap_or(false))
-        };
-        match self.goal {
-            Goal::Exit(exit) if seen(exit) => exit,
-            _ => self.way_in,
-        }
-    }
-}
-
 /// What the party has tried at a door, and learned.
 #[derive(Clone, Debug, Default)]
 struct DoorWork {

@@ -203,7 +203,7 @@ pub(super) fn turn_back(
         return Some(Homeward::GoalMet);
     }
     // Dungeon Delves › Light and Darkness: the light left against the walk out.
-    let cost = from_here.cost(know.grid, mind.home(world))?;
+    let cost = from_here.cost(know.grid, home(mind, know, from_here))?;
     let feet = (cost / 2 * know.grid.scale_feet()) as u64;
     let tenths = members
         .iter()
@@ -720,6 +720,17 @@ pub(super) struct Exploring {
     pub(super) heading_for: Option<GridPos>,
     /// Squares a member has stood on (kept with `pole_ahead`).
     pub(super) trodden: std::collections::BTreeSet<GridPos>,
+    /// Where it makes for when it turns for home, once it has (`home`).
+    pub(super) home: Option<GridPos>,
+}
+
+/// Where the party leaves the level when it makes for home: the way out its goal sends it to
+/// find (`Goal::Exit`), once it knows a way there; else the way it came in.
+pub(super) fn home(mind: &PartyMind, know: &Knowledge, from_here: &Distances) -> GridPos {
+    match mind.goal {
+        Goal::Exit(exit) if from_here.cost(know.grid, exit).is_some() => exit,
+        _ => mind.way_in,
+    }
 }
 
 /// Walks that did not move the leader: how many in a row, and from where the last was given.
