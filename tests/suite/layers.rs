@@ -187,6 +187,7 @@ const AREAS: &[(&str, &[&str], &str)] = &[
     (
         "caving",
         &[
+            "carrying",
             "conditions",
             "damage",
             "doors",
@@ -196,7 +197,8 @@ const AREAS: &[(&str, &[&str], &str)] = &[
             "traps",
         ],
         "climbing and squeezing are movement with throws; a fall hurts; a pit is a trap's \
-         hole; forcing rock is a door's bash (Dungeon Delves › Caving)",
+         hole; forcing rock is a door's bash (Dungeon Delves › Caving); hauling bears a share \
+         of the hauled one's weight (RULINGS › Carrying and hauling)",
     ),
     (
         "judge",

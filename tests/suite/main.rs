@@ -27,6 +27,7 @@ mod doors;
 mod doors_forcing;
 mod gate;
 mod gym;
+mod hauling;
 mod hearing;
 mod import;
 mod import_bounds;

@@ -113,6 +113,14 @@ fn showcases() -> Vec<Delve> {
         .build();
     trap.run(1);
 
+    // A companion dying at the bottom of a shaft, a rope lowered to it.
+    let mut shaft = super::hauling::dying_in_a_shaft();
+    shaft.act(delve_rules::command::acts::LowerRope {
+        who: "Ada".into(),
+        at: (3, 1),
+    });
+    shaft.run(1);
+
     let mut dark = Scenario::new(&[
         "XXXXXXXXXXXXXXXXXXXXXX",
         "X....................X",
@@ -226,6 +234,7 @@ fn showcases() -> Vec<Delve> {
         pit,
         drowning(),
         held,
+        shaft,
     ]
 }
 

@@ -240,8 +240,8 @@ pub struct LeftBehind {
     pub how: Stayed,
     /// The rest of the party could have brought it out: one of them could bear it, or two
     /// sharing its weight (`rules::carrying`, RULINGS › Carrying and hauling), and reach it; or
-    /// lower a rope into its pit (one up climbs a rope out; hauling one who cannot climb is not
-    /// yet a command); or it could walk to them.
+    /// lower a rope into its pit, which one up climbs and one down is hauled up by those on the
+    /// rim, each bearing a share (`rules::caving::hauling`); or it could walk to them.
     pub could_be_brought: bool,
 }
 

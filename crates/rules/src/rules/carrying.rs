@@ -193,7 +193,7 @@ pub fn half_load_with(world: &World, who: Entity, whom: Entity) -> Result<f32, f
 
 /// The load `who` would carry bearing `stone` more, if it can move under it (`Err` when it
 /// cannot: over 20 stone).
-fn load_bearing(world: &World, who: Entity, stone: f32) -> Result<f32, f32> {
+pub fn load_bearing(world: &World, who: Entity, stone: f32) -> Result<f32, f32> {
     let load = match world.get::<Encumbrance>(who).map(|e| e.0) {
         Some(SpeedBasis::Encumbrance { stone: own }) => own + stone,
         _ => return Ok(0.0),

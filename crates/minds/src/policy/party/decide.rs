@@ -120,6 +120,12 @@ pub(super) const TACTICS: &[Tactic] = &[
         out_of_the_pit(t.world, t.mind, t.members)
     })
     .in_battle(),
+    Tactic::new(
+        "haul up the dying",
+        Needs::Distances,
+        super::hauling::haul_up_the_dying,
+    )
+    .not_in_flight(),
     Tactic::new("rejoin across", Needs::KnownLevel, |t| {
         let sight = t.sight.as_ref().filter(|s| s.all_seen)?;
         rejoin_across(t.world, t.mind, t.members, t.leader, &sight.knowledge())

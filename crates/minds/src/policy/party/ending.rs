@@ -176,21 +176,26 @@ pub(super) fn could_be_brought(
             bearers.iter().any(|&(_, alone, _)| alone)
                 || bearers.iter().filter(|&&(_, _, half)| half).count() >= 2
         }
+        // One up climbs a rope lowered to it; one down is hauled up it by those who reach the
+        // rim, each bearing its share (RULINGS › Carrying and hauling).
         Stayed::InAPit => {
-            if !is_up(world, m) {
-                return false;
-            }
             let roped = world.resource::<RopesSecured>().at(at).is_some();
             let rims: Vec<GridPos> = at
                 .neighbours()
                 .into_iter()
                 .filter(|&r| delve_rules::rules::caving::footing::firm_ground(world, r))
                 .collect();
-            roped
-                || others.iter().any(|&(o, p)| {
-                    world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0))
-                        && rims.iter().any(|&r| reaches(world, o, p, r))
-                })
+            let mut crew = Vec::new();
+            for &(o, p) in &others {
+                if rims.iter().any(|&r| reaches(world, o, p, r)) {
+                    crew.push(o);
+                }
+            }
+            let rope = roped
+                || crew
+                    .iter()
+                    .any(|&o| world.get::<Equipment>(o).is_some_and(|g| g.has_rope(0)));
+            rope && (is_up(world, m) || can_haul(world, m, crew))
         }
         // (One stuck in a squeeze walks to no one.)
         Stayed::Apart => {
@@ -200,6 +205,23 @@ pub(super) fn could_be_brought(
                 && others
                     .first()
                     .is_some_and(|&(_, p)| reaches(world, m, at, p))
+        }
+    }
+}
+
+/// Can some of `crew` haul `m` up together, each bearing its share of its weight within 20
+/// stone? Those who cannot bear the share are left out and the share worked out again.
+fn can_haul(world: &World, m: Entity, mut crew: Vec<Entity>) -> bool {
+    use delve_rules::rules::carrying::{load_bearing, weight_of};
+    loop {
+        if crew.is_empty() {
+            return false;
+        }
+        let share = weight_of(world, m) / crew.len() as f32;
+        let before = crew.len();
+        crew.retain(|&o| load_bearing(world, o, share).is_ok());
+        if crew.len() == before {
+            return true;
         }
     }
 }

@@ -335,7 +335,7 @@ pub(super) fn fetch_from_the_pit(
 /// Is the party at hand to `spot` (its leader within the column's length of it)? `Ok` if so;
 /// else the party's walk to the nearest square beside it it knows a way to (as it walks
 /// anywhere: doors, holes to jump), or `Err(None)` with no way known.
-fn walk_up_to(
+pub(super) fn walk_up_to(
     t: &mut super::round::ThisRound<'_>,
     spot: GridPos,
     intent: Intent,

@@ -93,6 +93,7 @@ use fighting::in_a_fight;
 use light::{light_dying, light_to_kindle};
 
 mod handing;
+mod hauling;
 pub use handing::AutonomyRefusal;
 use handing::{hand_over, take_back};
 
@@ -178,6 +179,9 @@ pub enum Intent {
     SpikeBehind { at: GridPos },
     /// Getting a member out of a pit.
     ClimbOut { who: String },
+    /// Hauling a member who cannot climb up a rope out of a pit (RULINGS › Carrying and
+    /// hauling).
+    HaulUp { whom: String },
     /// Saving a member from drowning: grabbing it, swimming to it, bringing it out (Dungeon
     /// Delves › Swimming and Drowning).
     Rescue { who: String },

@@ -76,6 +76,7 @@ impl fmt::Display for Intent {
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
+            Intent::HaulUp { whom } => write!(f, "haul {whom} up out of the pit"),
             Intent::Rescue { who } => write!(f, "save {who} from drowning"),
             Intent::CloseUp => write!(f, "close up"),
             Intent::TakeFromTheFallen { from } => write!(f, "take what {from} carried"),

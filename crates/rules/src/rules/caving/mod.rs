@@ -35,6 +35,8 @@ pub use commands::{
 };
 pub use events::CavingEvent;
 pub mod footing;
+pub mod hauling;
+pub use hauling::Haul;
 mod refusals;
 use events::Escape;
 pub use refusals::CavingRefusal;
@@ -462,7 +464,15 @@ impl Plugin for CavingPlugin {
             .keeps_component::<JumpOrder>()
             .keeps::<RiggedTraverses>()
             .keeps_component::<Rigging>()
-            .keeps_component::<Traversing>();
+            .keeps_component::<Traversing>()
+            .keeps_component::<hauling::HauledUp>();
+        // Hauling a companion up a rope, offered with carrying one.
+        crate::rules::areas::RuleArea::offers(app, Rank::AtHand, |world, who| {
+            hauling::haul_choices(world, who)
+                .into_iter()
+                .map(|c| (Concern::Carrying, c))
+                .collect()
+        });
         crate::rules::areas::RuleArea::offers(app, Rank::Escape, |world, who| {
             let squeeze = escape_choices(world, who).into_iter();
             let here = choices::caving_choices(world, who).into_iter();
