@@ -38,6 +38,16 @@ pub(crate) fn dying_in_a_shaft() -> Delve {
     delve
 }
 
+/// The same, a rope lowered into the shaft by Ada.
+pub(crate) fn roped_shaft() -> Delve {
+    let mut delve = dying_in_a_shaft();
+    delve.act(LowerRope {
+        who: "Ada".into(),
+        at: (3, 1),
+    });
+    delve
+}
+
 fn haul(who: &str, with: &[&str]) -> Haul {
     Haul {
         who: who.into(),

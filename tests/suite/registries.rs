@@ -113,29 +113,6 @@ fn showcases() -> Vec<Delve> {
         .build();
     trap.run(1);
 
-    // A companion dying at the bottom of a shaft, a rope lowered to it.
-    let mut shaft = super::hauling::dying_in_a_shaft();
-    shaft.act(delve_rules::command::acts::LowerRope {
-        who: "Ada".into(),
-        at: (3, 1),
-    });
-    shaft.run(1);
-
-    let mut dark = Scenario::new(&[
-        "XXXXXXXXXXXXXXXXXXXXXX",
-        "X....................X",
-        "XXXXXXXXXXXXXXXXXXXXXX",
-    ])
-    .faction(r#"(name: "party")"#)
-    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
-    .creature(
-        r#"(name: "Bo", faction: "party", at: (1, 1), hp: 10, ac: 12, encumbrance_stone: 2.0,
-            carries: [(kind: Torch, lit: true)])"#,
-    )
-    .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (12, 1), hp: 30)"#)
-    .build();
-    dark.run(1);
-
     // A thief beside a trap it sees and a prone hider; a disarmed trap beside it.
     let thief = r#"(name: "Nim", faction: "party", at: (3, 1), hp: 10, ac: 12,
         encumbrance_stone: 2.0, proficiencies: [Trapbreaking, Hiding], conditions: [Prone],
@@ -226,7 +203,6 @@ fn showcases() -> Vec<Delve> {
         stuck,
         battle,
         trap,
-        dark,
         traps,
         doors,
         fallen,
@@ -234,8 +210,28 @@ fn showcases() -> Vec<Delve> {
         pit,
         drowning(),
         held,
-        shaft,
+        dark(),
+        super::hauling::roped_shaft(),
     ]
+}
+
+/// A torch in a dark passage and a ghoul beyond its light.
+fn dark() -> Delve {
+    let mut dark = Scenario::new(&[
+        "XXXXXXXXXXXXXXXXXXXXXX",
+        "X....................X",
+        "XXXXXXXXXXXXXXXXXXXXXX",
+    ])
+    .faction(r#"(name: "party")"#)
+    .faction(r#"(name: "ghouls", hostile_to: ["party"])"#)
+    .creature(
+        r#"(name: "Bo", faction: "party", at: (1, 1), hp: 10, ac: 12, encumbrance_stone: 2.0,
+            carries: [(kind: Torch, lit: true)])"#,
+    )
+    .creature(r#"(name: "Gnawbone", template: "ghoul", faction: "ghouls", at: (12, 1), hp: 30)"#)
+    .build();
+    dark.run(1);
+    dark
 }
 
 /// The names of the commands offered to anyone in this world now.

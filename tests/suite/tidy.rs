@@ -93,7 +93,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "a_replay_with_one_die_changed_stops_at_the_first_event_that_differs",
         107,
     ),
-    ("tests/suite/registries.rs", "showcases", 157),
+    ("tests/suite/registries.rs", "showcases", 143),
     ("tests/suite/scenario.rs", "play", 160),
     ("window/src/cli/lab.rs", "run_lab", 140),
     ("window/src/cli/sim.rs", "run_sim", 115),

@@ -123,7 +123,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     Tactic::new(
         "haul up the dying",
         Needs::Distances,
-        super::hauling::haul_up_the_dying,
+        super::fallen::haul_up_the_dying,
     )
     .not_in_flight(),
     Tactic::new("rejoin across", Needs::KnownLevel, |t| {

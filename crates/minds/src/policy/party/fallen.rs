@@ -1,4 +1,8 @@
-//! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit.
+//! The fallen: taking a fallen companion's gear and lights, and getting a member out of a pit —
+//! climbing out, or, down and alive, hauled up a rope (RULINGS › Carrying and hauling): the
+//! party walks to the pit, the one with a rope lowers it from the rim, the fewest who can share
+//! the weight within 20 stone apiece come to the rim and haul, 10' a round, until the dying one
+//! is out. If no crew of the party can bear it, it is left.
 
 use delve_ground::level::schema::{ConditionKind, Proficiency, Surface};
 use delve_ground::level::{Goal, SpeedBasis};
@@ -13,6 +17,7 @@ use bevy::prelude::*;
 use super::fighting::foe_at_hand;
 use super::gaps::shaft_of_the_crossing;
 use super::light::carried;
+use super::round::{Decision, ThisRound};
 use super::standing::in_sight;
 use super::way::{free_square_beside, make_way, occupied_squares, on_the_way, walk_up_and};
 use super::{
@@ -20,11 +25,16 @@ use super::{
     offered_climb_out, on_hand, square, take_the_lead, with_the_party,
 };
 use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_ground::level::schema::Gear;
 use delve_rules::command::Command;
+use delve_rules::command::acts::Haul;
 use delve_rules::command::acts::{ClimbDown, LowerRope, Move, TakeFrom};
 use delve_rules::creature::{Conditions, Equipment, Position, Proficiencies};
+use delve_rules::rules::carrying::{load_bearing, weight_of};
+use delve_rules::rules::caving::footing::firm_ground;
 use delve_rules::rules::light::{CarriedBy, LightSource};
 use delve_rules::rules::movement::Pace;
+use delve_rules::rules::movement::hazards::way;
 
 /// The fallen within reach of the party's knowledge that carry something, not yet taken from
 /// nor given up: its own fallen members, and any other fallen creature a member sees now.
@@ -583,4 +593,151 @@ pub(super) fn put_down_before_the_squeeze(
     mind.fallen_memory.left_for_good.push(whom.clone());
     mind.fallen_memory.put_down.push(whom.clone());
     Some((Intent::LeaveAtTheSqueeze { whom }, vec![let_go]))
+}
+
+// Hauling the dying up a rope.
+
+/// The tactic: a member down and alive at the bottom of a hole is hauled out, if the party has
+/// a rope there or with it.
+pub(super) fn haul_up_the_dying(t: &mut ThisRound<'_>) -> Option<Decision> {
+    let (world, mind, members) = (&*t.world, &*t.mind, t.members);
+    let dying = members.iter().copied().find(|&m| {
+        !is_up(world, m)
+            && world.get::<Below>(m).is_some()
+            && world
+                .get::<Conditions>(m)
+                .is_some_and(|c| !c.has(ConditionKind::Dead))
+            && !mind.fallen_memory.left_for_good.contains(&name(world, m))
+    })?;
+    let pit = square(world, dying)?;
+    let whom = name(world, dying);
+    let above: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
+        .collect();
+    let roped = world.resource::<RopesSecured>().at(pit).is_some();
+    if !roped && !above.iter().any(has_rope_in(world)) {
+        return None;
+    }
+    // No crew of the party can share the weight within 20 stone apiece (RULINGS › Carrying and
+    // hauling): it is left, as one too heavy to carry is.
+    if crew_for(world, dying, &above).is_none() {
+        t.mind.fallen_memory.left_for_good.push(whom);
+        return None;
+    }
+    let intent = Intent::HaulUp { whom: whom.clone() };
+    if let Err(far) = walk_up_to(t, pit, intent.clone()) {
+        return far;
+    }
+    let (world, members) = (&mut *t.world, t.members);
+    if !roped {
+        // The one with a rope lowers it from the rim nearest it by the way there; with no rim
+        // within reach of a rope, the dying one is left.
+        let nearest_rim = |m: Entity| {
+            let at = square(world, m)?;
+            pit.neighbours()
+                .into_iter()
+                .filter(|&p| firm_ground(world, p))
+                .filter_map(|p| {
+                    let feet = if p == at {
+                        0
+                    } else {
+                        way(world, m, at, p).ok()?.feet
+                    };
+                    Some((feet, p))
+                })
+                .min()
+        };
+        let Some((_, roper, rim)) = above
+            .iter()
+            .copied()
+            .filter(has_rope_in(world))
+            .filter_map(|m| nearest_rim(m).map(|(feet, rim)| (feet, m, rim)))
+            .min()
+        else {
+            t.mind.fallen_memory.left_for_good.push(whom);
+            return None;
+        };
+        let order = Command::from(LowerRope {
+            who: name(world, roper),
+            at: (pit.x, pit.y),
+        });
+        let party = t.mind.party.clone();
+        return Some((
+            intent,
+            walk_up_and(world, &party, members, roper, rim, pit, order),
+        ));
+    }
+    let crew = crew_for(world, dying, &above)?;
+    let on_rim = |m: Entity| {
+        world.get::<Below>(m).is_none() && square(world, m).is_some_and(|p| p.is_adjacent(pit))
+    };
+    if let Some(&away) = crew.iter().find(|&&m| !on_rim(m)) {
+        // One of the crew walks to a free square of the rim it can reach.
+        let taken: Vec<GridPos> = members.iter().filter_map(|&m| square(world, m)).collect();
+        let from = square(world, away)?;
+        let rim = pit
+            .neighbours()
+            .into_iter()
+            .filter(|&p| firm_ground(world, p) && !taken.contains(&p))
+            .filter_map(|p| Some((way(world, away, from, p).ok()?.feet, p)))
+            .min()?
+            .1;
+        let step = Command::from(Move {
+            who: name(world, away),
+            to: (rim.x, rim.y),
+            pace: Pace::Combat,
+        });
+        return Some((intent, vec![step]));
+    }
+    let names: Vec<String> = crew.iter().map(|&m| name(world, m)).collect();
+    let haul = Command::from(Haul {
+        who: names[0].clone(),
+        whom,
+        with: names[1..].to_vec(),
+    });
+    Some((intent, vec![haul]))
+}
+
+/// The fewest of `above` who can haul `dying` together, each bearing its share within 20
+/// stone: those on the side of the pit where most of the party stands first (the hauled comes
+/// up on the first one's square, among them), the lightest laden first.
+fn crew_for(world: &World, dying: Entity, above: &[Entity]) -> Option<Vec<Entity>> {
+    let load = |m: Entity| load_bearing(world, m, 0.0).unwrap_or(f32::MAX);
+    let with_it = |m: Entity| {
+        let Some(from) = square(world, m) else {
+            return 0;
+        };
+        above
+            .iter()
+            .filter(|&&o| {
+                square(world, o)
+                    .is_some_and(|to| to.within_a_step(from) || way(world, m, from, to).is_ok())
+            })
+            .count()
+    };
+    let mut lightest = above.to_vec();
+    lightest.sort_by(|&a, &b| {
+        with_it(b)
+            .cmp(&with_it(a))
+            .then(load(a).total_cmp(&load(b)))
+            .then(a.cmp(&b))
+    });
+    (1..=lightest.len()).find_map(|n| {
+        let crew = &lightest[..n];
+        let share = weight_of(world, dying) / n as f32;
+        crew.iter()
+            .all(|&m| load_bearing(world, m, share).is_ok())
+            .then(|| crew.to_vec())
+    })
+}
+
+/// Does a member carry a rope?
+fn has_rope_in(world: &World) -> impl Fn(&Entity) -> bool + '_ {
+    |m| {
+        world
+            .get::<Equipment>(*m)
+            .is_some_and(|g| g.0.iter().any(|x| matches!(x, Gear::Rope(_))))
+    }
 }

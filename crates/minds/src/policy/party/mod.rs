@@ -93,7 +93,6 @@ use fighting::in_a_fight;
 use light::{light_dying, light_to_kindle};
 
 mod handing;
-mod hauling;
 pub use handing::AutonomyRefusal;
 use handing::{hand_over, take_back};
 

@@ -184,11 +184,21 @@ impl fmt::Display for HaulingEvent {
                 stone,
                 feet,
                 depth,
+            } if by.len() == 1 => write!(
+                f,
+                "{} hauls {whom} up the rope, bearing {stone} stone: {feet}' of {depth}'",
+                by[0]
+            ),
+            HaulingEvent::Hauled {
+                whom,
+                by,
+                stone,
+                feet,
+                depth,
             } => write!(
                 f,
-                "{} haul{} {whom} up the rope, bearing {stone} stone each: {feet}' of {depth}'",
-                by.join(" and "),
-                if by.len() == 1 { "s" } else { "" }
+                "{} haul {whom} up the rope, bearing {stone} stone each: {feet}' of {depth}'",
+                by.join(" and ")
             ),
             HaulingEvent::HauledOut { whom, to } => {
                 write!(f, "{whom} is hauled out of the pit onto {to}")
