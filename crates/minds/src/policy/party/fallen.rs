@@ -25,7 +25,6 @@ use super::{
     offered_climb_out, on_hand, square, take_the_lead, with_the_party,
 };
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_ground::level::schema::Gear;
 use delve_rules::command::Command;
 use delve_rules::command::acts::Haul;
 use delve_rules::command::acts::{ClimbDown, LowerRope, Move, TakeFrom};
@@ -735,9 +734,5 @@ fn crew_for(world: &World, dying: Entity, above: &[Entity]) -> Option<Vec<Entity
 
 /// Does a member carry a rope?
 fn has_rope_in(world: &World) -> impl Fn(&Entity) -> bool + '_ {
-    |m| {
-        world
-            .get::<Equipment>(*m)
-            .is_some_and(|g| g.0.iter().any(|x| matches!(x, Gear::Rope(_))))
-    }
+    |m| world.get::<Equipment>(*m).is_some_and(|g| g.has_rope(0))
 }

@@ -184,22 +184,18 @@ impl fmt::Display for HaulingEvent {
                 stone,
                 feet,
                 depth,
-            } if by.len() == 1 => write!(
-                f,
-                "{} hauls {whom} up the rope, bearing {stone} stone: {feet}' of {depth}'",
-                by[0]
-            ),
-            HaulingEvent::Hauled {
-                whom,
-                by,
-                stone,
-                feet,
-                depth,
-            } => write!(
-                f,
-                "{} haul {whom} up the rope, bearing {stone} stone each: {feet}' of {depth}'",
-                by.join(" and ")
-            ),
+            } => {
+                let (verb, each) = if by.len() == 1 {
+                    ("hauls", "")
+                } else {
+                    ("haul", " each")
+                };
+                write!(
+                    f,
+                    "{} {verb} {whom} up the rope, bearing {stone} stone{each}: {feet}' of {depth}'",
+                    by.join(" and ")
+                )
+            }
             HaulingEvent::HauledOut { whom, to } => {
                 write!(f, "{whom} is hauled out of the pit onto {to}")
             }
