@@ -106,7 +106,9 @@ fn without_a_rope_the_climbers_fetch_the_relic_while_the_fighter_waits_at_the_to
             "seed {seed}\n{text}"
         );
         let sent = intents(log).into_iter().find_map(|i| match i {
-            Intent::SendAhead { who, wait, shaft } => Some((who, wait, shaft)),
+            Intent::SendAhead {
+                who, wait, past, ..
+            } => Some((who, wait, past)),
             _ => None,
         });
         assert_eq!(

@@ -19,9 +19,10 @@ use super::fallen::{carry_the_downed, fetch_from_the_pit, out_of_the_pit, take_f
 use super::fighting::{foe_at_hand, in_a_fight};
 use super::gaps::{party_jumps_at, rejoin_across};
 use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
+use super::plan::{Aim, Plan};
 use super::round::{Decision, Needs, ThisRound};
-use super::searching::{best_searcher, dead_end_to_search, search_here};
-use super::way::{close_up, goal_square, nearest_edge, on_the_way, setting_out, turn_back};
+use super::searching::{best_searcher, search_here};
+use super::way::{close_up, on_the_way, setting_out, turn_back};
 use super::{
     Homeward, Intent, PartyMind, PartyMinds, PolicyEvent, is_up, leader, name, offered,
     party_members, square, take_the_lead,
@@ -158,11 +159,6 @@ pub(super) const TACTICS: &[Tactic] = &[
         Some((Intent::TurnBack { why }, Vec::new()))
     }),
     Tactic::new("carry the downed", Needs::Distances, carry_the_downed),
-    Tactic::new(
-        "send the climbers",
-        Needs::Distances,
-        super::task::send_the_climbers,
-    ),
     Tactic::new("where next", Needs::Distances, where_next),
 ];
 
@@ -448,9 +444,10 @@ fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
     ))
 }
 
-/// Where to, and why: home once turned back; else the goal it has seen; else the nearest edge
-/// of what it has seen; else a dead end not yet searched (the best searcher goes first); else
-/// nothing is left. Then what is on the way there.
+/// Where to, and why: home once turned back; else the best of the plans the planner weighs
+/// (`plan`: the goal it has seen, the nearest edge of what it has seen, a foe that may carry
+/// what it came for, a dead end not yet searched — the best searcher goes first — for the whole
+/// party or a part sent ahead); else nothing is left. Then what is on the way there.
 fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, mind, members, leader, here) =
         (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
@@ -467,43 +464,48 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
         };
         mind.exploring.home = Some(home);
         (home, Intent::GoHome { to: home })
-    } else if let Some(goal) = goal_square(mind, &know, from_here) {
-        (goal, Intent::MakeForGoal { to: goal })
-    } else if let Some(edge) = nearest_edge(mind, &know, from_here, here) {
-        (edge, Intent::Explore { to: edge })
-    } else if let Some((foe, to)) = super::quarry::nearest(world, mind, members, &know, from_here) {
-        (to, Intent::SeekOut { foe, to })
-    } else if let Some(end) = dead_end_to_search(mind, &know, from_here) {
-        if members
-            .iter()
-            .any(|&m| is_up(world, m) && square(world, m) == Some(end))
-        {
-            return Some(search_here(world, mind, members, end));
-        }
-        // The best searcher goes first to the dead end (in a corridor no one passes the one on
-        // it).
-        let up: Vec<Entity> = members
-            .iter()
-            .copied()
-            .filter(|&m| is_up(world, m))
-            .collect();
-        if let Some(searcher) = best_searcher(world, &up)
-            && searcher != leader
-        {
-            return Some((
-                Intent::Search { at: end },
-                take_the_lead(world, &mind.party, members, searcher, end),
-            ));
-        }
-        (end, Intent::Search { at: end })
     } else {
-        mind.homeward = Some(Homeward::NothingLeft);
-        return Some((
-            Intent::TurnBack {
-                why: Homeward::NothingLeft,
-            },
-            Vec::new(),
-        ));
+        let plans = super::plan::weigh(world, mind, members, sight, from_here, here);
+        let Some(best) = plans.first() else {
+            mind.homeward = Some(Homeward::NothingLeft);
+            return Some((
+                Intent::TurnBack {
+                    why: Homeward::NothingLeft,
+                },
+                Vec::new(),
+            ));
+        };
+        tell_the_weighing(world, mind, members, &plans);
+        if best.past.is_some() {
+            return super::task::send_ahead(world, mind, members, &know, best);
+        }
+        match best.aim.clone() {
+            Aim::Search { at: end } => {
+                if members
+                    .iter()
+                    .any(|&m| is_up(world, m) && square(world, m) == Some(end))
+                {
+                    return Some(search_here(world, mind, members, end));
+                }
+                // The best searcher goes first to the dead end (in a corridor no one passes
+                // the one on it).
+                let up: Vec<Entity> = members
+                    .iter()
+                    .copied()
+                    .filter(|&m| is_up(world, m))
+                    .collect();
+                if let Some(searcher) = best_searcher(world, &up)
+                    && searcher != leader
+                {
+                    return Some((
+                        Intent::Search { at: end },
+                        take_the_lead(world, &mind.party, members, searcher, end),
+                    ));
+                }
+                (end, Intent::Search { at: end })
+            }
+            aim => (aim.square(), aim.intent()),
+        }
     };
     if target == here {
         // Arrived where it was bound, and it is still an edge: it is not tried again.
@@ -586,7 +588,39 @@ pub(super) struct Deciding {
     pub(super) unchanged: u32,
     /// Decisions set aside, until a round.
     pub(super) set_aside: Vec<(&'static str, Intent, u64)>,
+    /// The plan last taken, its aim and goers (`tell_the_weighing`).
+    pub(super) last_weighed: Option<(Aim, Vec<Entity>)>,
     /// The distances last worked out from the leader's square, and what they depended on
     /// (`decide::KnownLevel::fingerprint`).
     pub(super) distances: Option<(u64, Distances)>,
+}
+
+/// Logs the plans weighed when the one taken differs from the one last taken (its aim and its
+/// goers): the best, and the next three.
+fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, members: &[Entity], plans: &[Plan]) {
+    let Some(best) = plans.first() else {
+        return;
+    };
+    let key = (best.aim.clone(), best.goers.clone());
+    if mind.deciding.last_weighed.as_ref() == Some(&key) {
+        return;
+    }
+    mind.deciding.last_weighed = Some(key);
+    let up = members.iter().filter(|&&m| is_up(world, m)).count();
+    let whole = |p: &Plan| p.past.is_none() && p.goers.len() >= up;
+    let chosen = best.weighing(world, whole(best));
+    let others = plans
+        .iter()
+        .skip(1)
+        .take(3)
+        .map(|p| p.weighing(world, whole(p)))
+        .collect();
+    log_in(
+        world,
+        PolicyEvent::Weighed {
+            party: mind.party.clone(),
+            chosen,
+            others,
+        },
+    );
 }

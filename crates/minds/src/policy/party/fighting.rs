@@ -54,3 +54,56 @@ pub(super) fn foe_at_hand(world: &mut World, mind: &PartyMind, members: &[Entity
         });
     foes.into_iter().any(|p| in_sight(world, members, p))
 }
+
+/// A battle whose foes the party cannot come to blows with (`in_a_fight` holds, yet no member
+/// can reach one): no member could attack a foe it is aware of now, nor that foe it
+/// (`rules::combat::attack::can_attack`, whatever their weapons), and no walk over what the
+/// faction knows — on foot or swimming, never climbing, jumping, traversing or squeezing, which
+/// the fighting behaviour never does — brings one beside the other. An eel in its pool at the
+/// foot of a shaft, a guard across a chasm: the party keeps clear of it and goes about its
+/// delve (`odds::hold_back`), until one can reach the other.
+pub(super) fn beyond_reach(world: &mut World, mind: &mut PartyMind, members: &[Entity]) -> bool {
+    use delve_rules::creature::Combatant;
+    use delve_rules::rules::combat::attack::can_attack;
+    let Some(awareness) = world.get_resource::<Awareness>() else {
+        return false;
+    };
+    let pairs: Vec<(Entity, Entity)> = members
+        .iter()
+        .flat_map(|&m| awareness.of(m).iter().copied())
+        .collect();
+    if pairs.is_empty() {
+        return false;
+    }
+    let weapons = |e: Entity| world.get::<Combatant>(e).map_or(0, |c| c.weapons.len());
+    let blows = pairs.iter().any(|&(m, foe)| {
+        (0..weapons(m)).any(|i| can_attack(world, m, foe, i).is_ok())
+            || (0..weapons(foe)).any(|i| can_attack(world, foe, m, i).is_ok())
+    });
+    if blows {
+        return false;
+    }
+    let sight = super::round::KnownLevel::look(world, mind, members);
+    let on_foot = crate::policy::knowledge::Knowledge {
+        swims: true,
+        jumps: false,
+        traverses: false,
+        climbs: false,
+        squeezes: false,
+        roped: &[],
+        ..sight.knowledge()
+    };
+    let mut walks = std::collections::BTreeMap::new();
+    !pairs.iter().any(|&(m, foe)| {
+        let (Some(from), Some(at)) = (super::square(world, m), super::square(world, foe)) else {
+            return false;
+        };
+        if world.get::<delve_rules::creature::Below>(m).is_some() {
+            return false;
+        }
+        let d = walks.entry(from).or_insert_with(|| on_foot.distances(from));
+        at.neighbours()
+            .into_iter()
+            .any(|p| d.cost(on_foot.grid, p).is_some())
+    })
+}

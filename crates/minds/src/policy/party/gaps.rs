@@ -24,13 +24,13 @@ use delve_rules::rules::movement::hazards::way;
 use delve_rules::rules::movement::{Pace, Speeds};
 
 /// The gap over a hole one square across, in feet.
-fn gap_feet(world: &World, take_off: GridPos, landing: GridPos) -> u32 {
+pub(super) fn gap_feet(world: &World, take_off: GridPos, landing: GridPos) -> u32 {
     let scale = world.resource::<DungeonGrid>().scale_feet();
     delve_ground::grid::distance_feet(take_off, landing, scale).saturating_sub(scale)
 }
 
 /// The chance `who` clears the gap with a run-up (`true`) or from a standing start.
-fn chance(world: &World, who: Entity, gap: u32, run_up: bool) -> f32 {
+pub(super) fn chance(world: &World, who: Entity, gap: u32, run_up: bool) -> f32 {
     Jumper::of(world, who).map_or(0.0, |j| j.chance(gap, run_up))
 }
 
@@ -57,7 +57,7 @@ pub(super) fn first_jump(walk: &[GridPos]) -> Option<usize> {
 
 /// The chance `who` crosses a ledge `inches` wide by a balancing traverse (Dungeon Delves ›
 /// Climbing: its Climbing throw for the path).
-fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
+pub(super) fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
     use delve_rules::rules::caving::events::Path;
     use delve_rules::rules::caving::traverse::traverse_target;
     let profs = world.get::<Proficiencies>(who).cloned().unwrap_or_default();
@@ -245,7 +245,12 @@ pub(super) fn rejoin_across(
         };
         let (take_off, landing) = (walk[k], walk[k + 1]);
         // Cut off by the party's own crossing, not yet done (it stands on the crossing's far
-        // side, the leader on its near side): the rest go on over to it.
+        // side, the leader on its near side): the rest go on over to it — unless what it
+        // crossed for is done (the goal met, or the party bound home): then it comes back.
+        let done = mind.homeward.is_some() || super::way::goal_met(world, mind, members);
+        if done {
+            mind.gap_memory.crossing = None;
+        }
         if let Some((from, to)) = mind.gap_memory.crossing
             && (at == to || way(world, m, at, to).is_ok())
             && (here == from || way(world, leader, here, from).is_ok())

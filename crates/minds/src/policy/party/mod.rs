@@ -45,6 +45,7 @@ mod fallen;
 mod firearms;
 mod light;
 mod odds;
+pub mod plan;
 mod quarry;
 mod rescue;
 mod resting;
@@ -204,12 +205,13 @@ pub enum Intent {
     ClimbThrough { who: String, shaft: GridPos },
     /// Short of light, taking the lantern or torch standing at `at`.
     TakeALight { at: GridPos },
-    /// Part of the party goes down the shaft at `shaft` (the way on lies down it, and only
-    /// they can climb it); the others wait at the top (`task`).
+    /// Part of the party goes on past `past`, where only they can go, for `aim` (the
+    /// planner's best plan, `plan`); the others wait (`task`).
     SendAhead {
         who: Vec<String>,
         wait: Vec<String>,
-        shaft: GridPos,
+        past: GridPos,
+        aim: Box<Intent>,
     },
 }
 
@@ -245,6 +247,13 @@ pub enum PolicyEvent {
         tactic: &'static str,
         intent: Intent,
     },
+    /// The planner weighed the plans open to the party and took `chosen` (`plan`); the next
+    /// best beside it. Logged when the plan it takes changes.
+    Weighed {
+        party: String,
+        chosen: plan::Weighing,
+        others: Vec<plan::Weighing>,
+    },
     /// The party judged a foe it sees (`odds`): the rounds its members would take to fell it
     /// and the wounds it would deal them meanwhile, of their hit points; too strong, and the
     /// party keeps clear of it.
@@ -274,6 +283,7 @@ impl LogEvent for PolicyEvent {
         match self {
             PolicyEvent::Decided { party, .. }
             | PolicyEvent::SetAside { party, .. }
+            | PolicyEvent::Weighed { party, .. }
             | PolicyEvent::Judged { party, .. }
             | PolicyEvent::DelveEnded { party, .. } => Some(party),
         }
@@ -451,7 +461,10 @@ fn party_minds(world: &mut World) {
         let in_sight = odds::foes_in_sight(world, mind.faction, &members);
         odds::update_dangers(world, mind, &members, &in_sight);
         quarry::update(world, mind, &members, &in_sight);
-        let clear = odds::keeping_clear(world, mind, &members, &in_sight);
+        let clear = odds::keeping_clear(world, mind, &members, &in_sight)
+            || (fighting
+                && mind.homeward != Some(Homeward::Fleeing)
+                && fighting::beyond_reach(world, mind, &members));
         odds::hold_back(world, mind, &members, clear);
         if !clear {
             ground::hold_the_narrows(world, mind, &members, &in_sight);

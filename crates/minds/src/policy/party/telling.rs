@@ -37,6 +37,17 @@ impl fmt::Display for PolicyEvent {
                     }
                 );
             }
+            PolicyEvent::Weighed {
+                party,
+                chosen,
+                others,
+            } => {
+                write!(f, "{party}'s planner weighs: {chosen}")?;
+                for o in others {
+                    write!(f, "; against {o}")?;
+                }
+                return Ok(());
+            }
             PolicyEvent::SetAside {
                 party,
                 tactic,
@@ -89,13 +100,18 @@ impl fmt::Display for Intent {
             Intent::JumpTheGap { who, over } => write!(f, "{who} jumps the hole at {over}"),
             Intent::Traverse { who, to } => write!(f, "{who} traverses the ledge to {to}"),
             Intent::TakeALight { at } => write!(f, "take the light at {at}"),
-            Intent::SendAhead { who, wait, shaft } => {
+            Intent::SendAhead {
+                who,
+                wait,
+                past,
+                aim,
+            } => {
                 let verb = |v: &[String], one: &'static str, many: &'static str| {
                     if v.len() == 1 { one } else { many }
                 };
                 write!(
                     f,
-                    "{} {} down the shaft at {shaft}; {} {} at the top",
+                    "{} {} on past {past} to {aim}; {} {}",
                     who.join(" and "),
                     verb(who, "goes", "go"),
                     wait.join(" and "),
@@ -106,5 +122,24 @@ impl fmt::Display for Intent {
                 write!(f, "{who} climbs down the shaft at {shaft} and out")
             }
         }
+    }
+}
+
+impl fmt::Display for super::plan::Weighing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = if self.goers.is_empty() {
+            "all".to_string()
+        } else {
+            self.goers.join(" and ")
+        };
+        write!(
+            f,
+            "{} ({who}; {:.0}% through there and back, {:.0}% to lose one; {} squares; score {:.0})",
+            self.aim.intent(),
+            self.chance * 100.0,
+            self.lost * 100.0,
+            self.squares,
+            self.score,
+        )
     }
 }

@@ -1,0 +1,494 @@
+//! The planner: where the party goes next, and who goes. At each decision it lists the aims
+//! what its faction knows allows ([`Aim`]: the goal it has seen, the nearest edge of what it has
+//! seen, a foe it would fight that may carry the gear it came for, a dead end to search) for the
+//! whole party and for each part of it whose members can do more than the rest (swim without
+//! risk, climb sheer rock, jump, traverse, squeeze: the same tests the whole party's ways are
+//! drawn with, `round::KnownLevel`), and weighs every plan by the rules' own odds for the
+//! members who would carry it out ([`odds_of_the_walk`]): the Swimming throw each round afloat,
+//! the Climbing throws down a shaft and out, the jump, the traverse, the chance of sticking in a
+//! squeeze for good (Dungeon Delves › Swimming and Drowning, › Climbing, › Jumping and Leaping,
+//! › Squeezing). A plan's score is what it gains ([`Aim::value`]) times the chance all its goers
+//! come there and back, less the chance of losing one of them ([`MISHAP`]) and the way's length; a part
+//! of the party going alone gains a share of it ([`APART`]), for the strength the rest keep
+//! from it. The best is taken; a part sent ahead decides alone until it is back (`task`).
+
+use super::gaps::{Over, chance, gap_feet, party_jumps, party_squeezes, party_traverses};
+use super::round::KnownLevel;
+use super::searching::dead_end_to_search;
+use super::task::climbs_sheer;
+use super::way::{all_swim, goal_square, nearest_edge, swimming_fails};
+use super::{Intent, PartyMind, is_up, name, square};
+use crate::policy::knowledge::{Distances, Knowledge};
+use delve_ground::grid::terrain::{Terrain, WaterDepth};
+use delve_ground::grid::{DungeonGrid, GridPos};
+use delve_rules::creature::{Below, Equipment, HitPoints, Proficiencies};
+use delve_rules::rules::caving::climbing::{
+    FEET_PER_THROW, climbing_target, hole_at, sure_climber,
+};
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+/// What a plan makes for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Aim {
+    /// The goal's square, seen.
+    Goal { to: GridPos },
+    /// The nearest edge of what it has seen (or a closed door with the unseen beyond).
+    Explore { to: GridPos },
+    /// A foe it would fight, beside where it was last seen: the gear it came for may be on it.
+    SeekOut { foe: String, to: GridPos },
+    /// A dead end not yet searched as often as its policy says.
+    Search { at: GridPos },
+}
+
+impl Aim {
+    /// What reaching it gains, in the planner's units: the goal above all; an edge (what lies
+    /// beyond may be the goal or a way to it) above a foe that may carry it; a search, which
+    /// finds a secret door only now and then, least.
+    pub fn value(&self) -> f32 {
+        match self {
+            Aim::Goal { .. } => 1000.0,
+            Aim::Explore { .. } => 300.0,
+            Aim::SeekOut { .. } => 200.0,
+            Aim::Search { .. } => 60.0,
+        }
+    }
+
+    pub fn square(&self) -> GridPos {
+        match self {
+            Aim::Goal { to } | Aim::Explore { to } | Aim::SeekOut { to, .. } => *to,
+            Aim::Search { at } => *at,
+        }
+    }
+
+    pub(super) fn intent(&self) -> Intent {
+        match self.clone() {
+            Aim::Goal { to } => Intent::MakeForGoal { to },
+            Aim::Explore { to } => Intent::Explore { to },
+            Aim::SeekOut { foe, to } => Intent::SeekOut { foe, to },
+            Aim::Search { at } => Intent::Search { at },
+        }
+    }
+}
+
+/// The share of a plan's gain a part of the party earns going alone: the rest stand idle and
+/// the goers meet what they meet without them, so a part is sent only where the whole party
+/// has no edge left to explore — and then before any dead end is searched.
+pub const APART: f32 = 0.25;
+/// What a mishap on the way costs (a member drowning, falling, stuck for good), against the
+/// gains of [`Aim::value`]: more than any edge is worth.
+pub const MISHAP: f32 = 1500.0;
+/// What a square of the way costs (half squares, as `knowledge::Distances` counts them).
+pub const PER_HALF_SQUARE: f32 = 0.02;
+
+/// A plan weighed: its aim, who goes, by what walk, and its odds.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    pub aim: Aim,
+    pub goers: Vec<Entity>,
+    pub walk: Vec<GridPos>,
+    /// The chance every goer comes through the walk's hazards, there and back.
+    pub chance: f32,
+    /// The chance one of them is lost on the way, there and back.
+    pub lost: f32,
+    pub score: f32,
+    /// Where the goers part from the rest: the first square of the walk the whole party has no
+    /// way to (none for the whole party).
+    pub past: Option<GridPos>,
+}
+
+/// A plan as the log gives it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Weighing {
+    pub aim: Aim,
+    /// The goers, by name; empty for the whole party.
+    pub goers: Vec<String>,
+    /// The chance every goer comes through, there and back.
+    pub chance: f32,
+    /// The chance one of them is lost.
+    pub lost: f32,
+    /// The walk, in squares.
+    pub squares: u32,
+    pub score: f32,
+}
+
+impl Plan {
+    pub(super) fn weighing(&self, world: &World, whole: bool) -> Weighing {
+        Weighing {
+            aim: self.aim.clone(),
+            goers: if whole {
+                Vec::new()
+            } else {
+                self.goers.iter().map(|&m| name(world, m)).collect()
+            },
+            chance: self.chance,
+            lost: self.lost,
+            squares: self.walk.len().saturating_sub(1) as u32,
+            score: self.score,
+        }
+    }
+}
+
+/// What a group of members can cross, as the whole party's ways are drawn
+/// ([`Knowledge`]'s flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Crossing {
+    swims: bool,
+    jumps: bool,
+    traverses: bool,
+    climbs: bool,
+    squeezes: bool,
+}
+
+impl Crossing {
+    fn of(world: &World, mind: &PartyMind, group: &[Entity]) -> Self {
+        Crossing {
+            swims: all_swim(world, group),
+            jumps: party_jumps(world, mind, group),
+            traverses: party_traverses(world, mind, group),
+            climbs: super::gaps::party_climbs(world, group),
+            squeezes: party_squeezes(world, mind, group),
+        }
+    }
+
+    fn of_sight(sight: &KnownLevel) -> Self {
+        Crossing {
+            swims: sight.swims,
+            jumps: sight.jumps,
+            traverses: sight.traverses,
+            climbs: sight.climbs,
+            squeezes: sight.squeezes,
+        }
+    }
+
+    /// Does it cross all `other` crosses?
+    fn covers(self, other: Crossing) -> bool {
+        (self.swims || !other.swims)
+            && (self.jumps || !other.jumps)
+            && (self.traverses || !other.traverses)
+            && (self.climbs || !other.climbs)
+            && (self.squeezes || !other.squeezes)
+    }
+
+    fn knowledge<'a>(self, sight: &'a KnownLevel) -> Knowledge<'a> {
+        Knowledge {
+            swims: self.swims,
+            jumps: self.jumps,
+            traverses: self.traverses,
+            climbs: self.climbs,
+            squeezes: self.squeezes,
+            ..sight.knowledge()
+        }
+    }
+}
+
+/// The parts of the party worth weighing apart from it: for each member, those who cross all
+/// it crosses (a member who climbs sheer rock alone, with the others who climb too), where
+/// they cross more than the whole party does. Ordered, without repeats.
+fn parts(world: &World, mind: &PartyMind, up: &[Entity]) -> Vec<Vec<Entity>> {
+    // (Climbing alone counts sheer rock: a rope lowered for all is the whole party's.)
+    let alone = |m: Entity| Crossing {
+        climbs: climbs_sheer(world, m),
+        ..Crossing::of(world, mind, &[m])
+    };
+    let each: Vec<Crossing> = up.iter().map(|&m| alone(m)).collect();
+    let mut parts: Vec<Vec<Entity>> = Vec::new();
+    for c in &each {
+        let part: Vec<Entity> = up
+            .iter()
+            .zip(&each)
+            .filter(|(_, d)| d.covers(*c))
+            .map(|(&m, _)| m)
+            .collect();
+        if part.len() < up.len() && !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    parts
+}
+
+/// The aims a group's knowledge allows from `from`, each with its walk and cost. A part of the
+/// party is not sent to search dead ends.
+fn aims(
+    world: &World,
+    mind: &PartyMind,
+    group: &[Entity],
+    know: &Knowledge,
+    distances: &Distances,
+    from: GridPos,
+    whole: bool,
+) -> Vec<(Aim, Vec<GridPos>, u32)> {
+    let mut aims = Vec::new();
+    if let Some(to) = goal_square(mind, know, distances) {
+        aims.push(Aim::Goal { to });
+    }
+    if let Some(to) = nearest_edge(mind, know, distances, from) {
+        aims.push(Aim::Explore { to });
+    }
+    if let Some((foe, to)) = super::quarry::nearest(world, mind, group, know, distances) {
+        aims.push(Aim::SeekOut { foe, to });
+    }
+    if whole && let Some(at) = dead_end_to_search(mind, know, distances) {
+        aims.push(Aim::Search { at });
+    }
+    aims.into_iter()
+        .filter_map(|aim| {
+            let to = aim.square();
+            let walk = distances.walk_to(know.grid, to)?;
+            let cost = distances.cost(know.grid, to)?;
+            Some((aim, walk, cost))
+        })
+        .collect()
+}
+
+/// Every plan the party's knowledge allows, best first. `members` decide (the goers, while a
+/// part is away); `from_here` are the whole group's distances from the leader's square `here`.
+pub(super) fn weigh(
+    world: &World,
+    mind: &PartyMind,
+    members: &[Entity],
+    sight: &KnownLevel,
+    from_here: &Distances,
+    here: GridPos,
+) -> Vec<Plan> {
+    let know = sight.knowledge();
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
+        .collect();
+    let mut plans: Vec<Plan> = aims(world, mind, members, &know, from_here, here, true)
+        .into_iter()
+        .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
+        .collect();
+    // (Parts only from the whole party, not from a part already sent.)
+    let whole = Crossing::of_sight(sight);
+    if mind.tasks.under_way() || mind.homeward.is_some() || up.len() < 2 {
+        return ranked(plans);
+    }
+    for part in parts(world, mind, &up) {
+        let crossing = Crossing::of(world, mind, &part);
+        if whole.covers(crossing) {
+            continue;
+        }
+        let Some(from) = square(world, part[0]) else {
+            continue;
+        };
+        let know_part = crossing.knowledge(sight);
+        let distances = know_part.distances(from);
+        for (aim, walk, cost) in aims(world, mind, &part, &know_part, &distances, from, false) {
+            // (Where the whole party can go, it goes together.)
+            let Some(&past) = walk
+                .iter()
+                .find(|&&p| from_here.cost(&sight.grid, p).is_none())
+            else {
+                continue;
+            };
+            if mind.tasks.done(past) {
+                continue;
+            }
+            plans.push(plan(world, &part, &know_part, aim, walk, cost, Some(past)));
+        }
+    }
+    ranked(plans)
+}
+
+fn ranked(mut plans: Vec<Plan>) -> Vec<Plan> {
+    // (Ties kept in the order listed: the whole party's first.)
+    plans.sort_by(|a, b| b.score.total_cmp(&a.score));
+    plans
+}
+
+fn plan(
+    world: &World,
+    goers: &[Entity],
+    know: &Knowledge,
+    aim: Aim,
+    walk: Vec<GridPos>,
+    cost: u32,
+    past: Option<GridPos>,
+) -> Plan {
+    let (through, lost) = odds_of_the_walk(world, goers, know, &walk);
+    // (There and back.)
+    let (chance, lost) = (through * through, 1.0 - (1.0 - lost) * (1.0 - lost));
+    let share = if past.is_some() { APART } else { 1.0 };
+    let score = aim.value() * chance * share - MISHAP * lost - cost as f32 * PER_HALF_SQUARE;
+    Plan {
+        aim,
+        goers: goers.to_vec(),
+        walk,
+        chance,
+        lost,
+        score,
+        past,
+    }
+}
+
+/// The odds of one hazard for one goer: the chance it fails there, and the chance it is lost if
+/// it does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Hazard {
+    fails: f32,
+    lost_if_it_fails: f32,
+}
+
+impl Hazard {
+    const NONE: Hazard = Hazard {
+        fails: 0.0,
+        lost_if_it_fails: 0.0,
+    };
+}
+
+/// The chance every goer comes through the hazards of `walk` one way, and the chance one of
+/// them is lost there, by the rules' throws: each round afloat in water over its head its
+/// Swimming throw (one round a square; a failure is drowning, and a drowning goer is lost
+/// unless an ally not drowning brings it up: Dungeon Delves › Swimming and Drowning), each
+/// squeeze the chance it sticks there for good, each hole its jump with a run-up (a failure
+/// falls in), each ledge its balancing traverse, each shaft its Climbing throws down and out
+/// (easy for all with a rope lowered or secured; a fall is from the point of the throw). A
+/// fall is a loss where its damage, 1d6 per 10', would take the goer's hit points.
+pub(super) fn odds_of_the_walk(
+    world: &World,
+    goers: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+) -> (f32, f32) {
+    let grid = know.grid;
+    let rope = goers
+        .iter()
+        .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
+    let (mut through, mut kept) = (1.0f32, 1.0f32);
+    for &m in goers {
+        let swim_fails = swimming_fails(world, m);
+        let stuck = delve_rules::rules::caving::stuck_for_good_chance(world, m);
+        let hp = world.get::<HitPoints>(m).map_or(1, |h| h.current.max(1));
+        let fall = |feet: u32| dice_at_least(feet / 10, hp);
+        for w in walk.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let hazard = if a.chebyshev(b) >= 2 {
+                match Over::of(world, a, b, know.jumps) {
+                    Over::Hole => {
+                        let depth = between(a, b).and_then(|h| hole_at(world, h)).unwrap_or(0);
+                        Hazard {
+                            fails: 1.0 - chance(world, m, gap_feet(world, a, b), true),
+                            lost_if_it_fails: fall(depth),
+                        }
+                    }
+                    Over::Ledge => {
+                        let depth = deepest_beside(world, a, b);
+                        Hazard {
+                            fails: ledge_between(grid, a, b)
+                                .map_or(1.0, |i| 1.0 - super::gaps::traverse_chance(world, m, i)),
+                            lost_if_it_fails: fall(depth),
+                        }
+                    }
+                    Over::Shaft(s) => {
+                        let depth = hole_at(world, s).unwrap_or(0);
+                        let each = climb_fails(world, m, rope || know.roped.contains(&s));
+                        // (Down and out: two climbs, each with its throws.)
+                        let throws = 2 * depth.div_ceil(FEET_PER_THROW).max(1) as i32;
+                        Hazard {
+                            fails: 1.0 - (1.0 - each).powi(throws),
+                            lost_if_it_fails: fall(depth / 2),
+                        }
+                    }
+                }
+            } else {
+                match grid.terrain(b) {
+                    Some(Terrain::Water(WaterDepth::Deep)) => Hazard {
+                        fails: swim_fails,
+                        lost_if_it_fails: 1.0,
+                    },
+                    Some(Terrain::Squeeze) => Hazard {
+                        fails: stuck,
+                        lost_if_it_fails: 1.0,
+                    },
+                    _ => Hazard::NONE,
+                }
+            };
+            through *= 1.0 - hazard.fails;
+            kept *= 1.0 - hazard.fails * hazard.lost_if_it_fails;
+        }
+    }
+    (through, 1.0 - kept)
+}
+
+/// The square a jump from `a` to `b`, two squares apart in a line, goes over.
+fn between(a: GridPos, b: GridPos) -> Option<GridPos> {
+    (a.chebyshev(b) == 2).then(|| GridPos::new((a.x + b.x) / 2, (a.y + b.y) / 2))
+}
+
+/// The deepest hole beside a traverse from `a` to `b`: where a fall off the ledge goes.
+fn deepest_beside(world: &World, a: GridPos, b: GridPos) -> u32 {
+    let first = GridPos::new(a.x + (b.x - a.x).signum(), a.y + (b.y - a.y).signum());
+    first
+        .neighbours()
+        .into_iter()
+        .filter_map(|p| hole_at(world, p))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The chance `n` six-sided dice come to `at_least` or more.
+fn dice_at_least(n: u32, at_least: i32) -> f32 {
+    if at_least <= 0 {
+        return 1.0;
+    }
+    // (The distribution of the sum, by convolution.)
+    let mut ways = vec![1.0f64];
+    for _ in 0..n {
+        let mut next = vec![0.0f64; ways.len() + 6];
+        for (s, w) in ways.iter().enumerate() {
+            for face in 1..=6 {
+                next[s + face] += w / 6.0;
+            }
+        }
+        ways = next;
+    }
+    ways.iter()
+        .enumerate()
+        .filter(|&(s, _)| s as i32 >= at_least)
+        .map(|(_, w)| *w)
+        .sum::<f64>() as f32
+}
+
+/// The width of the ledge a traverse from `a` to `b` goes along.
+fn ledge_between(grid: &DungeonGrid, a: GridPos, b: GridPos) -> Option<u32> {
+    let first = GridPos::new(a.x + (b.x - a.x).signum(), a.y + (b.y - a.y).signum());
+    match grid.terrain(first) {
+        Some(Terrain::Ledge { width_inches }) => Some(width_inches),
+        _ => None,
+    }
+}
+
+/// The chance one Climbing throw of `m` falls (Dungeon Delves › Climbing): on an easy surface
+/// — a rope — only a natural 1, and never for the sure climber; on a sheer one any failure,
+/// and only a natural 1 for the sure climber; one who cannot climb sheer rock falls for sure.
+fn climb_fails(world: &World, m: Entity, roped: bool) -> f32 {
+    let sure = sure_climber(world, m);
+    if roped {
+        return if sure { 0.0 } else { 0.05 };
+    }
+    let profs = world.get::<Proficiencies>(m).cloned().unwrap_or_default();
+    match climbing_target(&profs, delve_ground::level::schema::Surface::Sheer) {
+        None => 1.0,
+        Some(_) if sure => 0.05,
+        Some(t) => ((t - 1).clamp(1, 19)) as f32 / 20.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dice_at_least;
+
+    #[test]
+    fn dice_come_to_at_least() {
+        assert_eq!(dice_at_least(0, 1), 0.0);
+        assert_eq!(dice_at_least(2, 0), 1.0);
+        assert!((dice_at_least(1, 4) - 0.5).abs() < 1e-6);
+        // 2d6 of 11 or more: 3 ways in 36.
+        assert!((dice_at_least(2, 11) - 3.0 / 36.0).abs() < 1e-6);
+    }
+}
