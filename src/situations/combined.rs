@@ -202,8 +202,8 @@ fn key_beyond_water(d: &mut Draw) -> Drawn {
 pub const GUARD_BEFORE_A_SHAFT: Situation = Situation {
     name: "guard_before_a_shaft",
     about: "Two skeletons stand guard in the hall before a shaft, the only way down to the \
-            relic; one or two of the party climb: the party fells the guards, then the climbers \
-            go down and come back.",
+            relic; one or two of the party climb, and the climber carries a rope: the party fells \
+            the guards, then goes down the rope it lowers and comes back.",
     draw: guard_before_a_shaft,
 };
 
@@ -239,7 +239,9 @@ fn guard_before_a_shaft(d: &mut Draw) -> Drawn {
          encumbrance_stone: 6.0, conditions: [Dead], gear: [Key(\"relic\")])",
         w - 3
     ));
+    // The climber carries a rope and hook: lowered, it makes the shaft an easy climb for all.
     let mut party = vec![explorer(d, false), fighter(d, &[Armour::Medium])];
+    party[0].with_gear("Rope(50)").with_gear("GrapplingHook");
     party.push(if d.chance(0.5) {
         explorer(d, false)
     } else {
@@ -251,13 +253,13 @@ fn guard_before_a_shaft(d: &mut Draw) -> Drawn {
     s.goal("Recover(Key(\"relic\"))".into());
     s.describe(&format!(
         "Two skeletons guard the hall before a {depth}' shaft; the relic lies with a fallen \
-         knight below."
+         knight below; a rope and hook are carried."
     ));
     let mut e = Expect::default();
     e.wants(
         "goal_reached",
         "(at_least: 0.75)",
-        "the guards felled, a climber fetches the relic",
+        "the guards felled, the party goes down the rope and fetches the relic",
     )
     .wants(
         "party_dead",

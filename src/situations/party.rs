@@ -128,6 +128,16 @@ impl Adventurer {
         self
     }
 
+    /// Its Climbing throw made `t` (a surer climber).
+    pub fn climbing_throw(&mut self, t: i32) -> &mut Self {
+        for (what, throw) in &mut self.throws {
+            if *what == "Climbing" {
+                *throw = t;
+            }
+        }
+        self
+    }
+
     pub fn with_gear(&mut self, gear: &str) -> &mut Self {
         self.gear.push(gear.to_owned());
         self

@@ -465,6 +465,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
         mind.exploring.home = Some(home);
         (home, Intent::GoHome { to: home })
     } else {
+        super::fallen::remember_the_fallen(world, mind, members);
         let plans = super::plan::weigh(world, mind, members, sight, from_here, here);
         let Some(best) = plans.first() else {
             mind.homeward = Some(Homeward::NothingLeft);
@@ -606,7 +607,11 @@ fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, members: &[Entity]
         return;
     }
     mind.deciding.last_weighed = Some(key);
-    let up = members.iter().filter(|&&m| is_up(world, m)).count();
+    // (Named, unless the whole party goes: while a part is away, its plans are the part's.)
+    let up = party_members(world, &mind.party)
+        .into_iter()
+        .filter(|&m| is_up(world, m))
+        .count();
     let whole = |p: &Plan| p.past.is_none() && p.goers.len() >= up;
     let chosen = best.weighing(world, whole(best));
     let others = plans

@@ -44,6 +44,62 @@ pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[E
             mind.door_memory.doors.insert(at, SeenDoor { open });
         }
     }
+    remember_what_was_missing(world, mind);
+}
+
+/// What the whole party had to open doors with: the gear its members who are up carry (keys,
+/// thieves' tools, spikes, a crowbar), and how many are up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Means {
+    gear: Vec<String>,
+    up: usize,
+}
+
+impl Means {
+    fn now(world: &World, mind: &PartyMind) -> Means {
+        let party = super::party_members(world, &mind.party);
+        let up: Vec<Entity> = party.into_iter().filter(|&m| is_up(world, m)).collect();
+        let mut gear: Vec<String> = up
+            .iter()
+            .filter_map(|&m| world.get::<delve_rules::creature::Equipment>(m))
+            .flat_map(|g| g.0.iter().map(|x| format!("{x:?}")))
+            .collect();
+        gear.sort();
+        gear.dedup();
+        Means { gear, up: up.len() }
+    }
+
+    /// Has the party gained something since `then`: a thing it did not carry, or a member
+    /// back on its feet?
+    fn gained_since(&self, then: &Means) -> bool {
+        self.up > then.up || self.gear.iter().any(|g| !then.gear.contains(g))
+    }
+}
+
+/// Memory of the doors left shut (RULINGS › Knowledge: what a faction has tried): each is
+/// remembered with what the party had when it left it; once it has gained something since — a
+/// key taken from the fallen, thieves' tools, a member back up — the door is no longer given up
+/// (its work starts afresh), and the planner weighs what lies beyond it again.
+fn remember_what_was_missing(world: &World, mind: &mut PartyMind) {
+    if mind.door_memory.shut_for_good.is_empty() && mind.door_memory.left_with.is_empty() {
+        return;
+    }
+    let now = Means::now(world, mind);
+    let memory = &mut mind.door_memory;
+    for &door in &memory.shut_for_good {
+        memory.left_with.entry(door).or_insert_with(|| now.clone());
+    }
+    let again: Vec<GridPos> = memory
+        .left_with
+        .iter()
+        .filter(|(_, then)| now.gained_since(then))
+        .map(|(&door, _)| door)
+        .collect();
+    for door in again {
+        memory.left_with.remove(&door);
+        memory.shut_for_good.retain(|&d| d != door);
+        memory.door_work.remove(&door);
+    }
 }
 
 /// The command the rules offer `m` at the door at `door` — as its faction knows the door, as if
@@ -517,6 +573,8 @@ pub(super) struct DoorMemory {
     pub(super) door_work: BTreeMap<GridPos, DoorWork>,
     /// Doors it will not try again.
     pub(super) shut_for_good: Vec<GridPos>,
+    /// What the party had when it left each of those shut ([`remember_what_was_missing`]).
+    pub(super) left_with: BTreeMap<GridPos, Means>,
     /// Doors someone was heard behind: left for last.
     pub(super) later: Vec<GridPos>,
     /// Doors it spiked shut behind it.

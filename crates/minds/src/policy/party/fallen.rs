@@ -81,6 +81,28 @@ pub(super) fn fallen_with_gear(
     out.into_iter().map(|(_, e, p)| (e, p)).collect()
 }
 
+/// Remembers the fallen not of the party it sees with gear on them, where they lie, until
+/// taken from or given up (`plan::Aim::TakeFrom`).
+pub(super) fn remember_the_fallen(world: &mut World, mind: &mut PartyMind, members: &[Entity]) {
+    let party = super::party_members(world, &mind.party);
+    for (e, at) in fallen_with_gear(world, mind, members, false) {
+        let n = name(world, e);
+        if !party.contains(&e)
+            && !mind
+                .fallen_memory
+                .seen_with_gear
+                .iter()
+                .any(|(m, _)| *m == n)
+        {
+            mind.fallen_memory.seen_with_gear.push((n, at));
+        }
+    }
+    let looted = &mind.fallen_memory.looted;
+    mind.fallen_memory
+        .seen_with_gear
+        .retain(|(n, _)| !looted.contains(n));
+}
+
 /// Outside a fight, the nearest member who is up takes the lights and gear of the fallen: its
 /// own first (a lantern must not die with its bearer), then foes it sees fall (a key, a
 /// treasure). It walks up to one not beside it.
@@ -122,7 +144,12 @@ pub(super) fn take_from_the_fallen(
         })?;
         return Some((intent, vec![take]));
     }
-    // Up to the nearest free square beside it, unless that is too far to be worth it.
+    // Up to the nearest free square beside its own fallen, unless that is too far to be worth
+    // it; to others the planner weighs the walk among its other plans (`plan::Aim::TakeFrom`:
+    // who can go there, at what odds).
+    if !members.contains(&fallen) && !super::party_members(world, &mind.party).contains(&fallen) {
+        return None;
+    }
     let occupied = occupied_squares(world);
     let beside = at
         .neighbours()
@@ -561,6 +588,9 @@ pub(super) struct FallenMemory {
     pub(super) pits_given_up: Vec<GridPos>,
     /// Walks given toward a fallen creature not yet beside it: three, and it is given up.
     pub(super) taking_walks: u32,
+    /// Fallen creatures not of the party seen with gear on them, by name, where they lie: what
+    /// the planner may fetch (`plan::Aim::TakeFrom`) once they are out of sight.
+    pub(super) seen_with_gear: Vec<(String, GridPos)>,
     /// Walks given to bring a bearer beside a downed member: four, and it is left.
     pub(super) carry_walks: u32,
     /// Downed members no one could bear or reach.

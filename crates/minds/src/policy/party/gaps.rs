@@ -68,24 +68,44 @@ pub(super) fn traverse_chance(world: &World, who: Entity, inches: u32) -> f32 {
 
 /// Can every member who is up climb a shaft's sheer sides (Dungeon Delves › Climbing: "a
 /// proficient climber can ascend first and secure a rope to make an easy climb for his party
-/// members")? Each climbs sheer rock (Climbing or Mountaineering), or one of them carries a rope:
-/// lowered into the shaft first, it makes the climbs easy for every adventurer (8+, a 1 falls
-/// from the midpoint). Then a chasm climbed down into and out of is a way on for the party.
-pub(super) fn party_climbs(world: &World, members: &[Entity]) -> bool {
+/// members")? Each climbs sheer rock down and out again at the policy's odds for a jump
+/// ([`climbs_sheer_at_odds`]), or one of them carries a rope: lowered into the shaft first, it
+/// makes the climbs easy for every adventurer (8+, a 1 falls from the midpoint). Then a chasm
+/// climbed down into and out of is a way on for the party.
+pub(super) fn party_climbs(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
     let up: Vec<Entity> = members
         .iter()
         .copied()
         .filter(|&m| is_up(world, m))
         .collect();
-    let sheer = |m: Entity| {
-        world.get::<Proficiencies>(m).is_some_and(|p| {
-            delve_rules::rules::caving::climbing::climbing_target(p, Surface::Sheer).is_some()
-        })
-    };
     let rope = up
         .iter()
         .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
-    !up.is_empty() && (rope || up.iter().all(|&m| sheer(m)))
+    !up.is_empty() && (rope || up.iter().all(|&m| climbs_sheer_at_odds(world, mind, m)))
+}
+
+/// Does `m` climb sheer rock (Climbing or Mountaineering), down into a shaft and out again
+/// without a fall, at the policy's odds for a jump (one throw each way: a shaft of 100' or
+/// less)?
+pub(super) fn climbs_sheer_at_odds(world: &World, mind: &PartyMind, m: Entity) -> bool {
+    let fails = climb_fails(world, m, false);
+    fails < 1.0 && (1.0 - fails).powi(2) >= mind.policy.jump_odds
+}
+
+/// The chance one Climbing throw of `m` falls (Dungeon Delves › Climbing): on an easy surface
+/// — a rope — only a natural 1, and never for the sure climber; on a sheer one any failure,
+/// and only a natural 1 for the sure climber; one who cannot climb sheer rock falls for sure.
+pub(super) fn climb_fails(world: &World, m: Entity, roped: bool) -> f32 {
+    let sure = delve_rules::rules::caving::climbing::sure_climber(world, m);
+    if roped {
+        return if sure { 0.0 } else { 0.05 };
+    }
+    let profs = world.get::<Proficiencies>(m).cloned().unwrap_or_default();
+    match delve_rules::rules::caving::climbing::climbing_target(&profs, Surface::Sheer) {
+        None => 1.0,
+        Some(_) if sure => 0.05,
+        Some(t) => ((t - 1).clamp(1, 19)) as f32 / 20.0,
+    }
 }
 
 /// Would every member who is up go through a squeeze, the chance of being stuck there for good

@@ -15,16 +15,13 @@
 use super::gaps::{Over, chance, gap_feet, party_jumps, party_squeezes, party_traverses};
 use super::round::KnownLevel;
 use super::searching::dead_end_to_search;
-use super::task::climbs_sheer;
 use super::way::{all_swim, goal_square, nearest_edge, swimming_fails};
 use super::{Intent, PartyMind, is_up, name, square};
 use crate::policy::knowledge::{Distances, Knowledge};
 use delve_ground::grid::terrain::{Terrain, WaterDepth};
 use delve_ground::grid::{DungeonGrid, GridPos};
-use delve_rules::creature::{Below, Equipment, HitPoints, Proficiencies};
-use delve_rules::rules::caving::climbing::{
-    FEET_PER_THROW, climbing_target, hole_at, sure_climber,
-};
+use delve_rules::creature::{Below, Equipment, HitPoints};
+use delve_rules::rules::caving::climbing::{FEET_PER_THROW, hole_at};
 
 use bevy::prelude::*;
 use serde::Serialize;
@@ -39,6 +36,9 @@ pub enum Aim {
     Explore { to: GridPos },
     /// A foe it would fight, beside where it was last seen: the gear it came for may be on it.
     SeekOut { foe: String, to: GridPos },
+    /// A fallen creature seen with gear on it (a key, a light, what it came for), from the
+    /// square beside it.
+    TakeFrom { from: String, to: GridPos },
     /// A dead end not yet searched as often as its policy says.
     Search { at: GridPos },
 }
@@ -51,14 +51,17 @@ impl Aim {
         match self {
             Aim::Goal { .. } => 1000.0,
             Aim::Explore { .. } => 300.0,
-            Aim::SeekOut { .. } => 200.0,
+            Aim::SeekOut { .. } | Aim::TakeFrom { .. } => 200.0,
             Aim::Search { .. } => 60.0,
         }
     }
 
     pub fn square(&self) -> GridPos {
         match self {
-            Aim::Goal { to } | Aim::Explore { to } | Aim::SeekOut { to, .. } => *to,
+            Aim::Goal { to }
+            | Aim::Explore { to }
+            | Aim::SeekOut { to, .. }
+            | Aim::TakeFrom { to, .. } => *to,
             Aim::Search { at } => *at,
         }
     }
@@ -68,6 +71,7 @@ impl Aim {
             Aim::Goal { to } => Intent::MakeForGoal { to },
             Aim::Explore { to } => Intent::Explore { to },
             Aim::SeekOut { foe, to } => Intent::SeekOut { foe, to },
+            Aim::TakeFrom { from, .. } => Intent::TakeFromTheFallen { from },
             Aim::Search { at } => Intent::Search { at },
         }
     }
@@ -148,7 +152,7 @@ impl Crossing {
             swims: all_swim(world, group),
             jumps: party_jumps(world, mind, group),
             traverses: party_traverses(world, mind, group),
-            climbs: super::gaps::party_climbs(world, group),
+            climbs: super::gaps::party_climbs(world, mind, group),
             squeezes: party_squeezes(world, mind, group),
         }
     }
@@ -190,7 +194,7 @@ impl Crossing {
 fn parts(world: &World, mind: &PartyMind, up: &[Entity]) -> Vec<Vec<Entity>> {
     // (Climbing alone counts sheer rock: a rope lowered for all is the whole party's.)
     let alone = |m: Entity| Crossing {
-        climbs: climbs_sheer(world, m),
+        climbs: super::gaps::climbs_sheer_at_odds(world, mind, m),
         ..Crossing::of(world, mind, &[m])
     };
     let each: Vec<Crossing> = up.iter().map(|&m| alone(m)).collect();
@@ -229,6 +233,20 @@ fn aims(
     }
     if let Some((foe, to)) = super::quarry::nearest(world, mind, group, know, distances) {
         aims.push(Aim::SeekOut { foe, to });
+    }
+    // (The nearest square beside each fallen creature it remembers with gear on it.)
+    for (from, at) in &mind.fallen_memory.seen_with_gear {
+        let beside = at
+            .neighbours()
+            .into_iter()
+            .filter_map(|p| Some((distances.cost(know.grid, p)?, p)))
+            .min();
+        if let Some((_, to)) = beside {
+            aims.push(Aim::TakeFrom {
+                from: from.clone(),
+                to,
+            });
+        }
     }
     if whole && let Some(at) = dead_end_to_search(mind, know, distances) {
         aims.push(Aim::Search { at });
@@ -386,7 +404,8 @@ pub(super) fn odds_of_the_walk(
                     }
                     Over::Shaft(s) => {
                         let depth = hole_at(world, s).unwrap_or(0);
-                        let each = climb_fails(world, m, rope || know.roped.contains(&s));
+                        let each =
+                            super::gaps::climb_fails(world, m, rope || know.roped.contains(&s));
                         // (Down and out: two climbs, each with its throws.)
                         let throws = 2 * depth.div_ceil(FEET_PER_THROW).max(1) as i32;
                         Hazard {
@@ -460,22 +479,6 @@ fn ledge_between(grid: &DungeonGrid, a: GridPos, b: GridPos) -> Option<u32> {
     match grid.terrain(first) {
         Some(Terrain::Ledge { width_inches }) => Some(width_inches),
         _ => None,
-    }
-}
-
-/// The chance one Climbing throw of `m` falls (Dungeon Delves › Climbing): on an easy surface
-/// — a rope — only a natural 1, and never for the sure climber; on a sheer one any failure,
-/// and only a natural 1 for the sure climber; one who cannot climb sheer rock falls for sure.
-fn climb_fails(world: &World, m: Entity, roped: bool) -> f32 {
-    let sure = sure_climber(world, m);
-    if roped {
-        return if sure { 0.0 } else { 0.05 };
-    }
-    let profs = world.get::<Proficiencies>(m).cloned().unwrap_or_default();
-    match climbing_target(&profs, delve_ground::level::schema::Surface::Sheer) {
-        None => 1.0,
-        Some(_) if sure => 0.05,
-        Some(t) => ((t - 1).clamp(1, 19)) as f32 / 20.0,
     }
 }
 

@@ -91,7 +91,7 @@ impl KnownLevel {
             swims: all_swim(world, members),
             jumps: party_jumps(world, mind, members),
             traverses: party_traverses(world, mind, members),
-            climbs: party_climbs(world, members),
+            climbs: party_climbs(world, mind, members),
             roped: world
                 .resource::<RopesSecured>()
                 .0

@@ -18,11 +18,9 @@ use super::round::{Decision, KnownLevel};
 use super::{Intent, PartyMind, is_up, name, square};
 use crate::policy::knowledge::Knowledge;
 use delve_ground::grid::GridPos;
-use delve_ground::level::schema::Surface;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{MarchingOrder, Move, StayBehind};
-use delve_rules::creature::{Below, Proficiencies};
-use delve_rules::rules::caving::climbing::climbing_target;
+use delve_rules::creature::Below;
 use delve_rules::rules::movement::Pace;
 
 /// Part of the party sent ahead, and those waiting for it.
@@ -62,13 +60,6 @@ fn named(world: &World, members: &[Entity], names: &[String]) -> Vec<Entity> {
         .copied()
         .filter(|&m| names.contains(&name(world, m)))
         .collect()
-}
-
-/// Can `m` climb a sheer surface by itself (Climbing or Mountaineering)?
-pub(super) fn climbs_sheer(world: &World, m: Entity) -> bool {
-    world
-        .get::<Proficiencies>(m)
-        .is_some_and(|p| climbing_target(p, Surface::Sheer).is_some())
 }
 
 /// Is `m` apart from the waiters: at the bottom of a hole, or where no walk the waiters could
