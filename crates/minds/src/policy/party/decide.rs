@@ -476,7 +476,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
                 Vec::new(),
             ));
         };
-        tell_the_weighing(world, mind, members, &plans);
+        tell_the_weighing(world, mind, &plans);
         if best.past.is_some() {
             return super::task::send_ahead(world, mind, members, &know, best);
         }
@@ -598,7 +598,7 @@ pub(super) struct Deciding {
 
 /// Logs the plans weighed when the one taken differs from the one last taken (its aim and its
 /// goers): the best, and the next three.
-fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, members: &[Entity], plans: &[Plan]) {
+fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, plans: &[Plan]) {
     let Some(best) = plans.first() else {
         return;
     };

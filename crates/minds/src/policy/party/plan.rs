@@ -313,9 +313,12 @@ pub(super) fn weigh(
     ranked(plans)
 }
 
+/// The plans worth taking, best first: a careful party takes none whose gain is outweighed by
+/// the chance of losing one of its own (a score below nothing).
 fn ranked(mut plans: Vec<Plan>) -> Vec<Plan> {
     // (Ties kept in the order listed: the whole party's first.)
     plans.sort_by(|a, b| b.score.total_cmp(&a.score));
+    plans.retain(|p| p.score >= 0.0);
     plans
 }
 
@@ -366,7 +369,8 @@ impl Hazard {
 /// squeeze the chance it sticks there for good, each hole its jump with a run-up (a failure
 /// falls in), each ledge its balancing traverse, each shaft its Climbing throws down and out
 /// (easy for all with a rope lowered or secured; a fall is from the point of the throw). A
-/// fall is a loss where its damage, 1d6 per 10', would take the goer's hit points.
+/// fall whose damage, 1d6 per 10', takes the goer's hit points leaves it dying: lost unless
+/// companions with a rope haul it up.
 pub(super) fn odds_of_the_walk(
     world: &World,
     goers: &[Entity],
@@ -377,12 +381,28 @@ pub(super) fn odds_of_the_walk(
     let rope = goers
         .iter()
         .any(|&m| world.get::<Equipment>(m).is_some_and(|g| g.has_rope(0)));
+    // Who could save a goer in trouble: another goer who swims without risk grabs one
+    // drowning; two or more with a rope haul up one who fell dying (RULINGS › Carrying and
+    // hauling). Alone, a goer drowning or dying is lost.
+    let swimmers = goers
+        .iter()
+        .filter(|&&m| swimming_fails(world, m) <= super::way::SWIMMER_MAY_FAIL)
+        .count();
+    let haulers = |roped: bool| (rope || roped) && goers.len() >= 2;
     let (mut through, mut kept) = (1.0f32, 1.0f32);
     for &m in goers {
         let swim_fails = swimming_fails(world, m);
         let stuck = delve_rules::rules::caving::stuck_for_good_chance(world, m);
         let hp = world.get::<HitPoints>(m).map_or(1, |h| h.current.max(1));
-        let fall = |feet: u32| dice_at_least(feet / 10, hp);
+        // (A fall leaves one dying at 0 hit points or fewer, not dead: lost if no one hauls.)
+        let fall = |feet: u32, roped: bool| {
+            if haulers(roped) {
+                0.0
+            } else {
+                dice_at_least(feet / 10, hp)
+            }
+        };
+        let rescued = swimmers > usize::from(swim_fails <= super::way::SWIMMER_MAY_FAIL);
         for w in walk.windows(2) {
             let (a, b) = (w[0], w[1]);
             let hazard = if a.chebyshev(b) >= 2 {
@@ -391,7 +411,7 @@ pub(super) fn odds_of_the_walk(
                         let depth = between(a, b).and_then(|h| hole_at(world, h)).unwrap_or(0);
                         Hazard {
                             fails: 1.0 - chance(world, m, gap_feet(world, a, b), true),
-                            lost_if_it_fails: fall(depth),
+                            lost_if_it_fails: fall(depth, false),
                         }
                     }
                     Over::Ledge => {
@@ -399,7 +419,7 @@ pub(super) fn odds_of_the_walk(
                         Hazard {
                             fails: ledge_between(grid, a, b)
                                 .map_or(1.0, |i| 1.0 - super::gaps::traverse_chance(world, m, i)),
-                            lost_if_it_fails: fall(depth),
+                            lost_if_it_fails: fall(depth, false),
                         }
                     }
                     Over::Shaft(s) => {
@@ -410,7 +430,7 @@ pub(super) fn odds_of_the_walk(
                         let throws = 2 * depth.div_ceil(FEET_PER_THROW).max(1) as i32;
                         Hazard {
                             fails: 1.0 - (1.0 - each).powi(throws),
-                            lost_if_it_fails: fall(depth / 2),
+                            lost_if_it_fails: fall(depth / 2, know.roped.contains(&s)),
                         }
                     }
                 }
@@ -418,7 +438,7 @@ pub(super) fn odds_of_the_walk(
                 match grid.terrain(b) {
                     Some(Terrain::Water(WaterDepth::Deep)) => Hazard {
                         fails: swim_fails,
-                        lost_if_it_fails: 1.0,
+                        lost_if_it_fails: if rescued { 0.0 } else { 1.0 },
                     },
                     Some(Terrain::Squeeze) => Hazard {
                         fails: stuck,
