@@ -481,7 +481,7 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
             return super::task::send_ahead(world, mind, members, &know, best);
         }
         match best.aim.clone() {
-            Aim::Search { at: end } => {
+            Aim::Search { at: end } | Aim::SearchWall { at: end } => {
                 if members
                     .iter()
                     .any(|&m| is_up(world, m) && square(world, m) == Some(end))

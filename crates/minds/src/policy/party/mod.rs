@@ -171,7 +171,7 @@ pub enum Intent {
     ListenAt { door: GridPos },
     /// Opening a door, by hand or by force, or leaving it shut.
     Door { at: GridPos, how: DoorPlan },
-    /// Searching a dead end.
+    /// Searching a dead end, or a wall with unexplained space behind it.
     Search { at: GridPos },
     /// Disarming a known trap.
     Disarm { at: GridPos },

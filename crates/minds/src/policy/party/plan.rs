@@ -41,6 +41,9 @@ pub enum Aim {
     TakeFrom { from: String, to: GridPos },
     /// A dead end not yet searched as often as its policy says.
     Search { at: GridPos },
+    /// A wall with unexplained space behind it (`searching::wall_to_search`), searched from
+    /// the floor beside it.
+    SearchWall { at: GridPos },
 }
 
 impl Aim {
@@ -53,6 +56,7 @@ impl Aim {
             Aim::Explore { .. } => 300.0,
             Aim::SeekOut { .. } | Aim::TakeFrom { .. } => 200.0,
             Aim::Search { .. } => 60.0,
+            Aim::SearchWall { .. } => 50.0,
         }
     }
 
@@ -62,7 +66,7 @@ impl Aim {
             | Aim::Explore { to }
             | Aim::SeekOut { to, .. }
             | Aim::TakeFrom { to, .. } => *to,
-            Aim::Search { at } => *at,
+            Aim::Search { at } | Aim::SearchWall { at } => *at,
         }
     }
 
@@ -72,7 +76,7 @@ impl Aim {
             Aim::Explore { to } => Intent::Explore { to },
             Aim::SeekOut { foe, to } => Intent::SeekOut { foe, to },
             Aim::TakeFrom { from, .. } => Intent::TakeFromTheFallen { from },
-            Aim::Search { at } => Intent::Search { at },
+            Aim::Search { at } | Aim::SearchWall { at } => Intent::Search { at },
         }
     }
 }
@@ -250,6 +254,9 @@ fn aims(
     }
     if whole && let Some(at) = dead_end_to_search(mind, know, distances) {
         aims.push(Aim::Search { at });
+    }
+    if whole && let Some(at) = super::searching::wall_to_search(mind, know, distances) {
+        aims.push(Aim::SearchWall { at });
     }
     aims.into_iter()
         .filter_map(|aim| {

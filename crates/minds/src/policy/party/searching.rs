@@ -1,13 +1,14 @@
-//! Searching at dead ends: which dead end to search, who searches best, and the search itself
+//! Searching at dead ends and walls: which dead end or wall to search, who searches best, and the search itself
 //! (Dungeon Delves › Searching).
 
 use crate::policy::knowledge::Distances;
 use delve_rules::rules::party::{Parties, ToTheFront};
 
 use super::{Intent, PartyMind, is_up, offered, square, take_the_lead};
-use crate::policy::knowledge::Knowledge;
+use crate::policy::knowledge::{Knowledge, Step};
 use bevy::prelude::*;
 use delve_ground::grid::GridPos;
+use delve_ground::grid::terrain::Terrain;
 use delve_ground::level::schema::{Gear, Proficiency};
 use delve_rules::command::Command;
 use delve_rules::command::acts::{Search, SearchHastily};
@@ -28,6 +29,56 @@ pub(super) fn dead_end_to_search(
         })
         .min_by_key(|&(p, c)| (c, p))
         .map(|(p, _)| p)
+}
+
+/// The wall a careful party searches next once nothing else is left (Dungeon Delves ›
+/// Searching: a methodical search of a turn finds what is hidden within reach): a seen square
+/// of floor beside a wall with the unseen behind it, two squares deep within the level — space
+/// enough for a room or a passage the party has not explained — not within a step of a square
+/// already searched as often as the policy searches a dead end. Where the party knows the
+/// goal's square (a place to reach, a room, a way out) the wall nearest it comes first, then
+/// the nearest to walk to.
+pub(super) fn wall_to_search(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &Distances,
+) -> Option<GridPos> {
+    let goal = match mind.goal {
+        delve_ground::level::Goal::Reach(p)
+        | delve_ground::level::Goal::Room(p)
+        | delve_ground::level::Goal::Exit(p) => Some(p),
+        _ => None,
+    };
+    let done = |p: GridPos| {
+        mind.exploring.exhausted.contains(&p)
+            || mind
+                .exploring
+                .searched
+                .iter()
+                .any(|(&q, &n)| n >= mind.policy.dead_end_searches && q.chebyshev(p) <= 1)
+    };
+    let unexplained = |w: GridPos, d: (i32, i32)| {
+        (1..=2).all(|k| {
+            let q = GridPos::new(w.x + d.0 * k, w.y + d.1 * k);
+            know.grid.in_bounds(q) && !know.has_seen(q)
+        })
+    };
+    from_here
+        .reachable(know.grid)
+        .filter(|&(p, _)| know.open(p) && know.grid.terrain(p) != Some(Terrain::Door))
+        .filter_map(|(p, cost)| {
+            let behind = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+                .into_iter()
+                .map(|d| (GridPos::new(p.x + d.0, p.y + d.1), d))
+                .filter(|&(w, d)| {
+                    know.has_seen(w) && know.step(w) == Step::Blocked && unexplained(w, d)
+                })
+                .map(|(w, _)| goal.map_or(0, |g| (w.x - g.x).pow(2) + (w.y - g.y).pow(2)))
+                .min()?;
+            (!done(p)).then_some((behind, cost, p))
+        })
+        .min()
+        .map(|(_, _, p)| p)
 }
 
 /// The member who searches best: proficient in Searching, then with a pole (twice the reach).

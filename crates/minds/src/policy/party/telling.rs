@@ -83,7 +83,7 @@ impl fmt::Display for Intent {
             Intent::Approach { to } => write!(f, "walk up to {to}"),
             Intent::ListenAt { door } => write!(f, "listen at the door at {door}"),
             Intent::Door { at, how } => write!(f, "the door at {at}: {how:?}"),
-            Intent::Search { at } => write!(f, "search the dead end at {at}"),
+            Intent::Search { at } => write!(f, "search at {at}"),
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
