@@ -175,6 +175,8 @@ pub enum Intent {
     Search { at: GridPos },
     /// Disarming a known trap.
     Disarm { at: GridPos },
+    /// Setting off a known trap on the way with the pole, from out of its reach.
+    Prod { at: GridPos },
     /// Closing and spiking a door behind it while fleeing.
     SpikeBehind { at: GridPos },
     /// Getting a member out of a pit.

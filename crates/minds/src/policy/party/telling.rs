@@ -85,6 +85,7 @@ impl fmt::Display for Intent {
             Intent::Door { at, how } => write!(f, "the door at {at}: {how:?}"),
             Intent::Search { at } => write!(f, "search at {at}"),
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
+            Intent::Prod { at } => write!(f, "prod the trap at {at} with the pole"),
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
             Intent::HaulUp { whom } => write!(f, "haul {whom} up out of the pit"),
