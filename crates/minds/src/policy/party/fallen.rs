@@ -116,6 +116,16 @@ pub(super) fn take_from_the_fallen(
     }
     let (fallen, at) = *fallen_with_gear(world, mind, members, false).first()?;
     let from = name(world, fallen);
+    // Others than its own are taken from by a member beside them; the walk there the planner
+    // weighs among its other plans (`plan::Aim::TakeFrom`: who can go there, at what odds).
+    let own = super::party_members(world, &mind.party).contains(&fallen);
+    if !own
+        && !members.iter().any(|&m| {
+            on_hand(world, mind, m) && square(world, m).is_some_and(|p| p.within_a_step(at))
+        })
+    {
+        return None;
+    }
     let grid = world.resource::<DungeonGrid>().clone();
     let taker = members
         .iter()
@@ -145,11 +155,7 @@ pub(super) fn take_from_the_fallen(
         return Some((intent, vec![take]));
     }
     // Up to the nearest free square beside its own fallen, unless that is too far to be worth
-    // it; to others the planner weighs the walk among its other plans (`plan::Aim::TakeFrom`:
-    // who can go there, at what odds).
-    if !members.contains(&fallen) && !super::party_members(world, &mind.party).contains(&fallen) {
-        return None;
-    }
+    // it.
     let occupied = occupied_squares(world);
     let beside = at
         .neighbours()
@@ -203,18 +209,24 @@ pub(super) fn out_of_the_pit(
     })?;
     let pit = square(world, below)?;
     // The rim on the party's side: firm ground beside the pit, nearest the nearest member who
-    // is up on the floor (RULINGS › Pits and holes: the others do not walk across the hole);
-    // alone, the side it was heading for.
+    // is up on the floor (RULINGS › Pits and holes: the others do not walk across the hole) or,
+    // bound home, nearest home; alone, the side it was heading for.
     let above: Vec<(Entity, GridPos)> = members
         .iter()
         .copied()
         .filter(|&m| m != below && is_up(world, m) && world.get::<Below>(m).is_none())
         .filter_map(|m| Some((m, square(world, m)?)))
         .collect();
-    let side = above
-        .iter()
-        .map(|&(_, p)| p)
-        .min_by_key(|&p| (p.chebyshev(pit), p))
+    // (Bound home, the side toward home: members crossing back stand on both sides.)
+    let side = mind
+        .homeward
+        .and(mind.exploring.home)
+        .or_else(|| {
+            above
+                .iter()
+                .map(|&(_, p)| p)
+                .min_by_key(|&p| (p.chebyshev(pit), p))
+        })
         .or(mind.exploring.heading_for);
     let rim = pit
         .neighbours()

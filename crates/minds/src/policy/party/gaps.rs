@@ -247,6 +247,15 @@ pub(super) fn rejoin_across(
         if way(world, m, at, here).is_ok() {
             continue;
         }
+        // Bound home, and the cut-off member stands on the side toward home: the leader's
+        // side crosses to it.
+        if let (Some(_), Some(home)) = (mind.homeward, mind.exploring.home)
+            && at.chebyshev(home) < here.chebyshev(home)
+            && let Some(walk) = know.distances(here).walk_to(know.grid, at)
+            && let Some(k) = first_jump(&walk)
+        {
+            return cross(world, mind, members, walk[k], walk[k + 1]);
+        }
         // From the cut-off member's side to the leader's: those on its side jump over.
         // (The leader may stand where the party has seen nothing: in the dark, its light
         // gone. Then the nearest square the party knows to it.)
