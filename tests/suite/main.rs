@@ -48,6 +48,7 @@ mod monsters;
 mod movement;
 mod outcomes;
 mod party_log;
+mod planner;
 mod query;
 mod registries;
 mod rest;

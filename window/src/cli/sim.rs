@@ -3,6 +3,7 @@
 
 use delve_ground::level::LevelText;
 use delve_ground::log::EventLog;
+use delve_minds::policy::party::PolicyEvent;
 use delve_play::save::{Save, SaveError};
 use delve_play::sim::JournalFile;
 use delve_rules::rules::modules::RuleModule;
@@ -25,7 +26,7 @@ pub struct SimArgs {
     /// this many (the delve ends by itself, at the latest at the policy's turn limit).
     #[arg(
         long,
-        required_unless_present_any = ["auto", "policy"],
+        required_unless_present_any = ["auto", "policy", "why"],
         value_parser = clap::value_parser!(u64).range(0..=delve_ground::time::MAX_ROUNDS + 1)
     )]
     pub rounds: Option<u64>,
@@ -51,6 +52,10 @@ pub struct SimArgs {
     /// Print the log as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print only the party's decisions and why: the plans its planner weighed with their odds,
+    /// the tactic it took, the foes it judged, the delve's end. Implies --auto.
+    #[arg(long)]
+    pub why: bool,
     /// Play without an optional rule module, whatever the level file says (repeatable).
     #[arg(long, value_enum, value_name = "MODULE")]
     pub without: Vec<RuleModule>,
@@ -68,9 +73,10 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         commands,
         log,
         json,
+        why,
         without,
     } = args;
-    let (path, auto) = (level.as_path(), auto || policy.is_some());
+    let (path, auto) = (level.as_path(), auto || why || policy.is_some());
     let (policy, journal, save) = (policy.as_deref(), journal.as_deref(), save.as_deref());
     let (commands, log_file) = (commands.as_deref(), log.as_deref());
     let without = without.as_slice();
@@ -150,10 +156,23 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         }
     }
     let log = world.resource::<EventLog>();
-    if json {
-        print!("{}", log.to_json_lines());
+    let decisions;
+    let shown = if why {
+        decisions = EventLog::from_entries(
+            log.entries()
+                .iter()
+                .filter(|e| e.get::<PolicyEvent>().is_some())
+                .cloned()
+                .collect(),
+        );
+        &decisions
     } else {
-        print!("{}", log.to_text());
+        log
+    };
+    if json {
+        print!("{}", shown.to_json_lines());
+    } else {
+        print!("{}", shown.to_text());
     }
     if let Some(file) = log_file
         && let Err(e) = write_whole(file, log.to_json_lines().as_bytes(), "log")

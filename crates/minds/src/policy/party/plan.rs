@@ -229,7 +229,12 @@ fn aims(
     whole: bool,
 ) -> Vec<(Aim, Vec<GridPos>, u32)> {
     let mut aims = Vec::new();
-    if let Some(to) = goal_square(mind, know, distances) {
+    // (A way out is left by the whole party: a part that reached it alone — one sent ahead,
+    // or deciding while away — would leave the rest behind.)
+    let exit = matches!(mind.goal, delve_ground::level::Goal::Exit(_));
+    if let Some(to) = goal_square(mind, know, distances)
+        && !(exit && (!whole || mind.tasks.under_way()))
+    {
         aims.push(Aim::Goal { to });
     }
     if let Some(to) = nearest_edge(mind, know, distances, from) {
@@ -255,7 +260,10 @@ fn aims(
     if whole && let Some(at) = dead_end_to_search(mind, know, distances) {
         aims.push(Aim::Search { at });
     }
-    if whole && let Some(at) = super::searching::wall_to_search(mind, know, distances) {
+    if whole
+        && time_for_a_search(world, mind, group, know, distances)
+        && let Some(at) = super::searching::wall_to_search(mind, know, distances)
+    {
         aims.push(Aim::SearchWall { at });
     }
     aims.into_iter()
@@ -266,6 +274,23 @@ fn aims(
             Some((aim, walk, cost))
         })
         .collect()
+}
+
+/// Is there time for a turn's search before the policy's turn limit, with the walk home and
+/// the policy's margin of turns after it?
+fn time_for_a_search(
+    world: &World,
+    mind: &PartyMind,
+    group: &[Entity],
+    know: &Knowledge,
+    distances: &Distances,
+) -> bool {
+    use delve_ground::time::{Clock, ROUNDS_PER_TURN};
+    let now = world.resource::<Clock>().rounds;
+    let limit = mind.policy.turn_limit * ROUNDS_PER_TURN;
+    let home = super::way::rounds_home(world, mind, group, know, distances).unwrap_or(0);
+    let margin = u64::from(mind.policy.light_margin_turns) * ROUNDS_PER_TURN;
+    now + ROUNDS_PER_TURN + home + margin <= limit
 }
 
 /// Every plan the party's knowledge allows, best first. `members` decide (the goers, while a

@@ -32,12 +32,12 @@ pub(super) fn dead_end_to_search(
 }
 
 /// The wall a careful party searches next once nothing else is left (Dungeon Delves ›
-/// Searching: a methodical search of a turn finds what is hidden within reach): a seen square
-/// of floor beside a wall with the unseen behind it, two squares deep within the level — space
-/// enough for a room or a passage the party has not explained — not within a step of a square
-/// already searched as often as the policy searches a dead end. Where the party knows the
-/// goal's square (a place to reach, a room, a way out) the wall nearest it comes first, then
-/// the nearest to walk to.
+/// Searching: a methodical search of a turn finds what is hidden within reach), when it knows
+/// where the goal lies (a place to reach, a room, a way out) and has no way there: a seen
+/// square of floor beside a wall that stands between it and the goal, with the unseen behind
+/// it two squares deep within the level — space enough for a room or a passage the party has
+/// not explained — not within a step of a square already searched as often as the policy
+/// searches a dead end. The wall nearest the goal comes first, then the nearest to walk to.
 pub(super) fn wall_to_search(
     mind: &PartyMind,
     know: &Knowledge,
@@ -46,9 +46,10 @@ pub(super) fn wall_to_search(
     let goal = match mind.goal {
         delve_ground::level::Goal::Reach(p)
         | delve_ground::level::Goal::Room(p)
-        | delve_ground::level::Goal::Exit(p) => Some(p),
-        _ => None,
+        | delve_ground::level::Goal::Exit(p) => p,
+        _ => return None,
     };
+    let to_goal = |q: GridPos| (q.x - goal.x).pow(2) + (q.y - goal.y).pow(2);
     let done = |p: GridPos| {
         mind.exploring.exhausted.contains(&p)
             || mind
@@ -71,9 +72,12 @@ pub(super) fn wall_to_search(
                 .into_iter()
                 .map(|d| (GridPos::new(p.x + d.0, p.y + d.1), d))
                 .filter(|&(w, d)| {
-                    know.has_seen(w) && know.step(w) == Step::Blocked && unexplained(w, d)
+                    know.has_seen(w)
+                        && know.step(w) == Step::Blocked
+                        && to_goal(w) < to_goal(p)
+                        && unexplained(w, d)
                 })
-                .map(|(w, _)| goal.map_or(0, |g| (w.x - g.x).pow(2) + (w.y - g.y).pow(2)))
+                .map(|(w, _)| to_goal(w))
                 .min()?;
             (!done(p)).then_some((behind, cost, p))
         })

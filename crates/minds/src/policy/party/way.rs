@@ -205,19 +205,7 @@ pub(super) fn turn_back(
         return Some(Homeward::GoalMet);
     }
     // Dungeon Delves › Light and Darkness: the light left against the walk out.
-    let cost = from_here.cost(know.grid, home(mind, know, from_here))?;
-    let feet = (cost / 2 * know.grid.scale_feet()) as u64;
-    let tenths = members
-        .iter()
-        .filter(|&&m| is_up(world, m))
-        .filter_map(|&m| {
-            let enc = world.get::<Encumbrance>(m)?;
-            let cond = world.get::<Conditions>(m)?;
-            Speeds::of(enc.0, cond).map(|s| s.tenths_per_round(Pace::Exploration) as u64)
-        })
-        .min()
-        .filter(|&t| t > 0)?;
-    let rounds_home = feet * 10 / tenths;
+    let rounds_home = rounds_home(world, mind, members, know, from_here)?;
     if mind.fuel_at_start == 0 || burns_forever(world, members) {
         return None;
     }
@@ -232,6 +220,29 @@ pub(super) fn turn_back(
     let fuel = crate::policy::outcome::fuel_rounds(world, &within_reach);
     let margin = mind.policy.light_margin_turns as u64 * ROUNDS_PER_TURN;
     (fuel < rounds_home + margin).then_some(Homeward::LightShort)
+}
+
+/// The rounds the walk home takes from here, at the slowest member's exploration speed.
+pub(super) fn rounds_home(
+    world: &World,
+    mind: &PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    from_here: &Distances,
+) -> Option<u64> {
+    let cost = from_here.cost(know.grid, home(mind, know, from_here))?;
+    let feet = (cost / 2 * know.grid.scale_feet()) as u64;
+    let tenths = members
+        .iter()
+        .filter(|&&m| is_up(world, m))
+        .filter_map(|&m| {
+            let enc = world.get::<Encumbrance>(m)?;
+            let cond = world.get::<Conditions>(m)?;
+            Speeds::of(enc.0, cond).map(|s| s.tenths_per_round(Pace::Exploration) as u64)
+        })
+        .min()
+        .filter(|&t| t > 0)?;
+    Some(feet * 10 / tenths)
 }
 
 pub(super) fn goal_met(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
