@@ -96,7 +96,7 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("tests/suite/registries.rs", "showcases", 143),
     ("tests/suite/scenario.rs", "play", 160),
     ("window/src/cli/lab.rs", "run_lab", 140),
-    ("window/src/cli/sim.rs", "run_sim", 115),
+    ("window/src/cli/sim.rs", "run_sim", 110),
     ("window/src/gui/battle.rs", "battle_panel", 103),
     ("window/src/gui/briefing.rs", "show_briefing", 102),
     ("window/src/gui/controls.rs", "default_input_map", 105),

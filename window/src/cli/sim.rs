@@ -156,19 +156,8 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         }
     }
     let log = world.resource::<EventLog>();
-    let decisions;
-    let shown = if why {
-        decisions = EventLog::from_entries(
-            log.entries()
-                .iter()
-                .filter(|e| e.get::<PolicyEvent>().is_some())
-                .cloned()
-                .collect(),
-        );
-        &decisions
-    } else {
-        log
-    };
+    let decisions = why.then(|| decisions_only(log));
+    let shown = decisions.as_ref().unwrap_or(log);
     if json {
         print!("{}", shown.to_json_lines());
     } else {
@@ -180,15 +169,27 @@ pub fn run_sim(args: SimArgs) -> ExitCode {
         eprintln!("{e}");
         return ExitCode::from(1);
     }
-    if let Some(went) = went {
-        // The journal's checks: the replay stopped where it went another way.
-        eprintln!(
-            "{}: {went} (the replay stopped there: was the journal edited, or the level or this build changed?)",
-            commands.map_or_else(String::new, |c| c.display().to_string())
-        );
-        return ExitCode::from(3);
-    }
-    ExitCode::SUCCESS
+    went.map_or(ExitCode::SUCCESS, |went| went_another_way(commands, &went))
+}
+
+/// The journal's checks: the replay stopped where it went another way.
+fn went_another_way(commands: Option<&std::path::Path>, went: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!(
+        "{}: {went} (the replay stopped there: was the journal edited, or the level or this build changed?)",
+        commands.map_or_else(String::new, |c| c.display().to_string())
+    );
+    ExitCode::from(3)
+}
+
+/// The log's entries of the party's decisions and why (`--why`).
+fn decisions_only(log: &EventLog) -> EventLog {
+    EventLog::from_entries(
+        log.entries()
+            .iter()
+            .filter(|e| e.get::<PolicyEvent>().is_some())
+            .cloned()
+            .collect(),
+    )
 }
 
 /// Writes `bytes` to `file` whole or not at all (a full disk leaves the old file, not half a

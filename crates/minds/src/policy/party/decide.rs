@@ -110,7 +110,7 @@ pub(super) const TACTICS: &[Tactic] = &[
     .not_in_flight(),
     Tactic::new("relight", Needs::Party, relight),
     Tactic::new("clear a jam", Needs::Party, |t| {
-        super::firearms::clear_a_jam(t.world, t.members)
+        super::fighting::clear_a_jam(t.world, t.members)
     })
     .not_in_flight(),
     Tactic::new("close up", Needs::KnownLevel, |t| {
@@ -457,7 +457,12 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     }
     let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
     let know = sight.knowledge();
-    let (target, intent) = if mind.homeward.is_some() {
+    let (target, intent) = if mind.homeward.is_some()
+        && let Some((at, who)) = the_waiting(world, mind, &know, from_here)
+    {
+        // Bound home while a part is away: the part goes back to those waiting for it first.
+        (at, Intent::Rejoin { who, at })
+    } else if mind.homeward.is_some() {
         let home = match mind.exploring.home {
             Some(home) => home,
             None => super::way::home(mind, &know, from_here),
@@ -628,4 +633,30 @@ fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, plans: &[Plan]) {
             others,
         },
     );
+}
+
+/// While a part of the party is away: the free square nearest the goers beside one of those
+/// waiting for it that the goers know a way to, and the waiting, by name.
+fn the_waiting(
+    world: &World,
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &Distances,
+) -> Option<(GridPos, Vec<String>)> {
+    let waiting = mind.tasks.waiting();
+    if waiting.is_empty() {
+        return None;
+    }
+    let all = party_members(world, &mind.party);
+    let squares: Vec<GridPos> = all.iter().filter_map(|&m| square(world, m)).collect();
+    let at = all
+        .iter()
+        .filter(|&&m| waiting.contains(&name(world, m)))
+        .filter_map(|&m| square(world, m))
+        .flat_map(|w| w.neighbours())
+        .filter(|p| !squares.contains(p))
+        .filter_map(|p| Some((from_here.cost(know.grid, p)?, p)))
+        .min()
+        .map(|(_, p)| p)?;
+    Some((at, waiting.to_vec()))
 }

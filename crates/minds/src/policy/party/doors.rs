@@ -1,5 +1,6 @@
 //! Doors on the party's way (Dungeon Delves › Doors): listened at, opened, unlocked, picked,
-//! bashed, spiked, wedged open; and the thief who disarms the traps it knows of.
+//! bashed, spiked, wedged open; the thief who disarms the traps it knows of, and the pole that
+//! prods them.
 
 use delve_ground::level::schema::Proficiency;
 use delve_rules::creature::{Creature, Equipment};
@@ -10,21 +11,26 @@ use bevy::prelude::*;
 
 use delve_rules::act::AnyAct;
 
+use super::round::Decision;
 use super::standing::in_sight;
-use super::way::{free_square_beside, walk_up_and};
+use super::way::{free_square_beside, occupied_squares, walk_up_and};
 use super::{
     DoorPlan, DoorWork, Intent, PartyMind, first_in_line, free_to_act, is_up, leader, name,
     offered, on_hand, square,
 };
+use crate::policy::knowledge::Knowledge;
 use crate::policy::knowledge::SeenDoor;
 use delve_ground::grid::{DoorState, GridPos};
 use delve_ground::level::schema::Lock;
+use delve_ground::level::schema::TrapKind;
+use delve_ground::time::ROUNDS_PER_TURN;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{
     Bash, CloseDoor, Listen, Move, OpenDoor, PickLock, PickLockMethodically, Spike, Unlock,
 };
 use delve_rules::creature::{Abilities, ArmorClass, Combatant, HitPoints, Position, Proficiencies};
 use delve_rules::rules::doors::Door;
+use delve_rules::rules::traps::Trap;
 use std::collections::BTreeMap;
 
 /// The doors in sight of a member now, as they are.
@@ -584,3 +590,95 @@ pub(super) struct DoorMemory {
     /// An evil door it knows swung shut since a walk was last refused.
     pub(super) door_swung_shut: bool,
 }
+
+/// Would the party prod the known trap at `p` with a 10' pole (Dungeon Delves › Traps: "the
+/// pole is treated as an adventurer moving 5' ahead of its bearer for purposes of activation";
+/// the rules offer it as `Touch`)? Each prod sets it off at its trigger chance on whoever stands
+/// there — no one. A member carries a pole, no one stands on the trap, and it has been prodded
+/// less than a turn's rounds ([`PRODS`]); not a pit: prodded open, its lid gone, it becomes a
+/// hole across the way.
+pub(super) fn may_prod(
+    world: &mut World,
+    mind: &PartyMind,
+    members: &[Entity],
+    p: GridPos,
+) -> bool {
+    let pit = delve_ground::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
+        q.iter()
+            .any(|(at, t)| at.0 == p && matches!(t.kind, TrapKind::Pit { .. }))
+    })
+    .unwrap_or(false);
+    let prods = mind.exploring.prods.iter().filter(|&&q| q == p).count();
+    let pole = members.iter().any(|&m| {
+        is_up(world, m)
+            && world
+                .get::<Equipment>(m)
+                .is_some_and(|g| g.has(&delve_ground::level::schema::Gear::TenFootPole))
+    });
+    pole && !pit && prods < PRODS && !occupied_squares(world).contains(&p)
+}
+
+/// One prod of the trap at `p` by a pole's bearer 10' from it (not beside it: the pole, not a
+/// hand, must meet a step trap); else the nearest bearer steps to the nearest free square the
+/// party knows that far from it.
+pub(super) fn prod(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    p: GridPos,
+) -> Option<Decision> {
+    use delve_rules::command::acts::Touch;
+    let scale = know.grid.scale_feet();
+    let within_a_pole =
+        |q: GridPos| !q.within_a_step(p) && delve_ground::grid::distance_feet(q, p, scale) <= 10;
+    let touch = |a: &delve_rules::act::AnyAct| a.get::<Touch>().is_some_and(|t| t.at == (p.x, p.y));
+    let intent = Intent::Prod { at: p };
+    let bearers: Vec<(Entity, GridPos)> = members
+        .iter()
+        .copied()
+        .filter(|&m| {
+            is_up(world, m)
+                && world
+                    .get::<Equipment>(m)
+                    .is_some_and(|g| g.has(&delve_ground::level::schema::Gear::TenFootPole))
+        })
+        .filter_map(|m| Some((m, square(world, m)?)))
+        .collect();
+    if let Some(order) = bearers
+        .iter()
+        .filter(|&&(_, at)| within_a_pole(at))
+        .find_map(|&(m, _)| super::offered(world, m, touch))
+    {
+        mind.exploring.prods.push(p);
+        return Some((intent, vec![order]));
+    }
+    let taken = occupied_squares(world);
+    let (bearer, to) = bearers
+        .iter()
+        .filter_map(|&(m, at)| {
+            let d = know.distances(at);
+            d.reachable(know.grid)
+                .filter(|&(q, _)| within_a_pole(q) && know.open(q) && !taken.contains(&q))
+                .min_by_key(|&(q, c)| (c, q))
+                .map(|(q, c)| (c, m, q))
+        })
+        .min_by_key(|&(c, m, q)| (c, m, q))
+        .map(|(_, m, q)| (m, q))?;
+    // (Counted as a prod: a bearer who cannot get there does not try for ever.)
+    mind.exploring.prods.push(p);
+    Some((
+        intent,
+        vec![
+            Move {
+                who: name(world, bearer),
+                to: (to.x, to.y),
+                pace: Pace::Exploration,
+            }
+            .into(),
+        ],
+    ))
+}
+
+/// The prods of a known trap with a pole before it is left to the thief or crossed: a turn's.
+pub(super) const PRODS: usize = ROUNDS_PER_TURN as usize;

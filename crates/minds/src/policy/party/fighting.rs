@@ -3,18 +3,22 @@
 //! under its policy fights together ([`FightsTogether`]): of the enemies about as near as the
 //! nearest, each member goes first for one next to a vulnerable companion (the mapper at his
 //! map, the stuck, the drowning: Dungeon Delves › Mapping, › Squeezing, › Swimming and
-//! Drowning) or a bloodied one, then for one a companion is already attacking.
+//! Drowning) or a bloodied one, then for one a companion is already attacking. After a battle
+//! a jammed firearm is cleared (Tactical Combat › Firearm Misfires: in one, the fighting
+//! behaviour clears it).
 
 use delve_rules::creature::Factions;
 use delve_rules::rules::combat::battle::{Awareness, Battle};
 
 use bevy::prelude::*;
 
-use super::PartyMind;
 use super::standing::in_sight;
+use super::{Intent, PartyMind, is_up, name};
 use crate::policy::behaviour::FightsTogether;
 use delve_ground::grid::GridPos;
+use delve_rules::command::Command;
 use delve_rules::creature::{Conditions, Faction, Position};
+use delve_rules::rules::combat::gear::Jammed;
 
 /// Every member of the party fights together while the party is under its policy.
 pub(super) fn fight_together(world: &mut World, members: &[Entity]) {
@@ -106,4 +110,30 @@ pub(super) fn beyond_reach(world: &mut World, mind: &mut PartyMind, members: &[E
             .into_iter()
             .any(|p| d.cost(on_foot.grid, p).is_some())
     })
+}
+
+/// The first member up with a jammed firearm clears it, as the combat area offers it. (Only
+/// that area's offer, and only for a jammed member: this is asked at every decision.)
+pub(super) fn clear_a_jam(world: &mut World, members: &[Entity]) -> Option<(Intent, Vec<Command>)> {
+    let (who, order) = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m) && world.get::<Jammed>(m).is_some())
+        .find_map(|m| {
+            delve_rules::rules::areas::area_choices_next_round(
+                world,
+                m,
+                delve_rules::rules::combat::jam_choices,
+            )
+            .into_iter()
+            .map(|(_, c)| Command::from(&c.command))
+            .find(|c| matches!(c, Command::ClearJam(_)))
+            .map(|o| (m, o))
+        })?;
+    Some((
+        Intent::ClearJam {
+            who: name(world, who),
+        },
+        vec![order],
+    ))
 }

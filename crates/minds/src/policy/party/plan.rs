@@ -222,11 +222,10 @@ fn parts(world: &World, mind: &PartyMind, up: &[Entity]) -> Vec<Vec<Entity>> {
 fn aims(
     world: &World,
     mind: &PartyMind,
-    group: &[Entity],
+    (group, light_left): (&[Entity], Option<u64>),
     know: &Knowledge,
     distances: &Distances,
-    from: GridPos,
-    whole: bool,
+    (from, whole): (GridPos, bool),
 ) -> Vec<(Aim, Vec<GridPos>, u32)> {
     let mut aims = Vec::new();
     // (A way out is left by the whole party: a part that reached it alone — one sent ahead,
@@ -257,13 +256,11 @@ fn aims(
             });
         }
     }
-    if whole && let Some(at) = dead_end_to_search(mind, know, distances) {
+    let time = whole && time_for_a_search(world, mind, (group, light_left), know, distances);
+    if time && let Some(at) = dead_end_to_search(mind, know, distances) {
         aims.push(Aim::Search { at });
     }
-    if whole
-        && time_for_a_search(world, mind, group, know, distances)
-        && let Some(at) = super::searching::wall_to_search(mind, know, distances)
-    {
+    if time && let Some(at) = super::searching::wall_to_search(mind, know, distances) {
         aims.push(Aim::SearchWall { at });
     }
     aims.into_iter()
@@ -276,12 +273,14 @@ fn aims(
         .collect()
 }
 
-/// Is there time for a turn's search before the policy's turn limit, with the walk home and
-/// the policy's margin of turns after it?
+/// Is there time for a turn's search, with the walk home and the policy's margin of turns
+/// after it, before the policy's turn limit and before the light left burns out (Dungeon
+/// Delves › Light and Darkness)? A careful party does not begin a search it would have to
+/// break off.
 fn time_for_a_search(
     world: &World,
     mind: &PartyMind,
-    group: &[Entity],
+    (group, light_left): (&[Entity], Option<u64>),
     know: &Knowledge,
     distances: &Distances,
 ) -> bool {
@@ -290,29 +289,43 @@ fn time_for_a_search(
     let limit = mind.policy.turn_limit * ROUNDS_PER_TURN;
     let home = super::way::rounds_home(world, mind, group, know, distances).unwrap_or(0);
     let margin = u64::from(mind.policy.light_margin_turns) * ROUNDS_PER_TURN;
-    now + ROUNDS_PER_TURN + home + margin <= limit
+    let needed = ROUNDS_PER_TURN + home + margin;
+    now + needed <= limit && light_left.is_none_or(|left| left >= needed)
 }
 
 /// Every plan the party's knowledge allows, best first. `members` decide (the goers, while a
 /// part is away); `from_here` are the whole group's distances from the leader's square `here`.
 pub(super) fn weigh(
-    world: &World,
+    world: &mut World,
     mind: &PartyMind,
     members: &[Entity],
     sight: &KnownLevel,
     from_here: &Distances,
     here: GridPos,
 ) -> Vec<Plan> {
+    // The light the whole party has left, in rounds (none to count where it started without
+    // fuel or carries a light that needs none).
+    let party = super::party_members(world, &mind.party);
+    let light_left = (mind.fuel_at_start > 0 && !super::light::burns_forever(world, &party))
+        .then(|| crate::policy::outcome::fuel_rounds(world, &party));
+    let world = &*world;
     let know = sight.knowledge();
     let up: Vec<Entity> = members
         .iter()
         .copied()
         .filter(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .collect();
-    let mut plans: Vec<Plan> = aims(world, mind, members, &know, from_here, here, true)
-        .into_iter()
-        .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
-        .collect();
+    let mut plans: Vec<Plan> = aims(
+        world,
+        mind,
+        (members, light_left),
+        &know,
+        from_here,
+        (here, true),
+    )
+    .into_iter()
+    .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
+    .collect();
     // (Parts only from the whole party, not from a part already sent.)
     let whole = Crossing::of_sight(sight);
     if mind.tasks.under_way() || mind.homeward.is_some() || up.len() < 2 {
@@ -328,7 +341,15 @@ pub(super) fn weigh(
         };
         let know_part = crossing.knowledge(sight);
         let distances = know_part.distances(from);
-        for (aim, walk, cost) in aims(world, mind, &part, &know_part, &distances, from, false) {
+        let aims = aims(
+            world,
+            mind,
+            (&part, light_left),
+            &know_part,
+            &distances,
+            (from, false),
+        );
+        for (aim, walk, cost) in aims {
             // (Where the whole party can go, it goes together.)
             let Some(&past) = walk
                 .iter()
@@ -342,6 +363,14 @@ pub(super) fn weigh(
             plans.push(plan(world, &part, &know_part, aim, walk, cost, Some(past)));
         }
     }
+    // A part explores the unknown alone only where the whole party has nothing left to walk
+    // to (searching aside).
+    let whole_has_one = plans.iter().any(|p| {
+        p.past.is_none()
+            && p.score >= 0.0
+            && !matches!(p.aim, Aim::Search { .. } | Aim::SearchWall { .. })
+    });
+    plans.retain(|p| !(whole_has_one && p.past.is_some() && matches!(p.aim, Aim::Explore { .. })));
     ranked(plans)
 }
 

@@ -37,7 +37,8 @@ pub(super) fn dead_end_to_search(
 /// square of floor beside a wall that stands between it and the goal, with the unseen behind
 /// it two squares deep within the level — space enough for a room or a passage the party has
 /// not explained — not within a step of a square already searched as often as the policy
-/// searches a dead end. The wall nearest the goal comes first, then the nearest to walk to.
+/// searches a dead end (a policy that searches no dead end searches no wall). The wall nearest
+/// the goal comes first, then the nearest to walk to.
 pub(super) fn wall_to_search(
     mind: &PartyMind,
     know: &Knowledge,
@@ -46,7 +47,11 @@ pub(super) fn wall_to_search(
     let goal = match mind.goal {
         delve_ground::level::Goal::Reach(p)
         | delve_ground::level::Goal::Room(p)
-        | delve_ground::level::Goal::Exit(p) => p,
+        | delve_ground::level::Goal::Exit(p)
+            if mind.policy.dead_end_searches > 0 =>
+        {
+            p
+        }
         _ => return None,
     };
     let to_goal = |q: GridPos| (q.x - goal.x).pow(2) + (q.y - goal.y).pow(2);

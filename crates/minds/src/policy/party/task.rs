@@ -38,6 +38,11 @@ impl Tasks {
         self.now.is_some()
     }
 
+    /// Those waiting for the part away, by name.
+    pub(super) fn waiting(&self) -> &[String] {
+        self.now.as_ref().map_or(&[], |t| &t.waiters)
+    }
+
     /// Has a part already gone past `p`?
     pub(super) fn done(&self, p: GridPos) -> bool {
         self.done.contains(&p)

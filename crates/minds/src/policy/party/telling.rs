@@ -80,6 +80,9 @@ impl fmt::Display for Intent {
             }
             Intent::SeekOut { foe, to } => write!(f, "seek out {foe}, last seen beside {to}"),
             Intent::GoHome { to } => write!(f, "go back to the way in at {to}"),
+            Intent::Rejoin { who, at } => {
+                write!(f, "go back to {} waiting at {at}", who.join(" and "))
+            }
             Intent::Approach { to } => write!(f, "walk up to {to}"),
             Intent::ListenAt { door } => write!(f, "listen at the door at {door}"),
             Intent::Door { at, how } => write!(f, "the door at {at}: {how:?}"),

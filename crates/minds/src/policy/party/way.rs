@@ -11,7 +11,6 @@ use super::doors::{carries_spikes, deal_with_door, disarmer, front_fighter, spik
 use super::fighting::foe_at_hand;
 use super::gaps::{Over, cross};
 use super::light::{burns_forever, carried};
-use super::round::Decision;
 use super::standing::in_sight;
 use super::{
     DoorPlan, Homeward, Intent, PartyMind, first_in_line, free_to_act, is_up, leader, name,
@@ -21,7 +20,6 @@ use crate::policy::knowledge::{Knowledge, Step};
 use delve_ground::grid::{DungeonGrid, GridPos};
 use delve_ground::level::Goal;
 use delve_ground::level::schema::Gear;
-use delve_ground::level::schema::TrapKind;
 use delve_ground::time::ROUNDS_PER_TURN;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{Douse, LightUp, MarchingOrder, Move, MoveParty, Probe};
@@ -475,11 +473,11 @@ fn at_a_door_or_trap(
         )));
     }
     // A trap to prod: the pole reaches it from 10' away, two squares short of it.
-    if !door && may_prod(world, mind, members, p) {
+    if !door && super::doors::may_prod(world, mind, members, p) {
         if k > 2 {
             return AtStep::StopAt(walk[k - 2]);
         }
-        if let Some(orders) = prod(world, mind, members, know, p) {
+        if let Some(orders) = super::doors::prod(world, mind, members, know, p) {
             return AtStep::Orders(Some(orders));
         }
     }
@@ -515,93 +513,6 @@ fn at_a_door_or_trap(
     mind.exploring.traps_tried.extend([p, p]);
     AtStep::Walk
 }
-
-/// Would the party prod the known trap at `p` with a 10' pole (Dungeon Delves › Traps: "the
-/// pole is treated as an adventurer moving 5' ahead of its bearer for purposes of activation";
-/// the rules offer it as `Touch`)? Each prod sets it off at its trigger chance on whoever stands
-/// there — no one. A member carries a pole, no one stands on the trap, and it has been prodded
-/// less than a turn's rounds ([`PRODS`]); not a pit: prodded open, its lid gone, it becomes a
-/// hole across the way.
-fn may_prod(world: &mut World, mind: &PartyMind, members: &[Entity], p: GridPos) -> bool {
-    let pit = delve_ground::query_cache::read_query(world, |q: Query<(&Position, &Trap)>| {
-        q.iter()
-            .any(|(at, t)| at.0 == p && matches!(t.kind, TrapKind::Pit { .. }))
-    })
-    .unwrap_or(false);
-    let prods = mind.exploring.prods.iter().filter(|&&q| q == p).count();
-    let pole = members.iter().any(|&m| {
-        is_up(world, m)
-            && world
-                .get::<Equipment>(m)
-                .is_some_and(|g| g.has(&delve_ground::level::schema::Gear::TenFootPole))
-    });
-    pole && !pit && prods < PRODS && !occupied_squares(world).contains(&p)
-}
-
-/// One prod of the trap at `p` by a pole's bearer 10' from it (not beside it: the pole, not a
-/// hand, must meet a step trap); else the nearest bearer steps to the nearest free square the
-/// party knows that far from it.
-fn prod(
-    world: &mut World,
-    mind: &mut PartyMind,
-    members: &[Entity],
-    know: &Knowledge,
-    p: GridPos,
-) -> Option<Decision> {
-    use delve_rules::command::acts::Touch;
-    let scale = know.grid.scale_feet();
-    let within_a_pole =
-        |q: GridPos| !q.within_a_step(p) && delve_ground::grid::distance_feet(q, p, scale) <= 10;
-    let touch = |a: &delve_rules::act::AnyAct| a.get::<Touch>().is_some_and(|t| t.at == (p.x, p.y));
-    let intent = Intent::Prod { at: p };
-    let bearers: Vec<(Entity, GridPos)> = members
-        .iter()
-        .copied()
-        .filter(|&m| {
-            is_up(world, m)
-                && world
-                    .get::<Equipment>(m)
-                    .is_some_and(|g| g.has(&delve_ground::level::schema::Gear::TenFootPole))
-        })
-        .filter_map(|m| Some((m, square(world, m)?)))
-        .collect();
-    if let Some(order) = bearers
-        .iter()
-        .filter(|&&(_, at)| within_a_pole(at))
-        .find_map(|&(m, _)| super::offered(world, m, touch))
-    {
-        mind.exploring.prods.push(p);
-        return Some((intent, vec![order]));
-    }
-    let taken = occupied_squares(world);
-    let (bearer, to) = bearers
-        .iter()
-        .filter_map(|&(m, at)| {
-            let d = know.distances(at);
-            d.reachable(know.grid)
-                .filter(|&(q, _)| within_a_pole(q) && know.open(q) && !taken.contains(&q))
-                .min_by_key(|&(q, c)| (c, q))
-                .map(|(q, c)| (c, m, q))
-        })
-        .min_by_key(|&(c, m, q)| (c, m, q))
-        .map(|(_, m, q)| (m, q))?;
-    // (Counted as a prod: a bearer who cannot get there does not try for ever.)
-    mind.exploring.prods.push(p);
-    Some((
-        intent,
-        vec![
-            Move {
-                who: name(world, bearer),
-                to: (to.x, to.y),
-                pace: Pace::Exploration,
-            }
-            .into(),
-        ],
-    ))
-}
-
-/// The prods of a known trap with a pole before it is left to the thief or crossed: a turn's.
-pub(super) const PRODS: usize = ROUNDS_PER_TURN as usize;
 
 /// The farthest square of the planned walk, up to `stop`, to which the leader's own walk keeps
 /// to squares the party knows it can cross, and out of danger the planned walk keeps out of. The
