@@ -23,12 +23,15 @@
 //!    winded; those with Endurance keep watch;
 //! 8. **take a light** it sees when short of light; **turn back** when the light left would not
 //!    last the walk back and the policy's margin, or the goal is met;
-//! 9. **where next**: the goal, if it is seen; else the nearest edge of what it has seen; else a
-//!    dead end not yet searched; else home. On the way: a closed door is listened at, opened,
-//!    unlocked with a key it carries, picked (hastily, then methodically) by a thief, bashed
-//!    when stuck or spiked, or left shut; an evil door that swung shut once is wedged open with
-//!    a spike; a known trap is stepped around, crossed at its chance, or disarmed; a hole
-//!    jumped, a ledge traversed, a shaft climbed through.
+//! 9. **where next**: the best plan of the planner (`plan`: every aim its knowledge allows —
+//!    the goal, the nearest edge, a foe or a fallen creature with what it came for, a dead end
+//!    or a wall to search — for the whole party or a part that can go where the rest cannot,
+//!    weighed by the rules' odds for those who go); else home. On the way: a closed door is
+//!    listened at, opened, unlocked with a key it carries, picked (hastily, then methodically)
+//!    by a thief, bashed when stuck or spiked, or left shut; an evil door that swung shut once
+//!    is wedged open with a spike; a known trap is prodded with the pole, disarmed, stepped
+//!    around or crossed at its chance; a hole jumped, a ledge traversed, a shaft climbed
+//!    through.
 //!
 //! Its orders are derived commands, like the monsters': a replay of the journal (which holds the
 //! [`Autonomy`] command) derives them again. Before each order the log says why

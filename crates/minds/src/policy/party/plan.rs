@@ -256,11 +256,21 @@ fn aims(
             });
         }
     }
-    let time = whole && time_for_a_search(world, mind, (group, light_left), know, distances);
-    if time && let Some(at) = dead_end_to_search(mind, know, distances) {
+    let time = |at: GridPos| {
+        distances.cost(know.grid, at).is_some_and(|cost| {
+            time_for_a_search(world, mind, (group, light_left), (know, distances), cost)
+        })
+    };
+    if whole
+        && let Some(at) = dead_end_to_search(mind, know, distances)
+        && time(at)
+    {
         aims.push(Aim::Search { at });
     }
-    if time && let Some(at) = super::searching::wall_to_search(mind, know, distances) {
+    if whole
+        && let Some(at) = super::searching::wall_to_search(mind, know, distances)
+        && time(at)
+    {
         aims.push(Aim::SearchWall { at });
     }
     aims.into_iter()
@@ -273,23 +283,25 @@ fn aims(
         .collect()
 }
 
-/// Is there time for a turn's search, with the walk home and the policy's margin of turns
-/// after it, before the policy's turn limit and before the light left burns out (Dungeon
-/// Delves › Light and Darkness)? A careful party does not begin a search it would have to
-/// break off.
+/// Is there time for a turn's search at a square a walk of `cost` away — the walk there, the
+/// search, the walk home from there (at most the walk back and the walk home from here) and the
+/// policy's margin of turns — before the policy's turn limit and before the light left burns
+/// out (Dungeon Delves › Light and Darkness)? A careful party does not begin a search it would
+/// have to break off.
 fn time_for_a_search(
     world: &World,
     mind: &PartyMind,
     (group, light_left): (&[Entity], Option<u64>),
-    know: &Knowledge,
-    distances: &Distances,
+    (know, distances): (&Knowledge, &Distances),
+    cost: u32,
 ) -> bool {
     use delve_ground::time::{Clock, ROUNDS_PER_TURN};
     let now = world.resource::<Clock>().rounds;
     let limit = mind.policy.turn_limit * ROUNDS_PER_TURN;
     let home = super::way::rounds_home(world, mind, group, know, distances).unwrap_or(0);
+    let there = super::way::rounds_to_walk(world, group, cost, know.grid.scale_feet()).unwrap_or(0);
     let margin = u64::from(mind.policy.light_margin_turns) * ROUNDS_PER_TURN;
-    let needed = ROUNDS_PER_TURN + home + margin;
+    let needed = 2 * there + ROUNDS_PER_TURN + home + margin;
     now + needed <= limit && light_left.is_none_or(|left| left >= needed)
 }
 

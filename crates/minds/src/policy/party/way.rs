@@ -229,7 +229,18 @@ pub(super) fn rounds_home(
     from_here: &Distances,
 ) -> Option<u64> {
     let cost = from_here.cost(know.grid, home(mind, know, from_here))?;
-    let feet = (cost / 2 * know.grid.scale_feet()) as u64;
+    rounds_to_walk(world, members, cost, know.grid.scale_feet())
+}
+
+/// The rounds a walk of `cost` (half squares, as `knowledge::Distances` counts them) takes, at
+/// the slowest member's exploration speed.
+pub(super) fn rounds_to_walk(
+    world: &World,
+    members: &[Entity],
+    cost: u32,
+    scale_feet: u32,
+) -> Option<u64> {
+    let feet = (cost / 2 * scale_feet) as u64;
     let tenths = members
         .iter()
         .filter(|&&m| is_up(world, m))
