@@ -36,9 +36,11 @@ pub(super) fn dead_end_to_search(
 /// where the goal lies (a place to reach, a room, a way out) and has no way there: a seen
 /// square of floor beside a wall that stands between it and the goal, with the unseen behind
 /// it two squares deep within the level — space enough for a room or a passage the party has
-/// not explained — not within a step of a square already searched as often as the policy
-/// searches a dead end (a policy that searches no dead end searches no wall). The wall nearest
-/// the goal comes first, then the nearest to walk to.
+/// not explained. Every such wall is searched, from squares two apart, as often as the policy
+/// searches a dead end before any is searched again (a policy that searches no dead end
+/// searches no wall), turn after turn while the light and the turn limit allow
+/// (`plan::time_for_a_search`); the wall nearest the goal comes first, then the nearest to walk
+/// to.
 pub(super) fn wall_to_search(
     mind: &PartyMind,
     know: &Knowledge,
@@ -55,13 +57,16 @@ pub(super) fn wall_to_search(
         _ => return None,
     };
     let to_goal = |q: GridPos| (q.x - goal.x).pow(2) + (q.y - goal.y).pow(2);
-    let done = |p: GridPos| {
-        mind.exploring.exhausted.contains(&p)
-            || mind
-                .exploring
-                .searched
-                .iter()
-                .any(|(&q, &n)| n >= mind.policy.dead_end_searches && q.chebyshev(p) <= 1)
+    // The rounds of searches (each the policy's count) already made within a step of a square:
+    // every wall is searched once round before any is searched again.
+    let rounds_done = |p: GridPos| {
+        mind.exploring
+            .searched
+            .iter()
+            .filter(|&(&q, _)| q.chebyshev(p) <= 1)
+            .map(|(_, &n)| n / mind.policy.dead_end_searches)
+            .max()
+            .unwrap_or(0)
     };
     let unexplained = |w: GridPos, d: (i32, i32)| {
         (1..=2).all(|k| {
@@ -84,10 +89,10 @@ pub(super) fn wall_to_search(
                 })
                 .map(|(w, _)| to_goal(w))
                 .min()?;
-            (!done(p)).then_some((behind, cost, p))
+            (!mind.exploring.exhausted.contains(&p)).then_some((rounds_done(p), behind, cost, p))
         })
         .min()
-        .map(|(_, _, p)| p)
+        .map(|(.., p)| p)
 }
 
 /// The member who searches best: proficient in Searching, then with a pole (twice the reach).
