@@ -54,11 +54,12 @@ pub struct Knowledge<'a> {
     /// run straight from open ground to open ground is a way on (one step over its squares).
     pub traverses: bool,
     /// Every member climbs sheer rock, or the party has a rope to lower and make the climbs easy
-    /// (`policy::party::gaps::party_climbs`): a chasm one climbs down into from one square and
-    /// out of onto another is a way on (one step over the chasm's square).
+    /// (`policy::party::gaps::party_climbs`): a chasm, or an open pit, one climbs down into from
+    /// one square and out of onto another is a way on (one step over its square).
     pub climbs: bool,
-    /// Chasms with a rope secured in them: any adventurer climbs down and out of them (an easy
-    /// climb, Dungeon Delves › Climbing), so each is a way on as a chasm is with `climbs`.
+    /// Chasms and open pits with a rope secured in them: any adventurer climbs down and out of
+    /// them (an easy climb, Dungeon Delves › Climbing), so each is a way on as a chasm is with
+    /// `climbs`.
     pub roped: &'a [GridPos],
     /// Every member could wiggle back out of a squeeze were it stuck there: squeezes are a way
     /// on (else one stuck might be stuck for good, and a careful party keeps out of them).
@@ -187,11 +188,13 @@ impl Knowledge<'_> {
                     q = GridPos::new(q.x + dx, q.y + dy);
                     step = Step::Gap;
                 }
-                // Down into a chasm and out of it onto open ground on its other side.
+                // Down into a chasm, or a pit it knows is open, and out of it onto open ground
+                // on its other side.
                 if (self.climbs || self.roped.contains(&q))
                     && step == Step::Blocked
                     && self.has_seen(q)
-                    && matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
+                    && (matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
+                        || self.holes.contains(&q))
                     && step_at(p) == Step::Open
                 {
                     for r in q.neighbours() {

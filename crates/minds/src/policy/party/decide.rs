@@ -298,6 +298,56 @@ pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decisi
     (tactic.try_it)(&mut turn)
 }
 
+/// The planner's plans for the party now, best first, as the log gives them (`plan`: a test or
+/// a benchmark of the planner alone). The party's mind is left as it was; none while its
+/// faction's memory is not ready.
+pub fn weigh_plans(world: &mut World, party: &str) -> Vec<super::plan::Weighing> {
+    let Some(mut mind) = world
+        .resource::<PartyMinds>()
+        .0
+        .iter()
+        .find(|m| m.party == party)
+        .cloned()
+    else {
+        return Vec::new();
+    };
+    let members = party_members(world, party);
+    let (Some(leader), true) = (leader(world, &members), !members.is_empty()) else {
+        return Vec::new();
+    };
+    let Some(here) = square(world, leader) else {
+        return Vec::new();
+    };
+    let mut turn = ThisRound {
+        world,
+        mind: &mut mind,
+        members: &members,
+        leader,
+        here,
+        sight: None,
+        from_here: None,
+    };
+    if !turn.prepare(Needs::Distances) {
+        return Vec::new();
+    }
+    let ThisRound {
+        world,
+        mind,
+        sight: Some(sight),
+        from_here: Some(from_here),
+        ..
+    } = turn
+    else {
+        return Vec::new();
+    };
+    let plans = super::plan::weigh(world, mind, &members, &sight, &from_here, here);
+    let up = members.iter().filter(|&&m| is_up(world, m)).count();
+    plans
+        .iter()
+        .map(|p| p.weighing(world, p.past.is_none() && p.goers.len() >= up))
+        .collect()
+}
+
 /// The names of the party's tactics, in the order they are tried.
 pub fn tactic_names() -> impl Iterator<Item = &'static str> {
     TACTICS.iter().map(|t| t.name)

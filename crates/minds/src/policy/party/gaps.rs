@@ -173,12 +173,12 @@ fn walk(who: String, to: GridPos) -> Command {
     .into()
 }
 
-/// The chasm square a step from `take_off` to `landing` goes down into and out of, if it is
-/// one (a way on through a shaft, [`party_climbs`]).
+/// The chasm square, or open pit, a step from `take_off` to `landing` goes down into and out
+/// of, if it is one (a way on through a shaft, [`party_climbs`]).
 fn chasm_between(world: &World, take_off: GridPos, landing: GridPos) -> Option<GridPos> {
-    let grid = world.resource::<DungeonGrid>();
     take_off.neighbours().into_iter().find(|&c| {
-        c.within_a_step(landing) && matches!(grid.terrain(c), Some(Terrain::Chasm { .. }))
+        c.within_a_step(landing)
+            && delve_rules::rules::caving::climbing::hole_at(world, c).is_some()
     })
 }
 
@@ -275,9 +275,14 @@ pub(super) fn rejoin_across(
         let (take_off, landing) = (walk[k], walk[k + 1]);
         // Cut off by the party's own crossing, not yet done (it stands on the crossing's far
         // side, the leader on its near side): the rest go on over to it — unless what it
-        // crossed for is done (the goal met, or the party bound home): then it comes back.
+        // crossed for is done (the goal met, or the party bound home) and the crossing leads
+        // away from home: then it comes back.
         let done = mind.homeward.is_some() || super::way::goal_met(world, mind, members);
-        if done {
+        let home = mind.exploring.home.unwrap_or(mind.way_in);
+        if done
+            && let Some((from, to)) = mind.gap_memory.crossing
+            && to.chebyshev(home) > from.chebyshev(home)
+        {
             mind.gap_memory.crossing = None;
         }
         if let Some((from, to)) = mind.gap_memory.crossing

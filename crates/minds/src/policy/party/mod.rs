@@ -68,7 +68,7 @@ mod task;
 mod telling;
 mod way;
 use decide::decide;
-pub use decide::{tactic_names, try_tactic};
+pub use decide::{tactic_names, try_tactic, weigh_plans};
 pub use round::Decision;
 mod fighting;
 mod gaps;
