@@ -192,9 +192,7 @@ impl Knowledge<'_> {
                 // on its other side.
                 if (self.climbs || self.roped.contains(&q))
                     && step == Step::Blocked
-                    && self.has_seen(q)
-                    && (matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
-                        || self.holes.contains(&q))
+                    && self.climbed_through(q)
                     && step_at(p) == Step::Open
                 {
                     for r in q.neighbours() {
@@ -247,6 +245,14 @@ impl Knowledge<'_> {
         let (cost, parent, buckets) = frontier;
         BUCKETS.with_borrow_mut(|b| *b = buckets);
         Distances { cost, parent }
+    }
+
+    /// Is this a chasm, or a pit it knows is open, that it has seen: one climbs down into it
+    /// and out on its other side?
+    fn climbed_through(&self, q: GridPos) -> bool {
+        self.has_seen(q)
+            && (matches!(self.grid.terrain(q), Some(Terrain::Chasm { .. }))
+                || self.holes.contains(&q))
     }
 
     /// Is this square on the edge of what the faction knows: one can stand on it, and a square

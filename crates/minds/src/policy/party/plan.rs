@@ -256,8 +256,10 @@ fn aims(
             });
         }
     }
+    // (The walk's squares, not its cost: a door or a trap on the way costs a plan, not time.)
     let time = |at: GridPos| {
-        distances.cost(know.grid, at).is_some_and(|cost| {
+        distances.walk_to(know.grid, at).is_some_and(|walk| {
+            let cost = 2 * walk.len().saturating_sub(1) as u32;
             time_for_a_search(world, mind, (group, light_left), (know, distances), cost)
         })
     };
@@ -283,7 +285,7 @@ fn aims(
         .collect()
 }
 
-/// Is there time for a turn's search at a square a walk of `cost` away — the walk there, the
+/// Is there time for a turn's search at a square a walk of `cost` (half squares) away — the walk there, the
 /// search, the walk home from there (at most the walk back and the walk home from here) and the
 /// policy's margin of turns — before the policy's turn limit and before the light left burns
 /// out (Dungeon Delves › Light and Darkness)? A careful party does not begin a search it would
