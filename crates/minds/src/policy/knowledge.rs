@@ -64,13 +64,14 @@ pub struct Knowledge<'a> {
     /// Every member could wiggle back out of a squeeze were it stuck there: squeezes are a way
     /// on (else one stuck might be stuck for good, and a careful party keeps out of them).
     pub squeezes: bool,
-    /// Where foes too strong for the party were last seen (`policy::party::odds`): squares
-    /// within [`DANGER_RADIUS`] of one cost [`DANGER_COST`] more to enter, so a way round is
-    /// taken where there is one.
-    pub danger: &'a [GridPos],
+    /// The squares near where foes too strong for the party were last seen
+    /// (`policy::party::odds`), indexed like the grid ([`Knowledge::near_danger`]; empty for
+    /// none): each costs [`DANGER_COST`] more to enter, so a way round is taken where there is
+    /// one.
+    pub danger: &'a [bool],
 }
 
-/// Squares (Chebyshev) around a foe too strong for the party that its ways keep out of.
+/// Squares of walk around a foe too strong for the party that its ways keep out of.
 pub const DANGER_RADIUS: u32 = 4;
 /// What entering a square near such a foe costs a walk beyond its step, in half squares: a
 /// detour of twenty squares is taken rather than one square nearer it.
@@ -123,10 +124,31 @@ impl Knowledge<'_> {
         }
     }
 
-    /// Is this square within [`DANGER_RADIUS`] of where a foe too strong for the party was last
-    /// seen?
+    /// Is this square near where a foe too strong for the party was last seen?
     pub fn dangerous(&self, p: GridPos) -> bool {
-        self.danger.iter().any(|d| d.chebyshev(p) <= DANGER_RADIUS)
+        self.grid
+            .index(p)
+            .is_some_and(|i| self.danger.get(i).copied().unwrap_or(false))
+    }
+
+    /// The squares within [`DANGER_RADIUS`] squares' walk of any of `foes` over what the
+    /// faction knows (a closed door between keeps them apart: no foe sees through one), indexed
+    /// like the grid: where a foe too strong for the party would meet it.
+    pub fn near_danger(&self, foes: &[GridPos]) -> Vec<bool> {
+        let mut near = Vec::new();
+        for &at in foes {
+            let from_it = self.distances(at);
+            near.resize((self.grid.width() * self.grid.height()) as usize, false);
+            for (p, c) in from_it.reachable(self.grid) {
+                if c <= 2 * DANGER_RADIUS {
+                    near[self
+                        .grid
+                        .index(p)
+                        .expect("a reachable square is on the map")] = true;
+                }
+            }
+        }
+        near
     }
 
     /// Can one stand here, as far as the faction knows? (A seen floor square, an open door.)

@@ -15,7 +15,7 @@
 use super::gaps::{Over, chance, gap_feet, party_jumps, party_squeezes, party_traverses};
 use super::round::KnownLevel;
 use super::searching::dead_end_to_search;
-use super::way::{all_swim, goal_square, nearest_edge, swimming_fails};
+use super::way::{all_swim, goal_square, swimming_fails};
 use super::{Intent, PartyMind, is_up, name, square};
 use crate::policy::knowledge::{Distances, Knowledge};
 use delve_ground::grid::terrain::{Terrain, WaterDepth};
@@ -80,6 +80,9 @@ impl Aim {
         }
     }
 }
+
+/// The edges of what it has seen the planner weighs, nearest first, apart from each other.
+pub const EDGES: usize = 4;
 
 /// The share of a plan's gain a part of the party earns going alone: the rest stand idle and
 /// the goers meet what they meet without them, so a part is sent only where the whole party
@@ -236,7 +239,7 @@ fn aims(
     {
         aims.push(Aim::Goal { to });
     }
-    if let Some(to) = nearest_edge(mind, know, distances, from) {
+    for to in super::way::edges(mind, know, distances, from, EDGES) {
         aims.push(Aim::Explore { to });
     }
     if let Some((foe, to)) = super::quarry::nearest(world, mind, group, know, distances) {
@@ -338,7 +341,7 @@ pub(super) fn weigh(
         (here, true),
     )
     .into_iter()
-    .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
+    .map(|(aim, walk, cost)| plan((world, mind), &up, &know, aim, walk, cost, None))
     .collect();
     // (Parts only from the whole party, not from a part already sent.)
     let whole = Crossing::of_sight(sight);
@@ -374,7 +377,15 @@ pub(super) fn weigh(
             if mind.tasks.done(past) {
                 continue;
             }
-            plans.push(plan(world, &part, &know_part, aim, walk, cost, Some(past)));
+            plans.push(plan(
+                (world, mind),
+                &part,
+                &know_part,
+                aim,
+                walk,
+                cost,
+                Some(past),
+            ));
         }
     }
     // A part explores the unknown alone only where the whole party has nothing left to walk
@@ -398,7 +409,7 @@ fn ranked(mut plans: Vec<Plan>) -> Vec<Plan> {
 }
 
 fn plan(
-    world: &World,
+    (world, mind): (&World, &PartyMind),
     goers: &[Entity],
     know: &Knowledge,
     aim: Aim,
@@ -407,6 +418,8 @@ fn plan(
     past: Option<GridPos>,
 ) -> Plan {
     let (through, lost) = odds_of_the_walk(world, goers, know, &walk);
+    let met = danger_on_the_walk((world, mind), goers, know, &walk);
+    let lost = 1.0 - (1.0 - lost) * (1.0 - met);
     // (There and back.)
     let (chance, lost) = (through * through, 1.0 - (1.0 - lost) * (1.0 - lost));
     let share = if past.is_some() { APART } else { 1.0 };
@@ -527,6 +540,43 @@ pub(super) fn odds_of_the_walk(
         }
     }
     (through, 1.0 - kept)
+}
+
+/// The chance of losing one of the goers to a foe judged too strong for them (`odds`) on the
+/// way: a walk that comes within `knowledge::DANGER_RADIUS` squares' walk of where one was last seen —
+/// over what the party knows, no closed door between — meets it, and a fight with it costs one
+/// of them at the share of their hit points its blows would take before it fell: all of it, or
+/// more, for a foe that would take more than the goers have. (There only: the way back is the
+/// same way.)
+fn danger_on_the_walk(
+    (world, mind): (&World, &PartyMind),
+    goers: &[Entity],
+    know: &Knowledge,
+    walk: &[GridPos],
+) -> f32 {
+    let index = world.get_resource::<delve_rules::creature::CreatureIndex>();
+    let on_foot = Knowledge {
+        danger: &[],
+        ..*know
+    };
+    mind.dangers
+        .iter()
+        .filter(|&&(_, at)| {
+            let near = on_foot.near_danger(&[at]);
+            walk.iter().any(|&p| {
+                Knowledge {
+                    danger: &near,
+                    ..on_foot
+                }
+                .dangerous(p)
+            })
+        })
+        .filter_map(|(name, _)| {
+            let foe = *index?.0.get(name)?;
+            let odds = super::odds::odds(world, goers, foe)?;
+            Some((odds.wounds_expected / odds.party_hit_points.max(1.0)).min(1.0))
+        })
+        .fold(0.0, f32::max)
 }
 
 /// The square a jump from `a` to `b`, two squares apart in a line, goes over.

@@ -62,7 +62,8 @@ pub(super) struct KnownLevel {
     pub(super) roped: Vec<GridPos>,
     pub(super) squeezes: bool,
     /// Where the foes too strong for it were last seen.
-    pub(super) danger: Vec<GridPos>,
+    /// The squares near foes too strong for it (`Knowledge::near_danger`).
+    pub(super) danger: Vec<bool>,
     /// The faction's memory covers the level (it is ready once its members have looked).
     pub(super) all_seen: bool,
 }
@@ -80,8 +81,8 @@ impl KnownLevel {
         let (traps, holes) = known_traps(world, mind.faction);
         let grid = world.resource::<DungeonGrid>().clone();
         let all_seen = seen.len() == (grid.width() * grid.height()) as usize;
-        KnownLevel {
-            danger: mind.dangers.iter().map(|&(_, at)| at).collect(),
+        let mut sight = KnownLevel {
+            danger: Vec::new(),
             all_seen,
             seen,
             traps,
@@ -100,7 +101,12 @@ impl KnownLevel {
                 .collect(),
             squeezes: party_squeezes(world, mind, members),
             grid,
+        };
+        let foes: Vec<GridPos> = mind.dangers.iter().map(|&(_, at)| at).collect();
+        if !foes.is_empty() {
+            sight.danger = sight.knowledge().near_danger(&foes);
         }
+        sight
     }
 
     /// What the distances from `from` depend on, in one number: the squares seen (they only

@@ -209,6 +209,21 @@ pub(super) fn send_ahead(
     if goers.is_empty() || others.is_empty() {
         return None;
     }
+    // Others stand on the goers' way up to where they part (a passage one square wide): the
+    // first goer takes the lead up to there first, passing them, and the party is weighed again.
+    let k = plan.walk.iter().position(|&p| p == past)?;
+    let on_the_way: Vec<GridPos> = plan.walk[1..k].to_vec();
+    if others
+        .iter()
+        .any(|&m| square(world, m).is_some_and(|p| on_the_way.contains(&p)))
+        && let Some(&take_off) = on_the_way.last()
+    {
+        let party = mind.party.clone();
+        return Some((
+            Intent::Approach { to: take_off },
+            super::take_the_lead(world, &party, members, goers[0], take_off),
+        ));
+    }
     // Where they part: the hole or ledge a step of two squares goes over, else the square.
     let crossing = plan
         .walk

@@ -284,14 +284,17 @@ pub(super) fn goal_square(
     }
 }
 
-/// The nearest edge of what the party has seen (or the nearest closed door with something
-/// unseen beyond), not yet given up; doors where someone was heard come last.
-pub(super) fn nearest_edge(
+/// Up to `n` edges of what the party has seen — a square beside the unseen, or a closed door
+/// with the unseen beyond, not yet given up; doors where someone was heard come last — nearest
+/// first, each at least [`EDGES_APART`] squares from those before it: the ways on the planner
+/// weighs (the nearest may lie past a foe too strong for it; another, farther, may not).
+pub(super) fn edges(
     mind: &PartyMind,
     know: &Knowledge,
     from_here: &Distances,
     here: GridPos,
-) -> Option<GridPos> {
+    n: usize,
+) -> Vec<GridPos> {
     let candidates = from_here.reachable(know.grid).filter(|&(p, _)| {
         p != here
             && !mind.exploring.exhausted.contains(&p)
@@ -304,12 +307,24 @@ pub(super) fn nearest_edge(
                 _ => false,
             }
     });
-    let (now, later): (Vec<_>, Vec<_>) =
+    let (mut now, mut later): (Vec<_>, Vec<_>) =
         candidates.partition(|(p, _)| !mind.door_memory.later.contains(p));
-    let nearest =
-        |v: Vec<(GridPos, u32)>| v.into_iter().min_by_key(|&(p, c)| (c, p)).map(|(p, _)| p);
-    nearest(now).or_else(|| nearest(later))
+    now.sort_by_key(|&(p, c)| (c, p));
+    later.sort_by_key(|&(p, c)| (c, p));
+    let mut taken: Vec<GridPos> = Vec::new();
+    for (p, _) in now.into_iter().chain(later) {
+        if taken.len() >= n {
+            break;
+        }
+        if taken.iter().all(|q| q.chebyshev(p) >= EDGES_APART) {
+            taken.push(p);
+        }
+    }
+    taken
 }
+
+/// Squares (Chebyshev) between the edges the planner weighs.
+pub(super) const EDGES_APART: u32 = 5;
 
 /// Walks toward `target` along `walk`, dealing with the first door or known trap on the way.
 pub(super) fn on_the_way(
