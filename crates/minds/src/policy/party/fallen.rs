@@ -524,7 +524,9 @@ pub(super) fn carry_the_downed(
         && bearer_at.within_a_step(at)
         && !second_at.within_a_step(at)
     {
-        mind.fallen_memory.carry_walks += 1;
+        if !super::fighting::in_a_fight(world, members) {
+            mind.fallen_memory.carry_walks += 1;
+        }
         if mind.fallen_memory.carry_walks > 6 {
             mind.fallen_memory.carry_walks = 0;
             mind.fallen_memory.left_for_good.push(who);
@@ -567,8 +569,11 @@ pub(super) fn carry_the_downed(
         };
         return on_the_way(world, mind, members, &know, &walk, at, intent);
     }
-    // Near: the bearer takes the lead up to it, the rest behind (four tries).
-    mind.fallen_memory.carry_walks += 1;
+    // Near: the bearer takes the lead up to it, the rest behind (four tries; a fight that
+    // holds them up counts none).
+    if !super::fighting::in_a_fight(world, members) {
+        mind.fallen_memory.carry_walks += 1;
+    }
     if mind.fallen_memory.carry_walks > 4 {
         mind.fallen_memory.carry_walks = 0;
         mind.fallen_memory.left_for_good.push(who);

@@ -542,19 +542,23 @@ pub(super) fn odds_of_the_walk(
     (through, 1.0 - kept)
 }
 
-/// The chance of losing one of the goers to a foe judged too strong for them (`odds`) on the
-/// way: a walk that comes within `knowledge::DANGER_RADIUS` squares' walk of where one was last seen —
-/// over what the party knows, no closed door between — meets it, and a fight with it costs one
-/// of them at the share of their hit points its blows would take before it fell: all of it, or
-/// more, for a foe that would take more than the goers have. (There only: the way back is the
-/// same way.)
+/// The chance of losing one of the goers to a foe judged too strong for the party (`odds`) on
+/// the way: a walk that comes within `knowledge::DANGER_RADIUS` squares' walk of where one was
+/// last seen — over what the party knows, no closed door between — meets it, and a fight with
+/// it costs one of them at the share of the goers' hit points its blows would take before it
+/// fell, as the party judged it: all of it, or more, for a foe that would take more than they
+/// have. (There only: the way back is the same way.)
 fn danger_on_the_walk(
     (world, mind): (&World, &PartyMind),
     goers: &[Entity],
     know: &Knowledge,
     walk: &[GridPos],
 ) -> f32 {
-    let index = world.get_resource::<delve_rules::creature::CreatureIndex>();
+    let hit_points: f32 = goers
+        .iter()
+        .filter_map(|&m| world.get::<HitPoints>(m))
+        .map(|h| h.current.max(0) as f32)
+        .sum();
     let on_foot = Knowledge {
         danger: &[],
         ..*know
@@ -572,9 +576,8 @@ fn danger_on_the_walk(
             })
         })
         .filter_map(|(name, _)| {
-            let foe = *index?.0.get(name)?;
-            let odds = super::odds::odds(world, goers, foe)?;
-            Some((odds.wounds_expected / odds.party_hit_points.max(1.0)).min(1.0))
+            let (_, wounds) = mind.danger_wounds.iter().find(|(n, _)| n == name)?;
+            Some((wounds / hit_points.max(1.0)).min(1.0))
         })
         .fold(0.0, f32::max)
 }

@@ -252,8 +252,35 @@ pub(super) fn send_ahead(
         }
         .into(),
     ];
+    orders.extend(stay_back(world, &others, know, crossing));
+    mind.tasks.now = Some(Task {
+        goers: who.clone(),
+        waiters: wait.clone(),
+        past,
+        gone: false,
+    });
+    Some((
+        Intent::SendAhead {
+            who,
+            wait,
+            past,
+            aim: Box::new(plan.aim.intent()),
+        },
+        orders,
+    ))
+}
+
+/// Those who wait stay behind, each within two squares of where the goers part from them
+/// stepping back to the nearest free square out of their way.
+fn stay_back(
+    world: &mut World,
+    others: &[Entity],
+    know: &Knowledge,
+    crossing: GridPos,
+) -> Vec<Command> {
+    let mut orders: Vec<Command> = Vec::new();
     let mut taken = super::standing::occupied_squares(world);
-    for &w in &others {
+    for &w in others {
         orders.push(
             StayBehind {
                 who: name(world, w),
@@ -284,19 +311,5 @@ pub(super) fn send_ahead(
             );
         }
     }
-    mind.tasks.now = Some(Task {
-        goers: who.clone(),
-        waiters: wait.clone(),
-        past,
-        gone: false,
-    });
-    Some((
-        Intent::SendAhead {
-            who,
-            wait,
-            past,
-            aim: Box::new(plan.aim.intent()),
-        },
-        orders,
-    ))
+    orders
 }
