@@ -101,7 +101,6 @@ pub(super) fn hand_over(
         cursor: since,
         alarm: false,
         dangers: Vec::new(),
-        danger_wounds: Vec::new(),
         judged: Vec::new(),
         quarry: Vec::new(),
         held: None,

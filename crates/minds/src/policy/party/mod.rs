@@ -210,9 +210,6 @@ pub struct PartyMind {
     /// The foes it judged too strong for it, by name, where it last saw each
     /// (`odds::update_dangers`): its ways keep away from them.
     dangers: Vec<(String, GridPos)>,
-    /// The wounds each of those would deal the party before it fell, as last judged, by name:
-    /// what the planner weighs a walk that meets one by (`plan`).
-    danger_wounds: Vec<(String, f32)>,
     /// The foes it has judged, by name.
     judged: Vec<String>,
     /// The foes it would fight, where it last saw each (`quarry`).

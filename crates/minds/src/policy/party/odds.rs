@@ -180,10 +180,8 @@ pub(super) fn update_dangers(
         let was = mind.dangers.iter().any(|(n, _)| *n == name);
         let judged_before = mind.judged.contains(&name);
         mind.dangers.retain(|(n, _)| *n != name);
-        mind.danger_wounds.retain(|(n, _)| *n != name);
         if o.too_strong() {
             mind.dangers.push((name.clone(), at));
-            mind.danger_wounds.push((name.clone(), o.wounds_expected));
         }
         if !judged_before || was != o.too_strong() {
             if !judged_before {

@@ -341,7 +341,7 @@ pub(super) fn weigh(
         (here, true),
     )
     .into_iter()
-    .map(|(aim, walk, cost)| plan((world, mind), &up, &know, aim, walk, cost, None))
+    .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
     .collect();
     // (Parts only from the whole party, not from a part already sent.)
     let whole = Crossing::of_sight(sight);
@@ -377,15 +377,7 @@ pub(super) fn weigh(
             if mind.tasks.done(past) {
                 continue;
             }
-            plans.push(plan(
-                (world, mind),
-                &part,
-                &know_part,
-                aim,
-                walk,
-                cost,
-                Some(past),
-            ));
+            plans.push(plan(world, &part, &know_part, aim, walk, cost, Some(past)));
         }
     }
     // A part explores the unknown alone only where the whole party has nothing left to walk
@@ -409,7 +401,7 @@ fn ranked(mut plans: Vec<Plan>) -> Vec<Plan> {
 }
 
 fn plan(
-    (world, mind): (&World, &PartyMind),
+    world: &World,
     goers: &[Entity],
     know: &Knowledge,
     aim: Aim,
@@ -418,8 +410,6 @@ fn plan(
     past: Option<GridPos>,
 ) -> Plan {
     let (through, lost) = odds_of_the_walk(world, goers, know, &walk);
-    let met = danger_on_the_walk((world, mind), goers, know, &walk);
-    let lost = 1.0 - (1.0 - lost) * (1.0 - met);
     // (There and back.)
     let (chance, lost) = (through * through, 1.0 - (1.0 - lost) * (1.0 - lost));
     let share = if past.is_some() { APART } else { 1.0 };
@@ -540,46 +530,6 @@ pub(super) fn odds_of_the_walk(
         }
     }
     (through, 1.0 - kept)
-}
-
-/// The chance of losing one of the goers to a foe judged too strong for the party (`odds`) on
-/// the way: a walk that comes within `knowledge::DANGER_RADIUS` squares' walk of where one was
-/// last seen — over what the party knows, no closed door between — meets it, and a fight with
-/// it costs one of them at the share of the goers' hit points its blows would take before it
-/// fell, as the party judged it: all of it, or more, for a foe that would take more than they
-/// have. (There only: the way back is the same way.)
-fn danger_on_the_walk(
-    (world, mind): (&World, &PartyMind),
-    goers: &[Entity],
-    know: &Knowledge,
-    walk: &[GridPos],
-) -> f32 {
-    let hit_points: f32 = goers
-        .iter()
-        .filter_map(|&m| world.get::<HitPoints>(m))
-        .map(|h| h.current.max(0) as f32)
-        .sum();
-    let on_foot = Knowledge {
-        danger: &[],
-        ..*know
-    };
-    mind.dangers
-        .iter()
-        .filter(|&&(_, at)| {
-            let near = on_foot.near_danger(&[at]);
-            walk.iter().any(|&p| {
-                Knowledge {
-                    danger: &near,
-                    ..on_foot
-                }
-                .dangerous(p)
-            })
-        })
-        .filter_map(|(name, _)| {
-            let (_, wounds) = mind.danger_wounds.iter().find(|(n, _)| n == name)?;
-            Some((wounds / hit_points.max(1.0)).min(1.0))
-        })
-        .fold(0.0, f32::max)
 }
 
 /// The square a jump from `a` to `b`, two squares apart in a line, goes over.
