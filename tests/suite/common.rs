@@ -33,8 +33,25 @@ pub fn play_level(file: &str, seed: u64, rounds: u64) -> bevy::prelude::App {
     let level = delve_ground::level::load_level_file(std::path::Path::new(file))
         .unwrap()
         .level;
+    play_autonomous(&level, seed, rounds)
+}
+
+/// A delve of a level's text (named `file` in errors) played by the default party policy, at
+/// most `rounds` rounds.
+pub fn play_text(text: &str, file: &str, seed: u64, rounds: u64) -> bevy::prelude::App {
+    let level = delve_ground::level::load_level_str(text, file, None)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .level;
+    play_autonomous(&level, seed, rounds)
+}
+
+fn play_autonomous(
+    level: &delve_ground::level::Level,
+    seed: u64,
+    rounds: u64,
+) -> bevy::prelude::App {
     delve_play::sim::play_autonomous(
-        &level,
+        level,
         seed,
         &delve_ground::party_policy::PartyPolicy::default(),
         &[],

@@ -47,16 +47,7 @@ const OTTER: &str = r#"(name: "Otter", faction: "party", at: (2, 1), class: "exp
 const BRAM: &str = r#"(name: "Bram", faction: "party", at: (1, 1), class: "fighter", hp: 12, ac: 16, encumbrance_stone: 7.0, level: 2, str: 15, saves: { Paralysis: 14, Death: 13, Blast: 15, Implements: 16, Spells: 17 }, armor: Some((name: "plate armor", weight: Heavy, ac_bonus: 6)), weapons: [(name: "sword", damage: "1d8", damage_type: Slashing)], carries: [(kind: Torch, lit: true)])"#;
 
 fn play(text: &str, seed: u64) -> bevy::prelude::App {
-    let level = delve_ground::level::load_level_str(text, "flooded.ron", None)
-        .unwrap_or_else(|e| panic!("{e}\n{text}"))
-        .level;
-    delve_play::sim::play_autonomous(
-        &level,
-        seed,
-        &delve_ground::party_policy::PartyPolicy::default(),
-        &[],
-        2000,
-    )
+    crate::common::play_text(text, "flooded.ron", seed, 2000)
 }
 
 fn first_weighing(log: &EventLog) -> Weighing {

@@ -272,15 +272,7 @@ pub(super) const SET_ASIDE: SetAside = SetAside {
 /// orders are not given, but a flight marks the members as retreating).
 pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decision> {
     let tactic = TACTICS.iter().find(|t| t.name == tactic)?;
-    let mut mind = world
-        .resource::<PartyMinds>()
-        .0
-        .iter()
-        .find(|m| m.party == party)?
-        .clone();
-    let members = party_members(world, party);
-    let leader = leader(world, &members)?;
-    let here = square(world, leader)?;
+    let (mut mind, members, leader, here) = the_party_now(world, party)?;
     let mut turn = ThisRound {
         world,
         mind: &mut mind,
@@ -302,20 +294,7 @@ pub fn try_tactic(world: &mut World, party: &str, tactic: &str) -> Option<Decisi
 /// a benchmark of the planner alone). The party's mind is left as it was; none while its
 /// faction's memory is not ready.
 pub fn weigh_plans(world: &mut World, party: &str) -> Vec<super::plan::Weighing> {
-    let Some(mut mind) = world
-        .resource::<PartyMinds>()
-        .0
-        .iter()
-        .find(|m| m.party == party)
-        .cloned()
-    else {
-        return Vec::new();
-    };
-    let members = party_members(world, party);
-    let (Some(leader), true) = (leader(world, &members), !members.is_empty()) else {
-        return Vec::new();
-    };
-    let Some(here) = square(world, leader) else {
+    let Some((mut mind, members, leader, here)) = the_party_now(world, party) else {
         return Vec::new();
     };
     let mut turn = ThisRound {
@@ -341,11 +320,22 @@ pub fn weigh_plans(world: &mut World, party: &str) -> Vec<super::plan::Weighing>
         return Vec::new();
     };
     let plans = super::plan::weigh(world, mind, &members, &sight, &from_here, here);
-    let up = members.iter().filter(|&&m| is_up(world, m)).count();
-    plans
+    super::plan::weighings(world, mind, &plans)
+}
+
+/// A copy of the party's mind, its members, leader and the leader's square: what a row or the
+/// planner is tried alone with.
+fn the_party_now(world: &World, party: &str) -> Option<(PartyMind, Vec<Entity>, Entity, GridPos)> {
+    let mind = world
+        .resource::<PartyMinds>()
+        .0
         .iter()
-        .map(|p| p.weighing(world, p.past.is_none() && p.goers.len() >= up))
-        .collect()
+        .find(|m| m.party == party)?
+        .clone();
+    let members = party_members(world, party);
+    let leader = leader(world, &members)?;
+    let here = square(world, leader)?;
+    Some((mind, members, leader, here))
 }
 
 /// The names of the party's tactics, in the order they are tried.
@@ -662,19 +652,9 @@ fn tell_the_weighing(world: &mut World, mind: &mut PartyMind, plans: &[Plan]) {
         return;
     }
     mind.deciding.last_weighed = Some(key);
-    // (Named, unless the whole party goes: while a part is away, its plans are the part's.)
-    let up = party_members(world, &mind.party)
-        .into_iter()
-        .filter(|&m| is_up(world, m))
-        .count();
-    let whole = |p: &Plan| p.past.is_none() && p.goers.len() >= up;
-    let chosen = best.weighing(world, whole(best));
-    let others = plans
-        .iter()
-        .skip(1)
-        .take(3)
-        .map(|p| p.weighing(world, whole(p)))
-        .collect();
+    let mut told = super::plan::weighings(world, mind, &plans[..plans.len().min(4)]);
+    let chosen = told.remove(0);
+    let others = told;
     log_in(
         world,
         PolicyEvent::Weighed {

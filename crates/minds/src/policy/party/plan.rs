@@ -125,8 +125,21 @@ pub struct Weighing {
     pub score: f32,
 }
 
+/// The plans as the log gives them: the goers named, unless the whole party goes (while a
+/// part is away, its plans are the part's and name it).
+pub(super) fn weighings(world: &World, mind: &PartyMind, plans: &[Plan]) -> Vec<Weighing> {
+    let up = super::party_members(world, &mind.party)
+        .into_iter()
+        .filter(|&m| is_up(world, m))
+        .count();
+    plans
+        .iter()
+        .map(|p| p.weighing(world, p.past.is_none() && p.goers.len() >= up))
+        .collect()
+}
+
 impl Plan {
-    pub(super) fn weighing(&self, world: &World, whole: bool) -> Weighing {
+    fn weighing(&self, world: &World, whole: bool) -> Weighing {
         Weighing {
             aim: self.aim.clone(),
             goers: if whole {

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use super::plan::Plan;
 use super::round::{Decision, KnownLevel};
 use super::{Intent, PartyMind, is_up, name, square};
-use crate::policy::knowledge::Knowledge;
+use crate::policy::knowledge::{Distances, Knowledge};
 use delve_ground::grid::GridPos;
 use delve_rules::command::Command;
 use delve_rules::command::acts::{MarchingOrder, Move, StayBehind};
@@ -67,19 +67,37 @@ fn named(world: &World, members: &[Entity], names: &[String]) -> Vec<Entity> {
         .collect()
 }
 
-/// Is `m` apart from the waiters: at the bottom of a hole, or where no walk the waiters could
-/// take (over what the faction knows, crossing only what they cross) comes?
-fn apart(world: &World, m: Entity, waiters: &[Entity], know: &Knowledge) -> bool {
-    if world.get::<Below>(m).is_some() {
-        return true;
+/// The walks the waiters could take from where they stand (over what the faction knows,
+/// crossing only what they cross), worked out once for every goer asked about.
+struct FromTheWaiters<'a> {
+    know: &'a Knowledge<'a>,
+    walks: Vec<(GridPos, Distances)>,
+}
+
+impl<'a> FromTheWaiters<'a> {
+    fn of(world: &World, waiters: &[Entity], know: &'a Knowledge<'a>) -> Self {
+        let walks = waiters
+            .iter()
+            .filter_map(|&w| square(world, w))
+            .map(|w| (w, know.distances(w)))
+            .collect();
+        FromTheWaiters { know, walks }
     }
-    let Some(at) = square(world, m) else {
-        return true;
-    };
-    !waiters
-        .iter()
-        .filter_map(|&w| square(world, w))
-        .any(|w| w == at || know.distances(w).cost(know.grid, at).is_some())
+
+    /// Is `m` apart from the waiters: at the bottom of a hole, or where no walk of theirs
+    /// comes?
+    fn apart(&self, world: &World, m: Entity) -> bool {
+        if world.get::<Below>(m).is_some() {
+            return true;
+        }
+        let Some(at) = square(world, m) else {
+            return true;
+        };
+        !self
+            .walks
+            .iter()
+            .any(|(w, d)| *w == at || d.cost(self.know.grid, at).is_some())
+    }
 }
 
 /// The members who decide this round: the goers while a task is under way, else every member.
@@ -104,9 +122,10 @@ pub(super) fn acting_members(
     let (past, sent) = (task.past, named(world, members, &task.goers));
     let sight = KnownLevel::look(world, mind, &waiters);
     let know = sight.knowledge();
+    let from_waiters = FromTheWaiters::of(world, &waiters, &know);
     let away: Vec<bool> = goers
         .iter()
-        .map(|&g| apart(world, g, &waiters, &know))
+        .map(|&g| from_waiters.apart(world, g))
         .collect();
     let Some(task) = mind.tasks.now.as_mut() else {
         return members.to_vec();
@@ -115,7 +134,7 @@ pub(super) fn acting_members(
     let back = task.gone && !away.iter().any(|&a| a);
     if goers.is_empty()
         || waiters.is_empty()
-        || (back && !needed_beyond(world, mind, members, &goers, &waiters, &know))
+        || (back && !needed_beyond(world, mind, members, &goers, &from_waiters))
     {
         let Some(task) = mind.tasks.now.as_mut() else {
             return members.to_vec();
@@ -142,33 +161,30 @@ fn needed_beyond(
     mind: &mut PartyMind,
     members: &[Entity],
     goers: &[Entity],
-    waiters: &[Entity],
-    waiters_know: &Knowledge,
+    from_waiters: &FromTheWaiters,
 ) -> bool {
     if mind.homeward.is_some() {
         return false;
     }
     let fallen = super::fallen::fallen_with_gear(world, mind, members, false);
     if fallen.iter().any(|&(e, _)| {
-        apart(world, e, waiters, waiters_know)
-            && !mind.fallen_memory.looted.contains(&name(world, e))
+        from_waiters.apart(world, e) && !mind.fallen_memory.looted.contains(&name(world, e))
     }) {
         return true;
     }
-    let (Some(from), Some(waiting)) = (
+    let (Some(from), Some((_, theirs))) = (
         goers.first().and_then(|&g| square(world, g)),
-        waiters.first().and_then(|&w| square(world, w)),
+        from_waiters.walks.first(),
     ) else {
         return false;
     };
     let sight = KnownLevel::look(world, mind, goers);
     let distances = sight.knowledge().distances(from);
     let plans = super::plan::weigh(world, mind, goers, &sight, &distances, from);
-    let theirs = waiters_know.distances(waiting);
     plans.first().is_some_and(|best| {
         best.walk
             .iter()
-            .any(|&p| theirs.cost(waiters_know.grid, p).is_none())
+            .any(|&p| theirs.cost(from_waiters.know.grid, p).is_none())
     })
 }
 
