@@ -45,11 +45,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "deal_with_door",
         137,
     ),
-    (
-        "crates/minds/src/policy/party/fallen.rs",
-        "carry_the_downed",
-        130,
-    ),
     ("crates/minds/src/policy/party/gaps.rs", "cross_one", 139),
     ("crates/minds/src/policy/party/way.rs", "on_the_way", 102),
     (

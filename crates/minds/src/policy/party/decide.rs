@@ -9,13 +9,15 @@ use delve_ground::grid::terrain::Terrain;
 use delve_ground::time::Clock;
 use delve_rules::creature::{Below, Resting};
 use delve_rules::rules::acting::Hold;
+use delve_rules::rules::carrying::Holding;
 use delve_rules::rules::caving::climbing::Climbing;
 use delve_rules::rules::task::Task;
 
 use bevy::prelude::*;
 
+use super::bearing::carry_the_downed;
 use super::doors::spike_behind;
-use super::fallen::{carry_the_downed, fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
+use super::fallen::{fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
 use super::fighting::{foe_at_hand, in_a_fight};
 use super::gaps::{party_jumps_at, rejoin_across};
 use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
@@ -391,6 +393,10 @@ fn leader_up_front(t: &mut ThisRound<'_>) -> Option<Decision> {
 /// way it was going lies ahead, the push is the likelier, and a failed push would still leave
 /// a wiggle that can work (or there is none to keep); else it wiggles back, as often as it
 /// takes. One with no chance either way is stuck for good: no order is given for it.
+/// Odds of escape a stuck bearer deems past hope (a natural 20 alone, or worse): it puts down
+/// the one it carries.
+const HOPELESS_ESCAPE: f32 = 0.1;
+
 fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
     let world = &*t.world;
     // (One held by more than the squeeze — drowning in it — can make no escape now.)
@@ -409,10 +415,26 @@ fn get_unstuck(t: &mut ThisRound<'_>) -> Option<Decision> {
     let pushes = world.get::<StuckIn>(stuck).map_or(0, |s| s.failed_pushes);
     let odds = |way: Escape, pushes: u32| escape_odds(world, stuck, way, pushes);
     let (push, wiggle) = (odds(Escape::Forward, pushes), odds(Escape::Back, pushes));
+    // A bearer stuck past hope with the one it carries puts it down first: its load is off its
+    // throws (the one put down is left, `bearing::put_down_before_the_squeeze`).
+    if push.max(wiggle) < HOPELESS_ESCAPE
+        && world.get::<Holding>(stuck).is_some()
+        && let Some(decision) = super::bearing::put_down(t.world, t.mind, stuck)
+    {
+        return Some(decision);
+    }
+    let world = &*t.world;
+    let odds = |way: Escape, pushes: u32| escape_odds(world, stuck, way, pushes);
     if push == 0.0 && wiggle == 0.0 {
         return None;
     }
-    let forward = t.mind.homeward.is_none()
+    // Bound home, forward only where it leads home (stuck on the walk home, not on the way in).
+    let toward_home = world.get::<StuckIn>(stuck).is_some_and(|s| {
+        let home = t.mind.way_in;
+        let off = |p: Option<&GridPos>| p.map_or(u32::MAX, |p| p.chebyshev(home));
+        off(s.ahead.last()) < off(s.behind.last())
+    });
+    let forward = (t.mind.homeward.is_none() || toward_home)
         && push > wiggle
         && (wiggle == 0.0 || odds(Escape::Back, pushes + 1) > 0.0);
     // The way out as the squeeze offers it.
@@ -576,15 +598,22 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let walk = stranded.distances(here).walk_to(&sight.grid, target)?;
     // A body is not carried through a squeeze its bearer, so laden, would likely stick in for
     // good (Dungeon Delves › Squeezing: the throw by encumbrance): it is put down and left.
+    let squeezes = squeezes_on(&sight.grid, &walk);
     if stranded.squeezes
-        && walk
-            .iter()
-            .any(|&p| sight.grid.terrain(p) == Some(Terrain::Squeeze))
-        && let Some(decision) = super::fallen::put_down_before_the_squeeze(world, mind, members)
+        && squeezes > 0
+        && let Some(decision) =
+            super::bearing::put_down_before_the_squeeze(world, mind, members, squeezes)
     {
         return Some(decision);
     }
     on_the_way(world, mind, members, &stranded, &walk, target, intent)
+}
+
+/// The squares of squeeze on a walk.
+fn squeezes_on(grid: &delve_ground::grid::DungeonGrid, walk: &[GridPos]) -> usize {
+    walk.iter()
+        .filter(|&&p| grid.terrain(p) == Some(Terrain::Squeeze))
+        .count()
 }
 
 /// Busy: walking, closing up, climbing, resting, at work, or in a battle it knows of (not

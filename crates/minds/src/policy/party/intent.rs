@@ -41,7 +41,7 @@ pub enum Intent {
     /// it, its sturdiest member at `front` (`ground`).
     HoldThePassage { front: GridPos },
     /// Seeking out a foe it would fight, beside where it last saw it (`to`): the gear it came
-    /// for may be on it (`quarry`).
+    /// for may be on it (`plan::update_quarry`).
     SeekOut { foe: String, to: GridPos },
     /// Walking back to the way in.
     GoHome { to: GridPos },

@@ -42,13 +42,13 @@
 //! turning back, what is on the way) and `doors` (doors and traps on the way); `fighting` has it
 //! fight together in a battle.
 
+mod bearing;
 mod decide;
 mod doors;
 mod fallen;
 mod light;
 mod odds;
 pub mod plan;
-mod quarry;
 mod rescue;
 mod resting;
 mod round;
@@ -212,7 +212,7 @@ pub struct PartyMind {
     dangers: Vec<(String, GridPos)>,
     /// The foes it has judged, by name.
     judged: Vec<String>,
-    /// The foes it would fight, where it last saw each (`quarry`).
+    /// The foes it would fight, where it last saw each (`plan::update_quarry`).
     quarry: Vec<(String, GridPos)>,
     /// The passage it holds against foes that outnumber it (`ground`).
     held: Option<Vec<GridPos>>,
@@ -359,7 +359,7 @@ fn party_minds(world: &mut World) {
         // on even in a battle (`odds`).
         let in_sight = odds::foes_in_sight(world, mind.faction, &members);
         odds::update_dangers(world, mind, &members, &in_sight);
-        quarry::update(world, mind, &members, &in_sight);
+        plan::update_quarry(world, mind, &members, &in_sight);
         let clear = odds::keeping_clear(world, mind, &members, &in_sight)
             || (fighting
                 && mind.homeward != Some(Homeward::Fleeing)
@@ -589,10 +589,23 @@ fn straggling(
     m: Entity,
 ) -> bool {
     on_hand(world, mind, m)
+        && !stuck_for_good(world, m)
         && square(world, m).is_some_and(|p| {
             p.chebyshev(leader_at) > with_the_party(members)
                 && delve_rules::rules::movement::hazards::way(world, m, p, leader_at).is_ok()
         })
+}
+
+/// Stuck in a squeeze with no chance to escape it either way (Dungeon Delves › Squeezing: a
+/// push forward and a wiggle back both past its throws): the party cannot wait for it.
+fn stuck_for_good(world: &World, m: Entity) -> bool {
+    use delve_rules::rules::caving::{escape_odds, events::Escape};
+    let Some(stuck) = world.get::<delve_rules::rules::movement::squeezes::StuckIn>(m) else {
+        return false;
+    };
+    let pushes = stuck.failed_pushes;
+    escape_odds(world, m, Escape::Forward, pushes) == 0.0
+        && escape_odds(world, m, Escape::Back, pushes) == 0.0
 }
 
 /// A member who is up, on the floor (not at the bottom of a hole) and not given up as stranded

@@ -69,7 +69,11 @@ pub(super) fn close_up(
     let mut taken = occupied_squares(world);
     let mut orders: Vec<Command> = Vec::new();
     for (m, p) in with_us {
-        if !far(p, 1) {
+        // (One stuck in a squeeze can only escape it: `decide::get_unstuck`.)
+        let stuck = world
+            .get::<delve_rules::creature::Conditions>(m)
+            .is_some_and(|c| c.has(delve_ground::level::schema::ConditionKind::Stuck));
+        if !far(p, 1) || stuck {
             continue;
         }
         let Some(path) = delve_rules::rules::movement::hazards::way(world, m, p, here).ok() else {
