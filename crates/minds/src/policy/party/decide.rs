@@ -548,29 +548,19 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
             return super::task::send_ahead(world, mind, members, &know, best);
         }
         match best.aim.clone() {
-            Aim::Search { at: end } | Aim::SearchWall { at: end } => {
-                if members
-                    .iter()
-                    .any(|&m| is_up(world, m) && square(world, m) == Some(end))
-                {
-                    return Some(search_here(world, mind, members, end));
+            Aim::Search { at } | Aim::SearchWall { at } => {
+                let wall = matches!(best.aim, Aim::SearchWall { .. });
+                match go_search(
+                    world,
+                    mind,
+                    members,
+                    (leader, here),
+                    (&know, from_here),
+                    (at, wall),
+                ) {
+                    Ok(decision) => return Some(decision),
+                    Err(bound) => bound,
                 }
-                // The best searcher goes first to the dead end (in a corridor no one passes
-                // the one on it).
-                let up: Vec<Entity> = members
-                    .iter()
-                    .copied()
-                    .filter(|&m| is_up(world, m))
-                    .collect();
-                if let Some(searcher) = best_searcher(world, &up)
-                    && searcher != leader
-                {
-                    return Some((
-                        Intent::Search { at: end },
-                        take_the_lead(world, &mind.party, members, searcher, end),
-                    ));
-                }
-                (end, Intent::Search { at: end })
             }
             aim => (aim.square(), aim.intent()),
         }
@@ -607,6 +597,49 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
         return Some(decision);
     }
     on_the_way(world, mind, members, &stranded, &walk, target, intent)
+}
+
+/// The party bound to search at `at` (a dead end, or a wall when `wall`): a wall it is near is
+/// searched by all at once, spread along it (`searching::search_along`); on the square, the
+/// search (`searching::search_here`); else the best searcher goes first (in a corridor no one
+/// passes the one on it), or the party walks there (`Err`: where, and why).
+fn go_search(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    (leader, here): (Entity, GridPos),
+    (know, from_here): (&Knowledge, &Distances),
+    (at, wall): (GridPos, bool),
+) -> Result<Decision, (GridPos, Intent)> {
+    if wall && here.chebyshev(at) <= super::with_the_party(members) {
+        return Ok(super::searching::search_along(
+            world,
+            mind,
+            members,
+            (know, from_here),
+            at,
+        ));
+    }
+    if members
+        .iter()
+        .any(|&m| is_up(world, m) && square(world, m) == Some(at))
+    {
+        return Ok(search_here(world, mind, members, at));
+    }
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    if let Some(searcher) = best_searcher(world, &up)
+        && searcher != leader
+    {
+        return Ok((
+            Intent::Search { at },
+            take_the_lead(world, &mind.party, members, searcher, at),
+        ));
+    }
+    Err((at, Intent::Search { at }))
 }
 
 /// The squares of squeeze on a walk.

@@ -290,7 +290,12 @@ fn aims(
         aims.push(Aim::Search { at });
     }
     if whole
-        && let Some(at) = super::searching::wall_to_search(mind, know, distances)
+        && let Some(at) = super::searching::wall_to_search(
+            mind,
+            know,
+            distances,
+            super::searching::found_in_a_turn(world, group),
+        )
         && time(at)
     {
         aims.push(Aim::SearchWall { at });

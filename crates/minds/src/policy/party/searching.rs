@@ -31,21 +31,78 @@ pub(super) fn dead_end_to_search(
         .map(|(p, _)| p)
 }
 
+/// How likely a passage that ends in blank stone hides a way on, before any search: a
+/// careful player holds that it was dug for a reason, three in four.
+pub(super) const DEAD_END_PRIOR: f32 = 0.75;
+
+/// How likely a wall with unexplained space behind it, toward the goal, hides a way on, before
+/// any search: one in ten.
+pub(super) const WALL_PRIOR: f32 = 0.1;
+
+/// The chance the party finds what is hidden beside a square in a turn of searching there:
+/// the best searcher's, who stands on it (Dungeon Delves › Searching: 18+, a thief its class
+/// value +4, methodically; within 5' of the searcher), at the chance the rules offer it where
+/// it stands. (Companions search too, but in a passage one square wide none but the one on the
+/// square has the wall within 5'.)
+pub(super) fn found_in_a_turn(world: &World, members: &[Entity]) -> f32 {
+    members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .map(|m| search_chance(world, m))
+        .fold(0.0, f32::max)
+}
+
+/// The chance of a member's methodical search where it stands, as the rules offer it (0 when
+/// it is offered none).
+fn search_chance(world: &World, m: Entity) -> f32 {
+    delve_rules::rules::areas::area_choices_next_round(
+        world,
+        m,
+        delve_rules::rules::search::searches_here,
+    )
+    .into_iter()
+    .find(|(_, c)| c.command.get::<Search>().is_some())
+    .map_or(0.0, |(_, c)| c.chance)
+}
+
+/// A turn's search made at `at` by one whose chance was `chance`: what is hidden within its
+/// reach was missed at `1 - chance` more ([`Exploring::missed`](super::way::Exploring)).
+fn searched_at(mind: &mut PartyMind, at: GridPos, chance: f32) {
+    *mind.exploring.searched.entry(at).or_insert(0) += 1;
+    *mind.exploring.missed.entry(at).or_insert(1.0) *= (1.0 - chance).clamp(0.0, 1.0);
+}
+
 /// The wall a careful party searches next once nothing else is left (Dungeon Delves ›
 /// Searching: a methodical search of a turn finds what is hidden within reach), when it knows
 /// where the goal lies (a place to reach, a room, a way out) and has no way there: a seen
 /// square of floor beside a wall that stands between it and the goal, with the unseen behind
 /// it two squares deep within the level — space enough for a room or a passage the party has
-/// not explained. Every such wall is searched, from squares two apart, as often as the policy
-/// searches a dead end before any is searched again (a policy that searches no dead end
-/// searches no wall), turn after turn while the light and the turn limit allow
-/// (`plan::time_for_a_search`); the wall nearest the goal comes first, then the nearest to walk
-/// to.
+/// not explained. It is weighed by the odds that something is hidden there and not yet found:
+/// [`DEAD_END_PRIOR`] at a dead end, [`WALL_PRIOR`] elsewhere, each turn searched within a
+/// step of it (`found`: [`found_in_a_turn`]) leaving that belief times the chance it was
+/// missed. The likeliest is searched next (among equals the nearest to walk to, so a long
+/// wall is swept from one end, then the nearest the goal); a square is given up once its belief falls below a plain wall's after the
+/// policy's count of searches (a policy that searches no dead end searches no wall), and
+/// searching goes on while the light and the turn limit allow (`plan::time_for_a_search`).
 pub(super) fn wall_to_search(
     mind: &PartyMind,
     know: &Knowledge,
     from_here: &Distances,
+    found: f32,
 ) -> Option<GridPos> {
+    walls_to_search(mind, know, from_here, found)
+        .first()
+        .copied()
+}
+
+/// Every square [`wall_to_search`] would search, the likeliest first.
+fn walls_to_search(
+    mind: &PartyMind,
+    know: &Knowledge,
+    from_here: &Distances,
+    found: f32,
+) -> Vec<GridPos> {
     let goal = match mind.goal {
         delve_ground::level::Goal::Reach(p)
         | delve_ground::level::Goal::Room(p)
@@ -54,20 +111,21 @@ pub(super) fn wall_to_search(
         {
             p
         }
-        _ => return None,
+        _ => return Vec::new(),
     };
     let to_goal = |q: GridPos| (q.x - goal.x).pow(2) + (q.y - goal.y).pow(2);
-    // The rounds of searches (each the policy's count) already made within a step of a square:
-    // every wall is searched once round before any is searched again.
-    let rounds_done = |p: GridPos| {
+    let missed = (1.0 - found).clamp(0.0, 1.0);
+    // The chance what is hidden at a square was missed by every search within a step of it (a
+    // search covers what lies within 5' of the searcher).
+    let missed_near = |p: GridPos| -> f32 {
         mind.exploring
-            .searched
+            .missed
             .iter()
             .filter(|&(&q, _)| q.chebyshev(p) <= 1)
-            .map(|(_, &n)| n / mind.policy.dead_end_searches)
-            .max()
-            .unwrap_or(0)
+            .map(|(_, &m)| m)
+            .product()
     };
+    let given_up = WALL_PRIOR * missed.powi(mind.policy.dead_end_searches as i32);
     let unexplained = |w: GridPos, d: (i32, i32)| {
         (1..=2).all(|k| {
             let q = GridPos::new(w.x + d.0 * k, w.y + d.1 * k);
@@ -89,10 +147,104 @@ pub(super) fn wall_to_search(
                 })
                 .map(|(w, _)| to_goal(w))
                 .min()?;
-            (!mind.exploring.exhausted.contains(&p)).then_some((rounds_done(p), behind, cost, p))
+            let prior = if know.dead_end(p) {
+                DEAD_END_PRIOR
+            } else {
+                WALL_PRIOR
+            };
+            let belief = prior * missed_near(p);
+            (belief >= given_up && !mind.exploring.exhausted.contains(&p)).then_some((
+                std::cmp::Reverse((belief * 1.0e6) as u32),
+                cost,
+                behind,
+                p,
+            ))
         })
-        .min()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
         .map(|(.., p)| p)
+        .collect()
+}
+
+/// A wall searched by the whole party at once (Dungeon Delves › Searching: each searches
+/// within 5' of where it stands): besides `first`, the likeliest squares of
+/// [`walls_to_search`] no two within a step of each other and all within the column's reach
+/// of `first`, one a member — the best searcher on `first`, the nearest free member on each
+/// other. Those not on theirs walk there; once all are, each searches (a turn), and every square
+/// is counted searched. (After three walks that bring them no nearer, the best searcher alone.)
+pub(super) fn search_along(
+    world: &World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    (know, from_here): (&Knowledge, &Distances),
+    first: GridPos,
+) -> (Intent, Vec<Command>) {
+    let intent = Intent::Search { at: first };
+    let up: Vec<Entity> = members
+        .iter()
+        .copied()
+        .filter(|&m| is_up(world, m))
+        .collect();
+    let reach = super::with_the_party(members);
+    let mut picks = vec![first];
+    for p in walls_to_search(mind, know, from_here, found_in_a_turn(world, members)) {
+        if picks.len() >= up.len() {
+            break;
+        }
+        if p.chebyshev(first) <= reach && picks.iter().all(|q| q.chebyshev(p) > 1) {
+            picks.push(p);
+        }
+    }
+    let mut free = up.clone();
+    let mut posts: Vec<(Entity, GridPos)> = Vec::new();
+    for (i, &p) in picks.iter().enumerate() {
+        let who = if i == 0 {
+            best_searcher(world, &free)
+        } else {
+            free.iter()
+                .copied()
+                .min_by_key(|&m| (square(world, m).map_or(u32::MAX, |q| q.chebyshev(p)), m))
+        };
+        let Some(who) = who else { break };
+        free.retain(|&m| m != who);
+        posts.push((who, p));
+    }
+    let away: Vec<(Entity, GridPos)> = posts
+        .iter()
+        .copied()
+        .filter(|&(m, p)| square(world, m) != Some(p))
+        .collect();
+    if !away.is_empty() && mind.exploring.spreading < 3 {
+        mind.exploring.spreading += 1;
+        let walks = away
+            .into_iter()
+            .map(|(m, p)| {
+                delve_rules::command::acts::Move {
+                    who: super::name(world, m),
+                    to: (p.x, p.y),
+                    pace: delve_rules::rules::movement::Pace::Exploration,
+                }
+                .into()
+            })
+            .collect();
+        return (intent, walks);
+    }
+    mind.exploring.spreading = 0;
+    let posted: Vec<(Entity, GridPos)> = posts
+        .into_iter()
+        .filter(|&(m, p)| square(world, m) == Some(p))
+        .collect();
+    if posted.is_empty() {
+        return search_here(world, mind, members, first);
+    }
+    let orders = posted
+        .iter()
+        .filter_map(|&(m, _)| offered(world, m, |a| a.get::<Search>().is_some()))
+        .collect();
+    for &(m, p) in &posted {
+        searched_at(mind, p, search_chance(world, m));
+    }
+    (intent, orders)
 }
 
 /// The member who searches best: proficient in Searching, then with a pole (twice the reach).
@@ -145,14 +297,14 @@ pub(super) fn search_here(
     }
     // The searcher's hasty search, where the rules offer it (proficient in Searching, not yet
     // searched here hastily), first when the policy says so; then everyone's methodical one.
-    let count = mind.exploring.searched.entry(here).or_insert(0);
+    let count = *mind.exploring.searched.entry(here).or_insert(0);
     if mind.policy.hasty_search
-        && *count == 0
+        && count == 0
         && let Some(hasty) = offered(world, searcher, |a| a.get::<SearchHastily>().is_some())
     {
         return (intent, vec![hasty]);
     }
-    *count += 1;
+    searched_at(mind, here, search_chance(world, searcher));
     let orders = up
         .iter()
         .filter_map(|&m| offered(world, m, |a| a.get::<Search>().is_some()))

@@ -770,6 +770,11 @@ pub(super) struct Exploring {
     pub(super) prods: Vec<GridPos>,
     /// Where its last walk was bound.
     pub(super) heading_for: Option<GridPos>,
+    /// Where searches were made, and the chance all of them there missed what lies within
+    /// their reach (the searchers' chances as the rules offered them).
+    pub(super) missed: BTreeMap<GridPos, f32>,
+    /// Walks given to spread the party along a wall to search it (`searching::search_along`).
+    pub(super) spreading: u32,
     /// Squares a member has stood on (kept with `pole_ahead`).
     pub(super) trodden: std::collections::BTreeSet<GridPos>,
     /// Where it makes for when it turns for home, once it has (`home`).

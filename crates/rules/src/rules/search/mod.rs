@@ -76,7 +76,7 @@ fn searching_target(profs: &Proficiencies, methodical: bool) -> Option<(i32, Vec
 /// [`hasty_search_of`]).
 /// The chances count the searcher's situation (`situation`: [`searching_situation`]), not how
 /// well the features it might find are hidden or lit.
-fn searches_here(world: &World, who: Entity) -> Vec<(Concern, crate::act::Choice)> {
+pub fn searches_here(world: &World, who: Entity) -> Vec<(Concern, crate::act::Choice)> {
     let (Some(here), Some(thrower)) = (
         world.get::<Position>(who).map(|p| p.0),
         Thrower::of(world, who),
