@@ -483,3 +483,45 @@ fn a_party_that_gives_up_says_which_door_stopped_it() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Dungeon Delves › Traps: a trap in plain sight across the only passage is prodded with the
+/// pole before anyone steps on it — and the pole's bearer prods it from its own side, never
+/// walking over it to a square beyond (the fighter leads, the bearer follows; seeds 1–4).
+#[test]
+fn a_trap_in_plain_sight_is_prodded_from_its_own_side() {
+    use delve_rules::rules::traps::TrapEvent;
+    const POLER: &str = r#"(name: "Sera", faction: "party", at: (1, 2), level: 3, class: "fighter",
+        str: 12, hp: 12, ac: 14, speed_feet: 120, saves: { Paralysis: 14 }, gear: [TenFootPole])"#;
+    let trap = GridPos::new(7, 2);
+    for seed in 1..=4 {
+        let mut delve = Scenario::new(&[
+            "XXXXXXXXXXXXXX",
+            "X...XXXXXXX..X",
+            "X............X",
+            "X...XXXXXXX..X",
+            "XXXXXXXXXXXXXX",
+        ])
+        .seed(seed)
+        .field("goal: Reach((12, 2))")
+        .field(
+            r#"traps: [(at: (7, 2), kind: Custom(name: "swinging blade", damage: "2d6", attack: (bonus: 5)), trigger: Step, hidden: false)]"#,
+        )
+        .light("(at: (2, 2), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .light("(at: (11, 2), kind: Custom(bright_feet: 80, dim_feet: 80), lit: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc", "Sera"])"#)
+        .creature(FIGHTER)
+        .creature(POLER)
+        .build();
+        hand_over(&mut delve, PartyPolicy::default());
+        run_until(&mut delve, 300, |d| d.at("Brannoc").x >= 10);
+        let first = delve.events::<TrapEvent>().into_iter().find(|e| {
+            matches!(e, TrapEvent::TrapChance { at, .. } | TrapEvent::Touched { at, .. }
+                if *at == trap)
+        });
+        assert!(
+            matches!(first, Some(TrapEvent::Touched { ref who, with_pole: true, .. }) if who == "Sera"),
+            "seed {seed}: the first to meet the blade is Sera's pole, not a foot: {first:?}\n{}",
+            delve.log().to_text()
+        );
+    }
+}

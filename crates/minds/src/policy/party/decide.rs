@@ -642,10 +642,12 @@ fn go_search(
     Err((at, Intent::Search { at }))
 }
 
-/// The squares of squeeze on a walk.
+/// The Squeezing throws a walk takes: one for each step into or out of a square of squeeze
+/// (Dungeon Delves › Squeezing: a throw each round to pass on).
 fn squeezes_on(grid: &delve_ground::grid::DungeonGrid, walk: &[GridPos]) -> usize {
-    walk.iter()
-        .filter(|&&p| grid.terrain(p) == Some(Terrain::Squeeze))
+    let squeeze = |p: &GridPos| grid.terrain(*p) == Some(Terrain::Squeeze);
+    walk.windows(2)
+        .filter(|w| squeeze(&w[0]) || squeeze(&w[1]))
         .count()
 }
 

@@ -620,7 +620,7 @@ pub(super) fn may_prod(
 
 /// One prod of the trap at `p` by a pole's bearer 10' from it (not beside it: the pole, not a
 /// hand, must meet a step trap); else the nearest bearer steps to the nearest free square the
-/// party knows that far from it.
+/// party knows that far from it on its own side (a walk there does not cross the trap).
 pub(super) fn prod(
     world: &mut World,
     mind: &mut PartyMind,
@@ -658,8 +658,11 @@ pub(super) fn prod(
         .iter()
         .filter_map(|&(m, at)| {
             let d = know.distances(at);
+            // (On its own side of the trap: a walk there that crosses it is the step the prod
+            // is to spare.)
             d.reachable(know.grid)
                 .filter(|&(q, _)| within_a_pole(q) && know.open(q) && !taken.contains(&q))
+                .filter(|&(q, _)| d.walk_to(know.grid, q).is_some_and(|w| !w.contains(&p)))
                 .min_by_key(|&(q, c)| (c, q))
                 .map(|(q, c)| (c, m, q))
         })
