@@ -211,8 +211,8 @@ fn bears_half(world: &World, m: Entity, stone: f32) -> bool {
 /// lost for certain: a careful party carries on below one in two.)
 const LADEN_STUCK_FOR_GOOD: f32 = 0.5;
 
-/// Bound home with `squeezes` Squeezing throws ahead: a bearer whose chance of sticking for
-/// good at one of them, laden as it is (Dungeon Delves › Squeezing), is over
+/// Bound home through `squeezes` squeezes: a bearer whose chance of sticking in one of them for
+/// good, laden as it is (Dungeon Delves › Squeezing), is over
 /// [`LADEN_STUCK_FOR_GOOD`] puts down the one it carries, who is left
 /// ([`FallenMemory::left_for_good`](super::fallen::FallenMemory)).
 pub(super) fn put_down_before_the_squeeze(

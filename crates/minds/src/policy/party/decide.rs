@@ -642,12 +642,11 @@ fn go_search(
     Err((at, Intent::Search { at }))
 }
 
-/// The Squeezing throws a walk takes: one for each step into or out of a square of squeeze
-/// (Dungeon Delves › Squeezing: a throw each round to pass on).
+/// The squeezes on a walk: its squares of squeeze (`rules::caving::stuck_for_good_chance` is
+/// the chance of one squeeze, in and out).
 fn squeezes_on(grid: &delve_ground::grid::DungeonGrid, walk: &[GridPos]) -> usize {
-    let squeeze = |p: &GridPos| grid.terrain(*p) == Some(Terrain::Squeeze);
-    walk.windows(2)
-        .filter(|w| squeeze(&w[0]) || squeeze(&w[1]))
+    walk.iter()
+        .filter(|&&p| grid.terrain(p) == Some(Terrain::Squeeze))
         .count()
 }
 
