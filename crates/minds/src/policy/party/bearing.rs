@@ -67,12 +67,7 @@ pub(super) fn carry_the_downed(
         && bearer_at.within_a_step(at)
         && !second_at.within_a_step(at)
     {
-        if !super::fighting::in_a_fight(world, members) {
-            mind.fallen_memory.carry_walks += 1;
-        }
-        if mind.fallen_memory.carry_walks > 6 {
-            mind.fallen_memory.carry_walks = 0;
-            mind.fallen_memory.left_for_good.push(who);
+        if given_up_after(world, mind, members, &who, 6) {
             return None;
         }
         let Some(p) = square_beside_the_downed(world, second, second_at, at) else {
@@ -114,12 +109,7 @@ pub(super) fn carry_the_downed(
     }
     // Near: the bearer takes the lead up to it, the rest behind (four tries; a fight that
     // holds them up counts none).
-    if !super::fighting::in_a_fight(world, members) {
-        mind.fallen_memory.carry_walks += 1;
-    }
-    if mind.fallen_memory.carry_walks > 4 {
-        mind.fallen_memory.carry_walks = 0;
-        mind.fallen_memory.left_for_good.push(who);
+    if given_up_after(world, mind, members, &who, 4) {
         return None;
     }
     let party = mind.party.clone();
@@ -146,6 +136,26 @@ fn square_beside_the_downed(
         })
         .min()
         .map(|(_, p)| p)
+}
+
+/// One more walk to bring a bearer beside the downed `who` (a fight that holds the party up
+/// counts none): past `most`, it is left ([`FallenMemory::left_for_good`](super::fallen::FallenMemory)).
+fn given_up_after(
+    world: &mut World,
+    mind: &mut PartyMind,
+    members: &[Entity],
+    who: &str,
+    most: u32,
+) -> bool {
+    if !super::fighting::in_a_fight(world, members) {
+        mind.fallen_memory.carry_walks += 1;
+    }
+    if mind.fallen_memory.carry_walks <= most {
+        return false;
+    }
+    mind.fallen_memory.carry_walks = 0;
+    mind.fallen_memory.left_for_good.push(who.to_string());
+    true
 }
 
 /// A bearer and where it stands.
