@@ -7,10 +7,13 @@
 //! members who would carry it out ([`odds_of_the_walk`]): the Swimming throw each round afloat,
 //! the Climbing throws down a shaft and out, the jump, the traverse, the chance of sticking in a
 //! squeeze for good (Dungeon Delves › Swimming and Drowning, › Climbing, › Jumping and Leaping,
-//! › Squeezing). A plan's score is what it gains ([`Aim::value`]) times the chance all its goers
-//! come there and back, less the chance of losing one of them ([`MISHAP`]) and the way's length; a part
-//! of the party going alone gains a share of it ([`APART`]), for the strength the rest keep
-//! from it. The best is taken; a part sent ahead decides alone until it is back (`task`).
+//! › Squeezing). A plan's score is what it gains ([`gain`]: the goal, or new ground by the
+//! chance it leads to the goal, or a search by the chance it finds a way there) times the
+//! chance all its goers come there and back, less the chance of losing one of them
+//! ([`MISHAP`]) and the rounds it takes, each worth its share of the goal over the rounds left
+//! ([`worth_of_a_round`]); a part of the party going alone gains a share of it ([`APART`]), for
+//! the strength the rest keep from it. The best is taken; a part sent ahead decides alone until
+//! it is back (`task`).
 
 use super::gaps::{Over, chance, gap_feet, party_jumps, party_squeezes, party_traverses};
 use super::round::KnownLevel;
@@ -51,19 +54,6 @@ pub enum Aim {
 }
 
 impl Aim {
-    /// What reaching it gains, in the planner's units: the goal above all; an edge (what lies
-    /// beyond may be the goal or a way to it) above a foe that may carry it; a search, which
-    /// finds a secret door only now and then, least.
-    pub fn value(&self) -> f32 {
-        match self {
-            Aim::Goal { .. } => 1000.0,
-            Aim::Explore { .. } => 300.0,
-            Aim::SeekOut { .. } | Aim::TakeFrom { .. } => 200.0,
-            Aim::Search { .. } => 60.0,
-            Aim::SearchWall { .. } => 50.0,
-        }
-    }
-
     pub fn square(&self) -> GridPos {
         match self {
             Aim::Goal { to }
@@ -95,8 +85,62 @@ pub const APART: f32 = 0.25;
 /// What a mishap on the way costs (a member drowning, falling, stuck for good), against the
 /// gains of [`Aim::value`]: more than any edge is worth.
 pub const MISHAP: f32 = 1500.0;
-/// What a square of the way costs (half squares, as `knowledge::Distances` counts them).
-pub const PER_HALF_SQUARE: f32 = 0.02;
+/// What reaching the goal gains, in the planner's units.
+pub const GOAL: f32 = 1000.0;
+/// What new ground gains where the party does not know where its goal lies (it explores all,
+/// or seeks what it came for wherever it is).
+pub const NEW_GROUND: f32 = 300.0;
+/// What a foe that may carry the gear the party came for, or a fallen creature with gear on
+/// it, gains.
+pub const GEAR: f32 = 200.0;
+/// How near the goal new ground must lie to lead there one time in two, in squares: a room's
+/// width. New ground `d` squares from the goal leads there `NEAR / (NEAR + d)` of the time.
+pub const NEAR: f32 = 5.0;
+
+/// What reaching `aim` gains, by the chance it brings the party to its goal, as a careful
+/// player who knows where the goal lies judges it: the goal itself, [`GOAL`]; an edge of what
+/// it has seen, the chance the ground beyond leads to the goal ([`NEAR`]); a search, the chance
+/// a way on is hidden there and not yet found (`searching::hidden_here`) times the chance a
+/// turn's search finds it (`found`) times what the ground beyond gains; a foe or a fallen
+/// creature that may carry the gear it came for, [`GEAR`].
+fn gain(mind: &PartyMind, know: &Knowledge, aim: &Aim, found: f32) -> f32 {
+    let beyond = |p: GridPos| match mind.goal {
+        Goal::Reach(g) | Goal::Room(g) | Goal::Exit(g) => {
+            let d = (((p.x - g.x).pow(2) + (p.y - g.y).pow(2)) as f32).sqrt();
+            GOAL * NEAR / (NEAR + d)
+        }
+        Goal::ExploreAll | Goal::Recover(_) => NEW_GROUND,
+    };
+    match aim {
+        Aim::Goal { .. } => GOAL,
+        Aim::Explore { to } => beyond(*to),
+        Aim::SeekOut { .. } | Aim::TakeFrom { .. } => GEAR,
+        Aim::Search { at } | Aim::SearchWall { at } => {
+            super::searching::hidden_here(mind, know, *at) * found * beyond(*at)
+        }
+    }
+}
+
+/// What a round costs, in the planner's units: the goal's worth over the rounds left before
+/// the policy's turn limit or the light runs out, less the walk home (at least a turn's
+/// worth), so time counts for more as it runs short.
+fn worth_of_a_round(
+    world: &World,
+    mind: &PartyMind,
+    (group, light_left): (&[Entity], Option<u64>),
+    know: &Knowledge,
+    distances: &Distances,
+) -> f32 {
+    use delve_ground::time::{Clock, ROUNDS_PER_TURN};
+    let now = world.resource::<Clock>().rounds;
+    let home = super::way::rounds_home(world, mind, group, know, distances).unwrap_or(0);
+    let to_limit = (mind.policy.turn_limit * ROUNDS_PER_TURN).saturating_sub(now);
+    let left = light_left
+        .map_or(to_limit, |l| l.min(to_limit))
+        .saturating_sub(home)
+        .max(ROUNDS_PER_TURN);
+    GOAL / left as f32
+}
 
 /// A plan weighed: its aim, who goes, by what walk, and its odds.
 #[derive(Clone, Debug)]
@@ -109,6 +153,8 @@ pub(super) struct Plan {
     /// The chance one of them is lost on the way, there and back.
     pub lost: f32,
     pub score: f32,
+    /// Its gain outweighs the chance of losing one of its goers.
+    pub worth_the_risk: bool,
     /// Where the goers part from the rest: the first square of the walk the whole party has no
     /// way to (none for the whole party).
     pub past: Option<GridPos>,
@@ -354,6 +400,8 @@ pub(super) fn weigh(
         .copied()
         .filter(|&m| is_up(world, m) && world.get::<Below>(m).is_none())
         .collect();
+    let found = super::searching::found_in_a_turn(world, members);
+    let per_round = worth_of_a_round(world, mind, (members, light_left), &know, from_here);
     let mut plans: Vec<Plan> = aims(
         world,
         mind,
@@ -363,7 +411,10 @@ pub(super) fn weigh(
         (here, true),
     )
     .into_iter()
-    .map(|(aim, walk, cost)| plan(world, &up, &know, aim, walk, cost, None))
+    .map(|(aim, walk, cost)| {
+        let gain = gain(mind, &know, &aim, found);
+        plan(world, (&up, &know), (aim, gain), (walk, cost), (per_round, None))
+    })
     .collect();
     // (Parts only from the whole party, not from a part already sent.)
     let whole = Crossing::of_sight(sight);
@@ -399,14 +450,21 @@ pub(super) fn weigh(
             if mind.tasks.done(past) {
                 continue;
             }
-            plans.push(plan(world, &part, &know_part, aim, walk, cost, Some(past)));
+            let gain = gain(mind, &know_part, &aim, found);
+            plans.push(plan(
+                world,
+                (&part, &know_part),
+                (aim, gain),
+                (walk, cost),
+                (per_round, Some(past)),
+            ));
         }
     }
     // A part explores the unknown alone only where the whole party has nothing left to walk
     // to (searching aside).
     let whole_has_one = plans.iter().any(|p| {
         p.past.is_none()
-            && p.score >= 0.0
+            && p.worth_the_risk
             && !matches!(p.aim, Aim::Search { .. } | Aim::SearchWall { .. })
     });
     plans.retain(|p| !(whole_has_one && p.past.is_some() && matches!(p.aim, Aim::Explore { .. })));
@@ -414,35 +472,44 @@ pub(super) fn weigh(
 }
 
 /// The plans worth taking, best first: a careful party takes none whose gain is outweighed by
-/// the chance of losing one of its own (a score below nothing).
+/// the chance of losing one of its own (the time a plan takes ranks it, but does not rule it
+/// out: the turn limit and the light do, `way::homeward`).
 fn ranked(mut plans: Vec<Plan>) -> Vec<Plan> {
     // (Ties kept in the order listed: the whole party's first.)
     plans.sort_by(|a, b| b.score.total_cmp(&a.score));
-    plans.retain(|p| p.score >= 0.0);
+    plans.retain(|p| p.worth_the_risk);
     plans
 }
 
+/// A plan weighed: `gain` ([`gain`]) times the chance its goers come through there and back
+/// (a share of it for a part going alone), less [`MISHAP`] times the chance one is lost, less
+/// the rounds of the walk there and of the search at its end, each `per_round`.
 fn plan(
     world: &World,
-    goers: &[Entity],
-    know: &Knowledge,
-    aim: Aim,
-    walk: Vec<GridPos>,
-    cost: u32,
-    past: Option<GridPos>,
+    (goers, know): (&[Entity], &Knowledge),
+    (aim, gain): (Aim, f32),
+    (walk, cost): (Vec<GridPos>, u32),
+    (per_round, past): (f32, Option<GridPos>),
 ) -> Plan {
     let (through, lost) = odds_of_the_walk(world, goers, know, &walk);
     // (There and back.)
     let (chance, lost) = (through * through, 1.0 - (1.0 - lost) * (1.0 - lost));
     let share = if past.is_some() { APART } else { 1.0 };
-    let score = aim.value() * chance * share - MISHAP * lost - cost as f32 * PER_HALF_SQUARE;
+    let walking = super::way::rounds_to_walk(world, goers, cost, know.grid.scale_feet());
+    let searching = match aim {
+        Aim::Search { .. } | Aim::SearchWall { .. } => delve_ground::time::ROUNDS_PER_TURN,
+        _ => 0,
+    };
+    let rounds = walking.unwrap_or(0) + searching;
+    let risked = gain * chance * share - MISHAP * lost;
     Plan {
         aim,
         goers: goers.to_vec(),
         walk,
         chance,
         lost,
-        score,
+        score: risked - rounds as f32 * per_round,
+        worth_the_risk: risked >= 0.0,
         past,
     }
 }

@@ -73,6 +73,26 @@ fn searched_at(mind: &mut PartyMind, at: GridPos, chance: f32) {
     *mind.exploring.missed.entry(at).or_insert(1.0) *= (1.0 - chance).clamp(0.0, 1.0);
 }
 
+/// The chance a way on is hidden beside `p` and not yet found, as a careful player holds it:
+/// [`DEAD_END_PRIOR`] at a dead end, [`WALL_PRIOR`] at another wall, times the chance every
+/// turn searched within a step of it missed it (a search covers what lies within 5' of the
+/// searcher: [`searched_at`]).
+pub(super) fn hidden_here(mind: &PartyMind, know: &Knowledge, p: GridPos) -> f32 {
+    let prior = if know.dead_end(p) {
+        DEAD_END_PRIOR
+    } else {
+        WALL_PRIOR
+    };
+    let missed: f32 = mind
+        .exploring
+        .missed
+        .iter()
+        .filter(|&(&q, _)| q.chebyshev(p) <= 1)
+        .map(|(_, &m)| m)
+        .product();
+    prior * missed
+}
+
 /// The wall a careful party searches next once nothing else is left (Dungeon Delves ›
 /// Searching: a methodical search of a turn finds what is hidden within reach), when it knows
 /// where the goal lies (a place to reach, a room, a way out) and has no way there: a seen
@@ -115,16 +135,6 @@ fn walls_to_search(
     };
     let to_goal = |q: GridPos| (q.x - goal.x).pow(2) + (q.y - goal.y).pow(2);
     let missed = (1.0 - found).clamp(0.0, 1.0);
-    // The chance what is hidden at a square was missed by every search within a step of it (a
-    // search covers what lies within 5' of the searcher).
-    let missed_near = |p: GridPos| -> f32 {
-        mind.exploring
-            .missed
-            .iter()
-            .filter(|&(&q, _)| q.chebyshev(p) <= 1)
-            .map(|(_, &m)| m)
-            .product()
-    };
     let given_up = WALL_PRIOR * missed.powi(mind.policy.dead_end_searches as i32);
     let unexplained = |w: GridPos, d: (i32, i32)| {
         (1..=2).all(|k| {
@@ -147,12 +157,7 @@ fn walls_to_search(
                 })
                 .map(|(w, _)| to_goal(w))
                 .min()?;
-            let prior = if know.dead_end(p) {
-                DEAD_END_PRIOR
-            } else {
-                WALL_PRIOR
-            };
-            let belief = prior * missed_near(p);
+            let belief = hidden_here(mind, know, p);
             (belief >= given_up && !mind.exploring.exhausted.contains(&p)).then_some((
                 std::cmp::Reverse((belief * 1.0e6) as u32),
                 cost,
