@@ -669,3 +669,61 @@ fn the_fighting_behaviour_walks_no_one_across_a_known_hole() {
     assert_eq!(crossing, 0, "{}", delve.log().to_text());
     assert!(delve.at("Bo").x < 4 && delve.at("Rat").x > 4);
 }
+
+/// Dungeon Delves › Traps: a pole that sets off a pit under a companion walking ahead drops the
+/// companion in — and it stays at the bottom: its own steps, looked at after the pole's, do not
+/// find the pit open and stop it at the edge. (Bob walks onto the hidden pit as Ada, probing,
+/// stops a square behind; her pole goes on to his square.)
+#[test]
+fn a_companion_the_pole_drops_into_a_pit_stays_in_it() {
+    use delve_rules::creature::Below;
+    let mut app = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
+        .trap("(at: (4, 1), kind: Pit(depth_feet: 20))")
+        .faction(r#"(name: "party")"#)
+        .creature(
+            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
+                carries: [(kind: Torch, lit: true)], gear: [TenFootPole])"#,
+        )
+        .creature(
+            r#"(name: "Bob", faction: "party", at: (2, 1), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
+        )
+        .seed(3)
+        .build();
+    act(
+        &mut app,
+        Command::Probe(Probe {
+            who: "Ada".into(),
+            on: true,
+        }),
+    );
+    // Ada's pole, beyond where she stops, sets it off (a 1) under Bob, who has just stepped on.
+    app.script_dice(&[1]);
+    for (who, to) in [("Bob", (4, 1)), ("Ada", (3, 1))] {
+        give(
+            app.world_mut(),
+            Command::Move(Move {
+                who: who.into(),
+                to,
+                pace: Pace::Exploration,
+            }),
+        );
+    }
+    run_rounds(app.world_mut(), 4);
+    let chances: Vec<String> = app
+        .events::<TrapEvent>()
+        .into_iter()
+        .filter_map(|e| match e {
+            TrapEvent::TrapChance { who, sprung, .. } => Some(format!("{who} {sprung}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chances, vec!["Ada's 10' pole true"]);
+    assert!(hp(&app, "Bob") < 30, "Bob fell 20'");
+    assert_eq!(
+        app.at("Bob"),
+        GridPos::new(4, 1),
+        "at the bottom of the pit"
+    );
+    assert_eq!(app.at("Ada"), GridPos::new(3, 1));
+    assert_eq!(app.get::<Below>("Bob"), Some(&Below { depth_feet: 20 }));
+}

@@ -413,7 +413,13 @@ pub(super) fn weigh(
     .into_iter()
     .map(|(aim, walk, cost)| {
         let gain = gain(mind, &know, &aim, found);
-        plan(world, (&up, &know), (aim, gain), (walk, cost), (per_round, None))
+        plan(
+            world,
+            (&up, &know),
+            (aim, gain),
+            (walk, cost),
+            (per_round, None),
+        )
     })
     .collect();
     // (Parts only from the whole party, not from a part already sent.)

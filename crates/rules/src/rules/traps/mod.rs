@@ -317,7 +317,13 @@ fn step_on_traps(world: &mut World) {
         })
         .unwrap_or_default();
     walkers.sort_by_key(|(e, ..)| *e);
+    // Walkers a companion's pole dropped into a pit this round, before their own steps were
+    // looked at: they are at the bottom, and their steps end there.
+    let mut dropped: Vec<Entity> = Vec::new();
     for (who, steps, careful, faction) in walkers {
+        if dropped.contains(&who) {
+            continue;
+        }
         let probing = careful
             && world.get::<Probing>(who).is_some()
             && world
@@ -367,6 +373,7 @@ fn step_on_traps(world: &mut World) {
             if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
                 let victim = creature_on(world, at).filter(|&v| v != who);
                 if risk(world, trap, at, (&name, true), victim) {
+                    dropped.extend(victim);
                     if let Some(back) = steps.before(i) {
                         world
                             .entity_mut(who)
@@ -387,33 +394,35 @@ fn step_on_traps(world: &mut World) {
         // bearer": a bearer that stops with its pole out has probed the square 5' beyond, ahead
         // in the way it went (each square it entered was probed just before it stepped in).
         if probing && !stopped && world.get::<Walking>(who).is_none() {
-            probe_beyond(world, who, &steps, &name);
+            dropped.extend(probe_beyond(world, who, &steps, &name));
         }
     }
 }
 
 /// The square 5' beyond the last a bearer entered, ahead in its last step's direction: a hidden
-/// step or touch trap there is risked by its pole (on whoever stands there, or on no one).
-fn probe_beyond(world: &mut World, who: Entity, steps: &Footsteps, name: &str) {
+/// step or touch trap there is risked by its pole (on whoever stands there, or on no one). The
+/// one it went off on, if any.
+fn probe_beyond(world: &mut World, who: Entity, steps: &Footsteps, name: &str) -> Option<Entity> {
     let (Some(&last), Some(before)) = (
         steps.entered.last(),
         steps.before(steps.entered.len().saturating_sub(1)),
     ) else {
-        return;
+        return None;
     };
     let beyond = GridPos::new(2 * last.x - before.x, 2 * last.y - before.y);
     let faction = world.get::<Faction>(who).copied();
-    let Some((trap, t)) = trap_at(world, beyond) else {
-        return;
-    };
+    let (trap, t) = trap_at(world, beyond)?;
     if t.state == TrapState::Armed
         && !t.is_hole()
         && !t.known_to(faction)
         && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch)
     {
         let victim = creature_on(world, beyond);
-        risk(world, trap, beyond, (name, true), victim);
+        if risk(world, trap, beyond, (name, true), victim) {
+            return victim;
+        }
     }
+    None
 }
 
 /// Each round: every door opened this round risks every armed trap set to go off when it
