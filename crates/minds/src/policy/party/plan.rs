@@ -113,7 +113,7 @@ fn gain(mind: &PartyMind, know: &Knowledge, aim: &Aim, found: f32) -> f32 {
     };
     match aim {
         Aim::Goal { .. } => GOAL,
-        Aim::Explore { to } => beyond(*to),
+        Aim::Explore { .. } => NEW_GROUND,
         Aim::SeekOut { .. } | Aim::TakeFrom { .. } => GEAR,
         Aim::Search { at } | Aim::SearchWall { at } => {
             super::searching::hidden_here(mind, know, *at) * found * beyond(*at)
