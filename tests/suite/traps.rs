@@ -679,13 +679,13 @@ fn a_companion_the_pole_drops_into_a_pit_stays_in_it() {
     use delve_rules::creature::Below;
     let mut app = Scenario::new(&["XXXXXXXXXX", "X........X", "XXXXXXXXXX"])
         .trap("(at: (4, 1), kind: Pit(depth_feet: 20))")
-        .faction(r#"(name: "party")"#)
+        .faction(r#"(name: "party", marching_order: ["Bob", "Ada"])"#)
         .creature(
-            r#"(name: "Ada", faction: "party", at: (1, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
-                carries: [(kind: Torch, lit: true)], gear: [TenFootPole])"#,
+            r#"(name: "Bob", faction: "party", at: (3, 1), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
         )
         .creature(
-            r#"(name: "Bob", faction: "party", at: (2, 1), hp: 30, ac: 10, encumbrance_stone: 2.0)"#,
+            r#"(name: "Ada", faction: "party", at: (2, 1), hp: 30, ac: 10, encumbrance_stone: 2.0,
+                carries: [(kind: Torch, lit: true)], gear: [TenFootPole])"#,
         )
         .seed(3)
         .build();
@@ -698,16 +698,11 @@ fn a_companion_the_pole_drops_into_a_pit_stays_in_it() {
     );
     // Ada's pole, beyond where she stops, sets it off (a 1) under Bob, who has just stepped on.
     app.script_dice(&[1]);
-    for (who, to) in [("Bob", (4, 1)), ("Ada", (3, 1))] {
-        give(
-            app.world_mut(),
-            Command::Move(Move {
-                who: who.into(),
-                to,
-                pace: Pace::Exploration,
-            }),
-        );
-    }
+    app.give(delve_rules::command::acts::MoveParty {
+        party: "party".into(),
+        to: (4, 1),
+        pace: Pace::Exploration,
+    });
     run_rounds(app.world_mut(), 4);
     let chances: Vec<String> = app
         .events::<TrapEvent>()
