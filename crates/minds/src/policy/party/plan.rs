@@ -7,8 +7,8 @@
 //! members who would carry it out ([`odds_of_the_walk`]): the Swimming throw each round afloat,
 //! the Climbing throws down a shaft and out, the jump, the traverse, the chance of sticking in a
 //! squeeze for good (Dungeon Delves › Swimming and Drowning, › Climbing, › Jumping and Leaping,
-//! › Squeezing). A plan's score is what it gains ([`gain`]: the goal, or new ground by the
-//! chance it leads to the goal, or a search by the chance it finds a way there) times the
+//! › Squeezing). A plan's score is what it gains ([`gain`]: the goal, new ground, or a search
+//! by the chance it finds a way on and the way leads to the goal) times the
 //! chance all its goers come there and back, less the chance of losing one of them
 //! ([`MISHAP`]) and the rounds it takes, each worth its share of the goal over the rounds left
 //! ([`worth_of_a_round`]); a part of the party going alone gains a share of it ([`APART`]), for
@@ -87,22 +87,26 @@ pub const APART: f32 = 0.25;
 pub const MISHAP: f32 = 1500.0;
 /// What reaching the goal gains, in the planner's units.
 pub const GOAL: f32 = 1000.0;
-/// What new ground gains where the party does not know where its goal lies (it explores all,
-/// or seeks what it came for wherever it is).
+/// What an edge of what it has seen gains: the ground beyond, which may be the goal or a way
+/// to it. (Edges are weighed alike wherever they lie: a dark corner of a room near the goal
+/// is no likelier a way there than a passage far from it — measured: weighing edges by their
+/// nearness to the goal sent the crypt's party the long way round, 123 goals of 200 → 117.)
 pub const NEW_GROUND: f32 = 300.0;
 /// What a foe that may carry the gear the party came for, or a fallen creature with gear on
 /// it, gains.
 pub const GEAR: f32 = 200.0;
-/// How near the goal new ground must lie to lead there one time in two, in squares: a room's
-/// width. New ground `d` squares from the goal leads there `NEAR / (NEAR + d)` of the time.
+/// How near the goal a hidden way must lie to lead there one time in two, in squares: a
+/// room's width. A way found `d` squares from the goal leads there `NEAR / (NEAR + d)` of the
+/// time.
 pub const NEAR: f32 = 5.0;
 
-/// What reaching `aim` gains, by the chance it brings the party to its goal, as a careful
-/// player who knows where the goal lies judges it: the goal itself, [`GOAL`]; an edge of what
-/// it has seen, the chance the ground beyond leads to the goal ([`NEAR`]); a search, the chance
-/// a way on is hidden there and not yet found (`searching::hidden_here`) times the chance a
-/// turn's search finds it (`found`) times what the ground beyond gains; a foe or a fallen
-/// creature that may carry the gear it came for, [`GEAR`].
+/// What reaching `aim` gains, as a careful player who knows where the goal lies judges it: the
+/// goal itself, [`GOAL`]; an edge of what it has seen, [`NEW_GROUND`]; a turn's search, the
+/// chance a way on is hidden there and not yet found (`searching::hidden_here`) times the
+/// chance the search finds it (`found`: Dungeon Delves › Searching) times what a way found
+/// there gains — the goal by the chance it leads there ([`NEAR`]), or new ground where the
+/// party does not know where its goal lies; a foe or a fallen creature that may carry the gear
+/// it came for, [`GEAR`].
 fn gain(mind: &PartyMind, know: &Knowledge, aim: &Aim, found: f32) -> f32 {
     let beyond = |p: GridPos| match mind.goal {
         Goal::Reach(g) | Goal::Room(g) | Goal::Exit(g) => {
