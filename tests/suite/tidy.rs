@@ -74,7 +74,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         125,
     ),
     ("crates/rules/src/rules/sound/hearing.rs", "hear", 140),
-    ("crates/rules/src/rules/traps/mod.rs", "step_on_traps", 104),
     ("crates/rules/src/rules/traps/springing.rs", "spring", 128),
     ("src/import/export.rs", "to_uvtt", 108),
     ("src/import/tiled_map.rs", "read", 194),

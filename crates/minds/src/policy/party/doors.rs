@@ -85,7 +85,8 @@ impl Means {
 /// Memory of the doors left shut (RULINGS › Knowledge: what a faction has tried): each is
 /// remembered with what the party had when it left it; once it has gained something since — a
 /// key taken from the fallen, thieves' tools, a member back up — the door is no longer given up
-/// (its work starts afresh), and the planner weighs what lies beyond it again.
+/// (its work starts afresh, but for a lock it jammed), and the planner weighs what lies beyond
+/// it again.
 fn remember_what_was_missing(world: &World, mind: &mut PartyMind) {
     if mind.door_memory.shut_for_good.is_empty() && mind.door_memory.left_with.is_empty() {
         return;
@@ -104,7 +105,14 @@ fn remember_what_was_missing(world: &World, mind: &mut PartyMind) {
     for door in again {
         memory.left_with.remove(&door);
         memory.shut_for_good.retain(|&d| d != door);
-        memory.door_work.remove(&door);
+        // (A jammed lock stays jammed: Dungeon Delves › Doors, "the lock cannot thereafter be
+        // picked", and the party knows it.)
+        let jammed = memory.door_work.remove(&door).is_some_and(|w| w.jammed);
+        if jammed {
+            let w = memory.door_work.entry(door).or_default();
+            w.picked = true;
+            w.jammed = true;
+        }
     }
 }
 

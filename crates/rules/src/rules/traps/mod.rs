@@ -321,82 +321,84 @@ fn step_on_traps(world: &mut World) {
     // looked at: they are at the bottom, and their steps end there.
     let mut dropped: Vec<Entity> = Vec::new();
     for (who, steps, careful, faction) in walkers {
-        if dropped.contains(&who) {
+        if !dropped.contains(&who) {
+            dropped.extend(walk_over_traps(world, who, &steps, careful, faction));
+        }
+    }
+}
+
+/// One walker's steps of the round over the traps on them ([`step_on_traps`]); the companion
+/// its pole dropped into a pit, if any.
+fn walk_over_traps(
+    world: &mut World,
+    who: Entity,
+    steps: &Footsteps,
+    careful: bool,
+    faction: Option<Faction>,
+) -> Option<Entity> {
+    let probing = careful
+        && world.get::<Probing>(who).is_some()
+        && world
+            .get::<Equipment>(who)
+            .is_some_and(|g| g.has(&Gear::TenFootPole));
+    let name = crate::creature::name_of(world, who);
+    for (i, &at) in steps.entered.iter().enumerate() {
+        let Some((trap, t)) = trap_at(world, at) else {
+            continue;
+        };
+        // RULINGS › Pits and holes: walking onto an open pit is a fall.
+        if t.is_hole() {
+            if t.known_to(faction) {
+                stop_short(world, who, steps, i, HaltReason::Hole { at });
+            } else {
+                spring(world, trap, who);
+            }
+            return None;
+        }
+        if t.state != TrapState::Armed {
             continue;
         }
-        let probing = careful
-            && world.get::<Probing>(who).is_some()
-            && world
-                .get::<Equipment>(who)
-                .is_some_and(|g| g.has(&Gear::TenFootPole));
-        let name = crate::creature::name_of(world, who);
-        // Stopped on the way (fell in, set a trap off, stopped short): no pole beyond.
-        let mut stopped = false;
-        for (i, &at) in steps.entered.iter().enumerate() {
-            let Some((trap, t)) = trap_at(world, at) else {
-                continue;
-            };
-            // RULINGS › Pits and holes: walking onto an open pit is a fall.
-            if t.is_hole() {
-                if t.known_to(faction) {
-                    stop_short(world, who, &steps, i, HaltReason::Hole { at });
-                } else {
-                    spring(world, trap, who);
-                }
-                stopped = true;
-                break;
-            }
-            if t.state != TrapState::Armed {
-                continue;
-            }
-            // RULINGS › Knowledge, › Pits and holes: creatures step around the traps their
-            // faction knows where there is room (the way is planned so), and cross them at
-            // their trigger chance where there is not.
-            if t.known_to(faction) {
-                // Dungeon Delves › Searching: a thief's search while exploring "notices it
-                // before triggering it" — found this round, after the walk that reached it
-                // (searching comes after walking in the round), the walkers who know of it
-                // stop short of it rather than cross it at its chance.
-                if t.found_in_round == Some(world.resource::<Clock>().rounds) {
-                    stop_short(world, who, &steps, i, HaltReason::Noticed { at });
-                    stopped = true;
-                    break;
-                }
-                if t.trigger == TrapTriggerDef::Step
-                    && risk(world, trap, at, (&name, false), Some(who))
-                {
-                    stopped = true;
-                    break;
-                }
-                continue;
-            }
-            if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
-                let victim = creature_on(world, at).filter(|&v| v != who);
-                if risk(world, trap, at, (&name, true), victim) {
-                    dropped.extend(victim);
-                    if let Some(back) = steps.before(i) {
-                        world
-                            .entity_mut(who)
-                            .remove::<Walking>()
-                            .insert(Position(back));
-                    }
-                    stopped = true;
-                    break;
-                }
+        // RULINGS › Knowledge, › Pits and holes: creatures step around the traps their
+        // faction knows where there is room (the way is planned so), and cross them at
+        // their trigger chance where there is not.
+        if t.known_to(faction) {
+            // Dungeon Delves › Searching: a thief's search while exploring "notices it
+            // before triggering it" — found this round, after the walk that reached it
+            // (searching comes after walking in the round), the walkers who know of it
+            // stop short of it rather than cross it at its chance.
+            if t.found_in_round == Some(world.resource::<Clock>().rounds) {
+                stop_short(world, who, steps, i, HaltReason::Noticed { at });
+                return None;
             }
             if t.trigger == TrapTriggerDef::Step && risk(world, trap, at, (&name, false), Some(who))
             {
-                stopped = true;
-                break;
+                return None;
+            }
+            continue;
+        }
+        if probing && matches!(t.trigger, TrapTriggerDef::Step | TrapTriggerDef::Touch) {
+            let victim = creature_on(world, at).filter(|&v| v != who);
+            if risk(world, trap, at, (&name, true), victim) {
+                if let Some(back) = steps.before(i) {
+                    world
+                        .entity_mut(who)
+                        .remove::<Walking>()
+                        .insert(Position(back));
+                }
+                return victim;
             }
         }
-        // Dungeon Delves › Traps: "the pole is treated as an adventurer moving 5' ahead of its
-        // bearer": a bearer that stops with its pole out has probed the square 5' beyond, ahead
-        // in the way it went (each square it entered was probed just before it stepped in).
-        if probing && !stopped && world.get::<Walking>(who).is_none() {
-            dropped.extend(probe_beyond(world, who, &steps, &name));
+        if t.trigger == TrapTriggerDef::Step && risk(world, trap, at, (&name, false), Some(who)) {
+            return None;
         }
     }
+    // Dungeon Delves › Traps: "the pole is treated as an adventurer moving 5' ahead of its
+    // bearer": a bearer that stops with its pole out has probed the square 5' beyond, ahead
+    // in the way it went (each square it entered was probed just before it stepped in).
+    if probing && world.get::<Walking>(who).is_none() {
+        return probe_beyond(world, who, steps, &name);
+    }
+    None
 }
 
 /// The square 5' beyond the last a bearer entered, ahead in its last step's direction: a hidden
