@@ -319,10 +319,13 @@ pub(super) fn cross(
         .collect();
     let jumps = party_jumps(world, mind, members);
     let way_over = Over::of(world, take_off, landing, jumps);
-    if let Over::Shaft(shaft) = way_over
+    // One at the bottom of the chasm climbs out onto the landing — also where the others now
+    // jump it (one who could not jump, bearing a companion, climbed down it; those left on the
+    // near side jump).
+    if let Some(shaft) = chasm_between(world, take_off, landing)
         && !occupied_squares(world).contains(&landing)
     {
-        // One at the bottom of the shaft climbs out onto the landing.
+        let way_over = Over::Shaft(shaft);
         if let Some(&(m, _)) = members
             .iter()
             .filter_map(|&m| Some((m, square(world, m)?)))
