@@ -207,3 +207,33 @@ fn the_party_traverses_the_ledge_and_climbs_down_the_shaft() {
         at: GridPos::new(16, 1)
     }));
 }
+
+/// A hidden pit opens in a one-wide corridor under the mage, who lies dying at its bottom; he is
+/// hauled up, the goal met, and carried home. His bearer, too laden to jump the open pit, climbs
+/// down into it and out on the far side with him; the others jump it. The bearer climbs out
+/// though the others jump: no one is left at the bottom. (The situation `hidden_pit`, drawn with
+/// seed 1, delve seed 4: the bearer was left in the pit with the mage.)
+#[test]
+fn a_bearer_who_climbs_down_a_pit_the_others_jump_climbs_out() {
+    let drawn = delve::situations::generate("hidden_pit", 1).unwrap();
+    let level = delve_ground::level::load_level_str(&drawn.level, "hidden_pit-1.ron", None)
+        .unwrap()
+        .level;
+    let policy = PartyPolicy::default();
+    let cap = policy.turn_limit * delve_ground::time::ROUNDS_PER_TURN + 1;
+    let app = delve_play::sim::play_autonomous(&level, 4, &policy, &[], cap);
+    let log = app.world().resource::<delve_ground::log::EventLog>();
+    let carried = log
+        .of::<delve_rules::rules::carrying::CarryingEvent>()
+        .count();
+    assert!(carried > 0, "the mage is carried");
+    let (outcome, tally) = log
+        .of::<PolicyEvent>()
+        .find_map(|e| match e {
+            PolicyEvent::DelveEnded { outcome, tally, .. } => Some((*outcome, tally.clone())),
+            _ => None,
+        })
+        .expect("the delve ends");
+    assert_eq!(outcome, Outcome::GoalReached, "{}", log.to_text());
+    assert!(tally.left_behind.is_empty(), "{:?}", tally.left_behind);
+}
