@@ -763,3 +763,46 @@ fn a_solo_party_leaves_by_its_way_in_with_its_goal_met_or_not() {
     delve.run(1);
     assert_eq!(outcome(&delve), Some(Outcome::GaveUp));
 }
+
+/// Dungeon Delves › Rest: "more than 5 turns without stopping to rest, they become winded". A
+/// careful party does not begin a turn's methodical search four turns and two rounds after its
+/// last rest (the search would end past the fifth turn): it rests first, then searches, and no
+/// one is winded.
+#[test]
+fn rests_before_a_turns_search_that_would_wind_it() {
+    let mut delve = Scenario::new(&["XXXXXXXXX", "X......+X", "XXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (7, 1), secret: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc"])"#)
+        .creature(&FIGHTER.replace("at: (1, 1)", "at: (6, 1)"))
+        .build();
+    let brannoc = delve.entity("Brannoc");
+    delve
+        .world_mut()
+        .get_mut::<delve_rules::rules::rest::Fatigue>(brannoc)
+        .unwrap()
+        .rounds_without_rest = 42;
+    hand_over(&mut delve, PartyPolicy::default());
+    let search = Intent::Search {
+        at: GridPos::new(6, 1),
+    };
+    assert!(
+        run_until(&mut delve, 40, |d| intents(d).contains(&search)),
+        "{}",
+        delve.log().to_text()
+    );
+    let intents = intents(&delve);
+    let rest = intents.iter().position(|i| *i == Intent::Rest);
+    let first_search = intents.iter().position(|i| *i == search);
+    assert!(
+        rest.is_some() && rest < first_search,
+        "{intents:?}\n{}",
+        delve.log().to_text()
+    );
+    let winded = delve
+        .world()
+        .get::<delve_rules::creature::Conditions>(brannoc)
+        .unwrap()
+        .has(delve_ground::level::schema::ConditionKind::Winded);
+    assert!(!winded);
+}

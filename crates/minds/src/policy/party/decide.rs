@@ -250,6 +250,11 @@ pub(super) fn decide(
             );
             continue;
         }
+        // (A turn's work that would carry a member past five turns without rest waits for
+        // the rest: `resting::rest_before`.)
+        if !battle && let Some(rest) = super::resting::rest_before(&mut turn, &decision) {
+            return Some(("rest", rest));
+        }
         return Some((tactic.name, decision));
     }
     None
