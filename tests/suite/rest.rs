@@ -197,3 +197,52 @@ fn standing_still_is_rest() {
         .collect();
     assert_eq!(rested, vec![60]);
 }
+
+/// Dungeon Delves › Rest: "more than 5 turns without stopping to rest, they become winded". A
+/// careful party does not begin a turn's methodical search four turns and two rounds after its
+/// last rest (the search would end past the fifth turn): it rests first, then searches, and no
+/// one is winded.
+#[test]
+fn rests_before_a_turns_search_that_would_wind_it() {
+    let mut delve = delve_play::scenario::Scenario::new(&["XXXXXXXXX", "X......+X", "XXXXXXXXX"])
+        .legend("'+': Door")
+        .door("(at: (7, 1), secret: true)")
+        .faction(r#"(name: "party", marching_order: ["Brannoc"])"#)
+        .creature(&super::autonomy::FIGHTER.replace("at: (1, 1)", "at: (6, 1)"))
+        .build();
+    let brannoc = delve.entity("Brannoc");
+    delve
+        .world_mut()
+        .get_mut::<delve_rules::rules::rest::Fatigue>(brannoc)
+        .unwrap()
+        .rounds_without_rest = 42;
+    super::autonomy::hand_over(
+        &mut delve,
+        delve_ground::party_policy::PartyPolicy::default(),
+    );
+    let search = delve_minds::policy::party::Intent::Search {
+        at: delve_ground::grid::GridPos::new(6, 1),
+    };
+    assert!(
+        super::autonomy::run_until(&mut delve, 40, |d| super::autonomy::intents(d)
+            .contains(&search)),
+        "{}",
+        delve.log().to_text()
+    );
+    let intents = super::autonomy::intents(&delve);
+    let rest = intents
+        .iter()
+        .position(|i| *i == delve_minds::policy::party::Intent::Rest);
+    let first_search = intents.iter().position(|i| *i == search);
+    assert!(
+        rest.is_some() && rest < first_search,
+        "{intents:?}\n{}",
+        delve.log().to_text()
+    );
+    let winded = delve
+        .world()
+        .get::<delve_rules::creature::Conditions>(brannoc)
+        .unwrap()
+        .has(delve_ground::level::schema::ConditionKind::Winded);
+    assert!(!winded);
+}
