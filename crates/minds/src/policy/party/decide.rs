@@ -192,6 +192,10 @@ pub(super) fn decide(
         && !members
             .iter()
             .any(|&m| turn.world.get::<Retreating>(m).is_some());
+    // (A rest due within the turn may take the place of a turn's work: what deciding on the
+    // work wrote in the mind's memory of searches and doors is taken back then.)
+    let before_work = (!battle && super::resting::needs_rest(turn.world, members, ROUNDS_PER_TURN))
+        .then(|| (turn.mind.exploring.clone(), turn.mind.door_memory.clone()));
     for tactic in TACTICS {
         if battle && !tactic.in_battle {
             continue;
@@ -252,7 +256,10 @@ pub(super) fn decide(
         }
         // (A turn's work that would carry a member past five turns without rest waits for
         // the rest: `resting::rest_before`.)
-        if !battle && let Some(rest) = super::resting::rest_before(&mut turn, &decision) {
+        if let Some((exploring, doors)) = before_work
+            && let Some(rest) = super::resting::rest_before(&mut turn, &decision)
+        {
+            (turn.mind.exploring, turn.mind.door_memory) = (exploring, doors);
             return Some(("rest", rest));
         }
         return Some((tactic.name, decision));
