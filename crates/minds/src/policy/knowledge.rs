@@ -287,7 +287,8 @@ impl Knowledge<'_> {
     }
 
     /// Is this square a dead end: a floor square whose surroundings are all seen, with one way
-    /// on and walls on every other side?
+    /// on and walls on every other side (no door it knows beside it: one found and given up
+    /// leaves nothing to search for)?
     pub fn dead_end(&self, p: GridPos) -> bool {
         if self.grid.terrain(p) == Some(Terrain::Door) || !self.open(p) {
             return false;
@@ -307,6 +308,11 @@ impl Knowledge<'_> {
                 )
         }) {
             // The way goes on across the hole, down the chasm or along the ledge.
+            return false;
+        }
+        if around[..4].iter().any(|q| self.doors.contains_key(q)) {
+            // It ends at a door it knows (a secret one found, even one it has given up): there
+            // is nothing hidden left to search for there.
             return false;
         }
         let ways = around[..4]
