@@ -83,7 +83,7 @@ pub const EDGES: usize = 4;
 /// has no edge left to explore — and then before any dead end is searched.
 pub const APART: f32 = 0.25;
 /// What a mishap on the way costs (a member drowning, falling, stuck for good), against the
-/// gains of [`Aim::value`]: more than any edge is worth.
+/// gains of `gain`: more than any edge is worth.
 pub const MISHAP: f32 = 1500.0;
 /// What reaching the goal gains, in the planner's units.
 pub const GOAL: f32 = 1000.0;
