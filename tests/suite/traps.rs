@@ -351,13 +351,7 @@ pub(crate) const POLE: &str = ", gear: [TenFootPole]";
 #[test]
 fn a_probing_pole_sets_off_a_pit_ahead_of_its_bearer() {
     let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
-    act(
-        &mut app,
-        Command::Probe(Probe {
-            who: "Ada".into(),
-            on: true,
-        }),
-    );
+    ada_probes(&mut app);
     app.script_dice(&[1]);
     act(
         &mut app,
@@ -433,15 +427,20 @@ fn at_combat_speed_the_pole_is_not_used() {
     assert_eq!(chances, vec!["Ada".to_owned()]);
 }
 
-pub(crate) fn app_with_probe() -> Delve {
-    let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
+/// Ada starts probing ahead with her pole.
+fn ada_probes(app: &mut Delve) {
     act(
-        &mut app,
+        app,
         Command::Probe(Probe {
             who: "Ada".into(),
             on: true,
         }),
     );
+}
+
+pub(crate) fn app_with_probe() -> Delve {
+    let mut app = app(", kind: Pit(depth_feet: 20)", POLE, 1);
+    ada_probes(&mut app);
     app
 }
 
@@ -689,13 +688,7 @@ fn a_companion_the_pole_drops_into_a_pit_stays_in_it() {
         )
         .seed(3)
         .build();
-    act(
-        &mut app,
-        Command::Probe(Probe {
-            who: "Ada".into(),
-            on: true,
-        }),
-    );
+    ada_probes(&mut app);
     // Ada's pole, beyond where she stops, sets it off (a 1) under Bob, who has just stepped on.
     app.script_dice(&[1]);
     app.give(delve_rules::command::acts::MoveParty {
