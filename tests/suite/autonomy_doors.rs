@@ -525,3 +525,49 @@ fn a_trap_in_plain_sight_is_prodded_from_its_own_side() {
         );
     }
 }
+
+/// A stuck door left shut after its bashes is not given up for good: each bash is a fresh throw
+/// (Dungeon Delves › Doors), and with no better use of its time the planner weighs bashing it
+/// again by the chance the bashes open it (`plan::Aim::DoorAgain`). With one bash allowed a
+/// try, the gym's stuck door on the only way to the shrine is left shut and bashed again, and
+/// every delve reaches the goal.
+#[test]
+fn a_stuck_door_left_shut_is_bashed_again() {
+    let level =
+        delve_ground::level::load_level_file(std::path::Path::new("levels/gym/stuck_door.ron"))
+            .unwrap()
+            .level;
+    let policy = PartyPolicy {
+        bash_attempts: 1,
+        ..PartyPolicy::default()
+    };
+    let mut again = 0;
+    for seed in 1..=6 {
+        let app = delve_play::sim::play_autonomous(&level, seed, &policy, &[], 600);
+        let log = app.world().resource::<delve_ground::log::EventLog>();
+        let hows: Vec<DoorPlan> = log
+            .of::<PolicyEvent>()
+            .filter_map(|e| match e {
+                PolicyEvent::Decided {
+                    intent: Intent::Door { how, .. },
+                    ..
+                } => Some(*how),
+                _ => None,
+            })
+            .collect();
+        if let Some(i) = hows.iter().position(|h| *h == DoorPlan::LeaveShut) {
+            assert!(
+                hows[i..].contains(&DoorPlan::Bash),
+                "seed {seed}: left shut and never bashed again\n{}",
+                log.to_text()
+            );
+            again += 1;
+        }
+        let ended = log.of::<PolicyEvent>().find_map(|e| match e {
+            PolicyEvent::DelveEnded { outcome, .. } => Some(*outcome),
+            _ => None,
+        });
+        assert_eq!(ended, Some(Outcome::GoalReached), "seed {seed}");
+    }
+    assert!(again > 0, "no door was left shut in six delves");
+}

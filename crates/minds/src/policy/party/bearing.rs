@@ -92,9 +92,11 @@ pub(super) fn carry_the_downed(
         };
         return Some((intent, vec![carry]));
     }
-    // Far off: the party walks back to it as it walks anywhere (a walk that makes no progress
-    // is set aside by the table: `decide::SET_ASIDE`).
-    if t.here.chebyshev(at) > with_the_party(members) {
+    // Far off, or across a hole from its bearer (one hauled out onto the rim the party is not
+    // on): the party walks back to it as it walks anywhere, crossing as it crosses (a walk that
+    // makes no progress is set aside by the table: `decide::SET_ASIDE`).
+    let across = delve_rules::rules::movement::hazards::way(world, bearer, bearer_at, at).is_err();
+    if t.here.chebyshev(at) > with_the_party(members) || across {
         let (sight, from_here) = (t.sight.as_ref()?, t.from_here.as_ref()?);
         let know = sight.knowledge();
         let Some(walk) = from_here.walk_to(know.grid, at) else {

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use super::bearing::carry_the_downed;
 use super::doors::spike_behind;
 use super::fallen::{fetch_from_the_pit, out_of_the_pit, take_from_the_fallen};
-use super::fighting::{foe_at_hand, in_a_fight};
+use super::fighting::{fall_back, flee, in_a_fight, lead_the_flight, too_many_down, try_again};
 use super::gaps::{party_jumps_at, rejoin_across};
 use super::light::{has_light_burning, light_dying, light_to_kindle, take_a_light};
 use super::plan::{Aim, Plan};
@@ -135,6 +135,8 @@ pub(super) const TACTICS: &[Tactic] = &[
     })
     .in_battle(),
     Tactic::new("flee", Needs::KnownLevel, flee),
+    Tactic::new("fall back", Needs::KnownLevel, fall_back),
+    Tactic::new("try again", Needs::Party, try_again),
     Tactic::new("spike behind", Needs::KnownLevel, |t| {
         if t.mind.homeward != Some(Homeward::Fleeing) {
             return None;
@@ -490,39 +492,11 @@ fn relight(t: &mut ThisRound<'_>) -> Option<Decision> {
     Some((Intent::Relight { who: n }, orders))
 }
 
-/// Too many down while a foe is at hand: the party makes for the way in, running where it
-/// can. A beaten foe (none fighting, none in sight) is not fled.
-fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
-    if t.mind.homeward == Some(Homeward::Fleeing)
-        || !too_many_down(t.world, t.mind, t.members)
-        || !foe_at_hand(t.world, t.mind, t.members)
-    {
-        return None;
-    }
-    t.mind.homeward = Some(Homeward::Fleeing);
-    t.mind.exploring.heading_for = None;
-    for &m in t.members {
-        t.world.entity_mut(m).insert(Retreating);
-    }
-    // It sets off at once, whatever it was at (a search, a pick: a walk sets a task aside).
-    let orders = if t.prepare(Needs::Distances) {
-        where_next(t).map(|(_, orders)| orders).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    Some((
-        Intent::TurnBack {
-            why: Homeward::Fleeing,
-        },
-        orders,
-    ))
-}
-
 /// Where to, and why: home once turned back; else the best of the plans the planner weighs
 /// (`plan`: the goal it has seen, the nearest edge of what it has seen, a foe that may carry
 /// what it came for, a dead end not yet searched — the best searcher goes first — for the whole
 /// party or a part sent ahead); else nothing is left. Then what is on the way there.
-fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
+pub(super) fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
     let (world, mind, members, leader, here) =
         (&mut *t.world, &mut *t.mind, t.members, t.leader, t.here);
     // (A leader at the bottom of a hole leads no walk: the party gets it out first.)
@@ -542,6 +516,11 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
             None => super::way::home(mind, &know, from_here),
         };
         mind.exploring.home = Some(home);
+        // In flight the member nearest the way in leads, the others falling in behind it
+        // (the one who led the way in, at the front, would walk into them).
+        if let Some(orders) = lead_the_flight(world, mind, members, leader, (&know, home)) {
+            return Some((Intent::GoHome { to: home }, orders));
+        }
         (home, Intent::GoHome { to: home })
     } else {
         super::fallen::remember_the_fallen(world, mind, members);
@@ -573,6 +552,10 @@ fn where_next(t: &mut ThisRound<'_>) -> Option<Decision> {
                     Ok(decision) => return Some(decision),
                     Err(bound) => bound,
                 }
+            }
+            Aim::DoorAgain { at, to, .. } => {
+                super::doors::try_the_door_again(mind, at);
+                (to, Intent::Explore { to: at })
             }
             aim => (aim.square(), aim.intent()),
         }
@@ -688,15 +671,6 @@ pub(super) fn busy(world: &World, mind: &PartyMind, members: &[Entity]) -> bool 
                     || world.get::<Task>(m).is_some()
                     || world.get::<Resting>(m).is_some())
         })
-}
-
-/// Is the policy's share of the party down (the whole party's, while part of it is away on a
-/// task: `members` may be the goers alone)?
-pub(super) fn too_many_down(world: &World, mind: &PartyMind, members: &[Entity]) -> bool {
-    let party = party_members(world, &mind.party);
-    let all = if party.is_empty() { members } else { &party };
-    let down = all.iter().filter(|&&m| !is_up(world, m)).count();
-    down > 0 && down as f32 >= mind.policy.flee_when_down * all.len() as f32
 }
 
 /// The deciding itself: whether the party set out, the last decision and how often in a row decisions changed nothing, those set aside, and the distances last worked out from the leader's square.

@@ -54,31 +54,51 @@ pub(super) fn update_doors(world: &mut World, mind: &mut PartyMind, members: &[E
 }
 
 /// What the whole party had to open doors with: the gear its members who are up carry (keys,
-/// thieves' tools, spikes, a crowbar), and how many are up.
+/// thieves' tools, spikes, a crowbar), each kind with how much of it the party holds in all, and
+/// how many are up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Means {
-    gear: Vec<String>,
+    gear: BTreeMap<String, u32>,
     up: usize,
+}
+
+/// A piece of gear as a kind and an amount: a rope by its feet, spikes and flasks by count, every
+/// other thing (a key by its name) as one.
+fn kind_and_amount(g: &delve_ground::level::schema::Gear) -> (String, u32) {
+    use delve_ground::level::schema::Gear;
+    match g {
+        Gear::Rope(feet) => ("Rope".into(), *feet),
+        Gear::Spikes(n) => ("Spikes".into(), *n),
+        Gear::Oil(n) => ("Oil".into(), *n),
+        other => (format!("{other:?}"), 1),
+    }
 }
 
 impl Means {
     fn now(world: &World, mind: &PartyMind) -> Means {
         let party = super::party_members(world, &mind.party);
         let up: Vec<Entity> = party.into_iter().filter(|&m| is_up(world, m)).collect();
-        let mut gear: Vec<String> = up
+        let mut gear = BTreeMap::new();
+        for g in up
             .iter()
-            .filter_map(|&m| world.get::<delve_rules::creature::Equipment>(m))
-            .flat_map(|g| g.0.iter().map(|x| format!("{x:?}")))
-            .collect();
-        gear.sort();
-        gear.dedup();
+            .filter_map(|&m| world.get::<Equipment>(m))
+            .flat_map(|g| g.0.iter())
+        {
+            let (kind, amount) = kind_and_amount(g);
+            *gear.entry(kind).or_insert(0) += amount;
+        }
         Means { gear, up: up.len() }
     }
 
-    /// Has the party gained something since `then`: a thing it did not carry, or a member
-    /// back on its feet?
+    /// Has the party gained something since `then`: a thing it did not carry, more of a thing
+    /// (a longer rope, more spikes), or a member back on its feet? Using up what it carried — a
+    /// flask of oil burned, a spike driven — is no gain.
     fn gained_since(&self, then: &Means) -> bool {
-        self.up > then.up || self.gear.iter().any(|g| !then.gear.contains(g))
+        self.up > then.up
+            || self
+                .gear
+                .iter()
+                .any(|(kind, &n)| then.gear.get(kind).is_none_or(|&had| n > had))
     }
 }
 
@@ -113,6 +133,63 @@ fn remember_what_was_missing(world: &World, mind: &mut PartyMind) {
             w.picked = true;
             w.jammed = true;
         }
+    }
+}
+
+/// The stuck doors the party left shut after failed bashes that it may bash again, each from
+/// the square beside it nearest by its known ways (`plan::Aim::DoorAgain`), with the chance
+/// the policy's bashes open it: the best chance a member up is offered to bash it alone
+/// (Dungeon Delves › Doors: Dungeonbashing, as the rules offer it), `bash_attempts` times.
+pub(super) fn bash_again(
+    world: &World,
+    mind: &PartyMind,
+    members: &[Entity],
+    know: &Knowledge,
+    distances: &crate::policy::knowledge::Distances,
+) -> Vec<crate::policy::party::plan::Aim> {
+    let memory = &mind.door_memory;
+    memory
+        .shut_for_good
+        .iter()
+        .copied()
+        .filter(|d| {
+            memory
+                .door_work
+                .get(d)
+                .is_some_and(|w| w.bashes > 0 && !w.jammed)
+        })
+        .filter_map(|at| {
+            let chance = members
+                .iter()
+                .filter(|&&m| is_up(world, m))
+                .flat_map(|&m| delve_rules::rules::doors::choices_at_door(world, m, at))
+                .filter(|c| c.command.get::<Bash>().is_some())
+                .map(|c| c.chance)
+                .fold(0.0_f32, f32::max);
+            let opens = 1.0 - (1.0 - chance).powi(mind.policy.bash_attempts as i32);
+            let (_, to) = at
+                .neighbours()
+                .into_iter()
+                .filter_map(|p| Some((distances.cost(know.grid, p)?, p)))
+                .min()?;
+            (opens > 0.0).then_some(crate::policy::party::plan::Aim::DoorAgain {
+                at,
+                to,
+                opens: (opens * 100.0).round() as u32,
+            })
+        })
+        .collect()
+}
+
+/// The stuck door at `at` is tried again (`plan::Aim::DoorAgain`): no longer given up, its
+/// bashes counted afresh.
+pub(super) fn try_the_door_again(mind: &mut PartyMind, at: GridPos) {
+    let memory = &mut mind.door_memory;
+    memory.shut_for_good.retain(|&d| d != at);
+    memory.left_with.remove(&at);
+    if let Some(w) = memory.door_work.get_mut(&at) {
+        w.bashes = 0;
+        w.helper_called = false;
     }
 }
 
@@ -526,7 +603,10 @@ pub(super) fn carries_spikes(world: &World, m: Entity) -> bool {
         .is_some_and(|g| g.0.iter().any(|g| matches!(g, Gear::Spikes(n) if *n > 0)))
 }
 
-/// Fleeing: the rearmost member shuts and spikes an open door the party has passed.
+/// Fleeing: the rearmost member shuts and spikes (but for a party falling back to wait a foe
+/// out) an open door the party has passed — not one a
+/// foe it sees already stands beside, nor with a foe beside the spiker: the rounds at the door
+/// would only be blows taken.
 pub(super) fn spike_behind(
     world: &mut World,
     mind: &mut PartyMind,
@@ -538,6 +618,10 @@ pub(super) fn spike_behind(
         .copied()
         .find(|&m| is_up(world, m) && carries_spikes(world, m))?;
     let at = square(world, spiker)?;
+    let foes = super::fighting::foes_in_sight(world, mind.faction, members);
+    if foes.iter().any(|&(_, f)| f.is_adjacent(at)) {
+        return None;
+    }
     let occupied: Vec<GridPos> = {
         let mut q = world.query_filtered::<&Position, With<Creature>>();
         q.iter(world).map(|p| p.0).collect()
@@ -551,6 +635,7 @@ pub(super) fn spike_behind(
         if mind.door_memory.spiked_behind.contains(&door)
             || !at.within_a_step(door)
             || occupied.contains(&door)
+            || foes.iter().any(|&(_, f)| f.is_adjacent(door))
         {
             continue;
         }
@@ -563,7 +648,9 @@ pub(super) fn spike_behind(
             DoorState::Open => {
                 offered_at_door(world, spiker, door, |a| a.get::<CloseDoor>().is_some())
             }
-            DoorState::Closed if spikes == 0 => {
+            // (Falling back to wait a foe out, it shuts the door but does not spike it: the
+            // party means to come back through it, `fighting::waits_out`.)
+            DoorState::Closed if spikes == 0 && mind.falling_back.is_none() => {
                 offered_at_door(world, spiker, door, |a| a.get::<Spike>().is_some())
             }
             DoorState::Closed => None,
@@ -693,3 +780,7 @@ pub(super) fn prod(
 
 /// The prods of a known trap with a pole before it is left to the thief or crossed: a turn's.
 pub(super) const PRODS: usize = ROUNDS_PER_TURN as usize;
+
+#[cfg(test)]
+#[path = "doors_tests.rs"]
+mod tests;

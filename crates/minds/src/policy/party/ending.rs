@@ -46,6 +46,7 @@ pub(super) fn the_end(world: &mut World, mind: &PartyMind, members: &[Entity]) -
             .iter()
             .any(|&m| straggling(world, mind, members, here, m))
         && !awaits_carrying(world, mind, members, here)
+        && !super::fighting::waits_out(world, mind)
         && (here == mind.way_in
             || members
                 .iter()

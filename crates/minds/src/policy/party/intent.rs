@@ -9,7 +9,8 @@ use serde::Serialize;
 pub enum Homeward {
     /// The goal is met.
     GoalMet,
-    /// Too many of it are down.
+    /// Fleeing a fight: too many of it are down, or a foe too strong for it is coming on
+    /// (`Intent::FallBack`).
     Fleeing,
     /// The light left would not last much beyond the walk back.
     LightShort,
@@ -60,6 +61,14 @@ pub enum Intent {
     Disarm { at: GridPos },
     /// Setting off a known trap on the way with the pole, from out of its reach.
     Prod { at: GridPos },
+    /// Falling back toward the way in before a foe too strong for it that is coming on, before
+    /// any blow is struck (`fighting::coming_on`): it flees.
+    FallBack { from: String },
+    /// Going about its delve again, the foe it fell back from out of its sight a turn.
+    TryAgain { after: String },
+    /// Waiting at the way in, resting, for the foe it fell back from to stay out of sight a
+    /// turn (`fighting::waits_out`).
+    WaitOut { foe: String },
     /// Closing and spiking a door behind it while fleeing.
     SpikeBehind { at: GridPos },
     /// Getting a member out of a pit.

@@ -70,6 +70,7 @@ mod way;
 use decide::decide;
 pub use decide::{tactic_names, try_tactic, weigh_plans};
 pub use round::Decision;
+mod exploring;
 mod fighting;
 mod gaps;
 mod ground;
@@ -111,10 +112,10 @@ use delve_rules::command::acts::{
 use delve_rules::rules::movement::Pace;
 use doors::DoorMemory;
 use ending::{left_behind, the_end};
+use exploring::{Exploring, WalkMemory};
 use fallen::FallenMemory;
 use gaps::GapMemory;
 use light::LightMemory;
-use way::{Exploring, WalkMemory};
 
 /// The level's goal, for the policies.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -210,6 +211,14 @@ pub struct PartyMind {
     /// The foes it judged too strong for it, by name, where it last saw each
     /// (`odds::update_dangers`): its ways keep away from them.
     dangers: Vec<(String, GridPos)>,
+    /// Of those, the foes it could not outlast, by name ([`odds::Odds::beyond_the_party`]).
+    beyond: Vec<String>,
+    /// One of those foes it sees coming on, by name (`fighting::coming_on`): it falls back.
+    coming_on: Option<String>,
+    /// The foe it is falling back from ([`fighting::FallingBack`]).
+    falling_back: Option<fighting::FallingBack>,
+    /// How often it fell back, from each foe.
+    fell_back: std::collections::BTreeMap<String, u32>,
     /// The foes it has judged, by name.
     judged: Vec<String>,
     /// The foes it would fight, where it last saw each (`plan::update_quarry`).
@@ -357,8 +366,11 @@ fn party_minds(world: &mut World) {
         let alarm = std::mem::take(&mut mind.alarm);
         // A foe too strong for it in sight and no blow struck: it keeps clear, deciding its way
         // on even in a battle (`odds`).
-        let in_sight = odds::foes_in_sight(world, mind.faction, &members);
+        let in_sight = fighting::foes_in_sight(world, mind.faction, &members);
+        let was = mind.dangers.clone();
         odds::update_dangers(world, mind, &members, &in_sight);
+        mind.coming_on = fighting::coming_on(world, mind, &members, &in_sight, &was);
+        fighting::still_coming(world, mind, &in_sight);
         plan::update_quarry(world, mind, &members, &in_sight);
         let clear = odds::keeping_clear(world, mind, &members, &in_sight)
             || (fighting

@@ -6,17 +6,14 @@
 //! more before it falls is too strong, and the party keeps its ways away from where it last
 //! saw it.
 
-use delve_ground::grid::DungeonGrid;
-use delve_rules::creature::{CreatureIndex, Factions};
-use delve_rules::rules::light::LightMap;
-use delve_rules::rules::vision::{Hiding, Sight};
+use delve_rules::creature::CreatureIndex;
 
 use bevy::prelude::*;
 
 use super::is_up;
 use delve_ground::dice::DiceExpr;
 use delve_ground::grid::GridPos;
-use delve_rules::creature::{ArmorClass, Combatant, Faction, HitPoints, Position};
+use delve_rules::creature::{ArmorClass, Combatant, HitPoints};
 
 /// A foe the party would not fight: what it would cost, in the wounds expected, of the party's
 /// hit points.
@@ -36,6 +33,13 @@ pub struct Odds {
 impl Odds {
     pub fn too_strong(&self) -> bool {
         self.wounds_expected >= TOO_STRONG_SHARE * self.party_hit_points
+    }
+
+    /// Would it deal the party all its hit points before it falls? Such a foe the party falls
+    /// back from when it comes on (`fighting::coming_on`); one merely too strong it keeps clear
+    /// of, and fights when it cannot.
+    pub fn beyond_the_party(&self) -> bool {
+        self.wounds_expected >= self.party_hit_points
     }
 }
 
@@ -116,46 +120,6 @@ pub fn can_take_them_all(world: &World, members: &[Entity], foes: &[Entity]) -> 
     wounds < TOO_STRONG_SHARE * hit_points
 }
 
-/// The foes a member sees now, hostile to the party and up, each with its square.
-pub(super) fn foes_in_sight(
-    world: &World,
-    faction: Faction,
-    members: &[Entity],
-) -> Vec<(Entity, GridPos)> {
-    let factions = world.resource::<Factions>();
-    let mut out: Vec<(Entity, GridPos)> =
-        delve_ground::query_cache::read_query(world, |q: Query<(Entity, &Position, &Faction)>| {
-            q.iter()
-                .filter(|(_, _, f)| factions.hostile(**f, faction))
-                .map(|(e, p, _)| (e, p.0))
-                .collect()
-        })
-        .unwrap_or_default();
-    out.retain(|&(e, p)| is_up(world, e) && seen_by(world, members, e, p));
-    out.sort();
-    out
-}
-
-/// Does a member see the creature `e` standing at `at`, as the rules of vision have it (one
-/// hiding is not seen: RULINGS › Knowledge, the party plays by what it sees)?
-fn seen_by(world: &World, members: &[Entity], e: Entity, at: GridPos) -> bool {
-    let (Some(grid), Some(light)) = (
-        world.get_resource::<DungeonGrid>(),
-        world.get_resource::<LightMap>(),
-    ) else {
-        return false;
-    };
-    let hiding = world.get::<Hiding>(e).is_some();
-    members.iter().any(|&m| {
-        let (Some(sight), Some(from)) =
-            (world.get::<Sight>(m), world.get::<Position>(m).map(|p| p.0))
-        else {
-            return false;
-        };
-        sight.sees_creature(grid, light, from, at, hiding)
-    })
-}
-
 /// The foes too strong for the party, by name, where it last saw each: those it sees now are
 /// judged (and moved to where they stand), those it saw fall are forgotten. A foe judged
 /// anew — first seen, or its verdict changed — is logged with the estimate.
@@ -180,8 +144,12 @@ pub(super) fn update_dangers(
         let was = mind.dangers.iter().any(|(n, _)| *n == name);
         let judged_before = mind.judged.contains(&name);
         mind.dangers.retain(|(n, _)| *n != name);
+        mind.beyond.retain(|n| *n != name);
         if o.too_strong() {
             mind.dangers.push((name.clone(), at));
+        }
+        if o.beyond_the_party() {
+            mind.beyond.push(name.clone());
         }
         if !judged_before || was != o.too_strong() {
             if !judged_before {

@@ -51,6 +51,14 @@ pub enum Aim {
     /// A wall with unexplained space behind it (`searching::wall_to_search`), searched from
     /// the floor beside it.
     SearchWall { at: GridPos },
+    /// A stuck door it left shut after failed bashes, bashed again from the square `to` beside
+    /// it: each bash is a fresh throw (Dungeon Delves › Doors). `opens` is the chance, in
+    /// hundredths, that the policy's bashes open it (`doors::bash_again`).
+    DoorAgain {
+        at: GridPos,
+        to: GridPos,
+        opens: u32,
+    },
 }
 
 impl Aim {
@@ -59,7 +67,8 @@ impl Aim {
             Aim::Goal { to }
             | Aim::Explore { to }
             | Aim::SeekOut { to, .. }
-            | Aim::TakeFrom { to, .. } => *to,
+            | Aim::TakeFrom { to, .. }
+            | Aim::DoorAgain { to, .. } => *to,
             Aim::Search { at } | Aim::SearchWall { at } => *at,
         }
     }
@@ -71,6 +80,10 @@ impl Aim {
             Aim::SeekOut { foe, to } => Intent::SeekOut { foe, to },
             Aim::TakeFrom { from, .. } => Intent::TakeFromTheFallen { from },
             Aim::Search { at } | Aim::SearchWall { at } => Intent::Search { at },
+            Aim::DoorAgain { at, .. } => Intent::Door {
+                at,
+                how: super::DoorPlan::Bash,
+            },
         }
     }
 }
@@ -101,7 +114,8 @@ pub const GEAR: f32 = 200.0;
 pub const NEAR: f32 = 5.0;
 
 /// What reaching `aim` gains, as a careful player who knows where the goal lies judges it: the
-/// goal itself, [`GOAL`]; an edge of what it has seen, [`NEW_GROUND`]; a turn's search, the
+/// goal itself, [`GOAL`]; an edge of what it has seen, [`NEW_GROUND`] (a stuck door bashed
+/// again, that by the chance the bashes open it); a turn's search, the
 /// chance a way on is hidden there and not yet found (`searching::hidden_here`) times the
 /// chance the search finds it (`found`: Dungeon Delves › Searching) times what a way found
 /// there gains — the goal by the chance it leads there ([`NEAR`]), or new ground where the
@@ -119,6 +133,7 @@ fn gain(mind: &PartyMind, know: &Knowledge, aim: &Aim, found: f32) -> f32 {
         Aim::Goal { .. } => GOAL,
         Aim::Explore { .. } => NEW_GROUND,
         Aim::SeekOut { .. } | Aim::TakeFrom { .. } => GEAR,
+        Aim::DoorAgain { opens, .. } => NEW_GROUND * *opens as f32 / 100.0,
         Aim::Search { at } | Aim::SearchWall { at } => {
             super::searching::hidden_here(mind, know, *at) * found * beyond(*at)
         }
@@ -333,6 +348,11 @@ fn aims(
             time_for_a_search(world, mind, (group, light_left), (know, distances), cost)
         })
     };
+    if whole {
+        aims.extend(super::doors::bash_again(
+            world, mind, group, know, distances,
+        ));
+    }
     if whole
         && let Some(at) = dead_end_to_search(mind, know, distances)
         && time(at)

@@ -67,7 +67,7 @@ fn search_chance(world: &World, m: Entity) -> f32 {
 }
 
 /// A turn's search made at `at` by one whose chance was `chance`: what is hidden within its
-/// reach was missed at `1 - chance` more ([`Exploring::missed`](super::way::Exploring)).
+/// reach was missed at `1 - chance` more ([`Exploring::missed`](super::exploring::Exploring)).
 fn searched_at(mind: &mut PartyMind, at: GridPos, chance: f32) {
     *mind.exploring.searched.entry(at).or_insert(0) += 1;
     *mind.exploring.missed.entry(at).or_insert(1.0) *= (1.0 - chance).clamp(0.0, 1.0);

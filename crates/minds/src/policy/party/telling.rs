@@ -89,6 +89,18 @@ impl fmt::Display for Intent {
             Intent::Search { at } => write!(f, "search at {at}"),
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::Prod { at } => write!(f, "prod the trap at {at} with the pole"),
+            Intent::FallBack { from } => {
+                write!(f, "fall back: {from}, too strong for it, is coming on")
+            }
+            Intent::WaitOut { foe } => {
+                write!(
+                    f,
+                    "wait at the way in, resting, for {foe} to keep away a turn"
+                )
+            }
+            Intent::TryAgain { after } => {
+                write!(f, "go on again: {after} has been out of sight a turn")
+            }
             Intent::SpikeBehind { at } => write!(f, "spike the door at {at} shut behind"),
             Intent::ClimbOut { who } => write!(f, "get {who} out of the pit"),
             Intent::HaulUp { whom } => write!(f, "haul {whom} up out of the pit"),

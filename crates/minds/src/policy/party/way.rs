@@ -26,7 +26,6 @@ use delve_rules::command::acts::{Douse, LightUp, MarchingOrder, Move, MoveParty,
 use delve_rules::creature::{Conditions, Equipment, Faction, Position};
 use delve_rules::rules::movement::Pace;
 use delve_rules::rules::traps::{Trap, TrapState};
-use std::collections::BTreeMap;
 
 /// Strung out (its light far from its leader, or a member far behind): the party closes up on
 /// its leader before it goes on.
@@ -690,7 +689,9 @@ pub(super) fn walk_up_and(
 }
 
 /// One standing on the square `spot` beside `thing`, not `who`, steps back to the nearest free
-/// square it has a way to that is not beside `thing`, to make room for `who`.
+/// square it has a way to that is not beside `thing` nor on `who`'s way up to `spot` (the two
+/// would meet in a corridor one wide and halt, each on the square the other makes for), to
+/// make room for `who`.
 pub(super) fn make_way(
     world: &mut World,
     members: &[(Entity, GridPos)],
@@ -703,12 +704,21 @@ pub(super) fn make_way(
         .copied()
         .find(|&(m, p)| m != who && p == spot)?;
     let occupied = occupied_squares(world);
+    let way_up: Vec<GridPos> = members
+        .iter()
+        .find(|&&(m, _)| m == who)
+        .and_then(|&(_, from)| {
+            delve_rules::rules::movement::hazards::way(world, who, from, spot).ok()
+        })
+        .map(|w| w.squares)
+        .unwrap_or_default();
     let mut back: Vec<(u32, GridPos)> = Vec::new();
     for dy in -4..=4 {
         for dx in -4..=4 {
             let p = GridPos::new(at.x + dx, at.y + dy);
             if p.within_a_step(thing)
                 || occupied.contains(&p)
+                || way_up.contains(&p)
                 || !delve_rules::rules::caving::footing::firm_ground(world, p)
             {
                 continue;
@@ -755,32 +765,6 @@ pub(super) fn free_square_beside(
 
 pub(super) use super::standing::occupied_squares;
 
-/// Where the party has been and is bound: the goal's room, the dead ends searched, the edges that stayed edges, the traps tried, where its last walk was bound, the squares trodden (`pole_ahead`).
-#[derive(Clone, Debug, Default)]
-pub(super) struct Exploring {
-    /// The squares of the goal's room (for a `Room` goal), found once.
-    pub(super) goal_room: Vec<GridPos>,
-    /// Dead ends, and how often they were searched methodically.
-    pub(super) searched: BTreeMap<GridPos, u32>,
-    /// Edges it walked to that stayed edges: not tried again.
-    pub(super) exhausted: Vec<GridPos>,
-    /// Traps a thief has tried to disarm.
-    pub(super) traps_tried: Vec<GridPos>,
-    /// Known traps prodded with a pole, once a prod (`PRODS`).
-    pub(super) prods: Vec<GridPos>,
-    /// Where its last walk was bound.
-    pub(super) heading_for: Option<GridPos>,
-    /// Where searches were made, and the chance all of them there missed what lies within
-    /// their reach (the searchers' chances as the rules offered them).
-    pub(super) missed: BTreeMap<GridPos, f32>,
-    /// Walks given to spread the party along a wall to search it (`searching::search_along`).
-    pub(super) spreading: u32,
-    /// Squares a member has stood on (kept with `pole_ahead`).
-    pub(super) trodden: std::collections::BTreeSet<GridPos>,
-    /// Where it makes for when it turns for home, once it has (`home`).
-    pub(super) home: Option<GridPos>,
-}
-
 /// Where the party leaves the level when it makes for home: the way out its goal sends it to
 /// find (`Goal::Exit`), once it knows a way there; else the way it came in.
 pub(super) fn home(mind: &PartyMind, know: &Knowledge, from_here: &Distances) -> GridPos {
@@ -788,13 +772,4 @@ pub(super) fn home(mind: &PartyMind, know: &Knowledge, from_here: &Distances) ->
         Goal::Exit(exit) if from_here.cost(know.grid, exit).is_some() => exit,
         _ => mind.way_in,
     }
-}
-
-/// Walks that did not move the leader: how many in a row, and from where the last was given.
-#[derive(Clone, Debug, Default)]
-pub(super) struct WalkMemory {
-    /// Walks given in a row that did not move the leader: three, and the square is given up.
-    pub(super) stalls: u32,
-    /// The leader's square when the last walk was given.
-    pub(super) last_walk_from: Option<GridPos>,
 }
