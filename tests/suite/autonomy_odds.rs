@@ -132,9 +132,12 @@ fn a_party_falls_back_before_a_foe_too_strong_that_comes_on() {
             "seed {seed}: no end\n{}",
             delve.log().to_text()
         );
+        // (The judgement's numbers, as the fall back gives them: 62 of 25.)
         assert!(
             intents(&delve).contains(&Intent::FallBack {
-                from: "Ogre".into()
+                from: "Ogre".into(),
+                wounds: 62,
+                hit_points: 25,
             }),
             "seed {seed}\n{}",
             delve.log().to_text()

@@ -198,8 +198,21 @@ pub(super) fn fall_back(t: &mut ThisRound<'_>) -> Option<Decision> {
         order,
     });
     *t.mind.fell_back.entry(from.clone()).or_default() += 1;
+    let (wounds, hit_points) = t
+        .mind
+        .beyond
+        .iter()
+        .find(|(n, ..)| *n == from)
+        .map_or((0, 0), |&(_, w, h)| (w, h));
     let orders = set_off_in_flight(t);
-    Some((Intent::FallBack { from }, orders))
+    Some((
+        Intent::FallBack {
+            from,
+            wounds,
+            hit_points,
+        },
+        orders,
+    ))
 }
 
 /// Falling back from a foe too strong for it ([`waits_out`]): once the foe has been out of
@@ -357,7 +370,7 @@ pub(super) fn coming_on(
         (mind.dangers.iter().any(|(n, _)| *n == name)
             && now < then
             && now > 1
-            && mind.beyond.contains(&name))
+            && mind.beyond.iter().any(|(n, ..)| *n == name))
         .then_some(name)
     })
 }
@@ -394,7 +407,7 @@ pub(super) fn within_a_round(
             let name = delve_rules::creature::name_of(world, foe);
             if !mind.dangers.iter().any(|(n, _)| *n == name)
                 || squares.iter().any(|s| s.within_a_step(at))
-                || !mind.beyond.contains(&name)
+                || !mind.beyond.iter().any(|(n, ..)| *n == name)
             {
                 return None;
             }

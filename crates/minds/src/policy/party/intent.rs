@@ -63,7 +63,13 @@ pub enum Intent {
     Prod { at: GridPos },
     /// Falling back toward the way in before a foe too strong for it that is coming on, before
     /// any blow is struck (`fighting::coming_on`): it flees.
-    FallBack { from: String },
+    /// `wounds`: the hit points of wounds it expects the foe to deal before it falls, of the
+    /// party's `hit_points`.
+    FallBack {
+        from: String,
+        wounds: u32,
+        hit_points: u32,
+    },
     /// Going about its delve again, the foe it fell back from out of its sight a turn.
     TryAgain { after: String },
     /// Waiting at the way in, resting, for the foe it fell back from to stay out of sight a

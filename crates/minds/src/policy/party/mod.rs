@@ -211,8 +211,9 @@ pub struct PartyMind {
     /// The foes it judged too strong for it, by name, where it last saw each
     /// (`odds::update_dangers`): its ways keep away from them.
     dangers: Vec<(String, GridPos)>,
-    /// Of those, the foes it could not outlast, by name ([`odds::Odds::beyond_the_party`]).
-    beyond: Vec<String>,
+    /// Of those, the foes it could not outlast ([`odds::Odds::beyond_the_party`]), by name, with
+    /// the wounds it expects each to deal before it falls and its own hit points, whole.
+    beyond: Vec<(String, u32, u32)>,
     /// One of those foes it sees coming on, by name (`fighting::coming_on`): it falls back.
     coming_on: Option<String>,
     /// The foe it is falling back from ([`fighting::FallingBack`]).

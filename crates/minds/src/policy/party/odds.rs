@@ -144,12 +144,16 @@ pub(super) fn update_dangers(
         let was = mind.dangers.iter().any(|(n, _)| *n == name);
         let judged_before = mind.judged.contains(&name);
         mind.dangers.retain(|(n, _)| *n != name);
-        mind.beyond.retain(|n| *n != name);
+        mind.beyond.retain(|(n, ..)| *n != name);
         if o.too_strong() {
             mind.dangers.push((name.clone(), at));
         }
         if o.beyond_the_party() {
-            mind.beyond.push(name.clone());
+            mind.beyond.push((
+                name.clone(),
+                o.wounds_expected.round() as u32,
+                o.party_hit_points.round() as u32,
+            ));
         }
         if !judged_before || was != o.too_strong() {
             if !judged_before {

@@ -89,9 +89,15 @@ impl fmt::Display for Intent {
             Intent::Search { at } => write!(f, "search at {at}"),
             Intent::Disarm { at } => write!(f, "disarm the trap at {at}"),
             Intent::Prod { at } => write!(f, "prod the trap at {at} with the pole"),
-            Intent::FallBack { from } => {
-                write!(f, "fall back: {from}, too strong for it, is coming on")
-            }
+            Intent::FallBack {
+                from,
+                wounds,
+                hit_points,
+            } => write!(
+                f,
+                "fall back: {from} is coming on, {wounds} hit points of wounds expected before \
+                 it falls, of the party's {hit_points}"
+            ),
             Intent::WaitOut { foe } => {
                 write!(
                     f,
