@@ -24,7 +24,7 @@ use delve_ground::grid::DungeonGrid;
 use delve_ground::grid::GridPos;
 use delve_ground::time::{Clock, ROUNDS_PER_TURN};
 use delve_rules::command::Command;
-use delve_rules::command::acts::{MarchingOrder, MoveParty};
+use delve_rules::command::acts::MarchingOrder;
 use delve_rules::creature::Below;
 use delve_rules::creature::{Conditions, Faction, Position};
 use delve_rules::rules::combat::gear::Jammed;
@@ -170,8 +170,8 @@ pub(super) fn flee(t: &mut ThisRound<'_>) -> Option<Decision> {
 
 /// A foe too strong for it coming on ([`coming_on`]), or able to reach it within a round in
 /// a battle ([`within_a_round`]), no blow yet struck: the party falls back toward the way in
-/// at once, as in flight — its doors shut behind it — rather than wait for blows it cannot trade (RULINGS › Knowledge: it judges the foe as a player who
-/// knows the monster would).
+/// at once, as in flight — its doors shut behind it — rather than wait for blows it cannot
+/// trade (RULINGS › Knowledge: it judges the foe as a player who knows the monster would).
 pub(super) fn fall_back(t: &mut ThisRound<'_>) -> Option<Decision> {
     if t.mind.homeward == Some(Homeward::Fleeing) {
         return None;
@@ -296,15 +296,13 @@ pub(super) fn lead_the_flight(
         return None;
     }
     let nearest = nearest_home(world, members, know, home).filter(|&m| m != leader)?;
-    Some(vec![
-        super::first_in_line(world, &mind.party, members, nearest),
-        MoveParty {
-            party: mind.party.clone(),
-            to: (home.x, home.y),
-            pace: Pace::Combat,
-        }
-        .into(),
-    ])
+    Some(super::take_the_lead_at(
+        world,
+        &mind.party,
+        members,
+        nearest,
+        (home, Pace::Combat),
+    ))
 }
 
 /// The foes a member sees now, hostile to the party and up, each with its square.

@@ -717,12 +717,23 @@ pub(super) fn take_the_lead(
     who: Entity,
     to: GridPos,
 ) -> Vec<Command> {
+    take_the_lead_at(world, party, members, who, (to, Pace::Exploration))
+}
+
+/// [`take_the_lead`] at a pace (in flight, combat speed).
+pub(super) fn take_the_lead_at(
+    world: &World,
+    party: &str,
+    members: &[Entity],
+    who: Entity,
+    (to, pace): (GridPos, Pace),
+) -> Vec<Command> {
     vec![
         first_in_line(world, party, members, who),
         MoveParty {
             party: party.to_owned(),
             to: (to.x, to.y),
-            pace: Pace::Exploration,
+            pace,
         }
         .into(),
     ]
